@@ -1,0 +1,25 @@
+/**
+ * Crash points for the crash-safety tests. When HANDOFF_CRASH_AT names a point, the process
+ * sends itself a real SIGKILL there — the one place outside the CLI and the signal path that
+ * ends the process, and only ever under that test-only variable.
+ */
+
+export const CRASH_POINTS = [
+  'after-cutback',
+  'mid-append',
+  'after-append',
+  'after-state',
+  'after-summary',
+  'after-llm',
+  'after-handoff',
+  'after-manifest',
+  'after-reset-copy',
+] as const;
+
+export type CrashPoint = (typeof CRASH_POINTS)[number];
+
+const AT = process.env.HANDOFF_CRASH_AT;
+
+export function crashPoint(name: CrashPoint): void {
+  if (AT === name) process.kill(process.pid, 'SIGKILL');
+}

@@ -1,0 +1,138 @@
+import { open } from 'node:fs/promises';
+import { basename, dirname, sep } from 'node:path';
+import { projectNameAbove } from '../config.js';
+import { isObj, str } from '../core/harness/extract.js';
+import { fileStem, slugify, subagentSessionId } from '../core/naming.js';
+import type { GitProbe } from '../git/evidence.js';
+import type { ProjectSource } from '../store/manifest.js';
+
+/**
+ * Who a transcript belongs to, decided from its path and its first lines (SPEC §3): session id,
+ * native uuid, subagent parentage, and the project it files under.
+ */
+
+const PEEK_BYTES = 256 * 1024;
+const PEEK_LINES = 200;
+
+export interface Peek {
+  /** The `session` field of the first JSONL line. */
+  firstSession: string | null;
+  /** Claude's sessionId or Codex's session_meta id. */
+  nativeId: string | null;
+  cwd: string | null;
+  forkedFrom: string | null;
+}
+
+/** Reads the first complete lines of a file (bounded) for identity fields. */
+export async function peek(path: string): Promise<Peek> {
+  const out: Peek = { firstSession: null, nativeId: null, cwd: null, forkedFrom: null };
+  let fh;
+  let text = '';
+  try {
+    fh = await open(path, 'r');
+    const buf = Buffer.alloc(PEEK_BYTES);
+    const { bytesRead } = await fh.read(buf, 0, PEEK_BYTES, 0);
+    text = buf.toString('utf8', 0, bytesRead);
+  } catch {
+    return out;
+  } finally {
+    await fh?.close();
+  }
+  const lines = text.split('\n');
+  lines.pop(); // the last piece may be incomplete
+  let first = true;
+  for (const line of lines.slice(0, PEEK_LINES)) {
+    if (line.trim().length === 0) continue;
+    let obj: unknown;
+    try {
+      obj = JSON.parse(line);
+    } catch {
+      first = false;
+      continue;
+    }
+    if (!isObj(obj)) continue;
+    if (first) {
+      out.firstSession = str(obj.session) ?? null;
+      first = false;
+    }
+    const payload = isObj(obj.payload) ? obj.payload : undefined;
+    if (out.nativeId === null) {
+      if (obj.type === 'session_meta' && payload) out.nativeId = str(payload.id) ?? str(payload.session_id) ?? null;
+      else if (typeof obj.sessionId === 'string') out.nativeId = obj.sessionId;
+    }
+    if (obj.type === 'session_meta' && payload && out.forkedFrom === null) out.forkedFrom = str(payload.forked_from_id) ?? null;
+    if (out.cwd === null) out.cwd = str(obj.cwd) ?? str(payload?.cwd) ?? null;
+    if (out.nativeId !== null && out.cwd !== null && !first) break;
+  }
+  return out;
+}
+
+export interface SubagentInfo {
+  parentId: string;
+}
+
+/**
+ * Claude subagent files: `<session uuid>/subagents/agent-*.jsonl` (newer) or `agent-*.jsonl`
+ * beside the sessions (older, whose lines carry the parent's sessionId).
+ */
+export function subagentOf(path: string, p: Peek): SubagentInfo | null {
+  const name = basename(path);
+  if (!/^agent-[\w-]+\.jsonl$/.test(name)) return null;
+  const parentDir = dirname(path);
+  if (basename(parentDir) === 'subagents') return { parentId: basename(dirname(parentDir)) };
+  if (p.nativeId !== null && p.nativeId !== fileStem(name)) return { parentId: p.nativeId };
+  return null;
+}
+
+export interface Identity {
+  path: string;
+  id: string;
+  uuid: string | null;
+  parent: string | null;
+  subagentFile: boolean;
+}
+
+export function identify(path: string, p: Peek, sessionFlag: string | undefined): Identity {
+  const stem = fileStem(basename(path));
+  const sub = subagentOf(path, p);
+  if (sub) {
+    const id = sessionFlag ?? subagentSessionId(sub.parentId, stem);
+    return { path, id, uuid: stem, parent: sub.parentId, subagentFile: true };
+  }
+  return { path, id: sessionFlag ?? p.firstSession ?? stem, uuid: p.nativeId, parent: null, subagentFile: false };
+}
+
+/** The harness folder a transcript sits in: Claude's encoded-cwd folder, or the parent folder. */
+export function harnessFolder(path: string): string | null {
+  const parts = dirname(path).split(sep);
+  const i = parts.lastIndexOf('projects');
+  if (i !== -1 && parts[i - 1]?.endsWith('.claude') && parts[i + 1]) return parts[i + 1] ?? null;
+  const parent = basename(dirname(path));
+  return parent.length > 0 && parent !== sep ? parent : null;
+}
+
+export interface ProjectChoice {
+  project: string;
+  source: ProjectSource;
+}
+
+/** SPEC §3 project inference, in order; the result is a slug. */
+export async function inferProject(projectFlag: string | undefined, cwd: string | null, path: string, git: GitProbe): Promise<ProjectChoice> {
+  if (projectFlag) return { project: slugify(projectFlag), source: 'flag' };
+  if (cwd) {
+    const named = projectNameAbove(cwd);
+    if (named) return { project: slugify(named), source: 'config' };
+    const top = await git.topLevel(cwd);
+    if (top) return { project: slugify(basename(top)), source: 'git' };
+    const base = basename(cwd);
+    if (base.length > 0) return { project: slugify(base), source: 'cwd' };
+  }
+  const folder = harnessFolder(path);
+  if (folder) return { project: slugify(folder), source: 'harness-folder' };
+  return { project: 'unsorted', source: 'unsorted' };
+}
+
+/** A project chosen without a cwd may be refined once the transcript records one. */
+export function isProvisional(source: ProjectSource): boolean {
+  return source === 'harness-folder' || source === 'unsorted';
+}

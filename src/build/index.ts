@@ -1,0 +1,38 @@
+import type { ResolvedConfig } from '../config.js';
+import { Redactor } from '../core/redact.js';
+import { GitProbe } from '../git/evidence.js';
+import { IndexStore } from '../store/index-store.js';
+import { migrateLegacy } from '../store/index-file.js';
+import { moveDir } from '../store/files.js';
+import { Layout } from '../store/layout.js';
+import { DigestCache } from './digests.js';
+import { Engine } from './engine.js';
+
+export interface EngineOptions {
+  cacheSessions?: number;
+  now?: () => Date;
+}
+
+/**
+ * Assembles an engine for a store: the one-shot CLI and the daemon build with the same parts.
+ * Legacy session folders directly under the root are moved into projects/ first (SPEC §2).
+ */
+export async function openEngine(config: ResolvedConfig, opts: EngineOptions = {}): Promise<Engine> {
+  const layout = new Layout(config.root);
+  const moved = await migrateLegacy(layout, moveDir);
+  const index = await IndexStore.load(layout);
+  if (moved.length > 0) await index.rebuild();
+  return new Engine({
+    config,
+    layout,
+    redactor: new Redactor(config.redactionPatterns),
+    git: new GitProbe({ enabled: config.options.git.enabled, timeoutMs: config.options.git.timeout_ms }),
+    digests: new DigestCache(),
+    index,
+    now: opts.now ?? (() => new Date()),
+    cacheSessions: opts.cacheSessions ?? 0,
+  });
+}
+
+export { Engine } from './engine.js';
+export type { BuildRequest, BuildResult, SessionChange } from './engine.js';

@@ -1,0 +1,110 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { SessionState } from '../core/state.js';
+import { STATE_VERSION } from '../core/state.js';
+import { copyAtomic, cutBack, listDir, removeFile, sweepStrayTemps, writeAtomic } from '../store/files.js';
+import { FILES, STATE_FILE_RE } from '../store/layout.js';
+import type { Manifest } from '../store/manifest.js';
+import { readManifest } from '../store/manifest.js';
+import { crashPoint } from './faults.js';
+
+/**
+ * Opening a session directory for a build: the manifest is the truth, and everything past it
+ * (timeline or TOOLS.md lines, a newer state file, temp files) is the residue of a build that was
+ * killed before its commit point, and is cut away so that build is redone exactly once.
+ */
+
+export const RESET_MARKER = '.reset-pending';
+
+export interface LoadedSession {
+  dir: string;
+  manifest: Manifest;
+  state: SessionState | null;
+  /** An interrupted build left residue: re-render even if the source has not grown. */
+  dirty: boolean;
+  /** A source reset was under way when a build was killed. */
+  resetPending: boolean;
+  /** The store no longer matches its manifest (a file went missing or shrank): rebuild. */
+  damaged: string | null;
+}
+
+export function utcStamp(d: Date): string {
+  return d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
+}
+
+export async function loadSession(dir: string): Promise<LoadedSession> {
+  const manifest = await readManifest(dir);
+  if (!manifest) throw new Error(`${dir} has no manifest.json`);
+  let dirty = false;
+  let damaged: string | null = null;
+  const resetPending = existsSync(join(dir, RESET_MARKER));
+  if ((await sweepStrayTemps(dir)) > 0) dirty = true;
+  if (!resetPending) {
+    for (const [file, bytes] of [
+      [FILES.timeline, manifest.timeline_bytes],
+      [FILES.tools, manifest.tools_bytes],
+    ] as const) {
+      try {
+        if (await cutBack(join(dir, file), bytes)) dirty = true;
+      } catch (e) {
+        if ((e as { code?: string }).code === 'HANDOFF_ERR_STORE_WRITE') throw e;
+        damaged = (e as Error).message;
+      }
+    }
+  }
+  for (const name of await listDir(dir)) {
+    if (STATE_FILE_RE.test(name) && name !== manifest.state_file) {
+      await removeFile(join(dir, name));
+      dirty = true;
+    }
+  }
+  const state = await readState(dir, manifest);
+  if (state === null) dirty = true;
+  return { dir, manifest, state, dirty, resetPending, damaged };
+}
+
+async function readState(dir: string, m: Manifest): Promise<SessionState | null> {
+  if (!m.state_file) return null;
+  try {
+    const raw = await readFile(join(dir, m.state_file));
+    if (createHash('sha256').update(raw).digest('hex') !== m.state_sha256) return null;
+    const st = JSON.parse(raw.toString('utf8')) as SessionState;
+    return st.v === STATE_VERSION ? st : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Before a source reset rebuilds a session from byte 0, its timeline and TOOLS.md are copied
+ * into history/ (never deleted) and a marker is written; only then are they emptied. A build
+ * killed in between finds the marker and finishes the reset without copying again.
+ */
+export async function archiveForReset(dir: string, m: Manifest, reason: string, now: Date): Promise<string[]> {
+  const base = `${utcStamp(now)}-${m.dir_name}-reset-r${m.revisions}`;
+  const files: string[] = [];
+  for (const [file, bytes] of [
+    [FILES.timeline, m.timeline_bytes],
+    [FILES.tools, m.tools_bytes],
+  ] as const) {
+    const from = join(dir, file);
+    if (bytes > 0 && existsSync(from)) {
+      const name = `${base}.${file}`;
+      await copyAtomic(from, join(dir, FILES.history, name));
+      files.push(name);
+    }
+  }
+  crashPoint('after-reset-copy');
+  await writeAtomic(join(dir, RESET_MARKER), `${JSON.stringify({ reason, at: now.toISOString(), files })}\n`);
+  return files;
+}
+
+export async function emptyForRebuild(dir: string): Promise<void> {
+  for (const file of [FILES.timeline, FILES.tools]) await rm(join(dir, file), { force: true });
+}
+
+export async function clearResetMarker(dir: string): Promise<void> {
+  await removeFile(join(dir, RESET_MARKER));
+}

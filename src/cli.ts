@@ -1,0 +1,74 @@
+#!/usr/bin/env node
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { bool, closest, parse } from './cli/args.js';
+import { commandHelp, mainHelp } from './cli/help.js';
+import type { Io } from './cli/io.js';
+import { processIo } from './cli/io.js';
+import { COMMANDS, findCommand } from './cli/registry.js';
+import { printError } from './cli/report.js';
+import { EXIT, HandoffError, UsageError, describeError } from './errors.js';
+import { packageVersion } from './paths.js';
+
+/**
+ * argv → command. The only place that turns an error into an exit code: commands throw
+ * HandoffErrors (each carries its code) or return EXIT values; anything else is a bug, reported
+ * as such with exit 1.
+ */
+export async function main(argv: readonly string[], io: Io): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
+    const topic = first === 'help' ? rest[0] : undefined;
+    const c = topic ? findCommand(topic) : undefined;
+    io.out(c ? commandHelp(c) : mainHelp(packageVersion()));
+    return first === undefined ? EXIT.USAGE : EXIT.OK;
+  }
+  if (first === '--version' || first === '-V') {
+    io.out(packageVersion());
+    return EXIT.OK;
+  }
+  try {
+    const command = findCommand(first);
+    if (!command) {
+      const guess = first.startsWith('-') ? null : closest(first, COMMANDS.map((c) => c.name));
+      throw new UsageError(`unknown command "${first}"`, { hint: guess ? `did you mean \`handoff ${guess}\`? (\`handoff --help\` lists every command)` : '`handoff --help` lists every command' });
+    }
+    const args = parse(command.name, rest, command.options);
+    if (bool(args, 'help')) {
+      io.out(commandHelp(command));
+      return EXIT.OK;
+    }
+    return await command.run(io, args);
+  } catch (e) {
+    if (e instanceof HandoffError) {
+      printError(io, e);
+      return e.exitCode;
+    }
+    io.err(`handoff: internal error: ${describeError(e)}`);
+    if (e instanceof Error && e.stack && io.env.HANDOFF_DEBUG) io.err(e.stack);
+    io.err('  this is a bug in handoffd; rerun with HANDOFF_DEBUG=1 for the stack trace and report it');
+    return EXIT.FAILED;
+  }
+}
+
+function isEntry(): boolean {
+  const script = process.argv[1];
+  if (script === undefined) return false;
+  try {
+    return realpathSync(script) === fileURLToPath(import.meta.url);
+  } catch {
+    return false;
+  }
+}
+
+if (isEntry()) {
+  main(process.argv.slice(2), processIo()).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e: unknown) => {
+      process.stderr.write(`handoff: internal error: ${describeError(e)}\n`);
+      process.exitCode = EXIT.FAILED;
+    },
+  );
+}

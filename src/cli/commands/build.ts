@@ -1,0 +1,76 @@
+import type { BuildResult } from '../../build/index.js';
+import { HARNESSES } from '../../core/types.js';
+import type { Harness } from '../../core/types.js';
+import { EXIT, HandoffError, UsageError } from '../../errors.js';
+import { bool, str } from '../args.js';
+import type { Command } from '../command.js';
+import { printError } from '../report.js';
+import { flushIndex, openStore } from '../store.js';
+
+export const buildCommand: Command = {
+  name: 'build',
+  summary: 'build or refresh the handoff of one or more transcripts (one-shot)',
+  usage: 'handoff build <transcript…> [--session ID] [--project P] [--harness H] [--model M] [--objective T] [--allow-bad-lines] [--final] [--json]',
+  example: 'handoff build ~/.claude/projects/-home-me-app/0d3a8e6f-290f-4105-a327-a2496e5e2a83.jsonl',
+  details:
+    'Reads only what is new since the last build (the watermark), appends the new turns, re-renders the handoff\n' +
+    'and seals it. With nothing new it prints `handoff: up-to-date (…)` and writes nothing.',
+  options: {
+    session: { type: 'string', arg: 'ID', description: 'session id (default: the `session` field of the first line, else the file name)' },
+    project: { type: 'string', arg: 'P', description: 'project to file the session under (default: inferred from its cwd)' },
+    harness: { type: 'string', arg: 'H', description: `force a reader: ${HARNESSES.join(', ')} (default: detected from the lines)` },
+    model: { type: 'string', arg: 'M', description: 'model id when the transcript records none' },
+    objective: { type: 'string', arg: 'T', description: "the session's objective, instead of its first user request" },
+    'allow-bad-lines': { type: 'boolean', description: 'count and skip lines that are not JSON instead of failing (exit 5)' },
+    final: { type: 'boolean', description: 'take a last line without a newline as complete when it parses' },
+  },
+  async run(io, args) {
+    const sources = args.positionals;
+    if (sources.length === 0) throw new UsageError('handoff build: expected at least one transcript path', { hint: `usage: ${buildCommand.usage}` });
+    const harness = str(args, 'harness');
+    if (harness !== undefined && !HARNESSES.includes(harness as Harness)) {
+      throw new UsageError(`handoff build: --harness must be one of ${HARNESSES.join(', ')}, found "${harness}"`, { hint: 'or leave it out to detect the harness from the lines' });
+    }
+    if (str(args, 'session') !== undefined && sources.length > 1) {
+      throw new UsageError('handoff build: --session names one session, but several transcripts were given', { hint: 'build them one at a time' });
+    }
+    const { config, engine } = await openStore(io, args);
+    let exit: number = EXIT.OK;
+    for (const source of sources) {
+      try {
+        const r = await engine.build({
+          source,
+          session: str(args, 'session'),
+          project: str(args, 'project'),
+          harness: harness as Harness | undefined,
+          model: str(args, 'model'),
+          objective: str(args, 'objective'),
+          allowBadLines: bool(args, 'allow-bad-lines'),
+          final: bool(args, 'final'),
+        });
+        report(io, r, bool(args, 'json'), source);
+        if (r.corrupt) throw r.corrupt;
+      } catch (e) {
+        if (!(e instanceof HandoffError)) throw e;
+        printError(io, e);
+        if (exit === EXIT.OK) exit = e.exitCode;
+      }
+    }
+    await flushIndex(config, engine.index);
+    return exit;
+  },
+};
+
+function report(io: Parameters<Command['run']>[0], r: BuildResult, json: boolean, source: string): void {
+  if (r.pending_bytes > 0) {
+    io.err(`handoff: ${source}: the last line (${r.pending_bytes} bytes) has no newline yet and was not read (--final takes it when it parses)`);
+  }
+  if (r.reset) io.err(`handoff: ${r.session}: source reset (${r.reset}); the old timeline was kept in history/ and the session rebuilt from byte 0`);
+  if (json) {
+    const { session, project, dir, revision, watermark, turns, new_turns, up_to_date } = r;
+    io.out(JSON.stringify({ session, project, dir, revision, watermark, turns, new_turns, up_to_date }));
+    return;
+  }
+  if (r.up_to_date) io.out(`handoff: up-to-date (${r.session}, watermark ${r.watermark}, rev ${r.revision})`);
+  else io.out(`built ${r.session} (${r.project}): rev ${r.revision}, +${r.new_turns} turns, ${r.turns} in all, watermark ${r.watermark} → ${r.dir}/HANDOFF.md`);
+}

@@ -1,0 +1,42 @@
+import { EXIT, UsageError } from '../../errors.js';
+import { bool } from '../args.js';
+import type { Command } from '../command.js';
+import { flushIndex, openStore, resolvePrefix } from '../store.js';
+
+export const retitleCommand: Command = {
+  name: 'retitle',
+  summary: "give a session a title; its folder takes the title's slug",
+  usage: 'handoff retitle <id-prefix> <new-name> [--json]',
+  example: 'handoff retitle 0d3a "fix the flaky upload test"',
+  options: {},
+  async run(io, args) {
+    const [prefix, name] = args.positionals;
+    if (prefix === undefined || name === undefined || name.trim() === '') throw new UsageError('handoff retitle: expected an id prefix and a new name', { hint: `usage: ${retitleCommand.usage}` });
+    const { config, engine } = await openStore(io, args);
+    const e = resolvePrefix(engine.index, prefix, config.root);
+    const r = await engine.update(e.dir, { title: name });
+    await flushIndex(config, engine.index);
+    if (bool(args, 'json')) io.out(JSON.stringify({ session: r.session, project: r.project, dir: r.dir, revision: r.revision }));
+    else io.out(`retitled ${r.session} → ${r.dir} (rev ${r.revision})`);
+    return EXIT.OK;
+  },
+};
+
+export const renameCommand: Command = {
+  name: 'rename',
+  summary: 'move a session under another project',
+  usage: 'handoff rename <id-prefix> <project> [--json]',
+  example: 'handoff rename 0d3a billing-service',
+  options: {},
+  async run(io, args) {
+    const [prefix, project] = args.positionals;
+    if (prefix === undefined || project === undefined || project.trim() === '') throw new UsageError('handoff rename: expected an id prefix and a project', { hint: `usage: ${renameCommand.usage}` });
+    const { config, engine } = await openStore(io, args);
+    const e = resolvePrefix(engine.index, prefix, config.root);
+    const r = await engine.update(e.dir, { project });
+    await flushIndex(config, engine.index);
+    if (bool(args, 'json')) io.out(JSON.stringify({ session: r.session, project: r.project, dir: r.dir, revision: r.revision }));
+    else io.out(`moved ${r.session} to project ${r.project} → ${r.dir} (rev ${r.revision})`);
+    return EXIT.OK;
+  },
+};

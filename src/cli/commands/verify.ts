@@ -1,0 +1,49 @@
+import { EXIT, UsageError } from '../../errors.js';
+import type { VerifyReport } from '../../store/verify.js';
+import { verifySession } from '../../store/verify.js';
+import { bool, str } from '../args.js';
+import type { Command } from '../command.js';
+import { paint } from '../io.js';
+import { openStore, resolvePrefix } from '../store.js';
+import { verifyInstall } from './skill.js';
+
+export const verifyCommand: Command = {
+  name: 'verify',
+  summary: 'recompute every digest of a handoff (or all of them) and say what does not match',
+  usage: 'handoff verify <id-prefix> | --all [--source] [--json]  ·  handoff verify --install DIR',
+  example: 'handoff verify 0d3a8e6f --source',
+  details:
+    'Checks the manifest hash, the timeline hash chain and line count, HANDOFF.llm.json against its schema,\n' +
+    'every render digest and the build state. --source also re-hashes the transcript bytes the handoff was\n' +
+    'built from (a transcript deleted since is reported SOURCE-GONE, which is not a failure).\n' +
+    'Exit 0 pass, 1 fail, 3 ambiguous prefix, 4 no match or no handoffs.',
+  options: {
+    all: { type: 'boolean', description: 'verify every session of the store' },
+    source: { type: 'boolean', description: 'also re-hash the transcript bytes [0, offset)' },
+    install: { type: 'string', arg: 'DIR', description: 'verify an installed skill folder against its install record' },
+  },
+  async run(io, args) {
+    const install = str(args, 'install');
+    if (install !== undefined) return verifyInstall(io, install, bool(args, 'json'));
+    const all = bool(args, 'all');
+    const prefix = args.positionals[0];
+    if (!all && prefix === undefined) throw new UsageError('handoff verify: expected an id prefix or --all', { hint: `usage: ${verifyCommand.usage}` });
+    if (all && prefix !== undefined) throw new UsageError('handoff verify: give an id prefix or --all, not both', { hint: `usage: ${verifyCommand.usage}` });
+    const { config, engine } = await openStore(io, args);
+    const targets = all ? engine.index.all().sort((a, b) => a.id.localeCompare(b.id)) : [resolvePrefix(engine.index, prefix as string, config.root)];
+    if (targets.length === 0) {
+      resolvePrefix(engine.index, '', config.root); // throws the "no handoffs" error
+    }
+    const reports: VerifyReport[] = [];
+    for (const t of targets) reports.push(await verifySession(t.dir, { source: bool(args, 'source') }));
+    if (bool(args, 'json')) io.out(JSON.stringify(all ? reports : reports[0], null, 2));
+    else for (const r of reports) io.out(line(io, r));
+    return reports.every((r) => r.ok) ? EXIT.OK : EXIT.FAILED;
+  },
+};
+
+function line(io: Parameters<Command['run']>[0], r: VerifyReport): string {
+  const notes = r.notes.map((n) => `\n  note: ${n}`).join('');
+  if (r.ok) return `${paint(io, 'green', 'PASS')} ${r.id} [${r.checks.join(', ')}]${notes}`;
+  return `${paint(io, 'red', 'FAIL')} ${r.id}: ${r.failures[0] ?? 'unknown reason'}${notes}`;
+}

@@ -1,0 +1,44 @@
+/** What a command may touch of the process: streams, environment, working folder, the clock. */
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+  readonly env: NodeJS.ProcessEnv;
+  readonly cwd: string;
+  readonly stdoutIsTTY: boolean;
+  readonly columns: number;
+  /** Colour only on a terminal and never with NO_COLOR. */
+  readonly color: boolean;
+  now(): Date;
+  /** Resolves when the user interrupts (SIGINT) a long-running command such as `status --follow`. */
+  readonly interrupted: Promise<void>;
+}
+
+export function processIo(): Io {
+  const tty = process.stdout.isTTY === true;
+  const noColor = process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '';
+  let onInterrupt: () => void = () => undefined;
+  const interrupted = new Promise<void>((resolve) => {
+    onInterrupt = resolve;
+  });
+  return {
+    out: (t) => void process.stdout.write(t.endsWith('\n') ? t : `${t}\n`),
+    err: (t) => void process.stderr.write(t.endsWith('\n') ? t : `${t}\n`),
+    env: process.env,
+    cwd: process.cwd(),
+    stdoutIsTTY: tty,
+    columns: process.stdout.columns ?? 80,
+    color: tty && !noColor && process.env.TERM !== 'dumb',
+    now: () => new Date(),
+    get interrupted() {
+      process.once('SIGINT', onInterrupt);
+      return interrupted;
+    },
+  };
+}
+
+const CODES = { red: 31, green: 32, yellow: 33, blue: 34, magenta: 35, cyan: 36, gray: 90, bold: 1, dim: 2 } as const;
+export type Colour = keyof typeof CODES;
+
+export function paint(io: Pick<Io, 'color'>, colour: Colour, text: string): string {
+  return io.color ? `\u001b[${CODES[colour]}m${text}\u001b[0m` : text;
+}

@@ -1,0 +1,292 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join, parse as parsePath, resolve } from 'node:path';
+import { Ajv } from 'ajv';
+import type { ErrorObject } from 'ajv';
+import type { PressureConfig } from './core/pressure.js';
+import type { RedactionPattern } from './core/redact.js';
+import { unsafePatternReason } from './core/redact.js';
+import { ConfigError } from './errors.js';
+import { CONFIG_SCHEMA_PATH } from './paths.js';
+
+/**
+ * Finds, reads, validates and freezes the configuration, and resolves where the store lives
+ * (SPEC §2). A config file that exists but is invalid is an error naming the file, the JSON
+ * pointer and the fix — never a silent fall-back to another store.
+ */
+
+export const CONFIG_FILE = 'handoff.config.json';
+const WALK_LEVELS = 10;
+
+
+export interface FileConfig {
+  storage?: { path?: string };
+  handoff_dir?: string;
+  project_name?: string;
+  linking: { enabled: boolean; min_overlap_score: number };
+  capture: { max_line_bytes: number };
+  watch: {
+    paths?: string[];
+    debounce_ms: number;
+    backfill_days: number;
+    rescan_interval_s: number;
+    live_window_s: number;
+    allow_bad_lines: boolean;
+  };
+  context: { thresholds: { yellow: number; orange: number; red: number }; default_limit: number; limits: Record<string, number> };
+  redaction: { patterns: (string | { name?: string; pattern: string; flags?: string })[] };
+  git: { enabled: boolean; timeout_ms: number };
+  daemon: {
+    log_level: string;
+    index_interval_ms: number;
+    shutdown_timeout_ms: number;
+    finalize_on_red: boolean;
+    cache_sessions: number;
+  };
+}
+
+export type RootSource = 'flag' | 'env' | 'config' | 'discover' | 'default';
+
+export interface ResolvedConfig {
+  readonly root: string;
+  readonly source: RootSource;
+  /** The config file that supplied the options, if any. */
+  readonly file: string | null;
+  readonly schema: string;
+  readonly projectName: string | null;
+  readonly options: Readonly<FileConfig>;
+  readonly watchPaths: readonly string[];
+  readonly watchPathsSource: 'flag' | 'config' | 'default';
+  readonly socketPath: string;
+  readonly runtimeDir: string;
+  readonly redactionPatterns: readonly RedactionPattern[];
+  readonly pressure: PressureConfig;
+}
+
+export interface ResolveInput {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** `--root DIR`: beats every rule. */
+  rootFlag?: string | undefined;
+  /** `--watch DIR` (daemon): replaces the watch paths. */
+  watchFlags?: readonly string[] | undefined;
+}
+
+let validator: ReturnType<Ajv['compile']> | null = null;
+function validate(): ReturnType<Ajv['compile']> {
+  if (validator) return validator;
+  const schema = JSON.parse(readFileSync(CONFIG_SCHEMA_PATH, 'utf8')) as object;
+  const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: false });
+  validator = ajv.compile(schema);
+  return validator;
+}
+
+function deepFreeze<T>(o: T): T {
+  if (o && typeof o === 'object' && !Object.isFrozen(o)) {
+    Object.freeze(o);
+    for (const v of Object.values(o)) deepFreeze(v);
+  }
+  return o;
+}
+
+export function homeDir(env: NodeJS.ProcessEnv): string {
+  return env.HOME && env.HOME.length > 0 ? env.HOME : homedir();
+}
+
+export function expandHome(p: string, env: NodeJS.ProcessEnv): string {
+  if (p === '~') return homeDir(env);
+  if (p.startsWith('~/')) return join(homeDir(env), p.slice(2));
+  return p;
+}
+
+function describeAjvError(file: string, e: ErrorObject): ConfigError {
+  const pointer = e.instancePath === '' ? '/' : e.instancePath;
+  let expected = e.message ?? 'a valid value';
+  let fix = `edit ${file} so that ${pointer} matches ${CONFIG_SCHEMA_PATH}`;
+  if (e.keyword === 'additionalProperties') {
+    const extra = (e.params as { additionalProperty?: string }).additionalProperty ?? '?';
+    const at = `${pointer === '/' ? '' : pointer}/${extra}`;
+    expected = `no key "${extra}" (unknown option)`;
+    fix = `remove or rename ${at}; \`handoff config --json\` and docs/CONFIG.md list every option`;
+    return new ConfigError(`${file}: invalid config at ${at}: expected ${expected}`, { hint: fix, details: { file, pointer: at } });
+  }
+  if (e.keyword === 'enum') expected = `one of ${JSON.stringify((e.params as { allowedValues?: unknown }).allowedValues)}`;
+  return new ConfigError(`${file}: invalid config at ${pointer}: expected ${expected}`, { hint: fix, details: { file, pointer } });
+}
+
+/** Reads and validates one config file; defaults filled in. */
+export function loadConfigFile(file: string): FileConfig {
+  let raw: string;
+  try {
+    raw = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new ConfigError(`${file}: cannot read config: ${(e as Error).message}`, { hint: 'fix its permissions or remove it', cause: e });
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(raw);
+  } catch (e) {
+    throw new ConfigError(`${file}: invalid config at /: expected JSON, found a syntax error (${(e as Error).message})`, {
+      hint: 'fix the JSON syntax (a validator such as `node -e "JSON.parse(require(\'fs\').readFileSync(process.argv[1]))" FILE` shows where)',
+      details: { file, pointer: '/' },
+      cause: e,
+    });
+  }
+  const v = validate();
+  if (!v(data)) {
+    const first = v.errors?.[0];
+    throw first ? describeAjvError(file, first) : new ConfigError(`${file}: invalid config`, { details: { file, pointer: '/' } });
+  }
+  const cfg = data as FileConfig;
+  cfg.redaction.patterns.forEach((p, i) => {
+    const pattern = typeof p === 'string' ? p : p.pattern;
+    const problem = unsafePatternReason(pattern);
+    if (problem) {
+      throw new ConfigError(`${file}: invalid config at /redaction/patterns/${i}: expected a linear-time pattern, found one where ${problem}`, {
+        hint: 'rewrite the pattern without backreferences, lookaround or a repeated group that itself repeats',
+        details: { file, pointer: `/redaction/patterns/${i}` },
+      });
+    }
+  });
+  const t = cfg.context.thresholds;
+  if (!(t.yellow < t.orange && t.orange < t.red)) {
+    throw new ConfigError(`${file}: invalid config at /context/thresholds: expected yellow < orange < red, found ${t.yellow}, ${t.orange}, ${t.red}`, {
+      hint: 'order the thresholds, e.g. {"yellow": 0.4, "orange": 0.55, "red": 0.7}',
+      details: { file, pointer: '/context/thresholds' },
+    });
+  }
+  return cfg;
+}
+
+/** Default options: what an empty config file yields. */
+export function defaultOptions(): FileConfig {
+  const cfg = {} as FileConfig;
+  validate()(cfg);
+  return cfg;
+}
+
+function isDir(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The folders of the upward walk from `cwd`: itself and at most WALK_LEVELS parents. */
+function walkUp(cwd: string): string[] {
+  const dirs: string[] = [];
+  let dir = resolve(cwd);
+  const { root } = parsePath(dir);
+  for (let i = 0; i <= WALK_LEVELS; i += 1) {
+    dirs.push(dir);
+    if (dir === root) break;
+    dir = dirname(dir);
+  }
+  return dirs;
+}
+
+/** The config file for `cwd`: the nearest one walking up, else the user's XDG config. */
+export function findConfigFile(cwd: string, env: NodeJS.ProcessEnv): string | null {
+  for (const dir of walkUp(cwd)) {
+    const f = join(dir, CONFIG_FILE);
+    if (existsSync(f)) return f;
+  }
+  const xdg = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join(homeDir(env), '.config');
+  const f = join(xdg, 'handoff', CONFIG_FILE);
+  return existsSync(f) ? f : null;
+}
+
+/** Every Claude Code projects folder and Codex sessions folder (SPEC §3). */
+export function defaultWatchPaths(env: NodeJS.ProcessEnv): string[] {
+  const home = homeDir(env);
+  const claudeDirs = (env.CLAUDE_CONFIG_DIR ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0)
+    .map((s) => resolve(expandHome(s, env)));
+  if (claudeDirs.length === 0) claudeDirs.push(join(home, '.claude'));
+  const codex = env.CODEX_HOME && env.CODEX_HOME.length > 0 ? resolve(expandHome(env.CODEX_HOME, env)) : join(home, '.codex');
+  return [...claudeDirs.map((d) => join(d, 'projects')), join(codex, 'sessions'), join(codex, 'archived_sessions')];
+}
+
+export function socketPathFor(root: string, env: NodeJS.ProcessEnv): { socketPath: string; runtimeDir: string } {
+  const xdg = env.XDG_RUNTIME_DIR;
+  const runtimeDir = xdg && isAbsolute(xdg) ? join(xdg, 'handoffd') : join(root, '.handoffd');
+  return { socketPath: join(runtimeDir, 'handoffd.sock'), runtimeDir };
+}
+
+export function resolveConfig(input: ResolveInput): ResolvedConfig {
+  const { cwd, env } = input;
+  const file = findConfigFile(cwd, env);
+  const options = file ? loadConfigFile(file) : defaultOptions();
+  const base = file ? dirname(file) : cwd;
+  const abs = (p: string): string => resolve(base, expandHome(p, env));
+
+  let root: string | null = null;
+  let source: RootSource = 'default';
+  if (input.rootFlag) {
+    root = resolve(cwd, expandHome(input.rootFlag, env));
+    source = 'flag';
+  } else if (env.HANDOFFS_ROOT && env.HANDOFFS_ROOT.length > 0) {
+    root = resolve(cwd, expandHome(env.HANDOFFS_ROOT, env));
+    source = 'env';
+  } else if (options.storage?.path ?? options.handoff_dir) {
+    root = abs((options.storage?.path ?? options.handoff_dir) as string);
+    source = 'config';
+  } else {
+    const found = walkUp(cwd).map((d) => join(d, 'handoffs')).find(isDir);
+    if (found) {
+      root = found;
+      source = 'discover';
+    }
+  }
+  root ??= join(homeDir(env), '.handoffs');
+
+  let watchPaths: string[];
+  let watchPathsSource: ResolvedConfig['watchPathsSource'];
+  if (input.watchFlags && input.watchFlags.length > 0) {
+    watchPaths = input.watchFlags.map((p) => resolve(cwd, expandHome(p, env)));
+    watchPathsSource = 'flag';
+  } else if (options.watch.paths) {
+    watchPaths = options.watch.paths.map(abs);
+    watchPathsSource = 'config';
+  } else {
+    watchPaths = defaultWatchPaths(env);
+    watchPathsSource = 'default';
+  }
+
+  const redactionPatterns: RedactionPattern[] = options.redaction.patterns.map((p, i) =>
+    typeof p === 'string' ? { name: `custom_${i + 1}`, pattern: p } : { name: p.name ?? `custom_${i + 1}`, pattern: p.pattern, ...(p.flags ? { flags: p.flags } : {}) },
+  );
+  const { socketPath, runtimeDir } = socketPathFor(root, env);
+  return deepFreeze({
+    root,
+    source,
+    file,
+    schema: CONFIG_SCHEMA_PATH,
+    projectName: options.project_name ?? null,
+    options,
+    watchPaths,
+    watchPathsSource,
+    socketPath,
+    runtimeDir,
+    redactionPatterns,
+    pressure: { thresholds: { ...options.context.thresholds }, limits: { ...options.context.limits }, defaultLimit: options.context.default_limit },
+  });
+}
+
+/** `project_name` of the nearest config file above a folder (for project inference). */
+export function projectNameAbove(dir: string): string | null {
+  for (const d of walkUp(dir)) {
+    const f = join(d, CONFIG_FILE);
+    if (!existsSync(f)) continue;
+    try {
+      const data = JSON.parse(readFileSync(f, 'utf8')) as { project_name?: unknown };
+      return typeof data.project_name === 'string' && data.project_name.length > 0 ? data.project_name : null;
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}

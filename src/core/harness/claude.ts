@@ -1,0 +1,250 @@
+import type { Fact, Observation, TodoItem } from '../types.js';
+import { blockText, contentText, genericText, isObj, num, str } from './extract.js';
+import { parseExitCode } from './exit-code.js';
+
+/**
+ * Claude Code transcripts: `~/.claude/projects/<encoded cwd>/<uuid>.jsonl`, versions 1.0.x to
+ * 2.1.x (see corpus FORMATS.md). One API response is streamed as several `assistant` lines
+ * sharing `message.id`; each line becomes its own turn, and its usage is counted once.
+ */
+
+/** Every record type seen in the corpus or documented as accepted. Others count as unknown. */
+const KNOWN_TYPES = new Set([
+  'user',
+  'assistant',
+  'system',
+  'summary',
+  'attachment',
+  'file-history-snapshot',
+  'progress',
+  'queue-operation',
+  'permission-mode',
+  'last-prompt',
+  'mode',
+  'agent-name',
+  'custom-title',
+  'ai-title',
+  'pr-link',
+  'frame-link',
+  'worktree-state',
+  'atis-latch',
+  'bridge-session',
+]);
+
+const SHELL_TOOLS = new Set(['bash', 'shell']);
+const EDIT_TOOLS: Record<string, string> = {
+  Edit: 'file_path',
+  MultiEdit: 'file_path',
+  Write: 'file_path',
+  NotebookEdit: 'notebook_path',
+};
+const SUBAGENT_TOOLS = new Set(['Task', 'Agent']);
+
+/** Text that Claude Code injects into the user stream; never the user's objective. */
+const NOTICE = /^\s*(<(command-name|command-message|command-args|local-command-stdout|local-command-stderr|system-reminder|user-prompt-submit-hook|bash-input|bash-stdout|bash-stderr|ide_selection|ide_opened_file)>|Caveat: |\[Request interrupted)/;
+const INTERRUPTED = /^\s*\[Request interrupted by user/;
+const TOOL_INTERRUPTED = /^(The user doesn't want to proceed with this tool use|Permission prompt was aborted|\[Request interrupted)/;
+
+/** A line is a Claude Code record when it carries Claude's own bookkeeping fields or types. */
+export function looksLikeClaude(obj: Record<string, unknown>): boolean {
+  if (typeof obj.sessionId === 'string' || typeof obj.leafUuid === 'string') return true;
+  if ('isSidechain' in obj || 'parentUuid' in obj) return true;
+  const type = str(obj.type);
+  return type !== undefined && KNOWN_TYPES.has(type) && type !== 'user' && type !== 'assistant' && type !== 'system';
+}
+
+function todoStatus(s: unknown): TodoItem['status'] {
+  return s === 'completed' ? 'completed' : s === 'in_progress' ? 'in_progress' : 'pending';
+}
+
+function toolCallFacts(block: Record<string, unknown>, facts: Fact[]): void {
+  const name = str(block.name) ?? 'tool';
+  const id = str(block.id) ?? '';
+  const input = isObj(block.input) ? block.input : {};
+  const call: Fact & { t: 'tool_call' } = { t: 'tool_call', id, name };
+  if (SHELL_TOOLS.has(name.toLowerCase()) && typeof input.command === 'string') call.command = input.command;
+  const pathKey = EDIT_TOOLS[name];
+  if (pathKey !== undefined && typeof input[pathKey] === 'string') call.files = [input[pathKey] as string];
+  facts.push(call);
+  if (name === 'TodoWrite' && Array.isArray(input.todos)) {
+    const items: TodoItem[] = [];
+    for (const t of input.todos) {
+      if (!isObj(t)) continue;
+      const text = str(t.content) ?? str(t.subject) ?? str(t.activeForm);
+      if (text !== undefined) items.push({ text, status: todoStatus(t.status) });
+    }
+    facts.push({ t: 'todos', items });
+  } else if (name === 'TaskCreate') {
+    const subject = str(input.subject) ?? str(input.description);
+    if (subject !== undefined) facts.push({ t: 'task_create', subject });
+  } else if (name === 'TaskUpdate') {
+    const taskId = str(input.taskId) ?? (num(input.taskId)?.toString());
+    const status = str(input.status);
+    if (taskId !== undefined && status !== undefined) facts.push({ t: 'task_update', id: taskId, status });
+  } else if (SUBAGENT_TOOLS.has(name)) {
+    const description = str(input.description) ?? str(input.subagent_type);
+    facts.push({ t: 'subagent', id, ...(description === undefined ? {} : { description }) });
+  }
+}
+
+function resultFacts(block: Record<string, unknown>, line: Record<string, unknown>, text: string, facts: Fact[]): boolean {
+  const id = str(block.tool_use_id) ?? '';
+  const isError = block.is_error === true;
+  const tur = isObj(line.toolUseResult) ? line.toolUseResult : undefined;
+  const interrupted = tur?.interrupted === true || (isError && TOOL_INTERRUPTED.test(text));
+  const exitCode = num(tur?.exitCode) ?? parseExitCode(text);
+  const ok = interrupted ? false : exitCode !== undefined ? exitCode === 0 && !isError : !isError;
+  const fact: Fact & { t: 'tool_result' } = { t: 'tool_result', id, ok, output: text };
+  if (exitCode !== undefined) fact.exitCode = exitCode;
+  if (interrupted) fact.interrupted = true;
+  facts.push(fact);
+  return ok;
+}
+
+function usageFact(message: Record<string, unknown>): Fact | undefined {
+  const u = isObj(message.usage) ? message.usage : undefined;
+  if (!u) return undefined;
+  const input = num(u.input_tokens);
+  if (input === undefined) return undefined;
+  const used = input + (num(u.cache_creation_input_tokens) ?? 0) + (num(u.cache_read_input_tokens) ?? 0);
+  const key = str(message.id);
+  return key === undefined ? { t: 'usage', used } : { t: 'usage', used, key };
+}
+
+function metaFact(obj: Record<string, unknown>): Fact | undefined {
+  const fact: Fact & { t: 'meta' } = { t: 'meta' };
+  const sid = str(obj.sessionId);
+  if (sid !== undefined) fact.uuid = sid;
+  const cwd = str(obj.cwd);
+  if (cwd !== undefined && cwd.length > 0) fact.cwd = cwd;
+  const branch = str(obj.gitBranch);
+  if (branch !== undefined && branch.length > 0) fact.branch = branch;
+  const version = str(obj.version);
+  if (version !== undefined) fact.version = version;
+  return Object.keys(fact).length > 1 ? fact : undefined;
+}
+
+export function readClaude(obj: Record<string, unknown>): Observation {
+  const type = str(obj.type) ?? '';
+  const ts = str(obj.timestamp) ?? null;
+  const sidechain = obj.isSidechain === true;
+  const facts: Fact[] = [];
+  const meta = metaFact(obj);
+  if (meta) facts.push(meta);
+  const obs: Observation = { kind: type, blocks: [], text: '', ts, facts };
+  if (sidechain) obs.sidechain = true;
+  if (!KNOWN_TYPES.has(type)) obs.unknown = type || '(none)';
+
+  const message = isObj(obj.message) ? obj.message : undefined;
+  switch (type) {
+    case 'assistant':
+      readAssistant(obj, message, obs, sidechain);
+      break;
+    case 'user':
+      readUser(obj, message, obs);
+      break;
+    case 'summary':
+      obs.text = str(obj.summary) ?? '';
+      obs.notice = true;
+      facts.push({ t: 'compaction' });
+      break;
+    case 'system':
+      readSystem(obj, obs);
+      break;
+    case 'custom-title':
+    case 'ai-title': {
+      const title = str(obj.customTitle) ?? str(obj.aiTitle) ?? str(obj.title);
+      if (title !== undefined) facts.push({ t: 'title', title, source: type === 'custom-title' ? 'custom' : 'ai' });
+      break;
+    }
+    default: {
+      const ex = genericText(obj);
+      obs.text = ex.text;
+      obs.blocks = ex.blocks;
+      obs.notice = true;
+    }
+  }
+  return obs;
+}
+
+function readAssistant(obj: Record<string, unknown>, message: Record<string, unknown> | undefined, obs: Observation, sidechain: boolean): void {
+  obs.role = str(message?.role) ?? 'assistant';
+  const model = str(message?.model);
+  if (model !== undefined && model !== '<synthetic>') obs.facts.push({ t: 'model', model });
+  if (message && !sidechain) {
+    const usage = usageFact(message);
+    if (usage) obs.facts.push(usage);
+  }
+  const content = message?.content;
+  if (Array.isArray(content)) {
+    const texts: string[] = [];
+    for (const b of content) {
+      const { kind, text } = blockText(b);
+      obs.blocks.push(kind);
+      if (text.length > 0) texts.push(text);
+      if (kind === 'tool_call' && isObj(b)) {
+        toolCallFacts(b, obs.facts);
+        obs.tool ??= { name: str(b.name) ?? 'tool', id: str(b.id) ?? '' };
+      }
+    }
+    obs.text = texts.join('\n\n');
+  } else {
+    const ex = contentText(content);
+    obs.text = ex.text;
+    obs.blocks = ex.blocks;
+  }
+  if (obj.isApiErrorMessage === true || (obj.error !== undefined && /^API Error/.test(obs.text))) {
+    obs.facts.push({ t: 'api_error', message: obs.text });
+  }
+}
+
+function readUser(obj: Record<string, unknown>, message: Record<string, unknown> | undefined, obs: Observation): void {
+  obs.role = str(message?.role) ?? 'user';
+  if (obj.isCompactSummary === true) {
+    // The summary Claude Code writes after compacting: context, not a user request.
+    obs.kind = 'summary';
+    delete obs.role;
+    obs.text = contentText(message?.content).text;
+    obs.notice = true;
+    obs.facts.push({ t: 'compaction' });
+    return;
+  }
+  const content = message?.content;
+  if (!Array.isArray(content)) {
+    const ex = contentText(content);
+    obs.text = ex.text;
+    obs.blocks = ex.blocks;
+  } else {
+    const texts: string[] = [];
+    for (const b of content) {
+      const { kind, text } = blockText(b);
+      obs.blocks.push(kind);
+      if (text.length > 0) texts.push(text);
+      if (kind === 'tool_result' && isObj(b)) {
+        const ok = resultFacts(b, obj, text, obs.facts);
+        obs.tool ??= { name: '', id: str(b.tool_use_id) ?? '', ok };
+      }
+    }
+    obs.text = texts.join('\n\n');
+  }
+  if (obj.isMeta === true || NOTICE.test(obs.text)) obs.notice = true;
+  if (INTERRUPTED.test(obs.text)) obs.facts.push({ t: 'interrupted', message: obs.text.trim().slice(0, 200) });
+}
+
+function readSystem(obj: Record<string, unknown>, obs: Observation): void {
+  const subtype = str(obj.subtype);
+  if (subtype) obs.kind = `system.${subtype}`;
+  obs.notice = true;
+  const ex = genericText(obj);
+  obs.text = ex.text;
+  obs.blocks = ex.blocks;
+  if (subtype === 'compact_boundary') obs.facts.push({ t: 'compaction' });
+  if (subtype === 'api_error' || subtype === 'error' || subtype === 'api_refusal') {
+    const err = isObj(obj.error) ? obj.error : undefined;
+    const message =
+      str(err?.message) ?? str(err?.formatted) ?? str(err?.type) ?? str(obj.apiRefusalExplanation) ?? (obs.text || subtype);
+    obs.facts.push({ t: 'api_error', message });
+    if (obs.text.length === 0) obs.text = `${subtype}: ${message}`;
+  }
+}
+

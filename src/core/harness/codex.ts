@@ -1,0 +1,477 @@
+import type { Fact, Observation, TodoItem } from '../types.js';
+import { contentText, formatToolCall, genericText, isObj, num, shellJoin, str } from './extract.js';
+import { parseExitCode } from './exit-code.js';
+
+/**
+ * Codex rollouts: `{timestamp, type, payload}` lines. The conversation is written twice: as
+ * `response_item`s (what the model saw) and as `event_msg` mirrors for the UI (user_message,
+ * agent_message, agent_reasoning; newer versions also `item_completed`). We take one copy,
+ * never both: response items once the file has shown one, the mirror only before that (some
+ * versions write the mirror first; its twin response item is then dropped by text).
+ */
+
+export interface CodexState {
+  /** The file has shown a response_item message or reasoning. */
+  ri: boolean;
+  /** Heads of mirror texts taken before any response item, to drop their twins. */
+  mirrors: string[];
+}
+
+export const initialCodexState = (): CodexState => ({ ri: false, mirrors: [] });
+
+const KNOWN_LINE_TYPES = new Set([
+  'session_meta',
+  'response_item',
+  'event_msg',
+  'turn_context',
+  'compacted',
+  'world_state',
+  'token_usage_record',
+  'inter_agent_communication_metadata',
+]);
+
+const KNOWN_ITEMS = new Set([
+  'message',
+  'reasoning',
+  'function_call',
+  'function_call_output',
+  'custom_tool_call',
+  'custom_tool_call_output',
+  'web_search_call',
+  'tool_search_call',
+  'tool_search_output',
+  'local_shell_call',
+  'agent_message',
+  'image_generation_call',
+  'ghost_snapshot',
+  'compaction',
+]);
+
+const KNOWN_EVENTS = new Set([
+  'user_message',
+  'agent_message',
+  'agent_reasoning',
+  'agent_reasoning_raw_content',
+  'agent_reasoning_section_break',
+  'token_count',
+  'task_started',
+  'task_complete',
+  'turn_aborted',
+  'context_compacted',
+  'exec_command_begin',
+  'exec_command_end',
+  'exec_command_output_delta',
+  'patch_apply_begin',
+  'patch_apply_end',
+  'mcp_tool_call_begin',
+  'mcp_tool_call_end',
+  'web_search_begin',
+  'web_search_end',
+  'item_started',
+  'item_completed',
+  'error',
+  'stream_error',
+  'warning',
+  'plan_update',
+  'turn_diff',
+  'thread_settings_applied',
+  'thread_name_updated',
+  'thread_goal_updated',
+  'entered_review_mode',
+  'exited_review_mode',
+  'view_image_tool_call',
+  'image_generation_end',
+  'dynamic_tool_call_request',
+  'dynamic_tool_call_response',
+  'collab_agent_spawn_end',
+  'collab_agent_interaction_end',
+  'collab_waiting_end',
+  'collab_close_end',
+  'guardian_assessment',
+  'sub_agent_activity',
+  'undo_completed',
+  'shutdown_complete',
+]);
+
+const SHELL_FUNCTIONS = new Set(['exec_command', 'shell', 'container.exec', 'shell_command', 'local_shell', 'unified_exec']);
+
+/** Context Codex injects as user or developer messages; never the user's objective. */
+const NOTICE = /^\s*(<(environment_context|user_instructions|INSTRUCTIONS|permissions instructions|user_shell_command|turn_aborted|developer_instructions)>|# AGENTS\.md instructions)/;
+
+const PATCH_HEADER = /^\*\*\* (?:Add|Update|Delete) File: (.+)$|^\*\*\* Move to: (.+)$/gm;
+
+export function looksLikeCodex(obj: Record<string, unknown>): boolean {
+  return typeof obj.type === 'string' && KNOWN_LINE_TYPES.has(obj.type) && 'payload' in obj;
+}
+
+/** Files named by the headers of an apply_patch envelope. */
+export function patchFiles(patch: string): string[] {
+  const files: string[] = [];
+  for (const m of patch.matchAll(PATCH_HEADER)) {
+    const f = (m[1] ?? m[2] ?? '').trim();
+    if (f.length > 0 && !files.includes(f)) files.push(f);
+  }
+  return files;
+}
+
+function parseArgs(args: unknown): unknown {
+  if (typeof args !== 'string') return args;
+  try {
+    return JSON.parse(args) as unknown;
+  } catch {
+    return args;
+  }
+}
+
+function commandOf(name: string, args: unknown): string | undefined {
+  if (!SHELL_FUNCTIONS.has(name) || !isObj(args)) return undefined;
+  const c = args.cmd ?? args.command;
+  if (typeof c === 'string') return c;
+  if (Array.isArray(c) && c.every((x) => typeof x === 'string')) return shellJoin(c as string[]);
+  return undefined;
+}
+
+function planItems(plan: unknown): TodoItem[] | undefined {
+  if (!Array.isArray(plan)) return undefined;
+  const items: TodoItem[] = [];
+  for (const p of plan) {
+    if (!isObj(p)) continue;
+    const text = str(p.step) ?? str(p.text);
+    if (text === undefined) continue;
+    const s = str(p.status);
+    items.push({ text, status: s === 'completed' ? 'completed' : s === 'in_progress' ? 'in_progress' : 'pending' });
+  }
+  return items;
+}
+
+const mirrorKey = (text: string): string => text.replace(/\s+/g, ' ').trim().slice(0, 120);
+
+function outputText(output: unknown): string {
+  if (typeof output === 'string') return output;
+  return contentText(output).text;
+}
+
+export function readCodex(obj: Record<string, unknown>, st: CodexState): Observation {
+  const lineType = str(obj.type) ?? '';
+  const payload = isObj(obj.payload) ? obj.payload : {};
+  const ts = str(obj.timestamp) ?? null;
+  const obs: Observation = { kind: lineType, blocks: [], text: '', ts, facts: [] };
+  if (!KNOWN_LINE_TYPES.has(lineType)) {
+    obs.unknown = lineType || '(none)';
+    const ex = genericText(payload);
+    obs.text = ex.text;
+    obs.blocks = ex.blocks;
+    obs.notice = true;
+    return obs;
+  }
+  switch (lineType) {
+    case 'session_meta':
+      readSessionMeta(payload, obs);
+      break;
+    case 'turn_context': {
+      const model = str(payload.model);
+      if (model) obs.facts.push({ t: 'model', model });
+      const cwd = str(payload.cwd);
+      if (cwd) obs.facts.push({ t: 'meta', cwd });
+      break;
+    }
+    case 'response_item':
+      readItem(payload, obs, st);
+      break;
+    case 'event_msg':
+      readEvent(payload, obs, st);
+      break;
+    case 'compacted':
+      obs.kind = 'compacted';
+      obs.text = str(payload.message) ?? '';
+      obs.notice = true;
+      obs.facts.push({ t: 'compaction' });
+      break;
+    default:
+      break;
+  }
+  return obs;
+}
+
+function readSessionMeta(p: Record<string, unknown>, obs: Observation): void {
+  const fact: Fact & { t: 'meta' } = { t: 'meta' };
+  const id = str(p.id) ?? str(p.session_id);
+  if (id) fact.uuid = id;
+  const cwd = str(p.cwd);
+  if (cwd) fact.cwd = cwd;
+  const git = isObj(p.git) ? p.git : undefined;
+  const branch = str(git?.branch);
+  if (branch) fact.branch = branch;
+  const version = str(p.cli_version);
+  if (version) fact.version = version;
+  const forked = str(p.forked_from_id);
+  if (forked) fact.forkedFrom = forked;
+  const parent = str(p.parent_thread_id);
+  if (parent) fact.parentUuid = parent;
+  obs.facts.push(fact);
+  const bi = isObj(p.base_instructions) ? p.base_instructions : undefined;
+  const prov = isObj(bi?.provenance) ? bi.provenance : undefined;
+  const model = str(prov?.model);
+  if (model) obs.facts.push({ t: 'model', model });
+}
+
+function takeResponseText(obs: Observation, st: CodexState): void {
+  st.ri = true;
+  if (st.mirrors.length === 0) return;
+  const key = mirrorKey(obs.text);
+  const i = st.mirrors.findIndex((m) => m.length > 0 && key.startsWith(m));
+  if (i !== -1) {
+    st.mirrors.splice(i, 1);
+    obs.text = '';
+  }
+}
+
+function readItem(p: Record<string, unknown>, obs: Observation, st: CodexState): void {
+  const type = str(p.type) ?? '';
+  obs.kind = type;
+  if (!KNOWN_ITEMS.has(type)) obs.unknown = `response_item.${type || '(none)'}`;
+  switch (type) {
+    case 'message': {
+      const role = str(p.role) ?? '';
+      obs.role = role;
+      const ex = contentText(p.content);
+      obs.text = ex.text;
+      obs.blocks = ex.blocks;
+      if (role !== 'user' && role !== 'assistant') obs.notice = true;
+      if (NOTICE.test(obs.text)) obs.notice = true;
+      takeResponseText(obs, st);
+      return;
+    }
+    case 'reasoning': {
+      const parts: string[] = [];
+      for (const src of [p.summary, p.content]) {
+        const ex = contentText(src);
+        if (ex.text.length > 0) parts.push(ex.text);
+      }
+      obs.text = parts.join('\n\n');
+      obs.blocks = ['thinking'];
+      takeResponseText(obs, st);
+      return;
+    }
+    case 'function_call':
+    case 'custom_tool_call':
+    case 'local_shell_call': {
+      const name = str(p.name) ?? (type === 'local_shell_call' ? 'local_shell' : 'tool');
+      const id = str(p.call_id) ?? str(p.id) ?? '';
+      const args = type === 'custom_tool_call' ? p.input : type === 'local_shell_call' ? (isObj(p.action) ? p.action : {}) : parseArgs(p.arguments);
+      obs.blocks = ['tool_call'];
+      obs.text = formatToolCall(name, args);
+      obs.tool = { name, id };
+      const call: Fact & { t: 'tool_call' } = { t: 'tool_call', id, name };
+      const command = name === 'exec' && typeof args === 'string' ? args : commandOf(name, args);
+      if (command !== undefined) call.command = command;
+      const patch = name === 'apply_patch' ? (typeof args === 'string' ? args : isObj(args) ? (str(args.input) ?? str(args.patch)) : undefined) : undefined;
+      if (patch !== undefined) {
+        const files = patchFiles(patch);
+        if (files.length > 0) call.files = files;
+      }
+      obs.facts.push(call);
+      if (name === 'update_plan' && isObj(args)) {
+        const items = planItems(args.plan);
+        if (items) obs.facts.push({ t: 'todos', items });
+      }
+      return;
+    }
+    case 'function_call_output':
+    case 'custom_tool_call_output': {
+      const id = str(p.call_id) ?? '';
+      obs.text = outputText(p.output);
+      obs.blocks = ['tool_result'];
+      const exitCode = parseExitCode(obs.text);
+      const fact: Fact & { t: 'tool_result' } = { t: 'tool_result', id, output: obs.text };
+      obs.tool = { name: '', id };
+      if (exitCode !== undefined) {
+        fact.exitCode = exitCode;
+        fact.ok = exitCode === 0;
+        obs.tool.ok = fact.ok;
+      }
+      obs.facts.push(fact);
+      return;
+    }
+    case 'web_search_call': {
+      const action = isObj(p.action) ? p.action : {};
+      const query = str(action.query) ?? (Array.isArray(action.queries) ? action.queries.filter((q) => typeof q === 'string').join(' | ') : '');
+      obs.blocks = ['tool_call'];
+      obs.text = query ? `web_search: ${query}` : 'web_search';
+      obs.tool = { name: 'web_search', id: str(p.id) ?? '' };
+      return;
+    }
+    case 'tool_search_call':
+    case 'tool_search_output':
+      obs.blocks = [type === 'tool_search_call' ? 'tool_call' : 'tool_result'];
+      obs.text = type === 'tool_search_call' ? formatToolCall('tool_search', p.arguments) : 'tool_search results';
+      obs.tool = { name: 'tool_search', id: str(p.call_id) ?? '' };
+      return;
+    case 'image_generation_call':
+      obs.blocks = ['image'];
+      obs.text = '[image generation: result omitted]';
+      return;
+    default: {
+      const ex = contentText(p.content);
+      obs.text = ex.text;
+      obs.blocks = ex.blocks;
+      obs.notice = true;
+    }
+  }
+}
+
+function takeMirror(obs: Observation, st: CodexState, text: string, role: string | undefined, kind: string): void {
+  obs.kind = kind;
+  if (role) obs.role = role;
+  if (st.ri) return; // the response item carries this text
+  obs.text = text;
+  obs.blocks = kind === 'agent_reasoning' ? ['thinking'] : ['text'];
+  if (role === 'user' && NOTICE.test(text)) obs.notice = true;
+  st.mirrors.push(mirrorKey(text));
+  if (st.mirrors.length > 8) st.mirrors.shift();
+}
+
+function readEvent(p: Record<string, unknown>, obs: Observation, st: CodexState): void {
+  const type = str(p.type) ?? '';
+  obs.kind = type;
+  if (!KNOWN_EVENTS.has(type)) {
+    obs.unknown = `event_msg.${type || '(none)'}`;
+    const ex = genericText(p);
+    obs.text = ex.text;
+    obs.blocks = ex.blocks;
+    obs.notice = true;
+    return;
+  }
+  switch (type) {
+    case 'user_message':
+      takeMirror(obs, st, str(p.message) ?? '', 'user', 'user_message');
+      return;
+    case 'agent_message':
+      takeMirror(obs, st, str(p.message) ?? '', 'assistant', 'agent_message');
+      return;
+    case 'agent_reasoning':
+      takeMirror(obs, st, str(p.text) ?? '', undefined, 'agent_reasoning');
+      return;
+    case 'token_count': {
+      const info = isObj(p.info) ? p.info : undefined;
+      const last = isObj(info?.last_token_usage) ? info.last_token_usage : undefined;
+      const used = num(last?.total_tokens);
+      const limit = num(info?.model_context_window);
+      if (used !== undefined) obs.facts.push(limit === undefined ? { t: 'usage', used } : { t: 'usage', used, limit });
+      return;
+    }
+    case 'task_started': {
+      const limit = num(p.model_context_window);
+      if (limit !== undefined && limit > 0) obs.facts.push({ t: 'context_limit', limit });
+      return;
+    }
+    case 'task_complete': {
+      const err = isObj(p.error) ? p.error : undefined;
+      if (err) obs.facts.push({ t: 'api_error', message: str(err.message) ?? 'task failed' });
+      return;
+    }
+    case 'turn_aborted':
+      obs.facts.push({ t: 'interrupted', message: `turn aborted: ${str(p.reason) ?? 'unknown reason'}` });
+      return;
+    case 'context_compacted':
+      obs.facts.push({ t: 'compaction' });
+      return;
+    case 'error':
+    case 'stream_error': {
+      const err = isObj(p.error) ? p.error : undefined;
+      const message = str(p.message) ?? str(err?.message) ?? type;
+      obs.text = message;
+      obs.notice = true;
+      obs.facts.push({ t: 'api_error', message });
+      return;
+    }
+    case 'exec_command_begin':
+    case 'exec_command_end':
+      readExecEvent(p, obs, type === 'exec_command_end');
+      return;
+    case 'patch_apply_end': {
+      const changes = isObj(p.changes) ? Object.keys(p.changes) : [];
+      if (changes.length > 0) obs.facts.push({ t: 'files', files: changes, tool: 'apply_patch' });
+      const id = str(p.call_id);
+      if (id !== undefined && typeof p.success === 'boolean') obs.facts.push({ t: 'tool_result', id, ok: p.success });
+      return;
+    }
+    case 'mcp_tool_call_end': {
+      const id = str(p.call_id);
+      const result = isObj(p.result) ? p.result : undefined;
+      if (id !== undefined && result) {
+        const ok = isObj(result.Ok) ? result.Ok.isError !== true : false;
+        obs.facts.push({ t: 'tool_result', id, ok });
+      }
+      return;
+    }
+    case 'plan_update': {
+      const items = planItems(p.plan);
+      if (items) obs.facts.push({ t: 'todos', items });
+      return;
+    }
+    case 'thread_name_updated': {
+      const name = str(p.thread_name) ?? str(p.name);
+      if (name) obs.facts.push({ t: 'title', title: name, source: 'thread' });
+      return;
+    }
+    case 'item_completed':
+      readItemCompleted(p, obs, st);
+      return;
+    default:
+      return;
+  }
+}
+
+function readExecEvent(p: Record<string, unknown>, obs: Observation, end: boolean): void {
+  const id = str(p.call_id);
+  if (id === undefined) return;
+  const cmd = p.command;
+  const command = typeof cmd === 'string' ? cmd : Array.isArray(cmd) && cmd.every((c) => typeof c === 'string') ? shellJoin(cmd as string[]) : undefined;
+  if (command !== undefined) obs.facts.push({ t: 'tool_call', id, name: 'exec_command', command });
+  if (!end) return;
+  const exitCode = num(p.exit_code);
+  const fact: Fact & { t: 'tool_result' } = { t: 'tool_result', id };
+  if (exitCode !== undefined) {
+    fact.exitCode = exitCode;
+    fact.ok = exitCode === 0;
+  }
+  const out = str(p.aggregated_output) ?? str(p.stdout);
+  if (out !== undefined) fact.output = out;
+  obs.facts.push(fact);
+}
+
+function readItemCompleted(p: Record<string, unknown>, obs: Observation, st: CodexState): void {
+  const item = isObj(p.item) ? p.item : {};
+  const type = str(item.type) ?? '';
+  switch (type) {
+    case 'UserMessage':
+      takeMirror(obs, st, contentText(item.content).text, 'user', 'user_message');
+      return;
+    case 'AgentMessage':
+      takeMirror(obs, st, contentText(item.content).text, 'assistant', 'agent_message');
+      return;
+    case 'Reasoning': {
+      const text = [contentText(item.summary_text).text, contentText(item.raw_content).text].filter((t) => t.length > 0).join('\n\n');
+      takeMirror(obs, st, text, undefined, 'agent_reasoning');
+      return;
+    }
+    case 'CommandExecution': {
+      const id = str(item.id) ?? '';
+      readExecEvent({ call_id: id, command: item.command, exit_code: item.exit_code, aggregated_output: item.aggregated_output, stdout: item.stdout }, obs, true);
+      return;
+    }
+    case 'FileChange': {
+      const changes = isObj(item.changes) ? Object.keys(item.changes) : Array.isArray(item.changes) ? item.changes.map((c) => (isObj(c) ? str(c.path) : undefined)).filter((f): f is string => f !== undefined) : [];
+      if (changes.length > 0) obs.facts.push({ t: 'files', files: changes, tool: 'apply_patch' });
+      return;
+    }
+    case 'Plan': {
+      const items = planItems(item.plan ?? item.steps);
+      if (items) obs.facts.push({ t: 'todos', items });
+      return;
+    }
+    default:
+      return;
+  }
+}

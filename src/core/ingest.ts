@@ -1,0 +1,139 @@
+import { classify } from './classify.js';
+import { readClaude } from './harness/claude.js';
+import { readCodex } from './harness/codex.js';
+import { voteHarness } from './harness/detect.js';
+import { isBlank, isObj } from './harness/extract.js';
+import { readGeneric } from './harness/generic.js';
+import type { RawLine } from './lines.js';
+import { applyFact, noteTurn } from './reduce.js';
+import type { Redactor } from './redact.js';
+import type { SessionState } from './state.js';
+import type { Harness, Observation, Turn } from './types.js';
+
+export interface IngestOptions {
+  redactor: Redactor;
+  /** Force a harness instead of detecting it from the lines. */
+  harness?: Exclude<Harness, 'text'> | undefined;
+  /** The file is a subagent's own transcript: its sidechain lines are its main chain. */
+  subagentFile?: boolean;
+}
+
+export interface CorruptLine {
+  line: number;
+  offset: number;
+  reason: string;
+}
+
+export type IngestOutcome = { turn: Turn | null } | { corrupt: CorruptLine };
+
+function observe(harness: Exclude<Harness, 'text'>, obj: Record<string, unknown>, st: SessionState): Observation {
+  switch (harness) {
+    case 'claude':
+      return readClaude(obj);
+    case 'codex':
+      return readCodex(obj, st.codex);
+    default:
+      return readGeneric(obj);
+  }
+}
+
+/** Redacts every string an observation carries before anything is kept. */
+function sanitize(obs: Observation, st: SessionState, redactor: Redactor): void {
+  const r = redactor.redact(obs.text);
+  obs.text = r.text;
+  st.redactions += r.count;
+  for (const f of obs.facts) {
+    for (const [k, v] of Object.entries(f)) {
+      if (k === 't') continue;
+      if (typeof v === 'string') {
+        const rr = redactor.redact(v);
+        st.redactions += rr.count;
+        (f as Record<string, unknown>)[k] = rr.text;
+      } else if (Array.isArray(v)) {
+        (f as Record<string, unknown>)[k] = v.map((item: unknown) => {
+          if (typeof item === 'string') {
+            const rr = redactor.redact(item);
+            st.redactions += rr.count;
+            return rr.text;
+          }
+          if (isObj(item) && typeof item.text === 'string') {
+            const rr = redactor.redact(item.text);
+            st.redactions += rr.count;
+            return { ...item, text: rr.text };
+          }
+          return item;
+        });
+      }
+    }
+  }
+}
+
+/**
+ * Folds one complete line into the session state, returning the turn it emits (if any). The
+ * state is mutated in place; callers work on a copy and keep it only when the build commits.
+ */
+export function ingestLine(st: SessionState, line: RawLine, opts: IngestOptions): IngestOutcome {
+  st.lines = line.index + 1;
+  if (line.text === null) {
+    st.oversized += 1;
+    st.skipped += 1;
+    return { turn: null };
+  }
+  if (line.text.trim().length === 0) {
+    st.skipped += 1;
+    return { turn: null };
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line.text);
+  } catch (e) {
+    return { corrupt: { line: line.index + 1, offset: line.offset, reason: (e as Error).message } };
+  }
+  if (!isObj(parsed)) {
+    st.skipped += 1;
+    return { turn: null };
+  }
+  if (st.harness === null) {
+    const vote = opts.harness ?? voteHarness(parsed);
+    if (vote === null) {
+      st.skipped += 1;
+      return { turn: null };
+    }
+    st.harness = vote;
+  }
+  const harness = st.harness === 'text' ? 'generic' : st.harness;
+  const obs = observe(harness, parsed, st);
+  if (obs.unknown !== undefined) st.unknownTypes[obs.unknown] = (st.unknownTypes[obs.unknown] ?? 0) + 1;
+  const seqField = parsed.seq;
+  const seq = typeof seqField === 'number' && Number.isFinite(seqField) ? seqField : line.index;
+  const main = opts.subagentFile === true || obs.sidechain !== true;
+  sanitize(obs, st, opts.redactor);
+  if (obs.ts !== null) {
+    st.meta.firstTs ??= obs.ts;
+    st.meta.lastTs = obs.ts;
+  }
+  for (const fact of obs.facts) applyFact(st, fact, seq, main);
+  if (isBlank(obs.text) || seq <= st.watermark) {
+    st.skipped += 1;
+    return { turn: null };
+  }
+  const turn: Turn = { seq, ts: obs.ts, class: classify(obs), text: obs.text };
+  if (obs.tool) {
+    const name = obs.tool.name || st.toolNames[obs.tool.id] || 'tool';
+    turn.tool = obs.tool.ok === undefined ? { name, id: obs.tool.id } : { name, id: obs.tool.id, ok: obs.tool.ok };
+  } else if (turn.class === 'TOOL') {
+    turn.tool = { name: obs.kind || 'tool', id: '' };
+  }
+  noteTurn(st, turn, main, obs.notice === true);
+  return { turn };
+}
+
+/** Folds turns of the text format (which carry no facts) into the state. */
+export function ingestTextTurn(st: SessionState, turn: Turn, redactor: Redactor): Turn | null {
+  if (turn.seq <= st.watermark) return null;
+  const r = redactor.redact(turn.text);
+  st.redactions += r.count;
+  const t: Turn = { ...turn, text: r.text };
+  noteTurn(st, t, true, false);
+  return t;
+}

@@ -1,0 +1,110 @@
+/**
+ * Cuts a byte stream into complete lines. A line is complete only when its `\n` has been seen:
+ * whatever follows the last newline is a line still being written and is never handed out.
+ * Lines longer than `maxLineBytes` are reported with `text: null` and never held in memory whole.
+ */
+
+export interface RawLine {
+  /** 0-based index of the line in the file. */
+  index: number;
+  /** Byte offset of the line's first byte in the file. */
+  offset: number;
+  /** Bytes of the line including its newline. */
+  bytes: number;
+  /** The line without its newline (and without a trailing `\r`); null when oversized. */
+  text: string | null;
+}
+
+const NL = 0x0a;
+const CR = 0x0d;
+
+export class LineCutter {
+  private carry: Buffer | null = null;
+  private carryOffset: number;
+  private skipping = false;
+  private skippedBytes = 0;
+  private nextIndex: number;
+
+  constructor(
+    startOffset: number,
+    startIndex: number,
+    private readonly maxLineBytes: number,
+  ) {
+    this.carryOffset = startOffset;
+    this.nextIndex = startIndex;
+  }
+
+  /** Byte offset just past the last complete line handed out. */
+  get offset(): number {
+    return this.carryOffset;
+  }
+
+  /** Index the next complete line will get. */
+  get lineIndex(): number {
+    return this.nextIndex;
+  }
+
+  /** Bytes after the last newline: a line still being written. */
+  get pendingBytes(): number {
+    return this.skipping ? this.skippedBytes : (this.carry?.length ?? 0);
+  }
+
+  push(chunk: Buffer): RawLine[] {
+    const out: RawLine[] = [];
+    let pos = 0;
+    while (pos < chunk.length) {
+      const nl = chunk.indexOf(NL, pos);
+      if (nl === -1) {
+        this.hold(chunk.subarray(pos));
+        break;
+      }
+      const piece = chunk.subarray(pos, nl);
+      const lineBytes = this.pendingBytes + piece.length + 1;
+      if (this.skipping || lineBytes - 1 > this.maxLineBytes) {
+        out.push({ index: this.nextIndex, offset: this.carryOffset, bytes: lineBytes, text: null });
+      } else {
+        const whole = this.carry ? Buffer.concat([this.carry, piece]) : piece;
+        const end = whole.length > 0 && whole[whole.length - 1] === CR ? whole.length - 1 : whole.length;
+        out.push({ index: this.nextIndex, offset: this.carryOffset, bytes: lineBytes, text: whole.toString('utf8', 0, end) });
+      }
+      this.nextIndex += 1;
+      this.carryOffset += lineBytes;
+      this.carry = null;
+      this.skipping = false;
+      this.skippedBytes = 0;
+      pos = nl + 1;
+    }
+    return out;
+  }
+
+  /**
+   * The partial last line, for `--final` builds that take it as complete. Null when there is
+   * none or it is oversized.
+   */
+  takePending(): RawLine | null {
+    if (this.skipping || !this.carry || this.carry.length === 0) return null;
+    const whole = this.carry;
+    const end = whole[whole.length - 1] === CR ? whole.length - 1 : whole.length;
+    const line: RawLine = { index: this.nextIndex, offset: this.carryOffset, bytes: whole.length, text: whole.toString('utf8', 0, end) };
+    this.nextIndex += 1;
+    this.carryOffset += whole.length;
+    this.carry = null;
+    return line;
+  }
+
+  private hold(rest: Buffer): void {
+    if (this.skipping) {
+      this.skippedBytes += rest.length;
+      return;
+    }
+    const total = (this.carry?.length ?? 0) + rest.length;
+    if (total > this.maxLineBytes) {
+      this.skipping = true;
+      this.skippedBytes = total;
+      this.carry = null;
+      return;
+    }
+    // Copy: the caller may reuse its read buffer.
+    this.carry = this.carry ? Buffer.concat([this.carry, rest]) : Buffer.from(rest);
+  }
+}

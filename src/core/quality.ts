@@ -1,0 +1,73 @@
+import { splitAtContract } from './contract.js';
+import { scanForSecrets } from './secret-scan.js';
+
+/**
+ * The quality gate of seeds 002/003, limited to what a program can decide. It reads the
+ * rendered HANDOFF.md (not the session state), so a hand-edit that breaks the handoff is caught
+ * by `handoff check` just as a build would catch it.
+ */
+
+export interface GateCheck {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
+export interface GateResult {
+  transfer_ready: boolean;
+  checks: GateCheck[];
+  failed: string[];
+}
+
+/** The body of each `## ` section of a HANDOFF.md, keyed by heading (the contract excluded). */
+export function sections(md: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const parts = md.split(/^## /m);
+  for (const part of parts.slice(1)) {
+    const nl = part.indexOf('\n');
+    const title = (nl === -1 ? part : part.slice(0, nl)).trim();
+    out.set(title.replace(/ \(last \d+ of \d+ turns\)$/, ''), nl === -1 ? '' : part.slice(nl + 1).trim());
+  }
+  return out;
+}
+
+const isNone = (body: string | undefined): boolean => body === undefined || body.trim() === '' || body.trim() === 'None';
+
+export function runGate(md: string, extraTexts: readonly string[] = []): GateResult {
+  const s = sections(md);
+  const checks: GateCheck[] = [];
+  const add = (name: string, ok: boolean, detail: string): void => void checks.push({ name, ok, detail });
+
+  const objective = s.get('Objective (verbatim)');
+  add('objective_present', !isNone(objective), isNone(objective) ? 'no objective: the transcript has no user request of 20+ characters' : 'objective recorded');
+
+  const next = s.get('Next Action') ?? '';
+  const nextLine = next.split('\n').find((l) => l.trim().length > 0) ?? '';
+  const nextLines = next.split('\n\n')[0]?.split('\n').filter((l) => l.trim().length > 0) ?? [];
+  const executable = nextLine.length > 0 && !nextLine.startsWith('unknown');
+  add('single_next_action', executable && nextLines.length === 1, !executable ? 'the next action is unknown' : nextLines.length === 1 ? 'exactly one next action' : `${nextLines.length} next actions; exactly one is required`);
+
+  const repo = s.get('Repository Evidence') ?? '';
+  const repoOk = /^\*verified\* at build time/m.test(repo) || /repository state unavailable: .+/.test(repo);
+  add('repository_evidence', repoOk, repoOk ? (repo.startsWith('*verified*') ? 'verified at build time' : 'explicitly unavailable, with the reason') : 'neither verified nor explicitly unavailable');
+
+  const ver = s.get('Verification') ?? '';
+  const rows = ver.split('\n').filter((l) => /^\|.*\| passed \|/.test(l));
+  const unbacked = rows.filter((l) => !/\| seq \d+ → \d+/.test(l));
+  add('passed_claims_backed', unbacked.length === 0, unbacked.length === 0 ? `${rows.length} passed result(s), each with the seq of its recorded result` : `${unbacked.length} "passed" claim(s) without a recorded result seq`);
+
+  const scanned = [md, ...extraTexts];
+  const hits = scanned.flatMap((t) => scanForSecrets(t));
+  add('no_secrets', hits.length === 0, hits.length === 0 ? 'second scan found no credential' : `second scan found ${hits.length}: ${[...new Set(hits.map((h) => h.kind))].join(', ')}`);
+
+  const failures = s.get('Failures And Blockers');
+  const loops = s.get('Open loops / next steps');
+  const partialStated = failures !== undefined && loops !== undefined && s.has('Unknowns') && (isNone(failures) || !isNone(loops));
+  add('partial_work_stated', partialStated, partialStated ? 'failures, open loops and unknowns are stated' : 'failures are listed but open loops are missing');
+
+  const contract = splitAtContract(md);
+  add('sections_complete', contract !== null && s.has('Resume Instructions'), contract ? 'every section present' : 'the evidence contract section is missing');
+
+  const failed = checks.filter((c) => !c.ok).map((c) => c.name);
+  return { transfer_ready: failed.length === 0, checks, failed };
+}

@@ -1,0 +1,231 @@
+import { LIMITS } from './state.js';
+import type { CommandRecord, FailureRecord, SessionState } from './state.js';
+import type { Fact, Turn } from './types.js';
+
+/**
+ * The harness-neutral half of reading: facts and turns folded into bounded accumulators. Every
+ * collection drops its oldest entries past its LIMITS bound, deterministically, so a session
+ * read in one go and one read in many pieces end in the same state.
+ */
+
+const TITLE_RANK = { ai: 1, thread: 2, custom: 3 } as const;
+
+const head = (s: string, n: number): string => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
+const tail = (s: string, n: number): string => (s.length <= n ? s : `…${s.slice(s.length - n + 1)}`);
+
+function trimRecord<T>(rec: Record<string, T>, max: number): void {
+  const keys = Object.keys(rec);
+  for (let i = 0; i < keys.length - max; i += 1) delete rec[keys[i] as string];
+}
+
+function pushBounded<T>(arr: T[], item: T, max: number): void {
+  arr.push(item);
+  if (arr.length > max) arr.splice(0, arr.length - max);
+}
+
+function failureKey(name: string, command: string | undefined, files: readonly string[] | undefined): string {
+  return `${name}\u0000${command ?? files?.[0] ?? ''}`;
+}
+
+function noteFiles(st: SessionState, files: readonly string[], tool: string, seq: number): void {
+  for (const f of files) {
+    const rec = st.files[f];
+    if (rec) {
+      rec.lastSeq = seq;
+      rec.count += 1;
+      // Keep insertion order = order of last touch, so the bound drops the stalest file.
+      delete st.files[f];
+      st.files[f] = rec;
+    } else {
+      st.files[f] = { firstSeq: seq, lastSeq: seq, tool, count: 1 };
+      st.filesTotal += 1;
+    }
+  }
+  trimRecord(st.files, LIMITS.FILES);
+}
+
+function resolveFailures(st: SessionState, key: string, seq: number): void {
+  for (const f of st.failures) {
+    if (f.kind === 'tool_error' && f.key === key && f.resolvedSeq === undefined) f.resolvedSeq = seq;
+  }
+}
+
+function findCommand(st: SessionState, id: string): CommandRecord | undefined {
+  if (id === '') return undefined;
+  for (let i = st.commands.length - 1; i >= 0; i -= 1) {
+    const c = st.commands[i];
+    if (c?.id === id) return c;
+  }
+  return undefined;
+}
+
+function applyToolCall(st: SessionState, f: Fact & { t: 'tool_call' }, seq: number): void {
+  const existing = f.id === '' ? undefined : st.calls[f.id];
+  if (existing) {
+    // A second record of the same call (Codex exec_command_begin/end): fill in what was missing.
+    if (f.command !== undefined && existing.command === undefined) {
+      existing.command = f.command;
+      existing.key = failureKey(existing.name, f.command, f.files);
+      addCommand(st, f.id, existing.name, f.command, existing.seq);
+    }
+    if (f.files) noteFiles(st, f.files, existing.name, seq);
+    return;
+  }
+  if (f.id !== '') {
+    st.toolNames[f.id] = f.name;
+    trimRecord(st.toolNames, LIMITS.TOOL_IDS);
+    const call: { name: string; seq: number; key: string; command?: string } = { name: f.name, seq, key: failureKey(f.name, f.command, f.files) };
+    if (f.command !== undefined) call.command = f.command;
+    st.calls[f.id] = call;
+    trimRecord(st.calls, LIMITS.TOOL_IDS);
+  }
+  if (f.command !== undefined) addCommand(st, f.id, f.name, f.command, seq);
+  if (f.files) noteFiles(st, f.files, f.name, seq);
+}
+
+function addCommand(st: SessionState, id: string, tool: string, command: string, seq: number): void {
+  st.commandsTotal += 1;
+  pushBounded(st.commands, { id, tool, command: head(command, LIMITS.COMMAND_CHARS), seq, result: 'unknown' }, LIMITS.COMMANDS);
+}
+
+function applyToolResult(st: SessionState, f: Fact & { t: 'tool_result' }, seq: number): void {
+  const call = st.calls[f.id];
+  const cmd = findCommand(st, f.id);
+  if (cmd) {
+    // Several records may report one command; a known exit code beats a guess.
+    const stronger = cmd.result === 'unknown' || (f.exitCode !== undefined && cmd.exitCode === undefined);
+    if (stronger && (f.ok !== undefined || f.interrupted === true)) {
+      cmd.result = f.interrupted === true ? 'interrupted' : f.ok === true ? 'passed' : 'failed';
+      cmd.resultSeq = seq;
+      if (f.exitCode !== undefined) cmd.exitCode = f.exitCode;
+    }
+  }
+  if (f.ok === undefined) return;
+  const key = call?.key ?? failureKey(st.toolNames[f.id] ?? 'tool', undefined, undefined);
+  if (f.ok) {
+    resolveFailures(st, key, seq);
+    return;
+  }
+  if (f.id !== '' && st.failures.some((x) => x.id === f.id)) return; // the same call reported twice
+  const text = call?.command ?? head((f.output ?? '').trim().split('\n')[0] ?? '', LIMITS.FAILURE_TEXT_CHARS);
+  const rec: FailureRecord = {
+    kind: f.interrupted === true ? 'interrupted' : 'tool_error',
+    seq,
+    text: head(text, LIMITS.FAILURE_TEXT_CHARS),
+    tool: call?.name ?? st.toolNames[f.id] ?? 'tool',
+    key,
+  };
+  if (f.id !== '') rec.id = f.id;
+  if (f.exitCode !== undefined) rec.exitCode = f.exitCode;
+  if (f.output !== undefined && call?.command !== undefined) {
+    const first = f.output.trim().split('\n').find((l) => l.trim().length > 0 && !/^(?:Error: )?Exit code \d+$/.test(l.trim()));
+    if (first) rec.text = head(`${call.command} → ${first.trim()}`, LIMITS.FAILURE_TEXT_CHARS);
+  }
+  pushBounded(st.failures, rec, LIMITS.FAILURES);
+}
+
+/** Applies one fact. `main` is false for a subagent's lines inside the parent's file. */
+export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean): void {
+  switch (f.t) {
+    case 'meta': {
+      const m = st.meta;
+      if (f.uuid !== undefined) m.uuid ??= f.uuid;
+      if (f.cwd !== undefined && main) {
+        m.cwd = f.cwd;
+        m.firstCwd ??= f.cwd;
+      }
+      if (f.branch !== undefined && main) m.branch = f.branch;
+      if (f.version !== undefined) m.version = f.version;
+      if (f.forkedFrom !== undefined) m.forkedFrom ??= f.forkedFrom;
+      if (f.parentUuid !== undefined) m.parentUuid ??= f.parentUuid;
+      return;
+    }
+    case 'model':
+      if (main) st.meta.model = f.model;
+      return;
+    case 'title': {
+      const rank = TITLE_RANK[f.source];
+      if (rank >= (st.meta.titleRank ?? 0)) {
+        st.meta.title = head(f.title.trim(), 200);
+        st.meta.titleRank = rank;
+      }
+      return;
+    }
+    case 'usage':
+      if (!main) return;
+      if (f.key !== undefined && st.usage?.key === f.key) return; // same streamed response
+      st.usage = { used: f.used, limit: f.limit ?? null, key: f.key ?? null, seq };
+      st.compacted = false;
+      return;
+    case 'context_limit':
+      st.contextLimit = f.limit;
+      return;
+    case 'compaction':
+      if (!st.compacted) st.compactions += 1;
+      st.compacted = true;
+      st.lastCompactionSeq = seq;
+      return;
+    case 'tool_call':
+      applyToolCall(st, f, seq);
+      return;
+    case 'tool_result':
+      applyToolResult(st, f, seq);
+      return;
+    case 'files':
+      noteFiles(st, f.files, f.tool, seq);
+      return;
+    case 'todos':
+      if (!main) return;
+      st.todos = { items: f.items.slice(0, 100), seq, source: 'todos' };
+      return;
+    case 'task_create':
+      if (!main) return;
+      st.tasks.push({ id: String(st.tasks.length + 1), text: head(f.subject, 300), status: 'pending' });
+      if (st.tasks.length > 200) st.tasks.splice(0, st.tasks.length - 200);
+      st.todos = { items: st.tasks.map(({ text, status }) => ({ text, status })), seq, source: 'tasks' };
+      return;
+    case 'task_update': {
+      if (!main) return;
+      const task = st.tasks.find((t) => t.id === f.id);
+      if (!task) return;
+      if (f.status === 'deleted') st.tasks = st.tasks.filter((t) => t !== task);
+      else task.status = f.status === 'completed' ? 'completed' : f.status === 'in_progress' ? 'in_progress' : 'pending';
+      st.todos = { items: st.tasks.map(({ text, status }) => ({ text, status })), seq, source: 'tasks' };
+      return;
+    }
+    case 'api_error':
+      pushBounded(st.failures, { kind: 'api_error', seq, text: head(f.message.trim(), LIMITS.FAILURE_TEXT_CHARS) }, LIMITS.FAILURES);
+      return;
+    case 'interrupted':
+      if (!main) return;
+      pushBounded(st.failures, { kind: 'interrupted', seq, text: head(f.message, LIMITS.FAILURE_TEXT_CHARS) }, LIMITS.FAILURES);
+      return;
+    case 'subagent':
+      pushBounded(st.subagents, { id: f.id, description: head(f.description ?? '', 200), seq }, LIMITS.SUBAGENTS);
+      return;
+  }
+}
+
+/** Records an emitted turn: counts, the recent window, objective and the latest words. */
+export function noteTurn(st: SessionState, turn: Turn, main: boolean, notice: boolean): void {
+  st.turns += 1;
+  st.counts[turn.class] += 1;
+  if (turn.seq > st.watermark) st.watermark = turn.seq;
+  const w: { seq: number; ts: string | null; class: Turn['class']; text: string; tool?: Turn['tool'] } = {
+    seq: turn.seq,
+    ts: turn.ts,
+    class: turn.class,
+    text: head(turn.text, LIMITS.WINDOW_TEXT_CHARS),
+  };
+  if (turn.tool) w.tool = turn.tool;
+  pushBounded(st.window, w, LIMITS.WINDOW_TURNS);
+  if (!main) return;
+  if (turn.class === 'USER' && !notice) {
+    st.lastUser = { text: tail(turn.text.trim(), LIMITS.STATE_NOW_CHARS), seq: turn.seq };
+    if (st.objective === null && turn.text.trim().length >= LIMITS.OBJECTIVE_MIN_CHARS) {
+      st.objective = { text: head(turn.text.trim(), LIMITS.OBJECTIVE_CHARS), seq: turn.seq };
+    }
+  } else if (turn.class === 'AGENT') {
+    st.lastAgent = { text: tail(turn.text.trim(), LIMITS.STATE_NOW_CHARS), seq: turn.seq };
+  }
+}

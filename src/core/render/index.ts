@@ -1,0 +1,32 @@
+import { analyze } from '../analysis.js';
+import type { GateResult } from '../quality.js';
+import { runGate } from '../quality.js';
+import { renderHandoffMd, TRANSFER_READY_SENTINEL } from './handoff-md.js';
+import type { RenderInput } from './input.js';
+import { buildLlm, buildSummary } from './payloads.js';
+
+export interface Renders {
+  handoffMd: string;
+  summaryJson: string;
+  llmJson: string;
+  gate: GateResult;
+}
+
+export const json = (v: unknown): string => `${JSON.stringify(v, null, 2)}\n`;
+
+/** Renders HANDOFF.md and both payloads; the quality gate runs over the Markdown it produced. */
+export function renderAll(input: RenderInput): Renders {
+  const a = analyze(input.state, input.git, input.pressure);
+  const draft = renderHandoffMd(input, a);
+  const gate = runGate(draft, input.state.window.map((t) => t.text));
+  const handoffMd = draft.replace(`transfer_ready: ${TRANSFER_READY_SENTINEL}`, `transfer_ready: ${gate.transfer_ready}`);
+  return {
+    handoffMd,
+    summaryJson: json(buildSummary(input, a, gate.transfer_ready)),
+    llmJson: json(buildLlm(input, a, gate.transfer_ready)),
+    gate,
+  };
+}
+
+export { MANIFEST_SHA_PLACEHOLDER } from './input.js';
+export type { RenderInput } from './input.js';

@@ -1,0 +1,46 @@
+/** Small, safe Markdown builders: fences that cannot be closed by their content, table cells. */
+
+export function fence(text: string, info = 'text'): string {
+  let longest = 0;
+  for (const m of text.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
+  const ticks = '`'.repeat(Math.max(3, longest + 1));
+  return `${ticks}${info}\n${text}\n${ticks}`;
+}
+
+/** One table cell: single line, pipes escaped, bounded. */
+export function cell(text: string, max = 200): string {
+  let s = text.replace(/\r?\n/g, ' ⏎ ').replace(/\s+/g, ' ').trim();
+  if (s.length > max) s = `${s.slice(0, max - 1)}…`;
+  return s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|');
+}
+
+/** Inline code that survives backticks inside. */
+export function code(text: string, max = 200): string {
+  let s = text.replace(/\r?\n/g, ' ⏎ ').trim();
+  if (s.length > max) s = `${s.slice(0, max - 1)}…`;
+  s = s.replace(/\|/g, '\\|');
+  let longest = 0;
+  for (const m of s.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
+  const ticks = '`'.repeat(longest + 1);
+  const pad = s.startsWith('`') || s.endsWith('`') ? ' ' : '';
+  return `${ticks}${pad}${s}${pad}${ticks}`;
+}
+
+export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const lines = [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`];
+  for (const r of rows) lines.push(`| ${r.join(' | ')} |`);
+  return lines.join('\n');
+}
+
+export function bullets(items: readonly string[]): string {
+  return items.map((i) => `- ${i.replace(/\r?\n/g, ' ')}`).join('\n');
+}
+
+/** A YAML scalar: JSON strings, numbers, booleans and null are valid YAML 1.2 as written. */
+export function yamlValue(v: string | number | boolean | null): string {
+  if (v === null) return 'null';
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return /^[A-Za-z0-9_./:@+-]+$/.test(v) && !/^(true|false|null|yes|no|on|off|~|[-+]?[\d.]+(e[-+]?\d+)?)$/i.test(v) && !v.includes(': ')
+    ? v
+    : JSON.stringify(v);
+}

@@ -1,0 +1,102 @@
+import type { Analysis } from '../analysis.js';
+import { LIMITS } from '../state.js';
+import type { RenderInput } from './input.js';
+
+/**
+ * The two JSON payloads (SPEC §4). HANDOFF.summary.json is compact; HANDOFF.llm.json adds the
+ * detail an agent needs, still bounded: the last WINDOW_TURNS turns, with a reference to the
+ * timeline for the rest, so a refresh never costs more as the session grows.
+ */
+
+export const PAYLOAD_SCHEMA_VERSION = '1.0';
+const SUMMARY_STATE_CHARS = 600;
+
+const tail = (s: string, n: number): string => (s.length <= n ? s : `…${s.slice(s.length - n + 1)}`);
+
+export function buildSummary(r: RenderInput, a: Analysis, transferReady: boolean): Record<string, unknown> {
+  const st = r.state;
+  return {
+    schema_version: PAYLOAD_SCHEMA_VERSION,
+    kind: 'handoff.summary',
+    session: { id: r.session, uuid: r.uuid, harness: r.harness, model: st.meta.model ?? null, title: r.title },
+    project: r.project,
+    chain_id: r.chainId,
+    generated_at: r.generatedAt,
+    objective: a.objective?.text ?? null,
+    state_now: a.stateNow ? tail(a.stateNow.text, SUMMARY_STATE_CHARS) : null,
+    open_loops: a.openLoops.map((f) => f.text),
+    next_action: { text: a.nextAction.text, source: a.nextAction.source, label: a.nextAction.label, seq: a.nextAction.seq },
+    context: r.pressure,
+    git: {
+      status: r.git.status,
+      reason: r.git.reason,
+      repo: r.git.top,
+      branch: r.git.branch,
+      head: r.git.head,
+      dirty: r.git.dirty,
+      changed_total: r.git.changed_total,
+      untracked_total: r.git.untracked_total,
+      captured_at: r.git.captured_at,
+    },
+    counts: { turns: st.turns, ...st.counts, skipped_lines: st.skipped, bad_lines: st.bad, commands: st.commandsTotal, files_touched: st.filesTotal },
+    transfer_ready: transferReady,
+    artifacts: {
+      dir: r.dir,
+      handoff_md: 'HANDOFF.md',
+      summary_json: 'HANDOFF.summary.json',
+      llm_json: 'HANDOFF.llm.json',
+      timeline: 'timeline.jsonl',
+      tools_md: 'TOOLS.md',
+      manifest: 'manifest.json',
+      history: r.history,
+    },
+    provenance: {
+      sources: r.sources,
+      raw_sha256: r.rawSha256,
+      manifest_sha256: r.manifestSha256,
+      revision: r.revision,
+      watermark: st.watermark,
+      total_turns: st.turns,
+    },
+  };
+}
+
+export function buildLlm(r: RenderInput, a: Analysis, transferReady: boolean): Record<string, unknown> {
+  const st = r.state;
+  const summary = buildSummary(r, a, transferReady);
+  const window = st.window;
+  const first = window[0];
+  return {
+    ...summary,
+    kind: 'handoff.llm',
+    state_now: a.stateNow ? tail(a.stateNow.text, LIMITS.STATE_NOW_CHARS) : null,
+    current_state: a.current,
+    verification: a.verification.map((c) => ({
+      command: c.command,
+      tool: c.tool,
+      result: c.result,
+      exit_code: c.exitCode ?? null,
+      seq: c.seq,
+      result_seq: c.resultSeq ?? null,
+    })),
+    checks_not_run: a.checksNotRun,
+    failures: a.failures.map((f) => ({ kind: f.kind, text: f.text, tool: f.tool ?? null, exit_code: f.exitCode ?? null, seq: f.seq, label: f.label })),
+    unknowns: a.unknowns,
+    files_touched: Object.entries(st.files).map(([path, f]) => ({ path, tool: f.tool, first_seq: f.firstSeq, last_seq: f.lastSeq, count: f.count })),
+    subagents: {
+      parent: r.parentSession,
+      sessions: r.childSessions,
+      launched: st.subagents,
+    },
+    evidence_contract: r.contract,
+    turns: window.map((t) => ({ seq: t.seq, ts: t.ts, class: t.class, text: t.text, ...(t.tool ? { tool: t.tool } : {}) })),
+    tool_calls: window.filter((t) => t.tool !== undefined).map((t) => ({ seq: t.seq, name: t.tool?.name, id: t.tool?.id, ok: t.tool?.ok ?? null })),
+    timeline_ref: {
+      path: 'timeline.jsonl',
+      total_turns: st.turns,
+      included_turns: window.length,
+      first_included_seq: first?.seq ?? null,
+      text_chars_per_turn: LIMITS.WINDOW_TEXT_CHARS,
+    },
+  };
+}

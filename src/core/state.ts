@@ -1,0 +1,175 @@
+import type { CodexState } from './harness/codex.js';
+import { initialCodexState } from './harness/codex.js';
+import type { Harness, TodoItem, ToolRef, TurnClass } from './types.js';
+
+/**
+ * Everything a build needs to carry forward so that the next build reads only new bytes: the
+ * reader's position and memory, and bounded accumulators for every section of the handoff. It is
+ * plain JSON (persisted beside the manifest) and every collection in it has a fixed bound, so a
+ * refresh costs the same on the ten-thousandth turn as on the tenth.
+ */
+
+export const STATE_VERSION = 1;
+
+export const LIMITS = {
+  /** Turns kept for HANDOFF.llm.json (the HANDOFF.md table shows the last RECENT_TURNS). */
+  WINDOW_TURNS: 200,
+  RECENT_TURNS: 40,
+  WINDOW_TEXT_CHARS: 2000,
+  STATE_NOW_CHARS: 1200,
+  OBJECTIVE_CHARS: 400,
+  OBJECTIVE_MIN_CHARS: 20,
+  COMMANDS: 100,
+  FAILURES: 50,
+  FILES: 1000,
+  TOOL_IDS: 512,
+  SUBAGENTS: 100,
+  FAILURE_TEXT_CHARS: 300,
+  COMMAND_CHARS: 400,
+} as const;
+
+export type CommandResult = 'passed' | 'failed' | 'interrupted' | 'unknown';
+
+export interface CommandRecord {
+  id: string;
+  tool: string;
+  command: string;
+  seq: number;
+  result: CommandResult;
+  exitCode?: number;
+  resultSeq?: number;
+}
+
+export interface FailureRecord {
+  kind: 'tool_error' | 'interrupted' | 'api_error';
+  seq: number;
+  /** The tool call id, when the failure is a tool result. */
+  id?: string;
+  text: string;
+  tool?: string;
+  key?: string;
+  exitCode?: number;
+  resolvedSeq?: number;
+}
+
+export interface FileRecord {
+  firstSeq: number;
+  lastSeq: number;
+  tool: string;
+  count: number;
+}
+
+export interface CallRecord {
+  name: string;
+  seq: number;
+  key: string;
+  command?: string;
+}
+
+export interface WindowTurn {
+  seq: number;
+  ts: string | null;
+  class: TurnClass;
+  text: string;
+  tool?: ToolRef;
+}
+
+export interface TaskRecord {
+  id: string;
+  text: string;
+  status: TodoItem['status'];
+}
+
+export interface SessionState {
+  v: number;
+  harness: Harness | null;
+  codex: CodexState;
+  /** Index of the next line to read. */
+  lines: number;
+  watermark: number;
+  turns: number;
+  counts: Record<TurnClass, number>;
+  skipped: number;
+  bad: number;
+  oversized: number;
+  unknownTypes: Record<string, number>;
+  redactions: number;
+  meta: {
+    uuid?: string;
+    cwd?: string;
+    firstCwd?: string;
+    branch?: string;
+    version?: string;
+    forkedFrom?: string;
+    parentUuid?: string;
+    model?: string;
+    title?: string;
+    titleRank?: number;
+    firstTs?: string;
+    lastTs?: string;
+  };
+  objective: { text: string; seq: number } | null;
+  objectiveOverride: string | null;
+  lastUser: { text: string; seq: number } | null;
+  lastAgent: { text: string; seq: number } | null;
+  usage: { used: number; limit: number | null; key: string | null; seq: number } | null;
+  contextLimit: number | null;
+  /** A compaction happened and no usage record came after it. */
+  compacted: boolean;
+  compactions: number;
+  lastCompactionSeq: number | null;
+  toolNames: Record<string, string>;
+  calls: Record<string, CallRecord>;
+  commands: CommandRecord[];
+  commandsTotal: number;
+  failures: FailureRecord[];
+  files: Record<string, FileRecord>;
+  filesTotal: number;
+  todos: { items: TodoItem[]; seq: number; source: 'todos' | 'tasks' } | null;
+  tasks: TaskRecord[];
+  subagents: { id: string; description: string; seq: number }[];
+  window: WindowTurn[];
+}
+
+export function initialState(): SessionState {
+  return {
+    v: STATE_VERSION,
+    harness: null,
+    codex: initialCodexState(),
+    lines: 0,
+    watermark: -1,
+    turns: 0,
+    counts: { USER: 0, AGENT: 0, THOUGHT: 0, TOOL: 0, OTHER: 0 },
+    skipped: 0,
+    bad: 0,
+    oversized: 0,
+    unknownTypes: {},
+    redactions: 0,
+    meta: {},
+    objective: null,
+    objectiveOverride: null,
+    lastUser: null,
+    lastAgent: null,
+    usage: null,
+    contextLimit: null,
+    compacted: false,
+    compactions: 0,
+    lastCompactionSeq: null,
+    toolNames: {},
+    calls: {},
+    commands: [],
+    commandsTotal: 0,
+    failures: [],
+    files: {},
+    filesTotal: 0,
+    todos: null,
+    tasks: [],
+    subagents: [],
+    window: [],
+  };
+}
+
+/** A deep copy, so a failed build can never leave half-applied state behind. */
+export function cloneState(st: SessionState): SessionState {
+  return structuredClone(st);
+}

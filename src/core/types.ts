@@ -1,0 +1,85 @@
+/** Shared shapes of the pure core. Nothing here touches files, clocks or processes. */
+
+export type TurnClass = 'USER' | 'AGENT' | 'THOUGHT' | 'TOOL' | 'OTHER';
+export const TURN_CLASSES: readonly TurnClass[] = ['USER', 'AGENT', 'THOUGHT', 'TOOL', 'OTHER'];
+
+export type Harness = 'claude' | 'codex' | 'generic' | 'text';
+export const HARNESSES: readonly Harness[] = ['claude', 'codex', 'generic', 'text'];
+
+/** The kinds of content blocks a line carried, as far as classify() cares. */
+export type BlockKind = 'text' | 'tool_call' | 'tool_result' | 'thinking' | 'image' | 'other';
+
+export interface ToolRef {
+  name: string;
+  id: string;
+  ok?: boolean;
+}
+
+/** A turn as written to timeline.jsonl (without its chain hash). */
+export interface Turn {
+  seq: number;
+  ts: string | null;
+  class: TurnClass;
+  text: string;
+  tool?: ToolRef;
+}
+
+export interface TodoItem {
+  text: string;
+  status: 'completed' | 'in_progress' | 'pending';
+}
+
+/**
+ * Harness-neutral evidence a reader found on one line. The reducer folds these into the session
+ * state; readers hold the harness knowledge (which tool is a shell, which edits files).
+ */
+export type Fact =
+  | {
+      t: 'meta';
+      uuid?: string;
+      cwd?: string;
+      branch?: string;
+      version?: string;
+      forkedFrom?: string;
+      parentUuid?: string;
+    }
+  | { t: 'model'; model: string }
+  | { t: 'title'; title: string; source: 'custom' | 'ai' | 'thread' }
+  /** `key` lets one streamed response (several lines) count once. */
+  | { t: 'usage'; used: number; limit?: number; key?: string }
+  | { t: 'context_limit'; limit: number }
+  | { t: 'compaction' }
+  | { t: 'tool_call'; id: string; name: string; command?: string; files?: string[]; seq?: number }
+  | {
+      t: 'tool_result';
+      id: string;
+      ok?: boolean;
+      exitCode?: number;
+      interrupted?: boolean;
+      output?: string;
+    }
+  | { t: 'files'; files: string[]; tool: string }
+  | { t: 'todos'; items: TodoItem[] }
+  | { t: 'task_create'; subject: string }
+  | { t: 'task_update'; id: string; status: string }
+  | { t: 'api_error'; message: string }
+  | { t: 'interrupted'; message: string }
+  | { t: 'subagent'; id: string; description?: string };
+
+/** What a reader makes of one parsed line, before classification and redaction. */
+export interface Observation {
+  /** Record kind for classify(): `type`/`kind` of the line, or of a Codex payload. */
+  kind: string;
+  role?: string;
+  blocks: BlockKind[];
+  text: string;
+  ts: string | null;
+  tool?: ToolRef;
+  /** Part of a subagent's side conversation inside the main file (Claude isSidechain). */
+  sidechain?: boolean;
+  /** Injected context or a notice, never the user's objective. */
+  notice?: boolean;
+  facts: Fact[];
+  /** A record type this reader does not know (counted in unknown_types). */
+  unknown?: string;
+}

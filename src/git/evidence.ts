@@ -1,0 +1,182 @@
+import { execFile } from 'node:child_process';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { GitEvidence } from '../core/evidence.js';
+import { GIT_LIST_LIMIT, gitUnavailable } from '../core/evidence.js';
+
+/**
+ * Repository evidence (SPEC §7), captured in the session's recorded cwd at build time. git runs
+ * with GIT_OPTIONAL_LOCKS=0 (never taking the index lock an agent may need), no pager, no
+ * prompt, a timeout, one command at a time. A capture is reused while HEAD and the index are
+ * unchanged and it is younger than REUSE_MAX_AGE_MS (working-tree edits do not touch the index).
+ */
+
+const DIFFSTAT_MAX_CHARS = 4000;
+const REUSE_MAX_AGE_MS = 15_000;
+const MAX_BUFFER = 8 << 20;
+
+export interface GitOptions {
+  enabled: boolean;
+  timeoutMs: number;
+}
+
+interface Run {
+  ok: boolean;
+  stdout: string;
+  code: number | string | null;
+  timedOut: boolean;
+  missing: boolean;
+}
+
+function git(args: readonly string[], cwd: string, timeoutMs: number): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      'git',
+      ['--no-pager', '-c', 'core.quotepath=off', '-c', 'color.ui=false', ...args],
+      {
+        cwd,
+        timeout: timeoutMs,
+        maxBuffer: MAX_BUFFER,
+        windowsHide: true,
+        env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_PAGER: 'cat', PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
+      },
+      (err, stdout) => {
+        if (!err) return resolve({ ok: true, stdout, code: 0, timedOut: false, missing: false });
+        const e = err as NodeJS.ErrnoException & { killed?: boolean; signal?: string | null };
+        resolve({ ok: false, stdout: String(stdout ?? ''), code: e.code ?? null, timedOut: e.killed === true || e.signal === 'SIGTERM', missing: e.code === 'ENOENT' });
+      },
+    );
+  });
+}
+
+/** Parses `git status --porcelain=v1 -z`. */
+export function parsePorcelain(out: string): { changed: string[]; untracked: string[] } {
+  const changed: string[] = [];
+  const untracked: string[] = [];
+  const parts = out.split('\0');
+  for (let i = 0; i < parts.length; i += 1) {
+    const entry = parts[i];
+    if (!entry || entry.length < 4) continue;
+    const xy = entry.slice(0, 2);
+    const path = entry.slice(3);
+    if (xy === '??') untracked.push(path);
+    else if (xy !== '!!') {
+      changed.push(path);
+      if (xy[0] === 'R' || xy[0] === 'C') i += 1; // the rename source follows
+    }
+  }
+  return { changed, untracked };
+}
+
+interface Cached {
+  key: string;
+  at: number;
+  evidence: GitEvidence;
+}
+
+export class GitProbe {
+  private readonly cache = new Map<string, Cached>();
+  private readonly gitDirs = new Map<string, { top: string; gitDir: string }>();
+
+  constructor(
+    private readonly opts: GitOptions,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** Identity of HEAD and the index, read from files without running git. */
+  private async stateKey(gitDir: string): Promise<string | null> {
+    try {
+      const head = (await readFile(join(gitDir, 'HEAD'), 'utf8')).trim();
+      let ref = '';
+      const m = /^ref: (.+)$/.exec(head);
+      if (m?.[1]) {
+        const refStat = await stat(join(gitDir, m[1])).catch(() => null);
+        const packed = await stat(join(gitDir, 'packed-refs')).catch(() => null);
+        ref = `${refStat?.mtimeMs ?? 0}:${refStat?.size ?? 0}:${packed?.mtimeMs ?? 0}`;
+      }
+      const idx = await stat(join(gitDir, 'index')).catch(() => null);
+      return `${head}|${ref}|${idx?.mtimeMs ?? 0}:${idx?.size ?? 0}`;
+    } catch {
+      return null;
+    }
+  }
+
+  async capture(cwd: string | null): Promise<GitEvidence> {
+    const at = this.now().toISOString();
+    if (!this.opts.enabled) return gitUnavailable('disabled', 'git evidence is disabled in config (git.enabled = false)', cwd, at);
+    if (cwd === null) return gitUnavailable('no-cwd', 'the transcript records no working directory', null, at);
+    try {
+      if (!(await stat(cwd)).isDirectory()) return gitUnavailable('cwd-gone', `the recorded cwd ${cwd} is not a folder`, cwd, at);
+    } catch {
+      return gitUnavailable('cwd-gone', `the recorded cwd ${cwd} no longer exists on this machine`, cwd, at);
+    }
+    let loc = this.gitDirs.get(cwd);
+    if (!loc) {
+      const r = await git(['rev-parse', '--show-toplevel', '--absolute-git-dir'], cwd, this.opts.timeoutMs);
+      if (r.missing) return gitUnavailable('git-missing', 'git is not installed or not on PATH', cwd, at);
+      if (r.timedOut) return gitUnavailable('timeout', `git rev-parse timed out after ${this.opts.timeoutMs} ms`, cwd, at);
+      if (!r.ok) return gitUnavailable('not-a-repo', `${cwd} is not inside a git work tree`, cwd, at);
+      const [top, gitDir] = r.stdout.trim().split('\n');
+      if (!top || !gitDir) return gitUnavailable('not-a-repo', `${cwd} is not inside a git work tree`, cwd, at);
+      loc = { top, gitDir };
+      this.gitDirs.set(cwd, loc);
+    }
+    const key = await this.stateKey(loc.gitDir);
+    const hit = this.cache.get(cwd);
+    if (hit && key !== null && hit.key === key && this.now().getTime() - hit.at < REUSE_MAX_AGE_MS) return hit.evidence;
+    const ev = await this.run(cwd, loc.top, at);
+    if (key !== null && ev.status === 'ok') this.cache.set(cwd, { key, at: this.now().getTime(), evidence: ev });
+    return ev;
+  }
+
+  private async run(cwd: string, top: string, at: string): Promise<GitEvidence> {
+    const t = this.opts.timeoutMs;
+    const branch = await git(['symbolic-ref', '-q', '--short', 'HEAD'], cwd, t);
+    const head = await git(['rev-parse', '--verify', '-q', 'HEAD'], cwd, t);
+    const status = await git(['status', '--porcelain=v1', '-z', '--untracked-files=normal'], cwd, t);
+    if (status.timedOut) return gitUnavailable('timeout', `git status timed out after ${t} ms`, cwd, at);
+    if (!status.ok) return gitUnavailable('error', `git status failed (${String(status.code)})`, cwd, at);
+    const { changed, untracked } = parsePorcelain(status.stdout);
+    let diffstat: string | null = null;
+    if (head.ok && changed.length > 0) {
+      const d = await git(['diff', '--stat=120', 'HEAD'], cwd, t);
+      if (d.ok && d.stdout.trim().length > 0) {
+        const s = d.stdout.trimEnd();
+        diffstat = s.length > DIFFSTAT_MAX_CHARS ? `${s.slice(0, DIFFSTAT_MAX_CHARS)}\n… (truncated)` : s;
+      }
+    }
+    return {
+      status: 'ok',
+      reason: null,
+      cwd,
+      top,
+      branch: branch.ok ? branch.stdout.trim() : null,
+      head: head.ok ? head.stdout.trim() : null,
+      dirty: changed.length + untracked.length > 0,
+      changed: changed.slice(0, GIT_LIST_LIMIT),
+      untracked: untracked.slice(0, GIT_LIST_LIMIT),
+      changed_total: changed.length,
+      untracked_total: untracked.length,
+      diffstat,
+      captured_at: at,
+    };
+  }
+
+  /** The git top-level of a folder, or null (for project inference). */
+  async topLevel(cwd: string): Promise<string | null> {
+    if (!this.opts.enabled) return null;
+    const cached = this.gitDirs.get(cwd);
+    if (cached) return cached.top;
+    try {
+      if (!(await stat(cwd)).isDirectory()) return null;
+    } catch {
+      return null;
+    }
+    const r = await git(['rev-parse', '--show-toplevel', '--absolute-git-dir'], cwd, this.opts.timeoutMs);
+    if (!r.ok) return null;
+    const [top, gitDir] = r.stdout.trim().split('\n');
+    if (!top || !gitDir) return null;
+    this.gitDirs.set(cwd, { top, gitDir });
+    return top;
+  }
+}

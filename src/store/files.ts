@@ -1,0 +1,163 @@
+import { createHash } from 'node:crypto';
+import type { Hash } from 'node:crypto';
+import { constants, createReadStream } from 'node:fs';
+import { copyFile, mkdir, open, readdir, readFile, rename, rm, stat, truncate, unlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import { StoreWriteError } from '../errors.js';
+import { STRAY_TEMP_RE } from './layout.js';
+
+/** Low-level file operations of the store. Every failure names the path and the fix. */
+
+const WRITE_HINTS: Record<string, string> = {
+  ENOSPC: 'free disk space on the store volume; the previous manifest stays in force and the build is retried',
+  EDQUOT: 'raise the disk quota or free space; the previous manifest stays in force',
+  EACCES: 'fix the permissions of the store folder (it must be writable by this user)',
+  EPERM: 'fix the permissions of the store folder (it must be writable by this user)',
+  EROFS: 'the store is on a read-only filesystem: point HANDOFFS_ROOT or --root at a writable folder',
+};
+
+export function writeError(op: string, path: string, e: unknown): StoreWriteError {
+  const code = (e as NodeJS.ErrnoException).code ?? 'EIO';
+  return new StoreWriteError(`cannot ${op} ${path}: ${code} (${(e as Error).message})`, {
+    hint: WRITE_HINTS[code] ?? 'check the store folder and disk; the previous manifest stays in force',
+    cause: e,
+    details: { path, errno: code },
+  });
+}
+
+export async function writeAtomic(path: string, data: string | Buffer, mode = 0o644): Promise<void> {
+  try {
+    await writeFileAtomic(path, data, { mode, fsync: true });
+  } catch (e) {
+    throw writeError('write', path, e);
+  }
+}
+
+export async function ensureDir(path: string, mode?: number): Promise<void> {
+  try {
+    await mkdir(path, { recursive: true, ...(mode === undefined ? {} : { mode }) });
+  } catch (e) {
+    throw writeError('create folder', path, e);
+  }
+}
+
+/** Appends and flushes to disk: the manifest written next must never point past real bytes. */
+export async function appendDurable(path: string, data: string): Promise<void> {
+  if (data.length === 0) return;
+  let fh;
+  try {
+    fh = await open(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, 0o644);
+    await fh.write(data);
+    await fh.datasync();
+  } catch (e) {
+    throw writeError('append to', path, e);
+  } finally {
+    await fh?.close();
+  }
+}
+
+export async function fileSize(path: string): Promise<number | null> {
+  try {
+    return (await stat(path)).size;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+}
+
+/** Cuts a file back to `bytes` (the length a manifest recorded); creates it when missing. */
+export async function cutBack(path: string, bytes: number): Promise<boolean> {
+  const size = await fileSize(path);
+  if (size === bytes) return false;
+  try {
+    if (size === null) {
+      if (bytes > 0) throw new Error(`${path} is missing but the manifest records ${bytes} bytes`);
+      return false;
+    }
+    if (size < bytes) throw new Error(`${path} has ${size} bytes but the manifest records ${bytes}`);
+    await truncate(path, bytes);
+  } catch (e) {
+    if (e instanceof Error && !(e as NodeJS.ErrnoException).code) throw e;
+    throw writeError('cut back', path, e);
+  }
+  return true;
+}
+
+/** sha256 of bytes [0, length) of a file, streamed; returns the live Hash to continue from. */
+export async function hashPrefix(path: string, length: number): Promise<Hash> {
+  const h = createHash('sha256');
+  if (length === 0) return h;
+  await new Promise<void>((resolve, reject) => {
+    const s = createReadStream(path, { start: 0, end: length - 1, highWaterMark: 1 << 20 });
+    s.on('data', (c) => h.update(c as Buffer));
+    s.on('error', reject);
+    s.on('end', resolve);
+  });
+  return h;
+}
+
+export async function sha256File(path: string): Promise<string> {
+  return (await hashPrefix(path, (await stat(path)).size)).digest('hex');
+}
+
+export async function readText(path: string): Promise<string | null> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+}
+
+export async function listDir(path: string): Promise<string[]> {
+  try {
+    return await readdir(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
+    throw e;
+  }
+}
+
+export async function removeFile(path: string): Promise<void> {
+  try {
+    await unlink(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw writeError('remove', path, e);
+  }
+}
+
+/** Copies a file into place atomically (temp + rename), so a crash never leaves half a copy. */
+export async function copyAtomic(from: string, to: string): Promise<void> {
+  const tmp = `${to}.${process.pid}.tmp`;
+  try {
+    await mkdir(dirname(to), { recursive: true });
+    await copyFile(from, tmp);
+    await rename(tmp, to);
+  } catch (e) {
+    await rm(tmp, { force: true });
+    throw writeError('copy to', to, e);
+  }
+}
+
+export async function moveDir(from: string, to: string): Promise<void> {
+  try {
+    await mkdir(dirname(to), { recursive: true });
+    await rename(from, to);
+  } catch (e) {
+    throw writeError('move', from, e);
+  }
+}
+
+/** Removes temp files a killed writer left behind in one folder. Returns how many. */
+export async function sweepStrayTemps(dir: string): Promise<number> {
+  let n = 0;
+  for (const name of await listDir(dir)) {
+    if (STRAY_TEMP_RE.test(name) || name.endsWith('.tmp')) {
+      await rm(join(dir, name), { force: true });
+      n += 1;
+    }
+  }
+  return n;
+}

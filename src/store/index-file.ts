@@ -1,0 +1,196 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { PressureLevel } from '../core/pressure.js';
+import type { Harness } from '../core/types.js';
+import { ensureDir, listDir, readText, removeFile, writeAtomic } from './files.js';
+import type { Layout } from './layout.js';
+import { FILES, RESERVED_ROOT_NAMES } from './layout.js';
+import type { Manifest } from './manifest.js';
+import { readManifest } from './manifest.js';
+
+/**
+ * Store-wide files (SPEC §5): INDEX.json, each project's PROJECT.md, and links/. They are
+ * derived from the manifests and rewritten atomically; losing them loses nothing (a scan of the
+ * manifests rebuilds them).
+ */
+
+export interface IndexEntry {
+  id: string;
+  uuid: string | null;
+  chain_id: string;
+  project: string;
+  harness: Harness;
+  turns: number;
+  revisions: number;
+  updated: string;
+  manifest_sha256: string;
+  pressure: PressureLevel;
+  transfer_ready: boolean;
+  source_state: 'present' | 'gone';
+  /** Beyond SPEC §5's list: where the session lives and what it reads, for tools and the daemon. */
+  dir: string;
+  parent_session: string | null;
+  objective: string | null;
+  source: { path: string; offset: number; size: number; dev: number; ino: number; mtime_ms: number } | null;
+}
+
+export function indexEntry(m: Manifest, dir: string, objective: string | null): IndexEntry {
+  const s = m.sources[0];
+  return {
+    id: m.session,
+    uuid: m.uuid,
+    chain_id: m.chain_id,
+    project: m.project,
+    harness: m.harness,
+    turns: m.turn_count,
+    revisions: m.revisions,
+    updated: m.updated_at,
+    manifest_sha256: m.manifest_sha256,
+    pressure: m.context.level,
+    transfer_ready: m.quality.transfer_ready,
+    source_state: m.source_state,
+    dir,
+    parent_session: m.parent_session,
+    objective,
+    source: s ? { path: s.path, offset: s.offset, size: s.size, dev: s.dev, ino: s.ino, mtime_ms: s.mtime_ms } : null,
+  };
+}
+
+export async function readIndex(layout: Layout): Promise<IndexEntry[]> {
+  const raw = await readText(layout.index);
+  if (raw === null) return [];
+  try {
+    const data = JSON.parse(raw) as unknown;
+    return Array.isArray(data) ? (data as IndexEntry[]) : [];
+  } catch {
+    return []; // derived data: a damaged index is rebuilt from the manifests
+  }
+}
+
+function sortEntries(entries: IndexEntry[]): IndexEntry[] {
+  return [...entries].sort((a, b) => (a.project === b.project ? a.id.localeCompare(b.id) : a.project.localeCompare(b.project)));
+}
+
+export async function writeIndex(layout: Layout, entries: IndexEntry[]): Promise<void> {
+  await writeAtomic(layout.index, `${JSON.stringify(sortEntries(entries), null, 2)}\n`);
+}
+
+/** Every session directory of the store, found by its manifest. */
+export async function scanManifests(layout: Layout): Promise<{ dir: string; manifest: Manifest }[]> {
+  const out: { dir: string; manifest: Manifest }[] = [];
+  for (const project of await listDir(layout.projectsDir)) {
+    const pdir = layout.projectDir(project);
+    for (const name of await listDir(pdir)) {
+      if (name === 'PROJECT.md') continue;
+      const dir = join(pdir, name);
+      try {
+        const m = await readManifest(dir);
+        if (m) out.push({ dir, manifest: m });
+      } catch {
+        // An unreadable manifest is verify's business, not the index's.
+      }
+    }
+  }
+  return out;
+}
+
+const objectiveLine = (o: string | null): string => (o ?? '').replace(/\s+/g, ' ').trim().slice(0, 80);
+
+export function renderProjectMd(project: string, entries: readonly IndexEntry[]): string {
+  const lines = [`# Project: ${project}`, '', '## Sessions', ''];
+  for (const e of [...entries].sort((a, b) => a.id.localeCompare(b.id))) {
+    lines.push(`- session ${e.id} (turns=${e.turns}, rev=${e.revisions}) :: ${objectiveLine(e.objective)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+const STOP_WORDS = new Set(
+  'about above after again against also because been before being below between both could does doing down during each from further have having here into itself just more most once only other over same should some such than that their them then there these they this those through under until very what when where which while will with would your yours please make sure need want like file files code using used uses'.split(' '),
+);
+
+export function keywords(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const w of text.toLowerCase().match(/[a-z]{4,}/g) ?? []) if (!STOP_WORDS.has(w)) out.add(w);
+  return out;
+}
+
+export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 || b.size === 0) return 0;
+  let inter = 0;
+  for (const w of a) if (b.has(w)) inter += 1;
+  return inter / (a.size + b.size - inter);
+}
+
+/**
+ * links/<other>.md: for each session whose objective shares enough keywords with another
+ * project's sessions, a line in that project's link file. Deterministic: sorted, recomputed.
+ */
+export function computeLinks(entries: readonly IndexEntry[], minScore: number): Map<string, string[]> {
+  const byProject = new Map<string, Set<string>>();
+  for (const e of entries) {
+    const set = byProject.get(e.project) ?? new Set<string>();
+    for (const w of keywords(e.objective ?? '')) set.add(w);
+    byProject.set(e.project, set);
+  }
+  const links = new Map<string, string[]>();
+  for (const e of [...entries].sort((a, b) => a.id.localeCompare(b.id))) {
+    const mine = keywords(e.objective ?? '');
+    if (mine.size < 3) continue;
+    for (const [other, words] of [...byProject.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+      if (other === e.project || words.size < 3) continue;
+      const score = jaccard(mine, words);
+      if (score < minScore) continue;
+      const shared = [...mine].filter((w) => words.has(w)).sort().slice(0, 8);
+      const list = links.get(other) ?? [];
+      list.push(`- ${e.project}/${e.id} (score ${score.toFixed(3)}): shared keywords ${shared.join(', ')}`);
+      links.set(other, list);
+    }
+  }
+  return links;
+}
+
+/** Rewrites PROJECT.md for the given projects, and links/ when linking is on. */
+export async function writeProjectFiles(layout: Layout, entries: readonly IndexEntry[], projects: ReadonlySet<string> | null, linking: { enabled: boolean; minScore: number }): Promise<void> {
+  const byProject = new Map<string, IndexEntry[]>();
+  for (const e of entries) byProject.set(e.project, [...(byProject.get(e.project) ?? []), e]);
+  for (const p of projects ?? []) if (!byProject.has(p) && existsSync(layout.projectDir(p))) byProject.set(p, []);
+  for (const [project, list] of byProject) {
+    if (projects && !projects.has(project)) continue;
+    const path = layout.projectMd(project);
+    const text = renderProjectMd(project, list);
+    if ((await readText(path)) !== text) await writeAtomic(path, text);
+  }
+  if (!linking.enabled) return;
+  const links = computeLinks(entries, linking.minScore);
+  if (links.size > 0) await ensureDir(layout.linksDir);
+  const existing = new Set((await listDir(layout.linksDir)).filter((n) => n.endsWith('.md')));
+  for (const [other, lines] of links) {
+    const path = layout.linkFile(other);
+    existing.delete(`${other}.md`);
+    const text = `# Links: ${other}\n\nSessions of other projects whose objectives overlap with ${other}'s.\n\n${lines.join('\n')}\n`;
+    if ((await readText(path)) !== text) await writeAtomic(path, text);
+  }
+  for (const stale of existing) await removeFile(join(layout.linksDir, stale));
+}
+
+/** Legacy layout: session folders directly under the root move to projects/<project>/. */
+export async function migrateLegacy(layout: Layout, move: (from: string, to: string) => Promise<void>): Promise<string[]> {
+  const moved: string[] = [];
+  for (const name of await listDir(layout.root)) {
+    if (RESERVED_ROOT_NAMES.has(name) || name.startsWith('.')) continue;
+    const dir = join(layout.root, name);
+    let m: Manifest | null = null;
+    try {
+      m = await readManifest(dir);
+    } catch {
+      continue;
+    }
+    if (!m) continue;
+    const to = layout.sessionDir(m.project || 'unsorted', name);
+    await move(dir, to);
+    moved.push(to);
+  }
+  return moved;
+}
+
+export { FILES };

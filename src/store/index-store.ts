@@ -1,0 +1,106 @@
+import { existsSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
+import type { IndexEntry } from './index-file.js';
+import { indexEntry, readIndex, scanManifests, writeIndex, writeProjectFiles } from './index-file.js';
+import type { Layout } from './layout.js';
+
+/**
+ * The store-wide index held in memory: lookups by id, native uuid and parent, and a flush that
+ * rewrites INDEX.json and the PROJECT.md of every project that changed. The one-shot CLI flushes
+ * after each command; the daemon at most once a second and when its queue goes idle.
+ */
+export class IndexStore {
+  private readonly entries = new Map<string, IndexEntry>();
+  private readonly dirtyProjects = new Set<string>();
+  private dirty = false;
+
+  private constructor(private readonly layout: Layout) {}
+
+  static async load(layout: Layout): Promise<IndexStore> {
+    const store = new IndexStore(layout);
+    const entries = await readIndex(layout);
+    const valid = entries.filter((e) => e && typeof e.id === 'string' && typeof e.dir === 'string');
+    if (valid.length === entries.length && (valid.length > 0 || !existsSync(layout.projectsDir))) {
+      for (const e of valid) store.entries.set(e.id, e);
+    } else {
+      await store.rebuild();
+    }
+    return store;
+  }
+
+  /** Recomputes every entry from the manifests on disk. */
+  async rebuild(): Promise<void> {
+    this.entries.clear();
+    for (const { dir, manifest } of await scanManifests(this.layout)) {
+      this.entries.set(manifest.session, indexEntry(manifest, dir, manifest.objective ?? null));
+      this.dirtyProjects.add(manifest.project);
+    }
+    this.dirty = true;
+  }
+
+  get(id: string): IndexEntry | undefined {
+    return this.entries.get(id);
+  }
+
+  byUuid(uuid: string): IndexEntry | undefined {
+    for (const e of this.entries.values()) if (e.uuid === uuid && e.parent_session === null) return e;
+    return undefined;
+  }
+
+  byDirName(name: string): IndexEntry | undefined {
+    for (const e of this.entries.values()) if (basename(e.dir) === name) return e;
+    return undefined;
+  }
+
+  childrenOf(id: string): IndexEntry[] {
+    return [...this.entries.values()].filter((e) => e.parent_session === id).sort((a, b) => a.id.localeCompare(b.id));
+  }
+
+  all(): IndexEntry[] {
+    return [...this.entries.values()];
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  upsert(e: IndexEntry): void {
+    const prev = this.entries.get(e.id);
+    if (prev && prev.project !== e.project) this.dirtyProjects.add(prev.project);
+    this.entries.set(e.id, e);
+    this.dirtyProjects.add(e.project);
+    this.dirty = true;
+  }
+
+  remove(id: string): void {
+    const prev = this.entries.get(id);
+    if (!prev) return;
+    this.entries.delete(id);
+    this.dirtyProjects.add(prev.project);
+    this.dirty = true;
+  }
+
+  get isDirty(): boolean {
+    return this.dirty;
+  }
+
+  async flush(linking: { enabled: boolean; minScore: number }): Promise<void> {
+    if (!this.dirty) return;
+    const projects = new Set(this.dirtyProjects);
+    this.dirty = false;
+    this.dirtyProjects.clear();
+    try {
+      await writeIndex(this.layout, this.all());
+      await writeProjectFiles(this.layout, this.all(), projects, linking);
+    } catch (e) {
+      this.dirty = true;
+      for (const p of projects) this.dirtyProjects.add(p);
+      throw e;
+    }
+  }
+
+  /** The project folder a session dir sits in (for moves). */
+  static projectOfDir(dir: string): string {
+    return basename(dirname(dir));
+  }
+}

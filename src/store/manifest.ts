@@ -1,0 +1,114 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { canonicalJson, sha256Hex } from '../core/canonical.js';
+import type { GitEvidence } from '../core/evidence.js';
+import type { Pressure } from '../core/pressure.js';
+import type { Harness, TurnClass } from '../core/types.js';
+import { FILES } from './layout.js';
+
+/** manifest.json (SPEC §5): the commit point of every build, sealed by its own canonical hash. */
+
+export const MANIFEST_SCHEMA_VERSION = '1.0';
+
+export interface SourceRecord {
+  path: string;
+  dev: number;
+  ino: number;
+  /** sha256 of the first `fingerprint_bytes` (= min(size, 1024)) bytes. */
+  fingerprint: string;
+  fingerprint_bytes: number;
+  /** The byte just past the last complete line consumed. */
+  offset: number;
+  raw_sha256: string;
+  lines: number;
+  size: number;
+  mtime_ms: number;
+  resets: number;
+}
+
+export interface HistoryEntry {
+  at: string;
+  file: string;
+  kind: 'finalize' | 'checkpoint' | 'reset';
+  reason: string;
+  revision: number;
+}
+
+export type ProjectSource = 'flag' | 'config' | 'git' | 'cwd' | 'harness-folder' | 'unsorted' | 'index';
+
+export interface Manifest {
+  schema_version: string;
+  session: string;
+  uuid: string | null;
+  chain_id: string;
+  project: string;
+  project_source: ProjectSource;
+  dir_name: string;
+  harness: Harness;
+  model: string | null;
+  title: string | null;
+  cwd: string | null;
+  created_at: string;
+  updated_at: string;
+  source_paths: string[];
+  sources: SourceRecord[];
+  source_state: 'present' | 'gone';
+  watermark: number;
+  raw_sha256: string;
+  raw_bytes: number;
+  revisions: number;
+  turn_count: number;
+  counts: Record<TurnClass, number>;
+  skipped_lines: number;
+  bad_lines: number;
+  oversized_lines: number;
+  unknown_types: Record<string, number>;
+  timeline_head: string;
+  timeline_bytes: number;
+  tools_bytes: number;
+  render_sha256: Record<string, string>;
+  evidence_contract_sha256?: string;
+  state_file: string;
+  state_sha256: string;
+  context: Pressure;
+  git: GitEvidence;
+  redactions: number;
+  quality: { transfer_ready: boolean; failed: string[] };
+  finalized: HistoryEntry[];
+  parent_session: string | null;
+  subagents: string[];
+  prev_project: string | null;
+  titled_from: string[];
+  /** Set by `retitle`; beats any title the transcript records. */
+  title_override: string | null;
+  objective: string | null;
+  objective_override: string | null;
+  manifest_sha256: string;
+}
+
+export type UnsealedManifest = Omit<Manifest, 'manifest_sha256'>;
+
+export function manifestHash(m: UnsealedManifest | Manifest): string {
+  const { manifest_sha256: _drop, ...rest } = m as Manifest;
+  return sha256Hex(canonicalJson(rest));
+}
+
+export function seal(m: UnsealedManifest): Manifest {
+  return { ...m, manifest_sha256: manifestHash(m) };
+}
+
+export function serializeManifest(m: Manifest): string {
+  return `${JSON.stringify(m, null, 2)}\n`;
+}
+
+/** Reads a session's manifest; null when the directory has none. Throws on unreadable JSON. */
+export async function readManifest(dir: string): Promise<Manifest | null> {
+  let raw: string;
+  try {
+    raw = await readFile(join(dir, FILES.manifest), 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+  return JSON.parse(raw) as Manifest;
+}

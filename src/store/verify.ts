@@ -1,0 +1,140 @@
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { sha256Hex } from '../core/canonical.js';
+import { extractContract, generatedPart } from '../core/contract.js';
+import { MANIFEST_SHA_PLACEHOLDER } from '../core/render/input.js';
+import { checkChain } from '../core/timeline.js';
+import { hashPrefix, sha256File } from './files.js';
+import { FILES } from './layout.js';
+import type { Manifest } from './manifest.js';
+import { manifestHash } from './manifest.js';
+import { firstError, validator } from './schemas.js';
+
+/**
+ * verify (SPEC §5): recompute every digest the manifest seals and say which check failed. This
+ * is damage detection, not authentication: anyone who can write the store can reseal it.
+ */
+
+export interface VerifyReport {
+  id: string;
+  dir: string;
+  ok: boolean;
+  checks: string[];
+  /** Reasons the session failed (first one first). */
+  failures: string[];
+  /** Facts that are not failures: an edited evidence contract, a source that is gone. */
+  notes: string[];
+  sourceGone: boolean;
+}
+
+async function readLines(path: string, onLine: (l: string) => void): Promise<void> {
+  const rl = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
+  for await (const line of rl) onLine(line);
+}
+
+export async function verifySession(dir: string, opts: { source: boolean }): Promise<VerifyReport> {
+  const report: VerifyReport = { id: '?', dir, ok: false, checks: [], failures: [], notes: [], sourceGone: false };
+  const fail = (reason: string): VerifyReport => {
+    report.failures.push(reason);
+    return report;
+  };
+  let m: Manifest;
+  try {
+    m = JSON.parse(await readFile(join(dir, FILES.manifest), 'utf8')) as Manifest;
+  } catch (e) {
+    return fail(`manifest.json is missing or not JSON (${(e as Error).message})`);
+  }
+  report.id = typeof m.session === 'string' ? m.session : '?';
+  if (manifestHash(m) !== m.manifest_sha256) return fail('manifest_sha256 does not match the manifest (a field was edited)');
+  report.checks.push('manifest');
+
+  const timeline = join(dir, FILES.timeline);
+  let size: number;
+  try {
+    size = (await stat(timeline)).size;
+  } catch {
+    return fail('timeline.jsonl is missing');
+  }
+  if (size !== m.timeline_bytes) return fail(`timeline.jsonl is ${size} bytes, the manifest records ${m.timeline_bytes}`);
+  const lines: string[] = [];
+  let count = 0;
+  await readLines(timeline, (l) => {
+    count += 1;
+    lines.push(l);
+  });
+  if (count !== m.turn_count) return fail(`timeline.jsonl has ${count} lines, turn_count is ${m.turn_count}`);
+  const chain = checkChain(lines);
+  if (!chain.ok) return fail(chain.reason ?? 'timeline hash chain broken');
+  if (chain.head !== m.timeline_head) return fail('the timeline hash chain does not end at timeline_head');
+  report.checks.push(`timeline(${count})`, 'chain');
+
+  let llm: unknown;
+  try {
+    llm = JSON.parse(await readFile(join(dir, FILES.llm), 'utf8'));
+  } catch (e) {
+    return fail(`HANDOFF.llm.json is missing or not JSON (${(e as Error).message})`);
+  }
+  const v = validator('handoff.llm');
+  if (!v(llm)) return fail(`HANDOFF.llm.json does not match schemas/handoff.llm.schema.json at ${firstError(v)}`);
+  report.checks.push('llm-schema');
+
+  for (const [file, expect] of Object.entries(m.render_sha256)) {
+    const path = join(dir, file);
+    let got: string;
+    try {
+      if (file === FILES.tools) got = await sha256File(path);
+      else {
+        const text = await readFile(path, 'utf8');
+        if (!text.includes(m.manifest_sha256)) return fail(`${file} does not name this revision's manifest sha256`);
+        const blanked = text.split(m.manifest_sha256).join(MANIFEST_SHA_PLACEHOLDER);
+        got = sha256Hex(file === FILES.handoff ? generatedPart(blanked) : blanked);
+      }
+    } catch {
+      return fail(`${file} is missing`);
+    }
+    if (got !== expect) return fail(`${file} does not match its render_sha256 (it was edited or is from another build)`);
+  }
+  report.checks.push(`renders(${Object.keys(m.render_sha256).length})`);
+
+  try {
+    const state = await readFile(join(dir, m.state_file));
+    if (sha256Hex(state) !== m.state_sha256) return fail(`${m.state_file} does not match state_sha256`);
+    report.checks.push('state');
+  } catch {
+    return fail(`the build state ${m.state_file} is missing`);
+  }
+
+  const md = await readFile(join(dir, FILES.handoff), 'utf8');
+  const contract = extractContract(md);
+  if (m.evidence_contract_sha256 === undefined) {
+    if (contract !== null) report.notes.push('evidence contract added by hand since the last build (carried on the next build)');
+    else report.checks.push('contract=none');
+  } else if (contract === null || sha256Hex(contract) !== m.evidence_contract_sha256) {
+    report.notes.push('evidence contract edited by hand since the last build (carried, not flagged)');
+  } else {
+    report.checks.push('contract');
+  }
+
+  if (opts.source) {
+    for (const s of m.sources) {
+      let exists = true;
+      try {
+        await stat(s.path);
+      } catch {
+        exists = false;
+      }
+      if (!exists) {
+        report.sourceGone = true;
+        report.notes.push(`SOURCE-GONE ${s.path} (the transcript was deleted; the handoff stays)`);
+        continue;
+      }
+      const h = (await hashPrefix(s.path, s.offset)).digest('hex');
+      if (h !== s.raw_sha256) return fail(`source ${s.path}: bytes [0, ${s.offset}) no longer hash to raw_sha256 (the transcript was rewritten)`);
+      report.checks.push('source');
+    }
+  }
+  report.ok = true;
+  return report;
+}
