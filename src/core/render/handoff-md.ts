@@ -32,6 +32,8 @@ export const SECTION_TITLES = [
 
 const NONE = 'None';
 const label = (l: string): string => `*${l}*`;
+/** Paths are never shortened: a reader must be able to open them. */
+const path = (p: string): string => code(p, 4096);
 const at = (seq: number | null | undefined): string => (seq === null || seq === undefined ? '' : ` (seq ${seq})`);
 
 function frontMatter(r: RenderInput): string {
@@ -102,9 +104,9 @@ function repoEvidence(r: RenderInput): string {
   if (g.status === 'ok') {
     const dirty = g.dirty ? `yes (${g.changed_total} changed, ${g.untracked_total} untracked)` : 'no';
     out.push(
-      `${label('verified')} at build time (${g.captured_at ?? 'unknown time'}) in ${code(g.cwd ?? '')}:`,
+      `${label('verified')} at build time (${g.captured_at ?? 'unknown time'}) in ${path(g.cwd ?? '')}:`,
       bullets([
-        `repository: ${code(g.top ?? '')}`,
+        `repository: ${path(g.top ?? '')}`,
         `branch: ${g.branch === null ? 'detached HEAD' : code(g.branch)}`,
         `HEAD: ${code(g.head ?? '')}`,
         `dirty: ${dirty}`,
@@ -121,7 +123,7 @@ function repoEvidence(r: RenderInput): string {
     const rows = files
       .slice(-100)
       .reverse()
-      .map(([path, f]) => [code(path), cell(f.tool), f.firstSeq === f.lastSeq ? String(f.firstSeq) : `${f.firstSeq}…${f.lastSeq} (${f.count}×)`]);
+      .map(([file, f]) => [path(file), cell(f.tool), f.firstSeq === f.lastSeq ? String(f.firstSeq) : `${f.firstSeq}…${f.lastSeq} (${f.count}×)`]);
     const more = r.state.filesTotal > rows.length ? `\n\n${r.state.filesTotal - rows.length} more in HANDOFF.llm.json / timeline.jsonl.` : '';
     out.push(`### Files edited in this session\n\n${label('verified')} — from the session's own edit tool calls:\n\n${table(['file', 'tool', 'seq'], rows)}${more}`);
   } else {
@@ -170,7 +172,7 @@ function recent(r: RenderInput): string {
 function subagents(r: RenderInput): string {
   const lines: string[] = [];
   if (r.parentSession) lines.push(`This session is a subagent of ${code(r.parentSession)}.`);
-  for (const c of r.childSessions) lines.push(`${code(c.id)} — handoff: ${code(`${c.dir}/HANDOFF.md`)}`);
+  for (const c of r.childSessions) lines.push(`${code(c.id)} — handoff: ${path(`${c.dir}/HANDOFF.md`)}`);
   for (const s of r.state.subagents.slice(-20)) lines.push(`launched${at(s.seq)}: ${s.description || 'subagent'}`);
   return lines.length === 0 ? NONE : bullets(lines);
 }
@@ -178,19 +180,19 @@ function subagents(r: RenderInput): string {
 function whereEverythingLives(r: RenderInput): string {
   const d = r.dir;
   return bullets([
-    `handoff: ${code(`${d}/HANDOFF.md`)}`,
-    `payloads: ${code(`${d}/HANDOFF.summary.json`)}, ${code(`${d}/HANDOFF.llm.json`)}`,
-    `full timeline (${r.state.turns} turns): ${code(`${d}/timeline.jsonl`)}`,
-    `every tool call in full: ${code(`${d}/TOOLS.md`)}`,
-    `manifest: ${code(`${d}/manifest.json`)}`,
-    `history: ${r.history.length === 0 ? 'none yet' : r.history.map((h) => code(`${d}/history/${h}`)).join(', ')}`,
-    ...r.sources.map((s) => `source transcript: ${code(s.path)}`),
+    `handoff: ${path(`${d}/HANDOFF.md`)}`,
+    `payloads: ${path(`${d}/HANDOFF.summary.json`)}, ${path(`${d}/HANDOFF.llm.json`)}`,
+    `full timeline (${r.state.turns} turns): ${path(`${d}/timeline.jsonl`)}`,
+    `every tool call in full: ${path(`${d}/TOOLS.md`)}`,
+    `manifest: ${path(`${d}/manifest.json`)}`,
+    `history: ${r.history.length === 0 ? 'none yet' : r.history.map((h) => path(`${d}/history/${h}`)).join(', ')}`,
+    ...r.sources.map((s) => `source transcript: ${path(s.path)}`),
   ]);
 }
 
 function provenance(r: RenderInput): string {
   return bullets([
-    ...r.sources.map((s) => `source: ${code(s.path)} — bytes [0, ${s.offset}) of ${s.size}`),
+    ...r.sources.map((s) => `source: ${path(s.path)} — bytes [0, ${s.offset}) of ${s.size}`),
     `raw sha256: ${code(r.rawSha256)}`,
     `manifest sha256: ${code(r.manifestSha256)}`,
     `revision: ${r.revision} · watermark: ${r.state.watermark} · turns: ${r.state.turns}`,

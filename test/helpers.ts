@@ -1,0 +1,120 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { copyFile, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
+import type { Io } from '../src/cli/io.js';
+import { main } from '../src/cli.js';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const FIXTURES = join(ROOT, 'test', 'fixtures');
+export const CLI = join(ROOT, 'dist', 'cli.js');
+export const CORPUS = resolve(ROOT, '..', 'shared', 'corpus');
+
+const made: string[] = [];
+afterAll(() => {
+  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** A fresh temp folder, removed after the test file. */
+export function tempDir(prefix = 'handoff-test-'): string {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  made.push(d);
+  return d;
+}
+
+export function fixture(name: string): string {
+  return join(FIXTURES, name);
+}
+
+/** Copies a fixture into a folder (tests append to their own copies, never to fixtures). */
+export async function copyFixture(name: string, dir: string, as?: string): Promise<string> {
+  const to = join(dir, as ?? name);
+  await copyFile(fixture(name), to);
+  return to;
+}
+
+export interface CliResult {
+  code: number;
+  out: string;
+  err: string;
+}
+
+/** Environment for a test: a private HOME and store, no colour, nothing inherited that matters. */
+export function testEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const home = tempDir('handoff-home-');
+  return { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), NO_COLOR: '1', ...extra };
+}
+
+/** Runs the CLI in this process with captured output. */
+export async function runCli(args: readonly string[], opts: { env: NodeJS.ProcessEnv; cwd?: string; columns?: number }): Promise<CliResult> {
+  let out = '';
+  let err = '';
+  const io: Io = {
+    out: (t) => void (out += t.endsWith('\n') ? t : `${t}\n`),
+    err: (t) => void (err += t.endsWith('\n') ? t : `${t}\n`),
+    env: opts.env,
+    cwd: opts.cwd ?? opts.env.HOME ?? tmpdir(),
+    stdoutIsTTY: false,
+    columns: opts.columns ?? 120,
+    color: false,
+    now: () => new Date(),
+    interrupted: new Promise(() => undefined),
+  };
+  const code = await main(args, io);
+  return { code, out, err };
+}
+
+/** Runs the built CLI as a child process. */
+export function spawnCli(args: readonly string[], opts: { env: NodeJS.ProcessEnv; cwd?: string }): Promise<CliResult & { signal: NodeJS.Signals | null }> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: opts.env, cwd: opts.cwd ?? opts.env.HOME, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolvePromise({ code: code ?? -1, signal, out, err }));
+  });
+}
+
+/** Polls until `cond` holds (or returns a value), failing with `what` after `timeoutMs`. */
+export async function waitFor<T>(cond: () => T | Promise<T>, what: string, timeoutMs = 10_000, intervalMs = 25): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await cond();
+      if (v) return v as NonNullable<T>;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
+export const corpusPresent = existsSync(CORPUS);
+
+/** Every transcript of the shared corpus, read in place. */
+export function corpusFiles(): string[] {
+  if (!corpusPresent) return [];
+  const out: string[] = [];
+  for (const h of ['claude-code', 'codex']) {
+    const dir = join(CORPUS, h);
+    if (!existsSync(dir)) continue;
+    for (const f of readdirSync(dir).sort()) if (f.endsWith('.jsonl')) out.push(join(dir, f));
+  }
+  return out;
+}
+
+export async function readJson<T = Record<string, unknown>>(path: string): Promise<T> {
+  return JSON.parse(await readFile(path, 'utf8')) as T;
+}
+
+export async function readLines(path: string): Promise<string[]> {
+  const t = await readFile(path, 'utf8');
+  return t.split('\n').filter((l) => l.length > 0);
+}

@@ -1,0 +1,187 @@
+import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { copyFixture, readJson, readLines, runCli, tempDir, testEnv } from '../helpers.js';
+
+async function setup(): Promise<{ env: NodeJS.ProcessEnv; root: string; work: string }> {
+  const root = tempDir('handoff-store-');
+  const env = testEnv({ HANDOFFS_ROOT: root });
+  const work = tempDir('handoff-work-');
+  return { env, root, work };
+}
+
+describe('handoff build', () => {
+  it('builds a Claude transcript into a sealed session directory, then reports up-to-date', async () => {
+    const { env, root, work } = await setup();
+    const src = await copyFixture('claude-session.jsonl', work);
+    const first = await runCli(['build', src, '--json'], { env });
+    expect(first.code).toBe(0);
+    const r = JSON.parse(first.out) as Record<string, unknown>;
+    expect(r).toMatchObject({ session: 'claude-session', project: 'uploader', revision: 1, turns: 15, new_turns: 15, up_to_date: false, watermark: 15 });
+    const dir = r.dir as string;
+    expect(dir).toBe(join(root, 'projects', 'uploader', 'claude-session'));
+    for (const f of ['manifest.json', 'timeline.jsonl', 'TOOLS.md', 'HANDOFF.md', 'HANDOFF.summary.json', 'HANDOFF.llm.json']) {
+      await expect(readFile(join(dir, f))).resolves.toBeTruthy();
+    }
+    const again = await runCli(['build', src], { env });
+    expect(again.code).toBe(0);
+    expect(again.out.trim()).toBe('handoff: up-to-date (claude-session, watermark 15, rev 1)');
+    const index = await readJson<unknown[]>(join(root, 'INDEX.json'));
+    expect(index).toHaveLength(1);
+    expect(await readFile(join(root, 'projects', 'uploader', 'PROJECT.md'), 'utf8')).toBe(
+      '# Project: uploader\n\n## Sessions\n\n- session claude-session (turns=15, rev=1) :: Make the upload retry use exponential backoff and keep the tests green.\n',
+    );
+  });
+
+  it('appends only new turns, keeps a half-written last line out and takes it with --final', async () => {
+    const { env, work } = await setup();
+    const src = join(work, 's.jsonl');
+    await writeFile(src, '{"role":"user","content":"Please write the release notes for 2.0"}\n{"role":"assistant","content":"Draft');
+    const a = await runCli(['build', src, '--json'], { env });
+    expect(a.code).toBe(0);
+    expect(JSON.parse(a.out)).toMatchObject({ turns: 1, watermark: 0 });
+    expect(a.err).toMatch(/has no newline yet and was not read/);
+    const b = await runCli(['build', src], { env });
+    expect(b.out).toMatch(/^handoff: up-to-date \(s, watermark 0, rev 1\)/);
+    const c = await runCli(['build', src, '--final', '--json'], { env });
+    expect(c.code).toBe(0);
+    // The unfinished line is not JSON yet, so even --final leaves it.
+    expect(JSON.parse(c.out)).toMatchObject({ up_to_date: true });
+    await appendFile(src, ' ready"}');
+    const d = await runCli(['build', src, '--final', '--json'], { env });
+    expect(JSON.parse(d.out)).toMatchObject({ turns: 2, new_turns: 1, revision: 2 });
+    const dir = (JSON.parse(d.out) as { dir: string }).dir;
+    const lines = (await readLines(join(dir, 'timeline.jsonl'))).map((l) => JSON.parse(l) as { seq: number; text: string });
+    expect(lines.map((l) => [l.seq, l.text])).toEqual([
+      [0, 'Please write the release notes for 2.0'],
+      [1, 'Draft ready'],
+    ]);
+  });
+
+  it('exits 4 for a transcript with no turn, writing nothing', async () => {
+    const { env, root, work } = await setup();
+    const src = join(work, 'empty.jsonl');
+    await writeFile(src, '');
+    const r = await runCli(['build', src], { env });
+    expect(r.code).toBe(4);
+    expect(r.err).toMatch(/no turn parsed/);
+    expect(await readFile(join(root, 'INDEX.json'), 'utf8').catch(() => null)).toBeNull();
+  });
+
+  it('exits 5 on a corrupt line, naming file, line and byte offset; --allow-bad-lines counts and skips it', async () => {
+    const { env, work } = await setup();
+    const src = join(work, 'bad.jsonl');
+    const first = '{"role":"user","content":"first request of this session"}\n';
+    await writeFile(src, `${first}{oops}\n{"role":"assistant","content":"done"}\n`);
+    const r = await runCli(['build', src], { env });
+    expect(r.code).toBe(5);
+    expect(r.err).toContain(`${src}:2: line 2 (byte offset ${Buffer.byteLength(first)}) is not valid JSON`);
+    expect(r.err).toMatch(/fix: repair or delete that line/);
+    const ok = await runCli(['build', src, '--allow-bad-lines', '--json'], { env });
+    expect(ok.code).toBe(0);
+    const out = JSON.parse(ok.out) as { dir: string; turns: number };
+    expect(out.turns).toBe(2);
+    const m = await readJson<{ bad_lines: number; watermark: number }>(join(out.dir, 'manifest.json'));
+    expect(m.bad_lines).toBe(1);
+    expect(m.watermark).toBe(2);
+  });
+
+  it('exits 2 on an invalid config, naming the file, the JSON pointer and the fix', async () => {
+    const { env, work } = await setup();
+    const cfg = join(work, 'handoff.config.json');
+    await writeFile(cfg, JSON.stringify({ watch: { debounce_ms: 'fast' } }));
+    const r = await runCli(['config'], { env, cwd: work });
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`${cfg}: invalid config at /watch/debounce_ms: expected must be integer`);
+    expect(r.err).toMatch(/fix: /);
+    await writeFile(cfg, '{"linking": {"enabled": true,}}');
+    const s = await runCli(['config'], { env, cwd: work });
+    expect(s.code).toBe(2);
+    expect(s.err).toContain(`${cfg}: invalid config at /: expected JSON`);
+    await writeFile(cfg, JSON.stringify({ colour: 'blue' }));
+    const t = await runCli(['config'], { env, cwd: work });
+    expect(t.code).toBe(2);
+    expect(t.err).toContain('invalid config at /colour: expected no key "colour" (unknown option)');
+  });
+
+  it('exits 3 for an ambiguous prefix and 4 for no match or no handoffs', async () => {
+    const { env, work } = await setup();
+    const none = await runCli(['show', 'abc'], { env });
+    expect(none.code).toBe(4);
+    expect(none.err).toMatch(/no handoffs in/);
+    for (const name of ['alpha-one', 'alpha-two']) {
+      const p = join(work, `${name}.jsonl`);
+      await writeFile(p, '{"role":"user","content":"a request long enough to count"}\n');
+      expect((await runCli(['build', p], { env })).code).toBe(0);
+    }
+    const amb = await runCli(['show', 'alpha'], { env });
+    expect(amb.code).toBe(3);
+    expect(amb.err).toMatch(/"alpha" matches 2 sessions/);
+    const miss = await runCli(['show', 'zzz'], { env });
+    expect(miss.code).toBe(4);
+    const hit = await runCli(['show', 'alpha-t', '--path'], { env });
+    expect(hit.code).toBe(0);
+    expect(hit.out.trim()).toMatch(/alpha-two\/HANDOFF\.md$/);
+  });
+
+  it('reads text transcripts whole and keeps turns from repeating by the watermark', async () => {
+    const { env, work } = await setup();
+    const src = await copyFixture('text-session.txt', work);
+    const a = JSON.parse((await runCli(['build', src, '--json'], { env })).out) as { turns: number; dir: string };
+    expect(a.turns).toBe(4);
+    await appendFile(src, 'User: one more thing — update the changelog too\n');
+    const b = JSON.parse((await runCli(['build', src, '--json'], { env })).out) as { turns: number; new_turns: number };
+    expect(b).toMatchObject({ turns: 5, new_turns: 1 });
+    expect((await runCli(['build', src], { env })).out).toMatch(/up-to-date/);
+  });
+
+  it('files a subagent transcript as <parent>.<stem> and lists it in the parent handoff', async () => {
+    const { env, work } = await setup();
+    const projectDir = join(work, '.claude', 'projects', '-home-dev-uploader');
+    const parentId = '5f0c1d2e-3a4b-4c5d-8e6f-7a8b9c0d1e2f';
+    await mkdir(join(projectDir, parentId, 'subagents'), { recursive: true });
+    const parent = await copyFixture('claude-session.jsonl', projectDir, `${parentId}.jsonl`);
+    const child = join(projectDir, parentId, 'subagents', 'agent-a1b2c3.jsonl');
+    await writeFile(
+      child,
+      `${JSON.stringify({ parentUuid: null, isSidechain: true, sessionId: parentId, agentId: 'a1b2c3', cwd: '/home/dev/uploader', type: 'user', message: { role: 'user', content: 'Find every caller of retry() and list them.' }, uuid: 'x1' })}\n`,
+    );
+    expect((await runCli(['build', parent], { env })).code).toBe(0);
+    const c = JSON.parse((await runCli(['build', child, '--json'], { env })).out) as { session: string; project: string };
+    expect(c).toMatchObject({ session: `${parentId}.agent-a1b2c3`, project: 'uploader' });
+    // A prefix of the parent id also names the child: exact ids always win.
+    expect((await runCli(['show', parentId.slice(0, 8)], { env })).code).toBe(3);
+    const md = (await runCli(['show', parentId], { env })).out;
+    expect(md).toContain(`\`${parentId}.agent-a1b2c3\` — handoff:`);
+    const childMd = (await runCli(['show', `${parentId}.agent`], { env })).out;
+    expect(childMd).toContain(`This session is a subagent of \`${parentId}\``);
+    expect(childMd).toMatch(/## Objective \(verbatim\)\n\n```text\nFind every caller/);
+  });
+
+  it('retitles and renames a session, keeping INDEX.json and PROJECT.md true', async () => {
+    const { env, root, work } = await setup();
+    const src = await copyFixture('codex-rollout.jsonl', work);
+    const built = JSON.parse((await runCli(['build', src, '--json'], { env })).out) as { dir: string };
+    expect(built.dir).toBe(join(root, 'projects', 'billing', 'codex-rollout'));
+    const t = await runCli(['retitle', 'codex', 'Invoice currency column'], { env });
+    expect(t.code).toBe(0);
+    const titled = join(root, 'projects', 'billing', 'invoice-currency-column');
+    const m = await readJson<{ titled_from: string[]; title: string; revisions: number }>(join(titled, 'manifest.json'));
+    expect(m).toMatchObject({ titled_from: ['codex-rollout'], title: 'Invoice currency column', revisions: 2 });
+    expect(await readFile(join(titled, 'HANDOFF.md'), 'utf8')).toMatch(/^# Handoff: Invoice currency column$/m);
+    const r = await runCli(['rename', 'codex', 'payments'], { env });
+    expect(r.code).toBe(0);
+    const moved = join(root, 'projects', 'payments', 'invoice-currency-column');
+    const m2 = await readJson<{ project: string; prev_project: string; revisions: number }>(join(moved, 'manifest.json'));
+    expect(m2).toMatchObject({ project: 'payments', prev_project: 'billing', revisions: 3 });
+    const index = await readJson<{ id: string; project: string; dir: string }[]>(join(root, 'INDEX.json'));
+    expect(index).toEqual([expect.objectContaining({ id: 'codex-rollout', project: 'payments', dir: moved })]);
+    expect(await readFile(join(root, 'projects', 'payments', 'PROJECT.md'), 'utf8')).toContain('- session codex-rollout (turns=');
+    expect(await readFile(join(root, 'projects', 'billing', 'PROJECT.md'), 'utf8')).not.toContain('codex-rollout');
+    expect((await runCli(['verify', 'codex'], { env })).code).toBe(0);
+    // A later build of the same transcript lands in the renamed place.
+    await appendFile(src, `${JSON.stringify({ timestamp: 't', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'and the backfill?' }] } })}\n`);
+    const again = JSON.parse((await runCli(['build', src, '--json'], { env })).out) as { dir: string; revision: number };
+    expect(again).toMatchObject({ dir: moved, revision: 4 });
+  });
+});

@@ -1,0 +1,28 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { canonicalJson } from '../../src/core/canonical.js';
+import { chainLine, checkChain } from '../../src/core/timeline.js';
+
+describe('canonicalJson', () => {
+  it('sorts keys recursively, drops undefined and has no whitespace', () => {
+    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: undefined }, e: 'x y' })).toBe('{"a":{"d":[3,{"y":2,"z":1}]},"b":1,"e":"x y"}');
+  });
+  it('matches JSON.stringify for scalars', () => {
+    for (const v of [null, true, 1.5, 'q"\n', 0]) expect(canonicalJson(v)).toBe(JSON.stringify(v));
+  });
+});
+
+describe('timeline hash chain', () => {
+  it('links each line to the previous one and detects an edit that keeps the line count', () => {
+    const a = chainLine('', { seq: 0, ts: null, class: 'USER', text: 'hello' });
+    const b = chainLine(a.h, { seq: 1, ts: '2026-01-01T00:00:00Z', class: 'TOOL', text: 'ls', tool: { name: 'Bash', id: 't1', ok: true } });
+    const expectA = createHash('sha256').update(canonicalJson({ class: 'USER', seq: 0, text: 'hello', ts: null })).digest('hex');
+    expect(a.h).toBe(expectA);
+    const lines = [a.line, b.line].map((l) => l.trimEnd());
+    expect(checkChain(lines)).toEqual({ ok: true, lines: 2, head: b.h });
+    const tampered = [lines[0] as string, (lines[1] as string).replace('"ls"', '"rm"')];
+    const r = checkChain(tampered);
+    expect(r.ok).toBe(false);
+    expect(r.brokenAt).toBe(2);
+  });
+});
