@@ -253,6 +253,7 @@ export class Engine {
     // Nothing is committed without a manifest: residue of a killed first build goes.
     await emptyForRebuild(dir);
     for (const n of await listDir(dir)) if (STATE_FILE_RE.test(n)) await removeFile(join(dir, n));
+    crashPoint('after-cutback');
     await ensureDir(join(dir, FILES.history));
 
     const state = initialState();

@@ -54,12 +54,16 @@ export async function loadSession(dir: string): Promise<LoadedSession> {
       }
     }
   }
+  const committed = Number(STATE_FILE_RE.exec(manifest.state_file)?.[1] ?? -1);
   for (const name of await listDir(dir)) {
-    if (STATE_FILE_RE.test(name) && name !== manifest.state_file) {
-      await removeFile(join(dir, name));
-      dirty = true;
-    }
+    const m = STATE_FILE_RE.exec(name);
+    if (!m || name === manifest.state_file) continue;
+    await removeFile(join(dir, name));
+    // An older state is a build that committed but died before tidying up; a newer one is a
+    // build that died before its commit point.
+    if (Number(m[1]) > committed) dirty = true;
   }
+  crashPoint('after-cutback');
   const state = await readState(dir, manifest);
   if (state === null) dirty = true;
   return { dir, manifest, state, dirty, resetPending, damaged };
@@ -84,13 +88,17 @@ async function readState(dir: string, m: Manifest): Promise<SessionState | null>
  */
 export async function archiveForReset(dir: string, m: Manifest, reason: string, now: Date): Promise<string[]> {
   const base = `${utcStamp(now)}-${m.dir_name}-reset-r${m.revisions}`;
+  const already = await listDir(join(dir, FILES.history));
   const files: string[] = [];
   for (const [file, bytes] of [
     [FILES.timeline, m.timeline_bytes],
     [FILES.tools, m.tools_bytes],
   ] as const) {
     const from = join(dir, file);
-    if (bytes > 0 && existsSync(from)) {
+    // A reset killed before its marker was written copied these already: once is enough.
+    const done = already.find((n) => n.endsWith(`-reset-r${m.revisions}.${file}`));
+    if (done) files.push(done);
+    else if (bytes > 0 && existsSync(from)) {
       const name = `${base}.${file}`;
       await copyAtomic(from, join(dir, FILES.history, name));
       files.push(name);

@@ -1,0 +1,81 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { copyFixture, readJson, runCli, tempDir, testEnv } from '../helpers.js';
+
+function parseConfigOut(out: string): Record<string, string> {
+  return Object.fromEntries(out.trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+}
+
+describe('where the store lives (SPEC §2)', () => {
+  it('defaults to ~/.handoffs and prints every key of `handoff config`', async () => {
+    const env = testEnv();
+    const r = await runCli(['config'], { env });
+    expect(r.code).toBe(0);
+    const c = parseConfigOut(r.out);
+    expect(Object.keys(c)).toEqual(['root', 'source', 'file', 'schema', 'project', 'linking', 'socket', 'watch']);
+    expect(c).toMatchObject({ root: join(env.HOME as string, '.handoffs'), source: 'default', file: 'none', project: 'auto-detected', linking: 'enabled' });
+    expect(c.socket).toBe(join(env.HOME as string, '.handoffs', '.handoffd', 'handoffd.sock'));
+    expect(c.watch).toBe([join(env.HOME as string, '.claude', 'projects'), join(env.HOME as string, '.codex', 'sessions'), join(env.HOME as string, '.codex', 'archived_sessions')].join(','));
+    expect(c.schema).toMatch(/schemas\/handoff\.config\.schema\.json$/);
+  });
+
+  it('takes HANDOFFS_ROOT first, then a config found walking up, then a discovered handoffs/ folder', async () => {
+    const top = tempDir('handoff-tree-');
+    const deep = join(top, 'a', 'b', 'c');
+    await mkdir(deep, { recursive: true });
+    const env = testEnv();
+    // discover: a handoffs/ folder two levels up
+    await mkdir(join(top, 'a', 'handoffs'));
+    expect(parseConfigOut((await runCli(['config'], { env, cwd: deep })).out)).toMatchObject({ root: join(top, 'a', 'handoffs'), source: 'discover' });
+    // a config that declares no directory still supplies options; the walk goes on to discover
+    await writeFile(join(top, 'a', 'b', 'handoff.config.json'), JSON.stringify({ project_name: 'Acme Web', linking: { enabled: false } }));
+    const c1 = parseConfigOut((await runCli(['config'], { env, cwd: deep })).out);
+    expect(c1).toMatchObject({ root: join(top, 'a', 'handoffs'), source: 'discover', file: join(top, 'a', 'b', 'handoff.config.json'), project: 'Acme Web', linking: 'disabled' });
+    // storage.path beats handoff_dir, relative to the config's folder
+    await writeFile(join(top, 'a', 'b', 'handoff.config.json'), JSON.stringify({ handoff_dir: 'old', storage: { path: '../store' } }));
+    expect(parseConfigOut((await runCli(['config'], { env, cwd: deep })).out)).toMatchObject({ root: join(top, 'a', 'store'), source: 'config' });
+    // the environment beats them all; --root beats the environment
+    expect(parseConfigOut((await runCli(['config'], { env: { ...env, HANDOFFS_ROOT: '/srv/h' }, cwd: deep })).out)).toMatchObject({ root: '/srv/h', source: 'env' });
+    expect(parseConfigOut((await runCli(['config', '--root', '/opt/h'], { env: { ...env, HANDOFFS_ROOT: '/srv/h' }, cwd: deep })).out)).toMatchObject({ root: '/opt/h', source: 'flag' });
+  });
+
+  it('falls back to $XDG_CONFIG_HOME/handoff/handoff.config.json and puts the socket under XDG_RUNTIME_DIR', async () => {
+    const env = testEnv();
+    const xdg = join(env.HOME as string, '.config', 'handoff');
+    await mkdir(xdg, { recursive: true });
+    await writeFile(join(xdg, 'handoff.config.json'), JSON.stringify({ storage: { path: 'store' }, watch: { paths: ['~/transcripts'] } }));
+    const run = tempDir('handoff-run-');
+    const r = await runCli(['config', '--json'], { env: { ...env, XDG_RUNTIME_DIR: run } });
+    const c = JSON.parse(r.out) as Record<string, unknown>;
+    expect(c).toMatchObject({ root: join(xdg, 'store'), source: 'config', file: join(xdg, 'handoff.config.json'), socket: join(run, 'handoffd', 'handoffd.sock'), watch: [join(env.HOME as string, 'transcripts')] });
+    expect((c.options as { watch: { debounce_ms: number } }).watch.debounce_ms).toBe(200);
+  });
+
+  it('never falls back to another store when a config is invalid', async () => {
+    const work = tempDir('handoff-work-');
+    await writeFile(join(work, 'handoff.config.json'), JSON.stringify({ storage: { path: 'x' }, redaction: { patterns: ['(a+)+b'] } }));
+    const env = testEnv();
+    const src = await copyFixture('generic.jsonl', work);
+    const r = await runCli(['build', src], { env, cwd: work });
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/invalid config at \/redaction\/patterns\/0: expected a linear-time pattern/);
+  });
+
+  it('moves a legacy session folder from the root into projects/<project>/ on the next build', async () => {
+    const root = tempDir('handoff-store-');
+    const env = testEnv({ HANDOFFS_ROOT: root });
+    const src = await copyFixture('generic.jsonl', tempDir('handoff-work-'));
+    const built = JSON.parse((await runCli(['build', src, '--project', 'docs', '--json'], { env })).out) as { dir: string };
+    // Put it back where the old engine kept sessions: directly under the root.
+    const legacy = join(root, 'generic-demo');
+    await (await import('node:fs/promises')).rename(built.dir, legacy);
+    await (await import('node:fs/promises')).rm(join(root, 'INDEX.json'));
+    const other = await copyFixture('text-session.txt', tempDir('handoff-work-'));
+    expect((await runCli(['build', other], { env })).code).toBe(0);
+    const index = await readJson<{ id: string; dir: string }[]>(join(root, 'INDEX.json'));
+    expect(index.find((e) => e.id === 'generic-demo')?.dir).toBe(join(root, 'projects', 'docs', 'generic-demo'));
+    expect(await readFile(join(root, 'projects', 'docs', 'generic-demo', 'manifest.json'), 'utf8')).toContain('"session": "generic-demo"');
+    expect((await runCli(['verify', '--all'], { env })).code).toBe(0);
+  });
+});

@@ -1,0 +1,91 @@
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CRASH_POINTS } from '../../src/build/faults.js';
+import { fixture, readJson, readLines, runCli, spawnCli, tempDir, testEnv } from '../helpers.js';
+
+/**
+ * A build killed with a real SIGKILL at each step of the write order (SPEC §5) leaves a store
+ * that the next build completes with no turn lost or duplicated.
+ */
+
+const lines = (await readFile(fixture('codex-rollout.jsonl'), 'utf8')).split('\n').filter((l) => l.length > 0);
+const half = `${lines.slice(0, 10).join('\n')}\n`;
+const rest = `${lines.slice(10).join('\n')}\n`;
+
+async function timelineOf(dir: string): Promise<unknown[]> {
+  return (await readLines(join(dir, 'timeline.jsonl'))).map((l) => {
+    const { seq, class: c, text } = JSON.parse(l) as { seq: number; class: string; text: string };
+    return [seq, c, text];
+  });
+}
+
+async function reference(): Promise<unknown[]> {
+  const env = testEnv({ HANDOFFS_ROOT: tempDir('handoff-ref-') });
+  const src = join(tempDir('handoff-work-'), 'rollout.jsonl');
+  await writeFile(src, half + rest);
+  const r = await runCli(['build', src, '--json'], { env });
+  return timelineOf((JSON.parse(r.out) as { dir: string }).dir);
+}
+
+const expected = await reference();
+const points = CRASH_POINTS.filter((p) => p !== 'after-reset-copy');
+
+describe('crash safety', () => {
+  it.each(points)('a refresh killed %s is completed by the next build, exactly once', async (point) => {
+    const env = testEnv({ HANDOFFS_ROOT: tempDir('handoff-store-') });
+    const src = join(tempDir('handoff-work-'), 'rollout.jsonl');
+    await writeFile(src, half);
+    const first = await runCli(['build', src, '--json'], { env });
+    expect(first.code).toBe(0);
+    const dir = (JSON.parse(first.out) as { dir: string }).dir;
+    await appendFile(src, rest);
+    const killed = await spawnCli(['build', src], { env: { ...env, HANDOFF_CRASH_AT: point } });
+    expect(killed.signal).toBe('SIGKILL');
+    const next = await runCli(['build', src, '--json'], { env });
+    expect(next.code, next.err).toBe(0);
+    const r = JSON.parse(next.out) as { up_to_date: boolean; revision: number };
+    // Killed after its commit point, the build stands; before it, the next one redoes it.
+    expect(r.up_to_date).toBe(point === 'after-manifest');
+    expect(await timelineOf(dir)).toEqual(expected);
+    const v = await runCli(['verify', 'rollout'], { env });
+    expect(v.code, v.out).toBe(0);
+  });
+
+  it.each(points)('a first build killed %s leaves nothing half-committed', async (point) => {
+    const env = testEnv({ HANDOFFS_ROOT: tempDir('handoff-store-') });
+    const src = join(tempDir('handoff-work-'), 'rollout.jsonl');
+    await writeFile(src, half + rest);
+    const killed = await spawnCli(['build', src], { env: { ...env, HANDOFF_CRASH_AT: point } });
+    expect(killed.signal).toBe('SIGKILL');
+    const next = await runCli(['build', src, '--json'], { env });
+    expect(next.code, next.err).toBe(0);
+    const dir = (JSON.parse(next.out) as { dir: string }).dir;
+    expect(await timelineOf(dir)).toEqual(expected);
+    expect((await runCli(['verify', 'rollout'], { env })).code).toBe(0);
+  });
+
+  it('a source reset killed after copying the old timeline finishes the reset without copying twice', async () => {
+    const env = testEnv({ HANDOFFS_ROOT: tempDir('handoff-store-') });
+    const src = join(tempDir('handoff-work-'), 'rollout.jsonl');
+    await writeFile(src, half + rest);
+    const first = JSON.parse((await runCli(['build', src, '--json'], { env })).out) as { dir: string };
+    // The transcript is rewritten: shorter, different content.
+    await writeFile(src, `${lines[0]}\n${JSON.stringify({ timestamp: 't', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'A different conversation starts here.' }] } })}\n`);
+    const killed = await spawnCli(['build', src], { env: { ...env, HANDOFF_CRASH_AT: 'after-reset-copy' } });
+    expect(killed.signal).toBe('SIGKILL');
+    const killed2 = await spawnCli(['build', src], { env: { ...env, HANDOFF_CRASH_AT: 'after-append' } });
+    expect(killed2.signal).toBe('SIGKILL');
+    const next = await runCli(['build', src, '--json'], { env });
+    expect(next.code, next.err).toBe(0);
+    expect(next.err).toMatch(/source reset/);
+    const m = await readJson<{ sources: { resets: number }[]; turn_count: number; watermark: number }>(join(first.dir, 'manifest.json'));
+    expect(m.sources[0]?.resets).toBe(1);
+    expect(m.turn_count).toBe(1);
+    const history = (await import('node:fs')).readdirSync(join(first.dir, 'history'));
+    expect(history.filter((h) => h.endsWith('.timeline.jsonl'))).toHaveLength(1);
+    const old = await readLines(join(first.dir, 'history', history.find((h) => h.endsWith('.timeline.jsonl')) as string));
+    expect(old).toHaveLength(expected.length);
+    expect((await runCli(['verify', 'rollout'], { env })).code).toBe(0);
+  });
+});
