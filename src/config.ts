@@ -42,6 +42,7 @@ export interface FileConfig {
     shutdown_timeout_ms: number;
     finalize_on_red: boolean;
     cache_sessions: number;
+    request_timeout_ms: number;
   };
 }
 

@@ -140,6 +140,18 @@ export class SocketError extends HandoffError {
   readonly exitCode = EXIT.FAILED;
 }
 
+/** `flush` did not see every transcript read to its end in time. */
+export class FlushTimeoutError extends HandoffError {
+  readonly code = 'HANDOFF_ERR_FLUSH_TIMEOUT';
+  readonly exitCode = EXIT.FAILED;
+}
+
+/** The user's service manager (systemd, launchd) could not install, start or stop handoffd. */
+export class ServiceError extends HandoffError {
+  readonly code = 'HANDOFF_ERR_SERVICE';
+  readonly exitCode = EXIT.FAILED;
+}
+
 /** An error reported by the daemon over the socket, re-raised on the client side. */
 export class RemoteError extends HandoffError {
   readonly code: string;
@@ -166,6 +178,8 @@ export const ERROR_CLASSES = [
   DaemonNotRunningError,
   StoreLockedError,
   SocketError,
+  FlushTimeoutError,
+  ServiceError,
 ] as const;
 
 export function isHandoffError(e: unknown): e is HandoffError {

@@ -110,6 +110,7 @@ export interface BuildResult {
   new_compactions: number;
   history: HistoryEntry | null;
   bad_lines: number;
+  unknown_types: Record<string, number>;
   /** Set when the read stopped at a corrupt line (the turns before it were committed). */
   corrupt: CorruptLineError | null;
   build_ms: number;
@@ -556,6 +557,7 @@ export class Engine {
       new_compactions: 0,
       history: null,
       bad_lines: m.bad_lines,
+      unknown_types: m.unknown_types,
       corrupt: null,
       build_ms: 0,
     };
@@ -704,6 +706,7 @@ export class Engine {
       new_compactions: Math.max(0, pressure.compactions - (base.isNew ? 0 : prev.context.compactions)),
       history: entry,
       bad_lines: state.bad,
+      unknown_types: manifest.unknown_types,
       corrupt: read.corrupt,
       build_ms: 0,
     };

@@ -16,10 +16,7 @@ export interface Io {
 export function processIo(): Io {
   const tty = process.stdout.isTTY === true;
   const noColor = process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '';
-  let onInterrupt: () => void = () => undefined;
-  const interrupted = new Promise<void>((resolve) => {
-    onInterrupt = resolve;
-  });
+  let interrupted: Promise<void> | null = null;
   return {
     out: (t) => void process.stdout.write(t.endsWith('\n') ? t : `${t}\n`),
     err: (t) => void process.stderr.write(t.endsWith('\n') ? t : `${t}\n`),
@@ -30,7 +27,7 @@ export function processIo(): Io {
     color: tty && !noColor && process.env.TERM !== 'dumb',
     now: () => new Date(),
     get interrupted() {
-      process.once('SIGINT', onInterrupt);
+      interrupted ??= new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
       return interrupted;
     },
   };

@@ -1,14 +1,17 @@
 import { buildCommand } from './commands/build.js';
 import { configCommand } from './commands/config.js';
+import { daemonCommand } from './commands/daemon.js';
+import { statusCommand } from './commands/status.js';
 import { listCommand } from './commands/list.js';
 import { renameCommand, retitleCommand } from './commands/retitle.js';
+import { serviceCommand } from './commands/service.js';
 import { showCommand } from './commands/show.js';
 import { skillCommand } from './commands/skill.js';
 import { verifyCommand } from './commands/verify.js';
 import type { Command } from './command.js';
 
 /** Every command, in the order `handoff --help` lists them. */
-export const COMMANDS: readonly Command[] = [buildCommand, configCommand, verifyCommand, listCommand, showCommand, retitleCommand, renameCommand, skillCommand];
+export const COMMANDS: readonly Command[] = [daemonCommand, statusCommand, buildCommand, configCommand, verifyCommand, listCommand, showCommand, retitleCommand, renameCommand, serviceCommand, skillCommand];
 
 export function findCommand(name: string): Command | undefined {
   return COMMANDS.find((c) => c.name === name);

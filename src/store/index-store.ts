@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
+import { AmbiguousPrefixError, NotFoundError } from '../errors.js';
 import type { IndexEntry } from './index-file.js';
 import { indexEntry, readIndex, scanManifests, writeIndex, writeProjectFiles } from './index-file.js';
 import type { Layout } from './layout.js';
@@ -97,6 +98,27 @@ export class IndexStore {
       for (const p of projects) this.dirtyProjects.add(p);
       throw e;
     }
+  }
+
+  /**
+   * The session an id prefix names. An exact id wins; otherwise the prefix must match exactly
+   * one session id, native uuid or folder name.
+   */
+  resolve(prefix: string, root: string): IndexEntry {
+    const all = this.all();
+    if (all.length === 0) {
+      throw new NotFoundError(`no handoffs in ${root}`, { hint: 'build one with `handoff build <transcript>`, or start the daemon with `handoff daemon`' });
+    }
+    const exact = this.get(prefix);
+    if (exact) return exact;
+    const matches = all.filter((e) => e.id.startsWith(prefix) || (e.uuid ?? '').startsWith(prefix) || basename(e.dir).startsWith(prefix));
+    if (matches.length === 1) return matches[0] as IndexEntry;
+    if (matches.length === 0) throw new NotFoundError(`no session matches "${prefix}" in ${root}`, { hint: '`handoff list` shows every session id' });
+    const shown = matches
+      .slice(0, 8)
+      .map((e) => `${e.project}/${e.id}`)
+      .join(', ');
+    throw new AmbiguousPrefixError(`"${prefix}" matches ${matches.length} sessions: ${shown}${matches.length > 8 ? ', …' : ''}`, { hint: 'give more characters of the session id' });
   }
 
   /** The project folder a session dir sits in (for moves). */

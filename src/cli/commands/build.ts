@@ -1,11 +1,15 @@
-import type { BuildResult } from '../../build/index.js';
+import { resolve } from 'node:path';
+import type { BuildRequest, BuildResult, Engine } from '../../build/index.js';
+import { openEngine } from '../../build/index.js';
+import type { BuildParams } from '../../control/protocol.js';
 import { HARNESSES } from '../../core/types.js';
 import type { Harness } from '../../core/types.js';
 import { EXIT, HandoffError, UsageError } from '../../errors.js';
 import { bool, str } from '../args.js';
 import type { Command } from '../command.js';
 import { printError } from '../report.js';
-import { flushIndex, openStore } from '../store.js';
+import { daemonIfRunning } from '../daemon-link.js';
+import { flushIndex, loadConfig } from '../store.js';
 
 export const buildCommand: Command = {
   name: 'build',
@@ -34,12 +38,14 @@ export const buildCommand: Command = {
     if (str(args, 'session') !== undefined && sources.length > 1) {
       throw new UsageError('handoff build: --session names one session, but several transcripts were given', { hint: 'build them one at a time' });
     }
-    const { config, engine } = await openStore(io, args);
+    const config = loadConfig(io, args);
+    const daemon = await daemonIfRunning(config);
+    const engine = daemon ? null : await openEngine(config);
     let exit: number = EXIT.OK;
-    for (const source of sources) {
-      try {
-        const r = await engine.build({
-          source,
+    try {
+      for (const source of sources) {
+        const req: BuildRequest = {
+          source: resolve(io.cwd, source),
           session: str(args, 'session'),
           project: str(args, 'project'),
           harness: harness as Harness | undefined,
@@ -47,19 +53,37 @@ export const buildCommand: Command = {
           objective: str(args, 'objective'),
           allowBadLines: bool(args, 'allow-bad-lines'),
           final: bool(args, 'final'),
-        });
-        report(io, r, bool(args, 'json'), source);
-        if (r.corrupt) throw r.corrupt;
-      } catch (e) {
-        if (!(e instanceof HandoffError)) throw e;
-        printError(io, e);
-        if (exit === EXIT.OK) exit = e.exitCode;
+        };
+        try {
+          // While a daemon runs it is the store's only writer: the build goes through its queue.
+          const r = daemon ? ((await daemon.call('build', toParams(req), 0)) as unknown as BuildResult) : await (engine as Engine).build(req);
+          report(io, r, bool(args, 'json'), source);
+          if (r.corrupt) throw r.corrupt;
+        } catch (e) {
+          if (!(e instanceof HandoffError)) throw e;
+          printError(io, e);
+          if (exit === EXIT.OK) exit = e.exitCode;
+        }
       }
+      if (engine) await flushIndex(config, engine.index);
+    } finally {
+      daemon?.close();
     }
-    await flushIndex(config, engine.index);
     return exit;
   },
 };
+
+function toParams(r: BuildRequest): BuildParams {
+  const p: BuildParams = { path: r.source };
+  if (r.session !== undefined) p.session = r.session;
+  if (r.project !== undefined) p.project = r.project;
+  if (r.harness !== undefined) p.harness = r.harness;
+  if (r.model !== undefined) p.model = r.model;
+  if (r.objective !== undefined) p.objective = r.objective;
+  if (r.allowBadLines) p.allow_bad_lines = true;
+  if (r.final) p.final = true;
+  return p;
+}
 
 function report(io: Parameters<Command['run']>[0], r: BuildResult, json: boolean, source: string): void {
   if (r.pending_bytes > 0) {

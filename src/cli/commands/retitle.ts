@@ -1,7 +1,7 @@
 import { EXIT, UsageError } from '../../errors.js';
 import { bool } from '../args.js';
 import type { Command } from '../command.js';
-import { flushIndex, openStore, resolvePrefix } from '../store.js';
+import { updateSession } from '../update.js';
 
 export const retitleCommand: Command = {
   name: 'retitle',
@@ -12,10 +12,7 @@ export const retitleCommand: Command = {
   async run(io, args) {
     const [prefix, name] = args.positionals;
     if (prefix === undefined || name === undefined || name.trim() === '') throw new UsageError('handoff retitle: expected an id prefix and a new name', { hint: `usage: ${retitleCommand.usage}` });
-    const { config, engine } = await openStore(io, args);
-    const e = resolvePrefix(engine.index, prefix, config.root);
-    const r = await engine.update(e.dir, { title: name });
-    await flushIndex(config, engine.index);
+    const r = await updateSession(io, args, prefix, { title: name });
     if (bool(args, 'json')) io.out(JSON.stringify({ session: r.session, project: r.project, dir: r.dir, revision: r.revision }));
     else io.out(`retitled ${r.session} → ${r.dir} (rev ${r.revision})`);
     return EXIT.OK;
@@ -31,10 +28,7 @@ export const renameCommand: Command = {
   async run(io, args) {
     const [prefix, project] = args.positionals;
     if (prefix === undefined || project === undefined || project.trim() === '') throw new UsageError('handoff rename: expected an id prefix and a project', { hint: `usage: ${renameCommand.usage}` });
-    const { config, engine } = await openStore(io, args);
-    const e = resolvePrefix(engine.index, prefix, config.root);
-    const r = await engine.update(e.dir, { project });
-    await flushIndex(config, engine.index);
+    const r = await updateSession(io, args, prefix, { project });
     if (bool(args, 'json')) io.out(JSON.stringify({ session: r.session, project: r.project, dir: r.dir, revision: r.revision }));
     else io.out(`moved ${r.session} to project ${r.project} → ${r.dir} (rev ${r.revision})`);
     return EXIT.OK;

@@ -1,0 +1,40 @@
+import { Daemon } from '../../daemon.js';
+import { EXIT, UsageError } from '../../errors.js';
+import { createLogger } from '../../log.js';
+import { bool, str } from '../args.js';
+import type { Command } from '../command.js';
+import { loadConfig } from '../store.js';
+
+const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export const daemonCommand: Command = {
+  name: 'daemon',
+  summary: 'run handoffd in the foreground: watch transcripts and keep every handoff current',
+  usage: 'handoff daemon [--watch DIR]… [--pretty] [--log-level L]',
+  example: 'handoff daemon --watch ~/.claude/projects --pretty',
+  details:
+    'Watches every Claude Code projects folder and Codex sessions folder (or the --watch folders, or\n' +
+    'watch.paths in config), backfills what changed while it was not running, and refreshes a session\'s\n' +
+    'handoff moments after its transcript grows. Stop it with Ctrl-C or SIGTERM; SIGHUP reloads the config.\n' +
+    'It never forks: run it under systemd or launchd (`handoff service install`) to keep it up.',
+  options: {
+    watch: { type: 'string', multiple: true, arg: 'DIR', description: 'watch this folder instead of the defaults (repeatable)' },
+    pretty: { type: 'boolean', description: 'human-readable logs (the default on a terminal)' },
+    'log-level': { type: 'string', arg: 'L', description: `log level: ${LEVELS.join(', ')} (default info, or daemon.log_level)` },
+  },
+  async run(io, args) {
+    const level = str(args, 'log-level');
+    if (level !== undefined && !LEVELS.includes(level)) throw new UsageError(`handoff daemon: --log-level must be one of ${LEVELS.join(', ')}, found "${level}"`, { hint: 'for example --log-level debug' });
+    const config = loadConfig(io, args, true);
+    const log = createLogger({ level: level ?? config.options.daemon.log_level, pretty: bool(args, 'pretty') || io.stdoutIsTTY });
+    const daemon = new Daemon({ config, log, reload: () => loadConfig(io, args, true) });
+    await daemon.start();
+    const stop = (signal: string) => () => void daemon.stop(signal);
+    process.once('SIGTERM', stop('SIGTERM'));
+    process.once('SIGINT', stop('SIGINT'));
+    process.on('SIGHUP', () => void daemon.reload());
+    process.on('unhandledRejection', (e) => log.error({ err: String(e) }, 'unhandled rejection (carrying on)'));
+    await daemon.stopped();
+    return EXIT.OK;
+  },
+};

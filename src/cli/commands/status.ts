@@ -1,0 +1,44 @@
+import { ControlClient } from '../../control/client.js';
+import type { EventName } from '../../control/protocol.js';
+import { EXIT } from '../../errors.js';
+import { bool } from '../args.js';
+import type { Command } from '../command.js';
+import { renderEvent, renderStatus } from '../status-view.js';
+import { loadConfig } from '../store.js';
+
+const WAIT_TIMEOUT_MS = 10 * 60_000;
+
+export const statusCommand: Command = {
+  name: 'status',
+  summary: 'ask the daemon what it is doing: sessions, pressure, lag, backfill, halted sessions',
+  usage: 'handoff status [--wait] [--follow] [--json]',
+  example: 'handoff status --follow',
+  details: '--wait first waits until every watched transcript is read to its end (flush); --follow then prints\nrefreshes as they happen until Ctrl-C. Exit 6 when no daemon runs.',
+  options: {
+    wait: { type: 'boolean', description: 'wait until every transcript is read to its end, then report' },
+    follow: { type: 'boolean', description: 'stream refreshes, pressure changes and errors as they happen' },
+  },
+  async run(io, args) {
+    const config = loadConfig(io, args);
+    const json = bool(args, 'json');
+    const client = await ControlClient.connect(config.socketPath);
+    try {
+      if (bool(args, 'wait')) await client.call('flush', { timeout_ms: WAIT_TIMEOUT_MS }, WAIT_TIMEOUT_MS + 5000);
+      if (!bool(args, 'follow')) {
+        const s = await client.call('status');
+        io.out(json ? JSON.stringify(s, null, 2) : renderStatus(io, s));
+        return EXIT.OK;
+      }
+      client.onNotification((event: EventName, params) => {
+        io.out(json ? JSON.stringify({ event, ...params }) : renderEvent(io, event, params));
+      });
+      const closed = new Promise<void>((resolve) => client.onClose(() => resolve()));
+      await client.call('subscribe', {});
+      if (!json) io.err('following refreshes (Ctrl-C to stop)…');
+      await Promise.race([closed, io.interrupted]);
+      return EXIT.OK;
+    } finally {
+      client.close();
+    }
+  },
+};

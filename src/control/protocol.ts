@@ -1,0 +1,212 @@
+import type { ErrorJson } from '../errors.js';
+
+/**
+ * The control socket's protocol, defined once for the server and the client: JSON-RPC 2.0, one
+ * JSON object per line (UTF-8, `\n`-terminated), requests of at most MAX_REQUEST_BYTES.
+ * docs/PROTOCOL.md describes it for people; this module is the truth.
+ */
+
+export const PROTOCOL_VERSION = 1;
+export const MAX_REQUEST_BYTES = 1 << 20;
+
+export const RPC_ERRORS = {
+  PARSE: -32700,
+  INVALID_REQUEST: -32600,
+  METHOD_NOT_FOUND: -32601,
+  INVALID_PARAMS: -32602,
+  INTERNAL: -32603,
+  /** A HandoffError; `data` carries its stable code, exit code and fix. */
+  APPLICATION: -32000,
+  /** The request waited longer than the connection allows (a half-open client). */
+  TIMEOUT: -32001,
+} as const;
+
+export type Id = string | number | null;
+
+export interface Request {
+  jsonrpc: '2.0';
+  id?: Id;
+  method: string;
+  params?: unknown;
+}
+
+export interface RpcError {
+  code: number;
+  message: string;
+  data?: ErrorJson | Record<string, unknown>;
+}
+
+export type Response = { jsonrpc: '2.0'; id: Id; result: unknown } | { jsonrpc: '2.0'; id: Id; error: RpcError };
+
+export interface Notification<M extends EventName = EventName> {
+  jsonrpc: '2.0';
+  method: M;
+  params: EventParams[M];
+}
+
+// ------------------------------------------------------------------ methods
+
+export interface PressureView {
+  level: string;
+  ratio: number | null;
+  used: number | null;
+  limit: number | null;
+}
+
+export interface SessionView {
+  id: string;
+  project: string;
+  harness: string;
+  dir: string;
+  path: string;
+  state: 'live' | 'idle' | 'gone' | 'halted' | 'pending' | 'error';
+  turns: number;
+  revision: number;
+  lag_bytes: number;
+  last_build_at: string | null;
+  build_ms: number | null;
+  pressure: PressureView;
+  updated: string | null;
+  halted?: { file: string; line: number; offset: number; fix: string; message: string };
+  error?: { code: string; message: string; fix?: string };
+}
+
+export interface StatusResult {
+  name: 'handoffd';
+  version: string;
+  pid: number;
+  root: string;
+  socket: string;
+  started_at: string;
+  uptime_s: number;
+  watch: { path: string; exists: boolean; files: number }[];
+  files: number;
+  sessions: SessionView[];
+  queue: { waiting: number; running: string | null; live_waiting: number };
+  backfill: { total: number; done: number; failed: number; running: boolean; started_at: string | null; finished_at: string | null };
+  errors: { at: string; path: string | null; code: string; message: string }[];
+  unknown_types: Record<string, Record<string, number>>;
+}
+
+export interface BuildParams {
+  path: string;
+  session?: string;
+  project?: string;
+  harness?: string;
+  model?: string;
+  objective?: string;
+  allow_bad_lines?: boolean;
+  final?: boolean;
+}
+
+/** Each method: its params and result, named once. */
+export interface Methods {
+  hello: { params: Record<string, never> | undefined; result: { name: 'handoffd'; version: string; protocol: number; pid: number; root: string } };
+  status: { params: Record<string, never> | undefined; result: StatusResult };
+  'sessions.list': { params: { project?: string } | undefined; result: unknown[] };
+  'session.get': { params: { id: string }; result: { session: unknown; summary: unknown } };
+  verify: { params: { id?: string; all?: boolean; source?: boolean }; result: unknown[] };
+  build: { params: BuildParams; result: Record<string, unknown> };
+  'session.update': { params: { id: string; title?: string; project?: string }; result: Record<string, unknown> };
+  finalize: { params: { id: string }; result: Record<string, unknown> };
+  checkpoint: { params: { id: string; note?: string }; result: Record<string, unknown> };
+  flush: { params: { timeout_ms?: number } | undefined; result: { ok: true; rounds: number; files: number; ms: number } };
+  subscribe: { params: { events?: EventName[] } | undefined; result: { ok: true; events: EventName[] } };
+  shutdown: { params: Record<string, never> | undefined; result: { ok: true } };
+}
+
+export type MethodName = keyof Methods;
+export const METHOD_NAMES: readonly MethodName[] = ['hello', 'status', 'sessions.list', 'session.get', 'verify', 'build', 'session.update', 'finalize', 'checkpoint', 'flush', 'subscribe', 'shutdown'];
+
+// ------------------------------------------------------------------ notifications
+
+export interface EventParams {
+  built: { session: string; project: string; dir: string; revision: number; turns: number; new_turns: number; pressure: PressureView; build_ms: number; at: string; reset: string | null };
+  pressure: { session: string; from: string | null; to: string; ratio: number | null; at: string };
+  compaction: { session: string; compactions: number; finalized: string | null; at: string };
+  halted: { session: string | null; file: string; line: number; offset: number; fix: string; message: string; at: string };
+  error: { session: string | null; path: string | null; code: string; message: string; fix?: string; at: string };
+}
+
+export type EventName = keyof EventParams;
+export const EVENT_NAMES: readonly EventName[] = ['built', 'pressure', 'compaction', 'halted', 'error'];
+
+// ------------------------------------------------------------------ guards and codecs
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export type Parsed = { ok: true; request: Request } | { ok: false; id: Id; error: RpcError };
+
+/** Decodes one request line; every malformed input becomes a JSON-RPC error, never a throw. */
+export function parseRequest(line: string): Parsed {
+  let v: unknown;
+  try {
+    v = JSON.parse(line);
+  } catch (e) {
+    return { ok: false, id: null, error: { code: RPC_ERRORS.PARSE, message: `parse error: expected one JSON object per line (${(e as Error).message})` } };
+  }
+  if (!isObj(v)) return { ok: false, id: null, error: { code: RPC_ERRORS.INVALID_REQUEST, message: 'invalid request: expected a JSON object (batches are not supported)' } };
+  const id = v.id;
+  const validId = id === undefined || id === null || typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
+  const rid: Id = validId ? ((id as Id | undefined) ?? null) : null;
+  if (v.jsonrpc !== '2.0') return { ok: false, id: rid, error: { code: RPC_ERRORS.INVALID_REQUEST, message: 'invalid request: "jsonrpc" must be "2.0"' } };
+  if (!validId) return { ok: false, id: null, error: { code: RPC_ERRORS.INVALID_REQUEST, message: 'invalid request: "id" must be a string, a number or null' } };
+  if (typeof v.method !== 'string' || v.method.length === 0) return { ok: false, id: rid, error: { code: RPC_ERRORS.INVALID_REQUEST, message: 'invalid request: "method" must be a non-empty string' } };
+  if (v.params !== undefined && !isObj(v.params)) return { ok: false, id: rid, error: { code: RPC_ERRORS.INVALID_PARAMS, message: 'invalid params: "params" must be an object (named parameters)' } };
+  const req: Request = { jsonrpc: '2.0', method: v.method };
+  if (id !== undefined) req.id = rid;
+  if (v.params !== undefined) req.params = v.params;
+  return { ok: true, request: req };
+}
+
+export function isMethod(name: string): name is MethodName {
+  return (METHOD_NAMES as readonly string[]).includes(name);
+}
+
+export function encode(msg: Request | Response | Notification): string {
+  return `${JSON.stringify(msg)}\n`;
+}
+
+export function ok(id: Id, result: unknown): Response {
+  return { jsonrpc: '2.0', id, result };
+}
+
+export function fail(id: Id, error: RpcError): Response {
+  return { jsonrpc: '2.0', id, error };
+}
+
+export function notification<M extends EventName>(method: M, params: EventParams[M]): Notification<M> {
+  return { jsonrpc: '2.0', method, params };
+}
+
+/** Param checks shared by the server's handlers: a missing or mistyped field is INVALID_PARAMS. */
+export class ParamError extends Error {}
+
+export function requireString(params: unknown, key: string): string {
+  const v = isObj(params) ? params[key] : undefined;
+  if (typeof v !== 'string' || v.length === 0) throw new ParamError(`invalid params: "${key}" must be a non-empty string`);
+  return v;
+}
+
+export function optionalString(params: unknown, key: string): string | undefined {
+  const v = isObj(params) ? params[key] : undefined;
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string') throw new ParamError(`invalid params: "${key}" must be a string`);
+  return v;
+}
+
+export function optionalBool(params: unknown, key: string): boolean | undefined {
+  const v = isObj(params) ? params[key] : undefined;
+  if (v === undefined) return undefined;
+  if (typeof v !== 'boolean') throw new ParamError(`invalid params: "${key}" must be true or false`);
+  return v;
+}
+
+export function optionalNumber(params: unknown, key: string): number | undefined {
+  const v = isObj(params) ? params[key] : undefined;
+  if (v === undefined) return undefined;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new ParamError(`invalid params: "${key}" must be a non-negative number`);
+  return v;
+}

@@ -1,0 +1,443 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Engine, BuildResult } from './build/index.js';
+import { openEngine } from './build/index.js';
+import type { Priority } from './build/scheduler.js';
+import { Scheduler } from './build/scheduler.js';
+import type { ResolvedConfig } from './config.js';
+import type { EventName, EventParams, StatusResult } from './control/protocol.js';
+import { ControlServer } from './control/server.js';
+import type { FileRecord } from './daemon/files.js';
+import { applyBuild, caughtUp, fromIndex, needsBuild, newRecord, view } from './daemon/files.js';
+import { makeHandlers } from './daemon/handlers.js';
+import { StoreLock } from './daemon/lock.js';
+import { CorruptLineError, describeError, FlushTimeoutError, HandoffError, NoTurnsError, SourceError, StoreWriteError } from './errors.js';
+import type { Logger } from './log.js';
+import { packageVersion } from './paths.js';
+import { listDir, sweepStrayTemps } from './store/files.js';
+import type { FileStat } from './watch/scan.js';
+import { scanRoot, statFile } from './watch/scan.js';
+import { TranscriptWatcher } from './watch/watcher.js';
+
+/**
+ * The daemon's composition root (SPEC §10): watcher → scheduler → engine → store, and the
+ * control socket beside them. Every write to the store goes through the scheduler's single
+ * queue; watch events are hints answered by a stat; a periodic rescan catches what events miss.
+ */
+
+const RETRY_BASE_MS = 1000;
+const RETRY_MAX_MS = 60_000;
+const MAX_ERRORS_KEPT = 50;
+const INDEX_KEY = '\0index';
+
+export interface DaemonOptions {
+  config: ResolvedConfig;
+  log: Logger;
+  /** Re-resolves the configuration (SIGHUP). */
+  reload?: () => ResolvedConfig;
+}
+
+export class Daemon {
+  config: ResolvedConfig;
+  engine!: Engine;
+  readonly files = new Map<string, FileRecord>();
+  readonly errors: StatusResult['errors'] = [];
+  readonly backfill: StatusResult['backfill'] = { total: 0, done: 0, failed: 0, running: false, started_at: null, finished_at: null };
+  readonly startedAt = new Date();
+  readonly log: Logger;
+  private scheduler!: Scheduler;
+  private server!: ControlServer;
+  private watcher!: TranscriptWatcher;
+  private lock!: StoreLock;
+  private rescanTimer: NodeJS.Timeout | null = null;
+  private indexTimer: NodeJS.Timeout | null = null;
+  private lastIndexFlush = 0;
+  private backfillKeys = new Set<string>();
+  private stopping: Promise<void> | null = null;
+  private readonly stopWaiters: (() => void)[] = [];
+
+  constructor(private readonly opts: DaemonOptions) {
+    this.config = opts.config;
+    this.log = opts.log;
+  }
+
+  get socketPath(): string {
+    return this.config.socketPath;
+  }
+
+  get liveWindowMs(): number {
+    return this.config.options.watch.live_window_s * 1000;
+  }
+
+  async start(): Promise<void> {
+    const c = this.config;
+    mkdirSync(c.root, { recursive: true });
+    mkdirSync(join(c.root, '.handoffd'), { recursive: true, mode: 0o700 });
+    this.lock = new StoreLock(join(c.root, '.handoffd', 'handoffd.lock'), { pid: process.pid, started_at: this.startedAt.toISOString(), socket: c.socketPath, version: packageVersion() });
+    const { tookOver } = this.lock.acquire();
+    if (tookOver) this.log.warn({ pid: tookOver.pid }, `took over the lock of a daemon that is gone (pid ${tookOver.pid})`);
+    try {
+      await this.sweep();
+      this.engine = await openEngine(c, { cacheSessions: c.options.daemon.cache_sessions });
+      this.scheduler = new Scheduler((key, p) => this.run(key, p), { debounceMs: c.options.watch.debounce_ms });
+      this.server = new ControlServer({ path: c.socketPath, handlers: makeHandlers(this), log: this.log.child({ component: 'control' }), requestTimeoutMs: c.options.daemon.request_timeout_ms });
+      await this.server.listen();
+    } catch (e) {
+      this.lock.release();
+      throw e;
+    }
+    for (const e of this.engine.index.all()) {
+      const r = fromIndex(e);
+      if (r) this.files.set(r.path, r);
+    }
+    this.watcher = new TranscriptWatcher(c.watchPaths, {
+      hint: (kind, path) => this.onHint(kind, path),
+      rootAppeared: (root) => {
+        this.log.info({ path: root }, `${root} appeared; watching it now`);
+        void this.scanAndSchedule([root], 'live');
+      },
+      error: (err, where) => this.log.warn({ err: describeError(err), where }, 'watcher error (carrying on)'),
+    });
+    await this.watcher.start();
+    for (const w of this.watcher.status()) {
+      if (w.exists) this.log.info({ path: w.path }, `watching ${w.path}`);
+      else this.log.info({ path: w.path }, `${w.path} does not exist yet; it will be watched as soon as it appears`);
+    }
+    await this.startBackfill();
+    this.rescanTimer = setInterval(() => void this.rescan(), c.options.watch.rescan_interval_s * 1000);
+    this.rescanTimer.unref();
+    this.indexTimer = setInterval(() => this.maybeFlushIndex(), c.options.daemon.index_interval_ms);
+    this.indexTimer.unref();
+    this.log.info({ root: c.root, socket: c.socketPath, version: packageVersion() }, `handoffd ${packageVersion()} is running (store ${c.root}); ask it with \`handoff status\``);
+  }
+
+  /** Temp files a killed daemon left in the store are removed before anything else runs. */
+  private async sweep(): Promise<void> {
+    let n = await sweepStrayTemps(this.config.root);
+    const projects = join(this.config.root, 'projects');
+    for (const p of await listDir(projects)) {
+      const pdir = join(projects, p);
+      n += await sweepStrayTemps(pdir);
+      for (const s of await listDir(pdir)) n += await sweepStrayTemps(join(pdir, s));
+    }
+    if (n > 0) this.log.info({ count: n }, `removed ${n} temp file(s) left by an interrupted write`);
+  }
+
+  private record(path: string): FileRecord {
+    let r = this.files.get(path);
+    if (!r) {
+      r = newRecord(path);
+      this.files.set(path, r);
+    }
+    return r;
+  }
+
+  private priorityOf(st: FileStat | null): Priority {
+    return st && Date.now() - st.mtimeMs < this.liveWindowMs ? 'live' : 'backfill';
+  }
+
+  private onHint(kind: string, path: string): void {
+    void (async () => {
+      const st = await statFile(path);
+      const r = this.record(path);
+      r.stat = st;
+      if (st === null && kind !== 'unlink') return; // gone before we looked: the unlink event follows
+      if (needsBuild(r)) this.scheduler.schedule(path, 'live');
+    })().catch((e: unknown) => this.log.warn({ err: describeError(e), path }, 'could not handle a watch event'));
+  }
+
+  private async startBackfill(): Promise<void> {
+    const days = this.config.options.watch.backfill_days;
+    const since = days === 0 ? 0 : Date.now() - days * 86_400_000;
+    const found: FileStat[] = [];
+    for (const w of this.watcher.status()) if (w.exists) await scanRoot(w.path, found);
+    const todo: FileStat[] = [];
+    for (const st of found) {
+      const known = this.files.get(st.path);
+      const r = this.record(st.path);
+      r.stat = st;
+      if (known ? needsBuild(r) : st.mtimeMs >= since) todo.push(st);
+    }
+    // Files the index knows whose transcript is gone are marked once.
+    for (const r of this.files.values()) if (r.stat === null && r.state !== 'gone' && r.dir) todo.push({ path: r.path, size: 0, mtimeMs: 0, dev: 0, ino: 0 });
+    todo.sort((a, b) => b.mtimeMs - a.mtimeMs);
+    this.backfill.total = todo.length;
+    this.backfill.running = todo.length > 0;
+    this.backfill.started_at = new Date().toISOString();
+    for (const st of todo) {
+      this.backfillKeys.add(st.path);
+      this.scheduler.schedule(st.path, this.priorityOf(st));
+    }
+    this.log.info({ files: found.length, backfill: todo.length, days }, `found ${found.length} transcript(s); ${todo.length} to build${days === 0 ? '' : ` (changed in the last ${days} days)`}`);
+    if (todo.length === 0) this.backfill.finished_at = this.backfill.started_at;
+  }
+
+  private noteBackfill(path: string, ok: boolean): void {
+    if (!this.backfillKeys.delete(path)) return;
+    this.backfill.done += 1;
+    if (!ok) this.backfill.failed += 1;
+    const { done, total } = this.backfill;
+    if (done === total || done % 100 === 0) this.log.info({ done, total }, `backfill ${done}/${total}`);
+    if (this.backfillKeys.size === 0) {
+      this.backfill.running = false;
+      this.backfill.finished_at = new Date().toISOString();
+      this.log.info({ total, failed: this.backfill.failed }, `backfill finished: ${total} transcript(s)${this.backfill.failed ? `, ${this.backfill.failed} failed` : ''}`);
+    }
+  }
+
+  /** Full rescan: stats every transcript, schedules what moved, notices what vanished. */
+  async rescan(): Promise<number> {
+    if (this.stopping) return 0;
+    try {
+      await this.watcher.recheckPending();
+      return await this.scanAndSchedule(this.watcher.status().filter((w) => w.exists).map((w) => w.path), null);
+    } catch (e) {
+      this.log.warn({ err: describeError(e) }, 'rescan failed (carrying on)');
+      return 0;
+    }
+  }
+
+  private async scanAndSchedule(roots: readonly string[], force: Priority | null): Promise<number> {
+    const found: FileStat[] = [];
+    for (const root of roots) await scanRoot(root, found);
+    const seen = new Set(found.map((f) => f.path));
+    let n = 0;
+    for (const st of found) {
+      const r = this.record(st.path);
+      r.stat = st;
+      if (needsBuild(r)) {
+        this.scheduler.schedule(st.path, force ?? this.priorityOf(st));
+        n += 1;
+      }
+    }
+    for (const r of this.files.values()) {
+      if (seen.has(r.path) || r.state === 'gone' || !roots.some((root) => r.path.startsWith(root))) continue;
+      r.stat = await statFile(r.path);
+      if (r.stat === null) {
+        this.scheduler.schedule(r.path, 'live');
+        n += 1;
+      }
+    }
+    return n;
+  }
+
+  /** Builds one transcript (or marks it gone). Never throws: failures are states and events. */
+  private async run(path: string, _p: Priority): Promise<void> {
+    if (path === INDEX_KEY) return this.flushIndexNow();
+    const r = this.record(path);
+    if (r.retry) {
+      clearTimeout(r.retry);
+      r.retry = null;
+    }
+    r.stat = await statFile(path);
+    let ok = true;
+    try {
+      if (r.stat === null) {
+        if (r.dir && r.state !== 'gone') {
+          await this.engine.markGone(r.dir);
+          this.log.info({ path, session: r.session }, 'transcript deleted; its handoff stays (state gone)');
+        }
+        r.state = 'gone';
+        return;
+      }
+      const before = r.pressure.level;
+      const hadSession = r.session !== null;
+      const res = await this.engine.build({ source: path, autoFinalize: this.config.options.daemon.finalize_on_red });
+      this.afterBuild(r, res, before, hadSession);
+    } catch (e) {
+      ok = false;
+      this.onBuildError(r, e);
+    } finally {
+      this.noteBackfill(path, ok);
+      this.maybeFlushIndex();
+    }
+  }
+
+  private afterBuild(r: FileRecord, res: BuildResult, before: string, hadSession: boolean): void {
+    const at = new Date().toISOString();
+    applyBuild(r, res, at);
+    if (r.state !== 'gone') r.state = 'idle';
+    if (res.reset) this.log.warn({ session: res.session, reason: res.reset }, `source reset: ${res.reset}; the old timeline was kept in history/`);
+    if (!res.up_to_date) {
+      this.emit('built', { session: res.session, project: res.project, dir: res.dir, revision: res.revision, turns: res.turns, new_turns: res.new_turns, pressure: r.pressure, build_ms: res.build_ms, at, reset: res.reset });
+      this.log.debug({ session: res.session, rev: res.revision, new_turns: res.new_turns, ms: res.build_ms }, 'built');
+    }
+    if (hadSession && res.pressure.level !== before) this.emit('pressure', { session: res.session, from: before, to: res.pressure.level, ratio: res.pressure.ratio, at });
+    if (res.new_compactions > 0) this.emit('compaction', { session: res.session, compactions: res.pressure.compactions, finalized: res.history?.file ?? null, at });
+    if (res.history) this.log.info({ session: res.session, file: res.history.file, reason: res.history.reason }, `finalized ${res.session} into history/ (${res.history.reason})`);
+    if (res.corrupt) this.halt(r, res.corrupt);
+  }
+
+  private halt(r: FileRecord, e: CorruptLineError): void {
+    r.state = 'halted';
+    r.halted = { file: e.file, line: e.line, offset: e.offset, fix: e.hint ?? '', message: e.message };
+    this.emit('halted', { session: r.session, file: e.file, line: e.line, offset: e.offset, fix: e.hint ?? '', message: e.message, at: new Date().toISOString() });
+    this.log.error({ session: r.session, file: e.file, line: e.line, offset: e.offset }, `${e.message} — this session is halted; the others carry on. fix: ${e.hint ?? ''}`);
+  }
+
+  private onBuildError(r: FileRecord, e: unknown): void {
+    if (e instanceof CorruptLineError) return this.halt(r, e);
+    if (e instanceof NoTurnsError) {
+      // A transcript with no complete turn yet: wait for more bytes, quietly.
+      r.state = 'pending';
+      r.seenSize = r.stat?.size ?? r.seenSize;
+      r.seenIno = r.stat?.ino ?? r.seenIno;
+      return;
+    }
+    if (e instanceof SourceError && r.stat !== null) {
+      this.engine.forget(r.path);
+      return; // deleted or replaced between the stat and the read: the next event retries
+    }
+    const code = e instanceof HandoffError ? e.code : 'HANDOFF_ERR_INTERNAL';
+    const message = describeError(e);
+    const fix = e instanceof HandoffError ? e.hint : 'this is a bug in handoffd; the session is retried on its next change';
+    r.state = 'error';
+    r.error = { code, message, ...(fix ? { fix } : {}) };
+    r.failures += 1;
+    this.pushError(r.path, code, message);
+    this.emit('error', { session: r.session, path: r.path, code, message, ...(fix ? { fix } : {}), at: new Date().toISOString() });
+    this.engine.forget(r.path);
+    if (e instanceof StoreWriteError) {
+      // ENOSPC, EACCES: nothing was committed; try again later, backing off.
+      const wait = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** Math.min(6, r.failures - 1));
+      this.log.error({ path: r.path, code, err: message, retry_ms: wait }, `cannot write the store: ${message}; retrying in ${Math.round(wait / 1000)} s. fix: ${fix ?? ''}`);
+      r.retry = setTimeout(() => this.scheduler.schedule(r.path, 'live'), wait);
+      r.retry.unref();
+    } else {
+      this.log.error({ path: r.path, code, err: message }, `build failed: ${message}`);
+    }
+  }
+
+  pushError(path: string | null, code: string, message: string): void {
+    this.errors.push({ at: new Date().toISOString(), path, code, message });
+    if (this.errors.length > MAX_ERRORS_KEPT) this.errors.splice(0, this.errors.length - MAX_ERRORS_KEPT);
+  }
+
+  emit<E extends EventName>(event: E, params: EventParams[E]): void {
+    this.server.broadcast(event, params);
+  }
+
+  /** INDEX.json, PROJECT.md and links/: at most once per interval, and when the queue idles. */
+  private maybeFlushIndex(): void {
+    if (this.stopping || !this.engine.index.isDirty) return;
+    const due = Date.now() - this.lastIndexFlush >= this.config.options.daemon.index_interval_ms;
+    if (due || this.scheduler.idle || this.scheduler.current === null) this.scheduler.schedule(INDEX_KEY, 'live');
+  }
+
+  private async flushIndexNow(): Promise<void> {
+    this.lastIndexFlush = Date.now();
+    try {
+      await this.engine.index.flush({ enabled: this.config.options.linking.enabled, minScore: this.config.options.linking.min_overlap_score });
+    } catch (e) {
+      this.log.error({ err: describeError(e) }, 'could not write INDEX.json (retrying on the next flush)');
+    }
+  }
+
+  /** Runs a store write (a CLI command through the socket) in the single queue. */
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    return this.scheduler.exclusive(fn);
+  }
+
+  /** Resolves when every watched file is read to its end and the queue is idle. */
+  async flush(timeoutMs: number): Promise<{ rounds: number; files: number }> {
+    const deadline = Date.now() + timeoutMs;
+    let rounds = 0;
+    for (;;) {
+      rounds += 1;
+      await this.rescan();
+      await Promise.race([this.scheduler.onIdle(), sleep(Math.max(0, deadline - Date.now()))]);
+      const behind = [...this.files.values()].filter((r) => !caughtUp(r) && r.stat !== null);
+      if (behind.length === 0 && this.scheduler.idle) {
+        await this.flushIndexNow();
+        return { rounds, files: this.files.size };
+      }
+      if (Date.now() >= deadline) {
+        throw new FlushTimeoutError(`flush did not finish within ${timeoutMs} ms: ${behind.length} transcript(s) are still being read`, {
+          hint: 'a large backfill may still be running; `handoff status` shows its progress',
+        });
+      }
+    }
+  }
+
+  status(): StatusResult {
+    const now = Date.now();
+    const sessions = [...this.files.values()]
+      .map((r) => view(r, this.liveWindowMs, now))
+      .filter((v): v is NonNullable<typeof v> => v !== null)
+      .sort((a, b) => (b.updated ?? '').localeCompare(a.updated ?? ''));
+    const unknown: Record<string, Record<string, number>> = {};
+    for (const r of this.files.values()) {
+      if (!r.harness) continue;
+      for (const [t, n] of Object.entries(r.unknownTypes)) {
+        const h = (unknown[r.harness] ??= {});
+        h[t] = (h[t] ?? 0) + n;
+      }
+    }
+    const byRoot = this.watcher.status().map((w) => ({ ...w, files: [...this.files.values()].filter((r) => r.stat !== null && r.path.startsWith(`${w.path}/`)).length }));
+    return {
+      name: 'handoffd',
+      version: packageVersion(),
+      pid: process.pid,
+      root: this.config.root,
+      socket: this.config.socketPath,
+      started_at: this.startedAt.toISOString(),
+      uptime_s: Math.round((now - this.startedAt.getTime()) / 1000),
+      watch: byRoot,
+      files: [...this.files.values()].filter((r) => r.stat !== null).length,
+      sessions,
+      queue: { waiting: this.scheduler.waiting, running: this.scheduler.current, live_waiting: this.scheduler.liveWaiting },
+      backfill: { ...this.backfill },
+      errors: [...this.errors],
+      unknown_types: unknown,
+    };
+  }
+
+  /** SIGHUP: re-read the configuration; watch paths and options take effect at once. */
+  async reload(): Promise<void> {
+    if (!this.opts.reload) return;
+    try {
+      const next = this.opts.reload();
+      if (next.root !== this.config.root) this.log.warn({ root: next.root }, 'the store root changed in config; restart the daemon to move to it');
+      this.config = next.root === this.config.root ? next : { ...next, root: this.config.root, socketPath: this.config.socketPath };
+      this.engine = await openEngine(this.config, { cacheSessions: this.config.options.daemon.cache_sessions });
+      this.scheduler.setDebounce(this.config.options.watch.debounce_ms);
+      await this.watcher.setRoots(this.config.watchPaths);
+      this.log.info({ watch: this.config.watchPaths }, 'configuration reloaded');
+      await this.rescan();
+    } catch (e) {
+      this.log.error({ err: describeError(e) }, `configuration not reloaded: ${describeError(e)} (the previous one stays in force)`);
+    }
+  }
+
+  /** Resolves when stop() has finished (for the CLI to exit). */
+  stopped(): Promise<void> {
+    return new Promise((resolve) => this.stopWaiters.push(resolve));
+  }
+
+  /** Idempotent: stop watching, finish the running build (bounded), write INDEX.json, close. */
+  stop(reason: string): Promise<void> {
+    this.stopping ??= (async () => {
+      this.log.info({ reason }, `stopping (${reason})`);
+      if (this.rescanTimer) clearInterval(this.rescanTimer);
+      if (this.indexTimer) clearInterval(this.indexTimer);
+      for (const r of this.files.values()) if (r.retry) clearTimeout(r.retry);
+      const results = await Promise.allSettled([
+        this.watcher?.close(),
+        Promise.race([this.scheduler?.stop(), sleep(this.config.options.daemon.shutdown_timeout_ms)]),
+      ]);
+      for (const x of results) if (x.status === 'rejected') this.log.warn({ err: describeError(x.reason) }, 'while stopping');
+      await this.flushIndexNow();
+      await this.server?.close();
+      this.lock?.release();
+      this.log.info({}, 'stopped');
+      for (const w of this.stopWaiters.splice(0)) w();
+    })();
+    return this.stopping;
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms).unref());
+}
+
+export type { FileRecord };

@@ -1,0 +1,104 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { BuildResult } from '../build/index.js';
+import type { Handlers } from '../control/server.js';
+import type { EventName } from '../control/protocol.js';
+import { EVENT_NAMES, optionalBool, optionalNumber, optionalString, ParamError, PROTOCOL_VERSION, requireString } from '../control/protocol.js';
+import type { Harness } from '../core/types.js';
+import { HARNESSES } from '../core/types.js';
+import type { Daemon } from '../daemon.js';
+import { FILES } from '../store/layout.js';
+import { verifySession } from '../store/verify.js';
+import { packageVersion } from '../paths.js';
+
+/**
+ * The control socket's methods (SPEC §10), one handler each. Anything that writes the store
+ * runs through the daemon's single queue, so a CLI command never races a build.
+ */
+
+const DEFAULT_FLUSH_MS = 60_000;
+
+/** A BuildResult as it travels: plain JSON, the corrupt-line error raised separately. */
+export function wireResult(r: BuildResult): Record<string, unknown> {
+  const { corrupt: _c, ...rest } = r;
+  return rest as unknown as Record<string, unknown>;
+}
+
+export function makeHandlers(d: Daemon): Handlers {
+  const entry = (params: unknown) => d.engine.index.resolve(requireString(params, 'id'), d.config.root);
+  return {
+    hello: async () => ({ name: 'handoffd', version: packageVersion(), protocol: PROTOCOL_VERSION, pid: process.pid, root: d.config.root }),
+    status: async () => d.status(),
+    'sessions.list': async (params) => {
+      const project = optionalString(params, 'project');
+      return d.engine.index.all().filter((e) => project === undefined || e.project === project);
+    },
+    'session.get': async (params) => {
+      const e = entry(params);
+      const summary = JSON.parse(await readFile(join(e.dir, FILES.summary), 'utf8')) as unknown;
+      return { session: e, summary };
+    },
+    verify: async (params) => {
+      const all = optionalBool(params, 'all') === true;
+      const source = optionalBool(params, 'source') === true;
+      const targets = all ? d.engine.index.all().sort((a, b) => a.id.localeCompare(b.id)) : [entry(params)];
+      return d.exclusive(async () => Promise.all(targets.map((t) => verifySession(t.dir, { source }))));
+    },
+    build: async (params) => {
+      const path = requireString(params, 'path');
+      const harness = optionalString(params, 'harness');
+      if (harness !== undefined && !HARNESSES.includes(harness as Harness)) throw new ParamError(`invalid params: "harness" must be one of ${HARNESSES.join(', ')}`);
+      const r = await d.exclusive(() =>
+        d.engine.build({
+          source: path,
+          session: optionalString(params, 'session'),
+          project: optionalString(params, 'project'),
+          harness: harness as Harness | undefined,
+          model: optionalString(params, 'model'),
+          objective: optionalString(params, 'objective'),
+          allowBadLines: optionalBool(params, 'allow_bad_lines'),
+          final: optionalBool(params, 'final'),
+        }),
+      );
+      if (r.corrupt) throw r.corrupt;
+      return wireResult(r);
+    },
+    'session.update': async (params) => {
+      const e = entry(params);
+      const title = optionalString(params, 'title');
+      const project = optionalString(params, 'project');
+      if (title === undefined && project === undefined) throw new ParamError('invalid params: give "title" or "project"');
+      return wireResult(await d.exclusive(() => d.engine.update(e.dir, { title, project })));
+    },
+    finalize: async (params) => {
+      const e = entry(params);
+      return wireResult(await d.exclusive(() => d.engine.update(e.dir, { history: { kind: 'finalize', reason: 'requested' } })));
+    },
+    checkpoint: async (params) => {
+      const e = entry(params);
+      const note = optionalString(params, 'note');
+      return wireResult(await d.exclusive(() => d.engine.update(e.dir, { history: { kind: 'checkpoint', reason: 'requested', note } })));
+    },
+    flush: async (params) => {
+      const started = Date.now();
+      const r = await d.flush(optionalNumber(params, 'timeout_ms') ?? DEFAULT_FLUSH_MS);
+      return { ok: true as const, rounds: r.rounds, files: r.files, ms: Date.now() - started };
+    },
+    subscribe: async (params, conn) => {
+      const raw = (params as { events?: unknown } | undefined)?.events;
+      let events: EventName[] = [...EVENT_NAMES];
+      if (raw !== undefined) {
+        if (!Array.isArray(raw) || raw.some((e) => !EVENT_NAMES.includes(e as EventName))) {
+          throw new ParamError(`invalid params: "events" must be a list drawn from ${EVENT_NAMES.join(', ')}`);
+        }
+        events = raw as EventName[];
+      }
+      conn.subscribe(events);
+      return { ok: true as const, events };
+    },
+    shutdown: async () => {
+      setImmediate(() => void d.stop('shutdown requested over the socket'));
+      return { ok: true as const };
+    },
+  };
+}

@@ -1,0 +1,134 @@
+import type { FSWatcher as NodeWatcher } from 'node:fs';
+import { existsSync, watch as fsWatch } from 'node:fs';
+import { dirname } from 'node:path';
+import type { FSWatcher } from 'chokidar';
+import { watch } from 'chokidar';
+import { isDirectory, isTranscript } from './scan.js';
+
+/**
+ * chokidar on the transcript folders, filtered to `.jsonl`. Its events are hints only: the
+ * daemon answers each with a stat and a read from the session's cursor. A folder that does not
+ * exist yet is awaited by watching its nearest existing ancestor, and joins the watch the moment
+ * it appears — no restart.
+ */
+
+export type HintKind = 'add' | 'change' | 'unlink';
+
+export interface WatcherEvents {
+  hint(kind: HintKind, path: string): void;
+  rootAppeared(root: string): void;
+  error(err: unknown, where: string): void;
+}
+
+/** chokidar options as data (built in a pure function, used below). */
+export function chokidarOptions() {
+  return {
+    persistent: true,
+    ignoreInitial: true,
+    // Only directories and transcripts: chokidar never watches anything else.
+    ignored: (path: string, stats?: { isFile(): boolean }) => stats?.isFile() === true && !isTranscript(path),
+    followSymlinks: true,
+    awaitWriteFinish: false,
+  } as const;
+}
+
+export class TranscriptWatcher {
+  private chokidar: FSWatcher | null = null;
+  private readonly pending = new Map<string, NodeWatcher | null>();
+  private readonly active = new Set<string>();
+  private closing: Promise<void> | null = null;
+
+  constructor(
+    private roots: readonly string[],
+    private readonly on: WatcherEvents,
+  ) {}
+
+  async start(): Promise<void> {
+    this.chokidar = watch([], chokidarOptions());
+    this.chokidar.on('add', (p) => this.on.hint('add', p));
+    this.chokidar.on('change', (p) => this.on.hint('change', p));
+    this.chokidar.on('unlink', (p) => this.on.hint('unlink', p));
+    this.chokidar.on('error', (e) => this.on.error(e, 'chokidar'));
+    for (const r of this.roots) await this.track(r);
+  }
+
+  status(): { path: string; exists: boolean }[] {
+    return this.roots.map((path) => ({ path, exists: this.active.has(path) }));
+  }
+
+  /** SIGHUP: a new set of roots; roots no longer wanted stop being watched. */
+  async setRoots(roots: readonly string[]): Promise<void> {
+    const old = new Set(this.roots);
+    this.roots = roots;
+    for (const r of old) {
+      if (roots.includes(r)) continue;
+      if (this.active.delete(r)) await this.chokidar?.unwatch(r);
+      this.pending.get(r)?.close();
+      this.pending.delete(r);
+    }
+    for (const r of roots) if (!old.has(r)) await this.track(r);
+  }
+
+  private async track(root: string): Promise<void> {
+    if (this.closing) return;
+    if (await isDirectory(root)) {
+      if (!this.active.has(root)) {
+        this.active.add(root);
+        this.chokidar?.add(root);
+      }
+      return;
+    }
+    this.awaitRoot(root);
+  }
+
+  /** Watches the nearest existing ancestor of a missing root until the root appears. */
+  private awaitRoot(root: string): void {
+    this.pending.get(root)?.close();
+    let anc = dirname(root);
+    while (!existsSync(anc) && dirname(anc) !== anc) anc = dirname(anc);
+    let w: NodeWatcher | null = null;
+    try {
+      w = fsWatch(anc, { persistent: false }, () => void this.recheck(root));
+      w.on('error', () => void this.recheck(root));
+    } catch (e) {
+      this.on.error(e, `watching ${anc} for ${root} to appear`);
+    }
+    this.pending.set(root, w);
+  }
+
+  private async recheck(root: string): Promise<void> {
+    if (this.closing || !this.pending.has(root)) return;
+    if (await isDirectory(root)) {
+      this.pending.get(root)?.close();
+      this.pending.delete(root);
+      this.active.add(root);
+      this.chokidar?.add(root);
+      this.on.rootAppeared(root);
+    } else {
+      // A deeper ancestor may exist now: re-arm closer to the root.
+      this.awaitRoot(root);
+    }
+  }
+
+  /** Called by the periodic rescan: catches a root whose appearance no event reported. */
+  async recheckPending(): Promise<void> {
+    for (const r of [...this.pending.keys()]) await this.recheck(r);
+    for (const r of [...this.active]) {
+      if (!(await isDirectory(r))) {
+        this.active.delete(r);
+        await this.chokidar?.unwatch(r);
+        this.awaitRoot(r);
+      }
+    }
+  }
+
+  /** Idempotent: the same promise every time. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      for (const w of this.pending.values()) w?.close();
+      this.pending.clear();
+      await this.chokidar?.close();
+    })();
+    return this.closing;
+  }
+}

@@ -1,0 +1,66 @@
+import type { ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { ControlClient } from '../src/control/client.js';
+import type { Methods, MethodName } from '../src/control/protocol.js';
+import { CLI, waitFor } from './helpers.js';
+
+/** The daemon as a real child process, for tests that kill it and talk to its socket. */
+
+export interface RunningDaemon {
+  child: ChildProcess;
+  socket: string;
+  log: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  call<M extends MethodName>(method: M, params?: Methods[M]['params'], timeoutMs?: number): Promise<Methods[M]['result']>;
+  kill(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export function socketOf(root: string): string {
+  return join(root, '.handoffd', 'handoffd.sock');
+}
+
+export function spawnDaemon(env: NodeJS.ProcessEnv, args: readonly string[]): { child: ChildProcess; log: () => string; exited: RunningDaemon['exited'] } {
+  const child = spawn(process.execPath, [CLI, 'daemon', '--log-level', 'debug', ...args], { env, cwd: env.HOME, stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  child.stdout?.on('data', (d: Buffer) => (log += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (log += d.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  return { child, log: () => log, exited };
+}
+
+export async function call<M extends MethodName>(socket: string, method: M, params?: Methods[M]['params'], timeoutMs?: number): Promise<Methods[M]['result']> {
+  const c = await ControlClient.connect(socket);
+  try {
+    return await c.call(method, params, timeoutMs);
+  } finally {
+    c.close();
+  }
+}
+
+/** Starts a daemon and waits until its socket answers `hello`. */
+export async function startDaemon(env: NodeJS.ProcessEnv, root: string, args: readonly string[]): Promise<RunningDaemon> {
+  const { child, log, exited } = spawnDaemon(env, args);
+  const socket = socketOf(root);
+  let dead = false;
+  void exited.then(() => (dead = true));
+  await waitFor(async () => {
+    if (dead) throw new Error(`the daemon exited while starting:\n${log()}`);
+    try {
+      return (await call(socket, 'hello')).pid === child.pid;
+    } catch {
+      return false;
+    }
+  }, `the daemon to answer on ${socket}`, 15_000, 30);
+  return {
+    child,
+    socket,
+    log,
+    exited,
+    call: (method, params, timeoutMs) => call(socket, method, params, timeoutMs),
+    kill: async (signal = 'SIGKILL') => {
+      child.kill(signal);
+      return exited;
+    },
+  };
+}
