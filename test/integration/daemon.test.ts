@@ -1,9 +1,9 @@
 import { createConnection } from 'node:net';
-import { chmod, lstat, mkdir, readdir, readFile, stat, truncate, writeFile, appendFile } from 'node:fs/promises';
+import { appendFile, lstat, mkdir, readdir, readFile, stat, truncate, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { copyFixture, fixture, readJson, readLines, runCli, tempDir, testEnv, waitFor } from '../helpers.js';
+import { copyFixture, readJson, readLines, runCli, tempDir, testEnv, waitFor } from '../helpers.js';
 import type { RunningDaemon } from '../daemon-harness.js';
 import { socketOf, spawnDaemon, startDaemon } from '../daemon-harness.js';
 
@@ -177,15 +177,9 @@ describe('handoffd', () => {
     expect(d.log()).not.toMatch(/HANDOFF_ERR/);
     const t = await runCli(['retitle', 'generic-demo', 'Design summary'], { env });
     expect(t.code, t.err).toBe(0);
-    const index = await readJson<{ id: string; dir: string }[]>(join(root, 'INDEX.json')).catch(() => []);
-    await waitFor(async () => (await readJson<{ id: string; dir: string }[]>(join(root, 'INDEX.json')))[0]?.dir.endsWith('design-summary'), 'INDEX.json to follow the retitle');
-    expect(index).toBeDefined();
-    const lines = await readLines(join(root, 'projects', 'transcripts', 'design-summary', 'timeline.jsonl')).catch(async () => {
-      const entry = (await readJson<{ id: string; dir: string }[]>(join(root, 'INDEX.json')))[0];
-      return readLines(join(entry?.dir as string, 'timeline.jsonl'));
-    });
+    const entry = await waitFor(async () => (await readJson<{ id: string; dir: string }[]>(join(root, 'INDEX.json'))).find((e) => e.dir.endsWith('/design-summary')), 'INDEX.json to follow the retitle');
+    const lines = await readLines(join(entry.dir, 'timeline.jsonl'));
     expect(lines).toHaveLength(5);
   });
 });
 
-export { chmod, fixture };
