@@ -156,10 +156,11 @@ export class Daemon {
       const known = this.files.get(st.path);
       const r = this.record(st.path);
       r.stat = st;
-      if (known ? needsBuild(r) : st.mtimeMs >= since) todo.push(st);
+      if (!known && st.mtimeMs < since) r.ignored = { size: st.size, mtimeMs: st.mtimeMs };
+      else if (needsBuild(r)) todo.push(st);
     }
     // Files the index knows whose transcript is gone are marked once.
-    for (const r of this.files.values()) if (r.stat === null && r.state !== 'gone' && r.dir) todo.push({ path: r.path, size: 0, mtimeMs: 0, dev: 0, ino: 0 });
+    for (const r of this.files.values()) if (r.stat === null && needsBuild(r)) todo.push({ path: r.path, size: 0, mtimeMs: 0, dev: 0, ino: 0 });
     todo.sort((a, b) => b.mtimeMs - a.mtimeMs);
     this.backfill.total = todo.length;
     this.backfill.running = todo.length > 0;

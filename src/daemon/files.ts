@@ -29,6 +29,8 @@ export interface FileRecord {
   halted?: NonNullable<SessionView['halted']>;
   error?: NonNullable<SessionView['error']>;
   unknownTypes: Record<string, number>;
+  /** Older than the backfill window when first seen: left alone until it changes. */
+  ignored?: { size: number; mtimeMs: number };
   /** Consecutive failed builds (store write errors back off on this). */
   failures: number;
   retry: NodeJS.Timeout | null;
@@ -101,11 +103,16 @@ export function applyBuild(r: FileRecord, b: BuildResult, at: string): void {
 /** Read to its end: nothing the last build has not seen (a halted file cannot move on). */
 export function caughtUp(r: FileRecord): boolean {
   if (r.state === 'halted' || r.state === 'gone' || r.state === 'error') return true;
+  if (r.ignored && !needsBuild(r)) return true;
   return r.stat !== null && r.stat.size === r.seenSize && r.stat.ino === r.seenIno;
 }
 
 export function needsBuild(r: FileRecord): boolean {
-  if (r.stat === null) return r.state !== 'gone';
+  if (r.stat === null) return r.state !== 'gone' && r.session !== null;
+  if (r.ignored) {
+    if (r.stat.size === r.ignored.size && r.stat.mtimeMs === r.ignored.mtimeMs) return false;
+    delete r.ignored;
+  }
   if (r.stat.ino !== r.seenIno) return true;
   return r.stat.size !== r.seenSize;
 }

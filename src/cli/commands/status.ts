@@ -34,7 +34,7 @@ export const statusCommand: Command = {
       });
       const closed = new Promise<void>((resolve) => client.onClose(() => resolve()));
       await client.call('subscribe', {});
-      if (!json) io.err('following refreshes (Ctrl-C to stop)…');
+      io.err('following refreshes (Ctrl-C to stop)…');
       await Promise.race([closed, io.interrupted]);
       return EXIT.OK;
     } finally {

@@ -1,0 +1,111 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { appendFile, mkdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RunningDaemon } from '../daemon-harness.js';
+import { startDaemon } from '../daemon-harness.js';
+import { CLI, copyFixture, readJson, runCli, tempDir, testEnv, waitFor } from '../helpers.js';
+
+const running: RunningDaemon[] = [];
+afterEach(async () => {
+  for (const d of running.splice(0)) if (d.child.exitCode === null && d.child.signalCode === null) await d.kill('SIGKILL');
+});
+
+async function start(env: NodeJS.ProcessEnv, root: string, args: string[]): Promise<RunningDaemon> {
+  const d = await startDaemon(env, root, args);
+  running.push(d);
+  return d;
+}
+
+const userLine = (text: string): string => `${JSON.stringify({ role: 'user', content: text })}\n`;
+
+describe('daemon lifecycle', () => {
+  it('backfills what changed while it was away, newest first, within backfill_days, and reports progress', async () => {
+    const root = tempDir('handoff-store-');
+    const env = testEnv({ HANDOFFS_ROOT: root });
+    const watch = tempDir('handoff-watch-');
+    const now = Date.now() / 1000;
+    for (let i = 0; i < 6; i += 1) {
+      const p = join(watch, `s${i}.jsonl`);
+      await writeFile(p, userLine(`session number ${i} asks for something useful`));
+      await utimes(p, now - 86400 * i, now - 86400 * i); // s0 newest … s5 oldest
+    }
+    const old = join(watch, 'ancient.jsonl');
+    await writeFile(old, userLine('an old session from last quarter'));
+    await utimes(old, now - 86400 * 90, now - 86400 * 90);
+    const d = await start(env, root, ['--watch', watch]);
+    await d.call('flush', { timeout_ms: 20_000 }, 25_000);
+    const s = await d.call('status');
+    expect(s.backfill).toMatchObject({ total: 6, done: 6, failed: 0, running: false });
+    expect(s.sessions.map((x) => x.id).sort()).toEqual(['s0', 's1', 's2', 's3', 's4', 's5']);
+    const built = [...d.log().matchAll(/"session":"(s\d)","rev":1/g)].map((m) => m[1]);
+    expect(built).toEqual(['s0', 's1', 's2', 's3', 's4', 's5']);
+    await d.kill('SIGTERM');
+    // Appended while no daemon ran: the next start catches up; backfill_days 0 takes everything.
+    await appendFile(join(watch, 's3.jsonl'), `${JSON.stringify({ role: 'assistant', content: 'answered later' })}\n`);
+    await mkdir(join(env.XDG_CONFIG_HOME as string, 'handoff'), { recursive: true });
+    await writeFile(join(env.XDG_CONFIG_HOME as string, 'handoff', 'handoff.config.json'), JSON.stringify({ watch: { backfill_days: 0 } }));
+    const d2 = await start(env, root, ['--watch', watch]);
+    await d2.call('flush', { timeout_ms: 20_000 }, 25_000);
+    const s2 = await d2.call('status');
+    expect(s2.backfill.total).toBe(2);
+    expect(s2.sessions.find((x) => x.id === 's3')?.turns).toBe(2);
+    expect(s2.sessions.find((x) => x.id === 'ancient')?.turns).toBe(1);
+  });
+
+  it('sweeps temp files a killed writer left, keeps the handoff of a deleted transcript as gone, and reloads config on SIGHUP', async () => {
+    const root = tempDir('handoff-store-');
+    const env = testEnv({ HANDOFFS_ROOT: root });
+    const watch = tempDir('handoff-watch-');
+    const src = await copyFixture('codex-rollout.jsonl', watch, 'doomed.jsonl');
+    const built = JSON.parse((await runCli(['build', src, '--json'], { env })).out) as { dir: string };
+    const stray = join(built.dir, 'manifest.json.123456789');
+    await writeFile(stray, 'half a manifest');
+    // Watch paths from config (not --watch, which would beat config on reload too).
+    const cfgDir = join(env.XDG_CONFIG_HOME as string, 'handoff');
+    await mkdir(cfgDir, { recursive: true });
+    await writeFile(join(cfgDir, 'handoff.config.json'), JSON.stringify({ watch: { paths: [watch] } }));
+    const d = await start(env, root, []);
+    expect(existsSync(stray)).toBe(false);
+    await rm(src);
+    await waitFor(async () => (await d.call('status')).sessions.find((x) => x.id === 'doomed' && x.state === 'gone'), 'the deleted transcript to show as gone');
+    const m = await readJson<{ source_state: string }>(join(built.dir, 'manifest.json'));
+    expect(m.source_state).toBe('gone');
+    expect(existsSync(join(built.dir, 'HANDOFF.md'))).toBe(true);
+    expect((await runCli(['verify', 'doomed', '--source'], { env })).out).toMatch(/SOURCE-GONE/);
+    // SIGHUP: a config that adds a folder to watch takes effect without a restart.
+    const extra = tempDir('handoff-extra-');
+    await writeFile(join(cfgDir, 'handoff.config.json'), JSON.stringify({ watch: { paths: [watch, extra] } }));
+    d.child.kill('SIGHUP');
+    await waitFor(async () => (await d.call('status')).watch.some((w) => w.path === extra), 'the reloaded watch paths');
+    await writeFile(join(extra, 'new.jsonl'), userLine('a session in the newly configured folder'));
+    await waitFor(async () => (await d.call('status')).sessions.find((x) => x.id === 'new'), 'a session in the reloaded folder');
+  });
+
+  it('streams refreshes with `status --follow` and waits for the queue with `status --wait`', async () => {
+    const root = tempDir('handoff-store-');
+    const env = testEnv({ HANDOFFS_ROOT: root });
+    const watch = tempDir('handoff-watch-');
+    await start(env, root, ['--watch', watch]);
+    const follow = spawn(process.execPath, [CLI, 'status', '--follow', '--json'], { env, cwd: env.HOME, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    follow.stdout.on('data', (b: Buffer) => (out += b.toString()));
+    follow.stderr.on('data', (b: Buffer) => (err += b.toString()));
+    const exited = new Promise<number | null>((r) => follow.on('exit', (code) => r(code)));
+    await waitFor(() => err.includes('following refreshes'), 'status --follow to subscribe');
+    await writeFile(join(watch, 'f.jsonl'), userLine('please follow this session as it grows'));
+    const line = await waitFor(() => out.split('\n').find((l) => l.includes('"event":"built"')), 'a built notification on stdout');
+    expect(JSON.parse(line)).toMatchObject({ event: 'built', session: 'f', turns: 1 });
+    follow.kill('SIGINT');
+    expect(await exited).toBe(0);
+    await appendFile(join(watch, 'f.jsonl'), `${JSON.stringify({ role: 'assistant', content: 'done' })}\n`);
+    const w = await runCli(['status', '--wait', '--json'], { env });
+    expect(w.code).toBe(0);
+    expect((JSON.parse(w.out) as { sessions: { id: string; turns: number }[] }).sessions.find((s) => s.id === 'f')?.turns).toBe(2);
+    const text = await runCli(['status'], { env, columns: 80 });
+    expect(text.out).toMatch(/^PROJECT\s+SESSION\s+HARNESS\s+TURNS\s+PRESSURE\s+LAG\s+REFRESHED\s+STATE$/m);
+    for (const l of text.out.split('\n')) expect(l.length).toBeLessThanOrEqual(80);
+  });
+});
