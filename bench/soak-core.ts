@@ -28,7 +28,7 @@ export interface SoakOptions {
   files: SoakFile[];
   /** Kill at least this many times; writing stretches until then. */
   minKills: number;
-  /** Stop writing after this long even if pieces remain (they are then written in one go). */
+  /** Writing is spread over this long; the daemon is killed at random moments meanwhile. */
   seconds: number;
   /** One restart in this many uses SIGTERM instead of SIGKILL (0 = never). */
   sigtermEvery: number;
@@ -122,16 +122,29 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
   const socket = join(opts.root, '.handoffd', 'handoffd.sock');
   const daemon = new DaemonProc(opts, socket);
   await daemon.start();
+  try {
+    return await soak(opts, daemon, socket, rand, started, log);
+  } finally {
+    if (daemon.child && daemon.child.exitCode === null && daemon.child.signalCode === null) await daemon.stop('SIGKILL').catch(() => undefined);
+  }
+}
+
+async function soak(opts: SoakOptions, daemon: DaemonProc, socket: string, rand: () => number, started: number, log: (m: string) => void): Promise<SoakResult> {
 
   const queues = opts.files.map((f) => ({ path: join(opts.watch, f.name), rest: pieces(f.bytes, rand, 4096) }));
-  for (const q of queues) await writeFile(q.path, '');
+  for (const q of queues) {
+    await mkdir(join(q.path, '..'), { recursive: true });
+    await writeFile(q.path, '');
+  }
   let kills = 0;
   let sigterms = 0;
   let writing = true;
 
+  // Kills land at random moments, often enough to reach minKills well within the writing time.
+  const meanGapMs = Math.max(200, (opts.seconds * 1000) / (opts.minKills * 1.6));
   const killer = (async () => {
     while (writing || kills < opts.minKills) {
-      await sleep(150 + Math.floor(rand() * 500));
+      await sleep(Math.floor(meanGapMs * (0.3 + 1.4 * rand())));
       const term = opts.sigtermEvery > 0 && (kills + sigterms) % opts.sigtermEvery === opts.sigtermEvery - 1;
       await daemon.stop(term ? 'SIGTERM' : 'SIGKILL');
       if (term) sigterms += 1;
@@ -141,21 +154,16 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
     }
   })();
 
+  // Rounds (one piece to every file) are spread evenly over the writing time.
   const deadline = started + opts.seconds * 1000;
-  // Writing paces itself to last until the kills are done (or the deadline passes).
+  let rounds = Math.max(...queues.map((q) => q.rest.length));
   while (queues.some((q) => q.rest.length > 0)) {
-    const left = queues.reduce((n, q) => n + q.rest.length, 0);
-    const behindOnKills = kills < opts.minKills;
     for (const q of queues) {
       const piece = q.rest.shift();
       if (piece) await appendFile(q.path, piece);
     }
-    if (Date.now() > deadline) {
-      for (const q of queues) await appendFile(q.path, Buffer.concat(q.rest.splice(0)));
-      break;
-    }
-    const remainingMs = Math.max(0, deadline - Date.now());
-    await sleep(behindOnKills ? Math.min(25, remainingMs / Math.max(1, left / queues.length)) : 0);
+    rounds -= 1;
+    await sleep(Math.max(0, (deadline - Date.now()) / Math.max(1, rounds)));
   }
   writing = false;
   await killer;

@@ -1,9 +1,23 @@
-import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** Where the installed package lives: schemas, the skill and the service templates ship with it. */
-export const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/**
+ * Where the installed package lives: schemas, the skill and the service templates ship with it.
+ * Found by walking up from this module (dist/, src/ under vitest, or .bench/src/) to the folder
+ * that holds our package.json and schemas/.
+ */
+function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'schemas'))) return dir;
+    const up = dirname(dir);
+    if (up === dir) return join(dirname(fileURLToPath(import.meta.url)), '..');
+    dir = up;
+  }
+}
+
+export const PACKAGE_ROOT = packageRoot();
 export const SCHEMA_DIR = join(PACKAGE_ROOT, 'schemas');
 export const CONFIG_SCHEMA_PATH = join(SCHEMA_DIR, 'handoff.config.schema.json');
 export const CLI_PATH = join(PACKAGE_ROOT, 'dist', 'cli.js');

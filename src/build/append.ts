@@ -9,12 +9,12 @@ import { crashPoint } from './faults.js';
  * and a build that dies first has its appends cut back by the next one.
  */
 
-const FLUSH_CHARS = 8 << 20;
+const FLUSH_BYTES = 8 << 20;
 
 export class AppendBuffer {
-  private timeline: string[] = [];
-  private tools: string[] = [];
-  private chars = 0;
+  private timeline: Buffer[] = [];
+  private tools: Buffer[] = [];
+  private bytes = 0;
   timelineBytes = 0;
   toolsBytes = 0;
 
@@ -26,36 +26,37 @@ export class AppendBuffer {
 
   /** TOOLS.md's header, written once when the file starts. */
   header(text: string): void {
-    this.tools.push(text);
-    this.chars += text.length;
+    const b = Buffer.from(text);
+    this.tools.push(b);
+    this.bytes += b.length;
   }
 
-  async add(timelineLine: string, toolsSection: string | null): Promise<void> {
+  async add(timelineLine: Buffer, toolsSection: string | null): Promise<void> {
     this.timeline.push(timelineLine);
-    this.chars += timelineLine.length;
+    this.bytes += timelineLine.length;
     if (toolsSection !== null) {
-      this.tools.push(toolsSection);
-      this.chars += toolsSection.length;
+      const b = Buffer.from(toolsSection);
+      this.tools.push(b);
+      this.bytes += b.length;
     }
-    if (this.chars >= FLUSH_CHARS) await this.flush();
+    if (this.bytes >= FLUSH_BYTES) await this.flush();
   }
 
   async flush(): Promise<void> {
-    const timeline = this.timeline.join('');
-    const tools = this.tools.join('');
+    const timeline = Buffer.concat(this.timeline);
+    const tools = Buffer.concat(this.tools);
     this.timeline = [];
     this.tools = [];
-    this.chars = 0;
+    this.bytes = 0;
     if (timeline.length > 0) {
       await appendDurable(join(this.dir, FILES.timeline), timeline);
-      this.timelineBytes += Buffer.byteLength(timeline);
+      this.timelineBytes += timeline.length;
       crashPoint('mid-append');
     }
     if (tools.length > 0) {
-      const buf = Buffer.from(tools);
       await appendDurable(join(this.dir, FILES.tools), tools);
-      this.toolsBytes += buf.length;
-      this.onTools(buf);
+      this.toolsBytes += tools.length;
+      this.onTools(tools);
     }
   }
 }

@@ -205,7 +205,7 @@ export class Engine {
     return { req, path, size: st.size, dev: st.dev, ino: st.ino, mtimeMs: st.mtimeMs, isText: !isJsonlPath(path), gone: false };
   }
 
-  /** The directory of an existing session: the index first, then the folders themselves. */
+  /** The directory of a session the index knows (by id, or by native uuid for the same file). */
   private async locate(ident: Identity): Promise<string | undefined> {
     const idx = this.deps.index;
     const byId = idx.get(ident.id);
@@ -214,11 +214,6 @@ export class Engine {
     // The same native session under another id (built earlier with --session, say) — unless
     // that session reads a different file that still exists: then they are two sessions.
     if (byUuid && (await this.sameSource(byUuid.source?.path ?? null, ident)) && (await this.manifestOf(byUuid.dir))?.session === byUuid.id) return byUuid.dir;
-    const name = sessionDirName(ident.id);
-    for (const project of await listDir(this.deps.layout.projectsDir)) {
-      const dir = this.deps.layout.sessionDir(project, name);
-      if ((await this.manifestOf(dir))?.session === ident.id) return dir;
-    }
     return undefined;
   }
 
@@ -251,9 +246,14 @@ export class Engine {
     if (!req.project && parent) choice = { project: parent.project, source: 'index' };
     const dirName = sessionDirName(ident.id);
     const dir = this.deps.layout.sessionDir(choice.project, dirName);
+    // Committed but missing from the index (a process died before writing INDEX.json): it is
+    // an existing session after all.
+    if ((await this.manifestOf(dir))?.session === ident.id) return this.buildExisting(ctx, dir);
     // Nothing is committed without a manifest: residue of a killed first build goes.
-    await emptyForRebuild(dir);
-    for (const n of await listDir(dir)) if (STATE_FILE_RE.test(n)) await removeFile(join(dir, n));
+    if (existsSync(dir)) {
+      await emptyForRebuild(dir);
+      for (const n of await listDir(dir)) if (STATE_FILE_RE.test(n)) await removeFile(join(dir, n));
+    }
     crashPoint('after-cutback');
     await ensureDir(join(dir, FILES.history));
 
@@ -312,6 +312,7 @@ export class Engine {
       timeline_bytes: 0,
       tools_bytes: 0,
       render_sha256: {},
+      render_bytes: {},
       state_file: '',
       state_sha256: '',
       context: computePressure(initialState(), this.deps.config.pressure),
@@ -509,9 +510,9 @@ export class Engine {
   private async read(ctx: Ctx, state: SessionState, start: { offset: number; lines: number }, head0: string, hash: Hash, append: AppendBuffer | null, subagentFile: boolean): Promise<ReadResult> {
     let head = head0;
     const onTurn = async (t: Turn): Promise<void> => {
-      const { line, h } = chainLine(head, t);
+      const { bytes, h } = chainLine(head, t);
       head = h;
-      if (append) await append.add(line, t.class === 'TOOL' ? toolSection(t) : null);
+      if (append) await append.add(bytes, t.class === 'TOOL' ? toolSection(t) : null);
     };
     if (ctx.isText) {
       const raw = await readTextFile(ctx.path);
@@ -665,19 +666,22 @@ export class Engine {
       objective: state.objectiveOverride ?? state.objective?.text ?? null,
       objective_override: state.objectiveOverride,
     };
+    // The manifest sha256 has a fixed length, so render sizes are known before it is.
+    const sized = (s: string): number => Buffer.byteLength(s.split(token).join(MANIFEST_SHA_PLACEHOLDER));
+    unsealed.render_bytes = { [FILES.summary]: sized(renders.summaryJson), [FILES.llm]: sized(renders.llmJson), [FILES.handoff]: sized(renders.handoffMd) };
     const manifest = seal(unsealed);
     const fill = (s: string): string => s.split(token).join(manifest.manifest_sha256);
 
-    // 2. The state, then the renders, each atomically; 3. the manifest last: the commit point.
-    await writeAtomic(join(dir, stateFile), stateJson);
-    crashPoint('after-state');
-    await writeAtomic(join(dir, FILES.summary), fill(renders.summaryJson));
-    crashPoint('after-summary');
-    await writeAtomic(join(dir, FILES.llm), fill(renders.llmJson));
-    crashPoint('after-llm');
+    // 2. The state and the renders, each atomically (side by side: they do not depend on each
+    // other); 3. the manifest last, flushed to disk: the commit point.
     const handoffMd = fill(renders.handoffMd);
-    await writeAtomic(join(dir, FILES.handoff), handoffMd);
-    crashPoint('after-handoff');
+    await Promise.all([
+      writeAtomic(join(dir, stateFile), stateJson, 0o644, false).then(() => crashPoint('after-state')),
+      writeAtomic(join(dir, FILES.summary), fill(renders.summaryJson), 0o644, false),
+      writeAtomic(join(dir, FILES.llm), fill(renders.llmJson), 0o644, false),
+      writeAtomic(join(dir, FILES.handoff), handoffMd, 0o644, false),
+    ]);
+    crashPoint('after-renders');
     if (entry && hist) await writeHistory(dir, entry.file, historyContent(hist, handoffMd, now, revision));
     await writeAtomic(join(dir, FILES.manifest), serializeManifest(manifest));
     crashPoint('after-manifest');

@@ -9,9 +9,7 @@ export const CRASH_POINTS = [
   'mid-append',
   'after-append',
   'after-state',
-  'after-summary',
-  'after-llm',
-  'after-handoff',
+  'after-renders',
   'after-manifest',
   'after-reset-copy',
 ] as const;

@@ -4,7 +4,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SessionState } from '../core/state.js';
 import { STATE_VERSION } from '../core/state.js';
-import { copyAtomic, cutBack, listDir, removeFile, sweepStrayTemps, writeAtomic } from '../store/files.js';
+import { copyAtomic, cutBack, fileSize, listDir, removeFile, sweepStrayTemps, writeAtomic } from '../store/files.js';
 import { FILES, STATE_FILE_RE } from '../store/layout.js';
 import type { Manifest } from '../store/manifest.js';
 import { readManifest } from '../store/manifest.js';
@@ -64,6 +64,9 @@ export async function loadSession(dir: string): Promise<LoadedSession> {
     if (Number(m[1]) > committed) dirty = true;
   }
   crashPoint('after-cutback');
+  for (const [file, bytes] of Object.entries(manifest.render_bytes ?? {})) {
+    if ((await fileSize(join(dir, file))) !== bytes) dirty = true;
+  }
   const state = await readState(dir, manifest);
   if (state === null) dirty = true;
   return { dir, manifest, state, dirty, resetPending, damaged };

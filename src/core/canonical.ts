@@ -1,3 +1,4 @@
+import * as crypto from 'node:crypto';
 import { createHash } from 'node:crypto';
 
 /**
@@ -23,8 +24,12 @@ export function canonicalJson(value: unknown): string {
 }
 
 export function sha256Hex(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
+  // crypto.hash (one-shot) is about three times faster than createHash for the small inputs
+  // hashed once per turn; it exists from Node 20.12.
+  return oneShot ? oneShot('sha256', data, 'hex') : createHash('sha256').update(data).digest('hex');
 }
+
+const oneShot = (crypto as { hash?: (alg: string, data: string | Uint8Array, enc: 'hex') => string }).hash;
 
 /** The hash chain of timeline.jsonl: h = sha256(prev_h + canonical(line without h)). */
 export function chainHash(prevH: string, lineWithoutH: unknown): string {

@@ -37,6 +37,9 @@ function observe(harness: Exclude<Harness, 'text'>, obj: Record<string, unknown>
   }
 }
 
+/** A tool result's output is kept only for the line a failure quotes: its head is enough. */
+const FACT_OUTPUT_CHARS = 2000;
+
 /** Redacts every string an observation carries before anything is kept. */
 function sanitize(obs: Observation, st: SessionState, redactor: Redactor): void {
   const r = redactor.redact(obs.text);
@@ -46,7 +49,8 @@ function sanitize(obs: Observation, st: SessionState, redactor: Redactor): void 
     for (const [k, v] of Object.entries(f)) {
       if (k === 't') continue;
       if (typeof v === 'string') {
-        const rr = redactor.redact(v);
+        // Each removal counts, so a credential both in a turn and in its fact counts twice.
+        const rr = redactor.redact(k === 'output' ? v.slice(0, FACT_OUTPUT_CHARS) : v);
         st.redactions += rr.count;
         (f as Record<string, unknown>)[k] = rr.text;
       } else if (Array.isArray(v)) {

@@ -1,5 +1,6 @@
-import { canonicalJson, chainHash } from './canonical.js';
-import type { Turn } from './types.js';
+import { createHash } from 'node:crypto';
+import { canonicalJson, sha256Hex } from './canonical.js';
+import type { ToolRef, Turn } from './types.js';
 
 /**
  * timeline.jsonl lines: one turn each, `{seq, ts, class, text, h}` (+ `tool`), where
@@ -8,7 +9,8 @@ import type { Turn } from './types.js';
  */
 
 export interface ChainedLine {
-  line: string;
+  /** The line as stored, newline included, UTF-8 encoded once. */
+  bytes: Buffer;
   h: string;
 }
 
@@ -18,10 +20,35 @@ export function timelineRecord(turn: Turn): Record<string, unknown> {
   return rec;
 }
 
+function toolJson(t: ToolRef): string {
+  // Keys in canonical (sorted) order: id, name, ok.
+  return `{"id":${JSON.stringify(t.id)},"name":${JSON.stringify(t.name)}${t.ok === undefined ? '' : `,"ok":${t.ok}`}}`;
+}
+
+/**
+ * The canonical JSON of a turn, written directly: this runs once per turn on every build, and a
+ * turn has a fixed shape, so the general recursive serializer is not needed. A unit test keeps
+ * the two in agreement.
+ */
+export function canonicalTurn(turn: Turn, h?: string): string {
+  const tail = canonicalTail(turn);
+  return h === undefined ? `{"class":${JSON.stringify(turn.class)},${tail}` : `{"class":${JSON.stringify(turn.class)},"h":${JSON.stringify(h)},${tail}`;
+}
+
+/** Everything after `class` (and `h`): serialized once per turn, the text being the bulk. */
+function canonicalTail(turn: Turn): string {
+  const seq = Number.isFinite(turn.seq) ? String(turn.seq) : 'null';
+  return `"seq":${seq},"text":${JSON.stringify(turn.text)}${turn.tool ? `,"tool":${toolJson(turn.tool)}` : ''},"ts":${JSON.stringify(turn.ts)}}`;
+}
+
+const NEWLINE = Buffer.from('\n');
+
 export function chainLine(prevH: string, turn: Turn): ChainedLine {
-  const rec = timelineRecord(turn);
-  const h = chainHash(prevH, rec);
-  return { line: `${canonicalJson({ ...rec, h })}\n`, h };
+  const head = `{"class":${JSON.stringify(turn.class)},`;
+  // The text is encoded once and both hashed and stored from the same bytes.
+  const tail = Buffer.from(canonicalTail(turn), 'utf8');
+  const h = createHash('sha256').update(prevH).update(head).update(tail).digest('hex');
+  return { bytes: Buffer.concat([Buffer.from(`${head}"h":"${h}",`), tail, NEWLINE]), h };
 }
 
 export interface ChainCheck {
@@ -33,7 +60,7 @@ export interface ChainCheck {
   reason?: string;
 }
 
-/** Walks a timeline's lines, recomputing the chain. */
+/** Walks a timeline's lines, recomputing the chain with the general canonical serializer. */
 export function checkChain(lines: Iterable<string>): ChainCheck {
   let prev = '';
   let n = 0;
@@ -47,7 +74,7 @@ export function checkChain(lines: Iterable<string>): ChainCheck {
       return { ok: false, lines: n, head: prev, brokenAt: n, reason: `timeline line ${n} is not valid JSON` };
     }
     const { h, ...rest } = rec;
-    const expect = chainHash(prev, rest);
+    const expect = sha256Hex(prev + canonicalJson(rest));
     if (h !== expect) return { ok: false, lines: n, head: prev, brokenAt: n, reason: `timeline line ${n}: hash chain broken (stored h does not match its content)` };
     prev = expect;
   }

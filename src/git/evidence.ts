@@ -74,9 +74,13 @@ interface Cached {
   evidence: GitEvidence;
 }
 
+/** A folder found not to be a repository is not asked again for this long. */
+const NOT_A_REPO_TTL_MS = 60_000;
+
 export class GitProbe {
   private readonly cache = new Map<string, Cached>();
   private readonly gitDirs = new Map<string, { top: string; gitDir: string }>();
+  private readonly notRepos = new Map<string, number>();
 
   constructor(
     private readonly opts: GitOptions,
@@ -112,10 +116,15 @@ export class GitProbe {
     }
     let loc = this.gitDirs.get(cwd);
     if (!loc) {
+      const seen = this.notRepos.get(cwd);
+      if (seen !== undefined && this.now().getTime() - seen < NOT_A_REPO_TTL_MS) return gitUnavailable('not-a-repo', `${cwd} is not inside a git work tree`, cwd, at);
       const r = await git(['rev-parse', '--show-toplevel', '--absolute-git-dir'], cwd, this.opts.timeoutMs);
       if (r.missing) return gitUnavailable('git-missing', 'git is not installed or not on PATH', cwd, at);
       if (r.timedOut) return gitUnavailable('timeout', `git rev-parse timed out after ${this.opts.timeoutMs} ms`, cwd, at);
-      if (!r.ok) return gitUnavailable('not-a-repo', `${cwd} is not inside a git work tree`, cwd, at);
+      if (!r.ok) {
+        this.notRepos.set(cwd, this.now().getTime());
+        return gitUnavailable('not-a-repo', `${cwd} is not inside a git work tree`, cwd, at);
+      }
       const [top, gitDir] = r.stdout.trim().split('\n');
       if (!top || !gitDir) return gitUnavailable('not-a-repo', `${cwd} is not inside a git work tree`, cwd, at);
       loc = { top, gitDir };
@@ -167,13 +176,18 @@ export class GitProbe {
     if (!this.opts.enabled) return null;
     const cached = this.gitDirs.get(cwd);
     if (cached) return cached.top;
+    const seen = this.notRepos.get(cwd);
+    if (seen !== undefined && this.now().getTime() - seen < NOT_A_REPO_TTL_MS) return null;
     try {
       if (!(await stat(cwd)).isDirectory()) return null;
     } catch {
       return null;
     }
     const r = await git(['rev-parse', '--show-toplevel', '--absolute-git-dir'], cwd, this.opts.timeoutMs);
-    if (!r.ok) return null;
+    if (!r.ok) {
+      if (!r.missing && !r.timedOut) this.notRepos.set(cwd, this.now().getTime());
+      return null;
+    }
     const [top, gitDir] = r.stdout.trim().split('\n');
     if (!top || !gitDir) return null;
     this.gitDirs.set(cwd, { top, gitDir });

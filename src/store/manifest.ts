@@ -67,6 +67,9 @@ export interface Manifest {
   timeline_bytes: number;
   tools_bytes: number;
   render_sha256: Record<string, string>;
+  /** Sizes of the rewritten renders: opening a session compares them (cheap) to catch a render
+   * lost to a power failure (renders are not fsynced; the manifest is). */
+  render_bytes: Record<string, number>;
   evidence_contract_sha256?: string;
   state_file: string;
   state_sha256: string;

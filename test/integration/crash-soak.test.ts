@@ -59,7 +59,7 @@ describe('crash soak', () => {
       watch: join(tempDir('handoff-watch-'), 'projects'),
       files: await sources(),
       minKills: 5,
-      seconds: 30,
+      seconds: 6,
       sigtermEvery: 4,
       seed: Number(process.env.HANDOFF_TEST_SEED ?? 7),
       expected: oneShot,

@@ -18,11 +18,26 @@ describe('timeline hash chain', () => {
     const b = chainLine(a.h, { seq: 1, ts: '2026-01-01T00:00:00Z', class: 'TOOL', text: 'ls', tool: { name: 'Bash', id: 't1', ok: true } });
     const expectA = createHash('sha256').update(canonicalJson({ class: 'USER', seq: 0, text: 'hello', ts: null })).digest('hex');
     expect(a.h).toBe(expectA);
-    const lines = [a.line, b.line].map((l) => l.trimEnd());
+    const lines = [a.bytes, b.bytes].map((l) => l.toString('utf8').trimEnd());
     expect(checkChain(lines)).toEqual({ ok: true, lines: 2, head: b.h });
     const tampered = [lines[0] as string, (lines[1] as string).replace('"ls"', '"rm"')];
     const r = checkChain(tampered);
     expect(r.ok).toBe(false);
     expect(r.brokenAt).toBe(2);
+  });
+});
+
+describe('the fast turn serializer', () => {
+  it('writes exactly what the general canonical serializer writes', async () => {
+    const { canonicalTurn } = await import('../../src/core/timeline.js');
+    const turns = [
+      { seq: 0, ts: null, class: 'USER' as const, text: 'plain' },
+      { seq: 17, ts: '2026-01-01T00:00:00.000Z', class: 'TOOL' as const, text: 'quote " backslash \\ newline \n tab \t emoji 🚀 \u2028', tool: { name: 'Bash', id: 'toolu_1', ok: false } },
+      { seq: 3.5, ts: 't', class: 'OTHER' as const, text: '', tool: { name: 'n', id: '' } },
+    ];
+    for (const t of turns) {
+      expect(canonicalTurn(t)).toBe(canonicalJson(t));
+      expect(canonicalTurn(t, 'abc')).toBe(canonicalJson({ ...t, h: 'abc' }));
+    }
   });
 });

@@ -1,0 +1,222 @@
+import { writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redactor } from '../src/core/redact.js';
+import { coldBuild, parseFloorReadline, parseFloorSplit } from './cold.js';
+import { generateStore, loadSources, PROJECT } from './generate.js';
+import { idleBench } from './idle.js';
+import type { IdleFigures } from './idle.js';
+import { machine, median, round } from './metrics.js';
+import { refreshBench } from './refresh.js';
+import type { RefreshFigures } from './refresh.js';
+
+/**
+ * `npm run bench [-- --json] [-- --quick]`: the figures behind the product's claims, measured as
+ * medians and as ratios within one run (these machines are shared and noisy), then written to
+ * docs/PERFORMANCE.md. Nothing it generates is kept.
+ */
+
+const args = new Set(process.argv.slice(2));
+const JSON_OUT = args.has('--json');
+const QUICK = args.has('--quick');
+const CLI = join(PROJECT, 'dist', 'cli.js');
+const MiB = 2 ** 20;
+
+const SIZES = QUICK
+  ? { coldBytes: 40 * MiB, runs: 2, largeBytes: 20 * MiB, appends: 30, idleFiles: 500, idleSeconds: 5 }
+  : { coldBytes: 200 * MiB, runs: 3, largeBytes: 100 * MiB, appends: 100, idleFiles: 5000, idleSeconds: 60 };
+
+const log = (msg: string): void => {
+  process.stderr.write(`[bench] ${msg}\n`);
+};
+
+interface ColdFigures {
+  bytes: number;
+  files: number;
+  turns: number;
+  runs: number;
+  seconds: number;
+  mb_s: number;
+  parse_floor_mb_s: number;
+  ratio: number;
+  whole_file_floor_mb_s: number;
+  whole_file_ratio: number;
+}
+
+async function cold(): Promise<ColdFigures> {
+  const root = await mkdtemp(join(tmpdir(), 'handoff-bench-data-'));
+  try {
+    log(`generating ${Math.round(SIZES.coldBytes / MiB)} MiB of transcripts`);
+    const g = await generateStore(root, { totalBytes: SIZES.coldBytes, minBytes: 1 * MiB, maxBytes: 4 * MiB, seed: 42 });
+    const mb = g.bytes / MiB;
+    const floor: number[] = [];
+    const whole: number[] = [];
+    const build: number[] = [];
+    let turns = 0;
+    // Interleaved, so the floor and the build see the same machine load.
+    for (let i = 0; i < SIZES.runs; i += 1) {
+      floor.push(await parseFloorReadline(g.files));
+      whole.push(parseFloorSplit(g.files));
+      const r = await coldBuild(g.files);
+      build.push(r.seconds);
+      turns = r.turns;
+      log(`cold run ${i + 1}/${SIZES.runs}: build ${(mb / r.seconds).toFixed(1)} MB/s, floor ${(mb / (floor.at(-1) as number)).toFixed(1)} MB/s`);
+    }
+    const s = median(build);
+    const mbS = mb / s;
+    const floorS = mb / median(floor);
+    const wholeS = mb / median(whole);
+    return {
+      bytes: g.bytes,
+      files: g.files.length,
+      turns,
+      runs: SIZES.runs,
+      seconds: round(s),
+      mb_s: round(mbS),
+      parse_floor_mb_s: round(floorS),
+      ratio: round(mbS / floorS, 3),
+      whole_file_floor_mb_s: round(wholeS),
+      whole_file_ratio: round(mbS / wholeS, 3),
+    };
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+/** The redactor alone, on the text of real transcripts (messages, commands, tool output). */
+function redactSpeed(): number {
+  const { sources } = loadSources();
+  const texts: string[] = [];
+  for (const s of sources) {
+    for (const l of s.lines) {
+      try {
+        const o = JSON.parse(l) as { message?: { content?: unknown }; payload?: { content?: unknown; output?: unknown; arguments?: unknown } };
+        const m = o.message?.content ?? o.payload?.content ?? o.payload?.output ?? o.payload?.arguments;
+        if (m !== undefined) texts.push(typeof m === 'string' ? m : JSON.stringify(m));
+      } catch {
+        // not JSON: not text the product would redact either
+      }
+    }
+  }
+  const r = new Redactor();
+  const mb = texts.reduce((a, t) => a + Buffer.byteLength(t), 0) / MiB;
+  const runs: number[] = [];
+  for (let i = 0; i < 5; i += 1) {
+    const t0 = performance.now();
+    for (let k = 0; k < 4; k += 1) for (const t of texts) r.redact(t);
+    runs.push((4 * mb) / ((performance.now() - t0) / 1000));
+  }
+  return round(median(runs), 1);
+}
+
+function markdown(r: Report): string {
+  const m = r.machine;
+  const c = r.cold;
+  const f = r.refresh;
+  const i = r.idle;
+  return `# Performance
+
+Written by \`npm run bench\` on ${r.date.slice(0, 10)}. Every figure is a median of several runs; ratios are
+measured within the same run, because the machines this runs on are shared and noisy. Reproduce with:
+
+    npm ci && npm run bench            # about 4 minutes on 2 cores; --quick for a smaller pass
+    npm run bench -- --json            # the same figures as one JSON object
+
+Machine: ${m.cpu}, ${m.cores} cores, ${m.ram_gb} GiB RAM, ${m.kernel}, Node ${m.node}.
+
+## Cold build (one-shot, whole store)
+
+| figure | value |
+|---|---|
+| transcripts | ${c.files} files, ${(c.bytes / MiB).toFixed(0)} MiB, ${c.turns} turns (real Claude Code and Codex turns replayed with fresh ids) |
+| build | **${c.mb_s} MB/s** (${c.seconds} s) |
+| parse floor (readline + JSON.parse per line) | ${c.parse_floor_mb_s} MB/s |
+| **ratio** (build / floor; target ≥ 0.35) | **${c.ratio}** |
+| stricter floor (whole-file read + split + JSON.parse) | ${c.whole_file_floor_mb_s} MB/s → ratio ${c.whole_file_ratio} |
+
+A build does everything the floor does and also: classifies every line, redacts every string, hashes the
+source and chains every turn, writes timeline.jsonl and TOOLS.md, and renders and seals the handoff of
+each of the ${c.files} sessions.
+
+## Refresh latency (daemon running)
+
+Time from appending one realistic turn to the \`built\` notification for that session, ${f.appends} appends each.
+
+| transcript | p50 | p99 |
+|---|---|---|
+| small (${(f.small_bytes / MiB).toFixed(0)} MiB) | ${f.small_p50_ms} ms | ${f.small_p99_ms} ms |
+| large (${(f.large_bytes / MiB).toFixed(0)} MiB) | ${f.large_p50_ms} ms | ${f.large_p99_ms} ms |
+| **large / small (p50; target ≤ 1.5)** | **${f.ratio}** | |
+
+A refresh reads only the new bytes: the first build of the large transcript took ${f.initial_build_s} s, each
+refresh after it costs the same as on the small one.
+
+## Idle daemon
+
+| figure | value |
+|---|---|
+| transcripts watched | ${i.files} (backfilled in ${i.backfill_s} s, ${i.backfill_files_per_s} files/s) |
+| CPU while idle | ${i.cpu_s} s over ${i.seconds} s = **${i.cpu_pct} %** (target ≤ 1 %) |
+| resident memory | **${i.rss_mb} MB** (target ≤ 200 MB) |
+| open file descriptors | **${i.fds}** with ${i.files} transcripts, ${i.fds_small} with ${i.small_files} |
+
+## Redactor
+
+**${r.redact_mb_s} MB/s** on the text of the real transcripts (every built-in kind of SPEC §9 checked).
+
+## Notes
+
+- The store's file system here is ext4 mounted with \`discard\`: every file a build replaces is TRIMmed,
+  so creating and renaming files costs ~2 ms each (measured by hand: 0.4 ms to overwrite a file in
+  place, 2.3 ms to write a new one and rename it over). Per-build fixed costs, and so the backfill rate,
+  are far better on a laptop's file system; the ratios above do not depend on it.
+- Only the manifest (the commit point) is fsynced. See docs/FORMAT.md for what a power failure can and
+  cannot do to a store.
+`;
+}
+
+interface Report {
+  date: string;
+  machine: ReturnType<typeof machine>;
+  quick: boolean;
+  cold: ColdFigures;
+  refresh: RefreshFigures;
+  idle: IdleFigures;
+  redact_mb_s: number;
+  seconds: number;
+}
+
+const started = performance.now();
+log(`machine: ${machine().cpu}, ${machine().cores} cores; ${QUICK ? 'quick pass' : 'full pass'}`);
+const coldFig = await cold();
+log(`refresh: small 1 MiB and large ${Math.round(SIZES.largeBytes / MiB)} MiB, ${SIZES.appends} appends each`);
+const refreshFig = await refreshBench(CLI, { smallBytes: 1 * MiB, largeBytes: SIZES.largeBytes, appends: SIZES.appends, seed: 7 });
+log(`idle: ${SIZES.idleFiles} transcripts, ${SIZES.idleSeconds} s`);
+const idleFig = await idleBench(CLI, { files: SIZES.idleFiles, smallFiles: 50, seconds: SIZES.idleSeconds, seed: 11 });
+const report: Report = {
+  date: new Date().toISOString(),
+  machine: machine(),
+  quick: QUICK,
+  cold: coldFig,
+  refresh: refreshFig,
+  idle: idleFig,
+  redact_mb_s: redactSpeed(),
+  seconds: round((performance.now() - started) / 1000, 1),
+};
+if (!QUICK) writeFileSync(join(PROJECT, 'docs', 'PERFORMANCE.md'), markdown(report));
+if (JSON_OUT) process.stdout.write(`${JSON.stringify(report)}\n`);
+else {
+  const c = report.cold;
+  const f = report.refresh;
+  const i = report.idle;
+  process.stdout.write(
+    [
+      `cold     ${c.mb_s} MB/s vs parse floor ${c.parse_floor_mb_s} MB/s → ratio ${c.ratio} (${(c.bytes / MiB).toFixed(0)} MiB, ${c.files} files)`,
+      `refresh  p50 ${f.small_p50_ms} ms (1 MiB) vs ${f.large_p50_ms} ms (${(f.large_bytes / MiB).toFixed(0)} MiB) → ratio ${f.ratio}; p99 ${f.small_p99_ms} / ${f.large_p99_ms} ms`,
+      `idle     ${i.cpu_pct} % CPU, ${i.rss_mb} MB RSS, ${i.fds} fds for ${i.files} files (${i.fds_small} for ${i.small_files})`,
+      `redact   ${report.redact_mb_s} MB/s`,
+      `(${report.seconds} s${QUICK ? '; quick pass: docs/PERFORMANCE.md not rewritten' : '; written to docs/PERFORMANCE.md'})`,
+    ].join('\n') + '\n',
+  );
+}
