@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Engine, BuildResult } from './build/index.js';
 import { openEngine } from './build/index.js';
@@ -71,7 +71,7 @@ export class Daemon {
 
   async start(): Promise<void> {
     const c = this.config;
-    mkdirSync(c.root, { recursive: true });
+    if (!existsSync(c.root)) mkdirSync(c.root, { recursive: true, mode: 0o700 });
     mkdirSync(join(c.root, '.handoffd'), { recursive: true, mode: 0o700 });
     this.lock = new StoreLock(join(c.root, '.handoffd', 'handoffd.lock'), { pid: process.pid, started_at: this.startedAt.toISOString(), socket: c.socketPath, version: packageVersion() });
     const { tookOver } = this.lock.acquire();

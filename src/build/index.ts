@@ -3,7 +3,8 @@ import { Redactor } from '../core/redact.js';
 import { GitProbe } from '../git/evidence.js';
 import { IndexStore } from '../store/index-store.js';
 import { migrateLegacy } from '../store/index-file.js';
-import { moveDir } from '../store/files.js';
+import { existsSync } from 'node:fs';
+import { ensureDir, moveDir } from '../store/files.js';
 import { Layout } from '../store/layout.js';
 import { DigestCache } from './digests.js';
 import { Engine } from './engine.js';
@@ -19,6 +20,8 @@ export interface EngineOptions {
  */
 export async function openEngine(config: ResolvedConfig, opts: EngineOptions = {}): Promise<Engine> {
   const layout = new Layout(config.root);
+  // A new store is private: handoffs quote sessions (credentials redacted, the rest verbatim).
+  if (!existsSync(config.root)) await ensureDir(config.root, 0o700);
   const moved = await migrateLegacy(layout, moveDir);
   const index = await IndexStore.load(layout);
   if (moved.length > 0) await index.rebuild();
