@@ -31,7 +31,7 @@ function searchPath(path: string | undefined): string {
   return dirs.length > 0 ? dirs.join(':') : FALLBACK_PATH;
 }
 
-function context(io: Io, args: Parsed): ServiceContext {
+export function serviceContext(io: Io, args: Parsed): ServiceContext {
   const platform = choosePlatform(str(args, 'platform'), process.platform);
   const home = homeDir(io.env);
   const { root } = loadConfig(io, args);
@@ -111,7 +111,7 @@ export const serviceCommand: Command = {
     }
     const json = bool(args, 'json');
     const dryRun = bool(args, 'dry-run');
-    const ctx = context(io, args);
+    const ctx = serviceContext(io, args);
     if (sub === 'status') {
       if (dryRun) throw new UsageError('handoff service status: --dry-run has nothing to do here, status changes nothing', { hint: 'leave out --dry-run' });
       printStatus(io, await serviceStatus(ctx), json);
