@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, parse as parsePath, resolve } from 'node:path';
@@ -77,7 +78,7 @@ let validator: ReturnType<Ajv['compile']> | null = null;
 function validate(): ReturnType<Ajv['compile']> {
   if (validator) return validator;
   const schema = JSON.parse(readFileSync(CONFIG_SCHEMA_PATH, 'utf8')) as object;
-  const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: false });
+  const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: false, verbose: true });
   validator = ajv.compile(schema);
   return validator;
 }
@@ -112,7 +113,10 @@ function describeAjvError(file: string, e: ErrorObject): ConfigError {
     return new ConfigError(`${file}: invalid config at ${at}: expected ${expected}`, { hint: fix, details: { file, pointer: at } });
   }
   if (e.keyword === 'enum') expected = `one of ${JSON.stringify((e.params as { allowedValues?: unknown }).allowedValues)}`;
-  return new ConfigError(`${file}: invalid config at ${pointer}: expected ${expected}`, { hint: fix, details: { file, pointer } });
+  else if (e.keyword === 'type') expected = `a value of type ${String((e.params as { type?: unknown }).type)}`;
+  else expected = expected.replace(/^must (be |have |NOT have |match )?/, (_m, verb: string | undefined) => (verb === 'NOT have ' ? 'no ' : verb === 'have ' ? '' : ''));
+  const found = e.data === undefined ? '' : `, found ${JSON.stringify(e.data)?.slice(0, 80)}`;
+  return new ConfigError(`${file}: invalid config at ${pointer}: expected ${expected}${found}`, { hint: fix, details: { file, pointer } });
 }
 
 /** Reads and validates one config file; defaults filled in. */
@@ -211,10 +215,22 @@ export function defaultWatchPaths(env: NodeJS.ProcessEnv): string[] {
   return [...claudeDirs.map((d) => join(d, 'projects')), join(codex, 'sessions'), join(codex, 'archived_sessions')];
 }
 
+/**
+ * The control socket: `$XDG_RUNTIME_DIR/handoffd/handoffd.sock` for the default store, else
+ * `<root>/.handoffd/handoffd.sock`. Under XDG_RUNTIME_DIR every other store gets a name of its
+ * own (`handoffd-<12 hex of sha256(root)>.sock`): one runtime folder serves every store, and
+ * two daemons for two stores must not share a socket.
+ */
 export function socketPathFor(root: string, env: NodeJS.ProcessEnv): { socketPath: string; runtimeDir: string } {
   const xdg = env.XDG_RUNTIME_DIR;
-  const runtimeDir = xdg && isAbsolute(xdg) ? join(xdg, 'handoffd') : join(root, '.handoffd');
-  return { socketPath: join(runtimeDir, 'handoffd.sock'), runtimeDir };
+  if (!xdg || !isAbsolute(xdg)) {
+    const runtimeDir = join(root, '.handoffd');
+    return { socketPath: join(runtimeDir, 'handoffd.sock'), runtimeDir };
+  }
+  const runtimeDir = join(xdg, 'handoffd');
+  const isDefault = resolve(root) === join(homeDir(env), '.handoffs');
+  const name = isDefault ? 'handoffd.sock' : `handoffd-${createHash('sha256').update(resolve(root)).digest('hex').slice(0, 12)}.sock`;
+  return { socketPath: join(runtimeDir, name), runtimeDir };
 }
 
 export function resolveConfig(input: ResolveInput): ResolvedConfig {

@@ -29,12 +29,22 @@ const RETRY_BASE_MS = 1000;
 const RETRY_MAX_MS = 60_000;
 const MAX_ERRORS_KEPT = 50;
 const INDEX_KEY = '\0index';
+/**
+ * chokidar drops a change that follows another within 50 ms, and a watch can miss an event
+ * under load. Files that changed recently are therefore also polled (a stat each) until they
+ * have been quiet for HOT_WINDOW_MS: what the agent is writing now is never missed for long,
+ * and an idle daemon polls nothing.
+ */
+const HOT_POLL_MS = 500;
+const HOT_WINDOW_MS = 30_000;
 
 export interface DaemonOptions {
   config: ResolvedConfig;
   log: Logger;
   /** Re-resolves the configuration (SIGHUP). */
   reload?: () => ResolvedConfig;
+  /** `--log-level` was given: it beats daemon.log_level, also after a reload. */
+  logLevelFlag?: string | undefined;
 }
 
 export class Daemon {
@@ -50,10 +60,15 @@ export class Daemon {
   private watcher!: TranscriptWatcher;
   private lock!: StoreLock;
   private rescanTimer: NodeJS.Timeout | null = null;
+  private hotTimer: NodeJS.Timeout | null = null;
+  /** Paths that changed recently, with when they last did. */
+  private readonly hot = new Map<string, number>();
   private indexTimer: NodeJS.Timeout | null = null;
   private lastIndexFlush = 0;
   private backfillKeys = new Set<string>();
   private stopping: Promise<void> | null = null;
+  /** Until the start-up scan has queued the backfill (newest first), events only note a stat. */
+  private backfillQueued = false;
   private readonly stopWaiters: (() => void)[] = [];
 
   constructor(private readonly opts: DaemonOptions) {
@@ -75,7 +90,7 @@ export class Daemon {
     mkdirSync(join(c.root, '.handoffd'), { recursive: true, mode: 0o700 });
     this.lock = new StoreLock(join(c.root, '.handoffd', 'handoffd.lock'), { pid: process.pid, started_at: this.startedAt.toISOString(), socket: c.socketPath, version: packageVersion() });
     const { tookOver } = this.lock.acquire();
-    if (tookOver) this.log.warn({ pid: tookOver.pid }, `took over the lock of a daemon that is gone (pid ${tookOver.pid})`);
+    if (tookOver) this.log.warn({ holder_pid: tookOver.pid }, `took over the lock of a daemon that is gone (pid ${tookOver.pid})`);
     try {
       await this.sweep();
       this.engine = await openEngine(c, { cacheSessions: c.options.daemon.cache_sessions });
@@ -104,11 +119,17 @@ export class Daemon {
       else this.log.info({ path: w.path }, `${w.path} does not exist yet; it will be watched as soon as it appears`);
     }
     await this.startBackfill();
-    this.rescanTimer = setInterval(() => void this.rescan(), c.options.watch.rescan_interval_s * 1000);
-    this.rescanTimer.unref();
-    this.indexTimer = setInterval(() => this.maybeFlushIndex(), c.options.daemon.index_interval_ms);
-    this.indexTimer.unref();
+    this.startTimers();
     this.log.info({ root: c.root, socket: c.socketPath, version: packageVersion() }, `handoffd ${packageVersion()} is running (store ${c.root}); ask it with \`handoff status\``);
+  }
+
+  private startTimers(): void {
+    if (this.rescanTimer) clearInterval(this.rescanTimer);
+    if (this.indexTimer) clearInterval(this.indexTimer);
+    this.rescanTimer = setInterval(() => void this.rescan(), this.config.options.watch.rescan_interval_s * 1000);
+    this.rescanTimer.unref();
+    this.indexTimer = setInterval(() => this.maybeFlushIndex(), this.config.options.daemon.index_interval_ms);
+    this.indexTimer.unref();
   }
 
   /** Temp files a killed daemon left in the store are removed before anything else runs. */
@@ -139,16 +160,60 @@ export class Daemon {
   private onHint(kind: string, path: string): void {
     void (async () => {
       const st = await statFile(path);
+      const known = this.files.has(path);
       const r = this.record(path);
       r.stat = st;
+      // A transcript first seen now but older than the backfill window is left alone until it
+      // changes (chokidar reports every file of a folder it starts watching).
+      if (!known && st !== null && kind === 'add' && st.mtimeMs < this.backfillSince()) {
+        r.ignored = { size: st.size, mtimeMs: st.mtimeMs };
+        return;
+      }
+      const build = needsBuild(r);
+      this.log.debug({ kind, path, size: st?.size ?? null, seen: r.seenSize, build }, 'watch event');
       if (st === null && kind !== 'unlink') return; // gone before we looked: the unlink event follows
-      if (needsBuild(r)) this.scheduler.schedule(path, 'live');
+      this.heat(path);
+      if (build && this.backfillQueued) this.scheduler.schedule(path, this.priorityOf(st));
     })().catch((e: unknown) => this.log.warn({ err: describeError(e), path }, 'could not handle a watch event'));
+  }
+
+  /** Marks a path as recently changed; the hot poll re-stats it until it is quiet. */
+  private heat(path: string): void {
+    this.hot.set(path, Date.now());
+    if (this.hotTimer || this.stopping) return;
+    this.hotTimer = setInterval(() => void this.pollHot(), HOT_POLL_MS);
+    this.hotTimer.unref();
+  }
+
+  private async pollHot(): Promise<void> {
+    const now = Date.now();
+    for (const [path, at] of this.hot) {
+      if (now - at > HOT_WINDOW_MS) {
+        this.hot.delete(path);
+        continue;
+      }
+      const r = this.files.get(path);
+      if (!r) continue;
+      const st = await statFile(path);
+      const moved = st?.size !== r.stat?.size || st?.mtimeMs !== r.stat?.mtimeMs;
+      r.stat = st;
+      if (moved) this.hot.set(path, now);
+      if (st !== null && needsBuild(r)) this.scheduler.schedule(path, 'live');
+    }
+    if (this.hot.size === 0 && this.hotTimer) {
+      clearInterval(this.hotTimer);
+      this.hotTimer = null;
+    }
+  }
+
+  private backfillSince(): number {
+    const days = this.config.options.watch.backfill_days;
+    return days === 0 ? 0 : this.startedAt.getTime() - days * 86_400_000;
   }
 
   private async startBackfill(): Promise<void> {
     const days = this.config.options.watch.backfill_days;
-    const since = days === 0 ? 0 : Date.now() - days * 86_400_000;
+    const since = this.backfillSince();
     const found: FileStat[] = [];
     for (const w of this.watcher.status()) if (w.exists) await scanRoot(w.path, found);
     const todo: FileStat[] = [];
@@ -168,6 +233,11 @@ export class Daemon {
     for (const st of todo) {
       this.backfillKeys.add(st.path);
       this.scheduler.schedule(st.path, this.priorityOf(st));
+    }
+    this.backfillQueued = true;
+    // Events that came in while the scan ran (a file created just then) are served now.
+    for (const r of this.files.values()) {
+      if (r.stat !== null && !this.backfillKeys.has(r.path) && needsBuild(r) && (this.files.get(r.path)?.session !== null || r.stat.mtimeMs >= since)) this.scheduler.schedule(r.path, this.priorityOf(r.stat));
     }
     this.log.info({ files: found.length, backfill: todo.length, days }, `found ${found.length} transcript(s); ${todo.length} to build${days === 0 ? '' : ` (changed in the last ${days} days)`}`);
     if (todo.length === 0) this.backfill.finished_at = this.backfill.started_at;
@@ -245,6 +315,7 @@ export class Daemon {
       const hadSession = r.session !== null;
       const res = await this.engine.build({ source: path, autoFinalize: this.config.options.daemon.finalize_on_red });
       this.afterBuild(r, res, before, hadSession);
+      if (!res.up_to_date) this.heat(path);
     } catch (e) {
       ok = false;
       this.onBuildError(r, e);
@@ -252,6 +323,14 @@ export class Daemon {
       this.noteBackfill(path, ok);
       this.maybeFlushIndex();
     }
+  }
+
+  /** A build or update a client asked for over the socket: status and subscribers see it too. */
+  noteExternal(res: BuildResult): void {
+    if (!res.path) return;
+    const r = this.record(res.path);
+    this.afterBuild(r, res, r.pressure.level, r.session !== null);
+    this.heat(res.path);
   }
 
   private afterBuild(r: FileRecord, res: BuildResult, before: string, hadSession: boolean): void {
@@ -270,8 +349,13 @@ export class Daemon {
   }
 
   private halt(r: FileRecord, e: CorruptLineError): void {
+    // Nothing past the corrupt line can be read until the file changes: do not retry before.
+    r.seenSize = r.stat?.size ?? r.seenSize;
+    r.seenIno = r.stat?.ino ?? r.seenIno;
+    const again = r.state === 'halted' && r.halted?.offset === e.offset;
     r.state = 'halted';
     r.halted = { file: e.file, line: e.line, offset: e.offset, fix: e.hint ?? '', message: e.message };
+    if (again) return; // still stuck on the same line: said already
     this.emit('halted', { session: r.session, file: e.file, line: e.line, offset: e.offset, fix: e.hint ?? '', message: e.message, at: new Date().toISOString() });
     this.log.error({ session: r.session, file: e.file, line: e.line, offset: e.offset }, `${e.message} — this session is halted; the others carry on. fix: ${e.hint ?? ''}`);
   }
@@ -393,7 +477,10 @@ export class Daemon {
     };
   }
 
-  /** SIGHUP: re-read the configuration; watch paths and options take effect at once. */
+  /**
+   * SIGHUP: re-read the configuration. Watch paths, thresholds, debounce, intervals, the log
+   * level and the request timeout take effect at once; a new store root needs a restart.
+   */
   async reload(): Promise<void> {
     if (!this.opts.reload) return;
     try {
@@ -402,6 +489,9 @@ export class Daemon {
       this.config = next.root === this.config.root ? next : { ...next, root: this.config.root, socketPath: this.config.socketPath };
       this.engine = await openEngine(this.config, { cacheSessions: this.config.options.daemon.cache_sessions });
       this.scheduler.setDebounce(this.config.options.watch.debounce_ms);
+      this.server.requestTimeoutMs = this.config.options.daemon.request_timeout_ms;
+      if (!this.opts.logLevelFlag) this.log.level = this.config.options.daemon.log_level;
+      this.startTimers();
       await this.watcher.setRoots(this.config.watchPaths);
       this.log.info({ watch: this.config.watchPaths }, 'configuration reloaded');
       await this.rescan();
@@ -421,6 +511,7 @@ export class Daemon {
       this.log.info({ reason }, `stopping (${reason})`);
       if (this.rescanTimer) clearInterval(this.rescanTimer);
       if (this.indexTimer) clearInterval(this.indexTimer);
+      if (this.hotTimer) clearInterval(this.hotTimer);
       for (const r of this.files.values()) if (r.retry) clearTimeout(r.retry);
       const results = await Promise.allSettled([
         this.watcher?.close(),

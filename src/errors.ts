@@ -122,6 +122,12 @@ export class CheckFailedError extends HandoffError {
   readonly exitCode = EXIT.FAILED;
 }
 
+/** A document the product produced does not match its own JSON Schema (a bug or a damaged store). */
+export class SchemaError extends HandoffError {
+  readonly code = 'HANDOFF_ERR_SCHEMA';
+  readonly exitCode = EXIT.FAILED;
+}
+
 /** No daemon answers on the control socket. */
 export class DaemonNotRunningError extends HandoffError {
   readonly code = 'HANDOFF_ERR_NO_DAEMON';
@@ -159,6 +165,8 @@ export class RemoteError extends HandoffError {
   constructor(json: ErrorJson) {
     super(json.message, { ...(json.hint === undefined ? {} : { hint: json.hint }), ...(json.details ? { details: json.details } : {}) });
     this.code = json.code;
+    // The daemon-side class, so logs and `--json` output read the same either way.
+    this.name = json.name;
     this.exitCode = (Object.values(EXIT) as number[]).includes(json.exit) ? (json.exit as ExitCode) : EXIT.FAILED;
   }
 }
@@ -175,6 +183,7 @@ export const ERROR_CLASSES = [
   StoreWriteError,
   VerifyError,
   CheckFailedError,
+  SchemaError,
   DaemonNotRunningError,
   StoreLockedError,
   SocketError,

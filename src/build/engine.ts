@@ -93,6 +93,8 @@ export interface SessionChange {
 
 export interface BuildResult {
   session: string;
+  /** The transcript this session reads. */
+  path: string;
   project: string;
   dir: string;
   harness: Harness;
@@ -512,7 +514,8 @@ export class Engine {
     const onTurn = async (t: Turn): Promise<void> => {
       const { bytes, h } = chainLine(head, t);
       head = h;
-      if (append) await append.add(bytes, t.class === 'TOOL' ? toolSection(t) : null);
+      // Every tool call in full: TOOL turns, and agent turns that also carry a call.
+      if (append) await append.add(bytes, t.tool !== undefined ? toolSection(t) : null);
     };
     if (ctx.isText) {
       const raw = await readTextFile(ctx.path);
@@ -541,6 +544,7 @@ export class Engine {
   private upToDate(dir: string, m: Manifest, read: ReadResult): BuildResult {
     return {
       session: m.session,
+      path: m.sources[0]?.path ?? '',
       project: m.project,
       dir,
       harness: m.harness,
@@ -587,6 +591,12 @@ export class Engine {
     const children = this.deps.index.childrenOf(prev.session).map((c) => ({ id: c.id, dir: c.dir }));
     const token = randomBytes(32).toString('hex');
     const title = prev.title_override ?? state.meta.title ?? null;
+    const histReq = this.historyRequest(ctx.req, prev, pressure);
+    // Anything a caller passes in is redacted like transcript text.
+    const hist = histReq?.note ? { ...histReq, note: this.deps.redactor.redact(histReq.note).text } : histReq;
+    const entry: HistoryEntry | null = hist ? { at: now.toISOString(), file: historyName(dir, prev.dir_name, hist, now), kind: hist.kind, reason: hist.reason, revision } : null;
+    const history = await readHistory(dir);
+    if (entry) history.push(entry.file);
     const input: RenderInput = {
       session: prev.session,
       uuid: prev.uuid ?? state.meta.uuid ?? null,
@@ -608,7 +618,7 @@ export class Engine {
       parentSession: prev.parent_session,
       childSessions: children,
       redactions: state.redactions,
-      history: await readHistory(dir),
+      history: history.sort(),
       state,
     };
     const renders = renderAll(input);
@@ -618,8 +628,6 @@ export class Engine {
     const toolsSha = tools.copy().digest('hex');
     const stateJson = JSON.stringify(state);
     const stateFile = stateFileName(revision);
-    const hist = this.historyRequest(ctx.req, prev, pressure);
-    const entry: HistoryEntry | null = hist ? { at: now.toISOString(), file: historyName(dir, prev.dir_name, hist, now), kind: hist.kind, reason: hist.reason, revision } : null;
 
     const { manifest_sha256: _old, evidence_contract_sha256: _c, ...carried } = prev;
     const unsealed: UnsealedManifest = {
@@ -693,6 +701,7 @@ export class Engine {
     this.deps.index.upsert(indexEntry(manifest, dir, manifest.objective));
     return {
       session: manifest.session,
+      path: source.path,
       project,
       dir,
       harness: manifest.harness,

@@ -1,8 +1,13 @@
 import { buildCommand } from './commands/build.js';
+import { checkCommand } from './commands/check.js';
 import { configCommand } from './commands/config.js';
 import { daemonCommand } from './commands/daemon.js';
+import { doctorCommand } from './commands/doctor.js';
+import { exportCommand } from './commands/export.js';
+import { checkpointCommand, finalizeCommand } from './commands/history.js';
 import { statusCommand } from './commands/status.js';
 import { listCommand } from './commands/list.js';
+import { resumeCommand } from './commands/resume.js';
 import { renameCommand, retitleCommand } from './commands/retitle.js';
 import { serviceCommand } from './commands/service.js';
 import { showCommand } from './commands/show.js';
@@ -11,7 +16,25 @@ import { verifyCommand } from './commands/verify.js';
 import type { Command } from './command.js';
 
 /** Every command, in the order `handoff --help` lists them. */
-export const COMMANDS: readonly Command[] = [daemonCommand, statusCommand, buildCommand, configCommand, verifyCommand, listCommand, showCommand, retitleCommand, renameCommand, serviceCommand, skillCommand];
+export const COMMANDS: readonly Command[] = [
+  daemonCommand,
+  statusCommand,
+  buildCommand,
+  configCommand,
+  verifyCommand,
+  listCommand,
+  showCommand,
+  resumeCommand,
+  checkCommand,
+  checkpointCommand,
+  finalizeCommand,
+  exportCommand,
+  retitleCommand,
+  renameCommand,
+  serviceCommand,
+  skillCommand,
+  doctorCommand,
+];
 
 export function findCommand(name: string): Command | undefined {
   return COMMANDS.find((c) => c.name === name);

@@ -43,6 +43,9 @@ class Conn implements Connection {
   private bufBytes = 0;
   private timer: NodeJS.Timeout | null = null;
   private readonly events = new Set<EventName>();
+  /** Requests still being answered: a client that half-closes still gets their answers. */
+  private inFlight = 0;
+  private ending = false;
   closed = false;
 
   constructor(
@@ -88,33 +91,52 @@ class Conn implements Connection {
         this.reject(null, { code: RPC_ERRORS.INVALID_REQUEST, message: `request larger than ${MAX_REQUEST_BYTES} bytes` });
         return;
       }
-      if (line.trim().length > 0) void this.server.dispatch(this, line);
+      if (line.trim().length > 0) {
+        this.inFlight += 1;
+        void this.server.dispatch(this, line).finally(() => this.settled());
+      }
       if (this.closed) return;
     }
+    const started = this.buf.length === 0 && chunk.length > 0;
     this.buf += chunk;
     this.bufBytes += Buffer.byteLength(chunk);
     if (this.bufBytes > MAX_REQUEST_BYTES) {
       this.reject(null, { code: RPC_ERRORS.INVALID_REQUEST, message: `request larger than ${MAX_REQUEST_BYTES} bytes (no newline within the limit)` });
       return;
     }
-    this.armTimer();
+    if (this.buf.length === 0) this.clearTimer();
+    else if (started || this.timer === null) this.armTimer();
   }
 
-  private armTimer(): void {
+  private clearTimer(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    if (this.buf.length === 0) return;
+  }
+
+  /** Measured from the first byte of an unfinished line, not from the last chunk. */
+  private armTimer(): void {
+    this.clearTimer();
     this.timer = setTimeout(() => {
       this.reject(null, { code: RPC_ERRORS.TIMEOUT, message: `request not finished within ${this.server.requestTimeoutMs} ms (a line must end with \\n)` });
     }, this.server.requestTimeoutMs);
     this.timer.unref();
   }
 
-  /** The client half-closed its side: an unfinished request is an error, then we close too. */
+  /**
+   * The client half-closed its side: an unfinished request is an error; answers still being
+   * worked on are sent first; a subscriber keeps receiving notifications until it closes.
+   */
   private onEnd(): void {
     if (this.buf.trim().length > 0) this.send(encode(fail(null, { code: RPC_ERRORS.PARSE, message: 'incomplete request: the connection ended before a newline' })));
     this.buf = '';
-    this.socket.end();
+    this.clearTimer();
+    this.ending = true;
+    this.settled(0);
+  }
+
+  private settled(done = 1): void {
+    this.inFlight -= done;
+    if (this.ending && this.inFlight === 0 && this.events.size === 0 && !this.socket.destroyed) this.socket.end();
   }
 
   reject(id: Id, error: RpcError): void {
@@ -152,6 +174,10 @@ export class ControlServer {
 
   get requestTimeoutMs(): number {
     return this.opts.requestTimeoutMs;
+  }
+
+  set requestTimeoutMs(ms: number) {
+    this.opts.requestTimeoutMs = ms;
   }
 
   get path(): string {

@@ -25,31 +25,40 @@ interface Rule {
   re: RegExp;
   /** Which capture group holds the secret; 0 = the whole match. Text around it is kept. */
   group: number;
+  /**
+   * Literals every match contains. A text without any of them skips the rule: one fast
+   * substring search instead of a regex pass (most text holds no credential at all).
+   */
+  needles?: readonly string[];
+  /** The needles are lower case and matched against the lower-cased text. */
+  caseless?: boolean;
 }
 
 const BUILTIN: readonly Rule[] = [
-  { kind: 'github_token', re: /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255}\b/g, group: 0 },
-  { kind: 'github_token', re: /\bgithub_pat_[A-Za-z0-9_]{22,255}\b/g, group: 0 },
-  { kind: 'gitlab_token', re: /\bglpat-[A-Za-z0-9_-]{20,255}/g, group: 0 },
-  { kind: 'slack_token', re: /\bxox[abposre]-[A-Za-z0-9-]{10,255}/g, group: 0 },
-  { kind: 'slack_webhook', re: /https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9_/-]{20,200}/g, group: 0 },
-  { kind: 'stripe_key', re: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,255}\b/g, group: 0 },
-  { kind: 'stripe_key', re: /\bwhsec_[A-Za-z0-9]{24,255}\b/g, group: 0 },
-  { kind: 'npm_token', re: /\bnpm_[A-Za-z0-9]{36}\b/g, group: 0 },
-  { kind: 'anthropic_key', re: /\bsk-ant-[A-Za-z0-9]{2,12}-[A-Za-z0-9_-]{20,255}/g, group: 0 },
-  { kind: 'openai_key', re: /\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,255}/g, group: 0 },
-  { kind: 'google_api_key', re: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g, group: 0 },
-  { kind: 'aws_access_key_id', re: /\b(?:AKIA|ASIA|ABIA|ACCA|AROA|AIDA)[0-9A-Z]{16}\b/g, group: 0 },
+  { kind: 'github_token', re: /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255}\b/g, group: 0, needles: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'] },
+  { kind: 'github_token', re: /\bgithub_pat_[A-Za-z0-9_]{22,255}\b/g, group: 0, needles: ['github_pat_'] },
+  { kind: 'gitlab_token', re: /\bglpat-[A-Za-z0-9_-]{20,255}/g, group: 0, needles: ['glpat-'] },
+  { kind: 'slack_token', re: /\bxox[abposre]-[A-Za-z0-9-]{10,255}/g, group: 0, needles: ['xox'] },
+  { kind: 'slack_webhook', re: /https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9_/-]{20,200}/g, group: 0, needles: ['hooks.slack.com'] },
+  { kind: 'stripe_key', re: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,255}\b/g, group: 0, needles: ['k_live_', 'k_test_'] },
+  { kind: 'stripe_key', re: /\bwhsec_[A-Za-z0-9]{24,255}\b/g, group: 0, needles: ['whsec_'] },
+  { kind: 'npm_token', re: /\bnpm_[A-Za-z0-9]{36}\b/g, group: 0, needles: ['npm_'] },
+  { kind: 'anthropic_key', re: /\bsk-ant-[A-Za-z0-9]{2,12}-[A-Za-z0-9_-]{20,255}/g, group: 0, needles: ['sk-ant-'] },
+  { kind: 'openai_key', re: /\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,255}/g, group: 0, needles: ['sk-'] },
+  { kind: 'google_api_key', re: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g, group: 0, needles: ['AIza'] },
+  { kind: 'aws_access_key_id', re: /\b(?:AKIA|ASIA|ABIA|ACCA|AROA|AIDA)[0-9A-Z]{16}\b/g, group: 0, needles: ['AKIA', 'ASIA', 'ABIA', 'ACCA', 'AROA', 'AIDA'] },
   {
     kind: 'aws_secret_access_key',
     re: /aws_?secret_?(?:access_?)?key["']?\s{0,4}[:=]\s{0,4}["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])/gi,
     group: 1,
+    needles: ['secret'],
+    caseless: true,
   },
-  { kind: 'jwt', re: /\beyJ[A-Za-z0-9_-]{8,4096}\.eyJ[A-Za-z0-9_-]{8,8192}\.[A-Za-z0-9_-]{0,4096}/g, group: 0 },
-  { kind: 'bearer', re: /\b(?:Authorization|Proxy-Authorization)["']?\s{0,4}[:=]\s{0,4}["']?(?:Bearer|Basic|Token|token)\s{1,4}([A-Za-z0-9._~+/=-]{8,4096})/gi, group: 1 },
-  { kind: 'bearer', re: /\bBearer\s{1,4}([A-Za-z0-9._~+/-]{20,4096}=*)/g, group: 1 },
+  { kind: 'jwt', re: /\beyJ[A-Za-z0-9_-]{8,4096}\.eyJ[A-Za-z0-9_-]{8,8192}\.[A-Za-z0-9_-]{0,4096}/g, group: 0, needles: ['eyJ'] },
+  { kind: 'bearer', re: /\b(?:Authorization|Proxy-Authorization)["']?\s{0,4}[:=]\s{0,4}["']?(?:Bearer|Basic|Token|token)\s{1,4}([A-Za-z0-9._~+/=-]{8,4096})/gi, group: 1, needles: ['authorization'], caseless: true },
+  { kind: 'bearer', re: /\bBearer\s{1,4}([A-Za-z0-9._~+/-]{20,4096}=*)/g, group: 1, needles: ['Bearer'] },
   // scheme://user:password@host — only the password goes.
-  { kind: 'url_password', re: /\b[a-zA-Z][a-zA-Z0-9+.-]{0,20}:\/\/[^\s:/@"'<>]{1,256}:([^\s@/"'<>]{1,256})@/g, group: 1 },
+  { kind: 'url_password', re: /\b[a-zA-Z][a-zA-Z0-9+.-]{0,20}:\/\/[^\s:/@"'<>]{1,256}:([^\s@/"'<>]{1,256})@/g, group: 1, needles: ['://'] },
 ];
 
 /** The word in a name that marks its value as secret. */
@@ -57,6 +66,8 @@ const SECRET_NAME = /secret|token|passw(?:or)?d|api_?key|apikey|private_?key|cre
 const NAME_CHAR = /[A-Za-z0-9_.-]/;
 const MAX_NAME_CHARS = 64;
 const MAX_VALUE_CHARS = 4096;
+/** Quotes escaped this many levels deep (JSON inside JSON inside JSON) are still recognised. */
+const MAX_ESCAPES = 7;
 
 const PRIVATE_KEY_BEGIN = /-----BEGIN (?:[A-Z0-9]+ ){0,4}PRIVATE KEY(?: BLOCK)?-----/g;
 const PRIVATE_KEY_END = /-----END (?:[A-Z0-9]+ ){0,4}PRIVATE KEY(?: BLOCK)?-----/g;
@@ -85,8 +96,14 @@ export class Redactor {
     const pk = redactPrivateKeys(text);
     text = pk.text;
     count += pk.count;
+    let lower: string | null = null;
     for (const rule of BUILTIN) {
+      if (rule.needles) {
+        const hay = rule.caseless ? (lower ??= text.toLowerCase()) : text;
+        if (!containsAny(hay, rule.needles)) continue;
+      }
       const r = applyRule(text, rule);
+      if (r.count > 0) lower = null;
       text = r.text;
       count += r.count;
     }
@@ -101,6 +118,11 @@ export class Redactor {
     if (text.length >= BASE64_MIN_CHARS) text = collapseBase64(text);
     return { text, count };
   }
+}
+
+function containsAny(hay: string, needles: readonly string[]): boolean {
+  for (const n of needles) if (hay.includes(n)) return true;
+  return false;
 }
 
 function applyRule(text: string, rule: Rule): RedactResult {
@@ -166,7 +188,7 @@ function redactPairs(text: string): RedactResult {
     }
     let i = nameEnd;
     const quotedName = text[nameStart - 1] === '"' || text[nameStart - 1] === "'";
-    if (quotedName && (text[i] === '"' || text[i] === "'")) i += 1;
+    if (quotedName) i = afterQuote(text, i);
     let spaces = 0;
     while (i < text.length && (text[i] === ' ' || text[i] === '\t') && spaces < 4) (i += 1), (spaces += 1);
     const sep = text[i];
@@ -178,7 +200,8 @@ function redactPairs(text: string): RedactResult {
     spaces = 0;
     while (i < text.length && (text[i] === ' ' || text[i] === '\t') && spaces < 4) (i += 1), (spaces += 1);
     const value = scanValue(text, i);
-    if (!value || !looksSecret(text.slice(value.start, value.end))) {
+    const raw = value === null ? '' : text.slice(value.start, value.end);
+    if (!value || !looksSecret(raw) || (!value.quoted && looksLikeCode(raw, text.slice(nameStart, nameEnd)))) {
       SECRET_NAME.lastIndex = Math.max(nameEnd, kwEnd);
       continue;
     }
@@ -190,7 +213,18 @@ function redactPairs(text: string): RedactResult {
   return { text: count === 0 ? text : out + text.slice(pos), count };
 }
 
-function scanValue(text: string, start: number): { start: number; end: number } | null {
+/** Past a closing quote at `i`, escaped or not (`"`, `\"`, `\\\"`), else `i` itself. */
+function afterQuote(text: string, i: number): number {
+  let j = i;
+  while (text[j] === '\\' && j - i < MAX_ESCAPES) j += 1;
+  return text[j] === '"' || text[j] === "'" ? j + 1 : i;
+}
+
+function scanValue(text: string, start: number): { start: number; end: number; quoted: boolean } | null {
+  let escapes = 0;
+  while (text[start + escapes] === '\\' && escapes < MAX_ESCAPES) escapes += 1;
+  const eq = text[start + escapes];
+  if (escapes > 0 && (eq === '"' || eq === "'")) return scanEscapedValue(text, start, escapes);
   const q = text[start];
   if (q === '"' || q === "'") {
     let j = start + 1;
@@ -199,18 +233,44 @@ function scanValue(text: string, start: number): { start: number; end: number } 
       j += 1;
     }
     if (text[j] !== q) return null;
-    return j > start + 1 ? { start: start + 1, end: j } : null;
+    return j > start + 1 ? { start: start + 1, end: j, quoted: true } : null;
   }
   let j = start;
   while (j < text.length && j - start < MAX_VALUE_CHARS && !/[\s"',;)}\]]/.test(text[j] as string)) j += 1;
-  return j > start ? { start, end: j } : null;
+  return j > start ? { start, end: j, quoted: false } : null;
+}
+
+/**
+ * A value quoted inside a string that was itself JSON-encoded (a tool call's input, a patch):
+ * `\"api_key\": \"value\"`. It ends at the same run of backslashes and the same quote.
+ */
+function scanEscapedValue(text: string, start: number, escapes: number): { start: number; end: number; quoted: boolean } | null {
+  const close = `${'\\'.repeat(escapes)}${text[start + escapes] ?? ''}`;
+  const from = start + escapes + 1;
+  for (let j = from; j < text.length && j - from < MAX_VALUE_CHARS && text[j] !== '\n'; j += 1) {
+    if (text.startsWith(close, j)) return j > from ? { start: from, end: j, quoted: true } : null;
+  }
+  return null;
+}
+
+/**
+ * An unquoted value that is source code, not a literal: a reference to a variable named like the
+ * key (`"token": token`, `api_key=self.api_key`) or an identifier opening a call, an index or a
+ * type (`token_parts: List[str]`, `password = getpass(`, `secret=os.environ[`). Quoted values are
+ * literals and never pass as code.
+ */
+function looksLikeCode(v: string, name: string): boolean {
+  if (/^[A-Za-z_$][\w$.]*[[(<]/.test(v)) return true;
+  const last = (s: string): string => s.slice(s.lastIndexOf('.') + 1).toLowerCase();
+  return /^[A-Za-z_$][\w$.]*$/.test(v) && last(v) === last(name);
 }
 
 /** Values that are evidently not credentials: numbers, booleans, empty, placeholders, references. */
 function looksSecret(v: string): boolean {
   if (v.length < 4) return false;
   if (/^(?:\d+(?:\.\d+)?|true|false|null|none|undefined|required|optional|string|number|boolean)$/i.test(v)) return false;
-  if (/^(?:\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|<[^>]*>|\*+|x+|\.\.\.|…)$/i.test(v)) return false;
+  // `<your key here>` is cut at its first space: an opening `<` with no `>` is a placeholder too.
+  if (/^(?:\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|<[^>]*>?|\*+|x+|\.\.\.|…)$/i.test(v)) return false;
   if (v.startsWith('[REDACTED:')) return false;
   return true;
 }

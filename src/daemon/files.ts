@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import type { BuildResult } from '../build/index.js';
 import type { SessionView } from '../control/protocol.js';
 import type { IndexEntry } from '../store/index-file.js';
@@ -65,7 +66,9 @@ export function newRecord(path: string): FileRecord {
 export function fromIndex(e: IndexEntry): FileRecord | null {
   if (!e.source) return null;
   const r = newRecord(e.source.path);
-  r.seenSize = e.source.size;
+  // What lies past the committed offset (a line still being written, or one a build stopped at
+  // as corrupt) is read again once at start, so a halted session is reported again.
+  r.seenSize = e.source.offset;
   r.seenIno = e.source.ino;
   r.offset = e.source.offset;
   r.dir = e.dir;
@@ -118,7 +121,11 @@ export function needsBuild(r: FileRecord): boolean {
 }
 
 export function view(r: FileRecord, liveWindowMs: number, now: number): SessionView | null {
-  if (r.session === null || r.dir === null) return null;
+  if (r.session === null || r.dir === null) {
+    // A transcript halted before its first turn has no session yet; it is still reported.
+    if (r.state !== 'halted' && r.state !== 'error') return null;
+    return { id: basename(r.path), project: '', harness: '', dir: '', path: r.path, state: r.state, turns: 0, revision: 0, lag_bytes: r.stat?.size ?? 0, last_build_at: null, build_ms: null, pressure: r.pressure, updated: null, ...(r.halted ? { halted: r.halted } : {}), ...(r.error ? { error: r.error } : {}) };
+  }
   let state = r.state;
   if (state === 'idle' || state === 'live') state = r.stat && now - r.stat.mtimeMs < liveWindowMs ? 'live' : 'idle';
   const v: SessionView = {

@@ -24,6 +24,11 @@ export function wireResult(r: BuildResult): Record<string, unknown> {
   return rest as unknown as Record<string, unknown>;
 }
 
+function noted(d: Daemon, r: BuildResult): Record<string, unknown> {
+  d.noteExternal(r);
+  return wireResult(r);
+}
+
 export function makeHandlers(d: Daemon): Handlers {
   const entry = (params: unknown) => d.engine.index.resolve(requireString(params, 'id'), d.config.root);
   return {
@@ -60,6 +65,7 @@ export function makeHandlers(d: Daemon): Handlers {
           final: optionalBool(params, 'final'),
         }),
       );
+      d.noteExternal(r);
       if (r.corrupt) throw r.corrupt;
       return wireResult(r);
     },
@@ -68,16 +74,16 @@ export function makeHandlers(d: Daemon): Handlers {
       const title = optionalString(params, 'title');
       const project = optionalString(params, 'project');
       if (title === undefined && project === undefined) throw new ParamError('invalid params: give "title" or "project"');
-      return wireResult(await d.exclusive(() => d.engine.update(e.dir, { title, project })));
+      return noted(d, await d.exclusive(() => d.engine.update(e.dir, { title, project })));
     },
     finalize: async (params) => {
       const e = entry(params);
-      return wireResult(await d.exclusive(() => d.engine.update(e.dir, { history: { kind: 'finalize', reason: 'requested' } })));
+      return noted(d, await d.exclusive(() => d.engine.update(e.dir, { history: { kind: 'finalize', reason: 'requested' } })));
     },
     checkpoint: async (params) => {
       const e = entry(params);
       const note = optionalString(params, 'note');
-      return wireResult(await d.exclusive(() => d.engine.update(e.dir, { history: { kind: 'checkpoint', reason: 'requested', note } })));
+      return noted(d, await d.exclusive(() => d.engine.update(e.dir, { history: { kind: 'checkpoint', reason: 'requested', note } })));
     },
     flush: async (params) => {
       const started = Date.now();

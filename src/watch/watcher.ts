@@ -24,7 +24,10 @@ export interface WatcherEvents {
 export function chokidarOptions() {
   return {
     persistent: true,
-    ignoreInitial: true,
+    // Every file chokidar starts watching is reported, including those it finds in its first
+    // scan of a folder: a transcript created between the daemon's own scan and chokidar's can
+    // never slip through. Known, unchanged files cost one stat each.
+    ignoreInitial: false,
     // Only directories and transcripts: chokidar never watches anything else.
     ignored: (path: string, stats?: { isFile(): boolean }) => stats?.isFile() === true && !isTranscript(path),
     followSymlinks: true,
@@ -43,13 +46,25 @@ export class TranscriptWatcher {
     private readonly on: WatcherEvents,
   ) {}
 
-  async start(): Promise<void> {
-    this.chokidar = watch([], chokidarOptions());
+  /**
+   * Resolves once chokidar has scanned the folders that exist: from then on every change is
+   * reported, so a scan made after start() misses nothing that happens after it.
+   */
+  async start(readyTimeoutMs = 120_000): Promise<void> {
+    const existing: string[] = [];
+    for (const r of this.roots) if (await isDirectory(r)) existing.push(r);
+    this.chokidar = watch(existing, chokidarOptions());
+    for (const r of existing) this.active.add(r);
+    const ready = new Promise<void>((resolve) => {
+      this.chokidar?.once('ready', () => resolve());
+      setTimeout(resolve, readyTimeoutMs).unref();
+    });
     this.chokidar.on('add', (p) => this.on.hint('add', p));
     this.chokidar.on('change', (p) => this.on.hint('change', p));
     this.chokidar.on('unlink', (p) => this.on.hint('unlink', p));
     this.chokidar.on('error', (e) => this.on.error(e, 'chokidar'));
-    for (const r of this.roots) await this.track(r);
+    for (const r of this.roots) if (!this.active.has(r)) this.awaitRoot(r);
+    await ready;
   }
 
   status(): { path: string; exists: boolean }[] {
@@ -83,22 +98,30 @@ export class TranscriptWatcher {
 
   /** Watches the nearest existing ancestor of a missing root until the root appears. */
   private awaitRoot(root: string): void {
-    this.pending.get(root)?.close();
     let anc = dirname(root);
     while (!existsSync(anc) && dirname(anc) !== anc) anc = dirname(anc);
-    let w: NodeWatcher | null = null;
+    const current = this.pending.get(root);
+    if (current && (current as NodeWatcher & { ancestor?: string }).ancestor === anc) return;
+    current?.close();
+    let w: (NodeWatcher & { ancestor?: string }) | null = null;
     try {
       w = fsWatch(anc, { persistent: false }, () => void this.recheck(root));
+      w.ancestor = anc;
       w.on('error', () => void this.recheck(root));
     } catch (e) {
       this.on.error(e, `watching ${anc} for ${root} to appear`);
     }
     this.pending.set(root, w);
+    // The next level may have appeared while the watch was being set up: look once more.
+    void this.recheck(root);
   }
 
   private async recheck(root: string): Promise<void> {
     if (this.closing || !this.pending.has(root)) return;
-    if (await isDirectory(root)) {
+    const exists = await isDirectory(root);
+    // Another check may have settled it while this one waited for the stat.
+    if (this.closing || !this.pending.has(root) || this.active.has(root)) return;
+    if (exists) {
       this.pending.get(root)?.close();
       this.pending.delete(root);
       this.active.add(root);

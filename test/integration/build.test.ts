@@ -92,7 +92,7 @@ describe('handoff build', () => {
     await writeFile(cfg, JSON.stringify({ watch: { debounce_ms: 'fast' } }));
     const r = await runCli(['config'], { env, cwd: work });
     expect(r.code).toBe(2);
-    expect(r.err).toContain(`${cfg}: invalid config at /watch/debounce_ms: expected must be integer`);
+    expect(r.err).toContain(`${cfg}: invalid config at /watch/debounce_ms: expected a value of type integer, found "fast"`);
     expect(r.err).toMatch(/fix: /);
     await writeFile(cfg, '{"linking": {"enabled": true,}}');
     const s = await runCli(['config'], { env, cwd: work });

@@ -48,8 +48,12 @@ describe('where the store lives (SPEC §2)', () => {
     const run = tempDir('handoff-run-');
     const r = await runCli(['config', '--json'], { env: { ...env, XDG_RUNTIME_DIR: run } });
     const c = JSON.parse(r.out) as Record<string, unknown>;
-    expect(c).toMatchObject({ root: join(xdg, 'store'), source: 'config', file: join(xdg, 'handoff.config.json'), socket: join(run, 'handoffd', 'handoffd.sock'), watch: [join(env.HOME as string, 'transcripts')] });
+    // A store other than the default gets a socket of its own in the shared runtime folder.
+    expect(c).toMatchObject({ root: join(xdg, 'store'), source: 'config', file: join(xdg, 'handoff.config.json'), watch: [join(env.HOME as string, 'transcripts')] });
+    expect(c.socket).toMatch(new RegExp(`^${join(run, 'handoffd')}/handoffd-[0-9a-f]{12}\\.sock$`));
     expect((c.options as { watch: { debounce_ms: number } }).watch.debounce_ms).toBe(200);
+    const dflt = JSON.parse((await runCli(['config', '--json', '--root', join(env.HOME as string, '.handoffs')], { env: { ...env, XDG_RUNTIME_DIR: run } })).out) as { socket: string };
+    expect(dflt.socket).toBe(join(run, 'handoffd', 'handoffd.sock'));
   });
 
   it('never falls back to another store when a config is invalid', async () => {

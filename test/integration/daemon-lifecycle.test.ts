@@ -8,8 +8,11 @@ import { startDaemon } from '../daemon-harness.js';
 import { CLI, copyFixture, readJson, runCli, tempDir, testEnv, waitFor } from '../helpers.js';
 
 const running: RunningDaemon[] = [];
-afterEach(async () => {
-  for (const d of running.splice(0)) if (d.child.exitCode === null && d.child.signalCode === null) await d.kill('SIGKILL');
+afterEach(async (ctx) => {
+  for (const d of running.splice(0)) {
+    if (ctx.task.result?.state === 'fail') console.log(`daemon log (pid ${d.child.pid}):\n${d.log()}`);
+    if (d.child.exitCode === null && d.child.signalCode === null) await d.kill('SIGKILL');
+  }
 });
 
 async function start(env: NodeJS.ProcessEnv, root: string, args: string[]): Promise<RunningDaemon> {

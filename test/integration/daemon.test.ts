@@ -8,8 +8,12 @@ import type { RunningDaemon } from '../daemon-harness.js';
 import { socketOf, spawnDaemon, startDaemon } from '../daemon-harness.js';
 
 const running: RunningDaemon[] = [];
-afterEach(async () => {
-  for (const d of running.splice(0)) if (d.child.exitCode === null && d.child.signalCode === null) await d.kill('SIGKILL');
+afterEach(async (ctx) => {
+  for (const d of running.splice(0)) {
+    // A failing test shows what the daemon said.
+    if (ctx.task.result?.state === 'fail') console.log(`daemon log (pid ${d.child.pid}):\n${d.log()}`);
+    if (d.child.exitCode === null && d.child.signalCode === null) await d.kill('SIGKILL');
+  }
 });
 
 async function setup(): Promise<{ env: NodeJS.ProcessEnv; root: string; watch: string }> {

@@ -141,6 +141,21 @@ describe('Codex reader', () => {
     expect(r.state.compactions).toBe(1);
   });
 
+  it('reads a shell custom tool call whose input is JSON as a command, and keeps no raw mirror text in its state', () => {
+    const ev = (type: string, payload: unknown): unknown => ({ timestamp: '2026-08-03T10:48:56.000Z', type, payload });
+    const r = ingestText(
+      jsonl(
+        ev('event_msg', { type: 'user_message', message: 'Run ls and report what is there' }),
+        ev('response_item', { type: 'custom_tool_call', call_id: 'c1', name: 'shell', input: '{"command":["bash","-lc","ls -la"]}', status: 'completed' }),
+        ev('response_item', { type: 'custom_tool_call', call_id: 'c2', name: 'apply_patch', input: '*** Begin Patch\n*** Add File: a.txt\n+x\n*** End Patch' }),
+      ),
+    );
+    expect(r.turns.map((t) => t.text)).toContain('shell: ls -la');
+    expect(r.state.commands.map((c) => c.command)).toEqual(['ls -la']);
+    expect(Object.keys(r.state.files)).toEqual(['a.txt']);
+    expect(JSON.stringify(r.state.codex)).not.toContain('Run ls');
+  });
+
   it('finds files in apply_patch headers', () => {
     expect(patchFiles('*** Begin Patch\n*** Update File: a/b.ts\n*** Move to: a/c.ts\n*** Delete File: x\n*** End Patch')).toEqual(['a/b.ts', 'a/c.ts', 'x']);
   });

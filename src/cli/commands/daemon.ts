@@ -27,13 +27,15 @@ export const daemonCommand: Command = {
     if (level !== undefined && !LEVELS.includes(level)) throw new UsageError(`handoff daemon: --log-level must be one of ${LEVELS.join(', ')}, found "${level}"`, { hint: 'for example --log-level debug' });
     const config = loadConfig(io, args, true);
     const log = createLogger({ level: level ?? config.options.daemon.log_level, pretty: bool(args, 'pretty') || io.stdoutIsTTY });
-    const daemon = new Daemon({ config, log, reload: () => loadConfig(io, args, true) });
-    await daemon.start();
-    const stop = (signal: string) => () => void daemon.stop(signal);
+    const daemon = new Daemon({ config, log, reload: () => loadConfig(io, args, true), logLevelFlag: level });
+    // Signals are taken before start: one that arrives while it starts still stops it cleanly.
+    const started = daemon.start();
+    const stop = (signal: string) => () => void started.then(() => daemon.stop(signal), () => undefined);
     process.once('SIGTERM', stop('SIGTERM'));
     process.once('SIGINT', stop('SIGINT'));
-    process.on('SIGHUP', () => void daemon.reload());
+    process.on('SIGHUP', () => void started.then(() => daemon.reload(), () => undefined));
     process.on('unhandledRejection', (e) => log.error({ err: String(e) }, 'unhandled rejection (carrying on)'));
+    await started;
     await daemon.stopped();
     return EXIT.OK;
   },

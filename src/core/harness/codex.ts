@@ -1,3 +1,4 @@
+import { sha256Hex } from '../canonical.js';
 import type { Fact, Observation, TodoItem } from '../types.js';
 import { contentText, formatToolCall, genericText, isObj, num, shellJoin, str } from './extract.js';
 import { parseExitCode } from './exit-code.js';
@@ -13,7 +14,11 @@ import { parseExitCode } from './exit-code.js';
 export interface CodexState {
   /** The file has shown a response_item message or reasoning. */
   ri: boolean;
-  /** Heads of mirror texts taken before any response item, to drop their twins. */
+  /**
+   * Mirror texts taken before any response item, to drop their twins: `<length>:<sha256>` of
+   * each text's head. Digests, not the text: this state is persisted, and raw text in it would
+   * keep a credential the redactor removed from everything else.
+   */
   mirrors: string[];
 }
 
@@ -145,6 +150,17 @@ function planItems(plan: unknown): TodoItem[] | undefined {
 }
 
 const mirrorKey = (text: string): string => text.replace(/\s+/g, ' ').trim().slice(0, 120);
+const mirrorDigest = (key: string): string => `${key.length}:${sha256Hex(key)}`;
+const DIGEST = /^(\d+):[0-9a-f]{64}$/;
+
+/** Whether a response text is the twin of a stored mirror (its head begins with the mirror's). */
+function isTwin(stored: string, key: string): boolean {
+  const m = DIGEST.exec(stored);
+  // State written before mirrors were digested holds the head itself.
+  if (!m) return stored.length > 0 && key.startsWith(stored);
+  const len = Number(m[1]);
+  return len > 0 && len <= key.length && mirrorDigest(key.slice(0, len)) === stored;
+}
 
 function outputText(output: unknown): string {
   if (typeof output === 'string') return output;
@@ -219,7 +235,7 @@ function takeResponseText(obs: Observation, st: CodexState): void {
   st.ri = true;
   if (st.mirrors.length === 0) return;
   const key = mirrorKey(obs.text);
-  const i = st.mirrors.findIndex((m) => m.length > 0 && key.startsWith(m));
+  const i = st.mirrors.findIndex((m) => isTwin(m, key));
   if (i !== -1) {
     st.mirrors.splice(i, 1);
     obs.text = '';
@@ -258,7 +274,10 @@ function readItem(p: Record<string, unknown>, obs: Observation, st: CodexState):
     case 'local_shell_call': {
       const name = str(p.name) ?? (type === 'local_shell_call' ? 'local_shell' : 'tool');
       const id = str(p.call_id) ?? str(p.id) ?? '';
-      const args = type === 'custom_tool_call' ? p.input : type === 'local_shell_call' ? (isObj(p.action) ? p.action : {}) : parseArgs(p.arguments);
+      // A custom tool's input is raw text (a patch, a script), except a shell's, which newer
+      // versions send as the same JSON a function call carries: {"command":["ls"]}.
+      const custom = SHELL_FUNCTIONS.has(name) ? parseArgs(p.input) : p.input;
+      const args = type === 'custom_tool_call' ? custom : type === 'local_shell_call' ? (isObj(p.action) ? p.action : {}) : parseArgs(p.arguments);
       obs.blocks = ['tool_call'];
       obs.text = formatToolCall(name, args);
       obs.tool = { name, id };
@@ -327,7 +346,7 @@ function takeMirror(obs: Observation, st: CodexState, text: string, role: string
   obs.text = text;
   obs.blocks = kind === 'agent_reasoning' ? ['thinking'] : ['text'];
   if (role === 'user' && NOTICE.test(text)) obs.notice = true;
-  st.mirrors.push(mirrorKey(text));
+  st.mirrors.push(mirrorDigest(mirrorKey(text)));
   if (st.mirrors.length > 8) st.mirrors.shift();
 }
 

@@ -201,6 +201,11 @@ function provenance(r: RenderInput): string {
   ]);
 }
 
+/** The one line that hands a session over; `handoff resume` prints the same. */
+export function resumeInstruction(handoffPath: string): string {
+  return `Resume from ${handoffPath}: verify drift, then continue its Next Action.`;
+}
+
 function resume(r: RenderInput): string {
   const path = `${r.dir}/HANDOFF.md`;
   return [
@@ -209,7 +214,7 @@ function resume(r: RenderInput): string {
     '3. Read the files named under Repository Evidence and their tests; prefer what they say now over what this handoff says.',
     '4. Continue the Next Action unless drift, a blocker or a newer user instruction makes it unsafe or obsolete.',
     '',
-    `Resume instruction: ${code(`Resume from ${path}: verify drift, then continue its Next Action.`, 400)}`,
+    `Resume instruction: ${code(resumeInstruction(path), 400)}`,
   ].join('\n');
 }
 
