@@ -9,6 +9,7 @@ import { idleBench } from './idle.js';
 import type { IdleFigures } from './idle.js';
 import { machine, median, round } from './metrics.js';
 import { refreshBench } from './refresh.js';
+import { turnTexts } from './turn-texts.js';
 import type { RefreshFigures } from './refresh.js';
 
 /**
@@ -84,21 +85,9 @@ async function cold(): Promise<ColdFigures> {
   }
 }
 
-/** The redactor alone, on the text of real transcripts (messages, commands, tool output). */
+/** The redactor alone, on the turn texts of the real transcripts (what it sees in a build). */
 function redactSpeed(): number {
-  const { sources } = loadSources();
-  const texts: string[] = [];
-  for (const s of sources) {
-    for (const l of s.lines) {
-      try {
-        const o = JSON.parse(l) as { message?: { content?: unknown }; payload?: { content?: unknown; output?: unknown; arguments?: unknown } };
-        const m = o.message?.content ?? o.payload?.content ?? o.payload?.output ?? o.payload?.arguments;
-        if (m !== undefined) texts.push(typeof m === 'string' ? m : JSON.stringify(m));
-      } catch {
-        // not JSON: not text the product would redact either
-      }
-    }
-  }
+  const texts = turnTexts(loadSources().sources);
   const r = new Redactor();
   const mb = texts.reduce((a, t) => a + Buffer.byteLength(t), 0) / MiB;
   const runs: number[] = [];

@@ -74,6 +74,15 @@ const PRIVATE_KEY_END = /-----END (?:[A-Z0-9]+ ){0,4}PRIVATE KEY(?: BLOCK)?-----
 
 const BASE64_MIN_CHARS = 512;
 
+/**
+ * Prefilters: one regex pass each over a text, so the common text that holds no credential at
+ * all costs three scans instead of a pass per rule. Every literal that starts a case-sensitive
+ * rule is in LITERAL_TRIGGER; every name a caseless rule or the pair scanner keys on is in
+ * NAME_TRIGGER (a unit test checks every kind still gets through).
+ */
+const LITERAL_TRIGGER = /\b(?:gh[pousr]_|github_pat_|glpat-|xox[abposre]-|[sr]k_(?:live|test)_|whsec_|npm_|sk-|AIza|A(?:KIA|SIA|BIA|CCA|ROA|IDA)|eyJ)|hooks\.slack\.com|Bearer|:\/\/[^\s:/@"'<>]{1,256}:[^\s@/"'<>]{1,256}@/;
+const NAME_TRIGGER = /secret|token|passw(?:or)?d|api_?key|apikey|private_?key|credential|authorization/i;
+
 const tag = (kind: string): string => `[REDACTED:${kind}]`;
 
 export class Redactor {
@@ -96,20 +105,27 @@ export class Redactor {
     const pk = redactPrivateKeys(text);
     text = pk.text;
     count += pk.count;
-    let lower: string | null = null;
-    for (const rule of BUILTIN) {
-      if (rule.needles) {
-        const hay = rule.caseless ? (lower ??= text.toLowerCase()) : text;
-        if (!containsAny(hay, rule.needles)) continue;
+    const literals = LITERAL_TRIGGER.test(text);
+    const names = NAME_TRIGGER.test(text);
+    if (literals || names) {
+      let lower: string | null = null;
+      for (const rule of BUILTIN) {
+        if (rule.caseless ? !names : !literals) continue;
+        if (rule.needles) {
+          const hay = rule.caseless ? (lower ??= text.toLowerCase()) : text;
+          if (!containsAny(hay, rule.needles)) continue;
+        }
+        const r = applyRule(text, rule);
+        if (r.count > 0) lower = null;
+        text = r.text;
+        count += r.count;
       }
-      const r = applyRule(text, rule);
-      if (r.count > 0) lower = null;
-      text = r.text;
-      count += r.count;
     }
-    const pairs = redactPairs(text);
-    text = pairs.text;
-    count += pairs.count;
+    if (names) {
+      const pairs = redactPairs(text);
+      text = pairs.text;
+      count += pairs.count;
+    }
     for (const rule of this.custom) {
       const r = applyRule(text, rule);
       text = r.text;
@@ -279,38 +295,52 @@ function isB64(c: number): boolean {
   return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 47;
 }
 
-/** Long base64 runs (inline images, archives, keys) become a size note: never copied. */
+/** Sampling step: any run of BASE64_MIN_CHARS contains a sample when the step is no longer. */
+const BASE64_STRIDE = 256;
+
+/**
+ * Long base64 runs (inline images, archives, keys) become a size note: never copied. Finding
+ * them samples every BASE64_STRIDE-th character and measures the run around a sample only when
+ * it lands on a base64 character: ordinary text costs a few steps per 256 characters.
+ */
 function collapseBase64(text: string): string {
+  const n = text.length;
   let out = '';
   let pos = 0;
-  let runStart = -1;
+  let i = 0;
+  while (i < n) {
+    if (!isB64(text.charCodeAt(i))) {
+      i += BASE64_STRIDE;
+      continue;
+    }
+    let start = i;
+    while (start > pos && isB64(text.charCodeAt(start - 1))) start -= 1;
+    let end = i + 1;
+    while (end < n && isB64(text.charCodeAt(end))) end += 1;
+    if (end - start >= BASE64_MIN_CHARS && mixed(text, start, end)) {
+      let stop = end;
+      while (stop < n && text.charCodeAt(stop) === 61 && stop - end < 2) stop += 1;
+      out += text.slice(pos, start) + `[base64: ${Math.max(1, Math.round(((stop - start) * 3) / 4 / 1024))} KB omitted]`;
+      pos = stop;
+      end = stop;
+    }
+    i = end + 1;
+  }
+  return pos === 0 ? text : out + text.slice(pos);
+}
+
+/** Base64 of binary data mixes upper case, lower case and digits; long words and hex do not. */
+function mixed(text: string, start: number, end: number): boolean {
   let upper = false;
   let lower = false;
   let digit = false;
-  const n = text.length;
-  for (let i = 0; i <= n; i += 1) {
-    const c = i < n ? text.charCodeAt(i) : -1;
-    if (c !== -1 && isB64(c)) {
-      if (runStart === -1) {
-        runStart = i;
-        upper = lower = digit = false;
-      }
-      if (c >= 65 && c <= 90) upper = true;
-      else if (c >= 97 && c <= 122) lower = true;
-      else if (c >= 48 && c <= 57) digit = true;
-      continue;
-    }
-    if (runStart !== -1) {
-      let end = i;
-      while (end < n && text.charCodeAt(end) === 61 && end - i < 2) end += 1;
-      if (end - runStart >= BASE64_MIN_CHARS && upper && lower && digit) {
-        out += text.slice(pos, runStart) + `[base64: ${Math.max(1, Math.round(((end - runStart) * 3) / 4 / 1024))} KB omitted]`;
-        pos = end;
-      }
-      runStart = -1;
-    }
+  for (let j = start; j < end && !(upper && lower && digit); j += 1) {
+    const c = text.charCodeAt(j);
+    if (c >= 65 && c <= 90) upper = true;
+    else if (c >= 97 && c <= 122) lower = true;
+    else if (c >= 48 && c <= 57) digit = true;
   }
-  return pos === 0 ? text : out + text.slice(pos);
+  return upper && lower && digit;
 }
 
 /**

@@ -45,8 +45,12 @@ function preview(tok: string): string {
   return tok.length <= 8 ? '*'.repeat(tok.length) : `${tok.slice(0, 4)}…${tok.slice(-2)}`;
 }
 
+/** Every shape above starts with one of these: text without any of them holds no hit. */
+const PREFIXES = /gh[opsu]_|github_pat_|glpat-|xox[bp]-|[rs]k_live_|npm_|sk-|AIza|AKIA|ASIA|eyJ|-----BEGIN|:\/\//;
+
 export function scanForSecrets(text: string): SecretHit[] {
   const hits: SecretHit[] = [];
+  if (!PREFIXES.test(text)) return hits;
   if (text.includes('-----BEGIN') && /-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(text)) {
     hits.push({ kind: 'private_key', preview: '-----BEGIN … PRIVATE KEY-----', index: text.indexOf('-----BEGIN') });
   }

@@ -41,14 +41,23 @@ function canonicalTail(turn: Turn): string {
   return `"seq":${seq},"text":${JSON.stringify(turn.text)}${turn.tool ? `,"tool":${toolJson(turn.tool)}` : ''},"ts":${JSON.stringify(turn.ts)}}`;
 }
 
-const NEWLINE = Buffer.from('\n');
+const H_FIELD = '"h":"'.length + 64 + '",'.length;
 
 export function chainLine(prevH: string, turn: Turn): ChainedLine {
   const head = `{"class":${JSON.stringify(turn.class)},`;
-  // The text is encoded once and both hashed and stored from the same bytes.
-  const tail = Buffer.from(canonicalTail(turn), 'utf8');
-  const h = createHash('sha256').update(prevH).update(head).update(tail).digest('hex');
-  return { bytes: Buffer.concat([Buffer.from(`${head}"h":"${h}",`), tail, NEWLINE]), h };
+  const tail = canonicalTail(turn);
+  // The line is laid out once, its text encoded straight into place; the hash reads the same
+  // bytes (head and tail) and is then written into the gap left for it.
+  const headBytes = head.length; // ASCII
+  const tailBytes = Buffer.byteLength(tail);
+  const line = Buffer.allocUnsafe(headBytes + H_FIELD + tailBytes + 1);
+  line.write(head, 0, 'latin1');
+  const tailAt = headBytes + H_FIELD;
+  line.write(tail, tailAt, 'utf8');
+  line[line.length - 1] = 0x0a;
+  const h = createHash('sha256').update(prevH).update(line.subarray(0, headBytes)).update(line.subarray(tailAt, tailAt + tailBytes)).digest('hex');
+  line.write(`"h":"${h}",`, headBytes, 'latin1');
+  return { bytes: line, h };
 }
 
 export interface ChainCheck {

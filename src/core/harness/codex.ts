@@ -277,9 +277,13 @@ function readItem(p: Record<string, unknown>, obs: Observation, st: CodexState):
       // A custom tool's input is raw text (a patch, a script), except a shell's, which newer
       // versions send as the same JSON a function call carries: {"command":["ls"]}.
       const custom = SHELL_FUNCTIONS.has(name) ? parseArgs(p.input) : p.input;
-      const args = type === 'custom_tool_call' ? custom : type === 'local_shell_call' ? (isObj(p.action) ? p.action : {}) : parseArgs(p.arguments);
+      // Arguments are parsed only where something is read out of them; other calls (MCP tools,
+      // searches) keep their JSON text as it came.
+      const readsArgs = SHELL_FUNCTIONS.has(name) || name === 'update_plan' || name === 'apply_patch';
+      const raw = type === 'function_call' && !readsArgs && typeof p.arguments === 'string' ? p.arguments : undefined;
+      const args = type === 'custom_tool_call' ? custom : type === 'local_shell_call' ? (isObj(p.action) ? p.action : {}) : raw === undefined ? parseArgs(p.arguments) : undefined;
       obs.blocks = ['tool_call'];
-      obs.text = formatToolCall(name, args);
+      obs.text = raw === undefined ? formatToolCall(name, args) : raw.length > 0 ? `${name} ${raw}` : name;
       obs.tool = { name, id };
       const call: Fact & { t: 'tool_call' } = { t: 'tool_call', id, name };
       const command = name === 'exec' && typeof args === 'string' ? args : commandOf(name, args);

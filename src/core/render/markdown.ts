@@ -2,7 +2,8 @@
 
 export function fence(text: string, info = 'text'): string {
   let longest = 0;
-  for (const m of text.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
+  // Only a run of three or more backticks can close a fence: most text has none.
+  if (text.includes('```')) for (const m of text.matchAll(/`{3,}/g)) longest = Math.max(longest, m[0].length);
   const ticks = '`'.repeat(Math.max(3, longest + 1));
   return `${ticks}${info}\n${text}\n${ticks}`;
 }
