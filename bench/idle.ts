@@ -49,11 +49,16 @@ async function measure(cli: string, files: number, idleSeconds: number, seed: nu
     try {
       await d.client.call('flush', { timeout_ms: 900_000 }, 910_000);
       const backfill = (performance.now() - t0) / 1000;
-      const status = await d.client.call('status');
+      let status = await d.client.call('status');
       if (status.sessions.length < files) throw new Error(`only ${status.sessions.length} of ${files} sessions were built`);
+      // Idle means: backfill done, nothing queued or running; then a few seconds for the last
+      // index write and garbage collection before the quiet is measured.
+      while (status.backfill.running || status.queue.waiting > 0 || status.queue.running !== null) {
+        await new Promise((r) => setTimeout(r, 250));
+        status = await d.client.call('status');
+      }
       d.client.close();
-      // Let the post-backfill index flush and GC settle, then measure the quiet.
-      await new Promise((r) => setTimeout(r, 2000));
+      await new Promise((r) => setTimeout(r, 5000));
       const c0 = cpuSeconds(d.pid);
       const w0 = performance.now();
       await new Promise((r) => setTimeout(r, idleSeconds * 1000));

@@ -37,6 +37,7 @@ const INDEX_KEY = '\0index';
  */
 const HOT_POLL_MS = 500;
 const HOT_WINDOW_MS = 30_000;
+const HOT_MAX_FILES = 256;
 
 export interface DaemonOptions {
   config: ResolvedConfig;
@@ -172,14 +173,19 @@ export class Daemon {
       const build = needsBuild(r);
       this.log.debug({ kind, path, size: st?.size ?? null, seen: r.seenSize, build }, 'watch event');
       if (st === null && kind !== 'unlink') return; // gone before we looked: the unlink event follows
-      this.heat(path);
+      // A file being written now is polled for a while (chokidar drops quick successive changes);
+      // the adds chokidar reports for every file when it starts are not "being written".
+      if (kind === 'change' || (kind === 'add' && !known && this.backfillQueued)) this.heat(path);
       if (build && this.backfillQueued) this.scheduler.schedule(path, this.priorityOf(st));
     })().catch((e: unknown) => this.log.warn({ err: describeError(e), path }, 'could not handle a watch event'));
   }
 
   /** Marks a path as recently changed; the hot poll re-stats it until it is quiet. */
   private heat(path: string): void {
+    this.hot.delete(path);
     this.hot.set(path, Date.now());
+    // Bounded: the files agents are writing right now are few; the oldest fall out first.
+    if (this.hot.size > HOT_MAX_FILES) this.hot.delete(this.hot.keys().next().value as string);
     if (this.hotTimer || this.stopping) return;
     this.hotTimer = setInterval(() => void this.pollHot(), HOT_POLL_MS);
     this.hotTimer.unref();
@@ -315,7 +321,6 @@ export class Daemon {
       const hadSession = r.session !== null;
       const res = await this.engine.build({ source: path, autoFinalize: this.config.options.daemon.finalize_on_red });
       this.afterBuild(r, res, before, hadSession);
-      if (!res.up_to_date) this.heat(path);
     } catch (e) {
       ok = false;
       this.onBuildError(r, e);
@@ -474,6 +479,7 @@ export class Daemon {
       backfill: { ...this.backfill },
       errors: [...this.errors],
       unknown_types: unknown,
+      memory: { rss_mb: mb(process.memoryUsage.rss()), heap_used_mb: mb(process.memoryUsage().heapUsed) },
     };
   }
 
@@ -527,6 +533,8 @@ export class Daemon {
     return this.stopping;
   }
 }
+
+const mb = (bytes: number): number => Math.round(bytes / 104857.6) / 10;
 
 function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms).unref());

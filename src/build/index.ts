@@ -30,7 +30,8 @@ export async function openEngine(config: ResolvedConfig, opts: EngineOptions = {
     layout,
     redactor: new Redactor(config.redactionPatterns),
     git: new GitProbe({ enabled: config.options.git.enabled, timeoutMs: config.options.git.timeout_ms }),
-    digests: new DigestCache(),
+    // Running digests of the sessions refreshed lately; others re-hash their prefix once when they next grow.
+    digests: new DigestCache(512),
     index,
     now: opts.now ?? (() => new Date()),
     cacheSessions: opts.cacheSessions ?? 0,

@@ -86,6 +86,7 @@ export interface StatusResult {
   backfill: { total: number; done: number; failed: number; running: boolean; started_at: string | null; finished_at: string | null };
   errors: { at: string; path: string | null; code: string; message: string }[];
   unknown_types: Record<string, Record<string, number>>;
+  memory: { rss_mb: number; heap_used_mb: number };
 }
 
 export interface BuildParams {

@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../src/cli/registry.js';
+import { renderStatus } from '../../src/cli/status-view.js';
+import type { StatusResult } from '../../src/control/protocol.js';
+import { spawnSync } from 'node:child_process';
+import { CLI, runCli, tempDir, testEnv } from '../helpers.js';
+
+describe('help', () => {
+  it('lists every command with one line each', async () => {
+    const r = await runCli(['--help'], { env: testEnv() });
+    expect(r.code).toBe(0);
+    for (const c of COMMANDS) expect(r.out).toMatch(new RegExp(`^  ${c.name} +\\S.*$`, 'm'));
+    expect(COMMANDS.map((c) => c.name).sort()).toEqual(
+      ['build', 'check', 'checkpoint', 'config', 'daemon', 'doctor', 'export', 'finalize', 'list', 'rename', 'resume', 'retitle', 'service', 'show', 'skill', 'status', 'verify'].sort(),
+    );
+  });
+
+  it.each(COMMANDS.map((c) => [c.name]))('`handoff %s --help` gives usage, options and an example', async (name) => {
+    const r = await runCli([name, '--help'], { env: testEnv() });
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(new RegExp(`^usage: handoff ${name}`, 'm'));
+    expect(r.out).toMatch(/^options for every command:$/m);
+    expect(r.out).toMatch(new RegExp(`^example:\\n  handoff ${name}`, 'm'));
+  });
+
+  it('suggests the closest command for a typo, with exit 2', async () => {
+    const r = await runCli(['stauts'], { env: testEnv() });
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/unknown command "stauts"/);
+    expect(r.err).toMatch(/did you mean `handoff status`\?/);
+    const far = await runCli(['frobnicate'], { env: testEnv() });
+    expect(far.code).toBe(2);
+    expect(far.err).toMatch(/`handoff --help` lists every command/);
+  });
+
+  it('suggests the closest option for a typo, with exit 2', async () => {
+    const r = await runCli(['build', 'x.jsonl', '--alow-bad-lines'], { env: testEnv() });
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/unknown option --alow-bad-lines/);
+    expect(r.err).toMatch(/did you mean --allow-bad-lines\?/);
+    const v = await runCli(['verify', '--sourec', 'abc'], { env: testEnv() });
+    expect(v.code).toBe(2);
+    expect(v.err).toMatch(/did you mean --source\?/);
+  });
+
+  it('exits 2 with the usage when a command is missing its argument', async () => {
+    for (const args of [['build'], ['show'], ['retitle', 'abc'], ['verify'], ['skill', 'uninstall']]) {
+      const r = await runCli(args, { env: testEnv() });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.err, args.join(' ')).toMatch(/expected .*\n {2}fix: /);
+    }
+  });
+});
+
+describe('colour', () => {
+  const status: StatusResult = {
+    name: 'handoffd',
+    version: '0.1.0',
+    pid: 1,
+    root: '/h/.handoffs',
+    socket: '/h/.handoffs/.handoffd/handoffd.sock',
+    started_at: new Date().toISOString(),
+    uptime_s: 5,
+    watch: [{ path: '/h/.claude/projects', exists: true, files: 1 }],
+    files: 1,
+    sessions: [
+      {
+        id: 's',
+        project: 'p',
+        harness: 'claude',
+        dir: '/d',
+        path: '/x',
+        state: 'idle',
+        turns: 3,
+        revision: 1,
+        lag_bytes: 0,
+        last_build_at: new Date().toISOString(),
+        build_ms: 3,
+        pressure: { level: 'red', ratio: 0.8, used: 160000, limit: 200000 },
+        updated: new Date().toISOString(),
+      },
+    ],
+    queue: { waiting: 0, running: null, live_waiting: 0 },
+    backfill: { total: 0, done: 0, failed: 0, running: false, started_at: null, finished_at: null },
+    errors: [],
+    unknown_types: {},
+    memory: { rss_mb: 90, heap_used_mb: 30 },
+  };
+  const io = { columns: 80, env: { HOME: '/h' }, now: () => new Date() };
+
+  it('colours pressure on a terminal, and never with colour off', () => {
+    expect(renderStatus({ ...io, color: true }, status)).toContain('\u001b[31mred 80%\u001b[0m');
+    expect(renderStatus({ ...io, color: false }, status)).not.toMatch(/\u001b\[/);
+  });
+
+  // A real terminal comes from script(1); without it the colour path cannot be reached at all.
+  const hasScript = spawnSync('script', ['--version']).status === 0;
+  it.skipIf(!hasScript)('colours a real terminal, and prints no escape codes there when NO_COLOR is set', () => {
+    const run = (extra: NodeJS.ProcessEnv): string => {
+      const env = testEnv({ HANDOFFS_ROOT: tempDir('handoff-store-'), TERM: 'xterm', ...extra });
+      delete env.NO_COLOR;
+      Object.assign(env, extra);
+      return spawnSync('script', ['-qec', `${process.execPath} ${CLI} doctor`, '/dev/null'], { env, encoding: 'utf8' }).stdout;
+    };
+    expect(run({})).toMatch(/\u001b\[32mok/);
+    expect(run({ NO_COLOR: '1' })).not.toMatch(/\u001b\[/);
+  });
+});
+
+describe('error messages', () => {
+  it('name what was expected, what was found, and the fix', async () => {
+    const env = testEnv({ HANDOFFS_ROOT: tempDir('handoff-store-') });
+    const missing = await runCli(['build', '/nowhere/at/all.jsonl'], { env });
+    expect(missing.code).toBe(4);
+    expect(missing.err).toMatch(/\/nowhere\/at\/all\.jsonl: cannot read transcript: no such file\n {2}fix: check the path/);
+    const folder = await runCli(['build', tempDir('handoff-dir-')], { env });
+    expect(folder.err).toMatch(/expected a transcript file, found a folder\n {2}fix: /);
+    const harness = await runCli(['build', 'x.jsonl', '--harness', 'gemini'], { env });
+    expect(harness.err).toMatch(/--harness must be one of claude, codex, generic, text, found "gemini"\n {2}fix: /);
+    const none = await runCli(['show', 'abc'], { env });
+    expect(none.err).toMatch(/no handoffs in .*\n {2}fix: build one with `handoff build <transcript>`/);
+    const daemon = await runCli(['status'], { env });
+    expect(daemon.err).toMatch(/no daemon is running \(nothing answers on .*handoffd\.sock\)\n {2}fix: start it with `handoff daemon`/);
+  });
+});
