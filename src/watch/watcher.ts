@@ -55,10 +55,14 @@ export class TranscriptWatcher {
     for (const r of this.roots) if (await isDirectory(r)) existing.push(r);
     this.chokidar = watch(existing, chokidarOptions());
     for (const r of existing) this.active.add(r);
-    const ready = new Promise<void>((resolve) => {
-      this.chokidar?.once('ready', () => resolve());
-      setTimeout(resolve, readyTimeoutMs).unref();
-    });
+    // chokidar says 'ready' after scanning what it was given; given nothing, it never does.
+    const ready =
+      existing.length === 0
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            this.chokidar?.once('ready', () => resolve());
+            setTimeout(resolve, readyTimeoutMs).unref();
+          });
     this.chokidar.on('add', (p) => this.on.hint('add', p));
     this.chokidar.on('change', (p) => this.on.hint('change', p));
     this.chokidar.on('unlink', (p) => this.on.hint('unlink', p));

@@ -24,6 +24,19 @@ async function start(env: NodeJS.ProcessEnv, root: string, args: string[]): Prom
 const userLine = (text: string): string => `${JSON.stringify({ role: 'user', content: text })}\n`;
 
 describe('daemon lifecycle', () => {
+  it('starts at once when no watch folder exists yet, says so, and stops within 5 s', async () => {
+    const root = tempDir('handoff-store-');
+    const env = testEnv({ HANDOFFS_ROOT: root });
+    const missing = join(tempDir('handoff-watch-'), 'not', 'yet');
+    const d = await start(env, root, ['--watch', missing]);
+    await waitFor(() => d.log().includes('is running'), 'the start-up log line', 5000);
+    expect(d.log()).toContain(`${missing} does not exist yet; it will be watched as soon as it appears`);
+    const t0 = Date.now();
+    const r = await d.kill('SIGTERM');
+    expect(r.code).toBe(0);
+    expect(Date.now() - t0).toBeLessThan(5000);
+  });
+
   it('backfills what changed while it was away, newest first, within backfill_days, and reports progress', async () => {
     const root = tempDir('handoff-store-');
     const env = testEnv({ HANDOFFS_ROOT: root });
