@@ -6,7 +6,8 @@ import pretty from 'pino-pretty';
 export function createLogger(opts: { level: string; pretty: boolean; destination?: NodeJS.WritableStream }): Logger {
   const base = { level: opts.level, base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime };
   if (opts.pretty) {
-    const stream = pretty({ colorize: process.stdout.isTTY === true && !process.env.NO_COLOR, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname', sync: true, ...(opts.destination ? { destination: opts.destination } : {}) });
+    // One readable line per event: every message already says what its fields hold.
+    const stream = pretty({ colorize: process.stdout.isTTY === true && !process.env.NO_COLOR, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname', hideObject: true, sync: true, ...(opts.destination ? { destination: opts.destination } : {}) });
     return pino(base, stream);
   }
   return pino(base, (opts.destination ?? process.stdout) as pino.DestinationStream);

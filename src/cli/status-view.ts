@@ -73,7 +73,7 @@ export function renderEvent<E extends EventName>(io: Pick<Io, 'color'>, event: E
   switch (event) {
     case 'built': {
       const b = p as EventParams['built'];
-      return `${time} built ${b.project}/${shortId(b.session)} rev ${b.revision} +${b.new_turns} turn${b.new_turns === 1 ? '' : 's'} (${b.turns} in all, ${pressureCell(io, b.pressure.level as 'green', b.pressure.ratio)}, ${b.build_ms} ms)${b.reset ? ` — reset: ${b.reset}` : ''}`;
+      return `${time} built ${b.project}/${shortId(b.session)} rev ${b.revision} +${b.new_turns} turn${b.new_turns === 1 ? '' : 's'} (${b.turns} in all, ${pressureCell(io, b.pressure.level as 'green', b.pressure.ratio)}, ${Math.round(b.build_ms)} ms)${b.reset ? ` — reset: ${b.reset}` : ''}`;
     }
     case 'pressure': {
       const x = p as EventParams['pressure'];

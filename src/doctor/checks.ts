@@ -129,7 +129,7 @@ export function inotifyChecks(f: Facts): CheckLine[] {
 
 export function daemonCheck(f: Facts): CheckLine {
   const d = f.daemon;
-  if (d.running) return { name: 'daemon', verdict: 'ok', message: `running (pid ${d.pid ?? '?'}, version ${d.version ?? '?'}, ${d.files ?? 0} transcripts watched)` };
+  if (d.running) return { name: 'daemon', verdict: 'ok', message: `running (pid ${d.pid ?? '?'}, version ${d.version ?? '?'}, ${d.files ?? 0} transcript${d.files === 1 ? '' : 's'} watched)` };
   return { name: 'daemon', verdict: 'warn', message: `not running${d.error ? ` (${d.error})` : ''}: handoffs are not refreshed`, fix: 'start it with `handoff daemon` (or `npm start`), or keep it running with `handoff service install`' };
 }
 
