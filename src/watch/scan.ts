@@ -1,6 +1,8 @@
 import type { Dirent } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { readdirSync, statSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 
 /** Finding transcripts on disk: every `.jsonl` under the watch roots, with a stat of each. */
 
@@ -17,23 +19,42 @@ export const isTranscript = (path: string): boolean => path.endsWith('.jsonl');
 /** Folders never worth descending into under a transcript root. */
 const SKIP_DIRS = new Set(['node_modules', '.git']);
 
+/**
+ * One folder at a time with synchronous calls, yielding to the event loop between folders: a
+ * rescan of thousands of transcripts then costs a few milliseconds of CPU instead of a thread-pool
+ * round trip per file, and the socket stays responsive while it runs.
+ */
 export async function scanRoot(root: string, out: FileStat[] = []): Promise<FileStat[]> {
   let entries: Dirent[];
   try {
-    entries = await readdir(root, { withFileTypes: true });
+    entries = readdirSync(root, { withFileTypes: true });
   } catch {
     return out; // gone or unreadable: the rescan after it appears picks it up
   }
+  const dirs: string[] = [];
   for (const e of entries) {
     const p = join(root, e.name);
     if (e.isDirectory()) {
-      if (!SKIP_DIRS.has(e.name)) await scanRoot(p, out);
+      if (!SKIP_DIRS.has(e.name)) dirs.push(p);
     } else if ((e.isFile() || e.isSymbolicLink()) && isTranscript(e.name)) {
-      const s = await statFile(p);
+      const s = statFileSync(p);
       if (s) out.push(s);
     }
   }
+  for (const d of dirs) {
+    await yieldToLoop();
+    await scanRoot(d, out);
+  }
   return out;
+}
+
+function statFileSync(path: string): FileStat | null {
+  try {
+    const s = statSync(path);
+    return s.isFile() ? { path, size: s.size, mtimeMs: s.mtimeMs, dev: s.dev, ino: s.ino } : null;
+  } catch {
+    return null;
+  }
 }
 
 export async function statFile(path: string): Promise<FileStat | null> {
