@@ -26,7 +26,7 @@ const MiB = 2 ** 20;
 
 const SIZES = QUICK
   ? { coldBytes: 40 * MiB, runs: 2, largeBytes: 20 * MiB, appends: 30, idleFiles: 500, idleSeconds: 5 }
-  : { coldBytes: 200 * MiB, runs: 3, largeBytes: 100 * MiB, appends: 100, idleFiles: 5000, idleSeconds: 60 };
+  : { coldBytes: 200 * MiB, runs: 5, largeBytes: 100 * MiB, appends: 100, idleFiles: 5000, idleSeconds: 60 };
 
 const log = (msg: string): void => {
   process.stderr.write(`[bench] ${msg}\n`);
@@ -56,10 +56,12 @@ async function cold(): Promise<ColdFigures> {
     const build: number[] = [];
     let turns = 0;
     // Interleaved, so the floor and the build see the same machine load.
+    // The floor is taken right before and right after each build (two samples per run).
     for (let i = 0; i < SIZES.runs; i += 1) {
       floor.push(await parseFloorReadline(g.files));
       whole.push(parseFloorSplit(g.files));
       const r = await coldBuild(g.files);
+      floor.push(await parseFloorReadline(g.files));
       build.push(r.seconds);
       turns = r.turns;
       log(`cold run ${i + 1}/${SIZES.runs}: build ${(mb / r.seconds).toFixed(1)} MB/s, floor ${(mb / (floor.at(-1) as number)).toFixed(1)} MB/s`);
@@ -109,7 +111,7 @@ function markdown(r: Report): string {
 Written by \`npm run bench\` on ${r.date.slice(0, 10)}. Every figure is a median of several runs; ratios are
 measured within the same run, because the machines this runs on are shared and noisy. Reproduce with:
 
-    npm ci && npm run bench            # about 4 minutes on 2 cores; --quick for a smaller pass
+    npm ci && npm run bench            # about 4½ minutes on 2 cores; --quick for a smaller pass
     npm run bench -- --json            # the same figures as one JSON object
 
 Machine: ${m.cpu}, ${m.cores} cores, ${m.ram_gb} GiB RAM, ${m.kernel}, Node ${m.node}.

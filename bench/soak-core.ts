@@ -50,6 +50,7 @@ export interface SoakResult {
   details: { file: string; expected: number; got: number; lost: number; dup: number; mismatched: number }[];
 }
 
+/** mulberry32: a small seeded generator, so a failing run can be replayed from its seed. */
 export function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {

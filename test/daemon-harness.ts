@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { ControlClient } from '../src/control/client.js';
+import { callDaemon } from '../src/control/client.js';
 import type { Methods, MethodName } from '../src/control/protocol.js';
 import { CLI, waitFor } from './helpers.js';
 
@@ -29,14 +29,7 @@ export function spawnDaemon(env: NodeJS.ProcessEnv, args: readonly string[]): { 
   return { child, log: () => log, exited };
 }
 
-export async function call<M extends MethodName>(socket: string, method: M, params?: Methods[M]['params'], timeoutMs?: number): Promise<Methods[M]['result']> {
-  const c = await ControlClient.connect(socket);
-  try {
-    return await c.call(method, params, timeoutMs);
-  } finally {
-    c.close();
-  }
-}
+export const call = callDaemon;
 
 /** Starts a daemon and waits until its socket answers `hello`. */
 export async function startDaemon(env: NodeJS.ProcessEnv, root: string, args: readonly string[]): Promise<RunningDaemon> {

@@ -20,7 +20,8 @@ function trimRecord<T>(rec: Record<string, T>, max: number): void {
 
 function pushBounded<T>(arr: T[], item: T, max: number): void {
   arr.push(item);
-  if (arr.length > max) arr.splice(0, arr.length - max);
+  // shift() lets V8 trim the front in place; splice would move every element, every turn.
+  while (arr.length > max) arr.shift();
 }
 
 function failureKey(name: string, command: string | undefined, files: readonly string[] | undefined): string {

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { rng } from '../../bench/soak-core.js';
 import { corpusFiles, corpusPresent, CORPUS, readLines, runCli, tempDir, testEnv } from '../helpers.js';
 
 /**
@@ -20,18 +21,6 @@ function expectedExit(file: string): number {
   if (EMPTY.test(file)) return 4;
   if (MALFORMED.test(file)) return 5;
   return 0;
-}
-
-/** mulberry32: a small seeded generator, so a failing cut can be replayed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 interface Built {
