@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -152,6 +152,10 @@ refresh after it costs the same as on the small one.
 | resident memory | **${i.rss_mb} MB** (target ≤ 200 MB) |
 | open file descriptors | **${i.fds}** with ${i.files} transcripts, ${i.fds_small} with ${i.small_files} |
 
+## Crash soak
+
+${r.soak ? `\`npm run soak -- --seconds ${Math.round(r.soak.seconds)}\` (${r.soak.date.slice(0, 10)}): ${r.soak.lines} lines appended in random pieces to ${r.soak.files} transcripts while the daemon was killed with SIGKILL ${r.soak.kills} times and stopped with SIGTERM ${r.soak.sigterms} times: **${r.soak.lost} turns lost, ${r.soak.dup} duplicated**.` : 'Run `npm run soak -- --seconds 60` to add the crash soak here.'}
+
 ## Redactor
 
 **${r.redact_mb_s} MB/s** on the text of the real transcripts (every built-in kind of SPEC §9 checked).
@@ -167,8 +171,28 @@ refresh after it costs the same as on the small one.
 `;
 }
 
+interface SoakFigures {
+  lines: number;
+  files: number;
+  kills: number;
+  sigterms: number;
+  lost: number;
+  dup: number;
+  seconds: number;
+  date: string;
+}
+
+function lastSoak(): SoakFigures | null {
+  try {
+    return JSON.parse(readFileSync(join(PROJECT, '.bench', 'soak-last.json'), 'utf8')) as SoakFigures;
+  } catch {
+    return null;
+  }
+}
+
 interface Report {
   date: string;
+  soak: SoakFigures | null;
   machine: ReturnType<typeof machine>;
   quick: boolean;
   cold: ColdFigures;
@@ -187,6 +211,7 @@ log(`idle: ${SIZES.idleFiles} transcripts, ${SIZES.idleSeconds} s`);
 const idleFig = await idleBench(CLI, { files: SIZES.idleFiles, smallFiles: 50, seconds: SIZES.idleSeconds, seed: 11 });
 const report: Report = {
   date: new Date().toISOString(),
+  soak: lastSoak(),
   machine: machine(),
   quick: QUICK,
   cold: coldFig,

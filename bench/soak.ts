@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -78,6 +79,8 @@ try {
     log: json ? undefined : (m) => process.stderr.write(`[soak] ${m}\n`),
   });
   const out = { lines: r.lines, files: r.files, kills: r.kills, sigterms: r.sigterms, lost: r.lost, dup: r.dup, mismatched: r.mismatched, seconds: r.seconds, seed };
+  // The last result is kept for docs/PERFORMANCE.md (written by `npm run bench`).
+  writeFileSync(join(PROJECT, '.bench', 'soak-last.json'), `${JSON.stringify({ ...out, date: new Date().toISOString() })}\n`);
   if (json) process.stdout.write(`${JSON.stringify(out)}\n`);
   else process.stdout.write(`soak: ${out.lines} lines into ${out.files} transcripts, ${out.kills} SIGKILLs and ${out.sigterms} SIGTERMs in ${out.seconds} s → lost ${out.lost}, duplicated ${out.dup}, changed ${out.mismatched} (seed ${seed})\n`);
   process.exitCode = r.lost === 0 && r.dup === 0 && r.mismatched === 0 ? 0 : 1;

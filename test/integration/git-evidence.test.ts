@@ -1,0 +1,105 @@
+import { execFileSync } from 'node:child_process';
+import { watch } from 'node:fs';
+import { mkdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { GitProbe } from '../../src/git/evidence.js';
+import { tempDir } from '../helpers.js';
+
+/** Repository evidence (SPEC §7) from real temporary repositories. */
+
+const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
+const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, env: GIT_ENV, encoding: 'utf8' }).trim();
+
+async function repo(): Promise<string> {
+  const dir = join(tempDir('handoff-git-'), 'repo');
+  await mkdir(join(dir, 'src'), { recursive: true });
+  git(dir, 'init', '-q', '-b', 'main');
+  await writeFile(join(dir, 'src', 'a.ts'), 'export const a = 1;\n');
+  await writeFile(join(dir, 'README.md'), '# r\n');
+  git(dir, 'add', '.');
+  git(dir, 'commit', '-qm', 'first');
+  return dir;
+}
+
+const probe = (): GitProbe => new GitProbe({ enabled: true, timeoutMs: 10_000 });
+
+describe('repository evidence', () => {
+  it('records a clean work tree: top level, branch, HEAD, not dirty', async () => {
+    const dir = await repo();
+    const ev = await probe().capture(join(dir, 'src'));
+    expect(ev).toMatchObject({ status: 'ok', top: dir, branch: 'main', head: git(dir, 'rev-parse', 'HEAD'), dirty: false, changed: [], untracked: [] });
+  });
+
+  it('records changed and untracked paths and a diff summary when dirty', async () => {
+    const dir = await repo();
+    await writeFile(join(dir, 'src', 'a.ts'), 'export const a = 2;\n');
+    await writeFile(join(dir, 'notes.txt'), 'new\n');
+    const ev = await probe().capture(dir);
+    expect(ev).toMatchObject({ status: 'ok', dirty: true, changed: ['src/a.ts'], untracked: ['notes.txt'], changed_total: 1, untracked_total: 1 });
+    expect(ev.diffstat).toMatch(/src\/a\.ts \| 2 \+-/);
+  });
+
+  it('records a detached HEAD as a null branch, never a guess', async () => {
+    const dir = await repo();
+    git(dir, 'checkout', '-q', '--detach');
+    const ev = await probe().capture(dir);
+    expect(ev).toMatchObject({ status: 'ok', branch: null, head: git(dir, 'rev-parse', 'HEAD'), dirty: false });
+  });
+
+  it('says why when there is no repository or the cwd is gone, with null branch, HEAD and dirty', async () => {
+    const plain = tempDir('handoff-plain-');
+    const none = await probe().capture(plain);
+    expect(none).toMatchObject({ status: 'not-a-repo', branch: null, head: null, dirty: null });
+    expect(none.reason).toMatch(/is not inside a git work tree/);
+    const dir = await repo();
+    const p = probe();
+    expect((await p.capture(dir)).status).toBe('ok');
+    await rm(dir, { recursive: true, force: true });
+    const gone = await p.capture(dir);
+    expect(gone).toMatchObject({ status: 'cwd-gone', branch: null, head: null, dirty: null });
+    expect(gone.reason).toMatch(/no longer exists/);
+    expect(await probe().capture(null)).toMatchObject({ status: 'no-cwd', dirty: null });
+  });
+
+  it('reuses a capture while HEAD and the index are unchanged, and notices a commit', async () => {
+    const dir = await repo();
+    const p = probe();
+    const first = await p.capture(dir);
+    expect(await p.capture(dir)).toBe(first);
+    await writeFile(join(dir, 'b.ts'), 'b\n');
+    git(dir, 'add', 'b.ts');
+    git(dir, 'commit', '-qm', 'second');
+    const after = await p.capture(dir);
+    expect(after.head).not.toBe(first.head);
+  });
+
+  it('never takes .git/index.lock, even where plain git status would refresh the index', async () => {
+    const dir = await repo();
+    const seen: string[] = [];
+    const w = watch(join(dir, '.git'), (_e, name) => {
+      if (name) seen.push(String(name));
+    });
+    try {
+      // Stale stat data in the index: git status wants to write the index back.
+      const stale = async (): Promise<void> => {
+        const t = new Date(Date.now() + 5000);
+        await utimes(join(dir, 'src', 'a.ts'), t, t);
+        await utimes(join(dir, 'README.md'), t, t);
+      };
+      await stale();
+      git(dir, 'status', '--porcelain');
+      await new Promise((r) => setTimeout(r, 200));
+      // Shows this test can fail: git on its own does take the lock here.
+      expect(seen).toContain('index.lock');
+      seen.length = 0;
+      await stale();
+      const ev = await probe().capture(dir);
+      expect(ev.status).toBe('ok');
+      await new Promise((r) => setTimeout(r, 200));
+      expect(seen).not.toContain('index.lock');
+    } finally {
+      w.close();
+    }
+  });
+});
