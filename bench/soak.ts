@@ -80,7 +80,7 @@ try {
   });
   const out = { lines: r.lines, files: r.files, kills: r.kills, sigterms: r.sigterms, lost: r.lost, dup: r.dup, mismatched: r.mismatched, seconds: r.seconds, seed };
   // The last result is kept for docs/PERFORMANCE.md (written by `npm run bench`).
-  writeFileSync(join(PROJECT, '.bench', 'soak-last.json'), `${JSON.stringify({ ...out, date: new Date().toISOString() })}\n`);
+  writeFileSync(join(PROJECT, '.bench', 'soak-last.json'), `${JSON.stringify({ ...out, requested_seconds: seconds, date: new Date().toISOString() })}\n`);
   if (json) process.stdout.write(`${JSON.stringify(out)}\n`);
   else process.stdout.write(`soak: ${out.lines} lines into ${out.files} transcripts, ${out.kills} SIGKILLs and ${out.sigterms} SIGTERMs in ${out.seconds} s → lost ${out.lost}, duplicated ${out.dup}, changed ${out.mismatched} (seed ${seed})\n`);
   process.exitCode = r.lost === 0 && r.dup === 0 && r.mismatched === 0 ? 0 : 1;
