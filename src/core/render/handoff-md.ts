@@ -157,7 +157,8 @@ function unknowns(a: Analysis): string {
 
 function nextActionBody(a: Analysis): string {
   const n = a.nextAction;
-  return `${n.text.replace(/\r?\n/g, ' ')}\n\n${label(n.label)} — ${n.source.replace(/_/g, ' ')}${at(n.seq)}`;
+  const why = n.source === 'unknown' ? 'nothing in the transcript decides it' : `${n.source.replace(/_/g, ' ')}${at(n.seq)}`;
+  return `${n.text.replace(/\r?\n/g, ' ')}\n\n${label(n.label)} — ${why}`;
 }
 
 function recent(r: RenderInput): string {
