@@ -99,6 +99,9 @@ function applyToolResult(st: SessionState, f: Fact & { t: 'tool_result' }, seq: 
       cmd.result = f.interrupted === true ? 'interrupted' : f.ok === true ? 'passed' : 'failed';
       cmd.resultSeq = seq;
       if (f.exitCode !== undefined) cmd.exitCode = f.exitCode;
+    } else if (cmd.resultSeq === undefined) {
+      // A result with no exit code or status (some Codex outputs): recorded, its outcome unknown.
+      cmd.resultSeq = seq;
     }
   }
   if (f.ok === undefined) return;

@@ -156,6 +156,22 @@ describe('Codex reader', () => {
     expect(JSON.stringify(r.state.codex)).not.toContain('Run ls');
   });
 
+  it('pairs a result that carries no exit code with its command: recorded, outcome unknown', () => {
+    const ev = (type: string, payload: unknown): unknown => ({ timestamp: '2026-08-03T10:48:56.000Z', type, payload });
+    const r = ingestText(
+      jsonl(
+        ev('event_msg', { type: 'user_message', message: 'List the files in this folder' }),
+        ev('response_item', { type: 'function_call', call_id: 'c1', name: 'shell', arguments: '{"command":["ls"]}' }),
+        ev('response_item', { type: 'function_call_output', call_id: 'c1', output: { type: 'input_text', text: 'a.txt\n' } }),
+        ev('response_item', { type: 'function_call', call_id: 'c2', name: 'shell', arguments: '{"command":["ls","-a"]}' }),
+      ),
+    );
+    expect(r.state.commands.map((c) => [c.command, c.result, c.seq, c.resultSeq, c.exitCode])).toEqual([
+      ['ls', 'unknown', 1, 2, undefined],
+      ['ls -a', 'unknown', 3, undefined, undefined],
+    ]);
+  });
+
   it('finds files in apply_patch headers', () => {
     expect(patchFiles('*** Begin Patch\n*** Update File: a/b.ts\n*** Move to: a/c.ts\n*** Delete File: x\n*** End Patch')).toEqual(['a/b.ts', 'a/c.ts', 'x']);
   });

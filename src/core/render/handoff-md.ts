@@ -134,7 +134,10 @@ function repoEvidence(r: RenderInput): string {
 
 function verification(a: Analysis): string {
   const rows = a.verification.map((c) => {
-    const ev = c.resultSeq === undefined ? `seq ${c.seq}, no result recorded` : `seq ${c.seq} → ${c.resultSeq}${c.exitCode === undefined ? '' : `, exit ${c.exitCode}`}`;
+    const ev =
+      c.resultSeq === undefined
+        ? `seq ${c.seq}, no result recorded`
+        : `seq ${c.seq} → ${c.resultSeq}${c.exitCode !== undefined ? `, exit ${c.exitCode}` : c.result === 'unknown' ? ', no exit code or status recorded' : ''}`;
     return [code(c.command, 160), c.result, ev];
   });
   const tableText = rows.length === 0 ? NONE : `${label('verified')} — commands the session ran, with the results its transcript records:\n\n${table(['Command or check', 'Result', 'Evidence (seq, exit code)'], rows)}`;
