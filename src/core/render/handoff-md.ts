@@ -1,6 +1,7 @@
 import type { Analysis } from '../analysis.js';
 import { CONTRACT_HEADING } from '../contract.js';
 import { LIMITS } from '../state.js';
+import type { ToolRef } from '../types.js';
 import type { RenderInput } from './input.js';
 import { bullets, cell, code, fence, table, yamlValue } from './markdown.js';
 
@@ -169,8 +170,14 @@ function recent(r: RenderInput): string {
   if (turns.length === 0) return NONE;
   return table(
     ['seq', 'class', 'text'],
-    turns.map((t) => [String(t.seq), t.class, cell(t.tool ? `[${t.tool.name}${t.tool.ok === false ? ' ✗' : ''}] ${t.text}` : t.text, 120)]),
+    turns.map((t) => [String(t.seq), t.class, cell(t.tool ? toolCell(t.tool, t.text) : t.text, 120)]),
   );
+}
+
+/** A tool turn names its tool once: a call's text already starts with it ("Bash: npm test"). */
+function toolCell(tool: ToolRef, text: string): string {
+  const mark = tool.ok === false ? ' ✗' : '';
+  return text.startsWith(tool.name) && mark === '' ? text : `[${tool.name}${mark}] ${text}`;
 }
 
 function subagents(r: RenderInput): string {

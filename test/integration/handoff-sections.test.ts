@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { readJson, runCli, tempDir, testEnv } from '../helpers.js';
 import { claudeTranscript, writeTranscript } from '../transcripts.js';
 
-/** SPEC §6: exactly one Next Action: the in-progress todo, else the last unanswered request, else unknown. */
+/** Sections of HANDOFF.md (SPEC §6) whose rules are not covered by the build and evidence tests. */
 
 interface NextAction {
   text: string;
@@ -13,7 +13,7 @@ interface NextAction {
   seq: number | null;
 }
 
-async function build(text: string, id: string): Promise<{ next: NextAction; section: string }> {
+async function build(text: string, id: string): Promise<{ next: NextAction; section: string; md: string }> {
   const env = testEnv();
   const src = writeTranscript(`${id}.jsonl`, text);
   const r = await runCli(['build', src, '--json'], { env });
@@ -22,7 +22,7 @@ async function build(text: string, id: string): Promise<{ next: NextAction; sect
   const llm = await readJson<{ next_action: NextAction }>(join(dir, 'HANDOFF.llm.json'));
   const md = await readFile(join(dir, 'HANDOFF.md'), 'utf8');
   const section = md.slice(md.indexOf('## Next Action\n'), md.indexOf('\n## ', md.indexOf('## Next Action\n') + 1));
-  return { next: llm.next_action, section };
+  return { next: llm.next_action, section, md };
 }
 
 const done = [
@@ -35,7 +35,17 @@ function laterRequest(sessionId: string, text: string): string {
   return `${JSON.stringify({ type: 'user', isSidechain: false, userType: 'external', cwd: tempDir(), sessionId, version: '2.0.55', uuid: 'u9', timestamp: '2026-03-01T09:01:00.000Z', message: { role: 'user', content: text } })}\n`;
 }
 
-describe('Next Action (SPEC §6)', () => {
+describe('Recent timeline', () => {
+  it('names a tool once: a call reads "Bash: npm test", its result is prefixed with the tool', async () => {
+    const id = '7a1d0c36-0000-4000-8000-00000000000d';
+    const { md } = await build(claudeTranscript({ sessionId: id, cwd: tempDir(), request: 'Make the JSON parser accept trailing commas in arrays' }), id);
+    expect(md).toContain('| 3 | TOOL | Bash: npm test |');
+    expect(md).toContain('| 4 | TOOL | [Bash] Tests: 12 passed |');
+    expect(md).not.toContain('[Bash] Bash:');
+  });
+});
+
+describe('Next Action (SPEC §6: exactly one: the in-progress todo, else the last unanswered request, else unknown)', () => {
   it('is the in-progress todo, reported, with the seq of the list that says so', async () => {
     const id = '7a1d0c36-0000-4000-8000-00000000000a';
     const { next, section } = await build(claudeTranscript({ sessionId: id, cwd: tempDir(), request: 'Make the JSON parser accept trailing commas in arrays' }), id);
