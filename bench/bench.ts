@@ -9,6 +9,7 @@ import { idleBench } from './idle.js';
 import type { IdleFigures } from './idle.js';
 import { machine, median, round } from './metrics.js';
 import { refreshBench } from './refresh.js';
+import type { SoakResult } from './soak-core.js';
 import { turnTexts } from './turn-texts.js';
 import type { RefreshFigures } from './refresh.js';
 
@@ -186,17 +187,8 @@ done yet.
 `;
 }
 
-interface SoakFigures {
-  lines: number;
-  files: number;
-  kills: number;
-  sigterms: number;
-  lost: number;
-  dup: number;
-  seconds: number;
-  requested_seconds?: number;
-  date: string;
-}
+/** What `npm run soak` keeps of its last run in .bench/soak-last.json. */
+type SoakFigures = Pick<SoakResult, 'lines' | 'files' | 'kills' | 'sigterms' | 'lost' | 'dup' | 'seconds'> & { requested_seconds?: number; date: string };
 
 function lastSoak(): SoakFigures | null {
   try {
