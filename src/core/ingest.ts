@@ -73,6 +73,22 @@ function sanitize(obs: Observation, st: SessionState, redactor: Redactor): void 
 }
 
 /**
+ * JSON.parse's complaint without the excerpt of the line V8 quotes in it ("Unexpected token 'A',
+ * "AKIAIOSFOD"... is not valid JSON"): a corrupt line may hold a credential, and this reason travels
+ * to logs, the socket and the terminal.
+ */
+export function jsonErrorReason(e: unknown): string {
+  const m = e instanceof Error ? e.message : String(e);
+  const pos = /at position (\d+)/.exec(m)?.[1];
+  let what = 'unexpected character';
+  if (/end of JSON input|Unterminated string/i.test(m)) what = 'the value ends before it is complete';
+  else if (/non-whitespace character after JSON/i.test(m)) what = 'unexpected text after the value';
+  else if (/Bad control character/i.test(m)) what = 'a control character inside a string';
+  else if (/Bad escaped character|Bad Unicode escape/i.test(m)) what = 'a bad escape inside a string';
+  return pos === undefined ? what : `${what} (at character ${pos})`;
+}
+
+/**
  * Folds one complete line into the session state, returning the turn it emits (if any). The
  * state is mutated in place; callers work on a copy and keep it only when the build commits.
  */
@@ -91,7 +107,7 @@ export function ingestLine(st: SessionState, line: RawLine, opts: IngestOptions)
   try {
     parsed = JSON.parse(line.text);
   } catch (e) {
-    return { corrupt: { line: line.index + 1, offset: line.offset, reason: (e as Error).message } };
+    return { corrupt: { line: line.index + 1, offset: line.offset, reason: jsonErrorReason(e) } };
   }
   if (!isObj(parsed)) {
     st.skipped += 1;

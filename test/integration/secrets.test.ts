@@ -1,10 +1,12 @@
-import { appendFile, readdir, readFile } from 'node:fs/promises';
+import { appendFile, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ControlClient } from '../../src/control/client.js';
 import type { Manifest } from '../../src/store/manifest.js';
+import { startDaemon } from '../daemon-harness.js';
 import type { FakeSecret } from '../fake-secrets.js';
 import { fakeSecrets, slice12 } from '../fake-secrets.js';
-import { readJson, runCli, tempDir, testEnv } from '../helpers.js';
+import { readJson, runCli, tempDir, testEnv, waitFor } from '../helpers.js';
 import { writeTranscript } from '../transcripts.js';
 
 /**
@@ -121,5 +123,41 @@ describe('a Codex session built between its UI mirror and the response item', ()
     const prompts = timeline.map((l) => JSON.parse(l) as { class: string; text: string }).filter((t) => t.class === 'USER' && t.text.startsWith('Deploy with:'));
     expect(prompts).toHaveLength(1);
     expect(await leaksIn(root)).toEqual([]);
+  });
+});
+
+describe('the daemon with credentials in its transcripts', () => {
+  it('says nothing of them over the socket, in notifications or in its log, even for a corrupt line', async () => {
+    const root = tempDir('handoff-store-');
+    const watch = tempDir('handoff-watch-');
+    const env = testEnv({ HANDOFFS_ROOT: root });
+    const d = await startDaemon(env, root, ['--watch', watch]);
+    try {
+      const heard: string[] = [];
+      const sub = await ControlClient.connect(d.socket);
+      sub.onNotification((event, params) => heard.push(`${event} ${JSON.stringify(params)}`));
+      await sub.call('subscribe', {});
+      const cwd = join(tempDir('handoff-cwd-'), 'billing');
+      await writeFile(join(watch, 'claude-secrets.jsonl'), claudeWithSecrets(cwd));
+      await writeFile(join(watch, 'codex-secrets.jsonl'), codexWithSecrets(cwd));
+      // A line that is not JSON, made of a credential: the parser's complaint would quote it.
+      const token = SECRETS.find((s) => s.kind === 'github_token') ?? (SECRETS[0] as FakeSecret);
+      await writeFile(join(watch, 'corrupt.jsonl'), `${line({ role: 'user', content: 'a first request that is long enough' })}${token.value} {"role":"user"}\n`);
+      await d.call('flush', { timeout_ms: 20_000 }, 25_000);
+      await waitFor(async () => (await d.call('status')).sessions.some((s) => s.state === 'halted'), 'the corrupt session to halt');
+      await waitFor(() => heard.some((h) => h.startsWith('halted ')) && heard.filter((h) => h.startsWith('built ')).length >= 2, 'built and halted notifications');
+      const answers: unknown[] = [await d.call('status'), await d.call('sessions.list', {}), await d.call('verify', { all: true })];
+      for (const id of ['claude-secrets', 'codex-secrets']) answers.push(await d.call('session.get', { id }));
+      const cli = await runCli(['checkpoint', 'claude-secrets', '--note', `rotated ${SECRETS[4]?.value ?? ''}`], { env });
+      expect(cli.code, cli.err).toBe(0);
+      sub.close();
+      const said = [...answers.map((a) => JSON.stringify(a)), ...heard, d.log(), cli.out, cli.err].join('\n');
+      const leaks = SECRETS.filter((s) => said.includes(s.value) || said.includes(slice12(s.value))).map((s) => s.kind);
+      expect(leaks).toEqual([]);
+      expect(said).toMatch(/corrupt\.jsonl:2: line 2 \(byte offset \d+\) is not valid JSON: unexpected character/);
+      expect(await leaksIn(root)).toEqual([]);
+    } finally {
+      await d.kill('SIGKILL');
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { jsonErrorReason } from '../../src/core/ingest.js';
 import { Redactor, unsafePatternReason } from '../../src/core/redact.js';
 import { fakeSecrets, slice12 } from '../fake-secrets.js';
 
@@ -93,5 +94,26 @@ describe('configured patterns must run in linear time', () => {
   it('accepts literal-led bounded patterns', () => {
     expect(unsafePatternReason('EMP-[0-9]{6}')).toBeNull();
     expect(unsafePatternReason('acct_[a-z0-9]{8,32}')).toBeNull();
+  });
+});
+
+describe('jsonErrorReason', () => {
+  // V8 quotes up to a dozen characters of the bad line in its message; none may survive.
+  it.each([
+    ['AKIAIOSFODNN7EXAMPLE is here', 'AKIAIOSFODNN7EXAMPLE', 'unexpected character'],
+    ['{"k": ghp_abcdefghijklmnopqrstuvwxyz0123456789}', 'ghp_abcdefghijklmnopqrstuvwxyz0123456789', 'unexpected character'],
+    ['{"a":1} sk-ant-api03-abcdefghijklmnop', 'sk-ant-api03-abcdefghijklmnop', 'unexpected text after the value (at character 8)'],
+    ['{"token":"xoxb-123456789012-abcdefghij', 'xoxb-123456789012-abcdefghij', 'the value ends before it is complete'],
+    ['{"t":"a\tb xoxb-123456789012"}', 'xoxb-123456789012', 'a control character inside a string'],
+    ['{"t":"\\q xoxb-123456789012"}', 'xoxb-123456789012', 'a bad escape inside a string'],
+  ])('%s', (line, secret, want) => {
+    let reason = '';
+    try {
+      JSON.parse(line);
+    } catch (e) {
+      reason = jsonErrorReason(e);
+    }
+    expect(reason.startsWith(want), reason).toBe(true);
+    for (let i = 0; i + 4 <= secret.length; i += 1) expect(reason).not.toContain(secret.slice(i, i + 4));
   });
 });
