@@ -74,6 +74,22 @@ describe('handoff resume', () => {
     expect(text).toMatch(/^drift: 3 material change\(s\): branch, head, dirty — report it before acting; never reset/m);
   });
 
+  it('prints a Next Action with no source once, with its reason and no label to repeat it', async () => {
+    const env = testEnv({ HANDOFFS_ROOT: tempDir('handoff-store-') });
+    const repo = gitRepo();
+    const id = 'bbbb2222';
+    const base = { sessionId: id, cwd: repo, version: '2.0.55', gitBranch: 'main', isSidechain: false };
+    const src = writeTranscript(`${id}.jsonl`, [
+      { ...base, type: 'user', uuid: 'u1', timestamp: '2026-11-30T03:00:01.000Z', message: { role: 'user', content: 'Add a subtract function next to add' } },
+      { ...base, type: 'assistant', uuid: 'a1', timestamp: '2026-11-30T03:00:05.000Z', message: { id: 'msg_1', role: 'assistant', model: 'claude-sonnet-4-5-20250929', content: [{ type: 'text', text: 'Done: sub is exported next to add.' }] } },
+    ].map((l) => `${JSON.stringify(l)}\n`).join(''));
+    expect((await runCli(['build', src], { env })).code).toBe(0);
+    const r = await runCli(['resume', id], { env });
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/^next action: unknown — [^[\]]+$/m);
+    expect((await resume(env, [id])).next_action).toMatchObject({ source: 'unknown', label: 'unknown' });
+  });
+
   it('does not call a tree that stays dirty drift, but does report the folder gone', async () => {
     const env = testEnv({ HANDOFFS_ROOT: tempDir('handoff-store-') });
     const repo = gitRepo();

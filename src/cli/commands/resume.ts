@@ -73,7 +73,9 @@ function gitView(g: GitEvidence): Record<string, unknown> {
 
 function printText(io: Io, r: { entry: IndexEntry; path: string; next: NextAction; recorded: GitEvidence; now: GitEvidence; drift: DriftReport }): void {
   const { entry, path, next, recorded, now, drift } = r;
-  const how = next.label ? `  [${next.label} — ${(next.source ?? '').replace(/_/g, ' ')}${next.seq === null ? '' : `, seq ${next.seq}`}]` : '';
+  // With no source the text itself already says it is unknown and why.
+  const sourced = next.label !== null && next.source !== null && next.source !== 'unknown';
+  const how = sourced ? `  [${next.label} — ${(next.source ?? '').replace(/_/g, ' ')}${next.seq === null ? '' : `, seq ${next.seq}`}]` : '';
   io.out(resumeInstruction(path));
   io.out('');
   io.out(`session:     ${entry.id} (project ${entry.project}, rev ${entry.revisions}, updated ${entry.updated})`);
