@@ -144,11 +144,12 @@ export function serviceCheck(f: Facts): CheckLine {
 export function claudeChecks(f: Facts): CheckLine[] {
   return f.claude.map((c) => {
     const days = c.cleanupPeriodDays ?? CLAUDE_DEFAULT_CLEANUP_DAYS;
-    const where = c.exists ? c.settings : `${c.settings} (absent: Claude Code's default applies)`;
+    const where =
+      c.cleanupPeriodDays !== null ? `cleanupPeriodDays in ${c.settings}` : `its default: ${c.exists ? `${c.settings} sets no cleanupPeriodDays` : `there is no ${c.settings}`}`;
     return {
       name: 'claude retention',
       verdict: 'warn' as const,
-      message: `Claude Code deletes transcripts after ${days} days (cleanupPeriodDays in ${where}); their handoffs stay, but \`verify --source\` then reports SOURCE-GONE`,
+      message: `Claude Code deletes transcripts after ${days} days (${where}); their handoffs stay, but \`verify --source\` then reports SOURCE-GONE`,
       fix: `raise "cleanupPeriodDays" in ${c.settings} to keep transcripts longer`,
     };
   });

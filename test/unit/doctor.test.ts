@@ -64,7 +64,12 @@ describe('handoff doctor', () => {
 
   it('states Claude Code retention, using its default of 30 days when the setting is absent', () => {
     const [c] = diagnose(facts({ claude: [{ settings: '/h/.claude/settings.json', cleanupPeriodDays: null, exists: false }] })).filter((l) => l.name === 'claude retention');
-    expect(c?.message).toMatch(/deletes transcripts after 30 days/);
+    expect(c?.message).toMatch(/^Claude Code deletes transcripts after 30 days \(its default: there is no \/h\/\.claude\/settings\.json\);/);
+    const [unset] = diagnose(facts({ claude: [{ settings: '/h/.claude/settings.json', cleanupPeriodDays: null, exists: true }] })).filter((l) => l.name === 'claude retention');
+    expect(unset?.message).toMatch(/after 30 days \(its default: \/h\/\.claude\/settings\.json sets no cleanupPeriodDays\);/);
+    const [set] = diagnose(facts({ claude: [{ settings: '/h/.claude/settings.json', cleanupPeriodDays: 365, exists: true }] })).filter((l) => l.name === 'claude retention');
+    expect(set?.message).toMatch(/after 365 days \(cleanupPeriodDays in \/h\/\.claude\/settings\.json\);/);
+    expect(set?.fix).toBe('raise "cleanupPeriodDays" in /h/.claude/settings.json to keep transcripts longer');
   });
 
   it('prints one line per check with its fix, and counts failures', () => {
