@@ -211,12 +211,48 @@ export class Engine {
   private async locate(ident: Identity): Promise<string | undefined> {
     const idx = this.deps.index;
     const byId = idx.get(ident.id);
-    if (byId && (await this.manifestOf(byId.dir))?.session === byId.id) return byId.dir;
+    if (byId) {
+      if ((await this.manifestOf(byId.dir))?.session === byId.id) return byId.dir;
+      // Moved to its real project by a build that died before INDEX.json caught up.
+      const moved = await this.findInProjects(basename(byId.dir), byId.id);
+      const m = moved ? await this.manifestOf(moved) : null;
+      if (moved && m) {
+        idx.upsert(indexEntry(m, moved, m.objective));
+        return moved;
+      }
+    }
     const byUuid = ident.uuid && !ident.subagentFile ? idx.byUuid(ident.uuid) : undefined;
     // The same native session under another id (built earlier with --session, say) — unless
     // that session reads a different file that still exists: then they are two sessions.
     if (byUuid && (await this.sameSource(byUuid.source?.path ?? null, ident)) && (await this.manifestOf(byUuid.dir))?.session === byUuid.id) return byUuid.dir;
     return undefined;
+  }
+
+  /** The folder named `dirName` in any project whose manifest is session `id`'s. */
+  private async findInProjects(dirName: string, id: string): Promise<string | undefined> {
+    for (const project of await listDir(this.deps.layout.projectsDir)) {
+      const dir = this.deps.layout.sessionDir(project, dirName);
+      if ((await this.manifestOf(dir))?.session === id) return dir;
+    }
+    return undefined;
+  }
+
+  /**
+   * SPEC §3's directory name for a new session, unless that folder already holds another
+   * session's committed manifest (two ids can map to one name: `a/b` and `a_b`, or ids cut at 200
+   * characters) or the name is the project's own PROJECT.md: then a short hash of the id tells
+   * them apart. A folder with no manifest holds nothing committed and may be taken.
+   */
+  private async freeDirName(project: string, id: string): Promise<string> {
+    const base = sessionDirName(id);
+    const tag = sha256Hex(id).slice(0, 8);
+    const stem = base.slice(0, 200 - tag.length - 1 - 4);
+    for (let n = 0; ; n += 1) {
+      const name = n === 0 ? base : n === 1 ? `${stem}-${tag}` : `${stem}-${tag}-${n}`;
+      if (name.toLowerCase() === 'project.md') continue;
+      const m = await this.manifestOf(this.deps.layout.sessionDir(project, name));
+      if (m === null || m.session === id) return name;
+    }
   }
 
   private async sameSource(other: string | null, ident: Identity): Promise<boolean> {
@@ -246,7 +282,7 @@ export class Engine {
     let choice = await inferProject(req.project, p.cwd, ctx.path, this.deps.git);
     const parent = ident.parent ? this.deps.index.get(ident.parent) : undefined;
     if (!req.project && parent) choice = { project: parent.project, source: 'index' };
-    const dirName = sessionDirName(ident.id);
+    const dirName = await this.freeDirName(choice.project, ident.id);
     const dir = this.deps.layout.sessionDir(choice.project, dirName);
     // Committed but missing from the index (a process died before writing INDEX.json): it is
     // an existing session after all.
@@ -353,9 +389,12 @@ export class Engine {
     const src = m.sources[0];
     let reset: string | null = loaded.damaged ? `the store no longer matches its manifest (${loaded.damaged})` : loaded.resetPending ? 'an interrupted reset' : null;
     let hash: Hash | null = null;
-    if (reset === null && !ctx.isText && src && !ctx.gone) {
+    if (reset === null && src && !ctx.gone) {
       reset = await this.continuity(ctx, src);
-      if (reset === null) {
+      if (reset === null && ctx.isText) {
+        // A text transcript is parsed whole on every build; what was read must still be its start.
+        if ((await hashPrefix(ctx.path, src.offset)).digest('hex') !== src.raw_sha256) reset = 'the bytes already read changed (the transcript was rewritten)';
+      } else if (reset === null) {
         hash = await this.deps.digests.resume(`${dir}\0raw`, ctx.path, src.offset, src.raw_sha256);
         if (!hash) reset = 'the bytes already read changed (the transcript was rewritten)';
       }
@@ -492,7 +531,7 @@ export class Engine {
       await this.read(ctx, state, { offset: 0, lines: 0 }, '', createHash('sha256'), null, false);
       return state;
     }
-    await readNewLines(ctx.path, { offset: 0, lines: 0 }, state, createHash('sha256'), { ...this.readOptions(ctx, true, m.parent_session !== null), limit: src.offset, final: false }, () => undefined);
+    await readNewLines(ctx.path, { offset: 0, lines: 0 }, state, createHash('sha256'), { ...this.readOptions(ctx, true, m.parent_session !== null), limit: src.offset, final: true }, () => undefined);
     return state;
   }
 
@@ -522,7 +561,7 @@ export class Engine {
       hash.update(raw);
       const text = raw.toString('utf8');
       state.harness = 'text';
-      const parsed = parseTextTranscript(text);
+      const parsed = parseTextTranscript(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
       let n = 0;
       for (const t of parsed.turns) {
         const kept = ingestTextTurn(state, t, this.deps.redactor);

@@ -33,6 +33,7 @@ export async function peek(path: string): Promise<Peek> {
     const buf = Buffer.alloc(PEEK_BYTES);
     const { bytesRead } = await fh.read(buf, 0, PEEK_BYTES, 0);
     text = buf.toString('utf8', 0, bytesRead);
+    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   } catch {
     return out;
   } finally {

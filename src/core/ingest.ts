@@ -42,9 +42,17 @@ const FACT_OUTPUT_CHARS = 2000;
 
 /** Redacts every string an observation carries before anything is kept. */
 function sanitize(obs: Observation, st: SessionState, redactor: Redactor): void {
-  const r = redactor.redact(obs.text);
-  obs.text = r.text;
-  st.redactions += r.count;
+  const clean = (v: string): string => {
+    const r = redactor.redact(v);
+    st.redactions += r.count;
+    return r.text;
+  };
+  obs.text = clean(obs.text);
+  // Names and ids copied from the line reach the timeline, TOOLS.md and the manifest too.
+  obs.kind = clean(obs.kind);
+  if (obs.ts !== null) obs.ts = clean(obs.ts);
+  if (obs.unknown !== undefined) obs.unknown = clean(obs.unknown);
+  if (obs.tool) obs.tool = { ...obs.tool, name: clean(obs.tool.name), id: clean(obs.tool.id) };
   for (const f of obs.facts) {
     for (const [k, v] of Object.entries(f)) {
       if (k === 't') continue;
@@ -105,7 +113,8 @@ export function ingestLine(st: SessionState, line: RawLine, opts: IngestOptions)
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(line.text);
+    // A byte order mark before the first line is an encoding artefact, not part of the JSON.
+    parsed = JSON.parse(line.offset === 0 && line.text.charCodeAt(0) === 0xfeff ? line.text.slice(1) : line.text);
   } catch (e) {
     return { corrupt: { line: line.index + 1, offset: line.offset, reason: jsonErrorReason(e) } };
   }
@@ -123,11 +132,11 @@ export function ingestLine(st: SessionState, line: RawLine, opts: IngestOptions)
   }
   const harness = st.harness === 'text' ? 'generic' : st.harness;
   const obs = observe(harness, parsed, st);
-  if (obs.unknown !== undefined) st.unknownTypes[obs.unknown] = (st.unknownTypes[obs.unknown] ?? 0) + 1;
   const seqField = parsed.seq;
   const seq = typeof seqField === 'number' && Number.isFinite(seqField) ? seqField : line.index;
   const main = opts.subagentFile === true || obs.sidechain !== true;
   sanitize(obs, st, opts.redactor);
+  if (obs.unknown !== undefined) st.unknownTypes[obs.unknown] = (st.unknownTypes[obs.unknown] ?? 0) + 1;
   if (obs.ts !== null) {
     st.meta.firstTs ??= obs.ts;
     st.meta.lastTs = obs.ts;

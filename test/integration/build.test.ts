@@ -1,4 +1,4 @@
-import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { copyFixture, readJson, readLines, runCli, tempDir, testEnv } from '../helpers.js';
@@ -56,6 +56,39 @@ describe('handoff build', () => {
       [0, 'Please write the release notes for 2.0'],
       [1, 'Draft ready'],
     ]);
+  });
+
+  it('replays a last line taken with --final when its state file is lost, so nothing is counted twice', async () => {
+    const { env, work } = await setup();
+    const src = join(work, 'fin.jsonl');
+    await writeFile(src, '{"role":"user","content":"Please write the release notes for 2.0"}\n{"role":"assistant","content":"Draft ready"}');
+    const a = JSON.parse((await runCli(['build', src, '--final', '--json'], { env })).out) as { dir: string; turns: number };
+    expect(a.turns).toBe(2);
+    // A power failure can lose the (not fsynced) state file: the next build folds the committed bytes again.
+    for (const f of await readdir(a.dir)) if (f.startsWith('.state-')) await rm(join(a.dir, f));
+    await appendFile(src, '\n{"role":"user","content":"Now the changelog"}\n');
+    const b = await runCli(['build', src, '--json'], { env });
+    expect(b.code, b.err).toBe(0);
+    expect(JSON.parse(b.out)).toMatchObject({ turns: 3, new_turns: 1 });
+    expect((await readLines(join(a.dir, 'timeline.jsonl'))).map((l) => (JSON.parse(l) as { text: string }).text)).toEqual(['Please write the release notes for 2.0', 'Draft ready', 'Now the changelog']);
+    const v = await runCli(['verify', 'fin', '--source'], { env });
+    expect(v.code, v.out).toBe(0);
+  });
+
+  it('reads a transcript that starts with a UTF-8 byte order mark', async () => {
+    const { env, work } = await setup();
+    const src = join(work, 'bom.jsonl');
+    await writeFile(src, '\ufeff{"session":"with-bom","role":"user","content":"Summarise the design document"}\n{"role":"assistant","content":"Three points."}\n');
+    const r = await runCli(['build', src, '--json'], { env });
+    expect(r.code, r.err).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ session: 'with-bom', turns: 2 });
+    const txt = join(work, 'bom.txt');
+    await writeFile(txt, '\ufeffUser: Rename the flag everywhere please\nAssistant: Done.\n');
+    const t = await runCli(['build', txt, '--json'], { env });
+    expect(t.code, t.err).toBe(0);
+    expect(JSON.parse(t.out)).toMatchObject({ turns: 2 });
+    const first = JSON.parse((await readLines(join((JSON.parse(t.out) as { dir: string }).dir, 'timeline.jsonl')))[0] ?? '{}') as { class: string; text: string };
+    expect(first).toMatchObject({ class: 'USER', text: 'Rename the flag everywhere please' });
   });
 
   it('exits 4 for a transcript with no turn, writing nothing', async () => {

@@ -2,6 +2,7 @@ import { appendFile, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ControlClient } from '../../src/control/client.js';
+import { Redactor } from '../../src/core/redact.js';
 import type { Manifest } from '../../src/store/manifest.js';
 import { startDaemon } from '../daemon-harness.js';
 import type { FakeSecret } from '../fake-secrets.js';
@@ -105,6 +106,30 @@ describe.each([
     // The quality gate's second, independent scan agrees: nothing left to find.
     expect(m.quality.failed).not.toContain('no_secrets');
     expect((await runCli(['verify', `${harness}-secrets`], { env })).code).toBe(0);
+  });
+});
+
+describe('credentials where only names and ids are expected', () => {
+  it('redacts record types, tool names and ids and timestamps copied from the line', async () => {
+    const root = tempDir('handoff-store-');
+    const env = testEnv({ HANDOFFS_ROOT: root });
+    // Credentials that identify themselves (a prefix such as ghp_ or AKIA); the others are only
+    // secrets next to their label (`password=`), which a name or an id never carries.
+    const redactor = new Redactor();
+    const tokens = SECRETS.map((x) => x.value).filter((v) => !/\s/.test(v) && redactor.redact(v).count > 0);
+    expect(tokens.length).toBeGreaterThan(5);
+    const base = { isSidechain: false, cwd: join(tempDir('handoff-cwd-'), 'billing'), sessionId: 'c1a0de00-0000-4000-8000-0000000000aa', version: '2.0.55' };
+    const text = [
+      line({ ...base, type: 'user', timestamp: '2026-04-02T10:00:00.000Z', message: { role: 'user', content: 'Ship the release notes for version 2.4 today' } }),
+      ...tokens.map((t, i) => line({ ...base, type: 'assistant', timestamp: t, message: { id: `m${i}`, role: 'assistant', content: [{ type: 'tool_use', id: t, name: t, input: { command: 'ls' } }] } })),
+      ...tokens.map((t) => line({ ...base, type: t, content: 'a record of a type no reader knows' })),
+    ].join('');
+    const src = writeTranscript('names-secrets.jsonl', text);
+    const b = await runCli(['build', src, '--json'], { env });
+    expect(b.code, b.err).toBe(0);
+    expect(await leaksIn(root)).toEqual([]);
+    const m = await readJson<Manifest>(join((JSON.parse(b.out) as { dir: string }).dir, 'manifest.json'));
+    expect(Object.keys(m.unknown_types).every((k) => k.startsWith('[REDACTED:'))).toBe(true);
   });
 });
 
