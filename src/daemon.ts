@@ -11,12 +11,12 @@ import type { FileRecord } from './daemon/files.js';
 import { applyBuild, caughtUp, fromIndex, needsBuild, newRecord, view } from './daemon/files.js';
 import { makeHandlers } from './daemon/handlers.js';
 import { StoreLock } from './daemon/lock.js';
-import { CorruptLineError, describeError, FlushTimeoutError, HandoffError, NoTurnsError, SourceError, StoreWriteError } from './errors.js';
+import { CorruptLineError, DaemonNotRunningError, describeError, FlushTimeoutError, HandoffError, NoTurnsError, SourceError, StoreWriteError } from './errors.js';
 import type { Logger } from './log.js';
 import { packageVersion } from './paths.js';
 import { listDir, sweepStrayTemps } from './store/files.js';
 import type { FileStat } from './watch/scan.js';
-import { scanRoot, statFile } from './watch/scan.js';
+import { scanRoots, statFile } from './watch/scan.js';
 import { TranscriptWatcher } from './watch/watcher.js';
 
 /**
@@ -35,6 +35,9 @@ const INDEX_KEY = '\0index';
  * have been quiet for HOT_WINDOW_MS: what the agent is writing now is never missed for long,
  * and an idle daemon polls nothing.
  */
+/** flush: a pause between rounds that found work still going, and the longest wait it accepts. */
+const FLUSH_ROUND_MS = 50;
+const MAX_FLUSH_MS = 24 * 3600 * 1000;
 const HOT_POLL_MS = 500;
 const HOT_WINDOW_MS = 30_000;
 const HOT_MAX_FILES = 256;
@@ -220,8 +223,7 @@ export class Daemon {
   private async startBackfill(): Promise<void> {
     const days = this.config.options.watch.backfill_days;
     const since = this.backfillSince();
-    const found: FileStat[] = [];
-    for (const w of this.watcher.status()) if (w.exists) await scanRoot(w.path, found);
+    const found = await scanRoots(this.watcher.status().filter((w) => w.exists).map((w) => w.path));
     const todo: FileStat[] = [];
     for (const st of found) {
       const known = this.files.get(st.path);
@@ -275,8 +277,7 @@ export class Daemon {
   }
 
   private async scanAndSchedule(roots: readonly string[], force: Priority | null): Promise<number> {
-    const found: FileStat[] = [];
-    for (const root of roots) await scanRoot(root, found);
+    const found = await scanRoots(roots);
     const seen = new Set(found.map((f) => f.path));
     let n = 0;
     for (const st of found) {
@@ -394,6 +395,9 @@ export class Daemon {
       r.retry = setTimeout(() => this.scheduler.schedule(r.path, 'live'), wait);
       r.retry.unref();
     } else {
+      // Retried when the transcript changes, not on every rescan.
+      r.seenSize = r.stat?.size ?? r.seenSize;
+      r.seenIno = r.stat?.ino ?? r.seenIno;
       this.log.error({ path: r.path, code, err: message }, `build failed: ${message}`);
     }
   }
@@ -430,9 +434,11 @@ export class Daemon {
 
   /** Resolves when every watched file is read to its end and the queue is idle. */
   async flush(timeoutMs: number): Promise<{ rounds: number; files: number }> {
-    const deadline = Date.now() + timeoutMs;
+    const deadline = Date.now() + Math.min(timeoutMs, MAX_FLUSH_MS);
     let rounds = 0;
     for (;;) {
+      if (this.stopping) throw new DaemonNotRunningError('flush abandoned: the daemon is stopping', { hint: 'start it again (`handoff daemon`) and repeat the request' });
+      if (rounds > 0) await sleep(FLUSH_ROUND_MS);
       rounds += 1;
       await this.rescan();
       await Promise.race([this.scheduler.onIdle(), sleep(Math.max(0, deadline - Date.now()))]);
@@ -493,7 +499,11 @@ export class Daemon {
       const next = this.opts.reload();
       if (next.root !== this.config.root) this.log.warn({ root: next.root }, 'the store root changed in config; restart the daemon to move to it');
       this.config = next.root === this.config.root ? next : { ...next, root: this.config.root, socketPath: this.config.socketPath };
-      this.engine = await openEngine(this.config, { cacheSessions: this.config.options.daemon.cache_sessions });
+      // In the queue, so no build runs on the old engine; its index is saved before the new one loads it.
+      await this.exclusive(async () => {
+        await this.flushIndexNow();
+        this.engine = await openEngine(this.config, { cacheSessions: this.config.options.daemon.cache_sessions });
+      });
       this.scheduler.setDebounce(this.config.options.watch.debounce_ms);
       this.server.requestTimeoutMs = this.config.options.daemon.request_timeout_ms;
       if (!this.opts.logLevelFlag) this.log.level = this.config.options.daemon.log_level;

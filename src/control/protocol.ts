@@ -90,7 +90,9 @@ export interface StatusResult {
 }
 
 export interface BuildParams {
-  path: string;
+  /** The transcript; or give `id` to rebuild a session of the store from its recorded transcript. */
+  path?: string;
+  id?: string;
   session?: string;
   project?: string;
   harness?: string;
@@ -138,7 +140,8 @@ function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-export type Parsed = { ok: true; request: Request } | { ok: false; id: Id; error: RpcError };
+/** `notify`: a well-formed notification whose params are wrong; JSON-RPC never answers those. */
+export type Parsed = { ok: true; request: Request } | { ok: false; id: Id; error: RpcError; notify?: boolean };
 
 /** Decodes one request line; every malformed input becomes a JSON-RPC error, never a throw. */
 export function parseRequest(line: string): Parsed {
@@ -155,7 +158,7 @@ export function parseRequest(line: string): Parsed {
   if (v.jsonrpc !== '2.0') return { ok: false, id: rid, error: { code: RPC_ERRORS.INVALID_REQUEST, message: 'invalid request: "jsonrpc" must be "2.0"' } };
   if (!validId) return { ok: false, id: null, error: { code: RPC_ERRORS.INVALID_REQUEST, message: 'invalid request: "id" must be a string, a number or null' } };
   if (typeof v.method !== 'string' || v.method.length === 0) return { ok: false, id: rid, error: { code: RPC_ERRORS.INVALID_REQUEST, message: 'invalid request: "method" must be a non-empty string' } };
-  if (v.params !== undefined && !isObj(v.params)) return { ok: false, id: rid, error: { code: RPC_ERRORS.INVALID_PARAMS, message: 'invalid params: "params" must be an object (named parameters)' } };
+  if (v.params !== undefined && !isObj(v.params)) return { ok: false, id: rid, error: { code: RPC_ERRORS.INVALID_PARAMS, message: 'invalid params: "params" must be an object (named parameters)' }, ...(id === undefined ? { notify: true } : {}) };
   const req: Request = { jsonrpc: '2.0', method: v.method };
   if (id !== undefined) req.id = rid;
   if (v.params !== undefined) req.params = v.params;

@@ -217,7 +217,7 @@ export class ControlServer {
   async dispatch(conn: Conn, line: string): Promise<void> {
     const parsed = parseRequest(line);
     if (!parsed.ok) {
-      conn.send(encode(fail(parsed.id, parsed.error)));
+      if (parsed.notify !== true) conn.send(encode(fail(parsed.id, parsed.error)));
       return;
     }
     const { request } = parsed;

@@ -80,6 +80,16 @@ function sanitize(obs: Observation, st: SessionState, redactor: Redactor): void 
   }
 }
 
+/** Distinct unknown record types kept per session; the rest count as `(other)`. */
+const MAX_UNKNOWN_TYPES = 100;
+
+/** A record type is a short name; anything else (free text, a credential) is counted, not kept. */
+function unknownTypeKey(st: SessionState, type: string): string {
+  if (!/^[A-Za-z0-9_.:/-]{1,64}$/.test(type)) return '(other)';
+  if (st.unknownTypes[type] === undefined && Object.keys(st.unknownTypes).length >= MAX_UNKNOWN_TYPES) return '(other)';
+  return type;
+}
+
 /**
  * JSON.parse's complaint without the excerpt of the line V8 quotes in it ("Unexpected token 'A',
  * "AKIAIOSFOD"... is not valid JSON"): a corrupt line may hold a credential, and this reason travels
@@ -136,7 +146,10 @@ export function ingestLine(st: SessionState, line: RawLine, opts: IngestOptions)
   const seq = typeof seqField === 'number' && Number.isFinite(seqField) ? seqField : line.index;
   const main = opts.subagentFile === true || obs.sidechain !== true;
   sanitize(obs, st, opts.redactor);
-  if (obs.unknown !== undefined) st.unknownTypes[obs.unknown] = (st.unknownTypes[obs.unknown] ?? 0) + 1;
+  if (obs.unknown !== undefined) {
+    const key = unknownTypeKey(st, obs.unknown);
+    st.unknownTypes[key] = (st.unknownTypes[key] ?? 0) + 1;
+  }
   if (obs.ts !== null) {
     st.meta.firstTs ??= obs.ts;
     st.meta.lastTs = obs.ts;

@@ -7,6 +7,7 @@ import { EVENT_NAMES, optionalBool, optionalNumber, optionalString, ParamError, 
 import type { Harness } from '../core/types.js';
 import { HARNESSES } from '../core/types.js';
 import type { Daemon } from '../daemon.js';
+import type { IndexEntry } from '../store/index-file.js';
 import { FILES } from '../store/layout.js';
 import { verifySession } from '../store/verify.js';
 import { packageVersion } from '../paths.js';
@@ -29,6 +30,12 @@ function noted(d: Daemon, r: BuildResult): Record<string, unknown> {
   return wireResult(r);
 }
 
+function sourceOf(e: IndexEntry): string {
+  const path = e.source?.path;
+  if (!path) throw new ParamError(`invalid params: session ${e.id} has no transcript on record; give "path"`);
+  return path;
+}
+
 export function makeHandlers(d: Daemon): Handlers {
   const entry = (params: unknown) => d.engine.index.resolve(requireString(params, 'id'), d.config.root);
   return {
@@ -47,10 +54,16 @@ export function makeHandlers(d: Daemon): Handlers {
       const all = optionalBool(params, 'all') === true;
       const source = optionalBool(params, 'source') === true;
       const targets = all ? d.engine.index.all().sort((a, b) => a.id.localeCompare(b.id)) : [entry(params)];
-      return d.exclusive(async () => Promise.all(targets.map((t) => verifySession(t.dir, { source }))));
+      // One at a time: a store of thousands of sessions must not open them all at once.
+      return d.exclusive(async () => {
+        const reports = [];
+        for (const t of targets) reports.push(await verifySession(t.dir, { source }));
+        return reports;
+      });
     },
     build: async (params) => {
-      const path = requireString(params, 'path');
+      // {path}, or {id} of a session in the store: its transcript on record is read again.
+      const path = optionalString(params, 'path') ?? sourceOf(entry(params));
       const harness = optionalString(params, 'harness');
       if (harness !== undefined && !HARNESSES.includes(harness as Harness)) throw new ParamError(`invalid params: "harness" must be one of ${HARNESSES.join(', ')}`);
       const r = await d.exclusive(() =>

@@ -48,6 +48,14 @@ export async function scanRoot(root: string, out: FileStat[] = []): Promise<File
   return out;
 }
 
+/** Every transcript under the roots, once each even when one root lies inside another. */
+export async function scanRoots(roots: readonly string[]): Promise<FileStat[]> {
+  const found: FileStat[] = [];
+  for (const root of roots) await scanRoot(root, found);
+  const seen = new Set<string>();
+  return found.filter((f) => !seen.has(f.path) && seen.add(f.path) !== undefined);
+}
+
 function statFileSync(path: string): FileStat | null {
   try {
     const s = statSync(path);

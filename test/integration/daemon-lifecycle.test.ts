@@ -99,6 +99,53 @@ describe('daemon lifecycle', () => {
     await waitFor(async () => (await d.call('status')).sessions.find((x) => x.id === 'new'), 'a session in the reloaded folder');
   });
 
+  it('keeps every session it built in the index across a SIGHUP in the middle of a backfill', async () => {
+    const root = tempDir('handoff-store-');
+    const env = testEnv({ HANDOFFS_ROOT: root });
+    const watch = tempDir('handoff-watch-');
+    const n = 80;
+    for (let i = 0; i < n; i += 1) await writeFile(join(watch, `s${i}.jsonl`), userLine(`request number ${i} for the hangup test`));
+    const d = await start(env, root, ['--watch', watch]);
+    await waitFor(async () => (await d.call('status')).backfill.done >= 10, 'the backfill to be under way');
+    d.child.kill('SIGHUP');
+    await waitFor(() => d.log().includes('configuration reloaded'), 'the reload');
+    await d.call('flush', { timeout_ms: 60_000 }, 65_000);
+    expect((await d.call('sessions.list')).length).toBe(n);
+    expect((await readJson<unknown[]>(join(root, 'INDEX.json'))).length).toBe(n);
+  });
+
+  it('stops within 5 s on SIGTERM while a client waits in flush', async () => {
+    const root = tempDir('handoff-store-');
+    const env = testEnv({ HANDOFFS_ROOT: root });
+    const watch = tempDir('handoff-watch-');
+    for (let i = 0; i < 150; i += 1) await writeFile(join(watch, `s${i}.jsonl`), userLine(`request number ${i} for the stop test`));
+    const d = await start(env, root, ['--watch', watch]);
+    const waiting = d.call('flush', { timeout_ms: 60_000 }, 65_000).then(
+      () => 'finished',
+      (e: Error) => e.message,
+    );
+    await waitFor(async () => (await d.call('status')).backfill.done >= 5, 'the backfill to be under way');
+    const t0 = Date.now();
+    const r = await d.kill('SIGTERM');
+    expect(r.code).toBe(0);
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(await waiting).toMatch(/finished|stopping|closed|no daemon/i);
+  });
+
+  it('counts a transcript once when one watch folder lies inside another', async () => {
+    const root = tempDir('handoff-store-');
+    const env = testEnv({ HANDOFFS_ROOT: root });
+    const watch = tempDir('handoff-watch-');
+    await mkdir(join(watch, 'sub'));
+    await writeFile(join(watch, 'sub', 'nested.jsonl'), userLine('a request in a nested folder'));
+    await writeFile(join(watch, 'top.jsonl'), userLine('a request at the top'));
+    const d = await start(env, root, ['--watch', watch, '--watch', join(watch, 'sub')]);
+    await d.call('flush', { timeout_ms: 30_000 }, 35_000);
+    const st = await d.call('status');
+    expect(st.backfill).toMatchObject({ total: 2, done: 2, running: false });
+    expect(d.log()).toMatch(/found 2 transcript\(s\)/);
+  });
+
   it('streams refreshes with `status --follow` and waits for the queue with `status --wait`', async () => {
     const root = tempDir('handoff-store-');
     const env = testEnv({ HANDOFFS_ROOT: root });

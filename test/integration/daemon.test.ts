@@ -100,6 +100,9 @@ describe('handoffd', () => {
     expect(JSON.parse(notRpc.text.split('\n')[0] as string)).toMatchObject({ id: 1, error: { code: -32600 } });
     const unknown = await raw(sock, '{"jsonrpc":"2.0","id":"u","method":"rm -rf"}\n', { ms: 1000 });
     expect(JSON.parse(unknown.text.split('\n')[0] as string)).toMatchObject({ id: 'u', error: { code: -32601 } });
+    // A notification (no id) is never answered, not even when its params are wrong.
+    const quiet = await raw(sock, '{"jsonrpc":"2.0","method":"status","params":[1]}\n{"jsonrpc":"2.0","id":9,"method":"hello"}\n', { ms: 1000 });
+    expect(quiet.text.trim().split('\n').map((l) => (JSON.parse(l) as { id: unknown }).id)).toEqual([9]);
     const badParams = await raw(sock, '{"jsonrpc":"2.0","id":2,"method":"session.get","params":{"id":7}}\n', { ms: 1000 });
     expect(JSON.parse(badParams.text.split('\n')[0] as string)).toMatchObject({ id: 2, error: { code: -32602 } });
     const huge = await raw(sock, Buffer.alloc(2 << 20, 0x61), { ms: 5000 });
@@ -179,11 +182,14 @@ describe('handoffd', () => {
     expect(JSON.parse(b.out)).toMatchObject({ session: 'generic-demo', turns: 5 });
     expect((await d.call('status')).queue.running).toBeNull();
     expect(d.log()).not.toMatch(/HANDOFF_ERR/);
+    // build {id}: the session's transcript on record, read again.
+    await appendFile(elsewhere, `${JSON.stringify({ role: 'assistant', content: 'one more reply', seq: 9 })}\n`);
+    expect(await d.call('build', { id: 'generic' })).toMatchObject({ session: 'generic-demo', turns: 6, new_turns: 1 });
     const t = await runCli(['retitle', 'generic-demo', 'Design summary'], { env });
     expect(t.code, t.err).toBe(0);
     const entry = await waitFor(async () => (await readJson<{ id: string; dir: string }[]>(join(root, 'INDEX.json'))).find((e) => e.dir.endsWith('/design-summary')), 'INDEX.json to follow the retitle');
     const lines = await readLines(join(entry.dir, 'timeline.jsonl'));
-    expect(lines).toHaveLength(5);
+    expect(lines).toHaveLength(6);
   });
 });
 
