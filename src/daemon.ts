@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import type { Engine, BuildResult } from './build/index.js';
 import { openEngine } from './build/index.js';
 import type { Priority } from './build/scheduler.js';
@@ -232,8 +232,12 @@ export class Daemon {
       if (!known && st.mtimeMs < since) r.ignored = { size: st.size, mtimeMs: st.mtimeMs };
       else if (needsBuild(r)) todo.push(st);
     }
-    // Files the index knows whose transcript is gone are marked once.
-    for (const r of this.files.values()) if (r.stat === null && needsBuild(r)) todo.push({ path: r.path, size: 0, mtimeMs: 0, dev: 0, ino: 0 });
+    // Files the index knows under the watched folders whose transcript is gone are marked once;
+    // sessions built from elsewhere (a one-shot `handoff build`) are not the daemon's to touch.
+    const roots = this.watcher.status().map((w) => w.path);
+    for (const r of this.files.values()) {
+      if (r.stat === null && isUnderAny(r.path, roots) && needsBuild(r)) todo.push({ path: r.path, size: 0, mtimeMs: 0, dev: 0, ino: 0 });
+    }
     todo.sort((a, b) => b.mtimeMs - a.mtimeMs);
     this.backfill.total = todo.length;
     this.backfill.running = todo.length > 0;
@@ -289,7 +293,7 @@ export class Daemon {
       }
     }
     for (const r of this.files.values()) {
-      if (seen.has(r.path) || r.state === 'gone' || !roots.some((root) => r.path.startsWith(root))) continue;
+      if (seen.has(r.path) || r.state === 'gone' || !isUnderAny(r.path, roots)) continue;
       r.stat = await statFile(r.path);
       if (r.stat === null) {
         this.scheduler.schedule(r.path, 'live');
@@ -545,6 +549,10 @@ export class Daemon {
 }
 
 const mb = (bytes: number): number => Math.round(bytes / 104857.6) / 10;
+
+function isUnderAny(path: string, roots: readonly string[]): boolean {
+  return roots.some((root) => path.startsWith(root.endsWith(sep) ? root : `${root}${sep}`));
+}
 
 function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms).unref());

@@ -132,6 +132,20 @@ describe('daemon lifecycle', () => {
     expect(await waiting).toMatch(/finished|stopping|closed|no daemon/i);
   });
 
+  it('leaves alone sessions of the store whose transcripts live outside its watch folders', async () => {
+    const root = tempDir('handoff-store-');
+    const env = testEnv({ HANDOFFS_ROOT: root });
+    const elsewhere = tempDir('handoff-work-');
+    await writeFile(join(elsewhere, 'by-hand.jsonl'), `${userLine('a session built with handoff build')}not json at all\n`);
+    expect((await runCli(['build', join(elsewhere, 'by-hand.jsonl'), '--allow-bad-lines'], { env })).code).toBe(0);
+    const d = await start(env, root, ['--watch', tempDir('handoff-watch-')]);
+    await d.call('flush', { timeout_ms: 30_000 }, 35_000);
+    const st = await d.call('status');
+    expect(st.backfill.total).toBe(0);
+    expect(st.sessions.filter((x) => x.state === 'halted')).toEqual([]);
+    expect(d.log()).toMatch(/found 0 transcript\(s\); 0 to build/);
+  });
+
   it('counts a transcript once when one watch folder lies inside another', async () => {
     const root = tempDir('handoff-store-');
     const env = testEnv({ HANDOFFS_ROOT: root });
