@@ -20,7 +20,9 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
     const topic = first === 'help' ? rest[0] : undefined;
     const c = topic ? findCommand(topic) : undefined;
-    io.out(c ? commandHelp(c) : mainHelp(packageVersion()));
+    // With no command at all the help is a diagnostic: stderr, exit 2.
+    if (first === undefined) io.err(mainHelp(packageVersion()));
+    else io.out(c ? commandHelp(c) : mainHelp(packageVersion()));
     return first === undefined ? EXIT.USAGE : EXIT.OK;
   }
   if (first === '--version' || first === '-V') {
@@ -30,13 +32,21 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   try {
     const command = findCommand(first);
     if (!command) {
-      const guess = first.startsWith('-') ? null : closest(first, COMMANDS.map((c) => c.name));
+      if (first.startsWith('-')) {
+        throw new UsageError(`expected a command first, found the option "${first}"`, { hint: 'options go after the command, e.g. `handoff list --root DIR`; `handoff --help` lists every command' });
+      }
+      const guess = closest(first, COMMANDS.map((c) => c.name));
       throw new UsageError(`unknown command "${first}"`, { hint: guess ? `did you mean \`handoff ${guess}\`? (\`handoff --help\` lists every command)` : '`handoff --help` lists every command' });
     }
     const args = parse(command.name, rest, command.options);
     if (bool(args, 'help')) {
       io.out(commandHelp(command));
       return EXIT.OK;
+    }
+    if (command.maxArgs !== undefined && args.positionals.length > command.maxArgs) {
+      const extra = args.positionals.slice(command.maxArgs).map((a) => JSON.stringify(a)).join(' ');
+      const want = command.maxArgs === 0 ? 'no arguments' : `at most ${command.maxArgs} argument${command.maxArgs === 1 ? '' : 's'}`;
+      throw new UsageError(`handoff ${command.name}: expected ${want}, found ${args.positionals.length} (extra: ${extra})`, { hint: command.tooManyHint ?? `usage: ${command.usage}` });
     }
     return await command.run(io, args);
   } catch (e) {

@@ -307,7 +307,10 @@ export class Engine {
       if (read.corrupt) throw read.corrupt;
       const waiting = read.pendingBytes > 0 ? ` (${read.pendingBytes} bytes of an unfinished last line wait for their newline)` : '';
       throw new NoTurnsError(`${ctx.path}: no turn parsed from ${read.lines} line(s)${waiting}`, {
-        hint: 'check that this is a Claude Code, Codex, JSONL or role-marked text transcript (`--harness` forces a reader)',
+        hint:
+          read.pendingBytes > 0
+            ? 'if that last line is complete, `--final` takes it; otherwise wait for the agent to finish writing it'
+            : 'check that this is a Claude Code, Codex, JSONL or role-marked text transcript (`--harness` forces a reader)',
         details: { file: ctx.path, lines: read.lines },
       });
     }

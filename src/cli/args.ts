@@ -66,7 +66,7 @@ export function parse(command: string, argv: readonly string[], options: Record<
       const given = m[1].replace(/^-+/, '').split('=')[0] ?? '';
       const guess = closest(given, Object.keys(all));
       throw new UsageError(`handoff ${command}: unknown option ${m[1]}`, {
-        hint: guess ? `did you mean --${guess}? (see \`handoff ${command} --help\`)` : `see \`handoff ${command} --help\` for its options`,
+        hint: guess ? `did you mean --${guess}? (see \`handoff ${command} --help\`)` : `its options are ${Object.keys(all).map((o) => `--${o}`).join(', ')} (see \`handoff ${command} --help\`)`,
       });
     }
     throw new UsageError(`handoff ${command}: ${msg.replace(/\. To specify a positional argument.*$/, '')}`, { hint: `see \`handoff ${command} --help\`` });

@@ -9,6 +9,10 @@ export interface Command {
   usage: string;
   example: string;
   options: Record<string, OptionSpec>;
+  /** The most arguments (besides options) it takes; more is a usage error. Absent: no limit. */
+  maxArgs?: number;
+  /** What to say when there are too many, if more than the usage line. */
+  tooManyHint?: string;
   /** Longer help: what it does, in a few lines. */
   details?: string;
   run(io: Io, args: Parsed): Promise<number>;

@@ -98,7 +98,14 @@ describe('handoff build', () => {
     const r = await runCli(['build', src], { env });
     expect(r.code).toBe(4);
     expect(r.err).toMatch(/no turn parsed/);
+    expect(r.err).toMatch(/fix: check that this is a Claude Code, Codex, JSONL or role-marked text transcript/);
     expect(await readFile(join(root, 'INDEX.json'), 'utf8').catch(() => null)).toBeNull();
+    // Its only line still waits for its newline: the fix is --final, not another reader.
+    await writeFile(src, '{"role":"user","content":"Please write the release notes"}');
+    const partial = await runCli(['build', src], { env });
+    expect(partial.code).toBe(4);
+    expect(partial.err).toMatch(/\(\d+ bytes of an unfinished last line wait for their newline\)\n {2}fix: if that last line is complete, `--final` takes it/);
+    expect((await runCli(['build', src, '--final'], { env })).code).toBe(0);
   });
 
   it('exits 5 on a corrupt line, naming file, line and byte offset; --allow-bad-lines counts and skips it', async () => {

@@ -43,6 +43,42 @@ describe('help', () => {
     expect(v.err).toMatch(/did you mean --source\?/);
   });
 
+  it('prints the help on stderr and exits 2 when no command is given, and says options go after the command', async () => {
+    const bare = await runCli([], { env: testEnv() });
+    expect(bare.code).toBe(2);
+    expect(bare.out).toBe('');
+    expect(bare.err).toMatch(/^ {2}status +\S/m);
+    const early = await runCli(['--root', '/x', 'config'], { env: testEnv() });
+    expect(early.code).toBe(2);
+    expect(early.err).toMatch(/expected a command first, found the option "--root"\n {2}fix: options go after the command/);
+    const far = await runCli(['list', '--frobnicate'], { env: testEnv() });
+    expect(far.code).toBe(2);
+    expect(far.err).toMatch(/fix: its options are (--[a-z-]+, )+--[a-z-]+ \(see `handoff list --help`\)/);
+    expect(far.err).toContain('--project');
+  });
+
+  it('refuses extra arguments instead of dropping them, and says to quote a title of several words', async () => {
+    const env = testEnv({ HANDOFFS_ROOT: tempDir('handoff-store-') });
+    const retitle = await runCli(['retitle', 'abc', 'fix', 'the', 'flaky', 'test'], { env });
+    expect(retitle.code).toBe(2);
+    expect(retitle.err).toMatch(/handoff retitle: expected at most 2 arguments, found 5 \(extra: "the" "flaky" "test"\)\n {2}fix: put a title of several words in quotes/);
+    for (const args of [['list', 'x'], ['config', 'x'], ['status', 'x'], ['doctor', 'x'], ['daemon', 'x'], ['show', 'a', 'b'], ['verify', 'a', 'b'], ['resume', 'a', 'b'], ['check', 'a', 'b'], ['export', 'a', 'b'], ['rename', 'a', 'new', 'proj'], ['skill', 'install', 'x']]) {
+      const r = await runCli(args, { env });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.err, args.join(' ')).toMatch(/expected (no arguments|at most \d arguments?), found \d/);
+    }
+  });
+
+  it('lists nothing with exit 4 (no handoffs, SPEC §11), saying how to get some', async () => {
+    const env = testEnv({ HANDOFFS_ROOT: tempDir('handoff-store-') });
+    const r = await runCli(['list'], { env });
+    expect(r.code).toBe(4);
+    expect(r.err).toMatch(/no handoffs yet in .+\n {2}fix: run `npm start` \(the daemon\) or `handoff build <transcript>`/);
+    const j = await runCli(['list', '--json'], { env });
+    expect(j.code).toBe(4);
+    expect(JSON.parse(j.out)).toEqual([]);
+  });
+
   it('exits 2 with the usage when a command is missing its argument', async () => {
     for (const args of [['build'], ['show'], ['retitle', 'abc'], ['verify'], ['skill', 'uninstall']]) {
       const r = await runCli(args, { env: testEnv() });

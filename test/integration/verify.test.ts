@@ -21,6 +21,8 @@ async function expectFail(reason: RegExp): Promise<void> {
   expect(r.code).toBe(1);
   expect(r.out).toMatch(/^FAIL claude-session: /);
   expect(r.out).toMatch(reason);
+  // A rebuild would hide the change, so the fix is a backup or a fresh build, never "build again".
+  expect(r.out).toMatch(/\n {2}fix: restore the session folder from a backup; or move it aside and run `handoff build <transcript>`/);
 }
 
 describe('verify detects tampering', () => {

@@ -40,6 +40,7 @@ function print(io: Io, id: string, g: GateResult): void {
 
 export const checkCommand: Command = {
   name: 'check',
+  maxArgs: 1,
   summary: 'run the quality gate: exit 0 when a handoff is ready to transfer, 1 naming each failed check',
   usage: 'handoff check <id-prefix> [--json]',
   example: 'handoff check 0d3a',

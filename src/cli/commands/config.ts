@@ -5,6 +5,7 @@ import { loadConfig } from '../store.js';
 
 export const configCommand: Command = {
   name: 'config',
+  maxArgs: 0,
   summary: 'show where the store lives, which rule chose it, and the options in force',
   usage: 'handoff config [--json]',
   example: 'handoff config',

@@ -9,6 +9,7 @@ const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export const daemonCommand: Command = {
   name: 'daemon',
+  maxArgs: 0,
   summary: 'run handoffd in the foreground: watch transcripts and keep every handoff current',
   usage: 'handoff daemon [--watch DIR]… [--pretty] [--log-level L]',
   example: 'handoff daemon --watch ~/.claude/projects --pretty',

@@ -13,6 +13,7 @@ import { serviceContext } from './service.js';
 
 export const doctorCommand: Command = {
   name: 'doctor',
+  maxArgs: 0,
   summary: 'check this machine: Node, store, watch folders, inotify limits, daemon, service, Claude retention',
   usage: 'handoff doctor [--json]',
   example: 'handoff doctor',

@@ -56,6 +56,7 @@ async function readLlm(dir: string): Promise<LlmPayload> {
 
 export const exportCommand: Command = {
   name: 'export',
+  maxArgs: 1,
   summary: 'print a handoff as one interchange document (contract v1.0, schemas/handoff.schema.json)',
   usage: 'handoff export <id-prefix>',
   example: 'handoff export 0d3a > handoff.json',

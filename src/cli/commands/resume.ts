@@ -102,6 +102,7 @@ function printText(io: Io, r: { entry: IndexEntry; path: string; next: NextActio
 
 export const resumeCommand: Command = {
   name: 'resume',
+  maxArgs: 1,
   summary: "print a handoff's resume instruction, its Next Action and how the repository drifted since",
   usage: 'handoff resume <id-prefix> | --latest [--json]',
   example: 'handoff resume --latest',

@@ -5,6 +5,8 @@ import { updateSession } from '../update.js';
 
 export const retitleCommand: Command = {
   name: 'retitle',
+  maxArgs: 2,
+  tooManyHint: 'put a title of several words in quotes: handoff retitle <id-prefix> "Fix the flaky upload test"',
   summary: "give a session a title; its folder takes the title's slug",
   usage: 'handoff retitle <id-prefix> <new-name> [--json]',
   example: 'handoff retitle 0d3a "fix the flaky upload test"',
@@ -21,6 +23,8 @@ export const retitleCommand: Command = {
 
 export const renameCommand: Command = {
   name: 'rename',
+  maxArgs: 2,
+  tooManyHint: 'put a project name with spaces in quotes: handoff rename <id-prefix> "billing api"',
   summary: 'move a session under another project',
   usage: 'handoff rename <id-prefix> <project> [--json]',
   example: 'handoff rename 0d3a billing-service',

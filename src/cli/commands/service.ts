@@ -113,7 +113,7 @@ export const serviceCommand: Command = {
     const dryRun = bool(args, 'dry-run');
     const ctx = serviceContext(io, args);
     if (sub === 'status') {
-      if (dryRun) throw new UsageError('handoff service status: --dry-run has nothing to do here, status changes nothing', { hint: 'leave out --dry-run' });
+      // status changes nothing, so --dry-run (which SPEC §11 allows on every subcommand) is the same call.
       printStatus(io, await serviceStatus(ctx), json);
       return EXIT.OK;
     }

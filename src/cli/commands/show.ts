@@ -8,6 +8,7 @@ import { openStore, resolvePrefix } from '../store.js';
 
 export const showCommand: Command = {
   name: 'show',
+  maxArgs: 1,
   summary: "print a session's HANDOFF.md (or its path)",
   usage: 'handoff show <id-prefix> [--path] [--json]',
   example: 'handoff show 0d3a --path',

@@ -11,6 +11,7 @@ import { paint } from '../io.js';
 
 export const skillCommand: Command = {
   name: 'skill',
+  maxArgs: 1,
   summary: 'install the handoff skill for Claude Code, Codex or other agents',
   usage: 'handoff skill install [--harness claude|codex|agents] [--dir DIR] [--json]',
   example: 'handoff skill install --harness claude',

@@ -10,6 +10,7 @@ const WAIT_TIMEOUT_MS = 10 * 60_000;
 
 export const statusCommand: Command = {
   name: 'status',
+  maxArgs: 0,
   summary: 'ask the daemon what it is doing: sessions, pressure, lag, backfill, halted sessions',
   usage: 'handoff status [--wait] [--follow] [--json]',
   example: 'handoff status --follow',

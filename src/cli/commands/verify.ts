@@ -9,6 +9,7 @@ import { verifyInstall } from './skill.js';
 
 export const verifyCommand: Command = {
   name: 'verify',
+  maxArgs: 1,
   summary: 'recompute every digest of a handoff (or all of them) and say what does not match',
   usage: 'handoff verify <id-prefix> | --all [--source] [--json]  ·  handoff verify --install DIR',
   example: 'handoff verify 0d3a8e6f --source',
@@ -42,8 +43,15 @@ export const verifyCommand: Command = {
   },
 };
 
+/**
+ * A build does not repair a session whose files no longer match what was sealed (that would
+ * launder the change): it comes back from a backup, or starts afresh from its transcript.
+ */
+const VERIFY_FIX =
+  'restore the session folder from a backup; or move it aside and run `handoff build <transcript>` to build it afresh (copy a hand-written evidence contract across yourself)';
+
 function line(io: Parameters<Command['run']>[0], r: VerifyReport): string {
   const notes = r.notes.map((n) => `\n  note: ${n}`).join('');
   if (r.ok) return `${paint(io, 'green', 'PASS')} ${r.id} [${r.checks.join(', ')}]${notes}`;
-  return `${paint(io, 'red', 'FAIL')} ${r.id}: ${r.failures[0] ?? 'unknown reason'}${notes}`;
+  return `${paint(io, 'red', 'FAIL')} ${r.id}: ${r.failures[0] ?? 'unknown reason'}${notes}\n  fix: ${VERIFY_FIX}`;
 }
