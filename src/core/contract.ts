@@ -17,14 +17,31 @@ export interface ContractSplit {
   after: string;
 }
 
-/** Splits HANDOFF.md around the contract section body, or null when there is no such heading. */
+/**
+ * Splits HANDOFF.md around the contract section body, or null when there is no such heading.
+ * Only a heading outside code fences counts, and the last one: transcript text quoted in the
+ * generated sections (inside fences) may carry the same line, and must not become a contract.
+ */
 export function splitAtContract(md: string): ContractSplit | null {
-  const start = md.indexOf(`\n${CONTRACT_HEADING}\n`);
+  const start = headingOffset(md);
   if (start === -1) return null;
   const bodyStart = start + CONTRACT_HEADING.length + 2;
   const next = md.indexOf('\n## ', bodyStart - 1);
   const bodyEnd = next === -1 ? md.length : next + 1;
   return { before: md.slice(0, bodyStart), body: md.slice(bodyStart, bodyEnd), after: md.slice(bodyEnd) };
+}
+
+/** Offset of the newline before the last contract heading outside code fences, or -1. */
+function headingOffset(md: string): number {
+  let found = -1;
+  let inFence = false;
+  let at = 0; // offset of the current line's first character
+  for (const line of md.split('\n')) {
+    if (FENCE.test(line)) inFence = !inFence;
+    else if (!inFence && at > 0 && line === CONTRACT_HEADING && md.charCodeAt(at + line.length) === 0x0a) found = at - 1;
+    at += line.length + 1;
+  }
+  return found;
 }
 
 /** The contract text of an existing HANDOFF.md, or null when none was authored. */
