@@ -283,10 +283,18 @@ export class Daemon {
   private async scanAndSchedule(roots: readonly string[], force: Priority | null): Promise<number> {
     const found = await scanRoots(roots);
     const seen = new Set(found.map((f) => f.path));
+    const since = this.backfillSince();
     let n = 0;
     for (const st of found) {
+      const known = this.files.has(st.path);
       const r = this.record(st.path);
       r.stat = st;
+      // First seen now (a folder restored or moved in) but older than the backfill window: left
+      // alone until it changes, as at start.
+      if (!known && st.mtimeMs < since) {
+        r.ignored = { size: st.size, mtimeMs: st.mtimeMs };
+        continue;
+      }
       if (needsBuild(r)) {
         this.scheduler.schedule(st.path, force ?? this.priorityOf(st));
         n += 1;

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { appendFile, mkdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningDaemon } from '../daemon-harness.js';
@@ -144,6 +144,23 @@ describe('daemon lifecycle', () => {
     expect(st.backfill.total).toBe(0);
     expect(st.sessions.filter((x) => x.state === 'halted')).toEqual([]);
     expect(d.log()).toMatch(/found 0 transcript\(s\); 0 to build/);
+  });
+
+  it('applies backfill_days to a watch folder that appears after start', async () => {
+    const root = tempDir('handoff-store-');
+    const env = testEnv({ HANDOFFS_ROOT: root });
+    const later = join(tempDir('handoff-watch-'), 'restored');
+    const d = await start(env, root, ['--watch', later]);
+    // A folder restored from a backup: one old transcript, one written today.
+    const staging = tempDir('handoff-staging-');
+    await writeFile(join(staging, 'old.jsonl'), userLine('a session from last quarter'));
+    const now = Date.now() / 1000;
+    await utimes(join(staging, 'old.jsonl'), now - 86400 * 90, now - 86400 * 90);
+    await writeFile(join(staging, 'new.jsonl'), userLine('a session from today'));
+    await rename(staging, later);
+    await waitFor(async () => (await d.call('status')).sessions.find((x) => x.id === 'new'), 'the new transcript in the folder that appeared');
+    await d.call('flush', { timeout_ms: 30_000 }, 35_000);
+    expect((await d.call('status')).sessions.map((x) => x.id)).toEqual(['new']);
   });
 
   it('counts a transcript once when one watch folder lies inside another', async () => {
