@@ -157,6 +157,19 @@ export class Daemon {
     return r;
   }
 
+  /**
+   * Records a fresh stat of a transcript. One seen for the first time but older than the
+   * backfill window (SPEC: watch.backfill_days) is left alone until it changes: `ignored`.
+   */
+  private see(path: string, st: FileStat | null): { r: FileRecord; ignored: boolean } {
+    const known = this.files.has(path);
+    const r = this.record(path);
+    r.stat = st;
+    if (known || st === null || st.mtimeMs >= this.backfillSince()) return { r, ignored: false };
+    r.ignored = { size: st.size, mtimeMs: st.mtimeMs };
+    return { r, ignored: true };
+  }
+
   private priorityOf(st: FileStat | null): Priority {
     return st && Date.now() - st.mtimeMs < this.liveWindowMs ? 'live' : 'backfill';
   }
@@ -165,14 +178,9 @@ export class Daemon {
     void (async () => {
       const st = await statFile(path);
       const known = this.files.has(path);
-      const r = this.record(path);
-      r.stat = st;
-      // A transcript first seen now but older than the backfill window is left alone until it
-      // changes (chokidar reports every file of a folder it starts watching).
-      if (!known && st !== null && kind === 'add' && st.mtimeMs < this.backfillSince()) {
-        r.ignored = { size: st.size, mtimeMs: st.mtimeMs };
-        return;
-      }
+      // chokidar reports every file of a folder it starts watching, old ones too.
+      const { r, ignored } = this.see(path, st);
+      if (ignored) return;
       const build = needsBuild(r);
       this.log.debug({ kind, path, size: st?.size ?? null, seen: r.seenSize, build }, 'watch event');
       if (st === null && kind !== 'unlink') return; // gone before we looked: the unlink event follows
@@ -226,11 +234,8 @@ export class Daemon {
     const found = await scanRoots(this.watcher.status().filter((w) => w.exists).map((w) => w.path));
     const todo: FileStat[] = [];
     for (const st of found) {
-      const known = this.files.get(st.path);
-      const r = this.record(st.path);
-      r.stat = st;
-      if (!known && st.mtimeMs < since) r.ignored = { size: st.size, mtimeMs: st.mtimeMs };
-      else if (needsBuild(r)) todo.push(st);
+      const { r, ignored } = this.see(st.path, st);
+      if (!ignored && needsBuild(r)) todo.push(st);
     }
     // Files the index knows under the watched folders whose transcript is gone are marked once;
     // sessions built from elsewhere (a one-shot `handoff build`) are not the daemon's to touch.
@@ -283,18 +288,11 @@ export class Daemon {
   private async scanAndSchedule(roots: readonly string[], force: Priority | null): Promise<number> {
     const found = await scanRoots(roots);
     const seen = new Set(found.map((f) => f.path));
-    const since = this.backfillSince();
     let n = 0;
     for (const st of found) {
-      const known = this.files.has(st.path);
-      const r = this.record(st.path);
-      r.stat = st;
-      // First seen now (a folder restored or moved in) but older than the backfill window: left
-      // alone until it changes, as at start.
-      if (!known && st.mtimeMs < since) {
-        r.ignored = { size: st.size, mtimeMs: st.mtimeMs };
-        continue;
-      }
+      // A folder restored or moved in gets the backfill window too.
+      const { r, ignored } = this.see(st.path, st);
+      if (ignored) continue;
       if (needsBuild(r)) {
         this.scheduler.schedule(st.path, force ?? this.priorityOf(st));
         n += 1;
