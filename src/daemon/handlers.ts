@@ -63,7 +63,9 @@ export function makeHandlers(d: Daemon): Handlers {
     },
     build: async (params) => {
       // {path}, or {id} of a session in the store: its transcript on record is read again.
-      const path = optionalString(params, 'path') ?? sourceOf(entry(params));
+      const given = optionalString(params, 'path');
+      if (given === undefined && optionalString(params, 'id') === undefined) throw new ParamError('invalid params: give "path" (a transcript) or "id" (a session of the store)');
+      const path = given ?? sourceOf(entry(params));
       const harness = optionalString(params, 'harness');
       if (harness !== undefined && !HARNESSES.includes(harness as Harness)) throw new ParamError(`invalid params: "harness" must be one of ${HARNESSES.join(', ')}`);
       const r = await d.exclusive(() =>

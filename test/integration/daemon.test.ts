@@ -185,6 +185,7 @@ describe('handoffd', () => {
     // build {id}: the session's transcript on record, read again.
     await appendFile(elsewhere, `${JSON.stringify({ role: 'assistant', content: 'one more reply', seq: 9 })}\n`);
     expect(await d.call('build', { id: 'generic' })).toMatchObject({ session: 'generic-demo', turns: 6, new_turns: 1 });
+    await expect(d.call('build', {})).rejects.toThrow(/give "path" \(a transcript\) or "id"/);
     const t = await runCli(['retitle', 'generic-demo', 'Design summary'], { env });
     expect(t.code, t.err).toBe(0);
     const entry = await waitFor(async () => (await readJson<{ id: string; dir: string }[]>(join(root, 'INDEX.json'))).find((e) => e.dir.endsWith('/design-summary')), 'INDEX.json to follow the retitle');
