@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { appendFile, mkdir, rename, rm, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningDaemon } from '../daemon-harness.js';
@@ -50,6 +50,9 @@ describe('daemon lifecycle', () => {
     const old = join(watch, 'ancient.jsonl');
     await writeFile(old, userLine('an old session from last quarter'));
     await utimes(old, now - 86400 * 90, now - 86400 * 90);
+    // The input itself, checked before the daemon sees it: if this ever fails, the file system
+    // (not the daemon) dropped the timestamp.
+    expect((await stat(old)).mtimeMs).toBeLessThan(Date.now() - 80 * 86_400_000);
     const d = await start(env, root, ['--watch', watch]);
     await d.call('flush', { timeout_ms: 20_000 }, 25_000);
     const s = await d.call('status');
