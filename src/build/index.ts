@@ -14,6 +14,11 @@ export interface EngineOptions {
   now?: () => Date;
 }
 
+/** Repository evidence as the configuration asks for it (git.enabled, git.timeout_ms). */
+export function gitProbe(config: ResolvedConfig): GitProbe {
+  return new GitProbe({ enabled: config.options.git.enabled, timeoutMs: config.options.git.timeout_ms });
+}
+
 /**
  * Assembles an engine for a store: the one-shot CLI and the daemon build with the same parts.
  * Legacy session folders directly under the root are moved into projects/ first (SPEC §2).
@@ -29,7 +34,7 @@ export async function openEngine(config: ResolvedConfig, opts: EngineOptions = {
     config,
     layout,
     redactor: new Redactor(config.redactionPatterns),
-    git: new GitProbe({ enabled: config.options.git.enabled, timeoutMs: config.options.git.timeout_ms }),
+    git: gitProbe(config),
     // Running digests of the sessions refreshed lately; others re-hash their prefix once when they next grow.
     digests: new DigestCache(512),
     index,

@@ -6,6 +6,7 @@ import { homeDir } from '../config.js';
 import { callDaemon } from '../control/client.js';
 import { MAX_SOCKET_PATH_BYTES } from '../control/socket-path.js';
 import { DaemonNotRunningError } from '../errors.js';
+import { isTranscript } from '../watch/scan.js';
 import type { Facts } from './checks.js';
 
 /** The facts `handoff doctor` judges, read from this machine. */
@@ -27,7 +28,7 @@ async function countTree(root: string): Promise<{ transcripts: number; folders: 
     }
     for (const e of entries) {
       if (e.isDirectory()) await walk(join(dir, e.name));
-      else if (e.name.endsWith('.jsonl')) transcripts += 1;
+      else if (isTranscript(e.name)) transcripts += 1;
     }
   };
   await walk(root);

@@ -2,13 +2,13 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GateResult } from '../../core/quality.js';
 import { runGate } from '../../core/quality.js';
-import { CheckFailedError, EXIT, NotFoundError, UsageError } from '../../errors.js';
+import { CheckFailedError, EXIT, NotFoundError } from '../../errors.js';
 import { FILES } from '../../store/layout.js';
 import { bool } from '../args.js';
 import type { Command } from '../command.js';
 import type { Io } from '../io.js';
 import { paint } from '../io.js';
-import { openStore, resolvePrefix } from '../store.js';
+import { openSession } from '../store.js';
 
 /**
  * The quality gate of seeds 002/003 over the HANDOFF.md on disk now, not the one the last build
@@ -50,10 +50,7 @@ export const checkCommand: Command = {
     'independent scan that also reads the turns of HANDOFF.llm.json), partial work stated, every section present.',
   options: {},
   async run(io, args) {
-    const prefix = args.positionals[0];
-    if (prefix === undefined) throw new UsageError('handoff check: expected an id prefix', { hint: `usage: ${checkCommand.usage}` });
-    const { config, engine } = await openStore(io, args);
-    const e = resolvePrefix(engine.index, prefix, config.root);
+    const { entry: e } = await openSession(io, args, checkCommand);
     const path = join(e.dir, FILES.handoff);
     let md: string;
     try {

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { EXIT, NotFoundError, SchemaError, UsageError } from '../../errors.js';
+import { sha256Hex } from '../../core/canonical.js';
+import { EXIT, NotFoundError, SchemaError } from '../../errors.js';
 import { packageVersion } from '../../paths.js';
 import { listDir } from '../../store/files.js';
 import type { Artifact, LlmPayload } from '../../store/interchange.js';
@@ -10,7 +10,7 @@ import { FILES } from '../../store/layout.js';
 import { readManifest } from '../../store/manifest.js';
 import { firstError, validator } from '../../store/schemas.js';
 import type { Command } from '../command.js';
-import { openStore, resolvePrefix } from '../store.js';
+import { openSession } from '../store.js';
 
 /**
  * `handoff export`: one document valid against schemas/handoff.schema.json (the interchange
@@ -34,7 +34,7 @@ async function artifacts(dir: string): Promise<Artifact[]> {
     const path = join(dir, rel);
     const bytes = await readFile(path).catch(() => null);
     if (bytes === null) continue; // a file verify would report missing is simply not listed
-    out.push({ role, path, media_type: mediaType(rel), bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
+    out.push({ role, path, media_type: mediaType(rel), bytes: bytes.length, sha256: sha256Hex(bytes) });
   }
   return out;
 }
@@ -63,10 +63,7 @@ export const exportCommand: Command = {
   details: 'The document is validated against the schema before it is printed (pretty JSON on stdout); exit 1 if it is not valid.',
   options: {},
   async run(io, args) {
-    const prefix = args.positionals[0];
-    if (prefix === undefined) throw new UsageError('handoff export: expected an id prefix', { hint: `usage: ${exportCommand.usage}` });
-    const { config, engine } = await openStore(io, args);
-    const e = resolvePrefix(engine.index, prefix, config.root);
+    const { entry: e } = await openSession(io, args, exportCommand);
     const manifest = await readManifest(e.dir);
     if (!manifest) throw new NotFoundError(`${e.dir} has no manifest.json`, { hint: '`handoff verify --all` reports damaged sessions' });
     const doc = buildInterchange({ dir: e.dir, manifest, llm: await readLlm(e.dir), artifacts: await artifacts(e.dir), producer: { name: 'handoffd', version: packageVersion() } });

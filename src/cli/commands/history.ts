@@ -1,13 +1,13 @@
 import { join } from 'node:path';
 import type { HistoryRequest } from '../../build/history.js';
 import { Redactor } from '../../core/redact.js';
-import { EXIT, UsageError } from '../../errors.js';
+import { EXIT } from '../../errors.js';
 import { FILES } from '../../store/layout.js';
 import { bool, str } from '../args.js';
 import type { Command } from '../command.js';
 import type { Io } from '../io.js';
 import type { Parsed } from '../args.js';
-import { loadConfig } from '../store.js';
+import { loadConfig, requirePrefix } from '../store.js';
 import { updateSession } from '../update.js';
 
 /**
@@ -18,10 +18,7 @@ import { updateSession } from '../update.js';
  */
 
 async function writeHistory(io: Io, args: Parsed, name: 'finalize' | 'checkpoint', usage: string): Promise<number> {
-  const prefix = args.positionals[0];
-  if (prefix === undefined || args.positionals.length > 1) {
-    throw new UsageError(`handoff ${name}: expected one id prefix, found ${args.positionals.length === 0 ? 'none' : args.positionals.length}`, { hint: `usage: ${usage}` });
-  }
+  const prefix = requirePrefix(args, { name, usage });
   const request: HistoryRequest = { kind: name, reason: 'requested' };
   const note = str(args, 'note');
   if (note !== undefined) {
@@ -43,6 +40,7 @@ async function writeHistory(io: Io, args: Parsed, name: 'finalize' | 'checkpoint
 
 export const finalizeCommand: Command = {
   name: 'finalize',
+  maxArgs: 1,
   summary: 'refresh a handoff and keep an immutable copy of it in history/',
   usage: 'handoff finalize <id-prefix> [--json]',
   example: 'handoff finalize 0d3a',
@@ -53,6 +51,7 @@ export const finalizeCommand: Command = {
 
 export const checkpointCommand: Command = {
   name: 'checkpoint',
+  maxArgs: 1,
   summary: 'refresh a handoff and keep a checkpoint copy (with an optional note) in history/',
   usage: 'handoff checkpoint <id-prefix> [--note T] [--json]',
   example: 'handoff checkpoint 0d3a --note "before the schema migration"',

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Engine } from '../../build/index.js';
+import { gitProbe } from '../../build/index.js';
 import { inferProject } from '../../build/identity.js';
 import type { ResolvedConfig } from '../../config.js';
 import type { DriftReport } from '../../core/drift.js';
@@ -9,7 +10,6 @@ import type { GitEvidence } from '../../core/evidence.js';
 import { sections } from '../../core/quality.js';
 import { resumeInstruction } from '../../core/render/handoff-md.js';
 import { EXIT, NotFoundError, UsageError } from '../../errors.js';
-import { GitProbe } from '../../git/evidence.js';
 import type { IndexEntry } from '../../store/index-file.js';
 import { FILES } from '../../store/layout.js';
 import { readManifest } from '../../store/manifest.js';
@@ -32,13 +32,9 @@ interface NextAction {
   seq: number | null;
 }
 
-function probe(config: ResolvedConfig): GitProbe {
-  return new GitProbe({ enabled: config.options.git.enabled, timeoutMs: config.options.git.timeout_ms });
-}
-
 /** The most recently updated session of the project the current folder belongs to. */
 async function latest(io: Io, config: ResolvedConfig, engine: Engine): Promise<IndexEntry> {
-  const { project, source } = await inferProject(undefined, io.cwd, io.cwd, probe(config));
+  const { project, source } = await inferProject(undefined, io.cwd, io.cwd, gitProbe(config));
   const mine = engine.index.all().filter((e) => e.project === project);
   // A subagent's transcript grows with its parent's; the session to resume is the parent.
   const main = mine.filter((e) => e.parent_session === null);
@@ -126,7 +122,7 @@ export const resumeCommand: Command = {
     const path = join(entry.dir, FILES.handoff);
     const md = await readFile(path, 'utf8').catch(() => '');
     const next = await nextAction(entry.dir, md);
-    const now = await probe(config).capture(manifest.cwd);
+    const now = await gitProbe(config).capture(manifest.cwd);
     const drift = compareGit(manifest.git, now);
     if (bool(args, 'json')) {
       io.out(

@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { EXIT, UsageError } from '../../errors.js';
+import { EXIT } from '../../errors.js';
 import { FILES } from '../../store/layout.js';
 import { bool } from '../args.js';
 import type { Command } from '../command.js';
-import { openStore, resolvePrefix } from '../store.js';
+import { openSession } from '../store.js';
 
 export const showCommand: Command = {
   name: 'show',
@@ -17,10 +17,7 @@ export const showCommand: Command = {
     path: { type: 'boolean', description: 'print the path of HANDOFF.md instead of its contents' },
   },
   async run(io, args) {
-    const prefix = args.positionals[0];
-    if (prefix === undefined) throw new UsageError('handoff show: expected an id prefix', { hint: `usage: ${showCommand.usage}` });
-    const { config, engine } = await openStore(io, args);
-    const e = resolvePrefix(engine.index, prefix, config.root);
+    const { entry: e } = await openSession(io, args, showCommand);
     if (bool(args, 'path')) io.out(join(e.dir, FILES.handoff));
     else if (bool(args, 'json')) io.out((await readFile(join(e.dir, FILES.summary), 'utf8')).trimEnd());
     else io.out((await readFile(join(e.dir, FILES.handoff), 'utf8')).trimEnd());
