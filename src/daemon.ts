@@ -161,13 +161,13 @@ export class Daemon {
    * Records a fresh stat of a transcript. One seen for the first time but older than the
    * backfill window (SPEC: watch.backfill_days) is left alone until it changes: `ignored`.
    */
-  private see(path: string, st: FileStat | null): { r: FileRecord; ignored: boolean } {
+  private see(path: string, st: FileStat | null): { r: FileRecord; known: boolean; ignored: boolean } {
     const known = this.files.has(path);
     const r = this.record(path);
     r.stat = st;
-    if (known || st === null || st.mtimeMs >= this.backfillSince()) return { r, ignored: false };
+    if (known || st === null || st.mtimeMs >= this.backfillSince()) return { r, known, ignored: false };
     r.ignored = { size: st.size, mtimeMs: st.mtimeMs };
-    return { r, ignored: true };
+    return { r, known, ignored: true };
   }
 
   private priorityOf(st: FileStat | null): Priority {
@@ -177,9 +177,8 @@ export class Daemon {
   private onHint(kind: string, path: string): void {
     void (async () => {
       const st = await statFile(path);
-      const known = this.files.has(path);
       // chokidar reports every file of a folder it starts watching, old ones too.
-      const { r, ignored } = this.see(path, st);
+      const { r, known, ignored } = this.see(path, st);
       if (ignored) return;
       const build = needsBuild(r);
       this.log.debug({ kind, path, size: st?.size ?? null, seen: r.seenSize, build }, 'watch event');
@@ -230,7 +229,6 @@ export class Daemon {
 
   private async startBackfill(): Promise<void> {
     const days = this.config.options.watch.backfill_days;
-    const since = this.backfillSince();
     const found = await scanRoots(this.watcher.status().filter((w) => w.exists).map((w) => w.path));
     const todo: FileStat[] = [];
     for (const st of found) {
@@ -252,9 +250,10 @@ export class Daemon {
       this.scheduler.schedule(st.path, this.priorityOf(st));
     }
     this.backfillQueued = true;
-    // Events that came in while the scan ran (a file created just then) are served now.
+    // Events that came in while the scan ran (a file created just then) are served now; one
+    // older than the backfill window was marked ignored when it was seen.
     for (const r of this.files.values()) {
-      if (r.stat !== null && !this.backfillKeys.has(r.path) && needsBuild(r) && (this.files.get(r.path)?.session !== null || r.stat.mtimeMs >= since)) this.scheduler.schedule(r.path, this.priorityOf(r.stat));
+      if (r.stat !== null && !this.backfillKeys.has(r.path) && needsBuild(r)) this.scheduler.schedule(r.path, this.priorityOf(r.stat));
     }
     this.log.info({ files: found.length, backfill: todo.length, days }, `found ${found.length} transcript(s); ${todo.length} to build${days === 0 ? '' : ` (changed in the last ${days} days)`}`);
     if (todo.length === 0) this.backfill.finished_at = this.backfill.started_at;

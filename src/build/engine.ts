@@ -11,6 +11,7 @@ import { gitUnavailable } from '../core/evidence.js';
 import { isJsonlPath } from '../core/harness/detect.js';
 import { parseTextTranscript } from '../core/harness/text.js';
 import { ingestTextTurn } from '../core/ingest.js';
+import { withoutBom } from '../core/lines.js';
 import { sessionDirName, slugify } from '../core/naming.js';
 import type { Pressure } from '../core/pressure.js';
 import { computePressure } from '../core/pressure.js';
@@ -215,10 +216,9 @@ export class Engine {
       if ((await this.manifestOf(byId.dir))?.session === byId.id) return byId.dir;
       // Moved to its real project by a build that died before INDEX.json caught up.
       const moved = await this.findInProjects(basename(byId.dir), byId.id);
-      const m = moved ? await this.manifestOf(moved) : null;
-      if (moved && m) {
-        idx.upsert(indexEntry(m, moved, m.objective));
-        return moved;
+      if (moved) {
+        idx.upsert(indexEntry(moved.manifest, moved.dir, moved.manifest.objective));
+        return moved.dir;
       }
     }
     const byUuid = ident.uuid && !ident.subagentFile ? idx.byUuid(ident.uuid) : undefined;
@@ -229,10 +229,11 @@ export class Engine {
   }
 
   /** The folder named `dirName` in any project whose manifest is session `id`'s. */
-  private async findInProjects(dirName: string, id: string): Promise<string | undefined> {
+  private async findInProjects(dirName: string, id: string): Promise<{ dir: string; manifest: Manifest } | undefined> {
     for (const project of await listDir(this.deps.layout.projectsDir)) {
       const dir = this.deps.layout.sessionDir(project, dirName);
-      if ((await this.manifestOf(dir))?.session === id) return dir;
+      const manifest = await this.manifestOf(dir);
+      if (manifest?.session === id) return { dir, manifest };
     }
     return undefined;
   }
@@ -241,9 +242,10 @@ export class Engine {
    * SPEC §3's directory name for a new session, unless that folder already holds another
    * session's committed manifest (two ids can map to one name: `a/b` and `a_b`, or ids cut at 200
    * characters) or the name is the project's own PROJECT.md: then a short hash of the id tells
-   * them apart. A folder with no manifest holds nothing committed and may be taken.
+   * them apart. A folder with no manifest holds nothing committed and may be taken. `committed`:
+   * the folder already holds this session's manifest.
    */
-  private async freeDirName(project: string, id: string): Promise<string> {
+  private async freeDirName(project: string, id: string): Promise<{ name: string; committed: boolean }> {
     const base = sessionDirName(id);
     const tag = sha256Hex(id).slice(0, 8);
     const stem = base.slice(0, 200 - tag.length - 1 - 4);
@@ -251,7 +253,7 @@ export class Engine {
       const name = n === 0 ? base : n === 1 ? `${stem}-${tag}` : `${stem}-${tag}-${n}`;
       if (name.toLowerCase() === 'project.md') continue;
       const m = await this.manifestOf(this.deps.layout.sessionDir(project, name));
-      if (m === null || m.session === id) return name;
+      if (m === null || m.session === id) return { name, committed: m !== null };
     }
   }
 
@@ -282,11 +284,11 @@ export class Engine {
     let choice = await inferProject(req.project, p.cwd, ctx.path, this.deps.git);
     const parent = ident.parent ? this.deps.index.get(ident.parent) : undefined;
     if (!req.project && parent) choice = { project: parent.project, source: 'index' };
-    const dirName = await this.freeDirName(choice.project, ident.id);
+    const { name: dirName, committed } = await this.freeDirName(choice.project, ident.id);
     const dir = this.deps.layout.sessionDir(choice.project, dirName);
     // Committed but missing from the index (a process died before writing INDEX.json): it is
     // an existing session after all.
-    if ((await this.manifestOf(dir))?.session === ident.id) return this.buildExisting(ctx, dir);
+    if (committed) return this.buildExisting(ctx, dir);
     // Nothing is committed without a manifest: residue of a killed first build goes.
     if (existsSync(dir)) {
       await emptyForRebuild(dir);
@@ -564,7 +566,7 @@ export class Engine {
       hash.update(raw);
       const text = raw.toString('utf8');
       state.harness = 'text';
-      const parsed = parseTextTranscript(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+      const parsed = parseTextTranscript(withoutBom(text));
       let n = 0;
       for (const t of parsed.turns) {
         const kept = ingestTextTurn(state, t, this.deps.redactor);

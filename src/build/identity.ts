@@ -2,6 +2,7 @@ import { open } from 'node:fs/promises';
 import { basename, dirname, sep } from 'node:path';
 import { projectNameAbove } from '../config.js';
 import { isObj, str } from '../core/harness/extract.js';
+import { withoutBom } from '../core/lines.js';
 import { fileStem, slugify, subagentSessionId } from '../core/naming.js';
 import type { GitProbe } from '../git/evidence.js';
 import type { ProjectSource } from '../store/manifest.js';
@@ -32,8 +33,7 @@ export async function peek(path: string): Promise<Peek> {
     fh = await open(path, 'r');
     const buf = Buffer.alloc(PEEK_BYTES);
     const { bytesRead } = await fh.read(buf, 0, PEEK_BYTES, 0);
-    text = buf.toString('utf8', 0, bytesRead);
-    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    text = withoutBom(buf.toString('utf8', 0, bytesRead));
   } catch {
     return out;
   } finally {

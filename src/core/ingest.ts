@@ -5,6 +5,7 @@ import { voteHarness } from './harness/detect.js';
 import { isBlank, isObj } from './harness/extract.js';
 import { readGeneric } from './harness/generic.js';
 import type { RawLine } from './lines.js';
+import { withoutBom } from './lines.js';
 import { applyFact, noteTurn } from './reduce.js';
 import type { Redactor } from './redact.js';
 import type { SessionState } from './state.js';
@@ -123,8 +124,7 @@ export function ingestLine(st: SessionState, line: RawLine, opts: IngestOptions)
   }
   let parsed: unknown;
   try {
-    // A byte order mark before the first line is an encoding artefact, not part of the JSON.
-    parsed = JSON.parse(line.offset === 0 && line.text.charCodeAt(0) === 0xfeff ? line.text.slice(1) : line.text);
+    parsed = JSON.parse(line.offset === 0 ? withoutBom(line.text) : line.text);
   } catch (e) {
     return { corrupt: { line: line.index + 1, offset: line.offset, reason: jsonErrorReason(e) } };
   }

@@ -15,6 +15,11 @@ export interface RawLine {
   text: string | null;
 }
 
+/** A UTF-8 byte order mark at the start of a file is an encoding artefact, never content. */
+export function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
 const NL = 0x0a;
 const CR = 0x0d;
 
