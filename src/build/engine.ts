@@ -129,6 +129,8 @@ interface Ctx {
   isText: boolean;
   /** The transcript no longer exists: re-render from the committed state alone. */
   gone: boolean;
+  /** A text transcript's bytes, once read for this build (text is parsed whole). */
+  text?: Buffer;
 }
 
 interface ReadResult {
@@ -398,7 +400,8 @@ export class Engine {
       reset = await this.continuity(ctx, src);
       if (reset === null && ctx.isText) {
         // A text transcript is parsed whole on every build; what was read must still be its start.
-        if ((await hashPrefix(ctx.path, src.offset)).digest('hex') !== src.raw_sha256) reset = 'the bytes already read changed (the transcript was rewritten)';
+        ctx.text = await readTextFile(ctx.path);
+        if (sha256Hex(ctx.text.subarray(0, src.offset)) !== src.raw_sha256) reset = 'the bytes already read changed (the transcript was rewritten)';
       } else if (reset === null) {
         hash = await this.deps.digests.resume(`${dir}\0raw`, ctx.path, src.offset, src.raw_sha256);
         if (!hash) reset = 'the bytes already read changed (the transcript was rewritten)';
@@ -562,7 +565,7 @@ export class Engine {
       if (append) await append.add(bytes, t.tool !== undefined ? toolSection(t) : null);
     };
     if (ctx.isText) {
-      const raw = await readTextFile(ctx.path);
+      const raw = ctx.text ?? (await readTextFile(ctx.path));
       hash.update(raw);
       const text = raw.toString('utf8');
       state.harness = 'text';
