@@ -109,6 +109,20 @@ export function looksLikeCodex(obj: Record<string, unknown>): boolean {
   return typeof obj.type === 'string' && KNOWN_LINE_TYPES.has(obj.type) && 'payload' in obj;
 }
 
+/**
+ * A call's arguments as the reader needs them. A custom tool's input is raw text (a patch, a
+ * script), except a shell's, which newer versions send as the JSON a function call carries:
+ * {"command":["ls"]}. A function call's arguments are parsed only where something is read out of
+ * them; other calls (MCP tools, searches) keep their JSON text as it came (`raw`).
+ */
+function callArgs(type: string, name: string, p: Record<string, unknown>): { args: unknown; raw?: string } {
+  if (type === 'custom_tool_call') return { args: SHELL_FUNCTIONS.has(name) ? parseArgs(p.input) : p.input };
+  if (type === 'local_shell_call') return { args: isObj(p.action) ? p.action : {} };
+  const readsArgs = SHELL_FUNCTIONS.has(name) || name === 'update_plan' || name === 'apply_patch';
+  if (!readsArgs && typeof p.arguments === 'string') return { args: undefined, raw: p.arguments };
+  return { args: parseArgs(p.arguments) };
+}
+
 /** Files named by the headers of an apply_patch envelope. */
 export function patchFiles(patch: string): string[] {
   const files: string[] = [];
@@ -274,14 +288,7 @@ function readItem(p: Record<string, unknown>, obs: Observation, st: CodexState):
     case 'local_shell_call': {
       const name = str(p.name) ?? (type === 'local_shell_call' ? 'local_shell' : 'tool');
       const id = str(p.call_id) ?? str(p.id) ?? '';
-      // A custom tool's input is raw text (a patch, a script), except a shell's, which newer
-      // versions send as the same JSON a function call carries: {"command":["ls"]}.
-      const custom = SHELL_FUNCTIONS.has(name) ? parseArgs(p.input) : p.input;
-      // Arguments are parsed only where something is read out of them; other calls (MCP tools,
-      // searches) keep their JSON text as it came.
-      const readsArgs = SHELL_FUNCTIONS.has(name) || name === 'update_plan' || name === 'apply_patch';
-      const raw = type === 'function_call' && !readsArgs && typeof p.arguments === 'string' ? p.arguments : undefined;
-      const args = type === 'custom_tool_call' ? custom : type === 'local_shell_call' ? (isObj(p.action) ? p.action : {}) : raw === undefined ? parseArgs(p.arguments) : undefined;
+      const { args, raw } = callArgs(type, name, p);
       obs.blocks = ['tool_call'];
       obs.text = raw === undefined ? formatToolCall(name, args) : raw.length > 0 ? `${name} ${raw}` : name;
       obs.tool = { name, id };
