@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -49,6 +50,6 @@ export async function startBenchDaemon(cli: string, home: string, root: string, 
       // not up yet
     }
     if (Date.now() > deadline) throw new Error('the daemon did not come up within 30 s');
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
   }
 }

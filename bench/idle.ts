@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,14 +55,14 @@ async function measure(cli: string, files: number, idleSeconds: number, seed: nu
       // Idle means: backfill done, nothing queued or running; then a few seconds for the last
       // index write and garbage collection before the quiet is measured.
       while (status.backfill.running || status.queue.waiting > 0 || status.queue.running !== null) {
-        await new Promise((r) => setTimeout(r, 250));
+        await sleep(250);
         status = await d.client.call('status');
       }
       d.client.close();
-      await new Promise((r) => setTimeout(r, 5000));
+      await sleep(5000);
       const c0 = cpuSeconds(d.pid);
       const w0 = performance.now();
-      await new Promise((r) => setTimeout(r, idleSeconds * 1000));
+      await sleep(idleSeconds * 1000);
       const cpu = cpuSeconds(d.pid) - c0;
       const seconds = (performance.now() - w0) / 1000;
       return { fds: openFds(d.pid), cpu, rss: rssMb(d.pid), backfill, seconds };

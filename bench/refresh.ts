@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -66,7 +67,7 @@ export async function refreshBench(cli: string, o: { smallBytes: number; largeBy
           await appendFile(path, line);
           await built;
           lat[which].push(performance.now() - start);
-          await new Promise((r) => setTimeout(r, GAP_MS));
+          await sleep(GAP_MS);
         }
       }
       const sp50 = median(lat.small);
