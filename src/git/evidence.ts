@@ -114,22 +114,10 @@ export class GitProbe {
     } catch {
       return gitUnavailable('cwd-gone', `the recorded cwd ${cwd} no longer exists on this machine`, cwd, at);
     }
-    let loc = this.gitDirs.get(cwd);
-    if (!loc) {
-      const seen = this.notRepos.get(cwd);
-      if (seen !== undefined && this.now().getTime() - seen < NOT_A_REPO_TTL_MS) return gitUnavailable('not-a-repo', `${cwd} is not inside a git work tree`, cwd, at);
-      const r = await git(['rev-parse', '--show-toplevel', '--absolute-git-dir'], cwd, this.opts.timeoutMs);
-      if (r.missing) return gitUnavailable('git-missing', 'git is not installed or not on PATH', cwd, at);
-      if (r.timedOut) return gitUnavailable('timeout', `git rev-parse timed out after ${this.opts.timeoutMs} ms`, cwd, at);
-      if (!r.ok) {
-        this.notRepos.set(cwd, this.now().getTime());
-        return gitUnavailable('not-a-repo', `${cwd} is not inside a git work tree`, cwd, at);
-      }
-      const [top, gitDir] = r.stdout.trim().split('\n');
-      if (!top || !gitDir) return gitUnavailable('not-a-repo', `${cwd} is not inside a git work tree`, cwd, at);
-      loc = { top, gitDir };
-      this.gitDirs.set(cwd, loc);
-    }
+    const loc = await this.locate(cwd);
+    if (loc === 'git-missing') return gitUnavailable('git-missing', 'git is not installed or not on PATH', cwd, at);
+    if (loc === 'timeout') return gitUnavailable('timeout', `git rev-parse timed out after ${this.opts.timeoutMs} ms`, cwd, at);
+    if (loc === 'not-a-repo') return gitUnavailable('not-a-repo', `${cwd} is not inside a git work tree`, cwd, at);
     const key = await this.stateKey(loc.gitDir);
     const hit = this.cache.get(cwd);
     if (hit && key !== null && hit.key === key && this.now().getTime() - hit.at < REUSE_MAX_AGE_MS) return hit.evidence;
@@ -174,23 +162,37 @@ export class GitProbe {
   /** The git top-level of a folder, or null (for project inference). */
   async topLevel(cwd: string): Promise<string | null> {
     if (!this.opts.enabled) return null;
-    const cached = this.gitDirs.get(cwd);
-    if (cached) return cached.top;
-    const seen = this.notRepos.get(cwd);
-    if (seen !== undefined && this.now().getTime() - seen < NOT_A_REPO_TTL_MS) return null;
-    try {
-      if (!(await stat(cwd)).isDirectory()) return null;
-    } catch {
-      return null;
+    if (!this.gitDirs.has(cwd)) {
+      try {
+        if (!(await stat(cwd)).isDirectory()) return null;
+      } catch {
+        return null;
+      }
     }
+    const loc = await this.locate(cwd);
+    return typeof loc === 'string' ? null : loc.top;
+  }
+
+  /**
+   * Where a folder's repository lives (`git rev-parse`, asked once per folder; a folder found not
+   * to be inside one is not asked again for NOT_A_REPO_TTL_MS), or why that cannot be told.
+   */
+  private async locate(cwd: string): Promise<{ top: string; gitDir: string } | 'not-a-repo' | 'git-missing' | 'timeout'> {
+    const known = this.gitDirs.get(cwd);
+    if (known) return known;
+    const seen = this.notRepos.get(cwd);
+    if (seen !== undefined && this.now().getTime() - seen < NOT_A_REPO_TTL_MS) return 'not-a-repo';
     const r = await git(['rev-parse', '--show-toplevel', '--absolute-git-dir'], cwd, this.opts.timeoutMs);
+    if (r.missing) return 'git-missing';
+    if (r.timedOut) return 'timeout';
     if (!r.ok) {
-      if (!r.missing && !r.timedOut) this.notRepos.set(cwd, this.now().getTime());
-      return null;
+      this.notRepos.set(cwd, this.now().getTime());
+      return 'not-a-repo';
     }
     const [top, gitDir] = r.stdout.trim().split('\n');
-    if (!top || !gitDir) return null;
-    this.gitDirs.set(cwd, { top, gitDir });
-    return top;
+    if (!top || !gitDir) return 'not-a-repo';
+    const loc = { top, gitDir };
+    this.gitDirs.set(cwd, loc);
+    return loc;
   }
 }
