@@ -1,5 +1,8 @@
 import type { GitEvidence } from './evidence.js';
 import type { Pressure } from './pressure.js';
+import { openFailures } from './ledger.js';
+import type { CheckRun, Contradiction, RequestRecord } from './ledger.js';
+import type { Outcome } from './outcome.js';
 import type { CommandRecord, FailureRecord, SessionState } from './state.js';
 import type { TodoItem } from './types.js';
 
@@ -12,11 +15,32 @@ import type { TodoItem } from './types.js';
 
 export type Label = 'verified' | 'reported' | 'inferred' | 'unknown';
 
+export type NextRule =
+  | 'pending_question'
+  | 'unfinished_request'
+  | 'open_failure'
+  | 'plan_step'
+  | 'unpushed_commits'
+  | 'stated_next_step'
+  | 'open_pull_request'
+  | 'uncommitted_changes'
+  | 'nothing_pending'
+  | 'unknown';
+
 export interface NextAction {
   text: string;
-  source: 'in_progress_todo' | 'unanswered_user_request' | 'unknown';
+  rule: NextRule;
   label: Label;
-  seq: number | null;
+  /** The 1-based transcript line that proves it. */
+  line: number | null;
+}
+
+export type EndKind = 'done' | 'mid-work' | 'waiting-on-user' | 'interrupted' | 'failed' | 'unknown';
+
+export interface End {
+  kind: EndKind;
+  line: number | null;
+  why: string;
 }
 
 export interface CurrentState {
@@ -33,20 +57,60 @@ export interface Finding {
   seq: number | null;
 }
 
+export interface FileChange {
+  path: string;
+  line: number;
+  how: string;
+  subagent?: boolean;
+}
+
+export interface CheckRow {
+  line: number;
+  command: string;
+  outcome: Outcome;
+  summary: string | null;
+  exit_code: number | null;
+}
+
+/** The latest run of one check target, with how often it ran and failed. */
+export interface CheckTargetRow extends CheckRow {
+  target: string;
+  runs: number;
+  failed: number;
+}
+
 export interface Analysis {
-  objective: { text: string; seq: number | null; override: boolean } | null;
+  objective: { text: string; seq: number | null; line: number | null; override: boolean } | null;
+  requests: RequestRecord[];
+  requestsTotal: number;
   stateNow: { text: string; seq: number; who: 'agent' | 'user' } | null;
+  end: End;
   current: CurrentState;
   nextAction: NextAction;
+  contradictions: Contradiction[];
   openLoops: Finding[];
+  filesChanged: FileChange[];
+  filesChangedTotal: number;
+  filesNotChanged: { path: string; line: number; reason: string }[];
+  unreadableWrites: number;
+  checks: CheckRow[];
+  checksTotal: number;
+  checkTargets: CheckTargetRow[];
+  otherCommands: number;
+  backgroundStarts: number;
+  openFailures: { line: number; text: string }[];
+  incidents: (FailureRecord & { label: Label })[];
+  commits: { hash: string; subject: string; pushed: boolean | null; line: number }[];
   verification: CommandRecord[];
   checksNotRun: Finding[];
-  failures: (FailureRecord & { label: Label })[];
-  earlierIncidents: number;
   unknowns: Finding[];
 }
 
-const TEST_LIKE = /\b(test|tests|pytest|jest|vitest|mocha|cargo (?:test|build|check|clippy)|go (?:test|build|vet)|npm (?:run )?(?:test|build|lint|check)|pnpm (?:run )?(?:test|build|lint)|yarn (?:test|build|lint)|make\b|tsc\b|mvn|gradle|ruff|mypy|eslint|rspec|ctest|phpunit|tox|nox|bun test|deno test)\b/i;
+const clip = (s: string, n: number): string => {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return t.length <= n ? t : `${t.slice(0, n - 1)}…`;
+};
+const quote = (s: string, n = 200): string => `«${clip(s, n)}»`;
 
 function currentState(st: SessionState): CurrentState {
   const items: TodoItem[] = st.todos?.items ?? [];
@@ -59,95 +123,166 @@ function currentState(st: SessionState): CurrentState {
   };
 }
 
-/** The user's last request when no agent reply came after it. */
-function unansweredRequest(st: SessionState): { text: string; seq: number } | null {
-  if (st.lastUser === null) return null;
-  if (st.lastAgent !== null && st.lastAgent.seq > st.lastUser.seq) return null;
-  return st.lastUser;
+/** The agent's last words hand the turn to the user: a question, or an explicit "let me know". */
+const ASKS_USER = /\?\s*$|\b(?:let me know|would you like|do you want|want me to|should I|shall I|which (?:one|option) (?:do|would|should)|please (?:confirm|choose|pick)|call it\.?$)/im;
+
+function asksUser(text: string): string | null {
+  const paras = text.trim().split(/\n\s*\n/).map((p) => p.trim()).filter((p) => p.length > 0);
+  // The question is in the closing part of the message, not in a quoted example earlier on.
+  for (const p of paras.slice(-3).reverse()) {
+    if (/^```/.test(p)) continue;
+    const sentences = p.split(/(?<=[.!?])\s+/);
+    for (const s of [...sentences].reverse()) if (ASKS_USER.test(s.trim())) return s.trim();
+  }
+  return null;
 }
 
-function nextAction(st: SessionState, current: CurrentState): NextAction {
-  const doing = current.in_progress[0];
-  if (doing !== undefined) {
-    return { text: `Continue the in-progress task: ${doing}`, source: 'in_progress_todo', label: 'reported', seq: current.seq };
-  }
-  const req = unansweredRequest(st);
-  if (req) {
-    const line = req.text.length > 300 ? `${req.text.slice(0, 299)}…` : req.text;
-    return { text: `Answer the user's last request (no reply recorded yet): ${line}`, source: 'unanswered_user_request', label: 'inferred', seq: req.seq };
-  }
-  return {
-    text: 'unknown — the transcript records no in-progress task and no unanswered request; confirm the next step with the user',
-    source: 'unknown',
-    label: 'unknown',
-    seq: null,
-  };
+/** The markdown heading a question sits under, for context ("## FW-007 — recommendation"). */
+function headingBefore(text: string, sentence: string): string | null {
+  const at = text.lastIndexOf(sentence.slice(0, 40));
+  const before = at === -1 ? text : text.slice(0, at);
+  const hs = [...before.matchAll(/^#{1,4}\s+(.+)$/gm)];
+  const h = hs[hs.length - 1]?.[1];
+  return h === undefined ? null : clip(h.replace(/[*_`]/g, ''), 100);
 }
 
-function lastEditSeq(st: SessionState): number | null {
-  let max: number | null = null;
-  for (const f of Object.values(st.files)) if (max === null || f.lastSeq > max) max = f.lastSeq;
-  return max;
+export function endOf(st: SessionState): End {
+  const l = st.ledger;
+  const last = l.last;
+  if (last === null) return { kind: 'unknown', line: null, why: 'the transcript records no request, reply or tool call' };
+  if (last.event === 'api_error') return { kind: 'failed', line: last.line, why: 'an API error is the last thing recorded' };
+  if (last.event === 'interrupt' || last.event === 'turn_aborted') return { kind: 'interrupted', line: last.line, why: 'the user interrupted the agent and nothing came after' };
+  if (l.pendingQuestion) return { kind: 'waiting-on-user', line: l.pendingQuestion.line, why: `the agent asked the user through a tool and no answer is recorded: ${quote(l.pendingQuestion.text)}` };
+  if (last.event === 'tool_call') return { kind: 'mid-work', line: last.line, why: 'the transcript ends on a tool call with no result' };
+  if (last.event === 'tool_result') return { kind: 'mid-work', line: last.line, why: 'the transcript ends on a tool result, before the agent replied' };
+  if (last.event === 'user') return { kind: 'mid-work', line: last.line, why: 'the transcript ends on a user request the agent has not answered' };
+  const said = l.lastAgentText;
+  if (said !== null) {
+    const q = asksUser(said.text);
+    if (q !== null) return { kind: 'waiting-on-user', line: said.line, why: `the agent's last message asks the user: ${quote(q)}` };
+  }
+  return { kind: 'done', line: last.line, why: last.event === 'turn_complete' ? 'the agent finished its turn (task complete)' : "the agent's last message closes its turn" };
+}
+
+/** A next step the agent named itself: "Next steps: …", "Next, I'll …", "Remaining: …". */
+function statedNextStep(text: string): string | null {
+  const m = /^[ \t>*_-]*(?:#+\s*)?\**(?:next steps?|next up|remaining(?: work)?|still to do|to do next|todo)\**\s*[:—-]\s*(.*)$/im.exec(text) ?? /\b(?:next,? I(?:'ll| will)|I(?:'ll| will) next)\s+([^.\n]+)/i.exec(text);
+  if (!m) return null;
+  let step = (m[1] ?? '').trim();
+  if (step.length === 0) {
+    // The step is the first item of the list that follows the heading.
+    const after = text.slice((m.index ?? 0) + m[0].length);
+    step = /^\s*(?:[-*]|\d+\.)\s+(.+)$/m.exec(after)?.[1] ?? '';
+  }
+  return step.length === 0 ? null : clip(step.replace(/[*_`]/g, ''), 240);
+}
+
+function lastRequest(st: SessionState): RequestRecord | null {
+  const rs = st.ledger.requests.filter((r) => r.kind !== 'answer');
+  return rs[rs.length - 1] ?? null;
+}
+
+function nextAction(st: SessionState, end: End, current: CurrentState, open: Analysis['openFailures'], commits: Analysis['commits'], changed: FileChange[]): NextAction {
+  const l = st.ledger;
+  const req = lastRequest(st);
+  const reqText = req === null ? '' : ` (line ${req.line}: ${quote(req.text, 240)})`;
+  if (end.kind === 'waiting-on-user') {
+    const q = l.pendingQuestion?.text ?? (l.lastAgentText ? asksUser(l.lastAgentText.text) : null) ?? 'its question';
+    const h = l.lastAgentText && !l.pendingQuestion ? headingBefore(l.lastAgentText.text, q) : null;
+    return { text: `Get the user's answer first: the agent asked${h ? ` (under ${quote(h, 100)})` : ''} ${quote(q, 300)}`, rule: 'pending_question', label: 'reported', line: end.line };
+  }
+  if ((end.kind === 'mid-work' || end.kind === 'interrupted' || end.kind === 'failed') && req !== null) {
+    const how = end.kind === 'mid-work' ? 'was still working on' : end.kind === 'interrupted' ? 'was interrupted while working on' : 'stopped on an error while working on';
+    return { text: `Continue the user's last request, which the agent ${how}${reqText}`, rule: 'unfinished_request', label: 'inferred', line: req.line };
+  }
+  const fail = open[open.length - 1];
+  if (fail !== undefined) return { text: `Fix the open failure first (line ${fail.line}): ${clip(fail.text, 300)}`, rule: 'open_failure', label: 'verified', line: fail.line };
+  const planFresh = l.lastPlanLine !== null && (l.lastRequestLine === null || l.lastPlanLine >= l.lastRequestLine);
+  const step = current.in_progress[0] ?? current.not_started[0];
+  if (planFresh && step !== undefined) {
+    return { text: `Continue the plan step: ${clip(step, 300)}`, rule: 'plan_step', label: 'reported', line: l.lastPlanLine };
+  }
+  const unpushed = commits.filter((c) => c.pushed === false);
+  if (unpushed.length > 0) {
+    const list = unpushed.slice(-3).map((c) => `${c.hash} ${quote(c.subject, 80)}`).join(', ');
+    return { text: `Push the ${unpushed.length} unpushed commit(s) once the user agrees: ${list}`, rule: 'unpushed_commits', label: 'verified', line: unpushed[unpushed.length - 1]?.line ?? null };
+  }
+  const said = l.lastAgentText;
+  const stated = said === null ? null : statedNextStep(said.text);
+  if (stated !== null && said !== null) return { text: `Do the next step the agent named: ${stated}`, rule: 'stated_next_step', label: 'reported', line: said.line };
+  if (l.prHint !== null) return { text: `Open the pull request the last push offered: ${l.prHint.url}`, rule: 'open_pull_request', label: 'verified', line: l.prHint.line };
+  const lastCommitLine = commits.reduce((m, c) => Math.max(m, c.line), -1);
+  const uncommitted = changed.filter((f) => f.line > lastCommitLine);
+  if (uncommitted.length > 0) {
+    const names = uncommitted.slice(-4).map((f) => f.path.split('/').pop() ?? f.path).join(', ');
+    return { text: `The last request${reqText} is answered. Verify the change, then commit the ${uncommitted.length} uncommitted file change(s) (${names}${uncommitted.length > 4 ? ', …' : ''}) once the user agrees`, rule: 'uncommitted_changes', label: 'inferred', line: uncommitted[uncommitted.length - 1]?.line ?? null };
+  }
+  if (req !== null) return { text: `Nothing is pending: the last request${reqText} was answered (line ${end.line ?? '?'}). Wait for the user's next request.`, rule: 'nothing_pending', label: 'inferred', line: end.line };
+  return { text: 'unknown — the transcript holds no user request, no plan, no failure and no commit to go on; confirm the next step with the user', rule: 'unknown', label: 'unknown', line: null };
+}
+
+function targetRows(checks: readonly CheckRun[]): CheckTargetRow[] {
+  const by = new Map<string, CheckTargetRow>();
+  for (const c of checks) {
+    const target = c.keys.join(' + ') || c.command;
+    const row = by.get(target);
+    const base: CheckRow = { line: c.line, command: c.command, outcome: c.outcome, summary: c.summary, exit_code: c.exitCode ?? null };
+    if (row === undefined) by.set(target, { ...base, target, runs: 1, failed: c.outcome === 'fail' ? 1 : 0 });
+    else {
+      const failed = row.failed + (c.outcome === 'fail' ? 1 : 0);
+      by.set(target, { ...base, target, runs: row.runs + 1, failed });
+    }
+  }
+  // Latest first: what a successor must believe now.
+  return [...by.values()].sort((a, b) => b.line - a.line);
 }
 
 export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure): Analysis {
+  const l = st.ledger;
   const current = currentState(st);
-  const na = nextAction(st, current);
-  const lastAgentSeq = st.lastAgent?.seq ?? -1;
+  const end = endOf(st);
+  const open = openFailures(l).map((f) => ({ line: f.line, text: f.text }));
+  const commits = l.commits.map((c) => ({ hash: c.hash, subject: c.subject, pushed: c.pushed, line: c.line }));
+  const filesChanged: FileChange[] = Object.entries(l.changed).map(([path, f]) => (f.subagent ? { path, line: f.line, how: f.how, subagent: true } : { path, line: f.line, how: f.how }));
+  const na = nextAction(st, end, current, open, commits, filesChanged);
 
-  const failures: Analysis['failures'] = [];
-  let earlierIncidents = 0;
+  const incidents: Analysis['incidents'] = [];
+  const lastAgentSeq = st.lastAgent?.seq ?? -1;
   for (const f of st.failures) {
-    if (f.kind === 'tool_error') {
-      if (f.resolvedSeq === undefined) failures.push({ ...f, label: 'verified' });
-    } else if (f.seq > lastAgentSeq) {
-      // An interruption or API error the agent has not answered since: the session stands in it.
-      failures.push({ ...f, label: 'verified' });
-    } else {
-      earlierIncidents += 1;
-    }
+    // An interruption or API error the agent has not answered since: the session stands in it.
+    if (f.kind !== 'tool_error' && f.seq > lastAgentSeq) incidents.push({ ...f, label: 'verified' });
   }
 
   const openLoops: Finding[] = [];
+  if (l.pendingQuestion) openLoops.push({ text: `Unanswered question to the user: ${l.pendingQuestion.text}`, label: 'verified', seq: l.pendingQuestion.line - 1 });
   for (const t of current.in_progress) openLoops.push({ text: `In progress: ${t}`, label: 'reported', seq: current.seq });
   for (const t of current.not_started) openLoops.push({ text: `Not started: ${t}`, label: 'reported', seq: current.seq });
-  const req = unansweredRequest(st);
-  if (req && na.source !== 'unanswered_user_request') {
-    openLoops.push({ text: `Unanswered user request: ${req.text.slice(0, 200)}`, label: 'inferred', seq: req.seq });
-  }
-  for (const f of failures) {
-    openLoops.push({ text: `Unresolved ${f.kind.replace('_', ' ')}: ${f.text}`, label: f.label, seq: f.seq });
-  }
+  for (const f of open) openLoops.push({ text: `Open failure: ${f.text}`, label: 'verified', seq: f.line - 1 });
+  for (const c of commits) if (c.pushed === false) openLoops.push({ text: `Unpushed commit ${c.hash} ${c.subject}`, label: 'verified', seq: c.line - 1 });
 
   const checksNotRun: Finding[] = [];
   for (const c of st.commands) {
-    if (c.result === 'unknown' && c.resultSeq === undefined) {
+    if (c.result === 'unknown' && c.resultSeq === undefined && l.calls[c.id]?.targets !== undefined) {
       checksNotRun.push({ text: `\`${c.command.split('\n')[0]}\` was started but no result is recorded`, label: 'verified', seq: c.seq });
     }
   }
-  const editSeq = lastEditSeq(st);
-  if (editSeq !== null) {
-    const checkedAfter = st.commands.some((c) => c.seq > editSeq && TEST_LIKE.test(c.command));
-    if (!checkedAfter) {
-      checksNotRun.push({ text: `No test, build or lint command ran after the last file edit (seq ${editSeq})`, label: 'inferred', seq: editSeq });
-    }
+  const lastCheck = l.checks[l.checks.length - 1];
+  if (l.lastChangeLine !== null && (lastCheck === undefined || lastCheck.line < l.lastChangeLine)) {
+    checksNotRun.push({ text: `No test, build, type check or lint ran after the last file change (line ${l.lastChangeLine})`, label: 'verified', seq: l.lastChangeLine - 1 });
   }
 
   const unknowns: Finding[] = [];
   if (pressure.level === 'unknown') unknowns.push({ text: 'Context usage: the transcript carries no usage telemetry', label: 'unknown', seq: null });
   if (git.status !== 'ok') unknowns.push({ text: `Repository state: ${git.reason ?? git.status}`, label: 'unknown', seq: null });
-  if (st.objective === null && st.objectiveOverride === null) unknowns.push({ text: 'Objective: no user request of 20 or more characters was found', label: 'unknown', seq: null });
-  const unknownResults = st.commands.filter((c) => c.result === 'unknown' && c.resultSeq !== undefined).length;
-  if (unknownResults > 0) {
-    unknowns.push({ text: `${unknownResults} command result(s) carry no exit status in the transcript`, label: 'unknown', seq: null });
-  }
-  if (st.commandsTotal > st.commands.length) {
-    unknowns.push({ text: `Only the last ${st.commands.length} of ${st.commandsTotal} commands are tabled; the rest are in timeline.jsonl`, label: 'verified', seq: null });
-  }
+  if (st.objective === null && st.objectiveOverride === null) unknowns.push({ text: 'Objective: the transcript holds no user request that could be read', label: 'unknown', seq: null });
+  if (l.unreadableWrites > 0) unknowns.push({ text: `Files changed: ${l.unreadableWrites} apply_patch call(s) whose paths are unreadable (the transcript's publisher redacted their arguments)`, label: 'unknown', seq: null });
+  const unknownChecks = l.checks.filter((c) => c.outcome === 'unknown').length;
+  if (unknownChecks > 0) unknowns.push({ text: `${unknownChecks} check run(s) whose outcome neither an exit code nor the output decides`, label: 'unknown', seq: null });
+  if (l.requestsTotal > l.requests.length) unknowns.push({ text: `Only the last ${l.requests.length} of ${l.requestsTotal} user requests are listed; the rest are in timeline.jsonl`, label: 'verified', seq: null });
 
   let objective: Analysis['objective'] = null;
-  if (st.objectiveOverride !== null) objective = { text: st.objectiveOverride, seq: null, override: true };
-  else if (st.objective) objective = { text: st.objective.text, seq: st.objective.seq, override: false };
+  if (st.objectiveOverride !== null) objective = { text: st.objectiveOverride, seq: null, line: null, override: true };
+  else if (st.objective) objective = { text: st.objective.text, seq: st.objective.seq, line: st.objective.line ?? st.objective.seq + 1, override: false };
 
   let stateNow: Analysis['stateNow'] = null;
   if (st.lastAgent) stateNow = { text: st.lastAgent.text, seq: st.lastAgent.seq, who: 'agent' };
@@ -155,14 +290,28 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure):
 
   return {
     objective,
+    requests: l.requests,
+    requestsTotal: l.requestsTotal,
     stateNow,
+    end,
     current,
     nextAction: na,
+    contradictions: l.contradictions,
     openLoops,
+    filesChanged,
+    filesChangedTotal: l.changedTotal,
+    filesNotChanged: Object.entries(l.notChanged).map(([path, f]) => ({ path, line: f.line, reason: f.reason })),
+    unreadableWrites: l.unreadableWrites,
+    checks: l.checks.map((c) => ({ line: c.line, command: c.command, outcome: c.outcome, summary: c.summary, exit_code: c.exitCode ?? null })),
+    checksTotal: l.checksTotal,
+    checkTargets: targetRows(l.checks),
+    otherCommands: l.otherCommands,
+    backgroundStarts: l.backgroundStarts,
+    openFailures: open,
+    incidents,
+    commits,
     verification: st.commands,
     checksNotRun,
-    failures,
-    earlierIncidents,
     unknowns,
   };
 }

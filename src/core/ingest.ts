@@ -38,8 +38,15 @@ function observe(harness: Exclude<Harness, 'text'>, obj: Record<string, unknown>
   }
 }
 
-/** A tool result's output is kept only for the line a failure quotes: its head is enough. */
+/**
+ * A tool result's output is kept only to decide a check's outcome and quote the line that says
+ * what failed: test runners print their verdict at the end, so the head and the tail are kept.
+ */
 const FACT_OUTPUT_CHARS = 2000;
+
+function headAndTail(v: string): string {
+  return v.length <= 2 * FACT_OUTPUT_CHARS ? v : `${v.slice(0, FACT_OUTPUT_CHARS)}\n…\n${v.slice(-FACT_OUTPUT_CHARS)}`;
+}
 
 /** Redacts every string an observation carries before anything is kept. */
 function sanitize(obs: Observation, st: SessionState, redactor: Redactor): void {
@@ -59,7 +66,7 @@ function sanitize(obs: Observation, st: SessionState, redactor: Redactor): void 
       if (k === 't') continue;
       if (typeof v === 'string') {
         // Each removal counts, so a credential both in a turn and in its fact counts twice.
-        const rr = redactor.redact(k === 'output' ? v.slice(0, FACT_OUTPUT_CHARS) : v);
+        const rr = redactor.redact(k === 'output' ? headAndTail(v) : v);
         st.redactions += rr.count;
         (f as Record<string, unknown>)[k] = rr.text;
       } else if (Array.isArray(v)) {
@@ -154,7 +161,7 @@ export function ingestLine(st: SessionState, line: RawLine, opts: IngestOptions)
     st.meta.firstTs ??= obs.ts;
     st.meta.lastTs = obs.ts;
   }
-  for (const fact of obs.facts) applyFact(st, fact, seq, main);
+  for (const fact of obs.facts) applyFact(st, fact, seq, main, line.index + 1);
   if (isBlank(obs.text) || seq <= st.watermark) {
     st.skipped += 1;
     return { turn: null };
@@ -166,7 +173,9 @@ export function ingestLine(st: SessionState, line: RawLine, opts: IngestOptions)
   } else if (turn.class === 'TOOL') {
     turn.tool = { name: obs.kind || 'tool', id: '' };
   }
-  noteTurn(st, turn, main, obs.notice === true);
+  // Generic JSONL has no harness knowledge of wrappers: a user turn is a request as it stands.
+  if (harness === 'generic' && turn.class === 'USER' && obs.notice !== true) applyFact(st, { t: 'request', text: turn.text, kind: 'request' }, seq, main, line.index + 1);
+  noteTurn(st, turn, main, obs.notice === true, line.index + 1);
   return { turn };
 }
 
@@ -176,6 +185,7 @@ export function ingestTextTurn(st: SessionState, turn: Turn, redactor: Redactor)
   const r = redactor.redact(turn.text);
   st.redactions += r.count;
   const t: Turn = { ...turn, text: r.text };
+  if (t.class === 'USER') applyFact(st, { t: 'request', text: t.text, kind: 'request' }, t.seq, true, t.seq + 1);
   noteTurn(st, t, true, false);
   return t;
 }

@@ -1,3 +1,4 @@
+import { markChanged, markNotChanged, noteAgentText, noteCall, noteRequest, noteResult, noteTurnEnd } from './ledger.js';
 import { LIMITS } from './state.js';
 import type { CommandRecord, FailureRecord, SessionState } from './state.js';
 import type { Fact, Turn } from './types.js';
@@ -8,7 +9,7 @@ import type { Fact, Turn } from './types.js';
  * read in one go and one read in many pieces end in the same state.
  */
 
-const TITLE_RANK = { ai: 1, thread: 2, custom: 3 } as const;
+const TITLE_RANK = { summary: 0.5, ai: 1, thread: 2, custom: 3 } as const;
 
 const head = (s: string, n: number): string => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
 const tail = (s: string, n: number): string => (s.length <= n ? s : `…${s.slice(s.length - n + 1)}`);
@@ -128,8 +129,12 @@ function applyToolResult(st: SessionState, f: Fact & { t: 'tool_result' }, seq: 
   pushBounded(st.failures, rec, LIMITS.FAILURES);
 }
 
-/** Applies one fact. `main` is false for a subagent's lines inside the parent's file. */
-export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean): void {
+/**
+ * Applies one fact. `main` is false for a subagent's lines inside the parent's file; `line` is the
+ * 1-based line of the transcript the fact came from.
+ */
+export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean, line = seq + 1): void {
+  applyToLedger(st, f, line, main);
   switch (f.t) {
     case 'meta': {
       const m = st.meta;
@@ -207,11 +212,79 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean)
     case 'subagent':
       pushBounded(st.subagents, { id: f.id, description: head(f.description ?? '', 200), seq }, LIMITS.SUBAGENTS);
       return;
+    case 'request':
+      if (main && f.kind === 'request' && st.objective === null) st.objective = { text: head(f.text.trim(), LIMITS.OBJECTIVE_CHARS), seq, line: seq + 1 };
+      return;
+    case 'turn_complete':
+    case 'wait':
+      return;
+  }
+}
+
+/** The ledger's half of a fact: requests, writes, checks, commits and how the session stands. */
+function applyToLedger(st: SessionState, f: Fact, line: number, main: boolean): void {
+  const l = st.ledger;
+  switch (f.t) {
+    case 'request':
+      if (main) noteRequest(l, f.text, line, f.kind);
+      return;
+    case 'tool_call': {
+      if (l.calls[f.id] !== undefined && f.id !== '') {
+        // A second record of a known call (Codex exec_command_begin/end) adds nothing new.
+        return;
+      }
+      const c: Parameters<typeof noteCall>[1] = { id: f.id, name: f.name, line };
+      if (f.command !== undefined) c.command = f.command;
+      if (f.writes) c.writes = f.writes;
+      if (f.unreadable) c.unreadable = true;
+      if (f.background) c.background = true;
+      if (f.question !== undefined && main) c.question = f.question;
+      if (f.plan && main) c.plan = true;
+      if (!main) c.subagent = true;
+      noteCall(l, c);
+      return;
+    }
+    case 'tool_result': {
+      const r: Parameters<typeof noteResult>[1] = { id: f.id, line };
+      if (f.ok !== undefined) r.ok = f.ok;
+      if (f.exitCode !== undefined) r.exitCode = f.exitCode;
+      if (f.output !== undefined) r.output = f.output;
+      if (f.denied !== undefined) r.denied = f.denied;
+      if (f.interrupted) r.interrupted = true;
+      if (!main) r.subagent = true;
+      noteResult(l, r);
+      return;
+    }
+    case 'files':
+      for (const path of f.files) {
+        if (f.ok === true) markChanged(l, path, 'patch', f.tool, line, !main);
+        else if (f.ok === false) markNotChanged(l, path, line, 'the patch did not apply');
+      }
+      return;
+    case 'wait': {
+      const call = l.cells[f.cell];
+      if (call !== undefined) l.waits[f.id] = call;
+      return;
+    }
+    case 'turn_complete':
+      if (main) noteTurnEnd(l, 'turn_complete', line);
+      return;
+    case 'interrupted':
+      if (main) noteTurnEnd(l, /turn aborted/.test(f.message) ? 'turn_aborted' : 'interrupt', line);
+      return;
+    case 'api_error':
+      if (main) noteTurnEnd(l, 'api_error', line);
+      return;
+    case 'todos':
+      if (main) l.lastPlanLine = line;
+      return;
+    default:
+      return;
   }
 }
 
 /** Records an emitted turn: counts, the recent window, objective and the latest words. */
-export function noteTurn(st: SessionState, turn: Turn, main: boolean, notice: boolean): void {
+export function noteTurn(st: SessionState, turn: Turn, main: boolean, notice: boolean, line = turn.seq + 1): void {
   st.turns += 1;
   st.counts[turn.class] += 1;
   if (turn.seq > st.watermark) st.watermark = turn.seq;
@@ -226,10 +299,8 @@ export function noteTurn(st: SessionState, turn: Turn, main: boolean, notice: bo
   if (!main) return;
   if (turn.class === 'USER' && !notice) {
     st.lastUser = { text: tail(turn.text.trim(), LIMITS.STATE_NOW_CHARS), seq: turn.seq };
-    if (st.objective === null && turn.text.trim().length >= LIMITS.OBJECTIVE_MIN_CHARS) {
-      st.objective = { text: head(turn.text.trim(), LIMITS.OBJECTIVE_CHARS), seq: turn.seq };
-    }
-  } else if (turn.class === 'AGENT') {
+  } else if (turn.class === 'AGENT' && !notice) {
     st.lastAgent = { text: tail(turn.text.trim(), LIMITS.STATE_NOW_CHARS), seq: turn.seq };
+    noteAgentText(st.ledger, turn.text, line);
   }
 }

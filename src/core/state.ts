@@ -1,5 +1,7 @@
 import type { CodexState } from './harness/codex.js';
 import { initialCodexState } from './harness/codex.js';
+import { initialLedger } from './ledger.js';
+import type { Ledger } from './ledger.js';
 import type { Harness, TodoItem, ToolRef, TurnClass } from './types.js';
 
 /**
@@ -9,7 +11,8 @@ import type { Harness, TodoItem, ToolRef, TurnClass } from './types.js';
  * refresh costs the same on the ten-thousandth turn as on the tenth.
  */
 
-export const STATE_VERSION = 1;
+/** Bumped when the state's shape changes: a state of another version is rebuilt by a replay. */
+export const STATE_VERSION = 2;
 
 export const LIMITS = {
   /** Turns kept for HANDOFF.llm.json (the HANDOFF.md table shows the last RECENT_TURNS). */
@@ -17,8 +20,7 @@ export const LIMITS = {
   RECENT_TURNS: 40,
   WINDOW_TEXT_CHARS: 2000,
   STATE_NOW_CHARS: 1200,
-  OBJECTIVE_CHARS: 400,
-  OBJECTIVE_MIN_CHARS: 20,
+  OBJECTIVE_CHARS: 1200,
   COMMANDS: 100,
   FAILURES: 50,
   FILES: 1000,
@@ -108,7 +110,8 @@ export interface SessionState {
     firstTs?: string;
     lastTs?: string;
   };
-  objective: { text: string; seq: number } | null;
+  /** `line` is the 1-based transcript line of the request. */
+  objective: { text: string; seq: number; line?: number } | null;
   objectiveOverride: string | null;
   lastUser: { text: string; seq: number } | null;
   lastAgent: { text: string; seq: number } | null;
@@ -129,6 +132,7 @@ export interface SessionState {
   tasks: TaskRecord[];
   subagents: { id: string; description: string; seq: number }[];
   window: WindowTurn[];
+  ledger: Ledger;
 }
 
 export function initialState(): SessionState {
@@ -166,6 +170,7 @@ export function initialState(): SessionState {
     tasks: [],
     subagents: [],
     window: [],
+    ledger: initialLedger(),
   };
 }
 

@@ -1,5 +1,7 @@
 /** Shared shapes of the pure core. Nothing here touches files, clocks or processes. */
 
+import type { WriteHow } from './ledger.js';
+
 export type TurnClass = 'USER' | 'AGENT' | 'THOUGHT' | 'TOOL' | 'OTHER';
 export const TURN_CLASSES: readonly TurnClass[] = ['USER', 'AGENT', 'THOUGHT', 'TOOL', 'OTHER'];
 
@@ -44,12 +46,29 @@ export type Fact =
       parentUuid?: string;
     }
   | { t: 'model'; model: string }
-  | { t: 'title'; title: string; source: 'custom' | 'ai' | 'thread' }
+  | { t: 'title'; title: string; source: 'custom' | 'ai' | 'thread' | 'summary' }
   /** `key` lets one streamed response (several lines) count once. */
   | { t: 'usage'; used: number; limit?: number; key?: string }
   | { t: 'context_limit'; limit: number }
   | { t: 'compaction' }
-  | { t: 'tool_call'; id: string; name: string; command?: string; files?: string[]; seq?: number }
+  | {
+      t: 'tool_call';
+      id: string;
+      name: string;
+      command?: string;
+      files?: string[];
+      seq?: number;
+      /** Files the call writes when it succeeds, and how. */
+      writes?: { path: string; how: WriteHow }[];
+      /** A write whose target cannot be read (the publisher redacted its arguments). */
+      unreadable?: boolean;
+      /** Started in the background (a server, a watcher): never a check. */
+      background?: boolean;
+      /** The call asks the user something and waits for the answer. */
+      question?: string;
+      /** The call updates the agent's plan. */
+      plan?: boolean;
+    }
   | {
       t: 'tool_result';
       id: string;
@@ -57,8 +76,16 @@ export type Fact =
       exitCode?: number;
       interrupted?: boolean;
       output?: string;
+      /** The call did not run: the user rejected it, or a permission rule denied it. */
+      denied?: string;
     }
-  | { t: 'files'; files: string[]; tool: string }
+  /** Files a harness reports as written (ok true) or not written (ok false); `ok` absent: touched, outcome unknown. */
+  | { t: 'files'; files: string[]; tool: string; ok?: boolean }
+  /** A real user message, stripped of the wrappers the harness adds. */
+  | { t: 'request'; text: string; kind: 'request' | 'answer' | 'rejection' }
+  | { t: 'turn_complete' }
+  /** Codex code mode: `wait` call `id` collects the output of the script running in `cell`. */
+  | { t: 'wait'; id: string; cell: string }
   | { t: 'todos'; items: TodoItem[] }
   | { t: 'task_create'; subject: string }
   | { t: 'task_update'; id: string; status: string }

@@ -132,7 +132,7 @@ export function buildInterchange(input: InterchangeInput): Record<string, unknow
       transfer_ready: m.quality.transfer_ready,
       quality_failed: m.quality.failed,
     },
-    next_action: llm.next_action,
+    next_action: interchangeNext(llm.next_action),
     capabilities: {
       context_telemetry: m.context.used !== null,
       git_evidence: m.git.status === 'ok',
@@ -164,4 +164,10 @@ export function buildInterchange(input: InterchangeInput): Record<string, unknow
     },
     errors: llm.failures,
   };
+}
+
+/** The interchange contract keeps its v1.0 shape: {text, source, label, seq}, seq being the 0-based line index. */
+function interchangeNext(n: Record<string, unknown>): Record<string, unknown> {
+  const line = typeof n.line === 'number' ? n.line : null;
+  return { text: n.text, source: n.rule ?? n.source ?? 'unknown', label: n.label, seq: line === null ? (typeof n.seq === 'number' ? n.seq : null) : line - 1 };
 }

@@ -27,9 +27,9 @@ import { openStore, resolvePrefix } from '../store.js';
 
 interface NextAction {
   text: string;
-  source: string | null;
+  rule: string | null;
   label: string | null;
-  seq: number | null;
+  line: number | null;
 }
 
 /** The most recently updated session of the project the current folder belongs to. */
@@ -53,12 +53,12 @@ async function nextAction(dir: string, md: string): Promise<NextAction> {
   try {
     const llm = JSON.parse(await readFile(join(dir, FILES.llm), 'utf8')) as { next_action?: Partial<NextAction> };
     const n = llm.next_action;
-    if (n && typeof n.text === 'string') return { text: n.text, source: n.source ?? null, label: n.label ?? null, seq: n.seq ?? null };
+    if (n && typeof n.text === 'string') return { text: n.text, rule: n.rule ?? null, label: n.label ?? null, line: n.line ?? null };
   } catch {
     // Fall back to what the Markdown says.
   }
   const text = (sections(md).get('Next Action') ?? '').split('\n').find((l) => l.trim().length > 0) ?? 'unknown';
-  return { text: text.trim(), source: null, label: null, seq: null };
+  return { text: text.trim(), rule: null, label: null, line: null };
 }
 
 const short = (v: string | null, field: string): string => (v === null ? '-' : field === 'head' ? v.slice(0, 12) : v);
@@ -70,8 +70,8 @@ function gitView(g: GitEvidence): Record<string, unknown> {
 function printText(io: Io, r: { entry: IndexEntry; path: string; next: NextAction; recorded: GitEvidence; now: GitEvidence; drift: DriftReport }): void {
   const { entry, path, next, recorded, now, drift } = r;
   // With no source the text itself already says it is unknown and why.
-  const sourced = next.label !== null && next.source !== null && next.source !== 'unknown';
-  const how = sourced ? `  [${next.label} — ${(next.source ?? '').replace(/_/g, ' ')}${next.seq === null ? '' : `, seq ${next.seq}`}]` : '';
+  const sourced = next.label !== null && next.rule !== null && next.rule !== 'unknown';
+  const how = sourced ? `  [${next.label} — ${(next.rule ?? '').replace(/_/g, ' ')}${next.line === null ? '' : `, line ${next.line}`}]` : '';
   io.out(resumeInstruction(path));
   io.out('');
   io.out(`session:     ${entry.id} (project ${entry.project}, rev ${entry.revisions}, updated ${entry.updated})`);

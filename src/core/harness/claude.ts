@@ -1,6 +1,8 @@
 import type { Fact, Observation, TodoItem } from '../types.js';
 import { blockText, contentText, genericText, isObj, num, str } from './extract.js';
 import { parseExitCode } from './exit-code.js';
+import { questionAnswers, rejectionFeedback, userRequest } from './requests.js';
+import type { WriteHow } from '../ledger.js';
 
 /**
  * Claude Code transcripts: `~/.claude/projects/<encoded cwd>/<uuid>.jsonl`, versions 1.0.x to
@@ -32,12 +34,16 @@ const KNOWN_TYPES = new Set([
 ]);
 
 const SHELL_TOOLS = new Set(['bash', 'shell']);
-const EDIT_TOOLS: Record<string, string> = {
-  Edit: 'file_path',
-  MultiEdit: 'file_path',
-  Write: 'file_path',
-  NotebookEdit: 'notebook_path',
+const EDIT_TOOLS: Record<string, [string, WriteHow]> = {
+  Edit: ['file_path', 'edit'],
+  MultiEdit: ['file_path', 'edit'],
+  Write: ['file_path', 'write'],
+  NotebookEdit: ['notebook_path', 'edit'],
 };
+/** Tools that stop and wait for the user's answer. */
+const QUESTION_TOOLS = new Set(['AskUserQuestion', 'ExitPlanMode']);
+/** A result that says the call never ran because the user or a permission rule said no. */
+const DENIED = /^(?:The user doesn't want to proceed with this tool use|Permission to use \S+ has been denied|.*\b(?:requires approval|was blocked|has not been granted|haven't granted|permission denied by|is not allowed)\b)/i;
 const SUBAGENT_TOOLS = new Set(['Task', 'Agent']);
 
 /** Text that Claude Code injects into the user stream; never the user's objective. */
@@ -63,8 +69,15 @@ function toolCallFacts(block: Record<string, unknown>, facts: Fact[]): void {
   const input = isObj(block.input) ? block.input : {};
   const call: Fact & { t: 'tool_call' } = { t: 'tool_call', id, name };
   if (SHELL_TOOLS.has(name.toLowerCase()) && typeof input.command === 'string') call.command = input.command;
-  const pathKey = EDIT_TOOLS[name];
-  if (pathKey !== undefined && typeof input[pathKey] === 'string') call.files = [input[pathKey] as string];
+  const edit = EDIT_TOOLS[name];
+  if (edit !== undefined && typeof input[edit[0]] === 'string') {
+    const path = input[edit[0]] as string;
+    call.files = [path];
+    call.writes = [{ path, how: edit[1] }];
+  }
+  if (input.run_in_background === true) call.background = true;
+  if (QUESTION_TOOLS.has(name)) call.question = questionText(name, input);
+  if (name === 'TodoWrite' || name === 'TaskCreate' || name === 'TaskUpdate') call.plan = true;
   facts.push(call);
   if (name === 'TodoWrite' && Array.isArray(input.todos)) {
     const items: TodoItem[] = [];
@@ -87,6 +100,13 @@ function toolCallFacts(block: Record<string, unknown>, facts: Fact[]): void {
   }
 }
 
+function questionText(name: string, input: Record<string, unknown>): string {
+  if (name === 'ExitPlanMode') return 'approve the plan';
+  const qs = Array.isArray(input.questions) ? input.questions : [];
+  const texts = qs.map((q) => (isObj(q) ? str(q.question) : undefined)).filter((q): q is string => q !== undefined);
+  return texts.length > 0 ? texts.join(' / ') : (str(input.question) ?? 'a question');
+}
+
 function resultFacts(block: Record<string, unknown>, line: Record<string, unknown>, text: string, facts: Fact[]): boolean {
   const id = str(block.tool_use_id) ?? '';
   const isError = block.is_error === true;
@@ -97,7 +117,18 @@ function resultFacts(block: Record<string, unknown>, line: Record<string, unknow
   const fact: Fact & { t: 'tool_result' } = { t: 'tool_result', id, ok, output: text };
   if (exitCode !== undefined) fact.exitCode = exitCode;
   if (interrupted) fact.interrupted = true;
+  if (isError && DENIED.test(text.trim())) {
+    const feedback = rejectionFeedback(text);
+    fact.denied = /^The user doesn't want to proceed/.test(text.trim())
+      ? `rejected by the user${feedback === null ? '' : `: ${feedback}`}`
+      : (text.trim().split('\n')[0] ?? 'denied');
+    if (feedback !== null) facts.push({ t: 'request', text: feedback, kind: 'rejection' });
+  }
   facts.push(fact);
+  if (!isError) {
+    const answers = questionAnswers(text);
+    if (answers !== null) facts.push({ t: 'request', text: answers, kind: 'answer' });
+  }
   return ok;
 }
 
@@ -143,11 +174,13 @@ export function readClaude(obj: Record<string, unknown>): Observation {
     case 'user':
       readUser(obj, message, obs);
       break;
-    case 'summary':
+    case 'summary': {
+      // A title Claude Code wrote for a conversation, not a compaction (SPEC §8).
       obs.text = str(obj.summary) ?? '';
       obs.notice = true;
-      facts.push({ t: 'compaction' });
+      if (obs.text.trim().length > 0) facts.push({ t: 'title', title: obs.text, source: 'summary' });
       break;
+    }
     case 'system':
       readSystem(obj, obs);
       break;
@@ -229,6 +262,12 @@ function readUser(obj: Record<string, unknown>, message: Record<string, unknown>
   }
   if (obj.isMeta === true || NOTICE.test(obs.text)) obs.notice = true;
   if (INTERRUPTED.test(obs.text)) obs.facts.push({ t: 'interrupted', message: obs.text.trim().slice(0, 200) });
+  // A request is what the user typed: text blocks, never a tool result's content.
+  if (obj.isMeta !== true) {
+    const typed = Array.isArray(content) ? content.filter((b) => typeof b === 'string' || (isObj(b) && (b.type === 'text' || b.type === 'image'))).map((b) => blockText(b).text).join('\n\n') : obs.text;
+    const req = typed.length > 0 ? userRequest(typed) : null;
+    if (req !== null) obs.facts.push({ t: 'request', text: req, kind: 'request' });
+  }
 }
 
 function readSystem(obj: Record<string, unknown>, obs: Observation): void {

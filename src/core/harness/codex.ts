@@ -2,6 +2,8 @@ import { sha256Hex } from '../canonical.js';
 import type { Fact, Observation, TodoItem } from '../types.js';
 import { contentText, formatToolCall, genericText, isObj, num, shellJoin, str } from './extract.js';
 import { parseExitCode } from './exit-code.js';
+import { codeModeCalls } from './code-mode.js';
+import { codexAnswers, codexUserRequest } from './requests.js';
 
 /**
  * Codex rollouts: `{timestamp, type, payload}` lines. The conversation is written twice: as
@@ -20,9 +22,14 @@ export interface CodexState {
    * keep a credential the redactor removed from everything else.
    */
   mirrors: string[];
+  /** Call ids of recent `request_user_input` calls, whose outputs are the user's answers. */
+  asks?: string[];
 }
 
-export const initialCodexState = (): CodexState => ({ ri: false, mirrors: [] });
+export const initialCodexState = (): CodexState => ({ ri: false, mirrors: [], asks: [] });
+
+/** A publisher's placeholder where the arguments were (sanitized corpora): nothing to read. */
+const REDACTED_ARGS = /^\[REDACTED_[A-Z_]+/;
 
 const KNOWN_LINE_TYPES = new Set([
   'session_meta',
@@ -300,6 +307,24 @@ function readItem(p: Record<string, unknown>, obs: Observation, st: CodexState):
         const files = patchFiles(patch);
         if (files.length > 0) call.files = files;
       }
+      if (patch !== undefined && call.files !== undefined) call.writes = call.files.map((path) => ({ path, how: 'patch' as const }));
+      if (name === 'apply_patch' && call.files === undefined && REDACTED_ARGS.test(typeof p.input === 'string' ? p.input : typeof p.arguments === 'string' ? p.arguments : '')) call.unreadable = true;
+      if (command !== undefined && name !== 'exec' && /\bapply_patch\b/.test(command)) {
+        const files = patchFiles(command);
+        if (files.length > 0) {
+          call.files = files;
+          call.writes = files.map((path) => ({ path, how: 'patch' as const }));
+        }
+      }
+      if (name === 'exec' && typeof args === 'string') readCodeMode(args, call, obs.facts);
+      if (name === 'request_user_input') {
+        call.question = questionsOf(args);
+        st.asks = [...(st.asks ?? []), id].slice(-8);
+      }
+      if (name === 'update_plan') call.plan = true;
+      if (name === 'wait' && isObj(args) && (typeof args.cell_id === 'string' || typeof args.cell_id === 'number')) {
+        obs.facts.push({ t: 'wait', id, cell: String(args.cell_id) });
+      }
       obs.facts.push(call);
       if (name === 'update_plan' && isObj(args)) {
         const items = planItems(args.plan);
@@ -314,6 +339,10 @@ function readItem(p: Record<string, unknown>, obs: Observation, st: CodexState):
       obs.blocks = ['tool_result'];
       const exitCode = parseExitCode(obs.text);
       const fact: Fact & { t: 'tool_result' } = { t: 'tool_result', id, output: obs.text };
+      if (st.asks?.includes(id) === true) {
+        const answers = codexAnswers(obs.text);
+        if (answers !== null) obs.facts.push({ t: 'request', text: answers, kind: 'answer' });
+      }
       obs.tool = { name: '', id };
       if (exitCode !== undefined) {
         fact.exitCode = exitCode;
@@ -373,9 +402,13 @@ function readEvent(p: Record<string, unknown>, obs: Observation, st: CodexState)
     return;
   }
   switch (type) {
-    case 'user_message':
-      takeMirror(obs, st, str(p.message) ?? '', 'user', 'user_message');
+    case 'user_message': {
+      const message = str(p.message) ?? '';
+      takeMirror(obs, st, message, 'user', 'user_message');
+      const req = codexUserRequest(message);
+      if (req !== null) obs.facts.push({ t: 'request', text: req, kind: 'request' });
       return;
+    }
     case 'agent_message':
       takeMirror(obs, st, str(p.message) ?? '', 'assistant', 'agent_message');
       return;
@@ -398,6 +431,7 @@ function readEvent(p: Record<string, unknown>, obs: Observation, st: CodexState)
     case 'task_complete': {
       const err = isObj(p.error) ? p.error : undefined;
       if (err) obs.facts.push({ t: 'api_error', message: str(err.message) ?? 'task failed' });
+      else obs.facts.push({ t: 'turn_complete' });
       return;
     }
     case 'turn_aborted':
@@ -421,7 +455,7 @@ function readEvent(p: Record<string, unknown>, obs: Observation, st: CodexState)
       return;
     case 'patch_apply_end': {
       const changes = isObj(p.changes) ? Object.keys(p.changes) : [];
-      if (changes.length > 0) obs.facts.push({ t: 'files', files: changes, tool: 'apply_patch' });
+      if (changes.length > 0) obs.facts.push(typeof p.success === 'boolean' ? { t: 'files', files: changes, tool: 'apply_patch', ok: p.success } : { t: 'files', files: changes, tool: 'apply_patch' });
       const id = str(p.call_id);
       if (id !== undefined && typeof p.success === 'boolean') obs.facts.push({ t: 'tool_result', id, ok: p.success });
       return;
@@ -475,9 +509,13 @@ function readItemCompleted(p: Record<string, unknown>, obs: Observation, st: Cod
   const item = isObj(p.item) ? p.item : {};
   const type = str(item.type) ?? '';
   switch (type) {
-    case 'UserMessage':
-      takeMirror(obs, st, contentText(item.content).text, 'user', 'user_message');
+    case 'UserMessage': {
+      const message = contentText(item.content).text;
+      takeMirror(obs, st, message, 'user', 'user_message');
+      const req = codexUserRequest(message);
+      if (req !== null) obs.facts.push({ t: 'request', text: req, kind: 'request' });
       return;
+    }
     case 'AgentMessage':
       takeMirror(obs, st, contentText(item.content).text, 'assistant', 'agent_message');
       return;
@@ -503,5 +541,29 @@ function readItemCompleted(p: Record<string, unknown>, obs: Observation, st: Cod
     }
     default:
       return;
+  }
+}
+
+function questionsOf(args: unknown): string {
+  const qs = isObj(args) && Array.isArray(args.questions) ? args.questions : [];
+  const texts = qs.map((q) => (isObj(q) ? str(q.question) : undefined)).filter((q): q is string => q !== undefined);
+  return texts.length > 0 ? texts.join(' / ') : 'a question';
+}
+
+/** Codex code mode: one `exec` script calls tools; each inner command or patch is read as its own. */
+function readCodeMode(script: string, call: Fact & { t: 'tool_call' }, facts: Fact[]): void {
+  const inner = codeModeCalls(script);
+  if (inner.commands.length > 0) call.command = inner.commands.join('\n');
+  else delete call.command;
+  const files: string[] = [];
+  for (const patch of inner.patches) for (const f of patchFiles(patch)) if (!files.includes(f)) files.push(f);
+  if (files.length > 0) {
+    call.files = files;
+    call.writes = files.map((path) => ({ path, how: 'patch' as const }));
+  }
+  if (inner.plan !== null) {
+    call.plan = true;
+    const items = planItems(inner.plan);
+    if (items) facts.push({ t: 'todos', items });
   }
 }

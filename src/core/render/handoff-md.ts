@@ -15,14 +15,15 @@ export const TRANSFER_READY_SENTINEL = '__TRANSFER_READY__';
 
 export const SECTION_TITLES = [
   'Objective (verbatim)',
+  'User requests and corrections',
   'State right now (verbatim tail)',
-  'Current State',
-  'Open loops / next steps',
-  'Repository Evidence',
-  'Verification',
-  'Failures And Blockers',
-  'Unknowns',
   'Next Action',
+  'Claims to double-check',
+  'Current State',
+  'Failures And Blockers',
+  'Verification',
+  'Repository Evidence',
+  'Unknowns',
   'Recent timeline',
   'Subagents',
   'Where everything lives',
@@ -31,11 +32,19 @@ export const SECTION_TITLES = [
   'Resume Instructions',
 ] as const;
 
+/** Bounds that keep the largest handoff readable in one sitting (the payloads carry the rest). */
+const MD = { REQUESTS_HEAD: 5, REQUESTS_TAIL: 25, REQUEST_CHARS: 240, FILES: 40, CHECK_TARGETS: 15, TIMELINE: 15, TIMELINE_CHARS: 100 } as const;
+
 const NONE = 'None';
 const label = (l: string): string => `*${l}*`;
 /** Paths are never shortened: a reader must be able to open them. */
 const path = (p: string): string => code(p, 4096);
-const at = (seq: number | null | undefined): string => (seq === null || seq === undefined ? '' : ` (seq ${seq})`);
+const at = (seq: number | null | undefined): string => (seq === null || seq === undefined ? '' : ` (line ${seq + 1})`);
+const atLine = (line: number | null | undefined): string => (line === null || line === undefined ? '' : ` (line ${line})`);
+const oneLine = (s: string, n: number): string => {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return t.length <= n ? t : `${t.slice(0, n - 1)}…`;
+};
 
 function frontMatter(r: RenderInput): string {
   const g = r.git;
@@ -71,14 +80,34 @@ function section(title: string, body: string): string {
 
 function objective(a: Analysis): string {
   if (!a.objective) return NONE;
-  const src = a.objective.override ? 'set with --objective' : `the user's first request${at(a.objective.seq)}`;
+  const src = a.objective.override ? 'set with --objective' : `the user's first request${atLine(a.objective.line)}`;
   return `${fence(a.objective.text)}\n\n${label('reported')} — ${src}`;
 }
 
 function stateNow(a: Analysis): string {
   if (!a.stateNow) return NONE;
   const who = a.stateNow.who === 'agent' ? "the agent's last message" : "the user's last message (no agent reply yet)";
-  return `${fence(a.stateNow.text)}\n\n${label('reported')} — ${who}${at(a.stateNow.seq)}`;
+  return `${fence(a.stateNow.text)}\n\n${label('reported')} — ${who}${at(a.stateNow.seq)}\n\n${endLine(a)}`;
+}
+
+function endLine(a: Analysis): string {
+  const e = a.end;
+  return `**How it ended: ${e.kind}**${atLine(e.line)} — ${label(e.kind === 'unknown' ? 'unknown' : 'inferred')}: ${e.why}`;
+}
+
+function requests(a: Analysis): string {
+  const rs = a.requests;
+  if (rs.length === 0) return a.objective?.override ? `${label('unknown')} — no user request could be read from the transcript` : NONE;
+  const kind = (k: string): string => (k === 'answer' ? 'answer: ' : k === 'rejection' ? 'rejecting a tool call: ' : '');
+  const row = (r: (typeof rs)[number]): string => `line ${r.line} — ${kind(r.kind)}${oneLine(r.text, MD.REQUEST_CHARS)}`;
+  const shown = rs.length <= MD.REQUESTS_HEAD + MD.REQUESTS_TAIL ? rs.map(row) : [...rs.slice(0, MD.REQUESTS_HEAD).map(row), `… ${rs.length - MD.REQUESTS_HEAD - MD.REQUESTS_TAIL} more in HANDOFF.summary.json …`, ...rs.slice(-MD.REQUESTS_TAIL).map(row)];
+  const more = a.requestsTotal > rs.length ? `\n\n${a.requestsTotal - rs.length} earlier request(s) are in timeline.jsonl.` : '';
+  return `${label('reported')} — every message the user typed, in order (wrappers removed, long ones shortened):\n\n${bullets(shown)}${more}`;
+}
+
+function claims(a: Analysis): string {
+  if (a.contradictions.length === 0) return NONE;
+  return `${label('verified')} — the agent's own claims that the transcript contradicts:\n\n${bullets(a.contradictions.map((c) => `claim at line ${c.claim_line}, evidence at line ${c.evidence_line}: ${oneLine(c.text, 400)}`))}`;
 }
 
 function currentState(a: Analysis): string {
@@ -94,12 +123,7 @@ function currentState(a: Analysis): string {
   ].join('\n\n');
 }
 
-function openLoops(a: Analysis): string {
-  if (a.openLoops.length === 0) return NONE;
-  return bullets(a.openLoops.map((f) => `${label(f.label)} ${f.text}${at(f.seq)}`));
-}
-
-function repoEvidence(r: RenderInput): string {
+function repoEvidence(r: RenderInput, a: Analysis): string {
   const g = r.git;
   const out: string[] = [];
   if (g.status === 'ok') {
@@ -119,40 +143,57 @@ function repoEvidence(r: RenderInput): string {
   } else {
     out.push(`${label('unknown')} — repository state unavailable: ${g.reason ?? g.status}. Branch, HEAD and dirty state are not recorded (never assumed clean).`);
   }
-  const files = Object.entries(r.state.files);
-  if (files.length > 0) {
-    const rows = files
-      .slice(-100)
-      .reverse()
-      .map(([file, f]) => [path(file), cell(f.tool), f.firstSeq === f.lastSeq ? String(f.firstSeq) : `${f.firstSeq}…${f.lastSeq} (${f.count}×)`]);
-    const more = r.state.filesTotal > rows.length ? `\n\n${r.state.filesTotal - rows.length} more in HANDOFF.llm.json / timeline.jsonl.` : '';
-    out.push(`### Files edited in this session\n\n${label('verified')} — from the session's own edit tool calls:\n\n${table(['file', 'tool', 'seq'], rows)}${more}`);
-  } else {
-    out.push(`### Files edited in this session\n\n${NONE}`);
-  }
+  out.push(filesChanged(a), filesNotChanged(a), commits(a));
+  const branch = r.state.meta.branch;
+  if (branch !== undefined) out.push(`Recorded by the transcript: branch ${code(branch)}${r.state.meta.cwd ? ` in ${path(r.state.meta.cwd)}` : ''} — ${label('reported')}`);
   return out.join('\n\n');
 }
 
+function filesChanged(a: Analysis): string {
+  const fs = a.filesChanged;
+  if (fs.length === 0) {
+    if (a.unreadableWrites > 0) return `### Files changed in this session\n\n${label('unknown')} — ${a.unreadableWrites} apply_patch call(s), paths unreadable (redacted by the transcript's publisher)`;
+    return `### Files changed in this session\n\n${NONE}`;
+  }
+  const rows = fs.slice(-MD.FILES).reverse().map((f) => [path(f.path), cell(`${f.how}${f.subagent ? ' (by a subagent)' : ''}`), String(f.line)]);
+  const more = a.filesChangedTotal > rows.length ? `\n\n${a.filesChangedTotal - rows.length} more in HANDOFF.summary.json.` : '';
+  const unreadable = a.unreadableWrites > 0 ? `\n\n${label('unknown')} — and ${a.unreadableWrites} apply_patch call(s) whose paths are unreadable.` : '';
+  return `### Files changed in this session\n\n${label('verified')} — writes whose result succeeded (edits, patches, and shell commands that plainly write), latest first:\n\n${table(['file', 'how', 'line'], rows)}${more}${unreadable}`;
+}
+
+function filesNotChanged(a: Analysis): string {
+  const fs = a.filesNotChanged;
+  if (fs.length === 0) return `### Writes that did not happen\n\n${NONE}`;
+  return `### Writes that did not happen\n\n${label('verified')} — attempted, never changed afterwards:\n\n${bullets(fs.slice(-MD.FILES).map((f) => `${path(f.path)} (line ${f.line}): ${oneLine(f.reason, 200)}`))}`;
+}
+
+function commits(a: Analysis): string {
+  if (a.commits.length === 0) return `### Commits made in this session\n\n${NONE}`;
+  const pushed = (p: boolean | null): string => (p === true ? 'pushed' : p === false ? 'not pushed' : 'push unknown');
+  return `### Commits made in this session\n\n${label('verified')} — from \`git commit\` and \`git push\` output:\n\n${bullets(a.commits.map((c) => `${code(c.hash)} ${oneLine(c.subject, 120)} (line ${c.line}) — ${pushed(c.pushed)}`))}`;
+}
+
 function verification(a: Analysis): string {
-  const rows = a.verification.map((c) => {
-    const ev =
-      c.resultSeq === undefined
-        ? `seq ${c.seq}, no result recorded`
-        : `seq ${c.seq} → ${c.resultSeq}${c.exitCode !== undefined ? `, exit ${c.exitCode}` : c.result === 'unknown' ? ', no exit code or status recorded' : ''}`;
-    return [code(c.command, 160), c.result, ev];
+  const rows = a.checkTargets.slice(0, MD.CHECK_TARGETS).map((c) => {
+    const outcome = c.outcome === 'pass' ? 'passed' : c.outcome === 'fail' ? 'failed' : 'unknown';
+    const ev = `line ${c.line}${c.exit_code === null ? '' : `, exit ${c.exit_code}`}${c.summary ? `: ${oneLine(c.summary, 120)}` : ''}`;
+    return [code(c.command, 160), outcome, cell(ev, 200), `${c.runs}${c.failed > 0 ? ` (${c.failed} failed)` : ''}`];
   });
-  const tableText = rows.length === 0 ? NONE : `${label('verified')} — commands the session ran, with the results its transcript records:\n\n${table(['Command or check', 'Result', 'Evidence (seq, exit code)'], rows)}`;
+  const more = a.checkTargets.length > rows.length ? `\n\n${a.checkTargets.length - rows.length} more check target(s) in HANDOFF.summary.json.` : '';
+  const tableText =
+    rows.length === 0
+      ? NONE
+      : `${label('verified')} — tests, builds, type checks, linters and format checks, latest outcome per target first (decided from the exit code and the output):\n\n${table(['Check', 'Latest outcome', 'Evidence (line, exit code, summary)', 'Runs'], rows)}${more}`;
+  const other = `Other commands: ${a.otherCommands} (not checks; every call is in TOOLS.md)${a.backgroundStarts > 0 ? `; ${a.backgroundStarts} started in the background (never counted as checks)` : ''}.`;
   const notRun = a.checksNotRun.length === 0 ? NONE : bullets(a.checksNotRun.map((f) => `${label(f.label)} ${f.text}`));
-  return `${tableText}\n\n### Checks Not Run\n\n${notRun}`;
+  return `${tableText}\n\n${other}\n\n### Checks Not Run\n\n${notRun}`;
 }
 
 function failures(a: Analysis): string {
-  const lines = a.failures.map((f) => {
-    const what = f.kind === 'tool_error' ? `${f.tool ?? 'tool'} failed${f.exitCode === undefined ? '' : ` (exit ${f.exitCode})`}` : f.kind === 'interrupted' ? 'interrupted' : 'API error';
-    return `${label(f.label)} ${what}${at(f.seq)}: ${f.text.replace(/\r?\n/g, ' ')}`;
-  });
-  if (a.earlierIncidents > 0) lines.push(`${a.earlierIncidents} earlier interruption(s) or API error(s), each followed by an agent reply (see timeline).`);
-  return lines.length === 0 ? NONE : bullets(lines);
+  const lines = a.openFailures.map((f) => `${label('verified')} line ${f.line}: ${oneLine(f.text, 400)}`);
+  for (const f of a.incidents) lines.push(`${label(f.label)} ${f.kind === 'interrupted' ? 'interrupted' : 'API error'}${at(f.seq)}: ${oneLine(f.text, 300)}`);
+  if (lines.length === 0) return NONE;
+  return `Open failures only: a failure that a later run of the same check fixed is not listed.\n\n${bullets(lines)}`;
 }
 
 function unknowns(a: Analysis): string {
@@ -161,16 +202,16 @@ function unknowns(a: Analysis): string {
 
 function nextActionBody(a: Analysis): string {
   const n = a.nextAction;
-  const why = n.source === 'unknown' ? 'nothing in the transcript decides it' : `${n.source.replace(/_/g, ' ')}${at(n.seq)}`;
+  const why = n.rule === 'unknown' ? 'nothing in the transcript decides it' : `rule: ${n.rule.replace(/_/g, ' ')}${atLine(n.line)}`;
   return `${n.text.replace(/\r?\n/g, ' ')}\n\n${label(n.label)} — ${why}`;
 }
 
 function recent(r: RenderInput): string {
-  const turns = r.state.window.slice(-LIMITS.RECENT_TURNS);
+  const turns = r.state.window.slice(-MD.TIMELINE);
   if (turns.length === 0) return NONE;
   return table(
-    ['seq', 'class', 'text'],
-    turns.map((t) => [String(t.seq), t.class, cell(t.tool ? toolCell(t.tool, t.text) : t.text, 120)]),
+    ['line', 'class', 'text'],
+    turns.map((t) => [String(t.seq + 1), t.class, cell(t.tool ? toolCell(t.tool, t.text) : t.text, MD.TIMELINE_CHARS)]),
   );
 }
 
@@ -222,7 +263,7 @@ function resume(r: RenderInput): string {
   return [
     '1. Read this whole file before acting. Treat files, repository state and recorded command results as authoritative, not this summary.',
     `2. Check drift: run ${code(`handoff resume ${r.session}`)} (or compare repository path, branch, HEAD and dirty state with the front matter). Report material drift; never reset, check out or discard changes to recreate the old state.`,
-    '3. Read the files named under Repository Evidence and their tests; prefer what they say now over what this handoff says.',
+    '3. Read the files named under Repository Evidence and their tests; prefer what they say now over what this handoff says. The line numbers cited are lines of the source transcript.',
     '4. Continue the Next Action unless drift, a blocker or a newer user instruction makes it unsafe or obsolete.',
     '',
     `Resume instruction: ${code(resumeInstruction(path), 400)}`,
@@ -231,19 +272,20 @@ function resume(r: RenderInput): string {
 
 export function renderHandoffMd(r: RenderInput, a: Analysis): string {
   const title = r.title ?? r.session;
-  const shown = Math.min(r.state.window.length, LIMITS.RECENT_TURNS);
+  const shown = Math.min(r.state.window.length, MD.TIMELINE);
   const parts = [
     frontMatter(r),
     `# Handoff: ${title.replace(/\r?\n/g, ' ')}\n`,
     section('Objective (verbatim)', objective(a)),
+    section('User requests and corrections', requests(a)),
     section('State right now (verbatim tail)', stateNow(a)),
-    section('Current State', currentState(a)),
-    section('Open loops / next steps', openLoops(a)),
-    section('Repository Evidence', repoEvidence(r)),
-    section('Verification', verification(a)),
-    section('Failures And Blockers', failures(a)),
-    section('Unknowns', unknowns(a)),
     section('Next Action', nextActionBody(a)),
+    section('Claims to double-check', claims(a)),
+    section('Current State', currentState(a)),
+    section('Failures And Blockers', failures(a)),
+    section('Verification', verification(a)),
+    section('Repository Evidence', repoEvidence(r, a)),
+    section('Unknowns', unknowns(a)),
     section(`Recent timeline (last ${shown} of ${r.state.turns} turns)`, recent(r)),
     section('Subagents', subagents(r)),
     section('Where everything lives', whereEverythingLives(r)),

@@ -1,0 +1,432 @@
+import { decideOutcome } from './outcome.js';
+import type { Outcome } from './outcome.js';
+import { checkTargets, commitsInOutput, isGitPush, pullRequestHint, pushesInOutput, shellWrites, startsInBackground } from './shell.js';
+import type { CheckTarget } from './shell.js';
+
+/**
+ * The session's record of what happened, as a successor needs it: every real user request, the
+ * files that changed (and the writes that did not), the checks with their real outcomes, the
+ * failures still open, the commits and whether they were pushed, and what the agent claimed.
+ * Folded one fact at a time like the rest of the state, and bounded the same way: a refresh costs
+ * the same on the ten-thousandth line as on the tenth. Every entry carries the 1-based line of
+ * the transcript that proves it.
+ */
+
+export const LEDGER_LIMITS = {
+  REQUESTS: 200,
+  REQUEST_CHARS: 700,
+  CALLS: 512,
+  FILES: 1000,
+  CHECKS: 200,
+  FAILURES: 100,
+  COMMITS: 100,
+  CLAIMS: 20,
+  CONTRADICTIONS: 20,
+  TEXT_CHARS: 300,
+} as const;
+
+export type WriteHow = 'edit' | 'write' | 'create' | 'patch' | 'append' | 'copy' | 'move' | 'delete';
+
+export interface RequestRecord {
+  line: number;
+  text: string;
+  /** A typed request, an answer to the agent's question, or the feedback given when rejecting a tool call. */
+  kind: 'request' | 'answer' | 'rejection';
+}
+
+export interface CallRecord {
+  name: string;
+  line: number;
+  command?: string;
+  writes?: { path: string; how: WriteHow }[];
+  targets?: CheckTarget[];
+  background?: boolean;
+  question?: string;
+  subagent?: boolean;
+}
+
+export interface CheckRun {
+  /** The line of the result (the line of the call when no result is recorded). */
+  line: number;
+  callLine: number;
+  command: string;
+  outcome: Outcome;
+  keys: string[];
+  summary: string | null;
+  exitCode?: number;
+}
+
+export interface FailureEntry {
+  line: number;
+  text: string;
+  /** Check target keys (a check failure), or the tool and its target (a denied call). */
+  keys: string[];
+  kind: 'check' | 'denied' | 'command';
+  closedLine?: number;
+}
+
+export interface CommitRecord {
+  hash: string;
+  subject: string;
+  branch: string;
+  line: number;
+  pushed: boolean | null;
+  pushLine?: number;
+}
+
+export interface Claim {
+  line: number;
+  text: string;
+  kind: 'checks_pass' | 'success';
+}
+
+export interface Contradiction {
+  claim_line: number;
+  evidence_line: number;
+  text: string;
+}
+
+export type LastEvent = 'agent_text' | 'tool_call' | 'tool_result' | 'user' | 'interrupt' | 'api_error' | 'turn_complete' | 'turn_aborted';
+
+export interface Ledger {
+  requests: RequestRecord[];
+  requestsTotal: number;
+  calls: Record<string, CallRecord>;
+  changed: Record<string, { line: number; how: WriteHow; tool: string; subagent?: boolean }>;
+  changedTotal: number;
+  notChanged: Record<string, { line: number; reason: string }>;
+  unreadableWrites: number;
+  checks: CheckRun[];
+  checksTotal: number;
+  otherCommands: number;
+  backgroundStarts: number;
+  failures: FailureEntry[];
+  commits: CommitRecord[];
+  prHint: { url: string; line: number } | null;
+  /** Codex code mode: a running script's cell id → the call that started it. */
+  cells: Record<string, string>;
+  waits: Record<string, string>;
+  claims: Claim[];
+  contradictions: Contradiction[];
+  last: { event: LastEvent; line: number } | null;
+  lastAgentText: { line: number; text: string } | null;
+  /** A question the agent asked through a tool, still unanswered. */
+  pendingQuestion: { line: number; text: string; id: string } | null;
+  lastRequestLine: number | null;
+  lastPlanLine: number | null;
+  lastChangeLine: number | null;
+}
+
+export function initialLedger(): Ledger {
+  return {
+    requests: [],
+    requestsTotal: 0,
+    calls: {},
+    changed: {},
+    changedTotal: 0,
+    notChanged: {},
+    unreadableWrites: 0,
+    checks: [],
+    checksTotal: 0,
+    otherCommands: 0,
+    backgroundStarts: 0,
+    failures: [],
+    commits: [],
+    prHint: null,
+    cells: {},
+    waits: {},
+    claims: [],
+    contradictions: [],
+    last: null,
+    lastAgentText: null,
+    pendingQuestion: null,
+    lastRequestLine: null,
+    lastPlanLine: null,
+    lastChangeLine: null,
+  };
+}
+
+const clip = (s: string, n: number): string => {
+  const t = s.trim();
+  if (t.length <= n) return t;
+  const tailN = Math.floor(n / 4);
+  return `${t.slice(0, n - tailN - 3)} … ${t.slice(t.length - tailN)}`;
+};
+
+function trim<T>(rec: Record<string, T>, max: number): void {
+  const keys = Object.keys(rec);
+  for (let i = 0; i < keys.length - max; i += 1) delete rec[keys[i] as string];
+}
+
+function push<T>(arr: T[], item: T, max: number): void {
+  arr.push(item);
+  while (arr.length > max) arr.shift();
+}
+
+// ------------------------------------------------------------------ requests and claims
+
+const SUCCESS_CLAIM = /\b(all (?:\d+ )?tests? (?:now )?pass(?:es|ing)?|tests? (?:now )?pass(?:es|ing)?\b|build (?:now )?(?:passes|succeeds)|no regressions?|everything (?:now )?works|works (?:now|correctly|as expected)|all (?:checks )?(?:green|passing))/i;
+const PROBLEM_REPORT = /\b(lost|broke|broken|doesn'?t work|does not work|not working|isn'?t working|no longer|regress\w*|still (?:fail\w*|broken|see|shows?|get\w*)|nothing (?:is )?showing|not showing|no data|is missing|are missing|wrong)\b/i;
+
+export function noteRequest(l: Ledger, text: string, line: number, kind: RequestRecord['kind']): void {
+  const t = text.trim();
+  if (t.length === 0) return;
+  const prev = l.requests[l.requests.length - 1];
+  // Codex writes a request twice (response item and event); one copy counts.
+  if (prev && prev.text === clip(t, LEDGER_LIMITS.REQUEST_CHARS) && line - prev.line <= 3) return;
+  l.requestsTotal += 1;
+  push(l.requests, { line, text: clip(t, LEDGER_LIMITS.REQUEST_CHARS), kind }, LEDGER_LIMITS.REQUESTS);
+  if (kind !== 'answer') l.lastRequestLine = line;
+  l.last = { event: 'user', line };
+  if (l.pendingQuestion && kind === 'answer') l.pendingQuestion = null;
+  // The user's reply contradicts the agent's latest success claim.
+  const claim = l.claims[l.claims.length - 1];
+  if (claim && claim.kind === 'success' && line > claim.line && PROBLEM_REPORT.test(t) && !l.contradictions.some((c) => c.claim_line === claim.line)) {
+    push(l.contradictions, { claim_line: claim.line, evidence_line: line, text: `The agent said ${quote(claim.text)}; the user's next message reports a problem: ${quote(t)}` }, LEDGER_LIMITS.CONTRADICTIONS);
+  }
+  l.claims = [];
+}
+
+const quote = (s: string): string => `«${clip(s.replace(/\s+/g, ' '), 160)}»`;
+
+export function noteAgentText(l: Ledger, text: string, line: number): void {
+  const t = text.trim();
+  if (t.length === 0) return;
+  l.lastAgentText = { line, text: t.length > 4000 ? `${t.slice(0, 1500)}\n…\n${t.slice(-2400)}` : t };
+  l.last = { event: 'agent_text', line };
+  const m = SUCCESS_CLAIM.exec(t);
+  if (!m) return;
+  const sentence = sentenceAround(t, m.index);
+  const checksClaim = /test|build|check|green|passing/i.test(m[0]);
+  push(l.claims, { line, text: sentence, kind: checksClaim ? 'checks_pass' : 'success' }, LEDGER_LIMITS.CLAIMS);
+  if (checksClaim) {
+    // Contradicted by the evidence already recorded: the latest run of a check failed.
+    const lastRun = [...l.checks].reverse().find((c) => c.outcome !== 'unknown');
+    if (lastRun && lastRun.outcome === 'fail' && !l.contradictions.some((c) => c.claim_line === line)) {
+      push(
+        l.contradictions,
+        { claim_line: line, evidence_line: lastRun.line, text: `The agent said ${quote(sentence)}, but the latest check before it failed: \`${clip(lastRun.command, 120)}\`${lastRun.summary ? ` — ${quote(lastRun.summary)}` : ''}` },
+        LEDGER_LIMITS.CONTRADICTIONS,
+      );
+    }
+  }
+  // A success claim may also be answered by the user; keep it as the latest claim.
+  const last = l.claims[l.claims.length - 1];
+  if (last && last.line === line && !checksClaim) last.kind = 'success';
+  if (last && last.line === line && checksClaim) push(l.claims, { line, text: sentence, kind: 'success' }, LEDGER_LIMITS.CLAIMS);
+}
+
+function sentenceAround(text: string, at: number): string {
+  const start = Math.max(text.lastIndexOf('\n', at), text.lastIndexOf('. ', at) + 1, 0);
+  const endNl = text.indexOf('\n', at);
+  const end = endNl === -1 ? text.length : endNl;
+  return text.slice(start, end).trim().slice(0, 300);
+}
+
+// ------------------------------------------------------------------ calls and results
+
+export interface CallInput {
+  id: string;
+  name: string;
+  line: number;
+  command?: string;
+  writes?: { path: string; how: WriteHow }[];
+  unreadable?: boolean;
+  background?: boolean;
+  question?: string;
+  plan?: boolean;
+  subagent?: boolean;
+}
+
+export function noteCall(l: Ledger, c: CallInput): void {
+  const rec: CallRecord = { name: c.name, line: c.line };
+  if (c.subagent) rec.subagent = true;
+  if (c.unreadable) l.unreadableWrites += 1;
+  const writes = [...(c.writes ?? [])];
+  if (c.command !== undefined) {
+    rec.command = c.command;
+    for (const w of shellWrites(c.command)) writes.push({ path: w.path, how: w.how });
+    const background = c.background === true || startsInBackground(c.command);
+    const targets = background ? [] : checkTargets(c.command);
+    if (background) {
+      rec.background = true;
+      l.backgroundStarts += 1;
+    }
+    if (targets.length > 0) rec.targets = targets;
+    else l.otherCommands += 1;
+  }
+  if (writes.length > 0) rec.writes = writes;
+  if (c.question !== undefined) {
+    rec.question = c.question;
+    l.pendingQuestion = { line: c.line, text: c.question, id: c.id };
+  }
+  if (c.plan) l.lastPlanLine = c.line;
+  if (c.id !== '') {
+    l.calls[c.id] = rec;
+    trim(l.calls, LEDGER_LIMITS.CALLS);
+  }
+  if (!c.subagent) l.last = { event: 'tool_call', line: c.line };
+}
+
+export interface ResultInput {
+  id: string;
+  line: number;
+  ok?: boolean;
+  exitCode?: number;
+  output?: string;
+  /** Why the call did not run: rejected by the user, denied by a permission rule. */
+  denied?: string;
+  interrupted?: boolean;
+  subagent?: boolean;
+}
+
+const codeModeCell = /^Script running with cell ID (\S+)/;
+
+export function noteResult(l: Ledger, r: ResultInput): void {
+  let call = l.calls[r.id];
+  // Codex code mode: a long script answers later, through `wait {cell_id}`.
+  const waitOf = l.waits[r.id];
+  if (waitOf !== undefined) call = l.calls[waitOf] ?? call;
+  const out = r.output ?? '';
+  const cell = codeModeCell.exec(out);
+  if (cell?.[1] !== undefined && call !== undefined) {
+    l.cells[cell[1]] = waitOf ?? r.id;
+    trim(l.cells, LEDGER_LIMITS.CALLS);
+    if (!r.subagent) l.last = { event: 'tool_result', line: r.line };
+    return; // still running: no outcome yet
+  }
+  if (!r.subagent) l.last = { event: 'tool_result', line: r.line };
+  if (l.pendingQuestion?.id === r.id) l.pendingQuestion = null;
+  if (!call) return;
+  const failed = r.denied !== undefined || r.interrupted === true || r.ok === false || (r.exitCode !== undefined && r.exitCode !== 0);
+  if (call.writes) noteWrites(l, call, r, failed);
+  if (call.command !== undefined && !call.background) {
+    if (call.targets) noteCheckRun(l, call, r);
+    else noteCommandResult(l, call, r, failed);
+    noteGit(l, call.command, out, r.line, failed);
+  }
+  if (r.denied !== undefined && !call.writes) {
+    const what = call.command !== undefined ? `\`${clip(call.command, 120)}\`` : call.name;
+    push(l.failures, { line: r.line, text: `${what} did not run: ${clip(r.denied, 200)}`, keys: [`${call.name}:${call.command ?? ''}`], kind: 'denied' }, LEDGER_LIMITS.FAILURES);
+  }
+}
+
+function noteWrites(l: Ledger, call: CallRecord, r: ResultInput, failed: boolean): void {
+  for (const w of call.writes ?? []) {
+    if (failed) {
+      if (l.changed[w.path]) continue; // a later failure does not undo an earlier change
+      const reason = r.denied ?? (r.interrupted ? 'interrupted' : `the tool reported an error${r.output ? `: ${clip(firstLine(r.output), 160)}` : ''}`);
+      l.notChanged[w.path] = { line: r.line, reason };
+      trim(l.notChanged, LEDGER_LIMITS.FILES);
+      continue;
+    }
+    if (r.ok === undefined && r.exitCode === undefined) continue; // no verdict recorded: not claimed
+    markChanged(l, w.path, w.how, call.name, r.line, call.subagent === true);
+  }
+}
+
+export function markChanged(l: Ledger, path: string, how: WriteHow, tool: string, line: number, subagent: boolean): void {
+  const had = l.changed[path];
+  if (had) delete l.changed[path];
+  else l.changedTotal += 1;
+  l.changed[path] = subagent ? { line, how: had?.how === 'create' ? 'create' : how, tool, subagent } : { line, how: had?.how === 'create' ? 'create' : how, tool };
+  delete l.notChanged[path];
+  trim(l.changed, LEDGER_LIMITS.FILES);
+  l.lastChangeLine = line;
+}
+
+export function markNotChanged(l: Ledger, path: string, line: number, reason: string): void {
+  if (l.changed[path]) return;
+  l.notChanged[path] = { line, reason };
+  trim(l.notChanged, LEDGER_LIMITS.FILES);
+}
+
+function firstLine(s: string): string {
+  return s.trim().split('\n').find((x) => x.trim().length > 0)?.trim() ?? '';
+}
+
+function noteCheckRun(l: Ledger, call: CallRecord, r: ResultInput): void {
+  const targets = call.targets ?? [];
+  const kind = targets[0]?.kind ?? 'test';
+  const decided = r.denied !== undefined ? { outcome: 'fail' as const, line: r.denied } : decideOutcome(kind, r.exitCode, r.interrupted ? false : r.ok, r.output ?? '');
+  const run: CheckRun = { line: r.line, callLine: call.line, command: clip(call.command ?? '', 400), outcome: decided.outcome, keys: targets.map((t) => t.key), summary: decided.line === null ? null : clip(decided.line, 240) };
+  if (r.exitCode !== undefined) run.exitCode = r.exitCode;
+  l.checksTotal += 1;
+  push(l.checks, run, LEDGER_LIMITS.CHECKS);
+  if (decided.outcome === 'pass') {
+    for (const f of l.failures) if (f.closedLine === undefined && f.kind === 'check' && closes(targets, f.keys)) f.closedLine = r.line;
+  } else if (decided.outcome === 'fail') {
+    const what = run.summary ? `: ${run.summary}` : '';
+    push(l.failures, { line: r.line, text: `\`${clip(call.command ?? '', 160)}\` failed${r.exitCode !== undefined ? ` (exit ${r.exitCode})` : ''}${what}`, keys: run.keys, kind: 'check' }, LEDGER_LIMITS.FAILURES);
+  }
+}
+
+/** A passing run closes a failure when it runs one of the same targets, or the same tool over its whole scope. */
+export function closes(passing: readonly CheckTarget[], failedKeys: readonly string[]): boolean {
+  for (const t of passing) {
+    for (const k of failedKeys) {
+      if (t.key === k) return true;
+      if (t.paths.length === 0 && (k === t.tool || k.startsWith(`${t.tool} `))) return true;
+    }
+  }
+  return false;
+}
+
+function noteCommandResult(l: Ledger, call: CallRecord, r: ResultInput, failed: boolean): void {
+  if (!failed) {
+    // The same command succeeding later closes its earlier failure.
+    for (const f of l.failures) if (f.closedLine === undefined && f.kind === 'command' && f.keys[0] === call.command) f.closedLine = r.line;
+    return;
+  }
+  if (r.denied !== undefined) return; // listed as a denied call
+  const what = firstFailureLine(r.output ?? '');
+  push(l.failures, { line: r.line, text: `\`${clip(call.command ?? '', 160)}\` failed${r.exitCode !== undefined ? ` (exit ${r.exitCode})` : ''}${what ? `: ${what}` : ''}`, keys: [call.command ?? ''], kind: 'command' }, LEDGER_LIMITS.FAILURES);
+}
+
+function firstFailureLine(out: string): string | null {
+  const lines = out.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').split('\n').map((x) => x.trim()).filter((x) => x.length > 0 && !/^(?:Error: )?Exit code:? \d+$|^Wall time|^Output:$|^Process exited/.test(x));
+  const marked = [...lines].reverse().find((x) => /error|fatal|fail|denied|not found|no such|cannot|could not|couldn't/i.test(x));
+  const pick = marked ?? lines[0];
+  return pick === undefined ? null : clip(pick, 200);
+}
+
+function noteGit(l: Ledger, command: string, out: string, line: number, failed: boolean): void {
+  if (!failed) {
+    for (const c of commitsInOutput(out)) {
+      if (!l.commits.some((x) => x.hash === c.hash)) push(l.commits, { hash: c.hash, subject: clip(c.subject, 160), branch: c.branch, line, pushed: false }, LEDGER_LIMITS.COMMITS);
+    }
+  }
+  if (!isGitPush(command)) return;
+  const updates = pushesInOutput(out);
+  if (failed && updates.length === 0) return;
+  const branches = new Set(updates.map((u) => u.branch));
+  for (const c of l.commits) {
+    if (c.pushed === true || c.line > line) continue;
+    // A push that names its branches pushes the commits made on them; one whose output says
+    // nothing readable is not proof either way.
+    if (updates.length === 0) c.pushed = c.pushed === false ? null : c.pushed;
+    else if (branches.has(c.branch) || branches.size === 0) {
+      c.pushed = true;
+      c.pushLine = line;
+    }
+  }
+  const pr = pullRequestHint(out);
+  if (pr !== null) l.prHint = { url: pr, line };
+}
+
+export function noteTurnEnd(l: Ledger, event: 'turn_complete' | 'turn_aborted' | 'interrupt' | 'api_error', line: number): void {
+  l.last = { event, line };
+}
+
+/** Open failures: not closed by a later passing run, once per target (the latest). */
+export function openFailures(l: Ledger): FailureEntry[] {
+  const open: FailureEntry[] = [];
+  for (let i = l.failures.length - 1; i >= 0; i -= 1) {
+    const f = l.failures[i] as FailureEntry;
+    if (f.closedLine !== undefined) continue;
+    if (f.kind === 'command' && (l.lastRequestLine === null || f.line < l.lastRequestLine)) continue; // an earlier turn's detour
+    if (open.some((o) => o.keys.join('\u0000') === f.keys.join('\u0000'))) continue;
+    open.push(f);
+  }
+  return open.reverse();
+}

@@ -1,0 +1,489 @@
+/**
+ * What a shell command does, read from its text: the files it plainly writes, the checks it runs
+ * (tests, builds, type checks, linters, format checks), whether it only starts something in the
+ * background, and git commits and pushes. Pure and deliberately conservative: a command this
+ * module cannot read is "other", never guessed into a check or a write.
+ */
+
+export type CheckKind = 'test' | 'build' | 'typecheck' | 'lint' | 'format';
+
+export interface CheckTarget {
+  kind: CheckKind;
+  /** What the run checks, normalized so two runs of the same target compare equal. */
+  key: string;
+  /** The tool (pytest, cargo test, npm run build, …), for "the whole suite passed" matching. */
+  tool: string;
+  /** Path arguments (basenames): empty when the run covers the tool's whole scope. */
+  paths: string[];
+}
+
+export interface ShellWrite {
+  path: string;
+  how: 'write' | 'append' | 'copy' | 'move' | 'delete' | 'edit';
+}
+
+/** Splits a command line into simple commands at `&&`, `||`, `;`, `|` and newlines, outside quotes. */
+export function segments(command: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let quote: string | null = null;
+  for (let i = 0; i < command.length; i += 1) {
+    const c = command[i] as string;
+    if (quote !== null) {
+      cur += c;
+      if (c === quote) quote = null;
+      else if (c === '\\' && quote === '"' && i + 1 < command.length) cur += command[++i];
+      continue;
+    }
+    if (c === "'" || c === '"') {
+      quote = c;
+      cur += c;
+      continue;
+    }
+    if (c === '\\' && i + 1 < command.length) {
+      const n = command[i + 1] as string;
+      i += 1;
+      if (n !== '\n') cur += c + n;
+      continue;
+    }
+    const two = command.slice(i, i + 2);
+    if (two === '&&' || two === '||') {
+      out.push(cur);
+      cur = '';
+      i += 1;
+      continue;
+    }
+    if (c === ';' || c === '\n' || (c === '|' && command[i + 1] !== '&')) {
+      out.push(cur);
+      cur = '';
+      continue;
+    }
+    cur += c;
+  }
+  out.push(cur);
+  return out.map((s) => s.trim()).filter((s) => s.length > 0);
+}
+
+/** Words of one simple command, quotes removed (no expansion: `$X` stays `$X`). */
+export function words(segment: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let started = false;
+  let quote: string | null = null;
+  for (let i = 0; i < segment.length; i += 1) {
+    const c = segment[i] as string;
+    if (quote !== null) {
+      if (c === quote) quote = null;
+      else if (c === '\\' && quote === '"' && i + 1 < segment.length) cur += segment[++i];
+      else cur += c;
+      continue;
+    }
+    if (c === "'" || c === '"') {
+      quote = c;
+      started = true;
+      continue;
+    }
+    if (c === '\\' && i + 1 < segment.length) {
+      cur += segment[++i];
+      started = true;
+      continue;
+    }
+    if (/\s/.test(c)) {
+      if (started) out.push(cur);
+      cur = '';
+      started = false;
+      continue;
+    }
+    cur += c;
+    started = true;
+  }
+  if (started) out.push(cur);
+  return out;
+}
+
+const ENV_ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*=/;
+/** Words that run the next word: `uv run pytest` is pytest. */
+const WRAPPERS = new Set(['sudo', 'env', 'time', 'nohup', 'exec', 'command', 'npx', 'pnpx', 'bunx', 'timeout', 'xargs', 'nice', 'stdbuf']);
+const RUNNERS: Record<string, number> = { uv: 1, poetry: 1, pipenv: 1, hatch: 1, pdm: 1, rye: 1, conda: 1 };
+
+/** Drops `cd`, `source`, env assignments and wrappers, leaving the program and its arguments. */
+function program(ws: readonly string[]): string[] {
+  let w = [...ws];
+  for (;;) {
+    const first = w[0];
+    if (first === undefined) return w;
+    if (ENV_ASSIGN.test(first)) {
+      w = w.slice(1);
+      continue;
+    }
+    if (first === 'timeout') {
+      w = w.slice(1);
+      while (w[0] !== undefined && /^(-|\d)/.test(w[0])) w = w.slice(1);
+      continue;
+    }
+    if (WRAPPERS.has(first)) {
+      w = w.slice(1);
+      while (w[0] !== undefined && w[0].startsWith('-')) w = w.slice(1);
+      continue;
+    }
+    const skip = RUNNERS[first];
+    if (skip !== undefined && w[1] === 'run') {
+      w = w.slice(2);
+      while (w[0] !== undefined && w[0].startsWith('-')) w = w.slice(w[0].includes('=') ? 1 : 2);
+      continue;
+    }
+    if ((first === 'python' || first === 'python3' || /^python3\.\d+$/.test(first)) && w[1] === '-m' && w[2] !== undefined) {
+      w = w.slice(2);
+      continue;
+    }
+    return w;
+  }
+}
+
+const base = (p: string): string => p.replace(/\\/g, '/').replace(/\/+$/, '').split('/').pop() ?? p;
+const strip = (w: string): string => w.replace(/\.(cmd|exe|ps1)$/i, '');
+const isPathArg = (w: string): boolean => !w.startsWith('-') && /[/.]/.test(w) && !/^\d/.test(w) && !w.includes('=');
+
+/** Only these scripts of a package manager are checks (`npm run dev` is not). */
+const SCRIPT_KIND: [RegExp, CheckKind][] = [
+  [/^(test|tests|test:[\w:-]+|e2e|coverage|ci)$/, 'test'],
+  [/^(build|build:[\w:-]+|compile|bundle)$/, 'build'],
+  [/^(typecheck|type-check|check-types|types|tsc|check)$/, 'typecheck'],
+  [/^(lint|lint:[\w:-]+|eslint|audit)$/, 'lint'],
+  [/^(format:check|fmt:check|prettier:check|check-format)$/, 'format'],
+];
+
+function scriptKind(script: string): CheckKind | null {
+  for (const [re, kind] of SCRIPT_KIND) if (re.test(script)) return kind;
+  return null;
+}
+
+const PM = new Set(['npm', 'pnpm', 'yarn', 'bun']);
+const PM_BUILTINS = new Set(['install', 'i', 'ci', 'add', 'remove', 'uninstall', 'update', 'exec', 'dlx', 'create', 'init', 'publish', 'link', 'view', 'info', 'outdated', 'why', 'list', 'ls', 'start', 'dev', 'serve', 'preview', 'config', 'set', 'cache', 'store', 'version', 'pack']);
+
+function packageManagerCheck(ws: string[]): CheckTarget | null {
+  const pm = strip(ws[0] ?? '');
+  let rest = ws.slice(1);
+  let filter = '';
+  // pnpm --filter @repo/x lint, yarn workspace x build, npm -w x test
+  for (;;) {
+    const a = rest[0];
+    if (a === undefined) break;
+    if (a === '--filter' || a === '-F' || a === '-w' || a === '--workspace' || a === '--prefix' || a === '-C' || a === '--dir') {
+      filter = rest[1] ?? '';
+      rest = rest.slice(2);
+      continue;
+    }
+    if (a.startsWith('--filter=') || a.startsWith('--workspace=')) {
+      filter = a.slice(a.indexOf('=') + 1);
+      rest = rest.slice(1);
+      continue;
+    }
+    if (pm === 'yarn' && a === 'workspace') {
+      filter = rest[1] ?? '';
+      rest = rest.slice(2);
+      continue;
+    }
+    if (a.startsWith('-')) {
+      rest = rest.slice(1);
+      continue;
+    }
+    break;
+  }
+  if (rest[0] === 'run' || rest[0] === 'run-script') rest = rest.slice(1);
+  const script = rest[0];
+  if (script === undefined || PM_BUILTINS.has(script)) return null;
+  if (script === 'audit') return { kind: 'lint', key: `${pm} audit`, tool: `${pm} audit`, paths: [] };
+  const kind = scriptKind(script);
+  if (kind === null) return null;
+  const paths = rest.slice(1).filter(isPathArg).map(base);
+  const tool = `${pm} ${script}${filter ? ` ${filter}` : ''}`;
+  return { kind, key: targetKey(tool, paths), tool, paths };
+}
+
+function targetKey(tool: string, paths: readonly string[]): string {
+  return paths.length === 0 ? tool : `${tool} ${[...paths].sort().join(' ')}`;
+}
+
+/** Flags that make a run inspect rather than check: it never fails on the code. */
+const NOT_A_RUN = /^(--collect-only|--co|--markers|--fixtures|--help|-h|--version|-V|--list|--listTests|--showConfig)$/;
+
+/** `tool` with these subcommands (or none, `''`) is a check of that kind. */
+const TOOLS: Record<string, [CheckKind, string[] | null]> = {
+  pytest: ['test', null],
+  'py.test': ['test', null],
+  unittest: ['test', null],
+  jest: ['test', null],
+  vitest: ['test', null],
+  mocha: ['test', null],
+  ava: ['test', null],
+  rspec: ['test', null],
+  phpunit: ['test', null],
+  ctest: ['test', null],
+  tox: ['test', null],
+  nox: ['test', null],
+  playwright: ['test', ['test']],
+  cypress: ['test', ['run']],
+  tsc: ['typecheck', null],
+  'vue-tsc': ['typecheck', null],
+  mypy: ['typecheck', null],
+  pyright: ['typecheck', null],
+  basedpyright: ['typecheck', null],
+  ty: ['typecheck', ['check']],
+  eslint: ['lint', null],
+  flake8: ['lint', null],
+  pylint: ['lint', null],
+  shellcheck: ['lint', null],
+  golangci: ['lint', null],
+  'golangci-lint': ['lint', ['run']],
+  stylelint: ['lint', null],
+  biome: ['lint', ['check', 'lint', 'ci']],
+  rubocop: ['lint', null],
+  hadolint: ['lint', null],
+  'markdownlint': ['lint', null],
+  'markdownlint-cli2': ['lint', null],
+  act: ['test', null],
+};
+
+function toolCheck(ws: string[]): CheckTarget | null {
+  const tool = strip(base(ws[0] ?? ''));
+  const args = ws.slice(1);
+  if (args.some((a) => NOT_A_RUN.test(a))) return null;
+  const paths = (list: string[]): string[] => list.filter(isPathArg).map((p) => base(p.split('::')[0] ?? p));
+  switch (tool) {
+    case 'cargo': {
+      const sub = args.find((a) => !a.startsWith('-') && !a.startsWith('+'));
+      const kinds: Record<string, CheckKind> = { test: 'test', build: 'build', check: 'typecheck', clippy: 'lint', nextest: 'test', bench: 'test' };
+      if (sub === 'fmt') return args.includes('--check') ? { kind: 'format', key: 'cargo fmt --check', tool: 'cargo fmt --check', paths: [] } : null;
+      const kind = sub === undefined ? undefined : kinds[sub];
+      return kind === undefined ? null : { kind, key: `cargo ${sub}`, tool: `cargo ${sub}`, paths: [] };
+    }
+    case 'go': {
+      const sub = args[0];
+      const kinds: Record<string, CheckKind> = { test: 'test', build: 'build', vet: 'lint' };
+      const kind = sub === undefined ? undefined : kinds[sub];
+      if (kind === undefined) return null;
+      const p = args.slice(1).filter((a) => !a.startsWith('-') && a !== './...').map(base);
+      return { kind, key: targetKey(`go ${sub}`, p), tool: `go ${sub}`, paths: p };
+    }
+    case 'ruff': {
+      const sub = args[0];
+      if (sub === 'format') return args.includes('--check') ? { kind: 'format', key: targetKey('ruff format --check', paths(args.slice(1))), tool: 'ruff format --check', paths: paths(args.slice(1)) } : null;
+      if (sub === 'check' || (sub !== undefined && isPathArg(sub))) {
+        if (args.includes('--fix') || args.includes('--watch')) {
+          // A fixing run still fails on what it cannot fix: it is a lint run.
+        }
+        const p = paths(sub === 'check' ? args.slice(1) : args);
+        return { kind: 'lint', key: targetKey('ruff check', p), tool: 'ruff check', paths: p };
+      }
+      return null;
+    }
+    case 'black':
+    case 'prettier':
+    case 'gofmt':
+    case 'isort': {
+      const checking = args.some((a) => a === '--check' || a === '-c' || a === '--diff' || a === '-l' || a === '--list-different');
+      if (!checking) return null;
+      const p = paths(args);
+      return { kind: 'format', key: targetKey(`${tool} --check`, p), tool: `${tool} --check`, paths: p };
+    }
+    case 'make':
+    case 'just': {
+      const target = args.find((a) => !a.startsWith('-') && !a.includes('='));
+      if (target === undefined) return { kind: 'build', key: tool, tool, paths: [] };
+      const kind = scriptKind(target);
+      return kind === null ? null : { kind, key: `${tool} ${target}`, tool: `${tool} ${target}`, paths: [] };
+    }
+    case 'mvn':
+    case 'mvnw':
+    case 'gradle':
+    case 'gradlew':
+    case 'dotnet':
+    case 'swift':
+    case 'mix':
+    case 'deno':
+    case 'next':
+    case 'vite':
+    case 'docker': {
+      const sub = args.find((a) => !a.startsWith('-'));
+      if (sub === undefined) return null;
+      const kinds: Record<string, CheckKind> = { test: 'test', build: 'build', package: 'build', compile: 'build', verify: 'test', check: 'typecheck', lint: 'lint' };
+      if (tool === 'docker' && sub !== 'build') return null;
+      const kind = kinds[sub];
+      return kind === undefined ? null : { kind, key: `${tool} ${sub}`, tool: `${tool} ${sub}`, paths: [] };
+    }
+    case 'bun':
+      if (args[0] === 'test') return { kind: 'test', key: targetKey('bun test', paths(args.slice(1))), tool: 'bun test', paths: paths(args.slice(1)) };
+      return packageManagerCheck(ws);
+    default:
+      break;
+  }
+  if (PM.has(tool)) return packageManagerCheck([tool, ...args]);
+  const known = TOOLS[tool];
+  if (known === undefined) return null;
+  const [kind, subs] = known;
+  if (subs !== null && !subs.includes(args[0] ?? '')) return null;
+  const rest = subs === null ? args : args.slice(1);
+  // `act -j test` runs a CI job locally: it is a test run of that job.
+  const p = tool === 'act' ? [] : paths(rest);
+  const name = subs === null ? tool : `${tool} ${args[0]}`;
+  return { kind, key: targetKey(name, p), tool: name, paths: p };
+}
+
+/** The checks a command runs, one per simple command that is a check. */
+export function checkTargets(command: string): CheckTarget[] {
+  const out: CheckTarget[] = [];
+  for (const seg of segments(command)) {
+    const ws = program(words(seg.replace(/\s[0-9]?>>?\s*\S+|\s2>&1/g, ' ')));
+    if (ws.length === 0) continue;
+    const t = toolCheck(ws);
+    if (t && !out.some((o) => o.key === t.key)) out.push(t);
+  }
+  return out;
+}
+
+/** A command that only starts a long-running process (a server, a watcher) and returns. */
+export function startsInBackground(command: string): boolean {
+  const t = command.trim();
+  if (/(^|[^&])&\s*$/.test(t) || /(^|[^&])&\s*(\n|;|$)/.test(t)) return true;
+  return /\b(nohup|setsid|disown)\b/.test(t) || /\bStart-Process\b/i.test(t);
+}
+
+/** Git writes of the commits a command's output reports: `[branch abc1234] subject`. */
+export function commitsInOutput(output: string): { branch: string; hash: string; subject: string }[] {
+  const out: { branch: string; hash: string; subject: string }[] = [];
+  for (const m of output.matchAll(/^\[([^\]\s]+)(?: \(root-commit\))? ([0-9a-f]{7,40})\] (.+)$/gm)) {
+    const [, branch, hash, subject] = m;
+    if (branch !== undefined && hash !== undefined && subject !== undefined && !out.some((c) => c.hash === hash)) out.push({ branch, hash, subject: subject.trim() });
+  }
+  return out;
+}
+
+/** The branch updates a `git push` output reports: `abc..def  main -> main`, `* [new branch] x -> x`. */
+export function pushesInOutput(output: string): { to: string; branch: string }[] {
+  const out: { to: string; branch: string }[] = [];
+  for (const m of output.matchAll(/^\s*(?:\+\s*)?(?:[0-9a-f]{7,40}\.\.\.?([0-9a-f]{7,40})|\* \[new (?:branch|tag)\])\s+(\S+)\s+->\s+(\S+)/gm)) {
+    out.push({ to: m[1] ?? '', branch: m[2] ?? '' });
+  }
+  return out;
+}
+
+export function isGitPush(command: string): boolean {
+  return segments(command).some((s) => {
+    const w = program(words(s));
+    return w[0] === 'git' && w.includes('push');
+  });
+}
+
+export function isGitCommit(command: string): boolean {
+  return segments(command).some((s) => {
+    const w = program(words(s));
+    return w[0] === 'git' && w.includes('commit');
+  });
+}
+
+/** A pull-request link that a push prints ("Create a pull request … by visiting: URL"). */
+export function pullRequestHint(output: string): string | null {
+  const m = /(https?:\/\/\S+\/(?:pull\/new|merge_requests\/new)\S*)/.exec(output);
+  return m?.[1] ?? null;
+}
+
+const NOT_A_FILE = /^(\/dev\/(null|stdout|stderr|tty)|&\d|-)$/;
+
+function redirects(seg: string): ShellWrite[] {
+  const out: ShellWrite[] = [];
+  // Outside quotes only: a `>` inside an echo'd string is text, not a redirect.
+  let masked = '';
+  let quote: string | null = null;
+  for (const c of seg) {
+    if (quote !== null) {
+      masked += c === quote ? c : ' ';
+      if (c === quote) quote = null;
+      continue;
+    }
+    if (c === "'" || c === '"') quote = c;
+    masked += c;
+  }
+  // Heredoc bodies are not part of the command line.
+  const re = /(^|[^0-9&<>-])(&?>>?|[1]>>?)\s*("[^"]*"|'[^']*'|[^\s;&|<>]+)/g;
+  for (const m of masked.matchAll(re)) {
+    const idx = (m.index ?? 0) + (m[1]?.length ?? 0) + (m[2]?.length ?? 0);
+    const raw = seg.slice(idx).trimStart();
+    const target = words(raw)[0] ?? '';
+    if (target.length === 0 || NOT_A_FILE.test(target) || target.startsWith('$(')) continue;
+    out.push({ path: target, how: m[2]?.includes('>>') === true ? 'append' : 'write' });
+  }
+  return out;
+}
+
+/** Files a command plainly writes: redirects, tee, cp, mv, rm, git rm/mv, sed -i, PowerShell's *-Item/Set-Content. */
+export function shellWrites(command: string): ShellWrite[] {
+  const out: ShellWrite[] = [];
+  const add = (w: ShellWrite): void => {
+    if (w.path.length > 0 && !w.path.includes('*') && !NOT_A_FILE.test(w.path) && !out.some((o) => o.path === w.path && o.how === w.how)) out.push(w);
+  };
+  // A heredoc body is data: cut it off before reading the command.
+  const body = command.replace(/<<-?\s*['"]?(\w+)['"]?[^\n]*\n[\s\S]*?\n\s*\1\s*(\n|$)/g, (m) => m.slice(0, m.indexOf('\n') + 1));
+  for (const seg of segments(body)) {
+    for (const r of redirects(seg)) add(r);
+    const ws = program(words(seg.replace(/\s[0-9&]?>>?\s*\S+/g, ' ')));
+    const cmd = strip(ws[0] ?? '');
+    const args = ws.slice(1).filter((a) => !a.startsWith('-'));
+    switch (cmd) {
+      case 'tee':
+        for (const a of args) add({ path: a, how: ws.includes('-a') ? 'append' : 'write' });
+        break;
+      case 'cp':
+      case 'install':
+        if (args.length >= 2) add({ path: args[args.length - 1] as string, how: 'copy' });
+        break;
+      case 'mv':
+        if (args.length >= 2) {
+          for (const a of args.slice(0, -1)) add({ path: a, how: 'move' });
+          add({ path: args[args.length - 1] as string, how: 'move' });
+        }
+        break;
+      case 'rm':
+      case 'unlink':
+        for (const a of args) add({ path: a, how: 'delete' });
+        break;
+      case 'git': {
+        const sub = ws[1];
+        const gargs = ws.slice(2).filter((a) => !a.startsWith('-'));
+        if (sub === 'rm') for (const a of gargs) add({ path: a, how: 'delete' });
+        if (sub === 'mv' && gargs.length >= 2) for (const a of gargs) add({ path: a, how: 'move' });
+        break;
+      }
+      case 'sed':
+      case 'perl':
+        if (ws.some((a) => /^-[a-zA-Z]*i/.test(a) || a.startsWith('--in-place'))) {
+          const files = ws.slice(1).filter((a) => !a.startsWith('-'));
+          // The first word that is not an option is the script (unless -e gave it).
+          const scripts = ws.some((a) => a === '-e') ? 0 : 1;
+          for (const f of files.slice(scripts)) if (isPathArg(f) || !f.includes(' ')) add({ path: f, how: 'edit' });
+        }
+        break;
+      default: {
+        const ps = cmd.toLowerCase();
+        const named = (flag: string): string | undefined => {
+          const i = ws.findIndex((a) => a.toLowerCase() === flag);
+          return i === -1 ? undefined : ws[i + 1];
+        };
+        const positional = ws.slice(1).filter((a, i, all) => !a.startsWith('-') && !(all[i - 1] ?? '').startsWith('-'));
+        if (ps === 'set-content' || ps === 'add-content' || ps === 'out-file' || ps === 'new-item') {
+          const p = named('-path') ?? named('-filepath') ?? positional[0];
+          if (p !== undefined) add({ path: p, how: ps === 'add-content' ? 'append' : 'write' });
+        } else if (ps === 'copy-item' || ps === 'move-item') {
+          const dest = named('-destination') ?? positional[1];
+          const src = named('-path') ?? positional[0];
+          if (dest !== undefined) add({ path: dest, how: ps === 'copy-item' ? 'copy' : 'move' });
+          if (ps === 'move-item' && src !== undefined) add({ path: src, how: 'move' });
+        } else if (ps === 'remove-item') {
+          const p = named('-path') ?? positional[0];
+          if (p !== undefined) add({ path: p, how: 'delete' });
+        }
+      }
+    }
+  }
+  return out;
+}
