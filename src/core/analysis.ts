@@ -124,7 +124,7 @@ function currentState(st: SessionState): CurrentState {
 }
 
 /** The agent's last words hand the turn to the user: a question, or an explicit "let me know". */
-const ASKS_USER = /\?\s*$|\b(?:let me know|would you like|do you want|want me to|should I|shall I|which (?:one|option) (?:do|would|should)|please (?:confirm|choose|pick)|call it\.?$)/im;
+const ASKS_USER = /\?\s*$|\b(?:would you like|do you want|want me to|should I|shall I|which (?:one|option) (?:do|would|should)|please (?:confirm|choose|pick)|call it\.?$)/im;
 
 function asksUser(text: string): string | null {
   const paras = text.trim().split(/\n\s*\n/).map((p) => p.trim()).filter((p) => p.length > 0);
@@ -211,7 +211,7 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
   const stated = said === null ? null : statedNextStep(said.text);
   if (stated !== null && said !== null) return { text: `Do the next step the agent named: ${stated}`, rule: 'stated_next_step', label: 'reported', line: said.line };
   if (l.prHint !== null) return { text: `Open the pull request the last push offered: ${l.prHint.url}`, rule: 'open_pull_request', label: 'verified', line: l.prHint.line };
-  const lastCommitLine = commits.reduce((m, c) => Math.max(m, c.line), -1);
+  const lastCommitLine = l.lastCommitLine ?? -1;
   const uncommitted = changed.filter((f) => f.line > lastCommitLine);
   if (uncommitted.length > 0) {
     const names = uncommitted.slice(-4).map((f) => f.path.split('/').pop() ?? f.path).join(', ');

@@ -44,8 +44,20 @@ function observe(harness: Exclude<Harness, 'text'>, obj: Record<string, unknown>
  */
 const FACT_OUTPUT_CHARS = 2000;
 
+/** Verdict lines from the middle of a long output (a test matrix prints one per job). */
+const VERDICT_LINE = /^.*(?:fail|error|passed|succeeded|Diff in|would reformat|vulnerabilit|test result|Finished).*$/gim;
+const VERDICT_LINES = 40;
+
 function headAndTail(v: string): string {
-  return v.length <= 2 * FACT_OUTPUT_CHARS ? v : `${v.slice(0, FACT_OUTPUT_CHARS)}\n…\n${v.slice(-FACT_OUTPUT_CHARS)}`;
+  if (v.length <= 2 * FACT_OUTPUT_CHARS) return v;
+  const middle = v.slice(FACT_OUTPUT_CHARS, -FACT_OUTPUT_CHARS);
+  const verdicts: string[] = [];
+  for (const m of middle.matchAll(VERDICT_LINE)) {
+    verdicts.push(m[0].length > 200 ? `${m[0].slice(0, 199)}…` : m[0]);
+    if (verdicts.length >= VERDICT_LINES) break;
+  }
+  const kept = verdicts.length === 0 ? '' : `${verdicts.join('\n')}\n…\n`;
+  return `${v.slice(0, FACT_OUTPUT_CHARS)}\n…\n${kept}${v.slice(-FACT_OUTPUT_CHARS)}`;
 }
 
 /** Redacts every string an observation carries before anything is kept. */

@@ -1,6 +1,6 @@
 import { decideOutcome } from './outcome.js';
 import type { Outcome } from './outcome.js';
-import { checkTargets, commitsInOutput, isGitPush, pullRequestHint, pushesInOutput, shellWrites, startsInBackground } from './shell.js';
+import { checkTargets, commitsInOutput, isGitMergeOrPull, isGitPush, pullRequestHint, pushesInOutput, shellWrites, startsInBackground } from './shell.js';
 import type { CheckTarget } from './shell.js';
 
 /**
@@ -14,7 +14,7 @@ import type { CheckTarget } from './shell.js';
 
 export const LEDGER_LIMITS = {
   REQUESTS: 200,
-  REQUEST_CHARS: 700,
+  REQUEST_CHARS: 1500,
   CALLS: 512,
   FILES: 1000,
   CHECKS: 200,
@@ -115,6 +115,8 @@ export interface Ledger {
   lastRequestLine: number | null;
   lastPlanLine: number | null;
   lastChangeLine: number | null;
+  /** The last commit, merge or pull: changes before it are committed. */
+  lastCommitLine: number | null;
 }
 
 export function initialLedger(): Ledger {
@@ -143,6 +145,7 @@ export function initialLedger(): Ledger {
     lastRequestLine: null,
     lastPlanLine: null,
     lastChangeLine: null,
+    lastCommitLine: null,
   };
 }
 
@@ -265,7 +268,8 @@ export function noteCall(l: Ledger, c: CallInput): void {
     l.calls[c.id] = rec;
     trim(l.calls, LEDGER_LIMITS.CALLS);
   }
-  if (!c.subagent) l.last = { event: 'tool_call', line: c.line };
+  // A hook runs beside the agent: it never decides where the agent stopped.
+  if (!c.subagent && c.name !== 'hook') l.last = { event: 'tool_call', line: c.line };
 }
 
 export interface ResultInput {
@@ -295,7 +299,7 @@ export function noteResult(l: Ledger, r: ResultInput): void {
     if (!r.subagent) l.last = { event: 'tool_result', line: r.line };
     return; // still running: no outcome yet
   }
-  if (!r.subagent) l.last = { event: 'tool_result', line: r.line };
+  if (!r.subagent && call?.name !== 'hook') l.last = { event: 'tool_result', line: r.line };
   if (l.pendingQuestion?.id === r.id) l.pendingQuestion = null;
   if (!call) return;
   const failed = r.denied !== undefined || r.interrupted === true || r.ok === false || (r.exitCode !== undefined && r.exitCode !== 0);
@@ -305,7 +309,8 @@ export function noteResult(l: Ledger, r: ResultInput): void {
     else noteCommandResult(l, call, r, failed);
     noteGit(l, call.command, out, r.line, failed);
   }
-  if (r.denied !== undefined && !call.writes) {
+  // A call the user rejected is the user's decision (its feedback is a request), not a failure.
+  if (r.denied !== undefined && !call.writes && call.question === undefined && !r.denied.startsWith('rejected by the user')) {
     const what = call.command !== undefined ? `\`${clip(call.command, 120)}\`` : call.name;
     push(l.failures, { line: r.line, text: `${what} did not run: ${clip(r.denied, 200)}`, keys: [`${call.name}:${call.command ?? ''}`], kind: 'denied' }, LEDGER_LIMITS.FAILURES);
   }
@@ -362,10 +367,17 @@ function noteCheckRun(l: Ledger, call: CallRecord, r: ResultInput): void {
 }
 
 /** A passing run closes a failure when it runs one of the same targets, or the same tool over its whole scope. */
+/** A passing run of the left proves what the right checks: `cargo test` compiles, as `cargo check` does. */
+const IMPLIES: Record<string, readonly string[]> = {
+  'cargo test': ['cargo check', 'cargo build'],
+  'cargo clippy': ['cargo check'],
+  'cargo build': ['cargo check'],
+};
+
 export function closes(passing: readonly CheckTarget[], failedKeys: readonly string[]): boolean {
   for (const t of passing) {
     for (const k of failedKeys) {
-      if (t.key === k) return true;
+      if (t.key === k || IMPLIES[t.key]?.includes(k) === true) return true;
       if (t.paths.length === 0 && (k === t.tool || k.startsWith(`${t.tool} `))) return true;
     }
   }
@@ -374,8 +386,12 @@ export function closes(passing: readonly CheckTarget[], failedKeys: readonly str
 
 function noteCommandResult(l: Ledger, call: CallRecord, r: ResultInput, failed: boolean): void {
   if (!failed) {
-    // The same command succeeding later closes its earlier failure.
-    for (const f of l.failures) if (f.closedLine === undefined && f.kind === 'command' && f.keys[0] === call.command) f.closedLine = r.line;
+    // The same command succeeding later closes its earlier failure; so does the tool running
+    // at all after it was denied.
+    for (const f of l.failures) {
+      if (f.closedLine !== undefined) continue;
+      if ((f.kind === 'command' && f.keys[0] === call.command) || (f.kind === 'denied' && f.keys[0] === `${call.name}:${call.command ?? ''}`)) f.closedLine = r.line;
+    }
     return;
   }
   if (r.denied !== undefined) return; // listed as a denied call
@@ -391,9 +407,15 @@ function firstFailureLine(out: string): string | null {
 }
 
 function noteGit(l: Ledger, command: string, out: string, line: number, failed: boolean): void {
+  if (!failed && isGitMergeOrPull(command)) {
+    // A merge or pull writes the files it brings in: `create mode 100644 path`, ` path | 3 ++-`.
+    for (const m of out.matchAll(/^ (?:create|delete) mode \d+ (.+)$/gm)) markChanged(l, (m[1] as string).trim(), m[0].includes('delete') ? 'delete' : 'create', 'git', line, false);
+    l.lastCommitLine = line;
+  }
   if (!failed) {
     for (const c of commitsInOutput(out)) {
       if (!l.commits.some((x) => x.hash === c.hash)) push(l.commits, { hash: c.hash, subject: clip(c.subject, 160), branch: c.branch, line, pushed: false }, LEDGER_LIMITS.COMMITS);
+      l.lastCommitLine = line;
     }
   }
   if (!isGitPush(command)) return;
@@ -424,7 +446,9 @@ export function openFailures(l: Ledger): FailureEntry[] {
   for (let i = l.failures.length - 1; i >= 0; i -= 1) {
     const f = l.failures[i] as FailureEntry;
     if (f.closedLine !== undefined) continue;
-    if (f.kind === 'command' && (l.lastRequestLine === null || f.line < l.lastRequestLine)) continue; // an earlier turn's detour
+    // A failed command the agent answered afterwards was dealt with (a detour, a probe, a retry
+    // with other words); one the transcript ends on was not.
+    if (f.kind === 'command' && l.lastAgentText !== null && f.line < l.lastAgentText.line) continue;
     if (open.some((o) => o.keys.join('\u0000') === f.keys.join('\u0000'))) continue;
     open.push(f);
   }

@@ -29,6 +29,8 @@ const FAIL_LINES: readonly RegExp[] = [
   /^\[warn\] Code style issues found.*$/m,
   /^.*\b\d+ (?:high|critical) severity vulnerabilit.*$/m,
   /^npm ERR! .*$/m,
+  /^npm error .*$/m,
+  /^.*\b[1-9]\d* errors?, \d+ warnings?.*$/m,
   /^.*ERR_PNPM_\w+.*$/m,
   /^error Command failed with exit code \d+.*$/m,
   /^.*(?:command not found|is not recognized as (?:an internal or external command|the name of a cmdlet)).*$/m,
@@ -76,6 +78,8 @@ export function decideOutcome(_kind: CheckKind, exitCode: number | undefined, ok
   const text = output.replace(/\r/g, '').replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
   const fail = lastMatch(text, FAIL_LINES);
   const pass = lastMatch(text, PASS_LINES);
+  // pytest's exit 5: the selection matched no test, so nothing was checked either way.
+  if (exitCode === 5 && /\bno tests ran\b|\bdeselected\b|collected 0 items/.test(text)) return { outcome: 'unknown', line: lastLine(text) };
   if (exitCode !== undefined && exitCode !== 0) return { outcome: 'fail', line: fail ?? lastLine(text) };
   if (fail !== null) return { outcome: 'fail', line: fail };
   if (exitCode === 0 || ok === true) return { outcome: 'pass', line: pass ?? lastLine(text) };

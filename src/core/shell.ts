@@ -61,7 +61,8 @@ export function segments(command: string): string[] {
     cur += c;
   }
   out.push(cur);
-  return out.map((s) => s.trim()).filter((s) => s.length > 0);
+  // A subshell's parentheses are grouping, not part of the command: `(cd x && pytest)`.
+  return out.map((s) => s.trim().replace(/^\(+\s*/, '').replace(/\s*\)+$/, '').trim()).filter((s) => s.length > 0);
 }
 
 /** Words of one simple command, quotes removed (no expansion: `$X` stays `$X`). */
@@ -321,6 +322,7 @@ function toolCheck(ws: string[]): CheckTarget | null {
   if (PM.has(tool)) return packageManagerCheck([tool, ...args]);
   const known = TOOLS[tool];
   if (known === undefined) return null;
+  if (tool === 'act' && args.some((a) => a === '-l' || a === '--list' || a === '-n' || a === '--dryrun')) return null;
   const [kind, subs] = known;
   if (subs !== null && !subs.includes(args[0] ?? '')) return null;
   const rest = subs === null ? args : args.slice(1);
@@ -372,6 +374,13 @@ export function isGitPush(command: string): boolean {
   return segments(command).some((s) => {
     const w = program(words(s));
     return w[0] === 'git' && w.includes('push');
+  });
+}
+
+export function isGitMergeOrPull(command: string): boolean {
+  return segments(command).some((s) => {
+    const w = program(words(s));
+    return w[0] === 'git' && (w[1] === 'merge' || w[1] === 'pull');
   });
 }
 

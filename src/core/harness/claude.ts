@@ -278,6 +278,7 @@ function readSystem(obj: Record<string, unknown>, obs: Observation): void {
   obs.text = ex.text;
   obs.blocks = ex.blocks;
   if (subtype === 'compact_boundary') obs.facts.push({ t: 'compaction' });
+  hookRun(obj, obs.text, obs.facts);
   if (subtype === 'api_error' || subtype === 'error' || subtype === 'api_refusal') {
     const err = isObj(obj.error) ? obj.error : undefined;
     const message =
@@ -287,3 +288,21 @@ function readSystem(obj: Record<string, unknown>, obs: Observation): void {
   }
 }
 
+
+/**
+ * A hook that ran a command for the agent (Claude Code 1.0: a system line
+ * "Stop [uv run pyright] completed successfully: …"; 2.x: an attachment with command and exitCode).
+ * It is a run like any other: a check when its command is one.
+ */
+const HOOK_LINE = /^(?:\x1b\[1m)?[A-Za-z]+(?::[\w*|-]+)?(?:\x1b\[22m)? \[(.+?)\] (completed successfully|failed with (?:non-blocking )?status code (\d+))(?::\s*([\s\S]*))?$/;
+
+function hookRun(obj: Record<string, unknown>, text: string, facts: Fact[]): void {
+  const m = HOOK_LINE.exec(text);
+  const id = `hook:${str(obj.uuid) ?? ''}`;
+  if (m?.[1] !== undefined) {
+    const ok = m[2] === 'completed successfully';
+    facts.push({ t: 'tool_call', id, name: 'hook', command: m[1] });
+    const exitCode = ok ? 0 : Number(m[3]);
+    facts.push({ t: 'tool_result', id, ok, exitCode, output: m[4] ?? '' });
+  }
+}

@@ -125,7 +125,7 @@ export function looksLikeCodex(obj: Record<string, unknown>): boolean {
 function callArgs(type: string, name: string, p: Record<string, unknown>): { args: unknown; raw?: string } {
   if (type === 'custom_tool_call') return { args: SHELL_FUNCTIONS.has(name) ? parseArgs(p.input) : p.input };
   if (type === 'local_shell_call') return { args: isObj(p.action) ? p.action : {} };
-  const readsArgs = SHELL_FUNCTIONS.has(name) || name === 'update_plan' || name === 'apply_patch';
+  const readsArgs = SHELL_FUNCTIONS.has(name) || name === 'update_plan' || name === 'apply_patch' || name === 'wait' || name === 'request_user_input';
   if (!readsArgs && typeof p.arguments === 'string') return { args: undefined, raw: p.arguments };
   return { args: parseArgs(p.arguments) };
 }
