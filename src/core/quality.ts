@@ -39,7 +39,7 @@ export function runGate(md: string, extraTexts: readonly string[] = []): GateRes
   const add = (name: string, ok: boolean, detail: string): void => void checks.push({ name, ok, detail });
 
   const objective = s.get('Objective (verbatim)');
-  add('objective_present', !isNone(objective), isNone(objective) ? 'no objective: the transcript has no user request of 20+ characters' : 'objective recorded');
+  add('objective_present', !isNone(objective), isNone(objective) ? 'no objective: the transcript has no user request that could be read' : 'objective recorded');
 
   const next = s.get('Next Action') ?? '';
   const nextLine = next.split('\n').find((l) => l.trim().length > 0) ?? '';
@@ -53,17 +53,16 @@ export function runGate(md: string, extraTexts: readonly string[] = []): GateRes
 
   const ver = s.get('Verification') ?? '';
   const rows = ver.split('\n').filter((l) => /^\|.*\| passed \|/.test(l));
-  const unbacked = rows.filter((l) => !/\| seq \d+ → \d+/.test(l));
-  add('passed_claims_backed', unbacked.length === 0, unbacked.length === 0 ? `${rows.length} passed result(s), each with the seq of its recorded result` : `${unbacked.length} "passed" claim(s) without a recorded result seq`);
+  const unbacked = rows.filter((l) => !/\| line \d+/.test(l));
+  add('passed_claims_backed', unbacked.length === 0, unbacked.length === 0 ? `${rows.length} passed result(s), each with the line of its recorded result` : `${unbacked.length} "passed" claim(s) without the line of a recorded result`);
 
   const scanned = [md, ...extraTexts];
   const hits = scanned.flatMap((t) => scanForSecrets(t));
   add('no_secrets', hits.length === 0, hits.length === 0 ? 'second scan found no credential' : `second scan found ${hits.length}: ${[...new Set(hits.map((h) => h.kind))].join(', ')}`);
 
   const failures = s.get('Failures And Blockers');
-  const loops = s.get('Open loops / next steps');
-  const partialStated = failures !== undefined && loops !== undefined && s.has('Unknowns') && (isNone(failures) || !isNone(loops));
-  add('partial_work_stated', partialStated, partialStated ? 'failures, open loops and unknowns are stated' : 'failures are listed but open loops are missing');
+  const partialStated = failures !== undefined && s.has('User requests and corrections') && s.has('Unknowns') && /How it ended: /.test(s.get('State right now (verbatim tail)') ?? '');
+  add('partial_work_stated', partialStated, partialStated ? 'requests, how the session ended, failures and unknowns are stated' : 'the requests, how the session ended, the failures or the unknowns are missing');
 
   const contract = splitAtContract(md);
   add('sections_complete', contract !== null && s.has('Resume Instructions'), contract ? 'every section present' : 'the evidence contract section is missing');

@@ -28,7 +28,7 @@ describe('handoff check', () => {
     expect(r.code, r.out + r.err).toBe(0);
     for (const name of ALL_CHECKS) expect(r.out).toMatch(new RegExp(`^ok {4}${name} +\\S`, 'm'));
     expect(r.out).toMatch(/^ok {4}repository_evidence +verified at build time$/m);
-    expect(r.out).toMatch(/^ok {4}passed_claims_backed +1 passed result\(s\), each with the seq of its recorded result$/m);
+    expect(r.out).toMatch(/^ok {4}passed_claims_backed +1 passed result\(s\), each with the line of its recorded result$/m);
     expect(r.out.trim().split('\n').pop()).toBe('ready: transfer-ready');
     const j = JSON.parse((await runCli(['check', 'ready', '--json'], { env })).out) as CheckJson;
     expect(j).toMatchObject({ session: 'ready', transfer_ready: true, failed: [] });
@@ -40,7 +40,7 @@ describe('handoff check', () => {
     const dir = await build(env, 'edited', gitRepo(), 'Make the JSON parser accept trailing commas in arrays');
     const path = join(dir, 'HANDOFF.md');
     const md = await readFile(path, 'utf8');
-    const edited = md.replace(/(## Objective \(verbatim\)\n\n)[\s\S]*?(\n## State right now)/, '$1None\n$2');
+    const edited = md.replace(/(## Objective \(verbatim\)\n\n)[\s\S]*?(\n## User requests)/, '$1None\n$2');
     expect(edited).not.toBe(md);
     await writeFile(path, edited);
     const r = await runCli(['check', 'edited'], { env });
@@ -58,8 +58,9 @@ describe('handoff check', () => {
     const src = writeTranscript(
       'vague.jsonl',
       [
-        { type: 'user', sessionId: 'vague', cwd: '/nowhere/vague', message: { role: 'user', content: 'hi' } },
-        { type: 'assistant', sessionId: 'vague', message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text: 'Hello! What shall we work on?' }] } },
+        // An IDE notice is context the harness added, not a request.
+        { type: 'user', sessionId: 'vague', cwd: '/nowhere/vague', message: { role: 'user', content: '<ide_opened_file>The user opened the file /nowhere/vague/a.ts in the IDE.</ide_opened_file>' } },
+        { type: 'assistant', sessionId: 'vague', message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text: 'Hello.' }] } },
       ]
         .map((o) => `${JSON.stringify(o)}\n`)
         .join(''),

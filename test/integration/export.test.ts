@@ -67,7 +67,9 @@ describe('handoff export', () => {
     expect(doc.source).toMatchObject({ harness, raw_sha256: m.raw_sha256, manifest_sha256: m.manifest_sha256, revision: 1, transcripts: [{ path: m.sources[0]?.path }] });
     const llm = await readJson(join(dir, 'HANDOFF.llm.json'));
     expect(doc.state).toMatchObject({ objective: llm.objective, state_now: llm.state_now, current_state: llm.current_state, pressure: m.context });
-    expect(doc.next_action).toEqual(llm.next_action);
+    const n = llm.next_action as { text: string; rule: string; label: string; line: number | null };
+    // The interchange contract keeps its v1.0 shape: the rule is its source, seq the 0-based line.
+    expect(doc.next_action).toEqual({ text: n.text, source: n.rule, label: n.label, seq: n.line === null ? null : n.line - 1 });
     expect(doc.evidence.verification).toEqual(llm.verification);
     expect(doc.evidence.files_touched).toEqual(llm.files_touched);
     expect(doc.errors).toEqual(llm.failures);

@@ -8,9 +8,9 @@ import { claudeTranscript, writeTranscript } from '../transcripts.js';
 
 interface NextAction {
   text: string;
-  source: string;
+  rule: string;
   label: string;
-  seq: number | null;
+  line: number | null;
 }
 
 async function build(text: string, id: string): Promise<{ next: NextAction; section: string; md: string }> {
@@ -39,36 +39,45 @@ describe('Recent timeline', () => {
   it('names a tool once: a call reads "Bash: npm test", its result is prefixed with the tool', async () => {
     const id = '7a1d0c36-0000-4000-8000-00000000000d';
     const { md } = await build(claudeTranscript({ sessionId: id, cwd: tempDir(), request: 'Make the JSON parser accept trailing commas in arrays' }), id);
-    expect(md).toContain('| 3 | TOOL | Bash: npm test |');
-    expect(md).toContain('| 4 | TOOL | [Bash] Tests: 12 passed |');
+    // The timeline cites the transcript's own 1-based lines.
+    expect(md).toContain('| 4 | TOOL | Bash: npm test |');
+    expect(md).toContain('| 5 | TOOL | [Bash] Tests: 12 passed |');
     expect(md).not.toContain('[Bash] Bash:');
   });
 });
 
-describe('Next Action (SPEC §6: exactly one: the in-progress todo, else the last unanswered request, else unknown)', () => {
-  it('is the in-progress todo, reported, with the seq of the list that says so', async () => {
+describe('Next Action (SPEC §6: exactly one, never unknown while a rule applies; names its rule and line)', () => {
+  it('continues the plan step of a plan written after the last request, reported, citing the plan line', async () => {
     const id = '7a1d0c36-0000-4000-8000-00000000000a';
     const { next, section } = await build(claudeTranscript({ sessionId: id, cwd: tempDir(), request: 'Make the JSON parser accept trailing commas in arrays' }), id);
-    expect(next).toEqual({ text: 'Continue the in-progress task: Make the parser accept trailing commas', source: 'in_progress_todo', label: 'reported', seq: 1 });
-    expect(section).toContain('*reported* — in progress todo (seq 1)');
+    expect(next).toEqual({ text: 'Continue the plan step: Make the parser accept trailing commas', rule: 'plan_step', label: 'reported', line: 2 });
+    expect(section).toContain('*reported* — rule: plan step (line 2)');
   });
 
-  it('falls back to the last user request no reply follows, inferred', async () => {
+  it('continues the last request when the transcript ends on it, inferred, citing the request', async () => {
     const id = '7a1d0c36-0000-4000-8000-00000000000b';
     const text = claudeTranscript({ sessionId: id, cwd: tempDir(), request: 'Make the JSON parser accept trailing commas in arrays', todos: done }) + laterRequest(id, 'Now also accept trailing commas in objects, please');
     const { next, section } = await build(text, id);
-    expect(next).toMatchObject({ source: 'unanswered_user_request', label: 'inferred', seq: 6 });
-    expect(next.text).toBe("Answer the user's last request (no reply recorded yet): Now also accept trailing commas in objects, please");
-    expect(section).toContain('*inferred* — unanswered user request (seq 6)');
+    expect(next).toMatchObject({ rule: 'unfinished_request', label: 'inferred', line: 7 });
+    expect(next.text).toBe("Continue the user's last request, which the agent was still working on (line 7: «Now also accept trailing commas in objects, please»)");
+    expect(section).toContain('*inferred* — rule: unfinished request (line 7)');
   });
 
-  it('says unknown, and why, when neither exists; never invents one', async () => {
+  it('says nothing is pending when the last request was answered, citing it; never invents work', async () => {
     const id = '7a1d0c36-0000-4000-8000-00000000000c';
-    const { next, section } = await build(claudeTranscript({ sessionId: id, cwd: tempDir(), request: 'Make the JSON parser accept trailing commas in arrays', todos: done }), id);
-    expect(next).toMatchObject({ source: 'unknown', label: 'unknown', seq: null });
-    expect(next.text).toMatch(/^unknown — the transcript records no in-progress task and no unanswered request/);
-    expect(section).toContain('*unknown* — nothing in the transcript decides it');
+    const { next, section } = await build(claudeTranscript({ sessionId: id, cwd: tempDir(), request: 'Make the JSON parser accept trailing commas in arrays', todos: done, reply: 'Both are done.' }), id);
+    expect(next).toMatchObject({ rule: 'nothing_pending', label: 'inferred', line: 6 });
+    expect(next.text).toContain('line 1: «Make the JSON parser accept trailing commas in arrays»');
     // Exactly one action: one paragraph of text and its label line.
     expect(section.trim().split(/\n\n+/)).toHaveLength(3);
+  });
+
+  it('says unknown, and why, when the transcript holds no request at all', async () => {
+    const id = '7a1d0c36-0000-4000-8000-00000000000e';
+    const only = `${JSON.stringify({ type: 'assistant', isSidechain: false, sessionId: id, cwd: tempDir(), uuid: 'a1', timestamp: '2026-03-01T09:00:00.000Z', message: { id: 'm1', role: 'assistant', model: 'claude-sonnet-4-5-20250929', content: [{ type: 'text', text: 'Hello.' }] } })}\n`;
+    const { next, section } = await build(only, id);
+    expect(next).toMatchObject({ rule: 'unknown', label: 'unknown', line: null });
+    expect(next.text).toMatch(/^unknown — the transcript holds no user request/);
+    expect(section).toContain('*unknown* — nothing in the transcript decides it');
   });
 });

@@ -36,7 +36,7 @@ describe('handoff resume', () => {
     const lines = r.out.split('\n');
     expect(lines[0]).toBe(`Resume from ${join(dir, 'HANDOFF.md')}: verify drift, then continue its Next Action.`);
     expect(r.out).toContain(`handoff:     ${join(dir, 'HANDOFF.md')}`);
-    expect(r.out).toMatch(/^next action: Continue the in-progress task: Make the parser accept trailing commas {2}\[reported — in progress todo, seq 1\]$/m);
+    expect(r.out).toMatch(/^next action: Continue the plan step: Make the parser accept trailing commas {2}\[reported — plan step, line 2\]$/m);
     expect(r.out).toMatch(new RegExp(`^ {2}repository {2}${repo} → ${repo}$`, 'm'));
     expect(r.out).toMatch(/^ {2}branch {6}main → main$/m);
     expect(r.out).toMatch(/^no drift: repository, branch, HEAD and dirty state are as recorded$/m);
@@ -74,7 +74,7 @@ describe('handoff resume', () => {
     expect(text).toMatch(/^drift: 3 material change\(s\): branch, head, dirty — report it before acting; never reset/m);
   });
 
-  it('prints a Next Action with no source once, with its reason and no label to repeat it', async () => {
+  it('prints the Next Action with the rule and the line that chose it', async () => {
     const env = testEnv({ HANDOFFS_ROOT: tempDir('handoff-store-') });
     const repo = gitRepo();
     const id = 'bbbb2222';
@@ -86,8 +86,8 @@ describe('handoff resume', () => {
     expect((await runCli(['build', src], { env })).code).toBe(0);
     const r = await runCli(['resume', id], { env });
     expect(r.code, r.err).toBe(0);
-    expect(r.out).toMatch(/^next action: unknown — [^[\]]+$/m);
-    expect((await resume(env, [id])).next_action).toMatchObject({ source: 'unknown', label: 'unknown' });
+    expect(r.out).toMatch(/^next action: Nothing is pending: the last request \(line 1: «Add a subtract function next to add»\) was answered \(line 2\)\. Wait for the user's next request\. {2}\[inferred — nothing pending, line 2\]$/m);
+    expect((await resume(env, [id])).next_action).toMatchObject({ rule: 'nothing_pending', label: 'inferred', line: 2 });
   });
 
   it('does not call a tree that stays dirty drift, but does report the folder gone', async () => {

@@ -52,7 +52,7 @@ describe('Claude Code reader', () => {
   });
 
   it('takes the objective from the first real request, not the /clear notice', () => {
-    expect(state.objective).toEqual({ text: 'Make the upload retry use exponential backoff and keep the tests green.', seq: 3 });
+    expect(state.objective).toEqual({ text: 'Make the upload retry use exponential backoff and keep the tests green.', seq: 3, line: 4 });
     expect(state.lastAgent?.seq).toBe(15);
   });
 
@@ -67,8 +67,8 @@ describe('Claude Code reader', () => {
     expect(state.todos?.items.map((i) => i.status)).toEqual(['completed', 'in_progress', 'pending']);
   });
 
-  it('records the summary line as a compaction, cleared by the next usage record', () => {
-    expect(state.compactions).toBe(1);
+  it('reads the summary line as a title, never as a compaction (SPEC §8)', () => {
+    expect(state.compactions).toBe(0);
     expect(state.compacted).toBe(false);
     expect(state.meta.title).toBe('Upload retry backoff');
     expect(state.meta.cwd).toBe('/home/dev/uploader');
