@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, parse as parsePath, resolve } from 'node:path';
-import { Ajv } from 'ajv';
 import type { ErrorObject } from 'ajv';
 import type { PressureConfig } from './core/pressure.js';
 import type { RedactionPattern } from './core/redact.js';
@@ -45,6 +45,14 @@ export interface FileConfig {
     cache_sessions: number;
     request_timeout_ms: number;
   };
+  hooks: {
+    on_start: 'offer' | 'never';
+    on_compact: 'inject' | 'never';
+    checkpoint_before_compact: boolean;
+    token_budget: number;
+    time_budget_ms: number;
+    offer_max_age_h: number;
+  };
 }
 
 export type RootSource = 'flag' | 'env' | 'config' | 'discover' | 'default';
@@ -74,13 +82,44 @@ export interface ResolveInput {
   watchFlags?: readonly string[] | undefined;
 }
 
-let validator: ReturnType<Ajv['compile']> | null = null;
-function validate(): ReturnType<Ajv['compile']> {
+type Validator = ReturnType<import('ajv').Ajv['compile']>;
+
+let schemaCache: SchemaNode | null = null;
+function configSchema(): SchemaNode {
+  schemaCache ??= JSON.parse(readFileSync(CONFIG_SCHEMA_PATH, 'utf8')) as SchemaNode;
+  return schemaCache;
+}
+
+let validator: Validator | null = null;
+/**
+ * Loaded only when a config file has to be validated: importing ajv and compiling the schema
+ * costs ~150 ms, which a hook run by the agent on every compaction and status-line refresh must
+ * not pay when there is no file (ajv is CommonJS, so a synchronous require keeps this sync).
+ */
+function validate(): Validator {
   if (validator) return validator;
-  const schema = JSON.parse(readFileSync(CONFIG_SCHEMA_PATH, 'utf8')) as object;
-  const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: false, verbose: true });
-  validator = ajv.compile(schema);
+  const { Ajv } = createRequire(import.meta.url)('ajv') as typeof import('ajv');
+  validator = new Ajv({ allErrors: true, useDefaults: true, strict: false, verbose: true }).compile(configSchema());
   return validator;
+}
+
+interface SchemaNode {
+  default?: unknown;
+  properties?: Record<string, SchemaNode>;
+}
+
+/**
+ * Fills in the schema's defaults the way ajv's `useDefaults` does for a valid document: a missing
+ * key with a default gets a copy of it, then objects are filled in depth. A unit test holds it
+ * equal to ajv's result, so the schema stays the single source of every default.
+ */
+export function schemaDefaults(node: SchemaNode, into: Record<string, unknown> = {}): Record<string, unknown> {
+  for (const [key, child] of Object.entries(node.properties ?? {})) {
+    if (into[key] === undefined && child.default !== undefined) into[key] = structuredClone(child.default);
+    const v = into[key];
+    if (child.properties && v !== null && typeof v === 'object' && !Array.isArray(v)) schemaDefaults(child, v as Record<string, unknown>);
+  }
+  return into;
 }
 
 function deepFreeze<T>(o: T): T {
@@ -165,9 +204,7 @@ export function loadConfigFile(file: string): FileConfig {
 
 /** Default options: what an empty config file yields. */
 export function defaultOptions(): FileConfig {
-  const cfg = {} as FileConfig;
-  validate()(cfg);
-  return cfg;
+  return schemaDefaults(configSchema()) as unknown as FileConfig;
 }
 
 function isDir(p: string): boolean {
