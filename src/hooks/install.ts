@@ -263,12 +263,11 @@ export async function uninstall(target: Target, dryRun: boolean): Promise<Uninst
     if (dryRun) return out;
     await assertWritable(target.settings);
     if (original !== null) await replace(target.settings, current, original.toString('utf8'), 0o600);
-    else {
-      await unlink(target.settings);
-      if (record.before.created_dir) await rmdir(dirname(target.settings)).catch(() => undefined);
-    }
+    else await unlink(target.settings);
     if (backup) await unlink(backup).catch(() => undefined);
     await unlink(target.record).catch(() => undefined);
+    // A folder the install created goes too, when nothing else has been put in it since.
+    if (!record.before.existed && record.before.created_dir) await rmdir(dirname(target.settings)).catch(() => undefined);
     return out;
   }
   if (current === null) {
