@@ -9,9 +9,6 @@ import type { Io } from '../cli/io.js';
 import type { HookContext, HookHarness } from './context.js';
 import { budgetClock, connectDaemon } from './context.js';
 import { parseHookInput } from './input.js';
-import { preCompact } from './pre-compact.js';
-import { sessionStart } from './session-start.js';
-import { statusLineState } from './statusline.js';
 
 /**
  * `handoff hook <event>`, as a harness runs it: JSON on stdin, exactly the JSON (or line) the
@@ -44,14 +41,15 @@ function isEvent(s: string | undefined): s is HookEvent {
   return (HOOK_EVENTS as readonly string[]).includes(s ?? '');
 }
 
+/** Each event loads only its own modules: the status line runs after every message. */
 async function dispatch(event: HookEvent, ctx: HookContext, daemon: ControlClient | null, colour: boolean): Promise<string | null> {
-  if (event === 'session-start') return sessionStart(ctx, daemon);
+  if (event === 'session-start') return (await import('./session-start.js')).sessionStart(ctx, daemon);
   if (event === 'pre-compact') {
-    const file = await preCompact(ctx, daemon);
+    const file = await (await import('./pre-compact.js')).preCompact(ctx, daemon);
     if (file) ctx.warn(`pre-compact: checkpoint written to history/${file}`);
     return null;
   }
-  return statusLine(await statusLineState(ctx, daemon), colour);
+  return statusLine(await (await import('./statusline.js')).statusLineState(ctx, daemon), colour);
 }
 
 /**
