@@ -306,8 +306,21 @@ export interface HookStatus {
   programs: { path: string; exists: boolean }[];
 }
 
-export async function hookStatus(target: Target, plan: Plan, parts: CommandParts): Promise<HookStatus> {
-  const out: HookStatus = { target, exists: false, error: null, present: null, record: await readRecord(target).catch(() => null), programs: [] };
+/** The words of a command as a POSIX shell splits them (plain words and '…' quoting, as shellWord writes). */
+export function shellWords(command: string): string[] {
+  const words: string[] = [];
+  for (const m of command.matchAll(/(?:'[^']*'|\\'|[^\s'])+/g)) words.push(m[0].replace(/'([^']*)'|\\'/g, (_s, q: string | undefined) => q ?? "'"));
+  return words;
+}
+
+/**
+ * Judged against what the install record says was installed (the Codex entries depend on the
+ * version installed for), else against what an install would write now.
+ */
+export async function hookStatus(target: Target, current: Plan, parts: CommandParts): Promise<HookStatus> {
+  const record = await readRecord(target).catch(() => null);
+  const plan: Plan = record ? { entries: record.entries, statusLine: record.status_line } : current;
+  const out: HookStatus = { target, exists: false, error: null, present: null, record, programs: [] };
   let bytes: Buffer | null;
   try {
     bytes = await readMaybe(target.settings);
@@ -319,7 +332,10 @@ export async function hookStatus(target: Target, plan: Plan, parts: CommandParts
   const p = parseSettings(bytes?.toString('utf8') ?? '');
   if (!p.ok) out.error = `${basename(target.settings)}: ${p.why}`;
   else out.present = inspect(p.doc, plan);
-  out.programs = [parts.node, parts.cli].map((path) => ({ path, exists: existsSync(path) }));
+  // The programs the installed commands start: node and the CLI, by absolute path.
+  const installed = plan.entries[0]?.command;
+  const programs = installed ? shellWords(installed).slice(0, 2) : [parts.node, parts.cli];
+  out.programs = programs.map((path) => ({ path, exists: existsSync(path) }));
   return out;
 }
 

@@ -256,4 +256,22 @@ describe('handoff hooks install --harness codex', () => {
     expect(u.code).toBe(0);
     expect(readFileSync(file, 'utf8')).toBe(theirs);
   });
+
+  it('status and doctor judge an install by its record, and notice a program that is gone', async () => {
+    const env = testEnv();
+    await runCli(['hooks', 'install', '--harness', 'codex', '--codex-version', '0.120.0'], { env });
+    const st = await runCli(['hooks', 'status', '--harness', 'codex', '--scope', 'user', '--codex-version', '0.150.0'], { env });
+    expect(st.out).toMatch(/^installed +Codex \(user\) .*hooks\.json: SessionStart \(startup\|resume\|clear\)$/m);
+    const doctor = await runCli(['doctor'], { env });
+    expect(doctor.out).toMatch(/ok +hooks +Codex \(user\) .*the hook answered in \d+ ms/);
+    // node moved away since the install: the commands cannot start.
+    const file = join(env.HOME as string, '.codex', 'hooks.json');
+    const record = join(env.HOME as string, '.codex', '.handoff-hooks.json');
+    for (const f of [file, record]) writeFileSync(f, readFileSync(f, 'utf8').split(process.execPath).join('/gone/bin/node'));
+    const broken = await runCli(['hooks', 'status', '--harness', 'codex', '--scope', 'user'], { env });
+    expect(broken.out).toMatch(/^broken +Codex \(user\) .*: \/gone\/bin\/node does not exist any more: run `handoff hooks install` again$/m);
+    const doctorAfter = await runCli(['doctor'], { env });
+    expect(doctorAfter.code).toBe(1);
+    expect(doctorAfter.out).toMatch(/FAIL +hooks +Codex \(user\)/);
+  });
 });

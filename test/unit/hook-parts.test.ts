@@ -141,3 +141,11 @@ describe('installed commands', () => {
     expect(hookCommand({ node: '/n', cli: '/c d/cli.js', root: '/r oot' }, 'claude', 'statusline')).toBe("/n '/c d/cli.js' hook statusline --root '/r oot'");
   });
 });
+
+describe('reading an installed command back', () => {
+  it('splits it into the words the shell sees', async () => {
+    const { shellWords } = await import('../../src/hooks/install.js');
+    expect(shellWords("/n '/c d/cli.js' hook statusline --root '/it'\\''s'")).toEqual(['/n', '/c d/cli.js', 'hook', 'statusline', '--root', "/it's"]);
+    expect(shellWords(hookCommand({ node: '/usr/bin/node', cli: "/o p/it's/cli.js", root: null }, 'codex', 'pre-compact'))).toEqual(['/usr/bin/node', "/o p/it's/cli.js", 'hook', 'pre-compact', '--harness', 'codex']);
+  });
+});
