@@ -110,6 +110,33 @@ function redactSpeed(): number {
   return round(median(runs), 1);
 }
 
+/** The hooks section of docs/PERFORMANCE.md (also spliced in alone by `-- --only hooks`). */
+function hooksSection(h: HookFigures): string {
+  return `## Hooks
+
+What a harness waits for: \`node dist/cli.js hook <event>\` started as a new process with the harness's JSON
+on stdin, timed from spawn to exit, ${h.runs} runs each, with the daemon running and a ${(h.transcript_bytes / MiB).toFixed(0)} MiB Claude Code
+transcript. Before every \`session-start\` (source \`compact\`) one turn is appended, so each run makes the
+daemon read new bytes before the digest is written.
+
+| hook | p50 | p99 |
+|---|---|---|
+| \`session-start\` (compact: catch up, digest) | **${h.session_start_p50_ms} ms** | ${h.session_start_p99_ms} ms |
+| \`statusline\` | **${h.statusline_p50_ms} ms** | ${h.statusline_p99_ms} ms |
+| \`node -e 0\` in the same loop (starting Node alone) | ${h.node_p50_ms} ms | |
+| the same two hooks with a handoff.config.json to validate (p50) | ${h.session_start_config_p50_ms} ms / ${h.statusline_config_p50_ms} ms | |
+
+${h.session_start_answered} of ${h.runs} \`session-start\` runs answered with an up-to-date digest inside the 300 ms budget
+(median ${h.digest_tokens_p50} tokens). Beyond starting Node, a hook costs ${round(h.session_start_p50_ms - h.node_p50_ms)} ms
+(\`session-start\`) and ${round(h.statusline_p50_ms - h.node_p50_ms)} ms (\`statusline\`) at the median: loading its modules,
+one round trip on the socket (a build of the new bytes for \`session-start\`), reading the payloads. Validating a
+config file loads ajv and compiles the schema, which is why that row is slower; without a file the defaults are
+filled in without it. Starting Node alone takes ${h.node_p50_ms} ms on this shared host: no Node process here can
+answer the status line within 50 ms, so the figure that is the hook's own is its share above Node's start-up.
+
+`;
+}
+
 function markdown(r: Report): string {
   const m = r.machine;
   const c = r.cold;
@@ -162,29 +189,7 @@ refresh after it costs the same as on the small one.
 | resident memory | **${i.rss_mb} MB** (target ≤ 200 MB) |
 | open file descriptors | **${i.fds}** with ${i.files} transcripts, ${i.fds_small} with ${i.small_files} |
 
-## Hooks
-
-What a harness waits for: \`node dist/cli.js hook <event>\` started as a new process with the harness's JSON
-on stdin, timed from spawn to exit, ${h.runs} runs each, with the daemon running and a ${(h.transcript_bytes / MiB).toFixed(0)} MiB Claude Code
-transcript. Before every \`session-start\` (source \`compact\`) one turn is appended, so each run makes the
-daemon read new bytes before the digest is written.
-
-| hook | p50 | p99 |
-|---|---|---|
-| \`session-start\` (compact: catch up, digest) | **${h.session_start_p50_ms} ms** | ${h.session_start_p99_ms} ms |
-| \`statusline\` | **${h.statusline_p50_ms} ms** | ${h.statusline_p99_ms} ms |
-| \`node -e 0\` in the same loop (starting Node alone) | ${h.node_p50_ms} ms | |
-| the same two hooks with a handoff.config.json to validate (p50) | ${h.session_start_config_p50_ms} ms / ${h.statusline_config_p50_ms} ms | |
-
-${h.session_start_answered} of ${h.runs} \`session-start\` runs answered with an up-to-date digest inside the 300 ms budget
-(median ${h.digest_tokens_p50} tokens). Beyond starting Node, a hook costs ${round(h.session_start_p50_ms - h.node_p50_ms)} ms
-(\`session-start\`) and ${round(h.statusline_p50_ms - h.node_p50_ms)} ms (\`statusline\`) at the median: loading its modules,
-one round trip on the socket (a build of the new bytes for \`session-start\`), reading the payloads. Validating a
-config file loads ajv and compiles the schema, which is why that row is slower; without a file the defaults are
-filled in without it. On this shared 2-core host starting Node alone takes ${h.node_p50_ms} ms; on a laptop it is
-about 40 ms, and the hooks' own share shrinks with it.
-
-## Crash soak
+${hooksSection(h)}## Crash soak
 
 ${r.soak ? `\`npm run soak -- --seconds ${r.soak.requested_seconds ?? Math.round(r.soak.seconds)}\` (${r.soak.date.slice(0, 10)}, ${r.soak.seconds} s with the final flush and check): ${r.soak.lines} lines appended in random pieces to ${r.soak.files} transcripts while the daemon was killed with SIGKILL ${r.soak.kills} times and stopped with SIGTERM ${r.soak.sigterms} times: **${r.soak.lost} turns lost, ${r.soak.dup} duplicated**.` : 'Run `npm run soak -- --seconds 60` to add the crash soak here.'}
 
@@ -223,6 +228,19 @@ and links subagents to their parents, so related sessions must be built in order
 `;
 }
 
+/** Replaces one `## ` section of a Markdown file (or adds it before the crash soak section). */
+function spliceSection(path: string, heading: string, body: string): void {
+  const doc = readFileSync(path, 'utf8');
+  const at = doc.indexOf(heading);
+  if (at !== -1) {
+    const next = doc.indexOf('\n## ', at + heading.length);
+    writeFileSync(path, doc.slice(0, at) + body + (next === -1 ? '' : doc.slice(next + 1)));
+    return;
+  }
+  const soak = doc.indexOf('## Crash soak\n');
+  writeFileSync(path, soak === -1 ? `${doc}\n${body}` : doc.slice(0, soak) + body + doc.slice(soak));
+}
+
 /** What `npm run soak` keeps of its last run in .bench/soak-last.json. */
 type SoakFigures = Pick<SoakResult, 'lines' | 'files' | 'kills' | 'sigterms' | 'lost' | 'dup' | 'seconds'> & { requested_seconds?: number; date: string };
 
@@ -252,6 +270,7 @@ if (ONLY === 'hooks') {
   log(`hooks only: ${SIZES.hookRuns} runs on a ${Math.round(SIZES.hookBytes / MiB)} MiB transcript`);
   const h = await hooksBench(CLI, { transcriptBytes: SIZES.hookBytes, runs: SIZES.hookRuns, seed: 13 });
   process.stdout.write(JSON_OUT ? `${JSON.stringify(h)}\n` : `hooks    session-start p50 ${h.session_start_p50_ms} ms p99 ${h.session_start_p99_ms} ms; statusline p50 ${h.statusline_p50_ms} ms p99 ${h.statusline_p99_ms} ms; node -e 0 p50 ${h.node_p50_ms} ms; ${h.session_start_answered}/${h.runs} answered\n`);
+  if (!QUICK) spliceSection(join(PROJECT, 'docs', 'PERFORMANCE.md'), '## Hooks\n', hooksSection(h));
   process.exit(0);
 }
 log(`machine: ${machine().cpu}, ${machine().cores} cores; ${QUICK ? 'quick pass' : 'full pass'}`);

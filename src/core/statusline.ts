@@ -11,11 +11,15 @@ export interface StatusFacts {
   ratio: number | null;
   revision: number | null;
   transferReady: boolean | null;
-  /** False when no daemon answered: the handoff is not being refreshed. */
-  live: boolean;
+  daemon: DaemonState;
 }
 
-export type StatusLineState = { kind: 'session'; facts: StatusFacts } | { kind: 'not-built'; live: boolean } | { kind: 'unavailable'; why: string };
+/** live: the daemon answered; off: none runs, the handoff is not being refreshed; busy: one runs but did not answer in time. */
+export type DaemonState = 'live' | 'off' | 'busy';
+
+export type StatusLineState = { kind: 'session'; facts: StatusFacts } | { kind: 'not-built'; daemon: DaemonState } | { kind: 'unavailable'; why: string };
+
+const DAEMON_NOTE: Record<DaemonState, string | null> = { live: null, off: 'daemon off', busy: 'daemon busy' };
 
 const COLOURS: Record<string, string> = { green: '32', yellow: '33', orange: '38;5;208', red: '31', unknown: '90' };
 
@@ -37,11 +41,15 @@ function pressure(f: StatusFacts, colour: boolean): string {
 export function statusLine(state: StatusLineState, colour: boolean): string {
   const name = paint(colour, '1', 'handoff');
   if (state.kind === 'unavailable') return `${name} · ${paint(colour, '90', state.why)}`;
-  if (state.kind === 'not-built') return `${name} · ${paint(colour, '90', state.live ? 'not built yet' : 'not built yet · daemon off')}`;
+  if (state.kind === 'not-built') {
+    const note = DAEMON_NOTE[state.daemon];
+    return `${name} · ${paint(colour, '90', note ? `not built yet · ${note}` : 'not built yet')}`;
+  }
   const f = state.facts;
   const parts = [name, pressure(f, colour)];
   if (f.revision !== null) parts.push(`rev ${f.revision}`);
   if (f.transferReady !== null) parts.push(f.transferReady ? paint(colour, '32', 'ready') : paint(colour, '33', 'not ready'));
-  if (!f.live) parts.push(paint(colour, '90', 'daemon off'));
+  const note = DAEMON_NOTE[f.daemon];
+  if (note) parts.push(paint(colour, '90', note));
   return parts.join(' · ');
 }

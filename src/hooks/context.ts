@@ -22,6 +22,12 @@ export type HookHarness = 'claude' | 'codex';
 
 export interface HookContext {
   config: ResolvedConfig;
+  /**
+   * Whether the hook may write the store itself: only when nothing listens on the socket. A
+   * daemon that is there but slow to answer still owns the store (one writer), so then the hook
+   * only reads.
+   */
+  direct: boolean;
   input: HookInput;
   harness: HookHarness;
   now: Date;
@@ -39,25 +45,35 @@ export function budgetClock(budgetMs: number, originMs: number): () => number {
   return () => budgetMs - (performance.now() - originMs);
 }
 
+/** Connecting and saying hello get at least this long, even when Node's start-up took the budget. */
+const MIN_CONNECT_MS = 30;
+
+export interface DaemonLink {
+  client: ControlClient | null;
+  /** Nothing listens on the socket: the hook may build and write itself. */
+  absent: boolean;
+}
+
 /** The daemon of this store, if one answers within the budget. */
-export async function connectDaemon(ctx: HookContext): Promise<ControlClient | null> {
-  const wait = Math.max(1, Math.min(200, ctx.remaining() - ANSWER_MARGIN_MS));
+export async function connectDaemon(ctx: Pick<HookContext, 'config' | 'remaining' | 'warn'>): Promise<DaemonLink> {
+  const wait = (): number => Math.max(MIN_CONNECT_MS, Math.min(200, ctx.remaining() - ANSWER_MARGIN_MS));
   let c: ControlClient;
   try {
-    c = await ControlClient.connect(ctx.config.socketPath, wait);
+    c = await ControlClient.connect(ctx.config.socketPath, wait());
   } catch (e) {
-    if (!(e instanceof HandoffError) || e.code !== 'HANDOFF_ERR_NO_DAEMON') ctx.warn(`the daemon did not answer (${describeError(e)}); reading the store directly`);
-    return null;
+    if (e instanceof HandoffError && e.code === 'HANDOFF_ERR_NO_DAEMON') return { client: null, absent: true };
+    ctx.warn(`the daemon did not answer (${describeError(e)}); only reading the store`);
+    return { client: null, absent: false };
   }
   try {
-    const hello = await c.call('hello', undefined, Math.max(1, ctx.remaining() - ANSWER_MARGIN_MS));
-    if (hello.root === ctx.config.root) return c;
-    ctx.warn(`the daemon on ${ctx.config.socketPath} serves ${hello.root}, not ${ctx.config.root}; reading the store directly`);
+    const hello = await c.call('hello', undefined, wait());
+    if (hello.root === ctx.config.root) return { client: c, absent: false };
+    ctx.warn(`the daemon on ${ctx.config.socketPath} serves ${hello.root}, not ${ctx.config.root}; only reading the store`);
   } catch (e) {
-    ctx.warn(`the daemon did not answer hello (${describeError(e)}); reading the store directly`);
+    ctx.warn(`the daemon did not answer hello (${describeError(e)}); only reading the store`);
   }
   c.close();
-  return null;
+  return { client: null, absent: false };
 }
 
 /** Time for one daemon call: what the budget has left, less the time the answer needs. */
@@ -149,6 +165,10 @@ export async function catchUp(ctx: HookContext, daemon: ControlClient | null): P
       }
       return { dir: known.dir, session: known.id, stale: `handoffd could not read the newest lines of the transcript in time (${describeError(e)}); facts after revision ${known.revisions} may be missing.` };
     }
+  }
+  if (!ctx.direct) {
+    const known = await locate(ctx, null);
+    return known ? { dir: known.dir, session: known.id, stale: `the daemon was too busy to read the newest lines of the transcript; facts after revision ${known.revisions} may be missing.` } : null;
   }
   return buildDirectly(ctx, path);
 }

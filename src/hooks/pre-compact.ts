@@ -11,6 +11,10 @@ import { callTimeout, catchUp } from './context.js';
  */
 export async function preCompact(ctx: HookContext, daemon: ControlClient | null): Promise<string | null> {
   if (!ctx.config.options.hooks.checkpoint_before_compact) return null;
+  if (!daemon && !ctx.direct) {
+    ctx.warn('pre-compact: the daemon did not answer in time; no checkpoint (it alone writes the store while it runs)');
+    return null;
+  }
   const at = await catchUp(ctx, daemon);
   if (!at) return null;
   const note = `before a${ctx.input.trigger === 'auto' ? 'n automatic' : ctx.input.trigger === 'manual' ? ' requested' : ''} compaction (${ctx.harness} PreCompact hook)`;

@@ -25,7 +25,7 @@ export const HOOK_OPTIONS: Record<string, OptionSpec> = {
   harness: { type: 'string', arg: 'H', description: 'who runs it: claude (default) or codex' },
 };
 
-/** The longest a hook waits for its stdin; harnesses write it at once and close it. */
+/** The longest a hook waits for its stdin to end; harnesses write it at once and close it. */
 const STDIN_MS = 100;
 
 /** What the harness reads on stdout for each event. */
@@ -57,8 +57,10 @@ async function dispatch(event: HookEvent, ctx: HookContext, daemon: ControlClien
  * is given up. Without one, only small work is started (see DIRECT_BUILD_MAX_BYTES) and it is
  * let finish: a build stopped half-way would only have to be redone.
  */
-async function run(event: HookEvent, ctx: HookContext, colour: boolean): Promise<string | null> {
-  const daemon = await connectDaemon(ctx);
+async function run(event: HookEvent, base: Omit<HookContext, 'direct'>, colour: boolean): Promise<string | null> {
+  const link = await connectDaemon(base);
+  const daemon = link.client;
+  const ctx: HookContext = { ...base, direct: link.absent };
   try {
     const work = dispatch(event, ctx, daemon, colour);
     return daemon ? await withDeadline(work, ctx.remaining, ctx.warn, event) : await work;
@@ -95,10 +97,11 @@ export async function runHook(argv: readonly string[], io: Io): Promise<number> 
       return 0;
     }
     const remaining = budgetClock(config.options.hooks.time_budget_ms, origin);
-    const raw = io.readStdin ? await io.readStdin(Math.max(1, Math.min(STDIN_MS, remaining()))) : '';
+    // Read whatever the budget says: a hook that cannot see its input cannot answer at all.
+    const raw = io.readStdin ? await io.readStdin(STDIN_MS) : '';
     const input = parseHookInput(raw, io.cwd);
     if (!input.parsed && raw.trim().length > 0) warn('stdin is not a JSON object; answering with what is known');
-    const ctx: HookContext = { config, input, harness, now: io.now(), remaining, warn };
+    const ctx: Omit<HookContext, 'direct'> = { config, input, harness, now: io.now(), remaining, warn };
     const colour = io.env.NO_COLOR === undefined || io.env.NO_COLOR === '';
     const answer = await run(event, ctx, colour);
     out = hookOutput(event, harness, answer);

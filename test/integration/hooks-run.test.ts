@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { estimateTokens } from '../../src/core/digest.js';
@@ -238,6 +239,32 @@ describe('hooks without a daemon', () => {
     const r = await runHook('statusline', statusLineInput(s), { env: alone, cwd: s.cwd });
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^handoff · ctx .* · rev \d+ · .*daemon off\n?$/);
+  });
+});
+
+describe('a daemon that holds the store but does not answer in time', () => {
+  it('is never bypassed: the hooks only read, and say the daemon is busy', async () => {
+    const e = testEnv({ HANDOFFS_ROOT: join(tempDir('handoff-store-'), 'store') });
+    const runtime = join(e.HANDOFFS_ROOT as string, '.handoffd');
+    mkdirSync(runtime, { recursive: true });
+    // Accepts connections and never answers: a daemon stuck in a long build.
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(join(runtime, 'handoffd.sock'), resolve));
+    try {
+      const s = session(gitRepo('uploader'), '66666666-7777-4888-8999-aaaaaaaaaaaa', join(e.HOME as string, '.claude'));
+      s.s.user('Make the upload retry use exponential backoff and keep the tests green.').compact('auto', 'Summary.');
+      const start = await runHook('session-start', sessionStartInput(s, 'compact'), { env: e, cwd: s.cwd });
+      expect(start.code).toBe(0);
+      expect(start.out).toBe('');
+      const pre = await runHook('pre-compact', preCompactInput(s, 'auto'), { env: e, cwd: s.cwd });
+      expect(pre.code).toBe(0);
+      expect(pre.err).toMatch(/no checkpoint/);
+      const line = await runHook('statusline', statusLineInput(s), { env: e, cwd: s.cwd });
+      expect(line.out.trim()).toBe('handoff · not built yet · daemon busy');
+      expect(existsSync(join(e.HANDOFFS_ROOT as string, 'projects'))).toBe(false);
+    } finally {
+      silent.close();
+    }
   });
 });
 

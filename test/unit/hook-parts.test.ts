@@ -45,13 +45,14 @@ describe('what a hook prints', () => {
 });
 
 describe('the status line', () => {
-  const facts = { level: 'orange', used: 116_000, limit: 200_000, ratio: 0.58, revision: 42, transferReady: true, live: true };
+  const facts = { level: 'orange', used: 116_000, limit: 200_000, ratio: 0.58, revision: 42, transferReady: true, daemon: 'live' as const };
 
   it('shows pressure, revision and readiness in one line', () => {
     expect(statusLine({ kind: 'session', facts }, false)).toBe('handoff · ctx 58% orange 116k/200k · rev 42 · ready');
-    expect(statusLine({ kind: 'session', facts: { ...facts, transferReady: false, live: false } }, false)).toBe('handoff · ctx 58% orange 116k/200k · rev 42 · not ready · daemon off');
+    expect(statusLine({ kind: 'session', facts: { ...facts, transferReady: false, daemon: 'off' } }, false)).toBe('handoff · ctx 58% orange 116k/200k · rev 42 · not ready · daemon off');
+    expect(statusLine({ kind: 'session', facts: { ...facts, daemon: 'busy' } }, false)).toBe('handoff · ctx 58% orange 116k/200k · rev 42 · ready · daemon busy');
     expect(statusLine({ kind: 'session', facts: { ...facts, level: 'unknown', used: null, limit: null, ratio: null } }, false)).toBe('handoff · ctx unknown · rev 42 · ready');
-    expect(statusLine({ kind: 'not-built', live: true }, false)).toBe('handoff · not built yet');
+    expect(statusLine({ kind: 'not-built', daemon: 'live' }, false)).toBe('handoff · not built yet');
   });
 
   it('colours the pressure level, and prints no escape code without colour', () => {
