@@ -124,15 +124,16 @@ daemon read new bytes before the digest is written.
 | \`session-start\` (compact: catch up, digest) | **${h.session_start_p50_ms} ms** | ${h.session_start_p99_ms} ms |
 | \`statusline\` | **${h.statusline_p50_ms} ms** | ${h.statusline_p99_ms} ms |
 | \`node -e 0\` in the same loop (starting Node alone) | ${h.node_p50_ms} ms | |
-| the same two hooks with a handoff.config.json to validate (p50) | ${h.session_start_config_p50_ms} ms / ${h.statusline_config_p50_ms} ms | |
+| the same two hooks with a handoff.config.json (p50) | ${h.session_start_config_p50_ms} ms / ${h.statusline_config_p50_ms} ms | |
 
 ${h.session_start_answered} of ${h.runs} \`session-start\` runs answered with an up-to-date digest inside the 300 ms budget
 (median ${h.digest_tokens_p50} tokens). Beyond starting Node, a hook costs ${round(h.session_start_p50_ms - h.node_p50_ms)} ms
 (\`session-start\`) and ${round(h.statusline_p50_ms - h.node_p50_ms)} ms (\`statusline\`) at the median: loading its modules,
-one round trip on the socket (a build of the new bytes for \`session-start\`), reading the payloads. Validating a
-config file loads ajv and compiles the schema, which is why that row is slower; without a file the defaults are
-filled in without it. Starting Node alone takes ${h.node_p50_ms} ms on this shared host: no Node process here can
-answer the status line within 50 ms, so the figure that is the hook's own is its share above Node's start-up.
+one round trip on the socket (a build of the new bytes for \`session-start\`), reading the payloads. A config
+file is validated once and then remembered (docs/CONFIG.md): loading the validator and compiling the schema
+would cost a hook about 200 ms here. Starting Node alone takes ${h.node_p50_ms} ms on this shared host: no Node
+process here can answer the status line within 50 ms, so the figure that is the hook's own is its share above
+Node's start-up.
 
 `;
 }
