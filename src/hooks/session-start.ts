@@ -61,6 +61,11 @@ async function projectEntries(ctx: HookContext, daemon: ControlClient | null, pr
   return (await readIndexFile(ctx.config)).filter((e) => e.project === project);
 }
 
+/** When the session was last active: its transcript's last write (a rebuild is not activity). */
+function activeAt(e: IndexEntry): number {
+  return e.source?.mtime_ms ?? Date.parse(e.updated);
+}
+
 function isMine(e: IndexEntry, ctx: HookContext): boolean {
   const { sessionId, transcriptPath } = ctx.input;
   return (sessionId !== null && (e.id === sessionId || e.uuid === sessionId)) || (transcriptPath !== null && e.source?.path === transcriptPath);
@@ -75,8 +80,8 @@ async function offer(ctx: HookContext, daemon: ControlClient | null, source: str
   const top = await git.topLevel(cwd);
   const oldest = ctx.now.getTime() - ctx.config.options.hooks.offer_max_age_h * 3_600_000;
   const recent = (await projectEntries(ctx, daemon, project))
-    .filter((e) => e.parent_session === null && e.turns > 0 && !isMine(e, ctx) && Date.parse(e.updated) >= oldest)
-    .sort((a, b) => b.updated.localeCompare(a.updated))
+    .filter((e) => e.parent_session === null && e.turns > 0 && !isMine(e, ctx) && activeAt(e) >= oldest)
+    .sort((a, b) => activeAt(b) - activeAt(a))
     .slice(0, OFFER_CANDIDATES);
   for (const e of recent) {
     const taken = await takenBy(await readToSession(e.dir));
@@ -92,7 +97,7 @@ async function offer(ctx: HookContext, daemon: ControlClient | null, source: str
         ctx.warn(`session-start: could not record the offer in ${e.dir}: ${describeError(err)}`);
       }
     }
-    return offerText({ id: e.id, harness: e.harness, project: e.project, turns: e.turns, updated: e.updated, transferReady: e.transfer_ready, handoffPath: join(e.dir, FILES.handoff), summary }, ctx.now);
+    return offerText({ id: e.id, harness: e.harness, project: e.project, turns: e.turns, updated: new Date(activeAt(e)).toISOString(), transferReady: e.transfer_ready, handoffPath: join(e.dir, FILES.handoff), summary }, ctx.now);
   }
   return null;
 }

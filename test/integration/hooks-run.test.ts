@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -191,6 +191,26 @@ describe('session-start of a new or cleared session', () => {
     const again = await runHook('session-start', sessionStartInput(third, 'startup'), { env, cwd: third.cwd });
     expect(again.code).toBe(0);
     expect(again.out).not.toContain('Make the upload retry use exponential backoff');
+  });
+
+  it('offers only sessions active within hooks.offer_max_age_h, judged by the transcript\'s last write', async () => {
+    const old = session(gitRepo('archive'), '77777777-8888-4999-8aaa-bbbbbbbbbbbb');
+    // Written aside and moved in with its old mtime, so the daemon never sees it younger.
+    const aside = new ClaudeSession(`${old.path}.part`, old.sessionId, old.cwd);
+    aside.user('Migrate the archive job to the new queue and keep the old one running meanwhile.').say('Starting with the producer.');
+    const fiveDaysAgo = new Date(Date.now() - 5 * 86_400_000);
+    utimesSync(`${old.path}.part`, fiveDaysAgo, fiveDaysAgo);
+    renameSync(`${old.path}.part`, old.path);
+    await built(old, 2);
+    const next = session(old.cwd, '88888888-9999-4aaa-8bbb-cccccccccccc');
+    const r = await runHook('session-start', sessionStartInput(next, 'startup'), { env, cwd: old.cwd });
+    expect(r.code).toBe(0);
+    expect(r.out).toBe('');
+    const wide = testEnv({ HANDOFFS_ROOT: root });
+    mkdirSync(join(wide.XDG_CONFIG_HOME as string, 'handoff'), { recursive: true });
+    writeFileSync(join(wide.XDG_CONFIG_HOME as string, 'handoff', 'handoff.config.json'), JSON.stringify({ hooks: { offer_max_age_h: 24 * 7, time_budget_ms: 15_000 } }));
+    const offered = await runHook('session-start', sessionStartInput(next, 'startup'), { env: wide, cwd: old.cwd });
+    expect(additionalContext(offered.out)).toContain('last active 5 days ago');
   });
 
   it('offers nothing in a project with no handoff', async () => {
