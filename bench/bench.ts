@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { Redactor } from '../src/core/redact.js';
 import { coldBuild, parseFloorReadline, parseFloorSplit } from './cold.js';
 import { generateStore, loadSources, PROJECT } from './generate.js';
+import type { HookFigures } from './hooks.js';
+import { hooksBench } from './hooks.js';
 import { idleBench } from './idle.js';
 import type { IdleFigures } from './idle.js';
 import { machine, median, round } from './metrics.js';
@@ -22,12 +24,17 @@ import type { RefreshFigures } from './refresh.js';
 const args = new Set(process.argv.slice(2));
 const JSON_OUT = args.has('--json');
 const QUICK = args.has('--quick');
+/** `-- --only hooks`: the hook figures alone, printed, docs/PERFORMANCE.md left as it is. */
+const ONLY = (() => {
+  const i = process.argv.indexOf('--only');
+  return i === -1 ? null : (process.argv[i + 1] ?? null);
+})();
 const CLI = join(PROJECT, 'dist', 'cli.js');
 const MiB = 2 ** 20;
 
 const SIZES = QUICK
-  ? { coldBytes: 40 * MiB, runs: 2, largeBytes: 20 * MiB, appends: 30, idleFiles: 500, idleSeconds: 5 }
-  : { coldBytes: 200 * MiB, runs: 3, largeBytes: 100 * MiB, appends: 100, idleFiles: 5000, idleSeconds: 60 };
+  ? { coldBytes: 40 * MiB, runs: 2, largeBytes: 20 * MiB, appends: 30, idleFiles: 500, idleSeconds: 5, hookRuns: 15, hookBytes: 5 * MiB }
+  : { coldBytes: 200 * MiB, runs: 3, largeBytes: 100 * MiB, appends: 100, idleFiles: 5000, idleSeconds: 60, hookRuns: 60, hookBytes: 20 * MiB };
 
 const STARTED = performance.now();
 const log = (msg: string): void => {
@@ -103,11 +110,40 @@ function redactSpeed(): number {
   return round(median(runs), 1);
 }
 
+/** The hooks section of docs/PERFORMANCE.md (also spliced in alone by `-- --only hooks`). */
+function hooksSection(h: HookFigures): string {
+  return `## Hooks
+
+What a harness waits for: \`node dist/cli.js hook <event>\` started as a new process with the harness's JSON
+on stdin, timed from spawn to exit, ${h.runs} runs each, with the daemon running and a ${(h.transcript_bytes / MiB).toFixed(0)} MiB Claude Code
+transcript. Before every \`session-start\` (source \`compact\`) one turn is appended, so each run makes the
+daemon read new bytes before the digest is written.
+
+| hook | p50 | p99 |
+|---|---|---|
+| \`session-start\` (compact: catch up, digest) | **${h.session_start_p50_ms} ms** | ${h.session_start_p99_ms} ms |
+| \`statusline\` | **${h.statusline_p50_ms} ms** | ${h.statusline_p99_ms} ms |
+| \`node -e 0\` in the same loop (starting Node alone) | ${h.node_p50_ms} ms | |
+| the same two hooks with a handoff.config.json (p50) | ${h.session_start_config_p50_ms} ms / ${h.statusline_config_p50_ms} ms | |
+
+${h.session_start_answered} of ${h.runs} \`session-start\` runs answered with an up-to-date digest inside the 300 ms budget
+(median ${h.digest_tokens_p50} tokens). Beyond starting Node, a hook costs ${round(h.session_start_p50_ms - h.node_p50_ms)} ms
+(\`session-start\`) and ${round(h.statusline_p50_ms - h.node_p50_ms)} ms (\`statusline\`) at the median: loading its modules,
+one round trip on the socket (a build of the new bytes for \`session-start\`), reading the payloads. A config
+file is validated once and then remembered (docs/CONFIG.md): loading the validator and compiling the schema
+would cost a hook about 200 ms here. Starting Node alone takes ${h.node_p50_ms} ms on this shared host: no Node
+process here can answer the status line within 50 ms, so the figure that is the hook's own is its share above
+Node's start-up.
+
+`;
+}
+
 function markdown(r: Report): string {
   const m = r.machine;
   const c = r.cold;
   const f = r.refresh;
   const i = r.idle;
+  const h = r.hooks;
   return `# Performance
 
 Written by \`npm run bench\` on ${r.date.slice(0, 10)}. Every figure is a median of several runs; ratios are
@@ -154,7 +190,7 @@ refresh after it costs the same as on the small one.
 | resident memory | **${i.rss_mb} MB** (target ≤ 200 MB) |
 | open file descriptors | **${i.fds}** with ${i.files} transcripts, ${i.fds_small} with ${i.small_files} |
 
-## Crash soak
+${hooksSection(h)}## Crash soak
 
 ${r.soak ? `\`npm run soak -- --seconds ${r.soak.requested_seconds ?? Math.round(r.soak.seconds)}\` (${r.soak.date.slice(0, 10)}, ${r.soak.seconds} s with the final flush and check): ${r.soak.lines} lines appended in random pieces to ${r.soak.files} transcripts while the daemon was killed with SIGKILL ${r.soak.kills} times and stopped with SIGTERM ${r.soak.sigterms} times: **${r.soak.lost} turns lost, ${r.soak.dup} duplicated**.` : 'Run `npm run soak -- --seconds 60` to add the crash soak here.'}
 
@@ -193,6 +229,19 @@ and links subagents to their parents, so related sessions must be built in order
 `;
 }
 
+/** Replaces one `## ` section of a Markdown file (or adds it before the crash soak section). */
+function spliceSection(path: string, heading: string, body: string): void {
+  const doc = readFileSync(path, 'utf8');
+  const at = doc.indexOf(heading);
+  if (at !== -1) {
+    const next = doc.indexOf('\n## ', at + heading.length);
+    writeFileSync(path, doc.slice(0, at) + body + (next === -1 ? '' : doc.slice(next + 1)));
+    return;
+  }
+  const soak = doc.indexOf('## Crash soak\n');
+  writeFileSync(path, soak === -1 ? `${doc}\n${body}` : doc.slice(0, soak) + body + doc.slice(soak));
+}
+
 /** What `npm run soak` keeps of its last run in .bench/soak-last.json. */
 type SoakFigures = Pick<SoakResult, 'lines' | 'files' | 'kills' | 'sigterms' | 'lost' | 'dup' | 'seconds'> & { requested_seconds?: number; date: string };
 
@@ -212,17 +261,27 @@ interface Report {
   cold: ColdFigures;
   refresh: RefreshFigures;
   idle: IdleFigures;
+  hooks: HookFigures;
   redact_mb_s: number;
   seconds: number;
 }
 
 const started = performance.now();
+if (ONLY === 'hooks') {
+  log(`hooks only: ${SIZES.hookRuns} runs on a ${Math.round(SIZES.hookBytes / MiB)} MiB transcript`);
+  const h = await hooksBench(CLI, { transcriptBytes: SIZES.hookBytes, runs: SIZES.hookRuns, seed: 13 });
+  process.stdout.write(JSON_OUT ? `${JSON.stringify(h)}\n` : `hooks    session-start p50 ${h.session_start_p50_ms} ms p99 ${h.session_start_p99_ms} ms; statusline p50 ${h.statusline_p50_ms} ms p99 ${h.statusline_p99_ms} ms; node -e 0 p50 ${h.node_p50_ms} ms; ${h.session_start_answered}/${h.runs} answered\n`);
+  if (!QUICK) spliceSection(join(PROJECT, 'docs', 'PERFORMANCE.md'), '## Hooks\n', hooksSection(h));
+  process.exit(0);
+}
 log(`machine: ${machine().cpu}, ${machine().cores} cores; ${QUICK ? 'quick pass' : 'full pass'}`);
 const coldFig = await cold();
 log(`refresh: small 1 MiB and large ${Math.round(SIZES.largeBytes / MiB)} MiB, ${SIZES.appends} appends each`);
 const refreshFig = await refreshBench(CLI, { smallBytes: 1 * MiB, largeBytes: SIZES.largeBytes, appends: SIZES.appends, seed: 7 });
 log(`idle: ${SIZES.idleFiles} transcripts, ${SIZES.idleSeconds} s`);
 const idleFig = await idleBench(CLI, { files: SIZES.idleFiles, smallFiles: 50, seconds: SIZES.idleSeconds, seed: 11 });
+log(`hooks: ${SIZES.hookRuns} runs of session-start and statusline`);
+const hooksFig = await hooksBench(CLI, { transcriptBytes: SIZES.hookBytes, runs: SIZES.hookRuns, seed: 13 });
 const report: Report = {
   date: new Date().toISOString(),
   soak: lastSoak(),
@@ -231,6 +290,7 @@ const report: Report = {
   cold: coldFig,
   refresh: refreshFig,
   idle: idleFig,
+  hooks: hooksFig,
   redact_mb_s: redactSpeed(),
   seconds: round((performance.now() - started) / 1000, 1),
 };
@@ -245,6 +305,7 @@ else {
       `cold     ${c.mb_s} MB/s vs parse floor ${c.parse_floor_mb_s} MB/s → ratio ${c.ratio} (${(c.bytes / MiB).toFixed(0)} MiB, ${c.files} files)`,
       `refresh  p50 ${f.small_p50_ms} ms (1 MiB) vs ${f.large_p50_ms} ms (${(f.large_bytes / MiB).toFixed(0)} MiB) → ratio ${f.ratio}; p99 ${f.small_p99_ms} / ${f.large_p99_ms} ms`,
       `idle     ${i.cpu_pct} % CPU, ${i.rss_mb} MB RSS, ${i.fds} fds for ${i.files} files (${i.fds_small} for ${i.small_files})`,
+      `hooks    session-start p50 ${report.hooks.session_start_p50_ms} ms p99 ${report.hooks.session_start_p99_ms} ms; statusline p50 ${report.hooks.statusline_p50_ms} ms p99 ${report.hooks.statusline_p99_ms} ms (node -e 0: ${report.hooks.node_p50_ms} ms)`,
       `redact   ${report.redact_mb_s} MB/s`,
       `(${report.seconds} s${QUICK ? '; quick pass: docs/PERFORMANCE.md not rewritten' : '; written to docs/PERFORMANCE.md'})`,
     ].join('\n') + '\n',

@@ -2,10 +2,8 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { bool, closest, parse } from './cli/args.js';
-import { commandHelp, mainHelp } from './cli/help.js';
 import type { Io } from './cli/io.js';
 import { processIo } from './cli/io.js';
-import { COMMANDS, findCommand } from './cli/registry.js';
 import { printError } from './cli/report.js';
 import { EXIT, HandoffError, UsageError, describeError } from './errors.js';
 import { packageVersion } from './paths.js';
@@ -17,6 +15,10 @@ import { packageVersion } from './paths.js';
  */
 export async function main(argv: readonly string[], io: Io): Promise<number> {
   const [first, ...rest] = argv;
+  // A hook runs on every compaction and status-line refresh: it loads only its own modules.
+  if (first === 'hook' && !rest.includes('--help') && !rest.includes('-h')) return (await import('./hooks/run.js')).runHook(rest, io);
+  const { COMMANDS, findCommand } = await import('./cli/registry.js');
+  const { commandHelp, mainHelp } = await import('./cli/help.js');
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
     const topic = first === 'help' ? rest[0] : undefined;
     const c = topic ? findCommand(topic) : undefined;

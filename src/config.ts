@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, parse as parsePath, resolve } from 'node:path';
-import { Ajv } from 'ajv';
 import type { ErrorObject } from 'ajv';
 import type { PressureConfig } from './core/pressure.js';
 import type { RedactionPattern } from './core/redact.js';
@@ -45,6 +45,14 @@ export interface FileConfig {
     cache_sessions: number;
     request_timeout_ms: number;
   };
+  hooks: {
+    on_start: 'offer' | 'never';
+    on_compact: 'inject' | 'never';
+    checkpoint_before_compact: boolean;
+    token_budget: number;
+    time_budget_ms: number;
+    offer_max_age_h: number;
+  };
 }
 
 export type RootSource = 'flag' | 'env' | 'config' | 'discover' | 'default';
@@ -74,13 +82,46 @@ export interface ResolveInput {
   watchFlags?: readonly string[] | undefined;
 }
 
-let validator: ReturnType<Ajv['compile']> | null = null;
-function validate(): ReturnType<Ajv['compile']> {
+type Validator = ReturnType<import('ajv').Ajv['compile']>;
+
+let schemaText: string | null = null;
+let schemaCache: SchemaNode | null = null;
+function configSchema(): SchemaNode {
+  schemaText ??= readFileSync(CONFIG_SCHEMA_PATH, 'utf8');
+  schemaCache ??= JSON.parse(schemaText) as SchemaNode;
+  return schemaCache;
+}
+
+let validator: Validator | null = null;
+/**
+ * Loaded only when a config file has to be validated: importing ajv and compiling the schema
+ * costs ~150 ms, which a hook run by the agent on every compaction and status-line refresh must
+ * not pay when there is no file (ajv is CommonJS, so a synchronous require keeps this sync).
+ */
+function validate(): Validator {
   if (validator) return validator;
-  const schema = JSON.parse(readFileSync(CONFIG_SCHEMA_PATH, 'utf8')) as object;
-  const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: false, verbose: true });
-  validator = ajv.compile(schema);
+  const { Ajv } = createRequire(import.meta.url)('ajv') as typeof import('ajv');
+  validator = new Ajv({ allErrors: true, useDefaults: true, strict: false, verbose: true }).compile(configSchema());
   return validator;
+}
+
+interface SchemaNode {
+  default?: unknown;
+  properties?: Record<string, SchemaNode>;
+}
+
+/**
+ * Fills in the schema's defaults the way ajv's `useDefaults` does for a valid document: a missing
+ * key with a default gets a copy of it, then objects are filled in depth. A unit test holds it
+ * equal to ajv's result, so the schema stays the single source of every default.
+ */
+export function schemaDefaults(node: SchemaNode, into: Record<string, unknown> = {}): Record<string, unknown> {
+  for (const [key, child] of Object.entries(node.properties ?? {})) {
+    if (into[key] === undefined && child.default !== undefined) into[key] = structuredClone(child.default);
+    const v = into[key];
+    if (child.properties && v !== null && typeof v === 'object' && !Array.isArray(v)) schemaDefaults(child, v as Record<string, unknown>);
+  }
+  return into;
 }
 
 function deepFreeze<T>(o: T): T {
@@ -119,14 +160,71 @@ function describeAjvError(file: string, e: ErrorObject): ConfigError {
   return new ConfigError(`${file}: invalid config at ${pointer}: expected ${expected}${found}`, { hint: fix, details: { file, pointer } });
 }
 
-/** Reads and validates one config file; defaults filled in. */
-export function loadConfigFile(file: string): FileConfig {
+/** Config files that passed validation are remembered this many at a time (the newest). */
+const VALIDATED_KEEP = 16;
+
+/**
+ * Where validated config files are remembered: `$XDG_CACHE_HOME/handoff` (else `~/.cache/handoff`).
+ * A hook runs on every compaction and status-line refresh, and loading ajv to validate an unchanged
+ * file again would cost it most of its time budget.
+ */
+export function validatedCacheDir(env: NodeJS.ProcessEnv): string {
+  const xdg = env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : join(homeDir(env), '.cache');
+  return join(xdg, 'handoff');
+}
+
+/** The key of a file's validation: the schema and the file, byte for byte. */
+function validationKey(raw: string): string {
+  configSchema();
+  return createHash('sha256').update(schemaText ?? '').update('\0').update(raw).digest('hex');
+}
+
+function recall(dir: string | null, key: string): FileConfig | null {
+  if (dir === null) return null;
+  try {
+    const v = JSON.parse(readFileSync(join(dir, `config-${key}.json`), 'utf8')) as { key?: unknown; options?: unknown };
+    return v.key === key && v.options !== null && typeof v.options === 'object' ? (v.options as FileConfig) : null;
+  } catch {
+    return null;
+  }
+}
+
+function remember(dir: string | null, key: string, options: FileConfig): void {
+  if (dir === null) return;
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileSync(join(dir, `config-${key}.json`), JSON.stringify({ key, options }), { mode: 0o600 });
+    const old = readdirSync(dir)
+      .filter((n) => /^config-[0-9a-f]{64}\.json$/.test(n))
+      .map((n) => ({ n, t: statSync(join(dir, n)).mtimeMs }))
+      .sort((a, b) => b.t - a.t)
+      .slice(VALIDATED_KEEP);
+    for (const o of old) unlinkSync(join(dir, o.n));
+  } catch {
+    // A cache that cannot be written only means validating again next time.
+  }
+}
+
+/**
+ * Reads and validates one config file; defaults filled in. With `cacheDir`, a file already
+ * validated against this very schema is taken from there without loading the validator.
+ */
+export function loadConfigFile(file: string, cacheDir: string | null = null): FileConfig {
   let raw: string;
   try {
     raw = readFileSync(file, 'utf8');
   } catch (e) {
     throw new ConfigError(`${file}: cannot read config: ${(e as Error).message}`, { hint: 'fix its permissions or remove it', cause: e });
   }
+  const key = validationKey(raw);
+  const known = recall(cacheDir, key);
+  if (known) return known;
+  const cfg = validateText(file, raw);
+  remember(cacheDir, key, cfg);
+  return cfg;
+}
+
+function validateText(file: string, raw: string): FileConfig {
   let data: unknown;
   try {
     data = JSON.parse(raw);
@@ -165,9 +263,7 @@ export function loadConfigFile(file: string): FileConfig {
 
 /** Default options: what an empty config file yields. */
 export function defaultOptions(): FileConfig {
-  const cfg = {} as FileConfig;
-  validate()(cfg);
-  return cfg;
+  return schemaDefaults(configSchema()) as unknown as FileConfig;
 }
 
 function isDir(p: string): boolean {
@@ -236,7 +332,7 @@ export function socketPathFor(root: string, env: NodeJS.ProcessEnv): { socketPat
 export function resolveConfig(input: ResolveInput): ResolvedConfig {
   const { cwd, env } = input;
   const file = findConfigFile(cwd, env);
-  const options = file ? loadConfigFile(file) : defaultOptions();
+  const options = file ? loadConfigFile(file, validatedCacheDir(env)) : defaultOptions();
   const base = file ? dirname(file) : cwd;
   const abs = (p: string): string => resolve(base, expandHome(p, env));
 

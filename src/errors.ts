@@ -158,6 +158,12 @@ export class ServiceError extends HandoffError {
   readonly exitCode = EXIT.FAILED;
 }
 
+/** A harness's settings file that `handoff hooks` cannot change: not strict JSON, read-only, changed meanwhile. */
+export class SettingsError extends HandoffError {
+  readonly code = 'HANDOFF_ERR_SETTINGS';
+  readonly exitCode = EXIT.FAILED;
+}
+
 /** An error reported by the daemon over the socket, re-raised on the client side. */
 export class RemoteError extends HandoffError {
   readonly code: string;
@@ -189,6 +195,7 @@ export const ERROR_CLASSES = [
   SocketError,
   FlushTimeoutError,
   ServiceError,
+  SettingsError,
 ] as const;
 
 export function isHandoffError(e: unknown): e is HandoffError {

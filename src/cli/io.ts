@@ -1,3 +1,5 @@
+import { readStdin } from '../hooks/input.js';
+
 /** What a command may touch of the process: streams, environment, working folder, the clock. */
 export interface Io {
   out(text: string): void;
@@ -11,6 +13,10 @@ export interface Io {
   now(): Date;
   /** Resolves when the user interrupts (SIGINT) a long-running command such as `status --follow`. */
   readonly interrupted: Promise<void>;
+  /** stdin as text, for hooks a harness runs (absent: no stdin, as for a command run in-process). */
+  readStdin?(timeoutMs: number): Promise<string>;
+  /** When the process started, on performance.now()'s clock: a hook's time budget counts from it. */
+  readonly startedAtMs?: number;
 }
 
 export function processIo(): Io {
@@ -26,6 +32,8 @@ export function processIo(): Io {
     columns: process.stdout.columns ?? 80,
     color: tty && !noColor && process.env.TERM !== 'dumb',
     now: () => new Date(),
+    readStdin: (timeoutMs) => readStdin(process.stdin, timeoutMs),
+    startedAtMs: 0,
     get interrupted() {
       interrupted ??= new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
       return interrupted;

@@ -4,6 +4,8 @@ import { configCommand } from './commands/config.js';
 import { daemonCommand } from './commands/daemon.js';
 import { doctorCommand } from './commands/doctor.js';
 import { exportCommand } from './commands/export.js';
+import { hookCommand } from './commands/hook.js';
+import { hooksCommand } from './commands/hooks.js';
 import { checkpointCommand, finalizeCommand } from './commands/history.js';
 import { statusCommand } from './commands/status.js';
 import { listCommand } from './commands/list.js';
@@ -33,6 +35,8 @@ export const COMMANDS: readonly Command[] = [
   renameCommand,
   serviceCommand,
   skillCommand,
+  hooksCommand,
+  hookCommand,
   doctorCommand,
 ];
 

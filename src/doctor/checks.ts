@@ -24,6 +24,18 @@ export interface Facts {
   daemon: { running: boolean; pid?: number; version?: string; files?: number; error?: string };
   service: { supported: boolean; installed: boolean; enabled: string; active: string; note?: string };
   claude: { settings: string; cleanupPeriodDays: number | null; exists: boolean }[];
+  /** Each harness settings file handoff's hooks could be in (docs/HOOKS.md). */
+  hooks: HookFact[];
+}
+
+export interface HookFact {
+  harness: 'claude' | 'codex';
+  scope: 'user' | 'project';
+  settings: string;
+  verdict: 'installed' | 'partial' | 'absent' | 'broken';
+  detail: string;
+  /** A read-only run of the installed command (`hook statusline`): how long it took, or why it failed. */
+  probe: { ms: number; ok: boolean; error: string | null } | null;
 }
 
 const CLAUDE_DEFAULT_CLEANUP_DAYS = 30;
@@ -155,6 +167,22 @@ export function claudeChecks(f: Facts): CheckLine[] {
   });
 }
 
+const HARNESS_NAME = { claude: 'Claude Code', codex: 'Codex' } as const;
+
+export function hooksChecks(f: Facts): CheckLine[] {
+  const found = f.hooks.filter((h) => h.verdict !== 'absent');
+  if (found.length === 0) {
+    return [{ name: 'hooks', verdict: 'warn', message: 'not installed: after a compaction the agent does not get its handoff back by itself', fix: '`handoff hooks install` (Claude Code), `handoff hooks install --harness codex` (Codex)' }];
+  }
+  return found.map((h): CheckLine => {
+    const where = `${HARNESS_NAME[h.harness]} (${h.scope}) ${h.settings}`;
+    if (h.verdict === 'broken') return { name: 'hooks', verdict: 'fail', message: `${where}: ${h.detail}`, fix: '`handoff hooks install` writes them again; `handoff hooks uninstall` takes them out' };
+    if (h.verdict === 'partial') return { name: 'hooks', verdict: 'warn', message: `${where}: ${h.detail}`, fix: '`handoff hooks install`' };
+    if (h.probe && !h.probe.ok) return { name: 'hooks', verdict: 'fail', message: `${where}: installed, but the hook command failed when run: ${h.probe.error ?? 'no answer'}`, fix: 'run `handoff hook statusline < /dev/null` to see why; `handoff hooks install` rewrites the commands' };
+    return { name: 'hooks', verdict: 'ok', message: `${where}: ${h.detail}${h.probe ? `; the hook answered in ${h.probe.ms} ms` : ''}` };
+  });
+}
+
 export function diagnose(f: Facts): CheckLine[] {
-  return [nodeCheck(f), configCheck(f), storeCheck(f), socketCheck(f), ...watchChecks(f), ...inotifyChecks(f), daemonCheck(f), serviceCheck(f), ...claudeChecks(f)];
+  return [nodeCheck(f), configCheck(f), storeCheck(f), socketCheck(f), ...watchChecks(f), ...inotifyChecks(f), daemonCheck(f), serviceCheck(f), ...hooksChecks(f), ...claudeChecks(f)];
 }

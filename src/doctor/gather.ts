@@ -76,6 +76,7 @@ export async function gatherFacts(
   configError: string | null,
   env: NodeJS.ProcessEnv,
   service: () => Promise<Facts['service']>,
+  hooks: () => Promise<Facts['hooks']> = async () => [],
 ): Promise<Facts> {
   const root = config?.root ?? join(homeDir(env), '.handoffs');
   let mode: number | null = null;
@@ -112,5 +113,6 @@ export async function gatherFacts(
     daemon,
     service: await service(),
     claude: claudeSettings(env),
+    hooks: await hooks(),
   };
 }

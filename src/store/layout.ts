@@ -21,7 +21,7 @@ export const STATE_FILE_RE = /^\.state-(\d+)\.json$/;
 export const stateFileName = (revision: number): string => `.state-${String(revision).padStart(8, '0')}.json`;
 
 /** Temp files write-file-atomic leaves when killed: `<name>.<uint32>`. */
-export const STRAY_TEMP_RE = /^(?:manifest\.json|HANDOFF\.md|HANDOFF\.summary\.json|HANDOFF\.llm\.json|INDEX\.json|PROJECT\.md|\.state-\d+\.json|[^/]+\.md)\.\d{1,10}$/;
+export const STRAY_TEMP_RE = /^(?:manifest\.json|HANDOFF\.md|HANDOFF\.summary\.json|HANDOFF\.llm\.json|INDEX\.json|PROJECT\.md|to-session\.json|\.state-\d+\.json|[^/]+\.md)\.\d{1,10}$/;
 
 export class Layout {
   constructor(readonly root: string) {}

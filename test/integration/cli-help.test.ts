@@ -11,7 +11,7 @@ describe('help', () => {
     expect(r.code).toBe(0);
     for (const c of COMMANDS) expect(r.out).toMatch(new RegExp(`^  ${c.name} +\\S.*$`, 'm'));
     expect(COMMANDS.map((c) => c.name).sort()).toEqual(
-      ['build', 'check', 'checkpoint', 'config', 'daemon', 'doctor', 'export', 'finalize', 'list', 'rename', 'resume', 'retitle', 'service', 'show', 'skill', 'status', 'verify'].sort(),
+      ['build', 'check', 'checkpoint', 'config', 'daemon', 'doctor', 'export', 'finalize', 'hook', 'hooks', 'list', 'rename', 'resume', 'retitle', 'service', 'show', 'skill', 'status', 'verify'].sort(),
     );
   });
 

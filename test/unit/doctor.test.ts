@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Facts } from '../../src/doctor/checks.js';
-import { diagnose, inotifyChecks, watchChecks } from '../../src/doctor/checks.js';
+import { diagnose, hooksChecks, inotifyChecks, watchChecks } from '../../src/doctor/checks.js';
 import { render } from '../../src/cli/commands/doctor.js';
 
 function facts(over: Partial<Facts> = {}): Facts {
@@ -14,6 +14,7 @@ function facts(over: Partial<Facts> = {}): Facts {
     daemon: { running: true, pid: 42, version: '0.1.0', files: 120 },
     service: { supported: true, installed: true, enabled: 'yes', active: 'yes' },
     claude: [{ settings: '/home/me/.claude/settings.json', cleanupPeriodDays: 99999, exists: true }],
+    hooks: [{ harness: 'claude', scope: 'user', settings: '/home/me/.claude/settings.json', verdict: 'installed', detail: 'SessionStart, PreCompact', probe: { ms: 120, ok: true, error: null } }],
     ...over,
   };
 }
@@ -22,7 +23,7 @@ describe('handoff doctor', () => {
   it('passes a healthy machine, each line ok or an informational warning', () => {
     const lines = diagnose(facts());
     expect(lines.filter((l) => l.verdict === 'fail')).toEqual([]);
-    expect(lines.map((l) => l.name)).toEqual(['node', 'config', 'store', 'socket', 'watch', 'inotify', 'inotify', 'daemon', 'service', 'claude retention']);
+    expect(lines.map((l) => l.name)).toEqual(['node', 'config', 'store', 'socket', 'watch', 'inotify', 'inotify', 'daemon', 'service', 'hooks', 'claude retention']);
   });
 
   it('warns about a watch folder that does not exist yet, and says it will be picked up', () => {
@@ -77,5 +78,27 @@ describe('handoff doctor', () => {
     expect(text).toMatch(/^warn {2}daemon +not running/m);
     expect(text).toMatch(/^\s+fix: start it with `handoff daemon`/m);
     expect(text.trim().split('\n').at(-1)).toMatch(/all checks passed \(\d warnings?\)/);
+  });
+
+  it('warns when no harness has the hooks, naming the install command', () => {
+    const [line, more] = hooksChecks(facts({ hooks: [{ harness: 'claude', scope: 'user', settings: '/h/.claude/settings.json', verdict: 'absent', detail: 'no such file', probe: null }] }));
+    expect(more).toBeUndefined();
+    expect(line).toMatchObject({ name: 'hooks', verdict: 'warn' });
+    expect(line?.fix).toContain('handoff hooks install');
+  });
+
+  it('reports each installed file, with how fast the hook answered', () => {
+    const [line] = hooksChecks(facts());
+    expect(line).toMatchObject({ verdict: 'ok' });
+    expect(line?.message).toContain('answered in 120 ms');
+  });
+
+  it('fails installed hooks whose command no longer runs, and a file the hooks cannot be read from', () => {
+    const dead = hooksChecks(facts({ hooks: [{ harness: 'claude', scope: 'user', settings: '/s.json', verdict: 'installed', detail: 'x', probe: { ms: 30, ok: false, error: 'spawn /old/node ENOENT' } }] }));
+    expect(dead[0]).toMatchObject({ verdict: 'fail' });
+    expect(dead[0]?.message).toContain('spawn /old/node ENOENT');
+    const broken = hooksChecks(facts({ hooks: [{ harness: 'codex', scope: 'project', settings: '/p/.codex/hooks.json', verdict: 'broken', detail: 'hooks.json: it is not strict JSON', probe: null }] }));
+    expect(broken[0]).toMatchObject({ verdict: 'fail' });
+    expect(broken[0]?.message).toContain('Codex (project)');
   });
 });

@@ -9,12 +9,13 @@ import type { Command } from '../command.js';
 import type { Io } from '../io.js';
 import { paint } from '../io.js';
 import { loadConfig } from '../store.js';
+import { hookFacts } from './hooks.js';
 import { serviceContext } from './service.js';
 
 export const doctorCommand: Command = {
   name: 'doctor',
   maxArgs: 0,
-  summary: 'check this machine: Node, store, watch folders, inotify limits, daemon, service, Claude retention',
+  summary: 'check this machine: Node, store, watch folders, inotify limits, daemon, service, hooks, Claude retention',
   usage: 'handoff doctor [--json]',
   example: 'handoff doctor',
   details: 'Each line is ok, warn or fail, with its fix. Exit 1 when any check fails.',
@@ -28,7 +29,7 @@ export const doctorCommand: Command = {
       if (!(e instanceof HandoffError)) throw e;
       configError = e.message;
     }
-    const facts = await gatherFacts(config, configError, io.env, () => service(io, args));
+    const facts = await gatherFacts(config, configError, io.env, () => service(io, args), () => hookFacts(io, args));
     const lines = diagnose(facts);
     if (bool(args, 'json')) io.out(JSON.stringify({ checks: lines, facts }, null, 2));
     else io.out(render(io, lines));
