@@ -1,7 +1,7 @@
 import type { GitEvidence } from './evidence.js';
 import type { Pressure } from './pressure.js';
 import { openFailures } from './ledger.js';
-import type { CheckRun, Contradiction, RequestRecord } from './ledger.js';
+import type { CheckRun, Contradiction, FailureEntry, RequestRecord } from './ledger.js';
 import type { Outcome } from './outcome.js';
 import type { CommandRecord, FailureRecord, SessionState } from './state.js';
 import type { TodoItem } from './types.js';
@@ -77,6 +77,8 @@ export interface CheckTargetRow extends CheckRow {
   target: string;
   runs: number;
   failed: number;
+  /** The latest run failed, and a later run that covers it passed (`cargo test` after `cargo check`). */
+  fixed_line: number | null;
 }
 
 export interface Analysis {
@@ -221,16 +223,17 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
   return { text: 'unknown — the transcript holds no user request, no plan, no failure and no commit to go on; confirm the next step with the user', rule: 'unknown', label: 'unknown', line: null };
 }
 
-function targetRows(checks: readonly CheckRun[]): CheckTargetRow[] {
+function targetRows(checks: readonly CheckRun[], failures: readonly FailureEntry[]): CheckTargetRow[] {
   const by = new Map<string, CheckTargetRow>();
   for (const c of checks) {
     const target = c.keys.join(' + ') || c.command;
     const row = by.get(target);
     const base: CheckRow = { line: c.line, command: c.command, outcome: c.outcome, summary: c.summary, exit_code: c.exitCode ?? null };
-    if (row === undefined) by.set(target, { ...base, target, runs: 1, failed: c.outcome === 'fail' ? 1 : 0 });
+    const fixed = c.outcome === 'fail' ? (failures.find((f) => f.kind === 'check' && f.line === c.line)?.closedLine ?? null) : null;
+    if (row === undefined) by.set(target, { ...base, target, runs: 1, failed: c.outcome === 'fail' ? 1 : 0, fixed_line: fixed });
     else {
       const failed = row.failed + (c.outcome === 'fail' ? 1 : 0);
-      by.set(target, { ...base, target, runs: row.runs + 1, failed });
+      by.set(target, { ...base, target, runs: row.runs + 1, failed, fixed_line: fixed });
     }
   }
   // Latest first: what a successor must believe now.
@@ -304,7 +307,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure):
     unreadableWrites: l.unreadableWrites,
     checks: l.checks.map((c) => ({ line: c.line, command: c.command, outcome: c.outcome, summary: c.summary, exit_code: c.exitCode ?? null })),
     checksTotal: l.checksTotal,
-    checkTargets: targetRows(l.checks),
+    checkTargets: targetRows(l.checks, l.failures),
     otherCommands: l.otherCommands,
     backgroundStarts: l.backgroundStarts,
     openFailures: open,

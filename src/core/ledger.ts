@@ -1,6 +1,6 @@
 import { decideOutcome } from './outcome.js';
 import type { Outcome } from './outcome.js';
-import { checkTargets, commitsInOutput, isGitMergeOrPull, isGitPush, pullRequestHint, pushesInOutput, shellWrites, startsInBackground } from './shell.js';
+import { checkTargets, commitsInOutput, segments, isGitMergeOrPull, isGitPush, pullRequestHint, pushesInOutput, shellWrites, startsInBackground } from './shell.js';
 import type { CheckTarget } from './shell.js';
 
 /**
@@ -354,7 +354,7 @@ function noteCheckRun(l: Ledger, call: CallRecord, r: ResultInput): void {
   const targets = call.targets ?? [];
   const kind = targets[0]?.kind ?? 'test';
   const decided = r.denied !== undefined ? { outcome: 'fail' as const, line: r.denied } : decideOutcome(kind, r.exitCode, r.interrupted ? false : r.ok, r.output ?? '');
-  const run: CheckRun = { line: r.line, callLine: call.line, command: clip(call.command ?? '', 400), outcome: decided.outcome, keys: targets.map((t) => t.key), summary: decided.line === null ? null : clip(decided.line, 240) };
+  const run: CheckRun = { line: r.line, callLine: call.line, command: clip(checkText(call.command ?? ''), 400), outcome: decided.outcome, keys: targets.map((t) => t.key), summary: decided.line === null ? null : clip(decided.line, 240) };
   if (r.exitCode !== undefined) run.exitCode = r.exitCode;
   l.checksTotal += 1;
   push(l.checks, run, LEDGER_LIMITS.CHECKS);
@@ -367,6 +367,13 @@ function noteCheckRun(l: Ledger, call: CallRecord, r: ResultInput): void {
 }
 
 /** A passing run closes a failure when it runs one of the same targets, or the same tool over its whole scope. */
+/** A long command is shown by its check steps: a script that lists files, then runs the tests, is its tests. */
+function checkText(command: string): string {
+  if (command.length <= 160) return command;
+  const steps = segments(command).filter((seg) => checkTargets(seg).length > 0);
+  return steps.length > 0 ? steps.join(' && ') : command;
+}
+
 /** A passing run of the left proves what the right checks: `cargo test` compiles, as `cargo check` does. */
 const IMPLIES: Record<string, readonly string[]> = {
   'cargo test': ['cargo check', 'cargo build'],

@@ -152,7 +152,23 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
     case 'model':
       if (main) st.meta.model = f.model;
       return;
+    case 'node': {
+      const title = st.meta.summaries?.[f.uuid];
+      if (title !== undefined && st.meta.summaries) {
+        delete st.meta.summaries[f.uuid];
+        applyFact(st, { t: 'title', title, source: 'summary' }, seq, main);
+      }
+      return;
+    }
     case 'title': {
+      if (f.leaf !== undefined) {
+        // Claude writes the titles of earlier conversations at the top of a resumed one: a summary
+        // names this session only once the message it names appears here.
+        const pending = (st.meta.summaries ??= {});
+        pending[f.leaf] = f.title;
+        trimRecord(pending, 20);
+        return;
+      }
       const rank = TITLE_RANK[f.source];
       if (rank >= (st.meta.titleRank ?? 0)) {
         st.meta.title = head(f.title.trim(), 200);

@@ -107,6 +107,8 @@ export interface SessionState {
     model?: string;
     title?: string;
     titleRank?: number;
+    /** Summary titles waiting for the message they name to appear in this file (bounded). */
+    summaries?: Record<string, string>;
     firstTs?: string;
     lastTs?: string;
   };

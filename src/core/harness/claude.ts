@@ -162,6 +162,8 @@ export function readClaude(obj: Record<string, unknown>): Observation {
   const facts: Fact[] = [];
   const meta = metaFact(obj);
   if (meta) facts.push(meta);
+  const uuid = str(obj.uuid);
+  if (uuid !== undefined) facts.push({ t: 'node', uuid });
   const obs: Observation = { kind: type, blocks: [], text: '', ts, facts };
   if (sidechain) obs.sidechain = true;
   if (!KNOWN_TYPES.has(type)) obs.unknown = type || '(none)';
@@ -178,7 +180,8 @@ export function readClaude(obj: Record<string, unknown>): Observation {
       // A title Claude Code wrote for a conversation, not a compaction (SPEC §8).
       obs.text = str(obj.summary) ?? '';
       obs.notice = true;
-      if (obs.text.trim().length > 0) facts.push({ t: 'title', title: obs.text, source: 'summary' });
+      const leaf = str(obj.leafUuid);
+      if (obs.text.trim().length > 0) facts.push(leaf === undefined ? { t: 'title', title: obs.text, source: 'summary' } : { t: 'title', title: obs.text, source: 'summary', leaf });
       break;
     }
     case 'system':

@@ -175,7 +175,7 @@ function commits(a: Analysis): string {
 
 function verification(a: Analysis): string {
   const rows = a.checkTargets.slice(0, MD.CHECK_TARGETS).map((c) => {
-    const outcome = c.outcome === 'pass' ? 'passed' : c.outcome === 'fail' ? 'failed' : 'unknown';
+    const outcome = c.outcome === 'pass' ? 'passed' : c.outcome === 'fail' ? (c.fixed_line === null ? 'failed' : `failed, fixed by the run at line ${c.fixed_line}`) : 'unknown';
     const ev = `line ${c.line}${c.exit_code === null ? '' : `, exit ${c.exit_code}`}${c.summary ? `: ${oneLine(c.summary, 120)}` : ''}`;
     return [code(c.command, 160), outcome, cell(ev, 200), `${c.runs}${c.failed > 0 ? ` (${c.failed} failed)` : ''}`];
   });
