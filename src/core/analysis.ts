@@ -131,8 +131,13 @@ const ASKS_USER = /\?\s*$|\b(?:would you like|do you want|want me to|should I|sh
 function asksUser(text: string): string | null {
   const paras = text.trim().split(/\n\s*\n/).map((p) => p.trim()).filter((p) => p.length > 0);
   // The question is in the closing part of the message, not in a quoted example earlier on.
-  for (const p of paras.slice(-3).reverse()) {
-    if (/^```/.test(p)) continue;
+  const closing = paras.slice(-3).reverse().filter((p) => !/^```/.test(p));
+  // A real question (a question mark) beats a closing phrase.
+  for (const p of closing) {
+    const sentences = p.split(/(?<=[.!?])\s+/);
+    for (const s of [...sentences].reverse()) if (/\?\s*$/.test(s.trim())) return s.trim();
+  }
+  for (const p of closing) {
     const sentences = p.split(/(?<=[.!?])\s+/);
     for (const s of [...sentences].reverse()) if (ASKS_USER.test(s.trim())) return s.trim();
   }

@@ -1,6 +1,6 @@
 import { decideOutcome } from './outcome.js';
 import type { Outcome } from './outcome.js';
-import { checkTargets, commitsInOutput, segments, isGitMergeOrPull, isGitPush, pullRequestHint, pushesInOutput, shellWrites, startsInBackground } from './shell.js';
+import { checkTargets, commitsInOutput, segments, isGitMergeOrPull, isGitPush, isGitRebase, pullRequestHint, pushesInOutput, shellWrites, startsInBackground } from './shell.js';
 import type { CheckTarget } from './shell.js';
 
 /**
@@ -72,6 +72,8 @@ export interface CommitRecord {
   line: number;
   pushed: boolean | null;
   pushLine?: number;
+  /** The hash `git commit` printed, before a rebase gave the commit the hash it was pushed with. */
+  rebasedFrom?: string;
 }
 
 export interface Claim {
@@ -117,6 +119,9 @@ export interface Ledger {
   lastChangeLine: number | null;
   /** The last commit, merge or pull: changes before it are committed. */
   lastCommitLine: number | null;
+  lastRebaseLine: number | null;
+  /** Executables the session installed from its own source ("Installed 1 executable: x"). */
+  installed?: string[];
 }
 
 export function initialLedger(): Ledger {
@@ -146,6 +151,7 @@ export function initialLedger(): Ledger {
     lastPlanLine: null,
     lastChangeLine: null,
     lastCommitLine: null,
+    lastRebaseLine: null,
   };
 }
 
@@ -250,7 +256,7 @@ export function noteCall(l: Ledger, c: CallInput): void {
     rec.command = c.command;
     for (const w of shellWrites(c.command)) writes.push({ path: w.path, how: w.how });
     const background = c.background === true || startsInBackground(c.command);
-    const targets = background ? [] : checkTargets(c.command);
+    const targets = background ? [] : checkTargets(c.command, l.installed ?? []);
     if (background) {
       rec.background = true;
       l.backgroundStarts += 1;
@@ -298,6 +304,11 @@ export function noteResult(l: Ledger, r: ResultInput): void {
     trim(l.cells, LEDGER_LIMITS.CALLS);
     if (!r.subagent) l.last = { event: 'tool_result', line: r.line };
     return; // still running: no outcome yet
+  }
+  for (const m of out.matchAll(/^Installed \d+ executables?: (.+)$/gm)) {
+    for (const name of (m[1] as string).split(',').map((x) => x.trim()).filter((x) => /^[\w.-]{1,64}$/.test(x))) {
+      l.installed = [...(l.installed ?? []).filter((x) => x !== name), name].slice(-20);
+    }
   }
   if (!r.subagent && call?.name !== 'hook') l.last = { event: 'tool_result', line: r.line };
   if (l.pendingQuestion?.id === r.id) l.pendingQuestion = null;
@@ -353,7 +364,10 @@ function firstLine(s: string): string {
 function noteCheckRun(l: Ledger, call: CallRecord, r: ResultInput): void {
   const targets = call.targets ?? [];
   const kind = targets[0]?.kind ?? 'test';
-  const decided = r.denied !== undefined ? { outcome: 'fail' as const, line: r.denied } : decideOutcome(kind, r.exitCode, r.interrupted ? false : r.ok, r.output ?? '');
+  let decided = r.denied !== undefined ? { outcome: 'fail' as const, line: r.denied } : decideOutcome(kind, r.exitCode, r.interrupted ? false : r.ok, r.output ?? '');
+  // A run of the session's own program is a smoke test whose verdict only its output can give:
+  // exit 0 does not prove it right, and a usage message exits 1 by design. Listed, never judged.
+  if (targets.every((t) => t.tool.startsWith('run '))) decided = { outcome: 'unknown', line: decided.line };
   const run: CheckRun = { line: r.line, callLine: call.line, command: clip(checkText(call.command ?? ''), 400), outcome: decided.outcome, keys: targets.map((t) => t.key), summary: decided.line === null ? null : clip(decided.line, 240) };
   if (r.exitCode !== undefined) run.exitCode = r.exitCode;
   l.checksTotal += 1;
@@ -419,16 +433,27 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
     for (const m of out.matchAll(/^ (?:create|delete) mode \d+ (.+)$/gm)) markChanged(l, (m[1] as string).trim(), m[0].includes('delete') ? 'delete' : 'create', 'git', line, false);
     l.lastCommitLine = line;
   }
-  if (!failed) {
+  // A commit line proves the commit even when a later step of the same command failed (a rejected push).
+  {
     for (const c of commitsInOutput(out)) {
       if (!l.commits.some((x) => x.hash === c.hash)) push(l.commits, { hash: c.hash, subject: clip(c.subject, 160), branch: c.branch, line, pushed: false }, LEDGER_LIMITS.COMMITS);
       l.lastCommitLine = line;
     }
   }
+  if (!failed && isGitRebase(command)) l.lastRebaseLine = line;
   if (!isGitPush(command)) return;
   const updates = pushesInOutput(out);
   if (failed && updates.length === 0) return;
   const branches = new Set(updates.map((u) => u.branch));
+  // A rebase since a commit gave it a new hash: the push names the new one (`a..NEW main -> main`).
+  for (const u of updates) {
+    const mine = l.commits.filter((c) => c.pushed !== true && c.branch === u.branch && c.line < line);
+    const last = mine[mine.length - 1];
+    if (last && l.lastRebaseLine !== null && l.lastRebaseLine > last.line && u.to.length >= 7 && !last.hash.startsWith(u.to) && !u.to.startsWith(last.hash)) {
+      last.rebasedFrom = last.hash;
+      last.hash = u.to;
+    }
+  }
   for (const c of l.commits) {
     if (c.pushed === true || c.line > line) continue;
     // A push that names its branches pushes the commits made on them; one whose output says

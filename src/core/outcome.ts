@@ -79,7 +79,9 @@ export function decideOutcome(_kind: CheckKind, exitCode: number | undefined, ok
   const fail = lastMatch(text, FAIL_LINES);
   const pass = lastMatch(text, PASS_LINES);
   // pytest's exit 5: the selection matched no test, so nothing was checked either way.
-  if (exitCode === 5 && /\bno tests ran\b|\bdeselected\b|collected 0 items/.test(text)) return { outcome: 'unknown', line: lastLine(text) };
+  if ((exitCode === 5 || (exitCode === undefined && ok === false)) && /\bno tests ran\b|=+ \d+ deselected in|collected 0 items/.test(text) && !/\b\d+ (?:passed|failed)\b/.test(text)) {
+    return { outcome: 'unknown', line: lastLine(text) };
+  }
   if (exitCode !== undefined && exitCode !== 0) return { outcome: 'fail', line: fail ?? lastLine(text) };
   if (fail !== null) return { outcome: 'fail', line: fail };
   if (exitCode === 0 || ok === true) return { outcome: 'pass', line: pass ?? lastLine(text) };

@@ -313,6 +313,19 @@ function toolCheck(ws: string[]): CheckTarget | null {
       const kind = kinds[sub];
       return kind === undefined ? null : { kind, key: `${tool} ${sub}`, tool: `${tool} ${sub}`, paths: [] };
     }
+    case 'uv': {
+      // Installing the project itself builds it: `uv tool install .`, `uv tool upgrade --reinstall x`, `uv build`.
+      if (args[0] === 'build') return { kind: 'build', key: 'uv build', tool: 'uv build', paths: [] };
+      if (args[0] !== 'tool') return null;
+      const local = args.slice(2).some((a) => a === '.' || a.startsWith('./') || a.startsWith('/') || a.startsWith('../'));
+      if ((args[1] === 'install' && local) || (args[1] === 'upgrade' && args.includes('--reinstall'))) return { kind: 'build', key: 'uv tool install', tool: 'uv tool install', paths: [] };
+      return null;
+    }
+    case 'pip':
+    case 'pip3': {
+      const local = args[0] === 'install' && args.slice(1).some((a) => a === '.' || a === '-e' || a.startsWith('./'));
+      return local ? { kind: 'build', key: 'pip install .', tool: 'pip install .', paths: [] } : null;
+    }
     case 'bun':
       if (args[0] === 'test') return { kind: 'test', key: targetKey('bun test', paths(args.slice(1))), tool: 'bun test', paths: paths(args.slice(1)) };
       return packageManagerCheck(ws);
@@ -332,13 +345,17 @@ function toolCheck(ws: string[]): CheckTarget | null {
   return { kind, key: targetKey(name, p), tool: name, paths: p };
 }
 
-/** The checks a command runs, one per simple command that is a check. */
-export function checkTargets(command: string): CheckTarget[] {
+/**
+ * The checks a command runs, one per simple command that is a check. `programs` are executables
+ * the session itself installed from its own source: running one is a smoke test of the build.
+ */
+export function checkTargets(command: string, programs: readonly string[] = []): CheckTarget[] {
   const out: CheckTarget[] = [];
   for (const seg of segments(command)) {
     const ws = program(words(seg.replace(/\s[0-9]?>>?\s*\S+|\s2>&1/g, ' ')));
     if (ws.length === 0) continue;
-    const t = toolCheck(ws);
+    const name = base(ws[0] ?? '');
+    const t = programs.includes(name) ? { kind: 'test' as const, key: `run ${name}`, tool: `run ${name}`, paths: [] } : toolCheck(ws);
     if (t && !out.some((o) => o.key === t.key)) out.push(t);
   }
   return out;
@@ -377,6 +394,13 @@ export function isGitPush(command: string): boolean {
   });
 }
 
+export function isGitRebase(command: string): boolean {
+  return segments(command).some((s) => {
+    const w = program(words(s));
+    return w[0] === 'git' && (w[1] === 'rebase' || (w[1] === 'pull' && w.some((a) => a === '--rebase' || a === '-r')));
+  });
+}
+
 export function isGitMergeOrPull(command: string): boolean {
   return segments(command).some((s) => {
     const w = program(words(s));
@@ -398,14 +422,22 @@ export function pullRequestHint(output: string): string | null {
 }
 
 const NOT_A_FILE = /^(\/dev\/(null|stdout|stderr|tty)|&\d|-)$/;
+/** A redirect target that is plainly a path: no quotes, expansions or operators left in it. */
+const PLAIN_PATH = /^[\w.~\/@+-][\w.~\/@+,:=-]*$/;
 
 function redirects(seg: string): ShellWrite[] {
   const out: ShellWrite[] = [];
   // Outside quotes only: a `>` inside an echo'd string is text, not a redirect.
   let masked = '';
   let quote: string | null = null;
-  for (const c of seg) {
+  for (let i = 0; i < seg.length; i += 1) {
+    const c = seg[i] as string;
     if (quote !== null) {
+      if (c === '\\' && quote === '"' && i + 1 < seg.length) {
+        masked += '  ';
+        i += 1;
+        continue;
+      }
       masked += c === quote ? c : ' ';
       if (c === quote) quote = null;
       continue;
@@ -419,7 +451,7 @@ function redirects(seg: string): ShellWrite[] {
     const idx = (m.index ?? 0) + (m[1]?.length ?? 0) + (m[2]?.length ?? 0);
     const raw = seg.slice(idx).trimStart();
     const target = words(raw)[0] ?? '';
-    if (target.length === 0 || NOT_A_FILE.test(target) || target.startsWith('$(')) continue;
+    if (!PLAIN_PATH.test(target) || NOT_A_FILE.test(target)) continue;
     out.push({ path: target, how: m[2]?.includes('>>') === true ? 'append' : 'write' });
   }
   return out;

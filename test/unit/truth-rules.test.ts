@@ -173,3 +173,50 @@ describe('Codex code mode', () => {
     expect(calls.patches[0]).toContain('*** Add File: web/a.ts');
   });
 });
+
+describe('rules learned from reading real sessions', () => {
+  it('never takes text inside an escaped quote for a redirect target', () => {
+    expect(shellWrites('uv run python -c "print(f\'{\\"<div class=\\\\\\"nav\\\\\\">\\" in html}\')"')).toEqual([]);
+  });
+
+  it('counts installing the project and running the program it installed, the latter never judged', () => {
+    expect(checkTargets('uv tool install --force .').map((t) => t.kind)).toEqual(['build']);
+    expect(checkTargets('uv tool install ruff')).toEqual([]);
+    const l = initialLedger();
+    noteCall(l, { id: 'i', name: 'Bash', line: 1, command: 'uv tool install .' });
+    noteResult(l, { id: 'i', line: 2, ok: true, output: 'Resolved 4 packages\nInstalled 1 executable: mytool' });
+    noteCall(l, { id: 'r', name: 'Bash', line: 3, command: 'cd /tmp && mytool --help' });
+    noteResult(l, { id: 'r', line: 4, ok: false, exitCode: 1, output: 'usage: mytool URL' });
+    expect(l.checks.map((c) => [c.line, c.outcome])).toEqual([[2, 'pass'], [4, 'unknown']]);
+    expect(openFailures(l)).toEqual([]);
+  });
+
+  it('follows a commit through a rejected push and a rebase to the hash that was pushed', () => {
+    const l = initialLedger();
+    noteCall(l, { id: 'a', name: 'Bash', line: 1, command: 'git commit -am "Final docs" && git push' });
+    noteResult(l, { id: 'a', line: 2, ok: false, exitCode: 1, output: '[main c83eea1] Final docs\n ! [rejected]        main -> main (fetch first)' });
+    noteCall(l, { id: 'b', name: 'Bash', line: 3, command: 'git pull --rebase && git push' });
+    noteResult(l, { id: 'b', line: 4, ok: true, output: 'Successfully rebased and updated refs/heads/main.\n   1af6918..9bffcc8  main -> main' });
+    expect(l.commits).toMatchObject([{ hash: '9bffcc8', rebasedFrom: 'c83eea1', pushed: true, line: 2 }]);
+  });
+
+  it('prefers a real question over a closing phrase when the agent hands over', () => {
+    const st = initialState();
+    noteAgentText(st.ledger, 'Want me to (a) update the docs or (b) ship the mock?\n\nI have not touched anything yet — call it.', 9);
+    expect(endOf(st)).toMatchObject({ kind: 'waiting-on-user', line: 9 });
+    expect(endOf(st).why).toContain('Want me to (a)');
+  });
+
+  it('reads a pytest run that selected no test as unknown, not as a failure to fix', () => {
+    expect(decideOutcome('test', undefined, false, '=== test session starts ===\n==== 205 deselected in 0.58s ====').outcome).toBe('unknown');
+  });
+});
+
+describe('Codex 0.40 shell results', () => {
+  it('reads the output and exit code out of the JSON text a shell call returned', async () => {
+    const { readCodex, initialCodexState } = await import('../../src/core/harness/codex.js');
+    const obs = readCodex({ timestamp: 't', type: 'response_item', payload: { type: 'function_call_output', call_id: 'c1', output: JSON.stringify({ output: '[fix/x a7bfa7b] optimized team loading\n', metadata: { exit_code: 0, duration_seconds: 0.1 } }) } }, initialCodexState());
+    expect(obs.text).toBe('[fix/x a7bfa7b] optimized team loading\n');
+    expect(obs.facts).toMatchObject([{ t: 'tool_result', id: 'c1', exitCode: 0, ok: true }]);
+  });
+});

@@ -188,6 +188,22 @@ function outputText(output: unknown): string {
   return contentText(output).text;
 }
 
+/**
+ * Older Codex (0.40) wraps a shell's result as JSON text: {"output": "…", "metadata": {"exit_code": 0}}.
+ * The output inside is what the command printed, and its lines are what a reader needs.
+ */
+function unwrapShellOutput(text: string): { text: string; exitCode?: number } {
+  if (!text.startsWith('{"output"')) return { text };
+  try {
+    const o = JSON.parse(text) as unknown;
+    if (!isObj(o) || typeof o.output !== 'string') return { text };
+    const code = isObj(o.metadata) ? num(o.metadata.exit_code) : undefined;
+    return code === undefined ? { text: o.output } : { text: o.output, exitCode: code };
+  } catch {
+    return { text };
+  }
+}
+
 export function readCodex(obj: Record<string, unknown>, st: CodexState): Observation {
   const lineType = str(obj.type) ?? '';
   const payload = isObj(obj.payload) ? obj.payload : {};
@@ -335,9 +351,10 @@ function readItem(p: Record<string, unknown>, obs: Observation, st: CodexState):
     case 'function_call_output':
     case 'custom_tool_call_output': {
       const id = str(p.call_id) ?? '';
-      obs.text = outputText(p.output);
+      const unwrapped = unwrapShellOutput(outputText(p.output));
+      obs.text = unwrapped.text;
       obs.blocks = ['tool_result'];
-      const exitCode = parseExitCode(obs.text);
+      const exitCode = unwrapped.exitCode ?? parseExitCode(obs.text);
       const fact: Fact & { t: 'tool_result' } = { t: 'tool_result', id, output: obs.text };
       if (st.asks?.includes(id) === true) {
         const answers = codexAnswers(obs.text);

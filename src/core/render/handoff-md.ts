@@ -115,8 +115,10 @@ function currentState(a: Analysis): string {
   if (c.source === null) return NONE;
   const list = (items: string[], mark: string): string => (items.length === 0 ? NONE : items.map((t) => `- [${mark}] ${t.replace(/\r?\n/g, ' ')}`).join('\n'));
   const src = c.source === 'tasks' ? 'task list' : 'todo/plan list';
+  const lastReq = [...a.requests].reverse().find((q) => q.kind !== 'answer');
+  const stale = c.seq !== null && lastReq !== undefined && c.seq + 1 < lastReq.line ? ` — written before the latest request (line ${lastReq.line}), so it may be out of date` : '';
   return [
-    `${label('reported')} — from the agent's latest ${src}${at(c.seq)}`,
+    `${label('reported')} — from the agent's latest ${src}${at(c.seq)}${stale}`,
     `### Completed\n\n${list(c.completed, 'x')}`,
     `### In Progress\n\n${list(c.in_progress, '~')}`,
     `### Not Started\n\n${list(c.not_started, ' ')}`,
@@ -175,7 +177,9 @@ function commits(a: Analysis): string {
 
 function verification(a: Analysis): string {
   const rows = a.checkTargets.slice(0, MD.CHECK_TARGETS).map((c) => {
-    const outcome = c.outcome === 'pass' ? 'passed' : c.outcome === 'fail' ? (c.fixed_line === null ? 'failed' : `failed, fixed by the run at line ${c.fixed_line}`) : 'unknown';
+    const fixer = c.fixed_line === null ? undefined : a.checks.find((x) => x.line === c.fixed_line);
+    const fixed = c.fixed_line === null ? '' : `, then covered by a passing run at line ${c.fixed_line}${fixer ? ` (${code(fixer.command, 80)})` : ''}`;
+    const outcome = c.outcome === 'pass' ? 'passed' : c.outcome === 'fail' ? `failed${fixed}` : 'unknown';
     const ev = `line ${c.line}${c.exit_code === null ? '' : `, exit ${c.exit_code}`}${c.summary ? `: ${oneLine(c.summary, 120)}` : ''}`;
     return [code(c.command, 160), outcome, cell(ev, 200), `${c.runs}${c.failed > 0 ? ` (${c.failed} failed)` : ''}`];
   });

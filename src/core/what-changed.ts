@@ -1,0 +1,97 @@
+/**
+ * What a write put into a file, in a few words a successor can act on: the functions, classes and
+ * constants it defines, the headings of a document, the first line of a docstring. Read from the
+ * text the write carried (an Edit's new string, a Write's content, a patch's added lines), never
+ * from the file on disk. Bounded, and linear in the text.
+ */
+
+export const WHAT_LIMITS = { ITEMS: 8, ITEM_CHARS: 100, SCAN_LINES: 2000 } as const;
+
+const clip = (s: string, n: number): string => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
+
+/** Definitions by language family; the first capture is the name, the second (optional) a value. */
+const DEFINITIONS: readonly RegExp[] = [
+  /^(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(/, // Python
+  /^class\s+([A-Za-z_]\w*)/, // Python, JS, TS
+  /^(?:export\s+)?(?:default\s+)?(?:async\s+)?function\*?\s+([A-Za-z_$][\w$]*)/, // JS, TS
+  /^(?:export\s+)?(?:interface|type|enum)\s+([A-Za-z_$][\w$]*)/, // TS
+  /^(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?fn\s+([A-Za-z_]\w*)/, // Rust
+  /^(?:pub(?:\([^)]*\))?\s+)?(?:struct|enum|trait|mod)\s+([A-Za-z_]\w*)/, // Rust
+  /^func\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)/, // Go
+];
+/** A module-level constant with a literal value: `MAX_RETRIES = 5`, `export const API_URL = "…"`. */
+const CONSTANT = /^(?:export\s+)?(?:const\s+|let\s+|pub\s+const\s+|static\s+)?([A-Z][A-Z0-9_]{2,})\s*(?::[^=]{1,40})?=\s*(.+)$/;
+const EXPORTED_CONST = /^export\s+const\s+([A-Za-z_$][\w$]*)\s*(?::[^=]{1,60})?=/;
+const HEADING = /^#{1,4}\s+(.+)$/;
+const DOCSTRING = /^\s*(?:"""|''')\s*(.+?)(?:"""|''')?\s*$/;
+const CODE_EXT = /\.(py|pyi|js|jsx|mjs|cjs|ts|tsx|mts|cts|rs|go|rb|java|kt|swift|c|cc|cpp|h|hpp|cs|php|scala|sh|sql)$/i;
+const DOC_EXT = /\.(md|mdx|markdown|rst|txt|adoc)$/i;
+
+/** The notable things `text` (the new content of `path`) defines, in order, at most ITEMS. */
+export function whatChanged(path: string, text: string): string[] {
+  const out: string[] = [];
+  const add = (s: string): void => {
+    const item = clip(s.replace(/\s+/g, ' ').trim(), WHAT_LIMITS.ITEM_CHARS);
+    if (item.length > 0 && !out.includes(item)) out.push(item);
+  };
+  const lines = text.split('\n', WHAT_LIMITS.SCAN_LINES);
+  const doc = DOC_EXT.test(path);
+  const code = CODE_EXT.test(path);
+  for (let i = 0; i < lines.length && out.length < WHAT_LIMITS.ITEMS; i += 1) {
+    const raw = lines[i] as string;
+    const line = raw.trimEnd();
+    if (doc || (!code && HEADING.test(line))) {
+      const h = HEADING.exec(line);
+      if (h?.[1] !== undefined) add(h[1].replace(/[*_`]/g, ''));
+      continue;
+    }
+    // Only top-level (or one indent deep, for methods) definitions say what a file is about.
+    if (/^\s{5,}/.test(raw)) continue;
+    const t = line.trim();
+    let named = false;
+    for (const re of DEFINITIONS) {
+      const m = re.exec(t);
+      if (m?.[1] === undefined) continue;
+      const docLine = DOCSTRING.exec(lines[i + 1] ?? '')?.[1];
+      add(docLine === undefined ? m[1] : `${m[1]}: ${docLine}`);
+      named = true;
+      break;
+    }
+    if (named || /^\s/.test(raw)) continue;
+    const c = CONSTANT.exec(t);
+    if (c?.[1] !== undefined) {
+      add(`${c[1]} = ${c[2] ?? ''}`);
+      continue;
+    }
+    const e = EXPORTED_CONST.exec(t);
+    if (e?.[1] !== undefined) add(e[1]);
+  }
+  return out;
+}
+
+/** Files and their added lines in an apply_patch envelope (`*** Update File: p` then `+line`). */
+export function patchAdditions(patch: string): Map<string, string> {
+  const out = new Map<string, string>();
+  let file: string | null = null;
+  let buf: string[] = [];
+  const flush = (): void => {
+    if (file !== null && buf.length > 0) out.set(file, `${out.get(file) ?? ''}${buf.join('\n')}\n`);
+    buf = [];
+  };
+  for (const line of patch.split('\n')) {
+    const h = /^\*\*\* (?:Add|Update) File: (.+)$/.exec(line) ?? /^\*\*\* Move to: (.+)$/.exec(line);
+    if (h?.[1] !== undefined) {
+      flush();
+      file = h[1].trim();
+      continue;
+    }
+    if (/^\*\*\* (?:Delete File|End Patch|Begin Patch)/.test(line)) {
+      flush();
+      if (!line.includes('Begin')) file = null;
+      continue;
+    }
+    if (file !== null && line.startsWith('+')) buf.push(line.slice(1));
+  }
+  flush();
+  return out;
+}
