@@ -62,6 +62,8 @@ export interface FileChange {
   line: number;
   how: string;
   subagent?: boolean;
+  /** What the writes define (functions, classes, constants, headings), newest first. */
+  what?: string[];
 }
 
 export interface CheckRow {
@@ -101,6 +103,10 @@ export interface Analysis {
   otherCommands: number;
   backgroundStarts: number;
   openFailures: { line: number; text: string }[];
+  /** Failures a later run fixed: what broke and where it was fixed (the last 10). */
+  fixedFailures: { line: number; text: string; fixed_line: number }[];
+  /** The agent's own messages along the way (the last 20, shortened). */
+  agentMessages: { line: number; text: string }[];
   incidents: (FailureRecord & { label: Label })[];
   commits: { hash: string; subject: string; pushed: boolean | null; line: number }[];
   verification: CommandRecord[];
@@ -251,7 +257,12 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure):
   const end = endOf(st);
   const open = openFailures(l).map((f) => ({ line: f.line, text: f.text }));
   const commits = l.commits.map((c) => ({ hash: c.hash, subject: c.subject, pushed: c.pushed, line: c.line }));
-  const filesChanged: FileChange[] = Object.entries(l.changed).map(([path, f]) => (f.subagent ? { path, line: f.line, how: f.how, subagent: true } : { path, line: f.line, how: f.how }));
+  const filesChanged: FileChange[] = Object.entries(l.changed).map(([path, f]) => {
+    const fc: FileChange = { path, line: f.line, how: f.how };
+    if (f.subagent) fc.subagent = true;
+    if (f.what && f.what.length > 0) fc.what = f.what;
+    return fc;
+  });
   const na = nextAction(st, end, current, open, commits, filesChanged);
 
   const incidents: Analysis['incidents'] = [];
@@ -316,6 +327,8 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure):
     otherCommands: l.otherCommands,
     backgroundStarts: l.backgroundStarts,
     openFailures: open,
+    fixedFailures: l.failures.filter((f) => f.closedLine !== undefined && f.kind !== 'denied').slice(-10).map((f) => ({ line: f.line, text: f.text, fixed_line: f.closedLine as number })),
+    agentMessages: (l.said ?? []).slice(-20),
     incidents,
     commits,
     verification: st.commands,

@@ -88,6 +88,20 @@ function sanitize(obs: Observation, st: SessionState, redactor: Redactor): void 
             st.redactions += rr.count;
             return rr.text;
           }
+          if (isObj(item) && typeof item.path === 'string') {
+            // A write: its path and what it defines (a constant's value may be a credential).
+            const rp = redactor.redact(item.path);
+            st.redactions += rp.count;
+            const what = Array.isArray(item.what)
+              ? item.what.map((w: unknown) => {
+                  if (typeof w !== 'string') return w;
+                  const rw = redactor.redact(w);
+                  st.redactions += rw.count;
+                  return rw.text;
+                })
+              : item.what;
+            return what === undefined ? { ...item, path: rp.text } : { ...item, path: rp.text, what };
+          }
           if (isObj(item) && typeof item.text === 'string') {
             const rr = redactor.redact(item.text);
             st.redactions += rr.count;

@@ -38,7 +38,7 @@ export interface CallRecord {
   name: string;
   line: number;
   command?: string;
-  writes?: { path: string; how: WriteHow }[];
+  writes?: { path: string; how: WriteHow; what?: string[] }[];
   targets?: CheckTarget[];
   background?: boolean;
   question?: string;
@@ -94,7 +94,7 @@ export interface Ledger {
   requests: RequestRecord[];
   requestsTotal: number;
   calls: Record<string, CallRecord>;
-  changed: Record<string, { line: number; how: WriteHow; tool: string; subagent?: boolean }>;
+  changed: Record<string, { line: number; how: WriteHow; tool: string; subagent?: boolean; what?: string[] }>;
   changedTotal: number;
   notChanged: Record<string, { line: number; reason: string }>;
   unreadableWrites: number;
@@ -122,6 +122,10 @@ export interface Ledger {
   lastRebaseLine: number | null;
   /** Executables the session installed from its own source ("Installed 1 executable: x"). */
   installed?: string[];
+  /** The agent's messages, shortened (the last 20). */
+  said?: { line: number; text: string }[];
+  /** Results written before their call (parallel tool calls): applied when the call arrives. */
+  early?: Record<string, ResultInput>;
 }
 
 export function initialLedger(): Ledger {
@@ -202,6 +206,7 @@ export function noteAgentText(l: Ledger, text: string, line: number): void {
   const t = text.trim();
   if (t.length === 0) return;
   l.lastAgentText = { line, text: t.length > 4000 ? `${t.slice(0, 1500)}\n…\n${t.slice(-2400)}` : t };
+  l.said = [...(l.said ?? []), { line, text: clip(t.replace(/\s+/g, ' '), 400) }].slice(-20);
   l.last = { event: 'agent_text', line };
   const m = SUCCESS_CLAIM.exec(t);
   if (!m) return;
@@ -239,7 +244,7 @@ export interface CallInput {
   name: string;
   line: number;
   command?: string;
-  writes?: { path: string; how: WriteHow }[];
+  writes?: { path: string; how: WriteHow; what?: string[] }[];
   unreadable?: boolean;
   background?: boolean;
   question?: string;
@@ -251,7 +256,7 @@ export function noteCall(l: Ledger, c: CallInput): void {
   const rec: CallRecord = { name: c.name, line: c.line };
   if (c.subagent) rec.subagent = true;
   if (c.unreadable) l.unreadableWrites += 1;
-  const writes = [...(c.writes ?? [])];
+  const writes: { path: string; how: WriteHow; what?: string[] }[] = [...(c.writes ?? [])];
   if (c.command !== undefined) {
     rec.command = c.command;
     for (const w of shellWrites(c.command)) writes.push({ path: w.path, how: w.how });
@@ -276,6 +281,14 @@ export function noteCall(l: Ledger, c: CallInput): void {
   }
   // A hook runs beside the agent: it never decides where the agent stopped.
   if (!c.subagent && c.name !== 'hook') l.last = { event: 'tool_call', line: c.line };
+  const early = c.id === '' ? undefined : l.early?.[c.id];
+  if (early !== undefined && l.early) {
+    delete l.early[c.id];
+    const lastBefore = l.last;
+    noteResult(l, early);
+    // The result is older than the call: where the session stands is still the call.
+    l.last = lastBefore;
+  }
 }
 
 export interface ResultInput {
@@ -312,7 +325,14 @@ export function noteResult(l: Ledger, r: ResultInput): void {
   }
   if (!r.subagent && call?.name !== 'hook') l.last = { event: 'tool_result', line: r.line };
   if (l.pendingQuestion?.id === r.id) l.pendingQuestion = null;
-  if (!call) return;
+  if (!call) {
+    // Claude Code may write a result before its call when calls run in parallel: keep it for the call.
+    if (r.id !== '' && waitOf === undefined) {
+      l.early = { ...(l.early ?? {}), [r.id]: r };
+      trim(l.early, 32);
+    }
+    return;
+  }
   const failed = r.denied !== undefined || r.interrupted === true || r.ok === false || (r.exitCode !== undefined && r.exitCode !== 0);
   if (call.writes) noteWrites(l, call, r, failed);
   if (call.command !== undefined && !call.background) {
@@ -337,15 +357,20 @@ function noteWrites(l: Ledger, call: CallRecord, r: ResultInput, failed: boolean
       continue;
     }
     if (r.ok === undefined && r.exitCode === undefined) continue; // no verdict recorded: not claimed
-    markChanged(l, w.path, w.how, call.name, r.line, call.subagent === true);
+    markChanged(l, w.path, w.how, call.name, r.line, call.subagent === true, w.what);
   }
 }
 
-export function markChanged(l: Ledger, path: string, how: WriteHow, tool: string, line: number, subagent: boolean): void {
+export function markChanged(l: Ledger, path: string, how: WriteHow, tool: string, line: number, subagent: boolean, what?: readonly string[]): void {
   const had = l.changed[path];
   if (had) delete l.changed[path];
   else l.changedTotal += 1;
-  l.changed[path] = subagent ? { line, how: had?.how === 'create' ? 'create' : how, tool, subagent } : { line, how: had?.how === 'create' ? 'create' : how, tool };
+  const rec: Ledger['changed'][string] = { line, how: had?.how === 'create' ? 'create' : how, tool };
+  if (subagent) rec.subagent = true;
+  // What the latest writes define, newest first; older items fill the rest of the bound.
+  const items = [...(what ?? []), ...(had?.what ?? [])].filter((x, i, all) => all.indexOf(x) === i).slice(0, 8);
+  if (items.length > 0) rec.what = items;
+  l.changed[path] = rec;
   delete l.notChanged[path];
   trim(l.changed, LEDGER_LIMITS.FILES);
   l.lastChangeLine = line;

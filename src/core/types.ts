@@ -62,7 +62,7 @@ export type Fact =
       files?: string[];
       seq?: number;
       /** Files the call writes when it succeeds, and how. */
-      writes?: { path: string; how: WriteHow }[];
+      writes?: { path: string; how: WriteHow; what?: string[] }[];
       /** A write whose target cannot be read (the publisher redacted its arguments). */
       unreadable?: boolean;
       /** Started in the background (a server, a watcher): never a check. */

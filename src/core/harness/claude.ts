@@ -2,6 +2,7 @@ import type { Fact, Observation, TodoItem } from '../types.js';
 import { blockText, contentText, genericText, isObj, num, str } from './extract.js';
 import { parseExitCode } from './exit-code.js';
 import { questionAnswers, rejectionFeedback, userRequest } from './requests.js';
+import { whatChanged } from '../what-changed.js';
 import type { WriteHow } from '../ledger.js';
 
 /**
@@ -73,7 +74,7 @@ function toolCallFacts(block: Record<string, unknown>, facts: Fact[]): void {
   if (edit !== undefined && typeof input[edit[0]] === 'string') {
     const path = input[edit[0]] as string;
     call.files = [path];
-    call.writes = [{ path, how: edit[1] }];
+    call.writes = [{ path, how: edit[1], what: whatChanged(path, writtenText(name, input)) }];
   }
   if (input.run_in_background === true) call.background = true;
   if (QUESTION_TOOLS.has(name)) call.question = questionText(name, input);
@@ -98,6 +99,14 @@ function toolCallFacts(block: Record<string, unknown>, facts: Fact[]): void {
     const description = str(input.description) ?? str(input.subagent_type);
     facts.push({ t: 'subagent', id, ...(description === undefined ? {} : { description }) });
   }
+}
+
+/** The new text a write tool carries: Write's content, Edit's new string, MultiEdit's new strings. */
+function writtenText(name: string, input: Record<string, unknown>): string {
+  if (name === 'Write') return str(input.content) ?? '';
+  if (name === 'NotebookEdit') return str(input.new_source) ?? '';
+  if (name === 'MultiEdit' && Array.isArray(input.edits)) return input.edits.map((e) => (isObj(e) ? (str(e.new_string) ?? '') : '')).join('\n');
+  return str(input.new_string) ?? '';
 }
 
 function questionText(name: string, input: Record<string, unknown>): string {

@@ -3,6 +3,7 @@ import type { Fact, Observation, TodoItem } from '../types.js';
 import { contentText, formatToolCall, genericText, isObj, num, shellJoin, str } from './extract.js';
 import { parseExitCode } from './exit-code.js';
 import { codeModeCalls } from './code-mode.js';
+import { patchAdditions, whatChanged } from '../what-changed.js';
 import { codexAnswers, codexUserRequest } from './requests.js';
 
 /**
@@ -323,13 +324,13 @@ function readItem(p: Record<string, unknown>, obs: Observation, st: CodexState):
         const files = patchFiles(patch);
         if (files.length > 0) call.files = files;
       }
-      if (patch !== undefined && call.files !== undefined) call.writes = call.files.map((path) => ({ path, how: 'patch' as const }));
+      if (patch !== undefined && call.files !== undefined) call.writes = patchWrites(patch, call.files);
       if (name === 'apply_patch' && call.files === undefined && REDACTED_ARGS.test(typeof p.input === 'string' ? p.input : typeof p.arguments === 'string' ? p.arguments : '')) call.unreadable = true;
       if (command !== undefined && name !== 'exec' && /\bapply_patch\b/.test(command)) {
         const files = patchFiles(command);
         if (files.length > 0) {
           call.files = files;
-          call.writes = files.map((path) => ({ path, how: 'patch' as const }));
+          call.writes = patchWrites(command, files);
         }
       }
       if (name === 'exec' && typeof args === 'string') readCodeMode(args, call, obs.facts);
@@ -576,11 +577,17 @@ function readCodeMode(script: string, call: Fact & { t: 'tool_call' }, facts: Fa
   for (const patch of inner.patches) for (const f of patchFiles(patch)) if (!files.includes(f)) files.push(f);
   if (files.length > 0) {
     call.files = files;
-    call.writes = files.map((path) => ({ path, how: 'patch' as const }));
+    call.writes = patchWrites(inner.patches.join('\n'), files);
   }
   if (inner.plan !== null) {
     call.plan = true;
     const items = planItems(inner.plan);
     if (items) facts.push({ t: 'todos', items });
   }
+}
+
+/** A patch's writes, each with what its added lines define. */
+function patchWrites(patch: string, files: readonly string[]): { path: string; how: 'patch'; what: string[] }[] {
+  const added = patchAdditions(patch);
+  return files.map((path) => ({ path, how: 'patch' as const, what: whatChanged(path, added.get(path) ?? '') }));
 }

@@ -20,6 +20,7 @@ export const SECTION_TITLES = [
   'Next Action',
   'Claims to double-check',
   'Current State',
+  'What the agent reported',
   'Failures And Blockers',
   'Verification',
   'Repository Evidence',
@@ -33,7 +34,7 @@ export const SECTION_TITLES = [
 ] as const;
 
 /** Bounds that keep the largest handoff readable in one sitting (the payloads carry the rest). */
-const MD = { REQUESTS_HEAD: 5, REQUESTS_TAIL: 25, REQUEST_CHARS: 240, FILES: 40, CHECK_TARGETS: 15, TIMELINE: 15, TIMELINE_CHARS: 100 } as const;
+const MD = { REQUESTS_HEAD: 5, REQUESTS_TAIL: 25, REQUEST_CHARS: 600, AGENT_MESSAGES: 8, AGENT_CHARS: 200, FIXED: 8, FILES: 25, CHECK_TARGETS: 10, TIMELINE: 15, TIMELINE_CHARS: 100 } as const;
 
 const NONE = 'None';
 const label = (l: string): string => `*${l}*`;
@@ -157,10 +158,10 @@ function filesChanged(a: Analysis): string {
     if (a.unreadableWrites > 0) return `### Files changed in this session\n\n${label('unknown')} — ${a.unreadableWrites} apply_patch call(s), paths unreadable (redacted by the transcript's publisher)`;
     return `### Files changed in this session\n\n${NONE}`;
   }
-  const rows = fs.slice(-MD.FILES).reverse().map((f) => [path(f.path), cell(`${f.how}${f.subagent ? ' (by a subagent)' : ''}`), String(f.line)]);
+  const rows = fs.slice(-MD.FILES).reverse().map((f) => [path(f.path), cell(`${f.how}${f.subagent ? ' (by a subagent)' : ''}`), String(f.line), cell((f.what ?? []).join('; '), 120)]);
   const more = a.filesChangedTotal > rows.length ? `\n\n${a.filesChangedTotal - rows.length} more in HANDOFF.summary.json.` : '';
   const unreadable = a.unreadableWrites > 0 ? `\n\n${label('unknown')} — and ${a.unreadableWrites} apply_patch call(s) whose paths are unreadable.` : '';
-  return `### Files changed in this session\n\n${label('verified')} — writes whose result succeeded (edits, patches, and shell commands that plainly write), latest first:\n\n${table(['file', 'how', 'line'], rows)}${more}${unreadable}`;
+  return `### Files changed in this session\n\n${label('verified')} — writes whose result succeeded (edits, patches, and shell commands that plainly write), latest first:\n\n${table(['file', 'how', 'line', 'what the writes define'], rows)}${more}${unreadable}`;
 }
 
 function filesNotChanged(a: Analysis): string {
@@ -196,8 +197,15 @@ function verification(a: Analysis): string {
 function failures(a: Analysis): string {
   const lines = a.openFailures.map((f) => `${label('verified')} line ${f.line}: ${oneLine(f.text, 400)}`);
   for (const f of a.incidents) lines.push(`${label(f.label)} ${f.kind === 'interrupted' ? 'interrupted' : 'API error'}${at(f.seq)}: ${oneLine(f.text, 300)}`);
-  if (lines.length === 0) return NONE;
-  return `Open failures only: a failure that a later run of the same check fixed is not listed.\n\n${bullets(lines)}`;
+  const fixed = a.fixedFailures.length === 0 ? '' : `\n\n### Fixed during the session\n\n${label('verified')} — failures a later run of the same target resolved (not open):\n\n${bullets(a.fixedFailures.slice(-MD.FIXED).map((f) => `line ${f.line}, fixed by line ${f.fixed_line}: ${oneLine(f.text, 240)}`))}`;
+  if (lines.length === 0) return fixed.length === 0 ? NONE : `No open failure.${fixed}`;
+  return `Open failures only: a failure that a later run of the same check fixed is listed apart.\n\n${bullets(lines)}${fixed}`;
+}
+
+function agentMessages(a: Analysis): string {
+  const ms = a.agentMessages.slice(-MD.AGENT_MESSAGES);
+  if (ms.length === 0) return NONE;
+  return `${label('reported')} — the agent's own messages, latest last (shortened; every turn is in timeline.jsonl):\n\n${bullets(ms.map((m) => `line ${m.line} — ${oneLine(m.text, MD.AGENT_CHARS)}`))}`;
 }
 
 function unknowns(a: Analysis): string {
@@ -286,6 +294,7 @@ export function renderHandoffMd(r: RenderInput, a: Analysis): string {
     section('Next Action', nextActionBody(a)),
     section('Claims to double-check', claims(a)),
     section('Current State', currentState(a)),
+    section('What the agent reported', agentMessages(a)),
     section('Failures And Blockers', failures(a)),
     section('Verification', verification(a)),
     section('Repository Evidence', repoEvidence(r, a)),
