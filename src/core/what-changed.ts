@@ -20,6 +20,8 @@ const DEFINITIONS: readonly RegExp[] = [
   /^func\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)/, // Go
 ];
 /** A module-level constant with a literal value: `MAX_RETRIES = 5`, `export const API_URL = "…"`. */
+/** Constants say less than definitions: at most this many, so functions and classes are not crowded out. */
+const MAX_CONSTANTS = 3;
 const CONSTANT = /^(?:export\s+)?(?:const\s+|let\s+|pub\s+const\s+|static\s+)?([A-Z][A-Z0-9_]{2,})\s*(?::[^=]{1,40})?=\s*(.+)$/;
 const EXPORTED_CONST = /^export\s+const\s+([A-Za-z_$][\w$]*)\s*(?::[^=]{1,60})?=/;
 const HEADING = /^#{1,4}\s+(.+)$/;
@@ -36,6 +38,7 @@ export function whatChanged(path: string, text: string): string[] {
   };
   const lines = text.split('\n', WHAT_LIMITS.SCAN_LINES);
   const doc = DOC_EXT.test(path);
+  let constants = 0;
   const code = CODE_EXT.test(path);
   for (let i = 0; i < lines.length && out.length < WHAT_LIMITS.ITEMS; i += 1) {
     const raw = lines[i] as string;
@@ -59,8 +62,12 @@ export function whatChanged(path: string, text: string): string[] {
     }
     if (named || /^\s/.test(raw)) continue;
     const c = CONSTANT.exec(t);
-    if (c?.[1] !== undefined) {
-      add(`${c[1]} = ${c[2] ?? ''}`);
+    if (c?.[1] !== undefined && constants < MAX_CONSTANTS) {
+      let value = (c[2] ?? '').trim();
+      // A collection opened on this line: its first entries say what it holds.
+      if (/^[[{(]$/.test(value)) value = `${value} ${lines.slice(i + 1, i + 4).map((x) => x.trim()).filter((x) => x.length > 0).join(' ')} …`;
+      add(`${c[1]} = ${value}`);
+      constants += 1;
       continue;
     }
     const e = EXPORTED_CONST.exec(t);

@@ -220,3 +220,24 @@ describe('Codex 0.40 shell results', () => {
     expect(obs.facts).toMatchObject([{ t: 'tool_result', id: 'c1', exitCode: 0, ok: true }]);
   });
 });
+
+describe('what a write defines', () => {
+  it('names functions with their docstring, a few constants with their first values, and document headings', async () => {
+    const { whatChanged, patchAdditions } = await import('../../src/core/what-changed.js');
+    const py = 'KNOWN_BOTS = [\n    "dependabot",\n    "renovate",\n]\n\ndef is_bot(login):\n    """Three-layer bot detection."""\n    return False\n';
+    expect(whatChanged('src/filters.py', py)).toEqual(['KNOWN_BOTS = [ "dependabot", "renovate", ] …', 'is_bot: Three-layer bot detection.']);
+    expect(whatChanged('README.md', '# Dashboard\n\ntext\n\n## Run locally\n')).toEqual(['Dashboard', 'Run locally']);
+    expect(whatChanged('data.json', '{"a": 1}')).toEqual([]);
+    const added = patchAdditions('*** Begin Patch\n*** Add File: src/a.rs\n+pub fn run() {}\n*** Update File: b.md\n@@\n-# Old\n+# New\n*** End Patch');
+    expect(whatChanged('src/a.rs', added.get('src/a.rs') ?? '')).toEqual(['run']);
+    expect(whatChanged('b.md', added.get('b.md') ?? '')).toEqual(['New']);
+  });
+
+  it('keeps a result written before its call and applies it when the call arrives', () => {
+    const l = initialLedger();
+    noteResult(l, { id: 'w', line: 349, ok: true });
+    noteCall(l, { id: 'w', name: 'Write', line: 350, writes: [{ path: 'src/fetch.py', how: 'write' }] });
+    expect(l.changed['src/fetch.py']).toMatchObject({ line: 349, how: 'write' });
+    expect(l.last).toMatchObject({ event: 'tool_call', line: 350 });
+  });
+});
