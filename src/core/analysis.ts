@@ -109,6 +109,7 @@ export interface Analysis {
   agentMessages: { line: number; text: string }[];
   incidents: (FailureRecord & { label: Label })[];
   commits: { hash: string; subject: string; pushed: boolean | null; line: number }[];
+  failedCommit: { line: number; text: string } | null;
   verification: CommandRecord[];
   checksNotRun: Finding[];
   unknowns: Finding[];
@@ -288,6 +289,11 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure):
   const lastCheck = l.checks[l.checks.length - 1];
   if (l.lastChangeLine !== null && (lastCheck === undefined || lastCheck.line < l.lastChangeLine)) {
     checksNotRun.push({ text: `No test, build, type check or lint ran after the last file change (line ${l.lastChangeLine})`, label: 'verified', seq: l.lastChangeLine - 1 });
+  } else if (l.lastChangeLine !== null) {
+    // Some checks ran after the last change; the others last ran on older code.
+    const changed = l.lastChangeLine;
+    const stale = targetRows(l.checks, l.failures).filter((t) => t.line < changed && t.outcome !== 'unknown').slice(0, 5);
+    for (const t of stale) checksNotRun.push({ text: `\`${t.command.length > 100 ? `${t.command.slice(0, 99)}…` : t.command}\` last ran at line ${t.line}, before the last file change (line ${changed})`, label: 'verified', seq: t.line - 1 });
   }
 
   const unknowns: Finding[] = [];
@@ -331,6 +337,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure):
     agentMessages: (l.said ?? []).slice(-20),
     incidents,
     commits,
+    failedCommit: l.failedCommit ?? null,
     verification: st.commands,
     checksNotRun,
     unknowns,

@@ -1,6 +1,6 @@
-import { decideOutcome } from './outcome.js';
+import { decideOutcome, lastLine } from './outcome.js';
 import type { Outcome } from './outcome.js';
-import { checkTargets, commitsInOutput, segments, isGitMergeOrPull, isGitPush, isGitRebase, pullRequestHint, pushesInOutput, shellWrites, startsInBackground } from './shell.js';
+import { checkTargets, commitsInOutput, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, pullRequestHint, pushesInOutput, shellWrites, startsInBackground } from './shell.js';
 import type { CheckTarget } from './shell.js';
 
 /**
@@ -122,6 +122,8 @@ export interface Ledger {
   lastRebaseLine: number | null;
   /** Executables the session installed from its own source ("Installed 1 executable: x"). */
   installed?: string[];
+  /** The latest `git commit` that made no commit ("nothing to commit", a hook refused it). */
+  failedCommit?: { line: number; text: string };
   /** The agent's messages, shortened (the last 20). */
   said?: { line: number; text: string }[];
   /** Results written before their call (parallel tool calls): applied when the call arrives. */
@@ -466,6 +468,7 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
     }
   }
   if (!failed && isGitRebase(command)) l.lastRebaseLine = line;
+  if (failed && isGitCommit(command) && commitsInOutput(out).length === 0) l.failedCommit = { line, text: lastLine(out) ?? 'git commit failed' };
   if (!isGitPush(command)) return;
   const updates = pushesInOutput(out);
   if (failed && updates.length === 0) return;

@@ -241,3 +241,24 @@ describe('what a write defines', () => {
     expect(l.last).toMatchObject({ event: 'tool_call', line: 350 });
   });
 });
+
+describe('what a successor must not assume', () => {
+  it('names each check that last ran before the last file change, and a commit that made nothing', async () => {
+    const { analyze } = await import('../../src/core/analysis.js');
+    const { gitUnavailable } = await import('../../src/core/evidence.js');
+    const st = initialState();
+    const l = st.ledger;
+    noteRequest(l, 'speed up the sheet', 1, 'request');
+    noteCall(l, { id: 'lint', name: 'shell', line: 2, command: 'pnpm lint' });
+    noteResult(l, { id: 'lint', line: 3, ok: true, exitCode: 0, output: '' });
+    noteCall(l, { id: 'w', name: 'apply_patch', line: 4, writes: [{ path: 'a.ts', how: 'patch' }] });
+    noteResult(l, { id: 'w', line: 5, ok: true, exitCode: 0 });
+    noteCall(l, { id: 'tc', name: 'shell', line: 6, command: 'pnpm check-types' });
+    noteResult(l, { id: 'tc', line: 7, ok: true, exitCode: 0, output: '' });
+    noteCall(l, { id: 'c', name: 'shell', line: 8, command: 'git commit -m "x"' });
+    noteResult(l, { id: 'c', line: 9, ok: false, exitCode: 1, output: 'On branch main\nnothing to commit, working tree clean' });
+    const a = analyze(st, gitUnavailable('no-cwd', 'no cwd', null, null), { used: null, limit: null, ratio: null, level: 'unknown', limit_source: null } as never);
+    expect(a.checksNotRun.map((f) => f.text)).toEqual(['`pnpm lint` last ran at line 3, before the last file change (line 5)']);
+    expect(a.failedCommit).toEqual({ line: 9, text: 'nothing to commit, working tree clean' });
+  });
+});

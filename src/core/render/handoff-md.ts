@@ -171,7 +171,8 @@ function filesNotChanged(a: Analysis): string {
 }
 
 function commits(a: Analysis): string {
-  if (a.commits.length === 0) return `### Commits made in this session\n\n${NONE}`;
+  const attempt = a.failedCommit === null ? '' : `\n\n${label('verified')} — the last \`git commit\` made no commit (line ${a.failedCommit.line}): ${oneLine(a.failedCommit.text, 160)}`;
+  if (a.commits.length === 0) return `### Commits made in this session\n\n${NONE}${attempt}`;
   const pushed = (p: boolean | null): string => (p === true ? 'pushed' : p === false ? 'not pushed' : 'push unknown');
   return `### Commits made in this session\n\n${label('verified')} — from \`git commit\` and \`git push\` output:\n\n${bullets(a.commits.map((c) => `${code(c.hash)} ${oneLine(c.subject, 120)} (line ${c.line}) — ${pushed(c.pushed)}`))}`;
 }
