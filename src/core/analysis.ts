@@ -88,6 +88,8 @@ export interface Analysis {
   requests: RequestRecord[];
   requestsTotal: number;
   stateNow: { text: string; seq: number; who: 'agent' | 'user' } | null;
+  /** Tool calls the session made after the agent's last message (the message is then not the whole story). */
+  afterStateNow: { calls: number; line: number } | null;
   end: End;
   current: CurrentState;
   nextAction: NextAction;
@@ -318,6 +320,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure):
     requests: l.requests,
     requestsTotal: l.requestsTotal,
     stateNow,
+    afterStateNow: stateNow?.who === 'agent' ? (l.since ?? null) : null,
     end,
     current,
     nextAction: na,

@@ -1,6 +1,6 @@
 import { decideOutcome, lastLine } from './outcome.js';
 import type { Outcome } from './outcome.js';
-import { checkTargets, commitsInOutput, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, pullRequestHint, pushesInOutput, shellWrites, startsInBackground } from './shell.js';
+import { checkTargets, commandKey, commitsInOutput, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, pullRequestHint, pushesInOutput, shellWrites, startsInBackground } from './shell.js';
 import type { CheckTarget } from './shell.js';
 
 /**
@@ -124,6 +124,8 @@ export interface Ledger {
   installed?: string[];
   /** The latest `git commit` that made no commit ("nothing to commit", a hook refused it). */
   failedCommit?: { line: number; text: string };
+  /** Tool calls since the agent's last message, and the line of the latest: the session went on after it. */
+  since?: { calls: number; line: number };
   /** The agent's messages, shortened (the last 20). */
   said?: { line: number; text: string }[];
   /** Results written before their call (parallel tool calls): applied when the call arrives. */
@@ -209,6 +211,7 @@ export function noteAgentText(l: Ledger, text: string, line: number): void {
   if (t.length === 0) return;
   l.lastAgentText = { line, text: t.length > 4000 ? `${t.slice(0, 1500)}\n…\n${t.slice(-2400)}` : t };
   l.said = [...(l.said ?? []), { line, text: clip(t.replace(/\s+/g, ' '), 400) }].slice(-20);
+  delete l.since;
   l.last = { event: 'agent_text', line };
   const m = SUCCESS_CLAIM.exec(t);
   if (!m) return;
@@ -282,7 +285,10 @@ export function noteCall(l: Ledger, c: CallInput): void {
     trim(l.calls, LEDGER_LIMITS.CALLS);
   }
   // A hook runs beside the agent: it never decides where the agent stopped.
-  if (!c.subagent && c.name !== 'hook') l.last = { event: 'tool_call', line: c.line };
+  if (!c.subagent && c.name !== 'hook') {
+    l.last = { event: 'tool_call', line: c.line };
+    if (l.lastAgentText !== null) l.since = { calls: (l.since?.calls ?? 0) + 1, line: c.line };
+  }
   const early = c.id === '' ? undefined : l.early?.[c.id];
   if (early !== undefined && l.early) {
     delete l.early[c.id];
@@ -306,6 +312,8 @@ export interface ResultInput {
 }
 
 const codeModeCell = /^Script running with cell ID (\S+)/;
+/** A program that crashed, whatever the harness's verdict (`python x.py | tail` exits 0). */
+const CRASHED = /^Traceback \(most recent call last\):$|^[A-Z]\w*(?:Error|Exception): \S/m;
 
 export function noteResult(l: Ledger, r: ResultInput): void {
   let call = l.calls[r.id];
@@ -339,7 +347,7 @@ export function noteResult(l: Ledger, r: ResultInput): void {
   if (call.writes) noteWrites(l, call, r, failed);
   if (call.command !== undefined && !call.background) {
     if (call.targets) noteCheckRun(l, call, r);
-    else noteCommandResult(l, call, r, failed);
+    else noteCommandResult(l, call, r, failed || (r.exitCode === undefined && CRASHED.test(out)));
     noteGit(l, call.command, out, r.line, failed);
   }
   // A call the user rejected is the user's decision (its feedback is a request), not a failure.
@@ -438,13 +446,13 @@ function noteCommandResult(l: Ledger, call: CallRecord, r: ResultInput, failed: 
     // at all after it was denied.
     for (const f of l.failures) {
       if (f.closedLine !== undefined) continue;
-      if ((f.kind === 'command' && f.keys[0] === call.command) || (f.kind === 'denied' && f.keys[0] === `${call.name}:${call.command ?? ''}`)) f.closedLine = r.line;
+      if ((f.kind === 'command' && f.keys[0] === commandKey(call.command ?? '')) || (f.kind === 'denied' && f.keys[0] === `${call.name}:${call.command ?? ''}`)) f.closedLine = r.line;
     }
     return;
   }
   if (r.denied !== undefined) return; // listed as a denied call
   const what = firstFailureLine(r.output ?? '');
-  push(l.failures, { line: r.line, text: `\`${clip(call.command ?? '', 160)}\` failed${r.exitCode !== undefined ? ` (exit ${r.exitCode})` : ''}${what ? `: ${what}` : ''}`, keys: [call.command ?? ''], kind: 'command' }, LEDGER_LIMITS.FAILURES);
+  push(l.failures, { line: r.line, text: `\`${clip(call.command ?? '', 160)}\` failed${r.exitCode !== undefined ? ` (exit ${r.exitCode})` : ''}${what ? `: ${what}` : ''}`, keys: [commandKey(call.command ?? '')], kind: 'command' }, LEDGER_LIMITS.FAILURES);
 }
 
 function firstFailureLine(out: string): string | null {

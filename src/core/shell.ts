@@ -361,6 +361,23 @@ export function checkTargets(command: string, programs: readonly string[] = []):
   return out;
 }
 
+/** Commands that only shape or show another command's output, or set up its shell. */
+const PLUMBING = new Set(['tail', 'head', 'grep', 'rg', 'sort', 'uniq', 'wc', 'less', 'more', 'cat', 'tee', 'echo', 'printf', 'cd', 'source', '.', 'export', 'set', 'true', 'sleep', 'jq']);
+
+/**
+ * What a command runs, for "the same command later succeeded": its programs and their arguments,
+ * without `cd`, `source`, redirects and the `| tail -25` that shows its output.
+ */
+export function commandKey(command: string): string {
+  const parts: string[] = [];
+  for (const seg of segments(command)) {
+    const ws = program(words(seg.replace(/\s[0-9&]?>>?\s*\S+/g, ' ')));
+    if (ws.length === 0 || PLUMBING.has(base(ws[0] ?? ''))) continue;
+    parts.push(ws.join(' '));
+  }
+  return parts.length === 0 ? command.trim() : parts.join(' && ');
+}
+
 /** A command that only starts a long-running process (a server, a watcher) and returns. */
 export function startsInBackground(command: string): boolean {
   const t = command.trim();

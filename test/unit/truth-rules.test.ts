@@ -262,3 +262,26 @@ describe('what a successor must not assume', () => {
     expect(a.failedCommit).toEqual({ line: 9, text: 'nothing to commit, working tree clean' });
   });
 });
+
+describe('commands that crash behind a pipe', () => {
+  it('reads a traceback as a failure even when the pipe exits 0, and closes it when the same program runs clean', async () => {
+    const { commandKey } = await import('../../src/core/shell.js');
+    expect(commandKey('source .venv/bin/activate && python src/analyze.py 2>&1 | tail -30')).toBe('python src/analyze.py');
+    const l = initialLedger();
+    noteRequest(l, 'score the engineers', 1, 'request');
+    noteCall(l, { id: 'a', name: 'Bash', line: 2, command: 'source .venv/bin/activate && python src/analyze.py 2>&1 | tail -30' });
+    noteResult(l, { id: 'a', line: 3, ok: true, output: 'Filtered PRs: 434\nTraceback (most recent call last):\n  File "x"\nModuleNotFoundError: No module named \'scipy\'' });
+    expect(l.failures).toMatchObject([{ line: 3, kind: 'command' }]);
+    noteCall(l, { id: 'b', name: 'Bash', line: 4, command: 'source .venv/bin/activate && python src/analyze.py 2>&1 | tail -25' });
+    noteResult(l, { id: 'b', line: 5, ok: true, output: 'Saved scores for 106 engineers' });
+    expect(l.failures[0]?.closedLine).toBe(5);
+  });
+
+  it('counts the tool calls made after the agent last spoke', () => {
+    const l = initialLedger();
+    noteAgentText(l, 'Adding a headline PR per card.', 10);
+    noteCall(l, { id: 'x', name: 'Bash', line: 11, command: 'git push' });
+    noteCall(l, { id: 'y', name: 'Bash', line: 13, command: 'ls' });
+    expect(l.since).toEqual({ calls: 2, line: 13 });
+  });
+});
