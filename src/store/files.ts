@@ -1,13 +1,17 @@
 import { createHash } from 'node:crypto';
 import type { Hash } from 'node:crypto';
 import { closeSync, constants, createReadStream, openSync, writeSync } from 'node:fs';
-import { copyFile, mkdir, readdir, readFile, rename, rm, stat, truncate, unlink } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat, truncate, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { StoreWriteError } from '../errors.js';
 import { STRAY_TEMP_RE } from './layout.js';
+import { DIR_MODE, FILE_MODE } from './permissions.js';
 
-/** Low-level file operations of the store. Every failure names the path and the fix. */
+/**
+ * Low-level file operations of the store. Every failure names the path and the fix. Files are
+ * created 0600 and folders 0700 (see permissions.ts), whatever the folder they go into allows.
+ */
 
 const WRITE_HINTS: Record<string, string> = {
   ENOSPC: 'free disk space on the store volume; the previous manifest stays in force and the build is retried',
@@ -31,7 +35,7 @@ export function writeError(op: string, path: string, e: unknown): StoreWriteErro
  * `fsync` is for commit points (the manifest): renders and state are rewritten on every build
  * and checked against the manifest when a session is opened, so they skip it.
  */
-export async function writeAtomic(path: string, data: string | Buffer, mode = 0o644, fsync = true): Promise<void> {
+export async function writeAtomic(path: string, data: string | Buffer, mode = FILE_MODE, fsync = true): Promise<void> {
   try {
     // The synchronous form: a build runs one at a time, and each of the dozen small steps of an
     // atomic write would otherwise wait for a thread-pool round trip (measured: 2.2 ms a file
@@ -42,9 +46,9 @@ export async function writeAtomic(path: string, data: string | Buffer, mode = 0o
   }
 }
 
-export async function ensureDir(path: string, mode?: number): Promise<void> {
+export async function ensureDir(path: string, mode = DIR_MODE): Promise<void> {
   try {
-    await mkdir(path, { recursive: true, ...(mode === undefined ? {} : { mode }) });
+    await mkdir(path, { recursive: true, mode });
   } catch (e) {
     throw writeError('create folder', path, e);
   }
@@ -59,7 +63,7 @@ export async function appendDurable(path: string, data: string | Buffer): Promis
   if (data.length === 0) return;
   let fd: number | null = null;
   try {
-    fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, 0o644);
+    fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, FILE_MODE);
     writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
   } catch (e) {
     throw writeError('append to', path, e);
@@ -143,8 +147,9 @@ export async function removeFile(path: string): Promise<void> {
 export async function copyAtomic(from: string, to: string): Promise<void> {
   const tmp = `${to}.${process.pid}.tmp`;
   try {
-    await mkdir(dirname(to), { recursive: true });
+    await mkdir(dirname(to), { recursive: true, mode: DIR_MODE });
     await copyFile(from, tmp);
+    await chmod(tmp, FILE_MODE);
     await rename(tmp, to);
   } catch (e) {
     await rm(tmp, { force: true });
@@ -154,7 +159,7 @@ export async function copyAtomic(from: string, to: string): Promise<void> {
 
 export async function moveDir(from: string, to: string): Promise<void> {
   try {
-    await mkdir(dirname(to), { recursive: true });
+    await mkdir(dirname(to), { recursive: true, mode: DIR_MODE });
     await rename(from, to);
   } catch (e) {
     throw writeError('move', from, e);
@@ -171,4 +176,16 @@ export async function sweepStrayTemps(dir: string): Promise<number> {
     }
   }
   return n;
+}
+
+/** Removes a folder if it is empty; anything else (not empty, gone) leaves it as it is. */
+export async function removeEmptyDir(path: string): Promise<boolean> {
+  try {
+    await rmdir(path);
+    return true;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOTDIR') return false;
+    throw writeError('remove the empty folder', path, e);
+  }
 }

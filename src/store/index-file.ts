@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PressureLevel } from '../core/pressure.js';
 import type { Harness } from '../core/types.js';
-import { ensureDir, listDir, readText, removeFile, writeAtomic } from './files.js';
+import { escapeControls } from '../core/control-chars.js';
+import { ensureDir, listDir, readText, removeEmptyDir, removeFile, writeAtomic } from './files.js';
 import type { Layout } from './layout.js';
 import { FILES, RESERVED_ROOT_NAMES } from './layout.js';
 import type { Manifest } from './manifest.js';
@@ -28,6 +29,7 @@ export interface IndexEntry {
   transfer_ready: boolean;
   source_state: 'present' | 'gone';
   /** Beyond SPEC §5's list: where the session lives and what it reads, for tools and the daemon. */
+  title: string | null;
   dir: string;
   parent_session: string | null;
   objective: string | null;
@@ -49,6 +51,7 @@ export function indexEntry(m: Manifest, dir: string, objective: string | null): 
     pressure: m.context.level,
     transfer_ready: m.quality.transfer_ready,
     source_state: m.source_state,
+    title: m.title ?? null,
     dir,
     parent_session: m.parent_session,
     objective,
@@ -94,12 +97,15 @@ export async function scanManifests(layout: Layout): Promise<{ dir: string; mani
   return out;
 }
 
-const objectiveLine = (o: string | null): string => (o ?? '').replace(/\s+/g, ' ').trim().slice(0, 80);
+// Every value on a PROJECT.md or links/ line is one line with no control character in it: an id
+// made from a file name with a newline in it cannot forge a line of its own.
+const objectiveLine = (o: string | null): string => escapeControls((o ?? '').replace(/\s+/g, ' ').trim().slice(0, 80));
+const idOf = (e: IndexEntry): string => escapeControls(e.id);
 
 export function renderProjectMd(project: string, entries: readonly IndexEntry[]): string {
   const lines = [`# Project: ${project}`, '', '## Sessions', ''];
   for (const e of [...entries].sort((a, b) => a.id.localeCompare(b.id))) {
-    lines.push(`- session ${e.id} (turns=${e.turns}, rev=${e.revisions}) :: ${objectiveLine(e.objective)}`);
+    lines.push(`- session ${idOf(e)} (turns=${e.turns}, rev=${e.revisions}) :: ${objectiveLine(e.objective)}`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -142,14 +148,18 @@ export function computeLinks(entries: readonly IndexEntry[], minScore: number): 
       if (score < minScore) continue;
       const shared = [...mine].filter((w) => words.has(w)).sort().slice(0, 8);
       const list = links.get(other) ?? [];
-      list.push(`- ${e.project}/${e.id} (score ${score.toFixed(3)}): shared keywords ${shared.join(', ')}`);
+      list.push(`- ${e.project}/${idOf(e)} (score ${score.toFixed(3)}): shared keywords ${shared.join(', ')}`);
       links.set(other, list);
     }
   }
   return links;
 }
 
-/** Rewrites PROJECT.md for the given projects, and links/ when linking is on. */
+/**
+ * Rewrites PROJECT.md for the given projects, and links/ when linking is on. A project left
+ * with no session (all renamed or moved away) loses its PROJECT.md, and its folder when that
+ * leaves it empty.
+ */
 export async function writeProjectFiles(layout: Layout, entries: readonly IndexEntry[], projects: ReadonlySet<string> | null, linking: { enabled: boolean; minScore: number }): Promise<void> {
   const byProject = new Map<string, IndexEntry[]>();
   for (const e of entries) byProject.set(e.project, [...(byProject.get(e.project) ?? []), e]);
@@ -157,6 +167,11 @@ export async function writeProjectFiles(layout: Layout, entries: readonly IndexE
   for (const [project, list] of byProject) {
     if (projects && !projects.has(project)) continue;
     const path = layout.projectMd(project);
+    if (list.length === 0) {
+      await removeFile(path);
+      await removeEmptyDir(layout.projectDir(project));
+      continue;
+    }
     const text = renderProjectMd(project, list);
     if ((await readText(path)) !== text) await writeAtomic(path, text);
   }

@@ -12,6 +12,8 @@ import type { Layout } from './layout.js';
  */
 export class IndexStore {
   private readonly entries = new Map<string, IndexEntry>();
+  /** Transcript path → session id: a session is keyed by the file it reads. */
+  private readonly paths = new Map<string, string>();
   private readonly dirtyProjects = new Set<string>();
   private dirty = false;
 
@@ -22,7 +24,7 @@ export class IndexStore {
     const entries = await readIndex(layout);
     const valid = entries.filter((e) => e && typeof e.id === 'string' && typeof e.dir === 'string');
     if (valid.length === entries.length && (valid.length > 0 || !existsSync(layout.projectsDir))) {
-      for (const e of valid) store.entries.set(e.id, e);
+      for (const e of valid) store.put(e);
     } else {
       await store.rebuild();
     }
@@ -32,8 +34,9 @@ export class IndexStore {
   /** Recomputes every entry from the manifests on disk. */
   async rebuild(): Promise<void> {
     this.entries.clear();
+    this.paths.clear();
     for (const { dir, manifest } of await scanManifests(this.layout)) {
-      this.entries.set(manifest.session, indexEntry(manifest, dir, manifest.objective ?? null));
+      this.put(indexEntry(manifest, dir, manifest.objective ?? null));
       this.dirtyProjects.add(manifest.project);
     }
     this.dirty = true;
@@ -41,6 +44,20 @@ export class IndexStore {
 
   get(id: string): IndexEntry | undefined {
     return this.entries.get(id);
+  }
+
+  /** The session whose transcript on record is `path`. */
+  byPath(path: string): IndexEntry | undefined {
+    const id = this.paths.get(path);
+    const e = id === undefined ? undefined : this.entries.get(id);
+    return e?.source?.path === path ? e : undefined;
+  }
+
+  private put(e: IndexEntry): void {
+    const prev = this.entries.get(e.id);
+    if (prev?.source && this.paths.get(prev.source.path) === e.id) this.paths.delete(prev.source.path);
+    this.entries.set(e.id, e);
+    if (e.source) this.paths.set(e.source.path, e.id);
   }
 
   byUuid(uuid: string): IndexEntry | undefined {
@@ -68,7 +85,7 @@ export class IndexStore {
   upsert(e: IndexEntry): void {
     const prev = this.entries.get(e.id);
     if (prev && prev.project !== e.project) this.dirtyProjects.add(prev.project);
-    this.entries.set(e.id, e);
+    this.put(e);
     this.dirtyProjects.add(e.project);
     this.dirty = true;
   }
@@ -77,6 +94,7 @@ export class IndexStore {
     const prev = this.entries.get(id);
     if (!prev) return;
     this.entries.delete(id);
+    if (prev.source && this.paths.get(prev.source.path) === id) this.paths.delete(prev.source.path);
     this.dirtyProjects.add(prev.project);
     this.dirty = true;
   }

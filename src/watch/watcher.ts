@@ -1,5 +1,6 @@
 import type { FSWatcher as NodeWatcher } from 'node:fs';
 import { existsSync, watch as fsWatch } from 'node:fs';
+import { realpath } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { FSWatcher } from 'chokidar';
 import { watch } from 'chokidar';
@@ -10,6 +11,10 @@ import { isDirectory, isTranscript } from './scan.js';
  * daemon answers each with a stat and a read from the session's cursor. A folder that does not
  * exist yet is awaited by watching its nearest existing ancestor, and joins the watch the moment
  * it appears — no restart.
+ *
+ * Symbolic links below a root are never followed: a link back up the tree (`up -> ..`,
+ * `self -> .`) would otherwise be walked without end. A root that is itself a link is resolved
+ * once, when it starts being watched, and watched (and scanned) at its real path.
  */
 
 export type HintKind = 'add' | 'change' | 'unlink';
@@ -28,9 +33,9 @@ export function chokidarOptions() {
     // scan of a folder: a transcript created between the daemon's own scan and chokidar's can
     // never slip through. Known, unchanged files cost one stat each.
     ignoreInitial: false,
-    // Only directories and transcripts: chokidar never watches anything else.
-    ignored: (path: string, stats?: { isFile(): boolean }) => stats?.isFile() === true && !isTranscript(path),
-    followSymlinks: true,
+    // Only directories and transcripts: chokidar never watches anything else (no link, no FIFO).
+    ignored: (path: string, stats?: { isFile(): boolean; isDirectory(): boolean }) => stats !== undefined && !stats.isDirectory() && !(stats.isFile() && isTranscript(path)),
+    followSymlinks: false,
     awaitWriteFinish: false,
   } as const;
 }
@@ -39,6 +44,8 @@ export class TranscriptWatcher {
   private chokidar: FSWatcher | null = null;
   private readonly pending = new Map<string, NodeWatcher | null>();
   private readonly active = new Set<string>();
+  /** Each active root's real path, resolved once when it started being watched. */
+  private readonly real = new Map<string, string>();
   private closing: Promise<void> | null = null;
 
   constructor(
@@ -53,7 +60,8 @@ export class TranscriptWatcher {
   async start(readyTimeoutMs = 120_000): Promise<void> {
     const existing: string[] = [];
     for (const r of this.roots) if (await isDirectory(r)) existing.push(r);
-    this.chokidar = watch(existing, chokidarOptions());
+    for (const r of existing) this.real.set(r, await realPath(r));
+    this.chokidar = watch([...new Set(existing.map((r) => this.resolved(r)))], chokidarOptions());
     for (const r of existing) this.active.add(r);
     // chokidar says 'ready' after scanning what it was given; given nothing, it never does.
     const ready =
@@ -71,8 +79,27 @@ export class TranscriptWatcher {
     await ready;
   }
 
-  status(): { path: string; exists: boolean }[] {
-    return this.roots.map((path) => ({ path, exists: this.active.has(path) }));
+  /** `resolved`: where a root that is a link points (the path itself otherwise). */
+  status(): { path: string; exists: boolean; resolved: string }[] {
+    return this.roots.map((path) => ({ path, exists: this.active.has(path), resolved: this.resolved(path) }));
+  }
+
+  private resolved(root: string): string {
+    return this.real.get(root) ?? root;
+  }
+
+  private async activate(root: string): Promise<void> {
+    this.real.set(root, await realPath(root));
+    this.active.add(root);
+    this.chokidar?.add(this.resolved(root));
+  }
+
+  private async deactivate(root: string): Promise<void> {
+    this.active.delete(root);
+    const real = this.resolved(root);
+    this.real.delete(root);
+    // Another root may resolve to the same folder.
+    if (![...this.active].some((r) => this.resolved(r) === real)) await this.chokidar?.unwatch(real);
   }
 
   /** SIGHUP: a new set of roots; roots no longer wanted stop being watched. */
@@ -81,7 +108,7 @@ export class TranscriptWatcher {
     this.roots = roots;
     for (const r of old) {
       if (roots.includes(r)) continue;
-      if (this.active.delete(r)) await this.chokidar?.unwatch(r);
+      if (this.active.has(r)) await this.deactivate(r);
       this.pending.get(r)?.close();
       this.pending.delete(r);
     }
@@ -91,10 +118,7 @@ export class TranscriptWatcher {
   private async track(root: string): Promise<void> {
     if (this.closing) return;
     if (await isDirectory(root)) {
-      if (!this.active.has(root)) {
-        this.active.add(root);
-        this.chokidar?.add(root);
-      }
+      if (!this.active.has(root)) await this.activate(root);
       return;
     }
     this.awaitRoot(root);
@@ -128,8 +152,7 @@ export class TranscriptWatcher {
     if (exists) {
       this.pending.get(root)?.close();
       this.pending.delete(root);
-      this.active.add(root);
-      this.chokidar?.add(root);
+      await this.activate(root);
       this.on.rootAppeared(root);
     } else {
       // A deeper ancestor may exist now: re-arm closer to the root.
@@ -142,8 +165,7 @@ export class TranscriptWatcher {
     for (const r of [...this.pending.keys()]) await this.recheck(r);
     for (const r of [...this.active]) {
       if (!(await isDirectory(r))) {
-        this.active.delete(r);
-        await this.chokidar?.unwatch(r);
+        await this.deactivate(r);
         this.awaitRoot(r);
       }
     }
@@ -157,5 +179,13 @@ export class TranscriptWatcher {
       await this.chokidar?.close();
     })();
     return this.closing;
+  }
+}
+
+async function realPath(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch {
+    return path;
   }
 }

@@ -15,6 +15,7 @@ function entry(id: string, project: string, objective: string | null): IndexEntr
     pressure: 'green',
     transfer_ready: false,
     source_state: 'present',
+    title: null,
     dir: `/store/projects/${project}/${id}`,
     parent_session: null,
     objective,
