@@ -59,7 +59,8 @@ export function makeHandlers(d: Daemon): Handlers {
     },
     'session.get': async (params) => {
       const e = entry(params);
-      const summary = JSON.parse(await readFile(join(e.dir, FILES.summary), 'utf8')) as unknown;
+      // A damaged session is still found (verify says what is wrong with it): no summary then.
+      const summary = await readFile(join(e.dir, FILES.summary), 'utf8').then((t) => JSON.parse(t) as unknown, () => null);
       return { session: e, summary };
     },
     verify: async (params) => {

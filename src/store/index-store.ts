@@ -123,24 +123,68 @@ export class IndexStore {
    * one session id, native uuid or folder name.
    */
   resolve(prefix: string, root: string): IndexEntry {
-    const all = this.all();
-    if (all.length === 0) {
-      throw new NotFoundError(`no handoffs in ${root}`, { hint: 'build one with `handoff build <transcript>`, or start the daemon with `handoff daemon`' });
-    }
-    const exact = this.get(prefix);
-    if (exact) return exact;
-    const matches = all.filter((e) => e.id.startsWith(prefix) || (e.uuid ?? '').startsWith(prefix) || basename(e.dir).startsWith(prefix));
-    if (matches.length === 1) return matches[0] as IndexEntry;
-    if (matches.length === 0) throw new NotFoundError(`no session matches "${prefix}" in ${root}`, { hint: '`handoff list` shows every session id' });
-    const shown = matches
-      .slice(0, 8)
-      .map((e) => `${e.project}/${e.id}`)
-      .join(', ');
-    throw new AmbiguousPrefixError(`"${prefix}" matches ${matches.length} sessions: ${shown}${matches.length > 8 ? ', …' : ''}`, { hint: 'give more characters of the session id' });
+    return resolveIn(this.all(), prefix, root);
   }
 
   /** The project folder a session dir sits in (for moves). */
   static projectOfDir(dir: string): string {
     return basename(dirname(dir));
   }
+}
+
+/** IndexStore.resolve over a list of entries (the daemon's, read over the socket). */
+export function resolveIn(all: readonly IndexEntry[], prefix: string, root: string): IndexEntry {
+  if (all.length === 0) {
+    throw new NotFoundError(`no handoffs in ${root}`, { hint: 'build one with `handoff build <transcript>`, or start the daemon with `handoff daemon`' });
+  }
+  const exact = all.find((e) => e.id === prefix);
+  if (exact) return exact;
+  const matches = all.filter((e) => e.id.startsWith(prefix) || (e.uuid ?? '').startsWith(prefix) || basename(e.dir).startsWith(prefix));
+  if (matches.length === 1) return matches[0] as IndexEntry;
+  if (matches.length === 0) throw new NotFoundError(`no session matches "${prefix}" in ${root}`, { hint: '`handoff list` shows every session id' });
+  const shown = matches
+    .slice(0, 8)
+    .map((e) => `${e.project}/${e.id}`)
+    .join(', ');
+  throw new AmbiguousPrefixError(`"${prefix}" matches ${matches.length} sessions: ${shown}${matches.length > 8 ? ', …' : ''}`, { hint: 'give more characters of the session id' });
+}
+
+/**
+ * The shortest prefix of each id that names its session alone (as `resolveIn` reads a prefix:
+ * against every id, native uuid and folder name), like git's short hashes: never shorter than
+ * `min` characters, the whole id when nothing shorter is unique. A key that starts with a prefix
+ * shares it as a common prefix, and in sorted order the nearest other session's key on each
+ * side shares the longest: two neighbours per id, not a comparison with every session.
+ */
+export function uniquePrefixes(all: readonly IndexEntry[], ids: readonly string[] = all.map((e) => e.id), min = 8): Map<string, string> {
+  const keys: { key: string; owner: string }[] = [];
+  for (const e of all) for (const k of new Set([e.id, e.uuid ?? '', basename(e.dir)])) if (k.length > 0) keys.push({ key: k, owner: e.id });
+  keys.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const out = new Map<string, string>();
+  for (const id of ids) {
+    let lo = 0;
+    let hi = keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((keys[mid] as { key: string }).key < id) lo = mid + 1;
+      else hi = mid;
+    }
+    let shared = 0;
+    for (const step of [-1, 1]) {
+      for (let j = step < 0 ? lo - 1 : lo; j >= 0 && j < keys.length; j += step) {
+        const k = keys[j] as { key: string; owner: string };
+        if (k.owner === id) continue;
+        shared = Math.max(shared, commonPrefix(id, k.key));
+        break;
+      }
+    }
+    out.set(id, id.slice(0, Math.min(id.length, Math.max(min, shared + 1))));
+  }
+  return out;
+}
+
+function commonPrefix(a: string, b: string): number {
+  let n = 0;
+  while (n < a.length && n < b.length && a.charCodeAt(n) === b.charCodeAt(n)) n += 1;
+  return n;
 }

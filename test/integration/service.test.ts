@@ -280,9 +280,9 @@ describe('handoff service install --dry-run (SPEC §10 service units)', () => {
     const r = await runCli(['service', 'uninstall', '--dry-run', '--json', '--platform', 'linux'], { env });
     const plan = JSON.parse(r.out) as PlanJson;
     expect(plan.actions).toEqual([
-      { action: 'run', argv: ['systemctl', '--user', 'disable', '--now', 'handoffd.service'] },
+      { action: 'run', argv: ['systemctl', '--user', 'disable', '--now', 'handoffd.service'], bestEffort: true },
       { action: 'remove', path: unit },
-      { action: 'run', argv: ['systemctl', '--user', 'daemon-reload'] },
+      { action: 'run', argv: ['systemctl', '--user', 'daemon-reload'], bestEffort: true },
     ]);
     expect(existsSync(unit)).toBe(true);
   });
