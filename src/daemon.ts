@@ -76,6 +76,7 @@ export class Daemon {
   private indexRetryAt = 0;
   private indexFailures = 0;
   private readonly repeats = new RepeatFilter();
+  private readonly errorSignatures = new WeakMap<object, string>();
   private backfillKeys = new Set<string>();
   private stopping: Promise<void> | null = null;
   /** Until the start-up scan has queued the backfill (newest first), events only note a stat. */
@@ -464,8 +465,8 @@ export class Daemon {
       this.scheduler.schedule(r.path, 'live');
     }, wait);
     r.retry.unref();
-    this.pushError(r.path, f.code, f.message);
-    const verdict = this.repeats.note(r.path, `${f.code} ${f.message}`);
+    this.pushError(r.path, f.code, f.message, f.signature);
+    const verdict = this.repeats.note(r.path, f.signature);
     if (verdict.log === 'none') return;
     const fields = { path: r.path, session: r.session, code: f.code, err: f.message, retry_ms: wait, ...(f.fix ? { fix: f.fix } : {}) };
     if (verdict.log === 'reminder') {
@@ -484,12 +485,14 @@ export class Daemon {
     delete r.error;
   }
 
-  /** Identical errors of one path are counted on one entry, moved to the end. */
-  pushError(path: string | null, code: string, message: string): void {
+  /** The same error of one path again is counted on its entry (moved to the end, with the latest message). */
+  pushError(path: string | null, code: string, message: string, signature = `${code} ${message}`): void {
     const at = new Date().toISOString();
-    const i = this.errors.findIndex((x) => x.path === path && x.code === code && x.message === message);
-    const prev = i === -1 ? null : this.errors.splice(i, 1)[0];
-    this.errors.push({ at, first_at: prev?.first_at ?? at, count: (prev?.count ?? 0) + 1, path, code, message });
+    const i = this.errors.findIndex((x) => x.path === path && this.errorSignatures.get(x) === signature);
+    const prev = i === -1 ? null : (this.errors.splice(i, 1)[0] ?? null);
+    const entry = { at, first_at: prev?.first_at ?? at, count: (prev?.count ?? 0) + 1, path, code, message };
+    this.errorSignatures.set(entry, signature);
+    this.errors.push(entry);
     if (this.errors.length > MAX_ERRORS_KEPT) this.errors.splice(0, this.errors.length - MAX_ERRORS_KEPT);
   }
 
@@ -515,8 +518,10 @@ export class Daemon {
       this.indexRetryAt = Date.now() + wait;
       const code = e instanceof HandoffError ? e.code : 'HANDOFF_ERR_INTERNAL';
       const message = e instanceof HandoffError ? e.message : describeError(e);
-      this.pushError(null, code, message);
-      const verdict = this.repeats.note(INDEX_KEY, `${code} ${message}`);
+      const errno = e instanceof HandoffError ? e.details?.errno : undefined;
+      const signature = `${code} ${typeof errno === 'string' ? errno : message}`;
+      this.pushError(null, code, message, signature);
+      const verdict = this.repeats.note(INDEX_KEY, signature);
       if (verdict.log !== 'none') {
         const times = verdict.log === 'reminder' ? ` (${verdict.repeats} more time(s) since the last report)` : '';
         this.log.error({ code, err: message, retry_ms: wait, ...(e instanceof HandoffError && e.hint ? { fix: e.hint } : {}) }, `could not write INDEX.json: ${message}${times}; retrying in ${Math.round(wait / 1000)} s`);

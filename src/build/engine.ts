@@ -452,7 +452,9 @@ export class Engine {
     const read = await this.read(ctx, state, start, base.manifest.timeline_head, hash, append, m.parent_session !== null);
     const unchanged = ctx.isText ? read.newTurns === 0 && read.rawSha === src?.raw_sha256 : read.newTurns === 0 && read.offset === start.offset;
     const asked = ctx.req.force === true || ctx.req.history !== undefined || ctx.req.objective !== undefined;
-    if (unchanged && reset === null && !base.dirty && !asked) {
+    // The transcript was moved (a Codex rollout archived): the manifest must name where it is now.
+    const relocated = src !== undefined && src.path !== ctx.path;
+    if (unchanged && reset === null && !base.dirty && !asked && !relocated) {
       this.located.set(ctx.path, dir);
       if (read.corrupt) throw read.corrupt;
       return this.upToDate(dir, m, read);

@@ -12,6 +12,11 @@ export interface Failure {
   code: string;
   message: string;
   fix?: string;
+  /**
+   * What makes two failures the same one: the code and the errno, or the message. A write
+   * error's message names a temp file that changes on every try; its errno does not.
+   */
+  signature: string;
 }
 
 const RETRY_BASE_MS = 1000;
@@ -46,12 +51,13 @@ export function describeFailure(e: unknown, path: string, exists: boolean): Fail
   if (e instanceof SourceError) {
     if (errno === 'ENOENT' || !exists) return 'race';
     if (errno === 'EACCES' || errno === 'EPERM') {
-      return { state: 'unreadable', code: e.code, message: e.message, fix: `let this user read it (\`chmod u+r ${path}\`); it is read as soon as it can be` };
+      return { state: 'unreadable', code: e.code, message: e.message, fix: `let this user read it (\`chmod u+r ${path}\`); it is read as soon as it can be`, signature: `${e.code} ${errno}` };
     }
   }
-  if (e instanceof HandoffError) return { state: 'error', code: e.code, message: e.message, ...(e.hint ? { fix: e.hint } : {}) };
+  if (e instanceof HandoffError) return { state: 'error', code: e.code, message: e.message, ...(e.hint ? { fix: e.hint } : {}), signature: `${e.code} ${errno ?? e.message}` };
   if (errno && RESOURCE_ERRNOS[errno]) {
-    return { state: 'error', code: 'HANDOFF_ERR_RESOURCE', message: `${path}: ${errno} while building (${describeError(e)})`, fix: RESOURCE_ERRNOS[errno] };
+    return { state: 'error', code: 'HANDOFF_ERR_RESOURCE', message: `${path}: ${errno} while building (${describeError(e)})`, fix: RESOURCE_ERRNOS[errno], signature: `HANDOFF_ERR_RESOURCE ${errno}` };
   }
-  return { state: 'error', code: 'HANDOFF_ERR_INTERNAL', message: describeError(e), fix: 'this is a bug in handoffd; the session is retried with backoff and on its next change' };
+  const message = describeError(e);
+  return { state: 'error', code: 'HANDOFF_ERR_INTERNAL', message, fix: 'this is a bug in handoffd; the session is retried with backoff and on its next change', signature: `HANDOFF_ERR_INTERNAL ${message}` };
 }
