@@ -142,12 +142,14 @@ export async function readNewLines(
       return true;
     };
 
+    // One buffer for every chunk: nothing keeps a chunk past its turn (the cutter copies what it
+    // holds, the hash takes bytes as they pass), so a long read leaves no trail of garbage.
+    const buf = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(1, size - pos)));
     while (pos < size) {
-      const want = Math.min(CHUNK_BYTES, size - pos);
-      const buf = Buffer.allocUnsafe(want);
+      const want = Math.min(buf.length, size - pos);
       const { bytesRead } = await fh.read(buf, 0, want, pos);
       if (bytesRead === 0) break;
-      const chunk = bytesRead === want ? buf : buf.subarray(0, bytesRead);
+      const chunk = bytesRead === buf.length ? buf : buf.subarray(0, bytesRead);
       const chunkStart = pos;
       pos += bytesRead;
       const ok = await consume(cutter.push(chunk));

@@ -65,6 +65,9 @@ export function fitTable(header: readonly string[], rows: readonly (readonly str
   return [render(header), ...rows.map(render)].join('\n');
 }
 
+/** A title is what tells a retitled session apart at a glance: it keeps this much of its width. */
+export const TITLE_MIN_WIDTH = 20;
+
 /**
  * Session ids as `status` and `list` show them: each at least as long as the shortest prefix
  * that names it alone among `all` (git-style), so a clipped id is still one `handoff show` takes.

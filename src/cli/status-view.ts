@@ -3,7 +3,7 @@ import type { EventName, EventParams, SessionView, StatusResult } from '../contr
 import { escapeControls, stripControls } from '../core/control-chars.js';
 import type { IndexEntry } from '../store/index-file.js';
 import { uniquePrefixes } from '../store/index-store.js';
-import { ago, bytes, fitTable, idColumn, pressureCell } from './format.js';
+import { ago, bytes, fitTable, idColumn, pressureCell, TITLE_MIN_WIDTH } from './format.js';
 import type { Io } from './io.js';
 import { paint } from './io.js';
 
@@ -72,7 +72,7 @@ export function renderStatus(io: Pick<Io, 'color' | 'columns' | 'env' | 'now'>, 
       uniquePrefixes(asEntries(s.sessions), shown.map((v) => v.id)),
     );
     const rows = shown.map((v, i) => [line(v.project), ids.cells[i] ?? '', line(v.title ?? ''), v.harness, String(v.turns), pressureCell(io, v.pressure.level as 'green', v.pressure.ratio), bytes(v.lag_bytes), ago(v.last_build_at ?? v.updated, now), stateCell(io, v)]);
-    out.push(fitTable(['PROJECT', 'SESSION', 'TITLE', 'HARNESS', 'TURNS', 'PRESSURE', 'LAG', 'REFRESHED', 'STATE'], rows, io.columns, [2, 0, 1], [undefined, ids.minWidth]));
+    out.push(fitTable(['PROJECT', 'SESSION', 'TITLE', 'HARNESS', 'TURNS', 'PRESSURE', 'LAG', 'REFRESHED', 'STATE'], rows, io.columns, [2, 0, 1], [undefined, ids.minWidth, TITLE_MIN_WIDTH]));
     if (s.sessions.length > SHOWN_SESSIONS) out.push(paint(io, 'gray', `(the ${SHOWN_SESSIONS} most recent of ${s.sessions.length} sessions; \`handoff list\` shows all)`));
   }
   const halted = s.sessions.filter((v) => v.halted);

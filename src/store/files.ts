@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { Hash } from 'node:crypto';
-import { closeSync, constants, createReadStream, openSync, writeSync } from 'node:fs';
-import { chmod, copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat, truncate, unlink } from 'node:fs/promises';
+import { closeSync, constants, openSync, writeSync } from 'node:fs';
+import { chmod, copyFile, mkdir, open, readdir, readFile, rename, rm, rmdir, stat, truncate, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { StoreWriteError } from '../errors.js';
 import { STRAY_TEMP_RE } from './layout.js';
 import { DIR_MODE, FILE_MODE } from './permissions.js';
+
+const HASH_CHUNK_BYTES = 1 << 20;
 
 /**
  * Low-level file operations of the store. Every failure names the path and the fix. Files are
@@ -99,16 +101,27 @@ export async function cutBack(path: string, bytes: number): Promise<boolean> {
   return true;
 }
 
-/** sha256 of bytes [0, length) of a file, streamed; returns the live Hash to continue from. */
+/**
+ * sha256 of bytes [0, length) of a file, read through one reused buffer (a stream would leave a
+ * fresh chunk per read for the collector: tens of MB of garbage on a large transcript); returns
+ * the live Hash to continue from.
+ */
 export async function hashPrefix(path: string, length: number): Promise<Hash> {
   const h = createHash('sha256');
   if (length === 0) return h;
-  await new Promise<void>((resolve, reject) => {
-    const s = createReadStream(path, { start: 0, end: length - 1, highWaterMark: 1 << 20 });
-    s.on('data', (c) => h.update(c as Buffer));
-    s.on('error', reject);
-    s.on('end', resolve);
-  });
+  const fh = await open(path, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(Math.min(HASH_CHUNK_BYTES, length));
+    for (let pos = 0; pos < length; ) {
+      const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, length - pos), pos);
+      // Shorter than asked (cut meanwhile): the digest will not match, which is how callers see it.
+      if (bytesRead === 0) break;
+      h.update(buf.subarray(0, bytesRead));
+      pos += bytesRead;
+    }
+  } finally {
+    await fh.close();
+  }
   return h;
 }
 

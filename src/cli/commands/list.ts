@@ -3,7 +3,7 @@ import { EXIT, NotFoundError } from '../../errors.js';
 import { uniquePrefixes } from '../../store/index-store.js';
 import { bool, str } from '../args.js';
 import type { Command } from '../command.js';
-import { ago, fitTable, idColumn, pressureCell } from '../format.js';
+import { ago, fitTable, idColumn, pressureCell, TITLE_MIN_WIDTH } from '../format.js';
 import { listSessions } from '../store.js';
 
 export const listCommand: Command = {
@@ -35,7 +35,7 @@ export const listCommand: Command = {
       uniquePrefixes(all, entries.map((e) => e.id)),
     );
     const rows = entries.map((e, i) => [escapeControls(e.project), ids.cells[i] ?? '', escapeControls(e.title ?? ''), e.harness, String(e.turns), String(e.revisions), pressureCell(io, e.pressure), e.transfer_ready ? 'yes' : 'no', ago(e.updated, now)]);
-    io.out(fitTable(['PROJECT', 'SESSION', 'TITLE', 'HARNESS', 'TURNS', 'REV', 'PRESSURE', 'READY', 'UPDATED'], rows, io.columns, [2, 0, 1], [undefined, ids.minWidth]));
+    io.out(fitTable(['PROJECT', 'SESSION', 'TITLE', 'HARNESS', 'TURNS', 'REV', 'PRESSURE', 'READY', 'UPDATED'], rows, io.columns, [2, 0, 1], [undefined, ids.minWidth, TITLE_MIN_WIDTH]));
     return EXIT.OK;
   },
 };
