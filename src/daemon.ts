@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync } from 'node:fs';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { join, sep } from 'node:path';
 import type { Engine, BuildResult } from './build/index.js';
 import { openEngine } from './build/index.js';
@@ -20,6 +21,7 @@ import type { Logger } from './log.js';
 import { packageVersion } from './paths.js';
 import { listDir, sweepStrayTemps } from './store/files.js';
 import { storeExposure } from './store/permissions.js';
+import { validator } from './store/schemas.js';
 import type { FileStat } from './watch/scan.js';
 import { isTranscript, scanRoots, statFile } from './watch/scan.js';
 import { TranscriptWatcher } from './watch/watcher.js';
@@ -44,6 +46,8 @@ const MAX_FLUSH_MS = 24 * 3600 * 1000;
 const HOT_POLL_MS = 500;
 const HOT_WINDOW_MS = 30_000;
 const HOT_MAX_FILES = 256;
+const APPEARED_RESCAN_MS = 2000;
+const SCHEDULE_YIELD_EVERY = 250;
 
 export interface DaemonOptions {
   config: ResolvedConfig;
@@ -77,6 +81,8 @@ export class Daemon {
   private indexFailures = 0;
   private readonly repeats = new RepeatFilter();
   private readonly errorSignatures = new WeakMap<object, string>();
+  /** Session folder → the transcript paths whose rows name it (normally one). */
+  private readonly rowsByDir = new Map<string, Set<string>>();
   private backfillKeys = new Set<string>();
   private stopping: Promise<void> | null = null;
   /** Until the start-up scan has queued the backfill (newest first), events only note a stat. */
@@ -107,6 +113,8 @@ export class Daemon {
       await this.sweep();
       this.engine = await openEngine(c, { cacheSessions: c.options.daemon.cache_sessions });
       this.scheduler = new Scheduler((key, p) => this.run(key, p), { debounceMs: c.options.watch.debounce_ms });
+      // Compiled now, before the socket opens: the first `verify` would otherwise stall it for this.
+      validator('handoff.llm');
       this.server = new ControlServer({ path: c.socketPath, handlers: makeHandlers(this), log: this.log.child({ component: 'control' }), requestTimeoutMs: c.options.daemon.request_timeout_ms, ...this.connectionLimits() });
       await this.server.listen();
     } catch (e) {
@@ -117,13 +125,18 @@ export class Daemon {
     if (exposed) this.log.warn({ path: exposed.path, mode: exposed.mode.toString(8), fix: exposed.fix }, `${exposed.message}. fix: ${exposed.fix}`);
     for (const e of this.engine.index.all()) {
       const r = fromIndex(e);
-      if (r) this.files.set(r.path, r);
+      if (!r) continue;
+      this.files.set(r.path, r);
+      this.dropMovedRows(r);
     }
     this.watcher = new TranscriptWatcher(c.watchPaths, {
       hint: (kind, path) => this.onHint(kind, path),
       rootAppeared: (root) => {
         this.log.info({ path: root }, `${root} appeared; watching it now`);
         void this.scanAndSchedule(this.rootsNow([root]), 'live');
+        // chokidar reports nothing it finds in its first scan of the new folder: a file created
+        // while it scans is caught by a second look once that scan is surely over.
+        setTimeout(() => void this.scanAndSchedule(this.rootsNow([root]), 'live'), APPEARED_RESCAN_MS).unref();
       },
       error: (err, where) => this.log.warn({ err: describeError(err), where }, 'watcher error (carrying on)'),
     });
@@ -274,9 +287,12 @@ export class Daemon {
     this.backfill.total = todo.length;
     this.backfill.running = todo.length > 0;
     this.backfill.started_at = new Date().toISOString();
+    let n = 0;
     for (const st of todo) {
       this.backfillKeys.add(st.path);
       this.scheduler.schedule(st.path, this.priorityOf(st));
+      // Queueing thousands at once would keep the socket waiting: it is answered in between.
+      if (++n % SCHEDULE_YIELD_EVERY === 0) await yieldToLoop();
     }
     this.backfillQueued = true;
     // Events that came in while the scan ran (a file created just then) are served now; one
@@ -417,9 +433,19 @@ export class Daemon {
 
   /** One session, one row: another path's row for the same session whose file is gone goes. */
   private dropMovedRows(r: FileRecord): void {
-    if (r.stat === null || r.dir === null) return;
-    for (const other of this.files.values()) {
-      if (other !== r && other.dir === r.dir && other.session === r.session && (other.stat === null || other.state === 'gone')) this.files.delete(other.path);
+    if (r.dir === null) return;
+    let rows = this.rowsByDir.get(r.dir);
+    if (!rows) this.rowsByDir.set(r.dir, (rows = new Set()));
+    rows.add(r.path);
+    if (r.stat === null || rows.size === 1) return;
+    for (const path of [...rows]) {
+      const other = this.files.get(path);
+      if (other === r) continue;
+      if (!other || other.dir !== r.dir) rows.delete(path);
+      else if (other.session === r.session && (other.stat === null || other.state === 'gone')) {
+        this.files.delete(path);
+        rows.delete(path);
+      }
     }
   }
 
@@ -576,7 +602,7 @@ export class Daemon {
     const sessions = [...this.files.values()]
       .map((r) => view(r, this.liveWindowMs, now))
       .filter((v): v is NonNullable<typeof v> => v !== null)
-      .sort((a, b) => (b.updated ?? '').localeCompare(a.updated ?? ''));
+      .sort((a, b) => ((a.updated ?? '') < (b.updated ?? '') ? 1 : (a.updated ?? '') > (b.updated ?? '') ? -1 : 0));
     const unknown: Record<string, Record<string, number>> = {};
     for (const r of this.files.values()) {
       if (!r.harness) continue;

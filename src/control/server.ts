@@ -48,6 +48,7 @@ const MAX_PENDING_OUTPUT_BYTES = 8 << 20;
  */
 const OUTPUT_HIGH_WATER_BYTES = 1 << 20;
 const MAX_IN_FLIGHT = 8;
+const LISTEN_BACKLOG = 4096;
 
 class Conn implements Connection {
   private buf = '';
@@ -291,7 +292,9 @@ export class ControlServer {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       // Created with umask 0177 semantics: chmod right after bind closes the window that matters.
-      server.listen(path, () => {
+      // A deep accept queue: a burst of clients (or a daemon busy for a moment) must not turn
+      // connects into EAGAIN; the kernel caps it at net.core.somaxconn.
+      server.listen({ path, backlog: LISTEN_BACKLOG }, () => {
         server.off('error', reject);
         resolve();
       });

@@ -66,7 +66,7 @@ export function makeHandlers(d: Daemon): Handlers {
     verify: async (params) => {
       const all = optionalBool(params, 'all') === true;
       const source = optionalBool(params, 'source') === true;
-      const targets = all ? d.engine.index.all().sort((a, b) => a.id.localeCompare(b.id)) : [entry(params)];
+      const targets = all ? d.engine.index.all().sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) : [entry(params)];
       // One at a time: a store of thousands of sessions must not open them all at once.
       return d.exclusive(async () => {
         const reports = [];

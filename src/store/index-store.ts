@@ -14,6 +14,8 @@ export class IndexStore {
   private readonly entries = new Map<string, IndexEntry>();
   /** Transcript path → session id: a session is keyed by the file it reads. */
   private readonly paths = new Map<string, string>();
+  /** Parent session id → its subagents' ids (every build asks; a scan of all would be O(n) each). */
+  private readonly children = new Map<string, Set<string>>();
   private readonly dirtyProjects = new Set<string>();
   private dirty = false;
 
@@ -35,6 +37,7 @@ export class IndexStore {
   async rebuild(): Promise<void> {
     this.entries.clear();
     this.paths.clear();
+    this.children.clear();
     for (const { dir, manifest } of await scanManifests(this.layout)) {
       this.put(indexEntry(manifest, dir, manifest.objective ?? null));
       this.dirtyProjects.add(manifest.project);
@@ -55,9 +58,19 @@ export class IndexStore {
 
   private put(e: IndexEntry): void {
     const prev = this.entries.get(e.id);
-    if (prev?.source && this.paths.get(prev.source.path) === e.id) this.paths.delete(prev.source.path);
+    if (prev) this.unlink(prev);
     this.entries.set(e.id, e);
     if (e.source) this.paths.set(e.source.path, e.id);
+    if (e.parent_session !== null) {
+      let set = this.children.get(e.parent_session);
+      if (!set) this.children.set(e.parent_session, (set = new Set()));
+      set.add(e.id);
+    }
+  }
+
+  private unlink(prev: IndexEntry): void {
+    if (prev.source && this.paths.get(prev.source.path) === prev.id) this.paths.delete(prev.source.path);
+    if (prev.parent_session !== null) this.children.get(prev.parent_session)?.delete(prev.id);
   }
 
   byUuid(uuid: string): IndexEntry | undefined {
@@ -71,7 +84,10 @@ export class IndexStore {
   }
 
   childrenOf(id: string): IndexEntry[] {
-    return [...this.entries.values()].filter((e) => e.parent_session === id).sort((a, b) => a.id.localeCompare(b.id));
+    return [...(this.children.get(id) ?? [])]
+      .map((c) => this.entries.get(c))
+      .filter((e): e is IndexEntry => e !== undefined && e.parent_session === id)
+      .sort((a, b) => a.id.localeCompare(b.id));
   }
 
   all(): IndexEntry[] {
@@ -94,7 +110,7 @@ export class IndexStore {
     const prev = this.entries.get(id);
     if (!prev) return;
     this.entries.delete(id);
-    if (prev.source && this.paths.get(prev.source.path) === id) this.paths.delete(prev.source.path);
+    this.unlink(prev);
     this.dirtyProjects.add(prev.project);
     this.dirty = true;
   }

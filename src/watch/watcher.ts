@@ -2,9 +2,9 @@ import type { FSWatcher as NodeWatcher } from 'node:fs';
 import { existsSync, watch as fsWatch } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { FSWatcher } from 'chokidar';
-import { watch } from 'chokidar';
-import { isDirectory, isTranscript } from './scan.js';
+import { Worker } from 'node:worker_threads';
+import type { FromWatchThread, ToWatchThread } from './options.js';
+import { isDirectory } from './scan.js';
 
 /**
  * chokidar on the transcript folders, filtered to `.jsonl`. Its events are hints only: the
@@ -25,23 +25,78 @@ export interface WatcherEvents {
   error(err: unknown, where: string): void;
 }
 
-/** chokidar options as data (built in a pure function, used below). */
-export function chokidarOptions() {
-  return {
-    persistent: true,
-    // Every file chokidar starts watching is reported, including those it finds in its first
-    // scan of a folder: a transcript created between the daemon's own scan and chokidar's can
-    // never slip through. Known, unchanged files cost one stat each.
-    ignoreInitial: false,
-    // Only directories and transcripts: chokidar never watches anything else (no link, no FIFO).
-    ignored: (path: string, stats?: { isFile(): boolean; isDirectory(): boolean }) => stats !== undefined && !stats.isDirectory() && !(stats.isFile() && isTranscript(path)),
-    followSymlinks: false,
-    awaitWriteFinish: false,
-  } as const;
+export { chokidarOptions } from './options.js';
+
+const THREAD_CLOSE_MS = 3000;
+const THREAD_RESTART_MS = 1000;
+const THREAD_YOUNG_MB = 4;
+
+/**
+ * The handle on chokidar's thread (chokidar-thread.ts): folders to add and drop, hints back. A
+ * thread that dies is started again on the folders it watched; the periodic rescan covers the gap.
+ */
+class WatchThread {
+  private worker: Worker;
+  private closing = false;
+  private readonly watched = new Set<string>();
+
+  constructor(
+    roots: readonly string[],
+    private readonly on: WatcherEvents,
+    private readonly onReady: () => void,
+  ) {
+    for (const r of roots) this.watched.add(r);
+    this.worker = this.spawn();
+  }
+
+  private spawn(): Worker {
+    // A small young generation: chokidar's first scan makes short-lived garbage in bursts, and
+    // the thread's memory counts in the daemon's.
+    const w = new Worker(new URL('./chokidar-thread.js', import.meta.url), { workerData: { roots: [...this.watched] }, resourceLimits: { maxYoungGenerationSizeMb: THREAD_YOUNG_MB } });
+    w.on('message', (m: FromWatchThread) => {
+      if (m.t === 'event') this.on.hint(m.kind, m.path);
+      else if (m.t === 'ready') this.onReady();
+      else if (m.t === 'error') this.on.error(new Error(m.message), 'chokidar');
+    });
+    w.on('error', (e) => this.on.error(e, 'the watch thread'));
+    w.on('exit', (code) => {
+      if (this.closing) return;
+      this.on.error(new Error(`the watch thread exited (code ${code}); starting it again`), 'the watch thread');
+      setTimeout(() => {
+        if (!this.closing) this.worker = this.spawn();
+      }, THREAD_RESTART_MS).unref();
+    });
+    return w;
+  }
+
+  add(path: string): void {
+    this.watched.add(path);
+    this.post({ op: 'add', path });
+  }
+
+  unwatch(path: string): void {
+    this.watched.delete(path);
+    this.post({ op: 'unwatch', path });
+  }
+
+  private post(m: ToWatchThread): void {
+    this.worker.postMessage(m);
+  }
+
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    const w = this.worker;
+    const exited = new Promise<void>((resolve) => w.once('exit', () => resolve()));
+    w.postMessage({ op: 'close' } satisfies ToWatchThread);
+    const timer = setTimeout(() => void w.terminate(), THREAD_CLOSE_MS);
+    await exited;
+    clearTimeout(timer);
+  }
 }
 
 export class TranscriptWatcher {
-  private chokidar: FSWatcher | null = null;
+  private chokidar: WatchThread | null = null;
   private readonly pending = new Map<string, NodeWatcher | null>();
   private readonly active = new Set<string>();
   /** Each active root's real path, resolved once when it started being watched. */
@@ -61,22 +116,15 @@ export class TranscriptWatcher {
     const existing: string[] = [];
     for (const r of this.roots) if (await isDirectory(r)) existing.push(r);
     for (const r of existing) this.real.set(r, await realPath(r));
-    this.chokidar = watch([...new Set(existing.map((r) => this.resolved(r)))], chokidarOptions());
+    let ready: () => void = () => undefined;
+    const isReady = new Promise<void>((resolve) => {
+      ready = resolve;
+      setTimeout(resolve, readyTimeoutMs).unref();
+    });
+    this.chokidar = new WatchThread([...new Set(existing.map((r) => this.resolved(r)))], this.on, () => ready());
     for (const r of existing) this.active.add(r);
-    // chokidar says 'ready' after scanning what it was given; given nothing, it never does.
-    const ready =
-      existing.length === 0
-        ? Promise.resolve()
-        : new Promise<void>((resolve) => {
-            this.chokidar?.once('ready', () => resolve());
-            setTimeout(resolve, readyTimeoutMs).unref();
-          });
-    this.chokidar.on('add', (p) => this.on.hint('add', p));
-    this.chokidar.on('change', (p) => this.on.hint('change', p));
-    this.chokidar.on('unlink', (p) => this.on.hint('unlink', p));
-    this.chokidar.on('error', (e) => this.on.error(e, 'chokidar'));
     for (const r of this.roots) if (!this.active.has(r)) this.awaitRoot(r);
-    await ready;
+    await isReady;
   }
 
   /** `resolved`: where a root that is a link points (the path itself otherwise). */
@@ -99,7 +147,7 @@ export class TranscriptWatcher {
     const real = this.resolved(root);
     this.real.delete(root);
     // Another root may resolve to the same folder.
-    if (![...this.active].some((r) => this.resolved(r) === real)) await this.chokidar?.unwatch(real);
+    if (![...this.active].some((r) => this.resolved(r) === real)) this.chokidar?.unwatch(real);
   }
 
   /** SIGHUP: a new set of roots; roots no longer wanted stop being watched. */
