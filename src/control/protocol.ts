@@ -241,3 +241,37 @@ export function optionalNumber(params: unknown, key: string): number | undefined
   if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new ParamError(`invalid params: "${key}" must be a non-negative number`);
   return v;
 }
+
+// ------------------------------------------------------------------ field lists (for the documentation)
+
+/** A list naming every key of T: the compiler refuses one that misses a key or names another. */
+type Complete<T, L extends readonly (keyof T)[]> = Exclude<keyof T, L[number]> extends never ? L : never;
+const allOf =
+  <T>() =>
+  <const L extends readonly (keyof T)[]>(list: Complete<T, L>): L =>
+    list;
+
+/**
+ * The fields of each shape, as values: test/unit/protocol-doc.test.ts checks that PROTOCOL.md
+ * names exactly these, and the compiler that these are exactly the interfaces' keys.
+ */
+export const PROTOCOL_FIELDS = {
+  hello: allOf<Methods['hello']['result']>()(['name', 'version', 'protocol', 'pid', 'root']),
+  status: allOf<StatusResult>()(['name', 'version', 'pid', 'root', 'socket', 'started_at', 'uptime_s', 'watch', 'files', 'sessions', 'queue', 'backfill', 'errors', 'unknown_types', 'memory', 'connections']),
+  watch: allOf<StatusResult['watch'][number]>()(['path', 'exists', 'resolved', 'files']),
+  backfill: allOf<StatusResult['backfill']>()(['total', 'done', 'failed', 'pending', 'running', 'started_at', 'finished_at']),
+  errors: allOf<StatusResult['errors'][number]>()(['at', 'first_at', 'count', 'path', 'code', 'message']),
+  memory: allOf<StatusResult['memory']>()(['rss_mb', 'heap_used_mb']),
+  connections: allOf<ConnectionStats>()(['open', 'max', 'subscribers', 'paused', 'pending_output_bytes', 'closed_idle', 'refused']),
+  session: allOf<SessionView>()(['id', 'title', 'project', 'harness', 'dir', 'path', 'state', 'turns', 'revision', 'lag_bytes', 'last_build_at', 'build_ms', 'pressure', 'updated', 'halted', 'error']),
+  sessionError: allOf<NonNullable<SessionView['error']>>()(['code', 'message', 'fix', 'attempts', 'retry_at']),
+  events: {
+    built: allOf<EventParams['built']>()(['session', 'project', 'dir', 'revision', 'turns', 'new_turns', 'pressure', 'build_ms', 'at', 'reset']),
+    pressure: allOf<EventParams['pressure']>()(['session', 'from', 'to', 'ratio', 'at']),
+    compaction: allOf<EventParams['compaction']>()(['session', 'compactions', 'finalized', 'at']),
+    halted: allOf<EventParams['halted']>()(['session', 'file', 'line', 'offset', 'fix', 'message', 'at']),
+    error: allOf<EventParams['error']>()(['session', 'path', 'code', 'message', 'fix', 'at']),
+  },
+} as const;
+
+export const SESSION_STATES: readonly SessionState[] = ['live', 'idle', 'pending', 'halted', 'error', 'unreadable', 'gone'];
