@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { join, sep } from 'node:path';
 import type { Engine, BuildResult } from './build/index.js';
@@ -48,6 +49,7 @@ const HOT_WINDOW_MS = 30_000;
 const HOT_MAX_FILES = 256;
 const APPEARED_RESCAN_MS = 2000;
 const SCHEDULE_YIELD_EVERY = 250;
+const LOOP_DELAY_RESOLUTION_MS = 5;
 
 export interface DaemonOptions {
   config: ResolvedConfig;
@@ -80,6 +82,8 @@ export class Daemon {
   private indexRetryAt = 0;
   private indexFailures = 0;
   private readonly repeats = new RepeatFilter();
+  /** How late the event loop runs: what a request on the socket may have to wait. */
+  private readonly loopDelay = monitorEventLoopDelay({ resolution: LOOP_DELAY_RESOLUTION_MS });
   private readonly errorSignatures = new WeakMap<object, string>();
   /** Session folder → the transcript paths whose rows name it (normally one). */
   private readonly rowsByDir = new Map<string, Set<string>>();
@@ -121,6 +125,7 @@ export class Daemon {
       this.lock.release();
       throw e;
     }
+    this.loopDelay.enable();
     const exposed = storeExposure(c.root);
     if (exposed) this.log.warn({ path: exposed.path, mode: exposed.mode.toString(8), fix: exposed.fix }, `${exposed.message}. fix: ${exposed.fix}`);
     for (const e of this.engine.index.all()) {
@@ -628,6 +633,7 @@ export class Daemon {
       errors: [...this.errors],
       unknown_types: unknown,
       memory: { rss_mb: mb(process.memoryUsage.rss()), heap_used_mb: mb(process.memoryUsage().heapUsed) },
+      event_loop: { delay_max_ms: ms(this.loopDelay.max), delay_p99_ms: ms(this.loopDelay.percentile(99)) },
       connections: this.server.stats(),
     };
   }
@@ -681,6 +687,7 @@ export class Daemon {
       await this.flushIndexNow();
       await this.server?.close();
       this.lock?.release();
+      this.loopDelay.disable();
       this.log.info({}, 'stopped');
       for (const w of this.stopWaiters.splice(0)) w();
     })();
@@ -689,6 +696,8 @@ export class Daemon {
 }
 
 const mb = (bytes: number): number => Math.round(bytes / 104857.6) / 10;
+/** Nanoseconds of the loop-delay histogram to milliseconds (0 before the first sample). */
+const ms = (ns: number): number => (Number.isFinite(ns) ? Math.round(ns / 1e5) / 10 : 0);
 
 function isUnderAny(path: string, roots: readonly string[]): boolean {
   return roots.some((root) => path.startsWith(root.endsWith(sep) ? root : `${root}${sep}`));

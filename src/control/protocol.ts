@@ -113,6 +113,8 @@ export interface StatusResult {
   errors: { at: string; first_at: string; count: number; path: string | null; code: string; message: string }[];
   unknown_types: Record<string, Record<string, number>>;
   memory: { rss_mb: number; heap_used_mb: number };
+  /** How late the daemon's event loop ran since start (how long any request could have waited on it), ms. */
+  event_loop: { delay_max_ms: number; delay_p99_ms: number };
   connections: ConnectionStats;
 }
 
@@ -257,7 +259,8 @@ const allOf =
  */
 export const PROTOCOL_FIELDS = {
   hello: allOf<Methods['hello']['result']>()(['name', 'version', 'protocol', 'pid', 'root']),
-  status: allOf<StatusResult>()(['name', 'version', 'pid', 'root', 'socket', 'started_at', 'uptime_s', 'watch', 'files', 'sessions', 'queue', 'backfill', 'errors', 'unknown_types', 'memory', 'connections']),
+  status: allOf<StatusResult>()(['name', 'version', 'pid', 'root', 'socket', 'started_at', 'uptime_s', 'watch', 'files', 'sessions', 'queue', 'backfill', 'errors', 'unknown_types', 'memory', 'event_loop', 'connections']),
+  event_loop: allOf<StatusResult['event_loop']>()(['delay_max_ms', 'delay_p99_ms']),
   watch: allOf<StatusResult['watch'][number]>()(['path', 'exists', 'resolved', 'files']),
   backfill: allOf<StatusResult['backfill']>()(['total', 'done', 'failed', 'pending', 'running', 'started_at', 'finished_at']),
   errors: allOf<StatusResult['errors'][number]>()(['at', 'first_at', 'count', 'path', 'code', 'message']),

@@ -1,9 +1,11 @@
 import { chmodSync } from 'node:fs';
 import type { Server, Socket } from 'node:net';
 import { createServer } from 'node:net';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { HandoffError } from '../errors.js';
 import type { ConnectionStats, EventName, EventParams, Id, MethodName, RpcError } from './protocol.js';
 import { EVENT_NAMES, encode, fail, isMethod, MAX_REQUEST_BYTES, notification, ok, ParamError, parseRequest, RPC_ERRORS } from './protocol.js';
+import { isLarge, jsonPieces } from './json-stream.js';
 import { checkSocketPath, clearStaleSocket, prepareSocketDir } from './socket-path.js';
 
 /**
@@ -49,6 +51,8 @@ const MAX_PENDING_OUTPUT_BYTES = 8 << 20;
 const OUTPUT_HIGH_WATER_BYTES = 1 << 20;
 const MAX_IN_FLIGHT = 8;
 const LISTEN_BACKLOG = 4096;
+/** A large answer goes out in pieces of about this many characters, the event loop free between. */
+const PIECE_CHARS = 64 << 10;
 
 class Conn implements Connection {
   private buf = '';
@@ -61,6 +65,8 @@ class Conn implements Connection {
   private inFlight = 0;
   private ending = false;
   private paused = false;
+  private streaming = 0;
+  private readonly held: string[] = [];
   /** Last time the client sent a byte or was sent an answer. */
   lastActive = Date.now();
   readonly openedAt = Date.now();
@@ -113,7 +119,7 @@ class Conn implements Connection {
   answer(text: string): void {
     if (this.closed || this.socket.destroyed) return;
     this.lastActive = Date.now();
-    this.socket.write(text);
+    this.write(text);
   }
 
   /** A notification: a subscriber that lets them pile up unread is dropped. */
@@ -124,7 +130,38 @@ class Conn implements Connection {
       this.destroy();
       return;
     }
-    this.socket.write(text);
+    this.write(text);
+  }
+
+  /** Lines written while a large answer goes out in pieces wait for its last piece. */
+  private write(text: string): void {
+    if (this.streaming > 0) this.held.push(text);
+    else this.socket.write(text);
+  }
+
+  /**
+   * A large answer, encoded and written in pieces with the event loop free in between; other
+   * lines for this connection wait so that each line stays whole.
+   */
+  async answerInPieces(head: string, pieces: Iterable<string>, tail: string): Promise<void> {
+    if (this.closed || this.socket.destroyed) return;
+    this.lastActive = Date.now();
+    this.streaming += 1;
+    try {
+      let buf = head;
+      for (const p of pieces) {
+        buf += p;
+        if (buf.length < PIECE_CHARS) continue;
+        this.socket.write(buf);
+        buf = '';
+        await yieldToLoop();
+        if (this.closed || this.socket.destroyed) return;
+      }
+      this.socket.write(buf + tail);
+    } finally {
+      this.streaming -= 1;
+      if (this.streaming === 0 && !this.socket.destroyed) for (const t of this.held.splice(0)) this.socket.write(t);
+    }
   }
 
   private onData(d: string): void {
@@ -380,7 +417,9 @@ export class ControlServer {
     }
     try {
       const result = await this.opts.handlers[request.method](request.params, conn);
-      if (!notify) conn.answer(encode(ok(id, result)));
+      if (notify) return;
+      if (isLarge(result)) await conn.answerInPieces(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`, jsonPieces(result), '}\n');
+      else conn.answer(encode(ok(id, result)));
     } catch (e) {
       if (notify) return;
       if (e instanceof ParamError) conn.answer(encode(fail(id, { code: RPC_ERRORS.INVALID_PARAMS, message: e.message })));

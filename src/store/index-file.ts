@@ -79,8 +79,18 @@ function sortEntries(entries: IndexEntry[]): IndexEntry[] {
   return [...entries].sort((a, b) => (a.project === b.project ? byString(a.id, b.id) : byString(a.project, b.project)));
 }
 
+/**
+ * INDEX.json, the same text as `JSON.stringify(sorted, null, 2)`, laid out entry by entry with
+ * the event loop free between batches: thousands of entries take tens of milliseconds at once.
+ */
 export async function writeIndex(layout: Layout, entries: IndexEntry[]): Promise<void> {
-  await writeAtomic(layout.index, `${JSON.stringify(sortEntries(entries), null, 2)}\n`);
+  const sorted = sortEntries(entries);
+  const parts: string[] = [];
+  for (let i = 0; i < sorted.length; i += 1) {
+    if (i > 0 && i % LINK_YIELD_EVERY === 0) await yieldToLoop();
+    parts.push(`  ${JSON.stringify(sorted[i], null, 2).replace(/\n/g, '\n  ')}`);
+  }
+  await writeAtomic(layout.index, parts.length === 0 ? '[]\n' : `[\n${parts.join(',\n')}\n]\n`);
 }
 
 /** Every session directory of the store, found by its manifest. */
@@ -140,7 +150,11 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
  */
 export async function computeLinks(entries: readonly IndexEntry[], minScore: number): Promise<Map<string, string[]>> {
   // Each objective's keywords are found once (a store of thousands of sessions is walked at every flush).
-  const words = new Map<IndexEntry, Set<string>>(entries.map((e) => [e, keywords(e.objective ?? '')]));
+  const words = new Map<IndexEntry, Set<string>>();
+  for (const e of entries) {
+    if (words.size % LINK_YIELD_EVERY === LINK_YIELD_EVERY - 1) await yieldToLoop();
+    words.set(e, keywords(e.objective ?? ''));
+  }
   const byProject = new Map<string, Set<string>>();
   for (const e of entries) {
     const set = byProject.get(e.project) ?? new Set<string>();

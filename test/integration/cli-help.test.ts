@@ -122,6 +122,7 @@ describe('colour', () => {
     errors: [],
     unknown_types: {},
     memory: { rss_mb: 90, heap_used_mb: 30 },
+    event_loop: { delay_max_ms: 12, delay_p99_ms: 10 },
     connections: { open: 1, max: 128, subscribers: 0, paused: 0, pending_output_bytes: 0, closed_idle: 0, refused: 0 },
   };
   const io = { columns: 80, env: { HOME: '/h' }, now: () => new Date() };

@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readNewLines } from '../../src/build/read-source.js';
+import { isLarge, jsonPieces } from '../../src/control/json-stream.js';
 import { escapeControls, stripControls, terminalSafe } from '../../src/core/control-chars.js';
 import { LineCutter } from '../../src/core/lines.js';
 import { Redactor } from '../../src/core/redact.js';
@@ -104,5 +105,15 @@ describe('repeated errors', () => {
     expect(f.note('p', 'ENOSPC')).toEqual({ log: 'first', previous: 0 });
     expect(f.clear('p')).toBe(1);
     expect(f.clear('p')).toBe(0);
+  });
+});
+
+describe('a large answer written in pieces', () => {
+  it('is exactly the JSON of the whole, undefined members and all', () => {
+    const value = { name: 'x', gone: undefined, sessions: Array.from({ length: 300 }, (_, i) => ({ id: `s${i}`, t: i % 2 ? null : 'é\u001b', u: undefined })), nested: { a: [1, undefined, 3] } };
+    expect(isLarge(value)).toBe(true);
+    expect(isLarge({ sessions: [1, 2] })).toBe(false);
+    expect([...jsonPieces(value)].join('')).toBe(JSON.stringify(value));
+    expect([...jsonPieces([1, 'two', { three: 3 }])].join('')).toBe(JSON.stringify([1, 'two', { three: 3 }]));
   });
 });

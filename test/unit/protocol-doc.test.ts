@@ -53,7 +53,7 @@ describe('docs/PROTOCOL.md', () => {
     expect(names('methods')).toEqual(sorted(METHOD_NAMES));
   });
 
-  for (const group of ['hello', 'status', 'watch', 'backfill', 'errors', 'memory', 'connections', 'session', 'sessionError'] as const) {
+  for (const group of ['hello', 'status', 'watch', 'backfill', 'errors', 'memory', 'event_loop', 'connections', 'session', 'sessionError'] as const) {
     it(`names exactly the fields of ${group}`, () => {
       expect(names(group)).toEqual(sorted(PROTOCOL_FIELDS[group]));
     });
