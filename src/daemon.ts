@@ -92,6 +92,9 @@ export class Daemon {
   /** Until the start-up scan has queued the backfill (newest first), events only note a stat. */
   private backfillQueued = false;
   private readonly stopWaiters: (() => void)[] = [];
+  /** Resolves when start() has queued the backfill: a flush asked before then waits for it. */
+  private markStarted: () => void = () => undefined;
+  private readonly started = new Promise<void>((resolve) => (this.markStarted = resolve));
 
   constructor(private readonly opts: DaemonOptions) {
     this.config = opts.config;
@@ -152,6 +155,7 @@ export class Daemon {
       else this.log.info({ path: w.path }, `${w.path} does not exist yet; it will be watched as soon as it appears`);
     }
     await this.startBackfill();
+    this.markStarted();
     this.startTimers();
     this.log.info({ root: c.root, socket: c.socketPath, version: packageVersion() }, `handoffd ${packageVersion()} is running (store ${c.root}); ask it with \`handoff status\``);
   }
@@ -328,7 +332,7 @@ export class Daemon {
 
   /** Full rescan: stats every transcript, schedules what moved, notices what vanished. */
   async rescan(): Promise<number> {
-    if (this.stopping) return 0;
+    if (this.stopping || !this.backfillQueued) return 0;
     try {
       await this.watcher.recheckPending();
       return await this.scanAndSchedule(this.rootsNow(), null);
@@ -580,6 +584,9 @@ export class Daemon {
   /** Resolves when every watched file is read to its end and the queue is idle. */
   async flush(timeoutMs: number): Promise<{ rounds: number; files: number }> {
     const deadline = Date.now() + Math.min(timeoutMs, MAX_FLUSH_MS);
+    // The socket opens before the watch and the backfill are set up: "everything read" means
+    // nothing before they are.
+    await Promise.race([this.started, sleep(Math.max(0, deadline - Date.now()))]);
     let rounds = 0;
     // A caller who waits for everything gets the failed transcripts tried again now, not at their next backoff.
     for (const r of this.files.values()) if (isFailed(r)) this.scheduler.schedule(r.path, 'live');

@@ -59,7 +59,8 @@ export async function startDaemon(env: NodeJS.ProcessEnv, root: string, args: re
   await waitFor(async () => {
     if (dead) throw new Error(`the daemon exited while starting:\n${log()}`);
     try {
-      return (await call(socket, 'hello')).pid === child.pid;
+      // Started: it answers, and it has set up its watch and queued its backfill.
+      return (await call(socket, 'hello')).pid === child.pid && log().includes('is running');
     } catch {
       return false;
     }

@@ -26,7 +26,7 @@ import { chainLine } from '../core/timeline.js';
 import type { Harness, Turn } from '../core/types.js';
 import { CorruptLineError, NoTurnsError, NotFoundError, SourceError, UsageError } from '../errors.js';
 import type { GitProbe } from '../git/evidence.js';
-import { hashPrefix, listDir, moveDir, removeEmptyDir, removeFile, writeAtomic } from '../store/files.js';
+import { ensureDir, hashPrefix, listDir, moveDir, removeEmptyDir, removeFile, writeAtomic } from '../store/files.js';
 import { indexEntry } from '../store/index-file.js';
 import type { IndexStore } from '../store/index-store.js';
 import type { Layout } from '../store/layout.js';
@@ -656,8 +656,10 @@ export class Engine {
     if (ctx.req.model && !state.meta.model) state.meta.model = ctx.req.model;
     const { dir, project, projectSource } = await this.refineProject(ctx, base, state, append);
 
-    // 1. Timeline and TOOLS.md lines first.
+    // 1. Timeline and TOOLS.md lines first (the first of a new session makes its folder, and
+    // history/ with it: a session with a turn has the layout of SPEC §4).
     await append.flush();
+    if (base.isNew) await ensureDir(join(dir, FILES.history));
     crashPoint('after-append');
 
     const rawSha = read.rawSha ?? hash.copy().digest('hex');
@@ -815,7 +817,11 @@ export class Engine {
     const choice = await inferProject(undefined, state.meta.cwd, ctx.path, this.deps.git);
     if (isProvisional(choice.source) || choice.project === prev.project) return keep;
     const to = this.deps.layout.sessionDir(choice.project, prev.dir_name);
-    await moveDir(base.dir, to);
+    // A session seen for the first time has no folder until its first append: nothing to move.
+    if (existsSync(base.dir)) {
+      await moveDir(base.dir, to);
+      await removeEmptyDir(dirname(base.dir));
+    }
     this.forget(base.dir);
     append.dir = to;
     return { dir: to, project: choice.project, projectSource: choice.source };

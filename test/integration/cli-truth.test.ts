@@ -59,7 +59,9 @@ describe('a session is keyed by its transcript', () => {
     const b = JSON.parse((await runCli(['build', join(base, '-d', 'same.jsonl'), '--json'], { env })).out) as { session: string; project: string; dir: string; turns: number; revision: number };
     expect(a).toMatchObject({ session: 'same', project: 'c', turns: 2 });
     expect(b).toMatchObject({ session: expect.stringMatching(/^same-[0-9a-f]{8}$/), project: 'd', turns: 3, revision: 1 });
-    expect(readdirSync(a.dir)).not.toContain('history');
+    // Not a "source reset" of the other: nothing was moved into history/.
+    expect(readdirSync(join(a.dir, 'history'))).toEqual([]);
+    expect(readdirSync(join(b.dir, 'history'))).toEqual([]);
     // Built again, each finds its own session.
     const again = JSON.parse((await runCli(['build', join(base, '-c', 'same.jsonl'), '--json'], { env })).out) as { session: string; up_to_date: boolean };
     expect(again).toMatchObject({ session: 'same', up_to_date: true });
@@ -91,7 +93,7 @@ describe('files that never give a turn', () => {
     const src = await copyFixture('codex-rollout.jsonl', tempDir('handoff-work-'), 'r.jsonl');
     expect((await runCli(['build', src, '--project', 'first'], { env })).code).toBe(0);
     expect((await runCli(['rename', 'r', 'second'], { env })).code).toBe(0);
-    expect(folders(root)).toEqual(['second', 'second/r']);
+    expect(folders(root)).toEqual(['second', 'second/r', 'second/r/history']);
   });
 });
 
