@@ -44,6 +44,8 @@ export interface FileConfig {
     finalize_on_red: boolean;
     cache_sessions: number;
     request_timeout_ms: number;
+    idle_timeout_ms: number;
+    max_connections: number;
   };
   hooks: {
     on_start: 'offer' | 'never';

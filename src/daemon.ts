@@ -1,4 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { join, sep } from 'node:path';
 import type { Engine, BuildResult } from './build/index.js';
 import { openEngine } from './build/index.js';
@@ -7,16 +9,22 @@ import { Scheduler } from './build/scheduler.js';
 import type { ResolvedConfig } from './config.js';
 import type { EventName, EventParams, StatusResult } from './control/protocol.js';
 import { ControlServer } from './control/server.js';
+import { connectionCap } from './daemon/fd-limit.js';
+import { describeFailure, retryDelayMs } from './daemon/failures.js';
+import type { Failure } from './daemon/failures.js';
 import type { FileRecord } from './daemon/files.js';
-import { applyBuild, caughtUp, fromIndex, needsBuild, newRecord, view } from './daemon/files.js';
+import { applyBuild, caughtUp, fromIndex, isFailed, needsBuild, newRecord, noteSeen, view } from './daemon/files.js';
 import { makeHandlers } from './daemon/handlers.js';
-import { StoreLock } from './daemon/lock.js';
-import { CorruptLineError, DaemonNotRunningError, describeError, FlushTimeoutError, HandoffError, NoTurnsError, SourceError, StoreWriteError } from './errors.js';
+import { processStart, StoreLock } from './daemon/lock.js';
+import { RepeatFilter } from './daemon/repeats.js';
+import { CorruptLineError, DaemonNotRunningError, describeError, FlushTimeoutError, HandoffError, NoTurnsError } from './errors.js';
 import type { Logger } from './log.js';
 import { packageVersion } from './paths.js';
 import { listDir, sweepStrayTemps } from './store/files.js';
+import { storeExposure } from './store/permissions.js';
+import { validator } from './store/schemas.js';
 import type { FileStat } from './watch/scan.js';
-import { scanRoots, statFile } from './watch/scan.js';
+import { isTranscript, scanRoots, statFile } from './watch/scan.js';
 import { TranscriptWatcher } from './watch/watcher.js';
 
 /**
@@ -25,8 +33,6 @@ import { TranscriptWatcher } from './watch/watcher.js';
  * queue; watch events are hints answered by a stat; a periodic rescan catches what events miss.
  */
 
-const RETRY_BASE_MS = 1000;
-const RETRY_MAX_MS = 60_000;
 const MAX_ERRORS_KEPT = 50;
 const INDEX_KEY = '\0index';
 /** flush: a pause between rounds that found work still going, and the longest wait it accepts. */
@@ -41,6 +47,9 @@ const MAX_FLUSH_MS = 24 * 3600 * 1000;
 const HOT_POLL_MS = 500;
 const HOT_WINDOW_MS = 30_000;
 const HOT_MAX_FILES = 256;
+const APPEARED_RESCAN_MS = 2000;
+const SCHEDULE_YIELD_EVERY = 250;
+const LOOP_DELAY_RESOLUTION_MS = 5;
 
 export interface DaemonOptions {
   config: ResolvedConfig;
@@ -56,7 +65,7 @@ export class Daemon {
   engine!: Engine;
   readonly files = new Map<string, FileRecord>();
   readonly errors: StatusResult['errors'] = [];
-  readonly backfill: StatusResult['backfill'] = { total: 0, done: 0, failed: 0, running: false, started_at: null, finished_at: null };
+  readonly backfill: StatusResult['backfill'] = { total: 0, done: 0, failed: 0, pending: 0, running: false, started_at: null, finished_at: null };
   readonly startedAt = new Date();
   readonly log: Logger;
   private scheduler!: Scheduler;
@@ -69,11 +78,23 @@ export class Daemon {
   private readonly hot = new Map<string, number>();
   private indexTimer: NodeJS.Timeout | null = null;
   private lastIndexFlush = 0;
+  /** INDEX.json could not be written: the next try waits until then (backing off). */
+  private indexRetryAt = 0;
+  private indexFailures = 0;
+  private readonly repeats = new RepeatFilter();
+  /** How late the event loop runs: what a request on the socket may have to wait. */
+  private readonly loopDelay = monitorEventLoopDelay({ resolution: LOOP_DELAY_RESOLUTION_MS });
+  private readonly errorSignatures = new WeakMap<object, string>();
+  /** Session folder → the transcript paths whose rows name it (normally one). */
+  private readonly rowsByDir = new Map<string, Set<string>>();
   private backfillKeys = new Set<string>();
   private stopping: Promise<void> | null = null;
   /** Until the start-up scan has queued the backfill (newest first), events only note a stat. */
   private backfillQueued = false;
   private readonly stopWaiters: (() => void)[] = [];
+  /** Resolves when start() has queued the backfill: a flush asked before then waits for it. */
+  private markStarted: () => void = () => undefined;
+  private readonly started = new Promise<void>((resolve) => (this.markStarted = resolve));
 
   constructor(private readonly opts: DaemonOptions) {
     this.config = opts.config;
@@ -92,39 +113,67 @@ export class Daemon {
     const c = this.config;
     if (!existsSync(c.root)) mkdirSync(c.root, { recursive: true, mode: 0o700 });
     mkdirSync(join(c.root, '.handoffd'), { recursive: true, mode: 0o700 });
-    this.lock = new StoreLock(join(c.root, '.handoffd', 'handoffd.lock'), { pid: process.pid, started_at: this.startedAt.toISOString(), socket: c.socketPath, version: packageVersion() });
-    const { tookOver } = this.lock.acquire();
-    if (tookOver) this.log.warn({ holder_pid: tookOver.pid }, `took over the lock of a daemon that is gone (pid ${tookOver.pid})`);
+    this.lock = new StoreLock(join(c.root, '.handoffd', 'handoffd.lock'), { pid: process.pid, pid_start: processStart(process.pid), started_at: this.startedAt.toISOString(), socket: c.socketPath, version: packageVersion() });
+    const { tookOver } = await this.lock.acquire();
+    if (tookOver) this.log.warn({ holder_pid: tookOver.pid, why: tookOver.why }, `took over the lock of a daemon that is gone (${tookOver.why})`);
     try {
       await this.sweep();
       this.engine = await openEngine(c, { cacheSessions: c.options.daemon.cache_sessions });
       this.scheduler = new Scheduler((key, p) => this.run(key, p), { debounceMs: c.options.watch.debounce_ms });
-      this.server = new ControlServer({ path: c.socketPath, handlers: makeHandlers(this), log: this.log.child({ component: 'control' }), requestTimeoutMs: c.options.daemon.request_timeout_ms });
+      // Compiled now, before the socket opens: the first `verify` would otherwise stall it for this.
+      validator('handoff.llm');
+      this.server = new ControlServer({ path: c.socketPath, handlers: makeHandlers(this), log: this.log.child({ component: 'control' }), requestTimeoutMs: c.options.daemon.request_timeout_ms, ...this.connectionLimits() });
       await this.server.listen();
     } catch (e) {
       this.lock.release();
       throw e;
     }
+    this.loopDelay.enable();
+    const exposed = storeExposure(c.root);
+    if (exposed) this.log.warn({ path: exposed.path, mode: exposed.mode.toString(8), fix: exposed.fix }, `${exposed.message}. fix: ${exposed.fix}`);
     for (const e of this.engine.index.all()) {
       const r = fromIndex(e);
-      if (r) this.files.set(r.path, r);
+      if (!r) continue;
+      this.files.set(r.path, r);
+      this.dropMovedRows(r);
     }
     this.watcher = new TranscriptWatcher(c.watchPaths, {
       hint: (kind, path) => this.onHint(kind, path),
       rootAppeared: (root) => {
         this.log.info({ path: root }, `${root} appeared; watching it now`);
-        void this.scanAndSchedule([root], 'live');
+        void this.scanAndSchedule(this.rootsNow([root]), 'live');
+        // chokidar reports nothing it finds in its first scan of the new folder: a file created
+        // while it scans is caught by a second look once that scan is surely over.
+        setTimeout(() => void this.scanAndSchedule(this.rootsNow([root]), 'live'), APPEARED_RESCAN_MS).unref();
       },
       error: (err, where) => this.log.warn({ err: describeError(err), where }, 'watcher error (carrying on)'),
     });
     await this.watcher.start();
     for (const w of this.watcher.status()) {
-      if (w.exists) this.log.info({ path: w.path }, `watching ${w.path}`);
+      const via = w.resolved !== w.path ? ` (a link to ${w.resolved}, watched there)` : '';
+      if (w.exists) this.log.info({ path: w.path, resolved: w.resolved }, `watching ${w.path}${via}`);
       else this.log.info({ path: w.path }, `${w.path} does not exist yet; it will be watched as soon as it appears`);
     }
     await this.startBackfill();
+    this.markStarted();
     this.startTimers();
     this.log.info({ root: c.root, socket: c.socketPath, version: packageVersion() }, `handoffd ${packageVersion()} is running (store ${c.root}); ask it with \`handoff status\``);
+  }
+
+  /** daemon.idle_timeout_ms and daemon.max_connections, the latter within the open-file limit. */
+  private connectionLimits(): { idleTimeoutMs: number; maxConnections: number } {
+    const d = this.config.options.daemon;
+    const cap = connectionCap(d.max_connections);
+    if (cap.lowered) this.log.warn({ configured: d.max_connections, max: cap.max }, `daemon.max_connections lowered from ${d.max_connections} to ${cap.max}: the open-file limit leaves no more (raise it with \`ulimit -n\` or LimitNOFILE=)`);
+    return { idleTimeoutMs: d.idle_timeout_ms, maxConnections: cap.max };
+  }
+
+  /** The real paths of watch roots (a root that is a link is watched where it points). */
+  private rootsNow(only?: readonly string[], existingOnly = true): string[] {
+    return this.watcher
+      .status()
+      .filter((w) => (!existingOnly || w.exists) && (only === undefined || only.includes(w.path)))
+      .map((w) => w.resolved);
   }
 
   private startTimers(): void {
@@ -175,6 +224,8 @@ export class Daemon {
   }
 
   private onHint(kind: string, path: string): void {
+    // chokidar reports the links it does not follow, too: only transcripts matter.
+    if (!isTranscript(path)) return;
     void (async () => {
       const st = await statFile(path);
       // chokidar reports every file of a folder it starts watching, old ones too.
@@ -229,7 +280,7 @@ export class Daemon {
 
   private async startBackfill(): Promise<void> {
     const days = this.config.options.watch.backfill_days;
-    const found = await scanRoots(this.watcher.status().filter((w) => w.exists).map((w) => w.path));
+    const found = await scanRoots(this.rootsNow());
     const todo: FileStat[] = [];
     for (const st of found) {
       const { r, ignored } = this.see(st.path, st);
@@ -237,17 +288,20 @@ export class Daemon {
     }
     // Files the index knows under the watched folders whose transcript is gone are marked once;
     // sessions built from elsewhere (a one-shot `handoff build`) are not the daemon's to touch.
-    const roots = this.watcher.status().map((w) => w.path);
+    const roots = this.rootsNow(undefined, false);
     for (const r of this.files.values()) {
-      if (r.stat === null && isUnderAny(r.path, roots) && needsBuild(r)) todo.push({ path: r.path, size: 0, mtimeMs: 0, dev: 0, ino: 0 });
+      if (r.stat === null && isUnderAny(r.path, roots) && needsBuild(r)) todo.push({ path: r.path, size: 0, mtimeMs: 0, ctimeMs: 0, dev: 0, ino: 0 });
     }
     todo.sort((a, b) => b.mtimeMs - a.mtimeMs);
     this.backfill.total = todo.length;
     this.backfill.running = todo.length > 0;
     this.backfill.started_at = new Date().toISOString();
+    let n = 0;
     for (const st of todo) {
       this.backfillKeys.add(st.path);
       this.scheduler.schedule(st.path, this.priorityOf(st));
+      // Queueing thousands at once would keep the socket waiting: it is answered in between.
+      if (++n % SCHEDULE_YIELD_EVERY === 0) await yieldToLoop();
     }
     this.backfillQueued = true;
     // Events that came in while the scan ran (a file created just then) are served now; one
@@ -259,25 +313,29 @@ export class Daemon {
     if (todo.length === 0) this.backfill.finished_at = this.backfill.started_at;
   }
 
-  private noteBackfill(path: string, ok: boolean): void {
-    if (!this.backfillKeys.delete(path)) return;
+  /** Pending (no complete turn yet) and halted are not failures; error and unreadable are. */
+  private noteBackfill(r: FileRecord): void {
+    if (!this.backfillKeys.delete(r.path)) return;
     this.backfill.done += 1;
-    if (!ok) this.backfill.failed += 1;
+    if (isFailed(r)) this.backfill.failed += 1;
+    if (r.state === 'pending') this.backfill.pending += 1;
     const { done, total } = this.backfill;
     if (done === total || done % 100 === 0) this.log.info({ done, total }, `backfill ${done}/${total}`);
     if (this.backfillKeys.size === 0) {
       this.backfill.running = false;
       this.backfill.finished_at = new Date().toISOString();
-      this.log.info({ total, failed: this.backfill.failed }, `backfill finished: ${total} transcript(s)${this.backfill.failed ? `, ${this.backfill.failed} failed` : ''}`);
+      const { failed, pending } = this.backfill;
+      const notes = [failed ? `${failed} failed (\`handoff status\` says why)` : '', pending ? `${pending} pending (no complete turn yet)` : ''].filter(Boolean).join(', ');
+      this.log.info({ total, failed, pending }, `backfill finished: ${total} transcript(s)${notes ? `, ${notes}` : ''}`);
     }
   }
 
   /** Full rescan: stats every transcript, schedules what moved, notices what vanished. */
   async rescan(): Promise<number> {
-    if (this.stopping) return 0;
+    if (this.stopping || !this.backfillQueued) return 0;
     try {
       await this.watcher.recheckPending();
-      return await this.scanAndSchedule(this.watcher.status().filter((w) => w.exists).map((w) => w.path), null);
+      return await this.scanAndSchedule(this.rootsNow(), null);
     } catch (e) {
       this.log.warn({ err: describeError(e) }, 'rescan failed (carrying on)');
       return 0;
@@ -310,48 +368,67 @@ export class Daemon {
 
   /** Builds one transcript (or marks it gone). Never throws: failures are states and events. */
   private async run(path: string, _p: Priority): Promise<void> {
-    if (path === INDEX_KEY) return this.flushIndexNow();
+    if (path === INDEX_KEY) {
+      await this.flushIndexNow();
+      return;
+    }
     const r = this.record(path);
     if (r.retry) {
       clearTimeout(r.retry);
       r.retry = null;
     }
     r.stat = await statFile(path);
-    let ok = true;
     try {
-      if (r.stat === null) {
-        if (r.dir && r.state !== 'gone') {
-          await this.engine.markGone(r.dir);
-          this.log.info({ path, session: r.session }, 'transcript deleted; its handoff stays (state gone)');
-        }
-        r.state = 'gone';
-        return;
-      }
+      if (r.stat === null) return await this.gone(r);
       const before = r.pressure.level;
       const hadSession = r.session !== null;
       const res = await this.engine.build({ source: path, autoFinalize: this.config.options.daemon.finalize_on_red });
       this.afterBuild(r, res, before, hadSession);
     } catch (e) {
-      ok = false;
       this.onBuildError(r, e);
     } finally {
-      this.noteBackfill(path, ok);
+      this.noteBackfill(r);
       this.maybeFlushIndex();
     }
   }
 
+  /**
+   * The transcript is no longer there. If its session has moved on to another file (a Codex
+   * rollout archived, a transcript moved), this path's row simply goes; otherwise the handoff
+   * stays, re-rendered as gone.
+   */
+  private async gone(r: FileRecord): Promise<void> {
+    if (isFailed(r)) this.recovered(r);
+    if (r.dir && r.state !== 'gone') {
+      const marked = await this.engine.markGone(r.dir, r.path);
+      if (marked === 'moved') {
+        this.files.delete(r.path);
+        return;
+      }
+      if (marked) applyBuild(r, marked, new Date().toISOString());
+      this.log.info({ path: r.path, session: r.session }, 'transcript deleted; its handoff stays (state gone)');
+    }
+    r.state = 'gone';
+    delete r.error;
+    if (r.session === null) this.files.delete(r.path);
+  }
+
   /** A build or update a client asked for over the socket: status and subscribers see it too. */
-  noteExternal(res: BuildResult): void {
+  async noteExternal(res: BuildResult): Promise<void> {
     if (!res.path) return;
     const r = this.record(res.path);
+    r.stat = await statFile(res.path);
     this.afterBuild(r, res, r.pressure.level, r.session !== null);
-    this.heat(res.path);
+    if (r.stat) this.heat(res.path);
   }
 
   private afterBuild(r: FileRecord, res: BuildResult, before: string, hadSession: boolean): void {
     const at = new Date().toISOString();
+    if (isFailed(r)) this.recovered(r);
     applyBuild(r, res, at);
-    if (r.state !== 'gone') r.state = 'idle';
+    // A transcript deleted and written again (or moved here) is live again.
+    r.state = r.stat === null ? 'gone' : 'idle';
+    this.dropMovedRows(r);
     if (res.reset) this.log.warn({ session: res.session, reason: res.reset }, `source reset: ${res.reset}; the old timeline was kept in history/`);
     if (!res.up_to_date) {
       this.emit('built', { session: res.session, project: res.project, dir: res.dir, revision: res.revision, turns: res.turns, new_turns: res.new_turns, pressure: r.pressure, build_ms: res.build_ms, at, reset: res.reset });
@@ -363,10 +440,27 @@ export class Daemon {
     if (res.corrupt) this.halt(r, res.corrupt);
   }
 
+  /** One session, one row: another path's row for the same session whose file is gone goes. */
+  private dropMovedRows(r: FileRecord): void {
+    if (r.dir === null) return;
+    let rows = this.rowsByDir.get(r.dir);
+    if (!rows) this.rowsByDir.set(r.dir, (rows = new Set()));
+    rows.add(r.path);
+    if (r.stat === null || rows.size === 1) return;
+    for (const path of [...rows]) {
+      const other = this.files.get(path);
+      if (other === r) continue;
+      if (!other || other.dir !== r.dir) rows.delete(path);
+      else if (other.session === r.session && (other.stat === null || other.state === 'gone')) {
+        this.files.delete(path);
+        rows.delete(path);
+      }
+    }
+  }
+
   private halt(r: FileRecord, e: CorruptLineError): void {
     // Nothing past the corrupt line can be read until the file changes: do not retry before.
-    r.seenSize = r.stat?.size ?? r.seenSize;
-    r.seenIno = r.stat?.ino ?? r.seenIno;
+    noteSeen(r);
     const again = r.state === 'halted' && r.halted?.offset === e.offset;
     r.state = 'halted';
     r.halted = { file: e.file, line: e.line, offset: e.offset, fix: e.hint ?? '', message: e.message };
@@ -379,40 +473,61 @@ export class Daemon {
     if (e instanceof CorruptLineError) return this.halt(r, e);
     if (e instanceof NoTurnsError) {
       // A transcript with no complete turn yet: wait for more bytes, quietly.
+      if (isFailed(r)) this.recovered(r);
       r.state = 'pending';
-      r.seenSize = r.stat?.size ?? r.seenSize;
-      r.seenIno = r.stat?.ino ?? r.seenIno;
+      delete r.error;
+      noteSeen(r);
       return;
     }
-    if (e instanceof SourceError && r.stat !== null) {
-      this.engine.forget(r.path);
-      return; // deleted or replaced between the stat and the read: the next event retries
-    }
-    const code = e instanceof HandoffError ? e.code : 'HANDOFF_ERR_INTERNAL';
-    const message = describeError(e);
-    const fix = e instanceof HandoffError ? e.hint : 'this is a bug in handoffd; the session is retried on its next change';
-    r.state = 'error';
-    r.error = { code, message, ...(fix ? { fix } : {}) };
-    r.failures += 1;
-    this.pushError(r.path, code, message);
-    this.emit('error', { session: r.session, path: r.path, code, message, ...(fix ? { fix } : {}), at: new Date().toISOString() });
+    const f = describeFailure(e, r.path, r.stat !== null);
     this.engine.forget(r.path);
-    if (e instanceof StoreWriteError) {
-      // ENOSPC, EACCES: nothing was committed; try again later, backing off.
-      const wait = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** Math.min(6, r.failures - 1));
-      this.log.error({ path: r.path, code, err: message, retry_ms: wait }, `cannot write the store: ${message}; retrying in ${Math.round(wait / 1000)} s. fix: ${fix ?? ''}`);
-      r.retry = setTimeout(() => this.scheduler.schedule(r.path, 'live'), wait);
-      r.retry.unref();
-    } else {
-      // Retried when the transcript changes, not on every rescan.
-      r.seenSize = r.stat?.size ?? r.seenSize;
-      r.seenIno = r.stat?.ino ?? r.seenIno;
-      this.log.error({ path: r.path, code, err: message }, `build failed: ${message}`);
-    }
+    if (f === 'race') return; // deleted or replaced between the stat and the read: the next event retries
+    this.fail(r, f);
   }
 
-  pushError(path: string | null, code: string, message: string): void {
-    this.errors.push({ at: new Date().toISOString(), path, code, message });
+  /**
+   * A failed build: status shows why and when it is tried again; it is retried with backoff
+   * (1 s doubling to 60 s) and at once when the file changes. Said once, however often it repeats.
+   */
+  private fail(r: FileRecord, f: Failure): void {
+    r.failures += 1;
+    const wait = retryDelayMs(r.failures);
+    r.state = f.state;
+    r.error = { code: f.code, message: f.message, ...(f.fix ? { fix: f.fix } : {}), attempts: r.failures, retry_at: new Date(Date.now() + wait).toISOString() };
+    noteSeen(r);
+    r.retry = setTimeout(() => {
+      r.retry = null;
+      this.scheduler.schedule(r.path, 'live');
+    }, wait);
+    r.retry.unref();
+    this.pushError(r.path, f.code, f.message, f.signature);
+    const verdict = this.repeats.note(r.path, f.signature);
+    if (verdict.log === 'none') return;
+    const fields = { path: r.path, session: r.session, code: f.code, err: f.message, retry_ms: wait, ...(f.fix ? { fix: f.fix } : {}) };
+    if (verdict.log === 'reminder') {
+      this.log.error({ ...fields, repeats: verdict.repeats }, `still failing: ${f.message} (${verdict.repeats} more time(s) in the last ${Math.round(verdict.sinceMs / 60_000)} min; retrying every ${Math.round(wait / 1000)} s)`);
+      return;
+    }
+    this.emit('error', { session: r.session, path: r.path, code: f.code, message: f.message, ...(f.fix ? { fix: f.fix } : {}), at: new Date().toISOString() });
+    const what = f.state === 'unreadable' ? 'cannot read the transcript' : 'build failed';
+    this.log.error(fields, `${what}: ${f.message}; retrying in ${Math.round(wait / 1000)} s and on its next change${f.fix ? `. fix: ${f.fix}` : ''}`);
+  }
+
+  private recovered(r: FileRecord): void {
+    const n = this.repeats.clear(r.path);
+    if (n > 0) this.log.info({ path: r.path, session: r.session, failures: n }, `${r.path} is building again after ${n} failed attempt(s)`);
+    r.failures = 0;
+    delete r.error;
+  }
+
+  /** The same error of one path again is counted on its entry (moved to the end, with the latest message). */
+  pushError(path: string | null, code: string, message: string, signature = `${code} ${message}`): void {
+    const at = new Date().toISOString();
+    const i = this.errors.findIndex((x) => x.path === path && this.errorSignatures.get(x) === signature);
+    const prev = i === -1 ? null : (this.errors.splice(i, 1)[0] ?? null);
+    const entry = { at, first_at: prev?.first_at ?? at, count: (prev?.count ?? 0) + 1, path, code, message };
+    this.errorSignatures.set(entry, signature);
+    this.errors.push(entry);
     if (this.errors.length > MAX_ERRORS_KEPT) this.errors.splice(0, this.errors.length - MAX_ERRORS_KEPT);
   }
 
@@ -422,18 +537,43 @@ export class Daemon {
 
   /** INDEX.json, PROJECT.md and links/: at most once per interval, and when the queue idles. */
   private maybeFlushIndex(): void {
-    if (this.stopping || !this.engine.index.isDirty) return;
+    if (this.stopping || !this.engine.index.isDirty || Date.now() < this.indexRetryAt) return;
     const due = Date.now() - this.lastIndexFlush >= this.config.options.daemon.index_interval_ms;
     if (due || this.scheduler.idle || this.scheduler.current === null) this.scheduler.schedule(INDEX_KEY, 'live');
   }
 
-  private async flushIndexNow(): Promise<void> {
+  /** Writes INDEX.json, PROJECT.md and links/ now. A failure backs off and is said once. */
+  async flushIndexNow(): Promise<boolean> {
     this.lastIndexFlush = Date.now();
     try {
       await this.engine.index.flush({ enabled: this.config.options.linking.enabled, minScore: this.config.options.linking.min_overlap_score });
     } catch (e) {
-      this.log.error({ err: describeError(e) }, 'could not write INDEX.json (retrying on the next flush)');
+      this.indexFailures += 1;
+      const wait = retryDelayMs(this.indexFailures);
+      this.indexRetryAt = Date.now() + wait;
+      const code = e instanceof HandoffError ? e.code : 'HANDOFF_ERR_INTERNAL';
+      const message = e instanceof HandoffError ? e.message : describeError(e);
+      const errno = e instanceof HandoffError ? e.details?.errno : undefined;
+      const signature = `${code} ${typeof errno === 'string' ? errno : message}`;
+      this.pushError(null, code, message, signature);
+      const verdict = this.repeats.note(INDEX_KEY, signature);
+      if (verdict.log !== 'none') {
+        const times = verdict.log === 'reminder' ? ` (${verdict.repeats} more time(s) since the last report)` : '';
+        this.log.error({ code, err: message, retry_ms: wait, ...(e instanceof HandoffError && e.hint ? { fix: e.hint } : {}) }, `could not write INDEX.json: ${message}${times}; retrying in ${Math.round(wait / 1000)} s`);
+      }
+      return false;
     }
+    if (this.indexFailures > 0) {
+      this.log.info({ failures: this.repeats.clear(INDEX_KEY) }, `INDEX.json written again after ${this.indexFailures} failed attempt(s)`);
+      this.indexFailures = 0;
+      this.indexRetryAt = 0;
+    }
+    return true;
+  }
+
+  /** A change a client asked for is in INDEX.json before the client hears it is done. */
+  async flushIndexAfterWrite(): Promise<void> {
+    if (this.engine.index.isDirty) await this.flushIndexNow();
   }
 
   /** Runs a store write (a CLI command through the socket) in the single queue. */
@@ -444,7 +584,12 @@ export class Daemon {
   /** Resolves when every watched file is read to its end and the queue is idle. */
   async flush(timeoutMs: number): Promise<{ rounds: number; files: number }> {
     const deadline = Date.now() + Math.min(timeoutMs, MAX_FLUSH_MS);
+    // The socket opens before the watch and the backfill are set up: "everything read" means
+    // nothing before they are.
+    await Promise.race([this.started, sleep(Math.max(0, deadline - Date.now()))]);
     let rounds = 0;
+    // A caller who waits for everything gets the failed transcripts tried again now, not at their next backoff.
+    for (const r of this.files.values()) if (isFailed(r)) this.scheduler.schedule(r.path, 'live');
     for (;;) {
       if (this.stopping) throw new DaemonNotRunningError('flush abandoned: the daemon is stopping', { hint: 'start it again (`handoff daemon`) and repeat the request' });
       if (rounds > 0) await sleep(FLUSH_ROUND_MS);
@@ -469,7 +614,7 @@ export class Daemon {
     const sessions = [...this.files.values()]
       .map((r) => view(r, this.liveWindowMs, now))
       .filter((v): v is NonNullable<typeof v> => v !== null)
-      .sort((a, b) => (b.updated ?? '').localeCompare(a.updated ?? ''));
+      .sort((a, b) => ((a.updated ?? '') < (b.updated ?? '') ? 1 : (a.updated ?? '') > (b.updated ?? '') ? -1 : 0));
     const unknown: Record<string, Record<string, number>> = {};
     for (const r of this.files.values()) {
       if (!r.harness) continue;
@@ -478,7 +623,7 @@ export class Daemon {
         h[t] = (h[t] ?? 0) + n;
       }
     }
-    const byRoot = this.watcher.status().map((w) => ({ ...w, files: [...this.files.values()].filter((r) => r.stat !== null && r.path.startsWith(`${w.path}/`)).length }));
+    const byRoot = this.watcher.status().map((w) => ({ ...w, files: [...this.files.values()].filter((r) => r.stat !== null && r.path.startsWith(`${w.resolved}/`)).length }));
     return {
       name: 'handoffd',
       version: packageVersion(),
@@ -495,6 +640,8 @@ export class Daemon {
       errors: [...this.errors],
       unknown_types: unknown,
       memory: { rss_mb: mb(process.memoryUsage.rss()), heap_used_mb: mb(process.memoryUsage().heapUsed) },
+      event_loop: { delay_max_ms: ms(this.loopDelay.max), delay_p99_ms: ms(this.loopDelay.percentile(99)) },
+      connections: this.server.stats(),
     };
   }
 
@@ -515,6 +662,7 @@ export class Daemon {
       });
       this.scheduler.setDebounce(this.config.options.watch.debounce_ms);
       this.server.requestTimeoutMs = this.config.options.daemon.request_timeout_ms;
+      this.server.setLimits(this.connectionLimits());
       if (!this.opts.logLevelFlag) this.log.level = this.config.options.daemon.log_level;
       this.startTimers();
       await this.watcher.setRoots(this.config.watchPaths);
@@ -546,6 +694,7 @@ export class Daemon {
       await this.flushIndexNow();
       await this.server?.close();
       this.lock?.release();
+      this.loopDelay.disable();
       this.log.info({}, 'stopped');
       for (const w of this.stopWaiters.splice(0)) w();
     })();
@@ -554,6 +703,8 @@ export class Daemon {
 }
 
 const mb = (bytes: number): number => Math.round(bytes / 104857.6) / 10;
+/** Nanoseconds of the loop-delay histogram to milliseconds (0 before the first sample). */
+const ms = (ns: number): number => (Number.isFinite(ns) ? Math.round(ns / 1e5) / 10 : 0);
 
 function isUnderAny(path: string, roots: readonly string[]): boolean {
   return roots.some((root) => path.startsWith(root.endsWith(sep) ? root : `${root}${sep}`));

@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { callDaemon } from '../src/control/client.js';
 import type { Methods, MethodName } from '../src/control/protocol.js';
@@ -20,8 +20,27 @@ export function socketOf(root: string): string {
   return join(root, '.handoffd', 'handoffd.sock');
 }
 
-export function spawnDaemon(env: NodeJS.ProcessEnv, args: readonly string[]): { child: ChildProcess; log: () => string; exited: RunningDaemon['exited'] } {
-  const child = spawn(process.execPath, [CLI, 'daemon', '--log-level', 'debug', ...args], { env, cwd: env.HOME, stdio: ['ignore', 'pipe', 'pipe'] });
+export interface SpawnOptions {
+  /** A command the daemon runs under (setpriv, a shell that sets ulimit); it must exec its arguments. */
+  prefix?: readonly string[];
+}
+
+/**
+ * File modes bind root only when it lacks CAP_DAC_OVERRIDE: tests of unreadable files and
+ * read-only stores run the daemon without it when they run as root (CI does). Null when that is
+ * not possible here (root without setpriv): such a test says so and skips.
+ */
+export const UNPRIVILEGED: readonly string[] | null = (() => {
+  if (process.getuid?.() !== 0) return [];
+  return spawnSync('setpriv', ['--version']).status === 0 ? ['setpriv', '--bounding-set=-dac_override,-dac_read_search', '--'] : null;
+})();
+
+/** Whether this process can be denied a file by its mode (not root, or root without the capability). */
+export const modesBindTests = process.getuid?.() !== 0;
+
+export function spawnDaemon(env: NodeJS.ProcessEnv, args: readonly string[], opts: SpawnOptions = {}): { child: ChildProcess; log: () => string; exited: RunningDaemon['exited'] } {
+  const argv = [...(opts.prefix ?? []), process.execPath, CLI, 'daemon', '--log-level', 'debug', ...args];
+  const child = spawn(argv[0] as string, argv.slice(1), { env, cwd: env.HOME, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   child.stdout?.on('data', (d: Buffer) => (log += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (log += d.toString()));
@@ -32,15 +51,16 @@ export function spawnDaemon(env: NodeJS.ProcessEnv, args: readonly string[]): { 
 export const call = callDaemon;
 
 /** Starts a daemon and waits until its socket answers `hello`. */
-export async function startDaemon(env: NodeJS.ProcessEnv, root: string, args: readonly string[]): Promise<RunningDaemon> {
-  const { child, log, exited } = spawnDaemon(env, args);
+export async function startDaemon(env: NodeJS.ProcessEnv, root: string, args: readonly string[], opts: SpawnOptions = {}): Promise<RunningDaemon> {
+  const { child, log, exited } = spawnDaemon(env, args, opts);
   const socket = socketOf(root);
   let dead = false;
   void exited.then(() => (dead = true));
   await waitFor(async () => {
     if (dead) throw new Error(`the daemon exited while starting:\n${log()}`);
     try {
-      return (await call(socket, 'hello')).pid === child.pid;
+      // Started: it answers, and it has set up its watch and queued its backfill.
+      return (await call(socket, 'hello')).pid === child.pid && log().includes('is running');
     } catch {
       return false;
     }

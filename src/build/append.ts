@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { appendDurable } from '../store/files.js';
+import { appendDurable, ensureDir } from '../store/files.js';
 import { FILES } from '../store/layout.js';
 import { crashPoint } from './faults.js';
 
@@ -48,6 +48,8 @@ export class AppendBuffer {
     this.timeline = [];
     this.tools = [];
     this.bytes = 0;
+    // The session folder is made by its first append: no folder for a file that yields no turn.
+    if (timeline.length > 0 || tools.length > 0) await ensureDir(this.dir);
     if (timeline.length > 0) {
       await appendDurable(join(this.dir, FILES.timeline), timeline);
       this.timelineBytes += timeline.length;

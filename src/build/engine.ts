@@ -1,10 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Hash } from 'node:crypto';
-import { open, readFile, stat } from 'node:fs/promises';
+import { access, constants, open, readFile, realpath, stat } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { ResolvedConfig } from '../config.js';
 import { sha256Hex } from '../core/canonical.js';
+import { escapeControls, stripControls } from '../core/control-chars.js';
 import { extractContract, generatedPart } from '../core/contract.js';
 import type { GitEvidence } from '../core/evidence.js';
 import { gitUnavailable } from '../core/evidence.js';
@@ -25,13 +26,14 @@ import { chainLine } from '../core/timeline.js';
 import type { Harness, Turn } from '../core/types.js';
 import { CorruptLineError, NoTurnsError, NotFoundError, SourceError, UsageError } from '../errors.js';
 import type { GitProbe } from '../git/evidence.js';
-import { ensureDir, hashPrefix, listDir, moveDir, removeFile, writeAtomic } from '../store/files.js';
+import { ensureDir, hashPrefix, listDir, moveDir, removeEmptyDir, removeFile, writeAtomic } from '../store/files.js';
 import { indexEntry } from '../store/index-file.js';
 import type { IndexStore } from '../store/index-store.js';
 import type { Layout } from '../store/layout.js';
 import { FILES, STATE_FILE_RE, stateFileName } from '../store/layout.js';
 import type { HistoryEntry, Manifest, ProjectSource, SourceRecord, UnsealedManifest } from '../store/manifest.js';
 import { MANIFEST_SCHEMA_VERSION, seal, serializeManifest } from '../store/manifest.js';
+import { FILE_MODE } from '../store/permissions.js';
 import { AppendBuffer } from './append.js';
 import type { DigestCache } from './digests.js';
 import { crashPoint } from './faults.js';
@@ -94,6 +96,7 @@ export interface SessionChange {
 
 export interface BuildResult {
   session: string;
+  title: string | null;
   /** The transcript this session reads. */
   path: string;
   project: string;
@@ -143,6 +146,8 @@ interface ReadResult {
   head: string;
   /** Text transcripts are hashed whole; JSONL through the running hash. */
   rawSha: string | null;
+  /** The running hash of the source's consumed bytes, to continue from. */
+  hash: Hash;
 }
 
 /** What a commit starts from: the last committed manifest (a bare one for a new session). */
@@ -183,8 +188,9 @@ export class Engine {
     let peeked: Peek | null = null;
     if (dir === undefined) {
       peeked = await peek(ctx.path);
-      ident = identify(ctx.path, peeked, req.session);
-      dir = await this.locate(ident);
+      const found = await this.locate(identify(ctx.path, peeked, req.session), req.session !== undefined);
+      ident = found.ident;
+      dir = found.dir;
     }
     const result = dir !== undefined ? await this.buildExisting(ctx, dir) : await this.buildNew(ctx, ident as Identity, peeked as Peek);
     result.build_ms = Math.round((performance.now() - started) * 100) / 100;
@@ -192,16 +198,20 @@ export class Engine {
   }
 
   private async context(req: BuildRequest): Promise<Ctx> {
-    const path = resolve(req.source);
+    // One file, one key: a transcript reached through a link or a relative path is the same session.
+    const given = resolve(req.source);
+    const path = await realpath(given).catch(() => given);
     let st;
     try {
       st = await stat(path);
+      if (st.isFile()) await access(path, constants.R_OK);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      throw new SourceError(`${path}: cannot read transcript: ${code === 'ENOENT' ? 'no such file' : String(code)}`, {
-        hint: code === 'ENOENT' ? 'check the path; `handoff list` shows the sessions already built' : 'check the file permissions',
+      const denied = code === 'EACCES' || code === 'EPERM';
+      throw new SourceError(`${path}: cannot read transcript: ${code === 'ENOENT' ? 'no such file' : denied ? 'permission denied' : String(code)}`, {
+        hint: code === 'ENOENT' ? 'check the path; `handoff list` shows the sessions already built' : denied ? `let this user read it (\`chmod u+r ${path}\`)` : 'check the file permissions',
         cause: e,
-        details: { file: path },
+        details: { file: path, errno: code ?? 'EIO' },
       });
     }
     if (!st.isFile()) {
@@ -210,24 +220,40 @@ export class Engine {
     return { req, path, size: st.size, dev: st.dev, ino: st.ino, mtimeMs: st.mtimeMs, isText: !isJsonlPath(path), gone: false };
   }
 
-  /** The directory of a session the index knows (by id, or by native uuid for the same file). */
-  private async locate(ident: Identity): Promise<string | undefined> {
+  /**
+   * The directory of a session the index knows. A session is keyed by its transcript's path: the
+   * session that reads this very file comes first. Then the session with this id, when it reads
+   * the same file (moved or archived: the file it read is gone, or has the same inode). Two
+   * live files whose ids collide (`-a/same.jsonl`, `-b/same.jsonl`) are two sessions: the
+   * newcomer's id gets a short hash of its path, as folder names do. `forced`: the id was
+   * given (`--session`), and names the session whatever file it reads.
+   */
+  private async locate(ident0: Identity, forced: boolean): Promise<{ ident: Identity; dir: string | undefined }> {
     const idx = this.deps.index;
-    const byId = idx.get(ident.id);
+    let ident = ident0;
+    if (!forced) {
+      const byPath = idx.byPath(ident.path);
+      if (byPath && (await this.manifestOf(byPath.dir))?.session === byPath.id) return { ident: { ...ident, id: byPath.id }, dir: byPath.dir };
+    }
+    let byId = idx.get(ident.id);
+    if (byId && !forced && !(await this.sameSource(byId.source?.path ?? null, ident))) {
+      ident = { ...ident, id: `${ident.id}-${sha256Hex(ident.path).slice(0, 8)}` };
+      byId = idx.get(ident.id);
+    }
     if (byId) {
-      if ((await this.manifestOf(byId.dir))?.session === byId.id) return byId.dir;
+      if ((await this.manifestOf(byId.dir))?.session === byId.id) return { ident, dir: byId.dir };
       // Moved to its real project by a build that died before INDEX.json caught up.
       const moved = await this.findInProjects(basename(byId.dir), byId.id);
       if (moved) {
         idx.upsert(indexEntry(moved.manifest, moved.dir, moved.manifest.objective));
-        return moved.dir;
+        return { ident, dir: moved.dir };
       }
     }
     const byUuid = ident.uuid && !ident.subagentFile ? idx.byUuid(ident.uuid) : undefined;
     // The same native session under another id (built earlier with --session, say) — unless
     // that session reads a different file that still exists: then they are two sessions.
-    if (byUuid && (await this.sameSource(byUuid.source?.path ?? null, ident)) && (await this.manifestOf(byUuid.dir))?.session === byUuid.id) return byUuid.dir;
-    return undefined;
+    if (byUuid && (await this.sameSource(byUuid.source?.path ?? null, ident)) && (await this.manifestOf(byUuid.dir))?.session === byUuid.id) return { ident, dir: byUuid.dir };
+    return { ident, dir: undefined };
   }
 
   /** The folder named `dirName` in any project whose manifest is session `id`'s. */
@@ -297,7 +323,8 @@ export class Engine {
       for (const n of await listDir(dir)) if (STATE_FILE_RE.test(n)) await removeFile(join(dir, n));
     }
     crashPoint('after-cutback');
-    await ensureDir(join(dir, FILES.history));
+    // No folder is made until a turn is appended (AppendBuffer makes it): a file that never
+    // yields one (empty, binary, not a transcript) leaves nothing behind.
 
     const state = initialState();
     if (req.objective) state.objectiveOverride = req.objective;
@@ -308,19 +335,14 @@ export class Engine {
     const read = await this.read(ctx, state, { offset: 0, lines: 0 }, '', hash, append, ident.subagentFile);
     if (state.turns === 0) {
       await emptyForRebuild(dir);
+      await removeEmptyDir(dir);
+      await removeEmptyDir(dirname(dir));
       if (read.corrupt) throw read.corrupt;
-      const waiting = read.pendingBytes > 0 ? ` (${read.pendingBytes} bytes of an unfinished last line wait for their newline)` : '';
-      throw new NoTurnsError(`${ctx.path}: no turn parsed from ${read.lines} line(s)${waiting}`, {
-        hint:
-          read.pendingBytes > 0
-            ? 'if that last line is complete, `--final` takes it; otherwise wait for the agent to finish writing it'
-            : 'check that this is a Claude Code, Codex, JSONL or role-marked text transcript (`--harness` forces a reader)',
-        details: { file: ctx.path, lines: read.lines },
-      });
+      throw noTurns(ctx, read);
     }
     const now = this.deps.now().toISOString();
     const manifest = seal(this.bareManifest(ident, state, choice.project, choice.source, dirName, now, req.objective ?? null));
-    const result = await this.commit(ctx, { dir, manifest, isNew: true, dirty: false }, state, hash, tools, append, read, null);
+    const result = await this.commit(ctx, { dir, manifest, isNew: true, dirty: false }, state, read.hash, tools, append, read, null);
     if (ident.parent) await this.linkToParent(ident.parent);
     return result;
   }
@@ -430,12 +452,14 @@ export class Engine {
     const read = await this.read(ctx, state, start, base.manifest.timeline_head, hash, append, m.parent_session !== null);
     const unchanged = ctx.isText ? read.newTurns === 0 && read.rawSha === src?.raw_sha256 : read.newTurns === 0 && read.offset === start.offset;
     const asked = ctx.req.force === true || ctx.req.history !== undefined || ctx.req.objective !== undefined;
-    if (unchanged && reset === null && !base.dirty && !asked) {
+    // The transcript was moved (a Codex rollout archived): the manifest must name where it is now.
+    const relocated = src !== undefined && src.path !== ctx.path;
+    if (unchanged && reset === null && !base.dirty && !asked && !relocated) {
       this.located.set(ctx.path, dir);
       if (read.corrupt) throw read.corrupt;
       return this.upToDate(dir, m, read);
     }
-    return this.commit(ctx, base, state, hash, tools, append, read, reset);
+    return this.commit(ctx, base, state, read.hash, tools, append, read, reset);
   }
 
   /**
@@ -459,10 +483,17 @@ export class Engine {
     return result;
   }
 
-  /** Marks a session whose transcript was deleted: its handoff stays, re-rendered as `gone`. */
-  async markGone(dir: string): Promise<BuildResult | null> {
+  /**
+   * Marks a session whose transcript `path` was deleted: its handoff stays, re-rendered as
+   * `gone`. `moved`: the session reads another file by now (the transcript was moved, or a Codex
+   * rollout archived), so nothing is gone.
+   */
+  async markGone(dir: string, path: string): Promise<BuildResult | null | 'moved'> {
     const m = await this.manifestOf(dir);
-    if (!m || m.source_state === 'gone') return null;
+    if (!m) return null;
+    const reads = m.sources[0]?.path;
+    if (reads !== undefined && reads !== path) return 'moved';
+    if (m.source_state === 'gone') return null;
     return this.update(dir, {});
   }
 
@@ -472,13 +503,14 @@ export class Engine {
     let target = loaded.dir;
     const patch: Partial<UnsealedManifest> = {};
     if (change.title !== undefined) {
-      const slug = slugify(change.title, sessionDirName(m.session));
+      const title = stripControls(change.title).replace(/\s+/g, ' ');
+      const slug = slugify(title, sessionDirName(m.session));
       target = join(dirname(target), slug);
       if (slug !== m.dir_name) {
         patch.dir_name = slug;
         patch.titled_from = [...m.titled_from, m.dir_name];
       }
-      patch.title_override = change.title.trim();
+      patch.title_override = title.trim();
     }
     if (change.project !== undefined) {
       const project = slugify(change.project);
@@ -513,7 +545,7 @@ export class Engine {
   private async commitGone(ctx: Ctx, base: Base, state: SessionState): Promise<BuildResult> {
     const m = base.manifest;
     const src = m.sources[0];
-    const read: ReadResult = { offset: src?.offset ?? 0, lines: src?.lines ?? 0, size: src?.size ?? 0, pendingBytes: 0, newTurns: 0, corrupt: null, head: m.timeline_head, rawSha: m.raw_sha256 };
+    const read: ReadResult = { offset: src?.offset ?? 0, lines: src?.lines ?? 0, size: src?.size ?? 0, pendingBytes: 0, newTurns: 0, corrupt: null, head: m.timeline_head, rawSha: m.raw_sha256, hash: createHash('sha256') };
     const append = new AppendBuffer(base.dir);
     const tools = await this.toolsBase(base.dir, m);
     return this.commit(ctx, base, state, createHash('sha256'), tools, append, read, null);
@@ -580,17 +612,18 @@ export class Engine {
       }
       state.skipped = parsed.skipped;
       state.lines = text.length === 0 ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
-      return { offset: raw.length, lines: state.lines, size: raw.length, pendingBytes: 0, newTurns: n, corrupt: null, head, rawSha: sha256Hex(raw) };
+      return { offset: raw.length, lines: state.lines, size: raw.length, pendingBytes: 0, newTurns: n, corrupt: null, head, rawSha: sha256Hex(raw), hash };
     }
     const allowBad = ctx.req.allowBadLines === true || this.deps.config.options.watch.allow_bad_lines;
     const out = await readNewLines(ctx.path, start, state, hash, this.readOptions(ctx, allowBad, subagentFile), onTurn);
     const corrupt = out.corrupt ? new CorruptLineError(ctx.path, out.corrupt.line, out.corrupt.offset, out.corrupt.reason) : null;
-    return { offset: out.offset, lines: out.lines, size: out.size, pendingBytes: out.pendingBytes, newTurns: out.newTurns, corrupt, head, rawSha: null };
+    return { offset: out.offset, lines: out.lines, size: out.size, pendingBytes: out.pendingBytes, newTurns: out.newTurns, corrupt, head, rawSha: null, hash: out.hash };
   }
 
   private upToDate(dir: string, m: Manifest, read: ReadResult): BuildResult {
     return {
       session: m.session,
+      title: m.title,
       path: m.sources[0]?.path ?? '',
       project: m.project,
       dir,
@@ -623,8 +656,10 @@ export class Engine {
     if (ctx.req.model && !state.meta.model) state.meta.model = ctx.req.model;
     const { dir, project, projectSource } = await this.refineProject(ctx, base, state, append);
 
-    // 1. Timeline and TOOLS.md lines first.
+    // 1. Timeline and TOOLS.md lines first (the first of a new session makes its folder, and
+    // history/ with it: a session with a turn has the layout of SPEC §4).
     await append.flush();
+    if (base.isNew) await ensureDir(join(dir, FILES.history));
     crashPoint('after-append');
 
     const rawSha = read.rawSha ?? hash.copy().digest('hex');
@@ -640,7 +675,7 @@ export class Engine {
     const title = prev.title_override ?? state.meta.title ?? null;
     const histReq = this.historyRequest(ctx.req, prev, pressure);
     // Anything a caller passes in is redacted like transcript text.
-    const hist = histReq?.note ? { ...histReq, note: this.deps.redactor.redact(histReq.note).text } : histReq;
+    const hist = histReq?.note ? { ...histReq, note: this.deps.redactor.redact(stripControls(histReq.note)).text } : histReq;
     const entry: HistoryEntry | null = hist ? { at: now.toISOString(), file: historyName(dir, prev.dir_name, hist, now), kind: hist.kind, reason: hist.reason, revision } : null;
     const history = await readHistory(dir);
     if (entry) history.push(entry.file);
@@ -656,7 +691,8 @@ export class Engine {
       revision,
       root: this.deps.layout.root,
       dir,
-      sources: [{ path: source.path, offset: source.offset, size: source.size }],
+      // A file name is shown, never obeyed: control characters in it become visible escapes.
+      sources: [{ path: escapeControls(source.path), offset: source.offset, size: source.size }],
       rawSha256: rawSha,
       manifestSha256: token,
       git,
@@ -731,10 +767,10 @@ export class Engine {
     // other); 3. the manifest last, flushed to disk: the commit point.
     const handoffMd = fill(renders.handoffMd);
     await Promise.all([
-      writeAtomic(join(dir, stateFile), stateJson, 0o644, false).then(() => crashPoint('after-state')),
-      writeAtomic(join(dir, FILES.summary), fill(renders.summaryJson), 0o644, false),
-      writeAtomic(join(dir, FILES.llm), fill(renders.llmJson), 0o644, false),
-      writeAtomic(join(dir, FILES.handoff), handoffMd, 0o644, false),
+      writeAtomic(join(dir, stateFile), stateJson, FILE_MODE, false).then(() => crashPoint('after-state')),
+      writeAtomic(join(dir, FILES.summary), fill(renders.summaryJson), FILE_MODE, false),
+      writeAtomic(join(dir, FILES.llm), fill(renders.llmJson), FILE_MODE, false),
+      writeAtomic(join(dir, FILES.handoff), handoffMd, FILE_MODE, false),
     ]);
     crashPoint('after-renders');
     if (entry && hist) await writeHistory(dir, entry.file, historyContent(hist, handoffMd, now, revision));
@@ -748,6 +784,7 @@ export class Engine {
     this.deps.index.upsert(indexEntry(manifest, dir, manifest.objective));
     return {
       session: manifest.session,
+      title: manifest.title,
       path: source.path,
       project,
       dir,
@@ -780,7 +817,11 @@ export class Engine {
     const choice = await inferProject(undefined, state.meta.cwd, ctx.path, this.deps.git);
     if (isProvisional(choice.source) || choice.project === prev.project) return keep;
     const to = this.deps.layout.sessionDir(choice.project, prev.dir_name);
-    await moveDir(base.dir, to);
+    // A session seen for the first time has no folder until its first append: nothing to move.
+    if (existsSync(base.dir)) {
+      await moveDir(base.dir, to);
+      await removeEmptyDir(dirname(base.dir));
+    }
     this.forget(base.dir);
     append.dir = to;
     return { dir: to, project: choice.project, projectSource: choice.source };
@@ -814,8 +855,10 @@ export class Engine {
   private async captureGit(cwd: string | null): Promise<GitEvidence> {
     const g = await this.deps.git.capture(cwd);
     const r = this.deps.redactor;
-    const red = (s: string | null): string | null => (s === null ? null : r.redact(s).text);
-    return { ...g, cwd: red(g.cwd), top: red(g.top), diffstat: red(g.diffstat), reason: red(g.reason), changed: g.changed.map((s) => r.redact(s).text), untracked: g.untracked.map((s) => r.redact(s).text) };
+    // Paths of the repository are file names: shown, never obeyed.
+    const red = (s: string | null): string | null => (s === null ? null : r.redact(stripControls(s)).text);
+    const name = (s: string): string => r.redact(escapeControls(s)).text;
+    return { ...g, cwd: red(g.cwd), top: red(g.top), diffstat: red(g.diffstat), reason: red(g.reason), changed: g.changed.map(name), untracked: g.untracked.map(name) };
   }
 
   /** The running digest of TOOLS.md as committed, to continue with this build's appends. */
@@ -873,4 +916,15 @@ async function readTextFile(path: string): Promise<Buffer> {
     });
   }
   return readFile(path);
+}
+
+/** Why no turn came out of a new transcript, and what to do: never `--final` to a build that had it. */
+function noTurns(ctx: Ctx, read: ReadResult): NoTurnsError {
+  const final = ctx.req.final === true;
+  const waiting = read.pendingBytes > 0 ? ` (${read.pendingBytes} bytes of an unfinished last line ${final ? 'do not parse as JSON' : 'wait for their newline'})` : '';
+  const notTranscript = 'check that this is a Claude Code, Codex, JSONL or role-marked text transcript (`--harness` forces a reader)';
+  return new NoTurnsError(`${ctx.path}: no turn parsed from ${read.lines} line(s)${waiting}`, {
+    hint: read.pendingBytes === 0 || final ? notTranscript : 'if that last line is complete, `--final` takes it; otherwise wait for the agent to finish writing it',
+    details: { file: ctx.path, lines: read.lines },
+  });
 }

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { listDir, writeAtomic } from '../store/files.js';
+import { ensureDir, listDir, writeAtomic } from '../store/files.js';
 import { FILES } from '../store/layout.js';
+import { HISTORY_MODE } from '../store/permissions.js';
 import { utcStamp } from './session.js';
 
 /**
@@ -34,5 +35,6 @@ export function historyContent(req: HistoryRequest, handoffMd: string, now: Date
 }
 
 export async function writeHistory(dir: string, name: string, content: string): Promise<void> {
-  await writeAtomic(join(dir, FILES.history, name), content, 0o444);
+  await ensureDir(join(dir, FILES.history));
+  await writeAtomic(join(dir, FILES.history, name), content, HISTORY_MODE);
 }

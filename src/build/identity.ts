@@ -1,6 +1,7 @@
 import { open } from 'node:fs/promises';
 import { basename, dirname, sep } from 'node:path';
 import { projectNameAbove } from '../config.js';
+import { escapeControls } from '../core/control-chars.js';
 import { isObj, str } from '../core/harness/extract.js';
 import { withoutBom } from '../core/lines.js';
 import { fileStem, slugify, subagentSessionId } from '../core/naming.js';
@@ -93,14 +94,18 @@ export interface Identity {
   subagentFile: boolean;
 }
 
+/**
+ * An id made from a file name or a line of the transcript is shown in terminals, PROJECT.md and
+ * HANDOFF.md: any control character in it becomes a visible escape (`\x1b`, `\n`).
+ */
 export function identify(path: string, p: Peek, sessionFlag: string | undefined): Identity {
   const stem = fileStem(basename(path));
   const sub = subagentOf(path, p);
   if (sub) {
     const id = sessionFlag ?? subagentSessionId(sub.parentId, stem);
-    return { path, id, uuid: stem, parent: sub.parentId, subagentFile: true };
+    return { path, id: escapeControls(id), uuid: stem, parent: escapeControls(sub.parentId), subagentFile: true };
   }
-  return { path, id: sessionFlag ?? p.firstSession ?? stem, uuid: p.nativeId, parent: null, subagentFile: false };
+  return { path, id: escapeControls(sessionFlag ?? p.firstSession ?? stem), uuid: p.nativeId, parent: null, subagentFile: false };
 }
 
 /** The harness folder a transcript sits in: Claude's encoded-cwd folder, or the parent folder. */

@@ -1,8 +1,10 @@
 import type { Hash } from 'node:crypto';
+import type { FileHandle } from 'node:fs/promises';
 import { open } from 'node:fs/promises';
 import type { CorruptLine, IngestOptions } from '../core/ingest.js';
 import { ingestLine } from '../core/ingest.js';
-import { LineCutter } from '../core/lines.js';
+import type { RawLine } from '../core/lines.js';
+import { LineCutter, lineText } from '../core/lines.js';
 import type { SessionState } from '../core/state.js';
 import type { Turn } from '../core/types.js';
 
@@ -11,9 +13,15 @@ import type { Turn } from '../core/types.js';
  * bounded chunks, folding each complete line into the state and hashing exactly the consumed
  * bytes. A line still being written stays unread; a corrupt line stops the read at its first
  * byte unless bad lines are allowed.
+ *
+ * Memory stays flat whatever the lines: a line longer than HOLD_BYTES is never gathered from
+ * the chunks it spans. Its end is found first; then it is skipped (past capture.max_line_bytes)
+ * or read in one piece. The bytes of a line still open at a chunk's end are hashed ahead into a
+ * copy of the running hash, so no chunk is kept for hashing either.
  */
 
 const CHUNK_BYTES = 4 << 20;
+const HOLD_BYTES = 1 << 20;
 
 export interface ReadOptions {
   maxLineBytes: number;
@@ -34,6 +42,61 @@ export interface ReadOutcome {
   corrupt: CorruptLine | null;
   /** Corrupt lines counted and skipped under allowBadLines. */
   badLines: CorruptLine[];
+  /** The running hash of bytes [0, offset): continue from this one, not from the one passed in. */
+  hash: Hash;
+}
+
+/**
+ * sha256 of exactly the consumed bytes. `hash` covers [0, hashedTo); `ahead`, when set, is a copy
+ * that also covers the bytes of the open line read so far, [hashedTo, chunk start).
+ */
+class ConsumedHash {
+  private ahead: Hash | null = null;
+  private hashedTo: number;
+
+  constructor(
+    public hash: Hash,
+    start: number,
+  ) {
+    this.hashedTo = start;
+  }
+
+  /** Moves the hash to `target`, a line boundary inside the chunk [chunkStart, …). */
+  to(target: number, chunk: Buffer, chunkStart: number): void {
+    if (target <= this.hashedTo) return;
+    if (this.ahead) {
+      this.hash = this.ahead;
+      this.ahead = null;
+      this.hash.update(chunk.subarray(0, target - chunkStart));
+    } else this.hash.update(chunk.subarray(this.hashedTo - chunkStart, target - chunkStart));
+    this.hashedTo = target;
+  }
+
+  /** The open line was taken after all (`--final`): the hash ahead is the hash of it. */
+  takeAhead(target: number): void {
+    if (this.ahead) this.hash = this.ahead;
+    this.ahead = null;
+    this.hashedTo = target;
+  }
+
+  /** The rest of the chunk belongs to a line still open: hash it ahead, in a copy. */
+  carry(chunk: Buffer, chunkStart: number): void {
+    const from = Math.max(this.hashedTo, chunkStart) - chunkStart;
+    if (from >= chunk.length) return;
+    this.ahead ??= this.hash.copy();
+    this.ahead.update(chunk.subarray(from));
+  }
+}
+
+async function readAt(fh: FileHandle, offset: number, bytes: number): Promise<Buffer> {
+  const buf = Buffer.allocUnsafe(bytes);
+  let got = 0;
+  while (got < bytes) {
+    const { bytesRead } = await fh.read(buf, got, bytes - got, offset + got);
+    if (bytesRead === 0) break;
+    got += bytesRead;
+  }
+  return buf.subarray(0, got);
 }
 
 export async function readNewLines(
@@ -47,35 +110,24 @@ export async function readNewLines(
   const fh = await open(path, 'r');
   try {
     const size = Math.min((await fh.stat()).size, opts.limit ?? Number.MAX_SAFE_INTEGER);
-    const cutter = new LineCutter(start.offset, start.lines, opts.maxLineBytes);
-    const held: { start: number; buf: Buffer }[] = [];
-    let hashedTo = start.offset;
+    const cutter = new LineCutter(start.offset, start.lines, opts.maxLineBytes, HOLD_BYTES);
+    const consumed = new ConsumedHash(hash, start.offset);
     let pos = start.offset;
     let newTurns = 0;
     let corrupt: CorruptLine | null = null;
     const badLines: CorruptLine[] = [];
 
-    const hashTo = (target: number): void => {
-      while (held.length > 0 && hashedTo < target) {
-        const h = held[0] as { start: number; buf: Buffer };
-        const end = h.start + h.buf.length;
-        const from = hashedTo - h.start;
-        const to = Math.min(end, target) - h.start;
-        if (to > from) hash.update(h.buf.subarray(from, to));
-        hashedTo = h.start + to;
-        if (hashedTo >= end) held.shift();
-        else break;
-      }
-    };
+    /** A deferred line's text, read in one piece now that it is known to fit. */
+    const resolved = async (line: RawLine): Promise<RawLine> => (line.deferred ? { index: line.index, offset: line.offset, bytes: line.bytes, text: lineText(await readAt(fh, line.offset, line.bytes)) } : line);
 
-    const consume = async (lines: ReturnType<LineCutter['push']>): Promise<boolean> => {
-      for (const line of lines) {
+    const consume = async (lines: RawLine[]): Promise<boolean> => {
+      for (const raw of lines) {
+        const line = await resolved(raw);
         const r = ingestLine(st, line, opts.ingest);
         if ('corrupt' in r) {
           if (!opts.allowBadLines) {
             st.lines = line.index;
             corrupt = r.corrupt;
-            hashTo(line.offset);
             return false;
           }
           st.bad += 1;
@@ -90,20 +142,28 @@ export async function readNewLines(
       return true;
     };
 
+    // One buffer for every chunk: nothing keeps a chunk past its turn (the cutter copies what it
+    // holds, the hash takes bytes as they pass), so a long read leaves no trail of garbage.
+    const buf = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(1, size - pos)));
     while (pos < size) {
-      const want = Math.min(CHUNK_BYTES, size - pos);
-      const buf = Buffer.allocUnsafe(want);
+      const want = Math.min(buf.length, size - pos);
       const { bytesRead } = await fh.read(buf, 0, want, pos);
       if (bytesRead === 0) break;
-      const chunk = bytesRead === want ? buf : buf.subarray(0, bytesRead);
-      held.push({ start: pos, buf: chunk });
+      const chunk = bytesRead === buf.length ? buf : buf.subarray(0, bytesRead);
+      const chunkStart = pos;
       pos += bytesRead;
-      if (!(await consume(cutter.push(chunk)))) break;
-      hashTo(cutter.offset);
+      const ok = await consume(cutter.push(chunk));
+      if (!ok) {
+        consumed.to((corrupt as CorruptLine | null)?.offset ?? cutter.offset, chunk, chunkStart);
+        break;
+      }
+      consumed.to(cutter.offset, chunk, chunkStart);
+      consumed.carry(chunk, chunkStart);
     }
     let offset = corrupt ? (corrupt as CorruptLine).offset : cutter.offset;
     if (!corrupt && opts.final && cutter.pendingBytes > 0) {
-      const last = cutter.takePending();
+      const pending = cutter.takePending();
+      const last = pending ? await resolved(pending) : null;
       if (last?.text != null) {
         let parses = true;
         try {
@@ -113,8 +173,9 @@ export async function readNewLines(
         }
         if (parses) {
           await consume([last]);
+          // The hash ahead already holds the line's bytes: they are the rest of what was read.
           offset = cutter.offset;
-          hashTo(offset);
+          consumed.takeAhead(offset);
         }
       }
     }
@@ -126,6 +187,7 @@ export async function readNewLines(
       newTurns,
       corrupt,
       badLines,
+      hash: consumed.hash,
     };
   } finally {
     await fh.close();

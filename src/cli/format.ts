@@ -1,3 +1,4 @@
+import { escapeControls } from '../core/control-chars.js';
 import type { PressureLevel } from '../core/pressure.js';
 import type { Io } from './io.js';
 import { paint } from './io.js';
@@ -40,15 +41,18 @@ function clip(s: string, width: number): string {
 
 /**
  * A table that fits `columns`: when it is too wide, the columns listed in `shrink` (by index,
- * first listed shrinks first) are clipped with an ellipsis.
+ * first listed shrinks first) are clipped with an ellipsis, none below its `minWidths` entry
+ * (8 when not given). A table that still does not fit is printed wider than the terminal rather
+ * than cut below those widths: an id cut short would name the wrong session.
  */
-export function fitTable(header: readonly string[], rows: readonly (readonly string[])[], columns: number, shrink: readonly number[]): string {
+export function fitTable(header: readonly string[], rows: readonly (readonly string[])[], columns: number, shrink: readonly number[], minWidths: readonly (number | undefined)[] = []): string {
   const widths = header.map((h, i) => Math.max(visible(h), ...rows.map((r) => visible(r[i] ?? ''))));
   const total = (): number => widths.reduce((a, b) => a + b, 0) + 2 * (widths.length - 1);
   for (const i of shrink) {
     const over = total() - columns;
     if (over <= 0) break;
-    widths[i] = Math.max(8, (widths[i] ?? 0) - over);
+    const w = widths[i] ?? 0;
+    widths[i] = Math.max(Math.min(w, Math.max(minWidths[i] ?? 8, visible(header[i] ?? ''))), w - over);
   }
   const render = (cells: readonly string[]): string =>
     cells
@@ -59,4 +63,23 @@ export function fitTable(header: readonly string[], rows: readonly (readonly str
       })
       .join('  ');
   return [render(header), ...rows.map(render)].join('\n');
+}
+
+/** A title is what tells a retitled session apart at a glance: it keeps this much of its width. */
+export const TITLE_MIN_WIDTH = 20;
+
+/**
+ * Session ids as `status` and `list` show them: each at least as long as the shortest prefix
+ * that names it alone among `all` (git-style), so a clipped id is still one `handoff show` takes.
+ * Returns the ids (control characters made visible) and the narrowest the column may get.
+ */
+export function idColumn(ids: readonly string[], unique: ReadonlyMap<string, string>): { cells: string[]; minWidth: number } {
+  let minWidth = 8;
+  const cells = ids.map((id) => {
+    const shown = escapeControls(id);
+    const u = escapeControls(unique.get(id) ?? id);
+    minWidth = Math.max(minWidth, u.length < shown.length ? u.length + 1 : shown.length);
+    return shown;
+  });
+  return { cells, minWidth };
 }

@@ -1,4 +1,5 @@
 import { readStdin } from '../hooks/input.js';
+import { terminalSafe } from '../core/control-chars.js';
 
 /** What a command may touch of the process: streams, environment, working folder, the clock. */
 export interface Io {
@@ -7,6 +8,7 @@ export interface Io {
   readonly env: NodeJS.ProcessEnv;
   readonly cwd: string;
   readonly stdoutIsTTY: boolean;
+  /** Width to fit tables to: the terminal's; when piped, COLUMNS or no limit (nothing is cut). */
   readonly columns: number;
   /** Colour only on a terminal and never with NO_COLOR. */
   readonly color: boolean;
@@ -23,13 +25,16 @@ export function processIo(): Io {
   const tty = process.stdout.isTTY === true;
   const noColor = process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '';
   let interrupted: Promise<void> | null = null;
+  const cols = Number(process.env.COLUMNS);
+  // Whatever a command prints, no escape sequence but colour reaches the terminal (see terminalSafe).
+  const write = (stream: NodeJS.WriteStream, t: string): void => void stream.write(terminalSafe(t.endsWith('\n') ? t : `${t}\n`));
   return {
-    out: (t) => void process.stdout.write(t.endsWith('\n') ? t : `${t}\n`),
-    err: (t) => void process.stderr.write(t.endsWith('\n') ? t : `${t}\n`),
+    out: (t) => write(process.stdout, t),
+    err: (t) => write(process.stderr, t),
     env: process.env,
     cwd: process.cwd(),
     stdoutIsTTY: tty,
-    columns: process.stdout.columns ?? 80,
+    columns: tty ? (process.stdout.columns ?? 80) : Number.isInteger(cols) && cols > 0 ? cols : Number.POSITIVE_INFINITY,
     color: tty && !noColor && process.env.TERM !== 'dumb',
     now: () => new Date(),
     readStdin: (timeoutMs) => readStdin(process.stdin, timeoutMs),

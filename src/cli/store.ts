@@ -4,9 +4,11 @@ import type { Engine } from '../build/index.js';
 import { openEngine } from '../build/index.js';
 import type { IndexEntry } from '../store/index-file.js';
 import type { IndexStore } from '../store/index-store.js';
+import { resolveIn } from '../store/index-store.js';
 import type { Parsed } from './args.js';
 import { list, str } from './args.js';
 import type { Command } from './command.js';
+import { daemonIfRunning } from './daemon-link.js';
 import type { Io } from './io.js';
 import { UsageError } from '../errors.js';
 
@@ -36,9 +38,40 @@ export function requirePrefix(args: Parsed, command: Pick<Command, 'name' | 'usa
   return prefix;
 }
 
-/** The store and the session a command's id-prefix argument names. */
-export async function openSession(io: Io, args: Parsed, command: Pick<Command, 'name' | 'usage'>): Promise<{ config: ResolvedConfig; engine: Engine; entry: IndexEntry }> {
+/**
+ * Every session of the store. While a daemon runs, as the daemon knows them: its index follows
+ * each build and each rename at once, where INDEX.json on disk may lag by up to a second (a
+ * `show` right after `retitle` would find the old folder gone).
+ */
+export async function listSessions(io: Io, args: Parsed): Promise<{ config: ResolvedConfig; entries: IndexEntry[]; viaDaemon: boolean }> {
+  const config = loadConfig(io, args);
+  const daemon = await daemonIfRunning(config);
+  if (daemon) {
+    try {
+      return { config, entries: (await daemon.call('sessions.list', undefined, 0)) as IndexEntry[], viaDaemon: true };
+    } finally {
+      daemon.close();
+    }
+  }
+  return { config, entries: (await openEngine(config)).index.all(), viaDaemon: false };
+}
+
+/** The store and the session a command's id-prefix argument names (through the daemon when it runs). */
+export async function openSession(io: Io, args: Parsed, command: Pick<Command, 'name' | 'usage'>): Promise<{ config: ResolvedConfig; entry: IndexEntry }> {
   const prefix = requirePrefix(args, command);
-  const { config, engine } = await openStore(io, args);
-  return { config, engine, entry: resolvePrefix(engine.index, prefix, config.root) };
+  return findSession(io, args, prefix);
+}
+
+export async function findSession(io: Io, args: Parsed, prefix: string): Promise<{ config: ResolvedConfig; entry: IndexEntry }> {
+  const config = loadConfig(io, args);
+  const daemon = await daemonIfRunning(config);
+  if (daemon) {
+    try {
+      return { config, entry: (await daemon.call('session.get', { id: prefix }, 0)).session as IndexEntry };
+    } finally {
+      daemon.close();
+    }
+  }
+  const engine = await openEngine(config);
+  return { config, entry: resolveIn(engine.index.all(), prefix, config.root) };
 }

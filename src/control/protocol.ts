@@ -17,8 +17,12 @@ export const RPC_ERRORS = {
   INTERNAL: -32603,
   /** A HandoffError; `data` carries its stable code, exit code and fix. */
   APPLICATION: -32000,
-  /** The request waited longer than the connection allows (a half-open client). */
+  /** A request line stayed unfinished longer than daemon.request_timeout_ms (from its first byte). */
   TIMEOUT: -32001,
+  /** The connection was closed for sitting idle (daemon.idle_timeout_ms), or to make room for a new one. */
+  IDLE: -32002,
+  /** A new connection refused: every connection the daemon holds (daemon.max_connections) is busy. */
+  BUSY: -32003,
 } as const;
 
 export type Id = string | number | null;
@@ -53,13 +57,17 @@ export interface PressureView {
   limit: number | null;
 }
 
+export type SessionState = 'live' | 'idle' | 'gone' | 'halted' | 'pending' | 'error' | 'unreadable';
+
 export interface SessionView {
   id: string;
+  /** The session's title (from the transcript, or given with `handoff retitle`), or null. */
+  title: string | null;
   project: string;
   harness: string;
   dir: string;
   path: string;
-  state: 'live' | 'idle' | 'gone' | 'halted' | 'pending' | 'error';
+  state: SessionState;
   turns: number;
   revision: number;
   lag_bytes: number;
@@ -68,7 +76,22 @@ export interface SessionView {
   pressure: PressureView;
   updated: string | null;
   halted?: { file: string; line: number; offset: number; fix: string; message: string };
-  error?: { code: string; message: string; fix?: string };
+  /** Why the last build failed (state error or unreadable), and when it is tried again. */
+  error?: { code: string; message: string; fix?: string; attempts: number; retry_at: string | null };
+}
+
+export interface ConnectionStats {
+  open: number;
+  max: number;
+  subscribers: number;
+  /** Connections not being read because their answers are not being read (back-pressure). */
+  paused: number;
+  /** Answers and notifications written but not yet taken by the clients. */
+  pending_output_bytes: number;
+  /** Closed since start for sitting idle, or to make room for a new connection. */
+  closed_idle: number;
+  /** Refused since start because every held connection was busy. */
+  refused: number;
 }
 
 export interface StatusResult {
@@ -79,14 +102,20 @@ export interface StatusResult {
   socket: string;
   started_at: string;
   uptime_s: number;
-  watch: { path: string; exists: boolean; files: number }[];
+  /** `resolved`: the real path watched when `path` is a symbolic link (else `path` itself). */
+  watch: { path: string; exists: boolean; resolved: string; files: number }[];
   files: number;
   sessions: SessionView[];
   queue: { waiting: number; running: string | null; live_waiting: number };
-  backfill: { total: number; done: number; failed: number; running: boolean; started_at: string | null; finished_at: string | null };
-  errors: { at: string; path: string | null; code: string; message: string }[];
+  /** `failed`: ended in error or unreadable; `pending`: no complete turn yet (not a failure). */
+  backfill: { total: number; done: number; failed: number; pending: number; running: boolean; started_at: string | null; finished_at: string | null };
+  /** Identical errors of one path are one entry: `count` times since `first_at`, the last at `at`. */
+  errors: { at: string; first_at: string; count: number; path: string | null; code: string; message: string }[];
   unknown_types: Record<string, Record<string, number>>;
   memory: { rss_mb: number; heap_used_mb: number };
+  /** How late the daemon's event loop ran since start (how long any request could have waited on it), ms. */
+  event_loop: { delay_max_ms: number; delay_p99_ms: number };
+  connections: ConnectionStats;
 }
 
 export interface BuildParams {
@@ -214,3 +243,38 @@ export function optionalNumber(params: unknown, key: string): number | undefined
   if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new ParamError(`invalid params: "${key}" must be a non-negative number`);
   return v;
 }
+
+// ------------------------------------------------------------------ field lists (for the documentation)
+
+/** A list naming every key of T: the compiler refuses one that misses a key or names another. */
+type Complete<T, L extends readonly (keyof T)[]> = Exclude<keyof T, L[number]> extends never ? L : never;
+const allOf =
+  <T>() =>
+  <const L extends readonly (keyof T)[]>(list: Complete<T, L>): L =>
+    list;
+
+/**
+ * The fields of each shape, as values: test/unit/protocol-doc.test.ts checks that PROTOCOL.md
+ * names exactly these, and the compiler that these are exactly the interfaces' keys.
+ */
+export const PROTOCOL_FIELDS = {
+  hello: allOf<Methods['hello']['result']>()(['name', 'version', 'protocol', 'pid', 'root']),
+  status: allOf<StatusResult>()(['name', 'version', 'pid', 'root', 'socket', 'started_at', 'uptime_s', 'watch', 'files', 'sessions', 'queue', 'backfill', 'errors', 'unknown_types', 'memory', 'event_loop', 'connections']),
+  event_loop: allOf<StatusResult['event_loop']>()(['delay_max_ms', 'delay_p99_ms']),
+  watch: allOf<StatusResult['watch'][number]>()(['path', 'exists', 'resolved', 'files']),
+  backfill: allOf<StatusResult['backfill']>()(['total', 'done', 'failed', 'pending', 'running', 'started_at', 'finished_at']),
+  errors: allOf<StatusResult['errors'][number]>()(['at', 'first_at', 'count', 'path', 'code', 'message']),
+  memory: allOf<StatusResult['memory']>()(['rss_mb', 'heap_used_mb']),
+  connections: allOf<ConnectionStats>()(['open', 'max', 'subscribers', 'paused', 'pending_output_bytes', 'closed_idle', 'refused']),
+  session: allOf<SessionView>()(['id', 'title', 'project', 'harness', 'dir', 'path', 'state', 'turns', 'revision', 'lag_bytes', 'last_build_at', 'build_ms', 'pressure', 'updated', 'halted', 'error']),
+  sessionError: allOf<NonNullable<SessionView['error']>>()(['code', 'message', 'fix', 'attempts', 'retry_at']),
+  events: {
+    built: allOf<EventParams['built']>()(['session', 'project', 'dir', 'revision', 'turns', 'new_turns', 'pressure', 'build_ms', 'at', 'reset']),
+    pressure: allOf<EventParams['pressure']>()(['session', 'from', 'to', 'ratio', 'at']),
+    compaction: allOf<EventParams['compaction']>()(['session', 'compactions', 'finalized', 'at']),
+    halted: allOf<EventParams['halted']>()(['session', 'file', 'line', 'offset', 'fix', 'message', 'at']),
+    error: allOf<EventParams['error']>()(['session', 'path', 'code', 'message', 'fix', 'at']),
+  },
+} as const;
+
+export const SESSION_STATES: readonly SessionState[] = ['live', 'idle', 'pending', 'halted', 'error', 'unreadable', 'gone'];

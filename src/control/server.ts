@@ -1,9 +1,11 @@
 import { chmodSync } from 'node:fs';
 import type { Server, Socket } from 'node:net';
 import { createServer } from 'node:net';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { HandoffError } from '../errors.js';
-import type { EventName, EventParams, Id, MethodName, RpcError } from './protocol.js';
+import type { ConnectionStats, EventName, EventParams, Id, MethodName, RpcError } from './protocol.js';
 import { EVENT_NAMES, encode, fail, isMethod, MAX_REQUEST_BYTES, notification, ok, ParamError, parseRequest, RPC_ERRORS } from './protocol.js';
+import { isLarge, jsonPieces } from './json-stream.js';
 import { checkSocketPath, clearStaleSocket, prepareSocketDir } from './socket-path.js';
 
 /**
@@ -31,21 +33,43 @@ export interface ServerOptions {
   path: string;
   handlers: Handlers;
   log: Logger;
-  /** A request line left unfinished this long is answered with an error and closed. */
+  /** A request line left unfinished this long (from its first byte) is answered with an error and closed. */
   requestTimeoutMs: number;
+  /** A connection with nothing to do (no request, no subscription) this long is closed. */
+  idleTimeoutMs: number;
+  /** Connections held at once; past it the longest idle one makes room (see admit()). */
+  maxConnections: number;
 }
 
-/** Buffered output past which a connection (a stalled subscriber) is dropped. */
+/** Buffered notifications past which a subscriber that does not read is dropped. */
 const MAX_PENDING_OUTPUT_BYTES = 8 << 20;
+/**
+ * Back-pressure: a connection whose answers are not being read stops being read itself once
+ * this much output waits, or this many of its requests are being answered. The kernel's socket
+ * buffer then fills and the client's writes block: memory stays bounded however much it sends.
+ */
+const OUTPUT_HIGH_WATER_BYTES = 1 << 20;
+const MAX_IN_FLIGHT = 8;
+const LISTEN_BACKLOG = 4096;
+/** A large answer goes out in pieces of about this many characters, the event loop free between. */
+const PIECE_CHARS = 64 << 10;
 
 class Conn implements Connection {
   private buf = '';
   private bufBytes = 0;
   private timer: NodeJS.Timeout | null = null;
   private readonly events = new Set<EventName>();
+  /** Complete request lines received but not yet dispatched (held while back-pressure applies). */
+  private readonly lines: string[] = [];
   /** Requests still being answered: a client that half-closes still gets their answers. */
   private inFlight = 0;
   private ending = false;
+  private paused = false;
+  private streaming = 0;
+  private readonly held: string[] = [];
+  /** Last time the client sent a byte or was sent an answer. */
+  lastActive = Date.now();
+  readonly openedAt = Date.now();
   closed = false;
 
   constructor(
@@ -56,6 +80,7 @@ class Conn implements Connection {
     socket.setEncoding('utf8');
     socket.on('data', (d: string) => this.onData(d));
     socket.on('end', () => this.onEnd());
+    socket.on('drain', () => this.pump());
     socket.on('error', () => this.close());
     socket.on('close', () => this.close());
   }
@@ -68,17 +93,79 @@ class Conn implements Connection {
     return this.events.has(event);
   }
 
-  send(text: string): void {
+  get subscribed(): boolean {
+    return this.events.size > 0;
+  }
+
+  /** Nothing asked and nothing owed: may be closed for idleness or to make room. */
+  get idle(): boolean {
+    return this.inFlight === 0 && this.lines.length === 0 && this.buf.length === 0 && this.events.size === 0;
+  }
+
+  /** Requests received and not yet answered. */
+  get busy(): boolean {
+    return this.inFlight > 0 || this.lines.length > 0;
+  }
+
+  get pendingOutputBytes(): number {
+    return this.socket.destroyed ? 0 : this.socket.writableLength;
+  }
+
+  get isPaused(): boolean {
+    return this.paused;
+  }
+
+  /** An answer: always written (back-pressure bounds how many can wait). */
+  answer(text: string): void {
+    if (this.closed || this.socket.destroyed) return;
+    this.lastActive = Date.now();
+    this.write(text);
+  }
+
+  /** A notification: a subscriber that lets them pile up unread is dropped. */
+  notify(text: string): void {
     if (this.closed || this.socket.destroyed) return;
     if (this.socket.writableLength > MAX_PENDING_OUTPUT_BYTES) {
       this.server.log.warn({ conn: this.id }, 'dropping a client that does not read its notifications');
-      this.socket.destroy();
+      this.destroy();
       return;
     }
-    this.socket.write(text);
+    this.write(text);
+  }
+
+  /** Lines written while a large answer goes out in pieces wait for its last piece. */
+  private write(text: string): void {
+    if (this.streaming > 0) this.held.push(text);
+    else this.socket.write(text);
+  }
+
+  /**
+   * A large answer, encoded and written in pieces with the event loop free in between; other
+   * lines for this connection wait so that each line stays whole.
+   */
+  async answerInPieces(head: string, pieces: Iterable<string>, tail: string): Promise<void> {
+    if (this.closed || this.socket.destroyed) return;
+    this.lastActive = Date.now();
+    this.streaming += 1;
+    try {
+      let buf = head;
+      for (const p of pieces) {
+        buf += p;
+        if (buf.length < PIECE_CHARS) continue;
+        this.socket.write(buf);
+        buf = '';
+        await yieldToLoop();
+        if (this.closed || this.socket.destroyed) return;
+      }
+      this.socket.write(buf + tail);
+    } finally {
+      this.streaming -= 1;
+      if (this.streaming === 0 && !this.socket.destroyed) for (const t of this.held.splice(0)) this.socket.write(t);
+    }
   }
 
   private onData(d: string): void {
+    this.lastActive = Date.now();
     let chunk = d;
     for (;;) {
       const nl = chunk.indexOf('\n');
@@ -91,11 +178,7 @@ class Conn implements Connection {
         this.reject(null, { code: RPC_ERRORS.INVALID_REQUEST, message: `request larger than ${MAX_REQUEST_BYTES} bytes` });
         return;
       }
-      if (line.trim().length > 0) {
-        this.inFlight += 1;
-        void this.server.dispatch(this, line).finally(() => this.settled());
-      }
-      if (this.closed) return;
+      if (line.trim().length > 0) this.lines.push(line);
     }
     const started = this.buf.length === 0 && chunk.length > 0;
     this.buf += chunk;
@@ -106,6 +189,27 @@ class Conn implements Connection {
     }
     if (this.buf.length === 0) this.clearTimer();
     else if (started || this.timer === null) this.armTimer();
+    this.pump();
+  }
+
+  /** Dispatches waiting lines while the client keeps up; stops reading it while it does not. */
+  private pump(): void {
+    if (this.closed) return;
+    while (this.lines.length > 0 && this.inFlight < MAX_IN_FLIGHT && this.pendingOutputBytes < OUTPUT_HIGH_WATER_BYTES) {
+      const line = this.lines.shift() as string;
+      this.inFlight += 1;
+      void this.server.dispatch(this, line).finally(() => this.settled());
+      if (this.closed) return;
+    }
+    const blocked = this.lines.length > 0 || this.inFlight >= MAX_IN_FLIGHT || this.pendingOutputBytes >= OUTPUT_HIGH_WATER_BYTES;
+    if (blocked && !this.paused) {
+      this.paused = true;
+      this.socket.pause();
+    } else if (!blocked && this.paused) {
+      this.paused = false;
+      this.socket.resume();
+    }
+    this.maybeEnd();
   }
 
   private clearTimer(): void {
@@ -127,24 +231,30 @@ class Conn implements Connection {
    * worked on are sent first; a subscriber keeps receiving notifications until it closes.
    */
   private onEnd(): void {
-    if (this.buf.trim().length > 0) this.send(encode(fail(null, { code: RPC_ERRORS.PARSE, message: 'incomplete request: the connection ended before a newline' })));
+    if (this.buf.trim().length > 0) this.answer(encode(fail(null, { code: RPC_ERRORS.PARSE, message: 'incomplete request: the connection ended before a newline' })));
     this.buf = '';
     this.clearTimer();
     this.ending = true;
-    this.settled(0);
+    this.pump();
   }
 
-  private settled(done = 1): void {
-    this.inFlight -= done;
-    if (this.ending && this.inFlight === 0 && this.events.size === 0 && !this.socket.destroyed) this.socket.end();
+  private settled(): void {
+    this.inFlight -= 1;
+    this.pump();
+  }
+
+  private maybeEnd(): void {
+    if (this.ending && this.inFlight === 0 && this.lines.length === 0 && this.events.size === 0 && !this.socket.destroyed) this.socket.end();
   }
 
   reject(id: Id, error: RpcError): void {
-    this.send(encode(fail(id, error)));
+    this.answer(encode(fail(id, error)));
     this.buf = '';
+    this.lines.length = 0;
     this.socket.end();
     setTimeout(() => this.socket.destroy(), 1000).unref();
     this.closed = true;
+    this.server.forget(this);
   }
 
   close(): void {
@@ -165,6 +275,9 @@ export class ControlServer {
   private readonly conns = new Set<Conn>();
   private nextId = 1;
   private closing: Promise<void> | null = null;
+  private idleTimer: NodeJS.Timeout | null = null;
+  private closedIdle = 0;
+  private refused = 0;
 
   constructor(private readonly opts: ServerOptions) {}
 
@@ -180,6 +293,13 @@ export class ControlServer {
     this.opts.requestTimeoutMs = ms;
   }
 
+  /** SIGHUP: new limits apply to the next check (held connections are not cut back at once). */
+  setLimits(limits: { idleTimeoutMs: number; maxConnections: number }): void {
+    this.opts.idleTimeoutMs = limits.idleTimeoutMs;
+    this.opts.maxConnections = limits.maxConnections;
+    this.armIdleSweep();
+  }
+
   get path(): string {
     return this.opts.path;
   }
@@ -188,19 +308,30 @@ export class ControlServer {
     return this.conns.size;
   }
 
+  stats(): ConnectionStats {
+    let subscribers = 0;
+    let paused = 0;
+    let pending = 0;
+    for (const c of this.conns) {
+      if (c.subscribed) subscribers += 1;
+      if (c.isPaused) paused += 1;
+      pending += c.pendingOutputBytes;
+    }
+    return { open: this.conns.size, max: this.opts.maxConnections, subscribers, paused, pending_output_bytes: pending, closed_idle: this.closedIdle, refused: this.refused };
+  }
+
   async listen(): Promise<void> {
     const path = this.opts.path;
     checkSocketPath(path);
     prepareSocketDir(path);
     if ((await clearStaleSocket(path)) === 'removed') this.opts.log.warn({ socket: path }, 'removed a stale socket left by a daemon that did not exit cleanly');
-    const server = createServer({ allowHalfOpen: true }, (socket) => {
-      const c = new Conn(this.nextId++, socket, this);
-      this.conns.add(c);
-    });
+    const server = createServer({ allowHalfOpen: true }, (socket) => this.admit(socket));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       // Created with umask 0177 semantics: chmod right after bind closes the window that matters.
-      server.listen(path, () => {
+      // A deep accept queue: a burst of clients (or a daemon busy for a moment) must not turn
+      // connects into EAGAIN; the kernel caps it at net.core.somaxconn.
+      server.listen({ path, backlog: LISTEN_BACKLOG }, () => {
         server.off('error', reject);
         resolve();
       });
@@ -208,6 +339,63 @@ export class ControlServer {
     chmodSync(path, 0o600);
     server.on('error', (e) => this.opts.log.error({ err: e }, 'control socket error'));
     this.server = server;
+    this.armIdleSweep();
+  }
+
+  /**
+   * A new connection. At the cap, the connection idle the longest is closed to make room (then
+   * the subscriber quiet the longest): clients that open connections and never use them can
+   * never lock out one that has something to ask. Only when every held connection is waiting
+   * for an answer is the new one refused.
+   */
+  private admit(socket: Socket): void {
+    if (this.conns.size >= this.opts.maxConnections) {
+      const victim = this.evictable();
+      if (victim) {
+        this.closedIdle += 1;
+        this.bye(victim, RPC_ERRORS.IDLE, `closed to make room: the daemon holds at most ${this.opts.maxConnections} connections and this one was idle the longest`);
+      } else {
+        this.refused += 1;
+        socket.on('error', () => undefined);
+        socket.end(encode(fail(null, { code: RPC_ERRORS.BUSY, message: `too many connections: all ${this.opts.maxConnections} are busy answering requests; try again` })));
+        setTimeout(() => socket.destroy(), 1000).unref();
+        return;
+      }
+    }
+    this.conns.add(new Conn(this.nextId++, socket, this));
+  }
+
+  private evictable(): Conn | null {
+    let idle: Conn | null = null;
+    let sub: Conn | null = null;
+    for (const c of this.conns) {
+      if (c.idle) {
+        if (!idle || c.lastActive < idle.lastActive) idle = c;
+      } else if (c.subscribed && !c.busy && (!sub || c.lastActive < sub.lastActive)) sub = c;
+    }
+    return idle ?? sub;
+  }
+
+  private bye(c: Conn, code: number, message: string): void {
+    c.reject(null, { code, message });
+  }
+
+  private armIdleSweep(): void {
+    if (this.idleTimer) clearInterval(this.idleTimer);
+    if (this.closing) return;
+    const every = Math.max(50, Math.min(5000, Math.floor(this.opts.idleTimeoutMs / 4)));
+    this.idleTimer = setInterval(() => this.sweepIdle(), every);
+    this.idleTimer.unref();
+  }
+
+  private sweepIdle(): void {
+    const cutoff = Date.now() - this.opts.idleTimeoutMs;
+    for (const c of [...this.conns]) {
+      if (c.idle && c.lastActive < cutoff) {
+        this.closedIdle += 1;
+        this.bye(c, RPC_ERRORS.IDLE, `closed after ${this.opts.idleTimeoutMs} ms without a request (daemon.idle_timeout_ms)`);
+      }
+    }
   }
 
   forget(c: Conn): void {
@@ -217,26 +405,28 @@ export class ControlServer {
   async dispatch(conn: Conn, line: string): Promise<void> {
     const parsed = parseRequest(line);
     if (!parsed.ok) {
-      if (parsed.notify !== true) conn.send(encode(fail(parsed.id, parsed.error)));
+      if (parsed.notify !== true) conn.answer(encode(fail(parsed.id, parsed.error)));
       return;
     }
     const { request } = parsed;
     const id = request.id ?? null;
     const notify = request.id === undefined;
     if (!isMethod(request.method)) {
-      if (!notify) conn.send(encode(fail(id, { code: RPC_ERRORS.METHOD_NOT_FOUND, message: `method not found: "${request.method}"` })));
+      if (!notify) conn.answer(encode(fail(id, { code: RPC_ERRORS.METHOD_NOT_FOUND, message: `method not found: "${request.method}"` })));
       return;
     }
     try {
       const result = await this.opts.handlers[request.method](request.params, conn);
-      if (!notify) conn.send(encode(ok(id, result)));
+      if (notify) return;
+      if (isLarge(result)) await conn.answerInPieces(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`, jsonPieces(result), '}\n');
+      else conn.answer(encode(ok(id, result)));
     } catch (e) {
       if (notify) return;
-      if (e instanceof ParamError) conn.send(encode(fail(id, { code: RPC_ERRORS.INVALID_PARAMS, message: e.message })));
-      else if (e instanceof HandoffError) conn.send(encode(fail(id, { code: RPC_ERRORS.APPLICATION, message: e.message, data: e.toJSON() })));
+      if (e instanceof ParamError) conn.answer(encode(fail(id, { code: RPC_ERRORS.INVALID_PARAMS, message: e.message })));
+      else if (e instanceof HandoffError) conn.answer(encode(fail(id, { code: RPC_ERRORS.APPLICATION, message: e.message, data: e.toJSON() })));
       else {
         this.opts.log.error({ err: e, method: request.method }, 'handler failed');
-        conn.send(encode(fail(id, { code: RPC_ERRORS.INTERNAL, message: `internal error in ${request.method}: ${(e as Error).message ?? String(e)}` })));
+        conn.answer(encode(fail(id, { code: RPC_ERRORS.INTERNAL, message: `internal error in ${request.method}: ${(e as Error).message ?? String(e)}` })));
       }
     }
   }
@@ -244,12 +434,13 @@ export class ControlServer {
   broadcast<M extends EventName>(event: M, params: EventParams[M]): void {
     if (this.conns.size === 0) return;
     const text = encode(notification(event, params));
-    for (const c of this.conns) if (c.wants(event)) c.send(text);
+    for (const c of this.conns) if (c.wants(event)) c.notify(text);
   }
 
   /** Idempotent: the same promise every time. Open connections are destroyed. */
   close(): Promise<void> {
     this.closing ??= (async () => {
+      if (this.idleTimer) clearInterval(this.idleTimer);
       for (const c of [...this.conns]) c.destroy();
       const s = this.server;
       this.server = null;

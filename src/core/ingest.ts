@@ -1,4 +1,5 @@
 import { classify } from './classify.js';
+import { stripControls } from './control-chars.js';
 import { readClaude } from './harness/claude.js';
 import { readCodex } from './harness/codex.js';
 import { voteHarness } from './harness/detect.js';
@@ -62,8 +63,9 @@ function headAndTail(v: string): string {
 
 /** Redacts every string an observation carries before anything is kept. */
 function sanitize(obs: Observation, st: SessionState, redactor: Redactor): void {
+  // Control sequences go first, so none can split a credential the redactor must see whole.
   const clean = (v: string): string => {
-    const r = redactor.redact(v);
+    const r = redactor.redact(stripControls(v));
     st.redactions += r.count;
     return r.text;
   };
@@ -78,24 +80,24 @@ function sanitize(obs: Observation, st: SessionState, redactor: Redactor): void 
       if (k === 't') continue;
       if (typeof v === 'string') {
         // Each removal counts, so a credential both in a turn and in its fact counts twice.
-        const rr = redactor.redact(k === 'output' ? headAndTail(v) : v);
+        const rr = redactor.redact(stripControls(k === 'output' ? headAndTail(v) : v));
         st.redactions += rr.count;
         (f as Record<string, unknown>)[k] = rr.text;
       } else if (Array.isArray(v)) {
         (f as Record<string, unknown>)[k] = v.map((item: unknown) => {
           if (typeof item === 'string') {
-            const rr = redactor.redact(item);
+            const rr = redactor.redact(stripControls(item));
             st.redactions += rr.count;
             return rr.text;
           }
           if (isObj(item) && typeof item.path === 'string') {
             // A write: its path and what it defines (a constant's value may be a credential).
-            const rp = redactor.redact(item.path);
+            const rp = redactor.redact(stripControls(item.path));
             st.redactions += rp.count;
             const what = Array.isArray(item.what)
               ? item.what.map((w: unknown) => {
                   if (typeof w !== 'string') return w;
-                  const rw = redactor.redact(w);
+                  const rw = redactor.redact(stripControls(w));
                   st.redactions += rw.count;
                   return rw.text;
                 })
@@ -103,10 +105,12 @@ function sanitize(obs: Observation, st: SessionState, redactor: Redactor): void 
             return what === undefined ? { ...item, path: rp.text } : { ...item, path: rp.text, what };
           }
           if (isObj(item) && typeof item.text === 'string') {
-            const rr = redactor.redact(item.text);
+            const rr = redactor.redact(stripControls(item.text));
             st.redactions += rr.count;
             return { ...item, text: rr.text };
           }
+          // Todo items and the like: no credential expected, but no control sequence either.
+          if (isObj(item)) return Object.fromEntries(Object.entries(item).map(([ik, iv]) => [ik, typeof iv === 'string' ? stripControls(iv) : iv]));
           return item;
         });
       }
@@ -208,7 +212,7 @@ export function ingestLine(st: SessionState, line: RawLine, opts: IngestOptions)
 /** Folds turns of the text format (which carry no facts) into the state. */
 export function ingestTextTurn(st: SessionState, turn: Turn, redactor: Redactor): Turn | null {
   if (turn.seq <= st.watermark) return null;
-  const r = redactor.redact(turn.text);
+  const r = redactor.redact(stripControls(turn.text));
   st.redactions += r.count;
   const t: Turn = { ...turn, text: r.text };
   if (t.class === 'USER') applyFact(st, { t: 'request', text: t.text, kind: 'request' }, t.seq, true, t.seq + 1);

@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import { escapeControls } from '../core/control-chars.js';
 import type { BuildResult } from '../build/index.js';
 import type { SessionView } from '../control/protocol.js';
 import type { IndexEntry } from '../store/index-file.js';
@@ -12,12 +13,15 @@ import type { FileStat } from '../watch/scan.js';
 export interface FileRecord {
   path: string;
   stat: FileStat | null;
-  /** Size and inode of the file when the last build read it to its end. */
+  /** Size, inode and times of the file when the last build read it (or gave up on it). */
   seenSize: number;
   seenIno: number;
+  seenMtimeMs: number;
+  seenCtimeMs: number;
   offset: number;
   dir: string | null;
   session: string | null;
+  title: string | null;
   project: string | null;
   harness: string | null;
   turns: number;
@@ -32,7 +36,7 @@ export interface FileRecord {
   unknownTypes: Record<string, number>;
   /** Older than the backfill window when first seen: left alone until it changes. */
   ignored?: { size: number; mtimeMs: number };
-  /** Consecutive failed builds (store write errors back off on this). */
+  /** Consecutive failed builds: the retry backs off on this. */
   failures: number;
   retry: NodeJS.Timeout | null;
 }
@@ -45,9 +49,12 @@ export function newRecord(path: string): FileRecord {
     stat: null,
     seenSize: -1,
     seenIno: -1,
+    seenMtimeMs: -1,
+    seenCtimeMs: -1,
     offset: 0,
     dir: null,
     session: null,
+    title: null,
     project: null,
     harness: null,
     turns: 0,
@@ -70,9 +77,11 @@ export function fromIndex(e: IndexEntry): FileRecord | null {
   // as corrupt) is read again once at start, so a halted session is reported again.
   r.seenSize = e.source.offset;
   r.seenIno = e.source.ino;
+  r.seenMtimeMs = e.source.mtime_ms;
   r.offset = e.source.offset;
   r.dir = e.dir;
   r.session = e.id;
+  r.title = e.title ?? null;
   r.project = e.project;
   r.harness = e.harness;
   r.turns = e.turns;
@@ -83,12 +92,22 @@ export function fromIndex(e: IndexEntry): FileRecord | null {
   return r;
 }
 
+/** The file as it is now has been dealt with: only a change to it makes it worth building again. */
+export function noteSeen(r: FileRecord): void {
+  if (!r.stat) return;
+  r.seenSize = r.stat.size;
+  r.seenIno = r.stat.ino;
+  r.seenMtimeMs = r.stat.mtimeMs;
+  r.seenCtimeMs = r.stat.ctimeMs;
+}
+
 export function applyBuild(r: FileRecord, b: BuildResult, at: string): void {
+  noteSeen(r);
   r.seenSize = b.size;
-  r.seenIno = r.stat?.ino ?? r.seenIno;
   r.offset = b.offset;
   r.dir = b.dir;
   r.session = b.session;
+  r.title = b.title;
   r.project = b.project;
   r.harness = b.harness;
   r.turns = b.turns;
@@ -103,9 +122,14 @@ export function applyBuild(r: FileRecord, b: BuildResult, at: string): void {
   if (!b.corrupt) delete r.halted;
 }
 
-/** Read to its end: nothing the last build has not seen (a halted file cannot move on). */
+export const isFailed = (r: FileRecord): boolean => r.state === 'error' || r.state === 'unreadable';
+
+/**
+ * Read to its end: nothing the last build has not seen. A halted file cannot move on, and a
+ * failed one waits for its retry: neither holds a flush up.
+ */
 export function caughtUp(r: FileRecord): boolean {
-  if (r.state === 'halted' || r.state === 'gone' || r.state === 'error') return true;
+  if (r.state === 'halted' || r.state === 'gone' || isFailed(r)) return true;
   if (r.ignored && !needsBuild(r)) return true;
   return r.stat !== null && r.stat.size === r.seenSize && r.stat.ino === r.seenIno;
 }
@@ -116,20 +140,22 @@ export function needsBuild(r: FileRecord): boolean {
     if (r.stat.size === r.ignored.size && r.stat.mtimeMs === r.ignored.mtimeMs) return false;
     delete r.ignored;
   }
-  if (r.stat.ino !== r.seenIno) return true;
-  return r.stat.size !== r.seenSize;
+  if (r.stat.ino !== r.seenIno || r.stat.size !== r.seenSize) return true;
+  // A failed build is tried again on any change: `touch`, or `chmod` making the file readable.
+  return isFailed(r) && (r.stat.mtimeMs !== r.seenMtimeMs || r.stat.ctimeMs !== r.seenCtimeMs);
 }
 
 export function view(r: FileRecord, liveWindowMs: number, now: number): SessionView | null {
   if (r.session === null || r.dir === null) {
-    // A transcript halted before its first turn has no session yet; it is still reported.
-    if (r.state !== 'halted' && r.state !== 'error') return null;
-    return { id: basename(r.path), project: '', harness: '', dir: '', path: r.path, state: r.state, turns: 0, revision: 0, lag_bytes: r.stat?.size ?? 0, last_build_at: null, build_ms: null, pressure: r.pressure, updated: null, ...(r.halted ? { halted: r.halted } : {}), ...(r.error ? { error: r.error } : {}) };
+    // A transcript halted or failing before its first turn has no session yet; it is still reported.
+    if (r.state !== 'halted' && !isFailed(r)) return null;
+    return { id: escapeControls(basename(r.path)), title: null, project: '', harness: '', dir: '', path: r.path, state: r.state, turns: 0, revision: 0, lag_bytes: r.stat?.size ?? 0, last_build_at: null, build_ms: null, pressure: r.pressure, updated: null, ...(r.halted ? { halted: r.halted } : {}), ...(r.error ? { error: r.error } : {}) };
   }
   let state = r.state;
   if (state === 'idle' || state === 'live') state = r.stat && now - r.stat.mtimeMs < liveWindowMs ? 'live' : 'idle';
   const v: SessionView = {
     id: r.session,
+    title: r.title,
     project: r.project ?? '',
     harness: r.harness ?? '',
     dir: r.dir,

@@ -25,9 +25,21 @@ export function wireResult(r: BuildResult): Record<string, unknown> {
   return rest as unknown as Record<string, unknown>;
 }
 
-function noted(d: Daemon, r: BuildResult): Record<string, unknown> {
-  d.noteExternal(r);
+async function noted(d: Daemon, r: BuildResult): Promise<Record<string, unknown>> {
+  await d.noteExternal(r);
   return wireResult(r);
+}
+
+/**
+ * A write a client asked for, in the build queue, with INDEX.json rewritten before the answer:
+ * a `handoff show` or `verify` run right after `retitle` never finds the folder half-moved.
+ */
+function written(d: Daemon, fn: () => Promise<BuildResult>): Promise<BuildResult> {
+  return d.exclusive(async () => {
+    const r = await fn();
+    await d.flushIndexAfterWrite();
+    return r;
+  });
 }
 
 function sourceOf(e: IndexEntry): string {
@@ -47,13 +59,14 @@ export function makeHandlers(d: Daemon): Handlers {
     },
     'session.get': async (params) => {
       const e = entry(params);
-      const summary = JSON.parse(await readFile(join(e.dir, FILES.summary), 'utf8')) as unknown;
+      // A damaged session is still found (verify says what is wrong with it): no summary then.
+      const summary = await readFile(join(e.dir, FILES.summary), 'utf8').then((t) => JSON.parse(t) as unknown, () => null);
       return { session: e, summary };
     },
     verify: async (params) => {
       const all = optionalBool(params, 'all') === true;
       const source = optionalBool(params, 'source') === true;
-      const targets = all ? d.engine.index.all().sort((a, b) => a.id.localeCompare(b.id)) : [entry(params)];
+      const targets = all ? d.engine.index.all().sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) : [entry(params)];
       // One at a time: a store of thousands of sessions must not open them all at once.
       return d.exclusive(async () => {
         const reports = [];
@@ -68,7 +81,7 @@ export function makeHandlers(d: Daemon): Handlers {
       const path = given ?? sourceOf(entry(params));
       const harness = optionalString(params, 'harness');
       if (harness !== undefined && !HARNESSES.includes(harness as Harness)) throw new ParamError(`invalid params: "harness" must be one of ${HARNESSES.join(', ')}`);
-      const r = await d.exclusive(() =>
+      const r = await written(d, () =>
         d.engine.build({
           source: path,
           session: optionalString(params, 'session'),
@@ -80,7 +93,7 @@ export function makeHandlers(d: Daemon): Handlers {
           final: optionalBool(params, 'final'),
         }),
       );
-      d.noteExternal(r);
+      await d.noteExternal(r);
       if (r.corrupt) throw r.corrupt;
       return wireResult(r);
     },
@@ -89,16 +102,16 @@ export function makeHandlers(d: Daemon): Handlers {
       const title = optionalString(params, 'title');
       const project = optionalString(params, 'project');
       if (title === undefined && project === undefined) throw new ParamError('invalid params: give "title" or "project"');
-      return noted(d, await d.exclusive(() => d.engine.update(e.dir, { title, project })));
+      return noted(d, await written(d, () => d.engine.update(e.dir, { title, project })));
     },
     finalize: async (params) => {
       const e = entry(params);
-      return noted(d, await d.exclusive(() => d.engine.update(e.dir, { history: { kind: 'finalize', reason: 'requested' } })));
+      return noted(d, await written(d, () => d.engine.update(e.dir, { history: { kind: 'finalize', reason: 'requested' } })));
     },
     checkpoint: async (params) => {
       const e = entry(params);
       const note = optionalString(params, 'note');
-      return noted(d, await d.exclusive(() => d.engine.update(e.dir, { history: { kind: 'checkpoint', reason: 'requested', note } })));
+      return noted(d, await written(d, () => d.engine.update(e.dir, { history: { kind: 'checkpoint', reason: 'requested', note } })));
     },
     flush: async (params) => {
       const started = Date.now();

@@ -30,8 +30,11 @@ export type Action =
   | { action: 'mkdir'; path: string }
   | { action: 'write'; path: string; content: string }
   | { action: 'remove'; path: string }
-  /** optional: a non-zero exit is expected and ignored; fallback: tried when argv fails. */
-  | { action: 'run'; argv: string[]; optional?: boolean; fallback?: string[] };
+  /**
+   * optional: a non-zero exit is expected and ignored; fallback: tried when argv fails;
+   * bestEffort: any failure (no manager, no bus, a timeout) is reported and the plan goes on.
+   */
+  | { action: 'run'; argv: string[]; optional?: boolean; fallback?: string[]; bestEffort?: boolean };
 
 export interface Plan {
   platform: ServicePlatform;
@@ -99,7 +102,17 @@ export function planUninstall(ctx: ServiceContext): Plan {
   const base = { platform: ctx.platform, unit };
   if (!existsSync(unit)) return { ...base, manager: ctx.platform === 'linux' ? 'systemd' : 'launchd', actions: [] };
   if (ctx.platform === 'linux') {
-    return { ...base, manager: 'systemd', actions: [{ action: 'run', argv: systemctl('disable', '--now', SYSTEMD_UNIT_NAME) }, { action: 'remove', path: unit }, { action: 'run', argv: systemctl('daemon-reload') }] };
+    // The unit file goes even when systemd cannot be reached (no user bus, no systemd at all):
+    // what could not be stopped is said, with the fix, instead of leaving the file behind.
+    return {
+      ...base,
+      manager: 'systemd',
+      actions: [
+        { action: 'run', argv: systemctl('disable', '--now', SYSTEMD_UNIT_NAME), bestEffort: true },
+        { action: 'remove', path: unit },
+        { action: 'run', argv: systemctl('daemon-reload'), bestEffort: true },
+      ],
+    };
   }
   return {
     ...base,
@@ -162,9 +175,13 @@ function failure(argv: readonly string[], r: RunResult, done: string): ServiceEr
   return new ServiceError(`\`${shown}\` failed: ${said}${after}`, { hint: why, details: { command: argv, exit: r.code, stderr: r.stderr.trim() } });
 }
 
-/** Carries out a plan in order; stops at the first failure with what was already done. */
-export async function applyPlan(plan: Plan, env: NodeJS.ProcessEnv): Promise<void> {
+/**
+ * Carries out a plan in order; stops at the first failure with what was already done. Returns
+ * the failures of best-effort steps, each with its fix.
+ */
+export async function applyPlan(plan: Plan, env: NodeJS.ProcessEnv): Promise<{ message: string; fix: string }[]> {
   const done: string[] = [];
+  const warnings: { message: string; fix: string }[] = [];
   for (const a of plan.actions) {
     if (a.action === 'mkdir') await mkdir(a.path, { recursive: true });
     else if (a.action === 'write') {
@@ -176,10 +193,16 @@ export async function applyPlan(plan: Plan, env: NodeJS.ProcessEnv): Promise<voi
     } else {
       let r = await run(a.argv, env);
       if (!r.ok && !r.missing && a.fallback) r = await run(a.fallback, env);
-      if (!r.ok && (r.missing || r.timedOut || !a.optional)) throw failure(r.missing || !a.fallback ? a.argv : a.fallback, r, done.join('; '));
+      if (!r.ok && (r.missing || r.timedOut || !a.optional)) {
+        const f = failure(r.missing || !a.fallback ? a.argv : a.fallback, r, '');
+        if (!a.bestEffort) throw failure(r.missing || !a.fallback ? a.argv : a.fallback, r, done.join('; '));
+        warnings.push({ message: f.message, fix: f.hint ?? '' });
+        continue;
+      }
       done.push(`ran ${a.argv.join(' ')}`);
     }
   }
+  return warnings;
 }
 
 export type YesNo = 'yes' | 'no' | 'unknown';

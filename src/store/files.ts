@@ -1,13 +1,19 @@
 import { createHash } from 'node:crypto';
 import type { Hash } from 'node:crypto';
-import { closeSync, constants, createReadStream, openSync, writeSync } from 'node:fs';
-import { copyFile, mkdir, readdir, readFile, rename, rm, stat, truncate, unlink } from 'node:fs/promises';
+import { closeSync, constants, openSync, writeSync } from 'node:fs';
+import { chmod, copyFile, mkdir, open, readdir, readFile, rename, rm, rmdir, stat, truncate, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { StoreWriteError } from '../errors.js';
 import { STRAY_TEMP_RE } from './layout.js';
+import { DIR_MODE, FILE_MODE } from './permissions.js';
 
-/** Low-level file operations of the store. Every failure names the path and the fix. */
+const HASH_CHUNK_BYTES = 1 << 20;
+
+/**
+ * Low-level file operations of the store. Every failure names the path and the fix. Files are
+ * created 0600 and folders 0700 (see permissions.ts), whatever the folder they go into allows.
+ */
 
 const WRITE_HINTS: Record<string, string> = {
   ENOSPC: 'free disk space on the store volume; the previous manifest stays in force and the build is retried',
@@ -31,7 +37,7 @@ export function writeError(op: string, path: string, e: unknown): StoreWriteErro
  * `fsync` is for commit points (the manifest): renders and state are rewritten on every build
  * and checked against the manifest when a session is opened, so they skip it.
  */
-export async function writeAtomic(path: string, data: string | Buffer, mode = 0o644, fsync = true): Promise<void> {
+export async function writeAtomic(path: string, data: string | Buffer, mode = FILE_MODE, fsync = true): Promise<void> {
   try {
     // The synchronous form: a build runs one at a time, and each of the dozen small steps of an
     // atomic write would otherwise wait for a thread-pool round trip (measured: 2.2 ms a file
@@ -42,9 +48,9 @@ export async function writeAtomic(path: string, data: string | Buffer, mode = 0o
   }
 }
 
-export async function ensureDir(path: string, mode?: number): Promise<void> {
+export async function ensureDir(path: string, mode = DIR_MODE): Promise<void> {
   try {
-    await mkdir(path, { recursive: true, ...(mode === undefined ? {} : { mode }) });
+    await mkdir(path, { recursive: true, mode });
   } catch (e) {
     throw writeError('create folder', path, e);
   }
@@ -59,7 +65,7 @@ export async function appendDurable(path: string, data: string | Buffer): Promis
   if (data.length === 0) return;
   let fd: number | null = null;
   try {
-    fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, 0o644);
+    fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, FILE_MODE);
     writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
   } catch (e) {
     throw writeError('append to', path, e);
@@ -95,16 +101,27 @@ export async function cutBack(path: string, bytes: number): Promise<boolean> {
   return true;
 }
 
-/** sha256 of bytes [0, length) of a file, streamed; returns the live Hash to continue from. */
+/**
+ * sha256 of bytes [0, length) of a file, read through one reused buffer (a stream would leave a
+ * fresh chunk per read for the collector: tens of MB of garbage on a large transcript); returns
+ * the live Hash to continue from.
+ */
 export async function hashPrefix(path: string, length: number): Promise<Hash> {
   const h = createHash('sha256');
   if (length === 0) return h;
-  await new Promise<void>((resolve, reject) => {
-    const s = createReadStream(path, { start: 0, end: length - 1, highWaterMark: 1 << 20 });
-    s.on('data', (c) => h.update(c as Buffer));
-    s.on('error', reject);
-    s.on('end', resolve);
-  });
+  const fh = await open(path, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(Math.min(HASH_CHUNK_BYTES, length));
+    for (let pos = 0; pos < length; ) {
+      const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, length - pos), pos);
+      // Shorter than asked (cut meanwhile): the digest will not match, which is how callers see it.
+      if (bytesRead === 0) break;
+      h.update(buf.subarray(0, bytesRead));
+      pos += bytesRead;
+    }
+  } finally {
+    await fh.close();
+  }
   return h;
 }
 
@@ -143,8 +160,9 @@ export async function removeFile(path: string): Promise<void> {
 export async function copyAtomic(from: string, to: string): Promise<void> {
   const tmp = `${to}.${process.pid}.tmp`;
   try {
-    await mkdir(dirname(to), { recursive: true });
+    await mkdir(dirname(to), { recursive: true, mode: DIR_MODE });
     await copyFile(from, tmp);
+    await chmod(tmp, FILE_MODE);
     await rename(tmp, to);
   } catch (e) {
     await rm(tmp, { force: true });
@@ -154,7 +172,7 @@ export async function copyAtomic(from: string, to: string): Promise<void> {
 
 export async function moveDir(from: string, to: string): Promise<void> {
   try {
-    await mkdir(dirname(to), { recursive: true });
+    await mkdir(dirname(to), { recursive: true, mode: DIR_MODE });
     await rename(from, to);
   } catch (e) {
     throw writeError('move', from, e);
@@ -171,4 +189,16 @@ export async function sweepStrayTemps(dir: string): Promise<number> {
     }
   }
   return n;
+}
+
+/** Removes a folder if it is empty; anything else (not empty, gone) leaves it as it is. */
+export async function removeEmptyDir(path: string): Promise<boolean> {
+  try {
+    await rmdir(path);
+    return true;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOTDIR') return false;
+    throw writeError('remove the empty folder', path, e);
+  }
 }

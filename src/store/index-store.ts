@@ -12,6 +12,10 @@ import type { Layout } from './layout.js';
  */
 export class IndexStore {
   private readonly entries = new Map<string, IndexEntry>();
+  /** Transcript path → session id: a session is keyed by the file it reads. */
+  private readonly paths = new Map<string, string>();
+  /** Parent session id → its subagents' ids (every build asks; a scan of all would be O(n) each). */
+  private readonly children = new Map<string, Set<string>>();
   private readonly dirtyProjects = new Set<string>();
   private dirty = false;
 
@@ -22,7 +26,7 @@ export class IndexStore {
     const entries = await readIndex(layout);
     const valid = entries.filter((e) => e && typeof e.id === 'string' && typeof e.dir === 'string');
     if (valid.length === entries.length && (valid.length > 0 || !existsSync(layout.projectsDir))) {
-      for (const e of valid) store.entries.set(e.id, e);
+      for (const e of valid) store.put(e);
     } else {
       await store.rebuild();
     }
@@ -32,8 +36,10 @@ export class IndexStore {
   /** Recomputes every entry from the manifests on disk. */
   async rebuild(): Promise<void> {
     this.entries.clear();
+    this.paths.clear();
+    this.children.clear();
     for (const { dir, manifest } of await scanManifests(this.layout)) {
-      this.entries.set(manifest.session, indexEntry(manifest, dir, manifest.objective ?? null));
+      this.put(indexEntry(manifest, dir, manifest.objective ?? null));
       this.dirtyProjects.add(manifest.project);
     }
     this.dirty = true;
@@ -41,6 +47,30 @@ export class IndexStore {
 
   get(id: string): IndexEntry | undefined {
     return this.entries.get(id);
+  }
+
+  /** The session whose transcript on record is `path`. */
+  byPath(path: string): IndexEntry | undefined {
+    const id = this.paths.get(path);
+    const e = id === undefined ? undefined : this.entries.get(id);
+    return e?.source?.path === path ? e : undefined;
+  }
+
+  private put(e: IndexEntry): void {
+    const prev = this.entries.get(e.id);
+    if (prev) this.unlink(prev);
+    this.entries.set(e.id, e);
+    if (e.source) this.paths.set(e.source.path, e.id);
+    if (e.parent_session !== null) {
+      let set = this.children.get(e.parent_session);
+      if (!set) this.children.set(e.parent_session, (set = new Set()));
+      set.add(e.id);
+    }
+  }
+
+  private unlink(prev: IndexEntry): void {
+    if (prev.source && this.paths.get(prev.source.path) === prev.id) this.paths.delete(prev.source.path);
+    if (prev.parent_session !== null) this.children.get(prev.parent_session)?.delete(prev.id);
   }
 
   byUuid(uuid: string): IndexEntry | undefined {
@@ -54,7 +84,10 @@ export class IndexStore {
   }
 
   childrenOf(id: string): IndexEntry[] {
-    return [...this.entries.values()].filter((e) => e.parent_session === id).sort((a, b) => a.id.localeCompare(b.id));
+    return [...(this.children.get(id) ?? [])]
+      .map((c) => this.entries.get(c))
+      .filter((e): e is IndexEntry => e !== undefined && e.parent_session === id)
+      .sort((a, b) => a.id.localeCompare(b.id));
   }
 
   all(): IndexEntry[] {
@@ -68,7 +101,7 @@ export class IndexStore {
   upsert(e: IndexEntry): void {
     const prev = this.entries.get(e.id);
     if (prev && prev.project !== e.project) this.dirtyProjects.add(prev.project);
-    this.entries.set(e.id, e);
+    this.put(e);
     this.dirtyProjects.add(e.project);
     this.dirty = true;
   }
@@ -77,6 +110,7 @@ export class IndexStore {
     const prev = this.entries.get(id);
     if (!prev) return;
     this.entries.delete(id);
+    this.unlink(prev);
     this.dirtyProjects.add(prev.project);
     this.dirty = true;
   }
@@ -105,24 +139,68 @@ export class IndexStore {
    * one session id, native uuid or folder name.
    */
   resolve(prefix: string, root: string): IndexEntry {
-    const all = this.all();
-    if (all.length === 0) {
-      throw new NotFoundError(`no handoffs in ${root}`, { hint: 'build one with `handoff build <transcript>`, or start the daemon with `handoff daemon`' });
-    }
-    const exact = this.get(prefix);
-    if (exact) return exact;
-    const matches = all.filter((e) => e.id.startsWith(prefix) || (e.uuid ?? '').startsWith(prefix) || basename(e.dir).startsWith(prefix));
-    if (matches.length === 1) return matches[0] as IndexEntry;
-    if (matches.length === 0) throw new NotFoundError(`no session matches "${prefix}" in ${root}`, { hint: '`handoff list` shows every session id' });
-    const shown = matches
-      .slice(0, 8)
-      .map((e) => `${e.project}/${e.id}`)
-      .join(', ');
-    throw new AmbiguousPrefixError(`"${prefix}" matches ${matches.length} sessions: ${shown}${matches.length > 8 ? ', …' : ''}`, { hint: 'give more characters of the session id' });
+    return resolveIn(this.all(), prefix, root);
   }
 
   /** The project folder a session dir sits in (for moves). */
   static projectOfDir(dir: string): string {
     return basename(dirname(dir));
   }
+}
+
+/** IndexStore.resolve over a list of entries (the daemon's, read over the socket). */
+export function resolveIn(all: readonly IndexEntry[], prefix: string, root: string): IndexEntry {
+  if (all.length === 0) {
+    throw new NotFoundError(`no handoffs in ${root}`, { hint: 'build one with `handoff build <transcript>`, or start the daemon with `handoff daemon`' });
+  }
+  const exact = all.find((e) => e.id === prefix);
+  if (exact) return exact;
+  const matches = all.filter((e) => e.id.startsWith(prefix) || (e.uuid ?? '').startsWith(prefix) || basename(e.dir).startsWith(prefix));
+  if (matches.length === 1) return matches[0] as IndexEntry;
+  if (matches.length === 0) throw new NotFoundError(`no session matches "${prefix}" in ${root}`, { hint: '`handoff list` shows every session id' });
+  const shown = matches
+    .slice(0, 8)
+    .map((e) => `${e.project}/${e.id}`)
+    .join(', ');
+  throw new AmbiguousPrefixError(`"${prefix}" matches ${matches.length} sessions: ${shown}${matches.length > 8 ? ', …' : ''}`, { hint: 'give more characters of the session id' });
+}
+
+/**
+ * The shortest prefix of each id that names its session alone (as `resolveIn` reads a prefix:
+ * against every id, native uuid and folder name), like git's short hashes: never shorter than
+ * `min` characters, the whole id when nothing shorter is unique. A key that starts with a prefix
+ * shares it as a common prefix, and in sorted order the nearest other session's key on each
+ * side shares the longest: two neighbours per id, not a comparison with every session.
+ */
+export function uniquePrefixes(all: readonly IndexEntry[], ids: readonly string[] = all.map((e) => e.id), min = 8): Map<string, string> {
+  const keys: { key: string; owner: string }[] = [];
+  for (const e of all) for (const k of new Set([e.id, e.uuid ?? '', basename(e.dir)])) if (k.length > 0) keys.push({ key: k, owner: e.id });
+  keys.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const out = new Map<string, string>();
+  for (const id of ids) {
+    let lo = 0;
+    let hi = keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((keys[mid] as { key: string }).key < id) lo = mid + 1;
+      else hi = mid;
+    }
+    let shared = 0;
+    for (const step of [-1, 1]) {
+      for (let j = step < 0 ? lo - 1 : lo; j >= 0 && j < keys.length; j += step) {
+        const k = keys[j] as { key: string; owner: string };
+        if (k.owner === id) continue;
+        shared = Math.max(shared, commonPrefix(id, k.key));
+        break;
+      }
+    }
+    out.set(id, id.slice(0, Math.min(id.length, Math.max(min, shared + 1))));
+  }
+  return out;
+}
+
+function commonPrefix(a: string, b: string): number {
+  let n = 0;
+  while (n < a.length && n < b.length && a.charCodeAt(n) === b.charCodeAt(n)) n += 1;
+  return n;
 }

@@ -30,7 +30,9 @@ export interface VerifyReport {
 }
 
 async function readLines(path: string, onLine: (l: string) => void): Promise<void> {
-  const rl = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
+  // Small chunks: `verify --all` over thousands of sessions would otherwise leave a 64 KiB buffer
+  // per session for the collector, and the daemon's memory would jump with it.
+  const rl = createInterface({ input: createReadStream(path, { encoding: 'utf8', highWaterMark: 16 << 10 }), crlfDelay: Infinity });
   for await (const line of rl) onLine(line);
 }
 

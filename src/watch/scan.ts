@@ -1,6 +1,6 @@
-import type { Dirent } from 'node:fs';
-import { readdirSync, statSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import type { Dirent, Stats } from 'node:fs';
+import { lstatSync, readdirSync } from 'node:fs';
+import { lstat, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 
@@ -10,6 +10,8 @@ export interface FileStat {
   path: string;
   size: number;
   mtimeMs: number;
+  /** Changes with chmod too: an unreadable transcript made readable again is noticed. */
+  ctimeMs: number;
   dev: number;
   ino: number;
 }
@@ -20,7 +22,8 @@ export const isTranscript = (path: string): boolean => path.endsWith('.jsonl');
 const SKIP_DIRS = new Set(['node_modules', '.git']);
 
 /**
- * One folder at a time with synchronous calls, yielding to the event loop between folders: a
+ * Symbolic links below a root are not followed, neither to folders nor to files (see
+ * watcher.ts); FIFOs, sockets and devices are never transcripts. One folder at a time with synchronous calls, yielding to the event loop between folders: a
  * rescan of thousands of transcripts then costs a few milliseconds of CPU instead of a thread-pool
  * round trip per file, and the socket stays responsive while it runs.
  */
@@ -36,7 +39,7 @@ export async function scanRoot(root: string, out: FileStat[] = []): Promise<File
     const p = join(root, e.name);
     if (e.isDirectory()) {
       if (!SKIP_DIRS.has(e.name)) dirs.push(p);
-    } else if ((e.isFile() || e.isSymbolicLink()) && isTranscript(e.name)) {
+    } else if (e.isFile() && isTranscript(e.name)) {
       const s = statFileSync(p);
       if (s) out.push(s);
     }
@@ -56,19 +59,22 @@ export async function scanRoots(roots: readonly string[]): Promise<FileStat[]> {
   return found.filter((f) => !seen.has(f.path) && seen.add(f.path) !== undefined);
 }
 
+function toFileStat(path: string, s: Stats): FileStat | null {
+  return s.isFile() ? { path, size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs, dev: s.dev, ino: s.ino } : null;
+}
+
 function statFileSync(path: string): FileStat | null {
   try {
-    const s = statSync(path);
-    return s.isFile() ? { path, size: s.size, mtimeMs: s.mtimeMs, dev: s.dev, ino: s.ino } : null;
+    return toFileStat(path, lstatSync(path));
   } catch {
     return null;
   }
 }
 
+/** A regular file's stat; null for anything else (gone, a folder, a link, a FIFO). */
 export async function statFile(path: string): Promise<FileStat | null> {
   try {
-    const s = await stat(path);
-    return s.isFile() ? { path, size: s.size, mtimeMs: s.mtimeMs, dev: s.dev, ino: s.ino } : null;
+    return toFileStat(path, await lstat(path));
   } catch {
     return null; // ENOENT after an event is a normal race
   }

@@ -1,15 +1,20 @@
 import type { FSWatcher as NodeWatcher } from 'node:fs';
 import { existsSync, watch as fsWatch } from 'node:fs';
+import { realpath } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { FSWatcher } from 'chokidar';
-import { watch } from 'chokidar';
-import { isDirectory, isTranscript } from './scan.js';
+import { Worker } from 'node:worker_threads';
+import type { FromWatchThread, ToWatchThread } from './options.js';
+import { isDirectory } from './scan.js';
 
 /**
  * chokidar on the transcript folders, filtered to `.jsonl`. Its events are hints only: the
  * daemon answers each with a stat and a read from the session's cursor. A folder that does not
  * exist yet is awaited by watching its nearest existing ancestor, and joins the watch the moment
  * it appears — no restart.
+ *
+ * Symbolic links below a root are never followed: a link back up the tree (`up -> ..`,
+ * `self -> .`) would otherwise be walked without end. A root that is itself a link is resolved
+ * once, when it starts being watched, and watched (and scanned) at its real path.
  */
 
 export type HintKind = 'add' | 'change' | 'unlink';
@@ -20,25 +25,82 @@ export interface WatcherEvents {
   error(err: unknown, where: string): void;
 }
 
-/** chokidar options as data (built in a pure function, used below). */
-export function chokidarOptions() {
-  return {
-    persistent: true,
-    // Every file chokidar starts watching is reported, including those it finds in its first
-    // scan of a folder: a transcript created between the daemon's own scan and chokidar's can
-    // never slip through. Known, unchanged files cost one stat each.
-    ignoreInitial: false,
-    // Only directories and transcripts: chokidar never watches anything else.
-    ignored: (path: string, stats?: { isFile(): boolean }) => stats?.isFile() === true && !isTranscript(path),
-    followSymlinks: true,
-    awaitWriteFinish: false,
-  } as const;
+export { chokidarOptions } from './options.js';
+
+const THREAD_CLOSE_MS = 3000;
+const THREAD_RESTART_MS = 1000;
+const THREAD_YOUNG_MB = 4;
+
+/**
+ * The handle on chokidar's thread (chokidar-thread.ts): folders to add and drop, hints back. A
+ * thread that dies is started again on the folders it watched; the periodic rescan covers the gap.
+ */
+class WatchThread {
+  private worker: Worker;
+  private closing = false;
+  private readonly watched = new Set<string>();
+
+  constructor(
+    roots: readonly string[],
+    private readonly on: WatcherEvents,
+    private readonly onReady: () => void,
+  ) {
+    for (const r of roots) this.watched.add(r);
+    this.worker = this.spawn();
+  }
+
+  private spawn(): Worker {
+    // A small young generation: chokidar's first scan makes short-lived garbage in bursts, and
+    // the thread's memory counts in the daemon's.
+    const w = new Worker(new URL('./chokidar-thread.js', import.meta.url), { workerData: { roots: [...this.watched] }, resourceLimits: { maxYoungGenerationSizeMb: THREAD_YOUNG_MB } });
+    w.on('message', (m: FromWatchThread) => {
+      if (m.t === 'event') this.on.hint(m.kind, m.path);
+      else if (m.t === 'ready') this.onReady();
+      else if (m.t === 'error') this.on.error(new Error(m.message), 'chokidar');
+    });
+    w.on('error', (e) => this.on.error(e, 'the watch thread'));
+    w.on('exit', (code) => {
+      if (this.closing) return;
+      this.on.error(new Error(`the watch thread exited (code ${code}); starting it again`), 'the watch thread');
+      setTimeout(() => {
+        if (!this.closing) this.worker = this.spawn();
+      }, THREAD_RESTART_MS).unref();
+    });
+    return w;
+  }
+
+  add(path: string): void {
+    this.watched.add(path);
+    this.post({ op: 'add', path });
+  }
+
+  unwatch(path: string): void {
+    this.watched.delete(path);
+    this.post({ op: 'unwatch', path });
+  }
+
+  private post(m: ToWatchThread): void {
+    this.worker.postMessage(m);
+  }
+
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    const w = this.worker;
+    const exited = new Promise<void>((resolve) => w.once('exit', () => resolve()));
+    w.postMessage({ op: 'close' } satisfies ToWatchThread);
+    const timer = setTimeout(() => void w.terminate(), THREAD_CLOSE_MS);
+    await exited;
+    clearTimeout(timer);
+  }
 }
 
 export class TranscriptWatcher {
-  private chokidar: FSWatcher | null = null;
+  private chokidar: WatchThread | null = null;
   private readonly pending = new Map<string, NodeWatcher | null>();
   private readonly active = new Set<string>();
+  /** Each active root's real path, resolved once when it started being watched. */
+  private readonly real = new Map<string, string>();
   private closing: Promise<void> | null = null;
 
   constructor(
@@ -53,26 +115,39 @@ export class TranscriptWatcher {
   async start(readyTimeoutMs = 120_000): Promise<void> {
     const existing: string[] = [];
     for (const r of this.roots) if (await isDirectory(r)) existing.push(r);
-    this.chokidar = watch(existing, chokidarOptions());
+    for (const r of existing) this.real.set(r, await realPath(r));
+    let ready: () => void = () => undefined;
+    const isReady = new Promise<void>((resolve) => {
+      ready = resolve;
+      setTimeout(resolve, readyTimeoutMs).unref();
+    });
+    this.chokidar = new WatchThread([...new Set(existing.map((r) => this.resolved(r)))], this.on, () => ready());
     for (const r of existing) this.active.add(r);
-    // chokidar says 'ready' after scanning what it was given; given nothing, it never does.
-    const ready =
-      existing.length === 0
-        ? Promise.resolve()
-        : new Promise<void>((resolve) => {
-            this.chokidar?.once('ready', () => resolve());
-            setTimeout(resolve, readyTimeoutMs).unref();
-          });
-    this.chokidar.on('add', (p) => this.on.hint('add', p));
-    this.chokidar.on('change', (p) => this.on.hint('change', p));
-    this.chokidar.on('unlink', (p) => this.on.hint('unlink', p));
-    this.chokidar.on('error', (e) => this.on.error(e, 'chokidar'));
     for (const r of this.roots) if (!this.active.has(r)) this.awaitRoot(r);
-    await ready;
+    await isReady;
   }
 
-  status(): { path: string; exists: boolean }[] {
-    return this.roots.map((path) => ({ path, exists: this.active.has(path) }));
+  /** `resolved`: where a root that is a link points (the path itself otherwise). */
+  status(): { path: string; exists: boolean; resolved: string }[] {
+    return this.roots.map((path) => ({ path, exists: this.active.has(path), resolved: this.resolved(path) }));
+  }
+
+  private resolved(root: string): string {
+    return this.real.get(root) ?? root;
+  }
+
+  private async activate(root: string): Promise<void> {
+    this.real.set(root, await realPath(root));
+    this.active.add(root);
+    this.chokidar?.add(this.resolved(root));
+  }
+
+  private async deactivate(root: string): Promise<void> {
+    this.active.delete(root);
+    const real = this.resolved(root);
+    this.real.delete(root);
+    // Another root may resolve to the same folder.
+    if (![...this.active].some((r) => this.resolved(r) === real)) this.chokidar?.unwatch(real);
   }
 
   /** SIGHUP: a new set of roots; roots no longer wanted stop being watched. */
@@ -81,7 +156,7 @@ export class TranscriptWatcher {
     this.roots = roots;
     for (const r of old) {
       if (roots.includes(r)) continue;
-      if (this.active.delete(r)) await this.chokidar?.unwatch(r);
+      if (this.active.has(r)) await this.deactivate(r);
       this.pending.get(r)?.close();
       this.pending.delete(r);
     }
@@ -91,10 +166,7 @@ export class TranscriptWatcher {
   private async track(root: string): Promise<void> {
     if (this.closing) return;
     if (await isDirectory(root)) {
-      if (!this.active.has(root)) {
-        this.active.add(root);
-        this.chokidar?.add(root);
-      }
+      if (!this.active.has(root)) await this.activate(root);
       return;
     }
     this.awaitRoot(root);
@@ -128,8 +200,7 @@ export class TranscriptWatcher {
     if (exists) {
       this.pending.get(root)?.close();
       this.pending.delete(root);
-      this.active.add(root);
-      this.chokidar?.add(root);
+      await this.activate(root);
       this.on.rootAppeared(root);
     } else {
       // A deeper ancestor may exist now: re-arm closer to the root.
@@ -142,8 +213,7 @@ export class TranscriptWatcher {
     for (const r of [...this.pending.keys()]) await this.recheck(r);
     for (const r of [...this.active]) {
       if (!(await isDirectory(r))) {
-        this.active.delete(r);
-        await this.chokidar?.unwatch(r);
+        await this.deactivate(r);
         this.awaitRoot(r);
       }
     }
@@ -157,5 +227,13 @@ export class TranscriptWatcher {
       await this.chokidar?.close();
     })();
     return this.closing;
+  }
+}
+
+async function realPath(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch {
+    return path;
   }
 }

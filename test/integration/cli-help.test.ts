@@ -97,11 +97,12 @@ describe('colour', () => {
     socket: '/h/.handoffs/.handoffd/handoffd.sock',
     started_at: new Date().toISOString(),
     uptime_s: 5,
-    watch: [{ path: '/h/.claude/projects', exists: true, files: 1 }],
+    watch: [{ path: '/h/.claude/projects', exists: true, resolved: '/h/.claude/projects', files: 1 }],
     files: 1,
     sessions: [
       {
         id: 's',
+        title: null,
         project: 'p',
         harness: 'claude',
         dir: '/d',
@@ -117,10 +118,12 @@ describe('colour', () => {
       },
     ],
     queue: { waiting: 0, running: null, live_waiting: 0 },
-    backfill: { total: 0, done: 0, failed: 0, running: false, started_at: null, finished_at: null },
+    backfill: { total: 0, done: 0, failed: 0, pending: 0, running: false, started_at: null, finished_at: null },
     errors: [],
     unknown_types: {},
     memory: { rss_mb: 90, heap_used_mb: 30 },
+    event_loop: { delay_max_ms: 12, delay_p99_ms: 10 },
+    connections: { open: 1, max: 128, subscribers: 0, paused: 0, pending_output_bytes: 0, closed_idle: 0, refused: 0 },
   };
   const io = { columns: 80, env: { HOME: '/h' }, now: () => new Date() };
 

@@ -202,7 +202,7 @@ describe('daemon lifecycle', () => {
     expect(w.code).toBe(0);
     expect((JSON.parse(w.out) as { sessions: { id: string; turns: number }[] }).sessions.find((s) => s.id === 'f')?.turns).toBe(2);
     const text = await runCli(['status'], { env, columns: 80 });
-    expect(text.out).toMatch(/^PROJECT\s+SESSION\s+HARNESS\s+TURNS\s+PRESSURE\s+LAG\s+REFRESHED\s+STATE$/m);
+    expect(text.out).toMatch(/^PROJECT\s+SESSION\s+TITLE\s+HARNESS\s+TURNS\s+PRESSURE\s+LAG\s+REFRESHED\s+STATE$/m);
     for (const l of text.out.split('\n')) expect(l.length).toBeLessThanOrEqual(80);
   });
 });

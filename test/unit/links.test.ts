@@ -15,6 +15,7 @@ function entry(id: string, project: string, objective: string | null): IndexEntr
     pressure: 'green',
     transfer_ready: false,
     source_state: 'present',
+    title: null,
     dir: `/store/projects/${project}/${id}`,
     parent_session: null,
     objective,
@@ -45,8 +46,8 @@ describe('jaccard', () => {
 
 describe('computeLinks', () => {
   const shared = 'migrate the billing ledger schema to postgres with rollback scripts';
-  it('links a session to another project whose objectives overlap enough, with score and shared words', () => {
-    const links = computeLinks([entry('s1', 'api', shared), entry('s2', 'worker', `${shared} and queue retries`), entry('s3', 'web', 'render landing page hero banner carousel')], 0.06);
+  it('links a session to another project whose objectives overlap enough, with score and shared words', async () => {
+    const links = await computeLinks([entry('s1', 'api', shared), entry('s2', 'worker', `${shared} and queue retries`), entry('s3', 'web', 'render landing page hero banner carousel')], 0.06);
     expect([...links.keys()].sort()).toEqual(['api', 'worker']);
     const toWorker = links.get('worker') ?? [];
     expect(toWorker).toHaveLength(1);
@@ -55,17 +56,17 @@ describe('computeLinks', () => {
     expect(links.has('web')).toBe(false);
   });
 
-  it('respects the minimum score and the three-keyword minimum', () => {
+  it('respects the minimum score and the three-keyword minimum', async () => {
     const entries = [entry('s1', 'api', shared), entry('s2', 'worker', `${shared} and queue retries`)];
-    expect(computeLinks(entries, 0.99).size).toBe(0);
-    expect(computeLinks([entry('s1', 'api', 'billing ledger'), entry('s2', 'worker', 'billing ledger postgres')], 0).size).toBe(0);
-    expect(computeLinks([entry('s1', 'api', null), entry('s2', 'worker', shared)], 0).size).toBe(0);
+    expect((await computeLinks(entries, 0.99)).size).toBe(0);
+    expect((await computeLinks([entry('s1', 'api', 'billing ledger'), entry('s2', 'worker', 'billing ledger postgres')], 0)).size).toBe(0);
+    expect((await computeLinks([entry('s1', 'api', null), entry('s2', 'worker', shared)], 0)).size).toBe(0);
   });
 
-  it('never links a project to itself and is deterministic whatever the input order', () => {
+  it('never links a project to itself and is deterministic whatever the input order', async () => {
     const entries = [entry('b', 'api', shared), entry('a', 'api', shared), entry('c', 'worker', shared), entry('d', 'ops', shared)];
-    const one = computeLinks(entries, 0.06);
-    const two = computeLinks([...entries].reverse(), 0.06);
+    const one = await computeLinks(entries, 0.06);
+    const two = await computeLinks([...entries].reverse(), 0.06);
     expect([...one.entries()].sort()).toEqual([...two.entries()].sort());
     for (const [project, lines] of one) for (const line of lines) expect(line).not.toMatch(new RegExp(`^- ${project}/`));
     expect(one.get('ops')).toEqual([expect.stringMatching(/^- api\/a /), expect.stringMatching(/^- api\/b /), expect.stringMatching(/^- worker\/c /)]);

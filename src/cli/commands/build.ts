@@ -9,6 +9,7 @@ import { bool, str } from '../args.js';
 import type { Command } from '../command.js';
 import { printError } from '../report.js';
 import { daemonIfRunning } from '../daemon-link.js';
+import { storeExposure } from '../../store/permissions.js';
 import { flushIndex, loadConfig } from '../store.js';
 
 export const buildCommand: Command = {
@@ -39,6 +40,8 @@ export const buildCommand: Command = {
       throw new UsageError('handoff build: --session names one session, but several transcripts were given', { hint: 'build them one at a time' });
     }
     const config = loadConfig(io, args);
+    const exposed = storeExposure(config.root);
+    if (exposed) io.err(`handoff: warning: ${exposed.message}\n  fix: ${exposed.fix}`);
     const daemon = await daemonIfRunning(config);
     const engine = daemon ? null : await openEngine(config);
     let exit: number = EXIT.OK;

@@ -52,13 +52,13 @@ function actionLines(a: Action): string[] {
   if (a.action === 'mkdir') return [`mkdir -p ${a.path}`];
   if (a.action === 'remove') return [`rm ${a.path}`];
   if (a.action === 'write') return [`write ${a.path}:`, ...a.content.replace(/\n$/, '').split('\n').map((l) => `    ${l}`)];
-  const tail = [a.optional ? 'failure ignored' : '', a.fallback ? `if it fails: ${a.fallback.join(' ')}` : ''].filter(Boolean).join('; ');
+  const tail = [a.optional ? 'failure ignored' : '', a.bestEffort ? 'a failure is reported, the rest goes on' : '', a.fallback ? `if it fails: ${a.fallback.join(' ')}` : ''].filter(Boolean).join('; ');
   return [`${a.argv.join(' ')}${tail ? `    (${tail})` : ''}`];
 }
 
-function printPlan(io: Io, plan: Plan, verb: string, dryRun: boolean, json: boolean): void {
+function printPlan(io: Io, plan: Plan, verb: string, dryRun: boolean, json: boolean, warnings: readonly { message: string; fix: string }[]): void {
   if (json) {
-    io.out(JSON.stringify({ ...plan, dry_run: dryRun, done: !dryRun }, null, 2));
+    io.out(JSON.stringify({ ...plan, dry_run: dryRun, done: !dryRun, warnings }, null, 2));
     return;
   }
   const head = `platform=${plan.platform} manager=${plan.manager} unit=${plan.unit}`;
@@ -67,7 +67,7 @@ function printPlan(io: Io, plan: Plan, verb: string, dryRun: boolean, json: bool
     return;
   }
   const steps = plan.actions.flatMap((a, i) => actionLines(a).map((l, j) => (j === 0 ? `  ${i + 1}. ${l}` : `     ${l}`)));
-  io.out([head, dryRun ? `--dry-run: would do, and nothing was changed:` : `done:`, ...steps].join('\n'));
+  io.out([head, dryRun ? `--dry-run: would do, and nothing was changed:` : warnings.length > 0 ? `done, except what is said below:` : `done:`, ...steps].join('\n'));
 }
 
 function printStatus(io: Io, s: ServiceStatus, json: boolean): void {
@@ -118,8 +118,9 @@ export const serviceCommand: Command = {
       return EXIT.OK;
     }
     const plan = sub === 'install' ? planInstall(ctx) : planUninstall(ctx);
-    if (!dryRun) await applyPlan(plan, io.env);
-    printPlan(io, plan, sub, dryRun, json);
+    const warnings = dryRun ? [] : await applyPlan(plan, io.env);
+    printPlan(io, plan, sub, dryRun, json, warnings);
+    for (const w of warnings) io.err(`handoff service ${sub}: ${w.message}${w.fix ? `\n  fix: ${w.fix}` : ''}`);
     return EXIT.OK;
   },
 };

@@ -1,10 +1,33 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { EXIT } from '../../errors.js';
+import { stripControls } from '../../core/control-chars.js';
+import { EXIT, NotFoundError } from '../../errors.js';
+import type { IndexEntry } from '../../store/index-file.js';
 import { FILES } from '../../store/layout.js';
+import type { Parsed } from '../args.js';
 import { bool } from '../args.js';
 import type { Command } from '../command.js';
-import { openSession } from '../store.js';
+import type { Io } from '../io.js';
+import { findSession, requirePrefix } from '../store.js';
+
+/**
+ * A file of the session. The daemon may move the folder between the lookup and the read (a
+ * project refined from the transcript's cwd): looked up once more before giving up.
+ */
+async function readOf(io: Io, args: Parsed, prefix: string, first: IndexEntry, file: string): Promise<string> {
+  let entry = first;
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await readFile(join(entry.dir, file), 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      if (attempt > 0) {
+        throw new NotFoundError(`${entry.id}: ${join(entry.dir, file)} is missing`, { hint: `\`handoff verify ${entry.id}\` says what is wrong with the session; rebuild it with \`handoff build <transcript>\`` });
+      }
+      entry = (await findSession(io, args, prefix)).entry;
+    }
+  }
+}
 
 export const showCommand: Command = {
   name: 'show',
@@ -12,15 +35,16 @@ export const showCommand: Command = {
   summary: "print a session's HANDOFF.md (or its path)",
   usage: 'handoff show <id-prefix> [--path] [--json]',
   example: 'handoff show 0d3a --path',
-  details: '--json prints HANDOFF.summary.json instead.',
+  details: '--json prints HANDOFF.summary.json instead. Control sequences from transcripts are never printed.',
   options: {
     path: { type: 'boolean', description: 'print the path of HANDOFF.md instead of its contents' },
   },
   async run(io, args) {
-    const { entry: e } = await openSession(io, args, showCommand);
+    const prefix = requirePrefix(args, showCommand);
+    const { entry: e } = await findSession(io, args, prefix);
     if (bool(args, 'path')) io.out(join(e.dir, FILES.handoff));
-    else if (bool(args, 'json')) io.out((await readFile(join(e.dir, FILES.summary), 'utf8')).trimEnd());
-    else io.out((await readFile(join(e.dir, FILES.handoff), 'utf8')).trimEnd());
+    else if (bool(args, 'json')) io.out((await readOf(io, args, prefix, e, FILES.summary)).trimEnd());
+    else io.out(stripControls(await readOf(io, args, prefix, e, FILES.handoff)).trimEnd());
     return EXIT.OK;
   },
 };

@@ -1,6 +1,6 @@
 import { ControlClient } from '../../control/client.js';
 import type { EventName } from '../../control/protocol.js';
-import { EXIT } from '../../errors.js';
+import { DaemonNotRunningError, EXIT } from '../../errors.js';
 import { bool } from '../args.js';
 import type { Command } from '../command.js';
 import { renderEvent, renderStatus } from '../status-view.js';
@@ -14,7 +14,7 @@ export const statusCommand: Command = {
   summary: 'ask the daemon what it is doing: sessions, pressure, lag, backfill, halted sessions',
   usage: 'handoff status [--wait] [--follow] [--json]',
   example: 'handoff status --follow',
-  details: '--wait first waits until every watched transcript is read to its end (flush); --follow then prints\nrefreshes as they happen until Ctrl-C. Exit 6 when no daemon runs.',
+  details: '--wait first waits until every watched transcript is read to its end (flush); --follow then prints\nrefreshes as they happen until Ctrl-C. Exit 6 when no daemon runs, or when it goes away while followed.',
   options: {
     wait: { type: 'boolean', description: 'wait until every transcript is read to its end, then report' },
     follow: { type: 'boolean', description: 'stream refreshes, pressure changes and errors as they happen' },
@@ -33,11 +33,17 @@ export const statusCommand: Command = {
       client.onNotification((event: EventName, params) => {
         io.out(json ? JSON.stringify({ event, ...params }) : renderEvent(io, event, params));
       });
-      const closed = new Promise<void>((resolve) => client.onClose(() => resolve()));
+      const hello = await client.call('hello');
+      const closed = new Promise<'closed'>((resolve) => client.onClose(() => resolve('closed')));
       await client.call('subscribe', {});
       io.err('following refreshes (Ctrl-C to stop)…');
-      await Promise.race([closed, io.interrupted]);
-      return EXIT.OK;
+      const how = await Promise.race([closed, io.interrupted.then(() => 'interrupted' as const)]);
+      if (how === 'interrupted') return EXIT.OK;
+      // The daemon went away (stopped, or killed): following is over, and the exit code says so.
+      throw new DaemonNotRunningError(`the daemon (pid ${hello.pid}) went away: it closed the connection on ${config.socketPath}`, {
+        hint: '`handoff status` tells whether one runs again; start it with `handoff daemon` (a service restarts on its own)',
+        details: { socket: config.socketPath, pid: hello.pid },
+      });
     } finally {
       client.close();
     }

@@ -1,10 +1,13 @@
+import { escapeControls, stripControls } from '../../core/control-chars.js';
 import { EXIT, UsageError } from '../../errors.js';
 import type { VerifyReport } from '../../store/verify.js';
 import { verifySession } from '../../store/verify.js';
 import { bool, str } from '../args.js';
 import type { Command } from '../command.js';
 import { paint } from '../io.js';
-import { openStore, resolvePrefix } from '../store.js';
+import { resolveIn } from '../../store/index-store.js';
+import { daemonIfRunning } from '../daemon-link.js';
+import { loadConfig, openStore, resolvePrefix } from '../store.js';
 import { verifyInstall } from './skill.js';
 
 export const verifyCommand: Command = {
@@ -30,13 +33,25 @@ export const verifyCommand: Command = {
     const prefix = args.positionals[0];
     if (!all && prefix === undefined) throw new UsageError('handoff verify: expected an id prefix or --all', { hint: `usage: ${verifyCommand.usage}` });
     if (all && prefix !== undefined) throw new UsageError('handoff verify: give an id prefix or --all, not both', { hint: `usage: ${verifyCommand.usage}` });
-    const { config, engine } = await openStore(io, args);
-    const targets = all ? engine.index.all().sort((a, b) => a.id.localeCompare(b.id)) : [resolvePrefix(engine.index, prefix as string, config.root)];
-    if (targets.length === 0) {
-      resolvePrefix(engine.index, '', config.root); // throws the "no handoffs" error
+    const source = bool(args, 'source');
+    const config = loadConfig(io, args);
+    const daemon = await daemonIfRunning(config);
+    let reports: VerifyReport[];
+    if (daemon) {
+      // In the daemon's queue: no build is half-way through a session while it is checked.
+      try {
+        reports = (await daemon.call('verify', all ? { all: true, source } : { id: prefix as string, source }, 0)) as VerifyReport[];
+      } finally {
+        daemon.close();
+      }
+      if (reports.length === 0) resolveIn([], '', config.root); // throws the "no handoffs" error
+    } else {
+      const { engine } = await openStore(io, args);
+      const targets = all ? engine.index.all().sort((a, b) => a.id.localeCompare(b.id)) : [resolvePrefix(engine.index, prefix as string, config.root)];
+      if (targets.length === 0) resolvePrefix(engine.index, '', config.root); // throws the "no handoffs" error
+      reports = [];
+      for (const t of targets) reports.push(await verifySession(t.dir, { source }));
     }
-    const reports: VerifyReport[] = [];
-    for (const t of targets) reports.push(await verifySession(t.dir, { source: bool(args, 'source') }));
     if (bool(args, 'json')) io.out(JSON.stringify(all ? reports : reports[0], null, 2));
     else for (const r of reports) io.out(line(io, r));
     return reports.every((r) => r.ok) ? EXIT.OK : EXIT.FAILED;
@@ -51,7 +66,8 @@ const VERIFY_FIX =
   'restore the session folder from a backup; or move it aside and run `handoff build <transcript>` to build it afresh (copy a hand-written evidence contract across yourself)';
 
 function line(io: Parameters<Command['run']>[0], r: VerifyReport): string {
-  const notes = r.notes.map((n) => `\n  note: ${n}`).join('');
-  if (r.ok) return `${paint(io, 'green', 'PASS')} ${r.id} [${r.checks.join(', ')}]${notes}`;
-  return `${paint(io, 'red', 'FAIL')} ${r.id}: ${r.failures[0] ?? 'unknown reason'}${notes}\n  fix: ${VERIFY_FIX}`;
+  const notes = r.notes.map((n) => `\n  note: ${escapeControls(n)}`).join('');
+  const id = escapeControls(r.id);
+  if (r.ok) return `${paint(io, 'green', 'PASS')} ${id} [${r.checks.join(', ')}]${notes}`;
+  return `${paint(io, 'red', 'FAIL')} ${id}: ${stripControls(r.failures[0] ?? 'unknown reason')}${notes}\n  fix: ${VERIFY_FIX}`;
 }

@@ -1,0 +1,42 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * A store quotes sessions verbatim (credentials redacted, the rest not): its files are created
+ * 0600 and its folders 0700 whatever the mode of the folder they go into. A store folder that
+ * already existed open to other users is reported with the fix, never changed behind the
+ * user's back.
+ */
+
+export const FILE_MODE = 0o600;
+export const DIR_MODE = 0o700;
+/** History copies: private and read-only. */
+export const HISTORY_MODE = 0o400;
+
+export interface Exposure {
+  path: string;
+  mode: number;
+  message: string;
+  fix: string;
+}
+
+/** The store root or its projects/ folder when group or others may enter or read it; else null. */
+export function storeExposure(root: string): Exposure | null {
+  for (const path of [root, join(root, 'projects')]) {
+    let mode: number;
+    try {
+      mode = statSync(path).mode & 0o777;
+    } catch {
+      continue;
+    }
+    if ((mode & 0o077) !== 0) {
+      return {
+        path,
+        mode,
+        message: `${path} is open to other users (mode ${mode.toString(8).padStart(3, '0')}): they can read what the handoffs quote of your sessions`,
+        fix: `chmod -R go-rwx ${root}`,
+      };
+    }
+  }
+  return null;
+}

@@ -1,0 +1,310 @@
+import type { ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { appendFile, chmod, mkdir, rename, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import type { Socket } from 'node:net';
+import { createConnection } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ControlClient } from '../../src/control/client.js';
+import type { RunningDaemon, SpawnOptions } from '../daemon-harness.js';
+import { socketOf, startDaemon, UNPRIVILEGED } from '../daemon-harness.js';
+import { CLI, copyFixture, runCli, tempDir, testEnv, waitFor } from '../helpers.js';
+
+/**
+ * The daemon under conditions a careless workspace or a careless client creates: symbolic-link
+ * loops, a reused pid in the lock, idle and greedy connections, unreadable and vanishing
+ * transcripts, a store others can read or nobody can write. Each test runs a real daemon child
+ * process on a real socket.
+ */
+
+const running: RunningDaemon[] = [];
+const children: ChildProcess[] = [];
+const sockets: Socket[] = [];
+afterEach(async (ctx) => {
+  for (const s of sockets.splice(0)) s.destroy();
+  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
+  for (const d of running.splice(0)) {
+    if (ctx.task.result?.state === 'fail') console.log(`daemon log (pid ${d.child.pid}):\n${d.log()}`);
+    if (d.child.exitCode === null && d.child.signalCode === null) await d.kill('SIGKILL');
+  }
+});
+
+const userLine = (text: string): string => `${JSON.stringify({ role: 'user', content: text })}\n`;
+const agentLine = (text: string): string => `${JSON.stringify({ role: 'assistant', content: text })}\n`;
+
+async function setup(config?: Record<string, unknown>): Promise<{ env: NodeJS.ProcessEnv; root: string; watch: string }> {
+  const root = tempDir('handoff-store-');
+  const watch = tempDir('handoff-watch-');
+  const env = testEnv({ HANDOFFS_ROOT: root });
+  if (config) {
+    await mkdir(join(env.XDG_CONFIG_HOME as string, 'handoff'), { recursive: true });
+    await writeFile(join(env.XDG_CONFIG_HOME as string, 'handoff', 'handoff.config.json'), JSON.stringify(config));
+  }
+  return { env, root, watch };
+}
+
+async function start(env: NodeJS.ProcessEnv, root: string, args: string[], opts: SpawnOptions = {}): Promise<RunningDaemon> {
+  const d = await startDaemon(env, root, args, opts);
+  running.push(d);
+  return d;
+}
+
+/** Peak resident memory of a process (Linux), in MB; null elsewhere. */
+function peakRssMb(pid: number): number | null {
+  try {
+    const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb === undefined ? null : Number(kb) / 1024;
+  } catch {
+    return null;
+  }
+}
+
+/** A raw connection that sends nothing and collects whatever comes back. */
+function idleConnection(socket: string): Promise<{ s: Socket; text: () => string; closed: Promise<void> }> {
+  return new Promise((resolve, reject) => {
+    const s = createConnection(socket);
+    sockets.push(s);
+    let text = '';
+    s.on('data', (d) => (text += d.toString()));
+    s.on('error', () => undefined);
+    const closed = new Promise<void>((r) => s.on('close', () => r()));
+    s.once('connect', () => resolve({ s, text: () => text, closed }));
+    s.once('error', reject);
+  });
+}
+
+const skipUnprivileged = UNPRIVILEGED === null;
+if (skipUnprivileged) console.warn('[daemon-hostile] running as root without setpriv: the tests of unreadable files and read-only stores are skipped');
+
+describe('the daemon in a hostile workspace', () => {
+  it('does not follow symbolic links below a watch root (a loop builds nothing twice), and resolves a root that is a link once', async () => {
+    const { env, root } = await setup();
+    const real = tempDir('handoff-watch-');
+    await mkdir(join(real, 'deep', 'er'), { recursive: true });
+    await symlink('..', join(real, 'up'));
+    await symlink('.', join(real, 'self'));
+    await symlink('../..', join(real, 'deep', 'er', 'back'));
+    await writeFile(join(real, 'deep', 'a.jsonl'), userLine('the only transcript in this folder, however it is reached') + agentLine('ok'));
+    // A link to a transcript is not followed either.
+    await symlink(join(real, 'deep', 'a.jsonl'), join(real, 'alias.jsonl'));
+    const link = join(tempDir('handoff-link-'), 'watched');
+    await symlink(real, link);
+    const d = await start(env, root, ['--watch', link]);
+    await d.call('flush', { timeout_ms: 20_000 }, 25_000);
+    const s = await d.call('status');
+    expect(s.watch).toEqual([{ path: link, exists: true, resolved: realpathSync(real), files: 1 }]);
+    expect(s.files).toBe(1);
+    expect(s.sessions.map((x) => x.path)).toEqual([join(realpathSync(real), 'deep', 'a.jsonl')]);
+    await appendFile(join(real, 'deep', 'a.jsonl'), agentLine('and one more reply'));
+    await waitFor(async () => (await d.call('status')).sessions[0]?.turns === 3, 'the append to be seen through the linked root');
+    expect((await d.call('status')).sessions).toHaveLength(1);
+    expect(peakRssMb(d.child.pid as number) ?? 0).toBeLessThan(250);
+  });
+
+  it('takes over a lock whose pid now belongs to another process, by the process start time or, without one, by the dead socket', async () => {
+    const { env, root, watch } = await setup();
+    const other = spawn('sleep', ['60'], { stdio: 'ignore' });
+    children.push(other);
+    const lock = join(root, '.handoffd', 'handoffd.lock');
+    await mkdir(join(root, '.handoffd'), { recursive: true, mode: 0o700 });
+    const old = new Date(Date.now() - 3600_000).toISOString();
+    await writeFile(lock, JSON.stringify({ pid: other.pid, pid_start: '1', started_at: old, socket: socketOf(root), version: '0.1.0' }));
+    const d = await start(env, root, ['--watch', watch]);
+    expect(d.log()).toMatch(/took over the lock of a daemon that is gone \(pid \d+ now belongs to another process/);
+    expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ pid: d.child.pid });
+    await d.kill('SIGKILL');
+    // A lock written without a start time (an older version): its dead socket says it is stale.
+    await writeFile(lock, JSON.stringify({ pid: other.pid, started_at: old, socket: socketOf(root), version: '0.1.0' }));
+    const d2 = await start(env, root, ['--watch', watch]);
+    expect(d2.log()).toMatch(/took over the lock .*nothing answers on its socket/);
+    expect((await runCli(['status', '--json'], { env })).code).toBe(0);
+  });
+
+  it('closes a connection idle for daemon.idle_timeout_ms, but never a subscriber', async () => {
+    const { env, root, watch } = await setup({ daemon: { idle_timeout_ms: 300 } });
+    const d = await start(env, root, ['--watch', watch]);
+    const idle = await idleConnection(d.socket);
+    const sub = await ControlClient.connect(d.socket);
+    await sub.call('subscribe', {});
+    let subClosed = false;
+    sub.onClose(() => (subClosed = true));
+    await idle.closed;
+    expect(JSON.parse(idle.text().trim())).toMatchObject({ id: null, error: { code: -32002, message: expect.stringMatching(/closed after 300 ms without a request/) } });
+    await new Promise((r) => setTimeout(r, 800));
+    expect(subClosed).toBe(false);
+    expect((await d.call('status')).connections.closed_idle).toBeGreaterThanOrEqual(1);
+    sub.close();
+  });
+
+  it('holds at most daemon.max_connections: idle ones make room, so a client with a question always gets in', async () => {
+    const { env, root, watch } = await setup({ daemon: { max_connections: 4 } });
+    const d = await start(env, root, ['--watch', watch]);
+    const idle: Awaited<ReturnType<typeof idleConnection>>[] = [];
+    for (let i = 0; i < 12; i += 1) idle.push(await idleConnection(d.socket));
+    expect((await d.call('hello')).pid).toBe(d.child.pid);
+    const s = await d.call('status');
+    expect(s.connections.open).toBeLessThanOrEqual(4);
+    expect(s.connections.max).toBe(4);
+    expect(s.connections.closed_idle).toBeGreaterThanOrEqual(9);
+    await waitFor(() => idle.filter((c) => c.s.destroyed || c.text().includes('-32002')).length >= 9, 'the idle connections to be closed');
+    expect(idle.find((c) => c.text().length > 0)?.text()).toMatch(/closed to make room: the daemon holds at most 4 connections/);
+  });
+
+  it('keeps building with 300 idle clients and only 128 descriptors', async () => {
+    const { env, root, watch } = await setup();
+    const d = await start(env, root, ['--watch', watch], { prefix: ['sh', '-c', 'ulimit -n 128 && exec "$@"', 'sh'] });
+    expect(d.log()).toMatch(/daemon.max_connections lowered from 128 to 64/);
+    for (let i = 0; i < 300; i += 1) await idleConnection(d.socket).catch(() => undefined);
+    await copyFixture('claude-session.jsonl', watch, 'crowded.jsonl');
+    const built = await waitFor(async () => (await d.call('status')).sessions.find((x) => x.id === 'crowded' && x.turns === 15), 'the transcript to be built among 300 idle clients', 20_000);
+    expect(built.state).not.toBe('error');
+    expect(d.log()).not.toMatch(/EMFILE/);
+    expect((await d.call('status')).connections.open).toBeLessThanOrEqual(64);
+  });
+
+  it('stops reading a connection whose answers are not read: 2,000 pipelined requests do not grow memory', async () => {
+    const { env, root, watch } = await setup();
+    for (let i = 0; i < 40; i += 1) await writeFile(join(watch, `s${i}.jsonl`), userLine(`session ${i} wants the flaky upload test fixed for good`) + agentLine('on it'));
+    const d = await start(env, root, ['--watch', watch]);
+    await d.call('flush', { timeout_ms: 30_000 }, 35_000);
+    const one = Buffer.byteLength(JSON.stringify(await d.call('status')));
+    const before = (await d.call('status')).memory.rss_mb;
+    const greedy = await idleConnection(d.socket);
+    greedy.s.pause(); // never reads
+    greedy.s.write('{"jsonrpc":"2.0","id":1,"method":"status"}\n'.repeat(2000));
+    await waitFor(async () => (await d.call('status')).connections.paused >= 1, 'the greedy connection to be paused');
+    await new Promise((r) => setTimeout(r, 500));
+    const s = await d.call('status');
+    // At most the high-water mark plus the answers in flight wait in the daemon (2,000 would be ~200 times that).
+    expect(s.connections.pending_output_bytes).toBeLessThan((1 << 20) + 9 * one);
+    expect(s.memory.rss_mb - before).toBeLessThan(100);
+    expect((await d.call('hello')).pid).toBe(d.child.pid);
+  });
+
+  it.skipIf(skipUnprivileged)('says unreadable (not live, not gone) for a transcript it may not read, and builds it once it may, without waiting for its backoff', async () => {
+    const { env, root, watch } = await setup();
+    const locked = join(watch, 'locked.jsonl');
+    await writeFile(locked, userLine('a transcript whose mode forbids reading it') + agentLine('ok'));
+    await chmod(locked, 0o000);
+    const d = await start(env, root, ['--watch', watch], { prefix: UNPRIVILEGED ?? [] });
+    const row = await waitFor(async () => (await d.call('status')).sessions.find((x) => x.path === locked && x.state === 'unreadable'), 'the unreadable state');
+    expect(row.error).toMatchObject({ code: 'HANDOFF_ERR_SOURCE', message: expect.stringMatching(/permission denied/), fix: expect.stringMatching(/chmod u\+r/) });
+    expect(row.error?.retry_at).not.toBeNull();
+    const text = await runCli(['status'], { env, columns: 200 });
+    expect(text.out).toMatch(/unreadable/);
+    await chmod(locked, 0o644);
+    const w = await runCli(['status', '--wait', '--json'], { env });
+    expect(w.code, w.err).toBe(0);
+    const after = (JSON.parse(w.out) as { sessions: { path: string; state: string; turns: number; error?: unknown }[] }).sessions.find((x) => x.path === locked);
+    expect(after).toMatchObject({ state: expect.stringMatching(/^(live|idle)$/), turns: 2 });
+    expect(after?.error).toBeUndefined();
+  });
+
+  it('shows a deleted transcript as gone, and one written again or moved as live, under one row', async () => {
+    const { env, root, watch } = await setup();
+    const sessions = join(watch, 'sessions', '2026', '11', '30');
+    const archived = join(watch, 'archived_sessions');
+    await mkdir(sessions, { recursive: true });
+    await mkdir(archived);
+    const rollout = await copyFixture('codex-rollout.jsonl', sessions, 'rollout-2026-11-30T10-00-00-abc.jsonl');
+    const plain = join(watch, 'plain.jsonl');
+    await writeFile(plain, userLine('a session that is deleted and written again') + agentLine('ok'));
+    const d = await start(env, root, ['--watch', watch]);
+    await d.call('flush', { timeout_ms: 20_000 }, 25_000);
+    await rm(plain);
+    await waitFor(async () => (await d.call('status')).sessions.find((x) => x.path === plain && x.state === 'gone'), 'the deleted transcript to show as gone');
+    await writeFile(plain, userLine('written again after it was deleted, a new conversation') + agentLine('ok'));
+    await waitFor(async () => (await d.call('status')).sessions.find((x) => x.path === plain && x.state !== 'gone' && x.state !== 'pending'), 'the transcript written again to be live');
+    const moved = join(archived, 'rollout-2026-11-30T10-00-00-abc.jsonl');
+    await rename(rollout, moved);
+    await waitFor(async () => {
+      const rows = (await d.call('status')).sessions.filter((x) => x.id === 'rollout-2026-11-30T10-00-00-abc');
+      return rows.length === 1 && rows[0]?.path === moved && rows[0].state !== 'gone';
+    }, 'one live row for the archived rollout');
+    await d.call('flush', { timeout_ms: 10_000 }, 15_000);
+    const s = await d.call('status');
+    expect(s.sessions.filter((x) => x.id.startsWith('rollout-'))).toHaveLength(1);
+    expect(s.sessions.filter((x) => x.path === plain)).toHaveLength(1);
+    expect((await runCli(['verify', '--all'], { env })).code).toBe(0);
+  });
+
+  it.skipIf(skipUnprivileged)('says a store write error once with a count, not twice a second, and tells when it clears', async () => {
+    const { env, root, watch } = await setup();
+    const src = join(watch, 'w.jsonl');
+    await writeFile(src, userLine('a session whose store turns read-only for a while') + agentLine('ok'));
+    const d = await start(env, root, ['--watch', watch], { prefix: UNPRIVILEGED ?? [] });
+    await d.call('flush', { timeout_ms: 20_000 }, 25_000);
+    const dir = (await d.call('status')).sessions[0]?.dir as string;
+    await chmod(dir, 0o500);
+    await chmod(root, 0o500);
+    await appendFile(src, agentLine('written while the store is read-only'));
+    await waitFor(async () => ((await d.call('status')).sessions[0]?.error?.attempts ?? 0) >= 3, 'three failed attempts', 20_000);
+    await chmod(dir, 0o700);
+    await chmod(root, 0o700);
+    await waitFor(async () => (await d.call('status')).sessions[0]?.turns === 3, 'the session to catch up', 20_000);
+    const log = d.log();
+    expect(log).not.toMatch(/HANDOFF_ERR_STORE_WRITE: HANDOFF_ERR_STORE_WRITE/);
+    expect(log.split('\n').filter((l) => l.includes('"msg":"build failed:'))).toHaveLength(1);
+    expect(log).toMatch(/is building again after [3-9]\d* failed attempt/);
+    const entry = (await d.call('status')).errors.find((e) => e.path === src);
+    expect(entry?.count).toBeGreaterThanOrEqual(3);
+  });
+
+  it('creates the store private (files 0600, folders 0700) inside a folder others can read, and says so with the fix', async () => {
+    const { env, root, watch } = await setup();
+    await chmod(root, 0o755);
+    await mkdir(join(root, 'projects'), { mode: 0o755 });
+    await chmod(join(root, 'projects'), 0o755);
+    await writeFile(join(watch, 'p.jsonl'), userLine('a session that quotes private things') + agentLine('ok'));
+    const d = await start(env, root, ['--watch', watch]);
+    await d.call('flush', { timeout_ms: 20_000 }, 25_000);
+    expect(d.log()).toMatch(new RegExp(`open to other users \\(mode 755\\).*fix: chmod -R go-rwx ${root}`));
+    const dir = (await d.call('status')).sessions[0]?.dir as string;
+    for (const f of ['manifest.json', 'HANDOFF.md', 'timeline.jsonl', 'TOOLS.md', 'HANDOFF.llm.json', 'HANDOFF.summary.json']) expect(((await stat(join(dir, f))).mode & 0o777).toString(8), f).toBe('600');
+    expect(((await stat(dir)).mode & 0o777).toString(8)).toBe('700');
+    expect(((await stat(join(dir, '..'))).mode & 0o777).toString(8)).toBe('700');
+    expect(((await stat(join(root, 'INDEX.json'))).mode & 0o777).toString(8)).toBe('600');
+    await d.kill('SIGTERM');
+    const b = await runCli(['build', join(watch, 'p.jsonl')], { env });
+    expect(b.err).toMatch(/open to other users \(mode 755\)[^]*fix: chmod -R go-rwx/);
+  });
+
+  it('exits 6 from `status --follow`, saying so, when the daemon stops or is killed', async () => {
+    for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
+      const { env, root, watch } = await setup();
+      const d = await start(env, root, ['--watch', watch]);
+      const follow = spawn(process.execPath, [CLI, 'status', '--follow'], { env, cwd: env.HOME, stdio: ['ignore', 'pipe', 'pipe'] });
+      children.push(follow);
+      let err = '';
+      follow.stderr.on('data', (b: Buffer) => (err += b.toString()));
+      const exited = new Promise<number | null>((r) => follow.on('exit', (code) => r(code)));
+      await waitFor(() => err.includes('following refreshes'), 'status --follow to subscribe');
+      await d.kill(signal);
+      expect(await exited, signal).toBe(6);
+      expect(err).toMatch(new RegExp(`the daemon \\(pid ${d.child.pid}\\) went away`));
+      expect(err).toMatch(/fix: /);
+    }
+  });
+
+  it('counts empty and unfinished transcripts as pending, not failed, in the backfill', async () => {
+    const { env, root, watch } = await setup();
+    await writeFile(join(watch, 'good.jsonl'), userLine('a complete session with a real request in it') + agentLine('ok'));
+    await writeFile(join(watch, 'empty.jsonl'), '');
+    await writeFile(join(watch, 'unfinished.jsonl'), '{"role":"user","content":"still being writ');
+    const old = Date.now() / 1000 - 60;
+    for (const f of ['good', 'empty', 'unfinished']) await utimes(join(watch, `${f}.jsonl`), old, old);
+    const d = await start(env, root, ['--watch', watch]);
+    await d.call('flush', { timeout_ms: 20_000 }, 25_000);
+    const s = await d.call('status');
+    expect(s.backfill).toMatchObject({ total: 3, done: 3, failed: 0, pending: 2 });
+    expect(s.errors).toEqual([]);
+    const text = await runCli(['status'], { env });
+    expect(text.out).toMatch(/backfill done: 3 transcripts \(2 pending: no complete turn yet\)/);
+    expect(text.out).not.toMatch(/failed/);
+    // Nothing was made for the two that have no turn yet.
+    const projects = readdirSync(join(root, 'projects'));
+    expect(projects).toHaveLength(1);
+    expect(readdirSync(join(root, 'projects', projects[0] as string)).sort()).toEqual(['PROJECT.md', 'good']);
+  });
+});
