@@ -6,7 +6,7 @@ import { commandHelp, mainHelp } from './cli/help.js';
 import type { Io } from './cli/io.js';
 import { processIo } from './cli/io.js';
 import { COMMANDS, findCommand } from './cli/registry.js';
-import { printError } from './cli/report.js';
+import { printError, safeText } from './cli/report.js';
 import { EXIT, HandoffError, UsageError, describeError } from './errors.js';
 import { packageVersion } from './paths.js';
 
@@ -54,8 +54,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       printError(io, e);
       return e.exitCode;
     }
-    io.err(`handoff: internal error: ${describeError(e)}`);
-    if (e instanceof Error && e.stack && io.env.HANDOFF_DEBUG) io.err(e.stack);
+    io.err(`handoff: internal error: ${safeText(describeError(e))}`);
+    if (e instanceof Error && e.stack && io.env.HANDOFF_DEBUG) io.err(safeText(e.stack));
     io.err('  this is a bug in handoffd; rerun with HANDOFF_DEBUG=1 for the stack trace and report it');
     return EXIT.FAILED;
   }
@@ -77,7 +77,7 @@ if (isEntry()) {
       process.exitCode = code;
     },
     (e: unknown) => {
-      process.stderr.write(`handoff: internal error: ${describeError(e)}\n`);
+      process.stderr.write(`handoff: internal error: ${safeText(describeError(e))}\n`);
       process.exitCode = EXIT.FAILED;
     },
   );

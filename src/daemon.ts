@@ -5,6 +5,7 @@ import { openEngine } from './build/index.js';
 import type { Priority } from './build/scheduler.js';
 import { Scheduler } from './build/scheduler.js';
 import type { ResolvedConfig } from './config.js';
+import { redactJsonText } from './core/redact.js';
 import type { EventName, EventParams, StatusResult } from './control/protocol.js';
 import { ControlServer } from './control/server.js';
 import type { FileRecord } from './daemon/files.js';
@@ -99,7 +100,13 @@ export class Daemon {
       await this.sweep();
       this.engine = await openEngine(c, { cacheSessions: c.options.daemon.cache_sessions });
       this.scheduler = new Scheduler((key, p) => this.run(key, p), { debounceMs: c.options.watch.debounce_ms });
-      this.server = new ControlServer({ path: c.socketPath, handlers: makeHandlers(this), log: this.log.child({ component: 'control' }), requestTimeoutMs: c.options.daemon.request_timeout_ms });
+      this.server = new ControlServer({
+        path: c.socketPath,
+        handlers: makeHandlers(this),
+        log: this.log.child({ component: 'control' }),
+        requestTimeoutMs: c.options.daemon.request_timeout_ms,
+        sanitize: (line) => redactJsonText(this.engine.redactor, line),
+      });
       await this.server.listen();
     } catch (e) {
       this.lock.release();

@@ -1,9 +1,32 @@
+import { Redactor } from '../core/redact.js';
 import type { HandoffError } from '../errors.js';
 import type { Io } from './io.js';
 import { paint } from './io.js';
 
+/**
+ * Errors quote what they were given (a path, an argument, a line of config): the built-in
+ * redactor runs over every message before it reaches the terminal.
+ */
+const TERMINAL = new Redactor();
+
+export function safeText(text: string): string {
+  return TERMINAL.redact(text).text;
+}
+
 /** Prints an error the way every command does: the message, then the fix. */
 export function printError(io: Io, e: HandoffError): void {
-  io.err(`${paint(io, 'red', 'handoff:')} ${e.message}`);
-  if (e.hint) io.err(`  fix: ${e.hint}`);
+  io.err(`${paint(io, 'red', 'handoff:')} ${safeText(e.message)}`);
+  if (e.hint) io.err(`  fix: ${safeText(e.hint)}`);
+}
+
+/**
+ * A value given on the command line that the store will keep (an objective, a note, a title):
+ * redacted like transcript text before it goes anywhere, the daemon's socket included, and the
+ * user told how many credentials it held.
+ */
+export function redactArg(io: Io, redactor: Redactor, what: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const r = redactor.redact(value);
+  if (r.count > 0) io.err(`handoff: ${r.count} credential(s) in ${what} were redacted before writing`);
+  return r.text;
 }

@@ -33,6 +33,11 @@ export interface ServerOptions {
   log: Logger;
   /** A request line left unfinished this long is answered with an error and closed. */
   requestTimeoutMs: number;
+  /**
+   * Applied to every line the server sends (answers, errors, notifications): the daemon redacts
+   * them, so a credential a handler or an error message carries never crosses the socket.
+   */
+  sanitize?: (line: string) => string;
 }
 
 /** Buffered output past which a connection (a stalled subscriber) is dropped. */
@@ -69,6 +74,10 @@ class Conn implements Connection {
   }
 
   send(text: string): void {
+    this.sendSanitized(this.server.sanitize(text));
+  }
+
+  sendSanitized(text: string): void {
     if (this.closed || this.socket.destroyed) return;
     if (this.socket.writableLength > MAX_PENDING_OUTPUT_BYTES) {
       this.server.log.warn({ conn: this.id }, 'dropping a client that does not read its notifications');
@@ -176,6 +185,10 @@ export class ControlServer {
     return this.opts.requestTimeoutMs;
   }
 
+  sanitize(line: string): string {
+    return this.opts.sanitize ? this.opts.sanitize(line) : line;
+  }
+
   set requestTimeoutMs(ms: number) {
     this.opts.requestTimeoutMs = ms;
   }
@@ -243,8 +256,9 @@ export class ControlServer {
 
   broadcast<M extends EventName>(event: M, params: EventParams[M]): void {
     if (this.conns.size === 0) return;
-    const text = encode(notification(event, params));
-    for (const c of this.conns) if (c.wants(event)) c.send(text);
+    // Redacted once here, not once per subscriber.
+    const text = this.sanitize(encode(notification(event, params)));
+    for (const c of this.conns) if (c.wants(event)) c.sendSanitized(text);
   }
 
   /** Idempotent: the same promise every time. Open connections are destroyed. */
