@@ -235,35 +235,34 @@ function findLabelledValue(text: string, name: Name, found: Findings): number | 
 }
 
 const CELL_LABEL = /^[A-Za-z][A-Za-z0-9 _.-]{0,39}$/;
+const FIRST_LABEL = /[A-Za-z][A-Za-z0-9 _.-]{0,39}$/;
 
-/** A CSV header naming a secret column (AWS's credentials.csv): that column of the rows below. */
+/**
+ * A CSV header naming a secret column (AWS's credentials.csv): that column of the rows below.
+ * The header is the run of short labels that ends its line (a prompt may precede it on the same
+ * line); a row is the line below, read for as many cells as the header has.
+ */
 function findCsvColumns(text: string, name: Name, found: Findings): number | null {
   if (!isCell(text, name)) return null;
   const [start, end] = lineBounds(text, name.start);
-  if (found.seen.has(start)) return end;
-  if ((start > 0 && text.charCodeAt(start - 1) !== 10) || end - start >= MAX_LINE_CHARS) return null;
-  const line = text.slice(start, end);
-  if (!line.includes(',')) return null;
-  const cells = line.split(',');
-  if (cells.length < 2 || cells.length > MAX_CSV_COLUMNS) return null;
+  if (found.seen.has(end)) return end;
+  const labels = headerLabels(text.slice(start, end));
+  if (labels === null) return null;
   const columns = new Map<number, Exclude<Strength, null>>();
-  cells.forEach((c, i) => {
-    const label = c.trim().replace(/^"|"$/g, '');
-    if (!CELL_LABEL.test(label)) return;
+  labels.forEach((label, i) => {
     const strength = nameStrength(label.replace(/\s+/g, '_'));
     if (strength) columns.set(i, strength);
   });
-  // Every header cell a short label: a line of code with a trailing comma is no header.
-  if (columns.size === 0 || cells.some((c) => !CELL_LABEL.test(c.trim().replace(/^"|"$/g, '')))) return null;
-  found.seen.add(start);
+  if (columns.size === 0) return null;
+  found.seen.add(end);
   let pos = end + 1;
   for (let rows = 0; pos < text.length && rows < MAX_CSV_ROWS; rows += 1) {
     const nl = text.indexOf('\n', pos);
     const rowEnd = nl === -1 ? text.length : nl;
     const row = text.slice(pos, rowEnd).split(',');
-    if (row.length !== cells.length) break;
+    if (row.length < labels.length || (row[0] ?? '').trim() === '') break;
     let at = pos;
-    row.forEach((cell, i) => {
+    row.slice(0, labels.length).forEach((cell, i) => {
       const strength = columns.get(i);
       const lead = cell.length - cell.trimStart().length;
       const value = cell.trim().replace(/^"(.*)"$/, '$1');
@@ -276,6 +275,25 @@ function findCsvColumns(text: string, name: Name, found: Findings): number | nul
     pos = rowEnd + 1;
   }
   return end;
+}
+
+/** The labels of the header that ends this line, at least two; null when it does not end in one. */
+function headerLabels(line: string): string[] | null {
+  const cells = line.split(',');
+  if (cells.length < 2) return null;
+  const labels: string[] = [];
+  for (let i = cells.length - 1; i >= 0 && labels.length < MAX_CSV_COLUMNS; i -= 1) {
+    const cell = (cells[i] as string).trim().replace(/^"|"$/g, '');
+    if (CELL_LABEL.test(cell)) {
+      labels.unshift(cell);
+      continue;
+    }
+    // The first label may share its cell with text before it; a line of code does not end in labels.
+    const head = FIRST_LABEL.exec(cells[i] as string)?.[0].trim();
+    if (head) labels.unshift(head);
+    break;
+  }
+  return labels.length >= 2 ? labels : null;
 }
 
 /** A name that fills a comma-separated cell by itself (cheap to test before reading the line). */
