@@ -1,7 +1,7 @@
 import { sha256Hex } from './canonical.js';
 import { BASE64_MIN_CHARS, collapseBase64 } from './redaction/base64.js';
 import { registerCommands } from './redaction/commands.js';
-import type { Span } from './redaction/findings.js';
+import type { Kept, Span } from './redaction/findings.js';
 import { applySpans, Findings, inputSpans, PRIORITY } from './redaction/findings.js';
 import { findHeadlessKeys, registerKeyMarkers } from './redaction/keys.js';
 import { LiteralScanner } from './redaction/literals.js';
@@ -35,7 +35,7 @@ export interface RedactionPattern {
   flags?: string;
 }
 
-export type { Span as Finding } from './redaction/findings.js';
+export type { Kept, Span as Finding } from './redaction/findings.js';
 
 export interface RedactResult {
   text: string;
@@ -77,9 +77,18 @@ export class Redactor {
 
   /** Where the credentials in `input` are, and of which kind (what `redact` replaces). */
   find(input: string): Span[] {
+    return this.audit(input, false).found;
+  }
+
+  /**
+   * `find`, and also the values that stood after a secret-naming label but were kept, with the
+   * reason (code, a placeholder, ...), all in input coordinates: what the false-positive measure
+   * of `npm run bench` and the classified corpus sample read.
+   */
+  audit(input: string, withKept = true): { found: Span[]; kept: Kept[] } {
     const view = decodedView(input);
     const text = view.text;
-    const found = new Findings(text);
+    const found = new Findings(text, withKept);
     LITERALS.scan(text, found);
     findHeadlessKeys(text, found);
     for (const rule of this.custom) {
@@ -92,7 +101,11 @@ export class Redactor {
         found.add(m.index, m.index + m[0].length, rule.kind, PRIORITY.custom);
       }
     }
-    return found.size === 0 ? [] : inputSpans(view, found);
+    const kept = (found.kept ?? []).map((k) => {
+      const [start, end] = view.source(k.start, k.end);
+      return { ...k, at: view.source(k.at, k.at + 1)[0], start, end };
+    });
+    return { found: found.size === 0 ? [] : inputSpans(view, found), kept };
   }
 
   /** A copy of a JSON-like value with every string in it redacted (socket answers, log records). */

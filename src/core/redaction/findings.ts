@@ -9,6 +9,16 @@ export interface Span {
   priority: number;
 }
 
+/** A value a secret-naming label stood before that the redactor kept (decoded-text coordinates until mapped). */
+export interface Kept {
+  /** Where the label starts. */
+  at: number;
+  start: number;
+  end: number;
+  name: string;
+  because: string;
+}
+
 export const PRIORITY = { provider: 0, key: 1, url: 2, command: 3, name: 4, custom: 5 } as const;
 
 export const TAG_PREFIX = '[REDACTED:';
@@ -23,8 +33,15 @@ export class Findings {
   private readonly spans: Span[] = [];
   /** Positions a detector has already dealt with (a CSV header line read for its columns). */
   readonly seen = new Set<number>();
+  /** When auditing: values that a secret-naming label stood before, kept, and why. */
+  readonly kept: Kept[] | null;
 
-  constructor(readonly text: string) {}
+  constructor(
+    readonly text: string,
+    audit = false,
+  ) {
+    this.kept = audit ? [] : null;
+  }
 
   add(start: number, end: number, kind: string, priority: number): void {
     if (end <= start) return;

@@ -29,6 +29,17 @@ const NOT_SECRET_NAMES = new Set(['pwd', 'oldpwd']);
 
 /** `DB_PASSWORD` → db password; `apiKey` → api key; `X-API-Key` → x api key. */
 export function nameWords(name: string): string[] {
+  const known = wordsOf.get(name);
+  if (known) return known;
+  const words = splitName(name);
+  if (wordsOf.size >= MAX_JUDGED) wordsOf.clear();
+  wordsOf.set(name, words);
+  return words;
+}
+
+const wordsOf = new Map<string, string[]>();
+
+function splitName(name: string): string[] {
   return name
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
@@ -52,7 +63,7 @@ export function nameStrength(name: string): Strength {
 
 function judge(name: string): Strength {
   if (NOT_SECRET_NAMES.has(name.toLowerCase())) return null;
-  const words = nameWords(name);
+  const words = [...nameWords(name)];
   while (words.length > 0 && (QUALIFIERS.has(words[words.length - 1] as string) || /^\d+$/.test(words[words.length - 1] as string))) words.pop();
   const last = words[words.length - 1];
   if (last === undefined) return null;
@@ -142,16 +153,21 @@ function isProse(v: string): boolean {
   return spaces >= 2 || /[.:?!]$/.test(v);
 }
 
-/** Whether `v`, the value of a secret-naming `name`, is a credential to remove. */
-export function isSecretValue(v: string, strength: Exclude<Strength, null>, ctx: ValueContext): boolean {
-  if (v.length < 4 || v.length > 4096 || isPlaceholder(v)) return false;
-  if (/^[+-]?(?:\d+(?:\.\d+)?|0x[0-9a-f]{1,8})$/i.test(v)) return false;
-  if (/^(?:https?|file):\/\//i.test(v)) return false; // a URL's own credentials have their rule
-  if (/^(?:~|\.{1,2})?\/[\w.-]+\/[\w./-]*$/.test(v) && !looksRandom(v)) return false; // a path
-  if (ctx.quoted) {
-    if (isProse(v)) return false;
-  } else if (/^[(){}[\]<>&|\\=:,;]/.test(v) || looksLikeCode(v, ctx)) return false;
-  if (strength === 'weak') return !BASE58_ADDRESS.test(v) && looksRandom(v.replace(/^base64:/, ''), 12);
-  if (ctx.quoted) return true;
-  return !KEYWORDS.test(v);
+/** Why a value of a secret-naming name was kept (audits and the false-positive measure read it). */
+export type KeptBecause = 'placeholder' | 'number' | 'url' | 'path' | 'prose' | 'code' | 'keyword' | 'public address' | 'not generated';
+
+/** Null when `v`, the value of a secret-naming name, is a credential to remove; else why it is not. */
+export function keptBecause(v: string, strength: Exclude<Strength, null>, ctx: ValueContext): KeptBecause | null {
+  if (!ctx.quoted && (/^[(){}[\]<>&|\\=:,;]/.test(v) || looksLikeCode(v, ctx))) return 'code';
+  if (v.length < 4 || v.length > 4096 || isPlaceholder(v)) return 'placeholder';
+  if (/^[+-]?(?:\d+(?:\.\d+)?|0x[0-9a-f]{1,8})$/i.test(v)) return 'number';
+  if (/^(?:https?|file):\/\//i.test(v)) return 'url'; // a URL's own credentials have their rule
+  if (/^(?:~|\.{1,2})?\/[\w.-]+\/[\w./-]*$/.test(v) && !looksRandom(v)) return 'path';
+  if (ctx.quoted && isProse(v)) return 'prose';
+  if (strength === 'weak') {
+    if (BASE58_ADDRESS.test(v)) return 'public address';
+    return looksRandom(v.replace(/^base64:/, ''), 12) ? null : 'not generated';
+  }
+  if (ctx.quoted) return null;
+  return KEYWORDS.test(v) ? 'keyword' : null;
 }

@@ -2,7 +2,7 @@ import type { Findings } from './findings.js';
 import type { Handler, LiteralScanner } from './literals.js';
 import { PRIORITY } from './findings.js';
 import type { Strength, ValueContext } from './names.js';
-import { isPlaceholder, isSecretValue, nameStrength } from './names.js';
+import { isPlaceholder, keptBecause, nameStrength } from './names.js';
 import { looksRandom } from './randomness.js';
 
 /**
@@ -15,7 +15,8 @@ import { looksRandom } from './randomness.js';
  */
 
 const MAX_NAME_CHARS = 64;
-const MAX_VALUE_CHARS = 4096;
+/** Longer than any credential a label stands before (keys and tokens have rules of their own). */
+const MAX_VALUE_CHARS = 512;
 const MAX_SPACES = 4;
 /** A label and its value in prose: at most this far apart, and this many words. */
 const LABEL_WINDOW_CHARS = 80;
@@ -200,7 +201,11 @@ function findPair(text: string, name: Name, found: Findings): number | null {
     next: text[afterValue] ?? '',
     quoted: v.quoted,
   };
-  if (!isSecretValue(value, name.strength, ctx)) return 0;
+  const because = keptBecause(value, name.strength, ctx);
+  if (because !== null) {
+    found.kept?.push({ at: name.start, start: v.start, end: v.end, name: name.text, because });
+    return 0;
+  }
   found.add(v.start, v.end, /aws.?secret/i.test(name.text) ? 'aws_secret_access_key' : 'secret_assignment', PRIORITY.name);
   return v.end;
 }
@@ -217,21 +222,34 @@ function lineFinal(text: string, at: number): boolean {
  * is …", `aws configure set aws_secret_access_key …`, "wallet private key 0x…".
  */
 function findLabelledValue(text: string, name: Name, found: Findings): number | null {
-  let limit = name.end;
-  while (limit < text.length && limit - name.end < LABEL_WINDOW_CHARS && text[limit] !== '\n') limit += 1;
-  const window = text.slice(name.end, limit);
-  const token = /[A-Za-z0-9+/=_.~-]+/g;
-  for (let n = 0, m = token.exec(window); m !== null && n < LABEL_WINDOW_TOKENS; m = token.exec(window), n += 1) {
-    const v = m[0].replace(/[.=-]+$/, (tail) => (tail.includes('=') ? tail.replace(/[.-]+$/, '') : ''));
+  let pos = name.end;
+  const limit = Math.min(text.length, name.end + LABEL_WINDOW_CHARS);
+  for (let n = 0; n < LABEL_WINDOW_TOKENS; n += 1) {
+    while (pos < limit && !isTokenChar(text.charCodeAt(pos))) {
+      if (text.charCodeAt(pos) === 10) return null;
+      pos += 1;
+    }
+    if (pos >= limit) return null;
+    let end = pos;
+    while (end < text.length && end - pos < MAX_VALUE_CHARS && isTokenChar(text.charCodeAt(end))) end += 1;
+    // A sentence's full stop or dash after a value is not part of it; base64 padding is.
+    let stop = end;
+    while (stop > pos && (text[stop - 1] === '.' || text[stop - 1] === '-')) stop -= 1;
+    const v = text.slice(pos, stop);
     if (looksRandom(v, name.strength === 'strong' ? 16 : 20)) {
-      const start = name.end + m.index;
-      found.add(start, start + v.length, 'labelled_secret', PRIORITY.name);
-      return start + v.length;
+      found.add(pos, stop, 'labelled_secret', PRIORITY.name);
+      return stop;
     }
     // Only small words may stand between a label and its value ("the secret is …").
     if (!LINKING.has(v.toLowerCase())) return null;
+    pos = end;
   }
   return null;
+}
+
+/** Characters of a value in prose: base64, base64url, hex, `0x…`. */
+function isTokenChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 43 || c === 47 || c === 61 || c === 95 || c === 46 || c === 126 || c === 45;
 }
 
 const CELL_LABEL = /^[A-Za-z][A-Za-z0-9 _.-]{0,39}$/;
@@ -298,11 +316,13 @@ function headerLabels(line: string): string[] | null {
 
 /** A name that fills a comma-separated cell by itself (cheap to test before reading the line). */
 function isCell(text: string, name: Name): boolean {
+  const inCell = (c: number): boolean => c === 32 || c === 9 || c === 34 || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
   let i = name.start - 1;
-  while (i >= 0 && /[ \t"A-Za-z]/.test(text[i] as string) && name.start - i < 40) i -= 1;
+  while (i >= 0 && name.start - i < 40 && inCell(text.charCodeAt(i))) i -= 1;
   let j = name.end;
-  while (j < text.length && /[ \t"A-Za-z]/.test(text[j] as string) && j - name.end < 40) j += 1;
-  const before = i < 0 ? '\n' : text[i];
-  const after = j >= text.length ? '\n' : text[j];
-  return (before === ',' || before === '\n' || before === '\r') && (after === ',' || after === '\n' || after === '\r') && (before === ',' || after === ',');
+  while (j < text.length && j - name.end < 40 && inCell(text.charCodeAt(j))) j += 1;
+  const before = i < 0 ? 10 : text.charCodeAt(i);
+  const after = j >= text.length ? 10 : text.charCodeAt(j);
+  const edge = (c: number): boolean => c === 44 || c === 10 || c === 13;
+  return edge(before) && edge(after) && (before === 44 || after === 44);
 }

@@ -127,7 +127,8 @@ const DEFS: readonly Def[] = [
   { kind: 'cloudflare_key', prefixes: ['v1.0-'], body: `[${HEX}]{24}-[${HEX}]{146}` },
   { kind: 'discord_webhook', prefixes: ['discord.com/api/webhooks/', 'discordapp.com/api/webhooks/'], body: `[0-9]{10,24}/[${B62}_-]{50,100}` },
   { kind: 'teams_webhook', prefixes: ['webhook.office.com/webhookb2/'], body: `[${B62}@/_-]{40,400}` },
-  { kind: 'twitter_token', prefixes: ['AAAAAAAAAAAAAAAAAAAAA'], body: `[${B62}%]{30,200}` },
+  // A Twitter app bearer token: a long run of A's, then the key (the A's also start base64 of zeros).
+  { kind: 'twitter_token', prefixes: ['AAAAAAAAAAAAAAAAAAAAA'], body: `[${B62}%]{30,200}`, check: (t) => /%[0-9A-F]{2}/.test(t) || mixed(t.slice(21)) },
   { kind: 'facebook_token', prefixes: ['EAAC', 'EAAG', 'EAAB'], body: `[${B62}]{90,400}(?![${B62}+/=])` },
   { kind: 'clickhouse_key', prefixes: ['4b1d'], body: exact(B62, 38), check: mixed },
 ];
@@ -139,13 +140,30 @@ const RULES: readonly ProviderRule[] = DEFS.flatMap((d) =>
 /** Every literal a provider credential starts with (the unit tests check each has a rule). */
 export const PROVIDER_PREFIXES: readonly string[] = [...new Set(RULES.map((r) => r.prefix))];
 
+/** A run of letters and digits this long is skipped whole once a prefix at its start failed. */
+const LONG_RUN_CHARS = 64;
+const MAX_RUN_CHARS = 4096;
+
+/**
+ * Where to resume after a prefix at i found no body. No token can start inside a run of letters
+ * and digits (the character before would be one), so when the run is long the scan jumps to its
+ * last character: a text of one endless word costs one body attempt, not one per character.
+ */
+function afterFailure(text: string, i: number): number {
+  let j = i;
+  while (j < text.length && j - i < MAX_RUN_CHARS && isAlnum(text.charCodeAt(j))) j += 1;
+  return j - i >= LONG_RUN_CHARS ? j - 1 : -1;
+}
+
+const isAlnum = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+
 function providerHandler(rule: ProviderRule): Handler {
   return (text, i, found) => {
     rule.body.lastIndex = i + rule.prefix.length;
     const b = rule.body.exec(text);
-    if (b === null) return -1;
+    if (b === null) return afterFailure(text, i);
     const end = i + rule.prefix.length + b[0].length;
-    if (rule.check && !rule.check(text.slice(i, end))) return -1;
+    if (rule.check && !rule.check(text.slice(i, end))) return afterFailure(text, i);
     found.add(i, end, rule.kind, PRIORITY.provider);
     if (rule.kind === 'aws_access_key_id') findAwsSecretNear(text, i, end, found);
     return end;

@@ -19,14 +19,19 @@ function cls(c: number): Cls {
   return Cls.Other;
 }
 
-/** Shannon entropy in bits per character. */
+/** Shannon entropy in bits per character (counted in a reused table: this runs often). */
+const counts = new Uint32Array(1 << 16);
+
 export function entropy(v: string): number {
-  const counts = new Map<string, number>();
-  for (const ch of v) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  for (let i = 0; i < v.length; i += 1) counts[v.charCodeAt(i)] = (counts[v.charCodeAt(i)] as number) + 1;
   let h = 0;
-  for (const n of counts.values()) {
+  for (let i = 0; i < v.length; i += 1) {
+    const c = v.charCodeAt(i);
+    const n = counts[c] as number;
+    if (n === 0) continue;
     const p = n / v.length;
     h -= p * Math.log2(p);
+    counts[c] = 0;
   }
   return h;
 }
@@ -51,7 +56,6 @@ function isWordChain(v: string): boolean {
 
 export function looksRandom(v: string, min = MIN_CHARS): boolean {
   if (v.length < min || v.length > 4096) return false;
-  if (UUID.test(v) || DIGEST.test(v) || isWordChain(v)) return false;
   let upper = 0;
   let lower = 0;
   let digit = 0;
@@ -76,5 +80,7 @@ export function looksRandom(v: string, min = MIN_CHARS): boolean {
   // camelCase words and ALL_CAPS_NAMES switch class a few times; random text every other character.
   if (switches / v.length < (kinds === 3 ? 0.25 : 0.35)) return false;
   if (digit === 0 && other === 0 && switches / v.length < 0.45) return false;
+  // The cheap counts first; the patterns only for what passed them.
+  if (UUID.test(v) || DIGEST.test(v) || (other > 0 && isWordChain(v))) return false;
   return entropy(v) >= Math.min(3.5, Math.log2(v.length) - 0.6);
 }
