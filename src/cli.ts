@@ -15,7 +15,8 @@ import { packageVersion } from './paths.js';
  * HandoffErrors (each carries its code) or return EXIT values; anything else is a bug, reported
  * as such with exit 1.
  */
-export async function main(argv: readonly string[], io: Io): Promise<number> {
+export async function main(argv: readonly string[], rawIo: Io): Promise<number> {
+  const io = redactingIo(rawIo);
   const [first, ...rest] = argv;
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
     const topic = first === 'help' ? rest[0] : undefined;
@@ -59,6 +60,18 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     io.err('  this is a bug in handoffd; rerun with HANDOFF_DEBUG=1 for the stack trace and report it');
     return EXIT.FAILED;
   }
+}
+
+/**
+ * Everything a command prints passes the built-in redactor: a transcript path named after a
+ * token (which the store keeps, to read the file by it), an argument echoed in a message.
+ * What the store holds is redacted already; this is the last line before a terminal.
+ */
+function redactingIo(io: Io): Io {
+  return Object.create(io, {
+    out: { value: (t: string) => io.out(safeText(t)) },
+    err: { value: (t: string) => io.err(safeText(t)) },
+  }) as Io;
 }
 
 function isEntry(): boolean {

@@ -235,13 +235,20 @@ describe('credentials in the names a store is built from', () => {
     const folder = join(tempDir('handoff-src-'), `team-${folderToken.value}`);
     await mkdir(folder);
     const src = join(folder, `deploy-${fileToken.value}.jsonl`);
-    await writeFile(src, [line({ role: 'user', content: 'Ship the release notes for version 2.4 today, please' }), line({ role: 'assistant', content: 'Done: the notes are in docs/RELEASE.md.' })].join(''));
+    // An unfinished last line: the build's warning about it names the transcript.
+    await writeFile(src, [line({ role: 'user', content: 'Ship the release notes for version 2.4 today, please' }), line({ role: 'assistant', content: 'Done: the notes are in docs/RELEASE.md.' }), '{"role":"user","content":"and the'].join(''));
     const b = await runCli(['build', src, '--json'], { env });
     expect(b.code, b.err).toBe(0);
     const out = JSON.parse(b.out) as { session: string; project: string; dir: string };
     expect(out.session).toMatch(/^deploy-\[REDACTED:github_token\]-[0-9a-f]{8}$/);
     expect(out.project).toBe('team-redacted-gitlab_token');
+    expect(b.err).toMatch(/has no newline yet/);
     expect(leaksOf(b.out + b.err, names, 'the terminal')).toEqual([]);
+    // The commands that print a session's paths print them redacted.
+    for (const args of [['list'], ['verify', out.session, '--source'], ['show', out.session, '--path'], ['status']]) {
+      const r = await runCli(args, { env });
+      expect(leaksOf(r.out + r.err, names, `handoff ${args.join(' ')}`)).toEqual([]);
+    }
     expect(await leaksIn(root, names, { transcriptPaths: true })).toEqual([]);
     // Without that exception the search does find the path: the test can see a leak.
     expect(await leaksIn(root, names)).not.toEqual([]);

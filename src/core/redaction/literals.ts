@@ -21,11 +21,12 @@ interface Entry {
 }
 
 interface Node {
-  next: Map<number, Node>;
+  /** Children by character code (every literal is printable ASCII): an array index beats a Map here. */
+  next: (Node | undefined)[];
   entries: Entry[];
 }
 
-const newNode = (): Node => ({ next: new Map(), entries: [] });
+const newNode = (): Node => ({ next: new Array<Node | undefined>(128).fill(undefined), entries: [] });
 const isAlnum = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 
 /** Printable ASCII to itself with A-Z folded to a-z; everything else to 0 (no literal holds it). */
@@ -63,10 +64,10 @@ export class LiteralScanner {
     let node = caseless ? this.folded : this.exact;
     for (let i = 0; i < literal.length; i += 1) {
       const c = caseless ? (FOLD[literal.charCodeAt(i)] as number) : literal.charCodeAt(i);
-      let child = node.next.get(c);
+      let child = node.next[c];
       if (!child) {
         child = newNode();
-        node.next.set(c, child);
+        node.next[c] = child;
       }
       node = child;
     }
@@ -109,8 +110,8 @@ export class LiteralScanner {
     let node: Node | undefined = root;
     for (let j = i; j < text.length; j += 1) {
       const c = text.charCodeAt(j);
-      node = node.next.get(fold ? (FOLD[c] as number) : c);
-      if (node === undefined) break;
+      node = node.next[fold ? (FOLD[c] as number) : c & 127];
+      if (node === undefined || c >= 128) break;
       this.path[depth] = node;
       depth += 1;
     }
