@@ -137,9 +137,6 @@ const RULES: readonly ProviderRule[] = DEFS.flatMap((d) =>
   d.prefixes.map((prefix) => ({ kind: d.kind, prefix, body: new RegExp(d.body, 'y'), ...(d.check ? { check: d.check } : {}) })),
 );
 
-/** Every literal a provider credential starts with (the unit tests check each has a rule). */
-export const PROVIDER_PREFIXES: readonly string[] = [...new Set(RULES.map((r) => r.prefix))];
-
 /** A run of letters and digits this long is skipped whole once a prefix at its start failed. */
 const LONG_RUN_CHARS = 64;
 const MAX_RUN_CHARS = 4096;
