@@ -102,6 +102,8 @@ describe('the redactor leaves ordinary text and code alone', () => {
     ['a public address named like a key', '"trading_key": "2KW2XRd9kwqet15Aha2oK3tYvd3nWbTFH1MBiRAv1BE1"'],
     ['placeholder values in credential slots', 'EDGERUNNER_CONTROL_TOKEN=replace-me\nX-Api-Token: local-demo\nTELEGRAM_BOT_TOKEN=your_token_here'],
     ['a secret taken from CI secrets', 'token: ${{ secrets.GITHUB_TOKEN }}'],
+    ['an env list entry filled from CI secrets', '- name: GITHUB_TOKEN\n  value: ${{ secrets.GITHUB_TOKEN }}'],
+    ['a name/value record whose value is code', 'name: token\nvalue: getToken()'],
     ['a header with a variable', 'curl -H "Authorization: Bearer $TOKEN" -u "$USER:$PASS" https://x'],
     ['mysql asking for the password', 'mysql -u root -p app'],
     ['a password piped from a variable', 'echo "$PW" | docker login -u me --password-stdin'],
@@ -124,8 +126,26 @@ describe('name rules: a value must look like a literal, not an identifier or a c
     ['a NuGet clear-text password', '<add key="ClearTextPassword" value="n0tS0S3cret!" />', '<add key="ClearTextPassword" value="[REDACTED:secret_assignment]" />'],
     ['a dotted config key', 'spring.datasource.password=Sup3rS3cret', 'spring.datasource.password=[REDACTED:secret_assignment]'],
     ['a flag with =', 'deploy --api-key=Zx8Qw2Lm4Np6Rt8Vx0Yb2Cd', 'deploy --api-key=[REDACTED:secret_assignment]'],
+    ['a Kubernetes env list', 'env:\n  - name: DB_PASSWORD\n    value: Hunter2xyz\n  - name: LOG_LEVEL\n    value: debug', 'env:\n  - name: DB_PASSWORD\n    value: [REDACTED:secret_assignment]\n  - name: LOG_LEVEL\n    value: debug'],
+    ['a JSON name/value record', '[{"name":"STRIPE_SECRET","value":"s3cr3t-Pa55-w0rd"}]', '[{"name":"STRIPE_SECRET","value":"[REDACTED:secret_assignment]"}]'],
   ])('%s', (_name, text, want) => {
     expect(redactor.redact(text)).toEqual({ text: want, count: 1 });
+  });
+});
+
+describe('private key material in its other shapes', () => {
+  const body = (n: number, seed: string): string[] => Array.from({ length: n }, (_, i) => `${seed}${i}`.padEnd(64, `${seed}Zq9`).slice(0, 64));
+  it.each([
+    ['a key flattened to one line', () => `KEY="-----BEGIN PRIVATE KEY----- ${body(3, 'MIIEvQIBADAN').join(' ')} -----END PRIVATE KEY-----"`],
+    ['an OpenSSH key', () => ['-----BEGIN OPENSSH PRIVATE KEY-----', ...body(4, 'b3BlbnNzaC1r'), '-----END OPENSSH PRIVATE KEY-----'].join('\n')],
+    ['the first lines of a key (head -n 3)', () => ['-----BEGIN EC PRIVATE KEY-----', ...body(2, 'MHcCAQEEIBk4')].join('\n')],
+    ['the last lines of a key (tail -n 2)', () => [`${body(1, 'Xy7pQ2mK9aB')[0] ?? ''}`, '-----END RSA PRIVATE KEY-----'].join('\n')],
+    ['a PuTTY key file', () => ['PuTTY-User-Key-File-3: ssh-ed25519', 'Private-Lines: 1', body(1, 'AAAAIGx0Zm9v')[0] ?? '', 'Private-MAC: 0a1b'].join('\n')],
+  ])('%s', (_name, make) => {
+    const text = make();
+    const out = redactor.redact(text);
+    expect(out.text).toContain('[REDACTED:private_key]');
+    for (const line of text.split(/[\s"]+/).filter((l) => /^[A-Za-z0-9+/]{40,}$/.test(l))) expect(out.text).not.toContain(line);
   });
 });
 

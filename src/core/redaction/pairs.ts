@@ -97,7 +97,7 @@ const atKeyword: Handler = (text, at, found) => {
   const name = readName(text, at, word.length);
   if (!name) return at + word.length;
   // A name with a separator and a value was judged by that value; only a bare label looks further.
-  if (findPair(text, name, found) === null) findCsvColumns(text, name, found) ?? findLabelledValue(text, name, found);
+  if (findPair(text, name, found) === null) findNamedValue(text, name, found) ?? findCsvColumns(text, name, found) ?? findLabelledValue(text, name, found);
   // The scan goes on right after the name: a value may hold a provider's own token.
   return name.end;
 };
@@ -215,6 +215,35 @@ function lineFinal(text: string, at: number): boolean {
   let i = at;
   while (i < text.length && (text[i] === ' ' || text[i] === '\t' || text[i] === '\r')) i += 1;
   return i >= text.length || text[i] === '\n' || text[i] === '#' || text.startsWith('//', i);
+}
+
+/** `name: DB_PASSWORD` (or `"name": "DB_PASSWORD"`, `key=…`): the label is itself a field's value. */
+const NAME_FIELD = /(?:^|[^A-Za-z0-9_])(?:name|key|Name|Key|NAME|KEY)["']?[ \t]{0,4}[:=][ \t]{0,4}["']?$/;
+/** …and the value it names comes in a `value` field of the same record, close after it. */
+const VALUE_FIELD = /^["']?[ \t]*[,;]?[ \t\r\n]{0,40}-?[ \t]*["']?(?:value|Value|VALUE)["']?[ \t]{0,4}[:=][ \t]{0,4}/;
+const NAMED_VALUE_WINDOW = 80;
+
+/**
+ * Environment lists name a variable in one field and give its value in the next: Kubernetes and
+ * Compose `env:` (`- name: DB_PASSWORD` / `value: …`), GitHub Actions, Terraform, JSON
+ * `{"name": "API_KEY", "value": "…"}`. The value is judged as if it followed the name.
+ */
+function findNamedValue(text: string, name: Name, found: Findings): number | null {
+  if (!NAME_FIELD.test(text.slice(Math.max(0, name.start - 16), name.start))) return null;
+  const after = text.slice(name.end, name.end + NAMED_VALUE_WINDOW);
+  const m = VALUE_FIELD.exec(after);
+  if (!m) return null;
+  const v = readValue(text, name.end + m[0].length, ':');
+  if (!v) return 0;
+  const value = text.slice(v.start, v.end);
+  const ctx: ValueContext = { name: name.text, envStyle: false, sep: ':', spaced: true, lineFinal: lineFinal(text, v.quoted ? v.end + 1 : v.end), next: text[v.quoted ? v.end + 1 : v.end] ?? '', quoted: v.quoted };
+  const because = keptBecause(value, name.strength, ctx);
+  if (because !== null) {
+    found.kept?.push({ at: name.start, start: v.start, end: v.end, name: name.text, because });
+    return 0;
+  }
+  found.add(v.start, v.end, 'secret_assignment', PRIORITY.name);
+  return v.end;
 }
 
 /**
