@@ -206,10 +206,12 @@ describe('the daemon with credentials in its transcripts and its requests', () =
       await cli(['checkpoint', 'claude-secrets', '--note', `rotated ${byName('DB_PASS=').text}`]);
       await cli(['retitle', 'codex-secrets', `fix ${byName('a Vault token').value}`]);
       await cli(['build', join(watch, 'claude-secrets.jsonl'), '--objective', `Deploy with ${byName('a Twilio API key').text}`]);
+      await waitFor(() => heard.some((h) => h.startsWith('built ') && h.includes('fix-redacted-vault_token')), 'the retitle notification');
+      // show and export read the store, whose INDEX.json the daemon rewrites at most once a second.
+      await waitFor(async () => (await readJson<{ dir: string }[]>(join(root, 'INDEX.json'))).some((e) => e.dir.endsWith('/fix-redacted-vault_token')), 'INDEX.json to name the retitled folder');
       const answers: unknown[] = [await d.call('status'), await d.call('sessions.list', {}), await d.call('verify', { all: true })];
       for (const id of ['claude-secrets', 'codex-secrets']) answers.push(await d.call('session.get', { id }));
       for (const id of ['claude-secrets', 'codex-secrets']) for (const args of [['show', id], ['export', id]]) await cli(args);
-      await waitFor(() => heard.some((h) => h.startsWith('built ') && h.includes('fix-redacted-vault_token')), 'the retitle notification');
       sub.close();
 
       expect(leaksOf(answers.map((a) => JSON.stringify(a)).join('\n'), ALL, 'a socket answer')).toEqual([]);
