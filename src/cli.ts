@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { bool, closest, parse } from './cli/args.js';
 import type { Io } from './cli/io.js';
 import { processIo } from './cli/io.js';
-import { printError } from './cli/report.js';
+import { printError, safeText } from './cli/report.js';
 import { EXIT, HandoffError, UsageError, describeError } from './errors.js';
 import { packageVersion } from './paths.js';
 
@@ -13,7 +13,8 @@ import { packageVersion } from './paths.js';
  * HandoffErrors (each carries its code) or return EXIT values; anything else is a bug, reported
  * as such with exit 1.
  */
-export async function main(argv: readonly string[], io: Io): Promise<number> {
+export async function main(argv: readonly string[], rawIo: Io): Promise<number> {
+  const io = redactingIo(rawIo);
   const [first, ...rest] = argv;
   // A hook runs on every compaction and status-line refresh: it loads only its own modules.
   if (first === 'hook' && !rest.includes('--help') && !rest.includes('-h')) return (await import('./hooks/run.js')).runHook(rest, io);
@@ -56,11 +57,23 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       printError(io, e);
       return e.exitCode;
     }
-    io.err(`handoff: internal error: ${describeError(e)}`);
-    if (e instanceof Error && e.stack && io.env.HANDOFF_DEBUG) io.err(e.stack);
+    io.err(`handoff: internal error: ${safeText(describeError(e))}`);
+    if (e instanceof Error && e.stack && io.env.HANDOFF_DEBUG) io.err(safeText(e.stack));
     io.err('  this is a bug in handoffd; rerun with HANDOFF_DEBUG=1 for the stack trace and report it');
     return EXIT.FAILED;
   }
+}
+
+/**
+ * Everything a command prints passes the built-in redactor: a transcript path named after a
+ * token (which the store keeps, to read the file by it), an argument echoed in a message.
+ * What the store holds is redacted already; this is the last line before a terminal.
+ */
+function redactingIo(io: Io): Io {
+  return Object.create(io, {
+    out: { value: (t: string) => io.out(safeText(t)) },
+    err: { value: (t: string) => io.err(safeText(t)) },
+  }) as Io;
 }
 
 function isEntry(): boolean {
@@ -79,7 +92,7 @@ if (isEntry()) {
       process.exitCode = code;
     },
     (e: unknown) => {
-      process.stderr.write(`handoff: internal error: ${describeError(e)}\n`);
+      process.stderr.write(`handoff: internal error: ${safeText(describeError(e))}\n`);
       process.exitCode = EXIT.FAILED;
     },
   );

@@ -7,6 +7,7 @@ import { openEngine } from './build/index.js';
 import type { Priority } from './build/scheduler.js';
 import { Scheduler } from './build/scheduler.js';
 import type { ResolvedConfig } from './config.js';
+import { redactJsonText } from './core/redact.js';
 import type { EventName, EventParams, StatusResult } from './control/protocol.js';
 import { ControlServer } from './control/server.js';
 import { connectionCap } from './daemon/fd-limit.js';
@@ -122,7 +123,14 @@ export class Daemon {
       this.scheduler = new Scheduler((key, p) => this.run(key, p), { debounceMs: c.options.watch.debounce_ms });
       // Compiled now, before the socket opens: the first `verify` would otherwise stall it for this.
       validator('handoff.llm');
-      this.server = new ControlServer({ path: c.socketPath, handlers: makeHandlers(this), log: this.log.child({ component: 'control' }), requestTimeoutMs: c.options.daemon.request_timeout_ms, ...this.connectionLimits() });
+      this.server = new ControlServer({
+        path: c.socketPath,
+        handlers: makeHandlers(this),
+        log: this.log.child({ component: 'control' }),
+        requestTimeoutMs: c.options.daemon.request_timeout_ms,
+        sanitize: (line) => redactJsonText(this.engine.redactor, line),
+        ...this.connectionLimits(),
+      });
       await this.server.listen();
     } catch (e) {
       this.lock.release();

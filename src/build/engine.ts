@@ -17,6 +17,7 @@ import { sessionDirName, slugify } from '../core/naming.js';
 import type { Pressure } from '../core/pressure.js';
 import { computePressure } from '../core/pressure.js';
 import type { Redactor } from '../core/redact.js';
+import { redactName } from '../core/redact.js';
 import { MANIFEST_SHA_PLACEHOLDER, renderAll } from '../core/render/index.js';
 import type { RenderInput } from '../core/render/index.js';
 import { toolSection, toolsHeader } from '../core/render/tools-md.js';
@@ -173,6 +174,11 @@ export class Engine {
     return this.deps.index;
   }
 
+  /** The redactor of this engine's configuration (also used for the socket and the log). */
+  get redactor(): Redactor {
+    return this.deps.redactor;
+  }
+
   /** Forgets what the engine holds in memory about a path or a session directory. */
   forget(pathOrDir: string): void {
     const dir = this.located.get(pathOrDir) ?? pathOrDir;
@@ -180,21 +186,56 @@ export class Engine {
     this.cache.delete(dir);
   }
 
-  async build(req: BuildRequest): Promise<BuildResult> {
+  async build(reqIn: BuildRequest): Promise<BuildResult> {
     const started = performance.now();
+    const req = this.cleanRequest(reqIn);
     const ctx = await this.context(req);
     let dir = req.session === undefined ? this.located.get(ctx.path) : undefined;
     let ident: Identity | null = null;
     let peeked: Peek | null = null;
     if (dir === undefined) {
       peeked = await peek(ctx.path);
-      const found = await this.locate(identify(ctx.path, peeked, req.session), req.session !== undefined);
+      const found = await this.locate(this.cleanIdentity(identify(ctx.path, peeked, req.session)), req.session !== undefined);
       ident = found.ident;
       dir = found.dir;
     }
     const result = dir !== undefined ? await this.buildExisting(ctx, dir) : await this.buildNew(ctx, ident as Identity, peeked as Peek);
     result.build_ms = Math.round((performance.now() - started) * 100) / 100;
     return result;
+  }
+
+  // ---------------------------------------------------------------- text from outside the transcript
+
+  /** Text a caller brings in (a flag, a title), as the store may hold it: redacted like transcript text. */
+  private clean(text: string): string {
+    return this.deps.redactor.redact(stripControls(text)).text;
+  }
+
+  /** A name that becomes an id or a folder (a file name, a `session` field, `--session`). */
+  private cleanName(name: string): string {
+    return redactName(this.deps.redactor, name);
+  }
+
+  private cleanRequest(req: BuildRequest): BuildRequest {
+    const out: BuildRequest = { ...req };
+    if (req.objective !== undefined) out.objective = this.clean(req.objective);
+    if (req.session !== undefined) out.session = this.cleanName(req.session);
+    if (req.project !== undefined) out.project = this.clean(req.project);
+    if (req.model !== undefined) out.model = this.clean(req.model);
+    if (req.history?.note !== undefined) out.history = { ...req.history, note: this.clean(req.history.note) };
+    return out;
+  }
+
+  private cleanIdentity(ident: Identity): Identity {
+    return { ...ident, id: this.cleanName(ident.id), uuid: ident.uuid === null ? null : this.cleanName(ident.uuid), parent: ident.parent === null ? null : this.cleanName(ident.parent) };
+  }
+
+  private cleanChange(change: SessionChange): SessionChange {
+    return {
+      ...(change.title === undefined ? {} : { title: this.clean(change.title) }),
+      ...(change.project === undefined ? {} : { project: this.clean(change.project) }),
+      ...(change.history === undefined ? {} : { history: change.history.note === undefined ? change.history : { ...change.history, note: this.clean(change.history.note) } }),
+    };
   }
 
   private async context(req: BuildRequest): Promise<Ctx> {
@@ -309,7 +350,7 @@ export class Engine {
 
   private async buildNew(ctx: Ctx, ident: Identity, p: Peek): Promise<BuildResult> {
     const { req } = ctx;
-    let choice = await inferProject(req.project, p.cwd, ctx.path, this.deps.git);
+    let choice = await inferProject(req.project, p.cwd, ctx.path, this.deps.git, (n) => this.clean(n));
     const parent = ident.parent ? this.deps.index.get(ident.parent) : undefined;
     if (!req.project && parent) choice = { project: parent.project, source: 'index' };
     const { name: dirName, committed } = await this.freeDirName(choice.project, ident.id);
@@ -466,8 +507,9 @@ export class Engine {
    * retitle, rename, finalize, checkpoint: change a session and re-render it. New bytes of its
    * transcript are read as in any build; a transcript that is gone re-renders what is committed.
    */
-  async update(dir: string, change: SessionChange): Promise<BuildResult> {
+  async update(dir: string, changeIn: SessionChange): Promise<BuildResult> {
     const started = performance.now();
+    const change = this.cleanChange(changeIn);
     const m = await this.manifestOf(dir);
     if (!m) throw new NotFoundError(`${dir}: no manifest.json`, { hint: 'run `handoff list` to see the sessions of this store' });
     const path = m.sources[0]?.path;
@@ -674,8 +716,8 @@ export class Engine {
     const token = randomBytes(32).toString('hex');
     const title = prev.title_override ?? state.meta.title ?? null;
     const histReq = this.historyRequest(ctx.req, prev, pressure);
-    // Anything a caller passes in is redacted like transcript text.
-    const hist = histReq?.note ? { ...histReq, note: this.deps.redactor.redact(stripControls(histReq.note)).text } : histReq;
+    // Anything a caller passes in is redacted like transcript text (cleanRequest, cleanChange).
+    const hist = histReq?.note ? { ...histReq, note: stripControls(histReq.note) } : histReq;
     const entry: HistoryEntry | null = hist ? { at: now.toISOString(), file: historyName(dir, prev.dir_name, hist, now), kind: hist.kind, reason: hist.reason, revision } : null;
     const history = await readHistory(dir);
     if (entry) history.push(entry.file);
@@ -691,8 +733,9 @@ export class Engine {
       revision,
       root: this.deps.layout.root,
       dir,
-      // A file name is shown, never obeyed: control characters in it become visible escapes.
-      sources: [{ path: escapeControls(source.path), offset: source.offset, size: source.size }],
+      // The manifest keeps the real path (the store reads the file by it); what is rendered is
+      // redacted, and control characters in a file name become visible escapes.
+      sources: [{ path: this.clean(escapeControls(source.path)), offset: source.offset, size: source.size }],
       rawSha256: rawSha,
       manifestSha256: token,
       git,
@@ -814,7 +857,7 @@ export class Engine {
     const prev = base.manifest;
     const keep = { dir: base.dir, project: prev.project, projectSource: prev.project_source };
     if (!isProvisional(prev.project_source) || ctx.req.project || !state.meta.cwd) return keep;
-    const choice = await inferProject(undefined, state.meta.cwd, ctx.path, this.deps.git);
+    const choice = await inferProject(undefined, state.meta.cwd, ctx.path, this.deps.git, (n) => this.clean(n));
     if (isProvisional(choice.source) || choice.project === prev.project) return keep;
     const to = this.deps.layout.sessionDir(choice.project, prev.dir_name);
     // A session seen for the first time has no folder until its first append: nothing to move.

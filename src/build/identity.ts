@@ -122,19 +122,23 @@ export interface ProjectChoice {
   source: ProjectSource;
 }
 
-/** SPEC §3 project inference, in order; the result is a slug. */
-export async function inferProject(projectFlag: string | undefined, cwd: string | null, path: string, git: GitProbe): Promise<ProjectChoice> {
-  if (projectFlag) return { project: slugify(projectFlag), source: 'flag' };
+/**
+ * SPEC §3 project inference, in order; the result is a slug. `clean` redacts a name before it
+ * becomes a folder (a folder named after a token must not become a project named after it).
+ */
+export async function inferProject(projectFlag: string | undefined, cwd: string | null, path: string, git: GitProbe, clean: (name: string) => string = (n) => n): Promise<ProjectChoice> {
+  const slug = (name: string): string => slugify(clean(name));
+  if (projectFlag) return { project: slug(projectFlag), source: 'flag' };
   if (cwd) {
     const named = projectNameAbove(cwd);
-    if (named) return { project: slugify(named), source: 'config' };
+    if (named) return { project: slug(named), source: 'config' };
     const top = await git.topLevel(cwd);
-    if (top) return { project: slugify(basename(top)), source: 'git' };
+    if (top) return { project: slug(basename(top)), source: 'git' };
     const base = basename(cwd);
-    if (base.length > 0) return { project: slugify(base), source: 'cwd' };
+    if (base.length > 0) return { project: slug(base), source: 'cwd' };
   }
   const folder = harnessFolder(path);
-  if (folder) return { project: slugify(folder), source: 'harness-folder' };
+  if (folder) return { project: slug(folder), source: 'harness-folder' };
   return { project: 'unsorted', source: 'unsorted' };
 }
 

@@ -39,6 +39,11 @@ export interface ServerOptions {
   idleTimeoutMs: number;
   /** Connections held at once; past it the longest idle one makes room (see admit()). */
   maxConnections: number;
+  /**
+   * Applied to every line the server sends (answers, errors, notifications): the daemon redacts
+   * them, so a credential a handler or an error message carries never crosses the socket.
+   */
+  sanitize?: (line: string) => string;
 }
 
 /** Buffered notifications past which a subscriber that does not read is dropped. */
@@ -115,14 +120,14 @@ class Conn implements Connection {
     return this.paused;
   }
 
-  /** An answer: always written (back-pressure bounds how many can wait). */
+  /** An answer: always written (back-pressure bounds how many can wait), redacted first. */
   answer(text: string): void {
     if (this.closed || this.socket.destroyed) return;
     this.lastActive = Date.now();
-    this.write(text);
+    this.write(this.server.sanitize(text));
   }
 
-  /** A notification: a subscriber that lets them pile up unread is dropped. */
+  /** A notification, already redacted: a subscriber that lets them pile up unread is dropped. */
   notify(text: string): void {
     if (this.closed || this.socket.destroyed) return;
     if (this.socket.writableLength > MAX_PENDING_OUTPUT_BYTES) {
@@ -148,16 +153,23 @@ class Conn implements Connection {
     this.lastActive = Date.now();
     this.streaming += 1;
     try {
-      let buf = head;
+      // The redactor must see the line whole (a credential could straddle two pieces): the line
+      // is assembled with the loop free between pieces, redacted once, then written in pieces.
+      let whole = head;
       for (const p of pieces) {
-        buf += p;
-        if (buf.length < PIECE_CHARS) continue;
-        this.socket.write(buf);
-        buf = '';
+        whole += p;
+        if (whole.length % PIECE_CHARS < p.length) {
+          await yieldToLoop();
+          if (this.closed || this.socket.destroyed) return;
+        }
+      }
+      const text = this.server.sanitize(whole + tail);
+      for (let i = 0; i < text.length; i += PIECE_CHARS) {
+        this.socket.write(text.slice(i, i + PIECE_CHARS));
+        if (i + PIECE_CHARS >= text.length) break;
         await yieldToLoop();
         if (this.closed || this.socket.destroyed) return;
       }
-      this.socket.write(buf + tail);
     } finally {
       this.streaming -= 1;
       if (this.streaming === 0 && !this.socket.destroyed) for (const t of this.held.splice(0)) this.socket.write(t);
@@ -287,6 +299,10 @@ export class ControlServer {
 
   get requestTimeoutMs(): number {
     return this.opts.requestTimeoutMs;
+  }
+
+  sanitize(line: string): string {
+    return this.opts.sanitize ? this.opts.sanitize(line) : line;
   }
 
   set requestTimeoutMs(ms: number) {
@@ -433,7 +449,8 @@ export class ControlServer {
 
   broadcast<M extends EventName>(event: M, params: EventParams[M]): void {
     if (this.conns.size === 0) return;
-    const text = encode(notification(event, params));
+    // Redacted once here, not once per subscriber.
+    const text = this.sanitize(encode(notification(event, params)));
     for (const c of this.conns) if (c.wants(event)) c.notify(text);
   }
 

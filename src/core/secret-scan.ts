@@ -19,34 +19,52 @@ interface Shape {
   alphabet: RegExp;
 }
 
+const ALNUM = /^[A-Za-z0-9]+$/;
+const ALNUM_ = /^[A-Za-z0-9_]+$/;
+const ALNUM_DASH = /^[A-Za-z0-9_-]+$/;
+const HEXISH = /^[A-Za-z0-9_]+$/;
+const B64ISH = /^[A-Za-z0-9_.+/=-]+$/;
+
+const shape = (kind: string, prefixes: readonly string[], min: number, alphabet: RegExp): Shape[] => prefixes.map((prefix) => ({ kind, prefix, min, alphabet }));
+
 const SHAPES: readonly Shape[] = [
-  { kind: 'github_token', prefix: 'ghp_', min: 40, alphabet: /^[A-Za-z0-9_]+$/ },
-  { kind: 'github_token', prefix: 'gho_', min: 40, alphabet: /^[A-Za-z0-9_]+$/ },
-  { kind: 'github_token', prefix: 'ghs_', min: 40, alphabet: /^[A-Za-z0-9_]+$/ },
-  { kind: 'github_token', prefix: 'ghu_', min: 40, alphabet: /^[A-Za-z0-9_]+$/ },
-  { kind: 'github_token', prefix: 'github_pat_', min: 30, alphabet: /^[A-Za-z0-9_]+$/ },
-  { kind: 'gitlab_token', prefix: 'glpat-', min: 26, alphabet: /^[A-Za-z0-9_-]+$/ },
-  { kind: 'slack_token', prefix: 'xoxb-', min: 15, alphabet: /^[A-Za-z0-9-]+$/ },
-  { kind: 'slack_token', prefix: 'xoxp-', min: 15, alphabet: /^[A-Za-z0-9-]+$/ },
-  { kind: 'stripe_key', prefix: 'sk_live_', min: 24, alphabet: /^[A-Za-z0-9_]+$/ },
-  { kind: 'stripe_key', prefix: 'rk_live_', min: 24, alphabet: /^[A-Za-z0-9_]+$/ },
-  { kind: 'npm_token', prefix: 'npm_', min: 40, alphabet: /^[A-Za-z0-9_]+$/ },
-  { kind: 'anthropic_key', prefix: 'sk-ant-', min: 30, alphabet: /^[A-Za-z0-9_-]+$/ },
-  { kind: 'openai_key', prefix: 'sk-proj-', min: 30, alphabet: /^[A-Za-z0-9_-]+$/ },
-  { kind: 'openai_key', prefix: 'sk-', min: 40, alphabet: /^[A-Za-z0-9_-]+$/ },
-  { kind: 'google_api_key', prefix: 'AIza', min: 39, alphabet: /^[A-Za-z0-9_-]+$/ },
-  { kind: 'aws_access_key_id', prefix: 'AKIA', min: 20, alphabet: /^[A-Z0-9]+$/ },
-  { kind: 'aws_access_key_id', prefix: 'ASIA', min: 20, alphabet: /^[A-Z0-9]+$/ },
+  ...shape('github_token', ['ghp_', 'gho_', 'ghs_', 'ghu_', 'ghr_'], 40, ALNUM_),
+  ...shape('github_token', ['github_pat_'], 30, ALNUM_),
+  ...shape('gitlab_token', ['glpat-', 'glptt-', 'gldt-', 'glrt-'], 26, ALNUM_DASH),
+  ...shape('slack_token', ['xoxb-', 'xoxp-', 'xoxa-', 'xoxr-', 'xoxs-', 'xoxe-', 'xapp-'], 15, /^[A-Za-z0-9.-]+$/),
+  ...shape('stripe_key', ['sk_live_', 'rk_live_', 'sk_test_', 'rk_test_', 'whsec_'], 24, ALNUM_),
+  ...shape('npm_token', ['npm_'], 40, ALNUM_),
+  ...shape('anthropic_key', ['sk-ant-'], 30, ALNUM_DASH),
+  ...shape('openai_key', ['sk-proj-', 'sk-svcacct-', 'sk-admin-'], 30, ALNUM_DASH),
+  ...shape('openai_key', ['sk-'], 40, ALNUM_DASH),
+  ...shape('google_api_key', ['AIza'], 39, ALNUM_DASH),
+  ...shape('google_oauth', ['GOCSPX-', 'ya29.'], 30, /^[A-Za-z0-9_.-]+$/),
+  ...shape('aws_access_key_id', ['AKIA', 'ASIA'], 20, /^[A-Z0-9]+$/),
+  ...shape('huggingface_token', ['hf_'], 37, ALNUM),
+  ...shape('huggingface_token', ['hf_', 'api_org_'], 37, ALNUM_),
+  ...shape('pypi_token', ['pypi-AgE'], 60, ALNUM_DASH),
+  ...shape('digitalocean_token', ['dop_v1_', 'doo_v1_', 'dor_v1_'], 71, ALNUM_),
+  ...shape('sendgrid_key', ['SG.'], 60, /^[A-Za-z0-9_.-]+$/),
+  ...shape('shopify_token', ['shpat_', 'shpca_', 'shppa_', 'shpss_'], 38, HEXISH),
+  ...shape('databricks_token', ['dapi'], 36, /^[a-f0-9-]+$/),
+  ...shape('vault_token', ['hvs.', 'hvb.'], 28, /^[A-Za-z0-9_.-]+$/),
+  ...shape('sentry_token', ['sntrys_', 'sntryu_'], 50, B64ISH),
+  ...shape('linear_key', ['lin_api_'], 48, ALNUM_),
+  ...shape('postman_key', ['PMAK-'], 59, ALNUM_DASH),
+  ...shape('age_secret_key', ['AGE-SECRET-KEY-1'], 74, /^[A-Z0-9-]+$/),
+  ...shape('heroku_key', ['HRKU-'], 60, ALNUM_DASH),
+  ...shape('doppler_token', ['dp.pt.', 'dp.st.'], 46, /^[A-Za-z0-9.]+$/),
 ];
 
-const DELIMS = /[\s"'`()<>[\]{},;=|\\]+/;
+/** Separators, and escape sequences read as separators: `\nghp_…` holds the token `ghp_…`. */
+const DELIMS = /(?:\\+(?:[nrtbfv"'/`]|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2})|[\s"'`()<>[\]{},;=|\\])+/;
 
 function preview(tok: string): string {
   return tok.length <= 8 ? '*'.repeat(tok.length) : `${tok.slice(0, 4)}…${tok.slice(-2)}`;
 }
 
 /** Every shape above starts with one of these: text without any of them holds no hit. */
-const PREFIXES = /gh[opsu]_|github_pat_|glpat-|xox[bp]-|[rs]k_live_|npm_|sk-|AIza|AKIA|ASIA|eyJ|-----BEGIN|:\/\//;
+const PREFIXES = /gh[opsur]_|github_pat_|gl(?:pat|ptt|dt|rt)-|xox[bparse]-|xapp-|[rs]k_(?:live|test)_|whsec_|npm_|sk-|AIza|GOCSPX-|ya29\.|AKIA|ASIA|eyJ|-----BEGIN|:\/\/|hf_|api_org_|pypi-|do[opr]_v1_|SG\.|shp(?:at|ca|pa|ss)_|dapi|hv[sb]\.|sntry[su]_|lin_api_|PMAK-|AGE-SECRET-KEY|HRKU-|dp\.[ps]t\./;
 
 export function scanForSecrets(text: string): SecretHit[] {
   const hits: SecretHit[] = [];
@@ -68,7 +86,7 @@ export function scanForSecrets(text: string): SecretHit[] {
     if (tok.startsWith('eyJ') && tok.split('.').length === 3 && tok.length > 40 && tok.split('.')[1]?.startsWith('eyJ')) {
       hits.push({ kind: 'jwt', preview: preview(tok), index: at });
     }
-    const url = /^[a-z][a-z0-9+.-]*:\/\/([^:/@\s]+):([^@/\s]+)@/i.exec(tok);
+    const url = /^[a-z][a-z0-9+.-]*:\/\/([^:/@\s]*):([^@/\s]+)@/i.exec(tok);
     if (url && !url[2]?.startsWith('[REDACTED')) hits.push({ kind: 'url_password', preview: preview(tok), index: at });
   }
   return hits;

@@ -1,9 +1,10 @@
 import { statSync } from 'node:fs';
-import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rng } from '../../bench/soak-core.js';
 import { corpusFiles, corpusPresent, CORPUS, readLines, runCli, tempDir, testEnv } from '../helpers.js';
+import { secretlintFindings } from '../secretlint.js';
 
 /**
  * Conformance over the real transcripts in ../shared/corpus, read in place. When that folder is
@@ -62,6 +63,16 @@ async function collect(dir: string, root: string, source: string): Promise<Built
 
 const files = corpusFiles();
 
+async function everyFile(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...(await everyFile(p)));
+    else if (e.isFile()) out.push(p);
+  }
+  return out;
+}
+
 describe.skipIf(!corpusPresent)('conformance: the real corpus', () => {
   it('holds Claude Code and Codex transcripts', () => {
     expect(files.filter((f) => f.includes('/claude-code/')).length).toBeGreaterThan(10);
@@ -87,6 +98,16 @@ describe.skipIf(!corpusPresent)('conformance: the real corpus', () => {
       expect(v.out).toMatch(/^PASS /);
       const again = await runCli(['build', file, ...(MALFORMED.test(file) ? ['--allow-bad-lines'] : [])], { env });
       expect(again.out).toMatch(/^handoff: up-to-date \(/);
+    });
+
+    it('leaves nothing in any file of its store that secretlint\'s recommended rules call a secret', async () => {
+      if (EMPTY.test(file)) return;
+      const root = tempDir('handoff-corpus-scan-');
+      const r = await runCli(['build', file, ...(MALFORMED.test(file) ? ['--allow-bad-lines'] : [])], { env: testEnv({ HANDOFFS_ROOT: root }) });
+      expect(r.code, r.err).toBe(0);
+      const stored = await everyFile(root);
+      expect(stored.length).toBeGreaterThan(5);
+      expect(await secretlintFindings(stored)).toEqual([]);
     });
 
     it('builds the same timeline and renders when written in 2–5 appends cut at random bytes', async () => {

@@ -1,59 +1,83 @@
 import { describe, expect, it } from 'vitest';
 import { jsonErrorReason } from '../../src/core/ingest.js';
-import { Redactor, unsafePatternReason } from '../../src/core/redact.js';
-import { fakeSecrets, slice12 } from '../fake-secrets.js';
+import { Redactor, redactJsonText, redactName, unsafePatternReason } from '../../src/core/redact.js';
+import { decodedView } from '../../src/core/redaction/view.js';
+import { fakeSecrets, leaksOf, valuesOf } from '../fake-secrets.js';
 
 const redactor = new Redactor();
+const SECRETS = fakeSecrets();
 
 /** The same credential as it reaches the redactor from different places of a transcript. */
 const CONTEXTS: [string, (text: string) => string][] = [
-  ['plain prose', (t) => `Use this: ${t} and tell me when it works.`],
-  ['a shell command', (t) => `cat > .env <<'EOF'\n${t}\nEOF\nnpm run deploy`],
-  ['a JSON-encoded tool input', (t) => `Write ${JSON.stringify({ file_path: '/srv/app/.env', content: `# prod\n${t}\n` })}`],
-  ['a JSON value encoded twice', (t) => JSON.stringify({ arguments: JSON.stringify({ cmd: `echo '${t}'` }) })],
+  ['mid-sentence', (t) => `Use this: ${t} and tell me when it works.`],
+  ['at the start of a line inside JSON-escaped text', (t) => `Write ${JSON.stringify({ file_path: '/srv/app/.env', content: `# creds\n${t}\n` })}`],
+  ['a heredoc in a shell command', (t) => `cat > .env <<'EOF'\n${t}\nEOF\nnpm run deploy`],
+  ['a tool result that is itself JSON', (t) => JSON.stringify({ stdout: `${t}\n`, stderr: '', exit: 0 })],
+  ['JSON inside JSON', (t) => JSON.stringify({ arguments: JSON.stringify({ cmd: `printf '%s\\n' "${t}"` }) })],
+  ['quotes', (t) => `"${t}"`],
+  ['a Codex shell output', (t) => `Process exited with code 0\nOutput:\n${t}\n`],
 ];
 
-const cases = fakeSecrets().flatMap((s) => CONTEXTS.map(([where, wrap]) => [s.kind, where, s, wrap] as const));
+const cases = SECRETS.flatMap((s) => CONTEXTS.map(([where, wrap]) => [s.name, where, s, wrap] as const));
 
-describe('the redactor removes every credential kind of SPEC §9', () => {
-  it.each(cases)('%s in %s', (kind, _where, secret, wrap) => {
-    const input = wrap(secret.text);
-    const out = redactor.redact(input);
-    expect(out.text).not.toContain(secret.value);
-    expect(out.text).not.toContain(slice12(secret.value));
-    expect(out.text).toContain(`[REDACTED:${kind}]`);
-    expect(out.count).toBeGreaterThanOrEqual(1);
+describe('the redactor removes every kind of credential, wherever it stands', () => {
+  it.each(cases)('%s, in %s', (_name, where, secret, wrap) => {
+    const out = redactor.redact(wrap(secret.text));
+    expect(leaksOf(out.text, [secret], where)).toEqual([]);
+    expect(out.text).toContain(`[REDACTED:${secret.kind}]`);
+    expect(out.count).toBeGreaterThanOrEqual(valuesOf(secret).length);
+  });
+
+  it.each(SECRETS.filter((s) => s.text === s.value).map((s) => [s.name, s] as const))('%s in a URL query', (_name, secret) => {
+    const out = redactor.redact(`curl "https://api.example.com/v1/items?access=${secret.value}&page=2"`);
+    expect(leaksOf(out.text, [secret], 'a URL')).toEqual([]);
   });
 
   it('keeps the text around a secret, replacing only the value', () => {
-    const s = fakeSecrets().find((x) => x.kind === 'url_password');
-    expect(s).toBeDefined();
+    const s = SECRETS.find((x) => x.name === 'a password in a URL');
     expect(redactor.redact(`psql ${s?.text ?? ''} -c 'select 1'`).text).toBe("psql postgres://app:[REDACTED:url_password]@db.internal:5432/app -c 'select 1'");
   });
 
-  it('counts each credential once', () => {
-    const all = fakeSecrets();
-    const r = redactor.redact(all.map((s) => s.text).join('\n'));
-    expect(r.count).toBe(all.length);
+  it('counts each credential once, however many rules find it', () => {
+    const r = redactor.redact(SECRETS.map((s) => s.text).join('\n'));
+    expect(r.count).toBe(SECRETS.reduce((n, s) => n + valuesOf(s).length, 0));
   });
 
-  it('applies patterns from config, tagged with their name', () => {
-    const r = new Redactor([{ name: 'employee_id', pattern: 'EMP-[0-9]{6}' }]).redact('ticket for EMP-123456 is open');
-    expect(r).toEqual({ text: 'ticket for [REDACTED:employee_id] is open', count: 1 });
+  it('changes nothing when it runs again over its own output', () => {
+    for (const [, wrap] of CONTEXTS) {
+      const once = redactor.redact(wrap(SECRETS.map((s) => s.text).join('\n'))).text;
+      expect(redactor.redact(once)).toEqual({ text: once, count: 0 });
+    }
+  });
+
+  it('cuts a credential out of JSON-encoded text as whole escape sequences, leaving valid JSON', () => {
+    const secret = SECRETS.find((s) => s.name === 'an AWS secret key in an env line');
+    const encoded = JSON.stringify({ content: `a\n${secret?.text.replace(/\//g, '\\/') ?? ''}\n` });
+    const out = redactor.redact(encoded);
+    expect(JSON.parse(out.text)).toEqual({ content: 'a\nAWS_SECRET_ACCESS_KEY=[REDACTED:aws_secret_access_key]\n' });
+  });
+
+  it('applies patterns from config to the decoded text, tagged with their name', () => {
+    const r = new Redactor([{ name: 'employee_id', pattern: '\\bEMP-[0-9]{6}\\b' }]).redact(JSON.stringify({ text: 'ticket\nEMP-123456 is open' }));
+    expect(r).toEqual({ text: JSON.stringify({ text: 'ticket\n[REDACTED:employee_id] is open' }), count: 1 });
   });
 });
 
-describe('the redactor leaves ordinary text alone', () => {
+describe('the redactor leaves ordinary text and code alone', () => {
+  const hex = (n: number): string => Array.from({ length: n }, (_, i) => '0123456789abcdef'[(i * 7 + 3) % 16]).join('');
   it.each([
     ['a token limit', 'max_tokens=100'],
     ['a usage counter in JSON', '"input_tokens": 123, "output_tokens": 45'],
     ['a placeholder for a password', 'password: ${PASSWORD}'],
     ['an angle-bracket placeholder', 'API_KEY=<your key here>'],
     ['a masked value', 'password: ********'],
+    ['a token a CLI prints masked', `  - Token: gho_${'*'.repeat(36)}`],
     ['a typed field', 'token: string;'],
+    ['an optional typed field', 'password?: string'],
     ['an empty secret', '"password": ""'],
     ['a boolean flag', 'use_token: true'],
     ['prose about tokens and passwords', 'The token refresh runs hourly, and the password policy asks for twelve characters.'],
+    ['"pass" in prose', 'Produce all variants in one pass. (file: /Users/dev/.codex/plugins/cache/remote/canva/9.0.0/skills/resize)'],
     ['a git sha', 'HEAD is 3f1c2a9b8e7d6c5b4a39281706f5e4d3c2b1a098 on main'],
     ['a uuid', 'session 0d3a8e6f-290f-4105-a327-a2496e5e2a83 resumed'],
     ['a URL without a password', 'fetch https://user@example.com/path?q=1 and https://example.com:8443/x'],
@@ -65,18 +89,105 @@ describe('the redactor leaves ordinary text alone', () => {
     ['an attribute of the same name', 'api_key=self.api_key'],
     ['a call', 'password = getpass("Password: ")'],
     ['an environment lookup', 'secret = os.environ["SECRET"]'],
+    ['a tokenizer', 'const tokenizer = AutoTokenizer.from_pretrained("bert-base-uncased")'],
+    ['a token from a call', 'const token = getToken()'],
+    ['a setter signature', 'setToken: (token: string | null) => void;'],
+    ['a struct field shorthand followed by another field', '        api_token,\n        market: live.market.clone(),\n'],
+    ['fetch credentials mode', "fetch(url, { credentials: 'include' })"],
+    ['the working directory variable', 'PWD=/home/dev/app\nOLDPWD=/home/dev'],
+    ['a token type', '"token_type": "Bearer", "expires_in": 3600'],
+    ['an author', 'author: "Jane Doe <jane@example.com>"'],
+    ['a cache key in a CI log', `Cache restored from key: setup-uv-1-x86_64-unknown-linux-gnu-0.7.13-${hex(64)}`],
+    ['a primary key', 'primaryKey: "id", sortKey: "created_at"'],
+    ['a public address named like a key', '"trading_key": "2KW2XRd9kwqet15Aha2oK3tYvd3nWbTFH1MBiRAv1BE1"'],
+    ['placeholder values in credential slots', 'EDGERUNNER_CONTROL_TOKEN=replace-me\nX-Api-Token: local-demo\nTELEGRAM_BOT_TOKEN=your_token_here'],
+    ['a secret taken from CI secrets', 'token: ${{ secrets.GITHUB_TOKEN }}'],
+    ['an env list entry filled from CI secrets', '- name: GITHUB_TOKEN\n  value: ${{ secrets.GITHUB_TOKEN }}'],
+    ['a name/value record whose value is code', 'name: token\nvalue: getToken()'],
+    ['a header with a variable', 'curl -H "Authorization: Bearer $TOKEN" -u "$USER:$PASS" https://x'],
+    ['mysql asking for the password', 'mysql -u root -p app'],
+    ['a password piped from a variable', 'echo "$PW" | docker login -u me --password-stdin'],
+    ['a parser that mentions a key marker', 'if line.startswith("-----BEGIN RSA PRIVATE KEY-----"):\n    in_key = True'],
+    ['a certificate', ['-----BEGIN CERTIFICATE-----', ...Array.from({ length: 4 }, (_, i) => `MIIB${'aB3dE5gH7jK9'.repeat(5)}${i}xYz`), '-----END CERTIFICATE-----'].join('\n')],
+    ['a base64 line that is not a key', 'data: SGVsbG8sIHRoaXMgaXMganVzdCBhIGdyZWV0aW5nIGluIGJhc2U2NA=='],
   ])('%s', (_name, text) => {
     expect(redactor.redact(text)).toEqual({ text, count: 0 });
   });
 });
 
-describe('code heuristics never let a literal through', () => {
+describe('name rules: a value must look like a literal, not an identifier or a call', () => {
   it.each([
     ['a quoted literal that looks like code', '"password": "List[str]"', '"password": "[REDACTED:secret_assignment]"'],
     ['a password that merely contains its key word', 'DB_PASSWORD=mypassword1', 'DB_PASSWORD=[REDACTED:secret_assignment]'],
-    ['a plain word as a password', 'PASSWORD=hunter', 'PASSWORD=[REDACTED:secret_assignment]'],
+    ['a plain word as an env password', 'PASSWORD=hunter', 'PASSWORD=[REDACTED:secret_assignment]'],
+    ['a string literal assigned in code', 'token = "a9F3kQ7zLm2Xp8Rt"', 'token = "[REDACTED:secret_assignment]"'],
+    ['a keyword argument given a literal', 'connect(password="s3cr3t-Pa55", host=h)', 'connect(password="[REDACTED:secret_assignment]", host=h)'],
+    ['an XML element', '<password>Tr0ub4dor&amp;3</password>', '<password>[REDACTED:secret_assignment]</password>'],
+    ['a NuGet clear-text password', '<add key="ClearTextPassword" value="n0tS0S3cret!" />', '<add key="ClearTextPassword" value="[REDACTED:secret_assignment]" />'],
+    ['a dotted config key', 'spring.datasource.password=Sup3rS3cret', 'spring.datasource.password=[REDACTED:secret_assignment]'],
+    ['a flag with =', 'deploy --api-key=Zx8Qw2Lm4Np6Rt8Vx0Yb2Cd', 'deploy --api-key=[REDACTED:secret_assignment]'],
+    ['a Kubernetes env list', 'env:\n  - name: DB_PASSWORD\n    value: Hunter2xyz\n  - name: LOG_LEVEL\n    value: debug', 'env:\n  - name: DB_PASSWORD\n    value: [REDACTED:secret_assignment]\n  - name: LOG_LEVEL\n    value: debug'],
+    ['a JSON name/value record', '[{"name":"STRIPE_SECRET","value":"s3cr3t-Pa55-w0rd"}]', '[{"name":"STRIPE_SECRET","value":"[REDACTED:secret_assignment]"}]'],
   ])('%s', (_name, text, want) => {
     expect(redactor.redact(text)).toEqual({ text: want, count: 1 });
+  });
+});
+
+describe('private key material in its other shapes', () => {
+  const body = (n: number, seed: string): string[] => Array.from({ length: n }, (_, i) => `${seed}${i}`.padEnd(64, `${seed}Zq9`).slice(0, 64));
+  it.each([
+    ['a key flattened to one line', () => `KEY="-----BEGIN PRIVATE KEY----- ${body(3, 'MIIEvQIBADAN').join(' ')} -----END PRIVATE KEY-----"`],
+    ['an OpenSSH key', () => ['-----BEGIN OPENSSH PRIVATE KEY-----', ...body(4, 'b3BlbnNzaC1r'), '-----END OPENSSH PRIVATE KEY-----'].join('\n')],
+    ['the first lines of a key (head -n 3)', () => ['-----BEGIN EC PRIVATE KEY-----', ...body(2, 'MHcCAQEEIBk4')].join('\n')],
+    ['the last lines of a key (tail -n 2)', () => [`${body(1, 'Xy7pQ2mK9aB')[0] ?? ''}`, '-----END RSA PRIVATE KEY-----'].join('\n')],
+    ['a PuTTY key file', () => ['PuTTY-User-Key-File-3: ssh-ed25519', 'Private-Lines: 1', body(1, 'AAAAIGx0Zm9v')[0] ?? '', 'Private-MAC: 0a1b'].join('\n')],
+  ])('%s', (_name, make) => {
+    const text = make();
+    const out = redactor.redact(text);
+    expect(out.text).toContain('[REDACTED:private_key]');
+    for (const line of text.split(/[\s"]+/).filter((l) => /^[A-Za-z0-9+/]{40,}$/.test(l))) expect(out.text).not.toContain(line);
+  });
+});
+
+describe('the decoded view', () => {
+  it('reads escapes at any depth as the characters they stand for, and maps ranges back to whole escapes', () => {
+    const input = 'a\\nb\\\\\\"c\\u0041d\\/e';
+    const v = decodedView(input);
+    expect(v.text).toBe('a\nb"cAd/e');
+    expect(v.source(1, 2)).toEqual([1, 3]); // the \n
+    expect(v.source(3, 5)).toEqual([4, 9]); // \\\" and c
+    expect(v.source(5, 6)).toEqual([9, 15]); // \u0041
+    expect(v.source(0, v.text.length)).toEqual([0, input.length]);
+  });
+
+  it('leaves a backslash that escapes nothing', () => {
+    expect(decodedView('C:\\Users\\dev').text).toBe('C:\\Users\\dev');
+  });
+});
+
+describe('redacting JSON documents and names', () => {
+  it('keeps a redacted JSON line valid and one line', () => {
+    const secret = SECRETS.find((s) => s.name === 'a PEM private key');
+    const line = `${JSON.stringify({ msg: 'loaded', key: secret?.text })}\n`;
+    const out = redactJsonText(redactor, line);
+    expect(out.endsWith('\n')).toBe(true);
+    expect(JSON.parse(out)).toEqual({ msg: 'loaded', key: '[REDACTED:private_key]' });
+  });
+
+  it('keeps two names that held different credentials apart', () => {
+    const [a, b] = SECRETS.filter((s) => s.kind === 'github_token');
+    const na = redactName(redactor, `run-${a?.value ?? ''}`);
+    const nb = redactName(redactor, `run-${b?.value ?? ''}`);
+    expect(na).toMatch(/^run-\[REDACTED:github_token\]-[0-9a-f]{8}$/);
+    expect(na).not.toBe(nb);
+    expect(redactName(redactor, 'fix-the-upload-test')).toBe('fix-the-upload-test');
+  });
+
+  it('redacts every string of a value, keys included, and turns errors into plain records', () => {
+    const secret = SECRETS.find((s) => s.kind === 'npm_token')?.value ?? '';
+    const out = redactor.redactValue({ list: [secret], [secret]: 1, err: new Error(`bad ${secret}`), n: 3, at: new Date(0) });
+    expect(JSON.stringify(out)).not.toContain(secret);
+    expect(out).toMatchObject({ n: 3, at: '1970-01-01T00:00:00.000Z', err: { type: 'Error', message: 'bad [REDACTED:npm_token]' } });
   });
 });
 
@@ -89,6 +200,10 @@ describe('configured patterns must run in linear time', () => {
   ])('refuses %s', (_name, pattern, reason) => {
     expect(unsafePatternReason(pattern)).toMatch(reason);
     expect(() => new Redactor([{ name: 'x', pattern }])).toThrow(/not linear-time/);
+  });
+
+  it('does not quote a pattern that fails to compile (it may be the secret it guards)', () => {
+    expect(unsafePatternReason('acme-(s3cr3t')).not.toContain('s3cr3t');
   });
 
   it('accepts literal-led bounded patterns', () => {

@@ -2,12 +2,13 @@ import { resolve } from 'node:path';
 import type { BuildRequest, BuildResult, Engine } from '../../build/index.js';
 import { openEngine } from '../../build/index.js';
 import type { BuildParams } from '../../control/protocol.js';
+import { Redactor, redactName } from '../../core/redact.js';
 import { HARNESSES } from '../../core/types.js';
 import type { Harness } from '../../core/types.js';
 import { EXIT, HandoffError, UsageError } from '../../errors.js';
 import { bool, str } from '../args.js';
 import type { Command } from '../command.js';
-import { printError } from '../report.js';
+import { printError, redactArg } from '../report.js';
 import { daemonIfRunning } from '../daemon-link.js';
 import { storeExposure } from '../../store/permissions.js';
 import { flushIndex, loadConfig } from '../store.js';
@@ -42,6 +43,12 @@ export const buildCommand: Command = {
     const config = loadConfig(io, args);
     const exposed = storeExposure(config.root);
     if (exposed) io.err(`handoff: warning: ${exposed.message}\n  fix: ${exposed.fix}`);
+    // What the store keeps of the flags is redacted here already: raw values never cross the socket.
+    const redactor = new Redactor(config.redactionPatterns);
+    const objective = redactArg(io, redactor, '--objective', str(args, 'objective'));
+    const project = redactArg(io, redactor, '--project', str(args, 'project'));
+    const model = redactArg(io, redactor, '--model', str(args, 'model'));
+    const session = mapDefined(str(args, 'session'), (s) => redactName(redactor, s));
     const daemon = await daemonIfRunning(config);
     const engine = daemon ? null : await openEngine(config);
     let exit: number = EXIT.OK;
@@ -49,11 +56,11 @@ export const buildCommand: Command = {
       for (const source of sources) {
         const req: BuildRequest = {
           source: resolve(io.cwd, source),
-          session: str(args, 'session'),
-          project: str(args, 'project'),
+          session,
+          project,
           harness: harness as Harness | undefined,
-          model: str(args, 'model'),
-          objective: str(args, 'objective'),
+          model,
+          objective,
           allowBadLines: bool(args, 'allow-bad-lines'),
           final: bool(args, 'final'),
         };
@@ -75,6 +82,8 @@ export const buildCommand: Command = {
     return exit;
   },
 };
+
+const mapDefined = <T, U>(v: T | undefined, f: (x: T) => U): U | undefined => (v === undefined ? undefined : f(v));
 
 function toParams(r: BuildRequest): BuildParams {
   const p: BuildParams = { path: r.source };

@@ -1,3 +1,5 @@
+import type { ResolvedConfig } from '../../config.js';
+import { Redactor, redactJsonText } from '../../core/redact.js';
 import { Daemon } from '../../daemon.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { createLogger } from '../../log.js';
@@ -27,8 +29,15 @@ export const daemonCommand: Command = {
     const level = str(args, 'log-level');
     if (level !== undefined && !LEVELS.includes(level)) throw new UsageError(`handoff daemon: --log-level must be one of ${LEVELS.join(', ')}, found "${level}"`, { hint: 'for example --log-level debug' });
     const config = loadConfig(io, args, true);
-    const log = createLogger({ level: level ?? config.options.daemon.log_level, pretty: bool(args, 'pretty') || io.stdoutIsTTY });
-    const daemon = new Daemon({ config, log, reload: () => loadConfig(io, args, true), logLevelFlag: level });
+    // The log is redacted with the configuration's patterns too, also after a reload.
+    let redactor = new Redactor(config.redactionPatterns);
+    const log = createLogger({ level: level ?? config.options.daemon.log_level, pretty: bool(args, 'pretty') || io.stdoutIsTTY, redact: (line) => redactJsonText(redactor, line) });
+    const reload = (): ResolvedConfig => {
+      const next = loadConfig(io, args, true);
+      redactor = new Redactor(next.redactionPatterns);
+      return next;
+    };
+    const daemon = new Daemon({ config, log, reload, logLevelFlag: level });
     // Signals are taken before start: one that arrives while it starts still stops it cleanly.
     const started = daemon.start();
     const stop = (signal: string) => () => void started.then(() => daemon.stop(signal), () => undefined);

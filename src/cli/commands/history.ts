@@ -7,6 +7,7 @@ import { bool, str } from '../args.js';
 import type { Command } from '../command.js';
 import type { Io } from '../io.js';
 import type { Parsed } from '../args.js';
+import { redactArg } from '../report.js';
 import { loadConfig, requirePrefix } from '../store.js';
 import { updateSession } from '../update.js';
 
@@ -20,13 +21,8 @@ import { updateSession } from '../update.js';
 async function writeHistory(io: Io, args: Parsed, name: 'finalize' | 'checkpoint', usage: string): Promise<number> {
   const prefix = requirePrefix(args, { name, usage });
   const request: HistoryRequest = { kind: name, reason: 'requested' };
-  const note = str(args, 'note');
-  if (note !== undefined) {
-    // The note lands in the store like transcript text does, so it passes the same redactor.
-    const red = new Redactor(loadConfig(io, args).redactionPatterns).redact(note);
-    if (red.count > 0) io.err(`handoff: ${red.count} credential(s) in --note were redacted before writing`);
-    request.note = red.text;
-  }
+  const note = redactArg(io, new Redactor(loadConfig(io, args).redactionPatterns), '--note', str(args, 'note'));
+  if (note !== undefined) request.note = note;
   const r = await updateSession(io, args, prefix, { history: request });
   if (!r.history) throw new Error(`the update of ${r.session} wrote no history entry`);
   const file = join(r.dir, FILES.history, r.history.file);

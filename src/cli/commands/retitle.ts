@@ -1,6 +1,9 @@
+import { Redactor } from '../../core/redact.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { bool } from '../args.js';
 import type { Command } from '../command.js';
+import { redactArg } from '../report.js';
+import { loadConfig } from '../store.js';
 import { updateSession } from '../update.js';
 
 export const retitleCommand: Command = {
@@ -14,7 +17,8 @@ export const retitleCommand: Command = {
   async run(io, args) {
     const [prefix, name] = args.positionals;
     if (prefix === undefined || name === undefined || name.trim() === '') throw new UsageError('handoff retitle: expected an id prefix and a new name', { hint: `usage: ${retitleCommand.usage}` });
-    const r = await updateSession(io, args, prefix, { title: name });
+    const title = redactArg(io, new Redactor(loadConfig(io, args).redactionPatterns), 'the new name', name) as string;
+    const r = await updateSession(io, args, prefix, { title });
     if (bool(args, 'json')) io.out(JSON.stringify({ session: r.session, project: r.project, dir: r.dir, revision: r.revision }));
     else io.out(`retitled ${r.session} → ${r.dir} (rev ${r.revision})`);
     return EXIT.OK;
@@ -32,7 +36,8 @@ export const renameCommand: Command = {
   async run(io, args) {
     const [prefix, project] = args.positionals;
     if (prefix === undefined || project === undefined || project.trim() === '') throw new UsageError('handoff rename: expected an id prefix and a project', { hint: `usage: ${renameCommand.usage}` });
-    const r = await updateSession(io, args, prefix, { project });
+    const to = redactArg(io, new Redactor(loadConfig(io, args).redactionPatterns), 'the project', project) as string;
+    const r = await updateSession(io, args, prefix, { project: to });
     if (bool(args, 'json')) io.out(JSON.stringify({ session: r.session, project: r.project, dir: r.dir, revision: r.revision }));
     else io.out(`moved ${r.session} to project ${r.project} → ${r.dir} (rev ${r.revision})`);
     return EXIT.OK;

@@ -1,0 +1,111 @@
+import type { Findings } from './findings.js';
+import { PRIORITY } from './findings.js';
+import type { Handler, LiteralScanner } from './literals.js';
+import { isPlaceholder } from './names.js';
+import { looksRandom } from './randomness.js';
+
+/**
+ * Passwords given to commands and HTTP headers: `mysql -p…`, `sshpass -p …`, `curl -u user:pass`,
+ * `docker login -p …`, `echo 'pw' | docker login --password-stdin`, `openssl … pass:…`,
+ * `Authorization: Bearer …`, `Cookie: …`. Each rule starts at its command or header name (found
+ * by the literal scanner) and reads at most a bounded stretch of the same line from there.
+ */
+
+interface CommandRule {
+  kind: string;
+  /** The words the rule starts with. */
+  starts: readonly string[];
+  /** Sticky, with indices (`d`); every capture group that matched holds a secret. */
+  re: RegExp;
+}
+
+/** A password argument: quoted, or a bare word. */
+const ARG = `(?:'([^'\\n]{1,200})'|"([^"\\n]{1,200})"|([^\\s'"\`;&|-][^\\s'"\`;&|]{0,200}))`;
+/** The rest of a command line up to a flag (bounded and lazy: a bounded number of tries per start). */
+const REST = '[^\\n|;&]{0,300}?[ \\t]';
+const WORD_END = '(?![A-Za-z0-9_-])';
+
+const rule = (kind: string, starts: readonly string[], source: string, flags = 'dy'): CommandRule => ({ kind, starts, re: new RegExp(source, flags) });
+const either = (words: readonly string[]): string => `(?:${words.join('|')})`;
+
+const MYSQL = ['mysql', 'mysqldump', 'mysqladmin', 'mysqlimport', 'mysqlcheck', 'mysqlshow', 'mysqlsh', 'mariadb', 'mariadb-dump', 'mariadb-admin'];
+const MONGO = ['mongo', 'mongosh', 'mongodump', 'mongorestore', 'mongoexport', 'mongoimport', 'mongostat', 'mongotop'];
+const LDAP = ['ldapsearch', 'ldapadd', 'ldapmodify', 'ldapdelete', 'ldappasswd', 'ldapwhoami', 'ldapcompare', 'ldapmodrdn'];
+const REGISTRY = ['docker', 'podman', 'nerdctl', 'buildah', 'skopeo', 'helm'];
+const AUTHORIZATION = ['Authorization', 'authorization', 'AUTHORIZATION', 'Proxy-Authorization', 'proxy-authorization'];
+
+const RULES: readonly CommandRule[] = [
+  // mysql -pSECRET (with a space, -p asks for the password instead).
+  rule('command_password', MYSQL, `${either(MYSQL)}${WORD_END}${REST}-p(?:'([^'\\n]{1,200})'|"([^"\\n]{1,200})"|([^\\s'"\`;&|-][^\\s'"\`;&|]{0,200}))`),
+  rule('command_password', ['sshpass'], `sshpass${WORD_END}${REST}-p[ \\t]?${ARG}`),
+  rule('command_password', ['redis-cli'], `redis-cli${WORD_END}${REST}-a[ \\t]+${ARG}`),
+  rule('command_password', MONGO, `${either(MONGO)}${WORD_END}${REST}-p[ \\t]?${ARG}`),
+  rule('command_password', ['sqlcmd', 'bcp', 'osql'], `(?:sqlcmd|bcp|osql)${WORD_END}${REST}-P[ \\t]?${ARG}`),
+  rule('command_password', LDAP, `${either(LDAP)}${WORD_END}${REST}-w[ \\t]?${ARG}`),
+  rule('command_password', REGISTRY, `${either(REGISTRY)}[ \\t]+(?:registry[ \\t]+)?login${WORD_END}${REST}-p[ \\t]+${ARG}`),
+  rule('command_password', ['zip', 'unzip'], `(?:zip|unzip)${WORD_END}${REST}-P[ \\t]?${ARG}`),
+  rule('command_password', ['7z', '7za', '7zr'], `7z[ar]?${WORD_END}${REST}-p([^\\s'"\`;&|]{1,200})`),
+  rule('command_password', ['smbclient', 'rpcclient', 'smbmap'], `(?:smbclient|rpcclient|smbmap)${WORD_END}${REST}(?:-U[ \\t]?|--user(?:name)?[ \\t=])['"]?[^\\s%'"]{1,100}%([^\\s'"]{1,200})`),
+  rule('command_password', ['-pass'], `-pass(?:in|out|word)?[ \\t]+pass:([^\\s'"\`]{1,200})`),
+  rule('command_password', ['echo', 'printf'], `(?:echo|printf)[ \\t]+(?:-[a-zA-Z]{1,3}[ \\t]+){0,3}${ARG}[ \\t]*\\|[^\\n]{0,200}?(?:-stdin${WORD_END}|passwd[ \\t]+--stdin|chpasswd${WORD_END})`),
+  rule('basic_auth', ['curl'], `curl${WORD_END}(?:[^\\n|;&]|\\\\\\n){0,400}?[ \\t](?:-u[ \\t]?|--user[ \\t=])(?:'[^':\\n]{0,100}:([^'\\n]{1,200})'|"[^":\\n]{0,100}:([^"\\n]{1,200})"|[^\\s:'"]{0,100}:([^\\s'"\`;&|]{1,200}))`),
+  rule('bearer', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["']?(?:Bearer|Token|Bot|ApiKey|SSWS|Digest|token|bearer)[ \\t]+([A-Za-z0-9._~+/=-]{8,4096})`, 'dyi'),
+  rule('basic_auth', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["']?Basic[ \\t]+([A-Za-z0-9+/]{8,4096}={0,2})`, 'dyi'),
+  rule('bearer', ['Bearer'], `Bearer[ \\t]+([A-Za-z0-9._~+/-]{20,4096}=*)`),
+];
+
+function commandHandler(r: CommandRule): Handler {
+  return (text, at, found) => {
+    r.re.lastIndex = at;
+    const m = r.re.exec(text);
+    if (m === null) return -1;
+    let hit = false;
+    for (let g = 1; g < m.length; g += 1) {
+      const range = m.indices?.[g];
+      const value = m[g];
+      if (range && value !== undefined && !isPlaceholder(value)) {
+        found.add(range[0], range[1], r.kind, PRIORITY.command);
+        hit = true;
+      }
+    }
+    return hit ? at + 1 : -1;
+  };
+}
+
+const COOKIE = /(?:Set-)?Cookie[ \t]*:[ \t]*([^\n'"]{1,4096})/dyi;
+const COOKIE_PAIR = /([A-Za-z0-9_.-]{1,64})=([^;,\s]{1,4096})/g;
+
+const cookies: Handler = (text, at, found) => {
+  COOKIE.lastIndex = at;
+  const m = COOKIE.exec(text);
+  const base = m?.indices?.[1]?.[0];
+  if (!m || base === undefined) return -1;
+  const header = m[1] ?? '';
+  COOKIE_PAIR.lastIndex = 0;
+  for (let p = COOKIE_PAIR.exec(header); p !== null; p = COOKIE_PAIR.exec(header)) {
+    if (looksRandom(p[2] ?? '', 16)) found.add(base + p.index + (p[1]?.length ?? 0) + 1, base + p.index + p[0].length, 'cookie', PRIORITY.command);
+  }
+  return at + 1;
+};
+
+/** htpasswd -b[c] FILE USER PASSWORD, htpasswd -nb USER PASSWORD. */
+const HTPASSWD = /htpasswd((?:[ \t]+-[a-zA-Z]{1,6}){1,4})((?:[ \t]+[^\s|;&]{1,200}){2,3})/dy;
+
+const htpasswd: Handler = (text, at, found) => {
+  HTPASSWD.lastIndex = at;
+  const m = HTPASSWD.exec(text);
+  const flags = m?.[1] ?? '';
+  const base = m?.indices?.[2]?.[0];
+  if (!m || base === undefined || !flags.includes('b')) return -1;
+  const words = [...(m[2] ?? '').matchAll(/[^\s]+/g)];
+  const pw = words[flags.includes('n') ? 1 : 2];
+  if (pw?.index === undefined || isPlaceholder(pw[0])) return -1;
+  found.add(base + pw.index, base + pw.index + pw[0].length, 'command_password', PRIORITY.command);
+  return at + 1;
+};
+
+export function registerCommands(scanner: LiteralScanner): void {
+  for (const r of RULES) for (const s of r.starts) scanner.add(s, commandHandler(r));
+  for (const s of ['Cookie', 'cookie', 'COOKIE', 'Set-Cookie', 'set-cookie']) scanner.add(s, cookies);
+  scanner.add('htpasswd', htpasswd);
+}

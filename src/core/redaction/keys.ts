@@ -1,0 +1,198 @@
+import type { Findings } from './findings.js';
+import { PRIORITY } from './findings.js';
+import type { Handler, LiteralScanner } from './literals.js';
+
+/**
+ * Private key material: PEM blocks (`-----BEGIN … PRIVATE KEY-----` and its body, with or
+ * without the END line), a body printed without its header (`tail key.pem`: a run of base64 lines
+ * of key width, or base64 lines right before an END line), and PuTTY key files.
+ *
+ * A BEGIN line followed by no key body is a mention (code that parses keys, documentation) and
+ * stays. Bodies are read line by line; a line is body when, without the quotes, commas and diff
+ * markers around it, it is only base64.
+ */
+
+const PRIVATE_LABEL = /PRIVATE|SECRET|ENCRYPTED/;
+const HEADER_LINE = /^[A-Za-z][A-Za-z-]{1,30}:\s/;
+const BASE64_TOKEN = /^[A-Za-z0-9+/]+={0,2}$/;
+/** Lines of a PEM (64), OpenSSH (70) or MIME (76) body. */
+const MIN_WIDTH = 60;
+const MAX_WIDTH = 80;
+const MIN_HEADLESS_LINES = 3;
+const MIN_BODY_CHARS = 16;
+const MAX_BLOCK_LINES = 400;
+
+/** A line without the wrapping a program adds: indentation, quotes, commas, `+` of a diff. */
+function core(line: string): string {
+  return line.replace(/^[\s"'`>+,]+|[\s"'`,;\\]+$/g, '');
+}
+
+function isBodyLine(c: string): boolean {
+  if (c.length === 0) return false;
+  let chars = 0;
+  for (const t of c.split(/\s+/)) {
+    if (!BASE64_TOKEN.test(t) || t.length < 4) return false;
+    chars += t.length;
+  }
+  return chars >= MIN_BODY_CHARS || /=$/.test(c);
+}
+
+function isMixed(c: string): boolean {
+  return /[A-Z]/.test(c) && /[a-z]/.test(c) && /[0-9]/.test(c);
+}
+
+interface Line {
+  start: number;
+  end: number;
+}
+
+function nextLine(text: string, from: number): Line | null {
+  if (from > text.length) return null;
+  const nl = text.indexOf('\n', from);
+  return { start: from, end: nl === -1 ? text.length : nl };
+}
+
+/** From a BEGIN marker: the end of its body (and END line), or null when no body follows. */
+function blockEnd(text: string, markerEnd: number): number | null {
+  let last = -1;
+  let bodyChars = 0;
+  // The rest of the BEGIN line may hold the body (a key flattened to one line).
+  let line: Line | null = { start: markerEnd, end: text.indexOf('\n', markerEnd) === -1 ? text.length : text.indexOf('\n', markerEnd) };
+  for (let n = 0; line !== null && n < MAX_BLOCK_LINES; n += 1) {
+    const raw = text.slice(line.start, line.end);
+    const endAt = raw.indexOf('-----END ');
+    const c = core(endAt === -1 ? raw : raw.slice(0, endAt));
+    if (isBodyLine(c)) {
+      bodyChars += c.length;
+      last = line.start + (endAt === -1 ? line.end - line.start : endAt);
+    } else if (!(c.length === 0 || (n < 4 && HEADER_LINE.test(c)))) break;
+    if (endAt !== -1) {
+      END_AT.lastIndex = line.start + endAt;
+      const e = END_AT.exec(text);
+      return bodyChars >= MIN_BODY_CHARS && e ? e.index + e[0].length : null;
+    }
+    line = nextLine(text, line.end + 1);
+  }
+  return bodyChars >= MIN_BODY_CHARS ? last : null;
+}
+
+const BEGIN_AT = /-----BEGIN ([A-Z0-9 ]{0,40})-----/y;
+const END_AT = /-----END ([A-Z0-9 ]{0,40})-----/y;
+
+const pemBlock: Handler = (text, at, found) => {
+  BEGIN_AT.lastIndex = at;
+  const m = BEGIN_AT.exec(text);
+  if (!m || !PRIVATE_LABEL.test(m[1] ?? '')) return -1;
+  const end = blockEnd(text, at + m[0].length);
+  if (end === null) return -1;
+  found.add(at, end, 'private_key', PRIORITY.key);
+  return end;
+};
+
+/** The base64 lines right before an END line of a private key (`tail -n 3 key.pem`). */
+const bodyBeforeEnd: Handler = (text, at, found) => {
+  END_AT.lastIndex = at;
+  const m = END_AT.exec(text);
+  if (!m || !PRIVATE_LABEL.test(m[1] ?? '')) return -1;
+  let lineStart = at;
+  while (lineStart > 0 && text.charCodeAt(lineStart - 1) !== 10) lineStart -= 1;
+  if (core(text.slice(lineStart, at)).length > 0) return -1; // END inside a line: a mention
+  let start = at;
+  let chars = 0;
+  for (let n = 0; lineStart > 0 && n < MAX_BLOCK_LINES; n += 1) {
+    const prevEnd = lineStart - 1;
+    const prevStart = text.lastIndexOf('\n', prevEnd - 1) + 1;
+    const c = core(text.slice(prevStart, prevEnd));
+    if (!isBodyLine(c)) break;
+    chars += c.length;
+    start = prevStart;
+    lineStart = prevStart;
+  }
+  if (chars < MIN_BODY_CHARS) return -1;
+  found.add(start, at + m[0].length, 'private_key', PRIORITY.key);
+  return at + m[0].length;
+};
+
+const PUTTY = /Private-Lines:[ \t]*(\d{1,3})/y;
+
+const puttyKey: Handler = (text, at, found) => {
+  PUTTY.lastIndex = at;
+  const m = PUTTY.exec(text);
+  if (!m) return -1;
+  let end = at + m[0].length;
+  for (let n = 0; n < Number(m[1]); n += 1) {
+    const line = nextLine(text, end + 1);
+    if (!line || !isBodyLine(core(text.slice(line.start, line.end)))) break;
+    end = line.end;
+  }
+  found.add(at, end, 'private_key', PRIORITY.key);
+  return end;
+};
+
+/** A certificate's or public key's BEGIN line: the body under it is no secret. */
+function afterPublicMarker(text: string, lineStart: number): boolean {
+  if (lineStart === 0) return false;
+  const prevStart = text.lastIndexOf('\n', lineStart - 2) + 1;
+  const prev = core(text.slice(prevStart, lineStart - 1));
+  return /^-----BEGIN [A-Z0-9 ]{0,40}-----$/.test(prev) && !PRIVATE_LABEL.test(prev);
+}
+
+/** Four characters across the line are base64: prose and code fail this at once. */
+function sampledBase64(text: string, pos: number, width: number): boolean {
+  for (let k = 1; k <= 4; k += 1) {
+    const c = text.charCodeAt(pos + Math.floor((width * k) / 5));
+    if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 43 || c === 47)) return false;
+  }
+  return true;
+}
+
+/** Runs of full-width base64 lines with no header at all. */
+function headlessBodies(text: string, found: Findings): void {
+  let runStart = -1;
+  let runEnd = -1;
+  let lines = 0;
+  let publicRun = false;
+  const close = (): void => {
+    if (lines >= MIN_HEADLESS_LINES && !publicRun) found.add(runStart, runEnd, 'private_key', PRIORITY.key);
+    runStart = -1;
+    lines = 0;
+    publicRun = false;
+  };
+  for (let pos = 0; pos <= text.length; ) {
+    const nl = text.indexOf('\n', pos);
+    const end = nl === -1 ? text.length : nl;
+    const width = end - pos;
+    let body = false;
+    if (width >= MIN_WIDTH - 4 && width <= MAX_WIDTH + 12 && sampledBase64(text, pos, width)) {
+      const c = core(text.slice(pos, end));
+      body = c.length >= MIN_WIDTH && c.length <= MAX_WIDTH && BASE64_TOKEN.test(c) && isMixed(c);
+    }
+    if (body) {
+      if (runStart === -1) {
+        runStart = pos;
+        publicRun = afterPublicMarker(text, pos);
+      }
+      runEnd = end;
+      lines += 1;
+    } else if (runStart !== -1) {
+      // The last, shorter line of a body belongs to it.
+      const c = core(text.slice(pos, end));
+      if (lines >= MIN_HEADLESS_LINES && c.length > 0 && c.length < MIN_WIDTH && BASE64_TOKEN.test(c)) runEnd = end;
+      close();
+    }
+    if (nl === -1) break;
+    pos = nl + 1;
+  }
+  if (runStart !== -1) close();
+}
+
+export function registerKeyMarkers(scanner: LiteralScanner): void {
+  scanner.add('-----BEGIN ', pemBlock, { boundary: false });
+  scanner.add('-----END ', bodyBeforeEnd, { boundary: false });
+  scanner.add('Private-Lines:', puttyKey);
+}
+
+/** Key bodies printed with no marker at all: a line pass of its own (no literal to start from). */
+export function findHeadlessKeys(text: string, found: Findings): void {
+  if (text.length >= MIN_WIDTH * MIN_HEADLESS_LINES) headlessBodies(text, found);
+}

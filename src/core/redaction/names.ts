@@ -1,0 +1,173 @@
+import { looksRandom } from './randomness.js';
+
+/**
+ * Which names say that their value is secret, and which values are literals rather than code.
+ *
+ * A name is split into words (`DB_PASSWORD`, `apiKey`, `x-api-key`, `Secret access key`) and
+ * judged by its last words, so `password_length`, `token_type`, `tokenizer` and `max_tokens`
+ * name no secret while `MYSQL_PWD` and `client_secret` do. A strong name (password, secret,
+ * token, api key, private key, …) marks any literal value; a weak one (`ENCRYPTION_KEY`, `key`,
+ * `credentials`, `auth`) only a value that looks generated.
+ */
+
+export type Strength = 'strong' | 'weak' | null;
+
+const STRONG_WORDS = new Set([
+  'password', 'passwd', 'passwort', 'pwd', 'pw', 'pass', 'passphrase', 'passcode', 'secret', 'token',
+  'apikey', 'secretkey', 'accesskey', 'privatekey', 'authtoken', 'accesstoken', 'refreshtoken', 'clientsecret',
+  'requirepass', 'masterauth', 'storepass', 'keypass', 'srcstorepass', 'deststorepass',
+]);
+/** `<word> key` pairs that name a secret key. */
+const STRONG_KEY_PREFIX = new Set(['api', 'secret', 'access', 'private', 'auth', 'client', 'master', 'account', 'shared', 'signing', 'encryption', 'app']);
+/** `<word> key` pairs that name something public or structural. */
+const NOT_SECRET_KEY_PREFIX = new Set(['public', 'publishable', 'primary', 'foreign', 'sort', 'partition', 'hash', 'cache', 'idempotency', 'object', 'dict', 'map', 'row', 'unique', 'composite', 'lookup', 'registry', 'react', 'list', 'group', 'route', 'query', 'storage', 'translation', 'i18n', 'field', 'column', 'table', 'index', 'env', 'config', 'setting', 'settings', 'state', 'local', 'session', 'redis', 'kv', 'sub', 'dedup', 'dedupe', 'short', 'license', 'ssh', 'gpg', 'pgp']);
+const WEAK_WORDS = new Set(['key', 'credential', 'credentials', 'creds', 'auth', 'salt']);
+/** Words after the secret word that still name the secret itself. */
+const QUALIFIERS = new Set(['value', 'val', 'b64', 'base64', 'hex', 'str', 'raw', 'plain', 'plaintext', 'enc', 'encrypted', 'hash', 'hashed', 'confirm', 'confirmation', 'again', 'repeat', 'new', 'old', 'current', 'text']);
+/** Shell variables whose names end in a secret word but hold none. */
+const NOT_SECRET_NAMES = new Set(['pwd', 'oldpwd']);
+
+/** `DB_PASSWORD` → db password; `apiKey` → api key; `X-API-Key` → x api key. */
+export function nameWords(name: string): string[] {
+  const known = wordsOf.get(name);
+  if (known) return known;
+  const words = splitName(name);
+  if (wordsOf.size >= MAX_JUDGED) wordsOf.clear();
+  wordsOf.set(name, words);
+  return words;
+}
+
+const wordsOf = new Map<string, string[]>();
+
+function splitName(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 0);
+}
+
+/** Names repeat (`input_tokens`, `apiKey`): their judgement is kept, up to a bound. */
+const judged = new Map<string, Strength>();
+const MAX_JUDGED = 4096;
+
+export function nameStrength(name: string): Strength {
+  const known = judged.get(name);
+  if (known !== undefined) return known;
+  const s = judge(name);
+  if (judged.size >= MAX_JUDGED) judged.clear();
+  judged.set(name, s);
+  return s;
+}
+
+function judge(name: string): Strength {
+  if (NOT_SECRET_NAMES.has(name.toLowerCase())) return null;
+  const words = [...nameWords(name)];
+  while (words.length > 0 && (QUALIFIERS.has(words[words.length - 1] as string) || /^\d+$/.test(words[words.length - 1] as string))) words.pop();
+  const last = words[words.length - 1];
+  if (last === undefined) return null;
+  if (STRONG_WORDS.has(last)) return 'strong';
+  const prev = words[words.length - 2];
+  if (last === 'key') {
+    if (prev !== undefined && STRONG_KEY_PREFIX.has(prev)) return 'strong';
+    if (prev !== undefined && NOT_SECRET_KEY_PREFIX.has(prev)) return null;
+    return 'weak';
+  }
+  return WEAK_WORDS.has(last) ? 'weak' : null;
+}
+
+const KEYWORDS = /^(?:true|false|null|nil|none|undefined|yes|no|on|off|required|optional|string|number|boolean|bool|str|int|integer|float|bytes|any|object|void|self|this|new|await|async|function|lambda|def|return|if|else|not|and|or|in|is|of|typeof|instanceof|secretstr|text|varchar|char|uuid|date|datetime|json|password|secret|token|hidden|masked|redacted|example|placeholder|changeme|todo|tbd)$/i;
+
+/** Values that stand for a secret kept elsewhere, or for none at all. */
+export function isPlaceholder(v: string): boolean {
+  if (v.length === 0) return true;
+  if (v.startsWith('[REDACTED:')) return true;
+  if (/^(?:\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$\(.*|`.*|%[A-Za-z_][A-Za-z0-9_]*%|%\(?\w*\)?s|\{\{.*\}\}|\{\d*\}|<[^>]*>?|\[[^\]]*\]|\*+|x{3,}|X{3,}|\.{3}|…|\?+|-+|_+)$/.test(v)) return true;
+  // Masked (`gho_****`), templated, or an instruction to fill it in (`replace-me`, `your_token_here`).
+  if (/\*{3}|•{3}|\$\{|\{\{|#\{|%\(\w+\)s/.test(v)) return true;
+  if (/^(?:replace|your|change|enter|insert|put|paste|fill)[-_ ]|^(?:changeme|change_me|placeholder|example|redacted|none)$|[-_](?:here|goes_here)$/i.test(v)) return true;
+  return isPlaceholderWords(v);
+}
+
+/** Words that make a value a stand-in when it is made of words only: `local-demo`, `my_test_secret`. */
+const PLACEHOLDER_WORDS = new Set(['demo', 'example', 'sample', 'dummy', 'test', 'testing', 'fake', 'local', 'dev', 'development', 'changeme', 'change', 'replace', 'placeholder', 'your', 'my', 'here', 'secret', 'password', 'token', 'key', 'todo', 'default', 'insecure', 'unsafe', 'foo', 'bar', 'baz', 'xxx']);
+
+function isPlaceholderWords(v: string): boolean {
+  const words = v.split(/[-_. ]+/);
+  return words.every((w) => /^[a-z]+$/.test(w)) && words.some((w) => PLACEHOLDER_WORDS.has(w));
+}
+
+export interface ValueContext {
+  /** The name, as written (for `token=token`). */
+  name: string;
+  /** `=` with no space around it, an UPPER_CASE name or a command-line flag: shell and .env. */
+  envStyle: boolean;
+  /** The separator: `=`, `:` or ' ' (a flag and its value). */
+  sep: string;
+  /** Spaces around the separator. */
+  spaced: boolean;
+  /** Nothing but spaces or a comment follows the value on its line. */
+  lineFinal: boolean;
+  /** The character right after the value. */
+  next: string;
+  quoted: boolean;
+}
+
+/**
+ * A blockchain address or public key (base58, 32 to 44 characters) is public; a key named only
+ * weakly (`trading_key`, `mint_key`) with such a value is one. Secret keys in base58 are twice as long.
+ */
+const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+
+const IDENT = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
+const CALL = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\(|\[|<|::|->)/;
+
+/**
+ * Whether an unquoted value is source code: a call, an index, a member, a type, a keyword, a
+ * variable passed under its own name, or an identifier where only code would put one. In shell
+ * and .env syntax a bare word is a literal, so there only calls and references count as code.
+ */
+export function looksLikeCode(v: string, ctx: ValueContext): boolean {
+  if (CALL.test(v) && !ctx.envStyle) return true;
+  if (!IDENT.test(v)) return false;
+  if (KEYWORDS.test(v)) return true;
+  const lower = v.toLowerCase();
+  const words = nameWords(ctx.name);
+  if (lower === ctx.name.toLowerCase().replace(/^-+/, '') || words.includes(lower) || lower.endsWith(`.${words[words.length - 1] ?? ''}`)) return true;
+  if (v.includes('.')) return !ctx.envStyle; // a member (`self.token`) in code, a host name in .env
+  if (ctx.envStyle) return false;
+  const digits = /\d/.test(v);
+  if (ctx.sep === '=' && !ctx.spaced && (ctx.next === ',' || ctx.next === ')')) return !digits;
+  if (ctx.sep === '=' && ctx.spaced) return !digits;
+  if (ctx.sep === ':' && !ctx.lineFinal) return !digits;
+  // A line-final `name: Value` is YAML unless it reads as a type or a variable.
+  if (!digits && (/[a-z][A-Z]/.test(v) || /^[A-Z][a-z]/.test(v) || v.includes('_'))) return true;
+  return false;
+}
+
+/** Quoted text that reads as a sentence (a message, a label, a prompt) rather than a key. */
+function isProse(v: string): boolean {
+  const spaces = v.split(/\s+/).length - 1;
+  if (spaces === 0) return false;
+  return spaces >= 2 || /[.:?!]$/.test(v);
+}
+
+/** Why a value of a secret-naming name was kept (audits and the false-positive measure read it). */
+export type KeptBecause = 'placeholder' | 'number' | 'url' | 'path' | 'prose' | 'code' | 'keyword' | 'public address' | 'not generated';
+
+/** Null when `v`, the value of a secret-naming name, is a credential to remove; else why it is not. */
+export function keptBecause(v: string, strength: Exclude<Strength, null>, ctx: ValueContext): KeptBecause | null {
+  if (!ctx.quoted && (/^[(){}[\]<>&|\\=:,;]/.test(v) || looksLikeCode(v, ctx))) return 'code';
+  if (v.length < 4 || v.length > 4096 || isPlaceholder(v)) return 'placeholder';
+  if (/^[+-]?(?:\d+(?:\.\d+)?|0x[0-9a-f]{1,8})$/i.test(v)) return 'number';
+  if (/^(?:https?|file):\/\//i.test(v)) return 'url'; // a URL's own credentials have their rule
+  if (/^(?:~|\.{1,2})?\/[\w.-]+\/[\w./-]*$/.test(v) && !looksRandom(v)) return 'path';
+  if (ctx.quoted && isProse(v)) return 'prose';
+  if (strength === 'weak') {
+    if (BASE58_ADDRESS.test(v)) return 'public address';
+    return looksRandom(v.replace(/^base64:/, ''), 12) ? null : 'not generated';
+  }
+  if (ctx.quoted) return null;
+  return KEYWORDS.test(v) ? 'keyword' : null;
+}

@@ -1,0 +1,357 @@
+import type { Findings } from './findings.js';
+import type { Handler, LiteralScanner } from './literals.js';
+import { PRIORITY } from './findings.js';
+import type { Strength, ValueContext } from './names.js';
+import { isPlaceholder, keptBecause, nameStrength } from './names.js';
+import { looksRandom } from './randomness.js';
+
+/**
+ * Secrets known by their label: `NAME=value`, `name: value`, `"name": "value"`, `--flag value`,
+ * `<password>…</password>`, a credentials.csv row under its header, and a generated-looking value
+ * within a few words after a label in prose ("the AWS secret key is …"). A scanner rather than
+ * one pattern: from each hit of a secret word it walks over the name (bounded), judges the name by
+ * its words, then reads the separator and the value. Each character is visited a bounded number
+ * of times, and the scan moves past every name it judged.
+ */
+
+const MAX_NAME_CHARS = 64;
+/** Longer than any credential a label stands before (keys and tokens have rules of their own). */
+const MAX_VALUE_CHARS = 512;
+const MAX_SPACES = 4;
+/** A label and its value in prose: at most this far apart, and this many words. */
+const LABEL_WINDOW_CHARS = 80;
+const LABEL_WINDOW_TOKENS = 4;
+const MAX_CSV_COLUMNS = 40;
+const LINKING = new Set(['is', 'was', 'are', 'were', 'be', 'of', 'for', 'the', 'a', 'an', 'my', 'your', 'our', 'their', 'this', 'that', 'new', 'set', 'to', 'value', 'key', 'secret', 'token', 'id', 'access', 'here', 'its', 'as', 'with', 'using', 'use', 'now', 'string']);
+const MAX_CSV_ROWS = 200;
+
+function isNameChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 46 || c === 45;
+}
+
+/** Characters that end an unquoted value. */
+function isStop(c: number): boolean {
+  // whitespace " ' ` , ; ) } ] & < > |
+  return c <= 32 || c === 34 || c === 39 || c === 96 || c === 44 || c === 59 || c === 41 || c === 125 || c === 93 || c === 38 || c === 60 || c === 62 || c === 124;
+}
+
+const isQuote = (c: string | undefined): c is string => c === '"' || c === "'" || c === '`';
+
+/** `private key`, `secret access key`: the word before a bare `key` in prose belongs to the name. */
+const PHRASE_HEAD = /(?:^|[^A-Za-z0-9])((?:secret[ \t]+)?(?:private|secret|api|access|auth|client|signing|encryption|master|account))[ \t]+$/i;
+
+function countSpaces(text: string, i: number): number {
+  let n = 0;
+  while (n < MAX_SPACES && (text[i + n] === ' ' || text[i + n] === '\t')) n += 1;
+  return n;
+}
+
+/** The line around `at`, looked for no further than MAX_LINE_CHARS each way (texts can be one 1 MB line). */
+const MAX_LINE_CHARS = 4096;
+
+function lineBounds(text: string, at: number): [number, number] {
+  let start = at;
+  while (start > 0 && at - start < MAX_LINE_CHARS && text.charCodeAt(start - 1) !== 10) start -= 1;
+  let end = at;
+  while (end < text.length && end - at < MAX_LINE_CHARS && text.charCodeAt(end) !== 10) end += 1;
+  return [start, end];
+}
+
+interface Name {
+  start: number;
+  end: number;
+  /** As written, without a flag's leading dashes. */
+  text: string;
+  strength: Exclude<Strength, null>;
+  flag: boolean;
+}
+
+/** The words a secret's name contains, found in any letter case, inside names too (`dbPassword`). */
+const KEYWORDS = ['pass', 'pw', 'secret', 'token', 'key', 'cred', 'auth', 'salt'];
+
+/**
+ * How a secret word may go on in lower case and still be one (`password`, `credentials`); any
+ * other lower-case letter makes another word (`author`, `tokens`, `keyboard`, `passed`), which
+ * is skipped before the name is even read.
+ */
+const GOES_ON: Readonly<Record<string, readonly string[]>> = {
+  pass: ['word', 'wd', 'wort', 'phrase', 'code'],
+  pw: ['d'],
+  secret: [],
+  token: [],
+  key: ['pass'],
+  cred: ['ential', 's'],
+  auth: ['token', 'key'],
+  salt: [],
+};
+
+function endsWord(text: string, at: number, word: string): boolean {
+  const c = text.charCodeAt(at + word.length);
+  if (!(c >= 97 && c <= 122)) return true;
+  return (GOES_ON[word] ?? []).some((rest) => text.startsWith(rest, at + word.length) || text.slice(at + word.length, at + word.length + rest.length).toLowerCase() === rest);
+}
+
+const atKeyword: Handler = (text, at, found) => {
+  const word = KEYWORDS.find((k) => text.length >= at + k.length && text.slice(at, at + k.length).toLowerCase() === k) ?? '';
+  if (!endsWord(text, at, word)) return at + word.length;
+  const name = readName(text, at, word.length);
+  if (!name) return at + word.length;
+  // A name with a separator and a value was judged by that value; only a bare label looks further.
+  if (findPair(text, name, found) === null) findNamedValue(text, name, found) ?? findCsvColumns(text, name, found) ?? findLabelledValue(text, name, found);
+  // The scan goes on right after the name: a value may hold a provider's own token.
+  return name.end;
+};
+
+export function registerNames(scanner: LiteralScanner): void {
+  for (const k of KEYWORDS) scanner.add(k, atKeyword, { boundary: false, caseless: true });
+}
+
+function readName(text: string, hit: number, hitLength: number): Name | null {
+  let start = hit;
+  while (start > 0 && hit - start < MAX_NAME_CHARS && isNameChar(text.charCodeAt(start - 1))) start -= 1;
+  let end = hit + hitLength;
+  while (end < text.length && end - hit < MAX_NAME_CHARS && isNameChar(text.charCodeAt(end))) end += 1;
+  // A sentence's full stop or dash is not part of the name.
+  while (end > hit + hitLength && (text[end - 1] === '.' || text[end - 1] === '-')) end -= 1;
+  let raw = text.slice(start, end);
+  const dashes = raw.length - raw.replace(/^-+/, '').length;
+  const flag = dashes > 0 && dashes <= 2 && (start === 0 || /[\s'"=]/.test(text[start - 1] as string));
+  raw = raw.slice(dashes);
+  let label = raw;
+  if (/^key/i.test(raw) || /^access[ _-]?key/i.test(raw)) {
+    const head = PHRASE_HEAD.exec(text.slice(Math.max(0, start - 32), start));
+    if (head?.[1]) label = `${head[1]} ${raw}`;
+  }
+  const strength = nameStrength(label.replace(/\s+/g, '_'));
+  return strength === null ? null : { start: start + dashes, end, text: raw, strength, flag };
+}
+
+/** Reads the separator after a name; returns where the value starts, or null. */
+function separator(text: string, name: Name): { at: number; sep: string; spaced: boolean } | null {
+  let i = name.end;
+  const open = text[name.start - 1];
+  if (isQuote(open) && text[name.end] === open) i += 1;
+  else if (open === '<' && text[i] === '>') return { at: i + 1, sep: '>', spaced: false };
+  const before = countSpaces(text, i);
+  i += before;
+  let sep: string;
+  const c = text[i];
+  if (c === '=') {
+    if (text[i + 1] === '=' || text[i + 1] === '~') return null;
+    sep = '=';
+    i += text[i + 1] === '>' ? 2 : 1;
+  } else if (c === ':') {
+    if (text[i + 1] === ':' || (text[i + 1] === '/' && text[i + 2] === '/')) return null;
+    sep = ':';
+    i += text[i + 1] === '=' ? 2 : 1;
+  } else if (isQuote(open) && /^\s+value\s*=/.test(text.slice(i - before, i - before + 16))) {
+    // <add key="ClearTextPassword" value="…" />
+    sep = '=';
+    i = text.indexOf('=', i) + 1;
+  } else if (before > 0 && name.flag) {
+    return { at: i, sep: ' ', spaced: true };
+  } else if (before > 0 && /^(?:requirepass|masterauth)$/i.test(name.text)) {
+    return { at: i, sep: ' ', spaced: true };
+  } else return null;
+  const after = countSpaces(text, i);
+  return { at: i + after, sep, spaced: before + after > 0 };
+}
+
+interface Value {
+  start: number;
+  end: number;
+  quoted: boolean;
+}
+
+function readValue(text: string, at: number, sep: string): Value | null {
+  let j = at;
+  if (sep === '>') {
+    const close = text.indexOf('<', j);
+    return close > j && close - j <= MAX_VALUE_CHARS && !text.slice(j, close).includes('\n') ? { start: j, end: close, quoted: true } : null;
+  }
+  // Python's b"…", r"…", u"…" string prefixes.
+  if (/[bBrRuU]/.test(text[j] ?? '') && isQuote(text[j + 1])) j += 1;
+  const q = text[j];
+  if (isQuote(q)) {
+    let k = j + 1;
+    while (k < text.length && k - j <= MAX_VALUE_CHARS && text[k] !== q && text[k] !== '\n') k += text[k] === '\\' ? 2 : 1;
+    if (text[k] === q) return { start: j + 1, end: k, quoted: true };
+    j += 1; // no closing quote on this line: the value is what follows, up to a stop
+  }
+  let k = j;
+  while (k < text.length && k - j < MAX_VALUE_CHARS && !isStop(text.charCodeAt(k))) k += 1;
+  return k > j ? { start: j, end: k, quoted: false } : null;
+}
+
+/** The end of the value it redacted; 0 when the name has a value that is no secret; null when it has none. */
+function findPair(text: string, name: Name, found: Findings): number | null {
+  const s = separator(text, name);
+  if (!s) return null;
+  const v = readValue(text, s.at, s.sep);
+  if (!v) return null;
+  const value = text.slice(v.start, v.end);
+  if (s.sep === ' ' && value.startsWith('-')) return 0;
+  const afterValue = v.quoted ? v.end + 1 : v.end;
+  const ctx: ValueContext = {
+    name: name.text,
+    envStyle: (s.sep === '=' && !s.spaced && (/^[A-Z][A-Z0-9_]*$/.test(name.text) || name.flag)) || s.sep === ' ',
+    sep: s.sep,
+    spaced: s.spaced,
+    lineFinal: lineFinal(text, afterValue),
+    next: text[afterValue] ?? '',
+    quoted: v.quoted,
+  };
+  const because = keptBecause(value, name.strength, ctx);
+  if (because !== null) {
+    found.kept?.push({ at: name.start, start: v.start, end: v.end, name: name.text, because });
+    return 0;
+  }
+  found.add(v.start, v.end, /aws.?secret/i.test(name.text) ? 'aws_secret_access_key' : 'secret_assignment', PRIORITY.name);
+  return v.end;
+}
+
+/** Nothing but spaces, or a comment, follows on the line. */
+function lineFinal(text: string, at: number): boolean {
+  let i = at;
+  while (i < text.length && (text[i] === ' ' || text[i] === '\t' || text[i] === '\r')) i += 1;
+  return i >= text.length || text[i] === '\n' || text[i] === '#' || text.startsWith('//', i);
+}
+
+/** `name: DB_PASSWORD` (or `"name": "DB_PASSWORD"`, `key=…`): the label is itself a field's value. */
+const NAME_FIELD = /(?:^|[^A-Za-z0-9_])(?:name|key|Name|Key|NAME|KEY)["']?[ \t]{0,4}[:=][ \t]{0,4}["']?$/;
+/** …and the value it names comes in a `value` field of the same record, close after it. */
+const VALUE_FIELD = /^["']?[ \t]*[,;]?[ \t\r\n]{0,40}-?[ \t]*["']?(?:value|Value|VALUE)["']?[ \t]{0,4}[:=][ \t]{0,4}/;
+const NAMED_VALUE_WINDOW = 80;
+
+/**
+ * Environment lists name a variable in one field and give its value in the next: Kubernetes and
+ * Compose `env:` (`- name: DB_PASSWORD` / `value: …`), GitHub Actions, Terraform, JSON
+ * `{"name": "API_KEY", "value": "…"}`. The value is judged as if it followed the name.
+ */
+function findNamedValue(text: string, name: Name, found: Findings): number | null {
+  if (!NAME_FIELD.test(text.slice(Math.max(0, name.start - 16), name.start))) return null;
+  const after = text.slice(name.end, name.end + NAMED_VALUE_WINDOW);
+  const m = VALUE_FIELD.exec(after);
+  if (!m) return null;
+  const v = readValue(text, name.end + m[0].length, ':');
+  if (!v) return 0;
+  const value = text.slice(v.start, v.end);
+  const ctx: ValueContext = { name: name.text, envStyle: false, sep: ':', spaced: true, lineFinal: lineFinal(text, v.quoted ? v.end + 1 : v.end), next: text[v.quoted ? v.end + 1 : v.end] ?? '', quoted: v.quoted };
+  const because = keptBecause(value, name.strength, ctx);
+  if (because !== null) {
+    found.kept?.push({ at: name.start, start: v.start, end: v.end, name: name.text, because });
+    return 0;
+  }
+  found.add(v.start, v.end, 'secret_assignment', PRIORITY.name);
+  return v.end;
+}
+
+/**
+ * A generated-looking value among the first few words after a label on its line: "the secret
+ * is …", `aws configure set aws_secret_access_key …`, "wallet private key 0x…".
+ */
+function findLabelledValue(text: string, name: Name, found: Findings): number | null {
+  let pos = name.end;
+  const limit = Math.min(text.length, name.end + LABEL_WINDOW_CHARS);
+  for (let n = 0; n < LABEL_WINDOW_TOKENS; n += 1) {
+    while (pos < limit && !isTokenChar(text.charCodeAt(pos))) {
+      if (text.charCodeAt(pos) === 10) return null;
+      pos += 1;
+    }
+    if (pos >= limit) return null;
+    let end = pos;
+    while (end < text.length && end - pos < MAX_VALUE_CHARS && isTokenChar(text.charCodeAt(end))) end += 1;
+    // A sentence's full stop or dash after a value is not part of it; base64 padding is.
+    let stop = end;
+    while (stop > pos && (text[stop - 1] === '.' || text[stop - 1] === '-')) stop -= 1;
+    const v = text.slice(pos, stop);
+    if (looksRandom(v, name.strength === 'strong' ? 16 : 20)) {
+      found.add(pos, stop, 'labelled_secret', PRIORITY.name);
+      return stop;
+    }
+    // Only small words may stand between a label and its value ("the secret is …").
+    if (!LINKING.has(v.toLowerCase())) return null;
+    pos = end;
+  }
+  return null;
+}
+
+/** Characters of a value in prose: base64, base64url, hex, `0x…`. */
+function isTokenChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 43 || c === 47 || c === 61 || c === 95 || c === 46 || c === 126 || c === 45;
+}
+
+const CELL_LABEL = /^[A-Za-z][A-Za-z0-9 _.-]{0,39}$/;
+const FIRST_LABEL = /[A-Za-z][A-Za-z0-9 _.-]{0,39}$/;
+
+/**
+ * A CSV header naming a secret column (AWS's credentials.csv): that column of the rows below.
+ * The header is the run of short labels that ends its line (a prompt may precede it on the same
+ * line); a row is the line below, read for as many cells as the header has.
+ */
+function findCsvColumns(text: string, name: Name, found: Findings): number | null {
+  if (!isCell(text, name)) return null;
+  const [start, end] = lineBounds(text, name.start);
+  if (found.seen.has(end)) return end;
+  const labels = headerLabels(text.slice(start, end));
+  if (labels === null) return null;
+  const columns = new Map<number, Exclude<Strength, null>>();
+  labels.forEach((label, i) => {
+    const strength = nameStrength(label.replace(/\s+/g, '_'));
+    if (strength) columns.set(i, strength);
+  });
+  if (columns.size === 0) return null;
+  found.seen.add(end);
+  let pos = end + 1;
+  for (let rows = 0; pos < text.length && rows < MAX_CSV_ROWS; rows += 1) {
+    const nl = text.indexOf('\n', pos);
+    const rowEnd = nl === -1 ? text.length : nl;
+    const row = text.slice(pos, rowEnd).split(',');
+    if (row.length < labels.length || (row[0] ?? '').trim() === '') break;
+    let at = pos;
+    row.slice(0, labels.length).forEach((cell, i) => {
+      const strength = columns.get(i);
+      const lead = cell.length - cell.trimStart().length;
+      const value = cell.trim().replace(/^"(.*)"$/, '$1');
+      const quote = cell.trim().startsWith('"') && value.length === cell.trim().length - 2 ? 1 : 0;
+      if (strength && value.length >= 4 && !isPlaceholder(value) && (strength === 'strong' || looksRandom(value, 12))) {
+        found.add(at + lead + quote, at + lead + quote + value.length, 'secret_assignment', PRIORITY.name);
+      }
+      at += cell.length + 1;
+    });
+    pos = rowEnd + 1;
+  }
+  return end;
+}
+
+/** The labels of the header that ends this line, at least two; null when it does not end in one. */
+function headerLabels(line: string): string[] | null {
+  const cells = line.split(',');
+  if (cells.length < 2) return null;
+  const labels: string[] = [];
+  for (let i = cells.length - 1; i >= 0 && labels.length < MAX_CSV_COLUMNS; i -= 1) {
+    const cell = (cells[i] as string).trim().replace(/^"|"$/g, '');
+    if (CELL_LABEL.test(cell)) {
+      labels.unshift(cell);
+      continue;
+    }
+    // The first label may share its cell with text before it; a line of code does not end in labels.
+    const head = FIRST_LABEL.exec(cells[i] as string)?.[0].trim();
+    if (head) labels.unshift(head);
+    break;
+  }
+  return labels.length >= 2 ? labels : null;
+}
+
+/** A name that fills a comma-separated cell by itself (cheap to test before reading the line). */
+function isCell(text: string, name: Name): boolean {
+  const inCell = (c: number): boolean => c === 32 || c === 9 || c === 34 || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+  let i = name.start - 1;
+  while (i >= 0 && name.start - i < 40 && inCell(text.charCodeAt(i))) i -= 1;
+  let j = name.end;
+  while (j < text.length && j - name.end < 40 && inCell(text.charCodeAt(j))) j += 1;
+  const before = i < 0 ? 10 : text.charCodeAt(i);
+  const after = j >= text.length ? 10 : text.charCodeAt(j);
+  const edge = (c: number): boolean => c === 44 || c === 10 || c === 13;
+  return edge(before) && edge(after) && (before === 44 || after === 44);
+}

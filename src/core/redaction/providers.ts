@@ -1,0 +1,222 @@
+import type { Findings } from './findings.js';
+import { PRIORITY } from './findings.js';
+import type { Handler, LiteralScanner } from './literals.js';
+import { looksRandom } from './randomness.js';
+
+/**
+ * Credentials that name themselves: a provider's fixed prefix, then a body of known alphabet and
+ * length. The kinds follow the providers that secretlint's recommended preset and gitleaks'
+ * default rules know; the patterns are this project's own.
+ *
+ * The literal scanner finds every prefix in one pass; only at a prefix does a rule's body pattern
+ * run, anchored there (sticky), with bounded repetition. A prefix counts only at the start of a
+ * token: the character before it is not a letter or digit.
+ */
+
+interface ProviderRule {
+  kind: string;
+  prefix: string;
+  /** Matches the body right after the prefix (sticky). */
+  body: RegExp;
+  /** A further test of the whole token, for prefixes short enough to occur in ordinary words. */
+  check?: (token: string) => boolean;
+}
+
+const B62 = 'A-Za-z0-9';
+const HEX = '0-9a-f';
+const HEXI = '0-9a-fA-F';
+
+/** `n` characters of `cls` and not one more. */
+const exact = (cls: string, n: number | string): string => `[${cls}]{${n}}(?![${cls}])`;
+
+interface Def {
+  kind: string;
+  prefixes: readonly string[];
+  body: string;
+  check?: (token: string) => boolean;
+}
+
+/** Upper, lower and digit all present: rules out words and identifiers after a short prefix. */
+const mixed = (t: string): boolean => /[A-Z]/.test(t) && /[a-z]/.test(t) && /[0-9]/.test(t);
+const hasDigitAndLetter = (t: string): boolean => /[0-9]/.test(t) && /[A-Za-z]/.test(t);
+
+const DEFS: readonly Def[] = [
+  { kind: 'github_token', prefixes: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], body: `[${B62}]{36,251}(?![${B62}_])` },
+  { kind: 'github_token', prefixes: ['github_pat_'], body: `[${B62}_]{22,244}(?![${B62}_])` },
+  {
+    kind: 'gitlab_token',
+    prefixes: ['glpat-', 'glptt-', 'gldt-', 'glrt-', 'glcbt-', 'glft-', 'glimt-', 'glagent-', 'gloas-', 'glsoat-', 'glffct-', 'GR1348941'],
+    body: `[${B62}_.-]{20,250}`,
+  },
+  { kind: 'slack_token', prefixes: ['xoxb-', 'xoxp-', 'xoxa-', 'xoxo-', 'xoxs-', 'xoxr-', 'xoxe-', 'xoxe.xoxp-', 'xoxe.xoxb-', 'xapp-'], body: `[${B62}-]{10,250}` },
+  { kind: 'slack_webhook', prefixes: ['hooks.slack.com/services/', 'hooks.slack.com/workflows/', 'hooks.slack.com/triggers/'], body: `[${B62}_/-]{16,200}` },
+  { kind: 'stripe_key', prefixes: ['sk_live_', 'sk_test_', 'rk_live_', 'rk_test_'], body: `[${B62}]{16,247}(?![${B62}_])` },
+  { kind: 'stripe_key', prefixes: ['whsec_'], body: `[${B62}+/=]{24,250}` },
+  { kind: 'npm_token', prefixes: ['npm_'], body: exact(B62, 36) },
+  { kind: 'anthropic_key', prefixes: ['sk-ant-'], body: `[${B62}_-]{20,250}` },
+  { kind: 'openai_key', prefixes: ['sk-proj-', 'sk-svcacct-', 'sk-admin-', 'sk-None-'], body: `[${B62}_-]{20,250}` },
+  { kind: 'openai_key', prefixes: ['sk-'], body: `[${B62}_-]{20,250}`, check: mixed },
+  { kind: 'google_api_key', prefixes: ['AIza'], body: exact(`${B62}_-`, 35) },
+  { kind: 'google_oauth', prefixes: ['GOCSPX-'], body: `[${B62}_-]{24,40}` },
+  { kind: 'google_oauth', prefixes: ['ya29.'], body: `[${B62}_-]{30,2048}` },
+  { kind: 'google_oauth', prefixes: ['1//0'], body: `[${B62}_-]{30,512}`, check: mixed },
+  {
+    kind: 'aws_access_key_id',
+    prefixes: ['AKIA', 'ASIA', 'ABIA', 'ACCA', 'AGPA', 'AIDA', 'AROA', 'AIPA', 'ANPA', 'ANVA', 'APKA'],
+    body: exact('A-Z0-9', 16),
+  },
+  { kind: 'aws_access_key_id', prefixes: ['A3T'], body: exact('A-Z0-9', 17) },
+  { kind: 'aws_bedrock_key', prefixes: ['ABSK'], body: `[${B62}+/]{100,300}={0,2}` },
+  { kind: 'jwt', prefixes: ['eyJ'], body: `[${B62}_-]{8,4096}\\.eyJ[${B62}_-]{8,8192}\\.[${B62}_-]{0,4096}` },
+  { kind: 'grafana_token', prefixes: ['glc_'], body: `[${B62}+/]{32,400}={0,2}` },
+  { kind: 'grafana_token', prefixes: ['glsa_'], body: `[${B62}]{32}_[${HEXI}]{8}` },
+  { kind: 'grafana_token', prefixes: ['eyJrIjoi'], body: `[${B62}]{50,120}={0,2}` },
+  { kind: 'huggingface_token', prefixes: ['hf_'], body: exact('A-Za-z', 34) },
+  { kind: 'huggingface_token', prefixes: ['api_org_'], body: exact('A-Za-z', 34) },
+  { kind: 'pypi_token', prefixes: ['pypi-AgE'], body: `[${B62}_-]{50,300}` },
+  { kind: 'digitalocean_token', prefixes: ['dop_v1_', 'doo_v1_', 'dor_v1_'], body: exact(HEX, 64) },
+  { kind: 'sendgrid_key', prefixes: ['SG.'], body: `[${B62}_-]{20,24}\\.[${B62}_-]{40,46}` },
+  { kind: 'twilio_key', prefixes: ['SK'], body: exact(HEXI, 32), check: hasDigitAndLetter },
+  { kind: 'shopify_token', prefixes: ['shpat_', 'shpca_', 'shppa_', 'shpss_'], body: exact(HEXI, 32) },
+  { kind: 'databricks_token', prefixes: ['dapi'], body: `[${HEX}]{32}(?:-[0-9])?(?![${B62}])` },
+  { kind: 'heroku_key', prefixes: ['HRKU-'], body: `[${B62}_-]{58,70}` },
+  { kind: 'vault_token', prefixes: ['hvs.', 'hvb.', 'hvr.'], body: `[${B62}_-]{24,400}` },
+  { kind: 'sentry_token', prefixes: ['sntrys_'], body: `[${B62}+/=_]{50,400}` },
+  { kind: 'sentry_token', prefixes: ['sntryu_'], body: exact(HEX, 64) },
+  { kind: 'linear_key', prefixes: ['lin_api_'], body: exact(B62, 40) },
+  { kind: 'linear_key', prefixes: ['lin_oauth_'], body: exact(HEX, 64) },
+  { kind: 'postman_key', prefixes: ['PMAK-'], body: `[${HEXI}]{24}-[${HEXI}]{34}` },
+  { kind: 'doppler_token', prefixes: ['dp.pt.', 'dp.st.', 'dp.ct.', 'dp.sa.', 'dp.scim.', 'dp.audit.'], body: `[${B62}]{40,44}` },
+  { kind: 'pulumi_token', prefixes: ['pul-'], body: exact(HEX, 40) },
+  { kind: 'atlassian_token', prefixes: ['ATATT3', 'ATCTT3'], body: `[${B62}_=-]{100,300}` },
+  { kind: 'newrelic_key', prefixes: ['NRAK-', 'NRII-', 'NRJS-', 'NRAA-'], body: `[${B62}]{19,40}` },
+  { kind: 'notion_token', prefixes: ['ntn_'], body: `[${B62}]{40,50}` },
+  { kind: 'notion_token', prefixes: ['secret_'], body: exact(B62, 43), check: mixed },
+  { kind: 'age_secret_key', prefixes: ['AGE-SECRET-KEY-1'], body: exact('0-9A-Z', 58) },
+  { kind: 'onepassword_token', prefixes: ['ops_eyJ'], body: `[${B62}+/]{100,4096}={0,3}` },
+  { kind: 'onepassword_token', prefixes: ['A3-'], body: `[A-Z0-9]{6}-[A-Z0-9-]{23,40}[A-Z0-9]` },
+  { kind: 'mailgun_key', prefixes: ['key-'], body: exact(HEX, 32), check: hasDigitAndLetter },
+  { kind: 'mapbox_token', prefixes: ['sk.eyJ', 'tk.eyJ'], body: `[${B62}_-]{20,400}\\.[${B62}_-]{20,200}` },
+  { kind: 'rubygems_key', prefixes: ['rubygems_'], body: exact(HEX, 48) },
+  { kind: 'planetscale_token', prefixes: ['pscale_tkn_', 'pscale_oauth_', 'pscale_pw_'], body: `[${B62}_.=-]{32,64}` },
+  { kind: 'prefect_key', prefixes: ['pnu_'], body: exact(B62, 36) },
+  { kind: 'readme_key', prefixes: ['rdme_'], body: exact('a-z0-9', 70) },
+  { kind: 'sendinblue_key', prefixes: ['xkeysib-', 'xsmtpsib-'], body: `[${HEX}]{64}-[${B62}]{16}` },
+  { kind: 'shippo_token', prefixes: ['shippo_live_', 'shippo_test_'], body: exact(HEX, 40) },
+  { kind: 'sonar_token', prefixes: ['squ_', 'sqp_', 'sqa_'], body: exact(HEX, 40) },
+  { kind: 'sourcegraph_token', prefixes: ['sgp_'], body: `(?:[${HEX}]{16}_|local_)?[${HEX}]{40}(?![${B62}])` },
+  { kind: 'square_token', prefixes: ['sq0atp-', 'sq0csp-'], body: `[${B62}_-]{22,60}` },
+  { kind: 'square_token', prefixes: ['EAAA'], body: exact(`${B62}_-`, 60) },
+  { kind: 'typeform_token', prefixes: ['tfp_'], body: `[${B62}_.=-]{40,70}` },
+  { kind: 'perplexity_key', prefixes: ['pplx-'], body: `[${B62}]{40,64}` },
+  { kind: 'flutterwave_key', prefixes: ['FLWSECK_TEST-', 'FLWSECK-'], body: `[${HEXI}]{32}-X` },
+  { kind: 'flyio_token', prefixes: ['fo1_'], body: `[${B62}_-]{43}` },
+  { kind: 'flyio_token', prefixes: ['FlyV1 fm2_', 'fm1r_', 'fm1a_', 'fm2_'], body: `[${B62}+/=_-]{100,4096}` },
+  { kind: 'frameio_token', prefixes: ['fio-u-'], body: `[${B62}_=-]{64}` },
+  { kind: 'dynatrace_token', prefixes: ['dt0c01.'], body: `[A-Z0-9]{24}\\.[A-Z0-9]{64}` },
+  { kind: 'easypost_key', prefixes: ['EZAK', 'EZTK'], body: exact(B62, 54) },
+  { kind: 'clojars_token', prefixes: ['CLOJARS_'], body: exact('a-z0-9', 60) },
+  { kind: 'adobe_secret', prefixes: ['p8e-'], body: exact(B62, 32), check: hasDigitAndLetter },
+  { kind: 'alibaba_key', prefixes: ['LTAI'], body: exact(B62, 20), check: mixed },
+  { kind: 'artifactory_key', prefixes: ['AKCp'], body: exact(B62, 69) },
+  { kind: 'artifactory_key', prefixes: ['cmVmd'], body: exact(B62, 59) },
+  { kind: 'openshift_token', prefixes: ['sha256~'], body: exact(`${B62}_-`, 43) },
+  { kind: 'yandex_key', prefixes: ['AQVN'], body: `[${B62}_-]{35,38}(?![${B62}_-])` },
+  { kind: 'yandex_key', prefixes: ['t1.'], body: `[A-Z0-9a-z_-]{8,200}={0,2}\\.[A-Z0-9a-z_-]{86}={0,2}` },
+  { kind: 'harness_token', prefixes: ['pat.', 'sat.'], body: `[${B62}_-]{22}\\.[${HEX}]{24}\\.[${B62}]{20}` },
+  { kind: 'cloudflare_key', prefixes: ['v1.0-'], body: `[${HEX}]{24}-[${HEX}]{146}` },
+  { kind: 'discord_webhook', prefixes: ['discord.com/api/webhooks/', 'discordapp.com/api/webhooks/'], body: `[0-9]{10,24}/[${B62}_-]{50,100}` },
+  { kind: 'teams_webhook', prefixes: ['webhook.office.com/webhookb2/'], body: `[${B62}@/_-]{40,400}` },
+  // A Twitter app bearer token: a long run of A's, then the key (the A's also start base64 of zeros).
+  { kind: 'twitter_token', prefixes: ['AAAAAAAAAAAAAAAAAAAAA'], body: `[${B62}%]{30,200}`, check: (t) => /%[0-9A-F]{2}/.test(t) || mixed(t.slice(21)) },
+  { kind: 'facebook_token', prefixes: ['EAAC', 'EAAG', 'EAAB'], body: `[${B62}]{90,400}(?![${B62}+/=])` },
+  { kind: 'clickhouse_key', prefixes: ['4b1d'], body: exact(B62, 38), check: mixed },
+];
+
+const RULES: readonly ProviderRule[] = DEFS.flatMap((d) =>
+  d.prefixes.map((prefix) => ({ kind: d.kind, prefix, body: new RegExp(d.body, 'y'), ...(d.check ? { check: d.check } : {}) })),
+);
+
+/** A run of letters and digits this long is skipped whole once a prefix at its start failed. */
+const LONG_RUN_CHARS = 64;
+const MAX_RUN_CHARS = 4096;
+
+/**
+ * Where to resume after a prefix at i found no body. No token can start inside a run of letters
+ * and digits (the character before would be one), so when the run is long the scan jumps to its
+ * last character: a text of one endless word costs one body attempt, not one per character.
+ */
+function afterFailure(text: string, i: number): number {
+  let j = i;
+  while (j < text.length && j - i < MAX_RUN_CHARS && isAlnum(text.charCodeAt(j))) j += 1;
+  return j - i >= LONG_RUN_CHARS ? j - 1 : -1;
+}
+
+const isAlnum = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+
+function providerHandler(rule: ProviderRule): Handler {
+  return (text, i, found) => {
+    rule.body.lastIndex = i + rule.prefix.length;
+    const b = rule.body.exec(text);
+    if (b === null) return afterFailure(text, i);
+    const end = i + rule.prefix.length + b[0].length;
+    if (rule.check && !rule.check(text.slice(i, end))) return afterFailure(text, i);
+    found.add(i, end, rule.kind, PRIORITY.provider);
+    if (rule.kind === 'aws_access_key_id') findAwsSecretNear(text, i, end, found);
+    return end;
+  };
+}
+
+/** How far from an access key id its secret is looked for (a credentials file, an export pair). */
+const AWS_PAIR_WINDOW = 400;
+const AWS_SECRET = /(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g;
+
+/** An AWS secret key has no prefix; next to its access key id, a 40-character random run is one. */
+function findAwsSecretNear(text: string, start: number, end: number, found: Findings): void {
+  const from = Math.max(0, start - AWS_PAIR_WINDOW);
+  const window = text.slice(from, Math.min(text.length, end + AWS_PAIR_WINDOW));
+  AWS_SECRET.lastIndex = 0;
+  for (let m = AWS_SECRET.exec(window); m !== null; m = AWS_SECRET.exec(window)) {
+    if (looksRandom(m[0], 40)) found.add(from + m.index, from + m.index + 40, 'aws_secret_access_key', PRIORITY.provider);
+  }
+}
+
+interface InfixRule {
+  kind: string;
+  needle: string;
+  re: RegExp;
+}
+
+/** Credentials whose fixed part sits inside them: searched only where that part occurs. */
+const INFIX: readonly InfixRule[] = [
+  { kind: 'azure_client_secret', needle: 'Q~', re: /(?<![A-Za-z0-9_~.])[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/g },
+  { kind: 'telegram_token', needle: ':AA', re: /(?<![0-9])[0-9]{5,16}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/g },
+  { kind: 'mailchimp_key', needle: '-us', re: /(?<![0-9a-f])[0-9a-f]{32}-us[0-9]{1,2}(?![A-Za-z0-9])/g },
+  { kind: 'terraform_token', needle: '.atlasv1.', re: /(?<![A-Za-z0-9])[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}(?![A-Za-z0-9_=-])/g },
+];
+
+/** How far before and after its fixed part an infix credential may reach. */
+const INFIX_BACK_CHARS = 20;
+const INFIX_AHEAD_CHARS = 80;
+
+function infixHandler(rule: InfixRule): Handler {
+  return (text, i, found) => {
+    const from = Math.max(0, i - INFIX_BACK_CHARS);
+    const window = text.slice(from, Math.min(text.length, i + INFIX_AHEAD_CHARS));
+    rule.re.lastIndex = 0;
+    for (let m = rule.re.exec(window); m !== null; m = rule.re.exec(window)) {
+      const start = from + m.index;
+      const end = start + m[0].length;
+      if (start <= i && end > i) {
+        found.add(start, end, rule.kind, PRIORITY.provider);
+        return end;
+      }
+    }
+    return -1;
+  };
+}
+
+export function registerProviders(scanner: LiteralScanner): void {
+  for (const r of RULES) scanner.add(r.prefix, providerHandler(r));
+  for (const r of INFIX) scanner.add(r.needle, infixHandler(r), { boundary: false });
+}

@@ -1,0 +1,86 @@
+/**
+ * Whether a value looks generated rather than written: the test behind the rules that have a
+ * label but no format to go on (`ENCRYPTION_KEY=…`, "the secret is …", a credentials.csv row).
+ * Generated keys mix letter cases and digits at random, so their characters change class often
+ * and repeat rarely; words, identifiers, paths and version strings do neither.
+ */
+
+const enum Cls {
+  Upper,
+  Lower,
+  Digit,
+  Other,
+}
+
+function cls(c: number): Cls {
+  if (c >= 65 && c <= 90) return Cls.Upper;
+  if (c >= 97 && c <= 122) return Cls.Lower;
+  if (c >= 48 && c <= 57) return Cls.Digit;
+  return Cls.Other;
+}
+
+/** Shannon entropy in bits per character (counted in a reused table: this runs often). */
+const counts = new Uint32Array(1 << 16);
+
+export function entropy(v: string): number {
+  for (let i = 0; i < v.length; i += 1) counts[v.charCodeAt(i)] = (counts[v.charCodeAt(i)] as number) + 1;
+  let h = 0;
+  for (let i = 0; i < v.length; i += 1) {
+    const c = v.charCodeAt(i);
+    const n = counts[c] as number;
+    if (n === 0) continue;
+    const p = n / v.length;
+    h -= p * Math.log2(p);
+    counts[c] = 0;
+  }
+  return h;
+}
+
+const MIN_CHARS = 16;
+
+/** A UUID is an id far more often than a key; hex digests are fingerprints. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Subresource integrity and content digests name a hash, not a secret. */
+const DIGEST = /^(?:sha(?:1|224|256|384|512)|md5)[-:~]/i;
+
+/**
+ * A chain of words and numbers (`setup-uv-1-x86_64-linux-0.7.13-f6c6…`, a path, a host name) is a
+ * name even when a hash ends it: most of its pieces are lower-case words or plain numbers.
+ */
+function isWordChain(v: string): boolean {
+  const pieces = v.split(/[-./_:]+/).filter((p) => p.length > 0);
+  if (pieces.length < 3) return false;
+  const wordy = pieces.filter((p) => /^(?:[a-z]{2,}|[A-Z][a-z]+|\d{1,4})$/.test(p)).length;
+  return wordy * 2 >= pieces.length;
+}
+
+export function looksRandom(v: string, min = MIN_CHARS): boolean {
+  if (v.length < min || v.length > 4096) return false;
+  let upper = 0;
+  let lower = 0;
+  let digit = 0;
+  let other = 0;
+  let switches = 0;
+  let prev: Cls | null = null;
+  for (let i = 0; i < v.length; i += 1) {
+    const c = cls(v.charCodeAt(i));
+    if (c === Cls.Upper) upper += 1;
+    else if (c === Cls.Lower) lower += 1;
+    else if (c === Cls.Digit) digit += 1;
+    else other += 1;
+    if (prev !== null && c !== prev) switches += 1;
+    prev = c;
+  }
+  const alnum = upper + lower + digit;
+  if (alnum < v.length * 0.7) return false;
+  // Only hex: long enough to be a key (32+) and not a run of one digit.
+  if (upper === 0 && /^(?:0x)?[0-9a-f]+$/.test(v)) return v.length >= 32 && digit > 0 && lower > 0 && entropy(v) >= 3.2;
+  const kinds = (upper > 0 ? 1 : 0) + (lower > 0 ? 1 : 0) + (digit > 0 ? 1 : 0);
+  if (kinds < 2) return false;
+  // camelCase words and ALL_CAPS_NAMES switch class a few times; random text every other character.
+  if (switches / v.length < (kinds === 3 ? 0.25 : 0.35)) return false;
+  if (digit === 0 && other === 0 && switches / v.length < 0.45) return false;
+  // The cheap counts first; the patterns only for what passed them.
+  if (UUID.test(v) || DIGEST.test(v) || (other > 0 && isWordChain(v))) return false;
+  return entropy(v) >= Math.min(3.5, Math.log2(v.length) - 0.6);
+}

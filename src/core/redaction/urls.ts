@@ -1,0 +1,68 @@
+import { PRIORITY } from './findings.js';
+import type { Handler, LiteralScanner } from './literals.js';
+import { isPlaceholder } from './names.js';
+import { looksRandom } from './randomness.js';
+
+/**
+ * Credentials inside URLs: the password of `scheme://user:password@host` and `scheme://:password@`
+ * (redis), a key used as the user name (a Sentry DSN's `https://<key>@o1.ingest.sentry.io/1`, a
+ * token in `https://<token>@github.com`), and signed-URL signatures (`sig=`, `X-Amz-Signature=`).
+ * The user info is read from `://` to the last `@` before the host's end, so a password holding
+ * an unescaped `@` goes whole.
+ */
+
+const MAX_SCHEME_CHARS = 32;
+const MAX_USERINFO_CHARS = 512;
+
+function isUserinfoChar(c: number): boolean {
+  // not: whitespace / ? # " ' < > ` \ ( ) [ ] { }
+  return c > 32 && c !== 47 && c !== 63 && c !== 35 && c !== 34 && c !== 39 && c !== 60 && c !== 62 && c !== 96 && c !== 92 && c !== 40 && c !== 41 && c !== 91 && c !== 93 && c !== 123 && c !== 125;
+}
+
+const PARAMS = ['sig', 'signature', 'Signature', 'X-Amz-Signature', 'X-Amz-Security-Token', 'X-Amz-Credential', 'X-Goog-Signature', 'X-Goog-Credential'];
+const PARAM_VALUE = /[^&\s"'#<>`]{16,4096}/y;
+
+const userinfo: Handler = (text, p, found) => {
+  let s = p;
+  while (s > 0 && p - s < MAX_SCHEME_CHARS && /[A-Za-z0-9+.-]/.test(text[s - 1] as string)) s -= 1;
+  // A scheme starts with a letter: `+postgres://` is a diff line's `+` before one.
+  while (s < p && !/[A-Za-z]/.test(text[s] as string)) s += 1;
+  if (s === p) return -1;
+  const from = p + 3;
+  let end = from;
+  let at = -1;
+  while (end < text.length && end - from < MAX_USERINFO_CHARS && isUserinfoChar(text.charCodeAt(end))) {
+    if (text.charCodeAt(end) === 64) at = end;
+    end += 1;
+  }
+  if (at <= from) return -1;
+  const info = text.slice(from, at);
+  const colon = info.indexOf(':');
+  if (colon !== -1) {
+    const password = info.slice(colon + 1);
+    if (password.length === 0 || isPlaceholder(password)) return -1;
+    found.add(from + colon + 1, at, 'url_password', PRIORITY.url);
+  } else if (/^[0-9a-f]{32}$/.test(info)) {
+    found.add(from, at, 'sentry_dsn', PRIORITY.url);
+  } else if (looksRandom(info, 20)) {
+    found.add(from, at, 'url_credential', PRIORITY.url);
+  } else return -1;
+  return p + 3;
+};
+
+function signature(name: string): Handler {
+  return (text, at, found) => {
+    const before = text[at - 1];
+    if (before !== '?' && before !== '&') return -1;
+    PARAM_VALUE.lastIndex = at + name.length + 1;
+    const m = PARAM_VALUE.exec(text);
+    if (!m) return -1;
+    found.add(m.index, m.index + m[0].length, 'url_signature', PRIORITY.url);
+    return m.index + m[0].length;
+  };
+}
+
+export function registerUrls(scanner: LiteralScanner): void {
+  scanner.add('://', userinfo, { boundary: false });
+  for (const name of PARAMS) scanner.add(`${name}=`, signature(name), { boundary: false });
+}

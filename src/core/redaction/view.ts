@@ -1,0 +1,118 @@
+/**
+ * The text the rules read: every escape sequence (`\n`, `\t`, `\"`, `\/`, `\u00xx`, `\x41`) read
+ * as the character it stands for, however deeply it is nested. Transcripts are JSON, tool inputs
+ * are JSON inside JSON, and a credential at the start of a line follows the two characters `\n`:
+ * in the decoded text it follows a line break, so boundaries, quotes and line rules work the same
+ * at any depth. Rules find ranges in the decoded text; `source()` maps a range back to the input,
+ * widening it to whole escape sequences, so the input is cut only where an escape starts or ends.
+ *
+ * A run of backslashes before an escape letter counts as one escape whatever its length (`\\\\n`
+ * is a line break escaped three times): the view is only read, never written, so a Windows path
+ * read as a line break costs nothing but a boundary.
+ */
+
+export interface DecodedView {
+  readonly text: string;
+  /** The input range of decoded range [start, end). */
+  source(start: number, end: number): [number, number];
+}
+
+const SIMPLE: Readonly<Record<string, string>> = { n: '\n', r: '\r', t: '\t', b: ' ', f: ' ', v: ' ', '"': '"', "'": "'", '/': '/', '`': '`' };
+
+const isHex = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
+
+function hexRun(text: string, from: number, n: number): boolean {
+  if (from + n > text.length) return false;
+  for (let k = from; k < from + n; k += 1) if (!isHex(text.charCodeAt(k))) return false;
+  return true;
+}
+
+class EscapedView implements DecodedView {
+  constructor(
+    readonly text: string,
+    /** Per escape: its index in the decoded text, and its input range. */
+    private readonly at: readonly number[],
+    private readonly from: readonly number[],
+    private readonly to: readonly number[],
+  ) {}
+
+  /** The last escape at or before decoded index p, or -1. */
+  private escapeAt(p: number): number {
+    let lo = 0;
+    let hi = this.at.length - 1;
+    let found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if ((this.at[mid] as number) <= p) {
+        found = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return found;
+  }
+
+  private start(p: number): number {
+    const k = this.escapeAt(p);
+    if (k === -1) return p;
+    const at = this.at[k] as number;
+    return at === p ? (this.from[k] as number) : (this.to[k] as number) + (p - at - 1);
+  }
+
+  private end(p: number): number {
+    if (p <= 0) return 0;
+    const q = p - 1;
+    const k = this.escapeAt(q);
+    if (k === -1) return p;
+    const at = this.at[k] as number;
+    return at === q ? (this.to[k] as number) : (this.to[k] as number) + (q - at);
+  }
+
+  source(start: number, end: number): [number, number] {
+    return [this.start(start), this.end(end)];
+  }
+}
+
+const identity = (text: string): DecodedView => ({ text, source: (start, end) => [start, end] });
+
+export function decodedView(input: string): DecodedView {
+  let i = input.indexOf('\\');
+  if (i === -1) return identity(input);
+  const parts: string[] = [];
+  const at: number[] = [];
+  const from: number[] = [];
+  const to: number[] = [];
+  let pos = 0;
+  let decodedLength = 0;
+  while (i !== -1) {
+    let j = i;
+    while (input.charCodeAt(j) === 92) j += 1;
+    const c = input[j];
+    let ch: string | undefined;
+    let end = j + 1;
+    if (c !== undefined && SIMPLE[c] !== undefined) ch = SIMPLE[c];
+    else if (c === 'u' && hexRun(input, j + 1, 4)) {
+      ch = String.fromCharCode(Number.parseInt(input.slice(j + 1, j + 5), 16));
+      end = j + 5;
+    } else if (c === 'x' && hexRun(input, j + 1, 2)) {
+      ch = String.fromCharCode(Number.parseInt(input.slice(j + 1, j + 3), 16));
+      end = j + 3;
+    }
+    if (ch === undefined) {
+      // Not an escape: the backslashes stay as they are.
+      i = input.indexOf('\\', j);
+      continue;
+    }
+    parts.push(input.slice(pos, i));
+    decodedLength += i - pos;
+    at.push(decodedLength);
+    from.push(i);
+    to.push(end);
+    parts.push(ch);
+    decodedLength += 1;
+    pos = end;
+    i = input.indexOf('\\', end);
+  }
+  if (at.length === 0) return identity(input);
+  parts.push(input.slice(pos));
+  return new EscapedView(parts.join(''), at, from, to);
+}
