@@ -1,3 +1,4 @@
+import { pushBounded, trimRecord } from './bounded.js';
 import { decideOutcome, lastLine } from './outcome.js';
 import type { Outcome } from './outcome.js';
 import { checkTargets, commandKey, commitsInOutput, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, pullRequestHint, pushesInOutput, shellWrites, startsInBackground } from './shell.js';
@@ -170,15 +171,8 @@ const clip = (s: string, n: number): string => {
   return `${t.slice(0, n - tailN - 3)} … ${t.slice(t.length - tailN)}`;
 };
 
-function trim<T>(rec: Record<string, T>, max: number): void {
-  const keys = Object.keys(rec);
-  for (let i = 0; i < keys.length - max; i += 1) delete rec[keys[i] as string];
-}
-
-function push<T>(arr: T[], item: T, max: number): void {
-  arr.push(item);
-  while (arr.length > max) arr.shift();
-}
+const trim = trimRecord;
+const push = pushBounded;
 
 // ------------------------------------------------------------------ requests and claims
 

@@ -1,3 +1,4 @@
+import { pushBounded, trimRecord } from './bounded.js';
 import { markChanged, markNotChanged, noteAgentText, noteCall, noteRequest, noteResult, noteTurnEnd } from './ledger.js';
 import { LIMITS } from './state.js';
 import type { CommandRecord, FailureRecord, SessionState } from './state.js';
@@ -14,16 +15,6 @@ const TITLE_RANK = { summary: 0.5, ai: 1, thread: 2, custom: 3 } as const;
 const head = (s: string, n: number): string => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
 const tail = (s: string, n: number): string => (s.length <= n ? s : `…${s.slice(s.length - n + 1)}`);
 
-function trimRecord<T>(rec: Record<string, T>, max: number): void {
-  const keys = Object.keys(rec);
-  for (let i = 0; i < keys.length - max; i += 1) delete rec[keys[i] as string];
-}
-
-function pushBounded<T>(arr: T[], item: T, max: number): void {
-  arr.push(item);
-  // shift() lets V8 trim the front in place; splice would move every element, every turn.
-  while (arr.length > max) arr.shift();
-}
 
 function failureKey(name: string, command: string | undefined, files: readonly string[] | undefined): string {
   return `${name}\u0000${command ?? files?.[0] ?? ''}`;
