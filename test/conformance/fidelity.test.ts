@@ -151,6 +151,7 @@ interface Built {
   tools: string;
   timeline: string;
   frontMatter: Map<string, string>;
+  mdBytes: number;
 }
 
 async function build(file: string): Promise<Built> {
@@ -167,6 +168,7 @@ async function build(file: string): Promise<Built> {
     tools: await readFile(join(dir, 'TOOLS.md'), 'utf8'),
     timeline: await readFile(join(dir, 'timeline.jsonl'), 'utf8'),
     frontMatter: fm,
+    mdBytes: Buffer.byteLength(md),
   };
 }
 
@@ -198,6 +200,8 @@ describe.skipIf(!corpusPresent)('fidelity: a handoff agrees with an independent 
 
     it('accounts for every edit call and keeps every shell command, redacted as the store redacts', async () => {
       const b = await built();
+      // Signal first, noise cut: a handoff of any corpus session reads in one sitting.
+      expect(b.mdBytes).toBeLessThanOrEqual(16 * 1024);
       // Every file an edit call named is either changed, not changed (with the reason), or the
       // call had no recorded result; none disappears.
       const touched = new Set(b.llm.files_touched.map((f) => f.path));

@@ -34,7 +34,7 @@ export const SECTION_TITLES = [
 ] as const;
 
 /** Bounds that keep the largest handoff readable in one sitting (the payloads carry the rest). */
-const MD = { REQUESTS_HEAD: 5, REQUESTS_TAIL: 25, REQUEST_CHARS: 600, AGENT_MESSAGES: 8, AGENT_CHARS: 200, FIXED: 8, FILES: 25, CHECK_TARGETS: 10, TIMELINE: 15, TIMELINE_CHARS: 100 } as const;
+const MD = { REQUESTS_HEAD: 5, REQUESTS_TAIL: 25, REQUEST_CHARS: 600, AGENT_MESSAGES: 6, AGENT_CHARS: 180, FIXED: 8, FILES: 20, CHECK_TARGETS: 10, TIMELINE: 15, TIMELINE_CHARS: 100 } as const;
 
 const NONE = 'None';
 const label = (l: string): string => `*${l}*`;
@@ -159,7 +159,7 @@ function filesChanged(a: Analysis): string {
     if (a.unreadableWrites > 0) return `### Files changed in this session\n\n${label('unknown')} — ${a.unreadableWrites} apply_patch call(s), paths unreadable (redacted by the transcript's publisher)`;
     return `### Files changed in this session\n\n${NONE}`;
   }
-  const rows = fs.slice(-MD.FILES).reverse().map((f) => [path(f.path), cell(`${f.how}${f.subagent ? ' (by a subagent)' : ''}`), String(f.line), cell((f.what ?? []).join('; '), 120)]);
+  const rows = fs.slice(-MD.FILES).reverse().map((f) => [path(f.path), cell(`${f.how}${f.subagent ? ' (by a subagent)' : ''}`), String(f.line), cell((f.what ?? []).join('; '), 100)]);
   const more = a.filesChangedTotal > rows.length ? `\n\n${a.filesChangedTotal - rows.length} more in HANDOFF.summary.json.` : '';
   const unreadable = a.unreadableWrites > 0 ? `\n\n${label('unknown')} — and ${a.unreadableWrites} apply_patch call(s) whose paths are unreadable.` : '';
   return `### Files changed in this session\n\n${label('verified')} — writes whose result succeeded (edits, patches, and shell commands that plainly write), latest first:\n\n${table(['file', 'how', 'line', 'what the writes define'], rows)}${more}${unreadable}`;
