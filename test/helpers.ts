@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { copyFile, readFile } from 'node:fs/promises';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFile, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -117,4 +117,25 @@ export async function readJson<T = Record<string, unknown>>(path: string): Promi
 export async function readLines(path: string): Promise<string[]> {
   const t = await readFile(path, 'utf8');
   return t.split('\n').filter((l) => l.length > 0);
+}
+
+/** Every regular file below a folder, depth first. */
+export async function everyFile(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...(await everyFile(p)));
+    else if (e.isFile()) out.push(p);
+  }
+  return out;
+}
+
+/** A process's peak resident memory (VmHWM) in MB, or null where /proc does not say. */
+export function peakRssMb(pid: number): number | null {
+  try {
+    const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb === undefined ? null : Number(kb) / 1024;
+  } catch {
+    return null;
+  }
 }

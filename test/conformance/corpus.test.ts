@@ -1,9 +1,9 @@
 import { statSync } from 'node:fs';
-import { appendFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rng } from '../../bench/soak-core.js';
-import { corpusFiles, corpusPresent, CORPUS, readLines, runCli, tempDir, testEnv } from '../helpers.js';
+import { CORPUS, corpusFiles, corpusPresent, everyFile, readLines, runCli, tempDir, testEnv } from '../helpers.js';
 import { secretlintFindings } from '../secretlint.js';
 
 /**
@@ -63,15 +63,6 @@ async function collect(dir: string, root: string, source: string): Promise<Built
 
 const files = corpusFiles();
 
-async function everyFile(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) out.push(...(await everyFile(p)));
-    else if (e.isFile()) out.push(p);
-  }
-  return out;
-}
 
 describe.skipIf(!corpusPresent)('conformance: the real corpus', () => {
   it('holds Claude Code and Codex transcripts', () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningDaemon } from '../daemon-harness.js';
 import { startDaemon } from '../daemon-harness.js';
-import { copyFixture, readJson, runCli, spawnCli, tempDir, testEnv, waitFor } from '../helpers.js';
+import { copyFixture, peakRssMb, readJson, runCli, spawnCli, tempDir, testEnv, waitFor } from '../helpers.js';
 
 /**
  * What the store and the CLI say must be true: two files are two sessions, a file that never
@@ -248,13 +248,5 @@ describe('an oversized line', () => {
   });
 });
 
-function peakRssMb(pid: number): number | null {
-  try {
-    const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb === undefined ? null : Number(kb) / 1024;
-  } catch {
-    return null;
-  }
-}
 
 

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ControlClient } from '../../src/control/client.js';
 import type { RunningDaemon, SpawnOptions } from '../daemon-harness.js';
 import { socketOf, startDaemon, UNPRIVILEGED } from '../daemon-harness.js';
-import { CLI, copyFixture, runCli, tempDir, testEnv, waitFor } from '../helpers.js';
+import { CLI, copyFixture, peakRssMb, runCli, tempDir, testEnv, waitFor } from '../helpers.js';
 
 /**
  * The daemon under conditions a careless workspace or a careless client creates: symbolic-link
@@ -51,14 +51,6 @@ async function start(env: NodeJS.ProcessEnv, root: string, args: string[], opts:
 }
 
 /** Peak resident memory of a process (Linux), in MB; null elsewhere. */
-function peakRssMb(pid: number): number | null {
-  try {
-    const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb === undefined ? null : Number(kb) / 1024;
-  } catch {
-    return null;
-  }
-}
 
 /** A raw connection that sends nothing and collects whatever comes back. */
 function idleConnection(socket: string): Promise<{ s: Socket; text: () => string; closed: Promise<void> }> {

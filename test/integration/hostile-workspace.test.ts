@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { chmod, writeFile } from 'node:fs/promises';
 import type { Socket } from 'node:net';
 import { createConnection } from 'node:net';
@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunningDaemon } from '../daemon-harness.js';
 import { startDaemon, UNPRIVILEGED } from '../daemon-harness.js';
-import { ROOT, runCli, tempDir, testEnv } from '../helpers.js';
+import { peakRssMb, ROOT, runCli, tempDir, testEnv } from '../helpers.js';
 
 /**
  * Everything at once, as a careless machine has it: a watch root holding a symbolic-link loop,
@@ -50,14 +50,6 @@ function p99(xs: readonly number[]): number {
   return sorted[Math.floor(sorted.length * 0.99)] ?? 0;
 }
 
-function peakRssMb(pid: number): number | null {
-  try {
-    const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb === undefined ? null : Number(kb) / 1024;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * Asks `hello` every PROBE_EVERY_MS on one connection, from a process of its own: what it

@@ -1,4 +1,4 @@
-import { appendFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ControlClient } from '../../src/control/client.js';
@@ -7,7 +7,7 @@ import type { Manifest } from '../../src/store/manifest.js';
 import { startDaemon } from '../daemon-harness.js';
 import type { FakeSecret } from '../fake-secrets.js';
 import { fakeSecrets, leaksOf } from '../fake-secrets.js';
-import { readJson, runCli, tempDir, testEnv, waitFor } from '../helpers.js';
+import { everyFile, readJson, runCli, tempDir, testEnv, waitFor } from '../helpers.js';
 import { secretlintFindings } from '../secretlint.js';
 import { writeTranscript } from '../transcripts.js';
 
@@ -76,15 +76,6 @@ function cutInside(text: string, secret: FakeSecret): number {
   return at + 10;
 }
 
-async function everyFile(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) out.push(...(await everyFile(p)));
-    else if (e.isFile()) out.push(p);
-  }
-  return out;
-}
 
 /**
  * Leaks in every file of a store: its contents and its name. With `transcriptPaths`, the one
