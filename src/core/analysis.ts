@@ -282,6 +282,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure):
   for (const f of open) openLoops.push({ text: `Open failure: ${f.text}`, label: 'verified', seq: f.line - 1 });
   for (const c of commits) if (c.pushed === false) openLoops.push({ text: `Unpushed commit ${c.hash} ${c.subject}`, label: 'verified', seq: c.line - 1 });
 
+  const rows = targetRows(l.checks, l.failures);
   const checksNotRun: Finding[] = [];
   for (const c of st.commands) {
     if (c.result === 'unknown' && c.resultSeq === undefined && l.calls[c.id]?.targets !== undefined) {
@@ -294,7 +295,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure):
   } else if (l.lastChangeLine !== null) {
     // Some checks ran after the last change; the others last ran on older code.
     const changed = l.lastChangeLine;
-    const stale = targetRows(l.checks, l.failures).filter((t) => t.line < changed && t.outcome !== 'unknown').slice(0, 5);
+    const stale = rows.filter((t) => t.line < changed && t.outcome !== 'unknown').slice(0, 5);
     for (const t of stale) checksNotRun.push({ text: `\`${t.command.length > 100 ? `${t.command.slice(0, 99)}…` : t.command}\` last ran at line ${t.line}, before the last file change (line ${changed})`, label: 'verified', seq: t.line - 1 });
   }
 
@@ -332,7 +333,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure):
     unreadableWrites: l.unreadableWrites,
     checks: l.checks.map((c) => ({ line: c.line, command: c.command, outcome: c.outcome, summary: c.summary, exit_code: c.exitCode ?? null })),
     checksTotal: l.checksTotal,
-    checkTargets: targetRows(l.checks, l.failures),
+    checkTargets: rows,
     otherCommands: l.otherCommands,
     backgroundStarts: l.backgroundStarts,
     openFailures: open,

@@ -192,7 +192,8 @@ export function noteRequest(l: Ledger, text: string, line: number, kind: Request
   if (l.pendingQuestion && kind === 'answer') l.pendingQuestion = null;
   // The user's reply contradicts the agent's latest success claim.
   const claim = l.claims[l.claims.length - 1];
-  if (claim && claim.kind === 'success' && line > claim.line && PROBLEM_REPORT.test(t) && !l.contradictions.some((c) => c.claim_line === claim.line)) {
+  // Any success claim, of checks or of the work, may be answered by a problem report.
+  if (claim && line > claim.line && PROBLEM_REPORT.test(t) && !l.contradictions.some((c) => c.claim_line === claim.line)) {
     push(l.contradictions, { claim_line: claim.line, evidence_line: line, text: `The agent said ${quote(claim.text)}; the user's next message reports a problem: ${quote(t)}` }, LEDGER_LIMITS.CONTRADICTIONS);
   }
   l.claims = [];
@@ -223,10 +224,6 @@ export function noteAgentText(l: Ledger, text: string, line: number): void {
       );
     }
   }
-  // A success claim may also be answered by the user; keep it as the latest claim.
-  const last = l.claims[l.claims.length - 1];
-  if (last && last.line === line && !checksClaim) last.kind = 'success';
-  if (last && last.line === line && checksClaim) push(l.claims, { line, text: sentence, kind: 'success' }, LEDGER_LIMITS.CLAIMS);
 }
 
 function sentenceAround(text: string, at: number): string {

@@ -10,56 +10,55 @@ export type Outcome = 'pass' | 'fail' | 'unknown';
 
 /** Lines that say a check failed, strongest first. Each is anchored to a line, so it runs in linear time. */
 const FAIL_LINES: readonly RegExp[] = [
-  /^FAIL Required test coverage.*$/m,
-  /^=+ .*\b\d+ (?:failed|errors?)\b.*=+\s*$/m,
-  /^(?:ERROR|error): (?:file or directory not found|file not found|not found):? .*$/m,
-  /^.*\berror TS\d+:.*$/m,
-  /^.*\b(?:Build failed|Failed to compile|Compilation failed|compilation failed|build failed)\b.*$/m,
-  /^error: could not compile .*$/m,
-  /^error(?:\[E\d+\])?: .*$/m,
-  /^test result: FAILED\..*$/m,
-  /^\s*Test Files\s+\d+ failed.*$/m,
-  /^\s*Tests?:?\s+\d+ failed.*$/m,
-  /^(?:FAIL|FAILED|--- FAIL:)\s.*$/m,
-  /^Found \d+ errors?\b.*$/m,
-  /^.*\b\d+ errors? found\b.*$/m,
-  /^.*✖ \d+ problems? \([1-9]\d* errors?.*$/m,
-  /^Diff in .*$/m,
-  /^would reformat .*$/m,
-  /^\[warn\] Code style issues found.*$/m,
-  /^.*\b\d+ (?:high|critical) severity vulnerabilit.*$/m,
-  /^npm ERR! .*$/m,
-  /^npm error .*$/m,
-  /^.*\b[1-9]\d* errors?, \d+ warnings?.*$/m,
-  /^.*ERR_PNPM_\w+.*$/m,
-  /^error Command failed with exit code \d+.*$/m,
-  /^.*(?:command not found|is not recognized as (?:an internal or external command|the name of a cmdlet)).*$/m,
-  /^.*\bTraceback \(most recent call last\):.*$/m,
-  /^.*\bno tests ran\b.*$/m,
-  /^.*\bJob failed\b.*$/m,
+  /^FAIL Required test coverage.*$/gm,
+  /^=+ .*\b\d+ (?:failed|errors?)\b.*=+\s*$/gm,
+  /^(?:ERROR|error): (?:file or directory not found|file not found|not found):? .*$/gm,
+  /^.*\berror TS\d+:.*$/gm,
+  /^.*\b(?:Build failed|Failed to compile|Compilation failed|compilation failed|build failed)\b.*$/gm,
+  /^error: could not compile .*$/gm,
+  /^error(?:\[E\d+\])?: .*$/gm,
+  /^test result: FAILED\..*$/gm,
+  /^\s*Test Files\s+\d+ failed.*$/gm,
+  /^\s*Tests?:?\s+\d+ failed.*$/gm,
+  /^(?:FAIL|FAILED|--- FAIL:)\s.*$/gm,
+  /^Found \d+ errors?\b.*$/gm,
+  /^.*\b\d+ errors? found\b.*$/gm,
+  /^.*✖ \d+ problems? \([1-9]\d* errors?.*$/gm,
+  /^Diff in .*$/gm,
+  /^would reformat .*$/gm,
+  /^\[warn\] Code style issues found.*$/gm,
+  /^.*\b\d+ (?:high|critical) severity vulnerabilit.*$/gm,
+  /^npm ERR! .*$/gm,
+  /^npm error .*$/gm,
+  /^.*\b[1-9]\d* errors?, \d+ warnings?.*$/gm,
+  /^.*ERR_PNPM_\w+.*$/gm,
+  /^error Command failed with exit code \d+.*$/gm,
+  /^.*(?:command not found|is not recognized as (?:an internal or external command|the name of a cmdlet)).*$/gm,
+  /^.*\bTraceback \(most recent call last\):.*$/gm,
+  /^.*\bno tests ran\b.*$/gm,
+  /^.*\bJob failed\b.*$/gm,
 ];
 
 const PASS_LINES: readonly RegExp[] = [
-  /^=+ .*\b\d+ passed\b.*=+\s*$/m,
-  /^test result: ok\..*$/m,
-  /^\s*Finished `?\w+`? profile.*$/m,
-  /^All checks passed!.*$/m,
-  /^Success: no issues found.*$/m,
-  /^.*\b0 errors?, \d+ warnings?.*$/m,
-  /^.*(?:✓ Compiled successfully|Compiled successfully|✓ built in|built in \d).*$/m,
-  /^\s*Test Files\s+\d+ passed.*$/m,
-  /^\s*Tests?:?\s+\d+ passed.*$/m,
-  /^ok\s+\S+.*$/m,
-  /^found 0 vulnerabilities.*$/m,
-  /^.*\bJob succeeded\b.*$/m,
+  /^=+ .*\b\d+ passed\b.*=+\s*$/gm,
+  /^test result: ok\..*$/gm,
+  /^\s*Finished `?\w+`? profile.*$/gm,
+  /^All checks passed!.*$/gm,
+  /^Success: no issues found.*$/gm,
+  /^.*\b0 errors?, \d+ warnings?.*$/gm,
+  /^.*(?:✓ Compiled successfully|Compiled successfully|✓ built in|built in \d).*$/gm,
+  /^\s*Test Files\s+\d+ passed.*$/gm,
+  /^\s*Tests?:?\s+\d+ passed.*$/gm,
+  /^ok\s+\S+.*$/gm,
+  /^found 0 vulnerabilities.*$/gm,
+  /^.*\bJob succeeded\b.*$/gm,
 ];
 
 /** pytest's "= 1 failed, 5 passed =" is a failure even though it says passed. */
 function lastMatch(text: string, res: readonly RegExp[]): string | null {
   let best: { at: number; line: string } | null = null;
   for (const re of res) {
-    const g = new RegExp(re.source, 'gm');
-    for (const m of text.matchAll(g)) {
+    for (const m of text.matchAll(re)) {
       const at = m.index ?? 0;
       if (best === null || at > best.at) best = { at, line: m[0] };
     }

@@ -1,5 +1,5 @@
 import { pushBounded, trimRecord } from './bounded.js';
-import { markChanged, markNotChanged, noteAgentText, noteCall, noteRequest, noteResult, noteTurnEnd } from './ledger.js';
+import { LEDGER_LIMITS, markChanged, markNotChanged, noteAgentText, noteCall, noteRequest, noteResult, noteTurnEnd } from './ledger.js';
 import { LIMITS } from './state.js';
 import type { CommandRecord, FailureRecord, SessionState } from './state.js';
 import type { Fact, Turn } from './types.js';
@@ -270,7 +270,10 @@ function applyToLedger(st: SessionState, f: Fact, line: number, main: boolean): 
       return;
     case 'wait': {
       const call = l.cells[f.cell];
-      if (call !== undefined) l.waits[f.id] = call;
+      if (call !== undefined) {
+        l.waits[f.id] = call;
+        trimRecord(l.waits, LEDGER_LIMITS.CALLS);
+      }
       return;
     }
     case 'turn_complete':
