@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { openEngine } from '../src/build/index.js';
+import { openEngine } from '../src/engine/index.js';
 import { resolveConfig } from '../src/config.js';
 
 /** One-shot build of a whole store, and the parse floor it is measured against. */

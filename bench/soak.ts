@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openEngine } from '../src/build/index.js';
+import { openEngine } from '../src/engine/index.js';
 import { resolveConfig } from '../src/config.js';
 import type { Source } from './generate.js';
 import { loadSources, PROJECT, rewrite } from './generate.js';

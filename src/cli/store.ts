@@ -1,7 +1,7 @@
 import type { ResolvedConfig } from '../config.js';
 import { resolveConfig } from '../config.js';
-import type { Engine } from '../build/index.js';
-import { openEngine } from '../build/index.js';
+import type { Engine } from '../engine/index.js';
+import { openEngine } from '../engine/index.js';
 import type { IndexEntry } from '../store/index-file.js';
 import type { IndexStore } from '../store/index-store.js';
 import { resolveIn } from '../store/index-store.js';

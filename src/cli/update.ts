@@ -1,5 +1,5 @@
-import type { BuildResult, SessionChange } from '../build/index.js';
-import { openEngine } from '../build/index.js';
+import type { BuildResult, SessionChange } from '../engine/index.js';
+import { openEngine } from '../engine/index.js';
 import type { Parsed } from './args.js';
 import { withDaemon } from './daemon-link.js';
 import type { Io } from './io.js';

@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import { escapeControls } from '../core/control-chars.js';
-import type { BuildResult } from '../build/index.js';
+import type { BuildResult } from '../engine/index.js';
 import type { SessionView } from '../control/protocol.js';
 import type { IndexEntry } from '../store/index-file.js';
 import type { FileStat } from '../watch/scan.js';

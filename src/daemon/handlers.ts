@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { BuildResult } from '../build/index.js';
+import type { BuildResult } from '../engine/index.js';
 import type { Handlers } from '../control/server.js';
 import type { EventName } from '../control/protocol.js';
 import { EVENT_NAMES, optionalBool, optionalNumber, optionalString, ParamError, PROTOCOL_VERSION, requireString } from '../control/protocol.js';

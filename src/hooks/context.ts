@@ -188,7 +188,7 @@ async function buildDirectly(ctx: HookContext, path: string): Promise<CaughtUp |
     return null;
   }
   // Loaded only here: the engine is most of the CLI's start-up time.
-  const { openEngine } = await import('../build/index.js');
+  const { openEngine } = await import('../engine/index.js');
   const engine = await openEngine(ctx.config);
   const r = await engine.build({ source: path });
   await engine.index.flush({ enabled: ctx.config.options.linking.enabled, minScore: ctx.config.options.linking.min_overlap_score });

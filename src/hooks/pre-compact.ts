@@ -28,7 +28,7 @@ export async function preCompact(ctx: HookContext, daemon: ControlClient | null)
       return null;
     }
   }
-  const { openEngine } = await import('../build/index.js');
+  const { openEngine } = await import('../engine/index.js');
   const engine = await openEngine(ctx.config);
   const r = await engine.update(at.dir, { history: { kind: 'checkpoint', reason: 'pre-compact hook', note } });
   await engine.index.flush({ enabled: ctx.config.options.linking.enabled, minScore: ctx.config.options.linking.min_overlap_score });

@@ -5,7 +5,7 @@ import { isObj, num, str } from '../core/harness/extract.js';
 import { offerText } from '../core/offer.js';
 import { describeError } from '../errors.js';
 import { GitProbe } from '../git/evidence.js';
-import { inferProject } from '../build/identity.js';
+import { inferProject } from '../engine/identity.js';
 import type { IndexEntry } from '../store/index-file.js';
 import { FILES } from '../store/layout.js';
 import { readToSession, recordOffer, takenBy } from '../store/to-session.js';

@@ -1,7 +1,7 @@
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CRASH_POINTS } from '../../src/build/faults.js';
+import { CRASH_POINTS } from '../../src/engine/faults.js';
 import { fixture, readJson, readLines, runCli, spawnCli, tempDir, testEnv } from '../helpers.js';
 
 /**

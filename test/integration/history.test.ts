@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { appendFile, readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openEngine } from '../../src/build/index.js';
+import { openEngine } from '../../src/engine/index.js';
 import { resolveConfig } from '../../src/config.js';
 import type { IndexEntry } from '../../src/store/index-file.js';
 import type { Manifest } from '../../src/store/manifest.js';

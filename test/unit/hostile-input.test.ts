@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readNewLines } from '../../src/build/read-source.js';
+import { readNewLines } from '../../src/engine/read-source.js';
 import { isLarge, jsonPieces } from '../../src/control/json-stream.js';
 import { escapeControls, stripControls, terminalSafe } from '../../src/core/control-chars.js';
 import { LineCutter } from '../../src/core/lines.js';

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import type { BuildRequest, BuildResult, Engine } from '../../build/index.js';
-import { openEngine } from '../../build/index.js';
+import type { BuildRequest, BuildResult, Engine } from '../../engine/index.js';
+import { openEngine } from '../../engine/index.js';
 import type { BuildParams } from '../../control/protocol.js';
 import { Redactor, redactName } from '../../core/redact.js';
 import { HARNESSES } from '../../core/types.js';

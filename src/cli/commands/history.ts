@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { HistoryRequest } from '../../build/history.js';
+import type { HistoryRequest } from '../../engine/history.js';
 import { Redactor } from '../../core/redact.js';
 import { EXIT } from '../../errors.js';
 import { FILES } from '../../store/layout.js';

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Engine } from '../../build/index.js';
-import { gitProbe } from '../../build/index.js';
-import { inferProject } from '../../build/identity.js';
+import type { Engine } from '../../engine/index.js';
+import { gitProbe } from '../../engine/index.js';
+import { inferProject } from '../../engine/identity.js';
 import type { ResolvedConfig } from '../../config.js';
 import type { DriftReport } from '../../core/drift.js';
 import { compareGit, describeBranch, describeDirty } from '../../core/drift.js';
