@@ -44,4 +44,4 @@ export async function openEngine(config: ResolvedConfig, opts: EngineOptions = {
 }
 
 export { Engine } from './engine.js';
-export type { BuildRequest, BuildResult, SessionChange } from './engine.js';
+export type { BuildRequest, BuildResult, SessionChange } from './types.js';

@@ -1,0 +1,277 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Hash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { sha256Hex } from '../core/canonical.js';
+import { escapeControls, stripControls } from '../core/control-chars.js';
+import { extractContract, generatedPart } from '../core/contract.js';
+import type { GitEvidence } from '../core/evidence.js';
+import type { Pressure } from '../core/pressure.js';
+import { computePressure } from '../core/pressure.js';
+import { MANIFEST_SHA_PLACEHOLDER, renderAll } from '../core/render/index.js';
+import type { RenderInput } from '../core/render/index.js';
+import type { SessionState } from '../core/state.js';
+import { ensureDir, hashPrefix, moveDir, removeEmptyDir, removeFile, writeAtomic } from '../store/files.js';
+import { indexEntry } from '../store/index-file.js';
+import { FILES, stateFileName } from '../store/layout.js';
+import type { HistoryEntry, Manifest, ProjectSource, UnsealedManifest } from '../store/manifest.js';
+import { seal, serializeManifest } from '../store/manifest.js';
+import { FILE_MODE } from '../store/permissions.js';
+import type { AppendBuffer } from './append.js';
+import type { Cleaner } from './clean.js';
+import { crashPoint } from './faults.js';
+import type { HistoryRequest } from './history.js';
+import { historyContent, historyName, readHistory, writeHistory } from './history.js';
+import { inferProject, isProvisional } from './identity.js';
+import type { EngineMemory } from './memory.js';
+import { clearResetMarker } from './session.js';
+import { sourceRecord } from './source.js';
+import type { Base, BuildRequest, BuildResult, Ctx, EngineDeps, ReadResult } from './types.js';
+
+/**
+ * Step 4 of a build: the commit, in SPEC §5's crash-safe order, stated here once:
+ *
+ *   1. the new timeline and TOOLS.md lines are appended (a new session's folder is made here);
+ *   2. the state file and the three renders are each replaced atomically;
+ *   3. history/'s copy, when one is asked for;
+ *   4. manifest.json, flushed to disk — the commit point: everything before it that a crash
+ *      leaves behind is residue that the next build cuts away (session.ts);
+ *   5. after it, only what can be redone: the previous state file removed, the reset marker
+ *      cleared, memory and INDEX.json updated.
+ */
+
+export interface Parts {
+  deps: EngineDeps;
+  memory: EngineMemory;
+  cleaner: Cleaner;
+}
+
+export async function commit(e: Parts, ctx: Ctx, base: Base, state: SessionState, hash: Hash, tools: Hash, append: AppendBuffer, read: ReadResult, reset: string | null): Promise<BuildResult> {
+  const { deps } = e;
+  const prev = base.manifest;
+  const now = deps.now();
+  if (ctx.req.model && !state.meta.model) state.meta.model = ctx.req.model;
+  const { dir, project, projectSource } = await refineProject(e, ctx, base, state, append);
+
+  // 1.
+  await append.flush();
+  if (base.isNew) await ensureDir(join(dir, FILES.history));
+  crashPoint('after-append');
+
+  const rawSha = read.rawSha ?? hash.copy().digest('hex');
+  const prevSrc = prev.sources[0] ?? null;
+  const source = ctx.gone && prevSrc ? prevSrc : await sourceRecord(ctx, read, rawSha, prevSrc, reset);
+  const revision = prev.revisions + 1;
+  const git = await captureGit(e, state.meta.cwd ?? null);
+  const pressure = computePressure(state, deps.config.pressure);
+  const existingMd = await readFile(join(dir, FILES.handoff), 'utf8').catch(() => null);
+  const contract = existingMd === null ? null : extractContract(existingMd);
+  const children = deps.index.childrenOf(prev.session).map((c) => ({ id: c.id, dir: c.dir }));
+  const token = randomBytes(32).toString('hex');
+  const title = prev.title_override ?? state.meta.title ?? null;
+  const histReq = historyRequest(ctx.req, prev, pressure);
+  // Anything a caller passes in is redacted like transcript text (Cleaner).
+  const hist = histReq?.note ? { ...histReq, note: stripControls(histReq.note) } : histReq;
+  const entry: HistoryEntry | null = hist ? { at: now.toISOString(), file: historyName(dir, prev.dir_name, hist, now), kind: hist.kind, reason: hist.reason, revision } : null;
+  const history = await readHistory(dir);
+  if (entry) history.push(entry.file);
+  const input: RenderInput = {
+    session: prev.session,
+    uuid: prev.uuid ?? state.meta.uuid ?? null,
+    harness: state.harness ?? prev.harness,
+    project,
+    chainId: prev.chain_id,
+    title,
+    createdAt: prev.created_at,
+    generatedAt: now.toISOString(),
+    revision,
+    root: deps.layout.root,
+    dir,
+    // The manifest keeps the real path (the store reads the file by it); what is rendered is
+    // redacted, and control characters in a file name become visible escapes.
+    sources: [{ path: e.cleaner.text(escapeControls(source.path)), offset: source.offset, size: source.size }],
+    rawSha256: rawSha,
+    manifestSha256: token,
+    git,
+    pressure,
+    contract,
+    parentSession: prev.parent_session,
+    childSessions: children,
+    redactions: state.redactions,
+    history: history.sort(),
+    state,
+  };
+  const renders = renderAll(input);
+  // Renders name this revision's manifest sha256, which depends on their own digests: they
+  // are hashed with a fixed placeholder in its place (see docs/PROVENANCE.md).
+  const digestOf = (s: string): string => sha256Hex(s.split(token).join(MANIFEST_SHA_PLACEHOLDER));
+  const toolsSha = tools.copy().digest('hex');
+  const stateJson = JSON.stringify(state);
+  const stateFile = stateFileName(revision);
+
+  const { manifest_sha256: _old, evidence_contract_sha256: _c, ...carried } = prev;
+  const unsealed: UnsealedManifest = {
+    ...carried,
+    project,
+    project_source: projectSource,
+    harness: input.harness,
+    model: state.meta.model ?? null,
+    title,
+    cwd: state.meta.cwd ?? null,
+    uuid: input.uuid,
+    updated_at: now.toISOString(),
+    source_paths: ctx.gone || prev.source_paths.includes(ctx.path) ? prev.source_paths : [...prev.source_paths, ctx.path],
+    sources: [source],
+    source_state: ctx.gone ? 'gone' : 'present',
+    watermark: state.watermark,
+    raw_sha256: rawSha,
+    raw_bytes: source.offset,
+    revisions: revision,
+    turn_count: state.turns,
+    counts: { ...state.counts },
+    skipped_lines: state.skipped,
+    bad_lines: state.bad,
+    oversized_lines: state.oversized,
+    unknown_types: { ...state.unknownTypes },
+    timeline_head: read.head,
+    timeline_bytes: prev.timeline_bytes + append.timelineBytes,
+    tools_bytes: prev.tools_bytes + append.toolsBytes,
+    render_sha256: {
+      [FILES.summary]: digestOf(renders.summaryJson),
+      [FILES.llm]: digestOf(renders.llmJson),
+      [FILES.tools]: toolsSha,
+      [FILES.handoff]: digestOf(generatedPart(renders.handoffMd)),
+    },
+    ...(contract === null ? {} : { evidence_contract_sha256: sha256Hex(contract) }),
+    state_file: stateFile,
+    state_sha256: sha256Hex(stateJson),
+    context: pressure,
+    git,
+    redactions: state.redactions,
+    quality: { transfer_ready: renders.gate.transfer_ready, failed: renders.gate.failed },
+    finalized: entry ? [...prev.finalized, entry] : prev.finalized,
+    subagents: children.map((c) => c.id),
+    objective: state.objectiveOverride ?? state.objective?.text ?? null,
+    objective_override: state.objectiveOverride,
+  };
+  // The manifest sha256 has a fixed length, so render sizes are known before it is.
+  const sized = (s: string): number => Buffer.byteLength(s.split(token).join(MANIFEST_SHA_PLACEHOLDER));
+  unsealed.render_bytes = { [FILES.summary]: sized(renders.summaryJson), [FILES.llm]: sized(renders.llmJson), [FILES.handoff]: sized(renders.handoffMd) };
+  const manifest = seal(unsealed);
+  const fill = (s: string): string => s.split(token).join(manifest.manifest_sha256);
+
+  // 2. (side by side: they do not depend on each other)
+  const handoffMd = fill(renders.handoffMd);
+  await Promise.all([
+    writeAtomic(join(dir, stateFile), stateJson, FILE_MODE, false).then(() => crashPoint('after-state')),
+    writeAtomic(join(dir, FILES.summary), fill(renders.summaryJson), FILE_MODE, false),
+    writeAtomic(join(dir, FILES.llm), fill(renders.llmJson), FILE_MODE, false),
+    writeAtomic(join(dir, FILES.handoff), handoffMd, FILE_MODE, false),
+  ]);
+  crashPoint('after-renders');
+  // 3.
+  if (entry && hist) await writeHistory(dir, entry.file, historyContent(hist, handoffMd, now, revision));
+  // 4.
+  await writeAtomic(join(dir, FILES.manifest), serializeManifest(manifest));
+  crashPoint('after-manifest');
+
+  // 5.
+  if (prev.state_file && prev.state_file !== stateFile) await removeFile(join(dir, prev.state_file));
+  if (reset !== null) await clearResetMarker(dir);
+  e.memory.remember(ctx.gone ? null : ctx.path, dir, manifest, state, ctx.gone ? null : hash, source.offset, rawSha);
+  deps.digests.remember(`${dir}\0tools`, tools, manifest.tools_bytes, toolsSha);
+  deps.index.upsert(indexEntry(manifest, dir, manifest.objective));
+  return {
+    ...resultOf(manifest, dir, read),
+    path: source.path,
+    new_turns: read.newTurns,
+    up_to_date: false,
+    offset: source.offset,
+    reset,
+    pressure,
+    previous_pressure: base.isNew ? null : prev.context.level,
+    new_compactions: Math.max(0, pressure.compactions - (base.isNew ? 0 : prev.context.compactions)),
+    history: entry,
+    bad_lines: state.bad,
+    corrupt: read.corrupt,
+  };
+}
+
+/** The result of a build that found nothing to commit. */
+export function upToDate(dir: string, m: Manifest, read: ReadResult): BuildResult {
+  return resultOf(m, dir, read);
+}
+
+function resultOf(m: Manifest, dir: string, read: ReadResult): BuildResult {
+  return {
+    session: m.session,
+    title: m.title,
+    path: m.sources[0]?.path ?? '',
+    project: m.project,
+    dir,
+    harness: m.harness,
+    revision: m.revisions,
+    watermark: m.watermark,
+    turns: m.turn_count,
+    new_turns: 0,
+    up_to_date: true,
+    pending_bytes: read.pendingBytes,
+    offset: read.offset,
+    size: read.size,
+    reset: null,
+    pressure: m.context,
+    previous_pressure: m.context.level,
+    new_compactions: 0,
+    history: null,
+    bad_lines: m.bad_lines,
+    unknown_types: m.unknown_types,
+    corrupt: null,
+    build_ms: 0,
+  };
+}
+
+/** The running digest of TOOLS.md as committed, to continue with this build's appends. */
+export async function toolsBase(deps: EngineDeps, dir: string, m: Manifest): Promise<Hash> {
+  if (m.tools_bytes === 0) return createHash('sha256');
+  const path = join(dir, FILES.tools);
+  const h = await deps.digests.resume(`${dir}\0tools`, path, m.tools_bytes, m.render_sha256[FILES.tools] ?? '');
+  // A TOOLS.md edited by hand (same length) no longer matches: verify reports it, and from
+  // here on the digest covers what is on disk.
+  return h ?? (await hashPrefix(path, m.tools_bytes));
+}
+
+/** A project guessed before the transcript named its cwd moves once it does. */
+async function refineProject(e: Parts, ctx: Ctx, base: Base, state: SessionState, append: AppendBuffer): Promise<{ dir: string; project: string; projectSource: ProjectSource }> {
+  const prev = base.manifest;
+  const keep = { dir: base.dir, project: prev.project, projectSource: prev.project_source };
+  if (!isProvisional(prev.project_source) || ctx.req.project || !state.meta.cwd) return keep;
+  const choice = await inferProject(undefined, state.meta.cwd, ctx.path, e.deps.git, (n) => e.cleaner.text(n));
+  if (isProvisional(choice.source) || choice.project === prev.project) return keep;
+  const to = e.deps.layout.sessionDir(choice.project, prev.dir_name);
+  // A session seen for the first time has no folder until its first append: nothing to move.
+  if (existsSync(base.dir)) {
+    await moveDir(base.dir, to);
+    await removeEmptyDir(dirname(base.dir));
+  }
+  e.memory.forget(base.dir);
+  append.dir = to;
+  return { dir: to, project: choice.project, projectSource: choice.source };
+}
+
+function historyRequest(req: BuildRequest, prev: Manifest, p: Pressure): HistoryRequest | null {
+  if (req.history) return req.history;
+  if (!req.autoFinalize || prev.revisions === 0) return null;
+  if (p.compactions > prev.context.compactions) return { kind: 'finalize', reason: 'compaction' };
+  if (p.level === 'red' && prev.context.level !== 'red') return { kind: 'finalize', reason: 'context pressure turned red' };
+  return null;
+}
+
+async function captureGit(e: Parts, cwd: string | null): Promise<GitEvidence> {
+  const g = await e.deps.git.capture(cwd);
+  const r = e.deps.redactor;
+  // Paths of the repository are file names: shown, never obeyed.
+  const red = (s: string | null): string | null => (s === null ? null : r.redact(stripControls(s)).text);
+  const name = (s: string): string => r.redact(escapeControls(s)).text;
+  return { ...g, cwd: red(g.cwd), top: red(g.top), diffstat: red(g.diffstat), reason: red(g.reason), changed: g.changed.map(name), untracked: g.untracked.map(name) };
+}

@@ -1,0 +1,66 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { stripControls } from '../core/control-chars.js';
+import { sessionDirName, slugify } from '../core/naming.js';
+import type { SessionState } from '../core/state.js';
+import { UsageError } from '../errors.js';
+import { moveDir } from '../store/files.js';
+import type { Manifest, UnsealedManifest } from '../store/manifest.js';
+import { seal } from '../store/manifest.js';
+import { AppendBuffer } from './append.js';
+import type { Parts } from './commit.js';
+import { commit, toolsBase } from './commit.js';
+import type { LoadedSession } from './session.js';
+import type { Base, BuildResult, Ctx, ReadResult, SessionChange } from './types.js';
+
+/**
+ * Changes to a session that its transcript does not make: retitle and rename move its folder
+ * before the build that records them; a transcript that is gone re-renders what is committed.
+ */
+
+/** Moves and renames a session folder before the build that records the change. */
+export async function applyChange(e: Parts, loaded: LoadedSession, change: SessionChange): Promise<{ dir: string; manifest: Manifest }> {
+  const m = loaded.manifest;
+  let target = loaded.dir;
+  const patch: Partial<UnsealedManifest> = {};
+  if (change.title !== undefined) {
+    const title = stripControls(change.title).replace(/\s+/g, ' ');
+    const slug = slugify(title, sessionDirName(m.session));
+    target = join(dirname(target), slug);
+    if (slug !== m.dir_name) {
+      patch.dir_name = slug;
+      patch.titled_from = [...m.titled_from, m.dir_name];
+    }
+    patch.title_override = title.trim();
+  }
+  if (change.project !== undefined) {
+    const project = slugify(change.project);
+    if (project !== m.project) {
+      target = e.deps.layout.sessionDir(project, basename(target));
+      patch.prev_project = m.project;
+      patch.project = project;
+      patch.project_source = 'flag';
+    }
+  }
+  if (target !== loaded.dir) {
+    if (existsSync(target)) {
+      throw new UsageError(`${target} already exists`, { hint: 'choose another name, or rename the session that holds it first' });
+    }
+    await moveDir(loaded.dir, target);
+    e.memory.forget(loaded.dir);
+    e.deps.index.remove(m.session);
+  }
+  const { manifest_sha256: _s, ...rest } = m;
+  return { dir: target, manifest: seal({ ...rest, ...patch }) };
+}
+
+/** A new revision of a session whose transcript is gone: nothing read, the committed state re-rendered. */
+export async function commitGone(e: Parts, ctx: Ctx, base: Base, state: SessionState): Promise<BuildResult> {
+  const m = base.manifest;
+  const src = m.sources[0];
+  const read: ReadResult = { offset: src?.offset ?? 0, lines: src?.lines ?? 0, size: src?.size ?? 0, pendingBytes: 0, newTurns: 0, corrupt: null, head: m.timeline_head, rawSha: m.raw_sha256, hash: createHash('sha256') };
+  const append = new AppendBuffer(base.dir);
+  const tools = await toolsBase(e.deps, base.dir, m);
+  return commit(e, ctx, base, state, createHash('sha256'), tools, append, read, null);
+}

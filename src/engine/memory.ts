@@ -1,0 +1,72 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { SessionState } from '../core/state.js';
+import { cloneState } from '../core/state.js';
+import type { Hash } from 'node:crypto';
+import { FILES } from '../store/layout.js';
+import type { Manifest } from '../store/manifest.js';
+import type { DigestCache } from './digests.js';
+import type { LoadedSession } from './session.js';
+import { loadSession } from './session.js';
+
+/**
+ * What an engine keeps between builds, so a refresh of a hot session reads only its new bytes:
+ * which folder a transcript builds into, the last committed manifest and state of the sessions
+ * refreshed lately (a bounded LRU), and their running digests (DigestCache).
+ */
+export class EngineMemory {
+  /** path → session directory, learned once per process so a refresh needs no peek. */
+  private readonly located = new Map<string, string>();
+  private readonly cache = new Map<string, { manifest: Manifest; state: SessionState }>();
+
+  constructor(
+    private readonly digests: DigestCache,
+    private readonly size: number,
+  ) {}
+
+  dirOf(path: string): string | undefined {
+    return this.located.get(path);
+  }
+
+  locatedAt(path: string, dir: string): void {
+    this.located.set(path, dir);
+  }
+
+  /** Forgets what is held about a path or a session directory. */
+  forget(pathOrDir: string): void {
+    const dir = this.located.get(pathOrDir) ?? pathOrDir;
+    this.located.delete(pathOrDir);
+    this.cache.delete(dir);
+  }
+
+  /** The committed manifest of a folder (null when it holds none, or an unreadable one). */
+  async manifestOf(dir: string): Promise<Manifest | null> {
+    const hit = this.cache.get(dir);
+    if (hit) return hit.manifest;
+    try {
+      return JSON.parse(await readFile(join(dir, FILES.manifest), 'utf8')) as Manifest;
+    } catch {
+      return null;
+    }
+  }
+
+  /** A session as its last commit left it: from memory when hot, else from disk (session.ts). */
+  async load(dir: string): Promise<LoadedSession> {
+    const hit = this.cache.get(dir);
+    if (hit) return { dir, manifest: hit.manifest, state: cloneState(hit.state), dirty: false, resetPending: false, damaged: null };
+    return loadSession(dir);
+  }
+
+  /** After a commit: the folder, the state and the running digest of the bytes read. */
+  remember(path: string | null, dir: string, manifest: Manifest, state: SessionState, hash: Hash | null, offset: number, rawSha: string): void {
+    if (path !== null) this.located.set(path, dir);
+    if (hash !== null) this.digests.remember(`${dir}\0raw`, hash, offset, rawSha);
+    if (this.size <= 0) return;
+    this.cache.delete(dir);
+    this.cache.set(dir, { manifest, state: cloneState(state) });
+    if (this.cache.size > this.size) {
+      const oldest = this.cache.keys().next().value;
+      if (oldest !== undefined) this.cache.delete(oldest);
+    }
+  }
+}

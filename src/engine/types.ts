@@ -1,0 +1,117 @@
+import type { Hash } from 'node:crypto';
+import type { ResolvedConfig } from '../config.js';
+import type { Pressure } from '../core/pressure.js';
+import type { Redactor } from '../core/redact.js';
+import type { Harness } from '../core/types.js';
+import type { CorruptLineError } from '../errors.js';
+import type { GitProbe } from '../git/evidence.js';
+import type { IndexStore } from '../store/index-store.js';
+import type { Layout } from '../store/layout.js';
+import type { HistoryEntry, Manifest } from '../store/manifest.js';
+import type { DigestCache } from './digests.js';
+import type { HistoryRequest } from './history.js';
+
+/** The shapes a build passes between its steps (engine.ts names the steps). */
+
+export interface EngineDeps {
+  config: ResolvedConfig;
+  layout: Layout;
+  redactor: Redactor;
+  git: GitProbe;
+  digests: DigestCache;
+  index: IndexStore;
+  now: () => Date;
+  /** Sessions whose state stays in memory between refreshes (the daemon's hot set). */
+  cacheSessions?: number;
+}
+
+export interface BuildRequest {
+  source: string;
+  session?: string | undefined;
+  project?: string | undefined;
+  harness?: Harness | undefined;
+  model?: string | undefined;
+  objective?: string | undefined;
+  allowBadLines?: boolean | undefined;
+  final?: boolean | undefined;
+  /** Re-render and bump the revision even when nothing is new. */
+  force?: boolean | undefined;
+  /** Copy the committed HANDOFF.md into history/ in the same commit. */
+  history?: HistoryRequest | undefined;
+  /** Finalize on its own when pressure turns red or a compaction happens (daemon). */
+  autoFinalize?: boolean | undefined;
+}
+
+/** Changes `update()` makes to a session besides what its transcript says. */
+export interface SessionChange {
+  /** retitle: the new title; the folder becomes its slug. */
+  title?: string | undefined;
+  /** rename: the project to move under. */
+  project?: string | undefined;
+  history?: HistoryRequest | undefined;
+}
+
+export interface BuildResult {
+  session: string;
+  title: string | null;
+  /** The transcript this session reads. */
+  path: string;
+  project: string;
+  dir: string;
+  harness: Harness;
+  revision: number;
+  watermark: number;
+  turns: number;
+  new_turns: number;
+  up_to_date: boolean;
+  pending_bytes: number;
+  offset: number;
+  size: number;
+  reset: string | null;
+  pressure: Pressure;
+  previous_pressure: Pressure['level'] | null;
+  new_compactions: number;
+  history: HistoryEntry | null;
+  bad_lines: number;
+  unknown_types: Record<string, number>;
+  /** Set when the read stopped at a corrupt line (the turns before it were committed). */
+  corrupt: CorruptLineError | null;
+  build_ms: number;
+}
+
+/** One build's view of its transcript, taken once when the build starts. */
+export interface Ctx {
+  req: BuildRequest;
+  path: string;
+  size: number;
+  dev: number;
+  ino: number;
+  mtimeMs: number;
+  isText: boolean;
+  /** The transcript no longer exists: re-render from the committed state alone. */
+  gone: boolean;
+  /** A text transcript's bytes, once read for this build (text is parsed whole). */
+  text?: Buffer;
+}
+
+export interface ReadResult {
+  offset: number;
+  lines: number;
+  size: number;
+  pendingBytes: number;
+  newTurns: number;
+  corrupt: CorruptLineError | null;
+  head: string;
+  /** Text transcripts are hashed whole; JSONL through the running hash. */
+  rawSha: string | null;
+  /** The running hash of the source's consumed bytes, to continue from. */
+  hash: Hash;
+}
+
+/** What a commit starts from: the last committed manifest (a bare one for a new session). */
+export interface Base {
+  dir: string;
+  manifest: Manifest;
+  isNew: boolean;
+  dirty: boolean;
+}
