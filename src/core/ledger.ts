@@ -16,7 +16,7 @@ import type { CheckTarget } from './shell.js';
 export const LEDGER_LIMITS = {
   REQUESTS: 200,
   REQUEST_CHARS: 1500,
-  CALLS: 512,
+  CALLS: 128,
   FILES: 1000,
   CHECKS: 200,
   FAILURES: 100,

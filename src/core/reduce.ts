@@ -1,3 +1,4 @@
+import { sha256Hex } from './canonical.js';
 import { pushBounded, trimRecord } from './bounded.js';
 import { LEDGER_LIMITS, markChanged, markNotChanged, noteAgentText, noteCall, noteRequest, noteResult, noteTurnEnd } from './ledger.js';
 import { LIMITS } from './state.js';
@@ -16,9 +17,12 @@ const head = (s: string, n: number): string => (s.length <= n ? s : `${s.slice(0
 const tail = (s: string, n: number): string => (s.length <= n ? s : `…${s.slice(s.length - n + 1)}`);
 
 
+/** What tells two runs of one call apart. A long command (a heredoc with a whole file) is kept as its head and digest. */
 function failureKey(name: string, command: string | undefined, files: readonly string[] | undefined): string {
-  return `${name}\u0000${command ?? files?.[0] ?? ''}`;
+  const what = command ?? files?.[0] ?? '';
+  return `${name}\u0000${what.length <= KEY_CHARS ? what : `${what.slice(0, KEY_CHARS)}\u0000${sha256Hex(what).slice(0, 16)}`}`;
 }
+const KEY_CHARS = 300;
 
 function noteFiles(st: SessionState, files: readonly string[], tool: string, seq: number): void {
   for (const f of files) {
@@ -57,7 +61,7 @@ function applyToolCall(st: SessionState, f: Fact & { t: 'tool_call' }, seq: numb
   if (existing) {
     // A second record of the same call (Codex exec_command_begin/end): fill in what was missing.
     if (f.command !== undefined && existing.command === undefined) {
-      existing.command = f.command;
+      existing.command = head(f.command, LIMITS.COMMAND_CHARS);
       existing.key = failureKey(existing.name, f.command, f.files);
       addCommand(st, f.id, existing.name, f.command, existing.seq);
     }
@@ -68,7 +72,7 @@ function applyToolCall(st: SessionState, f: Fact & { t: 'tool_call' }, seq: numb
     st.toolNames[f.id] = f.name;
     trimRecord(st.toolNames, LIMITS.TOOL_IDS);
     const call: { name: string; seq: number; key: string; command?: string } = { name: f.name, seq, key: failureKey(f.name, f.command, f.files) };
-    if (f.command !== undefined) call.command = f.command;
+    if (f.command !== undefined) call.command = head(f.command, LIMITS.COMMAND_CHARS);
     st.calls[f.id] = call;
     trimRecord(st.calls, LIMITS.TOOL_IDS);
   }

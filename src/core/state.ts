@@ -12,19 +12,19 @@ import type { Harness, TodoItem, ToolRef, TurnClass } from './types.js';
  */
 
 /** Bumped when the state's shape changes: a state of another version is rebuilt by a replay. */
-export const STATE_VERSION = 2;
+export const STATE_VERSION = 3;
 
 export const LIMITS = {
   /** Turns kept for HANDOFF.llm.json (the HANDOFF.md table shows the last RECENT_TURNS). */
   WINDOW_TURNS: 200,
   RECENT_TURNS: 40,
-  WINDOW_TEXT_CHARS: 2000,
+  WINDOW_TEXT_CHARS: 300,
   STATE_NOW_CHARS: 1200,
   OBJECTIVE_CHARS: 1200,
   COMMANDS: 100,
   FAILURES: 50,
   FILES: 1000,
-  TOOL_IDS: 512,
+  TOOL_IDS: 128,
   SUBAGENTS: 100,
   FAILURE_TEXT_CHARS: 300,
   COMMAND_CHARS: 400,

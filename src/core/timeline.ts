@@ -1,11 +1,16 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson, sha256Hex } from './canonical.js';
+import { TIMELINE_TEXT, excerpt } from './excerpt.js';
 import type { ToolRef, Turn } from './types.js';
 
 /**
  * timeline.jsonl lines: one turn each, `{seq, ts, class, text, h}` (+ `tool`), where
  * h = sha256(previous h + canonical JSON of the line without h). Lines are written canonical,
  * so the stored bytes are exactly what the chain hashes (plus the `h` member).
+ *
+ * A long text is kept as its head and tail (excerpt.ts) with `text_bytes` and `text_sha256`
+ * of the full text, which the chain seals like any other member. Lines written before that
+ * rule (store format 1) carry their text whole and no such members: both read alike.
  */
 
 export interface ChainedLine {
@@ -15,7 +20,12 @@ export interface ChainedLine {
 }
 
 export function timelineRecord(turn: Turn): Record<string, unknown> {
-  const rec: Record<string, unknown> = { seq: turn.seq, ts: turn.ts, class: turn.class, text: turn.text };
+  const ex = excerpt(turn.text, TIMELINE_TEXT);
+  const rec: Record<string, unknown> = { seq: turn.seq, ts: turn.ts, class: turn.class, text: ex.text };
+  if (ex.full) {
+    rec.text_bytes = ex.full.bytes;
+    rec.text_sha256 = ex.full.sha256;
+  }
   if (turn.tool) rec.tool = turn.tool;
   return rec;
 }
@@ -38,7 +48,10 @@ export function canonicalTurn(turn: Turn, h?: string): string {
 /** Everything after `class` (and `h`): serialized once per turn, the text being the bulk. */
 function canonicalTail(turn: Turn): string {
   const seq = Number.isFinite(turn.seq) ? String(turn.seq) : 'null';
-  return `"seq":${seq},"text":${JSON.stringify(turn.text)}${turn.tool ? `,"tool":${toolJson(turn.tool)}` : ''},"ts":${JSON.stringify(turn.ts)}}`;
+  const ex = excerpt(turn.text, TIMELINE_TEXT);
+  // Keys in canonical (sorted) order: seq, text, text_bytes, text_sha256, tool, ts.
+  const full = ex.full ? `,"text_bytes":${ex.full.bytes},"text_sha256":"${ex.full.sha256}"` : '';
+  return `"seq":${seq},"text":${JSON.stringify(ex.text)}${full}${turn.tool ? `,"tool":${toolJson(turn.tool)}` : ''},"ts":${JSON.stringify(turn.ts)}}`;
 }
 
 const H_FIELD = '"h":"'.length + 64 + '",'.length;

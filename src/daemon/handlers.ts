@@ -70,7 +70,7 @@ export function makeHandlers(d: Daemon): Handlers {
       // One at a time: a store of thousands of sessions must not open them all at once.
       return d.exclusive(async () => {
         const reports = [];
-        for (const t of targets) reports.push(await verifySession(t.dir, { source }));
+        for (const t of targets) reports.push(await verifySession(t.dir, { source, turns: (m, on) => d.engine.turnsOf(m, on) }));
         return reports;
       });
     },

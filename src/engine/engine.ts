@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { sha256Hex } from '../core/canonical.js';
 import type { Redactor } from '../core/redact.js';
+import type { Turn } from '../core/types.js';
 import { toolsHeader } from '../core/render/tools-md.js';
 import { initialState } from '../core/state.js';
 import { NotFoundError, SourceError } from '../errors.js';
@@ -11,13 +12,14 @@ import { listDir, removeEmptyDir, removeFile } from '../store/files.js';
 import type { IndexStore } from '../store/index-store.js';
 import type { Layout } from '../store/layout.js';
 import { STATE_FILE_RE } from '../store/layout.js';
+import type { Manifest } from '../store/manifest.js';
 import { seal } from '../store/manifest.js';
 import { AppendBuffer } from './append.js';
 import { Cleaner } from './clean.js';
 import type { Parts } from './commit.js';
 import { commit, toolsBase, upToDate } from './commit.js';
 import { crashPoint } from './faults.js';
-import { readNew, replay, replayGone } from './fold.js';
+import { readNew, replay, replayGone, replayTurns } from './fold.js';
 import type { Identity, Peek } from './identity.js';
 import { identify, inferProject, peek } from './identity.js';
 import { applyChange, commitGone } from './lifecycle.js';
@@ -126,6 +128,17 @@ export class Engine {
     if (reads !== undefined && reads !== path) return 'moved';
     if (m.source_state === 'gone') return null;
     return this.update(dir, {});
+  }
+
+  /**
+   * The turns a session's transcript yields up to its committed offset, full texts included
+   * (`verify --source` compares them with timeline.jsonl). Throws a SourceError when the
+   * transcript cannot be read.
+   */
+  async turnsOf(m: Manifest, onTurn: (t: Turn) => void): Promise<void> {
+    const path = m.sources[0]?.path;
+    if (path === undefined) return;
+    await replayTurns(this.deps, await openSource({ source: path }), m, onTurn);
   }
 
   // ---------------------------------------------------------------- a session seen for the first time

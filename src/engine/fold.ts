@@ -68,6 +68,27 @@ export async function replay(deps: EngineDeps, ctx: Ctx, m: Manifest): Promise<S
   return state;
 }
 
+/**
+ * The turns the committed bytes [0, offset) of a session's transcript fold into, with their
+ * full texts: what `verify --source` proves the timeline's lines against (a cut text by its
+ * length and sha256).
+ */
+export async function replayTurns(deps: EngineDeps, ctx: Ctx, m: Manifest, onTurn: (t: Turn) => void): Promise<void> {
+  const src = m.sources[0];
+  if (!src) return;
+  const state = initialState();
+  if (ctx.isText) {
+    const raw = (ctx.text ?? (await readTextFile(ctx.path))).subarray(0, src.offset);
+    state.harness = 'text';
+    for (const t of parseTextTranscript(withoutBom(raw.toString('utf8'))).turns) {
+      const kept = ingestTextTurn(state, t, deps.redactor);
+      if (kept) onTurn(kept);
+    }
+    return;
+  }
+  await readNewLines(ctx.path, { offset: 0, lines: 0 }, state, createHash('sha256'), { ...readOptions(deps, ctx, true, m.parent_session !== null), limit: src.offset, final: true }, onTurn);
+}
+
 /** The committed state of a session whose transcript is gone (from its manifest only). */
 export function replayGone(m: Manifest): SessionState {
   const st = initialState();

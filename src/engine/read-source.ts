@@ -99,6 +99,13 @@ async function readAt(fh: FileHandle, offset: number, bytes: number): Promise<Bu
   return buf.subarray(0, got);
 }
 
+/** The byte before `offset` is not a newline and the byte at it is one. */
+async function endsOpenLine(fh: FileHandle, offset: number): Promise<boolean> {
+  const two = Buffer.alloc(2);
+  const { bytesRead } = await fh.read(two, 0, 2, offset - 1);
+  return bytesRead === 2 && two[0] !== 0x0a && two[1] === 0x0a;
+}
+
 export async function readNewLines(
   path: string,
   start: { offset: number; lines: number },
@@ -110,6 +117,12 @@ export async function readNewLines(
   const fh = await open(path, 'r');
   try {
     const size = Math.min((await fh.stat()).size, opts.limit ?? Number.MAX_SAFE_INTEGER);
+    // A last line taken without its newline (`--final`) ends at `offset`: the newline the agent
+    // writes after it ends that line, not an empty one, or every later line would be counted one off.
+    if (start.offset > 0 && start.offset < size && (await endsOpenLine(fh, start.offset))) {
+      hash.update('\n');
+      start = { offset: start.offset + 1, lines: start.lines };
+    }
     const cutter = new LineCutter(start.offset, start.lines, opts.maxLineBytes, HOLD_BYTES);
     const consumed = new ConsumedHash(hash, start.offset);
     let pos = start.offset;

@@ -6,6 +6,7 @@ import { sha256Hex } from '../core/canonical.js';
 import { extractContract, generatedPart } from '../core/contract.js';
 import { MANIFEST_SHA_PLACEHOLDER } from '../core/render/input.js';
 import { checkChain } from '../core/timeline.js';
+import type { Turn } from '../core/types.js';
 import { hashPrefix, sha256File } from './files.js';
 import { FILES } from './layout.js';
 import type { Manifest } from './manifest.js';
@@ -29,6 +30,33 @@ export interface VerifyReport {
   sourceGone: boolean;
 }
 
+/**
+ * Every timeline line against the turn the transcript yields at its place: the same seq, class
+ * and time, and the same text — or, for a text kept as head and tail, the same length and sha256.
+ */
+async function proveTurns(m: Manifest, lines: readonly string[], turns: NonNullable<VerifyOptions['turns']>): Promise<string | null> {
+  let i = 0;
+  let problem: string | null = null;
+  try {
+    await turns(m, (t) => {
+      if (problem !== null) return;
+      const raw = lines[i];
+      i += 1;
+      if (raw === undefined) {
+        problem = `the transcript yields more turns than timeline.jsonl's ${lines.length}`;
+        return;
+      }
+      const r = JSON.parse(raw) as { seq: number; class: string; ts: string | null; text: string; text_bytes?: number; text_sha256?: string };
+      const same = r.seq === t.seq && r.class === t.class && r.ts === t.ts && (r.text_sha256 === undefined ? r.text === t.text : r.text_sha256 === sha256Hex(t.text) && r.text_bytes === Buffer.byteLength(t.text));
+      if (!same) problem = `timeline line ${i} (seq ${r.seq}) is not what the transcript says at that turn (if the redaction patterns changed since the build, build the session afresh)`;
+    });
+  } catch (e) {
+    return `the transcript could not be read again: ${(e as Error).message}`;
+  }
+  if (problem === null && i !== lines.length) problem = `the transcript yields ${i} turns, timeline.jsonl holds ${lines.length}`;
+  return problem;
+}
+
 async function readLines(path: string, onLine: (l: string) => void): Promise<void> {
   // Small chunks: `verify --all` over thousands of sessions would otherwise leave a 64 KiB buffer
   // per session for the collector, and the daemon's memory would jump with it.
@@ -36,7 +64,14 @@ async function readLines(path: string, onLine: (l: string) => void): Promise<voi
   for await (const line of rl) onLine(line);
 }
 
-export async function verifySession(dir: string, opts: { source: boolean }): Promise<VerifyReport> {
+export interface VerifyOptions {
+  /** Re-hash the transcript bytes [0, offset), and prove every timeline line against them. */
+  source: boolean;
+  /** The turns the transcript's committed bytes fold into (the engine's replay), for `source`. */
+  turns?: ((m: Manifest, onTurn: (t: Turn) => void) => Promise<void>) | undefined;
+}
+
+export async function verifySession(dir: string, opts: VerifyOptions): Promise<VerifyReport> {
   const report: VerifyReport = { id: '?', dir, ok: false, checks: [], failures: [], notes: [], sourceGone: false };
   const fail = (reason: string): VerifyReport => {
     report.failures.push(reason);
@@ -135,6 +170,11 @@ export async function verifySession(dir: string, opts: { source: boolean }): Pro
       const h = (await hashPrefix(s.path, s.offset)).digest('hex');
       if (h !== s.raw_sha256) return fail(`source ${s.path}: bytes [0, ${s.offset}) no longer hash to raw_sha256 (the transcript was rewritten)`);
       report.checks.push('source');
+      if (opts.turns && s === m.sources[0]) {
+        const problem = await proveTurns(m, lines, opts.turns);
+        if (problem !== null) return fail(problem);
+        report.checks.push(`turns(${count})`);
+      }
     }
   }
   report.ok = true;

@@ -28,7 +28,7 @@ async function expectFail(reason: RegExp): Promise<void> {
 describe('verify detects tampering', () => {
   it('passes an untouched session with every check named', async () => {
     const r = await runCli(['verify', 'claude-session', '--source'], { env });
-    expect(r.out.trim()).toBe('PASS claude-session [manifest, timeline(15), chain, llm-schema, renders(4), state, contract=none, source]');
+    expect(r.out.trim()).toBe('PASS claude-session [manifest, timeline(15), chain, llm-schema, renders(4), state, contract=none, source, turns(15)]');
   });
 
   it('fails on an edited manifest field', async () => {

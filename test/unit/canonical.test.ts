@@ -29,15 +29,33 @@ describe('timeline hash chain', () => {
 
 describe('the fast turn serializer', () => {
   it('writes exactly what the general canonical serializer writes', async () => {
-    const { canonicalTurn } = await import('../../src/core/timeline.js');
+    const { canonicalTurn, timelineRecord } = await import('../../src/core/timeline.js');
     const turns = [
       { seq: 0, ts: null, class: 'USER' as const, text: 'plain' },
       { seq: 17, ts: '2026-01-01T00:00:00.000Z', class: 'TOOL' as const, text: 'quote " backslash \\ newline \n tab \t emoji 🚀 \u2028', tool: { name: 'Bash', id: 'toolu_1', ok: false } },
       { seq: 3.5, ts: 't', class: 'OTHER' as const, text: '', tool: { name: 'n', id: '' } },
+      // Long enough to be kept as head and tail, with text_bytes and text_sha256.
+      { seq: 4, ts: null, class: 'TOOL' as const, text: `head ${'é🚀 '.repeat(400)} tail`, tool: { name: 'Bash', id: 'toolu_2', ok: true } },
     ];
     for (const t of turns) {
-      expect(canonicalTurn(t)).toBe(canonicalJson(t));
-      expect(canonicalTurn(t, 'abc')).toBe(canonicalJson({ ...t, h: 'abc' }));
+      expect(canonicalTurn(t)).toBe(canonicalJson(timelineRecord(t)));
+      expect(canonicalTurn(t, 'abc')).toBe(canonicalJson({ ...timelineRecord(t), h: 'abc' }));
     }
+    expect(canonicalTurn(turns[3] as (typeof turns)[number])).toMatch(/"text_bytes":\d+,"text_sha256":"[0-9a-f]{64}"/);
+  });
+});
+
+describe('excerpt', () => {
+  it('keeps a short text whole and a long one as head and tail, never splitting a surrogate pair', async () => {
+    const { excerpt } = await import('../../src/core/excerpt.js');
+    const lim = { max: 10, head: 5, tail: 3 };
+    expect(excerpt('short', lim)).toEqual({ text: 'short', full: null });
+    const emoji = '1234🚀5678901234';
+    const ex = excerpt(emoji, lim);
+    expect(ex.full).toEqual({ bytes: Buffer.byteLength(emoji), sha256: createHash('sha256').update(emoji).digest('hex') });
+    expect(ex.text.startsWith('1234🚀')).toBe(true);
+    expect(ex.text.endsWith('234')).toBe(true);
+    expect(ex.text).toContain('characters cut');
+    expect(ex.text).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
   });
 });

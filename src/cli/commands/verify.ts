@@ -19,11 +19,12 @@ export const verifyCommand: Command = {
   details:
     'Checks the manifest hash, the timeline hash chain and line count, HANDOFF.llm.json against its schema,\n' +
     'every render digest and the build state. --source also re-hashes the transcript bytes the handoff was\n' +
-    'built from (a transcript deleted since is reported SOURCE-GONE, which is not a failure).\n' +
+    'built from and reads their turns again, proving every timeline line (a long text kept as head and tail\n' +
+    'by its length and sha256); a transcript deleted since is reported SOURCE-GONE, which is not a failure.\n' +
     'Exit 0 pass, 1 fail, 3 ambiguous prefix, 4 no match or no handoffs.',
   options: {
     all: { type: 'boolean', description: 'verify every session of the store' },
-    source: { type: 'boolean', description: 'also re-hash the transcript bytes [0, offset)' },
+    source: { type: 'boolean', description: 'also re-hash the transcript bytes [0, offset) and prove every timeline line against them' },
     install: { type: 'string', arg: 'DIR', description: 'verify an installed skill folder against its install record' },
   },
   async run(io, args) {
@@ -50,7 +51,7 @@ export const verifyCommand: Command = {
       const targets = all ? engine.index.all().sort((a, b) => a.id.localeCompare(b.id)) : [resolvePrefix(engine.index, prefix as string, config.root)];
       if (targets.length === 0) resolvePrefix(engine.index, '', config.root); // throws the "no handoffs" error
       reports = [];
-      for (const t of targets) reports.push(await verifySession(t.dir, { source }));
+      for (const t of targets) reports.push(await verifySession(t.dir, { source, turns: (m, on) => engine.turnsOf(m, on) }));
     }
     if (bool(args, 'json')) io.out(JSON.stringify(all ? reports : reports[0], null, 2));
     else for (const r of reports) io.out(line(io, r));

@@ -1,14 +1,19 @@
+import { TOOLS_TEXT, excerpt } from '../excerpt.js';
 import type { Turn } from '../types.js';
 import { fence } from './markdown.js';
 
-/** TOOLS.md: every TOOL turn in full (redacted), appended; never rewritten. */
+/**
+ * TOOLS.md: every tool call and result (redacted), appended, never rewritten. A long text keeps
+ * its head and tail with the full text's length and sha256 (excerpt.ts); timeline.jsonl holds
+ * the same turn.
+ */
 
 export function toolsHeader(session: string): string {
-  return `# Tools: ${session}\n\nEvery tool call and tool result of this session in full (secrets redacted), in transcript order. Appended as the session grows.\n\n`;
+  return `# Tools: ${session}\n\nEvery tool call and tool result of this session (secrets redacted; a long text as its head and tail, with its full length and sha256), in transcript order. Appended as the session grows.\n\n`;
 }
 
 export function toolSection(turn: Turn): string {
   const name = turn.tool?.name ?? 'tool';
   const status = turn.tool?.ok === false ? ' (error)' : '';
-  return `## [${turn.seq}] ${turn.ts ?? '-'} ${name}${status}\n\n${fence(turn.text)}\n\n`;
+  return `## [${turn.seq}] ${turn.ts ?? '-'} ${name}${status}\n\n${fence(excerpt(turn.text, TOOLS_TEXT).text)}\n\n`;
 }

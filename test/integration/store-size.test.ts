@@ -1,0 +1,59 @@
+import { createHash } from 'node:crypto';
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { copyFixture, readLines, runCli, tempDir, testEnv } from '../helpers.js';
+
+/** A Bash call and its result, in Claude Code's shape, the result `output` long. */
+function longToolCall(output: string): string {
+  const base = { parentUuid: 'x', isSidechain: false, userType: 'external', cwd: '/home/dev/uploader', sessionId: '5f0c1d2e-3a4b-4c5d-8e6f-7a8b9c0d1e2f', version: '2.0.55', gitBranch: 'main' };
+  const call = { ...base, type: 'assistant', uuid: 'big-a', timestamp: '2026-03-01T09:10:00.000Z', message: { role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'tool_use', id: 'toolu_big', name: 'Bash', input: { command: 'cat build.log' } }] } };
+  const result = { ...base, type: 'user', uuid: 'big-u', timestamp: '2026-03-01T09:10:01.000Z', message: { role: 'user', content: [{ tool_use_id: 'toolu_big', type: 'tool_result', content: output }] } };
+  return `${JSON.stringify(call)}\n${JSON.stringify(result)}\n`;
+}
+
+async function setup(): Promise<{ env: NodeJS.ProcessEnv; work: string; src: string }> {
+  const root = tempDir('handoff-store-');
+  const work = tempDir('handoff-work-');
+  const src = await copyFixture('claude-session.jsonl', work);
+  return { env: testEnv({ HANDOFFS_ROOT: root }), work, src };
+}
+
+describe('a store a fraction of the transcripts', () => {
+  it('keeps a long text as its head and tail with its full length and sha256, and verify --source proves it against the transcript', async () => {
+    const { env, src } = await setup();
+    const middle = 'MIDDLE-OF-THE-LOG '.repeat(400);
+    const output = `first line of the log\n${middle}\nlast line: 3 passed ✓`;
+    await appendFile(src, longToolCall(output));
+    const built = await runCli(['build', src, '--json'], { env });
+    expect(built.code).toBe(0);
+    const dir = (JSON.parse(built.out) as { dir: string }).dir;
+
+    const lines = (await readLines(join(dir, 'timeline.jsonl'))).map((l) => JSON.parse(l) as { text: string; text_bytes?: number; text_sha256?: string });
+    const cut = lines.find((l) => l.text_sha256 !== undefined);
+    expect(cut).toBeDefined();
+    expect(cut?.text.startsWith('first line of the log')).toBe(true);
+    expect(cut?.text.endsWith('last line: 3 passed ✓')).toBe(true);
+    expect(cut?.text).not.toContain(middle);
+    expect(cut?.text_bytes).toBe(Buffer.byteLength(output));
+    expect(cut?.text_sha256).toBe(createHash('sha256').update(output).digest('hex'));
+    const tools = await readFile(join(dir, 'TOOLS.md'), 'utf8');
+    expect(tools).toContain('first line of the log');
+    expect(tools).toContain(`sha256 ${cut?.text_sha256 ?? ''}`);
+    expect(tools).not.toContain(middle);
+
+    const v = await runCli(['verify', 'claude-session', '--source'], { env });
+    expect(v.out).toMatch(/^PASS claude-session \[.*source, turns\(\d+\)\]/);
+    expect(v.code).toBe(0);
+  });
+
+  it('verify --source fails, naming the line, when the timeline no longer says what the transcript says', async () => {
+    const { env, work, src } = await setup();
+    expect((await runCli(['build', src], { env })).code).toBe(0);
+    // The same store read with another redaction rule: the transcript now yields other text.
+    await writeFile(join(work, 'handoff.config.json'), JSON.stringify({ redaction: { patterns: [{ name: 'backoff', pattern: 'exponential' }] } }));
+    const v = await runCli(['verify', 'claude-session', '--source'], { env, cwd: work });
+    expect(v.code).toBe(1);
+    expect(v.out).toMatch(/FAIL claude-session: timeline line \d+ \(seq \d+\) is not what the transcript says/);
+  });
+});
