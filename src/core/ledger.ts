@@ -544,7 +544,19 @@ function noteCommandResult(l: Ledger, call: CallRecord, r: ResultInput, failed: 
   }
   if (r.denied !== undefined) return; // listed as a denied call
   const what = firstFailureLine(r.output ?? '');
-  push(l.failures, { line: r.line, text: `\`${clip(call.command ?? '', 160)}\` failed${r.exitCode !== undefined ? ` (exit ${r.exitCode})` : ''}${what ? `: ${what}` : ''}`, keys: [commandKey(call.command ?? '')], kind: 'command' }, LEDGER_LIMITS.FAILURES);
+  const site = tracebackSite(r.output ?? '');
+  push(l.failures, { line: r.line, text: `\`${clip(call.command ?? '', 160)}\` failed${r.exitCode !== undefined ? ` (exit ${r.exitCode})` : ''}${what ? `: ${what}` : ''}${site ? ` (in ${site})` : ''}`, keys: [commandKey(call.command ?? '')], kind: 'command' }, LEDGER_LIMITS.FAILURES);
+}
+
+/** Where a Python traceback left the project's own code: the last frame outside installed packages. */
+export function tracebackSite(out: string): string | null {
+  let site: string | null = null;
+  for (const m of out.matchAll(/^\s*File "([^"]+)", line (\d+), in (\S+)\n\s*(.+)$/gm)) {
+    const file = m[1] as string;
+    if (/[\\/](?:site|dist)-packages[\\/]|^<|[\\/]lib[\\/]python\d/.test(file)) continue;
+    site = `${file.split(/[\\/]/).pop() ?? file}:${m[2]} ${m[3]}: ${clip((m[4] as string).trim(), 100)}`;
+  }
+  return site;
 }
 
 function firstFailureLine(out: string): string | null {

@@ -196,7 +196,7 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
       return;
     case 'task_create':
       if (!main) return;
-      st.tasks.push({ id: String(st.tasks.length + 1), text: head(f.subject, 300), status: 'pending', line, ...(f.description === undefined ? {} : { description: head(f.description, 300) }) });
+      st.tasks.push({ id: String(st.tasks.length + 1), text: head(f.subject, 300), status: 'pending', line, created: line, ...(f.description === undefined ? {} : { description: head(f.description, 300) }) });
       if (st.tasks.length > 200) st.tasks.splice(0, st.tasks.length - 200);
       st.todos = { items: st.tasks.map(taskItem), seq, source: 'tasks' };
       return;
@@ -236,6 +236,7 @@ function taskItem(t: SessionState['tasks'][number]): TodoItem {
   const item: TodoItem = { text: t.text, status: t.status };
   if (t.description !== undefined) item.detail = t.description;
   if (t.line !== undefined) item.line = t.line;
+  if (t.created !== undefined && t.description !== undefined) item.created = t.created;
   return item;
 }
 

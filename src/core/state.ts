@@ -83,6 +83,8 @@ export interface TaskRecord {
   description?: string;
   /** The line that created the task or last set its status. */
   line?: number;
+  /** The line that created it. */
+  created?: number;
 }
 
 export interface SessionState {

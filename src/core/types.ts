@@ -33,6 +33,8 @@ export interface TodoItem {
   detail?: string;
   /** The transcript line that last set the item's status. */
   line?: number;
+  /** The line that created the item with its description (TaskCreate). */
+  created?: number;
 }
 
 /**

@@ -100,7 +100,7 @@ describe('tasks keep what they are for and the line of their status', () => {
       call('a2', 't2', 'TaskUpdate', { taskId: '1', status: 'in_progress' }),
     );
     const { state } = ingestText(text);
-    expect(state.todos?.items).toEqual([{ text: 'Deploy', status: 'in_progress', detail: 'verify <10s load, stop timer', line: 3 }]);
+    expect(state.todos?.items).toEqual([{ text: 'Deploy', status: 'in_progress', detail: 'verify <10s load, stop timer', line: 3, created: 2 }]);
   });
 });
 
@@ -174,5 +174,14 @@ describe('a commit whose output was cut', () => {
     noteCall(l, { id: 'g', name: 'Bash', line: 4, command: 'git log --oneline' });
     noteResult(l, { id: 'g', line: 5, ok: true, output: 'abc1234 Initial commit of something else\ndef5678 Initial' });
     expect(l.commits.map((c) => [c.hash, c.pushed])).toEqual([['def5678', null]]);
+  });
+});
+
+describe('where a crash left the project\'s code', () => {
+  it('names the last traceback frame outside installed packages', async () => {
+    const { tracebackSite } = await import('../../src/core/ledger.js');
+    const tb = 'Traceback (most recent call last):\n  File "/p/src/analyze.py", line 437, in <module>\n    main()\n  File "/p/src/analyze.py", line 299, in main\n    pagerank = nx.pagerank(g, weight="weight")\n  File "/p/.venv/lib/python3.13/site-packages/networkx/pagerank_alg.py", line 453, in _pagerank_scipy\n    import scipy as sp\nModuleNotFoundError: No module named \'scipy\'';
+    expect(tracebackSite(tb)).toBe('analyze.py:299 main: pagerank = nx.pagerank(g, weight="weight")');
+    expect(tracebackSite('Error: boom')).toBeNull();
   });
 });

@@ -150,7 +150,7 @@ function currentState(a: Analysis, level: Level): string {
   if (c.source === null) return NONE;
   const row = (t: string, mark: string): string => {
     const item = c.items.find((i) => i.text === t);
-    const detail = mark !== 'x' && level < 2 && item?.detail !== undefined ? ` — ${oneLine(item.detail, MD.TASK_DETAIL_CHARS)}` : '';
+    const detail = mark !== 'x' && level < 2 && item?.detail !== undefined ? ` — ${oneLine(item.detail, MD.TASK_DETAIL_CHARS)}${item.created !== undefined && item.created !== item.line ? ` (created line ${item.created})` : ''}` : '';
     return `- [${mark}] ${t.replace(/\r?\n/g, ' ')}${level < 3 ? atLine(item?.line) : ''}${detail}`;
   };
   const list = (items: string[], mark: string): string => (items.length === 0 ? NONE : items.map((t) => row(t, mark)).join('\n'));
