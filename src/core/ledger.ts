@@ -155,6 +155,7 @@ export interface Ledger {
   unnamedCommits?: { subject: string; line: number }[];
   /** Hashes pushes reported as the remote's old or new tip: those commits are on the remote. */
   remoteTips?: { hash: string; line: number }[];
+  lastPushLine?: number;
 }
 
 export function initialLedger(): Ledger {
@@ -583,6 +584,7 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
   noteUnnamedCommits(l, command, out, line, failed);
   if (failed && isGitCommit(command) && commitsInOutput(out).length === 0) l.failedCommit = { line, text: lastLine(out) ?? 'git commit failed' };
   if (!isGitPush(command)) return;
+  if (!failed) l.lastPushLine = line;
   const updates = pushesInOutput(out);
   if (failed && updates.length === 0) return;
   const branches = new Set(updates.map((u) => u.branch));
@@ -624,7 +626,8 @@ const onRemote = (l: Ledger, hash: string): number | null => l.remoteTips?.find(
  * new) proves it pushed.
  */
 function noteUnnamedCommits(l: Ledger, command: string, out: string, line: number, failed: boolean): void {
-  if (!failed && isGitCommit(command) && commitsInOutput(out).length === 0 && !/nothing to commit|no changes added/i.test(out)) {
+  const madeMerge = isGitMergeOrPull(command) && /^Merge made by /m.test(out);
+  if (!failed && (isGitCommit(command) || madeMerge) && commitsInOutput(out).length === 0 && !/nothing to commit|no changes added/i.test(out)) {
     const subject = commitMessage(command);
     if (subject !== null) l.unnamedCommits = [...(l.unnamedCommits ?? []), { subject, line }].slice(-20);
     return;
@@ -638,7 +641,9 @@ function noteUnnamedCommits(l: Ledger, command: string, out: string, line: numbe
     pending.splice(i, 1);
     if (l.commits.some((c) => sameHash(c.hash, hash))) continue;
     const pushLine = onRemote(l, hash);
-    const rec: CommitRecord = { hash, subject: clip(p.subject, 160), branch: '', line: p.line, pushed: pushLine === null ? null : true };
+    // Unpushed until a push says otherwise, like any commit; a later push that does not name it leaves it unknown.
+    const pushed = pushLine !== null ? true : (l.lastPushLine ?? 0) > p.line ? null : false;
+    const rec: CommitRecord = { hash, subject: clip(p.subject, 160), branch: '', line: p.line, pushed };
     if (pushLine !== null) rec.pushLine = pushLine;
     push(l.commits, rec, LEDGER_LIMITS.COMMITS);
     l.commits.sort((x, y) => x.line - y.line);

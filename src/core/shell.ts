@@ -404,9 +404,9 @@ export function pushesInOutput(output: string): { from: string; to: string; bran
   return out;
 }
 
-/** The subject a `git commit -m "…"` gives (the first line of its first message). */
+/** The subject a `git commit -m "…"` (or `git merge -m "…"`) gives (the first line of its first message). */
 export function commitMessage(command: string): string | null {
-  const m = /\bgit\b[^\n]*?\bcommit\b[^\n]*?\s-(?:a?m)\s+(?:"\$\(cat <<-?['"]?(\w+)['"]?\n\s*([^\n]+)|"((?:[^"\\]|\\.)+)"|'([^']+)')/.exec(command);
+  const m = /\bgit\b[^\n]*?\b(?:commit|merge)\b[^\n]*?\s-(?:a?m)\s+(?:"\$\(cat <<-?['"]?(\w+)['"]?\n\s*([^\n]+)|"((?:[^"\\]|\\.)+)"|'([^']+)')/.exec(command);
   const text = m?.[2] ?? m?.[3] ?? m?.[4];
   const first = text?.split('\n')[0]?.trim();
   return first === undefined || first.length < 4 ? null : first.replace(/\\"/g, '"');
@@ -415,7 +415,7 @@ export function commitMessage(command: string): string | null {
 /** `hash rest` lines of a log (`git log --oneline`, `--pretty="%h %ai %s"`). */
 export function logLines(output: string): { hash: string; rest: string }[] {
   const out: { hash: string; rest: string }[] = [];
-  for (const m of output.matchAll(/^(?:[*|\\/ ]+)?([0-9a-f]{7,40}) (.+)$/gm)) out.push({ hash: m[1] as string, rest: (m[2] as string).trim() });
+  for (const m of output.matchAll(/^(?:[*|\\/_.\- ]+)?([0-9a-f]{7,40}) (.+)$/gm)) out.push({ hash: m[1] as string, rest: (m[2] as string).trim() });
   return out;
 }
 

@@ -173,7 +173,16 @@ describe('a commit whose output was cut', () => {
     noteResult(l, { id: 'c', line: 3, ok: true, output: ' 3 files changed' });
     noteCall(l, { id: 'g', name: 'Bash', line: 4, command: 'git log --oneline' });
     noteResult(l, { id: 'g', line: 5, ok: true, output: 'abc1234 Initial commit of something else\ndef5678 Initial' });
-    expect(l.commits.map((c) => [c.hash, c.pushed])).toEqual([['def5678', null]]);
+    expect(l.commits.map((c) => [c.hash, c.pushed])).toEqual([['def5678', false]]);
+  });
+
+  it('counts an octopus merge with a message as a commit, named from a later graph log', () => {
+    const l = initialLedger();
+    noteCall(l, { id: 'm', name: 'Bash', line: 2, command: 'git merge --no-ff a/x b/y -m "merge round 1: a, b"' });
+    noteResult(l, { id: 'm', line: 3, ok: true, output: "Trying simple merge with b/y\nMerge made by the 'octopus' strategy.\n 2 files changed" });
+    noteCall(l, { id: 'g', name: 'Bash', line: 4, command: 'git log --oneline --graph -10' });
+    noteResult(l, { id: 'g', line: 5, ok: true, output: '*---.   1b6c52f merge round 1: a, b\n|\\ \\ \\\n| * ad2d134 a: work' });
+    expect(l.commits.map((c) => [c.hash, c.line, c.pushed])).toEqual([['1b6c52f', 3, false]]);
   });
 });
 
