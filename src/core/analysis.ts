@@ -1,7 +1,10 @@
 import type { GitEvidence } from './evidence.js';
 import type { Pressure } from './pressure.js';
 import { openFailures } from './ledger.js';
-import type { CheckRun, Contradiction, FailureEntry, RequestRecord } from './ledger.js';
+import { commandKey } from './shell.js';
+import type { CheckRun, Contradiction, FailureEntry, Ledger, RequestRecord } from './ledger.js';
+import type { DocRead } from './documents.js';
+import type { Job } from './jobs.js';
 import type { Outcome } from './outcome.js';
 import type { CommandRecord, FailureRecord, SessionState } from './state.js';
 import type { TodoItem } from './types.js';
@@ -49,6 +52,8 @@ export interface CurrentState {
   not_started: string[];
   source: 'todos' | 'tasks' | null;
   seq: number | null;
+  /** Every item with its status, what it is for and the line that set its status. */
+  items: TodoItem[];
 }
 
 export interface Finding {
@@ -105,8 +110,14 @@ export interface Analysis {
   otherCommands: number;
   backgroundStarts: number;
   openFailures: { line: number; text: string }[];
-  /** Failures a later run fixed: what broke and where it was fixed (the last 10). */
-  fixedFailures: { line: number; text: string; fixed_line: number }[];
+  /** Failures a later run fixed: what broke, where it was fixed, and what was done in between (the last 10). */
+  fixedFailures: { line: number; text: string; fixed_line: number; how: string[] }[];
+  /** Failed commands the agent went on from without a passing re-run: dealt with or not, the transcript does not say. */
+  passedOver: { line: number; text: string }[];
+  /** Files a user request names, as the agent read them. */
+  documents: DocRead[];
+  /** Background jobs, running ones first. */
+  jobs: Job[];
   /** The agent's own messages along the way (the last 20, shortened). */
   agentMessages: { line: number; text: string }[];
   incidents: (FailureRecord & { label: Label })[];
@@ -131,6 +142,7 @@ function currentState(st: SessionState): CurrentState {
     not_started: items.filter((i) => i.status === 'pending').map((i) => i.text),
     source: st.todos?.source ?? null,
     seq: st.todos?.seq ?? null,
+    items,
   };
 }
 
@@ -254,6 +266,26 @@ function targetRows(checks: readonly CheckRun[], failures: readonly FailureEntry
   return [...by.values()].sort((a, b) => b.line - a.line);
 }
 
+const base = (p: string): string => p.split(/[\\/]/).pop() ?? p;
+
+/** What the session did between a failure and the run that fixed it: its writes and commands (at most 3). */
+export function between(l: Ledger, from: number, to: number, keys: readonly string[] = []): string[] {
+  const out: string[] = [];
+  // The failed command's own re-run is the fix's proof, not something done in between.
+  const calls = Object.values(l.calls).filter((c) => c.line > from && c.line < to && c.question === undefined && !(c.command !== undefined && keys.includes(commandKey(c.command)))).sort((a, b) => a.line - b.line);
+  for (const c of calls) {
+    if (c.writes && c.writes.length > 0) out.push(`${c.writes[0]?.how ?? 'write'} ${base(c.writes[0]?.path ?? '')} (line ${c.line})`);
+    else if (c.command !== undefined && c.targets === undefined) out.push(`\`${clip(c.command.split('\n')[0] ?? '', 80)}\` (line ${c.line})`);
+  }
+  return out.slice(-3);
+}
+
+/** Failed commands the agent answered afterwards, never re-run clean (the last 5). */
+function passedOver(l: Ledger): { line: number; text: string }[] {
+  const said = l.lastAgentText?.line ?? 0;
+  return l.failures.filter((f) => f.kind === 'command' && f.closedLine === undefined && f.line < said).slice(-5).map((f) => ({ line: f.line, text: f.text }));
+}
+
 export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure): Analysis {
   const l = st.ledger;
   const current = currentState(st);
@@ -337,7 +369,10 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure):
     otherCommands: l.otherCommands,
     backgroundStarts: l.backgroundStarts,
     openFailures: open,
-    fixedFailures: l.failures.filter((f) => f.closedLine !== undefined && f.kind !== 'denied').slice(-10).map((f) => ({ line: f.line, text: f.text, fixed_line: f.closedLine as number })),
+    fixedFailures: l.failures.filter((f) => f.closedLine !== undefined && f.kind !== 'denied').slice(-10).map((f) => ({ line: f.line, text: f.text, fixed_line: f.closedLine as number, how: between(l, f.line, f.closedLine as number, f.keys) })),
+    passedOver: passedOver(l),
+    documents: l.docs ?? [],
+    jobs: Object.values(l.jobs ?? {}).sort((a, b) => (a.status === 'running' ? 0 : 1) - (b.status === 'running' ? 0 : 1) || b.line - a.line),
     agentMessages: (l.said ?? []).slice(-20),
     incidents,
     commits,

@@ -191,7 +191,7 @@ export function ingestLine(st: SessionState, line: RawLine, opts: IngestOptions)
     st.meta.firstTs ??= obs.ts;
     st.meta.lastTs = obs.ts;
   }
-  for (const fact of obs.facts) applyFact(st, fact, seq, main, line.index + 1);
+  for (const fact of obs.facts) applyFact(st, fact, seq, main, line.index + 1, obs.ts ?? undefined);
   if (isBlank(obs.text) || seq <= st.watermark) {
     st.skipped += 1;
     return { turn: null };

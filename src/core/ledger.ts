@@ -1,8 +1,14 @@
 import { pushBounded, trimRecord } from './bounded.js';
 import { decideOutcome, lastLine } from './outcome.js';
 import type { Outcome } from './outcome.js';
-import { checkTargets, commandKey, commitsInOutput, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, pullRequestHint, pushesInOutput, shellWrites, startsInBackground } from './shell.js';
+import { checkTargets, commandKey, commitMessage, commitsInOutput, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, pullRequestHint, pushesInOutput, shellWrites, startsInBackground } from './shell.js';
 import type { CheckTarget } from './shell.js';
+import { fmtClock, fmtOffset, localMinutes, offsetFromDate, startClaim, startsBeforeSession } from './clock.js';
+import { contentLines, DOC_LIMITS, namingRequest, readLines } from './documents.js';
+import type { DocRead } from './documents.js';
+import { JOB_LIMITS, jobNotices, startedJobId, stoppedJobId } from './jobs.js';
+import type { Job } from './jobs.js';
+import { WHAT_LIMITS } from './what-changed.js';
 
 /**
  * The session's record of what happened, as a successor needs it: every real user request, the
@@ -44,6 +50,12 @@ export interface CallRecord {
   background?: boolean;
   question?: string;
   subagent?: boolean;
+  /** The file a read call reads. */
+  read?: string;
+  /** A job the call starts in the background (a monitor, a background shell). */
+  job?: { command: string; description?: string };
+  /** The job a stop call ends. */
+  stops?: string;
 }
 
 export interface CheckRun {
@@ -131,6 +143,19 @@ export interface Ledger {
   said?: { line: number; text: string }[];
   /** Results written before their call (parallel tool calls): applied when the call arrives. */
   early?: Record<string, ResultInput>;
+  /** Files a user request names, as the agent read them. */
+  docs?: DocRead[];
+  /** Background jobs by id. */
+  jobs?: Record<string, Job>;
+  /** The local offset from UTC (minutes) a `date` run proved, and its line. */
+  clock?: { offset: number; line: number };
+  /** The first user request and its timestamp. */
+  firstRequest?: { line: number; ts: string };
+  /** Commits whose `git commit` printed no hash (its output was cut): named when a later log shows them. */
+  unnamedCommits?: { subject: string; line: number }[];
+  /** Hashes pushes reported as the remote's old or new tip: those commits are on the remote. */
+  remoteTips?: { hash: string; line: number }[];
+  lastPushLine?: number;
 }
 
 export function initialLedger(): Ledger {
@@ -179,9 +204,10 @@ const push = pushBounded;
 const SUCCESS_CLAIM = /\b(all (?:\d+ )?tests? (?:now )?pass(?:es|ing)?|tests? (?:now )?pass(?:es|ing)?\b|build (?:now )?(?:passes|succeeds)|no regressions?|everything (?:now )?works|works (?:now|correctly|as expected)|all (?:checks )?(?:green|passing))/i;
 const PROBLEM_REPORT = /\b(lost|broke|broken|doesn'?t work|does not work|not working|isn'?t working|no longer|regress\w*|still (?:fail\w*|broken|see|shows?|get\w*)|nothing (?:is )?showing|not showing|no data|is missing|are missing|wrong)\b/i;
 
-export function noteRequest(l: Ledger, text: string, line: number, kind: RequestRecord['kind']): void {
+export function noteRequest(l: Ledger, text: string, line: number, kind: RequestRecord['kind'], ts?: string): void {
   const t = text.trim();
   if (t.length === 0) return;
+  if (kind === 'request' && l.firstRequest === undefined && ts !== undefined) l.firstRequest = { line, ts };
   const prev = l.requests[l.requests.length - 1];
   // Codex writes a request twice (response item and event); one copy counts.
   if (prev && prev.text === clip(t, LEDGER_LIMITS.REQUEST_CHARS) && line - prev.line <= 3) return;
@@ -208,6 +234,7 @@ export function noteAgentText(l: Ledger, text: string, line: number): void {
   l.said = [...(l.said ?? []), { line, text: clip(t.replace(/\s+/g, ' '), 400) }].slice(-20);
   delete l.since;
   l.last = { event: 'agent_text', line };
+  checkStartClaim(l, t, line);
   const m = SUCCESS_CLAIM.exec(t);
   if (!m) return;
   const sentence = sentenceAround(t, m.index);
@@ -224,6 +251,25 @@ export function noteAgentText(l: Ledger, text: string, line: number): void {
       );
     }
   }
+}
+
+/** A start time the agent gives for the session's work, earlier than the session's first message. */
+function checkStartClaim(l: Ledger, text: string, line: number): void {
+  const first = l.firstRequest;
+  if (l.clock === undefined || first === undefined || first.line >= line) return;
+  const claim = startClaim(text);
+  const firstMin = localMinutes(first.ts, l.clock.offset);
+  if (claim === null || firstMin === null || !startsBeforeSession(claim.minutes, firstMin)) return;
+  if (l.contradictions.some((c) => c.claim_line === line)) return;
+  push(
+    l.contradictions,
+    {
+      claim_line: line,
+      evidence_line: first.line,
+      text: `The agent gives ${claim.clock} as when the work started (${quote(claim.sentence)}), but the session's first message (line ${first.line}) was sent at ${fmtClock(firstMin)} local time (${fmtOffset(l.clock.offset)}, from the \`date\` output at line ${l.clock.line})`,
+    },
+    LEDGER_LIMITS.CONTRADICTIONS,
+  );
 }
 
 function sentenceAround(text: string, at: number): string {
@@ -246,6 +292,9 @@ export interface CallInput {
   question?: string;
   plan?: boolean;
   subagent?: boolean;
+  read?: string;
+  job?: { command: string; description?: string };
+  stops?: string;
 }
 
 export function noteCall(l: Ledger, c: CallInput): void {
@@ -271,6 +320,9 @@ export function noteCall(l: Ledger, c: CallInput): void {
     l.pendingQuestion = { line: c.line, text: c.question, id: c.id };
   }
   if (c.plan) l.lastPlanLine = c.line;
+  if (c.read !== undefined) rec.read = c.read;
+  if (c.job !== undefined) rec.job = c.job;
+  if (c.stops !== undefined) rec.stops = c.stops;
   if (c.id !== '') {
     l.calls[c.id] = rec;
     trim(l.calls, LEDGER_LIMITS.CALLS);
@@ -300,6 +352,8 @@ export interface ResultInput {
   denied?: string;
   interrupted?: boolean;
   subagent?: boolean;
+  /** The record's timestamp. */
+  ts?: string;
 }
 
 const codeModeCell = /^Script running with cell ID (\S+)/;
@@ -335,6 +389,7 @@ export function noteResult(l: Ledger, r: ResultInput): void {
     return;
   }
   const failed = r.denied !== undefined || r.interrupted === true || r.ok === false || (r.exitCode !== undefined && r.exitCode !== 0);
+  if (!r.subagent) noteContext(l, call, r, out, failed);
   if (call.writes) noteWrites(l, call, r, failed);
   if (call.command !== undefined && !call.background) {
     if (call.targets) noteCheckRun(l, call, r);
@@ -345,6 +400,51 @@ export function noteResult(l: Ledger, r: ResultInput): void {
   if (r.denied !== undefined && !call.writes && call.question === undefined && !r.denied.startsWith('rejected by the user')) {
     const what = call.command !== undefined ? `\`${clip(call.command, 120)}\`` : call.name;
     push(l.failures, { line: r.line, text: `${what} did not run: ${clip(r.denied, 200)}`, keys: [`${call.name}:${call.command ?? ''}`], kind: 'denied' }, LEDGER_LIMITS.FAILURES);
+  }
+}
+
+/** What a result says beyond success: a file the user pointed at, a job started or stopped, the local clock. */
+function noteContext(l: Ledger, call: CallRecord, r: ResultInput, out: string, failed: boolean): void {
+  if (call.read !== undefined && !failed && out.length > 0) {
+    const asked = namingRequest(call.read, l.requests);
+    const docs = l.docs ?? [];
+    if (asked !== null && !docs.some((d) => d.path === call.read)) {
+      const lines = contentLines(readLines(out));
+      if (lines.length > 0) l.docs = [...docs, { path: call.read, line: r.line, requestLine: asked, lines }].slice(-DOC_LIMITS.DOCS);
+    }
+  }
+  if (call.job !== undefined && !failed) {
+    const id = startedJobId(out);
+    if (id !== null) {
+      const job: Job = { id, line: call.line, tool: call.name, command: clip(call.job.command, JOB_LIMITS.COMMAND_CHARS), status: 'running' };
+      if (call.job.description !== undefined) job.description = clip(call.job.description, 160);
+      l.jobs = { ...(l.jobs ?? {}), [id]: job };
+      trim(l.jobs, JOB_LIMITS.JOBS);
+    }
+  }
+  if (call.stops !== undefined && !failed) {
+    const job = l.jobs?.[stoppedJobId(out) ?? call.stops];
+    if (job !== undefined && job.status === 'running') {
+      job.status = 'stopped';
+      job.endLine = r.line;
+    }
+  }
+  if (call.command !== undefined && r.ts !== undefined && !failed) {
+    const offset = offsetFromDate(call.command, out, r.ts);
+    if (offset !== null) l.clock = { offset, line: r.line };
+  }
+}
+
+/** A notification about a background job: its progress, or its end. */
+export function noteJobText(l: Ledger, text: string, line: number): void {
+  for (const n of jobNotices(text)) {
+    const job = l.jobs?.[n.id];
+    if (job === undefined) continue;
+    if (n.text !== undefined && (job.lastEvent === undefined || job.lastEvent.line <= line)) job.lastEvent = { line, text: n.text };
+    if (n.status !== undefined && job.status === 'running') {
+      job.status = n.status;
+      job.endLine = line;
+    }
   }
 }
 
@@ -369,7 +469,9 @@ export function markChanged(l: Ledger, path: string, how: WriteHow, tool: string
   const rec: Ledger['changed'][string] = { line, how: had?.how === 'create' ? 'create' : how, tool };
   if (subagent) rec.subagent = true;
   // What the latest writes define, newest first; older items fill the rest of the bound.
-  const items = [...(what ?? []), ...(had?.what ?? [])].filter((x, i, all) => all.indexOf(x) === i).slice(0, 8);
+  // Placeholders an older write left may have been filled since: only the latest write's count.
+  const older = (had?.what ?? []).filter((x) => !x.startsWith('placeholders '));
+  const items = [...(what ?? []), ...older].filter((x, i, all) => all.indexOf(x) === i).slice(0, WHAT_LIMITS.ITEMS);
   if (items.length > 0) rec.what = items;
   l.changed[path] = rec;
   delete l.notChanged[path];
@@ -443,7 +545,19 @@ function noteCommandResult(l: Ledger, call: CallRecord, r: ResultInput, failed: 
   }
   if (r.denied !== undefined) return; // listed as a denied call
   const what = firstFailureLine(r.output ?? '');
-  push(l.failures, { line: r.line, text: `\`${clip(call.command ?? '', 160)}\` failed${r.exitCode !== undefined ? ` (exit ${r.exitCode})` : ''}${what ? `: ${what}` : ''}`, keys: [commandKey(call.command ?? '')], kind: 'command' }, LEDGER_LIMITS.FAILURES);
+  const site = tracebackSite(r.output ?? '');
+  push(l.failures, { line: r.line, text: `\`${clip(call.command ?? '', 160)}\` failed${r.exitCode !== undefined ? ` (exit ${r.exitCode})` : ''}${what ? `: ${what}` : ''}${site ? ` (in ${site})` : ''}`, keys: [commandKey(call.command ?? '')], kind: 'command' }, LEDGER_LIMITS.FAILURES);
+}
+
+/** Where a Python traceback left the project's own code: the last frame outside installed packages. */
+export function tracebackSite(out: string): string | null {
+  let site: string | null = null;
+  for (const m of out.matchAll(/^\s*File "([^"]+)", line (\d+), in (\S+)\n\s*(.+)$/gm)) {
+    const file = m[1] as string;
+    if (/[\\/](?:site|dist)-packages[\\/]|^<|[\\/]lib[\\/]python\d/.test(file)) continue;
+    site = `${file.split(/[\\/]/).pop() ?? file}:${m[2]} ${m[3]}: ${clip((m[4] as string).trim(), 100)}`;
+  }
+  return site;
 }
 
 function firstFailureLine(out: string): string | null {
@@ -467,8 +581,10 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
     }
   }
   if (!failed && isGitRebase(command)) l.lastRebaseLine = line;
+  noteUnnamedCommits(l, command, out, line, failed);
   if (failed && isGitCommit(command) && commitsInOutput(out).length === 0) l.failedCommit = { line, text: lastLine(out) ?? 'git commit failed' };
   if (!isGitPush(command)) return;
+  if (!failed) l.lastPushLine = line;
   const updates = pushesInOutput(out);
   if (failed && updates.length === 0) return;
   const branches = new Set(updates.map((u) => u.branch));
@@ -481,8 +597,14 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
       last.hash = u.to;
     }
   }
+  l.remoteTips = [...(l.remoteTips ?? []), ...updates.flatMap((u) => [u.from, u.to]).filter((h) => h.length >= 7).map((hash) => ({ hash, line }))].slice(-50);
   for (const c of l.commits) {
     if (c.pushed === true || c.line > line) continue;
+    if (onRemote(l, c.hash) !== null) {
+      c.pushed = true;
+      c.pushLine = line;
+      continue;
+    }
     // A push that names its branches pushes the commits made on them; one whose output says
     // nothing readable is not proof either way.
     if (updates.length === 0) c.pushed = c.pushed === false ? null : c.pushed;
@@ -493,6 +615,40 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
   }
   const pr = pullRequestHint(out);
   if (pr !== null) l.prHint = { url: pr, line };
+}
+
+const sameHash = (a: string, b: string): boolean => a.length >= 7 && b.length >= 7 && (a.startsWith(b) || b.startsWith(a));
+const onRemote = (l: Ledger, hash: string): number | null => l.remoteTips?.find((t) => sameHash(t.hash, hash))?.line ?? null;
+
+/**
+ * A `git commit` whose output was cut (`| tail -3`) proves a commit without naming it. A later log
+ * line with the same subject names it; a push that reported the hash as the remote's tip (old or
+ * new) proves it pushed.
+ */
+function noteUnnamedCommits(l: Ledger, command: string, out: string, line: number, failed: boolean): void {
+  const madeMerge = isGitMergeOrPull(command) && /^Merge made by /m.test(out);
+  if (!failed && (isGitCommit(command) || madeMerge) && commitsInOutput(out).length === 0 && !/nothing to commit|no changes added/i.test(out)) {
+    const subject = commitMessage(command);
+    if (subject !== null) l.unnamedCommits = [...(l.unnamedCommits ?? []), { subject, line }].slice(-20);
+    return;
+  }
+  const pending = l.unnamedCommits ?? [];
+  if (pending.length === 0) return;
+  for (const { hash, rest } of logLines(out)) {
+    const i = pending.findIndex((p) => rest === p.subject || rest.endsWith(` ${p.subject}`));
+    if (i === -1) continue;
+    const p = pending[i] as { subject: string; line: number };
+    pending.splice(i, 1);
+    if (l.commits.some((c) => sameHash(c.hash, hash))) continue;
+    const pushLine = onRemote(l, hash);
+    // Unpushed until a push says otherwise, like any commit; a later push that does not name it leaves it unknown.
+    const pushed = pushLine !== null ? true : (l.lastPushLine ?? 0) > p.line ? null : false;
+    const rec: CommitRecord = { hash, subject: clip(p.subject, 160), branch: '', line: p.line, pushed };
+    if (pushLine !== null) rec.pushLine = pushLine;
+    push(l.commits, rec, LEDGER_LIMITS.COMMITS);
+    l.commits.sort((x, y) => x.line - y.line);
+  }
+  l.unnamedCommits = pending;
 }
 
 export function noteTurnEnd(l: Ledger, event: 'turn_complete' | 'turn_aborted' | 'interrupt' | 'api_error', line: number): void {

@@ -1,9 +1,9 @@
 import { sha256Hex } from './canonical.js';
 import { pushBounded, trimRecord } from './bounded.js';
-import { LEDGER_LIMITS, markChanged, markNotChanged, noteAgentText, noteCall, noteRequest, noteResult, noteTurnEnd } from './ledger.js';
+import { LEDGER_LIMITS, markChanged, markNotChanged, noteAgentText, noteCall, noteJobText, noteRequest, noteResult, noteTurnEnd } from './ledger.js';
 import { LIMITS } from './state.js';
 import type { CommandRecord, FailureRecord, SessionState } from './state.js';
-import type { Fact, Turn } from './types.js';
+import type { Fact, TodoItem, Turn } from './types.js';
 
 /**
  * The harness-neutral half of reading: facts and turns folded into bounded accumulators. Every
@@ -128,8 +128,8 @@ function applyToolResult(st: SessionState, f: Fact & { t: 'tool_result' }, seq: 
  * Applies one fact. `main` is false for a subagent's lines inside the parent's file; `line` is the
  * 1-based line of the transcript the fact came from.
  */
-export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean, line = seq + 1): void {
-  applyToLedger(st, f, line, main);
+export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean, line = seq + 1, ts?: string): void {
+  applyToLedger(st, f, line, main, ts);
   switch (f.t) {
     case 'meta': {
       const m = st.meta;
@@ -196,21 +196,24 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
       return;
     case 'todos':
       if (!main) return;
-      st.todos = { items: f.items.slice(0, 100), seq, source: 'todos' };
+      st.todos = { items: f.items.slice(0, 100).map((i) => ({ ...i, line })), seq, source: 'todos' };
       return;
     case 'task_create':
       if (!main) return;
-      st.tasks.push({ id: String(st.tasks.length + 1), text: head(f.subject, 300), status: 'pending' });
+      st.tasks.push({ id: String(st.tasks.length + 1), text: head(f.subject, 300), status: 'pending', line, created: line, ...(f.description === undefined ? {} : { description: head(f.description, 300) }) });
       if (st.tasks.length > 200) st.tasks.splice(0, st.tasks.length - 200);
-      st.todos = { items: st.tasks.map(({ text, status }) => ({ text, status })), seq, source: 'tasks' };
+      st.todos = { items: st.tasks.map(taskItem), seq, source: 'tasks' };
       return;
     case 'task_update': {
       if (!main) return;
       const task = st.tasks.find((t) => t.id === f.id);
       if (!task) return;
       if (f.status === 'deleted') st.tasks = st.tasks.filter((t) => t !== task);
-      else task.status = f.status === 'completed' ? 'completed' : f.status === 'in_progress' ? 'in_progress' : 'pending';
-      st.todos = { items: st.tasks.map(({ text, status }) => ({ text, status })), seq, source: 'tasks' };
+      else {
+        task.status = f.status === 'completed' ? 'completed' : f.status === 'in_progress' ? 'in_progress' : 'pending';
+        task.line = line;
+      }
+      st.todos = { items: st.tasks.map(taskItem), seq, source: 'tasks' };
       return;
     }
     case 'api_error':
@@ -232,12 +235,24 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
   }
 }
 
+/** A task as the plan shows it: its title, status, what it is for and the line that set its status. */
+function taskItem(t: SessionState['tasks'][number]): TodoItem {
+  const item: TodoItem = { text: t.text, status: t.status };
+  if (t.description !== undefined) item.detail = t.description;
+  if (t.line !== undefined) item.line = t.line;
+  if (t.created !== undefined && t.description !== undefined) item.created = t.created;
+  return item;
+}
+
 /** The ledger's half of a fact: requests, writes, checks, commits and how the session stands. */
-function applyToLedger(st: SessionState, f: Fact, line: number, main: boolean): void {
+function applyToLedger(st: SessionState, f: Fact, line: number, main: boolean, ts?: string): void {
   const l = st.ledger;
   switch (f.t) {
     case 'request':
-      if (main) noteRequest(l, f.text, line, f.kind);
+      if (main) noteRequest(l, f.text, line, f.kind, ts);
+      return;
+    case 'job_text':
+      if (main) noteJobText(l, f.text, line);
       return;
     case 'tool_call': {
       if (l.calls[f.id] !== undefined && f.id !== '') {
@@ -251,6 +266,9 @@ function applyToLedger(st: SessionState, f: Fact, line: number, main: boolean): 
       if (f.background) c.background = true;
       if (f.question !== undefined && main) c.question = f.question;
       if (f.plan && main) c.plan = true;
+      if (f.read !== undefined) c.read = f.read;
+      if (f.job !== undefined) c.job = f.job;
+      if (f.stops !== undefined) c.stops = f.stops;
       if (!main) c.subagent = true;
       noteCall(l, c);
       return;
@@ -263,6 +281,7 @@ function applyToLedger(st: SessionState, f: Fact, line: number, main: boolean): 
       if (f.denied !== undefined) r.denied = f.denied;
       if (f.interrupted) r.interrupted = true;
       if (!main) r.subagent = true;
+      if (ts !== undefined) r.ts = ts;
       noteResult(l, r);
       return;
     }

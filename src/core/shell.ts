@@ -396,11 +396,26 @@ export function commitsInOutput(output: string): { branch: string; hash: string;
 }
 
 /** The branch updates a `git push` output reports: `abc..def  main -> main`, `* [new branch] x -> x`. */
-export function pushesInOutput(output: string): { to: string; branch: string }[] {
-  const out: { to: string; branch: string }[] = [];
-  for (const m of output.matchAll(/^\s*(?:\+\s*)?(?:[0-9a-f]{7,40}\.\.\.?([0-9a-f]{7,40})|\* \[new (?:branch|tag)\])\s+(\S+)\s+->\s+(\S+)/gm)) {
-    out.push({ to: m[1] ?? '', branch: m[2] ?? '' });
+export function pushesInOutput(output: string): { from: string; to: string; branch: string }[] {
+  const out: { from: string; to: string; branch: string }[] = [];
+  for (const m of output.matchAll(/^\s*(?:\+\s*)?(?:([0-9a-f]{7,40})\.\.\.?([0-9a-f]{7,40})|\* \[new (?:branch|tag)\])\s+(\S+)\s+->\s+(\S+)/gm)) {
+    out.push({ from: m[1] ?? '', to: m[2] ?? '', branch: m[3] ?? '' });
   }
+  return out;
+}
+
+/** The subject a `git commit -m "…"` (or `git merge -m "…"`) gives (the first line of its first message). */
+export function commitMessage(command: string): string | null {
+  const m = /\bgit\b[^\n]*?\b(?:commit|merge)\b[^\n]*?\s-(?:a?m)\s+(?:"\$\(cat <<-?['"]?(\w+)['"]?\n\s*([^\n]+)|"((?:[^"\\]|\\.)+)"|'([^']+)')/.exec(command);
+  const text = m?.[2] ?? m?.[3] ?? m?.[4];
+  const first = text?.split('\n')[0]?.trim();
+  return first === undefined || first.length < 4 ? null : first.replace(/\\"/g, '"');
+}
+
+/** `hash rest` lines of a log (`git log --oneline`, `--pretty="%h %ai %s"`). */
+export function logLines(output: string): { hash: string; rest: string }[] {
+  const out: { hash: string; rest: string }[] = [];
+  for (const m of output.matchAll(/^(?:[*|\\/_.\- ]+)?([0-9a-f]{7,40}) (.+)$/gm)) out.push({ hash: m[1] as string, rest: (m[2] as string).trim() });
   return out;
 }
 

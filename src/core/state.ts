@@ -80,6 +80,11 @@ export interface TaskRecord {
   id: string;
   text: string;
   status: TodoItem['status'];
+  description?: string;
+  /** The line that created the task or last set its status. */
+  line?: number;
+  /** The line that created it. */
+  created?: number;
 }
 
 export interface SessionState {

@@ -29,6 +29,12 @@ export interface Turn {
 export interface TodoItem {
   text: string;
   status: 'completed' | 'in_progress' | 'pending';
+  /** What the task is for, when the plan tool carries a description. */
+  detail?: string;
+  /** The transcript line that last set the item's status. */
+  line?: number;
+  /** The line that created the item with its description (TaskCreate). */
+  created?: number;
 }
 
 /**
@@ -71,6 +77,12 @@ export type Fact =
       question?: string;
       /** The call updates the agent's plan. */
       plan?: boolean;
+      /** The file a read call reads. */
+      read?: string;
+      /** A job the call starts in the background, to be followed by its notifications. */
+      job?: { command: string; description?: string };
+      /** The background job a stop call ends. */
+      stops?: string;
     }
   | {
       t: 'tool_result';
@@ -90,7 +102,9 @@ export type Fact =
   /** Codex code mode: `wait` call `id` collects the output of the script running in `cell`. */
   | { t: 'wait'; id: string; cell: string }
   | { t: 'todos'; items: TodoItem[] }
-  | { t: 'task_create'; subject: string }
+  | { t: 'task_create'; subject: string; description?: string }
+  /** A notification about a background job (progress, completion). */
+  | { t: 'job_text'; text: string }
   | { t: 'task_update'; id: string; status: string }
   | { t: 'api_error'; message: string }
   | { t: 'interrupted'; message: string }

@@ -5,7 +5,7 @@
  * from the file on disk. Bounded, and linear in the text.
  */
 
-export const WHAT_LIMITS = { ITEMS: 8, ITEM_CHARS: 100, SCAN_LINES: 2000 } as const;
+export const WHAT_LIMITS = { ITEMS: 12, ITEM_CHARS: 100, SCAN_LINES: 2000 } as const;
 
 const clip = (s: string, n: number): string => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
 
@@ -21,7 +21,7 @@ const DEFINITIONS: readonly RegExp[] = [
 ];
 /** A module-level constant with a literal value: `MAX_RETRIES = 5`, `export const API_URL = "…"`. */
 /** Constants say less than definitions: at most this many, so functions and classes are not crowded out. */
-const MAX_CONSTANTS = 3;
+const MAX_CONSTANTS = 5;
 const CONSTANT = /^(?:export\s+)?(?:const\s+|let\s+|pub\s+const\s+|static\s+)?([A-Z][A-Z0-9_]{2,})\s*(?::[^=]{1,40})?=\s*(.+)$/;
 const EXPORTED_CONST = /^export\s+const\s+([A-Za-z_$][\w$]*)\s*(?::[^=]{1,60})?=/;
 const HEADING = /^#{1,4}\s+(.+)$/;
@@ -40,12 +40,29 @@ export function whatChanged(path: string, text: string): string[] {
   const doc = DOC_EXT.test(path);
   let constants = 0;
   const code = CODE_EXT.test(path);
+  // A document still holding placeholders is not finished: say so first.
+  const holes = doc ? placeholders(lines) : [];
+  if (holes.length > 0) add(`placeholders ${holes.map((h) => `«${h}»`).join(' ')}`);
+  // A dependency list is what it pins: each requirement line.
+  if (REQUIREMENTS.test(path)) {
+    for (const l of lines) if (out.length < WHAT_LIMITS.ITEMS && /^[A-Za-z0-9][\w.-]*\s*(?:[<>=!~]=?|\[|$)/.test(l.trim())) add(l.trim());
+    return out;
+  }
+  let paragraph = false;
+  let headings = 0;
   for (let i = 0; i < lines.length && out.length < WHAT_LIMITS.ITEMS; i += 1) {
     const raw = lines[i] as string;
     const line = raw.trimEnd();
     if (doc || (!code && HEADING.test(line))) {
       const h = HEADING.exec(line);
-      if (h?.[1] !== undefined) add(h[1].replace(/[*_`]/g, ''));
+      if (h?.[1] !== undefined) {
+        add(h[1].replace(/[*_`]/g, ''));
+        headings += 1;
+      } else if (doc && !paragraph && headings === 1 && /^[\p{L}*_`]/u.test(line.trim())) {
+        // The first paragraph under the first heading says what the document is.
+        paragraph = true;
+        add(`«${line.trim().replace(/[*_`]/g, '')}»`);
+      }
       continue;
     }
     // Only top-level (or one indent deep, for methods) definitions say what a file is about.
@@ -72,6 +89,20 @@ export function whatChanged(path: string, text: string): string[] {
     }
     const e = EXPORTED_CONST.exec(t);
     if (e?.[1] !== undefined) add(e[1]);
+  }
+  return out;
+}
+
+/** Placeholders left to fill: `<TBD>`, `<DISCUSSION_START>`, `TBD`, `TODO`, `XXX`. */
+const PLACEHOLDER = /<(?:TBD|TODO|[A-Z][A-Z0-9]*_[A-Z0-9_]+)>|\bTBD\b|\bTODO\b|\bXXX\b/;
+const REQUIREMENTS = /(?:^|[\\/])requirements[\w.-]*\.(?:txt|in)$|(?:^|[\\/])constraints\.txt$/i;
+
+/** The lines that hold a placeholder (they say what is missing: `End: <TBD>`), at most three. */
+function placeholders(lines: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const l of lines) {
+    const t = l.trim().replace(/^[-*|>\s`]+|[|`\s]+$/g, '');
+    if (PLACEHOLDER.test(t) && !out.includes(t) && out.length < 3) out.push(t.length <= 70 ? t : `${t.slice(0, 69)}…`);
   }
   return out;
 }

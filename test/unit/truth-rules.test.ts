@@ -95,7 +95,7 @@ describe('files a shell command plainly writes', () => {
 describe('commits and pushes', () => {
   it('reads commits from git commit output and pushes from git push output', () => {
     expect(commitsInOutput('[main 1d28f1e] milestone: report\n 2 files changed')).toEqual([{ branch: 'main', hash: '1d28f1e', subject: 'milestone: report' }]);
-    expect(pushesInOutput('To github.com:a/b.git\n   0d982ca..813a320  main -> main')).toEqual([{ to: '813a320', branch: 'main' }]);
+    expect(pushesInOutput('To github.com:a/b.git\n   0d982ca..813a320  main -> main')).toEqual([{ from: '0d982ca', to: '813a320', branch: 'main' }]);
   });
 
   it('marks a commit pushed by a later push of its branch, and not pushed without one', () => {
@@ -226,7 +226,7 @@ describe('what a write defines', () => {
     const { whatChanged, patchAdditions } = await import('../../src/core/what-changed.js');
     const py = 'KNOWN_BOTS = [\n    "dependabot",\n    "renovate",\n]\n\ndef is_bot(login):\n    """Three-layer bot detection."""\n    return False\n';
     expect(whatChanged('src/filters.py', py)).toEqual(['KNOWN_BOTS = [ "dependabot", "renovate", ] …', 'is_bot: Three-layer bot detection.']);
-    expect(whatChanged('README.md', '# Dashboard\n\ntext\n\n## Run locally\n')).toEqual(['Dashboard', 'Run locally']);
+    expect(whatChanged('README.md', '# Dashboard\n\ntext\n\n## Run locally\n')).toEqual(['Dashboard', '«text»', 'Run locally']);
     expect(whatChanged('data.json', '{"a": 1}')).toEqual([]);
     const added = patchAdditions('*** Begin Patch\n*** Add File: src/a.rs\n+pub fn run() {}\n*** Update File: b.md\n@@\n-# Old\n+# New\n*** End Patch');
     expect(whatChanged('src/a.rs', added.get('src/a.rs') ?? '')).toEqual(['run']);

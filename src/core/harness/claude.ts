@@ -77,6 +77,14 @@ function toolCallFacts(block: Record<string, unknown>, facts: Fact[]): void {
     call.writes = [{ path, how: edit[1], what: whatChanged(path, writtenText(name, input)) }];
   }
   if (input.run_in_background === true) call.background = true;
+  if (name === 'Read' && typeof input.file_path === 'string') call.read = input.file_path;
+  // A monitor or a background shell keeps running: followed through its notifications.
+  if ((name === 'Monitor' || call.background === true) && typeof input.command === 'string') {
+    const description = str(input.description);
+    call.job = description === undefined ? { command: input.command } : { command: input.command, description };
+  }
+  const stops = str(input.task_id) ?? str(input.shell_id);
+  if ((name === 'TaskStop' || name === 'KillShell' || name === 'KillBash') && stops !== undefined) call.stops = stops;
   if (QUESTION_TOOLS.has(name)) call.question = questionText(name, input);
   if (name === 'TodoWrite' || name === 'TaskCreate' || name === 'TaskUpdate') call.plan = true;
   facts.push(call);
@@ -90,7 +98,8 @@ function toolCallFacts(block: Record<string, unknown>, facts: Fact[]): void {
     facts.push({ t: 'todos', items });
   } else if (name === 'TaskCreate') {
     const subject = str(input.subject) ?? str(input.description);
-    if (subject !== undefined) facts.push({ t: 'task_create', subject });
+    const description = str(input.subject) === undefined ? undefined : str(input.description);
+    if (subject !== undefined) facts.push(description === undefined ? { t: 'task_create', subject } : { t: 'task_create', subject, description });
   } else if (name === 'TaskUpdate') {
     const taskId = str(input.taskId) ?? (num(input.taskId)?.toString());
     const status = str(input.status);
@@ -209,6 +218,7 @@ export function readClaude(obj: Record<string, unknown>): Observation {
       obs.notice = true;
     }
   }
+  if (obs.text.includes('<task-notification>')) facts.push({ t: 'job_text', text: obs.text });
   return obs;
 }
 

@@ -2,6 +2,8 @@ import type { Analysis } from '../analysis.js';
 import { CONTRACT_HEADING } from '../contract.js';
 import { LIMITS } from '../state.js';
 import type { ToolRef } from '../types.js';
+import { requirementLines } from '../documents.js';
+import { jobNotices } from '../jobs.js';
 import type { RenderInput } from './input.js';
 import { bullets, cell, code, fence, table, yamlValue } from './markdown.js';
 
@@ -34,7 +36,7 @@ export const SECTION_TITLES = [
 ] as const;
 
 /** Bounds that keep the largest handoff readable in one sitting (the payloads carry the rest). */
-const MD = { REQUESTS_HEAD: 5, REQUESTS_TAIL: 25, REQUEST_CHARS: 600, AGENT_MESSAGES: 6, AGENT_CHARS: 180, FIXED: 8, FILES: 20, CHECK_TARGETS: 10, TIMELINE: 15, TIMELINE_CHARS: 100 } as const;
+const MD = { DOC_CHARS: 1400, DOC_LINE_CHARS: 110, TASK_DETAIL_CHARS: 140, JOBS_ENDED: 3, PASSED_OVER: 3, REQUESTS_HEAD: 5, REQUESTS_TAIL: 25, REQUEST_CHARS: 600, AGENT_MESSAGES: 6, AGENT_CHARS: 180, FIXED: 8, FILES: 20, CHECK_TARGETS: 10, TIMELINE: 15, TIMELINE_CHARS: 100 } as const;
 
 const NONE = 'None';
 const label = (l: string): string => `*${l}*`;
@@ -97,6 +99,13 @@ function endLine(a: Analysis): string {
   return `**How it ended: ${e.kind}**${atLine(e.line)} — ${label(e.kind === 'unknown' ? 'unknown' : 'inferred')}: ${e.why}`;
 }
 
+/**
+ * How much of the context a handoff keeps beyond the core facts: 0 all of it; each level gives up
+ * the least important part, so the largest handoff stays under MD_BYTES (the payloads keep it all).
+ */
+type Level = 0 | 1 | 2 | 3;
+const MD_BYTES = 16000;
+
 function requests(a: Analysis): string {
   const rs = a.requests;
   if (rs.length === 0) return a.objective?.override ? `${label('unknown')} — no user request could be read from the transcript` : NONE;
@@ -107,15 +116,44 @@ function requests(a: Analysis): string {
   return `${label('reported')} — every message the user typed, in order (wrappers removed, long ones shortened):\n\n${bullets(shown)}${more}`;
 }
 
+/** Files a request names, as the agent read them: headings and the lines that state a number, a rule or an emphasis. */
+function documents(a: Analysis, level: Level): string {
+  if (a.documents.length === 0 || level >= 3) return '';
+  let budget: number = level === 0 ? MD.DOC_CHARS : level === 1 ? MD.DOC_CHARS / 2 : 0;
+  const parts: string[] = [];
+  for (const d of a.documents) {
+    // Lines that state a number, a rule or an emphasis first; plain list items with what is left.
+    const chosen = new Map<number, string>();
+    for (const pass of [requirementLines(d.lines, true), requirementLines(d.lines, false)]) {
+      for (const l of pass) {
+        if (chosen.has(l.n)) continue;
+        const row = `l.${l.n}: ${oneLine(l.text, MD.DOC_LINE_CHARS)}`;
+        if (row.length > budget) continue;
+        budget -= row.length;
+        chosen.set(l.n, row);
+      }
+    }
+    const rows = [...chosen.entries()].sort((x, y) => x[0] - y[0]).map(([, r]) => r);
+    const rest = d.lines.length > rows.length ? ` (${rows.length} of its ${d.lines.length} lines here; all in HANDOFF.summary.json)` : '';
+    parts.push(`${path(d.path)} — named at line ${d.requestLine}, read at line ${d.line}${rest}${rows.length > 0 ? `\n\n${bullets(rows)}` : ''}`);
+  }
+  return `\n\n### Files the user pointed at\n\n${label('verified')} — what they said when the agent read them (l.N is the file's own line):\n\n${parts.join('\n\n')}`;
+}
+
 function claims(a: Analysis): string {
   if (a.contradictions.length === 0) return NONE;
   return `${label('verified')} — the agent's own claims that the transcript contradicts:\n\n${bullets(a.contradictions.map((c) => `claim at line ${c.claim_line}, evidence at line ${c.evidence_line}: ${oneLine(c.text, 400)}`))}`;
 }
 
-function currentState(a: Analysis): string {
+function currentState(a: Analysis, level: Level): string {
   const c = a.current;
   if (c.source === null) return NONE;
-  const list = (items: string[], mark: string): string => (items.length === 0 ? NONE : items.map((t) => `- [${mark}] ${t.replace(/\r?\n/g, ' ')}`).join('\n'));
+  const row = (t: string, mark: string): string => {
+    const item = c.items.find((i) => i.text === t);
+    const detail = mark !== 'x' && level < 2 && item?.detail !== undefined ? ` — ${oneLine(item.detail, MD.TASK_DETAIL_CHARS)}${item.created !== undefined && item.created !== item.line ? ` (created line ${item.created})` : ''}` : '';
+    return `- [${mark}] ${t.replace(/\r?\n/g, ' ')}${level < 3 ? atLine(item?.line) : ''}${detail}`;
+  };
+  const list = (items: string[], mark: string): string => (items.length === 0 ? NONE : items.map((t) => row(t, mark)).join('\n'));
   const src = c.source === 'tasks' ? 'task list' : 'todo/plan list';
   const lastReq = [...a.requests].reverse().find((q) => q.kind !== 'answer');
   const stale = c.seq !== null && lastReq !== undefined && c.seq + 1 < lastReq.line ? ` — written before the latest request (line ${lastReq.line}), so it may be out of date` : '';
@@ -125,6 +163,19 @@ function currentState(a: Analysis): string {
     `### In Progress\n\n${list(c.in_progress, '~')}`,
     `### Not Started\n\n${list(c.not_started, ' ')}`,
   ].join('\n\n');
+}
+
+function jobs(a: Analysis, level: Level): string {
+  if (a.jobs.length === 0 || level >= 3) return '';
+  const running = a.jobs.filter((j) => j.status === 'running');
+  const ended = a.jobs.filter((j) => j.status !== 'running').slice(0, level === 0 ? MD.JOBS_ENDED : 0);
+  const name = (j: (typeof a.jobs)[number]): string => `${code(j.id)} (${j.tool}${j.description ? ` «${oneLine(j.description, 60)}»` : ''}, started line ${j.line})`;
+  const rows = [
+    ...running.map((j) => `**still running** ${name(j)}: ${code(oneLine(j.command, 200), 400)}${j.lastEvent ? ` — last progress (line ${j.lastEvent.line}): «${oneLine(j.lastEvent.text, 160)}»` : ' — no progress reported yet'}`),
+    ...ended.map((j) => `${j.status}${atLine(j.endLine)}: ${name(j)}${j.lastEvent ? ` — last output (line ${j.lastEvent.line}): «${oneLine(j.lastEvent.text, 100)}»` : ''}`),
+  ];
+  const more = a.jobs.length - running.length - ended.length;
+  return `\n\n### Background jobs\n\n${label('verified')} — started in the background, followed through their notifications (running first):\n\n${bullets(rows)}${more > 0 ? `\n\n${more} more ended job(s) in HANDOFF.summary.json.` : ''}`;
 }
 
 function repoEvidence(r: RenderInput, a: Analysis): string {
@@ -196,10 +247,13 @@ function verification(a: Analysis): string {
   return `${tableText}\n\n${other}\n\n### Checks Not Run\n\n${notRun}`;
 }
 
-function failures(a: Analysis): string {
+function failures(a: Analysis, level: Level): string {
   const lines = a.openFailures.map((f) => `${label('verified')} line ${f.line}: ${oneLine(f.text, 400)}`);
   for (const f of a.incidents) lines.push(`${label(f.label)} ${f.kind === 'interrupted' ? 'interrupted' : 'API error'}${at(f.seq)}: ${oneLine(f.text, 300)}`);
-  const fixed = a.fixedFailures.length === 0 ? '' : `\n\n### Fixed during the session\n\n${label('verified')} — failures a later run of the same target resolved (not open):\n\n${bullets(a.fixedFailures.slice(-MD.FIXED).map((f) => `line ${f.line}, fixed by line ${f.fixed_line}: ${oneLine(f.text, 240)}`))}`;
+  const how = (f: Analysis['fixedFailures'][number]): string => (f.how.length === 0 || level >= 2 ? '' : ` (in between: ${f.how.join('; ')})`);
+  const fixedList = a.fixedFailures.length === 0 ? '' : `\n\n### Fixed during the session\n\n${label('verified')} — failures a later run of the same target resolved (not open):\n\n${bullets(a.fixedFailures.slice(-MD.FIXED).map((f) => `line ${f.line}, fixed by line ${f.fixed_line}${how(f)}: ${oneLine(f.text, 240)}`))}`;
+  const over = level >= 2 ? [] : a.passedOver.slice(level === 0 ? -MD.PASSED_OVER : -1);
+  const fixed = `${fixedList}${over.length === 0 ? '' : `\n\n### Failed, then passed over\n\n${label('verified')} — the agent went on after these, and no clean re-run of the same command is recorded:\n\n${bullets(over.map((f) => `line ${f.line}: ${oneLine(f.text, 220)}`))}`}`;
   if (lines.length === 0) return fixed.length === 0 ? NONE : `No open failure.${fixed}`;
   return `Open failures only: a failure that a later run of the same check fixed is listed apart.\n\n${bullets(lines)}${fixed}`;
 }
@@ -223,11 +277,26 @@ function nextActionBody(a: Analysis): string {
 function recent(r: RenderInput): string {
   const turns = r.state.window.slice(-MD.TIMELINE);
   if (turns.length === 0) return NONE;
-  return table(
-    ['line', 'class', 'text'],
-    turns.map((t) => [String(t.seq + 1), t.class, cell(t.tool ? toolCell(t.tool, t.text) : t.text, MD.TIMELINE_CHARS)]),
-  );
+  const rows: string[][] = [];
+  // A run of notifications from one background job is one row: its count and the last of them.
+  for (let i = 0; i < turns.length; i += 1) {
+    const t = turns[i] as (typeof turns)[number];
+    const job = jobOf(t.text);
+    let j = i;
+    while (job !== null && j + 1 < turns.length && jobOf((turns[j + 1] as (typeof turns)[number]).text) === job) j += 1;
+    if (j > i) {
+      const last = turns[j] as (typeof turns)[number];
+      const said = jobNotices(last.text)[0]?.text ?? '';
+      rows.push([`${t.seq + 1}–${last.seq + 1}`, t.class, cell(`${j - i + 1} notifications of job ${job}, the last: ${said}`, MD.TIMELINE_CHARS + 60)]);
+      i = j;
+      continue;
+    }
+    rows.push([String(t.seq + 1), t.class, cell(t.tool ? toolCell(t.tool, t.text) : t.text, MD.TIMELINE_CHARS)]);
+  }
+  return table(['line', 'class', 'text'], rows);
 }
+
+const jobOf = (text: string): string | null => (text.trimStart().startsWith('<task-notification>') ? (jobNotices(text)[0]?.id ?? null) : null);
 
 /** A tool turn names its tool once: a call's text already starts with it ("Bash: npm test"). */
 function toolCell(tool: ToolRef, text: string): string {
@@ -285,19 +354,28 @@ function resume(r: RenderInput): string {
 }
 
 export function renderHandoffMd(r: RenderInput, a: Analysis): string {
+  let md = '';
+  for (const level of [0, 1, 2, 3] as const) {
+    md = renderAt(r, a, level);
+    if (Buffer.byteLength(md) <= MD_BYTES) break;
+  }
+  return md;
+}
+
+function renderAt(r: RenderInput, a: Analysis, level: Level): string {
   const title = r.title ?? r.session;
   const shown = Math.min(r.state.window.length, MD.TIMELINE);
   const parts = [
     frontMatter(r),
     `# Handoff: ${title.replace(/\r?\n/g, ' ')}\n`,
     section('Objective (verbatim)', objective(a)),
-    section('User requests and corrections', requests(a)),
+    section('User requests and corrections', `${requests(a)}${documents(a, level)}`),
     section('State right now (verbatim tail)', stateNow(a)),
     section('Next Action', nextActionBody(a)),
     section('Claims to double-check', claims(a)),
-    section('Current State', currentState(a)),
+    section('Current State', `${currentState(a, level)}${jobs(a, level)}`),
     section('What the agent reported', agentMessages(a)),
-    section('Failures And Blockers', failures(a)),
+    section('Failures And Blockers', failures(a, level)),
     section('Verification', verification(a)),
     section('Repository Evidence', repoEvidence(r, a)),
     section('Unknowns', unknowns(a)),

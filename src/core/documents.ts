@@ -1,0 +1,74 @@
+/**
+ * A file the user pointed at ("read doc.md, it is my take-home") is often the real specification:
+ * its requirements, limits and deadlines outlive every later message. When the agent reads a file
+ * that a user request names, the handoff keeps what it says, line by line, citing the file's own
+ * line numbers and the transcript line of the read. Pure and bounded.
+ */
+
+export const DOC_LIMITS = { DOCS: 4, LINES: 60, LINE_CHARS: 200, CHARS: 4000 } as const;
+
+export interface DocLine {
+  /** The line number inside the file. */
+  n: number;
+  text: string;
+}
+
+export interface DocRead {
+  path: string;
+  /** The transcript line of the read's result. */
+  line: number;
+  /** The request that names the file. */
+  requestLine: number;
+  lines: DocLine[];
+}
+
+const NUMBERED = /^\s*(\d{1,6})(?:\t|→)(.*)$/;
+
+/** The lines of a Read result; Claude Code numbers them ("    12\ttext"), other readers may not. */
+export function readLines(output: string): DocLine[] {
+  const raw = output.split('\n', 5000);
+  const numbered = raw.filter((x) => NUMBERED.test(x)).length;
+  if (numbered >= Math.max(1, raw.length / 2)) {
+    const out: DocLine[] = [];
+    for (const x of raw) {
+      const m = NUMBERED.exec(x);
+      if (m) out.push({ n: Number(m[1]), text: m[2] ?? '' });
+    }
+    return out;
+  }
+  return raw.map((text, i) => ({ n: i + 1, text }));
+}
+
+/** Lines that carry words: no blank lines, bare markup (`<aside>`, `---`) or lone symbols. */
+export function contentLines(lines: readonly DocLine[]): DocLine[] {
+  const out: DocLine[] = [];
+  let chars = 0;
+  for (const l of lines) {
+    const t = l.text.trim();
+    if (t.length === 0 || /^<\/?[\w-]+[^>]*>$/.test(t) || !/[\p{L}\p{N}]/u.test(t)) continue;
+    const text = t.length <= DOC_LIMITS.LINE_CHARS ? t : `${t.slice(0, DOC_LIMITS.LINE_CHARS - 1)}…`;
+    if (chars + text.length > DOC_LIMITS.CHARS || out.length >= DOC_LIMITS.LINES) break;
+    chars += text.length;
+    out.push({ n: l.n, text });
+  }
+  return out;
+}
+
+/** Headings, and lines that state a number, a rule or an emphasis: what a reader must not miss. */
+const REQUIREMENT = /\d|\*\*|\b(?:must|should|never|always|required?|deadline|limit|do not|don't|only|red flags?)\b/i;
+
+const LIST_ITEM = /^(?:[-*]|\d+\.)\s+/;
+
+/** `strict`: headings and lines that state a number, a rule or an emphasis; otherwise also plain list items. */
+export function requirementLines(lines: readonly DocLine[], strict = false): DocLine[] {
+  return lines.filter((l) => /^#{1,6}\s/.test(l.text) || REQUIREMENT.test(l.text.replace(LIST_ITEM, '')) || (!strict && LIST_ITEM.test(l.text)));
+}
+
+/** The request that names `path` (its full path, or a file name with an extension), if any. */
+export function namingRequest(path: string, requests: readonly { line: number; text: string }[]): number | null {
+  const base = path.split(/[\\/]/).pop() ?? path;
+  if (!/\.\w{1,8}$/.test(base) || base.length < 4) return null;
+  const re = new RegExp(`(?<![\\w.-])${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`, 'i');
+  for (const r of requests) if (r.text.includes(path) || re.test(r.text)) return r.line;
+  return null;
+}

@@ -1,0 +1,60 @@
+/**
+ * Background jobs: a command started in the background or under a monitor keeps running while the
+ * agent works, and its progress arrives as notifications. A successor must know which jobs are
+ * still running, what they run, and the last progress they reported (with its line). Pure parsing.
+ */
+
+export const JOB_LIMITS = { JOBS: 30, COMMAND_CHARS: 300, EVENT_CHARS: 240 } as const;
+
+export interface Job {
+  id: string;
+  /** The line of the call that started it. */
+  line: number;
+  tool: string;
+  command: string;
+  description?: string;
+  status: 'running' | 'completed' | 'failed' | 'stopped';
+  endLine?: number;
+  lastEvent?: { line: number; text: string };
+}
+
+/** The id a harness gives a job it started: "running in background with ID: x", "Monitor started (task x". */
+export function startedJobId(output: string): string | null {
+  const m = /\bin background with ID:\s*([\w-]{2,64})|\bMonitor started \(task ([\w-]{2,64})/.exec(output);
+  return m?.[1] ?? m?.[2] ?? null;
+}
+
+/** A job a stop call ended: "Successfully stopped task: x", "Successfully killed shell: x". */
+export function stoppedJobId(output: string): string | null {
+  return /\bSuccessfully (?:stopped task|killed shell):?\s*([\w-]{2,64})/.exec(output)?.[1] ?? null;
+}
+
+export interface JobNotice {
+  id: string;
+  status?: Job['status'];
+  text?: string;
+}
+
+const tag = (block: string, name: string): string | undefined => new RegExp(`<${name}>([\\s\\S]*?)</${name}>`).exec(block)?.[1]?.trim();
+const unescape = (s: string): string => s.replace(/&gt;/g, '>').replace(/&lt;/g, '<').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+
+/** Every `<task-notification>` block in a text: the job, its new status and what it reported. */
+export function jobNotices(text: string): JobNotice[] {
+  const out: JobNotice[] = [];
+  for (const m of text.matchAll(/<task-notification>([\s\S]*?)<\/task-notification>/g)) {
+    const block = m[1] ?? '';
+    const id = tag(block, 'task-id');
+    if (id === undefined) continue;
+    const n: JobNotice = { id };
+    const status = tag(block, 'status');
+    if (status === 'completed') n.status = 'completed';
+    else if (status === 'failed' || status === 'killed') n.status = status === 'killed' ? 'stopped' : 'failed';
+    const said = tag(block, 'event') ?? tag(block, 'summary');
+    if (said !== undefined && said.length > 0) {
+      const t = unescape(said).replace(/\s+/g, ' ').trim();
+      n.text = t.length <= JOB_LIMITS.EVENT_CHARS ? t : `${t.slice(0, JOB_LIMITS.EVENT_CHARS - 1)}…`;
+    }
+    out.push(n);
+  }
+  return out;
+}
