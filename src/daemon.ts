@@ -1,6 +1,5 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { join, sep } from 'node:path';
 import type { Engine, BuildResult } from './build/index.js';
 import { openEngine } from './build/index.js';
@@ -21,6 +20,7 @@ import { RepeatFilter } from './daemon/repeats.js';
 import { CorruptLineError, DaemonNotRunningError, describeError, FlushTimeoutError, HandoffError, NoTurnsError } from './errors.js';
 import type { Logger } from './log.js';
 import { packageVersion } from './paths.js';
+import { Slicer, sortInSlices } from './slice.js';
 import { listDir, sweepStrayTemps } from './store/files.js';
 import { storeExposure } from './store/permissions.js';
 import { validator } from './store/schemas.js';
@@ -49,7 +49,6 @@ const HOT_POLL_MS = 500;
 const HOT_WINDOW_MS = 30_000;
 const HOT_MAX_FILES = 256;
 const APPEARED_RESCAN_MS = 2000;
-const SCHEDULE_YIELD_EVERY = 250;
 const LOOP_DELAY_RESOLUTION_MS = 5;
 
 export interface DaemonOptions {
@@ -289,32 +288,35 @@ export class Daemon {
   private async startBackfill(): Promise<void> {
     const days = this.config.options.watch.backfill_days;
     const found = await scanRoots(this.rootsNow());
+    // Thousands of transcripts: every loop over them leaves the socket answered in between.
+    const slice = new Slicer();
     const todo: FileStat[] = [];
     for (const st of found) {
+      await slice.tick();
       const { r, ignored } = this.see(st.path, st);
       if (!ignored && needsBuild(r)) todo.push(st);
     }
     // Files the index knows under the watched folders whose transcript is gone are marked once;
     // sessions built from elsewhere (a one-shot `handoff build`) are not the daemon's to touch.
     const roots = this.rootsNow(undefined, false);
-    for (const r of this.files.values()) {
+    for (const r of [...this.files.values()]) {
+      await slice.tick();
       if (r.stat === null && isUnderAny(r.path, roots) && needsBuild(r)) todo.push({ path: r.path, size: 0, mtimeMs: 0, ctimeMs: 0, dev: 0, ino: 0 });
     }
     todo.sort((a, b) => b.mtimeMs - a.mtimeMs);
     this.backfill.total = todo.length;
     this.backfill.running = todo.length > 0;
     this.backfill.started_at = new Date().toISOString();
-    let n = 0;
     for (const st of todo) {
+      await slice.tick();
       this.backfillKeys.add(st.path);
       this.scheduler.schedule(st.path, this.priorityOf(st));
-      // Queueing thousands at once would keep the socket waiting: it is answered in between.
-      if (++n % SCHEDULE_YIELD_EVERY === 0) await yieldToLoop();
     }
     this.backfillQueued = true;
     // Events that came in while the scan ran (a file created just then) are served now; one
     // older than the backfill window was marked ignored when it was seen.
-    for (const r of this.files.values()) {
+    for (const r of [...this.files.values()]) {
+      await slice.tick();
       if (r.stat !== null && !this.backfillKeys.has(r.path) && needsBuild(r)) this.scheduler.schedule(r.path, this.priorityOf(r.stat));
     }
     this.log.info({ files: found.length, backfill: todo.length, days }, `found ${found.length} transcript(s); ${todo.length} to build${days === 0 ? '' : ` (changed in the last ${days} days)`}`);
@@ -352,9 +354,12 @@ export class Daemon {
 
   private async scanAndSchedule(roots: readonly string[], force: Priority | null): Promise<number> {
     const found = await scanRoots(roots);
-    const seen = new Set(found.map((f) => f.path));
+    const slice = new Slicer();
+    const seen = new Set<string>();
     let n = 0;
     for (const st of found) {
+      await slice.tick();
+      seen.add(st.path);
       // A folder restored or moved in gets the backfill window too.
       const { r, ignored } = this.see(st.path, st);
       if (ignored) continue;
@@ -363,8 +368,9 @@ export class Daemon {
         n += 1;
       }
     }
-    for (const r of this.files.values()) {
-      if (seen.has(r.path) || r.state === 'gone' || !isUnderAny(r.path, roots)) continue;
+    for (const r of [...this.files.values()]) {
+      await slice.tick();
+      if (seen.has(r.path) || r.state === 'gone' || !isUnderAny(r.path, roots) || this.files.get(r.path) !== r) continue;
       r.stat = await statFile(r.path);
       if (r.stat === null) {
         this.scheduler.schedule(r.path, 'live');
@@ -617,21 +623,33 @@ export class Daemon {
     }
   }
 
-  status(): StatusResult {
+  /** What `status` answers. Thousands of rows: built in slices, the socket answered in between. */
+  async status(): Promise<StatusResult> {
     const now = Date.now();
-    const sessions = [...this.files.values()]
-      .map((r) => view(r, this.liveWindowMs, now))
-      .filter((v): v is NonNullable<typeof v> => v !== null)
-      .sort((a, b) => ((a.updated ?? '') < (b.updated ?? '') ? 1 : (a.updated ?? '') > (b.updated ?? '') ? -1 : 0));
+    const roots = this.watcher.status();
+    const perRoot = roots.map(() => 0);
+    const sessions: NonNullable<ReturnType<typeof view>>[] = [];
     const unknown: Record<string, Record<string, number>> = {};
-    for (const r of this.files.values()) {
+    let files = 0;
+    const slice = new Slicer();
+    for (const r of [...this.files.values()]) {
+      await slice.tick();
+      const v = view(r, this.liveWindowMs, now);
+      if (v !== null) sessions.push(v);
+      if (r.stat !== null) {
+        files += 1;
+        roots.forEach((w, i) => {
+          if (r.path.startsWith(`${w.resolved}/`)) perRoot[i] = (perRoot[i] ?? 0) + 1;
+        });
+      }
       if (!r.harness) continue;
       for (const [t, n] of Object.entries(r.unknownTypes)) {
         const h = (unknown[r.harness] ??= {});
         h[t] = (h[t] ?? 0) + n;
       }
     }
-    const byRoot = this.watcher.status().map((w) => ({ ...w, files: [...this.files.values()].filter((r) => r.stat !== null && r.path.startsWith(`${w.resolved}/`)).length }));
+    const newestFirst = await sortInSlices(sessions, (a, b) => ((a.updated ?? '') < (b.updated ?? '') ? 1 : (a.updated ?? '') > (b.updated ?? '') ? -1 : 0), slice);
+    const byRoot = roots.map((w, i) => ({ ...w, files: perRoot[i] ?? 0 }));
     return {
       name: 'handoffd',
       version: packageVersion(),
@@ -641,8 +659,8 @@ export class Daemon {
       started_at: this.startedAt.toISOString(),
       uptime_s: Math.round((now - this.startedAt.getTime()) / 1000),
       watch: byRoot,
-      files: [...this.files.values()].filter((r) => r.stat !== null).length,
-      sessions,
+      files,
+      sessions: newestFirst,
       queue: { waiting: this.scheduler.waiting, running: this.scheduler.current, live_waiting: this.scheduler.liveWaiting },
       backfill: { ...this.backfill },
       errors: [...this.errors],

@@ -48,6 +48,19 @@ export async function writeAtomic(path: string, data: string | Buffer, mode = FI
   }
 }
 
+/**
+ * `writeAtomic` for a large file (INDEX.json of thousands of sessions): the same temp file,
+ * fsync and rename, each step on the thread pool. Megabytes written and flushed synchronously
+ * would stall the daemon's socket for as long as the disk takes.
+ */
+export async function writeAtomicLarge(path: string, data: string | Buffer, mode = FILE_MODE): Promise<void> {
+  try {
+    await writeFileAtomic(path, data, { mode, fsync: true, chown: false as unknown as { uid: number; gid: number } });
+  } catch (e) {
+    throw writeError('write', path, e);
+  }
+}
+
 export async function ensureDir(path: string, mode = DIR_MODE): Promise<void> {
   try {
     await mkdir(path, { recursive: true, mode });
