@@ -50,6 +50,13 @@ const HOT_WINDOW_MS = 30_000;
 const HOT_MAX_FILES = 256;
 const APPEARED_RESCAN_MS = 2000;
 const LOOP_DELAY_RESOLUTION_MS = 5;
+/**
+ * While builds keep the queue busy, INDEX.json is rewritten no more often than every this many
+ * times as long as its last rewrite took: a store of thousands of sessions takes tenths of a
+ * second to lay out, and rewriting it every second would spend a good part of the backfill (and
+ * of the garbage collector's time) on a file that the next second replaces.
+ */
+const INDEX_COST_FACTOR = 10;
 
 export interface DaemonOptions {
   config: ResolvedConfig;
@@ -78,6 +85,8 @@ export class Daemon {
   private readonly hot = new Map<string, number>();
   private indexTimer: NodeJS.Timeout | null = null;
   private lastIndexFlush = 0;
+  /** How long the last INDEX.json rewrite took, from start to rename. */
+  private indexFlushMs = 0;
   /** INDEX.json could not be written: the next try waits until then (backing off). */
   private indexRetryAt = 0;
   private indexFailures = 0;
@@ -552,7 +561,7 @@ export class Daemon {
   /** INDEX.json, PROJECT.md and links/: at most once per interval, and when the queue idles. */
   private maybeFlushIndex(): void {
     if (this.stopping || !this.engine.index.isDirty || Date.now() < this.indexRetryAt) return;
-    const due = Date.now() - this.lastIndexFlush >= this.config.options.daemon.index_interval_ms;
+    const due = Date.now() - this.lastIndexFlush >= Math.max(this.config.options.daemon.index_interval_ms, INDEX_COST_FACTOR * this.indexFlushMs);
     if (due || this.scheduler.idle || this.scheduler.current === null) this.scheduler.schedule(INDEX_KEY, 'live');
   }
 
@@ -561,6 +570,7 @@ export class Daemon {
     this.lastIndexFlush = Date.now();
     try {
       await this.engine.index.flush({ enabled: this.config.options.linking.enabled, minScore: this.config.options.linking.min_overlap_score });
+      this.indexFlushMs = Date.now() - this.lastIndexFlush;
     } catch (e) {
       this.indexFailures += 1;
       const wait = retryDelayMs(this.indexFailures);
