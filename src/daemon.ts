@@ -612,15 +612,23 @@ export class Daemon {
     // nothing before they are.
     await Promise.race([this.started, sleep(Math.max(0, deadline - Date.now()))]);
     let rounds = 0;
+    const slice = new Slicer();
     // A caller who waits for everything gets the failed transcripts tried again now, not at their next backoff.
-    for (const r of this.files.values()) if (isFailed(r)) this.scheduler.schedule(r.path, 'live');
+    for (const r of [...this.files.values()]) {
+      await slice.tick();
+      if (isFailed(r)) this.scheduler.schedule(r.path, 'live');
+    }
     for (;;) {
       if (this.stopping) throw new DaemonNotRunningError('flush abandoned: the daemon is stopping', { hint: 'start it again (`handoff daemon`) and repeat the request' });
       if (rounds > 0) await sleep(FLUSH_ROUND_MS);
       rounds += 1;
       await this.rescan();
       await Promise.race([this.scheduler.onIdle(), sleep(Math.max(0, deadline - Date.now()))]);
-      const behind = [...this.files.values()].filter((r) => !caughtUp(r) && r.stat !== null);
+      const behind: FileRecord[] = [];
+      for (const r of [...this.files.values()]) {
+        await slice.tick();
+        if (!caughtUp(r) && r.stat !== null) behind.push(r);
+      }
       if (behind.length === 0 && this.scheduler.idle) {
         await this.flushIndexNow();
         return { rounds, files: this.files.size };
