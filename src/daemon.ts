@@ -1,6 +1,5 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { join, sep } from 'node:path';
 import type { Engine, BuildResult } from './engine/index.js';
 import { openEngine } from './engine/index.js';
@@ -21,6 +20,7 @@ import { RepeatFilter } from './daemon/repeats.js';
 import { CorruptLineError, DaemonNotRunningError, describeError, FlushTimeoutError, HandoffError, NoTurnsError } from './errors.js';
 import type { Logger } from './log.js';
 import { packageVersion } from './paths.js';
+import { Slicer, sortInSlices } from './slice.js';
 import { listDir, sweepStrayTemps } from './store/files.js';
 import { storeExposure } from './store/permissions.js';
 import { validator } from './store/schemas.js';
@@ -49,8 +49,14 @@ const HOT_POLL_MS = 500;
 const HOT_WINDOW_MS = 30_000;
 const HOT_MAX_FILES = 256;
 const APPEARED_RESCAN_MS = 2000;
-const SCHEDULE_YIELD_EVERY = 250;
 const LOOP_DELAY_RESOLUTION_MS = 5;
+/**
+ * While builds keep the queue busy, INDEX.json is rewritten no more often than every this many
+ * times as long as its last rewrite took: a store of thousands of sessions takes tenths of a
+ * second to lay out, and rewriting it every second would spend a good part of the backfill (and
+ * of the garbage collector's time) on a file that the next second replaces.
+ */
+const INDEX_COST_FACTOR = 10;
 
 export interface DaemonOptions {
   config: ResolvedConfig;
@@ -79,6 +85,8 @@ export class Daemon {
   private readonly hot = new Map<string, number>();
   private indexTimer: NodeJS.Timeout | null = null;
   private lastIndexFlush = 0;
+  /** How long the last INDEX.json rewrite took, from start to rename. */
+  private indexFlushMs = 0;
   /** INDEX.json could not be written: the next try waits until then (backing off). */
   private indexRetryAt = 0;
   private indexFailures = 0;
@@ -289,32 +297,35 @@ export class Daemon {
   private async startBackfill(): Promise<void> {
     const days = this.config.options.watch.backfill_days;
     const found = await scanRoots(this.rootsNow());
+    // Thousands of transcripts: every loop over them leaves the socket answered in between.
+    const slice = new Slicer();
     const todo: FileStat[] = [];
     for (const st of found) {
+      await slice.tick();
       const { r, ignored } = this.see(st.path, st);
       if (!ignored && needsBuild(r)) todo.push(st);
     }
     // Files the index knows under the watched folders whose transcript is gone are marked once;
     // sessions built from elsewhere (a one-shot `handoff build`) are not the daemon's to touch.
     const roots = this.rootsNow(undefined, false);
-    for (const r of this.files.values()) {
+    for (const r of [...this.files.values()]) {
+      await slice.tick();
       if (r.stat === null && isUnderAny(r.path, roots) && needsBuild(r)) todo.push({ path: r.path, size: 0, mtimeMs: 0, ctimeMs: 0, dev: 0, ino: 0 });
     }
     todo.sort((a, b) => b.mtimeMs - a.mtimeMs);
     this.backfill.total = todo.length;
     this.backfill.running = todo.length > 0;
     this.backfill.started_at = new Date().toISOString();
-    let n = 0;
     for (const st of todo) {
+      await slice.tick();
       this.backfillKeys.add(st.path);
       this.scheduler.schedule(st.path, this.priorityOf(st));
-      // Queueing thousands at once would keep the socket waiting: it is answered in between.
-      if (++n % SCHEDULE_YIELD_EVERY === 0) await yieldToLoop();
     }
     this.backfillQueued = true;
     // Events that came in while the scan ran (a file created just then) are served now; one
     // older than the backfill window was marked ignored when it was seen.
-    for (const r of this.files.values()) {
+    for (const r of [...this.files.values()]) {
+      await slice.tick();
       if (r.stat !== null && !this.backfillKeys.has(r.path) && needsBuild(r)) this.scheduler.schedule(r.path, this.priorityOf(r.stat));
     }
     this.log.info({ files: found.length, backfill: todo.length, days }, `found ${found.length} transcript(s); ${todo.length} to build${days === 0 ? '' : ` (changed in the last ${days} days)`}`);
@@ -352,9 +363,12 @@ export class Daemon {
 
   private async scanAndSchedule(roots: readonly string[], force: Priority | null): Promise<number> {
     const found = await scanRoots(roots);
-    const seen = new Set(found.map((f) => f.path));
+    const slice = new Slicer();
+    const seen = new Set<string>();
     let n = 0;
     for (const st of found) {
+      await slice.tick();
+      seen.add(st.path);
       // A folder restored or moved in gets the backfill window too.
       const { r, ignored } = this.see(st.path, st);
       if (ignored) continue;
@@ -363,8 +377,9 @@ export class Daemon {
         n += 1;
       }
     }
-    for (const r of this.files.values()) {
-      if (seen.has(r.path) || r.state === 'gone' || !isUnderAny(r.path, roots)) continue;
+    for (const r of [...this.files.values()]) {
+      await slice.tick();
+      if (seen.has(r.path) || r.state === 'gone' || !isUnderAny(r.path, roots) || this.files.get(r.path) !== r) continue;
       r.stat = await statFile(r.path);
       if (r.stat === null) {
         this.scheduler.schedule(r.path, 'live');
@@ -546,7 +561,7 @@ export class Daemon {
   /** INDEX.json, PROJECT.md and links/: at most once per interval, and when the queue idles. */
   private maybeFlushIndex(): void {
     if (this.stopping || !this.engine.index.isDirty || Date.now() < this.indexRetryAt) return;
-    const due = Date.now() - this.lastIndexFlush >= this.config.options.daemon.index_interval_ms;
+    const due = Date.now() - this.lastIndexFlush >= Math.max(this.config.options.daemon.index_interval_ms, INDEX_COST_FACTOR * this.indexFlushMs);
     if (due || this.scheduler.idle || this.scheduler.current === null) this.scheduler.schedule(INDEX_KEY, 'live');
   }
 
@@ -555,6 +570,7 @@ export class Daemon {
     this.lastIndexFlush = Date.now();
     try {
       await this.engine.index.flush({ enabled: this.config.options.linking.enabled, minScore: this.config.options.linking.min_overlap_score });
+      this.indexFlushMs = Date.now() - this.lastIndexFlush;
     } catch (e) {
       this.indexFailures += 1;
       const wait = retryDelayMs(this.indexFailures);
@@ -596,15 +612,23 @@ export class Daemon {
     // nothing before they are.
     await Promise.race([this.started, sleep(Math.max(0, deadline - Date.now()))]);
     let rounds = 0;
+    const slice = new Slicer();
     // A caller who waits for everything gets the failed transcripts tried again now, not at their next backoff.
-    for (const r of this.files.values()) if (isFailed(r)) this.scheduler.schedule(r.path, 'live');
+    for (const r of [...this.files.values()]) {
+      await slice.tick();
+      if (isFailed(r)) this.scheduler.schedule(r.path, 'live');
+    }
     for (;;) {
       if (this.stopping) throw new DaemonNotRunningError('flush abandoned: the daemon is stopping', { hint: 'start it again (`handoff daemon`) and repeat the request' });
       if (rounds > 0) await sleep(FLUSH_ROUND_MS);
       rounds += 1;
       await this.rescan();
       await Promise.race([this.scheduler.onIdle(), sleep(Math.max(0, deadline - Date.now()))]);
-      const behind = [...this.files.values()].filter((r) => !caughtUp(r) && r.stat !== null);
+      const behind: FileRecord[] = [];
+      for (const r of [...this.files.values()]) {
+        await slice.tick();
+        if (!caughtUp(r) && r.stat !== null) behind.push(r);
+      }
       if (behind.length === 0 && this.scheduler.idle) {
         await this.flushIndexNow();
         return { rounds, files: this.files.size };
@@ -617,21 +641,33 @@ export class Daemon {
     }
   }
 
-  status(): StatusResult {
+  /** What `status` answers. Thousands of rows: built in slices, the socket answered in between. */
+  async status(): Promise<StatusResult> {
     const now = Date.now();
-    const sessions = [...this.files.values()]
-      .map((r) => view(r, this.liveWindowMs, now))
-      .filter((v): v is NonNullable<typeof v> => v !== null)
-      .sort((a, b) => ((a.updated ?? '') < (b.updated ?? '') ? 1 : (a.updated ?? '') > (b.updated ?? '') ? -1 : 0));
+    const roots = this.watcher.status();
+    const perRoot = roots.map(() => 0);
+    const sessions: NonNullable<ReturnType<typeof view>>[] = [];
     const unknown: Record<string, Record<string, number>> = {};
-    for (const r of this.files.values()) {
+    let files = 0;
+    const slice = new Slicer();
+    for (const r of [...this.files.values()]) {
+      await slice.tick();
+      const v = view(r, this.liveWindowMs, now);
+      if (v !== null) sessions.push(v);
+      if (r.stat !== null) {
+        files += 1;
+        roots.forEach((w, i) => {
+          if (r.path.startsWith(`${w.resolved}/`)) perRoot[i] = (perRoot[i] ?? 0) + 1;
+        });
+      }
       if (!r.harness) continue;
       for (const [t, n] of Object.entries(r.unknownTypes)) {
         const h = (unknown[r.harness] ??= {});
         h[t] = (h[t] ?? 0) + n;
       }
     }
-    const byRoot = this.watcher.status().map((w) => ({ ...w, files: [...this.files.values()].filter((r) => r.stat !== null && r.path.startsWith(`${w.resolved}/`)).length }));
+    const newestFirst = await sortInSlices(sessions, (a, b) => ((a.updated ?? '') < (b.updated ?? '') ? 1 : (a.updated ?? '') > (b.updated ?? '') ? -1 : 0), slice);
+    const byRoot = roots.map((w, i) => ({ ...w, files: perRoot[i] ?? 0 }));
     return {
       name: 'handoffd',
       version: packageVersion(),
@@ -641,8 +677,8 @@ export class Daemon {
       started_at: this.startedAt.toISOString(),
       uptime_s: Math.round((now - this.startedAt.getTime()) / 1000),
       watch: byRoot,
-      files: [...this.files.values()].filter((r) => r.stat !== null).length,
-      sessions,
+      files,
+      sessions: newestFirst,
       queue: { waiting: this.scheduler.waiting, running: this.scheduler.current, live_waiting: this.scheduler.liveWaiting },
       backfill: { ...this.backfill },
       errors: [...this.errors],

@@ -11,6 +11,7 @@ import type { IndexEntry } from '../store/index-file.js';
 import { FILES } from '../store/layout.js';
 import { verifySession } from '../store/verify.js';
 import { packageVersion } from '../paths.js';
+import { sortInSlices } from '../slice.js';
 
 /**
  * The control socket's methods (SPEC §10), one handler each. Anything that writes the store
@@ -52,7 +53,7 @@ export function makeHandlers(d: Daemon): Handlers {
   const entry = (params: unknown) => d.engine.index.resolve(requireString(params, 'id'), d.config.root);
   return {
     hello: async () => ({ name: 'handoffd', version: packageVersion(), protocol: PROTOCOL_VERSION, pid: process.pid, root: d.config.root }),
-    status: async () => d.status(),
+    status: () => d.status(),
     'sessions.list': async (params) => {
       const project = optionalString(params, 'project');
       return d.engine.index.all().filter((e) => project === undefined || e.project === project);
@@ -66,7 +67,7 @@ export function makeHandlers(d: Daemon): Handlers {
     verify: async (params) => {
       const all = optionalBool(params, 'all') === true;
       const source = optionalBool(params, 'source') === true;
-      const targets = all ? d.engine.index.all().sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) : [entry(params)];
+      const targets = all ? await sortInSlices(d.engine.index.all(), (a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) : [entry(params)];
       // One at a time: a store of thousands of sessions must not open them all at once.
       return d.exclusive(async () => {
         const reports = [];

@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PressureLevel } from '../core/pressure.js';
 import type { Harness } from '../core/types.js';
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { escapeControls } from '../core/control-chars.js';
-import { ensureDir, listDir, readText, removeEmptyDir, removeFile, writeAtomic } from './files.js';
+import { Slicer, sortInSlices } from '../slice.js';
+import { ensureDir, listDir, readText, removeEmptyDir, removeFile, writeAtomic, writeAtomicLarge } from './files.js';
 import type { Layout } from './layout.js';
 import { FILES, RESERVED_ROOT_NAMES } from './layout.js';
 import type { Manifest } from './manifest.js';
@@ -75,22 +75,30 @@ export async function readIndex(layout: Layout): Promise<IndexEntry[]> {
 // a few milliseconds instead of tens (the index is rewritten while the socket waits).
 const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-function sortEntries(entries: IndexEntry[]): IndexEntry[] {
-  return [...entries].sort((a, b) => (a.project === b.project ? byString(a.id, b.id) : byString(a.project, b.project)));
-}
+const byProjectThenId = (a: IndexEntry, b: IndexEntry): number => (a.project === b.project ? byString(a.id, b.id) : byString(a.project, b.project));
 
 /**
- * INDEX.json, the same text as `JSON.stringify(sorted, null, 2)`, laid out entry by entry with
- * the event loop free between batches: thousands of entries take tens of milliseconds at once.
+ * INDEX.json, the same text as `JSON.stringify(sorted, null, 2)`, laid out entry by entry in
+ * slices (the socket is answered in between) and encoded slice by slice; the megabytes are then
+ * written, flushed and renamed into place off the event loop. Thousands of entries take tens of
+ * milliseconds to lay out and, on a busy disk, far longer to flush.
  */
 export async function writeIndex(layout: Layout, entries: IndexEntry[]): Promise<void> {
-  const sorted = sortEntries(entries);
-  const parts: string[] = [];
+  if (entries.length === 0) return writeAtomicLarge(layout.index, '[]\n');
+  const slice = new Slicer();
+  const sorted = await sortInSlices(entries, byProjectThenId, slice);
+  const chunks: Buffer[] = [];
+  let text = '[\n';
   for (let i = 0; i < sorted.length; i += 1) {
-    if (i > 0 && i % LINK_YIELD_EVERY === 0) await yieldToLoop();
-    parts.push(`  ${JSON.stringify(sorted[i], null, 2).replace(/\n/g, '\n  ')}`);
+    text += `${i > 0 ? ',\n' : ''}  ${JSON.stringify(sorted[i], null, 2).replace(/\n/g, '\n  ')}`;
+    if (slice.due) {
+      chunks.push(Buffer.from(text));
+      text = '';
+      await slice.pause();
+    }
   }
-  await writeAtomic(layout.index, parts.length === 0 ? '[]\n' : `[\n${parts.join(',\n')}\n]\n`);
+  chunks.push(Buffer.from(`${text}\n]\n`));
+  await writeAtomicLarge(layout.index, Buffer.concat(chunks));
 }
 
 /** Every session directory of the store, found by its manifest. */
@@ -114,7 +122,6 @@ export async function scanManifests(layout: Layout): Promise<{ dir: string; mani
 
 // Every value on a PROJECT.md or links/ line is one line with no control character in it: an id
 // made from a file name with a newline in it cannot forge a line of its own.
-const LINK_YIELD_EVERY = 250;
 
 const objectiveLine = (o: string | null): string => escapeControls((o ?? '').replace(/\s+/g, ' ').trim().slice(0, 80));
 const idOf = (e: IndexEntry): string => escapeControls(e.id);
@@ -150,23 +157,24 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
  */
 export async function computeLinks(entries: readonly IndexEntry[], minScore: number): Promise<Map<string, string[]>> {
   // Each objective's keywords are found once (a store of thousands of sessions is walked at every flush).
+  const slice = new Slicer();
   const words = new Map<IndexEntry, Set<string>>();
   for (const e of entries) {
-    if (words.size % LINK_YIELD_EVERY === LINK_YIELD_EVERY - 1) await yieldToLoop();
+    await slice.tick();
     words.set(e, keywords(e.objective ?? ''));
   }
   const byProject = new Map<string, Set<string>>();
   for (const e of entries) {
+    await slice.tick();
     const set = byProject.get(e.project) ?? new Set<string>();
     for (const w of words.get(e) ?? []) set.add(w);
     byProject.set(e.project, set);
   }
   const projects = [...byProject.entries()].filter(([, w]) => w.size >= 3).sort(([a], [b]) => byString(a, b));
   const links = new Map<string, string[]>();
-  let n = 0;
-  for (const e of [...entries].sort((a, b) => byString(a.id, b.id))) {
+  for (const e of await sortInSlices(entries, (a, b) => byString(a.id, b.id), slice)) {
     // Thousands of sessions times every project: the socket is answered in between.
-    if (++n % LINK_YIELD_EVERY === 0) await yieldToLoop();
+    await slice.tick();
     const mine = words.get(e) ?? new Set<string>();
     if (mine.size < 3) continue;
     for (const [other, theirs] of projects) {
@@ -190,11 +198,17 @@ export async function computeLinks(entries: readonly IndexEntry[], minScore: num
  * leaves it empty.
  */
 export async function writeProjectFiles(layout: Layout, entries: readonly IndexEntry[], projects: ReadonlySet<string> | null, linking: { enabled: boolean; minScore: number }): Promise<void> {
+  const slice = new Slicer();
   const byProject = new Map<string, IndexEntry[]>();
-  for (const e of entries) byProject.set(e.project, [...(byProject.get(e.project) ?? []), e]);
+  for (const e of entries) {
+    const list = byProject.get(e.project);
+    if (list) list.push(e);
+    else byProject.set(e.project, [e]);
+  }
   for (const p of projects ?? []) if (!byProject.has(p) && existsSync(layout.projectDir(p))) byProject.set(p, []);
   for (const [project, list] of byProject) {
     if (projects && !projects.has(project)) continue;
+    await slice.tick();
     const path = layout.projectMd(project);
     if (list.length === 0) {
       await removeFile(path);

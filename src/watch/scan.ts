@@ -2,7 +2,7 @@ import type { Dirent, Stats } from 'node:fs';
 import { lstatSync, readdirSync } from 'node:fs';
 import { lstat, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { Slicer } from '../slice.js';
 
 /** Finding transcripts on disk: every `.jsonl` under the watch roots, with a stat of each. */
 
@@ -23,11 +23,12 @@ const SKIP_DIRS = new Set(['node_modules', '.git']);
 
 /**
  * Symbolic links below a root are not followed, neither to folders nor to files (see
- * watcher.ts); FIFOs, sockets and devices are never transcripts. One folder at a time with synchronous calls, yielding to the event loop between folders: a
- * rescan of thousands of transcripts then costs a few milliseconds of CPU instead of a thread-pool
- * round trip per file, and the socket stays responsive while it runs.
+ * watcher.ts); FIFOs, sockets and devices are never transcripts. Synchronous calls in slices of
+ * a few milliseconds, yielding to the event loop between them: a rescan of thousands of
+ * transcripts then costs a few milliseconds of CPU instead of a thread-pool round trip per file,
+ * and the socket stays responsive while it runs, however many files one folder holds.
  */
-export async function scanRoot(root: string, out: FileStat[] = []): Promise<FileStat[]> {
+export async function scanRoot(root: string, out: FileStat[] = [], slice = new Slicer()): Promise<FileStat[]> {
   let entries: Dirent[];
   try {
     entries = readdirSync(root, { withFileTypes: true });
@@ -36,6 +37,7 @@ export async function scanRoot(root: string, out: FileStat[] = []): Promise<File
   }
   const dirs: string[] = [];
   for (const e of entries) {
+    await slice.tick();
     const p = join(root, e.name);
     if (e.isDirectory()) {
       if (!SKIP_DIRS.has(e.name)) dirs.push(p);
@@ -45,8 +47,8 @@ export async function scanRoot(root: string, out: FileStat[] = []): Promise<File
     }
   }
   for (const d of dirs) {
-    await yieldToLoop();
-    await scanRoot(d, out);
+    await slice.tick();
+    await scanRoot(d, out, slice);
   }
   return out;
 }
@@ -54,7 +56,8 @@ export async function scanRoot(root: string, out: FileStat[] = []): Promise<File
 /** Every transcript under the roots, once each even when one root lies inside another. */
 export async function scanRoots(roots: readonly string[]): Promise<FileStat[]> {
   const found: FileStat[] = [];
-  for (const root of roots) await scanRoot(root, found);
+  const slice = new Slicer();
+  for (const root of roots) await scanRoot(root, found, slice);
   const seen = new Set<string>();
   return found.filter((f) => !seen.has(f.path) && seen.add(f.path) !== undefined);
 }

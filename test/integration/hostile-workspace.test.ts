@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync 
 import { chmod, writeFile } from 'node:fs/promises';
 import type { Socket } from 'node:net';
 import { createConnection } from 'node:net';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunningDaemon } from '../daemon-harness.js';
@@ -12,11 +13,15 @@ import { peakRssMb, ROOT, runCli, tempDir, testEnv } from '../helpers.js';
 /**
  * Everything at once, as a careless machine has it: a watch root holding a symbolic-link loop,
  * 5,000 transcripts, a FIFO, an unreadable file and a 70 MB line, while 1,000 clients hold idle
- * connections. Throughout, a probe in a process of its own asks `hello` every 50 ms: 99 % of the
- * answers come within 25 ms and every one within 250 ms (the budget is 100 ms; on a 2-core host
- * shared with other work, a few answers have taken up to ~160 ms, so the hard bound is looser
- * and the figures are printed); the daemon's peak memory stays under 300 MB; every readable
- * transcript is built, and `verify --all` passes.
+ * connections. Throughout, a probe in a process of its own asks `hello` every 50 ms: every answer
+ * comes within 100 ms and 99 % within 25 ms; the daemon's peak memory stays under 300 MB; every
+ * readable transcript is built, and `verify --all` passes.
+ *
+ * The latency asserted is what the daemon took: the probe's wall-clock time less the time the
+ * daemon's event-loop thread and the probe's thread spent ready but waiting for a core (their
+ * run-queue waits, from /proc/<pid>/schedstat). On a 2-core host that other work keeps at a load
+ * of 8 or more, those waits alone reach 100 ms, whatever the daemon does. Both figures are
+ * printed, with the load average.
  *
  * The store and the transcripts live on tmpfs (/dev/shm) where there is one: this measures the
  * daemon, not the disk (5,000 fsynced manifests cost 10-60 s on a shared host's ext4).
@@ -26,8 +31,6 @@ const TRANSCRIPTS = 5000;
 const FOLDERS = 50;
 const IDLE_CLIENTS = 1000;
 const HELLO_BUDGET_MS = 100;
-/** The probe's own view, which includes its process being scheduled on a shared 2-core host. */
-const HELLO_WALL_CLOCK_MS = 250;
 const RSS_BUDGET_MB = 300;
 const PROBE_EVERY_MS = 50;
 
@@ -45,27 +48,50 @@ function vocabulary(): () => string {
   return () => Array.from({ length: 8 }, () => v[Math.floor(rand() * v.length)]).join(' ');
 }
 
-function p99(xs: readonly number[]): number {
+function percentile(xs: readonly number[], q: number): number {
   const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length * 0.99)] ?? 0;
+  return sorted[Math.floor(sorted.length * q)] ?? 0;
 }
 
+const p99 = (xs: readonly number[]): number => percentile(xs, 0.99);
+
+
+interface Sample {
+  /** Since the probe started, ms. */
+  at: number;
+  /** From the request to its answer, as the probe's clock saw it. */
+  wall: number;
+  /**
+   * Of that, the time the daemon's event-loop thread and the probe's own thread spent ready to
+   * run but waiting for a core (their run-queue waits in /proc/<pid>/schedstat; 0 where there is
+   * no such file): time the host gave to other work.
+   */
+  queued: number;
+}
+
+/** What the daemon itself took to answer: the wall-clock time less the waits for a core. */
+const own = (x: Sample): number => Math.max(0, x.wall - x.queued);
 
 /**
  * Asks `hello` every PROBE_EVERY_MS on one connection, from a process of its own: what it
  * measures is the daemon, not this test's own busy moments (creating 1,000 connections).
  */
-function probe(socket: string): { stop: () => Promise<number[]>; slow: () => string } {
+function probe(socket: string, daemonPid: number): { stop: () => Promise<Sample[]>; slow: () => string } {
   const script = `
+    import { readFileSync } from 'node:fs';
     import { ControlClient } from ${JSON.stringify(join(ROOT, 'dist', 'control', 'client.js'))};
+    const waited = (pid) => { try { return Number(readFileSync('/proc/' + pid + '/schedstat', 'utf8').split(' ')[1]) / 1e6; } catch { return 0; } };
+    const queued = () => waited(${daemonPid}) + waited(process.pid);
     const c = await ControlClient.connect(${JSON.stringify(socket)});
     const t00 = Date.now();
     let stop = false;
     process.stdin.on('end', () => (stop = true)).resume();
     while (!stop) {
+      const q0 = queued();
       const t0 = performance.now();
-      try { await c.call('hello', undefined, 10000); } catch { console.log(JSON.stringify([Date.now() - t00, 1e9])); break; }
-      console.log(JSON.stringify([Date.now() - t00, performance.now() - t0]));
+      try { await c.call('hello', undefined, 10000); } catch { console.log(JSON.stringify([Date.now() - t00, 1e9, 0])); break; }
+      const wall = performance.now() - t0;
+      console.log(JSON.stringify([Date.now() - t00, wall, queued() - q0]));
       await new Promise((r) => setTimeout(r, ${PROBE_EVERY_MS}));
     }
     c.close();`;
@@ -73,21 +99,24 @@ function probe(socket: string): { stop: () => Promise<number[]>; slow: () => str
   let out = '';
   child.stdout.on('data', (b: Buffer) => (out += b.toString()));
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  const samples = (): [number, number][] =>
+  const samples = (): Sample[] =>
     out
       .split('\n')
       .filter((l) => l.length > 0)
-      .map((l) => JSON.parse(l) as [number, number]);
+      .map((l) => {
+        const [at, wall, queued] = JSON.parse(l) as [number, number, number];
+        return { at, wall, queued };
+      });
   return {
     slow: () =>
       samples()
-        .filter(([, l]) => l > HELLO_BUDGET_MS / 2)
-        .map(([t, l]) => `${(t / 1000).toFixed(1)} s: ${l.toFixed(0)} ms`)
+        .filter((x) => x.wall > HELLO_BUDGET_MS / 2)
+        .map((x) => `${(x.at / 1000).toFixed(1)} s: ${x.wall.toFixed(0)} ms (${x.queued.toFixed(0)} ms waiting for a core)`)
         .join(', '),
     stop: async () => {
       child.stdin.end();
       await exited;
-      return samples().map(([, l]) => l);
+      return samples();
     },
   };
 }
@@ -150,35 +179,36 @@ describe('a hostile workspace', () => {
     writeFileSync(join(env.XDG_CONFIG_HOME as string, 'handoff', 'handoff.config.json'), JSON.stringify({ daemon: { max_connections: 2000, idle_timeout_ms: 600_000, log_level: 'info' } }));
     const started = Date.now();
     const d: RunningDaemon = await startDaemon(env, root, ['--watch', watch, '--log-level', 'info'], { prefix: UNPRIVILEGED ?? [] });
-    const p = probe(d.socket);
+    const p = probe(d.socket, d.child.pid as number);
     try {
       const idle = await openIdle(d.socket, IDLE_CLIENTS);
       const flushed = await d.call('flush', { timeout_ms: 280_000 }, 290_000);
       const built = Date.now();
       const s = await d.call('status');
       const verify = await runCli(['verify', '--all'], { env });
-      const latencies = await p.stop();
+      const samples = await p.stop();
       const rss = peakRssMb(d.child.pid as number);
       const after = await d.call('status');
       const held = after.connections.open;
       const loop = after.event_loop;
       for (const c of idle) c.destroy();
 
-      const sorted = [...latencies].sort((a, b) => a - b);
-      const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
-      const max = sorted.at(-1) ?? 0;
+      const wall = samples.map((x) => x.wall);
+      const daemon = samples.map(own);
+      const f = (xs: readonly number[]): string => `p50 ${percentile(xs, 0.5).toFixed(1)} ms, p99 ${p99(xs).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms`;
       console.log(
         `[hostile-workspace] built ${s.sessions.length} sessions in ${((built - started) / 1000).toFixed(1)} s (flush rounds ${flushed.rounds}); verify --all ${((Date.now() - built) / 1000).toFixed(1)} s; ` +
-          `hello: ${latencies.length} probes, median ${median.toFixed(1)} ms, max ${max.toFixed(1)} ms (over ${HELLO_BUDGET_MS / 2} ms: ${p.slow() || 'none'}); ` +
-          `daemon event loop late by at most ${loop.delay_max_ms} ms (p99 ${loop.delay_p99_ms} ms); peak RSS ${rss?.toFixed(0) ?? '?'} MB; ${held} connections held`,
+          `hello: ${samples.length} probes, wall clock ${f(wall)}; less the waits for a core ${f(daemon)} (over ${HELLO_BUDGET_MS / 2} ms: ${p.slow() || 'none'}); ` +
+          `daemon event loop late by at most ${loop.delay_max_ms} ms (p99 ${loop.delay_p99_ms} ms); peak RSS ${rss?.toFixed(0) ?? '?'} MB; ${held} connections held; ` +
+          `host load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${availableParallelism()} cores`,
       );
 
       expect(held).toBeGreaterThanOrEqual(IDLE_CLIENTS);
-      // What the probe saw carries the scheduling of two processes on a 2-core machine that other
-      // work may share: a moment of that is tolerated (the figures above say how long), a stall
-      // is not. The daemon's own loop is on time nearly always.
-      expect(max).toBeLessThan(HELLO_WALL_CLOCK_MS);
-      expect(p99(latencies)).toBeLessThan(HELLO_BUDGET_MS / 4);
+      // What the daemon took, its own work and pauses included, every time; what the probe's clock
+      // saw besides is time the host gave to other work (printed above, with the load average).
+      expect(samples.length).toBeGreaterThan(100);
+      expect(Math.max(...daemon)).toBeLessThan(HELLO_BUDGET_MS);
+      expect(p99(daemon)).toBeLessThan(HELLO_BUDGET_MS / 4);
       expect(loop.delay_p99_ms).toBeLessThan(HELLO_BUDGET_MS / 2);
       if (rss !== null) expect(rss).toBeLessThan(RSS_BUDGET_MB);
       const ok = s.sessions.filter((x) => x.turns > 0 && (x.state === 'idle' || x.state === 'live'));
