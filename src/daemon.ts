@@ -18,10 +18,12 @@ import { applyBuild, caughtUp, fromIndex, isFailed, needsBuild, newRecord, noteS
 import { makeHandlers } from './daemon/handlers.js';
 import { processStart, StoreLock } from './daemon/lock.js';
 import { RepeatFilter } from './daemon/repeats.js';
+import { StatusFiles } from './daemon/status-files.js';
 import { CorruptLineError, DaemonNotRunningError, describeError, FlushTimeoutError, HandoffError, NoTurnsError } from './errors.js';
 import type { Logger } from './log.js';
 import { packageVersion } from './paths.js';
 import { listDir, sweepStrayTemps } from './store/files.js';
+import { Layout } from './store/layout.js';
 import { storeExposure } from './store/permissions.js';
 import { validator } from './store/schemas.js';
 import type { FileStat } from './watch/scan.js';
@@ -51,6 +53,8 @@ const HOT_MAX_FILES = 256;
 const APPEARED_RESCAN_MS = 2000;
 const SCHEDULE_YIELD_EVERY = 250;
 const LOOP_DELAY_RESOLUTION_MS = 5;
+/** Status-line files of quiet sessions are swept at start and at most this often after. */
+const STATUS_SWEEP_MS = 3600 * 1000;
 
 export interface DaemonOptions {
   config: ResolvedConfig;
@@ -90,6 +94,8 @@ export class Daemon {
   private readonly rowsByDir = new Map<string, Set<string>>();
   private backfillKeys = new Set<string>();
   private stopping: Promise<void> | null = null;
+  private statusFiles!: StatusFiles;
+  private lastStatusSweep = 0;
   /** Until the start-up scan has queued the backfill (newest first), events only note a stat. */
   private backfillQueued = false;
   private readonly stopWaiters: (() => void)[] = [];
@@ -117,6 +123,7 @@ export class Daemon {
     this.lock = new StoreLock(join(c.root, '.handoffd', 'handoffd.lock'), { pid: process.pid, pid_start: processStart(process.pid), started_at: this.startedAt.toISOString(), socket: c.socketPath, version: packageVersion() });
     const { tookOver } = await this.lock.acquire();
     if (tookOver) this.log.warn({ holder_pid: tookOver.pid, why: tookOver.why }, `took over the lock of a daemon that is gone (${tookOver.why})`);
+    this.statusFiles = new StatusFiles(new Layout(c.root).statusDir);
     try {
       await this.sweep();
       this.engine = await openEngine(c, { cacheSessions: c.options.daemon.cache_sessions });
@@ -203,6 +210,35 @@ export class Daemon {
       for (const s of await listDir(pdir)) n += await sweepStrayTemps(join(pdir, s));
     }
     if (n > 0) this.log.info({ count: n }, `removed ${n} temp file(s) left by an interrupted write`);
+    await this.sweepStatusFiles();
+  }
+
+  private async sweepStatusFiles(): Promise<void> {
+    this.lastStatusSweep = Date.now();
+    try {
+      const n = await this.statusFiles.sweep();
+      if (n > 0) this.log.debug({ count: n }, `removed ${n} status-line file(s) of quiet sessions`);
+    } catch (e) {
+      this.log.warn({ err: describeError(e) }, 'could not sweep the status-line files (carrying on)');
+    }
+  }
+
+  /**
+   * The line the installed shell status line prints for this session (docs/HOOKS.md). Written
+   * after the build, outside the store's commit: a failure costs the status line, never a handoff.
+   */
+  private writeStatusLine(r: FileRecord, res: BuildResult): void {
+    const e = this.engine.index.get(res.session);
+    if (!e) return;
+    const p = res.pressure;
+    const subject = {
+      key: e.uuid ?? e.id,
+      harness: e.harness,
+      topLevel: e.parent_session === null,
+      activeMs: r.stat?.mtimeMs ?? 0,
+      facts: { level: p.level, used: p.used, limit: p.limit, ratio: p.ratio, revision: res.revision, transferReady: e.transfer_ready },
+    };
+    this.statusFiles.update(subject).catch((err: unknown) => this.log.warn({ err: describeError(err), session: res.session }, 'could not write the status-line file (carrying on)'));
   }
 
   private record(path: string): FileRecord {
@@ -343,6 +379,7 @@ export class Daemon {
     if (this.stopping || !this.backfillQueued) return 0;
     try {
       await this.watcher.recheckPending();
+      if (Date.now() - this.lastStatusSweep >= STATUS_SWEEP_MS) await this.sweepStatusFiles();
       return await this.scanAndSchedule(this.rootsNow(), null);
     } catch (e) {
       this.log.warn({ err: describeError(e) }, 'rescan failed (carrying on)');
@@ -414,6 +451,8 @@ export class Daemon {
         return;
       }
       if (marked) applyBuild(r, marked, new Date().toISOString());
+      const e = r.session === null ? undefined : this.engine.index.get(r.session);
+      await this.statusFiles.remove(e ? (e.uuid ?? e.id) : null).catch(() => undefined);
       this.log.info({ path: r.path, session: r.session }, 'transcript deleted; its handoff stays (state gone)');
     }
     r.state = 'gone';
@@ -437,6 +476,7 @@ export class Daemon {
     // A transcript deleted and written again (or moved here) is live again.
     r.state = r.stat === null ? 'gone' : 'idle';
     this.dropMovedRows(r);
+    this.writeStatusLine(r, res);
     if (res.reset) this.log.warn({ session: res.session, reason: res.reset }, `source reset: ${res.reset}; the old timeline was kept in history/`);
     if (!res.up_to_date) {
       this.emit('built', { session: res.session, project: res.project, dir: res.dir, revision: res.revision, turns: res.turns, new_turns: res.new_turns, pressure: r.pressure, build_ms: res.build_ms, at, reset: res.reset });
