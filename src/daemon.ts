@@ -25,6 +25,7 @@ import { packageVersion } from './paths.js';
 import { listDir, sweepStrayTemps } from './store/files.js';
 import { Layout } from './store/layout.js';
 import { storeExposure } from './store/permissions.js';
+import { stampSuccessor, TO_SESSION_FILE } from './store/to-session.js';
 import { validator } from './store/schemas.js';
 import type { FileStat } from './watch/scan.js';
 import { isTranscript, scanRoots, statFile } from './watch/scan.js';
@@ -429,6 +430,7 @@ export class Daemon {
       const hadSession = r.session !== null;
       const res = await this.engine.build({ source: path, autoFinalize: this.config.options.daemon.finalize_on_red });
       this.afterBuild(r, res, before, hadSession);
+      await this.succession(res, !hadSession || res.revision === 1);
     } catch (e) {
       this.onBuildError(r, e);
     } finally {
@@ -465,8 +467,37 @@ export class Daemon {
     if (!res.path) return;
     const r = this.record(res.path);
     r.stat = await statFile(res.path);
-    this.afterBuild(r, res, r.pressure.level, r.session !== null);
+    const hadSession = r.session !== null;
+    this.afterBuild(r, res, r.pressure.level, hadSession);
+    // Not awaited: the client (a session-start hook on its time budget) has its answer already.
+    void this.exclusive(() => this.succession(res, !hadSession || res.revision === 1));
     if (r.stat) this.heat(res.path);
+  }
+
+  /**
+   * The session that took a handoff over (recorded in to-session.json by the session-start hook)
+   * is stamped onto that handoff's HANDOFF.md and payloads: after every build of it (a build
+   * renders `pending`, the seal's value), and when a new session's first build shows that its
+   * transcript has appeared (then the recent handoffs of its project that were offered are looked at).
+   * Runs in the queue; a failure costs the stamp, never the build.
+   */
+  private async succession(res: BuildResult, first: boolean): Promise<void> {
+    const dirs = existsSync(join(res.dir, TO_SESSION_FILE)) ? [res.dir] : [];
+    if (first) {
+      const oldest = Date.now() - this.config.options.hooks.offer_max_age_h * 3_600_000;
+      for (const e of this.engine.index.all()) {
+        if (e.project !== res.project || e.id === res.session || e.parent_session !== null || (e.source?.mtime_ms ?? 0) < oldest) continue;
+        if (existsSync(join(e.dir, TO_SESSION_FILE))) dirs.push(e.dir);
+      }
+    }
+    for (const dir of dirs) {
+      try {
+        const taker = await stampSuccessor(dir);
+        if (taker) this.log.info({ dir, to_session: taker.session }, `session ${taker.session} took over the handoff in ${dir}: recorded as its to_session`);
+      } catch (e) {
+        this.log.warn({ err: describeError(e), dir }, 'could not record the session that took the handoff over (carrying on)');
+      }
+    }
   }
 
   private afterBuild(r: FileRecord, res: BuildResult, before: string, hadSession: boolean): void {

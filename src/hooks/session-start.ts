@@ -8,7 +8,7 @@ import { GitProbe } from '../git/evidence.js';
 import { inferProject } from '../build/identity.js';
 import type { IndexEntry } from '../store/index-file.js';
 import { FILES } from '../store/layout.js';
-import { readToSession, recordOffer, takenBy } from '../store/to-session.js';
+import { readToSession, recordOffer, stampSuccessor, takenBy } from '../store/to-session.js';
 import type { HookContext } from './context.js';
 import { callTimeout, catchUp, readIndexFile, readPayloads, readSummary } from './context.js';
 
@@ -85,7 +85,11 @@ async function offer(ctx: HookContext, daemon: ControlClient | null, source: str
     .slice(0, OFFER_CANDIDATES);
   for (const e of recent) {
     const taken = await takenBy(await readToSession(e.dir));
-    if (taken && taken.session !== ctx.input.sessionId) continue;
+    if (taken && taken.session !== ctx.input.sessionId) {
+      // With no daemon this hook is the store's writer: the successor goes into that handoff now.
+      if (ctx.direct) await stampSuccessor(e.dir).catch((err: unknown) => ctx.warn(`session-start: could not record ${taken.session} as the successor in ${e.dir}: ${describeError(err)}`));
+      continue;
+    }
     const summary = await readSummary(e.dir);
     // Two repositories with the same folder name share a project slug; only this one's sessions count.
     const repo = isObj(summary) && isObj(summary.git) ? str(summary.git.repo) : undefined;
