@@ -2,13 +2,9 @@ import { join } from 'node:path';
 import type { ControlClient } from '../control/client.js';
 import { buildDigest } from '../core/digest.js';
 import { isObj, num, str } from '../core/harness/extract.js';
-import { offerText } from '../core/offer.js';
 import { describeError } from '../errors.js';
-import { GitProbe } from '../git/evidence.js';
-import { inferProject } from '../build/identity.js';
 import type { IndexEntry } from '../store/index-file.js';
 import { FILES } from '../store/layout.js';
-import { readToSession, recordOffer, stampSuccessor, takenBy } from '../store/to-session.js';
 import type { HookContext } from './context.js';
 import { callTimeout, catchUp, readIndexFile, readPayloads, readSummary } from './context.js';
 
@@ -75,6 +71,14 @@ async function offer(ctx: HookContext, daemon: ControlClient | null, source: str
   if (ctx.config.options.hooks.on_start === 'never') return null;
   const cwd = ctx.input.cwd;
   if (cwd === null) return null;
+  // Loaded here, not with the module: the digest after a compaction needs none of them, and each
+  // module a hook loads is paid on every run (git's brings node:child_process along).
+  const [{ GitProbe }, { inferProject }, { offerText }, { readToSession, recordOffer, stampSuccessor, takenBy }] = await Promise.all([
+    import('../git/evidence.js'),
+    import('../build/identity.js'),
+    import('../core/offer.js'),
+    import('../store/to-session.js'),
+  ]);
   const git = new GitProbe({ enabled: ctx.config.options.git.enabled, timeoutMs: Math.max(1, Math.min(ctx.config.options.git.timeout_ms, ctx.remaining())) });
   const { project } = await inferProject(undefined, cwd, ctx.input.transcriptPath ?? cwd, git);
   const top = await git.topLevel(cwd);
