@@ -105,7 +105,9 @@ function hooksSection(h: HookFigures): string {
 What a harness waits for: \`node dist/cli.js hook <event>\` started as a new process with the harness's JSON
 on stdin, timed from spawn to exit, ${h.runs} runs each, with the daemon running and a ${(h.transcript_bytes / MiB).toFixed(0)} MiB Claude Code
 transcript. Before every \`session-start\` (source \`compact\`) one turn is appended, so each run makes the
-daemon read new bytes before the digest is written.
+daemon read new bytes before the digest is written. The host's load average was ${h.load_avg[0]} before the runs
+and ${h.load_avg[1]} after (2 cores, shared): Node's start-up and module loading stretch with it, and they are
+most of the slow tail (docs/HOOKS.md#the-time-budget).
 
 | hook | p50 | p99 |
 |---|---|---|

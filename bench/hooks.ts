@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { shellWord } from '../src/hooks/install.js';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -37,6 +37,8 @@ export interface HookFigures {
   /** Runs whose answer was complete: session-start printed a digest that was not marked stale. */
   session_start_answered: number;
   digest_tokens_p50: number;
+  /** The host's 1-minute load average before and after the runs: the hooks share the CPU with it. */
+  load_avg: [number, number];
 }
 
 interface Timed {
@@ -85,6 +87,7 @@ export async function hooksBench(cli: string, o: { transcriptBytes: number; runs
       const status = JSON.stringify({ hook_event_name: 'Status', session_id: id, transcript_path: path, cwd: project, workspace: { current_dir: project, project_dir: project }, model: { id: 'claude-sonnet-4-5' } });
       const t: Record<'node' | 'start' | 'line' | 'shell' | 'startCfg' | 'lineCfg', number[]> = { node: [], start: [], line: [], shell: [], startCfg: [], lineCfg: [] };
       const tokens: number[] = [];
+      const loadBefore = round(loadavg()[0] ?? 0);
       let answered = 0;
       let shellAnswered = 0;
       // The command exactly as `handoff hooks install` writes it (src/cli/commands/hooks.ts).
@@ -124,6 +127,7 @@ export async function hooksBench(cli: string, o: { transcriptBytes: number; runs
         statusline_config_p50_ms: round(median(t.lineCfg)),
         session_start_answered: answered,
         digest_tokens_p50: tokens.length > 0 ? median(tokens) : 0,
+        load_avg: [loadBefore, round(loadavg()[0] ?? 0)],
       };
     } finally {
       await d.stop();
