@@ -79,7 +79,7 @@ async function offer(ctx: HookContext, daemon: ControlClient | null, source: str
     import('../core/offer.js'),
     import('../store/to-session.js'),
   ]);
-  const git = new GitProbe({ enabled: ctx.config.options.git.enabled, timeoutMs: Math.max(1, Math.min(ctx.config.options.git.timeout_ms, ctx.remaining())) });
+  const git = new GitProbe({ enabled: ctx.config.options.git.enabled, timeoutMs: Math.max(1, Math.floor(Math.min(ctx.config.options.git.timeout_ms, ctx.remaining()))) });
   const { project } = await inferProject(undefined, cwd, ctx.input.transcriptPath ?? cwd, git);
   const top = await git.topLevel(cwd);
   const oldest = ctx.now.getTime() - ctx.config.options.hooks.offer_max_age_h * 3_600_000;

@@ -250,6 +250,7 @@ describe('session-start of a new or cleared session', () => {
     mkdirSync(join(wide.XDG_CONFIG_HOME as string, 'handoff'), { recursive: true });
     writeFileSync(join(wide.XDG_CONFIG_HOME as string, 'handoff', 'handoff.config.json'), JSON.stringify({ hooks: { offer_max_age_h: 24 * 7, time_budget_ms: 15_000 } }));
     const offered = await runHook('session-start', sessionStartInput(next, 'startup'), { env: wide, cwd: old.cwd });
+    expect(offered.err).toBe("");
     expect(additionalContext(offered.out)).toContain('last active 5 days ago');
   });
 
@@ -293,6 +294,26 @@ describe('hooks without a daemon', () => {
     expect(r.code).toBe(0);
     expect(r.out).toBe('');
     expect(r.err).toMatch(/checkpoint written to history\//);
+  });
+
+  it('records the session that took the handoff over in HANDOFF.md itself, and verify passes', async () => {
+    const dir = (await readJson<{ uuid: string | null; dir: string }[]>(join(alone.HANDOFFS_ROOT as string, 'INDEX.json'))).find((e) => e.uuid === s.sessionId)?.dir as string;
+    const next = session(s.cwd, '66666666-7777-4888-8999-aaaaaaaaaaaa', join(alone.HOME as string, '.claude'));
+    const offered = await runHook('session-start', sessionStartInput(next, 'clear'), { env: alone, cwd: next.cwd });
+    expect(offered.err).toBe("");
+    expect(additionalContext(offered.out)).toContain('Make the upload retry use exponential backoff');
+    expect(readFileSync(join(dir, 'HANDOFF.md'), 'utf8')).toMatch(/^to_session: pending$/m);
+    next.s.user('Add jitter to the retry delays.');
+    // The next hook that comes across the taken handoff is the store's writer: it stamps it.
+    const third = session(s.cwd, '77777777-8888-4999-8aaa-cccccccccccc', join(alone.HOME as string, '.claude'));
+    const again = await runHook('session-start', sessionStartInput(third, 'startup'), { env: alone, cwd: third.cwd });
+    expect(again.code).toBe(0);
+    expect(readFileSync(join(dir, 'HANDOFF.md'), 'utf8')).toMatch(new RegExp(`^to_session: ${next.sessionId} {2}# took this handoff over`, 'm'));
+    expect((await readJson<{ to_session: { session: string } }>(join(dir, 'HANDOFF.summary.json'))).to_session.session).toBe(next.sessionId);
+    const id = (await readJson<{ session: string }>(join(dir, 'manifest.json'))).session;
+    const v = await runCli(['verify', id], { env: alone });
+    expect(v.code, v.out + v.err).toBe(0);
+    expect(v.out).toMatch(/^PASS .*to_session/);
   });
 
   it('says in the status line that no daemon refreshes the handoff', async () => {
