@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { loadavg, tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { shellWord } from '../src/hooks/install.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startBenchDaemon } from './daemon-proc.js';
 import type { Source } from './generate.js';
@@ -25,12 +26,19 @@ export interface HookFigures {
   session_start_p99_ms: number;
   statusline_p50_ms: number;
   statusline_p99_ms: number;
+  /** The status line `handoff hooks install` writes: `sh hooks/handoff-statusline.sh <run dir>`, through `sh -c` as Claude Code runs it. */
+  statusline_shell_p50_ms: number;
+  statusline_shell_p99_ms: number;
+  /** Shell status-line runs that printed the session's line (not "not built yet"). */
+  statusline_shell_answered: number;
   /** With a handoff.config.json to validate (ajv is loaded only then). */
   session_start_config_p50_ms: number;
   statusline_config_p50_ms: number;
   /** Runs whose answer was complete: session-start printed a digest that was not marked stale. */
   session_start_answered: number;
   digest_tokens_p50: number;
+  /** The host's 1-minute load average before and after the runs: the hooks share the CPU with it. */
+  load_avg: [number, number];
 }
 
 interface Timed {
@@ -39,10 +47,10 @@ interface Timed {
   code: number | null;
 }
 
-function timed(args: readonly string[], env: NodeJS.ProcessEnv, cwd: string, stdin: string): Promise<Timed> {
+function timed(args: readonly string[], env: NodeJS.ProcessEnv, cwd: string, stdin: string, program = process.execPath): Promise<Timed> {
   const start = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { env, cwd, stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn(program, args, { env, cwd, stdio: ['pipe', 'pipe', 'ignore'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.on('error', reject);
@@ -77,9 +85,13 @@ export async function hooksBench(cli: string, o: { transcriptBytes: number; runs
       const envFor = (home: string): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), HANDOFFS_ROOT: root, NO_COLOR: '1' });
       const start = JSON.stringify({ session_id: id, transcript_path: path, cwd: project, hook_event_name: 'SessionStart', source: 'compact' });
       const status = JSON.stringify({ hook_event_name: 'Status', session_id: id, transcript_path: path, cwd: project, workspace: { current_dir: project, project_dir: project }, model: { id: 'claude-sonnet-4-5' } });
-      const t: Record<'node' | 'start' | 'line' | 'startCfg' | 'lineCfg', number[]> = { node: [], start: [], line: [], startCfg: [], lineCfg: [] };
+      const t: Record<'node' | 'start' | 'line' | 'shell' | 'startCfg' | 'lineCfg', number[]> = { node: [], start: [], line: [], shell: [], startCfg: [], lineCfg: [] };
       const tokens: number[] = [];
+      const loadBefore = round(loadavg()[0] ?? 0);
       let answered = 0;
+      let shellAnswered = 0;
+      // The command exactly as `handoff hooks install` writes it (src/cli/commands/hooks.ts).
+      const shellLine = ['sh', join(dirname(cli), '..', 'hooks', 'handoff-statusline.sh'), join(root, '.handoffd')].map(shellWord).join(' ');
       for (let i = 0; i < o.runs; i += 1) {
         t.node.push((await timed(['-e', '0'], envFor(hookHome), project, '')).ms);
         await appendFile(path, `${rewrite(turns[i % turns.length] as string, 'claude', id, rand)}\n`);
@@ -93,6 +105,9 @@ export async function hooksBench(cli: string, o: { transcriptBytes: number; runs
           // no answer in time: counted by `answered`
         }
         t.line.push((await timed([cli, 'hook', 'statusline'], envFor(hookHome), project, status)).ms);
+        const sh = await timed(['-c', shellLine], envFor(hookHome), project, status, '/bin/sh');
+        t.shell.push(sh.ms);
+        if (sh.out.startsWith('handoff · ctx')) shellAnswered += 1;
         t.startCfg.push((await timed([cli, 'hook', 'session-start'], envFor(configHome), project, start)).ms);
         t.lineCfg.push((await timed([cli, 'hook', 'statusline'], envFor(configHome), project, status)).ms);
         await sleep(20);
@@ -105,10 +120,14 @@ export async function hooksBench(cli: string, o: { transcriptBytes: number; runs
         session_start_p99_ms: round(percentile(t.start, 99)),
         statusline_p50_ms: round(median(t.line)),
         statusline_p99_ms: round(percentile(t.line, 99)),
+        statusline_shell_p50_ms: round(median(t.shell)),
+        statusline_shell_p99_ms: round(percentile(t.shell, 99)),
+        statusline_shell_answered: shellAnswered,
         session_start_config_p50_ms: round(median(t.startCfg)),
         statusline_config_p50_ms: round(median(t.lineCfg)),
         session_start_answered: answered,
         digest_tokens_p50: tokens.length > 0 ? median(tokens) : 0,
+        load_avg: [loadBefore, round(loadavg()[0] ?? 0)],
       };
     } finally {
       await d.stop();

@@ -86,10 +86,21 @@ function isEntry(): boolean {
   }
 }
 
+/**
+ * A harness waits for a hook's process to end, not just for its answer: work given up at the time
+ * budget (a daemon call's fallback, still reading the store) must not keep it waiting. Once the
+ * answer is written out, a hook ends. (Work that writes is never given up: see hooks/run.ts.)
+ */
+function endHook(code: number): void {
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+}
+
 if (isEntry()) {
-  main(process.argv.slice(2), processIo()).then(
+  const argv = process.argv.slice(2);
+  main(argv, processIo()).then(
     (code) => {
       process.exitCode = code;
+      if (argv[0] === 'hook') endHook(code);
     },
     (e: unknown) => {
       process.stderr.write(`handoff: internal error: ${safeText(describeError(e))}\n`);

@@ -6,7 +6,7 @@ import { dirname, isAbsolute, join, parse as parsePath, resolve } from 'node:pat
 import type { ErrorObject } from 'ajv';
 import type { PressureConfig } from './core/pressure.js';
 import type { RedactionPattern } from './core/redact.js';
-import { unsafePatternReason } from './core/redact.js';
+import { unsafePatternReason } from './core/pattern-safety.js';
 import { ConfigError } from './errors.js';
 import { CONFIG_SCHEMA_PATH } from './paths.js';
 

@@ -17,12 +17,15 @@ import { applyBuild, caughtUp, fromIndex, isFailed, needsBuild, newRecord, noteS
 import { makeHandlers } from './daemon/handlers.js';
 import { processStart, StoreLock } from './daemon/lock.js';
 import { RepeatFilter } from './daemon/repeats.js';
+import { StatusFiles } from './daemon/status-files.js';
 import { CorruptLineError, DaemonNotRunningError, describeError, FlushTimeoutError, HandoffError, NoTurnsError } from './errors.js';
 import type { Logger } from './log.js';
 import { packageVersion } from './paths.js';
 import { Slicer, sortInSlices } from './slice.js';
 import { listDir, sweepStrayTemps } from './store/files.js';
+import { Layout } from './store/layout.js';
 import { storeExposure } from './store/permissions.js';
+import { stampSuccessor, TO_SESSION_FILE } from './store/to-session.js';
 import { validator } from './store/schemas.js';
 import type { FileStat } from './watch/scan.js';
 import { isTranscript, scanRoots, statFile } from './watch/scan.js';
@@ -57,6 +60,8 @@ const LOOP_DELAY_RESOLUTION_MS = 5;
  * of the garbage collector's time) on a file that the next second replaces.
  */
 const INDEX_COST_FACTOR = 10;
+/** Status-line files of quiet sessions are swept at start and at most this often after. */
+const STATUS_SWEEP_MS = 3600 * 1000;
 
 export interface DaemonOptions {
   config: ResolvedConfig;
@@ -98,6 +103,8 @@ export class Daemon {
   private readonly rowsByDir = new Map<string, Set<string>>();
   private backfillKeys = new Set<string>();
   private stopping: Promise<void> | null = null;
+  private statusFiles!: StatusFiles;
+  private lastStatusSweep = 0;
   /** Until the start-up scan has queued the backfill (newest first), events only note a stat. */
   private backfillQueued = false;
   private readonly stopWaiters: (() => void)[] = [];
@@ -125,6 +132,7 @@ export class Daemon {
     this.lock = new StoreLock(join(c.root, '.handoffd', 'handoffd.lock'), { pid: process.pid, pid_start: processStart(process.pid), started_at: this.startedAt.toISOString(), socket: c.socketPath, version: packageVersion() });
     const { tookOver } = await this.lock.acquire();
     if (tookOver) this.log.warn({ holder_pid: tookOver.pid, why: tookOver.why }, `took over the lock of a daemon that is gone (${tookOver.why})`);
+    this.statusFiles = new StatusFiles(new Layout(c.root).statusDir);
     try {
       await this.sweep();
       this.engine = await openEngine(c, { cacheSessions: c.options.daemon.cache_sessions });
@@ -211,6 +219,35 @@ export class Daemon {
       for (const s of await listDir(pdir)) n += await sweepStrayTemps(join(pdir, s));
     }
     if (n > 0) this.log.info({ count: n }, `removed ${n} temp file(s) left by an interrupted write`);
+    await this.sweepStatusFiles();
+  }
+
+  private async sweepStatusFiles(): Promise<void> {
+    this.lastStatusSweep = Date.now();
+    try {
+      const n = await this.statusFiles.sweep();
+      if (n > 0) this.log.debug({ count: n }, `removed ${n} status-line file(s) of quiet sessions`);
+    } catch (e) {
+      this.log.warn({ err: describeError(e) }, 'could not sweep the status-line files (carrying on)');
+    }
+  }
+
+  /**
+   * The line the installed shell status line prints for this session (docs/HOOKS.md). Written
+   * after the build, outside the store's commit: a failure costs the status line, never a handoff.
+   */
+  private writeStatusLine(r: FileRecord, res: BuildResult): void {
+    const e = this.engine.index.get(res.session);
+    if (!e) return;
+    const p = res.pressure;
+    const subject = {
+      key: e.uuid ?? e.id,
+      harness: e.harness,
+      topLevel: e.parent_session === null,
+      activeMs: r.stat?.mtimeMs ?? 0,
+      facts: { level: p.level, used: p.used, limit: p.limit, ratio: p.ratio, revision: res.revision, transferReady: e.transfer_ready },
+    };
+    this.statusFiles.update(subject).catch((err: unknown) => this.log.warn({ err: describeError(err), session: res.session }, 'could not write the status-line file (carrying on)'));
   }
 
   private record(path: string): FileRecord {
@@ -354,6 +391,7 @@ export class Daemon {
     if (this.stopping || !this.backfillQueued) return 0;
     try {
       await this.watcher.recheckPending();
+      if (Date.now() - this.lastStatusSweep >= STATUS_SWEEP_MS) await this.sweepStatusFiles();
       return await this.scanAndSchedule(this.rootsNow(), null);
     } catch (e) {
       this.log.warn({ err: describeError(e) }, 'rescan failed (carrying on)');
@@ -407,6 +445,7 @@ export class Daemon {
       const hadSession = r.session !== null;
       const res = await this.engine.build({ source: path, autoFinalize: this.config.options.daemon.finalize_on_red });
       this.afterBuild(r, res, before, hadSession);
+      await this.succession(res, !hadSession || res.revision === 1);
     } catch (e) {
       this.onBuildError(r, e);
     } finally {
@@ -429,6 +468,8 @@ export class Daemon {
         return;
       }
       if (marked) applyBuild(r, marked, new Date().toISOString());
+      const e = r.session === null ? undefined : this.engine.index.get(r.session);
+      await this.statusFiles.remove(e ? (e.uuid ?? e.id) : null).catch(() => undefined);
       this.log.info({ path: r.path, session: r.session }, 'transcript deleted; its handoff stays (state gone)');
     }
     r.state = 'gone';
@@ -441,8 +482,37 @@ export class Daemon {
     if (!res.path) return;
     const r = this.record(res.path);
     r.stat = await statFile(res.path);
-    this.afterBuild(r, res, r.pressure.level, r.session !== null);
+    const hadSession = r.session !== null;
+    this.afterBuild(r, res, r.pressure.level, hadSession);
+    // Not awaited: the client (a session-start hook on its time budget) has its answer already.
+    void this.exclusive(() => this.succession(res, !hadSession || res.revision === 1));
     if (r.stat) this.heat(res.path);
+  }
+
+  /**
+   * The session that took a handoff over (recorded in to-session.json by the session-start hook)
+   * is stamped onto that handoff's HANDOFF.md and payloads: after every build of it (a build
+   * renders `pending`, the seal's value), and when a new session's first build shows that its
+   * transcript has appeared (then the recent handoffs of its project that were offered are looked at).
+   * Runs in the queue; a failure costs the stamp, never the build.
+   */
+  private async succession(res: BuildResult, first: boolean): Promise<void> {
+    const dirs = existsSync(join(res.dir, TO_SESSION_FILE)) ? [res.dir] : [];
+    if (first) {
+      const oldest = Date.now() - this.config.options.hooks.offer_max_age_h * 3_600_000;
+      for (const e of this.engine.index.all()) {
+        if (e.project !== res.project || e.id === res.session || e.parent_session !== null || (e.source?.mtime_ms ?? 0) < oldest) continue;
+        if (existsSync(join(e.dir, TO_SESSION_FILE))) dirs.push(e.dir);
+      }
+    }
+    for (const dir of dirs) {
+      try {
+        const taker = await stampSuccessor(dir);
+        if (taker) this.log.info({ dir, to_session: taker.session }, `session ${taker.session} took over the handoff in ${dir}: recorded as its to_session`);
+      } catch (e) {
+        this.log.warn({ err: describeError(e), dir }, 'could not record the session that took the handoff over (carrying on)');
+      }
+    }
   }
 
   private afterBuild(r: FileRecord, res: BuildResult, before: string, hadSession: boolean): void {
@@ -452,6 +522,7 @@ export class Daemon {
     // A transcript deleted and written again (or moved here) is live again.
     r.state = r.stat === null ? 'gone' : 'idle';
     this.dropMovedRows(r);
+    this.writeStatusLine(r, res);
     if (res.reset) this.log.warn({ session: res.session, reason: res.reset }, `source reset: ${res.reset}; the old timeline was kept in history/`);
     if (!res.up_to_date) {
       this.emit('built', { session: res.session, project: res.project, dir: res.dir, revision: res.revision, turns: res.turns, new_turns: res.new_turns, pressure: r.pressure, build_ms: res.build_ms, at, reset: res.reset });

@@ -21,6 +21,8 @@ export const PACKAGE_ROOT = packageRoot();
 export const SCHEMA_DIR = join(PACKAGE_ROOT, 'schemas');
 export const CONFIG_SCHEMA_PATH = join(SCHEMA_DIR, 'handoff.config.schema.json');
 export const CLI_PATH = join(PACKAGE_ROOT, 'dist', 'cli.js');
+/** Claude Code's status line in POSIX sh (see docs/HOOKS.md). */
+export const STATUSLINE_SCRIPT = join(PACKAGE_ROOT, 'hooks', 'handoff-statusline.sh');
 
 let version: string | null = null;
 export function packageVersion(): string {

@@ -124,3 +124,18 @@ export function statusLineInput(s: { sessionId: string; path: string; cwd: strin
     context_window: { total_input_tokens: 15_234, total_output_tokens: 4521, context_window_size: 200_000 },
   };
 }
+
+/** Runs a settings.json command as Claude Code does: through a shell, the harness's JSON on stdin. */
+export function runShellCommand(command: string, input: unknown, opts: { env: NodeJS.ProcessEnv; cwd: string }): Promise<HookRun> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn('/bin/sh', ['-c', command], { env: opts.env, cwd: opts.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, out, err, ms: performance.now() - started }));
+    child.stdin.end(typeof input === 'string' ? input : JSON.stringify(input));
+  });
+}

@@ -54,6 +54,17 @@ export interface CommandParts {
   cli: string;
   /** `--root DIR` when the store was chosen on the command line. */
   root: string | null;
+  /**
+   * The status line in POSIX sh (hooks/handoff-statusline.sh) and the store's runtime folder it
+   * reads; absent or null: the Node status line (`handoff hook statusline`), as on Windows.
+   */
+  shellStatusLine?: { script: string; runDir: string } | null;
+}
+
+/** The status line Claude Code runs: the shell script when there is one, else the Node hook. */
+export function statusLineCommand(parts: CommandParts): string {
+  const sh = parts.shellStatusLine;
+  return sh ? ['sh', sh.script, sh.runDir].map(shellWord).join(' ') : hookCommand(parts, 'claude', 'statusline');
 }
 
 export function hookCommand(parts: CommandParts, harness: Harness, event: 'session-start' | 'pre-compact' | 'statusline'): string {
@@ -71,7 +82,7 @@ export function planFor(harness: Harness, parts: CommandParts, codex: CodexSuppo
         { event: 'SessionStart', matcher: 'startup|resume|clear|compact', command: hookCommand(parts, 'claude', 'session-start'), timeout: HOOK_TIMEOUT_S },
         { event: 'PreCompact', matcher: null, command: hookCommand(parts, 'claude', 'pre-compact'), timeout: HOOK_TIMEOUT_S },
       ],
-      statusLine: hookCommand(parts, 'claude', 'statusline'),
+      statusLine: statusLineCommand(parts),
     };
   }
   if (!codex?.hooks) return { entries: [], statusLine: null };
@@ -304,6 +315,8 @@ export interface HookStatus {
   record: InstallRecord | null;
   /** The programs the installed commands start, and whether they are still there. */
   programs: { path: string; exists: boolean }[];
+  /** The store folder the installed shell status line reads, when it is not the configured one's. */
+  otherStore: string | null;
 }
 
 /** The words of a command as a POSIX shell splits them (plain words and '…' quoting, as shellWord writes). */
@@ -320,7 +333,7 @@ export function shellWords(command: string): string[] {
 export async function hookStatus(target: Target, current: Plan, parts: CommandParts): Promise<HookStatus> {
   const record = await readRecord(target).catch(() => null);
   const plan: Plan = record ? { entries: record.entries, statusLine: record.status_line } : current;
-  const out: HookStatus = { target, exists: false, error: null, present: null, record, programs: [] };
+  const out: HookStatus = { target, exists: false, error: null, present: null, record, programs: [], otherStore: null };
   let bytes: Buffer | null;
   try {
     bytes = await readMaybe(target.settings);
@@ -335,6 +348,11 @@ export async function hookStatus(target: Target, current: Plan, parts: CommandPa
   // The programs the installed commands start: node and the CLI, by absolute path.
   const installed = plan.entries[0]?.command;
   const programs = installed ? shellWords(installed).slice(0, 2) : [parts.node, parts.cli];
+  // The shell status line's script (`sh <script> <run dir>`).
+  const line = plan.statusLine === null ? [] : shellWords(plan.statusLine);
+  if (line[0] === 'sh' && line[1] !== undefined) programs.push(line[1]);
+  const want = parts.shellStatusLine?.runDir;
+  if (line[0] === 'sh' && line[2] !== undefined && want !== undefined && line[2] !== want) out.otherStore = line[2];
   out.programs = programs.map((path) => ({ path, exists: existsSync(path) }));
   return out;
 }
@@ -352,6 +370,7 @@ export function statusVerdict(r: HookStatus): { verdict: Verdict; detail: string
   const missingProgram = r.programs.find((x) => !x.exists);
   if (have === 0 && p?.statusLine !== 'ours' && (p?.strays.length ?? 0) === 0) return { verdict: 'absent', detail: r.exists ? 'no entries of handoff' : 'no such file' };
   if (missingProgram) return { verdict: 'broken', detail: `${missingProgram.path} does not exist any more: run \`handoff hooks install\` again` };
+  if (r.otherStore !== null && p?.statusLine === 'ours') return { verdict: 'partial', detail: `the status line reads ${r.otherStore}, not the configured store's folder: run \`handoff hooks install\` again` };
   if ((p?.strays.length ?? 0) > 0) return { verdict: 'partial', detail: `an older install's command is there (${p?.strays[0] ?? ''}): run \`handoff hooks install\` again` };
   if (have < want) return { verdict: 'partial', detail: `${have} of ${want} entries present: run \`handoff hooks install\` again` };
   const line = r.target.harness === 'claude' ? `; status line ${p?.statusLine === 'ours' ? 'handoff\'s' : p?.statusLine === 'other' ? 'yours (kept)' : 'none'}` : '';

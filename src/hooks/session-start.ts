@@ -2,13 +2,9 @@ import { join } from 'node:path';
 import type { ControlClient } from '../control/client.js';
 import { buildDigest } from '../core/digest.js';
 import { isObj, num, str } from '../core/harness/extract.js';
-import { offerText } from '../core/offer.js';
 import { describeError } from '../errors.js';
-import { GitProbe } from '../git/evidence.js';
-import { inferProject } from '../engine/identity.js';
 import type { IndexEntry } from '../store/index-file.js';
 import { FILES } from '../store/layout.js';
-import { readToSession, recordOffer, takenBy } from '../store/to-session.js';
 import type { HookContext } from './context.js';
 import { callTimeout, catchUp, readIndexFile, readPayloads, readSummary } from './context.js';
 
@@ -75,7 +71,15 @@ async function offer(ctx: HookContext, daemon: ControlClient | null, source: str
   if (ctx.config.options.hooks.on_start === 'never') return null;
   const cwd = ctx.input.cwd;
   if (cwd === null) return null;
-  const git = new GitProbe({ enabled: ctx.config.options.git.enabled, timeoutMs: Math.max(1, Math.min(ctx.config.options.git.timeout_ms, ctx.remaining())) });
+  // Loaded here, not with the module: the digest after a compaction needs none of them, and each
+  // module a hook loads is paid on every run (git's brings node:child_process along).
+  const [{ GitProbe }, { inferProject }, { offerText }, { readToSession, recordOffer, stampSuccessor, takenBy }] = await Promise.all([
+    import('../git/evidence.js'),
+    import('../engine/identity.js'),
+    import('../core/offer.js'),
+    import('../store/to-session.js'),
+  ]);
+  const git = new GitProbe({ enabled: ctx.config.options.git.enabled, timeoutMs: Math.max(1, Math.floor(Math.min(ctx.config.options.git.timeout_ms, ctx.remaining()))) });
   const { project } = await inferProject(undefined, cwd, ctx.input.transcriptPath ?? cwd, git);
   const top = await git.topLevel(cwd);
   const oldest = ctx.now.getTime() - ctx.config.options.hooks.offer_max_age_h * 3_600_000;
@@ -85,7 +89,11 @@ async function offer(ctx: HookContext, daemon: ControlClient | null, source: str
     .slice(0, OFFER_CANDIDATES);
   for (const e of recent) {
     const taken = await takenBy(await readToSession(e.dir));
-    if (taken && taken.session !== ctx.input.sessionId) continue;
+    if (taken && taken.session !== ctx.input.sessionId) {
+      // With no daemon this hook is the store's writer: the successor goes into that handoff now.
+      if (ctx.direct) await stampSuccessor(e.dir).catch((err: unknown) => ctx.warn(`session-start: could not record ${taken.session} as the successor in ${e.dir}: ${describeError(err)}`));
+      continue;
+    }
     const summary = await readSummary(e.dir);
     // Two repositories with the same folder name share a project slug; only this one's sessions count.
     const repo = isObj(summary) && isObj(summary.git) ? str(summary.git.repo) : undefined;

@@ -38,11 +38,15 @@ export interface MergeResult {
   changed: boolean;
 }
 
-/** A command handoff wrote: `<node> <…/cli.js> hook <event>` or `handoff hook <event>`. */
+/**
+ * A command handoff wrote: `<node> <…/cli.js> hook <event>`, `handoff hook <event>`, or the shell
+ * status line `sh <…/hooks/handoff-statusline.sh> <run dir>`.
+ */
 const OURS = /(?:^|[\s'"/])(?:handoff|cli\.js)['"]?\s+hook\s+(?:session-start|pre-compact|statusline)\b/;
+const OUR_SCRIPT = /^sh\s.*\/hooks\/handoff-statusline\.sh\b/;
 
 export function isOurCommand(command: unknown): boolean {
-  return typeof command === 'string' && OURS.test(command);
+  return typeof command === 'string' && (OURS.test(command) || OUR_SCRIPT.test(command));
 }
 
 function isObject(v: unknown): v is JsonObject {

@@ -41,6 +41,10 @@ export class Layout {
   get lockFile(): string {
     return join(this.runtimeDir, 'handoffd.lock');
   }
+  /** One file per live session for the shell status line (see daemon/status-files.ts). */
+  get statusDir(): string {
+    return join(this.runtimeDir, 'status');
+  }
   projectDir(project: string): string {
     return join(this.projectsDir, project);
   }

@@ -1,12 +1,16 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Successor } from '../core/successor.js';
+import { frontMatterToSession, payloadWithSuccessor, SUCCESSOR_ID_RE, withSuccessor } from '../core/successor.js';
+import { FILES } from './layout.js';
 
 /**
  * `to-session.json` in a session folder: which later sessions were offered this handoff by the
  * `session-start` hook. An offer takes the handoff over (its `to_session`) once that session's
  * transcript exists and is not empty: a session opened and closed without a word takes nothing.
  * The file is the hook's alone: builds never read or write it, so it needs no place in the
- * manifest, and a rebuild never loses it.
+ * manifest, and a rebuild never loses it. The session that took the handoff over is stamped onto
+ * the committed HANDOFF.md and payloads (stampSuccessor), outside their digests.
  */
 
 export const TO_SESSION_FILE = 'to-session.json';
@@ -62,4 +66,30 @@ export async function recordOffer(dir: string, fromSession: string, offer: Offer
   const { writeAtomic } = await import('./files.js');
   await writeAtomic(join(dir, TO_SESSION_FILE), `${JSON.stringify(next, null, 2)}\n`);
   return next;
+}
+
+/**
+ * Writes the session that took the handoff over into the committed HANDOFF.md (front matter
+ * `to_session`) and payloads (`to_session`), when to-session.json names one and they do not say
+ * so yet. Only the store's writer calls it (the daemon in its queue, or a hook when no daemon
+ * runs). Returns the successor stamped, or null when there was nothing to do.
+ */
+export async function stampSuccessor(dir: string): Promise<Offer | null> {
+  const taker = await takenBy(await readToSession(dir));
+  if (taker === null || !SUCCESSOR_ID_RE.test(taker.session)) return null;
+  const mdPath = join(dir, FILES.handoff);
+  const md = await readFile(mdPath, 'utf8').catch(() => null);
+  if (md === null || frontMatterToSession(md) === taker.session) return null;
+  const s: Successor = { session: taker.session, harness: taker.harness, source: taker.source, offered_at: taker.offered_at };
+  const { writeAtomic } = await import('./files.js');
+  // The payloads first: HANDOFF.md's line is what says the stamp is done.
+  for (const file of [FILES.summary, FILES.llm]) {
+    const text = await readFile(join(dir, file), 'utf8').catch(() => null);
+    const next = text === null ? null : payloadWithSuccessor(text, s);
+    if (next !== null && next !== text) await writeAtomic(join(dir, file), next, undefined, false);
+  }
+  const next = withSuccessor(md, s);
+  if (next === null) return null;
+  await writeAtomic(mdPath, next, undefined, false);
+  return taker;
 }

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { sha256Hex } from '../core/canonical.js';
 import { extractContract, generatedPart } from '../core/contract.js';
+import { frontMatterToSession, payloadToSession, PENDING, sealedHandoffMd, sealedPayload } from '../core/successor.js';
+import { readToSession } from './to-session.js';
 import { MANIFEST_SHA_PLACEHOLDER } from '../core/render/input.js';
 import { checkChain } from '../core/timeline.js';
 import type { Turn } from '../core/types.js';
@@ -126,7 +128,8 @@ export async function verifySession(dir: string, opts: VerifyOptions): Promise<V
         const text = await readFile(path, 'utf8');
         if (!text.includes(m.manifest_sha256)) return fail(`${file} does not name this revision's manifest sha256`);
         const blanked = text.split(m.manifest_sha256).join(MANIFEST_SHA_PLACEHOLDER);
-        got = sha256Hex(file === FILES.handoff ? generatedPart(blanked) : blanked);
+        // A successor stamped after the build is not part of the seal (checked below instead).
+        got = sha256Hex(file === FILES.handoff ? generatedPart(sealedHandoffMd(blanked)) : sealedPayload(blanked));
       }
     } catch {
       return fail(`${file} is missing`);
@@ -154,6 +157,10 @@ export async function verifySession(dir: string, opts: VerifyOptions): Promise<V
     report.checks.push('contract');
   }
 
+  const successor = await checkSuccessor(dir, md);
+  if (successor.fail) return fail(successor.fail);
+  if (successor.check) report.checks.push(successor.check);
+
   if (opts.source) {
     for (const s of m.sources) {
       let exists = true;
@@ -179,4 +186,21 @@ export async function verifySession(dir: string, opts: VerifyOptions): Promise<V
   }
   report.ok = true;
   return report;
+}
+
+/**
+ * A stamped `to_session` must name a session to-session.json records an offer to, and HANDOFF.md
+ * and the summary must agree: the stamp is outside the digests, so this is its provenance check.
+ */
+async function checkSuccessor(dir: string, md: string): Promise<{ fail?: string; check?: string }> {
+  const named = frontMatterToSession(md);
+  const summary = await readFile(join(dir, FILES.summary), 'utf8').catch(() => '');
+  const inSummary = payloadToSession(summary);
+  if (named === null || named === PENDING) {
+    return inSummary === null ? {} : { fail: `HANDOFF.summary.json names to_session ${inSummary} but HANDOFF.md says ${named ?? 'nothing'}` };
+  }
+  if (inSummary !== null && inSummary !== named) return { fail: `HANDOFF.md names to_session ${named} but HANDOFF.summary.json names ${inSummary}` };
+  const record = await readToSession(dir);
+  if (!record?.offers.some((o) => o.session === named)) return { fail: `HANDOFF.md names to_session ${named}, which to-session.json does not record as offered this handoff` };
+  return { check: 'to_session' };
 }

@@ -2,7 +2,7 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync,
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI_PATH } from '../../src/paths.js';
-import { runCli, spawnCli, tempDir, testEnv } from '../helpers.js';
+import { ROOT, runCli, spawnCli, tempDir, testEnv } from '../helpers.js';
 import { git, gitRepo } from '../transcripts.js';
 
 /** `handoff hooks install | uninstall | status` over settings files shaped like real ones. */
@@ -104,13 +104,32 @@ describe('handoff hooks install (Claude Code)', () => {
     const r = await runCli(['hooks', 'install'], { env });
     expect(r.code, r.err).toBe(0);
     const s = read(file);
-    expect(s.statusLine).toEqual({ type: 'command', command: expect.stringMatching(/ hook statusline$/), padding: 0 });
+    expect(s.statusLine).toEqual({ type: 'command', command: `sh ${join(ROOT, 'hooks', 'handoff-statusline.sh')} ${join(env.HOME as string, '.handoffs', '.handoffd')}`, padding: 0 });
     expect(Object.keys(s.hooks ?? {})).toEqual(['SessionStart', 'PreCompact']);
     expect(r.out).not.toContain('backup');
     const u = await runCli(['hooks', 'uninstall'], { env });
     expect(u.code).toBe(0);
     expect(u.out).toMatch(/removed .*settings\.json: `handoff hooks install` had created it/);
     expect(existsSync(dir)).toBe(false);
+  });
+
+  it('installs the Node status line with --statusline node, and a later install moves it to the shell one', async () => {
+    const { env, file } = setup();
+    expect((await runCli(['hooks', 'install', '--statusline', 'node'], { env })).code).toBe(0);
+    expect(read(file).statusLine?.command).toMatch(/ hook statusline$/);
+    const r = await runCli(['hooks', 'install'], { env });
+    expect(r.out).toContain('statusLine: updated');
+    expect(read(file).statusLine?.command).toMatch(/^sh \S+\/hooks\/handoff-statusline\.sh /);
+    const bad = await runCli(['hooks', 'install', '--statusline', 'bash'], { env });
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('--statusline must be one of shell, node');
+  });
+
+  it('status says when the shell status line reads another store than the configured one', async () => {
+    const { env } = setup();
+    await runCli(['hooks', 'install'], { env });
+    const r = await runCli(['hooks', 'status', '--harness', 'claude', '--scope', 'user'], { env: { ...env, HANDOFFS_ROOT: join(env.HOME as string, 'elsewhere') } });
+    expect(r.out).toMatch(/^partial +Claude Code \(user\) .*: the status line reads .*\.handoffs\/\.handoffd, not the configured store's folder: run `handoff hooks install` again$/m);
   });
 
   it('refuses a read-only settings.json with a clear error and changes nothing', async () => {

@@ -6,7 +6,7 @@ import { estimateTokens } from '../../src/core/digest.js';
 import type { RunningDaemon } from '../daemon-harness.js';
 import { startDaemon } from '../daemon-harness.js';
 import { claudeTranscriptPath, ClaudeSession, preCompactInput, runHook, sessionStartInput, statusLineInput } from '../hook-harness.js';
-import { readJson, tempDir, testEnv, waitFor } from '../helpers.js';
+import { readJson, runCli, tempDir, testEnv, waitFor } from '../helpers.js';
 import { gitRepo } from '../transcripts.js';
 
 /**
@@ -193,6 +193,46 @@ describe('session-start of a new or cleared session', () => {
     expect(again.out).not.toContain('Make the upload retry use exponential backoff');
   });
 
+  it('writes the session that took the handoff over into HANDOFF.md\'s front matter and the payloads, and verify still passes', async () => {
+    const dir = await built(uploader);
+    const next = session(uploader.cwd, '11111111-2222-4333-8444-555555555555');
+    const id = (await readJson<{ session: string }>(join(dir, 'manifest.json'))).session;
+    // The daemon stamps it once it has built the new session's first turn.
+    const md = await waitFor(() => {
+      const text = readFileSync(join(dir, 'HANDOFF.md'), 'utf8');
+      return text.includes(`to_session: ${next.sessionId}`) ? text : null;
+    }, 'to_session in the front matter', 20_000);
+    expect(md).toMatch(new RegExp(`^to_session: ${next.sessionId} {2}# took this handoff over: offered \\S+ \\(claude, clear\\), recorded in to-session\\.json$`, 'm'));
+    for (const file of ['HANDOFF.summary.json', 'HANDOFF.llm.json']) {
+      expect((await readJson<{ to_session: unknown }>(join(dir, file))).to_session).toEqual({ session: next.sessionId, harness: 'claude', source: 'clear', offered_at: expect.any(String), recorded_in: 'to-session.json' });
+    }
+    const v = await runCli(['verify', id], { env });
+    expect(v.code, v.out + v.err).toBe(0);
+    expect(v.out).toMatch(/^PASS .*to_session/);
+
+    // A build of the offered session renders `pending` again; the daemon stamps it again at once.
+    const rev = (await readJson<{ revisions: number }>(join(dir, 'manifest.json'))).revisions;
+    uploader.s.say('Backoff now starts at 200 ms.');
+    await waitFor(async () => (await readJson<{ revisions: number }>(join(dir, 'manifest.json'))).revisions > rev, 'a rebuild of the offered session', 20_000);
+    await waitFor(() => readFileSync(join(dir, 'HANDOFF.md'), 'utf8').includes(`to_session: ${next.sessionId}`), 'the stamp after the rebuild', 20_000);
+    expect((await runCli(['verify', id], { env })).code).toBe(0);
+
+    // The stamp is outside the digests, but not free text: it must name a recorded offer.
+    const stamped = readFileSync(join(dir, 'HANDOFF.md'), 'utf8');
+    writeFileSync(join(dir, 'HANDOFF.md'), stamped.replace(`to_session: ${next.sessionId}`, 'to_session: 99999999-0000-4000-8000-000000000000'));
+    const bad = await runCli(['verify', id], { env });
+    expect(bad.code).toBe(1);
+    expect(bad.out + bad.err).toContain(`HANDOFF.md names to_session 99999999-0000-4000-8000-000000000000 but HANDOFF.summary.json names ${next.sessionId}`);
+    const summary = readFileSync(join(dir, 'HANDOFF.summary.json'), 'utf8');
+    writeFileSync(join(dir, 'HANDOFF.summary.json'), summary.replace(`"session": "${next.sessionId}"`, '"session": "99999999-0000-4000-8000-000000000000"'));
+    const forged = await runCli(['verify', id], { env });
+    expect(forged.code).toBe(1);
+    expect(forged.out + forged.err).toContain('names to_session 99999999-0000-4000-8000-000000000000, which to-session.json does not record');
+    writeFileSync(join(dir, 'HANDOFF.summary.json'), summary);
+    writeFileSync(join(dir, 'HANDOFF.md'), stamped);
+    expect((await runCli(['verify', id], { env })).code).toBe(0);
+  });
+
   it('offers only sessions active within hooks.offer_max_age_h, judged by the transcript\'s last write', async () => {
     const old = session(gitRepo('archive'), '77777777-8888-4999-8aaa-bbbbbbbbbbbb');
     // Written aside and moved in with its old mtime, so the daemon never sees it younger.
@@ -210,6 +250,7 @@ describe('session-start of a new or cleared session', () => {
     mkdirSync(join(wide.XDG_CONFIG_HOME as string, 'handoff'), { recursive: true });
     writeFileSync(join(wide.XDG_CONFIG_HOME as string, 'handoff', 'handoff.config.json'), JSON.stringify({ hooks: { offer_max_age_h: 24 * 7, time_budget_ms: 15_000 } }));
     const offered = await runHook('session-start', sessionStartInput(next, 'startup'), { env: wide, cwd: old.cwd });
+    expect(offered.err).toBe("");
     expect(additionalContext(offered.out)).toContain('last active 5 days ago');
   });
 
@@ -253,6 +294,26 @@ describe('hooks without a daemon', () => {
     expect(r.code).toBe(0);
     expect(r.out).toBe('');
     expect(r.err).toMatch(/checkpoint written to history\//);
+  });
+
+  it('records the session that took the handoff over in HANDOFF.md itself, and verify passes', async () => {
+    const dir = (await readJson<{ uuid: string | null; dir: string }[]>(join(alone.HANDOFFS_ROOT as string, 'INDEX.json'))).find((e) => e.uuid === s.sessionId)?.dir as string;
+    const next = session(s.cwd, '66666666-7777-4888-8999-aaaaaaaaaaaa', join(alone.HOME as string, '.claude'));
+    const offered = await runHook('session-start', sessionStartInput(next, 'clear'), { env: alone, cwd: next.cwd });
+    expect(offered.err).toBe("");
+    expect(additionalContext(offered.out)).toContain('Make the upload retry use exponential backoff');
+    expect(readFileSync(join(dir, 'HANDOFF.md'), 'utf8')).toMatch(/^to_session: pending$/m);
+    next.s.user('Add jitter to the retry delays.');
+    // The next hook that comes across the taken handoff is the store's writer: it stamps it.
+    const third = session(s.cwd, '77777777-8888-4999-8aaa-cccccccccccc', join(alone.HOME as string, '.claude'));
+    const again = await runHook('session-start', sessionStartInput(third, 'startup'), { env: alone, cwd: third.cwd });
+    expect(again.code).toBe(0);
+    expect(readFileSync(join(dir, 'HANDOFF.md'), 'utf8')).toMatch(new RegExp(`^to_session: ${next.sessionId} {2}# took this handoff over`, 'm'));
+    expect((await readJson<{ to_session: { session: string } }>(join(dir, 'HANDOFF.summary.json'))).to_session.session).toBe(next.sessionId);
+    const id = (await readJson<{ session: string }>(join(dir, 'manifest.json'))).session;
+    const v = await runCli(['verify', id], { env: alone });
+    expect(v.code, v.out + v.err).toBe(0);
+    expect(v.out).toMatch(/^PASS .*to_session/);
   });
 
   it('says in the status line that no daemon refreshes the handoff', async () => {

@@ -5,7 +5,7 @@ import { offerText } from '../../src/core/offer.js';
 import { compactTokens, statusLine } from '../../src/core/statusline.js';
 import { codexFeatureFlag, codexSupport } from '../../src/hooks/codex.js';
 import { parseHookInput } from '../../src/hooks/input.js';
-import { hookCommand, planFor, shellWord } from '../../src/hooks/install.js';
+import { hookCommand, planFor, shellWord, statusLineCommand } from '../../src/hooks/install.js';
 import { hookOutput } from '../../src/hooks/run.js';
 import { tempDir } from '../helpers.js';
 
@@ -140,6 +140,13 @@ describe('installed commands', () => {
     expect(shellWord('/usr/bin/node')).toBe('/usr/bin/node');
     expect(shellWord("/opt/it's here/cli.js")).toBe(`'/opt/it'\\''s here/cli.js'`);
     expect(hookCommand({ node: '/n', cli: '/c d/cli.js', root: '/r oot' }, 'claude', 'statusline')).toBe("/n '/c d/cli.js' hook statusline --root '/r oot'");
+  });
+
+  it('make the status line a sh script reading the store\'s runtime folder, or the Node hook without one', () => {
+    const parts = { node: '/n', cli: '/c/cli.js', root: null, shellStatusLine: { script: "/p q/hooks/handoff-statusline.sh", runDir: "/h/it's/.handoffd" } };
+    expect(statusLineCommand(parts)).toBe(`sh '/p q/hooks/handoff-statusline.sh' '/h/it'\\''s/.handoffd'`);
+    expect(planFor('claude', parts, null).statusLine).toBe(statusLineCommand(parts));
+    expect(statusLineCommand({ ...parts, shellStatusLine: null })).toBe('/n /c/cli.js hook statusline');
   });
 });
 

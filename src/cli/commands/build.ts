@@ -10,6 +10,7 @@ import { bool, str } from '../args.js';
 import type { Command } from '../command.js';
 import { printError, redactArg } from '../report.js';
 import { daemonIfRunning } from '../daemon-link.js';
+import { stampSuccessor } from '../../store/to-session.js';
 import { storeExposure } from '../../store/permissions.js';
 import { flushIndex, loadConfig } from '../store.js';
 
@@ -67,6 +68,8 @@ export const buildCommand: Command = {
         try {
           // While a daemon runs it is the store's only writer: the build goes through its queue.
           const r = daemon ? ((await daemon.call('build', toParams(req), 0)) as unknown as BuildResult) : await (engine as Engine).build(req);
+          // A build renders `to_session: pending`; without a daemon to stamp it again, this command does.
+          if (!daemon) await stampSuccessor(r.dir);
           report(io, r, bool(args, 'json'), source);
           if (r.corrupt) throw r.corrupt;
         } catch (e) {

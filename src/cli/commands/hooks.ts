@@ -1,14 +1,15 @@
 import { execFile } from 'node:child_process';
 import { join, resolve } from 'node:path';
-import { expandHome, homeDir } from '../../config.js';
+import { expandHome, homeDir, resolveConfig } from '../../config.js';
 import type { HookFact } from '../../doctor/checks.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { GitProbe } from '../../git/evidence.js';
 import type { CodexSupport } from '../../hooks/codex.js';
 import { codexFeatureFlag, codexSupport, codexVersion } from '../../hooks/codex.js';
 import type { CommandParts, Harness, HookStatus, InstallReport, Scope, UninstallReport } from '../../hooks/install.js';
-import { codexDir, eventLabel, hookCommand, hookStatus, install, planFor, statusVerdict, targetFor, uninstall } from '../../hooks/install.js';
-import { CLI_PATH, packageVersion } from '../../paths.js';
+import { codexDir, eventLabel, hookStatus, install, planFor, shellWords, statusLineCommand, statusVerdict, targetFor, uninstall } from '../../hooks/install.js';
+import { CLI_PATH, packageVersion, STATUSLINE_SCRIPT } from '../../paths.js';
+import { Layout } from '../../store/layout.js';
 import type { Parsed } from '../args.js';
 import { bool, str } from '../args.js';
 import type { Command } from '../command.js';
@@ -37,6 +38,7 @@ export const hooksCommand: Command = {
     scope: { type: 'string', arg: 'S', description: 'user (default) or project' },
     'dry-run': { type: 'boolean', description: 'print what would change, change nothing' },
     'codex-version': { type: 'string', arg: 'V', description: 'the Codex version to install for (default: ask `codex --version`)' },
+    statusline: { type: 'string', arg: 'KIND', description: 'shell (default: a POSIX sh script, no Node per refresh) or node (`handoff hook statusline`; the default on Windows)' },
   },
   async run(io, args) {
     const [sub] = args.positionals;
@@ -56,7 +58,7 @@ export const hooksCommand: Command = {
       return EXIT.FAILED;
     }
     const report = await install({ target, plan: planFor(harness, parts, codex), dryRun: bool(args, 'dry-run'), now: io.now(), version: packageVersion(), codex });
-    return printInstall(io, args, report, codex, hookCommand(parts, 'claude', 'statusline'));
+    return printInstall(io, args, report, codex, statusLineCommand(parts));
   },
 };
 
@@ -66,10 +68,28 @@ function choice<T extends string>(args: Parsed, name: string, allowed: readonly 
   return v as T;
 }
 
+const STATUS_LINE_KINDS = ['shell', 'node'] as const;
+
 /** The hooks run this very node and CLI by absolute path: harnesses start them without your shell's PATH. */
 function commandParts(io: Io, args: Parsed): CommandParts {
-  const root = str(args, 'root');
-  return { node: process.execPath, cli: CLI_PATH, root: root === undefined ? null : resolve(io.cwd, expandHome(root, io.env)) };
+  const flag = str(args, 'root');
+  const root = flag === undefined ? null : resolve(io.cwd, expandHome(flag, io.env));
+  const kind = choice(args, 'statusline', STATUS_LINE_KINDS, process.platform === 'win32' ? 'node' : 'shell');
+  return { node: process.execPath, cli: CLI_PATH, root, shellStatusLine: kind === 'shell' ? shellParts(io, flag) : null };
+}
+
+/**
+ * The shell status line cannot read the configuration: the store it reads is fixed now, at
+ * install (a store moved later needs `handoff hooks install` again; `doctor` says so). A config
+ * that does not resolve leaves the Node status line, which resolves it on every run.
+ */
+function shellParts(io: Io, rootFlag: string | undefined): CommandParts['shellStatusLine'] {
+  try {
+    const config = resolveConfig({ cwd: io.cwd, env: io.env, rootFlag });
+    return { script: STATUSLINE_SCRIPT, runDir: new Layout(config.root).runtimeDir };
+  } catch {
+    return null;
+  }
 }
 
 
@@ -182,12 +202,12 @@ export async function hookFacts(io: Io, args: Parsed): Promise<HookFact[]> {
 
 const PROBE_TIMEOUT_MS = 5000;
 
-/** Runs `hook statusline` as a harness would (it only reads), with a session no store holds. */
+/** Runs the status line as a harness would (it only reads), with a session no store holds. */
 function probeHook(io: Io, parts: CommandParts): Promise<NonNullable<HookFact['probe']>> {
   const started = performance.now();
-  const args = [parts.cli, 'hook', 'statusline', ...(parts.root ? ['--root', parts.root] : [])];
+  const [program, ...args] = shellWords(statusLineCommand(parts)) as [string, ...string[]];
   return new Promise((resolveProbe) => {
-    const child = execFile(parts.node, args, { env: { ...io.env, NO_COLOR: '1' }, cwd: io.cwd, timeout: PROBE_TIMEOUT_MS, encoding: 'utf8' }, (err, stdout) => {
+    const child = execFile(program, args, { env: { ...io.env, NO_COLOR: '1' }, cwd: io.cwd, timeout: PROBE_TIMEOUT_MS, encoding: 'utf8' }, (err, stdout) => {
       const ms = Math.round(performance.now() - started);
       if (err) resolveProbe({ ms, ok: false, error: err.message.split('\n')[0] ?? String(err) });
       else resolveProbe({ ms, ok: stdout.startsWith('handoff'), error: stdout.startsWith('handoff') ? null : `unexpected output ${JSON.stringify(stdout.slice(0, 80))}` });

@@ -21,6 +21,8 @@ export function buildSummary(r: RenderInput, a: Analysis, transferReady: boolean
     session: { id: r.session, uuid: r.uuid, harness: r.harness, model: st.meta.model ?? null, title: r.title },
     project: r.project,
     chain_id: r.chainId,
+    // Stamped after the build once a later session takes the handoff over (core/successor.ts).
+    to_session: null,
     generated_at: r.generatedAt,
     objective: a.objective?.text ?? null,
     objective_line: a.objective?.line ?? null,
