@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Generated, Source } from './generate.js';
@@ -76,16 +78,32 @@ interface Draw {
   src: Source;
   bytes: number;
   kinds: string[];
+  /** The working folders the source records (`cwd` of Claude lines, of Codex payloads). */
+  cwds: string[];
+}
+
+function cwdsOf(s: Source): string[] {
+  const out = new Set<string>();
+  for (const l of s.lines) {
+    try {
+      const o = JSON.parse(l) as { cwd?: unknown; payload?: { cwd?: unknown } };
+      if (typeof o.cwd === 'string') out.add(o.cwd);
+      if (typeof o.payload?.cwd === 'string') out.add(o.payload.cwd);
+    } catch {
+      /* a line that is not JSON records no folder */
+    }
+  }
+  return [...out];
 }
 
 function draws(): { list: Draw[]; from: string } {
   const { sources, from } = loadSources();
   const kinds = (s: Source): string[] => s.lines.map((l) => `${s.harness}:${lineKind(l, s.harness)}`);
-  if (from === CORPUS) return { list: sources.map((s) => ({ src: s, bytes: s.bytes, kinds: kinds(s) })), from: `corpus (${CORPUS}, ${sources.length} transcripts)` };
+  if (from === CORPUS) return { list: sources.map((s) => ({ src: s, bytes: s.bytes, kinds: kinds(s), cwds: cwdsOf(s) })), from: `corpus (${CORPUS}, ${sources.length} transcripts)` };
   const byHarness = new Map(sources.map((s) => [s.harness, s]));
   const list = DOCUMENTED_SIZES.flatMap(([h, bytes]) => {
     const s = byHarness.get(h);
-    return s ? [{ src: s, bytes, kinds: kinds(s) }] : [];
+    return s ? [{ src: s, bytes, kinds: kinds(s), cwds: cwdsOf(s) }] : [];
   });
   return { list, from: 'documented sizes (corpus absent), fixtures replayed' };
 }
@@ -93,9 +111,31 @@ function draws(): { list: Draw[]; from: string } {
 /**
  * Writes transcripts until `totalBytes`: each draws a corpus transcript at random, takes its size
  * times a log-normal jitter (σ 0.35, so sizes between the corpus's own are covered too) and
- * replays its lines to that size.
+ * replays its lines to that size. With `repos`, the folders the transcripts record are replaced by
+ * those (so a build finds real repositories there, as it would on a user's machine).
  */
-export async function generateCorpusStore(root: string, opts: { totalBytes: number; seed: number }): Promise<CorpusStore> {
+
+/** `k` small git repositories under `dir` (one commit, one uncommitted change), or [] without git. */
+export function makeRepos(dir: string, k: number): string[] {
+  const out: string[] = [];
+  try {
+    for (let i = 0; i < k; i += 1) {
+      const repo = join(dir, `bench-project-${i}`);
+      mkdirSync(join(repo, 'src'), { recursive: true });
+      writeFileSync(join(repo, 'src', 'main.ts'), `export const n = ${i};\n`);
+      const env = { ...process.env, GIT_AUTHOR_NAME: 'bench', GIT_AUTHOR_EMAIL: 'bench@example.invalid', GIT_COMMITTER_NAME: 'bench', GIT_COMMITTER_EMAIL: 'bench@example.invalid' };
+      execFileSync('git', ['init', '-q', repo], { env, stdio: 'ignore' });
+      execFileSync('git', ['-C', repo, 'add', '.'], { env, stdio: 'ignore' });
+      execFileSync('git', ['-C', repo, 'commit', '-qm', 'start'], { env, stdio: 'ignore' });
+      writeFileSync(join(repo, 'src', 'main.ts'), `export const n = ${i + 1};\n`);
+      out.push(repo);
+    }
+  } catch {
+    return [];
+  }
+  return out;
+}
+export async function generateCorpusStore(root: string, opts: { totalBytes: number; seed: number; repos?: readonly string[] }): Promise<CorpusStore> {
   const { list, from } = draws();
   if (list.length === 0) throw new Error('no source transcripts found for the benchmark');
   const rand = rng(opts.seed);
@@ -111,7 +151,11 @@ export async function generateCorpusStore(root: string, opts: { totalBytes: numb
     const d = list[Math.floor(rand() * list.length)] as Draw;
     const target = Math.max(500, Math.round(d.bytes * Math.exp(0.35 * gauss(rand))));
     const id = [8, 4, 4, 4, 12].map((k) => Array.from({ length: k }, () => Math.floor(rand() * 16).toString(16)).join('')).join('-');
-    const text = transcriptText(d.src, target, rand, id);
+    let text = transcriptText(d.src, target, rand, id);
+    // On a real machine the recorded folders exist (and are repositories): file n works in
+    // repos[n mod k], the same k as the project folders of transcriptPath.
+    const repo = opts.repos?.[n % opts.repos.length];
+    if (repo !== undefined) for (const c of d.cwds) text = text.split(JSON.stringify(c)).join(JSON.stringify(repo));
     // Line i of a replay is line i (mod its length) of the source, with fresh ids.
     text.split('\n').forEach((l, i) => {
       if (l.length === 0) return;

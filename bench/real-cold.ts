@@ -5,7 +5,7 @@ import { parseFloorSplitCpu } from './cold.js';
 import type { ProcessRun, StoreSize } from './cold-real.js';
 import { buildProcess, findPeer, peerProcess, storeSize } from './cold-real.js';
 import type { CorpusStore } from './corpus-store.js';
-import { generateCorpusStore, mixShares } from './corpus-store.js';
+import { generateCorpusStore, makeRepos, mixShares } from './corpus-store.js';
 import { median, round } from './metrics.js';
 
 /**
@@ -28,6 +28,8 @@ export interface PeerFigures {
 
 export interface RealColdFigures {
   from: string;
+  /** How many git repositories the transcripts' recorded folders point to (0: git missing). */
+  repos: number;
   files: number;
   bytes: number;
   claude_files: number;
@@ -65,7 +67,8 @@ export async function realColdBench(cli: string, opts: { bytes: number; runs: nu
   const base = await mkdtemp(join(tmpdir(), 'handoff-bench-real-'));
   try {
     log(`cold (corpus distribution): generating ${Math.round(opts.bytes / MiB)} MiB`);
-    const g = await generateCorpusStore(join(base, 'data'), { totalBytes: opts.bytes, seed: opts.seed });
+    const repos = makeRepos(join(base, 'repos'), 40);
+    const g = await generateCorpusStore(join(base, 'data'), { totalBytes: opts.bytes, seed: opts.seed, repos });
     log(`cold (corpus distribution): ${g.files.length} files (${g.claudeFiles.length} Claude), ${(g.bytes / MiB).toFixed(0)} MiB, from ${g.from}`);
     const mb = g.bytes / MiB;
     const peerBin = findPeer();
@@ -99,6 +102,7 @@ export async function realColdBench(cli: string, opts: { bytes: number; runs: nu
     const peerS = peer.length > 0 ? median(peer.map((p) => p.seconds)) : 0;
     return {
       from: g.from,
+      repos: repos.length,
       files: g.files.length,
       bytes: g.bytes,
       claude_files: g.claudeFiles.length,
@@ -149,6 +153,7 @@ ${kb(c.sizes.max)} (median ${kb(c.sizes.p50)}, p90 ${kb(c.sizes.p90)}), as a \`~
 look after some months. Sizes and line mix come from ${c.from}: each file replays one corpus
 transcript (fresh ids) to that transcript's size times a log-normal jitter (σ 0.35). Without the corpus the
 sizes measured on it on 2026-11-30 (bench/corpus-store.ts) are drawn and the project's fixtures replayed.
+${c.repos > 0 ? `The folders the transcripts record are replaced by ${c.repos} real git repositories (one commit, one uncommitted change), as on a user's machine, so a build's git probes run.` : 'git is not installed here: the recorded folders do not exist, and no git probe runs.'}
 Bytes per line kind, corpus: ${mix(c.source_mix)}.
 Generated store: ${mix(c.store_mix)}.
 
