@@ -100,7 +100,9 @@ function kindOf(rel: string): string {
   const parts = rel.split(sep);
   const name = (parts.at(-1) as string).replace(/\d{4,}/g, 'N');
   if (parts[0] === 'projects' && parts.length >= 4) return parts.length > 4 ? `<session>/${parts.slice(3, -1).join('/')}/${name}` : `<session>/${name}`;
-  return parts.length > 1 && parts[0] === 'projects' ? `projects/<project>/${name}` : rel.replace(/\d{4,}/g, 'N');
+  if (parts[0] === 'projects' && parts.length > 1) return `projects/<project>/${name}`;
+  if (parts[0] === 'links') return 'links/<project>.md';
+  return rel.replace(/\d{4,}/g, 'N');
 }
 
 export function storeSize(store: string): StoreSize {

@@ -99,7 +99,7 @@ function cwdsOf(s: Source): string[] {
 function draws(): { list: Draw[]; from: string } {
   const { sources, from } = loadSources();
   const kinds = (s: Source): string[] => s.lines.map((l) => `${s.harness}:${lineKind(l, s.harness)}`);
-  if (from === CORPUS) return { list: sources.map((s) => ({ src: s, bytes: s.bytes, kinds: kinds(s), cwds: cwdsOf(s) })), from: `corpus (${CORPUS}, ${sources.length} transcripts)` };
+  if (from === CORPUS) return { list: sources.map((s) => ({ src: s, bytes: s.bytes, kinds: kinds(s), cwds: cwdsOf(s) })), from: `the corpus (../shared/corpus, ${sources.length} readable transcripts)` };
   const byHarness = new Map(sources.map((s) => [s.harness, s]));
   const list = DOCUMENTED_SIZES.flatMap(([h, bytes]) => {
     const s = byHarness.get(h);

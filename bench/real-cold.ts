@@ -1,5 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseFloorSplitCpu } from './cold.js';
 import type { ProcessRun, StoreSize } from './cold-real.js';
@@ -51,6 +51,8 @@ export interface RealColdFigures {
   source_mix: Array<[string, number]>;
   store_mix: Array<[string, number]>;
   peer: PeerFigures | { reason: string };
+  /** The host's 1-minute load average at the start and the end of the runs (2 cores here). */
+  load: [number, number];
 }
 
 async function oneBuild(cli: string, g: CorpusStore, base: string, measureStore: boolean): Promise<{ run: ProcessRun; size: StoreSize | null }> {
@@ -72,6 +74,7 @@ export async function realColdBench(cli: string, opts: { bytes: number; runs: nu
     log(`cold (corpus distribution): ${g.files.length} files (${g.claudeFiles.length} Claude), ${(g.bytes / MiB).toFixed(0)} MiB, from ${g.from}`);
     const mb = g.bytes / MiB;
     const peerBin = findPeer();
+    const load0 = round(loadavg()[0] as number, 1);
     const floor: number[] = [];
     const floorCpu: number[] = [];
     const sample = (): void => {
@@ -126,6 +129,7 @@ export async function realColdBench(cli: string, opts: { bytes: number; runs: nu
         'argv' in peerBin
           ? { name: `ccusage ${peerBin.version} \`session --json --offline\``, files: g.claudeFiles.length, bytes: g.claudeBytes, seconds: round(peerS), cpu_seconds: round(median(peer.map((p) => p.cpuSeconds))), mb_s: round(claudeMb / peerS), peak_rss_mb: median(peer.map((p) => p.peakRssMb)) }
           : { reason: peerBin.reason },
+      load: [load0, round(loadavg()[0] as number, 1)],
     };
   } finally {
     await rm(base, { recursive: true, force: true });
@@ -140,7 +144,8 @@ export function realColdMarkdown(c: RealColdFigures, before: { date: string; com
   const peerRow = 'reason' in p ? `| a peer that re-reads every transcript (ccusage) | not run: ${p.reason} |` : `| a peer that re-reads every Claude transcript: ${p.name} | ${p.mb_s} MB/s (${p.seconds} s for ${p.files} files, ${(p.bytes / MiB).toFixed(0)} MiB; ${p.cpu_seconds} CPU s), peak ${p.peak_rss_mb} MB → build / peer **${round(c.mb_s / p.mb_s, 2)}** |`;
   const st = c.store;
   const rows = st.breakdown.map((b) => `| \`${b.file}\` | ${b.files} | ${kb(b.bytes)} | ${round((100 * b.bytes) / st.apparent_bytes, 1)} % | ${round((100 * b.bytes) / c.bytes, 1)} % |`);
-  const mix = (m: Array<[string, number]>): string => m.map(([k, v]) => `${k} ${v} %`).join(', ');
+  const generated = new Map(c.store_mix);
+  const mixRows = c.source_mix.map(([k, v]) => `| ${k} | ${v} % | ${generated.get(k) ?? 0} % |`);
   const beforeRows = before
     ? Object.entries(before.figures)
         .map(([k, v]) => `| ${k} | ${v} | (to be measured after the optimisation) |`)
@@ -154,12 +159,17 @@ look after some months. Sizes and line mix come from ${c.from}: each file replay
 transcript (fresh ids) to that transcript's size times a log-normal jitter (σ 0.35). Without the corpus the
 sizes measured on it on 2026-11-30 (bench/corpus-store.ts) are drawn and the project's fixtures replayed.
 ${c.repos > 0 ? `The folders the transcripts record are replaced by ${c.repos} real git repositories (one commit, one uncommitted change), as on a user's machine, so a build's git probes run.` : 'git is not installed here: the recorded folders do not exist, and no git probe runs.'}
-Bytes per line kind, corpus: ${mix(c.source_mix)}.
-Generated store: ${mix(c.store_mix)}.
+Bytes per line kind (the largest kinds):
+
+| line kind | corpus | generated store |
+|---|---|---|
+${mixRows.join('\n')}
 
 The build is one \`node dist/cli.js build <every file>\` process into a fresh store, timed from spawn to
 exit (${c.rss_how} for its peak memory); the floor reads each file whole, splits it into lines and
-\`JSON.parse\`s every line, on one core, in the same run on the same files. Median of ${c.runs}.
+\`JSON.parse\`s every line, on one core, in the same run on the same files. Median of ${c.runs}. The host's
+load average was ${c.load[0]} at the start and ${c.load[1]} at the end (2 cores, shared with other builds): wall
+times stretch with it, so the ratios and the CPU seconds are the figures to compare.
 
 | figure | value |
 |---|---|
