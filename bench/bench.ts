@@ -175,9 +175,13 @@ function markdown(r: Report): string {
 Written by \`npm run bench\` on ${r.date.slice(0, 10)}. Every figure is a median of several runs; ratios are
 measured within the same run, because the machines this runs on are shared and noisy. Reproduce with:
 
-    npm ci && npm run bench            # about 4 minutes on 2 cores; --quick for a smaller pass
+    npm ci && npm run bench            # about 8 minutes on 2 cores; --quick for a smaller pass
     npm run bench -- --json            # the same figures as one JSON object
-    npm run bench -- --only cold       # the cold builds alone (or HANDOFF_BENCH_ONLY=cold), about 3 minutes
+    npm run bench -- --only cold       # the cold builds alone (or HANDOFF_BENCH_ONLY=cold), about 4 minutes
+
+The cold build is measured beside ccusage when it can be run: \`CCUSAGE_BIN=<path to ccusage's
+dist/index.js>\` (e.g. after \`npm i --prefix /tmp/peer ccusage@17.2.1\`), else an installed one found by
+\`npx --no-install ccusage\`; without either the table says it was not run.
 
 Machine: ${m.cpu}, ${m.cores} cores, ${m.ram_gb} GiB RAM, ${m.kernel}, Node ${m.node}.
 
@@ -213,23 +217,32 @@ ${redactionMarkdown(r.redaction)}
 
 ## Where a cold build's time goes
 
-From \`node --cpu-prof\` of a cold build of 60 MiB on this machine (2026-11-30): \`JSON.parse\` of each
-line ~18 %; the harness readers, classification and state folding ~20 %; the timeline (canonical JSON,
-the sha256 chain, encoding) ~16 %; redaction ~8 %; writing renders, state and the fsynced manifest ~12 %;
-garbage collection ~7 %; waiting on the file system ~6 %. In memory, with no I/O, cutting and parsing
-the lines alone runs at ~190 MB/s, the readers at ~80 MB/s, with redaction ~50 MB/s and with the
-timeline ~35 MB/s: no single step dominates. Profiles led to three fixes so far: redaction checks cheap
-literal triggers before any pattern and samples base64 runs (its share fell from 18 % to 8 %; the
-base64 pattern had been quadratic on long alphanumeric runs), each timeline line is laid out and
-encoded once, and commits write synchronously (an atomic write cost a dozen thread-pool round trips).
-The ratio moves between 0.25 and 0.35 from run to run on this shared host. Spreading builds over
-worker threads is the next lever, but not a drop-in one: the store's index decides continuation chains
-and links subagents to their parents, so related sessions must be built in order. It is not done yet.
+From \`node --cpu-prof\` of one \`handoff build\` of the corpus-distribution store above (315 files,
+161 MiB, recorded folders in 40 git repositories; 2026-12-01; shares of the sampled time):
+
+| cost | where | share |
+|---|---|---|
+| git probes: about 4.2 \`git\` processes per session, each spawn blocking the main thread | \`src/git/evidence.ts\` via \`captureGit\` and \`inferProject\` | 13.5 %, plus much of the 11.9 % idle |
+| redaction of every string of every line, whole tool outputs included | \`src/core/ingest.ts:sanitize\` → \`src/core/redact.ts\`, \`redaction/literals.ts\` | 17.7 % |
+| folding facts: shell commands tokenised several times, ledger updates | \`src/core/reduce.ts:applyFact\`, \`src/core/shell.ts\`, \`src/core/ledger.ts\` | 12.5 % |
+| the timeline line of each turn: canonical JSON, a new sha256 Hash, a Buffer | \`src/core/timeline.ts:chainLine\` | 5.7 % |
+| writes of each commit (7 files created, 5 renames, the manifest fsynced) | \`src/store/files.ts:writeAtomic\` | 7.0 % (fsync 3.5 %) |
+| \`JSON.parse\` of each line (the floor) and the harness readers | \`src/core/ingest.ts:ingestLine\`, \`observe\` | 5.7 % + 5.2 % |
+| garbage collection | | 4.9 % |
+| renders (once per session) and sealing | \`src/core/render/index.ts:renderAll\`, \`digestOf\` | 3.1 % |
+
+With git evidence turned off the same build took 23 % less wall time and 14 % less CPU. INDEX.json is
+written once per one-shot build and at most once per interval by the daemon: it costs nothing per
+session. Reproduce with \`node .bench/bench/cold-profile.js\` (after \`npx tsc -p tsconfig.bench.json\`),
+which also counts the syscalls per session with strace, and read a profile with
+\`node .bench/bench/cpuprofile-summary.js <file.cpuprofile>\`. An earlier profile of large files only
+(2026-11-30) led to three fixes: redaction checks literal triggers before any pattern, each timeline
+line is laid out and encoded once, commits write synchronously.
 
 ## Notes
 
 - Creating and renaming files on this machine's ext4 (mounted with \`discard\`) costs between 0.2 and
-  2.3 ms a file, depending on the load of the shared host; a build writes five files, so per-build fixed
+  2.3 ms a file, depending on the load of the shared host; a build creates seven files, so per-build fixed
   costs, and the backfill rate, are better on a laptop's file system. The ratios do not depend on it.
 - The idle window opens 5 s after the backfill's queue empties, so it may include a one-off: V8 hands
   back the heap that the burst of 5,000 builds grew (RSS about 195 MB falling to 112 MB) in one
