@@ -141,7 +141,7 @@ const kb = (b: number): string => (b >= MiB ? `${(b / MiB).toFixed(2)} MiB` : `$
 /** The realistic half of the cold-build section of docs/PERFORMANCE.md. */
 export function realColdMarkdown(c: RealColdFigures, before: { date: string; commit: string; figures: Record<string, string> } | null): string {
   const p = c.peer;
-  const peerRow = 'reason' in p ? `| a peer that re-reads every transcript (ccusage) | not run: ${p.reason} |` : `| a peer that re-reads every Claude transcript: ${p.name} | ${p.mb_s} MB/s (${p.seconds} s for ${p.files} files, ${(p.bytes / MiB).toFixed(0)} MiB; ${p.cpu_seconds} CPU s), peak ${p.peak_rss_mb} MB → build / peer **${round(c.mb_s / p.mb_s, 2)}** |`;
+  const peerRow = 'reason' in p ? `| a peer that re-reads every Claude transcript (ccusage; it reads no Codex) | not run: ${p.reason} |` : `| a peer that re-reads every Claude transcript (it reads no Codex): ${p.name} | ${p.mb_s} MB/s (${p.seconds} s for ${p.files} files, ${(p.bytes / MiB).toFixed(0)} MiB; ${p.cpu_seconds} CPU s), peak ${p.peak_rss_mb} MB → build / peer **${round(c.mb_s / p.mb_s, 2)}** |`;
   const st = c.store;
   const rows = st.breakdown.map((b) => `| \`${b.file}\` | ${b.files} | ${kb(b.bytes)} | ${round((100 * b.bytes) / st.apparent_bytes, 1)} % | ${round((100 * b.bytes) / c.bytes, 1)} % |`);
   const generated = new Map(c.store_mix);
@@ -169,7 +169,7 @@ The build is one \`node dist/cli.js build <every file>\` process into a fresh st
 exit (${c.rss_how} for its peak memory); the floor reads each file whole, splits it into lines and
 \`JSON.parse\`s every line, on one core, in the same run on the same files. Median of ${c.runs}. The host's
 load average was ${c.load[0]} at the start and ${c.load[1]} at the end (2 cores, shared with other builds): wall
-times stretch with it, so the ratios and the CPU seconds are the figures to compare.
+times stretch with it, so the ratios and the CPU seconds are the figures to compare. MB/s counts 2^20 bytes.
 
 | figure | value |
 |---|---|
