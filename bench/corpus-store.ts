@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import type { Generated, Source } from './generate.js';
-import { CORPUS, loadSources, transcriptPath, transcriptText } from './generate.js';
+import { CORPUS, loadSources, PROJECT, transcriptPath, transcriptText } from './generate.js';
 import { rng } from './soak-core.js';
 
 /**
@@ -96,10 +96,10 @@ function cwdsOf(s: Source): string[] {
   return [...out];
 }
 
-function draws(): { list: Draw[]; from: string } {
-  const { sources, from } = loadSources();
+function draws(corpus: string): { list: Draw[]; from: string } {
+  const { sources, from } = loadSources(corpus);
   const kinds = (s: Source): string[] => s.lines.map((l) => `${s.harness}:${lineKind(l, s.harness)}`);
-  if (from === CORPUS) return { list: sources.map((s) => ({ src: s, bytes: s.bytes, kinds: kinds(s), cwds: cwdsOf(s) })), from: `the corpus (../shared/corpus, ${sources.length} readable transcripts)` };
+  if (from === corpus) return { list: sources.map((s) => ({ src: s, bytes: s.bytes, kinds: kinds(s), cwds: cwdsOf(s) })), from: `the corpus (${relative(PROJECT, corpus)}, ${sources.length} readable transcripts)` };
   const byHarness = new Map(sources.map((s) => [s.harness, s]));
   const list = DOCUMENTED_SIZES.flatMap(([h, bytes]) => {
     const s = byHarness.get(h);
@@ -135,8 +135,8 @@ export function makeRepos(dir: string, k: number): string[] {
   }
   return out;
 }
-export async function generateCorpusStore(root: string, opts: { totalBytes: number; seed: number; repos?: readonly string[] }): Promise<CorpusStore> {
-  const { list, from } = draws();
+export async function generateCorpusStore(root: string, opts: { totalBytes: number; seed: number; repos?: readonly string[]; corpus?: string }): Promise<CorpusStore> {
+  const { list, from } = draws(opts.corpus ?? CORPUS);
   if (list.length === 0) throw new Error('no source transcripts found for the benchmark');
   const rand = rng(opts.seed);
   const sourceMix: LineMix = {};
