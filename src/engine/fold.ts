@@ -27,7 +27,7 @@ export async function readNew(deps: EngineDeps, ctx: Ctx, state: SessionState, s
   const onTurn = async (t: Turn): Promise<void> => {
     const { bytes, h } = chainLine(head, t);
     head = h;
-    // Every tool call in full: TOOL turns, and agent turns that also carry a call.
+    // Every tool call: TOOL turns, and agent turns that also carry a call.
     if (append) await append.add(bytes, t.tool !== undefined ? toolSection(t) : null);
   };
   if (ctx.isText) {

@@ -318,7 +318,7 @@ function whereEverythingLives(r: RenderInput): string {
     `handoff: ${path(`${d}/HANDOFF.md`)}`,
     `payloads: ${path(`${d}/HANDOFF.summary.json`)}, ${path(`${d}/HANDOFF.llm.json`)}`,
     `full timeline (${r.state.turns} turns): ${path(`${d}/timeline.jsonl`)}`,
-    `every tool call in full: ${path(`${d}/TOOLS.md`)}`,
+    `every tool call (a long text as its head and tail): ${path(`${d}/TOOLS.md`)}`,
     `manifest: ${path(`${d}/manifest.json`)}`,
     `history: ${r.history.length === 0 ? 'none yet' : r.history.map((h) => path(`${d}/history/${h}`)).join(', ')}`,
     ...r.sources.map((s) => `source transcript: ${path(s.path)}`),
