@@ -16,16 +16,21 @@ export interface HookRun {
 }
 
 export function runHook(event: string, input: unknown, opts: { env: NodeJS.ProcessEnv; cwd: string; args?: readonly string[]; rawStdin?: string }): Promise<HookRun> {
+  return timedRun(process.execPath, [CLI, 'hook', event, ...(opts.args ?? [])], opts.rawStdin ?? JSON.stringify(input), opts);
+}
+
+/** Spawns a command with `stdin` written to it, timing it from spawn to exit. */
+function timedRun(file: string, args: readonly string[], stdin: string, opts: { env: NodeJS.ProcessEnv; cwd: string }): Promise<HookRun> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'hook', event, ...(opts.args ?? [])], { env: opts.env, cwd: opts.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(file, args, { env: opts.env, cwd: opts.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, out, err, ms: performance.now() - started }));
-    child.stdin.end(opts.rawStdin ?? JSON.stringify(input));
+    child.stdin.end(stdin);
   });
 }
 
@@ -127,15 +132,5 @@ export function statusLineInput(s: { sessionId: string; path: string; cwd: strin
 
 /** Runs a settings.json command as Claude Code does: through a shell, the harness's JSON on stdin. */
 export function runShellCommand(command: string, input: unknown, opts: { env: NodeJS.ProcessEnv; cwd: string }): Promise<HookRun> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn('/bin/sh', ['-c', command], { env: opts.env, cwd: opts.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, out, err, ms: performance.now() - started }));
-    child.stdin.end(typeof input === 'string' ? input : JSON.stringify(input));
-  });
+  return timedRun('/bin/sh', ['-c', command], typeof input === 'string' ? input : JSON.stringify(input), opts);
 }

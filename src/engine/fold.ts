@@ -33,19 +33,7 @@ export async function readNew(deps: EngineDeps, ctx: Ctx, state: SessionState, s
   if (ctx.isText) {
     const raw = ctx.text ?? (await readTextFile(ctx.path));
     hash.update(raw);
-    const text = raw.toString('utf8');
-    state.harness = 'text';
-    const parsed = parseTextTranscript(withoutBom(text));
-    let n = 0;
-    for (const t of parsed.turns) {
-      const kept = ingestTextTurn(state, t, deps.redactor);
-      if (kept) {
-        n += 1;
-        await onTurn(kept);
-      }
-    }
-    state.skipped = parsed.skipped;
-    state.lines = text.length === 0 ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+    const n = await foldText(deps, state, raw, onTurn);
     return { offset: raw.length, lines: state.lines, size: raw.length, pendingBytes: 0, newTurns: n, corrupt: null, head, rawSha: sha256Hex(raw), hash };
   }
   const allowBad = ctx.req.allowBadLines === true || deps.config.options.watch.allow_bad_lines;
@@ -54,17 +42,29 @@ export async function readNew(deps: EngineDeps, ctx: Ctx, state: SessionState, s
   return { offset: out.offset, lines: out.lines, size: out.size, pendingBytes: out.pendingBytes, newTurns: out.newTurns, corrupt, head, rawSha: null, hash: out.hash };
 }
 
+/** A text transcript is parsed whole: its turns, folded into the state. */
+async function foldText(deps: EngineDeps, state: SessionState, raw: Buffer, onTurn: (t: Turn) => void | Promise<void>): Promise<number> {
+  const text = raw.toString('utf8');
+  state.harness = 'text';
+  const parsed = parseTextTranscript(withoutBom(text));
+  let n = 0;
+  for (const t of parsed.turns) {
+    const kept = ingestTextTurn(state, t, deps.redactor);
+    if (kept) {
+      n += 1;
+      await onTurn(kept);
+    }
+  }
+  state.skipped = parsed.skipped;
+  state.lines = text.length === 0 ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+  return n;
+}
+
 /** A lost or damaged state file: fold the committed bytes [0, offset) again, writing nothing. */
 export async function replay(deps: EngineDeps, ctx: Ctx, m: Manifest): Promise<SessionState> {
   const state = initialState();
   if (m.objective_override) state.objectiveOverride = m.objective_override;
-  const src = m.sources[0];
-  if (!src) return state;
-  if (ctx.isText) {
-    await readNew(deps, ctx, state, { offset: 0, lines: 0 }, '', createHash('sha256'), null, false);
-    return state;
-  }
-  await readNewLines(ctx.path, { offset: 0, lines: 0 }, state, createHash('sha256'), { ...readOptions(deps, ctx, true, m.parent_session !== null), limit: src.offset, final: true }, () => undefined);
+  await foldCommitted(deps, ctx, m, state, () => undefined);
   return state;
 }
 
@@ -74,16 +74,15 @@ export async function replay(deps: EngineDeps, ctx: Ctx, m: Manifest): Promise<S
  * length and sha256).
  */
 export async function replayTurns(deps: EngineDeps, ctx: Ctx, m: Manifest, onTurn: (t: Turn) => void): Promise<void> {
+  await foldCommitted(deps, ctx, m, initialState(), onTurn);
+}
+
+/** Folds the committed bytes [0, offset) of the transcript into `state` again, writing nothing. */
+async function foldCommitted(deps: EngineDeps, ctx: Ctx, m: Manifest, state: SessionState, onTurn: (t: Turn) => void): Promise<void> {
   const src = m.sources[0];
   if (!src) return;
-  const state = initialState();
   if (ctx.isText) {
-    const raw = (ctx.text ?? (await readTextFile(ctx.path))).subarray(0, src.offset);
-    state.harness = 'text';
-    for (const t of parseTextTranscript(withoutBom(raw.toString('utf8'))).turns) {
-      const kept = ingestTextTurn(state, t, deps.redactor);
-      if (kept) onTurn(kept);
-    }
+    await foldText(deps, state, (ctx.text ?? (await readTextFile(ctx.path))).subarray(0, src.offset), onTurn);
     return;
   }
   await readNewLines(ctx.path, { offset: 0, lines: 0 }, state, createHash('sha256'), { ...readOptions(deps, ctx, true, m.parent_session !== null), limit: src.offset, final: true }, onTurn);

@@ -1,8 +1,8 @@
+import type { Hash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SessionState } from '../core/state.js';
 import { cloneState } from '../core/state.js';
-import type { Hash } from 'node:crypto';
 import { FILES } from '../store/layout.js';
 import type { Manifest } from '../store/manifest.js';
 import type { DigestCache } from './digests.js';
