@@ -537,9 +537,10 @@ function noteCommandResult(l: Ledger, call: CallRecord, r: ResultInput, failed: 
   if (!failed) {
     // The same command succeeding later closes its earlier failure; so does the tool running
     // at all after it was denied.
+    let key: string | undefined;
     for (const f of l.failures) {
       if (f.closedLine !== undefined) continue;
-      if ((f.kind === 'command' && f.keys[0] === commandKey(call.command ?? '')) || (f.kind === 'denied' && f.keys[0] === `${call.name}:${call.command ?? ''}`)) f.closedLine = r.line;
+      if ((f.kind === 'command' && f.keys[0] === (key ??= commandKey(call.command ?? ''))) || (f.kind === 'denied' && f.keys[0] === `${call.name}:${call.command ?? ''}`)) f.closedLine = r.line;
     }
     return;
   }

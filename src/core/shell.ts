@@ -65,6 +65,13 @@ export function segments(command: string): string[] {
   return out.map((s) => s.trim().replace(/^\(+\s*/, '').replace(/\s*\)+$/, '').trim()).filter((s) => s.length > 0);
 }
 
+/** `/\s/.test(c)` without a regular expression for the common ASCII case (this runs per character). */
+function isSpace(c: string): boolean {
+  const n = c.charCodeAt(0);
+  if (n < 128) return n === 32 || (n >= 9 && n <= 13);
+  return /\s/.test(c);
+}
+
 /** Words of one simple command, quotes removed (no expansion: `$X` stays `$X`). */
 export function words(segment: string): string[] {
   const out: string[] = [];
@@ -89,7 +96,7 @@ export function words(segment: string): string[] {
       started = true;
       continue;
     }
-    if (/\s/.test(c)) {
+    if (isSpace(c)) {
       if (started) out.push(cur);
       cur = '';
       started = false;
@@ -109,7 +116,7 @@ const RUNNERS: Record<string, number> = { uv: 1, poetry: 1, pipenv: 1, hatch: 1,
 
 /** Drops `cd`, `source`, env assignments and wrappers, leaving the program and its arguments. */
 function program(ws: readonly string[]): string[] {
-  let w = [...ws];
+  let w = ws as string[];
   for (;;) {
     const first = w[0];
     if (first === undefined) return w;
@@ -419,32 +426,40 @@ export function logLines(output: string): { hash: string; rest: string }[] {
   return out;
 }
 
+/**
+ * What a command's simple commands run (program and arguments), read once per command: a call's
+ * command is read again when its result comes, by several of the tests below. The last few
+ * commands are remembered; the arrays are shared, so callers never change them.
+ */
+const PROGRAMS_KEPT = 16;
+const programsMemo = new Map<string, readonly (readonly string[])[]>();
+
+function programs(command: string): readonly (readonly string[])[] {
+  let p = programsMemo.get(command);
+  if (p === undefined) {
+    p = segments(command).map((seg) => program(words(seg)));
+    if (programsMemo.size >= PROGRAMS_KEPT) programsMemo.delete(programsMemo.keys().next().value as string);
+    programsMemo.set(command, p);
+  }
+  return p;
+}
+
+const runsGit = (command: string, test: (w: readonly string[]) => boolean): boolean => programs(command).some((w) => w[0] === 'git' && test(w));
+
 export function isGitPush(command: string): boolean {
-  return segments(command).some((s) => {
-    const w = program(words(s));
-    return w[0] === 'git' && w.includes('push');
-  });
+  return runsGit(command, (w) => w.includes('push'));
 }
 
 export function isGitRebase(command: string): boolean {
-  return segments(command).some((s) => {
-    const w = program(words(s));
-    return w[0] === 'git' && (w[1] === 'rebase' || (w[1] === 'pull' && w.some((a) => a === '--rebase' || a === '-r')));
-  });
+  return runsGit(command, (w) => w[1] === 'rebase' || (w[1] === 'pull' && w.some((a) => a === '--rebase' || a === '-r')));
 }
 
 export function isGitMergeOrPull(command: string): boolean {
-  return segments(command).some((s) => {
-    const w = program(words(s));
-    return w[0] === 'git' && (w[1] === 'merge' || w[1] === 'pull');
-  });
+  return runsGit(command, (w) => w[1] === 'merge' || w[1] === 'pull');
 }
 
 export function isGitCommit(command: string): boolean {
-  return segments(command).some((s) => {
-    const w = program(words(s));
-    return w[0] === 'git' && w.includes('commit');
-  });
+  return runsGit(command, (w) => w.includes('commit'));
 }
 
 /** A pull-request link that a push prints ("Create a pull request … by visiting: URL"). */

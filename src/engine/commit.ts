@@ -3,6 +3,8 @@ import type { Hash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import { sha256Hex } from '../core/canonical.js';
 import { escapeControls, stripControls } from '../core/control-chars.js';
 import { extractContract, generatedPart } from '../core/contract.js';
@@ -28,6 +30,8 @@ import type { EngineMemory } from './memory.js';
 import { clearResetMarker } from './session.js';
 import { sourceRecord } from './source.js';
 import type { Base, BuildRequest, BuildResult, Ctx, EngineDeps, ReadResult } from './types.js';
+
+const gzipAsync = promisify(gzip);
 
 /**
  * Step 4 of a build: the commit, in SPEC §5's crash-safe order, stated here once:
@@ -56,7 +60,6 @@ export async function commit(e: Parts, ctx: Ctx, base: Base, state: SessionState
 
   // 1.
   await append.flush();
-  if (base.isNew) await ensureDir(join(dir, FILES.history));
   crashPoint('after-append');
 
   const rawSha = read.rawSha ?? hash.copy().digest('hex');
@@ -107,7 +110,8 @@ export async function commit(e: Parts, ctx: Ctx, base: Base, state: SessionState
   // are hashed with a fixed placeholder in its place (see docs/PROVENANCE.md).
   const digestOf = (s: string): string => sha256Hex(s.split(token).join(MANIFEST_SHA_PLACEHOLDER));
   const toolsSha = tools.copy().digest('hex');
-  const stateJson = JSON.stringify(state);
+  // The carried state is internal and compresses about fourfold (docs/FORMAT.md).
+  const stateBytes = await gzipAsync(JSON.stringify(state), { level: 1 });
   const stateFile = stateFileName(revision);
 
   const { manifest_sha256: _old, evidence_contract_sha256: _c, ...carried } = prev;
@@ -145,7 +149,7 @@ export async function commit(e: Parts, ctx: Ctx, base: Base, state: SessionState
     },
     ...(contract === null ? {} : { evidence_contract_sha256: sha256Hex(contract) }),
     state_file: stateFile,
-    state_sha256: sha256Hex(stateJson),
+    state_sha256: sha256Hex(stateBytes),
     context: pressure,
     git,
     redactions: state.redactions,
@@ -164,7 +168,7 @@ export async function commit(e: Parts, ctx: Ctx, base: Base, state: SessionState
   // 2. (side by side: they do not depend on each other)
   const handoffMd = fill(renders.handoffMd);
   await Promise.all([
-    writeAtomic(join(dir, stateFile), stateJson, FILE_MODE, false).then(() => crashPoint('after-state')),
+    writeAtomic(join(dir, stateFile), stateBytes, FILE_MODE, false).then(() => crashPoint('after-state')),
     writeAtomic(join(dir, FILES.summary), fill(renders.summaryJson), FILE_MODE, false),
     writeAtomic(join(dir, FILES.llm), fill(renders.llmJson), FILE_MODE, false),
     writeAtomic(join(dir, FILES.handoff), handoffMd, FILE_MODE, false),

@@ -2,12 +2,16 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
 import type { SessionState } from '../core/state.js';
 import { STATE_VERSION } from '../core/state.js';
 import { copyAtomic, cutBack, fileSize, listDir, removeFile, sweepStrayTemps, writeAtomic } from '../store/files.js';
 import { FILES, STATE_FILE_RE } from '../store/layout.js';
 import type { Manifest } from '../store/manifest.js';
 import { readManifest } from '../store/manifest.js';
+
+const gunzipAsync = promisify(gunzip);
 import { crashPoint } from './faults.js';
 
 /**
@@ -77,7 +81,9 @@ async function readState(dir: string, m: Manifest): Promise<SessionState | null>
   try {
     const raw = await readFile(join(dir, m.state_file));
     if (createHash('sha256').update(raw).digest('hex') !== m.state_sha256) return null;
-    const st = JSON.parse(raw.toString('utf8')) as SessionState;
+    // Store format 3 compresses the state; a plain one (format 2 and before) reads as it is.
+    const json = m.state_file.endsWith('.gz') ? await gunzipAsync(raw) : raw;
+    const st = JSON.parse(json.toString('utf8')) as SessionState;
     return st.v === STATE_VERSION ? st : null;
   } catch {
     return null;

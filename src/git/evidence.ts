@@ -1,14 +1,19 @@
 import { execFile } from 'node:child_process';
 import { readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve as resolvePath } from 'node:path';
 import type { GitEvidence } from '../core/evidence.js';
 import { GIT_LIST_LIMIT, gitUnavailable } from '../core/evidence.js';
 
 /**
  * Repository evidence (SPEC §7), captured in the session's recorded cwd at build time. git runs
  * with GIT_OPTIONAL_LOCKS=0 (never taking the index lock an agent may need), no pager, no
- * prompt, a timeout, one command at a time. A capture is reused while HEAD and the index are
- * unchanged and it is younger than REUSE_MAX_AGE_MS (working-tree edits do not touch the index).
+ * prompt, a timeout, one command at a time. A capture belongs to a repository (its top level),
+ * so sessions in different folders of one repository share it; it is reused while HEAD and the
+ * index are unchanged and it is younger than REUSE_MAX_AGE_MS (working-tree edits do not touch the
+ * index). The branch and HEAD are read from the repository's files, as git itself stores them;
+ * git is asked only where those files do not decide (a symbolic ref to a symbolic ref, a ref
+ * backend other than files): a backfill of many sessions pays two git processes per repository,
+ * not four per session.
  */
 
 const DIFFSTAT_MAX_CHARS = 4000;
@@ -74,6 +79,46 @@ interface Cached {
   evidence: GitEvidence;
 }
 
+const SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/**
+ * What `git symbolic-ref --short HEAD` and `git rev-parse --verify HEAD` would say, read from the
+ * files of the files ref backend: HEAD, the ref it names (in the git dir, then in the common dir
+ * of a linked work tree), then packed-refs. Null where the files do not decide (a ref backend
+ * other than files, a symbolic ref to a symbolic ref, a ref outside refs/heads, anything odd):
+ * the caller asks git then. An unborn branch (no ref anywhere) has no HEAD, as git says.
+ */
+export async function readHead(gitDir: string): Promise<{ branch: string | null; head: string | null } | null> {
+  const text = (path: string): Promise<string | null> => readFile(path, 'utf8').catch(() => null);
+  const raw = await text(join(gitDir, 'HEAD'));
+  if (raw === null) return null;
+  const head = raw.trim();
+  if (SHA.test(head)) return { branch: null, head };
+  const m = /^ref: (refs\/heads\/[^\s]+)$/.exec(head);
+  if (!m?.[1] || m[1].includes('..')) return null;
+  const ref = m[1];
+  const common = (await text(join(gitDir, 'commondir')))?.trim();
+  const commonDir = common ? resolvePath(gitDir, common) : gitDir;
+  if ((await text(join(commonDir, 'reftable', 'tables.list'))) !== null) return null;
+  const branch = ref.slice('refs/heads/'.length);
+  for (const dir of commonDir === gitDir ? [gitDir] : [gitDir, commonDir]) {
+    const loose = (await text(join(dir, ref)))?.trim();
+    if (loose === undefined) continue;
+    return SHA.test(loose) ? { branch, head: loose } : null;
+  }
+  const packed = await text(join(commonDir, 'packed-refs'));
+  if (packed !== null) {
+    for (const line of packed.split('\n')) {
+      const sp = line.indexOf(' ');
+      if (sp > 0 && line.slice(sp + 1).trimEnd() === ref) {
+        const sha = line.slice(0, sp);
+        return SHA.test(sha) ? { branch, head: sha } : null;
+      }
+    }
+  }
+  return { branch, head: null };
+}
+
 /** A folder found not to be a repository is not asked again for this long. */
 const NOT_A_REPO_TTL_MS = 60_000;
 
@@ -119,23 +164,33 @@ export class GitProbe {
     if (loc === 'timeout') return gitUnavailable('timeout', `git rev-parse timed out after ${this.opts.timeoutMs} ms`, cwd, at);
     if (loc === 'not-a-repo') return gitUnavailable('not-a-repo', `${cwd} is not inside a git work tree`, cwd, at);
     const key = await this.stateKey(loc.gitDir);
-    const hit = this.cache.get(cwd);
-    if (hit && key !== null && hit.key === key && this.now().getTime() - hit.at < REUSE_MAX_AGE_MS) return hit.evidence;
-    const ev = await this.run(cwd, loc.top, at);
-    if (key !== null && ev.status === 'ok') this.cache.set(cwd, { key, at: this.now().getTime(), evidence: ev });
+    const hit = this.cache.get(loc.top);
+    if (hit && key !== null && hit.key === key && this.now().getTime() - hit.at < REUSE_MAX_AGE_MS) return hit.evidence.cwd === cwd ? hit.evidence : { ...hit.evidence, cwd };
+    const ev = await this.run(cwd, loc, at);
+    if (key !== null && ev.status === 'ok') this.cache.set(loc.top, { key, at: this.now().getTime(), evidence: ev });
     return ev;
   }
 
-  private async run(cwd: string, top: string, at: string): Promise<GitEvidence> {
+  /** Branch and HEAD from the repository's files, or from git where the files do not decide. */
+  private async headOf(cwd: string, gitDir: string): Promise<{ branch: string | null; head: string | null }> {
+    const read = await readHead(gitDir);
+    if (read !== null) return read;
     const t = this.opts.timeoutMs;
     const branch = await git(['symbolic-ref', '-q', '--short', 'HEAD'], cwd, t);
     const head = await git(['rev-parse', '--verify', '-q', 'HEAD'], cwd, t);
+    return { branch: branch.ok ? branch.stdout.trim() : null, head: head.ok ? head.stdout.trim() : null };
+  }
+
+  private async run(cwd: string, loc: { top: string; gitDir: string }, at: string): Promise<GitEvidence> {
+    const t = this.opts.timeoutMs;
+    const top = loc.top;
+    const { branch, head } = await this.headOf(cwd, loc.gitDir);
     const status = await git(['status', '--porcelain=v1', '-z', '--untracked-files=normal'], cwd, t);
     if (status.timedOut) return gitUnavailable('timeout', `git status timed out after ${t} ms`, cwd, at);
     if (!status.ok) return gitUnavailable('error', `git status failed (${String(status.code)})`, cwd, at);
     const { changed, untracked } = parsePorcelain(status.stdout);
     let diffstat: string | null = null;
-    if (head.ok && changed.length > 0) {
+    if (head !== null && changed.length > 0) {
       const d = await git(['diff', '--stat=120', 'HEAD'], cwd, t);
       if (d.ok && d.stdout.trim().length > 0) {
         const s = d.stdout.trimEnd();
@@ -147,8 +202,8 @@ export class GitProbe {
       reason: null,
       cwd,
       top,
-      branch: branch.ok ? branch.stdout.trim() : null,
-      head: head.ok ? head.stdout.trim() : null,
+      branch,
+      head,
       dirty: changed.length + untracked.length > 0,
       changed: changed.slice(0, GIT_LIST_LIMIT),
       untracked: untracked.slice(0, GIT_LIST_LIMIT),

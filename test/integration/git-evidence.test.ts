@@ -3,7 +3,7 @@ import { watch } from 'node:fs';
 import { mkdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GitProbe } from '../../src/git/evidence.js';
+import { GitProbe, readHead } from '../../src/git/evidence.js';
 import { tempDir } from '../helpers.js';
 
 /** Repository evidence (SPEC §7) from real temporary repositories. */
@@ -101,5 +101,52 @@ describe('repository evidence', () => {
     } finally {
       w.close();
     }
+  });
+
+  it('reads the branch and HEAD from the files as git reports them: loose, packed, detached, unborn, linked work tree', async () => {
+    const dir = await repo();
+    const gitDir = join(dir, '.git');
+    const asGit = (cwd: string): { branch: string | null; head: string | null } => {
+      let branch: string | null = null;
+      let head: string | null = null;
+      try {
+        branch = git(cwd, 'symbolic-ref', '-q', '--short', 'HEAD');
+      } catch {
+        branch = null;
+      }
+      try {
+        head = git(cwd, 'rev-parse', '--verify', '-q', 'HEAD');
+      } catch {
+        head = null;
+      }
+      return { branch, head };
+    };
+    git(dir, 'checkout', '-q', '-b', 'feature/deep');
+    expect(await readHead(gitDir)).toEqual(asGit(dir));
+    git(dir, 'pack-refs', '--all');
+    expect(await readHead(gitDir)).toEqual(asGit(dir));
+    git(dir, 'checkout', '-q', '--detach');
+    expect(await readHead(gitDir)).toEqual({ branch: null, head: git(dir, 'rev-parse', 'HEAD') });
+    git(dir, 'checkout', '-q', '--orphan', 'fresh');
+    expect(await readHead(gitDir)).toEqual({ branch: 'fresh', head: null });
+    expect(asGit(dir)).toEqual({ branch: 'fresh', head: null });
+    const wt = join(tempDir('handoff-wt-'), 'wt');
+    git(dir, 'worktree', 'add', '-q', '-b', 'side', wt, 'main');
+    const wtGitDir = git(wt, 'rev-parse', '--absolute-git-dir');
+    expect(await readHead(wtGitDir)).toEqual(asGit(wt));
+    expect((await readHead(wtGitDir))?.branch).toBe('side');
+    // A symbolic ref to a symbolic ref is not decided by the files: git is asked.
+    await writeFile(join(gitDir, 'HEAD'), 'ref: refs/heads/alias\n');
+    await writeFile(join(gitDir, 'refs', 'heads', 'alias'), 'ref: refs/heads/main\n');
+    expect(await readHead(gitDir)).toBeNull();
+  });
+
+  it('shares a capture among folders of one repository, each with its own cwd', async () => {
+    const dir = await repo();
+    const p = probe();
+    const a = await p.capture(dir);
+    const b = await p.capture(join(dir, 'src'));
+    expect(b).toEqual({ ...a, cwd: join(dir, 'src') });
+    expect(b.captured_at).toBe(a.captured_at);
   });
 });

@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
-import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Manifest } from '../../src/store/manifest.js';
+import { seal, serializeManifest } from '../../src/store/manifest.js';
 import { copyFixture, readLines, runCli, tempDir, testEnv } from '../helpers.js';
 
 /** A Bash call and its result, in Claude Code's shape, the result `output` long. */
@@ -55,5 +58,32 @@ describe('a store a fraction of the transcripts', () => {
     const v = await runCli(['verify', 'claude-session', '--source'], { env, cwd: work });
     expect(v.code).toBe(1);
     expect(v.out).toMatch(/FAIL claude-session: timeline line \d+ \(seq \d+\) is not what the transcript says/);
+  });
+
+  it('keeps the carried state compressed, and reads a plain state of an older store as it is, upgrading it on the next build', async () => {
+    const { env, src } = await setup();
+    const built = await runCli(['build', src, '--json'], { env });
+    expect(built.code).toBe(0);
+    const dir = (JSON.parse(built.out) as { dir: string }).dir;
+    const m = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as Manifest & { redactions: number };
+    expect(m.state_file).toMatch(/^\.state-\d{8}\.json\.gz$/);
+    const state = JSON.parse(gunzipSync(await readFile(join(dir, m.state_file))).toString('utf8')) as { v: number; redactions: number };
+
+    // The store as format 2 wrote it: the state as plain JSON. A mark in it shows it was read, not rebuilt from the transcript.
+    const plain = JSON.stringify({ ...state, redactions: state.redactions + 1000 });
+    const oldName = m.state_file.replace(/\.gz$/, '');
+    await writeFile(join(dir, oldName), plain);
+    await rm(join(dir, m.state_file));
+    const { manifest_sha256: _sealed, ...rest } = m;
+    await writeFile(join(dir, 'manifest.json'), serializeManifest(seal({ ...rest, state_file: oldName, state_sha256: createHash('sha256').update(plain).digest('hex') })));
+
+    await appendFile(src, longToolCall('one more result'));
+    expect((await runCli(['build', src], { env })).code).toBe(0);
+    const after = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as Manifest & { redactions: number };
+    expect(after.redactions).toBe(m.redactions + 1000);
+    expect(after.state_file).toMatch(/\.json\.gz$/);
+    expect((await readdir(dir)).filter((n) => n.startsWith('.state-'))).toEqual([after.state_file]);
+    const v = await runCli(['verify', 'claude-session'], { env });
+    expect(v.code).toBe(0);
   });
 });

@@ -23,7 +23,8 @@ export function renderAll(input: RenderInput): Renders {
   return {
     handoffMd,
     summaryJson: json(buildSummary(input, a, gate.transfer_ready)),
-    llmJson: json(buildLlm(input, a, gate.transfer_ready)),
+    // For a model, not a person: indentation would be a quarter of its bytes and tokens.
+    llmJson: `${JSON.stringify(buildLlm(input, a, gate.transfer_ready))}\n`,
     gate,
   };
 }
