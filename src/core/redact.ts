@@ -56,8 +56,17 @@ interface CustomRule {
   re: RegExp;
 }
 
+/**
+ * Short texts repeat: every line names its kind, its tool, its call id, and a session's few tool
+ * names and kinds come back thousands of times. Their results are remembered (the redactor is a
+ * pure function of its rules and the text); a long text is rarely seen twice and is not kept.
+ */
+const MEMO_MAX_CHARS = 96;
+const MEMO_ENTRIES = 4096;
+
 export class Redactor {
   private readonly custom: CustomRule[];
+  private readonly memo = new Map<string, RedactResult>();
 
   constructor(patterns: readonly RedactionPattern[] = []) {
     this.custom = patterns.map((p) => {
@@ -71,6 +80,16 @@ export class Redactor {
 
   redact(input: string): RedactResult {
     if (input.length === 0) return { text: input, count: 0 };
+    if (input.length > MEMO_MAX_CHARS) return this.redactNow(input);
+    const hit = this.memo.get(input);
+    if (hit !== undefined) return hit;
+    const r = Object.freeze(this.redactNow(input));
+    if (this.memo.size >= MEMO_ENTRIES) this.memo.clear();
+    this.memo.set(input, r);
+    return r;
+  }
+
+  private redactNow(input: string): RedactResult {
     const spans = this.find(input);
     const text = spans.length === 0 ? input : applySpans(input, spans);
     return { text: text.length >= BASE64_MIN_CHARS ? collapseBase64(text) : text, count: spans.length };

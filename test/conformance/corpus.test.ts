@@ -31,10 +31,11 @@ interface Built {
 }
 
 const VOLATILE: [RegExp, string][] = [
-  [/"generated_at": "[^"]+"/g, '"generated_at": "T"'],
-  [/"captured_at": "[^"]+"/g, '"captured_at": "T"'],
-  [/"revision": \d+/g, '"revision": N'],
-  [/"chain_id": "[0-9a-f]+"/g, '"chain_id": "C"'],
+  // HANDOFF.llm.json is compact JSON, the summary indented: either spacing.
+  [/"generated_at": ?"[^"]+"/g, '"generated_at": "T"'],
+  [/"captured_at": ?"[^"]+"/g, '"captured_at": "T"'],
+  [/"revision": ?\d+/g, '"revision": N'],
+  [/"chain_id": ?"[0-9a-f]+"/g, '"chain_id": "C"'],
   [/\b[0-9a-f]{64}\b/g, 'SHA'],
   [/^revision: \d+$/m, 'revision: N'],
   [/^chain_id: [0-9a-f]+$/m, 'chain_id: C'],
