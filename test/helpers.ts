@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { copyFile, readdir, readFile } from 'node:fs/promises';
+import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -117,6 +118,12 @@ export async function readJson<T = Record<string, unknown>>(path: string): Promi
 export async function readLines(path: string): Promise<string[]> {
   const t = await readFile(path, 'utf8');
   return t.split('\n').filter((l) => l.length > 0);
+}
+
+/** A stored file's text: a gzip-compressed one (the carried state) as its contents, so scans read what it holds. */
+export async function readStoredText(path: string): Promise<string> {
+  const raw = await readFile(path);
+  return (path.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8');
 }
 
 /** Every regular file below a folder, depth first. */

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readStoredText } from './helpers.js';
 import { extname } from 'node:path';
 import { lintSource } from '@secretlint/core';
 import { creator } from '@secretlint/secretlint-rule-preset-recommend';
@@ -34,7 +34,7 @@ function pieces(text: string): string[] {
 export async function secretlintFindings(files: readonly string[]): Promise<string[]> {
   const found: string[] = [];
   for (const file of files) {
-    const text = await readFile(file, 'utf8');
+    const text = await readStoredText(file);
     let lineBase = 0;
     for (const content of pieces(text)) {
       const r = await lintSource({ source: { filePath: file, content, ext: extname(file), contentType: 'text' }, options: { maskSecrets: true, config: CONFIG } });

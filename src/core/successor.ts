@@ -70,8 +70,11 @@ const parse = (text: string): Payload | null => {
   }
 };
 
-/** Written as every payload is (core/render/index.ts): two-space JSON and a final newline. */
-const json = (v: unknown): string => `${JSON.stringify(v, null, 2)}\n`;
+/**
+ * Written as the payload was (core/render/index.ts): HANDOFF.summary.json as two-space JSON,
+ * HANDOFF.llm.json compact, each with a final newline.
+ */
+const json = (v: unknown, like: string): string => `${like.startsWith('{\n') ? JSON.stringify(v, null, 2) : JSON.stringify(v)}\n`;
 
 /**
  * A payload with its `to_session` set, or null when it has no such key (a payload of an older
@@ -81,12 +84,12 @@ export function payloadWithSuccessor(text: string, s: Successor | null): string 
   const v = parse(text);
   if (v === null || !('to_session' in v)) return null;
   v.to_session = s === null ? null : { session: s.session, harness: s.harness, source: s.source, offered_at: s.offered_at, recorded_in: 'to-session.json' };
-  return json(v);
+  return json(v, text);
 }
 
 /** A payload as it was sealed (`"to_session": null`): a stamped one is put back, the rest is unchanged. */
 export function sealedPayload(text: string): string {
-  if (!text.includes('"to_session": {')) return text;
+  if (!/"to_session": ?\{/.test(text)) return text;
   return payloadWithSuccessor(text, null) ?? text;
 }
 

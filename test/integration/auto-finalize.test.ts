@@ -29,7 +29,8 @@ describe('automatic finalize', () => {
     const src = join(watch, 'auto.jsonl');
     await writeFile(src, user('Port the billing report to the new ledger API') + agent('Starting.', 20_000));
     const dir = (await waitFor(async () => (await d.call('status')).sessions.find((s) => s.id === 'auto'), 'the session')).dir;
-    const history = async (): Promise<string[]> => (await readdir(join(dir, 'history'))).filter((f) => f.endsWith('.md')).sort();
+    // history/ is made by its first file (docs/FORMAT.md).
+    const history = async (): Promise<string[]> => (await readdir(join(dir, 'history')).catch(() => [] as string[])).filter((f) => f.endsWith('.md')).sort();
     const revisionAt = async (rev: number): Promise<void> => {
       await waitFor(async () => (await d.call('status')).sessions.find((s) => s.id === 'auto' && s.revision >= rev), `revision ${rev}`);
     };

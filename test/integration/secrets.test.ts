@@ -7,7 +7,7 @@ import type { Manifest } from '../../src/store/manifest.js';
 import { startDaemon } from '../daemon-harness.js';
 import type { FakeSecret } from '../fake-secrets.js';
 import { fakeSecrets, leaksOf } from '../fake-secrets.js';
-import { everyFile, readJson, runCli, tempDir, testEnv, waitFor } from '../helpers.js';
+import { everyFile, readJson, readStoredText, runCli, tempDir, testEnv, waitFor } from '../helpers.js';
 import { secretlintFindings } from '../secretlint.js';
 import { writeTranscript } from '../transcripts.js';
 
@@ -86,7 +86,7 @@ async function leaksIn(root: string, secrets: readonly FakeSecret[] = ALL, opts:
   const leaks: string[] = [];
   for (const f of await everyFile(root)) {
     const rel = f.slice(root.length);
-    let text = await readFile(f, 'utf8');
+    let text = await readStoredText(f);
     if (opts.transcriptPaths && rel.endsWith('/manifest.json')) {
       const { sources: _s, source_paths: _p, manifest_sha256: _h, ...rest } = JSON.parse(text) as Record<string, unknown>;
       text = JSON.stringify(rest);
@@ -148,7 +148,7 @@ describe.each([
     expect(moved?.dir).toMatch(/\/projects\/billing-redacted-huggingface_token\/deploy-with-redacted-npm_token$/);
     // A long text keeps only its head and tail in the timeline (docs/FORMAT.md): the markers are
     // looked for in every file the session holds.
-    const held = (await Promise.all((await everyFile(moved?.dir ?? dir)).map((f) => readFile(f, 'utf8')))).join('\n');
+    const held = (await Promise.all((await everyFile(moved?.dir ?? dir)).map((f) => readStoredText(f)))).join('\n');
     const missing = [...new Set(ALL.map((s) => s.kind))].filter((kind) => !held.includes(`[REDACTED:${kind}]`));
     expect(missing).toEqual([]);
     const m = await readJson<Manifest>(join(moved?.dir ?? dir, 'manifest.json'));

@@ -68,8 +68,14 @@ describe('the installed shell status line', () => {
     expect(r.code).toBe(0);
     expect(r.err).toBe('');
     expect(r.out.split('\n')).toEqual([expect.any(String), '']);
-    const node = await runHook('statusline', input, { env, cwd });
-    expect(node.out.trimEnd()).toBe(r.out.trimEnd());
+    // The Node hook answers within its time budget or says the daemon did not answer: on a loaded
+    // host a run may miss the budget, so it is asked until it answers, then must agree.
+    let last = '';
+    await waitFor(async () => {
+      last = (await runHook('statusline', input, { env, cwd })).out.trimEnd();
+      return last.includes('daemon:') ? null : last;
+    }, 'the Node status line to answer within its budget');
+    expect(last).toBe(r.out.trimEnd());
   });
 
   it('follows the session as it grows: a new turn, a new revision', async () => {
