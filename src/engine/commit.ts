@@ -106,12 +106,20 @@ export async function commit(e: Parts, ctx: Ctx, base: Base, state: SessionState
     state,
   };
   const renders = renderAll(input);
+  // The carried state is internal and compresses about fourfold (docs/FORMAT.md); zlib works on
+  // the thread pool while the renders are hashed here.
+  const stateGz = gzipAsync(JSON.stringify(state), { level: 1 });
   // Renders name this revision's manifest sha256, which depends on their own digests: they
   // are hashed with a fixed placeholder in its place (see docs/PROVENANCE.md).
   const digestOf = (s: string): string => sha256Hex(s.split(token).join(MANIFEST_SHA_PLACEHOLDER));
   const toolsSha = tools.copy().digest('hex');
-  // The carried state is internal and compresses about fourfold (docs/FORMAT.md).
-  const stateBytes = await gzipAsync(JSON.stringify(state), { level: 1 });
+  const renderSha = {
+    [FILES.summary]: digestOf(renders.summaryJson),
+    [FILES.llm]: digestOf(renders.llmJson),
+    [FILES.tools]: toolsSha,
+    [FILES.handoff]: digestOf(generatedPart(renders.handoffMd)),
+  };
+  const stateBytes = await stateGz;
   const stateFile = stateFileName(revision);
 
   const { manifest_sha256: _old, evidence_contract_sha256: _c, ...carried } = prev;
@@ -141,12 +149,7 @@ export async function commit(e: Parts, ctx: Ctx, base: Base, state: SessionState
     timeline_head: read.head,
     timeline_bytes: prev.timeline_bytes + append.timelineBytes,
     tools_bytes: prev.tools_bytes + append.toolsBytes,
-    render_sha256: {
-      [FILES.summary]: digestOf(renders.summaryJson),
-      [FILES.llm]: digestOf(renders.llmJson),
-      [FILES.tools]: toolsSha,
-      [FILES.handoff]: digestOf(generatedPart(renders.handoffMd)),
-    },
+    render_sha256: renderSha,
     ...(contract === null ? {} : { evidence_contract_sha256: sha256Hex(contract) }),
     state_file: stateFile,
     state_sha256: sha256Hex(stateBytes),
