@@ -9,6 +9,7 @@ import { sha256Hex } from '../core/canonical.js';
 import { escapeControls, stripControls } from '../core/control-chars.js';
 import { extractContract, generatedPart } from '../core/contract.js';
 import type { GitEvidence } from '../core/evidence.js';
+import { BACKFILL_REUSE_MS } from '../git/evidence.js';
 import type { Pressure } from '../core/pressure.js';
 import { computePressure } from '../core/pressure.js';
 import { MANIFEST_SHA_PLACEHOLDER, renderAll } from '../core/render/index.js';
@@ -66,7 +67,7 @@ export async function commit(e: Parts, ctx: Ctx, base: Base, state: SessionState
   const prevSrc = prev.sources[0] ?? null;
   const source = ctx.gone && prevSrc ? prevSrc : await sourceRecord(ctx, read, rawSha, prevSrc, reset);
   const revision = prev.revisions + 1;
-  const git = await captureGit(e, state.meta.cwd ?? null);
+  const git = await captureGit(e, state.meta.cwd ?? null, ctx.req.backfill === true ? BACKFILL_REUSE_MS : undefined);
   const pressure = computePressure(state, deps.config.pressure);
   const existingMd = await readFile(join(dir, FILES.handoff), 'utf8').catch(() => null);
   const contract = existingMd === null ? null : extractContract(existingMd);
@@ -274,8 +275,8 @@ function historyRequest(req: BuildRequest, prev: Manifest, p: Pressure): History
   return null;
 }
 
-async function captureGit(e: Parts, cwd: string | null): Promise<GitEvidence> {
-  const g = await e.deps.git.capture(cwd);
+async function captureGit(e: Parts, cwd: string | null, reuseMs: number | undefined): Promise<GitEvidence> {
+  const g = await e.deps.git.capture(cwd, reuseMs);
   const r = e.deps.redactor;
   // Paths of the repository are file names: shown, never obeyed.
   const red = (s: string | null): string | null => (s === null ? null : r.redact(stripControls(s)).text);

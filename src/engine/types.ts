@@ -40,6 +40,8 @@ export interface BuildRequest {
   history?: HistoryRequest | undefined;
   /** Finalize on its own when pressure turns red or a compaction happens (daemon). */
   autoFinalize?: boolean | undefined;
+  /** Part of a backfill (the daemon's start-up scan, a one-shot build of many files): repository evidence may be reused for longer. */
+  backfill?: boolean | undefined;
 }
 
 /** Changes `update()` makes to a session besides what its transcript says. */

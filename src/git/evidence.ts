@@ -18,6 +18,13 @@ import { GIT_LIST_LIMIT, gitUnavailable } from '../core/evidence.js';
 
 const DIFFSTAT_MAX_CHARS = 4000;
 const REUSE_MAX_AGE_MS = 15_000;
+/**
+ * A backfill builds sessions that are not live: what the repository looks like now is what
+ * their handoffs can say (with the time it was captured), and a capture a few minutes old says
+ * it as well, while HEAD and the index are unchanged. A backfill of hundreds of sessions over a
+ * few dozen repositories then runs git a few times per repository, not per session.
+ */
+export const BACKFILL_REUSE_MS = 300_000;
 const MAX_BUFFER = 8 << 20;
 
 export interface GitOptions {
@@ -150,7 +157,11 @@ export class GitProbe {
     }
   }
 
-  async capture(cwd: string | null): Promise<GitEvidence> {
+  /**
+   * `reuseMs` bounds the age of a capture that is reused (REUSE_MAX_AGE_MS unless given): a
+   * backfill of sessions that ended long ago may reuse one for longer (BACKFILL_REUSE_MS).
+   */
+  async capture(cwd: string | null, reuseMs = REUSE_MAX_AGE_MS): Promise<GitEvidence> {
     const at = this.now().toISOString();
     if (!this.opts.enabled) return gitUnavailable('disabled', 'git evidence is disabled in config (git.enabled = false)', cwd, at);
     if (cwd === null) return gitUnavailable('no-cwd', 'the transcript records no working directory', null, at);
@@ -165,7 +176,7 @@ export class GitProbe {
     if (loc === 'not-a-repo') return gitUnavailable('not-a-repo', `${cwd} is not inside a git work tree`, cwd, at);
     const key = await this.stateKey(loc.gitDir);
     const hit = this.cache.get(loc.top);
-    if (hit && key !== null && hit.key === key && this.now().getTime() - hit.at < REUSE_MAX_AGE_MS) return hit.evidence.cwd === cwd ? hit.evidence : { ...hit.evidence, cwd };
+    if (hit && key !== null && hit.key === key && this.now().getTime() - hit.at < reuseMs) return hit.evidence.cwd === cwd ? hit.evidence : { ...hit.evidence, cwd };
     const ev = await this.run(cwd, loc, at);
     if (key !== null && ev.status === 'ok') this.cache.set(loc.top, { key, at: this.now().getTime(), evidence: ev });
     return ev;

@@ -3,7 +3,7 @@ import { watch } from 'node:fs';
 import { mkdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GitProbe, readHead } from '../../src/git/evidence.js';
+import { BACKFILL_REUSE_MS, GitProbe, readHead } from '../../src/git/evidence.js';
 import { tempDir } from '../helpers.js';
 
 /** Repository evidence (SPEC §7) from real temporary repositories. */
@@ -148,5 +148,20 @@ describe('repository evidence', () => {
     const b = await p.capture(join(dir, 'src'));
     expect(b).toEqual({ ...a, cwd: join(dir, 'src') });
     expect(b.captured_at).toBe(a.captured_at);
+  });
+
+  it('reuses a capture for 15 s, and for a backfill up to BACKFILL_REUSE_MS, while HEAD and the index are unchanged', async () => {
+    const dir = await repo();
+    let t = Date.parse('2026-06-01T10:00:00.000Z');
+    const p = new GitProbe({ enabled: true, timeoutMs: 10_000 }, () => new Date(t));
+    const first = await p.capture(dir);
+    t += 60_000;
+    const backfill = await p.capture(dir, BACKFILL_REUSE_MS);
+    expect(backfill).toBe(first);
+    const live = await p.capture(dir);
+    expect(live).not.toBe(first);
+    expect(live.captured_at).toBe('2026-06-01T10:01:00.000Z');
+    t += BACKFILL_REUSE_MS;
+    expect((await p.capture(dir, BACKFILL_REUSE_MS)).captured_at).toBe('2026-06-01T10:06:00.000Z');
   });
 });
