@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
-import { readFile, stat } from 'node:fs/promises';
-import { join, resolve as resolvePath } from 'node:path';
+import { lstat, readFile, realpath, stat } from 'node:fs/promises';
+import { dirname, join, resolve as resolvePath } from 'node:path';
 import type { GitEvidence } from '../core/evidence.js';
 import { GIT_LIST_LIMIT, gitUnavailable } from '../core/evidence.js';
 
@@ -126,6 +126,46 @@ export async function readHead(gitDir: string): Promise<{ branch: string | null;
   return { branch, head: null };
 }
 
+/** Variables that change how git finds a repository: with any of them set, git is asked. */
+const DISCOVERY_ENV = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_CEILING_DIRECTORIES', 'GIT_DISCOVERY_ACROSS_FILESYSTEM', 'GIT_COMMON_DIR'];
+
+/**
+ * The work tree and git dir of a folder, found as git discovers them: the first `.git` from the
+ * folder (its real path) up — a folder holding HEAD, or a file `gitdir: <path>` (a linked work
+ * tree, a submodule). Null when there is none up to the root; 'ask-git' where the files do not
+ * decide (a discovery variable is set, a `.git` of another shape). Running no process, it saves
+ * one `git rev-parse` per folder.
+ */
+export async function discover(cwd: string): Promise<{ top: string; gitDir: string } | null | 'ask-git'> {
+  if (DISCOVERY_ENV.some((k) => process.env[k] !== undefined)) return 'ask-git';
+  let dir: string;
+  try {
+    dir = await realpath(cwd);
+  } catch {
+    return 'ask-git';
+  }
+  const start = dir;
+  for (;;) {
+    const dotGit = join(dir, '.git');
+    const st = await lstat(dotGit).catch(() => null);
+    if (st?.isDirectory()) {
+      // A folder inside the git dir itself is not in a work tree: git says so.
+      if (start === dotGit || start.startsWith(`${dotGit}/`)) return 'ask-git';
+      return (await stat(join(dotGit, 'HEAD')).catch(() => null))?.isFile() === true ? { top: dir, gitDir: dotGit } : 'ask-git';
+    }
+    if (st?.isFile()) {
+      const m = /^gitdir: (.+)$/m.exec(await readFile(dotGit, 'utf8').catch(() => ''));
+      if (!m?.[1]) return 'ask-git';
+      const gitDir = await realpath(resolvePath(dir, m[1].trim())).catch(() => null);
+      return gitDir === null ? 'ask-git' : { top: dir, gitDir };
+    }
+    if (st !== null) return 'ask-git';
+    const parent = dirname(dir);
+    if (parent === dir) return null;
+    dir = parent;
+  }
+}
+
 /** A folder found not to be a repository is not asked again for this long. */
 const NOT_A_REPO_TTL_MS = 60_000;
 
@@ -197,6 +237,7 @@ export class GitProbe {
     const top = loc.top;
     const { branch, head } = await this.headOf(cwd, loc.gitDir);
     const status = await git(['status', '--porcelain=v1', '-z', '--untracked-files=normal'], cwd, t);
+    if (status.missing) return gitUnavailable('git-missing', 'git is not installed or not on PATH', cwd, at);
     if (status.timedOut) return gitUnavailable('timeout', `git status timed out after ${t} ms`, cwd, at);
     if (!status.ok) return gitUnavailable('error', `git status failed (${String(status.code)})`, cwd, at);
     const { changed, untracked } = parsePorcelain(status.stdout);
@@ -240,14 +281,24 @@ export class GitProbe {
   }
 
   /**
-   * Where a folder's repository lives (`git rev-parse`, asked once per folder; a folder found not
-   * to be inside one is not asked again for NOT_A_REPO_TTL_MS), or why that cannot be told.
+   * Where a folder's repository lives (found once per folder: its `.git` looked for from the
+   * folder up, as git discovers it, else `git rev-parse`; a folder found not to be inside one is
+   * not asked again for NOT_A_REPO_TTL_MS), or why that cannot be told.
    */
   private async locate(cwd: string): Promise<{ top: string; gitDir: string } | 'not-a-repo' | 'git-missing' | 'timeout'> {
     const known = this.gitDirs.get(cwd);
     if (known) return known;
     const seen = this.notRepos.get(cwd);
     if (seen !== undefined && this.now().getTime() - seen < NOT_A_REPO_TTL_MS) return 'not-a-repo';
+    const found = await discover(cwd);
+    if (found === null) {
+      this.notRepos.set(cwd, this.now().getTime());
+      return 'not-a-repo';
+    }
+    if (found !== 'ask-git') {
+      this.gitDirs.set(cwd, found);
+      return found;
+    }
     const r = await git(['rev-parse', '--show-toplevel', '--absolute-git-dir'], cwd, this.opts.timeoutMs);
     if (r.missing) return 'git-missing';
     if (r.timedOut) return 'timeout';

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { watch } from 'node:fs';
-import { mkdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BACKFILL_REUSE_MS, GitProbe, readHead } from '../../src/git/evidence.js';
+import { BACKFILL_REUSE_MS, discover, GitProbe, readHead } from '../../src/git/evidence.js';
 import { tempDir } from '../helpers.js';
 
 /** Repository evidence (SPEC §7) from real temporary repositories. */
@@ -163,5 +163,25 @@ describe('repository evidence', () => {
     expect(live.captured_at).toBe('2026-06-01T10:01:00.000Z');
     t += BACKFILL_REUSE_MS;
     expect((await p.capture(dir, BACKFILL_REUSE_MS)).captured_at).toBe('2026-06-01T10:06:00.000Z');
+  });
+
+  it('finds a folder\'s work tree and git dir from its files where git rev-parse would, and leaves the odd cases to git', async () => {
+    const dir = await repo();
+    const asGit = (cwd: string): { top: string; gitDir: string } => {
+      const [top, gitDir] = git(cwd, 'rev-parse', '--show-toplevel', '--absolute-git-dir').split('\n');
+      return { top: top as string, gitDir: gitDir as string };
+    };
+    expect(await discover(dir)).toEqual(asGit(dir));
+    expect(await discover(join(dir, 'src'))).toEqual(asGit(join(dir, 'src')));
+    const wt = join(tempDir('handoff-wt-'), 'wt');
+    git(dir, 'worktree', 'add', '-q', '-b', 'side', wt, 'main');
+    await mkdir(join(wt, 'deep', 'er'), { recursive: true });
+    expect(await discover(join(wt, 'deep', 'er'))).toEqual(asGit(join(wt, 'deep', 'er')));
+    // A path through a symbolic link: git names the real one.
+    const link = join(tempDir('handoff-link-'), 'via');
+    await symlink(join(dir, 'src'), link);
+    expect(await discover(link)).toEqual(asGit(link));
+    expect(await discover(tempDir('handoff-plain-'))).toBeNull();
+    expect(await discover(join(dir, '.git', 'refs'))).toBe('ask-git');
   });
 });
