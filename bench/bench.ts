@@ -213,6 +213,72 @@ refresh after it costs the same as on the small one.
 | resident memory, at the end | **${i.rss_mb} MB** (target ≤ 150 MB) |
 | open file descriptors | **${i.fds}** with ${i.files} transcripts, ${i.fds_small} with ${i.small_files} |
 
+## Daemon memory (hostile workspace)
+
+The workspace of \`test/integration/hostile-workspace.test.ts\`: a watch root with symbolic-link loops,
+5,000 small transcripts in 50 folders, a FIFO, an unreadable file and one 70 MB line; 1,000 idle
+connections; the backfill to its end (\`flush\`), then \`verify --all\` through the daemon. Peak RSS is the
+daemon's VmHWM (node's own 44 MB of mapped code included). Measured on 2026-12-01 on the 2-core host
+above while other work kept its load average between 2.3 and 9 (no quiet window was to be had that day;
+the code before these changes read 287 MB on a quiet box); * marks the test's own reading. Reproduce
+with \`npm run build && npx tsc -p tsconfig.bench.json && node .bench/bench/daemon-memory.js --runs 3\`.
+
+| | peak RSS, median | runs at a host load of 4 to 9 | runs at a load of 2.3 to 5 | daemon CPU |
+|---|---|---|---|---|
+| before (4f3d159) | **292 MB** | 304, 310, 313 | 272, 278*, 292, 292 | 66-73 s |
+| after, V8's default heap growth | 213 MB | 196, 204, 207, 213, 229, 239, 243 | | 51-65 s |
+| **after (as shipped)** | **178 MB** | 177*, 178, 178, 179, 180 | 168, 169*, 170, 179, 192 | 48-61 s |
+
+Before, the peak fell during \`verify --all\`; after, at the end of the backfill.
+
+Where the memory went, from \`--trace-gc\`, \`/proc/<pid>/status\` sampled every 50 ms and V8's sampling
+heap profiler set to record what only a full collection freed (garbage that outlived two scavenges):
+
+- **About 30 MB is live** at the end (5,000 index entries and file records, 1,000 connections, the
+  engine's caches); the rest of the heap was garbage waiting for a full collection. V8 lets the old
+  generation grow to up to four times what survived the last full collection on a machine with memory
+  to spare, so every megabyte of garbage promoted per second became heap: 110-120 MB used and up to
+  196 MB reserved.
+- **\`verify --all\`: 160 MB of that garbage.** readline's async iterator sets up a queue of 2,048 slots
+  for each file it reads; verify read every timeline that way. It now reads in 16 KiB chunks into one
+  buffer and splits lines as readline does (\`src/store/verify.ts\`, test/unit/verify-lines.test.ts):
+  31 MB of garbage for the whole verify, most of it the answer itself.
+- **Atomic writes: 80 MB per backfill.** write-file-atomic registers a signal-exit handler for every
+  file, which starts and stops a dozen signal watchers each time, to remove the temp file should a
+  signal end the process half-way; in the synchronous form no signal handler can run during the write,
+  so it never could. \`writeAtomic\` now does write-file-atomic's steps itself (temp file named the same
+  way, fsync when asked, exact mode, rename; test/unit/store-write.test.ts); INDEX.json keeps the
+  library's asynchronous form.
+- **chokidar: about 45 MB for the 5,000 watched files** (an fs.watch handle, listeners and throttles
+  per file, in the watch thread's heap and outside it). chokidar now watches folders only: a folder's
+  watch already reports every change to a file in it, and the watch thread turns those raw events into
+  the same add, change and unlink hints (a folder made after start is read twice for transcripts
+  written before its watch began; one that goes takes its transcripts with it). The thread's heap holds
+  4 MB after its first scan instead of 18 MB.
+- **Links: a few MB per INDEX.json flush**: every entry's keywords were found again at each flush;
+  they are now kept per entry (a WeakMap, so no more than the index holds).
+- **The heap's growth: about 30 MB, and most of the spread.** With the causes above removed, the peak
+  still varied from 196 to 243 MB with V8's own growth factor. \`handoff daemon\` sets
+  \`--heap-growing-percent=50\` when it starts (\`src/daemon/heap.ts\`; V8 reads the flag at every full
+  collection, so it applies however the daemon is started: \`npm start\`, \`handoff daemon\`, the service
+  units; a value on node's command line wins). Measured side by side: peak 175-180 MB against
+  196-243 MB; daemon CPU a median of 58 s either way (54-61 s against 51-65 s: the host's noise is
+  larger than the cost). Traced in one run each: 19 full collections instead of 5, each pausing the
+  event loop at most 34 ms (37 ms without the flag), 0.33 s of such pauses instead of 0.12 s, and
+  2.3 s of collector pauses in all against 2.2 s. \`--optimize-for-size\` on node's command line read
+  140 MB but cost 18 % more CPU, and much of what it changes (code, the young generation) is fixed when
+  node starts, before the daemon could set it; \`--semi-space-growth-factor=1\` read worse (231 MB: more
+  was promoted).
+- **Not where it went**: the 1,000 idle connections cost about 5.5 KB of heap each (5.5 MB in all,
+  measured alone: RSS 93.9 to 94.9 MB); the 70 MB line is read through one 4 MiB buffer and never held.
+  What remains is the render of each build (HANDOFF.md, payloads) and the engine's state cache kept
+  across the awaits of their writes (\`src/core/render/\`, \`src/engine/memory.ts\`): about 80 MB of
+  garbage per 5,000 builds, now collected at 1.5 times the live heap.
+
+The hostile-workspace test asserts a peak under 240 MB (the issue asked for 300): a quarter above the
+highest reading since (192 MB), for a loaded host's slower collector; the daemon as it was before fails
+it (272-313 MB).
+
 ${hooksSection(h)}## Crash soak
 
 ${r.soak ? `\`npm run soak -- --seconds ${r.soak.requested_seconds ?? Math.round(r.soak.seconds)}\` (${r.soak.date.slice(0, 10)}, ${r.soak.seconds} s with the final flush and check): ${r.soak.lines} lines appended in random pieces to ${r.soak.files} transcripts while the daemon was killed with SIGKILL ${r.soak.kills} times and stopped with SIGTERM ${r.soak.sigterms} times: **${r.soak.lost} turns lost, ${r.soak.dup} duplicated**.` : 'Run `npm run soak -- --seconds 60` to add the crash soak here.'}

@@ -277,8 +277,11 @@ export class Daemon {
   }
 
   private onHint(kind: string, path: string): void {
-    // chokidar reports the links it does not follow, too: only transcripts matter.
-    if (!isTranscript(path)) return;
+    if (!isTranscript(path)) {
+      // A folder went (deleted or moved away): each transcript known below it is looked at.
+      if (kind === 'unlink') for (const p of this.files.keys()) if (p.startsWith(path + sep)) this.onHint('unlink', p);
+      return;
+    }
     void (async () => {
       const st = await statFile(path);
       // chokidar reports every file of a folder it starts watching, old ones too.

@@ -39,7 +39,7 @@ export interface HookFact {
 }
 
 const CLAUDE_DEFAULT_CLEANUP_DAYS = 30;
-/** chokidar holds one inotify watch per folder and per transcript. */
+/** chokidar holds one inotify watch per folder; a transcript is seen through its folder's watch. */
 const WATCH_HEADROOM = 0.8;
 const SYSCTL_FILE = '/etc/sysctl.d/60-handoffd.conf';
 
@@ -105,7 +105,7 @@ export function watchChecks(f: Facts): CheckLine[] {
 
 export function inotifyChecks(f: Facts): CheckLine[] {
   if (f.inotify === null) return [];
-  const need = f.watch.reduce((n, w) => n + w.transcripts + w.folders, 0);
+  const need = f.watch.reduce((n, w) => n + w.folders, 0);
   const { maxUserWatches, maxUserInstances } = f.inotify;
   const out: CheckLine[] = [];
   if (need > maxUserWatches) {

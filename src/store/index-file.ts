@@ -152,16 +152,32 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
 }
 
 /**
+ * An entry's keywords, found once per entry: a store of thousands of sessions is walked at every
+ * flush, and finding them all again made a few megabytes of sets each time, most of them for
+ * entries that had not changed. An entry is replaced when its session is built again, so the
+ * cache holds no more than the index does.
+ */
+const KEYWORDS = new WeakMap<IndexEntry, Set<string>>();
+
+function keywordsOf(e: IndexEntry): Set<string> {
+  let words = KEYWORDS.get(e);
+  if (words === undefined) {
+    words = keywords(e.objective ?? '');
+    KEYWORDS.set(e, words);
+  }
+  return words;
+}
+
+/**
  * links/<other>.md: for each session whose objective shares enough keywords with another
  * project's sessions, a line in that project's link file. Deterministic: sorted, recomputed.
  */
 export async function computeLinks(entries: readonly IndexEntry[], minScore: number): Promise<Map<string, string[]>> {
-  // Each objective's keywords are found once (a store of thousands of sessions is walked at every flush).
   const slice = new Slicer();
   const words = new Map<IndexEntry, Set<string>>();
   for (const e of entries) {
     await slice.tick();
-    words.set(e, keywords(e.objective ?? ''));
+    words.set(e, keywordsOf(e));
   }
   const byProject = new Map<string, Set<string>>();
   for (const e of entries) {

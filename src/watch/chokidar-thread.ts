@@ -1,19 +1,27 @@
+import { lstat, readdir } from 'node:fs/promises';
 import { setPriority } from 'node:os';
+import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { watch } from 'chokidar';
 import type { FromWatchThread, ToWatchThread } from './options.js';
-import { chokidarOptions } from './options.js';
+import { chokidarOptions, hintOf } from './options.js';
+import { isTranscript } from './scan.js';
 
 /**
- * chokidar, in a thread of its own. Its first scan of a folder costs a stat and a watch per file,
- * delivered in bursts: 5,000 transcripts kept the daemon's event loop (and so its socket) busy
- * for up to 1.8 s at a time. Here that work runs beside the daemon, which only receives the
+ * chokidar, in a thread of its own. Its first scan of a folder costs a stat and a watch per
+ * entry, delivered in bursts: 5,000 transcripts kept the daemon's event loop (and so its socket)
+ * busy for up to 1.8 s at a time. Here that work runs beside the daemon, which only receives the
  * hints: add, change, unlink of a path.
+ *
+ * chokidar watches folders only (options.ts); what happens to a transcript comes from its
+ * folder's watch as a raw event, gathered for COALESCE_MS so that a burst of appends is one hint.
  */
 
 // On Linux a nice value is per thread: the watch thread yields the CPU to the daemon's own
 // thread (the socket, the builds) whenever both want it, as on a 2-core machine at start-up.
 const WATCH_THREAD_NICE = 10;
+const COALESCE_MS = 20;
+const ANNOUNCE_AGAIN_MS = 1000;
 try {
   setPriority(WATCH_THREAD_NICE);
 } catch {
@@ -24,10 +32,57 @@ const port = parentPort;
 if (!port) throw new Error('chokidar-thread.ts runs as a worker thread of the daemon');
 const send = (m: FromWatchThread): void => port.postMessage(m);
 const roots = (workerData as { roots: string[] }).roots;
+
+/** path → whether it appeared or went (then a stat says which) rather than only changed. */
+const pending = new Map<string, boolean>();
+let timer: NodeJS.Timeout | null = null;
+
+function note(path: string, renamed: boolean): void {
+  pending.set(path, renamed || pending.get(path) === true);
+  timer ??= setTimeout(() => void deliver(), COALESCE_MS);
+}
+
+async function deliver(): Promise<void> {
+  const batch = [...pending];
+  pending.clear();
+  timer = null;
+  for (const [path, renamed] of batch) {
+    if (!renamed) send({ t: 'event', kind: 'change', path });
+    else send({ t: 'event', kind: (await exists(path)) ? 'add' : 'unlink', path });
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A folder that appeared after the first scan: transcripts written before its watch began. */
+async function announce(dir: string): Promise<void> {
+  try {
+    for (const name of await readdir(dir)) if (isTranscript(name)) note(join(dir, name), true);
+  } catch {
+    // Gone again already: nothing to announce.
+  }
+}
+
 const w = watch(roots, chokidarOptions());
-w.on('add', (path) => send({ t: 'event', kind: 'add', path }));
-w.on('change', (path) => send({ t: 'event', kind: 'change', path }));
-w.on('unlink', (path) => send({ t: 'event', kind: 'unlink', path }));
+w.on('raw', (event, name, details) => {
+  const h = hintOf(event, name, details);
+  if (h) note(h.path, h.kind === 'rename');
+});
+// Looked at twice: a transcript created while chokidar sets up the folder's watch is seen by neither
+// the first look nor the watch.
+w.on('addDir', (dir) => {
+  void announce(dir);
+  setTimeout(() => void announce(dir), ANNOUNCE_AGAIN_MS).unref();
+});
+// The daemon drops the transcripts it knows below a folder that went.
+w.on('unlinkDir', (dir) => send({ t: 'event', kind: 'unlink', path: dir }));
 w.on('error', (e) => send({ t: 'error', message: e instanceof Error ? e.message : String(e) }));
 if (roots.length === 0) send({ t: 'ready' });
 else w.once('ready', () => send({ t: 'ready' }));
@@ -36,6 +91,7 @@ port.on('message', (m: ToWatchThread) => {
   else if (m.op === 'unwatch') void w.unwatch(m.path);
   else
     void w.close().then(() => {
+      if (timer) clearTimeout(timer);
       send({ t: 'closed' });
       port.close();
     });

@@ -1,19 +1,33 @@
+import { join } from 'node:path';
 import { isTranscript } from './scan.js';
 
 /** chokidar options as data (built in a pure function, used by the watch thread). */
 export function chokidarOptions() {
   return {
     persistent: true,
-    // The files chokidar finds in its first scan of a folder are not reported: the daemon scans
-    // the folders itself once chokidar is ready (start() resolves then), so a transcript created
-    // during chokidar's scan is found by the daemon's, and one created after it by an event.
-    // Reporting them too would be thousands of events, each answered with a stat.
+    // Directories found in chokidar's first scan are not reported: the daemon scans the folders
+    // itself once chokidar is ready (start() resolves then), so a transcript created during
+    // chokidar's scan is found by the daemon's, and one created after it by an event.
     ignoreInitial: true,
-    // Only directories and transcripts: chokidar never watches anything else (no link, no FIFO).
-    ignored: (path: string, stats?: { isFile(): boolean; isDirectory(): boolean }) => stats !== undefined && !stats.isDirectory() && !(stats.isFile() && isTranscript(path)),
+    // Directories only. chokidar would otherwise give every transcript a watch of its own (an
+    // fs.watch handle, listeners, throttles: 5,000 transcripts held about 45 MB); the watch on
+    // the folder already reports every change to a file in it, and the thread turns those raw
+    // events into hints (hintOf). No link, no FIFO is ever watched.
+    ignored: (_path: string, stats?: { isDirectory(): boolean }) => stats !== undefined && !stats.isDirectory(),
     followSymlinks: false,
     awaitWriteFinish: false,
   } as const;
+}
+
+/**
+ * A raw fs.watch event of a watched folder as a hint about one transcript in it: `change` when
+ * the file was written, `rename` when it appeared or went (a stat tells which). Null for
+ * anything else: the folder itself, files that are not transcripts.
+ */
+export function hintOf(event: string, name: string | null | undefined, details: unknown): { kind: 'change' | 'rename'; path: string } | null {
+  const folder = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
+  if (typeof folder !== 'string' || typeof name !== 'string' || name.length === 0 || !isTranscript(name)) return null;
+  return { kind: event === 'change' ? 'change' : 'rename', path: join(folder, name) };
 }
 
 /** Messages between the daemon and its watch thread. */

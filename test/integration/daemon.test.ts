@@ -1,5 +1,5 @@
 import { createConnection } from 'node:net';
-import { appendFile, lstat, mkdir, readdir, readFile, stat, truncate, writeFile } from 'node:fs/promises';
+import { appendFile, lstat, mkdir, readdir, readFile, rename, stat, truncate, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -65,6 +65,18 @@ describe('handoffd', () => {
     const s = await d.call('status');
     expect(s.watch.map((w) => w.exists)).toEqual([true, true]);
     expect((await runCli(['verify', '--all'], { env })).code).toBe(0);
+  });
+
+  it('sees a transcript written into a folder the moment the folder is made, and one moved away with its folder, by watch events alone', async () => {
+    const { env, root, watch } = await setup();
+    const d = await start(env, root, watch);
+    const fresh = join(watch, '-home-dev-fresh');
+    await mkdir(fresh);
+    await copyFixture('claude-session.jsonl', fresh, 'made-with-folder.jsonl');
+    // The periodic rescan is a minute away: only events can make these happen within the wait.
+    await waitFor(async () => (await d.call('status')).sessions.find((s) => s.id === 'made-with-folder' && s.turns === 15), 'the transcript of the new folder to be built');
+    await rename(fresh, join(tempDir('handoff-away-'), 'moved'));
+    await waitFor(async () => (await d.call('status')).sessions.find((s) => s.id === 'made-with-folder' && s.state === 'gone'), 'the transcript moved away with its folder to be gone');
   });
 
   it('refuses a second daemon on the same store (exit 7 naming the pid), survives a stale socket and never deletes a non-socket file', async () => {

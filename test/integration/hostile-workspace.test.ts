@@ -14,7 +14,7 @@ import { peakRssMb, ROOT, runCli, tempDir, testEnv } from '../helpers.js';
  * Everything at once, as a careless machine has it: a watch root holding a symbolic-link loop,
  * 5,000 transcripts, a FIFO, an unreadable file and a 70 MB line, while 1,000 clients hold idle
  * connections. Throughout, a probe in a process of its own asks `hello` every 50 ms: every answer
- * comes within 100 ms and 99 % within 25 ms; the daemon's peak memory stays under 300 MB; every
+ * comes within 100 ms and 99 % within 25 ms; the daemon's peak memory stays under 240 MB; every
  * readable transcript is built, and `verify --all` passes.
  *
  * The latency asserted is what the daemon took: the probe's wall-clock time less the time the
@@ -31,7 +31,13 @@ const TRANSCRIPTS = 5000;
 const FOLDERS = 50;
 const IDLE_CLIENTS = 1000;
 const HELLO_BUDGET_MS = 100;
-const RSS_BUDGET_MB = 300;
+/**
+ * The issue asked for 300 MB. The daemon peaks at 168-192 MB here now (runs on a 2-core host at
+ * a load of 2.3 to 9; docs/PERFORMANCE.md, "Daemon memory"), at 272-313 MB before the fixes
+ * recorded there: 240 leaves a quarter more for a loaded host's slower collector, and fails on the
+ * daemon as it was before them.
+ */
+const RSS_BUDGET_MB = 240;
 const PROBE_EVERY_MS = 50;
 
 const base = existsSync('/dev/shm') ? mkdtempSync('/dev/shm/handoff-hostile-') : tempDir('handoff-hostile-');

@@ -34,15 +34,20 @@ describe('handoff doctor', () => {
   });
 
   it('fails when the inotify watch limit is below what the folders need, naming the sysctl', () => {
-    const f = facts({ watch: [{ path: '/p', exists: true, transcripts: 9000, folders: 300 }], inotify: { maxUserWatches: 8192, maxUserInstances: 128 } });
+    const f = facts({ watch: [{ path: '/p', exists: true, transcripts: 20000, folders: 9300 }], inotify: { maxUserWatches: 8192, maxUserInstances: 128 } });
     const [watches] = inotifyChecks(f);
     expect(watches).toMatchObject({ verdict: 'fail' });
     expect(watches?.message).toMatch(/needs about 9300 inotify watches but fs.inotify.max_user_watches is 8192/);
     expect(watches?.fix).toMatch(/sudo sysctl fs\.inotify\.max_user_watches=524288/);
-    const near = inotifyChecks(facts({ watch: [{ path: '/p', exists: true, transcripts: 7000, folders: 100 }], inotify: { maxUserWatches: 8192, maxUserInstances: 64 } }));
+    const near = inotifyChecks(facts({ watch: [{ path: '/p', exists: true, transcripts: 7000, folders: 7000 }], inotify: { maxUserWatches: 8192, maxUserInstances: 64 } }));
     expect(near.map((l) => l.verdict)).toEqual(['warn', 'warn']);
     expect(near[1]?.fix).toMatch(/max_user_instances=512/);
     expect(inotifyChecks(facts({ inotify: null }))).toEqual([]);
+  });
+
+  it('counts one watch per folder, however many transcripts it holds (a transcript is seen through its folder)', () => {
+    const [watches] = inotifyChecks(facts({ watch: [{ path: '/p', exists: true, transcripts: 9000, folders: 300 }], inotify: { maxUserWatches: 8192, maxUserInstances: 128 } }));
+    expect(watches).toMatchObject({ verdict: 'ok', message: 'about 300 of 8192 inotify watches needed' });
   });
 
   it('fails on an old Node, an invalid config, an unwritable store and a socket path too long', () => {

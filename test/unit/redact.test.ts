@@ -149,6 +149,29 @@ describe('private key material in its other shapes', () => {
   });
 });
 
+describe('a private key given as the value of a "password" field of JSON inside a JSON string', () => {
+  const keys = SECRETS.filter((s) => s.kind === 'private_key' && s.value.includes('\n'));
+  const shapes: [string, (s: (typeof keys)[number]) => string][] = [
+    ['its body', (s) => s.value],
+    ['the whole PEM', (s) => s.text],
+  ];
+  const nestings: [string, (inner: string) => string][] = [
+    ['in a tool input', (inner) => JSON.stringify({ tool: 'login', input: inner })],
+    ['in a tool input escaped once more', (inner) => JSON.stringify(JSON.stringify({ tool: 'login', input: inner }))],
+  ];
+  it('has key bodies of more than one line to try', () => expect(keys.length).toBeGreaterThanOrEqual(2));
+  for (const key of keys)
+    for (const [shape, value] of shapes)
+      for (const [nesting, wrap] of nestings)
+        it(`removes ${shape} of ${key.name} ${nesting}`, () => {
+          const text = wrap(JSON.stringify({ user: 'deploy', password: value(key) }));
+          const out = redactJsonText(redactor, text);
+          expect(leaksOf(out, [key], nesting)).toEqual([]);
+          expect(() => JSON.parse(out)).not.toThrow();
+          expect(out).toContain('deploy');
+        });
+});
+
 describe('the decoded view', () => {
   it('reads escapes at any depth as the characters they stand for, and maps ranges back to whole escapes', () => {
     const input = 'a\\nb\\\\\\"c\\u0041d\\/e';

@@ -1,6 +1,7 @@
 import type { ResolvedConfig } from '../../config.js';
 import { Redactor, redactJsonText } from '../../core/redact.js';
 import { Daemon } from '../../daemon.js';
+import { tuneHeap } from '../../daemon/heap.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { createLogger } from '../../log.js';
 import { bool, str } from '../args.js';
@@ -29,6 +30,7 @@ export const daemonCommand: Command = {
     const level = str(args, 'log-level');
     if (level !== undefined && !LEVELS.includes(level)) throw new UsageError(`handoff daemon: --log-level must be one of ${LEVELS.join(', ')}, found "${level}"`, { hint: 'for example --log-level debug' });
     const config = loadConfig(io, args, true);
+    tuneHeap();
     // The log is redacted with the configuration's patterns too, also after a reload.
     let redactor = new Redactor(config.redactionPatterns);
     const log = createLogger({ level: level ?? config.options.daemon.log_level, pretty: bool(args, 'pretty') || io.stdoutIsTTY, redact: (line) => redactJsonText(redactor, line) });

@@ -22,9 +22,13 @@ const MIN_HEADLESS_LINES = 3;
 const MIN_BODY_CHARS = 16;
 const MAX_BLOCK_LINES = 400;
 
-/** A line without the wrapping a program adds: indentation, quotes, commas, `+` of a diff. */
+/**
+ * A line without the wrapping a program adds: indentation, quotes, commas, `+` of a diff, and
+ * the brackets that close the JSON a key was written into (the last line of a body given as the
+ * value of a `"password"` field ends `"}`, and `"}"}` when that JSON was itself a string).
+ */
 function core(line: string): string {
-  return line.replace(/^[\s"'`>+,]+|[\s"'`,;\\]+$/g, '');
+  return line.replace(/^[\s"'`>+,]+|[\s"'`,;\\)\]}]+$/g, '');
 }
 
 function isBodyLine(c: string): boolean {

@@ -1,0 +1,46 @@
+import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { StoreWriteError } from '../../src/errors.js';
+import { writeAtomic } from '../../src/store/files.js';
+import { STRAY_TEMP_RE } from '../../src/store/layout.js';
+import { tempDir } from '../helpers.js';
+
+describe('an atomic write of a store file', () => {
+  it('replaces the file whole, with mode 0600 in a folder others may read, and leaves no temp file', async () => {
+    const dir = tempDir('handoff-write-');
+    chmodSync(dir, 0o755);
+    const path = join(dir, 'HANDOFF.md');
+    writeFileSync(path, 'old text that is longer than the new one\n', { mode: 0o644 });
+    await writeAtomic(path, 'new\n');
+    await writeAtomic(join(dir, 'manifest.json'), Buffer.from('{}\n'), 0o600, true);
+    expect(readFileSync(path, 'utf8')).toBe('new\n');
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(readFileSync(join(dir, 'manifest.json'), 'utf8')).toBe('{}\n');
+    expect(readdirSync(dir).sort()).toEqual(['HANDOFF.md', 'manifest.json']);
+  });
+
+  it('writes through a link to the file it names, as before', async () => {
+    const dir = tempDir('handoff-write-');
+    writeFileSync(join(dir, 'real.md'), 'old\n');
+    symlinkSync('real.md', join(dir, 'PROJECT.md'));
+    await writeAtomic(join(dir, 'PROJECT.md'), 'new\n');
+    expect(lstatSync(join(dir, 'PROJECT.md')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(dir, 'real.md'), 'utf8')).toBe('new\n');
+  });
+
+  it('fails with a store error naming the path, and leaves nothing behind', async () => {
+    const dir = tempDir('handoff-write-');
+    writeFileSync(join(dir, 'not-a-folder'), '');
+    mkdirSync(join(dir, 'sub'));
+    const path = join(dir, 'not-a-folder', 'HANDOFF.md');
+    await expect(writeAtomic(path, 'x')).rejects.toThrow(StoreWriteError);
+    await expect(writeAtomic(path, 'x')).rejects.toThrow(path);
+    expect(readdirSync(dir).sort()).toEqual(['not-a-folder', 'sub']);
+  });
+
+  it('names its temp files so that the start-up sweep recognizes one a kill left', () => {
+    expect(STRAY_TEMP_RE.test(`HANDOFF.md.${0xffffffff}`)).toBe(true);
+    expect(STRAY_TEMP_RE.test('manifest.json.0')).toBe(true);
+  });
+});
