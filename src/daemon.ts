@@ -4,7 +4,7 @@ import { join, sep } from 'node:path';
 import type { Engine, BuildResult } from './engine/index.js';
 import { BuildPool, openEngine, workerCount } from './engine/index.js';
 import { maybeSubagent } from './engine/identity.js';
-import type { Offload, Priority } from './engine/scheduler.js';
+import type { Lane, Offload, Priority } from './engine/scheduler.js';
 import { Scheduler } from './engine/scheduler.js';
 import type { ResolvedConfig } from './config.js';
 import { redactJsonText } from './core/redact.js';
@@ -204,18 +204,20 @@ export class Daemon {
   private offload(): Offload | null {
     const pool = this.pool;
     if (!pool) return null;
-    return { slots: pool.size, eligible: (path) => this.poolEligible(path), run: (path) => this.runInPool(pool, path) };
+    return { slots: pool.size, lane: (path) => this.laneOf(path), run: (path) => this.runInPool(pool, path) };
   }
 
   /**
-   * A backfill build may go to a worker when its session depends on no other: not a subagent
-   * (its first build re-renders its parent), not a file that is gone (marking it touches a
-   * session another path may be building), not a parent waiting to list a new subagent. A fork
-   * or a subagent whose name does not say so is sent back by the worker before it writes.
+   * A backfill build goes to a worker when its session depends on no other. A subagent (its
+   * first build takes its parent's project and re-renders the parent) waits until the workers
+   * are done, as does a fork or a subagent whose name does not say so (the worker sends it back
+   * before it writes). A file that is gone (marking it touches a session another path may be
+   * building) and a parent waiting to list a new subagent are the main thread's.
    */
-  private poolEligible(path: string): boolean {
+  private laneOf(path: string): Lane {
     const r = this.files.get(path);
-    return path !== INDEX_KEY && r !== undefined && r.stat !== null && !this.relink.has(path) && !maybeSubagent(path);
+    if (path === INDEX_KEY || r === undefined || r.stat === null || this.relink.has(path)) return 'main';
+    return maybeSubagent(path) ? 'after' : 'pool';
   }
 
   /**
@@ -505,24 +507,25 @@ export class Daemon {
    * changed are applied to the index before this sees the result. A worker that died, or a
    * session that turned out to depend on another, is built on the main lane instead.
    */
-  private async runInPool(pool: BuildPool, path: string): Promise<'done' | 'main'> {
+  private async runInPool(pool: BuildPool, path: string): Promise<'done' | 'after'> {
     const r = this.record(path);
     if (r.retry) {
       clearTimeout(r.retry);
       r.retry = null;
     }
     r.stat = await statFile(path);
-    if (r.stat === null) return 'main';
+    if (r.stat === null) return 'after';
     const before = r.pressure.level;
     const hadSession = r.session !== null;
     try {
       const out = await pool.run({ source: path, autoFinalize: this.config.options.daemon.finalize_on_red });
       if (out.kind === 'lost') this.log.warn({ path, why: out.why }, `${out.why} while building ${path}; building it again on the main thread`);
-      if (out.kind !== 'built') return 'main';
+      if (out.kind !== 'built') return 'after';
       const res = out.result;
       // What the main thread's engine remembers of this session is older than the worker's commit.
       this.engine.forget(path);
       this.engine.forget(res.dir);
+      this.log.debug({ session: res.session, ms: res.build_ms }, 'built in a worker');
       this.afterBuild(r, res, before, hadSession);
       // Stamping writes other sessions' folders: in the main lane, with no worker build running.
       const dirs = this.successorDirs(res, !hadSession || res.revision === 1);

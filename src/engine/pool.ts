@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ResolvedConfig } from '../config.js';
 import type { IndexEntry } from '../store/index-file.js';
@@ -29,10 +31,18 @@ export interface WorkerData {
 }
 
 /** `built`; `dependent`: a subagent or fork, to build on the main thread; `lost`: the worker died. */
+/** The worker script next to this module (dist/engine/worker.js once built). */
+const WORKER_URL = new URL('./worker.js', import.meta.url);
+
 export type PoolOutcome = { kind: 'built'; result: BuildResult } | { kind: 'dependent' } | { kind: 'lost'; why: string };
 
-/** Workers a backfill uses: the configured number, at most one fewer than the cores (the main thread keeps one). */
+/**
+ * Workers a backfill uses: the configured number, at most one fewer than the cores (the main
+ * thread keeps one). None when the worker script is not there: the sources run untranspiled
+ * (the tests' in-process CLI), where only dist/ has it.
+ */
 export function workerCount(configured: number, cores = availableParallelism()): number {
+  if (!existsSync(fileURLToPath(WORKER_URL))) return 0;
   return Math.max(0, Math.min(configured, cores - 1));
 }
 
@@ -49,8 +59,6 @@ interface Slot {
   idle: NodeJS.Timeout | null;
 }
 
-/** The worker script next to this module (dist/engine/worker.js once built). */
-const WORKER_URL = new URL('./worker.js', import.meta.url);
 /** A worker with nothing to build ends after this long: an idle daemon holds no thread. */
 const IDLE_MS = 10_000;
 

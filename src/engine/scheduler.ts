@@ -23,13 +23,20 @@ export interface SchedulerOptions {
   now?: () => number;
 }
 
+/**
+ * Where a backfill build goes: `pool`, a worker; `main`, the main lane; `after`, the main lane
+ * once the worker lane is empty (a session that depends on others, built after them as a
+ * single-threaded backfill would).
+ */
+export type Lane = 'pool' | 'main' | 'after';
+
 /** Backfill builds that may run off the main thread. */
 export interface Offload {
   /** How many may run at once. */
   slots: number;
-  eligible(key: string): boolean;
-  /** `main`: it turned out to need the main thread; it is queued there. */
-  run(key: string): Promise<'done' | 'main'>;
+  lane(key: string): Lane;
+  /** `after`: it turned out to depend on another session (or its worker died); it is built on the main lane after the others. */
+  run(key: string): Promise<'done' | 'after'>;
 }
 
 export class Scheduler {
@@ -38,6 +45,8 @@ export class Scheduler {
   private readonly queued = new Map<string, Priority>();
   /** Keys queued in the worker lane (a subset of `queued`). */
   private readonly pooled = new Set<string>();
+  /** Backfill keys waiting for the worker lane to empty (a subset of `queued`). */
+  private readonly held = new Set<string>();
   private readonly again = new Map<string, Priority>();
   private readonly timers = new Map<string, { timer: NodeJS.Timeout; priority: Priority }>();
   private readonly lastEnd = new Map<string, number>();
@@ -78,7 +87,7 @@ export class Scheduler {
       if (RANK[priority] > RANK[q]) {
         this.queued.set(key, priority);
         // Waiting for a worker, it now waits on the main lane, where live work goes first.
-        if (this.pooled.delete(key)) this.addMain(key, priority);
+        if (this.pooled.delete(key) || this.held.delete(key)) this.addMain(key, priority);
         else this.queue.setPriority(key, RANK[priority]);
       }
       return;
@@ -105,19 +114,32 @@ export class Scheduler {
     if (this.stopped) return;
     this.queued.set(key, priority);
     const o = this.offload;
-    if (priority === 'backfill' && o !== null && o.slots > 0 && o.eligible(key)) {
+    const lane = priority === 'backfill' && o !== null && o.slots > 0 ? o.lane(key) : 'main';
+    if (lane === 'pool') {
       this.pooled.add(key);
-      void this.pool.add(() => this.runOffloaded(key, o));
-      return;
-    }
-    this.addMain(key, priority);
+      void this.pool.add(() => this.runOffloaded(key, o as Offload));
+    } else if (lane === 'after') this.hold(key);
+    else this.addMain(key, priority);
+  }
+
+  private hold(key: string): void {
+    this.held.add(key);
+    this.releaseHeld();
+  }
+
+  /** Held keys go to the main lane once no worker build is queued or running. */
+  private releaseHeld(): void {
+    if (this.pooled.size > 0 || this.offloaded.size > 0 || this.held.size === 0) return;
+    const keys = [...this.held];
+    this.held.clear();
+    for (const k of keys) this.addMain(k, this.queued.get(k) ?? 'backfill');
   }
 
   private addMain(key: string, priority: Priority): void {
     void this.queue.add(
       async () => {
         // Queued twice (moved here from the worker lane, then built): the later turn is a no-op.
-        if (!this.queued.has(key) || this.pooled.has(key)) return;
+        if (!this.queued.has(key) || this.pooled.has(key) || this.held.has(key)) return;
         const p = this.queued.get(key) ?? priority;
         this.queued.delete(key);
         this.running = key;
@@ -137,23 +159,23 @@ export class Scheduler {
     if (!this.pooled.delete(key)) return;
     this.queued.delete(key);
     this.offloaded.add(key);
-    let where: 'done' | 'main' = 'done';
+    let where: 'done' | 'after' = 'done';
     try {
       where = await o.run(key);
     } catch {
-      where = 'main';
+      where = 'after';
     } finally {
       this.offloaded.delete(key);
       if (this.offloaded.size === 0) for (const w of this.quiet.splice(0)) w();
     }
-    if (where === 'main' && !this.stopped) {
+    if (where === 'after' && !this.stopped) {
       const p = maxPriority(this.again.get(key), 'backfill');
       this.again.delete(key);
       this.queued.set(key, p);
-      this.addMain(key, p);
-      return;
-    }
-    this.ended(key);
+      if (p === 'live') this.addMain(key, p);
+      else this.hold(key);
+    } else this.ended(key);
+    this.releaseHeld();
   }
 
   private ended(key: string): void {
@@ -249,6 +271,7 @@ export class Scheduler {
     this.pool.clear();
     this.queued.clear();
     this.pooled.clear();
+    this.held.clear();
     this.again.clear();
     this.pool.start();
     return Promise.all([this.queue.onIdle(), this.pool.onIdle()]).then(() => undefined);
