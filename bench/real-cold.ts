@@ -1,5 +1,6 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseFloorSplitCpu } from './cold.js';
 import type { ProcessRun, StoreSize } from './cold-real.js';
@@ -46,6 +47,10 @@ export interface RealColdFigures {
   cpu_ratio: number;
   peak_rss_mb: number;
   rss_how: string;
+  /** Build workers of the figures above (daemon.backfill_workers; min with cores − 1). */
+  workers: number;
+  /** The same build with the workers off (daemon.backfill_workers 0), in the same runs. */
+  single: { seconds: number; files_s: number; mb_s: number; ratio: number; cpu_seconds: number; peak_rss_mb: number };
   store: StoreSize;
   store_share: number;
   source_mix: Array<[string, number]>;
@@ -55,9 +60,12 @@ export interface RealColdFigures {
   load: [number, number];
 }
 
-async function oneBuild(cli: string, g: CorpusStore, base: string, measureStore: boolean): Promise<{ run: ProcessRun; size: StoreSize | null }> {
+async function oneBuild(cli: string, g: CorpusStore, base: string, measureStore: boolean, workers: number): Promise<{ run: ProcessRun; size: StoreSize | null }> {
   const dir = await mkdtemp(join(base, 'run-'));
   try {
+    const cfg = join(dir, 'home', '.config', 'handoff');
+    mkdirSync(cfg, { recursive: true });
+    writeFileSync(join(cfg, 'handoff.config.json'), JSON.stringify({ daemon: { backfill_workers: workers } }));
     const run = await buildProcess(cli, g.files, join(dir, 'home'), join(dir, 'store'));
     return { run, size: measureStore ? storeSize(join(dir, 'store')) : null };
   } finally {
@@ -83,18 +91,22 @@ export async function realColdBench(cli: string, opts: { bytes: number; runs: nu
       floorCpu.push(f.cpuSeconds);
     };
     const build: ProcessRun[] = [];
+    const single: ProcessRun[] = [];
+    const workers = Math.min(1, availableParallelism() - 1);
     const peer: ProcessRun[] = [];
     let size: StoreSize | null = null;
     // Interleaved, so floor, build and peer see the same machine load; the floor is taken right
     // before and right after each build (two samples per run).
     for (let i = 0; i < opts.runs; i += 1) {
       sample();
-      const r = await oneBuild(cli, g, base, size === null);
+      const r = await oneBuild(cli, g, base, size === null, workers);
       size ??= r.size;
       build.push(r.run);
       sample();
+      // The workers off, right after: the same files and (nearly) the same load.
+      single.push((await oneBuild(cli, g, base, false, 0)).run);
       if ('argv' in peerBin) peer.push(await peerProcess(peerBin.argv, join(base, 'data', 'claude'), join(base, 'peer-home')));
-      log(`cold (corpus distribution) run ${i + 1}/${opts.runs}: build ${(mb / r.run.seconds).toFixed(1)} MB/s (${r.run.seconds.toFixed(1)} s, ${r.run.peakRssMb} MB peak), floor ${(mb / (floor.at(-1) as number)).toFixed(1)} MB/s${peer.length > 0 ? `, peer ${(peer.at(-1) as ProcessRun).seconds.toFixed(1)} s` : ''}`);
+      log(`cold (corpus distribution) run ${i + 1}/${opts.runs}: build ${(mb / r.run.seconds).toFixed(1)} MB/s (${r.run.seconds.toFixed(1)} s, ${r.run.peakRssMb} MB peak; workers off ${(single.at(-1) as ProcessRun).seconds.toFixed(1)} s), floor ${(mb / (floor.at(-1) as number)).toFixed(1)} MB/s${peer.length > 0 ? `, peer ${(peer.at(-1) as ProcessRun).seconds.toFixed(1)} s` : ''}`);
     }
     const s = median(build.map((b) => b.seconds));
     const floorS = median(floor);
@@ -121,6 +133,11 @@ export async function realColdBench(cli: string, opts: { bytes: number; runs: nu
       cpu_ratio: round(floorCpuS / cpuS, 3),
       peak_rss_mb: median(build.map((b) => b.peakRssMb)),
       rss_how: (build[0] as ProcessRun).how,
+      workers,
+      single: (() => {
+        const ss = median(single.map((b) => b.seconds));
+        return { seconds: round(ss), files_s: round(g.files.length / ss, 1), mb_s: round(mb / ss), ratio: round(floorS / ss, 3), cpu_seconds: round(median(single.map((b) => b.cpuSeconds))), peak_rss_mb: median(single.map((b) => b.peakRssMb)) };
+      })(),
       store: { ...st, breakdown: st.breakdown.slice(0, 12) },
       store_share: round(st.du_bytes / g.bytes, 3),
       source_mix: mixShares(g.sourceMix).slice(0, 14),
@@ -173,9 +190,11 @@ times stretch with it, so the ratios and the CPU seconds are the figures to comp
 
 | figure | value |
 |---|---|
-| build | **${c.files_s} files/s, ${c.mb_s} MB/s** (${c.seconds} s) |
+| build, main thread + ${c.workers} build worker (daemon.backfill_workers ${c.workers}, the default) | **${c.files_s} files/s, ${c.mb_s} MB/s** (${c.seconds} s) |
+| build, one thread (daemon.backfill_workers 0), same runs | ${c.single.files_s} files/s, ${c.single.mb_s} MB/s (${c.single.seconds} s; ${c.single.cpu_seconds} CPU s, peak ${c.single.peak_rss_mb} MB) |
+| workers on / off (wall) | **${round(c.single.seconds / c.seconds, 2)}×** |
 | parse floor (whole-file read + split + JSON.parse, one core) | ${c.floor_mb_s} MB/s |
-| **build / floor** (wall; target ≥ 0.5) | **${c.ratio}** |
+| **build / floor** (wall; target ≥ 0.5; both cores may be used) | **${c.ratio}** with the worker, ${c.single.ratio} without |
 | CPU seconds: build process / floor → floor ÷ build | ${c.cpu_seconds} s / ${c.floor_cpu_seconds} s → ${c.cpu_ratio} |
 | peak RSS of the build process (target ≤ 200 MB) | **${c.peak_rss_mb} MB** |
 | store on disk (du) / source bytes (target ≤ 30 %) | **${round(100 * c.store_share, 1)} %** (${(st.du_bytes / MiB).toFixed(0)} MiB on disk, ${(st.apparent_bytes / MiB).toFixed(0)} MiB in ${st.files} files, ${st.sessions} sessions) |
