@@ -28,6 +28,8 @@ export type ToMain = { type: 'done'; id: number; result: WireResult; entries: In
 export interface WorkerData {
   config: ResolvedConfig;
   entries: IndexEntry[];
+  /** The worker thread's niceness (Linux, where it is per thread), or null to leave it. */
+  nice: number | null;
 }
 
 /** `built`; `dependent`: a subagent or fork, to build on the main thread; `lost`: the worker died. */
@@ -61,6 +63,8 @@ interface Slot {
 
 /** A worker with nothing to build ends after this long: an idle daemon holds no thread. */
 const IDLE_MS = 10_000;
+/** Niceness of a background worker thread, relative to none (the daemon's main thread). */
+const BACKGROUND_NICE = 10;
 
 export class BuildPool {
   private readonly slots = new Set<Slot>();
@@ -70,11 +74,16 @@ export class BuildPool {
   private closed = false;
   private readonly drained: (() => void)[] = [];
 
+  /**
+   * `background`: the workers run at a lower CPU priority than the main thread (the daemon: a
+   * live refresh on the main thread must not queue for a core behind the backfill, whatever
+   * else the machine runs). A one-shot build wants every cycle and leaves it off.
+   */
   constructor(
     readonly size: number,
     private readonly config: ResolvedConfig,
     private readonly index: IndexStore,
-    private readonly idleMs = IDLE_MS,
+    private readonly opts: { background?: boolean; idleMs?: number } = {},
   ) {
     index.observe((e) => {
       if (this.slots.size === 0) return;
@@ -134,7 +143,8 @@ export class BuildPool {
   private spawn(): Slot {
     // The others hear what is pending; the new one starts from the whole index.
     this.broadcast();
-    const worker = new Worker(WORKER_URL, { workerData: { config: this.config, entries: this.index.all() } satisfies WorkerData });
+    const nice = this.opts.background && process.platform === 'linux' ? BACKGROUND_NICE : null;
+    const worker = new Worker(WORKER_URL, { workerData: { config: this.config, entries: this.index.all(), nice } satisfies WorkerData });
     const slot: Slot = { worker, job: null, idle: null };
     this.slots.add(slot);
     worker.on('message', (m: ToMain) => this.answer(slot, m));
@@ -158,7 +168,7 @@ export class BuildPool {
   private settle(slot: Slot): void {
     this.dispatch();
     if (slot.job === null && this.slots.has(slot) && !slot.idle) {
-      slot.idle = setTimeout(() => void this.end(slot), this.idleMs);
+      slot.idle = setTimeout(() => void this.end(slot), this.opts.idleMs ?? IDLE_MS);
       slot.idle.unref();
     }
     if (this.busy === 0 && this.waiting.length === 0) for (const w of this.drained.splice(0)) w();

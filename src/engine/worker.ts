@@ -1,3 +1,4 @@
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { Redactor } from '../core/redact.js';
 import type { IndexEntry } from '../store/index-file.js';
@@ -21,6 +22,14 @@ import { errorToWire, resultToWire } from './wire.js';
 const port = parentPort;
 if (!port) throw new Error('worker.ts runs as a worker thread');
 const data = workerData as WorkerData;
+if (data.nice !== null) {
+  try {
+    // On Linux a thread's niceness is its own: this lowers the worker, not the daemon.
+    setPriority(0, data.nice);
+  } catch {
+    // Not permitted here: the worker runs at the daemon's priority.
+  }
+}
 const layout = new Layout(data.config.root);
 const index = IndexStore.of(layout, data.entries);
 const engine = new Engine({
