@@ -577,7 +577,8 @@ export class Daemon {
     const hadSession = r.session !== null;
     this.afterBuild(r, res, r.pressure.level, hadSession);
     // Not awaited: the client (a session-start hook on its time budget) has its answer already.
-    void this.exclusive(() => this.stamp(this.successorDirs(res, !hadSession || res.revision === 1)));
+    const dirs = this.successorDirs(res, !hadSession || res.revision === 1);
+    if (dirs.length > 0) void this.exclusive(() => this.stamp(dirs));
     if (r.stat) this.heat(res.path);
   }
 
@@ -770,6 +771,11 @@ export class Daemon {
   /** Runs a store write (a CLI command through the socket) in the single queue. */
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
     return this.scheduler.exclusive(fn);
+  }
+
+  /** A store write on one transcript: it waits for a build worker only when one builds that transcript. */
+  exclusiveFor<T>(path: string, fn: () => Promise<T>): Promise<T> {
+    return this.scheduler.exclusiveFor(path, fn);
   }
 
   /** Resolves when every watched file is read to its end and the queue is idle. */

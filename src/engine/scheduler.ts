@@ -53,7 +53,12 @@ export class Scheduler {
   private running: string | null = null;
   private readonly offloaded = new Set<string>();
   private pauses = 0;
+  /** Told whenever a worker build ends. */
   private readonly quiet: (() => void)[] = [];
+  /** Keys the main lane works on outside a build (exclusiveFor): no worker starts them meanwhile. */
+  private readonly claimed = new Set<string>();
+  /** Worker builds that came up while their key was claimed, run once the claim ends. */
+  private readonly deferred = new Map<string, Priority>();
   private stopped = false;
   private readonly now: () => number;
 
@@ -158,6 +163,10 @@ export class Scheduler {
     // Moved to the main lane since (raised to live), or dropped by stop().
     if (!this.pooled.delete(key)) return;
     this.queued.delete(key);
+    if (this.claimed.has(key)) {
+      this.deferred.set(key, 'backfill');
+      return;
+    }
     this.offloaded.add(key);
     let where: 'done' | 'after' = 'done';
     try {
@@ -166,7 +175,7 @@ export class Scheduler {
       where = 'after';
     } finally {
       this.offloaded.delete(key);
-      if (this.offloaded.size === 0) for (const w of this.quiet.splice(0)) w();
+      for (const w of this.quiet.splice(0)) w();
     }
     if (where === 'after' && !this.stopped) {
       const p = maxPriority(this.again.get(key), 'backfill');
@@ -194,7 +203,7 @@ export class Scheduler {
   async pauseOffload(): Promise<() => void> {
     this.pauses += 1;
     this.pool.pause();
-    while (this.offloaded.size > 0) await new Promise<void>((r) => this.quiet.push(r));
+    await this.workersQuiet(() => this.offloaded.size > 0);
     let done = false;
     return () => {
       if (done) return;
@@ -217,6 +226,33 @@ export class Scheduler {
       },
       { priority: 2 },
     ) as Promise<T>;
+  }
+
+  /**
+   * exclusive() for work on one transcript (a build a client asked for): it waits only for a
+   * worker building that very key, not for the whole worker lane, and no worker starts the key
+   * until it is done.
+   */
+  exclusiveFor<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    return this.queue.add(
+      async () => {
+        this.claimed.add(key);
+        try {
+          await this.workersQuiet(() => this.offloaded.has(key));
+          return await fn();
+        } finally {
+          this.claimed.delete(key);
+          const p = this.deferred.get(key);
+          this.deferred.delete(key);
+          if (p !== undefined) this.schedule(key, p);
+        }
+      },
+      { priority: 2 },
+    ) as Promise<T>;
+  }
+
+  private async workersQuiet(busy: () => boolean): Promise<void> {
+    while (busy()) await new Promise<void>((r) => this.quiet.push(r));
   }
 
   /** Keys queued or running in the worker lane. */
@@ -272,6 +308,7 @@ export class Scheduler {
     this.queued.clear();
     this.pooled.clear();
     this.held.clear();
+    this.deferred.clear();
     this.again.clear();
     this.pool.start();
     return Promise.all([this.queue.onIdle(), this.pool.onIdle()]).then(() => undefined);

@@ -103,6 +103,33 @@ describe('the build queue with workers', () => {
     expect(log).toEqual(['pool:a', 'pool-end:a', 'exclusive', 'exclusive-end', 'pool:b', 'pool-end:b']);
   });
 
+  it('lets work on one transcript wait only for a worker building that transcript, and keeps the workers off it meanwhile', async () => {
+    const { s, log, hold } = lanes();
+    const a = hold('a');
+    s.schedule('a', 'backfill');
+    s.schedule('b', 'backfill');
+    await waitFor(() => log.includes('pool:a'), 'the backfill build');
+    // `other` is not in a worker: it runs now, beside the build of `a`.
+    await s.exclusiveFor('other', async () => void log.push('socket:other'));
+    expect(log).toEqual(['pool:a', 'socket:other']);
+    // `b` waits in the worker lane; claimed by the main lane, no worker starts it until the claim ends.
+    const claim = gate();
+    const onB = s.exclusiveFor('b', async () => {
+      log.push('socket:b');
+      await claim.done;
+      log.push('socket-end:b');
+    });
+    await waitFor(() => log.includes('socket:b'), 'the claim of b');
+    a.open();
+    await waitFor(() => log.includes('pool-end:a'), 'the build of a');
+    await new Promise((r) => setTimeout(r, 20));
+    expect(log).not.toContain('pool:b');
+    claim.open();
+    await onB;
+    await s.onIdle();
+    expect(log).toEqual(['pool:a', 'socket:other', 'socket:b', 'pool-end:a', 'socket-end:b', 'pool:b', 'pool-end:b']);
+  });
+
   it('builds dependent sessions on the main lane after the worker lane has emptied', async () => {
     const { s, log, hold } = lanes((k) => (k.startsWith('sub') ? 'after' : 'pool'));
     const a = hold('a');
