@@ -63,6 +63,12 @@ interface Slot {
 
 /** A worker with nothing to build ends after this long: an idle daemon holds no thread. */
 const IDLE_MS = 10_000;
+/**
+ * A worker's young generation (V8's default is several times this): a build allocates short-lived
+ * strings line after line, and a smaller nursery collected more often keeps the process's peak
+ * memory ~20 MB lower at the same CPU time (measured on the corpus-distribution store).
+ */
+const YOUNG_GENERATION_MB = 8;
 /** Niceness of a background worker thread, relative to none (the daemon's main thread). */
 const BACKGROUND_NICE = 10;
 
@@ -144,7 +150,7 @@ export class BuildPool {
     // The others hear what is pending; the new one starts from the whole index.
     this.broadcast();
     const nice = this.opts.background && process.platform === 'linux' ? BACKGROUND_NICE : null;
-    const worker = new Worker(WORKER_URL, { workerData: { config: this.config, entries: this.index.all(), nice } satisfies WorkerData });
+    const worker = new Worker(WORKER_URL, { workerData: { config: this.config, entries: this.index.all(), nice } satisfies WorkerData, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
     const slot: Slot = { worker, job: null, idle: null };
     this.slots.add(slot);
     worker.on('message', (m: ToMain) => this.answer(slot, m));

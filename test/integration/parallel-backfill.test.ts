@@ -206,6 +206,36 @@ describe('handoff build of many files', () => {
   }, 120_000);
 });
 
+describe('a build worker that dies mid-commit', () => {
+  it.skipIf(!TWO_CORES)('costs nothing: its session is built again on the main thread, by the CLI and by the daemon', async () => {
+    const { watch, paths } = writeSessions(6, 6);
+    const ref = testEnv({ HANDOFFS_ROOT: tempDir('handoff-store-') });
+    configure(ref, 0);
+    expect((await spawnCli(['build', ...paths], { env: ref })).code).toBe(0);
+    const want = await storeOf(ref.HANDOFFS_ROOT as string);
+
+    const cli = testEnv({ HANDOFFS_ROOT: tempDir('handoff-store-'), HANDOFF_WORKER_EXIT_AT: 'after-renders' });
+    configure(cli, 1);
+    const r = await spawnCli(['build', ...paths], { env: cli });
+    expect(r.code).toBe(0);
+    expect(r.out.trim().split('\n')).toHaveLength(paths.length);
+    const viaCli = await storeOf(cli.HANDOFFS_ROOT as string);
+    for (const [k, s] of want) expect(viaCli.get(k)?.timeline, k).toBe(s.timeline);
+    expect((await runCli(['verify', '--all'], { env: cli })).code).toBe(0);
+
+    const root = tempDir('handoff-store-');
+    const env = testEnv({ HANDOFFS_ROOT: root, HANDOFF_WORKER_EXIT_AT: 'after-renders' });
+    configure(env, 1);
+    const d = await startDaemon(env, root, ['--watch', watch]);
+    running.push(d);
+    await d.call('flush', { timeout_ms: 60_000 }, 70_000);
+    expect(d.log()).toMatch(/a build worker exited \(code 70\) while building .*; building it again on the main thread/);
+    const viaDaemon = await storeOf(root);
+    for (const [k, s] of want) expect(viaDaemon.get(k)?.timeline, k).toBe(s.timeline);
+    expect((await runCli(['verify', '--all'], { env })).code).toBe(0);
+  }, 120_000);
+});
+
 describe('daemon.backfill_workers', () => {
   it('is validated like every key: a negative or fractional count is a config error naming the key', async () => {
     for (const bad of [-1, 1.5, 'two', 65]) {
