@@ -154,7 +154,7 @@ Time from appending one realistic turn to the \`built\` notification for that se
 A refresh reads only the new bytes: the first build of the large transcript took ${f.initial_build_s} s, each
 refresh after it costs the same as on the small one.
 
-${backfillRefreshMarkdown(bf)}
+${backfillRefreshMarkdown(bf, f.small_p50_ms)}
 `;
 }
 
@@ -230,7 +230,7 @@ ${coldSection(r.real, c)}${refreshSection(f, r.refreshBackfill)}## Idle daemon
 
 ${hooksSection(h)}## Crash soak
 
-${r.soak ? `\`npm run soak -- --seconds ${r.soak.requested_seconds ?? Math.round(r.soak.seconds)}\` (${r.soak.date.slice(0, 10)}, ${r.soak.seconds} s with the final flush and check): ${r.soak.lines} lines appended in random pieces to ${r.soak.files} transcripts while the daemon was killed with SIGKILL ${r.soak.kills} times and stopped with SIGTERM ${r.soak.sigterms} times: **${r.soak.lost} turns lost, ${r.soak.dup} duplicated**.` : 'Run `npm run soak -- --seconds 60` to add the crash soak here.'}
+${r.soak ? `\`npm run soak -- --seconds ${r.soak.requested_seconds ?? Math.round(r.soak.seconds)}\` (${r.soak.date.slice(0, 10)}, ${r.soak.seconds} s with the final flush and check): ${r.soak.lines} lines appended in random pieces to ${r.soak.files} transcripts while the daemon was killed with SIGKILL ${r.soak.kills} times and stopped with SIGTERM ${r.soak.sigterms} times: **${r.soak.lost} turns lost, ${r.soak.dup} duplicated**. The soak's daemon has \`watch.live_window_s: 1\` and one build worker: every transcript quiet for a second, and every start-up scan, is built in the worker while the file being written is built on the main thread.` : 'Run `npm run soak -- --seconds 60` to add the crash soak here.'}
 
 ## Redactor
 

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { appendFile, mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { startBenchDaemon } from './daemon-proc.js';
 import type { Source } from './generate.js';
@@ -30,6 +30,8 @@ export interface BackfillRefreshFigures {
   bytes: number;
   on: BackfillRefreshRun;
   off: BackfillRefreshRun;
+  /** The host's 1-minute load average before and after (2 cores here, shared). */
+  load: [number, number];
 }
 
 const MiB = 2 ** 20;
@@ -97,15 +99,16 @@ export async function backfillRefreshBench(cli: string, o: { files: number; byte
         await d.stop();
       }
     };
+    const load0 = round(loadavg()[0] as number, 1);
     const on = await run(1);
     const off = await run(0);
-    return { files: o.files, bytes: o.bytes, on, off };
+    return { files: o.files, bytes: o.bytes, on, off, load: [load0, round(loadavg()[0] as number, 1)] };
   } finally {
     await rm(base, { recursive: true, force: true });
   }
 }
 
-export function backfillRefreshMarkdown(f: BackfillRefreshFigures): string {
+export function backfillRefreshMarkdown(f: BackfillRefreshFigures, quietP50: number): string {
   const row = (label: string, r: BackfillRefreshRun): string => `| ${label} | ${r.appends} | **${r.p50_ms} ms** | ${r.p99_ms} ms | ${r.backfill_s} s |`;
   return `### While a backfill runs
 
@@ -119,6 +122,8 @@ ${row(`${f.on.workers} (the backfill on the other core)`, f.on)}
 ${row(`${f.off.workers} (the backfill on the main thread)`, f.off)}
 
 With the workers off a refresh outranks the backfill but waits for the backfill build under way; with them on it
-waits for nothing.
+waits for none (the worker also runs at a lower CPU priority than the main thread). For comparison, a refresh with
+no backfill running took ${quietP50} ms at the median in the same run (the table above). The host's load average was
+${f.load[0]} before and ${f.load[1]} after these runs (2 cores, shared): every latency here stretches with it.
 `;
 }
