@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -49,6 +50,11 @@ export interface RealColdFigures {
   rss_how: string;
   /** Build workers of the figures above (daemon.backfill_workers; min with cores − 1). */
   workers: number;
+  /**
+   * Cores free for this process during the runs: twice the time one CPU-bound process takes over
+   * the time two take side by side (2: both cores free; 1: the host's other work takes one).
+   */
+  free_cores: number;
   /** The same build with the workers off (daemon.backfill_workers 0), in the same runs. */
   single: { seconds: number; files_s: number; mb_s: number; ratio: number; cpu_seconds: number; peak_rss_mb: number };
   store: StoreSize;
@@ -58,6 +64,22 @@ export interface RealColdFigures {
   peer: PeerFigures | { reason: string };
   /** The host's 1-minute load average at the start and the end of the runs (2 cores here). */
   load: [number, number];
+}
+
+const SPIN = 'let x = 0; for (let i = 0; i < 4e8; i += 1) x += i % 7; if (x < 0) console.log(x);';
+
+function spin(n: number): Promise<number> {
+  const t0 = performance.now();
+  return Promise.all(
+    Array.from({ length: n }, () => new Promise<void>((resolve, reject) => spawn(process.execPath, ['-e', SPIN], { stdio: 'ignore' }).on('exit', () => resolve()).on('error', reject))),
+  ).then(() => performance.now() - t0);
+}
+
+/** See RealColdFigures.free_cores. */
+async function freeCores(): Promise<number> {
+  const one = await spin(1);
+  const two = await spin(2);
+  return (2 * one) / two;
 }
 
 async function oneBuild(cli: string, g: CorpusStore, base: string, measureStore: boolean, workers: number): Promise<{ run: ProcessRun; size: StoreSize | null }> {
@@ -92,6 +114,7 @@ export async function realColdBench(cli: string, opts: { bytes: number; runs: nu
     };
     const build: ProcessRun[] = [];
     const single: ProcessRun[] = [];
+    const cores: number[] = [];
     const workers = Math.min(1, availableParallelism() - 1);
     const peer: ProcessRun[] = [];
     let size: StoreSize | null = null;
@@ -99,6 +122,7 @@ export async function realColdBench(cli: string, opts: { bytes: number; runs: nu
     // before and right after each build (two samples per run).
     for (let i = 0; i < opts.runs; i += 1) {
       sample();
+      cores.push(await freeCores());
       const r = await oneBuild(cli, g, base, size === null, workers);
       size ??= r.size;
       build.push(r.run);
@@ -134,6 +158,7 @@ export async function realColdBench(cli: string, opts: { bytes: number; runs: nu
       peak_rss_mb: median(build.map((b) => b.peakRssMb)),
       rss_how: (build[0] as ProcessRun).how,
       workers,
+      free_cores: round(median(cores), 2),
       single: (() => {
         const ss = median(single.map((b) => b.seconds));
         return { seconds: round(ss), files_s: round(g.files.length / ss, 1), mb_s: round(mb / ss), ratio: round(floorS / ss, 3), cpu_seconds: round(median(single.map((b) => b.cpuSeconds))), peak_rss_mb: median(single.map((b) => b.peakRssMb)) };
@@ -195,7 +220,7 @@ whose other work already takes a core, the two take about the same time, and the
 |---|---|
 | build, main thread + ${c.workers} build worker (daemon.backfill_workers ${c.workers}, the default) | **${c.files_s} files/s, ${c.mb_s} MB/s** (${c.seconds} s) |
 | build, one thread (daemon.backfill_workers 0), same runs | ${c.single.files_s} files/s, ${c.single.mb_s} MB/s (${c.single.seconds} s; ${c.single.cpu_seconds} CPU s, peak ${c.single.peak_rss_mb} MB) |
-| workers on / off (wall) | **${round(c.single.seconds / c.seconds, 2)}×** |
+| workers on / off (wall) | **${round(c.single.seconds / c.seconds, 2)}×** (cores free for the build, measured before each run: ${c.free_cores} of 2) |
 | parse floor (whole-file read + split + JSON.parse, one core) | ${c.floor_mb_s} MB/s |
 | **build / floor** (wall; target ≥ 0.5; both cores may be used) | **${c.ratio}** with the worker, ${c.single.ratio} without |
 | CPU seconds: build process / floor → floor ÷ build | ${c.cpu_seconds} s / ${c.floor_cpu_seconds} s → ${c.cpu_ratio} |

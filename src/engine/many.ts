@@ -56,7 +56,8 @@ export async function buildMany(engine: Engine, pool: BuildPool | null, reqs: re
       await each(i, { result: out.result });
     }
   };
-  if (pool) await Promise.all([onMain(), ...Array.from({ length: pool.size }, () => inWorker(pool))]);
+  // Two builds a worker at a time (pool.ts `depth`): one building, one waiting there.
+  if (pool) await Promise.all([onMain(), ...Array.from({ length: pool.size * 2 }, () => inWorker(pool))]);
   for (const i of later.sort((a, b) => a - b)) {
     try {
       await each(i, { result: await engine.build(reqs[i] as BuildRequest) });

@@ -57,7 +57,8 @@ interface Job {
 
 interface Slot {
   worker: Worker;
-  job: Job | null;
+  /** Handed to this worker, oldest first: the first is building, the others wait there. */
+  jobs: Job[];
   idle: NodeJS.Timeout | null;
 }
 
@@ -84,12 +85,16 @@ export class BuildPool {
    * `background`: the workers run at a lower CPU priority than the main thread (the daemon: a
    * live refresh on the main thread must not queue for a core behind the backfill, whatever
    * else the machine runs). A one-shot build wants every cycle and leaves it off.
+   * `depth`: builds handed to one worker at a time, the first building and the rest waiting in
+   * the worker, so that it never idles while the main thread, busy with a build of its own, has
+   * not yet read its last answer (a one-shot build of many files: 2). Those builds must not
+   * depend on each other's index entries (buildMany's first phase does not).
    */
   constructor(
     readonly size: number,
     private readonly config: ResolvedConfig,
     private readonly index: IndexStore,
-    private readonly opts: { background?: boolean; idleMs?: number } = {},
+    private readonly opts: { background?: boolean; idleMs?: number; depth?: number } = {},
   ) {
     index.observe((e) => {
       if (this.slots.size === 0) return;
@@ -110,7 +115,7 @@ export class BuildPool {
   /** Builds in a worker right now. */
   get busy(): number {
     let n = 0;
-    for (const s of this.slots) if (s.job) n += 1;
+    for (const s of this.slots) n += s.jobs.length;
     return n;
   }
 
@@ -133,13 +138,14 @@ export class BuildPool {
 
   private dispatch(): void {
     while (this.waiting.length > 0) {
-      let slot = [...this.slots].find((s) => s.job === null);
+      let slot = [...this.slots].find((s) => s.jobs.length === 0);
       if (!slot && this.slots.size < this.size) slot = this.spawn();
+      slot ??= [...this.slots].find((s) => s.jobs.length < (this.opts.depth ?? 1));
       if (!slot) return;
       const job = this.waiting.shift() as Job;
       if (slot.idle) clearTimeout(slot.idle);
       slot.idle = null;
-      slot.job = job;
+      slot.jobs.push(job);
       // Every entry the main thread knows is sent before the build that may need it.
       this.broadcast();
       slot.worker.postMessage({ type: 'build', id: job.id, req: job.req } satisfies ToWorker);
@@ -151,7 +157,7 @@ export class BuildPool {
     this.broadcast();
     const nice = this.opts.background && process.platform === 'linux' ? BACKGROUND_NICE : null;
     const worker = new Worker(WORKER_URL, { workerData: { config: this.config, entries: this.index.all(), nice } satisfies WorkerData, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
-    const slot: Slot = { worker, job: null, idle: null };
+    const slot: Slot = { worker, jobs: [], idle: null };
     this.slots.add(slot);
     worker.on('message', (m: ToMain) => this.answer(slot, m));
     worker.on('error', (e) => this.lose(slot, `a build worker failed: ${e.message}`));
@@ -160,9 +166,9 @@ export class BuildPool {
   }
 
   private answer(slot: Slot, m: ToMain): void {
-    const job = slot.job;
-    if (!job || job.id !== m.id) return;
-    slot.job = null;
+    const at = slot.jobs.findIndex((j) => j.id === m.id);
+    if (at === -1) return;
+    const job = slot.jobs.splice(at, 1)[0] as Job;
     // The entries this build changed are the main thread's to keep (and to send to the others).
     if (m.type !== 'dependent') for (const e of m.entries) this.index.upsert(e);
     if (m.type === 'done') job.resolve({ kind: 'built', result: resultFromWire(m.result) });
@@ -173,7 +179,7 @@ export class BuildPool {
 
   private settle(slot: Slot): void {
     this.dispatch();
-    if (slot.job === null && this.slots.has(slot) && !slot.idle) {
+    if (slot.jobs.length === 0 && this.slots.has(slot) && !slot.idle) {
       slot.idle = setTimeout(() => void this.end(slot), this.opts.idleMs ?? IDLE_MS);
       slot.idle.unref();
     }
@@ -183,17 +189,14 @@ export class BuildPool {
   private lose(slot: Slot, why: string): void {
     if (!this.slots.delete(slot)) return;
     if (slot.idle) clearTimeout(slot.idle);
-    const job = slot.job;
-    slot.job = null;
-    job?.resolve({ kind: 'lost', why });
+    for (const job of slot.jobs.splice(0)) job.resolve({ kind: 'lost', why });
     this.settle(slot);
   }
 
   private async end(slot: Slot): Promise<void> {
     if (!this.slots.delete(slot)) return;
     if (slot.idle) clearTimeout(slot.idle);
-    slot.job?.resolve({ kind: 'lost', why: 'the build workers are stopped' });
-    slot.job = null;
+    for (const job of slot.jobs.splice(0)) job.resolve({ kind: 'lost', why: 'the build workers are stopped' });
     await slot.worker.terminate();
     if (this.busy === 0 && this.waiting.length === 0) for (const w of this.drained.splice(0)) w();
   }

@@ -61,8 +61,22 @@ port.on('message', (m: ToWorker) => {
     }
     return;
   }
-  void build(m.id, m.req.source, m);
+  jobs.push(m);
+  void drain();
 });
+
+/** Builds handed over ahead (pool.ts `depth`) wait here; one builds at a time. */
+const jobs: Extract<ToWorker, { type: 'build' }>[] = [];
+let draining = false;
+async function drain(): Promise<void> {
+  if (draining) return;
+  draining = true;
+  try {
+    for (let m = jobs.shift(); m !== undefined; m = jobs.shift()) await build(m.id, m.req.source, m);
+  } finally {
+    draining = false;
+  }
+}
 
 async function build(id: number, path: string, m: Extract<ToWorker, { type: 'build' }>): Promise<void> {
   changed = [];

@@ -85,7 +85,7 @@ export const buildCommand: Command = {
       const engine = await openEngine(config);
       // Many files: the sessions that depend on no other are built side by side (daemon.backfill_workers).
       const workers = reqs.length > 1 ? Math.min(workerCount(config.options.daemon.backfill_workers), reqs.length - 1) : 0;
-      const pool = workers > 0 ? new BuildPool(workers, config, engine.index) : null;
+      const pool = workers > 0 ? new BuildPool(workers, config, engine.index, { depth: 2 }) : null;
       try {
         await buildMany(engine, pool, reqs, async (i, o) => {
           try {
