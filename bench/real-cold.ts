@@ -213,8 +213,9 @@ exit (${c.rss_how} for its peak memory); the floor reads each file whole, splits
 load average was ${c.load[0]} at the start and ${c.load[1]} at the end (2 cores, shared with other builds): wall
 times stretch with it, so the ratios and the CPU seconds are the figures to compare. MB/s counts 2^20 bytes.
 Each run builds twice, right after each other: with the build worker (the default, docs/ARCHITECTURE.md#parallel-backfill)
-and with \`daemon.backfill_workers: 0\`. The worker can only shorten the wall time when a second core is free: on a host
-whose other work already takes a core, the two take about the same time, and the CPU seconds show what the worker costs.
+and with \`daemon.backfill_workers: 0\`. The worker can only shorten the wall time when a second core is free. When the
+host's other work takes that core (the "cores free" figure below 2), the worker cannot help, and what it costs — a second V8
+heap and its collector, dearer git spawns from a larger process, ${round(100 * (c.cpu_seconds / c.single.cpu_seconds - 1))} % more CPU seconds in these runs — makes the build slower.
 
 | figure | value |
 |---|---|
