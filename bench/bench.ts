@@ -17,9 +17,11 @@ import { redactionFigures, redactionMarkdown } from './redaction.js';
 import { refreshBench } from './refresh.js';
 import type { SoakResult } from './soak-core.js';
 import type { RefreshFigures } from './refresh.js';
+import type { BackfillRefreshFigures } from './refresh-backfill.js';
+import { backfillRefreshBench, backfillRefreshMarkdown } from './refresh-backfill.js';
 
 /**
- * `npm run bench [-- --json] [-- --quick] [-- --redaction] [-- --only cold|hooks]`: the figures
+ * `npm run bench [-- --json] [-- --quick] [-- --redaction] [-- --only cold|refresh|hooks]`: the figures
  * behind the product's claims, measured as medians and as ratios within one run (these machines
  * are shared and noisy), then written to docs/PERFORMANCE.md. `--redaction` measures the redactor
  * alone and prints its figures; `--only cold` (or HANDOFF_BENCH_ONLY=cold) the cold builds alone,
@@ -39,8 +41,8 @@ const CLI = join(PROJECT, 'dist', 'cli.js');
 const MiB = 2 ** 20;
 
 const SIZES = QUICK
-  ? { realBytes: 40 * MiB, coldBytes: 40 * MiB, runs: 2, largeBytes: 20 * MiB, appends: 30, idleFiles: 500, idleSeconds: 5, hookRuns: 15, hookBytes: 5 * MiB }
-  : { realBytes: 160 * MiB, coldBytes: 200 * MiB, runs: 3, largeBytes: 100 * MiB, appends: 100, idleFiles: 5000, idleSeconds: 60, hookRuns: 60, hookBytes: 20 * MiB };
+  ? { realBytes: 40 * MiB, coldBytes: 40 * MiB, runs: 2, largeBytes: 20 * MiB, appends: 30, backfillFiles: 20, backfillBytes: 20 * MiB, idleFiles: 500, idleSeconds: 5, hookRuns: 15, hookBytes: 5 * MiB }
+  : { realBytes: 160 * MiB, coldBytes: 200 * MiB, runs: 3, largeBytes: 100 * MiB, appends: 100, backfillFiles: 60, backfillBytes: 60 * MiB, idleFiles: 5000, idleSeconds: 60, hookRuns: 60, hookBytes: 20 * MiB };
 
 const STARTED = performance.now();
 const log = (msg: string): void => {
@@ -131,8 +133,35 @@ function coldLines(r: RealColdFigures, c: ColdFigures): string[] {
   const p = r.peer;
   return [
     `cold     ${r.files} files (${(r.bytes / MiB).toFixed(0)} MiB, corpus distribution): ${r.files_s} files/s, ${r.mb_s} MB/s vs floor ${r.floor_mb_s} MB/s → ratio ${r.ratio} (CPU time ${r.cpu_ratio}); peak RSS ${r.peak_rss_mb} MB; store ${Math.round(1000 * r.store_share) / 10} % of the source`,
+    `cold     workers off (daemon.backfill_workers 0): ${r.single.files_s} files/s, ${r.single.mb_s} MB/s → ratio ${r.single.ratio}; on/off ${round(r.single.seconds / r.seconds, 2)}× with ${r.free_cores} of 2 cores free`,
     'reason' in p ? `cold     peer not run: ${p.reason}` : `cold     peer ${p.name}: ${p.mb_s} MB/s (${p.seconds} s on ${p.files} Claude files), peak RSS ${p.peak_rss_mb} MB`,
     `cold     large files: ${c.mb_s} MB/s vs parse floor ${c.parse_floor_mb_s} MB/s → ratio ${c.ratio} (${(c.bytes / MiB).toFixed(0)} MiB, ${c.files} files)`,
+  ];
+}
+
+/** The refresh section of docs/PERFORMANCE.md (also spliced in alone by `-- --only refresh`). */
+function refreshSection(f: RefreshFigures, bf: BackfillRefreshFigures): string {
+  return `## Refresh latency (daemon running)
+
+Time from appending one realistic turn to the \`built\` notification for that session, ${f.appends} appends each.
+
+| transcript | p50 | p99 |
+|---|---|---|
+| small (${(f.small_bytes / MiB).toFixed(0)} MiB) | ${f.small_p50_ms} ms | ${f.small_p99_ms} ms |
+| large (${(f.large_bytes / MiB).toFixed(0)} MiB) | ${f.large_p50_ms} ms | ${f.large_p99_ms} ms |
+| **large / small (p50; target ≤ 1.5)** | **${f.ratio}** | |
+
+A refresh reads only the new bytes: the first build of the large transcript took ${f.initial_build_s} s, each
+refresh after it costs the same as on the small one.
+
+${backfillRefreshMarkdown(bf, f.small_p50_ms)}
+`;
+}
+
+function refreshLines(f: RefreshFigures, bf: BackfillRefreshFigures): string[] {
+  return [
+    `refresh  p50 ${f.small_p50_ms} ms (1 MiB) vs ${f.large_p50_ms} ms (${(f.large_bytes / MiB).toFixed(0)} MiB) → ratio ${f.ratio}; p99 ${f.small_p99_ms} / ${f.large_p99_ms} ms`,
+    `refresh  during a backfill: p50 ${bf.on.p50_ms} ms (p99 ${bf.on.p99_ms}, ${bf.on.appends} appends) with ${bf.on.workers} worker; ${bf.off.p50_ms} ms (p99 ${bf.off.p99_ms}, ${bf.off.appends} appends) with none`,
   ];
 }
 
@@ -190,20 +219,7 @@ dist/index.js>\` (e.g. after \`npm i --prefix /tmp/peer ccusage@17.2.1\`), else 
 
 Machine: ${m.cpu}, ${m.cores} cores, ${m.ram_gb} GiB RAM, ${m.kernel}, Node ${m.node}.
 
-${coldSection(r.real, c)}## Refresh latency (daemon running)
-
-Time from appending one realistic turn to the \`built\` notification for that session, ${f.appends} appends each.
-
-| transcript | p50 | p99 |
-|---|---|---|
-| small (${(f.small_bytes / MiB).toFixed(0)} MiB) | ${f.small_p50_ms} ms | ${f.small_p99_ms} ms |
-| large (${(f.large_bytes / MiB).toFixed(0)} MiB) | ${f.large_p50_ms} ms | ${f.large_p99_ms} ms |
-| **large / small (p50; target ≤ 1.5)** | **${f.ratio}** | |
-
-A refresh reads only the new bytes: the first build of the large transcript took ${f.initial_build_s} s, each
-refresh after it costs the same as on the small one.
-
-## Idle daemon
+${coldSection(r.real, c)}${refreshSection(f, r.refreshBackfill)}## Idle daemon
 
 | figure | value |
 |---|---|
@@ -281,7 +297,7 @@ it (272-313 MB).
 
 ${hooksSection(h)}## Crash soak
 
-${r.soak ? `\`npm run soak -- --seconds ${r.soak.requested_seconds ?? Math.round(r.soak.seconds)}\` (${r.soak.date.slice(0, 10)}, ${r.soak.seconds} s with the final flush and check): ${r.soak.lines} lines appended in random pieces to ${r.soak.files} transcripts while the daemon was killed with SIGKILL ${r.soak.kills} times and stopped with SIGTERM ${r.soak.sigterms} times: **${r.soak.lost} turns lost, ${r.soak.dup} duplicated**.` : 'Run `npm run soak -- --seconds 60` to add the crash soak here.'}
+${r.soak ? `\`npm run soak -- --seconds ${r.soak.requested_seconds ?? Math.round(r.soak.seconds)}\` (${r.soak.date.slice(0, 10)}, ${r.soak.seconds} s with the final flush and check): ${r.soak.lines} lines appended in random pieces to ${r.soak.files} transcripts while the daemon was killed with SIGKILL ${r.soak.kills} times and stopped with SIGTERM ${r.soak.sigterms} times: **${r.soak.lost} turns lost, ${r.soak.dup} duplicated**. The soak's daemon has \`watch.live_window_s: 1\` and one build worker: every transcript quiet for a second, and every start-up scan, is built in the worker while the file being written is built on the main thread.` : 'Run `npm run soak -- --seconds 60` to add the crash soak here.'}
 
 ## Redactor
 
@@ -359,6 +375,7 @@ interface Report {
   real: RealColdFigures;
   cold: ColdFigures;
   refresh: RefreshFigures;
+  refreshBackfill: BackfillRefreshFigures;
   idle: IdleFigures;
   hooks: HookFigures;
   redaction: RedactionFigures;
@@ -387,6 +404,20 @@ if (ONLY === 'hooks') {
   if (!QUICK) spliceSection(join(PROJECT, 'docs', 'PERFORMANCE.md'), '## Hooks\n', hooksSection(h));
   process.exit(0);
 }
+async function refreshFigures(): Promise<[RefreshFigures, BackfillRefreshFigures]> {
+  log(`refresh: small 1 MiB and large ${Math.round(SIZES.largeBytes / MiB)} MiB, ${SIZES.appends} appends each`);
+  const r = await refreshBench(CLI, { smallBytes: 1 * MiB, largeBytes: SIZES.largeBytes, appends: SIZES.appends, seed: 7 });
+  log(`refresh during a backfill of ${Math.round(SIZES.backfillBytes / MiB)} MiB, workers on and off`);
+  const bf = await backfillRefreshBench(CLI, { files: SIZES.backfillFiles, bytes: SIZES.backfillBytes, maxAppends: SIZES.appends, seed: 9 });
+  return [r, bf];
+}
+
+if (ONLY === 'refresh') {
+  const [r, bf] = await refreshFigures();
+  process.stdout.write(JSON_OUT ? `${JSON.stringify({ refresh: r, refreshBackfill: bf })}\n` : `${refreshLines(r, bf).join('\n')}\n`);
+  if (!QUICK) spliceSection(join(PROJECT, 'docs', 'PERFORMANCE.md'), '## Refresh latency', refreshSection(r, bf));
+  process.exit(0);
+}
 log(`machine: ${machine().cpu}, ${machine().cores} cores; ${QUICK ? 'quick pass' : 'full pass'}`);
 const realFig = await realColdBench(CLI, { bytes: SIZES.realBytes, runs: SIZES.runs, seed: 42 }, log);
 const coldFig = await cold();
@@ -396,8 +427,7 @@ if (ONLY === 'cold') {
   if (!QUICK) spliceSection(join(PROJECT, 'docs', 'PERFORMANCE.md'), '## Cold build', coldSection(realFig, coldFig));
   process.exit(0);
 }
-log(`refresh: small 1 MiB and large ${Math.round(SIZES.largeBytes / MiB)} MiB, ${SIZES.appends} appends each`);
-const refreshFig = await refreshBench(CLI, { smallBytes: 1 * MiB, largeBytes: SIZES.largeBytes, appends: SIZES.appends, seed: 7 });
+const [refreshFig, refreshBackfillFig] = await refreshFigures();
 log(`idle: ${SIZES.idleFiles} transcripts, ${SIZES.idleSeconds} s`);
 const idleFig = await idleBench(CLI, { files: SIZES.idleFiles, smallFiles: 50, seconds: SIZES.idleSeconds, seed: 11 });
 log(`hooks: ${SIZES.hookRuns} runs of session-start and statusline`);
@@ -410,6 +440,7 @@ const report: Report = {
   real: realFig,
   cold: coldFig,
   refresh: refreshFig,
+  refreshBackfill: refreshBackfillFig,
   idle: idleFig,
   hooks: hooksFig,
   redaction: redactionFigures(QUICK),
@@ -424,7 +455,7 @@ else {
   process.stdout.write(
     [
       ...coldLines(report.real, c),
-      `refresh  p50 ${f.small_p50_ms} ms (1 MiB) vs ${f.large_p50_ms} ms (${(f.large_bytes / MiB).toFixed(0)} MiB) → ratio ${f.ratio}; p99 ${f.small_p99_ms} / ${f.large_p99_ms} ms`,
+      ...refreshLines(f, report.refreshBackfill),
       `idle     ${i.cpu_pct} % CPU at rest (${i.first_cpu_pct} % in the first window), ${i.rss_mb} MB RSS, ${i.fds} fds for ${i.files} files (${i.fds_small} for ${i.small_files})`,
       `hooks    session-start p50 ${report.hooks.session_start_p50_ms} ms p99 ${report.hooks.session_start_p99_ms} ms; statusline (sh) p50 ${report.hooks.statusline_shell_p50_ms} ms p99 ${report.hooks.statusline_shell_p99_ms} ms, (node) p50 ${report.hooks.statusline_p50_ms} ms (node -e 0: ${report.hooks.node_p50_ms} ms)`,
       ...redactionLines(report.redaction),

@@ -1,5 +1,7 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseFloorSplitCpu } from './cold.js';
 import type { ProcessRun, StoreSize } from './cold-real.js';
@@ -46,6 +48,15 @@ export interface RealColdFigures {
   cpu_ratio: number;
   peak_rss_mb: number;
   rss_how: string;
+  /** Build workers of the figures above (daemon.backfill_workers; min with cores − 1). */
+  workers: number;
+  /**
+   * Cores free for this process during the runs: twice the time one CPU-bound process takes over
+   * the time two take side by side (2: both cores free; 1: the host's other work takes one).
+   */
+  free_cores: number;
+  /** The same build with the workers off (daemon.backfill_workers 0), in the same runs. */
+  single: { seconds: number; files_s: number; mb_s: number; ratio: number; cpu_seconds: number; peak_rss_mb: number };
   store: StoreSize;
   store_share: number;
   source_mix: Array<[string, number]>;
@@ -55,9 +66,28 @@ export interface RealColdFigures {
   load: [number, number];
 }
 
-async function oneBuild(cli: string, g: CorpusStore, base: string, measureStore: boolean): Promise<{ run: ProcessRun; size: StoreSize | null }> {
+const SPIN = 'let x = 0; for (let i = 0; i < 4e8; i += 1) x += i % 7; if (x < 0) console.log(x);';
+
+function spin(n: number): Promise<number> {
+  const t0 = performance.now();
+  return Promise.all(
+    Array.from({ length: n }, () => new Promise<void>((resolve, reject) => spawn(process.execPath, ['-e', SPIN], { stdio: 'ignore' }).on('exit', () => resolve()).on('error', reject))),
+  ).then(() => performance.now() - t0);
+}
+
+/** See RealColdFigures.free_cores. */
+async function freeCores(): Promise<number> {
+  const one = await spin(1);
+  const two = await spin(2);
+  return (2 * one) / two;
+}
+
+async function oneBuild(cli: string, g: CorpusStore, base: string, measureStore: boolean, workers: number): Promise<{ run: ProcessRun; size: StoreSize | null }> {
   const dir = await mkdtemp(join(base, 'run-'));
   try {
+    const cfg = join(dir, 'home', '.config', 'handoff');
+    mkdirSync(cfg, { recursive: true });
+    writeFileSync(join(cfg, 'handoff.config.json'), JSON.stringify({ daemon: { backfill_workers: workers } }));
     const run = await buildProcess(cli, g.files, join(dir, 'home'), join(dir, 'store'));
     return { run, size: measureStore ? storeSize(join(dir, 'store')) : null };
   } finally {
@@ -83,18 +113,24 @@ export async function realColdBench(cli: string, opts: { bytes: number; runs: nu
       floorCpu.push(f.cpuSeconds);
     };
     const build: ProcessRun[] = [];
+    const single: ProcessRun[] = [];
+    const cores: number[] = [];
+    const workers = Math.min(1, availableParallelism() - 1);
     const peer: ProcessRun[] = [];
     let size: StoreSize | null = null;
     // Interleaved, so floor, build and peer see the same machine load; the floor is taken right
     // before and right after each build (two samples per run).
     for (let i = 0; i < opts.runs; i += 1) {
       sample();
-      const r = await oneBuild(cli, g, base, size === null);
+      cores.push(await freeCores());
+      const r = await oneBuild(cli, g, base, size === null, workers);
       size ??= r.size;
       build.push(r.run);
       sample();
+      // The workers off, right after: the same files and (nearly) the same load.
+      single.push((await oneBuild(cli, g, base, false, 0)).run);
       if ('argv' in peerBin) peer.push(await peerProcess(peerBin.argv, join(base, 'data', 'claude'), join(base, 'peer-home')));
-      log(`cold (corpus distribution) run ${i + 1}/${opts.runs}: build ${(mb / r.run.seconds).toFixed(1)} MB/s (${r.run.seconds.toFixed(1)} s, ${r.run.peakRssMb} MB peak), floor ${(mb / (floor.at(-1) as number)).toFixed(1)} MB/s${peer.length > 0 ? `, peer ${(peer.at(-1) as ProcessRun).seconds.toFixed(1)} s` : ''}`);
+      log(`cold (corpus distribution) run ${i + 1}/${opts.runs}: build ${(mb / r.run.seconds).toFixed(1)} MB/s (${r.run.seconds.toFixed(1)} s, ${r.run.peakRssMb} MB peak; workers off ${(single.at(-1) as ProcessRun).seconds.toFixed(1)} s), floor ${(mb / (floor.at(-1) as number)).toFixed(1)} MB/s${peer.length > 0 ? `, peer ${(peer.at(-1) as ProcessRun).seconds.toFixed(1)} s` : ''}`);
     }
     const s = median(build.map((b) => b.seconds));
     const floorS = median(floor);
@@ -121,6 +157,12 @@ export async function realColdBench(cli: string, opts: { bytes: number; runs: nu
       cpu_ratio: round(floorCpuS / cpuS, 3),
       peak_rss_mb: median(build.map((b) => b.peakRssMb)),
       rss_how: (build[0] as ProcessRun).how,
+      workers,
+      free_cores: round(median(cores), 2),
+      single: (() => {
+        const ss = median(single.map((b) => b.seconds));
+        return { seconds: round(ss), files_s: round(g.files.length / ss, 1), mb_s: round(mb / ss), ratio: round(floorS / ss, 3), cpu_seconds: round(median(single.map((b) => b.cpuSeconds))), peak_rss_mb: median(single.map((b) => b.peakRssMb)) };
+      })(),
       store: { ...st, breakdown: st.breakdown.slice(0, 12) },
       store_share: round(st.du_bytes / g.bytes, 3),
       source_mix: mixShares(g.sourceMix).slice(0, 14),
@@ -170,12 +212,18 @@ exit (${c.rss_how} for its peak memory); the floor reads each file whole, splits
 \`JSON.parse\`s every line, on one core, in the same run on the same files. Median of ${c.runs}. The host's
 load average was ${c.load[0]} at the start and ${c.load[1]} at the end (2 cores, shared with other builds): wall
 times stretch with it, so the ratios and the CPU seconds are the figures to compare. MB/s counts 2^20 bytes.
+Each run builds twice, right after each other: with the build worker (the default, docs/ARCHITECTURE.md#parallel-backfill)
+and with \`daemon.backfill_workers: 0\`. The worker can only shorten the wall time when a second core is free. When the
+host's other work takes that core (the "cores free" figure below 2), the worker cannot help, and what it costs — a second V8
+heap and its collector, dearer git spawns from a larger process, ${round(100 * (c.cpu_seconds / c.single.cpu_seconds - 1))} % more CPU seconds in these runs — makes the build slower.
 
 | figure | value |
 |---|---|
-| build | **${c.files_s} files/s, ${c.mb_s} MB/s** (${c.seconds} s) |
+| build, main thread + ${c.workers} build worker (daemon.backfill_workers ${c.workers}, the default) | **${c.files_s} files/s, ${c.mb_s} MB/s** (${c.seconds} s) |
+| build, one thread (daemon.backfill_workers 0), same runs | ${c.single.files_s} files/s, ${c.single.mb_s} MB/s (${c.single.seconds} s; ${c.single.cpu_seconds} CPU s, peak ${c.single.peak_rss_mb} MB) |
+| workers on / off (wall) | **${round(c.single.seconds / c.seconds, 2)}×** (cores free for the build, measured before each run: ${c.free_cores} of 2) |
 | parse floor (whole-file read + split + JSON.parse, one core) | ${c.floor_mb_s} MB/s |
-| **build / floor** (wall; target ≥ 0.5) | **${c.ratio}** |
+| **build / floor** (wall; target ≥ 0.5; both cores may be used) | **${c.ratio}** with the worker, ${c.single.ratio} without |
 | CPU seconds: build process / floor → floor ÷ build | ${c.cpu_seconds} s / ${c.floor_cpu_seconds} s → ${c.cpu_ratio} |
 | peak RSS of the build process (target ≤ 200 MB) | **${c.peak_rss_mb} MB** |
 | store on disk (du) / source bytes (target ≤ 30 %) | **${round(100 * c.store_share, 1)} %** (${(st.du_bytes / MiB).toFixed(0)} MiB on disk, ${(st.apparent_bytes / MiB).toFixed(0)} MiB in ${st.files} files, ${st.sessions} sessions) |

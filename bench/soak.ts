@@ -12,7 +12,8 @@ import { rng, runSoak } from './soak-core.js';
 /**
  * `npm run soak -- [--seconds N] [--json]`: writers append realistic turns, each carrying a unique
  * marker, to 50 transcripts while the daemon is killed with SIGKILL at random moments (and now and
- * then stopped with SIGTERM) and restarted. Exits non-zero unless no turn was lost or duplicated.
+ * then stopped with SIGTERM) and restarted. With a one-second live window, most builds are
+ * backfill and run in the build workers. Exits non-zero unless no turn was lost or duplicated.
  */
 
 const argv = process.argv.slice(2);
@@ -64,6 +65,11 @@ try {
   const root = join(base, 'store');
   const { mkdir } = await import('node:fs/promises');
   await mkdir(home, { recursive: true });
+  // Transcripts quiet for a second are backfill, not live: each restart's start-up scan, and
+  // every file between two bursts, is built in the build workers (daemon.backfill_workers),
+  // while the file being written is built on the main thread — both lanes, killed at random.
+  await mkdir(join(home, '.config', 'handoff'), { recursive: true });
+  writeFileSync(join(home, '.config', 'handoff', 'handoff.config.json'), JSON.stringify({ watch: { live_window_s: 1 }, daemon: { backfill_workers: 1 } }));
   const seed = Number(process.env.HANDOFF_SOAK_SEED ?? Date.now() % 100_000);
   const r = await runSoak({
     cli: join(PROJECT, 'dist', 'cli.js'),

@@ -43,6 +43,7 @@ export interface FileConfig {
     shutdown_timeout_ms: number;
     finalize_on_red: boolean;
     cache_sessions: number;
+    backfill_workers: number;
     request_timeout_ms: number;
     idle_timeout_ms: number;
     max_connections: number;

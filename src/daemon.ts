@@ -2,8 +2,9 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join, sep } from 'node:path';
 import type { Engine, BuildResult } from './engine/index.js';
-import { openEngine } from './engine/index.js';
-import type { Priority } from './engine/scheduler.js';
+import { BuildPool, openEngine, workerCount } from './engine/index.js';
+import { maybeSubagent } from './engine/identity.js';
+import type { Lane, Offload, Priority } from './engine/scheduler.js';
 import { Scheduler } from './engine/scheduler.js';
 import type { ResolvedConfig } from './config.js';
 import { redactJsonText } from './core/redact.js';
@@ -81,6 +82,10 @@ export class Daemon {
   readonly startedAt = new Date();
   readonly log: Logger;
   private scheduler!: Scheduler;
+  /** Build workers for the backfill (null: daemon.backfill_workers is 0, or one core). */
+  private pool: BuildPool | null = null;
+  /** Parents to re-render (forced) because a subagent appeared while they may have been building in a worker. */
+  private readonly relink = new Set<string>();
   private server!: ControlServer;
   private watcher!: TranscriptWatcher;
   private lock!: StoreLock;
@@ -135,8 +140,9 @@ export class Daemon {
     this.statusFiles = new StatusFiles(new Layout(c.root).statusDir);
     try {
       await this.sweep();
-      this.engine = await openEngine(c, { cacheSessions: c.options.daemon.cache_sessions });
-      this.scheduler = new Scheduler((key, p) => this.run(key, p), { debounceMs: c.options.watch.debounce_ms });
+      this.engine = await this.openEngine(c);
+      this.pool = this.makePool();
+      this.scheduler = new Scheduler((key, p) => this.run(key, p), { debounceMs: c.options.watch.debounce_ms }, this.offload());
       // Compiled now, before the socket opens: the first `verify` would otherwise stall it for this.
       validator('handoff.llm');
       this.server = new ControlServer({
@@ -182,6 +188,47 @@ export class Daemon {
     this.markStarted();
     this.startTimers();
     this.log.info({ root: c.root, socket: c.socketPath, version: packageVersion() }, `handoffd ${packageVersion()} is running (store ${c.root}); ask it with \`handoff status\``);
+  }
+
+  private openEngine(c: ResolvedConfig): Promise<Engine> {
+    return openEngine(c, { cacheSessions: c.options.daemon.cache_sessions, linkParentNow: (p) => this.linkParentNow(p) });
+  }
+
+  /** daemon.backfill_workers, at most one fewer than the cores: the main thread keeps one for live work. */
+  private makePool(): BuildPool | null {
+    const n = workerCount(this.config.options.daemon.backfill_workers);
+    if (n > 0) this.log.info({ workers: n }, `backfill builds in ${n} worker thread(s) beside the main thread`);
+    return n > 0 ? new BuildPool(n, this.config, this.engine.index, { background: true }) : null;
+  }
+
+  private offload(): Offload | null {
+    const pool = this.pool;
+    if (!pool) return null;
+    return { slots: pool.size, lane: (path) => this.laneOf(path), run: (path) => this.runInPool(pool, path) };
+  }
+
+  /**
+   * A backfill build goes to a worker when its session depends on no other. A subagent (its
+   * first build takes its parent's project and re-renders the parent) waits until the workers
+   * are done, as does a fork or a subagent whose name does not say so (the worker sends it back
+   * before it writes). A file that is gone (marking it touches a session another path may be
+   * building) and a parent waiting to list a new subagent are the main thread's.
+   */
+  private laneOf(path: string): Lane {
+    const r = this.files.get(path);
+    if (path === INDEX_KEY || r === undefined || r.stat === null || this.relink.has(path)) return 'main';
+    return maybeSubagent(path) ? 'after' : 'pool';
+  }
+
+  /**
+   * A new subagent's parent is re-rendered through the queue, forced, when workers run: it may be
+   * building in one right now, and one session never builds in two places at once.
+   */
+  private linkParentNow(parentPath: string): boolean {
+    if (!this.pool) return true;
+    this.relink.add(parentPath);
+    this.scheduler.schedule(parentPath, 'live');
+    return false;
   }
 
   /** daemon.idle_timeout_ms and daemon.max_connections, the latter within the open-file limit. */
@@ -431,7 +478,7 @@ export class Daemon {
   }
 
   /** Builds one transcript (or marks it gone). Never throws: failures are states and events. */
-  private async run(path: string, _p: Priority): Promise<void> {
+  private async run(path: string, priority: Priority): Promise<void> {
     if (path === INDEX_KEY) {
       await this.flushIndexNow();
       return;
@@ -446,15 +493,53 @@ export class Daemon {
       if (r.stat === null) return await this.gone(r);
       const before = r.pressure.level;
       const hadSession = r.session !== null;
-      const res = await this.engine.build({ source: path, autoFinalize: this.config.options.daemon.finalize_on_red });
+      const force = this.relink.delete(path);
+      const res = await this.engine.build({ source: path, autoFinalize: this.config.options.daemon.finalize_on_red, ...(force ? { force } : {}), ...(priority === 'backfill' ? { backfill: true } : {}) });
       this.afterBuild(r, res, before, hadSession);
-      await this.succession(res, !hadSession || res.revision === 1);
+      await this.stamp(this.successorDirs(res, !hadSession || res.revision === 1));
     } catch (e) {
       this.onBuildError(r, e);
     } finally {
       this.noteBackfill(r);
       this.maybeFlushIndex();
     }
+  }
+
+  /**
+   * run(), in a build worker: the worker writes the session's folder; the entries its build
+   * changed are applied to the index before this sees the result. A worker that died, or a
+   * session that turned out to depend on another, is built on the main lane instead.
+   */
+  private async runInPool(pool: BuildPool, path: string): Promise<'done' | 'after'> {
+    const r = this.record(path);
+    if (r.retry) {
+      clearTimeout(r.retry);
+      r.retry = null;
+    }
+    r.stat = await statFile(path);
+    if (r.stat === null) return 'after';
+    const before = r.pressure.level;
+    const hadSession = r.session !== null;
+    try {
+      const out = await pool.run({ source: path, autoFinalize: this.config.options.daemon.finalize_on_red, backfill: true });
+      if (out.kind === 'lost') this.log.warn({ path, why: out.why }, `${out.why} while building ${path}; building it again on the main thread`);
+      if (out.kind !== 'built') return 'after';
+      const res = out.result;
+      // What the main thread's engine remembers of this session is older than the worker's commit.
+      this.engine.forget(path);
+      this.engine.forget(res.dir);
+      this.log.debug({ session: res.session, ms: res.build_ms }, 'built in a worker');
+      this.afterBuild(r, res, before, hadSession);
+      // Stamping writes other sessions' folders: in the main lane, with no worker build running.
+      const dirs = this.successorDirs(res, !hadSession || res.revision === 1);
+      if (dirs.length > 0) void this.exclusive(() => this.stamp(dirs));
+    } catch (e) {
+      this.engine.forget(path);
+      this.onBuildError(r, e);
+    }
+    this.noteBackfill(r);
+    this.maybeFlushIndex();
+    return 'done';
   }
 
   /**
@@ -465,7 +550,14 @@ export class Daemon {
   private async gone(r: FileRecord): Promise<void> {
     if (isFailed(r)) this.recovered(r);
     if (r.dir && r.state !== 'gone') {
-      const marked = await this.engine.markGone(r.dir, r.path);
+      // Another path of this session (a rollout archived elsewhere) may be building in a worker.
+      const resume = await this.scheduler.pauseOffload();
+      let marked: Awaited<ReturnType<Engine['markGone']>>;
+      try {
+        marked = await this.engine.markGone(r.dir, r.path);
+      } finally {
+        resume();
+      }
       if (marked === 'moved') {
         this.files.delete(r.path);
         return;
@@ -488,7 +580,8 @@ export class Daemon {
     const hadSession = r.session !== null;
     this.afterBuild(r, res, r.pressure.level, hadSession);
     // Not awaited: the client (a session-start hook on its time budget) has its answer already.
-    void this.exclusive(() => this.succession(res, !hadSession || res.revision === 1));
+    const dirs = this.successorDirs(res, !hadSession || res.revision === 1);
+    if (dirs.length > 0) void this.exclusive(() => this.stamp(dirs));
     if (r.stat) this.heat(res.path);
   }
 
@@ -499,7 +592,7 @@ export class Daemon {
    * transcript has appeared (then the recent handoffs of its project that were offered are looked at).
    * Runs in the queue; a failure costs the stamp, never the build.
    */
-  private async succession(res: BuildResult, first: boolean): Promise<void> {
+  private successorDirs(res: BuildResult, first: boolean): string[] {
     const dirs = existsSync(join(res.dir, TO_SESSION_FILE)) ? [res.dir] : [];
     if (first) {
       const oldest = Date.now() - this.config.options.hooks.offer_max_age_h * 3_600_000;
@@ -508,6 +601,10 @@ export class Daemon {
         if (existsSync(join(e.dir, TO_SESSION_FILE))) dirs.push(e.dir);
       }
     }
+    return dirs;
+  }
+
+  private async stamp(dirs: readonly string[]): Promise<void> {
     for (const dir of dirs) {
       try {
         const taker = await stampSuccessor(dir);
@@ -679,6 +776,11 @@ export class Daemon {
     return this.scheduler.exclusive(fn);
   }
 
+  /** A store write on one transcript: it waits for a build worker only when one builds that transcript. */
+  exclusiveFor<T>(path: string, fn: () => Promise<T>): Promise<T> {
+    return this.scheduler.exclusiveFor(path, fn);
+  }
+
   /** Resolves when every watched file is read to its end and the queue is idle. */
   async flush(timeoutMs: number): Promise<{ rounds: number; files: number }> {
     const deadline = Date.now() + Math.min(timeoutMs, MAX_FLUSH_MS);
@@ -776,7 +878,10 @@ export class Daemon {
       // In the queue, so no build runs on the old engine; its index is saved before the new one loads it.
       await this.exclusive(async () => {
         await this.flushIndexNow();
-        this.engine = await openEngine(this.config, { cacheSessions: this.config.options.daemon.cache_sessions });
+        await this.pool?.close();
+        this.engine = await this.openEngine(this.config);
+        this.pool = this.makePool();
+        this.scheduler.setOffload(this.offload());
       });
       this.scheduler.setDebounce(this.config.options.watch.debounce_ms);
       this.server.requestTimeoutMs = this.config.options.daemon.request_timeout_ms;
@@ -809,6 +914,8 @@ export class Daemon {
         Promise.race([this.scheduler?.stop(), sleep(this.config.options.daemon.shutdown_timeout_ms)]),
       ]);
       for (const x of results) if (x.status === 'rejected') this.log.warn({ err: describeError(x.reason) }, 'while stopping');
+      // A build cut short in a worker is residue its next build cuts away (commit.ts).
+      await this.pool?.close();
       await this.flushIndexNow();
       await this.server?.close();
       this.lock?.release();

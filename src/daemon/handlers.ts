@@ -35,12 +35,16 @@ async function noted(d: Daemon, r: BuildResult): Promise<Record<string, unknown>
  * A write a client asked for, in the build queue, with INDEX.json rewritten before the answer:
  * a `handoff show` or `verify` run right after `retitle` never finds the folder half-moved.
  */
-function written(d: Daemon, fn: () => Promise<BuildResult>): Promise<BuildResult> {
-  return d.exclusive(async () => {
+function written(d: Daemon, fn: () => Promise<BuildResult>): Promise<BuildResult>;
+function written(d: Daemon, path: string, fn: () => Promise<BuildResult>): Promise<BuildResult>;
+function written(d: Daemon, a: string | (() => Promise<BuildResult>), b?: () => Promise<BuildResult>): Promise<BuildResult> {
+  const fn = typeof a === 'string' ? (b as () => Promise<BuildResult>) : a;
+  const work = async (): Promise<BuildResult> => {
     const r = await fn();
     await d.flushIndexAfterWrite();
     return r;
-  });
+  };
+  return typeof a === 'string' ? d.exclusiveFor(a, work) : d.exclusive(work);
 }
 
 function sourceOf(e: IndexEntry): string {
@@ -82,7 +86,8 @@ export function makeHandlers(d: Daemon): Handlers {
       const path = given ?? sourceOf(entry(params));
       const harness = optionalString(params, 'harness');
       if (harness !== undefined && !HARNESSES.includes(harness as Harness)) throw new ParamError(`invalid params: "harness" must be one of ${HARNESSES.join(', ')}`);
-      const r = await written(d, () =>
+      // A build of one transcript waits for a worker only when that worker builds this transcript.
+      const r = await written(d, path, () =>
         d.engine.build({
           source: path,
           session: optionalString(params, 'session'),

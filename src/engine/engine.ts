@@ -30,6 +30,7 @@ import { bareManifest } from './new-session.js';
 import { archiveForReset, emptyForRebuild } from './session.js';
 import { continuity, goneSource, noTurns, openSource, readTextFile } from './source.js';
 import type { Base, BuildRequest, BuildResult, Ctx, EngineDeps, SessionChange } from './types.js';
+import { DependentSession } from './types.js';
 
 export type { BuildRequest, BuildResult, EngineDeps, SessionChange } from './types.js';
 
@@ -145,6 +146,7 @@ export class Engine {
 
   private async buildNew(ctx: Ctx, ident: Identity, p: Peek): Promise<BuildResult> {
     const { req } = ctx;
+    if (req.independentOnly && (ident.parent !== null || p.forkedFrom !== null)) throw new DependentSession(ctx.path);
     let choice = await inferProject(req.project, p.cwd, ctx.path, this.deps.git, (n) => this.cleaner.text(n));
     const parent = ident.parent ? this.deps.index.get(ident.parent) : undefined;
     if (!req.project && parent) choice = { project: parent.project, source: 'index' };
@@ -241,6 +243,7 @@ export class Engine {
   private async linkToParent(parentId: string): Promise<void> {
     const parent = this.deps.index.get(parentId);
     if (!parent?.source) return;
+    if (this.deps.linkParentNow && !this.deps.linkParentNow(parent.source.path)) return;
     try {
       await this.build({ source: parent.source.path, force: true });
     } catch {

@@ -69,6 +69,11 @@ export async function peek(path: string): Promise<Peek> {
   return out;
 }
 
+/** Named like a Claude subagent's transcript (whether it is one takes its first lines to tell). */
+export function maybeSubagent(path: string): boolean {
+  return /^agent-[\w-]+\.jsonl$/.test(basename(path));
+}
+
 export interface SubagentInfo {
   parentId: string;
 }
@@ -79,7 +84,7 @@ export interface SubagentInfo {
  */
 export function subagentOf(path: string, p: Peek): SubagentInfo | null {
   const name = basename(path);
-  if (!/^agent-[\w-]+\.jsonl$/.test(name)) return null;
+  if (!maybeSubagent(path)) return null;
   const parentDir = dirname(path);
   if (basename(parentDir) === 'subagents') return { parentId: basename(dirname(parentDir)) };
   if (p.nativeId !== null && p.nativeId !== fileStem(name)) return { parentId: p.nativeId };

@@ -12,6 +12,7 @@ import { Engine } from './engine.js';
 export interface EngineOptions {
   cacheSessions?: number;
   now?: () => Date;
+  linkParentNow?: (parentPath: string) => boolean;
 }
 
 /** Repository evidence as the configuration asks for it (git.enabled, git.timeout_ms). */
@@ -40,8 +41,11 @@ export async function openEngine(config: ResolvedConfig, opts: EngineOptions = {
     index,
     now: opts.now ?? (() => new Date()),
     cacheSessions: opts.cacheSessions ?? 0,
+    ...(opts.linkParentNow ? { linkParentNow: opts.linkParentNow } : {}),
   });
 }
 
 export { Engine } from './engine.js';
+export { BuildPool, workerCount } from './pool.js';
+export type { PoolOutcome } from './pool.js';
 export type { BuildRequest, BuildResult, SessionChange } from './types.js';

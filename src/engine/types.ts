@@ -23,6 +23,19 @@ export interface EngineDeps {
   now: () => Date;
   /** Sessions whose state stays in memory between refreshes (the daemon's hot set). */
   cacheSessions?: number;
+  /**
+   * Asked before a new subagent re-renders its parent: false when the caller will re-render the
+   * parent itself (the daemon, when the parent may be building in a worker at this moment).
+   */
+  linkParentNow?: (parentPath: string) => boolean;
+}
+
+/** Thrown by an `independentOnly` build before it writes anything: build this one on its own. */
+export class DependentSession extends Error {
+  constructor(readonly path: string) {
+    super(`${path}: a subagent or a fork, built on the main thread`);
+    this.name = 'DependentSession';
+  }
 }
 
 export interface BuildRequest {
@@ -42,6 +55,12 @@ export interface BuildRequest {
   autoFinalize?: boolean | undefined;
   /** Part of a backfill (the daemon's start-up scan, a one-shot build of many files): repository evidence may be reused for longer. */
   backfill?: boolean | undefined;
+  /**
+   * Build only a session that depends on no other being built at the same time (a parallel
+   * backfill, pool.ts): a new subagent (it re-renders its parent) or fork (it takes its origin's
+   * chain) throws DependentSession before anything is written, to be built after the others.
+   */
+  independentOnly?: boolean | undefined;
 }
 
 /** Changes `update()` makes to a session besides what its transcript says. */

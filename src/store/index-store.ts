@@ -18,8 +18,21 @@ export class IndexStore {
   private readonly children = new Map<string, Set<string>>();
   private readonly dirtyProjects = new Set<string>();
   private dirty = false;
+  /** Told of every upsert and removal (the daemon passes them on to its build workers). */
+  private readonly observers: ((e: IndexEntry | { removed: string }) => void)[] = [];
 
   private constructor(private readonly layout: Layout) {}
+
+  /** An index held in memory only, from entries another thread sent (a build worker's snapshot). */
+  static of(layout: Layout, entries: readonly IndexEntry[]): IndexStore {
+    const store = new IndexStore(layout);
+    for (const e of entries) store.put(e);
+    return store;
+  }
+
+  observe(fn: (e: IndexEntry | { removed: string }) => void): void {
+    this.observers.push(fn);
+  }
 
   static async load(layout: Layout): Promise<IndexStore> {
     const store = new IndexStore(layout);
@@ -104,6 +117,7 @@ export class IndexStore {
     this.put(e);
     this.dirtyProjects.add(e.project);
     this.dirty = true;
+    for (const fn of this.observers) fn(e);
   }
 
   remove(id: string): void {
@@ -113,6 +127,7 @@ export class IndexStore {
     this.unlink(prev);
     this.dirtyProjects.add(prev.project);
     this.dirty = true;
+    for (const fn of this.observers) fn({ removed: id });
   }
 
   get isDirty(): boolean {

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
-import type { BuildRequest, BuildResult, Engine } from '../../engine/index.js';
-import { openEngine } from '../../engine/index.js';
+import type { BuildRequest, BuildResult } from '../../engine/index.js';
+import { BuildPool, openEngine, workerCount } from '../../engine/index.js';
+import { buildMany } from '../../engine/many.js';
 import type { BuildParams } from '../../control/protocol.js';
 import { Redactor, redactName } from '../../core/redact.js';
 import { HARNESSES } from '../../core/types.js';
@@ -51,34 +52,59 @@ export const buildCommand: Command = {
     const model = redactArg(io, redactor, '--model', str(args, 'model'));
     const session = mapDefined(str(args, 'session'), (s) => redactName(redactor, s));
     const daemon = await daemonIfRunning(config);
-    const engine = daemon ? null : await openEngine(config);
+    const reqs: BuildRequest[] = sources.map((source) => ({
+      source: resolve(io.cwd, source),
+      session,
+      project,
+      harness: harness as Harness | undefined,
+      model,
+      objective,
+      allowBadLines: bool(args, 'allow-bad-lines'),
+      final: bool(args, 'final'),
+    }));
     let exit: number = EXIT.OK;
+    const fail = (e: unknown): void => {
+      if (!(e instanceof HandoffError)) throw e;
+      printError(io, e);
+      if (exit === EXIT.OK) exit = e.exitCode;
+    };
     try {
-      for (const source of sources) {
-        const req: BuildRequest = {
-          source: resolve(io.cwd, source),
-          session,
-          project,
-          harness: harness as Harness | undefined,
-          model,
-          objective,
-          allowBadLines: bool(args, 'allow-bad-lines'),
-          final: bool(args, 'final'),
-        };
-        try {
-          // While a daemon runs it is the store's only writer: the build goes through its queue.
-          const r = daemon ? ((await daemon.call('build', toParams(req), 0)) as unknown as BuildResult) : await (engine as Engine).build(req);
-          // A build renders `to_session: pending`; without a daemon to stamp it again, this command does.
-          if (!daemon) await stampSuccessor(r.dir);
-          report(io, r, bool(args, 'json'), source);
-          if (r.corrupt) throw r.corrupt;
-        } catch (e) {
-          if (!(e instanceof HandoffError)) throw e;
-          printError(io, e);
-          if (exit === EXIT.OK) exit = e.exitCode;
+      if (daemon) {
+        // While a daemon runs it is the store's only writer: the builds go through its queue.
+        for (const [i, req] of reqs.entries()) {
+          try {
+            const r = (await daemon.call('build', toParams(req), 0)) as unknown as BuildResult;
+            report(io, r, bool(args, 'json'), sources[i] as string);
+            if (r.corrupt) throw r.corrupt;
+          } catch (e) {
+            fail(e);
+          }
         }
+        return exit;
       }
-      if (engine) await flushIndex(config, engine.index);
+      const engine = await openEngine(config);
+      // Many files: the sessions that depend on no other are built side by side (daemon.backfill_workers).
+      const workers = reqs.length > 1 ? Math.min(workerCount(config.options.daemon.backfill_workers), reqs.length - 1) : 0;
+      const pool = workers > 0 ? new BuildPool(workers, config, engine.index, { depth: 2 }) : null;
+      try {
+        // A build of many files is a backfill: each repository's git evidence is captured once for it.
+        const many = reqs.length > 1 ? reqs.map((r) => ({ ...r, backfill: true })) : reqs;
+        await buildMany(engine, pool, many, async (i, o) => {
+          try {
+            if ('error' in o) throw o.error;
+            const r = o.result;
+            // A build renders `to_session: pending`; without a daemon to stamp it again, this command does.
+            await stampSuccessor(r.dir);
+            report(io, r, bool(args, 'json'), sources[i] as string);
+            if (r.corrupt) throw r.corrupt;
+          } catch (e) {
+            fail(e);
+          }
+        });
+      } finally {
+        await pool?.close();
+      }
+      await flushIndex(config, engine.index);
     } finally {
       daemon?.close();
     }

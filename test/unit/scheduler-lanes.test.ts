@@ -1,0 +1,148 @@
+import { describe, expect, it } from 'vitest';
+import type { Lane } from '../../src/engine/scheduler.js';
+import { Scheduler } from '../../src/engine/scheduler.js';
+import { waitFor } from '../helpers.js';
+
+/** The scheduler's two lanes: the main thread's queue and the build workers' (engine/scheduler.ts). */
+
+interface Gate {
+  open: () => void;
+  done: Promise<void>;
+}
+
+function gate(): Gate {
+  let open = (): void => undefined;
+  const done = new Promise<void>((r) => (open = r));
+  return { open, done };
+}
+
+function lanes(laneOf: (k: string) => Lane = () => 'pool') {
+  const log: string[] = [];
+  const gates = new Map<string, Gate>();
+  const hold = (k: string): Gate => {
+    const g = gate();
+    gates.set(k, g);
+    return g;
+  };
+  const s = new Scheduler(
+    async (k) => {
+      log.push(`main:${k}`);
+      await gates.get(k)?.done;
+      log.push(`main-end:${k}`);
+    },
+    { debounceMs: 0 },
+    {
+      slots: 1,
+      lane: laneOf,
+      run: async (k) => {
+        log.push(`pool:${k}`);
+        await gates.get(k)?.done;
+        log.push(`pool-end:${k}`);
+        return k.startsWith('dep') ? 'after' : 'done';
+      },
+    },
+  );
+  return { s, log, hold };
+}
+
+describe('the build queue with workers', () => {
+  it('builds a live change on the main lane while a backfill build holds the worker', async () => {
+    const { s, log, hold } = lanes();
+    const big = hold('big');
+    s.schedule('big', 'backfill');
+    await waitFor(() => log.includes('pool:big'), 'the backfill build to start');
+    s.schedule('live', 'live');
+    await waitFor(() => log.includes('main-end:live'), 'the live build');
+    expect(log).not.toContain('pool-end:big');
+    big.open();
+    await s.onIdle();
+  });
+
+  it('never builds one key in both lanes: a change while a worker builds it is built once more after', async () => {
+    const { s, log, hold } = lanes();
+    const a = hold('a');
+    s.schedule('a', 'backfill');
+    await waitFor(() => log.includes('pool:a'), 'the backfill build to start');
+    s.schedule('a', 'live');
+    await new Promise((r) => setTimeout(r, 20));
+    expect(log).toEqual(['pool:a']);
+    a.open();
+    await s.onIdle();
+    expect(log).toEqual(['pool:a', 'pool-end:a', 'main:a', 'main-end:a']);
+  });
+
+  it('moves a waiting backfill build raised to live onto the main lane, ahead of the workers', async () => {
+    const { s, log, hold } = lanes();
+    const first = hold('first');
+    s.schedule('first', 'backfill');
+    s.schedule('second', 'backfill');
+    await waitFor(() => log.includes('pool:first'), 'the first backfill build');
+    s.schedule('second', 'live');
+    await waitFor(() => log.includes('main-end:second'), 'the raised build');
+    first.open();
+    await s.onIdle();
+    expect(log.filter((l) => l.endsWith('second'))).toEqual(['main:second', 'main-end:second']);
+  });
+
+  it('runs exclusive work only when no worker build runs, and starts none meanwhile', async () => {
+    const { s, log, hold } = lanes();
+    const a = hold('a');
+    s.schedule('a', 'backfill');
+    s.schedule('b', 'backfill');
+    await waitFor(() => log.includes('pool:a'), 'the backfill build');
+    const x = s.exclusive(async () => {
+      log.push('exclusive');
+      await new Promise((r) => setTimeout(r, 20));
+      log.push('exclusive-end');
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(log).not.toContain('exclusive');
+    a.open();
+    await x;
+    await s.onIdle();
+    expect(log).toEqual(['pool:a', 'pool-end:a', 'exclusive', 'exclusive-end', 'pool:b', 'pool-end:b']);
+  });
+
+  it('lets work on one transcript wait only for a worker building that transcript, and keeps the workers off it meanwhile', async () => {
+    const { s, log, hold } = lanes();
+    const a = hold('a');
+    s.schedule('a', 'backfill');
+    s.schedule('b', 'backfill');
+    await waitFor(() => log.includes('pool:a'), 'the backfill build');
+    // `other` is not in a worker: it runs now, beside the build of `a`.
+    await s.exclusiveFor('other', async () => void log.push('socket:other'));
+    expect(log).toEqual(['pool:a', 'socket:other']);
+    // `b` waits in the worker lane; claimed by the main lane, no worker starts it until the claim ends.
+    const claim = gate();
+    const onB = s.exclusiveFor('b', async () => {
+      log.push('socket:b');
+      await claim.done;
+      log.push('socket-end:b');
+    });
+    await waitFor(() => log.includes('socket:b'), 'the claim of b');
+    a.open();
+    await waitFor(() => log.includes('pool-end:a'), 'the build of a');
+    await new Promise((r) => setTimeout(r, 20));
+    expect(log).not.toContain('pool:b');
+    claim.open();
+    await onB;
+    await s.onIdle();
+    expect(log).toEqual(['pool:a', 'socket:other', 'socket:b', 'pool-end:a', 'socket-end:b', 'pool:b', 'pool-end:b']);
+  });
+
+  it('builds dependent sessions on the main lane after the worker lane has emptied', async () => {
+    const { s, log, hold } = lanes((k) => (k.startsWith('sub') ? 'after' : 'pool'));
+    const a = hold('a');
+    s.schedule('a', 'backfill');
+    s.schedule('sub', 'backfill');
+    s.schedule('dep', 'backfill');
+    s.schedule('b', 'backfill');
+    await waitFor(() => log.includes('pool:a'), 'the backfill build');
+    await new Promise((r) => setTimeout(r, 20));
+    expect(log).toEqual(['pool:a']);
+    a.open();
+    await s.onIdle();
+    // `dep` was sent back by its worker: it too waits for the others.
+    expect(log).toEqual(['pool:a', 'pool-end:a', 'pool:dep', 'pool-end:dep', 'pool:b', 'pool-end:b', 'main:sub', 'main-end:sub', 'main:dep', 'main-end:dep']);
+  });
+});
