@@ -14,7 +14,7 @@ import { isTranscript } from './scan.js';
  * hints: add, change, unlink of a path.
  *
  * chokidar watches folders only (options.ts); what happens to a transcript comes from its
- * folder's watch as a raw event, gathered for COALESCE_MS so that a burst of appends is one hint.
+ * folder's watch as a raw event; a burst of appends is gathered into one hint per COALESCE_MS.
  */
 
 // On Linux a nice value is per thread: the watch thread yields the CPU to the daemon's own
@@ -36,20 +36,38 @@ const roots = (workerData as { roots: string[] }).roots;
 /** path → whether it appeared or went (then a stat says which) rather than only changed. */
 const pending = new Map<string, boolean>();
 let timer: NodeJS.Timeout | null = null;
+/** Batches go out in order: one whose stats are still running is not overtaken by the next. */
+let sending: Promise<void> = Promise.resolve();
 
+/**
+ * The first event after a quiet spell goes out at once (a refresh waits for no timer); those
+ * that follow within COALESCE_MS are gathered and go out at its end, and so on while they come.
+ */
 function note(path: string, renamed: boolean): void {
   pending.set(path, renamed || pending.get(path) === true);
-  timer ??= setTimeout(() => void deliver(), COALESCE_MS);
+  if (timer !== null) return;
+  deliver();
+  gather();
 }
 
-async function deliver(): Promise<void> {
+function gather(): void {
+  timer = setTimeout(() => {
+    timer = null;
+    if (pending.size === 0) return;
+    deliver();
+    gather();
+  }, COALESCE_MS);
+}
+
+function deliver(): void {
   const batch = [...pending];
   pending.clear();
-  timer = null;
-  for (const [path, renamed] of batch) {
-    if (!renamed) send({ t: 'event', kind: 'change', path });
-    else send({ t: 'event', kind: (await exists(path)) ? 'add' : 'unlink', path });
-  }
+  sending = sending.then(async () => {
+    for (const [path, renamed] of batch) {
+      if (!renamed) send({ t: 'event', kind: 'change', path });
+      else send({ t: 'event', kind: (await exists(path)) ? 'add' : 'unlink', path });
+    }
+  });
 }
 
 async function exists(path: string): Promise<boolean> {
