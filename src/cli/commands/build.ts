@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { BuildRequest, BuildResult } from '../../engine/index.js';
 import { BuildPool, openEngine, workerCount } from '../../engine/index.js';
+import { tuneHeap } from '../../daemon/heap.js';
 import { buildMany } from '../../engine/many.js';
 import type { BuildParams } from '../../control/protocol.js';
 import { Redactor, redactName } from '../../core/redact.js';
@@ -82,6 +83,9 @@ export const buildCommand: Command = {
         }
         return exit;
       }
+      // Many files are a backfill: the heap is held to what the daemon's is (daemon/heap.ts), so
+      // the main thread and a build worker together stay within the cold build's memory budget.
+      if (reqs.length > 1) tuneHeap();
       const engine = await openEngine(config);
       // Many files: the sessions that depend on no other are built side by side (daemon.backfill_workers).
       const workers = reqs.length > 1 ? Math.min(workerCount(config.options.daemon.backfill_workers), reqs.length - 1) : 0;
