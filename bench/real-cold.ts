@@ -190,7 +190,7 @@ export function realColdMarkdown(c: RealColdFigures, before: { date: string; com
   const mixRows = c.source_mix.map(([k, v]) => `| ${k} | ${v} % | ${generated.get(k) ?? 0} % |`);
   const beforeRows = before
     ? Object.entries(before.figures)
-        .map(([k, v]) => `| ${k} | ${v} | (to be measured after the optimisation) |`)
+        .map(([k, v]) => `| ${k} | ${v} | the table above (this run) |`)
         .join('\n')
     : '';
   return `### On a store shaped like a real one
@@ -238,8 +238,7 @@ ${
   before
     ? `
 Before issue 13's optimisations (measured ${before.date} at ${before.commit} with this benchmark; the
-"after" column is filled when the per-file and per-line costs, the parallel backfill and the
-smaller store land):
+"after" figures are those of the table above, measured in this run):
 
 | figure | before | after |
 |---|---|---|
