@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { lstat, readFile, realpath, stat } from 'node:fs/promises';
-import { dirname, join, resolve as resolvePath } from 'node:path';
+import { dirname, join, resolve as resolvePath, sep } from 'node:path';
 import type { GitEvidence } from '../core/evidence.js';
 import { GIT_LIST_LIMIT, gitUnavailable } from '../core/evidence.js';
 
@@ -150,7 +150,7 @@ export async function discover(cwd: string): Promise<{ top: string; gitDir: stri
     const st = await lstat(dotGit).catch(() => null);
     if (st?.isDirectory()) {
       // A folder inside the git dir itself is not in a work tree: git says so.
-      if (start === dotGit || start.startsWith(`${dotGit}/`)) return 'ask-git';
+      if (start === dotGit || start.startsWith(`${dotGit}${sep}`)) return 'ask-git';
       return (await stat(join(dotGit, 'HEAD')).catch(() => null))?.isFile() === true ? { top: dir, gitDir: dotGit } : 'ask-git';
     }
     if (st?.isFile()) {
