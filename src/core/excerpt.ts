@@ -21,10 +21,26 @@ export interface ExcerptLimits {
   tail: number;
 }
 
-/** timeline.jsonl: a turn's text. */
-export const TIMELINE_TEXT: ExcerptLimits = { max: 500, head: 320, tail: 120 };
+/*
+ * A cut line carries the note and, in the timeline, `text_bytes` and `text_sha256` (about 130
+ * bytes in all), so `max` leaves room for them above head + tail: a cut never makes a line longer.
+ */
+
+/** timeline.jsonl: the words of the user and of the agent (USER and AGENT turns). */
+export const TIMELINE_TEXT: ExcerptLimits = { max: 600, head: 320, tail: 120 };
+/**
+ * timeline.jsonl: tool calls and results, reasoning and the rest. They are most of a session's
+ * turns and bytes, and the handoff states what they proved (checks, failures, files) from the
+ * state, so the timeline keeps less of each.
+ */
+export const TIMELINE_TOOL_TEXT: ExcerptLimits = { max: 380, head: 160, tail: 60 };
 /** TOOLS.md: a tool call's or result's text (the timeline holds the same turn). */
-export const TOOLS_TEXT: ExcerptLimits = { max: 300, head: 180, tail: 80 };
+export const TOOLS_TEXT: ExcerptLimits = { max: 180, head: 100, tail: 40 };
+
+/** What timeline.jsonl keeps of a turn's text, by the turn's class. */
+export function timelineLimits(cls: string): ExcerptLimits {
+  return cls === 'USER' || cls === 'AGENT' ? TIMELINE_TEXT : TIMELINE_TOOL_TEXT;
+}
 
 export function excerpt(text: string, lim: ExcerptLimits): Excerpt {
   if (text.length <= lim.max) return { text, full: null };
@@ -32,7 +48,9 @@ export function excerpt(text: string, lim: ExcerptLimits): Excerpt {
   const tail = text.slice(boundary(text, text.length - lim.tail));
   const full = { bytes: Buffer.byteLength(text), sha256: sha256Hex(text) };
   const cut = text.length - head.length - tail.length;
-  return { text: `${head}\n[… ${cut} characters cut: the full text is ${full.bytes} bytes, sha256 ${full.sha256} …]\n${tail}`, full };
+  // The note is short: the full text's length and sha256 are the timeline line's `text_bytes`
+  // and `text_sha256` (store format 3 wrote them into the note as well).
+  return { text: `${head}\n[… ${cut} characters cut …]\n${tail}`, full };
 }
 
 /** A cut never splits a surrogate pair (an emoji) in two. */

@@ -325,7 +325,7 @@ export function noteTurn(st: SessionState, turn: Turn, main: boolean, notice: bo
     seq: turn.seq,
     ts: turn.ts,
     class: turn.class,
-    text: head(turn.text, LIMITS.WINDOW_TEXT_CHARS),
+    text: head(turn.text, turn.class === 'USER' || turn.class === 'AGENT' ? LIMITS.WINDOW_TEXT_CHARS : LIMITS.WINDOW_TOOL_TEXT_CHARS),
   };
   if (turn.tool) w.tool = turn.tool;
   pushBounded(st.window, w, LIMITS.WINDOW_TURNS);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson, sha256Hex } from './canonical.js';
-import { TIMELINE_TEXT, excerpt } from './excerpt.js';
+import { excerpt, timelineLimits } from './excerpt.js';
 import type { ToolRef, Turn } from './types.js';
 
 /**
@@ -20,7 +20,7 @@ export interface ChainedLine {
 }
 
 export function timelineRecord(turn: Turn): Record<string, unknown> {
-  const ex = excerpt(turn.text, TIMELINE_TEXT);
+  const ex = excerpt(turn.text, timelineLimits(turn.class));
   const rec: Record<string, unknown> = { seq: turn.seq, ts: turn.ts, class: turn.class, text: ex.text };
   if (ex.full) {
     rec.text_bytes = ex.full.bytes;
@@ -48,7 +48,7 @@ export function canonicalTurn(turn: Turn, h?: string): string {
 /** Everything after `class` (and `h`): serialized once per turn, the text being the bulk. */
 function canonicalTail(turn: Turn): string {
   const seq = Number.isFinite(turn.seq) ? String(turn.seq) : 'null';
-  const ex = excerpt(turn.text, TIMELINE_TEXT);
+  const ex = excerpt(turn.text, timelineLimits(turn.class));
   // Keys in canonical (sorted) order: seq, text, text_bytes, text_sha256, tool, ts.
   const full = ex.full ? `,"text_bytes":${ex.full.bytes},"text_sha256":"${ex.full.sha256}"` : '';
   return `"seq":${seq},"text":${JSON.stringify(ex.text)}${full}${turn.tool ? `,"tool":${toolJson(turn.tool)}` : ''},"ts":${JSON.stringify(turn.ts)}}`;

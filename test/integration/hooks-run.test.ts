@@ -224,7 +224,7 @@ describe('session-start of a new or cleared session', () => {
     expect(bad.code).toBe(1);
     expect(bad.out + bad.err).toContain(`HANDOFF.md names to_session 99999999-0000-4000-8000-000000000000 but HANDOFF.summary.json names ${next.sessionId}`);
     const summary = readFileSync(join(dir, 'HANDOFF.summary.json'), 'utf8');
-    writeFileSync(join(dir, 'HANDOFF.summary.json'), summary.replace(`"session": "${next.sessionId}"`, '"session": "99999999-0000-4000-8000-000000000000"'));
+    writeFileSync(join(dir, 'HANDOFF.summary.json'), summary.replace(`"session":"${next.sessionId}"`, '"session":"99999999-0000-4000-8000-000000000000"'));
     const forged = await runCli(['verify', id], { env });
     expect(forged.code).toBe(1);
     expect(forged.out + forged.err).toContain('names to_session 99999999-0000-4000-8000-000000000000, which to-session.json does not record');

@@ -3,9 +3,17 @@ import { appendFile, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { canonicalJson } from '../../src/core/canonical.js';
+import { TIMELINE_TEXT, TIMELINE_TOOL_TEXT, TOOLS_TEXT, excerpt } from '../../src/core/excerpt.js';
+import { toolSection } from '../../src/core/render/tools-md.js';
+import { LIMITS } from '../../src/core/state.js';
+import { chainLine, checkChain } from '../../src/core/timeline.js';
+import type { Turn } from '../../src/core/types.js';
 import type { Manifest } from '../../src/store/manifest.js';
 import { seal, serializeManifest } from '../../src/store/manifest.js';
-import { copyFixture, readLines, runCli, tempDir, testEnv } from '../helpers.js';
+import { copyFixture, readJson, readLines, runCli, tempDir, testEnv } from '../helpers.js';
+
+const sha = (s: string): string => createHash('sha256').update(s).digest('hex');
 
 /** A Bash call and its result, in Claude Code's shape, the result `output` long. */
 function longToolCall(output: string): string {
@@ -42,7 +50,9 @@ describe('a store a fraction of the transcripts', () => {
     expect(cut?.text_sha256).toBe(createHash('sha256').update(output).digest('hex'));
     const tools = await readFile(join(dir, 'TOOLS.md'), 'utf8');
     expect(tools).toContain('first line of the log');
-    expect(tools).toContain(`sha256 ${cut?.text_sha256 ?? ''}`);
+    // The digest is the timeline line's; TOOLS.md's note says only how much was cut.
+    expect(tools).toMatch(/\[… \d+ characters cut …\]/);
+    expect(tools).not.toContain(cut?.text_sha256 ?? '');
     expect(tools).not.toContain(middle);
 
     const v = await runCli(['verify', 'claude-session', '--source'], { env });
@@ -85,5 +95,96 @@ describe('a store a fraction of the transcripts', () => {
     expect((await readdir(dir)).filter((n) => n.startsWith('.state-'))).toEqual([after.state_file]);
     const v = await runCli(['verify', 'claude-session'], { env });
     expect(v.code).toBe(0);
+  });
+});
+
+/** What the store keeps of each turn (docs/FORMAT.md, store format 4). */
+
+describe('timeline.jsonl keeps more of what the user and the agent said than of tool output', () => {
+  it('keeps a 400-character USER turn whole and cuts a TOOL turn of the same length to head and tail', () => {
+    const text = `${'a'.repeat(200)}${'b'.repeat(200)}`;
+    const user = JSON.parse(chainLine('', { seq: 0, ts: null, class: 'USER', text }).bytes.toString()) as Record<string, unknown>;
+    expect(user.text).toBe(text);
+    expect(user.text_sha256).toBeUndefined();
+    const tool = JSON.parse(chainLine('', { seq: 1, ts: null, class: 'TOOL', text, tool: { name: 'Bash', id: 't1', ok: true } }).bytes.toString()) as Record<string, string | number>;
+    expect(tool.text).toBe(`${'a'.repeat(TIMELINE_TOOL_TEXT.head)}\n[… ${400 - TIMELINE_TOOL_TEXT.head - TIMELINE_TOOL_TEXT.tail} characters cut …]\n${'b'.repeat(TIMELINE_TOOL_TEXT.tail)}`);
+    // The note no longer repeats the digest: the line's own members carry it.
+    expect(tool.text_sha256).toBe(sha(text));
+    expect(tool.text_bytes).toBe(400);
+  });
+
+  it('cuts a text only where the cut line is shorter than the whole one, for every class and length', () => {
+    for (const cls of ['USER', 'AGENT', 'TOOL', 'THOUGHT', 'OTHER'] as const) {
+      const lim = cls === 'USER' || cls === 'AGENT' ? TIMELINE_TEXT : TIMELINE_TOOL_TEXT;
+      for (let n = lim.max + 1; n <= lim.max + 64; n += 1) {
+        const turn: Turn = { seq: 7, ts: '2026-01-01T00:00:00.000Z', class: cls, text: 'x'.repeat(n) };
+        const cut = chainLine('', turn).bytes.length;
+        // The same line with the text kept whole and without the digest members.
+        const whole = Buffer.byteLength(JSON.stringify({ class: cls, h: 'h'.repeat(64), seq: 7, text: turn.text, ts: turn.ts })) + 1;
+        expect(cut, `${cls} ${n}`).toBeLessThan(whole);
+      }
+    }
+    for (let n = TOOLS_TEXT.max + 1; n <= TOOLS_TEXT.max + 64; n += 1) {
+      const text = 'y'.repeat(n);
+      expect(excerpt(text, TOOLS_TEXT).text.length, `TOOLS.md ${n}`).toBeLessThan(n);
+      expect(toolSection({ seq: 1, ts: null, class: 'TOOL', text, tool: { name: 'Bash', id: 't', ok: true } })).toContain('characters cut …]');
+    }
+  });
+});
+
+describe('a timeline written in store format 3', () => {
+  it('chains on: a line with the long note, then a new line in format 4, check as one chain', () => {
+    const full = 'z'.repeat(1000);
+    // A line as format 3 wrote it: the note repeated the full text's length and sha256.
+    const old = { class: 'TOOL', seq: 0, text: `${'z'.repeat(180)}\n[… 740 characters cut: the full text is 1000 bytes, sha256 ${sha(full)} …]\n${'z'.repeat(80)}`, text_bytes: 1000, text_sha256: sha(full), tool: { id: 't0', name: 'Bash', ok: true }, ts: null };
+    const h0 = sha(canonicalJson(old));
+    const line0 = canonicalJson({ ...old, h: h0 });
+    const next = chainLine(h0, { seq: 1, ts: null, class: 'TOOL', text: full, tool: { name: 'Bash', id: 't1', ok: true } });
+    expect(next.bytes.toString()).toContain('[… 780 characters cut …]');
+    expect(checkChain([line0, next.bytes.toString().trimEnd()])).toEqual({ ok: true, lines: 2, head: next.h });
+  });
+});
+
+describe('HANDOFF.llm.json', () => {
+  it('lists each tool call once, with how its result ended, and keeps less of tool output than of words', async () => {
+    const root = tempDir('handoff-store-');
+    const env = testEnv({ HANDOFFS_ROOT: root });
+    const work = tempDir('handoff-work-');
+    const src = join(work, 'size-session.jsonl');
+    const output = `FAIL src/a.test.ts ${'-'.repeat(400)}`;
+    const words = `I will now run the tests. ${'w'.repeat(280)}`;
+    const lines = [
+      { type: 'user', uuid: 'u1', sessionId: 'size-session', timestamp: '2026-03-01T09:00:00.000Z', cwd: work, message: { role: 'user', content: 'Run the test suite and fix what fails.' } },
+      { type: 'assistant', uuid: 'a1', sessionId: 'size-session', timestamp: '2026-03-01T09:00:01.000Z', cwd: work, message: { role: 'assistant', model: 'claude-sonnet-4', content: [{ type: 'text', text: words }] } },
+      { type: 'assistant', uuid: 'a2', sessionId: 'size-session', timestamp: '2026-03-01T09:00:02.000Z', cwd: work, message: { role: 'assistant', model: 'claude-sonnet-4', content: [{ type: 'tool_use', id: 'toolu_size_1', name: 'Bash', input: { command: 'npm test' } }] } },
+      { type: 'user', uuid: 'u2', sessionId: 'size-session', timestamp: '2026-03-01T09:00:03.000Z', cwd: work, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_size_1', is_error: true, content: output }] } },
+      { type: 'assistant', uuid: 'a3', sessionId: 'size-session', timestamp: '2026-03-01T09:00:04.000Z', cwd: work, message: { role: 'assistant', model: 'claude-sonnet-4', content: [{ type: 'tool_use', id: 'toolu_size_2', name: 'Read', input: { file_path: 'src/a.ts' } }] } },
+    ];
+    await writeFile(src, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+    const r = await runCli(['build', src, '--json'], { env });
+    expect(r.code, r.err).toBe(0);
+    const dir = (JSON.parse(r.out) as { dir: string }).dir;
+    const llm = await readJson<{
+      turns: { seq: number; class: string; text: string; tool?: { id: string } }[];
+      tool_calls: { seq: number; name: string; id: string; ok: boolean | null }[];
+      timeline_ref: { text_chars_per_turn: number; other_text_chars_per_turn: number };
+    }>(join(dir, 'HANDOFF.llm.json'));
+    expect(llm.tool_calls).toEqual([
+      { seq: 2, name: 'Bash', id: 'toolu_size_1', ok: false },
+      { seq: 4, name: 'Read', id: 'toolu_size_2', ok: null },
+    ]);
+    // Both turns of the first call are still in the window, each with its tool.
+    expect(llm.turns.filter((t) => t.tool?.id === 'toolu_size_1').map((t) => t.seq)).toEqual([2, 3]);
+    expect(llm.timeline_ref).toMatchObject({ text_chars_per_turn: LIMITS.WINDOW_TEXT_CHARS, other_text_chars_per_turn: LIMITS.WINDOW_TOOL_TEXT_CHARS });
+    expect(llm.turns.find((t) => t.seq === 1)?.text).toBe(words.slice(0, LIMITS.WINDOW_TEXT_CHARS - 1) + '…');
+    expect(llm.turns.find((t) => t.seq === 3)?.text.length).toBeLessThanOrEqual(LIMITS.WINDOW_TOOL_TEXT_CHARS);
+    // Both payloads are one line of compact JSON.
+    for (const f of ['HANDOFF.llm.json', 'HANDOFF.summary.json']) {
+      const raw = await readFile(join(dir, f), 'utf8');
+      expect(raw.endsWith('}\n') && raw.indexOf('\n') === raw.length - 1, f).toBe(true);
+    }
+    const timeline = (await readLines(join(dir, 'timeline.jsonl'))).map((l) => JSON.parse(l) as { seq: number; text: string; text_sha256?: string });
+    expect(timeline.find((t) => t.seq === 1)?.text).toBe(words);
+    expect(timeline.find((t) => t.seq === 3)?.text_sha256).toBe(sha(output));
   });
 });

@@ -22,7 +22,7 @@ export function renderAll(input: RenderInput): Renders {
   const handoffMd = draft.replace(`transfer_ready: ${TRANSFER_READY_SENTINEL}`, `transfer_ready: ${gate.transfer_ready}`);
   return {
     handoffMd,
-    summaryJson: json(buildSummary(input, a, gate.transfer_ready)),
+    summaryJson: `${JSON.stringify(buildSummary(input, a, gate.transfer_ready))}\n`,
     // For a model, not a person: indentation would be a quarter of its bytes and tokens.
     llmJson: `${JSON.stringify(buildLlm(input, a, gate.transfer_ready))}\n`,
     gate,

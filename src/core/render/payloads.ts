@@ -1,4 +1,5 @@
 import type { Analysis } from '../analysis.js';
+import type { WindowTurn } from '../state.js';
 import { LIMITS } from '../state.js';
 import type { RenderInput } from './input.js';
 
@@ -12,6 +13,27 @@ export const PAYLOAD_SCHEMA_VERSION = '1.0';
 const SUMMARY_STATE_CHARS = 600;
 
 const tail = (s: string, n: number): string => (s.length <= n ? s : `…${s.slice(s.length - n + 1)}`);
+
+/**
+ * One entry per tool call in the window, not per turn: a call and its result are two turns with
+ * the same id (both in `turns`, each with its `tool`), and the entry says how the call ended.
+ */
+function toolCalls(window: readonly WindowTurn[]): { seq: number; name: string; id: string; ok: boolean | null }[] {
+  const calls: { seq: number; name: string; id: string; ok: boolean | null }[] = [];
+  const byId = new Map<string, { ok: boolean | null }>();
+  for (const t of window) {
+    if (t.tool === undefined) continue;
+    const known = t.tool.id === '' ? undefined : byId.get(t.tool.id);
+    if (known) {
+      if (t.tool.ok !== undefined) known.ok = t.tool.ok;
+      continue;
+    }
+    const call = { seq: t.seq, name: t.tool.name, id: t.tool.id, ok: t.tool.ok ?? null };
+    calls.push(call);
+    if (t.tool.id !== '') byId.set(t.tool.id, call);
+  }
+  return calls;
+}
 
 export function buildSummary(r: RenderInput, a: Analysis, transferReady: boolean): Record<string, unknown> {
   const st = r.state;
@@ -120,13 +142,14 @@ export function buildLlm(r: RenderInput, a: Analysis, transferReady: boolean): R
     },
     evidence_contract: r.contract,
     turns: window.map((t) => ({ seq: t.seq, ts: t.ts, class: t.class, text: t.text, ...(t.tool ? { tool: t.tool } : {}) })),
-    tool_calls: window.filter((t) => t.tool !== undefined).map((t) => ({ seq: t.seq, name: t.tool?.name, id: t.tool?.id, ok: t.tool?.ok ?? null })),
+    tool_calls: toolCalls(window),
     timeline_ref: {
       path: 'timeline.jsonl',
       total_turns: st.turns,
       included_turns: window.length,
       first_included_seq: first?.seq ?? null,
       text_chars_per_turn: LIMITS.WINDOW_TEXT_CHARS,
+      other_text_chars_per_turn: LIMITS.WINDOW_TOOL_TEXT_CHARS,
     },
   };
 }
