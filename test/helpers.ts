@@ -97,6 +97,18 @@ export async function waitFor<T>(cond: () => T | Promise<T>, what: string, timeo
   }
 }
 
+/**
+ * Lets everything already due run (promise jobs, timers due now, I/O callbacks), a few rounds:
+ * for a check that something has *not* happened, in place of a sleep a slow machine could outlast.
+ * It waits for the event loop, not for the clock.
+ */
+export async function settled(rounds = 5): Promise<void> {
+  for (let i = 0; i < rounds; i += 1) {
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setTimeout(r, 0));
+  }
+}
+
 export const corpusPresent = existsSync(CORPUS);
 
 /** Every transcript of the shared corpus, read in place. */

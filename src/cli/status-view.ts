@@ -62,6 +62,9 @@ export function renderStatus(io: Pick<Io, 'color' | 'columns' | 'env' | 'now'>, 
   else if (b.total > 0) out.push(`backfill done: ${b.total} transcript${b.total === 1 ? '' : 's'}${notes ? ` (${notes})` : ''}`);
   const q = s.queue;
   if (q.waiting > 0 || q.running) out.push(`queue: ${q.waiting} waiting${q.live_waiting ? ` (${q.live_waiting} live)` : ''}${q.running ? `, building ${home(q.running, io.env)}` : ''}`);
+  // Older daemons do not send it.
+  const workers = q.in_workers ?? [];
+  if (workers.length > 0) out.push(`build workers: ${workers.map((p) => home(p, io.env)).join(', ')}`);
   out.push('');
   if (s.sessions.length === 0) {
     out.push('no sessions yet — a new Claude Code or Codex session appears here moments after it starts');

@@ -106,7 +106,7 @@ export interface StatusResult {
   watch: { path: string; exists: boolean; resolved: string; files: number }[];
   files: number;
   sessions: SessionView[];
-  queue: { waiting: number; running: string | null; live_waiting: number };
+  queue: { waiting: number; running: string | null; live_waiting: number; in_workers: string[] };
   /** `failed`: ended in error or unreadable; `pending`: no complete turn yet (not a failure). */
   backfill: { total: number; done: number; failed: number; pending: number; running: boolean; started_at: string | null; finished_at: string | null };
   /** Identical errors of one path are one entry: `count` times since `first_at`, the last at `at`. */

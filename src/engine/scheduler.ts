@@ -280,6 +280,11 @@ export class Scheduler {
     return this.offloaded.size;
   }
 
+  /** The keys (transcript paths) handed to the workers now, in the order they were handed. */
+  get workerKeys(): string[] {
+    return [...this.offloaded];
+  }
+
   /** Nothing runs on the main lane (worker builds may). */
   get mainIdle(): boolean {
     return this.running === null;

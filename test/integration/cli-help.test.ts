@@ -117,7 +117,7 @@ describe('colour', () => {
         updated: new Date().toISOString(),
       },
     ],
-    queue: { waiting: 0, running: null, live_waiting: 0 },
+    queue: { waiting: 0, running: null, live_waiting: 0, in_workers: [] },
     backfill: { total: 0, done: 0, failed: 0, pending: 0, running: false, started_at: null, finished_at: null },
     errors: [],
     unknown_types: {},
@@ -126,6 +126,12 @@ describe('colour', () => {
     connections: { open: 1, max: 128, subscribers: 0, paused: 0, pending_output_bytes: 0, closed_idle: 0, refused: 0 },
   };
   const io = { columns: 80, env: { HOME: '/h' }, now: () => new Date() };
+
+  it('names the transcripts the build workers hold, and says nothing of workers when they hold none', () => {
+    const busy = { ...status, queue: { waiting: 3, running: '/h/.claude/projects/p/a.jsonl', live_waiting: 0, in_workers: ['/h/.claude/projects/p/a.jsonl', '/h/.claude/projects/q/b.jsonl'] } };
+    expect(renderStatus({ ...io, color: false }, busy)).toMatch(/^build workers: ~\/\.claude\/projects\/p\/a\.jsonl, ~\/\.claude\/projects\/q\/b\.jsonl$/m);
+    expect(renderStatus({ ...io, color: false }, status)).not.toMatch(/build workers/);
+  });
 
   it('colours pressure on a terminal, and never with colour off', () => {
     expect(renderStatus({ ...io, color: true }, status)).toContain('\u001b[31mred 80%\u001b[0m');

@@ -148,7 +148,9 @@ describe('a backfill in build workers', () => {
     const took = Date.now() - t0;
     // The large build has not finished: the append did not wait for it.
     expect(await turnsOf(uuid(800))).toBe(0);
-    expect((await d.call('status')).queue.running).toBe(big);
+    const q = (await d.call('status')).queue;
+    expect(q.running).toBe(big);
+    expect(q.in_workers[0]).toBe(big);
     expect(took).toBeLessThan(1500);
   }, 120_000);
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Lane } from '../../src/engine/scheduler.js';
 import { Scheduler } from '../../src/engine/scheduler.js';
-import { waitFor } from '../helpers.js';
+import { settled, waitFor } from '../helpers.js';
 
 /** The scheduler's two lanes: the main thread's queue and the build workers' (engine/scheduler.ts). */
 
@@ -51,6 +51,7 @@ describe('the build queue with workers', () => {
     const big = hold('big');
     s.schedule('big', 'backfill');
     await waitFor(() => log.includes('pool:big'), 'the backfill build to start');
+    expect(s.workerKeys).toEqual(['big']);
     s.schedule('live', 'live');
     await waitFor(() => log.includes('main-end:live'), 'the live build');
     expect(log).not.toContain('pool-end:big');
@@ -64,7 +65,7 @@ describe('the build queue with workers', () => {
     s.schedule('a', 'backfill');
     await waitFor(() => log.includes('pool:a'), 'the backfill build to start');
     s.schedule('a', 'live');
-    await new Promise((r) => setTimeout(r, 20));
+    await settled();
     expect(log).toEqual(['pool:a']);
     a.open();
     await s.onIdle();
@@ -90,14 +91,19 @@ describe('the build queue with workers', () => {
     s.schedule('a', 'backfill');
     s.schedule('b', 'backfill');
     await waitFor(() => log.includes('pool:a'), 'the backfill build');
+    const work = gate();
     const x = s.exclusive(async () => {
       log.push('exclusive');
-      await new Promise((r) => setTimeout(r, 20));
+      await work.done;
       log.push('exclusive-end');
     });
-    await new Promise((r) => setTimeout(r, 20));
+    await settled();
     expect(log).not.toContain('exclusive');
     a.open();
+    await waitFor(() => log.includes('exclusive'), 'the exclusive work');
+    await settled();
+    expect(log).not.toContain('pool:b');
+    work.open();
     await x;
     await s.onIdle();
     expect(log).toEqual(['pool:a', 'pool-end:a', 'exclusive', 'exclusive-end', 'pool:b', 'pool-end:b']);
@@ -122,7 +128,7 @@ describe('the build queue with workers', () => {
     await waitFor(() => log.includes('socket:b'), 'the claim of b');
     a.open();
     await waitFor(() => log.includes('pool-end:a'), 'the build of a');
-    await new Promise((r) => setTimeout(r, 20));
+    await settled();
     expect(log).not.toContain('pool:b');
     claim.open();
     await onB;
@@ -138,7 +144,7 @@ describe('the build queue with workers', () => {
     s.schedule('dep', 'backfill');
     s.schedule('b', 'backfill');
     await waitFor(() => log.includes('pool:a'), 'the backfill build');
-    await new Promise((r) => setTimeout(r, 20));
+    await settled();
     expect(log).toEqual(['pool:a']);
     a.open();
     await s.onIdle();
