@@ -122,28 +122,37 @@ function requests(a: Analysis): string {
   return `${label('reported')} — every message the user typed, in order (wrappers removed, long ones shortened):\n\n${bullets(shown)}${more}`;
 }
 
-/** Files a request names, as the agent read them: headings and the lines that state a number, a rule or an emphasis. */
-function documents(a: Analysis, level: Level): string {
-  if (a.documents.length === 0 || level >= 3) return '';
-  let budget: number = level === 0 ? MD.DOC_CHARS : level === 1 ? MD.DOC_CHARS / 2 : 0;
-  const parts: string[] = [];
-  for (const d of a.documents) {
+/**
+ * Files a request names, as the agent read them: headings and the lines that state a number, a
+ * rule or an emphasis. The candidate rows are built once; a level only changes the budget.
+ */
+function documents(a: Analysis): (level: Level) => string {
+  if (a.documents.length === 0) return () => '';
+  const docs = a.documents.map((d) => ({
+    d,
     // Lines that state a number, a rule or an emphasis first; plain list items with what is left.
-    const chosen = new Map<number, string>();
-    for (const pass of [requirementLines(d.lines, true), requirementLines(d.lines, false)]) {
-      for (const l of pass) {
-        if (chosen.has(l.n)) continue;
-        const row = `l.${l.n}: ${oneLine(l.text, MD.DOC_LINE_CHARS)}`;
-        if (row.length > budget) continue;
-        budget -= row.length;
-        chosen.set(l.n, row);
+    passes: [requirementLines(d.lines, true), requirementLines(d.lines, false)].map((pass) => pass.map((l) => ({ n: l.n, row: `l.${l.n}: ${oneLine(l.text, MD.DOC_LINE_CHARS)}` }))),
+  }));
+  return (level) => {
+    if (level >= 3) return '';
+    let budget: number = level === 0 ? MD.DOC_CHARS : level === 1 ? MD.DOC_CHARS / 2 : 0;
+    const parts: string[] = [];
+    for (const { d, passes } of docs) {
+      const chosen = new Map<number, string>();
+      for (const pass of passes) {
+        for (const { n, row } of pass) {
+          if (chosen.has(n)) continue;
+          if (row.length > budget) continue;
+          budget -= row.length;
+          chosen.set(n, row);
+        }
       }
+      const rows = [...chosen.entries()].sort((x, y) => x[0] - y[0]).map(([, r]) => r);
+      const rest = d.lines.length > rows.length ? ` (${rows.length} of its ${d.lines.length} lines here; all in HANDOFF.summary.json)` : '';
+      parts.push(`${path(d.path)} — named at line ${d.requestLine}, read at line ${d.line}${rest}${rows.length > 0 ? `\n\n${bullets(rows)}` : ''}`);
     }
-    const rows = [...chosen.entries()].sort((x, y) => x[0] - y[0]).map(([, r]) => r);
-    const rest = d.lines.length > rows.length ? ` (${rows.length} of its ${d.lines.length} lines here; all in HANDOFF.summary.json)` : '';
-    parts.push(`${path(d.path)} — named at line ${d.requestLine}, read at line ${d.line}${rest}${rows.length > 0 ? `\n\n${bullets(rows)}` : ''}`);
-  }
-  return `\n\n### Files the user pointed at\n\n${label('verified')} — what they said when the agent read them (l.N is the file's own line):\n\n${parts.join('\n\n')}`;
+    return `\n\n### Files the user pointed at\n\n${label('verified')} — what they said when the agent read them (l.N is the file's own line):\n\n${parts.join('\n\n')}`;
+  };
 }
 
 function claims(a: Analysis): string {
@@ -382,6 +391,7 @@ export function renderHandoffMd(r: RenderInput, a: Analysis): string {
 interface FixedParts {
   head: string[];
   requests: string;
+  documents: (level: Level) => string;
   middle: string[];
   currentState: (level: Level) => string;
   agentMessages: string;
@@ -394,6 +404,7 @@ function fixedParts(r: RenderInput, a: Analysis): FixedParts {
   return {
     head: [frontMatter(r), `# Handoff: ${title.replace(/\r?\n/g, ' ')}\n`, section('Objective (verbatim)', objective(a))],
     requests: requests(a),
+    documents: documents(a),
     middle: [section('State right now (verbatim tail)', stateNow(a)), section('Next Action', nextActionBody(a)), section('Claims to double-check', claims(a))],
     currentState: currentState(a),
     agentMessages: section('What the agent reported', agentMessages(a)),
@@ -414,7 +425,7 @@ function fixedParts(r: RenderInput, a: Analysis): FixedParts {
 function renderAt(f: FixedParts, a: Analysis, level: Level): string {
   const parts = [
     ...f.head,
-    section('User requests and corrections', `${f.requests}${documents(a, level)}`),
+    section('User requests and corrections', `${f.requests}${f.documents(level)}`),
     ...f.middle,
     section('Current State', `${f.currentState(level)}${jobs(a, level)}`),
     f.agentMessages,
