@@ -107,10 +107,10 @@ export async function commit(e: Parts, ctx: Ctx, base: Base, state: SessionState
     history: history.sort(),
     state,
   };
-  const renders = renderAll(input);
   // The carried state is internal and compresses about fourfold (docs/FORMAT.md); zlib works on
-  // the thread pool while the renders are hashed here.
+  // the thread pool while the renders are made and hashed here (rendering reads the state only).
   const stateGz = gzipAsync(JSON.stringify(state), { level: 1 });
+  const renders = renderAll(input);
   // Renders name this revision's manifest sha256, which depends on their own digests: they
   // are hashed with a fixed placeholder in its place (see docs/PROVENANCE.md).
   const summary = new Sealable(renders.summaryJson, token);
