@@ -28,7 +28,7 @@ import type { HistoryRequest } from './history.js';
 import { historyContent, historyName, readHistory, writeHistory } from './history.js';
 import { inferProject, isProvisional } from './identity.js';
 import type { EngineMemory } from './memory.js';
-import { Sealable } from './sealable.js';
+import { Sealable, utf8 } from './sealable.js';
 import { clearResetMarker } from './session.js';
 import { sourceRecord } from './source.js';
 import type { Base, BuildRequest, BuildResult, Ctx, EngineDeps, ReadResult } from './types.js';
@@ -109,7 +109,7 @@ export async function commit(e: Parts, ctx: Ctx, base: Base, state: SessionState
   };
   // The carried state is internal and compresses about fourfold (docs/FORMAT.md); zlib works on
   // the thread pool while the renders are made and hashed here (rendering reads the state only).
-  const stateGz = gzipAsync(JSON.stringify(state), { level: 1 });
+  const stateGz = gzipAsync(utf8(JSON.stringify(state)), { level: 1 });
   const renders = renderAll(input);
   // Renders name this revision's manifest sha256, which depends on their own digests: they
   // are hashed with a fixed placeholder in its place (see docs/PROVENANCE.md).

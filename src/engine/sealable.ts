@@ -15,7 +15,7 @@ export class Sealable {
 
   constructor(text: string, token: string) {
     if (token.length !== MANIFEST_SHA_PLACEHOLDER.length) throw new Error('the token must be as long as a sha256 in hex');
-    this.bytes = Buffer.from(text, 'utf8');
+    this.bytes = utf8(text);
     for (let i = this.bytes.indexOf(token, 0, 'latin1'); i !== -1; i = this.bytes.indexOf(token, i + token.length, 'latin1')) this.at.push(i);
     this.put(MANIFEST_SHA_PLACEHOLDER);
   }
@@ -44,4 +44,14 @@ export class Sealable {
   private put(s: string): void {
     for (const i of this.at) this.bytes.write(s, i, 'latin1');
   }
+}
+
+/**
+ * A string's UTF-8 bytes, as Buffer.from gives them, written into room for the longest encoding
+ * instead: Buffer.from measures the string first and copies through the buffer pool, about
+ * 2.5 times the time for a payload of a few hundred kilobytes that holds one non-Latin-1 character.
+ */
+export function utf8(text: string): Buffer {
+  const room = Buffer.allocUnsafeSlow(text.length * 3);
+  return room.subarray(0, room.write(text, 0, 'utf8'));
 }
