@@ -59,7 +59,7 @@ describe('oneLine (HANDOFF.md)', () => {
       seed = (seed * 1103515245 + 12345) % 2 ** 31;
       return seed % k;
     };
-    const pieces = ['a', 'word ', '  ', '\n\n\n', '\t', 'ü', '漢字', '          '.repeat(8), 'x'.repeat(50)];
+    const pieces = ['a', 'word ', '  ', '\n\n\n', '\t', '\u00a0', ' \u3000', '\u2028', 'ü', '漢字', '          '.repeat(8), 'x'.repeat(50)];
     for (let i = 0; i < 3000; i += 1) {
       const parts: string[] = [];
       for (let j = rand(120); j > 0; j -= 1) parts.push(pieces[rand(pieces.length)] as string);

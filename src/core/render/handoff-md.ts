@@ -44,14 +44,19 @@ const label = (l: string): string => `*${l}*`;
 const path = (p: string): string => code(p, 4096);
 const at = (seq: number | null | undefined): string => (seq === null || seq === undefined ? '' : ` (line ${seq + 1})`);
 const atLine = (line: number | null | undefined): string => (line === null || line === undefined ? '' : ` (line ${line})`);
+/** Whitespace that collapsing changes: any but a lone plain space. */
+const LOOSE_SPACE = /[^\S ]| {2}/;
+const collapse = (s: string): string => (LOOSE_SPACE.test(s) ? s.replace(/\s+/g, ' ') : s);
+
+/** One line of at most n characters, whitespace runs collapsed. */
 export const oneLine = (s: string, n: number): string => {
-  // One line of at most n characters. A long text is cut from its head: collapsing its first 2n+16 characters decides the result
+  // A long text is cut from its head: collapsing its first 2n+16 characters decides the result
   // whenever they hold more than n (the prefix collapses to a prefix of the whole).
   if (s.length > 2 * n + 16) {
-    const head = s.slice(0, 2 * n + 16).replace(/\s+/g, ' ').trimStart();
+    const head = collapse(s.slice(0, 2 * n + 16)).trimStart();
     if (head.trimEnd().length > n) return `${head.slice(0, n - 1)}…`;
   }
-  const t = s.replace(/\s+/g, ' ').trim();
+  const t = collapse(s).trim();
   return t.length <= n ? t : `${t.slice(0, n - 1)}…`;
 };
 
