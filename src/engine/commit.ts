@@ -109,7 +109,10 @@ export async function commit(e: Parts, ctx: Ctx, base: Base, state: SessionState
   };
   // The carried state is internal and compresses about fourfold (docs/FORMAT.md); zlib works on
   // the thread pool while the renders are made and hashed here (rendering reads the state only).
-  const stateGz = gzipAsync(utf8(JSON.stringify(state)), { level: 1 });
+  // Room for all of its output: zlib's default 16 KB would take a thread-pool round trip per
+  // chunk, each waiting for this thread to finish rendering.
+  const stateJson = utf8(JSON.stringify(state));
+  const stateGz = gzipAsync(stateJson, { level: 1, chunkSize: Math.max(16 << 10, stateJson.length + 1024) });
   const renders = renderAll(input);
   // Renders name this revision's manifest sha256, which depends on their own digests: they
   // are hashed with a fixed placeholder in its place (see docs/PROVENANCE.md).
