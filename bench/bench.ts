@@ -152,7 +152,18 @@ Time from appending one realistic turn to the \`built\` notification for that se
 | **large / small (p50; target ≤ 1.5)** | **${f.ratio}** | |
 
 A refresh reads only the new bytes: the first build of the large transcript took ${f.initial_build_s} s, each
-refresh after it costs the same as on the small one.
+refresh after it reads one turn. What still grows with a long session is what every refresh rewrites: the
+handoff's bounded parts (the 200-turn window, the last 200 requests, up to 1,000 files, the task list…) are full
+on the large session and nearly empty on the small one, so its renders and state are nearly three times the
+bytes (some 650 KB against 230 KB per refresh), and serializing, hashing and writing them costs in proportion —
+the atomic replace of a file on ext4 and the manifest's flush wait for those bytes to reach the disk. A refresh
+no longer deep-copies the state twice, renders HANDOFF.md's shared sections again for each shortening it tries,
+or splits and re-encodes each payload three times to seal it: that was most of what grew. In-process, one after
+the other at a load of 1.6, the large session's refresh went from 53 to 30 ms of CPU and the small one's from 24
+to 16 (two further changes came after that pair); through the daemon, the code before these changes measured
+35.7 / 69.3 ms (ratio 1.94) right after this code's 28.7 / 44.4 ms (1.55), at a load of 3.5.
+The engine's own cost, without a daemon or a socket, per phase and with a CPU profile:
+\`node .bench/bench/refresh-inproc.js [appends] [largeMiB] [small|large] [profile.cpuprofile]\`.
 
 ${backfillRefreshMarkdown(bf, f.small_p50_ms)}
 `;

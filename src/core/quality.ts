@@ -31,6 +31,25 @@ export function sections(md: string): Map<string, string> {
   return out;
 }
 
+/**
+ * The kinds of credential each short text holds, for the texts scanned lately: every refresh of
+ * a session scans its window of recent turns again, and all but the newest were scanned before.
+ */
+const scannedKinds = new Map<string, readonly string[]>();
+const SCANNED_MAX = 4096;
+const SCANNED_TEXT_CHARS = 2000;
+
+function kindsIn(text: string): readonly string[] {
+  if (text.length > SCANNED_TEXT_CHARS) return scanForSecrets(text).map((h) => h.kind);
+  let kinds = scannedKinds.get(text);
+  if (kinds === undefined) {
+    kinds = scanForSecrets(text).map((h) => h.kind);
+    scannedKinds.set(text, kinds);
+    if (scannedKinds.size > SCANNED_MAX) scannedKinds.delete(scannedKinds.keys().next().value as string);
+  }
+  return kinds;
+}
+
 const isNone = (body: string | undefined): boolean => body === undefined || body.trim() === '' || body.trim() === 'None';
 
 export function runGate(md: string, extraTexts: readonly string[] = []): GateResult {
@@ -56,9 +75,8 @@ export function runGate(md: string, extraTexts: readonly string[] = []): GateRes
   const unbacked = rows.filter((l) => !/\| line \d+/.test(l));
   add('passed_claims_backed', unbacked.length === 0, unbacked.length === 0 ? `${rows.length} passed result(s), each with the line of its recorded result` : `${unbacked.length} "passed" claim(s) without the line of a recorded result`);
 
-  const scanned = [md, ...extraTexts];
-  const hits = scanned.flatMap((t) => scanForSecrets(t));
-  add('no_secrets', hits.length === 0, hits.length === 0 ? 'second scan found no credential' : `second scan found ${hits.length}: ${[...new Set(hits.map((h) => h.kind))].join(', ')}`);
+  const hits = [...scanForSecrets(md).map((h) => h.kind), ...extraTexts.flatMap(kindsIn)];
+  add('no_secrets', hits.length === 0, hits.length === 0 ? 'second scan found no credential' : `second scan found ${hits.length}: ${[...new Set(hits)].join(', ')}`);
 
   const failures = s.get('Failures And Blockers');
   const partialStated = failures !== undefined && s.has('User requests and corrections') && s.has('Unknowns') && /How it ended: /.test(s.get('State right now (verbatim tail)') ?? '');

@@ -182,8 +182,3 @@ export function initialState(): SessionState {
     ledger: initialLedger(),
   };
 }
-
-/** A deep copy, so a failed build can never leave half-applied state behind. */
-export function cloneState(st: SessionState): SessionState {
-  return structuredClone(st);
-}

@@ -12,7 +12,7 @@ import type { GitEvidence } from '../core/evidence.js';
 import { BACKFILL_REUSE_MS } from '../git/evidence.js';
 import type { Pressure } from '../core/pressure.js';
 import { computePressure } from '../core/pressure.js';
-import { MANIFEST_SHA_PLACEHOLDER, renderAll } from '../core/render/index.js';
+import { renderAll } from '../core/render/index.js';
 import type { RenderInput } from '../core/render/index.js';
 import type { SessionState } from '../core/state.js';
 import { ensureDir, hashPrefix, moveDir, removeEmptyDir, removeFile, writeAtomic } from '../store/files.js';
@@ -28,6 +28,7 @@ import type { HistoryRequest } from './history.js';
 import { historyContent, historyName, readHistory, writeHistory } from './history.js';
 import { inferProject, isProvisional } from './identity.js';
 import type { EngineMemory } from './memory.js';
+import { Sealable, utf8 } from './sealable.js';
 import { clearResetMarker } from './session.js';
 import { sourceRecord } from './source.js';
 import type { Base, BuildRequest, BuildResult, Ctx, EngineDeps, ReadResult } from './types.js';
@@ -106,19 +107,24 @@ export async function commit(e: Parts, ctx: Ctx, base: Base, state: SessionState
     history: history.sort(),
     state,
   };
-  const renders = renderAll(input);
   // The carried state is internal and compresses about fourfold (docs/FORMAT.md); zlib works on
-  // the thread pool while the renders are hashed here.
-  const stateGz = gzipAsync(JSON.stringify(state), { level: 1 });
+  // the thread pool while the renders are made and hashed here (rendering reads the state only).
+  // Room for all of its output: zlib's default 16 KB would take a thread-pool round trip per
+  // chunk, each waiting for this thread to finish rendering.
+  const stateJson = utf8(JSON.stringify(state));
+  const stateGz = gzipAsync(stateJson, { level: 1, chunkSize: Math.max(16 << 10, stateJson.length + 1024) });
+  const renders = renderAll(input);
   // Renders name this revision's manifest sha256, which depends on their own digests: they
   // are hashed with a fixed placeholder in its place (see docs/PROVENANCE.md).
-  const digestOf = (s: string): string => sha256Hex(s.split(token).join(MANIFEST_SHA_PLACEHOLDER));
+  const summary = new Sealable(renders.summaryJson, token);
+  const llm = new Sealable(renders.llmJson, token);
+  const md = new Sealable(renders.handoffMd, token);
   const toolsSha = tools.copy().digest('hex');
   const renderSha = {
-    [FILES.summary]: digestOf(renders.summaryJson),
-    [FILES.llm]: digestOf(renders.llmJson),
+    [FILES.summary]: summary.digest(),
+    [FILES.llm]: llm.digest(),
     [FILES.tools]: toolsSha,
-    [FILES.handoff]: digestOf(generatedPart(renders.handoffMd)),
+    [FILES.handoff]: sha256Hex(generatedPart(md.text())),
   };
   const stateBytes = await stateGz;
   const stateFile = stateFileName(revision);
@@ -164,22 +170,20 @@ export async function commit(e: Parts, ctx: Ctx, base: Base, state: SessionState
     objective_override: state.objectiveOverride,
   };
   // The manifest sha256 has a fixed length, so render sizes are known before it is.
-  const sized = (s: string): number => Buffer.byteLength(s.split(token).join(MANIFEST_SHA_PLACEHOLDER));
-  unsealed.render_bytes = { [FILES.summary]: sized(renders.summaryJson), [FILES.llm]: sized(renders.llmJson), [FILES.handoff]: sized(renders.handoffMd) };
+  unsealed.render_bytes = { [FILES.summary]: summary.size, [FILES.llm]: llm.size, [FILES.handoff]: md.size };
   const manifest = seal(unsealed);
-  const fill = (s: string): string => s.split(token).join(manifest.manifest_sha256);
 
   // 2. (side by side: they do not depend on each other)
-  const handoffMd = fill(renders.handoffMd);
+  const handoffMd = md.fill(manifest.manifest_sha256);
   await Promise.all([
     writeAtomic(join(dir, stateFile), stateBytes, FILE_MODE, false).then(() => crashPoint('after-state')),
-    writeAtomic(join(dir, FILES.summary), fill(renders.summaryJson), FILE_MODE, false),
-    writeAtomic(join(dir, FILES.llm), fill(renders.llmJson), FILE_MODE, false),
+    writeAtomic(join(dir, FILES.summary), summary.fill(manifest.manifest_sha256), FILE_MODE, false),
+    writeAtomic(join(dir, FILES.llm), llm.fill(manifest.manifest_sha256), FILE_MODE, false),
     writeAtomic(join(dir, FILES.handoff), handoffMd, FILE_MODE, false),
   ]);
   crashPoint('after-renders');
   // 3.
-  if (entry && hist) await writeHistory(dir, entry.file, historyContent(hist, handoffMd, now, revision));
+  if (entry && hist) await writeHistory(dir, entry.file, historyContent(hist, handoffMd.toString('utf8'), now, revision));
   // 4.
   await writeAtomic(join(dir, FILES.manifest), serializeManifest(manifest));
   crashPoint('after-manifest');

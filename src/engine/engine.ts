@@ -233,6 +233,9 @@ export class Engine {
     const relocated = src !== undefined && src.path !== ctx.path;
     if (unchanged && reset === null && !base.dirty && !asked && !relocated) {
       this.memory.locatedAt(ctx.path, dir);
+      // Nothing was folded (a text transcript is folded whole, a corrupt line stops the read after
+      // marking the state): the state is still the committed one.
+      if (!ctx.isText && !read.corrupt) this.memory.keep(dir, m, state);
       if (read.corrupt) throw read.corrupt;
       return upToDate(dir, m, read);
     }

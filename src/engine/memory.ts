@@ -2,7 +2,6 @@ import type { Hash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SessionState } from '../core/state.js';
-import { cloneState } from '../core/state.js';
 import { FILES } from '../store/layout.js';
 import type { Manifest } from '../store/manifest.js';
 import type { DigestCache } from './digests.js';
@@ -13,6 +12,12 @@ import { loadSession } from './session.js';
  * What an engine keeps between builds, so a refresh of a hot session reads only its new bytes:
  * which folder a transcript builds into, the last committed manifest and state of the sessions
  * refreshed lately (a bounded LRU), and their running digests (DigestCache).
+ *
+ * A cached state is handed over, not copied: load() takes it out of the cache (the build folds
+ * into it in place), and only a commit (remember) or a build that folded nothing (keep) puts it
+ * back. A build that fails half-way leaves nothing in memory, so the next one reads the committed
+ * state from disk. Copying instead cost two deep copies of the whole state per refresh, the
+ * largest cost of a refresh on a long session (docs/PERFORMANCE.md).
  */
 export class EngineMemory {
   /** path → session directory, learned once per process so a refresh needs no peek. */
@@ -50,20 +55,36 @@ export class EngineMemory {
     }
   }
 
-  /** A session as its last commit left it: from memory when hot, else from disk (session.ts). */
+  /**
+   * A session as its last commit left it: from memory when hot (taken out of the cache: the
+   * caller owns the state now), else from disk (session.ts).
+   */
   async load(dir: string): Promise<LoadedSession> {
     const hit = this.cache.get(dir);
-    if (hit) return { dir, manifest: hit.manifest, state: cloneState(hit.state), dirty: false, resetPending: false, damaged: null };
+    if (hit) {
+      this.cache.delete(dir);
+      return { dir, manifest: hit.manifest, state: hit.state, dirty: false, resetPending: false, damaged: null };
+    }
     return loadSession(dir);
   }
 
-  /** After a commit: the folder, the state and the running digest of the bytes read. */
+  /** A state taken by load() that the build left as committed (it folded nothing): back in the cache. */
+  keep(dir: string, manifest: Manifest, state: SessionState): void {
+    this.put(dir, manifest, state);
+  }
+
+  /** After a commit: the folder, the state (handed over: the build is done with it) and the running digest of the bytes read. */
   remember(path: string | null, dir: string, manifest: Manifest, state: SessionState, hash: Hash | null, offset: number, rawSha: string): void {
     if (path !== null) this.located.set(path, dir);
     if (hash !== null) this.digests.remember(`${dir}\0raw`, hash, offset, rawSha);
+    this.put(dir, manifest, state);
+  }
+
+  /** `state` is the cache's from here on: nothing else may change it. */
+  private put(dir: string, manifest: Manifest, state: SessionState): void {
     if (this.size <= 0) return;
     this.cache.delete(dir);
-    this.cache.set(dir, { manifest, state: cloneState(state) });
+    this.cache.set(dir, { manifest, state });
     if (this.cache.size > this.size) {
       const oldest = this.cache.keys().next().value;
       if (oldest !== undefined) this.cache.delete(oldest);

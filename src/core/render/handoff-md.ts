@@ -44,8 +44,19 @@ const label = (l: string): string => `*${l}*`;
 const path = (p: string): string => code(p, 4096);
 const at = (seq: number | null | undefined): string => (seq === null || seq === undefined ? '' : ` (line ${seq + 1})`);
 const atLine = (line: number | null | undefined): string => (line === null || line === undefined ? '' : ` (line ${line})`);
-const oneLine = (s: string, n: number): string => {
-  const t = s.replace(/\s+/g, ' ').trim();
+/** Whitespace that collapsing changes: any but a lone plain space. */
+const LOOSE_SPACE = /[^\S ]| {2}/;
+const collapse = (s: string): string => (LOOSE_SPACE.test(s) ? s.replace(/\s+/g, ' ') : s);
+
+/** One line of at most n characters, whitespace runs collapsed. */
+export const oneLine = (s: string, n: number): string => {
+  // A long text is cut from its head: collapsing its first 2n+16 characters decides the result
+  // whenever they hold more than n (the prefix collapses to a prefix of the whole).
+  if (s.length > 2 * n + 16) {
+    const head = collapse(s.slice(0, 2 * n + 16)).trimStart();
+    if (head.trimEnd().length > n) return `${head.slice(0, n - 1)}…`;
+  }
+  const t = collapse(s).trim();
   return t.length <= n ? t : `${t.slice(0, n - 1)}…`;
 };
 
@@ -116,28 +127,37 @@ function requests(a: Analysis): string {
   return `${label('reported')} — every message the user typed, in order (wrappers removed, long ones shortened):\n\n${bullets(shown)}${more}`;
 }
 
-/** Files a request names, as the agent read them: headings and the lines that state a number, a rule or an emphasis. */
-function documents(a: Analysis, level: Level): string {
-  if (a.documents.length === 0 || level >= 3) return '';
-  let budget: number = level === 0 ? MD.DOC_CHARS : level === 1 ? MD.DOC_CHARS / 2 : 0;
-  const parts: string[] = [];
-  for (const d of a.documents) {
+/**
+ * Files a request names, as the agent read them: headings and the lines that state a number, a
+ * rule or an emphasis. The candidate rows are built once; a level only changes the budget.
+ */
+function documents(a: Analysis): (level: Level) => string {
+  if (a.documents.length === 0) return () => '';
+  const docs = a.documents.map((d) => ({
+    d,
     // Lines that state a number, a rule or an emphasis first; plain list items with what is left.
-    const chosen = new Map<number, string>();
-    for (const pass of [requirementLines(d.lines, true), requirementLines(d.lines, false)]) {
-      for (const l of pass) {
-        if (chosen.has(l.n)) continue;
-        const row = `l.${l.n}: ${oneLine(l.text, MD.DOC_LINE_CHARS)}`;
-        if (row.length > budget) continue;
-        budget -= row.length;
-        chosen.set(l.n, row);
+    passes: [requirementLines(d.lines, true), requirementLines(d.lines, false)].map((pass) => pass.map((l) => ({ n: l.n, row: `l.${l.n}: ${oneLine(l.text, MD.DOC_LINE_CHARS)}` }))),
+  }));
+  return (level) => {
+    if (level >= 3) return '';
+    let budget: number = level === 0 ? MD.DOC_CHARS : level === 1 ? MD.DOC_CHARS / 2 : 0;
+    const parts: string[] = [];
+    for (const { d, passes } of docs) {
+      const chosen = new Map<number, string>();
+      for (const pass of passes) {
+        for (const { n, row } of pass) {
+          if (chosen.has(n)) continue;
+          if (row.length > budget) continue;
+          budget -= row.length;
+          chosen.set(n, row);
+        }
       }
+      const rows = [...chosen.entries()].sort((x, y) => x[0] - y[0]).map(([, r]) => r);
+      const rest = d.lines.length > rows.length ? ` (${rows.length} of its ${d.lines.length} lines here; all in HANDOFF.summary.json)` : '';
+      parts.push(`${path(d.path)} — named at line ${d.requestLine}, read at line ${d.line}${rest}${rows.length > 0 ? `\n\n${bullets(rows)}` : ''}`);
     }
-    const rows = [...chosen.entries()].sort((x, y) => x[0] - y[0]).map(([, r]) => r);
-    const rest = d.lines.length > rows.length ? ` (${rows.length} of its ${d.lines.length} lines here; all in HANDOFF.summary.json)` : '';
-    parts.push(`${path(d.path)} — named at line ${d.requestLine}, read at line ${d.line}${rest}${rows.length > 0 ? `\n\n${bullets(rows)}` : ''}`);
-  }
-  return `\n\n### Files the user pointed at\n\n${label('verified')} — what they said when the agent read them (l.N is the file's own line):\n\n${parts.join('\n\n')}`;
+    return `\n\n### Files the user pointed at\n\n${label('verified')} — what they said when the agent read them (l.N is the file's own line):\n\n${parts.join('\n\n')}`;
+  };
 }
 
 function claims(a: Analysis): string {
@@ -145,24 +165,32 @@ function claims(a: Analysis): string {
   return `${label('verified')} — the agent's own claims that the transcript contradicts:\n\n${bullets(a.contradictions.map((c) => `claim at line ${c.claim_line}, evidence at line ${c.evidence_line}: ${oneLine(c.text, 400)}`))}`;
 }
 
-function currentState(a: Analysis, level: Level): string {
+/** Current State at a given level: its rows are built once, a level only leaves parts of them out. */
+function currentState(a: Analysis): (level: Level) => string {
   const c = a.current;
-  if (c.source === null) return NONE;
-  const row = (t: string, mark: string): string => {
-    const item = c.items.find((i) => i.text === t);
-    const detail = mark !== 'x' && level < 2 && item?.detail !== undefined ? ` — ${oneLine(item.detail, MD.TASK_DETAIL_CHARS)}${item.created !== undefined && item.created !== item.line ? ` (created line ${item.created})` : ''}` : '';
-    return `- [${mark}] ${t.replace(/\r?\n/g, ' ')}${level < 3 ? atLine(item?.line) : ''}${detail}`;
-  };
-  const list = (items: string[], mark: string): string => (items.length === 0 ? NONE : items.map((t) => row(t, mark)).join('\n'));
+  if (c.source === null) return () => NONE;
+  // The first item of each text, as find() would give it, without a scan per row.
+  const byText = new Map<string, (typeof c.items)[number]>();
+  for (const i of c.items) if (!byText.has(i.text)) byText.set(i.text, i);
+  const rows = (items: string[], mark: string): { head: string; line: string; detail: string }[] =>
+    items.map((t) => {
+      const item = byText.get(t);
+      const detail = mark !== 'x' && item?.detail !== undefined ? ` — ${oneLine(item.detail, MD.TASK_DETAIL_CHARS)}${item.created !== undefined && item.created !== item.line ? ` (created line ${item.created})` : ''}` : '';
+      return { head: `- [${mark}] ${t.replace(/\r?\n/g, ' ')}`, line: atLine(item?.line), detail };
+    });
+  const lists = [
+    ['Completed', rows(c.completed, 'x')],
+    ['In Progress', rows(c.in_progress, '~')],
+    ['Not Started', rows(c.not_started, ' ')],
+  ] as const;
   const src = c.source === 'tasks' ? 'task list' : 'todo/plan list';
   const lastReq = [...a.requests].reverse().find((q) => q.kind !== 'answer');
   const stale = c.seq !== null && lastReq !== undefined && c.seq + 1 < lastReq.line ? ` — written before the latest request (line ${lastReq.line}), so it may be out of date` : '';
-  return [
-    `${label('reported')} — from the agent's latest ${src}${at(c.seq)}${stale}`,
-    `### Completed\n\n${list(c.completed, 'x')}`,
-    `### In Progress\n\n${list(c.in_progress, '~')}`,
-    `### Not Started\n\n${list(c.not_started, ' ')}`,
-  ].join('\n\n');
+  const intro = `${label('reported')} — from the agent's latest ${src}${at(c.seq)}${stale}`;
+  return (level) => {
+    const list = (rs: readonly { head: string; line: string; detail: string }[]): string => (rs.length === 0 ? NONE : rs.map((r) => `${r.head}${level < 3 ? r.line : ''}${level < 2 ? r.detail : ''}`).join('\n'));
+    return [intro, ...lists.map(([title, rs]) => `### ${title}\n\n${list(rs)}`)].join('\n\n');
+  };
 }
 
 function jobs(a: Analysis, level: Level): string {
@@ -354,37 +382,60 @@ function resume(r: RenderInput): string {
 }
 
 export function renderHandoffMd(r: RenderInput, a: Analysis): string {
+  // The sections that do not depend on the level are rendered once, not once per level tried.
+  const fixed = fixedParts(r, a);
   let md = '';
   for (const level of [0, 1, 2, 3] as const) {
-    md = renderAt(r, a, level);
+    md = renderAt(fixed, a, level);
     if (Buffer.byteLength(md) <= MD_BYTES) break;
   }
   return md;
 }
 
-function renderAt(r: RenderInput, a: Analysis, level: Level): string {
+/** The rendered sections that every level shares, in order around the ones a level shortens. */
+interface FixedParts {
+  head: string[];
+  requests: string;
+  documents: (level: Level) => string;
+  middle: string[];
+  currentState: (level: Level) => string;
+  agentMessages: string;
+  tail: string[];
+}
+
+function fixedParts(r: RenderInput, a: Analysis): FixedParts {
   const title = r.title ?? r.session;
   const shown = Math.min(r.state.window.length, MD.TIMELINE);
+  return {
+    head: [frontMatter(r), `# Handoff: ${title.replace(/\r?\n/g, ' ')}\n`, section('Objective (verbatim)', objective(a))],
+    requests: requests(a),
+    documents: documents(a),
+    middle: [section('State right now (verbatim tail)', stateNow(a)), section('Next Action', nextActionBody(a)), section('Claims to double-check', claims(a))],
+    currentState: currentState(a),
+    agentMessages: section('What the agent reported', agentMessages(a)),
+    tail: [
+      section('Verification', verification(a)),
+      section('Repository Evidence', repoEvidence(r, a)),
+      section('Unknowns', unknowns(a)),
+      section(`Recent timeline (last ${shown} of ${r.state.turns} turns)`, recent(r)),
+      section('Subagents', subagents(r)),
+      section('Where everything lives', whereEverythingLives(r)),
+      section('Provenance', provenance(r)),
+      `${CONTRACT_HEADING}\n\n${r.contract ?? NONE}\n`,
+      section('Resume Instructions', resume(r)),
+    ],
+  };
+}
+
+function renderAt(f: FixedParts, a: Analysis, level: Level): string {
   const parts = [
-    frontMatter(r),
-    `# Handoff: ${title.replace(/\r?\n/g, ' ')}\n`,
-    section('Objective (verbatim)', objective(a)),
-    section('User requests and corrections', `${requests(a)}${documents(a, level)}`),
-    section('State right now (verbatim tail)', stateNow(a)),
-    section('Next Action', nextActionBody(a)),
-    section('Claims to double-check', claims(a)),
-    section('Current State', `${currentState(a, level)}${jobs(a, level)}`),
-    section('What the agent reported', agentMessages(a)),
+    ...f.head,
+    section('User requests and corrections', `${f.requests}${f.documents(level)}`),
+    ...f.middle,
+    section('Current State', `${f.currentState(level)}${jobs(a, level)}`),
+    f.agentMessages,
     section('Failures And Blockers', failures(a, level)),
-    section('Verification', verification(a)),
-    section('Repository Evidence', repoEvidence(r, a)),
-    section('Unknowns', unknowns(a)),
-    section(`Recent timeline (last ${shown} of ${r.state.turns} turns)`, recent(r)),
-    section('Subagents', subagents(r)),
-    section('Where everything lives', whereEverythingLives(r)),
-    section('Provenance', provenance(r)),
-    `${CONTRACT_HEADING}\n\n${r.contract ?? NONE}\n`,
-    section('Resume Instructions', resume(r)),
+    ...f.tail,
   ];
   return parts.join('\n');
 }
