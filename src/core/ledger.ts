@@ -1,4 +1,4 @@
-import { pushBounded, trimRecord } from './bounded.js';
+import { pushBounded, setBounded, trimRecord } from './bounded.js';
 import { decideOutcome, lastLine } from './outcome.js';
 import type { Outcome } from './outcome.js';
 import { checkTargets, commandKey, commitMessage, commitsInOutput, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, pullRequestHint, pushesInOutput, shellWrites, startsInBackground } from './shell.js';
@@ -324,8 +324,7 @@ export function noteCall(l: Ledger, c: CallInput): void {
   if (c.job !== undefined) rec.job = c.job;
   if (c.stops !== undefined) rec.stops = c.stops;
   if (c.id !== '') {
-    l.calls[c.id] = rec;
-    trim(l.calls, LEDGER_LIMITS.CALLS);
+    setBounded(l.calls, c.id, rec, LEDGER_LIMITS.CALLS);
   }
   // A hook runs beside the agent: it never decides where the agent stopped.
   if (!c.subagent && c.name !== 'hook') {
