@@ -57,6 +57,20 @@ describe('the redactor removes every kind of credential, wherever it stands', ()
     expect(JSON.parse(out.text)).toEqual({ content: 'a\nAWS_SECRET_ACCESS_KEY=[REDACTED:aws_secret_access_key]\n' });
   });
 
+  it('answers a long text seen again exactly as it answered it the first time, and never for another text', () => {
+    const s = SECRETS.find((x) => x.name === 'an AWS secret key in an env line')?.text ?? '';
+    const pad = 'ordinary output line\n'.repeat(20);
+    // Same length, one with the credential and one without: only the text itself may decide.
+    const withSecret = `${pad}${s}\n`;
+    const without = `${pad}${'x'.repeat(s.length)}\n`;
+    const r = new Redactor();
+    for (const text of [withSecret, withSecret, without, withSecret, without, without, `${withSecret}`.slice(0)]) {
+      expect(r.redact(text)).toEqual(new Redactor().redact(text));
+    }
+    expect(r.redact(withSecret).count).toBe(1);
+    expect(r.redact(without).count).toBe(0);
+  });
+
   it('applies patterns from config to the decoded text, tagged with their name', () => {
     const r = new Redactor([{ name: 'employee_id', pattern: '\\bEMP-[0-9]{6}\\b' }]).redact(JSON.stringify({ text: 'ticket\nEMP-123456 is open' }));
     expect(r).toEqual({ text: JSON.stringify({ text: 'ticket\n[REDACTED:employee_id] is open' }), count: 1 });
