@@ -76,8 +76,13 @@ function sanitize(obs: Observation, st: SessionState, redactor: Redactor): void 
   if (obs.unknown !== undefined) obs.unknown = clean(obs.unknown);
   if (obs.tool) obs.tool = { ...obs.tool, name: clean(obs.tool.name), id: clean(obs.tool.id) };
   for (const f of obs.facts) {
-    for (const [k, v] of Object.entries(f)) {
+    // Keys rather than entries: facts come in many shapes, and listing pairs of each is a slow
+    // path of the engine. Only the current key is written, so reading it here reads what the
+    // fact held when the loop began.
+    const rec = f as Record<string, unknown>;
+    for (const k of Object.keys(rec)) {
       if (k === 't') continue;
+      const v = rec[k];
       if (typeof v === 'string') {
         // Each removal counts, so a credential both in a turn and in its fact counts twice.
         const rr = redactor.redact(stripControls(k === 'output' ? headAndTail(v) : v));
