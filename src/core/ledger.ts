@@ -106,6 +106,7 @@ export type LastEvent = 'agent_text' | 'tool_call' | 'tool_result' | 'user' | 'i
 export interface Ledger {
   requests: RequestRecord[];
   requestsTotal: number;
+  /** Written only through setBounded (bounded.ts): it keeps the keys' order beside the record. */
   calls: Record<string, CallRecord>;
   changed: Record<string, { line: number; how: WriteHow; tool: string; subagent?: boolean; what?: string[] }>;
   changedTotal: number;
