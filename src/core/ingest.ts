@@ -46,17 +46,37 @@ function observe(harness: Exclude<Harness, 'text'>, obj: Record<string, unknown>
 const FACT_OUTPUT_CHARS = 2000;
 
 /** Verdict lines from the middle of a long output (a test matrix prints one per job). */
-const VERDICT_LINE = /^.*(?:fail|error|passed|succeeded|Diff in|would reformat|vulnerabilit|test result|Finished).*$/gim;
+const VERDICT_WORD = /fail|error|passed|succeeded|Diff in|would reformat|vulnerabilit|test result|Finished/gi;
 const VERDICT_LINES = 40;
+
+/** A line ends at any of the characters that end one for `.`, `^` and `$` of a multiline pattern. */
+const endsLine = (c: number): boolean => c === 10 || c === 13 || c === 0x2028 || c === 0x2029;
+
+/**
+ * The lines of `text` that hold a verdict word, each whole (what `/^.*(?:word|…).*$/gim` finds),
+ * at most VERDICT_LINES. The words are looked for, not the lines: a line pattern backtracks over
+ * every line of a long output, most of which hold no verdict.
+ */
+export function verdictLines(text: string): string[] {
+  const out: string[] = [];
+  const word = VERDICT_WORD;
+  word.lastIndex = 0;
+  for (let m = word.exec(text); m !== null; m = word.exec(text)) {
+    let start = m.index;
+    while (start > 0 && !endsLine(text.charCodeAt(start - 1))) start -= 1;
+    let end = m.index + m[0].length;
+    while (end < text.length && !endsLine(text.charCodeAt(end))) end += 1;
+    const line = text.slice(start, end);
+    out.push(line.length > 200 ? `${line.slice(0, 199)}…` : line);
+    if (out.length >= VERDICT_LINES) break;
+    word.lastIndex = end;
+  }
+  return out;
+}
 
 function headAndTail(v: string): string {
   if (v.length <= 2 * FACT_OUTPUT_CHARS) return v;
-  const middle = v.slice(FACT_OUTPUT_CHARS, -FACT_OUTPUT_CHARS);
-  const verdicts: string[] = [];
-  for (const m of middle.matchAll(VERDICT_LINE)) {
-    verdicts.push(m[0].length > 200 ? `${m[0].slice(0, 199)}…` : m[0]);
-    if (verdicts.length >= VERDICT_LINES) break;
-  }
+  const verdicts = verdictLines(v.slice(FACT_OUTPUT_CHARS, -FACT_OUTPUT_CHARS));
   const kept = verdicts.length === 0 ? '' : `${verdicts.join('\n')}\n…\n`;
   return `${v.slice(0, FACT_OUTPUT_CHARS)}\n…\n${kept}${v.slice(-FACT_OUTPUT_CHARS)}`;
 }
@@ -76,8 +96,13 @@ function sanitize(obs: Observation, st: SessionState, redactor: Redactor): void 
   if (obs.unknown !== undefined) obs.unknown = clean(obs.unknown);
   if (obs.tool) obs.tool = { ...obs.tool, name: clean(obs.tool.name), id: clean(obs.tool.id) };
   for (const f of obs.facts) {
-    for (const [k, v] of Object.entries(f)) {
+    // Keys rather than entries: facts come in many shapes, and listing pairs of each is a slow
+    // path of the engine. Only the current key is written, so reading it here reads what the
+    // fact held when the loop began.
+    const rec = f as Record<string, unknown>;
+    for (const k of Object.keys(rec)) {
       if (k === 't') continue;
+      const v = rec[k];
       if (typeof v === 'string') {
         // Each removal counts, so a credential both in a turn and in its fact counts twice.
         const rr = redactor.redact(stripControls(k === 'output' ? headAndTail(v) : v));

@@ -1,4 +1,4 @@
-import { pushBounded, trimRecord } from './bounded.js';
+import { pushBounded, setBounded, trimRecord } from './bounded.js';
 import { decideOutcome, lastLine } from './outcome.js';
 import type { Outcome } from './outcome.js';
 import { checkTargets, commandKey, commitMessage, commitsInOutput, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, pullRequestHint, pushesInOutput, shellWrites, startsInBackground } from './shell.js';
@@ -106,6 +106,7 @@ export type LastEvent = 'agent_text' | 'tool_call' | 'tool_result' | 'user' | 'i
 export interface Ledger {
   requests: RequestRecord[];
   requestsTotal: number;
+  /** Written only through setBounded (bounded.ts): it keeps the keys' order beside the record. */
   calls: Record<string, CallRecord>;
   changed: Record<string, { line: number; how: WriteHow; tool: string; subagent?: boolean; what?: string[] }>;
   changedTotal: number;
@@ -324,8 +325,7 @@ export function noteCall(l: Ledger, c: CallInput): void {
   if (c.job !== undefined) rec.job = c.job;
   if (c.stops !== undefined) rec.stops = c.stops;
   if (c.id !== '') {
-    l.calls[c.id] = rec;
-    trim(l.calls, LEDGER_LIMITS.CALLS);
+    setBounded(l.calls, c.id, rec, LEDGER_LIMITS.CALLS);
   }
   // A hook runs beside the agent: it never decides where the agent stopped.
   if (!c.subagent && c.name !== 'hook') {

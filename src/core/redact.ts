@@ -59,7 +59,9 @@ interface CustomRule {
 /**
  * Short texts repeat: every line names its kind, its tool, its call id, and a session's few tool
  * names and kinds come back thousands of times. Their results are remembered (the redactor is a
- * pure function of its rules and the text); a long text is rarely seen twice and is not kept.
+ * pure function of its rules and the text). A long text comes back right after itself or not at
+ * all (a tool's output is both a turn and its result's fact; Codex writes an agent's message as
+ * a response item and again as an event): only the last one is remembered.
  */
 const MEMO_MAX_CHARS = 96;
 const MEMO_ENTRIES = 4096;
@@ -67,6 +69,8 @@ const MEMO_ENTRIES = 4096;
 export class Redactor {
   private readonly custom: CustomRule[];
   private readonly memo = new Map<string, RedactResult>();
+  private lastLong = '';
+  private lastLongResult: RedactResult = { text: '', count: 0 };
 
   constructor(patterns: readonly RedactionPattern[] = []) {
     this.custom = patterns.map((p) => {
@@ -80,7 +84,13 @@ export class Redactor {
 
   redact(input: string): RedactResult {
     if (input.length === 0) return { text: input, count: 0 };
-    if (input.length > MEMO_MAX_CHARS) return this.redactNow(input);
+    if (input.length > MEMO_MAX_CHARS) {
+      if (input === this.lastLong) return this.lastLongResult;
+      const r = Object.freeze(this.redactNow(input));
+      this.lastLong = input;
+      this.lastLongResult = r;
+      return r;
+    }
     const hit = this.memo.get(input);
     if (hit !== undefined) return hit;
     const r = Object.freeze(this.redactNow(input));

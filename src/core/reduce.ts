@@ -1,5 +1,5 @@
 import { sha256Hex } from './canonical.js';
-import { pushBounded, trimRecord } from './bounded.js';
+import { pushBounded, setBounded, trimRecord } from './bounded.js';
 import { LEDGER_LIMITS, markChanged, markNotChanged, noteAgentText, noteCall, noteJobText, noteRequest, noteResult, noteTurnEnd } from './ledger.js';
 import { LIMITS } from './state.js';
 import type { CommandRecord, FailureRecord, SessionState } from './state.js';
@@ -69,12 +69,10 @@ function applyToolCall(st: SessionState, f: Fact & { t: 'tool_call' }, seq: numb
     return;
   }
   if (f.id !== '') {
-    st.toolNames[f.id] = f.name;
-    trimRecord(st.toolNames, LIMITS.TOOL_IDS);
+    setBounded(st.toolNames, f.id, f.name, LIMITS.TOOL_IDS);
     const call: { name: string; seq: number; key: string; command?: string } = { name: f.name, seq, key: failureKey(f.name, f.command, f.files) };
     if (f.command !== undefined) call.command = head(f.command, LIMITS.COMMAND_CHARS);
-    st.calls[f.id] = call;
-    trimRecord(st.calls, LIMITS.TOOL_IDS);
+    setBounded(st.calls, f.id, call, LIMITS.TOOL_IDS);
   }
   if (f.command !== undefined) addCommand(st, f.id, f.name, f.command, seq);
   if (f.files) noteFiles(st, f.files, f.name, seq);

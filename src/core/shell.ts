@@ -22,90 +22,126 @@ export interface ShellWrite {
   how: 'write' | 'append' | 'copy' | 'move' | 'delete' | 'edit';
 }
 
-/** Splits a command line into simple commands at `&&`, `||`, `;`, `|` and newlines, outside quotes. */
+const BACKSLASH = 92;
+const SINGLE = 39;
+const DOUBLE = 34;
+const NEWLINE = 10;
+const AMP = 38;
+const PIPE = 124;
+const SEMI = 59;
+
+/**
+ * Splits a command line into simple commands at `&&`, `||`, `;`, `|` and newlines, outside quotes.
+ * Every command of a session is split several times (its writes, its checks, its git steps, its
+ * key): the text is read by character code and copied in runs, never a character at a time.
+ */
 export function segments(command: string): string[] {
   const out: string[] = [];
+  const n = command.length;
   let cur = '';
-  let quote: string | null = null;
-  for (let i = 0; i < command.length; i += 1) {
-    const c = command[i] as string;
-    if (quote !== null) {
-      cur += c;
-      if (c === quote) quote = null;
-      else if (c === '\\' && quote === '"' && i + 1 < command.length) cur += command[++i];
+  // Start of the run of characters kept as they stand, not yet added to `cur`.
+  let from = 0;
+  let quote = 0;
+  for (let i = 0; i < n; i += 1) {
+    const c = command.charCodeAt(i);
+    if (quote !== 0) {
+      if (c === quote) quote = 0;
+      else if (c === BACKSLASH && quote === DOUBLE && i + 1 < n) i += 1;
       continue;
     }
-    if (c === "'" || c === '"') {
+    if (c === SINGLE || c === DOUBLE) {
       quote = c;
-      cur += c;
       continue;
     }
-    if (c === '\\' && i + 1 < command.length) {
-      const n = command[i + 1] as string;
-      i += 1;
-      if (n !== '\n') cur += c + n;
-      continue;
-    }
-    const two = command.slice(i, i + 2);
-    if (two === '&&' || two === '||') {
-      out.push(cur);
-      cur = '';
+    if (c === BACKSLASH && i + 1 < n) {
+      // A line continuation joins the lines; any other escape stays as written.
+      if (command.charCodeAt(i + 1) === NEWLINE) {
+        cur += command.slice(from, i);
+        from = i + 2;
+      }
       i += 1;
       continue;
     }
-    if (c === ';' || c === '\n' || (c === '|' && command[i + 1] !== '&')) {
-      out.push(cur);
+    const next = command.charCodeAt(i + 1);
+    if ((c === AMP || c === PIPE) && next === c) {
+      out.push(cur + command.slice(from, i));
       cur = '';
+      i += 1;
+      from = i + 1;
       continue;
     }
-    cur += c;
+    if (c === SEMI || c === NEWLINE || (c === PIPE && next !== AMP)) {
+      out.push(cur + command.slice(from, i));
+      cur = '';
+      from = i + 1;
+    }
   }
-  out.push(cur);
+  out.push(cur + command.slice(from));
   // A subshell's parentheses are grouping, not part of the command: `(cd x && pytest)`.
-  return out.map((s) => s.trim().replace(/^\(+\s*/, '').replace(/\s*\)+$/, '').trim()).filter((s) => s.length > 0);
+  const kept: string[] = [];
+  for (const seg of out) {
+    let s = seg.trim();
+    if (s.charCodeAt(0) === 40) s = s.replace(/^\(+\s*/, '');
+    if (s.endsWith(')')) s = s.replace(/\s*\)+$/, '');
+    s = s.trim();
+    if (s.length > 0) kept.push(s);
+  }
+  return kept;
 }
 
 /** `/\s/.test(c)` without a regular expression for the common ASCII case (this runs per character). */
-function isSpace(c: string): boolean {
-  const n = c.charCodeAt(0);
+function isSpace(n: number): boolean {
   if (n < 128) return n === 32 || (n >= 9 && n <= 13);
-  return /\s/.test(c);
+  return /\s/.test(String.fromCharCode(n));
 }
 
 /** Words of one simple command, quotes removed (no expansion: `$X` stays `$X`). */
 export function words(segment: string): string[] {
   const out: string[] = [];
+  const n = segment.length;
   let cur = '';
+  // Start of the run of characters kept as they stand, not yet added to `cur`.
+  let from = 0;
   let started = false;
-  let quote: string | null = null;
-  for (let i = 0; i < segment.length; i += 1) {
-    const c = segment[i] as string;
-    if (quote !== null) {
-      if (c === quote) quote = null;
-      else if (c === '\\' && quote === '"' && i + 1 < segment.length) cur += segment[++i];
-      else cur += c;
+  let quote = 0;
+  for (let i = 0; i < n; i += 1) {
+    const c = segment.charCodeAt(i);
+    if (quote !== 0) {
+      if (c === quote) {
+        cur += segment.slice(from, i);
+        from = i + 1;
+        quote = 0;
+      } else if (c === BACKSLASH && quote === DOUBLE && i + 1 < n) {
+        cur += segment.slice(from, i);
+        from = i + 1;
+        i += 1;
+      }
       continue;
     }
-    if (c === "'" || c === '"') {
+    if (c === SINGLE || c === DOUBLE) {
+      cur += segment.slice(from, i);
+      from = i + 1;
       quote = c;
       started = true;
       continue;
     }
-    if (c === '\\' && i + 1 < segment.length) {
-      cur += segment[++i];
+    if (c === BACKSLASH && i + 1 < n) {
+      cur += segment.slice(from, i);
+      from = i + 1;
+      i += 1;
       started = true;
       continue;
     }
     if (isSpace(c)) {
-      if (started) out.push(cur);
+      if (started) out.push(cur + segment.slice(from, i));
       cur = '';
+      from = i + 1;
       started = false;
       continue;
     }
-    cur += c;
     started = true;
   }
-  if (started) out.push(cur);
+  if (started) out.push(cur + segment.slice(from));
   return out;
 }
 
@@ -148,7 +184,8 @@ function program(ws: readonly string[]): string[] {
   }
 }
 
-const base = (p: string): string => p.replace(/\\/g, '/').replace(/\/+$/, '').split('/').pop() ?? p;
+/** The last part of a path; a bare name (the common case: `pytest`, `git`) is its own. */
+const base = (p: string): string => (!p.includes('/') && !p.includes('\\') ? p : (p.replace(/\\/g, '/').replace(/\/+$/, '').split('/').pop() ?? p));
 const strip = (w: string): string => w.replace(/\.(cmd|exe|ps1)$/i, '');
 const isPathArg = (w: string): boolean => !w.startsWith('-') && /[/.]/.test(w) && !/^\d/.test(w) && !w.includes('=');
 
@@ -474,6 +511,8 @@ const PLAIN_PATH = /^[\w.~\/@+-][\w.~\/@+,:=-]*$/;
 
 function redirects(seg: string): ShellWrite[] {
   const out: ShellWrite[] = [];
+  // Every redirect has a `>`: most commands have none, and need no masking.
+  if (!seg.includes('>')) return out;
   // Outside quotes only: a `>` inside an echo'd string is text, not a redirect.
   let masked = '';
   let quote: string | null = null;
@@ -557,17 +596,17 @@ export function shellWrites(command: string): ShellWrite[] {
           const i = ws.findIndex((a) => a.toLowerCase() === flag);
           return i === -1 ? undefined : ws[i + 1];
         };
-        const positional = ws.slice(1).filter((a, i, all) => !a.startsWith('-') && !(all[i - 1] ?? '').startsWith('-'));
+        const positional = (): string[] => ws.slice(1).filter((a, i, all) => !a.startsWith('-') && !(all[i - 1] ?? '').startsWith('-'));
         if (ps === 'set-content' || ps === 'add-content' || ps === 'out-file' || ps === 'new-item') {
-          const p = named('-path') ?? named('-filepath') ?? positional[0];
+          const p = named('-path') ?? named('-filepath') ?? positional()[0];
           if (p !== undefined) add({ path: p, how: ps === 'add-content' ? 'append' : 'write' });
         } else if (ps === 'copy-item' || ps === 'move-item') {
-          const dest = named('-destination') ?? positional[1];
-          const src = named('-path') ?? positional[0];
+          const dest = named('-destination') ?? positional()[1];
+          const src = named('-path') ?? positional()[0];
           if (dest !== undefined) add({ path: dest, how: ps === 'copy-item' ? 'copy' : 'move' });
           if (ps === 'move-item' && src !== undefined) add({ path: src, how: 'move' });
         } else if (ps === 'remove-item') {
-          const p = named('-path') ?? positional[0];
+          const p = named('-path') ?? positional()[0];
           if (p !== undefined) add({ path: p, how: 'delete' });
         }
       }

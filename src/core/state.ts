@@ -130,6 +130,7 @@ export interface SessionState {
   compacted: boolean;
   compactions: number;
   lastCompactionSeq: number | null;
+  /** Written only through setBounded (bounded.ts), as are `calls` and the ledger's `calls`. */
   toolNames: Record<string, string>;
   calls: Record<string, CallRecord>;
   commands: CommandRecord[];

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { canonicalJson, sha256Hex } from './canonical.js';
 import { excerpt, timelineLimits } from './excerpt.js';
 import type { ToolRef, Turn } from './types.js';
@@ -59,17 +58,27 @@ const H_FIELD = '"h":"'.length + 64 + '",'.length;
 export function chainLine(prevH: string, turn: Turn): ChainedLine {
   const head = `{"class":${JSON.stringify(turn.class)},`;
   const tail = canonicalTail(turn);
-  // The line is laid out once, its text encoded straight into place; the hash reads the same
-  // bytes (head and tail) and is then written into the gap left for it.
+  // The line is laid out once, its text encoded straight into place. The hash reads the previous
+  // head, the line's head and its tail as one run: the first two are written just before the tail
+  // (in the gap the h member fills: a previous head is 64 hex digits), hashed in one call, then
+  // the head and h take their places.
   const headBytes = head.length; // ASCII
   const tailBytes = Buffer.byteLength(tail);
   const line = Buffer.allocUnsafe(headBytes + H_FIELD + tailBytes + 1);
-  line.write(head, 0, 'latin1');
   const tailAt = headBytes + H_FIELD;
   line.write(tail, tailAt, 'utf8');
   line[line.length - 1] = 0x0a;
-  const h = createHash('sha256').update(prevH).update(line.subarray(0, headBytes)).update(line.subarray(tailAt, tailAt + tailBytes)).digest('hex');
-  line.write(`"h":"${h}",`, headBytes, 'latin1');
+  const prevBytes = prevH.length <= H_FIELD ? Buffer.byteLength(prevH) : H_FIELD + 1;
+  let h: string;
+  if (prevBytes <= H_FIELD) {
+    const from = tailAt - headBytes - prevBytes;
+    line.write(prevH, from, 'utf8');
+    line.write(head, tailAt - headBytes, 'latin1');
+    h = sha256Hex(line.subarray(from, tailAt + tailBytes));
+  } else {
+    h = sha256Hex(`${prevH}${head}${tail}`);
+  }
+  line.write(`${head}"h":"${h}",`, 0, 'latin1');
   return { bytes: line, h };
 }
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/core/canonical.js';
-import { chainLine, checkChain } from '../../src/core/timeline.js';
+import { canonicalTurn, chainLine, checkChain, timelineRecord } from '../../src/core/timeline.js';
 
 describe('canonicalJson', () => {
   it('sorts keys recursively, drops undefined and has no whitespace', () => {
@@ -24,6 +24,19 @@ describe('timeline hash chain', () => {
     const r = checkChain(tampered);
     expect(r.ok).toBe(false);
     expect(r.brokenAt).toBe(2);
+  });
+
+  it('hashes the previous head and the line without h, whatever the previous head and the text hold', () => {
+    const turn = { seq: 5, ts: '2026-01-01T00:00:00Z', class: 'AGENT' as const, text: `é🚀 "q" \\ ${'x'.repeat(700)} ü` };
+    const body = canonicalJson(timelineRecord(turn));
+    // A sha256 in hex, the empty head, and heads of other shapes (upper case, non-ASCII, too long).
+    for (const prev of ['', 'a'.repeat(64), 'A'.repeat(64), 'é'.repeat(35), 'é'.repeat(36), '🚀'.repeat(40), 'f'.repeat(72), '0123']) {
+      const { bytes, h } = chainLine(prev, turn);
+      expect(h).toBe(createHash('sha256').update(prev).update(body).digest('hex'));
+      const line = bytes.toString('utf8');
+      expect(line.endsWith('\n')).toBe(true);
+      expect(line).toBe(`${canonicalTurn(turn, h)}\n`);
+    }
   });
 });
 

@@ -57,6 +57,53 @@ describe('the redactor removes every kind of credential, wherever it stands', ()
     expect(JSON.parse(out.text)).toEqual({ content: 'a\nAWS_SECRET_ACCESS_KEY=[REDACTED:aws_secret_access_key]\n' });
   });
 
+  it('answers a long text seen again exactly as it answered it the first time, and never for another text', () => {
+    const s = SECRETS.find((x) => x.name === 'an AWS secret key in an env line')?.text ?? '';
+    const pad = 'ordinary output line\n'.repeat(20);
+    // Same length, one with the credential and one without: only the text itself may decide.
+    const withSecret = `${pad}${s}\n`;
+    const without = `${pad}${'x'.repeat(s.length)}\n`;
+    const r = new Redactor();
+    for (const text of [withSecret, withSecret, without, withSecret, without, without, `${withSecret}`.slice(0)]) {
+      expect(r.redact(text)).toEqual(new Redactor().redact(text));
+    }
+    expect(r.redact(withSecret).count).toBe(1);
+    expect(r.redact(without).count).toBe(0);
+  });
+
+  it('finds a short credential whose rule literal shows only once its escapes are read', () => {
+    // The raw text holds no literal any rule starts from: the first character is a \u escape.
+    const short = SECRETS.filter((s) => s.text.length < 150 && /^[\x21-\x7e]/.test(s.text));
+    expect(short.length).toBeGreaterThan(5);
+    for (const s of short) {
+      const escaped = `\\u${s.text.charCodeAt(0).toString(16).padStart(4, '0')}${s.text.slice(1)}`;
+      for (const text of [escaped, JSON.stringify(escaped).slice(1, -1)]) {
+        const out = new Redactor().redact(text);
+        expect(leaksOf(out.text, [s], 'escaped')).toEqual([]);
+        expect(out.count).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it('applies a pattern from config to a short text that no built-in rule would read', () => {
+    expect(new Redactor([{ name: 'employee_id', pattern: '\\bEMP-[0-9]{6}\\b' }]).redact('EMP-123456')).toEqual({ text: '[REDACTED:employee_id]', count: 1 });
+  });
+
+  it('still folds a long base64 run that holds no credential into a size note', () => {
+    const run = Array.from({ length: 40 }, (_, i) => `Qm9keV${i}pbmc${(i * 7919).toString(36)}XzAx`).join('');
+    expect(run.length).toBeGreaterThan(600);
+    expect(new Redactor().redact(`data ${run}`).text).toMatch(/^data \[base64: \d+ (?:bytes|KB) omitted\]$/);
+  });
+
+  it('leaves ids, timestamps, tool names and paths that hold nothing as they are', () => {
+    const r = new Redactor();
+    const texts = ['toolu_01ABCdefGHIjklMNOpqrSTU', '2026-01-01T10:00:00.000Z', 'call_Zx9vQ2mN8bL4kJ7hG6fD5sA3', '3f2a9c4e-1b7d-4e8a-9c2f-6d5b4a3e2f1c', 'Bash', 'src/core/redact.ts'];
+    for (const t of texts) {
+      expect(r.redact(t)).toEqual({ text: t, count: 0 });
+      expect(r.find(t)).toEqual([]);
+    }
+  });
+
   it('applies patterns from config to the decoded text, tagged with their name', () => {
     const r = new Redactor([{ name: 'employee_id', pattern: '\\bEMP-[0-9]{6}\\b' }]).redact(JSON.stringify({ text: 'ticket\nEMP-123456 is open' }));
     expect(r).toEqual({ text: JSON.stringify({ text: 'ticket\n[REDACTED:employee_id] is open' }), count: 1 });
@@ -141,6 +188,8 @@ describe('private key material in its other shapes', () => {
     ['the first lines of a key (head -n 3)', () => ['-----BEGIN EC PRIVATE KEY-----', ...body(2, 'MHcCAQEEIBk4')].join('\n')],
     ['the last lines of a key (tail -n 2)', () => [`${body(1, 'Xy7pQ2mK9aB')[0] ?? ''}`, '-----END RSA PRIVATE KEY-----'].join('\n')],
     ['a PuTTY key file', () => ['PuTTY-User-Key-File-3: ssh-ed25519', 'Private-Lines: 1', body(1, 'AAAAIGx0Zm9v')[0] ?? '', 'Private-MAC: 0a1b'].join('\n')],
+    // No marker and no literal any rule starts from: only the line pass over key bodies sees it.
+    ['a key body printed without its markers', () => body(4, 'MIIEvQIBADAN').join('\n')],
   ])('%s', (_name, make) => {
     const text = make();
     const out = redactor.redact(text);
