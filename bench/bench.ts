@@ -344,9 +344,17 @@ the sessions in it, its branch and HEAD are read from the ref files and its work
 index are unchanged (git processes per session on an 86-file profile: 2.6 before, 1.5 after, before the
 backfill reuse); a command's programs are read once per command; the redactor remembers its results for
 short texts (a line's kind, tool name and call id); the state is compressed on the thread pool while
-the renders are hashed; and the backfill uses a build worker on the second core. Still per line and
-not yet cut: the redactor's literal hits (about a fifth of a build), the fact fold (a fifth), the
-harness readers (an eighth).
+the renders are hashed; and the backfill uses a build worker on the second core.
+
+Then (store format 4, same day): shell commands are split by character code (segments 186 → 25-74 ms
+over the store's 2,226 commands ×5), the bounded records of tool calls keep their keys' order beside
+them, each turn's chain hash is one \`crypto.hash\` call, the redactor remembers the last long text (a
+tool's output is redacted as its turn and again as its fact), and \`sanitize\` lists a fact's keys:
+the pure core's per-line CPU (ingest and chain) fell about a fifth, 9.9× to 8.0× the \`JSON.parse\` of
+the same lines (60 MiB, median of 15, both versions alternating in one process). The store keeps less
+of tool output than of the user's and agent's words (docs/FORMAT.md, store format 4). Still per line
+and not yet cut: redaction (about a fifth of the pure core: the literal scanner's loop and its trigger
+hits), \`JSON.parse\` itself (a seventh), the harness readers (an eighth).
 
 ## Notes
 

@@ -109,6 +109,23 @@ export async function settled(rounds = 5): Promise<void> {
   }
 }
 
+/**
+ * `count` strings, each of up to `maxParts - 1` pieces drawn from `parts`, the same for the same
+ * seed (a linear congruential generator): generated inputs for comparing two implementations.
+ */
+export function seededStrings(count: number, seed: number, parts: readonly string[], maxParts: number): string[] {
+  let x = seed;
+  const next = (): number => (x = (x * 1103515245 + 12345) % 2147483648);
+  const out: string[] = [];
+  for (let k = 0; k < count; k += 1) {
+    const n = next() % maxParts;
+    let s = '';
+    for (let i = 0; i < n; i += 1) s += parts[next() % parts.length];
+    out.push(s);
+  }
+  return out;
+}
+
 export const corpusPresent = existsSync(CORPUS);
 
 /** Every transcript of the shared corpus, read in place. */

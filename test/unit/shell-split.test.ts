@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { segments, words } from '../../src/core/shell.js';
+import { seededStrings } from '../helpers.js';
 
 /*
  * The splitter and the word reader read by character code and copy runs of text. These
@@ -87,19 +88,7 @@ function referenceWords(segment: string): string[] {
 /** Deterministic commands over the characters the readers treat specially, and some they do not. */
 function commands(count: number, seed: number): string[] {
   const alphabet = ['a', 'b', 'x', ' ', ' ', '\t', '\n', '\r', '\\', "'", '"', ';', '&', '|', '(', ')', '>', '2', '\u00a0', '\u2028', 'é', '🚀', '$', '-'];
-  let x = seed;
-  const out: string[] = [];
-  for (let k = 0; k < count; k += 1) {
-    x = (x * 1103515245 + 12345) % 2147483648;
-    const len = x % 40;
-    let s = '';
-    for (let i = 0; i < len; i += 1) {
-      x = (x * 1103515245 + 12345) % 2147483648;
-      s += alphabet[x % alphabet.length];
-    }
-    out.push(s);
-  }
-  return out;
+  return seededStrings(count, seed, alphabet, 40);
 }
 
 describe('splitting a command line and reading its words', () => {

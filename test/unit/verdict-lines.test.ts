@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { verdictLines } from '../../src/core/ingest.js';
+import { seededStrings } from '../helpers.js';
 
 /** What the line pattern finds: every whole line holding a verdict word, shortened, at most 40. */
 function reference(text: string): string[] {
@@ -13,19 +14,7 @@ function reference(text: string): string[] {
 
 function outputs(count: number, seed: number): string[] {
   const parts = ['ok ', 'FAIL', 'fail', 'Error', 'PASSED', 'succeeded', 'diff in', 'Diff in', 'would reformat', 'Vulnerabilities', 'test result', 'finished', 'x'.repeat(150), 'é🚀', ' ', '\n', '\r', '\r\n', '\u2028', '\u2029', '\n\n', 'erro', 'fai'];
-  let x = seed;
-  const out: string[] = [];
-  for (let k = 0; k < count; k += 1) {
-    let s = '';
-    x = (x * 1103515245 + 12345) % 2147483648;
-    const n = x % 120;
-    for (let i = 0; i < n; i += 1) {
-      x = (x * 1103515245 + 12345) % 2147483648;
-      s += parts[x % parts.length];
-    }
-    out.push(s);
-  }
-  return out;
+  return seededStrings(count, seed, parts, 120);
 }
 
 describe('verdict lines from the middle of a long output', () => {
