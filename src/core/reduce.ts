@@ -323,7 +323,8 @@ export function noteTurn(st: SessionState, turn: Turn, main: boolean, notice: bo
     seq: turn.seq,
     ts: turn.ts,
     class: turn.class,
-    text: head(turn.text, turn.class === 'USER' || turn.class === 'AGENT' ? LIMITS.WINDOW_TEXT_CHARS : LIMITS.WINDOW_TOOL_TEXT_CHARS),
+    // A background job's notices (OTHER) are read again from the window by HANDOFF.md's recent timeline.
+    text: head(turn.text, turn.class === 'TOOL' || turn.class === 'THOUGHT' ? LIMITS.WINDOW_TOOL_TEXT_CHARS : LIMITS.WINDOW_TEXT_CHARS),
   };
   if (turn.tool) w.tool = turn.tool;
   pushBounded(st.window, w, LIMITS.WINDOW_TURNS);

@@ -18,7 +18,7 @@ export const LIMITS = {
   /** Turns kept for HANDOFF.llm.json (the HANDOFF.md table shows the last RECENT_TURNS). */
   WINDOW_TURNS: 200,
   RECENT_TURNS: 40,
-  /** Of a USER or AGENT turn in the window; of any other turn (tool output, reasoning), less. */
+  /** Of a USER, AGENT or OTHER turn in the window; of a TOOL or THOUGHT turn (tool output, reasoning), less. */
   WINDOW_TEXT_CHARS: 300,
   WINDOW_TOOL_TEXT_CHARS: 120,
   STATE_NOW_CHARS: 1200,

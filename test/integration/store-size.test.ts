@@ -132,6 +132,32 @@ describe('timeline.jsonl keeps more of what the user and the agent said than of 
   });
 });
 
+describe("HANDOFF.md's recent timeline", () => {
+  it("still reads a background job's notices from the window, which keeps 300 characters of them", async () => {
+    const root = tempDir('handoff-store-');
+    const env = testEnv({ HANDOFFS_ROOT: root });
+    const src = join(tempDir('handoff-work-'), 'jobs-session.jsonl');
+    const notice = (n: number): Record<string, unknown> => ({
+      type: 'queue-operation',
+      operation: 'enqueue',
+      timestamp: `2026-03-01T09:00:0${n}.000Z`,
+      sessionId: 'jobs-session',
+      content: `<task-notification>\n<task-id>job7a</task-id>\n<status>running</status>\n<summary>Background command "Watch the upload tests" wrote ${n} more lines of output</summary>\n</task-notification>`,
+    });
+    const lines = [
+      { type: 'user', uuid: 'u1', sessionId: 'jobs-session', timestamp: '2026-03-01T09:00:00.000Z', cwd: '/home/dev/jobs', message: { role: 'user', content: 'Keep the upload tests running in the background and tell me when they settle.' } },
+      notice(1),
+      notice(2),
+    ];
+    expect(JSON.stringify(lines[1]).length).toBeGreaterThan(LIMITS.WINDOW_TOOL_TEXT_CHARS + 60);
+    await writeFile(src, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+    const r = await runCli(['build', src, '--json'], { env });
+    expect(r.code, r.err).toBe(0);
+    const md = await readFile(join((JSON.parse(r.out) as { dir: string }).dir, 'HANDOFF.md'), 'utf8');
+    expect(md).toMatch(/2 notifications of job job7a, the last: Background command "Watch the upload tests" wrote 2 more lines/);
+  });
+});
+
 describe('a timeline written in store format 3', () => {
   it('chains on: a line with the long note, then a new line in format 4, check as one chain', () => {
     const full = 'z'.repeat(1000);
