@@ -156,6 +156,29 @@ describe("HANDOFF.md's recent timeline", () => {
     const md = await readFile(join((JSON.parse(r.out) as { dir: string }).dir, 'HANDOFF.md'), 'utf8');
     expect(md).toMatch(/2 notifications of job job7a, the last: Background command "Watch the upload tests" wrote 2 more lines/);
   });
+
+  it('groups notices longer than the window keeps by the task id at their head', async () => {
+    const root = tempDir('handoff-store-');
+    const env = testEnv({ HANDOFFS_ROOT: root });
+    const src = join(tempDir('handoff-work-'), 'long-jobs.jsonl');
+    const notice = (n: number): Record<string, unknown> => ({
+      type: 'queue-operation',
+      operation: 'enqueue',
+      timestamp: `2026-03-01T09:00:0${n}.000Z`,
+      sessionId: 'long-jobs',
+      content: `<task-notification>\n<task-id>job9b</task-id>\n<output-file>/tmp/agent-runs/${'x'.repeat(260)}/job9b.output</output-file>\n<status>completed</status>\n<summary>Run ${n} of the fetcher finished</summary>\n</task-notification>`,
+    });
+    const lines = [
+      { type: 'user', uuid: 'u1', sessionId: 'long-jobs', timestamp: '2026-03-01T09:00:00.000Z', cwd: '/home/dev/jobs', message: { role: 'user', content: 'Run the fetcher in the background twice and report.' } },
+      notice(1),
+      notice(2),
+    ];
+    await writeFile(src, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+    const r = await runCli(['build', src, '--json'], { env });
+    expect(r.code, r.err).toBe(0);
+    const md = await readFile(join((JSON.parse(r.out) as { dir: string }).dir, 'HANDOFF.md'), 'utf8');
+    expect(md).toMatch(/\| 2–3 \| OTHER \| 2 notifications of job job9b \|/);
+  });
 });
 
 describe('a timeline written in store format 3', () => {

@@ -314,8 +314,9 @@ function recent(r: RenderInput): string {
     while (job !== null && j + 1 < turns.length && jobOf((turns[j + 1] as (typeof turns)[number]).text) === job) j += 1;
     if (j > i) {
       const last = turns[j] as (typeof turns)[number];
-      const said = jobNotices(last.text)[0]?.text ?? '';
-      rows.push([`${t.seq + 1}–${last.seq + 1}`, t.class, cell(`${j - i + 1} notifications of job ${job}, the last: ${said}`, MD.TIMELINE_CHARS + 60)]);
+      // A notice cut in the window may have lost what it said: the row then says only how many.
+      const said = jobNotices(last.text)[0]?.text;
+      rows.push([`${t.seq + 1}–${last.seq + 1}`, t.class, cell(`${j - i + 1} notifications of job ${job}${said ? `, the last: ${said}` : ''}`, MD.TIMELINE_CHARS + 60)]);
       i = j;
       continue;
     }
@@ -324,7 +325,10 @@ function recent(r: RenderInput): string {
   return table(['line', 'class', 'text'], rows);
 }
 
-const jobOf = (text: string): string | null => (text.trimStart().startsWith('<task-notification>') ? (jobNotices(text)[0]?.id ?? null) : null);
+/** A notice's opening tag and its task id: what the window keeps of a notice longer than its text limit. */
+const CUT_NOTICE = /^\s*<task-notification>\s*<task-id>([^<\s]{1,80})<\/task-id>/;
+
+const jobOf = (text: string): string | null => (text.trimStart().startsWith('<task-notification>') ? (jobNotices(text)[0]?.id ?? CUT_NOTICE.exec(text)?.[1] ?? null) : null);
 
 /** A tool turn names its tool once: a call's text already starts with it ("Bash: npm test"). */
 function toolCell(tool: ToolRef, text: string): string {
