@@ -132,51 +132,30 @@ describe('timeline.jsonl keeps more of what the user and the agent said than of 
   });
 });
 
+/** A session of one request and two notices of a background job; its HANDOFF.md. */
+async function jobSession(session: string, request: string, content: (n: number) => string): Promise<string> {
+  const env = testEnv({ HANDOFFS_ROOT: tempDir('handoff-store-') });
+  const src = join(tempDir('handoff-work-'), `${session}.jsonl`);
+  const notice = (n: number): Record<string, unknown> => ({ type: 'queue-operation', operation: 'enqueue', timestamp: `2026-03-01T09:00:0${n}.000Z`, sessionId: session, content: content(n) });
+  const user = { type: 'user', uuid: 'u1', sessionId: session, timestamp: '2026-03-01T09:00:00.000Z', cwd: '/home/dev/jobs', message: { role: 'user', content: request } };
+  await writeFile(src, [user, notice(1), notice(2)].map((l) => `${JSON.stringify(l)}\n`).join(''));
+  const r = await runCli(['build', src, '--json'], { env });
+  expect(r.code, r.err).toBe(0);
+  return readFile(join((JSON.parse(r.out) as { dir: string }).dir, 'HANDOFF.md'), 'utf8');
+}
+
 describe("HANDOFF.md's recent timeline", () => {
   it("still reads a background job's notices from the window, which keeps 300 characters of them", async () => {
-    const root = tempDir('handoff-store-');
-    const env = testEnv({ HANDOFFS_ROOT: root });
-    const src = join(tempDir('handoff-work-'), 'jobs-session.jsonl');
-    const notice = (n: number): Record<string, unknown> => ({
-      type: 'queue-operation',
-      operation: 'enqueue',
-      timestamp: `2026-03-01T09:00:0${n}.000Z`,
-      sessionId: 'jobs-session',
-      content: `<task-notification>\n<task-id>job7a</task-id>\n<status>running</status>\n<summary>Background command "Watch the upload tests" wrote ${n} more lines of output</summary>\n</task-notification>`,
-    });
-    const lines = [
-      { type: 'user', uuid: 'u1', sessionId: 'jobs-session', timestamp: '2026-03-01T09:00:00.000Z', cwd: '/home/dev/jobs', message: { role: 'user', content: 'Keep the upload tests running in the background and tell me when they settle.' } },
-      notice(1),
-      notice(2),
-    ];
-    expect(JSON.stringify(lines[1]).length).toBeGreaterThan(LIMITS.WINDOW_TOOL_TEXT_CHARS + 60);
-    await writeFile(src, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
-    const r = await runCli(['build', src, '--json'], { env });
-    expect(r.code, r.err).toBe(0);
-    const md = await readFile(join((JSON.parse(r.out) as { dir: string }).dir, 'HANDOFF.md'), 'utf8');
+    const content = (n: number): string => `<task-notification>\n<task-id>job7a</task-id>\n<status>running</status>\n<summary>Background command "Watch the upload tests" wrote ${n} more lines of output</summary>\n</task-notification>`;
+    expect(content(1).length).toBeGreaterThan(LIMITS.WINDOW_TOOL_TEXT_CHARS + 20);
+    const md = await jobSession('jobs-session', 'Keep the upload tests running in the background and tell me when they settle.', content);
     expect(md).toMatch(/2 notifications of job job7a, the last: Background command "Watch the upload tests" wrote 2 more lines/);
   });
 
   it('groups notices longer than the window keeps by the task id at their head', async () => {
-    const root = tempDir('handoff-store-');
-    const env = testEnv({ HANDOFFS_ROOT: root });
-    const src = join(tempDir('handoff-work-'), 'long-jobs.jsonl');
-    const notice = (n: number): Record<string, unknown> => ({
-      type: 'queue-operation',
-      operation: 'enqueue',
-      timestamp: `2026-03-01T09:00:0${n}.000Z`,
-      sessionId: 'long-jobs',
-      content: `<task-notification>\n<task-id>job9b</task-id>\n<output-file>/tmp/agent-runs/${'x'.repeat(260)}/job9b.output</output-file>\n<status>completed</status>\n<summary>Run ${n} of the fetcher finished</summary>\n</task-notification>`,
-    });
-    const lines = [
-      { type: 'user', uuid: 'u1', sessionId: 'long-jobs', timestamp: '2026-03-01T09:00:00.000Z', cwd: '/home/dev/jobs', message: { role: 'user', content: 'Run the fetcher in the background twice and report.' } },
-      notice(1),
-      notice(2),
-    ];
-    await writeFile(src, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
-    const r = await runCli(['build', src, '--json'], { env });
-    expect(r.code, r.err).toBe(0);
-    const md = await readFile(join((JSON.parse(r.out) as { dir: string }).dir, 'HANDOFF.md'), 'utf8');
+    const content = (n: number): string => `<task-notification>\n<task-id>job9b</task-id>\n<output-file>/tmp/agent-runs/${'x'.repeat(260)}/job9b.output</output-file>\n<status>completed</status>\n<summary>Run ${n} of the fetcher finished</summary>\n</task-notification>`;
+    expect(content(1).length).toBeGreaterThan(LIMITS.WINDOW_TEXT_CHARS);
+    const md = await jobSession('long-jobs', 'Run the fetcher in the background twice and report.', content);
     expect(md).toMatch(/\| 2–3 \| OTHER \| 2 notifications of job job9b \|/);
   });
 });
