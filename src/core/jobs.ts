@@ -38,6 +38,18 @@ export interface JobNotice {
 const tag = (block: string, name: string): string | undefined => new RegExp(`<${name}>([\\s\\S]*?)</${name}>`).exec(block)?.[1]?.trim();
 const unescape = (s: string): string => s.replace(/&gt;/g, '>').replace(/&lt;/g, '<').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
 
+/** A notice's opening tag and its task id: what is left of a notice cut before its end. */
+const NOTICE_HEAD = /^\s*<task-notification>\s*<task-id>([^<\s]{1,80})<\/task-id>/;
+
+/**
+ * The job a text that is a notice (it starts with `<task-notification>`) is about, also when the
+ * text was cut before the notice's closing tag (the window keeps a turn's head only); else null.
+ */
+export function noticeJobId(text: string): string | null {
+  if (!text.trimStart().startsWith('<task-notification>')) return null;
+  return jobNotices(text)[0]?.id ?? NOTICE_HEAD.exec(text)?.[1] ?? null;
+}
+
 /** Every `<task-notification>` block in a text: the job, its new status and what it reported. */
 export function jobNotices(text: string): JobNotice[] {
   const out: JobNotice[] = [];

@@ -1,4 +1,5 @@
 import { splitAtContract } from './contract.js';
+import { Memo } from './memo.js';
 import { scanForSecrets } from './secret-scan.js';
 
 /**
@@ -35,19 +36,12 @@ export function sections(md: string): Map<string, string> {
  * The kinds of credential each short text holds, for the texts scanned lately: every refresh of
  * a session scans its window of recent turns again, and all but the newest were scanned before.
  */
-const scannedKinds = new Map<string, readonly string[]>();
-const SCANNED_MAX = 4096;
 const SCANNED_TEXT_CHARS = 2000;
+const scannedKinds = new Memo<readonly string[]>(4096);
+const scanKinds = (text: string): readonly string[] => scanForSecrets(text).map((h) => h.kind);
 
 function kindsIn(text: string): readonly string[] {
-  if (text.length > SCANNED_TEXT_CHARS) return scanForSecrets(text).map((h) => h.kind);
-  let kinds = scannedKinds.get(text);
-  if (kinds === undefined) {
-    kinds = scanForSecrets(text).map((h) => h.kind);
-    scannedKinds.set(text, kinds);
-    if (scannedKinds.size > SCANNED_MAX) scannedKinds.delete(scannedKinds.keys().next().value as string);
-  }
-  return kinds;
+  return text.length > SCANNED_TEXT_CHARS ? scanKinds(text) : scannedKinds.get(text, scanKinds);
 }
 
 const isNone = (body: string | undefined): boolean => body === undefined || body.trim() === '' || body.trim() === 'None';

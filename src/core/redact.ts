@@ -1,4 +1,5 @@
 import { sha256Hex } from './canonical.js';
+import { Memo } from './memo.js';
 import { unsafePatternReason } from './pattern-safety.js';
 import { BASE64_MIN_CHARS, collapseBase64 } from './redaction/base64.js';
 import { registerCommands } from './redaction/commands.js';
@@ -68,7 +69,7 @@ const MEMO_ENTRIES = 4096;
 
 export class Redactor {
   private readonly custom: CustomRule[];
-  private readonly memo = new Map<string, RedactResult>();
+  private readonly memo = new Memo<RedactResult>(MEMO_ENTRIES);
   private lastLong = '';
   private lastLongResult: RedactResult = { text: '', count: 0 };
 
@@ -91,12 +92,7 @@ export class Redactor {
       this.lastLongResult = r;
       return r;
     }
-    const hit = this.memo.get(input);
-    if (hit !== undefined) return hit;
-    const r = Object.freeze(this.redactNow(input));
-    if (this.memo.size >= MEMO_ENTRIES) this.memo.clear();
-    this.memo.set(input, r);
-    return r;
+    return this.memo.get(input, (t) => Object.freeze(this.redactNow(t)));
   }
 
   private redactNow(input: string): RedactResult {

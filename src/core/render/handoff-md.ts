@@ -3,7 +3,7 @@ import { CONTRACT_HEADING } from '../contract.js';
 import { LIMITS } from '../state.js';
 import type { ToolRef } from '../types.js';
 import { requirementLines } from '../documents.js';
-import { jobNotices } from '../jobs.js';
+import { jobNotices, noticeJobId } from '../jobs.js';
 import type { RenderInput } from './input.js';
 import { bullets, cell, code, fence, table, yamlValue } from './markdown.js';
 
@@ -309,9 +309,9 @@ function recent(r: RenderInput): string {
   // A run of notifications from one background job is one row: its count and the last of them.
   for (let i = 0; i < turns.length; i += 1) {
     const t = turns[i] as (typeof turns)[number];
-    const job = jobOf(t.text);
+    const job = noticeJobId(t.text);
     let j = i;
-    while (job !== null && j + 1 < turns.length && jobOf((turns[j + 1] as (typeof turns)[number]).text) === job) j += 1;
+    while (job !== null && j + 1 < turns.length && noticeJobId((turns[j + 1] as (typeof turns)[number]).text) === job) j += 1;
     if (j > i) {
       const last = turns[j] as (typeof turns)[number];
       // A notice cut in the window may have lost what it said: the row then says only how many.
@@ -325,10 +325,6 @@ function recent(r: RenderInput): string {
   return table(['line', 'class', 'text'], rows);
 }
 
-/** A notice's opening tag and its task id: what the window keeps of a notice longer than its text limit. */
-const CUT_NOTICE = /^\s*<task-notification>\s*<task-id>([^<\s]{1,80})<\/task-id>/;
-
-const jobOf = (text: string): string | null => (text.trimStart().startsWith('<task-notification>') ? (jobNotices(text)[0]?.id ?? CUT_NOTICE.exec(text)?.[1] ?? null) : null);
 
 /** A tool turn names its tool once: a call's text already starts with it ("Bash: npm test"). */
 function toolCell(tool: ToolRef, text: string): string {

@@ -12,8 +12,6 @@ export interface Renders {
   gate: GateResult;
 }
 
-export const json = (v: unknown): string => `${JSON.stringify(v, null, 2)}\n`;
-
 /** Renders HANDOFF.md and both payloads; the quality gate runs over the Markdown it produced. */
 export function renderAll(input: RenderInput): Renders {
   const a = analyze(input.state, input.git, input.pressure);
