@@ -16,6 +16,19 @@ function gate(): Gate {
   return { open, done };
 }
 
+/** Work that logs its start, waits for its gate to open, then logs its end (`<name>-end`). */
+function held(log: string[], name: string): { gate: Gate; run: () => Promise<void> } {
+  const g = gate();
+  return {
+    gate: g,
+    run: async () => {
+      log.push(name);
+      await g.done;
+      log.push(`${name}-end`);
+    },
+  };
+}
+
 function lanes(laneOf: (k: string) => Lane = () => 'pool') {
   const log: string[] = [];
   const gates = new Map<string, Gate>();
@@ -91,19 +104,15 @@ describe('the build queue with workers', () => {
     s.schedule('a', 'backfill');
     s.schedule('b', 'backfill');
     await waitFor(() => log.includes('pool:a'), 'the backfill build');
-    const work = gate();
-    const x = s.exclusive(async () => {
-      log.push('exclusive');
-      await work.done;
-      log.push('exclusive-end');
-    });
+    const work = held(log, 'exclusive');
+    const x = s.exclusive(work.run);
     await settled();
     expect(log).not.toContain('exclusive');
     a.open();
     await waitFor(() => log.includes('exclusive'), 'the exclusive work');
     await settled();
     expect(log).not.toContain('pool:b');
-    work.open();
+    work.gate.open();
     await x;
     await s.onIdle();
     expect(log).toEqual(['pool:a', 'pool-end:a', 'exclusive', 'exclusive-end', 'pool:b', 'pool-end:b']);
@@ -119,21 +128,17 @@ describe('the build queue with workers', () => {
     await s.exclusiveFor('other', async () => void log.push('socket:other'));
     expect(log).toEqual(['pool:a', 'socket:other']);
     // `b` waits in the worker lane; claimed by the main lane, no worker starts it until the claim ends.
-    const claim = gate();
-    const onB = s.exclusiveFor('b', async () => {
-      log.push('socket:b');
-      await claim.done;
-      log.push('socket-end:b');
-    });
+    const claim = held(log, 'socket:b');
+    const onB = s.exclusiveFor('b', claim.run);
     await waitFor(() => log.includes('socket:b'), 'the claim of b');
     a.open();
     await waitFor(() => log.includes('pool-end:a'), 'the build of a');
     await settled();
     expect(log).not.toContain('pool:b');
-    claim.open();
+    claim.gate.open();
     await onB;
     await s.onIdle();
-    expect(log).toEqual(['pool:a', 'socket:other', 'socket:b', 'pool-end:a', 'socket-end:b', 'pool:b', 'pool-end:b']);
+    expect(log).toEqual(['pool:a', 'socket:other', 'socket:b', 'pool-end:a', 'socket:b-end', 'pool:b', 'pool-end:b']);
   });
 
   it('builds dependent sessions on the main lane after the worker lane has emptied', async () => {
