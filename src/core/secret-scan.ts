@@ -66,28 +66,63 @@ function preview(tok: string): string {
 /** Every shape above starts with one of these: text without any of them holds no hit. */
 const PREFIXES = /gh[opsur]_|github_pat_|gl(?:pat|ptt|dt|rt)-|xox[bparse]-|xapp-|[rs]k_(?:live|test)_|whsec_|npm_|sk-|AIza|GOCSPX-|ya29\.|AKIA|ASIA|eyJ|-----BEGIN|:\/\/|hf_|api_org_|pypi-|do[opr]_v1_|SG\.|shp(?:at|ca|pa|ss)_|dapi|hv[sb]\.|sntry[su]_|lin_api_|PMAK-|AGE-SECRET-KEY|HRKU-|dp\.[ps]t\./;
 
+/**
+ * Tokens never hold whitespace and every shape is found within one line, so a text's hits are
+ * those of the lines that hold a prefix: a long text (a HANDOFF.md of tens of kilobytes, scanned
+ * on every refresh) is tokenised only where a prefix is, not whole. The hits are the same, in the
+ * same order, with the same indexes, as a scan of the whole text.
+ */
+const LINE_LOCAL_CHARS = 4096;
+const PREFIX_AT = new RegExp(PREFIXES.source, 'g');
+
 export function scanForSecrets(text: string): SecretHit[] {
+  if (text.length <= LINE_LOCAL_CHARS) return scanWhole(text);
   const hits: SecretHit[] = [];
   if (!PREFIXES.test(text)) return hits;
+  privateKey(text, hits);
+  PREFIX_AT.lastIndex = 0;
+  for (let m = PREFIX_AT.exec(text); m !== null; m = PREFIX_AT.exec(text)) {
+    const start = text.lastIndexOf('\n', m.index) + 1;
+    const nl = text.indexOf('\n', m.index);
+    const end = nl === -1 ? text.length : nl;
+    scanTokens(text.slice(start, end), start, hits);
+    PREFIX_AT.lastIndex = end;
+  }
+  return hits;
+}
+
+/** The text tokenised at once: for short texts, and the reference the line-local scan is tested against. */
+export function scanWhole(text: string): SecretHit[] {
+  const hits: SecretHit[] = [];
+  if (!PREFIXES.test(text)) return hits;
+  privateKey(text, hits);
+  scanTokens(text, 0, hits);
+  return hits;
+}
+
+function privateKey(text: string, hits: SecretHit[]): void {
   if (text.includes('-----BEGIN') && /-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(text)) {
     hits.push({ kind: 'private_key', preview: '-----BEGIN … PRIVATE KEY-----', index: text.indexOf('-----BEGIN') });
   }
+}
+
+function scanTokens(text: string, offset: number, hits: SecretHit[]): void {
   let index = 0;
   for (const tok of text.split(DELIMS)) {
     const at = text.indexOf(tok, index);
     index = at === -1 ? index : at + tok.length;
     if (tok.length < 15) continue;
+    const where = at === -1 ? -1 : at + offset;
     for (const s of SHAPES) {
       if (tok.startsWith(s.prefix) && tok.length >= s.min && s.alphabet.test(tok)) {
-        hits.push({ kind: s.kind, preview: preview(tok), index: at });
+        hits.push({ kind: s.kind, preview: preview(tok), index: where });
         break;
       }
     }
     if (tok.startsWith('eyJ') && tok.split('.').length === 3 && tok.length > 40 && tok.split('.')[1]?.startsWith('eyJ')) {
-      hits.push({ kind: 'jwt', preview: preview(tok), index: at });
+      hits.push({ kind: 'jwt', preview: preview(tok), index: where });
     }
     const url = /^[a-z][a-z0-9+.-]*:\/\/([^:/@\s]*):([^@/\s]+)@/i.exec(tok);
-    if (url && !url[2]?.startsWith('[REDACTED')) hits.push({ kind: 'url_password', preview: preview(tok), index: at });
+    if (url && !url[2]?.startsWith('[REDACTED')) hits.push({ kind: 'url_password', preview: preview(tok), index: where });
   }
-  return hits;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Redactor } from '../../src/core/redact.js';
-import { scanForSecrets } from '../../src/core/secret-scan.js';
+import { scanForSecrets, scanWhole } from '../../src/core/secret-scan.js';
+import { seededStrings } from '../helpers.js';
 import { fakeSecrets } from '../fake-secrets.js';
 
 /** The quality gate's second scan: independent of the redactor, and blind to nothing it promises to see. */
@@ -35,5 +36,39 @@ describe('the second scan', () => {
   it('finds nothing in what the redactor left of every fake credential', () => {
     const text = new Redactor().redact(JSON.stringify({ all: fakeSecrets().map((s) => s.text).join('\n') })).text;
     expect(scanForSecrets(text)).toEqual([]);
+  });
+});
+
+describe('the second scan of a long text', () => {
+  const secrets = fakeSecrets().map((s) => s.value);
+  const parts = [
+    ...secrets,
+    ' ',
+    '\n',
+    '\n\n## Section\n',
+    'https://example.test/path ',
+    'postgres://admin:hunter2hunter2@db.internal/app ',
+    '\\n',
+    '\\u0022',
+    '"',
+    '-----BEGIN RSA PRIVATE KEY-----\n',
+    'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.c2lnbmF0dXJlLXNpZ25hdHVyZQ ',
+    'plain words of a handoff that hold nothing at all, ',
+    'sk-',
+    'ghp_',
+    '| passed | line 12 |\n',
+    '📦 ',
+  ];
+
+  it('finds what a whole-text scan finds, in the same order, at the same indexes', () => {
+    const texts = seededStrings(300, 11, parts, 900).filter((t) => t.length > 4096);
+    expect(texts.length).toBeGreaterThan(100);
+    let found = 0;
+    for (const text of texts) {
+      const whole = scanWhole(text);
+      found += whole.length;
+      expect(scanForSecrets(text)).toEqual(whole);
+    }
+    expect(found).toBeGreaterThan(1000);
   });
 });

@@ -382,14 +382,18 @@ function resume(r: RenderInput): string {
 }
 
 export function renderHandoffMd(r: RenderInput, a: Analysis): string {
-  // The sections that do not depend on the level are rendered once, not once per level tried.
+  // The sections that do not depend on the level are rendered and measured once, not once per
+  // level tried; a level renders and measures only the sections it shortens, and the text is
+  // joined once, at the level chosen.
   const fixed = fixedParts(r, a);
-  let md = '';
-  for (const level of [0, 1, 2, 3] as const) {
-    md = renderAt(fixed, a, level);
-    if (Buffer.byteLength(md) <= MD_BYTES) break;
+  const fixedBytes = [...fixed.head, ...fixed.middle, fixed.agentMessages, ...fixed.tail].reduce((n, p) => n + Buffer.byteLength(p), 0);
+  const joins = fixed.head.length + fixed.middle.length + fixed.tail.length + 3;
+  let parts = levelParts(fixed, a, 0);
+  for (const level of [1, 2, 3] as const) {
+    if (fixedBytes + joins + parts.reduce((n, p) => n + Buffer.byteLength(p), 0) <= MD_BYTES) break;
+    parts = levelParts(fixed, a, level);
   }
-  return md;
+  return renderAt(fixed, parts);
 }
 
 /** The rendered sections that every level shares, in order around the ones a level shortens. */
@@ -427,15 +431,17 @@ function fixedParts(r: RenderInput, a: Analysis): FixedParts {
   };
 }
 
-function renderAt(f: FixedParts, a: Analysis, level: Level): string {
-  const parts = [
-    ...f.head,
+/** The three sections a level shortens: requests (with the documents), Current State, Failures. */
+type LevelParts = readonly [string, string, string];
+
+function levelParts(f: FixedParts, a: Analysis, level: Level): LevelParts {
+  return [
     section('User requests and corrections', `${f.requests}${f.documents(level)}`),
-    ...f.middle,
     section('Current State', `${f.currentState(level)}${jobs(a, level)}`),
-    f.agentMessages,
     section('Failures And Blockers', failures(a, level)),
-    ...f.tail,
   ];
-  return parts.join('\n');
+}
+
+function renderAt(f: FixedParts, [requests, current, failing]: LevelParts): string {
+  return [...f.head, requests, ...f.middle, current, f.agentMessages, failing, ...f.tail].join('\n');
 }

@@ -3,7 +3,7 @@ import type { GateResult } from '../quality.js';
 import { runGate } from '../quality.js';
 import { renderHandoffMd, TRANSFER_READY_SENTINEL } from './handoff-md.js';
 import type { RenderInput } from './input.js';
-import { buildLlm, buildSummary } from './payloads.js';
+import { payloadsJson } from './payloads.js';
 
 export interface Renders {
   handoffMd: string;
@@ -18,13 +18,8 @@ export function renderAll(input: RenderInput): Renders {
   const draft = renderHandoffMd(input, a);
   const gate = runGate(draft, input.state.window.map((t) => t.text));
   const handoffMd = draft.replace(`transfer_ready: ${TRANSFER_READY_SENTINEL}`, `transfer_ready: ${gate.transfer_ready}`);
-  return {
-    handoffMd,
-    summaryJson: `${JSON.stringify(buildSummary(input, a, gate.transfer_ready))}\n`,
-    // For a model, not a person: indentation would be a quarter of its bytes and tokens.
-    llmJson: `${JSON.stringify(buildLlm(input, a, gate.transfer_ready))}\n`,
-    gate,
-  };
+  // Compact: for a model, not a person, indentation would be a quarter of its bytes and tokens.
+  return { handoffMd, ...payloadsJson(input, a, gate.transfer_ready), gate };
 }
 
 export { MANIFEST_SHA_PLACEHOLDER } from './input.js';

@@ -35,6 +35,27 @@ function toolCalls(window: readonly WindowTurn[]): { seq: number; name: string; 
   return calls;
 }
 
+/**
+ * Both payloads' JSON text, exactly as JSON.stringify writes them. The llm payload holds the
+ * summary's members, most of them the very same values: each of those is encoded once, for both.
+ */
+export function payloadsJson(r: RenderInput, a: Analysis, transferReady: boolean): { summaryJson: string; llmJson: string } {
+  const summary = buildSummary(r, a, transferReady);
+  const encoded = new Map<string, string>();
+  const members = (o: Record<string, unknown>, known?: Map<string, string>): string => {
+    const out: string[] = [];
+    for (const [k, v] of Object.entries(o)) {
+      const json = known !== undefined && v === summary[k] ? known.get(k) : JSON.stringify(v);
+      if (json === undefined) continue; // as JSON.stringify leaves out undefined and functions
+      if (known === undefined) encoded.set(k, json);
+      out.push(`${JSON.stringify(k)}:${json}`);
+    }
+    return `{${out.join(',')}}\n`;
+  };
+  const summaryJson = members(summary);
+  return { summaryJson, llmJson: members(buildLlm(r, a, summary), encoded) };
+}
+
 export function buildSummary(r: RenderInput, a: Analysis, transferReady: boolean): Record<string, unknown> {
   const st = r.state;
   return {
@@ -112,9 +133,9 @@ export function buildSummary(r: RenderInput, a: Analysis, transferReady: boolean
   };
 }
 
-export function buildLlm(r: RenderInput, a: Analysis, transferReady: boolean): Record<string, unknown> {
+/** HANDOFF.llm.json's object: the summary's members (the same values), two of them longer, and more. */
+export function buildLlm(r: RenderInput, a: Analysis, summary: Record<string, unknown>): Record<string, unknown> {
   const st = r.state;
-  const summary = buildSummary(r, a, transferReady);
   const window = st.window;
   const first = window[0];
   return {
