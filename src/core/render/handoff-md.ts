@@ -388,6 +388,9 @@ export function renderHandoffMd(r: RenderInput, a: Analysis): string {
   const fixed = fixedParts(r, a);
   const fixedBytes = [...fixed.head, ...fixed.middle, fixed.agentMessages, ...fixed.tail].reduce((n, p) => n + Buffer.byteLength(p), 0);
   const joins = fixed.head.length + fixed.middle.length + fixed.tail.length + 3;
+  // When what no level shortens is already too long (a long session's), no level can fit: the
+  // shortest is the one rendered, and the others are not tried.
+  if (fixedBytes + joins + Buffer.byteLength(fixed.requests) > MD_BYTES) return renderAt(fixed, levelParts(fixed, a, 3));
   let parts = levelParts(fixed, a, 0);
   for (const level of [1, 2, 3] as const) {
     if (fixedBytes + joins + parts.reduce((n, p) => n + Buffer.byteLength(p), 0) <= MD_BYTES) break;
