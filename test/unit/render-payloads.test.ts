@@ -5,12 +5,12 @@ import { gitUnavailable } from '../../src/core/evidence.js';
 import { computePressure } from '../../src/core/pressure.js';
 import { renderAll } from '../../src/core/render/index.js';
 import type { RenderInput } from '../../src/core/render/input.js';
-import { buildLlm, buildSummary, payloadsJson } from '../../src/core/render/payloads.js';
+import { buildLlm, buildSummary, payloadsBytes } from '../../src/core/render/payloads.js';
 import { corpusFiles, FIXTURES } from '../helpers.js';
 import { ingestFile } from './ingest-helper.js';
 
 /**
- * The payloads are written from members encoded once for both (payloadsJson): the text must be
+ * The payloads are written from members encoded once for both (payloadsBytes): the text must be
  * what JSON.stringify writes for each payload's object, on every transcript at hand.
  */
 
@@ -51,7 +51,9 @@ describe('the payloads as written', () => {
     const r = input(path);
     const a = analyze(r.state, r.git, r.pressure);
     const summary = buildSummary(r, a, true);
-    const { summaryJson, llmJson } = payloadsJson(r, a, true);
+    const bytes = payloadsBytes(r, a, true);
+    const summaryJson = bytes.summary.toString('utf8');
+    const llmJson = bytes.llm.toString('utf8');
     expect(summaryJson).toBe(`${JSON.stringify(summary)}\n`);
     expect(llmJson).toBe(`${JSON.stringify(buildLlm(r, a, summary))}\n`);
     // The llm payload holds every member of the summary, two of them its own.
@@ -63,8 +65,8 @@ describe('the payloads as written', () => {
   it('hold what renderAll returns', () => {
     const r = input(files[0] as string);
     const renders = renderAll(r);
-    const { summaryJson, llmJson } = payloadsJson(r, analyze(r.state, r.git, r.pressure), renders.gate.transfer_ready);
-    expect(renders.summaryJson).toBe(summaryJson);
-    expect(renders.llmJson).toBe(llmJson);
+    const { summary, llm } = payloadsBytes(r, analyze(r.state, r.git, r.pressure), renders.gate.transfer_ready);
+    expect(renders.summaryJson.equals(summary)).toBe(true);
+    expect(renders.llmJson.equals(llm)).toBe(true);
   });
 });

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { MANIFEST_SHA_PLACEHOLDER } from '../../src/core/render/index.js';
-import { Sealable, utf8 } from '../../src/engine/sealable.js';
+import { utf8 } from '../../src/core/utf8.js';
+import { Sealable } from '../../src/engine/sealable.js';
 
 const sha = (s: string): string => createHash('sha256').update(s).digest('hex');
 

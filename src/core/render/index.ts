@@ -3,12 +3,13 @@ import type { GateResult } from '../quality.js';
 import { runGate } from '../quality.js';
 import { renderHandoffMd, TRANSFER_READY_SENTINEL } from './handoff-md.js';
 import type { RenderInput } from './input.js';
-import { payloadsJson } from './payloads.js';
+import { payloadsBytes } from './payloads.js';
 
 export interface Renders {
   handoffMd: string;
-  summaryJson: string;
-  llmJson: string;
+  /** The payloads' bytes (UTF-8 JSON, one line). */
+  summaryJson: Buffer;
+  llmJson: Buffer;
   gate: GateResult;
 }
 
@@ -19,7 +20,8 @@ export function renderAll(input: RenderInput): Renders {
   const gate = runGate(draft, input.state.window.map((t) => t.text));
   const handoffMd = draft.replace(`transfer_ready: ${TRANSFER_READY_SENTINEL}`, `transfer_ready: ${gate.transfer_ready}`);
   // Compact: for a model, not a person, indentation would be a quarter of its bytes and tokens.
-  return { handoffMd, ...payloadsJson(input, a, gate.transfer_ready), gate };
+  const { summary, llm } = payloadsBytes(input, a, gate.transfer_ready);
+  return { handoffMd, summaryJson: summary, llmJson: llm, gate };
 }
 
 export { MANIFEST_SHA_PLACEHOLDER } from './input.js';

@@ -2,6 +2,7 @@ import type { Analysis } from '../analysis.js';
 import type { WindowTurn } from '../state.js';
 import { LIMITS } from '../state.js';
 import type { RenderInput } from './input.js';
+import { utf8 } from '../utf8.js';
 
 /**
  * The two JSON payloads (SPEC §4). HANDOFF.summary.json is compact; HANDOFF.llm.json adds the
@@ -36,25 +37,35 @@ function toolCalls(window: readonly WindowTurn[]): { seq: number; name: string; 
 }
 
 /**
- * Both payloads' JSON text, exactly as JSON.stringify writes them. The llm payload holds the
- * summary's members, most of them the very same values: each of those is encoded once, for both.
+ * Both payloads' bytes: the UTF-8 of what JSON.stringify writes for each, plus a newline. The llm
+ * payload holds the summary's members, most of them the very same values, in the same order:
+ * each of those is encoded, to JSON and to UTF-8, once for both.
  */
-export function payloadsJson(r: RenderInput, a: Analysis, transferReady: boolean): { summaryJson: string; llmJson: string } {
+export function payloadsBytes(r: RenderInput, a: Analysis, transferReady: boolean): { summary: Buffer; llm: Buffer } {
   const summary = buildSummary(r, a, transferReady);
-  const encoded = new Map<string, string>();
-  const members = (o: Record<string, unknown>, known?: Map<string, string>): string => {
-    const out: string[] = [];
+  const encoded = new Map<string, Buffer>();
+  const bytes = (o: Record<string, unknown>, shared?: Map<string, Buffer>): Buffer => {
+    const parts: Buffer[] = [];
     for (const [k, v] of Object.entries(o)) {
-      const json = known !== undefined && v === summary[k] ? known.get(k) : JSON.stringify(v);
-      if (json === undefined) continue; // as JSON.stringify leaves out undefined and functions
-      if (known === undefined) encoded.set(k, json);
-      out.push(`${JSON.stringify(k)}:${json}`);
+      let member = shared !== undefined && v === summary[k] ? shared.get(k) : undefined;
+      if (member === undefined) {
+        const json = JSON.stringify(v);
+        if (json === undefined) continue; // as JSON.stringify leaves out undefined and functions
+        member = utf8(`${JSON.stringify(k)}:${json}`);
+        if (shared === undefined) encoded.set(k, member);
+      }
+      parts.push(parts.length === 0 ? OPEN : COMMA, member);
     }
-    return `{${out.join(',')}}\n`;
+    parts.push(parts.length === 0 ? EMPTY : CLOSE);
+    return Buffer.concat(parts);
   };
-  const summaryJson = members(summary);
-  return { summaryJson, llmJson: members(buildLlm(r, a, summary), encoded) };
+  return { summary: bytes(summary), llm: bytes(buildLlm(r, a, summary), encoded) };
 }
+
+const OPEN = Buffer.from('{');
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from('}\n');
+const EMPTY = Buffer.from('{}\n');
 
 export function buildSummary(r: RenderInput, a: Analysis, transferReady: boolean): Record<string, unknown> {
   const st = r.state;
