@@ -66,6 +66,24 @@ function lastMatch(text: string, res: readonly RegExp[]): string | null {
   return best === null ? null : best.line.trim();
 }
 
+/**
+ * cargo prints one "test result" line per test binary, and the last is often the doc-tests' "0
+ * passed": shown alone it reads as if no test ran. Where a passing run printed several, the line
+ * shown is their sum, and says so.
+ */
+const CARGO_OK = /^test result: ok\. (\d+) passed; (\d+) failed; (\d+) ignored;.*$/gm;
+
+function cargoSum(text: string, line: string | null): string | null {
+  if (line === null || !line.startsWith('test result: ok.')) return line;
+  let n = 0;
+  const sum = [0, 0, 0];
+  for (const m of text.matchAll(CARGO_OK)) {
+    n += 1;
+    for (let k = 0; k < 3; k += 1) sum[k] = (sum[k] as number) + Number(m[k + 1]);
+  }
+  return n < 2 ? line : `test result: ok. ${sum[0]} passed; ${sum[1]} failed; ${sum[2]} ignored (the sum of ${n} "test result" lines)`;
+}
+
 export interface Decided {
   outcome: Outcome;
   /** The output line that says what happened (the last failure line, or the last summary line). */
@@ -83,9 +101,9 @@ export function decideOutcome(_kind: CheckKind, exitCode: number | undefined, ok
   }
   if (exitCode !== undefined && exitCode !== 0) return { outcome: 'fail', line: fail ?? lastLine(text) };
   if (fail !== null) return { outcome: 'fail', line: fail };
-  if (exitCode === 0 || ok === true) return { outcome: 'pass', line: pass ?? lastLine(text) };
+  if (exitCode === 0 || ok === true) return { outcome: 'pass', line: cargoSum(text, pass) ?? lastLine(text) };
   if (ok === false) return { outcome: 'fail', line: lastLine(text) };
-  if (pass !== null) return { outcome: 'pass', line: pass };
+  if (pass !== null) return { outcome: 'pass', line: cargoSum(text, pass) };
   return { outcome: 'unknown', line: lastLine(text) };
 }
 

@@ -65,6 +65,20 @@ describe('checks: named from the command', () => {
     expect(decideOutcome('test', 0, true, 'Tests: 12 passed').outcome).toBe('pass');
   });
 
+  it("shows cargo's test results summed when a passing run printed several, and says so", () => {
+    const run = (n: number): string => `     Running unittests src/lib.rs\n\nrunning ${n} tests\ntest result: ok. ${n} passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.01s\n`;
+    const out = `${run(2)}${run(8)}   Doc-tests core\n\nrunning 0 tests\ntest result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n`;
+    for (const [exit, ok] of [[0, true], [undefined, undefined]] as const) {
+      const d = decideOutcome('test', exit, ok, out);
+      expect(d.outcome).toBe('pass');
+      expect(d.line).toBe('test result: ok. 10 passed; 0 failed; 2 ignored (the sum of 3 "test result" lines)');
+    }
+    // One binary: its own line, as printed.
+    expect(decideOutcome('test', 0, true, run(4)).line).toBe('test result: ok. 4 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.01s');
+    // A failing run shows its failure, not a sum.
+    expect(decideOutcome('test', 101, false, `${run(2)}test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out\n`).line).toContain('FAILED');
+  });
+
   it('closes a failure by a later run of the same target, the whole suite, or a run that implies it', () => {
     const [file] = checkTargets('pytest test/test_a.py');
     const [suite] = checkTargets('pytest');
