@@ -1,3 +1,5 @@
+import { stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { Engine } from './engine.js';
 import { maybeSubagent } from './identity.js';
 import type { BuildPool } from './pool.js';
@@ -24,10 +26,16 @@ export async function buildMany(engine: Engine, pool: BuildPool | null, reqs: re
     seen.add(r.source);
     (alone ? first : later).push(i);
   });
+  const groups = await byFolder(reqs, first);
   let next = 0;
-  const take = (): number | undefined => (next < first.length ? first[next++] : undefined);
-  const onMain = async (): Promise<void> => {
-    for (let i = take(); i !== undefined; i = take()) {
+  const takeGroup = (): number[] | undefined => (next < groups.length ? groups[next++] : undefined);
+  // Each thread takes a whole folder at a time (a Claude Code project folder is one working
+  // directory): its repository is asked for git evidence once, by one thread, and not once by each.
+  const drain = async (build: (i: number) => Promise<void>): Promise<void> => {
+    for (let g = takeGroup(); g !== undefined; g = takeGroup()) for (const i of g) await build(i);
+  };
+  const onMain = (): Promise<void> =>
+    drain(async (i) => {
       const req = reqs[i] as BuildRequest;
       try {
         await each(i, { result: await engine.build({ ...req, independentOnly: true }) });
@@ -35,27 +43,25 @@ export async function buildMany(engine: Engine, pool: BuildPool | null, reqs: re
         if (e instanceof DependentSession) later.push(i);
         else await each(i, { error: e });
       }
-    }
-  };
-  const inWorker = async (p: BuildPool): Promise<void> => {
-    for (let i = take(); i !== undefined; i = take()) {
+    });
+  const inWorker = (p: BuildPool): Promise<void> =>
+    drain(async (i) => {
       const req = reqs[i] as BuildRequest;
       let out;
       try {
         out = await p.run(req);
       } catch (e) {
         await each(i, { error: e });
-        continue;
+        return;
       }
       if (out.kind !== 'built') {
         later.push(i);
-        continue;
+        return;
       }
       engine.forget(req.source);
       engine.forget(out.result.dir);
       await each(i, { result: out.result });
-    }
-  };
+    });
   // Two builds a worker at a time (pool.ts `depth`): one building, one waiting there.
   if (pool) await Promise.all([onMain(), ...Array.from({ length: pool.size * 2 }, () => inWorker(pool))]);
   for (const i of later.sort((a, b) => a - b)) {
@@ -65,4 +71,26 @@ export async function buildMany(engine: Engine, pool: BuildPool | null, reqs: re
       await each(i, { error: e });
     }
   }
+}
+
+/**
+ * The requests by the folder their transcript is in, the folders with the most bytes first, so
+ * that the last folders taken are small ones and no thread is left building a large one alone.
+ */
+export async function byFolder(reqs: readonly BuildRequest[], which: readonly number[]): Promise<number[][]> {
+  const groups = new Map<string, { items: number[]; bytes: number }>();
+  await Promise.all(
+    which.map(async (i) => {
+      const source = (reqs[i] as BuildRequest).source;
+      const bytes = await stat(source).then(
+        (s) => s.size,
+        () => 0,
+      );
+      const g = groups.get(dirname(source)) ?? { items: [], bytes: 0 };
+      g.items.push(i);
+      g.bytes += bytes;
+      groups.set(dirname(source), g);
+    }),
+  );
+  return [...groups.values()].sort((a, b) => b.bytes - a.bytes).map((g) => g.items.sort((x, y) => x - y));
 }
