@@ -1,48 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { resolveConfig } from '../../src/config.js';
 import { analyze } from '../../src/core/analysis.js';
-import { gitUnavailable } from '../../src/core/evidence.js';
-import { computePressure } from '../../src/core/pressure.js';
 import { renderAll } from '../../src/core/render/index.js';
-import type { RenderInput } from '../../src/core/render/input.js';
 import { buildLlm, buildSummary, payloadsBytes } from '../../src/core/render/payloads.js';
 import { corpusFiles, FIXTURES } from '../helpers.js';
-import { ingestFile } from './ingest-helper.js';
+import { renderInput as input } from './render-input.js';
 
 /**
  * The payloads are written from members encoded once for both (payloadsBytes): the text must be
  * what JSON.stringify writes for each payload's object, on every transcript at hand.
  */
-
-const config = resolveConfig({ cwd: '/nonexistent', env: { HOME: '/nonexistent-home' } });
-
-function input(path: string): RenderInput {
-  const { state } = ingestFile(path);
-  return {
-    session: 'test-session',
-    uuid: null,
-    harness: state.harness ?? 'claude',
-    project: 'test',
-    chainId: '0123456789abcdef0123456789abcdef',
-    title: state.meta.title ?? null,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    generatedAt: '2026-01-01T00:00:01.000Z',
-    revision: 3,
-    root: '/store',
-    dir: '/store/projects/test/test-session',
-    sources: [{ path, offset: 1, size: 1 }],
-    rawSha256: 'a'.repeat(64),
-    manifestSha256: 'b'.repeat(64),
-    git: gitUnavailable('no-cwd', 'the transcript names no folder', null, null),
-    pressure: computePressure(state, config.pressure),
-    contract: null,
-    parentSession: null,
-    childSessions: [],
-    redactions: state.redactions,
-    history: [],
-    state,
-  };
-}
 
 const files = [`${FIXTURES}/claude-session.jsonl`, `${FIXTURES}/codex-rollout.jsonl`, ...corpusFiles()];
 
