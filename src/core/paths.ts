@@ -113,3 +113,17 @@ export function heldKey(rec: Readonly<Record<string, unknown>>, path: string): s
   for (const key of Object.keys(rec)) if (key.toLowerCase() === k) return key;
   return undefined;
 }
+
+/**
+ * `path` (in filePath's form) as seen from `folder`, when it lies under it: `lib\a.ts` for
+ * `C:\repo\lib\a.ts` from `C:\repo`. Null when it lies elsewhere, or is the folder itself.
+ */
+export function relativeTo(path: string, folder: string): string | null {
+  const base = filePath(folder);
+  const windows = windowsShaped(base) || windowsShaped(path);
+  const sep = windows ? '\\' : '/';
+  if (!base.startsWith('/') && !windows) return null;
+  const prefix = base.endsWith(sep) ? base : `${base}${sep}`;
+  if (path.length <= prefix.length || fold(path.slice(0, prefix.length), windows) !== fold(prefix, windows)) return null;
+  return path.slice(prefix.length);
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { initialLedger, markChanged, markNotChanged, noteCall, noteResult } from '../../src/core/ledger.js';
-import { fileKey, filePath, heldKey, windowsShaped } from '../../src/core/paths.js';
+import { fileKey, filePath, heldKey, relativeTo, windowsShaped } from '../../src/core/paths.js';
 import { shellWrites } from '../../src/core/shell.js';
 import { initialState } from '../../src/core/state.js';
 import { upgradePaths } from '../../src/core/upgrade-paths.js';
@@ -49,6 +49,14 @@ describe('a written path in one form, whatever the host', () => {
     expect(fileKey('/home/A.ts')).not.toBe(fileKey('/home/a.ts'));
     expect(heldKey({ 'C:\\Work\\A.ts': 1 }, 'C:\\WORK\\a.ts')).toBe('C:\\Work\\A.ts');
     expect(heldKey({ '/home/A.ts': 1 }, '/home/a.ts')).toBeUndefined();
+  });
+
+  it('gives a path from the working folder when it lies under it', () => {
+    expect(relativeTo('C:\\Work\\Shop\\lib\\a.ts', 'c:/work/shop')).toBe('lib\\a.ts');
+    expect(relativeTo('/home/dev/proj/src/a.ts', '/home/dev/proj/')).toBe('src/a.ts');
+    expect(relativeTo('/home/dev/project2/a.ts', '/home/dev/proj')).toBeNull();
+    expect(relativeTo('/home/dev/Proj/a.ts', '/home/dev/proj')).toBeNull();
+    expect(relativeTo('/home/dev/proj', '/home/dev/proj')).toBeNull();
   });
 
   it('reads a `cd` earlier in a command into the paths written after it', () => {
