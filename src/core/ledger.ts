@@ -9,6 +9,7 @@ import type { DocRead } from './documents.js';
 import { JOB_LIMITS, jobNotices, startedJobId, stoppedJobId } from './jobs.js';
 import type { Job } from './jobs.js';
 import { WHAT_LIMITS } from './what-changed.js';
+import { fileKey, filePath, heldKey } from './paths.js';
 
 /**
  * The session's record of what happened, as a successor needs it: every real user request, the
@@ -296,16 +297,22 @@ export interface CallInput {
   read?: string;
   job?: { command: string; description?: string };
   stops?: string;
+  /** The folder the call ran in: its relative paths are joined to it (src/core/paths.ts). */
+  cwd?: string;
 }
 
 export function noteCall(l: Ledger, c: CallInput): void {
   const rec: CallRecord = { name: c.name, line: c.line };
   if (c.subagent) rec.subagent = true;
   if (c.unreadable) l.unreadableWrites += 1;
-  const writes: { path: string; how: WriteHow; what?: string[] }[] = [...(c.writes ?? [])];
+  // Every path the call names is kept in the one form that makes one file one entry.
+  const writes: { path: string; how: WriteHow; what?: string[] }[] = (c.writes ?? []).map((w) => ({ ...w, path: filePath(w.path, c.cwd) }));
   if (c.command !== undefined) {
     rec.command = c.command;
-    for (const w of shellWrites(c.command)) writes.push({ path: w.path, how: w.how });
+    for (const w of shellWrites(c.command)) {
+      const path = filePath(w.path, c.cwd);
+      if (!writes.some((x) => x.path === path && x.how === w.how)) writes.push({ path, how: w.how });
+    }
     const background = c.background === true || startsInBackground(c.command);
     const targets = background ? [] : checkTargets(c.command, l.installed ?? []);
     if (background) {
@@ -321,7 +328,7 @@ export function noteCall(l: Ledger, c: CallInput): void {
     l.pendingQuestion = { line: c.line, text: c.question, id: c.id };
   }
   if (c.plan) l.lastPlanLine = c.line;
-  if (c.read !== undefined) rec.read = c.read;
+  if (c.read !== undefined) rec.read = filePath(c.read, c.cwd);
   if (c.job !== undefined) rec.job = c.job;
   if (c.stops !== undefined) rec.stops = c.stops;
   if (c.id !== '') {
@@ -354,6 +361,8 @@ export interface ResultInput {
   subagent?: boolean;
   /** The record's timestamp. */
   ts?: string;
+  /** The session's working folder when the result came (for the files a merge reports). */
+  cwd?: string;
 }
 
 const codeModeCell = /^Script running with cell ID (\S+)/;
@@ -394,7 +403,7 @@ export function noteResult(l: Ledger, r: ResultInput): void {
   if (call.command !== undefined && !call.background) {
     if (call.targets) noteCheckRun(l, call, r);
     else noteCommandResult(l, call, r, failed || (r.exitCode === undefined && CRASHED.test(out)));
-    noteGit(l, call.command, out, r.line, failed);
+    noteGit(l, call.command, out, r.line, failed, r.cwd);
   }
   // A call the user rejected is the user's decision (its feedback is a request), not a failure.
   if (r.denied !== undefined && !call.writes && call.question === undefined && !r.denied.startsWith('rejected by the user')) {
@@ -408,7 +417,8 @@ function noteContext(l: Ledger, call: CallRecord, r: ResultInput, out: string, f
   if (call.read !== undefined && !failed && out.length > 0) {
     const asked = namingRequest(call.read, l.requests);
     const docs = l.docs ?? [];
-    if (asked !== null && !docs.some((d) => d.path === call.read)) {
+    const read = fileKey(call.read);
+    if (asked !== null && !docs.some((d) => fileKey(d.path) === read)) {
       const lines = contentLines(readLines(out));
       if (lines.length > 0) l.docs = [...docs, { path: call.read, line: r.line, requestLine: asked, lines }].slice(-DOC_LIMITS.DOCS);
     }
@@ -451,10 +461,8 @@ export function noteJobText(l: Ledger, text: string, line: number): void {
 function noteWrites(l: Ledger, call: CallRecord, r: ResultInput, failed: boolean): void {
   for (const w of call.writes ?? []) {
     if (failed) {
-      if (l.changed[w.path]) continue; // a later failure does not undo an earlier change
       const reason = r.denied ?? (r.interrupted ? 'interrupted' : `the tool reported an error${r.output ? `: ${clip(firstLine(r.output), 160)}` : ''}`);
-      l.notChanged[w.path] = { line: r.line, reason };
-      trim(l.notChanged, LEDGER_LIMITS.FILES);
+      markNotChanged(l, w.path, r.line, reason);
       continue;
     }
     if (r.ok === undefined && r.exitCode === undefined) continue; // no verdict recorded: not claimed
@@ -462,9 +470,11 @@ function noteWrites(l: Ledger, call: CallRecord, r: ResultInput, failed: boolean
   }
 }
 
+/** `path` as filePath gives it (src/core/paths.ts): one file, one entry. */
 export function markChanged(l: Ledger, path: string, how: WriteHow, tool: string, line: number, subagent: boolean, what?: readonly string[]): void {
-  const had = l.changed[path];
-  if (had) delete l.changed[path];
+  const key = heldKey(l.changed, path);
+  const had = key === undefined ? undefined : l.changed[key];
+  if (key !== undefined) delete l.changed[key];
   else l.changedTotal += 1;
   const rec: Ledger['changed'][string] = { line, how: had?.how === 'create' ? 'create' : how, tool };
   if (subagent) rec.subagent = true;
@@ -474,14 +484,16 @@ export function markChanged(l: Ledger, path: string, how: WriteHow, tool: string
   const items = [...(what ?? []), ...older].filter((x, i, all) => all.indexOf(x) === i).slice(0, WHAT_LIMITS.ITEMS);
   if (items.length > 0) rec.what = items;
   l.changed[path] = rec;
-  delete l.notChanged[path];
+  const refused = heldKey(l.notChanged, path);
+  if (refused !== undefined) delete l.notChanged[refused];
   trim(l.changed, LEDGER_LIMITS.FILES);
   l.lastChangeLine = line;
 }
 
+/** A write that did not happen; a later failure does not undo an earlier change. */
 export function markNotChanged(l: Ledger, path: string, line: number, reason: string): void {
-  if (l.changed[path]) return;
-  l.notChanged[path] = { line, reason };
+  if (heldKey(l.changed, path) !== undefined) return;
+  l.notChanged[heldKey(l.notChanged, path) ?? path] = { line, reason };
   trim(l.notChanged, LEDGER_LIMITS.FILES);
 }
 
@@ -568,10 +580,10 @@ function firstFailureLine(out: string): string | null {
   return pick === undefined ? null : clip(pick, 200);
 }
 
-function noteGit(l: Ledger, command: string, out: string, line: number, failed: boolean): void {
+function noteGit(l: Ledger, command: string, out: string, line: number, failed: boolean, cwd: string | undefined): void {
   if (!failed && isGitMergeOrPull(command)) {
     // A merge or pull writes the files it brings in: `create mode 100644 path`, ` path | 3 ++-`.
-    for (const m of out.matchAll(/^ (?:create|delete) mode \d+ (.+)$/gm)) markChanged(l, (m[1] as string).trim(), m[0].includes('delete') ? 'delete' : 'create', 'git', line, false);
+    for (const m of out.matchAll(/^ (?:create|delete) mode \d+ (.+)$/gm)) markChanged(l, filePath((m[1] as string).trim(), cwd), m[0].includes('delete') ? 'delete' : 'create', 'git', line, false);
     l.lastCommitLine = line;
   }
   // A commit line proves the commit even when a later step of the same command failed (a rejected push).

@@ -2,6 +2,7 @@ import { sha256Hex } from './canonical.js';
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
 import { LEDGER_LIMITS, markChanged, markNotChanged, noteAgentText, noteCall, noteJobText, noteRequest, noteResult, noteTurnEnd } from './ledger.js';
 import { LIMITS } from './state.js';
+import { filePath, heldKey } from './paths.js';
 import type { CommandRecord, FailureRecord, SessionState } from './state.js';
 import type { Fact, TodoItem, Turn } from './types.js';
 
@@ -24,14 +25,22 @@ function failureKey(name: string, command: string | undefined, files: readonly s
 }
 const KEY_CHARS = 300;
 
-function noteFiles(st: SessionState, files: readonly string[], tool: string, seq: number): void {
-  for (const f of files) {
-    const rec = st.files[f];
-    if (rec) {
+/** The folder a call ran in: its own (Codex `workdir`, joined to the session's), else the session's. */
+function callFolder(st: SessionState, own: string | undefined): string | undefined {
+  return own === undefined ? st.meta.cwd : filePath(own, st.meta.cwd);
+}
+
+function noteFiles(st: SessionState, files: readonly string[], tool: string, seq: number, cwd: string | undefined): void {
+  for (const name of files) {
+    // One file, one entry, in the form the ledger keys it by (src/core/paths.ts).
+    const f = filePath(name, cwd);
+    const key = heldKey(st.files, f);
+    const rec = key === undefined ? undefined : st.files[key];
+    if (rec && key !== undefined) {
       rec.lastSeq = seq;
       rec.count += 1;
       // Keep insertion order = order of last touch, so the bound drops the stalest file.
-      delete st.files[f];
+      delete st.files[key];
       st.files[f] = rec;
     } else {
       st.files[f] = { firstSeq: seq, lastSeq: seq, tool, count: 1 };
@@ -65,7 +74,7 @@ function applyToolCall(st: SessionState, f: Fact & { t: 'tool_call' }, seq: numb
       existing.key = failureKey(existing.name, f.command, f.files);
       addCommand(st, f.id, existing.name, f.command, existing.seq);
     }
-    if (f.files) noteFiles(st, f.files, existing.name, seq);
+    if (f.files) noteFiles(st, f.files, existing.name, seq, callFolder(st, f.cwd));
     return;
   }
   if (f.id !== '') {
@@ -75,7 +84,7 @@ function applyToolCall(st: SessionState, f: Fact & { t: 'tool_call' }, seq: numb
     setBounded(st.calls, f.id, call, LIMITS.TOOL_IDS);
   }
   if (f.command !== undefined) addCommand(st, f.id, f.name, f.command, seq);
-  if (f.files) noteFiles(st, f.files, f.name, seq);
+  if (f.files) noteFiles(st, f.files, f.name, seq, callFolder(st, f.cwd));
 }
 
 function addCommand(st: SessionState, id: string, tool: string, command: string, seq: number): void {
@@ -190,7 +199,7 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
       applyToolResult(st, f, seq);
       return;
     case 'files':
-      noteFiles(st, f.files, f.tool, seq);
+      noteFiles(st, f.files, f.tool, seq, st.meta.cwd);
       return;
     case 'todos':
       if (!main) return;
@@ -268,6 +277,8 @@ function applyToLedger(st: SessionState, f: Fact, line: number, main: boolean, t
       if (f.job !== undefined) c.job = f.job;
       if (f.stops !== undefined) c.stops = f.stops;
       if (!main) c.subagent = true;
+      const cwd = callFolder(st, f.cwd);
+      if (cwd !== undefined) c.cwd = cwd;
       noteCall(l, c);
       return;
     }
@@ -280,11 +291,13 @@ function applyToLedger(st: SessionState, f: Fact, line: number, main: boolean, t
       if (f.interrupted) r.interrupted = true;
       if (!main) r.subagent = true;
       if (ts !== undefined) r.ts = ts;
+      if (st.meta.cwd !== undefined) r.cwd = st.meta.cwd;
       noteResult(l, r);
       return;
     }
     case 'files':
-      for (const path of f.files) {
+      for (const name of f.files) {
+        const path = filePath(name, st.meta.cwd);
         if (f.ok === true) markChanged(l, path, 'patch', f.tool, line, !main);
         else if (f.ok === false) markNotChanged(l, path, line, 'the patch did not apply');
       }

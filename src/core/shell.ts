@@ -543,11 +543,22 @@ function redirects(seg: string): ShellWrite[] {
   return out;
 }
 
+/** Commands that change the shell's folder (PowerShell's `Set-Location` and its alias `sl` too). */
+const CHDIR = new Set(['cd', 'chdir', 'pushd', 'set-location', 'sl']);
+/** Not rooted, not a drive, not expanded by the shell. */
+const RELATIVE = /^(?![\\/~$%]|[A-Za-z]:)/;
+
 /** Files a command plainly writes: redirects, tee, cp, mv, rm, git rm/mv, sed -i, PowerShell's *-Item/Set-Content. */
 export function shellWrites(command: string): ShellWrite[] {
   const out: ShellWrite[] = [];
+  // A `cd` earlier in the command moves what its later relative paths name: `cd web && echo x >
+  // a.txt` writes web/a.txt. The folder is kept as written; the ledger joins it to the session's.
+  let dir: string | undefined;
+  const dirs: (string | undefined)[] = [];
+  const under = (p: string): string => (dir === undefined || !RELATIVE.test(p) ? p : `${dir}/${p}`);
   const add = (w: ShellWrite): void => {
-    if (w.path.length > 0 && !w.path.includes('*') && !NOT_A_FILE.test(w.path) && !out.some((o) => o.path === w.path && o.how === w.how)) out.push(w);
+    const path = under(w.path);
+    if (w.path.length > 0 && !w.path.includes('*') && !NOT_A_FILE.test(w.path) && !out.some((o) => o.path === path && o.how === w.how)) out.push({ ...w, path });
   };
   // A heredoc body is data: cut it off before reading the command.
   const body = command.replace(/<<-?\s*['"]?(\w+)['"]?[^\n]*\n[\s\S]*?\n\s*\1\s*(\n|$)/g, (m) => m.slice(0, m.indexOf('\n') + 1));
@@ -556,6 +567,18 @@ export function shellWrites(command: string): ShellWrite[] {
     const ws = program(words(seg.replace(/\s[0-9&]?>>?\s*\S+/g, ' ')));
     const cmd = strip(ws[0] ?? '');
     const args = ws.slice(1).filter((a) => !a.startsWith('-'));
+    const chdir = cmd.toLowerCase();
+    if (CHDIR.has(chdir)) {
+      // `cd` alone goes home, `cd -` back to where it was: folders named by the shell, not the command.
+      const to = ws[1] === '-' ? '$OLDPWD' : (args.find((a) => !/^\/d$/i.test(a)) ?? '~');
+      if (chdir === 'pushd') dirs.push(dir);
+      dir = under(to);
+      continue;
+    }
+    if (chdir === 'popd') {
+      dir = dirs.pop();
+      continue;
+    }
     switch (cmd) {
       case 'tee':
         for (const a of args) add({ path: a, how: ws.includes('-a') ? 'append' : 'write' });

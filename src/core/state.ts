@@ -14,6 +14,12 @@ import type { Harness, TodoItem, ToolRef, TurnClass } from './types.js';
 /** Bumped when the state's shape changes: a state of another version is rebuilt by a replay. */
 export const STATE_VERSION = 3;
 
+/**
+ * The form written paths are kept in (src/core/paths.ts). A state without it was written before
+ * they took one form, and is upgraded where it stands when loaded (src/core/upgrade-paths.ts).
+ */
+export const PATHS_FORM = 1;
+
 export const LIMITS = {
   /** Turns kept for HANDOFF.llm.json (the HANDOFF.md table shows the last RECENT_TURNS). */
   WINDOW_TURNS: 200,
@@ -91,6 +97,8 @@ export interface TaskRecord {
 
 export interface SessionState {
   v: number;
+  /** PATHS_FORM when the ledger's and the touched files' paths are in filePath's form. */
+  paths?: number;
   harness: Harness | null;
   codex: CodexState;
   /** Index of the next line to read. */
@@ -148,6 +156,7 @@ export interface SessionState {
 export function initialState(): SessionState {
   return {
     v: STATE_VERSION,
+    paths: PATHS_FORM,
     harness: null,
     codex: initialCodexState(),
     lines: 0,

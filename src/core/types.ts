@@ -83,6 +83,8 @@ export type Fact =
       job?: { command: string; description?: string };
       /** The background job a stop call ends. */
       stops?: string;
+      /** The folder the call runs in, when it names its own (Codex `workdir`). */
+      cwd?: string;
     }
   | {
       t: 'tool_result';

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import type { SessionState } from '../core/state.js';
 import { STATE_VERSION } from '../core/state.js';
+import { upgradePaths } from '../core/upgrade-paths.js';
 import { copyAtomic, cutBack, fileSize, listDir, removeFile, sweepStrayTemps, writeAtomic } from '../store/files.js';
 import { FILES, STATE_FILE_RE } from '../store/layout.js';
 import type { Manifest } from '../store/manifest.js';
@@ -73,6 +74,9 @@ export async function loadSession(dir: string): Promise<LoadedSession> {
   }
   const state = await readState(dir, manifest);
   if (state === null) dirty = true;
+  // A state from before written paths took one form may list a file twice: merged here, and the
+  // renders that still list it twice are rewritten by this build.
+  else if (upgradePaths(state)) dirty = true;
   return { dir, manifest, state, dirty, resetPending, damaged };
 }
 

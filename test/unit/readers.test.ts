@@ -114,7 +114,8 @@ describe('Codex reader', () => {
       ['npm test', 'failed', 1],
       ['npm test -- invoice', 'passed', 0],
     ]);
-    expect(Object.keys(state.files)).toEqual(['db/migrations/0042_currency.sql', 'src/invoice.ts']);
+    // The patch names them relative to the turn's folder: kept joined to it (src/core/paths.ts).
+    expect(Object.keys(state.files)).toEqual(['/home/dev/billing/db/migrations/0042_currency.sql', '/home/dev/billing/src/invoice.ts']);
     expect(state.todos?.items.map((i) => [i.text, i.status])).toEqual([
       ['Write the migration', 'completed'],
       ['Backfill currency for old rows', 'in_progress'],

@@ -319,6 +319,9 @@ function readItem(p: Record<string, unknown>, obs: Observation, st: CodexState):
       const call: Fact & { t: 'tool_call' } = { t: 'tool_call', id, name };
       const command = name === 'exec' && typeof args === 'string' ? args : commandOf(name, args);
       if (command !== undefined) call.command = command;
+      // A shell call may run elsewhere than the turn's folder: its relative paths are relative to that.
+      const workdir = isObj(args) ? (str(args.workdir) ?? str(args.working_directory)) : undefined;
+      if (workdir !== undefined && workdir.length > 0) call.cwd = workdir;
       const patch = name === 'apply_patch' ? (typeof args === 'string' ? args : isObj(args) ? (str(args.input) ?? str(args.patch)) : undefined) : undefined;
       if (patch !== undefined) {
         const files = patchFiles(patch);

@@ -4,6 +4,7 @@ import { LIMITS } from '../state.js';
 import type { ToolRef } from '../types.js';
 import { requirementLines } from '../documents.js';
 import { jobNotices, noticeJobId } from '../jobs.js';
+import { relativeTo } from '../paths.js';
 import type { RenderInput } from './input.js';
 import { bullets, cell, code, fence, table, yamlValue } from './markdown.js';
 
@@ -226,7 +227,7 @@ function repoEvidence(r: RenderInput, a: Analysis): string {
   } else {
     out.push(`${label('unknown')} — repository state unavailable: ${g.reason ?? g.status}. Branch, HEAD and dirty state are not recorded (never assumed clean).`);
   }
-  out.push(filesChanged(a), filesNotChanged(a), commits(a));
+  out.push(filesChanged(a, r.state.meta.cwd), filesNotChanged(a, r.state.meta.cwd), commits(a));
   const recorded = recordedBranch(r);
   if (recorded !== null) out.push(recorded);
   return out.join('\n\n');
@@ -248,22 +249,35 @@ function recordedBranch(r: RenderInput): string | null {
   return `Recorded by the transcript: branch ${code(branch)}${where} — ${label('reported')}.${commit}`;
 }
 
-function filesChanged(a: Analysis): string {
+/**
+ * Written files as HANDOFF.md lists them: those under the session's working folder from there, once
+ * it is named (`lib\a.ts` under `C:\repo`). The payloads keep every path whole (docs/FORMAT.md).
+ */
+function shortPaths(paths: readonly string[], cwd: string | undefined): { shown: string[]; from: string } {
+  const shown = paths.map((p) => (cwd === undefined ? null : relativeTo(p, cwd)));
+  if (cwd === undefined || shown.every((s) => s === null)) return { shown: [...paths], from: '' };
+  return { shown: shown.map((s, i) => s ?? (paths[i] as string)), from: ` (paths under ${path(cwd)} are given from there)` };
+}
+
+function filesChanged(a: Analysis, cwd: string | undefined): string {
   const fs = a.filesChanged;
   if (fs.length === 0) {
     if (a.unreadableWrites > 0) return `### Files changed in this session\n\n${label('unknown')} — ${a.unreadableWrites} apply_patch call(s), paths unreadable (redacted by the transcript's publisher)`;
     return `### Files changed in this session\n\n${NONE}`;
   }
-  const rows = fs.slice(-MD.FILES).reverse().map((f) => [path(f.path), cell(`${f.how}${f.subagent ? ' (by a subagent)' : ''}`), String(f.line), cell((f.what ?? []).join('; '), 100)]);
+  const listed = fs.slice(-MD.FILES).reverse();
+  const { shown, from } = shortPaths(listed.map((f) => f.path), cwd);
+  const rows = listed.map((f, i) => [path(shown[i] as string), cell(`${f.how}${f.subagent ? ' (by a subagent)' : ''}`), String(f.line), cell((f.what ?? []).join('; '), 100)]);
   const more = a.filesChangedTotal > rows.length ? `\n\n${a.filesChangedTotal - rows.length} more in HANDOFF.summary.json.` : '';
   const unreadable = a.unreadableWrites > 0 ? `\n\n${label('unknown')} — and ${a.unreadableWrites} apply_patch call(s) whose paths are unreadable.` : '';
-  return `### Files changed in this session\n\n${label('verified')} — writes whose result succeeded (edits, patches, and shell commands that plainly write), latest first:\n\n${table(['file', 'how', 'line', 'what the writes define'], rows)}${more}${unreadable}`;
+  return `### Files changed in this session\n\n${label('verified')} — writes whose result succeeded (edits, patches, and shell commands that plainly write), latest first${from}:\n\n${table(['file', 'how', 'line', 'what the writes define'], rows)}${more}${unreadable}`;
 }
 
-function filesNotChanged(a: Analysis): string {
-  const fs = a.filesNotChanged;
+function filesNotChanged(a: Analysis, cwd: string | undefined): string {
+  const fs = a.filesNotChanged.slice(-MD.FILES);
   if (fs.length === 0) return `### Writes that did not happen\n\n${NONE}`;
-  return `### Writes that did not happen\n\n${label('verified')} — attempted, never changed afterwards:\n\n${bullets(fs.slice(-MD.FILES).map((f) => `${path(f.path)} (line ${f.line}): ${oneLine(f.reason, 200)}`))}`;
+  const { shown, from } = shortPaths(fs.map((f) => f.path), cwd);
+  return `### Writes that did not happen\n\n${label('verified')} — attempted, never changed afterwards${from}:\n\n${bullets(fs.map((f, i) => `${path(shown[i] as string)} (line ${f.line}): ${oneLine(f.reason, 200)}`))}`;
 }
 
 function commits(a: Analysis): string {
