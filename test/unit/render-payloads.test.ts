@@ -35,4 +35,12 @@ describe('the payloads as written', () => {
     expect(renders.summaryJson.equals(summary)).toBe(true);
     expect(renders.llmJson.equals(llm)).toBe(true);
   });
+
+  it("date the session by its turns in HANDOFF.md's front matter, beside when the handoff was first built", () => {
+    const r = input(files[0] as string);
+    const front = renderAll(r).handoffMd.split('\n---\n')[0] as string;
+    expect(front).toContain(`created_at: ${r.createdAt}`);
+    expect(front).toContain('first_turn_at: 2026-03-01T09:00:01.000Z');
+    expect(front).toMatch(/\nlast_turn_at: 2026-03-01T09:\d\d:\d\d\.\d{3}Z\n/);
+  });
 });

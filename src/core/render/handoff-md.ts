@@ -69,7 +69,10 @@ function frontMatter(r: RenderInput): string {
     ['chain_id', r.chainId],
     ['from_session', r.session],
     ['to_session', 'pending'],
+    // When this handoff was first built; the session's own time is the turns' (first/last_turn_at).
     ['created_at', r.createdAt],
+    ['first_turn_at', r.state.meta.firstTs ?? null],
+    ['last_turn_at', r.state.meta.lastTs ?? null],
     ['model', r.state.meta.model ?? null],
     ['context_used_tokens', p.used],
     ['context_limit_tokens', p.limit],
