@@ -54,12 +54,19 @@ const PASS_LINES: readonly RegExp[] = [
   /^.*\bJob succeeded\b.*$/gm,
 ];
 
+/**
+ * npm's closing advice names no cause ("You can rerun the command with --loglevel=verbose", where
+ * the log is or why it could not be written): the line before it does.
+ */
+const NPM_ADVICE = /^npm (?:error|ERR!) (?:You can rerun the command|A complete log of this run|Log files were not written|\s*$)/;
+
 /** pytest's "= 1 failed, 5 passed =" is a failure even though it says passed. */
 function lastMatch(text: string, res: readonly RegExp[]): string | null {
   let best: { at: number; line: string } | null = null;
   for (const re of res) {
     for (const m of text.matchAll(re)) {
       const at = m.index ?? 0;
+      if (NPM_ADVICE.test(m[0])) continue;
       if (best === null || at > best.at) best = { at, line: m[0] };
     }
   }

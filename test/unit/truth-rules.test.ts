@@ -65,6 +65,11 @@ describe('checks: named from the command', () => {
     expect(decideOutcome('test', 0, true, 'Tests: 12 passed').outcome).toBe('pass');
   });
 
+  it("names an npm failure by its cause, not by npm's closing advice", () => {
+    const out = 'vite v8 building...\n✓ built in 151ms\nnpm error audit endpoint returned an error\nnpm error Log files were not written due to an error writing to the directory: /home/dev/.npm/_logs\nnpm error You can rerun the command with `--loglevel=verbose` to see the logs in your terminal\n';
+    expect(decideOutcome('build', 1, false, out)).toEqual({ outcome: 'fail', line: 'npm error audit endpoint returned an error' });
+  });
+
   it("shows cargo's test results summed when a passing run printed several, and says so", () => {
     const run = (n: number): string => `     Running unittests src/lib.rs\n\nrunning ${n} tests\ntest result: ok. ${n} passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.01s\n`;
     const out = `${run(2)}${run(8)}   Doc-tests core\n\nrunning 0 tests\ntest result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n`;
