@@ -66,3 +66,47 @@ export function gitRepo(name = 'parser'): string {
   git(repo, 'commit', '-q', '-m', 'initial');
   return repo;
 }
+
+/**
+ * Claude Code's task tools, line by line, for a session with the fields `base` gives every line:
+ * a TaskCreate, its result (the text, and unless `textOnly` the structured `toolUseResult.task`),
+ * a failed result, a TaskUpdate, any other call. Each line is a second after the one before.
+ */
+export function claudeTaskLines(base: Record<string, unknown>) {
+  let clock = 0;
+  const ts = (): string => new Date(Date.UTC(2026, 0, 1, 10) + (clock += 1000)).toISOString();
+  const call = (id: string, name: string, input: Record<string, unknown>): Record<string, unknown> => ({
+    ...base,
+    type: 'assistant',
+    uuid: `a-${id}`,
+    timestamp: ts(),
+    message: { id: `m-${id}`, role: 'assistant', model: 'claude-x', content: [{ type: 'tool_use', id, name, input }] },
+  });
+  const result = (id: string, content: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+    ...base,
+    type: 'user',
+    uuid: `r-${id}`,
+    timestamp: ts(),
+    message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content, ...extra }] },
+  });
+  const create = (id: string, subject: string): Record<string, unknown> => call(id, 'TaskCreate', { subject, description: `why ${subject}` });
+  const created = (id: string, taskId: string, subject: string, textOnly = false): Record<string, unknown> => {
+    const line = result(id, `Task #${taskId} created successfully: ${subject}`);
+    return textOnly ? line : { ...line, toolUseResult: { task: { id: taskId, subject } } };
+  };
+  return {
+    ask: (text: string): Record<string, unknown> => ({ ...base, type: 'user', uuid: `u-${clock}`, timestamp: ts(), message: { role: 'user', content: text } }),
+    call,
+    result,
+    create,
+    created,
+    failed: (id: string, text: string): Record<string, unknown> => result(id, text, { is_error: true }),
+    update: (id: string, taskId: string, status: string): Record<string, unknown> => call(id, 'TaskUpdate', { taskId, status }),
+    /** Tasks `from` to `from + n - 1`, each created with its result. */
+    tasks: (n: number, from = 1): Record<string, unknown>[] => {
+      const lines: Record<string, unknown>[] = [];
+      for (let i = from; i < from + n; i += 1) lines.push(create(`c${i}`, `task ${i}`), created(`c${i}`, String(i), `task ${i}`));
+      return lines;
+    },
+  };
+}

@@ -3,7 +3,7 @@ import { pushBounded, setBounded, trimRecord } from './bounded.js';
 import { LEDGER_LIMITS, markChanged, markNotChanged, noteAgentText, noteCall, noteJobText, noteRequest, noteResult, noteTurnEnd } from './ledger.js';
 import { LIMITS } from './state.js';
 import { filePath, heldKey } from './paths.js';
-import type { CommandRecord, FailureRecord, SessionState } from './state.js';
+import type { CommandRecord, FailureRecord, SessionState, TaskRecord } from './state.js';
 import type { Fact, TodoItem, Turn } from './types.js';
 
 /**
@@ -205,11 +205,17 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
       if (!main) return;
       st.todos = { items: f.items.slice(0, 100).map((i) => ({ ...i, line })), seq, source: 'todos' };
       return;
-    case 'task_create':
+    case 'task_create': {
       if (!main) return;
-      st.tasks.push({ id: String(st.tasks.length + 1), text: head(f.subject, 300), status: 'pending', line, created: line, ...(f.description === undefined ? {} : { description: head(f.description, 300) }) });
-      if (st.tasks.length > 200) st.tasks.splice(0, st.tasks.length - 200);
+      const task: TaskRecord = { id: nextTaskId(st), text: head(f.subject, 300), status: 'pending', line, created: line };
+      if (f.call !== undefined) task.call = f.call;
+      if (f.description !== undefined) task.description = head(f.description, 300);
+      pushBounded(st.tasks, task, LIMITS.TASKS);
       st.todos = { items: st.tasks.map(taskItem), seq, source: 'tasks' };
+      return;
+    }
+    case 'task_id':
+      if (main) learnTaskId(st, f.call, f.id);
       return;
     case 'task_update': {
       if (!main) return;
@@ -240,6 +246,33 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
     case 'wait':
       return;
   }
+}
+
+/** The id of a task whose harness id is not known (yet): a number never given before in this session. */
+function nextTaskId(st: SessionState): string {
+  let id: string;
+  do {
+    st.taskSeq += 1;
+    id = String(st.taskSeq);
+  } while (st.tasks.some((t) => t.id === id));
+  return id;
+}
+
+/**
+ * The result of a create call gives its task the harness's own id. A task that held that id
+ * before held a number of ours (or an id the harness has since given again): it keeps its place
+ * and status under a fresh number, so an update names one task only.
+ */
+function learnTaskId(st: SessionState, call: string, id: string): void {
+  const task = st.tasks.find((t) => t.call === call);
+  if (!task) return;
+  delete task.call;
+  const n = /^\d+$/.test(id) ? Number(id) : 0;
+  if (Number.isSafeInteger(n) && n > st.taskSeq) st.taskSeq = n;
+  if (task.id === id) return;
+  const holder = st.tasks.find((t) => t.id === id);
+  if (holder) holder.id = nextTaskId(st);
+  task.id = id;
 }
 
 /** A task as the plan shows it: its title, status, what it is for and the line that set its status. */

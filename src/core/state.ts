@@ -34,6 +34,8 @@ export const LIMITS = {
   FILES: 1000,
   TOOL_IDS: 128,
   SUBAGENTS: 100,
+  /** Tasks of a Claude Code task list: the last created are kept. */
+  TASKS: 200,
   FAILURE_TEXT_CHARS: 300,
   COMMAND_CHARS: 400,
 } as const;
@@ -85,7 +87,10 @@ export interface WindowTurn {
 }
 
 export interface TaskRecord {
+  /** Claude Code's id for it, from the create call's result; until that is read, the next of `taskSeq`. */
   id: string;
+  /** The create call whose result has not given the id yet (kept if it never does). */
+  call?: string;
   text: string;
   status: TodoItem['status'];
   description?: string;
@@ -148,6 +153,11 @@ export interface SessionState {
   filesTotal: number;
   todos: { items: TodoItem[]; seq: number; source: 'todos' | 'tasks' } | null;
   tasks: TaskRecord[];
+  /**
+   * The highest numeric task id given or learned in this session. A task whose id is not known
+   * yet gets the next number, so no number is given twice, whatever was deleted or cut.
+   */
+  taskSeq: number;
   subagents: { id: string; description: string; seq: number }[];
   window: WindowTurn[];
   ledger: Ledger;
@@ -187,8 +197,31 @@ export function initialState(): SessionState {
     filesTotal: 0,
     todos: null,
     tasks: [],
+    taskSeq: 0,
     subagents: [],
     window: [],
     ledger: initialLedger(),
   };
+}
+
+/** A state as a build wrote it: one written before a field existed lacks it. */
+export type StoredState = Omit<SessionState, 'taskSeq'> & { taskSeq?: number };
+
+/**
+ * Gives a stored state of this version the fields added since it was written, each from what the
+ * state already holds, so it is read on rather than rebuilt (docs/FORMAT.md, the carried state).
+ */
+export function upgradeState(st: StoredState): SessionState {
+  if (st.taskSeq === undefined) st.taskSeq = highestTaskNumber(st.tasks);
+  return st as SessionState;
+}
+
+/** The highest id of the tasks that is a number, 0 when none is. */
+export function highestTaskNumber(tasks: readonly TaskRecord[]): number {
+  let n = 0;
+  for (const t of tasks) {
+    const v = /^\d+$/.test(t.id) ? Number(t.id) : 0;
+    if (Number.isSafeInteger(v) && v > n) n = v;
+  }
+  return n;
 }

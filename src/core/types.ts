@@ -104,7 +104,10 @@ export type Fact =
   /** Codex code mode: `wait` call `id` collects the output of the script running in `cell`. */
   | { t: 'wait'; id: string; cell: string }
   | { t: 'todos'; items: TodoItem[] }
-  | { t: 'task_create'; subject: string; description?: string }
+  /** `call`: the id of the tool call, to which the result that names the task's id answers. */
+  | { t: 'task_create'; subject: string; description?: string; call?: string }
+  /** The result of create call `call` says the harness gave the task the id `id`. */
+  | { t: 'task_id'; call: string; id: string }
   /** A notification about a background job (progress, completion). */
   | { t: 'job_text'; text: string }
   | { t: 'task_update'; id: string; status: string }

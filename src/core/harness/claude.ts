@@ -99,7 +99,12 @@ function toolCallFacts(block: Record<string, unknown>, facts: Fact[]): void {
   } else if (name === 'TaskCreate') {
     const subject = str(input.subject) ?? str(input.description);
     const description = str(input.subject) === undefined ? undefined : str(input.description);
-    if (subject !== undefined) facts.push(description === undefined ? { t: 'task_create', subject } : { t: 'task_create', subject, description });
+    if (subject !== undefined) {
+      const create: Fact & { t: 'task_create' } = { t: 'task_create', subject };
+      if (description !== undefined) create.description = description;
+      if (id !== '') create.call = id;
+      facts.push(create);
+    }
   } else if (name === 'TaskUpdate') {
     const taskId = str(input.taskId) ?? (num(input.taskId)?.toString());
     const status = str(input.status);
@@ -125,7 +130,21 @@ function questionText(name: string, input: Record<string, unknown>): string {
   return texts.length > 0 ? texts.join(' / ') : (str(input.question) ?? 'a question');
 }
 
-function resultFacts(block: Record<string, unknown>, line: Record<string, unknown>, text: string, facts: Fact[]): boolean {
+/** The text of TaskCreate's result: `Task #4 created successfully: <subject>`. */
+const TASK_CREATED = /^\s*Task #([^\s:]+) created successfully\b/;
+
+/**
+ * The id Claude Code gave a task it created: the structured result (`toolUseResult.task.id`)
+ * first, the result text as fallback. Other results may carry a `task` too (TaskGet): the fold
+ * takes the id only for a create call that awaits it.
+ */
+function createdTaskId(tur: Record<string, unknown> | undefined, text: string): string | undefined {
+  const task = isObj(tur?.task) ? tur.task : undefined;
+  return str(task?.id) ?? num(task?.id)?.toString() ?? TASK_CREATED.exec(text)?.[1];
+}
+
+/** `single`: the line carries this one result, so its `toolUseResult` is surely this result's. */
+function resultFacts(block: Record<string, unknown>, line: Record<string, unknown>, text: string, facts: Fact[], single: boolean): boolean {
   const id = str(block.tool_use_id) ?? '';
   const isError = block.is_error === true;
   const tur = isObj(line.toolUseResult) ? line.toolUseResult : undefined;
@@ -146,6 +165,8 @@ function resultFacts(block: Record<string, unknown>, line: Record<string, unknow
   if (!isError) {
     const answers = questionAnswers(text);
     if (answers !== null) facts.push({ t: 'request', text: answers, kind: 'answer' });
+    const taskId = id === '' ? undefined : createdTaskId(single ? tur : undefined, text);
+    if (taskId !== undefined) facts.push({ t: 'task_id', call: id, id: taskId });
   }
   return ok;
 }
@@ -271,12 +292,13 @@ function readUser(obj: Record<string, unknown>, message: Record<string, unknown>
     obs.blocks = ex.blocks;
   } else {
     const texts: string[] = [];
+    const single = content.filter((b) => isObj(b) && b.type === 'tool_result').length === 1;
     for (const b of content) {
       const { kind, text } = blockText(b);
       obs.blocks.push(kind);
       if (text.length > 0) texts.push(text);
       if (kind === 'tool_result' && isObj(b)) {
-        const ok = resultFacts(b, obj, text, obs.facts);
+        const ok = resultFacts(b, obj, text, obs.facts, single);
         obs.tool ??= { name: '', id: str(b.tool_use_id) ?? '', ok };
       }
     }

@@ -1,0 +1,51 @@
+import { createHash } from 'node:crypto';
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { jsonl } from '../unit/ingest-helper.js';
+import { loadSession } from '../../src/engine/session.js';
+import type { Manifest } from '../../src/store/manifest.js';
+import { seal, serializeManifest } from '../../src/store/manifest.js';
+import { readJson, runCli, tempDir, testEnv } from '../helpers.js';
+import { claudeTaskLines, writeTranscript } from '../transcripts.js';
+
+const SESSION = '7d3e9a10-1b2c-4d5e-8f60-718293a4b5c6';
+
+describe('a carried state written before a field of the state existed', () => {
+  it('is read on, the task counter taken from the highest task id it holds, so an update after it names the right task', async () => {
+    const env = testEnv({ HANDOFFS_ROOT: tempDir('handoff-store-') });
+    const t = claudeTaskLines({ isSidechain: false, userType: 'external', cwd: '/home/dev/plan', sessionId: SESSION, version: '2.1.0' });
+    const src = writeTranscript(`${SESSION}.jsonl`, jsonl(t.ask('split the migration into tasks and do them'), ...t.tasks(3), t.update('d2', '2', 'deleted')));
+    const built = await runCli(['build', src, '--json'], { env });
+    expect(built.code).toBe(0);
+    const dir = (JSON.parse(built.out) as { dir: string }).dir;
+
+    // The state as the release before task counting wrote it: no `taskSeq`. A mark in it shows it
+    // was read, not rebuilt from the transcript.
+    const m = await readJson<Manifest & { redactions: number }>(join(dir, 'manifest.json'));
+    const state = JSON.parse(gunzipSync(await readFile(join(dir, m.state_file))).toString('utf8')) as Record<string, unknown> & { redactions: number };
+    expect(state.taskSeq).toBe(3);
+    delete state.taskSeq;
+    const old = gzipSync(JSON.stringify({ ...state, redactions: state.redactions + 1000 }));
+    await writeFile(join(dir, m.state_file), old);
+    const { manifest_sha256: _sealed, ...rest } = m;
+    await writeFile(join(dir, 'manifest.json'), serializeManifest(seal({ ...rest, state_sha256: createHash('sha256').update(old).digest('hex') })));
+
+    const loaded = await loadSession(dir);
+    expect(loaded.state?.taskSeq).toBe(3);
+
+    // Tasks 1 and 3 are left: counting from the length of the list would give "3" again.
+    await appendFile(src, jsonl(t.create('c4', 'no result yet'), t.update('u4', '4', 'completed')));
+    expect((await runCli(['build', src], { env })).code).toBe(0);
+    const after = await readJson<Manifest & { redactions: number }>(join(dir, 'manifest.json'));
+    expect(after.redactions).toBe(m.redactions + 1000);
+    const llm = await readJson<{ tasks: { text: string; status: string }[] }>(join(dir, 'HANDOFF.llm.json'));
+    expect(llm.tasks.map((x) => [x.text, x.status])).toEqual([
+      ['task 1', 'pending'],
+      ['task 3', 'pending'],
+      ['no result yet', 'completed'],
+    ]);
+    expect((await runCli(['verify', SESSION], { env })).code).toBe(0);
+  });
+});
