@@ -155,18 +155,30 @@ Time from appending one realistic turn to the \`built\` notification for that se
 A refresh reads only the new bytes: the first build of the large transcript took ${f.initial_build_s} s, each
 refresh after it reads one turn. What still grows with a long session is what every refresh rewrites: the
 handoff's bounded parts (the 200-turn window, the last 200 requests, up to 1,000 files, the task list…) are full
-on the large session and nearly empty on the small one, so its renders and state are nearly three times the
-bytes (some 650 KB against 230 KB per refresh), and serializing, hashing and writing them costs in proportion —
-the atomic replace of a file on ext4 and the manifest's flush wait for those bytes to reach the disk. A refresh
-no longer deep-copies the state twice, renders HANDOFF.md's shared sections again for each shortening it tries,
-or splits and re-encodes each payload three times to seal it: that was most of what grew. In-process, one after
-the other at a load of 1.6, the large session's refresh went from 53 to 30 ms of CPU and the small one's from 24
-to 16 (two further changes came after that pair); through the daemon, the code before these changes measured
-35.7 / 69.3 ms (ratio 1.94) right after this code's 28.7 / 44.4 ms (1.55), at a load of 3.5.
-Once the bounded parts are full the cost stops growing: in-process on the merged tree (2026-12-01, load 0.4,
-60 appends each, CPU p50) a refresh took 14.6 ms on 1 MiB, 23.2 ms on 20 MiB, 27.1 ms on 100 MiB and 27.9 ms
-on 300 MiB (300 / 100 MiB: 1.03). Flattening the first 20 MiB further would mean smaller bounds, that is a
-handoff that keeps fewer of the session's requests and tasks.
+on the large session and nearly empty on the small one, so its renders and state are about three times the
+bytes (some 970 KB against 330 KB per refresh: state 428 / 166 KB, HANDOFF.llm.json 322 / 110 KB), and
+serializing, encoding, hashing and writing them costs in proportion. The engine's build time through the daemon
+(the row above) is longer than the same build in-process because a daemon builds once per append, 80 ms apart,
+with cold caches: in-process, an 80 ms pause before each build took the small session from 7.9 to 10.9 ms and
+the large from 13.3 to 17.6 ms of wall time.
+
+What was taken out of a refresh, in the order it was done (each checked byte for byte against the renders
+before it on every corpus transcript):
+- the state handed to the build instead of deep-copied twice; HANDOFF.md's shared sections rendered once, not
+  once per shortening tried; each payload encoded once and its digest placeholders overwritten in place (issue
+  13's earlier changes: in-process CPU 53 → 30 ms on the large session, 24 → 16 ms on the small one);
+- the quality gate's second secret scan tokenises only the lines of HANDOFF.md that hold a credential prefix
+  (the same hits: tested against the whole-text scan on generated texts);
+- HANDOFF.md's shortening levels are measured by their parts, joined once, and a long session whose unshortened
+  sections alone pass the size bound goes straight to the shortest level instead of trying four;
+- the summary's members are encoded to JSON and UTF-8 once for both payloads (HANDOFF.llm.json holds them all).
+The last three, paired in one process with the code before them (2026-12-01: both engines in one process,
+alternating on the same appends, 100 each, CPU p50, two runs): 22.2 → 18.6 and 20.1 → 17.2 ms on the large
+session, 11.5 → 11.1 and 10.4 → 9.8 ms on the small one (two engines in one process share its caches, so these
+are higher than either alone).
+Once the bounded parts are full the cost stops growing (in-process CPU p50 before these last changes: 14.6 ms
+on 1 MiB, 23.2 ms on 20 MiB, 27.1 ms on 100 MiB, 27.9 ms on 300 MiB). Flattening the first 20 MiB further would
+mean smaller bounds, that is a handoff that keeps fewer of the session's requests and tasks.
 The engine's own cost, without a daemon or a socket, per phase and with a CPU profile:
 \`node .bench/bench/refresh-inproc.js [appends] [largeMiB] [small|large] [profile.cpuprofile]\`.
 
