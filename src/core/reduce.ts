@@ -1,7 +1,7 @@
 import { sha256Hex } from './canonical.js';
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
 import { LEDGER_LIMITS, markChanged, markNotChanged, noteAgentText, noteCall, noteJobText, noteRequest, noteResult, noteTurnEnd } from './ledger.js';
-import { LIMITS } from './state.js';
+import { LIMITS, taskItem } from './state.js';
 import { filePath, heldKey } from './paths.js';
 import type { CommandRecord, FailureRecord, SessionState, TaskRecord } from './state.js';
 import type { Fact, TodoItem, Turn } from './types.js';
@@ -276,13 +276,6 @@ function learnTaskId(st: SessionState, call: string, id: string): void {
 }
 
 /** A task as the plan shows it: its title, status, what it is for and the line that set its status. */
-function taskItem(t: SessionState['tasks'][number]): TodoItem {
-  const item: TodoItem = { text: t.text, status: t.status };
-  if (t.description !== undefined) item.detail = t.description;
-  if (t.line !== undefined) item.line = t.line;
-  if (t.created !== undefined && t.description !== undefined) item.created = t.created;
-  return item;
-}
 
 /** The ledger's half of a fact: requests, writes, checks, commits and how the session stands. */
 function applyToLedger(st: SessionState, f: Fact, line: number, main: boolean, ts?: string): void {

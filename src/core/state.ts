@@ -12,7 +12,10 @@ import type { Harness, TodoItem, ToolRef, TurnClass } from './types.js';
  */
 
 /** Bumped when the state's shape changes: a state of another version is rebuilt by a replay. */
-export const STATE_VERSION = 3;
+export const STATE_VERSION = 4;
+
+/** States of these versions are read and upgraded where they stand (upgradeState), not rebuilt. */
+export const READABLE_STATE_VERSIONS: readonly number[] = [3, 4];
 
 /**
  * The form written paths are kept in (src/core/paths.ts). A state without it was written before
@@ -204,8 +207,38 @@ export function initialState(): SessionState {
   };
 }
 
-/** A state as a build wrote it: one written before a field existed lacks it. */
-export type StoredState = Omit<SessionState, 'taskSeq'> & { taskSeq?: number };
+/**
+ * A state as a build wrote it: one written before a field existed lacks it; from version 4, a
+ * plan read from the task tools is written as TASKS_PLAN (the items are the tasks, see stateJson).
+ */
+export type StoredState = Omit<SessionState, 'taskSeq' | 'todos'> & { taskSeq?: number; todos: { items: TodoItem[] | typeof TASKS_PLAN; seq: number; source: 'todos' | 'tasks' } | null };
+
+/** Stands in a stored state for a plan that is the task list, item for item (stateJson). */
+export const TASKS_PLAN = 'tasks';
+
+/** A task as an item of the plan HANDOFF.md and the payloads show. */
+export function taskItem(t: TaskRecord): TodoItem {
+  const item: TodoItem = { text: t.text, status: t.status };
+  if (t.description !== undefined) item.detail = t.description;
+  if (t.line !== undefined) item.line = t.line;
+  if (t.created !== undefined && t.description !== undefined) item.created = t.created;
+  return item;
+}
+
+function sameItem(a: TodoItem, b: TodoItem): boolean {
+  return a.text === b.text && a.status === b.status && a.detail === b.detail && a.line === b.line && a.created === b.created && Object.keys(a).length === Object.keys(b).length;
+}
+
+/**
+ * The state as it is written (JSON). A plan read from the task tools holds each task again, as
+ * an item (the fold keeps them in step): it is written as TASKS_PLAN and made again from the tasks
+ * when read, which is a tenth of a long session's state that every refresh need not encode.
+ */
+export function stateJson(st: SessionState): string {
+  const t = st.todos;
+  if (t === null || t.source !== 'tasks' || t.items.length !== st.tasks.length || !t.items.every((item, i) => sameItem(item, taskItem(st.tasks[i] as TaskRecord)))) return JSON.stringify(st);
+  return JSON.stringify({ ...st, todos: { ...t, items: TASKS_PLAN } });
+}
 
 /**
  * Gives a stored state of this version the fields added since it was written, each from what the
@@ -213,6 +246,8 @@ export type StoredState = Omit<SessionState, 'taskSeq'> & { taskSeq?: number };
  */
 export function upgradeState(st: StoredState): SessionState {
   if (st.taskSeq === undefined) st.taskSeq = highestTaskNumber(st.tasks);
+  if (st.todos !== null && st.todos.items === TASKS_PLAN) st.todos.items = st.tasks.map(taskItem);
+  st.v = STATE_VERSION;
   return st as SessionState;
 }
 

@@ -15,6 +15,7 @@ import { computePressure } from '../core/pressure.js';
 import { renderAll } from '../core/render/index.js';
 import type { RenderInput } from '../core/render/index.js';
 import type { SessionState } from '../core/state.js';
+import { stateJson } from '../core/state.js';
 import { ensureDir, hashPrefix, moveDir, removeEmptyDir, removeFile, writeAtomic } from '../store/files.js';
 import { indexEntry } from '../store/index-file.js';
 import { FILES, stateFileName } from '../store/layout.js';
@@ -112,8 +113,8 @@ export async function commit(e: Parts, ctx: Ctx, base: Base, state: SessionState
   // the thread pool while the renders are made and hashed here (rendering reads the state only).
   // Room for all of its output: zlib's default 16 KB would take a thread-pool round trip per
   // chunk, each waiting for this thread to finish rendering.
-  const stateJson = utf8(JSON.stringify(state));
-  const stateGz = gzipAsync(stateJson, { level: 1, chunkSize: Math.max(16 << 10, stateJson.length + 1024) });
+  const stateBytesRaw = utf8(stateJson(state));
+  const stateGz = gzipAsync(stateBytesRaw, { level: 1, chunkSize: Math.max(16 << 10, stateBytesRaw.length + 1024) });
   const renders = renderAll(input);
   // Renders name this revision's manifest sha256, which depends on their own digests: they
   // are hashed with a fixed placeholder in its place (see docs/PROVENANCE.md).

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import type { SessionState, StoredState } from '../core/state.js';
-import { STATE_VERSION, upgradeState } from '../core/state.js';
+import { READABLE_STATE_VERSIONS, upgradeState } from '../core/state.js';
 import { upgradePaths } from '../core/upgrade-paths.js';
 import { copyAtomic, cutBack, fileSize, listDir, removeFile, sweepStrayTemps, writeAtomic } from '../store/files.js';
 import { FILES, STATE_FILE_RE } from '../store/layout.js';
@@ -88,7 +88,7 @@ async function readState(dir: string, m: Manifest): Promise<SessionState | null>
     // Store format 3 compresses the state; a plain one (format 2 and before) reads as it is.
     const json = m.state_file.endsWith('.gz') ? await gunzipAsync(raw) : raw;
     const st = JSON.parse(json.toString('utf8')) as StoredState;
-    return st.v === STATE_VERSION ? upgradeState(st) : null;
+    return READABLE_STATE_VERSIONS.includes(st.v) ? upgradeState(st) : null;
   } catch {
     return null;
   }

@@ -48,4 +48,47 @@ describe('a carried state written before a field of the state existed', () => {
     ]);
     expect((await runCli(['verify', SESSION], { env })).code).toBe(0);
   });
+
+  it('of version 3 (its plan written item by item) is read on, and written again with the plan as the task list', async () => {
+    const env = testEnv({ HANDOFFS_ROOT: tempDir('handoff-store-') });
+    const t = claudeTaskLines({ isSidechain: false, userType: 'external', cwd: '/home/dev/plan', sessionId: SESSION, version: '2.1.0' });
+    const src = writeTranscript(`v3-${SESSION}.jsonl`, jsonl(t.ask('split the migration into tasks and do them'), ...t.tasks(3), t.update('u1', '1', 'in_progress')));
+    const built = await runCli(['build', src, '--json'], { env });
+    expect(built.code).toBe(0);
+    const dir = (JSON.parse(built.out) as { dir: string }).dir;
+    const m = await readJson<Manifest & { redactions: number }>(join(dir, 'manifest.json'));
+    type Stored = Record<string, unknown> & { v: number; redactions: number; tasks: unknown[]; todos: { items: unknown; source: string } };
+    const stored = async (file: string): Promise<Stored> => JSON.parse(gunzipSync(await readFile(join(dir, file))).toString('utf8')) as Stored;
+    const state = await stored(m.state_file);
+    // Version 4 writes a plan that is the task list as a mark, not the tasks a second time.
+    expect(state.v).toBe(4);
+    expect(state.todos.items).toBe('tasks');
+    const llmBefore = await readFile(join(dir, 'HANDOFF.llm.json'), 'utf8');
+    expect((JSON.parse(llmBefore) as { tasks: unknown[] }).tasks).toHaveLength(3);
+
+    // The same state as version 3 wrote it: the plan's items in full. A mark shows it was read, not rebuilt.
+    const loadedNow = await loadSession(dir);
+    const items = loadedNow.state?.todos?.items;
+    expect(items).toHaveLength(3);
+    const old = gzipSync(JSON.stringify({ ...state, v: 3, todos: { ...state.todos, items }, redactions: state.redactions + 1000 }));
+    await writeFile(join(dir, m.state_file), old);
+    const { manifest_sha256: _sealed, ...rest } = m;
+    await writeFile(join(dir, 'manifest.json'), serializeManifest(seal({ ...rest, state_sha256: createHash('sha256').update(old).digest('hex') })));
+    expect((await loadSession(dir)).state?.todos?.items).toEqual(items);
+
+    await appendFile(src, jsonl(t.update('u2', '2', 'completed')));
+    expect((await runCli(['build', src], { env })).code).toBe(0);
+    const after = await readJson<Manifest & { redactions: number }>(join(dir, 'manifest.json'));
+    expect(after.redactions).toBe(m.redactions + 1000);
+    expect((await stored(after.state_file)).todos.items).toBe('tasks');
+    const llm = await readJson<{ tasks: { text: string; status: string }[]; current_state: { items: { text: string; status: string }[] } }>(join(dir, 'HANDOFF.llm.json'));
+    const plan = [
+      ['task 1', 'in_progress'],
+      ['task 2', 'completed'],
+      ['task 3', 'pending'],
+    ];
+    expect(llm.tasks.map((x) => [x.text, x.status])).toEqual(plan);
+    expect(llm.current_state.items.map((x) => [x.text, x.status])).toEqual(plan);
+    expect((await runCli(['verify', `v3-${SESSION}`], { env })).code).toBe(0);
+  });
 });
