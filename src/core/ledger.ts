@@ -57,6 +57,8 @@ export interface CallRecord {
   job?: { command: string; description?: string };
   /** The job a stop call ends. */
   stops?: string;
+  /** The line of the result that gave the call its verdict: a later report of it is not another run. */
+  resulted?: number;
 }
 
 export interface CheckRun {
@@ -397,6 +399,10 @@ export function noteResult(l: Ledger, r: ResultInput): void {
     }
     return;
   }
+  // Codex reports a shell call twice (exec_command_end, then function_call_output): the first
+  // report with a verdict is the call's result; a later one is neither a second run nor a second failure.
+  if (call.resulted !== undefined) return;
+  if (r.denied !== undefined || r.interrupted === true || r.ok !== undefined || r.exitCode !== undefined) call.resulted = r.line;
   const failed = r.denied !== undefined || r.interrupted === true || r.ok === false || (r.exitCode !== undefined && r.exitCode !== 0);
   if (!r.subagent) noteContext(l, call, r, out, failed);
   if (call.writes) noteWrites(l, call, r, failed);

@@ -65,6 +65,28 @@ describe('checks: named from the command', () => {
     expect(decideOutcome('test', 0, true, 'Tests: 12 passed').outcome).toBe('pass');
   });
 
+  it('counts a call Codex reports twice (exec_command_end, then function_call_output) as one run, and one failure', () => {
+    const l = initialLedger();
+    noteCall(l, { id: 'b1', name: 'exec_command', line: 10, command: 'npm run build' });
+    noteResult(l, { id: 'b1', line: 11, exitCode: 1, ok: false, output: 'Failed to compile.' });
+    noteResult(l, { id: 'b1', line: 12, exitCode: 1, ok: false, output: 'Exit code: 1\nOutput:\nFailed to compile.' });
+    noteCall(l, { id: 'b2', name: 'exec_command', line: 20, command: 'npm run build' });
+    noteResult(l, { id: 'b2', line: 21, exitCode: 0, ok: true, output: '✓ Compiled successfully' });
+    noteResult(l, { id: 'b2', line: 22, exitCode: 0, ok: true, output: 'Exit code: 0\nOutput:\n✓ Compiled successfully' });
+    expect(l.checks.map((c) => [c.line, c.outcome])).toEqual([
+      [11, 'fail'],
+      [21, 'pass'],
+    ]);
+    expect(l.checksTotal).toBe(2);
+    expect(l.failures.map((f) => [f.line, f.closedLine])).toEqual([[11, 21]]);
+    // A first report with no verdict (no exit code, no status) leaves the verdict to the next one.
+    noteCall(l, { id: 'b3', name: 'exec_command', line: 30, command: 'npm run build' });
+    noteResult(l, { id: 'b3', line: 31, output: 'building…' });
+    noteResult(l, { id: 'b3', line: 32, exitCode: 1, ok: false, output: 'Failed to compile.' });
+    expect(l.checks.at(-1)?.outcome).toBe('fail');
+    expect(l.failures.filter((f) => f.closedLine === undefined).map((f) => f.line)).toEqual([32]);
+  });
+
   it("names an npm failure by its cause, not by npm's closing advice", () => {
     const out = 'vite v8 building...\n✓ built in 151ms\nnpm error audit endpoint returned an error\nnpm error Log files were not written due to an error writing to the directory: /home/dev/.npm/_logs\nnpm error You can rerun the command with `--loglevel=verbose` to see the logs in your terminal\n';
     expect(decideOutcome('build', 1, false, out)).toEqual({ outcome: 'fail', line: 'npm error audit endpoint returned an error' });
