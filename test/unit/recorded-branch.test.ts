@@ -37,6 +37,13 @@ describe('the branch the transcript recorded', () => {
     expect(line).toMatch(/The session's last commit \(line \d+\) was made on `main` — \*verified\*/);
   });
 
+  it('names no branch for a commit whose output named none', () => {
+    const path = session('main', null);
+    const input = renderInput(path);
+    input.state.ledger.commits.push({ hash: '0a1b2c3', subject: 'x', branch: '', line: 99, pushed: true });
+    expect(renderAll(input).handoffMd).toContain('Recorded by the transcript: branch `main` in `/home/dev/uploader` — *reported*.\n');
+  });
+
   it('is stated as recorded when it is a branch, with no commit note when the commit was made on it', () => {
     expect(recorded(session('main', '[main 0a1b2c3] Back off exponentially'))).toBe('Recorded by the transcript: branch `main` in `/home/dev/uploader` — *reported*.');
     expect(recorded(session('feature/retry', null))).toBe('Recorded by the transcript: branch `feature/retry` in `/home/dev/uploader` — *reported*.');

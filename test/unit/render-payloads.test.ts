@@ -42,5 +42,7 @@ describe('the payloads as written', () => {
     expect(front).toContain(`created_at: ${r.createdAt}`);
     expect(front).toContain('first_turn_at: 2026-03-01T09:00:01.000Z');
     expect(front).toMatch(/\nlast_turn_at: 2026-03-01T09:\d\d:\d\d\.\d{3}Z\n/);
+    expect(front).toContain(`\nlines_read: ${r.state.lines}\n`);
+    expect(r.state.lines).toBeGreaterThan(r.state.watermark + 1);
   });
 });

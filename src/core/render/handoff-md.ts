@@ -84,7 +84,10 @@ function frontMatter(r: RenderInput): string {
     ['harness', r.harness],
     ['project', r.project],
     ['revision', r.revision],
+    // The watermark is the last turn's seq (0-based); a successor reads line numbers, and the
+    // lines after the last turn (events, a turn's end) are read too.
     ['watermark', r.state.watermark],
+    ['lines_read', r.state.lines],
     ['turns', r.state.turns],
   ];
   const lines = fields.map(([k, v]) => `${k}: ${yamlValue(v)}`);
@@ -246,7 +249,8 @@ function recordedBranch(r: RenderInput): string | null {
   if (branch === undefined) return null;
   const where = r.state.meta.cwd ? ` in ${path(r.state.meta.cwd)}` : '';
   let last: { branch: string; line: number } | null = null;
-  for (const c of r.state.ledger.commits) if (last === null || c.line > last.line) last = c;
+  // A commit learned from a push or a log, not from `git commit` output, names no branch.
+  for (const c of r.state.ledger.commits) if (c.branch !== '' && (last === null || c.line > last.line)) last = c;
   const commit = last !== null && last.branch !== branch ? ` The session's last commit (line ${last.line}) was made on ${code(last.branch)} — ${label('verified')} from its \`git commit\` output.` : '';
   if (branch === 'HEAD') return `Recorded by the transcript: ${code('HEAD')}${where}, not a branch name (a detached HEAD, or a repository with no commit yet, when it was recorded) — ${label('reported')}.${commit}`;
   return `Recorded by the transcript: branch ${code(branch)}${where} — ${label('reported')}.${commit}`;
