@@ -1,7 +1,7 @@
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
 import { decideOutcome, lastLine } from './outcome.js';
 import type { Outcome } from './outcome.js';
-import { checkTargets, commandKey, commitMessage, commitsInOutput, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, pullRequestHint, pushesInOutput, shellWrites, startsInBackground } from './shell.js';
+import { checkTargets, commandKey, commitMessage, exitMeansNoMatch, commitsInOutput, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, pullRequestHint, pushesInOutput, shellWrites, startsInBackground } from './shell.js';
 import type { CheckTarget } from './shell.js';
 import { fmtClock, fmtOffset, localMinutes, offsetFromDate, startClaim, startsBeforeSession } from './clock.js';
 import { contentLines, DOC_LIMITS, namingRequest, readLines } from './documents.js';
@@ -400,21 +400,36 @@ export function noteResult(l: Ledger, r: ResultInput): void {
     return;
   }
   // Codex reports a shell call twice (exec_command_end, then function_call_output): the first
-  // report with a verdict is the call's result; a later one is neither a second run nor a second failure.
-  if (call.resulted !== undefined) return;
+  // report with a verdict decides the call's result, and a later one is neither a second run nor a
+  // second failure. What was recorded is cited at the later report's line: the function_call_output
+  // is the result in the model's own stream, the line a reader of the transcript looks for.
+  if (call.resulted !== undefined) {
+    moveResultLine(l, call.resulted, r.line);
+    call.resulted = r.line;
+    return;
+  }
   if (r.denied !== undefined || r.interrupted === true || r.ok !== undefined || r.exitCode !== undefined) call.resulted = r.line;
   const failed = r.denied !== undefined || r.interrupted === true || r.ok === false || (r.exitCode !== undefined && r.exitCode !== 0);
   if (!r.subagent) noteContext(l, call, r, out, failed);
   if (call.writes) noteWrites(l, call, r, failed);
   if (call.command !== undefined && !call.background) {
     if (call.targets) noteCheckRun(l, call, r);
-    else noteCommandResult(l, call, r, failed || (r.exitCode === undefined && CRASHED.test(out)));
+    else noteCommandResult(l, call, r, (failed && !exitMeansNoMatch(call.command, r.exitCode)) || (r.exitCode === undefined && CRASHED.test(out)));
     noteGit(l, call.command, out, r.line, failed, r.cwd);
   }
   // A call the user rejected is the user's decision (its feedback is a request), not a failure.
   if (r.denied !== undefined && !call.writes && call.question === undefined && !r.denied.startsWith('rejected by the user')) {
     const what = call.command !== undefined ? `\`${clip(call.command, 120)}\`` : call.name;
     push(l.failures, { line: r.line, text: `${what} did not run: ${clip(r.denied, 200)}`, keys: [`${call.name}:${call.command ?? ''}`], kind: 'denied' }, LEDGER_LIMITS.FAILURES);
+  }
+}
+
+/** Everything the ledger recorded at one result's line, cited at a later report of the same result. */
+function moveResultLine(l: Ledger, from: number, to: number): void {
+  for (const c of l.checks) if (c.line === from) c.line = to;
+  for (const f of l.failures) {
+    if (f.line === from) f.line = to;
+    if (f.closedLine === from) f.closedLine = to;
   }
 }
 

@@ -2,6 +2,7 @@ import { sha256Hex } from './canonical.js';
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
 import { LEDGER_LIMITS, markChanged, markNotChanged, noteAgentText, noteCall, noteJobText, noteRequest, noteResult, noteTurnEnd } from './ledger.js';
 import { LIMITS, taskItem } from './state.js';
+import { exitMeansNoMatch } from './shell.js';
 import { filePath, heldKey } from './paths.js';
 import type { CommandRecord, FailureRecord, SessionState, TaskRecord } from './state.js';
 import type { Fact, TodoItem, Turn } from './types.js';
@@ -108,6 +109,8 @@ function applyToolResult(st: SessionState, f: Fact & { t: 'tool_result' }, seq: 
     }
   }
   if (f.ok === undefined) return;
+  // A search that found nothing (grep's exit 1) is an answer, not a failure.
+  if (f.ok === false && call?.command !== undefined && exitMeansNoMatch(call.command, f.exitCode)) return;
   const key = call?.key ?? failureKey(st.toolNames[f.id] ?? 'tool', undefined, undefined);
   if (f.ok) {
     resolveFailures(st, key, seq);

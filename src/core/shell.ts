@@ -481,6 +481,21 @@ function programs(command: string): readonly (readonly string[])[] {
   return p;
 }
 
+const SEARCHES = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'findstr']);
+
+/**
+ * Exit 1 from a search (grep, rg, …) says it found no line, not that it failed (an error is 2).
+ * Only where the search is what the exit code is from: the last stage of one pipeline, with no
+ * `&&`, `||`, `;` or second line before it whose own failure could have given the 1.
+ */
+export function exitMeansNoMatch(command: string, exitCode: number | undefined): boolean {
+  if (exitCode !== 1 || /&&|\|\||;|\n/.test(command)) return false;
+  const last = programs(command).at(-1);
+  if (last === undefined || last.length === 0) return false;
+  const name = base(last[0] as string).toLowerCase().replace(/\.exe$/, '');
+  return SEARCHES.has(name) || (name === 'git' && last[1] === 'grep');
+}
+
 const runsGit = (command: string, test: (w: readonly string[]) => boolean): boolean => programs(command).some((w) => w[0] === 'git' && test(w));
 
 export function isGitPush(command: string): boolean {

@@ -4,7 +4,7 @@ import { codeModeCalls } from '../../src/core/harness/code-mode.js';
 import { codexUserRequest, questionAnswers, rejectionFeedback, userRequest } from '../../src/core/harness/requests.js';
 import { closes, initialLedger, noteAgentText, noteCall, noteRequest, noteResult, openFailures } from '../../src/core/ledger.js';
 import { decideOutcome } from '../../src/core/outcome.js';
-import { checkTargets, commitsInOutput, pushesInOutput, shellWrites, startsInBackground } from '../../src/core/shell.js';
+import { checkTargets, commitsInOutput, exitMeansNoMatch, pushesInOutput, shellWrites, startsInBackground } from '../../src/core/shell.js';
 import { initialState } from '../../src/core/state.js';
 
 describe('requests: what the user typed, wrappers removed', () => {
@@ -65,6 +65,27 @@ describe('checks: named from the command', () => {
     expect(decideOutcome('test', 0, true, 'Tests: 12 passed').outcome).toBe('pass');
   });
 
+  it('takes exit 1 from a search that is the last stage of its command for "no match", not a failure', () => {
+    expect(exitMeansNoMatch('rg -n "embedding_and_usage" libs/embedder', 1)).toBe(true);
+    expect(exitMeansNoMatch('git log --oneline | grep -q fix', 1)).toBe(true);
+    expect(exitMeansNoMatch('git grep -n TODO', 1)).toBe(true);
+    expect(exitMeansNoMatch('/usr/bin/rg -n x src', 1)).toBe(true);
+    expect(exitMeansNoMatch('rg -n x src', 2)).toBe(false); // an error
+    expect(exitMeansNoMatch('npm test | grep failing', 0)).toBe(false);
+    expect(exitMeansNoMatch('npm test', 1)).toBe(false);
+    expect(exitMeansNoMatch('cd src && rg x', 1)).toBe(false); // the 1 may be cd's
+    expect(exitMeansNoMatch('rg x; echo done', 1)).toBe(false);
+    expect(exitMeansNoMatch('grep x a.txt\nnpm test', 1)).toBe(false);
+    expect(exitMeansNoMatch('grep x a.txt | wc -l', 1)).toBe(false); // wc's exit, not grep's
+
+    const l = initialLedger();
+    noteCall(l, { id: 's1', name: 'exec_command', line: 5, command: 'rg -n "get_image_embedding" libs' });
+    noteResult(l, { id: 's1', line: 6, exitCode: 1, ok: false, output: '' });
+    noteCall(l, { id: 's2', name: 'exec_command', line: 7, command: 'rg -n x libs/missing' });
+    noteResult(l, { id: 's2', line: 8, exitCode: 2, ok: false, output: 'rg: libs/missing: No such file or directory (os error 2)' });
+    expect(l.failures.map((f) => f.line)).toEqual([8]);
+  });
+
   it('counts a call Codex reports twice (exec_command_end, then function_call_output) as one run, and one failure', () => {
     const l = initialLedger();
     noteCall(l, { id: 'b1', name: 'exec_command', line: 10, command: 'npm run build' });
@@ -73,12 +94,13 @@ describe('checks: named from the command', () => {
     noteCall(l, { id: 'b2', name: 'exec_command', line: 20, command: 'npm run build' });
     noteResult(l, { id: 'b2', line: 21, exitCode: 0, ok: true, output: '✓ Compiled successfully' });
     noteResult(l, { id: 'b2', line: 22, exitCode: 0, ok: true, output: 'Exit code: 0\nOutput:\n✓ Compiled successfully' });
+    // Cited at the later report, the function_call_output: the result in the model's own stream.
     expect(l.checks.map((c) => [c.line, c.outcome])).toEqual([
-      [11, 'fail'],
-      [21, 'pass'],
+      [12, 'fail'],
+      [22, 'pass'],
     ]);
     expect(l.checksTotal).toBe(2);
-    expect(l.failures.map((f) => [f.line, f.closedLine])).toEqual([[11, 21]]);
+    expect(l.failures.map((f) => [f.line, f.closedLine])).toEqual([[12, 22]]);
     // A first report with no verdict (no exit code, no status) leaves the verdict to the next one.
     noteCall(l, { id: 'b3', name: 'exec_command', line: 30, command: 'npm run build' });
     noteResult(l, { id: 'b3', line: 31, output: 'building…' });
