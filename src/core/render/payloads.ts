@@ -10,7 +10,11 @@ import { utf8 } from '../utf8.js';
  * timeline for the rest, so a refresh never costs more as the session grows.
  */
 
-export const PAYLOAD_SCHEMA_VERSION = '1.0';
+/**
+ * 1.1: HANDOFF.llm.json's `current_state` no longer repeats the plan's items; `tasks` holds them
+ * (docs/FORMAT.md). Readers accept both.
+ */
+export const PAYLOAD_SCHEMA_VERSION = '1.1';
 const SUMMARY_STATE_CHARS = 600;
 
 const tail = (s: string, n: number): string => (s.length <= n ? s : `…${s.slice(s.length - n + 1)}`);
@@ -153,7 +157,8 @@ export function buildLlm(r: RenderInput, a: Analysis, summary: Record<string, un
     ...summary,
     kind: 'handoff.llm',
     state_now: a.stateNow ? tail(a.stateNow.text, LIMITS.STATE_NOW_CHARS) : null,
-    current_state: a.current,
+    // The plan's items are `tasks` (a summary member): not written a second time.
+    current_state: { completed: a.current.completed, in_progress: a.current.in_progress, not_started: a.current.not_started, source: a.current.source, seq: a.current.seq },
     verification: a.verification.map((c) => ({
       command: c.command,
       tool: c.tool,
