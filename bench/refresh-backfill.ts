@@ -32,6 +32,9 @@ export interface BackfillRefreshFigures {
   off: BackfillRefreshRun;
   /** The host's 1-minute load average before and after (2 cores here, shared). */
   load: [number, number];
+  /** When several runs were made (bench.ts): each run's p50 with the workers on, and off. */
+  run_on_p50s?: number[];
+  run_off_p50s?: number[];
 }
 
 const MiB = 2 ** 20;
@@ -114,7 +117,7 @@ export function backfillRefreshMarkdown(f: BackfillRefreshFigures, quietP50: num
 
 A daemon started over ${f.files} transcripts last written an hour ago (${(f.bytes / MiB).toFixed(0)} MiB: its start-up backfill) and one live
 1 MiB session; one turn at a time appended to the live session (every ${GAP_MS} ms) and timed to its \`built\`
-notification for as long as the backfill ran. Same files, one daemon after the other:
+notification for as long as the backfill ran. Same files, one daemon after the other${f.run_on_p50s ? `, in ${f.run_on_p50s.length} runs; the run with the median p50 (workers on) is shown, and each run's p50: ${f.run_on_p50s.join(', ')} ms with the worker, ${(f.run_off_p50s ?? []).join(', ')} ms without` : ''}:
 
 | daemon.backfill_workers | appends during the backfill | p50 (target ≤ 25 ms) | p99 | backfill took |
 |---|---|---|---|---|

@@ -27,6 +27,9 @@ export interface RefreshFigures {
   small_build_p50_ms: number;
   large_build_p50_ms: number;
   initial_build_s: number;
+  /** When several runs were made (bench.ts): each run's large / small ratio and p50s. */
+  run_ratios?: number[];
+  run_p50s?: [number, number][];
 }
 
 const GAP_MS = 80; // longer than the debounce below: each append is a refresh of its own
