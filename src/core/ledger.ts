@@ -404,7 +404,7 @@ export function noteResult(l: Ledger, r: ResultInput): void {
   // second failure. What was recorded is cited at the later report's line: the function_call_output
   // is the result in the model's own stream, the line a reader of the transcript looks for.
   if (call.resulted !== undefined) {
-    moveResultLine(l, call.resulted, r.line);
+    moveResultLine(l, call.line, call.resulted, r.line);
     call.resulted = r.line;
     return;
   }
@@ -424,9 +424,12 @@ export function noteResult(l: Ledger, r: ResultInput): void {
   }
 }
 
-/** Everything the ledger recorded at one result's line, cited at a later report of the same result. */
-function moveResultLine(l: Ledger, from: number, to: number): void {
-  for (const c of l.checks) if (c.line === from) c.line = to;
+/**
+ * What the ledger recorded from one call's result, cited at a later report of the same result (a
+ * Codex line holds one record, so what was recorded at `from` came from that result).
+ */
+function moveResultLine(l: Ledger, callLine: number, from: number, to: number): void {
+  for (const c of l.checks) if (c.line === from && c.callLine === callLine) c.line = to;
   for (const f of l.failures) {
     if (f.line === from) f.line = to;
     if (f.closedLine === from) f.closedLine = to;
