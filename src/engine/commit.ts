@@ -70,7 +70,7 @@ export async function commit(e: Parts, ctx: Ctx, base: Base, state: SessionState
   const prevSrc = prev.sources[0] ?? null;
   const source = ctx.gone && prevSrc ? prevSrc : await sourceRecord(ctx, read, rawSha, prevSrc, reset);
   const revision = prev.revisions + 1;
-  const git = await captureGit(e, state.meta.cwd ?? null, ctx.req.backfill === true ? BACKFILL_REUSE_MS : undefined);
+  const git = await captureGit(e, ctx, state.meta.cwd ?? null, ctx.req.backfill === true ? BACKFILL_REUSE_MS : undefined);
   const pressure = computePressure(state, deps.config.pressure);
   const existingMd = await readFile(join(dir, FILES.handoff), 'utf8').catch(() => null);
   const contract = existingMd === null ? null : extractContract(existingMd);
@@ -281,8 +281,11 @@ function historyRequest(req: BuildRequest, prev: Manifest, p: Pressure): History
   return null;
 }
 
-async function captureGit(e: Parts, cwd: string | null, reuseMs: number | undefined): Promise<GitEvidence> {
-  const g = await e.deps.git.capture(cwd, reuseMs);
+async function captureGit(e: Parts, ctx: Ctx, cwd: string | null, reuseMs: number | undefined): Promise<GitEvidence> {
+  // Asked for during the read (fold.ts askGit) when the folder was already known: taken if the
+  // folder is still that one and the capture succeeded.
+  const early = cwd !== null && ctx.git?.cwd === cwd ? await ctx.git.evidence : null;
+  const g = early ?? (await e.deps.git.capture(cwd, reuseMs));
   const r = e.deps.redactor;
   // Paths of the repository are file names: shown, never obeyed.
   const red = (s: string | null): string | null => (s === null ? null : r.redact(stripControls(s)).text);

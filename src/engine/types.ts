@@ -1,5 +1,6 @@
 import type { Hash } from 'node:crypto';
 import type { ResolvedConfig } from '../config.js';
+import type { GitEvidence } from '../core/evidence.js';
 import type { Pressure } from '../core/pressure.js';
 import type { Redactor } from '../core/redact.js';
 import type { Harness } from '../core/types.js';
@@ -113,6 +114,11 @@ export interface Ctx {
   gone: boolean;
   /** A text transcript's bytes, once read for this build (text is parsed whole). */
   text?: Buffer;
+  /**
+   * Git evidence asked for as soon as the read learned the session's folder, so that git runs
+   * while the rest of the transcript is read; the commit takes it when the folder is still that one.
+   */
+  git?: { cwd: string; evidence: Promise<GitEvidence | null> };
 }
 
 export interface ReadResult {
