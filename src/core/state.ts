@@ -241,8 +241,10 @@ export function stateJson(st: SessionState): string {
 }
 
 /**
- * Gives a stored state of this version the fields added since it was written, each from what the
- * state already holds, so it is read on rather than rebuilt (docs/FORMAT.md, the carried state).
+ * Gives a stored state of a readable version (READABLE_STATE_VERSIONS) what this version holds:
+ * the fields added since it was written, each from what the state already holds, and a plan
+ * written as TASKS_PLAN made again from the tasks. It is read on rather than rebuilt
+ * (docs/FORMAT.md, the carried state).
  */
 export function upgradeState(st: StoredState): SessionState {
   if (st.taskSeq === undefined) st.taskSeq = highestTaskNumber(st.tasks);
