@@ -158,8 +158,8 @@ A refresh reads only the new bytes: the first build of the large transcript took
 refresh after it reads one turn. What still grows with a long session is what every refresh rewrites: the
 handoff's bounded parts (the 200-turn window, the last 200 requests, up to 1,000 files, the task list…) are full
 on the large session and nearly empty on the small one, so its renders and state are about three times the
-bytes (some 970 KB against 330 KB per refresh: state 428 / 166 KB, HANDOFF.llm.json 322 / 110 KB), and
-serializing, encoding, hashing and writing them costs in proportion. The engine's build time through the daemon
+bytes (some 850 KB against 330 KB per refresh: state 378 / 166 KB, HANDOFF.llm.json 260 / 108 KB,
+HANDOFF.summary.json 171 / 36 KB), and serializing, encoding, hashing and writing them costs in proportion. The engine's build time through the daemon
 (the row above) is longer than the same build in-process because a daemon builds once per append, 80 ms apart,
 with cold caches: in-process, an 80 ms pause before each build took the small session from 7.9 to 10.9 ms and
 the large from 13.3 to 17.6 ms of wall time.
