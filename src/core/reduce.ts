@@ -220,6 +220,15 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
     case 'task_id':
       if (main) learnTaskId(st, f.call, f.id);
       return;
+    case 'task_refused': {
+      // Only a task still waiting for its create call's result: any other error result names none.
+      if (!main) return;
+      const refused = st.tasks.find((t) => t.call === f.call);
+      if (refused === undefined) return;
+      st.tasks = st.tasks.filter((t) => t !== refused);
+      if (st.todos?.source === 'tasks') st.todos = { ...st.todos, items: st.tasks.map(taskItem) };
+      return;
+    }
     case 'task_update': {
       if (!main) return;
       const task = st.tasks.find((t) => t.id === f.id);

@@ -56,7 +56,7 @@ describe('tasks keep the id Claude Code gave them', () => {
     ]);
   });
 
-  it('keeps the next number for a create whose result says it failed, and learns the id of the next one', () => {
+  it('drops a create whose result says it failed (Claude Code made no task), and learns the id of the next one', () => {
     const text = jsonl(
       ask('plan'),
       ...createdTasks(1),
@@ -66,10 +66,9 @@ describe('tasks keep the id Claude Code gave them', () => {
       created('c3', '2', 'accepted'),
       update('u2', '2', 'completed'),
     );
-    // The accepted task takes Claude Code's "2"; the one that failed moves to a number of its own.
+    // The one that failed is not in the plan; the accepted task takes Claude Code's "2".
     expect(plan(text)).toEqual([
       ['1', 'task 1', 'pending'],
-      ['4', 'refused', 'pending'],
       ['2', 'accepted', 'completed'],
     ]);
   });
