@@ -200,6 +200,8 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
       return;
     case 'tool_result':
       applyToolResult(st, f, seq);
+      // A TaskCreate whose result is an error (failed, denied, interrupted) made no task.
+      if (f.ok === false && main) dropRefusedTask(st, f.id);
       return;
     case 'files':
       noteFiles(st, f.files, f.tool, seq, st.meta.cwd);
@@ -220,15 +222,6 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
     case 'task_id':
       if (main) learnTaskId(st, f.call, f.id);
       return;
-    case 'task_refused': {
-      // Only a task still waiting for its create call's result: any other error result names none.
-      if (!main) return;
-      const refused = st.tasks.find((t) => t.call === f.call);
-      if (refused === undefined) return;
-      st.tasks = st.tasks.filter((t) => t !== refused);
-      if (st.todos?.source === 'tasks') st.todos = { ...st.todos, items: st.tasks.map(taskItem) };
-      return;
-    }
     case 'task_update': {
       if (!main) return;
       const task = st.tasks.find((t) => t.id === f.id);
@@ -287,7 +280,13 @@ function learnTaskId(st: SessionState, call: string, id: string): void {
   task.id = id;
 }
 
-/** A task as the plan shows it: its title, status, what it is for and the line that set its status. */
+/** The task still waiting for the result of create call `call`, when that result is an error. */
+function dropRefusedTask(st: SessionState, call: string): void {
+  const refused = call === '' ? undefined : st.tasks.find((t) => t.call === call);
+  if (refused === undefined) return;
+  st.tasks = st.tasks.filter((t) => t !== refused);
+  if (st.todos?.source === 'tasks') st.todos = { ...st.todos, items: st.tasks.map(taskItem) };
+}
 
 /** The ledger's half of a fact: requests, writes, checks, commits and how the session stands. */
 function applyToLedger(st: SessionState, f: Fact, line: number, main: boolean, ts?: string): void {

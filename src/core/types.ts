@@ -108,8 +108,6 @@ export type Fact =
   | { t: 'task_create'; subject: string; description?: string; call?: string }
   /** The result of create call `call` says the harness gave the task the id `id`. */
   | { t: 'task_id'; call: string; id: string }
-  /** A call's result was an error: a TaskCreate it answers made no task. */
-  | { t: 'task_refused'; call: string }
   /** A notification about a background job (progress, completion). */
   | { t: 'job_text'; text: string }
   | { t: 'task_update'; id: string; status: string }

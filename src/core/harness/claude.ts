@@ -162,8 +162,6 @@ function resultFacts(block: Record<string, unknown>, line: Record<string, unknow
     if (feedback !== null) facts.push({ t: 'request', text: feedback, kind: 'rejection' });
   }
   facts.push(fact);
-  // A TaskCreate that failed (or was denied or interrupted) made no task: the fold drops it.
-  if (isError && id !== '') facts.push({ t: 'task_refused', call: id });
   if (!isError) {
     const answers = questionAnswers(text);
     if (answers !== null) facts.push({ t: 'request', text: answers, kind: 'answer' });
