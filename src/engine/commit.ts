@@ -9,13 +9,13 @@ import { sha256Hex } from '../core/canonical.js';
 import { escapeControls, stripControls } from '../core/control-chars.js';
 import { extractContract, generatedPart } from '../core/contract.js';
 import type { GitEvidence } from '../core/evidence.js';
-import { BACKFILL_REUSE_MS } from '../git/evidence.js';
 import type { Pressure } from '../core/pressure.js';
 import { computePressure } from '../core/pressure.js';
 import { renderAll } from '../core/render/index.js';
 import type { RenderInput } from '../core/render/index.js';
 import type { SessionState } from '../core/state.js';
 import { stateJson } from '../core/state.js';
+import { utf8 } from '../core/utf8.js';
 import { ensureDir, hashPrefix, moveDir, removeEmptyDir, removeFile, writeAtomic } from '../store/files.js';
 import { indexEntry } from '../store/index-file.js';
 import { FILES, stateFileName } from '../store/layout.js';
@@ -25,11 +25,11 @@ import { FILE_MODE } from '../store/permissions.js';
 import type { AppendBuffer } from './append.js';
 import type { Cleaner } from './clean.js';
 import { crashPoint } from './faults.js';
+import { gitOf } from './git.js';
 import type { HistoryRequest } from './history.js';
 import { historyContent, historyName, readHistory, writeHistory } from './history.js';
 import { inferProject, isProvisional } from './identity.js';
 import type { EngineMemory } from './memory.js';
-import { utf8 } from '../core/utf8.js';
 import { Sealable } from './sealable.js';
 import { clearResetMarker } from './session.js';
 import { sourceRecord } from './source.js';
@@ -70,7 +70,7 @@ export async function commit(e: Parts, ctx: Ctx, base: Base, state: SessionState
   const prevSrc = prev.sources[0] ?? null;
   const source = ctx.gone && prevSrc ? prevSrc : await sourceRecord(ctx, read, rawSha, prevSrc, reset);
   const revision = prev.revisions + 1;
-  const git = await captureGit(e, ctx, state.meta.cwd ?? null, ctx.req.backfill === true ? BACKFILL_REUSE_MS : undefined);
+  const git = await captureGit(e, ctx, state.meta.cwd ?? null);
   const pressure = computePressure(state, deps.config.pressure);
   const existingMd = await readFile(join(dir, FILES.handoff), 'utf8').catch(() => null);
   const contract = existingMd === null ? null : extractContract(existingMd);
@@ -281,11 +281,8 @@ function historyRequest(req: BuildRequest, prev: Manifest, p: Pressure): History
   return null;
 }
 
-async function captureGit(e: Parts, ctx: Ctx, cwd: string | null, reuseMs: number | undefined): Promise<GitEvidence> {
-  // Asked for during the read (fold.ts askGit) when the folder was already known: taken if the
-  // folder is still that one and the capture succeeded.
-  const early = cwd !== null && ctx.git?.cwd === cwd ? await ctx.git.evidence : null;
-  const g = early ?? (await e.deps.git.capture(cwd, reuseMs));
+async function captureGit(e: Parts, ctx: Ctx, cwd: string | null): Promise<GitEvidence> {
+  const g = await gitOf(e.deps, ctx, cwd);
   const r = e.deps.redactor;
   // Paths of the repository are file names: shown, never obeyed.
   const red = (s: string | null): string | null => (s === null ? null : r.redact(stripControls(s)).text);

@@ -10,9 +10,9 @@ import { initialState } from '../core/state.js';
 import { chainLine } from '../core/timeline.js';
 import type { Turn } from '../core/types.js';
 import { CorruptLineError } from '../errors.js';
-import { BACKFILL_REUSE_MS } from '../git/evidence.js';
 import type { Manifest } from '../store/manifest.js';
 import type { AppendBuffer } from './append.js';
+import { askGit } from './git.js';
 import type { ReadOptions } from './read-source.js';
 import { readNewLines } from './read-source.js';
 import { readTextFile } from './source.js';
@@ -42,22 +42,6 @@ export async function readNew(deps: EngineDeps, ctx: Ctx, state: SessionState, s
   const out = await readNewLines(ctx.path, start, state, hash, readOptions(deps, ctx, allowBad, subagentFile), onTurn);
   const corrupt = out.corrupt ? new CorruptLineError(ctx.path, out.corrupt.line, out.corrupt.offset, out.corrupt.reason) : null;
   return { offset: out.offset, lines: out.lines, size: out.size, pendingBytes: out.pendingBytes, newTurns: out.newTurns, corrupt, head, rawSha: null, hash: out.hash };
-}
-
-/**
- * Starts the git capture of the session's folder (the commit awaits it): git's processes run while
- * the rest of the transcript is read and folded, not after it. It never rejects: a failure here
- * leaves the commit to capture again.
- */
-export function askGit(deps: EngineDeps, ctx: Ctx, cwd: string): void {
-  const reuse = ctx.req.backfill === true ? BACKFILL_REUSE_MS : undefined;
-  ctx.git = {
-    cwd,
-    evidence: deps.git.capture(cwd, reuse).then(
-      (ev) => ev,
-      () => null,
-    ),
-  };
 }
 
 /** A text transcript is parsed whole: its turns, folded into the state. */
