@@ -121,7 +121,8 @@ export interface Analysis {
   /** The agent's own messages along the way (the last 20, shortened). */
   agentMessages: { line: number; text: string }[];
   incidents: (FailureRecord & { label: Label })[];
-  commits: { hash: string; subject: string; pushed: boolean | null; line: number }[];
+  /** `branch`: as `git commit` printed it; '' for a commit learned from a push or a log. */
+  commits: { hash: string; subject: string; pushed: boolean | null; line: number; branch: string }[];
   failedCommit: { line: number; text: string } | null;
   verification: CommandRecord[];
   checksNotRun: Finding[];
@@ -291,7 +292,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure):
   const current = currentState(st);
   const end = endOf(st);
   const open = openFailures(l).map((f) => ({ line: f.line, text: f.text }));
-  const commits = l.commits.map((c) => ({ hash: c.hash, subject: c.subject, pushed: c.pushed, line: c.line }));
+  const commits = l.commits.map((c) => ({ hash: c.hash, subject: c.subject, pushed: c.pushed, line: c.line, branch: c.branch }));
   const filesChanged: FileChange[] = Object.entries(l.changed).map(([path, f]) => {
     const fc: FileChange = { path, line: f.line, how: f.how };
     if (f.subagent) fc.subagent = true;

@@ -234,7 +234,7 @@ function repoEvidence(r: RenderInput, a: Analysis): string {
     out.push(`${label('unknown')} — repository state unavailable: ${g.reason ?? g.status}. Branch, HEAD and dirty state are not recorded (never assumed clean).`);
   }
   out.push(filesChanged(a, r.state.meta.cwd), filesNotChanged(a, r.state.meta.cwd), commits(a));
-  const recorded = recordedBranch(r);
+  const recorded = recordedBranch(r, a);
   if (recorded !== null) out.push(recorded);
   return out.join('\n\n');
 }
@@ -244,13 +244,13 @@ function repoEvidence(r: RenderInput, a: Analysis): string {
  * last commit where that differs: Claude Code records `HEAD` for a repository with no commit yet
  * or a detached HEAD, which is not a branch a successor could check out.
  */
-function recordedBranch(r: RenderInput): string | null {
+function recordedBranch(r: RenderInput, a: Analysis): string | null {
   const branch = r.state.meta.branch;
   if (branch === undefined) return null;
   const where = r.state.meta.cwd ? ` in ${path(r.state.meta.cwd)}` : '';
   let last: { branch: string; line: number } | null = null;
   // A commit learned from a push or a log, not from `git commit` output, names no branch.
-  for (const c of r.state.ledger.commits) if (c.branch !== '' && (last === null || c.line > last.line)) last = c;
+  for (const c of a.commits) if (c.branch !== '' && (last === null || c.line > last.line)) last = c;
   const commit = last !== null && last.branch !== branch ? ` The session's last commit (line ${last.line}) was made on ${code(last.branch)} — ${label('verified')} from its \`git commit\` output.` : '';
   if (branch === 'HEAD') return `Recorded by the transcript: ${code('HEAD')}${where}, not a branch name (a detached HEAD, or a repository with no commit yet, when it was recorded) — ${label('reported')}.${commit}`;
   return `Recorded by the transcript: branch ${code(branch)}${where} — ${label('reported')}.${commit}`;
