@@ -15,7 +15,8 @@ import { rng } from './soak-core.js';
  * appended to a large and to a small transcript, one build each, timed in wall and CPU
  * milliseconds (CPU time holds up better on a shared host), medians over the appends. With a
  * profile path, V8's profiler records the refreshes alone (not the first builds); summarize it
- * with cpuprofile-summary.js.
+ * with cpuprofile-summary.js. Each refresh is a live build, as the daemon's (BuildRequest.lazyState);
+ * HANDOFF_INPROC_EAGER=1 writes the state on every one, as before.
  *
  *     node .bench/bench/refresh-inproc.js [appends=100] [largeMiB=100] [small|large] [profile.cpuprofile]
  */
@@ -58,7 +59,8 @@ try {
       appendFileSync(p, `${rewrite(turns[i % turns.length] as string, 'claude', basename(p, '.jsonl'), rand)}\n`);
       const c0 = process.cpuUsage();
       const t0 = performance.now();
-      const r = await engine.build({ source: p });
+      // As the daemon's live builds: the state file may be left behind (HANDOFF_INPROC_EAGER=1: never).
+      const r = await engine.build({ source: p, lazyState: process.env.HANDOFF_INPROC_EAGER !== '1' });
       wall[w]?.push(performance.now() - t0);
       const c = process.cpuUsage(c0);
       cpu[w]?.push((c.user + c.system) / 1000);

@@ -34,8 +34,11 @@ export interface SoakOptions {
   /** One restart in this many uses SIGTERM instead of SIGKILL (0 = never). */
   sigtermEvery: number;
   seed: number;
-  /** Returns the timeline a one-shot build of `path` yields: [seq, class, text] per turn. */
-  expected: (path: string) => Promise<[number, string, string][]>;
+  /**
+   * What a one-shot build of `path` yields: its timeline ([seq, class, text] per turn) and its
+   * handoff as handoffFacts reads it.
+   */
+  expected: (path: string) => Promise<{ turns: [number, string, string][]; handoff: unknown }>;
   log?: (msg: string) => void;
 }
 
@@ -47,8 +50,29 @@ export interface SoakResult {
   lost: number;
   dup: number;
   mismatched: number;
+  /** Sessions whose handoff (handoffFacts) differs from the one-shot build's. */
+  handoffs_differ: number;
   seconds: number;
-  details: { file: string; expected: number; got: number; lost: number; dup: number; mismatched: number }[];
+  details: { file: string; expected: number; got: number; lost: number; dup: number; mismatched: number; handoff_same: boolean; handoff_diff?: string[] }[];
+}
+
+/**
+ * What HANDOFF.llm.json says about a session, without what differs between two stores that
+ * built the same bytes (when and where it was built, the repository's state, a random chain id):
+ * a session built across kills and restarts, its state caught up from the transcript
+ * (FORMAT.md, "A state left behind"), must say exactly what a one-shot build says.
+ */
+export async function handoffFacts(dir: string): Promise<Record<string, unknown>> {
+  const llm = JSON.parse(await readFile(join(dir, 'HANDOFF.llm.json'), 'utf8')) as Record<string, unknown>;
+  const { generated_at: _g, provenance: _p, artifacts: _a, git: _git, chain_id: _c, ...rest } = llm;
+  return rest;
+}
+
+/** The top-level members of two handoffs that differ. */
+function differences(a: unknown, b: unknown): string[] {
+  const x = (a ?? {}) as Record<string, unknown>;
+  const y = (b ?? {}) as Record<string, unknown>;
+  return [...new Set([...Object.keys(x), ...Object.keys(y)])].filter((k) => JSON.stringify(x[k]) !== JSON.stringify(y[k]));
 }
 
 /** mulberry32: a small seeded generator, so a failing run can be replayed from its seed. */
@@ -175,17 +199,19 @@ async function soak(opts: SoakOptions, daemon: DaemonProc, socket: string, rand:
   c.close();
 
   const byPath = new Map(status.sessions.map((s) => [s.path, s]));
-  const result: SoakResult = { lines: 0, files: opts.files.length, kills, sigterms, lost: 0, dup: 0, mismatched: 0, seconds: 0, details: [] };
+  const result: SoakResult = { lines: 0, files: opts.files.length, kills, sigterms, lost: 0, dup: 0, mismatched: 0, handoffs_differ: 0, seconds: 0, details: [] };
   for (const q of queues) {
     const expected = await opts.expected(q.path);
     result.lines += (await readFile(q.path, 'utf8')).split('\n').length - 1;
     const s = byPath.get(q.path);
     const got: [number, string, string][] = s ? await readTimeline(join(s.dir, 'timeline.jsonl')) : [];
-    const d = compare(expected, got);
+    const d = compare(expected.turns, got);
     result.lost += d.lost;
     result.dup += d.dup;
     result.mismatched += d.mismatched;
-    result.details.push({ file: q.path, expected: expected.length, got: got.length, ...d });
+    const diff = s ? differences(expected.handoff, await handoffFacts(s.dir)) : ['(no session)'];
+    if (diff.length > 0) result.handoffs_differ += 1;
+    result.details.push({ file: q.path, expected: expected.turns.length, got: got.length, ...d, handoff_same: diff.length === 0, ...(diff.length > 0 ? { handoff_diff: diff } : {}) });
   }
   await daemon.stop('SIGTERM');
   result.seconds = Math.round((Date.now() - started) / 100) / 10;

@@ -7,13 +7,14 @@ import { resolveConfig } from '../src/config.js';
 import type { Source } from './generate.js';
 import { loadSources, PROJECT, rewrite } from './generate.js';
 import type { SoakFile } from './soak-core.js';
-import { rng, runSoak } from './soak-core.js';
+import { handoffFacts, rng, runSoak } from './soak-core.js';
 
 /**
  * `npm run soak -- [--seconds N] [--json]`: writers append realistic turns, each carrying a unique
  * marker, to 50 transcripts while the daemon is killed with SIGKILL at random moments (and now and
  * then stopped with SIGTERM) and restarted. With a one-second live window, most builds are
- * backfill and run in the build workers. Exits non-zero unless no turn was lost or duplicated.
+ * backfill and run in the build workers. Exits non-zero unless no turn was lost or duplicated, and
+ * every session's handoff says what a one-shot build of its finished transcript says.
  */
 
 const argv = process.argv.slice(2);
@@ -41,19 +42,20 @@ function files(seed: number): SoakFile[] {
   });
 }
 
-async function expected(path: string): Promise<[number, string, string][]> {
+async function expected(path: string): Promise<{ turns: [number, string, string][]; handoff: unknown }> {
   const root = await mkdtemp(join(tmpdir(), 'handoff-soak-ref-'));
   try {
     const engine = await openEngine(resolveConfig({ cwd: root, env: { HOME: root, HANDOFFS_ROOT: root } }));
     const r = await engine.build({ source: path });
     const { readFile } = await import('node:fs/promises');
-    return (await readFile(join(r.dir, 'timeline.jsonl'), 'utf8'))
+    const turns = (await readFile(join(r.dir, 'timeline.jsonl'), 'utf8'))
       .split('\n')
       .filter((l) => l.length > 0)
-      .map((l) => {
+      .map((l): [number, string, string] => {
         const t = JSON.parse(l) as { seq: number; class: string; text: string };
         return [t.seq, t.class, t.text];
       });
+    return { turns, handoff: await handoffFacts(r.dir) };
   } finally {
     await rm(root, { recursive: true, force: true });
   }
@@ -84,12 +86,13 @@ try {
     expected,
     log: json ? undefined : (m) => process.stderr.write(`[soak] ${m}\n`),
   });
-  const out = { lines: r.lines, files: r.files, kills: r.kills, sigterms: r.sigterms, lost: r.lost, dup: r.dup, mismatched: r.mismatched, seconds: r.seconds, seed };
+  const out = { lines: r.lines, files: r.files, kills: r.kills, sigterms: r.sigterms, lost: r.lost, dup: r.dup, mismatched: r.mismatched, handoffs_differ: r.handoffs_differ, seconds: r.seconds, seed };
   // The last result is kept for docs/PERFORMANCE.md (written by `npm run bench`).
   writeFileSync(join(PROJECT, '.bench', 'soak-last.json'), `${JSON.stringify({ ...out, requested_seconds: seconds, date: new Date().toISOString() })}\n`);
   if (json) process.stdout.write(`${JSON.stringify(out)}\n`);
-  else process.stdout.write(`soak: ${out.lines} lines into ${out.files} transcripts, ${out.kills} SIGKILLs and ${out.sigterms} SIGTERMs in ${out.seconds} s → lost ${out.lost}, duplicated ${out.dup}, changed ${out.mismatched} (seed ${seed})\n`);
-  process.exitCode = r.lost === 0 && r.dup === 0 && r.mismatched === 0 ? 0 : 1;
+  else process.stdout.write(`soak: ${out.lines} lines into ${out.files} transcripts, ${out.kills} SIGKILLs and ${out.sigterms} SIGTERMs in ${out.seconds} s → lost ${out.lost}, duplicated ${out.dup}, changed ${out.mismatched}; handoffs unlike a one-shot build: ${out.handoffs_differ} (seed ${seed})\n`);
+  if (r.handoffs_differ > 0 && !json) for (const d of r.details) if (!d.handoff_same) process.stderr.write(`[soak] ${d.file}: the handoff differs in ${d.handoff_diff?.join(', ')}\n`);
+  process.exitCode = r.lost === 0 && r.dup === 0 && r.mismatched === 0 && r.handoffs_differ === 0 ? 0 : 1;
 } finally {
   await rm(base, { recursive: true, force: true });
 }

@@ -91,6 +91,14 @@ export class Daemon {
   private pool: BuildPool | null = null;
   /** Parents to re-render (forced) because a subagent appeared while they may have been building in a worker. */
   private readonly relink = new Set<string>();
+  /**
+   * Transcripts whose session's state file is behind its last commit: a live build leaves it
+   * there for a few commits (BuildRequest.lazyState). Once the file is quiet (it leaves the hot
+   * set) or the daemon stops, a `checkpoint` build writes it.
+   */
+  private readonly behind = new Set<string>();
+  /** Transcripts queued for a checkpoint build (on the main lane: it must write, not just read). */
+  private readonly checkpoints = new Set<string>();
   private server!: ControlServer;
   private watcher!: TranscriptWatcher;
   private lock!: StoreLock;
@@ -221,7 +229,7 @@ export class Daemon {
    */
   private laneOf(path: string): Lane {
     const r = this.files.get(path);
-    if (path === INDEX_KEY || r === undefined || r.stat === null || this.relink.has(path)) return 'main';
+    if (path === INDEX_KEY || r === undefined || r.stat === null || this.relink.has(path) || this.checkpoints.has(path)) return 'main';
     return maybeSubagent(path) ? 'after' : 'pool';
   }
 
@@ -365,6 +373,10 @@ export class Daemon {
     for (const [path, at] of this.hot) {
       if (now - at > HOT_WINDOW_MS) {
         this.hot.delete(path);
+        if (this.behind.has(path)) {
+          this.checkpoints.add(path);
+          this.scheduler.schedule(path, 'backfill');
+        }
         continue;
       }
       const r = this.files.get(path);
@@ -493,13 +505,16 @@ export class Daemon {
       clearTimeout(r.retry);
       r.retry = null;
     }
+    const checkpoint = this.checkpoints.delete(path);
     r.stat = await statFile(path);
     try {
       if (r.stat === null) return await this.gone(r);
       const before = r.pressure.level;
       const hadSession = r.session !== null;
       const force = this.relink.delete(path);
-      const res = await this.engine.build({ source: path, autoFinalize: this.config.options.daemon.finalize_on_red, ...(force ? { force } : {}), ...(priority === 'backfill' ? { backfill: true } : {}) });
+      // A live refresh may leave the state file behind; a backfill build or a checkpoint writes it.
+      const state = checkpoint ? { checkpoint } : priority === 'live' ? { lazyState: true } : {};
+      const res = await this.engine.build({ source: path, autoFinalize: this.config.options.daemon.finalize_on_red, ...(force ? { force } : {}), ...(priority === 'backfill' ? { backfill: true } : {}), ...state });
       this.afterBuild(r, res, before, hadSession);
       await this.stamp(this.successorDirs(res, !hadSession || res.revision === 1));
     } catch (e) {
@@ -624,6 +639,8 @@ export class Daemon {
     const at = new Date().toISOString();
     if (isFailed(r)) this.recovered(r);
     applyBuild(r, res, at);
+    if (res.state_behind) this.behind.add(r.path);
+    else this.behind.delete(r.path);
     // A transcript deleted and written again (or moved here) is live again.
     r.state = r.stat === null ? 'gone' : 'idle';
     this.dropMovedRows(r);
@@ -901,6 +918,19 @@ export class Daemon {
     }
   }
 
+  /** Writes the state files that live builds left behind (stop(): nothing else builds by now). */
+  private async checkpointAll(deadline: number): Promise<void> {
+    for (const path of [...this.behind]) {
+      if (Date.now() > deadline) return;
+      try {
+        const res = await this.engine.build({ source: path, checkpoint: true });
+        if (!res.state_behind) this.behind.delete(path);
+      } catch (e) {
+        this.log.warn({ path, err: describeError(e) }, 'could not write the state of a session while stopping; its next build folds the bytes since it again');
+      }
+    }
+  }
+
   /** Resolves when stop() has finished (for the CLI to exit). */
   stopped(): Promise<void> {
     return new Promise((resolve) => this.stopWaiters.push(resolve));
@@ -914,11 +944,17 @@ export class Daemon {
       if (this.indexTimer) clearInterval(this.indexTimer);
       if (this.hotTimer) clearInterval(this.hotTimer);
       for (const r of this.files.values()) if (r.retry) clearTimeout(r.retry);
+      const budget = this.config.options.daemon.shutdown_timeout_ms;
+      let drained = false;
       const results = await Promise.allSettled([
         this.watcher?.close(),
-        Promise.race([this.scheduler?.stop(), sleep(this.config.options.daemon.shutdown_timeout_ms)]),
+        Promise.race([this.scheduler?.stop().then(() => (drained = true)), sleep(budget)]),
       ]);
       for (const x of results) if (x.status === 'rejected') this.log.warn({ err: describeError(x.reason) }, 'while stopping');
+      // State files left behind by live builds are written now, so the next start folds nothing
+      // again; only once no build runs, and none is started after the budget (a state not
+      // written by then is caught up by its session's next build).
+      if (drained) await this.checkpointAll(Date.now() + budget);
       // A build cut short in a worker is residue its next build cuts away (commit.ts).
       await this.pool?.close();
       await this.flushIndexNow();

@@ -11,11 +11,16 @@ import type { Harness, TodoItem, ToolRef, TurnClass } from './types.js';
  * refresh costs the same on the ten-thousandth turn as on the tenth.
  */
 
-/** Bumped when the state's shape changes: a state of another version is rebuilt by a replay. */
-export const STATE_VERSION = 4;
+/**
+ * Bumped when the state's shape changes, or what a state file means: a state of another version
+ * is rebuilt by a replay. Version 5 has the shape of 4; it marks a state that may be behind its
+ * session's last commit (the manifest's `state_at`), so a version of handoffd that does not know
+ * `state_at` replays the transcript rather than reading on from a state that is behind.
+ */
+export const STATE_VERSION = 5;
 
 /** States of these versions are read and upgraded where they stand (upgradeState), not rebuilt. */
-export const READABLE_STATE_VERSIONS: readonly number[] = [3, 4];
+export const READABLE_STATE_VERSIONS: readonly number[] = [3, 4, 5];
 
 /**
  * The form written paths are kept in (src/core/paths.ts). A state without it was written before

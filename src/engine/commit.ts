@@ -18,9 +18,9 @@ import { stateJson } from '../core/state.js';
 import { utf8 } from '../core/utf8.js';
 import { ensureDir, hashPrefix, moveDir, removeEmptyDir, removeFile, writeAtomic } from '../store/files.js';
 import { indexEntry } from '../store/index-file.js';
-import { FILES, stateFileName } from '../store/layout.js';
-import type { HistoryEntry, Manifest, ProjectSource, UnsealedManifest } from '../store/manifest.js';
-import { seal, serializeManifest } from '../store/manifest.js';
+import { FILES, STATE_FILE_RE, stateFileName } from '../store/layout.js';
+import type { HistoryEntry, Manifest, ProjectSource, StateAt, UnsealedManifest } from '../store/manifest.js';
+import { seal, serializeManifest, stateBehind } from '../store/manifest.js';
 import { FILE_MODE } from '../store/permissions.js';
 import type { AppendBuffer } from './append.js';
 import type { Cleaner } from './clean.js';
@@ -59,7 +59,9 @@ export async function commit(e: Parts, ctx: Ctx, base: Base, state: SessionState
   const { deps } = e;
   const prev = base.manifest;
   const now = deps.now();
-  if (ctx.req.model && !state.meta.model) state.meta.model = ctx.req.model;
+  // The request changed the state: a state file left behind would not hold it.
+  const modelSet = ctx.req.model !== undefined && ctx.req.model !== '' && !state.meta.model;
+  if (modelSet) state.meta.model = ctx.req.model as string;
   const { dir, project, projectSource } = await refineProject(e, ctx, base, state, append);
 
   // 1.
@@ -109,12 +111,8 @@ export async function commit(e: Parts, ctx: Ctx, base: Base, state: SessionState
     history: history.sort(),
     state,
   };
-  // The carried state is internal and compresses about fourfold (docs/FORMAT.md); zlib works on
-  // the thread pool while the renders are made and hashed here (rendering reads the state only).
-  // Room for all of its output: zlib's default 16 KB would take a thread-pool round trip per
-  // chunk, each waiting for this thread to finish rendering.
-  const stateBytesRaw = utf8(stateJson(state));
-  const stateGz = gzipAsync(stateBytesRaw, { level: 1, chunkSize: Math.max(16 << 10, stateBytesRaw.length + 1024) });
+  const behind = stateLeftAt(ctx, base, revision, source.offset, reset !== null || modelSet || entry !== null);
+  const stateGz = behind === null ? gzipState(state) : null;
   const renders = renderAll(input);
   // Renders name this revision's manifest sha256, which depends on their own digests: they
   // are hashed with a fixed placeholder in its place (see docs/PROVENANCE.md).
@@ -128,10 +126,11 @@ export async function commit(e: Parts, ctx: Ctx, base: Base, state: SessionState
     [FILES.tools]: toolsSha,
     [FILES.handoff]: sha256Hex(generatedPart(md.text())),
   };
-  const stateBytes = await stateGz;
-  const stateFile = stateFileName(revision);
+  const stateBytes = stateGz === null ? null : await stateGz;
+  // Written, or left where it stands in the source.
+  const stateFile = stateBytes === null ? prev.state_file : stateFileName(revision);
 
-  const { manifest_sha256: _old, evidence_contract_sha256: _c, ...carried } = prev;
+  const { manifest_sha256: _old, evidence_contract_sha256: _c, state_at: _at, ...carried } = prev;
   const unsealed: UnsealedManifest = {
     ...carried,
     project,
@@ -161,7 +160,8 @@ export async function commit(e: Parts, ctx: Ctx, base: Base, state: SessionState
     render_sha256: renderSha,
     ...(contract === null ? {} : { evidence_contract_sha256: sha256Hex(contract) }),
     state_file: stateFile,
-    state_sha256: sha256Hex(stateBytes),
+    state_sha256: stateBytes === null ? prev.state_sha256 : sha256Hex(stateBytes),
+    state_at: behind ?? { offset: source.offset, lines: source.lines },
     context: pressure,
     git,
     redactions: state.redactions,
@@ -178,7 +178,7 @@ export async function commit(e: Parts, ctx: Ctx, base: Base, state: SessionState
   // 2. (side by side: they do not depend on each other)
   const handoffMd = md.fill(manifest.manifest_sha256);
   await Promise.all([
-    writeAtomic(join(dir, stateFile), stateBytes, FILE_MODE, false).then(() => crashPoint('after-state')),
+    stateBytes === null ? null : writeAtomic(join(dir, stateFile), stateBytes, FILE_MODE, false).then(() => crashPoint('after-state')),
     writeAtomic(join(dir, FILES.summary), summary.fill(manifest.manifest_sha256), FILE_MODE, false),
     writeAtomic(join(dir, FILES.llm), llm.fill(manifest.manifest_sha256), FILE_MODE, false),
     writeAtomic(join(dir, FILES.handoff), handoffMd, FILE_MODE, false),
@@ -242,7 +242,47 @@ function resultOf(m: Manifest, dir: string, read: ReadResult): BuildResult {
     unknown_types: m.unknown_types,
     corrupt: null,
     build_ms: 0,
+    state_behind: stateBehind(m) !== null,
   };
+}
+
+/**
+ * A lazy build (the daemon's live refresh, BuildRequest.lazyState) writes the state file at least
+ * every STATE_EVERY_COMMITS commits and every STATE_EVERY_BYTES of source read since the one it
+ * left: encoding and compressing the state was a fifth of a refresh of a long session, and what
+ * a crash leaves behind is at most that much of the transcript to fold again (fold.ts catchUp).
+ */
+export const STATE_EVERY_COMMITS = 16;
+export const STATE_EVERY_BYTES = 256 << 10;
+
+/**
+ * Where the committed state file stands in the source when this commit may leave it there; null
+ * when the commit writes the state. It always does for a commit whose state holds what the
+ * transcript does not (a reset, a change asked for, a request's model or objective, a history
+ * entry), for one whose transcript is gone (there is nothing to fold again from), and when the
+ * previous manifest has no `state_at`: its state file is of a version that a handoffd from before
+ * `state_at` would read on from, so it is never the one left behind.
+ */
+function stateLeftAt(ctx: Ctx, base: Base, revision: number, offset: number, changed: boolean): StateAt | null {
+  const { req } = ctx;
+  if (req.lazyState !== true || req.checkpoint === true || req.force === true || req.history !== undefined || req.objective !== undefined) return null;
+  if (changed || base.isNew || base.dirty || ctx.gone || ctx.isText) return null;
+  const prev = base.manifest;
+  const written = Number(STATE_FILE_RE.exec(prev.state_file)?.[1] ?? Number.NaN);
+  const at = prev.state_at;
+  if (!Number.isSafeInteger(written) || at === undefined) return null;
+  return revision - written < STATE_EVERY_COMMITS && offset - at.offset < STATE_EVERY_BYTES ? at : null;
+}
+
+/**
+ * The carried state is internal and compresses about fourfold (docs/FORMAT.md); zlib works on
+ * the thread pool while the renders are made and hashed (rendering reads the state only). Room
+ * for all of its output: zlib's default 16 KB would take a thread-pool round trip per chunk,
+ * each waiting for this thread to finish rendering.
+ */
+function gzipState(state: SessionState): Promise<Buffer> {
+  const raw = utf8(stateJson(state));
+  return gzipAsync(raw, { level: 1, chunkSize: Math.max(16 << 10, raw.length + 1024) });
 }
 
 /** The running digest of TOOLS.md as committed, to continue with this build's appends. */

@@ -13,13 +13,13 @@ import type { IndexStore } from '../store/index-store.js';
 import type { Layout } from '../store/layout.js';
 import { STATE_FILE_RE } from '../store/layout.js';
 import type { Manifest } from '../store/manifest.js';
-import { seal } from '../store/manifest.js';
+import { seal, stateBehind } from '../store/manifest.js';
 import { AppendBuffer } from './append.js';
 import { Cleaner } from './clean.js';
 import type { Parts } from './commit.js';
 import { commit, toolsBase, upToDate } from './commit.js';
 import { crashPoint } from './faults.js';
-import { readNew, replay, replayGone, replayTurns } from './fold.js';
+import { catchUp, readNew, replay, replayGone, replayTurns } from './fold.js';
 import type { Identity, Peek } from './identity.js';
 import { identify, inferProject, peek } from './identity.js';
 import { applyChange, commitGone } from './lifecycle.js';
@@ -30,7 +30,7 @@ import { bareManifest } from './new-session.js';
 import { archiveForReset, emptyForRebuild } from './session.js';
 import { continuity, goneSource, noTurns, openSource, readTextFile } from './source.js';
 import type { Base, BuildRequest, BuildResult, Ctx, EngineDeps, SessionChange } from './types.js';
-import { DependentSession } from './types.js';
+import { DependentSession, StateBehindGone } from './types.js';
 
 export type { BuildRequest, BuildResult, EngineDeps, SessionChange } from './types.js';
 
@@ -128,7 +128,13 @@ export class Engine {
     const reads = m.sources[0]?.path;
     if (reads !== undefined && reads !== path) return 'moved';
     if (m.source_state === 'gone') return null;
-    return this.update(dir, {});
+    try {
+      return await this.update(dir, {});
+    } catch (e) {
+      // The handoff stays as last built (StateBehindGone says why): nothing to mark.
+      if (e instanceof StateBehindGone) return null;
+      throw e;
+    }
   }
 
   /**
@@ -190,6 +196,8 @@ export class Engine {
 
   private async buildExisting(ctx: Ctx, dirIn: string, change?: SessionChange): Promise<BuildResult> {
     const loadedIn = await this.memory.load(dirIn);
+    // Checked before a change moves anything: a gone transcript cannot bring the state up to date.
+    if (ctx.gone && loadedIn.behind !== null) throw new StateBehindGone(ctx.path);
     const { dir, manifest: m } = change ? await applyChange(this.parts, loadedIn, change) : { dir: dirIn, manifest: loadedIn.manifest };
     const loaded = { ...loadedIn, dir, manifest: m };
     const src = m.sources[0];
@@ -220,6 +228,7 @@ export class Engine {
     }
     if (ctx.isText || hash === null) hash = createHash('sha256');
     if (state === null) state = reset === null ? await replay(this.deps, ctx, m) : initialState();
+    else if (reset === null && loaded.behind !== null) await catchUp(this.deps, ctx, m, state, loaded.behind);
     if (reset !== null && m.objective_override) state.objectiveOverride = m.objective_override;
     if (ctx.req.objective !== undefined) state.objectiveOverride = ctx.req.objective;
 
@@ -228,7 +237,7 @@ export class Engine {
     if (base.manifest.tools_bytes === 0) append.header(toolsHeader(m.session));
     const read = await readNew(this.deps, ctx, state, start, base.manifest.timeline_head, hash, append, m.parent_session !== null);
     const unchanged = ctx.isText ? read.newTurns === 0 && read.rawSha === src?.raw_sha256 : read.newTurns === 0 && read.offset === start.offset;
-    const asked = ctx.req.force === true || ctx.req.history !== undefined || ctx.req.objective !== undefined;
+    const asked = ctx.req.force === true || ctx.req.history !== undefined || ctx.req.objective !== undefined || (ctx.req.checkpoint === true && stateBehind(m) !== null);
     // The transcript was moved (a Codex rollout archived): the manifest must name where it is now.
     const relocated = src !== undefined && src.path !== ctx.path;
     if (unchanged && reset === null && !base.dirty && !asked && !relocated) {

@@ -10,7 +10,7 @@ import { initialState } from '../core/state.js';
 import { chainLine } from '../core/timeline.js';
 import type { Turn } from '../core/types.js';
 import { CorruptLineError } from '../errors.js';
-import type { Manifest } from '../store/manifest.js';
+import type { Manifest, StateAt } from '../store/manifest.js';
 import type { AppendBuffer } from './append.js';
 import { askGit } from './git.js';
 import type { ReadOptions } from './read-source.js';
@@ -88,6 +88,19 @@ async function foldCommitted(deps: EngineDeps, ctx: Ctx, m: Manifest, state: Ses
     return;
   }
   await readNewLines(ctx.path, { offset: 0, lines: 0 }, state, createHash('sha256'), { ...readOptions(deps, ctx, true, m.parent_session !== null), limit: src.offset, final: true }, onTurn);
+}
+
+/**
+ * A state read from disk that is behind the commit (a lazy build left it, commit.ts): the source's
+ * bytes [at, committed offset) folded into it again, writing nothing (their turns are in
+ * timeline.jsonl and TOOLS.md already). The fold is a function of the bytes alone, so the state
+ * becomes the one the last commit rendered; a request's changes (objective, model) are never left
+ * behind (commit.ts writes the state with them).
+ */
+export async function catchUp(deps: EngineDeps, ctx: Ctx, m: Manifest, state: SessionState, at: StateAt): Promise<void> {
+  const src = m.sources[0];
+  if (!src || at.offset >= src.offset) return;
+  await readNewLines(ctx.path, at, state, createHash('sha256'), { ...readOptions(deps, ctx, true, m.parent_session !== null), limit: src.offset, final: true }, () => undefined);
 }
 
 /** The committed state of a session whose transcript is gone (from its manifest only). */

@@ -63,7 +63,7 @@ export class EngineMemory {
     const hit = this.cache.get(dir);
     if (hit) {
       this.cache.delete(dir);
-      return { dir, manifest: hit.manifest, state: hit.state, dirty: false, resetPending: false, damaged: null };
+      return { dir, manifest: hit.manifest, state: hit.state, dirty: false, resetPending: false, damaged: null, behind: null };
     }
     return loadSession(dir);
   }

@@ -9,8 +9,8 @@ import { READABLE_STATE_VERSIONS, upgradeState } from '../core/state.js';
 import { upgradePaths } from '../core/upgrade-paths.js';
 import { copyAtomic, cutBack, fileSize, listDir, removeFile, sweepStrayTemps, writeAtomic } from '../store/files.js';
 import { FILES, STATE_FILE_RE } from '../store/layout.js';
-import type { Manifest } from '../store/manifest.js';
-import { readManifest } from '../store/manifest.js';
+import type { Manifest, StateAt } from '../store/manifest.js';
+import { readManifest, stateBehind } from '../store/manifest.js';
 
 const gunzipAsync = promisify(gunzip);
 import { crashPoint } from './faults.js';
@@ -33,6 +33,11 @@ export interface LoadedSession {
   resetPending: boolean;
   /** The store no longer matches its manifest (a file went missing or shrank): rebuild. */
   damaged: string | null;
+  /**
+   * The state as read is behind the commit (the manifest's `state_at`): the bytes from there to
+   * the commit are folded into it again before anything new (fold.ts catchUp).
+   */
+  behind: StateAt | null;
 }
 
 export function utcStamp(d: Date): string {
@@ -77,7 +82,7 @@ export async function loadSession(dir: string): Promise<LoadedSession> {
   // A state from before written paths took one form may list a file twice: merged here, and the
   // renders that still list it twice are rewritten by this build.
   else if (upgradePaths(state)) dirty = true;
-  return { dir, manifest, state, dirty, resetPending, damaged };
+  return { dir, manifest, state, dirty, resetPending, damaged, behind: state === null ? null : stateBehind(manifest) };
 }
 
 async function readState(dir: string, m: Manifest): Promise<SessionState | null> {

@@ -5,6 +5,7 @@ import type { Pressure } from '../core/pressure.js';
 import type { Redactor } from '../core/redact.js';
 import type { Harness } from '../core/types.js';
 import type { CorruptLineError } from '../errors.js';
+import { SourceError } from '../errors.js';
 import type { GitProbe } from '../git/evidence.js';
 import type { IndexStore } from '../store/index-store.js';
 import type { Layout } from '../store/layout.js';
@@ -39,6 +40,19 @@ export class DependentSession extends Error {
   }
 }
 
+/**
+ * The transcript is gone and the session's state file is behind its last commit (a lazy build
+ * left it and the process stopped before writing it): nothing can fold the bytes in between
+ * again, so nothing is re-rendered and the handoff stays as last built.
+ */
+export class StateBehindGone extends SourceError {
+  constructor(path: string) {
+    super(`${path} is gone, and the carried state of its session was written before the last commit, so the bytes in between cannot be read again: the handoff stays as it was last built`, {
+      hint: 'nothing is lost: HANDOFF.md and the payloads are those of the last commit; restore the transcript to build the session again',
+    });
+  }
+}
+
 export interface BuildRequest {
   source: string;
   session?: string | undefined;
@@ -62,6 +76,14 @@ export interface BuildRequest {
    * chain) throws DependentSession before anything is written, to be built after the others.
    */
   independentOnly?: boolean | undefined;
+  /**
+   * A live build of the daemon: the state file may be left behind the commit (written every
+   * STATE_EVERY_COMMITS commits or STATE_EVERY_BYTES of source, commit.ts); the next build from
+   * disk folds the bytes in between again. The daemon asks for a `checkpoint` once the session is quiet.
+   */
+  lazyState?: boolean | undefined;
+  /** Commit (re-render) if the state file is behind the last commit, to write it; else nothing. */
+  checkpoint?: boolean | undefined;
 }
 
 /** Changes `update()` makes to a session besides what its transcript says. */
@@ -99,6 +121,8 @@ export interface BuildResult {
   /** Set when the read stopped at a corrupt line (the turns before it were committed). */
   corrupt: CorruptLineError | null;
   build_ms: number;
+  /** The state file is behind this commit (a lazy build left it): a `checkpoint` build writes it. */
+  state_behind: boolean;
 }
 
 /** One build's view of its transcript, taken once when the build starts. */

@@ -73,6 +73,14 @@ export interface Manifest {
   evidence_contract_sha256?: string;
   state_file: string;
   state_sha256: string;
+  /**
+   * Where in the source the state file was folded to. Before `sources[0].offset` when a live
+   * build of the daemon left the state behind (docs/FORMAT.md): the next build that reads the
+   * state from disk folds the bytes in between into it again, writing nothing. Absent in a
+   * manifest written before it existed: that state file is at the commit, and of a version that
+   * is never left behind.
+   */
+  state_at?: StateAt;
   context: Pressure;
   git: GitEvidence;
   redactions: number;
@@ -87,6 +95,19 @@ export interface Manifest {
   objective: string | null;
   objective_override: string | null;
   manifest_sha256: string;
+}
+
+/** A position in the source: the byte just past the last line folded, and the lines read. */
+export interface StateAt {
+  offset: number;
+  lines: number;
+}
+
+/** Where the state file stands when it is behind the commit; null when it is at the commit. */
+export function stateBehind(m: Manifest): StateAt | null {
+  const at = m.state_at;
+  const src = m.sources[0];
+  return at !== undefined && src !== undefined && at.offset < src.offset ? at : null;
 }
 
 export type UnsealedManifest = Omit<Manifest, 'manifest_sha256'>;

@@ -2,13 +2,14 @@ import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SoakFile } from '../../bench/soak-core.js';
-import { compare, runSoak } from '../../bench/soak-core.js';
+import { compare, handoffFacts, runSoak } from '../../bench/soak-core.js';
 import { CLI, corpusFiles, corpusPresent, fixture, readLines, runCli, tempDir, testEnv } from '../helpers.js';
 
 /**
  * The daemon under fire: real Claude and Codex transcripts appended in random pieces while the
  * daemon is SIGKILLed at random moments (at least 5 times) and restarted. After flush, every
- * session's timeline equals a one-shot build of the finished file: 0 lost, 0 duplicated.
+ * session's timeline equals a one-shot build of the finished file: 0 lost, 0 duplicated; and its
+ * handoff says what the one-shot build's says (a state left behind is caught up exactly).
  */
 
 async function sources(): Promise<SoakFile[]> {
@@ -27,15 +28,16 @@ async function sources(): Promise<SoakFile[]> {
   return Promise.all(chosen.map(async (f) => ({ name: basename(f), bytes: await readFile(f) })));
 }
 
-async function oneShot(path: string): Promise<[number, string, string][]> {
+async function oneShot(path: string): Promise<{ turns: [number, string, string][]; handoff: unknown }> {
   const env = testEnv({ HANDOFFS_ROOT: tempDir('handoff-ref-') });
   const r = await runCli(['build', path, '--json'], { env });
   if (r.code !== 0) throw new Error(r.err);
   const dir = (JSON.parse(r.out) as { dir: string }).dir;
-  return (await readLines(join(dir, 'timeline.jsonl'))).map((l) => {
+  const turns = (await readLines(join(dir, 'timeline.jsonl'))).map((l): [number, string, string] => {
     const t = JSON.parse(l) as { seq: number; class: string; text: string };
     return [t.seq, t.class, t.text];
   });
+  return { turns, handoff: await handoffFacts(dir) };
 }
 
 describe('crash soak', () => {
@@ -66,7 +68,7 @@ describe('crash soak', () => {
     });
     expect(r.kills).toBeGreaterThanOrEqual(5);
     expect(r.details.every((d) => d.expected > 0)).toBe(true);
-    expect({ lost: r.lost, dup: r.dup, mismatched: r.mismatched }, JSON.stringify(r.details, null, 1)).toEqual({ lost: 0, dup: 0, mismatched: 0 });
+    expect({ lost: r.lost, dup: r.dup, mismatched: r.mismatched, handoffs_differ: r.handoffs_differ }, JSON.stringify(r.details, null, 1)).toEqual({ lost: 0, dup: 0, mismatched: 0, handoffs_differ: 0 });
     const v = await runCli(['verify', '--all'], { env });
     expect(v.code, v.out).toBe(0);
   }, 120_000);
