@@ -1,13 +1,14 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { copyFile, readdir, readFile } from 'node:fs/promises';
-import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
 import type { Io } from '../src/cli/io.js';
 import { main } from '../src/cli.js';
+import { STATE_FILE_RE } from '../src/store/layout.js';
+import { decodeStateSync } from '../src/store/state-file.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const FIXTURES = join(ROOT, 'test', 'fixtures');
@@ -149,10 +150,10 @@ export async function readLines(path: string): Promise<string[]> {
   return t.split('\n').filter((l) => l.length > 0);
 }
 
-/** A stored file's text: a gzip-compressed one (the carried state) as its contents, so scans read what it holds. */
+/** A stored file's text: a compressed one (the carried state) as its contents, so scans read what it holds. */
 export async function readStoredText(path: string): Promise<string> {
   const raw = await readFile(path);
-  return (path.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8');
+  return (STATE_FILE_RE.test(basename(path)) ? decodeStateSync(path, raw) : raw).toString('utf8');
 }
 
 /** Every regular file below a folder, depth first. */

@@ -3,8 +3,6 @@ import type { Hash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
 import { sha256Hex } from '../core/canonical.js';
 import { escapeControls, stripControls } from '../core/control-chars.js';
 import { extractContract, generatedPart } from '../core/contract.js';
@@ -22,6 +20,7 @@ import { FILES, STATE_FILE_RE, stateFileName } from '../store/layout.js';
 import type { HistoryEntry, Manifest, ProjectSource, StateAt, UnsealedManifest } from '../store/manifest.js';
 import { seal, serializeManifest, stateBehind } from '../store/manifest.js';
 import { FILE_MODE } from '../store/permissions.js';
+import { encodeState } from '../store/state-file.js';
 import type { AppendBuffer } from './append.js';
 import type { Cleaner } from './clean.js';
 import { crashPoint } from './faults.js';
@@ -34,8 +33,6 @@ import { Sealable } from './sealable.js';
 import { clearResetMarker } from './session.js';
 import { sourceRecord } from './source.js';
 import type { Base, BuildRequest, BuildResult, Ctx, EngineDeps, ReadResult } from './types.js';
-
-const gzipAsync = promisify(gzip);
 
 /**
  * Step 4 of a build: the commit, in SPEC §5's crash-safe order, stated here once:
@@ -112,7 +109,7 @@ export async function commit(e: Parts, ctx: Ctx, base: Base, state: SessionState
     state,
   };
   const behind = stateLeftAt(ctx, base, revision, source.offset, reset !== null || modelSet || entry !== null);
-  const stateGz = behind === null ? gzipState(state) : null;
+  const stateGz = behind === null ? compressState(state) : null;
   const renders = renderAll(input);
   // Renders name this revision's manifest sha256, which depends on their own digests: they
   // are hashed with a fixed placeholder in its place (see docs/PROVENANCE.md).
@@ -275,14 +272,12 @@ function stateLeftAt(ctx: Ctx, base: Base, revision: number, offset: number, cha
 }
 
 /**
- * The carried state is internal and compresses about fourfold (docs/FORMAT.md); zlib works on
- * the thread pool while the renders are made and hashed (rendering reads the state only). Room
- * for all of its output: zlib's default 16 KB would take a thread-pool round trip per chunk,
- * each waiting for this thread to finish rendering.
+ * The carried state is internal and compresses about sixfold (state-file.ts, docs/FORMAT.md);
+ * zlib works on the thread pool while the renders are made and hashed (rendering reads the
+ * state only).
  */
-function gzipState(state: SessionState): Promise<Buffer> {
-  const raw = utf8(stateJson(state));
-  return gzipAsync(raw, { level: 1, chunkSize: Math.max(16 << 10, raw.length + 1024) });
+function compressState(state: SessionState): Promise<Buffer> {
+  return encodeState(utf8(stateJson(state)));
 }
 
 /** The running digest of TOOLS.md as committed, to continue with this build's appends. */

@@ -2,8 +2,6 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { gunzip } from 'node:zlib';
 import type { SessionState, StoredState } from '../core/state.js';
 import { READABLE_STATE_VERSIONS, upgradeState } from '../core/state.js';
 import { upgradePaths } from '../core/upgrade-paths.js';
@@ -11,8 +9,7 @@ import { copyAtomic, cutBack, fileSize, listDir, removeFile, sweepStrayTemps, wr
 import { FILES, STATE_FILE_RE } from '../store/layout.js';
 import type { Manifest, StateAt } from '../store/manifest.js';
 import { readManifest, stateBehind } from '../store/manifest.js';
-
-const gunzipAsync = promisify(gunzip);
+import { decodeState } from '../store/state-file.js';
 import { crashPoint } from './faults.js';
 
 /**
@@ -90,8 +87,8 @@ async function readState(dir: string, m: Manifest): Promise<SessionState | null>
   try {
     const raw = await readFile(join(dir, m.state_file));
     if (createHash('sha256').update(raw).digest('hex') !== m.state_sha256) return null;
-    // Store format 3 compresses the state; a plain one (format 2 and before) reads as it is.
-    const json = m.state_file.endsWith('.gz') ? await gunzipAsync(raw) : raw;
+    // Brotli since store format 5, gzip in 3 and 4, plain before: each read as it is.
+    const json = await decodeState(m.state_file, raw);
     const st = JSON.parse(json.toString('utf8')) as StoredState;
     return READABLE_STATE_VERSIONS.includes(st.v) ? upgradeState(st) : null;
   } catch {

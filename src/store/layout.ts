@@ -17,12 +17,12 @@ export const FILES = {
 /** Render files whose sha256 the manifest records. */
 export const RENDER_FILES = [FILES.summary, FILES.llm, FILES.tools, FILES.handoff] as const;
 
-/** A state file: gzip-compressed JSON since store format 3 (`.json.gz`), plain JSON before. */
-export const STATE_FILE_RE = /^\.state-(\d+)\.json(?:\.gz)?$/;
-export const stateFileName = (revision: number): string => `.state-${String(revision).padStart(8, '0')}.json.gz`;
+/** A state file: brotli-compressed JSON since store format 5 (`.json.br`), gzip in 3 and 4 (`.json.gz`), plain JSON before (state-file.ts). */
+export const STATE_FILE_RE = /^\.state-(\d+)\.json(?:\.gz|\.br)?$/;
+export const stateFileName = (revision: number): string => `.state-${String(revision).padStart(8, '0')}.json.br`;
 
 /** Temp files write-file-atomic leaves when killed: `<name>.<uint32>`. */
-export const STRAY_TEMP_RE = /^(?:manifest\.json|HANDOFF\.md|HANDOFF\.summary\.json|HANDOFF\.llm\.json|INDEX\.json|PROJECT\.md|to-session\.json|\.state-\d+\.json(?:\.gz)?|[^/]+\.md)\.\d{1,10}$/;
+export const STRAY_TEMP_RE = /^(?:manifest\.json|HANDOFF\.md|HANDOFF\.summary\.json|HANDOFF\.llm\.json|INDEX\.json|PROJECT\.md|to-session\.json|\.state-\d+\.json(?:\.gz|\.br)?|[^/]+\.md)\.\d{1,10}$/;
 
 export class Layout {
   constructor(readonly root: string) {}

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { jsonl } from '../unit/ingest-helper.js';
 import { loadSession } from '../../src/engine/session.js';
 import type { Manifest } from '../../src/store/manifest.js';
 import { seal, serializeManifest } from '../../src/store/manifest.js';
+import { decodeStateSync, encodeStateSync } from '../../src/store/state-file.js';
 import { readJson, runCli, tempDir, testEnv } from '../helpers.js';
 import { claudeTaskLines, writeTranscript } from '../transcripts.js';
 
@@ -24,10 +24,10 @@ describe('a carried state written before a field of the state existed', () => {
     // The state as the release before task counting wrote it: no `taskSeq`. A mark in it shows it
     // was read, not rebuilt from the transcript.
     const m = await readJson<Manifest & { redactions: number }>(join(dir, 'manifest.json'));
-    const state = JSON.parse(gunzipSync(await readFile(join(dir, m.state_file))).toString('utf8')) as Record<string, unknown> & { redactions: number };
+    const state = JSON.parse(decodeStateSync(m.state_file, await readFile(join(dir, m.state_file))).toString('utf8')) as Record<string, unknown> & { redactions: number };
     expect(state.taskSeq).toBe(3);
     delete state.taskSeq;
-    const old = gzipSync(JSON.stringify({ ...state, redactions: state.redactions + 1000 }));
+    const old = encodeStateSync(m.state_file, JSON.stringify({ ...state, redactions: state.redactions + 1000 }));
     await writeFile(join(dir, m.state_file), old);
     const { manifest_sha256: _sealed, ...rest } = m;
     await writeFile(join(dir, 'manifest.json'), serializeManifest(seal({ ...rest, state_sha256: createHash('sha256').update(old).digest('hex') })));
@@ -58,7 +58,7 @@ describe('a carried state written before a field of the state existed', () => {
     const dir = (JSON.parse(built.out) as { dir: string }).dir;
     const m = await readJson<Manifest & { redactions: number }>(join(dir, 'manifest.json'));
     type Stored = Record<string, unknown> & { v: number; redactions: number; tasks: unknown[]; todos: { items: unknown; source: string } };
-    const stored = async (file: string): Promise<Stored> => JSON.parse(gunzipSync(await readFile(join(dir, file))).toString('utf8')) as Stored;
+    const stored = async (file: string): Promise<Stored> => JSON.parse(decodeStateSync(file, await readFile(join(dir, file))).toString('utf8')) as Stored;
     const state = await stored(m.state_file);
     // Version 4 writes a plan that is the task list as a mark, not the tasks a second time (5 too).
     expect(state.v).toBe(5);
@@ -70,7 +70,7 @@ describe('a carried state written before a field of the state existed', () => {
     const loadedNow = await loadSession(dir);
     const items = loadedNow.state?.todos?.items;
     expect(items).toHaveLength(3);
-    const old = gzipSync(JSON.stringify({ ...state, v: 3, todos: { ...state.todos, items }, redactions: state.redactions + 1000 }));
+    const old = encodeStateSync(m.state_file, JSON.stringify({ ...state, v: 3, todos: { ...state.todos, items }, redactions: state.redactions + 1000 }));
     await writeFile(join(dir, m.state_file), old);
     const { manifest_sha256: _sealed, ...rest } = m;
     await writeFile(join(dir, 'manifest.json'), serializeManifest(seal({ ...rest, state_sha256: createHash('sha256').update(old).digest('hex') })));

@@ -1,6 +1,5 @@
 import { appendFile, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config.js';
 import { STATE_VERSION } from '../../src/core/state.js';
@@ -10,6 +9,7 @@ import type { Engine } from '../../src/engine/index.js';
 import { StateBehindGone } from '../../src/engine/types.js';
 import type { Manifest } from '../../src/store/manifest.js';
 import { seal, serializeManifest, stateBehind } from '../../src/store/manifest.js';
+import { decodeStateSync } from '../../src/store/state-file.js';
 import type { RunningDaemon } from '../daemon-harness.js';
 import { startDaemon } from '../daemon-harness.js';
 import { copyFixture, fixture, readJson, runCli, tempDir, testEnv, waitFor } from '../helpers.js';
@@ -37,7 +37,7 @@ async function fixtureLines(name: string): Promise<string[]> {
 }
 
 const manifestOf = (dir: string): Promise<Manifest> => readJson<Manifest>(join(dir, 'manifest.json'));
-const storedState = async (dir: string, m: Manifest): Promise<unknown> => JSON.parse(gunzipSync(await readFile(join(dir, m.state_file))).toString('utf8'));
+const storedState = async (dir: string, m: Manifest): Promise<unknown> => JSON.parse(decodeStateSync(m.state_file, await readFile(join(dir, m.state_file))).toString('utf8'));
 
 /** What a resuming agent reads, without what differs between two builds of the same bytes. */
 async function payload(dir: string): Promise<unknown> {

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { appendFile, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/core/canonical.js';
@@ -11,6 +10,7 @@ import { chainLine, checkChain } from '../../src/core/timeline.js';
 import type { Turn } from '../../src/core/types.js';
 import type { Manifest } from '../../src/store/manifest.js';
 import { seal, serializeManifest } from '../../src/store/manifest.js';
+import { decodeStateSync, encodeStateSync } from '../../src/store/state-file.js';
 import { copyFixture, readJson, readLines, runCli, tempDir, testEnv } from '../helpers.js';
 
 const sha = (s: string): string => createHash('sha256').update(s).digest('hex');
@@ -70,31 +70,40 @@ describe('a store a fraction of the transcripts', () => {
     expect(v.out).toMatch(/FAIL claude-session: timeline line \d+ \(seq \d+\) is not what the transcript says/);
   });
 
-  it('keeps the carried state compressed, and reads a plain state of an older store as it is, upgrading it on the next build', async () => {
-    const { env, src } = await setup();
-    const built = await runCli(['build', src, '--json'], { env });
-    expect(built.code).toBe(0);
-    const dir = (JSON.parse(built.out) as { dir: string }).dir;
-    const m = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as Manifest & { redactions: number };
-    expect(m.state_file).toMatch(/^\.state-\d{8}\.json\.gz$/);
-    const state = JSON.parse(gunzipSync(await readFile(join(dir, m.state_file))).toString('utf8')) as { v: number; redactions: number };
+  it('keeps the carried state compressed, and reads the plain state of format 2 and the gzip state of formats 3 and 4 as they are, upgrading them on the next build', async () => {
+    for (const [format, ext] of [
+      ['2', ''],
+      ['3', '.gz'],
+    ] as const) {
+      const { env, src } = await setup();
+      const built = await runCli(['build', src, '--json'], { env });
+      expect(built.code).toBe(0);
+      const dir = (JSON.parse(built.out) as { dir: string }).dir;
+      const m = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as Manifest & { redactions: number };
+      expect(m.state_file).toMatch(/^\.state-\d{8}\.json\.br$/);
+      const raw = await readFile(join(dir, m.state_file));
+      const json = decodeStateSync(m.state_file, raw);
+      // Brotli, and smaller than the gzip of formats 3 and 4 (level 1).
+      expect(raw.length).toBeLessThan(encodeStateSync('x.json.gz', json).length);
+      const state = JSON.parse(json.toString('utf8')) as { v: number; redactions: number };
 
-    // The store as format 2 wrote it: the state as plain JSON. A mark in it shows it was read, not rebuilt from the transcript.
-    const plain = JSON.stringify({ ...state, redactions: state.redactions + 1000 });
-    const oldName = m.state_file.replace(/\.gz$/, '');
-    await writeFile(join(dir, oldName), plain);
-    await rm(join(dir, m.state_file));
-    const { manifest_sha256: _sealed, ...rest } = m;
-    await writeFile(join(dir, 'manifest.json'), serializeManifest(seal({ ...rest, state_file: oldName, state_sha256: createHash('sha256').update(plain).digest('hex') })));
+      // The store as format 2 (plain JSON) or 3 (gzip) wrote it. A mark in it shows it was read, not rebuilt from the transcript.
+      const oldName = m.state_file.replace(/\.br$/, ext);
+      const old = encodeStateSync(oldName, JSON.stringify({ ...state, redactions: state.redactions + 1000 }));
+      await writeFile(join(dir, oldName), old);
+      await rm(join(dir, m.state_file));
+      const { manifest_sha256: _sealed, ...rest } = m;
+      await writeFile(join(dir, 'manifest.json'), serializeManifest(seal({ ...rest, state_file: oldName, state_sha256: createHash('sha256').update(old).digest('hex') })));
 
-    await appendFile(src, longToolCall('one more result'));
-    expect((await runCli(['build', src], { env })).code).toBe(0);
-    const after = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as Manifest & { redactions: number };
-    expect(after.redactions).toBe(m.redactions + 1000);
-    expect(after.state_file).toMatch(/\.json\.gz$/);
-    expect((await readdir(dir)).filter((n) => n.startsWith('.state-'))).toEqual([after.state_file]);
-    const v = await runCli(['verify', 'claude-session'], { env });
-    expect(v.code).toBe(0);
+      await appendFile(src, longToolCall('one more result'));
+      expect((await runCli(['build', src], { env })).code).toBe(0);
+      const after = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as Manifest & { redactions: number };
+      expect(after.redactions, `format ${format}`).toBe(m.redactions + 1000);
+      expect(after.state_file).toMatch(/\.json\.br$/);
+      expect((await readdir(dir)).filter((n) => n.startsWith('.state-'))).toEqual([after.state_file]);
+      const v = await runCli(['verify', 'claude-session'], { env });
+      expect(v.code).toBe(0);
+    }
   });
 });
 

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { SessionState } from '../../src/core/state.js';
 import type { Manifest } from '../../src/store/manifest.js';
 import { seal, serializeManifest } from '../../src/store/manifest.js';
+import { decodeStateSync, encodeStateSync } from '../../src/store/state-file.js';
 import { readJson, runCli, tempDir, testEnv } from '../helpers.js';
 
 /**
@@ -78,7 +78,7 @@ describe('a Codex session on Windows', () => {
   it('merges the duplicates of a state written before paths took one form at the next build, without re-reading the transcript', async () => {
     const { env, src, dir } = await build();
     const m = await readJson<Manifest>(join(dir, 'manifest.json'));
-    const st = JSON.parse(gunzipSync(await readFile(join(dir, m.state_file))).toString('utf8')) as SessionState;
+    const st = JSON.parse(decodeStateSync(m.state_file, await readFile(join(dir, m.state_file))).toString('utf8')) as SessionState;
 
     // The state as the code before wrote it: each file once relative, once absolute, no form mark.
     // The redaction count is a mark that shows the state was read, not rebuilt from the transcript.
@@ -88,7 +88,7 @@ describe('a Codex session on Windows', () => {
     l.changedTotal = 4;
     l.notChanged = { 'c:\\users\\dev\\shop\\LIB\\TAX.ts': { line: 9, reason: 'the patch did not apply' }, 'lib/tax.ts': { line: 10, reason: 'the tool reported an error' } };
     old.redactions += 1000;
-    const bytes = gzipSync(JSON.stringify(old), { level: 1 });
+    const bytes = encodeStateSync(m.state_file, JSON.stringify(old));
     await writeFile(join(dir, m.state_file), bytes);
     const { manifest_sha256: _sealed, ...rest } = m;
     await writeFile(join(dir, 'manifest.json'), serializeManifest(seal({ ...rest, state_sha256: createHash('sha256').update(bytes).digest('hex') })));
@@ -99,7 +99,7 @@ describe('a Codex session on Windows', () => {
     const after = await readJson<Manifest & { redactions: number }>(join(dir, 'manifest.json'));
     expect(after.revisions).toBe(m.revisions + 1);
     expect(after.redactions).toBe((m as Manifest & { redactions: number }).redactions + 1000);
-    const upgraded = JSON.parse(gunzipSync(await readFile(join(dir, after.state_file))).toString('utf8')) as SessionState;
+    const upgraded = JSON.parse(decodeStateSync(after.state_file, await readFile(join(dir, after.state_file))).toString('utf8')) as SessionState;
     expect(upgraded.paths).toBe(1);
     expect(upgraded.ledger.changedTotal).toBe(2);
     const llm = await readJson<Llm>(join(dir, 'HANDOFF.llm.json'));
