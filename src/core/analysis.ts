@@ -233,8 +233,10 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
   }
   const unpushed = commits.filter((c) => c.pushed === false);
   if (unpushed.length > 0) {
-    const list = unpushed.slice(-3).map((c) => `${c.hash} ${quote(c.subject, 80)}`).join(', ');
-    return { text: `Push the ${unpushed.length} unpushed commit(s) once the user agrees: ${list}`, rule: 'unpushed_commits', label: 'verified', line: unpushed[unpushed.length - 1]?.line ?? null };
+    // Every commit counted is named, up to five; beyond, which five are named is said.
+    const list = unpushed.slice(-5).map((c) => `${c.hash} ${quote(c.subject, 80)}`).join(', ');
+    const which = unpushed.length > 5 ? '; the latest 5: ' : ': ';
+    return { text: `Push the ${unpushed.length} unpushed commit(s) once the user agrees${which}${list}`, rule: 'unpushed_commits', label: 'verified', line: unpushed[unpushed.length - 1]?.line ?? null };
   }
   const said = l.lastAgentText;
   const stated = said === null ? null : statedNextStep(said.text);
@@ -326,9 +328,16 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure):
   if (l.lastChangeLine !== null && (lastCheck === undefined || lastCheck.line < l.lastChangeLine)) {
     checksNotRun.push({ text: `No test, build, type check or lint ran after the last file change (line ${l.lastChangeLine})`, label: 'verified', seq: l.lastChangeLine - 1 });
   } else if (l.lastChangeLine !== null) {
-    // Some checks ran after the last change; the others last ran on older code.
+    // Some checks ran after the last change; the others last ran on older code. A combined run
+    // (`ruff check && pytest`) whose every check ran again since, alone or with others, is not stale.
     const changed = l.lastChangeLine;
-    const stale = rows.filter((t) => t.line < changed && t.outcome !== 'unknown').slice(0, 5);
+    const ranSince = new Set(l.checks.filter((c) => c.line > changed).flatMap((c) => c.keys));
+    const keysOf = new Map(l.checks.map((c) => [c.keys.join(' + ') || c.command, c.keys]));
+    const rerun = (t: CheckTargetRow): boolean => {
+      const keys = keysOf.get(t.target) ?? [];
+      return keys.length > 0 && keys.every((k) => ranSince.has(k));
+    };
+    const stale = rows.filter((t) => t.line < changed && t.outcome !== 'unknown' && !rerun(t)).slice(0, 5);
     for (const t of stale) checksNotRun.push({ text: `\`${t.command.length > 100 ? `${t.command.slice(0, 99)}…` : t.command}\` last ran at line ${t.line}, before the last file change (line ${changed})`, label: 'verified', seq: t.line - 1 });
   }
 

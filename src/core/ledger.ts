@@ -42,11 +42,19 @@ export interface RequestRecord {
   kind: 'request' | 'answer' | 'rejection';
 }
 
+/** A file a call writes when it succeeds; `ifExists`: a forced delete (ShellWrite). */
+export interface CallWrite {
+  path: string;
+  how: WriteHow;
+  what?: string[];
+  ifExists?: true;
+}
+
 export interface CallRecord {
   name: string;
   line: number;
   command?: string;
-  writes?: { path: string; how: WriteHow; what?: string[] }[];
+  writes?: CallWrite[];
   targets?: CheckTarget[];
   background?: boolean;
   question?: string;
@@ -308,12 +316,12 @@ export function noteCall(l: Ledger, c: CallInput): void {
   if (c.subagent) rec.subagent = true;
   if (c.unreadable) l.unreadableWrites += 1;
   // Every path the call names is kept in the one form that makes one file one entry.
-  const writes: { path: string; how: WriteHow; what?: string[] }[] = (c.writes ?? []).map((w) => ({ ...w, path: filePath(w.path, c.cwd) }));
+  const writes: CallWrite[] = (c.writes ?? []).map((w) => ({ ...w, path: filePath(w.path, c.cwd) }));
   if (c.command !== undefined) {
     rec.command = c.command;
     for (const w of shellWrites(c.command)) {
       const path = filePath(w.path, c.cwd);
-      if (!writes.some((x) => x.path === path && x.how === w.how)) writes.push({ path, how: w.how });
+      if (!writes.some((x) => x.path === path && x.how === w.how)) writes.push(w.ifExists ? { path, how: w.how, ifExists: true } : { path, how: w.how });
     }
     const background = c.background === true || startsInBackground(c.command);
     const targets = background ? [] : checkTargets(c.command, l.installed ?? []);
@@ -413,8 +421,11 @@ export function noteResult(l: Ledger, r: ResultInput): void {
   if (!r.subagent) noteContext(l, call, r, out, failed);
   if (call.writes) noteWrites(l, call, r, failed);
   if (call.command !== undefined && !call.background) {
-    if (call.targets) noteCheckRun(l, call, r);
-    else noteCommandResult(l, call, r, (failed && !exitMeansNoMatch(call.command, r.exitCode)) || (r.exitCode === undefined && CRASHED.test(out)));
+    // A check the user rejected, or a rule denied, did not run: it is no run, passed or failed
+    // (a denial is listed below as a call that did not run).
+    if (call.targets) {
+      if (r.denied === undefined) noteCheckRun(l, call, r);
+    } else noteCommandResult(l, call, r, (failed && !exitMeansNoMatch(call.command, r.exitCode)) || (r.exitCode === undefined && CRASHED.test(out)));
     noteGit(l, call.command, out, r.line, failed, r.cwd);
   }
   // A call the user rejected is the user's decision (its feedback is a request), not a failure.
@@ -490,6 +501,8 @@ function noteWrites(l: Ledger, call: CallRecord, r: ResultInput, failed: boolean
       continue;
     }
     if (r.ok === undefined && r.exitCode === undefined) continue; // no verdict recorded: not claimed
+    // `rm -f` succeeds on a file that was never there: a deletion only of one the session changed.
+    if (w.ifExists === true && heldKey(l.changed, w.path) === undefined) continue;
     markChanged(l, w.path, w.how, call.name, r.line, call.subagent === true, w.what);
   }
 }
@@ -528,7 +541,7 @@ function firstLine(s: string): string {
 function noteCheckRun(l: Ledger, call: CallRecord, r: ResultInput): void {
   const targets = call.targets ?? [];
   const kind = targets[0]?.kind ?? 'test';
-  let decided = r.denied !== undefined ? { outcome: 'fail' as const, line: r.denied } : decideOutcome(kind, r.exitCode, r.interrupted ? false : r.ok, r.output ?? '');
+  let decided = decideOutcome(kind, r.exitCode, r.interrupted ? false : r.ok, r.output ?? '');
   // A run of the session's own program is a smoke test whose verdict only its output can give:
   // exit 0 does not prove it right, and a usage message exits 1 by design. Listed, never judged.
   if (targets.every((t) => t.tool.startsWith('run '))) decided = { outcome: 'unknown', line: decided.line };

@@ -20,6 +20,11 @@ export interface CheckTarget {
 export interface ShellWrite {
   path: string;
   how: 'write' | 'append' | 'copy' | 'move' | 'delete' | 'edit';
+  /**
+   * The command succeeds whether or not the file was there (`rm -f`): its success proves a
+   * deletion only of a file the session is known to have had (ledger.ts noteWrites).
+   */
+  ifExists?: true;
 }
 
 const BACKSLASH = 92;
@@ -608,7 +613,11 @@ export function shellWrites(command: string): ShellWrite[] {
           add({ path: args[args.length - 1] as string, how: 'move' });
         }
         break;
-      case 'rm':
+      case 'rm': {
+        const force = ws.some((a) => a === '--force' || /^-[a-zA-Z]*f/.test(a));
+        for (const a of args) add(force ? { path: a, how: 'delete', ifExists: true } : { path: a, how: 'delete' });
+        break;
+      }
       case 'unlink':
         for (const a of args) add({ path: a, how: 'delete' });
         break;

@@ -306,7 +306,7 @@ function verification(a: Analysis): string {
   const tableText =
     rows.length === 0
       ? NONE
-      : `${label('verified')} — tests, builds, type checks, linters and format checks, latest outcome per target first (decided from the exit code and the output):\n\n${table(['Check', 'Latest outcome', 'Evidence (line, exit code, summary)', 'Runs'], rows)}${more}`;
+      : `${label('verified')} — tests, builds, type checks, linters and format checks, latest outcome per target first (decided from the exit code and the output); a target's row shows its latest command, and its runs count every command that ran it (\`pytest -x\` and \`pytest\` alike):\n\n${table(['Check (latest command)', 'Latest outcome', 'Evidence (line, exit code, summary)', 'Runs of the target'], rows)}${more}`;
   const other = `Other commands: ${a.otherCommands} (not checks; every call is in TOOLS.md)${a.backgroundStarts > 0 ? `; ${a.backgroundStarts} started in the background (never counted as checks)` : ''}.`;
   const notRun = a.checksNotRun.length === 0 ? NONE : bullets(a.checksNotRun.map((f) => `${label(f.label)} ${f.text}`));
   return `${tableText}\n\n${other}\n\n### Checks Not Run\n\n${notRun}`;

@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../../src/core/analysis.js';
+import { gitUnavailable } from '../../src/core/evidence.js';
+import type { Ledger } from '../../src/core/ledger.js';
+import { noteAgentText, noteCall, noteRequest, noteResult, openFailures } from '../../src/core/ledger.js';
+import type { Pressure } from '../../src/core/pressure.js';
+import { shellWrites } from '../../src/core/shell.js';
+import { initialState } from '../../src/core/state.js';
+import type { SessionState } from '../../src/core/state.js';
+
+/**
+ * Rules from the fourth reading of corpus handoffs by agents given nothing else (docs/FIDELITY.md):
+ * each statement below was one a reader took for true and the transcript did not support.
+ */
+
+const NO_PRESSURE = { used: null, limit: null, ratio: null, level: 'unknown', limit_source: null } as unknown as Pressure;
+const analysed = (st: SessionState) => analyze(st, gitUnavailable('no-cwd', 'no cwd', null, null), NO_PRESSURE);
+
+let n = 0;
+function run(l: Ledger, line: number, command: string, result: { ok: boolean; exitCode?: number; output?: string; denied?: string; interrupted?: boolean }): void {
+  const id = `c${(n += 1)}`;
+  noteCall(l, { id, name: 'Bash', line, command });
+  noteResult(l, { id, line: line + 1, ...result });
+}
+
+describe('a check the user rejected', () => {
+  it('did not run: it is no run and no failure, and what the user said is a request', () => {
+    const st = initialState();
+    const l = st.ledger;
+    noteRequest(l, 'reinstall the tool', 1, 'request');
+    run(l, 2, 'uv tool install --reinstall .', { ok: true, exitCode: 0, output: 'Installed 1 executable' });
+    run(l, 4, 'find . -name "*.pyc" -delete; uv tool install --reinstall .', { ok: false, interrupted: true, denied: 'rejected by the user: STOP and wait' });
+    expect(l.checks.map((c) => c.line)).toEqual([3]);
+    expect(l.checksTotal).toBe(1);
+    expect(openFailures(l)).toEqual([]);
+    expect(l.failures).toEqual([]);
+    const a = analysed(st);
+    expect(a.checkTargets?.[0]).toMatchObject({ runs: 1, failed: 0 });
+  });
+
+  it('denied by a permission rule did not run either: listed once, as a call that did not run', () => {
+    const st = initialState();
+    const l = st.ledger;
+    run(l, 2, 'npm test', { ok: false, denied: 'Permission to use Bash has been denied' });
+    expect(l.checks).toEqual([]);
+    expect(openFailures(l).map((f) => f.text)).toEqual(['`npm test` did not run: Permission to use Bash has been denied']);
+  });
+});
+
+describe('a forced delete', () => {
+  it('is marked as proving nothing about the file having been there', () => {
+    expect(shellWrites('rm -rf .venv build dist *.egg-info && uv tool install .')).toEqual([
+      { path: '.venv', how: 'delete', ifExists: true },
+      { path: 'build', how: 'delete', ifExists: true },
+      { path: 'dist', how: 'delete', ifExists: true },
+    ]);
+    expect(shellWrites('rm -f a.txt; rm --force b.txt; rm -Rf c; rm -r d; unlink e')).toEqual([
+      { path: 'a.txt', how: 'delete', ifExists: true },
+      { path: 'b.txt', how: 'delete', ifExists: true },
+      { path: 'c', how: 'delete', ifExists: true },
+      { path: 'd', how: 'delete' },
+      { path: 'e', how: 'delete' },
+    ]);
+  });
+
+  it('changes no file the session never wrote, and deletes one it did', () => {
+    const st = initialState();
+    const l = st.ledger;
+    run(l, 2, 'rm -rf .venv build dist *.egg-info && uv tool install .', { ok: true, exitCode: 0, output: 'Installed 1 executable' });
+    expect(l.changed).toEqual({});
+    expect(l.changedTotal).toBe(0);
+    noteCall(l, { id: 'w', name: 'Write', line: 4, writes: [{ path: '/p/scratch.txt', how: 'create' }] });
+    noteResult(l, { id: 'w', line: 5, ok: true });
+    run(l, 6, 'rm -f /p/scratch.txt', { ok: true, exitCode: 0, output: '' });
+    run(l, 8, 'rm /p/old.log', { ok: true, exitCode: 0, output: '' });
+    expect(Object.keys(l.changed).sort()).toEqual(['/p/old.log', '/p/scratch.txt']);
+    expect(l.changed['/p/old.log']).toMatchObject({ how: 'delete', line: 9 });
+    expect(l.changed['/p/scratch.txt']).toMatchObject({ line: 7 });
+  });
+});
+
+describe('the next action for unpushed commits', () => {
+  const commits = (count: number): SessionState => {
+    const st = initialState();
+    const l = st.ledger;
+    noteRequest(l, 'commit the work', 1, 'request');
+    for (let i = 0; i < count; i += 1) run(l, 2 + 2 * i, `git commit -m "step ${i}"`, { ok: true, exitCode: 0, output: `[main ${String(i).padStart(7, 'a')}] step ${i}\n 1 file changed` });
+    noteAgentText(l, 'The work is committed.', 2 + 2 * count);
+    return st;
+  };
+
+  it('names every commit it counts', () => {
+    const a = analysed(commits(4));
+    expect(a.nextAction.rule).toBe('unpushed_commits');
+    expect(a.nextAction.text).toMatch(/^Push the 4 unpushed commit\(s\) once the user agrees: /);
+    for (let i = 0; i < 4; i += 1) expect(a.nextAction.text).toContain(`«step ${i}»`);
+  });
+
+  it('says which of many it names', () => {
+    const a = analysed(commits(7));
+    expect(a.nextAction.text).toMatch(/^Push the 7 unpushed commit\(s\) once the user agrees; the latest 5: /);
+    expect(a.nextAction.text).not.toContain('«step 1»');
+    expect(a.nextAction.text).toContain('«step 2»');
+    expect(a.nextAction.text).toContain('«step 6»');
+  });
+});
+
+describe('checks not run after the last change', () => {
+  it('leaves out a combined run whose every check ran again after the change, and names one whose part did not', () => {
+    const st = initialState();
+    const l = st.ledger;
+    noteRequest(l, 'add tar support', 1, 'request');
+    run(l, 2, 'ruff check src/ && pytest', { ok: true, exitCode: 0, output: '== 3 passed in 1s ==' });
+    noteCall(l, { id: 'w', name: 'Edit', line: 4, writes: [{ path: '/p/src/a.py', how: 'edit' }] });
+    noteResult(l, { id: 'w', line: 5, ok: true });
+    run(l, 6, 'pytest', { ok: true, exitCode: 0, output: '== 3 passed in 1s ==' });
+    expect(analysed(st).checksNotRun.map((f) => f.text)).toEqual(['`ruff check src/ && pytest` last ran at line 3, before the last file change (line 5)']);
+    run(l, 8, 'ruff check src/', { ok: true, exitCode: 0, output: 'All checks passed!' });
+    expect(analysed(st).checksNotRun).toEqual([]);
+  });
+});
