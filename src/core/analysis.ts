@@ -345,6 +345,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure):
   if (pressure.level === 'unknown') unknowns.push({ text: 'Context usage: the transcript carries no usage telemetry', label: 'unknown', seq: null });
   if (git.status !== 'ok') unknowns.push({ text: `Repository state: ${git.reason ?? git.status}`, label: 'unknown', seq: null });
   if (st.objective === null && st.objectiveOverride === null) unknowns.push({ text: 'Objective: the transcript holds no user request that could be read', label: 'unknown', seq: null });
+  for (const u of l.unnamedWrites ?? []) unknowns.push({ text: `Files changed: \`${u.command}\` (line ${u.line}) rewrote ${u.count} file(s) its output does not name`, label: 'unknown', seq: u.line - 1 });
   if (l.unreadableWrites > 0) unknowns.push({ text: `Files changed: ${l.unreadableWrites} apply_patch call(s) whose paths are unreadable (the transcript's publisher redacted their arguments)`, label: 'unknown', seq: null });
   const unknownChecks = l.checks.filter((c) => c.outcome === 'unknown').length;
   if (unknownChecks > 0) unknowns.push({ text: `${unknownChecks} check run(s) whose outcome neither an exit code nor the output decides`, label: 'unknown', seq: null });

@@ -1,7 +1,7 @@
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
 import { decideOutcome, lastLine } from './outcome.js';
 import type { Outcome } from './outcome.js';
-import { checkTargets, commandKey, commitMessage, commitsInOutput, exitMeansNoMatch, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, pullRequestHint, pushesInOutput, shellWrites, startsInBackground } from './shell.js';
+import { checkTargets, commandKey, commitMessage, commitsInOutput, exitMeansNoMatch, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
 import type { CheckTarget } from './shell.js';
 import { fmtClock, fmtOffset, localMinutes, offsetFromDate, startClaim, startsBeforeSession } from './clock.js';
 import { contentLines, DOC_LIMITS, namingRequest, readLines } from './documents.js';
@@ -168,6 +168,10 @@ export interface Ledger {
   /** Hashes pushes reported as the remote's old or new tip: those commits are on the remote. */
   remoteTips?: { hash: string; line: number }[];
   lastPushLine?: number;
+  /** The files the latest format check listed as needing it (`Would reformat: x`), and its line. */
+  wouldReformat?: { paths: string[]; line: number };
+  /** Formatter runs that rewrote files their output does not name: how many, and where. */
+  unnamedWrites?: { line: number; command: string; count: number }[];
 }
 
 export function initialLedger(): Ledger {
@@ -427,6 +431,7 @@ export function noteResult(l: Ledger, r: ResultInput): void {
       if (r.denied === undefined) noteCheckRun(l, call, r);
     } else noteCommandResult(l, call, r, (failed && !exitMeansNoMatch(call.command, r.exitCode)) || (r.exitCode === undefined && CRASHED.test(out)));
     noteGit(l, call.command, out, r.line, failed, r.cwd);
+    noteFormatting(l, call, r, out, failed);
   }
   // A call the user rejected is the user's decision (its feedback is a request), not a failure.
   if (r.denied !== undefined && !call.writes && call.question === undefined && !r.denied.startsWith('rejected by the user')) {
@@ -503,7 +508,9 @@ function noteWrites(l: Ledger, call: CallRecord, r: ResultInput, failed: boolean
     if (r.ok === undefined && r.exitCode === undefined) continue; // no verdict recorded: not claimed
     // `rm -f` succeeds on a file that was never there: a deletion only of one the session changed.
     if (w.ifExists === true && heldKey(l.changed, w.path) === undefined) continue;
-    markChanged(l, w.path, w.how, call.name, r.line, call.subagent === true, w.what);
+    // Claude Code's Write says when the file is new.
+    const how = w.how === 'write' && /^\s*File created successfully at/.test(r.output ?? '') ? 'create' : w.how;
+    markChanged(l, w.path, how, call.name, r.line, call.subagent === true, w.what);
   }
 }
 
@@ -525,6 +532,24 @@ export function markChanged(l: Ledger, path: string, how: WriteHow, tool: string
   if (refused !== undefined) delete l.notChanged[refused];
   trim(l.changed, LEDGER_LIMITS.FILES);
   l.lastChangeLine = line;
+}
+
+/**
+ * A format check's list of files to rewrite, and a formatter run that rewrote files in place: the
+ * files its output names (black, isort), or, when it gives only a count (`6 files reformatted`),
+ * the files the latest format check listed if they are as many. Otherwise the count is kept, and
+ * the handoff says how many files went unnamed.
+ */
+function noteFormatting(l: Ledger, call: CallRecord, r: ResultInput, out: string, failed: boolean): void {
+  const listed = wouldReformat(out);
+  if (listed.length > 0) l.wouldReformat = { paths: listed.slice(0, LEDGER_LIMITS.FILES).map((p) => filePath(p, r.cwd)), line: r.line };
+  if (failed || call.command === undefined || !rewritingFormatter(call.command)) return;
+  const named = reformattedNamed(out).map((p) => filePath(p, r.cwd));
+  const count = reformattedCount(out);
+  const paths = named.length > 0 ? named : count > 0 && l.wouldReformat?.paths.length === count ? l.wouldReformat.paths : [];
+  for (const p of paths) markChanged(l, p, 'edit', call.name, r.line, call.subagent === true);
+  if (paths.length === 0 && count > 0) push((l.unnamedWrites ??= []), { line: r.line, command: clip(call.command, 160), count }, 10);
+  if (paths.length > 0 || count > 0) delete l.wouldReformat;
 }
 
 /** A write that did not happen; a later failure does not undo an earlier change. */

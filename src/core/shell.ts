@@ -568,6 +568,39 @@ const CHDIR = new Set(['cd', 'chdir', 'pushd', 'set-location', 'sl']);
 /** Not rooted, not a drive, not expanded by the shell. */
 const RELATIVE = /^(?![\\/~$%]|[A-Za-z]:)/;
 
+/**
+ * A formatter run that rewrites files in place (`ruff format`, `black`, `isort`): not a check
+ * (its `--check`/`--diff` form is), and what it wrote is read from its output (ledger.ts).
+ * Formatters that print nothing of what they changed (`cargo fmt`, `gofmt -w`) are not named.
+ */
+export function rewritingFormatter(command: string): boolean {
+  return segments(command).some((seg) => {
+    const ws = program(words(seg));
+    const cmd = strip(base(ws[0] ?? ''));
+    if (ws.some((a) => a === '--check' || a === '--diff' || a === '-c' || a === '--check-only')) return false;
+    return (cmd === 'ruff' && ws[1] === 'format') || cmd === 'black' || cmd === 'isort';
+  });
+}
+
+/** Files a formatter's own output names as rewritten: black's `reformatted x`, isort's `Fixing x`. */
+export function reformattedNamed(out: string): string[] {
+  return [...new Set([...out.matchAll(/^\s*(?:reformatted|Fixing) (\S.*?)\s*$/gm)].map((m) => m[1] as string))];
+}
+
+/** How many files a formatter says it rewrote (`6 files reformatted, 10 files left unchanged`). */
+export function reformattedCount(out: string): number {
+  const m = /(\d+) files? reformatted/.exec(out);
+  return m ? Number(m[1]) : 0;
+}
+
+/**
+ * Files a format check lists as needing it (`Would reformat: x`, black's `would reformat x`), each
+ * once; also inside the job log of a CI run (`act`: `[CI/test]   | Would reformat: x`).
+ */
+export function wouldReformat(out: string): string[] {
+  return [...new Set([...out.matchAll(/^(?:\[[^\]\n]{1,80}\][ \t]*)?[ \t|]*would reformat:? (\S.*?)[ \t]*$/gim)].map((m) => m[1] as string))];
+}
+
 /** Files a command plainly writes: redirects, tee, cp, mv, rm, git rm/mv, sed -i, PowerShell's *-Item/Set-Content. */
 export function shellWrites(command: string): ShellWrite[] {
   const out: ShellWrite[] = [];

@@ -4,7 +4,7 @@ import { gitUnavailable } from '../../src/core/evidence.js';
 import type { Ledger } from '../../src/core/ledger.js';
 import { noteAgentText, noteCall, noteRequest, noteResult, openFailures } from '../../src/core/ledger.js';
 import type { Pressure } from '../../src/core/pressure.js';
-import { shellWrites } from '../../src/core/shell.js';
+import { reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, wouldReformat } from '../../src/core/shell.js';
 import { initialState } from '../../src/core/state.js';
 import type { SessionState } from '../../src/core/state.js';
 
@@ -17,7 +17,7 @@ const NO_PRESSURE = { used: null, limit: null, ratio: null, level: 'unknown', li
 const analysed = (st: SessionState) => analyze(st, gitUnavailable('no-cwd', 'no cwd', null, null), NO_PRESSURE);
 
 let n = 0;
-function run(l: Ledger, line: number, command: string, result: { ok: boolean; exitCode?: number; output?: string; denied?: string; interrupted?: boolean }): void {
+function run(l: Ledger, line: number, command: string, result: { ok: boolean; exitCode?: number; output?: string; denied?: string; interrupted?: boolean; cwd?: string }): void {
   const id = `c${(n += 1)}`;
   noteCall(l, { id, name: 'Bash', line, command });
   noteResult(l, { id, line: line + 1, ...result });
@@ -117,5 +117,55 @@ describe('checks not run after the last change', () => {
     expect(analysed(st).checksNotRun.map((f) => f.text)).toEqual(['`ruff check src/ && pytest` last ran at line 3, before the last file change (line 5)']);
     run(l, 8, 'ruff check src/', { ok: true, exitCode: 0, output: 'All checks passed!' });
     expect(analysed(st).checksNotRun).toEqual([]);
+  });
+});
+
+describe('a formatter that rewrites files', () => {
+  it('is told from its check form, and what it wrote is read from its output or from the check before it', () => {
+    expect(rewritingFormatter('uv run ruff format')).toBe(true);
+    expect(rewritingFormatter('cd app && black src/')).toBe(true);
+    expect(rewritingFormatter('uv run ruff format --check')).toBe(false);
+    expect(rewritingFormatter('black --diff src/')).toBe(false);
+    expect(rewritingFormatter('ruff check --fix')).toBe(false);
+    expect(wouldReformat('[CI/test-2]   | Would reformat: test/a.py\n[CI/test-1]   | Would reformat: test/a.py\nwould reformat src/b.py\n')).toEqual(['test/a.py', 'src/b.py']);
+    expect(reformattedCount('6 files reformatted, 10 files left unchanged')).toBe(6);
+    expect(reformattedNamed('reformatted src/a.py\nreformatted src/b.py\nAll done! ✨ 🍰 ✨\n2 files reformatted.')).toEqual(['src/a.py', 'src/b.py']);
+  });
+
+  it('changes the files its check listed when it rewrote as many; otherwise the handoff says how many went unnamed', () => {
+    const st = initialState();
+    const l = st.ledger;
+    noteRequest(l, 'make CI pass', 1, 'request');
+    run(l, 2, 'act -j test', { ok: false, exitCode: 1, output: '[CI/test]   | Would reformat: test/a.py\n[CI/test]   | Would reformat: test/b.py\n[CI/test]   | 2 files would be reformatted\nError: Job failed', cwd: '/p' });
+    noteCall(l, { id: 'fmt1', name: 'Bash', line: 4, command: 'uv run ruff format', cwd: '/p' });
+    noteResult(l, { id: 'fmt1', line: 5, ok: true, exitCode: 0, output: '2 files reformatted, 10 files left unchanged', cwd: '/p' });
+    expect(Object.keys(l.changed).sort()).toEqual(['/p/test/a.py', '/p/test/b.py']);
+    expect(l.changed['/p/test/a.py']).toMatchObject({ how: 'edit', line: 5 });
+    // A count with no list as long: nothing is named, the count is said.
+    noteCall(l, { id: 'fmt2', name: 'Bash', line: 6, command: 'uv run ruff format', cwd: '/p' });
+    noteResult(l, { id: 'fmt2', line: 7, ok: true, exitCode: 0, output: '3 files reformatted, 9 files left unchanged', cwd: '/p' });
+    expect(Object.keys(l.changed)).toHaveLength(2);
+    expect(analysed(st).unknowns.map((u) => u.text)).toContain('Files changed: `uv run ruff format` (line 7) rewrote 3 file(s) its output does not name');
+    // black names what it rewrote.
+    noteCall(l, { id: 'fmt3', name: 'Bash', line: 8, command: 'black src/', cwd: '/p' });
+    noteResult(l, { id: 'fmt3', line: 9, ok: true, exitCode: 0, output: 'reformatted src/c.py\nAll done!\n1 file reformatted.', cwd: '/p' });
+    expect(l.changed['/p/src/c.py']).toMatchObject({ how: 'edit', line: 9 });
+    // A check form writes nothing.
+    run(l, 10, 'uv run ruff format --check', { ok: false, exitCode: 1, output: 'Would reformat: src/d.py\n1 file would be reformatted', cwd: '/p' });
+    expect(l.changed['/p/src/d.py']).toBeUndefined();
+  });
+});
+
+describe('a file Claude Code wrote', () => {
+  it('is a create when the result says the file was created', () => {
+    const l = initialState().ledger;
+    noteCall(l, { id: 'w', name: 'Write', line: 2, writes: [{ path: '/p/.github/workflows/ci.yml', how: 'write' }] });
+    noteResult(l, { id: 'w', line: 3, ok: true, output: 'File created successfully at: /p/.github/workflows/ci.yml' });
+    noteCall(l, { id: 'e', name: 'Edit', line: 4, writes: [{ path: '/p/.github/workflows/ci.yml', how: 'edit' }] });
+    noteResult(l, { id: 'e', line: 5, ok: true, output: 'The file /p/.github/workflows/ci.yml has been updated.' });
+    noteCall(l, { id: 'w2', name: 'Write', line: 6, writes: [{ path: '/p/README.md', how: 'write' }] });
+    noteResult(l, { id: 'w2', line: 7, ok: true, output: 'The file /p/README.md has been updated.' });
+    expect(l.changed['/p/.github/workflows/ci.yml']).toMatchObject({ how: 'create', line: 5 });
+    expect(l.changed['/p/README.md']).toMatchObject({ how: 'write' });
   });
 });
