@@ -1,7 +1,7 @@
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
 import { decideOutcome, lastLine } from './outcome.js';
 import type { Outcome } from './outcome.js';
-import { checkTargets, commandKey, commitMessage, commitsInOutput, exitMeansNoMatch, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
+import { checkTargets, commandKey, commitMessage, commitsInOutput, copySources, exitMeansNoMatch, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
 import type { CheckTarget } from './shell.js';
 import { fmtClock, fmtOffset, localMinutes, offsetFromDate, startClaim, startsBeforeSession } from './clock.js';
 import { contentLines, DOC_LIMITS, namingRequest, readLines } from './documents.js';
@@ -168,6 +168,11 @@ export interface Ledger {
   /** Hashes pushes reported as the remote's old or new tip: those commits are on the remote. */
   remoteTips?: { hash: string; line: number }[];
   lastPushLine?: number;
+  /**
+   * Files the session is known to have had without changing them (read whole, copied from), the
+   * latest first: a forced delete (`rm -f`) of one of them is a deletion.
+   */
+  seen?: string[];
   /** The files the latest format check listed as needing it (`Would reformat: x`), and its line. */
   wouldReformat?: { paths: string[]; line: number };
   /** Formatter runs that rewrote files their output does not name: how many, and where. */
@@ -423,6 +428,7 @@ export function noteResult(l: Ledger, r: ResultInput): void {
   if (r.denied !== undefined || r.interrupted === true || r.ok !== undefined || r.exitCode !== undefined) call.resulted = r.line;
   const failed = r.denied !== undefined || r.interrupted === true || r.ok === false || (r.exitCode !== undefined && r.exitCode !== 0);
   if (!r.subagent) noteContext(l, call, r, out, failed);
+  if (!failed) noteSeen(l, call, r);
   if (call.writes) noteWrites(l, call, r, failed);
   if (call.command !== undefined && !call.background) {
     // A check the user rejected, or a rule denied, did not run: it is no run, passed or failed
@@ -506,8 +512,8 @@ function noteWrites(l: Ledger, call: CallRecord, r: ResultInput, failed: boolean
       continue;
     }
     if (r.ok === undefined && r.exitCode === undefined) continue; // no verdict recorded: not claimed
-    // `rm -f` succeeds on a file that was never there: a deletion only of one the session changed.
-    if (w.ifExists === true && heldKey(l.changed, w.path) === undefined) continue;
+    // `rm -f` succeeds on a file that was never there: a deletion only of one the session had.
+    if (w.ifExists === true && heldKey(l.changed, w.path) === undefined && !(l.seen ?? []).includes(w.path)) continue;
     // Claude Code's Write says when the file is new.
     const how = w.how === 'write' && /^\s*File created successfully at/.test(r.output ?? '') ? 'create' : w.how;
     markChanged(l, w.path, how, call.name, r.line, call.subagent === true, w.what);
@@ -532,6 +538,15 @@ export function markChanged(l: Ledger, path: string, how: WriteHow, tool: string
   if (refused !== undefined) delete l.notChanged[refused];
   trim(l.changed, LEDGER_LIMITS.FILES);
   l.lastChangeLine = line;
+}
+
+/** How many files `seen` keeps (the latest). */
+const SEEN_FILES = 200;
+
+/** Files a successful call proves were there: the one it read, the ones it copied from. */
+function noteSeen(l: Ledger, call: CallRecord, r: ResultInput): void {
+  const had = [...(call.read !== undefined ? [call.read] : []), ...(call.command !== undefined ? copySources(call.command).map((p) => filePath(p, r.cwd)) : [])];
+  if (had.length > 0) l.seen = [...had, ...(l.seen ?? []).filter((p) => !had.includes(p))].slice(0, SEEN_FILES);
 }
 
 /**

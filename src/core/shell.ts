@@ -601,6 +601,18 @@ export function wouldReformat(out: string): string[] {
   return [...new Set([...out.matchAll(/^(?:\[[^\]\n]{1,80}\][ \t]*)?[ \t|]*would reformat:? (\S.*?)[ \t]*$/gim)].map((m) => m[1] as string))];
 }
 
+/** Files a command copies from (`cp a b`: a): a copy that succeeded proves they were there. */
+export function copySources(command: string): string[] {
+  const out: string[] = [];
+  for (const seg of segments(command)) {
+    const ws = program(words(seg.replace(/\s[0-9&]?>>?\s*\S+/g, ' ')));
+    const cmd = strip(ws[0] ?? '');
+    const args = ws.slice(1).filter((a) => !a.startsWith('-'));
+    if ((cmd === 'cp' || cmd === 'install') && args.length >= 2) for (const a of args.slice(0, -1)) if (!a.includes('*')) out.push(a);
+  }
+  return out;
+}
+
 /** Files a command plainly writes: redirects, tee, cp, mv, rm, git rm/mv, sed -i, PowerShell's *-Item/Set-Content. */
 export function shellWrites(command: string): ShellWrite[] {
   const out: ShellWrite[] = [];

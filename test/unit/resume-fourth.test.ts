@@ -19,7 +19,7 @@ const analysed = (st: SessionState) => analyze(st, gitUnavailable('no-cwd', 'no 
 let n = 0;
 function run(l: Ledger, line: number, command: string, result: { ok: boolean; exitCode?: number; output?: string; denied?: string; interrupted?: boolean; cwd?: string }): void {
   const id = `c${(n += 1)}`;
-  noteCall(l, { id, name: 'Bash', line, command });
+  noteCall(l, { id, name: 'Bash', line, command, ...(result.cwd === undefined ? {} : { cwd: result.cwd }) });
   noteResult(l, { id, line: line + 1, ...result });
 }
 
@@ -76,6 +76,18 @@ describe('a forced delete', () => {
     expect(Object.keys(l.changed).sort()).toEqual(['/p/old.log', '/p/scratch.txt']);
     expect(l.changed['/p/old.log']).toMatchObject({ how: 'delete', line: 9 });
     expect(l.changed['/p/scratch.txt']).toMatchObject({ line: 7 });
+  });
+
+  it('deletes a file the session copied from or read, which a program of its own may have written', () => {
+    const st = initialState();
+    const l = st.ledger;
+    run(l, 2, 'cp data/raw/prs.json data/raw/prs_partial.json', { ok: true, exitCode: 0, output: '', cwd: '/p' });
+    noteCall(l, { id: 'r', name: 'Read', line: 4, read: '/p/data/raw/meta.json' });
+    noteResult(l, { id: 'r', line: 5, ok: true, output: '{"fetched": 120}' });
+    noteCall(l, { id: 'rm', name: 'Bash', line: 6, command: 'rm -f data/raw/prs.json data/raw/issues.json data/raw/meta.json', cwd: '/p' });
+    noteResult(l, { id: 'rm', line: 7, ok: true, exitCode: 0, output: '', cwd: '/p' });
+    expect(Object.keys(l.changed).sort()).toEqual(['/p/data/raw/meta.json', '/p/data/raw/prs.json', '/p/data/raw/prs_partial.json']);
+    expect(l.changed['/p/data/raw/prs.json']).toMatchObject({ how: 'delete', line: 7 });
   });
 });
 
