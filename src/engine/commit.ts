@@ -109,7 +109,6 @@ export async function commit(e: Parts, ctx: Ctx, base: Base, state: SessionState
     state,
   };
   const behind = stateLeftAt(ctx, base, revision, source.offset, reset !== null || modelSet || entry !== null);
-  const stateGz = behind === null ? compressState(state) : null;
   const renders = renderAll(input);
   // Renders name this revision's manifest sha256, which depends on their own digests: they
   // are hashed with a fixed placeholder in its place (see docs/PROVENANCE.md).
@@ -123,8 +122,8 @@ export async function commit(e: Parts, ctx: Ctx, base: Base, state: SessionState
     [FILES.tools]: toolsSha,
     [FILES.handoff]: sha256Hex(generatedPart(md.text())),
   };
-  const stateBytes = stateGz === null ? null : await stateGz;
   // Written, or left where it stands in the source.
+  const stateBytes = behind === null ? compressState(state) : null;
   const stateFile = stateBytes === null ? prev.state_file : stateFileName(revision);
 
   const { manifest_sha256: _old, evidence_contract_sha256: _c, state_at: _at, ...carried } = prev;
@@ -271,12 +270,8 @@ function stateLeftAt(ctx: Ctx, base: Base, revision: number, offset: number, cha
   return revision - written < STATE_EVERY_COMMITS && offset - at.offset < STATE_EVERY_BYTES ? at : null;
 }
 
-/**
- * The carried state is internal and compresses about sixfold (state-file.ts, docs/FORMAT.md);
- * zlib works on the thread pool while the renders are made and hashed (rendering reads the
- * state only).
- */
-function compressState(state: SessionState): Promise<Buffer> {
+/** The carried state is internal and compresses about sixfold (state-file.ts, docs/FORMAT.md). */
+function compressState(state: SessionState): Buffer {
   return encodeState(utf8(stateJson(state)));
 }
 
