@@ -69,6 +69,9 @@ export interface FileChange {
   subagent?: boolean;
   /** What the writes define (functions, classes, constants, headings), newest first. */
   what?: string[];
+  /** A file written more than once: the line of its first write, and how many writes. */
+  first?: number;
+  writes?: number;
 }
 
 export interface CheckRow {
@@ -145,6 +148,25 @@ function currentState(st: SessionState): CurrentState {
     seq: st.todos?.seq ?? null,
     items,
   };
+}
+
+/** A plan step whose words say it tested or verified the work. */
+const TEST_STEP = /^\s*(?:test|verify|validate|re-?run (?:the )?tests?|run (?:the )?(?:unit |integration |e2e )?tests?|check that)\b/i;
+
+/**
+ * A plan step that says it tested or verified the work, marked done although no test, build,
+ * type check or lint ran between the last file change before the plan and the plan (or, when the
+ * session changed files only after it, before the plan at all): the agent's claim, unproven.
+ */
+function untestedPlanSteps(l: Ledger, c: CurrentState): Contradiction[] {
+  const at = l.lastPlanLine;
+  if (at === null) return [];
+  const steps = c.completed.filter((t) => TEST_STEP.test(t));
+  if (steps.length === 0) return [];
+  const change = l.lastChangeLine !== null && l.lastChangeLine < at ? l.lastChangeLine : null;
+  if (l.checks.some((x) => x.line < at && (change === null || x.line > change))) return [];
+  const since = change === null ? 'before it' : `after the last file change (line ${change})`;
+  return steps.slice(0, 3).map((t) => ({ claim_line: at, evidence_line: change ?? at, text: `the plan marks ${quote(t, 160)} done, but no test, build, type check or lint ran ${since}` }));
 }
 
 /** The agent's last words hand the turn to the user: a question, or an explicit "let me know". */
@@ -299,6 +321,10 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure):
     const fc: FileChange = { path, line: f.line, how: f.how };
     if (f.subagent) fc.subagent = true;
     if (f.what && f.what.length > 0) fc.what = f.what;
+    if (f.writes !== undefined && f.writes > 1 && f.first !== undefined) {
+      fc.first = f.first;
+      fc.writes = f.writes;
+    }
     return fc;
   });
   const na = nextAction(st, end, current, open, commits, filesChanged);
@@ -368,7 +394,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure):
     end,
     current,
     nextAction: na,
-    contradictions: l.contradictions,
+    contradictions: [...l.contradictions, ...untestedPlanSteps(l, current)],
     openLoops,
     filesChanged,
     filesChangedTotal: l.changedTotal,

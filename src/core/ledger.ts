@@ -119,7 +119,8 @@ export interface Ledger {
   requestsTotal: number;
   /** Written only through setBounded (bounded.ts): it keeps the keys' order beside the record. */
   calls: Record<string, CallRecord>;
-  changed: Record<string, { line: number; how: WriteHow; tool: string; subagent?: boolean; what?: string[] }>;
+  /** `first` and `writes` when a file was written more than once: its first write's line, and how many. */
+  changed: Record<string, { line: number; how: WriteHow; tool: string; subagent?: boolean; what?: string[]; first?: number; writes?: number; event?: true }>;
   changedTotal: number;
   notChanged: Record<string, { line: number; reason: string }>;
   unreadableWrites: number;
@@ -516,18 +517,34 @@ function noteWrites(l: Ledger, call: CallRecord, r: ResultInput, failed: boolean
     if (w.ifExists === true && heldKey(l.changed, w.path) === undefined && !(l.seen ?? []).includes(w.path)) continue;
     // Claude Code's Write says when the file is new.
     const how = w.how === 'write' && /^\s*File created successfully at/.test(r.output ?? '') ? 'create' : w.how;
-    markChanged(l, w.path, how, call.name, r.line, call.subagent === true, w.what);
+    // Codex reports a patch by an event (patch_apply_end) before the call's own result: one write.
+    const had = l.changed[heldKey(l.changed, w.path) ?? ''];
+    const reported = had?.event === true && had.line > call.line && had.line <= r.line;
+    markChanged(l, w.path, how, call.name, r.line, call.subagent === true, w.what, !reported);
   }
 }
 
 /** `path` as filePath gives it (src/core/paths.ts): one file, one entry. */
-export function markChanged(l: Ledger, path: string, how: WriteHow, tool: string, line: number, subagent: boolean, what?: readonly string[]): void {
+/**
+ * `counted`: a write of its own (false for a second report of one write); `event`: reported by an
+ * event that the call's own result may report again (Codex's patch_apply_end).
+ */
+export function markChanged(l: Ledger, path: string, how: WriteHow, tool: string, line: number, subagent: boolean, what?: readonly string[], counted = true, event = false): void {
   const key = heldKey(l.changed, path);
   const had = key === undefined ? undefined : l.changed[key];
   if (key !== undefined) delete l.changed[key];
   else l.changedTotal += 1;
   const rec: Ledger['changed'][string] = { line, how: had?.how === 'create' ? 'create' : how, tool };
   if (subagent) rec.subagent = true;
+  // A file written again keeps where it was first written (often the main change) and how often.
+  if (had !== undefined && counted) {
+    rec.first = had.first ?? had.line;
+    rec.writes = (had.writes ?? 1) + 1;
+  } else if (had?.first !== undefined && had.writes !== undefined) {
+    rec.first = had.first;
+    rec.writes = had.writes;
+  }
+  if (event) rec.event = true;
   // What the latest writes define, newest first; older items fill the rest of the bound.
   // Placeholders an older write left may have been filled since: only the latest write's count.
   const older = (had?.what ?? []).filter((x) => !x.startsWith('placeholders '));

@@ -335,7 +335,7 @@ function applyToLedger(st: SessionState, f: Fact, line: number, main: boolean, t
     case 'files':
       for (const name of f.files) {
         const path = filePath(name, st.meta.cwd);
-        if (f.ok === true) markChanged(l, path, 'patch', f.tool, line, !main);
+        if (f.ok === true) markChanged(l, path, 'patch', f.tool, line, !main, undefined, true, true);
         else if (f.ok === false) markNotChanged(l, path, line, 'the patch did not apply');
       }
       return;

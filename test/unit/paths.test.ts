@@ -74,7 +74,8 @@ describe('the ledger keys one file once', () => {
   it('meets a patch named relative and reported absolute, and a refusal of the same file', () => {
     const l = initialLedger();
     markNotChanged(l, filePath('C:\\work\\shop\\lib\\a.ts', cwd), 2, 'the patch did not apply');
-    markChanged(l, filePath('C:\\Work\\Shop\\lib\\a.ts', cwd), 'patch', 'apply_patch', 5, false);
+    // patch_apply_end's report, then the call's own result: one write.
+    markChanged(l, filePath('C:\\Work\\Shop\\lib\\a.ts', cwd), 'patch', 'apply_patch', 5, false, undefined, true, true);
     noteCall(l, { id: 'p', name: 'apply_patch', line: 4, cwd, writes: [{ path: 'lib/a.ts', how: 'patch', what: ['total'] }] });
     noteResult(l, { id: 'p', line: 6, ok: true });
     expect(l.changed).toEqual({ 'C:\\Work\\Shop\\lib\\a.ts': { line: 6, how: 'patch', tool: 'apply_patch', what: ['total'] } });

@@ -181,3 +181,53 @@ describe('a file Claude Code wrote', () => {
     expect(l.changed['/p/README.md']).toMatchObject({ how: 'write' });
   });
 });
+
+describe('a file written more than once', () => {
+  it('keeps where it was first written and how often, and HANDOFF.md shows paths from the folder the session started in', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tempDir } = await import('../helpers.js');
+    const { renderInput } = await import('./render-input.js');
+    const { renderAll } = await import('../../src/core/render/index.js');
+    const base = { sessionId: 's', version: '2.0.55', isSidechain: false, userType: 'external' };
+    const at = (cwd: string) => ({ ...base, cwd });
+    const call = (cwd: string, id: string, name: string, input: unknown) => ({ ...at(cwd), type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id, name, input }] } });
+    const result = (cwd: string, id: string, text: string) => ({ ...at(cwd), type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: text }] } });
+    const root = '/home/dev/app';
+    const test = '/home/dev/app/test';
+    const lines = [
+      { ...at(root), type: 'user', message: { role: 'user', content: 'add a test for the parser' } },
+      call(root, 'w', 'Write', { file_path: `${test}/parser_test.py`, content: 'def test_parse():\n    assert parse("") == []\n' }),
+      result(root, 'w', `File created successfully at: ${test}/parser_test.py`),
+      call(root, 'cd', 'Bash', { command: 'cd test' }),
+      result(test, 'cd', ''),
+      call(test, 'e', 'Edit', { file_path: `${test}/parser_test.py`, old_string: '[]', new_string: '[None]' }),
+      result(test, 'e', `The file ${test}/parser_test.py has been updated.`),
+      { ...at(test), type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'The test is in place.' }] } },
+    ];
+    const path = join(tempDir('handoff-work-'), 'written-twice.jsonl');
+    writeFileSync(path, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const input = renderInput(path);
+    expect(input.state.ledger.changed[`${test}/parser_test.py`]).toMatchObject({ how: 'create', line: 7, first: 3, writes: 2 });
+    const md = renderAll(input).handoffMd;
+    expect(md).toContain('| `test/parser_test.py` | create | 7 (2 writes, the first at 3) |');
+    expect(md).toContain('paths under `/home/dev/app` are given from there');
+  });
+});
+
+describe('a plan step that says it tested the work', () => {
+  it('marked done with no check run since the last change is a claim to double-check', () => {
+    const st = initialState();
+    const l = st.ledger;
+    noteRequest(l, 'tidy the header layout', 1, 'request');
+    noteCall(l, { id: 'e', name: 'Edit', line: 2, writes: [{ path: '/p/Menu.tsx', how: 'edit' }] });
+    noteResult(l, { id: 'e', line: 3, ok: true });
+    st.todos = { items: [{ text: 'Move the button', status: 'completed' }, { text: 'Test the layout to ensure proper spacing', status: 'completed' }], seq: 3, source: 'todos' };
+    l.lastPlanLine = 4;
+    expect(analysed(st).contradictions.map((c) => [c.claim_line, c.evidence_line, c.text])).toEqual([[4, 3, 'the plan marks «Test the layout to ensure proper spacing» done, but no test, build, type check or lint ran after the last file change (line 3)']]);
+    // A check between the change and the plan: nothing to double-check.
+    run(l, 3, 'pnpm test', { ok: true, exitCode: 0, output: 'Tests 3 passed' });
+    l.lastPlanLine = 5;
+    expect(analysed(st).contradictions).toEqual([]);
+  });
+});

@@ -1,4 +1,4 @@
-import type { Analysis } from '../analysis.js';
+import type { Analysis, FileChange } from '../analysis.js';
 import { CONTRACT_HEADING } from '../contract.js';
 import { LIMITS } from '../state.js';
 import type { ToolRef } from '../types.js';
@@ -233,7 +233,8 @@ function repoEvidence(r: RenderInput, a: Analysis): string {
   } else {
     out.push(`${label('unknown')} — repository state unavailable: ${g.reason ?? g.status}. Branch, HEAD and dirty state are not recorded (never assumed clean).`);
   }
-  out.push(filesChanged(a, r.state.meta.cwd), filesNotChanged(a, r.state.meta.cwd), commits(a));
+  const base = pathsBase(r.state.meta);
+  out.push(filesChanged(a, base), filesNotChanged(a, base), commits(a));
   const recorded = recordedBranch(r, a);
   if (recorded !== null) out.push(recorded);
   return out.join('\n\n');
@@ -260,6 +261,18 @@ function recordedBranch(r: RenderInput, a: Analysis): string | null {
  * Written files as HANDOFF.md lists them: those under the session's working folder from there, once
  * it is named (`lib\a.ts` under `C:\repo`). The payloads keep every path whole (docs/FORMAT.md).
  */
+/**
+ * The folder written paths are shown from: the session's cwd, or the folder it started in when
+ * the agent has since moved below it (`cd test`): shown from the project's root, `test/x.py`
+ * keeps its folder and other files are not given as absolute paths.
+ */
+function pathsBase(meta: { cwd?: string; firstCwd?: string }): string | undefined {
+  const { cwd, firstCwd } = meta;
+  if (cwd === undefined || firstCwd === undefined || cwd === firstCwd) return cwd;
+  const root = firstCwd.replace(/[\\/]+$/, '');
+  return cwd.startsWith(`${root}/`) || cwd.startsWith(`${root}\\`) ? firstCwd : cwd;
+}
+
 function shortPaths(paths: readonly string[], cwd: string | undefined): { shown: string[]; from: string } {
   const shown = paths.map((p) => (cwd === undefined ? null : relativeTo(p, cwd)));
   if (cwd === undefined || shown.every((s) => s === null)) return { shown: [...paths], from: '' };
@@ -274,10 +287,13 @@ function filesChanged(a: Analysis, cwd: string | undefined): string {
   }
   const listed = fs.slice(-MD.FILES).reverse();
   const { shown, from } = shortPaths(listed.map((f) => f.path), cwd);
-  const rows = listed.map((f, i) => [path(shown[i] as string), cell(`${f.how}${f.subagent ? ' (by a subagent)' : ''}`), String(f.line), cell((f.what ?? []).join('; '), 100)]);
+  // The latest write's line, and for a file written more than once where it was first written (a
+  // file created, then edited, was created there; the first write is often the main change).
+  const lineOf = (f: FileChange): string => (f.writes === undefined || f.first === undefined ? String(f.line) : `${f.line} (${f.writes} writes, the first at ${f.first})`);
+  const rows = listed.map((f, i) => [path(shown[i] as string), cell(`${f.how}${f.subagent ? ' (by a subagent)' : ''}`), lineOf(f), cell((f.what ?? []).join('; '), 100)]);
   const more = a.filesChangedTotal > rows.length ? `\n\n${a.filesChangedTotal - rows.length} more in HANDOFF.summary.json.` : '';
   const unreadable = a.unreadableWrites > 0 ? `\n\n${label('unknown')} — and ${a.unreadableWrites} apply_patch call(s) whose paths are unreadable.` : '';
-  return `### Files changed in this session\n\n${label('verified')} — writes whose result succeeded (edits, patches, and shell commands that plainly write), latest first${from}:\n\n${table(['file', 'how', 'line', 'what the writes define'], rows)}${more}${unreadable}`;
+  return `### Files changed in this session\n\n${label('verified')} — writes whose result succeeded (edits, patches, and shell commands that plainly write), latest first${from}:\n\n${table(['file', 'how', 'line (latest write)', 'what the writes define'], rows)}${more}${unreadable}`;
 }
 
 function filesNotChanged(a: Analysis, cwd: string | undefined): string {
