@@ -94,6 +94,8 @@ export interface CheckTargetRow extends CheckRow {
 export interface Analysis {
   objective: { text: string; seq: number | null; line: number | null; override: boolean } | null;
   requests: RequestRecord[];
+  /** Requests typed after the user went back to an earlier message (`to`): the lines between are a branch left. */
+  rewinds: { line: number; to: number }[];
   requestsTotal: number;
   stateNow: { text: string; seq: number; who: 'agent' | 'user' } | null;
   /** Tool calls the session made after the agent's last message (the message is then not the whole story). */
@@ -247,7 +249,12 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
     return { text: `Continue the user's last request, which the agent ${how}${reqText}`, rule: 'unfinished_request', label: 'inferred', line: req.line };
   }
   const fail = open[open.length - 1];
-  if (fail !== undefined) return { text: `Fix the open failure first (line ${fail.line}): ${clip(fail.text, 300)}`, rule: 'open_failure', label: 'verified', line: fail.line };
+  if (fail !== undefined) {
+    // A call a permission rule denied is not the agent's to fix: the user must allow it.
+    const denied = l.failures.some((f) => f.line === fail.line && f.kind === 'denied');
+    const first = denied ? `Ask the user to allow the call a permission rule denied (line ${fail.line}), or go on without it` : `Fix the open failure first (line ${fail.line})`;
+    return { text: `${first}: ${clip(fail.text, 300)}`, rule: 'open_failure', label: 'verified', line: fail.line };
+  }
   const planFresh = l.lastPlanLine !== null && (l.lastRequestLine === null || l.lastPlanLine >= l.lastRequestLine);
   const step = current.in_progress[0] ?? current.not_started[0];
   if (planFresh && step !== undefined) {
@@ -388,6 +395,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure):
   return {
     objective,
     requests: l.requests,
+    rewinds: l.rewinds ?? [],
     requestsTotal: l.requestsTotal,
     stateNow,
     afterStateNow: stateNow?.who === 'agent' ? (l.since ?? null) : null,

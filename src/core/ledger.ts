@@ -174,6 +174,14 @@ export interface Ledger {
    * latest first: a forced delete (`rm -f`) of one of them is a deletion.
    */
   seen?: string[];
+  /**
+   * Claude Code's message chain (`uuid`, `parentUuid`) on the main chain: the latest node, the
+   * lines of the recent ones, and a line whose parent is an earlier node than the latest (the
+   * user went back to an earlier message: what came between is a branch the conversation left).
+   */
+  chain?: { last: string; lines: Record<string, number>; fork?: { line: number; from: number } };
+  /** Requests typed after going back to an earlier message: where, and to which line. */
+  rewinds?: { line: number; to: number }[];
   /** The files the latest format check listed as needing it (`Would reformat: x`), and its line. */
   wouldReformat?: { paths: string[]; line: number };
   /** Formatter runs that rewrote files their output does not name: how many, and where. */
@@ -226,9 +234,32 @@ const push = pushBounded;
 const SUCCESS_CLAIM = /\b(all (?:\d+ )?tests? (?:now )?pass(?:es|ing)?|tests? (?:now )?pass(?:es|ing)?\b|build (?:now )?(?:passes|succeeds)|no regressions?|everything (?:now )?works|works (?:now|correctly|as expected)|all (?:checks )?(?:green|passing))/i;
 const PROBLEM_REPORT = /\b(lost|broke|broken|doesn'?t work|does not work|not working|isn'?t working|no longer|regress\w*|still (?:fail\w*|broken|see|shows?|get\w*)|nothing (?:is )?showing|not showing|no data|is missing|are missing|wrong)\b/i;
 
+/** How many recent nodes of the message chain are kept to find a rewind's target. */
+const CHAIN_NODES = 128;
+
+/** One line of Claude Code's main message chain (a `node` fact). */
+export function noteNode(l: Ledger, uuid: string, parent: string | undefined, line: number): void {
+  const c = l.chain;
+  if (c === undefined) {
+    l.chain = { last: uuid, lines: { [uuid]: line } };
+    return;
+  }
+  const from = parent !== undefined && parent !== c.last ? c.lines[parent] : undefined;
+  if (from !== undefined) c.fork = { line, from };
+  else delete c.fork;
+  c.lines[uuid] = line;
+  trim(c.lines, CHAIN_NODES);
+  c.last = uuid;
+}
+
 export function noteRequest(l: Ledger, text: string, line: number, kind: RequestRecord['kind'], ts?: string): void {
   const t = text.trim();
   if (t.length === 0) return;
+  // A request whose message goes back to an earlier one, past requests of its own: a rewind.
+  const fork = l.chain?.fork;
+  if (fork !== undefined && fork.line === line && kind === 'request' && l.requests.some((r) => r.line > fork.from && r.line < line)) {
+    push((l.rewinds ??= []), { line, to: fork.from }, 20);
+  }
   if (kind === 'request' && l.firstRequest === undefined && ts !== undefined) l.firstRequest = { line, ts };
   const prev = l.requests[l.requests.length - 1];
   // Codex writes a request twice (response item and event); one copy counts.

@@ -1,6 +1,6 @@
 import { sha256Hex } from './canonical.js';
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
-import { LEDGER_LIMITS, markChanged, markNotChanged, noteAgentText, noteCall, noteJobText, noteRequest, noteResult, noteTurnEnd } from './ledger.js';
+import { LEDGER_LIMITS, markChanged, markNotChanged, noteAgentText, noteCall, noteJobText, noteNode, noteRequest, noteResult, noteTurnEnd } from './ledger.js';
 import { LIMITS, taskItem } from './state.js';
 import { exitMeansNoMatch } from './shell.js';
 import { filePath, heldKey } from './paths.js';
@@ -158,6 +158,7 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
       if (main) st.meta.model = f.model;
       return;
     case 'node': {
+      if (main) noteNode(st.ledger, f.uuid, f.parent, line);
       const title = st.meta.summaries?.[f.uuid];
       if (title !== undefined && st.meta.summaries) {
         delete st.meta.summaries[f.uuid];

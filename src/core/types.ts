@@ -55,7 +55,7 @@ export type Fact =
   /** `leaf`: a summary titles the conversation that holds that message, which may not be this one. */
   | { t: 'title'; title: string; source: 'custom' | 'ai' | 'thread' | 'summary'; leaf?: string }
   /** A message's own id (Claude `uuid`), for the summaries that name it. */
-  | { t: 'node'; uuid: string }
+  | { t: 'node'; uuid: string; parent?: string }
   /** `key` lets one streamed response (several lines) count once. */
   | { t: 'usage'; used: number; limit?: number; key?: string }
   | { t: 'context_limit'; limit: number }

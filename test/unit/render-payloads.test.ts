@@ -44,6 +44,7 @@ describe('the payloads as written', () => {
     expect(front).toContain('first_turn_at: 2026-03-01T09:00:01.000Z');
     expect(front).toMatch(/\nlast_turn_at: 2026-03-01T09:\d\d:\d\d\.\d{3}Z\n/);
     expect(front).toContain(`\nlines_read: ${r.state.lines}\n`);
+    expect(front).toContain(`\ncontext_limit_tokens: ${r.pressure.limit ?? 'null'}\ncontext_limit_source: ${r.pressure.limit_source ?? 'null'}\n`);
     expect(r.state.lines).toBeGreaterThan(r.state.watermark + 1);
   });
 

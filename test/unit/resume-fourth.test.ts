@@ -44,6 +44,8 @@ describe('a check the user rejected', () => {
     run(l, 2, 'npm test', { ok: false, denied: 'Permission to use Bash has been denied' });
     expect(l.checks).toEqual([]);
     expect(openFailures(l).map((f) => f.text)).toEqual(['`npm test` did not run: Permission to use Bash has been denied']);
+    // Not the agent's to fix: the user must allow it.
+    expect(analysed(st).nextAction.text).toBe('Ask the user to allow the call a permission rule denied (line 3), or go on without it: `npm test` did not run: Permission to use Bash has been denied');
   });
 });
 
@@ -229,5 +231,35 @@ describe('a plan step that says it tested the work', () => {
     run(l, 3, 'pnpm test', { ok: true, exitCode: 0, output: 'Tests 3 passed' });
     l.lastPlanLine = 5;
     expect(analysed(st).contradictions).toEqual([]);
+  });
+});
+
+describe("Claude Code's rewind to an earlier message", () => {
+  it('is read from the message chain: the requests between are a branch the conversation left', async () => {
+    const { ingestText, jsonl } = await import('./ingest-helper.js');
+    const base = { sessionId: 's', cwd: '/p', version: '2.1.0', isSidechain: false, userType: 'external' };
+    const user = (uuid: string, parentUuid: string | null, text: string) => ({ ...base, type: 'user', uuid, parentUuid, message: { role: 'user', content: text } });
+    const agent = (uuid: string, parentUuid: string, text: string) => ({ ...base, type: 'assistant', uuid, parentUuid, message: { role: 'assistant', content: [{ type: 'text', text }] } });
+    const hook = (uuid: string, parentUuid: string) => ({ ...base, type: 'system', subtype: 'stop_hook_summary', uuid, parentUuid });
+    const lines = [
+      user('u1', null, 'read the idea document'),
+      agent('a1', 'u1', 'It proposes two folders.'),
+      hook('h1', 'a1'),
+      user('u2', 'h1', 'I like it: list its strengths'),
+      agent('a2', 'u2', 'Five strengths.'),
+      hook('h2', 'a2'),
+      // Back to the message after the first answer, past the strengths.
+      user('u3', 'h1', "I don't like it: list its weak points"),
+      agent('a3', 'u3', 'Five weak points.'),
+      hook('h3', 'a3'),
+      user('u4', 'h3', 'now a balanced opinion'),
+    ];
+    const { state } = ingestText(jsonl(...lines));
+    expect(state.ledger.rewinds).toEqual([{ line: 7, to: 3 }]);
+    const a = analysed(state);
+    expect(a.rewinds).toEqual([{ line: 7, to: 3 }]);
+    // A chain that only goes on (a request after a progress line its parent skipped) is no rewind.
+    const straight = ingestText(jsonl(user('u1', null, 'first'), agent('a1', 'u1', 'done'), hook('h1', 'a1'), { ...base, type: 'progress', uuid: 'p1', parentUuid: 'h1' }, user('u2', 'h1', 'second')));
+    expect(straight.state.ledger.rewinds).toBeUndefined();
   });
 });

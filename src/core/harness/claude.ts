@@ -202,7 +202,8 @@ export function readClaude(obj: Record<string, unknown>): Observation {
   const meta = metaFact(obj);
   if (meta) facts.push(meta);
   const uuid = str(obj.uuid);
-  if (uuid !== undefined) facts.push({ t: 'node', uuid });
+  const parent = str(obj.parentUuid);
+  if (uuid !== undefined) facts.push(parent === undefined ? { t: 'node', uuid } : { t: 'node', uuid, parent });
   const obs: Observation = { kind: type, blocks: [], text: '', ts, facts };
   if (sidechain) obs.sidechain = true;
   if (!KNOWN_TYPES.has(type)) obs.unknown = type || '(none)';

@@ -76,6 +76,9 @@ function frontMatter(r: RenderInput): string {
     ['model', r.state.meta.model ?? null],
     ['context_used_tokens', p.used],
     ['context_limit_tokens', p.limit],
+    // Where the limit comes from: a transcript rarely states it, and a reader must not take SPEC
+    // §8's default for a recorded figure (telemetry, config, model, default).
+    ['context_limit_source', p.limit_source],
     ['context_pressure', p.level],
     ['repo', g.top],
     ['branch', g.branch],
@@ -128,7 +131,14 @@ function requests(a: Analysis): string {
   const rs = a.requests;
   if (rs.length === 0) return a.objective?.override ? `${label('unknown')} — no user request could be read from the transcript` : NONE;
   const kind = (k: string): string => (k === 'answer' ? 'answer: ' : k === 'rejection' ? 'rejecting a tool call: ' : '');
-  const row = (r: (typeof rs)[number]): string => `line ${r.line} — ${kind(r.kind)}${oneLine(r.text, MD.REQUEST_CHARS)}`;
+  // Claude Code's rewind: a request that goes back to an earlier message leaves what came between.
+  const branch = (n: number): string => {
+    const back = a.rewinds.find((w) => w.line === n);
+    if (back !== undefined) return ` *(the user went back to line ${back.to}: lines ${back.to + 1}–${n - 1} are a branch the conversation left)*`;
+    const left = a.rewinds.find((w) => w.to < n && n < w.line);
+    return left === undefined ? '' : ` *(in the branch left at line ${left.line})*`;
+  };
+  const row = (r: (typeof rs)[number]): string => `line ${r.line} — ${kind(r.kind)}${oneLine(r.text, MD.REQUEST_CHARS)}${branch(r.line)}`;
   const shown = rs.length <= MD.REQUESTS_HEAD + MD.REQUESTS_TAIL ? rs.map(row) : [...rs.slice(0, MD.REQUESTS_HEAD).map(row), `… ${rs.length - MD.REQUESTS_HEAD - MD.REQUESTS_TAIL} more in HANDOFF.summary.json …`, ...rs.slice(-MD.REQUESTS_TAIL).map(row)];
   const more = a.requestsTotal > rs.length ? `\n\n${a.requestsTotal - rs.length} earlier request(s) are in timeline.jsonl.` : '';
   return `${label('reported')} — every message the user typed, in order (wrappers removed, long ones shortened):\n\n${bullets(shown)}${more}`;
