@@ -234,11 +234,18 @@ const push = pushBounded;
 const SUCCESS_CLAIM = /\b(all (?:\d+ )?tests? (?:now )?pass(?:es|ing)?|tests? (?:now )?pass(?:es|ing)?\b|build (?:now )?(?:passes|succeeds)|no regressions?|everything (?:now )?works|works (?:now|correctly|as expected)|all (?:checks )?(?:green|passing))/i;
 const PROBLEM_REPORT = /\b(lost|broke|broken|doesn'?t work|does not work|not working|isn'?t working|no longer|regress\w*|still (?:fail\w*|broken|see|shows?|get\w*)|nothing (?:is )?showing|not showing|no data|is missing|are missing|wrong)\b/i;
 
-/** How many recent nodes of the message chain are kept to find a rewind's target. */
+/**
+ * How many recent nodes of the message chain are kept to find a rewind's target, each by the
+ * first 13 characters of its uuid (48 random bits of a v4 uuid: enough to tell a session's recent messages
+ * apart, and a third of the bytes every state write carries).
+ */
 const CHAIN_NODES = 128;
+const NODE_KEY_CHARS = 13;
 
 /** One line of Claude Code's main message chain (a `node` fact). */
-export function noteNode(l: Ledger, uuid: string, parent: string | undefined, line: number): void {
+export function noteNode(l: Ledger, uuidIn: string, parentIn: string | undefined, line: number): void {
+  const uuid = uuidIn.slice(0, NODE_KEY_CHARS);
+  const parent = parentIn?.slice(0, NODE_KEY_CHARS);
   const c = l.chain;
   if (c === undefined) {
     l.chain = { last: uuid, lines: { [uuid]: line } };
