@@ -157,9 +157,11 @@ ${f.run_ratios?.length ?? 1} runs (a new daemon each): the table gives the run w
 A refresh reads only the new bytes: the first build of the large transcript took ${f.initial_build_s} s, each
 refresh after it reads one turn. What still grows with a long session is what every refresh rewrites: the
 handoff's bounded parts (the 200-turn window, the last 200 requests, up to 1,000 files, the task list…) are full
-on the large session and nearly empty on the small one, so its renders and state are about three times the
-bytes (some 850 KB against 330 KB per refresh: state 378 / 166 KB, HANDOFF.llm.json 260 / 108 KB,
-HANDOFF.summary.json 171 / 36 KB), and serializing, encoding, hashing and writing them costs in proportion. The engine's build time through the daemon
+on the large session and nearly empty on the small one, so its renders are about three times the bytes
+(HANDOFF.llm.json 260 / 108 KB, HANDOFF.summary.json 171 / 36 KB), and serializing, encoding, hashing and
+writing them costs in proportion. The carried state (378 / 166 KB before compression) is no longer written by
+every refresh: a live build leaves it behind for up to 16 commits or 256 KiB of transcript, and a restart folds
+what is behind again (docs/FORMAT.md, "A state left behind"). The engine's build time through the daemon
 (the row above) is longer than the same build in-process because a daemon builds once per append, 80 ms apart,
 with cold caches: in-process, an 80 ms pause before each build took the small session from 7.9 to 10.9 ms and
 the large from 13.3 to 17.6 ms of wall time.
@@ -173,8 +175,16 @@ before it on every corpus transcript):
   (the same hits: tested against the whole-text scan on generated texts);
 - HANDOFF.md's shortening levels are measured by their parts, joined once, and a long session whose unshortened
   sections alone pass the size bound goes straight to the shortest level instead of trying four;
-- the summary's members are encoded to JSON and UTF-8 once for both payloads (HANDOFF.llm.json holds them all).
-The last three, paired in one process with the code before them (2026-12-01: both engines in one process,
+- the summary's members are encoded to JSON and UTF-8 once for both payloads (HANDOFF.llm.json holds them all);
+- a live refresh leaves the carried state file behind (written every 16th commit, when the session goes quiet,
+  and when the daemon stops): encoding, compressing and writing it was a fifth to a third of a refresh. Paired in
+  one process (2026-12-01: two copies of a transcript, one refreshed lazily and one writing the state each time,
+  alternating, 160 appends each, p50): 16.89 → 11.71 ms wall and 17.78 → 10.19 ms CPU on 100 MiB, 10.51 → 7.82 ms
+  wall on 1 MiB; the mean, which counts the 16th refresh that writes it, 17.52 → 12.45 ms on 100 MiB. In the
+  daemon the table went from 17.39 / 26.05 ms (ratio 1.5, the run before the change, host load 1.4) to 12.6 /
+  17.18 ms (1.36, host load 1.0) right after it; the table above is a later run on the final tree. Runs an hour
+  apart on this shared host differ by a third in absolute terms; the paired figures are the change's own.
+The three before it, paired in one process with the code before them (2026-12-01: both engines in one process,
 alternating on the same appends, 100 each, CPU p50, two runs): 22.2 → 18.6 and 20.1 → 17.2 ms on the large
 session, 11.5 → 11.1 and 10.4 → 9.8 ms on the small one (two engines in one process share its caches, so these
 are higher than either alone).
@@ -327,7 +337,7 @@ it (272-313 MB).
 
 ${hooksSection(h)}## Crash soak
 
-${r.soak ? `\`npm run soak -- --seconds ${r.soak.requested_seconds ?? Math.round(r.soak.seconds)}\` (${r.soak.date.slice(0, 10)}, ${r.soak.seconds} s with the final flush and check): ${r.soak.lines} lines appended in random pieces to ${r.soak.files} transcripts while the daemon was killed with SIGKILL ${r.soak.kills} times and stopped with SIGTERM ${r.soak.sigterms} times: **${r.soak.lost} turns lost, ${r.soak.dup} duplicated**. The soak's daemon has \`watch.live_window_s: 1\` and one build worker: every transcript quiet for a second, and every start-up scan, is built in the worker while the file being written is built on the main thread.` : 'Run `npm run soak -- --seconds 60` to add the crash soak here.'}
+${r.soak ? `\`npm run soak -- --seconds ${r.soak.requested_seconds ?? Math.round(r.soak.seconds)}\` (${r.soak.date.slice(0, 10)}, ${r.soak.seconds} s with the final flush and check): ${r.soak.lines} lines appended in random pieces to ${r.soak.files} transcripts while the daemon was killed with SIGKILL ${r.soak.kills} times and stopped with SIGTERM ${r.soak.sigterms} times: **${r.soak.lost} turns lost, ${r.soak.dup} duplicated${r.soak.mismatched === undefined ? '' : `, ${r.soak.mismatched} changed`}${r.soak.handoffs_differ === undefined ? '' : `, and ${r.soak.handoffs_differ} sessions whose handoff differs from a one-shot build of the finished transcript`}**${r.soak.handoffs_differ === undefined ? '' : ' (a session whose carried state was caught up from the transcript after a kill must render what a one-shot build renders)'}. The soak's daemon has \`watch.live_window_s: 1\` and one build worker: every transcript quiet for a second, and every start-up scan, is built in the worker while the file being written is built on the main thread.` : 'Run `npm run soak -- --seconds 60` to add the crash soak here.'}
 
 ## Redactor
 
@@ -407,7 +417,7 @@ function spliceSection(path: string, heading: string, body: string): void {
 }
 
 /** What `npm run soak` keeps of its last run in .bench/soak-last.json. */
-type SoakFigures = Pick<SoakResult, 'lines' | 'files' | 'kills' | 'sigterms' | 'lost' | 'dup' | 'seconds'> & { requested_seconds?: number; date: string };
+type SoakFigures = Pick<SoakResult, 'lines' | 'files' | 'kills' | 'sigterms' | 'lost' | 'dup' | 'seconds'> & { mismatched?: number; handoffs_differ?: number; requested_seconds?: number; date: string };
 
 function lastSoak(): SoakFigures | null {
   try {
