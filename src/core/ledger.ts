@@ -236,8 +236,8 @@ const PROBLEM_REPORT = /\b(lost|broke|broken|doesn'?t work|does not work|not wor
 
 /**
  * How many recent nodes of the message chain are kept to find a rewind's target, each by the
- * first 13 characters of its uuid (48 random bits of a v4 uuid: enough to tell a session's recent messages
- * apart, and a third of the bytes every state write carries).
+ * first 13 characters of its uuid: 48 random bits of a v4 uuid, enough to tell a session's recent
+ * messages apart, in a third of the bytes every state write carries.
  */
 const CHAIN_NODES = 128;
 const NODE_KEY_CHARS = 13;
@@ -556,16 +556,17 @@ function noteWrites(l: Ledger, call: CallRecord, r: ResultInput, failed: boolean
     // Claude Code's Write says when the file is new.
     const how = w.how === 'write' && /^\s*File created successfully at/.test(r.output ?? '') ? 'create' : w.how;
     // Codex reports a patch by an event (patch_apply_end) before the call's own result: one write.
-    const had = l.changed[heldKey(l.changed, w.path) ?? ''];
+    const key = heldKey(l.changed, w.path);
+    const had = key === undefined ? undefined : l.changed[key];
     const reported = had?.event === true && had.line > call.line && had.line <= r.line;
     markChanged(l, w.path, how, call.name, r.line, call.subagent === true, w.what, !reported);
   }
 }
 
-/** `path` as filePath gives it (src/core/paths.ts): one file, one entry. */
 /**
- * `counted`: a write of its own (false for a second report of one write); `event`: reported by an
- * event that the call's own result may report again (Codex's patch_apply_end).
+ * `path` as filePath gives it (src/core/paths.ts): one file, one entry. `counted`: a write of its
+ * own (false for a second report of one write); `event`: reported by an event that the call's own
+ * result may report again (Codex's patch_apply_end).
  */
 export function markChanged(l: Ledger, path: string, how: WriteHow, tool: string, line: number, subagent: boolean, what?: readonly string[], counted = true, event = false): void {
   const key = heldKey(l.changed, path);
