@@ -152,6 +152,26 @@ function currentState(st: SessionState): CurrentState {
   };
 }
 
+/**
+ * Files the session's own latest `git status` / `git diff --name-only` (after its last commit)
+ * listed that it did not change, as a warning beside the advice to commit: the tree holds work
+ * that may not be this session's. A listed path (relative to the cwd or the repository) is the
+ * session's when a changed path ends with it.
+ */
+function othersInTree(l: Ledger, changed: readonly FileChange[], lastCommitLine: number): string {
+  const t = l.treeListed;
+  if (t === undefined || t.line <= lastCommitLine) return '';
+  const norm = (p: string): string => p.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, '');
+  const mine = changed.map((f) => norm(f.path));
+  const others = t.paths.filter((p) => {
+    const q = norm(p);
+    return !mine.some((c) => c === q || c.endsWith(`/${q}`));
+  });
+  if (others.length === 0) return '';
+  const shown = others.slice(0, 4).join(', ');
+  return `; the session's \`git\` listing at line ${t.line} also named ${others.length} file(s) this handoff does not list as changed by it (${shown}${others.length > 4 ? ', …' : ''}): ask before committing those`;
+}
+
 /** A plan step whose words say it tested or verified the work. */
 const TEST_STEP = /^\s*(?:test|verify|validate|re-?run (?:the )?tests?|run (?:the )?(?:unit |integration |e2e )?tests?|check that)\b/i;
 
@@ -275,7 +295,7 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
   const uncommitted = changed.filter((f) => f.line > lastCommitLine);
   if (uncommitted.length > 0) {
     const names = uncommitted.slice(-4).map((f) => f.path.split('/').pop() ?? f.path).join(', ');
-    return { text: `The last request${reqText} is answered. Verify the change, then commit the ${uncommitted.length} uncommitted file change(s) (${names}${uncommitted.length > 4 ? ', …' : ''}) once the user agrees`, rule: 'uncommitted_changes', label: 'inferred', line: uncommitted[uncommitted.length - 1]?.line ?? null };
+    return { text: `The last request${reqText} is answered. Verify the change, then commit the ${uncommitted.length} uncommitted file change(s) (${names}${uncommitted.length > 4 ? ', …' : ''}) once the user agrees${othersInTree(l, changed, lastCommitLine)}`, rule: 'uncommitted_changes', label: 'inferred', line: uncommitted[uncommitted.length - 1]?.line ?? null };
   }
   if (req !== null) return { text: `Nothing is pending: the last request${reqText} was answered (line ${end.line ?? '?'}). Wait for the user's next request.`, rule: 'nothing_pending', label: 'inferred', line: end.line };
   return { text: 'unknown — the transcript holds no user request, no plan, no failure and no commit to go on; confirm the next step with the user', rule: 'unknown', label: 'unknown', line: null };

@@ -1,7 +1,7 @@
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
 import { decideOutcome, lastLine } from './outcome.js';
 import type { Outcome } from './outcome.js';
-import { checkTargets, commandKey, commitMessage, commitsInOutput, copySources, exitMeansNoMatch, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
+import { checkTargets, commandKey, commitMessage, commitsInOutput, copySources, exitMeansNoMatch, gitListedFiles, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
 import type { CheckTarget } from './shell.js';
 import { fmtClock, fmtOffset, localMinutes, offsetFromDate, startClaim, startsBeforeSession } from './clock.js';
 import { contentLines, DOC_LIMITS, namingRequest, readLines } from './documents.js';
@@ -184,6 +184,8 @@ export interface Ledger {
   rewinds?: { line: number; to: number }[];
   /** The files the latest format check listed as needing it (`Would reformat: x`), and its line. */
   wouldReformat?: { paths: string[]; line: number };
+  /** The files the latest `git status` / `git diff --name-only` listed, as printed (the first 200), and its line. */
+  treeListed?: { line: number; paths: string[] };
   /** Formatter runs that rewrote files their output does not name: how many, and where. */
   unnamedWrites?: { line: number; command: string; count: number }[];
 }
@@ -714,6 +716,8 @@ function firstFailureLine(out: string): string | null {
 }
 
 function noteGit(l: Ledger, command: string, out: string, line: number, failed: boolean, cwd: string | undefined): void {
+  const listed = failed ? null : gitListedFiles(command, out);
+  if (listed !== null) l.treeListed = { line, paths: listed.slice(0, 200) };
   if (!failed && isGitMergeOrPull(command)) {
     // A merge or pull writes the files it brings in: `create mode 100644 path`, ` path | 3 ++-`.
     for (const m of out.matchAll(/^ (?:create|delete) mode \d+ (.+)$/gm)) markChanged(l, filePath((m[1] as string).trim(), cwd), m[0].includes('delete') ? 'delete' : 'create', 'git', line, false);

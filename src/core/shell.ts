@@ -601,6 +601,37 @@ export function wouldReformat(out: string): string[] {
   return [...new Set([...out.matchAll(/^(?:\[[^\]\n]{1,80}\][ \t]*)?[ \t|]*would reformat:? (\S.*?)[ \t]*$/gim)].map((m) => m[1] as string))];
 }
 
+/**
+ * The files a `git status` (long or short form) or `git diff --name-only`/`--name-status` run
+ * listed as changed or untracked, as they were printed; null when the command holds no such run.
+ */
+export function gitListedFiles(command: string, out: string): string[] | null {
+  let kind: 'status' | 'names' | 'name-status' | null = null;
+  for (const seg of segments(command)) {
+    const ws = program(words(seg));
+    if (strip(base(ws[0] ?? '')) !== 'git') continue;
+    const sub = ws.slice(1).find((a) => !a.startsWith('-'));
+    if (sub === 'status') kind = 'status';
+    else if (sub === 'diff' && ws.includes('--name-only')) kind = 'names';
+    else if (sub === 'diff' && ws.includes('--name-status')) kind = 'name-status';
+  }
+  if (kind === null) return null;
+  const paths: string[] = [];
+  const add = (p: string): void => {
+    const t = p.trim().replace(/^"(.*)"$/, '$1');
+    if (t.length > 0 && !paths.includes(t)) paths.push(t);
+  };
+  if (kind === 'names') for (const l of out.split('\n')) if (/^[^\s(][^\t]*$/.test(l) && !/^(?:warning|fatal|error):/.test(l)) add(l);
+  if (kind === 'name-status') for (const m of out.matchAll(/^[MADRCTU]\d*\t(?:[^\t\n]+\t)?([^\t\n]+)$/gm)) add(m[1] as string);
+  if (kind === 'status') {
+    for (const m of out.matchAll(/^\t(?:modified|new file|deleted|typechange|renamed|copied):\s+(?:.+ -> )?(.+)$/gm)) add(m[1] as string);
+    for (const m of out.matchAll(/^[ MADRCU?!][ MADRCU?!] (?:.+ -> )?(.+)$/gm)) add(m[1] as string);
+    const untracked = /^Untracked files:\n(?:\s+\(use .*\n)*((?:\t.+\n?)+)/m.exec(out);
+    if (untracked?.[1] !== undefined) for (const l of untracked[1].split('\n')) if (l.startsWith('\t')) add(l);
+  }
+  return paths;
+}
+
 /** Files a command copies from (`cp a b`: a): a copy that succeeded proves they were there. */
 export function copySources(command: string): string[] {
   const out: string[] = [];

@@ -4,7 +4,7 @@ import { gitUnavailable } from '../../src/core/evidence.js';
 import type { Ledger } from '../../src/core/ledger.js';
 import { noteAgentText, noteCall, noteRequest, noteResult, openFailures } from '../../src/core/ledger.js';
 import type { Pressure } from '../../src/core/pressure.js';
-import { reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, wouldReformat } from '../../src/core/shell.js';
+import { gitListedFiles, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, wouldReformat } from '../../src/core/shell.js';
 import { initialState } from '../../src/core/state.js';
 import type { SessionState } from '../../src/core/state.js';
 
@@ -261,5 +261,29 @@ describe("Claude Code's rewind to an earlier message", () => {
     // A chain that only goes on (a request after a progress line its parent skipped) is no rewind.
     const straight = ingestText(jsonl(user('u1', null, 'first'), agent('a1', 'u1', 'done'), hook('h1', 'a1'), { ...base, type: 'progress', uuid: 'p1', parentUuid: 'h1' }, user('u2', 'h1', 'second')));
     expect(straight.state.ledger.rewinds).toBeUndefined();
+  });
+});
+
+describe("the session's own git listing of the tree", () => {
+  it('is read from git status (long and short) and git diff --name-only/--name-status', () => {
+    const long = 'On branch main\nChanges not staged for commit:\n  (use "git add <file>..." to update what will be committed)\n\tmodified:   src/a.py\n\trenamed:    old.py -> src/b.py\n\nUntracked files:\n  (use "git add <file>..." to include in what will be committed)\n\tnotes.md\n\tscratch/\n\nno changes added to commit';
+    expect(gitListedFiles('git status', long)).toEqual(['src/a.py', 'src/b.py', 'notes.md', 'scratch/']);
+    expect(gitListedFiles('git status --short', ' M src/a.py\n?? notes.md\nR  old.py -> src/b.py\n')).toEqual(['src/a.py', 'notes.md', 'src/b.py']);
+    expect(gitListedFiles('cd app && git diff --name-only', 'src/a.py\nREADME.md\n')).toEqual(['src/a.py', 'README.md']);
+    expect(gitListedFiles('git diff --name-status HEAD~1', 'M\tsrc/a.py\nR100\told.py\tsrc/b.py\n')).toEqual(['src/a.py', 'src/b.py']);
+    expect(gitListedFiles('git log --oneline', 'abc1234 x')).toBeNull();
+  });
+
+  it('warns beside the advice to commit when it named files the session did not change', () => {
+    const st = initialState();
+    const l = st.ledger;
+    noteRequest(l, 'restore the session nav', 1, 'request');
+    run(l, 2, 'git diff --name-only', { ok: true, exitCode: 0, output: 'CLAUDE.md\npyproject.toml\nclaude_code_log/renderer.py\n', cwd: '/p' });
+    noteCall(l, { id: 'e', name: 'Edit', line: 4, writes: [{ path: '/p/claude_code_log/renderer.py', how: 'edit' }] });
+    noteResult(l, { id: 'e', line: 5, ok: true });
+    noteAgentText(l, 'The navigation is back.', 6);
+    const a = analysed(st);
+    expect(a.nextAction.rule).toBe('uncommitted_changes');
+    expect(a.nextAction.text).toMatch(/commit the 1 uncommitted file change\(s\) \(renderer\.py\) once the user agrees; the session's `git` listing at line 3 also named 2 file\(s\) this handoff does not list as changed by it \(CLAUDE\.md, pyproject\.toml\): ask before committing those$/);
   });
 });
