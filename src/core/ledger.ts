@@ -178,6 +178,7 @@ export interface Ledger {
    * Claude Code's message chain (`uuid`, `parentUuid`) on the main chain: the latest node, the
    * lines of the recent ones, and a line whose parent is an earlier node than the latest (the
    * user went back to an earlier message: what came between is a branch the conversation left).
+   * `lines` is written only through setBounded.
    */
   chain?: { last: string; lines: Record<string, number>; fork?: { line: number; from: number } };
   /** Requests typed after going back to an earlier message: where, and to which line. */
@@ -256,8 +257,8 @@ export function noteNode(l: Ledger, uuidIn: string, parentIn: string | undefined
   const from = parent !== undefined && parent !== c.last ? c.lines[parent] : undefined;
   if (from !== undefined) c.fork = { line, from };
   else delete c.fork;
-  c.lines[uuid] = line;
-  trim(c.lines, CHAIN_NODES);
+  // Every main-chain line passes here: the bound is kept without listing the record's keys.
+  setBounded(c.lines, uuid, line, CHAIN_NODES);
   c.last = uuid;
 }
 
@@ -554,7 +555,7 @@ function noteWrites(l: Ledger, call: CallRecord, r: ResultInput, failed: boolean
     }
     if (r.ok === undefined && r.exitCode === undefined) continue; // no verdict recorded: not claimed
     // `rm -f` succeeds on a file that was never there: a deletion only of one the session had.
-    if (w.ifExists === true && heldKey(l.changed, w.path) === undefined && !(l.seen ?? []).includes(w.path)) continue;
+    if (w.ifExists === true && heldKey(l.changed, w.path) === undefined && !(l.seen ?? []).some((p) => fileKey(p) === fileKey(w.path))) continue;
     // Claude Code's Write says when the file is new.
     const how = w.how === 'write' && /^\s*File created successfully at/.test(r.output ?? '') ? 'create' : w.how;
     // Codex reports a patch by an event (patch_apply_end) before the call's own result: one write.
@@ -604,7 +605,9 @@ const SEEN_FILES = 200;
 /** Files a successful call proves were there: the one it read, the ones it copied from. */
 function noteSeen(l: Ledger, call: CallRecord, r: ResultInput): void {
   const had = [...(call.read !== undefined ? [call.read] : []), ...(call.command !== undefined ? copySources(call.command).map((p) => filePath(p, r.cwd)) : [])];
-  if (had.length > 0) l.seen = [...had, ...(l.seen ?? []).filter((p) => !had.includes(p))].slice(0, SEEN_FILES);
+  if (had.length === 0) return;
+  const keys = new Set(had.map(fileKey));
+  l.seen = [...had, ...(l.seen ?? []).filter((p) => !keys.has(fileKey(p)))].slice(0, SEEN_FILES);
 }
 
 /**

@@ -574,6 +574,8 @@ const RELATIVE = /^(?![\\/~$%]|[A-Za-z]:)/;
  * Formatters that print nothing of what they changed (`cargo fmt`, `gofmt -w`) are not named.
  */
 export function rewritingFormatter(command: string): boolean {
+  // Asked of every command's result: most name no formatter, and are not parsed.
+  if (!/\b(?:ruff|black|isort)\b/.test(command)) return false;
   return segments(command).some((seg) => {
     const ws = program(words(seg));
     const cmd = strip(base(ws[0] ?? ''));
@@ -598,6 +600,7 @@ export function reformattedCount(out: string): number {
  * once; also inside the job log of a CI run (`act`: `[CI/test]   | Would reformat: x`).
  */
 export function wouldReformat(out: string): string[] {
+  if (!/would reformat/i.test(out)) return [];
   return [...new Set([...out.matchAll(/^(?:\[[^\]\n]{1,80}\][ \t]*)?[ \t|]*would reformat:? (\S.*?)[ \t]*$/gim)].map((m) => m[1] as string))];
 }
 
@@ -606,6 +609,8 @@ export function wouldReformat(out: string): string[] {
  * listed as changed or untracked, as they were printed; null when the command holds no such run.
  */
 export function gitListedFiles(command: string, out: string): string[] | null {
+  // Asked of every command's result: one that never names git is not parsed.
+  if (!command.includes('git')) return null;
   let kind: 'status' | 'names' | 'name-status' | null = null;
   for (const seg of segments(command)) {
     const ws = program(words(seg));
@@ -634,6 +639,7 @@ export function gitListedFiles(command: string, out: string): string[] | null {
 
 /** Files a command copies from (`cp a b`: a): a copy that succeeded proves they were there. */
 export function copySources(command: string): string[] {
+  if (!/\b(?:cp|install)\b/.test(command)) return [];
   const out: string[] = [];
   for (const seg of segments(command)) {
     const ws = program(words(seg.replace(/\s[0-9&]?>>?\s*\S+/g, ' ')));

@@ -4,7 +4,7 @@ import { LIMITS } from '../state.js';
 import type { ToolRef } from '../types.js';
 import { requirementLines } from '../documents.js';
 import { jobNotices, noticeJobId } from '../jobs.js';
-import { relativeTo } from '../paths.js';
+import { filePath, relativeTo } from '../paths.js';
 import type { RenderInput } from './input.js';
 import { bullets, cell, code, fence, table, yamlValue } from './markdown.js';
 
@@ -278,9 +278,8 @@ function recordedBranch(r: RenderInput, a: Analysis): string | null {
  */
 function pathsBase(meta: { cwd?: string; firstCwd?: string }): string | undefined {
   const { cwd, firstCwd } = meta;
-  if (cwd === undefined || firstCwd === undefined || cwd === firstCwd) return cwd;
-  const root = firstCwd.replace(/[\\/]+$/, '');
-  return cwd.startsWith(`${root}/`) || cwd.startsWith(`${root}\\`) ? firstCwd : cwd;
+  if (cwd === undefined || firstCwd === undefined) return cwd;
+  return relativeTo(filePath(cwd), firstCwd) !== null ? firstCwd : cwd;
 }
 
 function shortPaths(paths: readonly string[], cwd: string | undefined): { shown: string[]; from: string } {
