@@ -44,13 +44,18 @@ export function timelineLimits(cls: string): ExcerptLimits {
 
 export function excerpt(text: string, lim: ExcerptLimits): Excerpt {
   if (text.length <= lim.max) return { text, full: null };
+  return { text: excerptText(text, lim), full: { bytes: Buffer.byteLength(text), sha256: sha256Hex(text) } };
+}
+
+/** What `excerpt` keeps of the text, without the digest of the whole (TOOLS.md carries none). */
+export function excerptText(text: string, lim: ExcerptLimits): string {
+  if (text.length <= lim.max) return text;
   const head = text.slice(0, boundary(text, lim.head));
   const tail = text.slice(boundary(text, text.length - lim.tail));
-  const full = { bytes: Buffer.byteLength(text), sha256: sha256Hex(text) };
   const cut = text.length - head.length - tail.length;
   // The note is short: the full text's length and sha256 are the timeline line's `text_bytes`
   // and `text_sha256` (store format 3 wrote them into the note as well).
-  return { text: `${head}\n[… ${cut} characters cut …]\n${tail}`, full };
+  return `${head}\n[… ${cut} characters cut …]\n${tail}`;
 }
 
 /** A cut never splits a surrogate pair (an emoji) in two. */

@@ -81,6 +81,8 @@ function headAndTail(v: string): string {
   return `${v.slice(0, FACT_OUTPUT_CHARS)}\n…\n${kept}${v.slice(-FACT_OUTPUT_CHARS)}`;
 }
 
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/;
+
 /** Redacts every string an observation carries before anything is kept. */
 function sanitize(obs: Observation, st: SessionState, redactor: Redactor): void {
   // Control sequences go first, so none can split a credential the redactor must see whole.
@@ -92,7 +94,9 @@ function sanitize(obs: Observation, st: SessionState, redactor: Redactor): void 
   obs.text = clean(obs.text);
   // Names and ids copied from the line reach the timeline, TOOLS.md and the manifest too.
   obs.kind = clean(obs.kind);
-  if (obs.ts !== null) obs.ts = clean(obs.ts);
+  // A time in ISO 8601 form holds digits and separators only: no credential fits in it, and
+  // each line's is new, so the redactor's memory of short texts would only miss.
+  if (obs.ts !== null && !ISO_TIME.test(obs.ts)) obs.ts = clean(obs.ts);
   if (obs.unknown !== undefined) obs.unknown = clean(obs.unknown);
   if (obs.tool) obs.tool = { ...obs.tool, name: clean(obs.tool.name), id: clean(obs.tool.id) };
   for (const f of obs.facts) {

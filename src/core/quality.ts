@@ -37,7 +37,8 @@ export function sections(md: string): Map<string, string> {
  * a session scans its window of recent turns again, and all but the newest were scanned before.
  */
 const SCANNED_TEXT_CHARS = 2000;
-const scannedKinds = new Memo<readonly string[]>(4096);
+// Up to twice this many texts are remembered (two generations): at most 8 MB of text.
+const scannedKinds = new Memo<readonly string[]>(2048);
 const scanKinds = (text: string): readonly string[] => scanForSecrets(text).map((h) => h.kind);
 
 function kindsIn(text: string): readonly string[] {

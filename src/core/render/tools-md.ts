@@ -1,4 +1,4 @@
-import { TOOLS_TEXT, excerpt } from '../excerpt.js';
+import { TOOLS_TEXT, excerptText } from '../excerpt.js';
 import type { Turn } from '../types.js';
 import { fence } from './markdown.js';
 
@@ -15,5 +15,5 @@ export function toolsHeader(session: string): string {
 export function toolSection(turn: Turn): string {
   const name = turn.tool?.name ?? 'tool';
   const status = turn.tool?.ok === false ? ' (error)' : '';
-  return `## [${turn.seq}] ${turn.ts ?? '-'} ${name}${status}\n\n${fence(excerpt(turn.text, TOOLS_TEXT).text)}\n\n`;
+  return `## [${turn.seq}] ${turn.ts ?? '-'} ${name}${status}\n\n${fence(excerptText(turn.text, TOOLS_TEXT))}\n\n`;
 }
