@@ -255,6 +255,18 @@ function lastRequest(st: SessionState): RequestRecord | null {
   return rs[rs.length - 1] ?? null;
 }
 
+/**
+ * What the harness's latest recap said comes next, when nothing is pending from the agent: a step
+ * left to the user ("submit the dashboard URL …") outlives the questions answered after it.
+ */
+function recapSays(l: SessionState['ledger'], req: RequestRecord): string {
+  const r = l.recap;
+  if (r === undefined) return '';
+  const when = r.line < req.line ? ', before the last request' : '';
+  if (/^No next/i.test(r.next)) return ` Claude Code's own recap (line ${r.line}${when}) said: ${quote(r.next, 300)}`;
+  return ` Claude Code's own recap (line ${r.line}${when}) named a step: ${quote(r.next, 300)} Ask the user whether it was done.`;
+}
+
 function nextAction(st: SessionState, end: End, current: CurrentState, open: Analysis['openFailures'], commits: Analysis['commits'], changed: FileChange[]): NextAction {
   const l = st.ledger;
   const req = lastRequest(st);
@@ -297,7 +309,7 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
     const names = uncommitted.slice(-4).map((f) => f.path.split('/').pop() ?? f.path).join(', ');
     return { text: `The last request${reqText} is answered. Verify the change, then commit the ${uncommitted.length} uncommitted file change(s) (${names}${uncommitted.length > 4 ? ', …' : ''}) once the user agrees${othersInTree(l, changed, lastCommitLine)}`, rule: 'uncommitted_changes', label: 'inferred', line: uncommitted[uncommitted.length - 1]?.line ?? null };
   }
-  if (req !== null) return { text: `Nothing is pending: the last request${reqText} was answered (line ${end.line ?? '?'}). Wait for the user's next request.`, rule: 'nothing_pending', label: 'inferred', line: end.line };
+  if (req !== null) return { text: `Nothing is pending: the last request${reqText} was answered (line ${end.line ?? '?'}). Wait for the user's next request.${recapSays(l, req)}`, rule: 'nothing_pending', label: 'inferred', line: end.line };
   return { text: 'unknown — the transcript holds no user request, no plan, no failure and no commit to go on; confirm the next step with the user', rule: 'unknown', label: 'unknown', line: null };
 }
 

@@ -24,6 +24,9 @@ export function startedJobId(output: string): string | null {
   return m?.[1] ?? m?.[2] ?? null;
 }
 
+/** The key a shell moved to the background is followed by in the ledger's `cells` (which Codex code mode's cells share). */
+export const shellCell = (shellId: string): string => `shell:${shellId}`;
+
 /** A job a stop call ended: "Successfully stopped task: x", "Successfully killed shell: x". */
 export function stoppedJobId(output: string): string | null {
   return /\bSuccessfully (?:stopped task|killed shell):?\s*([\w-]{2,64})/.exec(output)?.[1] ?? null;

@@ -6,7 +6,7 @@ import type { CheckTarget } from './shell.js';
 import { fmtClock, fmtOffset, localMinutes, offsetFromDate, startClaim, startsBeforeSession } from './clock.js';
 import { contentLines, DOC_LIMITS, namingRequest, readLines } from './documents.js';
 import type { DocRead } from './documents.js';
-import { JOB_LIMITS, jobNotices, startedJobId, stoppedJobId } from './jobs.js';
+import { JOB_LIMITS, jobNotices, shellCell, startedJobId, stoppedJobId } from './jobs.js';
 import type { Job } from './jobs.js';
 import { WHAT_LIMITS } from './what-changed.js';
 import { fileKey, filePath, heldKey } from './paths.js';
@@ -185,6 +185,8 @@ export interface Ledger {
   rewinds?: { line: number; to: number }[];
   /** The files the latest format check listed as needing it (`Would reformat: x`), and its line. */
   wouldReformat?: { paths: string[]; line: number };
+  /** The next step named by the harness's latest recap of the session (Claude Code's `away_summary`), and its line. */
+  recap?: { next: string; line: number };
   /** The files the latest `git status` / `git diff --name-only` listed, as printed (the first 200), and its line. */
   treeListed?: { line: number; paths: string[] };
   /** Formatter runs that rewrote files their output does not name: how many, and where. */
@@ -430,6 +432,10 @@ const codeModeCell = /^Script running with cell ID (\S+)/;
 /** A program that crashed, whatever the harness's verdict (`python x.py | tail` exits 0). */
 const CRASHED = /^Traceback \(most recent call last\):$|^[A-Z]\w*(?:Error|Exception): \S/m;
 
+/** A foreground shell Claude Code moved to the background, and a poll of one that has not ended. */
+const MOVED_TO_BACKGROUND = /^\s*Command running in background with ID:\s*([\w-]{2,64})\s*$/;
+const STILL_RUNNING = /^\s*<status>running<\/status>/;
+
 export function noteResult(l: Ledger, r: ResultInput): void {
   let call = l.calls[r.id];
   // Codex code mode: a long script answers later, through `wait {cell_id}`.
@@ -442,6 +448,19 @@ export function noteResult(l: Ledger, r: ResultInput): void {
     trim(l.cells, LEDGER_LIMITS.CALLS);
     if (!r.subagent) l.last = { event: 'tool_result', line: r.line };
     return; // still running: no outcome yet
+  }
+  // Claude Code moves a shell that outlives its timeout to the background: the command has no
+  // outcome yet, and the poll (BashOutput) that reports it completed gives it, at that line.
+  const moved = call !== undefined && call.command !== undefined && !call.background && waitOf === undefined ? MOVED_TO_BACKGROUND.exec(out) : null;
+  if (moved?.[1] !== undefined) {
+    l.cells[shellCell(moved[1])] = r.id;
+    trim(l.cells, LEDGER_LIMITS.CALLS);
+    if (!r.subagent) l.last = { event: 'tool_result', line: r.line };
+    return;
+  }
+  if (waitOf !== undefined && STILL_RUNNING.test(out)) {
+    if (!r.subagent) l.last = { event: 'tool_result', line: r.line };
+    return;
   }
   for (const m of out.matchAll(/^Installed \d+ executables?: (.+)$/gm)) {
     for (const name of (m[1] as string).split(',').map((x) => x.trim()).filter((x) => /^[\w.-]{1,64}$/.test(x))) {
@@ -809,14 +828,37 @@ export function noteTurnEnd(l: Ledger, event: 'turn_complete' | 'turn_aborted' |
 }
 
 /** Open failures: not closed by a later passing run, once per target (the latest). */
+const FAILED_WORDS = /\b(?:failed|fails|errored|could ?n[o']t|unable to|did ?n[o']t work|does ?n[o']t work)\b/i;
+const RESOLVED_WORDS = /\b(?:fixed|resolved|now (?:works|passes|succeeds)|succeeded|worked around|instead)\b/i;
+
+/**
+ * The agent's message says the command failed: a sentence with a word of failure, none of
+ * resolution, and the command's program or a word of the file it runs (`export-session.sh`:
+ * export, session).
+ */
+export function saysFailed(text: string, command: string): boolean {
+  const ws = command.split(/\s+/).filter((w) => w.length > 0 && !w.startsWith('-'));
+  const program = (ws[0] ?? '').split(/[\\/]/).pop() ?? '';
+  const script = ws.slice(1).find((w) => /\.\w{1,4}$/.test(w))?.split(/[\\/]/).pop() ?? '';
+  const words = [program, ...script.replace(/\.\w{1,4}$/, '').split(/[-_.]/)].map((w) => w.toLowerCase()).filter((w) => w.length >= 4);
+  if (words.length === 0) return false;
+  for (const sentence of text.split(/(?<=[.!?])\s+|\n+/)) {
+    if (!FAILED_WORDS.test(sentence) || RESOLVED_WORDS.test(sentence)) continue;
+    const lower = sentence.toLowerCase();
+    if (words.some((w) => new RegExp(`\\b${w.replace(/[^a-z0-9]/g, '')}`).test(lower))) return true;
+  }
+  return false;
+}
+
 export function openFailures(l: Ledger): FailureEntry[] {
   const open: FailureEntry[] = [];
   for (let i = l.failures.length - 1; i >= 0; i -= 1) {
     const f = l.failures[i] as FailureEntry;
     if (f.closedLine !== undefined) continue;
     // A failed command the agent answered afterwards was dealt with (a detour, a probe, a retry
-    // with other words); one the transcript ends on was not.
-    if (f.kind === 'command' && l.lastAgentText !== null && f.line < l.lastAgentText.line) continue;
+    // with other words); one the transcript ends on was not, nor one the agent's last message
+    // says failed ("the bundled bash command failed on Windows").
+    if (f.kind === 'command' && l.lastAgentText !== null && f.line < l.lastAgentText.line && !saysFailed(l.lastAgentText.text, f.keys[0] ?? '')) continue;
     if (open.some((o) => o.keys.join('\u0000') === f.keys.join('\u0000'))) continue;
     open.push(f);
   }

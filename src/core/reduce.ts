@@ -357,6 +357,9 @@ function applyToLedger(st: SessionState, f: Fact, line: number, main: boolean, t
     case 'api_error':
       if (main) noteTurnEnd(l, 'api_error', line);
       return;
+    case 'recap':
+      if (main) l.recap = { next: f.next, line };
+      return;
     case 'todos':
       if (main) l.lastPlanLine = line;
       return;

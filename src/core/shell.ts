@@ -375,6 +375,9 @@ function toolCheck(ws: string[]): CheckTarget | null {
       const local = args[0] === 'install' && args.slice(1).some((a) => a === '.' || a === '-e' || a.startsWith('./'));
       return local ? { kind: 'build', key: 'pip install .', tool: 'pip install .', paths: [] } : null;
     }
+    case 'python':
+    case 'python3':
+      return args[0] === '-c' && args[1] !== undefined ? importCheck(args[1]) : null;
     case 'bun':
       if (args[0] === 'test') return { kind: 'test', key: targetKey('bun test', paths(args.slice(1))), tool: 'bun test', paths: paths(args.slice(1)) };
       return packageManagerCheck(ws);
@@ -392,6 +395,32 @@ function toolCheck(ws: string[]): CheckTarget | null {
   const p = tool === 'act' ? [] : paths(rest);
   const name = subs === null ? tool : `${tool} ${args[0]}`;
   return { kind, key: targetKey(name, p), tool: name, paths: p };
+}
+
+/** A Python statement an import check may hold besides its imports: a path set up, a fixed message printed. */
+const IMPORT_STMT = /^(?:import\s+([\w.]+(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as\s+\w+)?)*)|from\s+([\w.]+)\s+import\s+[\w\s,*()]+)$/;
+const SETUP_STMT = /^(?:sys\.path\.(?:insert|append)\([^()]*\)|print\(\s*(['"])[^'"]*\1\s*\))$/;
+/** Modules whose import proves nothing about the session's code. */
+const SETUP_MODULES = new Set(['sys', 'os']);
+
+/**
+ * `python -c "import sys; sys.path.insert(0, 'src'); import analyze; print('ok')"`: a smoke test
+ * that the named modules load (a syntax or import error fails it). Only code that imports, sets up
+ * `sys.path` and prints a fixed message counts: code that calls anything else is a script, not a check.
+ */
+function importCheck(code: string): CheckTarget | null {
+  const modules: string[] = [];
+  for (const raw of code.split(/[;\n]/)) {
+    const stmt = raw.trim();
+    if (stmt === '' || SETUP_STMT.test(stmt)) continue;
+    const m = IMPORT_STMT.exec(stmt);
+    if (!m) return null;
+    const names = m[2] !== undefined ? [m[2]] : (m[1] ?? '').split(',').map((x) => x.trim().split(/\s+/)[0] ?? '');
+    for (const name of names) if (name !== '' && !SETUP_MODULES.has(name) && !modules.includes(name)) modules.push(name);
+  }
+  if (modules.length === 0) return null;
+  const tool = `python import ${modules.join(' ')}`;
+  return { kind: 'test', key: tool, tool, paths: [] };
 }
 
 /**

@@ -112,6 +112,8 @@ export type Fact =
   | { t: 'job_text'; text: string }
   | { t: 'task_update'; id: string; status: string }
   | { t: 'api_error'; message: string }
+  /** The harness's own recap of the session (Claude Code's `away_summary`), with the next step it names. */
+  | { t: 'recap'; next: string }
   | { t: 'interrupted'; message: string }
   | { t: 'subagent'; id: string; description?: string };
 

@@ -3,6 +3,7 @@ import { blockText, contentText, genericText, isObj, num, str } from './extract.
 import { parseExitCode } from './exit-code.js';
 import { questionAnswers, rejectionFeedback, userRequest } from './requests.js';
 import { whatChanged } from '../what-changed.js';
+import { shellCell } from '../jobs.js';
 import type { WriteHow } from '../ledger.js';
 
 /**
@@ -88,6 +89,9 @@ function toolCallFacts(block: Record<string, unknown>, facts: Fact[]): void {
   if (QUESTION_TOOLS.has(name)) call.question = questionText(name, input);
   if (name === 'TodoWrite' || name === 'TaskCreate' || name === 'TaskUpdate') call.plan = true;
   facts.push(call);
+  // Polling a shell Claude Code moved to the background: its result, once completed, is the shell's.
+  const polled = str(input.bash_id) ?? str(input.shell_id);
+  if ((name === 'BashOutput' || name === 'TaskOutput') && polled !== undefined && id !== '') facts.push({ t: 'wait', id, cell: shellCell(polled) });
   if (name === 'TodoWrite' && Array.isArray(input.todos)) {
     const items: TodoItem[] = [];
     for (const t of input.todos) {
@@ -315,6 +319,18 @@ function readUser(obj: Record<string, unknown>, message: Record<string, unknown>
   }
 }
 
+/**
+ * The next step a recap names: Claude Code 2.1 writes one when the user comes back ("Goal: …
+ * Status: … Next action: submit the dashboard URL …", "… No next action unless you want to push.
+ * (disable recaps in /config)"). The sentence that names it, as written.
+ */
+export function recapNext(text: string): string | null {
+  const body = text.replace(/\s*\(disable recaps in \/config\)\s*$/, '').trim();
+  const m = /(?:^|[.!?]\s+)((?:No next (?:action|step)\b|Next(?: action| step)?\s*:)[^\n]*)$/i.exec(body);
+  const s = m?.[1]?.trim();
+  return s === undefined || s.length === 0 ? null : s.slice(0, 400);
+}
+
 function readSystem(obj: Record<string, unknown>, obs: Observation): void {
   const subtype = str(obj.subtype);
   if (subtype) obs.kind = `system.${subtype}`;
@@ -323,6 +339,10 @@ function readSystem(obj: Record<string, unknown>, obs: Observation): void {
   obs.text = ex.text;
   obs.blocks = ex.blocks;
   if (subtype === 'compact_boundary') obs.facts.push({ t: 'compaction' });
+  if (subtype === 'away_summary') {
+    const next = recapNext(obs.text);
+    if (next !== null) obs.facts.push({ t: 'recap', next });
+  }
   hookRun(obj, obs.text, obs.facts);
   if (subtype === 'api_error' || subtype === 'error' || subtype === 'api_refusal') {
     const err = isObj(obj.error) ? obj.error : undefined;

@@ -37,7 +37,7 @@ export const SECTION_TITLES = [
 ] as const;
 
 /** Bounds that keep the largest handoff readable in one sitting (the payloads carry the rest). */
-const MD = { DOC_CHARS: 1400, DOC_LINE_CHARS: 110, TASK_DETAIL_CHARS: 140, JOBS_ENDED: 3, PASSED_OVER: 3, REQUESTS_HEAD: 5, REQUESTS_TAIL: 25, REQUEST_CHARS: 600, AGENT_MESSAGES: 6, AGENT_CHARS: 180, FIXED: 8, FILES: 20, CHECK_TARGETS: 10, TIMELINE: 15, TIMELINE_CHARS: 100 } as const;
+const MD = { DOC_CHARS: 1400, DOC_LINE_CHARS: 110, TASK_DETAIL_CHARS: 140, JOBS_ENDED: 3, PASSED_OVER: 3, REQUESTS_HEAD: 5, REQUESTS_TAIL: 25, REQUEST_CHARS: 600, AGENT_MESSAGES: 6, AGENT_CHARS: 180, FIXED: 8, FILES: 20, CHECK_TARGETS: 10, TIMELINE: 15, TIMELINE_SHORT: 8, TIMELINE_CHARS: 100 } as const;
 
 const NONE = 'None';
 const label = (l: string): string => `*${l}*`;
@@ -364,8 +364,8 @@ function nextActionBody(a: Analysis): string {
   return `${n.text.replace(/\r?\n/g, ' ')}\n\n${label(n.label)} — ${why}`;
 }
 
-function recent(r: RenderInput): string {
-  const turns = r.state.window.slice(-MD.TIMELINE);
+function recent(r: RenderInput, shown: number): string {
+  const turns = r.state.window.slice(-shown);
   if (turns.length === 0) return NONE;
   const rows: string[][] = [];
   // A run of notifications from one background job is one row: its count and the last of them.
@@ -444,10 +444,17 @@ function resume(r: RenderInput): string {
 }
 
 export function renderHandoffMd(r: RenderInput, a: Analysis): string {
+  const md = renderFitting(r, a, MD.TIMELINE);
+  if (md.length <= MD_BYTES / 4 || Buffer.byteLength(md) <= MD_BYTES) return md;
+  // Past the last level, the recent timeline gives up its oldest rows (timeline.jsonl keeps every turn).
+  return renderFitting(r, a, MD.TIMELINE_SHORT);
+}
+
+function renderFitting(r: RenderInput, a: Analysis, timelineRows: number): string {
   // The sections that do not depend on the level are rendered and measured once, not once per
   // level tried; a level renders and measures only the sections it shortens, and the text is
   // joined once, at the level chosen.
-  const fixed = fixedParts(r, a);
+  const fixed = fixedParts(r, a, timelineRows);
   const fixedBytes = [...fixed.head, ...fixed.middle, fixed.agentMessages, ...fixed.tail].reduce((n, p) => n + Buffer.byteLength(p), 0);
   const joins = fixed.head.length + fixed.middle.length + fixed.tail.length + 3;
   // When what no level shortens is already too long (a long session's), no level can fit: the
@@ -472,9 +479,9 @@ interface FixedParts {
   tail: string[];
 }
 
-function fixedParts(r: RenderInput, a: Analysis): FixedParts {
+function fixedParts(r: RenderInput, a: Analysis, timelineRows: number): FixedParts {
   const title = r.title ?? r.session;
-  const shown = Math.min(r.state.window.length, MD.TIMELINE);
+  const shown = Math.min(r.state.window.length, timelineRows);
   return {
     head: [frontMatter(r), `# Handoff: ${title.replace(/\r?\n/g, ' ')}\n`, section('Objective (verbatim)', objective(a))],
     requests: requests(a),
@@ -486,7 +493,7 @@ function fixedParts(r: RenderInput, a: Analysis): FixedParts {
       section('Verification', verification(a)),
       section('Repository Evidence', repoEvidence(r, a)),
       section('Unknowns', unknowns(a)),
-      section(`Recent timeline (last ${shown} of ${r.state.turns} turns)`, recent(r)),
+      section(`Recent timeline (last ${shown} of ${r.state.turns} turns)`, recent(r, shown)),
       section('Subagents', subagents(r)),
       section('Where everything lives', whereEverythingLives(r)),
       section('Provenance', provenance(r)),

@@ -1,0 +1,36 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { renderAll } from '../../src/core/render/index.js';
+import { jsonl } from './ingest-helper.js';
+import { renderInput } from './render-input.js';
+
+/** HANDOFF.md keeps to its budget (16,000 bytes) by giving up the least needed parts first. */
+describe("HANDOFF.md's budget", () => {
+  const session = (requests: number, chars: number): string => {
+    const dir = mkdtempSync(join(tmpdir(), 'handoff-budget-'));
+    const lines: unknown[] = [];
+    for (let i = 0; i < requests; i += 1) {
+      const at = `2026-04-26T10:${String(i % 60).padStart(2, '0')}:00Z`;
+      lines.push({ type: 'user', uuid: `u${i}`, sessionId: 's', cwd: '/w', timestamp: at, message: { role: 'user', content: `request ${i}: ${'please change the report layout '.repeat(chars / 32)}` } });
+      lines.push({ type: 'assistant', uuid: `a${i}`, parentUuid: `u${i}`, sessionId: 's', cwd: '/w', timestamp: at, message: { role: 'assistant', content: [{ type: 'text', text: `Done with request ${i}.` }] } });
+    }
+    const path = join(dir, 'session.jsonl');
+    writeFileSync(path, jsonl(...lines));
+    return path;
+  };
+  const timelineRows = (md: string): string | undefined => /## Recent timeline \(last (\d+) of \d+ turns\)/.exec(md)?.[1];
+
+  it('shows the last 15 turns when it fits', () => {
+    const md = renderAll(renderInput(session(20, 64))).handoffMd;
+    expect(timelineRows(md)).toBe('15');
+    expect(Buffer.byteLength(md)).toBeLessThanOrEqual(16_000);
+  });
+
+  it('gives up the oldest rows of the recent timeline when every level is still too long', () => {
+    const md = renderAll(renderInput(session(40, 560))).handoffMd;
+    expect(timelineRows(md)).toBe('8');
+    expect(md).toContain('request 39:');
+  });
+});

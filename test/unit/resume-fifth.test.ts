@@ -1,0 +1,154 @@
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../../src/core/analysis.js';
+import { gitUnavailable } from '../../src/core/evidence.js';
+import { recapNext } from '../../src/core/harness/claude.js';
+import { noteAgentText, noteCall, noteResult, openFailures, saysFailed } from '../../src/core/ledger.js';
+import type { Pressure } from '../../src/core/pressure.js';
+import { checkTargets } from '../../src/core/shell.js';
+import { initialState } from '../../src/core/state.js';
+import type { SessionState } from '../../src/core/state.js';
+import { ingestText, jsonl } from './ingest-helper.js';
+
+/**
+ * Rules from the fifth reading of corpus handoffs against their truth cards (docs/FIDELITY.md):
+ * checks the handoff did not see or saw too early, a step left to the user that it did not name,
+ * and a failure the agent reported that it took for dealt with.
+ */
+
+const NO_PRESSURE = { used: null, limit: null, ratio: null, level: 'unknown', limit_source: null } as unknown as Pressure;
+const analysed = (st: SessionState) => analyze(st, gitUnavailable('no-cwd', 'no cwd', null, null), NO_PRESSURE);
+
+describe('an import check', () => {
+  it('is `python -c` code that only imports, sets up sys.path and prints a fixed message: a test that the modules load', () => {
+    const cmd = `source .venv/bin/activate && python -c "import sys; sys.path.insert(0, 'src'); import analyze; print('analyze imports OK')" && python3 -c "from app.core import (a, b)"`;
+    expect(checkTargets(cmd)).toEqual([
+      { kind: 'test', key: 'python import analyze', tool: 'python import analyze', paths: [] },
+      { kind: 'test', key: 'python import app.core', tool: 'python import app.core', paths: [] },
+    ]);
+    expect(checkTargets('uv run python -c "import pkg.sub as p, other"').map((t) => t.key)).toEqual(['python import pkg.sub other']);
+  });
+
+  it('is not code that does anything else, nor an import of sys or os alone', () => {
+    for (const cmd of [
+      'python -c "from app import main; main()"',
+      'python -c "import json, sys; print(json.load(sys.stdin))"',
+      'python -c "import sys; print(sys.version)"',
+      `python -c "import os; os.remove('x')"`,
+      'python -c "import app; app.run()"',
+      'python script.py',
+    ]) {
+      expect(checkTargets(cmd), cmd).toEqual([]);
+    }
+  });
+});
+
+describe("Claude Code's recap (away_summary)", () => {
+  it('names the sentence that says what comes next, without the config hint', () => {
+    expect(recapNext('Goal: ship the dashboard. Status: deployed, SUBMISSION.md pushed. Next action: submit the dashboard URL and SUBMISSION.md.')).toBe('Next action: submit the dashboard URL and SUBMISSION.md.');
+    expect(recapNext('Data fetch is done. Next: deploy the repo and send me the URL. (disable recaps in /config)')).toBe('Next: deploy the repo and send me the URL.');
+    expect(recapNext('Both rounds are merged. No next action unless you want to inspect the docs or push. (disable recaps in /config)')).toBe('No next action unless you want to inspect the docs or push.');
+    expect(recapNext('Everything is merged into master.')).toBeNull();
+  });
+
+  const session = (extra: unknown[]): SessionState =>
+    ingestText(
+      jsonl(
+        { type: 'user', uuid: 'u1', sessionId: 's', cwd: '/w', timestamp: '2026-04-26T10:00:00Z', message: { role: 'user', content: 'build the dashboard' } },
+        { type: 'assistant', uuid: 'a1', parentUuid: 'u1', sessionId: 's', cwd: '/w', timestamp: '2026-04-26T10:01:00Z', message: { role: 'assistant', content: [{ type: 'text', text: 'The dashboard is deployed.' }] } },
+        ...extra,
+      ),
+    ).state;
+  const recap = (uuid: string, parent: string, content: string) => ({ type: 'system', subtype: 'away_summary', uuid, parentUuid: parent, sessionId: 's', cwd: '/w', timestamp: '2026-04-26T10:02:00Z', content, isMeta: false });
+
+  it('is named when nothing is pending from the agent, with its line and whether it came before the last request', () => {
+    const st = session([
+      recap('r1', 'a1', 'Goal: ship it. Next action: submit the URL to the reviewers. (disable recaps in /config)'),
+      { type: 'user', uuid: 'u2', parentUuid: 'r1', sessionId: 's', cwd: '/w', timestamp: '2026-04-26T10:03:00Z', message: { role: 'user', content: 'which papers back this?' } },
+      { type: 'assistant', uuid: 'a2', parentUuid: 'u2', sessionId: 's', cwd: '/w', timestamp: '2026-04-26T10:04:00Z', message: { role: 'assistant', content: [{ type: 'text', text: 'The SPACE framework.' }] } },
+    ]);
+    const next = analysed(st).nextAction;
+    expect(next.rule).toBe('nothing_pending');
+    expect(next.text).toContain("Claude Code's own recap (line 3, before the last request) named a step: «Next action: submit the URL to the reviewers.» Ask the user whether it was done.");
+  });
+
+  it('that says there is no next step is quoted as said', () => {
+    const st = session([recap('r1', 'a1', 'All merged. No next action unless you want to push. (disable recaps in /config)')]);
+    expect(analysed(st).nextAction.text).toMatch(/Wait for the user's next request\. Claude Code's own recap \(line 3\) said: «No next action unless you want to push\.»$/);
+  });
+
+  it('is not named when the session has something pending: the pending work comes first', () => {
+    const st = session([
+      recap('r1', 'a1', 'Next action: submit the URL.'),
+      { type: 'user', uuid: 'u2', parentUuid: 'r1', sessionId: 's', cwd: '/w', timestamp: '2026-04-26T10:03:00Z', message: { role: 'user', content: 'now add a chart' } },
+    ]);
+    const next = analysed(st).nextAction;
+    expect(next.rule).toBe('unfinished_request');
+    expect(next.text).not.toContain('recap');
+  });
+});
+
+describe('a shell Claude Code moved to the background when it outlived its timeout', () => {
+  const base = { sessionId: 's', cwd: '/w' };
+  let n = 0;
+  const ts = (): string => `2026-04-26T10:${String((n += 1)).padStart(2, '0')}:00Z`;
+  const use = (uuid: string, id: string, name: string, input: unknown) => ({ ...base, type: 'assistant', uuid, timestamp: ts(), message: { role: 'assistant', content: [{ type: 'tool_use', id, name, input }] } });
+  const result = (uuid: string, id: string, content: string, toolUseResult: unknown) => ({ ...base, type: 'user', uuid, timestamp: ts(), message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content }] }, toolUseResult });
+  const started = [
+    { ...base, type: 'user', uuid: 'u0', timestamp: ts(), message: { role: 'user', content: 'run the tests' } },
+    use('a1', 't1', 'Bash', { command: 'npm test', timeout: 30000 }),
+    result('u1', 't1', 'Command running in background with ID: ab12cd', { stdout: '', stderr: '', backgroundTaskId: 'ab12cd' }),
+    use('a2', 't2', 'BashOutput', { bash_id: 'ab12cd' }),
+    result('u2', 't2', '<status>running</status>\n\n<stdout>\nRUNS 3 suites\n</stdout>', { shellId: 'ab12cd', status: 'running', exitCode: null }),
+  ];
+
+  it('has no outcome while it runs: neither the move nor a poll that says running is a run', () => {
+    const { state } = ingestText(jsonl(...started));
+    expect(state.ledger.checks).toEqual([]);
+  });
+
+  it('takes its outcome from the poll that reports it ended, at that line', () => {
+    const done = result('u3', 't3', '<status>completed</status>\n\n<exit_code>1</exit_code>\n\n<stdout>\nTests: 2 failed, 9 passed\n</stdout>', { shellId: 'ab12cd', status: 'completed', exitCode: 1 });
+    const { state } = ingestText(jsonl(...started, use('a3', 't3', 'BashOutput', { bash_id: 'ab12cd' }), done));
+    expect(state.ledger.checks.map((c) => ({ line: c.line, outcome: c.outcome, command: c.command }))).toEqual([{ line: 7, outcome: 'fail', command: 'npm test' }]);
+  });
+
+  it('that the agent started in the background itself stays a job, never a check', () => {
+    const { state } = ingestText(
+      jsonl(
+        use('b1', 's1', 'Bash', { command: 'npm test', run_in_background: true }),
+        result('v1', 's1', 'Command running in background with ID: ff01', { backgroundTaskId: 'ff01' }),
+        use('b2', 's2', 'BashOutput', { bash_id: 'ff01' }),
+        result('v2', 's2', '<status>completed</status>\n\n<exit_code>0</exit_code>', { shellId: 'ff01', status: 'completed', exitCode: 0 }),
+      ),
+    );
+    expect(state.ledger.checks).toEqual([]);
+    expect(Object.values(state.ledger.jobs ?? {}).map((j) => j.command)).toEqual(['npm test']);
+  });
+});
+
+describe('a failed command the agent answered afterwards', () => {
+  const failedThenSaid = (said: string) => {
+    const st = initialState();
+    const l = st.ledger;
+    noteCall(l, { id: 'c1', name: 'shell', line: 10, command: 'bash ~/.claude/skills/apply-grant/export-session.sh .' });
+    noteResult(l, { id: 'c1', line: 11, ok: false, exitCode: 1, output: 'bash.exe: *** fatal error - couldn\'t create signal pipe' });
+    noteAgentText(l, said, 20);
+    return openFailures(l).map((f) => f.line);
+  };
+
+  it("stays open when the agent's last message says it failed", () => {
+    expect(failedThenSaid('Submit here: https://example.org\n\nNote: I tried to export the session transcript, but the bundled bash command failed on Windows.')).toEqual([11]);
+  });
+
+  it('is dealt with when the message does not say so, or says it was got around', () => {
+    expect(failedThenSaid('Here is the grant draft.')).toEqual([]);
+    expect(failedThenSaid('The export failed, so I copied the transcript by hand instead.')).toEqual([]);
+  });
+
+  it('is told from other failures by the words of the command: its program, or the stem of the file it runs', () => {
+    expect(saysFailed('The export-session script failed.', 'bash ./export-session.sh')).toBe(true);
+    expect(saysFailed('Deploying failed: the token expired.', 'bash ./export-session.sh')).toBe(false);
+    expect(saysFailed('curl could not reach the host.', 'curl -sS https://example.org')).toBe(true);
+    expect(saysFailed('Everything failed to impress.', 'ls')).toBe(false);
+  });
+});
