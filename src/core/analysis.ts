@@ -1,6 +1,6 @@
 import type { GitEvidence } from './evidence.js';
 import type { Pressure } from './pressure.js';
-import { openFailures } from './ledger.js';
+import { listingAfterLastCommit, openFailures } from './ledger.js';
 import { commandKey } from './shell.js';
 import type { CheckRun, Contradiction, FailureEntry, Ledger, RequestRecord } from './ledger.js';
 import type { DocRead } from './documents.js';
@@ -116,7 +116,7 @@ export interface Analysis {
   backgroundStarts: number;
   openFailures: { line: number; text: string }[];
   /** Failures a later run fixed: what broke, where it was fixed, and what was done in between (the last 10). */
-  fixedFailures: { line: number; text: string; fixed_line: number; how: string[] }[];
+  fixedFailures: { line: number; text: string; fixed_line: number; how: string[]; fixed_by?: string }[];
   /** Failed commands the agent went on from without a passing re-run: dealt with or not, the transcript does not say. */
   passedOver: { line: number; text: string }[];
   /** Files a user request names, as the agent read them. */
@@ -127,7 +127,8 @@ export interface Analysis {
   agentMessages: { line: number; text: string }[];
   incidents: (FailureRecord & { label: Label })[];
   /** `branch`: as `git commit` printed it; '' for a commit learned from a push or a log. */
-  commits: { hash: string; subject: string; pushed: boolean | null; line: number; branch: string }[];
+  /** `rebased_from`: the hash `git commit` printed, when a rebase gave the commit the hash it was pushed with (at `push_line`). */
+  commits: { hash: string; subject: string; pushed: boolean | null; line: number; branch: string; rebased_from?: string; push_line?: number }[];
   failedCommit: { line: number; text: string } | null;
   verification: CommandRecord[];
   checksNotRun: Finding[];
@@ -158,9 +159,9 @@ function currentState(st: SessionState): CurrentState {
  * that may not be this session's. A listed path (relative to the cwd or the repository) is the
  * session's when a changed path ends with it.
  */
-function othersInTree(l: Ledger, changed: readonly FileChange[], lastCommitLine: number): string {
-  const t = l.treeListed;
-  if (t === undefined || t.line <= lastCommitLine) return '';
+function othersInTree(l: Ledger, changed: readonly FileChange[]): string {
+  const t = listingAfterLastCommit(l);
+  if (t === null) return '';
   const norm = (p: string): string => p.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, '');
   const mine = changed.map((f) => norm(f.path));
   const others = t.paths.filter((p) => {
@@ -307,7 +308,7 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
   const uncommitted = changed.filter((f) => f.line > lastCommitLine);
   if (uncommitted.length > 0) {
     const names = uncommitted.slice(-4).map((f) => f.path.split('/').pop() ?? f.path).join(', ');
-    return { text: `The last request${reqText} is answered. Verify the change, then commit the ${uncommitted.length} uncommitted file change(s) (${names}${uncommitted.length > 4 ? ', …' : ''}) once the user agrees${othersInTree(l, changed, lastCommitLine)}`, rule: 'uncommitted_changes', label: 'inferred', line: uncommitted[uncommitted.length - 1]?.line ?? null };
+    return { text: `The last request${reqText} is answered. Verify the change, then commit the ${uncommitted.length} uncommitted file change(s) (${names}${uncommitted.length > 4 ? ', …' : ''}) once the user agrees${othersInTree(l, changed)}`, rule: 'uncommitted_changes', label: 'inferred', line: uncommitted[uncommitted.length - 1]?.line ?? null };
   }
   if (req !== null) return { text: `Nothing is pending: the last request${reqText} was answered (line ${end.line ?? '?'}). Wait for the user's next request.${recapSays(l, req)}`, rule: 'nothing_pending', label: 'inferred', line: end.line };
   return { text: 'unknown — the transcript holds no user request, no plan, no failure and no commit to go on; confirm the next step with the user', rule: 'unknown', label: 'unknown', line: null };
@@ -344,6 +345,25 @@ export function between(l: Ledger, from: number, to: number, keys: readonly stri
   return out.slice(-3);
 }
 
+/**
+ * A failure a later run fixed, and that run's command when it is not the failed one as written:
+ * `COREPACK_ENABLE_PROJECT_SPEC=0 pnpm --version` after `pnpm --version` is the same target,
+ * and the variable is how it was got around.
+ */
+function fixedFailure(l: Ledger, f: Ledger['failures'][number]): Analysis['fixedFailures'][number] {
+  const closed = f.closedLine as number;
+  const out: Analysis['fixedFailures'][number] = { line: f.line, text: f.text, fixed_line: closed, how: between(l, f.line, closed, f.keys) };
+  let failedWith: string | undefined;
+  let fixedWith: string | undefined;
+  for (const c of Object.values(l.calls)) {
+    if (c.command === undefined) continue;
+    if (c.resulted === f.line) failedWith = c.command;
+    else if (c.resulted === closed) fixedWith = c.command;
+  }
+  if (failedWith !== undefined && fixedWith !== undefined && fixedWith.trim() !== failedWith.trim()) out.fixed_by = clip(fixedWith.split('\n')[0] ?? '', 160);
+  return out;
+}
+
 /** Failed commands the agent answered afterwards, never re-run clean (the last 5). */
 function passedOver(l: Ledger): { line: number; text: string }[] {
   const said = l.lastAgentText?.line ?? 0;
@@ -355,7 +375,12 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure):
   const current = currentState(st);
   const end = endOf(st);
   const open = openFailures(l).map((f) => ({ line: f.line, text: f.text }));
-  const commits = l.commits.map((c) => ({ hash: c.hash, subject: c.subject, pushed: c.pushed, line: c.line, branch: c.branch }));
+  const commits = l.commits.map((c) => {
+    const out: Analysis['commits'][number] = { hash: c.hash, subject: c.subject, pushed: c.pushed, line: c.line, branch: c.branch };
+    if (c.rebasedFrom !== undefined) out.rebased_from = c.rebasedFrom;
+    if (c.pushLine !== undefined) out.push_line = c.pushLine;
+    return out;
+  });
   const filesChanged: FileChange[] = Object.entries(l.changed).map(([path, f]) => {
     const fc: FileChange = { path, line: f.line, how: f.how };
     if (f.subagent) fc.subagent = true;
@@ -446,7 +471,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure):
     otherCommands: l.otherCommands,
     backgroundStarts: l.backgroundStarts,
     openFailures: open,
-    fixedFailures: l.failures.filter((f) => f.closedLine !== undefined && f.kind !== 'denied').slice(-10).map((f) => ({ line: f.line, text: f.text, fixed_line: f.closedLine as number, how: between(l, f.line, f.closedLine as number, f.keys) })),
+    fixedFailures: l.failures.filter((f) => f.closedLine !== undefined && f.kind !== 'denied').slice(-10).map((f) => fixedFailure(l, f)),
     passedOver: passedOver(l),
     documents: l.docs ?? [],
     jobs: Object.values(l.jobs ?? {}).sort((a, b) => (a.status === 'running' ? 0 : 1) - (b.status === 'running' ? 0 : 1) || b.line - a.line),

@@ -1,7 +1,7 @@
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
 import { decideOutcome, lastLine } from './outcome.js';
 import type { Outcome } from './outcome.js';
-import { checkTargets, commandKey, commitMessage, commitsInOutput, copySources, exitMeansNoMatch, gitListedFiles, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
+import { checkTargets, commandKey, commitMessage, commitsInOutput, copySources, exitMeansNoMatch, gitListedFiles, gitStagedFiles, commitsStagedOnly, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
 import type { CheckTarget } from './shell.js';
 import { fmtClock, fmtOffset, localMinutes, offsetFromDate, startClaim, startsBeforeSession } from './clock.js';
 import { contentLines, DOC_LIMITS, namingRequest, readLines } from './documents.js';
@@ -187,8 +187,12 @@ export interface Ledger {
   wouldReformat?: { paths: string[]; line: number };
   /** The next step named by the harness's latest recap of the session (Claude Code's `away_summary`), and its line. */
   recap?: { next: string; line: number };
-  /** The files the latest `git status` / `git diff --name-only` listed, as printed (the first 200), and its line. */
-  treeListed?: { line: number; paths: string[] };
+  /**
+   * The files the latest `git status` / `git diff --name-only` listed, as printed (the first 200),
+   * and its line; `staged`: those it showed staged; `committed`: the line of a later commit of
+   * what was staged, which `paths` no longer holds.
+   */
+  treeListed?: { line: number; paths: string[]; staged?: string[]; committed?: number };
   /** Formatter runs that rewrote files their output does not name: how many, and where. */
   unnamedWrites?: { line: number; command: string; count: number }[];
 }
@@ -739,7 +743,10 @@ function firstFailureLine(out: string): string | null {
 
 function noteGit(l: Ledger, command: string, out: string, line: number, failed: boolean, cwd: string | undefined): void {
   const listed = failed ? null : gitListedFiles(command, out);
-  if (listed !== null) l.treeListed = { line, paths: listed.slice(0, 200) };
+  if (listed !== null) {
+    const staged = gitStagedFiles(out);
+    l.treeListed = staged === null ? { line, paths: listed.slice(0, 200) } : { line, paths: listed.slice(0, 200), staged: staged.slice(0, 200) };
+  }
   if (!failed && isGitMergeOrPull(command)) {
     // A merge or pull writes the files it brings in: `create mode 100644 path`, ` path | 3 ++-`.
     for (const m of out.matchAll(/^ (?:create|delete) mode \d+ (.+)$/gm)) markChanged(l, filePath((m[1] as string).trim(), cwd), m[0].includes('delete') ? 'delete' : 'create', 'git', line, false);
@@ -747,9 +754,16 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
   }
   // A commit line proves the commit even when a later step of the same command failed (a rejected push).
   {
-    for (const c of commitsInOutput(out)) {
+    const made = commitsInOutput(out);
+    for (const c of made) {
       if (!l.commits.some((x) => x.hash === c.hash)) push(l.commits, { hash: c.hash, subject: clip(c.subject, 160), branch: c.branch, line, pushed: false }, LEDGER_LIMITS.COMMITS);
       l.lastCommitLine = line;
+    }
+    // What the latest listing showed staged went into this commit; the rest is still uncommitted.
+    const t = l.treeListed;
+    if (made.length > 0 && t?.staged !== undefined && t.line < line && t.committed === undefined && commitsStagedOnly(command)) {
+      const staged = t.staged;
+      l.treeListed = { line: t.line, paths: t.paths.filter((p) => !staged.includes(p)), committed: line };
     }
   }
   if (!failed && isGitRebase(command)) l.lastRebaseLine = line;
@@ -848,6 +862,18 @@ export function saysFailed(text: string, command: string): boolean {
     if (words.some((w) => new RegExp(`\\b${w.replace(/[^a-z0-9]/g, '')}`).test(lower))) return true;
   }
   return false;
+}
+
+/**
+ * The latest `git` listing of uncommitted files that still holds after the session's last commit:
+ * one made after it, or one whose staged files that commit took (the rest still uncommitted).
+ */
+export function listingAfterLastCommit(l: Ledger): { line: number; paths: string[]; committed?: number } | null {
+  const t = l.treeListed;
+  if (t === undefined) return null;
+  const last = l.lastCommitLine ?? -1;
+  if (t.committed !== undefined) return t.committed >= last ? { line: t.line, paths: t.paths, committed: t.committed } : null;
+  return t.line > last ? { line: t.line, paths: t.paths } : null;
 }
 
 export function openFailures(l: Ledger): FailureEntry[] {

@@ -476,8 +476,15 @@ export function commitsInOutput(output: string): { branch: string; hash: string;
 /** The branch updates a `git push` output reports: `abc..def  main -> main`, `* [new branch] x -> x`. */
 export function pushesInOutput(output: string): { from: string; to: string; branch: string }[] {
   const out: { from: string; to: string; branch: string }[] = [];
-  for (const m of output.matchAll(/^\s*(?:\+\s*)?(?:([0-9a-f]{7,40})\.\.\.?([0-9a-f]{7,40})|\* \[new (?:branch|tag)\])\s+(\S+)\s+->\s+(\S+)/gm)) {
-    out.push({ from: m[1] ?? '', to: m[2] ?? '', branch: m[3] ?? '' });
+  // `git pull --rebase && git push` prints the fetch's updates (under `From <url>`:
+  // `bf5434b..1af6918  main -> origin/main`) before the push's (under `To <url>`): only a push's count.
+  let fetching = false;
+  for (const line of output.split('\n')) {
+    if (/^From\s+\S/.test(line)) fetching = true;
+    else if (/^To\s+\S/.test(line)) fetching = false;
+    if (fetching) continue;
+    const m = /^\s*(?:\+\s*)?(?:([0-9a-f]{7,40})\.\.\.?([0-9a-f]{7,40})|\* \[new (?:branch|tag)\])\s+(\S+)\s+->\s+(\S+)/.exec(line);
+    if (m) out.push({ from: m[1] ?? '', to: m[2] ?? '', branch: m[3] ?? '' });
   }
   return out;
 }
@@ -664,6 +671,54 @@ export function gitListedFiles(command: string, out: string): string[] | null {
     if (untracked?.[1] !== undefined) for (const l of untracked[1].split('\n')) if (l.startsWith('\t')) add(l);
   }
   return paths;
+}
+
+/**
+ * Of the files a `git status` listed, those staged: the index column of the short form (`M  a`,
+ * `A  b`), or the "Changes to be committed" part of the long form. Null when the output shows
+ * neither form, so nothing is known of what is staged.
+ */
+export function gitStagedFiles(out: string): string[] | null {
+  const staged: string[] = [];
+  const add = (p: string): void => {
+    const t = p.trim().replace(/^"(.*)"$/, '$1');
+    if (t.length > 0 && !staged.includes(t)) staged.push(t);
+  };
+  let short = false;
+  for (const m of out.matchAll(/^([ MADRCU?!])([ MADRCU?!]) (?:.+ -> )?(.+)$/gm)) {
+    short = true;
+    if ('MADRC'.includes(m[1] as string) && m[1] !== ' ') add(m[3] as string);
+  }
+  const long = /^Changes to be committed:\n(?:\s+\(use .*\n)*((?:\t.+\n?)+)/m.exec(out);
+  if (long?.[1] !== undefined) for (const m of long[1].matchAll(/^\t(?:modified|new file|deleted|typechange|renamed|copied):\s+(?:.+ -> )?(.+)$/gm)) add(m[1] as string);
+  return short || long !== null || /^(?:Changes not staged for commit|Untracked files|nothing to commit)/m.test(out) ? staged : null;
+}
+
+/**
+ * A `git commit` that commits what is staged and nothing else: no `-a`/`--all`, no paths. After
+ * one, the files a listing showed unstaged or untracked are still uncommitted.
+ */
+export function commitsStagedOnly(command: string): boolean {
+  let seen = false;
+  for (const seg of segments(command)) {
+    const ws = program(words(seg));
+    if (strip(base(ws[0] ?? '')) !== 'git' || ws[1] !== 'commit') continue;
+    seen = true;
+    for (let i = 2; i < ws.length; i += 1) {
+      const a = ws[i] as string;
+      if (a === '--all' || a === '--include' || a === '--only' || a === '--' || /^-[A-Za-z]*a[A-Za-z]*$/.test(a) && !a.startsWith('--')) return false;
+      if (a === '-m' || a === '-F' || a === '-C' || a === '-c' || a === '--message' || a === '--file' || a === '--author' || a === '--date' || a === '--fixup' || a === '--squash' || a === '--cleanup' || a === '-t' || a === '--template') {
+        i += 1;
+        continue;
+      }
+      if (/^-[A-Za-z]*[mFCct]$/.test(a)) {
+        i += 1; // a short flag run ending in one that takes a value (`-sm msg`)
+        continue;
+      }
+      if (!a.startsWith('-')) return false; // a path
+    }
+  }
+  return seen;
 }
 
 /** Files a command copies from (`cp a b`: a): a copy that succeeded proves they were there. */

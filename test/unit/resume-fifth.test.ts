@@ -1,13 +1,18 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/core/analysis.js';
 import { gitUnavailable } from '../../src/core/evidence.js';
 import { recapNext } from '../../src/core/harness/claude.js';
-import { noteAgentText, noteCall, noteResult, openFailures, saysFailed } from '../../src/core/ledger.js';
+import { listingAfterLastCommit, noteAgentText, noteCall, noteResult, openFailures, saysFailed } from '../../src/core/ledger.js';
 import type { Pressure } from '../../src/core/pressure.js';
-import { checkTargets } from '../../src/core/shell.js';
+import { renderAll } from '../../src/core/render/index.js';
+import { checkTargets, commitsStagedOnly, gitStagedFiles, pushesInOutput } from '../../src/core/shell.js';
 import { initialState } from '../../src/core/state.js';
 import type { SessionState } from '../../src/core/state.js';
 import { ingestText, jsonl } from './ingest-helper.js';
+import { renderInput } from './render-input.js';
 
 /**
  * Rules from the fifth reading of corpus handoffs against their truth cards (docs/FIDELITY.md):
@@ -150,5 +155,107 @@ describe('a failed command the agent answered afterwards', () => {
     expect(saysFailed('Deploying failed: the token expired.', 'bash ./export-session.sh')).toBe(false);
     expect(saysFailed('curl could not reach the host.', 'curl -sS https://example.org')).toBe(true);
     expect(saysFailed('Everything failed to impress.', 'ls')).toBe(false);
+  });
+});
+
+describe('a pull --rebase before a push', () => {
+  const out = [
+    'From https://github.com/o/r',
+    ' * branch            main       -> FETCH_HEAD',
+    '   bf5434b..1af6918  main       -> origin/main',
+    'Successfully rebased and updated refs/heads/main.',
+    'To https://github.com/o/r.git',
+    '   1af6918..9bffcc8  main -> main',
+  ].join('\n');
+
+  it("counts the push's update, not the fetch's", () => {
+    expect(pushesInOutput(out)).toEqual([{ from: '1af6918', to: '9bffcc8', branch: 'main' }]);
+  });
+
+  it('names the commit by the hash it was pushed with, and the hash it was made as', () => {
+    const st = initialState();
+    const l = st.ledger;
+    noteCall(l, { id: 'c1', name: 'Bash', line: 10, command: 'git add SUBMISSION.md && git commit -m "Final SUBMISSION.md" && git push' });
+    noteResult(l, { id: 'c1', line: 11, ok: false, exitCode: 1, output: '[main c83eea1] Final SUBMISSION.md\n 1 file changed\nTo https://github.com/o/r.git\n ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs' });
+    noteCall(l, { id: 'c2', name: 'Bash', line: 12, command: 'git pull --rebase origin main && git push' });
+    noteResult(l, { id: 'c2', line: 13, ok: true, exitCode: 0, output: out });
+    expect(l.commits.map((c) => ({ hash: c.hash, rebasedFrom: c.rebasedFrom, pushed: c.pushed }))).toEqual([{ hash: '9bffcc8', rebasedFrom: 'c83eea1', pushed: true }]);
+    expect(analysed(st).commits[0]).toMatchObject({ hash: '9bffcc8', rebased_from: 'c83eea1', push_line: 13, line: 11 });
+  });
+});
+
+describe('a failure fixed by the same target run another way', () => {
+  it('names the command that ran clean when it is not the failed one as written', () => {
+    const st = initialState();
+    const l = st.ledger;
+    noteCall(l, { id: 'c1', name: 'Bash', line: 10, command: 'pnpm --version' });
+    noteResult(l, { id: 'c1', line: 11, ok: false, exitCode: 1, output: 'This project is configured to use yarn' });
+    noteCall(l, { id: 'c2', name: 'Bash', line: 12, command: 'COREPACK_ENABLE_PROJECT_SPEC=0 pnpm --version' });
+    noteResult(l, { id: 'c2', line: 13, ok: true, exitCode: 0, output: '9.1.0' });
+    expect(analysed(st).fixedFailures).toMatchObject([{ line: 11, fixed_line: 13, fixed_by: 'COREPACK_ENABLE_PROJECT_SPEC=0 pnpm --version' }]);
+  });
+
+  it('names none when the same command simply ran again', () => {
+    const st = initialState();
+    const l = st.ledger;
+    noteCall(l, { id: 'c1', name: 'Bash', line: 10, command: 'pnpm --version' });
+    noteResult(l, { id: 'c1', line: 11, ok: false, exitCode: 1, output: 'network error' });
+    noteCall(l, { id: 'c2', name: 'Bash', line: 12, command: 'pnpm --version' });
+    noteResult(l, { id: 'c2', line: 13, ok: true, exitCode: 0, output: '9.1.0' });
+    expect(analysed(st).fixedFailures[0]?.fixed_by).toBeUndefined();
+  });
+});
+
+describe("the session's own git status, when the repository cannot be read now", () => {
+  const status = ' M DECISIONS.md\nM  STATUS.md\nM  issues.md\n?? docs/adr/0021-new.md\n';
+
+  it('knows which files were staged, and which commits take only those', () => {
+    expect(gitStagedFiles(status)).toEqual(['STATUS.md', 'issues.md']);
+    expect(gitStagedFiles('On branch main\nChanges to be committed:\n  (use "git restore --staged <file>..." to unstage)\n\tmodified:   a.ts\n\nChanges not staged for commit:\n\tmodified:   b.ts\n')).toEqual(['a.ts']);
+    expect(gitStagedFiles('fatal: not a git repository')).toBeNull();
+    expect(commitsStagedOnly('git commit -m "docs: status"')).toBe(true);
+    expect(commitsStagedOnly('git commit -sm "docs: status"')).toBe(true);
+    expect(commitsStagedOnly('git commit -am "all"')).toBe(false);
+    expect(commitsStagedOnly('git commit -m "x" -- a.ts')).toBe(false);
+    expect(commitsStagedOnly('git commit -m "x" a.ts')).toBe(false);
+  });
+
+  it('after a commit of what was staged, still lists the rest as uncommitted', () => {
+    const st = initialState();
+    const l = st.ledger;
+    noteCall(l, { id: 'c1', name: 'Bash', line: 10, command: 'git add issues.md STATUS.md && git status --short' });
+    noteResult(l, { id: 'c1', line: 11, ok: true, exitCode: 0, output: status });
+    noteCall(l, { id: 'c2', name: 'Bash', line: 12, command: 'git commit -m "docs(status): mark FW-005 shipped"' });
+    noteResult(l, { id: 'c2', line: 13, ok: true, exitCode: 0, output: '[bug-fix-01 73f00b8] docs(status): mark FW-005 shipped\n 2 files changed' });
+    expect(listingAfterLastCommit(l)).toEqual({ line: 11, paths: ['DECISIONS.md', 'docs/adr/0021-new.md'], committed: 13 });
+  });
+
+  it('after a commit of everything (-a), or a listing the commit came after without a staged part, holds nothing', () => {
+    const st = initialState();
+    const l = st.ledger;
+    noteCall(l, { id: 'c1', name: 'Bash', line: 10, command: 'git status --short' });
+    noteResult(l, { id: 'c1', line: 11, ok: true, exitCode: 0, output: status });
+    noteCall(l, { id: 'c2', name: 'Bash', line: 12, command: 'git commit -am "all"' });
+    noteResult(l, { id: 'c2', line: 13, ok: true, exitCode: 0, output: '[main 1234567] all\n 4 files changed' });
+    expect(listingAfterLastCommit(l)).toBeNull();
+  });
+});
+
+describe('a file the user pointed at', () => {
+  it('says how many of the lines kept from the read it shows, not how long the file is', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'handoff-doc-'));
+    const body = Array.from({ length: 120 }, (_, i) => `${String(i + 1).padStart(6)}\t- rule ${i + 1}: keep the build under ${i + 1} MB`).join('\n');
+    const path = join(dir, 's.jsonl');
+    writeFileSync(
+      path,
+      jsonl(
+        { type: 'user', uuid: 'u1', sessionId: 's', cwd: '/w', timestamp: '2026-04-26T10:00:00Z', message: { role: 'user', content: 'Read docs/spec.md and follow it.' } },
+        { type: 'assistant', uuid: 'a1', parentUuid: 'u1', sessionId: 's', cwd: '/w', timestamp: '2026-04-26T10:01:00Z', message: { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Read', input: { file_path: '/w/docs/spec.md' } }] } },
+        { type: 'user', uuid: 'u2', parentUuid: 'a1', sessionId: 's', cwd: '/w', timestamp: '2026-04-26T10:01:01Z', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: body }] } },
+      ),
+    );
+    const md = renderAll(renderInput(path)).handoffMd;
+    expect(md).toMatch(/`\/w\/docs\/spec\.md` — named at line 1, read at line 3 \(\d+ of the \d+ lines kept from the read; all \d+ in HANDOFF\.summary\.json\)/);
+    expect(md).not.toMatch(/of its \d+ lines/);
   });
 });

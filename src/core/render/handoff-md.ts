@@ -4,6 +4,7 @@ import { LIMITS } from '../state.js';
 import type { ToolRef } from '../types.js';
 import { requirementLines } from '../documents.js';
 import { jobNotices, noticeJobId } from '../jobs.js';
+import { listingAfterLastCommit } from '../ledger.js';
 import { filePath, relativeTo } from '../paths.js';
 import type { RenderInput } from './input.js';
 import { bullets, cell, code, fence, table, yamlValue } from './markdown.js';
@@ -37,7 +38,7 @@ export const SECTION_TITLES = [
 ] as const;
 
 /** Bounds that keep the largest handoff readable in one sitting (the payloads carry the rest). */
-const MD = { DOC_CHARS: 1400, DOC_LINE_CHARS: 110, TASK_DETAIL_CHARS: 140, JOBS_ENDED: 3, PASSED_OVER: 3, REQUESTS_HEAD: 5, REQUESTS_TAIL: 25, REQUEST_CHARS: 600, AGENT_MESSAGES: 6, AGENT_CHARS: 180, FIXED: 8, FILES: 20, CHECK_TARGETS: 10, TIMELINE: 15, TIMELINE_SHORT: 8, TIMELINE_CHARS: 100 } as const;
+const MD = { DOC_CHARS: 1400, DOC_LINE_CHARS: 110, TASK_DETAIL_CHARS: 140, JOBS_ENDED: 3, PASSED_OVER: 3, REQUESTS_HEAD: 5, REQUESTS_TAIL: 25, REQUEST_CHARS: 600, AGENT_MESSAGES: 6, AGENT_CHARS: 180, FIXED: 8, FILES: 20, CHECK_TARGETS: 10, TIMELINE: 15, TIMELINE_SHORT: 8, TIMELINE_CHARS: 100, LISTED: 12 } as const;
 
 const NONE = 'None';
 const label = (l: string): string => `*${l}*`;
@@ -170,7 +171,9 @@ function documents(a: Analysis): (level: Level) => string {
         }
       }
       const rows = [...chosen.entries()].sort((x, y) => x[0] - y[0]).map(([, r]) => r);
-      const rest = d.lines.length > rows.length ? ` (${rows.length} of its ${d.lines.length} lines here; all in HANDOFF.summary.json)` : '';
+      // The lines kept from the read (at most DOC_LIMITS of them), not the file's: a file is often longer.
+      const kept = d.lines.length;
+      const rest = kept <= rows.length ? '' : rows.length === 0 ? ` (the ${kept} lines kept from the read are in HANDOFF.summary.json)` : ` (${rows.length} of the ${kept} lines kept from the read; all ${kept} in HANDOFF.summary.json)`;
       parts.push(`${path(d.path)} — named at line ${d.requestLine}, read at line ${d.line}${rest}${rows.length > 0 ? `\n\n${bullets(rows)}` : ''}`);
     }
     return `\n\n### Files the user pointed at\n\n${label('verified')} — what they said when the agent read them (l.N is the file's own line):\n\n${parts.join('\n\n')}`;
@@ -242,12 +245,31 @@ function repoEvidence(r: RenderInput, a: Analysis): string {
     if (g.diffstat) out.push(`Diff summary:\n\n${fence(g.diffstat)}`);
   } else {
     out.push(`${label('unknown')} — repository state unavailable: ${g.reason ?? g.status}. Branch, HEAD and dirty state are not recorded (never assumed clean).`);
+    const listed = listedBySession(r);
+    if (listed !== null) out.push(listed);
   }
   const base = pathsBase(r.state.meta);
   out.push(filesChanged(a, base), filesNotChanged(a, base), commits(a));
   const recorded = recordedBranch(r, a);
   if (recorded !== null) out.push(recorded);
   return out.join('\n\n');
+}
+
+/**
+ * When the repository cannot be read now: the files the session's own latest `git status` (or
+ * `git diff --name-only`) listed after its last commit, as printed then. The state it shows is the
+ * session's, not the repository's now.
+ */
+function listedBySession(r: RenderInput): string | null {
+  const t = listingAfterLastCommit(r.state.ledger);
+  if (t === null || t.paths.length === 0) return null;
+  const shown = t.paths.slice(0, MD.LISTED);
+  const more = t.paths.length > shown.length ? `, … ${t.paths.length - shown.length} more` : '';
+  const what =
+    t.committed === undefined
+      ? `the session's latest \`git status\` or \`git diff --name-only\` (line ${t.line}), after its last commit, listed ${t.paths.length} uncommitted file(s)`
+      : `the session's latest \`git status\` (line ${t.line}) showed ${t.paths.length} file(s) unstaged or untracked, which its commit at line ${t.committed} (of what was staged) left uncommitted`;
+  return `${label('reported')} — ${what}: ${shown.map((p) => code(p)).join(', ')}${more}.`;
 }
 
 /**
@@ -316,7 +338,9 @@ function commits(a: Analysis): string {
   const attempt = a.failedCommit === null ? '' : `\n\n${label('verified')} — the last \`git commit\` made no commit (line ${a.failedCommit.line}): ${oneLine(a.failedCommit.text, 160)}`;
   if (a.commits.length === 0) return `### Commits made in this session\n\n${NONE}${attempt}`;
   const pushed = (p: boolean | null): string => (p === true ? 'pushed' : p === false ? 'not pushed' : 'push unknown');
-  return `### Commits made in this session\n\n${label('verified')} — from \`git commit\` and \`git push\` output:\n\n${bullets(a.commits.map((c) => `${code(c.hash)} ${oneLine(c.subject, 120)} (line ${c.line}) — ${pushed(c.pushed)}`))}`;
+  // The line shows the hash `git commit` printed; the hash named here is the one a rebase gave it.
+  const rebased = (c: Analysis['commits'][number]): string => (c.rebased_from === undefined ? '' : `, made as ${code(c.rebased_from)}; a rebase gave it this hash${c.push_line === undefined ? '' : `, pushed at line ${c.push_line}`}`);
+  return `### Commits made in this session\n\n${label('verified')} — from \`git commit\` and \`git push\` output:\n\n${bullets(a.commits.map((c) => `${code(c.hash)} ${oneLine(c.subject, 120)} (line ${c.line}${rebased(c)}) — ${pushed(c.pushed)}`))}`;
 }
 
 function verification(a: Analysis): string {
@@ -341,7 +365,7 @@ function failures(a: Analysis, level: Level): string {
   const lines = a.openFailures.map((f) => `${label('verified')} line ${f.line}: ${oneLine(f.text, 400)}`);
   for (const f of a.incidents) lines.push(`${label(f.label)} ${f.kind === 'interrupted' ? 'interrupted' : 'API error'}${at(f.seq)}: ${oneLine(f.text, 300)}`);
   const how = (f: Analysis['fixedFailures'][number]): string => (f.how.length === 0 || level >= 2 ? '' : ` (in between: ${f.how.join('; ')})`);
-  const fixedList = a.fixedFailures.length === 0 ? '' : `\n\n### Fixed during the session\n\n${label('verified')} — failures a later run of the same target resolved (not open):\n\n${bullets(a.fixedFailures.slice(-MD.FIXED).map((f) => `line ${f.line}, fixed by line ${f.fixed_line}${how(f)}: ${oneLine(f.text, 240)}`))}`;
+  const fixedList = a.fixedFailures.length === 0 ? '' : `\n\n### Fixed during the session\n\n${label('verified')} — failures a later run of the same target resolved (not open):\n\n${bullets(a.fixedFailures.slice(-MD.FIXED).map((f) => `line ${f.line}, fixed by line ${f.fixed_line}${f.fixed_by === undefined ? '' : ` (${code(f.fixed_by, 120)})`}${how(f)}: ${oneLine(f.text, 240)}`))}`;
   const over = level >= 2 ? [] : a.passedOver.slice(level === 0 ? -MD.PASSED_OVER : -1);
   const fixed = `${fixedList}${over.length === 0 ? '' : `\n\n### Failed, then passed over\n\n${label('verified')} — the agent went on after these, and no clean re-run of the same command is recorded:\n\n${bullets(over.map((f) => `line ${f.line}: ${oneLine(f.text, 220)}`))}`}`;
   if (lines.length === 0) return fixed.length === 0 ? NONE : `No open failure.${fixed}`;
