@@ -346,22 +346,25 @@ export function between(l: Ledger, from: number, to: number, keys: readonly stri
 }
 
 /**
- * A failure a later run fixed, and that run's command when it is not the failed one as written:
+ * The failures later runs fixed (the last ten), each with that run's command when it is not the
+ * failed one as written:
  * `COREPACK_ENABLE_PROJECT_SPEC=0 pnpm --version` after `pnpm --version` is the same target,
  * and the variable is how it was got around.
  */
-function fixedFailure(l: Ledger, f: Ledger['failures'][number]): Analysis['fixedFailures'][number] {
-  const closed = f.closedLine as number;
-  const out: Analysis['fixedFailures'][number] = { line: f.line, text: f.text, fixed_line: closed, how: between(l, f.line, closed, f.keys) };
-  let failedWith: string | undefined;
-  let fixedWith: string | undefined;
-  for (const c of Object.values(l.calls)) {
-    if (c.command === undefined) continue;
-    if (c.resulted === f.line) failedWith = c.command;
-    else if (c.resulted === closed) fixedWith = c.command;
-  }
-  if (failedWith !== undefined && fixedWith !== undefined && fixedWith.trim() !== failedWith.trim()) out.fixed_by = clip(fixedWith.split('\n')[0] ?? '', 160);
-  return out;
+function fixedFailures(l: Ledger): Analysis['fixedFailures'] {
+  const fixed = l.failures.filter((f) => f.closedLine !== undefined && f.kind !== 'denied').slice(-10);
+  if (fixed.length === 0) return [];
+  // The commands by the line of their result, for the calls still remembered.
+  const byResult = new Map<number, string>();
+  for (const c of Object.values(l.calls)) if (c.command !== undefined && c.resulted !== undefined) byResult.set(c.resulted, c.command);
+  return fixed.map((f) => {
+    const closed = f.closedLine as number;
+    const out: Analysis['fixedFailures'][number] = { line: f.line, text: f.text, fixed_line: closed, how: between(l, f.line, closed, f.keys) };
+    const failedWith = byResult.get(f.line);
+    const fixedWith = byResult.get(closed);
+    if (failedWith !== undefined && fixedWith !== undefined && fixedWith.trim() !== failedWith.trim()) out.fixed_by = clip(fixedWith.split('\n')[0] ?? '', 160);
+    return out;
+  });
 }
 
 /** Failed commands the agent answered afterwards, never re-run clean (the last 5). */
@@ -471,7 +474,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure):
     otherCommands: l.otherCommands,
     backgroundStarts: l.backgroundStarts,
     openFailures: open,
-    fixedFailures: l.failures.filter((f) => f.closedLine !== undefined && f.kind !== 'denied').slice(-10).map((f) => fixedFailure(l, f)),
+    fixedFailures: fixedFailures(l),
     passedOver: passedOver(l),
     documents: l.docs ?? [],
     jobs: Object.values(l.jobs ?? {}).sort((a, b) => (a.status === 'running' ? 0 : 1) - (b.status === 'running' ? 0 : 1) || b.line - a.line),

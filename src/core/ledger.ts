@@ -851,17 +851,29 @@ const RESOLVED_WORDS = /\b(?:fixed|resolved|now (?:works|passes|succeeds)|succee
  * export, session).
  */
 export function saysFailed(text: string, command: string): boolean {
+  return namesCommand(failureSentences(text), command);
+}
+
+/** The sentences of a message that say something failed and nothing of its resolution, lower-cased. */
+function failureSentences(text: string): string[] {
+  // Most messages say nothing failed: one test of the whole text spares splitting it.
+  if (!FAILED_WORDS.test(text)) return [];
+  return text
+    .split(/(?<=[.!?])\s+|\n+/)
+    .filter((s) => FAILED_WORDS.test(s) && !RESOLVED_WORDS.test(s))
+    .map((s) => s.toLowerCase());
+}
+
+function namesCommand(sentences: readonly string[], command: string): boolean {
+  if (sentences.length === 0) return false;
   const ws = command.split(/\s+/).filter((w) => w.length > 0 && !w.startsWith('-'));
   const program = (ws[0] ?? '').split(/[\\/]/).pop() ?? '';
   const script = ws.slice(1).find((w) => /\.\w{1,4}$/.test(w))?.split(/[\\/]/).pop() ?? '';
-  const words = [program, ...script.replace(/\.\w{1,4}$/, '').split(/[-_.]/)].map((w) => w.toLowerCase()).filter((w) => w.length >= 4);
-  if (words.length === 0) return false;
-  for (const sentence of text.split(/(?<=[.!?])\s+|\n+/)) {
-    if (!FAILED_WORDS.test(sentence) || RESOLVED_WORDS.test(sentence)) continue;
-    const lower = sentence.toLowerCase();
-    if (words.some((w) => new RegExp(`\\b${w.replace(/[^a-z0-9]/g, '')}`).test(lower))) return true;
-  }
-  return false;
+  const words = [program, ...script.replace(/\.\w{1,4}$/, '').split(/[-_.]/)].map((w) => w.toLowerCase().replace(/[^a-z0-9]/g, '')).filter((w) => w.length >= 4);
+  return words.some((w) => {
+    const re = new RegExp(`\\b${w}`);
+    return sentences.some((s) => re.test(s));
+  });
 }
 
 /**
@@ -878,13 +890,14 @@ export function listingAfterLastCommit(l: Ledger): { line: number; paths: string
 
 export function openFailures(l: Ledger): FailureEntry[] {
   const open: FailureEntry[] = [];
+  let said: string[] | undefined;
   for (let i = l.failures.length - 1; i >= 0; i -= 1) {
     const f = l.failures[i] as FailureEntry;
     if (f.closedLine !== undefined) continue;
     // A failed command the agent answered afterwards was dealt with (a detour, a probe, a retry
     // with other words); one the transcript ends on was not, nor one the agent's last message
     // says failed ("the bundled bash command failed on Windows").
-    if (f.kind === 'command' && l.lastAgentText !== null && f.line < l.lastAgentText.line && !saysFailed(l.lastAgentText.text, f.keys[0] ?? '')) continue;
+    if (f.kind === 'command' && l.lastAgentText !== null && f.line < l.lastAgentText.line && !namesCommand((said ??= failureSentences(l.lastAgentText.text)), f.keys[0] ?? '')) continue;
     if (open.some((o) => o.keys.join('\u0000') === f.keys.join('\u0000'))) continue;
     open.push(f);
   }

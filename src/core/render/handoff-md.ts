@@ -468,27 +468,26 @@ function resume(r: RenderInput): string {
 }
 
 export function renderHandoffMd(r: RenderInput, a: Analysis): string {
-  const md = renderFitting(r, a, MD.TIMELINE);
-  if (md.length <= MD_BYTES / 4 || Buffer.byteLength(md) <= MD_BYTES) return md;
-  // Past the last level, the recent timeline gives up its oldest rows (timeline.jsonl keeps every turn).
-  return renderFitting(r, a, MD.TIMELINE_SHORT);
-}
-
-function renderFitting(r: RenderInput, a: Analysis, timelineRows: number): string {
   // The sections that do not depend on the level are rendered and measured once, not once per
   // level tried; a level renders and measures only the sections it shortens, and the text is
   // joined once, at the level chosen.
-  const fixed = fixedParts(r, a, timelineRows);
-  const fixedBytes = [...fixed.head, ...fixed.middle, fixed.agentMessages, ...fixed.tail].reduce((n, p) => n + Buffer.byteLength(p), 0);
-  const joins = fixed.head.length + fixed.middle.length + fixed.tail.length + 3;
+  const fixed = fixedParts(r, a);
+  const fixedBytes = [...fixed.head, ...fixed.middle, fixed.agentMessages, ...fixed.tail, fixed.timeline, ...fixed.rest].reduce((n, p) => n + Buffer.byteLength(p), 0);
+  const joins = fixed.head.length + fixed.middle.length + fixed.tail.length + fixed.rest.length + 4;
+  const size = (parts: LevelParts): number => fixedBytes + joins + parts.reduce((n, p) => n + Buffer.byteLength(p), 0);
+  let parts: LevelParts;
   // When what no level shortens is already too long (a long session's), no level can fit: the
   // shortest is the one rendered, and the others are not tried.
-  if (fixedBytes + joins + Buffer.byteLength(fixed.requests) > MD_BYTES) return renderAt(fixed, levelParts(fixed, a, 3));
-  let parts = levelParts(fixed, a, 0);
-  for (const level of [1, 2, 3] as const) {
-    if (fixedBytes + joins + parts.reduce((n, p) => n + Buffer.byteLength(p), 0) <= MD_BYTES) break;
-    parts = levelParts(fixed, a, level);
+  if (fixedBytes + joins + Buffer.byteLength(fixed.requests) > MD_BYTES) parts = levelParts(fixed, a, 3);
+  else {
+    parts = levelParts(fixed, a, 0);
+    for (const level of [1, 2, 3] as const) {
+      if (size(parts) <= MD_BYTES) break;
+      parts = levelParts(fixed, a, level);
+    }
   }
+  // Past the last level, the recent timeline gives up its oldest rows (timeline.jsonl keeps every turn).
+  if (size(parts) > MD_BYTES) fixed.timeline = timelineSection(r, MD.TIMELINE_SHORT);
   return renderAt(fixed, parts);
 }
 
@@ -501,11 +500,18 @@ interface FixedParts {
   currentState: (level: Level) => string;
   agentMessages: string;
   tail: string[];
+  /** Recent timeline: the one section shortened past the last level. */
+  timeline: string;
+  rest: string[];
 }
 
-function fixedParts(r: RenderInput, a: Analysis, timelineRows: number): FixedParts {
+function timelineSection(r: RenderInput, rows: number): string {
+  const shown = Math.min(r.state.window.length, rows);
+  return section(`Recent timeline (last ${shown} of ${r.state.turns} turns)`, recent(r, shown));
+}
+
+function fixedParts(r: RenderInput, a: Analysis): FixedParts {
   const title = r.title ?? r.session;
-  const shown = Math.min(r.state.window.length, timelineRows);
   return {
     head: [frontMatter(r), `# Handoff: ${title.replace(/\r?\n/g, ' ')}\n`, section('Objective (verbatim)', objective(a))],
     requests: requests(a),
@@ -513,17 +519,9 @@ function fixedParts(r: RenderInput, a: Analysis, timelineRows: number): FixedPar
     middle: [section('State right now (verbatim tail)', stateNow(a)), section('Next Action', nextActionBody(a)), section('Claims to double-check', claims(a))],
     currentState: currentState(a),
     agentMessages: section('What the agent reported', agentMessages(a)),
-    tail: [
-      section('Verification', verification(a)),
-      section('Repository Evidence', repoEvidence(r, a)),
-      section('Unknowns', unknowns(a)),
-      section(`Recent timeline (last ${shown} of ${r.state.turns} turns)`, recent(r, shown)),
-      section('Subagents', subagents(r)),
-      section('Where everything lives', whereEverythingLives(r)),
-      section('Provenance', provenance(r)),
-      `${CONTRACT_HEADING}\n\n${r.contract ?? NONE}\n`,
-      section('Resume Instructions', resume(r)),
-    ],
+    tail: [section('Verification', verification(a)), section('Repository Evidence', repoEvidence(r, a)), section('Unknowns', unknowns(a))],
+    timeline: timelineSection(r, MD.TIMELINE),
+    rest: [section('Subagents', subagents(r)), section('Where everything lives', whereEverythingLives(r)), section('Provenance', provenance(r)), `${CONTRACT_HEADING}\n\n${r.contract ?? NONE}\n`, section('Resume Instructions', resume(r))],
   };
 }
 
@@ -539,5 +537,5 @@ function levelParts(f: FixedParts, a: Analysis, level: Level): LevelParts {
 }
 
 function renderAt(f: FixedParts, [requests, current, failing]: LevelParts): string {
-  return [...f.head, requests, ...f.middle, current, f.agentMessages, failing, ...f.tail].join('\n');
+  return [...f.head, requests, ...f.middle, current, f.agentMessages, failing, ...f.tail, f.timeline, ...f.rest].join('\n');
 }
