@@ -1,7 +1,7 @@
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
 import { decideOutcome, lastLine } from './outcome.js';
 import type { Outcome } from './outcome.js';
-import { checkTargets, commandKey, commitMessage, commitsInOutput, copySources, exitMeansNoMatch, gitListedFiles, gitStagedFiles, commitsStagedOnly, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
+import { checkTargets, commandKey, commitMessage, commitsInOutput, copySources, exitMeansNoMatch, gitListedFiles, gitLogTop, gitRemotes, gitStagedFiles, commitsStagedOnly, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
 import type { CheckTarget } from './shell.js';
 import { fmtClock, fmtOffset, localMinutes, offsetFromDate, startClaim, startsBeforeSession } from './clock.js';
 import { contentLines, DOC_LIMITS, namingRequest, readLines } from './documents.js';
@@ -193,6 +193,10 @@ export interface Ledger {
    * what was staged, which `paths` no longer holds.
    */
   treeListed?: { line: number; paths: string[]; staged?: string[]; committed?: number };
+  /** What the session's own latest `git log` printed first, and where. */
+  logTop?: { line: number; hash: string; subject: string };
+  /** The remotes the session's own latest `git remote -v` printed (none: an empty list), and where. */
+  remotes?: { line: number; list: { name: string; url: string }[] };
   /** Formatter runs that rewrote files their output does not name: how many, and where. */
   unnamedWrites?: { line: number; command: string; count: number }[];
 }
@@ -599,7 +603,8 @@ export function markChanged(l: Ledger, path: string, how: WriteHow, tool: string
   const had = key === undefined ? undefined : l.changed[key];
   if (key !== undefined) delete l.changed[key];
   else l.changedTotal += 1;
-  const rec: Ledger['changed'][string] = { line, how: had?.how === 'create' ? 'create' : how, tool };
+  // A file the session created stays a creation through later edits; a deletion is the last word.
+  const rec: Ledger['changed'][string] = { line, how: had?.how === 'create' && how !== 'delete' ? 'create' : how, tool };
   if (subagent) rec.subagent = true;
   // A file written again keeps where it was first written (often the main change) and how often.
   if (had !== undefined && counted) {
@@ -742,6 +747,12 @@ function firstFailureLine(out: string): string | null {
 }
 
 function noteGit(l: Ledger, command: string, out: string, line: number, failed: boolean, cwd: string | undefined): void {
+  if (!failed) {
+    const top = gitLogTop(command, out);
+    if (top !== null) l.logTop = { line, hash: top.hash, subject: clip(top.subject, 160) };
+    const remotes = gitRemotes(command, out);
+    if (remotes !== null) l.remotes = { line, list: remotes.slice(0, 5).map((r) => ({ name: clip(r.name, 60), url: clip(r.url, 300) })) };
+  }
   const listed = failed ? null : gitListedFiles(command, out);
   if (listed !== null) {
     const staged = gitStagedFiles(out);

@@ -336,7 +336,7 @@ function applyToLedger(st: SessionState, f: Fact, line: number, main: boolean, t
     case 'files':
       for (const name of f.files) {
         const path = filePath(name, st.meta.cwd);
-        if (f.ok === true) markChanged(l, path, 'patch', f.tool, line, !main, undefined, true, true);
+        if (f.ok === true) markChanged(l, path, f.how ?? 'patch', f.tool, line, !main, undefined, true, true);
         else if (f.ok === false) markNotChanged(l, path, line, 'the patch did not apply');
       }
       return;

@@ -547,6 +547,30 @@ export function isGitRebase(command: string): boolean {
   return runsGit(command, (w) => w[1] === 'rebase' || (w[1] === 'pull' && w.some((a) => a === '--rebase' || a === '-r')));
 }
 
+/**
+ * The remotes a `git remote -v` run printed (`origin\thttps://… (fetch)`), each once; an empty list
+ * when the command was that run alone and printed none; null when the command holds no such run.
+ */
+export function gitRemotes(command: string, out: string): { name: string; url: string }[] | null {
+  if (!command.includes('remote')) return null;
+  const ps = programs(command);
+  if (!ps.some((w) => w[0] === 'git' && w[1] === 'remote' && (w.includes('-v') || w.includes('--verbose')))) return null;
+  const remotes: { name: string; url: string }[] = [];
+  for (const m of out.matchAll(/^(\S+)\t(\S+) \((?:fetch|push)\)$/gm)) {
+    const name = m[1] as string;
+    if (!remotes.some((r) => r.name === name)) remotes.push({ name, url: m[2] as string });
+  }
+  if (remotes.length > 0) return remotes;
+  return ps.length === 1 && out.trim().length === 0 ? [] : null;
+}
+
+/** The newest commit a `git log` run printed first (`ecd5389 feat: backend v0`); null when the command holds no such run. */
+export function gitLogTop(command: string, out: string): { hash: string; subject: string } | null {
+  if (!command.includes('log') || !runsGit(command, (w) => w[1] === 'log')) return null;
+  const first = logLines(out)[0];
+  return first === undefined ? null : { hash: first.hash, subject: first.rest };
+}
+
 export function isGitMergeOrPull(command: string): boolean {
   return runsGit(command, (w) => w[1] === 'merge' || w[1] === 'pull');
 }

@@ -97,7 +97,7 @@ export type Fact =
       denied?: string;
     }
   /** Files a harness reports as written (ok true) or not written (ok false); `ok` absent: touched, outcome unknown. */
-  | { t: 'files'; files: string[]; tool: string; ok?: boolean }
+  | { t: 'files'; files: string[]; tool: string; ok?: boolean; how?: WriteHow }
   /** A real user message, stripped of the wrappers the harness adds. */
   | { t: 'request'; text: string; kind: 'request' | 'answer' | 'rejection' }
   | { t: 'turn_complete' }

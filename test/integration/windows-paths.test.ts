@@ -61,8 +61,10 @@ describe('a Codex session on Windows', () => {
     const { dir } = await build();
     const llm = await readJson<Llm>(join(dir, 'HANDOFF.llm.json'));
     expect(llm.files_changed.map((f) => f.path)).toEqual([`${CWD}\\lib\\prices.ts`, `${CWD}\\README.md`]);
-    // The entry is the later report (the tool's output), with what the patch text defines.
-    expect(llm.files_changed[0]).toMatchObject({ how: 'patch', what: ['rate'] });
+    // The entry is the later report (the tool's output), with what the patch text defines; the
+    // event says the patch added the file (`type: add`): a create.
+    expect(llm.files_changed[0]).toMatchObject({ how: 'create', what: ['rate'] });
+    expect(llm.files_changed[1]).toMatchObject({ how: 'patch' });
     expect(llm.files_not_changed.map((f) => f.path)).toEqual([`${CWD}\\LIB\\TAX.ts`]);
     expect(llm.files_touched.map((f) => f.path).sort()).toEqual([`${CWD}\\LIB\\TAX.ts`, `${CWD}\\README.md`, `${CWD}\\lib\\prices.ts`]);
 

@@ -8,7 +8,7 @@ import { recapNext } from '../../src/core/harness/claude.js';
 import { listingAfterLastCommit, noteAgentText, noteCall, noteResult, openFailures, saysFailed } from '../../src/core/ledger.js';
 import type { Pressure } from '../../src/core/pressure.js';
 import { renderAll } from '../../src/core/render/index.js';
-import { checkTargets, commitsStagedOnly, gitStagedFiles, pushesInOutput } from '../../src/core/shell.js';
+import { checkTargets, commitsStagedOnly, gitLogTop, gitRemotes, gitStagedFiles, pushesInOutput } from '../../src/core/shell.js';
 import { initialState } from '../../src/core/state.js';
 import type { SessionState } from '../../src/core/state.js';
 import { ingestText, jsonl } from './ingest-helper.js';
@@ -257,5 +257,56 @@ describe('a file the user pointed at', () => {
     const md = renderAll(renderInput(path)).handoffMd;
     expect(md).toMatch(/`\/w\/docs\/spec\.md` — named at line 1, read at line 3 \(\d+ of the \d+ lines kept from the read; all \d+ in HANDOFF\.summary\.json\)/);
     expect(md).not.toMatch(/of its \d+ lines/);
+  });
+});
+
+describe('a Codex patch reported by its patch_apply_end event', () => {
+  const meta = { timestamp: '2026-07-10T18:00:00Z', type: 'session_meta', payload: { id: 's', cwd: '/w', cli_version: '0.144.1' } };
+  const applied = (n: number, changes: Record<string, unknown>) => ({ timestamp: `2026-07-10T18:0${n}:00Z`, type: 'event_msg', payload: { type: 'patch_apply_end', call_id: `c${n}`, success: true, changes } });
+
+  it('keeps what the patch did to each file: created, updated, deleted; a deletion is the last word on a file it created', () => {
+    const { state } = ingestText(
+      jsonl(
+        meta,
+        applied(1, { '/w/web/scripts/check.mjs': { type: 'add', content: 'x' }, '/w/src/a.rs': { type: 'update', unified_diff: '@@' } }),
+        applied(2, { '/w/web/scripts/check.mjs': { type: 'delete', content: 'x' } }),
+        applied(3, { '/w/src/b.rs': { delete: {} }, '/w/src/c.rs': { add: { content: 'y' } } }),
+      ),
+      { harness: 'codex' },
+    );
+    const how = Object.fromEntries(Object.entries(state.ledger.changed).map(([p, c]) => [p, c.how]));
+    expect(how).toEqual({ '/w/src/a.rs': 'patch', '/w/web/scripts/check.mjs': 'delete', '/w/src/b.rs': 'delete', '/w/src/c.rs': 'create' });
+    expect(state.ledger.changed['/w/web/scripts/check.mjs']).toMatchObject({ line: 3, first: 2, writes: 2 });
+  });
+});
+
+describe("the session's own git log and remotes", () => {
+  it('reads the newest commit a log printed, and the remotes `git remote -v` named or that it named none', () => {
+    expect(gitLogTop('git log --oneline -5', 'ecd5389 feat: backend v0\n1a2b3c4 init\n')).toEqual({ hash: 'ecd5389', subject: 'feat: backend v0' });
+    expect(gitLogTop('git status', 'ecd5389 feat: backend v0')).toBeNull();
+    expect(gitRemotes('git remote -v', 'origin\thttps://github.com/o/r.git (fetch)\norigin\thttps://github.com/o/r.git (push)\n')).toEqual([{ name: 'origin', url: 'https://github.com/o/r.git' }]);
+    expect(gitRemotes('git remote -v', '')).toEqual([]);
+    // Combined with other commands, an empty output proves nothing about the remotes.
+    expect(gitRemotes('git log --oneline -3; git remote -v', '')).toBeNull();
+    expect(gitRemotes('git remote add origin x', '')).toBeNull();
+  });
+
+  it('are said in Repository Evidence when the repository cannot be read now', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'handoff-git-'));
+    const path = join(dir, 's.jsonl');
+    const use = (uuid: string, id: string, command: string) => ({ type: 'assistant', uuid, sessionId: 's', cwd: '/nonexistent/w', timestamp: '2026-04-26T10:01:00Z', message: { role: 'assistant', content: [{ type: 'tool_use', id, name: 'Bash', input: { command } }] } });
+    const res = (uuid: string, id: string, content: string) => ({ type: 'user', uuid, sessionId: 's', cwd: '/nonexistent/w', timestamp: '2026-04-26T10:01:01Z', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content, is_error: false }] } });
+    writeFileSync(
+      path,
+      jsonl(
+        { type: 'user', uuid: 'u1', sessionId: 's', cwd: '/nonexistent/w', timestamp: '2026-04-26T10:00:00Z', message: { role: 'user', content: 'draft the grant' } },
+        use('a1', 't1', 'git log --oneline -3'),
+        res('r1', 't1', 'ecd5389 feat: backend v0'),
+        use('a2', 't2', 'git remote -v'),
+        res('r2', 't2', ''),
+      ),
+    );
+    const md = renderAll(renderInput(path)).handoffMd;
+    expect(md).toContain('*reported* — the session\'s own git output, as printed then: its latest `git log` (line 3) began with `ecd5389` «feat: backend v0»; its latest `git remote -v` (line 5) printed no remote.');
   });
 });

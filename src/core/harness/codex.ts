@@ -5,6 +5,7 @@ import { parseExitCode } from './exit-code.js';
 import { codeModeCalls } from './code-mode.js';
 import { patchAdditions, whatChanged } from '../what-changed.js';
 import { codexAnswers, codexUserRequest } from './requests.js';
+import type { WriteHow } from '../ledger.js';
 
 /**
  * Codex rollouts: `{timestamp, type, payload}` lines. The conversation is written twice: as
@@ -475,8 +476,22 @@ function readEvent(p: Record<string, unknown>, obs: Observation, st: CodexState)
       readExecEvent(p, obs, type === 'exec_command_end');
       return;
     case 'patch_apply_end': {
-      const changes = isObj(p.changes) ? Object.keys(p.changes) : [];
-      if (changes.length > 0) obs.facts.push(typeof p.success === 'boolean' ? { t: 'files', files: changes, tool: 'apply_patch', ok: p.success } : { t: 'files', files: changes, tool: 'apply_patch' });
+      // Each file by what the patch did to it: `{"type": "add" | "delete" | "update"}`, or an object
+      // keyed by that word in older versions.
+      const byHow = new Map<WriteHow, string[]>();
+      if (isObj(p.changes)) {
+        for (const [path, change] of Object.entries(p.changes)) {
+          const kind = isObj(change) ? (str(change.type) ?? (change.add !== undefined ? 'add' : change.delete !== undefined ? 'delete' : 'update')) : 'update';
+          const how: WriteHow = kind === 'add' ? 'create' : kind === 'delete' ? 'delete' : 'patch';
+          byHow.set(how, [...(byHow.get(how) ?? []), path]);
+        }
+      }
+      for (const [how, files] of byHow) {
+        const fact: Fact & { t: 'files' } = { t: 'files', files, tool: 'apply_patch' };
+        if (typeof p.success === 'boolean') fact.ok = p.success;
+        if (how !== 'patch') fact.how = how;
+        obs.facts.push(fact);
+      }
       const id = str(p.call_id);
       if (id !== undefined && typeof p.success === 'boolean') obs.facts.push({ t: 'tool_result', id, ok: p.success });
       return;

@@ -247,6 +247,8 @@ function repoEvidence(r: RenderInput, a: Analysis): string {
     out.push(`${label('unknown')} — repository state unavailable: ${g.reason ?? g.status}. Branch, HEAD and dirty state are not recorded (never assumed clean).`);
     const listed = listedBySession(r);
     if (listed !== null) out.push(listed);
+    const seen = gitSeenBySession(r);
+    if (seen !== null) out.push(seen);
   }
   const base = pathsBase(r.state.meta);
   out.push(filesChanged(a, base), filesNotChanged(a, base), commits(a));
@@ -270,6 +272,19 @@ function listedBySession(r: RenderInput): string | null {
       ? `the session's latest \`git status\` or \`git diff --name-only\` (line ${t.line}), after its last commit, listed ${t.paths.length} uncommitted file(s)`
       : `the session's latest \`git status\` (line ${t.line}) showed ${t.paths.length} file(s) unstaged or untracked, which its commit at line ${t.committed} (of what was staged) left uncommitted`;
   return `${label('reported')} — ${what}: ${shown.map((p) => code(p)).join(', ')}${more}.`;
+}
+
+/**
+ * When the repository cannot be read now: the newest commit the session's own latest `git log`
+ * printed, and the remotes its latest `git remote -v` named (or that it named none).
+ */
+function gitSeenBySession(r: RenderInput): string | null {
+  const l = r.state.ledger;
+  const parts: string[] = [];
+  if (l.logTop !== undefined) parts.push(`its latest \`git log\` (line ${l.logTop.line}) began with ${code(l.logTop.hash)} «${oneLine(l.logTop.subject, 100)}»`);
+  const rm = l.remotes;
+  if (rm !== undefined) parts.push(rm.list.length === 0 ? `its latest \`git remote -v\` (line ${rm.line}) printed no remote` : `its latest \`git remote -v\` (line ${rm.line}) named ${rm.list.map((x) => `${code(x.name)} ${code(x.url, 300)}`).join(', ')}`);
+  return parts.length === 0 ? null : `${label('reported')} — the session's own git output, as printed then: ${parts.join('; ')}.`;
 }
 
 /**
