@@ -173,6 +173,13 @@ function othersInTree(l: Ledger, changed: readonly FileChange[]): string {
   return `; the session's \`git\` listing at line ${t.line} also named ${others.length} file(s) this handoff does not list as changed by it (${shown}${others.length > 4 ? ', …' : ''}): ask before committing those`;
 }
 
+/** The branch's pull request, when the session saw one: a push to the branch updates it. */
+function prOfBranch(l: Ledger): string {
+  const pr = l.branchPr;
+  if (pr === undefined) return '';
+  return `; the branch has a pull request${pr.state === undefined ? '' : ` (${pr.state.toLowerCase()})`}, ${pr.url} (line ${pr.line}): a push to the branch updates it`;
+}
+
 /** A plan step whose words say it tested or verified the work. */
 const TEST_STEP = /^\s*(?:test|verify|validate|re-?run (?:the )?tests?|run (?:the )?(?:unit |integration |e2e )?tests?|check that)\b/i;
 
@@ -298,7 +305,7 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
     // Every commit counted is named, up to five; beyond, which five are named is said.
     const list = unpushed.slice(-5).map((c) => `${c.hash} ${quote(c.subject, 80)}`).join(', ');
     const which = unpushed.length > 5 ? '; the latest 5: ' : ': ';
-    return { text: `Push the ${unpushed.length} unpushed commit(s) once the user agrees${which}${list}`, rule: 'unpushed_commits', label: 'verified', line: unpushed[unpushed.length - 1]?.line ?? null };
+    return { text: `Push the ${unpushed.length} unpushed commit(s) once the user agrees${which}${list}${prOfBranch(l)}`, rule: 'unpushed_commits', label: 'verified', line: unpushed[unpushed.length - 1]?.line ?? null };
   }
   const said = l.lastAgentText;
   const stated = said === null ? null : statedNextStep(said.text);
@@ -308,7 +315,7 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
   const uncommitted = changed.filter((f) => f.line > lastCommitLine);
   if (uncommitted.length > 0) {
     const names = uncommitted.slice(-4).map((f) => f.path.split('/').pop() ?? f.path).join(', ');
-    return { text: `The last request${reqText} is answered. Verify the change, then commit the ${uncommitted.length} uncommitted file change(s) (${names}${uncommitted.length > 4 ? ', …' : ''}) once the user agrees${othersInTree(l, changed)}`, rule: 'uncommitted_changes', label: 'inferred', line: uncommitted[uncommitted.length - 1]?.line ?? null };
+    return { text: `The last request${reqText} is answered. Verify the change, then commit the ${uncommitted.length} uncommitted file change(s) (${names}${uncommitted.length > 4 ? ', …' : ''}) once the user agrees${othersInTree(l, changed)}${prOfBranch(l)}`, rule: 'uncommitted_changes', label: 'inferred', line: uncommitted[uncommitted.length - 1]?.line ?? null };
   }
   if (req !== null) return { text: `Nothing is pending: the last request${reqText} was answered (line ${end.line ?? '?'}). Wait for the user's next request.${recapSays(l, req)}`, rule: 'nothing_pending', label: 'inferred', line: end.line };
   return { text: 'unknown — the transcript holds no user request, no plan, no failure and no commit to go on; confirm the next step with the user', rule: 'unknown', label: 'unknown', line: null };

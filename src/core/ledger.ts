@@ -1,7 +1,7 @@
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
 import { decideOutcome, lastLine } from './outcome.js';
 import type { Outcome } from './outcome.js';
-import { checkTargets, commandKey, commitMessage, commitsInOutput, copySources, exitMeansNoMatch, gitListedFiles, gitLogTop, gitRemotes, gitStagedFiles, commitsStagedOnly, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
+import { checkTargets, commandKey, commitMessage, commitsInOutput, copySources, exitMeansNoMatch, gitListedFiles, branchPullRequest, gitLogTop, gitRemotes, gitStagedFiles, commitsStagedOnly, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
 import type { CheckTarget } from './shell.js';
 import { fmtClock, fmtOffset, localMinutes, offsetFromDate, startClaim, startsBeforeSession } from './clock.js';
 import { contentLines, DOC_LIMITS, namingRequest, readLines } from './documents.js';
@@ -193,6 +193,8 @@ export interface Ledger {
    * what was staged, which `paths` no longer holds.
    */
   treeListed?: { line: number; paths: string[]; staged?: string[]; committed?: number };
+  /** The current branch's pull request, as `gh pr view` or `gh pr create` printed it, and where. */
+  branchPr?: { url: string; line: number; state?: string };
   /** What the session's own latest `git log` printed first, and where. */
   logTop?: { line: number; hash: string; subject: string };
   /** The remotes the session's own latest `git remote -v` printed (none: an empty list), and where. */
@@ -748,6 +750,8 @@ function firstFailureLine(out: string): string | null {
 
 function noteGit(l: Ledger, command: string, out: string, line: number, failed: boolean, cwd: string | undefined): void {
   if (!failed) {
+    const pr = branchPullRequest(command, out);
+    if (pr !== null) l.branchPr = pr.state === undefined ? { url: clip(pr.url, 300), line } : { url: clip(pr.url, 300), line, state: pr.state };
     const top = gitLogTop(command, out);
     if (top !== null) l.logTop = { line, hash: top.hash, subject: clip(top.subject, 160) };
     const remotes = gitRemotes(command, out);

@@ -580,6 +580,21 @@ export function isGitCommit(command: string): boolean {
 }
 
 /** A pull-request link that a push prints ("Create a pull request … by visiting: URL"). */
+/**
+ * The pull request of the current branch, from `gh pr view` (no number: the branch's own) or
+ * `gh pr create`: its address, and its state when the output gives it. Null otherwise.
+ */
+export function branchPullRequest(command: string, out: string): { url: string; state?: string } | null {
+  if (!command.includes('gh') || !command.includes('pr')) return null;
+  const ps = programs(command).filter((w) => w[0] === 'gh' && w[1] === 'pr' && (w[2] === 'create' || (w[2] === 'view' && !w.slice(3).some((a) => !a.startsWith('-') && /^(?:\d+|https?:\/\/\S+)$/.test(a)))));
+  if (ps.length === 0) return null;
+  const url = /https:\/\/[^\s"'<>]+\/pull\/\d+/.exec(out)?.[0];
+  if (url === undefined) return null;
+  const state = /"state"\s*:\s*"(\w+)"|^state:\s*(\w+)/m.exec(out);
+  const s = state?.[1] ?? state?.[2];
+  return s === undefined ? { url } : { url, state: s.toUpperCase() };
+}
+
 export function pullRequestHint(output: string): string | null {
   const m = /(https?:\/\/\S+\/(?:pull\/new|merge_requests\/new)\S*)/.exec(output);
   return m?.[1] ?? null;

@@ -8,7 +8,7 @@ import { recapNext } from '../../src/core/harness/claude.js';
 import { listingAfterLastCommit, noteAgentText, noteCall, noteResult, openFailures, saysFailed } from '../../src/core/ledger.js';
 import type { Pressure } from '../../src/core/pressure.js';
 import { renderAll } from '../../src/core/render/index.js';
-import { checkTargets, commitsStagedOnly, gitLogTop, gitRemotes, gitStagedFiles, pushesInOutput } from '../../src/core/shell.js';
+import { branchPullRequest, checkTargets, commitsStagedOnly, gitLogTop, gitRemotes, gitStagedFiles, pushesInOutput } from '../../src/core/shell.js';
 import { initialState } from '../../src/core/state.js';
 import type { SessionState } from '../../src/core/state.js';
 import { ingestText, jsonl } from './ingest-helper.js';
@@ -308,5 +308,30 @@ describe("the session's own git log and remotes", () => {
     );
     const md = renderAll(renderInput(path)).handoffMd;
     expect(md).toContain('*reported* — the session\'s own git output, as printed then: its latest `git log` (line 3) began with `ecd5389` «feat: backend v0»; its latest `git remote -v` (line 5) printed no remote.');
+  });
+});
+
+describe("the branch's pull request", () => {
+  it('is read from `gh pr view` of the current branch or `gh pr create`, not from a view of another number', () => {
+    expect(branchPullRequest('gh pr view --json url', '{"url":"https://github.com/o/r/pull/2"}')).toEqual({ url: 'https://github.com/o/r/pull/2' });
+    expect(branchPullRequest('gh pr view --json url,state', '{"state":"OPEN","url":"https://github.com/o/r/pull/2"}')).toEqual({ url: 'https://github.com/o/r/pull/2', state: 'OPEN' });
+    expect(branchPullRequest('gh pr create --fill', 'https://github.com/o/r/pull/7\n')).toEqual({ url: 'https://github.com/o/r/pull/7' });
+    expect(branchPullRequest('gh pr view 12 --json url', '{"url":"https://github.com/o/r/pull/12"}')).toBeNull();
+    expect(branchPullRequest('gh pr list', 'https://github.com/o/r/pull/3')).toBeNull();
+  });
+
+  it('is named beside the commit advice: a push to the branch updates it', () => {
+    const st = initialState();
+    const l = st.ledger;
+    noteCall(l, { id: 'c1', name: 'Bash', line: 10, command: 'gh pr view --json url' });
+    noteResult(l, { id: 'c1', line: 11, ok: true, exitCode: 0, output: '{"url":"https://github.com/o/r/pull/2"}' });
+    noteCall(l, { id: 'c2', name: 'Edit', line: 12, writes: [{ path: '/w/README.md', how: 'edit' }] });
+    noteResult(l, { id: 'c2', line: 13, ok: true });
+    l.lastRequestLine = 1;
+    l.requests.push({ line: 1, text: 'update the readme', kind: 'request' });
+    l.last = { event: 'agent_text', line: 14 };
+    const next = analysed(st).nextAction;
+    expect(next.rule).toBe('uncommitted_changes');
+    expect(next.text).toMatch(/; the branch has a pull request, https:\/\/github\.com\/o\/r\/pull\/2 \(line 11\): a push to the branch updates it$/);
   });
 });
