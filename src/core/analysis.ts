@@ -322,17 +322,28 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
 }
 
 function targetRows(checks: readonly CheckRun[], failures: readonly FailureEntry[]): CheckTargetRow[] {
+  // Where each failed check was fixed, by the failure's line: looked up once per failed run.
+  const fixedAt = new Map<number, number | null>();
+  for (const f of failures) if (f.kind === 'check' && !fixedAt.has(f.line)) fixedAt.set(f.line, f.closedLine ?? null);
   const by = new Map<string, CheckTargetRow>();
   for (const c of checks) {
     const target = c.keys.join(' + ') || c.command;
+    const failed = c.outcome === 'fail' ? 1 : 0;
+    const fixed = failed === 1 ? (fixedAt.get(c.line) ?? null) : null;
     const row = by.get(target);
-    const base: CheckRow = { line: c.line, command: c.command, outcome: c.outcome, summary: c.summary, exit_code: c.exitCode ?? null };
-    const fixed = c.outcome === 'fail' ? (failures.find((f) => f.kind === 'check' && f.line === c.line)?.closedLine ?? null) : null;
-    if (row === undefined) by.set(target, { ...base, target, runs: 1, failed: c.outcome === 'fail' ? 1 : 0, fixed_line: fixed });
-    else {
-      const failed = row.failed + (c.outcome === 'fail' ? 1 : 0);
-      by.set(target, { ...base, target, runs: row.runs + 1, failed, fixed_line: fixed });
+    if (row === undefined) {
+      by.set(target, { line: c.line, command: c.command, outcome: c.outcome, summary: c.summary, exit_code: c.exitCode ?? null, target, runs: 1, failed, fixed_line: fixed });
+      continue;
     }
+    // The row shows the target's latest run; its counts cover them all.
+    row.line = c.line;
+    row.command = c.command;
+    row.outcome = c.outcome;
+    row.summary = c.summary;
+    row.exit_code = c.exitCode ?? null;
+    row.runs += 1;
+    row.failed += failed;
+    row.fixed_line = fixed;
   }
   // Latest first: what a successor must believe now.
   return [...by.values()].sort((a, b) => b.line - a.line);
@@ -342,9 +353,13 @@ const base = (p: string): string => p.split(/[\\/]/).pop() ?? p;
 
 /** What the session did between a failure and the run that fixed it: its writes and commands (at most 3). */
 export function between(l: Ledger, from: number, to: number, keys: readonly string[] = []): string[] {
+  return betweenIn(Object.values(l.calls), from, to, keys);
+}
+
+function betweenIn(all: readonly Ledger['calls'][string][], from: number, to: number, keys: readonly string[]): string[] {
   const out: string[] = [];
   // The failed command's own re-run is the fix's proof, not something done in between.
-  const calls = Object.values(l.calls).filter((c) => c.line > from && c.line < to && c.question === undefined && !(c.command !== undefined && keys.includes(commandKey(c.command)))).sort((a, b) => a.line - b.line);
+  const calls = all.filter((c) => c.line > from && c.line < to && c.question === undefined && !(c.command !== undefined && keys.includes(commandKey(c.command)))).sort((a, b) => a.line - b.line);
   for (const c of calls) {
     if (c.writes && c.writes.length > 0) out.push(`${c.writes[0]?.how ?? 'write'} ${base(c.writes[0]?.path ?? '')} (line ${c.line})`);
     else if (c.command !== undefined && c.targets === undefined) out.push(`\`${clip(c.command.split('\n')[0] ?? '', 80)}\` (line ${c.line})`);
@@ -362,11 +377,12 @@ function fixedFailures(l: Ledger): Analysis['fixedFailures'] {
   const fixed = l.failures.filter((f) => f.closedLine !== undefined && f.kind !== 'denied').slice(-10);
   if (fixed.length === 0) return [];
   // The commands by the line of their result, for the calls still remembered.
+  const calls = Object.values(l.calls);
   const byResult = new Map<number, string>();
-  for (const c of Object.values(l.calls)) if (c.command !== undefined && c.resulted !== undefined) byResult.set(c.resulted, c.command);
+  for (const c of calls) if (c.command !== undefined && c.resulted !== undefined) byResult.set(c.resulted, c.command);
   return fixed.map((f) => {
     const closed = f.closedLine as number;
-    const out: Analysis['fixedFailures'][number] = { line: f.line, text: f.text, fixed_line: closed, how: between(l, f.line, closed, f.keys) };
+    const out: Analysis['fixedFailures'][number] = { line: f.line, text: f.text, fixed_line: closed, how: betweenIn(calls, f.line, closed, f.keys) };
     const failedWith = byResult.get(f.line);
     const fixedWith = byResult.get(closed);
     if (failedWith !== undefined && fixedWith !== undefined && fixedWith.trim() !== failedWith.trim()) out.fixed_by = clip(fixedWith.split('\n')[0] ?? '', 160);
