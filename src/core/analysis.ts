@@ -390,10 +390,10 @@ function fixedFailures(l: Ledger): Analysis['fixedFailures'] {
   });
 }
 
-/** Failed commands the agent answered afterwards, never re-run clean (the last 5). */
-function passedOver(l: Ledger): { line: number; text: string }[] {
+/** Failed commands the agent answered afterwards, never re-run clean (the last 5); not those still open (its last message says they failed). */
+function passedOver(l: Ledger, open: readonly { line: number }[]): { line: number; text: string }[] {
   const said = l.lastAgentText?.line ?? 0;
-  return l.failures.filter((f) => f.kind === 'command' && f.closedLine === undefined && f.line < said).slice(-5).map((f) => ({ line: f.line, text: f.text }));
+  return l.failures.filter((f) => f.kind === 'command' && f.closedLine === undefined && f.line < said && !open.some((o) => o.line === f.line)).slice(-5).map((f) => ({ line: f.line, text: f.text }));
 }
 
 export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure): Analysis {
@@ -498,7 +498,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure):
     backgroundStarts: l.backgroundStarts,
     openFailures: open,
     fixedFailures: fixedFailures(l),
-    passedOver: passedOver(l),
+    passedOver: passedOver(l, open),
     documents: l.docs ?? [],
     jobs: Object.values(l.jobs ?? {}).sort((a, b) => (a.status === 'running' ? 0 : 1) - (b.status === 'running' ? 0 : 1) || b.line - a.line),
     agentMessages: (l.said ?? []).slice(-20),

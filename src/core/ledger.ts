@@ -442,9 +442,9 @@ const codeModeCell = /^Script running with cell ID (\S+)/;
 /** A program that crashed, whatever the harness's verdict (`python x.py | tail` exits 0). */
 const CRASHED = /^Traceback \(most recent call last\):$|^[A-Z]\w*(?:Error|Exception): \S/m;
 
-/** A foreground shell Claude Code moved to the background, and a poll of one that has not ended. */
-const MOVED_TO_BACKGROUND = /^\s*Command running in background with ID:\s*([\w-]{2,64})\s*$/;
-const STILL_RUNNING = /^\s*<status>running<\/status>/;
+/** A foreground shell Claude Code moved to the background, and a poll of one that has not ended (or was killed: no outcome). */
+const MOVED_TO_BACKGROUND = /^\s*Command running in background with ID:\s*([\w-]{2,64})(?:[.\s]|$)/;
+const STILL_RUNNING = /^\s*<status>(?:running|killed)<\/status>/;
 
 export function noteResult(l: Ledger, r: ResultInput): void {
   let call = l.calls[r.id];
@@ -856,7 +856,6 @@ export function noteTurnEnd(l: Ledger, event: 'turn_complete' | 'turn_aborted' |
   l.last = { event, line };
 }
 
-/** Open failures: not closed by a later passing run, once per target (the latest). */
 const FAILED_WORDS = /\b(?:failed|fails|errored|could ?n[o']t|unable to|did ?n[o']t work|does ?n[o']t work)\b/i;
 const RESOLVED_WORDS = /\b(?:fixed|resolved|now (?:works|passes|succeeds)|succeeded|worked around|instead)\b/i;
 
@@ -903,6 +902,7 @@ export function listingAfterLastCommit(l: Ledger): { line: number; paths: string
   return t.line > last ? { line: t.line, paths: t.paths } : null;
 }
 
+/** Open failures: not closed by a later passing run, once per target (the latest). */
 export function openFailures(l: Ledger): FailureEntry[] {
   const open: FailureEntry[] = [];
   let said: string[] | undefined;

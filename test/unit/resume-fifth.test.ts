@@ -23,6 +23,14 @@ import { renderInput } from './render-input.js';
 const NO_PRESSURE = { used: null, limit: null, ratio: null, level: 'unknown', limit_source: null } as unknown as Pressure;
 const analysed = (st: SessionState) => analyze(st, gitUnavailable('no-cwd', 'no cwd', null, null), NO_PRESSURE);
 
+/** A shell call at `line` and its result on the next line. */
+let calls = 0;
+function ran(l: SessionState['ledger'], line: number, command: string, exitCode: number, output = ''): void {
+  const id = `r${(calls += 1)}`;
+  noteCall(l, { id, name: 'Bash', line, command });
+  noteResult(l, { id, line: line + 1, ok: exitCode === 0, exitCode, output });
+}
+
 describe('an import check', () => {
   it('is `python -c` code that only imports, sets up sys.path and prints a fixed message: a test that the modules load', () => {
     const cmd = `source .venv/bin/activate && python -c "import sys; sys.path.insert(0, 'src'); import analyze; print('analyze imports OK')" && python3 -c "from app.core import (a, b)"`;
@@ -109,12 +117,22 @@ describe('a shell Claude Code moved to the background when it outlived its timeo
   it('has no outcome while it runs: neither the move nor a poll that says running is a run', () => {
     const { state } = ingestText(jsonl(...started));
     expect(state.ledger.checks).toEqual([]);
+    // Later versions say where the output goes, after the id.
+    const later = started.map((x) => JSON.parse(JSON.stringify(x).replace('with ID: ab12cd"', 'with ID: ab12cd. Output is being written to: /tmp/ab12cd.output"')) as unknown);
+    expect(JSON.stringify(later)).toContain('Output is being written to');
+    expect(ingestText(jsonl(...later)).state.ledger.checks).toEqual([]);
   });
 
   it('takes its outcome from the poll that reports it ended, at that line', () => {
     const done = result('u3', 't3', '<status>completed</status>\n\n<exit_code>1</exit_code>\n\n<stdout>\nTests: 2 failed, 9 passed\n</stdout>', { shellId: 'ab12cd', status: 'completed', exitCode: 1 });
     const { state } = ingestText(jsonl(...started, use('a3', 't3', 'BashOutput', { bash_id: 'ab12cd' }), done));
     expect(state.ledger.checks.map((c) => ({ line: c.line, outcome: c.outcome, command: c.command }))).toEqual([{ line: 7, outcome: 'fail', command: 'npm test' }]);
+  });
+
+  it('has no outcome when a poll says it was killed', () => {
+    const killed = result('u3', 't3', '<status>killed</status>\n\n<stdout>\nRUNS 3 suites\n</stdout>', { shellId: 'ab12cd', status: 'killed', exitCode: null });
+    const { state } = ingestText(jsonl(...started, use('a3', 't3', 'BashOutput', { bash_id: 'ab12cd' }), killed));
+    expect(state.ledger.checks).toEqual([]);
   });
 
   it('that the agent started in the background itself stays a job, never a check', () => {
@@ -143,6 +161,16 @@ describe('a failed command the agent answered afterwards', () => {
 
   it("stays open when the agent's last message says it failed", () => {
     expect(failedThenSaid('Submit here: https://example.org\n\nNote: I tried to export the session transcript, but the bundled bash command failed on Windows.')).toEqual([11]);
+  });
+
+  it('is listed once: open, not also as passed over', () => {
+    const st = initialState();
+    const l = st.ledger;
+    ran(l, 10, 'bash ./export-session.sh .', 1, 'fatal error');
+    noteAgentText(l, 'The export-session script failed on Windows.', 20);
+    const a = analysed(st);
+    expect(a.openFailures.map((f) => f.line)).toEqual([11]);
+    expect(a.passedOver).toEqual([]);
   });
 
   it('is dealt with when the message does not say so, or says it was got around', () => {
@@ -175,10 +203,8 @@ describe('a pull --rebase before a push', () => {
   it('names the commit by the hash it was pushed with, and the hash it was made as', () => {
     const st = initialState();
     const l = st.ledger;
-    noteCall(l, { id: 'c1', name: 'Bash', line: 10, command: 'git add SUBMISSION.md && git commit -m "Final SUBMISSION.md" && git push' });
-    noteResult(l, { id: 'c1', line: 11, ok: false, exitCode: 1, output: '[main c83eea1] Final SUBMISSION.md\n 1 file changed\nTo https://github.com/o/r.git\n ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs' });
-    noteCall(l, { id: 'c2', name: 'Bash', line: 12, command: 'git pull --rebase origin main && git push' });
-    noteResult(l, { id: 'c2', line: 13, ok: true, exitCode: 0, output: out });
+    ran(l, 10, 'git add SUBMISSION.md && git commit -m "Final SUBMISSION.md" && git push', 1, '[main c83eea1] Final SUBMISSION.md\n 1 file changed\nTo https://github.com/o/r.git\n ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs');
+    ran(l, 12, 'git pull --rebase origin main && git push', 0, out);
     expect(l.commits.map((c) => ({ hash: c.hash, rebasedFrom: c.rebasedFrom, pushed: c.pushed }))).toEqual([{ hash: '9bffcc8', rebasedFrom: 'c83eea1', pushed: true }]);
     expect(analysed(st).commits[0]).toMatchObject({ hash: '9bffcc8', rebased_from: 'c83eea1', push_line: 13, line: 11 });
   });
@@ -188,20 +214,16 @@ describe('a failure fixed by the same target run another way', () => {
   it('names the command that ran clean when it is not the failed one as written', () => {
     const st = initialState();
     const l = st.ledger;
-    noteCall(l, { id: 'c1', name: 'Bash', line: 10, command: 'pnpm --version' });
-    noteResult(l, { id: 'c1', line: 11, ok: false, exitCode: 1, output: 'This project is configured to use yarn' });
-    noteCall(l, { id: 'c2', name: 'Bash', line: 12, command: 'COREPACK_ENABLE_PROJECT_SPEC=0 pnpm --version' });
-    noteResult(l, { id: 'c2', line: 13, ok: true, exitCode: 0, output: '9.1.0' });
+    ran(l, 10, 'pnpm --version', 1, 'This project is configured to use yarn');
+    ran(l, 12, 'COREPACK_ENABLE_PROJECT_SPEC=0 pnpm --version', 0, '9.1.0');
     expect(analysed(st).fixedFailures).toMatchObject([{ line: 11, fixed_line: 13, fixed_by: 'COREPACK_ENABLE_PROJECT_SPEC=0 pnpm --version' }]);
   });
 
   it('names none when the same command simply ran again', () => {
     const st = initialState();
     const l = st.ledger;
-    noteCall(l, { id: 'c1', name: 'Bash', line: 10, command: 'pnpm --version' });
-    noteResult(l, { id: 'c1', line: 11, ok: false, exitCode: 1, output: 'network error' });
-    noteCall(l, { id: 'c2', name: 'Bash', line: 12, command: 'pnpm --version' });
-    noteResult(l, { id: 'c2', line: 13, ok: true, exitCode: 0, output: '9.1.0' });
+    ran(l, 10, 'pnpm --version', 1, 'network error');
+    ran(l, 12, 'pnpm --version', 0, '9.1.0');
     expect(analysed(st).fixedFailures[0]?.fixed_by).toBeUndefined();
   });
 });
@@ -223,20 +245,16 @@ describe("the session's own git status, when the repository cannot be read now",
   it('after a commit of what was staged, still lists the rest as uncommitted', () => {
     const st = initialState();
     const l = st.ledger;
-    noteCall(l, { id: 'c1', name: 'Bash', line: 10, command: 'git add issues.md STATUS.md && git status --short' });
-    noteResult(l, { id: 'c1', line: 11, ok: true, exitCode: 0, output: status });
-    noteCall(l, { id: 'c2', name: 'Bash', line: 12, command: 'git commit -m "docs(status): mark FW-005 shipped"' });
-    noteResult(l, { id: 'c2', line: 13, ok: true, exitCode: 0, output: '[bug-fix-01 73f00b8] docs(status): mark FW-005 shipped\n 2 files changed' });
+    ran(l, 10, 'git add issues.md STATUS.md && git status --short', 0, status);
+    ran(l, 12, 'git commit -m "docs(status): mark FW-005 shipped"', 0, '[bug-fix-01 73f00b8] docs(status): mark FW-005 shipped\n 2 files changed');
     expect(listingAfterLastCommit(l)).toEqual({ line: 11, paths: ['DECISIONS.md', 'docs/adr/0021-new.md'], committed: 13 });
   });
 
   it('after a commit of everything (-a), or a listing the commit came after without a staged part, holds nothing', () => {
     const st = initialState();
     const l = st.ledger;
-    noteCall(l, { id: 'c1', name: 'Bash', line: 10, command: 'git status --short' });
-    noteResult(l, { id: 'c1', line: 11, ok: true, exitCode: 0, output: status });
-    noteCall(l, { id: 'c2', name: 'Bash', line: 12, command: 'git commit -am "all"' });
-    noteResult(l, { id: 'c2', line: 13, ok: true, exitCode: 0, output: '[main 1234567] all\n 4 files changed' });
+    ran(l, 10, 'git status --short', 0, status);
+    ran(l, 12, 'git commit -am "all"', 0, '[main 1234567] all\n 4 files changed');
     expect(listingAfterLastCommit(l)).toBeNull();
   });
 });
@@ -323,8 +341,7 @@ describe("the branch's pull request", () => {
   it('is named beside the commit advice: a push to the branch updates it', () => {
     const st = initialState();
     const l = st.ledger;
-    noteCall(l, { id: 'c1', name: 'Bash', line: 10, command: 'gh pr view --json url' });
-    noteResult(l, { id: 'c1', line: 11, ok: true, exitCode: 0, output: '{"url":"https://github.com/o/r/pull/2"}' });
+    ran(l, 10, 'gh pr view --json url', 0, '{"url":"https://github.com/o/r/pull/2"}');
     noteCall(l, { id: 'c2', name: 'Edit', line: 12, writes: [{ path: '/w/README.md', how: 'edit' }] });
     noteResult(l, { id: 'c2', line: 13, ok: true });
     l.lastRequestLine = 1;
