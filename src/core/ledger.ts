@@ -674,8 +674,16 @@ function noteCheckRun(l: Ledger, call: CallRecord, r: ResultInput): void {
   const kind = targets[0]?.kind ?? 'test';
   let decided = decideOutcome(kind, r.exitCode, r.interrupted ? false : r.ok, r.output ?? '');
   // A run of the session's own program is a smoke test whose verdict only its output can give:
-  // exit 0 does not prove it right, and a usage message exits 1 by design. Listed, never judged.
-  if (targets.every((t) => t.tool.startsWith('run '))) decided = { outcome: 'unknown', line: decided.line };
+  // exit 0 does not prove it right, and a usage message exits 1 by design. Listed, never judged,
+  // except a crash (a traceback, `ModuleNotFoundError: …`): a failure, which a later run of the same
+  // program that exits clean without one closes, itself still unjudged.
+  if (targets.every((t) => t.tool.startsWith('run '))) {
+    const out = r.output ?? '';
+    const crashed = CRASHED.test(out);
+    decided = crashed ? { outcome: 'fail', line: crashLine(out) ?? decided.line } : { outcome: 'unknown', line: decided.line };
+    const clean = !crashed && r.interrupted !== true && (r.exitCode === 0 || (r.exitCode === undefined && r.ok === true));
+    if (clean) for (const f of l.failures) if (f.closedLine === undefined && f.kind === 'check' && closes(targets, f.keys)) f.closedLine = r.line;
+  }
   const run: CheckRun = { line: r.line, callLine: call.line, command: clip(checkText(call.command ?? ''), 400), outcome: decided.outcome, keys: targets.map((t) => t.key), summary: decided.line === null ? null : clip(decided.line, 240) };
   if (r.exitCode !== undefined) run.exitCode = r.exitCode;
   l.checksTotal += 1;
@@ -739,6 +747,12 @@ export function tracebackSite(out: string): string | null {
     site = `${file.split(/[\\/]/).pop() ?? file}:${m[2]} ${m[3]}: ${clip((m[4] as string).trim(), 100)}`;
   }
   return site;
+}
+
+/** The line that names a crash: the exception's own (`ModuleNotFoundError: No module named 'x'`), else the traceback's head. */
+function crashLine(out: string): string | null {
+  const m = /^[A-Z]\w*(?:Error|Exception): \S.*$/m.exec(out) ?? /^Traceback \(most recent call last\):$/m.exec(out);
+  return m === null ? null : clip(m[0], 240);
 }
 
 function firstFailureLine(out: string): string | null {

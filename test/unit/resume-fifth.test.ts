@@ -352,3 +352,28 @@ describe("the branch's pull request", () => {
     expect(next.text).toMatch(/; the branch has a pull request, https:\/\/github\.com\/o\/r\/pull\/2 \(line 11\): a push to the branch updates it$/);
   });
 });
+
+describe("a run of the session's own program", () => {
+  it('that crashed is a failure, closed by a later run that exits clean, itself still unjudged', () => {
+    const st = initialState();
+    const l = st.ledger;
+    ran(l, 10, 'uv tool install .', 0, 'Installed 1 executable: mytool');
+    ran(l, 12, 'cd /tmp && mytool --help', 1, "Traceback (most recent call last):\n  File \"/bin/mytool\", line 4\nModuleNotFoundError: No module named 'mytool_cli'");
+    expect(openFailures(l).map((f) => f.line)).toEqual([13]);
+    expect(l.checks.map((c) => c.outcome)).toEqual(['pass', 'fail']);
+    expect(l.checks[1]?.summary).toBe("ModuleNotFoundError: No module named 'mytool_cli'");
+    ran(l, 14, 'mytool --help', 0, 'usage: mytool [-h]');
+    expect(l.checks.map((c) => c.outcome)).toEqual(['pass', 'fail', 'unknown']);
+    expect(openFailures(l)).toEqual([]);
+    expect(analysed(st).fixedFailures).toMatchObject([{ line: 13, fixed_line: 15 }]);
+  });
+
+  it('that exits 1 with a usage message is neither a failure nor a fix', () => {
+    const st = initialState();
+    const l = st.ledger;
+    ran(l, 10, 'uv tool install .', 0, 'Installed 1 executable: mytool');
+    ran(l, 12, 'mytool', 1, 'usage: mytool <pr>\nerror: no pull request found');
+    expect(l.checks.map((c) => c.outcome)).toEqual(['pass', 'unknown']);
+    expect(openFailures(l)).toEqual([]);
+  });
+});
