@@ -778,7 +778,17 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
   }
   if (!failed && isGitMergeOrPull(command)) {
     // A merge or pull writes the files it brings in: `create mode 100644 path`, ` path | 3 ++-`.
-    for (const m of out.matchAll(/^ (?:create|delete) mode \d+ (.+)$/gm)) markChanged(l, filePath((m[1] as string).trim(), cwd), m[0].includes('delete') ? 'delete' : 'create', 'git', line, false);
+    const created = new Set<string>();
+    for (const m of out.matchAll(/^ (?:create|delete) mode \d+ (.+)$/gm)) {
+      const path = (m[1] as string).trim();
+      created.add(path);
+      markChanged(l, filePath(path, cwd), m[0].includes('delete') ? 'delete' : 'create', 'git', line, false);
+    }
+    // The files its diffstat names changed too (a path git shortened to `.../x` cannot be told).
+    for (const m of out.matchAll(/^ (\S(?:.*\S)?)\s+\|\s+(?:\d+|Bin\b)/gm)) {
+      const path = m[1] as string;
+      if (!path.startsWith('...') && !path.includes(' => ') && !created.has(path)) markChanged(l, filePath(path, cwd), 'patch', 'git', line, false);
+    }
     l.lastCommitLine = line;
   }
   // A commit line proves the commit even when a later step of the same command failed (a rejected push).

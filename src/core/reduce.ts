@@ -149,6 +149,7 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
         m.firstCwd ??= f.cwd;
       }
       if (f.branch !== undefined && main) m.branch = f.branch;
+      if (f.commit !== undefined && main) m.commit = f.commit;
       if (f.version !== undefined) m.version = f.version;
       if (f.forkedFrom !== undefined) m.forkedFrom ??= f.forkedFrom;
       if (f.parentUuid !== undefined) m.parentUuid ??= f.parentUuid;

@@ -129,6 +129,8 @@ export interface SessionState {
     cwd?: string;
     firstCwd?: string;
     branch?: string;
+    /** The commit the harness recorded with the branch (Codex `session_meta.git.commit_hash`). */
+    commit?: string;
     version?: string;
     forkedFrom?: string;
     parentUuid?: string;

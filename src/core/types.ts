@@ -47,6 +47,8 @@ export type Fact =
       uuid?: string;
       cwd?: string;
       branch?: string;
+      /** The commit the harness recorded the session starting at (Codex `session_meta.git.commit_hash`). */
+      commit?: string;
       version?: string;
       forkedFrom?: string;
       parentUuid?: string;

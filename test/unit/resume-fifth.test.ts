@@ -377,3 +377,26 @@ describe("a run of the session's own program", () => {
     expect(openFailures(l)).toEqual([]);
   });
 });
+
+describe('a merge that changes files the session created before', () => {
+  it('counts as a write of every file its diffstat names, not only of those it creates', () => {
+    const st = initialState();
+    const l = st.ledger;
+    ran(l, 10, 'git merge --no-ff a b -m "round 1"', 0, "Merge made by the 'octopus' strategy.\n work/a.md | 40 ++++\n create mode 100644 work/a.md\n");
+    ran(l, 20, 'git merge --no-ff a b -m "round 2"', 0, "Merge made by the 'octopus' strategy.\n work/a.md     | 69 ++++++\n work/b.md     |  3 +-\n .../deep/c.md | 2 +-\n 3 files changed\n");
+    expect(Object.fromEntries(Object.entries(l.changed).map(([p, c]) => [p, { how: c.how, line: c.line, writes: c.writes }]))).toEqual({
+      'work/a.md': { how: 'create', line: 21, writes: 2 },
+      'work/b.md': { how: 'patch', line: 21, writes: undefined },
+    });
+  });
+});
+
+describe('the commit a Codex session started at', () => {
+  it('is recorded with its branch from session_meta.git', () => {
+    const { state } = ingestText(
+      jsonl({ timestamp: '2026-07-10T18:00:00Z', type: 'session_meta', payload: { id: 's', cwd: '/w', cli_version: '0.125.0', git: { branch: 'feat/x', commit_hash: 'c41a097bcd1a7cea5174883f1827226354fb94b5', repository_url: 'git@github.com:o/r' } } }),
+      { harness: 'codex' },
+    );
+    expect(state.meta).toMatchObject({ branch: 'feat/x', commit: 'c41a097bcd1a7cea5174883f1827226354fb94b5' });
+  });
+});

@@ -257,6 +257,8 @@ function readSessionMeta(p: Record<string, unknown>, obs: Observation): void {
   const git = isObj(p.git) ? p.git : undefined;
   const branch = str(git?.branch);
   if (branch) fact.branch = branch;
+  const commit = str(git?.commit_hash);
+  if (commit !== undefined && /^[0-9a-f]{7,64}$/.test(commit)) fact.commit = commit;
   const version = str(p.cli_version);
   if (version) fact.version = version;
   const forked = str(p.forked_from_id);

@@ -301,7 +301,8 @@ function recordedBranch(r: RenderInput, a: Analysis): string | null {
   for (const c of a.commits) if (c.branch !== '' && (last === null || c.line > last.line)) last = c;
   const commit = last !== null && last.branch !== branch ? ` The session's last commit (line ${last.line}) was made on ${code(last.branch)} — ${label('verified')} from its \`git commit\` output.` : '';
   if (branch === 'HEAD') return `Recorded by the transcript: ${code('HEAD')}${where}, not a branch name (a detached HEAD, or a repository with no commit yet, when it was recorded) — ${label('reported')}.${commit}`;
-  return `Recorded by the transcript: branch ${code(branch)}${where} — ${label('reported')}.${commit}`;
+  const at = r.state.meta.commit === undefined ? '' : ` (at commit ${code(r.state.meta.commit.slice(0, 12))} when the session started)`;
+  return `Recorded by the transcript: branch ${code(branch)}${at}${where} — ${label('reported')}.${commit}`;
 }
 
 /**
