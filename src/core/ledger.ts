@@ -1,7 +1,7 @@
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
 import { decideOutcome, lastLine } from './outcome.js';
 import type { Outcome } from './outcome.js';
-import { checkTargets, commandKey, commitMessage, commitsInOutput, copySources, exitMeansNoMatch, gitListedFiles, branchPullRequest, gitLogTop, gitRemotes, gitStagedFiles, commitsStagedOnly, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
+import { checkTargets, commandKey, commitMessage, commitsInOutput, copySources, exitMeansNoMatch, gitListedFiles, branchPullRequest, gitLogTop, gitRemotes, remoteBranchCount, gitStagedFiles, commitsStagedOnly, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
 import type { CheckTarget } from './shell.js';
 import { fmtClock, fmtOffset, localMinutes, offsetFromDate, startClaim, startsBeforeSession } from './clock.js';
 import { contentLines, DOC_LIMITS, namingRequest, readLines } from './documents.js';
@@ -197,6 +197,8 @@ export interface Ledger {
   branchPr?: { url: string; line: number; state?: string };
   /** What the session's own latest `git log` printed first, and where. */
   logTop?: { line: number; hash: string; subject: string };
+  /** How many remote-tracking branches the session's latest `git branch -a` listed, and where. */
+  remoteBranches?: { line: number; count: number };
   /** The remotes the session's own latest `git remote -v` printed (none: an empty list), and where. */
   remotes?: { line: number; list: { name: string; url: string }[] };
   /** Formatter runs that rewrote files their output does not name: how many, and where. */
@@ -768,6 +770,8 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
     if (pr !== null) l.branchPr = pr.state === undefined ? { url: clip(pr.url, 300), line } : { url: clip(pr.url, 300), line, state: pr.state };
     const top = gitLogTop(command, out);
     if (top !== null) l.logTop = { line, hash: top.hash, subject: clip(top.subject, 160) };
+    const branches = remoteBranchCount(command, out);
+    if (branches !== null) l.remoteBranches = { line, count: branches };
     const remotes = gitRemotes(command, out);
     if (remotes !== null) l.remotes = { line, list: remotes.slice(0, 5).map((r) => ({ name: clip(r.name, 60), url: clip(r.url, 300) })) };
   }

@@ -564,6 +564,12 @@ export function gitRemotes(command: string, out: string): { name: string; url: s
   return ps.length === 1 && out.trim().length === 0 ? [] : null;
 }
 
+/** How many remote-tracking branches a `git branch -a` run listed; null when the command holds no such run. */
+export function remoteBranchCount(command: string, out: string): number | null {
+  if (!command.includes('branch') || !runsGit(command, (w) => w[1] === 'branch' && (w.includes('-a') || w.includes('--all') || w.includes('-r') || w.includes('--remotes')))) return null;
+  return [...out.matchAll(/^[* ]\s*(?:remotes\/)?\S+/gm)].filter((m) => /^[* ]\s*remotes\//.test(m[0]) || (/\s-r\b|--remotes/.test(command) && m[0].trim().length > 0)).length;
+}
+
 /** The newest commit a `git log` run printed first (`ecd5389 feat: backend v0`); null when the command holds no such run. */
 export function gitLogTop(command: string, out: string): { hash: string; subject: string } | null {
   if (!command.includes('log') || !runsGit(command, (w) => w[1] === 'log')) return null;

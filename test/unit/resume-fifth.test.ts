@@ -400,3 +400,26 @@ describe('the commit a Codex session started at', () => {
     expect(state.meta).toMatchObject({ branch: 'feat/x', commit: 'c41a097bcd1a7cea5174883f1827226354fb94b5' });
   });
 });
+
+describe('unpushed commits in a repository the session saw no remote of', () => {
+  const unpushed = (seen: (l: SessionState['ledger']) => void) => {
+    const st = initialState();
+    const l = st.ledger;
+    seen(l);
+    ran(l, 20, 'git commit -m "round 2"', 0, '[master ac1f1a4] round 2\n 3 files changed');
+    return analysed(st).nextAction;
+  };
+
+  it('says a remote may have to be added first, from `git branch -a` or `git remote -v`', () => {
+    const byBranches = unpushed((l) => ran(l, 10, 'git branch -a && echo --- && git log --oneline -3', 0, '+ alice/research\n* master\n  worktree-agent-a4\n---\n04752c6 Add intent'));
+    expect(byBranches.rule).toBe('unpushed_commits');
+    expect(byBranches.text).toMatch(/; the session's `git branch -a` \(line 11\) listed no remote branch, so a remote may have to be added first$/);
+    const byRemotes = unpushed((l) => ran(l, 10, 'git remote -v', 0, ''));
+    expect(byRemotes.text).toMatch(/; the session's `git remote -v` \(line 11\) printed no remote, so one may have to be added first$/);
+  });
+
+  it('says nothing of it when a remote branch or a remote was listed', () => {
+    expect(unpushed((l) => ran(l, 10, 'git branch -a', 0, '* master\n  remotes/origin/master')).text).not.toContain('remote may');
+    expect(unpushed((l) => ran(l, 10, 'git remote -v', 0, 'origin\tgit@github.com:o/r.git (fetch)\norigin\tgit@github.com:o/r.git (push)')).text).not.toContain('may have to be added');
+  });
+});
