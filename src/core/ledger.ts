@@ -788,10 +788,14 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
       created.add(path);
       markChanged(l, filePath(path, cwd), m[0].includes('delete') ? 'delete' : 'create', 'git', line, false);
     }
-    // The files its diffstat names changed too (a path git shortened to `.../x` cannot be told).
+    // A file the session had changed that the diffstat names was written again (a branch of its
+    // own merged in); others it brings in are upstream work, not listed as the session's (a path
+    // git shortened to `.../x` cannot be told).
     for (const m of out.matchAll(/^ (\S(?:.*\S)?)\s+\|\s+(?:\d+|Bin\b)/gm)) {
-      const path = m[1] as string;
-      if (!path.startsWith('...') && !path.includes(' => ') && !created.has(path)) markChanged(l, filePath(path, cwd), 'patch', 'git', line, false);
+      const name = m[1] as string;
+      if (name.startsWith('...') || name.includes(' => ') || created.has(name)) continue;
+      const path = filePath(name, cwd);
+      if (heldKey(l.changed, path) !== undefined) markChanged(l, path, 'patch', 'git', line, false);
     }
     l.lastCommitLine = line;
   }
