@@ -275,7 +275,7 @@ function lastRequest(st: SessionState): RequestRecord | null {
  * What the harness's latest recap said comes next, when nothing is pending from the agent: a step
  * left to the user ("submit the dashboard URL …") outlives the questions answered after it.
  */
-function recapSays(l: SessionState['ledger'], req: RequestRecord): string {
+function recapSays(l: Ledger, req: RequestRecord): string {
   const r = l.recap;
   if (r === undefined) return '';
   const when = r.line < req.line ? ', before the last request' : '';

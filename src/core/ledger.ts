@@ -1,7 +1,7 @@
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
 import { decideOutcome, lastLine } from './outcome.js';
 import type { Outcome } from './outcome.js';
-import { checkTargets, commandKey, commitMessage, commitsInOutput, copySources, exitMeansNoMatch, gitListedFiles, branchPullRequest, gitLogTop, gitRemotes, remoteBranchCount, gitStagedFiles, commitsStagedOnly, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
+import { checkTargets, commandKey, commitMessage, commitsInOutput, copySources, exitMeansNoMatch, gitListing, branchPullRequest, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
 import type { CheckTarget } from './shell.js';
 import { fmtClock, fmtOffset, localMinutes, offsetFromDate, startClaim, startsBeforeSession } from './clock.js';
 import { contentLines, DOC_LIMITS, namingRequest, readLines } from './documents.js';
@@ -441,8 +441,10 @@ export interface ResultInput {
 }
 
 const codeModeCell = /^Script running with cell ID (\S+)/;
-/** A program that crashed, whatever the harness's verdict (`python x.py | tail` exits 0). */
-const CRASHED = /^Traceback \(most recent call last\):$|^[A-Z]\w*(?:Error|Exception): \S/m;
+/** A program that crashed, whatever the harness's verdict (`python x.py | tail` exits 0): its exception's line, or a traceback's head. */
+const EXCEPTION_LINE = /^[A-Z]\w*(?:Error|Exception): \S.*$/m;
+const TRACEBACK = /^Traceback \(most recent call last\):$/m;
+const crashed = (out: string): boolean => EXCEPTION_LINE.test(out) || TRACEBACK.test(out);
 
 /** A foreground shell Claude Code moved to the background, and a poll of one that has not ended (or was killed: no outcome). */
 const MOVED_TO_BACKGROUND = /^\s*Command running in background with ID:\s*([\w-]{2,64})(?:[.\s]|$)/;
@@ -508,7 +510,7 @@ export function noteResult(l: Ledger, r: ResultInput): void {
     // (a denial is listed below as a call that did not run).
     if (call.targets) {
       if (r.denied === undefined) noteCheckRun(l, call, r);
-    } else noteCommandResult(l, call, r, (failed && !exitMeansNoMatch(call.command, r.exitCode)) || (r.exitCode === undefined && CRASHED.test(out)));
+    } else noteCommandResult(l, call, r, (failed && !exitMeansNoMatch(call.command, r.exitCode)) || (r.exitCode === undefined && crashed(out)));
     noteGit(l, call.command, out, r.line, failed, r.cwd);
     noteFormatting(l, call, r, out, failed);
   }
@@ -681,24 +683,27 @@ function noteCheckRun(l: Ledger, call: CallRecord, r: ResultInput): void {
   // program that exits clean without one closes, itself still unjudged.
   if (targets.every((t) => t.tool.startsWith('run '))) {
     const out = r.output ?? '';
-    const crashed = CRASHED.test(out);
-    decided = crashed ? { outcome: 'fail', line: crashLine(out) ?? decided.line } : { outcome: 'unknown', line: decided.line };
-    const clean = !crashed && r.interrupted !== true && (r.exitCode === 0 || (r.exitCode === undefined && r.ok === true));
-    if (clean) for (const f of l.failures) if (f.closedLine === undefined && f.kind === 'check' && closes(targets, f.keys)) f.closedLine = r.line;
+    const didCrash = crashed(out);
+    decided = didCrash ? { outcome: 'fail', line: crashLine(out) ?? decided.line } : { outcome: 'unknown', line: decided.line };
+    const clean = !didCrash && r.interrupted !== true && (r.exitCode === 0 || (r.exitCode === undefined && r.ok === true));
+    if (clean) closeFailures(l, targets, r.line);
   }
   const run: CheckRun = { line: r.line, callLine: call.line, command: clip(checkText(call.command ?? ''), 400), outcome: decided.outcome, keys: targets.map((t) => t.key), summary: decided.line === null ? null : clip(decided.line, 240) };
   if (r.exitCode !== undefined) run.exitCode = r.exitCode;
   l.checksTotal += 1;
   push(l.checks, run, LEDGER_LIMITS.CHECKS);
-  if (decided.outcome === 'pass') {
-    for (const f of l.failures) if (f.closedLine === undefined && f.kind === 'check' && closes(targets, f.keys)) f.closedLine = r.line;
-  } else if (decided.outcome === 'fail') {
+  if (decided.outcome === 'pass') closeFailures(l, targets, r.line);
+  else if (decided.outcome === 'fail') {
     const what = run.summary ? `: ${run.summary}` : '';
     push(l.failures, { line: r.line, text: `\`${clip(call.command ?? '', 160)}\` failed${r.exitCode !== undefined ? ` (exit ${r.exitCode})` : ''}${what}`, keys: run.keys, kind: 'check' }, LEDGER_LIMITS.FAILURES);
   }
 }
 
-/** A passing run closes a failure when it runs one of the same targets, or the same tool over its whole scope. */
+/** The open check failures a run of `targets` at `line` closes. */
+function closeFailures(l: Ledger, targets: readonly CheckTarget[], line: number): void {
+  for (const f of l.failures) if (f.closedLine === undefined && f.kind === 'check' && closes(targets, f.keys)) f.closedLine = line;
+}
+
 /** A long command is shown by its check steps: a script that lists files, then runs the tests, is its tests. */
 function checkText(command: string): string {
   if (command.length <= 160) return command;
@@ -713,6 +718,7 @@ const IMPLIES: Record<string, readonly string[]> = {
   'cargo build': ['cargo check'],
 };
 
+/** A passing run closes a failure when it runs one of the same targets, or the same tool over its whole scope. */
 export function closes(passing: readonly CheckTarget[], failedKeys: readonly string[]): boolean {
   for (const t of passing) {
     for (const k of failedKeys) {
@@ -753,7 +759,7 @@ export function tracebackSite(out: string): string | null {
 
 /** The line that names a crash: the exception's own (`ModuleNotFoundError: No module named 'x'`), else the traceback's head. */
 function crashLine(out: string): string | null {
-  const m = /^[A-Z]\w*(?:Error|Exception): \S.*$/m.exec(out) ?? /^Traceback \(most recent call last\):$/m.exec(out);
+  const m = EXCEPTION_LINE.exec(out) ?? TRACEBACK.exec(out);
   return m === null ? null : clip(m[0], 240);
 }
 
@@ -765,7 +771,8 @@ function firstFailureLine(out: string): string | null {
 }
 
 function noteGit(l: Ledger, command: string, out: string, line: number, failed: boolean, cwd: string | undefined): void {
-  if (!failed) {
+  // What the session's own git and gh runs printed; most commands name neither.
+  if (!failed && /\b(?:git|gh)\b/.test(command)) {
     const pr = branchPullRequest(command, out);
     if (pr !== null) l.branchPr = pr.state === undefined ? { url: clip(pr.url, 300), line } : { url: clip(pr.url, 300), line, state: pr.state };
     const top = gitLogTop(command, out);
@@ -775,10 +782,10 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
     const remotes = gitRemotes(command, out);
     if (remotes !== null) l.remotes = { line, list: remotes.slice(0, 5).map((r) => ({ name: clip(r.name, 60), url: clip(r.url, 300) })) };
   }
-  const listed = failed ? null : gitListedFiles(command, out);
+  const listed = failed ? null : gitListing(command, out);
   if (listed !== null) {
-    const staged = gitStagedFiles(out);
-    l.treeListed = staged === null ? { line, paths: listed.slice(0, 200) } : { line, paths: listed.slice(0, 200), staged: staged.slice(0, 200) };
+    const paths = listed.paths.slice(0, 200);
+    l.treeListed = listed.staged === null ? { line, paths } : { line, paths, staged: listed.staged.slice(0, 200) };
   }
   if (!failed && isGitMergeOrPull(command)) {
     // A merge or pull writes the files it brings in: `create mode 100644 path`, ` path | 3 ++-`.

@@ -1,3 +1,4 @@
+import { Memo } from './memo.js';
 /**
  * What a shell command does, read from its text: the files it plainly writes, the checks it runs
  * (tests, builds, type checks, linters, format checks), whether it only starts something in the
@@ -509,17 +510,10 @@ export function logLines(output: string): { hash: string; rest: string }[] {
  * command is read again when its result comes, by several of the tests below. The last few
  * commands are remembered; the arrays are shared, so callers never change them.
  */
-const PROGRAMS_KEPT = 16;
-const programsMemo = new Map<string, readonly (readonly string[])[]>();
+const programsMemo = new Memo<readonly (readonly string[])[]>(16);
 
 function programs(command: string): readonly (readonly string[])[] {
-  let p = programsMemo.get(command);
-  if (p === undefined) {
-    p = segments(command).map((seg) => program(words(seg)));
-    if (programsMemo.size >= PROGRAMS_KEPT) programsMemo.delete(programsMemo.keys().next().value as string);
-    programsMemo.set(command, p);
-  }
-  return p;
+  return programsMemo.get(command, (c) => segments(c).map((seg) => program(words(seg))));
 }
 
 const SEARCHES = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'findstr']);
@@ -564,10 +558,10 @@ export function gitRemotes(command: string, out: string): { name: string; url: s
   return ps.length === 1 && out.trim().length === 0 ? [] : null;
 }
 
-/** How many remote-tracking branches a `git branch -a` run listed; null when the command holds no such run. */
+/** How many remote-tracking branches (`remotes/origin/main`) a `git branch -a` run listed; null when the command holds no such run. */
 export function remoteBranchCount(command: string, out: string): number | null {
-  if (!command.includes('branch') || !runsGit(command, (w) => w[1] === 'branch' && (w.includes('-a') || w.includes('--all') || w.includes('-r') || w.includes('--remotes')))) return null;
-  return [...out.matchAll(/^[* ]\s*(?:remotes\/)?\S+/gm)].filter((m) => /^[* ]\s*remotes\//.test(m[0]) || (/\s-r\b|--remotes/.test(command) && m[0].trim().length > 0)).length;
+  if (!command.includes('branch') || !runsGit(command, (w) => w[1] === 'branch' && (w.includes('-a') || w.includes('--all')))) return null;
+  return out.match(/^[*+ ] ?remotes\//gm)?.length ?? 0;
 }
 
 /** The newest commit a `git log` run printed first (`ecd5389 feat: backend v0`); null when the command holds no such run. */
@@ -685,16 +679,22 @@ export function wouldReformat(out: string): string[] {
   return [...new Set([...out.matchAll(/^(?:\[[^\]\n]{1,80}\][ \t]*)?[ \t|]*would reformat:? (\S.*?)[ \t]*$/gim)].map((m) => m[1] as string))];
 }
 
+/** A `git status` entry: short form (`XY path`, `R  old -> new`), and long form (`\tmodified:   path`). */
+const STATUS_SHORT = /^([ MADRCU?!])([ MADRCU?!]) (?:.+ -> )?(.+)$/gm;
+const STATUS_LONG = /^\t(?:modified|new file|deleted|typechange|renamed|copied):\s+(?:.+ -> )?(.+)$/gm;
+const unquote = (p: string): string => p.trim().replace(/^"(.*)"$/, '$1');
+
 /**
- * The files a `git status` (long or short form) or `git diff --name-only`/`--name-status` run
- * listed as changed or untracked, as they were printed; null when the command holds no such run.
+ * What a `git status` (long or short form) or `git diff --name-only`/`--name-status` run listed as
+ * changed or untracked, as printed, and of a status the files it showed staged (the index column of
+ * the short form, the "Changes to be committed" part of the long one; null when the output shows
+ * neither form, or the run was a diff). Null when the command holds no such run.
  */
-export function gitListedFiles(command: string, out: string): string[] | null {
+export function gitListing(command: string, out: string): { paths: string[]; staged: string[] | null } | null {
   // Asked of every command's result: one that never names git is not parsed.
   if (!command.includes('git')) return null;
   let kind: 'status' | 'names' | 'name-status' | null = null;
-  for (const seg of segments(command)) {
-    const ws = program(words(seg));
+  for (const ws of programs(command)) {
     if (strip(base(ws[0] ?? '')) !== 'git') continue;
     const sub = ws.slice(1).find((a) => !a.startsWith('-'));
     if (sub === 'status') kind = 'status';
@@ -703,40 +703,37 @@ export function gitListedFiles(command: string, out: string): string[] | null {
   }
   if (kind === null) return null;
   const paths: string[] = [];
-  const add = (p: string): void => {
-    const t = p.trim().replace(/^"(.*)"$/, '$1');
-    if (t.length > 0 && !paths.includes(t)) paths.push(t);
+  const add = (list: string[], p: string): void => {
+    const t = unquote(p);
+    if (t.length > 0 && !list.includes(t)) list.push(t);
   };
-  if (kind === 'names') for (const l of out.split('\n')) if (/^[^\s(][^\t]*$/.test(l) && !/^(?:warning|fatal|error):/.test(l)) add(l);
-  if (kind === 'name-status') for (const m of out.matchAll(/^[MADRCTU]\d*\t(?:[^\t\n]+\t)?([^\t\n]+)$/gm)) add(m[1] as string);
-  if (kind === 'status') {
-    for (const m of out.matchAll(/^\t(?:modified|new file|deleted|typechange|renamed|copied):\s+(?:.+ -> )?(.+)$/gm)) add(m[1] as string);
-    for (const m of out.matchAll(/^[ MADRCU?!][ MADRCU?!] (?:.+ -> )?(.+)$/gm)) add(m[1] as string);
-    const untracked = /^Untracked files:\n(?:\s+\(use .*\n)*((?:\t.+\n?)+)/m.exec(out);
-    if (untracked?.[1] !== undefined) for (const l of untracked[1].split('\n')) if (l.startsWith('\t')) add(l);
+  if (kind === 'names') for (const l of out.split('\n')) if (/^[^\s(][^\t]*$/.test(l) && !/^(?:warning|fatal|error):/.test(l)) add(paths, l);
+  if (kind === 'name-status') for (const m of out.matchAll(/^[MADRCTU]\d*\t(?:[^\t\n]+\t)?([^\t\n]+)$/gm)) add(paths, m[1] as string);
+  if (kind !== 'status') return { paths, staged: null };
+  const staged: string[] = [];
+  for (const m of out.matchAll(STATUS_LONG)) add(paths, m[1] as string);
+  let short = false;
+  for (const m of out.matchAll(STATUS_SHORT)) {
+    short = true;
+    add(paths, m[3] as string);
+    if ('MADRC'.includes(m[1] as string) && m[1] !== ' ') add(staged, m[3] as string);
   }
-  return paths;
+  const untracked = /^Untracked files:\n(?:\s+\(use .*\n)*((?:\t.+\n?)+)/m.exec(out);
+  if (untracked?.[1] !== undefined) for (const l of untracked[1].split('\n')) if (l.startsWith('\t')) add(paths, l);
+  const toCommit = /^Changes to be committed:\n(?:\s+\(use .*\n)*((?:\t.+\n?)+)/m.exec(out);
+  if (toCommit?.[1] !== undefined) for (const m of toCommit[1].matchAll(STATUS_LONG)) add(staged, m[1] as string);
+  const known = short || toCommit !== null || /^(?:Changes not staged for commit|Untracked files|nothing to commit)/m.test(out);
+  return { paths, staged: known ? staged : null };
 }
 
-/**
- * Of the files a `git status` listed, those staged: the index column of the short form (`M  a`,
- * `A  b`), or the "Changes to be committed" part of the long form. Null when the output shows
- * neither form, so nothing is known of what is staged.
- */
+/** The files `gitListing` gives, alone. */
+export function gitListedFiles(command: string, out: string): string[] | null {
+  return gitListing(command, out)?.paths ?? null;
+}
+
+/** Of the files a `git status` listed, those staged (`gitListing`'s `staged`). */
 export function gitStagedFiles(out: string): string[] | null {
-  const staged: string[] = [];
-  const add = (p: string): void => {
-    const t = p.trim().replace(/^"(.*)"$/, '$1');
-    if (t.length > 0 && !staged.includes(t)) staged.push(t);
-  };
-  let short = false;
-  for (const m of out.matchAll(/^([ MADRCU?!])([ MADRCU?!]) (?:.+ -> )?(.+)$/gm)) {
-    short = true;
-    if ('MADRC'.includes(m[1] as string) && m[1] !== ' ') add(m[3] as string);
-  }
-  const long = /^Changes to be committed:\n(?:\s+\(use .*\n)*((?:\t.+\n?)+)/m.exec(out);
-  if (long?.[1] !== undefined) for (const m of long[1].matchAll(/^\t(?:modified|new file|deleted|typechange|renamed|copied):\s+(?:.+ -> )?(.+)$/gm)) add(m[1] as string);
-  return short || long !== null || /^(?:Changes not staged for commit|Untracked files|nothing to commit)/m.test(out) ? staged : null;
+  return gitListing('git status', out)?.staged ?? null;
 }
 
 /**
@@ -745,8 +742,7 @@ export function gitStagedFiles(out: string): string[] | null {
  */
 export function commitsStagedOnly(command: string): boolean {
   let seen = false;
-  for (const seg of segments(command)) {
-    const ws = program(words(seg));
+  for (const ws of programs(command)) {
     if (strip(base(ws[0] ?? '')) !== 'git' || ws[1] !== 'commit') continue;
     seen = true;
     for (let i = 2; i < ws.length; i += 1) {
