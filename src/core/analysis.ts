@@ -28,6 +28,7 @@ export type NextRule =
   | 'open_pull_request'
   | 'uncommitted_changes'
   | 'nothing_pending'
+  | 'subagent_report'
   | 'unknown';
 
 export interface NextAction {
@@ -235,8 +236,9 @@ function headingBefore(text: string, sentence: string): string | null {
   return h === undefined ? null : clip(h.replace(/[*_`]/g, ''), 100);
 }
 
-export function endOf(st: SessionState): End {
+export function endOf(st: SessionState, parent: string | null = null): End {
   const l = st.ledger;
+  const asked = parent === null ? 'the user' : 'the session that started it';
   const last = l.last;
   if (last === null) return { kind: 'unknown', line: null, why: 'the transcript records no request, reply or tool call' };
   if (last.event === 'api_error') return { kind: 'failed', line: last.line, why: 'an API error is the last thing recorded' };
@@ -248,7 +250,7 @@ export function endOf(st: SessionState): End {
   const said = l.lastAgentText;
   if (said !== null) {
     const q = asksUser(said.text);
-    if (q !== null) return { kind: 'waiting-on-user', line: said.line, why: `the agent's last message asks the user: ${quote(q)}` };
+    if (q !== null) return { kind: 'waiting-on-user', line: said.line, why: `the agent's last message asks ${asked}: ${quote(q)}` };
   }
   return { kind: 'done', line: last.line, why: last.event === 'turn_complete' ? 'the agent finished its turn (task complete)' : "the agent's last message closes its turn" };
 }
@@ -283,10 +285,24 @@ function recapSays(l: Ledger, req: RequestRecord): string {
   return ` Claude Code's own recap (line ${r.line}${when}) named a step: ${quote(r.next, 300)} Ask the user whether it was done.`;
 }
 
-function nextAction(st: SessionState, end: End, current: CurrentState, open: Analysis['openFailures'], commits: Analysis['commits'], changed: FileChange[]): NextAction {
+/**
+ * A subagent's own transcript that ends on its reply: the reply is its report to the session that
+ * started it, and that session, not this one, decides what is done with it (it may have already).
+ */
+function subagentReport(l: Ledger, end: End, parent: string): NextAction | null {
+  const said = l.lastAgentText;
+  if (said === null || (end.kind !== 'done' && end.kind !== 'waiting-on-user') || l.pendingQuestion) return null;
+  const q = end.kind === 'waiting-on-user' ? asksUser(said.text) : null;
+  const ask = q === null ? '' : `, ending with a question for it: ${quote(q, 300)}`;
+  return { text: `This is a subagent's transcript, finished: its last message (line ${said.line}) is its report to the session that started it (\`${parent}\`)${ask}. Resume from that session's handoff, which shows what became of the report; act on the report here only if that session asks for it.`, rule: 'subagent_report', label: 'reported', line: said.line };
+}
+
+function nextAction(st: SessionState, end: End, current: CurrentState, open: Analysis['openFailures'], commits: Analysis['commits'], changed: FileChange[], parent: string | null): NextAction {
   const l = st.ledger;
   const req = lastRequest(st);
   const reqText = req === null ? '' : ` (line ${req.line}: ${quote(req.text, 240)})`;
+  const report = parent === null ? null : subagentReport(l, end, parent);
+  if (report !== null) return report;
   if (end.kind === 'waiting-on-user') {
     const q = l.pendingQuestion?.text ?? (l.lastAgentText ? asksUser(l.lastAgentText.text) : null) ?? 'its question';
     const h = l.lastAgentText && !l.pendingQuestion ? headingBefore(l.lastAgentText.text, q) : null;
@@ -294,7 +310,8 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
   }
   if ((end.kind === 'mid-work' || end.kind === 'interrupted' || end.kind === 'failed') && req !== null) {
     const how = end.kind === 'mid-work' ? 'was still working on' : end.kind === 'interrupted' ? 'was interrupted while working on' : 'stopped on an error while working on';
-    return { text: `Continue the user's last request, which the agent ${how}${reqText}`, rule: 'unfinished_request', label: 'inferred', line: req.line };
+    const whose = parent === null ? "the user's last request" : `the task the session that started this subagent (\`${parent}\`) gave it`;
+    return { text: `Continue ${whose}, which the agent ${how}${reqText}`, rule: 'unfinished_request', label: 'inferred', line: req.line };
   }
   const fail = open[open.length - 1];
   if (fail !== undefined) {
@@ -404,10 +421,11 @@ function passedOver(l: Ledger, open: readonly { line: number }[]): { line: numbe
   return l.failures.filter((f) => f.kind === 'command' && f.closedLine === undefined && f.line < said && !open.some((o) => o.line === f.line)).slice(-5).map((f) => ({ line: f.line, text: f.text }));
 }
 
-export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure): Analysis {
+/** `parent`: the session that started this one, when this transcript is a subagent's own. */
+export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, parent: string | null = null): Analysis {
   const l = st.ledger;
   const current = currentState(st);
-  const end = endOf(st);
+  const end = endOf(st, parent);
   const open = openFailures(l).map((f) => ({ line: f.line, text: f.text }));
   const commits = l.commits.map((c) => {
     const out: Analysis['commits'][number] = { hash: c.hash, subject: c.subject, pushed: c.pushed, line: c.line, branch: c.branch };
@@ -425,7 +443,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure):
     }
     return fc;
   });
-  const na = nextAction(st, end, current, open, commits, filesChanged);
+  const na = nextAction(st, end, current, open, commits, filesChanged, parent);
 
   const incidents: Analysis['incidents'] = [];
   const lastAgentSeq = st.lastAgent?.seq ?? -1;

@@ -53,7 +53,9 @@ export function runGate(md: string, extraTexts: readonly string[] = []): GateRes
   const add = (name: string, ok: boolean, detail: string): void => void checks.push({ name, ok, detail });
 
   const objective = s.get('Objective (verbatim)');
-  add('objective_present', !isNone(objective), isNone(objective) ? 'no objective: the transcript has no user request that could be read' : 'objective recorded');
+  // A handoff that could not read one says so, *unknown* (older ones wrote None).
+  const noObjective = isNone(objective) || (objective ?? '').trim().startsWith('*unknown*');
+  add('objective_present', !noObjective, noObjective ? 'no objective: the transcript has no user request that could be read' : 'objective recorded');
 
   const next = s.get('Next Action') ?? '';
   const nextLine = next.split('\n').find((l) => l.trim().length > 0) ?? '';

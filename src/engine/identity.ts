@@ -23,11 +23,17 @@ export interface Peek {
   nativeId: string | null;
   cwd: string | null;
   forkedFrom: string | null;
+  /**
+   * Claude Code: whether every line read that has `isSidechain` has it true (a subagent's own
+   * transcript is on its side chain throughout), and the `agentId` of the first.
+   */
+  sidechain: boolean | null;
+  agentId: string | null;
 }
 
 /** Reads the first complete lines of a file (bounded) for identity fields. */
 export async function peek(path: string): Promise<Peek> {
-  const out: Peek = { firstSession: null, nativeId: null, cwd: null, forkedFrom: null };
+  const out: Peek = { firstSession: null, nativeId: null, cwd: null, forkedFrom: null, sidechain: null, agentId: null };
   let fh;
   let text = '';
   try {
@@ -64,7 +70,13 @@ export async function peek(path: string): Promise<Peek> {
     }
     if (obj.type === 'session_meta' && payload && out.forkedFrom === null) out.forkedFrom = str(payload.forked_from_id) ?? null;
     if (out.cwd === null) out.cwd = str(obj.cwd) ?? str(payload?.cwd) ?? null;
-    if (out.nativeId !== null && out.cwd !== null && !first) break;
+    if (typeof obj.isSidechain === 'boolean') {
+      if (out.sidechain === null) out.agentId = str(obj.agentId) ?? null;
+      // A subagent's own transcript is on the side chain throughout: one main-chain line says otherwise.
+      out.sidechain = obj.isSidechain && out.sidechain !== false;
+    }
+    // A transcript that starts on the side chain is read on (to its bound) for a main-chain line.
+    if (out.nativeId !== null && out.cwd !== null && out.sidechain !== true && !first) break;
   }
   return out;
 }
@@ -76,18 +88,26 @@ export function maybeSubagent(path: string): boolean {
 
 export interface SubagentInfo {
   parentId: string;
+  /** The name the session id is made from: the file's stem, or `agent-<agentId>` for a subagent's transcript known by its content. */
+  stem: string;
 }
 
 /**
  * Claude subagent files: `<session uuid>/subagents/agent-*.jsonl` (newer) or `agent-*.jsonl`
- * beside the sessions (older, whose lines carry the parent's sessionId).
+ * beside the sessions (older, whose lines carry the parent's sessionId). A file named otherwise
+ * (copied, exported, renamed) is a subagent's by its content: its first line is on the side chain
+ * and carries the parent's sessionId. Read as a main session, every line of it would be a
+ * subagent's, and its handoff would have no request, reply or model of its own.
  */
 export function subagentOf(path: string, p: Peek): SubagentInfo | null {
-  const name = basename(path);
-  if (!maybeSubagent(path)) return null;
+  const stem = fileStem(basename(path));
+  if (!maybeSubagent(path)) {
+    if (p.sidechain !== true || p.nativeId === null || p.nativeId === stem) return null;
+    return { parentId: p.nativeId, stem: p.agentId !== null && /^[\w-]{1,64}$/.test(p.agentId) ? `agent-${p.agentId}` : stem };
+  }
   const parentDir = dirname(path);
-  if (basename(parentDir) === 'subagents') return { parentId: basename(dirname(parentDir)) };
-  if (p.nativeId !== null && p.nativeId !== fileStem(name)) return { parentId: p.nativeId };
+  if (basename(parentDir) === 'subagents') return { parentId: basename(dirname(parentDir)), stem };
+  if (p.nativeId !== null && p.nativeId !== stem) return { parentId: p.nativeId, stem };
   return null;
 }
 
@@ -107,8 +127,8 @@ export function identify(path: string, p: Peek, sessionFlag: string | undefined)
   const stem = fileStem(basename(path));
   const sub = subagentOf(path, p);
   if (sub) {
-    const id = sessionFlag ?? subagentSessionId(sub.parentId, stem);
-    return { path, id: escapeControls(id), uuid: stem, parent: escapeControls(sub.parentId), subagentFile: true };
+    const id = sessionFlag ?? subagentSessionId(sub.parentId, sub.stem);
+    return { path, id: escapeControls(id), uuid: sub.stem, parent: escapeControls(sub.parentId), subagentFile: true };
   }
   return { path, id: escapeControls(sessionFlag ?? p.firstSession ?? stem), uuid: p.nativeId, parent: null, subagentFile: false };
 }

@@ -62,10 +62,13 @@ const EDIT_PATH: Record<string, string> = { Edit: 'file_path', MultiEdit: 'file_
 
 function claudeExpected(recs: Obj[]): Expected {
   const e: Expected = { model: null, used: null, window: null, edited: new Set(), commands: [], unrecoverable: 0 };
+  // A subagent's own transcript is on the side chain throughout: every line of it is its own.
+  const flagged = recs.filter((r) => typeof r.isSidechain === 'boolean');
+  const ownSidechain = flagged.length > 0 && flagged.every((r) => r.isSidechain === true);
   for (const r of recs) {
     const msg = r.message;
     if (r.type !== 'assistant' || !isObj(msg)) continue;
-    const main = r.isSidechain !== true;
+    const main = ownSidechain || r.isSidechain !== true;
     // `<synthetic>` marks a message Claude Code wrote itself (an API error notice), not a model.
     if (main && typeof msg.model === 'string' && msg.model !== '<synthetic>') e.model = msg.model;
     const u = msg.usage;

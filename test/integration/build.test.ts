@@ -199,6 +199,64 @@ describe('handoff build', () => {
     expect(childMd).toMatch(/## Objective \(verbatim\)\n\n```text\nFind every caller/);
   });
 
+  it('knows a subagent transcript by its content under any file name, and reads its lines as its own', async () => {
+    const { env, work } = await setup();
+    const parentId = '5f0c1d2e-3a4b-4c5d-8e6f-7a8b9c0d1e2f';
+    const line = (o: Record<string, unknown>) => JSON.stringify({ isSidechain: true, sessionId: parentId, agentId: 'c8d9b115', cwd: '/home/dev/uploader', gitBranch: 'main', ...o });
+    const usage = { input_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 41000, output_tokens: 300 };
+    // Copied out of its parent's folder under another name, as an export or a test corpus does.
+    const child = join(work, 'exported-helper-run.jsonl');
+    await writeFile(
+      child,
+      [
+        line({ parentUuid: null, uuid: 'x1', timestamp: '2026-04-01T10:00:00Z', type: 'user', message: { role: 'user', content: 'Find every caller of retry() and list them.' } }),
+        line({ parentUuid: 'x1', uuid: 'x2', timestamp: '2026-04-01T10:00:05Z', type: 'assistant', message: { role: 'assistant', model: 'claude-haiku-4-5-20251001', content: [{ type: 'text', text: 'retry() is called from upload.ts and queue.ts. Shall I change both?' }], usage } }),
+      ].join('\n') + '\n',
+    );
+    const c = JSON.parse((await runCli(['build', child, '--json'], { env })).out) as { session: string; dir: string };
+    expect(c.session).toBe(`${parentId}.agent-c8d9b115`);
+    const md = await readFile(join(c.dir, 'HANDOFF.md'), 'utf8');
+    expect(md).toContain('model: claude-haiku-4-5-20251001');
+    expect(md).toContain('context_used_tokens: 41010');
+    expect(md).toMatch(/## Objective \(verbatim\)\n\n```text\nFind every caller of retry\(\) and list them\.\n```\n\n\*reported\* — the task the session that started this subagent \(`5f0c1d2e-3a4b-4c5d-8e6f-7a8b9c0d1e2f`\) gave it \(line 1\)/);
+    expect(md).toContain(`every message this subagent was sent by the session that started it (\`${parentId}\`)`);
+    const s = await readJson<{ next_action: { rule: string; line: number; text: string } }>(join(c.dir, 'HANDOFF.summary.json'));
+    expect(s.next_action).toMatchObject({ rule: 'subagent_report', line: 2 });
+    expect(s.next_action.text).toContain('ending with a question for it: «Shall I change both?»');
+    // The session id names no secret: `verify` prints it as it is.
+    const v = await runCli(['verify', '--all'], { env });
+    expect(v.out).toContain(`PASS ${parentId}.agent-c8d9b115 [`);
+  });
+
+  it('reads a transcript that only starts on the side chain as a main session', async () => {
+    const { env, work } = await setup();
+    const src = join(work, 'session.jsonl');
+    const base = { sessionId: 'ses_small', cwd: '/home/dev/uploader' };
+    await writeFile(
+      src,
+      [
+        { ...base, isSidechain: true, type: 'system', uuid: 'sys1', content: 'session start' },
+        { ...base, isSidechain: false, type: 'user', uuid: 'u1', parentUuid: 'sys1', message: { role: 'user', content: 'Hello' } },
+      ]
+        .map((o) => JSON.stringify(o))
+        .join('\n') + '\n',
+    );
+    const c = JSON.parse((await runCli(['build', src, '--json'], { env })).out) as { session: string; dir: string };
+    expect(c.session).toBe('session');
+    expect(await readFile(join(c.dir, 'HANDOFF.md'), 'utf8')).not.toContain('This session is a subagent');
+  });
+
+  it('says the objective is unknown, not None, when a subagent transcript lacks its prompt', async () => {
+    const { env, work } = await setup();
+    const parentId = '5f0c1d2e-3a4b-4c5d-8e6f-7a8b9c0d1e2f';
+    const child = join(work, 'agent-run.jsonl');
+    await writeFile(child, `${JSON.stringify({ parentUuid: null, isSidechain: true, sessionId: parentId, agentId: 'c8d9b115', cwd: '/home/dev/uploader', uuid: 'x2', type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'upload.ts calls retry() twice.' }] } })}\n`);
+    const c = JSON.parse((await runCli(['build', child, '--json'], { env })).out) as { dir: string };
+    const md = await readFile(join(c.dir, 'HANDOFF.md'), 'utf8');
+    expect(md).toContain(`## Objective (verbatim)\n\n*unknown* — this subagent's transcript does not hold the task it was given: the session that started it (\`${parentId}\`) holds the call that did`);
+    expect(md).toMatch(/## Next Action\n\nThis is a subagent's transcript, finished: its last message \(line 1\) is its report/);
+  });
+
   it('retitles and renames a session, keeping INDEX.json and PROJECT.md true', async () => {
     const { env, root, work } = await setup();
     const src = await copyFixture('codex-rollout.jsonl', work);

@@ -127,6 +127,8 @@ describe('the redactor leaves ordinary text and code alone', () => {
     ['"pass" in prose', 'Produce all variants in one pass. (file: /Users/dev/.codex/plugins/cache/remote/canva/9.0.0/skills/resize)'],
     ['a git sha', 'HEAD is 3f1c2a9b8e7d6c5b4a39281706f5e4d3c2b1a098 on main'],
     ['a uuid', 'session 0d3a8e6f-290f-4105-a327-a2496e5e2a83 resumed'],
+    ['a Codex session id after a verdict', 'PASS rollout-2026-02-23T12-54-34-019c8a59-e9dd-71f0-9ae3-4079fe9726a9 [manifest, chain]'],
+    ["a subagent's session id after a verdict", 'PASS 0d3a8e6f-290f-4105-a327-a2496e5e2a83.agent-a4ca7529859c158c2 [manifest]'],
     ['a URL without a password', 'fetch https://user@example.com/path?q=1 and https://example.com:8443/x'],
     ['words that start like key prefixes', 'risk-assessment, task-runner, desk-booking and AKIA are fine'],
     ['a short Bearer word in prose', 'the Bearer scheme is described in RFC 6750'],
@@ -159,6 +161,16 @@ describe('the redactor leaves ordinary text and code alone', () => {
     ['a base64 line that is not a key', 'data: SGVsbG8sIHRoaXMgaXMganVzdCBhIGdyZWV0aW5nIGluIGJhc2U2NA=='],
   ])('%s', (_name, text) => {
     expect(redactor.redact(text)).toEqual({ text, count: 0 });
+  });
+});
+
+describe('an id around one UUID is kept; a secret that holds a UUID is not', () => {
+  it.each([
+    ['a random rest beside the UUID', 'the secret is 9fQ2mZp7LwR4tYxK-0d3a8e6f-290f-4105-a327-a2496e5e2a83'],
+    ['two UUIDs joined', 'the secret is 0d3a8e6f-290f-4105-a327-a2496e5e2a83-1e4b9f70-391a-4216-b438-b3a7f6f3b194'],
+    ['a random suffix', 'api key 0d3a8e6f-290f-4105-a327-a2496e5e2a83.xK9fQ2mZp7LwR4tY'],
+  ])('%s', (_name, text) => {
+    expect(redactor.redact(text).count).toBe(1);
   });
 });
 

@@ -324,8 +324,20 @@ describe("the session's own git log and remotes", () => {
         res('r2', 't2', ''),
       ),
     );
-    const md = renderAll(renderInput(path)).handoffMd;
-    expect(md).toContain('*reported* — the session\'s own git output, as printed then: its latest `git log` (line 3) began with `ecd5389` «feat: backend v0»; its latest `git remote -v` (line 5) printed no remote.');
+    const r = renderInput(path);
+    const out = renderAll(r);
+    expect(out.handoffMd).toContain('*reported* — the session\'s own git output, as printed then: its latest `git log` (line 3) began with `ecd5389` «feat: backend v0»; its latest `git remote -v` (line 5) printed no remote.');
+    // The payloads say the same, for a successor that reads only the JSON.
+    const summary = JSON.parse(out.summaryJson.toString('utf8')) as { session_git: unknown };
+    expect(summary.session_git).toEqual({
+      label: 'reported',
+      recorded: { branch: null, commit: null, cwd: '/nonexistent/w' },
+      uncommitted_listed: null,
+      log_top: { line: 3, hash: 'ecd5389', subject: 'feat: backend v0' },
+      remotes: { line: 5, list: [] },
+      remote_branches: null,
+    });
+    expect((JSON.parse(out.llmJson.toString('utf8')) as { session_git: unknown }).session_git).toEqual(summary.session_git);
   });
 });
 

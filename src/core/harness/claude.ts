@@ -215,7 +215,7 @@ export function readClaude(obj: Record<string, unknown>): Observation {
   const message = isObj(obj.message) ? obj.message : undefined;
   switch (type) {
     case 'assistant':
-      readAssistant(obj, message, obs, sidechain);
+      readAssistant(obj, message, obs);
       break;
     case 'user':
       readUser(obj, message, obs);
@@ -248,11 +248,13 @@ export function readClaude(obj: Record<string, unknown>): Observation {
   return obs;
 }
 
-function readAssistant(obj: Record<string, unknown>, message: Record<string, unknown> | undefined, obs: Observation, sidechain: boolean): void {
+function readAssistant(obj: Record<string, unknown>, message: Record<string, unknown> | undefined, obs: Observation): void {
   obs.role = str(message?.role) ?? 'assistant';
   const model = str(message?.model);
   if (model !== undefined && model !== '<synthetic>') obs.facts.push({ t: 'model', model });
-  if (message && !sidechain) {
+  // A side chain's usage is its subagent's context, not the session's: reduce.ts applies it only
+  // on the main chain (a subagent's own transcript is all main).
+  if (message) {
     const usage = usageFact(message);
     if (usage) obs.facts.push(usage);
   }

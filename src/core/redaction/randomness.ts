@@ -40,6 +40,8 @@ const MIN_CHARS = 16;
 
 /** A UUID is an id far more often than a key; hex digests are fingerprints. */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A UUID inside a longer value: `rollout-2026-02-23T12-54-34-<uuid>` (a Codex session), `<uuid>.agent-a4ca7529` (a subagent's). */
+const UUID_IN = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 /** Subresource integrity and content digests name a hash, not a secret. */
 const DIGEST = /^(?:sha(?:1|224|256|384|512)|md5)[-:~]/i;
 
@@ -82,5 +84,17 @@ export function looksRandom(v: string, min = MIN_CHARS): boolean {
   if (digit === 0 && other === 0 && switches / v.length < 0.45) return false;
   // The cheap counts first; the patterns only for what passed them.
   if (UUID.test(v) || DIGEST.test(v) || (other > 0 && isWordChain(v))) return false;
+  if (other > 0 && idAroundUuid(v, min)) return false;
   return entropy(v) >= Math.min(3.5, Math.log2(v.length) - 0.6);
+}
+
+/**
+ * One UUID with a name or a time around it is an id, as the UUID alone is: judged by what is
+ * left around it. Two or more (a token made of UUIDs), or a random rest, are judged whole.
+ */
+function idAroundUuid(v: string, min: number): boolean {
+  const found = v.match(UUID_IN);
+  if (found === null || found.length !== 1) return false;
+  const rest = v.replace(UUID_IN, ' ').split(/[\s.\-_:/]+/).filter((p) => p.length > 0);
+  return rest.every((p) => !looksRandom(p, Math.min(min, 12)));
 }

@@ -103,9 +103,13 @@ function section(title: string, body: string): string {
   return `## ${title}\n\n${body.trim().length > 0 ? body.trim() : NONE}\n`;
 }
 
-function objective(a: Analysis): string {
-  if (!a.objective) return NONE;
-  const src = a.objective.override ? 'set with --objective' : `the user's first request${atLine(a.objective.line)}`;
+function objective(a: Analysis, parent: string | null): string {
+  if (!a.objective) {
+    // Never "None": the objective was not read, which does not mean there was none.
+    if (parent !== null) return `${label('unknown')} — this subagent's transcript does not hold the task it was given: the session that started it (${code(parent)}) holds the call that did`;
+    return `${label('unknown')} — the transcript holds no user request to take the objective from`;
+  }
+  const src = a.objective.override ? 'set with --objective' : parent !== null ? `the task the session that started this subagent (${code(parent)}) gave it${atLine(a.objective.line)}` : `the user's first request${atLine(a.objective.line)}`;
   return `${fence(a.objective.text)}\n\n${label('reported')} — ${src}`;
 }
 
@@ -128,7 +132,7 @@ function endLine(a: Analysis): string {
 type Level = 0 | 1 | 2 | 3;
 const MD_BYTES = 16000;
 
-function requests(a: Analysis): string {
+function requests(a: Analysis, parent: string | null): string {
   const rs = a.requests;
   if (rs.length === 0) return a.objective?.override ? `${label('unknown')} — no user request could be read from the transcript` : NONE;
   const kind = (k: string): string => (k === 'answer' ? 'answer: ' : k === 'rejection' ? 'rejecting a tool call: ' : '');
@@ -142,7 +146,8 @@ function requests(a: Analysis): string {
   const row = (r: (typeof rs)[number]): string => `line ${r.line} — ${kind(r.kind)}${oneLine(r.text, MD.REQUEST_CHARS)}${branch(r.line)}`;
   const shown = rs.length <= MD.REQUESTS_HEAD + MD.REQUESTS_TAIL ? rs.map(row) : [...rs.slice(0, MD.REQUESTS_HEAD).map(row), `… ${rs.length - MD.REQUESTS_HEAD - MD.REQUESTS_TAIL} more in HANDOFF.summary.json …`, ...rs.slice(-MD.REQUESTS_TAIL).map(row)];
   const more = a.requestsTotal > rs.length ? `\n\n${a.requestsTotal - rs.length} earlier request(s) are in timeline.jsonl.` : '';
-  return `${label('reported')} — every message the user typed, in order (wrappers removed, long ones shortened):\n\n${bullets(shown)}${more}`;
+  const who = parent === null ? 'every message the user typed' : `every message this subagent was sent by the session that started it (${code(parent)})`;
+  return `${label('reported')} — ${who}, in order (wrappers removed, long ones shortened):\n\n${bullets(shown)}${more}`;
 }
 
 /**
@@ -529,8 +534,8 @@ function timelineSection(r: RenderInput, rows: number): string {
 function fixedParts(r: RenderInput, a: Analysis): FixedParts {
   const title = r.title ?? r.session;
   return {
-    head: [frontMatter(r), `# Handoff: ${title.replace(/\r?\n/g, ' ')}\n`, section('Objective (verbatim)', objective(a))],
-    requests: requests(a),
+    head: [frontMatter(r), `# Handoff: ${title.replace(/\r?\n/g, ' ')}\n`, section('Objective (verbatim)', objective(a, r.parentSession))],
+    requests: requests(a, r.parentSession),
     documents: documents(a),
     middle: [section('State right now (verbatim tail)', stateNow(a)), section('Next Action', nextActionBody(a)), section('Claims to double-check', claims(a))],
     currentState: currentState(a),

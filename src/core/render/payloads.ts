@@ -1,6 +1,7 @@
 import type { Analysis } from '../analysis.js';
 import type { WindowTurn } from '../state.js';
 import { LIMITS } from '../state.js';
+import { listingAfterLastCommit } from '../ledger.js';
 import type { RenderInput } from './input.js';
 import { utf8 } from '../utf8.js';
 
@@ -114,6 +115,7 @@ export function buildSummary(r: RenderInput, a: Analysis, transferReady: boolean
       untracked_total: r.git.untracked_total,
       captured_at: r.git.captured_at,
     },
+    session_git: sessionGit(r),
     counts: {
       turns: st.turns,
       ...st.counts,
@@ -145,6 +147,25 @@ export function buildSummary(r: RenderInput, a: Analysis, transferReady: boolean
       watermark: st.watermark,
       total_turns: st.turns,
     },
+  };
+}
+
+/**
+ * What the session's own git output and the transcript's metadata said, as printed then
+ * (*reported*, each with its line): HANDOFF.md gives them in Repository Evidence, beside the
+ * repository as read at build time (`git`), and alone when that could not be read.
+ */
+function sessionGit(r: RenderInput): Record<string, unknown> {
+  const l = r.state.ledger;
+  const meta = r.state.meta;
+  const listed = listingAfterLastCommit(l);
+  return {
+    label: 'reported',
+    recorded: { branch: meta.branch ?? null, commit: meta.commit ?? null, cwd: meta.cwd ?? null },
+    uncommitted_listed: listed === null ? null : { line: listed.line, paths: listed.paths, committed_line: listed.committed ?? null },
+    log_top: l.logTop === undefined ? null : { line: l.logTop.line, hash: l.logTop.hash, subject: l.logTop.subject },
+    remotes: l.remotes === undefined ? null : { line: l.remotes.line, list: l.remotes.list.map((x) => ({ name: x.name, url: x.url })) },
+    remote_branches: l.remoteBranches === undefined ? null : { line: l.remoteBranches.line, count: l.remoteBranches.count },
   };
 }
 
