@@ -93,10 +93,13 @@ export interface CheckTargetRow extends CheckRow {
 }
 
 export interface Analysis {
-  objective: { text: string; seq: number | null; line: number | null; override: boolean } | null;
+  /** `chars`: the request's length when `text` is its head only. */
+  objective: { text: string; seq: number | null; line: number | null; override: boolean; chars?: number } | null;
   requests: RequestRecord[];
   /** Requests typed after the user went back to an earlier message (`to`): the lines between are a branch left. */
   rewinds: { line: number; to: number }[];
+  /** The line of the transcript's first message when it answers one the transcript does not hold. */
+  startsAfter?: number;
   requestsTotal: number;
   stateNow: { text: string; seq: number; who: 'agent' | 'user' } | null;
   /** Tool calls the session made after the agent's last message (the message is then not the whole story). */
@@ -487,6 +490,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
   if (pressure.level === 'unknown') unknowns.push({ text: 'Context usage: the transcript carries no usage telemetry', label: 'unknown', seq: null });
   if (git.status !== 'ok') unknowns.push({ text: `Repository state: ${git.reason ?? git.status}`, label: 'unknown', seq: null });
   if (st.objective === null && st.objectiveOverride === null) unknowns.push({ text: 'Objective: the transcript holds no user request that could be read', label: 'unknown', seq: null });
+  if (l.startsAfter !== undefined) unknowns.push({ text: `Earlier conversation: the first message (line ${l.startsAfter}) answers one this transcript does not hold; what came before it, and the first request, are not in it`, label: 'unknown', seq: l.startsAfter - 1 });
   for (const u of l.unnamedWrites ?? []) unknowns.push({ text: `Files changed: \`${u.command}\` (line ${u.line}) rewrote ${u.count} file(s) its output does not name`, label: 'unknown', seq: u.line - 1 });
   if (l.unreadableWrites > 0) unknowns.push({ text: `Files changed: ${l.unreadableWrites} apply_patch call(s) whose paths are unreadable (the transcript's publisher redacted their arguments)`, label: 'unknown', seq: null });
   const unknownChecks = l.checks.filter((c) => c.outcome === 'unknown').length;
@@ -495,7 +499,10 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
 
   let objective: Analysis['objective'] = null;
   if (st.objectiveOverride !== null) objective = { text: st.objectiveOverride, seq: null, line: null, override: true };
-  else if (st.objective) objective = { text: st.objective.text, seq: st.objective.seq, line: st.objective.line ?? st.objective.seq + 1, override: false };
+  else if (st.objective) {
+    objective = { text: st.objective.text, seq: st.objective.seq, line: st.objective.line ?? st.objective.seq + 1, override: false };
+    if (st.objective.chars !== undefined) objective.chars = st.objective.chars;
+  }
 
   let stateNow: Analysis['stateNow'] = null;
   if (st.lastAgent) stateNow = { text: st.lastAgent.text, seq: st.lastAgent.seq, who: 'agent' };
@@ -505,6 +512,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     objective,
     requests: l.requests,
     rewinds: l.rewinds ?? [],
+    ...(l.startsAfter === undefined ? {} : { startsAfter: l.startsAfter }),
     requestsTotal: l.requestsTotal,
     stateNow,
     afterStateNow: stateNow?.who === 'agent' ? (l.since ?? null) : null,

@@ -183,6 +183,8 @@ export interface Ledger {
   chain?: { last: string; lines: Record<string, number>; fork?: { line: number; from: number } };
   /** Requests typed after going back to an earlier message: where, and to which line. */
   rewinds?: { line: number; to: number }[];
+  /** The transcript's first message answers one it does not hold (a slice of a longer conversation): its line. */
+  startsAfter?: number;
   /** The files the latest format check listed as needing it (`Would reformat: x`), and its line. */
   wouldReformat?: { paths: string[]; line: number };
   /** The next step named by the harness's latest recap of the session (Claude Code's `away_summary`), and its line. */
@@ -266,6 +268,7 @@ export function noteNode(l: Ledger, uuidIn: string, parentIn: string | undefined
   const c = l.chain;
   if (c === undefined) {
     l.chain = { last: uuid, lines: { [uuid]: line } };
+    if (parent !== undefined) l.startsAfter = line;
     return;
   }
   const from = parent !== undefined && parent !== c.last ? c.lines[parent] : undefined;

@@ -4,7 +4,7 @@ import { LEDGER_LIMITS, markChanged, markNotChanged, noteAgentText, noteCall, no
 import { LIMITS, taskItem } from './state.js';
 import { exitMeansNoMatch } from './shell.js';
 import { filePath, heldKey } from './paths.js';
-import type { CommandRecord, FailureRecord, SessionState, TaskRecord } from './state.js';
+import type { CommandRecord, FailureRecord, SessionState, TaskRecord, WindowTurn } from './state.js';
 import type { Fact, TodoItem, Turn } from './types.js';
 
 /**
@@ -202,6 +202,7 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
       return;
     case 'tool_result':
       applyToolResult(st, f, seq);
+      if (main && st.subagents.length > 0) subagentReturned(st, f.id, seq, f.ok);
       // A TaskCreate whose result is an error (failed, denied, interrupted) made no task.
       if (f.ok === false && main) dropRefusedTask(st, f.id);
       return;
@@ -247,7 +248,10 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
       pushBounded(st.subagents, { id: f.id, description: head(f.description ?? '', 200), seq }, LIMITS.SUBAGENTS);
       return;
     case 'request':
-      if (main && f.kind === 'request' && st.objective === null) st.objective = { text: head(f.text.trim(), LIMITS.OBJECTIVE_CHARS), seq, line: seq + 1 };
+      if (main && f.kind === 'request' && st.objective === null) {
+        const text = f.text.trim();
+        st.objective = text.length <= LIMITS.OBJECTIVE_CHARS ? { text, seq, line: seq + 1 } : { text: head(text, LIMITS.OBJECTIVE_CHARS), seq, line: seq + 1, chars: text.length };
+      }
       return;
     case 'turn_complete':
     case 'wait':
@@ -370,11 +374,23 @@ function applyToLedger(st: SessionState, f: Fact, line: number, main: boolean, t
 }
 
 /** Records an emitted turn: counts, the recent window, objective and the latest words. */
+/** A launched subagent's call has its result: the subagent's report came back (or its failure). */
+function subagentReturned(st: SessionState, id: string, seq: number, ok: boolean | undefined): void {
+  if (id === '') return;
+  for (let i = st.subagents.length - 1; i >= 0; i -= 1) {
+    const s = st.subagents[i] as SessionState['subagents'][number];
+    if (s.id !== id || s.result_seq !== undefined) continue;
+    s.result_seq = seq;
+    if (ok !== undefined) s.ok = ok;
+    return;
+  }
+}
+
 export function noteTurn(st: SessionState, turn: Turn, main: boolean, notice: boolean, line = turn.seq + 1): void {
   st.turns += 1;
   st.counts[turn.class] += 1;
   if (turn.seq > st.watermark) st.watermark = turn.seq;
-  const w: { seq: number; ts: string | null; class: Turn['class']; text: string; tool?: Turn['tool'] } = {
+  const w: WindowTurn = {
     seq: turn.seq,
     ts: turn.ts,
     class: turn.class,
@@ -382,6 +398,7 @@ export function noteTurn(st: SessionState, turn: Turn, main: boolean, notice: bo
     text: head(turn.text, turn.class === 'TOOL' || turn.class === 'THOUGHT' ? LIMITS.WINDOW_TOOL_TEXT_CHARS : LIMITS.WINDOW_TEXT_CHARS),
   };
   if (turn.tool) w.tool = turn.tool;
+  if (!main) w.by = 'subagent';
   pushBounded(st.window, w, LIMITS.WINDOW_TURNS);
   if (!main) return;
   if (turn.class === 'USER' && !notice) {

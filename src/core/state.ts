@@ -36,7 +36,8 @@ export const LIMITS = {
   WINDOW_TEXT_CHARS: 300,
   WINDOW_TOOL_TEXT_CHARS: 120,
   STATE_NOW_CHARS: 1200,
-  OBJECTIVE_CHARS: 1200,
+  /** A brief's constraints often come last ("Do not push."): most briefs fit whole. */
+  OBJECTIVE_CHARS: 4000,
   COMMANDS: 100,
   FAILURES: 50,
   FILES: 1000,
@@ -47,6 +48,11 @@ export const LIMITS = {
   FAILURE_TEXT_CHARS: 300,
   COMMAND_CHARS: 400,
 } as const;
+
+/** An objective set with `--objective`, held to the length of one read from the transcript. */
+export function objectiveSet(text: string): string {
+  return text.length <= LIMITS.OBJECTIVE_CHARS ? text : `${text.slice(0, LIMITS.OBJECTIVE_CHARS - 1)}…`;
+}
 
 export type CommandResult = 'passed' | 'failed' | 'interrupted' | 'unknown';
 
@@ -92,6 +98,8 @@ export interface WindowTurn {
   class: TurnClass;
   text: string;
   tool?: ToolRef;
+  /** A subagent's turn inside the session's own transcript (a side-chain line). */
+  by?: 'subagent';
 }
 
 export interface TaskRecord {
@@ -143,7 +151,8 @@ export interface SessionState {
     lastTs?: string;
   };
   /** `line` is the 1-based transcript line of the request. */
-  objective: { text: string; seq: number; line?: number } | null;
+  /** `chars`: the request's length when `text` is only its head (OBJECTIVE_CHARS). */
+  objective: { text: string; seq: number; line?: number; chars?: number } | null;
   objectiveOverride: string | null;
   lastUser: { text: string; seq: number } | null;
   lastAgent: { text: string; seq: number } | null;
@@ -168,7 +177,13 @@ export interface SessionState {
    * yet gets the next number, so no number is given twice, whatever was deleted or cut.
    */
   taskSeq: number;
-  subagents: { id: string; description: string; seq: number }[];
+  /** Subagents the session launched; `result_seq` and `ok`: their call's result, once it came back. */
+  subagents: { id: string; description: string; seq: number; result_seq?: number; ok?: boolean }[];
+  /**
+   * Set in states begun since subagent results are read: in an older state, a subagent without
+   * `result_seq` may have returned before it was loaded, and is not said to be still running.
+   */
+  subagentResults?: true;
   window: WindowTurn[];
   ledger: Ledger;
 }
@@ -209,6 +224,7 @@ export function initialState(): SessionState {
     tasks: [],
     taskSeq: 0,
     subagents: [],
+    subagentResults: true,
     window: [],
     ledger: initialLedger(),
   };

@@ -6,7 +6,7 @@ import { sha256Hex } from '../core/canonical.js';
 import type { Redactor } from '../core/redact.js';
 import type { Turn } from '../core/types.js';
 import { toolsHeader } from '../core/render/tools-md.js';
-import { initialState } from '../core/state.js';
+import { initialState, objectiveSet } from '../core/state.js';
 import { NotFoundError, SourceError } from '../errors.js';
 import { listDir, removeEmptyDir, removeFile } from '../store/files.js';
 import type { IndexStore } from '../store/index-store.js';
@@ -171,7 +171,7 @@ export class Engine {
     // yields one (empty, binary, not a transcript) leaves nothing behind.
 
     const state = initialState();
-    if (req.objective) state.objectiveOverride = req.objective;
+    if (req.objective) state.objectiveOverride = objectiveSet(req.objective);
     const hash = createHash('sha256');
     const tools = createHash('sha256');
     const append = new AppendBuffer(dir, (b) => tools.update(b));
@@ -230,7 +230,7 @@ export class Engine {
     if (state === null) state = reset === null ? await replay(this.deps, ctx, m) : initialState();
     else if (reset === null && loaded.behind !== null) await catchUp(this.deps, ctx, m, state, loaded.behind);
     if (reset !== null && m.objective_override) state.objectiveOverride = m.objective_override;
-    if (ctx.req.objective !== undefined) state.objectiveOverride = ctx.req.objective;
+    if (ctx.req.objective !== undefined) state.objectiveOverride = objectiveSet(ctx.req.objective);
 
     const tools = await toolsBase(this.deps, dir, base.manifest);
     const append = new AppendBuffer(dir, (b) => tools.update(b));

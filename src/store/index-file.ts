@@ -37,6 +37,12 @@ export interface IndexEntry {
   source: { path: string; offset: number; size: number; dev: number; ino: number; mtime_ms: number } | null;
 }
 
+/**
+ * INDEX.json keeps an objective's first 1,200 characters (what PROJECT.md's line and links/' keywords
+ * read): one index holds every session's, and the handoff keeps the brief whole.
+ */
+const INDEX_OBJECTIVE_CHARS = 1200;
+
 export function indexEntry(m: Manifest, dir: string, objective: string | null): IndexEntry {
   const s = m.sources[0];
   return {
@@ -55,7 +61,7 @@ export function indexEntry(m: Manifest, dir: string, objective: string | null): 
     title: m.title ?? null,
     dir,
     parent_session: m.parent_session,
-    objective,
+    objective: objective === null || objective.length <= INDEX_OBJECTIVE_CHARS ? objective : `${objective.slice(0, INDEX_OBJECTIVE_CHARS - 1)}…`,
     source: s ? { path: s.path, offset: s.offset, size: s.size, dev: s.dev, ino: s.ino, mtime_ms: s.mtime_ms } : null,
   };
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -32,5 +32,17 @@ describe("HANDOFF.md's budget", () => {
     const md = renderAll(renderInput(session(40, 560))).handoffMd;
     expect(timelineRows(md)).toBe('8');
     expect(md).toContain('request 39:');
+  });
+
+  it("then shows a long objective's head, and says the summary holds it", () => {
+    // Twenty requests fit with a short objective; a 3,800-character brief first makes it too long.
+    const path = session(20, 400);
+    const brief = `${'Write the grant draft from the project files and the history. '.repeat(60)}Do not submit it.`;
+    const first = `${JSON.stringify({ type: 'user', uuid: 'u0', sessionId: 's', cwd: '/w', timestamp: '2026-04-26T09:59:00Z', message: { role: 'user', content: brief } })}\n`;
+    writeFileSync(path, first + readFileSync(path, 'utf8'));
+    const out = renderAll(renderInput(path));
+    expect(Buffer.byteLength(out.handoffMd)).toBeLessThanOrEqual(16_000);
+    expect(out.handoffMd).toContain(`*reported* — the user's first request (line 1); its first 1199 of ${brief.length} characters, to keep this file short: HANDOFF.summary.json's \`objective\` holds all of it`);
+    expect((JSON.parse(out.summaryJson.toString('utf8')) as { objective: string }).objective).toBe(brief);
   });
 });

@@ -103,14 +103,23 @@ function section(title: string, body: string): string {
   return `## ${title}\n\n${body.trim().length > 0 ? body.trim() : NONE}\n`;
 }
 
-function objective(a: Analysis, parent: string | null): string {
+/** HANDOFF.md's objective when nothing else it may shorten brings it under MD_BYTES: a long brief's head (the payloads keep it all). */
+const OBJECTIVE_SHORT_CHARS = 1200;
+
+function objective(a: Analysis, parent: string | null, max = Infinity): string {
   if (!a.objective) {
     // Never "None": the objective was not read, which does not mean there was none.
     if (parent !== null) return `${label('unknown')} — this subagent's transcript does not hold the task it was given: the session that started it (${code(parent)}) holds the call that did`;
     return `${label('unknown')} — the transcript holds no user request to take the objective from`;
   }
-  const src = a.objective.override ? 'set with --objective' : parent !== null ? `the task the session that started this subagent (${code(parent)}) gave it${atLine(a.objective.line)}` : `the user's first request${atLine(a.objective.line)}`;
-  return `${fence(a.objective.text)}\n\n${label('reported')} — ${src}`;
+  const src = a.objective.override ? 'set with --objective' : a.startsAfter !== undefined && a.objective.line !== null && a.objective.line >= a.startsAfter ? `the first request this transcript holds${atLine(a.objective.line)}: it starts mid-conversation (see Unknowns)` : parent !== null ? `the task the session that started this subagent (${code(parent)}) gave it${atLine(a.objective.line)}` : `the user's first request${atLine(a.objective.line)}`;
+  const text = a.objective.text;
+  if (text.length > max) {
+    const whole = a.objective.chars ?? text.length;
+    return `${fence(`${text.slice(0, max - 1)}…`)}\n\n${label('reported')} — ${src}; its first ${max - 1} of ${whole} characters, to keep this file short: HANDOFF.summary.json's \`objective\` holds ${a.objective.chars === undefined ? 'all of it' : `its first ${text.length - 1}`}`;
+  }
+  const cut = a.objective.chars === undefined ? '' : `; its first ${text.length - 1} of ${a.objective.chars} characters (the whole is in the transcript)`;
+  return `${fence(text)}\n\n${label('reported')} — ${src}${cut}`;
 }
 
 function stateNow(a: Analysis): string {
@@ -427,7 +436,8 @@ function recent(r: RenderInput, shown: number): string {
       i = j;
       continue;
     }
-    rows.push([String(t.seq + 1), t.class, cell(t.tool ? toolCell(t.tool, t.text) : t.text, MD.TIMELINE_CHARS)]);
+    // A subagent's turn in the session's own transcript: its prompt is no user's, its reply no answer to the user.
+    rows.push([String(t.seq + 1), t.by === 'subagent' ? `${t.class} (subagent)` : t.class, cell(t.tool ? toolCell(t.tool, t.text) : t.text, MD.TIMELINE_CHARS)]);
   }
   return table(['line', 'class', 'text'], rows);
 }
@@ -443,7 +453,10 @@ function subagents(r: RenderInput): string {
   const lines: string[] = [];
   if (r.parentSession) lines.push(`This session is a subagent of ${code(r.parentSession)}.`);
   for (const c of r.childSessions) lines.push(`${code(c.id)} — handoff: ${path(`${c.dir}/HANDOFF.md`)}`);
-  for (const s of r.state.subagents.slice(-20)) lines.push(`launched${at(s.seq)}: ${s.description || 'subagent'}`);
+  for (const s of r.state.subagents.slice(-20)) {
+    const back = s.result_seq === undefined ? (r.state.subagentResults === true ? ' — no result recorded: still running, or the transcript ends first' : '') : s.ok === false ? ` — failed${at(s.result_seq)}` : ` — its report came back${at(s.result_seq)}`;
+    lines.push(`launched${at(s.seq)}: ${s.description || 'subagent'}${back}`);
+  }
   return lines.length === 0 ? NONE : bullets(lines);
 }
 
@@ -507,8 +520,15 @@ export function renderHandoffMd(r: RenderInput, a: Analysis): string {
       parts = levelParts(fixed, a, level);
     }
   }
-  // Past the last level, the recent timeline gives up its oldest rows (timeline.jsonl keeps every turn).
-  if (size(parts) > MD_BYTES) fixed.timeline = timelineSection(r, MD.TIMELINE_SHORT);
+  // Past the last level, the recent timeline gives up its oldest rows (timeline.jsonl keeps every
+  // turn), then a long objective its tail (the payloads keep it).
+  let total = size(parts);
+  const swap = (old: string, now: string): string => {
+    total += Buffer.byteLength(now) - Buffer.byteLength(old);
+    return now;
+  };
+  if (total > MD_BYTES) fixed.timeline = swap(fixed.timeline, timelineSection(r, MD.TIMELINE_SHORT));
+  if (total > MD_BYTES && (a.objective?.text.length ?? 0) > OBJECTIVE_SHORT_CHARS) fixed.head[2] = swap(fixed.head[2] as string, section('Objective (verbatim)', objective(a, r.parentSession, OBJECTIVE_SHORT_CHARS)));
   return renderAt(fixed, parts);
 }
 

@@ -199,7 +199,7 @@ export function buildLlm(r: RenderInput, a: Analysis, summary: Record<string, un
       launched: st.subagents,
     },
     evidence_contract: r.contract,
-    turns: window.map((t) => ({ seq: t.seq, ts: t.ts, class: t.class, text: t.text, ...(t.tool ? { tool: t.tool } : {}) })),
+    turns: window.map((t) => ({ seq: t.seq, ts: t.ts, class: t.class, text: t.text, ...(t.tool ? { tool: t.tool } : {}), ...(t.by ? { by: t.by } : {}) })),
     tool_calls: toolCalls(window),
     timeline_ref: {
       path: 'timeline.jsonl',
