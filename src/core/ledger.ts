@@ -1,7 +1,7 @@
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
 import { decideOutcome, lastLine } from './outcome.js';
 import type { Outcome } from './outcome.js';
-import { checkTargets, commandKey, commitMessage, commitsInOutput, copySources, exitMeansNoMatch, gitListing, branchPullRequest, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
+import { branchSwitch, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, exitMeansNoMatch, gitListing, branchPullRequest, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
 import type { CheckTarget } from './shell.js';
 import { fmtClock, fmtOffset, localMinutes, offsetFromDate, startClaim, startsBeforeSession } from './clock.js';
 import { contentLines, DOC_LIMITS, namingRequest, readLines } from './documents.js';
@@ -201,6 +201,8 @@ export interface Ledger {
   logTop?: { line: number; hash: string; subject: string };
   /** How many remote-tracking branches the session's latest `git branch -a` listed, and where. */
   remoteBranches?: { line: number; count: number };
+  /** The branch the session's latest `git checkout`/`git switch` moved to, as git said, and where. */
+  switchedTo?: { line: number; branch: string };
   /** The remotes the session's own latest `git remote -v` printed (none: an empty list), and where. */
   remotes?: { line: number; list: { name: string; url: string }[] };
   /** Formatter runs that rewrote files their output does not name: how many, and where. */
@@ -784,6 +786,8 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
     if (branches !== null) l.remoteBranches = { line, count: branches };
     const remotes = gitRemotes(command, out);
     if (remotes !== null) l.remotes = { line, list: remotes.slice(0, 5).map((r) => ({ name: clip(r.name, 60), url: clip(r.url, 300) })) };
+    const switched = branchSwitch(command, out);
+    if (switched !== null) l.switchedTo = { line, branch: switched };
   }
   const listed = failed ? null : gitListing(command, out);
   if (listed !== null) {

@@ -564,6 +564,17 @@ export function remoteBranchCount(command: string, out: string): number | null {
   return out.match(/^[*+ ] ?remotes\//gm)?.length ?? 0;
 }
 
+/**
+ * The branch a `git checkout` or `git switch` run moved to, from git's own words ("Switched to a new
+ * branch 'x'", "Switched to branch 'x'"): the last such line; null when the command holds no such run.
+ */
+export function branchSwitch(command: string, out: string): string | null {
+  if (!runsGit(command, (w) => w[1] === 'checkout' || w[1] === 'switch')) return null;
+  let branch: string | null = null;
+  for (const m of out.matchAll(/^Switched to (?:a new )?branch '([^'\n]{1,200})'$/gm)) branch = m[1] as string;
+  return branch;
+}
+
 /** The newest commit a `git log` run printed first (`ecd5389 feat: backend v0`); null when the command holds no such run. */
 export function gitLogTop(command: string, out: string): { hash: string; subject: string } | null {
   if (!command.includes('log') || !runsGit(command, (w) => w[1] === 'log')) return null;

@@ -336,6 +336,7 @@ describe("the session's own git log and remotes", () => {
       log_top: { line: 3, hash: 'ecd5389', subject: 'feat: backend v0' },
       remotes: { line: 5, list: [] },
       remote_branches: null,
+      switched_to: null,
     });
     expect((JSON.parse(out.llmJson.toString('utf8')) as { session_git: unknown }).session_git).toEqual(summary.session_git);
   });

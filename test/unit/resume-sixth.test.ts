@@ -6,7 +6,12 @@ import { renderAll } from '../../src/core/render/index.js';
 import { LIMITS, objectiveSet } from '../../src/core/state.js';
 import { indexEntry } from '../../src/store/index-file.js';
 import type { Manifest } from '../../src/store/manifest.js';
-import { jsonl } from './ingest-helper.js';
+import { resolveConfig } from '../../src/config.js';
+import { analyze } from '../../src/core/analysis.js';
+import { gitUnavailable } from '../../src/core/evidence.js';
+import { computePressure } from '../../src/core/pressure.js';
+import { branchSwitch } from '../../src/core/shell.js';
+import { ingestText, jsonl } from './ingest-helper.js';
 import { renderInput } from './render-input.js';
 
 /**
@@ -109,5 +114,48 @@ describe('a transcript that starts mid-conversation', () => {
     const whole = renderAll(renderInput(path)).handoffMd;
     expect(whole).toContain("*reported* — the user's first request (line 1)\n");
     expect(whole).not.toContain('Earlier conversation');
+  });
+});
+
+describe('a branch the session switched to', () => {
+  it("is read from git's own words, and the last one counts", () => {
+    expect(branchSwitch('git checkout -b feat/dashboard-refactor', "Switched to a new branch 'feat/dashboard-refactor'\n")).toBe('feat/dashboard-refactor');
+    expect(branchSwitch('git checkout main && git pull && git switch dev', "Switched to branch 'main'\nAlready up to date.\nSwitched to branch 'dev'\n")).toBe('dev');
+    expect(branchSwitch('git status', "Switched to branch 'main'")).toBeNull();
+    expect(branchSwitch('git checkout -- a.ts', '')).toBeNull();
+  });
+
+  it('is said beside the branch the transcript recorded, and given in session_git', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'handoff-switch-'));
+    const path = join(dir, 's.jsonl');
+    const base = { sessionId: 's', cwd: '/nonexistent/w', gitBranch: 'fix/team', timestamp: '2026-04-26T10:00:00Z' };
+    writeFileSync(
+      path,
+      jsonl(
+        { ...base, type: 'user', uuid: 'u1', message: { role: 'user', content: 'start the dashboard refactor on a new branch' } },
+        { ...base, type: 'assistant', uuid: 'a1', parentUuid: 'u1', message: { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'git checkout -b feat/dashboard-refactor' } }] } },
+        { ...base, type: 'user', uuid: 'r1', parentUuid: 'a1', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: "Switched to a new branch 'feat/dashboard-refactor'", is_error: false }] } },
+      ),
+    );
+    const out = renderAll(renderInput(path));
+    expect(out.handoffMd).toContain("Recorded by the transcript: branch `fix/team` in `/nonexistent/w` — *reported*. Its latest `git checkout` or `git switch` (line 3) moved to `feat/dashboard-refactor` — *verified* from git's output.");
+    expect((JSON.parse(out.summaryJson.toString('utf8')) as { session_git: { switched_to: unknown } }).session_git.switched_to).toEqual({ line: 3, branch: 'feat/dashboard-refactor' });
+  });
+});
+
+describe('a Codex call the user declined', () => {
+  it('did not run: its patch is a write that did not happen, not a failure', () => {
+    const { state } = ingestText(
+      jsonl(
+        { timestamp: '2025-09-25T01:28:00Z', type: 'session_meta', payload: { id: 'c1', cwd: '/w', originator: 'codex_cli_rs', cli_version: '0.40.0' } },
+        { timestamp: '2025-09-25T01:28:01Z', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'add the hook' }] } },
+        { timestamp: '2025-09-25T01:28:35Z', type: 'response_item', payload: { type: 'function_call', name: 'shell', call_id: 'p1', arguments: JSON.stringify({ command: ['bash', '-lc', "apply_patch <<'PATCH'\n*** Begin Patch\n*** Add File: src/useTeam.ts\n+export const x = 1;\n*** End Patch\nPATCH"] }) } },
+        { timestamp: '2025-09-25T01:28:35Z', type: 'response_item', payload: { type: 'function_call_output', call_id: 'p1', output: 'patch rejected by user' } },
+      ),
+    );
+    const a = analyze(state, gitUnavailable('no-cwd', 'no cwd', null, null), computePressure(state, resolveConfig({ cwd: '/nonexistent', env: { HOME: '/nonexistent-home' } }).pressure));
+    expect(a.filesNotChanged).toEqual([{ path: '/w/src/useTeam.ts', line: 4, reason: 'rejected by the user' }]);
+    expect(a.filesChanged).toEqual([]);
+    expect(a.openFailures).toEqual([]);
   });
 });

@@ -372,6 +372,11 @@ function readItem(p: Record<string, unknown>, obs: Observation, st: CodexState):
         fact.exitCode = exitCode;
         fact.ok = exitCode === 0;
         obs.tool.ok = fact.ok;
+      } else if (REJECTED.test(obs.text)) {
+        // The user declined the call when Codex asked: it did not run, and nothing it would write was written.
+        fact.ok = false;
+        fact.denied = 'rejected by the user';
+        obs.tool.ok = false;
       }
       obs.facts.push(fact);
       return;
@@ -402,6 +407,9 @@ function readItem(p: Record<string, unknown>, obs: Observation, st: CodexState):
     }
   }
 }
+
+/** Codex's whole answer to a call the user declined at its approval prompt. */
+const REJECTED = /^\s*(?:patch|exec command|command) rejected by (?:the )?user\.?\s*$/;
 
 function takeMirror(obs: Observation, st: CodexState, text: string, role: string | undefined, kind: string): void {
   obs.kind = kind;

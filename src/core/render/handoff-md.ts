@@ -314,9 +314,12 @@ function recordedBranch(r: RenderInput, a: Analysis): string | null {
   // A commit learned from a push or a log, not from `git commit` output, names no branch.
   for (const c of a.commits) if (c.branch !== '' && (last === null || c.line > last.line)) last = c;
   const commit = last !== null && last.branch !== branch ? ` The session's last commit (line ${last.line}) was made on ${code(last.branch)} — ${label('verified')} from its \`git commit\` output.` : '';
-  if (branch === 'HEAD') return `Recorded by the transcript: ${code('HEAD')}${where}, not a branch name (a detached HEAD, or a repository with no commit yet, when it was recorded) — ${label('reported')}.${commit}`;
+  const sw = r.state.ledger.switchedTo;
+  const after = sw !== undefined && last !== null && sw.line > last.line ? ', after its last commit' : '';
+  const moved = sw !== undefined && sw.branch !== branch && (last === null || sw.line > last.line || sw.branch !== last.branch) ? ` Its latest \`git checkout\` or \`git switch\` (line ${sw.line}${after}) moved to ${code(sw.branch)} — ${label('verified')} from git's output.` : '';
+  if (branch === 'HEAD') return `Recorded by the transcript: ${code('HEAD')}${where}, not a branch name (a detached HEAD, or a repository with no commit yet, when it was recorded) — ${label('reported')}.${commit}${moved}`;
   const at = r.state.meta.commit === undefined ? '' : ` (at commit ${code(r.state.meta.commit.slice(0, 12))} when the session started)`;
-  return `Recorded by the transcript: branch ${code(branch)}${at}${where} — ${label('reported')}.${commit}`;
+  return `Recorded by the transcript: branch ${code(branch)}${at}${where} — ${label('reported')}.${commit}${moved}`;
 }
 
 /**

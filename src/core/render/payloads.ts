@@ -166,6 +166,7 @@ function sessionGit(r: RenderInput): Record<string, unknown> {
     log_top: l.logTop === undefined ? null : { line: l.logTop.line, hash: l.logTop.hash, subject: l.logTop.subject },
     remotes: l.remotes === undefined ? null : { line: l.remotes.line, list: l.remotes.list.map((x) => ({ name: x.name, url: x.url })) },
     remote_branches: l.remoteBranches === undefined ? null : { line: l.remoteBranches.line, count: l.remoteBranches.count },
+    switched_to: l.switchedTo === undefined ? null : { line: l.switchedTo.line, branch: l.switchedTo.branch },
   };
 }
 
