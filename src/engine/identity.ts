@@ -14,6 +14,8 @@ import type { ProjectSource } from '../store/manifest.js';
  */
 
 const PEEK_BYTES = 256 * 1024;
+/** Read first: most transcripts' first lines fit; the rest of PEEK_BYTES is read only when they do not. */
+const PEEK_FIRST_BYTES = 32 * 1024;
 const PEEK_LINES = 200;
 
 export interface Peek {
@@ -31,25 +33,27 @@ export interface Peek {
   agentId: string | null;
 }
 
-/** Reads the first complete lines of a file (bounded) for identity fields. */
+/**
+ * Reads the first complete lines of a file (bounded) for identity fields. Lines are decoded one at
+ * a time as they are needed: most transcripts tell all in their first line or two, and decoding
+ * and splitting the whole window cost a cold build about a millisecond a file.
+ */
 export async function peek(path: string): Promise<Peek> {
   const out: Peek = { firstSession: null, nativeId: null, cwd: null, forkedFrom: null, sidechain: null, agentId: null };
-  let fh;
-  let text = '';
-  try {
-    fh = await open(path, 'r');
-    const buf = Buffer.alloc(PEEK_BYTES);
-    const { bytesRead } = await fh.read(buf, 0, PEEK_BYTES, 0);
-    text = withoutBom(buf.toString('utf8', 0, bytesRead));
-  } catch {
-    return out;
-  } finally {
-    await fh?.close();
-  }
-  const lines = text.split('\n');
-  lines.pop(); // the last piece may be incomplete
+  let buf = await readHead(path, PEEK_FIRST_BYTES);
+  if (buf === null) return out;
   let first = true;
-  for (const line of lines.slice(0, PEEK_LINES)) {
+  let start = 0;
+  for (let n = 0; n < PEEK_LINES; n += 1) {
+    let end = buf.indexOf(10, start);
+    if (end === -1 && buf.length === PEEK_FIRST_BYTES) {
+      // A first line longer than the first read (a Codex session's instructions): read the window.
+      buf = (await readHead(path, PEEK_BYTES)) ?? buf;
+      end = buf.indexOf(10, start);
+    }
+    if (end === -1) break; // the last piece may be incomplete
+    const line = start === 0 ? withoutBom(buf.toString('utf8', 0, end)) : buf.toString('utf8', start, end);
+    start = end + 1;
     if (line.trim().length === 0) continue;
     let obj: unknown;
     try {
@@ -79,6 +83,21 @@ export async function peek(path: string): Promise<Peek> {
     if (out.nativeId !== null && out.cwd !== null && out.sidechain !== true && !first) break;
   }
   return out;
+}
+
+/** The first `bytes` of a file (fewer when it is shorter), or null when it cannot be read. */
+async function readHead(path: string, bytes: number): Promise<Buffer | null> {
+  let fh;
+  try {
+    fh = await open(path, 'r');
+    const window = Buffer.allocUnsafe(bytes);
+    const { bytesRead } = await fh.read(window, 0, bytes, 0);
+    return window.subarray(0, bytesRead);
+  } catch {
+    return null;
+  } finally {
+    await fh?.close();
+  }
 }
 
 /** Named like a Claude subagent's transcript (whether it is one takes its first lines to tell). */
