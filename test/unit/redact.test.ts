@@ -169,6 +169,8 @@ describe('an id around one UUID is kept; a secret that holds a UUID is not', () 
     ['a random rest beside the UUID', 'the secret is 9fQ2mZp7LwR4tYxK-0d3a8e6f-290f-4105-a327-a2496e5e2a83'],
     ['two UUIDs joined', 'the secret is 0d3a8e6f-290f-4105-a327-a2496e5e2a83-1e4b9f70-391a-4216-b438-b3a7f6f3b194'],
     ['a random suffix', 'api key 0d3a8e6f-290f-4105-a327-a2496e5e2a83.xK9fQ2mZp7LwR4tY'],
+    ['a short random suffix', 'the secret is 0d3a8e6f-290f-4105-a327-a2496e5e2a83-Xk9fQ2mZp7'],
+    ['a short lower-case random suffix', 'the secret is 0d3a8e6f-290f-4105-a327-a2496e5e2a83-xk9fq2mzp7'],
   ])('%s', (_name, text) => {
     expect(redactor.redact(text).count).toBe(1);
   });

@@ -89,12 +89,16 @@ export function looksRandom(v: string, min = MIN_CHARS): boolean {
 }
 
 /**
- * One UUID with a name or a time around it is an id, as the UUID alone is: judged by what is
- * left around it. Two or more (a token made of UUIDs), or a random rest, are judged whole.
+ * One UUID with a name or a time around it is an id, as the UUID alone is: every piece left around
+ * it is a lower-case word, a number, a time's `23T12` or lower-case hex that does not look
+ * generated (`agent-a4ca7529859c158c2`). Two or more (a token made of UUIDs), or any other piece
+ * (`Xk9fQ2mZp7`, `xk9fq2mzp7`), and the value is judged whole.
  */
 function idAroundUuid(v: string, min: number): boolean {
   const found = v.match(UUID_IN);
   if (found === null || found.length !== 1) return false;
   const rest = v.replace(UUID_IN, ' ').split(/[\s.\-_:/]+/).filter((p) => p.length > 0);
-  return rest.every((p) => !looksRandom(p, Math.min(min, 12)));
+  return rest.every((p) => ID_PIECE.test(p) && !looksRandom(p, Math.min(min, 12)));
 }
+
+const ID_PIECE = /^(?:[a-z]+|\d+|\d+T\d+|[0-9a-f]+)$/;
