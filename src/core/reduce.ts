@@ -245,7 +245,7 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
       pushBounded(st.failures, { kind: 'interrupted', seq, text: head(f.message, LIMITS.FAILURE_TEXT_CHARS) }, LIMITS.FAILURES);
       return;
     case 'subagent':
-      pushBounded(st.subagents, { id: f.id, description: head(f.description ?? '', 200), seq }, LIMITS.SUBAGENTS);
+      pushBounded(st.subagents, f.background ? { id: f.id, description: head(f.description ?? '', 200), seq, background: true } : { id: f.id, description: head(f.description ?? '', 200), seq }, LIMITS.SUBAGENTS);
       return;
     case 'request':
       if (main && f.kind === 'request' && st.objective === null) {

@@ -178,7 +178,7 @@ export interface SessionState {
    */
   taskSeq: number;
   /** Subagents the session launched; `result_seq` and `ok`: their call's result, once it came back. */
-  subagents: { id: string; description: string; seq: number; result_seq?: number; ok?: boolean }[];
+  subagents: { id: string; description: string; seq: number; background?: true; result_seq?: number; ok?: boolean }[];
   /**
    * Set in states begun since subagent results are read: in an older state, a subagent without
    * `result_seq` may have returned before it was loaded, and is not said to be still running.

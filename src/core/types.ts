@@ -117,7 +117,8 @@ export type Fact =
   /** The harness's own recap of the session (Claude Code's `away_summary`), with the next step it names. */
   | { t: 'recap'; next: string }
   | { t: 'interrupted'; message: string }
-  | { t: 'subagent'; id: string; description?: string };
+  /** `background`: started with run_in_background; its call's result is the launch, not the report. */
+  | { t: 'subagent'; id: string; description?: string; background?: true };
 
 /** What a reader makes of one parsed line, before classification and redaction. */
 export interface Observation {

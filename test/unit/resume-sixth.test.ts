@@ -91,6 +91,12 @@ describe("a subagent's turns inside the session's own transcript", () => {
     expect(handoff(lines)).toContain('- launched (line 2): Search TS 5.6 — no result recorded: still running, or the transcript ends first');
   });
 
+  it('started in the background, its call returns at once: that answer is not called its report', () => {
+    const bg = lines.map((o) => (o.uuid === 'a1' ? { ...o, message: { role: 'assistant', content: [{ type: 'tool_use', id: 'task1', name: 'Agent', input: { description: 'Search TS 5.6', prompt: 'Find the TS 5.6 features', run_in_background: true } }] } } : o));
+    const md = handoff([...bg, { ...result, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'task1', content: 'Async agent launched successfully.' }] } }]);
+    expect(md).toContain('- launched (line 2): Search TS 5.6 — started in the background: its call returned (line 5), which is not its report');
+  });
+
   it('in a state begun before results were read, a launch without one is not said to be running', () => {
     const dir = mkdtempSync(join(tmpdir(), 'handoff-sub-'));
     const path = join(dir, 's.jsonl');

@@ -115,7 +115,7 @@ function toolCallFacts(block: Record<string, unknown>, facts: Fact[]): void {
     if (taskId !== undefined && status !== undefined) facts.push({ t: 'task_update', id: taskId, status });
   } else if (SUBAGENT_TOOLS.has(name)) {
     const description = str(input.description) ?? str(input.subagent_type);
-    facts.push({ t: 'subagent', id, ...(description === undefined ? {} : { description }) });
+    facts.push({ t: 'subagent', id, ...(description === undefined ? {} : { description }), ...(input.run_in_background === true ? { background: true as const } : {}) });
   }
 }
 

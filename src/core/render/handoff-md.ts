@@ -457,7 +457,9 @@ function subagents(r: RenderInput): string {
   if (r.parentSession) lines.push(`This session is a subagent of ${code(r.parentSession)}.`);
   for (const c of r.childSessions) lines.push(`${code(c.id)} — handoff: ${path(`${c.dir}/HANDOFF.md`)}`);
   for (const s of r.state.subagents.slice(-20)) {
-    const back = s.result_seq === undefined ? (r.state.subagentResults === true ? ' — no result recorded: still running, or the transcript ends first' : '') : s.ok === false ? ` — failed${at(s.result_seq)}` : ` — its report came back${at(s.result_seq)}`;
+    // A subagent started in the background answers its call at once: that answer is no report.
+    const returned = s.background === true ? ` — started in the background: its call returned${at(s.result_seq ?? s.seq)}, which is not its report` : ` — its report came back${at(s.result_seq ?? s.seq)}`;
+    const back = s.result_seq === undefined ? (r.state.subagentResults === true ? ' — no result recorded: still running, or the transcript ends first' : '') : s.ok === false ? ` — failed${at(s.result_seq)}` : returned;
     lines.push(`launched${at(s.seq)}: ${s.description || 'subagent'}${back}`);
   }
   return lines.length === 0 ? NONE : bullets(lines);
