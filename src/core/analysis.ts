@@ -300,7 +300,7 @@ function subagentReport(l: Ledger, end: End, parent: string): NextAction | null 
   return { text: `This is a subagent's transcript, finished: its last message (line ${said.line}) is its report to the session that started it (\`${parent}\`)${ask}. Resume from that session's handoff, which shows what became of the report; act on the report here only if that session asks for it.`, rule: 'subagent_report', label: 'reported', line: said.line };
 }
 
-function nextAction(st: SessionState, end: End, current: CurrentState, open: Analysis['openFailures'], commits: Analysis['commits'], changed: FileChange[], parent: string | null): NextAction {
+function nextAction(st: SessionState, end: End, current: CurrentState, open: Analysis['openFailures'], commits: Analysis['commits'], changed: FileChange[], parent: string | null, repoRead: boolean): NextAction {
   const l = st.ledger;
   const req = lastRequest(st);
   const reqText = req === null ? '' : ` (line ${req.line}: ${quote(req.text, 240)})`;
@@ -343,7 +343,10 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
   const uncommitted = changed.filter((f) => f.line > lastCommitLine);
   if (uncommitted.length > 0) {
     const names = uncommitted.slice(-4).map((f) => f.path.split('/').pop() ?? f.path).join(', ');
-    return { text: `The last request${reqText} is answered. Verify the change, then commit the ${uncommitted.length} uncommitted file change(s) (${names}${uncommitted.length > 4 ? ', …' : ''}) once the user agrees${othersInTree(l, changed)}${prOfBranch(l)}`, rule: 'uncommitted_changes', label: 'inferred', line: uncommitted[uncommitted.length - 1]?.line ?? null };
+    const list = `(${names}${uncommitted.length > 4 ? ', …' : ''})`;
+    // With no git run by the session and no repository to read now, nothing says they are not committed.
+    const what = l.gitRan === undefined && !repoRead ? `check \`git status\`: the session ran no git command, so whether its ${uncommitted.length} changed file(s) ${list} are committed is not recorded; commit them if not, once the user agrees` : `commit the ${uncommitted.length} uncommitted file change(s) ${list} once the user agrees`;
+    return { text: `The last request${reqText} is answered. Verify the change, then ${what}${othersInTree(l, changed)}${prOfBranch(l)}`, rule: 'uncommitted_changes', label: 'inferred', line: uncommitted[uncommitted.length - 1]?.line ?? null };
   }
   if (req !== null) return { text: `Nothing is pending: the last request${reqText} was answered (line ${end.line ?? '?'}). Wait for the user's next request.${recapSays(l, req)}`, rule: 'nothing_pending', label: 'inferred', line: end.line };
   return { text: 'unknown — the transcript holds no user request, no plan, no failure and no commit to go on; confirm the next step with the user', rule: 'unknown', label: 'unknown', line: null };
@@ -446,7 +449,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     }
     return fc;
   });
-  const na = nextAction(st, end, current, open, commits, filesChanged, parent);
+  const na = nextAction(st, end, current, open, commits, filesChanged, parent, git.status === 'ok');
 
   const incidents: Analysis['incidents'] = [];
   const lastAgentSeq = st.lastAgent?.seq ?? -1;

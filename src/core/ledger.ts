@@ -201,6 +201,8 @@ export interface Ledger {
   logTop?: { line: number; hash: string; subject: string };
   /** How many remote-tracking branches the session's latest `git branch -a` listed, and where. */
   remoteBranches?: { line: number; count: number };
+  /** The line of the latest result of a command that names git: the session looked at its repository. */
+  gitRan?: number;
   /** The branch the session's latest `git checkout`/`git switch` moved to, as git said, and where. */
   switchedTo?: { line: number; branch: string };
   /** The remotes the session's own latest `git remote -v` printed (none: an empty list), and where. */
@@ -777,6 +779,7 @@ function firstFailureLine(out: string): string | null {
 
 function noteGit(l: Ledger, command: string, out: string, line: number, failed: boolean, cwd: string | undefined): void {
   // What the session's own git and gh runs printed; most commands name neither.
+  if (/\bgit\b/.test(command)) l.gitRan = line;
   if (!failed && /\b(?:git|gh)\b/.test(command)) {
     const pr = branchPullRequest(command, out);
     if (pr !== null) l.branchPr = pr.state === undefined ? { url: clip(pr.url, 300), line } : { url: clip(pr.url, 300), line, state: pr.state };

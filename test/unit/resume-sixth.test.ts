@@ -165,3 +165,30 @@ describe('a Codex call the user declined', () => {
     expect(a.openFailures).toEqual([]);
   });
 });
+
+describe('the commit advice', () => {
+  const base = { sessionId: 's', cwd: '/nonexistent/w', timestamp: '2026-04-26T10:00:00Z' };
+  const session = (extra: unknown[]) =>
+    ingestText(
+      jsonl(
+        { ...base, type: 'user', uuid: 'u1', message: { role: 'user', content: 'use the initials from the username' } },
+        { ...base, type: 'assistant', uuid: 'a1', parentUuid: 'u1', message: { role: 'assistant', content: [{ type: 'tool_use', id: 'e1', name: 'Edit', input: { file_path: '/nonexistent/w/NavUser.tsx', old_string: 'a', new_string: 'b' } }] } },
+        { ...base, type: 'user', uuid: 'r1', parentUuid: 'a1', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'e1', content: 'The file has been updated.', is_error: false }] } },
+        ...extra,
+        { ...base, type: 'assistant', uuid: 'a9', parentUuid: 'r1', message: { role: 'assistant', content: [{ type: 'text', text: 'The menu now shows the initials.' }] } },
+      ),
+    ).state;
+  const advice = (st: ReturnType<typeof session>) => analyze(st, gitUnavailable('cwd-gone', 'gone', null, null), computePressure(st, resolveConfig({ cwd: '/nonexistent', env: { HOME: '/nonexistent-home' } }).pressure)).nextAction.text;
+
+  it('does not call files uncommitted when the session ran no git command and the repository cannot be read', () => {
+    expect(advice(session([]))).toContain('Verify the change, then check `git status`: the session ran no git command, so whether its 1 changed file(s) (NavUser.tsx) are committed is not recorded; commit them if not, once the user agrees');
+  });
+
+  it('says uncommitted when the session looked at its repository', () => {
+    const ran = [
+      { ...base, type: 'assistant', uuid: 'a2', parentUuid: 'r1', message: { role: 'assistant', content: [{ type: 'tool_use', id: 'g1', name: 'Bash', input: { command: 'git diff --stat' } }] } },
+      { ...base, type: 'user', uuid: 'r2', parentUuid: 'a2', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'g1', content: ' NavUser.tsx | 2 +-', is_error: false }] } },
+    ];
+    expect(advice(session(ran))).toContain('Verify the change, then commit the 1 uncommitted file change(s) (NavUser.tsx) once the user agrees');
+  });
+});
