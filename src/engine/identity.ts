@@ -114,9 +114,9 @@ export interface SubagentInfo {
 /**
  * Claude subagent files: `<session uuid>/subagents/agent-*.jsonl` (newer) or `agent-*.jsonl`
  * beside the sessions (older, whose lines carry the parent's sessionId). A file named otherwise
- * (copied, exported, renamed) is a subagent's by its content: its first line is on the side chain
- * and carries the parent's sessionId. Read as a main session, every line of it would be a
- * subagent's, and its handoff would have no request, reply or model of its own.
+ * (copied, exported, renamed) is a subagent's by its content: every line peek read is on the side
+ * chain, and they carry the parent's sessionId. Read as a main session, every line of it would be
+ * a subagent's, and its handoff would have no request, reply or model of its own.
  */
 export function subagentOf(path: string, p: Peek): SubagentInfo | null {
   const stem = fileStem(basename(path));
