@@ -1,7 +1,7 @@
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
-import { decideOutcome, lastLine } from './outcome.js';
+import { decideOutcome, lastLine, lastStarted } from './outcome.js';
 import type { Outcome } from './outcome.js';
-import { branchSwitch, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, exitMeansNoMatch, gitListing, branchPullRequest, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
+import { andChain, branchSwitch, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, exitMeansNoMatch, gitListing, branchPullRequest, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
 import type { CheckTarget } from './shell.js';
 import { fmtClock, fmtOffset, localMinutes, offsetFromDate, startClaim, startsBeforeSession } from './clock.js';
 import { contentLines, DOC_LIMITS, namingRequest, readLines } from './documents.js';
@@ -87,6 +87,8 @@ export interface FailureEntry {
   keys: string[];
   kind: 'check' | 'denied' | 'command';
   closedLine?: number;
+  /** Of a failure of several checks, any of which may have failed: those that passed since. */
+  covered?: string[];
 }
 
 export interface CommitRecord {
@@ -695,6 +697,16 @@ function noteCheckRun(l: Ledger, call: CallRecord, r: ResultInput): void {
     const clean = !didCrash && r.interrupted !== true && (r.exitCode === 0 || (r.exitCode === undefined && r.ok === true));
     if (clean) closeFailures(l, targets, r.line);
   }
+  // A failed chain of checks joined by `&&` whose output shows a later check starting: the checks
+  // before it passed (`npm run lint && npm run build && npm audit` that only the audit failed).
+  let failedTargets: readonly CheckTarget[] = targets;
+  if (decided.outcome === 'fail' && targets.length > 1 && andChain(call.command ?? '')) {
+    const k = lastStarted(targets.map((t) => t.key), r.output ?? '');
+    if (k > 0) {
+      closeFailures(l, targets.slice(0, k), r.line);
+      failedTargets = targets.slice(k);
+    }
+  }
   const run: CheckRun = { line: r.line, callLine: call.line, command: clip(checkText(call.command ?? ''), 400), outcome: decided.outcome, keys: targets.map((t) => t.key), summary: decided.line === null ? null : clip(decided.line, 240) };
   if (r.exitCode !== undefined) run.exitCode = r.exitCode;
   l.checksTotal += 1;
@@ -702,13 +714,26 @@ function noteCheckRun(l: Ledger, call: CallRecord, r: ResultInput): void {
   if (decided.outcome === 'pass') closeFailures(l, targets, r.line);
   else if (decided.outcome === 'fail') {
     const what = run.summary ? `: ${run.summary}` : '';
-    push(l.failures, { line: r.line, text: `\`${clip(call.command ?? '', 160)}\` failed${r.exitCode !== undefined ? ` (exit ${r.exitCode})` : ''}${what}`, keys: run.keys, kind: 'check' }, LEDGER_LIMITS.FAILURES);
+    push(l.failures, { line: r.line, text: `\`${clip(call.command ?? '', 160)}\` failed${r.exitCode !== undefined ? ` (exit ${r.exitCode})` : ''}${what}`, keys: failedTargets.map((t) => t.key), kind: 'check' }, LEDGER_LIMITS.FAILURES);
   }
 }
 
 /** The open check failures a run of `targets` at `line` closes. */
 function closeFailures(l: Ledger, targets: readonly CheckTarget[], line: number): void {
-  for (const f of l.failures) if (f.closedLine === undefined && f.kind === 'check' && closes(targets, f.keys)) f.closedLine = line;
+  for (const f of l.failures) {
+    if (f.closedLine !== undefined || f.kind !== 'check' || !closes(targets, f.keys)) continue;
+    if (f.keys.length <= 1) {
+      f.closedLine = line;
+      continue;
+    }
+    // Which of several checks failed is not known: the failure holds until each has passed since.
+    const covered = new Set(f.covered ?? []);
+    for (const k of f.keys) if (closes(targets, [k])) covered.add(k);
+    if (f.keys.every((k) => covered.has(k))) {
+      f.closedLine = line;
+      delete f.covered;
+    } else f.covered = [...covered];
+  }
 }
 
 /** A long command is shown by its check steps: a script that lists files, then runs the tests, is its tests. */

@@ -114,6 +114,30 @@ export function decideOutcome(_kind: CheckKind, exitCode: number | undefined, ok
   return { outcome: 'unknown', line: lastLine(text) };
 }
 
+/**
+ * Of checks run one after another, the last whose start the output shows: a package manager's
+ * script header (`> web@0.1.0 build`, npm and pnpm) or, for `npm audit`, its own lines. -1 when no
+ * check after the first shows one. In a chain joined by `&&`, every check before it passed.
+ */
+export function lastStarted(keys: readonly string[], output: string): number {
+  for (let i = keys.length - 1; i >= 1; i -= 1) {
+    const m = /^(?:npm|pnpm) (\S+)$/.exec(keys[i] as string);
+    if (m === null) continue;
+    const script = m[1] as string;
+    const started = script === 'audit' ? AUDIT_LINES.test(output) : output.split('\n').some((l) => scriptHeader(l) === script);
+    if (started) return i;
+  }
+  return -1;
+}
+
+const AUDIT_LINES = /^(?:npm (?:warn|error|ERR!) audit\b|# npm audit report\b|found \d+ vulnerabilit)/m;
+
+/** The script a package manager's header line names: `> web@0.1.0 build` (npm), `> web@0.1.0 build /repo` (pnpm). */
+function scriptHeader(line: string): string | null {
+  const m = /^> \S+@\S+ (\S+)(?: \S.*)?$/.exec(line);
+  return m === null ? null : (m[1] as string);
+}
+
 /** The last line of an output that says something (not a wall-time header, not blank). */
 export function lastLine(text: string): string | null {
   const lines = text.split('\n').map((l) => l.trim());

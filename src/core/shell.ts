@@ -424,6 +424,11 @@ function importCheck(code: string): CheckTarget | null {
   return { kind: 'test', key: tool, tool, paths: [] };
 }
 
+/** Every simple command of it joined by `&&` (none by `;`, `||`, `|` or a new line, none quoted): each ran only if the one before passed. */
+export function andChain(command: string): boolean {
+  return segments(command).length === command.split('&&').length;
+}
+
 /**
  * The checks a command runs, one per simple command that is a check. `programs` are executables
  * the session itself installed from its own source: running one is a smoke test of the build.

@@ -3,14 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderAll } from '../../src/core/render/index.js';
-import { LIMITS, objectiveSet } from '../../src/core/state.js';
+import { initialState, LIMITS, objectiveSet } from '../../src/core/state.js';
+import type { SessionState } from '../../src/core/state.js';
 import { indexEntry } from '../../src/store/index-file.js';
 import type { Manifest } from '../../src/store/manifest.js';
 import { resolveConfig } from '../../src/config.js';
 import { analyze } from '../../src/core/analysis.js';
 import { gitUnavailable } from '../../src/core/evidence.js';
 import { computePressure } from '../../src/core/pressure.js';
-import { branchSwitch } from '../../src/core/shell.js';
+import { noteCall, noteResult, openFailures } from '../../src/core/ledger.js';
+import { lastStarted } from '../../src/core/outcome.js';
+import { andChain, branchSwitch } from '../../src/core/shell.js';
 import { ingestText, jsonl } from './ingest-helper.js';
 import { renderInput } from './render-input.js';
 
@@ -190,5 +193,48 @@ describe('the commit advice', () => {
       { ...base, type: 'user', uuid: 'r2', parentUuid: 'a2', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'g1', content: ' NavUser.tsx | 2 +-', is_error: false }] } },
     ];
     expect(advice(session(ran))).toContain('Verify the change, then commit the 1 uncommitted file change(s) (NavUser.tsx) once the user agrees');
+  });
+});
+
+describe('a failed chain of checks', () => {
+  let n = 0;
+  function ran(l: SessionState['ledger'], line: number, command: string, exitCode: number, output = ''): void {
+    const id = `c${(n += 1)}`;
+    noteCall(l, { id, name: 'Bash', line, command });
+    noteResult(l, { id, line: line + 1, ok: exitCode === 0, exitCode, output });
+  }
+  const NPM_OUT = '\n> web@0.1.0 lint\n> tsc -b\n\n\n> web@0.1.0 build\n> tsc -b && vite build\n\n✓ built in 151ms\nnpm warn audit request to https://registry.npmjs.org failed\nnpm error audit endpoint returned an error\n';
+
+  it('knows which checks started from their own lines, and only in a chain joined by &&', () => {
+    expect(lastStarted(['npm lint', 'npm build', 'npm audit'], NPM_OUT)).toBe(2);
+    expect(lastStarted(['npm lint', 'npm build', 'npm test'], NPM_OUT)).toBe(1);
+    expect(lastStarted(['pnpm lint', 'pnpm test'], '> web@0.1.0 lint /repo\n\n> web@0.1.0 test /repo\nFAIL src/a.test.ts\n')).toBe(1);
+    expect(lastStarted(['cargo fmt --check', 'cargo test'], 'Diff in src/main.rs:3:')).toBe(-1);
+    expect(andChain('cd web && npm run lint && npm run build && npm audit')).toBe(true);
+    expect(andChain('npm run lint && npm test | tail -20')).toBe(false);
+    expect(andChain('npm run lint; npm test')).toBe(false);
+    expect(andChain('bash -c "npm run lint && npm test"')).toBe(false);
+  });
+
+  it('is the failure of the checks from the last one that started; those before it passed', () => {
+    const l = initialState().ledger;
+    ran(l, 10, 'npm run build', 1, 'error TS2304: Cannot find name x');
+    ran(l, 20, 'npm run lint && npm run build && npm audit --audit-level=high', 1, NPM_OUT);
+    // The build passed inside the chain: its own earlier failure is closed there.
+    expect(l.failures.find((f) => f.line === 11)?.closedLine).toBe(21);
+    const chain = l.failures.find((f) => f.line === 21);
+    expect(chain?.keys).toEqual(['npm audit']);
+    ran(l, 30, 'npm audit --audit-level=high', 0, 'found 0 vulnerabilities');
+    expect(chain?.closedLine).toBe(31);
+  });
+
+  it('holds, when the output does not tell which failed, until each check has passed since', () => {
+    const l = initialState().ledger;
+    ran(l, 10, 'cargo fmt --all -- --check && cargo test', 1, 'error[E0425]: cannot find value `x` in this scope');
+    ran(l, 20, 'cargo fmt --all -- --check', 0, '');
+    expect(openFailures(l).map((f) => f.line)).toEqual([11]);
+    ran(l, 30, 'cargo test', 0, 'test result: ok. 3 passed; 0 failed');
+    expect(openFailures(l)).toEqual([]);
+    expect(l.failures[0]?.closedLine).toBe(31);
   });
 });
