@@ -81,6 +81,8 @@ export interface CheckRow {
   outcome: Outcome;
   summary: string | null;
   exit_code: number | null;
+  /** Run by a hook, not by the agent. */
+  by?: 'hook';
 }
 
 /** The latest run of one check target, with how often it ran and failed. */
@@ -319,8 +321,17 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
   const fail = open[open.length - 1];
   if (fail !== undefined) {
     // A call a permission rule denied is not the agent's to fix: the user must allow it.
-    const denied = l.failures.some((f) => f.line === fail.line && f.kind === 'denied');
-    const first = denied ? `Ask the user to allow the call a permission rule denied (line ${fail.line}), or go on without it` : `Fix the open failure first (line ${fail.line})`;
+    const deniedLines = new Set(l.failures.filter((f) => f.kind === 'denied').map((f) => f.line));
+    const denied = open.filter((f) => deniedLines.has(f.line));
+    if (deniedLines.has(fail.line) && denied.length > 1) {
+      // Several calls denied: the one denied last is not the one that matters most; each is named.
+      // A command names itself; another call (WebSearch, Read) is named by its denial's reason.
+      const what = (t: string): string => clip(t.startsWith('`') ? t.replace(/ did not run: [\s\S]*$/, '') : t.replace(/\.\s*$/, ''), 110);
+      const shown = denied.slice(-8).map((f) => `line ${f.line}: ${what(f.text)}`).join('; ');
+      const more = denied.length > 8 ? `, and ${denied.length - 8} earlier` : '';
+      return { text: `Ask the user to allow the ${denied.length} calls permission rules denied, or go on without them (${shown}${more})`, rule: 'open_failure', label: 'verified', line: fail.line };
+    }
+    const first = deniedLines.has(fail.line) ? `Ask the user to allow the call a permission rule denied (line ${fail.line}), or go on without it` : `Fix the open failure first (line ${fail.line})`;
     return { text: `${first}: ${clip(fail.text, 300)}`, rule: 'open_failure', label: 'verified', line: fail.line };
   }
   const planFresh = l.lastPlanLine !== null && (l.lastRequestLine === null || l.lastPlanLine >= l.lastRequestLine);
@@ -363,10 +374,14 @@ function targetRows(checks: readonly CheckRun[], failures: readonly FailureEntry
     const fixed = failed === 1 ? (fixedAt.get(c.line) ?? null) : null;
     const row = by.get(target);
     if (row === undefined) {
-      by.set(target, { line: c.line, command: c.command, outcome: c.outcome, summary: c.summary, exit_code: c.exitCode ?? null, target, runs: 1, failed, fixed_line: fixed });
+      const first: CheckTargetRow = { line: c.line, command: c.command, outcome: c.outcome, summary: c.summary, exit_code: c.exitCode ?? null, target, runs: 1, failed, fixed_line: fixed };
+      if (c.by !== undefined) first.by = c.by;
+      by.set(target, first);
       continue;
     }
     // The row shows the target's latest run; its counts cover them all.
+    if (c.by !== undefined) row.by = c.by;
+    else delete row.by;
     row.line = c.line;
     row.command = c.command;
     row.outcome = c.outcome;
@@ -528,7 +543,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     filesChangedTotal: l.changedTotal,
     filesNotChanged: Object.entries(l.notChanged).map(([path, f]) => ({ path, line: f.line, reason: f.reason })),
     unreadableWrites: l.unreadableWrites,
-    checks: l.checks.map((c) => ({ line: c.line, command: c.command, outcome: c.outcome, summary: c.summary, exit_code: c.exitCode ?? null })),
+    checks: l.checks.map((c) => ({ line: c.line, command: c.command, outcome: c.outcome, summary: c.summary, exit_code: c.exitCode ?? null, ...(c.by === undefined ? {} : { by: c.by }) })),
     checksTotal: l.checksTotal,
     checkTargets: rows,
     otherCommands: l.otherCommands,

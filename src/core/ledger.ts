@@ -78,6 +78,8 @@ export interface CheckRun {
   keys: string[];
   summary: string | null;
   exitCode?: number;
+  /** Run by a hook (Claude Code's Stop hook, say), not by the agent. */
+  by?: 'hook';
 }
 
 export interface FailureEntry {
@@ -709,6 +711,7 @@ function noteCheckRun(l: Ledger, call: CallRecord, r: ResultInput): void {
   }
   const run: CheckRun = { line: r.line, callLine: call.line, command: clip(checkText(call.command ?? ''), 400), outcome: decided.outcome, keys: targets.map((t) => t.key), summary: decided.line === null ? null : clip(decided.line, 240) };
   if (r.exitCode !== undefined) run.exitCode = r.exitCode;
+  if (call.name === 'hook') run.by = 'hook';
   l.checksTotal += 1;
   push(l.checks, run, LEDGER_LIMITS.CHECKS);
   if (decided.outcome === 'pass') closeFailures(l, targets, r.line);

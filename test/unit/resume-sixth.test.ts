@@ -11,7 +11,7 @@ import { resolveConfig } from '../../src/config.js';
 import { analyze } from '../../src/core/analysis.js';
 import { gitUnavailable } from '../../src/core/evidence.js';
 import { computePressure } from '../../src/core/pressure.js';
-import { noteCall, noteResult, openFailures } from '../../src/core/ledger.js';
+import { noteAgentText, noteCall, noteRequest, noteResult, openFailures } from '../../src/core/ledger.js';
 import { lastStarted } from '../../src/core/outcome.js';
 import { andChain, branchSwitch } from '../../src/core/shell.js';
 import { ingestText, jsonl } from './ingest-helper.js';
@@ -236,5 +236,46 @@ describe('a failed chain of checks', () => {
     ran(l, 30, 'cargo test', 0, 'test result: ok. 3 passed; 0 failed');
     expect(openFailures(l)).toEqual([]);
     expect(l.failures[0]?.closedLine).toBe(31);
+  });
+});
+
+describe('several calls a permission rule denied', () => {
+  it('are each named in the next action, not only the one denied last', () => {
+    const l = initialState().ledger;
+    const deny = (id: string, line: number, name: string, denied: string, command?: string) => {
+      noteCall(l, command === undefined ? { id, name, line } : { id, name, line, command });
+      noteResult(l, { id, line: line + 1, ok: false, denied });
+    };
+    noteRequest(l, 'which tools does claude -p have?', 1, 'request');
+    deny('w', 5, 'WebSearch', 'Claude requested permissions to use WebSearch, but you have not granted it yet.');
+    deny('b', 11, 'Bash', 'This command requires approval', 'claude -p "list your tools"');
+    deny('r', 22, 'Read', 'Claude requested permissions to read from ~/.claude/CLAUDE.md, but you have not granted it yet.');
+    noteAgentText(l, 'Every call I needed was blocked, so this answer comes from what I know.', 24);
+    const st = initialState();
+    st.ledger = l;
+    const na = analyze(st, gitUnavailable('no-cwd', 'no cwd', null, null), computePressure(st, resolveConfig({ cwd: '/nonexistent', env: { HOME: '/nonexistent-home' } }).pressure)).nextAction;
+    expect(na.rule).toBe('open_failure');
+    expect(na.text).toBe('Ask the user to allow the 3 calls permission rules denied, or go on without them (line 6: WebSearch did not run: Claude requested permissions to use WebSearch, but you have not granted it yet; line 12: `claude -p "list your tools"`; line 23: Read did not run: Claude requested permissions to read from ~/.claude/CLAUDE.md, but you have not granted it …)');
+  });
+});
+
+describe("a check a hook ran", () => {
+  it('is a check, marked as the hook\'s in the Verification table and the payloads', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'handoff-hook-'));
+    const path = join(dir, 's.jsonl');
+    const base = { sessionId: 's', cwd: '/nonexistent/w', timestamp: '2025-07-05T19:52:23Z', isSidechain: false };
+    writeFileSync(
+      path,
+      jsonl(
+        { ...base, type: 'user', uuid: 'u1', message: { role: 'user', content: 'match the header colour to its items' } },
+        { ...base, type: 'assistant', uuid: 'a1', parentUuid: 'u1', message: { role: 'assistant', content: [{ type: 'text', text: 'The header colour now matches.' }] } },
+        { ...base, type: 'system', uuid: 'h1', parentUuid: 'a1', toolUseID: 'hook-1', level: 'info', isMeta: false, content: '\u001b[1mStop\u001b[22m [uv run pytest 2>&1] completed successfully: ============================= 138 passed in 43.89s =============================' },
+      ),
+    );
+    const out = renderAll(renderInput(path));
+    expect(out.handoffMd).toMatch(/\| `uv run pytest 2>&1` \(run by a hook\) \| passed \| line 3/);
+    const summary = JSON.parse(out.summaryJson.toString('utf8')) as { checks: { by?: string }[] };
+    expect(summary.checks).toHaveLength(1);
+    expect(summary.checks[0]?.by).toBe('hook');
   });
 });

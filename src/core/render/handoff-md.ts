@@ -382,7 +382,8 @@ function verification(a: Analysis): string {
     const fixed = c.fixed_line === null ? '' : `, then covered by a passing run at line ${c.fixed_line}${fixer ? ` (${code(fixer.command, 80)})` : ''}`;
     const outcome = c.outcome === 'pass' ? 'passed' : c.outcome === 'fail' ? `failed${fixed}` : 'unknown';
     const ev = `line ${c.line}${c.exit_code === null ? '' : `, exit ${c.exit_code}`}${c.summary ? `: ${oneLine(c.summary, 120)}` : ''}`;
-    return [code(c.command, 160), outcome, cell(ev, 200), `${c.runs}${c.failed > 0 ? ` (${c.failed} failed)` : ''}`];
+    // A hook's run (Claude Code's Stop hook) proves the check as well, but the agent did not run it.
+    return [`${code(c.command, 160)}${c.by === 'hook' ? ' (run by a hook)' : ''}`, outcome, cell(ev, 200), `${c.runs}${c.failed > 0 ? ` (${c.failed} failed)` : ''}`];
   });
   const more = a.checkTargets.length > rows.length ? `\n\n${a.checkTargets.length - rows.length} more check target(s) in HANDOFF.summary.json.` : '';
   const tableText =

@@ -91,7 +91,7 @@ export function buildSummary(r: RenderInput, a: Analysis, transferReady: boolean
     files_changed: a.filesChanged.map((f) => ({ path: f.path, line: f.line, how: f.how, ...(f.subagent ? { by: 'subagent' } : {}), ...(f.what ? { what: f.what } : {}) })),
     files_not_changed: a.filesNotChanged.map((f) => ({ path: f.path, line: f.line, reason: f.reason })),
     unreadable_writes: a.unreadableWrites,
-    checks: a.checks.map((c) => ({ line: c.line, command: c.command, outcome: c.outcome, summary: c.summary, exit_code: c.exit_code })),
+    checks: a.checks.map((c) => ({ line: c.line, command: c.command, outcome: c.outcome, summary: c.summary, exit_code: c.exit_code, ...(c.by === undefined ? {} : { by: c.by }) })),
     open_failures: a.openFailures.map((f) => ({ line: f.line, text: f.text })),
     fixed_failures: a.fixedFailures,
     passed_over: a.passedOver,
