@@ -321,17 +321,22 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
   const fail = open[open.length - 1];
   if (fail !== undefined) {
     // A call a permission rule denied is not the agent's to fix: the user must allow it.
-    const deniedLines = new Set(l.failures.filter((f) => f.kind === 'denied').map((f) => f.line));
-    const denied = open.filter((f) => deniedLines.has(f.line));
-    if (deniedLines.has(fail.line) && denied.length > 1) {
+    // A denial's key is `<tool>:<command>` (the command empty for a call that is not a shell's).
+    const deniedKey = new Map(l.failures.filter((f) => f.kind === 'denied').map((f) => [f.line, f.keys[0] ?? '']));
+    const denied = open.filter((f) => deniedKey.has(f.line));
+    if (deniedKey.has(fail.line) && denied.length > 1) {
       // Several calls denied: the one denied last is not the one that matters most; each is named.
       // A command names itself; another call (WebSearch, Read) is named by its denial's reason.
-      const what = (t: string): string => clip(t.startsWith('`') ? t.replace(/ did not run: [\s\S]*$/, '') : t.replace(/\.\s*$/, ''), 110);
-      const shown = denied.slice(-8).map((f) => `line ${f.line}: ${what(f.text)}`).join('; ');
+      const what = (f: { line: number; text: string }): string => {
+        const key = deniedKey.get(f.line) ?? '';
+        const command = key.slice(key.indexOf(':') + 1);
+        return command.length > 0 ? `\`${clip(command, 100)}\`` : clip(f.text.replace(/\.\s*$/, ''), 110);
+      };
+      const shown = denied.slice(-8).map((f) => `line ${f.line}: ${what(f)}`).join('; ');
       const more = denied.length > 8 ? `, and ${denied.length - 8} earlier` : '';
       return { text: `Ask the user to allow the ${denied.length} calls permission rules denied, or go on without them (${shown}${more})`, rule: 'open_failure', label: 'verified', line: fail.line };
     }
-    const first = deniedLines.has(fail.line) ? `Ask the user to allow the call a permission rule denied (line ${fail.line}), or go on without it` : `Fix the open failure first (line ${fail.line})`;
+    const first = deniedKey.has(fail.line) ? `Ask the user to allow the call a permission rule denied (line ${fail.line}), or go on without it` : `Fix the open failure first (line ${fail.line})`;
     return { text: `${first}: ${clip(fail.text, 300)}`, rule: 'open_failure', label: 'verified', line: fail.line };
   }
   const planFresh = l.lastPlanLine !== null && (l.lastRequestLine === null || l.lastPlanLine >= l.lastRequestLine);

@@ -724,14 +724,11 @@ function noteCheckRun(l: Ledger, call: CallRecord, r: ResultInput): void {
 /** The open check failures a run of `targets` at `line` closes. */
 function closeFailures(l: Ledger, targets: readonly CheckTarget[], line: number): void {
   for (const f of l.failures) {
-    if (f.closedLine !== undefined || f.kind !== 'check' || !closes(targets, f.keys)) continue;
-    if (f.keys.length <= 1) {
-      f.closedLine = line;
-      continue;
-    }
+    if (f.closedLine !== undefined || f.kind !== 'check') continue;
     // Which of several checks failed is not known: the failure holds until each has passed since.
-    const covered = new Set(f.covered ?? []);
+    const covered = new Set(f.covered);
     for (const k of f.keys) if (closes(targets, [k])) covered.add(k);
+    if (covered.size === (f.covered?.length ?? 0)) continue; // none of its checks ran here
     if (f.keys.every((k) => covered.has(k))) {
       f.closedLine = line;
       delete f.covered;
@@ -807,8 +804,9 @@ function firstFailureLine(out: string): string | null {
 
 function noteGit(l: Ledger, command: string, out: string, line: number, failed: boolean, cwd: string | undefined): void {
   // What the session's own git and gh runs printed; most commands name neither.
-  if (/\bgit\b/.test(command)) l.gitRan = line;
-  if (!failed && /\b(?:git|gh)\b/.test(command)) {
+  const namesGit = /\bgit\b/.test(command);
+  if (namesGit) l.gitRan = line;
+  if (!failed && (namesGit || /\bgh\b/.test(command))) {
     const pr = branchPullRequest(command, out);
     if (pr !== null) l.branchPr = pr.state === undefined ? { url: clip(pr.url, 300), line } : { url: clip(pr.url, 300), line, state: pr.state };
     const top = gitLogTop(command, out);

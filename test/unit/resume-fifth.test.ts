@@ -1,17 +1,12 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { analyze } from '../../src/core/analysis.js';
-import { gitUnavailable } from '../../src/core/evidence.js';
 import { recapNext } from '../../src/core/harness/claude.js';
 import { listingAfterLastCommit, noteAgentText, noteCall, noteResult, openFailures, saysFailed } from '../../src/core/ledger.js';
-import type { Pressure } from '../../src/core/pressure.js';
 import { renderAll } from '../../src/core/render/index.js';
 import { branchPullRequest, checkTargets, commitsStagedOnly, gitLogTop, gitRemotes, gitStagedFiles, pushesInOutput } from '../../src/core/shell.js';
 import { initialState } from '../../src/core/state.js';
 import type { SessionState } from '../../src/core/state.js';
 import { ingestText, jsonl } from './ingest-helper.js';
+import { analysed, ran, transcriptFile } from './ledger-helper.js';
 import { renderInput } from './render-input.js';
 
 /**
@@ -20,16 +15,6 @@ import { renderInput } from './render-input.js';
  * and a failure the agent reported that it took for dealt with.
  */
 
-const NO_PRESSURE = { used: null, limit: null, ratio: null, level: 'unknown', limit_source: null } as unknown as Pressure;
-const analysed = (st: SessionState) => analyze(st, gitUnavailable('no-cwd', 'no cwd', null, null), NO_PRESSURE);
-
-/** A shell call at `line` and its result on the next line. */
-let calls = 0;
-function ran(l: SessionState['ledger'], line: number, command: string, exitCode: number, output = ''): void {
-  const id = `r${(calls += 1)}`;
-  noteCall(l, { id, name: 'Bash', line, command });
-  noteResult(l, { id, line: line + 1, ok: exitCode === 0, exitCode, output });
-}
 
 describe('an import check', () => {
   it('is `python -c` code that only imports, sets up sys.path and prints a fixed message: a test that the modules load', () => {
@@ -261,16 +246,11 @@ describe("the session's own git status, when the repository cannot be read now",
 
 describe('a file the user pointed at', () => {
   it('says how many of the lines kept from the read it shows, not how long the file is', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'handoff-doc-'));
     const body = Array.from({ length: 120 }, (_, i) => `${String(i + 1).padStart(6)}\t- rule ${i + 1}: keep the build under ${i + 1} MB`).join('\n');
-    const path = join(dir, 's.jsonl');
-    writeFileSync(
-      path,
-      jsonl(
-        { type: 'user', uuid: 'u1', sessionId: 's', cwd: '/w', timestamp: '2026-04-26T10:00:00Z', message: { role: 'user', content: 'Read docs/spec.md and follow it.' } },
-        { type: 'assistant', uuid: 'a1', parentUuid: 'u1', sessionId: 's', cwd: '/w', timestamp: '2026-04-26T10:01:00Z', message: { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Read', input: { file_path: '/w/docs/spec.md' } }] } },
-        { type: 'user', uuid: 'u2', parentUuid: 'a1', sessionId: 's', cwd: '/w', timestamp: '2026-04-26T10:01:01Z', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: body }] } },
-      ),
+    const path = transcriptFile(
+      { type: 'user', uuid: 'u1', sessionId: 's', cwd: '/w', timestamp: '2026-04-26T10:00:00Z', message: { role: 'user', content: 'Read docs/spec.md and follow it.' } },
+      { type: 'assistant', uuid: 'a1', parentUuid: 'u1', sessionId: 's', cwd: '/w', timestamp: '2026-04-26T10:01:00Z', message: { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Read', input: { file_path: '/w/docs/spec.md' } }] } },
+      { type: 'user', uuid: 'u2', parentUuid: 'a1', sessionId: 's', cwd: '/w', timestamp: '2026-04-26T10:01:01Z', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: body }] } },
     );
     const md = renderAll(renderInput(path)).handoffMd;
     expect(md).toMatch(/`\/w\/docs\/spec\.md` — named at line 1, read at line 3 \(\d+ of the \d+ lines kept from the read; all \d+ in HANDOFF\.summary\.json\)/);
@@ -310,19 +290,14 @@ describe("the session's own git log and remotes", () => {
   });
 
   it('are said in Repository Evidence when the repository cannot be read now', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'handoff-git-'));
-    const path = join(dir, 's.jsonl');
     const use = (uuid: string, id: string, command: string) => ({ type: 'assistant', uuid, sessionId: 's', cwd: '/nonexistent/w', timestamp: '2026-04-26T10:01:00Z', message: { role: 'assistant', content: [{ type: 'tool_use', id, name: 'Bash', input: { command } }] } });
     const res = (uuid: string, id: string, content: string) => ({ type: 'user', uuid, sessionId: 's', cwd: '/nonexistent/w', timestamp: '2026-04-26T10:01:01Z', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content, is_error: false }] } });
-    writeFileSync(
-      path,
-      jsonl(
-        { type: 'user', uuid: 'u1', sessionId: 's', cwd: '/nonexistent/w', timestamp: '2026-04-26T10:00:00Z', message: { role: 'user', content: 'draft the grant' } },
-        use('a1', 't1', 'git log --oneline -3'),
-        res('r1', 't1', 'ecd5389 feat: backend v0'),
-        use('a2', 't2', 'git remote -v'),
-        res('r2', 't2', ''),
-      ),
+    const path = transcriptFile(
+      { type: 'user', uuid: 'u1', sessionId: 's', cwd: '/nonexistent/w', timestamp: '2026-04-26T10:00:00Z', message: { role: 'user', content: 'draft the grant' } },
+      use('a1', 't1', 'git log --oneline -3'),
+      res('r1', 't1', 'ecd5389 feat: backend v0'),
+      use('a2', 't2', 'git remote -v'),
+      res('r2', 't2', ''),
     );
     const r = renderInput(path);
     const out = renderAll(r);

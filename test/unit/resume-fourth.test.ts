@@ -1,20 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { analyze } from '../../src/core/analysis.js';
-import { gitUnavailable } from '../../src/core/evidence.js';
 import type { Ledger } from '../../src/core/ledger.js';
 import { noteAgentText, noteCall, noteRequest, noteResult, openFailures } from '../../src/core/ledger.js';
-import type { Pressure } from '../../src/core/pressure.js';
 import { gitListedFiles, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, wouldReformat } from '../../src/core/shell.js';
 import { initialState } from '../../src/core/state.js';
 import type { SessionState } from '../../src/core/state.js';
+import { analysed } from './ledger-helper.js';
 
 /**
  * Rules from the fourth reading of corpus handoffs by agents given nothing else (docs/FIDELITY.md):
  * each statement below was one a reader took for true and the transcript did not support.
  */
 
-const NO_PRESSURE = { used: null, limit: null, ratio: null, level: 'unknown', limit_source: null } as unknown as Pressure;
-const analysed = (st: SessionState) => analyze(st, gitUnavailable('no-cwd', 'no cwd', null, null), NO_PRESSURE);
 
 let n = 0;
 function run(l: Ledger, line: number, command: string, result: { ok: boolean; exitCode?: number; output?: string; denied?: string; interrupted?: boolean; cwd?: string }): void {

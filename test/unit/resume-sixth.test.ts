@@ -1,20 +1,14 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderAll } from '../../src/core/render/index.js';
 import { initialState, LIMITS, objectiveSet } from '../../src/core/state.js';
-import type { SessionState } from '../../src/core/state.js';
 import { indexEntry } from '../../src/store/index-file.js';
 import type { Manifest } from '../../src/store/manifest.js';
-import { resolveConfig } from '../../src/config.js';
-import { analyze } from '../../src/core/analysis.js';
 import { gitUnavailable } from '../../src/core/evidence.js';
-import { computePressure } from '../../src/core/pressure.js';
 import { noteAgentText, noteCall, noteRequest, noteResult, openFailures } from '../../src/core/ledger.js';
 import { lastStarted } from '../../src/core/outcome.js';
 import { andChain, branchSwitch } from '../../src/core/shell.js';
 import { ingestText, jsonl } from './ingest-helper.js';
+import { analysed, ran, rendered, transcriptFile } from './ledger-helper.js';
 import { renderInput } from './render-input.js';
 
 /**
@@ -23,16 +17,10 @@ import { renderInput } from './render-input.js';
  */
 
 function handoffOf(request: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'handoff-brief-'));
-  const path = join(dir, 's.jsonl');
-  writeFileSync(
-    path,
-    jsonl(
-      { type: 'user', uuid: 'u1', sessionId: 's', cwd: '/nonexistent/w', timestamp: '2026-04-26T10:00:00Z', message: { role: 'user', content: request } },
-      { type: 'assistant', uuid: 'a1', parentUuid: 'u1', sessionId: 's', cwd: '/nonexistent/w', timestamp: '2026-04-26T10:01:00Z', message: { role: 'assistant', content: [{ type: 'text', text: 'Done: the branch is committed.' }] } },
-    ),
-  );
-  return renderAll(renderInput(path)).handoffMd;
+  return rendered(
+    { type: 'user', uuid: 'u1', sessionId: 's', cwd: '/nonexistent/w', timestamp: '2026-04-26T10:00:00Z', message: { role: 'user', content: request } },
+    { type: 'assistant', uuid: 'a1', parentUuid: 'u1', sessionId: 's', cwd: '/nonexistent/w', timestamp: '2026-04-26T10:01:00Z', message: { role: 'assistant', content: [{ type: 'text', text: 'Done: the branch is committed.' }] } },
+  ).handoffMd;
 }
 
 describe('a long brief as the objective', () => {
@@ -75,12 +63,7 @@ describe("a subagent's turns inside the session's own transcript", () => {
   ];
   const result = { ...base, type: 'user', uuid: 'r1', parentUuid: 'a1', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'task1', content: 'TS 5.6 adds iterator helpers.' }] } };
 
-  function handoff(objs: unknown[]): string {
-    const dir = mkdtempSync(join(tmpdir(), 'handoff-sub-'));
-    const path = join(dir, 's.jsonl');
-    writeFileSync(path, jsonl(...objs));
-    return renderAll(renderInput(path)).handoffMd;
-  }
+  const handoff = (objs: unknown[]): string => rendered(...objs).handoffMd;
 
   it('are marked in the Recent timeline: its prompt is no user request', () => {
     const md = handoff([...lines, result]);
@@ -101,10 +84,7 @@ describe("a subagent's turns inside the session's own transcript", () => {
   });
 
   it('in a state begun before results were read, a launch without one is not said to be running', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'handoff-sub-'));
-    const path = join(dir, 's.jsonl');
-    writeFileSync(path, jsonl(...lines));
-    const r = renderInput(path);
+    const r = renderInput(transcriptFile(...lines));
     delete r.state.subagentResults;
     expect(renderAll(r).handoffMd).toMatch(/- launched \(line 2\): Search TS 5\.6\n/);
   });
@@ -112,15 +92,12 @@ describe("a subagent's turns inside the session's own transcript", () => {
 
 describe('a transcript that starts mid-conversation', () => {
   it("says its first message answers one it does not hold, and takes the objective as this file's first request only", () => {
-    const dir = mkdtempSync(join(tmpdir(), 'handoff-slice-'));
-    const path = join(dir, 's.jsonl');
     const base = { sessionId: 's', cwd: '/nonexistent/w', timestamp: '2026-04-26T10:00:00Z' };
-    writeFileSync(path, jsonl({ ...base, type: 'user', uuid: 'u9', parentUuid: 'e8625dec-61aa-4bbb-8ccc-000000000000', message: { role: 'user', content: 'Your first attempt reordered the cards too early; try again.' } }));
+    const path = transcriptFile({ ...base, type: 'user', uuid: 'u9', parentUuid: 'e8625dec-61aa-4bbb-8ccc-000000000000', message: { role: 'user', content: 'Your first attempt reordered the cards too early; try again.' } });
     const md = renderAll(renderInput(path)).handoffMd;
     expect(md).toContain('*reported* — the first request this transcript holds (line 1): it starts mid-conversation (see Unknowns)');
     expect(md).toContain('- *unknown* Earlier conversation: the first message (line 1) answers one this transcript does not hold; what came before it, and the first request, are not in it');
-    writeFileSync(path, jsonl({ ...base, type: 'user', uuid: 'u1', parentUuid: null, message: { role: 'user', content: 'Reorder the cards.' } }));
-    const whole = renderAll(renderInput(path)).handoffMd;
+    const whole = rendered({ ...base, type: 'user', uuid: 'u1', parentUuid: null, message: { role: 'user', content: 'Reorder the cards.' } }).handoffMd;
     expect(whole).toContain("*reported* — the user's first request (line 1)\n");
     expect(whole).not.toContain('Earlier conversation');
   });
@@ -135,18 +112,12 @@ describe('a branch the session switched to', () => {
   });
 
   it('is said beside the branch the transcript recorded, and given in session_git', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'handoff-switch-'));
-    const path = join(dir, 's.jsonl');
     const base = { sessionId: 's', cwd: '/nonexistent/w', gitBranch: 'fix/team', timestamp: '2026-04-26T10:00:00Z' };
-    writeFileSync(
-      path,
-      jsonl(
-        { ...base, type: 'user', uuid: 'u1', message: { role: 'user', content: 'start the dashboard refactor on a new branch' } },
-        { ...base, type: 'assistant', uuid: 'a1', parentUuid: 'u1', message: { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'git checkout -b feat/dashboard-refactor' } }] } },
-        { ...base, type: 'user', uuid: 'r1', parentUuid: 'a1', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: "Switched to a new branch 'feat/dashboard-refactor'", is_error: false }] } },
-      ),
+    const out = rendered(
+      { ...base, type: 'user', uuid: 'u1', message: { role: 'user', content: 'start the dashboard refactor on a new branch' } },
+      { ...base, type: 'assistant', uuid: 'a1', parentUuid: 'u1', message: { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'git checkout -b feat/dashboard-refactor' } }] } },
+      { ...base, type: 'user', uuid: 'r1', parentUuid: 'a1', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: "Switched to a new branch 'feat/dashboard-refactor'", is_error: false }] } },
     );
-    const out = renderAll(renderInput(path));
     expect(out.handoffMd).toContain("Recorded by the transcript: branch `fix/team` in `/nonexistent/w` — *reported*. Its latest `git checkout` or `git switch` (line 3) moved to `feat/dashboard-refactor` — *verified* from git's output.");
     expect((JSON.parse(out.summaryJson.toString('utf8')) as { session_git: { switched_to: unknown } }).session_git.switched_to).toEqual({ line: 3, branch: 'feat/dashboard-refactor' });
   });
@@ -162,7 +133,7 @@ describe('a Codex call the user declined', () => {
         { timestamp: '2025-09-25T01:28:35Z', type: 'response_item', payload: { type: 'function_call_output', call_id: 'p1', output: 'patch rejected by user' } },
       ),
     );
-    const a = analyze(state, gitUnavailable('no-cwd', 'no cwd', null, null), computePressure(state, resolveConfig({ cwd: '/nonexistent', env: { HOME: '/nonexistent-home' } }).pressure));
+    const a = analysed(state);
     expect(a.filesNotChanged).toEqual([{ path: '/w/src/useTeam.ts', line: 4, reason: 'rejected by the user' }]);
     expect(a.filesChanged).toEqual([]);
     expect(a.openFailures).toEqual([]);
@@ -181,7 +152,7 @@ describe('the commit advice', () => {
         { ...base, type: 'assistant', uuid: 'a9', parentUuid: 'r1', message: { role: 'assistant', content: [{ type: 'text', text: 'The menu now shows the initials.' }] } },
       ),
     ).state;
-  const advice = (st: ReturnType<typeof session>) => analyze(st, gitUnavailable('cwd-gone', 'gone', null, null), computePressure(st, resolveConfig({ cwd: '/nonexistent', env: { HOME: '/nonexistent-home' } }).pressure)).nextAction.text;
+  const advice = (st: ReturnType<typeof session>) => analysed(st, gitUnavailable('cwd-gone', 'gone', null, null)).nextAction.text;
 
   it('does not call files uncommitted when the session ran no git command and the repository cannot be read', () => {
     expect(advice(session([]))).toContain('Verify the change, then check `git status`: the session ran no git command, so whether its 1 changed file(s) (NavUser.tsx) are committed is not recorded; commit them if not, once the user agrees');
@@ -197,12 +168,6 @@ describe('the commit advice', () => {
 });
 
 describe('a failed chain of checks', () => {
-  let n = 0;
-  function ran(l: SessionState['ledger'], line: number, command: string, exitCode: number, output = ''): void {
-    const id = `c${(n += 1)}`;
-    noteCall(l, { id, name: 'Bash', line, command });
-    noteResult(l, { id, line: line + 1, ok: exitCode === 0, exitCode, output });
-  }
   const NPM_OUT = '\n> web@0.1.0 lint\n> tsc -b\n\n\n> web@0.1.0 build\n> tsc -b && vite build\n\n✓ built in 151ms\nnpm warn audit request to https://registry.npmjs.org failed\nnpm error audit endpoint returned an error\n';
 
   it('knows which checks started from their own lines, and only in a chain joined by &&', () => {
@@ -253,7 +218,7 @@ describe('several calls a permission rule denied', () => {
     noteAgentText(l, 'Every call I needed was blocked, so this answer comes from what I know.', 24);
     const st = initialState();
     st.ledger = l;
-    const na = analyze(st, gitUnavailable('no-cwd', 'no cwd', null, null), computePressure(st, resolveConfig({ cwd: '/nonexistent', env: { HOME: '/nonexistent-home' } }).pressure)).nextAction;
+    const na = analysed(st).nextAction;
     expect(na.rule).toBe('open_failure');
     expect(na.text).toBe('Ask the user to allow the 3 calls permission rules denied, or go on without them (line 6: WebSearch did not run: Claude requested permissions to use WebSearch, but you have not granted it yet; line 12: `claude -p "list your tools"`; line 23: Read did not run: Claude requested permissions to read from ~/.claude/CLAUDE.md, but you have not granted it …)');
   });
@@ -261,18 +226,12 @@ describe('several calls a permission rule denied', () => {
 
 describe("a check a hook ran", () => {
   it('is a check, marked as the hook\'s in the Verification table and the payloads', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'handoff-hook-'));
-    const path = join(dir, 's.jsonl');
     const base = { sessionId: 's', cwd: '/nonexistent/w', timestamp: '2025-07-05T19:52:23Z', isSidechain: false };
-    writeFileSync(
-      path,
-      jsonl(
-        { ...base, type: 'user', uuid: 'u1', message: { role: 'user', content: 'match the header colour to its items' } },
-        { ...base, type: 'assistant', uuid: 'a1', parentUuid: 'u1', message: { role: 'assistant', content: [{ type: 'text', text: 'The header colour now matches.' }] } },
-        { ...base, type: 'system', uuid: 'h1', parentUuid: 'a1', toolUseID: 'hook-1', level: 'info', isMeta: false, content: '\u001b[1mStop\u001b[22m [uv run pytest 2>&1] completed successfully: ============================= 138 passed in 43.89s =============================' },
-      ),
+    const out = rendered(
+      { ...base, type: 'user', uuid: 'u1', message: { role: 'user', content: 'match the header colour to its items' } },
+      { ...base, type: 'assistant', uuid: 'a1', parentUuid: 'u1', message: { role: 'assistant', content: [{ type: 'text', text: 'The header colour now matches.' }] } },
+      { ...base, type: 'system', uuid: 'h1', parentUuid: 'a1', toolUseID: 'hook-1', level: 'info', isMeta: false, content: '\u001b[1mStop\u001b[22m [uv run pytest 2>&1] completed successfully: ============================= 138 passed in 43.89s =============================' },
     );
-    const out = renderAll(renderInput(path));
     expect(out.handoffMd).toMatch(/\| `uv run pytest 2>&1` \(run by a hook\) \| passed \| line 3/);
     const summary = JSON.parse(out.summaryJson.toString('utf8')) as { checks: { by?: string }[] };
     expect(summary.checks).toHaveLength(1);

@@ -112,7 +112,7 @@ function objective(a: Analysis, parent: string | null, max = Infinity): string {
     if (parent !== null) return `${label('unknown')} — this subagent's transcript does not hold the task it was given: the session that started it (${code(parent)}) holds the call that did`;
     return `${label('unknown')} — the transcript holds no user request to take the objective from`;
   }
-  const src = a.objective.override ? 'set with --objective' : a.startsAfter !== undefined && a.objective.line !== null && a.objective.line >= a.startsAfter ? `the first request this transcript holds${atLine(a.objective.line)}: it starts mid-conversation (see Unknowns)` : parent !== null ? `the task the session that started this subagent (${code(parent)}) gave it${atLine(a.objective.line)}` : `the user's first request${atLine(a.objective.line)}`;
+  const src = objectiveSource(a.objective, a.startsAfter, parent);
   const text = a.objective.text;
   if (text.length > max) {
     const whole = a.objective.chars ?? text.length;
@@ -120,6 +120,15 @@ function objective(a: Analysis, parent: string | null, max = Infinity): string {
   }
   const cut = a.objective.chars === undefined ? '' : `; its first ${text.length - 1} of ${a.objective.chars} characters (the whole is in the transcript)`;
   return `${fence(text)}\n\n${label('reported')} — ${src}${cut}`;
+}
+
+/** Where the objective comes from: set by hand, the first request, a subagent's task, or the first one a sliced transcript holds. */
+function objectiveSource(o: NonNullable<Analysis['objective']>, startsAfter: number | undefined, parent: string | null): string {
+  if (o.override) return 'set with --objective';
+  const at = atLine(o.line);
+  if (startsAfter !== undefined && o.line !== null && o.line >= startsAfter) return `the first request this transcript holds${at}: it starts mid-conversation (see Unknowns)`;
+  if (parent !== null) return `the task the session that started this subagent (${code(parent)}) gave it${at}`;
+  return `the user's first request${at}`;
 }
 
 function stateNow(a: Analysis): string {
@@ -315,8 +324,10 @@ function recordedBranch(r: RenderInput, a: Analysis): string | null {
   for (const c of a.commits) if (c.branch !== '' && (last === null || c.line > last.line)) last = c;
   const commit = last !== null && last.branch !== branch ? ` The session's last commit (line ${last.line}) was made on ${code(last.branch)} — ${label('verified')} from its \`git commit\` output.` : '';
   const sw = r.state.ledger.switchedTo;
-  const after = sw !== undefined && last !== null && sw.line > last.line ? ', after its last commit' : '';
-  const moved = sw !== undefined && sw.branch !== branch && (last === null || sw.line > last.line || sw.branch !== last.branch) ? ` Its latest \`git checkout\` or \`git switch\` (line ${sw.line}${after}) moved to ${code(sw.branch)} — ${label('verified')} from git's output.` : '';
+  const afterCommit = sw !== undefined && last !== null && sw.line > last.line;
+  // Unsaid when a later commit on that branch already says where the work is.
+  const told = sw !== undefined && last !== null && !afterCommit && sw.branch === last.branch;
+  const moved = sw !== undefined && sw.branch !== branch && !told ? ` Its latest \`git checkout\` or \`git switch\` (line ${sw.line}${afterCommit ? ', after its last commit' : ''}) moved to ${code(sw.branch)} — ${label('verified')} from git's output.` : '';
   if (branch === 'HEAD') return `Recorded by the transcript: ${code('HEAD')}${where}, not a branch name (a detached HEAD, or a repository with no commit yet, when it was recorded) — ${label('reported')}.${commit}${moved}`;
   const at = r.state.meta.commit === undefined ? '' : ` (at commit ${code(r.state.meta.commit.slice(0, 12))} when the session started)`;
   return `Recorded by the transcript: branch ${code(branch)}${at}${where} — ${label('reported')}.${commit}${moved}`;

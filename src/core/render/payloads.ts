@@ -163,10 +163,11 @@ function sessionGit(r: RenderInput): Record<string, unknown> {
     label: 'reported',
     recorded: { branch: meta.branch ?? null, commit: meta.commit ?? null, cwd: meta.cwd ?? null },
     uncommitted_listed: listed === null ? null : { line: listed.line, paths: listed.paths, committed_line: listed.committed ?? null },
-    log_top: l.logTop === undefined ? null : { line: l.logTop.line, hash: l.logTop.hash, subject: l.logTop.subject },
-    remotes: l.remotes === undefined ? null : { line: l.remotes.line, list: l.remotes.list.map((x) => ({ name: x.name, url: x.url })) },
-    remote_branches: l.remoteBranches === undefined ? null : { line: l.remoteBranches.line, count: l.remoteBranches.count },
-    switched_to: l.switchedTo === undefined ? null : { line: l.switchedTo.line, branch: l.switchedTo.branch },
+    // The ledger keeps each of these in the payload's own shape.
+    log_top: l.logTop ?? null,
+    remotes: l.remotes ?? null,
+    remote_branches: l.remoteBranches ?? null,
+    switched_to: l.switchedTo ?? null,
   };
 }
 

@@ -1,0 +1,43 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { analyze } from '../../src/core/analysis.js';
+import type { Analysis } from '../../src/core/analysis.js';
+import { gitUnavailable } from '../../src/core/evidence.js';
+import type { GitEvidence } from '../../src/core/evidence.js';
+import { noteCall, noteResult } from '../../src/core/ledger.js';
+import { renderAll } from '../../src/core/render/index.js';
+import type { Ledger } from '../../src/core/ledger.js';
+import type { Pressure } from '../../src/core/pressure.js';
+import type { SessionState } from '../../src/core/state.js';
+import { jsonl } from './ingest-helper.js';
+import { renderInput } from './render-input.js';
+
+/** The reading-rule tests' shared steps: a shell call and its result, an analysis, a transcript on disk. */
+
+export const NO_PRESSURE = { used: null, limit: null, ratio: null, level: 'unknown', limit_source: null } as unknown as Pressure;
+
+/** The analysis of a state with no repository to read and no telemetry. */
+export function analysed(st: SessionState, git: GitEvidence = gitUnavailable('no-cwd', 'no cwd', null, null)): Analysis {
+  return analyze(st, git, NO_PRESSURE);
+}
+
+let calls = 0;
+/** A shell call at `line` and its result on the next line. */
+export function ran(l: Ledger, line: number, command: string, exitCode: number, output = ''): void {
+  const id = `r${(calls += 1)}`;
+  noteCall(l, { id, name: 'Bash', line, command });
+  noteResult(l, { id, line: line + 1, ok: exitCode === 0, exitCode, output });
+}
+
+/** The records as a transcript file of their own, in a fresh folder. */
+export function transcriptFile(...records: unknown[]): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'handoff-rule-')), 's.jsonl');
+  writeFileSync(path, jsonl(...records));
+  return path;
+}
+
+/** What a build renders for the records as a transcript (HANDOFF.md and both payloads). */
+export function rendered(...records: unknown[]): ReturnType<typeof renderAll> {
+  return renderAll(renderInput(transcriptFile(...records)));
+}
