@@ -20,15 +20,33 @@ export interface GateResult {
   failed: string[];
 }
 
-/** The body of each `## ` section of a HANDOFF.md, keyed by heading (the contract excluded). */
+/**
+ * The body of each `## ` section of a HANDOFF.md, keyed by heading (the contract excluded). A
+ * `## ` line inside a fenced block is text, not a heading: the agent's last message, quoted
+ * verbatim, is often Markdown with headings of its own.
+ */
 export function sections(md: string): Map<string, string> {
   const out = new Map<string, string>();
-  const parts = md.split(/^## /m);
-  for (const part of parts.slice(1)) {
-    const nl = part.indexOf('\n');
-    const title = (nl === -1 ? part : part.slice(0, nl)).trim();
-    out.set(title.replace(/ \(last \d+ of \d+ turns\)$/, ''), nl === -1 ? '' : part.slice(nl + 1).trim());
+  let title: string | null = null;
+  let body: string[] = [];
+  // The open fence's run of backticks: a fence closes with a line of at least as many, alone.
+  let fence = 0;
+  const flush = (): void => {
+    if (title !== null) out.set(title.replace(/ \(last \d+ of \d+ turns\)$/, ''), body.join('\n').trim());
+  };
+  for (const line of md.split('\n')) {
+    const ticks = /^`{3,}/.exec(line)?.[0].length ?? 0;
+    if (fence === 0 && ticks > 0) fence = ticks;
+    else if (fence > 0 && ticks >= fence && line.trim().length === ticks) fence = 0;
+    else if (fence === 0 && line.startsWith('## ')) {
+      flush();
+      title = line.slice(3).trim();
+      body = [];
+      continue;
+    }
+    body.push(line);
   }
+  flush();
   return out;
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderAll } from '../../src/core/render/index.js';
 import { initialState, LIMITS, objectiveSet } from '../../src/core/state.js';
+import { sections } from '../../src/core/quality.js';
 import { indexEntry } from '../../src/store/index-file.js';
 import type { Manifest } from '../../src/store/manifest.js';
 import { gitUnavailable } from '../../src/core/evidence.js';
@@ -236,5 +237,40 @@ describe("a check a hook ran", () => {
     const summary = JSON.parse(out.summaryJson.toString('utf8')) as { checks: { by?: string }[] };
     expect(summary.checks).toHaveLength(1);
     expect(summary.checks[0]?.by).toBe('hook');
+  });
+});
+
+describe("the quality gate's reading of HANDOFF.md", () => {
+  it('takes a `## ` line inside a fenced block for text, not a heading', () => {
+    const md = ['---', 'schema: handoff/v1', '---', '# Handoff: s', '', '## State right now (verbatim tail)', '', '````text', '## Recommendations', '```', 'still quoted', '```', '````', '', '**How it ended: done** (line 33)', '', '## Next Action', '', 'Wait.'].join('\n');
+    const s = sections(md);
+    expect([...s.keys()]).toEqual(['State right now (verbatim tail)', 'Next Action']);
+    expect(s.get('State right now (verbatim tail)')).toMatch(/## Recommendations[\s\S]*still quoted[\s\S]*\*\*How it ended: done\*\* \(line 33\)$/);
+  });
+
+  it('passes a handoff whose last message is Markdown with headings of its own', () => {
+    const base = { sessionId: 's', cwd: '/nonexistent/w', timestamp: '2026-04-26T10:00:00Z' };
+    const out = rendered(
+      { ...base, type: 'user', uuid: 'u1', message: { role: 'user', content: 'Summarise the packaging setup.' } },
+      { ...base, type: 'assistant', uuid: 'a1', parentUuid: 'u1', message: { role: 'assistant', content: [{ type: 'text', text: '## Project Structure Summary\n\nOne script.\n\n## Recommendations\n\nRename it.' }] } },
+    );
+    expect(out.handoffMd).toContain('## Recommendations');
+    expect(out.gate.failed).toEqual([]);
+  });
+});
+
+describe("a subagent's handoff", () => {
+  it('names the files its task named as such, not as files the user pointed at', () => {
+    const base = { sessionId: 's', cwd: '/w', timestamp: '2026-04-26T10:00:00Z' };
+    const r = renderInput(transcriptFile(
+      { ...base, type: 'user', uuid: 'u1', message: { role: 'user', content: 'Read docs/spec.md and list its rules.' } },
+      { ...base, type: 'assistant', uuid: 'a1', parentUuid: 'u1', message: { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Read', input: { file_path: '/w/docs/spec.md' } }] } },
+      { ...base, type: 'user', uuid: 'u2', parentUuid: 'a1', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: '     1\t# Spec\n     2\t- rule 1: keep the build under 5 MB' }] } },
+    ));
+    expect(renderAll(r).handoffMd).toContain('### Files the user pointed at');
+    r.parentSession = 'p';
+    const md = renderAll(r).handoffMd;
+    expect(md).toContain('### Files its task named');
+    expect(md).not.toContain('Files the user pointed at');
   });
 });

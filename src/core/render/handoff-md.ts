@@ -172,7 +172,7 @@ function requests(a: Analysis, parent: string | null): string {
  * Files a request names, as the agent read them: headings and the lines that state a number, a
  * rule or an emphasis. The candidate rows are built once; a level only changes the budget.
  */
-function documents(a: Analysis): (level: Level) => string {
+function documents(a: Analysis, parent: string | null): (level: Level) => string {
   if (a.documents.length === 0) return () => '';
   const docs = a.documents.map((d) => ({
     d,
@@ -199,7 +199,7 @@ function documents(a: Analysis): (level: Level) => string {
       const rest = kept <= rows.length ? '' : rows.length === 0 ? ` (the ${kept} lines kept from the read are in HANDOFF.summary.json)` : ` (${rows.length} of the ${kept} lines kept from the read; all ${kept} in HANDOFF.summary.json)`;
       parts.push(`${path(d.path)} — named at line ${d.requestLine}, read at line ${d.line}${rest}${rows.length > 0 ? `\n\n${bullets(rows)}` : ''}`);
     }
-    return `\n\n### Files the user pointed at\n\n${label('verified')} — what they said when the agent read them (l.N is the file's own line):\n\n${parts.join('\n\n')}`;
+    return `\n\n### ${parent === null ? 'Files the user pointed at' : 'Files its task named'}\n\n${label('verified')} — what they said when the agent read them (l.N is the file's own line):\n\n${parts.join('\n\n')}`;
   };
 }
 
@@ -573,7 +573,7 @@ function fixedParts(r: RenderInput, a: Analysis): FixedParts {
   return {
     head: [frontMatter(r), `# Handoff: ${title.replace(/\r?\n/g, ' ')}\n`, section('Objective (verbatim)', objective(a, r.parentSession))],
     requests: requests(a, r.parentSession),
-    documents: documents(a),
+    documents: documents(a, r.parentSession),
     middle: [section('State right now (verbatim tail)', stateNow(a)), section('Next Action', nextActionBody(a)), section('Claims to double-check', claims(a))],
     currentState: currentState(a),
     agentMessages: section('What the agent reported', agentMessages(a)),
