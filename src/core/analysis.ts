@@ -6,7 +6,7 @@ import type { CheckRun, Contradiction, FailureEntry, Ledger, RequestRecord } fro
 import type { DocRead } from './documents.js';
 import type { Job } from './jobs.js';
 import type { Outcome } from './outcome.js';
-import type { CommandRecord, FailureRecord, SessionState } from './state.js';
+import type { CommandRecord, FailureRecord, PlanRecord, SessionState } from './state.js';
 import type { TodoItem } from './types.js';
 
 /**
@@ -132,6 +132,11 @@ export interface Analysis {
   /** The agent's own messages along the way (the last 20, shortened). */
   agentMessages: { line: number; text: string }[];
   incidents: (FailureRecord & { label: Label })[];
+  /**
+   * The latest plan the agent put to the user (ExitPlanMode), and the one approved before it when
+   * the latest was not approved: *reported*, as the agent wrote it and as the call's result answered.
+   */
+  plan: { latest: PlanRecord; approvedBefore: PlanRecord | null } | null;
   /** `branch`: as `git commit` printed it; '' for a commit learned from a push or a log. */
   /** `rebased_from`: the hash `git commit` printed, when a rebase gave the commit the hash it was pushed with (at `push_line`). */
   commits: { hash: string; subject: string; pushed: boolean | null; line: number; branch: string; rebased_from?: string; push_line?: number }[];
@@ -560,10 +565,18 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     jobs: Object.values(l.jobs ?? {}).sort((a, b) => (a.status === 'running' ? 0 : 1) - (b.status === 'running' ? 0 : 1) || b.line - a.line),
     agentMessages: (l.said ?? []).slice(-20),
     incidents,
+    plan: planView(st.plans),
     commits,
     failedCommit: l.failedCommit ?? null,
     verification: st.commands,
     checksNotRun,
     unknowns,
   };
+}
+
+function planView(plans: readonly PlanRecord[] | undefined): Analysis['plan'] {
+  const latest = plans?.at(-1);
+  if (plans === undefined || latest === undefined) return null;
+  const approvedBefore = latest.approved === true ? null : (plans.slice(0, -1).reverse().find((p) => p.approved === true) ?? null);
+  return { latest, approvedBefore };
 }

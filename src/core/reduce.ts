@@ -4,7 +4,7 @@ import { LEDGER_LIMITS, markChanged, markNotChanged, noteAgentText, noteCall, no
 import { LIMITS, taskItem } from './state.js';
 import { exitMeansNoMatch } from './shell.js';
 import { filePath, heldKey } from './paths.js';
-import type { CommandRecord, FailureRecord, SessionState, TaskRecord, WindowTurn } from './state.js';
+import type { CommandRecord, FailureRecord, PlanRecord, SessionState, TaskRecord, WindowTurn } from './state.js';
 import type { Fact, TodoItem, Turn } from './types.js';
 
 /**
@@ -203,6 +203,7 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
     case 'tool_result':
       applyToolResult(st, f, seq);
       if (main && st.subagents.length > 0) subagentReturned(st, f.id, seq, f.ok);
+      if (main && st.plans !== undefined && st.plans.length > 0) planAnswered(st.plans, f, line);
       // A TaskCreate whose result is an error (failed, denied, interrupted) made no task.
       if (f.ok === false && main) dropRefusedTask(st, f.id);
       return;
@@ -244,6 +245,14 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
       if (!main) return;
       pushBounded(st.failures, { kind: 'interrupted', seq, text: head(f.message, LIMITS.FAILURE_TEXT_CHARS) }, LIMITS.FAILURES);
       return;
+    case 'plan': {
+      // A state begun before plans were read has no list: it starts one here.
+      if (!main) return;
+      const text = f.text.trim();
+      const plan: PlanRecord = text.length <= LIMITS.PLAN_CHARS ? { id: f.id, text, line, approved: null } : { id: f.id, text: head(text, LIMITS.PLAN_CHARS), chars: text.length, line, approved: null };
+      pushBounded((st.plans ??= []), plan, LIMITS.PLANS);
+      return;
+    }
     case 'subagent':
       pushBounded(st.subagents, f.background ? { id: f.id, description: head(f.description ?? '', 200), seq, background: true } : { id: f.id, description: head(f.description ?? '', 200), seq }, LIMITS.SUBAGENTS);
       return;
@@ -373,7 +382,6 @@ function applyToLedger(st: SessionState, f: Fact, line: number, main: boolean, t
   }
 }
 
-/** Records an emitted turn: counts, the recent window, objective and the latest words. */
 /** A launched subagent's call has its result: the subagent's report came back (or its failure). */
 function subagentReturned(st: SessionState, id: string, seq: number, ok: boolean | undefined): void {
   if (id === '') return;
@@ -384,6 +392,31 @@ function subagentReturned(st: SessionState, id: string, seq: number, ok: boolean
     if (ok !== undefined) s.ok = ok;
     return;
   }
+}
+
+/** Claude Code's answer to ExitPlanMode when the user approves: "User has approved your plan. …". */
+const PLAN_APPROVED = /^\s*User has approved your plan\b/;
+const PLAN_SAVED = /^Your plan has been saved to: (\S[^\n]*?)\s*$/m;
+
+/**
+ * The result of a plan's call: approved only when the result says so; refused when the call did
+ * not run (the user said no, or interrupted); otherwise its first line is kept and the outcome
+ * stays unknown.
+ */
+function planAnswered(plans: PlanRecord[], f: Extract<Fact, { t: 'tool_result' }>, line: number): void {
+  const plan = plans.find((p) => p.id === f.id && p.id !== '' && p.result_line === undefined);
+  if (plan === undefined) return;
+  plan.result_line = line;
+  const out = f.output ?? '';
+  if (f.ok !== false && f.denied === undefined && PLAN_APPROVED.test(out)) {
+    plan.approved = true;
+    const saved = PLAN_SAVED.exec(out)?.[1];
+    if (saved !== undefined) plan.saved_to = head(saved, 1000);
+    return;
+  }
+  if (f.ok === false || f.denied !== undefined) plan.approved = false;
+  const first = (f.denied ?? out).trim().split('\n', 1)[0] ?? '';
+  if (first !== '') plan.answer = head(first, 200);
 }
 
 export function noteTurn(st: SessionState, turn: Turn, main: boolean, notice: boolean, line = turn.seq + 1): void {

@@ -47,11 +47,27 @@ export const LIMITS = {
   TASKS: 200,
   FAILURE_TEXT_CHARS: 300,
   COMMAND_CHARS: 400,
+  /** Plans put to the user: the last few, each its head. */
+  PLANS: 3,
+  PLAN_CHARS: 4000,
 } as const;
 
 /** An objective set with `--objective`, held to the length of one read from the transcript. */
 export function objectiveSet(text: string): string {
   return text.length <= LIMITS.OBJECTIVE_CHARS ? text : `${text.slice(0, LIMITS.OBJECTIVE_CHARS - 1)}…`;
+}
+
+export interface PlanRecord {
+  id: string;
+  /** The plan's head (LIMITS.PLAN_CHARS); `chars`: its length when it was cut. */
+  text: string;
+  chars?: number;
+  line: number;
+  approved: boolean | null;
+  result_line?: number;
+  /** The first line of a result that did not approve it. */
+  answer?: string;
+  saved_to?: string;
 }
 
 export type CommandResult = 'passed' | 'failed' | 'interrupted' | 'unknown';
@@ -184,6 +200,12 @@ export interface SessionState {
    * `result_seq` may have returned before it was loaded, and is not said to be still running.
    */
   subagentResults?: true;
+  /**
+   * Plans the agent put to the user (Claude Code's ExitPlanMode), latest last, at most
+   * LIMITS.PLANS; absent in states begun before plans were read. `approved`: what the call's
+   * result said (null until it came back); `saved_to`: where Claude Code says it saved the plan.
+   */
+  plans?: PlanRecord[];
   window: WindowTurn[];
   ledger: Ledger;
 }
@@ -225,6 +247,7 @@ export function initialState(): SessionState {
     taskSeq: 0,
     subagents: [],
     subagentResults: true,
+    plans: [],
     window: [],
     ledger: initialLedger(),
   };

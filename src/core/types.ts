@@ -114,6 +114,8 @@ export type Fact =
   | { t: 'job_text'; text: string }
   | { t: 'task_update'; id: string; status: string }
   | { t: 'api_error'; message: string }
+  /** A plan put to the user for approval (Claude Code's ExitPlanMode), by the call `id`. */
+  | { t: 'plan'; id: string; text: string }
   /** The harness's own recap of the session (Claude Code's `away_summary`), with the next step it names. */
   | { t: 'recap'; next: string }
   | { t: 'interrupted'; message: string }

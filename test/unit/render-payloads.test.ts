@@ -23,7 +23,7 @@ describe('the payloads as written', () => {
     const llmJson = bytes.llm.toString('utf8');
     expect(summaryJson).toBe(`${JSON.stringify(summary)}\n`);
     expect(llmJson).toBe(`${JSON.stringify(buildLlm(r, a, summary))}\n`);
-    // The llm payload holds every member of the summary, two of them its own.
+    // The llm payload holds every member of the summary, three of them its own (kind, state_now, plan).
     const llm = JSON.parse(llmJson) as Record<string, unknown>;
     expect(Object.keys(llm).slice(0, Object.keys(summary).length)).toEqual(Object.keys(summary));
     expect(llm.kind).toBe('handoff.llm');

@@ -87,6 +87,7 @@ function toolCallFacts(block: Record<string, unknown>, facts: Fact[]): void {
   const stops = str(input.task_id) ?? str(input.shell_id);
   if ((name === 'TaskStop' || name === 'KillShell' || name === 'KillBash') && stops !== undefined) call.stops = stops;
   if (QUESTION_TOOLS.has(name)) call.question = questionText(name, input);
+  if (name === 'ExitPlanMode' && typeof input.plan === 'string' && input.plan.trim() !== '') facts.push({ t: 'plan', id, text: input.plan });
   if (name === 'TodoWrite' || name === 'TaskCreate' || name === 'TaskUpdate') call.plan = true;
   facts.push(call);
   // Polling a shell Claude Code moved to the background: its result, once completed, is the shell's.
@@ -278,6 +279,8 @@ function readAssistant(obj: Record<string, unknown>, message: Record<string, unk
   }
   if (obj.isApiErrorMessage === true || (obj.error !== undefined && /^API Error/.test(obs.text))) {
     obs.facts.push({ t: 'api_error', message: obs.text });
+    // Claude Code's own message in the agent's place: the agent has said nothing since the error.
+    obs.notice = true;
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Analysis, FileChange } from '../analysis.js';
 import { CONTRACT_HEADING } from '../contract.js';
 import { LIMITS } from '../state.js';
+import type { PlanRecord } from '../state.js';
 import type { ToolRef } from '../types.js';
 import { requirementLines } from '../documents.js';
 import { jobNotices, noticeJobId } from '../jobs.js';
@@ -234,6 +235,40 @@ function currentState(a: Analysis): (level: Level) => string {
     const list = (rs: readonly { head: string; line: string; detail: string }[]): string => (rs.length === 0 ? NONE : rs.map((r) => `${r.head}${level < 3 ? r.line : ''}${level < 2 ? r.detail : ''}`).join('\n'));
     return [intro, ...lists.map(([title, rs]) => `### ${title}\n\n${list(rs)}`)].join('\n\n');
   };
+}
+
+/** Current State's body: the task list (or None), then the plan and the background jobs, each when there is one. */
+function currentWithPlan(current: string, planPart: string, jobsPart: string): string {
+  return current === NONE && planPart !== '' ? `${planPart.replace(/^\n\n/, '')}${jobsPart}` : `${current}${planPart}${jobsPart}`;
+}
+
+/** How much of the plan's text HANDOFF.md shows, by level (HANDOFF.llm.json's `plan` holds more). */
+const PLAN_MD_CHARS: Record<Level, number> = { 0: 1500, 1: 1500, 2: 600, 3: 0 };
+
+function planAnswer(p: PlanRecord): string {
+  const said = p.answer === undefined ? '' : `: «${oneLine(p.answer, 160)}»`;
+  if (p.result_line === undefined) return 'its answer is not recorded yet';
+  if (p.approved === true) return `approved by the user (line ${p.result_line})`;
+  if (p.approved === false) return `not approved (line ${p.result_line})${said}`;
+  return `its result (line ${p.result_line}) does not say it was approved${said}`;
+}
+
+function plan(a: Analysis, level: Level): string {
+  if (a.plan === null) return '';
+  const { latest, approvedBefore } = a.plan;
+  const lastReq = [...a.requests].reverse().find((q) => q.kind !== 'answer' && q.kind !== 'rejection');
+  const settled = latest.result_line ?? latest.line;
+  const stale = lastReq !== undefined && lastReq.line > settled ? ` The user wrote again after it (line ${lastReq.line}): it may be out of date.` : '';
+  const saved = latest.saved_to === undefined ? '' : `; Claude Code saved it to ${path(latest.saved_to)}`;
+  const before = approvedBefore === null ? '' : ` The plan approved before it (line ${approvedBefore.line}, approved at line ${approvedBefore.result_line}) is HANDOFF.llm.json's \`plan.approved_before\`.`;
+  const intro = `${label('reported')} — the latest plan the agent put to the user (line ${latest.line}), ${planAnswer(latest)}${saved}.${stale}${before}`;
+  const n = PLAN_MD_CHARS[level];
+  if (n === 0) return `\n\n### Plan\n\n${intro} Its text is HANDOFF.llm.json's \`plan\`.`;
+  const whole = latest.chars ?? latest.text.length;
+  const shown = latest.text.length <= n ? latest.text : `${latest.text.slice(0, n - 1)}…`;
+  const held = latest.chars === undefined ? 'the whole' : `its first ${latest.text.length - 1} (the whole is in the transcript)`;
+  const cut = latest.text.length <= n ? '' : `\n\nIts first ${n - 1} of ${whole} characters; HANDOFF.llm.json's \`plan\` holds ${held}.`;
+  return `\n\n### Plan\n\n${intro}\n\n${fence(shown)}${cut}`;
 }
 
 function jobs(a: Analysis, level: Level): string {
@@ -589,7 +624,7 @@ type LevelParts = readonly [string, string, string];
 function levelParts(f: FixedParts, a: Analysis, level: Level): LevelParts {
   return [
     section('User requests and corrections', `${f.requests}${f.documents(level)}`),
-    section('Current State', `${f.currentState(level)}${jobs(a, level)}`),
+    section('Current State', currentWithPlan(f.currentState(level), plan(a, level), jobs(a, level))),
     section('Failures And Blockers', failures(a, level)),
   ];
 }

@@ -1,5 +1,5 @@
 import type { Analysis } from '../analysis.js';
-import type { WindowTurn } from '../state.js';
+import type { PlanRecord, WindowTurn } from '../state.js';
 import { LIMITS } from '../state.js';
 import { listingAfterLastCommit } from '../ledger.js';
 import type { RenderInput } from './input.js';
@@ -17,6 +17,8 @@ import { utf8 } from '../utf8.js';
  */
 export const PAYLOAD_SCHEMA_VERSION = '1.1';
 const SUMMARY_STATE_CHARS = 600;
+/** The summary keeps a plan's head; HANDOFF.llm.json keeps what the state holds. */
+const SUMMARY_PLAN_CHARS = 1500;
 
 const tail = (s: string, n: number): string => (s.length <= n ? s : `…${s.slice(s.length - n + 1)}`);
 
@@ -93,6 +95,10 @@ export function buildSummary(r: RenderInput, a: Analysis, transferReady: boolean
     unreadable_writes: a.unreadableWrites,
     checks: a.checks.map((c) => ({ line: c.line, command: c.command, outcome: c.outcome, summary: c.summary, exit_code: c.exit_code, ...(c.by === undefined ? {} : { by: c.by }) })),
     open_failures: a.openFailures.map((f) => ({ line: f.line, text: f.text })),
+    // HANDOFF.md lists these among the open failures: an interruption or API error the agent has
+    // not answered since (HANDOFF.llm.json's `failures` gives the same by seq).
+    incidents: a.incidents.map((f) => ({ kind: f.kind, line: f.seq + 1, text: f.text, label: f.label })),
+    plan: a.plan === null ? null : planOut(a.plan.latest, SUMMARY_PLAN_CHARS),
     fixed_failures: a.fixedFailures,
     passed_over: a.passedOver,
     documents: a.documents.map((d) => ({ path: d.path, line: d.line, request_line: d.requestLine, lines: d.lines })),
@@ -171,7 +177,26 @@ function sessionGit(r: RenderInput): Record<string, unknown> {
   };
 }
 
-/** HANDOFF.llm.json's object: the summary's members (the same values), two of them longer, and more. */
+/**
+ * A plan the agent put to the user, as the payloads give it (*reported*): its text (the summary
+ * keeps its head; `chars` is the whole's length when either cut it), and what the call's result said.
+ */
+function planOut(p: PlanRecord, max: number): Record<string, unknown> {
+  const text = p.text.length <= max ? p.text : `${p.text.slice(0, max - 1)}…`;
+  const chars = p.chars ?? (text.length < p.text.length ? p.text.length : undefined);
+  return {
+    label: 'reported',
+    line: p.line,
+    text,
+    ...(chars === undefined ? {} : { chars }),
+    approved: p.approved,
+    result_line: p.result_line ?? null,
+    answer: p.answer ?? null,
+    saved_to: p.saved_to ?? null,
+  };
+}
+
+/** HANDOFF.llm.json's object: the summary's members (the same values), two of them longer (state_now, plan), and more. */
 export function buildLlm(r: RenderInput, a: Analysis, summary: Record<string, unknown>): Record<string, unknown> {
   const st = r.state;
   const window = st.window;
@@ -179,6 +204,7 @@ export function buildLlm(r: RenderInput, a: Analysis, summary: Record<string, un
   return {
     ...summary,
     kind: 'handoff.llm',
+    plan: a.plan === null ? null : { ...planOut(a.plan.latest, LIMITS.PLAN_CHARS), approved_before: a.plan.approvedBefore === null ? null : planOut(a.plan.approvedBefore, LIMITS.PLAN_CHARS) },
     state_now: a.stateNow ? tail(a.stateNow.text, LIMITS.STATE_NOW_CHARS) : null,
     // The plan's items are `tasks` (a summary member): not written a second time.
     current_state: { completed: a.current.completed, in_progress: a.current.in_progress, not_started: a.current.not_started, source: a.current.source, seq: a.current.seq },
