@@ -145,11 +145,13 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
       const m = st.meta;
       if (f.uuid !== undefined) m.uuid ??= f.uuid;
       if (f.cwd !== undefined && main) {
+        if (m.cwd !== f.cwd) m.cwdSince = line;
         m.cwd = f.cwd;
         m.firstCwd ??= f.cwd;
       }
       if (f.branch !== undefined && main) m.branch = f.branch;
       if (f.commit !== undefined && main) m.commit = f.commit;
+      if (f.remote !== undefined && main) m.remote = head(f.remote, 1000);
       if (f.version !== undefined) m.version = f.version;
       if (f.forkedFrom !== undefined) m.forkedFrom ??= f.forkedFrom;
       if (f.parentUuid !== undefined) m.parentUuid ??= f.parentUuid;

@@ -152,9 +152,13 @@ export interface SessionState {
     uuid?: string;
     cwd?: string;
     firstCwd?: string;
+    /** The line from which the transcript records `cwd` (absent in states begun before it was kept). */
+    cwdSince?: number;
     branch?: string;
     /** The commit the harness recorded with the branch (Codex `session_meta.git.commit_hash`). */
     commit?: string;
+    /** The repository's URL the harness recorded (Codex `session_meta.git.repository_url`). */
+    remote?: string;
     version?: string;
     forkedFrom?: string;
     parentUuid?: string;

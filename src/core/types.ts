@@ -49,6 +49,8 @@ export type Fact =
       branch?: string;
       /** The commit the harness recorded the session starting at (Codex `session_meta.git.commit_hash`). */
       commit?: string;
+      /** The repository's URL the harness recorded (Codex `session_meta.git.repository_url`). */
+      remote?: string;
       version?: string;
       forkedFrom?: string;
       parentUuid?: string;

@@ -45,4 +45,22 @@ describe("HANDOFF.md's budget", () => {
     expect(out.handoffMd).toContain(`*reported* — the user's first request (line 1); its first 1199 of ${brief.length} characters, to keep this file short: HANDOFF.summary.json's \`objective\` holds all of it`);
     expect((JSON.parse(out.summaryJson.toString('utf8')) as { objective: string }).objective).toBe(brief);
   });
+
+  it('lists the latest ten of twenty changed files when the shorter timeline is still too long', () => {
+    const path = session(40, 560);
+    const writes: unknown[] = [];
+    for (let i = 0; i < 25; i += 1) {
+      const at = `2026-04-26T11:${String(i).padStart(2, '0')}:00Z`;
+      const file = `/w/src/module-${String(i).padStart(2, '0')}-with-a-long-descriptive-name.ts`;
+      writes.push({ type: 'assistant', uuid: `w${i}`, sessionId: 's', cwd: '/w', timestamp: at, message: { role: 'assistant', content: [{ type: 'tool_use', id: `t${i}`, name: 'Write', input: { file_path: file, content: `export const value${i} = ${i};\n` } }] } });
+      writes.push({ type: 'user', uuid: `r${i}`, sessionId: 's', cwd: '/w', timestamp: at, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${i}`, content: `File created successfully at: ${file}` }] } });
+    }
+    writeFileSync(path, readFileSync(path, 'utf8') + jsonl(...writes));
+    const md = renderAll(renderInput(path)).handoffMd;
+    expect(timelineRows(md)).toBe('8');
+    expect(md).toContain('module-24-with-a-long-descriptive-name.ts');
+    expect(md).toContain('module-15-with-a-long-descriptive-name.ts');
+    expect(md).not.toContain('module-14-with-a-long-descriptive-name.ts');
+    expect(md).toContain('15 more in HANDOFF.summary.json.');
+  });
 });

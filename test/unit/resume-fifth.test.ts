@@ -306,7 +306,8 @@ describe("the session's own git log and remotes", () => {
     const summary = JSON.parse(out.summaryJson.toString('utf8')) as { session_git: unknown };
     expect(summary.session_git).toEqual({
       label: 'reported',
-      recorded: { branch: null, commit: null, cwd: '/nonexistent/w' },
+      recorded: { branch: null, commit: null, cwd: '/nonexistent/w', repository_url: null },
+      cwd_moved: null,
       uncommitted_listed: null,
       log_top: { line: 3, hash: 'ecd5389', subject: 'feat: backend v0' },
       remotes: { line: 5, list: [] },

@@ -105,3 +105,46 @@ describe('a plan put to the user (ExitPlanMode)', () => {
     expect(md).not.toContain('### Plan');
   });
 });
+
+describe('a working directory the session moved', () => {
+  const at = (cwd: string, uuid: string, content: unknown[], type = 'assistant'): Record<string, unknown> => ({ ...base, cwd, type, uuid, message: { role: type, content } });
+  const session = (...cwds: string[]): ReturnType<typeof built> =>
+    built(
+      user('u1', 'Run the tests'),
+      ...cwds.flatMap((cwd, i) => [at(cwd, `c${i}`, [{ type: 'tool_use', id: `t${i}`, name: 'Bash', input: { command: 'cd test' } }]), at(cwd, `r${i}`, [{ type: 'tool_result', tool_use_id: `t${i}`, content: '' }], 'user')]),
+    );
+  type Git = { session_git: { recorded: { cwd: string }; cwd_moved: { began_in: string; line: number | null } | null } };
+
+  it('says where it ended, from which line, and where it began (`cd test` persists between shell calls)', () => {
+    const { md, summary } = session('/nonexistent/w', '/nonexistent/w/test');
+    expect(md).toContain('*reported* — the working directory is `/nonexistent/w/test` from line 4 on (the session began in `/nonexistent/w`): later relative paths are relative to it.');
+    const git = (summary as unknown as Git).session_git;
+    expect(git.recorded.cwd).toBe('/nonexistent/w/test');
+    expect(git.cwd_moved).toEqual({ began_in: '/nonexistent/w', line: 4 });
+  });
+
+  it('says nothing when it came back to where it began', () => {
+    const { md, summary } = session('/nonexistent/w', '/nonexistent/w/.claude/worktrees/a', '/nonexistent/w');
+    expect(md).not.toContain('the working directory is');
+    expect((summary as unknown as Git).session_git.cwd_moved).toBeNull();
+  });
+});
+
+describe("the repository Codex recorded the session's clone of", () => {
+  const meta = (url: string): Record<string, unknown> => ({ timestamp: '2026-03-12T15:10:41Z', type: 'session_meta', payload: { id: 'c-1', cwd: '/nonexistent/agno', cli_version: '0.114.0', git: { commit_hash: 'c41a097bcd1a7cea5174883f1827226354fb94b5', branch: 'feat/multimodal-embedder', repository_url: url } } });
+  const ask = { timestamp: '2026-03-12T15:11:00Z', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Review the multimodal embedder plan' }] } };
+  type Recorded = { session_git: { recorded: { branch: string; repository_url: string | null } } };
+
+  it('is named beside the recorded branch, and in the payloads', () => {
+    const { md, summary } = built(meta('git@github.com:agno-agi/agno'), ask);
+    expect(md).toContain('Recorded by the transcript: branch `feat/multimodal-embedder` (at commit `c41a097bcd1a` when the session started) in `/nonexistent/agno`, a clone of `git@github.com:agno-agi/agno` — *reported*.');
+    expect((summary as unknown as Recorded).session_git.recorded).toMatchObject({ branch: 'feat/multimodal-embedder', repository_url: 'git@github.com:agno-agi/agno' });
+  });
+
+  it('never carries a credential the URL holds', () => {
+    const token = `ghp_${'Zq8Xv2Lm9Rt4Wy7Kp3Nd6Hs1Jf5Gb0Tc2Ae'}`;
+    const { md, summary, llm } = built(meta(`https://octo:${token}@github.com/agno-agi/agno.git`), ask);
+    for (const text of [md, JSON.stringify(summary), JSON.stringify(llm)]) expect(text).not.toContain(token);
+    expect((summary as unknown as Recorded).session_git.recorded.repository_url).toContain('github.com/agno-agi/agno.git');
+  });
+});

@@ -259,6 +259,8 @@ function readSessionMeta(p: Record<string, unknown>, obs: Observation): void {
   if (branch) fact.branch = branch;
   const commit = str(git?.commit_hash);
   if (commit !== undefined && /^[0-9a-f]{7,64}$/.test(commit)) fact.commit = commit;
+  const remote = str(git?.repository_url);
+  if (remote) fact.remote = remote;
   const version = str(p.cli_version);
   if (version) fact.version = version;
   const forked = str(p.forked_from_id);

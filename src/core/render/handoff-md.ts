@@ -39,7 +39,7 @@ export const SECTION_TITLES = [
 ] as const;
 
 /** Bounds that keep the largest handoff readable in one sitting (the payloads carry the rest). */
-const MD = { DOC_CHARS: 1400, DOC_LINE_CHARS: 110, TASK_DETAIL_CHARS: 140, JOBS_ENDED: 3, PASSED_OVER: 3, REQUESTS_HEAD: 5, REQUESTS_TAIL: 25, REQUEST_CHARS: 600, AGENT_MESSAGES: 6, AGENT_CHARS: 180, FIXED: 8, FILES: 20, CHECK_TARGETS: 10, TIMELINE: 15, TIMELINE_SHORT: 8, TIMELINE_CHARS: 100, LISTED: 12 } as const;
+const MD = { DOC_CHARS: 1400, DOC_LINE_CHARS: 110, TASK_DETAIL_CHARS: 140, JOBS_ENDED: 3, PASSED_OVER: 3, REQUESTS_HEAD: 5, REQUESTS_TAIL: 25, REQUEST_CHARS: 600, AGENT_MESSAGES: 6, AGENT_CHARS: 180, FIXED: 8, FILES: 20, FILES_SHORT: 10, CHECK_TARGETS: 10, TIMELINE: 15, TIMELINE_SHORT: 8, TIMELINE_CHARS: 100, LISTED: 12 } as const;
 
 const NONE = 'None';
 const label = (l: string): string => `*${l}*`;
@@ -284,7 +284,7 @@ function jobs(a: Analysis, level: Level): string {
   return `\n\n### Background jobs\n\n${label('verified')} — started in the background, followed through their notifications (running first):\n\n${bullets(rows)}${more > 0 ? `\n\n${more} more ended job(s) in HANDOFF.summary.json.` : ''}`;
 }
 
-function repoEvidence(r: RenderInput, a: Analysis): string {
+function repoEvidence(r: RenderInput, a: Analysis, files: number = MD.FILES): string {
   const g = r.git;
   const out: string[] = [];
   if (g.status === 'ok') {
@@ -309,9 +309,11 @@ function repoEvidence(r: RenderInput, a: Analysis): string {
     if (seen !== null) out.push(seen);
   }
   const base = pathsBase(r.state.meta);
-  out.push(filesChanged(a, base), filesNotChanged(a, base), commits(a));
+  out.push(filesChanged(a, base, files), filesNotChanged(a, base), commits(a));
   const recorded = recordedBranch(r, a);
   if (recorded !== null) out.push(recorded);
+  const moved = cwdMoved(r.state.meta);
+  if (moved !== null) out.push(moved);
   return out.join('\n\n');
 }
 
@@ -353,7 +355,7 @@ function gitSeenBySession(r: RenderInput): string | null {
 function recordedBranch(r: RenderInput, a: Analysis): string | null {
   const branch = r.state.meta.branch;
   if (branch === undefined) return null;
-  const where = r.state.meta.cwd ? ` in ${path(r.state.meta.cwd)}` : '';
+  const where = `${r.state.meta.cwd ? ` in ${path(r.state.meta.cwd)}` : ''}${r.state.meta.remote ? `, a clone of ${code(r.state.meta.remote, 1000)}` : ''}`;
   let last: { branch: string; line: number } | null = null;
   // A commit learned from a push or a log, not from `git commit` output, names no branch.
   for (const c of a.commits) if (c.branch !== '' && (last === null || c.line > last.line)) last = c;
@@ -369,9 +371,17 @@ function recordedBranch(r: RenderInput, a: Analysis): string | null {
 }
 
 /**
- * Written files as HANDOFF.md lists them: those under the session's working folder from there, once
- * it is named (`lib\a.ts` under `C:\repo`). The payloads keep every path whole (docs/FORMAT.md).
+ * The working directory the session ended in, when it is not the one it began in (`cd test`
+ * persists between Claude Code's shell calls, and each line records it): a successor's relative
+ * paths, and the session's own later ones, are relative to it.
  */
+function cwdMoved(meta: { cwd?: string; firstCwd?: string; cwdSince?: number }): string | null {
+  const { cwd, firstCwd, cwdSince } = meta;
+  if (cwd === undefined || firstCwd === undefined || cwd === firstCwd) return null;
+  const since = cwdSince === undefined ? 'at the end' : `from line ${cwdSince} on`;
+  return `${label('reported')} — the working directory is ${path(cwd)} ${since} (the session began in ${path(firstCwd)}): later relative paths are relative to it.`;
+}
+
 /**
  * The folder written paths are shown from: the session's cwd, or the folder it started in when
  * the agent has since moved below it (`cd test`): shown from the project's root, `test/x.py`
@@ -389,13 +399,13 @@ function shortPaths(paths: readonly string[], cwd: string | undefined): { shown:
   return { shown: shown.map((s, i) => s ?? (paths[i] as string)), from: ` (paths under ${path(cwd)} are given from there)` };
 }
 
-function filesChanged(a: Analysis, cwd: string | undefined): string {
+function filesChanged(a: Analysis, cwd: string | undefined, max: number): string {
   const fs = a.filesChanged;
   if (fs.length === 0) {
     if (a.unreadableWrites > 0) return `### Files changed in this session\n\n${label('unknown')} — ${a.unreadableWrites} apply_patch call(s), paths unreadable (redacted by the transcript's publisher)`;
     return `### Files changed in this session\n\n${NONE}`;
   }
-  const listed = fs.slice(-MD.FILES).reverse();
+  const listed = fs.slice(-max).reverse();
   const { shown, from } = shortPaths(listed.map((f) => f.path), cwd);
   // The latest write's line, and for a file written more than once where it was first written (a
   // file created, then edited, was created there; the first write is often the main change).
@@ -573,13 +583,15 @@ export function renderHandoffMd(r: RenderInput, a: Analysis): string {
     }
   }
   // Past the last level, the recent timeline gives up its oldest rows (timeline.jsonl keeps every
-  // turn), then a long objective its tail (the payloads keep it).
+  // turn), then the files changed their oldest ten of twenty (the summary lists every one), then a
+  // long objective its tail (the payloads keep it).
   let total = size(parts);
   const swap = (old: string, now: string): string => {
     total += Buffer.byteLength(now) - Buffer.byteLength(old);
     return now;
   };
   if (total > MD_BYTES) fixed.timeline = swap(fixed.timeline, timelineSection(r, MD.TIMELINE_SHORT));
+  if (total > MD_BYTES && a.filesChanged.length > MD.FILES_SHORT) fixed.tail[1] = swap(fixed.tail[1] as string, section('Repository Evidence', repoEvidence(r, a, MD.FILES_SHORT)));
   if (total > MD_BYTES && (a.objective?.text.length ?? 0) > OBJECTIVE_SHORT_CHARS) fixed.head[2] = swap(fixed.head[2] as string, section('Objective (verbatim)', objective(a, r.parentSession, OBJECTIVE_SHORT_CHARS)));
   return renderAt(fixed, parts);
 }

@@ -167,7 +167,9 @@ function sessionGit(r: RenderInput): Record<string, unknown> {
   const listed = listingAfterLastCommit(l);
   return {
     label: 'reported',
-    recorded: { branch: meta.branch ?? null, commit: meta.commit ?? null, cwd: meta.cwd ?? null },
+    recorded: { branch: meta.branch ?? null, commit: meta.commit ?? null, cwd: meta.cwd ?? null, repository_url: meta.remote ?? null },
+    // The working directory the session began in, and the line from which `cwd` holds, when they differ.
+    cwd_moved: meta.cwd !== undefined && meta.firstCwd !== undefined && meta.cwd !== meta.firstCwd ? { began_in: meta.firstCwd, line: meta.cwdSince ?? null } : null,
     uncommitted_listed: listed === null ? null : { line: listed.line, paths: listed.paths, committed_line: listed.committed ?? null },
     // The ledger keeps each of these in the payload's own shape.
     log_top: l.logTop ?? null,
