@@ -136,10 +136,10 @@ export interface Analysis {
    * The latest plan the agent put to the user (ExitPlanMode), and the one approved before it when
    * the latest was not approved: *reported*, as the agent wrote it and as the call's result answered.
    */
-  plan: { latest: PlanRecord; approvedBefore: PlanRecord | null } | null;
+  plan: { latest: PlanRecord; approvedBefore: PlanRecord | null; notApproved: number[] } | null;
   /** `branch`: as `git commit` printed it; '' for a commit learned from a push or a log. */
   /** `rebased_from`: the hash `git commit` printed, when a rebase gave the commit the hash it was pushed with (at `push_line`). */
-  commits: { hash: string; subject: string; pushed: boolean | null; line: number; branch: string; rebased_from?: string; push_line?: number }[];
+  commits: { hash: string; subject: string; pushed: boolean | null; line: number; branch: string; rebased_from?: string; push_line?: number; files?: number }[];
   failedCommit: { line: number; text: string } | null;
   verification: CommandRecord[];
   checksNotRun: Finding[];
@@ -462,6 +462,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     const out: Analysis['commits'][number] = { hash: c.hash, subject: c.subject, pushed: c.pushed, line: c.line, branch: c.branch };
     if (c.rebasedFrom !== undefined) out.rebased_from = c.rebasedFrom;
     if (c.pushLine !== undefined) out.push_line = c.pushLine;
+    if (c.files !== undefined) out.files = c.files;
     return out;
   });
   const filesChanged: FileChange[] = Object.entries(l.changed).map(([path, f]) => {
@@ -577,6 +578,10 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
 function planView(plans: readonly PlanRecord[] | undefined): Analysis['plan'] {
   const latest = plans?.at(-1);
   if (plans === undefined || latest === undefined) return null;
-  const approvedBefore = latest.approved === true ? null : (plans.slice(0, -1).reverse().find((p) => p.approved === true) ?? null);
-  return { latest, approvedBefore };
+  const earlier = plans.slice(0, -1);
+  const approvedBefore = latest.approved === true ? null : ([...earlier].reverse().find((p) => p.approved === true) ?? null);
+  // Plans the user turned down since the last one approved before the latest: the latest is a redraft.
+  const lastApproved = earlier.reduce((n, p, i) => (p.approved === true ? i : n), -1);
+  const notApproved = earlier.slice(lastApproved + 1).filter((p) => p.approved === false).map((p) => p.line);
+  return { latest, approvedBefore, notApproved };
 }

@@ -102,6 +102,8 @@ export interface CommitRecord {
   pushLine?: number;
   /** The hash `git commit` printed, before a rebase gave the commit the hash it was pushed with. */
   rebasedFrom?: string;
+  /** How many files its summary line said it changed (` 7 files changed, …`). */
+  files?: number;
 }
 
 export interface Claim {
@@ -846,7 +848,7 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
   {
     const made = commitsInOutput(out);
     for (const c of made) {
-      if (!l.commits.some((x) => x.hash === c.hash)) push(l.commits, { hash: c.hash, subject: clip(c.subject, 160), branch: c.branch, line, pushed: false }, LEDGER_LIMITS.COMMITS);
+      if (!l.commits.some((x) => x.hash === c.hash)) push(l.commits, c.files === undefined ? { hash: c.hash, subject: clip(c.subject, 160), branch: c.branch, line, pushed: false } : { hash: c.hash, subject: clip(c.subject, 160), branch: c.branch, line, pushed: false, files: c.files }, LEDGER_LIMITS.COMMITS);
       l.lastCommitLine = line;
     }
     // What the latest listing showed staged went into this commit; the rest is still uncommitted.

@@ -470,12 +470,17 @@ export function startsInBackground(command: string): boolean {
 }
 
 /** Git writes of the commits a command's output reports: `[branch abc1234] subject`. */
-export function commitsInOutput(output: string): { branch: string; hash: string; subject: string }[] {
-  const out: { branch: string; hash: string; subject: string }[] = [];
-  for (const m of output.matchAll(/^\[([^\]\s]+)(?: \(root-commit\))? ([0-9a-f]{7,40})\] (.+)$/gm)) {
+export function commitsInOutput(output: string): { branch: string; hash: string; subject: string; files?: number }[] {
+  const out: { branch: string; hash: string; subject: string; files?: number }[] = [];
+  const heads = [...output.matchAll(/^\[([^\]\s]+)(?: \(root-commit\))? ([0-9a-f]{7,40})\] (.+)$/gm)];
+  heads.forEach((m, i) => {
     const [, branch, hash, subject] = m;
-    if (branch !== undefined && hash !== undefined && subject !== undefined && !out.some((c) => c.hash === hash)) out.push({ branch, hash, subject: subject.trim() });
-  }
+    if (branch === undefined || hash === undefined || subject === undefined || out.some((c) => c.hash === hash)) return;
+    // Its summary line, before the next commit's header: ` 7 files changed, 120 insertions(+)`.
+    const body = output.slice((m.index ?? 0) + m[0].length, heads[i + 1]?.index ?? output.length);
+    const files = /^ (\d{1,7}) files? changed\b/m.exec(body)?.[1];
+    out.push(files === undefined ? { branch, hash, subject: subject.trim() } : { branch, hash, subject: subject.trim(), files: Number(files) });
+  });
   return out;
 }
 

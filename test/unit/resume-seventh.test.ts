@@ -54,7 +54,7 @@ describe('an interruption or API error the agent has not answered', () => {
 describe('a plan put to the user (ExitPlanMode)', () => {
   it('approved: HANDOFF.md shows it under Current State, with the approval and where Claude Code saved it', () => {
     const { md, summary, llm } = built(user('u1', 'Plan tar support'), planCall('p1', PLAN), planResult('p1', APPROVED('/home/u/.claude/plans/tar.md')));
-    expect(md).toContain('## Current State\n\n### Plan\n\n*reported* — the latest plan the agent put to the user (line 2), approved by the user (line 3); Claude Code saved it to `/home/u/.claude/plans/tar.md`.\n\n```text\n# Plan: Add tar support\n');
+    expect(md).toContain('## Current State\n\n### Plan\n\n*reported* — the latest plan the agent put to the user (line 2), approved by the user (line 3); Claude Code saved it to `/home/u/.claude/plans/tar.md`. What it set out to do is not proof that it was done: the task list, the checks and the files changed say what was.\n\n```text\n# Plan: Add tar support\n');
     expect(summary.plan).toEqual({ label: 'reported', line: 2, text: PLAN, approved: true, result_line: 3, answer: null, saved_to: '/home/u/.claude/plans/tar.md' });
     expect(llm.plan?.approved_before).toBeNull();
     // Its headings are the plan's, inside the fence: HANDOFF.md's sections are unchanged.
@@ -89,14 +89,38 @@ describe('a plan put to the user (ExitPlanMode)', () => {
     expect(md).toContain('The user wrote again after it (line 4): it may be out of date.');
   });
 
-  it('keeps a long plan: its head in HANDOFF.md and the summary, more in HANDOFF.llm.json, and a fence its backticks cannot close', () => {
-    const long = `# Plan\n\n\`\`\`\ncode\n\`\`\`\n${'Step: do the next thing carefully. '.repeat(200)}`;
+  it('shows a long plan as its outline: every heading and list item, so the files and steps it names stay in view', () => {
+    const steps = Array.from({ length: 12 }, (_, i) => `${i + 1}. Step ${i + 1}: ${'change the archive reader carefully and test it. '.repeat(3)}`).join('\n');
+    const long = `# Plan: tar support\n\n## Overview\n\n${'Prose that explains the approach at length. '.repeat(20)}\n\n\`\`\`\n- not an item: code\n\`\`\`\n\n## Steps\n\n${steps}\n\n## Files to Modify\n\n- \`README.md\` - Document tar support`;
+    expect(long.length).toBeGreaterThan(1500);
     const { md, summary, llm } = built(user('u1', 'Plan it'), planCall('p1', long), planResult('p1', APPROVED('/p.md')));
+    expect(md).toContain('```text\n# Plan: tar support\n## Overview\n## Steps\n1. Step 1: ');
+    expect(md).toContain('\n## Files to Modify\n- `README.md` - Document tar support\n```');
+    const section = md.slice(md.indexOf('### Plan'), md.indexOf('## What the agent reported'));
+    expect(section).not.toContain('not an item: code');
+    expect(section).not.toContain('Prose that explains');
+    expect(md).toContain(`Its headings and list items (the plan is ${long.length} characters; HANDOFF.llm.json's \`plan\` holds the whole).`);
     expect(summary.plan?.text).toHaveLength(1500);
-    expect(summary.plan?.chars).toBe(long.trim().length);
+    expect(summary.plan?.chars).toBe(long.length);
+    expect(llm.plan?.text).toBe(long);
+  });
+
+  it('shows a long plan with no structure as its head, and says how much the payloads hold', () => {
+    const long = 'Step: do the next thing carefully. '.repeat(200).trim();
+    const { md, summary, llm } = built(user('u1', 'Plan it'), planCall('p1', long), planResult('p1', APPROVED('/p.md')));
+    expect(md).toContain(`Its first 1499 of ${long.length} characters; HANDOFF.llm.json's \`plan\` holds its first ${LIMITS.PLAN_CHARS - 1} (the whole is in the transcript).`);
+    expect(summary.plan?.chars).toBe(long.length);
     expect(llm.plan?.text).toHaveLength(LIMITS.PLAN_CHARS);
-    expect(md).toContain('````text\n# Plan\n\n```\ncode\n```\n');
-    expect(md).toContain(`Its first 1499 of ${long.trim().length} characters; HANDOFF.llm.json's \`plan\` holds its first ${LIMITS.PLAN_CHARS - 1} (the whole is in the transcript).`);
+  });
+
+  it('shows a short plan whole, in a fence its backticks cannot close', () => {
+    const { md } = built(user('u1', 'Plan it'), planCall('p1', '# Plan\n\n```\ncode\n```\n\n1. Run it'), planResult('p1', APPROVED('/p.md')));
+    expect(md).toContain('````text\n# Plan\n\n```\ncode\n```\n\n1. Run it\n````');
+  });
+
+  it('names the drafts the user turned down before the latest', () => {
+    const { md } = built(user('u1', 'Plan it'), planCall('p1', '# Plan A'), planResult('p1', REJECTED, true), planCall('p2', '# Plan B'), planResult('p2', APPROVED('/p.md')));
+    expect(md).toContain('(line 4), approved by the user (line 5); Claude Code saved it to `/p.md`. Before it, the user did not approve the plan put at line 2.');
   });
 
   it('is null where no plan was put', () => {
@@ -146,5 +170,48 @@ describe("the repository Codex recorded the session's clone of", () => {
     const { md, summary, llm } = built(meta(`https://octo:${token}@github.com/agno-agi/agno.git`), ask);
     for (const text of [md, JSON.stringify(summary), JSON.stringify(llm)]) expect(text).not.toContain(token);
     expect((summary as unknown as Recorded).session_git.recorded.repository_url).toContain('github.com/agno-agi/agno.git');
+  });
+});
+
+describe("the session's own listing of uncommitted files", () => {
+  const bash = (id: string, command: string, output: string): Record<string, unknown>[] => [
+    agent(`c-${id}`, [{ type: 'tool_use', id, name: 'Bash', input: { command } }]),
+    user(`r-${id}`, [{ type: 'tool_result', tool_use_id: id, content: output }]),
+  ];
+  const write = (id: string, file: string): Record<string, unknown>[] => [
+    agent(`c-${id}`, [{ type: 'tool_use', id, name: 'Write', input: { file_path: file, content: 'x = 1\n' } }]),
+    user(`r-${id}`, [{ type: 'tool_result', tool_use_id: id, content: `File created successfully at: ${file}` }]),
+  ];
+
+  it('is not said to follow a commit the session never made, and says what the session wrote after it', () => {
+    const { md } = built(user('u1', 'Tidy the parser'), ...bash('b1', 'git diff --name-only', 'src/a.py\nsrc/b.py\n'), ...write('w1', '/nonexistent/w/src/c.py'));
+    expect(md).toContain("*reported* — the session's latest `git status` or `git diff --name-only` (line 3) listed 2 uncommitted file(s): `src/a.py`, `src/b.py`. The session wrote 1 file(s) after it (Files changed below), which it could not list.");
+  });
+
+  it('follows the last commit when the session made one', () => {
+    const { md } = built(user('u1', 'Tidy the parser'), ...bash('b1', 'git commit -am "wip"', '[main abc1234] wip\n 1 file changed, 1 insertion(+)\n'), ...bash('b2', 'git status --short', ' M src/a.py\n'));
+    expect(md).toContain("`git diff --name-only` (line 5), after its last commit, listed 1 uncommitted file(s): `src/a.py`.");
+  });
+});
+
+describe("a commit's size, as git printed it", () => {
+  const bash = (id: string, command: string, output: string): Record<string, unknown>[] => [
+    agent(`c-${id}`, [{ type: 'tool_use', id, name: 'Bash', input: { command } }]),
+    user(`r-${id}`, [{ type: 'tool_result', tool_use_id: id, content: output }]),
+  ];
+  type Commits = { commits: { hash: string; files?: number }[] };
+
+  it('says how many files each commit changed, which may be more than the session wrote', () => {
+    const out = '[master 17015f9] Add project docs\n 7 files changed, 412 insertions(+), 3 deletions(-)\n create mode 100644 AGENTS.md\n[master 70f2781] Mark corrupted archives\n 1 file changed, 9 insertions(+)\n';
+    const { md, summary } = built(user('u1', 'Commit everything'), ...bash('b1', 'git add -A && git commit -m "Add project docs" && git commit --allow-empty -m "Mark corrupted archives"', out));
+    expect(md).toContain('- `17015f9` Add project docs (line 3; 7 files changed) — not pushed');
+    expect(md).toContain('- `70f2781` Mark corrupted archives (line 3; 1 file changed) — not pushed');
+    expect((summary as unknown as Commits).commits.map((c) => c.files)).toEqual([7, 1]);
+  });
+
+  it('says nothing of it when git printed no summary', () => {
+    const { md, summary } = built(user('u1', 'Commit'), ...bash('b1', 'git commit -q -m "wip"', '[main abc1234] wip\n'));
+    expect(md).toContain('- `abc1234` wip (line 3) — not pushed');
+    expect((summary as unknown as Commits).commits[0]).not.toHaveProperty('files');
   });
 });

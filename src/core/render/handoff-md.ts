@@ -242,8 +242,29 @@ function currentWithPlan(current: string, planPart: string, jobsPart: string): s
   return current === NONE && planPart !== '' ? `${planPart.replace(/^\n\n/, '')}${jobsPart}` : `${current}${planPart}${jobsPart}`;
 }
 
-/** How much of the plan's text HANDOFF.md shows, by level (HANDOFF.llm.json's `plan` holds more). */
-const PLAN_MD_CHARS: Record<Level, number> = { 0: 1500, 1: 1500, 2: 600, 3: 0 };
+/**
+ * How much of the plan HANDOFF.md shows, by level: a plan up to `whole` characters as written;
+ * a longer one as its outline (headings and list items, at most `lines`), so that every step and
+ * every file it names stays in view (HANDOFF.llm.json's `plan` holds the text).
+ */
+const PLAN_MD: Record<Level, { whole: number; lines: number }> = { 0: { whole: 1500, lines: 40 }, 1: { whole: 1500, lines: 40 }, 2: { whole: 600, lines: 16 }, 3: { whole: 0, lines: 0 } };
+const PLAN_LINE_CHARS = 110;
+/** A Markdown heading or list item: the plan's structure. */
+const OUTLINE_LINE = /^ {0,6}(?:#{1,6}\s|[-*+]\s|\d{1,3}[.)]\s)/;
+
+/** The headings and list items of a plan, outside its code blocks, each on one line. */
+export function planOutline(text: string): string[] {
+  const out: string[] = [];
+  let fenced = false;
+  for (const line of text.split('\n')) {
+    if (/^ {0,3}(?:```|~~~)/.test(line)) {
+      fenced = !fenced;
+      continue;
+    }
+    if (!fenced && OUTLINE_LINE.test(line)) out.push(line.trimEnd().length > PLAN_LINE_CHARS ? `${line.trimEnd().slice(0, PLAN_LINE_CHARS - 1)}…` : line.trimEnd());
+  }
+  return out;
+}
 
 function planAnswer(p: PlanRecord): string {
   const said = p.answer === undefined ? '' : `: «${oneLine(p.answer, 160)}»`;
@@ -255,20 +276,24 @@ function planAnswer(p: PlanRecord): string {
 
 function plan(a: Analysis, level: Level): string {
   if (a.plan === null) return '';
-  const { latest, approvedBefore } = a.plan;
+  const { latest, approvedBefore, notApproved } = a.plan;
   const lastReq = [...a.requests].reverse().find((q) => q.kind !== 'answer' && q.kind !== 'rejection');
   const settled = latest.result_line ?? latest.line;
   const stale = lastReq !== undefined && lastReq.line > settled ? ` The user wrote again after it (line ${lastReq.line}): it may be out of date.` : '';
   const saved = latest.saved_to === undefined ? '' : `; Claude Code saved it to ${path(latest.saved_to)}`;
+  const earlier = notApproved.length === 0 ? '' : ` Before it, the user did not approve the plan put at ${notApproved.map((l) => `line ${l}`).join(', ')}.`;
   const before = approvedBefore === null ? '' : ` The plan approved before it (line ${approvedBefore.line}, approved at line ${approvedBefore.result_line}) is HANDOFF.llm.json's \`plan.approved_before\`.`;
-  const intro = `${label('reported')} — the latest plan the agent put to the user (line ${latest.line}), ${planAnswer(latest)}${saved}.${stale}${before}`;
-  const n = PLAN_MD_CHARS[level];
-  if (n === 0) return `\n\n### Plan\n\n${intro} Its text is HANDOFF.llm.json's \`plan\`.`;
-  const whole = latest.chars ?? latest.text.length;
-  const shown = latest.text.length <= n ? latest.text : `${latest.text.slice(0, n - 1)}…`;
+  const intro = `${label('reported')} — the latest plan the agent put to the user (line ${latest.line}), ${planAnswer(latest)}${saved}.${stale}${earlier}${before} What it set out to do is not proof that it was done: the task list, the checks and the files changed say what was.`;
+  const { whole, lines } = PLAN_MD[level];
+  if (whole === 0) return `\n\n### Plan\n\n${intro} Its text is HANDOFF.llm.json's \`plan\`.`;
+  const chars = latest.chars ?? latest.text.length;
+  if (latest.chars === undefined && latest.text.length <= whole) return `\n\n### Plan\n\n${intro}\n\n${fence(latest.text)}`;
+  const outline = planOutline(latest.text);
   const held = latest.chars === undefined ? 'the whole' : `its first ${latest.text.length - 1} (the whole is in the transcript)`;
-  const cut = latest.text.length <= n ? '' : `\n\nIts first ${n - 1} of ${whole} characters; HANDOFF.llm.json's \`plan\` holds ${held}.`;
-  return `\n\n### Plan\n\n${intro}\n\n${fence(shown)}${cut}`;
+  if (outline.length === 0) return `\n\n### Plan\n\n${intro}\n\n${fence(`${latest.text.slice(0, whole - 1)}…`)}\n\nIts first ${whole - 1} of ${chars} characters; HANDOFF.llm.json's \`plan\` holds ${held}.`;
+  const shown = outline.slice(0, lines);
+  const more = outline.length > shown.length ? `, the first ${shown.length} of its ${outline.length}` : '';
+  return `\n\n### Plan\n\n${intro}\n\n${fence(shown.join('\n'))}\n\nIts headings and list items${more} (the plan is ${chars} characters; HANDOFF.llm.json's \`plan\` holds ${held}).`;
 }
 
 function jobs(a: Analysis, level: Level): string {
@@ -303,7 +328,7 @@ function repoEvidence(r: RenderInput, a: Analysis, files: number = MD.FILES): st
     if (g.diffstat) out.push(`Diff summary:\n\n${fence(g.diffstat)}`);
   } else {
     out.push(`${label('unknown')} — repository state unavailable: ${g.reason ?? g.status}. Branch, HEAD and dirty state are not recorded (never assumed clean).`);
-    const listed = listedBySession(r);
+    const listed = listedBySession(r, a);
     if (listed !== null) out.push(listed);
     const seen = gitSeenBySession(r);
     if (seen !== null) out.push(seen);
@@ -322,16 +347,20 @@ function repoEvidence(r: RenderInput, a: Analysis, files: number = MD.FILES): st
  * `git diff --name-only`) listed after its last commit, as printed then. The state it shows is the
  * session's, not the repository's now.
  */
-function listedBySession(r: RenderInput): string | null {
+function listedBySession(r: RenderInput, a: Analysis): string | null {
   const t = listingAfterLastCommit(r.state.ledger);
   if (t === null || t.paths.length === 0) return null;
   const shown = t.paths.slice(0, MD.LISTED);
   const more = t.paths.length > shown.length ? `, … ${t.paths.length - shown.length} more` : '';
+  const afterCommit = r.state.ledger.lastCommitLine === null ? '' : ', after its last commit,';
   const what =
     t.committed === undefined
-      ? `the session's latest \`git status\` or \`git diff --name-only\` (line ${t.line}), after its last commit, listed ${t.paths.length} uncommitted file(s)`
+      ? `the session's latest \`git status\` or \`git diff --name-only\` (line ${t.line})${afterCommit} listed ${t.paths.length} uncommitted file(s)`
       : `the session's latest \`git status\` (line ${t.line}) showed ${t.paths.length} file(s) unstaged or untracked, which its commit at line ${t.committed} (of what was staged) left uncommitted`;
-  return `${label('reported')} — ${what}: ${shown.map((p) => code(p)).join(', ')}${more}.`;
+  // A listing is what the tree held then: files the session wrote later are not in it.
+  const later = a.filesChanged.filter((f) => f.line > t.line).length;
+  const since = later === 0 ? '' : ` The session wrote ${later} file(s) after it (Files changed below), which it could not list.`;
+  return `${label('reported')} — ${what}: ${shown.map((p) => code(p)).join(', ')}${more}.${since}`;
 }
 
 /**
@@ -429,7 +458,9 @@ function commits(a: Analysis): string {
   const pushed = (p: boolean | null): string => (p === true ? 'pushed' : p === false ? 'not pushed' : 'push unknown');
   // The line shows the hash `git commit` printed; the hash named here is the one a rebase gave it.
   const rebased = (c: Analysis['commits'][number]): string => (c.rebased_from === undefined ? '' : `, made as ${code(c.rebased_from)}; a rebase gave it this hash${c.push_line === undefined ? '' : `, pushed at line ${c.push_line}`}`);
-  return `### Commits made in this session\n\n${label('verified')} — from \`git commit\` and \`git push\` output:\n\n${bullets(a.commits.map((c) => `${code(c.hash)} ${oneLine(c.subject, 120)} (line ${c.line}${rebased(c)}) — ${pushed(c.pushed)}`))}`;
+  // What git said the commit holds: it may hold more than the session wrote (files staged before).
+  const files = (c: Analysis['commits'][number]): string => (c.files === undefined ? '' : `; ${c.files} file${c.files === 1 ? '' : 's'} changed`);
+  return `### Commits made in this session\n\n${label('verified')} — from \`git commit\` and \`git push\` output:\n\n${bullets(a.commits.map((c) => `${code(c.hash)} ${oneLine(c.subject, 120)} (line ${c.line}${files(c)}${rebased(c)}) — ${pushed(c.pushed)}`))}`;
 }
 
 function verification(a: Analysis): string {
