@@ -73,6 +73,8 @@ export interface FileChange {
   /** A file written more than once: the line of its first write, and how many writes. */
   first?: number;
   writes?: number;
+  /** The line of the session's git listing or diff, before its first write, that showed this file already changed. */
+  dirtyBefore?: number;
 }
 
 export interface CheckRow {
@@ -103,7 +105,8 @@ export interface Analysis {
   /** The line of the transcript's first message when it answers one the transcript does not hold. */
   startsAfter?: number;
   requestsTotal: number;
-  stateNow: { text: string; seq: number; who: 'agent' | 'user' } | null;
+  /** `chars`: the message's length when `text` is only its tail. */
+  stateNow: { text: string; seq: number; who: 'agent' | 'user'; chars?: number } | null;
   /** Tool calls the session made after the agent's last message (the message is then not the whole story). */
   afterStateNow: { calls: number; line: number } | null;
   end: End;
@@ -164,6 +167,31 @@ function currentState(st: SessionState): CurrentState {
   };
 }
 
+const normPath = (p: string): string => p.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, '');
+
+/**
+ * The files the session changed that its git listing or diff before its first write already
+ * showed changed: a commit of them takes work that was not the session's. A listed path
+ * (relative to the cwd or the repository) names a changed file when the file's path ends with it.
+ */
+function markDirtyBefore(l: Ledger, changed: FileChange[]): void {
+  const d = l.dirtyBefore;
+  if (d === undefined || d.paths.length === 0) return;
+  const listed = d.paths.map(normPath);
+  for (const f of changed) {
+    const p = normPath(f.path);
+    if (listed.some((q) => p === q || p.endsWith(`/${q}`))) f.dirtyBefore = d.line;
+  }
+}
+
+/** The advice's word on files the session changed that held changes before it. */
+function dirtyBeforeSaid(changed: readonly FileChange[]): string {
+  const held = changed.filter((f) => f.dirtyBefore !== undefined);
+  if (held.length === 0) return '';
+  const names = held.slice(0, 4).map((f) => f.path.split('/').pop() ?? f.path).join(', ');
+  return `; ${held.length === 1 ? `${names} already held` : `${held.length} of them (${names}${held.length > 4 ? ', …' : ''}) already held`} uncommitted changes before the session's first write (git's output at line ${held[0]?.dirtyBefore}): a commit of ${held.length === 1 ? 'it' : 'them'} takes that work too, so ask the user`;
+}
+
 /**
  * Files the session's own latest `git status` / `git diff --name-only` (after its last commit)
  * listed that it did not change, as a warning beside the advice to commit: the tree holds work
@@ -173,7 +201,7 @@ function currentState(st: SessionState): CurrentState {
 function othersInTree(l: Ledger, changed: readonly FileChange[]): string {
   const t = listingAfterLastCommit(l);
   if (t === null) return '';
-  const norm = (p: string): string => p.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, '');
+  const norm = normPath;
   const mine = changed.map((f) => norm(f.path));
   const others = t.paths.filter((p) => {
     const q = norm(p);
@@ -367,7 +395,7 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
     const list = `(${names}${uncommitted.length > 4 ? ', …' : ''})`;
     // With no git run by the session and no repository to read now, nothing says they are not committed.
     const what = l.gitRan === undefined && !repoRead ? `check \`git status\`: the session ran no git command, so whether its ${uncommitted.length} changed file(s) ${list} are committed is not recorded; commit them if not, once the user agrees` : `commit the ${uncommitted.length} uncommitted file change(s) ${list} once the user agrees`;
-    return { text: `The last request${reqText} is answered. Verify the change, then ${what}${othersInTree(l, changed)}${prOfBranch(l)}`, rule: 'uncommitted_changes', label: 'inferred', line: uncommitted[uncommitted.length - 1]?.line ?? null };
+    return { text: `The last request${reqText} is answered. Verify the change, then ${what}${dirtyBeforeSaid(uncommitted)}${othersInTree(l, changed)}${prOfBranch(l)}`, rule: 'uncommitted_changes', label: 'inferred', line: uncommitted[uncommitted.length - 1]?.line ?? null };
   }
   if (req !== null) return { text: `Nothing is pending: the last request${reqText} was answered (line ${end.line ?? '?'}). Wait for the user's next request.${recapSays(l, req)}`, rule: 'nothing_pending', label: 'inferred', line: end.line };
   return { text: 'unknown — the transcript holds no user request, no plan, no failure and no commit to go on; confirm the next step with the user', rule: 'unknown', label: 'unknown', line: null };
@@ -475,6 +503,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     }
     return fc;
   });
+  markDirtyBefore(l, filesChanged);
   const na = nextAction(st, end, current, open, commits, filesChanged, parent, git.status === 'ok');
 
   const incidents: Analysis['incidents'] = [];
@@ -534,7 +563,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
   }
 
   let stateNow: Analysis['stateNow'] = null;
-  if (st.lastAgent) stateNow = { text: st.lastAgent.text, seq: st.lastAgent.seq, who: 'agent' };
+  if (st.lastAgent) stateNow = st.lastAgent.chars === undefined ? { text: st.lastAgent.text, seq: st.lastAgent.seq, who: 'agent' } : { text: st.lastAgent.text, seq: st.lastAgent.seq, who: 'agent', chars: st.lastAgent.chars };
   else if (st.lastUser) stateNow = { text: st.lastUser.text, seq: st.lastUser.seq, who: 'user' };
 
   return {

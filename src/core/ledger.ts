@@ -1,7 +1,7 @@
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
 import { decideOutcome, lastLine, lastStarted } from './outcome.js';
 import type { Outcome } from './outcome.js';
-import { andChain, branchSwitch, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, exitMeansNoMatch, gitListing, branchPullRequest, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
+import { andChain, branchSwitch, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, diffedPaths, diffsTheTree, exitMeansNoMatch, pushedTo, gitListing, branchPullRequest, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
 import type { CheckTarget } from './shell.js';
 import { fmtClock, fmtOffset, localMinutes, offsetFromDate, startClaim, startsBeforeSession } from './clock.js';
 import { contentLines, DOC_LIMITS, namingRequest, readLines } from './documents.js';
@@ -201,6 +201,12 @@ export interface Ledger {
    * what was staged, which `paths` no longer holds.
    */
   treeListed?: { line: number; paths: string[]; staged?: string[]; committed?: number };
+  /**
+   * The files the session's latest `git status`, `git diff --name-only` or `git diff` before its
+   * first write showed changed (the first 200), and its line: work in the tree that was there
+   * before the session touched it. Empty when that listing showed a clean tree.
+   */
+  dirtyBefore?: { line: number; paths: string[] };
   /** The current branch's pull request, as `gh pr view` or `gh pr create` printed it, and where. */
   branchPr?: { url: string; line: number; state?: string };
   /** What the session's own latest `git log` printed first, and where. */
@@ -213,6 +219,8 @@ export interface Ledger {
   switchedTo?: { line: number; branch: string };
   /** The remotes the session's own latest `git remote -v` printed (none: an empty list), and where. */
   remotes?: { line: number; list: { name: string; url: string }[] };
+  /** Where the session's latest push went, as its output said (`To <url>` above its updates), and where. */
+  pushedTo?: { line: number; url: string };
   /** Formatter runs that rewrote files their output does not name: how many, and where. */
   unnamedWrites?: { line: number; command: string; count: number }[];
 }
@@ -821,6 +829,11 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
     if (switched !== null) l.switchedTo = { line, branch: switched };
   }
   const listed = failed ? null : gitListing(command, out);
+  if (!failed && isEmpty(l.changed)) {
+    // Only what the tree held: a listing against another revision says what changed since it.
+    const before = listed !== null ? (diffsTheTree(command, ['--name-only', '--name-status']) ? listed.paths : null) : diffedPaths(command, out);
+    if (before !== null) l.dirtyBefore = { line, paths: before.slice(0, 200) };
+  }
   if (listed !== null) {
     const paths = listed.paths.slice(0, 200);
     l.treeListed = listed.staged === null ? { line, paths } : { line, paths, staged: listed.staged.slice(0, 200) };
@@ -861,6 +874,11 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
   if (!failed && isGitRebase(command)) l.lastRebaseLine = line;
   noteUnnamedCommits(l, command, out, line, failed);
   if (failed && isGitCommit(command) && commitsInOutput(out).length === 0) l.failedCommit = { line, text: lastLine(out) ?? 'git commit failed' };
+  // A push prints where it went above its updates (`gh repo create --push` too).
+  if (out.includes('To ')) {
+    const to = pushedTo(out);
+    if (to !== null) l.pushedTo = { line, url: clip(to, 300) };
+  }
   if (!isGitPush(command)) return;
   if (!failed) l.lastPushLine = line;
   const updates = pushesInOutput(out);
@@ -994,4 +1012,10 @@ export function openFailures(l: Ledger): FailureEntry[] {
     open.push(f);
   }
   return open.reverse();
+}
+
+/** No key at all, without listing the keys. */
+function isEmpty(o: Record<string, unknown>): boolean {
+  for (const _ in o) return false;
+  return true;
 }

@@ -439,7 +439,8 @@ export function noteTurn(st: SessionState, turn: Turn, main: boolean, notice: bo
   if (turn.class === 'USER' && !notice) {
     st.lastUser = { text: tail(turn.text.trim(), LIMITS.STATE_NOW_CHARS), seq: turn.seq };
   } else if (turn.class === 'AGENT' && !notice) {
-    st.lastAgent = { text: tail(turn.text.trim(), LIMITS.STATE_NOW_CHARS), seq: turn.seq };
+    const said = turn.text.trim();
+    st.lastAgent = said.length <= LIMITS.STATE_NOW_CHARS ? { text: said, seq: turn.seq } : { text: tail(said, LIMITS.STATE_NOW_CHARS), seq: turn.seq, chars: said.length };
     noteAgentText(st.ledger, turn.text, line);
   }
 }

@@ -484,6 +484,12 @@ export function commitsInOutput(output: string): { branch: string; hash: string;
   return out;
 }
 
+/** Where a push went: the `To <url>` line its updates follow, when it reports any. */
+export function pushedTo(output: string): string | null {
+  const m = /^To (\S+)\n(?:.*\n)*?\s*(?:\+\s*)?(?:[0-9a-f]{7,40}\.\.\.?[0-9a-f]{7,40}|\* \[new (?:branch|tag)\]|! \[rejected\])\s+\S+\s+->\s+\S+/m.exec(output);
+  return m?.[1] ?? null;
+}
+
 /** The branch updates a `git push` output reports: `abc..def  main -> main`, `* [new branch] x -> x`. */
 export function pushesInOutput(output: string): { from: string; to: string; branch: string }[] {
   const out: { from: string; to: string; branch: string }[] = [];
@@ -587,9 +593,22 @@ export function branchSwitch(command: string, out: string): string | null {
 
 /** The newest commit a `git log` run printed first (`ecd5389 feat: backend v0`); null when the command holds no such run. */
 export function gitLogTop(command: string, out: string): { hash: string; subject: string } | null {
-  if (!command.includes('log') || !runsGit(command, (w) => w[1] === 'log')) return null;
+  if (!command.includes('log') || !runsGit(command, (w) => w[1] === 'log' && logOfHead(w.slice(2)))) return null;
   const first = logLines(out)[0];
   return first === undefined ? null : { hash: first.hash, subject: first.rest };
+}
+
+/**
+ * A `git log` whose first line is HEAD's commit: not `--reverse` (its first is the oldest), not
+ * one of other refs (`--all`, `main`, `origin/main`, `a..b`); only its options and, after `--`, paths.
+ */
+function logOfHead(args: readonly string[]): boolean {
+  const sep = args.indexOf('--');
+  const before = sep === -1 ? args : args.slice(0, sep);
+  if (before.some((a) => a === '--reverse' || a === '--all' || a.startsWith('--branches') || a.startsWith('--remotes') || a.startsWith('--tags') || a === '--glob')) return false;
+  // `-n 5`, `--format x`: an option's separate value is not a ref.
+  const valued = new Set(['-n', '--max-count', '--format', '--pretty', '--since', '--until', '--after', '--before', '--author', '--grep', '--skip']);
+  return before.every((a, i) => a.startsWith('-') || valued.has(before[i - 1] ?? '') || /^HEAD$|^-?\d+$/.test(a));
 }
 
 export function isGitMergeOrPull(command: string): boolean {
@@ -600,7 +619,6 @@ export function isGitCommit(command: string): boolean {
   return runsGit(command, (w) => w.includes('commit'));
 }
 
-/** A pull-request link that a push prints ("Create a pull request … by visiting: URL"). */
 /**
  * The pull request of the current branch, from `gh pr view` (no number: the branch's own) or
  * `gh pr create`: its address, and its state when the output gives it. Null otherwise.
@@ -711,6 +729,47 @@ const unquote = (p: string): string => p.trim().replace(/^"(.*)"$/, '$1');
  * the short form, the "Changes to be committed" part of the long one; null when the output shows
  * neither form, or the run was a diff). Null when the command holds no such run.
  */
+/**
+ * The command runs `git status`, or a `git diff` of the work tree or the index (with only the
+ * options in `listing`, or `--cached`, `--staged`): what it shows is uncommitted. A diff that
+ * names a revision (`HEAD~1`, `main..x`, a hash, a word that is not plainly a path) is not.
+ */
+export function diffsTheTree(command: string, listing: readonly string[]): boolean {
+  let tree = false;
+  for (const ws of programs(command)) {
+    if (strip(base(ws[0] ?? '')) !== 'git') continue;
+    const args = ws.slice(1);
+    const at = args.findIndex((a) => !a.startsWith('-'));
+    if (args[at] === 'status') {
+      tree = true;
+      continue;
+    }
+    if (args[at] !== 'diff') continue;
+    const rest = args.slice(at + 1);
+    const sep = rest.indexOf('--');
+    const named = (sep === -1 ? rest : rest.slice(0, sep)).filter((a) => !a.startsWith('-'));
+    const options = rest.filter((a, i) => a.startsWith('--') && (sep === -1 || i < sep) && a !== '--');
+    if (options.some((o) => o !== '--cached' && o !== '--staged' && o !== '--no-color' && o !== '--no-ext-diff' && !listing.includes(o))) continue;
+    if (named.every((a) => /[/.]/.test(a) && !/\.\.|[~^@:]|^HEAD$|^[0-9a-f]{7,40}$/.test(a))) tree = true;
+  }
+  return tree;
+}
+
+/**
+ * The files a `git diff` of the work tree (a patch, not a listing) showed changed: `diff --git
+ * a/x b/x`. Only a diff against the index or HEAD's tree says what is uncommitted: one that names a
+ * revision (`HEAD~1`, `main..x`, a hash, a word that is not plainly a path) is not read.
+ */
+export function diffedPaths(command: string, out: string): string[] | null {
+  if (!command.includes('git') || !out.includes('diff --git ') || !diffsTheTree(command, [])) return null;
+  const paths: string[] = [];
+  for (const m of out.matchAll(/^diff --git a\/.+? b\/(.+)$/gm)) {
+    const p = unquote(m[1] as string);
+    if (!paths.includes(p)) paths.push(p);
+  }
+  return paths;
+}
+
 export function gitListing(command: string, out: string): { paths: string[]; staged: string[] | null } | null {
   // Asked of every command's result: one that never names git is not parsed.
   if (!command.includes('git')) return null;

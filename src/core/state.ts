@@ -175,7 +175,8 @@ export interface SessionState {
   objective: { text: string; seq: number; line?: number; chars?: number } | null;
   objectiveOverride: string | null;
   lastUser: { text: string; seq: number } | null;
-  lastAgent: { text: string; seq: number } | null;
+  /** `chars`: the message's length when `text` is only its tail (STATE_NOW_CHARS). */
+  lastAgent: { text: string; seq: number; chars?: number } | null;
   usage: { used: number; limit: number | null; key: string | null; seq: number } | null;
   contextLimit: number | null;
   /** A compaction happened and no usage record came after it. */

@@ -280,6 +280,6 @@ describe("the session's own git listing of the tree", () => {
     noteAgentText(l, 'The navigation is back.', 6);
     const a = analysed(st);
     expect(a.nextAction.rule).toBe('uncommitted_changes');
-    expect(a.nextAction.text).toMatch(/commit the 1 uncommitted file change\(s\) \(renderer\.py\) once the user agrees; the session's `git` listing at line 3 also named 2 file\(s\) this handoff does not list as changed by it \(CLAUDE\.md, pyproject\.toml\): ask before committing those$/);
+    expect(a.nextAction.text).toMatch(/commit the 1 uncommitted file change\(s\) \(renderer\.py\) once the user agrees; renderer\.py already held uncommitted changes before the session's first write \(git's output at line 3\): a commit of it takes that work too, so ask the user; the session's `git` listing at line 3 also named 2 file\(s\) this handoff does not list as changed by it \(CLAUDE\.md, pyproject\.toml\): ask before committing those$/);
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sections } from '../../src/core/quality.js';
 import { LIMITS } from '../../src/core/state.js';
 import { validator } from '../../src/store/schemas.js';
+import { gitLogTop, pushedTo } from '../../src/core/shell.js';
 import { rendered } from './ledger-helper.js';
 
 /**
@@ -213,5 +214,72 @@ describe("a commit's size, as git printed it", () => {
     const { md, summary } = built(user('u1', 'Commit'), ...bash('b1', 'git commit -q -m "wip"', '[main abc1234] wip\n'));
     expect(md).toContain('- `abc1234` wip (line 3) — not pushed');
     expect((summary as unknown as Commits).commits[0]).not.toHaveProperty('files');
+  });
+});
+
+describe('a long last message', () => {
+  it('is shown as its tail, saying how much of it, and where the whole is', () => {
+    const report = `## Findings\n\n${'1. The embedder batches text only; media must embed one by one. '.repeat(50)}\n\nRecommended shape: keep text, add embedding inputs.`;
+    const { md } = built(user('u1', 'Review the plan'), agent('a1', [{ type: 'text', text: report }]));
+    expect(md).toContain(`*reported* — the agent's last message (line 2); its last ${LIMITS.STATE_NOW_CHARS - 1} of ${report.length} characters (the whole is that line of the transcript)`);
+    expect(md).toContain('Recommended shape: keep text, add embedding inputs.\n```');
+  });
+
+  it('is shown whole, with no such note, when it is short', () => {
+    const { md } = built(user('u1', 'Review the plan'), agent('a1', [{ type: 'text', text: 'Looks fine.' }]));
+    expect(md).toContain("*reported* — the agent's last message (line 2)\n");
+  });
+});
+
+describe('files that held uncommitted changes before the session wrote them', () => {
+  const bash = (id: string, command: string, output: string): Record<string, unknown>[] => [
+    agent(`c-${id}`, [{ type: 'tool_use', id, name: 'Bash', input: { command } }]),
+    user(`r-${id}`, [{ type: 'tool_result', tool_use_id: id, content: output }]),
+  ];
+  const edit = (id: string, file: string): Record<string, unknown>[] => [
+    agent(`c-${id}`, [{ type: 'tool_use', id, name: 'Edit', input: { file_path: file, old_string: 'a', new_string: 'b' } }]),
+    user(`r-${id}`, [{ type: 'tool_result', tool_use_id: id, content: `The file ${file} has been updated.` }]),
+  ];
+  const DIFF = 'diff --git a/src/parser.py b/src/parser.py\nindex 1..2 100644\n--- a/src/parser.py\n+++ b/src/parser.py\n@@ -1 +1 @@\n-a\n+b\n';
+  type Files = { files_changed: { path: string; dirty_before_line?: number }[]; next_action: { text: string } };
+
+  it('are marked, and the advice to commit says a commit takes that work too', () => {
+    const { md, summary } = built(user('u1', 'Explain the diff, then fix the parser'), ...bash('b1', 'git diff src/parser.py', DIFF), ...edit('e1', '/nonexistent/w/src/parser.py'), ...edit('e2', '/nonexistent/w/src/lexer.py'), agent('a9', [{ type: 'text', text: 'Done: the parser is fixed.' }]));
+    expect(md).toContain('| edit (already uncommitted before the session: line 3) |');
+    expect(md).toContain("; parser.py already held uncommitted changes before the session's first write (git's output at line 3): a commit of it takes that work too, so ask the user");
+    const files = (summary as unknown as Files).files_changed;
+    expect(files.find((f) => f.path.endsWith('parser.py'))?.dirty_before_line).toBe(3);
+    expect(files.find((f) => f.path.endsWith('lexer.py'))).not.toHaveProperty('dirty_before_line');
+  });
+
+  it('are not read from a listing made after the first write, nor from a diff against another revision', () => {
+    const after = built(user('u1', 'Fix the parser'), ...edit('e1', '/nonexistent/w/src/parser.py'), ...bash('b1', 'git status --short', ' M src/parser.py\n'));
+    expect(after.md).not.toContain('already uncommitted before the session');
+    const older = built(user('u1', 'Fix the parser'), ...bash('b1', 'git diff HEAD~1', DIFF), ...edit('e1', '/nonexistent/w/src/parser.py'));
+    expect(older.md).not.toContain('already uncommitted before the session');
+    const since = built(user('u1', 'Fix the parser'), ...bash('b1', 'git diff --name-only HEAD~1', 'src/parser.py\n'), ...edit('e1', '/nonexistent/w/src/parser.py'));
+    expect(since.md).not.toContain('already uncommitted before the session');
+  });
+});
+
+describe("the session's own git output, when the repository cannot be read now", () => {
+  const bash = (id: string, command: string, output: string): Record<string, unknown>[] => [
+    agent(`c-${id}`, [{ type: 'tool_use', id, name: 'Bash', input: { command } }]),
+    user(`r-${id}`, [{ type: 'tool_result', tool_use_id: id, content: output }]),
+  ];
+
+  it("reads HEAD's commit only from a log that starts at HEAD", () => {
+    expect(gitLogTop('git log --oneline -n 5', 'c566cc2 docs: timing\n0d982ca scaffold\n')).toEqual({ hash: 'c566cc2', subject: 'docs: timing' });
+    expect(gitLogTop('git log --format=%h -1 HEAD', 'c566cc2 docs: timing\n')).toEqual({ hash: 'c566cc2', subject: 'docs: timing' });
+    for (const cmd of ['git log --reverse --oneline | head -5', 'git log --oneline main', 'git log origin/main..HEAD --oneline', 'git log --all --oneline']) expect(gitLogTop(cmd, '0d982ca scaffold\n')).toBeNull();
+  });
+
+  it('names where its latest push went, gh repo create --push included', () => {
+    const out = 'https://github.com/leo/posthog-impact-dashboard\nTo https://github.com/leo/posthog-impact-dashboard.git\n * [new branch]      HEAD -> main\nbranch \'main\' set up to track \'origin/main\'.\n';
+    expect(pushedTo(out)).toBe('https://github.com/leo/posthog-impact-dashboard.git');
+    expect(pushedTo('From github.com:a/b\n   1a..2b  main -> origin/main\n')).toBeNull();
+    const { md, summary } = built(user('u1', 'Publish it'), ...bash('b1', 'gh repo create posthog-impact-dashboard --public --source=. --push', out), agent('a9', [{ type: 'text', text: 'Published.' }]));
+    expect(md).toContain('its latest push (line 3) went to `https://github.com/leo/posthog-impact-dashboard.git`');
+    expect((summary as unknown as { session_git: { pushed_to: unknown } }).session_git.pushed_to).toEqual({ line: 3, url: 'https://github.com/leo/posthog-impact-dashboard.git' });
   });
 });

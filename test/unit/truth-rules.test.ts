@@ -4,7 +4,7 @@ import { codeModeCalls } from '../../src/core/harness/code-mode.js';
 import { codexUserRequest, questionAnswers, rejectionFeedback, userRequest } from '../../src/core/harness/requests.js';
 import { closes, initialLedger, noteAgentText, noteCall, noteRequest, noteResult, openFailures } from '../../src/core/ledger.js';
 import { decideOutcome } from '../../src/core/outcome.js';
-import { checkTargets, commitsInOutput, exitMeansNoMatch, pushesInOutput, shellWrites, startsInBackground } from '../../src/core/shell.js';
+import { checkTargets, commitsInOutput, diffedPaths, exitMeansNoMatch, pushesInOutput, shellWrites, startsInBackground } from '../../src/core/shell.js';
 import { initialState } from '../../src/core/state.js';
 
 describe('requests: what the user typed, wrappers removed', () => {
@@ -346,5 +346,16 @@ describe('commands that crash behind a pipe', () => {
     noteCall(l, { id: 'x', name: 'Bash', line: 11, command: 'git push' });
     noteCall(l, { id: 'y', name: 'Bash', line: 13, command: 'ls' });
     expect(l.since).toEqual({ calls: 2, line: 13 });
+  });
+});
+
+describe("the files a plain `git diff` showed changed", () => {
+  const out = 'diff --git a/src/a.py b/src/a.py\n--- a/src/a.py\n+++ b/src/a.py\ndiff --git a/"b c.py" b/"b c.py"\n';
+  it('are read from a diff of the work tree or the index, and not from one that names a revision or changes the output', () => {
+    expect(diffedPaths('git diff', out)).toEqual(['src/a.py', 'b c.py']);
+    expect(diffedPaths('git diff --cached -- src/a.py', out)).toEqual(['src/a.py', 'b c.py']);
+    expect(diffedPaths('cd w && git diff src/a.py', out)).toEqual(['src/a.py', 'b c.py']);
+    for (const cmd of ['git diff HEAD~1', 'git diff main', 'git diff abc1234', 'git diff main..feature', 'git diff --stat', 'git show', 'cat x.diff']) expect(diffedPaths(cmd, out)).toBeNull();
+    expect(diffedPaths('git diff', 'no changes')).toBeNull();
   });
 });

@@ -136,7 +136,9 @@ function stateNow(a: Analysis): string {
   if (!a.stateNow) return NONE;
   const who = a.stateNow.who === 'agent' ? "the agent's last message" : "the user's last message (no agent reply yet)";
   const after = a.afterStateNow === null ? '' : `; the session went on after it with ${a.afterStateNow.calls} tool call(s), up to line ${a.afterStateNow.line} (see Recent timeline)`;
-  return `${fence(a.stateNow.text)}\n\n${label('reported')} — ${who}${at(a.stateNow.seq)}${after}\n\n${endLine(a)}`;
+  // A long last message (a review, a report) is its tail here: say how much, and where the whole is.
+  const part = a.stateNow.chars === undefined ? '' : `; its last ${a.stateNow.text.length - 1} of ${a.stateNow.chars} characters (the whole is that line of the transcript)`;
+  return `${fence(a.stateNow.text)}\n\n${label('reported')} — ${who}${at(a.stateNow.seq)}${part}${after}\n\n${endLine(a)}`;
 }
 
 function endLine(a: Analysis): string {
@@ -373,6 +375,7 @@ function gitSeenBySession(r: RenderInput): string | null {
   if (l.logTop !== undefined) parts.push(`its latest \`git log\` (line ${l.logTop.line}) began with ${code(l.logTop.hash)} «${oneLine(l.logTop.subject, 100)}»`);
   const rm = l.remotes;
   if (rm !== undefined) parts.push(rm.list.length === 0 ? `its latest \`git remote -v\` (line ${rm.line}) printed no remote` : `its latest \`git remote -v\` (line ${rm.line}) named ${rm.list.map((x) => `${code(x.name)} ${code(x.url, 300)}`).join(', ')}`);
+  if (l.pushedTo !== undefined) parts.push(`its latest push (line ${l.pushedTo.line}) went to ${code(l.pushedTo.url, 300)}`);
   return parts.length === 0 ? null : `${label('reported')} — the session's own git output, as printed then: ${parts.join('; ')}.`;
 }
 
@@ -439,7 +442,7 @@ function filesChanged(a: Analysis, cwd: string | undefined, max: number): string
   // The latest write's line, and for a file written more than once where it was first written (a
   // file created, then edited, was created there; the first write is often the main change).
   const lineOf = (f: FileChange): string => (f.writes === undefined || f.first === undefined ? String(f.line) : `${f.line} (${f.writes} writes, the first at ${f.first})`);
-  const rows = listed.map((f, i) => [path(shown[i] as string), cell(`${f.how}${f.subagent ? ' (by a subagent)' : ''}`), lineOf(f), cell((f.what ?? []).join('; '), 100)]);
+  const rows = listed.map((f, i) => [path(shown[i] as string), cell(`${f.how}${f.subagent ? ' (by a subagent)' : ''}${f.dirtyBefore === undefined ? '' : ` (already uncommitted before the session: line ${f.dirtyBefore})`}`), lineOf(f), cell((f.what ?? []).join('; '), 100)]);
   const more = a.filesChangedTotal > rows.length ? `\n\n${a.filesChangedTotal - rows.length} more in HANDOFF.summary.json.` : '';
   const unreadable = a.unreadableWrites > 0 ? `\n\n${label('unknown')} — and ${a.unreadableWrites} apply_patch call(s) whose paths are unreadable.` : '';
   return `### Files changed in this session\n\n${label('verified')} — writes whose result succeeded (edits, patches, and shell commands that plainly write), latest first${from}:\n\n${table(['file', 'how', 'line (latest write)', 'what the writes define'], rows)}${more}${unreadable}`;
