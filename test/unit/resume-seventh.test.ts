@@ -15,6 +15,11 @@ const user = (uuid: string, content: unknown): Record<string, unknown> => ({ ...
 const agent = (uuid: string, content: unknown[]): Record<string, unknown> => ({ ...base, type: 'assistant', uuid, message: { role: 'assistant', content } });
 const planCall = (id: string, plan: string): Record<string, unknown> => agent(`a-${id}`, [{ type: 'tool_use', id, name: 'ExitPlanMode', input: { plan } }]);
 const planResult = (id: string, text: string, isError = false): Record<string, unknown> => user(`r-${id}`, [{ type: 'tool_result', tool_use_id: id, content: text, ...(isError ? { is_error: true } : {}) }]);
+/** A Bash call at one line and its result at the next. */
+const bash = (id: string, command: string, output: string): Record<string, unknown>[] => [
+  agent(`c-${id}`, [{ type: 'tool_use', id, name: 'Bash', input: { command } }]),
+  user(`r-${id}`, [{ type: 'tool_result', tool_use_id: id, content: output }]),
+];
 const APPROVED = (saved: string): string => `User has approved your plan. You can now start coding. Start with updating your todo list if applicable\n\nYour plan has been saved to: ${saved}\nYou can refer back to it if needed during implementation.\n\n## Approved Plan:\n# Plan`;
 const REJECTED = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.";
 
@@ -175,10 +180,6 @@ describe("the repository Codex recorded the session's clone of", () => {
 });
 
 describe("the session's own listing of uncommitted files", () => {
-  const bash = (id: string, command: string, output: string): Record<string, unknown>[] => [
-    agent(`c-${id}`, [{ type: 'tool_use', id, name: 'Bash', input: { command } }]),
-    user(`r-${id}`, [{ type: 'tool_result', tool_use_id: id, content: output }]),
-  ];
   const write = (id: string, file: string): Record<string, unknown>[] => [
     agent(`c-${id}`, [{ type: 'tool_use', id, name: 'Write', input: { file_path: file, content: 'x = 1\n' } }]),
     user(`r-${id}`, [{ type: 'tool_result', tool_use_id: id, content: `File created successfully at: ${file}` }]),
@@ -196,10 +197,6 @@ describe("the session's own listing of uncommitted files", () => {
 });
 
 describe("a commit's size, as git printed it", () => {
-  const bash = (id: string, command: string, output: string): Record<string, unknown>[] => [
-    agent(`c-${id}`, [{ type: 'tool_use', id, name: 'Bash', input: { command } }]),
-    user(`r-${id}`, [{ type: 'tool_result', tool_use_id: id, content: output }]),
-  ];
   type Commits = { commits: { hash: string; files?: number }[] };
 
   it('says how many files each commit changed, which may be more than the session wrote', () => {
@@ -232,10 +229,6 @@ describe('a long last message', () => {
 });
 
 describe('files that held uncommitted changes before the session wrote them', () => {
-  const bash = (id: string, command: string, output: string): Record<string, unknown>[] => [
-    agent(`c-${id}`, [{ type: 'tool_use', id, name: 'Bash', input: { command } }]),
-    user(`r-${id}`, [{ type: 'tool_result', tool_use_id: id, content: output }]),
-  ];
   const edit = (id: string, file: string): Record<string, unknown>[] => [
     agent(`c-${id}`, [{ type: 'tool_use', id, name: 'Edit', input: { file_path: file, old_string: 'a', new_string: 'b' } }]),
     user(`r-${id}`, [{ type: 'tool_result', tool_use_id: id, content: `The file ${file} has been updated.` }]),
@@ -263,10 +256,6 @@ describe('files that held uncommitted changes before the session wrote them', ()
 });
 
 describe("the session's own git output, when the repository cannot be read now", () => {
-  const bash = (id: string, command: string, output: string): Record<string, unknown>[] => [
-    agent(`c-${id}`, [{ type: 'tool_use', id, name: 'Bash', input: { command } }]),
-    user(`r-${id}`, [{ type: 'tool_result', tool_use_id: id, content: output }]),
-  ];
 
   it("reads HEAD's commit only from a log that starts at HEAD", () => {
     expect(gitLogTop('git log --oneline -n 5', 'c566cc2 docs: timing\n0d982ca scaffold\n')).toEqual({ hash: 'c566cc2', subject: 'docs: timing' });
