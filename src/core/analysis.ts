@@ -429,6 +429,26 @@ function targetRows(checks: readonly CheckRun[], failures: readonly FailureEntry
     row.failed += failed;
     row.fixed_line = fixed;
   }
+  // A failed chain whose output shows a later check starting proves the checks before it passed:
+  // each is its own target's latest run there (`npm run build` in `npm run lint && npm run build && npm audit`).
+  for (const c of checks) {
+    for (const { key, command } of c.passed ?? []) {
+      const row = by.get(key);
+      if (row !== undefined && row.line >= c.line) continue;
+      const summary = `passed within \`${clip(c.command, 120)}\`: a later check of that \`&&\` chain started`;
+      if (row === undefined) by.set(key, { line: c.line, command, outcome: 'pass', summary, exit_code: null, target: key, runs: 1, failed: 0, fixed_line: null });
+      else {
+        delete row.by;
+        row.line = c.line;
+        row.command = command;
+        row.outcome = 'pass';
+        row.summary = summary;
+        row.exit_code = null;
+        row.runs += 1;
+        row.fixed_line = null;
+      }
+    }
+  }
   // Latest first: what a successor must believe now.
   return [...by.values()].sort((a, b) => b.line - a.line);
 }

@@ -80,6 +80,8 @@ export interface CheckRun {
   exitCode?: number;
   /** Run by a hook (Claude Code's Stop hook, say), not by the agent. */
   by?: 'hook';
+  /** A failed `&&` chain: the checks its output shows passed (a later one started), by key, with their step of the chain. */
+  passed?: { key: string; command: string }[];
 }
 
 export interface FailureEntry {
@@ -712,14 +714,17 @@ function noteCheckRun(l: Ledger, call: CallRecord, r: ResultInput): void {
   // A failed chain of checks joined by `&&` whose output shows a later check starting: the checks
   // before it passed (`npm run lint && npm run build && npm audit` that only the audit failed).
   let failedTargets: readonly CheckTarget[] = targets;
+  let passed: { key: string; command: string }[] | undefined;
   if (decided.outcome === 'fail' && targets.length > 1 && andChain(call.command ?? '')) {
     const k = lastStarted(targets.map((t) => t.key), r.output ?? '');
     if (k > 0) {
       closeFailures(l, targets.slice(0, k), r.line);
       failedTargets = targets.slice(k);
+      passed = chainSteps(call.command ?? '', targets.slice(0, k));
     }
   }
   const run: CheckRun = { line: r.line, callLine: call.line, command: clip(checkText(call.command ?? ''), 400), outcome: decided.outcome, keys: targets.map((t) => t.key), summary: decided.line === null ? null : clip(decided.line, 240) };
+  if (passed !== undefined) run.passed = passed;
   if (r.exitCode !== undefined) run.exitCode = r.exitCode;
   if (call.name === 'hook') run.by = 'hook';
   l.checksTotal += 1;
@@ -729,6 +734,12 @@ function noteCheckRun(l: Ledger, call: CallRecord, r: ResultInput): void {
     const what = run.summary ? `: ${run.summary}` : '';
     push(l.failures, { line: r.line, text: `\`${clip(call.command ?? '', 160)}\` failed${r.exitCode !== undefined ? ` (exit ${r.exitCode})` : ''}${what}`, keys: failedTargets.map((t) => t.key), kind: 'check' }, LEDGER_LIMITS.FAILURES);
   }
+}
+
+/** Each target with the step of the `&&` chain that runs it (the chain itself when none is found). */
+function chainSteps(command: string, targets: readonly CheckTarget[]): { key: string; command: string }[] {
+  const steps = segments(command).map((seg) => ({ seg, keys: checkTargets(seg).map((t) => t.key) }));
+  return targets.map((t) => ({ key: t.key, command: clip(steps.find((s) => s.keys.includes(t.key))?.seg.trim() ?? command, 200) }));
 }
 
 /** The open check failures a run of `targets` at `line` closes. */

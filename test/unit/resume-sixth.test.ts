@@ -194,6 +194,21 @@ describe('a failed chain of checks', () => {
     expect(chain?.closedLine).toBe(31);
   });
 
+  it("is each passed check's latest run in Verification, by its own step of the chain", () => {
+    const st = initialState();
+    noteRequest(st.ledger, 'ship the web app', 1, 'request');
+    ran(st.ledger, 10, 'npm run build', 0, '✓ built in 89ms');
+    ran(st.ledger, 20, 'npm run lint && npm run build && npm audit --audit-level=high', 1, NPM_OUT);
+    const rows = analysed(st).checkTargets;
+    const build = rows.find((r) => r.target === 'npm build');
+    expect(build).toMatchObject({ line: 21, command: 'npm run build', outcome: 'pass', runs: 2 });
+    expect(build?.summary).toBe('passed within `npm run lint && npm run build && npm audit --audit-level=high`: a later check of that `&&` chain started');
+    expect(rows.find((r) => r.target === 'npm lint')).toMatchObject({ line: 21, command: 'npm run lint', outcome: 'pass', runs: 1 });
+    // The chain's own row keeps its failure, and `checks[]` its one run.
+    expect(rows.find((r) => r.target === 'npm lint + npm build + npm audit')?.outcome).toBe('fail');
+    expect(st.ledger.checks.filter((c) => c.line === 21)).toHaveLength(1);
+  });
+
   it('holds, when the output does not tell which failed, until each check has passed since', () => {
     const l = initialState().ledger;
     ran(l, 10, 'cargo fmt --all -- --check && cargo test', 1, 'error[E0425]: cannot find value `x` in this scope');
