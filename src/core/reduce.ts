@@ -158,7 +158,9 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
       return;
     }
     case 'model':
-      if (main) st.meta.model = f.model;
+      if (!main) return;
+      if (st.meta.model !== f.model) pushBounded((st.meta.models ??= []), { model: head(f.model, 200), line }, 20);
+      st.meta.model = f.model;
       return;
     case 'node': {
       if (main) noteNode(st.ledger, f.uuid, f.parent, line);

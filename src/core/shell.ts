@@ -532,6 +532,34 @@ function programs(command: string): readonly (readonly string[])[] {
   return programsMemo.get(command, (c) => segments(c).map((seg) => program(words(seg))));
 }
 
+/**
+ * What a command destroys that the transcript cannot give back, in a few words, or null: files
+ * removed recursively, work discarded from the tree or the index, history rewritten on a remote,
+ * branches, stashes and caches deleted. A successor must know what is gone before it acts.
+ */
+export function destroys(command: string): string | null {
+  if (!/\b(?:rm|git|uv|npm|pnpm|yarn|docker|cargo)\b/.test(command)) return null;
+  for (const w of programs(command)) {
+    const p = strip(base(w[0] ?? ''));
+    const a = w.slice(1);
+    const flags = a.filter((x) => x.startsWith('-')).join(' ');
+    if (p === 'rm' && /(?:^|\s)-(?:[a-zA-Z]*[rR][a-zA-Z]*|-recursive)\b/.test(flags)) return `removed ${a.filter((x) => !x.startsWith('-')).slice(0, 4).join(' ') || 'files'} recursively`;
+    if (p === 'git') {
+      const sub = a.find((x) => !x.startsWith('-'));
+      if (sub === 'reset' && a.includes('--hard')) return 'discarded uncommitted changes (git reset --hard)';
+      if (sub === 'clean' && /(?:^|\s)-[a-zA-Z]*f/.test(flags)) return 'deleted untracked files (git clean)';
+      if (sub === 'checkout' && a.includes('--') && a.indexOf('--') < a.length - 1) return 'discarded changes to files (git checkout --)';
+      if (sub === 'restore' && !a.includes('--staged')) return 'discarded changes to files (git restore)';
+      if (sub === 'push' && (a.includes('--force') || a.includes('-f') || a.some((x) => x.startsWith('--force-with-lease') || (x.startsWith('+') && x.length > 1)))) return 'rewrote a remote branch (git push --force)';
+      if (sub === 'branch' && (a.includes('-D') || (a.includes('-d') && a.includes('--force')))) return 'deleted a branch (git branch -D)';
+      if (sub === 'stash' && (a.includes('drop') || a.includes('clear'))) return 'deleted stashed changes (git stash drop/clear)';
+    }
+    if ((p === 'uv' || p === 'npm' || p === 'pnpm' || p === 'yarn') && a.includes('cache') && a.some((x) => x === 'clean' || x === 'prune' || x === 'clear')) return `cleared the ${p} cache`;
+    if (p === 'docker' && a.includes('prune')) return 'pruned Docker data';
+  }
+  return null;
+}
+
 const SEARCHES = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'findstr']);
 
 /**

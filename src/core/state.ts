@@ -163,6 +163,8 @@ export interface SessionState {
     forkedFrom?: string;
     parentUuid?: string;
     model?: string;
+    /** Each model the session switched to, and the line it first answered from (the last 20; absent in states begun before). */
+    models?: { model: string; line: number }[];
     title?: string;
     titleRank?: number;
     /** Summary titles waiting for the message they name to appear in this file (bounded). */

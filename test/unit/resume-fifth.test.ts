@@ -312,6 +312,7 @@ describe("the session's own git log and remotes", () => {
       log_top: { line: 3, hash: 'ecd5389', subject: 'feat: backend v0' },
       remotes: { line: 5, list: [] },
       pushed_to: null,
+      destroyed: [],
       remote_branches: null,
       switched_to: null,
     });

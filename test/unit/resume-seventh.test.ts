@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sections } from '../../src/core/quality.js';
 import { LIMITS } from '../../src/core/state.js';
 import { validator } from '../../src/store/schemas.js';
-import { gitLogTop, pushedTo } from '../../src/core/shell.js';
+import { destroys, gitLogTop, pushedTo } from '../../src/core/shell.js';
 import { rendered } from './ledger-helper.js';
 
 /**
@@ -270,5 +270,50 @@ describe("the session's own git output, when the repository cannot be read now",
     const { md, summary } = built(user('u1', 'Publish it'), ...bash('b1', 'gh repo create posthog-impact-dashboard --public --source=. --push', out), agent('a9', [{ type: 'text', text: 'Published.' }]));
     expect(md).toContain('its latest push (line 3) went to `https://github.com/leo/posthog-impact-dashboard.git`');
     expect((summary as unknown as { session_git: { pushed_to: unknown } }).session_git.pushed_to).toEqual({ line: 3, url: 'https://github.com/leo/posthog-impact-dashboard.git' });
+  });
+});
+
+describe('a session that switched models', () => {
+  const said = (uuid: string, model: string, text: string): Record<string, unknown> => ({ ...base, type: 'assistant', uuid, message: { role: 'assistant', model, content: [{ type: 'text', text }] } });
+
+  it('names each model with the line it first answered from; the front matter keeps the last', () => {
+    const { md, summary } = built(user('u1', 'Plan the feature'), said('a1', 'claude-opus-4-5', 'Here is the plan.'), user('u2', 'Now build it'), said('a2', 'claude-sonnet-4-5', 'Built.'));
+    expect(md).toContain('\nmodel: claude-sonnet-4-5\n');
+    expect(md).toContain('- model: `claude-sonnet-4-5` from line 4 (before it: `claude-opus-4-5` from line 2) — *reported*');
+    expect((summary as unknown as { models: unknown }).models).toEqual([{ model: 'claude-opus-4-5', line: 2 }, { model: 'claude-sonnet-4-5', line: 4 }]);
+  });
+
+  it('says nothing more with one model', () => {
+    const { md, summary } = built(user('u1', 'Build it'), said('a1', 'claude-sonnet-4-5', 'Built.'), said('a2', 'claude-sonnet-4-5', 'Tested.'));
+    expect(md).not.toContain('- model: ');
+    expect((summary as unknown as { models: unknown }).models).toBeNull();
+  });
+});
+
+describe('commands that destroy what the transcript cannot give back', () => {
+  it('are told from commands that only look alike', () => {
+    const yes: [string, string][] = [
+      ['rm -rf .venv build dist', 'removed .venv build dist recursively'],
+      ['cd app && rm -r node_modules', 'removed node_modules recursively'],
+      ['git reset --hard HEAD~1', 'discarded uncommitted changes (git reset --hard)'],
+      ['git clean -fdx', 'deleted untracked files (git clean)'],
+      ['git checkout -- src/a.py', 'discarded changes to files (git checkout --)'],
+      ['git restore src/a.py', 'discarded changes to files (git restore)'],
+      ['git push --force-with-lease origin main', 'rewrote a remote branch (git push --force)'],
+      ['git push origin +main', 'rewrote a remote branch (git push --force)'],
+      ['git branch -D old', 'deleted a branch (git branch -D)'],
+      ['git stash drop', 'deleted stashed changes (git stash drop/clear)'],
+      ['uv cache clean', 'cleared the uv cache'],
+      ['docker system prune -af', 'pruned Docker data'],
+    ];
+    for (const [cmd, what] of yes) expect(destroys(cmd)).toBe(what);
+    for (const cmd of ['rm a.txt', 'rm -f a.txt', 'git reset HEAD a.py', 'git clean -n', 'git checkout main', 'git restore --staged a.py', 'git push origin main', 'git branch -d merged', 'git stash list', 'uv cache dir', 'echo "rm -rf /"', 'grep -r "git reset --hard" docs']) expect(destroys(cmd)).toBeNull();
+  });
+
+  it('are listed in Repository Evidence and the payloads, a failed one said to be failed', () => {
+    const { md, summary } = built(user('u1', 'Reinstall the tool'), ...bash('b1', 'uv cache clean && uv tool install .', 'Removed 10.5GiB'), agent('c-b2', [{ type: 'tool_use', id: 'b2', name: 'Bash', input: { command: 'rm -rf build' } }]), user('r-b2', [{ type: 'tool_result', tool_use_id: 'b2', content: 'Exit code 1\nrm: build: Permission denied', is_error: true }]), agent('a9', [{ type: 'text', text: 'Reinstalled.' }]));
+    expect(md).toContain('### Destructive commands\n\n*verified* — the session ran these; what they removed or discarded is not in the transcript, so check before relying on it:\n\n- line 3: cleared the uv cache — `uv cache clean && uv tool install .`');
+    expect(md).toContain('- line 5: removed build recursively (the command failed: how much it did is not known)');
+    expect((summary as unknown as { session_git: { destroyed: unknown[] } }).session_git.destroyed).toHaveLength(2);
   });
 });

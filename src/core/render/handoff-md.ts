@@ -341,6 +341,8 @@ function repoEvidence(r: RenderInput, a: Analysis, files: number = MD.FILES): st
   if (recorded !== null) out.push(recorded);
   const moved = cwdMoved(r.state.meta);
   if (moved !== null) out.push(moved);
+  const gone = destroyed(r);
+  if (gone !== null) out.push(gone);
   return out.join('\n\n');
 }
 
@@ -453,6 +455,14 @@ function filesNotChanged(a: Analysis, cwd: string | undefined): string {
   if (fs.length === 0) return `### Writes that did not happen\n\n${NONE}`;
   const { shown, from } = shortPaths(fs.map((f) => f.path), cwd);
   return `### Writes that did not happen\n\n${label('verified')} — attempted, never changed afterwards${from}:\n\n${bullets(fs.map((f, i) => `${path(shown[i] as string)} (line ${f.line}): ${oneLine(f.reason, 200)}`))}`;
+}
+
+/** Commands that destroyed what cannot be read back: said only when there was one. */
+function destroyed(r: RenderInput): string | null {
+  const d = r.state.ledger.destroyed;
+  if (d === undefined || d.length === 0) return null;
+  const rows = d.map((x) => `line ${x.line}: ${x.what}${x.ok ? '' : ' (the command failed: how much it did is not known)'} — ${code(x.command, 200)}`);
+  return `### Destructive commands\n\n${label('verified')} — the session ran these; what they removed or discarded is not in the transcript, so check before relying on it:\n\n${bullets(rows)}`;
 }
 
 function commits(a: Analysis): string {
@@ -575,9 +585,17 @@ function provenance(r: RenderInput): string {
     `raw sha256: ${code(r.rawSha256)}`,
     `manifest sha256: ${code(r.manifestSha256)}`,
     `revision: ${r.revision} · watermark: ${r.state.watermark} · turns: ${r.state.turns}`,
+    ...modelsUsed(r.state.meta.models),
     `redactions: ${r.redactions}`,
     `check it: ${code(`handoff verify ${r.session} --source`)}`,
   ]);
+}
+
+/** The models the session answered with, when it switched (the front matter names the last). */
+function modelsUsed(models: readonly { model: string; line: number }[] | undefined): string[] {
+  if (models === undefined || models.length < 2) return [];
+  const [last, ...before] = [...models].reverse() as [{ model: string; line: number }, ...{ model: string; line: number }[]];
+  return [`model: ${code(last.model)} from line ${last.line} (before it: ${before.map((m) => `${code(m.model)} from line ${m.line}`).join(', ')}) — ${label('reported')}`];
 }
 
 /** The one line that hands a session over; `handoff resume` prints the same. */

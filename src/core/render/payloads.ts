@@ -122,6 +122,8 @@ export function buildSummary(r: RenderInput, a: Analysis, transferReady: boolean
       captured_at: r.git.captured_at,
     },
     session_git: sessionGit(r),
+    // Each model the session switched to and the line it first answered from, when there was more than one.
+    models: (st.meta.models?.length ?? 0) > 1 ? st.meta.models : null,
     counts: {
       turns: st.turns,
       ...st.counts,
@@ -175,6 +177,7 @@ function sessionGit(r: RenderInput): Record<string, unknown> {
     log_top: l.logTop ?? null,
     remotes: l.remotes ?? null,
     pushed_to: l.pushedTo ?? null,
+    destroyed: l.destroyed ?? [],
     remote_branches: l.remoteBranches ?? null,
     switched_to: l.switchedTo ?? null,
   };
