@@ -272,7 +272,7 @@ const push = pushBounded;
 
 // ------------------------------------------------------------------ requests and claims
 
-const SUCCESS_CLAIM = /\b(all (?:\d+ )?tests? (?:now )?pass(?:es|ing)?|tests? (?:now )?pass(?:es|ing)?\b|build (?:now )?(?:passes|succeeds)|no regressions?|everything (?:now )?works|works (?:now|correctly|as expected)|all (?:checks )?(?:green|passing))/i;
+const SUCCESS_CLAIM = /\b(all (?:\d+ )?tests? (?:now )?pass(?:es|ing)?|tests? (?:now )?pass(?:es|ing)?\b|build (?:now )?(?:passes|succeeds)|no regressions?|everything (?:now )?works|works (?:now|correctly|as expected)|all (?:checks )?(?:green|passing)|(?:all (?:\w+ )?)?checks? (?:are |is |now )?(?:all )?(?:green|passing))/i;
 const PROBLEM_REPORT = /\b(lost|broke|broken|doesn'?t work|does not work|not working|isn'?t working|no longer|regress\w*|still (?:fail\w*|broken|see|shows?|get\w*)|nothing (?:is )?showing|not showing|no data|is missing|are missing|wrong)\b/i;
 
 /**
@@ -351,8 +351,51 @@ export function noteAgentText(l: Ledger, text: string, line: number): void {
         { claim_line: line, evidence_line: lastRun.line, text: `The agent said ${quote(sentence)}, but the latest check before it failed: \`${clip(lastRun.command, 120)}\`${lastRun.summary ? ` — ${quote(lastRun.summary)}` : ''}` },
         LEDGER_LIMITS.CONTRADICTIONS,
       );
+    } else if (lastRun && !l.contradictions.some((c) => c.claim_line === line)) {
+      // Passed, but on older code: a file other than a document changed after the latest run of a
+      // check the claim names (of any check, when it names none).
+      // The kinds are read from the whole message: "All three checks are green:" lists them after.
+      for (const run of namedRuns(l, t.length > 2000 ? t.slice(0, 2000) : t)) {
+        const stale = changedAfter(l, run.line, line);
+        if (stale === null) continue;
+        push(
+          l.contradictions,
+          { claim_line: line, evidence_line: stale.line, text: `The agent said ${quote(sentence)}, but ${stale.path.split('/').pop() ?? stale.path} changed (line ${stale.line}) after the latest \`${clip(run.command, 120)}\` (line ${run.line}), and it did not run again before the claim` },
+          LEDGER_LIMITS.CONTRADICTIONS,
+        );
+        break;
+      }
     }
   }
+}
+
+/** Kinds of check a claim may name, and the check keys of each. */
+const CLAIM_KINDS: readonly [RegExp, RegExp][] = [
+  [/\btests?\b|\bspecs?\b/i, /test|pytest|vitest|jest|mocha|rspec/],
+  [/\blint/i, /lint|ruff check|clippy|flake8|rubocop/],
+  [/\btypes?\b|typecheck|type check|check-types|\btsc\b|mypy|pyright/i, /tsc|types|typecheck|mypy|pyright/],
+  [/\bbuilds?\b|\bcompiles?\b/i, /build|compile|cargo check/],
+];
+
+/** The latest run of each kind of check a claim names, or the latest run of any when it names none. */
+function namedRuns(l: Ledger, claim: string): CheckRun[] {
+  const latest = (keys: RegExp | null): CheckRun | undefined => [...l.checks].reverse().find((c) => c.outcome !== 'unknown' && (keys === null || c.keys.some((k) => keys.test(k))));
+  const named = CLAIM_KINDS.filter(([words]) => words.test(claim)).map(([, keys]) => latest(keys));
+  const runs = named.length > 0 ? named : [latest(null)];
+  return runs.filter((r): r is CheckRun => r !== undefined);
+}
+
+/** Documents and notes, whose change no test, build or lint checks. */
+const DOC_FILE = /\.(?:md|mdx|markdown|txt|rst|adoc|org)$/i;
+
+/** The latest change, between two lines, of a file that is not a document; null when none. */
+function changedAfter(l: Ledger, from: number, to: number): { path: string; line: number } | null {
+  let latest: { path: string; line: number } | null = null;
+  for (const path in l.changed) {
+    const c = l.changed[path] as Ledger['changed'][string];
+    if (c.line > from && c.line < to && !DOC_FILE.test(path) && (latest === null || c.line > latest.line)) latest = { path, line: c.line };
+  }
+  return latest;
 }
 
 /** A start time the agent gives for the session's work, earlier than the session's first message. */

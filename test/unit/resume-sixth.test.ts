@@ -289,3 +289,28 @@ describe("a subagent's handoff", () => {
     expect(md).not.toContain('Files the user pointed at');
   });
 });
+
+describe('a claim that checks pass, after the code changed since they ran', () => {
+  const claimOn = (claim: string, lastEdit: string): ReturnType<typeof analysed> => {
+    const st = initialState();
+    const l = st.ledger;
+    noteRequest(l, 'make the team sheet load', 1, 'request');
+    ran(l, 10, 'pnpm lint', 0, 'No lint errors');
+    ran(l, 12, 'pnpm test', 0, 'Tests 7 passed (7)');
+    noteCall(l, { id: 'w', name: 'Edit', line: 20, writes: [{ path: lastEdit, how: 'edit' }] });
+    noteResult(l, { id: 'w', line: 21, ok: true });
+    ran(l, 30, 'pnpm check-types', 0, '');
+    noteAgentText(l, claim, 40);
+    return analysed(st);
+  };
+
+  it('is flagged by the check it names that last ran before the change', () => {
+    const a = claimOn('All three checks are green:\n- `pnpm lint`\n- `pnpm test`\n- `pnpm check-types`', '/w/src/TeamSheet.tsx');
+    expect(a.contradictions.map((c) => c.text)).toContain('The agent said «All three checks are green:», but TeamSheet.tsx changed (line 21) after the latest `pnpm test` (line 13), and it did not run again before the claim');
+  });
+
+  it('is not flagged when the checks it names ran since, or only a document changed', () => {
+    expect(claimOn('Type checks are green.', '/w/src/TeamSheet.tsx').contradictions).toEqual([]);
+    expect(claimOn('All three checks are green: lint, tests, types.', '/w/README.md').contradictions).toEqual([]);
+  });
+});
