@@ -177,11 +177,15 @@ const normPath = (p: string): string => p.replace(/\\/g, '/').replace(/^\.\//, '
 function markDirtyBefore(l: Ledger, changed: FileChange[]): void {
   const d = l.dirtyBefore;
   if (d === undefined || d.paths.length === 0) return;
-  const listed = d.paths.map(normPath);
-  for (const f of changed) {
-    const p = normPath(f.path);
-    if (listed.some((q) => p === q || p.endsWith(`/${q}`))) f.dirtyBefore = d.line;
-  }
+  const listed = new Set(d.paths.map(normPath));
+  for (const f of changed) if (pathEndings(normPath(f.path)).some((e) => listed.has(e))) f.dirtyBefore = d.line;
+}
+
+/** A path and each of its endings at a separator (`a/b/c`, `b/c`, `c`): what a relative listing may name it by. */
+function pathEndings(p: string): string[] {
+  const out = [p];
+  for (let i = p.indexOf('/'); i !== -1; i = p.indexOf('/', i + 1)) out.push(p.slice(i + 1));
+  return out;
 }
 
 /** The advice's word on files the session changed that held changes before it. */
@@ -201,12 +205,9 @@ function dirtyBeforeSaid(changed: readonly FileChange[]): string {
 function othersInTree(l: Ledger, changed: readonly FileChange[]): string {
   const t = listingAfterLastCommit(l);
   if (t === null) return '';
-  const norm = normPath;
-  const mine = changed.map((f) => norm(f.path));
-  const others = t.paths.filter((p) => {
-    const q = norm(p);
-    return !mine.some((c) => c === q || c.endsWith(`/${q}`));
-  });
+  // Every ending of every changed path, looked up once per listed path (up to 1,000 × 200 otherwise).
+  const mine = new Set(changed.flatMap((f) => pathEndings(normPath(f.path))));
+  const others = t.paths.filter((p) => !mine.has(normPath(p)));
   if (others.length === 0) return '';
   const shown = others.slice(0, 4).join(', ');
   return `; the session's \`git\` listing at line ${t.line} also named ${others.length} file(s) this handoff does not list as changed by it (${shown}${others.length > 4 ? ', …' : ''}): ask before committing those`;

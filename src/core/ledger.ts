@@ -354,8 +354,8 @@ export function noteAgentText(l: Ledger, text: string, line: number): void {
     } else if (lastRun && !l.contradictions.some((c) => c.claim_line === line)) {
       // Passed, but on older code: a file other than a document changed after the latest run of a
       // check the claim names (of any check, when it names none).
-      // The kinds are read from the whole message: "All three checks are green:" lists them after.
-      for (const run of namedRuns(l, t.length > 2000 ? t.slice(0, 2000) : t)) {
+      // The kinds are the claim's sentence's, and its list's when it ends on a colon ("All three checks are green:").
+      for (const run of namedRuns(l, claimScope(t, m.index, sentence))) {
         const stale = changedAfter(l, run.line, line);
         if (stale === null) continue;
         push(
@@ -367,6 +367,18 @@ export function noteAgentText(l: Ledger, text: string, line: number): void {
       }
     }
   }
+}
+
+/** A claim's sentence and, when it ends on a colon, the list that follows it (up to its end). */
+function claimScope(text: string, at: number, sentence: string): string {
+  if (!sentence.trimEnd().endsWith(':')) return sentence;
+  const after = text.slice(text.indexOf(':', at) + 1, text.indexOf(':', at) + 1 + 2000);
+  const items: string[] = [];
+  for (const line of after.split('\n')) {
+    if (/^\s*(?:[-*+]|\d{1,3}[.)])\s/.test(line)) items.push(line);
+    else if (line.trim() !== '' && items.length > 0) break;
+  }
+  return `${sentence}\n${items.join('\n')}`;
 }
 
 /** Kinds of check a claim may name, and the check keys of each. */

@@ -313,4 +313,8 @@ describe('a claim that checks pass, after the code changed since they ran', () =
     expect(claimOn('Type checks are green.', '/w/src/TeamSheet.tsx').contradictions).toEqual([]);
     expect(claimOn('All three checks are green: lint, tests, types.', '/w/README.md').contradictions).toEqual([]);
   });
+
+  it('reads the checks it names from its sentence and the list after it, not from the rest of the message', () => {
+    expect(claimOn('All checks are green.\n\nNext I will add tests for the lexer.', '/w/src/TeamSheet.tsx').contradictions).toEqual([]);
+  });
 });
