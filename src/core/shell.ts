@@ -791,8 +791,9 @@ export function diffsTheTree(command: string, listing: readonly string[]): boole
 export function diffedPaths(command: string, out: string): string[] | null {
   if (!command.includes('git') || !out.includes('diff --git ') || !diffsTheTree(command, [])) return null;
   const paths: string[] = [];
-  for (const m of out.matchAll(/^diff --git a\/.+? b\/(.+)$/gm)) {
-    const p = unquote(m[1] as string);
+  // git quotes a path with spaces or special characters whole: `diff --git "a/b c.py" "b/b c.py"`.
+  for (const m of out.matchAll(/^diff --git (?:"a\/.+?" "b\/(.+)"|a\/.+? b\/(.+))$/gm)) {
+    const p = (m[1] ?? m[2] ?? '').replace(/\\(["\\])/g, '$1');
     if (!paths.includes(p)) paths.push(p);
   }
   return paths;

@@ -350,7 +350,7 @@ describe('commands that crash behind a pipe', () => {
 });
 
 describe("the files a plain `git diff` showed changed", () => {
-  const out = 'diff --git a/src/a.py b/src/a.py\n--- a/src/a.py\n+++ b/src/a.py\ndiff --git a/"b c.py" b/"b c.py"\n';
+  const out = 'diff --git a/src/a.py b/src/a.py\n--- a/src/a.py\n+++ b/src/a.py\ndiff --git "a/b c.py" "b/b c.py"\n';
   it('are read from a diff of the work tree or the index, and not from one that names a revision or changes the output', () => {
     expect(diffedPaths('git diff', out)).toEqual(['src/a.py', 'b c.py']);
     expect(diffedPaths('git diff --cached -- src/a.py', out)).toEqual(['src/a.py', 'b c.py']);
