@@ -210,6 +210,7 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
       if (main && st.plans !== undefined && st.plans.length > 0) planAnswered(st.plans, f, line);
       // A TaskCreate whose result is an error (failed, denied, interrupted) made no task.
       if (f.ok === false && main) dropRefusedTask(st, f.id);
+      if (main && f.id !== '') settleTaskUpdate(st, f.id, f.ok === false);
       return;
     case 'files':
       noteFiles(st, f.files, f.tool, seq, st.meta.cwd);
@@ -236,6 +237,7 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
       if (!task) return;
       if (f.status === 'deleted') st.tasks = st.tasks.filter((t) => t !== task);
       else {
+        if (f.call !== undefined) task.undo = task.line === undefined ? { call: f.call, status: task.status } : { call: f.call, status: task.status, line: task.line };
         task.status = f.status === 'completed' ? 'completed' : f.status === 'in_progress' ? 'in_progress' : 'pending';
         task.line = line;
       }
@@ -305,6 +307,22 @@ function dropRefusedTask(st: SessionState, call: string): void {
   if (refused === undefined) return;
   st.tasks = st.tasks.filter((t) => t !== refused);
   if (st.todos?.source === 'tasks') st.todos = { ...st.todos, items: st.tasks.map(taskItem) };
+}
+
+/**
+ * A TaskUpdate's result: an error (it failed, was denied or interrupted) means the status did not
+ * change, so the task takes back the one it had; either way the call is settled.
+ */
+function settleTaskUpdate(st: SessionState, call: string, refused: boolean): void {
+  const task = st.tasks.find((t) => t.undo?.call === call);
+  if (task?.undo === undefined) return;
+  if (refused) {
+    task.status = task.undo.status;
+    if (task.undo.line === undefined) delete task.line;
+    else task.line = task.undo.line;
+    if (st.todos?.source === 'tasks') st.todos = { ...st.todos, items: st.tasks.map(taskItem) };
+  }
+  delete task.undo;
 }
 
 /** The ledger's half of a fact: requests, writes, checks, commits and how the session stands. */

@@ -130,6 +130,8 @@ export interface TaskRecord {
   line?: number;
   /** The line that created it. */
   created?: number;
+  /** The update call that last set its status, and what it was before: undone when that call's result is an error. */
+  undo?: { call: string; status: TodoItem['status']; line?: number };
 }
 
 export interface SessionState {

@@ -114,7 +114,8 @@ export type Fact =
   | { t: 'task_id'; call: string; id: string }
   /** A notification about a background job (progress, completion). */
   | { t: 'job_text'; text: string }
-  | { t: 'task_update'; id: string; status: string }
+  /** `call`: the update's tool call, whose result may say it did not happen. */
+  | { t: 'task_update'; id: string; status: string; call?: string }
   | { t: 'api_error'; message: string }
   /** A plan put to the user for approval (Claude Code's ExitPlanMode), by the call `id`. */
   | { t: 'plan'; id: string; text: string }

@@ -142,3 +142,20 @@ describe('a carried state written before task ids were counted', () => {
     expect(upgradeState(withOdd).taskSeq).toBe(3);
   });
 });
+
+describe('a TaskUpdate whose result is an error', () => {
+  it('leaves the task as it was: the status did not change', () => {
+    const text = jsonl(ask('plan the work'), ...createdTasks(2), update('u1', '1', 'completed'), failed('u1', "The user doesn't want to proceed with this tool use. The tool use was rejected."), update('u2', '2', 'in_progress'), result('u2', 'Updated task #2 status'));
+    expect(plan(text)).toEqual([
+      ['1', 'task 1', 'pending'],
+      ['2', 'task 2', 'in_progress'],
+    ]);
+    const st = ingestText(text).state;
+    expect(st.todos?.items.map((i) => i.status)).toEqual(['pending', 'in_progress']);
+    expect(st.tasks.some((t) => t.undo !== undefined)).toBe(false);
+  });
+
+  it('keeps an update whose result has not come yet', () => {
+    expect(plan(jsonl(ask('plan the work'), ...createdTasks(1), update('u1', '1', 'completed')))).toEqual([['1', 'task 1', 'completed']]);
+  });
+});

@@ -113,7 +113,7 @@ function toolCallFacts(block: Record<string, unknown>, facts: Fact[]): void {
   } else if (name === 'TaskUpdate') {
     const taskId = str(input.taskId) ?? (num(input.taskId)?.toString());
     const status = str(input.status);
-    if (taskId !== undefined && status !== undefined) facts.push({ t: 'task_update', id: taskId, status });
+    if (taskId !== undefined && status !== undefined) facts.push(id === '' ? { t: 'task_update', id: taskId, status } : { t: 'task_update', id: taskId, status, call: id });
   } else if (SUBAGENT_TOOLS.has(name)) {
     const description = str(input.description) ?? str(input.subagent_type);
     facts.push({ t: 'subagent', id, ...(description === undefined ? {} : { description }), ...(input.run_in_background === true ? { background: true as const } : {}) });
