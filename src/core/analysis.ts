@@ -584,7 +584,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
   }
 
   let stateNow: Analysis['stateNow'] = null;
-  if (st.lastAgent) stateNow = st.lastAgent.chars === undefined ? { text: st.lastAgent.text, seq: st.lastAgent.seq, who: 'agent' } : { text: st.lastAgent.text, seq: st.lastAgent.seq, who: 'agent', chars: st.lastAgent.chars };
+  if (st.lastAgent) stateNow = { ...st.lastAgent, who: 'agent' };
   else if (st.lastUser) stateNow = { text: st.lastUser.text, seq: st.lastUser.seq, who: 'user' };
 
   return {

@@ -1,7 +1,7 @@
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
 import { decideOutcome, lastLine, lastStarted } from './outcome.js';
 import type { Outcome } from './outcome.js';
-import { andChain, branchSwitch, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, destroys, diffedPaths, diffsTheTree, exitMeansNoMatch, pushedTo, gitListing, branchPullRequest, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
+import { andChain, branchSwitch, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, destroys, diffedPaths, diffsTheTree, exitMeansNoMatch, gitListing, branchPullRequest, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
 import type { CheckTarget } from './shell.js';
 import { fmtClock, fmtOffset, localMinutes, offsetFromDate, startClaim, startsBeforeSession } from './clock.js';
 import { contentLines, DOC_LIMITS, namingRequest, readLines } from './documents.js';
@@ -900,7 +900,7 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
     if (switched !== null) l.switchedTo = { line, branch: switched };
   }
   const listed = failed ? null : gitListing(command, out);
-  if (!failed && isEmpty(l.changed)) {
+  if (!failed && namesGit && isEmpty(l.changed)) {
     // Only what the tree held: a listing against another revision says what changed since it.
     const before = listed !== null ? (diffsTheTree(command, ['--name-only', '--name-status']) ? listed.paths : null) : diffedPaths(command, out);
     if (before !== null) l.dirtyBefore = { line, paths: before.slice(0, 200) };
@@ -946,13 +946,12 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
   noteUnnamedCommits(l, command, out, line, failed);
   if (failed && isGitCommit(command) && commitsInOutput(out).length === 0) l.failedCommit = { line, text: lastLine(out) ?? 'git commit failed' };
   // A push prints where it went above its updates (`gh repo create --push` too).
-  if (out.includes('To ')) {
-    const to = pushedTo(out);
-    if (to !== null) l.pushedTo = { line, url: clip(to, 300) };
-  }
-  if (!isGitPush(command)) return;
+  const gitPush = isGitPush(command);
+  const updates = gitPush || out.includes('To ') ? pushesInOutput(out) : [];
+  const to = updates.at(-1)?.url;
+  if (to) l.pushedTo = { line, url: clip(to, 300) };
+  if (!gitPush) return;
   if (!failed) l.lastPushLine = line;
-  const updates = pushesInOutput(out);
   if (failed && updates.length === 0) return;
   const branches = new Set(updates.map((u) => u.branch));
   // A rebase since a commit gave it a new hash: the push names the new one (`a..NEW main -> main`).

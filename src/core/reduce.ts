@@ -210,7 +210,7 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
       if (main && st.plans !== undefined && st.plans.length > 0) planAnswered(st.plans, f, line);
       // A TaskCreate whose result is an error (failed, denied, interrupted) made no task.
       if (f.ok === false && main) dropRefusedTask(st, f.id);
-      if (main && f.id !== '') settleTaskUpdate(st, f.id, f.ok === false);
+      if (main && f.id !== '' && st.tasks.length > 0) settleTaskUpdate(st, f.id, f.ok === false);
       return;
     case 'files':
       noteFiles(st, f.files, f.tool, seq, st.meta.cwd);

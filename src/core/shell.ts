@@ -484,24 +484,25 @@ export function commitsInOutput(output: string): { branch: string; hash: string;
   return out;
 }
 
-/** Where a push went: the `To <url>` line its updates follow, when it reports any. */
-export function pushedTo(output: string): string | null {
-  const m = /^To (\S+)\n(?:.*\n)*?\s*(?:\+\s*)?(?:[0-9a-f]{7,40}\.\.\.?[0-9a-f]{7,40}|\* \[new (?:branch|tag)\]|! \[rejected\])\s+\S+\s+->\s+\S+/m.exec(output);
-  return m?.[1] ?? null;
-}
-
-/** The branch updates a `git push` output reports: `abc..def  main -> main`, `* [new branch] x -> x`. */
-export function pushesInOutput(output: string): { from: string; to: string; branch: string }[] {
-  const out: { from: string; to: string; branch: string }[] = [];
+/**
+ * The branch updates a push's output reports (`abc..def  main -> main`, `* [new branch] x -> x`),
+ * each with the `To <url>` line it follows ('' when none): `git push`, `gh repo create --push`.
+ */
+export function pushesInOutput(output: string): { from: string; to: string; branch: string; url: string }[] {
+  const out: { from: string; to: string; branch: string; url: string }[] = [];
   // `git pull --rebase && git push` prints the fetch's updates (under `From <url>`:
   // `bf5434b..1af6918  main -> origin/main`) before the push's (under `To <url>`): only a push's count.
   let fetching = false;
+  let url = '';
   for (const line of output.split('\n')) {
     if (/^From\s+\S/.test(line)) fetching = true;
-    else if (/^To\s+\S/.test(line)) fetching = false;
+    else if (/^To\s+\S/.test(line)) {
+      fetching = false;
+      url = line.slice(3).trim();
+    }
     if (fetching) continue;
     const m = /^\s*(?:\+\s*)?(?:([0-9a-f]{7,40})\.\.\.?([0-9a-f]{7,40})|\* \[new (?:branch|tag)\])\s+(\S+)\s+->\s+(\S+)/.exec(line);
-    if (m) out.push({ from: m[1] ?? '', to: m[2] ?? '', branch: m[3] ?? '' });
+    if (m) out.push({ from: m[1] ?? '', to: m[2] ?? '', branch: m[3] ?? '', url });
   }
   return out;
 }
@@ -538,7 +539,7 @@ function programs(command: string): readonly (readonly string[])[] {
  * branches, stashes and caches deleted. A successor must know what is gone before it acts.
  */
 export function destroys(command: string): string | null {
-  if (!/\b(?:rm|git|uv|npm|pnpm|yarn|docker|cargo)\b/.test(command)) return null;
+  if (!/\b(?:rm|git|uv|npm|pnpm|yarn|docker)\b/.test(command)) return null;
   for (const w of programs(command)) {
     const p = strip(base(w[0] ?? ''));
     const a = w.slice(1);
@@ -752,12 +753,6 @@ const STATUS_LONG = /^\t(?:modified|new file|deleted|typechange|renamed|copied):
 const unquote = (p: string): string => p.trim().replace(/^"(.*)"$/, '$1');
 
 /**
- * What a `git status` (long or short form) or `git diff --name-only`/`--name-status` run listed as
- * changed or untracked, as printed, and of a status the files it showed staged (the index column of
- * the short form, the "Changes to be committed" part of the long one; null when the output shows
- * neither form, or the run was a diff). Null when the command holds no such run.
- */
-/**
  * The command runs `git status`, or a `git diff` of the work tree or the index (with only the
  * options in `listing`, or `--cached`, `--staged`): what it shows is uncommitted. A diff that
  * names a revision (`HEAD~1`, `main..x`, a hash, a word that is not plainly a path) is not.
@@ -799,6 +794,12 @@ export function diffedPaths(command: string, out: string): string[] | null {
   return paths;
 }
 
+/**
+ * What a `git status` (long or short form) or `git diff --name-only`/`--name-status` run listed as
+ * changed or untracked, as printed, and of a status the files it showed staged (the index column of
+ * the short form, the "Changes to be committed" part of the long one; null when the output shows
+ * neither form, or the run was a diff). Null when the command holds no such run.
+ */
 export function gitListing(command: string, out: string): { paths: string[]; staged: string[] | null } | null {
   // Asked of every command's result: one that never names git is not parsed.
   if (!command.includes('git')) return null;

@@ -182,7 +182,7 @@ describe('a pull --rebase before a push', () => {
   ].join('\n');
 
   it("counts the push's update, not the fetch's", () => {
-    expect(pushesInOutput(out)).toEqual([{ from: '1af6918', to: '9bffcc8', branch: 'main' }]);
+    expect(pushesInOutput(out)).toEqual([{ from: '1af6918', to: '9bffcc8', branch: 'main', url: 'https://github.com/o/r.git' }]);
   });
 
   it('names the commit by the hash it was pushed with, and the hash it was made as', () => {
@@ -312,7 +312,6 @@ describe("the session's own git log and remotes", () => {
       log_top: { line: 3, hash: 'ecd5389', subject: 'feat: backend v0' },
       remotes: { line: 5, list: [] },
       pushed_to: null,
-      destroyed: [],
       remote_branches: null,
       switched_to: null,
     });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sections } from '../../src/core/quality.js';
 import { LIMITS } from '../../src/core/state.js';
 import { validator } from '../../src/store/schemas.js';
-import { destroys, gitLogTop, pushedTo } from '../../src/core/shell.js';
+import { destroys, gitLogTop, pushesInOutput } from '../../src/core/shell.js';
 import { rendered } from './ledger-helper.js';
 
 /**
@@ -265,8 +265,8 @@ describe("the session's own git output, when the repository cannot be read now",
 
   it('names where its latest push went, gh repo create --push included', () => {
     const out = 'https://github.com/leo/posthog-impact-dashboard\nTo https://github.com/leo/posthog-impact-dashboard.git\n * [new branch]      HEAD -> main\nbranch \'main\' set up to track \'origin/main\'.\n';
-    expect(pushedTo(out)).toBe('https://github.com/leo/posthog-impact-dashboard.git');
-    expect(pushedTo('From github.com:a/b\n   1a..2b  main -> origin/main\n')).toBeNull();
+    expect(pushesInOutput(out).map((u) => u.url)).toEqual(['https://github.com/leo/posthog-impact-dashboard.git']);
+    expect(pushesInOutput('From github.com:a/b\n   1aaaaaa..2bbbbbb  main -> origin/main\n')).toEqual([]);
     const { md, summary } = built(user('u1', 'Publish it'), ...bash('b1', 'gh repo create posthog-impact-dashboard --public --source=. --push', out), agent('a9', [{ type: 'text', text: 'Published.' }]));
     expect(md).toContain('its latest push (line 3) went to `https://github.com/leo/posthog-impact-dashboard.git`');
     expect((summary as unknown as { session_git: { pushed_to: unknown } }).session_git.pushed_to).toEqual({ line: 3, url: 'https://github.com/leo/posthog-impact-dashboard.git' });
@@ -314,6 +314,6 @@ describe('commands that destroy what the transcript cannot give back', () => {
     const { md, summary } = built(user('u1', 'Reinstall the tool'), ...bash('b1', 'uv cache clean && uv tool install .', 'Removed 10.5GiB'), agent('c-b2', [{ type: 'tool_use', id: 'b2', name: 'Bash', input: { command: 'rm -rf build' } }]), user('r-b2', [{ type: 'tool_result', tool_use_id: 'b2', content: 'Exit code 1\nrm: build: Permission denied', is_error: true }]), agent('a9', [{ type: 'text', text: 'Reinstalled.' }]));
     expect(md).toContain('### Destructive commands\n\n*verified* — the session ran these; what they removed or discarded is not in the transcript, so check before relying on it:\n\n- line 3: cleared the uv cache — `uv cache clean && uv tool install .`');
     expect(md).toContain('- line 5: removed build recursively (the command failed: how much it did is not known)');
-    expect((summary as unknown as { session_git: { destroyed: unknown[] } }).session_git.destroyed).toHaveLength(2);
+    expect((summary as unknown as { destroyed: unknown[] }).destroyed).toHaveLength(2);
   });
 });

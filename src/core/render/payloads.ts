@@ -122,6 +122,8 @@ export function buildSummary(r: RenderInput, a: Analysis, transferReady: boolean
       captured_at: r.git.captured_at,
     },
     session_git: sessionGit(r),
+    // Commands that destroyed what the transcript cannot give back (HANDOFF.md: Repository Evidence).
+    destroyed: st.ledger.destroyed ?? [],
     // Each model the session switched to and the line it first answered from, when there was more than one.
     models: (st.meta.models?.length ?? 0) > 1 ? st.meta.models : null,
     counts: {
@@ -177,7 +179,6 @@ function sessionGit(r: RenderInput): Record<string, unknown> {
     log_top: l.logTop ?? null,
     remotes: l.remotes ?? null,
     pushed_to: l.pushedTo ?? null,
-    destroyed: l.destroyed ?? [],
     remote_branches: l.remoteBranches ?? null,
     switched_to: l.switchedTo ?? null,
   };
