@@ -213,12 +213,16 @@ function othersInTree(l: Ledger, changed: readonly FileChange[]): string {
   return `; the session's \`git\` listing at line ${t.line} also named ${others.length} file(s) this handoff does not list as changed by it (${shown}${others.length > 4 ? ', …' : ''}): ask before committing those`;
 }
 
-/** Whether the session saw no remote to push to: its `git remote -v` printed none, or (none run) its `git branch -a` listed no remote branch, and no push of its own succeeded. */
-function noRemoteSeen(l: Ledger): string {
-  if (l.lastPushLine !== undefined) return '';
-  if (l.remotes !== undefined) return l.remotes.list.length === 0 ? `; the session's \`git remote -v\` (line ${l.remotes.line}) printed no remote, so one may have to be added first` : '';
+/**
+ * Whether the session saw no remote to push to: its `git remote -v` printed none, or (none run)
+ * its `git branch -a` listed no remote branch, and no push of its own succeeded. A remote never
+ * fetched has no branch listed, so the second says "may".
+ */
+function noRemoteSeen(l: Ledger): string | null {
+  if (l.lastPushLine !== undefined) return null;
+  if (l.remotes !== undefined) return l.remotes.list.length === 0 ? `the session's \`git remote -v\` (line ${l.remotes.line}) printed no remote, so there is none to push them to` : null;
   const b = l.remoteBranches;
-  return b !== undefined && b.count === 0 ? `; the session's \`git branch -a\` (line ${b.line}) listed no remote branch, so a remote may have to be added first` : '';
+  return b !== undefined && b.count === 0 ? `the session's \`git branch -a\` (line ${b.line}) listed no remote branch, so there may be no remote to push them to` : null;
 }
 
 /** The branch's pull request, when the session saw one: a push to the branch updates it. */
@@ -383,7 +387,11 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
     // Every commit counted is named, up to five; beyond, which five are named is said.
     const list = unpushed.slice(-5).map((c) => `${c.hash} ${quote(c.subject, 80)}`).join(', ');
     const which = unpushed.length > 5 ? '; the latest 5: ' : ': ';
-    return { text: `Push the ${unpushed.length} unpushed commit(s) once the user agrees${which}${list}${prOfBranch(l)}${noRemoteSeen(l)}`, rule: 'unpushed_commits', label: 'verified', line: unpushed[unpushed.length - 1]?.line ?? null };
+    const line = unpushed[unpushed.length - 1]?.line ?? null;
+    // With no remote seen, a push is not the step: where the commits go is the user's call.
+    const noRemote = noRemoteSeen(l);
+    if (noRemote !== null) return { text: `Ask the user what becomes of the ${unpushed.length} commit(s) the session made, which are not pushed${which}${list}; ${noRemote}`, rule: 'unpushed_commits', label: 'verified', line };
+    return { text: `Push the ${unpushed.length} unpushed commit(s) once the user agrees${which}${list}${prOfBranch(l)}`, rule: 'unpushed_commits', label: 'verified', line };
   }
   const said = l.lastAgentText;
   const stated = said === null ? null : statedNextStep(said.text);

@@ -399,16 +399,21 @@ describe('unpushed commits in a repository the session saw no remote of', () => 
     return analysed(st).nextAction;
   };
 
-  it('says a remote may have to be added first, from `git branch -a` or `git remote -v`', () => {
+  it('asks the user where the commits go rather than advising a push, from `git branch -a` or `git remote -v`', () => {
     const byBranches = unpushed((l) => ran(l, 10, 'git branch -a && echo --- && git log --oneline -3', 0, '+ alice/research\n* master\n  worktree-agent-a4\n---\n04752c6 Add intent'));
     expect(byBranches.rule).toBe('unpushed_commits');
-    expect(byBranches.text).toMatch(/; the session's `git branch -a` \(line 11\) listed no remote branch, so a remote may have to be added first$/);
+    expect(byBranches.text).toMatch(/^Ask the user what becomes of the 1 commit\(s\) the session made, which are not pushed: ac1f1a4 «round 2»; /);
+    expect(byBranches.text).toMatch(/; the session's `git branch -a` \(line 11\) listed no remote branch, so there may be no remote to push them to$/);
+    expect(byBranches.text).not.toMatch(/^Push/);
     const byRemotes = unpushed((l) => ran(l, 10, 'git remote -v', 0, ''));
-    expect(byRemotes.text).toMatch(/; the session's `git remote -v` \(line 11\) printed no remote, so one may have to be added first$/);
+    expect(byRemotes.text).toMatch(/; the session's `git remote -v` \(line 11\) printed no remote, so there is none to push them to$/);
   });
 
-  it('says nothing of it when a remote branch or a remote was listed', () => {
-    expect(unpushed((l) => ran(l, 10, 'git branch -a', 0, '* master\n  remotes/origin/master')).text).not.toContain('remote may');
-    expect(unpushed((l) => ran(l, 10, 'git remote -v', 0, 'origin\tgit@github.com:o/r.git (fetch)\norigin\tgit@github.com:o/r.git (push)')).text).not.toContain('may have to be added');
+  it('advises the push, once the user agrees, when a remote branch or a remote was listed', () => {
+    for (const seen of [(l: SessionState['ledger']) => ran(l, 10, 'git branch -a', 0, '* master\n  remotes/origin/master'), (l: SessionState['ledger']) => ran(l, 10, 'git remote -v', 0, 'origin\tgit@github.com:o/r.git (fetch)\norigin\tgit@github.com:o/r.git (push)')]) {
+      const n = unpushed(seen);
+      expect(n.text).toMatch(/^Push the 1 unpushed commit\(s\) once the user agrees: ac1f1a4 «round 2»$/);
+      expect(n.text).not.toContain('remote');
+    }
   });
 });

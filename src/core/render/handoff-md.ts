@@ -519,7 +519,9 @@ function unknowns(a: Analysis): string {
 function nextActionBody(a: Analysis): string {
   const n = a.nextAction;
   const why = n.rule === 'unknown' ? 'nothing in the transcript decides it' : `rule: ${n.rule.replace(/_/g, ' ')}${atLine(n.line)}`;
-  return `${n.text.replace(/\r?\n/g, ' ')}\n\n${label(n.label)} — ${why}`;
+  // Readers took "verified" for the action's warrant: it is the evidence's, and the action is advice.
+  const advice = n.label === 'verified' ? '. What the rule rests on is verified; the action is advice drawn from it, not something the user asked for' : '';
+  return `${n.text.replace(/\r?\n/g, ' ')}\n\n${label(n.label)} — ${why}${advice}`;
 }
 
 function recent(r: RenderInput, shown: number): string {
