@@ -109,6 +109,8 @@ export interface Analysis {
   stateNow: { text: string; seq: number; who: 'agent' | 'user'; chars?: number } | null;
   /** Tool calls the session made after the agent's last message (the message is then not the whole story). */
   afterStateNow: { calls: number; line: number } | null;
+  /** The shell commands the transcript records no result for (of those the state keeps): whether they ran, and what they did, is not known. */
+  withoutResult: { line: number; command: string }[];
   end: End;
   current: CurrentState;
   nextAction: NextAction;
@@ -603,6 +605,9 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     requestsTotal: l.requestsTotal,
     stateNow,
     afterStateNow: stateNow?.who === 'agent' ? (l.since ?? null) : null,
+    withoutResult: st.commands
+      .filter((c) => c.resultSeq === undefined)
+      .map((c) => ({ line: c.seq + 1, command: c.command })),
     end,
     current,
     nextAction: na,

@@ -41,3 +41,34 @@ describe("the next action's label", () => {
     expect(next).not.toContain('advice');
   });
 });
+
+describe('a command the transcript records no result for', () => {
+  const copy = "$latest = Get-ChildItem -Path \"$env:USERPROFILE\\.codex\\sessions\" -Recurse -Filter *.jsonl | Select-Object -First 1; Copy-Item -LiteralPath $latest.FullName -Destination (Join-Path (Get-Location) 'codex-session.jsonl') -Force";
+
+  it('is named under How it ended, whole enough to see what it writes, and in both payloads', () => {
+    const { md, summary, llm } = built(
+      user('u1', 'Export the session log into the repo'),
+      ...bash('b1', 'git status --short', ''),
+      agent('c2', [{ type: 'tool_use', id: 'b2', name: 'Bash', input: { command: copy } }]),
+      ...bash('b3', 'ls', 'README.md'),
+    );
+    const now = sections(md).get('State right now (verbatim tail)') ?? '';
+    expect(now).toContain("No result is recorded for the command at line 4 (`$latest = Get-ChildItem");
+    expect(now).toContain("'codex-session.jsonl') -Force`): whether it ran, and what it did, is not known");
+    expect(summary.commands_without_result).toEqual([{ line: 4, command: copy }]);
+    expect(llm.commands_without_result).toEqual(summary.commands_without_result);
+  });
+
+  it('counts several, naming the latest three', () => {
+    const calls = ['a', 'b', 'c', 'd'].map((x) => agent(`c-${x}`, [{ type: 'tool_use', id: x, name: 'Bash', input: { command: `echo ${x}` } }]));
+    const { md, summary } = built(user('u1', 'Run them'), ...calls, agent('a1', [{ type: 'text', text: 'Started.' }]));
+    expect(sections(md).get('State right now (verbatim tail)')).toContain('No result is recorded for 4 commands, the latest at line 3 (`echo b`), line 4 (`echo c`), line 5 (`echo d`): whether they ran, and what they did, is not known');
+    expect((summary.commands_without_result as unknown[]).length).toBe(4);
+  });
+
+  it('says nothing when every command has its result', () => {
+    const { md, summary } = built(user('u1', 'List the files'), ...bash('b1', 'ls', 'README.md'), agent('a1', [{ type: 'text', text: 'One file.' }]));
+    expect(md).not.toContain('No result is recorded');
+    expect(summary.commands_without_result).toEqual([]);
+  });
+});

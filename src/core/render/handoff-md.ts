@@ -143,7 +143,18 @@ function stateNow(a: Analysis): string {
 
 function endLine(a: Analysis): string {
   const e = a.end;
-  return `**How it ended: ${e.kind}**${atLine(e.line)} — ${label(e.kind === 'unknown' ? 'unknown' : 'inferred')}: ${e.why}`;
+  return `**How it ended: ${e.kind}**${atLine(e.line)} — ${label(e.kind === 'unknown' ? 'unknown' : 'inferred')}: ${e.why}${withoutResult(a.withoutResult)}`;
+}
+
+/** Commands with no result recorded: a write or a deletion among them may or may not have happened. */
+function withoutResult(cs: Analysis['withoutResult']): string {
+  if (cs.length === 0) return '';
+  // One is shown at length (where a copy writes to may come late in it); several, each shorter.
+  const max = cs.length === 1 ? 400 : 120;
+  const one = (c: Analysis['withoutResult'][number]): string => `line ${c.line} (${code(oneLine(c.command, max), max)})`;
+  const shown = cs.slice(-3);
+  const which = cs.length === 1 ? `the command at ${one(cs[0] as Analysis['withoutResult'][number])}` : `${cs.length} commands, ${cs.length > 3 ? 'the latest at ' : 'at '}${shown.map(one).join(', ')}`;
+  return `. No result is recorded for ${which}: whether ${cs.length === 1 ? 'it' : 'they'} ran, and what ${cs.length === 1 ? 'it' : 'they'} did, is not known`;
 }
 
 /**
