@@ -1,7 +1,7 @@
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
 import { decideOutcome, lastLine, lastStarted } from './outcome.js';
 import type { Outcome } from './outcome.js';
-import { andChain, branchSwitch, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, destroys, diffedPaths, diffsTheTree, exitMeansNoMatch, gitListing, branchPullRequest, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
+import { andChain, branchSwitch, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, destroys, diffedPaths, diffsTheTree, exitMeansNoMatch, gitListing, branchPullRequest, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, noCommitsYet, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
 import type { CheckTarget } from './shell.js';
 import { fmtClock, fmtOffset, localMinutes, offsetFromDate, startClaim, startsBeforeSession } from './clock.js';
 import { contentLines, DOC_LIMITS, namingRequest, readLines } from './documents.js';
@@ -202,7 +202,10 @@ export interface Ledger {
    * and its line; `staged`: those it showed staged; `committed`: the line of a later commit of
    * what was staged, which `paths` no longer holds.
    */
-  treeListed?: { line: number; paths: string[]; staged?: string[]; committed?: number };
+  /** `limited`: the listing named paths, and showed only those. */
+  /** The session's git said the branch has no commit yet (and it made none since). */
+  noCommits?: { line: number; branch: string };
+  treeListed?: { line: number; paths: string[]; staged?: string[]; committed?: number; limited?: true };
   /**
    * The files the session's latest `git status`, `git diff --name-only` or `git diff` before its
    * first write showed changed (the first 200), and its line: work in the tree that was there
@@ -886,12 +889,20 @@ function firstFailureLine(out: string): string | null {
 function noteGit(l: Ledger, command: string, out: string, line: number, failed: boolean, cwd: string | undefined): void {
   // What the session's own git and gh runs printed; most commands name neither.
   const namesGit = /\bgit\b/.test(command);
-  if (namesGit) l.gitRan = line;
+  if (namesGit) {
+    l.gitRan = line;
+    // Said by a failing `git log` too: it is the repository's state, not the command's failure.
+    const empty = noCommitsYet(out);
+    if (empty !== null) l.noCommits = { line, branch: clip(empty, 200) };
+  }
   if (!failed && (namesGit || /\bgh\b/.test(command))) {
     const pr = branchPullRequest(command, out);
     if (pr !== null) l.branchPr = pr.state === undefined ? { url: clip(pr.url, 300), line } : { url: clip(pr.url, 300), line, state: pr.state };
     const top = gitLogTop(command, out);
-    if (top !== null) l.logTop = { line, hash: top.hash, subject: clip(top.subject, 160) };
+    if (top !== null) {
+      l.logTop = { line, hash: top.hash, subject: clip(top.subject, 160) };
+      delete l.noCommits;
+    }
     const branches = remoteBranchCount(command, out);
     if (branches !== null) l.remoteBranches = { line, count: branches };
     const remotes = gitRemotes(command, out);
@@ -908,6 +919,7 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
   if (listed !== null) {
     const paths = listed.paths.slice(0, 200);
     l.treeListed = listed.staged === null ? { line, paths } : { line, paths, staged: listed.staged.slice(0, 200) };
+    if (listed.limited) l.treeListed.limited = true;
   }
   if (!failed && isGitMergeOrPull(command)) {
     // A merge or pull writes the files it brings in: `create mode 100644 path`, ` path | 3 ++-`.
@@ -934,12 +946,13 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
     for (const c of made) {
       if (!l.commits.some((x) => x.hash === c.hash)) push(l.commits, c.files === undefined ? { hash: c.hash, subject: clip(c.subject, 160), branch: c.branch, line, pushed: false } : { hash: c.hash, subject: clip(c.subject, 160), branch: c.branch, line, pushed: false, files: c.files }, LEDGER_LIMITS.COMMITS);
       l.lastCommitLine = line;
+      delete l.noCommits;
     }
     // What the latest listing showed staged went into this commit; the rest is still uncommitted.
     const t = l.treeListed;
     if (made.length > 0 && t?.staged !== undefined && t.line < line && t.committed === undefined && commitsStagedOnly(command)) {
       const staged = t.staged;
-      l.treeListed = { line: t.line, paths: t.paths.filter((p) => !staged.includes(p)), committed: line };
+      l.treeListed = { line: t.line, paths: t.paths.filter((p) => !staged.includes(p)), committed: line, ...(t.limited ? { limited: true as const } : {}) };
     }
   }
   if (!failed && isGitRebase(command)) l.lastRebaseLine = line;
@@ -1059,12 +1072,13 @@ function namesCommand(sentences: readonly string[], command: string): boolean {
  * The latest `git` listing of uncommitted files that still holds after the session's last commit:
  * one made after it, or one whose staged files that commit took (the rest still uncommitted).
  */
-export function listingAfterLastCommit(l: Ledger): { line: number; paths: string[]; committed?: number } | null {
+export function listingAfterLastCommit(l: Ledger): { line: number; paths: string[]; committed?: number; limited?: true } | null {
   const t = l.treeListed;
   if (t === undefined) return null;
   const last = l.lastCommitLine ?? -1;
-  if (t.committed !== undefined) return t.committed >= last ? { line: t.line, paths: t.paths, committed: t.committed } : null;
-  return t.line > last ? { line: t.line, paths: t.paths } : null;
+  const lim = t.limited ? { limited: true as const } : {};
+  if (t.committed !== undefined) return t.committed >= last ? { line: t.line, paths: t.paths, committed: t.committed, ...lim } : null;
+  return t.line > last ? { line: t.line, paths: t.paths, ...lim } : null;
 }
 
 /** Open failures: not closed by a later passing run, once per target (the latest). */

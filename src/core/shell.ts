@@ -800,18 +800,25 @@ export function diffedPaths(command: string, out: string): string[] | null {
  * the short form, the "Changes to be committed" part of the long one; null when the output shows
  * neither form, or the run was a diff). Null when the command holds no such run.
  */
-export function gitListing(command: string, out: string): { paths: string[]; staged: string[] | null } | null {
+export function gitListing(command: string, out: string): { paths: string[]; staged: string[] | null; limited?: true } | null {
   // Asked of every command's result: one that never names git is not parsed.
   if (!command.includes('git')) return null;
   let kind: 'status' | 'names' | 'name-status' | null = null;
+  let limited = false;
   for (const ws of programs(command)) {
     if (strip(base(ws[0] ?? '')) !== 'git') continue;
-    const sub = ws.slice(1).find((a) => !a.startsWith('-'));
-    if (sub === 'status') kind = 'status';
-    else if (sub === 'diff' && ws.includes('--name-only')) kind = 'names';
-    else if (sub === 'diff' && ws.includes('--name-status')) kind = 'name-status';
+    const at = ws.findIndex((a, i) => i > 0 && !a.startsWith('-'));
+    const sub = ws[at];
+    const listing = sub === 'status' ? 'status' : sub === 'diff' && ws.includes('--name-only') ? 'names' : sub === 'diff' && ws.includes('--name-status') ? 'name-status' : null;
+    if (listing === null) continue;
+    kind = listing;
+    // Paths after the subcommand (a status's words, a diff's after `--`) limit what it lists.
+    const rest = ws.slice(at + 1);
+    const dash = rest.indexOf('--');
+    limited = listing === 'status' ? rest.some((a) => !a.startsWith('-')) : dash !== -1 && dash < rest.length - 1;
   }
   if (kind === null) return null;
+  const lim = limited ? { limited: true as const } : {};
   const paths: string[] = [];
   const add = (list: string[], p: string): void => {
     const t = unquote(p);
@@ -819,7 +826,7 @@ export function gitListing(command: string, out: string): { paths: string[]; sta
   };
   if (kind === 'names') for (const l of out.split('\n')) if (/^[^\s(][^\t]*$/.test(l) && !/^(?:warning|fatal|error):/.test(l)) add(paths, l);
   if (kind === 'name-status') for (const m of out.matchAll(/^[MADRCTU]\d*\t(?:[^\t\n]+\t)?([^\t\n]+)$/gm)) add(paths, m[1] as string);
-  if (kind !== 'status') return { paths, staged: null };
+  if (kind !== 'status') return { paths, staged: null, ...lim };
   const staged: string[] = [];
   for (const m of out.matchAll(STATUS_LONG)) add(paths, m[1] as string);
   let short = false;
@@ -833,7 +840,18 @@ export function gitListing(command: string, out: string): { paths: string[]; sta
   const toCommit = /^Changes to be committed:\n(?:\s+\(use .*\n)*((?:\t.+\n?)+)/m.exec(out);
   if (toCommit?.[1] !== undefined) for (const m of toCommit[1].matchAll(STATUS_LONG)) add(staged, m[1] as string);
   const known = short || toCommit !== null || /^(?:Changes not staged for commit|Untracked files|nothing to commit)/m.test(out);
-  return { paths, staged: known ? staged : null };
+  return { paths, staged: known ? staged : null, ...lim };
+}
+
+/**
+ * The branch of a repository with no commit yet, as git says so: `git log`'s "your current branch
+ * 'x' does not have any commits yet", a long `git status`'s "No commits yet" under its branch, or
+ * `git status -sb`'s "## No commits yet on x". Null when the output says none of these.
+ */
+export function noCommitsYet(out: string): string | null {
+  if (!out.includes('o commits yet') && !out.includes('any commits yet')) return null;
+  const m = /your current branch '([^'\n]{1,200})' does not have any commits yet/.exec(out) ?? /^On branch (\S{1,200})\n+No commits yet$/m.exec(out) ?? /^## No commits yet on (\S{1,200})$/m.exec(out);
+  return m?.[1] ?? null;
 }
 
 /** The files `gitListing` gives, alone. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sections } from '../../src/core/quality.js';
+import { gitListing, noCommitsYet } from '../../src/core/shell.js';
 import { validator } from '../../src/store/schemas.js';
 import { rendered } from './ledger-helper.js';
 
@@ -70,5 +71,41 @@ describe('a command the transcript records no result for', () => {
     const { md, summary } = built(user('u1', 'List the files'), ...bash('b1', 'ls', 'README.md'), agent('a1', [{ type: 'text', text: 'One file.' }]));
     expect(md).not.toContain('No result is recorded');
     expect(summary.commands_without_result).toEqual([]);
+  });
+});
+
+describe('what git said of a repository with no commit yet', () => {
+  it('reads the branch from git log\'s error, a long git status and git status -sb', () => {
+    expect(noCommitsYet("fatal: your current branch 'master' does not have any commits yet\n")).toBe('master');
+    expect(noCommitsYet('On branch main\n\nNo commits yet\n\nUntracked files:\n\tREADME.md\n')).toBe('main');
+    expect(noCommitsYet('## No commits yet on feat/x\n?? a.ts\n')).toBe('feat/x');
+    expect(noCommitsYet('On branch main\nnothing to commit, working tree clean\n')).toBeNull();
+    expect(noCommitsYet('echo "No commits yet"')).toBeNull();
+  });
+
+  it('is said in Repository Evidence and session_git, from a failing git log, until the session commits', () => {
+    const empty = "Exit code: 1\nfatal: your current branch 'master' does not have any commits yet";
+    const { md, summary } = built(user('u1', 'What is committed?'), ...bash('b1', 'git log --oneline -20', empty), agent('a1', [{ type: 'text', text: 'Nothing yet.' }]));
+    expect(sections(md).get('Repository Evidence')).toContain('git said at line 3 that the branch `master` has no commits yet: nothing in the repository was committed then, and the session made no commit after');
+    expect((summary.session_git as Record<string, unknown>).no_commits).toEqual({ line: 3, branch: 'master' });
+    const later = built(user('u1', 'Commit it'), ...bash('b1', 'git log', empty), ...bash('b2', 'git add -A && git commit -m "first"', '[master (root-commit) 1a2b3c4] first\n 2 files changed'));
+    expect(later.md).not.toContain('has no commits yet');
+    expect((later.summary.session_git as Record<string, unknown>).no_commits).toBeNull();
+  });
+});
+
+describe('a git listing limited to the paths it named', () => {
+  it('is marked limited: a status with paths, a name-only diff after --; not a bare status or a diff against a revision', () => {
+    expect(gitListing('git status --short lib/images.ts public/placeholder.jpg', '?? lib/images.ts\n?? public/placeholder.jpg\n')).toEqual({ paths: ['lib/images.ts', 'public/placeholder.jpg'], staged: [], limited: true });
+    expect(gitListing('git diff --name-only -- src', 'src/a.ts\n')?.limited).toBe(true);
+    expect(gitListing('git status --short', '?? a.ts\n')?.limited).toBeUndefined();
+    expect(gitListing('git -C /w status -sb', '## main\n M a.ts\n')?.limited).toBeUndefined();
+    expect(gitListing('git diff --name-only HEAD~1', 'a.ts\n')?.limited).toBeUndefined();
+  });
+
+  it('says so where the session\'s listing is given, and in session_git', () => {
+    const { md, summary } = built(user('u1', 'Which are new?'), ...bash('b1', 'git status --short lib/images.ts', '?? lib/images.ts'), agent('a1', [{ type: 'text', text: 'It is untracked.' }]));
+    expect(sections(md).get('Repository Evidence')).toContain("the session's latest `git status` or `git diff --name-only` (line 3), limited to the paths it named, listed 1 uncommitted file(s): `lib/images.ts`");
+    expect((summary.session_git as Record<string, unknown>).uncommitted_listed).toEqual({ line: 3, paths: ['lib/images.ts'], committed_line: null, limited: true });
   });
 });

@@ -368,10 +368,12 @@ function listedBySession(r: RenderInput, a: Analysis): string | null {
   const shown = t.paths.slice(0, MD.LISTED);
   const more = t.paths.length > shown.length ? `, … ${t.paths.length - shown.length} more` : '';
   const afterCommit = r.state.ledger.lastCommitLine === null ? '' : ', after its last commit,';
+  // A listing of named paths says nothing of the others.
+  const limited = t.limited ? ', limited to the paths it named,' : '';
   const what =
     t.committed === undefined
-      ? `the session's latest \`git status\` or \`git diff --name-only\` (line ${t.line})${afterCommit} listed ${t.paths.length} uncommitted file(s)`
-      : `the session's latest \`git status\` (line ${t.line}) showed ${t.paths.length} file(s) unstaged or untracked, which its commit at line ${t.committed} (of what was staged) left uncommitted`;
+      ? `the session's latest \`git status\` or \`git diff --name-only\` (line ${t.line})${afterCommit}${limited} listed ${t.paths.length} uncommitted file(s)`
+      : `the session's latest \`git status\` (line ${t.line})${limited} showed ${t.paths.length} file(s) unstaged or untracked, which its commit at line ${t.committed} (of what was staged) left uncommitted`;
   // A listing is what the tree held then: files the session wrote later are not in it.
   const later = a.filesChanged.filter((f) => f.line > t.line).length;
   const since = later === 0 ? '' : ` The session wrote ${later} file(s) after it (Files changed below), which it could not list.`;
@@ -386,6 +388,7 @@ function gitSeenBySession(r: RenderInput): string | null {
   const l = r.state.ledger;
   const parts: string[] = [];
   if (l.logTop !== undefined) parts.push(`its latest \`git log\` (line ${l.logTop.line}) began with ${code(l.logTop.hash)} «${oneLine(l.logTop.subject, 100)}»`);
+  if (l.noCommits !== undefined) parts.push(`git said at line ${l.noCommits.line} that the branch ${code(l.noCommits.branch)} has no commits yet: nothing in the repository was committed then, and the session made no commit after`);
   const rm = l.remotes;
   if (rm !== undefined) parts.push(rm.list.length === 0 ? `its latest \`git remote -v\` (line ${rm.line}) printed no remote` : `its latest \`git remote -v\` (line ${rm.line}) named ${rm.list.map((x) => `${code(x.name)} ${code(x.url, 300)}`).join(', ')}`);
   if (l.pushedTo !== undefined) parts.push(`its latest push (line ${l.pushedTo.line}) went to ${code(l.pushedTo.url, 300)}`);

@@ -176,9 +176,10 @@ function sessionGit(r: RenderInput): Record<string, unknown> {
     recorded: { branch: meta.branch ?? null, commit: meta.commit ?? null, cwd: meta.cwd ?? null, repository_url: meta.remote ?? null },
     // The working directory the session began in, and the line from which `cwd` holds, when they differ.
     cwd_moved: meta.cwd !== undefined && meta.firstCwd !== undefined && meta.cwd !== meta.firstCwd ? { began_in: meta.firstCwd, line: meta.cwdSince ?? null } : null,
-    uncommitted_listed: listed === null ? null : { line: listed.line, paths: listed.paths, committed_line: listed.committed ?? null },
+    uncommitted_listed: listed === null ? null : { line: listed.line, paths: listed.paths, committed_line: listed.committed ?? null, ...(listed.limited ? { limited: true } : {}) },
     // The ledger keeps each of these in the payload's own shape.
     log_top: l.logTop ?? null,
+    no_commits: l.noCommits ?? null,
     remotes: l.remotes ?? null,
     pushed_to: l.pushedTo ?? null,
     remote_branches: l.remoteBranches ?? null,
