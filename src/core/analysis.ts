@@ -282,6 +282,14 @@ function headingBefore(text: string, sentence: string): string | null {
 }
 
 export function endOf(st: SessionState, parent: string | null = null): End {
+  const e = endKind(st, parent);
+  const c = st.ledger.closed;
+  // Closed after its last event: the user ended it there, it did not just stop.
+  if (c === undefined || e.line === null || c.line <= (st.ledger.last?.line ?? 0)) return e;
+  return { ...e, why: `${e.why}; then the user closed the session with \`${c.command}\` (line ${c.line})` };
+}
+
+function endKind(st: SessionState, parent: string | null): End {
   const l = st.ledger;
   const asked = parent === null ? 'the user' : 'the session that started it';
   const last = l.last;

@@ -145,6 +145,8 @@ export interface Ledger {
   claims: Claim[];
   contradictions: Contradiction[];
   last: { event: LastEvent; line: number } | null;
+  /** The user's last `/exit`: the session was closed there, if nothing came after it. */
+  closed?: { line: number; command: string };
   lastAgentText: { line: number; text: string } | null;
   /** A question the agent asked through a tool, still unanswered. */
   pendingQuestion: { line: number; text: string; id: string } | null;

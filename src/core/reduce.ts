@@ -196,6 +196,9 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
     case 'context_limit':
       st.contextLimit = f.limit;
       return;
+    case 'closed':
+      if (main) st.ledger.closed = { line, command: f.command };
+      return;
     case 'compaction':
       if (!st.compacted) st.compactions += 1;
       st.compacted = true;

@@ -64,6 +64,8 @@ export type Fact =
   | { t: 'usage'; used: number; limit?: number; key?: string }
   | { t: 'context_limit'; limit: number }
   | { t: 'compaction' }
+  /** The user closed the harness (Claude Code's `/exit`, `/quit`). */
+  | { t: 'closed'; command: string }
   | {
       t: 'tool_call';
       id: string;

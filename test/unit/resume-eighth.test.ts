@@ -109,3 +109,39 @@ describe('a git listing limited to the paths it named', () => {
     expect((summary.session_git as Record<string, unknown>).uncommitted_listed).toEqual({ line: 3, paths: ['lib/images.ts'], committed_line: null, limited: true });
   });
 });
+
+describe('a conversation the user rewound, and closed', () => {
+  const b = { ...base, version: '2.1.42', isSidechain: false, userType: 'external' };
+  const u = (uuid: string, parentUuid: string | null, content: string) => ({ ...b, type: 'user', uuid, parentUuid, message: { role: 'user', content } });
+  const a = (uuid: string, parentUuid: string, text: string) => ({ ...b, type: 'assistant', uuid, parentUuid, message: { role: 'assistant', content: [{ type: 'text', text }] } });
+  const hook = (uuid: string, parentUuid: string) => ({ ...b, type: 'system', subtype: 'stop_hook_summary', uuid, parentUuid });
+  const exit = (uuid: string, parentUuid: string) => u(uuid, parentUuid, '<command-name>/exit</command-name>\n            <command-message>exit</command-message>\n            <command-args></command-args>');
+  const rewound = [
+    u('u1', null, 'Read the idea document'),
+    a('a1', 'u1', 'It proposes two folders.'),
+    hook('h1', 'a1'),
+    u('u2', 'h1', 'I like it: list its strengths'),
+    a('a2', 'u2', 'Five strengths, all of them real.'),
+    hook('h2', 'a2'),
+    u('u3', 'h1', "I don't like it: list its weak points"),
+    a('a3', 'u3', 'Five weak points.'),
+  ];
+
+  it("marks the agent's messages on the branch the user left, as the requests are", () => {
+    const { md } = built(...rewound);
+    const said = sections(md).get('What the agent reported') ?? '';
+    expect(said).toContain('- line 5 — Five strengths, all of them real. *(in the branch left at line 7)*');
+    expect(said).toMatch(/- line 8 — Five weak points\.$/m);
+  });
+
+  it('says the user closed the session with /exit after its last event, in How it ended and the payload', () => {
+    const { md, summary } = built(...rewound, exit('x1', 'a3'));
+    expect(sections(md).get('State right now (verbatim tail)')).toContain("**How it ended: done** (line 8) — *inferred*: the agent's last message closes its turn; then the user closed the session with `/exit` (line 9)");
+    expect((summary.end as { why: string }).why).toMatch(/; then the user closed the session with `\/exit` \(line 9\)$/);
+  });
+
+  it('says nothing of an /exit the session went on after (resumed)', () => {
+    const { md } = built(...rewound, exit('x1', 'a3'), u('u4', 'x1', 'Now a balanced opinion'), a('a4', 'u4', 'Balanced: try it.'));
+    expect(md).not.toContain('closed the session');
+  });
+});

@@ -49,6 +49,8 @@ const DENIED = /^(?:The user doesn't want to proceed with this tool use|Permissi
 const SUBAGENT_TOOLS = new Set(['Task', 'Agent']);
 
 /** Text that Claude Code injects into the user stream; never the user's objective. */
+/** The user's `/exit` (or `/quit`): Claude Code writes the command as a user line of its own. */
+const CLOSED = /^\s*<command-name>(\/(?:exit|quit))<\/command-name>/;
 const NOTICE = /^\s*(<(command-name|command-message|command-args|local-command-stdout|local-command-stderr|system-reminder|user-prompt-submit-hook|bash-input|bash-stdout|bash-stderr|ide_selection|ide_opened_file)>|Caveat: |\[Request interrupted)/;
 const INTERRUPTED = /^\s*\[Request interrupted by user/;
 const TOOL_INTERRUPTED = /^(The user doesn't want to proceed with this tool use|Permission prompt was aborted|\[Request interrupted)/;
@@ -315,6 +317,8 @@ function readUser(obj: Record<string, unknown>, message: Record<string, unknown>
     obs.text = texts.join('\n\n');
   }
   if (obj.isMeta === true || NOTICE.test(obs.text)) obs.notice = true;
+  const closed = CLOSED.exec(obs.text);
+  if (closed?.[1] !== undefined) obs.facts.push({ t: 'closed', command: closed[1] });
   if (INTERRUPTED.test(obs.text)) obs.facts.push({ t: 'interrupted', message: obs.text.trim().slice(0, 200) });
   // A request is what the user typed: text blocks, never a tool result's content.
   if (obj.isMeta !== true) {

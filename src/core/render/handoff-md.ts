@@ -172,8 +172,7 @@ function requests(a: Analysis, parent: string | null): string {
   const branch = (n: number): string => {
     const back = a.rewinds.find((w) => w.line === n);
     if (back !== undefined) return ` *(the user went back to line ${back.to}: lines ${back.to + 1}–${n - 1} are a branch the conversation left)*`;
-    const left = a.rewinds.find((w) => w.to < n && n < w.line);
-    return left === undefined ? '' : ` *(in the branch left at line ${left.line})*`;
+    return leftBranch(a, n);
   };
   const row = (r: (typeof rs)[number]): string => `line ${r.line} — ${kind(r.kind)}${oneLine(r.text, MD.REQUEST_CHARS)}${branch(r.line)}`;
   const shown = rs.length <= MD.REQUESTS_HEAD + MD.REQUESTS_TAIL ? rs.map(row) : [...rs.slice(0, MD.REQUESTS_HEAD).map(row), `… ${rs.length - MD.REQUESTS_HEAD - MD.REQUESTS_TAIL} more in HANDOFF.summary.json …`, ...rs.slice(-MD.REQUESTS_TAIL).map(row)];
@@ -520,10 +519,16 @@ function failures(a: Analysis, level: Level): string {
   return `Open failures only: a failure that a later run of the same check fixed is listed apart.\n\n${bullets(lines)}${fixed}`;
 }
 
+/** A line on a branch the user rewound away from (Claude Code's rewind): what it says is no longer the conversation. */
+function leftBranch(a: Analysis, n: number): string {
+  const left = a.rewinds.find((w) => w.to < n && n < w.line);
+  return left === undefined ? '' : ` *(in the branch left at line ${left.line})*`;
+}
+
 function agentMessages(a: Analysis): string {
   const ms = a.agentMessages.slice(-MD.AGENT_MESSAGES);
   if (ms.length === 0) return NONE;
-  return `${label('reported')} — the agent's own messages, latest last (shortened; every turn is in timeline.jsonl):\n\n${bullets(ms.map((m) => `line ${m.line} — ${oneLine(m.text, MD.AGENT_CHARS)}`))}`;
+  return `${label('reported')} — the agent's own messages, latest last (shortened; every turn is in timeline.jsonl):\n\n${bullets(ms.map((m) => `line ${m.line} — ${oneLine(m.text, MD.AGENT_CHARS)}${leftBranch(a, m.line)}`))}`;
 }
 
 function unknowns(a: Analysis): string {
