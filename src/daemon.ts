@@ -234,13 +234,14 @@ export class Daemon {
   }
 
   /**
-   * A new subagent's parent is re-rendered through the queue, forced, when workers run: it may be
-   * building in one right now, and one session never builds in two places at once.
+   * A new subagent's parent, or a subagent whose task its parent's build learned, is re-rendered
+   * through the queue, forced, when workers run: it may be building in one right now, and one
+   * session never builds in two places at once.
    */
-  private linkParentNow(parentPath: string): boolean {
+  private linkParentNow(path: string): boolean {
     if (!this.pool) return true;
-    this.relink.add(parentPath);
-    this.scheduler.schedule(parentPath, 'live');
+    this.relink.add(path);
+    this.scheduler.schedule(path, 'live');
     return false;
   }
 
@@ -550,6 +551,8 @@ export class Daemon {
       this.engine.forget(res.dir);
       this.log.debug({ session: res.session, ms: res.build_ms }, 'built in a worker');
       this.afterBuild(r, res, before, hadSession);
+      // Subagents whose task this build learned: re-rendered on the main lane, forced.
+      for (const p of res.dependents ?? []) this.linkParentNow(p);
       // Stamping writes other sessions' folders: in the main lane, with no worker build running.
       const dirs = this.successorDirs(res, !hadSession || res.revision === 1);
       if (dirs.length > 0) void this.exclusive(() => this.stamp(dirs));

@@ -262,8 +262,19 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
       pushBounded((st.plans ??= []), plan, LIMITS.PLANS);
       return;
     }
-    case 'subagent':
-      pushBounded(st.subagents, f.background ? { id: f.id, description: head(f.description ?? '', 200), seq, background: true } : { id: f.id, description: head(f.description ?? '', 200), seq }, LIMITS.SUBAGENTS);
+    case 'subagent': {
+      const s: SessionState['subagents'][number] = f.background ? { id: f.id, description: head(f.description ?? '', 200), seq, background: true } : { id: f.id, description: head(f.description ?? '', 200), seq };
+      const prompt = f.prompt?.trim();
+      if (main && prompt !== undefined && prompt.length > 0) {
+        s.prompt = head(prompt, LIMITS.SUBAGENT_PROMPT_CHARS);
+        if (prompt.length > LIMITS.SUBAGENT_PROMPT_CHARS) s.prompt_chars = prompt.length;
+        s.line = line;
+      }
+      pushBounded(st.subagents, s, LIMITS.SUBAGENTS);
+      return;
+    }
+    case 'subagent_id':
+      if (main) for (const s of st.subagents) if (s.id === f.call && s.id !== '') s.agent = f.agent;
       return;
     case 'request':
       if (main && f.kind === 'request' && st.objective === null) {

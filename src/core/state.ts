@@ -43,6 +43,8 @@ export const LIMITS = {
   FILES: 1000,
   TOOL_IDS: 128,
   SUBAGENTS: 100,
+  /** The head of a subagent's task kept in its parent's state (100 of them at most). */
+  SUBAGENT_PROMPT_CHARS: 2000,
   /** Tasks of a Claude Code task list: the last created are kept. */
   TASKS: 200,
   FAILURE_TEXT_CHARS: 300,
@@ -202,8 +204,13 @@ export interface SessionState {
    * yet gets the next number, so no number is given twice, whatever was deleted or cut.
    */
   taskSeq: number;
-  /** Subagents the session launched; `result_seq` and `ok`: their call's result, once it came back. */
-  subagents: { id: string; description: string; seq: number; background?: true; result_seq?: number; ok?: boolean }[];
+  /**
+   * Subagents the session launched; `result_seq` and `ok`: their call's result, once it came back.
+   * `prompt` (its head, SUBAGENT_PROMPT_CHARS; `prompt_chars` its length when cut) and `line`: the
+   * task the call gave, at that line; `agent`: the agent id its result named, whose transcript
+   * holds the subagent's own turns (its handoff takes this task as its objective when it holds none).
+   */
+  subagents: { id: string; description: string; seq: number; background?: true; result_seq?: number; ok?: boolean; prompt?: string; prompt_chars?: number; line?: number; agent?: string }[];
   /**
    * Set in states begun since subagent results are read: in an older state, a subagent without
    * `result_seq` may have returned before it was loaded, and is not said to be still running.

@@ -125,7 +125,9 @@ export type Fact =
   | { t: 'recap'; next: string }
   | { t: 'interrupted'; message: string }
   /** `background`: started with run_in_background; its call's result is the launch, not the report. */
-  | { t: 'subagent'; id: string; description?: string; background?: true };
+  | { t: 'subagent'; id: string; description?: string; background?: true; prompt?: string }
+  /** A subagent call's result names the agent it ran (Claude Code's `toolUseResult.agentId`): its own transcript is `agent-<agent>.jsonl`. */
+  | { t: 'subagent_id'; call: string; agent: string };
 
 /** What a reader makes of one parsed line, before classification and redaction. */
 export interface Observation {

@@ -11,11 +11,13 @@ import type { Pressure } from '../core/pressure.js';
 import { computePressure } from '../core/pressure.js';
 import { renderAll } from '../core/render/index.js';
 import type { RenderInput } from '../core/render/index.js';
+import type { ParentTask } from '../core/render/input.js';
 import type { SessionState } from '../core/state.js';
 import { stateJson } from '../core/state.js';
 import { utf8 } from '../core/utf8.js';
 import { ensureDir, hashPrefix, moveDir, removeEmptyDir, removeFile, writeAtomic } from '../store/files.js';
 import { indexEntry } from '../store/index-file.js';
+import type { IndexEntry } from '../store/index-file.js';
 import { FILES, STATE_FILE_RE, stateFileName } from '../store/layout.js';
 import type { HistoryEntry, Manifest, ProjectSource, StateAt, UnsealedManifest } from '../store/manifest.js';
 import { seal, serializeManifest, stateBehind } from '../store/manifest.js';
@@ -73,7 +75,8 @@ export async function commit(e: Parts, ctx: Ctx, base: Base, state: SessionState
   const pressure = computePressure(state, deps.config.pressure);
   const existingMd = await readFile(join(dir, FILES.handoff), 'utf8').catch(() => null);
   const contract = existingMd === null ? null : extractContract(existingMd);
-  const children = deps.index.childrenOf(prev.session).map((c) => ({ id: c.id, dir: c.dir }));
+  const children = childrenOf(deps, prev).map((c) => ({ id: c.id, dir: c.dir }));
+  const parentTask = await taskFromParent(e, prev, state);
   const token = randomBytes(32).toString('hex');
   const title = prev.title_override ?? state.meta.title ?? null;
   const histReq = historyRequest(ctx.req, prev, pressure);
@@ -103,6 +106,7 @@ export async function commit(e: Parts, ctx: Ctx, base: Base, state: SessionState
     pressure,
     contract,
     parentSession: prev.parent_session,
+    parentTask,
     childSessions: children,
     redactions: state.redactions,
     history: history.sort(),
@@ -164,7 +168,7 @@ export async function commit(e: Parts, ctx: Ctx, base: Base, state: SessionState
     quality: { transfer_ready: renders.gate.transfer_ready, failed: renders.gate.failed },
     finalized: entry ? [...prev.finalized, entry] : prev.finalized,
     subagents: children.map((c) => c.id),
-    objective: state.objectiveOverride ?? state.objective?.text ?? null,
+    objective: state.objectiveOverride ?? state.objective?.text ?? parentTask?.text ?? null,
     objective_override: state.objectiveOverride,
   };
   // The manifest sha256 has a fixed length, so render sizes are known before it is.
@@ -189,6 +193,7 @@ export async function commit(e: Parts, ctx: Ctx, base: Base, state: SessionState
   // 5.
   if (prev.state_file && prev.state_file !== stateFile) await removeFile(join(dir, prev.state_file));
   if (reset !== null) await clearResetMarker(dir);
+  const dependents = dependentsOf(e, prev, state);
   e.memory.remember(ctx.gone ? null : ctx.path, dir, manifest, state, ctx.gone ? null : hash, source.offset, rawSha);
   deps.digests.remember(`${dir}\0tools`, tools, manifest.tools_bytes, toolsSha);
   deps.index.upsert(indexEntry(manifest, dir, manifest.objective));
@@ -205,6 +210,7 @@ export async function commit(e: Parts, ctx: Ctx, base: Base, state: SessionState
     history: entry,
     bad_lines: state.bad,
     corrupt: read.corrupt,
+    ...(dependents.length > 0 ? { dependents } : {}),
   };
 }
 
@@ -318,4 +324,58 @@ async function captureGit(e: Parts, ctx: Ctx, cwd: string | null): Promise<GitEv
   const red = (s: string | null): string | null => (s === null ? null : r.redact(stripControls(s)).text);
   const name = (s: string): string => r.redact(escapeControls(s)).text;
   return { ...g, cwd: red(g.cwd), top: red(g.top), diffstat: red(g.diffstat), reason: red(g.reason), changed: g.changed.map(name), untracked: g.untracked.map(name) };
+}
+
+/** The agent id in a subagent's session id, `<parent>.agent-<id>` (identity.ts). */
+const AGENT_OF = /\.agent-([\w-]{1,64})$/;
+
+/**
+ * A subagent whose own transcript holds no task (Claude Code before 2.1 starts it with the
+ * agent's first reply): the task the parent's call gave it, from the parent's committed state,
+ * once that call's result named this agent. Null when the transcript holds a request, or the
+ * parent is not in the store, or has not recorded the answer yet (its build then re-renders this
+ * one: `dependents` in engine.ts).
+ */
+async function taskFromParent(e: Parts, m: Manifest, state: SessionState): Promise<ParentTask | null> {
+  if (state.objective !== null || state.objectiveOverride !== null || m.parent_session === null) return null;
+  const agent = AGENT_OF.exec(m.session)?.[1];
+  const parent = agent === undefined ? undefined : parentEntry(e.deps, m.parent_session);
+  if (parent === undefined) return null;
+  const ps = await e.memory.peekState(parent.dir);
+  const s = ps?.subagents.find((x) => x.agent === agent && x.prompt !== undefined);
+  if (s?.prompt === undefined) return null;
+  return { session: m.parent_session, line: s.line ?? s.seq + 1, text: s.prompt, ...(s.prompt_chars === undefined ? {} : { chars: s.prompt_chars }), description: s.description };
+}
+
+/**
+ * The transcripts of this session's subagents whose agent this build learned (its call's result
+ * named it) and whose handoffs still have no objective: each takes its task from this state
+ * (taskFromParent), so each is re-rendered after this commit.
+ */
+function dependentsOf(e: Parts, prev: Manifest, state: SessionState): string[] {
+  const learned = new Set<string>();
+  for (const s of state.subagents) if (s.agent !== undefined && s.prompt !== undefined && (s.result_seq ?? -1) > prev.watermark) learned.add(s.agent);
+  if (learned.size === 0) return [];
+  const out: string[] = [];
+  for (const c of childrenOf(e.deps, prev)) {
+    const agent = AGENT_OF.exec(c.id)?.[1];
+    if (agent !== undefined && learned.has(agent) && c.objective === null && c.source !== null) out.push(c.source.path);
+  }
+  return out;
+}
+
+/**
+ * A subagent names its parent by the parent's native session id; the parent's own id is its
+ * file's name, which is that id in Claude Code's folders but need not be (a copied transcript).
+ */
+export function parentEntry(deps: EngineDeps, parentId: string): IndexEntry | undefined {
+  return deps.index.get(parentId) ?? deps.index.byUuid(parentId);
+}
+
+/** The sessions that name this one their parent, by its id or its native session id. */
+function childrenOf(deps: EngineDeps, m: Manifest): IndexEntry[] {
+  const own = deps.index.childrenOf(m.session);
+  if (m.uuid === null || m.uuid === m.session) return own;
+  const byUuid = deps.index.childrenOf(m.uuid).filter((c) => !own.some((o) => o.id === c.id));
+  return [...own, ...byUuid];
 }

@@ -17,7 +17,7 @@ import { seal, stateBehind } from '../store/manifest.js';
 import { AppendBuffer } from './append.js';
 import { Cleaner } from './clean.js';
 import type { Parts } from './commit.js';
-import { commit, toolsBase, upToDate } from './commit.js';
+import { commit, parentEntry, toolsBase, upToDate } from './commit.js';
 import { crashPoint } from './faults.js';
 import { catchUp, readNew, replay, replayGone, replayTurns } from './fold.js';
 import type { Identity, Peek } from './identity.js';
@@ -91,6 +91,7 @@ export class Engine {
     }
     const result = dir !== undefined ? await this.buildExisting(ctx, dir) : await this.buildNew(ctx, ident as Identity, peeked as Peek);
     result.build_ms = Math.round((performance.now() - started) * 100) / 100;
+    if (result.dependents !== undefined && req.independentOnly !== true) await this.renderDependents(result.dependents);
     return result;
   }
 
@@ -251,9 +252,21 @@ export class Engine {
     return commit(this.parts, ctx, base, state, read.hash, tools, append, read, reset);
   }
 
+  /** Subagents whose task their parent's build just learned: re-rendered so each shows it. */
+  private async renderDependents(paths: readonly string[]): Promise<void> {
+    for (const path of paths) {
+      if (this.deps.linkParentNow && !this.deps.linkParentNow(path)) continue;
+      try {
+        await this.build({ source: path, force: true });
+      } catch {
+        // The subagent's own problems (a corrupt line, a missing file) surface in its own builds.
+      }
+    }
+  }
+
   /** A subagent seen after its parent was built: re-render the parent so it lists it. */
   private async linkToParent(parentId: string): Promise<void> {
-    const parent = this.deps.index.get(parentId);
+    const parent = parentEntry(this.deps, parentId);
     if (!parent?.source) return;
     if (this.deps.linkParentNow && !this.deps.linkParentNow(parent.source.path)) return;
     try {

@@ -19,6 +19,10 @@ export type ManyOutcome = { result: BuildResult } | { error: unknown };
 export async function buildMany(engine: Engine, pool: BuildPool | null, reqs: readonly BuildRequest[], each: (i: number, o: ManyOutcome) => Promise<void>): Promise<void> {
   const later: number[] = [];
   const first: number[] = [];
+  const dependents = new Set<string>();
+  const noteDependents = (r: BuildResult): void => {
+    for (const p of r.dependents ?? []) dependents.add(p);
+  };
   const seen = new Set<string>();
   reqs.forEach((r, i) => {
     // A file named twice builds twice, one after the other.
@@ -38,7 +42,9 @@ export async function buildMany(engine: Engine, pool: BuildPool | null, reqs: re
     drain(async (i) => {
       const req = reqs[i] as BuildRequest;
       try {
-        await each(i, { result: await engine.build({ ...req, independentOnly: true }) });
+        const result = await engine.build({ ...req, independentOnly: true });
+        noteDependents(result);
+        await each(i, { result });
       } catch (e) {
         if (e instanceof DependentSession) later.push(i);
         else await each(i, { error: e });
@@ -60,6 +66,7 @@ export async function buildMany(engine: Engine, pool: BuildPool | null, reqs: re
       }
       engine.forget(req.source);
       engine.forget(out.result.dir);
+      noteDependents(out.result);
       await each(i, { result: out.result });
     });
   // Two builds a worker at a time (pool.ts `depth`): one building, one waiting there.
@@ -69,6 +76,16 @@ export async function buildMany(engine: Engine, pool: BuildPool | null, reqs: re
       await each(i, { result: await engine.build(reqs[i] as BuildRequest) });
     } catch (e) {
       await each(i, { error: e });
+    }
+  }
+  // Subagents whose task a first-pass build learned, not built since: re-rendered, forced.
+  const builtLater = new Set(later.map((i) => (reqs[i] as BuildRequest).source));
+  for (const path of dependents) {
+    if (builtLater.has(path)) continue;
+    try {
+      await engine.build({ source: path, force: true });
+    } catch {
+      // The subagent's own problems surface in its own builds.
     }
   }
 }

@@ -6,7 +6,7 @@ import { FILES } from '../store/layout.js';
 import type { Manifest } from '../store/manifest.js';
 import type { DigestCache } from './digests.js';
 import type { LoadedSession } from './session.js';
-import { loadSession } from './session.js';
+import { loadSession, readState } from './session.js';
 
 /**
  * What an engine keeps between builds, so a refresh of a hot session reads only its new bytes:
@@ -66,6 +66,18 @@ export class EngineMemory {
       return { dir, manifest: hit.manifest, state: hit.state, dirty: false, resetPending: false, damaged: null, behind: null };
     }
     return loadSession(dir);
+  }
+
+  /**
+   * Another session's committed state, to read and not to change: from memory when hot (left
+   * there), else from disk with nothing cut back or swept (that is its own build's to do). Null
+   * when it has none that can be read; a session building right now gives its last commit's.
+   */
+  async peekState(dir: string): Promise<SessionState | null> {
+    const hit = this.cache.get(dir);
+    if (hit) return hit.state;
+    const m = await this.manifestOf(dir);
+    return m === null ? null : readState(dir, m);
   }
 
   /** A state taken by load() that the build left as committed (it folded nothing): back in the cache. */

@@ -82,7 +82,8 @@ export async function loadSession(dir: string): Promise<LoadedSession> {
   return { dir, manifest, state, dirty, resetPending, damaged, behind: state === null ? null : stateBehind(manifest) };
 }
 
-async function readState(dir: string, m: Manifest): Promise<SessionState | null> {
+/** The state a manifest commits to, read and nothing else (null when missing, damaged or unreadable). */
+export async function readState(dir: string, m: Manifest): Promise<SessionState | null> {
   if (!m.state_file) return null;
   try {
     const raw = await readFile(join(dir, m.state_file));

@@ -26,10 +26,11 @@ export interface EngineDeps {
   /** Sessions whose state stays in memory between refreshes (the daemon's hot set). */
   cacheSessions?: number;
   /**
-   * Asked before a new subagent re-renders its parent: false when the caller will re-render the
-   * parent itself (the daemon, when the parent may be building in a worker at this moment).
+   * Asked before a build re-renders a linked session (a new subagent its parent, a parent the
+   * subagents whose task it learned): false when the caller will re-render it itself (the daemon,
+   * when it may be building in a worker at this moment).
    */
-  linkParentNow?: (parentPath: string) => boolean;
+  linkParentNow?: (path: string) => boolean;
 }
 
 /** Thrown by an `independentOnly` build before it writes anything: build this one on its own. */
@@ -120,6 +121,12 @@ export interface BuildResult {
   unknown_types: Record<string, number>;
   /** Set when the read stopped at a corrupt line (the turns before it were committed). */
   corrupt: CorruptLineError | null;
+  /**
+   * Transcripts of subagents this build learned the task of, whose handoffs must be re-rendered
+   * (forced): the engine does it unless the build was `independentOnly` (a worker's, or the first
+   * pass of buildMany), whose caller does. Absent when there are none.
+   */
+  dependents?: string[];
   build_ms: number;
   /** The state file is behind this commit (a lazy build left it): a `checkpoint` build writes it. */
   state_behind: boolean;

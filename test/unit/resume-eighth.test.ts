@@ -145,3 +145,20 @@ describe('a conversation the user rewound, and closed', () => {
     expect(md).not.toContain('closed the session');
   });
 });
+
+describe("a subagent call's task and the agent that ran it", () => {
+  it('keeps the task (its head when long, with its length), the call line, and the agent id the result names', async () => {
+    const { ingestText, jsonl } = await import('./ingest-helper.js');
+    const long = `Explore the parser.\n${'x'.repeat(2500)}`;
+    const call = agent('c1', [{ type: 'tool_use', id: 't1', name: 'Task', input: { description: 'Explore the parser', prompt: long, subagent_type: 'Explore' } }]);
+    const result = { ...user('r1', [{ type: 'tool_result', tool_use_id: 't1', content: 'The parser is in src/parse.ts.' }]), toolUseResult: { status: 'completed', agentId: 'c8d9b115', totalDurationMs: 10 } };
+    const { state } = ingestText(jsonl(user('u1', 'Add tar support'), call, result));
+    expect(state.subagents).toHaveLength(1);
+    const s = state.subagents[0] as (typeof state.subagents)[number];
+    expect(s).toMatchObject({ id: 't1', description: 'Explore the parser', line: 2, agent: 'c8d9b115', prompt_chars: long.length, result_seq: 2, ok: true });
+    expect(s.prompt).toBe(`${long.slice(0, 1999)}…`);
+    // An agent id that could not be a file name's is not taken.
+    const odd = ingestText(jsonl(user('u1', 'Add tar support'), call, { ...result, toolUseResult: { agentId: '../../etc' } }));
+    expect(odd.state.subagents[0]?.agent).toBeUndefined();
+  });
+});

@@ -49,6 +49,8 @@ const DENIED = /^(?:The user doesn't want to proceed with this tool use|Permissi
 const SUBAGENT_TOOLS = new Set(['Task', 'Agent']);
 
 /** Text that Claude Code injects into the user stream; never the user's objective. */
+/** An agent id as Claude Code names a subagent's transcript with it (identity.ts reads the same). */
+const AGENT_ID = /^[\w-]{1,64}$/;
 /** The user's `/exit` (or `/quit`): Claude Code writes the command as a user line of its own. */
 const CLOSED = /^\s*<command-name>(\/(?:exit|quit))<\/command-name>/;
 const NOTICE = /^\s*(<(command-name|command-message|command-args|local-command-stdout|local-command-stderr|system-reminder|user-prompt-submit-hook|bash-input|bash-stdout|bash-stderr|ide_selection|ide_opened_file)>|Caveat: |\[Request interrupted)/;
@@ -118,7 +120,8 @@ function toolCallFacts(block: Record<string, unknown>, facts: Fact[]): void {
     if (taskId !== undefined && status !== undefined) facts.push(id === '' ? { t: 'task_update', id: taskId, status } : { t: 'task_update', id: taskId, status, call: id });
   } else if (SUBAGENT_TOOLS.has(name)) {
     const description = str(input.description) ?? str(input.subagent_type);
-    facts.push({ t: 'subagent', id, ...(description === undefined ? {} : { description }), ...(input.run_in_background === true ? { background: true as const } : {}) });
+    const prompt = str(input.prompt);
+    facts.push({ t: 'subagent', id, ...(description === undefined ? {} : { description }), ...(input.run_in_background === true ? { background: true as const } : {}), ...(prompt === undefined ? {} : { prompt }) });
   }
 }
 
@@ -174,6 +177,9 @@ function resultFacts(block: Record<string, unknown>, line: Record<string, unknow
     if (answers !== null) facts.push({ t: 'request', text: answers, kind: 'answer' });
     const taskId = id === '' ? undefined : createdTaskId(single ? tur : undefined, text);
     if (taskId !== undefined) facts.push({ t: 'task_id', call: id, id: taskId });
+    // The agent a subagent call ran: its transcript is agent-<id>.jsonl (identity.ts).
+    const agent = single && id !== '' ? str(tur?.agentId) : undefined;
+    if (agent !== undefined && AGENT_ID.test(agent)) facts.push({ t: 'subagent_id', call: id, agent });
   }
   return ok;
 }

@@ -7,7 +7,7 @@ import { requirementLines } from '../documents.js';
 import { jobNotices, noticeJobId } from '../jobs.js';
 import { listingAfterLastCommit } from '../ledger.js';
 import { filePath, relativeTo } from '../paths.js';
-import type { RenderInput } from './input.js';
+import type { ParentTask, RenderInput } from './input.js';
 import { bullets, cell, code, fence, table, yamlValue } from './markdown.js';
 
 /**
@@ -107,9 +107,10 @@ function section(title: string, body: string): string {
 /** HANDOFF.md's objective when nothing else it may shorten brings it under MD_BYTES: a long brief's head (the payloads keep it all). */
 const OBJECTIVE_SHORT_CHARS = 1200;
 
-function objective(a: Analysis, parent: string | null, max = Infinity): string {
+function objective(a: Analysis, parent: string | null, max = Infinity, task: ParentTask | null = null): string {
   if (!a.objective) {
     // Never "None": the objective was not read, which does not mean there was none.
+    if (parent !== null && task !== null) return parentTaskObjective(task, max);
     if (parent !== null) return `${label('unknown')} — this subagent's transcript does not hold the task it was given: the session that started it (${code(parent)}) holds the call that did`;
     return `${label('unknown')} — the transcript holds no user request to take the objective from`;
   }
@@ -121,6 +122,15 @@ function objective(a: Analysis, parent: string | null, max = Infinity): string {
   }
   const cut = a.objective.chars === undefined ? '' : `; its first ${text.length - 1} of ${a.objective.chars} characters (the whole is in the transcript)`;
   return `${fence(text)}\n\n${label('reported')} — ${src}${cut}`;
+}
+
+/** A subagent's task as its parent's call gave it: the lines cited are the parent transcript's. */
+function parentTaskObjective(t: ParentTask, max: number): string {
+  const cut = t.text.length > max;
+  const text = cut ? `${t.text.slice(0, max - 1)}…` : t.text;
+  const whole = t.chars ?? t.text.length;
+  const part = cut || t.chars !== undefined ? `; its first ${text.length - 1} of ${whole} characters` : '';
+  return `${fence(text)}\n\n${label('reported')} — the task the session that started this subagent (${code(t.session)}) gave it: its call at line ${t.line} of that session's transcript${t.description === '' ? '' : ` («${oneLine(t.description, 100)}»)`}${part}. This subagent's own transcript does not hold it; every other line cited here is this transcript's`;
 }
 
 /** Where the objective comes from: set by hand, the first request, a subagent's task, or the first one a sliced transcript holds. */
@@ -665,7 +675,7 @@ export function renderHandoffMd(r: RenderInput, a: Analysis): string {
   };
   if (total > MD_BYTES) fixed.timeline = swap(fixed.timeline, timelineSection(r, MD.TIMELINE_SHORT));
   if (total > MD_BYTES && a.filesChanged.length > MD.FILES_SHORT) fixed.tail[1] = swap(fixed.tail[1] as string, section('Repository Evidence', repoEvidence(r, a, MD.FILES_SHORT)));
-  if (total > MD_BYTES && (a.objective?.text.length ?? 0) > OBJECTIVE_SHORT_CHARS) fixed.head[2] = swap(fixed.head[2] as string, section('Objective (verbatim)', objective(a, r.parentSession, OBJECTIVE_SHORT_CHARS)));
+  if (total > MD_BYTES && (a.objective?.text.length ?? r.parentTask?.text.length ?? 0) > OBJECTIVE_SHORT_CHARS) fixed.head[2] = swap(fixed.head[2] as string, section('Objective (verbatim)', objective(a, r.parentSession, OBJECTIVE_SHORT_CHARS, r.parentTask ?? null)));
   return renderAt(fixed, parts);
 }
 
@@ -691,7 +701,7 @@ function timelineSection(r: RenderInput, rows: number): string {
 function fixedParts(r: RenderInput, a: Analysis): FixedParts {
   const title = r.title ?? r.session;
   return {
-    head: [frontMatter(r), `# Handoff: ${title.replace(/\r?\n/g, ' ')}\n`, section('Objective (verbatim)', objective(a, r.parentSession))],
+    head: [frontMatter(r), `# Handoff: ${title.replace(/\r?\n/g, ' ')}\n`, section('Objective (verbatim)', objective(a, r.parentSession, Infinity, r.parentTask ?? null))],
     requests: requests(a, r.parentSession),
     documents: documents(a, r.parentSession),
     middle: [section('State right now (verbatim tail)', stateNow(a)), section('Next Action', nextActionBody(a)), section('Claims to double-check', claims(a))],

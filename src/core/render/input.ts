@@ -25,10 +25,24 @@ export interface RenderInput {
   pressure: Pressure;
   contract: string | null;
   parentSession: string | null;
+  /**
+   * A subagent whose transcript holds no task: the task its parent's call gave it, read from the
+   * parent's state once the call's result named this agent (`line`: the parent transcript's).
+   */
+  parentTask?: ParentTask | null;
   childSessions: { id: string; dir: string }[];
   redactions: number;
   history: string[];
   state: SessionState;
+}
+
+export interface ParentTask {
+  session: string;
+  line: number;
+  text: string;
+  /** The task's length when `text` is only its head. */
+  chars?: number;
+  description: string;
 }
 
 /** The sentinel rendered where this revision's manifest sha256 goes (see store/seal.ts). */

@@ -85,8 +85,10 @@ export function buildSummary(r: RenderInput, a: Analysis, transferReady: boolean
     // Stamped after the build once a later session takes the handoff over (core/successor.ts).
     to_session: null,
     generated_at: r.generatedAt,
-    objective: a.objective?.text ?? null,
+    objective: a.objective?.text ?? r.parentTask?.text ?? null,
     objective_line: a.objective?.line ?? null,
+    // A subagent's task from its parent's call: `objective_line` is null, as the line is the parent's.
+    objective_from_parent: a.objective || !r.parentTask ? null : { session: r.parentTask.session, line: r.parentTask.line, description: r.parentTask.description, chars: r.parentTask.chars ?? r.parentTask.text.length },
     requests: a.requests.map((q) => ({ line: q.line, text: q.text, kind: q.kind })),
     state_now: a.stateNow ? tail(a.stateNow.text, SUMMARY_STATE_CHARS) : null,
     end: { kind: a.end.kind, line: a.end.line, why: a.end.why },
@@ -234,7 +236,8 @@ export function buildLlm(r: RenderInput, a: Analysis, summary: Record<string, un
     subagents: {
       parent: r.parentSession,
       sessions: r.childSessions,
-      launched: st.subagents,
+      // The task's text is the subagent's handoff's objective, not repeated here (the call's line says where it is).
+      launched: st.subagents.map(({ prompt: _p, prompt_chars: _c, ...s }) => s),
     },
     evidence_contract: r.contract,
     turns: window.map((t) => ({ seq: t.seq, ts: t.ts, class: t.class, text: t.text, ...(t.tool ? { tool: t.tool } : {}), ...(t.by ? { by: t.by } : {}) })),
