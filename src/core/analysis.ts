@@ -120,6 +120,8 @@ export interface Analysis {
   filesChangedTotal: number;
   filesNotChanged: { path: string; line: number; reason: string }[];
   unreadableWrites: number;
+  /** The sentence on shell calls whose commands are unreadable ('' when none). */
+  hiddenCommands: string;
   checks: CheckRow[];
   checksTotal: number;
   checkTargets: CheckTargetRow[];
@@ -213,6 +215,12 @@ function othersInTree(l: Ledger, changed: readonly FileChange[]): string {
   if (others.length === 0) return '';
   const shown = others.slice(0, 4).join(', ');
   return `; the session's \`git\` listing at line ${t.line} also named ${others.length} file(s) this handoff does not list as changed by it (${shown}${others.length > 4 ? ', …' : ''}): ask before committing those`;
+}
+
+/** Shell calls whose command the transcript does not hold (its publisher redacted their arguments): what ran, and whether a check passed, is not known. */
+export function hiddenCommands(l: Ledger): string {
+  const h = l.hiddenCommands;
+  return h === undefined ? '' : `${h.count} shell call(s), the first at line ${h.first}, whose commands are unreadable (the transcript's publisher redacted their arguments): what ran, whether any was a test, build or lint and how it ended, and any commit or write they made, are not known`;
 }
 
 /**
@@ -520,7 +528,8 @@ function passedOver(l: Ledger, open: readonly { line: number }[]): { line: numbe
 }
 
 /** `parent`: the session that started this one, when this transcript is a subagent's own. */
-export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, parent: string | null = null): Analysis {
+/** `parentTask`: a subagent's objective came from its parent's call (RenderInput.parentTask), so it is not unknown. */
+export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, parent: string | null = null, parentTask = false): Analysis {
   const l = st.ledger;
   const current = currentState(st);
   const end = endOf(st, parent);
@@ -586,10 +595,11 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
   const unknowns: Finding[] = [];
   if (pressure.level === 'unknown') unknowns.push({ text: 'Context usage: the transcript carries no usage telemetry', label: 'unknown', seq: null });
   if (git.status !== 'ok') unknowns.push({ text: `Repository state: ${git.reason ?? git.status}`, label: 'unknown', seq: null });
-  if (st.objective === null && st.objectiveOverride === null) unknowns.push({ text: 'Objective: the transcript holds no user request that could be read', label: 'unknown', seq: null });
+  if (st.objective === null && st.objectiveOverride === null && !parentTask) unknowns.push({ text: 'Objective: the transcript holds no user request that could be read', label: 'unknown', seq: null });
   if (l.startsAfter !== undefined) unknowns.push({ text: `Earlier conversation: the first message (line ${l.startsAfter}) answers one this transcript does not hold; what came before it, and the first request, are not in it`, label: 'unknown', seq: l.startsAfter - 1 });
   for (const u of l.unnamedWrites ?? []) unknowns.push({ text: `Files changed: \`${u.command}\` (line ${u.line}) rewrote ${u.count} file(s) its output does not name`, label: 'unknown', seq: u.line - 1 });
   if (l.unreadableWrites > 0) unknowns.push({ text: `Files changed: ${l.unreadableWrites} apply_patch call(s) whose paths are unreadable (the transcript's publisher redacted their arguments)`, label: 'unknown', seq: null });
+  if ((l.hiddenCommands?.count ?? 0) > 0) unknowns.push({ text: `Checks and commands: ${hiddenCommands(l)}`, label: 'unknown', seq: null });
   const unknownChecks = l.checks.filter((c) => c.outcome === 'unknown').length;
   if (unknownChecks > 0) unknowns.push({ text: `${unknownChecks} check run(s) whose outcome neither an exit code nor the output decides`, label: 'unknown', seq: null });
   if (l.requestsTotal > l.requests.length) unknowns.push({ text: `Only the last ${l.requests.length} of ${l.requestsTotal} user requests are listed; the rest are in timeline.jsonl`, label: 'verified', seq: null });
@@ -625,6 +635,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     filesChangedTotal: l.changedTotal,
     filesNotChanged: Object.entries(l.notChanged).map(([path, f]) => ({ path, line: f.line, reason: f.reason })),
     unreadableWrites: l.unreadableWrites,
+    hiddenCommands: hiddenCommands(l),
     checks: l.checks.map((c) => ({ line: c.line, command: c.command, outcome: c.outcome, summary: c.summary, exit_code: c.exitCode ?? null, ...(c.by === undefined ? {} : { by: c.by }) })),
     checksTotal: l.checksTotal,
     checkTargets: rows,

@@ -132,6 +132,8 @@ export interface Ledger {
   changedTotal: number;
   notChanged: Record<string, { line: number; reason: string }>;
   unreadableWrites: number;
+  /** Shell calls whose command the transcript does not hold (redacted arguments): how many, and the first's line. */
+  hiddenCommands?: { count: number; first: number };
   checks: CheckRun[];
   checksTotal: number;
   otherCommands: number;
@@ -450,6 +452,8 @@ export interface CallInput {
   command?: string;
   writes?: { path: string; how: WriteHow; what?: string[] }[];
   unreadable?: boolean;
+  /** A shell call whose command cannot be read (its arguments were redacted). */
+  hidden?: boolean;
   background?: boolean;
   question?: string;
   plan?: boolean;
@@ -465,6 +469,7 @@ export function noteCall(l: Ledger, c: CallInput): void {
   const rec: CallRecord = { name: c.name, line: c.line };
   if (c.subagent) rec.subagent = true;
   if (c.unreadable) l.unreadableWrites += 1;
+  if (c.hidden) l.hiddenCommands = { count: (l.hiddenCommands?.count ?? 0) + 1, first: l.hiddenCommands?.first ?? c.line };
   // Every path the call names is kept in the one form that makes one file one entry.
   const writes: CallWrite[] = (c.writes ?? []).map((w) => ({ ...w, path: filePath(w.path, c.cwd) }));
   if (c.command !== undefined) {

@@ -358,6 +358,7 @@ function applyToLedger(st: SessionState, f: Fact, line: number, main: boolean, t
       if (f.command !== undefined) c.command = f.command;
       if (f.writes) c.writes = f.writes;
       if (f.unreadable) c.unreadable = true;
+      if (f.hidden) c.hidden = true;
       if (f.background) c.background = true;
       if (f.question !== undefined && main) c.question = f.question;
       if (f.plan && main) c.plan = true;

@@ -77,6 +77,8 @@ export type Fact =
       writes?: { path: string; how: WriteHow; what?: string[] }[];
       /** A write whose target cannot be read (the publisher redacted its arguments). */
       unreadable?: boolean;
+      /** A shell call whose command cannot be read (the publisher redacted its arguments). */
+      hidden?: boolean;
       /** Started in the background (a server, a watcher): never a check. */
       background?: boolean;
       /** The call asks the user something and waits for the answer. */

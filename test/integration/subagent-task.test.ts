@@ -68,6 +68,8 @@ async function expectTask(root: string): Promise<void> {
   const md = await readFile(join(childDir(root), 'HANDOFF.md'), 'utf8');
   expect(md).toContain(`## Objective (verbatim)\n\n\`\`\`text\n${TASK}\n\`\`\``);
   expect(md).toContain(`*reported* — the task the session that started this subagent (\`${PARENT}\`) gave it: its call at line 2 of that session's transcript («Explore ZIP processing»). This subagent's own transcript does not hold it; every other line cited here is this transcript's`);
+  // Unknowns does not say otherwise.
+  expect(md).not.toContain('Objective: the transcript holds no user request');
   const summary = await readJson<Summary>(join(childDir(root), 'HANDOFF.summary.json'));
   expect(summary).toMatchObject({ objective: TASK, objective_line: null, objective_from_parent: { session: PARENT, line: 2, description: 'Explore ZIP processing', chars: TASK.length } });
   expect((await readJson<{ objective: string | null }>(join(childDir(root), 'manifest.json'))).objective).toBe(TASK);

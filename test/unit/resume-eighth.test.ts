@@ -162,3 +162,27 @@ describe("a subagent call's task and the agent that ran it", () => {
     expect(odd.state.subagents[0]?.agent).toBeUndefined();
   });
 });
+
+describe('shell calls whose commands the transcript does not hold (redacted by its publisher)', () => {
+  const meta = { timestamp: '2026-02-23T11:54:00Z', type: 'session_meta', payload: { id: 'c', cwd: '/w', cli_version: '0.104.0', originator: 'codex_cli_rs' } };
+  const item = (payload: Record<string, unknown>) => ({ timestamp: '2026-02-23T11:55:00Z', type: 'response_item', payload });
+  const ask = item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Fix the sync and run the tests' }] });
+  const hiddenCall = (id: string) => [item({ type: 'function_call', name: 'exec_command', arguments: '[REDACTED_ARGUMENTS len=83 sha=b4e1e5f7]', call_id: id }), item({ type: 'function_call_output', call_id: id, output: '[REDACTED_OUTPUT len=136 sha=b8890189]' })];
+
+  it('are said in Verification, Commits and Unknowns: none seen is not none run', () => {
+    const { md, llm } = built(meta, ask, ...hiddenCall('c1'), ...hiddenCall('c2'), item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Done.' }] }));
+    const v = sections(md).get('Verification') ?? '';
+    expect(v).toMatch(/^\*unknown\* — no check could be read: 2 shell call\(s\), the first at line 3, whose commands are unreadable \(the transcript's publisher redacted their arguments\): what ran, whether any was a test, build or lint and how it ended, and any commit or write they made, are not known\./);
+    expect(sections(md).get('Repository Evidence')).toContain('### Commits made in this session\n\nNone seen.\n\n*unknown* — the transcript hides the commands of some shell calls (see Verification): a commit among them would not show here.');
+    expect(sections(md).get('Unknowns')).toContain('- *unknown* Checks and commands: 2 shell call(s), the first at line 3');
+    expect(JSON.stringify(llm.unknowns)).toContain('Checks and commands: 2 shell call(s)');
+  });
+
+  it('leave Verification and Commits as they were when every command can be read', () => {
+    const shown = [item({ type: 'function_call', name: 'exec_command', arguments: JSON.stringify({ cmd: 'ls' }), call_id: 'c1' }), item({ type: 'function_call_output', call_id: 'c1', output: 'README.md' })];
+    const { md } = built(meta, ask, ...shown);
+    expect(sections(md).get('Verification')).toMatch(/^None/);
+    expect(md).not.toContain('None seen.');
+    expect(md).not.toContain('Checks and commands:');
+  });
+});

@@ -333,7 +333,9 @@ function readItem(p: Record<string, unknown>, obs: Observation, st: CodexState):
         if (files.length > 0) call.files = files;
       }
       if (patch !== undefined && call.files !== undefined) call.writes = patchWrites(patch, call.files);
-      if (name === 'apply_patch' && call.files === undefined && REDACTED_ARGS.test(typeof p.input === 'string' ? p.input : typeof p.arguments === 'string' ? p.arguments : '')) call.unreadable = true;
+      const redacted = REDACTED_ARGS.test(typeof p.input === 'string' ? p.input : typeof p.arguments === 'string' ? p.arguments : '');
+      if (name === 'apply_patch' && call.files === undefined && redacted) call.unreadable = true;
+      if (command === undefined && redacted && (SHELL_FUNCTIONS.has(name) || name === 'exec')) call.hidden = true;
       if (command !== undefined && name !== 'exec' && /\bapply_patch\b/.test(command)) {
         const files = patchFiles(command);
         if (files.length > 0) {

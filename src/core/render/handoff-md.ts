@@ -490,7 +490,9 @@ function destroyed(r: RenderInput): string | null {
 
 function commits(a: Analysis): string {
   const attempt = a.failedCommit === null ? '' : `\n\n${label('verified')} — the last \`git commit\` made no commit (line ${a.failedCommit.line}): ${oneLine(a.failedCommit.text, 160)}`;
-  if (a.commits.length === 0) return `### Commits made in this session\n\n${NONE}${attempt}`;
+  // Shell calls the transcript does not show may have committed: none seen is not none made.
+  const hidden = a.hiddenCommands === '' ? '' : `\n\n${label('unknown')} — the transcript hides the commands of some shell calls (see Verification): a commit among them would not show here.`;
+  if (a.commits.length === 0) return `### Commits made in this session\n\n${a.hiddenCommands === '' ? NONE : `None seen.${hidden}`}${attempt}`;
   const pushed = (p: boolean | null): string => (p === true ? 'pushed' : p === false ? 'not pushed' : 'push unknown');
   // The line shows the hash `git commit` printed; the hash named here is the one a rebase gave it.
   const rebased = (c: Analysis['commits'][number]): string => (c.rebased_from === undefined ? '' : `, made as ${code(c.rebased_from)}; a rebase gave it this hash${c.push_line === undefined ? '' : `, pushed at line ${c.push_line}`}`);
@@ -511,9 +513,12 @@ function verification(a: Analysis): string {
   const more = a.checkTargets.length > rows.length ? `\n\n${a.checkTargets.length - rows.length} more check target(s) in HANDOFF.summary.json.` : '';
   const tableText =
     rows.length === 0
-      ? NONE
+      ? a.hiddenCommands === ''
+        ? NONE
+        : `${label('unknown')} — no check could be read: ${a.hiddenCommands}.`
       : `${label('verified')} — tests, builds, type checks, linters and format checks, latest outcome per target first (decided from the exit code and the output); a target's row shows its latest command, and its runs count every command that ran it (\`pytest -x\` and \`pytest\` alike):\n\n${table(['Check (latest command)', 'Latest outcome', 'Evidence (line, exit code, summary)', 'Runs of the target'], rows)}${more}`;
-  const other = `Other commands: ${a.otherCommands} (not checks; every call is in TOOLS.md)${a.backgroundStarts > 0 ? `; ${a.backgroundStarts} started in the background (never counted as checks)` : ''}.`;
+  const hidden = a.hiddenCommands === '' || rows.length === 0 ? '' : `\n\n${label('unknown')} — and ${a.hiddenCommands}.`;
+  const other = `Other commands: ${a.otherCommands} (not checks; every call is in TOOLS.md)${a.backgroundStarts > 0 ? `; ${a.backgroundStarts} started in the background (never counted as checks)` : ''}.${hidden}`;
   const notRun = a.checksNotRun.length === 0 ? NONE : bullets(a.checksNotRun.map((f) => `${label(f.label)} ${f.text}`));
   return `${tableText}\n\n${other}\n\n### Checks Not Run\n\n${notRun}`;
 }

@@ -15,7 +15,7 @@ export interface Renders {
 
 /** Renders HANDOFF.md and both payloads; the quality gate runs over the Markdown it produced. */
 export function renderAll(input: RenderInput): Renders {
-  const a = analyze(input.state, input.git, input.pressure, input.parentSession);
+  const a = analyze(input.state, input.git, input.pressure, input.parentSession, (input.parentTask ?? null) !== null);
   const draft = renderHandoffMd(input, a);
   const gate = runGate(draft, input.state.window.map((t) => t.text));
   const handoffMd = draft.replace(`transfer_ready: ${TRANSFER_READY_SENTINEL}`, `transfer_ready: ${gate.transfer_ready}`);
