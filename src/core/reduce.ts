@@ -149,7 +149,12 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
         m.cwd = f.cwd;
         m.firstCwd ??= f.cwd;
       }
-      if (f.branch !== undefined && main) m.branch = f.branch;
+      if (f.branch !== undefined && main) {
+        // A list begun with the first branch; a state that had one before it was kept starts none.
+        if (m.branch === undefined) m.branches = [{ branch: head(f.branch, 200), line }];
+        else if (m.branch !== f.branch && m.branches !== undefined) pushBounded(m.branches, { branch: head(f.branch, 200), line }, 20);
+        m.branch = f.branch;
+      }
       if (f.commit !== undefined && main) m.commit = f.commit;
       if (f.remote !== undefined && main) m.remote = head(f.remote, 1000);
       if (f.version !== undefined) m.version = f.version;

@@ -169,6 +169,11 @@ export interface SessionState {
     model?: string;
     /** Each model the session switched to, and the line it first answered from (the last 20; absent in states begun before). */
     models?: { model: string; line: number }[];
+    /**
+     * Each branch the transcript recorded, and the line it was first recorded from (the last 20;
+     * absent in states begun before, which never start one: their first branch's line is not known).
+     */
+    branches?: { branch: string; line: number }[];
     title?: string;
     titleRank?: number;
     /** Summary titles waiting for the message they name to appear in this file (bounded). */

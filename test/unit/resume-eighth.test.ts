@@ -186,3 +186,26 @@ describe('shell calls whose commands the transcript does not hold (redacted by i
     expect(md).not.toContain('Checks and commands:');
   });
 });
+
+describe('a recorded branch that changed during the session', () => {
+  const on = (branch: string, r: Record<string, unknown>): Record<string, unknown> => ({ ...r, gitBranch: branch });
+
+  it('is said with each branch and the line it was recorded from, in Repository Evidence and session_git', () => {
+    const { md, summary } = built(
+      on('feat/x', user('u1', 'Make the button blue')),
+      on('feat/x-v2', agent('a1', [{ type: 'text', text: 'Looking at the menu.' }])),
+      on('feat/x-v3', user('u2', 'And the background')),
+      on('feat/x-v3', agent('a2', [{ type: 'text', text: 'Done.' }])),
+    );
+    expect(sections(md).get('Repository Evidence')).toContain('Recorded by the transcript: branch `feat/x-v3` from line 3 (the branch changed during the session; before it: `feat/x-v2` from line 2, `feat/x` from line 1) in `/nonexistent/w` — *reported*.');
+    const recorded = (summary.session_git as { recorded: Record<string, unknown> }).recorded;
+    expect(recorded.branch).toBe('feat/x-v3');
+    expect(recorded.branches).toEqual([{ branch: 'feat/x', line: 1 }, { branch: 'feat/x-v2', line: 2 }, { branch: 'feat/x-v3', line: 3 }]);
+  });
+
+  it('says nothing of it when the branch never changed', () => {
+    const { md, summary } = built(on('main', user('u1', 'Make the button blue')), on('main', agent('a1', [{ type: 'text', text: 'Done.' }])));
+    expect(md).toContain('Recorded by the transcript: branch `main` in `/nonexistent/w` — *reported*.');
+    expect((summary.session_git as { recorded: Record<string, unknown> }).recorded.branches).toBeUndefined();
+  });
+});

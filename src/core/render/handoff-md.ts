@@ -424,7 +424,14 @@ function recordedBranch(r: RenderInput, a: Analysis): string | null {
   const moved = sw !== undefined && sw.branch !== branch && !told ? ` Its latest \`git checkout\` or \`git switch\` (line ${sw.line}${afterCommit ? ', after its last commit' : ''}) moved to ${code(sw.branch)} — ${label('verified')} from git's output.` : '';
   if (branch === 'HEAD') return `Recorded by the transcript: ${code('HEAD')}${where}, not a branch name (a detached HEAD, or a repository with no commit yet, when it was recorded) — ${label('reported')}.${commit}${moved}`;
   const at = r.state.meta.commit === undefined ? '' : ` (at commit ${code(r.state.meta.commit.slice(0, 12))} when the session started)`;
-  return `Recorded by the transcript: branch ${code(branch)}${at}${where} — ${label('reported')}.${commit}${moved}`;
+  return `Recorded by the transcript: branch ${code(branch)}${at}${branchesBefore(r.state.meta.branches)}${where} — ${label('reported')}.${commit}${moved}`;
+}
+
+/** The branches recorded before the last, when it changed during the session (a checkout by anyone). */
+function branchesBefore(bs: readonly { branch: string; line: number }[] | undefined): string {
+  if (bs === undefined || bs.length < 2) return '';
+  const [last, ...before] = [...bs].reverse() as [{ branch: string; line: number }, ...{ branch: string; line: number }[]];
+  return ` from line ${last.line} (the branch changed during the session; before it: ${before.map((b) => `${code(b.branch)} from line ${b.line}`).join(', ')})`;
 }
 
 /**

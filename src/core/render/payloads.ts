@@ -175,7 +175,7 @@ function sessionGit(r: RenderInput): Record<string, unknown> {
   const listed = listingAfterLastCommit(l);
   return {
     label: 'reported',
-    recorded: { branch: meta.branch ?? null, commit: meta.commit ?? null, cwd: meta.cwd ?? null, repository_url: meta.remote ?? null },
+    recorded: { branch: meta.branch ?? null, commit: meta.commit ?? null, cwd: meta.cwd ?? null, repository_url: meta.remote ?? null, ...((meta.branches?.length ?? 0) > 1 ? { branches: meta.branches } : {}) },
     // The working directory the session began in, and the line from which `cwd` holds, when they differ.
     cwd_moved: meta.cwd !== undefined && meta.firstCwd !== undefined && meta.cwd !== meta.firstCwd ? { began_in: meta.firstCwd, line: meta.cwdSince ?? null } : null,
     uncommitted_listed: listed === null ? null : { line: listed.line, paths: listed.paths, committed_line: listed.committed ?? null, ...(listed.limited ? { limited: true } : {}) },
