@@ -204,7 +204,7 @@ export class Daemon {
   }
 
   private openEngine(c: ResolvedConfig): Promise<Engine> {
-    return openEngine(c, { cacheSessions: c.options.daemon.cache_sessions, linkParentNow: (p) => this.linkParentNow(p) });
+    return openEngine(c, { cacheSessions: c.options.daemon.cache_sessions, relinkNow: (p) => this.relinkNow(p) });
   }
 
   /** daemon.backfill_workers, at most one fewer than the cores: the main thread keeps one for live work. */
@@ -238,7 +238,7 @@ export class Daemon {
    * through the queue, forced, when workers run: it may be building in one right now, and one
    * session never builds in two places at once.
    */
-  private linkParentNow(path: string): boolean {
+  private relinkNow(path: string): boolean {
     if (!this.pool) return true;
     this.relink.add(path);
     this.scheduler.schedule(path, 'live');
@@ -552,7 +552,7 @@ export class Daemon {
       this.log.debug({ session: res.session, ms: res.build_ms }, 'built in a worker');
       this.afterBuild(r, res, before, hadSession);
       // Subagents whose task this build learned: re-rendered on the main lane, forced.
-      for (const p of res.dependents ?? []) this.linkParentNow(p);
+      for (const p of res.dependents ?? []) this.relinkNow(p);
       // Stamping writes other sessions' folders: in the main lane, with no worker build running.
       const dirs = this.successorDirs(res, !hadSession || res.revision === 1);
       if (dirs.length > 0) void this.exclusive(() => this.stamp(dirs));

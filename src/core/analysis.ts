@@ -358,6 +358,13 @@ function subagentReport(l: Ledger, end: End, parent: string): NextAction | null 
   return { text: `This is a subagent's transcript, finished: its last message (line ${said.line}) is its report to the session that started it (\`${parent}\`)${ask}. Resume from that session's handoff, which shows what became of the report; act on the report here only if that session asks for it.`, rule: 'subagent_report', label: 'reported', line: said.line };
 }
 
+/** A session that ended on the agent's answer after its calls were denied: the answer stands without what they would have read. */
+function answeredWithout(l: Ledger, end: End, deniedLine: number, n: number): string {
+  const said = l.lastAgentText;
+  if (end.kind !== 'done' || said === null || said.line <= deniedLine) return '';
+  return `. The agent answered without ${n === 1 ? 'it' : 'them'} (line ${said.line}): that answer rests only on what it could read`;
+}
+
 function nextAction(st: SessionState, end: End, current: CurrentState, open: Analysis['openFailures'], commits: Analysis['commits'], changed: FileChange[], parent: string | null, repoRead: boolean): NextAction {
   const l = st.ledger;
   const req = lastRequest(st);
@@ -390,10 +397,10 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
       };
       const shown = denied.slice(-8).map((f) => `line ${f.line}: ${what(f)}`).join('; ');
       const more = denied.length > 8 ? `, and ${denied.length - 8} earlier` : '';
-      return { text: `Ask the user to allow the ${denied.length} calls permission rules denied, or go on without them (${shown}${more})`, rule: 'open_failure', label: 'verified', line: fail.line };
+      return { text: `Ask the user to allow the ${denied.length} calls permission rules denied, or go on without them (${shown}${more})${answeredWithout(l, end, fail.line, denied.length)}`, rule: 'open_failure', label: 'verified', line: fail.line };
     }
     const first = deniedKey.has(fail.line) ? `Ask the user to allow the call a permission rule denied (line ${fail.line}), or go on without it` : `Fix the open failure first (line ${fail.line})`;
-    return { text: `${first}: ${clip(fail.text, 300)}`, rule: 'open_failure', label: 'verified', line: fail.line };
+    return { text: `${first}: ${clip(fail.text, 300)}${deniedKey.has(fail.line) ? answeredWithout(l, end, fail.line, 1) : ''}`, rule: 'open_failure', label: 'verified', line: fail.line };
   }
   const planFresh = l.lastPlanLine !== null && (l.lastRequestLine === null || l.lastPlanLine >= l.lastRequestLine);
   const step = current.in_progress[0] ?? current.not_started[0];

@@ -1,7 +1,7 @@
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
 import { decideOutcome, lastLine, lastStarted } from './outcome.js';
 import type { Outcome } from './outcome.js';
-import { andChain, branchSwitch, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, destroys, diffedPaths, diffsTheTree, exitMeansNoMatch, gitListing, branchPullRequest, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, noCommitsYet, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
+import { andChain, branchSwitch, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, destroys, diffedPaths, diffsTheTree, exitMeansNoMatch, gitListing, branchPullRequest, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, killedByName, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, noCommitsYet, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
 import type { CheckTarget } from './shell.js';
 import { fmtClock, fmtOffset, localMinutes, offsetFromDate, startClaim, startsBeforeSession } from './clock.js';
 import { contentLines, DOC_LIMITS, namingRequest, readLines } from './documents.js';
@@ -540,6 +540,20 @@ const crashed = (out: string): boolean => EXCEPTION_LINE.test(out) || TRACEBACK.
 const MOVED_TO_BACKGROUND = /^\s*Command running in background with ID:\s*([\w-]{2,64})(?:[.\s]|$)/;
 const STILL_RUNNING = /^\s*<status>(?:running|killed)<\/status>/;
 
+/**
+ * A kill by name of what the session did not start: no earlier call of the session it remembers
+ * (LEDGER_LIMITS.CALLS) ran a command naming it. Stopping its own `fetch.py` or dev server is
+ * housekeeping; `pkill -9 zsh` kills the user's shells.
+ */
+function killedOthers(l: Ledger, call: CallRecord): string | null {
+  for (const k of killedByName(call.command ?? '')) {
+    const pattern = k.name.replace(/^['"]|['"]$/g, '');
+    const started = Object.values(l.calls).some((c) => c !== call && c.command !== undefined && c.line < call.line && !killedByName(c.command).length && c.command.includes(pattern));
+    if (!started) return `killed every process matching ${JSON.stringify(pattern.slice(0, 80))} (${k.tool}; no earlier command of the session names it)`;
+  }
+  return null;
+}
+
 export function noteResult(l: Ledger, r: ResultInput): void {
   let call = l.calls[r.id];
   // Codex code mode: a long script answers later, through `wait {cell_id}`.
@@ -604,7 +618,7 @@ export function noteResult(l: Ledger, r: ResultInput): void {
     noteGit(l, call.command, out, r.line, failed, r.cwd);
     noteFormatting(l, call, r, out, failed);
     // A command that did not run destroyed nothing; one that failed may have done part of it.
-    const what = r.denied === undefined ? destroys(call.command) : null;
+    const what = r.denied === undefined ? (destroys(call.command) ?? killedOthers(l, call)) : null;
     if (what !== null) push((l.destroyed ??= []), { line: r.line, command: clip(call.command, 200), what, ok: !failed }, 20);
   }
   // A call the user rejected is the user's decision (its feedback is a request), not a failure.

@@ -561,6 +561,24 @@ export function destroys(command: string): string | null {
   return null;
 }
 
+/**
+ * The names a `pkill` or `killall` kills by (the last word that is no option or redirection):
+ * every process that matches dies, the user's own shells and servers too, not only the session's.
+ */
+export function killedByName(command: string): { tool: string; name: string }[] {
+  if (!/\b(?:pkill|killall)\b/.test(command)) return [];
+  const out: { tool: string; name: string }[] = [];
+  for (const w of programs(command)) {
+    const p = strip(base(w[0] ?? ''));
+    if (p !== 'pkill' && p !== 'killall') continue;
+    // Redirections (`2>/dev/null`) are the shell's, not pkill's words.
+    const names = w.slice(1).filter((x) => !x.startsWith('-') && !/^[0-9&]*[<>]/.test(x));
+    const name = names[names.length - 1];
+    if (name !== undefined && name.length > 0) out.push({ tool: p, name });
+  }
+  return out;
+}
+
 const SEARCHES = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'findstr']);
 
 /**

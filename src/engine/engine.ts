@@ -255,7 +255,7 @@ export class Engine {
   /** Subagents whose task their parent's build just learned: re-rendered so each shows it. */
   private async renderDependents(paths: readonly string[]): Promise<void> {
     for (const path of paths) {
-      if (this.deps.linkParentNow && !this.deps.linkParentNow(path)) continue;
+      if (this.deps.relinkNow && !this.deps.relinkNow(path)) continue;
       try {
         await this.build({ source: path, force: true });
       } catch {
@@ -268,7 +268,7 @@ export class Engine {
   private async linkToParent(parentId: string): Promise<void> {
     const parent = parentEntry(this.deps, parentId);
     if (!parent?.source) return;
-    if (this.deps.linkParentNow && !this.deps.linkParentNow(parent.source.path)) return;
+    if (this.deps.relinkNow && !this.deps.relinkNow(parent.source.path)) return;
     try {
       await this.build({ source: parent.source.path, force: true });
     } catch {

@@ -12,7 +12,7 @@ import { Engine } from './engine.js';
 export interface EngineOptions {
   cacheSessions?: number;
   now?: () => Date;
-  linkParentNow?: (parentPath: string) => boolean;
+  relinkNow?: (path: string) => boolean;
 }
 
 /** Repository evidence as the configuration asks for it (git.enabled, git.timeout_ms). */
@@ -41,7 +41,7 @@ export async function openEngine(config: ResolvedConfig, opts: EngineOptions = {
     index,
     now: opts.now ?? (() => new Date()),
     cacheSessions: opts.cacheSessions ?? 0,
-    ...(opts.linkParentNow ? { linkParentNow: opts.linkParentNow } : {}),
+    ...(opts.relinkNow ? { relinkNow: opts.relinkNow } : {}),
   });
 }
 

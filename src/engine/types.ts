@@ -30,7 +30,7 @@ export interface EngineDeps {
    * subagents whose task it learned): false when the caller will re-render it itself (the daemon,
    * when it may be building in a worker at this moment).
    */
-  linkParentNow?: (path: string) => boolean;
+  relinkNow?: (path: string) => boolean;
 }
 
 /** Thrown by an `independentOnly` build before it writes anything: build this one on its own. */

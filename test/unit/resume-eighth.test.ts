@@ -209,3 +209,48 @@ describe('a recorded branch that changed during the session', () => {
     expect((summary.session_git as { recorded: Record<string, unknown> }).recorded.branches).toBeUndefined();
   });
 });
+
+describe('a kill by name', () => {
+  it('reads the names pkill and killall kill by, past options and redirections', async () => {
+    const { killedByName } = await import('../../src/core/shell.js');
+    expect(killedByName("pkill -9 zsh 2>/dev/null; sleep 2")).toEqual([{ tool: 'pkill', name: 'zsh' }]);
+    expect(killedByName("pkill -9 -f 'fetch.py' 2>/dev/null; killall node")).toEqual([{ tool: 'pkill', name: 'fetch.py' }, { tool: 'killall', name: 'node' }]);
+    expect(killedByName('kill -9 1234')).toEqual([]);
+    expect(killedByName('echo "pkill zsh"')).toEqual([]);
+  });
+
+  it("is destructive when it kills what no earlier command of the session names (the user's shells), not when it stops the session's own job", () => {
+    const { md, summary } = built(
+      user('u1', 'Fetch the PRs'),
+      ...bash('b1', 'python fetch.py > fetch.log 2>&1 &', ''),
+      ...bash('b2', "pkill -f 'fetch.py'", ''),
+      ...bash('b3', 'pkill -9 zsh 2>/dev/null; echo done', 'done'),
+      agent('a1', [{ type: 'text', text: 'Stopped.' }]),
+    );
+    expect(summary.destroyed).toEqual([{ line: 7, command: 'pkill -9 zsh 2>/dev/null; echo done', what: 'killed every process matching "zsh" (pkill; no earlier command of the session names it)', ok: true }]);
+    expect(sections(md).get('Repository Evidence')).toContain('- line 7: killed every process matching "zsh" (pkill; no earlier command of the session names it) — `pkill -9 zsh 2>/dev/null; echo done`');
+  });
+
+  it('shows the latest five destructive commands in HANDOFF.md, and says where the rest are', () => {
+    const rms = ['a', 'b', 'c', 'd', 'e', 'f', 'g'].flatMap((x) => bash(`r${x}`, `rm -rf build-${x}`, ''));
+    const { md, summary } = built(user('u1', 'Clean the builds'), ...rms, agent('a1', [{ type: 'text', text: 'Cleaned.' }]));
+    expect((summary.destroyed as unknown[]).length).toBe(7);
+    const ev = sections(md).get('Repository Evidence') ?? '';
+    expect(ev).not.toContain('build-b`');
+    expect(ev).toContain('- line 15: removed build-g recursively — `rm -rf build-g`');
+    expect(ev).toContain("- … 2 earlier in HANDOFF.summary.json's `destroyed`");
+  });
+});
+
+describe('calls a permission rule denied, then an answer', () => {
+  it('says the agent answered without them, so the answer rests on what it could read; not while it has not answered', () => {
+    const denied = (id: string) => [
+      agent(`c-${id}`, [{ type: 'tool_use', id, name: 'WebSearch', input: { query: 'claude -p tools' } }]),
+      user(`r-${id}`, [{ type: 'tool_result', tool_use_id: id, is_error: true, content: "Claude requested permissions to use WebSearch, but you haven't granted it yet." }]),
+    ];
+    const answered = built(user('u1', 'Which tools does claude -p have?'), ...denied('w1'), agent('a1', [{ type: 'text', text: 'From what I know: Task and WebSearch.' }]));
+    expect(sections(answered.md).get('Next Action')).toMatch(/^Ask the user to allow the call a permission rule denied \(line 3\), or go on without it: .*\. The agent answered without it \(line 4\): that answer rests only on what it could read$/m);
+    const pending = built(user('u1', 'Which tools does claude -p have?'), ...denied('w1'));
+    expect(sections(pending.md).get('Next Action')).not.toContain('answered without');
+  });
+});

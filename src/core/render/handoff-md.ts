@@ -39,7 +39,7 @@ export const SECTION_TITLES = [
 ] as const;
 
 /** Bounds that keep the largest handoff readable in one sitting (the payloads carry the rest). */
-const MD = { DOC_CHARS: 1400, DOC_LINE_CHARS: 110, TASK_DETAIL_CHARS: 140, JOBS_ENDED: 3, PASSED_OVER: 3, REQUESTS_HEAD: 5, REQUESTS_TAIL: 25, REQUEST_CHARS: 600, AGENT_MESSAGES: 6, AGENT_CHARS: 180, FIXED: 8, FILES: 20, FILES_SHORT: 10, CHECK_TARGETS: 10, TIMELINE: 15, TIMELINE_SHORT: 8, TIMELINE_CHARS: 100, LISTED: 12 } as const;
+const MD = { DOC_CHARS: 1400, DOC_LINE_CHARS: 110, TASK_DETAIL_CHARS: 140, JOBS_ENDED: 3, PASSED_OVER: 3, REQUESTS_HEAD: 5, REQUESTS_TAIL: 25, REQUEST_CHARS: 600, AGENT_MESSAGES: 6, AGENT_MESSAGES_SHORT: 3, AGENT_CHARS: 180, FIXED: 8, FILES: 20, FILES_SHORT: 10, CHECK_TARGETS: 10, TIMELINE: 15, TIMELINE_SHORT: 8, TIMELINE_CHARS: 100, LISTED: 12, DESTROYED: 5 } as const;
 
 const NONE = 'None';
 const label = (l: string): string => `*${l}*`;
@@ -331,7 +331,8 @@ function jobs(a: Analysis, level: Level): string {
   return `\n\n### Background jobs\n\n${label('verified')} — started in the background, followed through their notifications (running first):\n\n${bullets(rows)}${more > 0 ? `\n\n${more} more ended job(s) in HANDOFF.summary.json.` : ''}`;
 }
 
-function repoEvidence(r: RenderInput, a: Analysis, files: number = MD.FILES): string {
+/** `short`: past the last budget level, Files changed lists its latest MD.FILES_SHORT, and destructive commands are not quoted. */
+function repoEvidence(r: RenderInput, a: Analysis, files: number = MD.FILES, short = false): string {
   const g = r.git;
   const out: string[] = [];
   if (g.status === 'ok') {
@@ -361,7 +362,7 @@ function repoEvidence(r: RenderInput, a: Analysis, files: number = MD.FILES): st
   if (recorded !== null) out.push(recorded);
   const moved = cwdMoved(r.state.meta);
   if (moved !== null) out.push(moved);
-  const gone = destroyed(r);
+  const gone = destroyed(r, short);
   if (gone !== null) out.push(gone);
   return out.join('\n\n');
 }
@@ -488,11 +489,14 @@ function filesNotChanged(a: Analysis, cwd: string | undefined): string {
 }
 
 /** Commands that destroyed what cannot be read back: said only when there was one. */
-function destroyed(r: RenderInput): string | null {
+function destroyed(r: RenderInput, short = false): string | null {
   const d = r.state.ledger.destroyed;
   if (d === undefined || d.length === 0) return null;
-  const rows = d.map((x) => `line ${x.line}: ${x.what}${x.ok ? '' : ' (the command failed: how much it did is not known)'} — ${code(x.command, 200)}`);
-  return `### Destructive commands\n\n${label('verified')} — the session ran these; what they removed or discarded is not in the transcript, so check before relying on it:\n\n${bullets(rows)}`;
+  // The latest few, each command shortened: the payloads list every one (the last 20).
+  const shown = d.slice(-MD.DESTROYED);
+  const rows = shown.map((x) => `line ${x.line}: ${x.what}${x.ok ? '' : ' (the command failed: how much it did is not known)'}${short ? '' : ` — ${code(x.command, 120)}`}`);
+  const more = d.length > shown.length ? `\n- … ${d.length - shown.length} earlier in HANDOFF.summary.json's \`destroyed\`` : '';
+  return `### Destructive commands\n\n${label('verified')} — the session ran these; what they removed or discarded is not in the transcript, so check before relying on it:\n\n${bullets(rows)}${more}`;
 }
 
 function commits(a: Analysis): string {
@@ -547,8 +551,8 @@ function leftBranch(a: Analysis, n: number): string {
   return left === undefined ? '' : ` *(in the branch left at line ${left.line})*`;
 }
 
-function agentMessages(a: Analysis): string {
-  const ms = a.agentMessages.slice(-MD.AGENT_MESSAGES);
+function agentMessages(a: Analysis, shown: number = MD.AGENT_MESSAGES): string {
+  const ms = a.agentMessages.slice(-shown);
   if (ms.length === 0) return NONE;
   return `${label('reported')} — the agent's own messages, latest last (shortened; every turn is in timeline.jsonl):\n\n${bullets(ms.map((m) => `line ${m.line} — ${oneLine(m.text, MD.AGENT_CHARS)}${leftBranch(a, m.line)}`))}`;
 }
@@ -678,15 +682,18 @@ export function renderHandoffMd(r: RenderInput, a: Analysis): string {
     }
   }
   // Past the last level, the recent timeline gives up its oldest rows (timeline.jsonl keeps every
-  // turn), then the files changed their oldest ten of twenty (the summary lists every one), then a
-  // long objective its tail (the payloads keep it).
+  // turn), then the files changed their oldest ten of twenty (the summary lists every one) and
+  // destructive commands their quoted command (the payloads quote it), then the agent's messages
+  // their oldest three of six (the llm payload has them all), then a long objective its tail (the
+  // payloads keep it).
   let total = size(parts);
   const swap = (old: string, now: string): string => {
     total += Buffer.byteLength(now) - Buffer.byteLength(old);
     return now;
   };
   if (total > MD_BYTES) fixed.timeline = swap(fixed.timeline, timelineSection(r, MD.TIMELINE_SHORT));
-  if (total > MD_BYTES && a.filesChanged.length > MD.FILES_SHORT) fixed.tail[1] = swap(fixed.tail[1] as string, section('Repository Evidence', repoEvidence(r, a, MD.FILES_SHORT)));
+  if (total > MD_BYTES && (a.filesChanged.length > MD.FILES_SHORT || (r.state.ledger.destroyed?.length ?? 0) > 0)) fixed.tail[1] = swap(fixed.tail[1] as string, section('Repository Evidence', repoEvidence(r, a, MD.FILES_SHORT, true)));
+  if (total > MD_BYTES && a.agentMessages.length > MD.AGENT_MESSAGES_SHORT) fixed.agentMessages = swap(fixed.agentMessages, section('What the agent reported', agentMessages(a, MD.AGENT_MESSAGES_SHORT)));
   if (total > MD_BYTES && (a.objective?.text.length ?? r.parentTask?.text.length ?? 0) > OBJECTIVE_SHORT_CHARS) fixed.head[2] = swap(fixed.head[2] as string, section('Objective (verbatim)', objective(a, r.parentSession, OBJECTIVE_SHORT_CHARS, r.parentTask ?? null)));
   return renderAt(fixed, parts);
 }
