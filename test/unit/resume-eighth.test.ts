@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sections } from '../../src/core/quality.js';
 import { gitListing, noCommitsYet } from '../../src/core/shell.js';
 import { validator } from '../../src/store/schemas.js';
+import { chainRecords, rewoundConversation } from './claude-chain.js';
 import { rendered } from './ledger-helper.js';
 
 /**
@@ -32,7 +33,8 @@ describe("the next action's label", () => {
     const { md } = built(user('u1', 'Commit the docs'), ...bash('b1', 'git commit -am "docs"', '[main 1b6c52f] docs\n 1 file changed'), agent('a1', [{ type: 'text', text: 'Committed.' }]));
     const next = sections(md).get('Next Action') ?? '';
     expect(next).toMatch(/^Push the 1 unpushed commit\(s\) once the user agrees/);
-    expect(next).toContain('*verified* — rule: unpushed commits (line 3). What the rule rests on is verified; the action is advice drawn from it, not something the user asked for');
+    expect(next).toContain('*verified* — rule: unpushed commits (line 3). What the rule rests on is verified; the action is this handoff\'s advice drawn from it (what the user asked for is under User requests)');
+    expect(next).not.toContain('not something the user asked for');
   });
 
   it('adds nothing to a label that is not verified', () => {
@@ -112,20 +114,10 @@ describe('a git listing limited to the paths it named', () => {
 
 describe('a conversation the user rewound, and closed', () => {
   const b = { ...base, version: '2.1.42', isSidechain: false, userType: 'external' };
-  const u = (uuid: string, parentUuid: string | null, content: string) => ({ ...b, type: 'user', uuid, parentUuid, message: { role: 'user', content } });
-  const a = (uuid: string, parentUuid: string, text: string) => ({ ...b, type: 'assistant', uuid, parentUuid, message: { role: 'assistant', content: [{ type: 'text', text }] } });
-  const hook = (uuid: string, parentUuid: string) => ({ ...b, type: 'system', subtype: 'stop_hook_summary', uuid, parentUuid });
+  const chain = chainRecords(b);
+  const { user: u, agent: a } = chain;
   const exit = (uuid: string, parentUuid: string) => u(uuid, parentUuid, '<command-name>/exit</command-name>\n            <command-message>exit</command-message>\n            <command-args></command-args>');
-  const rewound = [
-    u('u1', null, 'Read the idea document'),
-    a('a1', 'u1', 'It proposes two folders.'),
-    hook('h1', 'a1'),
-    u('u2', 'h1', 'I like it: list its strengths'),
-    a('a2', 'u2', 'Five strengths, all of them real.'),
-    hook('h2', 'a2'),
-    u('u3', 'h1', "I don't like it: list its weak points"),
-    a('a3', 'u3', 'Five weak points.'),
-  ];
+  const rewound = rewoundConversation(chain);
 
   it("marks the agent's messages on the branch the user left, as the requests are", () => {
     const { md } = built(...rewound);

@@ -1,3 +1,4 @@
+import { chainRecords, rewoundConversation } from './claude-chain.js';
 import { describe, expect, it } from 'vitest';
 import type { Ledger } from '../../src/core/ledger.js';
 import { noteAgentText, noteCall, noteRequest, noteResult, openFailures } from '../../src/core/ledger.js';
@@ -234,22 +235,9 @@ describe("Claude Code's rewind to an earlier message", () => {
   it('is read from the message chain: the requests between are a branch the conversation left', async () => {
     const { ingestText, jsonl } = await import('./ingest-helper.js');
     const base = { sessionId: 's', cwd: '/p', version: '2.1.0', isSidechain: false, userType: 'external' };
-    const user = (uuid: string, parentUuid: string | null, text: string) => ({ ...base, type: 'user', uuid, parentUuid, message: { role: 'user', content: text } });
-    const agent = (uuid: string, parentUuid: string, text: string) => ({ ...base, type: 'assistant', uuid, parentUuid, message: { role: 'assistant', content: [{ type: 'text', text }] } });
-    const hook = (uuid: string, parentUuid: string) => ({ ...base, type: 'system', subtype: 'stop_hook_summary', uuid, parentUuid });
-    const lines = [
-      user('u1', null, 'read the idea document'),
-      agent('a1', 'u1', 'It proposes two folders.'),
-      hook('h1', 'a1'),
-      user('u2', 'h1', 'I like it: list its strengths'),
-      agent('a2', 'u2', 'Five strengths.'),
-      hook('h2', 'a2'),
-      // Back to the message after the first answer, past the strengths.
-      user('u3', 'h1', "I don't like it: list its weak points"),
-      agent('a3', 'u3', 'Five weak points.'),
-      hook('h3', 'a3'),
-      user('u4', 'h3', 'now a balanced opinion'),
-    ];
+    const chain = chainRecords(base);
+    const { user, agent, hook } = chain;
+    const lines = [...rewoundConversation(chain), hook('h3', 'a3'), user('u4', 'h3', 'now a balanced opinion')];
     const { state } = ingestText(jsonl(...lines));
     expect(state.ledger.rewinds).toEqual([{ line: 7, to: 3 }]);
     const a = analysed(state);

@@ -496,7 +496,7 @@ function destroyed(r: RenderInput, short = false): string | null {
   const shown = d.slice(-MD.DESTROYED);
   const rows = shown.map((x) => `line ${x.line}: ${x.what}${x.ok ? '' : ' (the command failed: how much it did is not known)'}${short ? '' : ` — ${code(x.command, 120)}`}`);
   const more = d.length > shown.length ? `\n- … ${d.length - shown.length} earlier in HANDOFF.summary.json's \`destroyed\`` : '';
-  return `### Destructive commands\n\n${label('verified')} — the session ran these; what they removed or discarded is not in the transcript, so check before relying on it:\n\n${bullets(rows)}${more}`;
+  return `### Destructive commands\n\n${label('verified')} — the session ran these, and what they removed or discarded cannot be brought back from the transcript: check before relying on it (a command's output at its line may say how much went):\n\n${bullets(rows)}${more}`;
 }
 
 function commits(a: Analysis): string {
@@ -564,8 +564,9 @@ function unknowns(a: Analysis): string {
 function nextActionBody(a: Analysis): string {
   const n = a.nextAction;
   const why = n.rule === 'unknown' ? 'nothing in the transcript decides it' : `rule: ${n.rule.replace(/_/g, ' ')}${atLine(n.line)}`;
-  // Readers took "verified" for the action's warrant: it is the evidence's, and the action is advice.
-  const advice = n.label === 'verified' ? '. What the rule rests on is verified; the action is advice drawn from it, not something the user asked for' : '';
+  // Readers took "verified" for the action's warrant: it is the evidence's, and the action is
+  // advice. Whether the user asked for it is the requests' to say, not this line's.
+  const advice = n.label === 'verified' ? ". What the rule rests on is verified; the action is this handoff's advice drawn from it (what the user asked for is under User requests)" : '';
   return `${n.text.replace(/\r?\n/g, ' ')}\n\n${label(n.label)} — ${why}${advice}`;
 }
 
