@@ -148,6 +148,8 @@ export interface Analysis {
   /** `rebased_from`: the hash `git commit` printed, when a rebase gave the commit the hash it was pushed with (at `push_line`). */
   commits: { hash: string; subject: string; pushed: boolean | null; line: number; branch: string; rebased_from?: string; push_line?: number; files?: number }[];
   failedCommit: { line: number; text: string } | null;
+  /** HEAD in the session's latest `git log` is a commit its own commands did not make (foreignHead). */
+  foreignHead: ForeignHead | null;
   verification: CommandRecord[];
   checksNotRun: Finding[];
   unknowns: Finding[];
@@ -215,6 +217,35 @@ function othersInTree(l: Ledger, changed: readonly FileChange[]): string {
   if (others.length === 0) return '';
   const shown = others.slice(0, 4).join(', ');
   return `; the session's \`git\` listing at line ${t.line} also named ${others.length} file(s) this handoff does not list as changed by it (${shown}${others.length > 4 ? ', …' : ''}): ask before committing those`;
+}
+
+export interface ForeignHead {
+  line: number;
+  hash: string;
+  subject: string;
+  /** The commit HEAD was at before: the transcript's record of the session's start, or its first `git log`. */
+  was: string;
+  wasLine: number | null;
+}
+
+const samePrefix = (a: string, b: string): boolean => a.startsWith(b) || b.startsWith(a);
+
+/**
+ * HEAD moved under the session: its latest `git log` of HEAD begins with a commit it did not make,
+ * other than the one HEAD was at before (the commit the transcript recorded at the start, or the
+ * session's first log), and no git command of the session's that can move HEAD (a commit, merge,
+ * pull, rebase, reset, checkout, …) ran in between. Someone or something else committed meanwhile.
+ */
+export function foreignHead(st: SessionState): ForeignHead | null {
+  const l = st.ledger;
+  const top = l.logTop;
+  if (top === undefined) return null;
+  const first = l.logFirst !== undefined && l.logFirst.line < top.line ? l.logFirst : undefined;
+  const was = st.meta.commit !== undefined ? { hash: st.meta.commit, line: null, from: 0 } : first === undefined ? undefined : { hash: first.hash, line: first.line, from: first.line };
+  if (was === undefined || samePrefix(was.hash, top.hash)) return null;
+  if (l.commits.some((c) => samePrefix(c.hash, top.hash) || (c.rebasedFrom !== undefined && samePrefix(c.rebasedFrom, top.hash)))) return null;
+  if ((l.headMoves ?? []).some((m) => m > was.from && m < top.line)) return null;
+  return { line: top.line, hash: top.hash, subject: top.subject, was: was.hash.slice(0, 12), wasLine: was.line };
 }
 
 /** Shell calls whose command the transcript does not hold (its publisher redacted their arguments): what ran, and whether a check passed, is not known. */
@@ -658,6 +689,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     plan: planView(st.plans),
     commits,
     failedCommit: l.failedCommit ?? null,
+    foreignHead: foreignHead(st),
     verification: st.commands,
     checksNotRun,
     unknowns,

@@ -1,7 +1,7 @@
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
 import { decideOutcome, lastLine, lastStarted } from './outcome.js';
 import type { Outcome } from './outcome.js';
-import { andChain, branchSwitch, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, destroys, diffedPaths, diffsTheTree, exitMeansNoMatch, gitListing, branchPullRequest, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, killedByName, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, noCommitsYet, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
+import { andChain, branchSwitch, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, destroys, diffedPaths, diffsTheTree, exitMeansNoMatch, gitListing, branchPullRequest, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, killedByName, logLines, movesHead, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, noCommitsYet, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
 import type { CheckTarget } from './shell.js';
 import { fmtClock, fmtOffset, localMinutes, offsetFromDate, startClaim, startsBeforeSession } from './clock.js';
 import { contentLines, DOC_LIMITS, namingRequest, readLines } from './documents.js';
@@ -220,6 +220,10 @@ export interface Ledger {
   branchPr?: { url: string; line: number; state?: string };
   /** What the session's own latest `git log` printed first, and where. */
   logTop?: { line: number; hash: string; subject: string };
+  /** The session's first `git log` of HEAD: where HEAD was then. */
+  logFirst?: { line: number; hash: string };
+  /** Lines of the session's git commands that can move HEAD (the last 20; a failed one too, but for a failed commit alone). */
+  headMoves?: number[];
   /** How many remote-tracking branches the session's latest `git branch -a` listed, and where. */
   remoteBranches?: { line: number; count: number };
   /** The line of the latest result of a command that names git: the session looked at its repository. */
@@ -912,6 +916,8 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
   const namesGit = /\bgit\b/.test(command);
   if (namesGit) {
     l.gitRan = line;
+    // A failed merge or rebase may have done part; a failed commit did nothing ("nothing to commit").
+    if (movesHead(command) && !(failed && isGitCommit(command) && !isGitMergeOrPull(command) && !isGitRebase(command) && !/\b(?:reset|checkout|switch|cherry-pick|revert|am)\b/.test(command))) l.headMoves = [...(l.headMoves ?? []), line].slice(-20);
     // Said by a failing `git log` too: it is the repository's state, not the command's failure.
     const empty = noCommitsYet(out);
     if (empty !== null) l.noCommits = { line, branch: clip(empty, 200) };
@@ -921,6 +927,7 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
     if (pr !== null) l.branchPr = pr.state === undefined ? { url: clip(pr.url, 300), line } : { url: clip(pr.url, 300), line, state: pr.state };
     const top = gitLogTop(command, out);
     if (top !== null) {
+      l.logFirst ??= { line, hash: top.hash };
       l.logTop = { line, hash: top.hash, subject: clip(top.subject, 160) };
       delete l.noCommits;
     }

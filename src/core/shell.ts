@@ -658,6 +658,11 @@ function logOfHead(args: readonly string[]): boolean {
   return before.every((a, i) => a.startsWith('-') || valued.has(before[i - 1] ?? '') || /^HEAD$|^-?\d+$/.test(a));
 }
 
+/** A git command that can move HEAD to another commit: a commit, merge, pull, rebase, reset, checkout or switch, cherry-pick, revert, am. */
+export function movesHead(command: string): boolean {
+  return runsGit(command, (w) => ['commit', 'merge', 'pull', 'rebase', 'reset', 'checkout', 'switch', 'cherry-pick', 'revert', 'am'].includes(w[1] ?? ''));
+}
+
 export function isGitMergeOrPull(command: string): boolean {
   return runsGit(command, (w) => w[1] === 'merge' || w[1] === 'pull');
 }

@@ -246,3 +246,31 @@ describe('calls a permission rule denied, then an answer', () => {
     expect(sections(pending.md).get('Next Action')).not.toContain('answered without');
   });
 });
+
+describe('a commit the session did not make at HEAD', () => {
+  it('is said when a later git log of HEAD begins with another commit and the session moved nothing in between', () => {
+    const { md, summary } = built(
+      user('u1', 'Commit the work'),
+      ...bash('b1', 'git log --oneline -3', '9d35684 fix: teams\n1111111 older'),
+      agent('c-b2', [{ type: 'tool_use', id: 'b2', name: 'Bash', input: { command: 'git add -A && git commit -m "feat: teams"' } }]),
+      user('r-b2', [{ type: 'tool_result', tool_use_id: 'b2', is_error: true, content: 'Exit code 1\nOn branch fix/x\nnothing to commit, working tree clean' }]),
+      ...bash('b3', 'git log --oneline -3', 'a7bfa7b optimized team loading\n9d35684 fix: teams'),
+      agent('a1', [{ type: 'text', text: 'Committed.' }]),
+    );
+    expect(sections(md).get('Repository Evidence')).toContain("*reported* — its `git log` at line 7 begins with `a7bfa7b` «optimized team loading», a commit the session's own commands did not make: HEAD was at `9d35684` in its `git log` at line 3, and the session's own git commands in between made no commit and moved nothing (no merge, pull, rebase, reset or checkout). Someone or something else committed during the session; check what it holds.");
+    expect((summary.session_git as Record<string, unknown>).foreign_head).toEqual({ line: 7, hash: 'a7bfa7b', subject: 'optimized team loading', was: '9d35684', was_line: 3 });
+  });
+
+  it('is not said when the session committed, pulled or checked out in between, or HEAD did not move', () => {
+    for (const between of [
+      bash('b2', 'git commit -am "feat: teams"', '[fix/x a7bfa7b] feat: teams\n 1 file changed'),
+      bash('b2', 'git pull', 'Updating 9d35684..a7bfa7b\nFast-forward'),
+      bash('b2', 'git checkout main', "Switched to branch 'main'"),
+    ]) {
+      const { md } = built(user('u1', 'Commit the work'), ...bash('b1', 'git log --oneline -3', '9d35684 fix: teams'), ...between, ...bash('b3', 'git log --oneline -3', 'a7bfa7b optimized team loading'));
+      expect(md).not.toContain('did not make');
+    }
+    const still = built(user('u1', 'Look'), ...bash('b1', 'git log --oneline -1', '9d35684 fix: teams'), ...bash('b3', 'git log --oneline -1', '9d35684 fix: teams'));
+    expect((still.summary.session_git as Record<string, unknown>).foreign_head).toBeNull();
+  });
+});

@@ -311,6 +311,7 @@ describe("the session's own git log and remotes", () => {
       uncommitted_listed: null,
       log_top: { line: 3, hash: 'ecd5389', subject: 'feat: backend v0' },
       no_commits: null,
+      foreign_head: null,
       remotes: { line: 5, list: [] },
       pushed_to: null,
       remote_branches: null,

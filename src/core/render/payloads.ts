@@ -1,4 +1,5 @@
 import type { Analysis } from '../analysis.js';
+import { foreignHead } from '../analysis.js';
 import type { PlanRecord, WindowTurn } from '../state.js';
 import { LIMITS } from '../state.js';
 import { listingAfterLastCommit } from '../ledger.js';
@@ -182,6 +183,7 @@ function sessionGit(r: RenderInput): Record<string, unknown> {
     // The ledger keeps each of these in the payload's own shape.
     log_top: l.logTop ?? null,
     no_commits: l.noCommits ?? null,
+    foreign_head: foreignHeadOf(r),
     remotes: l.remotes ?? null,
     pushed_to: l.pushedTo ?? null,
     remote_branches: l.remoteBranches ?? null,
@@ -251,4 +253,10 @@ export function buildLlm(r: RenderInput, a: Analysis, summary: Record<string, un
       other_text_chars_per_turn: LIMITS.WINDOW_TOOL_TEXT_CHARS,
     },
   };
+}
+
+/** HEAD moved to a commit the session did not make (analysis.ts foreignHead), in the payload's shape. */
+function foreignHeadOf(r: RenderInput): Record<string, unknown> | null {
+  const f = foreignHead(r.state);
+  return f === null ? null : { line: f.line, hash: f.hash, subject: f.subject, was: f.was, was_line: f.wasLine };
 }
