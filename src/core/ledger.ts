@@ -369,9 +369,12 @@ export function noteAgentText(l: Ledger, text: string, line: number): void {
       for (const run of namedRuns(l, claimScope(t, m.index, sentence))) {
         const stale = changedAfter(l, run.line, line);
         if (stale === null) continue;
+        const name = stale.path.split('/').pop() ?? stale.path;
+        // All the files that changed since are counted: the latest alone read as the only one.
+        const what = stale.files === 1 ? `${name} changed (line ${stale.line})` : `${stale.files} files changed (the latest, ${name}, at line ${stale.line})`;
         push(
           l.contradictions,
-          { claim_line: line, evidence_line: stale.line, text: `The agent said ${quote(sentence)}, but ${stale.path.split('/').pop() ?? stale.path} changed (line ${stale.line}) after the latest \`${clip(run.command, 120)}\` (line ${run.line}), and it did not run again before the claim` },
+          { claim_line: line, evidence_line: stale.line, text: `The agent said ${quote(sentence)}, but ${what} after the latest \`${clip(run.command, 120)}\` (line ${run.line}), and it did not run again before the claim` },
           LEDGER_LIMITS.CONTRADICTIONS,
         );
         break;
@@ -412,13 +415,16 @@ function namedRuns(l: Ledger, claim: string): CheckRun[] {
 const DOC_FILE = /\.(?:md|mdx|markdown|txt|rst|adoc|org)$/i;
 
 /** The latest change, between two lines, of a file that is not a document; null when none. */
-function changedAfter(l: Ledger, from: number, to: number): { path: string; line: number } | null {
+function changedAfter(l: Ledger, from: number, to: number): { path: string; line: number; files: number } | null {
   let latest: { path: string; line: number } | null = null;
+  let files = 0;
   for (const path in l.changed) {
     const c = l.changed[path] as Ledger['changed'][string];
-    if (c.line > from && c.line < to && !DOC_FILE.test(path) && (latest === null || c.line > latest.line)) latest = { path, line: c.line };
+    if (c.line <= from || c.line >= to || DOC_FILE.test(path)) continue;
+    files += 1;
+    if (latest === null || c.line > latest.line) latest = { path, line: c.line };
   }
-  return latest;
+  return latest === null ? null : { ...latest, files };
 }
 
 /** A start time the agent gives for the session's work, earlier than the session's first message. */

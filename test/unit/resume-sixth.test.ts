@@ -309,6 +309,19 @@ describe('a claim that checks pass, after the code changed since they ran', () =
     expect(a.contradictions.map((c) => c.text)).toContain('The agent said «All three checks are green:», but TeamSheet.tsx changed (line 21) after the latest `pnpm test` (line 13), and it did not run again before the claim');
   });
 
+  it('counts every file (not a document) that changed since the check, naming the latest', () => {
+    const st = initialState();
+    const l = st.ledger;
+    noteRequest(l, 'make the team sheet load', 1, 'request');
+    ran(l, 12, 'pnpm test', 0, 'Tests 7 passed (7)');
+    ['/w/src/a.ts', '/w/src/b.ts', '/w/README.md', '/w/src/TeamSheet.tsx'].forEach((path, i) => {
+      noteCall(l, { id: `w${i}`, name: 'Edit', line: 20 + i * 2, writes: [{ path, how: 'edit' }] });
+      noteResult(l, { id: `w${i}`, line: 21 + i * 2, ok: true });
+    });
+    noteAgentText(l, 'All tests pass.', 40);
+    expect(analysed(st).contradictions.map((c) => c.text)).toContain('The agent said «All tests pass.», but 3 files changed (the latest, TeamSheet.tsx, at line 27) after the latest `pnpm test` (line 13), and it did not run again before the claim');
+  });
+
   it('is not flagged when the checks it names ran since, or only a document changed', () => {
     expect(claimOn('Type checks are green.', '/w/src/TeamSheet.tsx').contradictions).toEqual([]);
     expect(claimOn('All three checks are green: lint, tests, types.', '/w/README.md').contradictions).toEqual([]);
