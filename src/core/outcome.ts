@@ -52,6 +52,10 @@ const PASS_LINES: readonly RegExp[] = [
   /^ok\s+\S+.*$/gm,
   /^found 0 vulnerabilities.*$/gm,
   /^.*\bJob succeeded\b.*$/gm,
+  // An install of the project builds it: uv's "Built x @ file:///…", "Installed 1 executable: x"; pip's.
+  /^\s*Built \S+ @ .*$/gm,
+  /^Installed \d+ executables?: .*$/gm,
+  /^Successfully (?:built|installed) \S.*$/gm,
 ];
 
 /**

@@ -274,3 +274,13 @@ describe('a commit the session did not make at HEAD', () => {
     expect((still.summary.session_git as Record<string, unknown>).foreign_head).toBeNull();
   });
 });
+
+describe('an install that builds the project', () => {
+  it("is summed up by the line that says it built, not by uv's closing words", async () => {
+    const { decideOutcome } = await import('../../src/core/outcome.js');
+    const out = '   Building x @ file:///w\n      Built x @ file:///w\nModified x environment\n ~ x==1.0.0 (from file:///w)\nNothing to upgrade';
+    expect(decideOutcome('build', 0, true, out)).toEqual({ outcome: 'pass', line: 'Built x @ file:///w' });
+    expect(decideOutcome('build', 0, true, 'Resolved 4 packages\nInstalled 1 executable: coderabbit-extract')).toEqual({ outcome: 'pass', line: 'Installed 1 executable: coderabbit-extract' });
+    expect(decideOutcome('build', 0, true, 'Successfully installed x-1.0.0')).toEqual({ outcome: 'pass', line: 'Successfully installed x-1.0.0' });
+  });
+});
