@@ -147,6 +147,8 @@ export interface Ledger {
   claims: Claim[];
   contradictions: Contradiction[];
   last: { event: LastEvent; line: number } | null;
+  /** Calls the user rejected without a word (the last 10): `what` is the command, or the tool's name. */
+  rejected?: { line: number; callLine: number; what: string }[];
   /** The user's last `/exit`: the session was closed there, if nothing came after it. */
   closed?: { line: number; command: string };
   lastAgentText: { line: number; text: string } | null;
@@ -631,7 +633,11 @@ export function noteResult(l: Ledger, r: ResultInput): void {
     const what = r.denied === undefined ? (destroys(call.command) ?? killedOthers(l, call)) : null;
     if (what !== null) push((l.destroyed ??= []), { line: r.line, command: clip(call.command, 200), what, ok: !failed }, 20);
   }
-  // A call the user rejected is the user's decision (its feedback is a request), not a failure.
+  // A call the user rejected is the user's decision (its feedback is a request), not a failure;
+  // one rejected without a word is said beside the requests (what the user stopped).
+  if (r.denied === 'rejected by the user' && call.question === undefined && !r.subagent) {
+    push((l.rejected ??= []), { line: r.line, callLine: call.line, what: call.command !== undefined ? clip(call.command, 200) : call.name }, 10);
+  }
   if (r.denied !== undefined && !call.writes && call.question === undefined && !r.denied.startsWith('rejected by the user')) {
     const what = call.command !== undefined ? `\`${clip(call.command, 120)}\`` : call.name;
     push(l.failures, { line: r.line, text: `${what} did not run: ${clip(r.denied, 200)}`, keys: [`${call.name}:${call.command ?? ''}`], kind: 'denied' }, LEDGER_LIMITS.FAILURES);

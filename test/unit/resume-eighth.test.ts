@@ -284,3 +284,27 @@ describe('an install that builds the project', () => {
     expect(decideOutcome('build', 0, true, 'Successfully installed x-1.0.0')).toEqual({ outcome: 'pass', line: 'Successfully installed x-1.0.0' });
   });
 });
+
+describe('a call the user rejected without a word', () => {
+  const REJECTED = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.";
+  it('is said beside the requests, with the call it stopped, and in both payloads', () => {
+    const { md, summary, llm } = built(
+      user('u1', 'Reinstall the tool'),
+      agent('c1', [{ type: 'tool_use', id: 'b1', name: 'Bash', input: { command: 'find . -name "*.pyc" -delete && uv tool install --reinstall .' } }]),
+      user('r1', [{ type: 'tool_result', tool_use_id: 'b1', is_error: true, content: REJECTED }]),
+    );
+    expect(sections(md).get('User requests and corrections')).toContain('*verified* — calls the user rejected without a word (Claude Code: "The user doesn\'t want to proceed with this tool use"), latest last:\n\n- line 3 — rejected the call at line 2: `find . -name "*.pyc" -delete && uv tool install --reinstall .`');
+    expect(summary.rejected_calls).toEqual([{ line: 3, call_line: 2, what: 'find . -name "*.pyc" -delete && uv tool install --reinstall .' }]);
+    expect(llm.rejected_calls).toEqual(summary.rejected_calls);
+  });
+
+  it('is a request when the user typed why, not listed again', () => {
+    const { md, summary } = built(
+      user('u1', 'Reinstall the tool'),
+      agent('c1', [{ type: 'tool_use', id: 'b1', name: 'Bash', input: { command: 'rm -rf build' } }]),
+      user('r1', [{ type: 'tool_result', tool_use_id: 'b1', is_error: true, content: "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). To tell you how to proceed, the user said:\nkeep the build folder" }]),
+    );
+    expect(md).not.toContain('without a word');
+    expect(summary.rejected_calls).toEqual([]);
+  });
+});

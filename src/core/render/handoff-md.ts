@@ -174,7 +174,7 @@ function withoutResult(cs: Analysis['withoutResult']): string {
 type Level = 0 | 1 | 2 | 3;
 const MD_BYTES = 16000;
 
-function requests(a: Analysis, parent: string | null): string {
+function requests(a: Analysis, parent: string | null, r: RenderInput): string {
   const rs = a.requests;
   if (rs.length === 0) return a.objective?.override ? `${label('unknown')} — no user request could be read from the transcript` : NONE;
   const kind = (k: string): string => (k === 'answer' ? 'answer: ' : k === 'rejection' ? 'rejecting a tool call: ' : '');
@@ -188,7 +188,15 @@ function requests(a: Analysis, parent: string | null): string {
   const shown = rs.length <= MD.REQUESTS_HEAD + MD.REQUESTS_TAIL ? rs.map(row) : [...rs.slice(0, MD.REQUESTS_HEAD).map(row), `… ${rs.length - MD.REQUESTS_HEAD - MD.REQUESTS_TAIL} more in HANDOFF.summary.json …`, ...rs.slice(-MD.REQUESTS_TAIL).map(row)];
   const more = a.requestsTotal > rs.length ? `\n\n${a.requestsTotal - rs.length} earlier request(s) are in timeline.jsonl.` : '';
   const who = parent === null ? 'every message the user typed' : `every message this subagent was sent by the session that started it (${code(parent)})`;
-  return `${label('reported')} — ${who}, in order (wrappers removed, long ones shortened):\n\n${bullets(shown)}${more}`;
+  return `${label('reported')} — ${who}, in order (wrappers removed, long ones shortened):\n\n${bullets(shown)}${more}${rejectedSilently(r)}`;
+}
+
+/** Calls the user rejected without typing a word: a decision as much as a request is. */
+function rejectedSilently(r: RenderInput): string {
+  const rs = r.state.ledger.rejected ?? [];
+  if (rs.length === 0) return '';
+  const rows = rs.slice(-5).map((x) => `line ${x.line} — rejected the call at line ${x.callLine}: ${code(x.what, 120)}`);
+  return `\n\n${label('verified')} — calls the user rejected without a word (Claude Code: "The user doesn't want to proceed with this tool use"), latest last:\n\n${bullets(rows)}`;
 }
 
 /**
@@ -724,7 +732,7 @@ function fixedParts(r: RenderInput, a: Analysis): FixedParts {
   const title = r.title ?? r.session;
   return {
     head: [frontMatter(r), `# Handoff: ${title.replace(/\r?\n/g, ' ')}\n`, section('Objective (verbatim)', objective(a, r.parentSession, Infinity, r.parentTask ?? null))],
-    requests: requests(a, r.parentSession),
+    requests: requests(a, r.parentSession, r),
     documents: documents(a, r.parentSession),
     middle: [section('State right now (verbatim tail)', stateNow(a)), section('Next Action', nextActionBody(a)), section('Claims to double-check', claims(a))],
     currentState: currentState(a),

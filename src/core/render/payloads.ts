@@ -127,6 +127,8 @@ export function buildSummary(r: RenderInput, a: Analysis, transferReady: boolean
     session_git: sessionGit(r),
     // Commands that destroyed what the transcript cannot give back (HANDOFF.md: Repository Evidence).
     destroyed: st.ledger.destroyed ?? [],
+    // Calls the user rejected without a word (HANDOFF.md: beside the requests).
+    rejected_calls: (st.ledger.rejected ?? []).map((x) => ({ line: x.line, call_line: x.callLine, what: x.what })),
     // Commands with no result recorded (HANDOFF.md: How it ended).
     commands_without_result: a.withoutResult.slice(-20),
     // Each model the session switched to and the line it first answered from, when there was more than one.
