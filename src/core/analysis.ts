@@ -226,6 +226,8 @@ export interface ForeignHead {
   /** The commit HEAD was at before: the transcript's record of the session's start, or its first `git log`. */
   was: string;
   wasLine: number | null;
+  /** The line of the session's latest `git add` before that log, which the commit may hold. */
+  staged: number | null;
 }
 
 const samePrefix = (a: string, b: string): boolean => a.startsWith(b) || b.startsWith(a);
@@ -245,7 +247,9 @@ export function foreignHead(st: SessionState): ForeignHead | null {
   if (was === undefined || samePrefix(was.hash, top.hash)) return null;
   if (l.commits.some((c) => samePrefix(c.hash, top.hash) || (c.rebasedFrom !== undefined && samePrefix(c.rebasedFrom, top.hash)))) return null;
   if ((l.headMoves ?? []).some((m) => m > was.from && m < top.line)) return null;
-  return { line: top.line, hash: top.hash, subject: top.subject, was: was.hash.slice(0, 12), wasLine: was.line };
+  let staged: number | null = null;
+  for (const c of Object.values(l.calls)) if (c.command !== undefined && c.line < top.line && c.line > was.from && /\bgit\s+add\b/.test(c.command) && (staged === null || c.line > staged)) staged = c.line;
+  return { line: top.line, hash: top.hash, subject: top.subject, was: was.hash.slice(0, 12), wasLine: was.line, staged };
 }
 
 /** Shell calls whose command the transcript does not hold (its publisher redacted their arguments): what ran, and whether a check passed, is not known. */

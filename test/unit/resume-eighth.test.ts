@@ -85,9 +85,15 @@ describe('what git said of a repository with no commit yet', () => {
     expect(noCommitsYet('echo "No commits yet"')).toBeNull();
   });
 
-  it('is said in Repository Evidence and session_git, from a failing git log, until the session commits', () => {
+  it('is said in Repository Evidence and session_git, from a failing git log, until the session commits; the failing log is no open failure', () => {
     const empty = "Exit code: 1\nfatal: your current branch 'master' does not have any commits yet";
-    const { md, summary } = built(user('u1', 'What is committed?'), ...bash('b1', 'git log --oneline -20', empty), agent('a1', [{ type: 'text', text: 'Nothing yet.' }]));
+    const { md, summary } = built(
+      user('u1', 'What is committed?'),
+      agent('c-b1', [{ type: 'tool_use', id: 'b1', name: 'Bash', input: { command: 'git log --oneline -20' } }]),
+      user('r-b1', [{ type: 'tool_result', tool_use_id: 'b1', is_error: true, content: empty }]),
+    );
+    expect(summary.open_failures).toEqual([]);
+    expect(sections(md).get('Failures And Blockers')).not.toContain('git log');
     expect(sections(md).get('Repository Evidence')).toContain('git said at line 3 that the branch `master` has no commits yet: nothing in the repository was committed then, and the session made no commit after');
     expect((summary.session_git as Record<string, unknown>).no_commits).toEqual({ line: 3, branch: 'master' });
     const later = built(user('u1', 'Commit it'), ...bash('b1', 'git log', empty), ...bash('b2', 'git add -A && git commit -m "first"', '[master (root-commit) 1a2b3c4] first\n 2 files changed'));
@@ -189,7 +195,7 @@ describe('a recorded branch that changed during the session', () => {
       on('feat/x-v3', user('u2', 'And the background')),
       on('feat/x-v3', agent('a2', [{ type: 'text', text: 'Done.' }])),
     );
-    expect(sections(md).get('Repository Evidence')).toContain('Recorded by the transcript: branch `feat/x-v3` from line 3 (the branch changed during the session; before it: `feat/x-v2` from line 2, `feat/x` from line 1) in `/nonexistent/w` — *reported*.');
+    expect(sections(md).get('Repository Evidence')).toContain("Recorded by the transcript: branch `feat/x-v3` from line 3 (before it the transcript recorded `feat/x-v2` from line 2, `feat/x` from line 1: the branch of the folder the harness ran in, which the session's own git output may contradict) in `/nonexistent/w` — *reported*.");
     const recorded = (summary.session_git as { recorded: Record<string, unknown> }).recorded;
     expect(recorded.branch).toBe('feat/x-v3');
     expect(recorded.branches).toEqual([{ branch: 'feat/x', line: 1 }, { branch: 'feat/x-v2', line: 2 }, { branch: 'feat/x-v3', line: 3 }]);
@@ -257,8 +263,8 @@ describe('a commit the session did not make at HEAD', () => {
       ...bash('b3', 'git log --oneline -3', 'a7bfa7b optimized team loading\n9d35684 fix: teams'),
       agent('a1', [{ type: 'text', text: 'Committed.' }]),
     );
-    expect(sections(md).get('Repository Evidence')).toContain("*reported* — its `git log` at line 7 begins with `a7bfa7b` «optimized team loading», a commit the session's own commands did not make: HEAD was at `9d35684` in its `git log` at line 3, and the session's own git commands in between made no commit and moved nothing (no merge, pull, rebase, reset or checkout). Someone or something else committed during the session; check what it holds.");
-    expect((summary.session_git as Record<string, unknown>).foreign_head).toEqual({ line: 7, hash: 'a7bfa7b', subject: 'optimized team loading', was: '9d35684', was_line: 3 });
+    expect(sections(md).get('Repository Evidence')).toContain("*reported* — its `git log` at line 7 begins with `a7bfa7b` «optimized team loading», a commit the session's own commands did not make: HEAD was at `9d35684` in its `git log` at line 3, and the session's own git commands in between made no commit and moved nothing (no merge, pull, rebase, reset or checkout). Someone or something else committed during the session (the session had staged files with `git add` at line 4: it may hold them); check what it holds.");
+    expect((summary.session_git as Record<string, unknown>).foreign_head).toEqual({ line: 7, hash: 'a7bfa7b', subject: 'optimized team loading', was: '9d35684', was_line: 3, staged_line: 4 });
   });
 
   it('is not said when the session committed, pulled or checked out in between, or HEAD did not move', () => {
@@ -293,7 +299,7 @@ describe('a call the user rejected without a word', () => {
       agent('c1', [{ type: 'tool_use', id: 'b1', name: 'Bash', input: { command: 'find . -name "*.pyc" -delete && uv tool install --reinstall .' } }]),
       user('r1', [{ type: 'tool_result', tool_use_id: 'b1', is_error: true, content: REJECTED }]),
     );
-    expect(sections(md).get('User requests and corrections')).toContain('*verified* — calls the user rejected without a word (Claude Code: "The user doesn\'t want to proceed with this tool use"), latest last:\n\n- line 3 — rejected the call at line 2: `find . -name "*.pyc" -delete && uv tool install --reinstall .`');
+    expect(sections(md).get('User requests and corrections')).toContain('*verified* — calls the user rejected without a word, latest last:\n\n- line 3 — rejected the call at line 2: `find . -name "*.pyc" -delete && uv tool install --reinstall .`');
     expect(summary.rejected_calls).toEqual([{ line: 3, call_line: 2, what: 'find . -name "*.pyc" -delete && uv tool install --reinstall .' }]);
     expect(llm.rejected_calls).toEqual(summary.rejected_calls);
   });

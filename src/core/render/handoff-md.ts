@@ -196,7 +196,7 @@ function rejectedSilently(r: RenderInput): string {
   const rs = r.state.ledger.rejected ?? [];
   if (rs.length === 0) return '';
   const rows = rs.slice(-5).map((x) => `line ${x.line} — rejected the call at line ${x.callLine}: ${code(x.what, 120)}`);
-  return `\n\n${label('verified')} — calls the user rejected without a word (Claude Code: "The user doesn't want to proceed with this tool use"), latest last:\n\n${bullets(rows)}`;
+  return `\n\n${label('verified')} — calls the user rejected without a word, latest last:\n\n${bullets(rows)}`;
 }
 
 /**
@@ -440,7 +440,9 @@ function recordedBranch(r: RenderInput, a: Analysis): string | null {
 function branchesBefore(bs: readonly { branch: string; line: number }[] | undefined): string {
   if (bs === undefined || bs.length < 2) return '';
   const [last, ...before] = [...bs].reverse() as [{ branch: string; line: number }, ...{ branch: string; line: number }[]];
-  return ` from line ${last.line} (the branch changed during the session; before it: ${before.map((b) => `${code(b.branch)} from line ${b.line}`).join(', ')})`;
+  // What the harness recorded, line by line: the folder it ran in may not be where the agent's git
+  // ran (a teammate's worktree), so the session's own git output decides where it worked.
+  return ` from line ${last.line} (before it the transcript recorded ${before.map((b) => `${code(b.branch)} from line ${b.line}`).join(', ')}: the branch of the folder the harness ran in, which the session's own git output may contradict)`;
 }
 
 /**
@@ -512,14 +514,14 @@ function commits(a: Analysis): string {
   // Shell calls the transcript does not show may have committed: none seen is not none made.
   const hidden = a.hiddenCommands === '' ? '' : `\n\n${label('unknown')} — the transcript hides the commands of some shell calls (see Verification): a commit among them would not show here.`;
   const f = a.foreignHead;
-  const foreign = f === null ? '' : `\n\n${label('reported')} — its \`git log\` at line ${f.line} begins with ${code(f.hash)} «${oneLine(f.subject, 100)}», a commit the session's own commands did not make: HEAD was at ${code(f.was)}${f.wasLine === null ? ' when the session started' : ` in its \`git log\` at line ${f.wasLine}`}, and the session's own git commands in between made no commit and moved nothing (no merge, pull, rebase, reset or checkout). Someone or something else committed during the session; check what it holds.`;
+  const foreign = f === null ? '' : `\n\n${label('reported')} — its \`git log\` at line ${f.line} begins with ${code(f.hash)} «${oneLine(f.subject, 100)}», a commit the session's own commands did not make: HEAD was at ${code(f.was)}${f.wasLine === null ? ' when the session started' : ` in its \`git log\` at line ${f.wasLine}`}, and the session's own git commands in between made no commit and moved nothing (no merge, pull, rebase, reset or checkout). Someone or something else committed during the session${f.staged === null ? '' : ` (the session had staged files with \`git add\` at line ${f.staged}: it may hold them)`}; check what it holds.`;
   if (a.commits.length === 0) return `### Commits made in this session\n\n${a.hiddenCommands === '' ? NONE : `None seen.${hidden}`}${attempt}${foreign}`;
   const pushed = (p: boolean | null): string => (p === true ? 'pushed' : p === false ? 'not pushed' : 'push unknown');
   // The line shows the hash `git commit` printed; the hash named here is the one a rebase gave it.
   const rebased = (c: Analysis['commits'][number]): string => (c.rebased_from === undefined ? '' : `, made as ${code(c.rebased_from)}; a rebase gave it this hash${c.push_line === undefined ? '' : `, pushed at line ${c.push_line}`}`);
   // What git said the commit holds: it may hold more than the session wrote (files staged before).
   const files = (c: Analysis['commits'][number]): string => (c.files === undefined ? '' : `; ${c.files} file${c.files === 1 ? '' : 's'} changed`);
-  return `### Commits made in this session\n\n${label('verified')} — from \`git commit\` and \`git push\` output:\n\n${bullets(a.commits.map((c) => `${code(c.hash)} ${oneLine(c.subject, 120)} (line ${c.line}${files(c)}${rebased(c)}) — ${pushed(c.pushed)}`))}`;
+  return `### Commits made in this session\n\n${label('verified')} — from the session's own git output (\`git commit\`, a merge with the \`git log\` that named its commit, \`git push\`); the line is the commit's or the merge's:\n\n${bullets(a.commits.map((c) => `${code(c.hash)} ${oneLine(c.subject, 120)} (line ${c.line}${files(c)}${rebased(c)}) — ${pushed(c.pushed)}`))}`;
 }
 
 function verification(a: Analysis): string {

@@ -260,5 +260,5 @@ export function buildLlm(r: RenderInput, a: Analysis, summary: Record<string, un
 /** HEAD moved to a commit the session did not make (analysis.ts foreignHead), in the payload's shape. */
 function foreignHeadOf(r: RenderInput): Record<string, unknown> | null {
   const f = foreignHead(r.state);
-  return f === null ? null : { line: f.line, hash: f.hash, subject: f.subject, was: f.was, was_line: f.wasLine };
+  return f === null ? null : { line: f.line, hash: f.hash, subject: f.subject, was: f.was, was_line: f.wasLine, staged_line: f.staged };
 }
