@@ -626,9 +626,7 @@ export function noteResult(l: Ledger, r: ResultInput): void {
     // (a denial is listed below as a call that did not run).
     if (call.targets) {
       if (r.denied === undefined) noteCheckRun(l, call, r);
-    // `git log` in a repository with no commit yet exits 1: a fact about the repository (said
-    // under Repository Evidence), not a failure to fix.
-    } else noteCommandResult(l, call, r, (failed && !exitMeansNoMatch(call.command, r.exitCode) && !(/\bgit\b/.test(call.command) && noCommitsYet(out) !== null)) || (r.exitCode === undefined && crashed(out)));
+    } else noteCommandResult(l, call, r, (failed && !exitMeansNoMatch(call.command, r.exitCode)) || (r.exitCode === undefined && crashed(out)));
     noteGit(l, call.command, out, r.line, failed, r.cwd);
     noteFormatting(l, call, r, out, failed);
     // A command that did not run destroyed nothing; one that failed may have done part of it.
