@@ -57,7 +57,7 @@ describe('a command the transcript records no result for', () => {
     );
     const now = sections(md).get('State right now (verbatim tail)') ?? '';
     expect(now).toContain("No result is recorded for the command at line 4 (`$latest = Get-ChildItem");
-    expect(now).toContain("'codex-session.jsonl') -Force`): whether it ran, and what it did, is not known");
+    expect(now).toContain("'codex-session.jsonl') -Force`): it may still be running, or the session stopped before it answered; whether it ran, and what it did, is not known");
     expect(summary.commands_without_result).toEqual([{ line: 4, command: copy }]);
     expect(llm.commands_without_result).toEqual(summary.commands_without_result);
   });
@@ -65,7 +65,7 @@ describe('a command the transcript records no result for', () => {
   it('counts several, naming the latest three', () => {
     const calls = ['a', 'b', 'c', 'd'].map((x) => agent(`c-${x}`, [{ type: 'tool_use', id: x, name: 'Bash', input: { command: `echo ${x}` } }]));
     const { md, summary } = built(user('u1', 'Run them'), ...calls, agent('a1', [{ type: 'text', text: 'Started.' }]));
-    expect(sections(md).get('State right now (verbatim tail)')).toContain('No result is recorded for 4 commands, the latest at line 3 (`echo b`), line 4 (`echo c`), line 5 (`echo d`): whether they ran, and what they did, is not known');
+    expect(sections(md).get('State right now (verbatim tail)')).toContain('No result is recorded for 4 commands, the latest at line 3 (`echo b`), line 4 (`echo c`), line 5 (`echo d`): they may still be running, or the session stopped before they answered; whether they ran, and what they did, is not known');
     expect((summary.commands_without_result as unknown[]).length).toBe(4);
   });
 

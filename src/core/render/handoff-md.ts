@@ -164,7 +164,9 @@ function withoutResult(cs: Analysis['withoutResult']): string {
   const one = (c: Analysis['withoutResult'][number]): string => `line ${c.line} (${code(oneLine(c.command, max), max)})`;
   const shown = cs.slice(-3);
   const which = cs.length === 1 ? `the command at ${one(cs[0] as Analysis['withoutResult'][number])}` : `${cs.length} commands, ${cs.length > 3 ? 'the latest at ' : 'at '}${shown.map(one).join(', ')}`;
-  return `. No result is recorded for ${which}: whether ${cs.length === 1 ? 'it' : 'they'} ran, and what ${cs.length === 1 ? 'it' : 'they'} did, is not known`;
+  // Live, the last may still be running; after a crash or an export, it never answered.
+  const it = cs.length === 1 ? 'it' : 'they';
+  return `. No result is recorded for ${which}: ${it} may still be running, or the session stopped before ${it} answered; whether ${it} ran, and what ${it} did, is not known`;
 }
 
 /**
