@@ -203,14 +203,14 @@ export interface Ledger {
   wouldReformat?: { paths: string[]; line: number };
   /** The next step named by the harness's latest recap of the session (Claude Code's `away_summary`), and its line. */
   recap?: { next: string; line: number };
+  /** The session's git said the branch has no commit yet (and it made none since). */
+  noCommits?: { line: number; branch: string };
   /**
    * The files the latest `git status` / `git diff --name-only` listed, as printed (the first 200),
    * and its line; `staged`: those it showed staged; `committed`: the line of a later commit of
-   * what was staged, which `paths` no longer holds.
+   * what was staged, which `paths` no longer holds; `limited`: the listing named paths, and
+   * showed only those.
    */
-  /** `limited`: the listing named paths, and showed only those. */
-  /** The session's git said the branch has no commit yet (and it made none since). */
-  noCommits?: { line: number; branch: string };
   treeListed?: { line: number; paths: string[]; staged?: string[]; committed?: number; limited?: true };
   /**
    * The files the session's latest `git status`, `git diff --name-only` or `git diff` before its
@@ -634,8 +634,9 @@ export function noteResult(l: Ledger, r: ResultInput): void {
     if (what !== null) push((l.destroyed ??= []), { line: r.line, command: clip(call.command, 200), what, ok: !failed }, 20);
   }
   // A call the user rejected is the user's decision (its feedback is a request), not a failure;
-  // one rejected without a word is said beside the requests (what the user stopped).
-  if (r.denied === 'rejected by the user' && call.question === undefined && !r.subagent) {
+  // one rejected without a word is said beside the requests (what the user stopped), but for a
+  // write, which Writes that did not happen already gives with its reason.
+  if (r.denied === 'rejected by the user' && call.question === undefined && call.writes === undefined && !r.subagent) {
     push((l.rejected ??= []), { line: r.line, callLine: call.line, what: call.command !== undefined ? clip(call.command, 200) : call.name }, 10);
   }
   if (r.denied !== undefined && !call.writes && call.question === undefined && !r.denied.startsWith('rejected by the user')) {

@@ -304,6 +304,17 @@ describe('a call the user rejected without a word', () => {
     expect(llm.rejected_calls).toEqual(summary.rejected_calls);
   });
 
+  it('is not listed again when it was a write (Writes that did not happen gives it, with its reason)', () => {
+    const { md, summary } = built(
+      user('u1', 'Fix the parser'),
+      agent('c1', [{ type: 'tool_use', id: 'e1', name: 'Edit', input: { file_path: '/nonexistent/w/src/parse.ts', old_string: 'a', new_string: 'b' } }]),
+      user('r1', [{ type: 'tool_result', tool_use_id: 'e1', is_error: true, content: REJECTED }]),
+    );
+    expect(summary.rejected_calls).toEqual([]);
+    expect(sections(md).get('Repository Evidence')).toContain('### Writes that did not happen');
+    expect(sections(md).get('Repository Evidence')).toContain('parse.ts');
+  });
+
   it('is a request when the user typed why, not listed again', () => {
     const { md, summary } = built(
       user('u1', 'Reinstall the tool'),

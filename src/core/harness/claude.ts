@@ -48,11 +48,11 @@ const QUESTION_TOOLS = new Set(['AskUserQuestion', 'ExitPlanMode']);
 const DENIED = /^(?:The user doesn't want to proceed with this tool use|Permission to use \S+ has been denied|.*\b(?:requires approval|was blocked|has not been granted|haven't granted|permission denied by|is not allowed)\b)/i;
 const SUBAGENT_TOOLS = new Set(['Task', 'Agent']);
 
-/** Text that Claude Code injects into the user stream; never the user's objective. */
 /** An agent id as Claude Code names a subagent's transcript with it (identity.ts reads the same). */
 const AGENT_ID = /^[\w-]{1,64}$/;
 /** The user's `/exit` (or `/quit`): Claude Code writes the command as a user line of its own. */
 const CLOSED = /^\s*<command-name>(\/(?:exit|quit))<\/command-name>/;
+/** Text that Claude Code injects into the user stream; never the user's objective. */
 const NOTICE = /^\s*(<(command-name|command-message|command-args|local-command-stdout|local-command-stderr|system-reminder|user-prompt-submit-hook|bash-input|bash-stdout|bash-stderr|ide_selection|ide_opened_file)>|Caveat: |\[Request interrupted)/;
 const INTERRUPTED = /^\s*\[Request interrupted by user/;
 const TOOL_INTERRUPTED = /^(The user doesn't want to proceed with this tool use|Permission prompt was aborted|\[Request interrupted)/;
