@@ -290,5 +290,10 @@ describe.skipIf(!corpusPresent)('truth cards: a handoff makes no false claim abo
     expect(s.objective.hit, s.misses.join('\n')).toBe(1);
     expect(s.end.hit, s.misses.join('\n')).toBe(1);
     expect(s.model.hit).toBe(1);
+    // What is still broken, and what to do next: every failure the card holds open is open in the
+    // handoff (a rule that stopped counting one went unnoticed here once), and the next action is
+    // one the card allows.
+    expect(s.open_failures.hit, s.misses.join('\n')).toBe(s.open_failures.of);
+    expect(s.next_action.hit, s.misses.join('\n')).toBe(1);
   });
 });
