@@ -252,6 +252,31 @@ export function foreignHead(st: SessionState): ForeignHead | null {
   return { line: top.line, hash: top.hash, subject: top.subject, was: was.hash.slice(0, 12), wasLine: was.line, staged };
 }
 
+/** Linters, type checkers and formatters that read one language's files: a change to another file is not theirs. */
+const PYTHON_TOOLS = /\b(?:ruff|pyright|mypy|flake8|pylint|black|isort|basedpyright)\b/;
+const PYTHON_FILE = /\.pyi?$/i;
+const JS_TOOLS = /\b(?:eslint|tsc|vue-tsc|svelte-check|biome)\b/;
+const JS_FILE = /\.(?:[cm]?[jt]sx?|vue|svelte)$/i;
+
+/**
+ * The latest change a check's run would see: of the files a static check names (`ruff check
+ * renderer.py`), of its language's files (ruff and Python, eslint and JavaScript), else of any file.
+ * Null when no change the check looks at was made. Tests and builds see every change.
+ */
+function changeFor(l: Ledger, command: string): { path: string; line: number } | null {
+  const py = PYTHON_TOOLS.test(command);
+  const js = !py && JS_TOOLS.test(command);
+  const files = Object.entries(l.changed);
+  let pick = files;
+  if (py || js) {
+    const named = files.filter(([p]) => command.includes(p) || command.includes(p.split('/').slice(-2).join('/')));
+    pick = named.length > 0 ? named : files.filter(([p]) => (py ? PYTHON_FILE : JS_FILE).test(p));
+  }
+  let latest: { path: string; line: number } | null = null;
+  for (const [path, c] of pick) if (latest === null || c.line > latest.line) latest = { path, line: c.line };
+  return latest;
+}
+
 /** Shell calls whose command the transcript does not hold (its publisher redacted their arguments): what ran, and whether a check passed, is not known. */
 export function hiddenCommands(l: Ledger): string {
   const h = l.hiddenCommands;
@@ -329,7 +354,9 @@ export function endOf(st: SessionState, parent: string | null = null): End {
   const c = st.ledger.closed;
   // Closed after its last event: the user ended it there, it did not just stop.
   if (c === undefined || e.line === null || c.line <= (st.ledger.last?.line ?? 0)) return e;
-  return { ...e, why: `${e.why}; then the user closed the session with \`${c.command}\` (line ${c.line})` };
+  // `/clear` ends the conversation too: Claude Code goes on in a new session, with a new transcript.
+  const how = c.command === '/clear' ? 'cleared the conversation' : 'closed the session';
+  return { ...e, why: `${e.why}; then the user ${how} with \`${c.command}\` (line ${c.line})` };
 }
 
 function endKind(st: SessionState, parent: string | null): End {
@@ -630,8 +657,14 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
       const keys = keysOf.get(t.target) ?? [];
       return keys.length > 0 && keys.every((k) => ranSince.has(k));
     };
-    const stale = rows.filter((t) => t.line < changed && t.outcome !== 'unknown' && !rerun(t)).slice(0, 5);
-    for (const t of stale) checksNotRun.push({ text: `\`${t.command.length > 100 ? `${t.command.slice(0, 99)}…` : t.command}\` last ran at line ${t.line}, before the last file change (line ${changed})`, label: 'verified', seq: t.line - 1 });
+    const stale = rows
+      .map((t) => ({ t, at: changeFor(l, t.command) }))
+      .filter(({ t, at }) => at !== null && t.line < at.line && t.outcome !== 'unknown' && !rerun(t))
+      .slice(0, 5);
+    for (const { t, at } of stale) {
+      const which = at === null || at.line === changed ? `the last file change (line ${changed})` : `the last change of a file it checks (line ${at.line}: ${at.path.split('/').pop() ?? at.path})`;
+      checksNotRun.push({ text: `\`${t.command.length > 100 ? `${t.command.slice(0, 99)}…` : t.command}\` last ran at line ${t.line}, before ${which}`, label: 'verified', seq: t.line - 1 });
+    }
   }
 
   const unknowns: Finding[] = [];

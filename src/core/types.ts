@@ -64,7 +64,7 @@ export type Fact =
   | { t: 'usage'; used: number; limit?: number; key?: string }
   | { t: 'context_limit'; limit: number }
   | { t: 'compaction' }
-  /** The user closed the harness (Claude Code's `/exit`, `/quit`). */
+  /** The user closed the harness or cleared the conversation (Claude Code's `/exit`, `/quit`, `/clear`). */
   | { t: 'closed'; command: string }
   | {
       t: 'tool_call';

@@ -3,7 +3,9 @@ import { sections } from '../../src/core/quality.js';
 import { gitListing, noCommitsYet } from '../../src/core/shell.js';
 import { validator } from '../../src/store/schemas.js';
 import { chainRecords, rewoundConversation } from './claude-chain.js';
-import { rendered } from './ledger-helper.js';
+import { analysed, ran, rendered } from './ledger-helper.js';
+import { initialState } from '../../src/core/state.js';
+import { noteCall, noteRequest, noteResult } from '../../src/core/ledger.js';
 
 /**
  * Rules from the eighth reading (docs/FIDELITY.md): where unpushed commits go when no remote was
@@ -323,5 +325,41 @@ describe('a call the user rejected without a word', () => {
     );
     expect(md).not.toContain('without a word');
     expect(summary.rejected_calls).toEqual([]);
+  });
+});
+
+describe('a /clear after the last event', () => {
+  it('is said as the end of the conversation, in the older form without a slash too', () => {
+    for (const name of ['/clear', 'clear']) {
+      const { md } = built(user('u1', 'Fix the types'), agent('a1', [{ type: 'text', text: 'Fixed.' }]), user('x1', `<command-name>${name}</command-name>\n<command-message>clear</command-message>\n<command-args></command-args>`));
+      expect(sections(md).get('State right now (verbatim tail)')).toContain("; then the user cleared the conversation with `/clear` (line 3)");
+    }
+  });
+});
+
+describe('a check older than the last change, when the change is not one it looks at', () => {
+  const after = (check: string, changed: string) => {
+    const st = initialState();
+    const l = st.ledger;
+    noteRequest(l, 'tidy the renderer', 1, 'request');
+    noteCall(l, { id: 'w0', name: 'Edit', line: 5, writes: [{ path: '/w/app/renderer.py', how: 'edit' }] });
+    noteResult(l, { id: 'w0', line: 6, ok: true });
+    ran(l, 10, check, 0, 'All checks passed!');
+    ran(l, 12, 'pytest', 0, '===== 6 passed in 0.1s =====');
+    noteCall(l, { id: 'w1', name: 'Edit', line: 20, writes: [{ path: changed, how: 'edit' }] });
+    noteResult(l, { id: 'w1', line: 21, ok: true });
+    ran(l, 30, 'pytest', 0, '===== 6 passed in 0.1s =====');
+    return analysed(st).checksNotRun.map((f) => f.text);
+  };
+
+  it("is not stale for a linter when only another language's file, or a file it does not name, changed", () => {
+    expect(after('ruff check /w/app/renderer.py', '/w/app/templates/page.html')).toEqual([]);
+    expect(after('ruff check /w/app/renderer.py', '/w/app/other.py')).toEqual([]);
+    expect(after('npx eslint src', '/w/app/other.py')).toEqual([]);
+  });
+
+  it('is stale when the file it names, or its language, changed, and says which', () => {
+    expect(after('ruff check /w/app/renderer.py', '/w/app/renderer.py')).toEqual(['`ruff check /w/app/renderer.py` last ran at line 11, before the last file change (line 21)']);
+    expect(after('ruff check .', '/w/app/other.py')).toEqual(['`ruff check .` last ran at line 11, before the last file change (line 21)']);
   });
 });

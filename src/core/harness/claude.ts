@@ -50,8 +50,8 @@ const SUBAGENT_TOOLS = new Set(['Task', 'Agent']);
 
 /** An agent id as Claude Code names a subagent's transcript with it (identity.ts reads the same). */
 const AGENT_ID = /^[\w-]{1,64}$/;
-/** The user's `/exit` (or `/quit`): Claude Code writes the command as a user line of its own. */
-const CLOSED = /^\s*<command-name>(\/(?:exit|quit))<\/command-name>/;
+/** The user's `/exit`, `/quit` or `/clear`: Claude Code writes the command as a user line of its own (before 1.0.30 or so, without the slash). */
+const CLOSED = /^\s*<command-name>\/?(exit|quit|clear)<\/command-name>/;
 /** Text that Claude Code injects into the user stream; never the user's objective. */
 const NOTICE = /^\s*(<(command-name|command-message|command-args|local-command-stdout|local-command-stderr|system-reminder|user-prompt-submit-hook|bash-input|bash-stdout|bash-stderr|ide_selection|ide_opened_file)>|Caveat: |\[Request interrupted)/;
 const INTERRUPTED = /^\s*\[Request interrupted by user/;
@@ -324,7 +324,7 @@ function readUser(obj: Record<string, unknown>, message: Record<string, unknown>
   }
   if (obj.isMeta === true || NOTICE.test(obs.text)) obs.notice = true;
   const closed = CLOSED.exec(obs.text);
-  if (closed?.[1] !== undefined) obs.facts.push({ t: 'closed', command: closed[1] });
+  if (closed?.[1] !== undefined) obs.facts.push({ t: 'closed', command: `/${closed[1]}` });
   if (INTERRUPTED.test(obs.text)) obs.facts.push({ t: 'interrupted', message: obs.text.trim().slice(0, 200) });
   // A request is what the user typed: text blocks, never a tool result's content.
   if (obj.isMeta !== true) {
