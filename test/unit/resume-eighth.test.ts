@@ -363,3 +363,14 @@ describe('a check older than the last change, when the change is not one it look
     expect(after('ruff check .', '/w/app/other.py')).toEqual(['`ruff check .` last ran at line 11, before the last file change (line 21)']);
   });
 });
+
+describe("a long plan's outline, cut", () => {
+  it('keeps its head and its tail (the files it will touch come last), and says how many lines were left out', async () => {
+    const { outlineCut } = await import('../../src/core/render/handoff-md.js');
+    const outline = Array.from({ length: 20 }, (_, i) => `- step ${i + 1}`);
+    const { shown, more } = outlineCut(outline, 16);
+    expect(shown).toEqual([...outline.slice(0, 8), '… 4 more …', ...outline.slice(12)]);
+    expect(more).toBe(', the first 8 and the last 8 of its 20');
+    expect(outlineCut(outline.slice(0, 16), 16)).toEqual({ shown: outline.slice(0, 16), more: '' });
+  });
+});

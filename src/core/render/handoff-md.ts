@@ -298,6 +298,17 @@ export function planOutline(text: string): string[] {
   return out;
 }
 
+/**
+ * An outline of more than `lines` lines keeps its head and its tail, with how many were left out
+ * between: a plan's last part is often the files it will touch and the checks it will run.
+ */
+export function outlineCut(outline: readonly string[], lines: number): { shown: string[]; more: string } {
+  if (outline.length <= lines) return { shown: [...outline], more: '' };
+  const headN = Math.ceil(lines / 2);
+  const tailN = lines - headN;
+  return { shown: [...outline.slice(0, headN), `… ${outline.length - lines} more …`, ...outline.slice(outline.length - tailN)], more: `, the first ${headN} and the last ${tailN} of its ${outline.length}` };
+}
+
 function planAnswer(p: PlanRecord): string {
   const said = p.answer === undefined ? '' : `: «${oneLine(p.answer, 160)}»`;
   if (p.result_line === undefined) return 'its answer is not recorded yet';
@@ -323,8 +334,7 @@ function plan(a: Analysis, level: Level): string {
   const outline = planOutline(latest.text);
   const held = latest.chars === undefined ? 'the whole' : `its first ${latest.text.length - 1} (the whole is in the transcript)`;
   if (outline.length === 0) return `\n\n### Plan\n\n${intro}\n\n${fence(`${latest.text.slice(0, whole - 1)}…`)}\n\nIts first ${whole - 1} of ${chars} characters; HANDOFF.llm.json's \`plan\` holds ${held}.`;
-  const shown = outline.slice(0, lines);
-  const more = outline.length > shown.length ? `, the first ${shown.length} of its ${outline.length}` : '';
+  const { shown, more } = outlineCut(outline, lines);
   return `\n\n### Plan\n\n${intro}\n\n${fence(shown.join('\n'))}\n\nIts headings and list items${more} (the plan is ${chars} characters; HANDOFF.llm.json's \`plan\` holds ${held}).`;
 }
 
