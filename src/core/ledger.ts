@@ -148,7 +148,7 @@ export interface Ledger {
   contradictions: Contradiction[];
   last: { event: LastEvent; line: number } | null;
   /** Calls the user rejected without a word (the last 10): `what` is the command, or the tool's name. */
-  rejected?: { line: number; callLine: number; what: string }[];
+  rejected?: { line: number; callLine: number; what: string; path?: string }[];
   /** The user's last `/exit`: the session was closed there, if nothing came after it. */
   closed?: { line: number; command: string };
   lastAgentText: { line: number; text: string } | null;
@@ -634,10 +634,12 @@ export function noteResult(l: Ledger, r: ResultInput): void {
     if (what !== null) push((l.destroyed ??= []), { line: r.line, command: clip(call.command, 200), what, ok: !failed }, 20);
   }
   // A call the user rejected is the user's decision (its feedback is a request), not a failure;
-  // one rejected without a word is said beside the requests (what the user stopped), but for a
-  // write, which Writes that did not happen already gives with its reason.
-  if (r.denied === 'rejected by the user' && call.question === undefined && call.writes === undefined && !r.subagent) {
-    push((l.rejected ??= []), { line: r.line, callLine: call.line, what: call.command !== undefined ? clip(call.command, 200) : call.name }, 10);
+  // one rejected without a word is said beside the requests (what the user stopped); a write's
+  // names its file (Writes that did not happen gives it too, while the file stays unchanged).
+  if (r.denied === 'rejected by the user' && call.question === undefined && !r.subagent) {
+    const file = call.writes?.[0]?.path;
+    const what = call.command !== undefined ? clip(call.command, 200) : file !== undefined ? `${call.name} ${clip(file, 200)}` : call.name;
+    push((l.rejected ??= []), file === undefined ? { line: r.line, callLine: call.line, what } : { line: r.line, callLine: call.line, what, path: file }, 10);
   }
   if (r.denied !== undefined && !call.writes && call.question === undefined && !r.denied.startsWith('rejected by the user')) {
     const what = call.command !== undefined ? `\`${clip(call.command, 120)}\`` : call.name;

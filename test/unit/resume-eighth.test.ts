@@ -306,15 +306,24 @@ describe('a call the user rejected without a word', () => {
     expect(llm.rejected_calls).toEqual(summary.rejected_calls);
   });
 
-  it('is not listed again when it was a write (Writes that did not happen gives it, with its reason)', () => {
-    const { md, summary } = built(
-      user('u1', 'Fix the parser'),
-      agent('c1', [{ type: 'tool_use', id: 'e1', name: 'Edit', input: { file_path: '/nonexistent/w/src/parse.ts', old_string: 'a', new_string: 'b' } }]),
-      user('r1', [{ type: 'tool_result', tool_use_id: 'e1', is_error: true, content: REJECTED }]),
-    );
-    expect(summary.rejected_calls).toEqual([]);
+  const edit = (id: string, text: string) => agent(`c-${id}`, [{ type: 'tool_use', id, name: 'Edit', input: { file_path: '/nonexistent/w/src/parse.ts', old_string: 'a', new_string: text } }]);
+
+  it('is not listed again beside the requests when it was a write its file never got (Writes that did not happen gives it)', () => {
+    const { md, summary } = built(user('u1', 'Fix the parser'), edit('e1', 'b'), user('r1', [{ type: 'tool_result', tool_use_id: 'e1', is_error: true, content: REJECTED }]));
+    expect(summary.rejected_calls).toEqual([{ line: 3, call_line: 2, what: 'Edit /nonexistent/w/src/parse.ts' }]);
+    expect(md).not.toContain('without a word');
     expect(sections(md).get('Repository Evidence')).toContain('### Writes that did not happen');
-    expect(sections(md).get('Repository Evidence')).toContain('parse.ts');
+  });
+
+  it('is listed when the file was written another way afterwards: the rejection is the only trace of it', () => {
+    const { md } = built(
+      user('u1', 'Fix the parser'),
+      edit('e1', 'b'),
+      user('r1', [{ type: 'tool_result', tool_use_id: 'e1', is_error: true, content: REJECTED }]),
+      edit('e2', 'c'),
+      user('r2', [{ type: 'tool_result', tool_use_id: 'e2', content: 'The file /nonexistent/w/src/parse.ts has been updated.' }]),
+    );
+    expect(sections(md).get('User requests and corrections')).toContain('- line 3 — rejected the call at line 2: `Edit /nonexistent/w/src/parse.ts`');
   });
 
   it('is a request when the user typed why, not listed again', () => {

@@ -195,7 +195,9 @@ function requests(a: Analysis, parent: string | null, r: RenderInput): string {
 
 /** Calls the user rejected without typing a word: a decision as much as a request is. */
 function rejectedSilently(r: RenderInput): string {
-  const rs = r.state.ledger.rejected ?? [];
+  // A rejected write whose file never changed afterwards is under Writes that did not happen.
+  const notChanged = r.state.ledger.notChanged;
+  const rs = (r.state.ledger.rejected ?? []).filter((x) => x.path === undefined || notChanged[x.path]?.line !== x.line);
   if (rs.length === 0) return '';
   const rows = rs.slice(-5).map((x) => `line ${x.line} — rejected the call at line ${x.callLine}: ${code(x.what, 120)}`);
   return `\n\n${label('verified')} — calls the user rejected without a word, latest last:\n\n${bullets(rows)}`;
