@@ -257,6 +257,7 @@ const PYTHON_TOOLS = /\b(?:ruff|pyright|mypy|flake8|pylint|black|isort|basedpyri
 const PYTHON_FILE = /\.pyi?$/i;
 const JS_TOOLS = /\b(?:eslint|tsc|vue-tsc|svelte-check|biome)\b/;
 const JS_FILE = /\.(?:[cm]?[jt]sx?|vue|svelte)$/i;
+const TESTS_OR_BUILD = /\b(?:pytest|tox|nox|jest|vitest|mocha|playwright|cargo|go\s+(?:test|build)|make|gradle|mvn|(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?(?:test|build))\b/;
 
 /**
  * The latest change a check's run would see: of the files a static check names (`ruff check
@@ -264,8 +265,10 @@ const JS_FILE = /\.(?:[cm]?[jt]sx?|vue|svelte)$/i;
  * Null when no change the check looks at was made. Tests and builds see every change.
  */
 function changeFor(l: Ledger, command: string): { path: string; line: number } | null {
-  const py = PYTHON_TOOLS.test(command);
-  const js = !py && JS_TOOLS.test(command);
+  // A command that also runs tests or a build (`ruff check && pytest`, `pytest -k black`) sees everything.
+  const broad = TESTS_OR_BUILD.test(command);
+  const py = !broad && PYTHON_TOOLS.test(command);
+  const js = !broad && !py && JS_TOOLS.test(command);
   const files = Object.entries(l.changed);
   let pick = files;
   if (py || js) {

@@ -147,9 +147,9 @@ export interface Ledger {
   claims: Claim[];
   contradictions: Contradiction[];
   last: { event: LastEvent; line: number } | null;
-  /** Calls the user rejected without a word (the last 10): `what` is the command, or the tool's name. */
+  /** Calls the user rejected without a word (the last 10): `what` is the command, or the tool's name and, for a write, its file (`path`). */
   rejected?: { line: number; callLine: number; what: string; path?: string }[];
-  /** The user's last `/exit`: the session was closed there, if nothing came after it. */
+  /** The user's last `/exit`, `/quit` or `/clear`: the conversation ended there, if nothing came after it. */
   closed?: { line: number; command: string };
   lastAgentText: { line: number; text: string } | null;
   /** A question the agent asked through a tool, still unanswered. */

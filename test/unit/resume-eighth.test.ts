@@ -370,6 +370,8 @@ describe('a check older than the last change, when the change is not one it look
   it('is stale when the file it names, or its language, changed, and says which', () => {
     expect(after('ruff check /w/app/renderer.py', '/w/app/renderer.py')).toEqual(['`ruff check /w/app/renderer.py` last ran at line 11, before the last file change (line 21)']);
     expect(after('ruff check .', '/w/app/other.py')).toEqual(['`ruff check .` last ran at line 11, before the last file change (line 21)']);
+    // With tests in the same command, every change counts.
+    expect(after('ruff check /w/app/renderer.py && pytest', '/w/app/templates/page.html')).toEqual(['`ruff check /w/app/renderer.py && pytest` last ran at line 11, before the last file change (line 21)']);
   });
 });
 
