@@ -637,8 +637,10 @@ export function noteResult(l: Ledger, r: ResultInput): void {
   // one rejected without a word is said beside the requests (what the user stopped); a write's
   // names its file (Writes that did not happen gives it too, while the file stays unchanged).
   if (r.denied === 'rejected by the user' && call.question === undefined && !r.subagent) {
+    // A write is named by its program and its file (a patch's heredoc says less at a glance).
     const file = call.writes?.[0]?.path;
-    const what = call.command !== undefined ? clip(call.command, 200) : file !== undefined ? `${call.name} ${clip(file, 200)}` : call.name;
+    const program = call.command?.trim().split(/\s/, 1)[0] ?? call.name;
+    const what = file !== undefined ? `${program} ${clip(file, 200)}` : call.command !== undefined ? clip(call.command, 200) : call.name;
     push((l.rejected ??= []), file === undefined ? { line: r.line, callLine: call.line, what } : { line: r.line, callLine: call.line, what, path: file }, 10);
   }
   if (r.denied !== undefined && !call.writes && call.question === undefined && !r.denied.startsWith('rejected by the user')) {

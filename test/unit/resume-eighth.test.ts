@@ -323,7 +323,7 @@ describe('a call the user rejected without a word', () => {
       edit('e2', 'c'),
       user('r2', [{ type: 'tool_result', tool_use_id: 'e2', content: 'The file /nonexistent/w/src/parse.ts has been updated.' }]),
     );
-    expect(sections(md).get('User requests and corrections')).toContain('- line 3 — rejected the call at line 2: `Edit /nonexistent/w/src/parse.ts`');
+    expect(sections(md).get('User requests and corrections')).toContain('- line 3 — rejected the call at line 2: `Edit …/w/src/parse.ts`');
   });
 
   it('is a request when the user typed why, not listed again', () => {

@@ -199,7 +199,13 @@ function rejectedSilently(r: RenderInput): string {
   const notChanged = r.state.ledger.notChanged;
   const rs = (r.state.ledger.rejected ?? []).filter((x) => x.path === undefined || notChanged[x.path]?.line !== x.line);
   if (rs.length === 0) return '';
-  const rows = rs.slice(-5).map((x) => `line ${x.line} — rejected the call at line ${x.callLine}: ${code(x.what, 120)}`);
+  // A write's file is shown by its end, where its name is (the payload keeps the whole path).
+  const shown = (x: (typeof rs)[number]): string => {
+    if (x.path === undefined) return x.what;
+    const parts = x.path.split('/');
+    return `${x.what.slice(0, x.what.indexOf(' '))} ${parts.length > 3 ? `…/${parts.slice(-3).join('/')}` : x.path}`;
+  };
+  const rows = rs.slice(-5).map((x) => `line ${x.line} — rejected the call at line ${x.callLine}: ${code(shown(x), 120)}`);
   return `\n\n${label('verified')} — calls the user rejected without a word, latest last:\n\n${bullets(rows)}`;
 }
 
