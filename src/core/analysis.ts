@@ -1,7 +1,8 @@
 import type { GitEvidence } from './evidence.js';
 import type { Pressure } from './pressure.js';
 import { listingAfterLastCommit, openFailures } from './ledger.js';
-import { commandKey } from './shell.js';
+import { checkTargets, commandKey } from './shell.js';
+import type { CheckTarget } from './shell.js';
 import type { CheckRun, Contradiction, FailureEntry, Ledger, RequestRecord } from './ledger.js';
 import type { DocRead } from './documents.js';
 import type { Job } from './jobs.js';
@@ -238,7 +239,7 @@ const samePrefix = (a: string, b: string): boolean => a.startsWith(b) || b.start
  * session's first log), and no git command of the session's that can move HEAD (a commit, merge,
  * pull, rebase, reset, checkout, …) ran in between. Someone or something else committed meanwhile.
  */
-export function foreignHead(st: SessionState): ForeignHead | null {
+function foreignHead(st: SessionState): ForeignHead | null {
   const l = st.ledger;
   const top = l.logTop;
   if (top === undefined) return null;
@@ -252,36 +253,39 @@ export function foreignHead(st: SessionState): ForeignHead | null {
   return { line: top.line, hash: top.hash, subject: top.subject, was: was.hash.slice(0, 12), wasLine: was.line, staged };
 }
 
-/** Linters, type checkers and formatters that read one language's files: a change to another file is not theirs. */
-const PYTHON_TOOLS = /\b(?:ruff|pyright|mypy|flake8|pylint|black|isort|basedpyright)\b/;
-const PYTHON_FILE = /\.pyi?$/i;
-const JS_TOOLS = /\b(?:eslint|tsc|vue-tsc|svelte-check|biome)\b/;
-const JS_FILE = /\.(?:[cm]?[jt]sx?|vue|svelte)$/i;
-const TESTS_OR_BUILD = /\b(?:pytest|tox|nox|jest|vitest|mocha|playwright|cargo|go\s+(?:test|build)|make|gradle|mvn|(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?(?:test|build))\b/;
+/** The files a static check's tool reads, by language: a change to another file is not its. */
+const TOOL_FILES: [RegExp, RegExp][] = [
+  [/^(?:ruff|pyright|basedpyright|mypy|flake8|pylint|black|isort)\b/, /\.pyi?$/i],
+  [/^(?:eslint|tsc|vue-tsc|svelte-check|biome)\b/, /\.(?:[cm]?[jt]sx?|vue|svelte)$/i],
+];
+
+/** Whether a static check's run reads a file: one its arguments name (a file, or a folder above it), else one of its tool's language. */
+function reads(t: CheckTarget, path: string): boolean {
+  const named = t.paths.filter((p) => p !== '.' && p !== '..' && p !== '');
+  if (named.length > 0) return named.some((n) => path === n || path.endsWith(`/${n}`) || path.includes(`/${n}/`));
+  const files = TOOL_FILES.find(([tool]) => tool.test(t.tool))?.[1];
+  return files === undefined || files.test(path);
+}
 
 /**
- * The latest change a check's run would see: of the files a static check names (`ruff check
- * renderer.py`), of its language's files (ruff and Python, eslint and JavaScript), else of any file.
- * Null when no change the check looks at was made. Tests and builds see every change.
+ * The latest change a check's run would see (checkTargets classifies the run): a linter, type
+ * checker or formatter sees the files it reads (`ruff check renderer.py`: renderer.py; eslint: the
+ * JavaScript); a run with a test or a build among its checks sees every change. Null when no change
+ * it sees was made.
  */
 function changeFor(l: Ledger, command: string): { path: string; line: number } | null {
-  // A command that also runs tests or a build (`ruff check && pytest`, `pytest -k black`) sees everything.
-  const broad = TESTS_OR_BUILD.test(command);
-  const py = !broad && PYTHON_TOOLS.test(command);
-  const js = !broad && !py && JS_TOOLS.test(command);
-  const files = Object.entries(l.changed);
-  let pick = files;
-  if (py || js) {
-    const named = files.filter(([p]) => command.includes(p) || command.includes(p.split('/').slice(-2).join('/')));
-    pick = named.length > 0 ? named : files.filter(([p]) => (py ? PYTHON_FILE : JS_FILE).test(p));
-  }
+  const targets = checkTargets(command, l.installed ?? []);
+  const staticOnly = targets.length > 0 && targets.every((t) => t.kind === 'lint' || t.kind === 'typecheck' || t.kind === 'format');
   let latest: { path: string; line: number } | null = null;
-  for (const [path, c] of pick) if (latest === null || c.line > latest.line) latest = { path, line: c.line };
+  for (const [path, c] of Object.entries(l.changed)) {
+    if (staticOnly && !targets.some((t) => reads(t, path))) continue;
+    if (latest === null || c.line > latest.line) latest = { path, line: c.line };
+  }
   return latest;
 }
 
 /** Shell calls whose command the transcript does not hold (its publisher redacted their arguments): what ran, and whether a check passed, is not known. */
-export function hiddenCommands(l: Ledger): string {
+function hiddenCommands(l: Ledger): string {
   const h = l.hiddenCommands;
   return h === undefined ? '' : `${h.count} shell call(s), the first at line ${h.first}, whose commands are unreadable (the transcript's publisher redacted their arguments): what ran, whether any was a test, build or lint and how it ended, and any commit or write they made, are not known`;
 }
@@ -677,7 +681,8 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
   if (l.startsAfter !== undefined) unknowns.push({ text: `Earlier conversation: the first message (line ${l.startsAfter}) answers one this transcript does not hold; what came before it, and the first request, are not in it`, label: 'unknown', seq: l.startsAfter - 1 });
   for (const u of l.unnamedWrites ?? []) unknowns.push({ text: `Files changed: \`${u.command}\` (line ${u.line}) rewrote ${u.count} file(s) its output does not name`, label: 'unknown', seq: u.line - 1 });
   if (l.unreadableWrites > 0) unknowns.push({ text: `Files changed: ${l.unreadableWrites} apply_patch call(s) whose paths are unreadable (the transcript's publisher redacted their arguments)`, label: 'unknown', seq: null });
-  if ((l.hiddenCommands?.count ?? 0) > 0) unknowns.push({ text: `Checks and commands: ${hiddenCommands(l)}`, label: 'unknown', seq: null });
+  const hidden = hiddenCommands(l);
+  if (hidden !== '') unknowns.push({ text: `Checks and commands: ${hidden}`, label: 'unknown', seq: null });
   const unknownChecks = l.checks.filter((c) => c.outcome === 'unknown').length;
   if (unknownChecks > 0) unknowns.push({ text: `${unknownChecks} check run(s) whose outcome neither an exit code nor the output decides`, label: 'unknown', seq: null });
   if (l.requestsTotal > l.requests.length) unknowns.push({ text: `Only the last ${l.requests.length} of ${l.requestsTotal} user requests are listed; the rest are in timeline.jsonl`, label: 'verified', seq: null });
@@ -713,7 +718,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     filesChangedTotal: l.changedTotal,
     filesNotChanged: Object.entries(l.notChanged).map(([path, f]) => ({ path, line: f.line, reason: f.reason })),
     unreadableWrites: l.unreadableWrites,
-    hiddenCommands: hiddenCommands(l),
+    hiddenCommands: hidden,
     checks: l.checks.map((c) => ({ line: c.line, command: c.command, outcome: c.outcome, summary: c.summary, exit_code: c.exitCode ?? null, ...(c.by === undefined ? {} : { by: c.by }) })),
     checksTotal: l.checksTotal,
     checkTargets: rows,

@@ -1,7 +1,7 @@
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
 import { decideOutcome, lastLine, lastStarted } from './outcome.js';
 import type { Outcome } from './outcome.js';
-import { andChain, branchSwitch, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, destroys, diffedPaths, diffsTheTree, exitMeansNoMatch, gitListing, branchPullRequest, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, killedByName, logLines, movesHead, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, noCommitsYet, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
+import { andChain, branchSwitch, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, destroys, diffedPaths, diffsTheTree, exitMeansNoMatch, gitListing, branchPullRequest, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, headMovers, killedByName, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, noCommitsYet, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
 import type { CheckTarget } from './shell.js';
 import { fmtClock, fmtOffset, localMinutes, offsetFromDate, startClaim, startsBeforeSession } from './clock.js';
 import { contentLines, DOC_LIMITS, namingRequest, readLines } from './documents.js';
@@ -147,7 +147,7 @@ export interface Ledger {
   claims: Claim[];
   contradictions: Contradiction[];
   last: { event: LastEvent; line: number } | null;
-  /** Calls the user rejected without a word (the last 10): `what` is the command, or the tool's name and, for a write, its file (`path`). */
+  /** Calls the user rejected without a word (the last 10): `what` is the command or the tool's name; a write's is its program, and `path` its file. */
   rejected?: { line: number; callLine: number; what: string; path?: string }[];
   /** The user's last `/exit`, `/quit` or `/clear`: the conversation ended there, if nothing came after it. */
   closed?: { line: number; command: string };
@@ -559,9 +559,8 @@ const STILL_RUNNING = /^\s*<status>(?:running|killed)<\/status>/;
  */
 function killedOthers(l: Ledger, call: CallRecord): string | null {
   for (const k of killedByName(call.command ?? '')) {
-    const pattern = k.name.replace(/^['"]|['"]$/g, '');
-    const started = Object.values(l.calls).some((c) => c !== call && c.command !== undefined && c.line < call.line && !killedByName(c.command).length && c.command.includes(pattern));
-    if (!started) return `killed every process matching ${JSON.stringify(pattern.slice(0, 80))} (${k.tool}; no earlier command of the session names it)`;
+    const started = Object.values(l.calls).some((c) => c !== call && c.command !== undefined && c.line < call.line && c.command.includes(k.name) && killedByName(c.command).length === 0);
+    if (!started) return `killed every process matching ${JSON.stringify(k.name.slice(0, 80))} (${k.tool}; no earlier command of the session names it)`;
   }
   return null;
 }
@@ -639,9 +638,8 @@ export function noteResult(l: Ledger, r: ResultInput): void {
   if (r.denied === 'rejected by the user' && call.question === undefined && !r.subagent) {
     // A write is named by its program and its file (a patch's heredoc says less at a glance).
     const file = call.writes?.[0]?.path;
-    const program = call.command?.trim().split(/\s/, 1)[0] ?? call.name;
-    const what = file !== undefined ? `${program} ${clip(file, 200)}` : call.command !== undefined ? clip(call.command, 200) : call.name;
-    push((l.rejected ??= []), file === undefined ? { line: r.line, callLine: call.line, what } : { line: r.line, callLine: call.line, what, path: file }, 10);
+    if (file !== undefined) push((l.rejected ??= []), { line: r.line, callLine: call.line, what: call.command?.trim().split(/\s/, 1)[0] ?? call.name, path: clip(file, 300) }, 10);
+    else push((l.rejected ??= []), { line: r.line, callLine: call.line, what: call.command !== undefined ? clip(call.command, 200) : call.name }, 10);
   }
   if (r.denied !== undefined && !call.writes && call.question === undefined && !r.denied.startsWith('rejected by the user')) {
     const what = call.command !== undefined ? `\`${clip(call.command, 120)}\`` : call.name;
@@ -934,7 +932,8 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
   if (namesGit) {
     l.gitRan = line;
     // A failed merge or rebase may have done part; a failed commit did nothing ("nothing to commit").
-    if (movesHead(command) && !(failed && isGitCommit(command) && !isGitMergeOrPull(command) && !isGitRebase(command) && !/\b(?:reset|checkout|switch|cherry-pick|revert|am)\b/.test(command))) l.headMoves = [...(l.headMoves ?? []), line].slice(-20);
+    const movers = headMovers(command);
+    if (movers.length > 0 && !(failed && movers.every((m) => m === 'commit'))) l.headMoves = [...(l.headMoves ?? []), line].slice(-20);
     // Said by a failing `git log` too: it is the repository's state, not the command's failure.
     const empty = noCommitsYet(out);
     if (empty !== null) l.noCommits = { line, branch: clip(empty, 200) };

@@ -268,7 +268,7 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
       return;
     }
     case 'subagent': {
-      const s: SessionState['subagents'][number] = f.background ? { id: f.id, description: head(f.description ?? '', 200), seq, background: true } : { id: f.id, description: head(f.description ?? '', 200), seq };
+      const s: SessionState['subagents'][number] = { id: f.id, description: head(f.description ?? '', 200), seq, ...(f.background ? { background: true as const } : {}) };
       const prompt = f.prompt?.trim();
       if (main && prompt !== undefined && prompt.length > 0) {
         s.prompt = head(prompt, LIMITS.SUBAGENT_PROMPT_CHARS);

@@ -658,9 +658,14 @@ function logOfHead(args: readonly string[]): boolean {
   return before.every((a, i) => a.startsWith('-') || valued.has(before[i - 1] ?? '') || /^HEAD$|^-?\d+$/.test(a));
 }
 
-/** A git command that can move HEAD to another commit: a commit, merge, pull, rebase, reset, checkout or switch, cherry-pick, revert, am. */
-export function movesHead(command: string): boolean {
-  return runsGit(command, (w) => ['commit', 'merge', 'pull', 'rebase', 'reset', 'checkout', 'switch', 'cherry-pick', 'revert', 'am'].includes(w[1] ?? ''));
+const HEAD_MOVERS = new Set(['commit', 'merge', 'pull', 'rebase', 'reset', 'checkout', 'switch', 'cherry-pick', 'revert', 'am']);
+
+/** The git subcommands of a command that can move HEAD to another commit (commit, merge, pull, rebase, reset, checkout, …), in order. */
+export function headMovers(command: string): string[] {
+  if (!command.includes('git')) return [];
+  return programs(command)
+    .filter((w) => w[0] === 'git' && HEAD_MOVERS.has(w[1] ?? ''))
+    .map((w) => w[1] as string);
 }
 
 export function isGitMergeOrPull(command: string): boolean {

@@ -203,7 +203,7 @@ function rejectedSilently(r: RenderInput): string {
   const shown = (x: (typeof rs)[number]): string => {
     if (x.path === undefined) return x.what;
     const parts = x.path.split('/');
-    return `${x.what.slice(0, x.what.indexOf(' '))} ${parts.length > 3 ? `…/${parts.slice(-3).join('/')}` : x.path}`;
+    return `${x.what} ${parts.length > 3 ? `…/${parts.slice(-3).join('/')}` : x.path}`;
   };
   const rows = rs.slice(-5).map((x) => `line ${x.line} — rejected the call at line ${x.callLine}: ${code(shown(x), 120)}`);
   return `\n\n${label('verified')} — calls the user rejected without a word, latest last:\n\n${bullets(rows)}`;

@@ -1,5 +1,4 @@
 import type { Analysis } from '../analysis.js';
-import { foreignHead } from '../analysis.js';
 import type { PlanRecord, WindowTurn } from '../state.js';
 import { LIMITS } from '../state.js';
 import { listingAfterLastCommit } from '../ledger.js';
@@ -124,11 +123,11 @@ export function buildSummary(r: RenderInput, a: Analysis, transferReady: boolean
       untracked_total: r.git.untracked_total,
       captured_at: r.git.captured_at,
     },
-    session_git: sessionGit(r),
+    session_git: sessionGit(r, a),
     // Commands that destroyed what the transcript cannot give back (HANDOFF.md: Repository Evidence).
     destroyed: st.ledger.destroyed ?? [],
     // Calls the user rejected without a word (HANDOFF.md: beside the requests).
-    rejected_calls: (st.ledger.rejected ?? []).map((x) => ({ line: x.line, call_line: x.callLine, what: x.what })),
+    rejected_calls: (st.ledger.rejected ?? []).map((x) => ({ line: x.line, call_line: x.callLine, what: x.path === undefined ? x.what : `${x.what} ${x.path}` })),
     // Commands with no result recorded (HANDOFF.md: How it ended).
     commands_without_result: a.withoutResult.slice(-20),
     // Each model the session switched to and the line it first answered from, when there was more than one.
@@ -172,7 +171,7 @@ export function buildSummary(r: RenderInput, a: Analysis, transferReady: boolean
  * (*reported*, each with its line): HANDOFF.md gives them in Repository Evidence, beside the
  * repository as read at build time (`git`), and alone when that could not be read.
  */
-function sessionGit(r: RenderInput): Record<string, unknown> {
+function sessionGit(r: RenderInput, a: Analysis): Record<string, unknown> {
   const l = r.state.ledger;
   const meta = r.state.meta;
   const listed = listingAfterLastCommit(l);
@@ -185,7 +184,7 @@ function sessionGit(r: RenderInput): Record<string, unknown> {
     // The ledger keeps each of these in the payload's own shape.
     log_top: l.logTop ?? null,
     no_commits: l.noCommits ?? null,
-    foreign_head: foreignHeadOf(r),
+    foreign_head: foreignHeadOf(a.foreignHead),
     remotes: l.remotes ?? null,
     pushed_to: l.pushedTo ?? null,
     remote_branches: l.remoteBranches ?? null,
@@ -257,8 +256,7 @@ export function buildLlm(r: RenderInput, a: Analysis, summary: Record<string, un
   };
 }
 
-/** HEAD moved to a commit the session did not make (analysis.ts foreignHead), in the payload's shape. */
-function foreignHeadOf(r: RenderInput): Record<string, unknown> | null {
-  const f = foreignHead(r.state);
+/** HEAD moved to a commit the session did not make (Analysis.foreignHead), in the payload's shape. */
+function foreignHeadOf(f: Analysis['foreignHead']): Record<string, unknown> | null {
   return f === null ? null : { line: f.line, hash: f.hash, subject: f.subject, was: f.was, was_line: f.wasLine, staged_line: f.staged };
 }
