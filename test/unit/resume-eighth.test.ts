@@ -385,3 +385,19 @@ describe("a long plan's outline, cut", () => {
     expect(outlineCut(outline.slice(0, 16), 16)).toEqual({ shown: outline.slice(0, 16), more: '' });
   });
 });
+
+describe("a Codex patch's kind of write", () => {
+  it('is a creation for `*** Add File`, a deletion for `*** Delete File`, a patch for an update', () => {
+    const meta = { timestamp: '2026-02-23T11:54:00Z', type: 'session_meta', payload: { id: 'c', cwd: '/w', cli_version: '0.104.0', originator: 'codex_cli_rs' } };
+    const item = (payload: Record<string, unknown>) => ({ timestamp: '2026-02-23T11:55:00Z', type: 'response_item', payload });
+    const patch = '*** Begin Patch\n*** Add File: src/new.ts\n+export const a = 1;\n*** Update File: src/old.ts\n@@\n-x\n+y\n*** Delete File: src/gone.ts\n*** End Patch';
+    const { summary } = built(
+      meta,
+      item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Restructure src' }] }),
+      item({ type: 'custom_tool_call', name: 'apply_patch', call_id: 'p1', input: patch }),
+      item({ type: 'custom_tool_call_output', call_id: 'p1', output: JSON.stringify({ output: 'Success. Updated the following files:\nA src/new.ts\nM src/old.ts\nD src/gone.ts\n', metadata: { exit_code: 0 } }) }),
+    );
+    const how = Object.fromEntries((summary.files_changed as { path: string; how: string }[]).map((f) => [f.path.split('/').pop(), f.how]));
+    expect(how).toEqual({ 'new.ts': 'create', 'old.ts': 'patch', 'gone.ts': 'delete' });
+  });
+});

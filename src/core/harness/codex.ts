@@ -619,7 +619,10 @@ function readCodeMode(script: string, call: Fact & { t: 'tool_call' }, facts: Fa
 }
 
 /** A patch's writes, each with what its added lines define. */
-function patchWrites(patch: string, files: readonly string[]): { path: string; how: 'patch'; what: string[] }[] {
+function patchWrites(patch: string, files: readonly string[]): { path: string; how: 'create' | 'delete' | 'patch'; what: string[] }[] {
   const added = patchAdditions(patch);
-  return files.map((path) => ({ path, how: 'patch' as const, what: whatChanged(path, added.get(path) ?? '') }));
+  // `*** Add File:` creates a file and `*** Delete File:` deletes one; an update (or a move) patches it.
+  const how = new Map<string, 'create' | 'delete'>();
+  for (const m of patch.matchAll(/^\*\*\* (Add|Delete) File: (.+)$/gm)) how.set((m[2] as string).trim(), m[1] === 'Add' ? 'create' : 'delete');
+  return files.map((path) => ({ path, how: how.get(path) ?? 'patch', what: whatChanged(path, added.get(path) ?? '') }));
 }
