@@ -106,12 +106,15 @@ export interface Analysis {
   /** The line of the transcript's first message when it answers one the transcript does not hold. */
   startsAfter?: number;
   requestsTotal: number;
-  /** `chars`: the message's length when `text` is only its tail. */
-  stateNow: { text: string; seq: number; who: 'agent' | 'user'; chars?: number } | null;
+  /** `chars`: the message's length when `text` is only its tail; `commentary`: the harness marked the message a progress note (Codex's phase), not a final answer. */
+  stateNow: { text: string; seq: number; who: 'agent' | 'user'; chars?: number; commentary?: true } | null;
   /** Tool calls the session made after the agent's last message (the message is then not the whole story). */
   afterStateNow: { calls: number; line: number } | null;
-  /** The shell commands the transcript records no result for (of those the state keeps): whether they ran, and what they did, is not known. */
-  withoutResult: { line: number; command: string }[];
+  /**
+   * The shell calls the transcript records no result for (of those the state keeps), in line order:
+   * whether they ran, and what they did, is not known. `unreadable`: its command is redacted (command '').
+   */
+  withoutResult: { line: number; command: string; unreadable?: true }[];
   end: End;
   current: CurrentState;
   nextAction: NextAction;
@@ -437,7 +440,8 @@ function answeredWithout(l: Ledger, end: End, deniedLine: number, n: number): st
 function nextAction(st: SessionState, end: End, current: CurrentState, open: Analysis['openFailures'], commits: Analysis['commits'], changed: FileChange[], parent: string | null, repoRead: boolean): NextAction {
   const l = st.ledger;
   const req = lastRequest(st);
-  const reqText = req === null ? '' : ` (line ${req.line}: ${quote(req.text, 240)})`;
+  // The quote is of the words: images the message carried are said in the request itself.
+  const reqText = req === null ? '' : ` (line ${req.line}: ${quote(withoutImages(req.text), 240)})`;
   const report = parent === null ? null : subagentReport(l, end, parent);
   if (report !== null) return report;
   if (end.kind === 'waiting-on-user') {
@@ -446,8 +450,10 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
     return { text: `Get the user's answer first: the agent asked${h ? ` (under ${quote(h, 100)})` : ''} ${quote(q, 300)}`, rule: 'pending_question', label: 'reported', line: end.line };
   }
   if ((end.kind === 'mid-work' || end.kind === 'interrupted' || end.kind === 'failed') && req !== null) {
-    const how = end.kind === 'mid-work' ? 'was still working on' : end.kind === 'interrupted' ? 'was interrupted while working on' : 'stopped on an error while working on';
     const whose = parent === null ? "the user's last request" : `the task the session that started this subagent (\`${parent}\`) gave it`;
+    // A transcript that ends on the request itself holds no reply: nothing of it was begun.
+    if (end.kind === 'mid-work' && end.line === req.line) return { text: `Answer ${whose}: the transcript ends on it, before any reply of the agent${reqText}`, rule: 'unfinished_request', label: 'inferred', line: req.line };
+    const how = end.kind === 'mid-work' ? 'was still working on' : end.kind === 'interrupted' ? 'was interrupted while working on' : 'stopped on an error while working on';
     return { text: `Continue ${whose}, which the agent ${how}${reqText}`, rule: 'unfinished_request', label: 'inferred', line: req.line };
   }
   const fail = open[open.length - 1];
@@ -695,7 +701,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
   }
 
   let stateNow: Analysis['stateNow'] = null;
-  if (st.lastAgent) stateNow = { ...st.lastAgent, who: 'agent' };
+  if (st.lastAgent) stateNow = st.commentaryLine === st.lastAgent.seq + 1 ? { ...st.lastAgent, who: 'agent', commentary: true } : { ...st.lastAgent, who: 'agent' };
   else if (st.lastUser) stateNow = { text: st.lastUser.text, seq: st.lastUser.seq, who: 'user' };
 
   return {
@@ -706,9 +712,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     requestsTotal: l.requestsTotal,
     stateNow,
     afterStateNow: stateNow?.who === 'agent' ? (l.since ?? null) : null,
-    withoutResult: st.commands
-      .filter((c) => c.resultSeq === undefined)
-      .map((c) => ({ line: c.seq + 1, command: c.command })),
+    withoutResult: withoutResult(st),
     end,
     current,
     nextAction: na,
@@ -750,4 +754,19 @@ function planView(plans: readonly PlanRecord[] | undefined): Analysis['plan'] {
   const lastApproved = earlier.reduce((n, p, i) => (p.approved === true ? i : n), -1);
   const notApproved = earlier.slice(lastApproved + 1).filter((p) => p.approved === false).map((p) => p.line);
   return { latest, approvedBefore, notApproved };
+}
+
+/** Shell calls the transcript records no result for: readable commands, and calls whose command is redacted. */
+function withoutResult(st: SessionState): Analysis['withoutResult'] {
+  const out: Analysis['withoutResult'] = st.commands.filter((c) => c.resultSeq === undefined).map((c) => ({ line: c.seq + 1, command: c.command }));
+  const hidden = Object.values(st.ledger.hiddenOpen ?? {});
+  if (hidden.length === 0) return out;
+  for (const line of hidden) out.push({ line, command: '', unreadable: true });
+  return out.sort((a, b) => a.line - b.line);
+}
+
+/** A request's words without the placeholders of its images (`[image: image/png, 278 KB omitted]`), when it has words. */
+function withoutImages(text: string): string {
+  const words = text.replace(/\[image: [^\]\n]{1,80} omitted\]\s*/g, '').trim();
+  return words.length > 0 ? words : text;
 }

@@ -24,11 +24,18 @@ export interface DocRead {
 
 const NUMBERED = /^\s*(\d{1,6})(?:\t|→)(.*)$/;
 
-/** The lines of a Read result; Claude Code numbers them ("    12\ttext"), other readers may not. */
+/** What the harness appends to a tool's output for the model (Claude Code: a note on malware after every read). */
+const REMINDER = /<system-reminder>[\s\S]*?(?:<\/system-reminder>|$)/g;
+
+/**
+ * The lines of a Read result; Claude Code numbers them ("    12\ttext"), other readers may not.
+ * The harness's reminders are not the file's, and blank lines do not decide whether it is numbered.
+ */
 export function readLines(output: string): DocLine[] {
-  const raw = output.split('\n', 5000);
+  const raw = output.replace(REMINDER, '').trimEnd().split('\n', 5000);
   const numbered = raw.filter((x) => NUMBERED.test(x)).length;
-  if (numbered >= Math.max(1, raw.length / 2)) {
+  const filled = raw.filter((x) => x.trim().length > 0).length;
+  if (numbered >= Math.max(1, filled / 2)) {
     const out: DocLine[] = [];
     for (const x of raw) {
       const m = NUMBERED.exec(x);

@@ -134,6 +134,8 @@ export interface Ledger {
   unreadableWrites: number;
   /** Shell calls whose command the transcript does not hold (redacted arguments): how many, and the first's line. */
   hiddenCommands?: { count: number; first: number };
+  /** Those of them whose result has not been read, by call id: the line of each call (the latest 32). */
+  hiddenOpen?: Record<string, number>;
   checks: CheckRun[];
   checksTotal: number;
   otherCommands: number;
@@ -481,7 +483,13 @@ export function noteCall(l: Ledger, c: CallInput): void {
   const rec: CallRecord = { name: c.name, line: c.line };
   if (c.subagent) rec.subagent = true;
   if (c.unreadable) l.unreadableWrites += 1;
-  if (c.hidden) l.hiddenCommands = { count: (l.hiddenCommands?.count ?? 0) + 1, first: l.hiddenCommands?.first ?? c.line };
+  if (c.hidden) {
+    l.hiddenCommands = { count: (l.hiddenCommands?.count ?? 0) + 1, first: l.hiddenCommands?.first ?? c.line };
+    if (c.id !== '') {
+      (l.hiddenOpen ??= {})[c.id] = c.line;
+      trim(l.hiddenOpen, 32);
+    }
+  }
   // Every path the call names is kept in the one form that makes one file one entry.
   const writes: CallWrite[] = (c.writes ?? []).map((w) => ({ ...w, path: filePath(w.path, c.cwd) }));
   if (c.command !== undefined) {
@@ -566,6 +574,7 @@ function killedOthers(l: Ledger, call: CallRecord): string | null {
 }
 
 export function noteResult(l: Ledger, r: ResultInput): void {
+  if (l.hiddenOpen?.[r.id] !== undefined) delete l.hiddenOpen[r.id];
   let call = l.calls[r.id];
   // Codex code mode: a long script answers later, through `wait {cell_id}`.
   const waitOf = l.waits[r.id];

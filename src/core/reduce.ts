@@ -1,7 +1,7 @@
 import { sha256Hex } from './canonical.js';
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
 import { LEDGER_LIMITS, markChanged, markNotChanged, noteAgentText, noteCall, noteJobText, noteNode, noteRequest, noteResult, noteTurnEnd } from './ledger.js';
-import { LIMITS, taskItem } from './state.js';
+import { LIMITS, taskItems } from './state.js';
 import { exitMeansNoMatch } from './shell.js';
 import { filePath, heldKey } from './paths.js';
 import type { CommandRecord, FailureRecord, PlanRecord, SessionState, TaskRecord, WindowTurn } from './state.js';
@@ -204,6 +204,9 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
     case 'closed':
       if (main) st.ledger.closed = { line, command: f.command };
       return;
+    case 'commentary':
+      if (main) st.commentaryLine = line;
+      return;
     case 'compaction':
       if (!st.compacted) st.compactions += 1;
       st.compacted = true;
@@ -233,7 +236,7 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
       if (f.call !== undefined) task.call = f.call;
       if (f.description !== undefined) task.description = head(f.description, 300);
       pushBounded(st.tasks, task, LIMITS.TASKS);
-      st.todos = { items: st.tasks.map(taskItem), seq, source: 'tasks' };
+      st.todos = { items: taskItems(st.tasks), seq, source: 'tasks' };
       return;
     }
     case 'task_id':
@@ -243,13 +246,16 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
       if (!main) return;
       const task = st.tasks.find((t) => t.id === f.id);
       if (!task) return;
-      if (f.status === 'deleted') st.tasks = st.tasks.filter((t) => t !== task);
-      else {
+      if (f.status === 'deleted') {
+        // Gone once its call succeeds: hidden until then, back if the result is an error.
+        if (f.call === undefined) st.tasks = st.tasks.filter((t) => t !== task);
+        else task.deleting = f.call;
+      } else {
         if (f.call !== undefined) task.undo = task.line === undefined ? { call: f.call, status: task.status } : { call: f.call, status: task.status, line: task.line };
         task.status = f.status === 'completed' ? 'completed' : f.status === 'in_progress' ? 'in_progress' : 'pending';
         task.line = line;
       }
-      st.todos = { items: st.tasks.map(taskItem), seq, source: 'tasks' };
+      st.todos = { items: taskItems(st.tasks), seq, source: 'tasks' };
       return;
     }
     case 'api_error':
@@ -325,21 +331,29 @@ function dropRefusedTask(st: SessionState, call: string): void {
   const refused = call === '' ? undefined : st.tasks.find((t) => t.call === call);
   if (refused === undefined) return;
   st.tasks = st.tasks.filter((t) => t !== refused);
-  if (st.todos?.source === 'tasks') st.todos = { ...st.todos, items: st.tasks.map(taskItem) };
+  if (st.todos?.source === 'tasks') st.todos = { ...st.todos, items: taskItems(st.tasks) };
 }
 
 /**
  * A TaskUpdate's result: an error (it failed, was denied or interrupted) means the status did not
- * change, so the task takes back the one it had; either way the call is settled.
+ * change, so the task takes back the one it had, or is not deleted and shows again; either way the
+ * call is settled (a deletion that succeeded removes the task).
  */
 function settleTaskUpdate(st: SessionState, call: string, refused: boolean): void {
+  const removed = st.tasks.find((t) => t.deleting === call);
+  if (removed !== undefined) {
+    if (refused) delete removed.deleting;
+    else st.tasks = st.tasks.filter((t) => t !== removed);
+    if (refused && st.todos?.source === 'tasks') st.todos = { ...st.todos, items: taskItems(st.tasks) };
+    return;
+  }
   const task = st.tasks.find((t) => t.undo?.call === call);
   if (task?.undo === undefined) return;
   if (refused) {
     task.status = task.undo.status;
     if (task.undo.line === undefined) delete task.line;
     else task.line = task.undo.line;
-    if (st.todos?.source === 'tasks') st.todos = { ...st.todos, items: st.tasks.map(taskItem) };
+    if (st.todos?.source === 'tasks') st.todos = { ...st.todos, items: taskItems(st.tasks) };
   }
   delete task.undo;
 }

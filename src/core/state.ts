@@ -134,6 +134,8 @@ export interface TaskRecord {
   created?: number;
   /** The update call that last set its status, and what it was before: undone when that call's result is an error. */
   undo?: { call: string; status: TodoItem['status']; line?: number };
+  /** The delete call whose result has not come back: the task is not shown, and returns if that result is an error. */
+  deleting?: string;
 }
 
 export interface SessionState {
@@ -194,6 +196,8 @@ export interface SessionState {
   compacted: boolean;
   compactions: number;
   lastCompactionSeq: number | null;
+  /** The line of the latest agent message the harness marked a progress note (Codex `phase: "commentary"`). */
+  commentaryLine?: number;
   /** Written only through setBounded (bounded.ts), as are `calls` and the ledger's `calls`. */
   toolNames: Record<string, string>;
   calls: Record<string, CallRecord>;
@@ -283,6 +287,13 @@ export type StoredState = Omit<SessionState, 'taskSeq' | 'todos'> & { taskSeq?: 
 /** Stands in a stored state for a plan that is the task list, item for item (stateJson). */
 export const TASKS_PLAN = 'tasks';
 
+/** The plan the task list is: every task but those a delete call is taking away. */
+export function taskItems(tasks: readonly TaskRecord[]): TodoItem[] {
+  const items: TodoItem[] = [];
+  for (const t of tasks) if (t.deleting === undefined) items.push(taskItem(t));
+  return items;
+}
+
 /** A task as an item of the plan HANDOFF.md and the payloads show. */
 export function taskItem(t: TaskRecord): TodoItem {
   const item: TodoItem = { text: t.text, status: t.status };
@@ -303,7 +314,9 @@ function sameItem(a: TodoItem, b: TodoItem): boolean {
  */
 export function stateJson(st: SessionState): string {
   const t = st.todos;
-  if (t === null || t.source !== 'tasks' || t.items.length !== st.tasks.length || !t.items.every((item, i) => sameItem(item, taskItem(st.tasks[i] as TaskRecord)))) return JSON.stringify(st);
+  if (t === null || t.source !== 'tasks') return JSON.stringify(st);
+  const shown = taskItems(st.tasks);
+  if (t.items.length !== shown.length || !t.items.every((item, i) => sameItem(item, shown[i] as TodoItem))) return JSON.stringify(st);
   return JSON.stringify({ ...st, todos: { ...t, items: TASKS_PLAN } });
 }
 
@@ -315,7 +328,7 @@ export function stateJson(st: SessionState): string {
  */
 export function upgradeState(st: StoredState): SessionState {
   if (st.taskSeq === undefined) st.taskSeq = highestTaskNumber(st.tasks);
-  if (st.todos !== null && st.todos.items === TASKS_PLAN) st.todos.items = st.tasks.map(taskItem);
+  if (st.todos !== null && st.todos.items === TASKS_PLAN) st.todos.items = taskItems(st.tasks);
   st.v = STATE_VERSION;
   return st as SessionState;
 }

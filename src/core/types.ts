@@ -64,6 +64,8 @@ export type Fact =
   | { t: 'usage'; used: number; limit?: number; key?: string }
   | { t: 'context_limit'; limit: number }
   | { t: 'compaction' }
+  /** The agent message of this line is a progress note (Codex `phase: "commentary"`), not its final answer. */
+  | { t: 'commentary' }
   /** The user closed the harness or cleared the conversation (Claude Code's `/exit`, `/quit`, `/clear`). */
   | { t: 'closed'; command: string }
   | {

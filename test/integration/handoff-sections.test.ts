@@ -54,12 +54,12 @@ describe('Next Action (SPEC §6: exactly one, never unknown while a rule applies
     expect(section).toContain('*reported* — rule: plan step (line 2)');
   });
 
-  it('continues the last request when the transcript ends on it, inferred, citing the request', async () => {
+  it('answers the last request when the transcript ends on it, inferred, citing the request', async () => {
     const id = '7a1d0c36-0000-4000-8000-00000000000b';
     const text = claudeTranscript({ sessionId: id, cwd: tempDir(), request: 'Make the JSON parser accept trailing commas in arrays', todos: done }) + laterRequest(id, 'Now also accept trailing commas in objects, please');
     const { next, section } = await build(text, id);
     expect(next).toMatchObject({ rule: 'unfinished_request', label: 'inferred', line: 7 });
-    expect(next.text).toBe("Continue the user's last request, which the agent was still working on (line 7: «Now also accept trailing commas in objects, please»)");
+    expect(next.text).toBe("Answer the user's last request: the transcript ends on it, before any reply of the agent (line 7: «Now also accept trailing commas in objects, please»)");
     expect(section).toContain('*inferred* — rule: unfinished request (line 7)');
   });
 

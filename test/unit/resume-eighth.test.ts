@@ -301,7 +301,7 @@ describe('a call the user rejected without a word', () => {
       agent('c1', [{ type: 'tool_use', id: 'b1', name: 'Bash', input: { command: 'find . -name "*.pyc" -delete && uv tool install --reinstall .' } }]),
       user('r1', [{ type: 'tool_result', tool_use_id: 'b1', is_error: true, content: REJECTED }]),
     );
-    expect(sections(md).get('User requests and corrections')).toContain('*verified* — calls the user rejected without a word, latest last:\n\n- line 3 — rejected the call at line 2: `find . -name "*.pyc" -delete && uv tool install --reinstall .`');
+    expect(sections(md).get('User requests and corrections')).toContain('*verified* — calls the user rejected with no reason typed in the rejection, latest last:\n\n- line 3 — rejected the call at line 2: `find . -name "*.pyc" -delete && uv tool install --reinstall .`');
     expect(summary.rejected_calls).toEqual([{ line: 3, call_line: 2, what: 'find . -name "*.pyc" -delete && uv tool install --reinstall .' }]);
     expect(llm.rejected_calls).toEqual(summary.rejected_calls);
   });
@@ -311,7 +311,7 @@ describe('a call the user rejected without a word', () => {
   it('is not listed again beside the requests when it was a write its file never got (Writes that did not happen gives it)', () => {
     const { md, summary } = built(user('u1', 'Fix the parser'), edit('e1', 'b'), user('r1', [{ type: 'tool_result', tool_use_id: 'e1', is_error: true, content: REJECTED }]));
     expect(summary.rejected_calls).toEqual([{ line: 3, call_line: 2, what: 'Edit /nonexistent/w/src/parse.ts' }]);
-    expect(md).not.toContain('without a word');
+    expect(md).not.toContain('with no reason typed');
     expect(sections(md).get('Repository Evidence')).toContain('### Writes that did not happen');
   });
 
@@ -332,7 +332,7 @@ describe('a call the user rejected without a word', () => {
       agent('c1', [{ type: 'tool_use', id: 'b1', name: 'Bash', input: { command: 'rm -rf build' } }]),
       user('r1', [{ type: 'tool_result', tool_use_id: 'b1', is_error: true, content: "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). To tell you how to proceed, the user said:\nkeep the build folder" }]),
     );
-    expect(md).not.toContain('without a word');
+    expect(md).not.toContain('with no reason typed');
     expect(summary.rejected_calls).toEqual([]);
   });
 });

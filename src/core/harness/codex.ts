@@ -299,6 +299,7 @@ function readItem(p: Record<string, unknown>, obs: Observation, st: CodexState):
       if (role !== 'user' && role !== 'assistant') obs.notice = true;
       if (NOTICE.test(obs.text)) obs.notice = true;
       takeResponseText(obs, st);
+      if (role === 'assistant' && p.phase === 'commentary' && obs.text.length > 0) obs.facts.push({ t: 'commentary' });
       return;
     }
     case 'reasoning': {
@@ -447,6 +448,8 @@ function readEvent(p: Record<string, unknown>, obs: Observation, st: CodexState)
     }
     case 'agent_message':
       takeMirror(obs, st, str(p.message) ?? '', 'assistant', 'agent_message');
+      // Whichever of the message's two records holds its text, the note of its phase goes with it.
+      if (p.phase === 'commentary' && obs.text.length > 0) obs.facts.push({ t: 'commentary' });
       return;
     case 'agent_reasoning':
       takeMirror(obs, st, str(p.text) ?? '', undefined, 'agent_reasoning');

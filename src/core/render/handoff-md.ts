@@ -145,10 +145,11 @@ function objectiveSource(o: NonNullable<Analysis['objective']>, startsAfter: num
 function stateNow(a: Analysis): string {
   if (!a.stateNow) return NONE;
   const who = a.stateNow.who === 'agent' ? "the agent's last message" : "the user's last message (no agent reply yet)";
+  const note = a.stateNow.commentary ? ', a progress note (the harness marked it commentary, not a final answer)' : '';
   const after = a.afterStateNow === null ? '' : `; the session went on after it with ${a.afterStateNow.calls} tool call(s), up to line ${a.afterStateNow.line} (see Recent timeline)`;
   // A long last message (a review, a report) is its tail here: say how much, and where the whole is.
   const part = a.stateNow.chars === undefined ? '' : `; its last ${a.stateNow.text.length - 1} of ${a.stateNow.chars} characters (the whole is that line of the transcript)`;
-  return `${fence(a.stateNow.text)}\n\n${label('reported')} — ${who}${at(a.stateNow.seq)}${part}${after}\n\n${endLine(a)}`;
+  return `${fence(a.stateNow.text)}\n\n${label('reported')} — ${who}${at(a.stateNow.seq)}${note}${part}${after}\n\n${endLine(a)}`;
 }
 
 function endLine(a: Analysis): string {
@@ -161,7 +162,7 @@ function withoutResult(cs: Analysis['withoutResult']): string {
   if (cs.length === 0) return '';
   // One is shown at length (where a copy writes to may come late in it); several, each shorter.
   const max = cs.length === 1 ? 400 : 120;
-  const one = (c: Analysis['withoutResult'][number]): string => `line ${c.line} (${code(oneLine(c.command, max), max)})`;
+  const one = (c: Analysis['withoutResult'][number]): string => `line ${c.line} (${c.unreadable ? 'a shell call whose command the transcript holds redacted' : code(oneLine(c.command, max), max)})`;
   const shown = cs.slice(-3);
   const which = cs.length === 1 ? `the command at ${one(cs[0] as Analysis['withoutResult'][number])}` : `${cs.length} commands, ${cs.length > 3 ? 'the latest at ' : 'at '}${shown.map(one).join(', ')}`;
   // Live, the last may still be running; after a crash or an export, it never answered.
@@ -190,11 +191,11 @@ function requests(a: Analysis, parent: string | null, r: RenderInput): string {
   const shown = rs.length <= MD.REQUESTS_HEAD + MD.REQUESTS_TAIL ? rs.map(row) : [...rs.slice(0, MD.REQUESTS_HEAD).map(row), `… ${rs.length - MD.REQUESTS_HEAD - MD.REQUESTS_TAIL} more in HANDOFF.summary.json …`, ...rs.slice(-MD.REQUESTS_TAIL).map(row)];
   const more = a.requestsTotal > rs.length ? `\n\n${a.requestsTotal - rs.length} earlier request(s) are in timeline.jsonl.` : '';
   const who = parent === null ? 'every message the user typed' : `every message this subagent was sent by the session that started it (${code(parent)})`;
-  return `${label('reported')} — ${who}, in order (wrappers removed, long ones shortened):\n\n${bullets(shown)}${more}${rejectedSilently(r)}`;
+  return `${label('reported')} — ${who}, in order (wrappers and slash commands without arguments removed, long ones shortened):\n\n${bullets(shown)}${more}${rejectedSilently(r, rs)}`;
 }
 
-/** Calls the user rejected without typing a word: a decision as much as a request is. */
-function rejectedSilently(r: RenderInput): string {
+/** Calls the user rejected without typing a reason: a decision as much as a request is; with the user's next message, which often says why. */
+function rejectedSilently(r: RenderInput, requests: readonly { line: number }[]): string {
   // A rejected write whose file never changed afterwards is under Writes that did not happen.
   const notChanged = r.state.ledger.notChanged;
   const rs = (r.state.ledger.rejected ?? []).filter((x) => x.path === undefined || notChanged[x.path]?.line !== x.line);
@@ -205,8 +206,12 @@ function rejectedSilently(r: RenderInput): string {
     const parts = x.path.split('/');
     return `${x.what} ${parts.length > 3 ? `…/${parts.slice(-3).join('/')}` : x.path}`;
   };
-  const rows = rs.slice(-5).map((x) => `line ${x.line} — rejected the call at line ${x.callLine}: ${code(shown(x), 120)}`);
-  return `\n\n${label('verified')} — calls the user rejected without a word, latest last:\n\n${bullets(rows)}`;
+  const next = (line: number): string => {
+    const after = requests.find((q) => q.line > line);
+    return after === undefined ? '' : ` (the user's next message: line ${after.line})`;
+  };
+  const rows = rs.slice(-5).map((x) => `line ${x.line} — rejected the call at line ${x.callLine}: ${code(shown(x), 120)}${next(x.line)}`);
+  return `\n\n${label('verified')} — calls the user rejected with no reason typed in the rejection, latest last:\n\n${bullets(rows)}`;
 }
 
 /**
@@ -363,6 +368,7 @@ function jobs(a: Analysis, level: Level): string {
 function repoEvidence(r: RenderInput, a: Analysis, files: number = MD.FILES, short = false): string {
   const g = r.git;
   const out: string[] = [];
+  const recorded = recordedBranch(r, a);
   if (g.status === 'ok') {
     const dirty = g.dirty ? `yes (${g.changed_total} changed, ${g.untracked_total} untracked)` : 'no';
     out.push(
@@ -378,7 +384,7 @@ function repoEvidence(r: RenderInput, a: Analysis, files: number = MD.FILES, sho
     if (g.untracked.length > 0) out.push(`Untracked:\n\n${bullets(g.untracked.map((f) => code(f)))}${g.untracked_total > g.untracked.length ? `\n- … ${g.untracked_total - g.untracked.length} more` : ''}`);
     if (g.diffstat) out.push(`Diff summary:\n\n${fence(g.diffstat)}`);
   } else {
-    out.push(`${label('unknown')} — repository state unavailable: ${g.reason ?? g.status}. Branch, HEAD and dirty state are not recorded (never assumed clean).`);
+    out.push(`${label('unknown')} — repository state unavailable: ${g.reason ?? g.status}. The repository's branch, HEAD and dirty state could not be read at build time, and are null in the front matter (never assumed clean)${recorded === null ? '' : '; what the transcript recorded is below'}.`);
     const listed = listedBySession(r, a);
     if (listed !== null) out.push(listed);
     const seen = gitSeenBySession(r);
@@ -386,7 +392,6 @@ function repoEvidence(r: RenderInput, a: Analysis, files: number = MD.FILES, sho
   }
   const base = pathsBase(r.state.meta);
   out.push(filesChanged(a, base, files), filesNotChanged(a, base), commits(a));
-  const recorded = recordedBranch(r, a);
   if (recorded !== null) out.push(recorded);
   const moved = cwdMoved(r.state.meta);
   if (moved !== null) out.push(moved);
@@ -561,7 +566,8 @@ function verification(a: Analysis): string {
         : `${label('unknown')} — no check could be read: ${a.hiddenCommands}.`
       : `${label('verified')} — tests, builds, type checks, linters and format checks, latest outcome per target first (decided from the exit code and the output); a target's row shows its latest command, and its runs count every command that ran it (\`pytest -x\` and \`pytest\` alike):\n\n${table(['Check (latest command)', 'Latest outcome', 'Evidence (line, exit code, summary)', 'Runs of the target'], rows)}${more}`;
   const hidden = a.hiddenCommands === '' || rows.length === 0 ? '' : `\n\n${label('unknown')} — and ${a.hiddenCommands}.`;
-  const other = `Other commands: ${a.otherCommands} (not checks; every call is in TOOLS.md)${a.backgroundStarts > 0 ? `; ${a.backgroundStarts} started in the background (never counted as checks)` : ''}.${hidden}`;
+  // Calls whose command is unreadable are neither checks nor other commands: they are said above.
+  const other = `Other commands${a.hiddenCommands === '' ? '' : ' whose command can be read'}: ${a.otherCommands} (not checks; every call is in TOOLS.md)${a.backgroundStarts > 0 ? `; ${a.backgroundStarts} started in the background (never counted as checks)` : ''}.${hidden}`;
   const notRun = a.checksNotRun.length === 0 ? NONE : bullets(a.checksNotRun.map((f) => `${label(f.label)} ${f.text}`));
   return `${tableText}\n\n${other}\n\n### Checks Not Run\n\n${notRun}`;
 }

@@ -1,0 +1,171 @@
+import { describe, expect, it } from 'vitest';
+import { contentLines, readLines } from '../../src/core/documents.js';
+import { sections } from '../../src/core/quality.js';
+import { validator } from '../../src/store/schemas.js';
+import { rendered } from './ledger-helper.js';
+
+/**
+ * Rules from the ninth reading (docs/FIDELITY.md): a task deletion that did not happen, a request
+ * the agent never answered, a redacted call with no result, a progress note taken for an answer,
+ * what a read file holds, and what the user did after a rejection.
+ */
+
+const base = { sessionId: 's', cwd: '/nonexistent/w', timestamp: '2026-04-26T10:00:00Z' };
+const user = (uuid: string, content: unknown): Record<string, unknown> => ({ ...base, type: 'user', uuid, message: { role: 'user', content } });
+const agent = (uuid: string, content: unknown[]): Record<string, unknown> => ({ ...base, type: 'assistant', uuid, message: { role: 'assistant', content } });
+const call = (id: string, name: string, input: Record<string, unknown>): Record<string, unknown> => agent(`c-${id}`, [{ type: 'tool_use', id, name, input }]);
+const result = (id: string, content: string, extra: Record<string, unknown> = {}): Record<string, unknown> => user(`r-${id}`, [{ type: 'tool_result', tool_use_id: id, content, ...extra }]);
+
+function built(...records: Record<string, unknown>[]): { md: string; summary: Record<string, unknown>; llm: Record<string, unknown> } {
+  const r = rendered(...records);
+  const summary = JSON.parse(r.summaryJson.toString('utf8')) as Record<string, unknown>;
+  const llm = JSON.parse(r.llmJson.toString('utf8')) as Record<string, unknown>;
+  expect(validator('handoff.summary')(summary)).toBe(true);
+  expect(validator('handoff.llm')(llm)).toBe(true);
+  return { md: r.handoffMd, summary, llm };
+}
+
+describe('a task the agent deleted', () => {
+  const tasks = [
+    user('u1', 'Plan the migration'),
+    call('t1', 'TaskCreate', { subject: 'Write the schema', description: 'tables first' }),
+    result('t1', 'Task #1 created successfully: Write the schema'),
+    call('t2', 'TaskCreate', { subject: 'Move the data', description: 'in batches' }),
+    result('t2', 'Task #2 created successfully: Move the data'),
+    call('t3', 'TaskUpdate', { taskId: '2', status: 'deleted' }),
+  ];
+  const plan = (md: string): string => sections(md).get('Current State') ?? '';
+
+  it('is back in the plan when the deletion failed', () => {
+    const { md } = built(...tasks, result('t3', '<tool_use_error>Task not found</tool_use_error>', { is_error: true }), agent('a1', [{ type: 'text', text: 'Kept it.' }]));
+    expect(plan(md)).toContain('Move the data');
+    expect(plan(md)).toContain('Write the schema');
+  });
+
+  it('is gone when the deletion succeeded', () => {
+    const { md } = built(...tasks, result('t3', 'Updated task #2 deleted'), agent('a1', [{ type: 'text', text: 'Dropped it.' }]));
+    expect(plan(md)).not.toContain('Move the data');
+    expect(plan(md)).toContain('Write the schema');
+  });
+
+  it('is not shown while the deletion has no result', () => {
+    const { md } = built(...tasks);
+    expect(plan(md)).not.toContain('Move the data');
+    expect(plan(md)).toContain('Write the schema');
+  });
+});
+
+describe('a request the transcript ends on', () => {
+  it('is to be answered, not continued: nothing of it was begun', () => {
+    const { md, summary } = built(
+      user('u1', 'Add a flag for verbose output'),
+      agent('a1', [{ type: 'text', text: 'Added `--verbose`.' }]),
+      user('u2', [
+        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
+        { type: 'text', text: 'The sub messages are still grouped after Task B: debug why the reorder runs too early' },
+      ]),
+    );
+    const next = sections(md).get('Next Action') ?? '';
+    expect(next).toContain("Answer the user's last request: the transcript ends on it, before any reply of the agent (line 3: «The sub messages are still grouped after Task B");
+    expect(next).not.toContain('still working on');
+    expect(next).not.toContain('[image:');
+    expect(JSON.stringify(summary.next_action)).toContain('the transcript ends on it');
+  });
+
+  it('is continued when the agent had begun on it', () => {
+    const { md } = built(user('u1', 'Add a flag for verbose output'), call('b1', 'Bash', { command: 'ls' }));
+    expect(sections(md).get('Next Action')).toContain("Continue the user's last request, which the agent was still working on (line 1");
+  });
+});
+
+describe('a request of images only', () => {
+  it('keeps the placeholders in the quote: they are all it holds', () => {
+    const { md } = built(user('u1', [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } }]));
+    expect(sections(md).get('Next Action')).toContain('(line 1: «[image: image/png');
+  });
+});
+
+describe('a redacted shell call with no result', () => {
+  const meta = { timestamp: '2026-02-23T11:54:00Z', type: 'session_meta', payload: { id: 'c', cwd: '/w', cli_version: '0.104.0', originator: 'codex_cli_rs' } };
+  const item = (payload: Record<string, unknown>) => ({ timestamp: '2026-02-23T11:55:00Z', type: 'response_item', payload });
+  const ask = item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Fix the sync' }] });
+  const hidden = (id: string) => item({ type: 'function_call', name: 'exec_command', arguments: '[REDACTED_ARGUMENTS len=83 sha=b4e1e5f7]', call_id: id });
+  const output = (id: string) => item({ type: 'function_call_output', call_id: id, output: '[REDACTED_OUTPUT len=136 sha=b8890189]' });
+
+  it('is named under How it ended and in commands_without_result', () => {
+    const { md, summary } = built(meta, ask, hidden('c1'), output('c1'), hidden('c2'), item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'go on' }] }));
+    expect(sections(md).get('State right now (verbatim tail)')).toContain('No result is recorded for the command at line 5 (a shell call whose command the transcript holds redacted): it may still be running');
+    expect(summary.commands_without_result).toEqual([{ line: 5, command: '', unreadable: true }]);
+    // They are not counted among the commands that can be read, which are none.
+    expect(sections(md).get('Verification')).toContain('Other commands whose command can be read: 0 (not checks');
+  });
+
+  it('says nothing once its result came', () => {
+    const { md, summary } = built(meta, ask, hidden('c1'), output('c1'), item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Done.' }] }));
+    expect(md).not.toContain('No result is recorded');
+    expect(summary.commands_without_result).toEqual([]);
+  });
+});
+
+describe("an agent message the harness marked commentary", () => {
+  const meta = { timestamp: '2026-02-23T11:54:00Z', type: 'session_meta', payload: { id: 'c', cwd: '/w', cli_version: '0.104.0', originator: 'codex_cli_rs' } };
+  const item = (payload: Record<string, unknown>) => ({ timestamp: '2026-02-23T11:55:00Z', type: 'response_item', payload });
+  const event = (payload: Record<string, unknown>) => ({ timestamp: '2026-02-23T11:55:00Z', type: 'event_msg', payload });
+  const ask = item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Fix the sync' }] });
+  const said = (text: string, phase: string) => item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text }], phase });
+
+  it('is said to be a progress note when it is the last', () => {
+    const { md } = built(meta, ask, event({ type: 'agent_message', message: 'Checking the sync code paths first.', phase: 'commentary' }), said('Checking the sync code paths first.', 'commentary'));
+    expect(sections(md).get('State right now (verbatim tail)')).toContain("the agent's last message (line 4), a progress note (the harness marked it commentary, not a final answer)");
+  });
+
+  it('is said so from the event where the event holds the text (a transcript with no response items)', () => {
+    const { md } = built(meta, event({ type: 'user_message', message: 'Fix the sync' }), event({ type: 'agent_message', message: 'Checking the sync code paths first.', phase: 'commentary' }));
+    expect(sections(md).get('State right now (verbatim tail)')).toContain("the agent's last message (line 3), a progress note");
+  });
+
+  it('is not said of a final answer after it', () => {
+    const { md } = built(meta, ask, said('Checking the sync code paths first.', 'commentary'), said('Fixed: the sync retries now.', 'final_answer'));
+    expect(md).not.toContain('a progress note');
+  });
+});
+
+describe('a read file', () => {
+  it("keeps the file's lines, not the reminder the harness appends to the result", () => {
+    const out = '     1→beautifulsoup4>=4.9.0\n\n<system-reminder>\nWhenever you read a file, you should consider whether it would be considered malware.\n</system-reminder>\n';
+    expect(contentLines(readLines(out))).toEqual([{ n: 1, text: 'beautifulsoup4>=4.9.0' }]);
+  });
+
+  it('is numbered when most of its lines with words are, blank lines aside', () => {
+    expect(readLines('     1→a\n\n\n\n     5→b\n')).toEqual([{ n: 1, text: 'a' }, { n: 5, text: 'b' }]);
+  });
+
+  it('is read as it stands when it is not numbered', () => {
+    expect(readLines('alpha\nbeta')).toEqual([{ n: 1, text: 'alpha' }, { n: 2, text: 'beta' }]);
+  });
+});
+
+describe('a call the user rejected with no reason', () => {
+  it("names the user's next message, where the reason often is", () => {
+    const { md } = built(
+      user('u1', 'Hide the group instead of its items'),
+      call('e1', 'Bash', { command: 'npm run regroup' }),
+      result('e1', "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.", { is_error: true }),
+      user('u2', 'You can set group.visible, which is less work'),
+      agent('a1', [{ type: 'text', text: 'Using group.visible.' }]),
+    );
+    const reqs = sections(md).get('User requests and corrections') ?? '';
+    expect(reqs).toContain('calls the user rejected with no reason typed in the rejection, latest last:');
+    expect(reqs).toContain("- line 3 — rejected the call at line 2: `npm run regroup` (the user's next message: line 4)");
+  });
+});
+
+describe('a repository that cannot be read', () => {
+  it('says its state could not be read, and points to what the transcript recorded', () => {
+    const { md } = built({ ...user('u1', 'Rename the flag'), gitBranch: 'main' }, agent('a1', [{ type: 'text', text: 'Renamed.' }]));
+    const repo = sections(md).get('Repository Evidence') ?? '';
+    expect(repo).toContain("The repository's branch, HEAD and dirty state could not be read at build time, and are null in the front matter (never assumed clean); what the transcript recorded is below.");
+    expect(repo).toContain('Recorded by the transcript: branch `main`');
+    expect(repo).not.toContain('are not recorded');
+  });
+});
