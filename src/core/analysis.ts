@@ -126,6 +126,8 @@ export interface Analysis {
   unreadableWrites: number;
   /** The sentence on shell calls whose commands are unreadable ('' when none). */
   hiddenCommands: string;
+  /** Calls of MCP servers' tools, by tool, the latest first: what they did outside the repository is in their results only. */
+  outsideCalls: { server: string; tool: string; count: number; line: number; failed: number }[];
   checks: CheckRow[];
   checksTotal: number;
   checkTargets: CheckTargetRow[];
@@ -388,6 +390,17 @@ function endKind(st: SessionState, parent: string | null): End {
   return { kind: 'done', line: last.line, why: last.event === 'turn_complete' ? 'the agent finished its turn (task complete)' : "the agent's last message closes its turn" };
 }
 
+/**
+ * Where the answer is: the agent's last message, and the line that closed the turn when another
+ * (Codex's `task_complete` comes after the message it completes).
+ */
+function answeredAt(l: Ledger, end: End, requestLine: number): string {
+  const said = l.lastAgentText;
+  if (end.line === null) return 'line ?';
+  if (said === null || said.line <= requestLine || said.line >= end.line) return `line ${end.line}`;
+  return `line ${said.line}; the turn closed at line ${end.line}`;
+}
+
 /** A next step the agent named itself: "Next steps: …", "Next, I'll …", "Remaining: …". */
 function statedNextStep(text: string): string | null {
   const m = /^[ \t>*_-]*(?:#+\s*)?\**(?:next steps?|next up|remaining(?: work)?|still to do|to do next|todo)\**\s*[:—-]\s*(.*)$/im.exec(text) ?? /\b(?:next,? I(?:'ll| will)|I(?:'ll| will) next)\s+([^.\n]+)/i.exec(text);
@@ -506,7 +519,7 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
     const what = l.gitRan === undefined && !repoRead ? `check \`git status\`: the session ran no git command, so whether its ${uncommitted.length} changed file(s) ${list} are committed is not recorded; commit them if not, once the user agrees` : `commit the ${uncommitted.length} uncommitted file change(s) ${list} once the user agrees`;
     return { text: `The last request${reqText} is answered. Verify the change, then ${what}${dirtyBeforeSaid(uncommitted)}${othersInTree(l, changed)}${prOfBranch(l)}`, rule: 'uncommitted_changes', label: 'inferred', line: uncommitted[uncommitted.length - 1]?.line ?? null };
   }
-  if (req !== null) return { text: `Nothing is pending: the last request${reqText} was answered (line ${end.line ?? '?'}). Wait for the user's next request.${recapSays(l, req)}`, rule: 'nothing_pending', label: 'inferred', line: end.line };
+  if (req !== null) return { text: `Nothing is pending: the last request${reqText} was answered (${answeredAt(l, end, req.line)}). Wait for the user's next request.${recapSays(l, req)}`, rule: 'nothing_pending', label: 'inferred', line: end.line };
   return { text: 'unknown — the transcript holds no user request, no plan, no failure and no commit to go on; confirm the next step with the user', rule: 'unknown', label: 'unknown', line: null };
 }
 
@@ -723,6 +736,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     filesNotChanged: Object.entries(l.notChanged).map(([path, f]) => ({ path, line: f.line, reason: f.reason })),
     unreadableWrites: l.unreadableWrites,
     hiddenCommands: hidden,
+    outsideCalls: outsideCalls(l),
     checks: l.checks.map((c) => ({ line: c.line, command: c.command, outcome: c.outcome, summary: c.summary, exit_code: c.exitCode ?? null, ...(c.by === undefined ? {} : { by: c.by }) })),
     checksTotal: l.checksTotal,
     checkTargets: rows,
@@ -769,4 +783,15 @@ function withoutResult(st: SessionState): Analysis['withoutResult'] {
 function withoutImages(text: string): string {
   const words = text.replace(/\[image: [^\]\n]{1,80} omitted\]\s*/g, '').trim();
   return words.length > 0 ? words : text;
+}
+
+/** `mcp__<server>__<tool>` calls, the latest first (a server's name may hold `_`; its tool's is after the last `__`). */
+function outsideCalls(l: Ledger): Analysis['outsideCalls'] {
+  const out: Analysis['outsideCalls'] = [];
+  for (const [name, c] of Object.entries(l.outside ?? {})) {
+    const rest = name.slice('mcp__'.length);
+    const cut = rest.lastIndexOf('__');
+    out.push({ server: cut > 0 ? rest.slice(0, cut) : rest, tool: cut > 0 ? rest.slice(cut + 2) : rest, count: c.count, line: c.line, failed: c.failed });
+  }
+  return out.sort((a, b) => b.line - a.line);
 }

@@ -136,6 +136,12 @@ export interface Ledger {
   hiddenCommands?: { count: number; first: number };
   /** Those of them whose result has not been read, by call id: the line of each call (the latest 32). */
   hiddenOpen?: Record<string, number>;
+  /**
+   * Calls of tools an MCP server provides (`mcp__<server>__<tool>`), by name: how many, the latest
+   * call's line, and how many results were errors. They act outside the repository (a deploy, a
+   * database, a tracker), where no file list shows what they did (the latest 20 names).
+   */
+  outside?: Record<string, { count: number; line: number; failed: number }>;
   checks: CheckRun[];
   checksTotal: number;
   otherCommands: number;
@@ -483,6 +489,16 @@ export function noteCall(l: Ledger, c: CallInput): void {
   const rec: CallRecord = { name: c.name, line: c.line };
   if (c.subagent) rec.subagent = true;
   if (c.unreadable) l.unreadableWrites += 1;
+  if (c.name.startsWith('mcp__') && !c.subagent) {
+    const o = (l.outside ??= {});
+    const was = o[c.name];
+    if (was === undefined) o[c.name] = { count: 1, line: c.line, failed: 0 };
+    else {
+      was.count += 1;
+      was.line = c.line;
+    }
+    trim(o, 20);
+  }
   if (c.hidden) {
     l.hiddenCommands = { count: (l.hiddenCommands?.count ?? 0) + 1, first: l.hiddenCommands?.first ?? c.line };
     if (c.id !== '') {
@@ -626,6 +642,8 @@ export function noteResult(l: Ledger, r: ResultInput): void {
   }
   if (r.denied !== undefined || r.interrupted === true || r.ok !== undefined || r.exitCode !== undefined) call.resulted = r.line;
   const failed = r.denied !== undefined || r.interrupted === true || r.ok === false || (r.exitCode !== undefined && r.exitCode !== 0);
+  const outside = failed ? l.outside?.[call.name] : undefined;
+  if (outside !== undefined) outside.failed += 1;
   if (!r.subagent) noteContext(l, call, r, out, failed);
   if (!failed) noteSeen(l, call, r);
   if (call.writes) noteWrites(l, call, r, failed);

@@ -169,3 +169,49 @@ describe('a repository that cannot be read', () => {
     expect(repo).not.toContain('are not recorded');
   });
 });
+
+describe('an answer whose turn closed on a later line', () => {
+  const meta = { timestamp: '2026-02-23T11:54:00Z', type: 'session_meta', payload: { id: 'c', cwd: '/w', cli_version: '0.114.0', originator: 'codex_cli_rs' } };
+  const item = (payload: Record<string, unknown>) => ({ timestamp: '2026-02-23T11:55:00Z', type: 'response_item', payload });
+  const event = (payload: Record<string, unknown>) => ({ timestamp: '2026-02-23T11:55:00Z', type: 'event_msg', payload });
+
+  it("cites the agent's message as the answer, and the line that closed the turn", () => {
+    const { md } = built(
+      meta,
+      event({ type: 'user_message', message: 'Review the plan' }),
+      item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Review the plan' }] }),
+      item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Findings: the batch path is missing.' }], phase: 'final_answer' }),
+      event({ type: 'task_complete', turn_id: 't1' }),
+    );
+    expect(sections(md).get('Next Action')).toContain('Nothing is pending: the last request (line 2: «Review the plan») was answered (line 4; the turn closed at line 5).');
+  });
+});
+
+describe('tools of MCP servers', () => {
+  it('are counted per tool, the latest first, with their errors, in Verification and both payloads', () => {
+    const { md, summary, llm } = built(
+      user('u1', 'Clean up the stale rows'),
+      call('m1', 'mcp__supabase_ops__list_tables', { schema: 'public' }),
+      result('m1', '[{"name":"jobs"}]'),
+      call('m2', 'mcp__supabase_ops__execute_sql', { query: 'delete from jobs where stale' }),
+      result('m2', 'permission denied for table jobs', { is_error: true }),
+      call('m3', 'mcp__supabase_ops__execute_sql', { query: 'delete from jobs where stale' }),
+      result('m3', 'DELETE 12'),
+      agent('a1', [{ type: 'text', text: 'Deleted 12 stale rows.' }]),
+    );
+    expect(sections(md).get('Verification')).toContain(
+      '*verified* — tools of MCP servers the session called, the latest first: `supabase_ops` `execute_sql` ×2 (the latest at line 6; 1 with an error result), `supabase_ops` `list_tables` ×1 (line 2). They act outside the repository: what they did there is in their results only (TOOLS.md).',
+    );
+    expect(summary.outside_calls).toEqual([
+      { server: 'supabase_ops', tool: 'execute_sql', count: 2, line: 6, failed: 1 },
+      { server: 'supabase_ops', tool: 'list_tables', count: 1, line: 2, failed: 0 },
+    ]);
+    expect(llm.outside_calls).toEqual(summary.outside_calls);
+  });
+
+  it('are not said when the session called none', () => {
+    const { md, summary } = built(user('u1', 'List the files'), call('b1', 'Bash', { command: 'ls' }), result('b1', 'README.md'), agent('a1', [{ type: 'text', text: 'One file.' }]));
+    expect(md).not.toContain('tools of MCP servers');
+    expect(summary.outside_calls).toEqual([]);
+  });
+});

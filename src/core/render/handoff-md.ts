@@ -569,7 +569,16 @@ function verification(a: Analysis): string {
   // Calls whose command is unreadable are neither checks nor other commands: they are said above.
   const other = `Other commands${a.hiddenCommands === '' ? '' : ' whose command can be read'}: ${a.otherCommands} (not checks; every call is in TOOLS.md)${a.backgroundStarts > 0 ? `; ${a.backgroundStarts} started in the background (never counted as checks)` : ''}.${hidden}`;
   const notRun = a.checksNotRun.length === 0 ? NONE : bullets(a.checksNotRun.map((f) => `${label(f.label)} ${f.text}`));
-  return `${tableText}\n\n${other}\n\n### Checks Not Run\n\n${notRun}`;
+  return `${tableText}\n\n${other}${outsideCalls(a)}\n\n### Checks Not Run\n\n${notRun}`;
+}
+
+/** Tools of MCP servers: they act where no file list or git command shows it (a deploy, a database, a tracker). */
+function outsideCalls(a: Analysis): string {
+  const cs = a.outsideCalls;
+  if (cs.length === 0) return '';
+  const one = (c: Analysis['outsideCalls'][number]): string => `${code(c.server)} ${code(c.tool)} ×${c.count} (${c.count === 1 ? 'line' : 'the latest at line'} ${c.line}${c.failed > 0 ? `; ${c.failed} with an error result` : ''})`;
+  const more = cs.length > 6 ? `, and ${cs.length - 6} more tool(s) in HANDOFF.summary.json` : '';
+  return `\n\n${label('verified')} — tools of MCP servers the session called, the latest first: ${cs.slice(0, 6).map(one).join(', ')}${more}. They act outside the repository: what they did there is in their results only (TOOLS.md).`;
 }
 
 function failures(a: Analysis, level: Level): string {

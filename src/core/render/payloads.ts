@@ -130,6 +130,8 @@ export function buildSummary(r: RenderInput, a: Analysis, transferReady: boolean
     rejected_calls: (st.ledger.rejected ?? []).map((x) => ({ line: x.line, call_line: x.callLine, what: x.path === undefined ? x.what : `${x.what} ${x.path}` })),
     // Commands with no result recorded (HANDOFF.md: How it ended).
     commands_without_result: a.withoutResult.slice(-20),
+    // Tools of MCP servers the session called (HANDOFF.md: Verification).
+    outside_calls: a.outsideCalls,
     // Each model the session switched to and the line it first answered from, when there was more than one.
     models: (st.meta.models?.length ?? 0) > 1 ? st.meta.models : null,
     counts: {
