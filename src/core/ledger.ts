@@ -61,6 +61,8 @@ export interface CallRecord {
   subagent?: boolean;
   /** The file a read call reads. */
   read?: string;
+  /** The address a fetch call reads: a failure to reach it is one, until a fetch of it succeeds. */
+  fetches?: string;
   /** A job the call starts in the background (a monitor, a background shell). */
   job?: { command: string; description?: string };
   /** The job a stop call ends. */
@@ -479,6 +481,7 @@ export interface CallInput {
   plan?: boolean;
   subagent?: boolean;
   read?: string;
+  fetches?: string;
   job?: { command: string; description?: string };
   stops?: string;
   /** The folder the call ran in: its relative paths are joined to it (src/core/paths.ts). */
@@ -530,6 +533,7 @@ export function noteCall(l: Ledger, c: CallInput): void {
   }
   if (c.plan) l.lastPlanLine = c.line;
   if (c.read !== undefined) rec.read = filePath(c.read, c.cwd);
+  if (c.fetches !== undefined) rec.fetches = c.fetches;
   if (c.job !== undefined) rec.job = c.job;
   if (c.stops !== undefined) rec.stops = c.stops;
   if (c.id !== '') {
@@ -647,6 +651,7 @@ export function noteResult(l: Ledger, r: ResultInput): void {
   if (!r.subagent) noteContext(l, call, r, out, failed);
   if (!failed) noteSeen(l, call, r);
   if (call.writes) noteWrites(l, call, r, failed);
+  if (call.fetches !== undefined && r.denied === undefined && !r.subagent) noteFetch(l, call.fetches, r, failed);
   if (call.command !== undefined && !call.background) {
     // A check the user rejected, or a rule denied, did not run: it is no run, passed or failed
     // (a denial is listed below as a call that did not run).
@@ -927,6 +932,20 @@ function noteCommandResult(l: Ledger, call: CallRecord, r: ResultInput, failed: 
   const what = firstFailureLine(r.output ?? '');
   const site = tracebackSite(r.output ?? '');
   push(l.failures, { line: r.line, text: `\`${clip(call.command ?? '', 160)}\` failed${r.exitCode !== undefined ? ` (exit ${r.exitCode})` : ''}${what ? `: ${what}` : ''}${site ? ` (in ${site})` : ''}`, keys: [commandKey(call.command ?? '')], kind: 'command' }, LEDGER_LIMITS.FAILURES);
+}
+
+/**
+ * A fetch that failed (a 403, a timeout) is a failure of its address, as a command's is of its
+ * words: closed when a fetch of the same address succeeds, passed over when the agent went on.
+ */
+function noteFetch(l: Ledger, url: string, r: ResultInput, failed: boolean): void {
+  const key = `fetch ${url}`;
+  if (!failed) {
+    for (const f of l.failures) if (f.closedLine === undefined && f.kind === 'command' && f.keys[0] === key) f.closedLine = r.line;
+    return;
+  }
+  const what = firstFailureLine(r.output ?? '');
+  push(l.failures, { line: r.line, text: `fetching \`${clip(url, 160)}\` failed${what ? `: ${what}` : ''}`, keys: [key], kind: 'command' }, LEDGER_LIMITS.FAILURES);
 }
 
 /** Where a Python traceback left the project's own code: the last frame outside installed packages. */

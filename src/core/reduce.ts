@@ -382,6 +382,7 @@ function applyToLedger(st: SessionState, f: Fact, line: number, main: boolean, t
       if (f.question !== undefined && main) c.question = f.question;
       if (f.plan && main) c.plan = true;
       if (f.read !== undefined) c.read = f.read;
+      if (f.fetches !== undefined) c.fetches = f.fetches;
       if (f.job !== undefined) c.job = f.job;
       if (f.stops !== undefined) c.stops = f.stops;
       if (!main) c.subagent = true;

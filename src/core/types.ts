@@ -89,6 +89,8 @@ export type Fact =
       plan?: boolean;
       /** The file a read call reads. */
       read?: string;
+      /** The address a fetch call reads (Claude Code's WebFetch). */
+      fetches?: string;
       /** A job the call starts in the background, to be followed by its notifications. */
       job?: { command: string; description?: string };
       /** The background job a stop call ends. */

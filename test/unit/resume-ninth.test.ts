@@ -215,3 +215,38 @@ describe('tools of MCP servers', () => {
     expect(summary.outside_calls).toEqual([]);
   });
 });
+
+describe('a fetch that failed', () => {
+  const fetch = (id: string, url: string) => call(id, 'WebFetch', { url, prompt: 'Extract the details' });
+
+  it('is passed over when the agent went on from it, naming the address and the error', () => {
+    const { md, summary } = built(
+      user('u1', 'Research plan mode'),
+      fetch('f1', 'https://blog.example/plan-mode'),
+      result('f1', 'Request failed with status code 403', { is_error: true }),
+      fetch('f2', 'https://docs.example/plan-mode'),
+      result('f2', '# Plan mode\nRead-only until approved.'),
+      agent('a1', [{ type: 'text', text: 'Plan mode is read-only until the plan is approved.' }]),
+    );
+    expect(sections(md).get('Failures And Blockers')).toContain('- line 3: fetching `https://blog.example/plan-mode` failed: Request failed with status code 403');
+    expect(summary.passed_over).toEqual([{ line: 3, text: 'fetching `https://blog.example/plan-mode` failed: Request failed with status code 403' }]);
+  });
+
+  it('is fixed when a fetch of the same address succeeds later', () => {
+    const { md } = built(
+      user('u1', 'Research plan mode'),
+      fetch('f1', 'https://blog.example/plan-mode'),
+      result('f1', 'Request failed with status code 503', { is_error: true }),
+      fetch('f2', 'https://blog.example/plan-mode'),
+      result('f2', '# Plan mode'),
+      agent('a1', [{ type: 'text', text: 'Read it.' }]),
+    );
+    expect(sections(md).get('Failures And Blockers')).not.toContain('passed over');
+    expect(md).toContain('fetching `https://blog.example/plan-mode` failed: Request failed with status code 503');
+  });
+
+  it('is open when the transcript ends on it', () => {
+    const { summary } = built(user('u1', 'Research plan mode'), fetch('f1', 'https://blog.example/plan-mode'), result('f1', 'Request failed with status code 403', { is_error: true }));
+    expect(summary.open_failures).toEqual([{ line: 3, text: 'fetching `https://blog.example/plan-mode` failed: Request failed with status code 403' }]);
+  });
+});

@@ -83,6 +83,7 @@ function toolCallFacts(block: Record<string, unknown>, facts: Fact[]): void {
   }
   if (input.run_in_background === true) call.background = true;
   if (name === 'Read' && typeof input.file_path === 'string') call.read = input.file_path;
+  if (name === 'WebFetch' && typeof input.url === 'string') call.fetches = input.url;
   // A monitor or a background shell keeps running: followed through its notifications.
   if ((name === 'Monitor' || call.background === true) && typeof input.command === 'string') {
     const description = str(input.description);
