@@ -40,6 +40,8 @@ export interface RequestRecord {
   text: string;
   /** A typed request, an answer to the agent's question, or the feedback given when rejecting a tool call. */
   kind: 'request' | 'answer' | 'rejection';
+  /** What the IDE told the agent beside it: the lines the user had selected, or the file open. */
+  ide?: string;
 }
 
 /** A file a call writes when it succeeds; `ifExists`: a forced delete (ShellWrite). */
@@ -324,7 +326,7 @@ export function noteNode(l: Ledger, uuidIn: string, parentIn: string | undefined
   c.last = uuid;
 }
 
-export function noteRequest(l: Ledger, text: string, line: number, kind: RequestRecord['kind'], ts?: string): void {
+export function noteRequest(l: Ledger, text: string, line: number, kind: RequestRecord['kind'], ts?: string, ide?: string): void {
   const t = text.trim();
   if (t.length === 0) return;
   // A request whose message goes back to an earlier one, past requests of its own: a rewind.
@@ -337,7 +339,9 @@ export function noteRequest(l: Ledger, text: string, line: number, kind: Request
   // Codex writes a request twice (response item and event); one copy counts.
   if (prev && prev.text === clip(t, LEDGER_LIMITS.REQUEST_CHARS) && line - prev.line <= 3) return;
   l.requestsTotal += 1;
-  push(l.requests, { line, text: clip(t, LEDGER_LIMITS.REQUEST_CHARS), kind }, LEDGER_LIMITS.REQUESTS);
+  const rec: RequestRecord = { line, text: clip(t, LEDGER_LIMITS.REQUEST_CHARS), kind };
+  if (ide !== undefined) rec.ide = clip(ide, 300);
+  push(l.requests, rec, LEDGER_LIMITS.REQUESTS);
   if (kind !== 'answer') l.lastRequestLine = line;
   l.last = { event: 'user', line };
   if (l.pendingQuestion && kind === 'answer') l.pendingQuestion = null;

@@ -363,7 +363,7 @@ function applyToLedger(st: SessionState, f: Fact, line: number, main: boolean, t
   const l = st.ledger;
   switch (f.t) {
     case 'request':
-      if (main) noteRequest(l, f.text, line, f.kind, ts);
+      if (main) noteRequest(l, f.text, line, f.kind, ts, f.ide);
       return;
     case 'job_text':
       if (main) noteJobText(l, f.text, line);

@@ -111,7 +111,8 @@ export type Fact =
   /** Files a harness reports as written (ok true) or not written (ok false); `ok` absent: touched, outcome unknown. */
   | { t: 'files'; files: string[]; tool: string; ok?: boolean; how?: WriteHow }
   /** A real user message, stripped of the wrappers the harness adds. */
-  | { t: 'request'; text: string; kind: 'request' | 'answer' | 'rejection' }
+  /** `ide`: what the IDE told the agent beside the request (the lines selected, the file open). */
+  | { t: 'request'; text: string; kind: 'request' | 'answer' | 'rejection'; ide?: string }
   | { t: 'turn_complete' }
   /** Codex code mode: `wait` call `id` collects the output of the script running in `cell`. */
   | { t: 'wait'; id: string; cell: string }

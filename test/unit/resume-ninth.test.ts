@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { contentLines, readLines } from '../../src/core/documents.js';
+import { ideContext } from '../../src/core/harness/requests.js';
 import { sections } from '../../src/core/quality.js';
 import { validator } from '../../src/store/schemas.js';
 import { rendered } from './ledger-helper.js';
@@ -248,5 +249,46 @@ describe('a fetch that failed', () => {
   it('is open when the transcript ends on it', () => {
     const { summary } = built(user('u1', 'Research plan mode'), fetch('f1', 'https://blog.example/plan-mode'), result('f1', 'Request failed with status code 403', { is_error: true }));
     expect(summary.open_failures).toEqual([{ line: 3, text: 'fetching `https://blog.example/plan-mode` failed: Request failed with status code 403' }]);
+  });
+});
+
+describe('what the IDE showed beside a request', () => {
+  const selection = '<ide_selection>The user selected the lines 3010 to 3010 from /home/u/src/claude_code_log/renderer.py:\n_reorder_paired_messages\n\nThis may or may not be related to the current task.</ide_selection>';
+  const opened = '<ide_opened_file>The user opened the file /home/u/src/claude_code_log/README.md in the IDE. This may or may not be related to the current task.</ide_opened_file>';
+
+  it('is read from Claude Code\'s selection and opened file, and Codex 0.40\'s active file', () => {
+    expect(ideContext(`${selection}fix this`)).toBe('line 3010 of /home/u/src/claude_code_log/renderer.py selected («_reorder_paired_messages»)');
+    expect(ideContext('<ide_selection>The user selected the lines 206 to 215 from C:\\w\\README.md:\ncat > ~/.rc\nEOF\n\nThis may or may not be related to the current task.</ide_selection>')).toBe('lines 206–215 of C:\\w\\README.md selected («cat > ~/.rc»)');
+    expect(ideContext(`${opened}update it`)).toBe('/home/u/src/claude_code_log/README.md open');
+    expect(ideContext('# Context from my IDE setup:\n\n## Active file: apps/web/src/route.ts\n\n## Open tabs:\n- route.ts: apps/web/src/route.ts\n\n## My request for Codex:\nIs this done?')).toBe('apps/web/src/route.ts active');
+    expect(ideContext('Fix the parser')).toBeNull();
+  });
+
+  it('is said beside the objective and the requests, where it changed, and in the payloads', () => {
+    const { md, summary } = built(
+      user('u1', [{ type: 'text', text: selection }, { type: 'text', text: 'Why does this run too early?' }]),
+      agent('a1', [{ type: 'text', text: 'It runs before the pairing.' }]),
+      user('u2', [{ type: 'text', text: selection }, { type: 'text', text: 'Move it after the pairing' }]),
+      agent('a2', [{ type: 'text', text: 'Moved.' }]),
+      user('u3', [{ type: 'text', text: opened }, { type: 'text', text: 'Now say so in the readme' }]),
+    );
+    expect(sections(md).get('Objective (verbatim)')).toContain("the user's first request (line 1); beside it, the IDE showed the agent line 3010 of /home/u/src/claude_code_log/renderer.py selected («_reorder_paired_messages»)");
+    const reqs = sections(md).get('User requests and corrections') ?? '';
+    expect(reqs).toContain('- line 1 — Why does this run too early? *(in the IDE: line 3010 of …/src/claude_code_log/renderer.py selected («_reorder_paired_messages»))*');
+    expect(reqs).toContain('- line 3 — Move it after the pairing\n');
+    expect(reqs).toContain('- line 5 — Now say so in the readme *(in the IDE: …/src/claude_code_log/README.md open)*');
+    expect((summary.requests as { ide?: string }[]).map((q) => q.ide)).toEqual([
+      'line 3010 of /home/u/src/claude_code_log/renderer.py selected («_reorder_paired_messages»)',
+      'line 3010 of /home/u/src/claude_code_log/renderer.py selected («_reorder_paired_messages»)',
+      '/home/u/src/claude_code_log/README.md open',
+    ]);
+  });
+
+  it('is redacted as any text: a selected credential reaches neither file nor payload', () => {
+    const token = `ghp_${'Zq8Xv2Lm9Rt4Wy7Kp3Nd6Hs1Jf5Gb0Tc2Ae'}`;
+    const secret = `<ide_selection>The user selected the lines 2 to 2 from /w/.env:\nGITHUB_TOKEN=${token}\n\nThis may or may not be related to the current task.</ide_selection>`;
+    const { md, summary, llm } = built(user('u1', [{ type: 'text', text: secret }, { type: 'text', text: 'Why is this not picked up?' }]));
+    expect(md).toContain('in the IDE: line 2 of /w/.env selected');
+    for (const out of [md, JSON.stringify(summary), JSON.stringify(llm)]) expect(out).not.toContain(token);
   });
 });

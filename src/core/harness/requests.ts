@@ -56,6 +56,27 @@ export function userRequest(text: string): string | null {
   return rest;
 }
 
+/**
+ * What the IDE told the agent beside a request: the lines the user had selected, else the file
+ * open (Claude Code's `<ide_selection>`, `<ide_opened_file>`; Codex 0.40's "## Active file:").
+ * A request such as "fix this" is about that. The wrappers go from the request; this says what
+ * they held, in a few words.
+ */
+export function ideContext(text: string): string | null {
+  const sel = /<ide_selection>The user selected the lines? (\d+) to (\d+) from ([^\n<]+?):\n([\s\S]*?)<\/ide_selection>/.exec(text);
+  if (sel !== null) {
+    const [, from, to, path, body] = sel as unknown as [string, string, string, string, string];
+    const lines = from === to ? `line ${from}` : `lines ${from}–${to}`;
+    const first = body.replace(/\n*This may or may not be related to the current task\.?\s*$/, '').trim().split('\n')[0]?.trim() ?? '';
+    return `${lines} of ${path} selected${first.length > 0 ? ` («${first.length <= 80 ? first : `${first.slice(0, 79)}…`}»)` : ''}`;
+  }
+  const open = /<ide_opened_file>The user opened the file ([^\n<]+?) in the IDE\./.exec(text);
+  if (open?.[1] !== undefined) return `${open[1]} open`;
+  const active = /^## Active file: (.+)$/m.exec(text);
+  if (active?.[1] !== undefined && text.includes(CODEX_REQUEST_HEADING)) return `${active[1].trim()} active`;
+  return null;
+}
+
 /** Codex 0.40 wraps every prompt in IDE context; the request follows this heading. */
 const CODEX_REQUEST_HEADING = '## My request for Codex:';
 

@@ -114,7 +114,9 @@ function objective(a: Analysis, parent: string | null, max = Infinity, task: Par
     if (parent !== null) return `${label('unknown')} — this subagent's transcript does not hold the task it was given: the session that started it (${code(parent)}) holds the call that did`;
     return `${label('unknown')} — the transcript holds no user request to take the objective from`;
   }
-  const src = objectiveSource(a.objective, a.startsAfter, parent);
+  const o = a.objective;
+  const ide = o.override ? undefined : a.requests.find((q) => q.line === o.line)?.ide;
+  const src = `${objectiveSource(o, a.startsAfter, parent)}${ide === undefined ? '' : `; beside it, the IDE showed the agent ${ide}`}`;
   const text = a.objective.text;
   if (text.length > max) {
     const whole = a.objective.chars ?? text.length;
@@ -187,11 +189,27 @@ function requests(a: Analysis, parent: string | null, r: RenderInput): string {
     if (back !== undefined) return ` *(the user went back to line ${back.to}: lines ${back.to + 1}–${n - 1} are a branch the conversation left)*`;
     return leftBranch(a, n);
   };
-  const row = (r: (typeof rs)[number]): string => `line ${r.line} — ${kind(r.kind)}${oneLine(r.text, MD.REQUEST_CHARS)}${branch(r.line)}`;
+  // What the IDE showed, where it changed: an editor's active file is often the same for hours.
+  const ideShown = new Set<number>();
+  let ideBefore: string | undefined;
+  for (const q of rs) {
+    if (q.ide !== undefined && q.ide !== ideBefore) ideShown.add(q.line);
+    if (q.ide !== undefined) ideBefore = q.ide;
+  }
+  const ide = (r: (typeof rs)[number]): string => (r.ide === undefined || !ideShown.has(r.line) ? '' : ` *(in the IDE: ${oneLine(shortIdePath(r.ide), 200)})*`);
+  const row = (r: (typeof rs)[number]): string => `line ${r.line} — ${kind(r.kind)}${oneLine(r.text, MD.REQUEST_CHARS)}${ide(r)}${branch(r.line)}`;
   const shown = rs.length <= MD.REQUESTS_HEAD + MD.REQUESTS_TAIL ? rs.map(row) : [...rs.slice(0, MD.REQUESTS_HEAD).map(row), `… ${rs.length - MD.REQUESTS_HEAD - MD.REQUESTS_TAIL} more in HANDOFF.summary.json …`, ...rs.slice(-MD.REQUESTS_TAIL).map(row)];
   const more = a.requestsTotal > rs.length ? `\n\n${a.requestsTotal - rs.length} earlier request(s) are in timeline.jsonl.` : '';
   const who = parent === null ? 'every message the user typed' : `every message this subagent was sent by the session that started it (${code(parent)})`;
   return `${label('reported')} — ${who}, in order (wrappers and slash commands without arguments removed, long ones shortened):\n\n${bullets(shown)}${more}${rejectedSilently(r, rs)}`;
+}
+
+/** An IDE note with its file shown by its end (`…/api/teams/route.ts`), where its name is; the payloads keep the whole path. */
+function shortIdePath(note: string): string {
+  const m = /^((?:lines? [\d–]+ of )?)(.+?)( (?:selected|open|active)\b[\s\S]*)$/.exec(note);
+  if (m === null) return note;
+  const parts = (m[2] as string).split('/');
+  return parts.length > 3 ? `${m[1]}…/${parts.slice(-3).join('/')}${m[3]}` : note;
 }
 
 /** Calls the user rejected without typing a reason: a decision as much as a request is; with the user's next message, which often says why. */
