@@ -124,10 +124,14 @@ export interface Analysis {
   filesChangedTotal: number;
   filesNotChanged: { path: string; line: number; reason: string }[];
   unreadableWrites: number;
+  /** Tool results the transcript's publisher redacted whole, when any: "N tool result(s), the first at line X". A failure among them does not show. */
+  hiddenResults: string;
   /** The sentence on shell calls whose commands are unreadable ('' when none). */
   hiddenCommands: string;
   /** Calls of MCP servers' tools, by tool, the latest first: what they did outside the repository is in their results only. */
   outsideCalls: { server: string; tool: string; count: number; line: number; failed: number }[];
+  /** Calls of a tool whose name the transcript's publisher redacted, when any: "N call(s), the first at line X". */
+  unnamedTools: string;
   checks: CheckRow[];
   checksTotal: number;
   checkTargets: CheckTargetRow[];
@@ -702,6 +706,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
   if (l.unreadableWrites > 0) unknowns.push({ text: `Files changed: ${l.unreadableWrites} apply_patch call(s) whose paths are unreadable (the transcript's publisher redacted their arguments)`, label: 'unknown', seq: null });
   const hidden = hiddenCommands(l);
   if (hidden !== '') unknowns.push({ text: `Checks and commands: ${hidden}`, label: 'unknown', seq: null });
+  if (l.hiddenResults !== undefined) unknowns.push({ text: `Failures: ${l.hiddenResults.count} tool result(s), the first at line ${l.hiddenResults.first}, are unreadable (the transcript's publisher redacted them): a failure among them would not show`, label: 'unknown', seq: l.hiddenResults.first - 1 });
   const unknownChecks = l.checks.filter((c) => c.outcome === 'unknown').length;
   if (unknownChecks > 0) unknowns.push({ text: `${unknownChecks} check run(s) whose outcome neither an exit code nor the output decides`, label: 'unknown', seq: null });
   if (l.requestsTotal > l.requests.length) unknowns.push({ text: `Only the last ${l.requests.length} of ${l.requestsTotal} user requests are listed; the rest are in timeline.jsonl`, label: 'verified', seq: null });
@@ -735,8 +740,10 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     filesChangedTotal: l.changedTotal,
     filesNotChanged: Object.entries(l.notChanged).map(([path, f]) => ({ path, line: f.line, reason: f.reason })),
     unreadableWrites: l.unreadableWrites,
+    hiddenResults: l.hiddenResults === undefined ? '' : `${l.hiddenResults.count} tool result(s), the first at line ${l.hiddenResults.first}`,
     hiddenCommands: hidden,
     outsideCalls: outsideCalls(l),
+    unnamedTools: l.unnamedTools === undefined ? '' : `${l.unnamedTools.count} call(s), the first at line ${l.unnamedTools.first}`,
     checks: l.checks.map((c) => ({ line: c.line, command: c.command, outcome: c.outcome, summary: c.summary, exit_code: c.exitCode ?? null, ...(c.by === undefined ? {} : { by: c.by }) })),
     checksTotal: l.checksTotal,
     checkTargets: rows,

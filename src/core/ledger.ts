@@ -138,6 +138,8 @@ export interface Ledger {
   unreadableWrites: number;
   /** Shell calls whose command the transcript does not hold (redacted arguments): how many, and the first's line. */
   hiddenCommands?: { count: number; first: number };
+  /** Tool results whose output the transcript holds redacted (a publisher's `[REDACTED_OUTPUT …]`): how many, and the first's line. A failure among them does not show. */
+  hiddenResults?: { count: number; first: number };
   /** Those of them whose result has not been read, by call id: the line of each call (the latest 32). */
   hiddenOpen?: Record<string, number>;
   /**
@@ -146,6 +148,8 @@ export interface Ledger {
    * database, a tracker), where no file list shows what they did (the latest 20 names).
    */
   outside?: Record<string, { count: number; line: number; failed: number }>;
+  /** Calls of a tool whose very name the transcript's publisher redacted: how many, and the first's line. */
+  unnamedTools?: { count: number; first: number };
   checks: CheckRun[];
   checksTotal: number;
   otherCommands: number;
@@ -496,6 +500,7 @@ export function noteCall(l: Ledger, c: CallInput): void {
   const rec: CallRecord = { name: c.name, line: c.line };
   if (c.subagent) rec.subagent = true;
   if (c.unreadable) l.unreadableWrites += 1;
+  if (!c.subagent && c.name.startsWith('[REDACTED_')) l.unnamedTools = { count: (l.unnamedTools?.count ?? 0) + 1, first: l.unnamedTools?.first ?? c.line };
   if (c.name.startsWith('mcp__') && !c.subagent) {
     const o = (l.outside ??= {});
     const was = o[c.name];
@@ -597,8 +602,15 @@ function killedOthers(l: Ledger, call: CallRecord): string | null {
   return null;
 }
 
+/** A publisher's placeholder for a whole output it redacted: `[REDACTED_OUTPUT len=136 sha=b8890189]`. */
+const REDACTED_OUTPUT = /^\[REDACTED_[A-Z_]+ len=\d+ sha=[0-9a-f]+\]$/;
+
 export function noteResult(l: Ledger, r: ResultInput): void {
   if (l.hiddenOpen?.[r.id] !== undefined) delete l.hiddenOpen[r.id];
+  // Read once per call: Codex reports a shell call twice, and both reports may be placeholders.
+  if (!r.subagent && r.ok === undefined && r.exitCode === undefined && r.output !== undefined && r.output.length < 80 && REDACTED_OUTPUT.test(r.output) && l.calls[r.id]?.resulted === undefined) {
+    l.hiddenResults = { count: (l.hiddenResults?.count ?? 0) + 1, first: l.hiddenResults?.first ?? r.line };
+  }
   let call = l.calls[r.id];
   // Codex code mode: a long script answers later, through `wait {cell_id}`.
   const waitOf = l.waits[r.id];

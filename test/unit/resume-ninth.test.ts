@@ -101,6 +101,22 @@ describe('a redacted shell call with no result', () => {
     expect(sections(md).get('Verification')).toContain('Other commands whose command can be read: 0 (not checks');
   });
 
+  it('leaves failures and writes unknown, not None, when results and patches cannot be read', () => {
+    const patch = item({ type: 'custom_tool_call', name: 'apply_patch', input: '[REDACTED_INPUT len=400 sha=0a1b2c3d]', call_id: 'p1', status: 'completed' });
+    const patched = item({ type: 'custom_tool_call_output', call_id: 'p1', output: '[REDACTED_OUTPUT len=60 sha=4e5f6a7b]' });
+    const { md, llm } = built(meta, ask, hidden('c1'), output('c1'), patch, patched, item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Done.' }] }));
+    const failures = sections(md).get('Failures And Blockers') ?? '';
+    expect(failures).toBe("No failure can be read. *unknown* — 2 tool result(s), the first at line 4, are unreadable (the transcript's publisher redacted them): a failure among them would not show here.");
+    expect(sections(md).get('Repository Evidence')).toContain("### Writes that did not happen\n\n*unknown* — none can be read: 1 apply_patch call(s) have paths the transcript's publisher redacted, and whether each applied is not known.");
+    expect(JSON.stringify(llm.unknowns)).toContain('Failures: 2 tool result(s), the first at line 4, are unreadable');
+  });
+
+  it('says calls of a tool whose name is redacted are calls of an unknown tool', () => {
+    const call = item({ type: 'function_call', name: '[REDACTED_NAME len=43 sha=c186413b]', arguments: '[REDACTED_ARGUMENTS len=33 sha=5fa0bfe8]', call_id: 'n1' });
+    const { md } = built(meta, ask, call, output('n1'), item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Done.' }] }));
+    expect(sections(md).get('Verification')).toContain("*unknown* — 1 call(s), the first at line 3, of a tool whose name the transcript's publisher redacted: which tool, and what it did, are not known.");
+  });
+
   it('says nothing once its result came', () => {
     const { md, summary } = built(meta, ask, hidden('c1'), output('c1'), item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Done.' }] }));
     expect(md).not.toContain('No result is recorded');

@@ -95,6 +95,11 @@ describe('a plan put to the user (ExitPlanMode)', () => {
     expect(md).toContain('The user wrote again after it (line 4): it may be out of date.');
   });
 
+  it('says when the user first wrote again after it, and how many requests came since', () => {
+    const { md } = built(user('u1', 'Plan tar support'), planCall('p1', PLAN), planResult('p1', APPROVED('/p.md')), user('u2', 'Actually, do zip first'), user('u3', 'And update the readme'));
+    expect(md).toContain('The user wrote again after it (line 4, and 1 more request(s) up to line 5): it may be out of date.');
+  });
+
   it('shows a long plan as its outline: every heading and list item, so the files and steps it names stay in view', () => {
     const steps = Array.from({ length: 12 }, (_, i) => `${i + 1}. Step ${i + 1}: ${'change the archive reader carefully and test it. '.repeat(3)}`).join('\n');
     const long = `# Plan: tar support\n\n## Overview\n\n${'Prose that explains the approach at length. '.repeat(20)}\n\n\`\`\`\n- not an item: code\n\`\`\`\n\n## Steps\n\n${steps}\n\n## Files to Modify\n\n- \`README.md\` - Document tar support`;

@@ -351,9 +351,12 @@ function planAnswer(p: PlanRecord): string {
 function plan(a: Analysis, level: Level): string {
   if (a.plan === null) return '';
   const { latest, approvedBefore, notApproved } = a.plan;
-  const lastReq = [...a.requests].reverse().find((q) => q.kind !== 'answer' && q.kind !== 'rejection');
   const settled = latest.result_line ?? latest.line;
-  const stale = lastReq !== undefined && lastReq.line > settled ? ` The user wrote again after it (line ${lastReq.line}): it may be out of date.` : '';
+  // The requests after it: the first says when, the count and the latest how much came since.
+  const later = a.requests.filter((q) => q.kind !== 'answer' && q.kind !== 'rejection' && q.line > settled);
+  const first = later[0];
+  const last = later[later.length - 1];
+  const stale = first === undefined || last === undefined ? '' : ` The user wrote again after it (line ${first.line}${later.length > 1 ? `, and ${later.length - 1} more request(s) up to line ${last.line}` : ''}): it may be out of date.`;
   const saved = latest.saved_to === undefined ? '' : `; Claude Code saved it to ${path(latest.saved_to)}`;
   const earlier = notApproved.length === 0 ? '' : ` Before it, the user did not approve the plan put at ${notApproved.map((l) => `line ${l}`).join(', ')}.`;
   const before = approvedBefore === null ? '' : ` The plan approved before it (line ${approvedBefore.line}, approved at line ${approvedBefore.result_line}) is HANDOFF.llm.json's \`plan.approved_before\`.`;
@@ -536,6 +539,7 @@ function filesChanged(a: Analysis, cwd: string | undefined, max: number): string
 
 function filesNotChanged(a: Analysis, cwd: string | undefined): string {
   const fs = a.filesNotChanged.slice(-MD.FILES);
+  if (fs.length === 0 && a.unreadableWrites > 0) return `### Writes that did not happen\n\n${label('unknown')} — none can be read: ${a.unreadableWrites} apply_patch call(s) have paths the transcript's publisher redacted, and whether each applied is not known.`;
   if (fs.length === 0) return `### Writes that did not happen\n\n${NONE}`;
   const { shown, from } = shortPaths(fs.map((f) => f.path), cwd);
   return `### Writes that did not happen\n\n${label('verified')} — attempted, never changed afterwards${from}:\n\n${bullets(fs.map((f, i) => `${path(shown[i] as string)} (line ${f.line}): ${oneLine(f.reason, 200)}`))}`;
@@ -593,10 +597,11 @@ function verification(a: Analysis): string {
 /** Tools of MCP servers: they act where no file list or git command shows it (a deploy, a database, a tracker). */
 function outsideCalls(a: Analysis): string {
   const cs = a.outsideCalls;
-  if (cs.length === 0) return '';
+  const unnamed = a.unnamedTools === '' ? '' : `\n\n${label('unknown')} — ${a.unnamedTools}, of a tool whose name the transcript's publisher redacted: which tool, and what it did, are not known.`;
+  if (cs.length === 0) return unnamed;
   const one = (c: Analysis['outsideCalls'][number]): string => `${code(c.server)} ${code(c.tool)} ×${c.count} (${c.count === 1 ? 'line' : 'the latest at line'} ${c.line}${c.failed > 0 ? `; ${c.failed} with an error result` : ''})`;
   const more = cs.length > 6 ? `, and ${cs.length - 6} more tool(s) in HANDOFF.summary.json` : '';
-  return `\n\n${label('verified')} — tools of MCP servers the session called, the latest first: ${cs.slice(0, 6).map(one).join(', ')}${more}. They act outside the repository: what they did there is in their results only (TOOLS.md).`;
+  return `\n\n${label('verified')} — tools of MCP servers the session called, the latest first: ${cs.slice(0, 6).map(one).join(', ')}${more}. They act outside the repository: what they did there is in their results only (TOOLS.md).${unnamed}`;
 }
 
 function failures(a: Analysis, level: Level): string {
@@ -606,6 +611,9 @@ function failures(a: Analysis, level: Level): string {
   const fixedList = a.fixedFailures.length === 0 ? '' : `\n\n### Fixed during the session\n\n${label('verified')} — failures a later run of the same target resolved (not open):\n\n${bullets(a.fixedFailures.slice(-MD.FIXED).map((f) => `line ${f.line}, fixed by line ${f.fixed_line}${f.fixed_by === undefined ? '' : ` (${code(f.fixed_by, 120)})`}${how(f)}: ${oneLine(f.text, 240)}`))}`;
   const over = level >= 2 ? [] : a.passedOver.slice(level === 0 ? -MD.PASSED_OVER : -1);
   const fixed = `${fixedList}${over.length === 0 ? '' : `\n\n### Failed, then passed over\n\n${label('verified')} — the agent went on after these, and no clean re-run of the same command is recorded:\n\n${bullets(over.map((f) => `line ${f.line}: ${oneLine(f.text, 220)}`))}`}`;
+  // Never None where results could not be read: a failure among them would not show (SPEC §6).
+  const hidden = a.hiddenResults === '' ? '' : `${label('unknown')} — ${a.hiddenResults}, are unreadable (the transcript's publisher redacted them): a failure among them would not show here.`;
+  if (lines.length === 0 && hidden !== '') return `No failure can be read. ${hidden}${fixed}`;
   if (lines.length === 0) return fixed.length === 0 ? NONE : `No open failure.${fixed}`;
   return `Open failures only: a failure that a later run of the same check fixed is listed apart.\n\n${bullets(lines)}${fixed}`;
 }
