@@ -233,8 +233,8 @@ export interface ForeignHead {
   line: number;
   hash: string;
   subject: string;
-  /** The commit HEAD was at before: the transcript's record of the session's start, or its first `git log`. */
-  was: string;
+  /** The commit HEAD was at before: the transcript's record of the session's start, or its first `git log`; null when git said then that the folder was no repository. */
+  was: string | null;
   wasLine: number | null;
   /** The line of the session's latest `git add` before that log, which the commit may hold. */
   staged: number | null;
@@ -253,13 +253,17 @@ function foreignHead(st: SessionState): ForeignHead | null {
   const top = l.logTop;
   if (top === undefined) return null;
   const first = l.logFirst !== undefined && l.logFirst.line < top.line ? l.logFirst : undefined;
-  const was = st.meta.commit !== undefined ? { hash: st.meta.commit, line: null, from: 0 } : first === undefined ? undefined : { hash: first.hash, line: first.line, from: first.line };
-  if (was === undefined || samePrefix(was.hash, top.hash)) return null;
+  // Before any commit: the recorded start, the session's first log, else git saying there was no repository.
+  // Only where the log ran: git outside the repository (another folder, `git -C`) says nothing of it.
+  const n = l.notRepo;
+  const noRepo = n !== undefined && n.line < top.line && n.cwd !== undefined && n.cwd === top.cwd ? { hash: null, line: n.line, from: n.line } : undefined;
+  const was = st.meta.commit !== undefined ? { hash: st.meta.commit, line: null, from: 0 } : first === undefined ? noRepo : { hash: first.hash, line: first.line, from: first.line };
+  if (was === undefined || (was.hash !== null && samePrefix(was.hash, top.hash))) return null;
   if (l.commits.some((c) => samePrefix(c.hash, top.hash) || (c.rebasedFrom !== undefined && samePrefix(c.rebasedFrom, top.hash)))) return null;
   if ((l.headMoves ?? []).some((m) => m > was.from && m < top.line)) return null;
   let staged: number | null = null;
   for (const c of Object.values(l.calls)) if (c.command !== undefined && c.line < top.line && c.line > was.from && /\bgit\s+add\b/.test(c.command) && (staged === null || c.line > staged)) staged = c.line;
-  return { line: top.line, hash: top.hash, subject: top.subject, was: was.hash.slice(0, 12), wasLine: was.line, staged };
+  return { line: top.line, hash: top.hash, subject: top.subject, was: was.hash === null ? null : was.hash.slice(0, 12), wasLine: was.line, staged };
 }
 
 /** The files a static check's tool reads, by language: a change to another file is not its. */

@@ -221,6 +221,8 @@ export interface Ledger {
   recap?: { next: string; line: number };
   /** The session's git said the branch has no commit yet (and it made none since). */
   noCommits?: { line: number; branch: string };
+  /** The latest line where git said the folder is not a repository (`fatal: not a git repository`), and the folder the command ran in. */
+  notRepo?: { line: number; cwd: string };
   /**
    * The files the latest `git status` / `git diff --name-only` listed, as printed (the first 200),
    * and its line; `staged`: those it showed staged; `committed`: the line of a later commit of
@@ -237,7 +239,7 @@ export interface Ledger {
   /** The current branch's pull request, as `gh pr view` or `gh pr create` printed it, and where. */
   branchPr?: { url: string; line: number; state?: string };
   /** What the session's own latest `git log` printed first, and where. */
-  logTop?: { line: number; hash: string; subject: string };
+  logTop?: { line: number; hash: string; subject: string; cwd?: string };
   /** The session's first `git log` of HEAD: where HEAD was then. */
   logFirst?: { line: number; hash: string };
   /** Lines of the session's git commands that can move HEAD (the last 20; a failed one too, but for a failed commit alone). */
@@ -999,6 +1001,8 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
     // Said by a failing `git log` too: it is the repository's state, not the command's failure.
     const empty = noCommitsYet(out);
     if (empty !== null) l.noCommits = { line, branch: clip(empty, 200) };
+    // Of the folder the call ran in: not when the command moved elsewhere (`cd x`, `git -C x`).
+    if (/\bnot a git repository\b/.test(out) && cwd !== undefined && !/(?:^|[\s;&|(])cd\s|\bgit\s+-C\b/.test(command)) l.notRepo = { line, cwd };
   }
   if (!failed && (namesGit || /\bgh\b/.test(command))) {
     const pr = branchPullRequest(command, out);
@@ -1006,7 +1010,7 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
     const top = gitLogTop(command, out);
     if (top !== null) {
       l.logFirst ??= { line, hash: top.hash };
-      l.logTop = { line, hash: top.hash, subject: clip(top.subject, 160) };
+      l.logTop = cwd === undefined ? { line, hash: top.hash, subject: clip(top.subject, 160) } : { line, hash: top.hash, subject: clip(top.subject, 160), cwd };
       delete l.noCommits;
     }
     const branches = remoteBranchCount(command, out);

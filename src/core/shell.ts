@@ -530,7 +530,20 @@ export function logLines(output: string): { hash: string; rest: string }[] {
 const programsMemo = new Memo<readonly (readonly string[])[]>(16);
 
 function programs(command: string): readonly (readonly string[])[] {
-  return programsMemo.get(command, (c) => segments(c).map((seg) => program(words(seg))));
+  return programsMemo.get(command, (c) => segments(c).map((seg) => program(withoutRedirects(words(seg)))));
+}
+
+/** `2>&1`, `>/dev/null`, `> out.txt`, `<<EOF`: the shell's words, not the program's (a `git log … 2>&1` is still a log of HEAD). */
+const REDIRECT = /^(?:\d+|&)?(?:>>?|<<?<?)(.*)$/;
+
+function withoutRedirects(ws: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < ws.length; i += 1) {
+    const m = REDIRECT.exec(ws[i] as string);
+    if (m === null) out.push(ws[i] as string);
+    else if (m[1] === '') i += 1; // a bare operator: its target is the next word
+  }
+  return out;
 }
 
 /**

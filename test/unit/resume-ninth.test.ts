@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { contentLines, readLines } from '../../src/core/documents.js';
 import { ideContext } from '../../src/core/harness/requests.js';
+import { destroys, gitListing, gitLogTop } from '../../src/core/shell.js';
 import { sections } from '../../src/core/quality.js';
 import { validator } from '../../src/store/schemas.js';
 import { rendered } from './ledger-helper.js';
@@ -306,5 +307,50 @@ describe('what the IDE showed beside a request', () => {
     const { md, summary, llm } = built(user('u1', [{ type: 'text', text: secret }, { type: 'text', text: 'Why is this not picked up?' }]));
     expect(md).toContain('in the IDE: line 2 of /w/.env selected');
     for (const out of [md, JSON.stringify(summary), JSON.stringify(llm)]) expect(out).not.toContain(token);
+  });
+});
+
+describe("a command's redirections", () => {
+  it('are the shell\'s words, not the program\'s', () => {
+    expect(gitLogTop('git log --oneline -20 2>&1 || true', 'ecd5389 feat: backend v0')).toEqual({ hash: 'ecd5389', subject: 'feat: backend v0' });
+    expect(gitLogTop('git log --reverse 2>/dev/null', 'ecd5389 feat: backend v0')).toBeNull();
+    expect(gitListing('git status --short 2>&1', ' M src/a.ts')).toEqual({ paths: ['src/a.ts'], staged: [] });
+    expect(destroys('rm -rf build > /tmp/rm.log 2>&1')).toBe('removed build recursively');
+  });
+});
+
+describe('a commit made where git had said there was no repository', () => {
+  const bash = (id: string, command: string, output: string): Record<string, unknown>[] => [call(id, 'Bash', { command }), result(id, output)];
+
+  it('is said under Commits as a commit the session did not make', () => {
+    const { md, summary } = built(
+      user('u1', 'Prepare the grant application'),
+      ...bash('b1', 'git status --short', 'fatal: not a git repository (or any of the parent directories): .git'),
+      ...bash('b2', 'git log --oneline -5 2>&1', 'ecd5389 feat: backend v0'),
+      agent('a1', [{ type: 'text', text: 'The repository has one commit.' }]),
+    );
+    expect(sections(md).get('Repository Evidence')).toContain("its `git log` at line 5 begins with `ecd5389` «feat: backend v0», a commit the session's own commands did not make: git said at line 3 that the folder was not a repository");
+    expect((summary.session_git as { foreign_head: unknown }).foreign_head).toEqual({ line: 5, hash: 'ecd5389', subject: 'feat: backend v0', was: null, was_line: 3, staged_line: null });
+  });
+
+  it('says nothing when git was asked about another folder', () => {
+    const { md } = built(
+      user('u1', 'Prepare the grant application'),
+      ...bash('b1', 'cd /tmp && git status --short', 'fatal: not a git repository (or any of the parent directories): .git'),
+      ...bash('b2', 'git log --oneline -5', 'ecd5389 feat: backend v0'),
+      agent('a1', [{ type: 'text', text: 'The repository has one commit.' }]),
+    );
+    expect(md).not.toContain('did not make');
+  });
+
+  it('says nothing when the session committed itself', () => {
+    const { md } = built(
+      user('u1', 'Prepare the grant application'),
+      ...bash('b1', 'git status --short', 'fatal: not a git repository (or any of the parent directories): .git'),
+      ...bash('b2', 'git init && git add -A && git commit -m "feat: backend v0"', '[main (root-commit) ecd5389] feat: backend v0'),
+      ...bash('b3', 'git log --oneline -5', 'ecd5389 feat: backend v0'),
+      agent('a1', [{ type: 'text', text: 'Committed.' }]),
+    );
+    expect(md).not.toContain('did not make');
   });
 });

@@ -184,7 +184,7 @@ function sessionGit(r: RenderInput, a: Analysis): Record<string, unknown> {
     cwd_moved: meta.cwd !== undefined && meta.firstCwd !== undefined && meta.cwd !== meta.firstCwd ? { began_in: meta.firstCwd, line: meta.cwdSince ?? null } : null,
     uncommitted_listed: listed === null ? null : { line: listed.line, paths: listed.paths, committed_line: listed.committed ?? null, ...(listed.limited ? { limited: true } : {}) },
     // The ledger keeps each of these in the payload's own shape.
-    log_top: l.logTop ?? null,
+    log_top: l.logTop === undefined ? null : { line: l.logTop.line, hash: l.logTop.hash, subject: l.logTop.subject },
     no_commits: l.noCommits ?? null,
     foreign_head: foreignHeadOf(a.foreignHead),
     remotes: l.remotes ?? null,
