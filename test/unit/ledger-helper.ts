@@ -10,6 +10,8 @@ import { renderAll } from '../../src/core/render/index.js';
 import type { Ledger } from '../../src/core/ledger.js';
 import type { Pressure } from '../../src/core/pressure.js';
 import type { SessionState } from '../../src/core/state.js';
+import { expect } from 'vitest';
+import { validator } from '../../src/store/schemas.js';
 import { jsonl } from './ingest-helper.js';
 import { renderInput } from './render-input.js';
 
@@ -40,4 +42,14 @@ export function transcriptFile(...records: unknown[]): string {
 /** What a build renders for the records as a transcript (HANDOFF.md and both payloads). */
 export function rendered(...records: unknown[]): ReturnType<typeof renderAll> {
   return renderAll(renderInput(transcriptFile(...records)));
+}
+
+/** HANDOFF.md and both payloads for the records, each payload checked against its schema. */
+export function built<P = Record<string, unknown>>(...records: Record<string, unknown>[]): { md: string; summary: P; llm: P } {
+  const r = rendered(...records);
+  const summary = JSON.parse(r.summaryJson.toString('utf8')) as P;
+  const llm = JSON.parse(r.llmJson.toString('utf8')) as P;
+  expect(validator('handoff.summary')(summary)).toBe(true);
+  expect(validator('handoff.llm')(llm)).toBe(true);
+  return { md: r.handoffMd, summary, llm };
 }

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { sections } from '../../src/core/quality.js';
 import { gitListing, noCommitsYet } from '../../src/core/shell.js';
-import { validator } from '../../src/store/schemas.js';
 import { chainRecords, rewoundConversation } from './claude-chain.js';
-import { analysed, ran, rendered } from './ledger-helper.js';
+import { analysed, built, ran } from './ledger-helper.js';
 import { initialState } from '../../src/core/state.js';
 import { noteCall, noteRequest, noteResult } from '../../src/core/ledger.js';
 
@@ -21,14 +20,6 @@ const bash = (id: string, command: string, output: string): Record<string, unkno
   user(`r-${id}`, [{ type: 'tool_result', tool_use_id: id, content: output }]),
 ];
 
-function built(...records: Record<string, unknown>[]): { md: string; summary: Record<string, unknown>; llm: Record<string, unknown> } {
-  const r = rendered(...records);
-  const summary = JSON.parse(r.summaryJson.toString('utf8')) as Record<string, unknown>;
-  const llm = JSON.parse(r.llmJson.toString('utf8')) as Record<string, unknown>;
-  expect(validator('handoff.summary')(summary)).toBe(true);
-  expect(validator('handoff.llm')(llm)).toBe(true);
-  return { md: r.handoffMd, summary, llm };
-}
 
 describe("the next action's label", () => {
   it('says a verified label vouches for the evidence, and the action is advice', () => {

@@ -3,8 +3,7 @@ import { contentLines, readLines } from '../../src/core/documents.js';
 import { ideContext } from '../../src/core/harness/requests.js';
 import { destroys, gitListing, gitLogTop } from '../../src/core/shell.js';
 import { sections } from '../../src/core/quality.js';
-import { validator } from '../../src/store/schemas.js';
-import { rendered } from './ledger-helper.js';
+import { built } from './ledger-helper.js';
 
 /**
  * Rules from the ninth reading (docs/FIDELITY.md): a task deletion that did not happen, a request
@@ -18,14 +17,6 @@ const agent = (uuid: string, content: unknown[]): Record<string, unknown> => ({ 
 const call = (id: string, name: string, input: Record<string, unknown>): Record<string, unknown> => agent(`c-${id}`, [{ type: 'tool_use', id, name, input }]);
 const result = (id: string, content: string, extra: Record<string, unknown> = {}): Record<string, unknown> => user(`r-${id}`, [{ type: 'tool_result', tool_use_id: id, content, ...extra }]);
 
-function built(...records: Record<string, unknown>[]): { md: string; summary: Record<string, unknown>; llm: Record<string, unknown> } {
-  const r = rendered(...records);
-  const summary = JSON.parse(r.summaryJson.toString('utf8')) as Record<string, unknown>;
-  const llm = JSON.parse(r.llmJson.toString('utf8')) as Record<string, unknown>;
-  expect(validator('handoff.summary')(summary)).toBe(true);
-  expect(validator('handoff.llm')(llm)).toBe(true);
-  return { md: r.handoffMd, summary, llm };
-}
 
 describe('a task the agent deleted', () => {
   const tasks = [

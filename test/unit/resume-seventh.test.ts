@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { sections } from '../../src/core/quality.js';
 import { LIMITS } from '../../src/core/state.js';
-import { validator } from '../../src/store/schemas.js';
 import { destroys, gitLogTop, pushesInOutput } from '../../src/core/shell.js';
-import { rendered } from './ledger-helper.js';
+import { built as builtPayloads } from './ledger-helper.js';
 
 /**
  * Rules from the seventh reading (docs/FIDELITY.md): what HANDOFF.md said and the summary did not
@@ -28,14 +27,8 @@ interface Payload {
   incidents: { kind: string; line: number; text: string; label: string }[];
 }
 
-function built(...records: Record<string, unknown>[]): { md: string; summary: Payload; llm: Payload } {
-  const r = rendered(...records);
-  const summary = JSON.parse(r.summaryJson.toString('utf8')) as Payload;
-  const llm = JSON.parse(r.llmJson.toString('utf8')) as Payload;
-  expect(validator('handoff.summary')(summary)).toBe(true);
-  expect(validator('handoff.llm')(llm)).toBe(true);
-  return { md: r.handoffMd, summary, llm };
-}
+
+const built = (...records: Record<string, unknown>[]) => builtPayloads<Payload>(...records);
 
 const PLAN = '# Plan: Add tar support\n\n## Steps\n\n1. Detect `.tar` and `.tgz`\n2. Extract members\n3. Run `pytest`';
 
