@@ -140,7 +140,7 @@ export interface Ledger {
   hiddenCommands?: { count: number; first: number };
   /** Tool results whose output the transcript holds redacted (a publisher's `[REDACTED_OUTPUT …]`): how many, and the first's line. A failure among them does not show. */
   hiddenResults?: { count: number; first: number };
-  /** Those of them whose result has not been read, by call id: the line of each call (the latest 32). */
+  /** Shell calls whose command is redacted and whose result has not been read, by call id: the line of each call (the latest 32). */
   hiddenOpen?: Record<string, number>;
   /**
    * Calls of tools an MCP server provides (`mcp__<server>__<tool>`), by name: how many, the latest
@@ -609,7 +609,7 @@ const REDACTED_OUTPUT = /^\[REDACTED_[A-Z_]+ len=\d+ sha=[0-9a-f]+\]$/;
 
 export function noteResult(l: Ledger, r: ResultInput): void {
   if (l.hiddenOpen?.[r.id] !== undefined) delete l.hiddenOpen[r.id];
-  // Read once per call: Codex reports a shell call twice, and both reports may be placeholders.
+  // A placeholder after the call's verdict was read (Codex reports a shell call twice) adds nothing.
   if (!r.subagent && r.ok === undefined && r.exitCode === undefined && r.output !== undefined && r.output.length < 80 && REDACTED_OUTPUT.test(r.output) && l.calls[r.id]?.resulted === undefined) {
     l.hiddenResults = { count: (l.hiddenResults?.count ?? 0) + 1, first: l.hiddenResults?.first ?? r.line };
   }
