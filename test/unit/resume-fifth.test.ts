@@ -301,7 +301,7 @@ describe("the session's own git log and remotes", () => {
     );
     const r = renderInput(path);
     const out = renderAll(r);
-    expect(out.handoffMd).toContain('*reported* — the session\'s own git output, as printed then: its latest `git log` (line 3) began with `ecd5389` «feat: backend v0»; its latest `git remote -v` (line 5) printed no remote.');
+    expect(out.handoffMd).toContain('*reported* — the session\'s own git output, as printed then: its latest `git log` of HEAD (line 3) began with `ecd5389` «feat: backend v0»; its latest `git remote -v` (line 5) printed no remote.');
     // The payloads say the same, for a successor that reads only the JSON.
     const summary = JSON.parse(out.summaryJson.toString('utf8')) as { session_git: unknown };
     expect(summary.session_git).toEqual({

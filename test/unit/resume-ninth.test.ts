@@ -292,6 +292,20 @@ describe('what the IDE showed beside a request', () => {
     ]);
   });
 
+  it('is given up beside the requests, not in the payloads, when HANDOFF.md would pass its budget', () => {
+    const records: Record<string, unknown>[] = [];
+    for (let i = 1; i <= 60; i += 1) {
+      const sel = `<ide_selection>The user selected the lines ${i} to ${i + 9} from /home/u/src/app/module${i}/handler${i}.py:\ndef handle_${i}(request): pass\n\nThis may or may not be related to the current task.</ide_selection>`;
+      records.push(user(`u${i}`, [{ type: 'text', text: sel }, { type: 'text', text: `Request ${i}: ${'make the handler validate its input; '.repeat(5)}` }]));
+      records.push(agent(`a${i}`, [{ type: 'text', text: `Done with ${i}: ${'the handler validates its input now. '.repeat(4)}` }]));
+    }
+    const { md, summary } = built(...records);
+    expect(Buffer.byteLength(md)).toBeLessThanOrEqual(16 * 1024);
+    expect(sections(md).get('User requests and corrections')).not.toContain('in the IDE:');
+    expect(sections(md).get('Objective (verbatim)')).toContain('beside it, the IDE showed the agent lines 1–10 of /home/u/src/app/module1/handler1.py selected');
+    expect((summary.requests as { ide?: string }[]).every((q) => q.ide !== undefined)).toBe(true);
+  });
+
   it('is redacted as any text: a selected credential reaches neither file nor payload', () => {
     const token = `ghp_${'Zq8Xv2Lm9Rt4Wy7Kp3Nd6Hs1Jf5Gb0Tc2Ae'}`;
     const secret = `<ide_selection>The user selected the lines 2 to 2 from /w/.env:\nGITHUB_TOKEN=${token}\n\nThis may or may not be related to the current task.</ide_selection>`;

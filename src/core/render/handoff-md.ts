@@ -179,7 +179,8 @@ function withoutResult(cs: Analysis['withoutResult']): string {
 type Level = 0 | 1 | 2 | 3;
 const MD_BYTES = 16000;
 
-function requests(a: Analysis, parent: string | null, r: RenderInput): string {
+/** `ide`: say what the IDE showed beside a request, where it changed (given up past the last budget level). */
+function requests(a: Analysis, parent: string | null, r: RenderInput, ide = true): string {
   const rs = a.requests;
   if (rs.length === 0) return a.objective?.override ? `${label('unknown')} — no user request could be read from the transcript` : NONE;
   const kind = (k: string): string => (k === 'answer' ? 'answer: ' : k === 'rejection' ? 'rejecting a tool call: ' : '');
@@ -196,8 +197,8 @@ function requests(a: Analysis, parent: string | null, r: RenderInput): string {
     if (q.ide !== undefined && q.ide !== ideBefore) ideShown.add(q.line);
     if (q.ide !== undefined) ideBefore = q.ide;
   }
-  const ide = (r: (typeof rs)[number]): string => (r.ide === undefined || !ideShown.has(r.line) ? '' : ` *(in the IDE: ${oneLine(shortIdePath(r.ide), 200)})*`);
-  const row = (r: (typeof rs)[number]): string => `line ${r.line} — ${kind(r.kind)}${oneLine(r.text, MD.REQUEST_CHARS)}${ide(r)}${branch(r.line)}`;
+  const inIde = (q: (typeof rs)[number]): string => (!ide || q.ide === undefined || !ideShown.has(q.line) ? '' : ` *(in the IDE: ${oneLine(shortIdePath(q.ide), 200)})*`);
+  const row = (q: (typeof rs)[number]): string => `line ${q.line} — ${kind(q.kind)}${oneLine(q.text, MD.REQUEST_CHARS)}${inIde(q)}${branch(q.line)}`;
   const shown = rs.length <= MD.REQUESTS_HEAD + MD.REQUESTS_TAIL ? rs.map(row) : [...rs.slice(0, MD.REQUESTS_HEAD).map(row), `… ${rs.length - MD.REQUESTS_HEAD - MD.REQUESTS_TAIL} more in HANDOFF.summary.json …`, ...rs.slice(-MD.REQUESTS_TAIL).map(row)];
   const more = a.requestsTotal > rs.length ? `\n\n${a.requestsTotal - rs.length} earlier request(s) are in timeline.jsonl.` : '';
   const who = parent === null ? 'every message the user typed' : `every message this subagent was sent by the session that started it (${code(parent)})`;
@@ -451,7 +452,7 @@ function listedBySession(r: RenderInput, a: Analysis): string | null {
 function gitSeenBySession(r: RenderInput): string | null {
   const l = r.state.ledger;
   const parts: string[] = [];
-  if (l.logTop !== undefined) parts.push(`its latest \`git log\` (line ${l.logTop.line}) began with ${code(l.logTop.hash)} «${oneLine(l.logTop.subject, 100)}»`);
+  if (l.logTop !== undefined) parts.push(`its latest \`git log\` of HEAD (line ${l.logTop.line}) began with ${code(l.logTop.hash)} «${oneLine(l.logTop.subject, 100)}»`);
   if (l.noCommits !== undefined) parts.push(`git said at line ${l.noCommits.line} that the branch ${code(l.noCommits.branch)} has no commits yet: nothing in the repository was committed then, and the session made no commit after`);
   const rm = l.remotes;
   if (rm !== undefined) parts.push(rm.list.length === 0 ? `its latest \`git remote -v\` (line ${rm.line}) printed no remote` : `its latest \`git remote -v\` (line ${rm.line}) named ${rm.list.map((x) => `${code(x.name)} ${code(x.url, 300)}`).join(', ')}`);
@@ -745,17 +746,21 @@ export function renderHandoffMd(r: RenderInput, a: Analysis): string {
   const joins = fixed.head.length + fixed.middle.length + fixed.tail.length + fixed.rest.length + 4;
   const size = (parts: LevelParts): number => fixedBytes + joins + parts.reduce((n, p) => n + Buffer.byteLength(p), 0);
   let parts: LevelParts;
+  let level: Level = 3;
   // When what no level shortens is already too long (a long session's), no level can fit: the
   // shortest is the one rendered, and the others are not tried.
   if (fixedBytes + joins + Buffer.byteLength(fixed.requests) > MD_BYTES) parts = levelParts(fixed, a, 3);
   else {
     parts = levelParts(fixed, a, 0);
-    for (const level of [1, 2, 3] as const) {
+    level = 0;
+    for (const next of [1, 2, 3] as const) {
       if (size(parts) <= MD_BYTES) break;
-      parts = levelParts(fixed, a, level);
+      parts = levelParts(fixed, a, next);
+      level = next;
     }
   }
-  // Past the last level, the recent timeline gives up its oldest rows (timeline.jsonl keeps every
+  // Past the last level, the requests give up what the IDE showed beside them (the payloads keep
+  // it; the objective's stays), the recent timeline its oldest rows (timeline.jsonl keeps every
   // turn), then the files changed their oldest ten of twenty (the summary lists every one) and
   // destructive commands their quoted command (the payloads quote it), then the agent's messages
   // their oldest three of six (the llm payload has them all), then a long objective its tail (the
@@ -765,6 +770,11 @@ export function renderHandoffMd(r: RenderInput, a: Analysis): string {
     total += Buffer.byteLength(now) - Buffer.byteLength(old);
     return now;
   };
+  if (total > MD_BYTES && a.requests.some((q) => q.ide !== undefined)) {
+    fixed.requests = requests(a, r.parentSession, r, false);
+    parts = levelParts(fixed, a, level);
+    total = size(parts);
+  }
   if (total > MD_BYTES) fixed.timeline = swap(fixed.timeline, timelineSection(r, MD.TIMELINE_SHORT));
   if (total > MD_BYTES && (a.filesChanged.length > MD.FILES_SHORT || (r.state.ledger.destroyed?.length ?? 0) > 0)) fixed.tail[1] = swap(fixed.tail[1] as string, section('Repository Evidence', repoEvidence(r, a, MD.FILES_SHORT, true)));
   if (total > MD_BYTES && a.agentMessages.length > MD.AGENT_MESSAGES_SHORT) fixed.agentMessages = swap(fixed.agentMessages, section('What the agent reported', agentMessages(a, MD.AGENT_MESSAGES_SHORT)));
