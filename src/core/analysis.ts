@@ -132,6 +132,8 @@ export interface Analysis {
   outsideCalls: { server: string; tool: string; count: number; line: number; failed: number }[];
   /** Calls of a tool whose name the transcript's publisher redacted, when any: "N call(s), the first at line X". */
   unnamedTools: string;
+  /** The first line those three counts cover, when the state was begun by a version that did not keep them (ledger.countsFrom). */
+  countsFrom: number | null;
   checks: CheckRow[];
   checksTotal: number;
   checkTargets: CheckTargetRow[];
@@ -744,10 +746,11 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     filesChangedTotal: l.changedTotal,
     filesNotChanged: Object.entries(l.notChanged).map(([path, f]) => ({ path, line: f.line, reason: f.reason })),
     unreadableWrites: l.unreadableWrites,
-    hiddenResults: l.hiddenResults === undefined ? '' : `${l.hiddenResults.count} tool result(s), the first at line ${l.hiddenResults.first}`,
+    hiddenResults: l.hiddenResults === undefined ? '' : `${l.hiddenResults.count} tool result(s)${since(l)}, the first at line ${l.hiddenResults.first}`,
     hiddenCommands: hidden,
     outsideCalls: outsideCalls(l),
-    unnamedTools: l.unnamedTools === undefined ? '' : `${l.unnamedTools.count} call(s), the first at line ${l.unnamedTools.first}`,
+    unnamedTools: l.unnamedTools === undefined ? '' : `${l.unnamedTools.count} call(s)${since(l)}, the first at line ${l.unnamedTools.first}`,
+    countsFrom: l.countsFrom ?? null,
     checks: l.checks.map((c) => ({ line: c.line, command: c.command, outcome: c.outcome, summary: c.summary, exit_code: c.exitCode ?? null, ...(c.by === undefined ? {} : { by: c.by }) })),
     checksTotal: l.checksTotal,
     checkTargets: rows,
@@ -805,4 +808,9 @@ function outsideCalls(l: Ledger): Analysis['outsideCalls'] {
     out.push({ server: cut > 0 ? rest.slice(0, cut) : rest, tool: cut > 0 ? rest.slice(cut + 2) : rest, count: c.count, line: c.line, failed: c.failed });
   }
   return out.sort((a, b) => b.line - a.line);
+}
+
+/** Where a count begins when the state was begun by a version that did not keep it: the lines before it were read uncounted. */
+function since(l: Ledger): string {
+  return l.countsFrom === undefined ? '' : ` from line ${l.countsFrom} on (this store's state began to count them there)`;
 }

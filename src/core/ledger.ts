@@ -148,6 +148,11 @@ export interface Ledger {
    * database, a tracker), where no file list shows what they did (the latest 20 names).
    */
   outside?: Record<string, { count: number; line: number; failed: number }>;
+  /**
+   * The first line the counts of `outside`, `hiddenResults` and `unnamedTools` cover, when the
+   * state was written by a version that did not keep them (the lines before were read then).
+   */
+  countsFrom?: number;
   /** Calls of a tool whose very name the transcript's publisher redacted: how many, and the first's line. */
   unnamedTools?: { count: number; first: number };
   checks: CheckRun[];

@@ -15,12 +15,14 @@ import type { Harness, TodoItem, ToolRef, TurnClass } from './types.js';
  * Bumped when the state's shape changes, or what a state file means: a state of another version
  * is rebuilt by a replay. Version 5 has the shape of 4; it marks a state that may be behind its
  * session's last commit (the manifest's `state_at`), so a version of handoffd that does not know
- * `state_at` replays the transcript rather than reading on from a state that is behind.
+ * `state_at` replays the transcript rather than reading on from a state that is behind. Version 6
+ * counts calls of MCP tools, redacted results and unnamed tools from the start: a state of 5 or
+ * before is read on, and its counts are said to start where it was upgraded (`ledger.countsFrom`).
  */
-export const STATE_VERSION = 5;
+export const STATE_VERSION = 6;
 
 /** States of these versions are read and upgraded where they stand (upgradeState), not rebuilt. */
-export const READABLE_STATE_VERSIONS: readonly number[] = [3, 4, 5];
+export const READABLE_STATE_VERSIONS: readonly number[] = [3, 4, 5, 6];
 
 /**
  * The form written paths are kept in (src/core/paths.ts). A state without it was written before
@@ -328,6 +330,8 @@ export function stateJson(st: SessionState): string {
  */
 export function upgradeState(st: StoredState): SessionState {
   if (st.taskSeq === undefined) st.taskSeq = highestTaskNumber(st.tasks);
+  // What version 6 began to count (MCP tools, redacted results, unnamed tools) starts here for an older state.
+  if (st.v < 6) st.ledger.countsFrom ??= st.lines + 1;
   if (st.todos !== null && st.todos.items === TASKS_PLAN) st.todos.items = taskItems(st.tasks);
   st.v = STATE_VERSION;
   return st as SessionState;

@@ -60,8 +60,8 @@ describe('a carried state written before a field of the state existed', () => {
     type Stored = Record<string, unknown> & { v: number; redactions: number; tasks: unknown[]; todos: { items: unknown; source: string } };
     const stored = async (file: string): Promise<Stored> => JSON.parse(decodeStateSync(file, await readFile(join(dir, file))).toString('utf8')) as Stored;
     const state = await stored(m.state_file);
-    // Version 4 writes a plan that is the task list as a mark, not the tasks a second time (5 too).
-    expect(state.v).toBe(5);
+    // Version 4 writes a plan that is the task list as a mark, not the tasks a second time (5 and 6 too).
+    expect(state.v).toBe(6);
     expect(state.todos.items).toBe('tasks');
     const llmBefore = await readFile(join(dir, 'HANDOFF.llm.json'), 'utf8');
     expect((JSON.parse(llmBefore) as { tasks: unknown[] }).tasks).toHaveLength(3);

@@ -3,7 +3,11 @@ import { contentLines, readLines } from '../../src/core/documents.js';
 import { ideContext } from '../../src/core/harness/requests.js';
 import { destroys, gitListing, gitLogTop } from '../../src/core/shell.js';
 import { sections } from '../../src/core/quality.js';
-import { built } from './ledger-helper.js';
+import { built, transcriptFile } from './ledger-helper.js';
+import { renderInput } from './render-input.js';
+import { renderAll } from '../../src/core/render/index.js';
+import { STATE_VERSION, upgradeState } from '../../src/core/state.js';
+import type { StoredState } from '../../src/core/state.js';
 
 /**
  * Rules from the ninth reading (docs/FIDELITY.md): a task deletion that did not happen, a request
@@ -216,6 +220,19 @@ describe('tools of MCP servers', () => {
       { server: 'supabase_ops', tool: 'list_tables', count: 1, line: 2, failed: 0 },
     ]);
     expect(llm.outside_calls).toEqual(summary.outside_calls);
+  });
+
+  it('are said to be counted from where a state written before the count was read on', () => {
+    const r = renderInput(transcriptFile(user('u1', 'Clean up the stale rows'), call('m1', 'mcp__supabase_ops__execute_sql', { query: 'delete' }), result('m1', 'DELETE 12'), agent('a1', [{ type: 'text', text: 'Done.' }])));
+    // The same state as version 5 wrote it, read on after 4 lines: its counts start at line 5.
+    const old = JSON.parse(JSON.stringify({ ...r.state, v: 5, lines: 4 })) as StoredState;
+    delete (old.ledger as { countsFrom?: number }).countsFrom;
+    const upgraded = upgradeState(old);
+    expect(upgraded.v).toBe(STATE_VERSION);
+    expect(upgraded.ledger.countsFrom).toBe(5);
+    expect(upgradeState(JSON.parse(JSON.stringify({ ...r.state })) as StoredState).ledger.countsFrom).toBeUndefined();
+    const md = renderAll({ ...r, state: upgraded }).handoffMd;
+    expect(sections(md).get('Verification')).toContain('Calls before line 5 are not counted: this store\'s state began to count them there.');
   });
 
   it('are not said when the session called none', () => {

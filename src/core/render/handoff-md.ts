@@ -602,7 +602,8 @@ function outsideCalls(a: Analysis): string {
   if (cs.length === 0) return unnamed;
   const one = (c: Analysis['outsideCalls'][number]): string => `${code(c.server)} ${code(c.tool)} ×${c.count} (${c.count === 1 ? 'line' : 'the latest at line'} ${c.line}${c.failed > 0 ? `; ${c.failed} with an error result` : ''})`;
   const more = cs.length > 6 ? `, and ${cs.length - 6} more tool(s) in HANDOFF.summary.json` : '';
-  return `\n\n${label('verified')} — tools of MCP servers the session called, the latest first: ${cs.slice(0, 6).map(one).join(', ')}${more}. They act outside the repository: what they did there is in their results only (TOOLS.md).${unnamed}`;
+  const from = a.countsFrom === null ? '' : ` Calls before line ${a.countsFrom} are not counted: this store's state began to count them there.`;
+  return `\n\n${label('verified')} — tools of MCP servers the session called, the latest first: ${cs.slice(0, 6).map(one).join(', ')}${more}. They act outside the repository: what they did there is in their results only (TOOLS.md).${from}${unnamed}`;
 }
 
 function failures(a: Analysis, level: Level): string {
