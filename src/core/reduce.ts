@@ -207,6 +207,12 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
     case 'commentary':
       if (main) st.commentaryLine = line;
       return;
+    case 'permissions': {
+      const p = st.permissions;
+      if (!main || p?.text === f.text) return;
+      st.permissions = p === undefined ? { text: f.text, since: line } : { text: f.text, since: line, was: { text: p.text, since: p.since } };
+      return;
+    }
     case 'compaction':
       if (!st.compacted) st.compactions += 1;
       st.compacted = true;

@@ -200,6 +200,8 @@ export interface SessionState {
   lastCompactionSeq: number | null;
   /** The line of the latest agent message the harness marked a progress note (Codex `phase: "commentary"`). */
   commentaryLine?: number;
+  /** What the harness let the agent do without asking, from `since`; `was`: what it was before, when it changed. */
+  permissions?: { text: string; since: number; was?: { text: string; since: number } };
   /** Written only through setBounded (bounded.ts), as are `calls` and the ledger's `calls`. */
   toolNames: Record<string, string>;
   calls: Record<string, CallRecord>;

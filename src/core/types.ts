@@ -66,6 +66,8 @@ export type Fact =
   | { t: 'compaction' }
   /** The agent message of this line is a progress note (Codex `phase: "commentary"`), not its final answer. */
   | { t: 'commentary' }
+  /** What the harness let the agent do without asking, as it records it (Claude Code's permission mode, Codex's approval and sandbox policy). */
+  | { t: 'permissions'; text: string }
   /** The user closed the harness or cleared the conversation (Claude Code's `/exit`, `/quit`, `/clear`). */
   | { t: 'closed'; command: string }
   | {

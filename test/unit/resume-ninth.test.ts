@@ -376,3 +376,26 @@ describe('a commit made where git had said there was no repository', () => {
     expect(md).not.toContain('did not make');
   });
 });
+
+describe('what the harness let the agent do without asking', () => {
+  it("is Claude Code's permission mode, in Repository Evidence and the payloads", () => {
+    const { md, summary } = built({ ...user('u1', 'Fetch the data'), permissionMode: 'bypassPermissions' }, agent('a1', [{ type: 'text', text: 'Fetched.' }]));
+    expect(sections(md).get('Repository Evidence')).toContain("Permissions the harness recorded (what the session could run without asking; a successor's own may differ): permission mode `bypassPermissions` from line 1 — *reported*.");
+    expect(summary.permissions).toEqual({ text: 'permission mode `bypassPermissions`', line: 1, before: null });
+  });
+
+  it("is Codex's approval and sandbox policy, with what it was before it changed", () => {
+    const meta = { timestamp: '2025-09-25T01:00:00Z', type: 'session_meta', payload: { id: 'c', cwd: '/w', cli_version: '0.40.0', originator: 'codex_vscode' } };
+    const turn = (approval: string, mode: string) => ({ timestamp: '2025-09-25T01:00:01Z', type: 'turn_context', payload: { cwd: '/w', approval_policy: approval, sandbox_policy: { mode }, model: 'gpt-5-codex' } });
+    const ask = (text: string) => ({ timestamp: '2025-09-25T01:00:02Z', type: 'event_msg', payload: { type: 'user_message', message: text } });
+    const { md, llm } = built(meta, turn('on-request', 'read-only'), ask('Read the code'), turn('on-request', 'read-only'), turn('never', 'danger-full-access'), ask('Now push it'));
+    expect(sections(md).get('Repository Evidence')).toContain('approval `never`, sandbox `danger-full-access` from line 5 (before it, approval `on-request`, sandbox `read-only` from line 2) — *reported*.');
+    expect(llm.permissions).toEqual({ text: 'approval `never`, sandbox `danger-full-access`', line: 5, before: { text: 'approval `on-request`, sandbox `read-only`', line: 2 } });
+  });
+
+  it('is not said when the transcript records none', () => {
+    const { md, summary } = built(user('u1', 'Fetch the data'), agent('a1', [{ type: 'text', text: 'Fetched.' }]));
+    expect(md).not.toContain('Permissions the harness recorded');
+    expect(summary.permissions).toBeNull();
+  });
+});

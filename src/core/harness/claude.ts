@@ -195,6 +195,12 @@ function usageFact(message: Record<string, unknown>): Fact | undefined {
   return key === undefined ? { t: 'usage', used } : { t: 'usage', used, key };
 }
 
+/** Claude Code's permission mode on a line the user's side wrote (`default`, `acceptEdits`, `plan`, `bypassPermissions`). */
+function permissionFact(obj: Record<string, unknown>): Fact | undefined {
+  const mode = str(obj.permissionMode);
+  return mode === undefined || mode.length === 0 || mode.length > 40 ? undefined : { t: 'permissions', text: `permission mode \`${mode}\`` };
+}
+
 function metaFact(obj: Record<string, unknown>): Fact | undefined {
   const fact: Fact & { t: 'meta' } = { t: 'meta' };
   const sid = str(obj.sessionId);
@@ -215,6 +221,8 @@ export function readClaude(obj: Record<string, unknown>): Observation {
   const facts: Fact[] = [];
   const meta = metaFact(obj);
   if (meta) facts.push(meta);
+  const permissions = permissionFact(obj);
+  if (permissions) facts.push(permissions);
   const uuid = str(obj.uuid);
   const parent = str(obj.parentUuid);
   if (uuid !== undefined) facts.push(parent === undefined ? { t: 'node', uuid } : { t: 'node', uuid, parent });

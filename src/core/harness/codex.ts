@@ -228,6 +228,8 @@ export function readCodex(obj: Record<string, unknown>, st: CodexState): Observa
       if (model) obs.facts.push({ t: 'model', model });
       const cwd = str(payload.cwd);
       if (cwd) obs.facts.push({ t: 'meta', cwd });
+      const permissions = codexPermissions(payload);
+      if (permissions !== null) obs.facts.push({ t: 'permissions', text: permissions });
       break;
     }
     case 'response_item':
@@ -634,4 +636,17 @@ function patchWrites(patch: string, files: readonly string[]): { path: string; h
 function codexRequest(text: string, message: string): Fact {
   const ide = ideContext(message);
   return ide === null ? { t: 'request', text, kind: 'request' } : { t: 'request', text, kind: 'request', ide };
+}
+
+/** A turn's approval and sandbox policy, as Codex records them (`sandbox_policy.type`, 0.40's `.mode`). */
+function codexPermissions(p: Record<string, unknown>): string | null {
+  const approval = str(p.approval_policy);
+  const box = isObj(p.sandbox_policy) ? p.sandbox_policy : undefined;
+  const sandbox = box === undefined ? undefined : (str(box.type) ?? str(box.mode));
+  if (approval === undefined && sandbox === undefined) return null;
+  const parts: string[] = [];
+  if (approval !== undefined) parts.push(`approval \`${approval.slice(0, 40)}\``);
+  if (sandbox !== undefined) parts.push(`sandbox \`${sandbox.slice(0, 40)}\``);
+  if (box !== undefined && typeof box.network_access === 'boolean') parts.push(`network ${box.network_access ? 'on' : 'off'}`);
+  return parts.join(', ');
 }

@@ -39,7 +39,7 @@ export const SECTION_TITLES = [
 ] as const;
 
 /** Bounds that keep the largest handoff readable in one sitting (the payloads carry the rest). */
-const MD = { DOC_CHARS: 1400, DOC_LINE_CHARS: 110, TASK_DETAIL_CHARS: 140, JOBS_ENDED: 3, PASSED_OVER: 3, REQUESTS_HEAD: 5, REQUESTS_TAIL: 25, REQUEST_CHARS: 600, AGENT_MESSAGES: 6, AGENT_MESSAGES_SHORT: 3, AGENT_CHARS: 180, FIXED: 8, FILES: 20, FILES_SHORT: 10, CHECK_TARGETS: 10, TIMELINE: 15, TIMELINE_SHORT: 8, TIMELINE_CHARS: 100, LISTED: 12, DESTROYED: 5 } as const;
+const MD = { DOC_CHARS: 1400, DOC_LINE_CHARS: 110, TASK_DETAIL_CHARS: 140, JOBS_ENDED: 3, PASSED_OVER: 3, REQUESTS_HEAD: 5, REQUESTS_TAIL: 25, REQUESTS_TAIL_SHORT: 12, REQUEST_CHARS_SHORT: 300, REQUEST_CHARS: 600, AGENT_MESSAGES: 6, AGENT_MESSAGES_SHORT: 3, AGENT_CHARS: 180, FIXED: 8, FILES: 20, FILES_SHORT: 10, CHECK_TARGETS: 10, TIMELINE: 15, TIMELINE_SHORT: 8, TIMELINE_CHARS: 100, LISTED: 12, DESTROYED: 5 } as const;
 
 const NONE = 'None';
 const label = (l: string): string => `*${l}*`;
@@ -179,8 +179,8 @@ function withoutResult(cs: Analysis['withoutResult']): string {
 type Level = 0 | 1 | 2 | 3;
 const MD_BYTES = 16000;
 
-/** `ide`: say what the IDE showed beside a request, where it changed (given up past the last budget level). */
-function requests(a: Analysis, parent: string | null, r: RenderInput, ide = true): string {
+/** `ide`: say what the IDE showed beside a request, where it changed; `tail`: the latest requests shown after the first few (both given up past the last budget level). */
+function requests(a: Analysis, parent: string | null, r: RenderInput, ide = true, tail: number = MD.REQUESTS_TAIL, chars: number = MD.REQUEST_CHARS): string {
   const rs = a.requests;
   if (rs.length === 0) return a.objective?.override ? `${label('unknown')} — no user request could be read from the transcript` : NONE;
   const kind = (k: string): string => (k === 'answer' ? 'answer: ' : k === 'rejection' ? 'rejecting a tool call: ' : '');
@@ -198,11 +198,19 @@ function requests(a: Analysis, parent: string | null, r: RenderInput, ide = true
     if (q.ide !== undefined) ideBefore = q.ide;
   }
   const inIde = (q: (typeof rs)[number]): string => (!ide || q.ide === undefined || !ideShown.has(q.line) ? '' : ` *(in the IDE: ${oneLine(shortIdePath(q.ide), 200)})*`);
-  const row = (q: (typeof rs)[number]): string => `line ${q.line} — ${kind(q.kind)}${oneLine(q.text, MD.REQUEST_CHARS)}${inIde(q)}${branch(q.line)}`;
-  const shown = rs.length <= MD.REQUESTS_HEAD + MD.REQUESTS_TAIL ? rs.map(row) : [...rs.slice(0, MD.REQUESTS_HEAD).map(row), `… ${rs.length - MD.REQUESTS_HEAD - MD.REQUESTS_TAIL} more in HANDOFF.summary.json …`, ...rs.slice(-MD.REQUESTS_TAIL).map(row)];
+  const row = (q: (typeof rs)[number]): string => `line ${q.line} — ${kind(q.kind)}${oneLine(q.text, chars)}${inIde(q)}${branch(q.line)}`;
+  const shown = rs.length <= MD.REQUESTS_HEAD + tail ? rs.map(row) : [...rs.slice(0, MD.REQUESTS_HEAD).map(row), `… ${rs.length - MD.REQUESTS_HEAD - tail} more in HANDOFF.summary.json …`, ...rs.slice(-tail).map(row)];
   const more = a.requestsTotal > rs.length ? `\n\n${a.requestsTotal - rs.length} earlier request(s) are in timeline.jsonl.` : '';
   const who = parent === null ? 'every message the user typed' : `every message this subagent was sent by the session that started it (${code(parent)})`;
   return `${label('reported')} — ${who}, in order (wrappers and slash commands without arguments removed, long ones shortened):\n\n${bullets(shown)}${more}${rejectedSilently(r, rs)}`;
+}
+
+/** What the harness let the agent do without asking, as recorded: a successor's own settings may differ. `short`: without what it was before (the payloads say). */
+function permissions(r: RenderInput, short: boolean): string | null {
+  const p = r.state.permissions;
+  if (p === undefined) return null;
+  const was = p.was === undefined || short ? '' : ` (before it, ${p.was.text} from line ${p.was.since})`;
+  return `Permissions the harness recorded (what the session could run without asking; a successor's own may differ): ${p.text} from line ${p.since}${was} — ${label('reported')}.`;
 }
 
 /** An IDE note with its file shown by its end (`…/api/teams/route.ts`), where its name is; the payloads keep the whole path. */
@@ -415,6 +423,8 @@ function repoEvidence(r: RenderInput, a: Analysis, files: number = MD.FILES, sho
   const base = pathsBase(r.state.meta);
   out.push(filesChanged(a, base, files), filesNotChanged(a, base), commits(a));
   if (recorded !== null) out.push(recorded);
+  const allowed = permissions(r, short);
+  if (allowed !== null) out.push(allowed);
   const moved = cwdMoved(r.state.meta);
   if (moved !== null) out.push(moved);
   const gone = destroyed(r, short);
@@ -765,7 +775,9 @@ export function renderHandoffMd(r: RenderInput, a: Analysis): string {
   // turn), then the files changed their oldest ten of twenty (the summary lists every one) and
   // destructive commands their quoted command (the payloads quote it), then the agent's messages
   // their oldest three of six (the llm payload has them all), then a long objective its tail (the
-  // payloads keep it).
+  // payloads keep it), then the requests all but their first 5 and latest 12, each cut at 300
+  // characters. Repository Evidence's
+  // short form also gives up what the permissions were before their last change.
   let total = size(parts);
   const swap = (old: string, now: string): string => {
     total += Buffer.byteLength(now) - Buffer.byteLength(old);
@@ -777,9 +789,14 @@ export function renderHandoffMd(r: RenderInput, a: Analysis): string {
     total = size(parts);
   }
   if (total > MD_BYTES) fixed.timeline = swap(fixed.timeline, timelineSection(r, MD.TIMELINE_SHORT));
-  if (total > MD_BYTES && (a.filesChanged.length > MD.FILES_SHORT || (r.state.ledger.destroyed?.length ?? 0) > 0)) fixed.tail[1] = swap(fixed.tail[1] as string, section('Repository Evidence', repoEvidence(r, a, MD.FILES_SHORT, true)));
+  if (total > MD_BYTES && (a.filesChanged.length > MD.FILES_SHORT || (r.state.ledger.destroyed?.length ?? 0) > 0 || r.state.permissions?.was !== undefined)) fixed.tail[1] = swap(fixed.tail[1] as string, section('Repository Evidence', repoEvidence(r, a, MD.FILES_SHORT, true)));
   if (total > MD_BYTES && a.agentMessages.length > MD.AGENT_MESSAGES_SHORT) fixed.agentMessages = swap(fixed.agentMessages, section('What the agent reported', agentMessages(a, MD.AGENT_MESSAGES_SHORT)));
   if (total > MD_BYTES && (a.objective?.text.length ?? r.parentTask?.text.length ?? 0) > OBJECTIVE_SHORT_CHARS) fixed.head[2] = swap(fixed.head[2] as string, section('Objective (verbatim)', objective(a, r.parentSession, OBJECTIVE_SHORT_CHARS, r.parentTask ?? null)));
+  // Last, the requests show fewer of their latest, each shorter (the summary lists every one whole).
+  if (total > MD_BYTES) {
+    fixed.requests = requests(a, r.parentSession, r, false, MD.REQUESTS_TAIL_SHORT, MD.REQUEST_CHARS_SHORT);
+    parts = levelParts(fixed, a, level);
+  }
   return renderAt(fixed, parts);
 }
 

@@ -132,6 +132,8 @@ export function buildSummary(r: RenderInput, a: Analysis, transferReady: boolean
     commands_without_result: a.withoutResult.slice(-20),
     // Tools of MCP servers the session called (HANDOFF.md: Verification).
     outside_calls: a.outsideCalls,
+    // What the harness let the agent do without asking (HANDOFF.md: Repository Evidence).
+    permissions: st.permissions === undefined ? null : { text: st.permissions.text, line: st.permissions.since, before: st.permissions.was === undefined ? null : { text: st.permissions.was.text, line: st.permissions.was.since } },
     // Each model the session switched to and the line it first answered from, when there was more than one.
     models: (st.meta.models?.length ?? 0) > 1 ? st.meta.models : null,
     counts: {
