@@ -16,8 +16,9 @@ import type { Harness, TodoItem, ToolRef, TurnClass } from './types.js';
  * is rebuilt by a replay. Version 5 has the shape of 4; it marks a state that may be behind its
  * session's last commit (the manifest's `state_at`), so a version of handoffd that does not know
  * `state_at` replays the transcript rather than reading on from a state that is behind. Version 6
- * counts calls of MCP tools, redacted results and unnamed tools from the start: a state of 5 or
- * before is read on, and its counts are said to start where it was upgraded (`ledger.countsFrom`).
+ * counts calls of MCP tools, redacted results and unnamed tools from the start, and keeps the
+ * permissions: a state of 5 or before is read on, and its counts and permissions are said to start
+ * where it was upgraded (`ledger.countsFrom`).
  */
 export const STATE_VERSION = 6;
 

@@ -233,6 +233,9 @@ describe('tools of MCP servers', () => {
     expect(upgradeState(JSON.parse(JSON.stringify({ ...r.state })) as StoredState).ledger.countsFrom).toBeUndefined();
     const md = renderAll({ ...r, state: upgraded }).handoffMd;
     expect(sections(md).get('Verification')).toContain('Calls before line 5 are not counted: this store\'s state began to count them there.');
+    // Permissions first seen after the upgrade are said to be kept from there, not to start there.
+    const kept = renderAll({ ...r, state: { ...upgraded, permissions: { text: 'permission mode `acceptEdits`', since: 6 } } }).handoffMd;
+    expect(sections(kept).get('Repository Evidence')).toContain('permission mode `acceptEdits` from line 6 on (this store\'s state began to keep them at line 5) — *reported*.');
   });
 
   it('are not said when the session called none', () => {

@@ -210,7 +210,10 @@ function permissions(r: RenderInput, short: boolean): string | null {
   const p = r.state.permissions;
   if (p === undefined) return null;
   const was = p.was === undefined || short ? '' : ` (before it, ${p.was.text} from line ${p.was.since})`;
-  return `Permissions the harness recorded (what the session could run without asking; a successor's own may differ): ${p.text} from line ${p.since}${was} — ${label('reported')}.`;
+  // A state begun by a version that did not keep them saw the first value where it was read on.
+  const from = r.state.ledger.countsFrom;
+  const since = p.was === undefined && from !== undefined && p.since >= from ? `from line ${p.since} on (this store's state began to keep them at line ${from})` : `from line ${p.since}`;
+  return `Permissions the harness recorded (what the session could run without asking; a successor's own may differ): ${p.text} ${since}${was} — ${label('reported')}.`;
 }
 
 /** An IDE note with its file shown by its end (`…/api/teams/route.ts`), where its name is; the payloads keep the whole path. */
@@ -776,8 +779,8 @@ export function renderHandoffMd(r: RenderInput, a: Analysis): string {
   // destructive commands their quoted command (the payloads quote it), then the agent's messages
   // their oldest three of six (the llm payload has them all), then a long objective its tail (the
   // payloads keep it), then the requests all but their first 5 and latest 12, each cut at 300
-  // characters. Repository Evidence's
-  // short form also gives up what the permissions were before their last change.
+  // characters. Repository Evidence's short form also gives up what the permissions were before
+  // their last change.
   let total = size(parts);
   const swap = (old: string, now: string): string => {
     total += Buffer.byteLength(now) - Buffer.byteLength(old);
