@@ -172,6 +172,13 @@ const clip = (s: string, n: number): string => {
   return t.length <= n ? t : `${t.slice(0, n - 1)}…`;
 };
 const quote = (s: string, n = 200): string => `«${clip(s, n)}»`;
+/** A long request's head and tail: what it asks for often comes last ("… I'd say it's called too early"). */
+const quoteEnds = (s: string, n: number): string => {
+  const t = s.replace(/\s+/g, ' ').trim();
+  if (t.length <= n) return `«${t}»`;
+  const half = Math.floor((n - 3) / 2);
+  return `«${t.slice(0, half).trimEnd()} … ${t.slice(-half).trimStart()}»`;
+};
 
 function currentState(st: SessionState): CurrentState {
   const items: TodoItem[] = st.todos?.items ?? [];
@@ -464,7 +471,7 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
   const l = st.ledger;
   const req = lastRequest(st);
   // The quote is of the words: images the message carried are said in the request itself.
-  const reqText = req === null ? '' : ` (line ${req.line}: ${quote(withoutImages(req.text), 240)})`;
+  const reqText = req === null ? '' : ` (line ${req.line}: ${quoteEnds(withoutImages(req.text), 240)})`;
   const report = parent === null ? null : subagentReport(l, end, parent);
   if (report !== null) return report;
   if (end.kind === 'waiting-on-user') {

@@ -69,6 +69,15 @@ describe('a request the transcript ends on', () => {
     expect(JSON.stringify(summary.next_action)).toContain('the transcript ends on it');
   });
 
+  it("quotes a long request's head and tail, where what it asks for often is", () => {
+    const long = `I think there's some progress: ${'the counts are right and the buttons fold what they contain. '.repeat(6)}So I'd say it's called too early, before the pairing moves the result back.`;
+    const { md } = built(user('u1', long));
+    const next = sections(md).get('Next Action') ?? '';
+    expect(next).toContain("(line 1: «I think there's some progress: the counts are right");
+    expect(next).toContain(" … ");
+    expect(next).toContain("So I'd say it's called too early, before the pairing moves the result back.»)");
+  });
+
   it('is continued when the agent had begun on it', () => {
     const { md } = built(user('u1', 'Add a flag for verbose output'), call('b1', 'Bash', { command: 'ls' }));
     expect(sections(md).get('Next Action')).toContain("Continue the user's last request, which the agent was still working on (line 1");
