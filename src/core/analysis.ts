@@ -719,7 +719,8 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
   if (l.unreadableWrites > 0) unknowns.push({ text: `Files changed: ${l.unreadableWrites} apply_patch call(s) whose paths are unreadable (the transcript's publisher redacted their arguments)`, label: 'unknown', seq: null });
   const hidden = hiddenCommands(l);
   if (hidden !== '') unknowns.push({ text: `Checks and commands: ${hidden}`, label: 'unknown', seq: null });
-  if (l.hiddenResults !== undefined) unknowns.push({ text: `Failures: ${l.hiddenResults.count} tool result(s), the first at line ${l.hiddenResults.first}, are unreadable (the transcript's publisher redacted them): a failure among them would not show`, label: 'unknown', seq: l.hiddenResults.first - 1 });
+  const hiddenResults = l.hiddenResults === undefined ? '' : `${l.hiddenResults.count} tool result(s)${since(l)}, the first at line ${l.hiddenResults.first}`;
+  if (l.hiddenResults !== undefined) unknowns.push({ text: `Failures: ${hiddenResults}, are unreadable (the transcript's publisher redacted them): a failure among them would not show`, label: 'unknown', seq: l.hiddenResults.first - 1 });
   const unknownChecks = l.checks.filter((c) => c.outcome === 'unknown').length;
   if (unknownChecks > 0) unknowns.push({ text: `${unknownChecks} check run(s) whose outcome neither an exit code nor the output decides`, label: 'unknown', seq: null });
   if (l.requestsTotal > l.requests.length) unknowns.push({ text: `Only the last ${l.requests.length} of ${l.requestsTotal} user requests are listed; the rest are in timeline.jsonl`, label: 'verified', seq: null });
@@ -753,7 +754,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     filesChangedTotal: l.changedTotal,
     filesNotChanged: Object.entries(l.notChanged).map(([path, f]) => ({ path, line: f.line, reason: f.reason })),
     unreadableWrites: l.unreadableWrites,
-    hiddenResults: l.hiddenResults === undefined ? '' : `${l.hiddenResults.count} tool result(s)${since(l)}, the first at line ${l.hiddenResults.first}`,
+    hiddenResults,
     hiddenCommands: hidden,
     outsideCalls: outsideCalls(l),
     unnamedTools: l.unnamedTools === undefined ? '' : `${l.unnamedTools.count} call(s)${since(l)}, the first at line ${l.unnamedTools.first}`,

@@ -503,11 +503,14 @@ export interface CallInput {
   cwd?: string;
 }
 
+/** One more of what a count follows, which keeps the line of its first. */
+const tally = (was: { count: number; first: number } | undefined, line: number): { count: number; first: number } => ({ count: (was?.count ?? 0) + 1, first: was?.first ?? line });
+
 export function noteCall(l: Ledger, c: CallInput): void {
   const rec: CallRecord = { name: c.name, line: c.line };
   if (c.subagent) rec.subagent = true;
   if (c.unreadable) l.unreadableWrites += 1;
-  if (!c.subagent && c.name.startsWith('[REDACTED_')) l.unnamedTools = { count: (l.unnamedTools?.count ?? 0) + 1, first: l.unnamedTools?.first ?? c.line };
+  if (!c.subagent && c.name.startsWith('[REDACTED_')) l.unnamedTools = tally(l.unnamedTools, c.line);
   if (c.name.startsWith('mcp__') && !c.subagent) {
     const o = (l.outside ??= {});
     const was = o[c.name];
@@ -519,7 +522,7 @@ export function noteCall(l: Ledger, c: CallInput): void {
     trim(o, 20);
   }
   if (c.hidden) {
-    l.hiddenCommands = { count: (l.hiddenCommands?.count ?? 0) + 1, first: l.hiddenCommands?.first ?? c.line };
+    l.hiddenCommands = tally(l.hiddenCommands, c.line);
     if (c.id !== '') {
       (l.hiddenOpen ??= {})[c.id] = c.line;
       trim(l.hiddenOpen, 32);
@@ -616,7 +619,7 @@ export function noteResult(l: Ledger, r: ResultInput): void {
   if (l.hiddenOpen?.[r.id] !== undefined) delete l.hiddenOpen[r.id];
   // A placeholder after the call's verdict was read (Codex reports a shell call twice) adds nothing.
   if (!r.subagent && r.ok === undefined && r.exitCode === undefined && r.output !== undefined && r.output.length < 80 && REDACTED_OUTPUT.test(r.output) && l.calls[r.id]?.resulted === undefined) {
-    l.hiddenResults = { count: (l.hiddenResults?.count ?? 0) + 1, first: l.hiddenResults?.first ?? r.line };
+    l.hiddenResults = tally(l.hiddenResults, r.line);
   }
   let call = l.calls[r.id];
   // Codex code mode: a long script answers later, through `wait {cell_id}`.

@@ -1,7 +1,7 @@
 import type { Fact, Observation, TodoItem } from '../types.js';
 import { blockText, contentText, genericText, isObj, num, str } from './extract.js';
 import { parseExitCode } from './exit-code.js';
-import { ideContext, questionAnswers, rejectionFeedback, userRequest } from './requests.js';
+import { questionAnswers, rejectionFeedback, requestFact, userRequest } from './requests.js';
 import { whatChanged } from '../what-changed.js';
 import { shellCell } from '../jobs.js';
 import type { WriteHow } from '../ledger.js';
@@ -339,10 +339,7 @@ function readUser(obj: Record<string, unknown>, message: Record<string, unknown>
   if (obj.isMeta !== true) {
     const typed = Array.isArray(content) ? content.filter((b) => typeof b === 'string' || (isObj(b) && (b.type === 'text' || b.type === 'image'))).map((b) => blockText(b).text).join('\n\n') : obs.text;
     const req = typed.length > 0 ? userRequest(typed) : null;
-    if (req !== null) {
-      const ide = ideContext(typed);
-      obs.facts.push(ide === null ? { t: 'request', text: req, kind: 'request' } : { t: 'request', text: req, kind: 'request', ide });
-    }
+    if (req !== null) obs.facts.push(requestFact(req, typed));
   }
 }
 

@@ -4,7 +4,7 @@ import { contentText, formatToolCall, genericText, isObj, num, shellJoin, str } 
 import { parseExitCode } from './exit-code.js';
 import { codeModeCalls } from './code-mode.js';
 import { patchAdditions, whatChanged } from '../what-changed.js';
-import { codexAnswers, codexUserRequest, ideContext } from './requests.js';
+import { codexAnswers, codexUserRequest, requestFact } from './requests.js';
 import type { WriteHow } from '../ledger.js';
 
 /**
@@ -445,7 +445,7 @@ function readEvent(p: Record<string, unknown>, obs: Observation, st: CodexState)
       const message = str(p.message) ?? '';
       takeMirror(obs, st, message, 'user', 'user_message');
       const req = codexUserRequest(message);
-      if (req !== null) obs.facts.push(codexRequest(req, message));
+      if (req !== null) obs.facts.push(requestFact(req, message));
       return;
     }
     case 'agent_message':
@@ -568,7 +568,7 @@ function readItemCompleted(p: Record<string, unknown>, obs: Observation, st: Cod
       const message = contentText(item.content).text;
       takeMirror(obs, st, message, 'user', 'user_message');
       const req = codexUserRequest(message);
-      if (req !== null) obs.facts.push(codexRequest(req, message));
+      if (req !== null) obs.facts.push(requestFact(req, message));
       return;
     }
     case 'AgentMessage':
@@ -630,12 +630,6 @@ function patchWrites(patch: string, files: readonly string[]): { path: string; h
   const how = new Map<string, 'create' | 'delete'>();
   for (const m of patch.matchAll(/^\*\*\* (Add|Delete) File: (.+)$/gm)) how.set((m[2] as string).trim(), m[1] === 'Add' ? 'create' : 'delete');
   return files.map((path) => ({ path, how: how.get(path) ?? 'patch', what: whatChanged(path, added.get(path) ?? '') }));
-}
-
-/** A request fact, with what the IDE told the agent beside it (Codex 0.40's active file). */
-function codexRequest(text: string, message: string): Fact {
-  const ide = ideContext(message);
-  return ide === null ? { t: 'request', text, kind: 'request' } : { t: 'request', text, kind: 'request', ide };
 }
 
 /** A turn's approval and sandbox policy, as Codex records them (`sandbox_policy.type`, 0.40's `.mode`). */

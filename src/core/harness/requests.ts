@@ -1,3 +1,5 @@
+import type { Fact } from '../types.js';
+
 /**
  * What the user actually asked, out of a user message that a harness has wrapped: IDE context,
  * system reminders, slash-command bookkeeping and local-command output are removed one block at
@@ -75,6 +77,12 @@ export function ideContext(text: string): string | null {
   const active = /^## Active file: (.+)$/m.exec(text);
   if (active?.[1] !== undefined && text.includes(CODEX_REQUEST_HEADING)) return `${active[1].trim()} active`;
   return null;
+}
+
+/** A request fact for the request read out of `message`, with what the IDE showed beside it. */
+export function requestFact(text: string, message: string): Fact {
+  const ide = ideContext(message);
+  return ide === null ? { t: 'request', text, kind: 'request' } : { t: 'request', text, kind: 'request', ide };
 }
 
 /** Codex 0.40 wraps every prompt in IDE context; the request follows this heading. */

@@ -216,12 +216,16 @@ function permissions(r: RenderInput, short: boolean): string | null {
   return `Permissions the harness recorded (what the session could run without asking; a successor's own may differ): ${p.text} ${since}${was} — ${label('reported')}.`;
 }
 
-/** An IDE note with its file shown by its end (`…/api/teams/route.ts`), where its name is; the payloads keep the whole path. */
+/** A file by its end (`…/api/teams/route.ts`), where its name is; the payloads keep the whole path. */
+function pathEnd(path: string): string {
+  const parts = path.split('/');
+  return parts.length > 3 ? `…/${parts.slice(-3).join('/')}` : path;
+}
+
+/** An IDE note with its file shown by its end. */
 function shortIdePath(note: string): string {
   const m = /^((?:lines? [\d–]+ of )?)(.+?)( (?:selected|open|active)\b[\s\S]*)$/.exec(note);
-  if (m === null) return note;
-  const parts = (m[2] as string).split('/');
-  return parts.length > 3 ? `${m[1]}…/${parts.slice(-3).join('/')}${m[3]}` : note;
+  return m === null ? note : `${m[1]}${pathEnd(m[2] as string)}${m[3]}`;
 }
 
 /** Calls the user rejected without typing a reason: a decision as much as a request is; with the user's next message, which often says why. */
@@ -231,11 +235,7 @@ function rejectedSilently(r: RenderInput, requests: readonly { line: number }[])
   const rs = (r.state.ledger.rejected ?? []).filter((x) => x.path === undefined || notChanged[x.path]?.line !== x.line);
   if (rs.length === 0) return '';
   // A write's file is shown by its end, where its name is (the payload keeps the whole path).
-  const shown = (x: (typeof rs)[number]): string => {
-    if (x.path === undefined) return x.what;
-    const parts = x.path.split('/');
-    return `${x.what} ${parts.length > 3 ? `…/${parts.slice(-3).join('/')}` : x.path}`;
-  };
+  const shown = (x: (typeof rs)[number]): string => (x.path === undefined ? x.what : `${x.what} ${pathEnd(x.path)}`);
   const next = (line: number): string => {
     const after = requests.find((q) => q.line > line);
     return after === undefined ? '' : ` (the user's next message: line ${after.line})`;
