@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyze } from '../../src/core/analysis.js';
 import type { Analysis } from '../../src/core/analysis.js';
@@ -12,6 +11,7 @@ import type { Pressure } from '../../src/core/pressure.js';
 import type { SessionState } from '../../src/core/state.js';
 import { expect } from 'vitest';
 import { validator } from '../../src/store/schemas.js';
+import { tempDir } from '../helpers.js';
 import { jsonl } from './ingest-helper.js';
 import { renderInput } from './render-input.js';
 
@@ -34,7 +34,7 @@ export function ran(l: Ledger, line: number, command: string, exitCode: number, 
 
 /** The records as a transcript file of their own, in a fresh folder. */
 export function transcriptFile(...records: unknown[]): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'handoff-rule-')), 's.jsonl');
+  const path = join(tempDir('handoff-rule-'), 's.jsonl');
   writeFileSync(path, jsonl(...records));
   return path;
 }

@@ -1,13 +1,13 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { peek } from '../../src/engine/identity.js';
+import { tempDir } from '../helpers.js';
 
 /** What a transcript's first lines say of it, read line by line from a bounded window. */
 describe('peek', () => {
   const file = (text: string | Buffer): string => {
-    const path = join(mkdtempSync(join(tmpdir(), 'handoff-peek-')), 't.jsonl');
+    const path = join(tempDir('handoff-peek-'), 't.jsonl');
     writeFileSync(path, text);
     return path;
   };

@@ -1,15 +1,15 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderAll } from '../../src/core/render/index.js';
 import { jsonl } from './ingest-helper.js';
 import { renderInput } from './render-input.js';
+import { tempDir } from '../helpers.js';
 
 /** HANDOFF.md keeps to its budget (16,000 bytes) by giving up the least needed parts first. */
 describe("HANDOFF.md's budget", () => {
   const session = (requests: number, chars: number): string => {
-    const dir = mkdtempSync(join(tmpdir(), 'handoff-budget-'));
+    const dir = tempDir('handoff-budget-');
     const lines: unknown[] = [];
     for (let i = 0; i < requests; i += 1) {
       const at = `2026-04-26T10:${String(i % 60).padStart(2, '0')}:00Z`;
