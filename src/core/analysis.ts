@@ -436,6 +436,31 @@ function lastRequest(st: SessionState): RequestRecord | null {
   return rs[rs.length - 1] ?? null;
 }
 
+/** A request's words for comparing: letter case, spacing and closing punctuation set aside. */
+const requestWords = (t: string): string => t.toLowerCase().replace(/\s+/g, ' ').replace(/[\s.!?]+$/, '').trim();
+
+/**
+ * The last request asked again: an earlier request began with the same words (at least four of
+ * them) and the agent replied to it before the next request came. A successor has that reply to
+ * start from (the user may want it again, or changed): where it is, is said; what it lacked is not
+ * guessed. Nothing is said when the reply is no longer among the agent's latest messages.
+ */
+function askedBefore(l: Ledger, req: RequestRecord): string {
+  const words = requestWords(req.text);
+  if (words.split(' ').length < 4) return '';
+  const rs = l.requests.filter((r) => r.kind === 'request' && r.line < req.line);
+  for (let i = rs.length - 1; i >= 0; i -= 1) {
+    const earlier = rs[i] as RequestRecord;
+    if (!requestWords(earlier.text).startsWith(words)) continue;
+    const until = l.requests.find((r) => r.line > earlier.line)?.line ?? req.line;
+    const reply = (l.said ?? []).filter((m) => m.line > earlier.line && m.line < until).pop();
+    if (reply === undefined) return '';
+    const same = requestWords(earlier.text) === words ? 'was the same request' : 'began with the same words';
+    return `. The request at line ${earlier.line} ${same}, and the agent replied to it at line ${reply.line}, before this one was made`;
+  }
+  return '';
+}
+
 /**
  * What the harness's latest recap said comes next, when nothing is pending from the agent: a step
  * left to the user ("submit the dashboard URL …") outlives the questions answered after it.
@@ -484,7 +509,7 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
     // A transcript that ends on the request itself holds no reply: nothing of it was begun.
     if (end.kind === 'mid-work' && end.line === req.line) return { text: `Answer ${whose}: the transcript ends on it, before any reply of the agent${reqText}`, rule: 'unfinished_request', label: 'inferred', line: req.line };
     const how = end.kind === 'mid-work' ? 'was still working on' : end.kind === 'interrupted' ? 'was interrupted while working on' : 'stopped on an error while working on';
-    return { text: `Continue ${whose}, which the agent ${how}${reqText}`, rule: 'unfinished_request', label: 'inferred', line: req.line };
+    return { text: `Continue ${whose}, which the agent ${how}${reqText}${askedBefore(l, req)}`, rule: 'unfinished_request', label: 'inferred', line: req.line };
   }
   const fail = open[open.length - 1];
   if (fail !== undefined) {

@@ -309,6 +309,7 @@ const push = pushBounded;
 // ------------------------------------------------------------------ requests and claims
 
 const SUCCESS_CLAIM = /\b(all (?:\d+ )?tests? (?:now )?pass(?:es|ing)?|tests? (?:now )?pass(?:es|ing)?\b|build (?:now )?(?:passes|succeeds)|no regressions?|everything (?:now )?works|works (?:now|correctly|as expected)|all (?:checks )?(?:green|passing)|(?:all (?:\w+ )?)?checks? (?:are |is |now )?(?:all )?(?:green|passing))/i;
+const SUCCESS_CLAIMS = new RegExp(SUCCESS_CLAIM.source, 'gi');
 const PROBLEM_REPORT = /\b(lost|broke|broken|doesn'?t work|does not work|not working|isn'?t working|no longer|regress\w*|still (?:fail\w*|broken|see|shows?|get\w*)|nothing (?:is )?showing|not showing|no data|is missing|are missing|wrong)\b/i;
 
 /**
@@ -356,9 +357,9 @@ export function noteRequest(l: Ledger, text: string, line: number, kind: Request
   if (kind !== 'answer') l.lastRequestLine = line;
   l.last = { event: 'user', line };
   if (l.pendingQuestion && kind === 'answer') l.pendingQuestion = null;
-  // The user's reply contradicts the agent's latest success claim.
-  const claim = l.claims[l.claims.length - 1];
-  // Any success claim, of checks or of the work, may be answered by a problem report.
+  // The user's reply contradicts the agent's latest success claim: of checks when the report
+  // names one ("the tests still fail"), else of the work ("no regressions", "everything works").
+  const claim = reportedClaim(l.claims, t);
   if (claim && line > claim.line && PROBLEM_REPORT.test(t) && !l.contradictions.some((c) => c.claim_line === claim.line)) {
     push(l.contradictions, { claim_line: claim.line, evidence_line: line, text: `The agent said ${quote(claim.text)}; the user's next message reports a problem: ${quote(t)}` }, LEDGER_LIMITS.CONTRADICTIONS);
   }
@@ -366,6 +367,21 @@ export function noteRequest(l: Ledger, text: string, line: number, kind: Request
 }
 
 const quote = (s: string): string => `«${clip(s.replace(/\s+/g, ' '), 160)}»`;
+
+/** A problem report that names a check (a test, a build, lint, CI, types). */
+const REPORT_NAMES_CHECK = /\b(tests?|specs?|builds?|lint\w*|ci|pipeline|type ?check\w*|compil\w*)\b/i;
+
+/**
+ * Which of the agent's success claims since the last request a problem report answers: the latest
+ * of the report's kind (a claim of checks for a report that names one, a claim of the work for one
+ * that does not: "we lost the navigation" answers "No regressions in functionality", not "All 6 new
+ * tests pass"), else the latest of any kind.
+ */
+function reportedClaim(claims: readonly Claim[], report: string): Claim | undefined {
+  const kind: Claim['kind'] = REPORT_NAMES_CHECK.test(report) ? 'checks_pass' : 'success';
+  for (let i = claims.length - 1; i >= 0; i -= 1) if ((claims[i] as Claim).kind === kind) return claims[i];
+  return claims[claims.length - 1];
+}
 
 export function noteAgentText(l: Ledger, text: string, line: number): void {
   const t = text.trim();
@@ -378,8 +394,16 @@ export function noteAgentText(l: Ledger, text: string, line: number): void {
   const m = SUCCESS_CLAIM.exec(t);
   if (!m) return;
   const sentence = sentenceAround(t, m.index);
-  const checksClaim = /test|build|check|green|passing/i.test(m[0]);
+  const isChecks = (claim: string): boolean => /test|build|check|green|passing/i.test(claim);
+  const checksClaim = isChecks(m[0]);
   push(l.claims, { line, text: sentence, kind: checksClaim ? 'checks_pass' : 'success' }, LEDGER_LIMITS.CLAIMS);
+  // The message's first claim of the other kind too, for the problem report that answers it.
+  for (const other of t.slice(m.index + m[0].length).matchAll(SUCCESS_CLAIMS)) {
+    if (isChecks(other[0]) === checksClaim) continue;
+    const at = m.index + m[0].length + (other.index ?? 0);
+    push(l.claims, { line, text: sentenceAround(t, at), kind: checksClaim ? 'success' : 'checks_pass' }, LEDGER_LIMITS.CLAIMS);
+    break;
+  }
   if (checksClaim) {
     // Contradicted by the evidence already recorded: the latest run of a check failed.
     const lastRun = [...l.checks].reverse().find((c) => c.outcome !== 'unknown');

@@ -95,6 +95,19 @@ function cargoSum(text: string, line: string | null): string | null {
   return n < 2 ? line : `test result: ok. ${sum[0]} passed; ${sum[1]} failed; ${sum[2]} ignored (the sum of ${n} "test result" lines)`;
 }
 
+/** A failure line that counts errors without naming one: ruff's "Found 1 error.", "3 errors found". */
+const TALLY = /^(?:Found \d+ errors?\b|.*\b\d+ errors? found\b)/;
+/** A linter's or type checker's diagnostic: `path:line[:col]: CODE message` or `path:line: error: message`. */
+const DIAGNOSTIC = /^[^\s:][^:\n]*:\d+(?::\d+)?:? (?:[A-Z]+\d+\b|error:).*$/m;
+
+/** A tally shown with the first error it counts, which says what failed ("E902 No such file or directory — Found 1 error."). */
+function withCause(text: string, fail: string | null): string | null {
+  if (fail === null || !TALLY.test(fail)) return fail;
+  const diag = DIAGNOSTIC.exec(text)?.[0].trim();
+  if (diag === undefined) return fail;
+  return `${diag.length > 200 ? `${diag.slice(0, 199)}…` : diag} — ${fail}`;
+}
+
 export interface Decided {
   outcome: Outcome;
   /** The output line that says what happened (the last failure line, or the last summary line). */
@@ -104,7 +117,7 @@ export interface Decided {
 /** `ok` is the harness's own verdict (Claude's is_error), used when no exit code is recorded. */
 export function decideOutcome(_kind: CheckKind, exitCode: number | undefined, ok: boolean | undefined, output: string): Decided {
   const text = output.replace(/\r/g, '').replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
-  const fail = lastMatch(text, FAIL_LINES);
+  const fail = withCause(text, lastMatch(text, FAIL_LINES));
   const pass = lastMatch(text, PASS_LINES);
   // pytest's exit 5: the selection matched no test, so nothing was checked either way.
   if ((exitCode === 5 || (exitCode === undefined && ok === false)) && /\bno tests ran\b|=+ \d+ deselected in|collected 0 items/.test(text) && !/\b\d+ (?:passed|failed)\b/.test(text)) {

@@ -397,8 +397,11 @@ function jobs(a: Analysis, level: Level): string {
   return `\n\n### Background jobs\n\n${label('verified')} — started in the background, followed through their notifications (running first):\n\n${bullets(rows)}${more > 0 ? `\n\n${more} more ended job(s) in HANDOFF.summary.json.` : ''}`;
 }
 
-/** `short`: past the last budget level, Files changed lists its latest MD.FILES_SHORT, and destructive commands are not quoted. */
-function repoEvidence(r: RenderInput, a: Analysis, files: number = MD.FILES, short = false): string {
+/**
+ * `short`: past the last budget level, Files changed lists its latest MD.FILES_SHORT, and destructive commands are not quoted.
+ * `names`: room (in characters) for the names of the changed files its table leaves out.
+ */
+function repoEvidence(r: RenderInput, a: Analysis, files: number = MD.FILES, short = false, names = 0): string {
   const g = r.git;
   const out: string[] = [];
   const recorded = recordedBranch(r, a);
@@ -424,7 +427,7 @@ function repoEvidence(r: RenderInput, a: Analysis, files: number = MD.FILES, sho
     if (seen !== null) out.push(seen);
   }
   const base = pathsBase(r.state.meta);
-  out.push(filesChanged(a, base, files), filesNotChanged(a, base), commits(a));
+  out.push(filesChanged(a, base, files, names), filesNotChanged(a, base), commits(a));
   if (recorded !== null) out.push(recorded);
   const allowed = permissions(r, short);
   if (allowed !== null) out.push(allowed);
@@ -534,7 +537,7 @@ function shortPaths(paths: readonly string[], cwd: string | undefined): { shown:
   return { shown: shown.map((s, i) => s ?? (paths[i] as string)), from: ` (paths under ${path(cwd)} are given from there)` };
 }
 
-function filesChanged(a: Analysis, cwd: string | undefined, max: number): string {
+function filesChanged(a: Analysis, cwd: string | undefined, max: number, names: number): string {
   const fs = a.filesChanged;
   if (fs.length === 0) {
     if (a.unreadableWrites > 0) return `### Files changed in this session\n\n${label('unknown')} — ${a.unreadableWrites} apply_patch call(s), paths unreadable (redacted by the transcript's publisher)`;
@@ -546,9 +549,37 @@ function filesChanged(a: Analysis, cwd: string | undefined, max: number): string
   // file created, then edited, was created there; the first write is often the main change).
   const lineOf = (f: FileChange): string => (f.writes === undefined || f.first === undefined ? String(f.line) : `${f.line} (${f.writes} writes, the first at ${f.first})`);
   const rows = listed.map((f, i) => [path(shown[i] as string), cell(`${f.how}${f.subagent ? ' (by a subagent)' : ''}${f.dirtyBefore === undefined ? '' : ` (already uncommitted before the session: line ${f.dirtyBefore})`}`), lineOf(f), cell((f.what ?? []).join('; '), 100)]);
-  const more = a.filesChangedTotal > rows.length ? `\n\n${a.filesChangedTotal - rows.length} more in HANDOFF.summary.json.` : '';
+  const more = a.filesChangedTotal > rows.length ? `\n\n${moreFiles(fs.slice(0, -max).reverse(), a.filesChangedTotal - rows.length, cwd, names)}` : '';
   const unreadable = a.unreadableWrites > 0 ? `\n\n${label('unknown')} — and ${a.unreadableWrites} apply_patch call(s) whose paths are unreadable.` : '';
   return `### Files changed in this session\n\n${label('verified')} — writes whose result succeeded (edits, patches, and shell commands that plainly write), latest first${from}:\n\n${table(['file', 'how', 'line (latest write)', 'what the writes define'], rows)}${more}${unreadable}`;
+}
+
+/** At most this much room for the names of the changed files the table has no row for. */
+const MORE_FILES_CHARS = 500;
+
+/**
+ * The changed files the table leaves out, named (latest first, as far as MORE_FILES_CHARS
+ * goes): a successor looking for one file it remembers (a README rewritten early on) finds it
+ * changed here rather than taking it for unchanged; those outside the folder paths are given from
+ * are counted, since they are outside the repository too (an agent's memory files, a file in
+ * another checkout).
+ */
+function moreFiles(hidden: readonly FileChange[], total: number, cwd: string | undefined, chars: number): string {
+  const { shown } = shortPaths(
+    hidden.map((f) => f.path),
+    cwd,
+  );
+  const names: string[] = [];
+  let room = Math.min(chars, MORE_FILES_CHARS);
+  for (const n of shown) {
+    if (n.length + 4 > room) break;
+    names.push(path(n));
+    room -= n.length + 4;
+  }
+  const outside = cwd === undefined ? 0 : hidden.filter((f) => relativeTo(f.path, cwd) === null).length;
+  const rest = total - names.length;
+  const where = outside === 0 ? '' : ` (${outside} of them outside ${path(cwd as string)})`;
+  return `${total} more${where}, each with its lines in HANDOFF.summary.json${names.length === 0 ? '.' : `: ${names.join(', ')}${rest > 0 ? `, and ${rest} more` : ''}.`}`;
 }
 
 function filesNotChanged(a: Analysis, cwd: string | undefined): string {
@@ -792,7 +823,11 @@ export function renderHandoffMd(r: RenderInput, a: Analysis): string {
     total = size(parts);
   }
   if (total > MD_BYTES) fixed.timeline = swap(fixed.timeline, timelineSection(r, MD.TIMELINE_SHORT));
-  if (total > MD_BYTES && (a.filesChanged.length > MD.FILES_SHORT || (r.state.ledger.destroyed?.length ?? 0) > 0 || r.state.permissions?.was !== undefined)) fixed.tail[1] = swap(fixed.tail[1] as string, section('Repository Evidence', repoEvidence(r, a, MD.FILES_SHORT, true)));
+  let shortFiles = false;
+  if (total > MD_BYTES && (a.filesChanged.length > MD.FILES_SHORT || (r.state.ledger.destroyed?.length ?? 0) > 0 || r.state.permissions?.was !== undefined)) {
+    fixed.tail[1] = swap(fixed.tail[1] as string, section('Repository Evidence', repoEvidence(r, a, MD.FILES_SHORT, true)));
+    shortFiles = true;
+  }
   if (total > MD_BYTES && a.agentMessages.length > MD.AGENT_MESSAGES_SHORT) fixed.agentMessages = swap(fixed.agentMessages, section('What the agent reported', agentMessages(a, MD.AGENT_MESSAGES_SHORT)));
   if (total > MD_BYTES && (a.objective?.text.length ?? r.parentTask?.text.length ?? 0) > OBJECTIVE_SHORT_CHARS) fixed.head[2] = swap(fixed.head[2] as string, section('Objective (verbatim)', objective(a, r.parentSession, OBJECTIVE_SHORT_CHARS, r.parentTask ?? null)));
   // Last, the requests show fewer of their latest, each shorter (the summary lists every one whole).
@@ -800,7 +835,16 @@ export function renderHandoffMd(r: RenderInput, a: Analysis): string {
     fixed.requests = requests(a, r.parentSession, r, false, MD.REQUESTS_TAIL_SHORT, MD.REQUEST_CHARS_SHORT);
     parts = levelParts(fixed, a, level);
   }
-  return renderAt(fixed, parts);
+  const md = renderAt(fixed, parts);
+  // The changed files the table has no row for are named in what room is left: they give up
+  // nothing else a budget level keeps.
+  const room = MD_BYTES - Buffer.byteLength(md) - 80;
+  const rows = Math.min(a.filesChanged.length, shortFiles ? MD.FILES_SHORT : MD.FILES);
+  if (a.filesChangedTotal <= rows || room < 40) return md;
+  fixed.tail[1] = section('Repository Evidence', repoEvidence(r, a, shortFiles ? MD.FILES_SHORT : MD.FILES, shortFiles, room));
+  const named = renderAt(fixed, parts);
+  // Room is counted in characters, the budget in bytes: names of many bytes a character may not fit.
+  return Buffer.byteLength(named) <= MD_BYTES ? named : md;
 }
 
 /** The rendered sections that every level shares, in order around the ones a level shortens. */

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { decideOutcome } from '../../src/core/outcome.js';
+import { sections } from '../../src/core/quality.js';
+import { built } from './ledger-helper.js';
+
+/**
+ * Rules from the tenth reading (docs/FIDELITY.md): which claim a problem report answers, what a
+ * linter's tally counts, a request asked again after it was answered, and the changed files the
+ * table has no row for.
+ */
+
+const base = { sessionId: 's', cwd: '/nonexistent/w', timestamp: '2026-04-26T10:00:00Z' };
+const user = (uuid: string, content: unknown): Record<string, unknown> => ({ ...base, type: 'user', uuid, message: { role: 'user', content } });
+const agent = (uuid: string, content: unknown[]): Record<string, unknown> => ({ ...base, type: 'assistant', uuid, message: { role: 'assistant', content } });
+const say = (uuid: string, text: string): Record<string, unknown> => agent(uuid, [{ type: 'text', text }]);
+const call = (id: string, name: string, input: Record<string, unknown>): Record<string, unknown> => agent(`c-${id}`, [{ type: 'tool_use', id, name, input }]);
+const result = (id: string, content: string, extra: Record<string, unknown> = {}): Record<string, unknown> => user(`r-${id}`, [{ type: 'tool_result', tool_use_id: id, content, ...extra }]);
+
+describe('a problem report after a message of several claims', () => {
+  const summary = ['Done.', '', '### Testing', '- All 6 new tests pass ✅', '- Existing template tests still pass ✅', '- No regressions in functionality'].join('\n');
+  const claims = (md: string): string => sections(md).get('Claims to double-check') ?? '';
+
+  it('answers the claim of the work when it names no check', () => {
+    const md = built(user('u1', 'Replace the session list with one link'), say('a1', summary), user('u2', 'Oh no, we lost the session navigation section somehow :(')).md;
+    expect(claims(md)).toContain('The agent said «- No regressions in functionality»');
+    expect(claims(md)).not.toContain('All 6 new tests pass');
+  });
+
+  it('answers the claim of the checks when it names one', () => {
+    const md = built(user('u1', 'Replace the session list with one link'), say('a1', summary), user('u2', 'The tests are broken on my machine')).md;
+    expect(claims(md)).toContain('The agent said «- All 6 new tests pass ✅»');
+  });
+
+  it('answers the only claim there is, whatever it names', () => {
+    const md = built(user('u1', 'Fix the export'), say('a1', 'Fixed: all tests pass.'), user('u2', 'The export is still broken')).md;
+    expect(claims(md)).toContain('all tests pass');
+  });
+});
+
+describe("a linter's tally", () => {
+  it('is shown with the first error it counts', () => {
+    const d = decideOutcome('lint', 1, false, 'claude_code_log/renderer.py:1:1: E902 No such file or directory (os error 2)\nFound 1 error.');
+    expect(d).toEqual({ outcome: 'fail', line: 'claude_code_log/renderer.py:1:1: E902 No such file or directory (os error 2) — Found 1 error.' });
+  });
+
+  it('names a type checker error too, and stays alone when no line names one', () => {
+    expect(decideOutcome('typecheck', 1, false, 'src/a.py:12: error: Incompatible types in assignment\nFound 1 error in 1 file (checked 3 source files)').line).toBe('src/a.py:12: error: Incompatible types in assignment — Found 1 error in 1 file (checked 3 source files)');
+    expect(decideOutcome('lint', 1, false, 'checking…\nFound 2 errors.').line).toBe('Found 2 errors.');
+  });
+});
+
+describe('a request asked again', () => {
+  const grant = 'help me apply for the engineering grant by the foundation';
+
+  it('says where the agent answered it before', () => {
+    const md = built(
+      user('u1', `${grant}.\n\nContext: we build an event platform with tickets and referrals.`),
+      say('a1', 'Here is the application: title, one-liner, milestones …'),
+      user('u2', grant),
+      call('b1', 'Bash', { command: 'git log --oneline -5' }),
+    ).md;
+    const next = sections(md).get('Next Action') ?? '';
+    expect(next).toContain("Continue the user's last request, which the agent was still working on (line 3: «help me apply for the engineering grant by the foundation»)");
+    expect(next).toContain('The request at line 1 began with the same words, and the agent replied to it at line 2, before this one was made');
+  });
+
+  it('says nothing of a short request, or of one never answered', () => {
+    const short = built(user('u1', 'fix it now please'), say('a1', 'Fixed.'), user('u2', 'fix it'), call('b1', 'Bash', { command: 'ls' })).md;
+    expect(sections(short).get('Next Action')).not.toContain('began with the same words');
+    const unanswered = built(user('u1', grant), call('b0', 'Bash', { command: 'ls' }), user('u2', grant), call('b1', 'Bash', { command: 'ls' })).md;
+    expect(sections(unanswered).get('Next Action')).not.toContain('replied to it');
+  });
+});
+
+describe('changed files beyond the table', () => {
+  it('are named in the room the budget leaves, and those outside the folder counted', () => {
+    const writes = Array.from({ length: 24 }, (_, i) => [call(`w${i}`, 'Write', { file_path: i === 0 ? '/home/dev/.agent/memory/notes.md' : `/nonexistent/w/src/f${i}.ts`, content: 'x' }), result(`w${i}`, 'File created successfully')]).flat();
+    const md = built(user('u1', 'Write the files'), ...writes, say('a1', 'Done.')).md;
+    const repo = sections(md).get('Repository Evidence') ?? '';
+    expect(repo).toContain('4 more (1 of them outside `/nonexistent/w`), each with its lines in HANDOFF.summary.json: `src/f3.ts`, `src/f2.ts`, `src/f1.ts`, `/home/dev/.agent/memory/notes.md`.');
+  });
+});
