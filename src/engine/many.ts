@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Engine } from './engine.js';
-import { maybeSubagent } from './identity.js';
+import { maybeSubagent, peek } from './identity.js';
 import type { BuildPool } from './pool.js';
 import type { BuildRequest, BuildResult } from './types.js';
 import { DependentSession } from './types.js';
@@ -33,8 +33,8 @@ export async function buildMany(engine: Engine, pool: BuildPool | null, reqs: re
   const groups = await byFolder(reqs, first);
   let next = 0;
   const takeGroup = (): number[] | undefined => (next < groups.length ? groups[next++] : undefined);
-  // Each thread takes a whole folder at a time (a Claude Code project folder is one working
-  // directory): its repository is asked for git evidence once, by one thread, and not once by each.
+  // Each thread takes a whole working folder at a time: its repository is asked for git evidence
+  // once, by one thread, and not once by each.
   const drain = async (build: (i: number) => Promise<void>): Promise<void> => {
     for (let g = takeGroup(); g !== undefined; g = takeGroup()) for (const i of g) await build(i);
   };
@@ -91,23 +91,37 @@ export async function buildMany(engine: Engine, pool: BuildPool | null, reqs: re
 }
 
 /**
- * The requests by the folder their transcript is in, the folders with the most bytes first, so
- * that the last folders taken are small ones and no thread is left building a large one alone.
+ * The requests by the working folder their transcript records (its first lines'; else the folder
+ * the transcript is in), the folders with the most bytes first, so that the last folders taken are
+ * small ones and no thread is left building a large one alone. A Claude Code project folder is one
+ * working folder already; Codex files its sessions by date, each day's of many folders, and a
+ * thread given a day would ask each of their repositories for git evidence that another thread
+ * asks again.
  */
+const PEEKS_AT_ONCE = 16;
+
 export async function byFolder(reqs: readonly BuildRequest[], which: readonly number[]): Promise<number[][]> {
   const groups = new Map<string, { items: number[]; bytes: number }>();
-  await Promise.all(
-    which.map(async (i) => {
+  const sized: { i: number; bytes: number; key: string }[] = [];
+  // A few files open at a time: `handoff build` may be given thousands.
+  for (let at = 0; at < which.length; at += PEEKS_AT_ONCE) {
+    const batch = which.slice(at, at + PEEKS_AT_ONCE).map(async (i) => {
       const source = (reqs[i] as BuildRequest).source;
       const bytes = await stat(source).then(
         (s) => s.size,
         () => 0,
       );
-      const g = groups.get(dirname(source)) ?? { items: [], bytes: 0 };
-      g.items.push(i);
-      g.bytes += bytes;
-      groups.set(dirname(source), g);
-    }),
-  );
+      const cwd = bytes === 0 ? null : (await peek(source).catch(() => null))?.cwd;
+      return { i, bytes, key: cwd ? `cwd:${cwd}` : `dir:${dirname(source)}` };
+    });
+    sized.push(...(await Promise.all(batch)));
+  }
+  // In the order given, whatever order the reads finished in.
+  for (const { i, bytes, key } of sized) {
+    const g = groups.get(key) ?? { items: [], bytes: 0 };
+    g.items.push(i);
+    g.bytes += bytes;
+    groups.set(key, g);
+  }
   return [...groups.values()].sort((a, b) => b.bytes - a.bytes).map((g) => g.items.sort((x, y) => x - y));
 }

@@ -26,3 +26,23 @@ describe('the order of a many-file build', () => {
   it('leaves out what it is not asked to order', () =>
     expect(byFolder([{ source: file('d', '1.jsonl', 5) }, { source: file('d', '2.jsonl', 5) }], [1])).resolves.toEqual([[1]]));
 });
+
+describe('the working folder a transcript records', () => {
+  const codex = (day: string, name: string, cwd: string): string => {
+    mkdirSync(join(root, day), { recursive: true });
+    const p = join(root, day, name);
+    writeFileSync(p, `${JSON.stringify({ timestamp: '2026-01-01T00:00:00Z', type: 'session_meta', payload: { id: name, cwd } })}\n`);
+    return p;
+  };
+
+  it('groups transcripts of one day by the folder each worked in, not by the day', async () => {
+    const sources = [codex('2026/01/01', 'a.jsonl', '/repo/one'), codex('2026/01/01', 'b.jsonl', '/repo/two'), codex('2026/01/02', 'c.jsonl', '/repo/one')];
+    const groups = await byFolder(
+      sources.map((source) => ({ source })),
+      [0, 1, 2],
+    );
+    expect(groups).toContainEqual([0, 2]);
+    expect(groups).toContainEqual([1]);
+    expect(groups).toHaveLength(2);
+  });
+});
