@@ -9,11 +9,14 @@
 // and two-byte escapes (ESC + one character). Their 8-bit C1 forms are handled the same way.
 // eslint-disable-next-line no-control-regex
 const SEQUENCE = /(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]?|(?:\u001b[\]PX^_]|[\u0090\u0098\u009d\u009e\u009f])[^\u0007\u001b\u009c\n]*(?:\u0007|\u001b\\|\u009c)?|\u001b[ -~]?/g;
-// Any C0 control but tab and newline, DEL, and C1.
+// Any C0 control but tab and newline, DEL, and C1; and the invisible format characters that
+// can hide inside a word: a soft hyphen, a zero-width space, a word joiner, a byte-order mark
+// (a credential split by one is no longer found whole), and the bidirectional overrides and
+// isolates that make a terminal show text in another order than it is.
 // eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u200b\u202a-\u202e\u2060\u2066-\u2069\ufeff]/;
 // eslint-disable-next-line no-control-regex
-const CONTROL_G = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+const CONTROL_G = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u200b\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g;
 // eslint-disable-next-line no-control-regex
 const ANY_CONTROL_G = /[\u0000-\u001f\u007f-\u009f]/g;
 

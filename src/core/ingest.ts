@@ -1,5 +1,6 @@
 import { classify } from './classify.js';
 import { stripControls } from './control-chars.js';
+import { cutBeforeRedaction, headEnd, tailStart } from './cut.js';
 import { readClaude } from './harness/claude.js';
 import { readCodex } from './harness/codex.js';
 import { voteHarness } from './harness/detect.js';
@@ -66,8 +67,7 @@ export function verdictLines(text: string): string[] {
     while (start > 0 && !endsLine(text.charCodeAt(start - 1))) start -= 1;
     let end = m.index + m[0].length;
     while (end < text.length && !endsLine(text.charCodeAt(end))) end += 1;
-    const line = text.slice(start, end);
-    out.push(line.length > 200 ? `${line.slice(0, 199)}…` : line);
+    out.push(cutBeforeRedaction(text.slice(start, end), 200));
     if (out.length >= VERDICT_LINES) break;
     word.lastIndex = end;
   }
@@ -76,9 +76,12 @@ export function verdictLines(text: string): string[] {
 
 function headAndTail(v: string): string {
   if (v.length <= 2 * FACT_OUTPUT_CHARS) return v;
-  const verdicts = verdictLines(v.slice(FACT_OUTPUT_CHARS, -FACT_OUTPUT_CHARS));
+  // Cut where no credential is split: the redactor reads the parts kept, not the whole.
+  const head = headEnd(v, FACT_OUTPUT_CHARS);
+  const tail = tailStart(v, FACT_OUTPUT_CHARS);
+  const verdicts = verdictLines(v.slice(head, tail));
   const kept = verdicts.length === 0 ? '' : `${verdicts.join('\n')}\n…\n`;
-  return `${v.slice(0, FACT_OUTPUT_CHARS)}\n…\n${kept}${v.slice(-FACT_OUTPUT_CHARS)}`;
+  return `${v.slice(0, head)}\n…\n${kept}${v.slice(tail)}`;
 }
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/;
@@ -107,44 +110,30 @@ function sanitize(obs: Observation, st: SessionState, redactor: Redactor): void 
     for (const k of Object.keys(rec)) {
       if (k === 't') continue;
       const v = rec[k];
-      if (typeof v === 'string') {
-        // Each removal counts, so a credential both in a turn and in its fact counts twice.
-        const rr = redactor.redact(stripControls(k === 'output' ? headAndTail(v) : v));
-        st.redactions += rr.count;
-        (f as Record<string, unknown>)[k] = rr.text;
-      } else if (Array.isArray(v)) {
-        (f as Record<string, unknown>)[k] = v.map((item: unknown) => {
-          if (typeof item === 'string') {
-            const rr = redactor.redact(stripControls(item));
-            st.redactions += rr.count;
-            return rr.text;
-          }
-          if (isObj(item) && typeof item.path === 'string') {
-            // A write: its path and what it defines (a constant's value may be a credential).
-            const rp = redactor.redact(stripControls(item.path));
-            st.redactions += rp.count;
-            const what = Array.isArray(item.what)
-              ? item.what.map((w: unknown) => {
-                  if (typeof w !== 'string') return w;
-                  const rw = redactor.redact(stripControls(w));
-                  st.redactions += rw.count;
-                  return rw.text;
-                })
-              : item.what;
-            return what === undefined ? { ...item, path: rp.text } : { ...item, path: rp.text, what };
-          }
-          if (isObj(item) && typeof item.text === 'string') {
-            const rr = redactor.redact(stripControls(item.text));
-            st.redactions += rr.count;
-            return { ...item, text: rr.text };
-          }
-          // Todo items and the like: no credential expected, but no control sequence either.
-          if (isObj(item)) return Object.fromEntries(Object.entries(item).map(([ik, iv]) => [ik, typeof iv === 'string' ? stripControls(iv) : iv]));
-          return item;
-        });
-      }
+      // Each removal counts, so a credential both in a turn and in its fact counts twice.
+      if (typeof v === 'string') rec[k] = clean(k === 'output' ? headAndTail(v) : v);
+      else if (typeof v === 'object' && v !== null) rec[k] = cleanDeep(v, clean, 0);
     }
   }
+}
+
+/** How deep a fact's values are cleaned: facts are a few levels deep; anything deeper is dropped. */
+const FACT_DEPTH = 8;
+
+/**
+ * Every string a fact holds, at any depth (a write's path and what it defines, a background job's
+ * command and description, a todo item), cleaned: a fact's shape never decides what the redactor
+ * reads. A copy; numbers, booleans and null as they are.
+ */
+function cleanDeep(v: object, clean: (s: string) => string, depth: number): unknown {
+  if (depth >= FACT_DEPTH) return null;
+  if (Array.isArray(v)) return v.map((item: unknown) => (typeof item === 'string' ? clean(item) : typeof item === 'object' && item !== null ? cleanDeep(item, clean, depth + 1) : item));
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v)) {
+    const x = (v as Record<string, unknown>)[k];
+    out[k] = typeof x === 'string' ? clean(x) : typeof x === 'object' && x !== null ? cleanDeep(x, clean, depth + 1) : x;
+  }
+  return out;
 }
 
 /** Distinct unknown record types kept per session; the rest count as `(other)`. */

@@ -1,3 +1,5 @@
+import { cutBeforeRedaction } from './cut.js';
+
 /**
  * What a write put into a file, in a few words a successor can act on: the functions, classes and
  * constants it defines, the headings of a document, the first line of a docstring. Read from the
@@ -7,7 +9,15 @@
 
 export const WHAT_LIMITS = { ITEMS: 12, ITEM_CHARS: 100, SCAN_LINES: 2000 } as const;
 
-const clip = (s: string, n: number): string => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
+/** The text is not redacted yet (ingest redacts every fact): a clip never splits a word a credential may be. */
+const clip = cutBeforeRedaction;
+
+/**
+ * Markdown's emphasis and code marks taken out of a heading or a sentence: `*`, a backtick, and
+ * an underscore that does not join two word characters (`GITHUB_TOKEN=ghp_…` keeps its own, or
+ * neither the label nor the token would be found by the redactor after).
+ */
+const unmark = (s: string): string => s.replace(/[*`]|(?<![\p{L}\p{N}])_+|_+(?![\p{L}\p{N}])/gu, '');
 
 /** Definitions by language family; the first capture is the name, the second (optional) a value. */
 const DEFINITIONS: readonly RegExp[] = [
@@ -56,12 +66,12 @@ export function whatChanged(path: string, text: string): string[] {
     if (doc || (!code && HEADING.test(line))) {
       const h = HEADING.exec(line);
       if (h?.[1] !== undefined) {
-        add(h[1].replace(/[*_`]/g, ''));
+        add(unmark(h[1]));
         headings += 1;
       } else if (doc && !paragraph && headings === 1 && /^[\p{L}*_`]/u.test(line.trim())) {
         // The first paragraph under the first heading says what the document is.
         paragraph = true;
-        add(`«${line.trim().replace(/[*_`]/g, '')}»`);
+        add(`«${unmark(line.trim())}»`);
       }
       continue;
     }
@@ -102,7 +112,7 @@ function placeholders(lines: readonly string[]): string[] {
   const out: string[] = [];
   for (const l of lines) {
     const t = l.trim().replace(/^[-*|>\s`]+|[|`\s]+$/g, '');
-    if (PLACEHOLDER.test(t) && !out.includes(t) && out.length < 3) out.push(t.length <= 70 ? t : `${t.slice(0, 69)}…`);
+    if (PLACEHOLDER.test(t) && !out.includes(t) && out.length < 3) out.push(clip(t, 70));
   }
   return out;
 }

@@ -323,7 +323,8 @@ async function captureGit(e: Parts, ctx: Ctx, cwd: string | null): Promise<GitEv
   // Paths of the repository are file names: shown, never obeyed.
   const red = (s: string | null): string | null => (s === null ? null : r.redact(stripControls(s)).text);
   const name = (s: string): string => r.redact(escapeControls(s)).text;
-  return { ...g, cwd: red(g.cwd), top: red(g.top), diffstat: red(g.diffstat), reason: red(g.reason), changed: g.changed.map(name), untracked: g.untracked.map(name) };
+  // A branch is a name anyone may give, a credential too (`hotfix/ghp_…`).
+  return { ...g, cwd: red(g.cwd), top: red(g.top), branch: red(g.branch), diffstat: red(g.diffstat), reason: red(g.reason), changed: g.changed.map(name), untracked: g.untracked.map(name) };
 }
 
 /** The agent id in a subagent's session id, `<parent>.agent-<id>` (identity.ts). */

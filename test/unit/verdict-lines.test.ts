@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { cutBeforeRedaction } from '../../src/core/cut.js';
 import { verdictLines } from '../../src/core/ingest.js';
 import { seededStrings } from '../helpers.js';
 
-/** What the line pattern finds: every whole line holding a verdict word, shortened, at most 40. */
+/** What the line pattern finds: every whole line holding a verdict word, shortened where no word is split, at most 40. */
 function reference(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(/^.*(?:fail|error|passed|succeeded|Diff in|would reformat|vulnerabilit|test result|Finished).*$/gim)) {
-    out.push(m[0].length > 200 ? `${m[0].slice(0, 199)}…` : m[0]);
+    out.push(cutBeforeRedaction(m[0], 200));
     if (out.length >= 40) break;
   }
   return out;

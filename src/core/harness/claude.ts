@@ -1,4 +1,5 @@
 import type { Fact, Observation, TodoItem } from '../types.js';
+import { cutBeforeRedaction } from '../cut.js';
 import { blockText, contentText, genericText, isObj, num, str } from './extract.js';
 import { parseExitCode } from './exit-code.js';
 import { questionAnswers, rejectionFeedback, requestFact, userRequest } from './requests.js';
@@ -334,7 +335,7 @@ function readUser(obj: Record<string, unknown>, message: Record<string, unknown>
   if (obj.isMeta === true || NOTICE.test(obs.text)) obs.notice = true;
   const closed = CLOSED.exec(obs.text);
   if (closed?.[1] !== undefined) obs.facts.push({ t: 'closed', command: `/${closed[1]}` });
-  if (INTERRUPTED.test(obs.text)) obs.facts.push({ t: 'interrupted', message: obs.text.trim().slice(0, 200) });
+  if (INTERRUPTED.test(obs.text)) obs.facts.push({ t: 'interrupted', message: cutBeforeRedaction(obs.text.trim(), 200) });
   // A request is what the user typed: text blocks, never a tool result's content.
   if (obj.isMeta !== true) {
     const typed = Array.isArray(content) ? content.filter((b) => typeof b === 'string' || (isObj(b) && (b.type === 'text' || b.type === 'image'))).map((b) => blockText(b).text).join('\n\n') : obs.text;
@@ -352,7 +353,7 @@ export function recapNext(text: string): string | null {
   const body = text.replace(/\s*\(disable recaps in \/config\)\s*$/, '').trim();
   const m = /(?:^|[.!?]\s+)((?:No next (?:action|step)\b|Next(?: action| step)?\s*:)[^\n]*)$/i.exec(body);
   const s = m?.[1]?.trim();
-  return s === undefined || s.length === 0 ? null : s.slice(0, 400);
+  return s === undefined || s.length === 0 ? null : cutBeforeRedaction(s, 400);
 }
 
 function readSystem(obj: Record<string, unknown>, obs: Observation): void {

@@ -24,7 +24,10 @@ export interface CodexState {
    * keep a credential the redactor removed from everything else.
    */
   mirrors: string[];
-  /** Call ids of recent `request_user_input` calls, whose outputs are the user's answers. */
+  /**
+   * Recent `request_user_input` calls, whose outputs are the user's answers: digests of their call
+   * ids (askKey), for the reason mirrors are digests. States written before held the ids.
+   */
   asks?: string[];
 }
 
@@ -174,6 +177,7 @@ function planItems(plan: unknown): TodoItem[] | undefined {
 
 const mirrorKey = (text: string): string => text.replace(/\s+/g, ' ').trim().slice(0, 120);
 const mirrorDigest = (key: string): string => `${key.length}:${sha256Hex(key)}`;
+const askKey = (id: string): string => `ask:${sha256Hex(id).slice(0, 32)}`;
 const DIGEST = /^(\d+):[0-9a-f]{64}$/;
 
 /** Whether a response text is the twin of a stored mirror (its head begins with the mirror's). */
@@ -349,7 +353,7 @@ function readItem(p: Record<string, unknown>, obs: Observation, st: CodexState):
       if (name === 'exec' && typeof args === 'string') readCodeMode(args, call, obs.facts);
       if (name === 'request_user_input') {
         call.question = questionsOf(args);
-        st.asks = [...(st.asks ?? []), id].slice(-8);
+        st.asks = [...(st.asks ?? []), askKey(id)].slice(-8);
       }
       if (name === 'update_plan') call.plan = true;
       if (name === 'wait' && isObj(args) && (typeof args.cell_id === 'string' || typeof args.cell_id === 'number')) {
@@ -370,7 +374,7 @@ function readItem(p: Record<string, unknown>, obs: Observation, st: CodexState):
       obs.blocks = ['tool_result'];
       const exitCode = unwrapped.exitCode ?? parseExitCode(obs.text);
       const fact: Fact & { t: 'tool_result' } = { t: 'tool_result', id, output: obs.text };
-      if (st.asks?.includes(id) === true) {
+      if (st.asks?.includes(askKey(id)) === true || st.asks?.includes(id) === true) {
         const answers = codexAnswers(obs.text);
         if (answers !== null) obs.facts.push({ t: 'request', text: answers, kind: 'answer' });
       }

@@ -1,4 +1,5 @@
 import type { Fact } from '../types.js';
+import { cutBeforeRedaction } from '../cut.js';
 
 /**
  * What the user actually asked, out of a user message that a harness has wrapped: IDE context,
@@ -70,7 +71,7 @@ export function ideContext(text: string): string | null {
     const [, from, to, path, body] = sel as unknown as [string, string, string, string, string];
     const lines = from === to ? `line ${from}` : `lines ${from}–${to}`;
     const first = body.replace(/\n*This may or may not be related to the current task\.?\s*$/, '').trim().split('\n')[0]?.trim() ?? '';
-    return `${lines} of ${path} selected${first.length > 0 ? ` («${first.length <= 80 ? first : `${first.slice(0, 79)}…`}»)` : ''}`;
+    return `${lines} of ${path} selected${first.length > 0 ? ` («${cutBeforeRedaction(first, 80)}»)` : ''}`;
   }
   const open = /<ide_opened_file>The user opened the file ([^\n<]+?) in the IDE\./.exec(text);
   if (open?.[1] !== undefined) return `${open[1]} open`;

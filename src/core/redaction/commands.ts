@@ -17,6 +17,8 @@ interface CommandRule {
   starts: readonly string[];
   /** Sticky, with indices (`d`); every capture group that matched holds a secret. */
   re: RegExp;
+  /** A further test of a value, where the rule's shape alone would also take code. */
+  check?: (value: string) => boolean;
 }
 
 /** A password argument: quoted, or a bare word. */
@@ -25,7 +27,7 @@ const ARG = `(?:'([^'\\n]{1,200})'|"([^"\\n]{1,200})"|([^\\s'"\`;&|-][^\\s'"\`;&
 const REST = '[^\\n|;&]{0,300}?[ \\t]';
 const WORD_END = '(?![A-Za-z0-9_-])';
 
-const rule = (kind: string, starts: readonly string[], source: string, flags = 'dy'): CommandRule => ({ kind, starts, re: new RegExp(source, flags) });
+const rule = (kind: string, starts: readonly string[], source: string, flags = 'dy', check?: (value: string) => boolean): CommandRule => ({ kind, starts, re: new RegExp(source, flags), ...(check ? { check } : {}) });
 const either = (words: readonly string[]): string => `(?:${words.join('|')})`;
 
 const MYSQL = ['mysql', 'mysqldump', 'mysqladmin', 'mysqlimport', 'mysqlcheck', 'mysqlshow', 'mysqlsh', 'mariadb', 'mariadb-dump', 'mariadb-admin'];
@@ -52,6 +54,10 @@ const RULES: readonly CommandRule[] = [
   rule('bearer', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["']?(?:Bearer|Token|Bot|ApiKey|SSWS|Digest|token|bearer)[ \\t]+([A-Za-z0-9._~+/=-]{8,4096})`, 'dyi'),
   rule('basic_auth', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["']?Basic[ \\t]+([A-Za-z0-9+/]{8,4096}={0,2})`, 'dyi'),
   rule('bearer', ['Bearer'], `Bearer[ \\t]+([A-Za-z0-9._~+/-]{20,4096}=*)`),
+  // A header that holds the key itself, with no scheme: `Authorization: sk_…`, `Authorization: <key>`.
+  rule('bearer', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["']?(?!(?:Bearer|Basic|Token|Bot|ApiKey|SSWS|Digest|Negotiate|NTLM|AWS4-HMAC-SHA256)\\b)([A-Za-z0-9._~+/=-]{20,4096})`, 'dyi', (v) => looksRandom(v, 20)),
+  // gh secret set NAME --body VALUE (or -b VALUE): the value of a repository's secret.
+  rule('command_password', ['gh'], `gh[ \\t]+secret[ \\t]+set${WORD_END}${REST}(?:-b[ \\t]?|--body[ \\t=])${ARG}`),
 ];
 
 function commandHandler(r: CommandRule): Handler {
@@ -63,7 +69,7 @@ function commandHandler(r: CommandRule): Handler {
     for (let g = 1; g < m.length; g += 1) {
       const range = m.indices?.[g];
       const value = m[g];
-      if (range && value !== undefined && !isPlaceholder(value)) {
+      if (range && value !== undefined && !isPlaceholder(value) && (r.check === undefined || r.check(value))) {
         found.add(range[0], range[1], r.kind, PRIORITY.command);
         hit = true;
       }

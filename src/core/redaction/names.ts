@@ -23,7 +23,11 @@ const STRONG_KEY_PREFIX = new Set(['api', 'secret', 'access', 'private', 'auth',
 const NOT_SECRET_KEY_PREFIX = new Set(['public', 'publishable', 'primary', 'foreign', 'sort', 'partition', 'hash', 'cache', 'idempotency', 'object', 'dict', 'map', 'row', 'unique', 'composite', 'lookup', 'registry', 'react', 'list', 'group', 'route', 'query', 'storage', 'translation', 'i18n', 'field', 'column', 'table', 'index', 'env', 'config', 'setting', 'settings', 'state', 'local', 'session', 'redis', 'kv', 'sub', 'dedup', 'dedupe', 'short', 'license', 'ssh', 'gpg', 'pgp']);
 const WEAK_WORDS = new Set(['key', 'credential', 'credentials', 'creds', 'auth', 'salt']);
 /** Words after the secret word that still name the secret itself. */
-const QUALIFIERS = new Set(['value', 'val', 'b64', 'base64', 'hex', 'str', 'raw', 'plain', 'plaintext', 'enc', 'encrypted', 'hash', 'hashed', 'confirm', 'confirmation', 'again', 'repeat', 'new', 'old', 'current', 'text']);
+const QUALIFIERS = new Set([
+  'value', 'val', 'b64', 'base64', 'hex', 'str', 'raw', 'plain', 'plaintext', 'enc', 'encrypted', 'hash', 'hashed', 'confirm', 'confirmation', 'again', 'repeat', 'new', 'old', 'current', 'text',
+  // Which one of several: `DB_PASSWORD_PROD`, `GITHUB_TOKEN_RW`, `API_KEY_V2`, Rails' `SECRET_KEY_BASE`.
+  'prod', 'production', 'staging', 'stage', 'stg', 'dev', 'development', 'test', 'testing', 'qa', 'uat', 'live', 'sandbox', 'local', 'rw', 'ro', 'readonly', 'readwrite', 'admin', 'root', 'primary', 'secondary', 'backup', 'main', 'base',
+]);
 /** Shell variables whose names end in a secret word but hold none. */
 const NOT_SECRET_NAMES = new Set(['pwd', 'oldpwd']);
 
@@ -64,7 +68,7 @@ export function nameStrength(name: string): Strength {
 function judge(name: string): Strength {
   if (NOT_SECRET_NAMES.has(name.toLowerCase())) return null;
   const words = [...nameWords(name)];
-  while (words.length > 0 && (QUALIFIERS.has(words[words.length - 1] as string) || /^\d+$/.test(words[words.length - 1] as string))) words.pop();
+  while (words.length > 1 && (QUALIFIERS.has(words[words.length - 1] as string) || /^v?\d+$/.test(words[words.length - 1] as string))) words.pop();
   const last = words[words.length - 1];
   if (last === undefined) return null;
   if (STRONG_WORDS.has(last)) return 'strong';
@@ -160,7 +164,9 @@ export type KeptBecause = 'placeholder' | 'number' | 'url' | 'path' | 'prose' | 
 export function keptBecause(v: string, strength: Exclude<Strength, null>, ctx: ValueContext): KeptBecause | null {
   if (!ctx.quoted && (/^[(){}[\]<>&|\\=:,;]/.test(v) || looksLikeCode(v, ctx))) return 'code';
   if (v.length < 4 || v.length > 4096 || isPlaceholder(v)) return 'placeholder';
-  if (/^[+-]?(?:\d+(?:\.\d+)?|0x[0-9a-f]{1,8})$/i.test(v)) return 'number';
+  // A number, unless a strong name holds eight digits or more of five different ones: a password
+  // of digits, not a port, a count or a test vector (`0808…08`).
+  if (/^[+-]?(?:\d+(?:\.\d+)?|0x[0-9a-f]{1,8})$/i.test(v) && !(strength === 'strong' && /^\d{8,}$/.test(v) && new Set(v).size >= 5)) return 'number';
   if (/^(?:https?|file):\/\//i.test(v)) return 'url'; // a URL's own credentials have their rule
   if (/^(?:~|\.{1,2})?\/[\w.-]+\/[\w./-]*$/.test(v) && !looksRandom(v)) return 'path';
   if (ctx.quoted && isProse(v)) return 'prose';

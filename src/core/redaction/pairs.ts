@@ -17,12 +17,17 @@ import { looksRandom } from './randomness.js';
 const MAX_NAME_CHARS = 64;
 /** Longer than any credential a label stands before (keys and tokens have rules of their own). */
 const MAX_VALUE_CHARS = 512;
-const MAX_SPACES = 4;
+/** Spaces around a separator: aligned config files pad names to a column (`password      = …`). */
+const MAX_SPACES = 24;
 /** A label and its value in prose: at most this far apart, and this many words. */
 const LABEL_WINDOW_CHARS = 80;
 const LABEL_WINDOW_TOKENS = 4;
 const MAX_CSV_COLUMNS = 40;
-const LINKING = new Set(['is', 'was', 'are', 'were', 'be', 'of', 'for', 'the', 'a', 'an', 'my', 'your', 'our', 'their', 'this', 'that', 'new', 'set', 'to', 'value', 'key', 'secret', 'token', 'id', 'access', 'here', 'its', 'as', 'with', 'using', 'use', 'now', 'string']);
+const LINKING = new Set([
+  'is', 'was', 'are', 'were', 'be', 'of', 'for', 'the', 'a', 'an', 'my', 'your', 'our', 'their', 'this', 'that', 'new', 'set', 'to', 'value', 'key', 'secret', 'token', 'id', 'access', 'here', 'its', 'as', 'with', 'using', 'use', 'now', 'string',
+  // Which one it is: "the password for prod is …", "API token for staging: …".
+  'on', 'in', 'at', 'prod', 'production', 'staging', 'stage', 'dev', 'test', 'local', 'live', 'server', 'database', 'db', 'account', 'user', 'admin', 'root',
+]);
 const MAX_CSV_ROWS = 200;
 
 function isNameChar(c: number): boolean {
@@ -130,8 +135,16 @@ function readName(text: string, hit: number, hitLength: number): Name | null {
 function separator(text: string, name: Name): { at: number; sep: string; spaced: boolean } | null {
   let i = name.end;
   const open = text[name.start - 1];
-  if (isQuote(open) && text[name.end] === open) i += 1;
-  else if (open === '<' && text[i] === '>') return { at: i + 1, sep: '>', spaced: false };
+  if (isQuote(open) && text[name.end] === open) {
+    i += 1;
+    // A subscript: `os.environ["API_TOKEN"] = …`, `$config['db_password'] = …`.
+    if (text[i] === ']' && text[name.start - 2] === '[') i += 1;
+  } else if (open === '<' && text[i] === '>') return { at: i + 1, sep: '>', spaced: false };
+  // A typed declaration: `const API_TOKEN: string = …` (TypeScript), `var password string = …` (Go).
+  const typed = TYPED.exec(text.slice(i, i + 72));
+  if (typed !== null) i += typed[0].length - 1;
+  // Claude Code's answer to its own question: `"What is the staging DB password?"="…"`.
+  if (text.startsWith('?"="', i)) return { at: i + 3, sep: '=', spaced: false };
   const before = countSpaces(text, i);
   i += before;
   let sep: string;
@@ -156,6 +169,12 @@ function separator(text: string, name: Name): { at: number; sep: string; spaced:
   const after = countSpaces(text, i);
   return { at: i + after, sep, spaced: before + after > 0 };
 }
+
+/**
+ * The type between a name and its `=`: `: string`, `: Record<string, string> | null`, ` string`
+ * (Go). The `=` itself is left to read (the match ends on it); `==` and `=>` are no assignment.
+ */
+const TYPED = /^(?::[ \t]*|[ \t]+)[A-Za-z_][\w.]{0,40}(?:<[^<>=\n]{0,40}>)?(?:\[\])?(?:[ \t]*\|[ \t]*[A-Za-z_][\w.]{0,20})*[ \t]*=(?![=>~])/;
 
 interface Value {
   start: number;

@@ -20,6 +20,7 @@ interface ProviderRule {
   body: RegExp;
   /** A further test of the whole token, for prefixes short enough to occur in ordinary words. */
   check?: (token: string) => boolean;
+  glued?: true;
 }
 
 const B62 = 'A-Za-z0-9';
@@ -34,6 +35,11 @@ interface Def {
   prefixes: readonly string[];
   body: string;
   check?: (token: string) => boolean;
+  /**
+   * Found glued to a word before it too (`1ghp_…`, `tokghp_…`): a prefix no word holds. A
+   * prefix that is also the end of words (`sk-`, `AIza`) must start a token.
+   */
+  glued?: true;
 }
 
 /** Upper, lower and digit all present: rules out words and identifiers after a short prefix. */
@@ -41,20 +47,20 @@ const mixed = (t: string): boolean => /[A-Z]/.test(t) && /[a-z]/.test(t) && /[0-
 const hasDigitAndLetter = (t: string): boolean => /[0-9]/.test(t) && /[A-Za-z]/.test(t);
 
 const DEFS: readonly Def[] = [
-  { kind: 'github_token', prefixes: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], body: `[${B62}]{36,251}(?![${B62}_])` },
-  { kind: 'github_token', prefixes: ['github_pat_'], body: `[${B62}_]{22,244}(?![${B62}_])` },
+  { kind: 'github_token', prefixes: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], body: `[${B62}]{36,251}(?![${B62}_])`, glued: true },
+  { kind: 'github_token', prefixes: ['github_pat_'], body: `[${B62}_]{22,244}(?![${B62}_])`, glued: true },
   {
     kind: 'gitlab_token',
     prefixes: ['glpat-', 'glptt-', 'gldt-', 'glrt-', 'glcbt-', 'glft-', 'glimt-', 'glagent-', 'gloas-', 'glsoat-', 'glffct-', 'GR1348941'],
     body: `[${B62}_.-]{20,250}`,
   },
-  { kind: 'slack_token', prefixes: ['xoxb-', 'xoxp-', 'xoxa-', 'xoxo-', 'xoxs-', 'xoxr-', 'xoxe-', 'xoxe.xoxp-', 'xoxe.xoxb-', 'xapp-'], body: `[${B62}-]{10,250}` },
+  { kind: 'slack_token', prefixes: ['xoxb-', 'xoxp-', 'xoxa-', 'xoxo-', 'xoxs-', 'xoxr-', 'xoxe-', 'xoxe.xoxp-', 'xoxe.xoxb-', 'xapp-'], body: `[${B62}-]{10,250}`, glued: true },
   { kind: 'slack_webhook', prefixes: ['hooks.slack.com/services/', 'hooks.slack.com/workflows/', 'hooks.slack.com/triggers/'], body: `[${B62}_/-]{16,200}` },
-  { kind: 'stripe_key', prefixes: ['sk_live_', 'sk_test_', 'rk_live_', 'rk_test_'], body: `[${B62}]{16,247}(?![${B62}_])` },
+  { kind: 'stripe_key', prefixes: ['sk_live_', 'sk_test_', 'rk_live_', 'rk_test_'], body: `[${B62}]{16,247}(?![${B62}_])`, glued: true },
   { kind: 'stripe_key', prefixes: ['whsec_'], body: `[${B62}+/=]{24,250}` },
   { kind: 'npm_token', prefixes: ['npm_'], body: exact(B62, 36) },
-  { kind: 'anthropic_key', prefixes: ['sk-ant-'], body: `[${B62}_-]{20,250}` },
-  { kind: 'openai_key', prefixes: ['sk-proj-', 'sk-svcacct-', 'sk-admin-', 'sk-None-'], body: `[${B62}_-]{20,250}` },
+  { kind: 'anthropic_key', prefixes: ['sk-ant-'], body: `[${B62}_-]{20,250}`, glued: true },
+  { kind: 'openai_key', prefixes: ['sk-proj-', 'sk-svcacct-', 'sk-admin-', 'sk-None-'], body: `[${B62}_-]{20,250}`, glued: true },
   { kind: 'openai_key', prefixes: ['sk-'], body: `[${B62}_-]{20,250}`, check: mixed },
   { kind: 'google_api_key', prefixes: ['AIza'], body: exact(`${B62}_-`, 35) },
   { kind: 'google_oauth', prefixes: ['GOCSPX-'], body: `[${B62}_-]{24,40}` },
@@ -134,7 +140,7 @@ const DEFS: readonly Def[] = [
 ];
 
 const RULES: readonly ProviderRule[] = DEFS.flatMap((d) =>
-  d.prefixes.map((prefix) => ({ kind: d.kind, prefix, body: new RegExp(d.body, 'y'), ...(d.check ? { check: d.check } : {}) })),
+  d.prefixes.map((prefix) => ({ kind: d.kind, prefix, body: new RegExp(d.body, 'y'), ...(d.check ? { check: d.check } : {}), ...(d.glued ? { glued: true as const } : {}) })),
 );
 
 /** A run of letters and digits this long is skipped whole once a prefix at its start failed. */
@@ -217,6 +223,6 @@ function infixHandler(rule: InfixRule): Handler {
 }
 
 export function registerProviders(scanner: LiteralScanner): void {
-  for (const r of RULES) scanner.add(r.prefix, providerHandler(r));
+  for (const r of RULES) scanner.add(r.prefix, providerHandler(r), { boundary: r.glued !== true });
   for (const r of INFIX) scanner.add(r.needle, infixHandler(r), { boundary: false });
 }

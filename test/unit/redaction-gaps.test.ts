@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { cutBeforeRedaction, headEnd, tailStart } from '../../src/core/cut.js';
+import { stripControls } from '../../src/core/control-chars.js';
+import { Redactor } from '../../src/core/redact.js';
+
+/**
+ * Credentials a red-team reading found kept, each as it was written, and the look-alikes that
+ * must stay. Every value here is made up.
+ */
+
+const r = new Redactor();
+const kept = (text: string): string => r.redact(stripControls(text)).text;
+
+describe('credentials the redactor now removes', () => {
+  const cases: [string, string, string][] = [
+    ['a subscript assignment', 'os.environ["API_TOKEN"] = "h8D1pEOxTXvryoQ5aB3k"', 'h8D1pEOxTXvryoQ5aB3k'],
+    ["PHP's array", "$config['db_password'] = 'Tq9vLm2Xc8Rb4Nz1'", 'Tq9vLm2Xc8Rb4Nz1'],
+    ['a TypeScript typed constant', 'const API_TOKEN: string = "Kw3Rt7Yp1Zx5Cv9Bn2Ma"', 'Kw3Rt7Yp1Zx5Cv9Bn2Ma'],
+    ['a Go typed variable', 'var password string = "Gh5Jk8Lm2Np4Qr7"', 'Gh5Jk8Lm2Np4Qr7'],
+    ['a name that ends in its stage', 'DB_PASSWORD_PROD=Ua7Vb3Wc9Xd1Ye5', 'Ua7Vb3Wc9Xd1Ye5'],
+    ['a name that ends in its version', 'API_KEY_V2=Rf6Tg2Yh8Uj4Ik0Ol3', 'Rf6Tg2Yh8Uj4Ik0Ol3'],
+    ['a name that ends in its access', 'GITHUB_TOKEN_RW=Pa1Sd5Fg9Hj3Kl7Zx', 'Pa1Sd5Fg9Hj3Kl7Zx'],
+    ["Rails' secret key base", `SECRET_KEY_BASE=${'9f3a1c7e5b2d8f4a'.repeat(8)}`, '9f3a1c7e5b2d8f4a9f3a'],
+    ['an aligned config line', 'password          = "Mz2Nx8Bc4Vq6Lw0"', 'Mz2Nx8Bc4Vq6Lw0'],
+    ['a password of digits', 'DB_PASSWORD=53083854518852461234', '53083854518852461234'],
+    ['a label with its environment in prose', 'the database password for prod is Pz8Mx2Qn6Wb0Er4Ty7Ui', 'Pz8Mx2Qn6Wb0Er4Ty7Ui'],
+    ["Claude Code's answer to its own question", 'User has answered your questions: "What is the staging DB password?"="LN2hvc2xiuA0NcI8"', 'LN2hvc2xiuA0NcI8'],
+    ['a GitHub token glued to a word', 'build 1ghp_Wq3Er7Ty1Ui5Op9As3Df7Gh1Jk5Lz9Xc3Vb7N done', 'Wq3Er7Ty1Ui5Op9As3Df7Gh1Jk5Lz9Xc3Vb7N'],
+    ['a header with the key alone', 'curl -H "Authorization: dFIuxTPuNP808jZ7Kq2Lm5Nb8Vc1Xz4Wa7Sd0Fg3" https://api.example.com', 'dFIuxTPuNP808jZ7Kq2Lm5Nb8Vc1Xz4Wa7Sd0Fg3'],
+    ["a repository secret's body", 'gh secret set DEPLOY_KEY --body g1gEZEXRBzm14PCWxK7q', 'g1gEZEXRBzm14PCWxK7q'],
+    ['a token split by a zero-width space', 'export T=ghp_Ab1Cd2Ef3Gh4Ij5Kl6\u200bMn7Op8Qr9St0Uv1Wx2Yz', 'Mn7Op8Qr9St0'],
+  ];
+  for (const [what, text, secret] of cases) {
+    it(`removes ${what}`, () => {
+      expect(kept(text)).not.toContain(secret);
+    });
+  }
+});
+
+describe('look-alikes that stay', () => {
+  const cases: [string, string][] = [
+    ['a length', 'password_length = 12'],
+    ['a typed URL', 'const API_URL: string = "https://api.example.com/v2"'],
+    ['a header naming its variable', 'headers.Authorization = process.env.GITHUB_TOKEN_VALUE_NAME'],
+    ['a port of a production database', 'DB_PORT_PROD=5432'],
+    ['a test vector of digits', '"private_key_hex": "0808080808080808080808080808080808080808080808080808080808080808"'],
+    ['a secret listed without its body', 'gh secret set DEPLOY_KEY < key.txt'],
+    ['a comparison', 'if password == "Xq8Lw2Nz5Rt9Vb3Mk7Pd" then'],
+  ];
+  for (const [what, text] of cases) {
+    it(`keeps ${what}`, () => {
+      expect(kept(text)).toBe(text);
+    });
+  }
+});
+
+describe('a cut before the redactor reads the text', () => {
+  const token = 'ghp_Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2Y';
+
+  it('never splits a word: the head ends before it, the tail starts after it', () => {
+    const text = `${'a '.repeat(995)}${token} ${'b '.repeat(1000)}`;
+    const head = text.slice(0, headEnd(text, 2000));
+    expect(head.endsWith(' ')).toBe(true);
+    expect(head).not.toContain('ghp_');
+    const t = `${'a '.repeat(1000)}${token} ${'b '.repeat(980)}`;
+    const tail = t.slice(tailStart(t, 2000));
+    expect(tail).not.toContain('ghp_');
+    expect(tail.length).toBeLessThanOrEqual(2000);
+  });
+
+  it('cuts where asked in a run longer than any credential, and leaves short texts whole', () => {
+    const blob = 'A'.repeat(5000);
+    expect(headEnd(blob, 2000)).toBe(2000);
+    expect(tailStart(blob, 2000)).toBe(3000);
+    expect(cutBeforeRedaction('short', 80)).toBe('short');
+    expect(cutBeforeRedaction(`export T=${token}`, 30)).toBe('export …');
+    expect(cutBeforeRedaction(token, 20)).toBe('…');
+  });
+});
