@@ -1,12 +1,12 @@
 import type { Hash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
-import { open } from 'node:fs/promises';
 import type { CorruptLine, IngestOptions } from '../core/ingest.js';
 import { ingestLine } from '../core/ingest.js';
 import type { RawLine } from '../core/lines.js';
 import { LineCutter, lineText } from '../core/lines.js';
 import type { SessionState } from '../core/state.js';
 import type { Turn } from '../core/types.js';
+import { openTranscript } from './source.js';
 
 /**
  * Reads a transcript from its cursor to the end of what was written when the read began, in
@@ -114,7 +114,7 @@ export async function readNewLines(
   opts: ReadOptions,
   onTurn: (t: Turn) => void | Promise<void>,
 ): Promise<ReadOutcome> {
-  const fh = await open(path, 'r');
+  const fh = await openTranscript(path);
   try {
     const size = Math.min((await fh.stat()).size, opts.limit ?? Number.MAX_SAFE_INTEGER);
     // A last line taken without its newline (`--final`) ends at `offset`: the newline the agent

@@ -1,3 +1,4 @@
+import type { FileHandle } from 'node:fs/promises';
 import { access, constants, open, readFile, realpath, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { sha256Hex } from '../core/canonical.js';
@@ -14,6 +15,30 @@ import type { BuildRequest, Ctx, ReadResult } from './types.js';
 const FINGERPRINT_BYTES = 1024;
 const TEXT_MAX_BYTES = 64 << 20;
 
+/**
+ * A transcript's read that failed: the file went away (or its rights did) between the stat that
+ * started the build and the read, which is no bug of handoffd but a transcript deleted, moved
+ * or rotated while it was read. The build stops with the file named; what is committed stays.
+ */
+export function unreadable(path: string, e: unknown, when = ''): SourceError {
+  const code = (e as NodeJS.ErrnoException).code;
+  const denied = code === 'EACCES' || code === 'EPERM';
+  return new SourceError(`${path}: cannot read transcript${when}: ${code === 'ENOENT' ? 'no such file' : denied ? 'permission denied' : String(code ?? (e as Error).message)}`, {
+    hint: code === 'ENOENT' ? (when === '' ? 'check the path; `handoff list` shows the sessions already built' : 'it was deleted or moved while it was read: the handoff keeps what was committed, and the file is read again if it comes back') : denied ? `let this user read it (\`chmod u+r ${path}\`)` : 'check the file permissions',
+    cause: e,
+    details: { file: path, errno: code ?? 'EIO' },
+  });
+}
+
+/** Opens a transcript for a read that follows the build's stat. */
+export async function openTranscript(path: string): Promise<FileHandle> {
+  try {
+    return await open(path, 'r');
+  } catch (e) {
+    throw unreadable(path, e, ' (it went away while the build read it)');
+  }
+}
+
 export async function openSource(req: BuildRequest): Promise<Ctx> {
   // One file, one key: a transcript reached through a link or a relative path is the same session.
   const given = resolve(req.source);
@@ -23,13 +48,7 @@ export async function openSource(req: BuildRequest): Promise<Ctx> {
     st = await stat(path);
     if (st.isFile()) await access(path, constants.R_OK);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const denied = code === 'EACCES' || code === 'EPERM';
-    throw new SourceError(`${path}: cannot read transcript: ${code === 'ENOENT' ? 'no such file' : denied ? 'permission denied' : String(code)}`, {
-      hint: code === 'ENOENT' ? 'check the path; `handoff list` shows the sessions already built' : denied ? `let this user read it (\`chmod u+r ${path}\`)` : 'check the file permissions',
-      cause: e,
-      details: { file: path, errno: code ?? 'EIO' },
-    });
+    throw unreadable(path, e);
   }
   if (!st.isFile()) {
     throw new SourceError(`${path}: expected a transcript file, found a ${st.isDirectory() ? 'folder' : 'special file'}`, { hint: 'pass the transcript file itself', details: { file: path } });
@@ -71,7 +90,7 @@ export async function sourceRecord(ctx: Ctx, read: ReadResult, rawSha: string, p
 }
 
 async function fingerprint(path: string, bytes: number): Promise<string> {
-  const fh = await open(path, 'r');
+  const fh = await openTranscript(path);
   try {
     const buf = Buffer.alloc(bytes);
     const { bytesRead } = await fh.read(buf, 0, bytes, 0);
@@ -89,7 +108,9 @@ export async function readTextFile(path: string): Promise<Buffer> {
       details: { file: path },
     });
   }
-  return readFile(path);
+  return readFile(path).catch((e: unknown) => {
+    throw unreadable(path, e, ' (it went away while the build read it)');
+  });
 }
 
 /** Why no turn came out of a new transcript, and what to do: never `--final` to a build that had it. */

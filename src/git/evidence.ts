@@ -40,11 +40,22 @@ interface Run {
   missing: boolean;
 }
 
+/**
+ * What a repository's own config may not make git run: git reads `.git/config`, and a repository
+ * that came from elsewhere (an archive, another user's folder) can name a command there that
+ * `git status` and `git diff` run — a file-system monitor hook, a diff program, a text
+ * conversion. The evidence is asked for in folders a transcript names, so none of it runs: no
+ * fsmonitor, no external diff or textconv (diffArgs), no recursion into submodules (each with a
+ * config of its own), and the clean filters the repository's own config defines are emptied
+ * (filterArgs). The user's global and system config stay in force (git-lfs's filter is theirs).
+ */
+const SAFE_CONFIG = ['-c', 'core.fsmonitor=false'];
+
 function git(args: readonly string[], cwd: string, timeoutMs: number): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
       'git',
-      ['--no-pager', '-c', 'core.quotepath=off', '-c', 'color.ui=false', ...args],
+      ['--no-pager', '--no-optional-locks', '-c', 'core.quotepath=off', '-c', 'color.ui=false', ...SAFE_CONFIG, ...args],
       {
         cwd,
         timeout: timeoutMs,
@@ -173,6 +184,7 @@ export class GitProbe {
   private readonly cache = new Map<string, Cached>();
   private readonly gitDirs = new Map<string, { top: string; gitDir: string }>();
   private readonly notRepos = new Map<string, number>();
+  private readonly filters = new Map<string, string[]>();
 
   constructor(
     private readonly opts: GitOptions,
@@ -236,14 +248,15 @@ export class GitProbe {
     const t = this.opts.timeoutMs;
     const top = loc.top;
     const { branch, head } = await this.headOf(cwd, loc.gitDir);
-    const status = await git(['status', '--porcelain=v1', '-z', '--untracked-files=normal'], cwd, t);
+    const filters = await this.filterArgs(cwd, loc.gitDir);
+    const status = await git([...filters, 'status', '--porcelain=v1', '-z', '--untracked-files=normal', '--ignore-submodules=all'], cwd, t);
     if (status.missing) return gitUnavailable('git-missing', 'git is not installed or not on PATH', cwd, at);
     if (status.timedOut) return gitUnavailable('timeout', `git status timed out after ${t} ms`, cwd, at);
     if (!status.ok) return gitUnavailable('error', `git status failed (${String(status.code)})`, cwd, at);
     const { changed, untracked } = parsePorcelain(status.stdout);
     let diffstat: string | null = null;
     if (head !== null && changed.length > 0) {
-      const d = await git(['diff', '--stat=120', 'HEAD'], cwd, t);
+      const d = await git([...filters, 'diff', '--stat=120', '--no-ext-diff', '--no-textconv', '--ignore-submodules=all', 'HEAD'], cwd, t);
       if (d.ok && d.stdout.trim().length > 0) {
         const s = d.stdout.trimEnd();
         diffstat = s.length > DIFFSTAT_MAX_CHARS ? `${s.slice(0, DIFFSTAT_MAX_CHARS)}\n… (truncated)` : s;
@@ -264,6 +277,36 @@ export class GitProbe {
       diffstat,
       captured_at: at,
     };
+  }
+
+  /**
+   * `-c filter.<driver>.clean=` (and smudge, process, required=false) for each filter driver the
+   * repository's own config defines: an empty command is no filter. The config is read as text
+   * first, and git asked for the drivers (includes followed) only when it names a filter or an
+   * include: most repositories cost no process. Remembered per repository while the capture is.
+   */
+  private async filterArgs(cwd: string, gitDir: string): Promise<string[]> {
+    const common = await readFile(join(gitDir, 'commondir'), 'utf8').then(
+      (d) => resolvePath(gitDir, d.trim()),
+      () => gitDir,
+    );
+    const files = [...new Set([gitDir, common])].map((d) => join(d, 'config'));
+    // A config changed since is read again: a filter added later is emptied too.
+    const key = (await Promise.all(files.map((f) => stat(f).then((st) => `${f}:${st.mtimeMs}:${st.size}`, () => `${f}:-`)))).join('|');
+    const known = this.filters.get(key);
+    if (known !== undefined) return known;
+    const texts = await Promise.all(files.map((f) => readFile(f, 'utf8').catch(() => null)));
+    let names: string[] = [];
+    if (texts.some((t) => t === null || /\[\s*(?:filter|include)/i.test(t))) {
+      const r = await git(['config', '--local', '--includes', '--name-only', '--get-regexp', '^filter\\.'], cwd, this.opts.timeoutMs);
+      names = [...new Set(r.stdout.split('\n').map((l) => /^filter\.(.+)\.[^.]+$/.exec(l.trim())?.[1]).filter((n): n is string => n !== undefined && !/[\s=]/.test(n)))];
+    }
+    const args = names.flatMap((n) => ['-c', `filter.${n}.clean=`, '-c', `filter.${n}.smudge=`, '-c', `filter.${n}.process=`, '-c', `filter.${n}.required=false`]);
+    // A config that includes others is asked about every time: what it includes may change unseen.
+    if (texts.some((t) => t !== null && /\[\s*include/i.test(t))) return args;
+    if (this.filters.size >= 256) this.filters.clear();
+    this.filters.set(key, args);
+    return args;
   }
 
   /** The git top-level of a folder, or null (for project inference). */

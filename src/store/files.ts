@@ -75,8 +75,7 @@ function writeFileAtomicSync(path: string, data: string | Buffer, mode: number, 
   const tmp = `${target}.${randomBytes(4).readUInt32BE(0)}`;
   let fd: number | null = openSync(tmp, 'w', mode);
   try {
-    if (typeof data === 'string') writeSync(fd, data, 0, 'utf8');
-    else writeSync(fd, data, 0, data.length, 0);
+    writeAll(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
     if (fsync) fsyncSync(fd);
     closeSync(fd);
     fd = null;
@@ -121,6 +120,20 @@ export async function ensureDir(path: string, mode = DIR_MODE): Promise<void> {
 }
 
 /**
+ * Every byte written, or an error: one write may take fewer bytes than it was given (a disk with
+ * room for one block more takes that block), and the next says why (ENOSPC). A file renamed into
+ * place after one short write would be a truncated handoff that nothing reports.
+ */
+function writeAll(fd: number, buf: Buffer): void {
+  let done = 0;
+  while (done < buf.length) {
+    const n = writeSync(fd, buf, done, buf.length - done);
+    if (n <= 0) throw Object.assign(new Error('the write took no bytes'), { code: 'EIO' });
+    done += n;
+  }
+}
+
+/**
  * Appends bytes. Not flushed to disk: a process killed at any instruction loses nothing (the
  * page cache survives it), and after a power failure a timeline shorter than its manifest says
  * is detected when the session is opened and rebuilt from the transcript.
@@ -130,7 +143,7 @@ export async function appendDurable(path: string, data: string | Buffer): Promis
   let fd: number | null = null;
   try {
     fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, FILE_MODE);
-    writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
+    writeAll(fd, typeof data === 'string' ? Buffer.from(data) : data);
   } catch (e) {
     throw writeError('append to', path, e);
   } finally {

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { watch } from 'node:fs';
-import { mkdir, rm, symlink, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BACKFILL_REUSE_MS, discover, GitProbe, readHead } from '../../src/git/evidence.js';
@@ -183,5 +183,30 @@ describe('repository evidence', () => {
     expect(await discover(link)).toEqual(asGit(link));
     expect(await discover(tempDir('handoff-plain-'))).toBeNull();
     expect(await discover(join(dir, '.git', 'refs'))).toBe('ask-git');
+  });
+
+  it("runs no command a repository's own config names: fsmonitor, clean filters, external diff, textconv", async () => {
+    const dir = await repo();
+    const marks = tempDir('handoff-pwned-');
+    const mark = (what: string): string => `touch ${join(marks, what)}; false`;
+    git(dir, 'config', 'core.fsmonitor', mark('fsmonitor'));
+    git(dir, 'config', 'filter.evil.clean', mark('clean'));
+    git(dir, 'config', 'filter.evil.required', 'true');
+    git(dir, 'config', 'diff.external', mark('external'));
+    git(dir, 'config', 'diff.evil.textconv', mark('textconv'));
+    await writeFile(join(dir, '.gitattributes'), '*.ts filter=evil diff=evil\n');
+    // A changed file whose stat no longer matches the index: git must read it, through the filter.
+    await writeFile(join(dir, 'src', 'a.ts'), 'export const a = 3;\n');
+    const ev = await probe().capture(dir);
+    expect(ev).toMatchObject({ status: 'ok', dirty: true });
+    expect(ev.changed).toContain('src/a.ts');
+    expect(ev.diffstat).toMatch(/src\/a\.ts/);
+    expect((await readdir(marks)).sort()).toEqual([]);
+    // A filter added to the config later is emptied too.
+    git(dir, 'config', 'filter.later.clean', mark('later'));
+    await writeFile(join(dir, '.gitattributes'), '*.ts filter=later\n');
+    await writeFile(join(dir, 'src', 'a.ts'), 'export const a = 4;\n');
+    await probe().capture(dir);
+    expect(await readdir(marks)).toEqual([]);
   });
 });

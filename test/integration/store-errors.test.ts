@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { appendFile, chmod, mkdir, rm } from 'node:fs/promises';
+import { appendFile, chmod, mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunningDaemon } from '../daemon-harness.js';
 import { startDaemon } from '../daemon-harness.js';
-import { copyFixture, readLines, tempDir, testEnv, waitFor } from '../helpers.js';
+import { copyFixture, readLines, runCli, tempDir, testEnv, waitFor } from '../helpers.js';
 
 /**
  * A full disk or a read-only store never loses a turn: the failed build leaves the previous
@@ -74,6 +74,39 @@ describe('store write failures', () => {
     } finally {
       await d.kill('SIGTERM');
     }
+  });
+
+  it.skipIf(!mounted)('never renames a file the disk took only part of into place', async () => {
+    const root = join(store, 'partial');
+    await mkdir(root);
+    const env = testEnv({ HANDOFFS_ROOT: root });
+    const work = tempDir('handoff-work-');
+    const turn = (n: number): string => `${JSON.stringify({ type: 'user', uuid: `u${n}`, sessionId: 's', cwd: '/home/dev/uploader', message: { role: 'user', content: `request ${n}: ${'please change the report layout '.repeat(20)}` } })}\n`;
+    const src = join(work, 'partial.jsonl');
+    await appendFile(src, Array.from({ length: 60 }, (_, i) => turn(i)).join(''));
+    expect((await runCli(['build', src], { env })).code).toBe(0);
+    // The disk is filled but for a few blocks: fewer than the renders take, more than nothing,
+    // so a write is taken in part before the next one fails.
+    const filler = join(store, 'filler-partial');
+    try {
+      execFileSync('dd', ['if=/dev/zero', `of=${filler}`, 'bs=4k'], { stdio: 'ignore' });
+    } catch {
+      // dd stops at a full disk
+    }
+    execFileSync('truncate', ['-s', '-24K', filler]);
+    await appendFile(src, turn(100));
+    const second = await runCli(['build', src], { env });
+    await rm(filler);
+    const folder = join(root, 'projects', 'uploader');
+    const dir = join(folder, (await readdir(folder, { withFileTypes: true })).find((d) => d.isDirectory())?.name ?? '');
+    for (const name of ['HANDOFF.llm.json', 'HANDOFF.summary.json', 'manifest.json']) {
+      const text = await readFile(join(dir, name), 'utf8');
+      expect(() => JSON.parse(text), `${name} after a build that ${second.code === 0 ? 'succeeded' : 'failed'}`).not.toThrow();
+    }
+    expect(second.code === 0 || /ENOSPC/.test(second.err)).toBe(true);
+    // With the space back, the session verifies and catches up.
+    expect((await runCli(['build', src], { env })).code).toBe(0);
+    expect((await runCli(['verify', '--all'], { env })).code).toBe(0);
   });
 
   // Root ignores file modes, so a read-only folder cannot be simulated for root: skipped there.

@@ -117,3 +117,12 @@ describe('a large answer written in pieces', () => {
     expect([...jsonPieces([1, 'two', { three: 3 }])].join('')).toBe(JSON.stringify([1, 'two', { three: 3 }]));
   });
 });
+
+describe('a transcript that goes away while it is read', () => {
+  it('stops the read with the file named and why, not as a bug of handoffd', async () => {
+    const path = join(tempDir('handoff-read-'), 'deleted.jsonl');
+    const read = readNewLines(path, { offset: 0, lines: 0 }, initialState(), createHash('sha256'), { maxLineBytes: 64 << 20, allowBadLines: false, final: false, ingest: { redactor: new Redactor() } }, () => undefined);
+    await expect(read).rejects.toMatchObject({ code: 'HANDOFF_ERR_SOURCE', message: `${path}: cannot read transcript (it went away while the build read it): no such file` });
+    await expect(read).rejects.toHaveProperty('hint', expect.stringMatching(/deleted or moved while it was read/));
+  });
+});
