@@ -11,7 +11,7 @@ import { NotFoundError, SourceError } from '../errors.js';
 import { listDir, removeEmptyDir, removeFile } from '../store/files.js';
 import type { IndexStore } from '../store/index-store.js';
 import type { Layout } from '../store/layout.js';
-import { STATE_FILE_RE } from '../store/layout.js';
+import { FILES, STATE_FILE_RE } from '../store/layout.js';
 import type { Manifest } from '../store/manifest.js';
 import { seal, stateBehind } from '../store/manifest.js';
 import { AppendBuffer } from './append.js';
@@ -81,6 +81,13 @@ export class Engine {
     const req = this.cleaner.request(reqIn);
     const ctx = await openSource(req);
     let dir = req.session === undefined ? this.memory.dirOf(ctx.path) : undefined;
+    // A session folder deleted under a live session (by hand, by a cleanup tool): what memory
+    // holds of it would be appended to a new, empty folder, its earlier turns lost. It is located
+    // again, and built from the transcript's start when its folder is not found.
+    if (dir !== undefined && !existsSync(join(dir, FILES.manifest))) {
+      this.memory.forget(ctx.path);
+      dir = undefined;
+    }
     let ident: Identity | null = null;
     let peeked: Peek | null = null;
     if (dir === undefined) {

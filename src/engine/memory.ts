@@ -88,7 +88,7 @@ export class EngineMemory {
   /** After a commit: the folder, the state (handed over: the build is done with it) and the running digest of the bytes read. */
   remember(path: string | null, dir: string, manifest: Manifest, state: SessionState, hash: Hash | null, offset: number, rawSha: string): void {
     if (path !== null) this.located.set(path, dir);
-    if (hash !== null) this.digests.remember(`${dir}\0raw`, hash, offset, rawSha);
+    if (hash !== null) this.digests.remember(`${dir}\0raw`, hash, offset, rawSha, path ?? undefined);
     this.put(dir, manifest, state);
   }
 
