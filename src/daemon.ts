@@ -880,7 +880,7 @@ export class Daemon {
       watch: byRoot,
       files,
       sessions: newestFirst,
-      queue: { waiting: this.scheduler.waiting, running: this.scheduler.current, live_waiting: this.scheduler.liveWaiting, in_workers: this.scheduler.workerKeys },
+      queue: { waiting: this.scheduler.waiting, running: this.scheduler.current === INDEX_KEY ? 'INDEX.json' : this.scheduler.current, live_waiting: this.scheduler.liveWaiting, in_workers: this.scheduler.workerKeys },
       backfill: { ...this.backfill },
       errors: [...this.errors],
       unknown_types: unknown,

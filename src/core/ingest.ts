@@ -86,11 +86,27 @@ function headAndTail(v: string): string {
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/;
 
+/**
+ * The longest text a line's string is redacted whole at: a longer one (a line of tens of MB is
+ * valid JSON up to `max_line_bytes`) is read as its first 768 Ki and last 256 Ki characters around
+ * a note, cut where no credential is split. Every store keeps far less of a text than this (a
+ * timeline line 600 characters, a tool output's fact 4,000); what it bounds is the time one line
+ * holds the daemon's thread, which grew with the line (50 MB: 17 to 30 s, the socket unanswered).
+ */
+const TEXT_READ_CHARS = 1 << 20;
+
+function bounded(v: string): string {
+  if (v.length <= TEXT_READ_CHARS) return v;
+  const head = headEnd(v, (TEXT_READ_CHARS * 3) / 4);
+  const tail = tailStart(v, TEXT_READ_CHARS / 4);
+  return `${v.slice(0, head)}\n[… ${tail - head} characters not read: a text this long is read as its head and tail …]\n${v.slice(tail)}`;
+}
+
 /** Redacts every string an observation carries before anything is kept. */
 function sanitize(obs: Observation, st: SessionState, redactor: Redactor): void {
   // Control sequences go first, so none can split a credential the redactor must see whole.
   const clean = (v: string): string => {
-    const r = redactor.redact(stripControls(v));
+    const r = redactor.redact(stripControls(bounded(v)));
     st.redactions += r.count;
     return r.text;
   };

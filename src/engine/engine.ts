@@ -190,7 +190,7 @@ export class Engine {
       await removeEmptyDir(dir);
       await removeEmptyDir(dirname(dir));
       if (read.corrupt) throw read.corrupt;
-      throw noTurns(ctx, read);
+      throw noTurns(ctx, read, state.oversized, this.deps.config.options.capture.max_line_bytes);
     }
     const now = this.deps.now().toISOString();
     const where = { project: choice.project, projectSource: choice.source, dirName };

@@ -114,12 +114,14 @@ export async function readTextFile(path: string): Promise<Buffer> {
 }
 
 /** Why no turn came out of a new transcript, and what to do: never `--final` to a build that had it. */
-export function noTurns(ctx: Ctx, read: ReadResult): NoTurnsError {
+export function noTurns(ctx: Ctx, read: ReadResult, oversized = 0, maxLineBytes = 0): NoTurnsError {
   const final = ctx.req.final === true;
   const waiting = read.pendingBytes > 0 ? ` (${read.pendingBytes} bytes of an unfinished last line ${final ? 'do not parse as JSON' : 'wait for their newline'})` : '';
+  // Lines longer than capture.max_line_bytes are skipped unread: said, with the setting that skips them.
+  const skipped = oversized > 0 ? `; ${oversized} line(s) longer than capture.max_line_bytes (${maxLineBytes} bytes) were skipped unread` : '';
   const notTranscript = 'check that this is a Claude Code, Codex, JSONL or role-marked text transcript (`--harness` forces a reader)';
-  return new NoTurnsError(`${ctx.path}: no turn parsed from ${read.lines} line(s)${waiting}`, {
-    hint: read.pendingBytes === 0 || final ? notTranscript : 'if that last line is complete, `--final` takes it; otherwise wait for the agent to finish writing it',
+  return new NoTurnsError(`${ctx.path}: no turn parsed from ${read.lines} line(s)${waiting}${skipped}`, {
+    hint: oversized > 0 ? 'raise capture.max_line_bytes in the config to read such lines (docs/CONFIG.md), or remove them' : read.pendingBytes === 0 || final ? notTranscript : 'if that last line is complete, `--final` takes it; otherwise wait for the agent to finish writing it',
     details: { file: ctx.path, lines: read.lines },
   });
 }

@@ -127,6 +127,17 @@ describe('handoff build', () => {
     expect(m.watermark).toBe(2);
   });
 
+  it('says that lines longer than capture.max_line_bytes were skipped when they leave no turn, and how to read them', async () => {
+    const { env, work } = await setup();
+    await writeFile(join(work, 'handoff.config.json'), JSON.stringify({ capture: { max_line_bytes: 1024 } }));
+    const src = join(work, 'long.jsonl');
+    await writeFile(src, `${JSON.stringify({ type: 'user', sessionId: 's', message: { role: 'user', content: 'x'.repeat(4096) } })}\n`);
+    const r = await runCli(['build', src], { env, cwd: work });
+    expect(r.code).not.toBe(0);
+    expect(r.err).toContain('no turn parsed from 1 line(s); 1 line(s) longer than capture.max_line_bytes (1024 bytes) were skipped unread');
+    expect(r.err).toContain('raise capture.max_line_bytes');
+  });
+
   it('exits 2 on an invalid config, naming the file, the JSON pointer and the fix', async () => {
     const { env, work } = await setup();
     const cfg = join(work, 'handoff.config.json');

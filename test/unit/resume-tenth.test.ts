@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decideOutcome } from '../../src/core/outcome.js';
 import { sections } from '../../src/core/quality.js';
+import { ingestText, jsonl } from './ingest-helper.js';
 import { built } from './ledger-helper.js';
 
 /**
@@ -78,5 +79,21 @@ describe('changed files beyond the table', () => {
     const md = built(user('u1', 'Write the files'), ...writes, say('a1', 'Done.')).md;
     const repo = sections(md).get('Repository Evidence') ?? '';
     expect(repo).toContain('4 more (1 of them outside `/nonexistent/w`), each with its lines in HANDOFF.summary.json: `src/f3.ts`, `src/f2.ts`, `src/f1.ts`, `/home/dev/.agent/memory/notes.md`.');
+  });
+});
+
+describe('a text of millions of characters', () => {
+  it('is read as its head and tail around a note, its credentials removed in both', () => {
+    const token = 'ghp_Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2Y';
+    const text = `start ${token} ${'lorem ipsum '.repeat(200_000)} end ${token} done`;
+    const records = [user('u1', 'Print the log'), say('a1', text)];
+    const turn = ingestText(jsonl(...records)).turns[1]?.text ?? '';
+    expect(turn.length).toBeLessThanOrEqual((1 << 20) + 200);
+    expect(turn).toMatch(/^start \[REDACTED:github_token\] lorem/);
+    expect(turn).toMatch(/\n\[… \d+ characters not read: a text this long is read as its head and tail …\]\n/);
+    expect(turn).toMatch(/end \[REDACTED:github_token\] done$/);
+    const { md, llm } = built(...records);
+    expect(JSON.stringify(llm)).not.toContain('Ab1Cd2Ef3Gh4');
+    expect(md).not.toContain('Ab1Cd2Ef3Gh4');
   });
 });
