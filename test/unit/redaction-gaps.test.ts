@@ -28,6 +28,13 @@ describe('credentials the redactor now removes', () => {
     ['a GitHub token glued to a word', 'build 1ghp_Wq3Er7Ty1Ui5Op9As3Df7Gh1Jk5Lz9Xc3Vb7N done', 'Wq3Er7Ty1Ui5Op9As3Df7Gh1Jk5Lz9Xc3Vb7N'],
     ['a header with the key alone', 'curl -H "Authorization: dFIuxTPuNP808jZ7Kq2Lm5Nb8Vc1Xz4Wa7Sd0Fg3" https://api.example.com', 'dFIuxTPuNP808jZ7Kq2Lm5Nb8Vc1Xz4Wa7Sd0Fg3'],
     ["a repository secret's body", 'gh secret set DEPLOY_KEY --body g1gEZEXRBzm14PCWxK7q', 'g1gEZEXRBzm14PCWxK7q'],
+    ['a token piped to gh auth login', 'echo Tz4Xc8Vb2Nm6Lk0Jh3 | gh auth login --with-token', 'Tz4Xc8Vb2Nm6Lk0Jh3'],
+    ["az login's password", 'az login -u admin@example.com -p Qw8Er4Ty2Ui6Op0As', 'Qw8Er4Ty2Ui6Op0As'],
+    ["twine's password", 'twine upload -u __token__ -p Zx3Cv7Bn1Mq5Wl9Ek dist/*', 'Zx3Cv7Bn1Mq5Wl9Ek'],
+    ["ssh-keygen's passphrase", 'ssh-keygen -t ed25519 -N "Hy6Gt2Fr8De4Sw0Aq" -f key', 'Hy6Gt2Fr8De4Sw0Aq'],
+    ["lftp's password", 'lftp -u deploy,Kj7Hg3Fd9Sa5Lp1Mo ftp.example.com', 'Kj7Hg3Fd9Sa5Lp1Mo'],
+    ["sqlplus's password", 'sqlplus scott/Tg5Yh1Uj7Ik3Ol9Pm@orcl', 'Tg5Yh1Uj7Ik3Ol9Pm'],
+    ['a vault token', 'vault login s.Rt6Yu2Io8Pa4Sd0Fg', 'Rt6Yu2Io8Pa4Sd0Fg'],
     ['a token split by a zero-width space', 'export T=ghp_Ab1Cd2Ef3Gh4Ij5Kl6\u200bMn7Op8Qr9St0Uv1Wx2Yz', 'Mn7Op8Qr9St0'],
   ];
   for (const [what, text, secret] of cases) {
@@ -46,6 +53,8 @@ describe('look-alikes that stay', () => {
     ['a test vector of digits', '"private_key_hex": "0808080808080808080808080808080808080808080808080808080808080808"'],
     ['a secret listed without its body', 'gh secret set DEPLOY_KEY < key.txt'],
     ['a comparison', 'if password == "Xq8Lw2Nz5Rt9Vb3Mk7Pd" then'],
+    ['a key made without a passphrase', "ssh-keygen -t ed25519 -N '' -f key"],
+    ['a vault login by method', 'vault login -method=oidc role=dev'],
   ];
   for (const [what, text] of cases) {
     it(`keeps ${what}`, () => {
