@@ -456,7 +456,7 @@ function askedBefore(l: Ledger, req: RequestRecord): string {
     const reply = (l.said ?? []).filter((m) => m.line > earlier.line && m.line < until).pop();
     if (reply === undefined) return '';
     const same = requestWords(earlier.text) === words ? 'was the same request' : 'began with the same words';
-    return `. The request at line ${earlier.line} ${same}, and the agent replied to it at line ${reply.line}, before this one was made`;
+    return `. The request at line ${earlier.line} ${same}, and the agent replied to it at line ${reply.line}, before this one was made: ${quote(reply.text, 160)}`;
   }
   return '';
 }

@@ -152,6 +152,14 @@ function cleanDeep(v: object, clean: (s: string) => string, depth: number): unkn
   return out;
 }
 
+/** Whether time `a` is before time `b`: as text when both are UTC ISO 8601 of one shape (nearly always), else as dates. */
+function earlier(a: string, b: string): boolean {
+  if (a.length === b.length && a.endsWith('Z') && b.endsWith('Z')) return a < b;
+  const ta = Date.parse(a);
+  const tb = Date.parse(b);
+  return Number.isFinite(ta) && Number.isFinite(tb) ? ta < tb : false;
+}
+
 /** Distinct unknown record types kept per session; the rest count as `(other)`. */
 const MAX_UNKNOWN_TYPES = 100;
 
@@ -222,8 +230,11 @@ export function ingestLine(st: SessionState, line: RawLine, opts: IngestOptions)
     st.unknownTypes[key] = (st.unknownTypes[key] ?? 0) + 1;
   }
   if (obs.ts !== null) {
-    st.meta.firstTs ??= obs.ts;
-    st.meta.lastTs = obs.ts;
+    // The earliest and the latest time, not the first and last line's: records are not always
+    // written in time order (Claude Code writes a session's leading summaries and notes after
+    // lines they precede).
+    if (st.meta.firstTs === undefined || earlier(obs.ts, st.meta.firstTs)) st.meta.firstTs = obs.ts;
+    if (st.meta.lastTs === undefined || !earlier(obs.ts, st.meta.lastTs)) st.meta.lastTs = obs.ts;
   }
   for (const fact of obs.facts) applyFact(st, fact, seq, main, line.index + 1, obs.ts ?? undefined);
   if (isBlank(obs.text) || seq <= st.watermark) {

@@ -62,7 +62,7 @@ describe('a request asked again', () => {
     ).md;
     const next = sections(md).get('Next Action') ?? '';
     expect(next).toContain("Continue the user's last request, which the agent was still working on (line 3: «help me apply for the engineering grant by the foundation»)");
-    expect(next).toContain('The request at line 1 began with the same words, and the agent replied to it at line 2, before this one was made');
+    expect(next).toContain('The request at line 1 began with the same words, and the agent replied to it at line 2, before this one was made: «Here is the application: title, one-liner, milestones …»');
   });
 
   it('says nothing of a short request, or of one never answered', () => {
@@ -95,5 +95,13 @@ describe('a text of millions of characters', () => {
     const { md, llm } = built(...records);
     expect(JSON.stringify(llm)).not.toContain('Ab1Cd2Ef3Gh4');
     expect(md).not.toContain('Ab1Cd2Ef3Gh4');
+  });
+});
+
+describe('the times a session spans', () => {
+  it('are its earliest and latest, whatever order its lines were written in', () => {
+    const at = (ts: string, r: Record<string, unknown>): Record<string, unknown> => ({ ...r, timestamp: ts });
+    const { md } = built(at('2026-04-26T10:00:05.541Z', user('u1', 'Explain the layout')), at('2026-04-26T10:00:01.529Z', say('a1', 'It is a grid.')), at('2026-04-26T10:00:03.000Z', user('u2', 'Thanks')));
+    expect(md).toContain('first_turn_at: 2026-04-26T10:00:01.529Z\nlast_turn_at: 2026-04-26T10:00:05.541Z');
   });
 });
