@@ -1,6 +1,7 @@
 import type { GitEvidence } from './evidence.js';
 import type { Pressure } from './pressure.js';
 import { listingAfterLastCommit, openFailures } from './ledger.js';
+import { heldKey } from './paths.js';
 import { checkTargets, commandKey } from './shell.js';
 import type { CheckTarget } from './shell.js';
 import type { CheckRun, Contradiction, FailureEntry, Ledger, RequestRecord } from './ledger.js';
@@ -123,6 +124,8 @@ export interface Analysis {
   filesChanged: FileChange[];
   filesChangedTotal: number;
   filesNotChanged: { path: string; line: number; reason: string }[];
+  /** Writes that failed and whose file was written after them (a patch that failed, then applied): each with its later write's line. */
+  filesRedone: { path: string; line: number; at: number }[];
   unreadableWrites: number;
   /** Tool results the transcript's publisher redacted whole, when any: "N tool result(s), the first at line X". A failure among them does not show. */
   hiddenResults: string;
@@ -434,6 +437,17 @@ function statedNextStep(text: string): string | null {
 function lastRequest(st: SessionState): RequestRecord | null {
   const rs = st.ledger.requests.filter((r) => r.kind !== 'answer');
   return rs[rs.length - 1] ?? null;
+}
+
+/** The failed writes whose file was written after them, the latest failure of each file. */
+function redone(l: Ledger): Analysis['filesRedone'] {
+  const out = new Map<string, { path: string; line: number; at: number }>();
+  for (const f of l.writeFailures ?? []) {
+    const key = heldKey(l.changed, f.path);
+    const later = key === undefined ? undefined : l.changed[key];
+    if (later !== undefined && later.line > f.line) out.set(key as string, { path: key as string, line: f.line, at: later.line });
+  }
+  return [...out.values()];
 }
 
 /** A request's words for comparing: letter case, spacing and closing punctuation set aside. */
@@ -778,6 +792,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     filesChanged,
     filesChangedTotal: l.changedTotal,
     filesNotChanged: Object.entries(l.notChanged).map(([path, f]) => ({ path, line: f.line, reason: f.reason })),
+    filesRedone: redone(l),
     unreadableWrites: l.unreadableWrites,
     hiddenResults,
     hiddenCommands: hidden,

@@ -135,6 +135,8 @@ export interface Ledger {
   changed: Record<string, { line: number; how: WriteHow; tool: string; subagent?: boolean; what?: string[]; first?: number; writes?: number; event?: true }>;
   changedTotal: number;
   notChanged: Record<string, { line: number; reason: string }>;
+  /** The latest writes that failed, whether or not the file was written later (the handoff says which were). */
+  writeFailures?: { path: string; line: number }[];
   unreadableWrites: number;
   /** Shell calls whose command the transcript does not hold (redacted arguments): how many, and the first's line. */
   hiddenCommands?: { count: number; first: number };
@@ -870,8 +872,12 @@ function noteFormatting(l: Ledger, call: CallRecord, r: ResultInput, out: string
   if (paths.length > 0 || count > 0) delete l.wouldReformat;
 }
 
+/** How many failed writes are kept, the latest. */
+const WRITE_FAILURES = 20;
+
 /** A write that did not happen; a later failure does not undo an earlier change. */
 export function markNotChanged(l: Ledger, path: string, line: number, reason: string): void {
+  push((l.writeFailures ??= []), { path, line }, WRITE_FAILURES);
   if (heldKey(l.changed, path) !== undefined) return;
   l.notChanged[heldKey(l.notChanged, path) ?? path] = { line, reason };
   trim(l.notChanged, LEDGER_LIMITS.FILES);

@@ -105,3 +105,37 @@ describe('the times a session spans', () => {
     expect(md).toContain('first_turn_at: 2026-04-26T10:00:01.529Z\nlast_turn_at: 2026-04-26T10:00:05.541Z');
   });
 });
+
+describe('a write that failed and was made after', () => {
+  it('is said beside "Writes that did not happen", with its line and the later write', () => {
+    const md = built(
+      user('u1', 'Add the flag'),
+      call('w1', 'Edit', { file_path: '/nonexistent/w/src/a.ts', old_string: 'a', new_string: 'b' }),
+      result('w1', '<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>', { is_error: true }),
+      call('r1', 'Read', { file_path: '/nonexistent/w/src/a.ts' }),
+      result('r1', '     1→a'),
+      call('w2', 'Edit', { file_path: '/nonexistent/w/src/a.ts', old_string: 'a', new_string: 'b' }),
+      result('w2', 'The file /nonexistent/w/src/a.ts has been updated.'),
+      say('a1', 'Done.'),
+    ).md;
+    const repo = sections(md).get('Repository Evidence') ?? '';
+    expect(repo).toContain('### Writes that did not happen\n\nNone left undone. *verified* — 1 write(s) failed and the file was written after (the failure\'s line → the file\'s latest write), latest first: `src/a.ts` 3 → 7.');
+  });
+});
+
+describe("a Codex patch that did not apply", () => {
+  it('is a write that did not happen, though Codex gives it no exit code', () => {
+    const at = '2026-04-26T10:00:00Z';
+    const item = (payload: Record<string, unknown>): Record<string, unknown> => ({ timestamp: at, type: 'response_item', payload });
+    const md = built(
+      { timestamp: at, type: 'session_meta', payload: { id: 'c-1', cwd: '/nonexistent/w', cli_version: '0.125.0' } },
+      item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Rename the title' }] }),
+      item({ type: 'custom_tool_call', name: 'apply_patch', call_id: 'p1', input: '*** Begin Patch\n*** Update File: /nonexistent/w/app/layout.tsx\n@@\n-old\n+new\n*** End Patch' }),
+      item({ type: 'custom_tool_call_output', call_id: 'p1', output: 'apply_patch verification failed: Failed to find expected lines in /nonexistent/w/app/layout.tsx:\nold' }),
+      item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'The patch did not apply.' }] }),
+    ).md;
+    const repo = sections(md).get('Repository Evidence') ?? '';
+    expect(repo).toContain('### Writes that did not happen\n\n*verified* — attempted, never changed afterwards');
+    expect(repo).toContain('`app/layout.tsx` (line 4): the tool reported an error: apply_patch verification failed');
+  });
+});

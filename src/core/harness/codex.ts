@@ -177,6 +177,8 @@ function planItems(plan: unknown): TodoItem[] | undefined {
 
 const mirrorKey = (text: string): string => text.replace(/\s+/g, ' ').trim().slice(0, 120);
 const mirrorDigest = (key: string): string => `${key.length}:${sha256Hex(key)}`;
+/** What Codex answers a patch it could not apply with (it gives no exit code for a patch). */
+const PATCH_FAILED = /^(?:apply_patch verification failed|Failed to apply patch)\b/;
 const askKey = (id: string): string => `ask:${sha256Hex(id).slice(0, 32)}`;
 const DIGEST = /^(\d+):[0-9a-f]{64}$/;
 
@@ -387,6 +389,10 @@ function readItem(p: Record<string, unknown>, obs: Observation, st: CodexState):
         // The user declined the call when Codex asked: it did not run, and nothing it would write was written.
         fact.ok = false;
         fact.denied = 'rejected by the user';
+        obs.tool.ok = false;
+      } else if (PATCH_FAILED.test(obs.text)) {
+        // A patch Codex could not apply (its lines were not found): none of its files changed.
+        fact.ok = false;
         obs.tool.ok = false;
       }
       obs.facts.push(fact);

@@ -399,9 +399,10 @@ function jobs(a: Analysis, level: Level): string {
 
 /**
  * `short`: past the last budget level, Files changed lists its latest MD.FILES_SHORT, and destructive commands are not quoted.
- * `names`: room (in characters) for the names of the changed files its table leaves out.
+ * `names`: room (in characters) for the names of the changed files its table leaves out; `redone`:
+ * say which writes failed and were made after (both in the room the budget leaves).
  */
-function repoEvidence(r: RenderInput, a: Analysis, files: number = MD.FILES, short = false, names = 0): string {
+function repoEvidence(r: RenderInput, a: Analysis, files: number = MD.FILES, short = false, names = 0, redone = false): string {
   const g = r.git;
   const out: string[] = [];
   const recorded = recordedBranch(r, a);
@@ -427,7 +428,7 @@ function repoEvidence(r: RenderInput, a: Analysis, files: number = MD.FILES, sho
     if (seen !== null) out.push(seen);
   }
   const base = pathsBase(r.state.meta);
-  out.push(filesChanged(a, base, files, names), filesNotChanged(a, base), commits(a));
+  out.push(filesChanged(a, base, files, names), filesNotChanged(a, base, redone), commits(a));
   if (recorded !== null) out.push(recorded);
   const allowed = permissions(r, short);
   if (allowed !== null) out.push(allowed);
@@ -582,12 +583,27 @@ function moreFiles(hidden: readonly FileChange[], total: number, cwd: string | u
   return `${total} more${where}, each with its lines in HANDOFF.summary.json${names.length === 0 ? '.' : `: ${names.join(', ')}${rest > 0 ? `, and ${rest} more` : ''}.`}`;
 }
 
-function filesNotChanged(a: Analysis, cwd: string | undefined): string {
+/** Writes that failed and were made later, at most this many named. */
+const REDONE_SHOWN = 3;
+
+/** `withRedone`: also the writes that failed and were made after (in the room the budget leaves). */
+function filesNotChanged(a: Analysis, cwd: string | undefined, withRedone: boolean): string {
   const fs = a.filesNotChanged.slice(-MD.FILES);
+  const redone = withRedone ? redoneWrites(a, cwd) : '';
   if (fs.length === 0 && a.unreadableWrites > 0) return `### Writes that did not happen\n\n${label('unknown')} — none can be read: ${a.unreadableWrites} apply_patch call(s) have paths the transcript's publisher redacted, and whether each applied is not known.`;
-  if (fs.length === 0) return `### Writes that did not happen\n\n${NONE}`;
+  if (fs.length === 0) return `### Writes that did not happen\n\n${redone === '' ? NONE : `None left undone. ${redone}`}`;
   const { shown, from } = shortPaths(fs.map((f) => f.path), cwd);
-  return `### Writes that did not happen\n\n${label('verified')} — attempted, never changed afterwards${from}:\n\n${bullets(fs.map((f, i) => `${path(shown[i] as string)} (line ${f.line}): ${oneLine(f.reason, 200)}`))}`;
+  return `### Writes that did not happen\n\n${label('verified')} — attempted, never changed afterwards${from}:\n\n${bullets(fs.map((f, i) => `${path(shown[i] as string)} (line ${f.line}): ${oneLine(f.reason, 200)}`))}${redone === '' ? '' : `\n\n${redone}`}`;
+}
+
+/** Writes that failed and whose files were written later: not undone, but a successor retrying the same change should know. */
+function redoneWrites(a: Analysis, cwd: string | undefined): string {
+  const rs = a.filesRedone;
+  if (rs.length === 0) return '';
+  const listed = rs.slice(-REDONE_SHOWN).reverse();
+  const { shown } = shortPaths(listed.map((r) => r.path), cwd);
+  const more = rs.length > listed.length ? `, and ${rs.length - listed.length} more` : '';
+  return `${label('verified')} — ${rs.length} write(s) failed and the file was written after (the failure's line → the file's latest write), latest first: ${listed.map((r, i) => `${path(shown[i] as string)} ${r.line} → ${r.at}`).join(', ')}${more}.`;
 }
 
 /** Commands that destroyed what cannot be read back: said only when there was one. */
@@ -835,16 +851,27 @@ export function renderHandoffMd(r: RenderInput, a: Analysis): string {
     fixed.requests = requests(a, r.parentSession, r, false, MD.REQUESTS_TAIL_SHORT, MD.REQUEST_CHARS_SHORT);
     parts = levelParts(fixed, a, level);
   }
-  const md = renderAt(fixed, parts);
-  // The changed files the table has no row for are named in what room is left: they give up
-  // nothing else a budget level keeps.
+  // What room is left takes, in turn, the writes that failed and were made after, and the names
+  // of the changed files the table has no row for: neither gives up anything a budget level keeps.
+  const files = shortFiles ? MD.FILES_SHORT : MD.FILES;
+  let md = renderAt(fixed, parts);
+  let redone = false;
+  const fits = (text: string): boolean => Buffer.byteLength(text) <= MD_BYTES;
+  if (a.filesRedone.length > 0) {
+    const tail = fixed.tail[1] as string;
+    fixed.tail[1] = section('Repository Evidence', repoEvidence(r, a, files, shortFiles, 0, true));
+    const next = renderAt(fixed, parts);
+    if (fits(next)) {
+      md = next;
+      redone = true;
+    } else fixed.tail[1] = tail;
+  }
   const room = MD_BYTES - Buffer.byteLength(md) - 80;
-  const rows = Math.min(a.filesChanged.length, shortFiles ? MD.FILES_SHORT : MD.FILES);
-  if (a.filesChangedTotal <= rows || room < 40) return md;
-  fixed.tail[1] = section('Repository Evidence', repoEvidence(r, a, shortFiles ? MD.FILES_SHORT : MD.FILES, shortFiles, room));
+  if (a.filesChangedTotal <= Math.min(a.filesChanged.length, files) || room < 40) return md;
+  fixed.tail[1] = section('Repository Evidence', repoEvidence(r, a, files, shortFiles, room, redone));
   const named = renderAt(fixed, parts);
   // Room is counted in characters, the budget in bytes: names of many bytes a character may not fit.
-  return Buffer.byteLength(named) <= MD_BYTES ? named : md;
+  return fits(named) ? named : md;
 }
 
 /** The rendered sections that every level shares, in order around the ones a level shortens. */
