@@ -295,7 +295,9 @@ export class GitProbe {
     const key = (await Promise.all(files.map((f) => stat(f).then((st) => `${f}:${st.mtimeMs}:${st.size}`, () => `${f}:-`)))).join('|');
     const known = this.filters.get(key);
     if (known !== undefined) return known;
-    const texts = await Promise.all(files.map((f) => readFile(f, 'utf8').catch(() => null)));
+    // A file that is not there holds no filter (a linked work tree's own folder has no config);
+    // one that cannot be read is asked about.
+    const texts = await Promise.all(files.map((f) => readFile(f, 'utf8').catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? '' : null))));
     let names: string[] = [];
     if (texts.some((t) => t === null || /\[\s*(?:filter|include)/i.test(t))) {
       const r = await git(['config', '--local', '--includes', '--name-only', '--get-regexp', '^filter\\.'], cwd, this.opts.timeoutMs);
