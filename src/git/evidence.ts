@@ -50,6 +50,8 @@ interface Run {
  * (filterArgs). The user's global and system config stay in force (git-lfs's filter is theirs).
  */
 const SAFE_CONFIG = ['-c', 'core.fsmonitor=false'];
+/** More filter drivers than this in a repository's own config, and its status is not asked (each costs four arguments). */
+const MAX_FILTERS = 64;
 
 function git(args: readonly string[], cwd: string, timeoutMs: number): Promise<Run> {
   return new Promise((resolve) => {
@@ -249,6 +251,7 @@ export class GitProbe {
     const top = loc.top;
     const { branch, head } = await this.headOf(cwd, loc.gitDir);
     const filters = await this.filterArgs(cwd, loc.gitDir);
+    if (filters === null) return gitUnavailable('error', "the repository's own config defines a filter git cannot be told to leave out (its name is not UTF-8, holds `=`, or there are hundreds): git is not run there", cwd, at);
     const status = await git([...filters, 'status', '--porcelain=v1', '-z', '--untracked-files=normal', '--ignore-submodules=all'], cwd, t);
     if (status.missing) return gitUnavailable('git-missing', 'git is not installed or not on PATH', cwd, at);
     if (status.timedOut) return gitUnavailable('timeout', `git status timed out after ${t} ms`, cwd, at);
@@ -285,7 +288,7 @@ export class GitProbe {
    * first, and git asked for the drivers (includes followed) only when it names a filter or an
    * include: most repositories cost no process. Remembered per repository while the capture is.
    */
-  private async filterArgs(cwd: string, gitDir: string): Promise<string[]> {
+  private async filterArgs(cwd: string, gitDir: string): Promise<string[] | null> {
     const common = await readFile(join(gitDir, 'commondir'), 'utf8').then(
       (d) => resolvePath(gitDir, d.trim()),
       () => gitDir,
@@ -301,8 +304,13 @@ export class GitProbe {
     let names: string[] = [];
     if (texts.some((t) => t === null || /\[\s*(?:filter|include)/i.test(t))) {
       const r = await git(['config', '--local', '--includes', '--name-only', '--get-regexp', '^filter\\.'], cwd, this.opts.timeoutMs);
-      names = [...new Set(r.stdout.split('\n').map((l) => /^filter\.(.+)\.[^.]+$/.exec(l.trim())?.[1]).filter((n): n is string => n !== undefined && !/[\s=]/.test(n)))];
+      if (!r.ok && r.code !== 1) return null; // 1: no filter is defined
+      names = [...new Set(r.stdout.split('\n').map((l) => /^filter\.(.+)\.[^.]+$/.exec(l.trim())?.[1]).filter((n): n is string => n !== undefined))];
     }
+    // A name git could not be told back (not UTF-8, which an argument of Node's cannot carry; a
+    // `=` or a line break, which end a `-c` key), or more than a config of one's own would hold:
+    // git is not run at all.
+    if (names.length > MAX_FILTERS || names.some((n) => !/^[\w.+@/ -]{1,200}$/.test(n))) return null;
     const args = names.flatMap((n) => ['-c', `filter.${n}.clean=`, '-c', `filter.${n}.smudge=`, '-c', `filter.${n}.process=`, '-c', `filter.${n}.required=false`]);
     // A config that includes others is asked about every time: what it includes may change unseen.
     if (texts.some((t) => t !== null && /\[\s*include/i.test(t))) return args;

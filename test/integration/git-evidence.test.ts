@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { watch } from 'node:fs';
-import { mkdir, readdir, rm, symlink, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BACKFILL_REUSE_MS, discover, GitProbe, readHead } from '../../src/git/evidence.js';
@@ -207,6 +207,18 @@ describe('repository evidence', () => {
     await writeFile(join(dir, '.gitattributes'), '*.ts filter=later\n');
     await writeFile(join(dir, 'src', 'a.ts'), 'export const a = 4;\n');
     await probe().capture(dir);
+    expect(await readdir(marks)).toEqual([]);
+  });
+
+  it("is not asked at all where a filter's name cannot be passed back to git (not UTF-8), and says why", async () => {
+    const dir = await repo();
+    const marks = tempDir('handoff-pwned-');
+    await writeFile(join(dir, '.gitattributes'), Buffer.concat([Buffer.from('*.ts filter='), Buffer.from([0xff]), Buffer.from('\n')]));
+    await appendFile(join(dir, '.git', 'config'), Buffer.concat([Buffer.from('[filter "'), Buffer.from([0xff]), Buffer.from(`"]\n\tclean = touch ${join(marks, 'clean')}; cat\n`)]));
+    await writeFile(join(dir, 'src', 'a.ts'), 'export const a = 5;\n');
+    const ev = await probe().capture(dir);
+    expect(ev).toMatchObject({ status: 'error', dirty: null });
+    expect(ev.reason).toMatch(/defines a filter git cannot be told to leave out/);
     expect(await readdir(marks)).toEqual([]);
   });
 });
