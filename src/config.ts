@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync,
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, parse as parsePath, resolve } from 'node:path';
+import { jsonErrorReason } from './core/ingest.js';
 import type { ErrorObject } from 'ajv';
 import type { PressureConfig } from './core/pressure.js';
 import type { RedactionPattern } from './core/redact.js';
@@ -159,7 +160,9 @@ function describeAjvError(file: string, e: ErrorObject): ConfigError {
   if (e.keyword === 'enum') expected = `one of ${JSON.stringify((e.params as { allowedValues?: unknown }).allowedValues)}`;
   else if (e.keyword === 'type') expected = `a value of type ${String((e.params as { type?: unknown }).type)}`;
   else expected = expected.replace(/^must (be |have |NOT have |match )?/, (_m, verb: string | undefined) => (verb === 'NOT have ' ? 'no ' : verb === 'have ' ? '' : ''));
-  const found = e.data === undefined ? '' : `, found ${JSON.stringify(e.data)?.slice(0, 80)}`;
+  // A pattern of one's own is what one means to keep secret (`acme-…`): never quoted back.
+  const secretish = pointer.startsWith('/redaction');
+  const found = e.data === undefined || secretish ? '' : `, found ${JSON.stringify(e.data)?.slice(0, 80)}`;
   return new ConfigError(`${file}: invalid config at ${pointer}: expected ${expected}${found}`, { hint: fix, details: { file, pointer } });
 }
 
@@ -232,7 +235,8 @@ function validateText(file: string, raw: string): FileConfig {
   try {
     data = JSON.parse(raw);
   } catch (e) {
-    throw new ConfigError(`${file}: invalid config at /: expected JSON, found a syntax error (${(e as Error).message})`, {
+    // V8's message quotes the text around the error, which may be a pattern of one's own: only where.
+    throw new ConfigError(`${file}: invalid config at /: expected JSON, found a syntax error (${jsonErrorReason(e)})`, {
       hint: 'fix the JSON syntax (a validator such as `node -e "JSON.parse(require(\'fs\').readFileSync(process.argv[1]))" FILE` shows where)',
       details: { file, pointer: '/' },
       cause: e,

@@ -138,6 +138,21 @@ describe('handoff build', () => {
     expect(r.err).toContain('raise capture.max_line_bytes');
   });
 
+  it("never quotes a redaction pattern of one's own back in a config error, nor the text around a JSON syntax error", async () => {
+    const { env, work } = await setup();
+    const cfg = join(work, 'handoff.config.json');
+    await writeFile(cfg, JSON.stringify({ redaction: { patterns: [{ name: 'acme', pattern: 'acme-internal-[0-9]{8}', flags: 'gi' }] } }));
+    const bad = await runCli(['config'], { env, cwd: work });
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain(`${cfg}: invalid config at /redaction/patterns/0`);
+    expect(bad.err).not.toContain('acme-internal');
+    await writeFile(cfg, '{"redaction": {"patterns": [{"name": "acme", "pattern": "acme-internal-[0-9]{8}",}]}}');
+    const syntax = await runCli(['config'], { env, cwd: work });
+    expect(syntax.code).toBe(2);
+    expect(syntax.err).toContain(`${cfg}: invalid config at /: expected JSON`);
+    expect(syntax.err).not.toContain('acme-internal');
+  });
+
   it('exits 2 on an invalid config, naming the file, the JSON pointer and the fix', async () => {
     const { env, work } = await setup();
     const cfg = join(work, 'handoff.config.json');

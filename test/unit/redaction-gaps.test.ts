@@ -35,6 +35,17 @@ describe('credentials the redactor now removes', () => {
     ["lftp's password", 'lftp -u deploy,Kj7Hg3Fd9Sa5Lp1Mo ftp.example.com', 'Kj7Hg3Fd9Sa5Lp1Mo'],
     ["sqlplus's password", 'sqlplus scott/Tg5Yh1Uj7Ik3Ol9Pm@orcl', 'Tg5Yh1Uj7Ik3Ol9Pm'],
     ['a vault token', 'vault login s.Rt6Yu2Io8Pa4Sd0Fg', 'Rt6Yu2Io8Pa4Sd0Fg'],
+    ['a name of one word (PostgreSQL)', 'PGPASSWORD=Lq4Wz8Xc2Vb6Nm0Kj psql -h db', 'Lq4Wz8Xc2Vb6Nm0Kj'],
+    ["Docker's identity token", '{"auths":{"registry.example.com":{"identitytoken":"Hb3Nj7Mk1Ol5Pa9Sd2Fg"}}}', 'Hb3Nj7Mk1Ol5Pa9Sd2Fg'],
+    ['a webhook secret of one word', 'WEBHOOKSECRET=Ty8Ui4Op0As6Df2Gh', 'Ty8Ui4Op0As6Df2Gh'],
+    ['a connection string password', 'Server=db;Database=app;Uid=sa;Pwd=Zx7Cv3Bn9Mq1We5Rt;', 'Zx7Cv3Bn9Mq1We5Rt'],
+    ["PHP's define with punctuation", "define('DB_PASSWORD', 'p@ss!W0rd#2024$x');", 'p@ss!W0rd#2024$x'],
+    ['openssl -k', 'openssl enc -aes-256-cbc -k Sd4Fg8Hj2Kl6Zx0Cv -in a -out b', 'Sd4Fg8Hj2Kl6Zx0Cv'],
+    ['curl --oauth2-bearer', 'curl --oauth2-bearer Qa5Ws9Ed3Rf7Tg1Yh https://api.example.com', 'Qa5Ws9Ed3Rf7Tg1Yh'],
+    ['a password piped to sudo -S', "echo 'Ik8Ol2Pa6Sd0Fg4Hj' | sudo -S apt install x", 'Ik8Ol2Pa6Sd0Fg4Hj'],
+    ['a PowerShell secure string', '$pw = ConvertTo-SecureString "Mn3Bv7Cx1Za5Lk9Jh" -AsPlainText -Force', 'Mn3Bv7Cx1Za5Lk9Jh'],
+    ['an AWS key after a shown colour', 'key: ^[[32mAKIAIOSFODNN7EXAMPLE^[[0m', 'IOSFODNN7EXAMPLE'],
+    ['a GitHub token with a suffix', 'cp ghp_Wq3Er7Ty1Ui5Op9As3Df7Gh1Jk5Lz9Xc3Vb7N_bak backup', 'Wq3Er7Ty1Ui5Op9As3Df7Gh1Jk5Lz9Xc3Vb7N'],
     ['a token split by a zero-width space', 'export T=ghp_Ab1Cd2Ef3Gh4Ij5Kl6\u200bMn7Op8Qr9St0Uv1Wx2Yz', 'Mn7Op8Qr9St0'],
   ];
   for (const [what, text, secret] of cases) {
@@ -55,6 +66,10 @@ describe('look-alikes that stay', () => {
     ['a comparison', 'if password == "Xq8Lw2Nz5Rt9Vb3Mk7Pd" then'],
     ['a key made without a passphrase', "ssh-keygen -t ed25519 -N '' -f key"],
     ['a vault login by method', 'vault login -method=oidc role=dev'],
+    ['the shell\'s working folder', 'PWD=/home/dev/project/src'],
+    ['a bypass flag', 'bypass=true'],
+    ['a compass heading', 'compass: northwest'],
+    ["getenv's default of a variable name", 'os.getenv("DB_PASSWORD", DEFAULT)'],
   ];
   for (const [what, text] of cases) {
     it(`keeps ${what}`, () => {

@@ -49,7 +49,11 @@ const RULES: readonly CommandRule[] = [
   rule('command_password', ['7z', '7za', '7zr'], `7z[ar]?${WORD_END}${REST}-p([^\\s'"\`;&|]{1,200})`),
   rule('command_password', ['smbclient', 'rpcclient', 'smbmap'], `(?:smbclient|rpcclient|smbmap)${WORD_END}${REST}(?:-U[ \\t]?|--user(?:name)?[ \\t=])['"]?[^\\s%'"]{1,100}%([^\\s'"]{1,200})`),
   rule('command_password', ['-pass'], `-pass(?:in|out|word)?[ \\t]+pass:([^\\s'"\`]{1,200})`),
-  rule('command_password', ['echo', 'printf'], `(?:echo|printf)[ \\t]+(?:-[a-zA-Z]{1,3}[ \\t]+){0,3}${ARG}[ \\t]*\\|[^\\n]{0,200}?(?:-stdin${WORD_END}|--with-token${WORD_END}|passwd[ \\t]+--stdin|chpasswd${WORD_END})`),
+  rule('command_password', ['echo', 'printf'], `(?:echo|printf)[ \\t]+(?:-[a-zA-Z]{1,3}[ \\t]+){0,3}${ARG}[ \\t]*\\|[^\\n]{0,200}?(?:-stdin${WORD_END}|--with-token${WORD_END}|sudo[ \\t]+(?:-[a-zA-Z]+[ \\t]+)*-[a-zA-Z]*S${WORD_END}|passwd[ \\t]+--stdin|chpasswd${WORD_END})`),
+  rule('command_password', ['openssl'], `openssl${WORD_END}${REST}-k[ \\t]+${ARG}`),
+  rule('bearer', ['curl'], `curl${WORD_END}${REST}--oauth2-bearer[ \\t=]+${ARG}`),
+  // PowerShell: ConvertTo-SecureString "…" -AsPlainText (the password in the clear, to be made a secure string).
+  rule('command_password', ['ConvertTo-SecureString', 'convertto-securestring'], `ConvertTo-SecureString[ \\t]+(?:-String[ \\t]+)?(?:'([^'\\n]{1,200})'|"([^"\\n]{1,200})")`, 'dyi'),
   rule('basic_auth', ['curl'], `curl${WORD_END}(?:[^\\n|;&]|\\\\\\n){0,400}?[ \\t](?:-u[ \\t]?|--user[ \\t=])(?:'[^':\\n]{0,100}:([^'\\n]{1,200})'|"[^":\\n]{0,100}:([^"\\n]{1,200})"|[^\\s:'"]{0,100}:([^\\s'"\`;&|]{1,200}))`),
   rule('bearer', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["']?(?:Bearer|Token|Bot|ApiKey|SSWS|Digest|token|bearer)[ \\t]+([A-Za-z0-9._~+/=-]{8,4096})`, 'dyi'),
   rule('basic_auth', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["']?Basic[ \\t]+([A-Za-z0-9+/]{8,4096}={0,2})`, 'dyi'),

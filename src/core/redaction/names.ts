@@ -28,8 +28,17 @@ const QUALIFIERS = new Set([
   // Which one of several: `DB_PASSWORD_PROD`, `GITHUB_TOKEN_RW`, `API_KEY_V2`, Rails' `SECRET_KEY_BASE`.
   'prod', 'production', 'staging', 'stage', 'stg', 'dev', 'development', 'test', 'testing', 'qa', 'uat', 'live', 'sandbox', 'local', 'rw', 'ro', 'readonly', 'readwrite', 'admin', 'root', 'primary', 'secondary', 'backup', 'main', 'base',
 ]);
-/** Shell variables whose names end in a secret word but hold none. */
-const NOT_SECRET_NAMES = new Set(['pwd', 'oldpwd']);
+/**
+ * Shell variables whose names end in a secret word but hold none. The shell's `PWD` is not one:
+ * its value is a path (kept as one), while `Pwd=…;` in a connection string is a password.
+ */
+const NOT_SECRET_NAMES = new Set(['oldpwd']);
+/**
+ * Secret words a name may end in with no separator before them (`PGPASSWORD`, `identitytoken`,
+ * `WEBHOOKSECRET`): long enough not to end ordinary words. `pass` and `pwd` are not among them
+ * (`bypass`, `compass`).
+ */
+const STRONG_SUFFIXES = ['password', 'passwd', 'passphrase', 'token', 'secret', 'apikey'];
 
 /** `DB_PASSWORD` → db password; `apiKey` → api key; `X-API-Key` → x api key. */
 export function nameWords(name: string): string[] {
@@ -72,6 +81,7 @@ function judge(name: string): Strength {
   const last = words[words.length - 1];
   if (last === undefined) return null;
   if (STRONG_WORDS.has(last)) return 'strong';
+  if (STRONG_SUFFIXES.some((w) => last.length > w.length + 1 && last.endsWith(w))) return 'strong';
   const prev = words[words.length - 2];
   if (last === 'key') {
     if (prev !== undefined && STRONG_KEY_PREFIX.has(prev)) return 'strong';

@@ -139,6 +139,9 @@ function separator(text: string, name: Name): { at: number; sep: string; spaced:
     i += 1;
     // A subscript: `os.environ["API_TOKEN"] = …`, `$config['db_password'] = …`.
     if (text[i] === ']' && text[name.start - 2] === '[') i += 1;
+    // A call that names then gives it: PHP's `define('DB_PASSWORD', '…')`, `getenv("DB_PASSWORD", "…")`.
+    const comma = /^[ \t]*,[ \t]*(?=["'])/.exec(text.slice(i, i + 16));
+    if (comma !== null && text[name.start - 2] === '(') return { at: i + comma[0].length, sep: '=', spaced: true };
   } else if (open === '<' && text[i] === '>') return { at: i + 1, sep: '>', spaced: false };
   // A typed declaration: `const API_TOKEN: string = …` (TypeScript), `var password string = …` (Go).
   const typed = TYPED.exec(text.slice(i, i + 72));
