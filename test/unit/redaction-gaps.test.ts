@@ -67,6 +67,7 @@ describe('look-alikes that stay', () => {
     ['a key made without a passphrase', "ssh-keygen -t ed25519 -N '' -f key"],
     ['a vault login by method', 'vault login -method=oidc role=dev'],
     ['the shell\'s working folder', 'PWD=/home/dev/project/src'],
+    ["a container's working folder", 'PWD=/app'],
     ['a bypass flag', 'bypass=true'],
     ['a compass heading', 'compass: northwest'],
     ["getenv's default of a variable name", 'os.getenv("DB_PASSWORD", DEFAULT)'],

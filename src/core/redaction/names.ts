@@ -178,7 +178,8 @@ export function keptBecause(v: string, strength: Exclude<Strength, null>, ctx: V
   // of digits, not a port, a count or a test vector (`0808…08`).
   if (/^[+-]?(?:\d+(?:\.\d+)?|0x[0-9a-f]{1,8})$/i.test(v) && !(strength === 'strong' && /^\d{8,}$/.test(v) && new Set(v).size >= 5)) return 'number';
   if (/^(?:https?|file):\/\//i.test(v)) return 'url'; // a URL's own credentials have their rule
-  if (/^(?:~|\.{1,2})?\/[\w.-]+\/[\w./-]*$/.test(v) && !looksRandom(v)) return 'path';
+  // A path, of one folder too (`PWD=/app` in a container's environment), unless it looks generated.
+  if (/^(?:~|\.{1,2})?\/[\w.-]+(?:\/[\w./-]*)?$/.test(v) && !looksRandom(v)) return 'path';
   if (ctx.quoted && isProse(v)) return 'prose';
   if (strength === 'weak') {
     if (BASE58_ADDRESS.test(v)) return 'public address';
