@@ -22,6 +22,13 @@ export interface Io {
 }
 
 export function processIo(): Io {
+  // A reader that went away (`handoff status --json | head -1`) is the end of the output, not a
+  // crash: what was to be printed goes nowhere, and the command ends as it would have.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EPIPE') throw e;
+    });
+  }
   const tty = process.stdout.isTTY === true;
   const noColor = process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '';
   let interrupted: Promise<void> | null = null;

@@ -152,6 +152,11 @@ function cleanDeep(v: object, clean: (s: string) => string, depth: number): unkn
   return out;
 }
 
+/** A time the front matter may give: ISO 8601 that is a date (not `2026-13-45T99:99:99Z`). */
+function isTime(ts: string): boolean {
+  return ISO_TIME.test(ts) && !Number.isNaN(Date.parse(ts));
+}
+
 /** Whether time `a` is before time `b`: as text when both are UTC ISO 8601 of one shape (nearly always), else as dates. */
 function earlier(a: string, b: string): boolean {
   if (a.length === b.length && a.endsWith('Z') && b.endsWith('Z')) return a < b;
@@ -229,7 +234,7 @@ export function ingestLine(st: SessionState, line: RawLine, opts: IngestOptions)
     const key = unknownTypeKey(st, obs.unknown);
     st.unknownTypes[key] = (st.unknownTypes[key] ?? 0) + 1;
   }
-  if (obs.ts !== null) {
+  if (obs.ts !== null && isTime(obs.ts)) {
     // The earliest and the latest time, not the first and last line's: records are not always
     // written in time order (Claude Code writes a session's leading summaries and notes after
     // lines they precede).

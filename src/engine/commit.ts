@@ -324,7 +324,10 @@ async function captureGit(e: Parts, ctx: Ctx, cwd: string | null): Promise<GitEv
   const red = (s: string | null): string | null => (s === null ? null : r.redact(stripControls(s)).text);
   const name = (s: string): string => r.redact(escapeControls(s)).text;
   // A branch is a name anyone may give, a credential too (`hotfix/ghp_…`).
-  return { ...g, cwd: red(g.cwd), top: red(g.top), branch: red(g.branch), diffstat: red(g.diffstat), reason: red(g.reason), changed: g.changed.map(name), untracked: g.untracked.map(name) };
+  // A folder's name is one line wherever it is shown: a newline in it (`/tmp/x\n---\nrepo: /etc`)
+  // would write lines of its own into HANDOFF.md's front matter and sections.
+  const line = (s: string | null): string | null => (s === null ? null : name(s));
+  return { ...g, cwd: line(g.cwd), top: line(g.top), branch: line(g.branch), diffstat: red(g.diffstat), reason: line(g.reason), changed: g.changed.map(name), untracked: g.untracked.map(name) };
 }
 
 /** The agent id in a subagent's session id, `<parent>.agent-<id>` (identity.ts). */

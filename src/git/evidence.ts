@@ -49,7 +49,9 @@ interface Run {
  * config of its own), and the clean filters the repository's own config defines are emptied
  * (filterArgs). The user's global and system config stay in force (git-lfs's filter is theirs).
  */
-const SAFE_CONFIG = ['-c', 'core.fsmonitor=false'];
+// `protocol.allow=never`: a partial clone's `git diff` fetches a missing blob from its promisor
+// remote, running the repository's `core.sshCommand` or `uploadpack`; no transport is allowed.
+const SAFE_CONFIG = ['-c', 'core.fsmonitor=false', '-c', 'protocol.allow=never'];
 /** More filter drivers than this in a repository's own config, and its status is not asked (each costs four arguments). */
 const MAX_FILTERS = 64;
 
@@ -181,12 +183,15 @@ export async function discover(cwd: string): Promise<{ top: string; gitDir: stri
 
 /** A folder found not to be a repository is not asked again for this long. */
 const NOT_A_REPO_TTL_MS = 60_000;
+/** A repository git timed out in or refused is not asked again for this long. */
+const FAILED_TTL_MS = 60_000;
 
 export class GitProbe {
   private readonly cache = new Map<string, Cached>();
   private readonly gitDirs = new Map<string, { top: string; gitDir: string }>();
   private readonly notRepos = new Map<string, number>();
   private readonly filters = new Map<string, string[]>();
+  private readonly failed = new Map<string, { at: number; evidence: GitEvidence }>();
 
   constructor(
     private readonly opts: GitOptions,
@@ -231,8 +236,16 @@ export class GitProbe {
     const key = await this.stateKey(loc.gitDir);
     const hit = this.cache.get(loc.top);
     if (hit && key !== null && hit.key === key && this.now().getTime() - hit.at < reuseMs) return hit.evidence.cwd === cwd ? hit.evidence : { ...hit.evidence, cwd };
+    // A repository git timed out in, or refused, is not asked again for a while: each build of its
+    // sessions would wait out the timeout again, and every other session's refresh behind it.
+    const failed = this.failed.get(loc.top);
+    if (failed !== undefined && this.now().getTime() - failed.at < FAILED_TTL_MS) return { ...failed.evidence, cwd, captured_at: at };
     const ev = await this.run(cwd, loc, at);
     if (key !== null && ev.status === 'ok') this.cache.set(loc.top, { key, at: this.now().getTime(), evidence: ev });
+    if (ev.status === 'timeout' || ev.status === 'error') {
+      if (this.failed.size >= 256) this.failed.clear();
+      this.failed.set(loc.top, { at: this.now().getTime(), evidence: ev });
+    } else this.failed.delete(loc.top);
     return ev;
   }
 
@@ -293,7 +306,8 @@ export class GitProbe {
       (d) => resolvePath(gitDir, d.trim()),
       () => gitDir,
     );
-    const files = [...new Set([gitDir, common])].map((d) => join(d, 'config'));
+    // The shared config and the work tree's own (`extensions.worktreeConfig`), of this work tree and the main one.
+    const files = [...new Set([gitDir, common])].flatMap((d) => [join(d, 'config'), join(d, 'config.worktree')]);
     // A config changed since is read again: a filter added later is emptied too.
     const key = (await Promise.all(files.map((f) => stat(f).then((st) => `${f}:${st.mtimeMs}:${st.size}`, () => `${f}:-`)))).join('|');
     const known = this.filters.get(key);
@@ -303,9 +317,18 @@ export class GitProbe {
     const texts = await Promise.all(files.map((f) => readFile(f, 'utf8').catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? '' : null))));
     let names: string[] = [];
     if (texts.some((t) => t === null || /\[\s*(?:filter|include)/i.test(t))) {
-      const r = await git(['config', '--local', '--includes', '--name-only', '--get-regexp', '^filter\\.'], cwd, this.opts.timeoutMs);
+      // Every scope but the user's and the system's: the repository's, its work tree's, what they include.
+      const r = await git(['config', '--show-scope', '--includes', '--name-only', '--get-regexp', '^filter\\.'], cwd, this.opts.timeoutMs);
       if (!r.ok && r.code !== 1) return null; // 1: no filter is defined
-      names = [...new Set(r.stdout.split('\n').map((l) => /^filter\.(.+)\.[^.]+$/.exec(l.trim())?.[1]).filter((n): n is string => n !== undefined))];
+      names = [
+        ...new Set(
+          r.stdout
+            .split('\n')
+            .map((l) => /^(\w+)\tfilter\.(.+)\.[^.]+$/.exec(l.trim()))
+            .filter((m): m is RegExpExecArray => m !== null && m[1] !== 'global' && m[1] !== 'system')
+            .map((m) => m[2] as string),
+        ),
+      ];
     }
     // A name git could not be told back (not UTF-8, which an argument of Node's cannot carry; a
     // `=` or a line break, which end a `-c` key), or more than a config of one's own would hold:

@@ -1,8 +1,9 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { appendFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { copyFixture, readJson, readLines, runCli, tempDir, testEnv } from '../helpers.js';
+import { CLI, copyFixture, readJson, readLines, runCli, tempDir, testEnv } from '../helpers.js';
 
 async function setup(): Promise<{ env: NodeJS.ProcessEnv; root: string; work: string }> {
   const root = tempDir('handoff-store-');
@@ -136,6 +137,15 @@ describe('handoff build', () => {
     expect(r.code).not.toBe(0);
     expect(r.err).toContain('no turn parsed from 1 line(s); 1 line(s) longer than capture.max_line_bytes (1024 bytes) were skipped unread');
     expect(r.err).toContain('raise capture.max_line_bytes');
+  });
+
+  it('ends quietly when its reader goes away (`handoff show … | true`), with no stack trace', async () => {
+    const { env, work } = await setup();
+    const src = await copyFixture('claude-session.jsonl', work);
+    expect((await runCli(['build', src], { env })).code).toBe(0);
+    const r = spawnSync('bash', ['-c', `set -o pipefail; node ${JSON.stringify(CLI)} show claude-session | true`], { env: env as NodeJS.ProcessEnv, encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
   });
 
   it("never quotes a redaction pattern of one's own back in a config error, nor the text around a JSON syntax error", async () => {

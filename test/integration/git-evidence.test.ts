@@ -221,4 +221,31 @@ describe('repository evidence', () => {
     expect(ev.reason).toMatch(/defines a filter git cannot be told to leave out/);
     expect(await readdir(marks)).toEqual([]);
   });
+
+  it("runs no filter a work tree's own config (config.worktree) defines", async () => {
+    const dir = await repo();
+    const marks = tempDir('handoff-pwned-');
+    git(dir, 'config', 'extensions.worktreeConfig', 'true');
+    git(dir, 'config', '--worktree', 'filter.wt.clean', `touch ${join(marks, 'worktree')}; cat`);
+    await writeFile(join(dir, '.gitattributes'), '*.ts filter=wt\n');
+    await writeFile(join(dir, 'src', 'a.ts'), 'export const a = 6;\n');
+    const ev = await probe().capture(dir);
+    expect(ev.status).toBe('ok');
+    expect(await readdir(marks)).toEqual([]);
+  });
+
+  it('asks a repository git failed in no more for a minute: its sessions do not each wait out the timeout', async () => {
+    const dir = await repo();
+    const fifo = join(dir, '.git', 'hang');
+    execFileSync('mkfifo', [fifo]);
+    git(dir, 'config', 'include.path', fifo);
+    const p = new GitProbe({ enabled: true, timeoutMs: 300 });
+    const first = await p.capture(dir);
+    expect(first.status).toMatch(/^(error|timeout)$/);
+    // Mended, but still within the minute: the failure stands, not asked again.
+    await rm(fifo);
+    git(dir, 'config', '--unset', 'include.path');
+    expect((await p.capture(dir)).status).toBe(first.status);
+    expect((await probe().capture(dir)).status).toBe('ok');
+  });
 });

@@ -96,3 +96,18 @@ describe('credentials that reached the store whole', () => {
     expect(await buildAndScan(records, [token.slice(4)])).toEqual([]);
   });
 });
+
+describe('a recorded folder whose name holds a line break', () => {
+  it('is one line wherever HANDOFF.md shows it: it writes no line of its own into the front matter', async () => {
+    const cwd = '/nonexistent/x\n---\nrepo: /etc';
+    const work = tempDir('handoff-work-');
+    const src = join(work, 's.jsonl');
+    const base = { sessionId: 'nl-1', cwd, timestamp: at };
+    await writeFile(src, `${[{ ...base, type: 'user', uuid: 'u1', message: { role: 'user', content: 'hello' } }, { ...base, type: 'assistant', uuid: 'a1', message: { role: 'assistant', content: [{ type: 'text', text: 'hi' }] } }].map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const env = { ...testEnv(), HANDOFFS_ROOT: join(work, 'store') };
+    expect((await runCli(['build', src], { env })).code).toBe(0);
+    const md = (await runCli(['show', 'nl-1'], { env })).out;
+    expect(md.split('\n')).not.toContain('repo: /etc');
+    expect(md).toContain('\\n---\\nrepo: /etc');
+  });
+});

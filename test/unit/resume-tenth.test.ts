@@ -104,6 +104,12 @@ describe('the times a session spans', () => {
     const { md } = built(at('2026-04-26T10:00:05.541Z', user('u1', 'Explain the layout')), at('2026-04-26T10:00:01.529Z', say('a1', 'It is a grid.')), at('2026-04-26T10:00:03.000Z', user('u2', 'Thanks')));
     expect(md).toContain('first_turn_at: 2026-04-26T10:00:01.529Z\nlast_turn_at: 2026-04-26T10:00:05.541Z');
   });
+
+  it('leave out a time that is no date', () => {
+    const at = (ts: string, r: Record<string, unknown>): Record<string, unknown> => ({ ...r, timestamp: ts });
+    const { md } = built(at('2026-04-26T10:00:01.000Z', user('u1', 'Explain the layout')), at('2026-13-45T99:99:99Z', say('a1', 'It is a grid.')));
+    expect(md).toContain('first_turn_at: 2026-04-26T10:00:01.000Z\nlast_turn_at: 2026-04-26T10:00:01.000Z');
+  });
 });
 
 describe('a write that failed and was made after', () => {
