@@ -239,7 +239,8 @@ export class GitProbe {
     // A repository git timed out in, or refused, is not asked again for a while: each build of its
     // sessions would wait out the timeout again, and every other session's refresh behind it.
     const failed = this.failed.get(loc.top);
-    if (failed !== undefined && this.now().getTime() - failed.at < FAILED_TTL_MS) return { ...failed.evidence, cwd, captured_at: at };
+    // Said as it was found, at the time it was (`captured_at`): git was not run again.
+    if (failed !== undefined && this.now().getTime() - failed.at < FAILED_TTL_MS) return { ...failed.evidence, cwd };
     const ev = await this.run(cwd, loc, at);
     if (key !== null && ev.status === 'ok') this.cache.set(loc.top, { key, at: this.now().getTime(), evidence: ev });
     if (ev.status === 'timeout' || ev.status === 'error') {

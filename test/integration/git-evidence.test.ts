@@ -245,7 +245,9 @@ describe('repository evidence', () => {
     // Mended, but still within the minute: the failure stands, not asked again.
     await rm(fifo);
     git(dir, 'config', '--unset', 'include.path');
-    expect((await p.capture(dir)).status).toBe(first.status);
+    const again = await p.capture(dir);
+    expect(again.status).toBe(first.status);
+    expect(again.captured_at).toBe(first.captured_at);
     expect((await probe().capture(dir)).status).toBe('ok');
   });
 });
