@@ -152,10 +152,11 @@ function cleanDeep(v: object, clean: (s: string) => string, depth: number): unkn
   return out;
 }
 
-/** A time the front matter may give: ISO 8601 that is a date (not `2026-13-45T99:99:99Z`). */
-function isTime(ts: string): boolean {
-  return ISO_TIME.test(ts) && !Number.isNaN(Date.parse(ts));
-}
+/**
+ * A time the front matter may give: ISO 8601 whose month, day, hour, minute and second are in
+ * range (not `2026-13-45T99:99:99Z`), as V8's own parser checks them; one test per line, no parse.
+ */
+const VALID_TIME = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d{1,9})?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
 
 /** Whether time `a` is before time `b`: as text when both are UTC ISO 8601 of one shape (nearly always), else as dates. */
 function earlier(a: string, b: string): boolean {
@@ -234,7 +235,7 @@ export function ingestLine(st: SessionState, line: RawLine, opts: IngestOptions)
     const key = unknownTypeKey(st, obs.unknown);
     st.unknownTypes[key] = (st.unknownTypes[key] ?? 0) + 1;
   }
-  if (obs.ts !== null && isTime(obs.ts)) {
+  if (obs.ts !== null && VALID_TIME.test(obs.ts)) {
     // The earliest and the latest time, not the first and last line's: records are not always
     // written in time order (Claude Code writes a session's leading summaries and notes after
     // lines they precede).
