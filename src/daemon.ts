@@ -17,9 +17,10 @@ import type { FileRecord } from './daemon/files.js';
 import { applyBuild, caughtUp, fromIndex, isFailed, needsBuild, newRecord, noteSeen, view } from './daemon/files.js';
 import { makeHandlers } from './daemon/handlers.js';
 import { processStart, StoreLock } from './daemon/lock.js';
+import { StoreGuard } from './daemon/store-guard.js';
 import { RepeatFilter } from './daemon/repeats.js';
 import { StatusFiles } from './daemon/status-files.js';
-import { CorruptLineError, DaemonNotRunningError, describeError, FlushTimeoutError, HandoffError, NoTurnsError } from './errors.js';
+import { CorruptLineError, DaemonNotRunningError, describeError, FlushTimeoutError, HandoffError, NoTurnsError, StoreLockedError } from './errors.js';
 import type { Logger } from './log.js';
 import { packageVersion } from './paths.js';
 import { Slicer, sortInSlices } from './slice.js';
@@ -53,6 +54,8 @@ const HOT_POLL_MS = 500;
 const HOT_WINDOW_MS = 30_000;
 const HOT_MAX_FILES = 256;
 const APPEARED_RESCAN_MS = 2000;
+/** How often the lock file and the socket are checked to be still there (daemon.checkClaims). */
+const GUARD_CHECK_MS = 2000;
 /**
  * How often the event-loop delay that `status` reports is sampled: every sample wakes the loop,
  * and at 5 ms those wake-ups alone were 2 % of a core at rest (0.7 % at 20 ms). A block of the
@@ -102,6 +105,10 @@ export class Daemon {
   private server!: ControlServer;
   private watcher!: TranscriptWatcher;
   private lock!: StoreLock;
+  private guard: StoreGuard | null = null;
+  private guardTimer: NodeJS.Timeout | null = null;
+  /** Set when another daemon took the store while this one ran: the CLI exits with it. */
+  private yielded: StoreLockedError | null = null;
   private rescanTimer: NodeJS.Timeout | null = null;
   private hotTimer: NodeJS.Timeout | null = null;
   /** Paths that changed recently, with when they last did. */
@@ -148,7 +155,11 @@ export class Daemon {
     if (!existsSync(c.root)) mkdirSync(c.root, { recursive: true, mode: 0o700 });
     mkdirSync(join(c.root, '.handoffd'), { recursive: true, mode: 0o700 });
     this.lock = new StoreLock(join(c.root, '.handoffd', 'handoffd.lock'), { pid: process.pid, pid_start: processStart(process.pid), started_at: this.startedAt.toISOString(), socket: c.socketPath, version: packageVersion() });
-    const { tookOver } = await this.lock.acquire();
+    this.guard = await StoreGuard.claim(c.root, this.log);
+    const { tookOver } = await this.lock.acquire().catch((e: unknown) => {
+      this.guard?.close();
+      throw e;
+    });
     if (tookOver) this.log.warn({ holder_pid: tookOver.pid, why: tookOver.why }, `took over the lock of a daemon that is gone (${tookOver.why})`);
     this.statusFiles = new StatusFiles(new Layout(c.root).statusDir);
     try {
@@ -169,6 +180,7 @@ export class Daemon {
       await this.server.listen();
     } catch (e) {
       this.lock.release();
+      this.guard?.close();
       throw e;
     }
     this.loopDelay.enable();
@@ -268,6 +280,48 @@ export class Daemon {
     this.rescanTimer.unref();
     this.indexTimer = setInterval(() => this.maybeFlushIndex(), this.config.options.daemon.index_interval_ms);
     this.indexTimer.unref();
+    if (!this.guardTimer) {
+      this.guardTimer = setInterval(() => void this.checkClaims(), GUARD_CHECK_MS);
+      this.guardTimer.unref();
+    }
+  }
+
+  /**
+   * The lock file and the socket are files anyone's cleanup can delete. Checked every few
+   * seconds (two stats and a read): a deleted lock is written again, so the next daemon started
+   * is refused; a deleted socket is bound again, so `handoff status` finds this one. A lock
+   * another live daemon wrote means it started while the file was missing (on a system without
+   * the store guard): this daemon stops without writing anything more, leaving the store to it.
+   */
+  private async checkClaims(): Promise<void> {
+    if (this.stopping) return;
+    const lock = this.lock.recheck();
+    if (lock.state === 'taken') {
+      this.yielded = new StoreLockedError(`another daemon (pid ${lock.holder.pid}, started ${lock.holder.started_at}) took the store lock ${this.lock.path} while this one ran (its lock file had been deleted); this one stopped so that the store has one writer`, {
+        hint: `\`handoff status\` asks the daemon that runs now (pid ${lock.holder.pid})`,
+        details: { pid: lock.holder.pid, lock: this.lock.path },
+      });
+      this.log.error({ holder_pid: lock.holder.pid, lock: this.lock.path }, this.yielded.message);
+      await this.stop('another daemon took the store', { yieldStore: true });
+      return;
+    }
+    if (lock.state === 'rewritten') this.log.warn({ lock: this.lock.path }, `${lock.why}; wrote it again (this daemon, pid ${process.pid}, still runs on the store)`);
+    const sock = this.server.socketState();
+    if (sock === 'missing') {
+      try {
+        await this.server.rebind();
+        this.log.warn({ socket: this.config.socketPath }, `the control socket ${this.config.socketPath} was deleted; bound it again`);
+      } catch (e) {
+        if (this.repeats.note('socket-rebind', describeError(e)).log !== 'none') this.log.error({ err: describeError(e), socket: this.config.socketPath }, `the control socket was deleted and cannot be bound again: ${describeError(e)} (clients cannot reach this daemon)`);
+      }
+    } else if (sock === 'replaced' && this.repeats.note('socket-replaced', this.config.socketPath).log !== 'none') {
+      this.log.error({ socket: this.config.socketPath }, `another file is at the control socket's path ${this.config.socketPath} now; clients reach that, not this daemon`);
+    }
+  }
+
+  /** The error the daemon stopped with, when it left the store to another daemon. */
+  get exitError(): StoreLockedError | null {
+    return this.yielded;
   }
 
   /** Temp files a killed daemon left in the store are removed before anything else runs. */
@@ -940,9 +994,10 @@ export class Daemon {
   }
 
   /** Idempotent: stop watching, finish the running build (bounded), write INDEX.json, close. */
-  stop(reason: string): Promise<void> {
+  stop(reason: string, how: { yieldStore?: boolean } = {}): Promise<void> {
     this.stopping ??= (async () => {
       this.log.info({ reason }, `stopping (${reason})`);
+      if (this.guardTimer) clearInterval(this.guardTimer);
       if (this.rescanTimer) clearInterval(this.rescanTimer);
       if (this.indexTimer) clearInterval(this.indexTimer);
       if (this.hotTimer) clearInterval(this.hotTimer);
@@ -957,12 +1012,14 @@ export class Daemon {
       // State files left behind by live builds are written now, so the next start folds nothing
       // again; only once no build runs, and none is started after the budget (a state not
       // written by then is caught up by its session's next build).
-      if (drained) await this.checkpointAll(Date.now() + budget);
+      // Left to another daemon: nothing more is written (the running build has committed).
+      if (drained && !how.yieldStore) await this.checkpointAll(Date.now() + budget);
       // A build cut short in a worker is residue its next build cuts away (commit.ts).
       await this.pool?.close();
-      await this.flushIndexNow();
+      if (!how.yieldStore) await this.flushIndexNow();
       await this.server?.close();
       this.lock?.release();
+      this.guard?.close();
       this.loopDelay.disable();
       this.log.info({}, 'stopped');
       for (const w of this.stopWaiters.splice(0)) w();

@@ -1,4 +1,4 @@
-import { chmodSync } from 'node:fs';
+import { chmodSync, lstatSync } from 'node:fs';
 import type { Server, Socket } from 'node:net';
 import { createServer } from 'node:net';
 import { HandoffError } from '../errors.js';
@@ -282,6 +282,8 @@ export class ControlServer {
   private idleTimer: NodeJS.Timeout | null = null;
   private closedIdle = 0;
   private refused = 0;
+  /** The socket file this server bound (dev and inode), to tell it from one made after it. */
+  private bound: { dev: number; ino: number } | null = null;
 
   constructor(private readonly opts: ServerOptions) {}
 
@@ -381,9 +383,40 @@ export class ControlServer {
       });
     });
     chmodSync(path, 0o600);
+    const st = lstatSync(path);
+    this.bound = { dev: st.dev, ino: st.ino };
     server.on('error', (e) => this.opts.log.error({ err: e }, 'control socket error'));
     this.server = server;
     this.armIdleSweep();
+  }
+
+  /**
+   * Whether the socket file is still the one this server bound: `missing` when something deleted
+   * it (a cleanup of the runtime folder), `replaced` when another file or socket is there now.
+   */
+  socketState(): 'ours' | 'missing' | 'replaced' {
+    if (!this.bound) return 'ours';
+    try {
+      const st = lstatSync(this.opts.path);
+      return st.dev === this.bound.dev && st.ino === this.bound.ino ? 'ours' : 'replaced';
+    } catch {
+      return 'missing';
+    }
+  }
+
+  /**
+   * Binds the socket again after its file was deleted: clients find the daemon by that path, and
+   * without it `handoff status` would say no daemon runs (and a second one could be started).
+   * Connections open on the old socket carry on. The old server is closed first, while the path
+   * is empty: closing a server unlinks its path, whoever's socket is there by then.
+   */
+  async rebind(): Promise<void> {
+    if (this.closing || this.socketState() !== 'missing') return;
+    const old = this.server;
+    this.server = null;
+    this.bound = null;
+    if (old) await new Promise<void>((resolve) => old.close(() => resolve()));
+    await this.listen();
   }
 
   /**
@@ -489,7 +522,11 @@ export class ControlServer {
       for (const c of [...this.conns]) c.destroy();
       const s = this.server;
       this.server = null;
-      if (s) await new Promise<void>((resolve) => s.close(() => resolve()));
+      if (!s) return;
+      // Closing unlinks the path: where another daemon's socket is there now, this one is only
+      // let go (the kernel closes it when the process exits) so as not to delete theirs.
+      if (this.socketState() === 'replaced') s.unref();
+      else await new Promise<void>((resolve) => s.close(() => resolve()));
     })();
     return this.closing;
   }

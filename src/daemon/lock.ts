@@ -48,8 +48,16 @@ export function processStart(pid: number): string | null {
 
 export function readLock(path: string): LockInfo | null {
   try {
-    const info = JSON.parse(readFileSync(path, 'utf8')) as LockInfo;
-    return typeof info.pid === 'number' ? info : null;
+    return parseLock(readFileSync(path, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+function parseLock(text: string): LockInfo | null {
+  try {
+    const info = JSON.parse(text) as LockInfo;
+    return typeof info?.pid === 'number' ? info : null;
   } catch {
     return null;
   }
@@ -113,6 +121,46 @@ export class StoreLock {
       }
     }
     throw new StoreLockedError(`could not take the store lock ${this.path} after 3 attempts`, { hint: 'another daemon is starting at the same moment; try again' });
+  }
+
+  /**
+   * Checked now and then while the daemon runs: a lock file deleted under it (a cleanup script,
+   * an `rm` of the wrong folder) is written again, so that a daemon started next is refused; a
+   * lock another live daemon wrote means that one started while the file was missing, and this
+   * one must stop writing the store.
+   */
+  recheck(): { state: 'held' } | { state: 'rewritten'; why: string } | { state: 'taken'; holder: LockInfo } {
+    if (!this.held) return { state: 'held' };
+    let why: string;
+    let text: string | null = null;
+    try {
+      text = readFileSync(this.path, 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return { state: 'held' }; // unreadable for now: judged next time
+    }
+    if (text === null) why = 'the lock file was deleted';
+    else {
+      const holder = parseLock(text);
+      if (holder && holder.pid === process.pid && holder.pid_start === this.info.pid_start) return { state: 'held' };
+      if (holder && holder.pid !== process.pid && isAlive(holder.pid) && (!holder.pid_start || processStart(holder.pid) === holder.pid_start)) return { state: 'taken', holder };
+      why = holder ? `the lock file named pid ${holder.pid}, which is not running` : 'the lock file held something else';
+      try {
+        unlinkSync(this.path);
+      } catch {
+        // gone meanwhile
+      }
+    }
+    try {
+      const fd = openSync(this.path, 'wx', 0o600);
+      try {
+        writeSync(fd, `${JSON.stringify(this.info)}\n`);
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      // A daemon starting at this very moment wrote it first: judged at the next check.
+    }
+    return { state: 'rewritten', why };
   }
 
   /** Removes the lock if it is still ours. Idempotent. */

@@ -1,14 +1,16 @@
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { appendFile, chmod, mkdir, rename, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import type { Socket } from 'node:net';
-import { createConnection } from 'node:net';
+import { createConnection, createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ControlClient } from '../../src/control/client.js';
 import type { RunningDaemon, SpawnOptions } from '../daemon-harness.js';
-import { socketOf, startDaemon, UNPRIVILEGED } from '../daemon-harness.js';
+import { socketOf, spawnDaemon, startDaemon, UNPRIVILEGED } from '../daemon-harness.js';
+import { processStart } from '../../src/daemon/lock.js';
+import { guardName } from '../../src/daemon/store-guard.js';
 import { CLI, copyFixture, peakRssMb, runCli, tempDir, testEnv, waitFor } from '../helpers.js';
 
 /**
@@ -298,5 +300,75 @@ describe('the daemon in a hostile workspace', () => {
     const projects = readdirSync(join(root, 'projects'));
     expect(projects).toHaveLength(1);
     expect(readdirSync(join(root, 'projects', projects[0] as string)).sort()).toEqual(['PROJECT.md', 'good']);
+  });
+
+  it('writes its lock again and binds its socket again when a cleanup deletes them, and a daemon started meanwhile is refused', async () => {
+    const { env, root, watch } = await setup();
+    await writeFile(join(watch, 'a.jsonl'), userLine('a session the daemon keeps while its files are deleted') + agentLine('ok'));
+    const d = await start(env, root, ['--watch', watch]);
+    await d.call('flush', { timeout_ms: 20_000 }, 25_000);
+    const lock = join(root, '.handoffd', 'handoffd.lock');
+    await rm(lock);
+    await rm(socketOf(root));
+    // Both files gone: on Linux the store guard (no file) still refuses a second daemon.
+    if (process.platform === 'linux') {
+      const second = spawnDaemon(env, ['--watch', watch]);
+      children.push(second.child);
+      const r = await second.exited;
+      expect(r.code, second.log()).toBe(7);
+      expect(second.log()).toContain(`another daemon (pid ${d.child.pid}) runs on the store`);
+    }
+    await waitFor(() => existsSync(lock) && existsSync(socketOf(root)), 'the lock and the socket to be made again', 15_000);
+    expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ pid: d.child.pid });
+    const s = await runCli(['status', '--json'], { env });
+    expect(s.code, s.err).toBe(0);
+    expect(JSON.parse(s.out).pid).toBe(d.child.pid);
+    expect(d.log()).toMatch(/the lock file was deleted; wrote it again/);
+    expect(d.log()).toMatch(/the control socket .* was deleted; bound it again/);
+    // Still at work: a new turn is built.
+    await appendFile(join(watch, 'a.jsonl'), userLine('one more request after the cleanup'));
+    await waitFor(async () => (await runCli(['show', 'a', '--json'], { env })).out.includes('one more request after the cleanup'), 'the new turn to be built', 15_000);
+    // And a daemon started now is refused by the lock file, naming this one.
+    const third = spawnDaemon(env, ['--watch', watch]);
+    children.push(third.child);
+    expect((await third.exited).code).toBe(7);
+    expect(third.log()).toContain(`pid ${d.child.pid}`);
+  });
+
+  it('stops without writing more when another live daemon took its lock while the file was gone, and exits 7 naming it', async () => {
+    const { env, root, watch } = await setup();
+    await writeFile(join(watch, 'a.jsonl'), userLine('a session two daemons must not write at once') + agentLine('ok'));
+    const d = await start(env, root, ['--watch', watch]);
+    await d.call('flush', { timeout_ms: 20_000 }, 25_000);
+    // What a daemon that started while the lock was missing writes (where no store guard stopped it).
+    const other = spawn('sleep', ['60'], { stdio: 'ignore' });
+    children.push(other);
+    await waitFor(() => processStart(other.pid as number) !== null, 'the other process to start');
+    const lock = join(root, '.handoffd', 'handoffd.lock');
+    const theirs = JSON.stringify({ pid: other.pid, pid_start: processStart(other.pid as number), started_at: new Date().toISOString(), socket: socketOf(root), version: '0.1.0' });
+    await writeFile(lock, theirs);
+    const index = join(root, 'INDEX.json');
+    const indexBefore = (await stat(index)).mtimeMs;
+    const r = await d.exited;
+    expect(r.code, d.log()).toBe(7);
+    expect(d.log()).toContain(`another daemon (pid ${other.pid}`);
+    expect(d.log()).toMatch(/this one stopped so that the store has one writer/);
+    // The other daemon's lock is left as it is, and nothing more was written.
+    expect(readFileSync(lock, 'utf8')).toBe(theirs);
+    expect((await stat(index)).mtimeMs).toBe(indexBefore);
+  });
+
+  it('is not kept from starting by a process of another kind holding the store guard\'s name', async () => {
+    if (process.platform !== 'linux') return;
+    const { env, root, watch } = await setup();
+    await mkdir(root, { recursive: true });
+    const squatter = createServer((s) => s.end('{"pid":1,"pid_start":"1"}\n'));
+    await new Promise<void>((resolve) => squatter.listen(guardName(root), resolve));
+    try {
+      const d = await start(env, root, ['--watch', watch]);
+      expect(d.log()).toMatch(/the store guard's name is held by a process that is not a handoffd of this user \(pid 1 (belongs to another user|did not start when it says)\); relying on the lock file alone/);
+    } finally {
+      squatter.close();
+    }
   });
 });

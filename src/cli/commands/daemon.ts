@@ -49,6 +49,8 @@ export const daemonCommand: Command = {
     process.on('unhandledRejection', (e) => log.error({ err: String(e) }, 'unhandled rejection (carrying on)'));
     await started;
     await daemon.stopped();
+    // Another daemon took the store while this one ran: the error says which (exit 7).
+    if (daemon.exitError) throw daemon.exitError;
     return EXIT.OK;
   },
 };
