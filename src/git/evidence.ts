@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { lstat, readFile, realpath, stat } from 'node:fs/promises';
 import { dirname, join, resolve as resolvePath, sep } from 'node:path';
 import type { GitEvidence } from '../core/evidence.js';
@@ -55,25 +55,55 @@ const SAFE_CONFIG = ['-c', 'core.fsmonitor=false', '-c', 'protocol.allow=never']
 /** More filter drivers than this in a repository's own config, and its status is not asked (each costs four arguments). */
 const MAX_FILTERS = 64;
 
+/**
+ * Runs git in a process group of its own (its own session, without a terminal): at the timeout
+ * the whole group is killed, so nothing git started (a helper, a hook, a hung read of what a
+ * config names) outlives it.
+ */
 function git(args: readonly string[], cwd: string, timeoutMs: number): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(
-      'git',
-      ['--no-pager', '--no-optional-locks', '-c', 'core.quotepath=off', '-c', 'color.ui=false', ...SAFE_CONFIG, ...args],
-      {
-        cwd,
-        timeout: timeoutMs,
-        maxBuffer: MAX_BUFFER,
-        windowsHide: true,
-        env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_PAGER: 'cat', PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
-      },
-      (err, stdout) => {
-        if (!err) return resolve({ ok: true, stdout, code: 0, timedOut: false, missing: false });
-        const e = err as NodeJS.ErrnoException & { killed?: boolean; signal?: string | null };
-        resolve({ ok: false, stdout: String(stdout ?? ''), code: e.code ?? null, timedOut: e.killed === true || e.signal === 'SIGTERM', missing: e.code === 'ENOENT' });
-      },
-    );
+    let timedOut = false;
+    let settled = false;
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    const child = spawn('git', ['--no-pager', '--no-optional-locks', '-c', 'core.quotepath=off', '-c', 'color.ui=false', ...SAFE_CONFIG, ...args], {
+      cwd,
+      stdio: ['ignore', 'pipe', 'ignore'],
+      windowsHide: true,
+      detached: process.platform !== 'win32',
+      env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_PAGER: 'cat', PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
+    });
+    const done = (r: Omit<Run, 'stdout'>): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({ ...r, stdout: Buffer.concat(chunks).toString('utf8') });
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup(child.pid);
+    }, timeoutMs);
+    timer.unref();
+    child.stdout.on('data', (d: Buffer) => {
+      bytes += d.length;
+      if (bytes > MAX_BUFFER) {
+        killGroup(child.pid);
+        return done({ ok: false, code: 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER', timedOut: false, missing: false });
+      }
+      chunks.push(d);
+    });
+    child.once('error', (e: NodeJS.ErrnoException) => done({ ok: false, code: e.code ?? null, timedOut: false, missing: e.code === 'ENOENT' }));
+    child.once('close', (code) => done(code === 0 && !timedOut ? { ok: true, code: 0, timedOut: false, missing: false } : { ok: false, code: code ?? null, timedOut, missing: false }));
   });
+}
+
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(process.platform === 'win32' ? pid : -pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
 }
 
 /** Parses `git status --porcelain=v1 -z`. */

@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { watch } from 'node:fs';
-import { appendFile, mkdir, readdir, rm, symlink, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BACKFILL_REUSE_MS, discover, GitProbe, readHead } from '../../src/git/evidence.js';
-import { tempDir } from '../helpers.js';
+import { tempDir, waitFor } from '../helpers.js';
 
 /** Repository evidence (SPEC §7) from real temporary repositories. */
 
@@ -250,4 +250,31 @@ describe('repository evidence', () => {
     expect(again.captured_at).toBe(first.captured_at);
     expect((await probe().capture(dir)).status).toBe('ok');
   });
+
+  it('kills what a timed-out git started too (a version manager\'s shim that runs git as its child)', async () => {
+    const dir = await repo();
+    const bin = tempDir('handoff-shim-');
+    const pidFile = join(bin, 'child.pid');
+    await writeFile(join(bin, 'git'), `#!/bin/sh\nsleep 300 &\necho $! > '${pidFile}'\nwait\n`, { mode: 0o755 });
+    const saved = process.env.PATH;
+    process.env.PATH = `${bin}:${saved ?? ''}`;
+    let ev;
+    try {
+      ev = await new GitProbe({ enabled: true, timeoutMs: 500 }).capture(dir);
+    } finally {
+      process.env.PATH = saved;
+    }
+    expect(ev.status).toBe('timeout');
+    const child = Number((await readFile(pidFile, 'utf8')).trim());
+    await waitFor(() => !alive(child), 'the shim\'s child to be killed with it', 5000);
+  });
 });
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
