@@ -177,7 +177,9 @@ const MAX_DEPTH = 64;
 
 function redactDeep(r: Redactor, v: unknown, depth: number): unknown {
   if (typeof v === 'string') return r.redact(v).text;
-  if (v === null || typeof v !== 'object' || depth > MAX_DEPTH) return v;
+  if (v === null || typeof v !== 'object') return v;
+  // Deeper than any record of ours: not shown, rather than shown unread.
+  if (depth > MAX_DEPTH) return '[nested too deep to show]';
   if (Array.isArray(v)) return v.map((x) => redactDeep(r, x, depth + 1));
   const toJSON = (v as { toJSON?: unknown }).toJSON;
   if (typeof toJSON === 'function') return redactDeep(r, toJSON.call(v), depth + 1);

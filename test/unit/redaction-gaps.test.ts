@@ -9,6 +9,9 @@ import { Redactor } from '../../src/core/redact.js';
  */
 
 const r = new Redactor();
+/** Made-up key body lines (base64 of key width). */
+const KEY_LINE = 'MHcCAQEEIOmPoUxMDLQm+g9mt3peWRIZ2l6p7VKyjXCeEcBimFpPoAoGCCqGSM49';
+const KEY_LINE2 = 'AwEHoUQDQgAEq1Lk7Zr8Xw3Vb6Nm9Qp2Ts5Yh8Jd1Gf4Kc7Lx0Pz3Rv6Wb9Mn2Qe';
 const kept = (text: string): string => r.redact(stripControls(text)).text;
 
 describe('credentials the redactor now removes', () => {
@@ -47,6 +50,40 @@ describe('credentials the redactor now removes', () => {
     ['an AWS key after a shown colour', 'key: ^[[32mAKIAIOSFODNN7EXAMPLE^[[0m', 'IOSFODNN7EXAMPLE'],
     ['a GitHub token with a suffix', 'cp ghp_Wq3Er7Ty1Ui5Op9As3Df7Gh1Jk5Lz9Xc3Vb7N_bak backup', 'Wq3Er7Ty1Ui5Op9As3Df7Gh1Jk5Lz9Xc3Vb7N'],
     ['a token split by a zero-width space', 'export T=ghp_Ab1Cd2Ef3Gh4Ij5Kl6\u200bMn7Op8Qr9St0Uv1Wx2Yz', 'Mn7Op8Qr9St0'],
+    // Third round.
+    ['a private key read with line numbers (Read)', `     1\u2192-----BEGIN EC PRIVATE KEY-----\n     2\u2192${KEY_LINE}\n     3\u2192${KEY_LINE2}\n     4\u2192-----END EC PRIVATE KEY-----`, KEY_LINE.slice(8, 40)],
+    ['a private key read with line numbers (cat -n)', `     1\t-----BEGIN OPENSSH PRIVATE KEY-----\n     2\t${KEY_LINE}\n     3\t${KEY_LINE2}\n     4\t-----END OPENSSH PRIVATE KEY-----`, KEY_LINE2.slice(8, 40)],
+    ['a name/value pair read with line numbers', '    31\u2192        - name: DB_PASSWORD\n    32\u2192          value: Wn4Tq8Zr2Lx6Vb9Mk3Pd7Hs5', 'Wn4Tq8Zr2Lx6Vb9Mk3Pd7Hs5'],
+    ['a name/value pair in a diff', '+        - name: STRIPE_API_KEY\n+          value: Jc8Rv3Nq6Xz1Lm4Tb7Wk2Pf9', 'Jc8Rv3Nq6Xz1Lm4Tb7Wk2Pf9'],
+    ['a name/value pair in grep -A', 'k8s/a.yaml:14:        - name: API_TOKEN\nk8s/a.yaml-15-          value: Gh5Ks9Tq2Vn7Lx3Zr8Mb4Wd6', 'Gh5Ks9Tq2Vn7Lx3Zr8Mb4Wd6'],
+    ["a kubeconfig's client key", `client-key-data: ${Buffer.from(`-----BEGIN EC PRIVATE KEY-----\n${KEY_LINE}\n-----END EC PRIVATE KEY-----\n`).toString('base64')}`, Buffer.from(`-----BEGIN EC PRIVATE KEY-----\n${KEY_LINE}`).toString('base64').slice(40, 80)],
+    ['an SSM parameter', '{"Name": "/prod/db/password", "Type": "SecureString", "Value": "Rf6Yh1Tn8Kq3Wz5Lx9Vb2Mc7", "Version": 3}', 'Rf6Yh1Tn8Kq3Wz5Lx9Vb2Mc7'],
+    ["Secrets Manager's secret string", '"SecretString": "Pz3Lq7Xv1Nr5Tk9Wb2Hm6Jd4"', 'Pz3Lq7Xv1Nr5Tk9Wb2Hm6Jd4'],
+    ["sshpass's variable", 'SSHPASS=Gh5Ks9Tq2Vn7Lx3Zr8Mb4Wd6 sshpass -e ssh host', 'Gh5Ks9Tq2Vn7Lx3Zr8Mb4Wd6'],
+    ['a personal access token', 'AZURE_DEVOPS_EXT_PAT=q3vx7k2mplz5nwr8tyh4jd6fbc9gse2aku7xw3qm5np8rtz4vylb', 'q3vx7k2mplz5nwr8tyh4jd6fbc9gse2aku7xw3qm5np8rtz4vylb'],
+    ["wpa_supplicant's key", 'psk="Hx2Lm7Qw4Zs9Np3Rv6Tk8Yb1"', 'Hx2Lm7Qw4Zs9Np3Rv6Tk8Yb1'],
+    ['a private key of one word', 'PRIVKEY=3f8a1c9e7b2d4f6a0c5e8b1d3f7a9c2e4b6d8f0a1c3e5b7d9f2a4c6e8b0d1f3a', '3f8a1c9e7b2d4f6a0c5e8b1d3f7a9c2e'],
+    ['a secret piped to wrangler', 'echo "Tn3Wq8Lz5Xv2Kr9Mb6Hp1Jd4" | npx wrangler secret put STRIPE_API_KEY', 'Tn3Wq8Lz5Xv2Kr9Mb6Hp1Jd4'],
+    ["printf's format before the secret", "printf '%s' 'Yc7Ks2Vn9Lq4Xz1Rb8Tm5Wf3' | vercel env add DATABASE_PASSWORD production", 'Yc7Ks2Vn9Lq4Xz1Rb8Tm5Wf3'],
+    ['a token from a process substitution', 'gh auth login --with-token < <(echo Fs4Lp9Xk2Vq7Nz3Rt8Wb5Hm1)', 'Fs4Lp9Xk2Vq7Nz3Rt8Wb5Hm1'],
+    ['curl --proxy-user', 'curl --proxy-user deploy:Ka2Lq9Xv4Nz7Rt1Wb6Hm3Jd8 -x http://proxy:3128 https://x', 'Ka2Lq9Xv4Nz7Rt1Wb6Hm3Jd8'],
+    ['psexec -p', 'psexec \\\\build01 -u Administrator -p Lb3Mr8Yw5Pz2Su7Xc4Kn9Fe1 cmd /c ipconfig', 'Lb3Mr8Yw5Pz2Su7Xc4Kn9Fe1'],
+    ['evil-winrm -p', 'evil-winrm -i 10.0.0.9 -u Administrator -p Mc4Ns9Zx6Qa3Tv8Yd5Lo2Gf7', 'Mc4Ns9Zx6Qa3Tv8Yd5Lo2Gf7'],
+    ['xfreerdp /p:', 'xfreerdp /v:10.0.0.9 /u:Administrator /p:Nd5Ot1Ay7Rb4Uw9Ze6Mp3Hg8', 'Nd5Ot1Ay7Rb4Uw9Ze6Mp3Hg8'],
+    ['mosquitto_pub -P', 'mosquitto_pub -h mqtt.local -u sensor -P Oe6Pu2Bz8Sc5Vx1Af7Nq4Ih9 -t t -m 1', 'Oe6Pu2Bz8Sc5Vx1Af7Nq4Ih9'],
+    ['a NuGet source password', 'dotnet nuget add source https://x/index.json -n acme -u me -p Pf7Qv3Ca9Td6Wy2Bg8Or5Ji1 --store-password-in-clear-text', 'Pf7Qv3Ca9Td6Wy2Bg8Or5Ji1'],
+    ['rabbitmqctl add_user', 'rabbitmqctl add_user app Qg8Rw4Db1Ue7Xz3Ch9Ps6Kj2', 'Qg8Rw4Db1Ue7Xz3Ch9Ps6Kj2'],
+    ['net user /add', 'net user svc_backup Rh9Sx5Ec2Vf8Ya4Di1Qt7Lk3 /add', 'Rh9Sx5Ec2Vf8Ya4Di1Qt7Lk3'],
+    ['redis AUTH with a user', 'redis-cli -h cache AUTH default Si1Ty6Fd3Wg9Zb5Ej2Ru8Ml4', 'Si1Ty6Fd3Wg9Zb5Ej2Ru8Ml4'],
+    ["poetry's repository password", 'poetry config http-basic.private me Tj2Uz7Ge4Xh1Ac6Fk3Sv9Nm5', 'Tj2Uz7Ge4Xh1Ac6Fk3Sv9Nm5'],
+    ["poetry's PyPI token", 'poetry config pypi-token.pypi Uk3Va8Hf5Yi2Bd7Gl4Tw1On6', 'Uk3Va8Hf5Yi2Bd7Gl4Tw1On6'],
+    ['cargo login', 'cargo login Vl4Wb9Ig6Zj3Ce8Hm5Ux2Po7', 'Vl4Wb9Ig6Zj3Ce8Hm5Ux2Po7'],
+    ['MySQL IDENTIFIED BY', "CREATE USER 'app'@'%' IDENTIFIED BY 'Xa5Kq2Lz8Vn3Rt7Wb1Hm4Jd9';", 'Xa5Kq2Lz8Vn3Rt7Wb1Hm4Jd9'],
+    ['Oracle IDENTIFIED BY', 'ALTER USER system IDENTIFIED BY Yb6Lr3Ma9Wo4Su8Xc2In5Ke1;', 'Yb6Lr3Ma9Wo4Su8Xc2In5Ke1'],
+    ["PHP's print_r", 'Array\n(\n    [host] => smtp.example.com\n    [password] => Zc7Ms4Nb1Xp5Tv9Yd3Jo6Lf2\n)', 'Zc7Ms4Nb1Xp5Tv9Yd3Jo6Lf2'],
+    ["PHP's var_dump", 'array(2) {\n  ["password"]=>\n  string(24) "Ad8Nt5Oc2Yq6Uw1Ze4Kp7Mg3"\n}', 'Ad8Nt5Oc2Yq6Uw1Ze4Kp7Mg3'],
+    ['JSON in an HTML attribute', '<div data-page="{&quot;props&quot;:{&quot;stripeSecret&quot;:&quot;Be9Ou6Pd3Zr7Vx2Af5Lq8Nh4&quot;}}">', 'Be9Ou6Pd3Zr7Vx2Af5Lq8Nh4'],
+    ['JSON in an HTML attribute, numeric references', '<div data-config="{&#34;apiKey&#34;:&#34;Cf1Pv7Qe4As8Wy3Bg6Mr9Oi5&#34;}">', 'Cf1Pv7Qe4As8Wy3Bg6Mr9Oi5'],
   ];
   for (const [what, text, secret] of cases) {
     it(`removes ${what}`, () => {
@@ -71,6 +108,13 @@ describe('look-alikes that stay', () => {
     ['a bypass flag', 'bypass=true'],
     ['a compass heading', 'compass: northwest'],
     ["getenv's default of a variable name", 'os.getenv("DB_PASSWORD", DEFAULT)'],
+    ['a certificate encoded whole', `ca-data: ${Buffer.from(`-----BEGIN CERTIFICATE-----\n${KEY_LINE}\n-----END CERTIFICATE-----\n`).toString('base64')}`],
+    ['a path of numbered lines', '     1\u2192import { a } from "./a";\n     2\u2192const path = "/etc/app";'],
+    ['a word after AUTH in prose', 'Fixed the AUTH flow broken'],
+    ['a user removed with net user', 'net user svc_backup /delete'],
+    ['a pattern variable', 'const pat = /abc/; PATH=/usr/bin'],
+    ['an ampersand in a command', 'make && echo "a &amp b" && curl "x?a=1&b=2"'],
+    ['a store folder named after a key', 'built → /tmp/store-leak-01-numbered-private-key/projects/p/01010101-3333-4333-8333-333333333333/HANDOFF.md'],
   ];
   for (const [what, text] of cases) {
     it(`keeps ${what}`, () => {
@@ -100,5 +144,13 @@ describe('a cut before the redactor reads the text', () => {
     expect(cutBeforeRedaction('short', 80)).toBe('short');
     expect(cutBeforeRedaction(`export T=${token}`, 30)).toBe('export …');
     expect(cutBeforeRedaction(token, 20)).toBe('…');
+  });
+});
+
+describe('a value nested deeper than any record', () => {
+  it('is not shown, rather than shown unredacted', () => {
+    let v: unknown = { password: 'ghp_Wq3Er7Ty1Ui5Op9As3Df7Gh1Jk5Lz9Xc3Vb7N' };
+    for (let i = 0; i < 100; i += 1) v = { v };
+    expect(JSON.stringify(r.redactValue(v))).not.toContain('Wq3Er7Ty1Ui5Op9As3Df7Gh1Jk5Lz9Xc3Vb7N');
   });
 });

@@ -35,6 +35,8 @@ const MONGO = ['mongo', 'mongosh', 'mongodump', 'mongorestore', 'mongoexport', '
 const LDAP = ['ldapsearch', 'ldapadd', 'ldapmodify', 'ldapdelete', 'ldappasswd', 'ldapwhoami', 'ldapcompare', 'ldapmodrdn'];
 const REGISTRY = ['docker', 'podman', 'nerdctl', 'buildah', 'skopeo', 'helm'];
 const AUTHORIZATION = ['Authorization', 'authorization', 'AUTHORIZATION', 'Proxy-Authorization', 'proxy-authorization'];
+/** Commands that read a secret's value from their standard input. */
+const STDIN_SECRET = `(?:wrangler[ \\t]+secret[ \\t]+put|vercel[ \\t]+env[ \\t]+add|az[ \\t]+devops[ \\t]+login|fly(?:ctl)?[ \\t]+secrets[ \\t]+import|gh[ \\t]+secret[ \\t]+set|firebase[ \\t]+functions:secrets:set|supabase[ \\t]+secrets[ \\t]+set|kubectl[ \\t]+create[ \\t]+secret)${WORD_END}`;
 
 const RULES: readonly CommandRule[] = [
   // mysql -pSECRET (with a space, -p asks for the password instead).
@@ -49,12 +51,15 @@ const RULES: readonly CommandRule[] = [
   rule('command_password', ['7z', '7za', '7zr'], `7z[ar]?${WORD_END}${REST}-p([^\\s'"\`;&|]{1,200})`),
   rule('command_password', ['smbclient', 'rpcclient', 'smbmap'], `(?:smbclient|rpcclient|smbmap)${WORD_END}${REST}(?:-U[ \\t]?|--user(?:name)?[ \\t=])['"]?[^\\s%'"]{1,100}%([^\\s'"]{1,200})`),
   rule('command_password', ['-pass'], `-pass(?:in|out|word)?[ \\t]+pass:([^\\s'"\`]{1,200})`),
-  rule('command_password', ['echo', 'printf'], `(?:echo|printf)[ \\t]+(?:-[a-zA-Z]{1,3}[ \\t]+){0,3}${ARG}[ \\t]*\\|[^\\n]{0,200}?(?:-stdin${WORD_END}|--with-token${WORD_END}|sudo[ \\t]+(?:-[a-zA-Z]+[ \\t]+)*-[a-zA-Z]*S${WORD_END}|passwd[ \\t]+--stdin|chpasswd${WORD_END})`),
+  // echo 'pw' | a command that reads a secret on its standard input (printf may give its format first).
+  rule('command_password', ['echo', 'printf'], `(?:echo|printf)[ \\t]+(?:-[a-zA-Z]{1,3}[ \\t]+){0,3}(?:(?:'%s(?:\\\\n)?'|"%s(?:\\\\n)?"|%s)[ \\t]+)?${ARG}[ \\t]*\\|[^\\n]{0,200}?(?:-stdin${WORD_END}|--with-token${WORD_END}|sudo[ \\t]+(?:-[a-zA-Z]+[ \\t]+)*-[a-zA-Z]*S${WORD_END}|passwd[ \\t]+--stdin|chpasswd${WORD_END}|${STDIN_SECRET})`),
+  // The same from a here-string or a process substitution: `--with-token <<< T`, `< <(echo T)`.
+  rule('command_password', ['--with-token', '--password-stdin'], `(?:--with-token|--password-stdin)[ \\t]*(?:<<<[ \\t]*|<[ \\t]*<\\([ \\t]*(?:echo|printf)[ \\t]+(?:-[a-zA-Z]{1,3}[ \\t]+){0,2})${ARG}`),
   rule('command_password', ['openssl'], `openssl${WORD_END}${REST}-k[ \\t]+${ARG}`),
   rule('bearer', ['curl'], `curl${WORD_END}${REST}--oauth2-bearer[ \\t=]+${ARG}`),
   // PowerShell: ConvertTo-SecureString "…" -AsPlainText (the password in the clear, to be made a secure string).
   rule('command_password', ['ConvertTo-SecureString', 'convertto-securestring'], `ConvertTo-SecureString[ \\t]+(?:-String[ \\t]+)?(?:'([^'\\n]{1,200})'|"([^"\\n]{1,200})")`, 'dyi'),
-  rule('basic_auth', ['curl'], `curl${WORD_END}(?:[^\\n|;&]|\\\\\\n){0,400}?[ \\t](?:-u[ \\t]?|--user[ \\t=])(?:'[^':\\n]{0,100}:([^'\\n]{1,200})'|"[^":\\n]{0,100}:([^"\\n]{1,200})"|[^\\s:'"]{0,100}:([^\\s'"\`;&|]{1,200}))`),
+  rule('basic_auth', ['curl'], `curl${WORD_END}(?:[^\\n|;&]|\\\\\\n){0,400}?[ \\t](?:-u[ \\t]?|--user[ \\t=]|-U[ \\t]?|--proxy-user[ \\t=])(?:'[^':\\n]{0,100}:([^'\\n]{1,200})'|"[^":\\n]{0,100}:([^"\\n]{1,200})"|[^\\s:'"]{0,100}:([^\\s'"\`;&|]{1,200}))`),
   rule('bearer', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["']?(?:Bearer|Token|Bot|ApiKey|SSWS|Digest|token|bearer)[ \\t]+([A-Za-z0-9._~+/=-]{8,4096})`, 'dyi'),
   rule('basic_auth', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["']?Basic[ \\t]+([A-Za-z0-9+/]{8,4096}={0,2})`, 'dyi'),
   rule('bearer', ['Bearer'], `Bearer[ \\t]+([A-Za-z0-9._~+/-]{20,4096}=*)`),
@@ -68,6 +73,21 @@ const RULES: readonly CommandRule[] = [
   rule('command_password', ['sqlplus'], `sqlplus[ \\t]+(?:-[A-Za-z]{1,10}[ \\t]+){0,3}['"]?[A-Za-z0-9_$#.]{1,64}/([^@\\s'"/]{1,200})@`),
   // vault login TOKEN (a token older than the hvs. prefix has no rule of its own).
   rule('command_password', ['vault'], `vault[ \\t]+login(?:[ \\t]+-[^\\s]{1,100})*[ \\t]+(?![-\\w]+=)${ARG}`),
+  // Remote shells and desktops: psexec -p, evil-winrm -p, xfreerdp /p:, mosquitto_pub -P.
+  rule('command_password', ['psexec', 'PsExec', 'evil-winrm', 'wmiexec', 'smbexec', 'crackmapexec', 'netexec', 'nxc'], `(?:psexec|evil-winrm|wmiexec|smbexec|crackmapexec|netexec|nxc)(?:\\.exe|\\.py)?${WORD_END}${REST}(?:-p|--password)[ \\t=]+${ARG}`, 'dyi'),
+  rule('command_password', ['xfreerdp', 'wlfreerdp', 'sdl-freerdp'], `(?:xfreerdp|wlfreerdp|sdl-freerdp)${WORD_END}${REST}[/-]p:${ARG}`),
+  rule('command_password', ['mosquitto_pub', 'mosquitto_sub', 'mosquitto_rr'], `mosquitto_(?:pub|sub|rr)${WORD_END}${REST}(?:-P|--pw)[ \\t]+${ARG}`),
+  rule('command_password', ['dotnet', 'nuget'], `(?:dotnet[ \\t]+nuget|nuget)[ \\t]+(?:add|update)[ \\t]+source${WORD_END}${REST}(?:-p|--password|-Password)[ \\t]+${ARG}`),
+  // rabbitmqctl add_user USER PASSWORD (and change_password), net user USER PASSWORD /add.
+  rule('command_password', ['rabbitmqctl'], `rabbitmqctl(?:\\.bat)?[ \\t]+(?:-[^\\s]{1,40}[ \\t]+){0,4}(?:add_user|change_password)[ \\t]+['"]?[^\\s'"]{1,100}['"]?[ \\t]+${ARG}`),
+  rule('command_password', ['net'], `net[ \\t]+user[ \\t]+(?:"[^"\\n]{1,100}"|[^\\s/"]{1,100})[ \\t]+(?![/*])${ARG}`, 'dyi'),
+  // redis AUTH USER PASSWORD (AUTH PASSWORD alone is a label the names rule reads).
+  rule('command_password', ['AUTH'], `AUTH[ \\t]+[A-Za-z0-9_.-]{1,64}[ \\t]+${ARG}(?=[ \\t]*(?:$|\\n|["'\\\\]))`, 'dy', (v) => /\\d/.test(v) || looksRandom(v, 12)),
+  // SQL: CREATE/ALTER USER … IDENTIFIED BY 'pw' (MySQL, MariaDB; Oracle unquoted), IDENTIFIED WITH plugin BY 'pw'.
+  rule('command_password', ['IDENTIFIED', 'identified'], `IDENTIFIED[ \\t]+(?:WITH[ \\t]+['"]?\\w{1,64}['"]?[ \\t]+)?BY[ \\t]+(?:PASSWORD[ \\t]+)?${ARG}`, 'dyi'),
+  // poetry config http-basic.REPO USER PASSWORD, poetry config pypi-token.REPO TOKEN, cargo login TOKEN.
+  rule('command_password', ['poetry'], `poetry[ \\t]+config[ \\t]+(?:--[a-z-]{1,20}[ \\t]+)*(?:http-basic\\.[^\\s]{1,100}[ \\t]+['"]?[^\\s'"]{1,100}['"]?|pypi-token\\.[^\\s]{1,100})[ \\t]+${ARG}`),
+  rule('command_password', ['cargo'], `cargo[ \\t]+login(?:[ \\t]+--[a-z-]{1,20}(?:[ \\t=][^\\s-][^\\s]{0,100})?)*[ \\t]+${ARG}`),
   // gh secret set NAME --body VALUE (or -b VALUE): the value of a repository's secret.
   rule('command_password', ['gh'], `gh[ \\t]+secret[ \\t]+set${WORD_END}${REST}(?:-b[ \\t]?|--body[ \\t=])${ARG}`),
 ];

@@ -28,8 +28,15 @@ const MAX_BLOCK_LINES = 400;
  * value of a `"password"` field ends `"}`, and `"}"}` when that JSON was itself a string).
  */
 function core(line: string): string {
-  return line.replace(/^[\s"'`>+,]+|[\s"'`,;\\)\]}]+$/g, '');
+  return line.replace(LINE_NUMBER, '').replace(/^[\s"'`>+,]+|[\s"'`,;\\)\]}]+$/g, '');
 }
+
+/**
+ * The line number a reader put before each line: Claude Code's Read (`     1→`, and `1<tab>`
+ * since 2.1), `cat -n`, `nl -ba`, `grep -n` (`12:`, and `12-` for a context line). None of the
+ * characters after the number is base64, so a body line never loses a character of its own.
+ */
+const LINE_NUMBER = /^\s*\d{1,7}(?:\u2192|\t|[:-](?=\S))/;
 
 function isBodyLine(c: string): boolean {
   if (c.length === 0) return false;
@@ -190,7 +197,26 @@ function headlessBodies(text: string, found: Findings): void {
   if (runStart !== -1) close();
 }
 
+/**
+ * A PEM private key given base64-encoded whole: kubeconfig's `client-key-data:`, a Kubernetes
+ * Secret's `data:`, an environment variable (`LS0tLS1CRUdJTi` is `-----BEGIN` encoded). The
+ * run is removed when its decoded head names a private key; a certificate stays.
+ */
+const ENCODED_PEM_RUN = /[A-Za-z0-9+/]{0,16384}={0,2}/y;
+
+const encodedPem: Handler = (text, at, found) => {
+  ENCODED_PEM_RUN.lastIndex = at;
+  const m = ENCODED_PEM_RUN.exec(text);
+  if (!m || m[0].length < 64) return -1;
+  const head = Buffer.from(m[0].slice(0, 80), 'base64').toString('latin1');
+  const label = /^-----BEGIN ([A-Z0-9 ]{0,40})-----/.exec(head);
+  if (!label || !PRIVATE_LABEL.test(label[1] ?? '')) return -1;
+  found.add(at, at + m[0].length, 'private_key', PRIORITY.key);
+  return at + m[0].length;
+};
+
 export function registerKeyMarkers(scanner: LiteralScanner): void {
+  scanner.add('LS0tLS1CRUdJTi', encodedPem);
   scanner.add('-----BEGIN ', pemBlock, { boundary: false });
   scanner.add('-----END ', bodyBeforeEnd, { boundary: false });
   scanner.add('Private-Lines:', puttyKey);

@@ -16,7 +16,14 @@ const STRONG_WORDS = new Set([
   'password', 'passwd', 'passwort', 'pwd', 'pw', 'pass', 'passphrase', 'passcode', 'secret', 'token',
   'apikey', 'secretkey', 'accesskey', 'privatekey', 'authtoken', 'accesstoken', 'refreshtoken', 'clientsecret',
   'requirepass', 'masterauth', 'storepass', 'keypass', 'srcstorepass', 'deststorepass',
+  // wpa_supplicant's pre-shared key; a private key as one word (`PRIVKEY`).
+  'psk', 'privkey',
 ]);
+/**
+ * One-word names ending in `pass` that hold a password (`SSHPASS`, which `sshpass -e` reads,
+ * `DBPASS`, `SMTPPASS`): only these, as `pass` ends ordinary words (`bypass`, `compass`).
+ */
+const PASS_NAMES = new Set(['sshpass', 'dbpass', 'smtppass', 'mailpass', 'keystorepass', 'truststorepass', 'ftppass', 'ldappass', 'mysqlpass', 'pgpass', 'redispass', 'rootpass', 'adminpass', 'userpass', 'proxypass', 'vncpass', 'wifipass', 'bindpass']);
 /** `<word> key` pairs that name a secret key. */
 const STRONG_KEY_PREFIX = new Set(['api', 'secret', 'access', 'private', 'auth', 'client', 'master', 'account', 'shared', 'signing', 'encryption', 'app']);
 /** `<word> key` pairs that name something public or structural. */
@@ -80,9 +87,13 @@ function judge(name: string): Strength {
   while (words.length > 1 && (QUALIFIERS.has(words[words.length - 1] as string) || /^v?\d+$/.test(words[words.length - 1] as string))) words.pop();
   const last = words[words.length - 1];
   if (last === undefined) return null;
-  if (STRONG_WORDS.has(last)) return 'strong';
+  if (STRONG_WORDS.has(last) || PASS_NAMES.has(last)) return 'strong';
+  // A personal access token (`GITHUB_PAT`, `AZURE_DEVOPS_EXT_PAT`); `pat` alone is a name too often.
+  if (last === 'pat' && (words.length > 1 || name === 'PAT')) return 'strong';
   if (STRONG_SUFFIXES.some((w) => last.length > w.length + 1 && last.endsWith(w))) return 'strong';
   const prev = words[words.length - 2];
+  // AWS Secrets Manager's `SecretString` and `SecretBinary` hold the secret itself.
+  if (prev === 'secret' && (last === 'string' || last === 'binary')) return 'strong';
   if (last === 'key') {
     if (prev !== undefined && STRONG_KEY_PREFIX.has(prev)) return 'strong';
     if (prev !== undefined && NOT_SECRET_KEY_PREFIX.has(prev)) return null;

@@ -72,7 +72,7 @@ interface Name {
 }
 
 /** The words a secret's name contains, found in any letter case, inside names too (`dbPassword`). */
-const KEYWORDS = ['pass', 'pw', 'secret', 'token', 'key', 'cred', 'auth', 'salt'];
+const KEYWORDS = ['pass', 'pw', 'secret', 'token', 'key', 'cred', 'auth', 'salt', 'pat', 'psk'];
 
 /**
  * How a secret word may go on in lower case and still be one (`password`, `credentials`); any
@@ -88,6 +88,8 @@ const GOES_ON: Readonly<Record<string, readonly string[]>> = {
   cred: ['ential', 's'],
   auth: ['token', 'key'],
   salt: [],
+  pat: [],
+  psk: [],
 };
 
 function endsWord(text: string, at: number, word: string): boolean {
@@ -143,6 +145,8 @@ function separator(text: string, name: Name): { at: number; sep: string; spaced:
     const comma = /^[ \t]*,[ \t]*(?=["'])/.exec(text.slice(i, i + 16));
     if (comma !== null && text[name.start - 2] === '(') return { at: i + comma[0].length, sep: '=', spaced: true };
   } else if (open === '<' && text[i] === '>') return { at: i + 1, sep: '>', spaced: false };
+  // PHP's print_r: `[password] => …`.
+  else if (open === '[' && text[i] === ']') i += 1;
   // A typed declaration: `const API_TOKEN: string = …` (TypeScript), `var password string = …` (Go).
   const typed = TYPED.exec(text.slice(i, i + 72));
   if (typed !== null) i += typed[0].length - 1;
@@ -169,9 +173,14 @@ function separator(text: string, name: Name): { at: number; sep: string; spaced:
   } else if (before > 0 && /^(?:requirepass|masterauth)$/i.test(name.text)) {
     return { at: i, sep: ' ', spaced: true };
   } else return null;
+  // PHP's var_dump gives the value on the next line, after its type: `["password"]=>\n  string(24) "…"`.
+  const dumped = sep === '=' && text[i - 1] === '>' ? VAR_DUMP.exec(text.slice(i, i + 40)) : null;
+  if (dumped !== null) return { at: i + dumped[0].length, sep, spaced: true };
   const after = countSpaces(text, i);
   return { at: i + after, sep, spaced: before + after > 0 };
 }
+
+const VAR_DUMP = /^[ \t]*\r?\n[ \t]*string\(\d{1,7}\)[ \t]*/;
 
 /**
  * The type between a name and its `=`: `: string`, `: Record<string, string> | null`, ` string`
@@ -240,10 +249,18 @@ function lineFinal(text: string, at: number): boolean {
 }
 
 /** `name: DB_PASSWORD` (or `"name": "DB_PASSWORD"`, `key=…`): the label is itself a field's value. */
-const NAME_FIELD = /(?:^|[^A-Za-z0-9_])(?:name|key|Name|Key|NAME|KEY)["']?[ \t]{0,4}[:=][ \t]{0,4}["']?$/;
+const NAME_FIELD = /(?:^|[^A-Za-z0-9_])(?:name|key|Name|Key|NAME|KEY)["']?[ \t]{0,4}[:=][ \t]{0,4}["']?(?:\/?[\w.-]{1,40}\/){0,4}$/;
+/** How far before a name NAME_FIELD looks: far enough for a parameter's path (`"/prod/db/password"`). */
+const NAME_FIELD_LOOKBACK = 200;
 /** …and the value it names comes in a `value` field of the same record, close after it. */
-const VALUE_FIELD = /^["']?[ \t]*[,;]?[ \t\r\n]{0,40}-?[ \t]*["']?(?:value|Value|VALUE)["']?[ \t]{0,4}[:=][ \t]{0,4}/;
-const NAMED_VALUE_WINDOW = 80;
+const VALUE_FIELD = /^["']?[ \t]*[,;]?[ \t\r]{0,40}(?:\n(?:[ \t]{0,12}\d{1,7}(?:\u2192|\t|[:-])|[+ ]|[^\s]{1,120}?[-:]\d{1,7}[-:])?)?[ \t]{0,40}(?:"[A-Za-z]{1,20}"[ \t]{0,4}:[ \t]{0,4}(?:"[^"\n]{0,40}"|[\w.-]{1,20})[ \t]{0,4},[ \t\r\n]{0,40}){0,3}-?[ \t]*["']?(?:value|Value|VALUE)["']?[ \t]{0,4}[:=][ \t]{0,4}/;
+/*
+ * The next line may carry what a reader put before it: a line number (Claude Code's Read, `cat
+ * -n`, `grep -n`), a diff's `+`, or `grep -A`'s `file-15-`; up to three other fields of the
+ * record may come between (`aws ssm get-parameter`: `"Name": "/prod/db/password", "Type":
+ * "SecureString", "Value": "…"`).
+ */
+const NAMED_VALUE_WINDOW = 200;
 
 /**
  * Environment lists name a variable in one field and give its value in the next: Kubernetes and
@@ -251,7 +268,7 @@ const NAMED_VALUE_WINDOW = 80;
  * `{"name": "API_KEY", "value": "…"}`. The value is judged as if it followed the name.
  */
 function findNamedValue(text: string, name: Name, found: Findings): number | null {
-  if (!NAME_FIELD.test(text.slice(Math.max(0, name.start - 16), name.start))) return null;
+  if (!NAME_FIELD.test(text.slice(Math.max(0, name.start - NAME_FIELD_LOOKBACK), name.start))) return null;
   const after = text.slice(name.end, name.end + NAMED_VALUE_WINDOW);
   const m = VALUE_FIELD.exec(after);
   if (!m) return null;
@@ -273,6 +290,8 @@ function findNamedValue(text: string, name: Name, found: Findings): number | nul
  * is …", `aws configure set aws_secret_access_key …`, "wallet private key 0x…".
  */
 function findLabelledValue(text: string, name: Name, found: Findings): number | null {
+  // A folder of a path (`/tmp/private-key/01ab…/HANDOFF.md`) labels nothing.
+  if (text[name.end] === '/' || text[name.start - 1] === '/') return null;
   let pos = name.end;
   const limit = Math.min(text.length, name.end + LABEL_WINDOW_CHARS);
   for (let n = 0; n < LABEL_WINDOW_TOKENS; n += 1) {

@@ -6,6 +6,8 @@
  * at any depth. Rules find ranges in the decoded text; `source()` maps a range back to the input,
  * widening it to whole escape sequences, so the input is cut only where an escape starts or ends.
  *
+ * HTML's references for quotes, `&`, `<` and `>` (`&quot;`, `&#34;`) are read the same way.
+ *
  * A run of backslashes before an escape letter counts as one escape whatever its length (`\\\\n`
  * is a line break escaped three times): the view is only read, never written, so a Windows path
  * read as a line break costs nothing but a boundary.
@@ -74,33 +76,62 @@ class EscapedView implements DecodedView {
 
 const identity = (text: string): DecodedView => ({ text, source: (start, end) => [start, end] });
 
+/**
+ * HTML's character references for the characters that delimit a value: JSON in an HTML
+ * attribute (`data-page="{&quot;apiKey&quot;:&quot;…&quot;}"`) is read with its quotes.
+ */
+const ENTITIES: Readonly<Record<string, string>> = { quot: '"', apos: "'", amp: '&', lt: '<', gt: '>', '#34': '"', '#39': "'", '#38': '&', '#x22': '"', '#x27': "'", '#x26': '&', '#X22': '"', '#X27': "'", '#X26': '&' };
+const MAX_ENTITY = 6;
+
+/** The character an entity at `i` (its `&`) stands for and where it ends, or null. */
+function entityAt(input: string, i: number): [string, number] | null {
+  for (let k = i + 2; k <= i + MAX_ENTITY && k < input.length; k += 1) {
+    if (input.charCodeAt(k) !== 59) continue;
+    const ch = ENTITIES[input.slice(i + 1, k)];
+    return ch === undefined ? null : [ch, k + 1];
+  }
+  return null;
+}
+
 export function decodedView(input: string): DecodedView {
-  let i = input.indexOf('\\');
-  if (i === -1) return identity(input);
+  let bs = input.indexOf('\\');
+  let amp = input.indexOf('&');
+  if (bs === -1 && amp === -1) return identity(input);
   const parts: string[] = [];
   const at: number[] = [];
   const from: number[] = [];
   const to: number[] = [];
   let pos = 0;
   let decodedLength = 0;
-  while (i !== -1) {
-    let j = i;
-    while (input.charCodeAt(j) === 92) j += 1;
-    const c = input[j];
+  while (bs !== -1 || amp !== -1) {
+    const i = bs === -1 ? amp : amp === -1 ? bs : Math.min(bs, amp);
     let ch: string | undefined;
-    let end = j + 1;
-    if (c !== undefined && SIMPLE[c] !== undefined) ch = SIMPLE[c];
-    else if (c === 'u' && hexRun(input, j + 1, 4)) {
-      ch = String.fromCharCode(Number.parseInt(input.slice(j + 1, j + 5), 16));
-      end = j + 5;
-    } else if (c === 'x' && hexRun(input, j + 1, 2)) {
-      ch = String.fromCharCode(Number.parseInt(input.slice(j + 1, j + 3), 16));
-      end = j + 3;
-    }
-    if (ch === undefined) {
-      // Not an escape: the backslashes stay as they are.
-      i = input.indexOf('\\', j);
-      continue;
+    let end: number;
+    if (i === amp) {
+      const e = entityAt(input, i);
+      if (e === null) {
+        amp = input.indexOf('&', i + 1);
+        continue;
+      }
+      [ch, end] = e;
+    } else {
+      let j = i;
+      while (input.charCodeAt(j) === 92) j += 1;
+      const c = input[j];
+      end = j + 1;
+      if (c !== undefined && SIMPLE[c] !== undefined) ch = SIMPLE[c];
+      else if (c === 'u' && hexRun(input, j + 1, 4)) {
+        ch = String.fromCharCode(Number.parseInt(input.slice(j + 1, j + 5), 16));
+        end = j + 5;
+      } else if (c === 'x' && hexRun(input, j + 1, 2)) {
+        ch = String.fromCharCode(Number.parseInt(input.slice(j + 1, j + 3), 16));
+        end = j + 3;
+      }
+      if (ch === undefined) {
+        // Not an escape: the backslashes stay as they are.
+        bs = input.indexOf('\\', j);
+        continue;
+      }
     }
     parts.push(input.slice(pos, i));
     decodedLength += i - pos;
@@ -110,7 +141,8 @@ export function decodedView(input: string): DecodedView {
     parts.push(ch);
     decodedLength += 1;
     pos = end;
-    i = input.indexOf('\\', end);
+    if (bs !== -1 && bs < end) bs = input.indexOf('\\', end);
+    if (amp !== -1 && amp < end) amp = input.indexOf('&', end);
   }
   if (at.length === 0) return identity(input);
   parts.push(input.slice(pos));
