@@ -111,6 +111,8 @@ describe('look-alikes that stay', () => {
     ['a certificate encoded whole', `ca-data: ${Buffer.from(`-----BEGIN CERTIFICATE-----\n${KEY_LINE}\n-----END CERTIFICATE-----\n`).toString('base64')}`],
     ['a path of numbered lines', '     1\u2192import { a } from "./a";\n     2\u2192const path = "/etc/app";'],
     ['a word after AUTH in prose', 'Fixed the AUTH flow broken'],
+    ['"identified by" in prose', 'This endpoint returns the proof for one update, identified by its unique messageId.'],
+    ['a variable after a token', 'curl -H "Authorization: Bearer $COPILOT_PAT" "$COPILOT_API_BASE/clusters/v1-c8e2f9a7b3d1"'],
     ['a user removed with net user', 'net user svc_backup /delete'],
     ['a pattern variable', 'const pat = /abc/; PATH=/usr/bin'],
     ['an ampersand in a command', 'make && echo "a &amp b" && curl "x?a=1&b=2"'],

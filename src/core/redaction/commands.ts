@@ -84,7 +84,9 @@ const RULES: readonly CommandRule[] = [
   // redis AUTH USER PASSWORD (AUTH PASSWORD alone is a label the names rule reads).
   rule('command_password', ['AUTH'], `AUTH[ \\t]+[A-Za-z0-9_.-]{1,64}[ \\t]+${ARG}(?=[ \\t]*(?:$|\\n|["'\\\\]))`, 'dy', (v) => /\\d/.test(v) || looksRandom(v, 12)),
   // SQL: CREATE/ALTER USER … IDENTIFIED BY 'pw' (MySQL, MariaDB; Oracle unquoted), IDENTIFIED WITH plugin BY 'pw'.
-  rule('command_password', ['IDENTIFIED', 'identified'], `IDENTIFIED[ \\t]+(?:WITH[ \\t]+['"]?\\w{1,64}['"]?[ \\t]+)?BY[ \\t]+(?:PASSWORD[ \\t]+)?${ARG}`, 'dyi'),
+  // In lower case only a quoted password: "identified by its unique id" is prose.
+  rule('command_password', ['IDENTIFIED'], `IDENTIFIED[ \\t]+(?:WITH[ \\t]+['"]?\\w{1,64}['"]?[ \\t]+)?BY[ \\t]+(?:PASSWORD[ \\t]+)?${ARG}`),
+  rule('command_password', ['identified'], `identified[ \\t]+(?:with[ \\t]+['"]?\\w{1,64}['"]?[ \\t]+)?by[ \\t]+(?:password[ \\t]+)?(?:'([^'\\n]{1,200})'|"([^"\\n]{1,200})")`),
   // poetry config http-basic.REPO USER PASSWORD, poetry config pypi-token.REPO TOKEN, cargo login TOKEN.
   rule('command_password', ['poetry'], `poetry[ \\t]+config[ \\t]+(?:--[a-z-]{1,20}[ \\t]+)*(?:http-basic\\.[^\\s]{1,100}[ \\t]+['"]?[^\\s'"]{1,100}['"]?|pypi-token\\.[^\\s]{1,100})[ \\t]+${ARG}`),
   rule('command_password', ['cargo'], `cargo[ \\t]+login(?:[ \\t]+--[a-z-]{1,20}(?:[ \\t=][^\\s-][^\\s]{0,100})?)*[ \\t]+${ARG}`),

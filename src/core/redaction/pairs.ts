@@ -300,6 +300,8 @@ function findLabelledValue(text: string, name: Name, found: Findings): number | 
       pos += 1;
     }
     if (pos >= limit) return null;
+    // A variable (`$API_BASE/status`) is a reference, not a value.
+    if (text[pos - 1] === '$') return null;
     let end = pos;
     while (end < text.length && end - pos < MAX_VALUE_CHARS && isTokenChar(text.charCodeAt(end))) end += 1;
     // A sentence's full stop or dash after a value is not part of it; base64 padding is.
