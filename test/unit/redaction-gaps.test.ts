@@ -85,6 +85,33 @@ describe('credentials the redactor now removes', () => {
     ['JSON in an HTML attribute', '<div data-page="{&quot;props&quot;:{&quot;stripeSecret&quot;:&quot;Be9Ou6Pd3Zr7Vx2Af5Lq8Nh4&quot;}}">', 'Be9Ou6Pd3Zr7Vx2Af5Lq8Nh4'],
     ['JSON in an HTML attribute, numeric references', '<div data-config="{&#34;apiKey&#34;:&#34;Cf1Pv7Qe4As8Wy3Bg6Mr9Oi5&#34;}">', 'Cf1Pv7Qe4As8Wy3Bg6Mr9Oi5'],
   ];
+  // Providers added in the third round (made-up bodies of the documented shapes).
+  const H40 = '3f9a1c7e5b2d8f4a9e1c3b5d7f2a4c6e8b0d1f3a';
+  const B = 'Qw8Er4Ty2Ui6Op0AsDf3Gh7Jk1Lz5Xc9Vb2Nm6Mn4Bv8Cx0Za7Sd1Fg5Hj9Kl3Pq6Wo2Ei8Ru4Ty0Yp6Ua3Sb7Dc1Ve5Wf9Xg2';
+  const providers: [string, string][] = [
+    ['a Supabase access token', `sbp_${H40}`],
+    ['a Supabase secret key', `sb_secret_${B.slice(0, 31)}`],
+    ['a Replicate token', `r8_${B.slice(0, 37)}`],
+    ['a Groq key', `gsk_${B.slice(0, 52)}`],
+    ['an xAI key', `xai-${B.slice(0, 80)}`],
+    ['an OpenRouter key', `sk-or-v1-${H40}${H40.slice(0, 24)}`],
+    ['a DeepSeek key', `sk-${H40.slice(0, 32)}`],
+    ['a Figma token', `figd_${B.slice(0, 40)}`],
+    ['a Tavily key', `tvly-dev-${B.slice(0, 32)}`],
+    ['a Pinecone key', `pcsk_${B.slice(0, 70)}`],
+    ['a LangSmith key', `lsv2_pt_${H40.slice(0, 32)}_${H40.slice(0, 10)}`],
+    ['an NVIDIA key', `nvapi-${B.slice(0, 64)}`],
+    ['a Resend key', `re_${B.slice(0, 8)}_${B.slice(8, 32)}`],
+    ['a Netlify token', `nfp_${B.slice(0, 36)}`],
+    ['a Docker Hub token', `dckr_pat_${B.slice(0, 27)}`],
+    ['an Airtable token', `pat${B.slice(0, 14)}.${H40}${H40.slice(0, 24)}`],
+    ['a PostHog personal key', `phx_${B.slice(0, 43)}`],
+    ['a Render key', `rnd_${B.slice(0, 32)}`],
+    ['a Neon key', `napi_${'k3v9x2m7q1w8z4r6t0y5u3i8o2p7a1s6d4f9g3h5j2l8c0b7n1e6'.slice(0, 52)}${'abcd1234efgh'}`],
+    ['a Contentful token', `CFPAT-${B.slice(0, 43)}`],
+    ['a Bitbucket app password', `ATBB${B.slice(0, 32)}`],
+  ];
+  for (const [what, token] of providers) cases.push([what, `export X=1; ${token} done`, token.slice(-16)]);
   for (const [what, text, secret] of cases) {
     it(`removes ${what}`, () => {
       expect(kept(text)).not.toContain(secret);
@@ -116,6 +143,8 @@ describe('look-alikes that stay', () => {
     ['a user removed with net user', 'net user svc_backup /delete'],
     ['a pattern variable', 'const pat = /abc/; PATH=/usr/bin'],
     ['an ampersand in a command', 'make && echo "a &amp b" && curl "x?a=1&b=2"'],
+    ['a Node-API call', 'napi_create_string_utf8(env, str, NAPI_AUTO_LENGTH, &result)'],
+    ['a seed variable', 'rnd_seed = 42; re_compile_all_patterns(); sk-learn; tvly-search'],
     ['a store folder named after a key', 'built → /tmp/store-leak-01-numbered-private-key/projects/p/01010101-3333-4333-8333-333333333333/HANDOFF.md'],
   ];
   for (const [what, text] of cases) {

@@ -141,6 +141,28 @@ const DEFS: readonly Def[] = [
   { kind: 'twitter_token', prefixes: ['AAAAAAAAAAAAAAAAAAAAA'], body: `[${B62}%]{30,200}`, check: (t) => /%[0-9A-F]{2}/.test(t) || mixed(t.slice(21)) },
   { kind: 'facebook_token', prefixes: ['EAAC', 'EAAG', 'EAAB'], body: `[${B62}]{90,400}(?![${B62}+/=])` },
   { kind: 'clickhouse_key', prefixes: ['4b1d'], body: exact(B62, 38), check: mixed },
+  { kind: 'supabase_token', prefixes: ['sbp_'], body: exact(HEX, 40), glued: true },
+  { kind: 'supabase_token', prefixes: ['sb_secret_'], body: `[${B62}_-]{20,100}(?![${B62}_-])`, glued: true },
+  { kind: 'replicate_token', prefixes: ['r8_'], body: exact(B62, 37), check: hasDigitAndLetter },
+  { kind: 'groq_key', prefixes: ['gsk_'], body: exact(B62, 52), glued: true },
+  { kind: 'xai_key', prefixes: ['xai-'], body: `[${B62}]{70,90}(?![${B62}])`, check: mixed },
+  { kind: 'openrouter_key', prefixes: ['sk-or-v1-'], body: exact(HEX, 64), glued: true },
+  // DeepSeek's keys are `sk-` and 32 lower-case hex digits (OpenAI's rule above wants mixed case).
+  { kind: 'deepseek_key', prefixes: ['sk-'], body: exact(HEX, 32), check: hasDigitAndLetter },
+  { kind: 'figma_token', prefixes: ['figd_'], body: `[${B62}_-]{38,60}(?![${B62}_-])`, glued: true },
+  { kind: 'tavily_key', prefixes: ['tvly-'], body: `(?:dev-|prod-)?[${B62}]{32}(?![${B62}])` },
+  { kind: 'pinecone_key', prefixes: ['pcsk_'], body: `[${B62}_]{60,90}(?![${B62}_])`, glued: true },
+  { kind: 'langsmith_key', prefixes: ['lsv2_pt_', 'lsv2_sk_'], body: `[${HEX}]{32}_[${HEX}]{10}`, glued: true },
+  { kind: 'nvidia_key', prefixes: ['nvapi-'], body: `[${B62}_-]{60,70}(?![${B62}_-])`, glued: true },
+  { kind: 'resend_key', prefixes: ['re_'], body: `[${B62}]{8}_[${B62}]{24}(?![${B62}])`, check: mixed },
+  { kind: 'netlify_token', prefixes: ['nfp_'], body: `[${B62}]{36,40}(?![${B62}])`, check: hasDigitAndLetter },
+  { kind: 'docker_token', prefixes: ['dckr_pat_', 'dckr_oat_'], body: `[${B62}_-]{27,60}(?![${B62}_-])`, glued: true },
+  { kind: 'airtable_token', prefixes: ['pat'], body: `[${B62}]{14}\\.[${HEX}]{64}(?![${B62}])` },
+  { kind: 'posthog_key', prefixes: ['phx_'], body: `[${B62}]{40,50}(?![${B62}])`, check: mixed },
+  { kind: 'render_key', prefixes: ['rnd_'], body: exact(B62, 32), check: mixed },
+  { kind: 'neon_key', prefixes: ['napi_'], body: exact('a-z0-9', 64), check: hasDigitAndLetter },
+  { kind: 'contentful_token', prefixes: ['CFPAT-'], body: `[${B62}_-]{43}(?![${B62}_-])` },
+  { kind: 'bitbucket_token', prefixes: ['ATBB'], body: `[${B62}]{28,40}(?![${B62}])`, check: mixed },
 ];
 
 const RULES: readonly ProviderRule[] = DEFS.flatMap((d) =>
