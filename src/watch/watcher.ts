@@ -1,7 +1,7 @@
 import type { FSWatcher as NodeWatcher } from 'node:fs';
 import { existsSync, watch as fsWatch } from 'node:fs';
-import { realpath } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { realpath, stat } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { FromWatchThread, ToWatchThread } from './options.js';
 import { isDirectory } from './scan.js';
@@ -101,6 +101,9 @@ export class TranscriptWatcher {
   private readonly active = new Set<string>();
   /** Each active root's real path, resolved once when it started being watched. */
   private readonly real = new Map<string, string>();
+  /** Each active root's folder (device and inode) and the watch on the folder above it. */
+  private readonly identity = new Map<string, string | null>();
+  private readonly guards = new Map<string, NodeWatcher>();
   private closing: Promise<void> | null = null;
 
   constructor(
@@ -122,7 +125,10 @@ export class TranscriptWatcher {
       setTimeout(resolve, readyTimeoutMs).unref();
     });
     this.chokidar = new WatchThread([...new Set(existing.map((r) => this.resolved(r)))], this.on, () => ready());
-    for (const r of existing) this.active.add(r);
+    for (const r of existing) {
+      this.active.add(r);
+      await this.guard(r);
+    }
     for (const r of this.roots) if (!this.active.has(r)) this.awaitRoot(r);
     await isReady;
   }
@@ -140,10 +146,12 @@ export class TranscriptWatcher {
     this.real.set(root, await realPath(root));
     this.active.add(root);
     this.chokidar?.add(this.resolved(root));
+    await this.guard(root);
   }
 
   private async deactivate(root: string): Promise<void> {
     this.active.delete(root);
+    this.unguard(root);
     const real = this.resolved(root);
     this.real.delete(root);
     // Another root may resolve to the same folder.
@@ -208,15 +216,50 @@ export class TranscriptWatcher {
     }
   }
 
+  /**
+   * A watch follows a folder, not its name: once a root is deleted (a tool resetting its folder,
+   * a restore from a backup) its watch reports nothing, even when a folder of that name is made
+   * again. The folder above each root is watched for that name (one more inotify watch per
+   * root), and a root that went or was replaced (another inode) is watched anew at once, or
+   * awaited; the periodic rescan checks the same.
+   */
+  private async guard(root: string): Promise<void> {
+    this.identity.set(root, await folderIdentity(root));
+    if (this.guards.has(root)) return;
+    const name = basename(root);
+    try {
+      const w = fsWatch(dirname(root), { persistent: false }, (_e, f) => {
+        if (f === null || f === name) void this.checkRoot(root);
+      });
+      w.on('error', () => void this.checkRoot(root));
+      this.guards.set(root, w);
+    } catch {
+      // The folder above cannot be watched: the periodic rescan checks the root.
+    }
+  }
+
+  private unguard(root: string): void {
+    this.guards.get(root)?.close();
+    this.guards.delete(root);
+    this.identity.delete(root);
+  }
+
+  private async checkRoot(root: string): Promise<void> {
+    if (this.closing || !this.active.has(root)) return;
+    const now = await folderIdentity(root);
+    if (this.closing || !this.active.has(root) || now === this.identity.get(root)) return;
+    await this.deactivate(root);
+    if (now === null) this.awaitRoot(root);
+    else {
+      await this.activate(root);
+      this.on.rootAppeared(root);
+    }
+  }
+
   /** Called by the periodic rescan: catches a root whose appearance no event reported. */
   async recheckPending(): Promise<void> {
     for (const r of [...this.pending.keys()]) await this.recheck(r);
-    for (const r of [...this.active]) {
-      if (!(await isDirectory(r))) {
-        await this.deactivate(r);
-        this.awaitRoot(r);
-      }
-    }
+    for (const r of [...this.active]) await this.checkRoot(r);
   }
 
   /** Idempotent: the same promise every time. */
@@ -224,6 +267,8 @@ export class TranscriptWatcher {
     this.closing ??= (async () => {
       for (const w of this.pending.values()) w?.close();
       this.pending.clear();
+      for (const w of this.guards.values()) w.close();
+      this.guards.clear();
       await this.chokidar?.close();
     })();
     return this.closing;
@@ -235,5 +280,15 @@ async function realPath(path: string): Promise<string> {
     return await realpath(path);
   } catch {
     return path;
+  }
+}
+
+/** A folder's device and inode, or null when it is not a folder (or not there). */
+async function folderIdentity(path: string): Promise<string | null> {
+  try {
+    const st = await stat(path);
+    return st.isDirectory() ? `${st.dev}:${st.ino}` : null;
+  } catch {
+    return null;
   }
 }

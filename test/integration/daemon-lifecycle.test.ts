@@ -37,6 +37,25 @@ describe('daemon lifecycle', () => {
     expect(Date.now() - t0).toBeLessThan(5000);
   });
 
+  it('watches a watch folder deleted and made again at once, not at the next rescan', async () => {
+    const root = tempDir('handoff-store-');
+    const env = testEnv({ HANDOFFS_ROOT: root });
+    await mkdir(join(env.XDG_CONFIG_HOME as string, 'handoff'), { recursive: true });
+    await writeFile(join(env.XDG_CONFIG_HOME as string, 'handoff', 'handoff.config.json'), JSON.stringify({ watch: { rescan_interval_s: 3600 } }));
+    const watch = join(tempDir('handoff-watch-'), 'projects');
+    await mkdir(watch);
+    const d = await start(env, root, ['--watch', watch]);
+    await rm(watch, { recursive: true });
+    // Made again, as a tool that resets its folder does, with a session in it.
+    await mkdir(join(watch, 'p'), { recursive: true });
+    await writeFile(join(watch, 'p', 'again.jsonl'), userLine('a session in the folder made again'));
+    await waitFor(async () => (await d.call('status')).sessions.some((x) => x.id === 'again'), 'the session in the folder made again to be built', 15_000);
+    await waitFor(() => d.log().includes(`${watch} appeared; watching it now`), 'the log to say the folder is watched again', 15_000);
+    // And later appends are seen live.
+    await appendFile(join(watch, 'p', 'again.jsonl'), userLine('one more request, appended live'));
+    await waitFor(async () => (await runCli(['show', 'again', '--json'], { env })).out.includes('one more request, appended live'), 'the append to be built', 15_000);
+  });
+
   it('backfills what changed while it was away, newest first, within backfill_days, and reports progress', async () => {
     const root = tempDir('handoff-store-');
     const env = testEnv({ HANDOFFS_ROOT: root });
