@@ -77,6 +77,8 @@ export interface FileChange {
   writes?: number;
   /** The line of the session's git listing or diff, before its first write, that showed this file already changed. */
   dirtyBefore?: number;
+  /** Deleted, and created by the session before: the file is as before the session (there was none). */
+  made?: true;
 }
 
 export interface CheckRow {
@@ -349,8 +351,13 @@ function untestedPlanSteps(l: Ledger, c: CurrentState): Contradiction[] {
   if (steps.length === 0) return [];
   const change = l.lastChangeLine !== null && l.lastChangeLine < at ? l.lastChangeLine : null;
   if (l.checks.some((x) => x.line < at && (change === null || x.line > change))) return [];
-  const since = change === null ? 'before it' : `after the last file change (line ${change})`;
+  const since = change === null ? 'before it' : `after the last file change (line ${change}${docsAfter(l, change)})`;
   return steps.slice(0, 3).map((t) => ({ claim_line: at, evidence_line: change ?? at, text: `the plan marks ${quote(t, 160)} done, but no test, build, type check or lint ran ${since}` }));
+}
+
+/** `; later changes are to documentation only` when a README or an ignore list changed after `line`. */
+function docsAfter(l: Ledger, line: number): string {
+  return Object.values(l.changed).some((f) => f.line > line) ? '; later changes are to documentation only' : '';
 }
 
 /** The agent's last words hand the turn to the user: a question, or an explicit "let me know". */
@@ -700,6 +707,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
       fc.first = f.first;
       fc.writes = f.writes;
     }
+    if (f.how === 'delete' && f.made === true) fc.made = true;
     return fc;
   });
   markDirtyBefore(l, filesChanged);
@@ -728,7 +736,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
   }
   const lastCheck = l.checks[l.checks.length - 1];
   if (l.lastChangeLine !== null && (lastCheck === undefined || lastCheck.line < l.lastChangeLine)) {
-    checksNotRun.push({ text: `No test, build, type check or lint ran after the last file change (line ${l.lastChangeLine})`, label: 'verified', seq: l.lastChangeLine - 1 });
+    checksNotRun.push({ text: `No test, build, type check or lint ran after the last file change (line ${l.lastChangeLine}${docsAfter(l, l.lastChangeLine)})`, label: 'verified', seq: l.lastChangeLine - 1 });
   } else if (l.lastChangeLine !== null) {
     // Some checks ran after the last change; the others last ran on older code. A combined run
     // (`ruff check && pytest`) whose every check ran again since, alone or with others, is not stale.
@@ -744,7 +752,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
       .filter(({ t, at }) => at !== null && t.line < at.line && t.outcome !== 'unknown' && !rerun(t))
       .slice(0, 5);
     for (const { t, at } of stale) {
-      const which = at === null || at.line === changed ? `the last file change (line ${changed})` : `the last change of a file it checks (line ${at.line}: ${at.path.split('/').pop() ?? at.path})`;
+      const which = at === null || at.line === changed ? `the last file change (line ${changed}${docsAfter(l, changed)})` : `the last change of a file it checks (line ${at.line}: ${at.path.split('/').pop() ?? at.path})`;
       checksNotRun.push({ text: `\`${t.command.length > 100 ? `${t.command.slice(0, 99)}…` : t.command}\` last ran at line ${t.line}, before ${which}`, label: 'verified', seq: t.line - 1 });
     }
   }

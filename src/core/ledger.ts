@@ -132,7 +132,7 @@ export interface Ledger {
   /** Written only through setBounded (bounded.ts): it keeps the keys' order beside the record. */
   calls: Record<string, CallRecord>;
   /** `first` and `writes` when a file was written more than once: its first write's line, and how many. */
-  changed: Record<string, { line: number; how: WriteHow; tool: string; subagent?: boolean; what?: string[]; first?: number; writes?: number; event?: true }>;
+  changed: Record<string, { line: number; how: WriteHow; tool: string; subagent?: boolean; what?: string[]; first?: number; writes?: number; event?: true; made?: true }>;
   changedTotal: number;
   notChanged: Record<string, { line: number; reason: string }>;
   /** The latest writes that failed, whether or not the file was written later (the handoff says which were). */
@@ -179,6 +179,7 @@ export interface Ledger {
   pendingQuestion: { line: number; text: string; id: string } | null;
   lastRequestLine: number | null;
   lastPlanLine: number | null;
+  /** The last change of a file other than documentation (isDocumentation): what checks must follow. */
   lastChangeLine: number | null;
   /** The last commit, merge or pull: changes before it are committed. */
   lastCommitLine: number | null;
@@ -822,6 +823,8 @@ export function markChanged(l: Ledger, path: string, how: WriteHow, tool: string
   // A file the session created stays a creation through later edits; a deletion is the last word.
   const rec: Ledger['changed'][string] = { line, how: had?.how === 'create' && how !== 'delete' ? 'create' : how, tool };
   if (subagent) rec.subagent = true;
+  // Created by the session: deleted again later, the file is as it was before (there was none).
+  if (how === 'create' || had?.how === 'create' || had?.made === true) rec.made = true;
   // A file written again keeps where it was first written (often the main change) and how often.
   if (had !== undefined && counted) {
     rec.first = had.first ?? had.line;
@@ -840,7 +843,17 @@ export function markChanged(l: Ledger, path: string, how: WriteHow, tool: string
   const refused = heldKey(l.notChanged, path);
   if (refused !== undefined) delete l.notChanged[refused];
   trim(l.changed, LEDGER_LIMITS.FILES);
-  l.lastChangeLine = line;
+  if (!isDocumentation(path)) l.lastChangeLine = line;
+}
+
+/**
+ * Files no test, build, type check or lint reads: a README, a changelog, an ignore list. A
+ * change to one after the last check does not leave the code unchecked.
+ */
+const DOCUMENTATION = /(?:^|\/)(?:[^/]+\.(?:md|mdx|markdown|rst|adoc)|\.gitignore|\.gitattributes|\.dockerignore|\.editorconfig|LICENSE(?:\.[a-z]+)?|COPYING|AUTHORS|NOTICE|CHANGELOG(?:\.[a-z]+)?)$/i;
+
+export function isDocumentation(path: string): boolean {
+  return DOCUMENTATION.test(path);
 }
 
 /** How many files `seen` keeps (the latest). */

@@ -549,10 +549,15 @@ function filesChanged(a: Analysis, cwd: string | undefined, max: number, names: 
   // The latest write's line, and for a file written more than once where it was first written (a
   // file created, then edited, was created there; the first write is often the main change).
   const lineOf = (f: FileChange): string => (f.writes === undefined || f.first === undefined ? String(f.line) : `${f.line} (${f.writes} writes, the first at ${f.first})`);
-  const rows = listed.map((f, i) => [path(shown[i] as string), cell(`${f.how}${f.subagent ? ' (by a subagent)' : ''}${f.dirtyBefore === undefined ? '' : ` (already uncommitted before the session: line ${f.dirtyBefore})`}`), lineOf(f), cell((f.what ?? []).join('; '), 100)]);
+  const rows = listed.map((f, i) => [path(shown[i] as string), cell(`${howOf(f)}${f.subagent ? ' (by a subagent)' : ''}${f.dirtyBefore === undefined ? '' : ` (already uncommitted before the session: line ${f.dirtyBefore})`}`), lineOf(f), cell((f.what ?? []).join('; '), 100)]);
   const more = a.filesChangedTotal > rows.length ? `\n\n${moreFiles(fs.slice(0, -max).reverse(), a.filesChangedTotal - rows.length, cwd, names)}` : '';
   const unreadable = a.unreadableWrites > 0 ? `\n\n${label('unknown')} — and ${a.unreadableWrites} apply_patch call(s) whose paths are unreadable.` : '';
   return `### Files changed in this session\n\n${label('verified')} — writes whose result succeeded (edits, patches, and shell commands that plainly write), latest first${from}:\n\n${table(['file', 'how', 'line (latest write)', 'what the writes define'], rows)}${more}${unreadable}`;
+}
+
+/** How a file was changed; a file the session created and deleted again is as it was (there was none). */
+function howOf(f: FileChange): string {
+  return f.made ? 'created, then deleted: no net change' : f.how === 'delete' ? 'deleted' : f.how;
 }
 
 /** At most this much room for the names of the changed files the table has no row for. */
@@ -572,10 +577,12 @@ function moreFiles(hidden: readonly FileChange[], total: number, cwd: string | u
   );
   const names: string[] = [];
   let room = Math.min(chars, MORE_FILES_CHARS);
-  for (const n of shown) {
-    if (n.length + 4 > room) break;
-    names.push(path(n));
-    room -= n.length + 4;
+  for (const [i, n] of shown.entries()) {
+    const f = hidden[i] as FileChange;
+    const note = f.how === 'delete' ? ` (${howOf(f)})` : '';
+    if (n.length + note.length + 4 > room) break;
+    names.push(`${path(n)}${note}`);
+    room -= n.length + note.length + 4;
   }
   const outside = cwd === undefined ? 0 : hidden.filter((f) => relativeTo(f.path, cwd) === null).length;
   const rest = total - names.length;
