@@ -117,7 +117,7 @@ function sanitize(obs: Observation, st: SessionState, redactor: Redactor): void 
   // each line's is new, so the redactor's memory of short texts would only miss.
   if (obs.ts !== null && !ISO_TIME.test(obs.ts)) obs.ts = clean(obs.ts);
   if (obs.unknown !== undefined) obs.unknown = clean(obs.unknown);
-  if (obs.tool) obs.tool = { ...obs.tool, name: clean(obs.tool.name), id: clean(obs.tool.id) };
+  if (obs.tool) obs.tool = { ...obs.tool, name: clean(obs.tool.name), id: safeKey(clean(obs.tool.id)) };
   for (const f of obs.facts) {
     // Keys rather than entries: facts come in many shapes, and listing pairs of each is a slow
     // path of the engine. Only the current key is written, so reading it here reads what the
@@ -127,10 +127,23 @@ function sanitize(obs: Observation, st: SessionState, redactor: Redactor): void 
       if (k === 't') continue;
       const v = rec[k];
       // Each removal counts, so a credential both in a turn and in its fact counts twice.
-      if (typeof v === 'string') rec[k] = clean(k === 'output' ? headAndTail(v) : v);
+      if (typeof v === 'string') rec[k] = KEY_FIELDS.has(k) ? safeKey(clean(v)) : clean(k === 'output' ? headAndTail(v) : v);
       else if (typeof v === 'object' && v !== null) rec[k] = cleanDeep(v, clean, 0);
     }
   }
+}
+
+/** The fields of a fact that the state keys records by (call ids, message ids). */
+const KEY_FIELDS = new Set(['id', 'call', 'cell', 'uuid', 'parent', 'parentUuid', 'leaf', 'forkedFrom']);
+
+/**
+ * An id the state may key a record by, safe as a key of a plain object: an id named like one of
+ * Object.prototype's members (`constructor`, `toString`, `__proto__`) would read that member, or
+ * set the record's prototype, where no record was ever written. Such an id (never a real
+ * harness's: theirs are random) gets a trailing `_`.
+ */
+export function safeKey(id: string): string {
+  return id in Object.prototype || id === '__proto__' ? `${id}_` : id;
 }
 
 /** How deep a fact's values are cleaned: facts are a few levels deep; anything deeper is dropped. */
@@ -226,11 +239,19 @@ export function ingestLine(st: SessionState, line: RawLine, opts: IngestOptions)
     st.harness = vote;
   }
   const harness = st.harness === 'text' ? 'generic' : st.harness;
-  const obs = observe(harness, parsed, st);
+  let obs: Observation;
+  try {
+    obs = observe(harness, parsed, st);
+    sanitize(obs, st, opts.redactor);
+  } catch (e) {
+    // A line nested deeper than a reader's recursion goes (valid JSON, which JSON.parse reads
+    // without recursing) is a line that cannot be read: said as one, with its line and offset.
+    if (e instanceof RangeError) return { corrupt: { line: line.index + 1, offset: line.offset, reason: `the line is nested too deep to read (${e.message})` } };
+    throw e;
+  }
   const seqField = parsed.seq;
   const seq = typeof seqField === 'number' && Number.isFinite(seqField) ? seqField : line.index;
   const main = opts.subagentFile === true || obs.sidechain !== true;
-  sanitize(obs, st, opts.redactor);
   if (obs.unknown !== undefined) {
     const key = unknownTypeKey(st, obs.unknown);
     st.unknownTypes[key] = (st.unknownTypes[key] ?? 0) + 1;

@@ -55,7 +55,24 @@ export function formatToolCall(name: string, input: unknown): string {
   }
   if (input === undefined || input === null) return name;
   if (typeof input === 'string') return input.length > 0 ? `${name}: ${input}` : name;
-  return `${name} ${JSON.stringify(input)}`;
+  return `${name} ${boundedJson(input)}`;
+}
+
+/** Deeper than any tool's real input: what lies below is shown as `…`. */
+const MAX_INPUT_DEPTH = 32;
+
+/**
+ * JSON of a value from a transcript, its nesting cut at MAX_INPUT_DEPTH: JSON.stringify recurses,
+ * and a line nested some thousands deep (valid JSON, which JSON.parse reads) would overflow the
+ * stack.
+ */
+export function boundedJson(v: unknown, depth = 0): string {
+  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
+  if (depth >= MAX_INPUT_DEPTH) return '"…"';
+  if (Array.isArray(v)) return `[${v.map((x) => boundedJson(x, depth + 1)).join(',')}]`;
+  const parts: string[] = [];
+  for (const [k, x] of Object.entries(v)) if (x !== undefined && typeof x !== 'function') parts.push(`${JSON.stringify(k)}:${boundedJson(x, depth + 1)}`);
+  return `{${parts.join(',')}}`;
 }
 
 /** ["bash","-lc","npm test"] reads best as the script itself. */
