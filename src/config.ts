@@ -10,6 +10,7 @@ import type { RedactionPattern } from './core/redact.js';
 import { unsafePatternReason } from './core/pattern-safety.js';
 import { ConfigError } from './errors.js';
 import { CONFIG_SCHEMA_PATH } from './paths.js';
+import { readSmallFileSync } from './store/files.js';
 
 /**
  * Finds, reads, validates and freezes the configuration, and resolves where the store lives
@@ -402,7 +403,8 @@ export function projectNameAbove(dir: string): string | null {
     const f = join(d, CONFIG_FILE);
     if (!existsSync(f)) continue;
     try {
-      const data = JSON.parse(readFileSync(f, 'utf8')) as { project_name?: unknown };
+      // A file a transcript's folder names: a FIFO or a device there is not read (readSmallFileSync).
+      const data = JSON.parse(readSmallFileSync(f)) as { project_name?: unknown };
       return typeof data.project_name === 'string' && data.project_name.length > 0 ? data.project_name : null;
     } catch {
       return null;

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { lstat, readFile, realpath, stat } from 'node:fs/promises';
+import { lstat, realpath, stat } from 'node:fs/promises';
+import { readSmallFile } from '../store/files.js';
 import { dirname, join, resolve as resolvePath, sep } from 'node:path';
 import type { GitEvidence } from '../core/evidence.js';
 import { GIT_LIST_LIMIT, gitUnavailable } from '../core/evidence.js';
@@ -54,6 +55,8 @@ interface Run {
 const SAFE_CONFIG = ['-c', 'core.fsmonitor=false', '-c', 'protocol.allow=never'];
 /** More filter drivers than this in a repository's own config, and its status is not asked (each costs four arguments). */
 const MAX_FILTERS = 64;
+/** A repository's config read as text at most this long (one larger is asked about instead). */
+const CONFIG_BYTES = 4 << 20;
 
 /**
  * Runs git in a process group of its own (its own session, without a terminal): at the timeout
@@ -141,7 +144,7 @@ const SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
  * the caller asks git then. An unborn branch (no ref anywhere) has no HEAD, as git says.
  */
 export async function readHead(gitDir: string): Promise<{ branch: string | null; head: string | null } | null> {
-  const text = (path: string): Promise<string | null> => readFile(path, 'utf8').catch(() => null);
+  const text = (path: string): Promise<string | null> => readSmallFile(path).catch(() => null);
   const raw = await text(join(gitDir, 'HEAD'));
   if (raw === null) return null;
   const head = raw.trim();
@@ -199,7 +202,7 @@ export async function discover(cwd: string): Promise<{ top: string; gitDir: stri
       return (await stat(join(dotGit, 'HEAD')).catch(() => null))?.isFile() === true ? { top: dir, gitDir: dotGit } : 'ask-git';
     }
     if (st?.isFile()) {
-      const m = /^gitdir: (.+)$/m.exec(await readFile(dotGit, 'utf8').catch(() => ''));
+      const m = /^gitdir: (.+)$/m.exec(await readSmallFile(dotGit).catch(() => ''));
       if (!m?.[1]) return 'ask-git';
       const gitDir = await realpath(resolvePath(dir, m[1].trim())).catch(() => null);
       return gitDir === null ? 'ask-git' : { top: dir, gitDir };
@@ -231,7 +234,7 @@ export class GitProbe {
   /** Identity of HEAD and the index, read from files without running git. */
   private async stateKey(gitDir: string): Promise<string | null> {
     try {
-      const head = (await readFile(join(gitDir, 'HEAD'), 'utf8')).trim();
+      const head = (await readSmallFile(join(gitDir, 'HEAD'))).trim();
       let ref = '';
       const m = /^ref: (.+)$/.exec(head);
       if (m?.[1]) {
@@ -333,7 +336,7 @@ export class GitProbe {
    * include: most repositories cost no process. Remembered per repository while the capture is.
    */
   private async filterArgs(cwd: string, gitDir: string): Promise<string[] | null> {
-    const common = await readFile(join(gitDir, 'commondir'), 'utf8').then(
+    const common = await readSmallFile(join(gitDir, 'commondir')).then(
       (d) => resolvePath(gitDir, d.trim()),
       () => gitDir,
     );
@@ -345,7 +348,7 @@ export class GitProbe {
     if (known !== undefined) return known;
     // A file that is not there holds no filter (a linked work tree's own folder has no config);
     // one that cannot be read is asked about.
-    const texts = await Promise.all(files.map((f) => readFile(f, 'utf8').catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? '' : null))));
+    const texts = await Promise.all(files.map((f) => readSmallFile(f, CONFIG_BYTES).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? '' : null))));
     let names: string[] = [];
     if (texts.some((t) => t === null || /\[\s*(?:filter|include)/i.test(t))) {
       // Every scope but the user's and the system's: the repository's, its work tree's, what they include.

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Hash } from 'node:crypto';
-import { chmodSync, closeSync, constants, fsyncSync, openSync, realpathSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, constants, fstatSync, fsyncSync, openSync, readSync, realpathSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { chmod, copyFile, mkdir, open, readdir, readFile, rename, rm, rmdir, stat, truncate, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
@@ -204,6 +204,56 @@ export async function hashPrefix(path: string, length: number): Promise<Hash> {
 
 export async function sha256File(path: string): Promise<string> {
   return (await hashPrefix(path, (await stat(path)).size)).digest('hex');
+}
+
+/**
+ * A small file at a path a transcript names (a `handoff.config.json` above its folder, a
+ * repository's `.git/HEAD` or config), read only when it is a regular file of at most `maxBytes`:
+ * a FIFO there would block the read for good (it is opened without waiting for a writer), a link
+ * to `/dev/zero` would never end. Otherwise it throws, with the code ENOENT, ENOTREG or EFBIG.
+ */
+export async function readSmallFile(path: string, maxBytes = SMALL_FILE_BYTES): Promise<string> {
+  const fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+  try {
+    const st = await fh.stat();
+    notSmall(path, st.isFile(), st.size, maxBytes);
+    const buf = Buffer.alloc(st.size);
+    let got = 0;
+    while (got < buf.length) {
+      const { bytesRead } = await fh.read(buf, got, buf.length - got, got);
+      if (bytesRead === 0) break;
+      got += bytesRead;
+    }
+    return buf.subarray(0, got).toString('utf8');
+  } finally {
+    await fh.close();
+  }
+}
+
+/** readSmallFile, synchronously (config discovery runs before anything is asynchronous). */
+export function readSmallFileSync(path: string, maxBytes = SMALL_FILE_BYTES): string {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+  try {
+    const st = fstatSync(fd);
+    notSmall(path, st.isFile(), st.size, maxBytes);
+    const buf = Buffer.alloc(st.size);
+    let got = 0;
+    while (got < buf.length) {
+      const n = readSync(fd, buf, got, buf.length - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    return buf.subarray(0, got).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const SMALL_FILE_BYTES = 1 << 20;
+
+function notSmall(path: string, isFile: boolean, size: number, maxBytes: number): void {
+  if (!isFile) throw Object.assign(new Error(`${path} is not a regular file`), { code: 'ENOTREG' });
+  if (size > maxBytes) throw Object.assign(new Error(`${path} holds ${size} bytes, more than the ${maxBytes} read here`), { code: 'EFBIG' });
 }
 
 export async function readText(path: string): Promise<string | null> {

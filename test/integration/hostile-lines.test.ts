@@ -1,4 +1,5 @@
-import { writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir, testEnv } from '../helpers.js';
@@ -13,8 +14,12 @@ const deep = (n: number): string => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`;
 const cl = (o: Record<string, unknown>): string => JSON.stringify({ sessionId: 's', cwd: '/nonexistent/w', timestamp: '2026-01-01T00:00:00Z', parentUuid: null, ...o });
 const cx = (type: string, payload: Record<string, unknown>): string => JSON.stringify({ timestamp: '2026-01-01T00:00:01.000Z', type, payload });
 
-async function buildAndVerify(name: string, lines: string[]): Promise<{ built: string; timeline: string }> {
+async function buildAndVerify(name: string, lines: string[], config?: Record<string, unknown>): Promise<{ built: string; timeline: string }> {
   const env = testEnv({ HANDOFFS_ROOT: tempDir('handoff-store-') });
+  if (config) {
+    await mkdir(join(env.XDG_CONFIG_HOME as string, 'handoff'), { recursive: true });
+    await writeFile(join(env.XDG_CONFIG_HOME as string, 'handoff', 'handoff.config.json'), JSON.stringify(config));
+  }
   const file = join(tempDir('handoff-src-'), name);
   await writeFile(file, `${lines.join('\n')}\n`);
   const b = await runCli(['build', file, '--json'], { env });
@@ -59,6 +64,38 @@ describe('hostile but valid lines', () => {
       ];
       const r = await buildAndVerify('rollout-2026-01-01T00-00-00-0199aaaa-0000-7000-8000-00000000000d.jsonl', lines);
       expect(r.timeline, id).not.toContain('undefined');
+    }
+  });
+});
+
+describe("special files where a transcript's folder names a file to read", () => {
+  const session = (cwd: string): string[] => [
+    cl({ cwd, type: 'user', uuid: 'u1', message: { role: 'user', content: 'hello there, a real request' } }),
+    cl({ cwd, type: 'assistant', uuid: 'a1', message: { role: 'assistant', content: [{ type: 'text', text: 'hi' }] } }),
+  ];
+
+  it('does not read a FIFO or a device as the handoff.config.json above the folder (it would block or never end)', async () => {
+    for (const kind of ['fifo', 'zero']) {
+      const evil = tempDir('handoff-evil-');
+      await mkdir(join(evil, 'work', 'app'), { recursive: true });
+      if (kind === 'fifo') execFileSync('mkfifo', [join(evil, 'handoff.config.json')]);
+      else await symlink('/dev/zero', join(evil, 'handoff.config.json'));
+      const r = await buildAndVerify('t.jsonl', session(join(evil, 'work', 'app')));
+      expect(JSON.parse(r.built).project, kind).toBe('app');
+    }
+  });
+
+  it('reads no FIFO in a repository: its HEAD, its config', async () => {
+    for (const file of ['HEAD', 'config']) {
+      const repo = join(tempDir('handoff-evil-'), 'repo');
+      execFileSync('git', ['init', '-q', repo]);
+      const target = join(repo, '.git', file);
+      execFileSync('rm', [target]);
+      execFileSync('mkfifo', [target]);
+      const t0 = Date.now();
+      await buildAndVerify('t.jsonl', session(repo), { git: { timeout_ms: 1000 } });
+      // git itself may still wait for a FIFO it reads: the build waits out git's timeout, no more.
+      expect(Date.now() - t0, file).toBeLessThan(10_000);
     }
   });
 });
