@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join, sep } from 'node:path';
 import type { Engine, BuildResult } from './engine/index.js';
@@ -30,7 +30,7 @@ import { storeExposure } from './store/permissions.js';
 import { stampSuccessor, TO_SESSION_FILE } from './store/to-session.js';
 import { validator } from './store/schemas.js';
 import type { FileStat } from './watch/scan.js';
-import { isTranscript, scanRoots, statFile } from './watch/scan.js';
+import { isExcluded, isTranscript, scanRoots, statFile } from './watch/scan.js';
 import { TranscriptWatcher } from './watch/watcher.js';
 
 /**
@@ -106,6 +106,8 @@ export class Daemon {
   private watcher!: TranscriptWatcher;
   private lock!: StoreLock;
   private guard: StoreGuard | null = null;
+  /** The store's own folder (its real path): never read as transcripts, even inside a watch folder. */
+  private exclude: readonly string[] = [];
   private guardTimer: NodeJS.Timeout | null = null;
   /** Set when another daemon took the store while this one ran: the CLI exits with it. */
   private yielded: StoreLockedError | null = null;
@@ -192,6 +194,7 @@ export class Daemon {
       this.files.set(r.path, r);
       this.dropMovedRows(r);
     }
+    this.exclude = ownStore(c.root);
     this.watcher = new TranscriptWatcher(c.watchPaths, {
       hint: (kind, path) => this.onHint(kind, path),
       rootAppeared: (root) => {
@@ -202,9 +205,12 @@ export class Daemon {
         setTimeout(() => void this.scanAndSchedule(this.rootsNow([root]), 'live'), APPEARED_RESCAN_MS).unref();
       },
       error: (err, where) => this.log.warn({ err: describeError(err), where }, 'watcher error (carrying on)'),
-    });
+    }, this.exclude);
     await this.watcher.start();
     for (const w of this.watcher.status()) {
+      const store = this.exclude[0] as string;
+      if (isUnderAny(store, [w.resolved])) this.log.warn({ path: w.path, store: c.root }, `the store ${c.root} lies inside the watched folder ${w.path}: it is left out of the watch (a store is never read as transcripts)`);
+      else if (isUnderAny(w.resolved, [store]) || w.resolved === store) this.log.warn({ path: w.path, store: c.root }, `the watched folder ${w.path} lies inside the store ${c.root}: nothing there is read as a transcript; watch the agents' transcript folders instead`);
       const via = w.resolved !== w.path ? ` (a link to ${w.resolved}, watched there)` : '';
       if (w.exists) this.log.info({ path: w.path, resolved: w.resolved }, `watching ${w.path}${via}`);
       else this.log.info({ path: w.path }, `${w.path} does not exist yet; it will be watched as soon as it appears`);
@@ -392,6 +398,7 @@ export class Daemon {
   }
 
   private onHint(kind: string, path: string): void {
+    if (isExcluded(path, this.exclude)) return;
     if (!isTranscript(path)) {
       // A folder went (deleted or moved away): each transcript known below it is looked at.
       if (kind === 'unlink') for (const p of this.files.keys()) if (p.startsWith(path + sep)) this.onHint('unlink', p);
@@ -455,7 +462,7 @@ export class Daemon {
 
   private async startBackfill(): Promise<void> {
     const days = this.config.options.watch.backfill_days;
-    const found = await scanRoots(this.rootsNow());
+    const found = await scanRoots(this.rootsNow(), this.exclude);
     // Thousands of transcripts: every loop over them leaves the socket answered in between.
     const slice = new Slicer();
     const todo: FileStat[] = [];
@@ -522,7 +529,7 @@ export class Daemon {
   }
 
   private async scanAndSchedule(roots: readonly string[], force: Priority | null): Promise<number> {
-    const found = await scanRoots(roots);
+    const found = await scanRoots(roots, this.exclude);
     const slice = new Slicer();
     const seen = new Set<string>();
     let n = 0;
@@ -1041,3 +1048,12 @@ function sleep(ms: number): Promise<void> {
 }
 
 export type { FileRecord };
+
+/** The store's folder, as its real path (watch roots are compared by theirs). */
+function ownStore(root: string): string[] {
+  try {
+    return [realpathSync(root)];
+  } catch {
+    return [root];
+  }
+}

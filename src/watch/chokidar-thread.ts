@@ -31,7 +31,7 @@ try {
 const port = parentPort;
 if (!port) throw new Error('chokidar-thread.ts runs as a worker thread of the daemon');
 const send = (m: FromWatchThread): void => port.postMessage(m);
-const roots = (workerData as { roots: string[] }).roots;
+const { roots, exclude } = workerData as { roots: string[]; exclude: string[] };
 
 /** path → whether it appeared or went (then a stat says which) rather than only changed. */
 const pending = new Map<string, boolean>();
@@ -88,7 +88,7 @@ async function announce(dir: string): Promise<void> {
   }
 }
 
-const w = watch(roots, chokidarOptions());
+const w = watch(roots, chokidarOptions(exclude));
 w.on('raw', (event, name, details) => {
   const h = hintOf(event, name, details);
   if (h) note(h.path, h.kind === 'rename');

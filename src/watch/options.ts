@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import { isTranscript } from './scan.js';
+import { isExcluded, isTranscript } from './scan.js';
 
 /** chokidar options as data (built in a pure function, used by the watch thread). */
-export function chokidarOptions() {
+export function chokidarOptions(exclude: readonly string[] = []) {
   return {
     persistent: true,
     // Directories found in chokidar's first scan are not reported: the daemon scans the folders
@@ -13,7 +13,8 @@ export function chokidarOptions() {
     // fs.watch handle, listeners, throttles: 5,000 transcripts held about 45 MB); the watch on
     // the folder already reports every change to a file in it, and the thread turns those raw
     // events into hints (hintOf). No link, no FIFO is ever watched.
-    ignored: (_path: string, stats?: { isDirectory(): boolean }) => stats !== undefined && !stats.isDirectory(),
+    // And never the store itself, where a watch folder holds it (its timelines are JSONL too).
+    ignored: (path: string, stats?: { isDirectory(): boolean }) => (stats !== undefined && !stats.isDirectory()) || isExcluded(path, exclude),
     followSymlinks: false,
     awaitWriteFinish: false,
   } as const;
@@ -33,3 +34,4 @@ export function hintOf(event: string, name: string | null | undefined, details: 
 /** Messages between the daemon and its watch thread. */
 export type ToWatchThread = { op: 'add'; path: string } | { op: 'unwatch'; path: string } | { op: 'close' };
 export type FromWatchThread = { t: 'event'; kind: 'add' | 'change' | 'unlink'; path: string } | { t: 'ready' } | { t: 'error'; message: string } | { t: 'closed' };
+

@@ -1,7 +1,7 @@
 import type { Dirent, Stats } from 'node:fs';
 import { lstatSync, readdirSync } from 'node:fs';
 import { lstat, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { Slicer } from '../slice.js';
 
 /** Finding transcripts on disk: every `.jsonl` under the watch roots, with a stat of each. */
@@ -28,7 +28,8 @@ const SKIP_DIRS = new Set(['node_modules', '.git']);
  * transcripts then costs a few milliseconds of CPU instead of a thread-pool round trip per file,
  * and the socket stays responsive while it runs, however many files one folder holds.
  */
-export async function scanRoot(root: string, out: FileStat[] = [], slice = new Slicer()): Promise<FileStat[]> {
+export async function scanRoot(root: string, out: FileStat[] = [], slice = new Slicer(), exclude: readonly string[] = []): Promise<FileStat[]> {
+  if (isExcluded(root, exclude)) return out;
   let entries: Dirent[];
   try {
     entries = readdirSync(root, { withFileTypes: true });
@@ -48,16 +49,16 @@ export async function scanRoot(root: string, out: FileStat[] = [], slice = new S
   }
   for (const d of dirs) {
     await slice.tick();
-    await scanRoot(d, out, slice);
+    await scanRoot(d, out, slice, exclude);
   }
   return out;
 }
 
 /** Every transcript under the roots, once each even when one root lies inside another. */
-export async function scanRoots(roots: readonly string[]): Promise<FileStat[]> {
+export async function scanRoots(roots: readonly string[], exclude: readonly string[] = []): Promise<FileStat[]> {
   const found: FileStat[] = [];
   const slice = new Slicer();
-  for (const root of roots) await scanRoot(root, found, slice);
+  for (const root of roots) await scanRoot(root, found, slice, exclude);
   const seen = new Set<string>();
   return found.filter((f) => !seen.has(f.path) && seen.add(f.path) !== undefined);
 }
@@ -89,4 +90,10 @@ export async function isDirectory(path: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** Whether `path` is one of the `exclude` folders or lies below one. */
+export function isExcluded(path: string, exclude: readonly string[]): boolean {
+  for (const x of exclude) if (path === x || path.startsWith(x.endsWith(sep) ? x : `${x}${sep}`)) return true;
+  return false;
 }

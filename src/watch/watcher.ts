@@ -44,6 +44,7 @@ class WatchThread {
     roots: readonly string[],
     private readonly on: WatcherEvents,
     private readonly onReady: () => void,
+    private readonly exclude: readonly string[],
   ) {
     for (const r of roots) this.watched.add(r);
     this.worker = this.spawn();
@@ -52,7 +53,7 @@ class WatchThread {
   private spawn(): Worker {
     // A small young generation: chokidar's first scan makes short-lived garbage in bursts, and
     // the thread's memory counts in the daemon's.
-    const w = new Worker(new URL('./chokidar-thread.js', import.meta.url), { workerData: { roots: [...this.watched] }, resourceLimits: { maxYoungGenerationSizeMb: THREAD_YOUNG_MB } });
+    const w = new Worker(new URL('./chokidar-thread.js', import.meta.url), { workerData: { roots: [...this.watched], exclude: this.exclude }, resourceLimits: { maxYoungGenerationSizeMb: THREAD_YOUNG_MB } });
     w.on('message', (m: FromWatchThread) => {
       if (m.t === 'event') this.on.hint(m.kind, m.path);
       else if (m.t === 'ready') this.onReady();
@@ -109,6 +110,8 @@ export class TranscriptWatcher {
   constructor(
     private roots: readonly string[],
     private readonly on: WatcherEvents,
+    /** Folders never watched inside a root: the store's own (its timelines are JSONL too). */
+    private readonly exclude: readonly string[] = [],
   ) {}
 
   /**
@@ -124,7 +127,7 @@ export class TranscriptWatcher {
       ready = resolve;
       setTimeout(resolve, readyTimeoutMs).unref();
     });
-    this.chokidar = new WatchThread([...new Set(existing.map((r) => this.resolved(r)))], this.on, () => ready());
+    this.chokidar = new WatchThread([...new Set(existing.map((r) => this.resolved(r)))], this.on, () => ready(), this.exclude);
     for (const r of existing) {
       this.active.add(r);
       await this.guard(r);

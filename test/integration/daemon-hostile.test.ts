@@ -371,4 +371,22 @@ describe('the daemon in a hostile workspace', () => {
       squatter.close();
     }
   });
+
+  it('never reads its own store as transcripts when a watch folder holds it', async () => {
+    const watch = tempDir('handoff-watch-');
+    const root = join(watch, '.handoffs');
+    const env = testEnv({ HANDOFFS_ROOT: root });
+    await mkdir(join(watch, 'proj'), { recursive: true });
+    await writeFile(join(watch, 'proj', 'a.jsonl'), userLine('the only real session in this folder') + agentLine('ok'));
+    const d = await start(env, root, ['--watch', watch]);
+    await d.call('flush', { timeout_ms: 20_000 }, 25_000);
+    expect(d.log()).toContain(`the store ${root} lies inside the watched folder ${watch}: it is left out of the watch`);
+    // Live: appends to the real session, and the store's own writes, make no new sessions.
+    for (let i = 0; i < 3; i += 1) await appendFile(join(watch, 'proj', 'a.jsonl'), userLine(`request number ${i} appended live`));
+    await waitFor(async () => (await runCli(['show', 'a', '--json'], { env })).out.includes('request number 2 appended live'), 'the appends to be built', 15_000);
+    await d.call('flush', { timeout_ms: 20_000 }, 25_000);
+    const s = await d.call('status');
+    expect(s.sessions.map((x) => x.id)).toEqual(['a']);
+    expect(readdirSync(join(root, 'projects'))).toHaveLength(1);
+  });
 });
