@@ -5,8 +5,8 @@
 
 /**
  * Why a user-supplied pattern could take more than linear time on a backtracking engine, or
- * null when it is acceptable: no backreferences, no lookaround, no quantified group that itself
- * contains a quantifier (the `(a+)+` family).
+ * null when it is acceptable: no backreferences, no lookaround, no repeated group that itself
+ * contains a quantifier (the `(a+)+` family) or alternatives (the `(a|a)+` family).
  */
 export function unsafePatternReason(pattern: string): string | null {
   try {
@@ -17,8 +17,8 @@ export function unsafePatternReason(pattern: string): string | null {
   }
   if (/\\[1-9]|\\k</.test(pattern)) return 'it uses a backreference';
   if (/\(\?<?[=!]/.test(pattern)) return 'it uses lookaround';
-  // Track, per open group, whether it contains a quantifier.
-  const stack: boolean[] = [];
+  // Track, per open group, whether it contains a quantifier and whether it holds alternatives.
+  const stack: { quantifier: boolean; alternatives: boolean }[] = [];
   let inClass = false;
   for (let i = 0; i < pattern.length; i += 1) {
     const c = pattern[i];
@@ -30,15 +30,24 @@ export function unsafePatternReason(pattern: string): string | null {
       if (c === ']') inClass = false;
       continue;
     }
+    const top = stack[stack.length - 1];
     if (c === '[') inClass = true;
-    else if (c === '(') stack.push(false);
-    else if (c === ')') {
-      const hadQuantifier = stack.pop() ?? false;
+    else if (c === '(') stack.push({ quantifier: false, alternatives: false });
+    else if (c === '|') {
+      if (top) top.alternatives = true;
+    } else if (c === ')') {
+      const group = stack.pop() ?? { quantifier: false, alternatives: false };
       const next = pattern[i + 1];
-      const quantified = next === '*' || next === '+' || next === '?' || next === '{';
-      if (hadQuantifier && quantified && next !== '?') return 'it repeats a group that already repeats (nested quantifier)';
-      if (stack.length > 0 && (hadQuantifier || quantified)) stack[stack.length - 1] = true;
-    } else if ((c === '*' || c === '+' || c === '{') && stack.length > 0) stack[stack.length - 1] = true;
+      const repeated = next === '*' || next === '+' || next === '{';
+      if (group.quantifier && repeated) return 'it repeats a group that already repeats (nested quantifier)';
+      // `(a|a)+`: alternatives that can match the same text are tried in every combination.
+      if (group.alternatives && repeated) return 'it repeats a group of alternatives (write them as a character class, or repeat each one alone)';
+      const outer = stack[stack.length - 1];
+      if (outer) {
+        if (group.quantifier || repeated || next === '?') outer.quantifier = true;
+        if (group.alternatives) outer.alternatives = true;
+      }
+    } else if ((c === '*' || c === '+' || c === '{') && top) top.quantifier = true;
   }
   return null;
 }

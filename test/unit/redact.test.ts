@@ -283,6 +283,9 @@ describe('configured patterns must run in linear time', () => {
     ['a backreference', '(a)\\1', /backreference/],
     ['lookaround', 'foo(?=bar)', /lookaround/],
     ['a pattern that does not compile', '(', /does not compile/],
+    ['repeated alternatives (exponential on a backtracking engine)', '(a|a)+$', /repeats a group of alternatives/],
+    ['alternatives inside a repeated group', '((a|b)c)*x', /repeats a group of alternatives/],
+    ['alternatives repeated a bounded number of times', '(?:a|aa){1,30}$', /repeats a group of alternatives/],
   ])('refuses %s', (_name, pattern, reason) => {
     expect(unsafePatternReason(pattern)).toMatch(reason);
     expect(() => new Redactor([{ name: 'x', pattern }])).toThrow(/not linear-time/);
@@ -295,6 +298,8 @@ describe('configured patterns must run in linear time', () => {
   it('accepts literal-led bounded patterns', () => {
     expect(unsafePatternReason('EMP-[0-9]{6}')).toBeNull();
     expect(unsafePatternReason('acct_[a-z0-9]{8,32}')).toBeNull();
+    expect(unsafePatternReason('(?:sk|pk)_live_[A-Za-z0-9]{24}')).toBeNull();
+    expect(unsafePatternReason('x(?:a|b)?y')).toBeNull();
   });
 });
 
