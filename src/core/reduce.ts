@@ -217,6 +217,7 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
       if (!st.compacted) st.compactions += 1;
       st.compacted = true;
       st.lastCompactionSeq = seq;
+      st.lastCompactionLine = line;
       return;
     case 'tool_call':
       applyToolCall(st, f, seq);

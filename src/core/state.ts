@@ -199,6 +199,8 @@ export interface SessionState {
   compacted: boolean;
   compactions: number;
   lastCompactionSeq: number | null;
+  /** The transcript line of the last compaction (states written before hold none). */
+  lastCompactionLine?: number;
   /** The line of the latest agent message the harness marked a progress note (Codex `phase: "commentary"`). */
   commentaryLine?: number;
   /** What the harness let the agent do without asking, from `since`; `was`: what it was before, when it changed. */

@@ -61,3 +61,15 @@ describe('checks before a change to documentation only', () => {
     expect(md).toMatch(/No test, build, type check or lint ran after the last file change \(line \d+\)/);
   });
 });
+
+describe('a compaction', () => {
+  it('is counted in the front matter, with the line of the last', () => {
+    const compact = { ...base, type: 'system', subtype: 'compact_boundary', uuid: 'cb1', content: 'Conversation compacted', compactMetadata: { trigger: 'auto', preTokens: 150000 } };
+    const md = built(user('u1', 'Refactor the parser'), say('a1', 'Working on it.'), compact, user('u2', 'Continue'), say('a2', 'Done.')).md;
+    expect(md).toMatch(/^context_compactions: 1$/m);
+    expect(md).toMatch(/^context_last_compaction_line: 3$/m);
+    const none = built(user('u1', 'Refactor the parser'), say('a1', 'Done.')).md;
+    expect(none).toMatch(/^context_compactions: 0$/m);
+    expect(none).toMatch(/^context_last_compaction_line: null$/m);
+  });
+});

@@ -82,6 +82,10 @@ function frontMatter(r: RenderInput): string {
     // §8's default for a recorded figure (telemetry, config, model, default).
     ['context_limit_source', p.limit_source],
     ['context_pressure', p.level],
+    // A compaction replaced the conversation the agent saw with a summary: what it said after
+    // rests on that summary (the transcript, which this handoff reads, keeps everything).
+    ['context_compactions', r.state.compactions],
+    ['context_last_compaction_line', r.state.compactions > 0 ? (r.state.lastCompactionLine ?? null) : null],
     ['repo', g.top],
     ['branch', g.branch],
     ['head', g.head],
