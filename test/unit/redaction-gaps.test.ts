@@ -83,6 +83,9 @@ describe('credentials the redactor now removes', () => {
     ["PHP's print_r", 'Array\n(\n    [host] => smtp.example.com\n    [password] => Zc7Ms4Nb1Xp5Tv9Yd3Jo6Lf2\n)', 'Zc7Ms4Nb1Xp5Tv9Yd3Jo6Lf2'],
     ["PHP's var_dump", 'array(2) {\n  ["password"]=>\n  string(24) "Ad8Nt5Oc2Yq6Uw1Ze4Kp7Mg3"\n}', 'Ad8Nt5Oc2Yq6Uw1Ze4Kp7Mg3'],
     ['JSON in an HTML attribute', '<div data-page="{&quot;props&quot;:{&quot;stripeSecret&quot;:&quot;Be9Ou6Pd3Zr7Vx2Af5Lq8Nh4&quot;}}">', 'Be9Ou6Pd3Zr7Vx2Af5Lq8Nh4'],
+    ['a name/value record the other way round', '{"value": "Hq2Wd8Kz4Lm6Np1Rs3", "name": "DB_PASSWORD"}', 'Hq2Wd8Kz4Lm6Np1Rs3'],
+    ["requests' HTTPBasicAuth", "requests.get(url, auth=HTTPBasicAuth('me', 'Vk5Xn2Qw8Lp4Zr7Ty'))", 'Vk5Xn2Qw8Lp4Zr7Ty'],
+    ["requests' auth tuple", 'requests.get(url, auth=("me", "Bm3Kd9Xs1Qp7Lw5Zr"))', 'Bm3Kd9Xs1Qp7Lw5Zr'],
     ['JSON in an HTML attribute, numeric references', '<div data-config="{&#34;apiKey&#34;:&#34;Cf1Pv7Qe4As8Wy3Bg6Mr9Oi5&#34;}">', 'Cf1Pv7Qe4As8Wy3Bg6Mr9Oi5'],
   ];
   // Providers added in the third round (made-up bodies of the documented shapes).
@@ -143,6 +146,8 @@ describe('look-alikes that stay', () => {
     ['a user removed with net user', 'net user svc_backup /delete'],
     ['a pattern variable', 'const pat = /abc/; PATH=/usr/bin'],
     ['an ampersand in a command', 'make && echo "a &amp b" && curl "x?a=1&b=2"'],
+    ['a name/value record of no secret the other way round', '{"value": "Hq2Wd8Kz4Lm6Np1Rs3", "name": "BUILD_ID"}'],
+    ['an auth tuple of variables', 'requests.get(url, auth=(user, password))'],
     ['a Node-API call', 'napi_create_string_utf8(env, str, NAPI_AUTO_LENGTH, &result)'],
     ['a seed variable', 'rnd_seed = 42; re_compile_all_patterns(); sk-learn; tvly-search'],
     ['a store folder named after a key', 'built → /tmp/store-leak-01-numbered-private-key/projects/p/01010101-3333-4333-8333-333333333333/HANDOFF.md'],

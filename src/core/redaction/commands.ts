@@ -90,6 +90,9 @@ const RULES: readonly CommandRule[] = [
   // poetry config http-basic.REPO USER PASSWORD, poetry config pypi-token.REPO TOKEN, cargo login TOKEN.
   rule('command_password', ['poetry'], `poetry[ \\t]+config[ \\t]+(?:--[a-z-]{1,20}[ \\t]+)*(?:http-basic\\.[^\\s]{1,100}[ \\t]+['"]?[^\\s'"]{1,100}['"]?|pypi-token\\.[^\\s]{1,100})[ \\t]+${ARG}`),
   rule('command_password', ['cargo'], `cargo[ \\t]+login(?:[ \\t]+--[a-z-]{1,20}(?:[ \\t=][^\\s-][^\\s]{0,100})?)*[ \\t]+${ARG}`),
+  // Python's requests: HTTPBasicAuth('user', 'pw'), HTTPDigestAuth(…), auth=('user', 'pw').
+  rule('basic_auth', ['HTTPBasicAuth', 'HTTPDigestAuth', 'HTTPProxyAuth'], `HTTP(?:Basic|Digest|Proxy)Auth\\([ \\t]*(?:'[^'\\n]{0,100}'|"[^"\\n]{0,100}")[ \\t]*,[ \\t]*(?:'([^'\\n]{1,200})'|"([^"\\n]{1,200})")`),
+  rule('basic_auth', ['auth='], `auth=[ \\t]*\\([ \\t]*(?:'[^'\\n]{0,100}'|"[^"\\n]{0,100}")[ \\t]*,[ \\t]*(?:'([^'\\n]{1,200})'|"([^"\\n]{1,200})")[ \\t]*\\)`),
   // gh secret set NAME --body VALUE (or -b VALUE): the value of a repository's secret.
   rule('command_password', ['gh'], `gh[ \\t]+secret[ \\t]+set${WORD_END}${REST}(?:-b[ \\t]?|--body[ \\t=])${ARG}`),
 ];

@@ -268,10 +268,11 @@ const NAMED_VALUE_WINDOW = 200;
  * `{"name": "API_KEY", "value": "…"}`. The value is judged as if it followed the name.
  */
 function findNamedValue(text: string, name: Name, found: Findings): number | null {
-  if (!NAME_FIELD.test(text.slice(Math.max(0, name.start - NAME_FIELD_LOOKBACK), name.start))) return null;
+  const before = text.slice(Math.max(0, name.start - NAME_FIELD_LOOKBACK), name.start);
+  if (!NAME_FIELD.test(before)) return null;
   const after = text.slice(name.end, name.end + NAMED_VALUE_WINDOW);
   const m = VALUE_FIELD.exec(after);
-  if (!m) return null;
+  if (!m) return valueBefore(text, name, before, found);
   const v = readValue(text, name.end + m[0].length, ':');
   if (!v) return 0;
   const value = text.slice(v.start, v.end);
@@ -283,6 +284,25 @@ function findNamedValue(text: string, name: Name, found: Findings): number | nul
   }
   found.add(v.start, v.end, 'secret_assignment', PRIORITY.name);
   return v.end;
+}
+
+/** The record the other way round: `{"value": "…", "name": "DB_PASSWORD"}`, `<property value="…" name="…"/>`. */
+const VALUE_FIRST = /(?:^|[^A-Za-z0-9_])(?:value|Value|VALUE)["']?[ \t]{0,4}[:=][ \t]{0,4}(["'])([^"'\n]{4,512})\1[ \t]*[,;]?[ \t\r\n]{0,40}["']?(?:name|key|Name|Key|NAME|KEY)["']?[ \t]{0,4}[:=][ \t]{0,4}["']?(?:\/?[\w.-]{1,40}\/){0,4}$/d;
+
+function valueBefore(text: string, name: Name, before: string, found: Findings): number | null {
+  const m = VALUE_FIRST.exec(before);
+  const range = m?.indices?.[2];
+  if (!m || !range) return null;
+  const base = name.start - before.length;
+  const value = m[2] as string;
+  const ctx: ValueContext = { name: name.text, envStyle: false, sep: ':', spaced: true, lineFinal: false, next: '', quoted: true };
+  const because = keptBecause(value, name.strength, ctx);
+  if (because !== null) {
+    found.kept?.push({ at: name.start, start: base + range[0], end: base + range[1], name: name.text, because });
+    return 0;
+  }
+  found.add(base + range[0], base + range[1], 'secret_assignment', PRIORITY.name);
+  return 0;
 }
 
 /**
