@@ -1,4 +1,5 @@
 import type { Hash } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SessionState } from '../core/state.js';
@@ -22,7 +23,7 @@ import { loadSession, readState } from './session.js';
 export class EngineMemory {
   /** path → session directory, learned once per process so a refresh needs no peek. */
   private readonly located = new Map<string, string>();
-  private readonly cache = new Map<string, { manifest: Manifest; state: SessionState }>();
+  private readonly cache = new Map<string, { manifest: Manifest; state: SessionState; stamp: string | null }>();
 
   constructor(
     private readonly digests: DigestCache,
@@ -46,7 +47,7 @@ export class EngineMemory {
 
   /** The committed manifest of a folder (null when it holds none, or an unreadable one). */
   async manifestOf(dir: string): Promise<Manifest | null> {
-    const hit = this.cache.get(dir);
+    const hit = this.fresh(dir);
     if (hit) return hit.manifest;
     try {
       return JSON.parse(await readFile(join(dir, FILES.manifest), 'utf8')) as Manifest;
@@ -60,7 +61,7 @@ export class EngineMemory {
    * caller owns the state now), else from disk (session.ts).
    */
   async load(dir: string): Promise<LoadedSession> {
-    const hit = this.cache.get(dir);
+    const hit = this.fresh(dir);
     if (hit) {
       this.cache.delete(dir);
       return { dir, manifest: hit.manifest, state: hit.state, dirty: false, resetPending: false, damaged: null, behind: null };
@@ -74,7 +75,7 @@ export class EngineMemory {
    * when it has none that can be read; a session building right now gives its last commit's.
    */
   async peekState(dir: string): Promise<SessionState | null> {
-    const hit = this.cache.get(dir);
+    const hit = this.fresh(dir);
     if (hit) return hit.state;
     const m = await this.manifestOf(dir);
     return m === null ? null : readState(dir, m);
@@ -92,14 +93,39 @@ export class EngineMemory {
     this.put(dir, manifest, state);
   }
 
+  /**
+   * What memory holds of a folder, while its manifest on disk is still the one this process
+   * committed (the same file, size and time): a session folder restored from a backup, or
+   * written by another process, holds another, and what memory holds of it is dropped, so the
+   * build starts from what the folder says (and reads again what the folder lacks) rather than
+   * appending to it turns past a gap.
+   */
+  private fresh(dir: string): { manifest: Manifest; state: SessionState } | undefined {
+    const hit = this.cache.get(dir);
+    if (hit === undefined) return undefined;
+    if (manifestStamp(dir) === hit.stamp) return hit;
+    this.cache.delete(dir);
+    return undefined;
+  }
+
   /** `state` is the cache's from here on: nothing else may change it. */
   private put(dir: string, manifest: Manifest, state: SessionState): void {
     if (this.size <= 0) return;
     this.cache.delete(dir);
-    this.cache.set(dir, { manifest, state });
+    this.cache.set(dir, { manifest, state, stamp: manifestStamp(dir) });
     if (this.cache.size > this.size) {
       const oldest = this.cache.keys().next().value;
       if (oldest !== undefined) this.cache.delete(oldest);
     }
+  }
+}
+
+/** manifest.json's identity on disk: inode, size and modification time (null when there is none). */
+function manifestStamp(dir: string): string | null {
+  try {
+    const st = statSync(join(dir, FILES.manifest));
+    return `${st.ino}:${st.size}:${st.mtimeMs}`;
+  } catch {
+    return null;
   }
 }

@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
-import { appendFile, chmod, mkdir, rename, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, chmod, cp, mkdir, rename, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import type { Socket } from 'node:net';
 import { createConnection, createServer } from 'node:net';
 import { join } from 'node:path';
@@ -388,5 +388,30 @@ describe('the daemon in a hostile workspace', () => {
     const s = await d.call('status');
     expect(s.sessions.map((x) => x.id)).toEqual(['a']);
     expect(readdirSync(join(root, 'projects'))).toHaveLength(1);
+  });
+
+  it('loses no turn when a session folder is restored from a backup while it runs', async () => {
+    const { env, root, watch } = await setup();
+    const file = join(watch, 'a.jsonl');
+    await writeFile(file, userLine('the first request of a session that gets backed up') + agentLine('ok'));
+    const d = await start(env, root, ['--watch', watch]);
+    await d.call('flush', { timeout_ms: 20_000 }, 25_000);
+    const dir = join(root, 'projects', readdirSync(join(root, 'projects'))[0] as string, 'a');
+    const backup = tempDir('handoff-backup-');
+    await cp(dir, backup, { recursive: true });
+    for (let i = 0; i < 3; i += 1) {
+      await appendFile(file, userLine(`request ${i} made after the backup`));
+      await waitFor(async () => (await runCli(['show', 'a', '--json'], { env })).out.includes(`request ${i} made after the backup`), `request ${i} to be built`, 15_000);
+    }
+    // The backup comes back (an rsync, a Time Machine restore), then the session goes on.
+    await rm(dir, { recursive: true });
+    await cp(backup, dir, { recursive: true });
+    await appendFile(file, userLine('a request after the restore'));
+    await waitFor(async () => (await runCli(['show', 'a', '--json'], { env })).out.includes('a request after the restore'), 'the last request to be built', 15_000);
+    await d.call('flush', { timeout_ms: 20_000 }, 25_000);
+    const lines = readFileSync(join(dir, 'timeline.jsonl'), 'utf8').trim().split('\n');
+    expect(lines.map((l) => (JSON.parse(l) as { text: string }).text).filter((t) => t.startsWith('request ') || t.startsWith('a request'))).toEqual(['request 0 made after the backup', 'request 1 made after the backup', 'request 2 made after the backup', 'a request after the restore']);
+    const v = await runCli(['verify', '--all'], { env });
+    expect(v.code, `${v.out}${v.err}`).toBe(0);
   });
 });
