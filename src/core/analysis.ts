@@ -1,6 +1,6 @@
 import type { GitEvidence } from './evidence.js';
 import type { Pressure } from './pressure.js';
-import { listingAfterLastCommit, openFailures } from './ledger.js';
+import { isDocumentation, listingAfterLastCommit, openFailures } from './ledger.js';
 import { heldKey } from './paths.js';
 import { checkTargets, commandKey } from './shell.js';
 import type { CheckTarget } from './shell.js';
@@ -300,11 +300,17 @@ function reads(t: CheckTarget, path: string): boolean {
  * JavaScript); a run with a test or a build among its checks sees every change. Null when no change
  * it sees was made.
  */
+/** Tools that read documentation: a change to a README makes their last run stale. */
+const DOC_TOOLS = /markdownlint|\bmdl\b|\bremark\b|prettier|\bvale\b|cspell|textlint|mkdocs|sphinx|docusaurus/i;
+
 function changeFor(l: Ledger, command: string): { path: string; line: number } | null {
   const targets = checkTargets(command, l.installed ?? []);
   const staticOnly = targets.length > 0 && targets.every((t) => t.kind === 'lint' || t.kind === 'typecheck' || t.kind === 'format');
   let latest: { path: string; line: number } | null = null;
+  const readsDocs = DOC_TOOLS.test(command);
   for (const [path, c] of Object.entries(l.changed)) {
+    // A README or an ignore list is read by no test, build or code linter (by a prose linter, yes).
+    if (!readsDocs && isDocumentation(path)) continue;
     if (staticOnly && !targets.some((t) => reads(t, path))) continue;
     if (latest === null || c.line > latest.line) latest = { path, line: c.line };
   }
