@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync,
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, parse as parsePath, resolve } from 'node:path';
+import { cutBeforeRedaction } from './core/cut.js';
 import { jsonErrorReason } from './core/ingest.js';
 import type { ErrorObject } from 'ajv';
 import type { PressureConfig } from './core/pressure.js';
@@ -163,7 +164,9 @@ function describeAjvError(file: string, e: ErrorObject): ConfigError {
   else expected = expected.replace(/^must (be |have |NOT have |match )?/, (_m, verb: string | undefined) => (verb === 'NOT have ' ? 'no ' : verb === 'have ' ? '' : ''));
   // A pattern of one's own is what one means to keep secret (`acme-…`): never quoted back.
   const secretish = pointer.startsWith('/redaction');
-  const found = e.data === undefined || secretish ? '' : `, found ${JSON.stringify(e.data)?.slice(0, 80)}`;
+  // Cut where no run of credential characters is split: the error is redacted on its way out,
+  // and a token cut in two would no longer be known for one.
+  const found = e.data === undefined || secretish ? '' : `, found ${cutBeforeRedaction(JSON.stringify(e.data) ?? '', 80)}`;
   return new ConfigError(`${file}: invalid config at ${pointer}: expected ${expected}${found}`, { hint: fix, details: { file, pointer } });
 }
 

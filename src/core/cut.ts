@@ -3,12 +3,12 @@
  * its rule (`ghp_` and 30 of its 36 characters is no GitHub token), and the part kept would reach
  * the store whole: so a cut never falls inside a run of characters a credential may be made of.
  * It moves back to where that run began (forward, for a tail), dropping the part of a word it
- * would have split; a run longer than RUN_REACH (a base64 blob, which the redactor collapses
- * anyway) is cut where asked.
+ * would have split, however long the run: a URL of some thousand characters (a webhook's alert
+ * text, a presigned link) is one run, and the piece of it past a cut holds its password or its
+ * signature without the scheme or the name its rule starts from. The move is bounded by the cut
+ * itself (a head of n characters is read back at most n), so a text that is one run keeps
+ * nothing of it: a base64 blob the redactor would have collapsed anyway.
  */
-
-/** How far a cut moves to keep a run whole: longer than any credential the redactor knows by its shape. */
-const RUN_REACH = 256;
 
 /** Whitespace, quotes, brackets and the punctuation that separates values: no credential holds them. */
 function separates(c: number): boolean {
@@ -20,17 +20,16 @@ export function headEnd(text: string, n: number): number {
   if (text.length <= n) return text.length;
   if (n <= 0) return 0;
   let end = n;
-  while (end > 0 && n - end < RUN_REACH && !separates(text.charCodeAt(end - 1)) && !separates(text.charCodeAt(end))) end -= 1;
-  return n - end >= RUN_REACH ? n : end;
+  while (end > 0 && !separates(text.charCodeAt(end - 1)) && !separates(text.charCodeAt(end))) end -= 1;
+  return end;
 }
 
 /** The start of a tail of at most `n` characters that splits no run (0 when the text fits whole). */
 export function tailStart(text: string, n: number): number {
   if (text.length <= n) return 0;
-  const want = text.length - Math.max(0, n);
-  let start = want;
-  while (start < text.length && start - want < RUN_REACH && !separates(text.charCodeAt(start - 1)) && !separates(text.charCodeAt(start))) start += 1;
-  return start - want >= RUN_REACH ? want : start;
+  let start = text.length - Math.max(0, n);
+  while (start < text.length && !separates(text.charCodeAt(start - 1)) && !separates(text.charCodeAt(start))) start += 1;
+  return start;
 }
 
 /** At most `n` characters of a text not yet redacted, `…` in place of what was cut (within the n). */

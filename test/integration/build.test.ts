@@ -171,6 +171,13 @@ describe('handoff build', () => {
     expect(r.code).toBe(2);
     expect(r.err).toContain(`${cfg}: invalid config at /watch/debounce_ms: expected a value of type integer, found "fast"`);
     expect(r.err).toMatch(/fix: /);
+    // A value quoted back is cut where it splits no token: the token is then redacted whole.
+    const token = 'ghp_Wq3Er7Ty1Ui5Op9As3Df7Gh1Jk5Lz9Xc3Vb7N';
+    await writeFile(cfg, JSON.stringify({ watch: { paths: `notes on the watch folders we use, to keep for later: ${token} and more` } }));
+    const q = await runCli(['config'], { env, cwd: work });
+    expect(q.code).toBe(2);
+    expect(q.err).toContain('invalid config at /watch/paths');
+    expect(q.err).not.toMatch(/Wq3Er7Ty1Ui5/);
     await writeFile(cfg, '{"linking": {"enabled": true,}}');
     const s = await runCli(['config'], { env, cwd: work });
     expect(s.code).toBe(2);

@@ -60,7 +60,9 @@ describe('a line longer than the cutter holds', () => {
     const dir = tempDir('handoff-read-');
     const path = join(dir, 's.jsonl');
     // Lines of 3 MiB straddle the 4 MiB read chunks; one of 70 KiB is held; the last has no newline.
-    const long = (n: number, c: string): string => `${JSON.stringify({ role: 'user', content: c.repeat(n) })}\n`;
+    // Words, not one run: a text longer than the redactor reads whole keeps its head and tail,
+    // and a run that a cut would split is dropped whole (src/core/cut.ts).
+    const long = (n: number, c: string): string => `${JSON.stringify({ role: 'user', content: `${c} `.repeat(n / 2) })}\n`;
     const text = long(3 << 20, 'a') + long(3 << 20, 'b') + long(70 << 10, 'c') + long(10, 'd') + '{"role":"assistant","content":"unfin';
     writeFileSync(path, text);
     const st = initialState();

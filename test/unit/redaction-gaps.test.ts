@@ -173,10 +173,17 @@ describe('a cut before the redactor reads the text', () => {
     expect(tail.length).toBeLessThanOrEqual(2000);
   });
 
-  it('cuts where asked in a run longer than any credential, and leaves short texts whole', () => {
+  it('splits no run however long: a long URL is dropped whole, not kept past its scheme', () => {
     const blob = 'A'.repeat(5000);
-    expect(headEnd(blob, 2000)).toBe(2000);
-    expect(tailStart(blob, 2000)).toBe(3000);
+    expect(headEnd(blob, 2000)).toBe(0);
+    expect(tailStart(blob, 2000)).toBe(5000);
+    const url = `https://deploy:Vq7Kx2Lp9Zr4Tw6Nm@hooks.example.com/alert?text=${'build%20failed%20'.repeat(150)}&sig=Qz8Xc4Vb2Nm6Lk0Jh3Gf7Ds1Ap5`;
+    const out = `+ curl -s ${url}\n${'log line\n'.repeat(300)}`;
+    const head = out.slice(0, headEnd(out, 2000));
+    expect(head).toBe('+ curl -s ');
+    const t = `${'log line\n'.repeat(300)}curl -s ${url} failed`;
+    const tail = t.slice(tailStart(t, 2000));
+    expect(tail).toBe(' failed');
     expect(cutBeforeRedaction('short', 80)).toBe('short');
     expect(cutBeforeRedaction(`export T=${token}`, 30)).toBe('export …');
     expect(cutBeforeRedaction(token, 20)).toBe('…');
