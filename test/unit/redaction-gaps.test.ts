@@ -107,7 +107,6 @@ describe('credentials the redactor now removes', () => {
     ['a Resend key', `re_${B.slice(0, 8)}_${B.slice(8, 32)}`],
     ['a Netlify token', `nfp_${B.slice(0, 36)}`],
     ['a Docker Hub token', `dckr_pat_${B.slice(0, 27)}`],
-    ['an Airtable token', `pat${B.slice(0, 14)}.${H40}${H40.slice(0, 24)}`],
     ['a PostHog personal key', `phx_${B.slice(0, 43)}`],
     ['a Render key', `rnd_${B.slice(0, 32)}`],
     ['a Neon key', `napi_${'k3v9x2m7q1w8z4r6t0y5u3i8o2p7a1s6d4f9g3h5j2l8c0b7n1e6'.slice(0, 52)}${'abcd1234efgh'}`],

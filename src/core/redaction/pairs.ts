@@ -110,7 +110,12 @@ const atKeyword: Handler = (text, at, found) => {
 };
 
 export function registerNames(scanner: LiteralScanner): void {
-  for (const k of KEYWORDS) scanner.add(k, atKeyword, { boundary: false, caseless: true });
+  for (const k of KEYWORDS) {
+    // `pat` starts `path`, `pattern` and `patch` everywhere: a personal access token is named in
+    // capitals (`GITHUB_PAT`), and only that is looked for.
+    if (k === 'pat') scanner.add('PAT', atKeyword, { boundary: false });
+    else scanner.add(k, atKeyword, { boundary: false, caseless: true });
+  }
 }
 
 function readName(text: string, hit: number, hitLength: number): Name | null {

@@ -157,7 +157,6 @@ const DEFS: readonly Def[] = [
   { kind: 'resend_key', prefixes: ['re_'], body: `[${B62}]{8}_[${B62}]{24}(?![${B62}])`, check: mixed },
   { kind: 'netlify_token', prefixes: ['nfp_'], body: `[${B62}]{36,40}(?![${B62}])`, check: hasDigitAndLetter },
   { kind: 'docker_token', prefixes: ['dckr_pat_', 'dckr_oat_'], body: `[${B62}_-]{27,60}(?![${B62}_-])`, glued: true },
-  { kind: 'airtable_token', prefixes: ['pat'], body: `[${B62}]{14}\\.[${HEX}]{64}(?![${B62}])` },
   { kind: 'posthog_key', prefixes: ['phx_'], body: `[${B62}]{40,50}(?![${B62}])`, check: mixed },
   { kind: 'render_key', prefixes: ['rnd_'], body: exact(B62, 32), check: mixed },
   { kind: 'neon_key', prefixes: ['napi_'], body: exact('a-z0-9', 64), check: hasDigitAndLetter },
