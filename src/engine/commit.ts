@@ -32,7 +32,7 @@ import { historyContent, historyName, readHistory, writeHistory } from './histor
 import { inferProject, isProvisional } from './identity.js';
 import type { EngineMemory } from './memory.js';
 import { Sealable } from './sealable.js';
-import { clearResetMarker } from './session.js';
+import { clearResetMarker, clearUncommitted } from './session.js';
 import { sourceRecord } from './source.js';
 import type { Base, BuildRequest, BuildResult, Ctx, EngineDeps, ReadResult } from './types.js';
 
@@ -299,6 +299,9 @@ async function refineProject(e: Parts, ctx: Ctx, base: Base, state: SessionState
   const choice = await inferProject(undefined, state.meta.cwd, ctx.path, e.deps.git, (n) => e.cleaner.text(n));
   if (isProvisional(choice.source) || choice.project === prev.project) return keep;
   const to = e.deps.layout.sessionDir(choice.project, prev.dir_name);
+  // A first build killed after it moved here left its appends in the folder, with no manifest:
+  // they go, or this build's would follow them (each turn twice).
+  if (base.isNew) await clearUncommitted(to, existsSync(base.dir));
   // A session seen for the first time has no folder until its first append: nothing to move.
   if (existsSync(base.dir)) {
     await moveDir(base.dir, to);

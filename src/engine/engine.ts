@@ -27,7 +27,7 @@ import { freeDirName, locate } from './locate.js';
 import type { Where } from './locate.js';
 import { EngineMemory } from './memory.js';
 import { bareManifest } from './new-session.js';
-import { archiveForReset, emptyForRebuild } from './session.js';
+import { archiveForReset, clearUncommitted, emptyForRebuild } from './session.js';
 import { continuity, goneSource, noTurns, openSource, readTextFile } from './source.js';
 import type { Base, BuildRequest, BuildResult, Ctx, EngineDeps, SessionChange } from './types.js';
 import { DependentSession, StateBehindGone } from './types.js';
@@ -170,10 +170,7 @@ export class Engine {
     // an existing session after all.
     if (committed) return this.buildExisting(ctx, dir);
     // Nothing is committed without a manifest: residue of a killed first build goes.
-    if (existsSync(dir)) {
-      await emptyForRebuild(dir);
-      for (const n of await listDir(dir)) if (STATE_FILE_RE.test(n)) await removeFile(join(dir, n));
-    }
+    await clearUncommitted(dir);
     crashPoint('after-cutback');
     // No folder is made until a turn is appended (AppendBuffer makes it): a file that never
     // yields one (empty, binary, not a transcript) leaves nothing behind.

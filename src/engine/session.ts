@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { SessionState, StoredState } from '../core/state.js';
 import { READABLE_STATE_VERSIONS, upgradeState } from '../core/state.js';
 import { upgradePaths } from '../core/upgrade-paths.js';
-import { copyAtomic, cutBack, fileSize, listDir, removeFile, sweepStrayTemps, writeAtomic } from '../store/files.js';
+import { copyAtomic, cutBack, fileSize, listDir, removeEmptyDir, removeFile, sweepStrayTemps, writeAtomic } from '../store/files.js';
 import { FILES, STATE_FILE_RE } from '../store/layout.js';
 import type { Manifest, StateAt } from '../store/manifest.js';
 import { readManifest, stateBehind } from '../store/manifest.js';
@@ -127,6 +127,24 @@ export async function archiveForReset(dir: string, m: Manifest, reason: string, 
 
 export async function emptyForRebuild(dir: string): Promise<void> {
   for (const file of [FILES.timeline, FILES.tools]) await rm(join(dir, file), { force: true });
+}
+
+/**
+ * What a first build killed before its manifest left in a folder (nothing there is committed):
+ * its appends and its state files go, so the next first build does not append to them. A folder
+ * with a manifest is left alone (false).
+ */
+export async function clearUncommitted(dir: string, renders = false): Promise<boolean> {
+  if (!existsSync(dir) || existsSync(join(dir, FILES.manifest))) return false;
+  await emptyForRebuild(dir);
+  for (const n of await listDir(dir)) if (STATE_FILE_RE.test(n)) await removeFile(join(dir, n));
+  // Its renders too, when the folder itself must go (a folder is moved onto it): what is left
+  // then (a history/ folder: never deleted) keeps it.
+  if (renders) {
+    for (const f of [FILES.handoff, FILES.summary, FILES.llm]) await removeFile(join(dir, f));
+    await removeEmptyDir(dir);
+  }
+  return true;
 }
 
 export async function clearResetMarker(dir: string): Promise<void> {

@@ -65,6 +65,26 @@ describe('crash safety', () => {
     expect((await runCli(['verify', 'rollout'], { env })).code).toBe(0);
   });
 
+  it.each(points)('a first build killed %s after its project moved to the cwd\'s leaves nothing the next build appends to', async (point) => {
+    // The cwd is past what the first look reads (a first line of 300 KiB, a pasted screenshot):
+    // the project is a guess until the commit names it, and the session moves then.
+    const env = testEnv({ HANDOFFS_ROOT: tempDir('handoff-store-') });
+    const cwd = join(tempDir('handoff-work-'), 'imgproj');
+    const src = join(tempDir('handoff-work-'), 'img.jsonl');
+    const base = { sessionId: 'img-1', parentUuid: null, timestamp: '2026-01-01T00:00:00Z' };
+    const first = JSON.stringify({ ...base, type: 'user', uuid: 'u1', message: { role: 'user', content: [{ type: 'text', text: 'look at this screenshot' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'A'.repeat(300 << 10) } }] } });
+    const second = JSON.stringify({ ...base, cwd, type: 'assistant', uuid: 'a1', message: { role: 'assistant', content: [{ type: 'text', text: 'I see a chart.' }] } });
+    await writeFile(src, `${first}\n${second}\n`);
+    const killed = await spawnCli(['build', src], { env: { ...env, HANDOFF_CRASH_AT: point } });
+    expect(killed.signal).toBe('SIGKILL');
+    const next = await runCli(['build', src, '--json'], { env });
+    expect(next.code, next.err).toBe(0);
+    const out = JSON.parse(next.out) as { dir: string; project: string };
+    expect(out.project).toBe('imgproj');
+    expect(await timelineOf(out.dir)).toHaveLength(2);
+    expect((await runCli(['verify', '--all'], { env })).code).toBe(0);
+  });
+
   it('a source reset killed after copying the old timeline finishes the reset without copying twice', async () => {
     const env = testEnv({ HANDOFFS_ROOT: tempDir('handoff-store-') });
     const src = join(tempDir('handoff-work-'), 'rollout.jsonl');
