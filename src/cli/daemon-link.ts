@@ -15,7 +15,15 @@ export async function daemonIfRunning(config: ResolvedConfig): Promise<ControlCl
     throw e;
   }
   // Only the daemon of this very store may write it on our behalf.
-  const hello = await c.call('hello', undefined, 5000);
+  let hello;
+  try {
+    hello = await c.call('hello', undefined, 5000);
+  } catch (e) {
+    // A daemon that does not answer (stopped, or its thread held): the connection is closed, so
+    // the command ends with the error instead of waiting on the socket for good.
+    c.close();
+    throw e;
+  }
   if (hello.root !== config.root) {
     c.close();
     throw new StoreLockedError(`the daemon on ${config.socketPath} serves ${hello.root}, not ${config.root}`, {

@@ -11,7 +11,7 @@ import type { RunningDaemon, SpawnOptions } from '../daemon-harness.js';
 import { socketOf, spawnDaemon, startDaemon, UNPRIVILEGED } from '../daemon-harness.js';
 import { processStart } from '../../src/daemon/lock.js';
 import { guardName } from '../../src/daemon/store-guard.js';
-import { CLI, copyFixture, peakRssMb, runCli, tempDir, testEnv, waitFor } from '../helpers.js';
+import { CLI, copyFixture, peakRssMb, runCli, spawnCli, tempDir, testEnv, waitFor } from '../helpers.js';
 
 /**
  * The daemon under conditions a careless workspace or a careless client creates: symbolic-link
@@ -414,4 +414,24 @@ describe('the daemon in a hostile workspace', () => {
     const v = await runCli(['verify', '--all'], { env });
     expect(v.code, `${v.out}${v.err}`).toBe(0);
   });
+
+  it('ends every command with an error when the daemon is stopped and answers nothing', async () => {
+    const { env, root, watch } = await setup();
+    await writeFile(join(watch, 'a.jsonl'), userLine('a session of a daemon that is about to be stopped') + agentLine('ok'));
+    const d = await start(env, root, ['--watch', watch]);
+    await d.call('flush', { timeout_ms: 20_000 }, 25_000);
+    d.child.kill('SIGSTOP');
+    try {
+      for (const args of [['list'], ['status', '--wait']]) {
+        const t0 = Date.now();
+        const r = await Promise.race([spawnCli(args, { env }), new Promise<null>((resolve) => setTimeout(() => resolve(null), 20_000))]);
+        expect(r, `${args.join(' ')} still running after 20 s`).not.toBeNull();
+        expect(r?.code, args.join(' ')).toBe(1);
+        expect(r?.err).toContain('the daemon did not answer hello within 5000 ms');
+        expect(Date.now() - t0).toBeLessThan(15_000);
+      }
+    } finally {
+      d.child.kill('SIGCONT');
+    }
+  }, 120_000);
 });

@@ -7,6 +7,7 @@ import { renderEvent, renderStatus } from '../status-view.js';
 import { loadConfig } from '../store.js';
 
 const WAIT_TIMEOUT_MS = 10 * 60_000;
+const HELLO_TIMEOUT_MS = 5000;
 
 export const statusCommand: Command = {
   name: 'status',
@@ -24,6 +25,9 @@ export const statusCommand: Command = {
     const json = bool(args, 'json');
     const client = await ControlClient.connect(config.socketPath);
     try {
+      // A daemon that is stopped (SIGSTOP) or whose thread is held accepts the connection and
+      // answers nothing: asked first with a short wait, so `status` says so instead of hanging.
+      await client.call('hello', undefined, HELLO_TIMEOUT_MS);
       if (bool(args, 'wait')) await client.call('flush', { timeout_ms: WAIT_TIMEOUT_MS }, WAIT_TIMEOUT_MS + 5000);
       if (!bool(args, 'follow')) {
         const s = await client.call('status');
