@@ -1,5 +1,7 @@
+import { join } from 'node:path';
 import type { ResolvedConfig } from '../config.js';
 import { ControlClient } from '../control/client.js';
+import { holderState, readLock } from '../daemon/lock.js';
 import { DaemonNotRunningError, StoreLockedError } from '../errors.js';
 
 /**
@@ -11,8 +13,10 @@ export async function daemonIfRunning(config: ResolvedConfig): Promise<ControlCl
   try {
     c = await ControlClient.connect(config.socketPath, 1000);
   } catch (e) {
-    if (e instanceof DaemonNotRunningError) return null;
-    throw e;
+    if (!(e instanceof DaemonNotRunningError)) throw e;
+    const other = await daemonByLock(config);
+    if (other === null) return null;
+    c = other;
   }
   // Only the daemon of this very store may write it on our behalf.
   let hello;
@@ -41,4 +45,28 @@ export async function withDaemon<T>(config: ResolvedConfig, viaDaemon: (c: Contr
   } finally {
     c.close();
   }
+}
+
+/**
+ * No daemon answers where this process looks, but the store's lock may name a live one whose
+ * socket is elsewhere: a systemd service has `XDG_RUNTIME_DIR` set, a command run from cron or
+ * `sudo` has not, and looks in another folder. Writing the store beside that daemon would make
+ * two writers: its socket, as the lock records it, is used instead, and a daemon that holds the
+ * lock but cannot be reached is an error, never a reason to write alone.
+ */
+export async function daemonByLock(config: ResolvedConfig): Promise<ControlClient | null> {
+  const lockPath = join(config.root, '.handoffd', 'handoffd.lock');
+  const holder = readLock(lockPath);
+  if (holder === null || !(await holderState(holder)).alive) return null;
+  if (typeof holder.socket === 'string' && holder.socket !== config.socketPath) {
+    try {
+      return await ControlClient.connect(holder.socket, 1000);
+    } catch {
+      // not reachable there either: refused below
+    }
+  }
+  throw new StoreLockedError(`a daemon (pid ${holder.pid}) holds the store ${config.root}, but does not answer on ${config.socketPath}${holder.socket !== config.socketPath ? ` or on ${String(holder.socket)}` : ''}`, {
+    hint: `run this command with the daemon's environment (its XDG_RUNTIME_DIR: its socket is ${String(holder.socket)}), or stop the daemon (kill ${holder.pid}) to write the store without it`,
+    details: { pid: holder.pid, lock: lockPath },
+  });
 }

@@ -434,4 +434,30 @@ describe('the daemon in a hostile workspace', () => {
       d.child.kill('SIGCONT');
     }
   }, 120_000);
+
+  it("finds the daemon by the store's lock when its socket is in another runtime folder (a service's XDG_RUNTIME_DIR), and never writes beside it", async () => {
+    const { env, root, watch } = await setup();
+    await writeFile(join(watch, 'a.jsonl'), userLine('a session of a daemon run as a service') + agentLine('ok'));
+    const serviceEnv = { ...env, XDG_RUNTIME_DIR: tempDir('handoff-xdg-') };
+    const d = spawnDaemon(serviceEnv, ['--watch', watch]);
+    children.push(d.child);
+    await waitFor(() => d.log().includes('is running'), 'the daemon to start', 15_000);
+    // A command from cron or sudo: no XDG_RUNTIME_DIR, so it looks for the socket in the store.
+    const s = await runCli(['status', '--json', '--wait'], { env });
+    expect(s.code, s.err).toBe(0);
+    expect(JSON.parse(s.out).pid).toBe(d.child.pid);
+    const c = await runCli(['checkpoint', 'a', '--json'], { env });
+    expect(c.code, c.err).toBe(0);
+    await appendFile(join(watch, 'a.jsonl'), userLine('one more request after the checkpoint'));
+    await waitFor(async () => (await runCli(['show', 'a', '--json'], { env })).out.includes('one more request after the checkpoint'), 'the append to be built', 15_000);
+    expect((await runCli(['verify', '--all', '--source'], { env })).code).toBe(0);
+    // Stopped (SIGSTOP) it is still the lock's holder: a write is refused, not made beside it.
+    d.child.kill('SIGSTOP');
+    try {
+      const b = await spawnCli(['build', join(watch, 'a.jsonl')], { env });
+      expect(b.code).not.toBe(0);
+    } finally {
+      d.child.kill('SIGCONT');
+    }
+  }, 60_000);
 });

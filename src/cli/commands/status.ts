@@ -4,6 +4,7 @@ import { DaemonNotRunningError, EXIT } from '../../errors.js';
 import { bool } from '../args.js';
 import type { Command } from '../command.js';
 import { renderEvent, renderStatus } from '../status-view.js';
+import { daemonByLock } from '../daemon-link.js';
 import { loadConfig } from '../store.js';
 
 const WAIT_TIMEOUT_MS = 10 * 60_000;
@@ -23,7 +24,13 @@ export const statusCommand: Command = {
   async run(io, args) {
     const config = loadConfig(io, args);
     const json = bool(args, 'json');
-    const client = await ControlClient.connect(config.socketPath);
+    // Where this process looks, or where the store's lock says its daemon listens (daemon-link.ts).
+    const client = await ControlClient.connect(config.socketPath).catch(async (e: unknown) => {
+      if (!(e instanceof DaemonNotRunningError)) throw e;
+      const other = await daemonByLock(config);
+      if (other === null) throw e;
+      return other;
+    });
     try {
       // A daemon that is stopped (SIGSTOP) or whose thread is held accepts the connection and
       // answers nothing: asked first with a short wait, so `status` says so instead of hanging.
