@@ -9,6 +9,7 @@ import { toolsHeader } from '../core/render/tools-md.js';
 import { initialState, objectiveSet } from '../core/state.js';
 import { NotFoundError, SourceError } from '../errors.js';
 import { listDir, removeEmptyDir, removeFile } from '../store/files.js';
+import { indexEntry } from '../store/index-file.js';
 import type { IndexStore } from '../store/index-store.js';
 import type { Layout } from '../store/layout.js';
 import { FILES, STATE_FILE_RE } from '../store/layout.js';
@@ -251,6 +252,9 @@ export class Engine {
       // marking the state): the state is still the committed one.
       if (!ctx.isText && !read.corrupt) this.memory.keep(dir, m, state);
       if (read.corrupt) throw read.corrupt;
+      // Committed, but the index never heard of it (a process killed between its manifest and
+      // INDEX.json, a worker that died after its commit): listed now, not at its next turn.
+      if (this.deps.index.get(m.session)?.dir !== dir) this.deps.index.upsert(indexEntry(m, dir, m.objective));
       return upToDate(dir, m, read);
     }
     return commit(this.parts, ctx, base, state, read.hash, tools, append, read, reset);

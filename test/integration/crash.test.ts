@@ -85,6 +85,20 @@ describe('crash safety', () => {
     expect((await runCli(['verify', '--all'], { env })).code).toBe(0);
   });
 
+  it('a first build killed after its manifest, before INDEX.json, is listed by the next build though nothing is new', async () => {
+    const env = testEnv({ HANDOFFS_ROOT: tempDir('handoff-store-') });
+    const src = join(tempDir('handoff-work-'), 'rollout.jsonl');
+    await writeFile(src, half + rest);
+    const killed = await spawnCli(['build', src], { env: { ...env, HANDOFF_CRASH_AT: 'after-manifest' } });
+    expect(killed.signal).toBe('SIGKILL');
+    const next = await runCli(['build', src, '--json'], { env });
+    expect(next.code, next.err).toBe(0);
+    expect((JSON.parse(next.out) as { up_to_date: boolean }).up_to_date).toBe(true);
+    const list = await runCli(['list', '--json'], { env });
+    expect(list.code, list.err).toBe(0);
+    expect(list.out).toContain('"rollout"');
+  });
+
   it('a source reset killed after copying the old timeline finishes the reset without copying twice', async () => {
     const env = testEnv({ HANDOFFS_ROOT: tempDir('handoff-store-') });
     const src = join(tempDir('handoff-work-'), 'rollout.jsonl');
