@@ -90,12 +90,7 @@ export class StoreLock {
     let tookOver: (LockInfo & { why: string }) | null = null;
     for (let attempt = 0; attempt < 3; attempt += 1) {
       try {
-        const fd = openSync(this.path, 'wx', 0o600);
-        try {
-          writeSync(fd, `${JSON.stringify(this.info)}\n`);
-        } finally {
-          closeSync(fd);
-        }
+        this.create();
         this.held = true;
         return { tookOver };
       } catch (e) {
@@ -151,16 +146,21 @@ export class StoreLock {
       }
     }
     try {
-      const fd = openSync(this.path, 'wx', 0o600);
-      try {
-        writeSync(fd, `${JSON.stringify(this.info)}\n`);
-      } finally {
-        closeSync(fd);
-      }
+      this.create();
     } catch {
       // A daemon starting at this very moment wrote it first: judged at the next check.
     }
     return { state: 'rewritten', why };
+  }
+
+  /** Creates the lock file with this daemon's record; EEXIST when one is there. */
+  private create(): void {
+    const fd = openSync(this.path, 'wx', 0o600);
+    try {
+      writeSync(fd, `${JSON.stringify(this.info)}\n`);
+    } finally {
+      closeSync(fd);
+    }
   }
 
   /** Removes the lock if it is still ours. Idempotent. */

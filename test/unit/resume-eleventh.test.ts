@@ -1,18 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { sections } from '../../src/core/quality.js';
 import { built } from './ledger-helper.js';
+import { base, call, result, say, user } from './claude-records.js';
 
 /**
  * Rules from the eleventh reading (docs/FIDELITY.md): a file the session created and deleted
  * again, and checks that ran before a change to documentation only.
  */
-
-const base = { sessionId: 's', cwd: '/nonexistent/w', timestamp: '2026-04-26T10:00:00Z' };
-const user = (uuid: string, content: unknown): Record<string, unknown> => ({ ...base, type: 'user', uuid, message: { role: 'user', content } });
-const agent = (uuid: string, content: unknown[]): Record<string, unknown> => ({ ...base, type: 'assistant', uuid, message: { role: 'assistant', content } });
-const say = (uuid: string, text: string): Record<string, unknown> => agent(uuid, [{ type: 'text', text }]);
-const call = (id: string, name: string, input: Record<string, unknown>): Record<string, unknown> => agent(`c-${id}`, [{ type: 'tool_use', id, name, input }]);
-const result = (id: string, content: string, extra: Record<string, unknown> = {}): Record<string, unknown> => user(`r-${id}`, [{ type: 'tool_result', tool_use_id: id, content, ...extra }]);
 
 describe('a file the session created and deleted again', () => {
   it('is shown with no net change, in the table and among the names beyond it', () => {

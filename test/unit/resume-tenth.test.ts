@@ -3,19 +3,13 @@ import { decideOutcome } from '../../src/core/outcome.js';
 import { sections } from '../../src/core/quality.js';
 import { ingestText, jsonl } from './ingest-helper.js';
 import { built } from './ledger-helper.js';
+import { call, result, say, user } from './claude-records.js';
 
 /**
  * Rules from the tenth reading (docs/FIDELITY.md): which claim a problem report answers, what a
  * linter's tally counts, a request asked again after it was answered, and the changed files the
  * table has no row for.
  */
-
-const base = { sessionId: 's', cwd: '/nonexistent/w', timestamp: '2026-04-26T10:00:00Z' };
-const user = (uuid: string, content: unknown): Record<string, unknown> => ({ ...base, type: 'user', uuid, message: { role: 'user', content } });
-const agent = (uuid: string, content: unknown[]): Record<string, unknown> => ({ ...base, type: 'assistant', uuid, message: { role: 'assistant', content } });
-const say = (uuid: string, text: string): Record<string, unknown> => agent(uuid, [{ type: 'text', text }]);
-const call = (id: string, name: string, input: Record<string, unknown>): Record<string, unknown> => agent(`c-${id}`, [{ type: 'tool_use', id, name, input }]);
-const result = (id: string, content: string, extra: Record<string, unknown> = {}): Record<string, unknown> => user(`r-${id}`, [{ type: 'tool_result', tool_use_id: id, content, ...extra }]);
 
 describe('a problem report after a message of several claims', () => {
   const summary = ['Done.', '', '### Testing', '- All 6 new tests pass ✅', '- Existing template tests still pass ✅', '- No regressions in functionality'].join('\n');
