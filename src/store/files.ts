@@ -213,7 +213,7 @@ export async function sha256File(path: string): Promise<string> {
  * to `/dev/zero` would never end. Otherwise it throws, with the code ENOENT, ENOTREG or EFBIG.
  */
 export async function readSmallFile(path: string, maxBytes = SMALL_FILE_BYTES): Promise<string> {
-  const fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+  const fh = await open(path, SMALL_FILE_FLAGS);
   try {
     const st = await fh.stat();
     notSmall(path, st.isFile(), st.size, maxBytes);
@@ -232,7 +232,7 @@ export async function readSmallFile(path: string, maxBytes = SMALL_FILE_BYTES): 
 
 /** readSmallFile, synchronously (config discovery runs before anything is asynchronous). */
 export function readSmallFileSync(path: string, maxBytes = SMALL_FILE_BYTES): string {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+  const fd = openSync(path, SMALL_FILE_FLAGS);
   try {
     const st = fstatSync(fd);
     notSmall(path, st.isFile(), st.size, maxBytes);
@@ -250,6 +250,8 @@ export function readSmallFileSync(path: string, maxBytes = SMALL_FILE_BYTES): st
 }
 
 const SMALL_FILE_BYTES = 1 << 20;
+/** Opened without waiting for a FIFO's writer and without taking a terminal (where the system has the flags). */
+const SMALL_FILE_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
 
 function notSmall(path: string, isFile: boolean, size: number, maxBytes: number): void {
   if (!isFile) throw Object.assign(new Error(`${path} is not a regular file`), { code: 'ENOTREG' });
