@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, realpathSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, statSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join, sep } from 'node:path';
 import type { Engine, BuildResult } from './engine/index.js';
@@ -30,7 +30,8 @@ import { storeExposure } from './store/permissions.js';
 import { stampSuccessor, TO_SESSION_FILE } from './store/to-session.js';
 import { validator } from './store/schemas.js';
 import type { FileStat } from './watch/scan.js';
-import { isExcluded, isTranscript, scanRoots, statFile } from './watch/scan.js';
+import type { Excluded } from './watch/scan.js';
+import { folderId, isExcluded, isTranscript, NONE_EXCLUDED, scanRoots, statFile } from './watch/scan.js';
 import { TranscriptWatcher } from './watch/watcher.js';
 
 /**
@@ -107,7 +108,7 @@ export class Daemon {
   private lock!: StoreLock;
   private guard: StoreGuard | null = null;
   /** The store's own folder (its real path): never read as transcripts, even inside a watch folder. */
-  private exclude: readonly string[] = [];
+  private exclude: Excluded = NONE_EXCLUDED;
   private guardTimer: NodeJS.Timeout | null = null;
   /** Set when another daemon took the store while this one ran: the CLI exits with it. */
   private yielded: StoreLockedError | null = null;
@@ -208,7 +209,7 @@ export class Daemon {
     }, this.exclude);
     await this.watcher.start();
     for (const w of this.watcher.status()) {
-      const store = this.exclude[0] as string;
+      const store = this.exclude.paths[0] as string;
       if (isUnderAny(store, [w.resolved])) this.log.warn({ path: w.path, store: c.root }, `the store ${c.root} lies inside the watched folder ${w.path}: it is left out of the watch (a store is never read as transcripts)`);
       else if (isUnderAny(w.resolved, [store]) || w.resolved === store) this.log.warn({ path: w.path, store: c.root }, `the watched folder ${w.path} lies inside the store ${c.root}: nothing there is read as a transcript; watch the agents' transcript folders instead`);
       const via = w.resolved !== w.path ? ` (a link to ${w.resolved}, watched there)` : '';
@@ -1049,11 +1050,11 @@ function sleep(ms: number): Promise<void> {
 
 export type { FileRecord };
 
-/** The store's folder, as its real path (watch roots are compared by theirs). */
-function ownStore(root: string): string[] {
+/** The store's folder, as its real path (watch roots are compared by theirs) and its device and inode. */
+function ownStore(root: string): Excluded {
   try {
-    return [realpathSync(root)];
+    return { paths: [realpathSync(root)], ids: [folderId(statSync(root))] };
   } catch {
-    return [root];
+    return { paths: [root], ids: [] };
   }
 }

@@ -5,6 +5,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { watch } from 'chokidar';
 import type { FromWatchThread, ToWatchThread } from './options.js';
 import { chokidarOptions, hintOf } from './options.js';
+import type { Excluded } from './scan.js';
 import { isTranscript } from './scan.js';
 
 /**
@@ -31,7 +32,7 @@ try {
 const port = parentPort;
 if (!port) throw new Error('chokidar-thread.ts runs as a worker thread of the daemon');
 const send = (m: FromWatchThread): void => port.postMessage(m);
-const { roots, exclude } = workerData as { roots: string[]; exclude: string[] };
+const { roots, exclude } = workerData as { roots: string[]; exclude: Excluded };
 
 /** path → whether it appeared or went (then a stat says which) rather than only changed. */
 const pending = new Map<string, boolean>();

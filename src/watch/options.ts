@@ -1,8 +1,9 @@
 import { join } from 'node:path';
-import { isExcluded, isTranscript } from './scan.js';
+import type { Excluded } from './scan.js';
+import { folderId, isExcluded, isTranscript, NONE_EXCLUDED } from './scan.js';
 
 /** chokidar options as data (built in a pure function, used by the watch thread). */
-export function chokidarOptions(exclude: readonly string[] = []) {
+export function chokidarOptions(exclude: Excluded = NONE_EXCLUDED) {
   return {
     persistent: true,
     // Directories found in chokidar's first scan are not reported: the daemon scans the folders
@@ -14,7 +15,8 @@ export function chokidarOptions(exclude: readonly string[] = []) {
     // the folder already reports every change to a file in it, and the thread turns those raw
     // events into hints (hintOf). No link, no FIFO is ever watched.
     // And never the store itself, where a watch folder holds it (its timelines are JSONL too).
-    ignored: (path: string, stats?: { isDirectory(): boolean }) => (stats !== undefined && !stats.isDirectory()) || isExcluded(path, exclude),
+    ignored: (path: string, stats?: { isDirectory(): boolean; dev?: number; ino?: number }) =>
+      (stats !== undefined && (!stats.isDirectory() || (stats.dev !== undefined && stats.ino !== undefined && exclude.ids.includes(folderId({ dev: stats.dev, ino: stats.ino }))))) || isExcluded(path, exclude),
     followSymlinks: false,
     awaitWriteFinish: false,
   } as const;

@@ -1,5 +1,5 @@
 import type { Dirent, Stats } from 'node:fs';
-import { lstatSync, readdirSync } from 'node:fs';
+import { lstatSync, readdirSync, statSync } from 'node:fs';
 import { lstat, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { Slicer } from '../slice.js';
@@ -28,8 +28,8 @@ const SKIP_DIRS = new Set(['node_modules', '.git']);
  * transcripts then costs a few milliseconds of CPU instead of a thread-pool round trip per file,
  * and the socket stays responsive while it runs, however many files one folder holds.
  */
-export async function scanRoot(root: string, out: FileStat[] = [], slice = new Slicer(), exclude: readonly string[] = []): Promise<FileStat[]> {
-  if (isExcluded(root, exclude)) return out;
+export async function scanRoot(root: string, out: FileStat[] = [], slice = new Slicer(), exclude: Excluded = NONE_EXCLUDED): Promise<FileStat[]> {
+  if (isExcluded(root, exclude) || sameFolderAs(root, exclude)) return out;
   let entries: Dirent[];
   try {
     entries = readdirSync(root, { withFileTypes: true });
@@ -55,7 +55,7 @@ export async function scanRoot(root: string, out: FileStat[] = [], slice = new S
 }
 
 /** Every transcript under the roots, once each even when one root lies inside another. */
-export async function scanRoots(roots: readonly string[], exclude: readonly string[] = []): Promise<FileStat[]> {
+export async function scanRoots(roots: readonly string[], exclude: Excluded = NONE_EXCLUDED): Promise<FileStat[]> {
   const found: FileStat[] = [];
   const slice = new Slicer();
   for (const root of roots) await scanRoot(root, found, slice, exclude);
@@ -92,8 +92,34 @@ export async function isDirectory(path: string): Promise<boolean> {
   }
 }
 
-/** Whether `path` is one of the `exclude` folders or lies below one. */
-export function isExcluded(path: string, exclude: readonly string[]): boolean {
-  for (const x of exclude) if (path === x || path.startsWith(x.endsWith(sep) ? x : `${x}${sep}`)) return true;
+/**
+ * Folders never read as transcripts' (the store's own): by path, and by device and inode, so that
+ * one reached by another path (a bind mount of it, or of a folder it is) is known too.
+ */
+export interface Excluded {
+  paths: readonly string[];
+  /** `dev:ino` of each folder. */
+  ids: readonly string[];
+}
+
+export const NONE_EXCLUDED: Excluded = { paths: [], ids: [] };
+
+export function folderId(st: { dev: number; ino: number }): string {
+  return `${st.dev}:${st.ino}`;
+}
+
+/** Whether `dir` is an excluded folder by its device and inode (one stat; false when it cannot be read). */
+export function sameFolderAs(dir: string, exclude: Excluded): boolean {
+  if (exclude.ids.length === 0) return false;
+  try {
+    return exclude.ids.includes(folderId(statSync(dir)));
+  } catch {
+    return false;
+  }
+}
+
+/** Whether `path` is one of the excluded folders or lies below one, by its path. */
+export function isExcluded(path: string, exclude: Excluded): boolean {
+  for (const x of exclude.paths) if (path === x || path.startsWith(x.endsWith(sep) ? x : `${x}${sep}`)) return true;
   return false;
 }

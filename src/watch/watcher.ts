@@ -4,7 +4,8 @@ import { realpath, stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { FromWatchThread, ToWatchThread } from './options.js';
-import { isDirectory } from './scan.js';
+import type { Excluded } from './scan.js';
+import { isDirectory, NONE_EXCLUDED } from './scan.js';
 
 /**
  * chokidar on the transcript folders, filtered to `.jsonl`. Its events are hints only: the
@@ -44,7 +45,7 @@ class WatchThread {
     roots: readonly string[],
     private readonly on: WatcherEvents,
     private readonly onReady: () => void,
-    private readonly exclude: readonly string[],
+    private readonly exclude: Excluded,
   ) {
     for (const r of roots) this.watched.add(r);
     this.worker = this.spawn();
@@ -111,7 +112,7 @@ export class TranscriptWatcher {
     private roots: readonly string[],
     private readonly on: WatcherEvents,
     /** Folders never watched inside a root: the store's own (its timelines are JSONL too). */
-    private readonly exclude: readonly string[] = [],
+    private readonly exclude: Excluded = NONE_EXCLUDED,
   ) {}
 
   /**

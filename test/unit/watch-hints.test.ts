@@ -1,6 +1,10 @@
+import { statSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { chokidarOptions, hintOf } from '../../src/watch/options.js';
+import { folderId, scanRoots } from '../../src/watch/scan.js';
+import { tempDir } from '../helpers.js';
 
 const folder = join('/home', 'dev', '.claude', 'projects', '-home-dev-app');
 const dirStats = { isDirectory: () => true };
@@ -26,5 +30,24 @@ describe('the watch thread', () => {
     expect(hintOf('rename', null, { watchedPath: folder })).toBeNull();
     expect(hintOf('change', '', { watchedPath: folder })).toBeNull();
     expect(hintOf('change', 's.jsonl', {})).toBeNull();
+  });
+});
+
+describe('the store, never read as transcripts', () => {
+  it('is left out of a scan by its device and inode too, whatever path reaches it (a bind mount)', async () => {
+    const watch = tempDir('handoff-watch-');
+    const store = join(watch, 'mnt', 'handoffs');
+    await mkdir(join(store, 'projects', 'p', 's'), { recursive: true });
+    await writeFile(join(store, 'projects', 'p', 's', 'timeline.jsonl'), '{}\n');
+    await mkdir(join(watch, 'proj'), { recursive: true });
+    await writeFile(join(watch, 'proj', 'a.jsonl'), '{}\n');
+    const all = await scanRoots([watch]);
+    expect(all.map((f) => f.path).sort()).toEqual([join(store, 'projects', 'p', 's', 'timeline.jsonl'), join(watch, 'proj', 'a.jsonl')].sort());
+    // Named by another path (as a bind mount names it), known by its device and inode.
+    const byId = await scanRoots([watch], { paths: ['/elsewhere/handoffs'], ids: [folderId(statSync(store))] });
+    expect(byId.map((f) => f.path)).toEqual([join(watch, 'proj', 'a.jsonl')]);
+    const ignored = chokidarOptions({ paths: [], ids: [folderId(statSync(store))] }).ignored;
+    expect(ignored(store, statSync(store))).toBe(true);
+    expect(ignored(join(watch, 'proj'), statSync(join(watch, 'proj')))).toBe(false);
   });
 });
