@@ -31,7 +31,7 @@ import { stampSuccessor, TO_SESSION_FILE } from './store/to-session.js';
 import { validator } from './store/schemas.js';
 import type { FileStat } from './watch/scan.js';
 import type { Excluded } from './watch/scan.js';
-import { folderId, isExcluded, isTranscript, NONE_EXCLUDED, scanRoots, statFile } from './watch/scan.js';
+import { folderId, isExcluded, isTranscript, isUnderAny, NONE_EXCLUDED, scanRoots, statFile } from './watch/scan.js';
 import { TranscriptWatcher } from './watch/watcher.js';
 
 /**
@@ -156,15 +156,16 @@ export class Daemon {
   async start(): Promise<void> {
     const c = this.config;
     if (!existsSync(c.root)) mkdirSync(c.root, { recursive: true, mode: 0o700 });
-    mkdirSync(join(c.root, '.handoffd'), { recursive: true, mode: 0o700 });
-    this.lock = new StoreLock(join(c.root, '.handoffd', 'handoffd.lock'), { pid: process.pid, pid_start: processStart(process.pid), started_at: this.startedAt.toISOString(), socket: c.socketPath, version: packageVersion() });
+    const layout = new Layout(c.root);
+    mkdirSync(layout.runtimeDir, { recursive: true, mode: 0o700 });
+    this.lock = new StoreLock(layout.lockFile, { pid: process.pid, pid_start: processStart(process.pid), started_at: this.startedAt.toISOString(), socket: c.socketPath, version: packageVersion() });
     this.guard = await StoreGuard.claim(c.root, this.log);
     const { tookOver } = await this.lock.acquire().catch((e: unknown) => {
       this.guard?.close();
       throw e;
     });
     if (tookOver) this.log.warn({ holder_pid: tookOver.pid, why: tookOver.why }, `took over the lock of a daemon that is gone (${tookOver.why})`);
-    this.statusFiles = new StatusFiles(new Layout(c.root).statusDir);
+    this.statusFiles = new StatusFiles(layout.statusDir);
     try {
       await this.sweep();
       this.engine = await this.openEngine(c);
@@ -211,7 +212,7 @@ export class Daemon {
     for (const w of this.watcher.status()) {
       const store = this.exclude.paths[0] as string;
       if (isUnderAny(store, [w.resolved])) this.log.warn({ path: w.path, store: c.root }, `the store ${c.root} lies inside the watched folder ${w.path}: it is left out of the watch (a store is never read as transcripts)`);
-      else if (isUnderAny(w.resolved, [store]) || w.resolved === store) this.log.warn({ path: w.path, store: c.root }, `the watched folder ${w.path} lies inside the store ${c.root}: nothing there is read as a transcript; watch the agents' transcript folders instead`);
+      else if (isExcluded(w.resolved, this.exclude)) this.log.warn({ path: w.path, store: c.root }, `the watched folder ${w.path} lies inside the store ${c.root}: nothing there is read as a transcript; watch the agents' transcript folders instead`);
       const via = w.resolved !== w.path ? ` (a link to ${w.resolved}, watched there)` : '';
       if (w.exists) this.log.info({ path: w.path, resolved: w.resolved }, `watching ${w.path}${via}`);
       else this.log.info({ path: w.path }, `${w.path} does not exist yet; it will be watched as soon as it appears`);
@@ -302,7 +303,7 @@ export class Daemon {
    */
   private async checkClaims(): Promise<void> {
     if (this.stopping) return;
-    const lock = this.lock.recheck();
+    const lock = await this.lock.recheck();
     if (lock.state === 'taken') {
       this.yielded = new StoreLockedError(`another daemon (pid ${lock.holder.pid}, started ${lock.holder.started_at}) took the store lock ${this.lock.path} while this one ran (its lock file had been deleted); this one stopped so that the store has one writer`, {
         hint: `\`handoff status\` asks the daemon that runs now (pid ${lock.holder.pid})`,
@@ -399,7 +400,6 @@ export class Daemon {
   }
 
   private onHint(kind: string, path: string): void {
-    if (isExcluded(path, this.exclude)) return;
     if (!isTranscript(path)) {
       // A folder went (deleted or moved away): each transcript known below it is looked at.
       if (kind === 'unlink') for (const p of this.files.keys()) if (p.startsWith(path + sep)) this.onHint('unlink', p);
@@ -1040,9 +1040,6 @@ const mb = (bytes: number): number => Math.round(bytes / 104857.6) / 10;
 /** Nanoseconds of the loop-delay histogram to milliseconds (0 before the first sample). */
 const ms = (ns: number): number => (Number.isFinite(ns) ? Math.round(ns / 1e5) / 10 : 0);
 
-function isUnderAny(path: string, roots: readonly string[]): boolean {
-  return roots.some((root) => path.startsWith(root.endsWith(sep) ? root : `${root}${sep}`));
-}
 
 function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms).unref());

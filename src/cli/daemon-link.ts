@@ -1,8 +1,8 @@
-import { join } from 'node:path';
 import type { ResolvedConfig } from '../config.js';
 import { ControlClient } from '../control/client.js';
 import { holderState, readLock } from '../daemon/lock.js';
 import { DaemonNotRunningError, StoreLockedError } from '../errors.js';
+import { Layout } from '../store/layout.js';
 
 /**
  * While a daemon runs, commands that write the store go through its socket (SPEC §10: one
@@ -55,7 +55,7 @@ export async function withDaemon<T>(config: ResolvedConfig, viaDaemon: (c: Contr
  * lock but cannot be reached is an error, never a reason to write alone.
  */
 export async function daemonByLock(config: ResolvedConfig): Promise<ControlClient | null> {
-  const lockPath = join(config.root, '.handoffd', 'handoffd.lock');
+  const lockPath = new Layout(config.root).lockFile;
   const holder = readLock(lockPath);
   if (holder === null || !(await holderState(holder)).alive) return null;
   if (typeof holder.socket === 'string' && holder.socket !== config.socketPath) {

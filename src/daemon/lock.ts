@@ -124,7 +124,7 @@ export class StoreLock {
    * lock another live daemon wrote means that one started while the file was missing, and this
    * one must stop writing the store.
    */
-  recheck(): { state: 'held' } | { state: 'rewritten'; why: string } | { state: 'taken'; holder: LockInfo } {
+  async recheck(): Promise<{ state: 'held' } | { state: 'rewritten'; why: string } | { state: 'taken'; holder: LockInfo }> {
     if (!this.held) return { state: 'held' };
     let why: string;
     let text: string | null = null;
@@ -137,8 +137,10 @@ export class StoreLock {
     else {
       const holder = parseLock(text);
       if (holder && holder.pid === process.pid && holder.pid_start === this.info.pid_start) return { state: 'held' };
-      if (holder && holder.pid !== process.pid && isAlive(holder.pid) && (!holder.pid_start || processStart(holder.pid) === holder.pid_start)) return { state: 'taken', holder };
-      why = holder ? `the lock file named pid ${holder.pid}, which is not running` : 'the lock file held something else';
+      // Another daemon's record is judged as a starting daemon judges it (holderState).
+      const other = holder ? await holderState(holder) : null;
+      if (holder && other?.alive) return { state: 'taken', holder };
+      why = holder ? `the lock file named pid ${holder.pid}: ${other?.why ?? ''}` : 'the lock file held something else';
       try {
         unlinkSync(this.path);
       } catch {

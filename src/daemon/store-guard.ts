@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { realpathSync, statSync } from 'node:fs';
 import { connect, createServer, type Server } from 'node:net';
+import { sha256Hex } from '../core/canonical.js';
 import type { Logger } from '../log.js';
 import { StoreLockedError } from '../errors.js';
 import { isAlive, processStart } from './lock.js';
@@ -33,7 +33,7 @@ export function guardName(root: string, uid = process.getuid?.() ?? 0): string {
   } catch {
     // a store not created yet is named by the path given
   }
-  return `\0handoffd-${uid}-${createHash('sha256').update(real).digest('hex').slice(0, 32)}`;
+  return `\0handoffd-${uid}-${sha256Hex(real).slice(0, 32)}`;
 }
 
 export class StoreGuard {

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Excluded } from './scan.js';
-import { folderId, isExcluded, isTranscript, NONE_EXCLUDED } from './scan.js';
+import { hasExcludedId, isExcluded, isTranscript, NONE_EXCLUDED } from './scan.js';
 
 /** chokidar options as data (built in a pure function, used by the watch thread). */
 export function chokidarOptions(exclude: Excluded = NONE_EXCLUDED) {
@@ -15,8 +15,7 @@ export function chokidarOptions(exclude: Excluded = NONE_EXCLUDED) {
     // the folder already reports every change to a file in it, and the thread turns those raw
     // events into hints (hintOf). No link, no FIFO is ever watched.
     // And never the store itself, where a watch folder holds it (its timelines are JSONL too).
-    ignored: (path: string, stats?: { isDirectory(): boolean; dev?: number; ino?: number }) =>
-      (stats !== undefined && (!stats.isDirectory() || (stats.dev !== undefined && stats.ino !== undefined && exclude.ids.includes(folderId({ dev: stats.dev, ino: stats.ino }))))) || isExcluded(path, exclude),
+    ignored: (path: string, stats?: { isDirectory(): boolean; dev?: number; ino?: number }) => (stats !== undefined && (!stats.isDirectory() || hasExcludedId(stats, exclude))) || isExcluded(path, exclude),
     followSymlinks: false,
     awaitWriteFinish: false,
   } as const;

@@ -108,18 +108,27 @@ export function folderId(st: { dev: number; ino: number }): string {
   return `${st.dev}:${st.ino}`;
 }
 
+/** Whether a folder's stat (device and inode, where given) is an excluded folder's. */
+export function hasExcludedId(st: { dev?: number; ino?: number }, exclude: Excluded): boolean {
+  return st.dev !== undefined && st.ino !== undefined && exclude.ids.includes(folderId({ dev: st.dev, ino: st.ino }));
+}
+
 /** Whether `dir` is an excluded folder by its device and inode (one stat; false when it cannot be read). */
 export function sameFolderAs(dir: string, exclude: Excluded): boolean {
   if (exclude.ids.length === 0) return false;
   try {
-    return exclude.ids.includes(folderId(statSync(dir)));
+    return hasExcludedId(statSync(dir), exclude);
   } catch {
     return false;
   }
 }
 
+/** Whether `path` lies below one of `roots` (not one of them itself). */
+export function isUnderAny(path: string, roots: readonly string[]): boolean {
+  return roots.some((root) => path.startsWith(root.endsWith(sep) ? root : `${root}${sep}`));
+}
+
 /** Whether `path` is one of the excluded folders or lies below one, by its path. */
 export function isExcluded(path: string, exclude: Excluded): boolean {
-  for (const x of exclude.paths) if (path === x || path.startsWith(x.endsWith(sep) ? x : `${x}${sep}`)) return true;
-  return false;
+  return exclude.paths.includes(path) || isUnderAny(path, exclude.paths);
 }

@@ -5,7 +5,7 @@ import { basename, dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { FromWatchThread, ToWatchThread } from './options.js';
 import type { Excluded } from './scan.js';
-import { isDirectory, NONE_EXCLUDED } from './scan.js';
+import { folderId, isDirectory, NONE_EXCLUDED } from './scan.js';
 
 /**
  * chokidar on the transcript folders, filtered to `.jsonl`. Its events are hints only: the
@@ -291,7 +291,7 @@ async function realPath(path: string): Promise<string> {
 async function folderIdentity(path: string): Promise<string | null> {
   try {
     const st = await stat(path);
-    return st.isDirectory() ? `${st.dev}:${st.ino}` : null;
+    return st.isDirectory() ? folderId(st) : null;
   } catch {
     return null;
   }

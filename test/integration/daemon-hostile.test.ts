@@ -436,7 +436,7 @@ describe('the daemon in a hostile workspace', () => {
   }, 120_000);
 
   it("finds the daemon by the store's lock when its socket is in another runtime folder (a service's XDG_RUNTIME_DIR), and never writes beside it", async () => {
-    const { env, root, watch } = await setup();
+    const { env, watch } = await setup();
     await writeFile(join(watch, 'a.jsonl'), userLine('a session of a daemon run as a service') + agentLine('ok'));
     const serviceEnv = { ...env, XDG_RUNTIME_DIR: tempDir('handoff-xdg-') };
     const d = spawnDaemon(serviceEnv, ['--watch', watch]);
