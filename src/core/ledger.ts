@@ -823,8 +823,9 @@ export function markChanged(l: Ledger, path: string, how: WriteHow, tool: string
   // A file the session created stays a creation through later edits; a deletion is the last word.
   const rec: Ledger['changed'][string] = { line, how: had?.how === 'create' && how !== 'delete' ? 'create' : how, tool };
   if (subagent) rec.subagent = true;
-  // Created by the session: deleted again later, the file is as it was before (there was none).
-  if (how === 'create' || had?.how === 'create' || had?.made === true) rec.made = true;
+  // Created by the session, and `how` no longer says so (deleted since): the file is as it was
+  // before the session, when there was none.
+  if (rec.how !== 'create' && (had?.how === 'create' || had?.made === true)) rec.made = true;
   // A file written again keeps where it was first written (often the main change) and how often.
   if (had !== undefined && counted) {
     rec.first = had.first ?? had.line;

@@ -5,7 +5,7 @@ import { LIMITS, taskItems } from './state.js';
 import { exitMeansNoMatch } from './shell.js';
 import { filePath, heldKey } from './paths.js';
 import type { CommandRecord, FailureRecord, PlanRecord, SessionState, TaskRecord, WindowTurn } from './state.js';
-import type { Fact, TodoItem, Turn } from './types.js';
+import type { Fact, Turn } from './types.js';
 
 /**
  * The harness-neutral half of reading: facts and turns folded into bounded accumulators. Every

@@ -15,7 +15,7 @@ import type { ParentTask } from '../core/render/input.js';
 import type { SessionState } from '../core/state.js';
 import { stateJson } from '../core/state.js';
 import { utf8 } from '../core/utf8.js';
-import { ensureDir, hashPrefix, moveDir, removeEmptyDir, removeFile, writeAtomic } from '../store/files.js';
+import { hashPrefix, moveDir, removeEmptyDir, removeFile, writeAtomic } from '../store/files.js';
 import { indexEntry } from '../store/index-file.js';
 import type { IndexEntry } from '../store/index-file.js';
 import { FILES, STATE_FILE_RE, stateFileName } from '../store/layout.js';

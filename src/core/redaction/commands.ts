@@ -1,4 +1,3 @@
-import type { Findings } from './findings.js';
 import { PRIORITY } from './findings.js';
 import type { Handler, LiteralScanner } from './literals.js';
 import { isPlaceholder } from './names.js';

@@ -28,7 +28,7 @@ const MAX_BLOCK_LINES = 400;
  * value of a `"password"` field ends `"}`, and `"}"}` when that JSON was itself a string).
  */
 function core(line: string): string {
-  return line.replace(LINE_NUMBER, '').replace(/^[\s"'`>+,]+|[\s"'`,;\\)\]}]+$/g, '');
+  return line.replace(WRAPPING, '');
 }
 
 /**
@@ -36,7 +36,8 @@ function core(line: string): string {
  * since 2.1), `cat -n`, `nl -ba`, `grep -n` (`12:`, and `12-` for a context line). None of the
  * characters after the number is base64, so a body line never loses a character of its own.
  */
-const LINE_NUMBER = /^\s*\d{1,7}(?:\u2192|\t|[:-](?=\S))/;
+export const LINE_NUMBER = String.raw`\d{1,7}(?:\u2192|\t|[:-])`;
+const WRAPPING = new RegExp(String.raw`^\s*(?:${LINE_NUMBER})?[\s"'\`>+,]*|[\s"'\`,;\\)\]}]+$`, 'g');
 
 function isBodyLine(c: string): boolean {
   if (c.length === 0) return false;

@@ -1,6 +1,7 @@
 import type { Findings } from './findings.js';
 import type { Handler, LiteralScanner } from './literals.js';
 import { PRIORITY } from './findings.js';
+import { LINE_NUMBER } from './keys.js';
 import type { Strength, ValueContext } from './names.js';
 import { isPlaceholder, keptBecause, nameStrength } from './names.js';
 import { looksRandom } from './randomness.js';
@@ -237,13 +238,18 @@ function findPair(text: string, name: Name, found: Findings): number | null {
     next: text[afterValue] ?? '',
     quoted: v.quoted,
   };
+  return judged(name, v.start, v.end, value, ctx, found, /aws.?secret/i.test(name.text) ? 'aws_secret_access_key' : 'secret_assignment') ? v.end : 0;
+}
+
+/** A value of a secret-naming name, judged: removed (true), or kept with the reason (audits read it). */
+function judged(name: Name, start: number, end: number, value: string, ctx: ValueContext, found: Findings, kind = 'secret_assignment'): boolean {
   const because = keptBecause(value, name.strength, ctx);
   if (because !== null) {
-    found.kept?.push({ at: name.start, start: v.start, end: v.end, name: name.text, because });
-    return 0;
+    found.kept?.push({ at: name.start, start, end, name: name.text, because });
+    return false;
   }
-  found.add(v.start, v.end, /aws.?secret/i.test(name.text) ? 'aws_secret_access_key' : 'secret_assignment', PRIORITY.name);
-  return v.end;
+  found.add(start, end, kind, PRIORITY.name);
+  return true;
 }
 
 /** Nothing but spaces, or a comment, follows on the line. */
@@ -254,11 +260,15 @@ function lineFinal(text: string, at: number): boolean {
 }
 
 /** `name: DB_PASSWORD` (or `"name": "DB_PASSWORD"`, `key=…`): the label is itself a field's value. */
-const NAME_FIELD = /(?:^|[^A-Za-z0-9_])(?:name|key|Name|Key|NAME|KEY)["']?[ \t]{0,4}[:=][ \t]{0,4}["']?(?:\/?[\w.-]{1,40}\/){0,4}$/;
+/** A `name`/`key` field that holds the name, up to where the name starts (a parameter's path may lead it). */
+const NAME_FIELD_TAIL = String.raw`(?:name|key|Name|Key|NAME|KEY)["']?[ \t]{0,4}[:=][ \t]{0,4}["']?(?:\/?[\w.-]{1,40}\/){0,4}$`;
+const NAME_FIELD = new RegExp(`(?:^|[^A-Za-z0-9_])${NAME_FIELD_TAIL}`);
 /** How far before a name NAME_FIELD looks: far enough for a parameter's path (`"/prod/db/password"`). */
 const NAME_FIELD_LOOKBACK = 200;
 /** …and the value it names comes in a `value` field of the same record, close after it. */
-const VALUE_FIELD = /^["']?[ \t]*[,;]?[ \t\r]{0,40}(?:\n(?:[ \t]{0,12}\d{1,7}(?:\u2192|\t|[:-])|[+ ]|[^\s]{1,120}?[-:]\d{1,7}[-:])?)?[ \t]{0,40}(?:"[A-Za-z]{1,20}"[ \t]{0,4}:[ \t]{0,4}(?:"[^"\n]{0,40}"|[\w.-]{1,20})[ \t]{0,4},[ \t\r\n]{0,40}){0,3}-?[ \t]*["']?(?:value|Value|VALUE)["']?[ \t]{0,4}[:=][ \t]{0,4}/;
+const VALUE_FIELD = new RegExp(
+  String.raw`^["']?[ \t]*[,;]?[ \t\r]{0,40}(?:\n(?:[ \t]{0,12}${LINE_NUMBER}|[+ ]|[^\s]{1,120}?[-:]\d{1,7}[-:])?)?[ \t]{0,40}(?:"[A-Za-z]{1,20}"[ \t]{0,4}:[ \t]{0,4}(?:"[^"\n]{0,40}"|[\w.-]{1,20})[ \t]{0,4},[ \t\r\n]{0,40}){0,3}-?[ \t]*["']?(?:value|Value|VALUE)["']?[ \t]{0,4}[:=][ \t]{0,4}`,
+);
 /*
  * The next line may carry what a reader put before it: a line number (Claude Code's Read, `cat
  * -n`, `grep -n`), a diff's `+`, or `grep -A`'s `file-15-`; up to three other fields of the
@@ -277,36 +287,25 @@ function findNamedValue(text: string, name: Name, found: Findings): number | nul
   if (!NAME_FIELD.test(before)) return null;
   const after = text.slice(name.end, name.end + NAMED_VALUE_WINDOW);
   const m = VALUE_FIELD.exec(after);
-  if (!m) return valueBefore(text, name, before, found);
+  if (!m) return valueBefore(name, before, found);
   const v = readValue(text, name.end + m[0].length, ':');
   if (!v) return 0;
   const value = text.slice(v.start, v.end);
   const ctx: ValueContext = { name: name.text, envStyle: false, sep: ':', spaced: true, lineFinal: lineFinal(text, v.quoted ? v.end + 1 : v.end), next: text[v.quoted ? v.end + 1 : v.end] ?? '', quoted: v.quoted };
-  const because = keptBecause(value, name.strength, ctx);
-  if (because !== null) {
-    found.kept?.push({ at: name.start, start: v.start, end: v.end, name: name.text, because });
-    return 0;
-  }
-  found.add(v.start, v.end, 'secret_assignment', PRIORITY.name);
-  return v.end;
+  return judged(name, v.start, v.end, value, ctx, found) ? v.end : 0;
 }
 
 /** The record the other way round: `{"value": "…", "name": "DB_PASSWORD"}`, `<property value="…" name="…"/>`. */
-const VALUE_FIRST = /(?:^|[^A-Za-z0-9_])(?:value|Value|VALUE)["']?[ \t]{0,4}[:=][ \t]{0,4}(["'])([^"'\n]{4,512})\1[ \t]*[,;]?[ \t\r\n]{0,40}["']?(?:name|key|Name|Key|NAME|KEY)["']?[ \t]{0,4}[:=][ \t]{0,4}["']?(?:\/?[\w.-]{1,40}\/){0,4}$/d;
+const VALUE_FIRST = new RegExp(`(?:^|[^A-Za-z0-9_])(?:value|Value|VALUE)["']?[ \\t]{0,4}[:=][ \\t]{0,4}(?:"([^"\\n]{4,512})"|'([^'\\n]{4,512})')[ \\t]*[,;]?[ \\t\\r\\n]{0,40}["']?${NAME_FIELD_TAIL}`, 'd');
 
-function valueBefore(text: string, name: Name, before: string, found: Findings): number | null {
+function valueBefore(name: Name, before: string, found: Findings): number | null {
   const m = VALUE_FIRST.exec(before);
-  const range = m?.indices?.[2];
+  const g = m?.[1] === undefined ? 2 : 1;
+  const range = m?.indices?.[g];
   if (!m || !range) return null;
   const base = name.start - before.length;
-  const value = m[2] as string;
   const ctx: ValueContext = { name: name.text, envStyle: false, sep: ':', spaced: true, lineFinal: false, next: '', quoted: true };
-  const because = keptBecause(value, name.strength, ctx);
-  if (because !== null) {
-    found.kept?.push({ at: name.start, start: base + range[0], end: base + range[1], name: name.text, because });
-    return 0;
-  }
-  found.add(base + range[0], base + range[1], 'secret_assignment', PRIORITY.name);
+  judged(name, base + range[0], base + range[1], m[g] as string, ctx, found);
   return 0;
 }
 

@@ -1,6 +1,5 @@
 import type { Analysis, FileChange } from '../analysis.js';
 import { CONTRACT_HEADING } from '../contract.js';
-import { LIMITS } from '../state.js';
 import type { PlanRecord } from '../state.js';
 import type { ToolRef } from '../types.js';
 import { requirementLines } from '../documents.js';
