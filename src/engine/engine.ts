@@ -8,7 +8,7 @@ import type { Turn } from '../core/types.js';
 import { toolsHeader } from '../core/render/tools-md.js';
 import { initialState, objectiveSet } from '../core/state.js';
 import { NotFoundError, SourceError } from '../errors.js';
-import { removeEmptyDir } from '../store/files.js';
+import { removeEmptyDir, removeFile } from '../store/files.js';
 import { indexEntry } from '../store/index-file.js';
 import type { IndexStore } from '../store/index-store.js';
 import type { Layout } from '../store/layout.js';
@@ -28,7 +28,7 @@ import { freeDirName, locate } from './locate.js';
 import type { Where } from './locate.js';
 import { EngineMemory } from './memory.js';
 import { bareManifest } from './new-session.js';
-import { archiveForReset, clearUncommitted, emptyForRebuild } from './session.js';
+import { archiveForReset, CHANGE_MARKER, clearUncommitted, emptyForRebuild } from './session.js';
 import { continuity, goneSource, noTurns, openSource, readTextFile } from './source.js';
 import type { Base, BuildRequest, BuildResult, Ctx, EngineDeps, SessionChange } from './types.js';
 import { DependentSession, StateBehindGone } from './types.js';
@@ -200,10 +200,12 @@ export class Engine {
 
   // ---------------------------------------------------------------- a session already in the store
 
-  private async buildExisting(ctx: Ctx, dirIn: string, change?: SessionChange): Promise<BuildResult> {
+  private async buildExisting(ctx: Ctx, dirIn: string, requested?: SessionChange): Promise<BuildResult> {
     const loadedIn = await this.memory.load(dirIn);
     // Checked before a change moves anything: a gone transcript cannot bring the state up to date.
     if (ctx.gone && loadedIn.behind !== null) throw new StateBehindGone(ctx.path);
+    // A retitle or rename killed between its move and its commit is finished first (lifecycle.ts).
+    const change = loadedIn.pendingChange !== null ? withPending(loadedIn.pendingChange, requested) : requested;
     const { dir, manifest: m } = change ? await applyChange(this.parts, loadedIn, change) : { dir: dirIn, manifest: loadedIn.manifest };
     const loaded = { ...loadedIn, dir, manifest: m };
     const src = m.sources[0];
@@ -221,7 +223,7 @@ export class Engine {
       }
     }
     let base: Base = { dir, manifest: m, isNew: false, dirty: loaded.dirty || change !== undefined };
-    if (ctx.gone) return commitGone(this.parts, ctx, base, loaded.state ?? replayGone(m));
+    if (ctx.gone) return this.changed(dir, change, await commitGone(this.parts, ctx, base, loaded.state ?? replayGone(m)));
     let state = loaded.state;
     let start = { offset: src?.offset ?? 0, lines: src?.lines ?? 0 };
     if (reset !== null) {
@@ -257,7 +259,13 @@ export class Engine {
       if (this.deps.index.get(m.session)?.dir !== dir) this.deps.index.upsert(indexEntry(m, dir, m.objective));
       return upToDate(dir, m, read);
     }
-    return commit(this.parts, ctx, base, state, read.hash, tools, append, read, reset);
+    return this.changed(dir, change, await commit(this.parts, ctx, base, state, read.hash, tools, append, read, reset));
+  }
+
+  /** A change is done once its commit names the folder: its marker goes (lifecycle.ts). */
+  private async changed(dir: string, change: SessionChange | undefined, result: BuildResult): Promise<BuildResult> {
+    if (change?.title !== undefined || change?.project !== undefined) await removeFile(join(dir, CHANGE_MARKER));
+    return result;
   }
 
   /** Subagents whose task their parent's build just learned: re-rendered so each shows it. */
@@ -283,4 +291,12 @@ export class Engine {
       // The parent's own problems (a corrupt line, a missing file) surface in its own builds.
     }
   }
+}
+
+/** A pending change (a move killed before its commit) under the one asked now, which wins. */
+function withPending(pending: SessionChange, requested: SessionChange | undefined): SessionChange {
+  const change: SessionChange = { ...requested };
+  if (change.title === undefined && pending.title !== undefined) change.title = pending.title;
+  if (change.project === undefined && pending.project !== undefined) change.project = pending.project;
+  return change;
 }

@@ -15,6 +15,8 @@ export const CRASH_POINTS = [
   'after-renders',
   'after-manifest',
   'after-reset-copy',
+  'after-change-marker',
+  'after-move',
 ] as const;
 
 export type CrashPoint = (typeof CRASH_POINTS)[number];

@@ -5,18 +5,29 @@ import { stripControls } from '../core/control-chars.js';
 import { sessionDirName, slugify } from '../core/naming.js';
 import type { SessionState } from '../core/state.js';
 import { UsageError } from '../errors.js';
-import { moveDir } from '../store/files.js';
+import { moveDir, writeAtomic } from '../store/files.js';
+import { indexEntry } from '../store/index-file.js';
 import type { Manifest, UnsealedManifest } from '../store/manifest.js';
 import { seal } from '../store/manifest.js';
 import { AppendBuffer } from './append.js';
 import type { Parts } from './commit.js';
 import { commit, toolsBase } from './commit.js';
+import { crashPoint } from './faults.js';
 import type { LoadedSession } from './session.js';
+import { CHANGE_MARKER } from './session.js';
 import type { Base, BuildResult, Ctx, ReadResult, SessionChange } from './types.js';
 
 /**
  * Changes to a session that its transcript does not make: retitle and rename move its folder
  * before the build that records them; a transcript that is gone re-renders what is committed.
+ *
+ * A move is two steps that no single rename makes atomic with the commit: the folder moves,
+ * then the build commits the manifest that names it. A process killed between them (or a
+ * commit refused by a full disk) would leave the folder under its new name with a manifest of
+ * the old. So the change is first written into the folder as CHANGE_MARKER: wherever the folder
+ * is found next (locate.ts looks in every project when the index points at a folder that is
+ * gone), the build that loads it (session.ts) finds the marker and finishes the change, and the commit
+ * removes it. Applying a change twice is applying it once.
  */
 
 /** Moves and renames a session folder before the build that records the change. */
@@ -47,12 +58,21 @@ export async function applyChange(e: Parts, loaded: LoadedSession, change: Sessi
     if (existsSync(target)) {
       throw new UsageError(`${target} already exists`, { hint: 'choose another name, or rename the session that holds it first' });
     }
+    const marker: SessionChange = {};
+    if (change.title !== undefined) marker.title = change.title;
+    if (change.project !== undefined) marker.project = change.project;
+    await writeAtomic(join(loaded.dir, CHANGE_MARKER), `${JSON.stringify(marker)}\n`);
+    crashPoint('after-change-marker');
     await moveDir(loaded.dir, target);
+    crashPoint('after-move');
     e.memory.forget(loaded.dir);
-    e.deps.index.remove(m.session);
   }
   const { manifest_sha256: _s, ...rest } = m;
-  return { dir: target, manifest: seal({ ...rest, ...patch }) };
+  const manifest = seal({ ...rest, ...patch });
+  // The index follows the folder at once: INDEX.json written before the commit names a folder
+  // that holds the session, and its marker finishes the change.
+  if (target !== loaded.dir) e.deps.index.upsert(indexEntry(manifest, target, m.objective));
+  return { dir: target, manifest };
 }
 
 /** A new revision of a session whose transcript is gone: nothing read, the committed state re-rendered. */

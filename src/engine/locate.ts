@@ -41,8 +41,9 @@ export async function locate(w: Where, ident0: Identity, forced: boolean): Promi
   }
   if (byId) {
     if ((await manifestOf(byId.dir))?.session === byId.id) return { ident, dir: byId.dir };
-    // Moved to its real project by a build that died before INDEX.json caught up.
-    const moved = await findInProjects(w, basename(byId.dir), byId.id);
+    // Moved by a build that died before INDEX.json caught up: to its real project (same folder
+    // name), or retitled (lifecycle.ts; its marker finishes the change).
+    const moved = (await findInProjects(w, basename(byId.dir), byId.id)) ?? (await findAnywhere(w, byId.id));
     if (moved) {
       idx.upsert(indexEntry(moved.manifest, moved.dir, moved.manifest.objective));
       return { ident, dir: moved.dir };
@@ -61,6 +62,21 @@ async function findInProjects(w: Where, dirName: string, id: string): Promise<{ 
     const dir = w.layout.sessionDir(project, dirName);
     const manifest = await w.memory.manifestOf(dir);
     if (manifest?.session === id) return { dir, manifest };
+  }
+  return undefined;
+}
+
+/**
+ * The folder of any project whose manifest is session `id`'s: every manifest of the store is
+ * read, so this is asked only when the index names a folder that is gone.
+ */
+async function findAnywhere(w: Where, id: string): Promise<{ dir: string; manifest: Manifest } | undefined> {
+  for (const project of await listDir(w.layout.projectsDir)) {
+    for (const name of await listDir(w.layout.projectDir(project))) {
+      const dir = w.layout.sessionDir(project, name);
+      const manifest = await w.memory.manifestOf(dir);
+      if (manifest?.session === id) return { dir, manifest };
+    }
   }
   return undefined;
 }

@@ -64,7 +64,7 @@ export class EngineMemory {
     const hit = this.fresh(dir);
     if (hit) {
       this.cache.delete(dir);
-      return { dir, manifest: hit.manifest, state: hit.state, dirty: false, resetPending: false, damaged: null, behind: null };
+      return { dir, manifest: hit.manifest, state: hit.state, dirty: false, resetPending: false, pendingChange: null, damaged: null, behind: null };
     }
     return loadSession(dir);
   }

@@ -11,6 +11,7 @@ import type { Manifest, StateAt } from '../store/manifest.js';
 import { readManifest, stateBehind } from '../store/manifest.js';
 import { decodeState } from '../store/state-file.js';
 import { crashPoint } from './faults.js';
+import type { SessionChange } from './types.js';
 
 /**
  * Opening a session directory for a build: the manifest is the truth, and everything past it
@@ -20,6 +21,22 @@ import { crashPoint } from './faults.js';
 
 export const RESET_MARKER = '.reset-pending';
 
+/** The change a move is making, written before the folder moves and removed by its commit. */
+export const CHANGE_MARKER = '.change-pending';
+
+/** The pending change a marker holds, or null when there is none or it cannot be read. */
+export function parseChangeMarker(text: string): SessionChange | null {
+  try {
+    const v = JSON.parse(text) as { title?: unknown; project?: unknown };
+    const change: SessionChange = {};
+    if (typeof v.title === 'string') change.title = v.title;
+    if (typeof v.project === 'string') change.project = v.project;
+    return change.title === undefined && change.project === undefined ? null : change;
+  } catch {
+    return null;
+  }
+}
+
 export interface LoadedSession {
   dir: string;
   manifest: Manifest;
@@ -28,6 +45,8 @@ export interface LoadedSession {
   dirty: boolean;
   /** A source reset was under way when a build was killed. */
   resetPending: boolean;
+  /** A retitle or rename moved the folder and was killed before its commit (lifecycle.ts). */
+  pendingChange: SessionChange | null;
   /** The store no longer matches its manifest (a file went missing or shrank): rebuild. */
   damaged: string | null;
   /**
@@ -79,7 +98,16 @@ export async function loadSession(dir: string): Promise<LoadedSession> {
   // A state from before written paths took one form may list a file twice: merged here, and the
   // renders that still list it twice are rewritten by this build.
   else if (upgradePaths(state)) dirty = true;
-  return { dir, manifest, state, dirty, resetPending, damaged, behind: state === null ? null : stateBehind(manifest) };
+  const pendingChange = await readChangeMarker(dir);
+  return { dir, manifest, state, dirty, resetPending, pendingChange, damaged, behind: state === null ? null : stateBehind(manifest) };
+}
+
+async function readChangeMarker(dir: string): Promise<SessionChange | null> {
+  try {
+    return parseChangeMarker(await readFile(join(dir, CHANGE_MARKER), 'utf8'));
+  } catch {
+    return null;
+  }
 }
 
 /** The state a manifest commits to, read and nothing else (null when missing, damaged or unreadable). */

@@ -29,7 +29,8 @@ async function reference(): Promise<unknown[]> {
 }
 
 const expected = await reference();
-const points = CRASH_POINTS.filter((p) => p !== 'after-reset-copy');
+// The points a build passes (a reset's copy and a retitle's move have tests of their own).
+const points = CRASH_POINTS.filter((p) => !['after-reset-copy', 'after-change-marker', 'after-move'].includes(p));
 
 describe('crash safety', () => {
   it.each(points)('a refresh killed %s is completed by the next build, exactly once', async (point) => {
@@ -97,6 +98,41 @@ describe('crash safety', () => {
     const list = await runCli(['list', '--json'], { env });
     expect(list.code, list.err).toBe(0);
     expect(list.out).toContain('"rollout"');
+  });
+
+  it.each([
+    ['retitle', 'after-change-marker', ['retitle', 'rollout', 'Ledger totals'], 'p', 'ledger-totals'],
+    ['retitle', 'after-move', ['retitle', 'rollout', 'Ledger totals'], 'p', 'ledger-totals'],
+    ['rename', 'after-change-marker', ['rename', 'rollout', 'books'], 'books', 'rollout'],
+    ['rename', 'after-move', ['rename', 'rollout', 'books'], 'books', 'rollout'],
+  ])('a %s killed %s is finished by the next build, its history kept', async (_what, point, args, project, dirName) => {
+    const env = testEnv({ HANDOFFS_ROOT: tempDir('handoff-store-') });
+    const src = join(tempDir('handoff-work-'), 'rollout.jsonl');
+    await writeFile(src, half + rest);
+    const first = JSON.parse((await runCli(['build', src, '--project', 'p', '--json'], { env })).out) as { dir: string; revision: number };
+    const killed = await spawnCli(args as string[], { env: { ...env, HANDOFF_CRASH_AT: point } });
+    expect(killed.signal).toBe('SIGKILL');
+    // Nothing new in the transcript: the change alone makes the build.
+    const next = await runCli(['build', src, '--json'], { env });
+    expect(next.code, next.err).toBe(0);
+    const r = JSON.parse(next.out) as { dir: string; revision: number; project: string; up_to_date: boolean };
+    expect(r.up_to_date).toBe(false);
+    expect(r.project).toBe(project);
+    expect(r.dir).toBe(join(env.HANDOFFS_ROOT as string, 'projects', project, dirName));
+    // The same session, one revision on: not a new one started at revision 1 beside an orphan.
+    expect(r.revision).toBe(first.revision + 1);
+    expect(await timelineOf(r.dir)).toEqual(expected);
+    const m = await readJson<{ dir_name: string; project: string; titled_from: string[]; prev_project: string | null }>(join(r.dir, 'manifest.json'));
+    expect(m).toMatchObject({ dir_name: dirName, project });
+    if (args[0] === 'retitle') expect(m.titled_from).toEqual(['rollout']);
+    else expect(m.prev_project).toBe('p');
+    const { readdirSync, existsSync } = await import('node:fs');
+    expect(existsSync(first.dir)).toBe(false);
+    expect(readdirSync(r.dir)).not.toContain('.change-pending');
+    const list = JSON.parse((await runCli(['list', '--json'], { env })).out) as { id: string }[];
+    expect(list.map((e) => e.id)).toEqual(['rollout']);
+    expect((await runCli(['verify', '--all'], { env })).code).toBe(0);
+    expect((await runCli(['build', src], { env })).out).toMatch(/up-to-date/);
   });
 
   it('a source reset killed after copying the old timeline finishes the reset without copying twice', async () => {
