@@ -150,11 +150,12 @@ function codexExpected(recs: Obj[]): Expected {
 
 interface Built {
   manifest: { model: string | null; context: { used: number | null; limit: number | null; limit_source: string | null }; redactions: number };
-  llm: { files_touched: { path: string }[]; files_changed: { path: string }[]; files_not_changed: { path: string }[]; checks: { command: string }[]; counts: { commands: number } };
+  llm: { files_touched: { path: string }[]; files_changed: { path: string }[]; files_not_changed: { path: string }[]; files_redone: { path: string; line: number }[]; checks: { command: string }[]; counts: { commands: number } };
   summary: Record<string, unknown>;
   tools: string;
   timeline: string;
   frontMatter: Map<string, string>;
+  md: string;
   mdBytes: number;
 }
 
@@ -172,6 +173,7 @@ async function build(file: string): Promise<Built> {
     tools: await readFile(join(dir, 'TOOLS.md'), 'utf8'),
     timeline: await readFile(join(dir, 'timeline.jsonl'), 'utf8'),
     frontMatter: fm,
+    md,
     mdBytes: Buffer.byteLength(md),
   };
 }
@@ -237,6 +239,13 @@ describe.skipIf(!corpusPresent)('fidelity: a handoff agrees with an independent 
         return !(c.toolTurn ? b.tools : b.timeline).includes(c.toolTurn ? text : JSON.stringify(text).slice(1, -1));
       });
       expect(missing.map((c) => c.command.slice(0, 80))).toEqual([]);
+      // A write that failed and was made later is said, never hidden behind a bare "None" (a
+      // full handoff of a Codex session on Windows did, its two failed patches redone file by file).
+      const notDone = b.md.slice(b.md.indexOf('### Writes that did not happen'), b.md.indexOf('### Commits made'));
+      if (b.llm.files_redone.length > 0) {
+        expect(notDone).toMatch(/\d+ write\(s\) failed and the file was written after/);
+        expect(b.llm.files_redone.some((f) => new RegExp(`\\b${f.line}\\b`).test(notDone))).toBe(true);
+      }
     });
   });
 

@@ -405,7 +405,7 @@ function jobs(a: Analysis, level: Level): string {
  * `names`: room (in characters) for the names of the changed files its table leaves out; `redone`:
  * say which writes failed and were made after (both in the room the budget leaves).
  */
-function repoEvidence(r: RenderInput, a: Analysis, files: number = MD.FILES, short = false, names = 0, redone = false): string {
+function repoEvidence(r: RenderInput, a: Analysis, files: number = MD.FILES, short = false, names = 0, redone: Redone = 'short'): string {
   const g = r.git;
   const out: string[] = [];
   const recorded = recordedBranch(r, a);
@@ -596,10 +596,15 @@ function moreFiles(hidden: readonly FileChange[], total: number, cwd: string | u
 /** Writes that failed and were made later, at most this many named. */
 const REDONE_SHOWN = 3;
 
-/** `withRedone`: also the writes that failed and were made after (in the room the budget leaves). */
-function filesNotChanged(a: Analysis, cwd: string | undefined, withRedone: boolean): string {
+/**
+ * How the writes that failed and were made after are said: counted with the latest failure's
+ * line (within every budget level), or each named (in the room the budget leaves).
+ */
+type Redone = 'full' | 'short';
+
+function filesNotChanged(a: Analysis, cwd: string | undefined, withRedone: Redone): string {
   const fs = a.filesNotChanged.slice(-MD.FILES);
-  const redone = withRedone ? redoneWrites(a, cwd) : '';
+  const redone = withRedone === 'full' ? redoneWrites(a, cwd) : redoneCount(a);
   if (fs.length === 0 && a.unreadableWrites > 0) return `### Writes that did not happen\n\n${label('unknown')} — none can be read: ${a.unreadableWrites} apply_patch call(s) have paths the transcript's publisher redacted, and whether each applied is not known.`;
   if (fs.length === 0) return `### Writes that did not happen\n\n${redone === '' ? NONE : `None left undone. ${redone}`}`;
   const { shown, from } = shortPaths(fs.map((f) => f.path), cwd);
@@ -614,6 +619,13 @@ function redoneWrites(a: Analysis, cwd: string | undefined): string {
   const { shown } = shortPaths(listed.map((r) => r.path), cwd);
   const more = rs.length > listed.length ? `, and ${rs.length - listed.length} more` : '';
   return `${label('verified')} — ${rs.length} write(s) failed and the file was written after (the failure's line → the file's latest write), latest first: ${listed.map((r, i) => `${path(shown[i] as string)} ${r.line} → ${r.at}`).join(', ')}${more}.`;
+}
+
+function redoneCount(a: Analysis): string {
+  const rs = a.filesRedone;
+  if (rs.length === 0) return '';
+  const latest = Math.max(...rs.map((r) => r.line));
+  return `${label('verified')} — ${rs.length} write(s) failed and the file was written after (the latest failure at line ${latest}); HANDOFF.summary.json's \`files_redone\` names them.`;
 }
 
 /** Commands that destroyed what cannot be read back: said only when there was one. */
@@ -759,15 +771,13 @@ function subagents(r: RenderInput): string {
   return lines.length === 0 ? NONE : bullets(lines);
 }
 
+/** The session's folder once, then its files by name: six full paths of 150 characters said the same. */
 function whereEverythingLives(r: RenderInput): string {
-  const d = r.dir;
   return bullets([
-    `handoff: ${path(`${d}/HANDOFF.md`)}`,
-    `payloads: ${path(`${d}/HANDOFF.summary.json`)}, ${path(`${d}/HANDOFF.llm.json`)}`,
-    `full timeline (${r.state.turns} turns): ${path(`${d}/timeline.jsonl`)}`,
-    `every tool call (a long text as its head and tail): ${path(`${d}/TOOLS.md`)}`,
-    `manifest: ${path(`${d}/manifest.json`)}`,
-    `history: ${r.history.length === 0 ? 'none yet' : r.history.map((h) => path(`${d}/history/${h}`)).join(', ')}`,
+    `folder: ${path(`${r.dir}/`)}`,
+    'in it: this handoff (`HANDOFF.md`); payloads `HANDOFF.summary.json`, `HANDOFF.llm.json`; ' +
+      `the full timeline (${r.state.turns} turns) \`timeline.jsonl\`; every tool call (a long text as its head and tail) \`TOOLS.md\`; \`manifest.json\``,
+    `history: ${r.history.length === 0 ? 'none yet' : r.history.map((h) => code(`history/${h}`)).join(', ')}`,
     ...r.sources.map((s) => `source transcript: ${path(s.path)}`),
   ]);
 }
@@ -865,15 +875,16 @@ export function renderHandoffMd(r: RenderInput, a: Analysis): string {
   // of the changed files the table has no row for: neither gives up anything a budget level keeps.
   const files = shortFiles ? MD.FILES_SHORT : MD.FILES;
   let md = renderAt(fixed, parts);
-  let redone = false;
+  // The count of writes redone is in every level's budget (a bare "None" would hide them).
+  let redone: Redone = 'short';
   const fits = (text: string): boolean => Buffer.byteLength(text) <= MD_BYTES;
   if (a.filesRedone.length > 0) {
     const tail = fixed.tail[1] as string;
-    fixed.tail[1] = section('Repository Evidence', repoEvidence(r, a, files, shortFiles, 0, true));
+    fixed.tail[1] = section('Repository Evidence', repoEvidence(r, a, files, shortFiles, 0, 'full'));
     const next = renderAt(fixed, parts);
     if (fits(next)) {
       md = next;
-      redone = true;
+      redone = 'full';
     } else fixed.tail[1] = tail;
   }
   const room = MD_BYTES - Buffer.byteLength(md) - 80;

@@ -94,6 +94,7 @@ export function buildSummary(r: RenderInput, a: Analysis, transferReady: boolean
     end: { kind: a.end.kind, line: a.end.line, why: a.end.why },
     files_changed: a.filesChanged.map((f) => ({ path: f.path, line: f.line, how: f.how, ...(f.subagent ? { by: 'subagent' } : {}), ...(f.what ? { what: f.what } : {}), ...(f.dirtyBefore === undefined ? {} : { dirty_before_line: f.dirtyBefore }), ...(f.made ? { created_first: true } : {}) })),
     files_not_changed: a.filesNotChanged.map((f) => ({ path: f.path, line: f.line, reason: f.reason })),
+    files_redone: a.filesRedone.map((f) => ({ path: f.path, line: f.line, redone_line: f.at })),
     unreadable_writes: a.unreadableWrites,
     checks: a.checks.map((c) => ({ line: c.line, command: c.command, outcome: c.outcome, summary: c.summary, exit_code: c.exit_code, ...(c.by === undefined ? {} : { by: c.by }) })),
     open_failures: a.openFailures.map((f) => ({ line: f.line, text: f.text })),
