@@ -17,6 +17,7 @@ import type { FileRecord } from './daemon/files.js';
 import { applyBuild, caughtUp, fromIndex, isFailed, needsBuild, newRecord, noteSeen, view } from './daemon/files.js';
 import { makeHandlers } from './daemon/handlers.js';
 import { processStart, StoreLock } from './daemon/lock.js';
+import { WriterLock } from './daemon/writer-lock.js';
 import { StoreGuard } from './daemon/store-guard.js';
 import { RepeatFilter } from './daemon/repeats.js';
 import { StatusFiles } from './daemon/status-files.js';
@@ -107,6 +108,7 @@ export class Daemon {
   private watcher!: TranscriptWatcher;
   private lock!: StoreLock;
   private guard: StoreGuard | null = null;
+  private writer: WriterLock | null = null;
   /** The store's own folder (its real path): never read as transcripts, even inside a watch folder. */
   private exclude: Excluded = NONE_EXCLUDED;
   private guardTimer: NodeJS.Timeout | null = null;
@@ -165,6 +167,16 @@ export class Daemon {
       throw e;
     });
     if (tookOver) this.log.warn({ holder_pid: tookOver.pid, why: tookOver.why }, `took over the lock of a daemon that is gone (${tookOver.why})`);
+    // A one-shot command writing the store (no daemon ran when it started) finishes first.
+    this.writer = await WriterLock.acquire(layout.writerLock, 'the daemon', {
+      daemon: true,
+      waitMs: Number.POSITIVE_INFINITY,
+      onWait: (h) => this.log.info({ holder_pid: h.pid }, `waiting for ${h.what} (pid ${h.pid}) to finish writing the store`),
+    }).catch((e: unknown) => {
+      this.lock.release();
+      this.guard?.close();
+      throw e;
+    });
     this.statusFiles = new StatusFiles(layout.statusDir);
     try {
       await this.sweep();
@@ -183,6 +195,7 @@ export class Daemon {
       });
       await this.server.listen();
     } catch (e) {
+      this.writer?.release();
       this.lock.release();
       this.guard?.close();
       throw e;
@@ -1026,6 +1039,7 @@ export class Daemon {
       await this.pool?.close();
       if (!how.yieldStore) await this.flushIndexNow();
       await this.server?.close();
+      this.writer?.release();
       this.lock?.release();
       this.guard?.close();
       this.loopDelay.disable();

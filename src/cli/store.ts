@@ -2,9 +2,11 @@ import type { ResolvedConfig } from '../config.js';
 import { resolveConfig } from '../config.js';
 import type { Engine } from '../engine/index.js';
 import { openEngine } from '../engine/index.js';
+import { WriterLock } from '../daemon/writer-lock.js';
 import type { IndexEntry } from '../store/index-file.js';
 import type { IndexStore } from '../store/index-store.js';
 import { resolveIn } from '../store/index-store.js';
+import { Layout } from '../store/layout.js';
 import type { Parsed } from './args.js';
 import { list, str } from './args.js';
 import type { Command } from './command.js';
@@ -15,6 +17,28 @@ import { UsageError } from '../errors.js';
 /** The store a command works on, resolved from --root, the environment and config. */
 export function loadConfig(io: Io, args: Parsed, watch?: boolean): ResolvedConfig {
   return resolveConfig({ cwd: io.cwd, env: io.env, rootFlag: str(args, 'root'), watchFlags: watch ? list(args, 'watch') : undefined });
+}
+
+/** How long a command waits for another one-shot command that writes the store (a backfill takes minutes). */
+const WRITER_WAIT_MS = 10 * 60_000;
+
+/**
+ * The engine of a command that writes the store itself, no daemon running, and the store's writer
+ * lock it holds meanwhile (daemon/writer-lock.ts): released by the command when it is done (at
+ * the latest when the process exits); another command that holds it is waited for.
+ */
+export async function openWriter(io: Pick<Io, 'err'>, config: ResolvedConfig, what: string, waitMs = WRITER_WAIT_MS): Promise<{ engine: Engine; writer: WriterLock }> {
+  const writer = await WriterLock.acquire(new Layout(config.root).writerLock, what, {
+    daemon: false,
+    waitMs,
+    onWait: (h) => io.err(`handoff: waiting for ${h.what} (pid ${h.pid}) to finish writing the store\n`),
+  });
+  try {
+    return { engine: await openEngine(config), writer };
+  } catch (e) {
+    writer.release();
+    throw e;
+  }
 }
 
 export async function openStore(io: Io, args: Parsed): Promise<{ config: ResolvedConfig; engine: Engine }> {

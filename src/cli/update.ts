@@ -1,9 +1,8 @@
 import type { BuildResult, SessionChange } from '../engine/index.js';
-import { openEngine } from '../engine/index.js';
 import type { Parsed } from './args.js';
 import { withDaemon } from './daemon-link.js';
 import type { Io } from './io.js';
-import { flushIndex, loadConfig } from './store.js';
+import { flushIndex, loadConfig, openWriter } from './store.js';
 
 /**
  * retitle, rename, finalize, checkpoint: through the daemon's queue when it runs, else here.
@@ -22,11 +21,15 @@ export async function updateSession(io: Io, args: Parsed, prefix: string, change
       return r as unknown as BuildResult;
     },
     async () => {
-      const engine = await openEngine(config);
-      const e = engine.index.resolve(prefix, config.root);
-      const r = await engine.update(e.dir, change);
-      await flushIndex(config, engine.index);
-      return r;
+      const { engine, writer } = await openWriter(io, config, `handoff ${change.history?.kind ?? (change.title !== undefined ? 'retitle' : 'rename')}`);
+      try {
+        const e = engine.index.resolve(prefix, config.root);
+        const r = await engine.update(e.dir, change);
+        await flushIndex(config, engine.index);
+        return r;
+      } finally {
+        writer.release();
+      }
     },
   );
 }

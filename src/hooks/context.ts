@@ -82,6 +82,21 @@ export function callTimeout(ctx: HookContext): number {
 }
 
 /**
+ * With no daemon, a hook writes the store itself: it holds the store's writer lock until it
+ * is done (daemon/writer-lock.ts), and waits for another command that holds it within half of
+ * what is left of its budget. Null (warned) when it did not get it: nothing is written.
+ */
+export async function holdWriter(ctx: HookContext): Promise<{ release(): void } | null> {
+  const { WriterLock } = await import('../daemon/writer-lock.js');
+  try {
+    return await WriterLock.acquire(new Layout(ctx.config.root).writerLock, `a ${ctx.harness} hook`, { daemon: false, waitMs: callTimeout(ctx) / 2 });
+  } catch (e) {
+    ctx.warn(`the store was not written: ${describeError(e)}`);
+    return null;
+  }
+}
+
+/**
  * INDEX.json as the last flush left it. Read here rather than through the store's index module,
  * which brings the store's writers along: a status-line refresh only reads.
  */
@@ -187,11 +202,18 @@ async function buildDirectly(ctx: HookContext, path: string): Promise<CaughtUp |
     ctx.warn(`no daemon is running and ${Math.round(unread / 1024)} KB of ${path} are unread (more than a hook builds in its time budget); start the daemon (\`handoff daemon\` or \`handoff service install\`)`);
     return null;
   }
-  // Loaded only here: the engine is most of the CLI's start-up time.
-  const { openEngine } = await import('../engine/index.js');
-  const engine = await openEngine(ctx.config);
-  const r = await engine.build({ source: path });
-  await engine.index.flush({ enabled: ctx.config.options.linking.enabled, minScore: ctx.config.options.linking.min_overlap_score });
+  const writer = await holdWriter(ctx);
+  if (writer === null) return entry ? { dir: entry.dir, session: entry.id, stale: 'another handoff command was writing the store; this is its last handoff.' } : null;
+  let r;
+  try {
+    // Loaded only here: the engine is most of the CLI's start-up time.
+    const { openEngine } = await import('../engine/index.js');
+    const engine = await openEngine(ctx.config);
+    r = await engine.build({ source: path });
+    await engine.index.flush({ enabled: ctx.config.options.linking.enabled, minScore: ctx.config.options.linking.min_overlap_score });
+  } finally {
+    writer.release();
+  }
   const stale = r.corrupt ? `the transcript has a corrupt line (${r.corrupt.message}); the handoff stops before it.` : null;
   return { dir: r.dir, session: r.session, stale };
 }

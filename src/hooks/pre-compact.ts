@@ -1,7 +1,7 @@
 import type { ControlClient } from '../control/client.js';
 import { describeError } from '../errors.js';
 import type { HookContext } from './context.js';
-import { callTimeout, catchUp } from './context.js';
+import { callTimeout, catchUp, holdWriter } from './context.js';
 
 /**
  * `handoff hook pre-compact`: before the harness compacts, the handoff is brought up to the last
@@ -28,9 +28,15 @@ export async function preCompact(ctx: HookContext, daemon: ControlClient | null)
       return null;
     }
   }
-  const { openEngine } = await import('../engine/index.js');
-  const engine = await openEngine(ctx.config);
-  const r = await engine.update(at.dir, { history: { kind: 'checkpoint', reason: 'pre-compact hook', note } });
-  await engine.index.flush({ enabled: ctx.config.options.linking.enabled, minScore: ctx.config.options.linking.min_overlap_score });
-  return r.history?.file ?? null;
+  const writer = await holdWriter(ctx);
+  if (writer === null) return null;
+  try {
+    const { openEngine } = await import('../engine/index.js');
+    const engine = await openEngine(ctx.config);
+    const r = await engine.update(at.dir, { history: { kind: 'checkpoint', reason: 'pre-compact hook', note } });
+    await engine.index.flush({ enabled: ctx.config.options.linking.enabled, minScore: ctx.config.options.linking.min_overlap_score });
+    return r.history?.file ?? null;
+  } finally {
+    writer.release();
+  }
 }

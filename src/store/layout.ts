@@ -42,6 +42,10 @@ export class Layout {
   get lockFile(): string {
     return join(this.runtimeDir, 'handoffd.lock');
   }
+  /** Held by whatever writes the store: the daemon, or a one-shot command with none running. */
+  get writerLock(): string {
+    return join(this.runtimeDir, 'writer.lock');
+  }
   /** One file per live session for the shell status line (see daemon/status-files.ts). */
   get statusDir(): string {
     return join(this.runtimeDir, 'status');

@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import type { BuildRequest, BuildResult } from '../../engine/index.js';
-import { BuildPool, openEngine, workerCount } from '../../engine/index.js';
+import { BuildPool, workerCount } from '../../engine/index.js';
 import { tuneHeap } from '../../daemon/heap.js';
+import type { WriterLock } from '../../daemon/writer-lock.js';
 import { buildMany } from '../../engine/many.js';
 import type { BuildParams } from '../../control/protocol.js';
 import { Redactor, redactName } from '../../core/redact.js';
@@ -14,7 +15,7 @@ import { printError, redactArg } from '../report.js';
 import { daemonIfRunning } from '../daemon-link.js';
 import { stampSuccessor } from '../../store/to-session.js';
 import { storeExposure } from '../../store/permissions.js';
-import { flushIndex, loadConfig } from '../store.js';
+import { flushIndex, loadConfig, openWriter } from '../store.js';
 
 export const buildCommand: Command = {
   name: 'build',
@@ -69,6 +70,7 @@ export const buildCommand: Command = {
       printError(io, e);
       if (exit === EXIT.OK) exit = e.exitCode;
     };
+    let writer: WriterLock | null = null;
     try {
       if (daemon) {
         // While a daemon runs it is the store's only writer: the builds go through its queue.
@@ -86,7 +88,9 @@ export const buildCommand: Command = {
       // Many files are a backfill: the heap is held to what the daemon's is (daemon/heap.ts), so
       // the main thread and a build worker together stay within the cold build's memory budget.
       if (reqs.length > 1) tuneHeap();
-      const engine = await openEngine(config);
+      const opened = await openWriter(io, config, 'handoff build');
+      writer = opened.writer;
+      const engine = opened.engine;
       // Many files: the sessions that depend on no other are built side by side (daemon.backfill_workers).
       const workers = reqs.length > 1 ? Math.min(workerCount(config.options.daemon.backfill_workers), reqs.length - 1) : 0;
       const pool = workers > 0 ? new BuildPool(workers, config, engine.index, { depth: 2 }) : null;
@@ -111,6 +115,7 @@ export const buildCommand: Command = {
       await flushIndex(config, engine.index);
     } finally {
       daemon?.close();
+      writer?.release();
     }
     return exit;
   },
