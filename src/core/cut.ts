@@ -24,10 +24,21 @@ export function headEnd(text: string, n: number): number {
   return end;
 }
 
+/**
+ * A tail that begins mid-line begins at the next line instead, when one starts this close: the
+ * line's start may hold the name a value is known by (`DB_PASSWORD=`, `password:`), and a value
+ * kept without it is a value the redactor cannot tell from any other word.
+ */
+const TAIL_LINE_SLACK = 240;
+
 /** The start of a tail of at most `n` characters that splits no run (0 when the text fits whole). */
 export function tailStart(text: string, n: number): number {
   if (text.length <= n) return 0;
   let start = text.length - Math.max(0, n);
+  if (text.charCodeAt(start - 1) !== 10) {
+    const next = text.indexOf('\n', start);
+    if (next >= 0 && next - start < TAIL_LINE_SLACK) return next + 1;
+  }
   while (start < text.length && !separates(text.charCodeAt(start - 1)) && !separates(text.charCodeAt(start))) start += 1;
   return start;
 }

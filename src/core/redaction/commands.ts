@@ -96,10 +96,27 @@ const RULES: readonly CommandRule[] = [
   rule('command_password', ['gh'], `gh[ \\t]+secret[ \\t]+set${WORD_END}${REST}(?:-b[ \\t]?|--body[ \\t=])${ARG}`),
 ];
 
+/**
+ * The text with each line continuation (a shell's `\`, cmd.exe's `^`, PowerShell's backtick,
+ * then the line's end) made spaces of the same length: a command split over lines is read as
+ * one (`docker login \⏎ -u me \⏎ -p …`), at the same offsets. The last text asked is remembered:
+ * a line's every rule asks about the same text.
+ */
+let joinedFrom = '';
+let joined = '';
+const CONTINUATION = /[\\^`]\r?\n/g;
+
+function joinContinuations(text: string): string {
+  if (text === joinedFrom) return joined;
+  joinedFrom = text;
+  joined = text.includes('\n') ? text.replace(CONTINUATION, (m) => ' '.repeat(m.length)) : text;
+  return joined;
+}
+
 function commandHandler(r: CommandRule): Handler {
   return (text, at, found) => {
     r.re.lastIndex = at;
-    const m = r.re.exec(text);
+    const m = r.re.exec(joinContinuations(text));
     if (m === null) return -1;
     let hit = false;
     for (let g = 1; g < m.length; g += 1) {

@@ -170,6 +170,9 @@ function separator(text: string, name: Name): { at: number; sep: string; spaced:
     if (text[i + 1] === ':' || (text[i + 1] === '/' && text[i + 2] === '/')) return null;
     sep = ':';
     i += text[i + 1] === '=' ? 2 : 1;
+    // Markdown's emphasis closing after the colon: `**Password:** …`, `__Token:__ …`, `*Key:* …`.
+    const marks = EMPHASIS_CLOSE.exec(text.slice(i, i + 3));
+    if (marks !== null) i += marks[0].length;
   } else if (isQuote(open) && /^\s+value\s*=/.test(text.slice(i - before, i - before + 16))) {
     // <add key="ClearTextPassword" value="…" />
     sep = '=';
@@ -187,6 +190,7 @@ function separator(text: string, name: Name): { at: number; sep: string; spaced:
 }
 
 const VAR_DUMP = /^[ \t]*\r?\n[ \t]*string\(\d{1,7}\)[ \t]*/;
+const EMPHASIS_CLOSE = /^[*_]{1,2}(?=[ \t])/;
 
 /**
  * The type between a name and its `=`: `: string`, `: Record<string, string> | null`, ` string`
@@ -198,12 +202,29 @@ interface Value {
   start: number;
   end: number;
   quoted: boolean;
+  /** Where a value longer than MAX_VALUE_CHARS ends (its first MAX_VALUE_CHARS are judged, all of it removed). */
+  runEnd?: number;
+}
+
+/** How far a long value's run is followed (a session token of 1,000 characters ends well before). */
+const MAX_RUN_CHARS = 1 << 16;
+
+/**
+ * After a closing quote, a character that goes on the value: the view reads `\"` as `"`, so a
+ * password holding a quote (`"Zx8\"qLm…"`) seems to end at it; `"abc"def` is one word in a shell
+ * too. What ends a value, or joins code (`"a" + b`, `"a".$b`), does not.
+ */
+function goesOn(c: string | undefined): boolean {
+  return c !== undefined && !/[\s,;:)\]}>.+&|=]/.test(c);
 }
 
 function readValue(text: string, at: number, sep: string): Value | null {
   let j = at;
   if (sep === '>') {
-    const close = text.indexOf('<', j);
+    // The element's closing tag ends it: the view reads `&lt;` in a value as `<` (`Mv3&lt;Hq8…`).
+    const tag = text.indexOf('<', j);
+    const end = text.indexOf('</', j);
+    const close = end > tag && /^<(?:[A-Za-z][\w:.-]{0,40}[\s/>]|[!?])/.test(text.slice(tag, tag + 44)) ? tag : end;
     return close > j && close - j <= MAX_VALUE_CHARS && !text.slice(j, close).includes('\n') ? { start: j, end: close, quoted: true } : null;
   }
   // Python's b"…", r"…", u"…" string prefixes.
@@ -211,13 +232,26 @@ function readValue(text: string, at: number, sep: string): Value | null {
   const q = text[j];
   if (isQuote(q)) {
     let k = j + 1;
-    while (k < text.length && k - j <= MAX_VALUE_CHARS && text[k] !== q && text[k] !== '\n') k += text[k] === '\\' ? 2 : 1;
+    for (;;) {
+      while (k < text.length && k - j <= MAX_VALUE_CHARS && text[k] !== q && text[k] !== '\n') k += text[k] === '\\' ? 2 : 1;
+      // A quote inside the value (escaped in the text the view decoded): the value goes on.
+      if (text[k] === q && goesOn(text[k + 1]) && text.indexOf(q, k + 1) > k && text.indexOf(q, k + 1) - j <= MAX_VALUE_CHARS && !text.slice(k + 1, text.indexOf(q, k + 1)).includes('\n')) {
+        k += 1;
+        continue;
+      }
+      break;
+    }
     if (text[k] === q) return { start: j + 1, end: k, quoted: true };
     j += 1; // no closing quote on this line: the value is what follows, up to a stop
   }
   let k = j;
   while (k < text.length && k - j < MAX_VALUE_CHARS && !isStop(text.charCodeAt(k))) k += 1;
-  return k > j ? { start: j, end: k, quoted: false } : null;
+  if (k <= j) return null;
+  if (k - j < MAX_VALUE_CHARS) return { start: j, end: k, quoted: false };
+  // A value longer than is judged (an AWS session token, a JWT): removed to the end of its run.
+  let run = k;
+  while (run < text.length && run - j < MAX_RUN_CHARS && !isStop(text.charCodeAt(run))) run += 1;
+  return { start: j, end: k, quoted: false, runEnd: run };
 }
 
 /** The end of the value it redacted; 0 when the name has a value that is no secret; null when it has none. */
@@ -238,7 +272,8 @@ function findPair(text: string, name: Name, found: Findings): number | null {
     next: text[afterValue] ?? '',
     quoted: v.quoted,
   };
-  return judged(name, v.start, v.end, value, ctx, found, /aws.?secret/i.test(name.text) ? 'aws_secret_access_key' : 'secret_assignment') ? v.end : 0;
+  const end = v.runEnd ?? v.end;
+  return judged(name, v.start, end, value, ctx, found, /aws.?secret/i.test(name.text) ? 'aws_secret_access_key' : 'secret_assignment') ? end : 0;
 }
 
 /** A value of a secret-naming name, judged: removed (true), or kept with the reason (audits read it). */
@@ -292,7 +327,8 @@ function findNamedValue(text: string, name: Name, found: Findings): number | nul
   if (!v) return 0;
   const value = text.slice(v.start, v.end);
   const ctx: ValueContext = { name: name.text, envStyle: false, sep: ':', spaced: true, lineFinal: lineFinal(text, v.quoted ? v.end + 1 : v.end), next: text[v.quoted ? v.end + 1 : v.end] ?? '', quoted: v.quoted };
-  return judged(name, v.start, v.end, value, ctx, found) ? v.end : 0;
+  const end = v.runEnd ?? v.end;
+  return judged(name, v.start, end, value, ctx, found) ? end : 0;
 }
 
 /** The record the other way round: `{"value": "…", "name": "DB_PASSWORD"}`, `<property value="…" name="…"/>`. */
@@ -336,6 +372,15 @@ function findLabelledValue(text: string, name: Name, found: Findings): number | 
       found.add(pos, stop, 'labelled_secret', PRIORITY.name);
       return stop;
     }
+    // A password a person made ("the staging DB password is Summer2024!"): after a password's
+    // own name, a word of letters and digits with a symbol or both cases, to the next space.
+    if (PASSWORD_WORD.test(name.text)) {
+      const human = humanPassword(text, pos);
+      if (human > pos) {
+        found.add(pos, human, 'labelled_secret', PRIORITY.name);
+        return human;
+      }
+    }
     // Only small words may stand between a label and its value ("the secret is …").
     if (!LINKING.has(v.toLowerCase())) return null;
     pos = end;
@@ -344,6 +389,29 @@ function findLabelledValue(text: string, name: Name, found: Findings): number | 
 }
 
 /** Characters of a value in prose: base64, base64url, hex, `0x…`. */
+/** The names after which a person's own password is looked for in prose. */
+const PASSWORD_WORD = /^pass(?:word|wd|phrase)$/i;
+
+/**
+ * The end of a password a person made that starts at `pos`, or `pos`: the word up to the next
+ * space (a sentence's closing mark and quotes left out), 8 to 64 characters, with a letter and a
+ * digit, and a symbol or both cases. An identifier (`UserPassword_Input`, `getPassword2`), a
+ * reference (`$PW`, `%PW%`, `{{pw}}`), a path or a URL is not one.
+ */
+function humanPassword(text: string, pos: number): number {
+  let end = pos;
+  while (end < text.length && end - pos <= 64 && text.charCodeAt(end) > 32) end += 1;
+  while (end > pos && /[.,;:?)\]}"'`*]/.test(text[end - 1] as string)) end -= 1;
+  const v = text.slice(pos, end);
+  if (v.length < 8 || v.length > 64) return pos;
+  if (!/[A-Za-z]/.test(v) || !/\d/.test(v)) return pos;
+  const symbol = /[^A-Za-z0-9]/.test(v);
+  if (!symbol && !(/[a-z]/.test(v) && /[A-Z]/.test(v))) return pos;
+  if (/^[\w]+$/.test(v) && (v.includes('_') || /^[a-z]+[A-Z]/.test(v))) return pos;
+  if (/^[$%{<]|[/\\]|^https?:/i.test(v) || /\(\)?$/.test(v)) return pos;
+  return end;
+}
+
 function isTokenChar(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 43 || c === 47 || c === 61 || c === 95 || c === 46 || c === 126 || c === 45;
 }

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { stripControls } from '../../src/core/control-chars.js';
+import { tailStart } from '../../src/core/cut.js';
+import { Redactor } from '../../src/core/redact.js';
+
+/**
+ * Credentials the fifth red team found kept (docs/SECURITY.md), each as it was written, and the
+ * look-alikes that must stay. Every value here is made up.
+ */
+
+const r = new Redactor();
+const kept = (text: string): string => r.redact(stripControls(text)).text;
+const LONG_TOKEN = `IQoJb3JpZ2luX2VjEJr//////////wEaCXVzLWVhc3QtMSJHMEUCIQ${'Dk8mZp3Lq7Wx2Vb6Nc1Rt5Ys9Hf4Gj0Ka'.repeat(21)}TAILxQ7w`;
+
+describe('credentials the fifth red team found kept', () => {
+  const cases: [string, string, string][] = [
+    ['a Markdown label in bold, its colon inside', '**Password:** Vq8rT2mXk9LpWz4N', 'Vq8rT2mXk9LpWz4N'],
+    ['a bold label in a list', '- **API Key:** Kf3nW8qLz2Rt7YbX4mPd', 'Kf3nW8qLz2Rt7YbX4mPd'],
+    ['an underscored label', '__Client secret:__ Wm4Pq8Zr2Tx6Lb0Vn', 'Wm4Pq8Zr2Tx6Lb0Vn'],
+    ['an italic label', '*Token:* Yx7Nb3Mq9Lk5Jh1Gf', 'Yx7Nb3Mq9Lk5Jh1Gf'],
+    ['a person-made password in prose', 'the staging DB password is Summer2024!', 'Summer2024'],
+    ['a person-made password with a symbol mid-word', 'the redis password is now Tr0ub4dor&3.', 'Tr0ub4dor&3'],
+    ['a password to set, in prose', 'set the password to P@ssw0rd2024! and retry', 'P@ssw0rd2024'],
+    ['a JSON value holding an escaped quote', '{"Password": "Zx8\\"qLm2#Rt7vWp"}', 'qLm2#Rt7vWp'],
+    ['a shell value holding an escaped quote', 'DB_PASSWORD="Ab3\\"Er5tY7uI9oP1"', 'Er5tY7uI9oP1'],
+    ['a value longer than is judged (a session token)', `AWS_SESSION_TOKEN=${LONG_TOKEN}`, 'TAILxQ7w'],
+    ['a long value in YAML', `  aws_session_token: ${LONG_TOKEN}\n`, 'TAILxQ7w'],
+    ['a password flag on a continued line', 'docker login \\\n  -u deploy \\\n  -p Hq8zLm2Xp9Rt registry.example.com', 'Hq8zLm2Xp9Rt'],
+    ['mysql -p on a continued line', 'mysql -h db.internal \\\n  -u root -pJz7nQm1Vb5Ks app', 'Jz7nQm1Vb5Ks'],
+    ["a continuation in cmd.exe", 'redis-cli -h cache ^\r\n  -a Xk9mL2qP7vR9 ping', 'Xk9mL2qP7vR9'],
+    ["a continuation in PowerShell", 'sshpass `\n  -p Lm9Qp7vRt4wPz ssh deploy@host', 'Lm9Qp7vRt4wPz'],
+    ['an XML value holding an entity', '      <password>Mv3&lt;Hq8zLm2Xp9Rt</password>', 'Hq8zLm2Xp9Rt'],
+  ];
+  it.each(cases)('%s', (_what, text, secret) => {
+    const out = kept(text);
+    expect(out).not.toContain(secret);
+    expect(out).toContain('[REDACTED');
+  });
+});
+
+describe('look-alikes that stay', () => {
+  const cases: [string, string][] = [
+    ['a password described', 'the password is hashed with bcrypt before it is stored'],
+    ['an identifier after password', 'the password field is UserPassword_Input'],
+    ['a getter after password', 'the password is getPassword2() in the service'],
+    ['a variable after password', 'the password is $DB_PASSWORD, set in CI'],
+    ['a path after password', 'the password is stored in /etc/app/secret2.txt'],
+    ['a rule for passwords', 'Password must be 8+ chars and include a digit'],
+    ['a version after password', 'the password policy is v2 since release 2.4.1'],
+    ['bold text after a label', '**Status:** 3 tests failed'],
+    ['a quoted word and the next', 'the "password" field and the "token" field are required'],
+    ['a line continuation of an ordinary command', 'ls \\\n  -la /srv/app'],
+  ];
+  it.each(cases)('%s', (_what, text) => {
+    expect(kept(text)).toBe(stripControls(text));
+  });
+});
+
+describe('a tail cut out of a long tool output', () => {
+  it('begins at a line, so a value keeps the name it is known by', () => {
+    // The last 2,000 characters begin inside `DB_PASSWORD` of a failing line: the kept tail
+    // would start `WORD=Tc9x…`, a value the redactor cannot tell from any other word.
+    const line = "Error: cannot connect with DB_PASSWORD='Tc9xLm2Qp7vRt4wB' (connection refused)";
+    const rest = Array.from({ length: 40 }, (_, i) => `retry ${i}: connection refused by db.internal:5432`).join('\n');
+    const text = `${'boot log line\n'.repeat(300)}${line}\n${rest}`;
+    const cut = text.length - (rest.length + 1 + line.length - line.indexOf('WORD'));
+    const start = tailStart(text, text.length - cut);
+    expect(text[start - 1]).toBe('\n');
+    expect(start).toBeGreaterThan(cut);
+    expect(kept(text.slice(start))).not.toContain('Tc9xLm2Qp7vRt4wB');
+  });
+
+  it('still splits no run where no line starts near', () => {
+    const text = `${'a'.repeat(50)} ${'b'.repeat(3000)} tail`;
+    const start = tailStart(text, 10);
+    expect(text.slice(start)).toBe(' tail');
+  });
+});
