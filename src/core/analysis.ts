@@ -79,6 +79,8 @@ export interface FileChange {
   dirtyBefore?: number;
   /** Deleted, and created by the session before: the file is as before the session (there was none). */
   made?: true;
+  /** "Created" over a file that was there: the line of the session's `git status` that shows it modified. */
+  existed?: number;
 }
 
 export interface CheckRow {
@@ -96,6 +98,8 @@ export interface CheckTargetRow extends CheckRow {
   target: string;
   runs: number;
   failed: number;
+  /** Runs with no verdict (outcome unknown), when there were some: not passes, not failures. */
+  undecided?: number;
   /** The latest run failed, and a later run that covers it passed (`cargo test` after `cargo check`). */
   fixed_line: number | null;
 }
@@ -605,6 +609,7 @@ function targetRows(checks: readonly CheckRun[], failures: readonly FailureEntry
     if (row === undefined) {
       const first: CheckTargetRow = { line: c.line, command: c.command, outcome: c.outcome, summary: c.summary, exit_code: c.exitCode ?? null, target, runs: 1, failed, fixed_line: fixed };
       if (c.by !== undefined) first.by = c.by;
+      if (c.outcome === 'unknown') first.undecided = 1;
       by.set(target, first);
       continue;
     }
@@ -619,6 +624,7 @@ function targetRows(checks: readonly CheckRun[], failures: readonly FailureEntry
     row.runs += 1;
     row.failed += failed;
     row.fixed_line = fixed;
+    if (c.outcome === 'unknown') row.undecided = (row.undecided ?? 0) + 1;
   }
   // A failed chain whose output shows a later check starting proves the checks before it passed:
   // each is its own target's latest run there (`npm run build` in `npm run lint && npm run build && npm audit`).
@@ -714,6 +720,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
       fc.writes = f.writes;
     }
     if (f.how === 'delete' && f.made === true) fc.made = true;
+    if (f.how === 'write' && f.existed !== undefined) fc.existed = f.existed;
     return fc;
   });
   markDirtyBefore(l, filesChanged);

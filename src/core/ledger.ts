@@ -1,7 +1,7 @@
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
 import { decideOutcome, lastLine, lastStarted } from './outcome.js';
 import type { Outcome } from './outcome.js';
-import { andChain, branchSwitch, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, destroys, diffedPaths, diffsTheTree, exitMeansNoMatch, gitListing, branchPullRequest, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, headMovers, killedByName, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, noCommitsYet, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
+import { andChain, branchSwitch, modifiedInStatus, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, destroys, diffedPaths, diffsTheTree, exitMeansNoMatch, gitListing, branchPullRequest, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, headMovers, killedByName, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, noCommitsYet, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
 import type { CheckTarget } from './shell.js';
 import { fmtClock, fmtOffset, localMinutes, offsetFromDate, startClaim, startsBeforeSession } from './clock.js';
 import { contentLines, DOC_LIMITS, namingRequest, readLines } from './documents.js';
@@ -132,7 +132,7 @@ export interface Ledger {
   /** Written only through setBounded (bounded.ts): it keeps the keys' order beside the record. */
   calls: Record<string, CallRecord>;
   /** `first` and `writes` when a file was written more than once: its first write's line, and how many. */
-  changed: Record<string, { line: number; how: WriteHow; tool: string; subagent?: boolean; what?: string[]; first?: number; writes?: number; event?: true; made?: true }>;
+  changed: Record<string, { line: number; how: WriteHow; tool: string; subagent?: boolean; what?: string[]; first?: number; writes?: number; event?: true; made?: true; existed?: number }>;
   changedTotal: number;
   notChanged: Record<string, { line: number; reason: string }>;
   /** The latest writes that failed, whether or not the file was written later (the handoff says which were). */
@@ -1079,6 +1079,15 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
     if (before !== null) l.dirtyBefore = { line, paths: before.slice(0, 200) };
   }
   if (listed !== null) {
+    // A file the session created that git shows modified was there before: the create overwrote it.
+    for (const p of modifiedInStatus(command, out)) {
+      const key = heldKey(l.changed, filePath(p, cwd));
+      const rec = key === undefined ? undefined : l.changed[key];
+      if (rec !== undefined && rec.how === 'create' && rec.line < line) {
+        rec.how = 'write';
+        rec.existed = line;
+      }
+    }
     const paths = listed.paths.slice(0, 200);
     l.treeListed = listed.staged === null ? { line, paths } : { line, paths, staged: listed.staged.slice(0, 200) };
     if (listed.limited) l.treeListed.limited = true;

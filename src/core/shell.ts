@@ -885,6 +885,22 @@ export function gitListing(command: string, out: string): { paths: string[]; sta
 }
 
 /**
+ * The paths a `git status` shows modified: files git tracked before (short form ` M`, `M `, `MM`;
+ * long form `modified:`). A file the session "created" that is among them existed already: the
+ * create overwrote it. Empty when the command is no status.
+ */
+export function modifiedInStatus(command: string, out: string): string[] {
+  if (gitListing(command, out) === null || !programs(command).some((ws) => strip(base(ws[0] ?? '')) === 'git' && ws.slice(1).find((a) => !a.startsWith('-')) === 'status')) return [];
+  const paths = new Set<string>();
+  for (const m of out.matchAll(/^\t(?:modified):\s+(.+)$/gm)) paths.add(unquote(m[1] as string));
+  for (const m of out.matchAll(STATUS_SHORT)) {
+    const [x, y] = [m[1] as string, m[2] as string];
+    if ((x === 'M' || y === 'M') && ' M'.includes(x) && ' M'.includes(y)) paths.add(unquote(m[3] as string));
+  }
+  return [...paths];
+}
+
+/**
  * The branch of a repository with no commit yet, as git says so: `git log`'s "your current branch
  * 'x' does not have any commits yet", a long `git status`'s "No commits yet" under its branch, or
  * `git status -sb`'s "## No commits yet on x". Null when the output says none of these.

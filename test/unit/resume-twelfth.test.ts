@@ -23,7 +23,7 @@ function notChanged(md: string): string {
 describe('a write that failed and was made later', () => {
   it('is named with both lines in a handoff with room, and in both payloads', () => {
     const r = built(user('u1', 'Fix the page title'), ...failedThenRedone(), say('a1', 'Title fixed.'));
-    expect(notChanged(r.md)).toMatch(/None left undone\. \*verified\* — 1 write\(s\) failed and the file was written after .*: `app\/layout\.tsx` 3 → 5\./);
+    expect(notChanged(r.md)).toMatch(/None left undone\. \*verified\* — 1 write\(s\) did not happen \(refused or failed\) and the file was written after .*: `app\/layout\.tsx` 3 → 5\./);
     for (const p of [r.summary, r.llm] as { files_redone: unknown }[]) expect(p.files_redone).toEqual([{ path: '/nonexistent/w/app/layout.tsx', line: 3, redone_line: 5 }]);
   });
 
@@ -42,8 +42,52 @@ describe('a write that failed and was made later', () => {
       const at = 1 + 4 * n + 2;
       expect(Buffer.byteLength(r.md)).toBeLessThanOrEqual(16000);
       const text = notChanged(r.md);
-      expect(text, `n=${n} tail=${tail}`).toMatch(/None left undone\. \*verified\* — 1 write\(s\) failed and the file was written after/);
+      expect(text, `n=${n} tail=${tail}`).toMatch(/None left undone\. \*verified\* — 1 write\(s\) did not happen \(refused or failed\) and the file was written after/);
       expect(text, `n=${n} tail=${tail}`).toContain(`${at}`);
+    }
+  });
+});
+
+describe("a check's runs without a verdict", () => {
+  it('are counted apart from its passes and failures', () => {
+    const r = built(
+      user('u1', 'Add the link tests'),
+      call('t1', 'Bash', { command: 'uv run pytest test/test_link.py -v' }),
+      result('t1', 'ERROR: file or directory not found: test/test_link.py\n\n============ test session starts ============\ncollected 0 items\n\n============ no tests ran in 0.01s ============', { is_error: true }),
+      call('t2', 'Bash', { command: 'uv run pytest test/test_link.py -v' }),
+      result('t2', '============ test session starts ============\ncollected 3 items\n\ntest/test_link.py::test_a FAILED\n============ 1 failed, 2 passed in 0.40s ============', { is_error: true }),
+      call('t3', 'Bash', { command: 'uv run pytest test/test_link.py -v' }),
+      result('t3', '============ test session starts ============\ncollected 3 items\n\n============ 3 passed in 0.30s ============'),
+      say('a1', 'The link tests pass.'),
+    );
+    const verification = sections(r.md).get('Verification') ?? '';
+    expect(verification).toMatch(/\| 3 \(1 failed, 1 without a verdict\) \|/);
+    const targets = (r.llm as { check_targets: { runs: number; failed: number; undecided?: number }[] }).check_targets;
+    expect(targets[0]).toMatchObject({ runs: 3, failed: 1, undecided: 1 });
+  });
+});
+
+describe('a file "created" over one that was there', () => {
+  const session = (status: string): Record<string, unknown>[] => [
+    user('u1', 'Add the team route'),
+    call('w1', 'Write', { file_path: '/nonexistent/w/app/api/teams/route.ts', content: 'export const GET = 1;\n' }),
+    result('w1', 'File created successfully at: /nonexistent/w/app/api/teams/route.ts'),
+    call('g1', 'Bash', { command: 'git status --short' }),
+    result('g1', status),
+    say('a1', 'Route added.'),
+  ];
+
+  it('is said written over when the session\'s git status shows it modified', () => {
+    const r = built(...session(' M app/api/teams/route.ts\n?? notes.txt'));
+    expect(sections(r.md).get('Repository Evidence')).toMatch(/\| `app\/api\/teams\/route\.ts` \| written over \(it was there: git status at line 5 shows it modified\) \|/);
+    const f = (r.summary as { files_changed: { path: string; how: string; existed_line?: number }[] }).files_changed[0];
+    expect(f).toMatchObject({ how: 'write', existed_line: 5 });
+  });
+
+  it('stays created when git status shows it new', () => {
+    for (const status of ['?? app/api/teams/route.ts', 'A  app/api/teams/route.ts', 'AM app/api/teams/route.ts']) {
+      const r = built(...session(status));
+      expect(sections(r.md).get('Repository Evidence'), status).toMatch(/\| `app\/api\/teams\/route\.ts` \| create \|/);
     }
   });
 });

@@ -560,6 +560,7 @@ function filesChanged(a: Analysis, cwd: string | undefined, max: number, names: 
 
 /** How a file was changed; a file the session created and deleted again is as it was (there was none). */
 function howOf(f: FileChange): string {
+  if (f.existed !== undefined) return `written over (it was there: git status at line ${f.existed} shows it modified)`;
   return f.made ? 'created, then deleted: no net change' : f.how === 'delete' ? 'deleted' : f.how;
 }
 
@@ -618,14 +619,20 @@ function redoneWrites(a: Analysis, cwd: string | undefined): string {
   const listed = rs.slice(-REDONE_SHOWN).reverse();
   const { shown } = shortPaths(listed.map((r) => r.path), cwd);
   const more = rs.length > listed.length ? `, and ${rs.length - listed.length} more` : '';
-  return `${label('verified')} — ${rs.length} write(s) failed and the file was written after (the failure's line → the file's latest write), latest first: ${listed.map((r, i) => `${path(shown[i] as string)} ${r.line} → ${r.at}`).join(', ')}${more}.`;
+  return `${label('verified')} — ${rs.length} write(s) did not happen (refused or failed) and the file was written after (the refusal's or failure's line → the file's latest write), latest first: ${listed.map((r, i) => `${path(shown[i] as string)} ${r.line} → ${r.at}`).join(', ')}${more}.`;
 }
 
 function redoneCount(a: Analysis): string {
   const rs = a.filesRedone;
   if (rs.length === 0) return '';
   const latest = Math.max(...rs.map((r) => r.line));
-  return `${label('verified')} — ${rs.length} write(s) failed and the file was written after (the latest failure at line ${latest}); HANDOFF.summary.json's \`files_redone\` names them.`;
+  return `${label('verified')} — ${rs.length} write(s) did not happen (refused or failed) and the file was written after (the latest at line ${latest}); HANDOFF.summary.json's \`files_redone\` names them.`;
+}
+
+/** How a target's runs ended besides passing: failed, and without a verdict (a run that is neither). */
+function runCounts(c: Analysis['checkTargets'][number]): string {
+  const parts = [...(c.failed > 0 ? [`${c.failed} failed`] : []), ...((c.undecided ?? 0) > 0 ? [`${c.undecided} without a verdict`] : [])];
+  return parts.length === 0 ? '' : ` (${parts.join(', ')})`;
 }
 
 /** Commands that destroyed what cannot be read back: said only when there was one. */
@@ -661,7 +668,7 @@ function verification(a: Analysis): string {
     const outcome = c.outcome === 'pass' ? 'passed' : c.outcome === 'fail' ? `failed${fixed}` : 'unknown';
     const ev = `line ${c.line}${c.exit_code === null ? '' : `, exit ${c.exit_code}`}${c.summary ? `: ${oneLine(c.summary, 120)}` : ''}`;
     // A hook's run (Claude Code's Stop hook) proves the check as well, but the agent did not run it.
-    return [`${code(c.command, 160)}${c.by === 'hook' ? ' (run by a hook)' : ''}`, outcome, cell(ev, 200), `${c.runs}${c.failed > 0 ? ` (${c.failed} failed)` : ''}`];
+    return [`${code(c.command, 160)}${c.by === 'hook' ? ' (run by a hook)' : ''}`, outcome, cell(ev, 200), `${c.runs}${runCounts(c)}`];
   });
   const more = a.checkTargets.length > rows.length ? `\n\n${a.checkTargets.length - rows.length} more check target(s) in HANDOFF.summary.json.` : '';
   const tableText =
