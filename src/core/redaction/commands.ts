@@ -26,6 +26,12 @@ const ARG = `(?:'([^'\\n]{1,200})'|"([^"\\n]{1,200})"|([^\\s'"\`;&|-][^\\s'"\`;&
 const REST = '[^\\n|;&]{0,300}?[ \\t]';
 const WORD_END = '(?![A-Za-z0-9_-])';
 
+/** A quoted literal argument of a call (Python's b'…' too), captured: a password or a key. */
+const QARG = `b?(?:'([^'\\n]{4,200})'|"([^"\\n]{4,200})")`;
+/** An argument before it: no comma, bracket or line end. */
+const PARG = `[ \\t]*[^,()\\n]{1,160}?`;
+const COMMA = `[ \\t]*,[ \\t]*`;
+
 const rule = (kind: string, starts: readonly string[], source: string, flags = 'dy', check?: (value: string) => boolean): CommandRule => ({ kind, starts, re: new RegExp(source, flags), ...(check ? { check } : {}) });
 const either = (words: readonly string[]): string => `(?:${words.join('|')})`;
 
@@ -35,7 +41,7 @@ const LDAP = ['ldapsearch', 'ldapadd', 'ldapmodify', 'ldapdelete', 'ldappasswd',
 const REGISTRY = ['docker', 'podman', 'nerdctl', 'buildah', 'skopeo', 'helm'];
 const AUTHORIZATION = ['Authorization', 'authorization', 'AUTHORIZATION', 'Proxy-Authorization', 'proxy-authorization'];
 /** Commands that read a secret's value from their standard input. */
-const STDIN_SECRET = `(?:wrangler[ \\t]+secret[ \\t]+put|vercel[ \\t]+env[ \\t]+add|az[ \\t]+devops[ \\t]+login|fly(?:ctl)?[ \\t]+secrets[ \\t]+import|gh[ \\t]+secret[ \\t]+set|firebase[ \\t]+functions:secrets:set|supabase[ \\t]+secrets[ \\t]+set|kubectl[ \\t]+create[ \\t]+secret)${WORD_END}`;
+const STDIN_SECRET = `(?:gcloud[ \\t]+secrets[ \\t]+(?:create|versions[ \\t]+add)|wrangler[ \\t]+secret[ \\t]+put|vercel[ \\t]+env[ \\t]+add|az[ \\t]+devops[ \\t]+login|fly(?:ctl)?[ \\t]+secrets[ \\t]+import|gh[ \\t]+secret[ \\t]+set|firebase[ \\t]+functions:secrets:set|supabase[ \\t]+secrets[ \\t]+set|kubectl[ \\t]+create[ \\t]+secret)${WORD_END}`;
 
 const RULES: readonly CommandRule[] = [
   // mysql -pSECRET (with a space, -p asks for the password instead).
@@ -59,11 +65,11 @@ const RULES: readonly CommandRule[] = [
   // PowerShell: ConvertTo-SecureString "…" -AsPlainText (the password in the clear, to be made a secure string).
   rule('command_password', ['ConvertTo-SecureString', 'convertto-securestring'], `ConvertTo-SecureString[ \\t]+(?:-String[ \\t]+)?(?:'([^'\\n]{1,200})'|"([^"\\n]{1,200})")`, 'dyi'),
   rule('basic_auth', ['curl'], `curl${WORD_END}(?:[^\\n|;&]|\\\\\\n){0,400}?[ \\t](?:-u[ \\t]?|--user[ \\t=]|-U[ \\t]?|--proxy-user[ \\t=])(?:'[^':\\n]{0,100}:([^'\\n]{1,200})'|"[^":\\n]{0,100}:([^"\\n]{1,200})"|[^\\s:'"]{0,100}:([^\\s'"\`;&|]{1,200}))`),
-  rule('bearer', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["']?(?:Bearer|Token|Bot|ApiKey|SSWS|Digest|token|bearer)[ \\t]+([A-Za-z0-9._~+/=-]{8,4096})`, 'dyi'),
+  rule('bearer', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["']?(?:Bearer|Token|Bot|ApiKey|Api-Key|SSWS|Digest|Splunk|GenieKey|Key|token|bearer)[ \\t]+([A-Za-z0-9._~+/=-]{8,4096})`, 'dyi'),
   rule('basic_auth', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["']?Basic[ \\t]+([A-Za-z0-9+/]{8,4096}={0,2})`, 'dyi'),
   rule('bearer', ['Bearer'], `Bearer[ \\t]+([A-Za-z0-9._~+/-]{20,4096}=*)`),
   // A header that holds the key itself, with no scheme: `Authorization: sk_…`, `Authorization: <key>`.
-  rule('bearer', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["']?(?!(?:Bearer|Basic|Token|Bot|ApiKey|SSWS|Digest|Negotiate|NTLM|AWS4-HMAC-SHA256)\\b)([A-Za-z0-9._~+/=-]{20,4096})`, 'dyi', (v) => looksRandom(v, 20)),
+  rule('bearer', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["']?(?!(?:Bearer|Basic|Token|Bot|ApiKey|Api-Key|SSWS|Digest|Splunk|GenieKey|Key|Negotiate|NTLM|AWS4-HMAC-SHA256)\\b)([A-Za-z0-9._~+/=-]{20,4096})`, 'dyi', (v) => looksRandom(v, 20)),
   rule('command_password', ['az'], `az[ \\t]+login${WORD_END}${REST}-p[ \\t]+${ARG}`),
   rule('command_password', ['twine'], `twine${WORD_END}${REST}-p[ \\t]+${ARG}`),
   rule('command_password', ['ssh-keygen'], `ssh-keygen${WORD_END}${REST}-[NP][ \\t]?${ARG}`),
@@ -94,6 +100,27 @@ const RULES: readonly CommandRule[] = [
   rule('basic_auth', ['auth='], `auth=[ \\t]*\\([ \\t]*(?:'[^'\\n]{0,100}'|"[^"\\n]{0,100}")[ \\t]*,[ \\t]*(?:'([^'\\n]{1,200})'|"([^"\\n]{1,200})")[ \\t]*\\)`),
   // gh secret set NAME --body VALUE (or -b VALUE): the value of a repository's secret.
   rule('command_password', ['gh'], `gh[ \\t]+secret[ \\t]+set${WORD_END}${REST}(?:-b[ \\t]?|--body[ \\t=])${ARG}`),
+  // Vault's unseal keys, as `vault operator init` prints them and `vault operator unseal` takes them.
+  rule('vault_unseal_key', ['Unseal Key '], `Unseal Key \\d{1,2}:[ \\t]*([A-Za-z0-9+/]{40,50}={0,2})`),
+  rule('vault_unseal_key', ['vault'], `vault[ \\t]+operator[ \\t]+unseal[ \\t]+(?:-[\\w-]+(?:=\\S+)?[ \\t]+)*${ARG}`),
+  // Weights & Biases: wandb login KEY (40 hex digits).
+  rule('command_password', ['wandb'], `wandb[ \\t]+login[ \\t]+(?:--?[\\w-]+[ \\t]+)*([0-9a-f]{40})(?![0-9a-f])`),
+  // A secret store's value given on the command line: AWS SSM, Azure Key Vault.
+  rule('command_password', ['aws'], `aws[ \\t]+ssm[ \\t]+put-parameter${WORD_END}${REST}--value[ \\t=]+${ARG}`),
+  rule('command_password', ['az'], `az[ \\t]+keyvault[ \\t]+secret[ \\t]+set${WORD_END}${REST}--value[ \\t=]+${ARG}`),
+  // HTTPie and xh: -a user:password (curl's -u has its rule).
+  rule('basic_auth', ['http ', 'https ', 'xh ', 'xhs '], `(?:https?|xhs?)[ \\t]${REST}?(?:-a|--auth)[ \\t=]+['"]?[^\\s:'"]{1,100}:([^\\s'"]{1,200})`),
+  // MinIO's client: mc alias set NAME URL ACCESS_KEY SECRET_KEY.
+  rule('command_password', ['mc '], `mc[ \\t]+(?:alias[ \\t]+set|config[ \\t]+host[ \\t]+add)[ \\t]+\\S+[ \\t]+\\S+[ \\t]+\\S+[ \\t]+${ARG}`),
+  // Passwords and keys passed to a call by position (a quoted literal; a variable is not one).
+  rule('call_secret', ['.login('], `\\.login\\(${PARG}${COMMA}${QARG}[ \\t]*[,)]`),
+  rule('call_secret', ['getConnection('], `getConnection\\(${PARG}${COMMA}${PARG}${COMMA}${QARG}`),
+  rule('call_secret', ['new PDO(', 'new mysqli(', 'mysqli_connect(', 'new Sequelize('], `(?:new[ \\t]+(?:PDO|mysqli|Sequelize)|mysqli_connect)\\(${PARG}${COMMA}${PARG}${COMMA}${QARG}`),
+  rule('call_secret', ['NetworkCredential('], `NetworkCredential\\(${PARG}${COMMA}${QARG}`),
+  rule('call_secret', ['set_password('], `set_password\\(${PARG}${COMMA}${PARG}${COMMA}${QARG}`),
+  rule('call_secret', ['jwt.sign(', 'jwt.encode('], `jwt\\.(?:sign|encode)\\((?:[ \\t]*\\{[^{}\\n]{0,300}\\}[ \\t]*|${PARG})${COMMA}${QARG}`),
+  rule('call_secret', ['createHmac('], `createHmac\\([ \\t]*(?:'[^'\\n]{1,20}'|"[^"\\n]{1,20}")${COMMA}${QARG}`),
+  rule('call_secret', ['hmac.new(', 'cookieParser('], `(?:hmac\\.new|cookieParser)\\([ \\t]*${QARG}`),
 ];
 
 /**

@@ -14,7 +14,7 @@ export type Strength = 'strong' | 'weak' | null;
 
 const STRONG_WORDS = new Set([
   'password', 'passwd', 'passwort', 'pwd', 'pw', 'pass', 'passphrase', 'passcode', 'secret', 'token',
-  'apikey', 'secretkey', 'accesskey', 'privatekey', 'authtoken', 'accesstoken', 'refreshtoken', 'clientsecret',
+  'apikey', 'secretkey', 'accesskey', 'privatekey', 'authkey', 'authtoken', 'accesstoken', 'refreshtoken', 'clientsecret',
   'requirepass', 'masterauth', 'storepass', 'keypass', 'srcstorepass', 'deststorepass',
   // wpa_supplicant's pre-shared key; a private key as one word (`PRIVKEY`).
   'psk', 'privkey',

@@ -173,6 +173,12 @@ function separator(text: string, name: Name): { at: number; sep: string; spaced:
     // Markdown's emphasis closing after the colon: `**Password:** …`, `__Token:__ …`, `*Key:* …`.
     const marks = EMPHASIS_CLOSE.exec(text.slice(i, i + 3));
     if (marks !== null) i += marks[0].length;
+    // YAML's anchor or tag before the value: `password: &pw "…"`, `password: !!str 2024…`.
+    const yaml = YAML_PROPERTY.exec(text.slice(i, i + 48));
+    if (yaml !== null) i += yaml[0].length;
+    // Terraform's `output -json`: `"db_password": {"sensitive": true, "type": "string", "value": "…"}`.
+    const wrapped = WRAPPED_VALUE.exec(text.slice(i, i + 200));
+    if (wrapped !== null) return { at: i + wrapped[0].length, sep, spaced: true };
   } else if (isQuote(open) && /^\s+value\s*=/.test(text.slice(i - before, i - before + 16))) {
     // <add key="ClearTextPassword" value="…" />
     sep = '=';
@@ -191,6 +197,8 @@ function separator(text: string, name: Name): { at: number; sep: string; spaced:
 
 const VAR_DUMP = /^[ \t]*\r?\n[ \t]*string\(\d{1,7}\)[ \t]*/;
 const EMPHASIS_CLOSE = /^[*_]{1,2}(?=[ \t])/;
+const YAML_PROPERTY = /^[ \t]+(?:&[\w-]{1,40}|!!?[\w/-]{0,40})(?=[ \t])/;
+const WRAPPED_VALUE = /^[ \t]*\{[ \t\r\n]*(?:"(?:sensitive|type)"[ \t]*:[ \t]*(?:true|false|"[^"\n]{0,40}"|\[[^\]\n]{0,80}\])[ \t]*,[ \t\r\n]*){0,3}"value"[ \t]*:[ \t]*/;
 
 /**
  * The type between a name and its `=`: `: string`, `: Record<string, string> | null`, ` string`
