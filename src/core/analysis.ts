@@ -81,6 +81,8 @@ export interface FileChange {
   made?: true;
   /** "Created" over a file that was there: the line of the session's `git status` that shows it modified. */
   existed?: number;
+  /** Deleted, then shown there again by a later call (a read, an `ls`): that call's line. */
+  again?: number;
 }
 
 export interface CheckRow {
@@ -721,6 +723,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     }
     if (f.how === 'delete' && f.made === true) fc.made = true;
     if (f.how === 'write' && f.existed !== undefined) fc.existed = f.existed;
+    if (f.how === 'delete' && f.again !== undefined) fc.again = f.again;
     return fc;
   });
   markDirtyBefore(l, filesChanged);

@@ -1,7 +1,7 @@
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
 import { decideOutcome, lastLine, lastStarted } from './outcome.js';
 import type { Outcome } from './outcome.js';
-import { andChain, branchSwitch, modifiedInStatus, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, destroys, diffedPaths, diffsTheTree, exitMeansNoMatch, gitListing, branchPullRequest, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, headMovers, killedByName, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, noCommitsYet, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
+import { andChain, branchSwitch, lsListing, modifiedInStatus, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, destroys, diffedPaths, diffsTheTree, exitMeansNoMatch, gitListing, branchPullRequest, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, headMovers, killedByName, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, noCommitsYet, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
 import type { CheckTarget } from './shell.js';
 import { fmtClock, fmtOffset, localMinutes, offsetFromDate, startClaim, startsBeforeSession } from './clock.js';
 import { contentLines, DOC_LIMITS, namingRequest, readLines } from './documents.js';
@@ -132,7 +132,7 @@ export interface Ledger {
   /** Written only through setBounded (bounded.ts): it keeps the keys' order beside the record. */
   calls: Record<string, CallRecord>;
   /** `first` and `writes` when a file was written more than once: its first write's line, and how many. */
-  changed: Record<string, { line: number; how: WriteHow; tool: string; subagent?: boolean; what?: string[]; first?: number; writes?: number; event?: true; made?: true; existed?: number }>;
+  changed: Record<string, { line: number; how: WriteHow; tool: string; subagent?: boolean; what?: string[]; first?: number; writes?: number; event?: true; made?: true; existed?: number; again?: number }>;
   changedTotal: number;
   notChanged: Record<string, { line: number; reason: string }>;
   /** The latest writes that failed, whether or not the file was written later (the handoff says which were). */
@@ -863,9 +863,31 @@ const SEEN_FILES = 200;
 /** Files a successful call proves were there: the one it read, the ones it copied from. */
 function noteSeen(l: Ledger, call: CallRecord, r: ResultInput): void {
   const had = [...(call.read !== undefined ? [call.read] : []), ...(call.command !== undefined ? copySources(call.command).map((p) => filePath(p, r.cwd)) : [])];
+  noteAgain(l, call, r, had);
   if (had.length === 0) return;
   const keys = new Set(had.map(fileKey));
   l.seen = [...had, ...(l.seen ?? []).filter((p) => !keys.has(fileKey(p)))].slice(0, SEEN_FILES);
+}
+
+/**
+ * A file the session deleted that a later call shows there again (read, copied from, or named by
+ * an `ls` of its folder): something the session ran made it again, which no write of it shows (a
+ * script's output). The deletion is no longer the last word on it.
+ */
+function noteAgain(l: Ledger, call: CallRecord, r: ResultInput, had: readonly string[]): void {
+  const seen = (key: string | undefined): void => {
+    const rec = key === undefined ? undefined : l.changed[key];
+    if (rec !== undefined && rec.how === 'delete' && rec.line < r.line) rec.again = r.line;
+  };
+  for (const p of had) seen(heldKey(l.changed, p));
+  const listing = call.command === undefined || r.output === undefined ? null : lsListing(call.command, r.output);
+  if (listing === null) return;
+  for (const [key, rec] of Object.entries(l.changed)) {
+    if (rec.how !== 'delete' || rec.line >= r.line) continue;
+    const name = key.split(/[\\/]/).pop() ?? '';
+    if (!listing.names.has(name)) continue;
+    if (listing.folders.some((f) => heldKey(l.changed, filePath(`${f.replace(/[\\/]+$/, '')}/${name}`, r.cwd)) === key)) seen(key);
+  }
 }
 
 /**

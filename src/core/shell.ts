@@ -884,6 +884,35 @@ export function gitListing(command: string, out: string): { paths: string[]; sta
   return { paths, staged: known ? staged : null, ...lim };
 }
 
+/** A long listing's line: mode, links, owner, group, size, a date of three words, the name. */
+const LS_LONG = /^[-dlcbps][-rwxsStT]{9}[@+.]?\s+\d+\s+\S+\s+\S+\s+[\d,]+\s+\S+\s+\S+\s+\S+\s(.+)$/;
+
+/**
+ * What a command that only lists folders (`ls`, `ls -la a/ && ls b/`) shows: the folders it named
+ * (`.` for none) and the names its output lists (a long listing's last field, or one name a line).
+ * Null for any other command. The names are not told apart by folder: a caller asks whether a name
+ * it knows the folder of is among them.
+ */
+export function lsListing(command: string, out: string): { folders: string[]; names: Set<string> } | null {
+  if (!/\bls\b/.test(command)) return null;
+  const folders: string[] = [];
+  for (const ws of programs(command)) {
+    if (ws.length === 0) continue;
+    if (ws[0] !== 'ls') return null;
+    const args = ws.slice(1).filter((a) => !a.startsWith('-'));
+    if (args.some((a) => /[*?[]/.test(a))) return null;
+    folders.push(...(args.length === 0 ? ['.'] : args));
+  }
+  if (folders.length === 0) return null;
+  const names = new Set<string>();
+  for (const line of out.split('\n')) {
+    const long = LS_LONG.exec(line);
+    const name = long !== null ? (long[1] as string).replace(/ -> .*$/, '') : /^[^\s:][^\s]*$/.test(line) && !/^total$/.test(line) ? line : null;
+    if (name !== null && name !== '.' && name !== '..') names.add(name.replace(/[/*@=|]$/, ''));
+  }
+  return { folders: folders.slice(0, 8), names };
+}
+
 /**
  * The paths a `git status` shows modified: files git tracked before (short form ` M`, `M `, `MM`;
  * long form `modified:`). A file the session "created" that is among them existed already: the

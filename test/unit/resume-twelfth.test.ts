@@ -91,3 +91,33 @@ describe('a file "created" over one that was there', () => {
     }
   });
 });
+
+describe('a file the session deleted that a later call shows there again', () => {
+  const session = (...after: Record<string, unknown>[]): Record<string, unknown>[] => [
+    user('u1', 'Refetch the data from scratch'),
+    call('d1', 'Bash', { command: 'rm data/raw/prs.json' }),
+    result('d1', ''),
+    call('f1', 'Bash', { command: 'python src/fetch.py' }),
+    result('f1', 'fetched 8738 PRs'),
+    ...after,
+    say('a1', 'Data refetched.'),
+  ];
+  const how = (r: { md: string }): string => /\| `data\/raw\/prs\.json` \| ([^|]+) \|/.exec(sections(r.md).get('Repository Evidence') ?? '')?.[1]?.trim() ?? '';
+
+  it('is no longer said deleted once an ls of its folder lists it', () => {
+    const listing = 'total 22952\ndrwxr-xr-x@ 8 me  staff      256 Apr 26 15:25 .\n-rw-r--r--@ 1 me  staff        3 Apr 26 15:25 issues.json\n-rw-r--r--@ 1 me  staff  9504678 Apr 26 15:33 prs.json';
+    const r = built(...session(call('l1', 'Bash', { command: 'ls -la /nonexistent/w/data/raw/ 2>/dev/null && ls -la /nonexistent/w/data/' }), result('l1', listing)));
+    expect(how(r)).toBe('deleted, then there again (line 7 shows it: something the session ran made it again)');
+    expect((r.summary as { files_changed: Record<string, unknown>[] }).files_changed[0]).toMatchObject({ how: 'delete', reappeared_line: 7 });
+  });
+
+  it('nor once it is read', () => {
+    const r = built(...session(call('r1', 'Read', { file_path: '/nonexistent/w/data/raw/prs.json' }), result('r1', '     1→[{"number": 1}]')));
+    expect(how(r)).toMatch(/^deleted, then there again \(line 7/);
+  });
+
+  it('stays deleted when a listing of another folder has a file of its name', () => {
+    const r = built(...session(call('l1', 'Bash', { command: 'ls -l backup/' }), result('l1', '-rw-r--r-- 1 me staff 12 Apr 26 15:33 prs.json')));
+    expect(how(r)).toBe('deleted');
+  });
+});

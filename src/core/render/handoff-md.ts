@@ -561,6 +561,7 @@ function filesChanged(a: Analysis, cwd: string | undefined, max: number, names: 
 /** How a file was changed; a file the session created and deleted again is as it was (there was none). */
 function howOf(f: FileChange): string {
   if (f.existed !== undefined) return `written over (it was there: git status at line ${f.existed} shows it modified)`;
+  if (f.again !== undefined) return `deleted, then there again (line ${f.again} shows it: something the session ran made it again)`;
   return f.made ? 'created, then deleted: no net change' : f.how === 'delete' ? 'deleted' : f.how;
 }
 

@@ -92,7 +92,7 @@ export function buildSummary(r: RenderInput, a: Analysis, transferReady: boolean
     requests: a.requests.map((q) => (q.ide === undefined ? { line: q.line, text: q.text, kind: q.kind } : { line: q.line, text: q.text, kind: q.kind, ide: q.ide })),
     state_now: a.stateNow ? tail(a.stateNow.text, SUMMARY_STATE_CHARS) : null,
     end: { kind: a.end.kind, line: a.end.line, why: a.end.why },
-    files_changed: a.filesChanged.map((f) => ({ path: f.path, line: f.line, how: f.how, ...(f.subagent ? { by: 'subagent' } : {}), ...(f.what ? { what: f.what } : {}), ...(f.dirtyBefore === undefined ? {} : { dirty_before_line: f.dirtyBefore }), ...(f.made ? { created_first: true } : {}), ...(f.existed === undefined ? {} : { existed_line: f.existed }) })),
+    files_changed: a.filesChanged.map((f) => ({ path: f.path, line: f.line, how: f.how, ...(f.subagent ? { by: 'subagent' } : {}), ...(f.what ? { what: f.what } : {}), ...(f.dirtyBefore === undefined ? {} : { dirty_before_line: f.dirtyBefore }), ...(f.made ? { created_first: true } : {}), ...(f.existed === undefined ? {} : { existed_line: f.existed }), ...(f.again === undefined ? {} : { reappeared_line: f.again }) })),
     files_not_changed: a.filesNotChanged.map((f) => ({ path: f.path, line: f.line, reason: f.reason })),
     files_redone: a.filesRedone.map((f) => ({ path: f.path, line: f.line, redone_line: f.at })),
     unreadable_writes: a.unreadableWrites,
