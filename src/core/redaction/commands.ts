@@ -105,6 +105,19 @@ const RULES: readonly CommandRule[] = [
   rule('vault_unseal_key', ['vault'], `vault[ \\t]+operator[ \\t]+unseal[ \\t]+(?:-[\\w-]+(?:=\\S+)?[ \\t]+)*${ARG}`),
   // Weights & Biases: wandb login KEY (40 hex digits).
   rule('command_password', ['wandb'], `wandb[ \\t]+login[ \\t]+(?:--?[\\w-]+[ \\t]+)*([0-9a-f]{40})(?![0-9a-f])`),
+  // Password flags of more database and cluster CLIs: oc login, cqlsh, cypher-shell, rabbitmqadmin, influx, az's database servers.
+  rule('command_password', ['oc', 'cqlsh', 'cypher-shell', 'rabbitmqadmin', 'influx'], `(?:oc[ \\t]+login|cqlsh|cypher-shell|rabbitmqadmin|influx[ \\t]+(?:setup|auth|user|v1))${WORD_END}${REST}(?:-p|--password)[ \\t=]+${ARG}`),
+  rule('command_password', ['az'], `az[ \\t]+(?:sql|postgres|mysql|cosmosdb|vm)[ \\t]${REST}(?:-p|--admin-password)[ \\t=]+${ARG}`),
+  // Windows: net use … /user:NAME PASSWORD, schtasks … /rp PASSWORD.
+  rule('command_password', ['net', 'NET'], `net[ \\t]+use${WORD_END}${REST}/user:[^\\s]{1,120}[ \\t]+${ARG}`, 'dyi'),
+  rule('command_password', ['schtasks', 'SCHTASKS'], `schtasks${WORD_END}${REST}/rp[ \\t]+${ARG}`, 'dyi'),
+  // openssl passwd [options] PASSWORD: the password to hash, in the clear.
+  rule('command_password', ['openssl'], `openssl[ \\t]+passwd(?:[ \\t]+-(?:1|5|6|apr1|crypt|aixmd5|noverify|quiet|table|reverse)|[ \\t]+-salt[ \\t]+\\S+)*[ \\t]+${ARG}`),
+  // Oracle: jdbc:oracle:thin:user/password@…, sqlcl/sqlplus 'user/password@//host…'.
+  rule('url_password', ['jdbc:oracle:'], `jdbc:oracle:(?:thin|oci):[\\w.$-]{1,64}/([^@\\s'"\`]{1,200})@`),
+  rule('command_password', ['sqlcl'], `sqlcl${WORD_END}${REST}['"]?[\\w.$-]{1,64}/([^@\\s'"\`]{1,200})@`),
+  // curl -b / --cookie NAME=VALUE: a session's cookie (its value when it looks generated).
+  rule('cookie', ['curl'], `curl${WORD_END}${REST}(?:-b|--cookie)[ \\t=]+['"]?[A-Za-z0-9_.-]{1,64}=([^\\s;'"]{16,4096})`, 'dy', (v) => looksRandom(v, 16)),
   // A secret store's value given on the command line: AWS SSM, Azure Key Vault.
   rule('command_password', ['aws'], `aws[ \\t]+ssm[ \\t]+put-parameter${WORD_END}${REST}--value[ \\t=]+${ARG}`),
   rule('command_password', ['az'], `az[ \\t]+keyvault[ \\t]+secret[ \\t]+set${WORD_END}${REST}--value[ \\t=]+${ARG}`),
@@ -190,7 +203,24 @@ const htpasswd: Handler = (text, at, found) => {
   return at + 1;
 };
 
+/**
+ * Go's MySQL DSN and its kin have no scheme: `user:password@tcp(host:3306)/db`, `@unix(…)`. Found
+ * at its `@tcp(` and read back: the password between the user's colon and the `@`.
+ */
+const schemelessDsn: Handler = (text, at, found) => {
+  let i = at;
+  while (i > 0 && at - i < 200 && !/[\s:'"`@/=]/.test(text[i - 1] as string)) i -= 1;
+  if (i === at || text[i - 1] !== ':') return -1;
+  let u = i - 1;
+  while (u > 0 && i - 1 - u < 64 && /[\w.-]/.test(text[u - 1] as string)) u -= 1;
+  if (u === i - 1 || (u > 0 && !/[\s'"`=(/]/.test(text[u - 1] as string))) return -1;
+  if (isPlaceholder(text.slice(i, at))) return -1;
+  found.add(i, at, 'url_password', PRIORITY.command);
+  return at + 1;
+};
+
 export function registerCommands(scanner: LiteralScanner): void {
+  for (const s of ['@tcp(', '@unix(', '@udp(']) scanner.add(s, schemelessDsn);
   for (const r of RULES) for (const s of r.starts) scanner.add(s, commandHandler(r));
   for (const s of ['Cookie', 'cookie', 'COOKIE', 'Set-Cookie', 'set-cookie']) scanner.add(s, cookies);
   scanner.add('htpasswd', htpasswd);

@@ -12,7 +12,7 @@ import type { Handler, LiteralScanner } from './literals.js';
  * markers around it, it is only base64.
  */
 
-const PRIVATE_LABEL = /PRIVATE|SECRET|ENCRYPTED/;
+const PRIVATE_LABEL = /PRIVATE|SECRET|ENCRYPTED|Static key/;
 const HEADER_LINE = /^[A-Za-z][A-Za-z-]{1,30}:\s/;
 const BASE64_TOKEN = /^[A-Za-z0-9+/]+={0,2}$/;
 /** Lines of a PEM (64), OpenSSH (70) or MIME (76) body. */
@@ -88,8 +88,8 @@ function blockEnd(text: string, markerEnd: number): number | null {
   return bodyChars >= MIN_BODY_CHARS ? last : null;
 }
 
-const BEGIN_AT = /-----BEGIN ([A-Z0-9 ]{0,40})-----/y;
-const END_AT = /-----END ([A-Z0-9 ]{0,40})-----/y;
+const BEGIN_AT = /-----BEGIN ([A-Za-z0-9 ]{0,40})-----/y;
+const END_AT = /-----END ([A-Za-z0-9 ]{0,40})-----/y;
 
 const pemBlock: Handler = (text, at, found) => {
   BEGIN_AT.lastIndex = at;

@@ -204,7 +204,7 @@ const WRAPPED_VALUE = /^[ \t]*\{[ \t\r\n]*(?:"(?:sensitive|type)"[ \t]*:[ \t]*(?
  * The type between a name and its `=`: `: string`, `: Record<string, string> | null`, ` string`
  * (Go). The `=` itself is left to read (the match ends on it); `==` and `=>` are no assignment.
  */
-const TYPED = /^(?::[ \t]*|[ \t]+)[A-Za-z_][\w.]{0,40}(?:<[^<>=\n]{0,40}>)?(?:\[\])?(?:[ \t]*\|[ \t]*[A-Za-z_][\w.]{0,20})*[ \t]*=(?![=>~])/;
+const TYPED = /^(?::[ \t]*|[ \t]+)&?(?:'static[ \t]+)?[A-Za-z_][\w.]{0,40}(?:<[^<>=\n]{0,40}>)?(?:\[\])?(?:[ \t]*\|[ \t]*[A-Za-z_][\w.]{0,20})*[ \t]*=(?![=>~])/;
 
 interface Value {
   start: number;
@@ -213,6 +213,8 @@ interface Value {
   /** Where a value longer than MAX_VALUE_CHARS ends (its first MAX_VALUE_CHARS are judged, all of it removed). */
   runEnd?: number;
 }
+
+const CONVERSION = /^(?:\[\]byte|String::from|Buffer\.from|bytes)\((?=["'])/;
 
 /** How far a long value's run is followed (a session token of 1,000 characters ends well before). */
 const MAX_RUN_CHARS = 1 << 16;
@@ -235,6 +237,9 @@ function readValue(text: string, at: number, sep: string): Value | null {
     const close = end > tag && /^<(?:[A-Za-z][\w:.-]{0,40}[\s/>]|[!?])/.test(text.slice(tag, tag + 44)) ? tag : end;
     return close > j && close - j <= MAX_VALUE_CHARS && !text.slice(j, close).includes('\n') ? { start: j, end: close, quoted: true } : null;
   }
+  // A literal in a conversion: Go's []byte("…"), Rust's String::from("…"), Node's Buffer.from("…").
+  const conversion = CONVERSION.exec(text.slice(j, j + 16));
+  if (conversion !== null) j += conversion[0].length;
   // Python's b"…", r"…", u"…" string prefixes.
   if (/[bBrRuU]/.test(text[j] ?? '') && isQuote(text[j + 1])) j += 1;
   const q = text[j];
