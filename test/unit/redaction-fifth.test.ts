@@ -76,6 +76,7 @@ describe('credentials the fifth red team found kept', () => {
     ["Go's []byte literal", 'var jwtSecret = []byte("Gb6aLm9Qp7vRt4wPGb6a")', 'Gb6aLm9Qp7vRt4wPGb6a'],
     ["Rust's &str constant", 'pub const API_TOKEN: &str = "Rc1bLm9Qp7vRt4wPRc1b";', 'Rc1bLm9Qp7vRt4wPRc1b'],
     ["Rust's String::from", 'let api_key = String::from("Rs3bLm9Qp7vRt4wPRs3b");', 'Rs3bLm9Qp7vRt4wPRs3b'],
+    ["a bot's login by token", "client.login('MTAxNjE4OTY1NzE4MjYwMjI4OA.GAbCdE.Ab1yLm9Qp7vRt4wPAb1yLm9Qp7vRt4');", 'Ab1yLm9Qp7vRt4wPAb1yLm9Qp7vRt4'],
     ["Splunk's scheme", "curl -s -H 'Authorization: Splunk 8f3b2c1d-4e5f-6a7b-8c9d-0e1f2a3b4c5d' https://hec.example.com", '8f3b2c1d-4e5f-6a7b-8c9d-0e1f2a3b4c5d'],
   ];
   it.each(cases)('%s', (_what, text, secret) => {
@@ -97,6 +98,7 @@ describe('look-alikes that stay', () => {
     ['bold text after a label', '**Status:** 3 tests failed'],
     ['a quoted word and the next', 'the "password" field and the "token" field are required'],
     ['a login with variables', 'user.login(email, password)'],
+    ['a login by a word', "page.login('admin')"],
     ['a login with a placeholder', "auth.login('demo@example.com', 'password')"],
     ['a JWT signed with a variable', 'jwt.sign(payload, secret)'],
     ['an HTTPie request without auth', 'http GET https://example.com/api'],

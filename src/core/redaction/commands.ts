@@ -127,6 +127,8 @@ const RULES: readonly CommandRule[] = [
   rule('command_password', ['mc '], `mc[ \\t]+(?:alias[ \\t]+set|config[ \\t]+host[ \\t]+add)[ \\t]+\\S+[ \\t]+\\S+[ \\t]+\\S+[ \\t]+${ARG}`),
   // Passwords and keys passed to a call by position (a quoted literal; a variable is not one).
   rule('call_secret', ['.login('], `\\.login\\(${PARG}${COMMA}${QARG}[ \\t]*[,)]`),
+  // A bot's login by token alone (discord.js's client.login('…')): a generated-looking literal.
+  rule('call_secret', ['.login('], `\\.login\\([ \\t]*${QARG}[ \\t]*\\)`, 'dy', (v) => looksRandom(v, 20)),
   rule('call_secret', ['getConnection('], `getConnection\\(${PARG}${COMMA}${PARG}${COMMA}${QARG}`),
   rule('call_secret', ['new PDO(', 'new mysqli(', 'mysqli_connect(', 'new Sequelize('], `(?:new[ \\t]+(?:PDO|mysqli|Sequelize)|mysqli_connect)\\(${PARG}${COMMA}${PARG}${COMMA}${QARG}`),
   rule('call_secret', ['NetworkCredential('], `NetworkCredential\\(${PARG}${COMMA}${QARG}`),
