@@ -291,3 +291,16 @@ describe('a Codex session built between its UI mirror and the response item', ()
     expect(await leaksIn(root)).toEqual([]);
   });
 });
+
+describe('a credential written as a redaction pattern', () => {
+  it('is removed from what `handoff config --json` prints', async () => {
+    const work = tempDir('handoff-work-');
+    const env = testEnv({ HANDOFFS_ROOT: tempDir('handoff-store-') });
+    await writeFile(join(work, 'handoff.config.json'), JSON.stringify({ redaction: { patterns: ['hunter2-Zx9qLm2Wp7', { name: 'acme', pattern: 'acme_[a-z0-9]{32}' }] } }));
+    const r = await runCli(['config', '--json'], { env, cwd: work });
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).not.toContain('hunter2-Zx9qLm2Wp7');
+    // A pattern that is no literal secret is shown as written.
+    expect(JSON.parse(r.out).options.redaction.patterns[1]).toEqual({ name: 'acme', pattern: 'acme_[a-z0-9]{32}' });
+  });
+});

@@ -1,6 +1,7 @@
 import type { Command } from '../command.js';
 import { bool } from '../args.js';
 import { EXIT } from '../../errors.js';
+import { Redactor, redactJsonText } from '../../core/redact.js';
 import { loadConfig } from '../store.js';
 
 export const configCommand: Command = {
@@ -14,8 +15,11 @@ export const configCommand: Command = {
     const c = loadConfig(io, args);
     const linking = c.options.linking.enabled ? 'enabled' : 'disabled';
     if (bool(args, 'json')) {
+      // Read as every answer of the daemon is: a literal secret written as a redaction pattern
+      // (to have it removed) is removed here too.
+      const redactor = new Redactor(c.redactionPatterns);
       io.out(
-        JSON.stringify(
+        redactJsonText(redactor, JSON.stringify(
           {
             root: c.root,
             source: c.source,
@@ -29,7 +33,7 @@ export const configCommand: Command = {
           },
           null,
           2,
-        ),
+        )),
       );
       return EXIT.OK;
     }
