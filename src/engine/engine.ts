@@ -28,7 +28,7 @@ import { freeDirName, locate } from './locate.js';
 import type { Where } from './locate.js';
 import { EngineMemory } from './memory.js';
 import { bareManifest } from './new-session.js';
-import { archiveForReset, CHANGE_MARKER, clearUncommitted, emptyForRebuild } from './session.js';
+import { archiveForReset, CHANGE_MARKER, clearUncommitted, emptyForRebuild, setAsideDamaged } from './session.js';
 import { continuity, goneSource, noTurns, openSource, readTextFile } from './source.js';
 import type { Base, BuildRequest, BuildResult, Ctx, EngineDeps, SessionChange } from './types.js';
 import { DependentSession, StateBehindGone } from './types.js';
@@ -170,6 +170,8 @@ export class Engine {
     // Committed but missing from the index (a process died before writing INDEX.json): it is
     // an existing session after all.
     if (committed) return this.buildExisting(ctx, dir);
+    // A manifest that cannot be read is set aside, not appended after (session.ts).
+    const damaged = await setAsideDamaged(dir, this.deps.now());
     // Nothing is committed without a manifest: residue of a killed first build goes.
     await clearUncommitted(dir);
     crashPoint('after-cutback');
@@ -194,6 +196,7 @@ export class Engine {
     const where = { project: choice.project, projectSource: choice.source, dirName };
     const manifest = seal(bareManifest(ident, state, where, now, req.objective ?? null, this.deps.config.pressure, this.deps.index));
     const result = await commit(this.parts, ctx, { dir, manifest, isNew: true, dirty: false }, state, read.hash, tools, append, read, null);
+    if (damaged !== null) result.reset = damaged;
     if (ident.parent) await this.linkToParent(ident.parent);
     return result;
   }

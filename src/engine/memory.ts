@@ -50,7 +50,9 @@ export class EngineMemory {
     const hit = this.fresh(dir);
     if (hit) return hit.manifest;
     try {
-      return JSON.parse(await readFile(join(dir, FILES.manifest), 'utf8')) as Manifest;
+      const m = JSON.parse(await readFile(join(dir, FILES.manifest), 'utf8')) as Manifest | null;
+      // JSON that is no manifest (`[]`, a string) commits nothing either (session.ts setAsideDamaged).
+      return typeof m === 'object' && m !== null && typeof m.session === 'string' ? m : null;
     } catch {
       return null;
     }

@@ -153,6 +153,34 @@ export async function archiveForReset(dir: string, m: Manifest, reason: string, 
   return files;
 }
 
+/**
+ * A folder whose manifest.json cannot be read (not JSON, or not a manifest: a disk error, an
+ * editor's accident) commits nothing the store can trust: a build that took it for empty would
+ * append every turn again after the old ones. Its files are set aside into history/ (never
+ * deleted) as `<stamp>-damaged.<file>`, and the session is built afresh from its transcript.
+ * The reason, or null when the folder holds no manifest or a readable one.
+ */
+export async function setAsideDamaged(dir: string, now: Date): Promise<string | null> {
+  let why: string;
+  try {
+    const m = await readManifest(dir);
+    if (m === null || (typeof m === 'object' && typeof (m as { session?: unknown }).session === 'string')) return null;
+    why = 'it is not a manifest';
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== undefined) return null; // unreadable for now: the build reports it
+    why = (e as Error).message;
+  }
+  const base = `${utcStamp(now)}-damaged`;
+  for (const file of [FILES.manifest, FILES.timeline, FILES.tools]) {
+    const from = join(dir, file);
+    if (existsSync(from)) await copyAtomic(from, join(dir, FILES.history, `${base}.${file}`));
+  }
+  await emptyForRebuild(dir);
+  for (const n of await listDir(dir)) if (STATE_FILE_RE.test(n)) await removeFile(join(dir, n));
+  await removeFile(join(dir, FILES.manifest));
+  return `its manifest.json could not be read (${why}); the damaged files were kept in history/ as ${base}.*`;
+}
+
 export async function emptyForRebuild(dir: string): Promise<void> {
   for (const file of [FILES.timeline, FILES.tools]) await rm(join(dir, file), { force: true });
 }

@@ -135,6 +135,25 @@ describe('crash safety', () => {
     expect((await runCli(['build', src], { env })).out).toMatch(/up-to-date/);
   });
 
+  it.each([
+    ['not JSON', '{garbage'],
+    ['not a manifest', '[]'],
+  ])('a session folder whose manifest.json is %s is set aside into history/ and rebuilt, no turn twice', async (_what, text) => {
+    const env = testEnv({ HANDOFFS_ROOT: tempDir('handoff-store-') });
+    const src = join(tempDir('handoff-work-'), 'rollout.jsonl');
+    await writeFile(src, half + rest);
+    const dir = (JSON.parse((await runCli(['build', src, '--json'], { env })).out) as { dir: string }).dir;
+    await writeFile(join(dir, 'manifest.json'), text);
+    const next = await runCli(['build', src, '--json'], { env });
+    expect(next.code, next.err).toBe(0);
+    expect(next.err).toMatch(/its manifest\.json could not be read/);
+    expect((JSON.parse(next.out) as { dir: string }).dir).toBe(dir);
+    expect(await timelineOf(dir)).toEqual(expected);
+    const { readdirSync } = await import('node:fs');
+    expect(readdirSync(join(dir, 'history')).filter((n) => /-damaged\.(manifest\.json|timeline\.jsonl|TOOLS\.md)$/.test(n))).toHaveLength(3);
+    expect((await runCli(['verify', '--all'], { env })).code).toBe(0);
+  });
+
   it('a source reset killed after copying the old timeline finishes the reset without copying twice', async () => {
     const env = testEnv({ HANDOFFS_ROOT: tempDir('handoff-store-') });
     const src = join(tempDir('handoff-work-'), 'rollout.jsonl');
