@@ -109,6 +109,7 @@ export class Daemon {
   private lock!: StoreLock;
   private guard: StoreGuard | null = null;
   private writer: WriterLock | null = null;
+  private readonly startAbort = new AbortController();
   /** The store's own folder (its real path): never read as transcripts, even inside a watch folder. */
   private exclude: Excluded = NONE_EXCLUDED;
   private guardTimer: NodeJS.Timeout | null = null;
@@ -172,6 +173,8 @@ export class Daemon {
       daemon: true,
       waitMs: Number.POSITIVE_INFINITY,
       onWait: (h) => this.log.info({ holder_pid: h.pid }, `waiting for ${h.what} (pid ${h.pid}) to finish writing the store`),
+      // A stop signal while it waits ends the wait: nothing was written yet.
+      signal: this.startAbort.signal,
     }).catch((e: unknown) => {
       this.lock.release();
       this.guard?.close();
@@ -341,6 +344,15 @@ export class Daemon {
   }
 
   /** The error the daemon stopped with, when it left the store to another daemon. */
+  /**
+   * A stop asked for while the daemon starts: a wait for the store's writer lock ends at once
+   * (start rejects with an AbortError, and nothing was written); a start past that wait finishes,
+   * then stops.
+   */
+  abortStart(): void {
+    this.startAbort.abort();
+  }
+
   get exitError(): StoreLockedError | null {
     return this.yielded;
   }

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { BuildResult } from '../engine/index.js';
+import type { BuildResult, SessionChange } from '../engine/index.js';
+import { NotFoundError } from '../errors.js';
 import type { Handlers } from '../control/server.js';
 import type { EventName } from '../control/protocol.js';
 import { EVENT_NAMES, optionalBool, optionalNumber, optionalString, ParamError, PROTOCOL_VERSION, requireString } from '../control/protocol.js';
@@ -55,6 +56,20 @@ function sourceOf(e: IndexEntry): string {
 
 export function makeHandlers(d: Daemon): Handlers {
   const entry = (params: unknown) => d.engine.index.resolve(requireString(params, 'id'), d.config.root);
+  /**
+   * A write to one session, queued: the prefix names the session now (an ambiguous or unknown one
+   * is answered at once), and its folder is looked up when the write runs, so a write queued
+   * behind a retitle or rename of the same session follows it, and never acts on a folder another
+   * session was given in between.
+   */
+  const update = (params: unknown, change: SessionChange): Promise<BuildResult> => {
+    const id = entry(params).id;
+    return written(d, () => {
+      const now = d.engine.index.get(id);
+      if (now === undefined) throw new NotFoundError(`session ${id} is no longer in the store`, { hint: 'run `handoff list` to see the sessions of this store' });
+      return d.engine.update(now.dir, change);
+    });
+  };
   return {
     hello: async () => ({ name: 'handoffd', version: packageVersion(), protocol: PROTOCOL_VERSION, pid: process.pid, root: d.config.root }),
     status: () => d.status(),
@@ -104,20 +119,15 @@ export function makeHandlers(d: Daemon): Handlers {
       return wireResult(r);
     },
     'session.update': async (params) => {
-      const e = entry(params);
       const title = optionalString(params, 'title');
       const project = optionalString(params, 'project');
       if (title === undefined && project === undefined) throw new ParamError('invalid params: give "title" or "project"');
-      return noted(d, await written(d, () => d.engine.update(e.dir, { title, project })));
+      return noted(d, await update(params, { title, project }));
     },
-    finalize: async (params) => {
-      const e = entry(params);
-      return noted(d, await written(d, () => d.engine.update(e.dir, { history: { kind: 'finalize', reason: 'requested' } })));
-    },
+    finalize: async (params) => noted(d, await update(params, { history: { kind: 'finalize', reason: 'requested' } })),
     checkpoint: async (params) => {
-      const e = entry(params);
       const note = optionalString(params, 'note');
-      return noted(d, await written(d, () => d.engine.update(e.dir, { history: { kind: 'checkpoint', reason: 'requested', note } })));
+      return noted(d, await update(params, { history: { kind: 'checkpoint', reason: 'requested', note } }));
     },
     flush: async (params) => {
       const started = Date.now();

@@ -7,7 +7,7 @@ import type { Redactor } from '../core/redact.js';
 import type { Turn } from '../core/types.js';
 import { toolsHeader } from '../core/render/tools-md.js';
 import { initialState, objectiveSet } from '../core/state.js';
-import { NotFoundError, SourceError } from '../errors.js';
+import { NotFoundError, SourceError, UsageError } from '../errors.js';
 import { removeEmptyDir, removeFile } from '../store/files.js';
 import { indexEntry } from '../store/index-file.js';
 import type { IndexStore } from '../store/index-store.js';
@@ -208,8 +208,19 @@ export class Engine {
     // Checked before a change moves anything: a gone transcript cannot bring the state up to date.
     if (ctx.gone && loadedIn.behind !== null) throw new StateBehindGone(ctx.path);
     // A retitle or rename killed between its move and its commit is finished first (lifecycle.ts).
-    const change = loadedIn.pendingChange !== null ? withPending(loadedIn.pendingChange, requested) : requested;
-    const { dir, manifest: m } = change ? await applyChange(this.parts, loadedIn, change) : { dir: dirIn, manifest: loadedIn.manifest };
+    let change = loadedIn.pendingChange !== null ? withPending(loadedIn.pendingChange, requested) : requested;
+    let moved: { dir: string; manifest: Manifest };
+    try {
+      moved = change ? await applyChange(this.parts, loadedIn, change) : { dir: dirIn, manifest: loadedIn.manifest };
+    } catch (e) {
+      // The interrupted change can no longer be made (its folder name was given to another
+      // session since): it is dropped, so that the session's own turns still reach the store.
+      if (!(e instanceof UsageError) || loadedIn.pendingChange === null) throw e;
+      await removeFile(join(dirIn, CHANGE_MARKER));
+      change = requested;
+      moved = change ? await applyChange(this.parts, { ...loadedIn, pendingChange: null }, change) : { dir: dirIn, manifest: loadedIn.manifest };
+    }
+    const { dir, manifest: m } = moved;
     const loaded = { ...loadedIn, dir, manifest: m };
     const src = m.sources[0];
     let reset: string | null = loaded.damaged ? `the store no longer matches its manifest (${loaded.damaged})` : loaded.resetPending ? 'an interrupted reset' : null;

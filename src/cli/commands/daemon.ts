@@ -42,12 +42,24 @@ export const daemonCommand: Command = {
     const daemon = new Daemon({ config, log, reload, logLevelFlag: level });
     // Signals are taken before start: one that arrives while it starts still stops it cleanly.
     const started = daemon.start();
-    const stop = (signal: string) => () => void started.then(() => daemon.stop(signal), () => undefined);
+    const stop = (signal: string) => () => {
+      daemon.abortStart();
+      void started.then(() => daemon.stop(signal), () => undefined);
+    };
     process.once('SIGTERM', stop('SIGTERM'));
     process.once('SIGINT', stop('SIGINT'));
     process.on('SIGHUP', () => void started.then(() => daemon.reload(), () => undefined));
     process.on('unhandledRejection', (e) => log.error({ err: String(e) }, 'unhandled rejection (carrying on)'));
-    await started;
+    try {
+      await started;
+    } catch (e) {
+      // Stopped while it waited for a one-shot command to finish writing: nothing was started.
+      if ((e as Error).name === 'AbortError') {
+        log.info({}, 'stopped before it started (it was waiting for the store\'s writer lock)');
+        return EXIT.OK;
+      }
+      throw e;
+    }
     await daemon.stopped();
     // Another daemon took the store while this one ran: the error says which (exit 7).
     if (daemon.exitError) throw daemon.exitError;
