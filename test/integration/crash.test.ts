@@ -86,6 +86,18 @@ describe('crash safety', () => {
     expect((await runCli(['verify', '--all'], { env })).code).toBe(0);
   });
 
+  it.each(['mid-append', 'after-append'])('a refresh killed %s leaves a store verify passes, noting the bytes past the commit', async (point) => {
+    const env = testEnv({ HANDOFFS_ROOT: tempDir('handoff-store-') });
+    const src = join(tempDir('handoff-work-'), 'rollout.jsonl');
+    await writeFile(src, half);
+    expect((await runCli(['build', src], { env })).code).toBe(0);
+    await appendFile(src, rest);
+    expect((await spawnCli(['build', src], { env: { ...env, HANDOFF_CRASH_AT: point } })).signal).toBe('SIGKILL');
+    const v = await runCli(['verify', 'rollout'], { env });
+    expect(v.code, v.out + v.err).toBe(0);
+    expect(v.out + v.err).toMatch(/bytes past the commit: a build was interrupted before its manifest; the next build removes them/);
+  });
+
   it('a first build killed after its manifest, before INDEX.json, is listed by the next build though nothing is new', async () => {
     const env = testEnv({ HANDOFFS_ROOT: tempDir('handoff-store-') });
     const src = join(tempDir('handoff-work-'), 'rollout.jsonl');
