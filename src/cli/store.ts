@@ -97,5 +97,5 @@ export async function findSession(io: Io, args: Parsed, prefix: string): Promise
     }
   }
   const engine = await openEngine(config);
-  return { config, entry: resolveIn(engine.index.all(), prefix, config.root) };
+  return { config, entry: await engine.current(resolveIn(engine.index.all(), prefix, config.root)) };
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Hash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { sha256Hex } from '../core/canonical.js';
 import type { Redactor } from '../core/redact.js';
 import type { Turn } from '../core/types.js';
@@ -10,6 +10,7 @@ import { initialState, objectiveSet } from '../core/state.js';
 import { NotFoundError, SourceError, UsageError } from '../errors.js';
 import { removeEmptyDir, removeFile } from '../store/files.js';
 import { indexEntry } from '../store/index-file.js';
+import type { IndexEntry } from '../store/index-file.js';
 import type { IndexStore } from '../store/index-store.js';
 import type { Layout } from '../store/layout.js';
 import { FILES } from '../store/layout.js';
@@ -24,7 +25,7 @@ import { catchUp, readNew, replay, replayGone, replayTurns } from './fold.js';
 import type { Identity, Peek } from './identity.js';
 import { identify, inferProject, peek } from './identity.js';
 import { applyChange, commitGone } from './lifecycle.js';
-import { freeDirName, locate } from './locate.js';
+import { freeDirName, locate, relocate } from './locate.js';
 import type { Where } from './locate.js';
 import { EngineMemory } from './memory.js';
 import { bareManifest } from './new-session.js';
@@ -107,10 +108,30 @@ export class Engine {
    * retitle, rename, finalize, checkpoint: change a session and re-render it. New bytes of its
    * transcript are read as in any build; a transcript that is gone re-renders what is committed.
    */
-  async update(dir: string, changeIn: SessionChange): Promise<BuildResult> {
+  /**
+   * An index entry whose folder holds its session, as the entry given or, when that folder was
+   * left by a retitle or rename killed before INDEX.json caught up, where the session went.
+   */
+  async current(entry: IndexEntry): Promise<IndexEntry> {
+    if ((await this.memory.manifestOf(entry.dir))?.session === entry.id) return entry;
+    const moved = await relocate(this.parts, entry.id, basename(entry.dir));
+    return moved === undefined ? entry : (this.deps.index.get(entry.id) ?? entry);
+  }
+
+  async update(dirIn: string, changeIn: SessionChange): Promise<BuildResult> {
     const started = performance.now();
     const change = this.cleaner.change(changeIn);
-    const m = await this.memory.manifestOf(dir);
+    let dir = dirIn;
+    let m = await this.memory.manifestOf(dir);
+    // The index named a folder a killed retitle or rename moved away from: found where it went.
+    const stale = m === null ? this.deps.index.all().find((e) => e.dir === dir) : undefined;
+    if (stale !== undefined) {
+      const moved = await relocate(this.parts, stale.id, basename(dir));
+      if (moved !== undefined) {
+        dir = moved;
+        m = await this.memory.manifestOf(dir);
+      }
+    }
     if (!m) throw new NotFoundError(`${dir}: no manifest.json`, { hint: 'run `handoff list` to see the sessions of this store' });
     const path = m.sources[0]?.path;
     const req: BuildRequest = { source: path ?? join(dir, '(no source)'), force: true, history: change.history };

@@ -67,6 +67,17 @@ async function findInProjects(w: Where, dirName: string, id: string): Promise<{ 
 }
 
 /**
+ * Where session `id` is when the index names a folder that no longer holds it (moved by a
+ * command killed before INDEX.json caught up): the index entry follows it. Undefined when no
+ * folder of the store holds it.
+ */
+export async function relocate(w: Where, id: string, dirName: string): Promise<string | undefined> {
+  const found = (await findInProjects(w, dirName, id)) ?? (await findAnywhere(w, id));
+  if (found) w.index.upsert(indexEntry(found.manifest, found.dir, found.manifest.objective));
+  return found?.dir;
+}
+
+/**
  * The folder of any project whose manifest is session `id`'s: every manifest of the store is
  * read, so this is asked only when the index names a folder that is gone.
  */

@@ -210,3 +210,23 @@ describe('changes to a session queued or interrupted', () => {
     await d.exited;
   });
 });
+
+describe('a session a killed one-shot retitle moved', () => {
+  it('is found by id where it went: show, verify and the retitle given again work before any build', async () => {
+    const root = tempDir('handoff-store-');
+    const env = testEnv({ HANDOFFS_ROOT: root });
+    const src = await copyFixture('codex-rollout.jsonl', tempDir('handoff-work-'), 'rollout.jsonl');
+    expect((await runCli(['build', src, '--project', 'p'], { env })).code).toBe(0);
+    expect((await spawnCli(['retitle', 'rollout', 'Ledger totals'], { env: { ...env, HANDOFF_CRASH_AT: 'after-move' } })).signal).toBe('SIGKILL');
+    // INDEX.json still names projects/p/rollout, which is gone.
+    expect(existsSync(join(root, 'projects', 'p', 'rollout'))).toBe(false);
+    const show = await runCli(['show', 'rollout'], { env });
+    expect(show.code, show.err).toBe(0);
+    expect((await runCli(['verify', '--all'], { env })).code).toBe(0);
+    const again = await runCli(['retitle', 'rollout', 'Ledger totals', '--json'], { env });
+    expect(again.code, again.err).toBe(0);
+    expect(existsSync(join(root, 'projects', 'p', 'ledger-totals', 'manifest.json'))).toBe(true);
+    expect(existsSync(join(root, 'projects', 'p', 'ledger-totals', '.change-pending'))).toBe(false);
+    expect((await runCli(['verify', '--all'], { env })).code).toBe(0);
+  });
+});

@@ -116,7 +116,7 @@ export const resumeCommand: Command = {
       throw new UsageError(`handoff resume: give an id prefix or --latest${useLatest ? ', not both' : ''}`, { hint: `usage: ${resumeCommand.usage}` });
     }
     const { config, engine } = await openStore(io, args);
-    const entry = useLatest ? await latest(io, config, engine) : resolvePrefix(engine.index, prefix as string, config.root);
+    const entry = await engine.current(useLatest ? await latest(io, config, engine) : resolvePrefix(engine.index, prefix as string, config.root));
     const manifest = await readManifest(entry.dir);
     if (!manifest) throw new NotFoundError(`${entry.dir} has no manifest.json`, { hint: '`handoff verify --all` reports damaged sessions' });
     const path = join(entry.dir, FILES.handoff);

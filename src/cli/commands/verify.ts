@@ -48,8 +48,10 @@ export const verifyCommand: Command = {
       if (reports.length === 0) resolveIn([], '', config.root); // throws the "no handoffs" error
     } else {
       const { engine } = await openStore(io, args);
-      const targets = all ? engine.index.all().sort((a, b) => a.id.localeCompare(b.id)) : [resolvePrefix(engine.index, prefix as string, config.root)];
-      if (targets.length === 0) resolvePrefix(engine.index, '', config.root); // throws the "no handoffs" error
+      const listed = all ? engine.index.all().sort((a, b) => a.id.localeCompare(b.id)) : [resolvePrefix(engine.index, prefix as string, config.root)];
+      if (listed.length === 0) resolvePrefix(engine.index, '', config.root); // throws the "no handoffs" error
+      // A session a killed retitle or rename moved is verified where it is, not failed where it was.
+      const targets = await Promise.all(listed.map((e) => engine.current(e)));
       reports = [];
       for (const t of targets) reports.push(await verifySession(t.dir, { source, turns: (m, on) => engine.turnsOf(m, on) }));
     }
