@@ -330,6 +330,8 @@ export class Daemon {
       return;
     }
     if (lock.state === 'rewritten') this.log.warn({ lock: this.lock.path }, `${lock.why}; wrote it again (this daemon, pid ${process.pid}, still runs on the store)`);
+    const writer = this.writer?.recheck();
+    if (writer === 'rewritten') this.log.warn({ lock: this.writer?.path }, `the writer lock was deleted; wrote it again (this daemon, pid ${process.pid}, still writes the store)`);
     const sock = this.server.socketState();
     if (sock === 'missing') {
       try {
@@ -343,7 +345,6 @@ export class Daemon {
     }
   }
 
-  /** The error the daemon stopped with, when it left the store to another daemon. */
   /**
    * A stop asked for while the daemon starts: a wait for the store's writer lock ends at once
    * (start rejects with an AbortError, and nothing was written); a start past that wait finishes,
@@ -353,6 +354,7 @@ export class Daemon {
     this.startAbort.abort();
   }
 
+  /** The error the daemon stopped with, when it left the store to another daemon. */
   get exitError(): StoreLockedError | null {
     return this.yielded;
   }

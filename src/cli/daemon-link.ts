@@ -1,6 +1,7 @@
 import type { ResolvedConfig } from '../config.js';
 import { ControlClient } from '../control/client.js';
 import { holderState, readLock } from '../daemon/lock.js';
+import { guardHolder } from '../daemon/store-guard.js';
 import { DaemonNotRunningError, StoreLockedError } from '../errors.js';
 import { Layout } from '../store/layout.js';
 
@@ -57,7 +58,15 @@ export async function withDaemon<T>(config: ResolvedConfig, viaDaemon: (c: Contr
 export async function daemonByLock(config: ResolvedConfig): Promise<ControlClient | null> {
   const lockPath = new Layout(config.root).lockFile;
   const holder = readLock(lockPath);
-  if (holder === null || !(await holderState(holder)).alive) return null;
+  if (holder === null || !(await holderState(holder)).alive) {
+    // Lock and socket deleted by a cleanup while the daemon runs: its store guard still says so.
+    const guard = await guardHolder(config.root);
+    if (guard === null) return null;
+    throw new StoreLockedError(`a daemon (pid ${guard.pid}) runs on the store ${config.root}, but its lock file and socket are gone (it writes them again within seconds)`, {
+      hint: 'run the command again in a few seconds: it goes through the daemon',
+      details: { pid: guard.pid },
+    });
+  }
   if (typeof holder.socket === 'string' && holder.socket !== config.socketPath) {
     try {
       return await ControlClient.connect(holder.socket, 1000);

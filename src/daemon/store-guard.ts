@@ -82,6 +82,18 @@ export class StoreGuard {
   }
 }
 
+/**
+ * The live daemon of this user that holds the store's guard, or null (no guard on this platform,
+ * nobody holds it, or the holder is not a handoffd of this user). A command that finds no socket
+ * and no lock asks it: a cleanup that deleted both leaves the daemon running for a few seconds
+ * before it writes them again, and the command must not write the store beside it.
+ */
+export async function guardHolder(root: string): Promise<GuardHolder | null> {
+  if (process.platform !== 'linux') return null;
+  const holder = await ask(guardName(root));
+  return holder !== null && liveDaemonOfMine(holder) === null ? holder : null;
+}
+
 /** null when the holder is a live process of this user that started when it says; else why not. */
 function liveDaemonOfMine(h: GuardHolder): string | null {
   if (!Number.isInteger(h.pid) || h.pid <= 0 || h.pid === process.pid) return `pid ${String(h.pid)} is not another process`;

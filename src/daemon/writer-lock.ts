@@ -149,6 +149,26 @@ export class WriterLock {
     }
   }
 
+  /**
+   * Checked now and then by a daemon, which holds the lock for its life: one deleted under it (a
+   * cleanup of the runtime folder) is written again, so that a command started next waits or goes
+   * through the daemon. `other`: another writer made it meanwhile (the daemon logs it).
+   */
+  recheck(): 'held' | 'rewritten' | 'other' {
+    if (!this.held) return 'held';
+    try {
+      return readFileSync(this.path, 'utf8') === this.text ? 'held' : 'other';
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return 'held';
+    }
+    try {
+      mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+      return create(this.path, this.text) ? 'rewritten' : 'other';
+    } catch {
+      return 'held'; // cannot be written now: tried again at the next check
+    }
+  }
+
   /** Removes the lock if it is still this one's. Idempotent. */
   release(): void {
     if (!this.held) return;

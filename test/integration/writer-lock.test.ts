@@ -230,3 +230,29 @@ describe('a session a killed one-shot retitle moved', () => {
     expect((await runCli(['verify', '--all'], { env })).code).toBe(0);
   });
 });
+
+describe('a runtime folder deleted under a running daemon', () => {
+  it.skipIf(process.platform !== 'linux')('keeps a one-shot command from writing beside the daemon, which writes its locks again', async () => {
+    const root = tempDir('handoff-store-');
+    const env = testEnv({ HANDOFFS_ROOT: root });
+    const watch = tempDir('handoff-watch-');
+    await writeFile(join(watch, 'a.jsonl'), `${JSON.stringify({ role: 'user', content: 'a session of the daemon' })}\n`);
+    const d = spawnDaemon(env, ['--watch', watch]);
+    children.push(d.child);
+    await waitFor(async () => (await runCli(['list', '--json'], { env })).out.includes('"a"'), 'the session to be built', 20_000);
+    const { rm } = await import('node:fs/promises');
+    await rm(join(root, '.handoffd'), { recursive: true, force: true });
+    const other = join(tempDir('handoff-work-'), 'other.jsonl');
+    await writeFile(other, `${JSON.stringify({ role: 'user', content: 'a session built by hand' })}\n`);
+    const r = await spawnCli(['build', other], { env });
+    expect(r.code, r.err).toBe(7);
+    expect(r.err).toContain(`a daemon (pid ${d.child.pid}) runs on the store`);
+    expect(existsSync(join(root, 'projects')) && (await runCli(['list', '--json'], { env })).out.includes('"other"')).toBe(false);
+    await waitFor(() => existsSync(join(root, '.handoffd', 'writer.lock')) && existsSync(join(root, '.handoffd', 'handoffd.lock')), 'the daemon to write its locks again', 15_000);
+    expect(d.log()).toMatch(/the writer lock was deleted; wrote it again/);
+    const again = await spawnCli(['build', other], { env });
+    expect(again.code, again.err).toBe(0);
+    d.child.kill('SIGTERM');
+    await d.exited;
+  });
+});
