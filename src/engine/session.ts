@@ -10,6 +10,7 @@ import { FILES, STATE_FILE_RE } from '../store/layout.js';
 import type { Manifest, StateAt } from '../store/manifest.js';
 import { readManifest, stateBehind } from '../store/manifest.js';
 import { decodeState } from '../store/state-file.js';
+import { VerifyError } from '../errors.js';
 import { crashPoint } from './faults.js';
 import type { SessionChange } from './types.js';
 
@@ -163,12 +164,11 @@ export async function archiveForReset(dir: string, m: Manifest, reason: string, 
 export async function setAsideDamaged(dir: string, now: Date): Promise<string | null> {
   let why: string;
   try {
-    const m = await readManifest(dir);
-    if (m === null || (typeof m === 'object' && typeof (m as { session?: unknown }).session === 'string')) return null;
-    why = 'it is not a manifest';
+    await readManifest(dir);
+    return null; // none, or a readable one
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== undefined) return null; // unreadable for now: the build reports it
-    why = (e as Error).message;
+    if (!(e instanceof VerifyError)) return null; // unreadable for now: the build reports it
+    why = /\(([^]*)\)$/.exec(e.message)?.[1] ?? e.message;
   }
   const base = `${utcStamp(now)}-damaged`;
   for (const file of [FILES.manifest, FILES.timeline, FILES.tools]) {

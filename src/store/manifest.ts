@@ -4,6 +4,8 @@ import { canonicalJson, sha256Hex } from '../core/canonical.js';
 import type { GitEvidence } from '../core/evidence.js';
 import type { Pressure } from '../core/pressure.js';
 import type { Harness, TurnClass } from '../core/types.js';
+import { VerifyError } from '../errors.js';
+import { writeError } from './files.js';
 import { FILES } from './layout.js';
 
 /** manifest.json (SPEC §5): the commit point of every build, sealed by its own canonical hash. */
@@ -125,14 +127,33 @@ export function serializeManifest(m: Manifest): string {
   return `${JSON.stringify(m, null, 2)}\n`;
 }
 
-/** Reads a session's manifest; null when the directory has none. Throws on unreadable JSON. */
+/**
+ * Reads a session's manifest; null when the directory has none. A manifest that is not JSON, or
+ * not a manifest, is a VerifyError naming it and the fix; one that cannot be read, a
+ * StoreWriteError with the fix for its errno.
+ */
 export async function readManifest(dir: string): Promise<Manifest | null> {
+  const path = join(dir, FILES.manifest);
   let raw: string;
   try {
-    raw = await readFile(join(dir, FILES.manifest), 'utf8');
+    raw = await readFile(path, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
+    throw writeError('read', path, e);
   }
-  return JSON.parse(raw) as Manifest;
+  let m: unknown;
+  try {
+    m = JSON.parse(raw);
+  } catch (e) {
+    throw damagedManifest(path, (e as Error).message);
+  }
+  if (typeof m !== 'object' || m === null || typeof (m as { session?: unknown }).session !== 'string') throw damagedManifest(path, 'it is not a manifest');
+  return m as Manifest;
+}
+
+function damagedManifest(path: string, why: string): VerifyError {
+  return new VerifyError(`${path} is damaged (${why})`, {
+    hint: 'run `handoff build <its transcript>`: the damaged files are set aside into history/ and the session is built afresh; or restore the folder from a backup',
+    details: { path },
+  });
 }

@@ -156,6 +156,13 @@ describe('crash safety', () => {
     await writeFile(src, half + rest);
     const dir = (JSON.parse((await runCli(['build', src, '--json'], { env })).out) as { dir: string }).dir;
     await writeFile(join(dir, 'manifest.json'), text);
+    // Commands that read it say what is damaged and the fix, not "internal error".
+    for (const cmd of [['resume', 'rollout'], ['export', 'rollout']]) {
+      const r = await runCli(cmd, { env });
+      expect(r.code, cmd[0]).toBe(1);
+      expect(r.err, cmd[0]).toContain(`${join(dir, 'manifest.json')} is damaged`);
+      expect(r.err, cmd[0]).not.toMatch(/internal error/);
+    }
     const next = await runCli(['build', src, '--json'], { env });
     expect(next.code, next.err).toBe(0);
     expect(next.err).toMatch(/its manifest\.json could not be read/);
