@@ -212,15 +212,20 @@ export async function verifySession(dir: string, opts: VerifyOptions): Promise<V
 
   if (opts.source) {
     for (const s of m.sources) {
-      let exists = true;
+      let st: Awaited<ReturnType<typeof stat>> | null = null;
       try {
-        await stat(s.path);
+        st = await stat(s.path);
       } catch {
-        exists = false;
+        st = null;
       }
-      if (!exists) {
+      if (st === null) {
         report.sourceGone = true;
         report.notes.push(`SOURCE-GONE ${s.path} (the transcript was deleted; the handoff stays)`);
+        continue;
+      }
+      // A FIFO or a device at the transcript's path would block the open for good (no writer).
+      if (!st.isFile()) {
+        report.notes.push(`SOURCE-NOT-A-FILE ${s.path} (something other than a regular file is at the transcript's path now: not read)`);
         continue;
       }
       const h = (await hashPrefix(s.path, s.offset)).digest('hex');

@@ -1,7 +1,7 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { copyFixture, readJson, runCli, tempDir, testEnv } from '../helpers.js';
+import { copyFixture, readJson, runCli, spawnCli, tempDir, testEnv } from '../helpers.js';
 
 let env: NodeJS.ProcessEnv;
 let dir: string;
@@ -123,5 +123,14 @@ describe('verify detects tampering', () => {
     const gone = await runCli(['verify', '--all', '--source'], { env });
     expect(gone.code).toBe(0);
     expect(gone.out).toMatch(/note: SOURCE-GONE /);
+    // A FIFO there now (no writer would ever open it) is noted, not opened: verify ends.
+    if (process.platform !== 'win32') {
+      const { execFileSync } = await import('node:child_process');
+      execFileSync('mkfifo', [src]);
+      const fifo = await spawnCli(['verify', '--all', '--source'], { env });
+      expect(fifo.code, fifo.err).toBe(0);
+      expect(fifo.out).toMatch(/note: SOURCE-NOT-A-FILE /);
+      await rm(src);
+    }
   });
 });
