@@ -55,6 +55,8 @@ const MAX_PENDING_OUTPUT_BYTES = 8 << 20;
  */
 const OUTPUT_HIGH_WATER_BYTES = 1 << 20;
 const MAX_IN_FLIGHT = 8;
+/** A connection with half a request line and no byte for this long may make room (Conn.stalled). */
+const STALLED_MS = 1000;
 const LISTEN_BACKLOG = 4096;
 /** A large answer goes out in pieces of about this many characters, the event loop free between. */
 const PIECE_CHARS = 64 << 10;
@@ -105,6 +107,15 @@ class Conn implements Connection {
   /** Nothing asked and nothing owed: may be closed for idleness or to make room. */
   get idle(): boolean {
     return this.inFlight === 0 && this.lines.length === 0 && this.buf.length === 0 && this.events.size === 0;
+  }
+
+  /**
+   * Half a request line and nothing more for a while (a client that stalled, a `socat` left
+   * without its newline): asked nothing the daemon can answer, so it may make room as an idle one
+   * does, after the idle ones and the quiet subscribers.
+   */
+  get stalled(): boolean {
+    return this.inFlight === 0 && this.lines.length === 0 && this.buf.length > 0 && this.events.size === 0 && Date.now() - this.lastActive >= STALLED_MS;
   }
 
   /** Requests received and not yet answered. */
@@ -421,16 +432,17 @@ export class ControlServer {
 
   /**
    * A new connection. At the cap, the connection idle the longest is closed to make room (then
-   * the subscriber quiet the longest): clients that open connections and never use them can
-   * never lock out one that has something to ask. Only when every held connection is waiting
-   * for an answer is the new one refused.
+   * the subscriber quiet the longest, then the one that stalled half-way through a request line
+   * the longest ago): clients that open connections and never use them can never lock out one
+   * that has something to ask. Only when every held connection is waiting for an answer is the
+   * new one refused.
    */
   private admit(socket: Socket): void {
     if (this.conns.size >= this.opts.maxConnections) {
       const victim = this.evictable();
       if (victim) {
         this.closedIdle += 1;
-        this.bye(victim, RPC_ERRORS.IDLE, `closed to make room: the daemon holds at most ${this.opts.maxConnections} connections and this one was idle the longest`);
+        this.bye(victim, RPC_ERRORS.IDLE, `closed to make room: the daemon holds at most ${this.opts.maxConnections} connections and this one was ${victim.idle || victim.subscribed ? 'idle the longest' : 'stalled half-way through a request line'}`);
       } else {
         this.refused += 1;
         socket.on('error', () => undefined);
@@ -445,12 +457,14 @@ export class ControlServer {
   private evictable(): Conn | null {
     let idle: Conn | null = null;
     let sub: Conn | null = null;
+    let stalled: Conn | null = null;
     for (const c of this.conns) {
       if (c.idle) {
         if (!idle || c.lastActive < idle.lastActive) idle = c;
       } else if (c.subscribed && !c.busy && (!sub || c.lastActive < sub.lastActive)) sub = c;
+      else if (c.stalled && (!stalled || c.lastActive < stalled.lastActive)) stalled = c;
     }
-    return idle ?? sub;
+    return idle ?? sub ?? stalled;
   }
 
   private bye(c: Conn, code: number, message: string): void {

@@ -145,6 +145,23 @@ describe('the daemon in a hostile workspace', () => {
     expect(idle.find((c) => c.text().length > 0)?.text()).toMatch(/closed to make room: the daemon holds at most 4 connections/);
   });
 
+  it('lets a client in when every held connection stalled half-way through a request line', async () => {
+    const { env, root, watch } = await setup({ daemon: { max_connections: 4 } });
+    const d = await start(env, root, ['--watch', watch]);
+    const stalled: Awaited<ReturnType<typeof idleConnection>>[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      const c = await idleConnection(d.socket);
+      c.s.write('{"jsonrpc":"2.0","id":1,"method":"sta');
+      stalled.push(c);
+    }
+    // A connection counts as stalled once a second has passed without a byte from it.
+    const since = Date.now();
+    await waitFor(() => Date.now() - since > 1200, 'the held connections to stall');
+    expect((await d.call('status')).connections.max).toBe(4);
+    await waitFor(() => stalled.some((c) => c.text().includes('stalled half-way through a request line')), 'a stalled connection to be closed, saying why');
+    expect(stalled.filter((c) => c.text().includes('idle the longest'))).toHaveLength(0);
+  });
+
   it('keeps building with 300 idle clients and only 128 descriptors', async () => {
     const { env, root, watch } = await setup();
     const d = await start(env, root, ['--watch', watch], { prefix: ['sh', '-c', 'ulimit -n 128 && exec "$@"', 'sh'] });
