@@ -105,10 +105,6 @@ export class Engine {
   }
 
   /**
-   * retitle, rename, finalize, checkpoint: change a session and re-render it. New bytes of its
-   * transcript are read as in any build; a transcript that is gone re-renders what is committed.
-   */
-  /**
    * An index entry whose folder holds its session, as the entry given or, when that folder was
    * left by a retitle or rename killed before INDEX.json caught up, where the session went.
    */
@@ -118,20 +114,17 @@ export class Engine {
     return moved === undefined ? entry : (this.deps.index.get(entry.id) ?? entry);
   }
 
+  /**
+   * retitle, rename, finalize, checkpoint: change a session and re-render it. New bytes of its
+   * transcript are read as in any build; a transcript that is gone re-renders what is committed.
+   */
   async update(dirIn: string, changeIn: SessionChange): Promise<BuildResult> {
     const started = performance.now();
     const change = this.cleaner.change(changeIn);
-    let dir = dirIn;
-    let m = await this.memory.manifestOf(dir);
-    // The index named a folder a killed retitle or rename moved away from: found where it went.
-    const stale = m === null ? this.deps.index.all().find((e) => e.dir === dir) : undefined;
-    if (stale !== undefined) {
-      const moved = await relocate(this.parts, stale.id, basename(dir));
-      if (moved !== undefined) {
-        dir = moved;
-        m = await this.memory.manifestOf(dir);
-      }
-    }
+    // The session the index files there, found where it went if a killed retitle moved it.
+    const indexed = this.deps.index.all().find((e) => e.dir === dirIn);
+    const dir = indexed === undefined ? dirIn : (await this.current(indexed)).dir;
+    const m = await this.memory.manifestOf(dir);
     if (!m) throw new NotFoundError(`${dir}: no manifest.json`, { hint: 'run `handoff list` to see the sessions of this store' });
     const path = m.sources[0]?.path;
     const req: BuildRequest = { source: path ?? join(dir, '(no source)'), force: true, history: change.history };

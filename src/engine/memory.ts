@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { SessionState } from '../core/state.js';
 import { FILES } from '../store/layout.js';
 import type { Manifest } from '../store/manifest.js';
+import { isManifest } from '../store/manifest.js';
 import type { DigestCache } from './digests.js';
 import type { LoadedSession } from './session.js';
 import { loadSession, readState } from './session.js';
@@ -50,9 +51,8 @@ export class EngineMemory {
     const hit = this.fresh(dir);
     if (hit) return hit.manifest;
     try {
-      const m = JSON.parse(await readFile(join(dir, FILES.manifest), 'utf8')) as Manifest | null;
-      // JSON that is no manifest (`[]`, a string) commits nothing either (session.ts setAsideDamaged).
-      return typeof m === 'object' && m !== null && typeof m.session === 'string' ? m : null;
+      const m: unknown = JSON.parse(await readFile(join(dir, FILES.manifest), 'utf8'));
+      return isManifest(m) ? m : null;
     } catch {
       return null;
     }

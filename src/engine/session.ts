@@ -162,23 +162,22 @@ export async function archiveForReset(dir: string, m: Manifest, reason: string, 
  * The reason, or null when the folder holds no manifest or a readable one.
  */
 export async function setAsideDamaged(dir: string, now: Date): Promise<string | null> {
-  let why: string;
+  let why: unknown;
   try {
     await readManifest(dir);
     return null; // none, or a readable one
   } catch (e) {
     if (!(e instanceof VerifyError)) return null; // unreadable for now: the build reports it
-    why = /\(([^]*)\)$/.exec(e.message)?.[1] ?? e.message;
+    why = e.details?.why;
   }
   const base = `${utcStamp(now)}-damaged`;
   for (const file of [FILES.manifest, FILES.timeline, FILES.tools]) {
     const from = join(dir, file);
     if (existsSync(from)) await copyAtomic(from, join(dir, FILES.history, `${base}.${file}`));
   }
-  await emptyForRebuild(dir);
-  for (const n of await listDir(dir)) if (STATE_FILE_RE.test(n)) await removeFile(join(dir, n));
+  // With its manifest gone the folder commits nothing: clearUncommitted empties it next.
   await removeFile(join(dir, FILES.manifest));
-  return `its manifest.json could not be read (${why}); the damaged files were kept in history/ as ${base}.*`;
+  return `its manifest.json could not be read (${String(why)}); the damaged files were kept in history/ as ${base}.*`;
 }
 
 export async function emptyForRebuild(dir: string): Promise<void> {

@@ -147,13 +147,18 @@ export async function readManifest(dir: string): Promise<Manifest | null> {
   } catch (e) {
     throw damagedManifest(path, (e as Error).message);
   }
-  if (typeof m !== 'object' || m === null || typeof (m as { session?: unknown }).session !== 'string') throw damagedManifest(path, 'it is not a manifest');
-  return m as Manifest;
+  if (!isManifest(m)) throw damagedManifest(path, 'it is not a manifest');
+  return m;
+}
+
+/** JSON that can be a manifest (an object naming its session); `[]` or a string commits nothing. */
+export function isManifest(v: unknown): v is Manifest {
+  return typeof v === 'object' && v !== null && typeof (v as { session?: unknown }).session === 'string';
 }
 
 function damagedManifest(path: string, why: string): VerifyError {
   return new VerifyError(`${path} is damaged (${why})`, {
     hint: 'run `handoff build <its transcript>`: the damaged files are set aside into history/ and the session is built afresh; or restore the folder from a backup',
-    details: { path },
+    details: { path, why },
   });
 }

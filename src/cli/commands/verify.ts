@@ -50,10 +50,9 @@ export const verifyCommand: Command = {
       const { engine } = await openStore(io, args);
       const listed = all ? engine.index.all().sort((a, b) => a.id.localeCompare(b.id)) : [resolvePrefix(engine.index, prefix as string, config.root)];
       if (listed.length === 0) resolvePrefix(engine.index, '', config.root); // throws the "no handoffs" error
-      // A session a killed retitle or rename moved is verified where it is, not failed where it was.
-      const targets = await Promise.all(listed.map((e) => engine.current(e)));
       reports = [];
-      for (const t of targets) reports.push(await verifySession(t.dir, { source, turns: (m, on) => engine.turnsOf(m, on) }));
+      // A session a killed retitle or rename moved is verified where it is, not failed where it was.
+      for (const e of listed) reports.push(await verifySession((await engine.current(e)).dir, { source, turns: (m, on) => engine.turnsOf(m, on) }));
     }
     if (bool(args, 'json')) io.out(JSON.stringify(all ? reports : reports[0], null, 2));
     else for (const r of reports) io.out(line(io, r));

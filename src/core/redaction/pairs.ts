@@ -247,12 +247,12 @@ function readValue(text: string, at: number, sep: string): Value | null {
     let k = j + 1;
     for (;;) {
       while (k < text.length && k - j <= MAX_VALUE_CHARS && text[k] !== q && text[k] !== '\n') k += text[k] === '\\' ? 2 : 1;
-      // A quote inside the value (escaped in the text the view decoded): the value goes on.
-      if (text[k] === q && goesOn(text[k + 1]) && text.indexOf(q, k + 1) > k && text.indexOf(q, k + 1) - j <= MAX_VALUE_CHARS && !text.slice(k + 1, text.indexOf(q, k + 1)).includes('\n')) {
-        k += 1;
-        continue;
-      }
-      break;
+      // A quote inside the value (escaped in the text the view decoded): the value goes on, to a
+      // quote of the same line.
+      const rest = text[k] === q && goesOn(text[k + 1]) ? text.slice(k + 1, j + MAX_VALUE_CHARS + 1) : '';
+      const next = rest.indexOf(q);
+      if (next === -1 || rest.slice(0, next).includes('\n')) break;
+      k += 1;
     }
     if (text[k] === q) return { start: j + 1, end: k, quoted: true };
     j += 1; // no closing quote on this line: the value is what follows, up to a stop
