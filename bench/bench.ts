@@ -133,7 +133,7 @@ function coldLines(r: RealColdFigures, c: ColdFigures): string[] {
   const p = r.peer;
   return [
     `cold     ${r.files} files (${(r.bytes / MiB).toFixed(0)} MiB, corpus distribution): ${r.files_s} files/s, ${r.mb_s} MB/s vs floor ${r.floor_mb_s} MB/s → ratio ${r.ratio} (CPU time ${r.cpu_ratio}); peak RSS ${r.peak_rss_mb} MB; store ${Math.round(1000 * r.store_share) / 10} % of the source`,
-    `cold     workers off (daemon.backfill_workers 0): ${r.single.files_s} files/s, ${r.single.mb_s} MB/s → ratio ${r.single.ratio}; on/off ${round(r.single.seconds / r.seconds, 2)}× with ${r.free_cores} of 2 cores free`,
+    `cold     workers off (daemon.backfill_workers 0): ${r.single.files_s} files/s, ${r.single.mb_s} MB/s → ratio ${r.single.ratio}; on/off ${round(r.single.seconds / r.seconds, 2)}× with ${r.free_cores} of 2 cores free; two halves side by side ${r.halves.speedup}× (CPU ×${r.halves.cpu_growth})`,
     'reason' in p ? `cold     peer not run: ${p.reason}` : `cold     peer ${p.name}: ${p.mb_s} MB/s (${p.seconds} s on ${p.files} Claude files), peak RSS ${p.peak_rss_mb} MB`,
     `cold     large files: ${c.mb_s} MB/s vs parse floor ${c.parse_floor_mb_s} MB/s → ratio ${c.ratio} (${(c.bytes / MiB).toFixed(0)} MiB, ${c.files} files)`,
   ];

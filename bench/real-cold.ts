@@ -55,6 +55,13 @@ export interface RealColdFigures {
    * the time two take side by side (2: both cores free; 1: the host's other work takes one).
    */
   free_cores: number;
+  /**
+   * What a second core is worth to this work on this host: two one-thread builds, each over half
+   * the files into a store of its own, started together (wall until both end, and their CPU
+   * seconds added), against the one-thread build over all of them. 2 would be a second core that
+   * doubles the work done; the spin of free_cores is arithmetic alone and says little about it.
+   */
+  halves: { seconds: number; cpu_seconds: number; speedup: number; cpu_growth: number };
   /** The same build with the workers off (daemon.backfill_workers 0), in the same runs. */
   single: { seconds: number; files_s: number; mb_s: number; ratio: number; cpu_seconds: number; peak_rss_mb: number };
   store: StoreSize;
@@ -82,17 +89,24 @@ async function freeCores(): Promise<number> {
   return (2 * one) / two;
 }
 
-async function oneBuild(cli: string, g: CorpusStore, base: string, measureStore: boolean, workers: number): Promise<{ run: ProcessRun; size: StoreSize | null }> {
+async function oneBuild(cli: string, files: readonly string[], base: string, measureStore: boolean, workers: number): Promise<{ run: ProcessRun; size: StoreSize | null }> {
   const dir = await mkdtemp(join(base, 'run-'));
   try {
     const cfg = join(dir, 'home', '.config', 'handoff');
     mkdirSync(cfg, { recursive: true });
     writeFileSync(join(cfg, 'handoff.config.json'), JSON.stringify({ daemon: { backfill_workers: workers } }));
-    const run = await buildProcess(cli, g.files, join(dir, 'home'), join(dir, 'store'));
+    const run = await buildProcess(cli, files, join(dir, 'home'), join(dir, 'store'));
     return { run, size: measureStore ? storeSize(join(dir, 'store')) : null };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** RealColdFigures.halves: every other file to each of two one-thread builds, side by side. */
+async function halvesSideBySide(cli: string, files: readonly string[], base: string): Promise<{ seconds: number; cpuSeconds: number }> {
+  const t0 = performance.now();
+  const runs = await Promise.all([0, 1].map((k) => oneBuild(cli, files.filter((_, i) => i % 2 === k), base, false, 0)));
+  return { seconds: (performance.now() - t0) / 1000, cpuSeconds: runs.reduce((a, r) => a + r.run.cpuSeconds, 0) };
 }
 
 export async function realColdBench(cli: string, opts: { bytes: number; runs: number; seed: number }, log: (m: string) => void): Promise<RealColdFigures> {
@@ -114,6 +128,7 @@ export async function realColdBench(cli: string, opts: { bytes: number; runs: nu
     };
     const build: ProcessRun[] = [];
     const single: ProcessRun[] = [];
+    const halves: { seconds: number; cpuSeconds: number }[] = [];
     const cores: number[] = [];
     const workers = Math.min(1, availableParallelism() - 1);
     const peer: ProcessRun[] = [];
@@ -123,14 +138,15 @@ export async function realColdBench(cli: string, opts: { bytes: number; runs: nu
     for (let i = 0; i < opts.runs; i += 1) {
       sample();
       cores.push(await freeCores());
-      const r = await oneBuild(cli, g, base, size === null, workers);
+      const r = await oneBuild(cli, g.files, base, size === null, workers);
       size ??= r.size;
       build.push(r.run);
       sample();
       // The workers off, right after: the same files and (nearly) the same load.
-      single.push((await oneBuild(cli, g, base, false, 0)).run);
+      single.push((await oneBuild(cli, g.files, base, false, 0)).run);
+      halves.push(await halvesSideBySide(cli, g.files, base));
       if ('argv' in peerBin) peer.push(await peerProcess(peerBin.argv, join(base, 'data', 'claude'), join(base, 'peer-home')));
-      log(`cold (corpus distribution) run ${i + 1}/${opts.runs}: build ${(mb / r.run.seconds).toFixed(1)} MB/s (${r.run.seconds.toFixed(1)} s, ${r.run.peakRssMb} MB peak; workers off ${(single.at(-1) as ProcessRun).seconds.toFixed(1)} s), floor ${(mb / (floor.at(-1) as number)).toFixed(1)} MB/s${peer.length > 0 ? `, peer ${(peer.at(-1) as ProcessRun).seconds.toFixed(1)} s` : ''}`);
+      log(`cold (corpus distribution) run ${i + 1}/${opts.runs}: build ${(mb / r.run.seconds).toFixed(1)} MB/s (${r.run.seconds.toFixed(1)} s, ${r.run.peakRssMb} MB peak; workers off ${(single.at(-1) as ProcessRun).seconds.toFixed(1)} s; two halves side by side ${(halves.at(-1) as { seconds: number }).seconds.toFixed(1)} s), floor ${(mb / (floor.at(-1) as number)).toFixed(1)} MB/s${peer.length > 0 ? `, peer ${(peer.at(-1) as ProcessRun).seconds.toFixed(1)} s` : ''}`);
     }
     const s = median(build.map((b) => b.seconds));
     const floorS = median(floor);
@@ -159,6 +175,13 @@ export async function realColdBench(cli: string, opts: { bytes: number; runs: nu
       rss_how: (build[0] as ProcessRun).how,
       workers,
       free_cores: round(median(cores), 2),
+      halves: (() => {
+        const hs = median(halves.map((h) => h.seconds));
+        const hc = median(halves.map((h) => h.cpuSeconds));
+        const ss = median(single.map((b) => b.seconds));
+        const sc = median(single.map((b) => b.cpuSeconds));
+        return { seconds: round(hs), cpu_seconds: round(hc), speedup: round(ss / hs, 2), cpu_growth: round(hc / sc, 2) };
+      })(),
       single: (() => {
         const ss = median(single.map((b) => b.seconds));
         return { seconds: round(ss), files_s: round(g.files.length / ss, 1), mb_s: round(mb / ss), ratio: round(floorS / ss, 3), cpu_seconds: round(median(single.map((b) => b.cpuSeconds))), peak_rss_mb: median(single.map((b) => b.peakRssMb)) };
@@ -216,12 +239,16 @@ Each run builds twice, right after each other: with the build worker (the defaul
 and with \`daemon.backfill_workers: 0\`. The worker can only shorten the wall time when a second core is free. When the
 host's other work takes that core (the "cores free" figure below 2), the worker cannot help, and what it costs — a second V8
 heap and its collector, dearer git spawns from a larger process, ${round(100 * (c.cpu_seconds / c.single.cpu_seconds - 1))} % more CPU seconds in these runs — makes the build slower.
+How much a second core can give this work at all is measured apart from the worker: two separate one-thread
+builds, each over every other file into its own store, started together. Were the two cores independent, they would
+end in about half the time of one build over all the files (2×); the figure below is what this host gives.
 
 | figure | value |
 |---|---|
 | build, main thread + ${c.workers} build worker (daemon.backfill_workers ${c.workers}, the default) | **${c.files_s} files/s, ${c.mb_s} MB/s** (${c.seconds} s) |
 | build, one thread (daemon.backfill_workers 0), same runs | ${c.single.files_s} files/s, ${c.single.mb_s} MB/s (${c.single.seconds} s; ${c.single.cpu_seconds} CPU s, peak ${c.single.peak_rss_mb} MB) |
 | workers on / off (wall) | **${round(c.single.seconds / c.seconds, 2)}×** (cores free for the build, measured before each run: ${c.free_cores} of 2) |
+| what a second core gives this work here: two one-thread builds over half the files each, side by side, against one over all | **${c.halves.speedup}×** (${c.halves.seconds} s for both; their CPU seconds ${c.halves.cpu_seconds}, ${c.halves.cpu_growth}× the one build's) |
 | parse floor (whole-file read + split + JSON.parse, one core) | ${c.floor_mb_s} MB/s |
 | **build / floor** (wall; target ≥ 0.5; both cores may be used) | **${c.ratio}** with the worker, ${c.single.ratio} without |
 | CPU seconds: build process / floor → floor ÷ build | ${c.cpu_seconds} s / ${c.floor_cpu_seconds} s → ${c.cpu_ratio} |
