@@ -118,6 +118,14 @@ export function fakeSecrets(seed = 20260301): FakeSecret[] {
     yamlPw: mixedValue(r, 18),
     labelled: mixedValue(r, 32),
   };
+  // Secrets known by the record they stand in (src/core/redaction/records.ts).
+  const k8sValue = Buffer.from(`postgres://app:${mixedValue(r, 16)}@db:5432/app`).toString('base64');
+  const pgpassPw = mixedValue(r, 18);
+  const tfResult = mixedValue(r, 24);
+  const discordId = `1${r(DIGITS, 18)}`;
+  const discord = [Buffer.from(discordId).toString('base64').replace(/=+$/, ''), r(B64URL, 6), r(B64URL, 38)].join('.');
+  const tablePw = mixedValue(r, 22);
+  const storageCookie = mixedValue(r, 28);
   return [
     t('a PEM private key', 'private_key', pemBody, pem('RSA PRIVATE', pemBody)),
     t('a private key body printed without its BEGIN line (tail key.pem)', 'private_key', tailBody, `$ tail key.pem\n${tailBody}\n${j('-----END ', 'PRIVATE', ' KEY-----')}`),
@@ -182,6 +190,12 @@ export function fakeSecrets(seed = 20260301): FakeSecret[] {
     t('curl -u', 'basic_auth', curlPw, `curl -fsS -u admin:${curlPw} https://ci.internal/api/json`),
     t('echo into docker login --password-stdin', 'command_password', v.dockerPw, `echo '${v.dockerPw}' | docker login ghcr.io -u deploy --password-stdin`),
     t('a cookie header', 'cookie', cookie, `Cookie: theme=dark; session_id=${cookie}`),
+    t("a cookie in Playwright's storageState", 'cookie', storageCookie, `{"cookies":[{"name":"sessionid","value":"${storageCookie}","domain":".example.com","path":"/","httpOnly":true}]}`),
+    t('a Kubernetes Secret', 'kubernetes_secret', k8sValue, `apiVersion: v1\ndata:\n  DATABASE_URL: ${k8sValue}\nkind: Secret\nmetadata:\n  name: app-env`),
+    t('a .pgpass line', 'pgpass_password', pgpassPw, `echo "db.internal:5432:app:deploy:${pgpassPw}" > ~/.pgpass`),
+    t("Terraform's random_password", 'terraform_password', tfResult, `{"type": "random_password", "instances": [{"attributes": {"length": 24, "result": "${tfResult}"}}]}`),
+    t('a Discord bot token', 'discord_token', discord, `the bot starts with ${discord} now`),
+    t('a password column of a Markdown table', 'secret_assignment', tablePw, `| Email | Password |\n|---|---|\n| ops@example.com | ${tablePw} |`),
   ];
 }
 

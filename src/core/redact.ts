@@ -9,6 +9,7 @@ import { findHeadlessKeys, registerKeyMarkers } from './redaction/keys.js';
 import { LiteralScanner } from './redaction/literals.js';
 import { registerNames } from './redaction/pairs.js';
 import { registerProviders } from './redaction/providers.js';
+import { registerRecords } from './redaction/records.js';
 import { registerUrls } from './redaction/urls.js';
 import { decodedView } from './redaction/view.js';
 
@@ -51,6 +52,7 @@ registerKeyMarkers(LITERALS);
 registerUrls(LITERALS);
 registerCommands(LITERALS);
 registerNames(LITERALS);
+registerRecords(LITERALS);
 
 interface CustomRule {
   kind: string;

@@ -42,7 +42,11 @@ describe('a large answer redacted in slices', () => {
       return {};
     });
     const text = await sliced(value);
-    expect(text).toBe(redactJsonText(redactor, `{"jsonrpc":"2.0","id":1,"result":${JSON.stringify(value)}}\n`));
+    // The same stretches removed; a tag may name another kind, as what stands near a value differs
+    // (an AWS secret key next to a key id in a neighbouring item is `aws_secret_access_key` when
+    // the whole line is read at once, `labelled_secret` in its own stretch).
+    const untagged = (t: string): string => t.replace(/\[REDACTED:[a-z0-9_]+\]/g, '[REDACTED]');
+    expect(untagged(text)).toBe(untagged(redactJsonText(redactor, `{"jsonrpc":"2.0","id":1,"result":${JSON.stringify(value)}}\n`)));
     const said = JSON.parse(text).result as { message?: string }[];
     expect(said).toHaveLength(3000);
     expect(leaksOf(said.map((r) => r.message ?? '').join('\n'), secrets, 'the messages')).toEqual([]);

@@ -5,6 +5,7 @@ import { LINE_NUMBER } from './keys.js';
 import type { Strength, ValueContext } from './names.js';
 import { isPlaceholder, keptBecause, nameStrength } from './names.js';
 import { looksRandom } from './randomness.js';
+import { findPipeColumns, lineBounds } from './records.js';
 
 /**
  * Secrets known by their label: `NAME=value`, `name: value`, `"name": "value"`, `--flag value`,
@@ -52,17 +53,6 @@ function countSpaces(text: string, i: number): number {
   return n;
 }
 
-/** The line around `at`, looked for no further than MAX_LINE_CHARS each way (texts can be one 1 MB line). */
-const MAX_LINE_CHARS = 4096;
-
-function lineBounds(text: string, at: number): [number, number] {
-  let start = at;
-  while (start > 0 && at - start < MAX_LINE_CHARS && text.charCodeAt(start - 1) !== 10) start -= 1;
-  let end = at;
-  while (end < text.length && end - at < MAX_LINE_CHARS && text.charCodeAt(end) !== 10) end += 1;
-  return [start, end];
-}
-
 interface Name {
   start: number;
   end: number;
@@ -105,7 +95,7 @@ const atKeyword: Handler = (text, at, found) => {
   const name = readName(text, at, word.length);
   if (!name) return at + word.length;
   // A name with a separator and a value was judged by that value; only a bare label looks further.
-  if (findPair(text, name, found) === null) findNamedValue(text, name, found) ?? findCsvColumns(text, name, found) ?? findLabelledValue(text, name, found);
+  if (findPair(text, name, found) === null) findNamedValue(text, name, found) ?? findPipeColumns(text, name.start, name.end, found) ?? findCsvColumns(text, name, found) ?? findLabelledValue(text, name, found);
   // The scan goes on right after the name: a value may hold a provider's own token.
   return name.end;
 };
@@ -271,6 +261,10 @@ function readValue(text: string, at: number, sep: string): Value | null {
 function findPair(text: string, name: Name, found: Findings): number | null {
   const s = separator(text, name);
   if (!s) return null;
+  if (s.sep === ':') {
+    BLOCK_INDICATOR.lastIndex = s.at;
+    if (BLOCK_INDICATOR.test(text)) return blockScalar(text, name, s.at, found);
+  }
   const v = readValue(text, s.at, s.sep);
   if (!v) return null;
   const value = text.slice(v.start, v.end);
@@ -287,6 +281,37 @@ function findPair(text: string, name: Name, found: Findings): number | null {
   };
   const end = v.runEnd ?? v.end;
   return judged(name, v.start, end, value, ctx, found, /aws.?secret/i.test(name.text) ? 'aws_secret_access_key' : 'secret_assignment') ? end : 0;
+}
+
+/** YAML's block scalar indicator (literal or folded, with a chomping and an indentation digit), ending its line. */
+const BLOCK_INDICATOR = /[|>](?:[-+][1-9]?|[1-9][-+]?)?[ \t]*(?:#[^\n]{0,200})?\r?(?:\n|$)/y;
+const BLOCK_LINES = 64;
+
+/**
+ * `password: |-` with the value on the lines below, indented deeper than the name: those lines,
+ * judged as one value (each line's text removed, its indentation kept). Returns where the scan
+ * goes on.
+ */
+function blockScalar(text: string, name: Name, from: number, found: Findings): number {
+  const [lineStart] = lineBounds(text, name.start);
+  let own = lineStart;
+  while (own < name.start && (text[own] === ' ' || text[own] === '-')) own += 1;
+  const indent = own - lineStart;
+  const parts: [number, number][] = [];
+  let pos = text.indexOf('\n', from);
+  for (let n = 0; pos !== -1 && n < BLOCK_LINES; n += 1) {
+    const [s, e] = lineBounds(text, pos + 1);
+    let i = s;
+    while (i < e && text[i] === ' ') i += 1;
+    const blank = i >= e || text.slice(i, e).trim() === '';
+    if (!blank && i - s <= indent) break;
+    if (!blank) parts.push([i, e - (text[e - 1] === '\r' ? 1 : 0)]);
+    pos = e < text.length ? e : -1;
+  }
+  const value = parts.map(([s, e]) => text.slice(s, e)).join('\n');
+  if (value.length < 4 || isPlaceholder(value) || (name.strength !== 'strong' && !looksRandom(value, 16))) return from;
+  for (const [s, e] of parts) found.add(s, e, 'secret_assignment', PRIORITY.name);
+  return parts.length > 0 ? (parts[parts.length - 1] as [number, number])[1] : from;
 }
 
 /** A value of a secret-naming name, judged: removed (true), or kept with the reason (audits read it). */
