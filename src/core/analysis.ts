@@ -149,6 +149,8 @@ export interface Analysis {
   checksTotal: number;
   checkTargets: CheckTargetRow[];
   otherCommands: number;
+  /** Of the other commands, those a hook ran. */
+  hookCommands: number;
   backgroundStarts: number;
   openFailures: { line: number; text: string }[];
   /** Failures a later run fixed: what broke, where it was fixed, and what was done in between (the last 10). */
@@ -654,7 +656,11 @@ function targetRows(checks: readonly CheckRun[], failures: readonly FailureEntry
 
 const base = (p: string): string => p.split(/[\\/]/).pop() ?? p;
 
-/** What the session did between a failure and the run that fixed it: its writes and commands (at most 3). */
+/**
+ * What the session did between a failure and the run that fixed it: its writes and commands, all
+ * of them when three or fewer; else the first (what answered the failure first), how many more,
+ * and the last two (what came right before the fix).
+ */
 export function between(l: Ledger, from: number, to: number, keys: readonly string[] = []): string[] {
   return betweenIn(Object.values(l.calls), from, to, keys);
 }
@@ -667,7 +673,7 @@ function betweenIn(all: readonly Ledger['calls'][string][], from: number, to: nu
     if (c.writes && c.writes.length > 0) out.push(`${c.writes[0]?.how ?? 'write'} ${base(c.writes[0]?.path ?? '')} (line ${c.line})`);
     else if (c.command !== undefined && c.targets === undefined) out.push(`\`${clip(c.command.split('\n')[0] ?? '', 80)}\` (line ${c.line})`);
   }
-  return out.slice(-3);
+  return out.length <= 3 ? out : [out[0] as string, `… ${out.length - 3} more …`, ...out.slice(-2)];
 }
 
 /**
@@ -827,6 +833,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     checksTotal: l.checksTotal,
     checkTargets: rows,
     otherCommands: l.otherCommands,
+    hookCommands: l.hookCommands ?? 0,
     backgroundStarts: l.backgroundStarts,
     openFailures: open,
     fixedFailures: fixedFailures(l),

@@ -259,8 +259,10 @@ export function ingestLine(st: SessionState, line: RawLine, opts: IngestOptions)
   if (obs.ts !== null && VALID_TIME.test(obs.ts)) {
     // The earliest and the latest time, not the first and last line's: records are not always
     // written in time order (Claude Code writes a session's leading summaries and notes after
-    // lines they precede).
-    if (st.meta.firstTs === undefined || earlier(obs.ts, st.meta.firstTs)) st.meta.firstTs = obs.ts;
+    // lines they precede). A notice (a local command's caveat, a command's wrapper) is no turn:
+    // it gives the first time only when nothing came before it (Claude Code 1.0 stamped a caveat
+    // written after the session's last turn with a time before its first).
+    if (st.meta.firstTs === undefined || (obs.notice !== true && earlier(obs.ts, st.meta.firstTs))) st.meta.firstTs = obs.ts;
     if (st.meta.lastTs === undefined || !earlier(obs.ts, st.meta.lastTs)) st.meta.lastTs = obs.ts;
   }
   for (const fact of obs.facts) applyFact(st, fact, seq, main, line.index + 1, obs.ts ?? undefined);

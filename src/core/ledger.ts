@@ -160,6 +160,8 @@ export interface Ledger {
   checks: CheckRun[];
   checksTotal: number;
   otherCommands: number;
+  /** Of those, the commands a hook ran (Claude Code 1.0's system lines), not the agent. */
+  hookCommands?: number;
   backgroundStarts: number;
   failures: FailureEntry[];
   commits: CommitRecord[];
@@ -570,7 +572,10 @@ export function noteCall(l: Ledger, c: CallInput): void {
       l.backgroundStarts += 1;
     }
     if (targets.length > 0) rec.targets = targets;
-    else l.otherCommands += 1;
+    else {
+      l.otherCommands += 1;
+      if (c.name === 'hook') l.hookCommands = (l.hookCommands ?? 0) + 1;
+    }
   }
   if (writes.length > 0) rec.writes = writes;
   if (c.question !== undefined) {

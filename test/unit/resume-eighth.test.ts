@@ -299,10 +299,10 @@ describe('a call the user rejected without a word', () => {
 
   const edit = (id: string, text: string) => agent(`c-${id}`, [{ type: 'tool_use', id, name: 'Edit', input: { file_path: '/nonexistent/w/src/parse.ts', old_string: 'a', new_string: text } }]);
 
-  it('is not listed again beside the requests when it was a write its file never got (Writes that did not happen gives it)', () => {
+  it('is listed beside the requests when it was a write its file never got, said to be under Writes that did not happen too', () => {
     const { md, summary } = built(user('u1', 'Fix the parser'), edit('e1', 'b'), user('r1', [{ type: 'tool_result', tool_use_id: 'e1', is_error: true, content: REJECTED }]));
     expect(summary.rejected_calls).toEqual([{ line: 3, call_line: 2, what: 'Edit /nonexistent/w/src/parse.ts' }]);
-    expect(md).not.toContain('with no reason typed');
+    expect(sections(md).get('User requests and corrections')).toContain('- line 3 — rejected the call at line 2: `Edit …/w/src/parse.ts` — never written after (Writes that did not happen)');
     expect(sections(md).get('Repository Evidence')).toContain('### Writes that did not happen');
   });
 

@@ -233,17 +233,19 @@ function shortIdePath(note: string): string {
 
 /** Calls the user rejected without typing a reason: a decision as much as a request is; with the user's next message, which often says why. */
 function rejectedSilently(r: RenderInput, requests: readonly { line: number }[]): string {
-  // A rejected write whose file never changed afterwards is under Writes that did not happen.
+  // A rejected write whose file never changed afterwards is under Writes that did not happen too:
+  // listed here as well, so that this list is every rejection, and said to be that.
   const notChanged = r.state.ledger.notChanged;
-  const rs = (r.state.ledger.rejected ?? []).filter((x) => x.path === undefined || notChanged[x.path]?.line !== x.line);
+  const rs = r.state.ledger.rejected ?? [];
   if (rs.length === 0) return '';
+  const never = (x: (typeof rs)[number]): string => (x.path !== undefined && notChanged[x.path]?.line === x.line ? ' — never written after (Writes that did not happen)' : '');
   // A write's file is shown by its end, where its name is (the payload keeps the whole path).
   const shown = (x: (typeof rs)[number]): string => (x.path === undefined ? x.what : `${x.what} ${pathEnd(x.path)}`);
   const next = (line: number): string => {
     const after = requests.find((q) => q.line > line);
     return after === undefined ? '' : ` (the user's next message: line ${after.line})`;
   };
-  const rows = rs.slice(-5).map((x) => `line ${x.line} — rejected the call at line ${x.callLine}: ${code(shown(x), 120)}${next(x.line)}`);
+  const rows = rs.slice(-5).map((x) => `line ${x.line} — rejected the call at line ${x.callLine}: ${code(shown(x), 120)}${next(x.line)}${never(x)}`);
   return `\n\n${label('verified')} — calls the user rejected with no reason typed in the rejection, latest last:\n\n${bullets(rows)}`;
 }
 
@@ -620,14 +622,14 @@ function redoneWrites(a: Analysis, cwd: string | undefined): string {
   const listed = rs.slice(-REDONE_SHOWN).reverse();
   const { shown } = shortPaths(listed.map((r) => r.path), cwd);
   const more = rs.length > listed.length ? `, and ${rs.length - listed.length} more` : '';
-  return `${label('verified')} — ${rs.length} write(s) did not happen (refused or failed) and the file was written after (the refusal's or failure's line → the file's latest write), latest first: ${listed.map((r, i) => `${path(shown[i] as string)} ${r.line} → ${r.at}`).join(', ')}${more}.`;
+  return `${label('verified')} — ${rs.length} file(s) with a write that did not happen (refused or failed), written after (the latest refusal's or failure's line → the file's latest write), latest first: ${listed.map((r, i) => `${path(shown[i] as string)} ${r.line} → ${r.at}`).join(', ')}${more}.`;
 }
 
 function redoneCount(a: Analysis): string {
   const rs = a.filesRedone;
   if (rs.length === 0) return '';
   const latest = Math.max(...rs.map((r) => r.line));
-  return `${label('verified')} — ${rs.length} write(s) did not happen (refused or failed) and the file was written after (the latest at line ${latest}); HANDOFF.summary.json's \`files_redone\` names them.`;
+  return `${label('verified')} — ${rs.length} file(s) with a write that did not happen (refused or failed), written after (the latest refusal or failure at line ${latest}); HANDOFF.summary.json's \`files_redone\` names them.`;
 }
 
 /** How a target's runs ended besides passing: failed, and without a verdict (a run that is neither). */
@@ -680,7 +682,8 @@ function verification(a: Analysis): string {
       : `${label('verified')} — tests, builds, type checks, linters and format checks, latest outcome per target first (decided from the exit code and the output); a target's row shows its latest command, and its runs count every command that ran it (\`pytest -x\` and \`pytest\` alike):\n\n${table(['Check (latest command)', 'Latest outcome', 'Evidence (line, exit code, summary)', 'Runs of the target'], rows)}${more}`;
   const hidden = a.hiddenCommands === '' || rows.length === 0 ? '' : `\n\n${label('unknown')} — and ${a.hiddenCommands}.`;
   // Calls whose command is unreadable are neither checks nor other commands: they are said above.
-  const other = `Other commands${a.hiddenCommands === '' ? '' : ' whose command can be read'}: ${a.otherCommands} (not checks; every call is in TOOLS.md)${a.backgroundStarts > 0 ? `; ${a.backgroundStarts} started in the background (never counted as checks)` : ''}.${hidden}`;
+  const hooks = a.hookCommands === 0 ? '' : `${a.hookCommands === a.otherCommands ? 'all' : a.hookCommands} of them run by a hook, not by the agent; `;
+  const other = `Other commands${a.hiddenCommands === '' ? '' : ' whose command can be read'}: ${a.otherCommands} (${hooks}not checks; every call is in TOOLS.md)${a.backgroundStarts > 0 ? `; ${a.backgroundStarts} started in the background (never counted as checks)` : ''}.${hidden}`;
   const notRun = a.checksNotRun.length === 0 ? NONE : bullets(a.checksNotRun.map((f) => `${label(f.label)} ${f.text}`));
   return `${tableText}\n\n${other}${outsideCalls(a)}\n\n### Checks Not Run\n\n${notRun}`;
 }
