@@ -72,6 +72,8 @@ function adversarial(bytes: number): Record<string, string> {
     'pgpass with no entries': fill('~/.pgpass '),
     'random_password with no state': fill('"random_password" '),
     'Discord-like starts': fill('MTA4NjQ2NjY0ODc2NDg2NjYz.'),
+    'Secret data lines padded to 4 KB': fill(`kind: Secret\ndata:\n${` k: x${' '.repeat(4090)}y\n`.repeat(4)}`),
+    'table rows padded to 4 KB': `| Email | Password |\n|---|---|\n${fill(`| a@b.c | ${' '.repeat(4000)}x |\n`)}`,
   };
 }
 

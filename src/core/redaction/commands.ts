@@ -48,6 +48,8 @@ const RULES: readonly CommandRule[] = [
   rule('command_password', MYSQL, `${either(MYSQL)}${WORD_END}${REST}-p(?:'([^'\\n]{1,200})'|"([^"\\n]{1,200})"|([^\\s'"\`;&|-][^\\s'"\`;&|]{0,200}))`),
   // mysqlsh root:pw@host, mysqlsh --uri root:pw@host (a URI with a scheme is the URL rule's).
   rule('command_password', ['mysqlsh'], `mysqlsh${WORD_END}${REST}(?:--uri[ \\t=]+)?['"]?[A-Za-z0-9_.%-]{1,64}:([^\\s@'"/]{1,200})@`),
+  // MySQL Shell's own connect: `shell.connect('user:pw@host')`, `\connect user:pw@host`.
+  rule('command_password', ['shell.connect(', '\\connect'], `(?:shell\\.connect\\(|\\\\connect)[ \\t]*['"]?(?:mysqlx?://)?[A-Za-z0-9_.%-]{1,64}:([^\\s@'"/]{1,200})@`),
   rule('command_password', ['sshpass'], `sshpass${WORD_END}${REST}-p[ \\t]?${ARG}`),
   rule('command_password', ['redis-cli'], `redis-cli${WORD_END}${REST}-a[ \\t]+${ARG}`),
   rule('command_password', MONGO, `${either(MONGO)}${WORD_END}${REST}-p[ \\t]?${ARG}`),

@@ -5,7 +5,7 @@ import { LINE_NUMBER } from './keys.js';
 import type { Strength, ValueContext } from './names.js';
 import { isPlaceholder, keptBecause, nameStrength } from './names.js';
 import { looksRandom } from './randomness.js';
-import { findPipeColumns, lineBounds } from './records.js';
+import { findPipeColumns, lineBounds, yamlLine } from './records.js';
 
 /**
  * Secrets known by their label: `NAME=value`, `name: value`, `"name": "value"`, `--flag value`,
@@ -293,23 +293,23 @@ const BLOCK_LINES = 64;
  * goes on.
  */
 function blockScalar(text: string, name: Name, from: number, found: Findings): number {
-  const [lineStart] = lineBounds(text, name.start);
-  let own = lineStart;
-  while (own < name.start && (text[own] === ' ' || text[own] === '-')) own += 1;
-  const indent = own - lineStart;
+  const [lineStart, lineEnd] = lineBounds(text, name.start);
+  // Indentation past what a reader put before a line (a line number, a diff's `+`).
+  const { indent } = yamlLine(text, lineStart, lineEnd);
   const parts: [number, number][] = [];
   let pos = text.indexOf('\n', from);
   for (let n = 0; pos !== -1 && n < BLOCK_LINES; n += 1) {
     const [s, e] = lineBounds(text, pos + 1);
-    let i = s;
-    while (i < e && text[i] === ' ') i += 1;
+    const { indent: ind, key: i } = yamlLine(text, s, e);
     const blank = i >= e || text.slice(i, e).trim() === '';
-    if (!blank && i - s <= indent) break;
+    if (!blank && ind <= indent) break;
     if (!blank) parts.push([i, e - (text[e - 1] === '\r' ? 1 : 0)]);
     pos = e < text.length ? e : -1;
   }
-  const value = parts.map(([s, e]) => text.slice(s, e)).join('\n');
-  if (value.length < 4 || isPlaceholder(value) || (name.strength !== 'strong' && !looksRandom(value, 16))) return from;
+  const lines = parts.map(([s, e]) => text.slice(s, e));
+  const value = lines.join('\n');
+  // A secret's lines are words of their own (a token, base64); a line of words is a description or a script.
+  if (value.length < 4 || isPlaceholder(value) || lines.some((l) => /\s/.test(l.trim())) || (name.strength !== 'strong' && !looksRandom(value, 16))) return from;
   for (const [s, e] of parts) found.add(s, e, 'secret_assignment', PRIORITY.name);
   return parts.length > 0 ? (parts[parts.length - 1] as [number, number])[1] : from;
 }

@@ -32,22 +32,47 @@ function nextLine(text: string, end: number): [number, number] | null {
 /** Cookies whose name says they hold a login, looked for whatever their value looks like. */
 const SESSION_NAME = /sess|sid|auth|token|jwt|remember|login|csrf|xsrf|secret|identity|credential/i;
 
-/** A cookie's value worth removing: generated-looking, or any real value of a session's cookie. */
+/** A generated run inside a value that has words around it (`_|WARNING:-DO-NOT-SHARE-THIS…|_7F3A9C…`). */
+const TOKEN_RUN = /[A-Za-z0-9+/=_-]{24,4096}/g;
+
+/**
+ * A cookie's value worth removing: generated-looking, or holding a generated run, or under a
+ * session's name and not plain (a redirect's path, a provider's name stay).
+ */
 function cookieSecret(name: string, value: string): boolean {
   if (isPlaceholder(value)) return false;
-  return looksRandom(value, 16) || (SESSION_NAME.test(name) && value.length >= 12 && !/\s/.test(value));
+  if (looksRandom(value, 16)) return true;
+  if (SESSION_NAME.test(name) && value.length >= 12 && !/\s/.test(value) && looksRandom(value, 10)) return true;
+  TOKEN_RUN.lastIndex = 0;
+  for (let m = TOKEN_RUN.exec(value); m !== null; m = TOKEN_RUN.exec(value)) if (looksRandom(m[0], 20)) return true;
+  return false;
 }
 
 // ---------------------------------------------------------------------------------------------
-// Tables: `| User | Password |` over `|---|---|`, and psql's ` usename | passwd ` over `---+---`.
+// Tables: `| User | Password |` over `|---|---|`, psql's ` usename | passwd ` over `---+---`, and
+// MySQL's grid (`| user | password |` between `+------+----------+` lines).
 
-const MAX_TABLE_ROWS = 200;
+/** Rows read at most (each once: a table of any length costs its length). */
+const MAX_TABLE_ROWS = 20_000;
 const MAX_TABLE_COLUMNS = 40;
 const TABLE_LABEL = /^[A-Za-z][A-Za-z0-9 _.-]{0,39}$/;
 /** A table's rule under its header: cells of dashes (with Markdown's alignment colons), one per column. */
-const RULE_CELL = /^[ \t]*:?-{3,}:?[ \t]*$/;
+const RULE_CELL = /^[ \t]*:?-+:?[ \t]*$/;
+/**
+ * What a reader put before a line: a line number (Claude Code's Read `     3→`, `cat -n`'s tab),
+ * then a diff's `+` or a quote's `>` before a table's pipe.
+ */
+const LINE_PREFIX = /[ \t]*(?:\d{1,7}(?:\u2192|\t))?(?:[+>](?=[ \t]*\|)[ \t]*)?/y;
 /** What a secret column holds when it holds no secret: a yes, a kind, a note. */
-const NOT_A_VALUE = /^(?:yes|no|y|n|true|false|none|null|nil|n\/a|na|required|optional|hidden|masked|redacted|secret|string|text|unique|empty|unset|set|default|auto|random|generated|hashed|encrypted|bcrypt|argon2|sha256|md5|[-—–•✓✔✗✘x]+)$/i;
+const NOT_A_VALUE = /^(?:yes|no|y|n|true|false|none|null|nil|n\/a|na|required|optional|hidden|masked|redacted|secret|string|text|unique|empty|unset|set|default|auto|random|generated|hashed|encrypted|bcrypt|argon2|sha256|md5|1password|[-—–•✓✔✗✘x]+)$/i;
+/**
+ * What a secret column may hold that names or points at a secret, or is no secret at all: a
+ * number, a ratio or a time; a path, a dotfile, a URL, a secret store's reference; a colour; a
+ * CSS variable; a key chord; OAuth's `scope:part`.
+ */
+const NOT_A_SECRET = /^(?:[\d.,/:%+-]+|(?:\.{0,2}\/|~\/|[A-Za-z]:\\|\.[A-Za-z]).*|[a-z][a-z0-9+.-]*:\/\/.*|(?:vault|env|op|ssm|secretsmanager|keychain|keyring|file|k8s|gcp|aws|azure|kv):.*|#[0-9a-f]{3,8}|--.*|(?:ctrl|cmd|alt|shift|option|meta|super|win)\+.*|[a-z]+:[a-z_.]+)$/i;
+/** A password hash by its scheme: bcrypt, sha-crypt, yescrypt, scrypt, argon2, PBKDF2. */
+const HASH = /^\$(?:2[abxy]?|1|5|6|7|y|gy|scrypt|argon2(?:id|i|d)|pbkdf2[-\w]{0,12})\$/;
 
 interface Cell {
   text: string;
@@ -61,31 +86,50 @@ interface Edges {
   end: boolean;
 }
 
-/** A rule line's cells, between pipes and pluses (a psql rule joins its dashes with `+`). */
-function ruleCells(text: string, start: number, end: number, edges: Edges): string[] {
-  let line = text.slice(start, end).trim();
-  if (edges.start) line = line.slice(1);
-  if (edges.end) line = line.slice(0, -1);
-  return line.length > 4 * MAX_TABLE_COLUMNS * 16 ? [] : line.split(/[|+]/);
+/** Where a line's own text starts, past what a reader put before it (LINE_PREFIX). */
+function bodyStart(text: string, start: number, end: number): number {
+  LINE_PREFIX.lastIndex = start;
+  const m = LINE_PREFIX.exec(text);
+  return m === null ? start : Math.min(end, start + m[0].length);
+}
+
+/** A cell separator: a pipe not escaped (`\|` is a pipe inside a Markdown cell). */
+function pipeAt(text: string, from: number, end: number): number {
+  for (let p = text.indexOf('|', from); p !== -1 && p < end; p = text.indexOf('|', p + 1)) if (text[p - 1] !== '\\') return p;
+  return -1;
+}
+
+function lastPipe(text: string, from: number, start: number): number {
+  for (let p = text.lastIndexOf('|', from); p >= start; p = text.lastIndexOf('|', p - 1)) if (text[p - 1] !== '\\') return p;
+  return -1;
+}
+
+/** A rule line's edges and cells (`|---|:--:|`, `----+----`, `+----+----+`), or null when it is none. */
+function ruleOf(text: string, start: number, end: number): { edges: Edges; cells: number } | null {
+  const line = text.slice(bodyStart(text, start, end), end).trim();
+  if (line.length < 3 || line.length > 8 * 1024) return null;
+  const edges = { start: line[0] === '|' || line[0] === '+', end: line.endsWith('|') || line.endsWith('+') };
+  const inner = line.slice(edges.start ? 1 : 0, edges.end ? -1 : undefined).split(/[|+]/);
+  if (inner.length < 2 || inner.length > MAX_TABLE_COLUMNS || !inner.every((c) => RULE_CELL.test(c))) return null;
+  return { edges, cells: inner.length };
 }
 
 /**
- * A header's or a row's `n` cells. With outer pipes, the cells run from the line's first pipe and
- * each ends at a pipe: what stands before and after them is no cell (a JSON string's opening, the
- * rest of a JSON line after a table that ended inside a string). Without, the line is the cells,
+ * A row's `n` cells from the start of its line. With outer pipes, the cells run from the line's
+ * first pipe and each ends at a pipe: what stands after them is no cell (the rest of a JSON line
+ * after a table that ended inside a string), or further cells. Without, the line is the cells,
  * exactly `n` of them. Empty when the line holds no such row.
  */
 function rowCells(text: string, start: number, end: number, edges: Edges, n: number): Cell[] {
-  let from = start;
+  let from = bodyStart(text, start, end);
   if (edges.start) {
-    const p = text.indexOf('|', start);
-    if (p === -1 || p >= end) return [];
-    from = p + 1;
+    if (text[from] !== '|') return [];
+    from += 1;
   }
   const out: Cell[] = [];
   for (let k = 0; k < n; k += 1) {
-    const p = text.indexOf('|', from);
-    if (p !== -1 && p < end) {
+    const p = pipeAt(text, from, end);
+    if (p !== -1) {
       out.push({ text: text.slice(from, p), at: from });
       from = p + 1;
     } else if (!edges.end && k === n - 1) {
@@ -93,11 +137,8 @@ function rowCells(text: string, start: number, end: number, edges: Edges, n: num
       from = end;
     } else return [];
   }
-  if (!edges.end) {
-    // No outer pipes: a further pipe is a further cell, and this is no row of the table.
-    const p = text.indexOf('|', from);
-    if (p !== -1 && p < end) return [];
-  }
+  // No outer pipes: a further pipe is a further cell, and this is no row of the table.
+  if (!edges.end && pipeAt(text, from, end) !== -1) return [];
   return out;
 }
 
@@ -107,35 +148,32 @@ function rowCells(text: string, start: number, end: number, edges: Edges, n: num
  * is in, with pipes of its own). Empty when the line does not end in them.
  */
 function headerCells(text: string, start: number, end: number, edges: Edges, n: number): Cell[] {
+  const from = bodyStart(text, start, end);
   let to = end;
-  while (to > start && /\s/.test(text[to - 1] as string)) to -= 1;
+  while (to > from && /\s/.test(text[to - 1] as string)) to -= 1;
   if (edges.end) {
     if (text[to - 1] !== '|') return [];
     to -= 1;
   }
   const out: Cell[] = [];
   for (let k = 0; k < n; k += 1) {
-    const p = text.lastIndexOf('|', to - 1);
+    const p = lastPipe(text, to - 1, from);
     const last = k === n - 1;
-    if (p >= start && (!last || edges.start)) {
+    if (p >= from && (!last || edges.start)) {
       out.unshift({ text: text.slice(p + 1, to), at: p + 1 });
       to = p;
     } else if (last && !edges.start) {
-      out.unshift({ text: text.slice(Math.max(start, p + 1), to), at: Math.max(start, p + 1) });
+      const at = Math.max(from, p + 1);
+      out.unshift({ text: text.slice(at, to), at });
     } else return [];
   }
   return out;
 }
 
-/** A rule's edges: a pipe first and last, as `|---|---|` has (a psql rule has none). */
-function ruleEdges(text: string, start: number, end: number): Edges {
-  const line = text.slice(start, end).trim();
-  return { start: line.startsWith('|'), end: line.endsWith('|') };
-}
-
 /** A name that fills a cell by itself, a pipe on one side at least (cheap to test before reading the line). */
 function inPipeCell(text: string, start: number, end: number): boolean {
-  const inCell = (c: number): boolean => c === 32 || c === 9 || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95 || c === 45 || c === 46;
+  // Letters, digits, spaces, `_.-`, and what a label is wrapped in: emphasis, backquotes, a note in brackets.
+  const inCell = (c: number): boolean => c === 32 || c === 9 || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95 || c === 45 || c === 46 || c === 42 || c === 96 || c === 40 || c === 41;
   let i = start - 1;
   while (i >= 0 && start - i < 40 && inCell(text.charCodeAt(i))) i -= 1;
   let j = end;
@@ -146,20 +184,41 @@ function inPipeCell(text: string, start: number, end: number): boolean {
   return edge(before) && edge(after) && (before === 124 || after === 124);
 }
 
+/**
+ * A column's label as a name: emphasis and backquotes taken off, a note in brackets left out
+ * (`**Password (dev only)**` → `Password`), and how strong it says the column is. A bare `Pass`
+ * is a test's verdict (`| Pass | Fail |`); a bare `Token`, `Key` or `Secret` names a lexer's
+ * token, a key chord, a secret's name as often as a value: a column so named holds a secret only
+ * where the value looks generated.
+ */
+function columnStrength(cell: string): 'strong' | 'weak' | null {
+  const label = cell
+    .replace(/[*_`]/g, ' ')
+    .replace(/\([^)]{0,40}\)/g, ' ')
+    .trim()
+    .replace(/\s+/g, ' ');
+  if (!TABLE_LABEL.test(label)) return null;
+  const lower = label.toLowerCase();
+  if (lower === 'pass' || lower === 'passed' || lower === 'passes') return null;
+  const strength = nameStrength(label.replace(/ /g, '_'));
+  return strength === 'strong' && /^(?:tokens?|keys?|secrets?)$/.test(lower) ? 'weak' : strength;
+}
+
 /** A value in a secret column, as written (backquotes taken off): removed unless it is none. */
 function tableSecret(strength: 'strong' | 'weak', value: string): boolean {
-  if (value.length < 4 || /\s/.test(value) || NOT_A_VALUE.test(value) || isPlaceholder(value)) return false;
-  // A bcrypt hash begins with `$2b$10$`, not a variable.
-  if (/^\$2[aby]?\$\d\d\$/.test(value)) return true;
-  if (value.startsWith('$') || value.startsWith('%')) return false;
-  return strength === 'strong' ? /[^A-Za-z]/.test(value) || looksRandom(value, 12) : looksRandom(value, 12);
+  if (value.length < 4 || /\s/.test(value)) return false;
+  if (HASH.test(value)) return true;
+  if (NOT_A_VALUE.test(value) || NOT_A_SECRET.test(value) || isPlaceholder(value)) return false;
+  return strength === 'strong' ? /[A-Za-z]/.test(value) && (/[^A-Za-z]/.test(value) || looksRandom(value, 12)) : looksRandom(value, 16);
 }
 
 /**
  * A secret's name that fills a cell of a table's header (`| Email | Password |`, a psql grid's
- * `passwd`): that column's cells in the rows below, up to the first line that is no row of it.
- * A header is only a header over its rule (`|---|---|`, `----+----`): a row that names a field
- * `password` is not one. Returns the header line's end, or null when this is no such header.
+ * `passwd`): that column's cells in the rows below, to the table's end. A header is only a header
+ * over its rule (`|---|---|`, `----+----`, `+----+----+`): a row that names a field `password` is
+ * not one. A row that does not fit (a cell more or less) is passed over; the table ends at a line
+ * that is no row, or at a row after which its line goes on (a table that ended inside a JSON
+ * string). Returns the header line's end, or null when this is no such header.
  */
 export function findPipeColumns(text: string, nameStart: number, nameEnd: number, found: Findings): number | null {
   if (nameStart < (found.readTo.get('table') ?? -1) || !inPipeCell(text, nameStart, nameEnd)) return null;
@@ -168,22 +227,29 @@ export function findPipeColumns(text: string, nameStart: number, nameEnd: number
   found.readTo.set('table', end);
   const ruleLine = nextLine(text, end);
   if (!ruleLine) return null;
-  const edges = ruleEdges(text, ruleLine[0], ruleLine[1]);
-  const rule = ruleCells(text, ruleLine[0], ruleLine[1], edges);
-  if (rule.length < 2 || rule.length > MAX_TABLE_COLUMNS || !rule.every((c) => RULE_CELL.test(c))) return null;
-  const header = headerCells(text, start, end, edges, rule.length);
+  const rule = ruleOf(text, ruleLine[0], ruleLine[1]);
+  if (rule === null) return null;
+  const { edges } = rule;
+  const header = headerCells(text, start, end, edges, rule.cells);
   if (header.length === 0) return null;
   const columns = new Map<number, 'strong' | 'weak'>();
   header.forEach((c, i) => {
-    const label = c.text.trim();
-    const strength = TABLE_LABEL.test(label) ? nameStrength(label.replace(/\s+/g, '_')) : null;
+    const strength = columnStrength(c.text);
     if (strength) columns.set(i, strength);
   });
   if (columns.size === 0) return end;
   let line = nextLine(text, ruleLine[1]);
   for (let rows = 0; line !== null && rows < MAX_TABLE_ROWS; rows += 1) {
-    const row = rowCells(text, line[0], line[1], edges, header.length);
-    if (row.length === 0) break;
+    const [s, e] = line;
+    const row = rowCells(text, s, e, edges, header.length);
+    if (row.length === 0) {
+      // A row of the table that does not fit is passed over; a line that is no row ends it.
+      const body = bodyStart(text, s, e);
+      if (edges.start ? text[body] !== '|' : pipeAt(text, body, e) === -1) break;
+      found.readTo.set('table', e);
+      line = nextLine(text, e);
+      continue;
+    }
     for (const [i, strength] of columns) {
       const cell = row[i] as Cell;
       const lead = cell.text.length - cell.text.trimStart().length;
@@ -198,9 +264,10 @@ export function findPipeColumns(text: string, nameStart: number, nameEnd: number
     const last = row[row.length - 1] as Cell;
     const after = last.at + last.text.length;
     found.readTo.set('table', after);
-    // More after the row's closing pipe (a JSON string closed there): the table ended with this row.
-    if (edges.end && /\S/.test(text.slice(after + 1, line[1]))) break;
-    line = nextLine(text, line[1]);
+    // More after the row's closing pipe that is no further cell (a JSON string closed there): the table ended with this row.
+    const rest = text.slice(after + 1, e).trim();
+    if (edges.end && rest !== '' && !rest.endsWith('|')) break;
+    line = nextLine(text, e);
   }
   return end;
 }
@@ -210,7 +277,13 @@ export function findPipeColumns(text: string, nameStart: number, nameEnd: number
 
 /** How far around a cookie's `domain` its object is looked for. */
 const COOKIE_OBJECT_CHARS = 600;
-const MEMBER = (key: string): RegExp => new RegExp(`(["']?)${key}\\1[ \\t]*:[ \\t]*(["'\`])([^"'\`\\n]{1,4096})\\2`, 'd');
+/**
+ * `key: "value"` in any quotes, a value holding escaped quotes too; a value that is itself a quoted
+ * string (`"\"2|1:0|…\""`, as Tornado writes `_xsrf`) reads `""2|1:0|…""` in the decoded view.
+ */
+const MEMBER = (key: string): RegExp => new RegExp(`(["']?)${key}\\1[ \\t]*:[ \\t]*(["'\`])\\2?((?:\\\\.|(?!\\2)[^\\\\\\n]){1,4096})\\2`, 'd');
+/** A member only a cookie has: a DNS record or a form field has a name, a value and a domain too. */
+const COOKIE_ONLY = /["']?(?:path|expires|expirationDate|httpOnly|secure|sameSite|hostOnly|storeId)["']?[ \t]*:/;
 const NAME_MEMBER = MEMBER('name');
 const VALUE_MEMBER = MEMBER('value');
 
@@ -228,6 +301,7 @@ const cookieObject: Handler = (text, at, found) => {
   found.readTo.set('cookie', close);
   if (text[open] !== '{' || text[close] !== '}') return -1;
   const object = text.slice(open, close);
+  if (!COOKIE_ONLY.test(object)) return -1;
   const name = NAME_MEMBER.exec(object);
   const value = VALUE_MEMBER.exec(object);
   const range = value?.indices?.[3];
@@ -245,7 +319,7 @@ const cookieObject: Handler = (text, at, found) => {
  * A cookies.txt line (Netscape's format, what curl and yt-dlp read): domain, flag, path, secure,
  * expiry, name, value, tab-separated. Read from its flag (the first TRUE or FALSE) to its end.
  */
-const COOKIES_TXT = /(?:TRUE|FALSE)\t[^\t\n]{0,1024}\t(?:TRUE|FALSE)\t\d{1,12}\t([^\t\n]{1,256})\t([^\t\n\r]{1,4096})\r?(?=\n|$)/dy;
+const COOKIES_TXT = /(?:TRUE|FALSE)\t[^\t\n]{0,1024}\t(?:TRUE|FALSE)\t-?\d{1,12}(?:\.\d{1,9})?\t([^\t\n]{1,256})\t([^\t\n\r]{1,4096})\r?(?=\n|$)/dy;
 
 const cookiesTxt: Handler = (text, at, found) => {
   if (text[at - 1] !== '\t') return -1;
@@ -256,7 +330,7 @@ const cookiesTxt: Handler = (text, at, found) => {
   return -1;
 };
 
-const DOCUMENT_COOKIE = /document\.cookie[ \t]*(?:=(?!=)[ \t]*|\r?\n[ \t]*(?:[<>][ \t]*)?)(["'`])([^\n"'`]{1,4096})/dy;
+const DOCUMENT_COOKIE = /document\.cookie[ \t]*(?:\+?=(?!=)[ \t]*|\r?\n[ \t]*(?:[<>][ \t]*)?)(["'`])([^\n"'`]{1,4096})/dy;
 const COOKIE_PAIR = /([A-Za-z0-9_.-]{1,64})=([^;,\s]{1,4096})/g;
 
 /** `document.cookie = "name=value; …"`, and the string a console prints for `document.cookie`. */
@@ -278,22 +352,59 @@ const documentCookie: Handler = (text, at, found) => {
 // ---------------------------------------------------------------------------------------------
 // Kubernetes Secrets: every value of `data:` and `stringData:` (base64 or not, whatever its key).
 
-/** How far from `kind: Secret` the rest of its document is read (a Secret is small). */
+/** How far from `kind: Secret` the rest of its object is read (a Secret is small). */
 const SECRET_DOCUMENT_CHARS = 16_384;
 const MAX_SECRET_KEYS = 200;
+/** What a reader put before a YAML line: a line number (`     7→`, `cat -n`), a diff's `+`. */
+const YAML_PREFIX = /(?:[ \t]*\d{1,7}(?:\u2192|\t))?\+?/y;
 
-function indentOf(text: string, start: number, end: number): number {
-  let i = start;
-  while (i < end && text.charCodeAt(i) === 32) i += 1;
-  return i - start;
+/** A YAML line's indentation and where its key starts, past a reader's prefix and a list item's `- `. */
+export function yamlLine(text: string, start: number, end: number): { indent: number; key: number } {
+  YAML_PREFIX.lastIndex = start;
+  const m = YAML_PREFIX.exec(text);
+  const body = m === null ? start : Math.min(end, start + m[0].length);
+  let i = body;
+  while (i < end && (text[i] === ' ' || (text[i] === '-' && text[i + 1] === ' '))) i += 1;
+  return { indent: i - body, key: i };
 }
 
-/** The YAML document around `at`: from the `---` line before it (or the bound) to the next. */
-function yamlDocument(text: string, at: number): [number, number] {
-  const from = Math.max(0, at - SECRET_DOCUMENT_CHARS);
-  const back = text.slice(from, at).lastIndexOf('\n---');
-  const ahead = text.slice(at, Math.min(text.length, at + SECRET_DOCUMENT_CHARS)).indexOf('\n---');
-  return [back === -1 ? from : from + back + 4, ahead === -1 ? Math.min(text.length, at + SECRET_DOCUMENT_CHARS) : at + ahead];
+/**
+ * The YAML object a `kind: Secret` at `indent` belongs to: from the line after the nearest one
+ * before it that starts another object (`---`, `==> file <==` as `head` prints, an `apiVersion:`
+ * or `kind:` of the same indentation, or a line less indented), to the next such line.
+ */
+function yamlObject(text: string, at: number, indent: number): [number, number] {
+  const floor = Math.max(0, at - SECRET_DOCUMENT_CHARS);
+  const ceiling = Math.min(text.length, at + SECRET_DOCUMENT_CHARS);
+  const starts = (s: number, e: number, self: boolean): boolean => {
+    const line = text.slice(s, e);
+    if (/^(?:---|==> )/.test(line.trimStart())) return true;
+    const { indent: ind, key } = yamlLine(text, s, e);
+    if (key >= e) return false;
+    if (ind < indent) return true;
+    return ind === indent && !self && /^(?:apiVersion|kind):/.test(text.slice(key, key + 11));
+  };
+  const [ls, le] = lineBounds(text, at);
+  let from = ls;
+  for (let s = ls; s > floor; ) {
+    const [ps, pe] = lineBounds(text, s - 1);
+    if (starts(ps, pe, false)) {
+      // An `apiVersion:` of the same object begins it; another object's line ends the search.
+      const { indent: ind, key } = yamlLine(text, ps, pe);
+      if (ind === indent && text.startsWith('apiVersion:', key)) from = ps;
+      break;
+    }
+    from = ps;
+    s = ps;
+  }
+  let to = le;
+  for (let e = le; e < ceiling; ) {
+    const [ns, ne] = lineBounds(text, e + 1);
+    if (ns >= ceiling || starts(ns, ne, false)) break;
+    to = ne;
+    e = ne;
+  }
+  return [from, to];
 }
 
 /** The `key: value` lines under a `data:` or `stringData:` line at the Secret's own indentation. */
@@ -301,18 +412,27 @@ function yamlSecretData(text: string, from: number, to: number, indent: number, 
   let pos = from;
   while (pos < to) {
     const [start, end] = lineBounds(text, pos);
-    const own = indentOf(text, start, end);
-    const key = text.slice(start + own, end);
-    if (own === indent && /^(?:data|stringData):[ \t]*\r?$/.test(key)) {
+    const { indent: own, key } = yamlLine(text, start, end);
+    if (own === indent && /^(?:data|stringData):[ \t]*(?:#.*)?\r?$/.test(text.slice(key, end))) {
       let line = nextLine(text, end);
       for (let n = 0; line !== null && line[0] < to && n < MAX_SECRET_KEYS; n += 1) {
         const [s, e] = line;
-        const ind = indentOf(text, s, e);
-        if (ind <= indent && e > s + ind) break;
-        const m = /^([^:\s#][^:\n]{0,252}):[ \t]+(\S[^\n]{0,8191}?)[ \t]*\r?$/d.exec(text.slice(s + ind, e));
-        const v = m?.indices?.[2];
-        const value = m?.[2] ?? '';
-        if (v && !isPlaceholder(value) && !/^[|>][-+]?$/.test(value)) found.add(s + ind + v[0], s + ind + v[1], 'kubernetes_secret', PRIORITY.name);
+        const { indent: ind, key: k } = yamlLine(text, s, e);
+        if (k >= e || text.slice(k, e).trim() === '') {
+          line = nextLine(text, e);
+          continue;
+        }
+        if (ind <= indent) break;
+        // `key: value`, read by hand: a pattern with a lazy value before trailing spaces is quadratic on a long line.
+        const colon = text.indexOf(': ', k);
+        if (colon !== -1 && colon < e && text[k] !== '#') {
+          let vs = colon + 2;
+          while (vs < e && (text[vs] === ' ' || text[vs] === '\t')) vs += 1;
+          let ve = e;
+          while (ve > vs && /\s/.test(text[ve - 1] as string)) ve -= 1;
+          const value = text.slice(vs, ve);
+          if (value !== '' && !isPlaceholder(value) && !/^[|>][-+]?$/.test(value)) found.add(vs, ve, 'kubernetes_secret', PRIORITY.name);
+        }
         line = nextLine(text, e);
       }
     }
@@ -320,14 +440,59 @@ function yamlSecretData(text: string, from: number, to: number, indent: number, 
   }
 }
 
-const JSON_SECRET_DATA = /"(?:data|stringData)"[ \t]*:[ \t]*\{/g;
+/**
+ * The JSON object around `at`: from its `{` to its `}`, braces inside strings not counted, within
+ * SECRET_DOCUMENT_CHARS either way; null when it is not closed there.
+ */
+function jsonObject(text: string, at: number): [number, number] | null {
+  const floor = Math.max(0, at - SECRET_DOCUMENT_CHARS);
+  const ceiling = Math.min(text.length, at + SECRET_DOCUMENT_CHARS);
+  const quoted = (i: number): boolean => {
+    let n = 0;
+    while (i - 1 - n >= 0 && text[i - 1 - n] === '\\') n += 1;
+    return n % 2 === 0;
+  };
+  let depth = 0;
+  let inString = false;
+  let open = -1;
+  for (let i = at - 1; i >= floor; i -= 1) {
+    const c = text[i];
+    if (c === '"' && quoted(i)) inString = !inString;
+    else if (!inString && c === '}') depth += 1;
+    else if (!inString && c === '{') {
+      if (depth === 0) {
+        open = i;
+        break;
+      }
+      depth -= 1;
+    }
+  }
+  if (open === -1) return null;
+  depth = 0;
+  inString = false;
+  for (let i = open + 1; i < ceiling; i += 1) {
+    const c = text[i];
+    if (c === '"' && quoted(i)) inString = !inString;
+    else if (!inString && c === '{') depth += 1;
+    else if (!inString && c === '}') {
+      if (depth === 0) return [open, i + 1];
+      depth -= 1;
+    }
+  }
+  return null;
+}
+
+const JSON_SECRET_DATA = /"(?:data|stringData)"[ \t\r\n]*:[ \t\r\n]*\{/g;
 const JSON_MEMBER = /"((?:[^"\\\n]|\\.){1,253})"[ \t\r\n]*:[ \t\r\n]*"((?:[^"\\\n]|\\.){1,8192})"/y;
 
-/** `"data": {"key": "value", …}` inside the JSON object a `"kind": "Secret"` belongs to. */
+/** `"data": {"key": "value", …}` of the JSON object `"kind": "Secret"` is a member of (not of an object inside it). */
 function jsonSecretData(text: string, from: number, to: number, found: Findings): void {
   const part = text.slice(from, to);
   JSON_SECRET_DATA.lastIndex = 0;
   for (let m = JSON_SECRET_DATA.exec(part); m !== null; m = JSON_SECRET_DATA.exec(part)) {
+    // A member of this object, not of one inside it: the braces before it balance.
+    const before = part.slice(1, m.index).replace(/"(?:[^"\\]|\\.)*"/g, '""');
+    if ((before.match(/\{/g)?.length ?? 0) !== (before.match(/\}/g)?.length ?? 0)) continue;
     let pos = m.index + m[0].length;
     for (let n = 0; n < MAX_SECRET_KEYS; n += 1) {
       while (pos < part.length && /[\s,]/.test(part[pos] as string)) pos += 1;
@@ -342,23 +507,29 @@ function jsonSecretData(text: string, from: number, to: number, found: Findings)
   }
 }
 
-const YAML_KIND = /kind:[ \t]*Secret[ \t]*\r?(?=\n|$)/y;
+const YAML_KIND = /kind:[ \t]*(["']?)Secret\1[ \t]*(?:#[^\n]{0,200})?\r?(?=\n|$)/y;
 const JSON_KIND = /"kind"[ \t]*:[ \t]*"Secret"/y;
 
-/** `kind: Secret` alone on its line (YAML) or `"kind": "Secret"` (JSON): the Secret's document, read once. */
+/** `kind: Secret` alone on its line (YAML, quoted or not, a comment after it) or `"kind": "Secret"` (JSON): the Secret's object, read once. */
 const kubernetesSecret: Handler = (text, at, found) => {
   const json = text[at] === '"';
   const re = json ? JSON_KIND : YAML_KIND;
   re.lastIndex = at;
   if (!re.test(text)) return -1;
-  let start = at;
-  while (start > 0 && at - start < 256 && text[start - 1] === ' ') start -= 1;
-  if (!json && start > 0 && text[start - 1] !== '\n') return -1;
   if (at < (found.readTo.get('kubernetes') ?? -1)) return -1;
-  const [from, to] = yamlDocument(text, at);
+  if (json) {
+    const object = jsonObject(text, at);
+    if (object === null) return -1;
+    found.readTo.set('kubernetes', object[1]);
+    jsonSecretData(text, object[0], object[1], found);
+    return -1;
+  }
+  const [start, end] = lineBounds(text, at);
+  const { indent, key } = yamlLine(text, start, end);
+  if (key !== at) return -1;
+  const [from, to] = yamlObject(text, at, indent);
   found.readTo.set('kubernetes', to);
-  if (json) jsonSecretData(text, from, to, found);
-  else yamlSecretData(text, from, to, at - start, found);
+  yamlSecretData(text, from, to, indent, found);
   return -1;
 };
 
@@ -367,7 +538,7 @@ const kubernetesSecret: Handler = (text, at, found) => {
 // ~/.pgpass`) and the lines after it (what `cat ~/.pgpass` printed).
 
 const PGPASS_LINES = 20;
-const PGPASS_ENTRY = /(?:^|[\s"'])([A-Za-z0-9.*-]{1,253}):(?:\d{1,5}|\*):[^:\s"']{1,63}:[^:\s"']{1,63}:([^\s"']{4,200})(?=$|[\s"'])/dg;
+const PGPASS_ENTRY = /(?:^|[\s"'])([A-Za-z0-9_.*-]{1,253}):(?:\d{1,5}|\*):[^:\s"']{1,63}:[^:\s"']{1,63}:([^\s"']{4,200})(?=$|[\s"'])/dg;
 /** A host a `.pgpass` line may name: any (`*`), a name with a letter, or an IPv4 address. */
 const PGPASS_HOST = /^(?:\*|.*[A-Za-z].*|\d{1,3}(?:\.\d{1,3}){3})$/;
 
@@ -376,7 +547,9 @@ function pgpassEntries(text: string, start: number, end: number, found: Findings
   PGPASS_ENTRY.lastIndex = 0;
   for (let m = PGPASS_ENTRY.exec(line); m !== null; m = PGPASS_ENTRY.exec(line)) {
     const r = m.indices?.[2];
-    if (r && PGPASS_HOST.test(m[1] ?? '') && !isPlaceholder(m[2] ?? '')) found.add(start + r[0], start + r[1], 'pgpass_password', PRIORITY.command);
+    const pw = m[2] ?? '';
+    // A password, not a word with hyphens (`web:8080:http:nginx:running-healthy` is a status line).
+    if (r && PGPASS_HOST.test(m[1] ?? '') && !isPlaceholder(pw) && (/[^A-Za-z-]/.test(pw) || looksRandom(pw, 12))) found.add(start + r[0], start + r[1], 'pgpass_password', PRIORITY.command);
   }
 }
 
@@ -401,8 +574,11 @@ const pgpass: Handler = (text, at, found) => {
 const TF_RESOURCE_CHARS = 4096;
 const TF_SECRET = /"(result|bcrypt_hash)"[ \t]*:[ \t]*"((?:[^"\\\n]|\\.){1,1024})"/dg;
 
+/** `"type": "random_password"` as a state writes it (not the word in prose, nor HCL's `resource "random_password"`). */
+const TF_TYPE = /"type"[ \t]*:[ \t]*"$/;
+
 const randomPassword: Handler = (text, at, found) => {
-  if (at < (found.readTo.get('terraform') ?? -1)) return -1;
+  if (at < (found.readTo.get('terraform') ?? -1) || !TF_TYPE.test(text.slice(Math.max(0, at - 24), at))) return -1;
   let part = text.slice(at, Math.min(text.length, at + TF_RESOURCE_CHARS));
   // The resource ends where the next one's type begins.
   const next = part.indexOf('"type"');
