@@ -42,6 +42,8 @@ export interface RequestRecord {
   kind: 'request' | 'answer' | 'rejection';
   /** What the IDE told the agent beside it: the lines the user had selected, or the file open. */
   ide?: string;
+  /** The line of the agent's last message before the next request: where its answer to this one ends. */
+  replied?: number;
 }
 
 /** A file a call writes when it succeeds; `ifExists`: a forced delete (ShellWrite). */
@@ -392,6 +394,9 @@ export function noteAgentText(l: Ledger, text: string, line: number): void {
   const t = text.trim();
   if (t.length === 0) return;
   l.lastAgentText = { line, text: t.length > 4000 ? `${t.slice(0, 1500)}\n…\n${t.slice(-2400)}` : t };
+  // The agent's latest word on the latest request, until the next one is made.
+  const asked = l.requests[l.requests.length - 1];
+  if (asked !== undefined && line > asked.line) asked.replied = line;
   l.said = [...(l.said ?? []), { line, text: clip(t.replace(/\s+/g, ' '), 400) }].slice(-20);
   delete l.since;
   l.last = { event: 'agent_text', line };

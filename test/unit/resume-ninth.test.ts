@@ -311,8 +311,8 @@ describe('what the IDE showed beside a request', () => {
     );
     expect(sections(md).get('Objective (verbatim)')).toContain("the user's first request (line 1); beside it, the IDE showed the agent line 3010 of /home/u/src/claude_code_log/renderer.py selected («_reorder_paired_messages»)");
     const reqs = sections(md).get('User requests and corrections') ?? '';
-    expect(reqs).toContain('- line 1 — Why does this run too early? *(in the IDE: line 3010 of …/src/claude_code_log/renderer.py selected («_reorder_paired_messages»))*');
-    expect(reqs).toContain('- line 3 — Move it after the pairing\n');
+    expect(reqs).toContain('- line 1 — Why does this run too early? (last reply: line 2) *(in the IDE: line 3010 of …/src/claude_code_log/renderer.py selected («_reorder_paired_messages»))*');
+    expect(reqs).toContain('- line 3 — Move it after the pairing (last reply: line 4)\n');
     expect(reqs).toContain('- line 5 — Now say so in the readme *(in the IDE: …/src/claude_code_log/README.md open)*');
     expect((summary.requests as { ide?: string }[]).map((q) => q.ide)).toEqual([
       'line 3010 of /home/u/src/claude_code_log/renderer.py selected («_reorder_paired_messages»)',

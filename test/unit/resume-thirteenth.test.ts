@@ -123,3 +123,23 @@ describe("a session's first time", () => {
     expect(md).toContain('first_turn_at: 2026-04-26T10:00:08.134Z\n');
   });
 });
+
+describe("the agent's last reply to each request", () => {
+  it('is given with each request, in HANDOFF.md and the payloads, so that what became of an early one can be looked up', () => {
+    const { md, summary, llm } = built(
+      user('u1', 'Update the roadmap with the Visa research'),
+      say('a1', 'Looking at the roadmap.'),
+      say('a2', 'Done: the roadmap has the Visa research in Phase 3.'),
+      user('u2', 'Now index the decisions'),
+      say('a3', 'Indexed: ADR-021 to 024 are in DECISIONS.md.'),
+      user('u3', 'Ship the demo'),
+    );
+    const said = sections(md).get('User requests and corrections') ?? '';
+    expect(said).toContain('- line 1 — Update the roadmap with the Visa research (last reply: line 3)');
+    expect(said).toContain('- line 4 — Now index the decisions (last reply: line 5)');
+    expect(said).toMatch(/^- line 6 — Ship the demo$/m);
+    const requests = summary.requests as { line: number; replied_line?: number }[];
+    expect(requests.map((q) => q.replied_line ?? null)).toEqual([3, 5, null]);
+    expect(llm.requests).toEqual(summary.requests);
+  });
+});

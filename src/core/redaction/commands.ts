@@ -6,7 +6,7 @@ import { looksRandom } from './randomness.js';
 /**
  * Passwords given to commands and HTTP headers: `mysql -p…`, `sshpass -p …`, `curl -u user:pass`,
  * `docker login -p …`, `echo 'pw' | docker login --password-stdin`, `openssl … pass:…`,
- * `Authorization: Bearer …`, `Cookie: …`. Each rule starts at its command or header name (found
+ * `Authorization: Bearer …` (a `Cookie:` header is records.ts's, with the other cookies). Each rule starts at its command or header name (found
  * by the literal scanner) and reads at most a bounded stretch of the same line from there.
  */
 
@@ -177,22 +177,6 @@ function commandHandler(r: CommandRule): Handler {
   };
 }
 
-const COOKIE = /(?:Set-)?Cookie[ \t]*:[ \t]*([^\n'"]{1,4096})/dyi;
-const COOKIE_PAIR = /([A-Za-z0-9_.-]{1,64})=([^;,\s]{1,4096})/g;
-
-const cookies: Handler = (text, at, found) => {
-  COOKIE.lastIndex = at;
-  const m = COOKIE.exec(text);
-  const base = m?.indices?.[1]?.[0];
-  if (!m || base === undefined) return -1;
-  const header = m[1] ?? '';
-  COOKIE_PAIR.lastIndex = 0;
-  for (let p = COOKIE_PAIR.exec(header); p !== null; p = COOKIE_PAIR.exec(header)) {
-    if (looksRandom(p[2] ?? '', 16)) found.add(base + p.index + (p[1]?.length ?? 0) + 1, base + p.index + p[0].length, 'cookie', PRIORITY.command);
-  }
-  return at + 1;
-};
-
 /** htpasswd -b[c] FILE USER PASSWORD, htpasswd -nb USER PASSWORD. */
 const HTPASSWD = /htpasswd((?:[ \t]+-[a-zA-Z]{1,6}){1,4})((?:[ \t]+[^\s|;&]{1,200}){2,3})/dy;
 
@@ -228,6 +212,5 @@ const schemelessDsn: Handler = (text, at, found) => {
 export function registerCommands(scanner: LiteralScanner): void {
   for (const s of ['@tcp(', '@unix(', '@udp(']) scanner.add(s, schemelessDsn);
   for (const r of RULES) for (const s of r.starts) scanner.add(s, commandHandler(r));
-  for (const s of ['Cookie', 'cookie', 'COOKIE', 'Set-Cookie', 'set-cookie']) scanner.add(s, cookies);
   scanner.add('htpasswd', htpasswd);
 }

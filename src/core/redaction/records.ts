@@ -330,22 +330,37 @@ const cookiesTxt: Handler = (text, at, found) => {
   return -1;
 };
 
-const DOCUMENT_COOKIE = /document\.cookie[ \t]*(?:\+?=(?!=)[ \t]*|\r?\n[ \t]*(?:[<>][ \t]*)?)(["'`])([^\n"'`]{1,4096})/dy;
+const COOKIE_HEADER = /(?:Set-)?Cookie[ \t]*:[ \t]*([^\n'"]{1,4096})/dyi;
 const COOKIE_PAIR = /([A-Za-z0-9_.-]{1,64})=([^;,\s]{1,4096})/g;
 
-/** `document.cookie = "name=value; …"`, and the string a console prints for `document.cookie`. */
-const documentCookie: Handler = (text, at, found) => {
-  DOCUMENT_COOKIE.lastIndex = at;
-  const m = DOCUMENT_COOKIE.exec(text);
-  const base = m?.indices?.[2]?.[0];
-  if (!m || base === undefined) return -1;
-  const pairs = m[2] ?? '';
+/** The values of `name=value; …` pairs (a header's, `document.cookie`'s) that `base` is the start of. */
+function cookiePairs(pairs: string, base: number, found: Findings): void {
   COOKIE_PAIR.lastIndex = 0;
   for (let p = COOKIE_PAIR.exec(pairs); p !== null; p = COOKIE_PAIR.exec(pairs)) {
     const name = p[1] ?? '';
     const value = p[2] ?? '';
     if (cookieSecret(name, value)) found.add(base + p.index + name.length + 1, base + p.index + p[0].length, 'cookie', PRIORITY.command);
   }
+}
+
+/** `Cookie:` and `Set-Cookie:` headers, in any case. */
+const cookieHeader: Handler = (text, at, found) => {
+  COOKIE_HEADER.lastIndex = at;
+  const m = COOKIE_HEADER.exec(text);
+  const base = m?.indices?.[1]?.[0];
+  if (!m || base === undefined) return -1;
+  cookiePairs(m[1] ?? '', base, found);
+  return at + 1;
+};
+
+const DOCUMENT_COOKIE = /document\.cookie[ \t]*(?:\+?=(?!=)[ \t]*|\r?\n[ \t]*(?:[<>][ \t]*)?)(["'`])([^\n"'`]{1,4096})/dy;
+/** `document.cookie = "name=value; …"`, and the string a console prints for `document.cookie`. */
+const documentCookie: Handler = (text, at, found) => {
+  DOCUMENT_COOKIE.lastIndex = at;
+  const m = DOCUMENT_COOKIE.exec(text);
+  const base = m?.indices?.[2]?.[0];
+  if (!m || base === undefined) return -1;
+  cookiePairs(m[2] ?? '', base, found);
   return at + 1;
 };
 
@@ -610,6 +625,7 @@ const discordToken: Handler = (text, at, found) => {
 };
 
 export function registerRecords(scanner: LiteralScanner): void {
+  for (const s of ['Cookie', 'cookie', 'COOKIE', 'Set-Cookie', 'set-cookie']) scanner.add(s, cookieHeader);
   scanner.add('domain', cookieObject);
   for (const s of ['TRUE', 'FALSE']) scanner.add(s, cookiesTxt);
   scanner.add('document.cookie', documentCookie, { boundary: false });
