@@ -286,8 +286,14 @@ function documents(a: Analysis, parent: string | null): (level: Level) => string
   };
 }
 
+/**
+ * The agent's claims the transcript contradicts (SPEC §6). With none, it says so as that: a bare
+ * "None" read as "every claim holds" to readers of a report whose claims no run proved.
+ */
+const NO_CONTRADICTION = 'None the transcript contradicts (a claim no run proves is not checked here).';
+
 function claims(a: Analysis): string {
-  if (a.contradictions.length === 0) return NONE;
+  if (a.contradictions.length === 0) return NO_CONTRADICTION;
   return `${label('verified')} — the agent's own claims that the transcript contradicts:\n\n${bullets(a.contradictions.map((c) => `claim at line ${c.claim_line}, evidence at line ${c.evidence_line}: ${oneLine(c.text, 400)}`))}`;
 }
 
