@@ -288,10 +288,16 @@ async function realPath(path: string): Promise<string> {
 }
 
 /** A folder's device and inode, or null when it is not a folder (or not there). */
+/**
+ * A root folder's identity: its device and inode, and its birth time. ext4 gives a folder made
+ * right after one was deleted the same inode number (`rm -r x && mkdir x`), so the inode alone took
+ * the new folder for the old one, and its dead watch was kept; the birth time tells them apart
+ * (0 where the file system keeps none: the inode alone, as before).
+ */
 async function folderIdentity(path: string): Promise<string | null> {
   try {
     const st = await stat(path);
-    return st.isDirectory() ? folderId(st) : null;
+    return st.isDirectory() ? `${folderId(st)}:${st.birthtimeMs}` : null;
   } catch {
     return null;
   }

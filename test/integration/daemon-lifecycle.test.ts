@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { appendFile, mkdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -52,6 +52,26 @@ describe('daemon lifecycle', () => {
     await waitFor(async () => (await d.call('status')).sessions.some((x) => x.id === 'again'), 'the session in the folder made again to be built', 15_000);
     await waitFor(() => d.log().includes(`${watch} appeared; watching it now`), 'the log to say the folder is watched again', 15_000);
     // And later appends are seen live.
+    await appendFile(join(watch, 'p', 'again.jsonl'), userLine('one more request, appended live'));
+    await waitFor(async () => (await runCli(['show', 'again', '--json'], { env })).out.includes('one more request, appended live'), 'the append to be built', 15_000);
+  });
+
+  it('watches a watch folder deleted and made again in one instant, with the same inode number', async () => {
+    const root = tempDir('handoff-store-');
+    const env = testEnv({ HANDOFFS_ROOT: root });
+    await mkdir(join(env.XDG_CONFIG_HOME as string, 'handoff'), { recursive: true });
+    await writeFile(join(env.XDG_CONFIG_HOME as string, 'handoff', 'handoff.config.json'), JSON.stringify({ watch: { rescan_interval_s: 3600 } }));
+    const watch = join(tempDir('handoff-watch-'), 'projects');
+    await mkdir(watch);
+    const d = await start(env, root, ['--watch', watch]);
+    const before = statSync(watch).ino;
+    // In one tick, before any event of the deletion is handled: ext4 gives the new folder the old one's inode number.
+    rmSync(watch, { recursive: true });
+    mkdirSync(join(watch, 'p'), { recursive: true });
+    writeFileSync(join(watch, 'p', 'again.jsonl'), userLine('a session in the folder made again'));
+    if (statSync(watch).ino !== before) console.warn('this file system gave the new folder another inode number: the case this test is for did not arise');
+    await waitFor(() => d.log().includes(`${watch} appeared; watching it now`), 'the log to say the folder is watched again', 15_000);
+    await waitFor(async () => (await d.call('status')).sessions.some((x) => x.id === 'again'), 'the session in the folder made again to be built', 15_000);
     await appendFile(join(watch, 'p', 'again.jsonl'), userLine('one more request, appended live'));
     await waitFor(async () => (await runCli(['show', 'again', '--json'], { env })).out.includes('one more request, appended live'), 'the append to be built', 15_000);
   });
