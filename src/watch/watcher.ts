@@ -232,8 +232,13 @@ export class TranscriptWatcher {
     if (this.guards.has(root)) return;
     const name = basename(root);
     try {
-      const w = fsWatch(dirname(root), { persistent: false }, (_e, f) => {
-        if (f === null || f === name) void this.checkRoot(root);
+      // A `rename` naming the root is its deletion, creation or move: it is watched anew whatever
+      // its inode says, as ext4 gives a folder made right after one was deleted (`rm -r x && mkdir
+      // x`) the same inode number, and the inode alone took the new folder for the old one (its
+      // dead watch kept). The birth time would tell them apart, but where there is none libuv
+      // gives the change time, which every file added changes.
+      const w = fsWatch(dirname(root), { persistent: false }, (event, f) => {
+        if (f === null || f === name) void this.checkRoot(root, event === 'rename');
       });
       w.on('error', () => void this.checkRoot(root));
       this.guards.set(root, w);
@@ -248,10 +253,11 @@ export class TranscriptWatcher {
     this.identity.delete(root);
   }
 
-  private async checkRoot(root: string): Promise<void> {
+  /** `replaced`: an event said the root itself was made, deleted or moved, whatever its inode says now. */
+  private async checkRoot(root: string, replaced = false): Promise<void> {
     if (this.closing || !this.active.has(root)) return;
     const now = await folderIdentity(root);
-    if (this.closing || !this.active.has(root) || now === this.identity.get(root)) return;
+    if (this.closing || !this.active.has(root) || (!replaced && now === this.identity.get(root))) return;
     await this.deactivate(root);
     if (now === null) this.awaitRoot(root);
     else {
@@ -288,16 +294,10 @@ async function realPath(path: string): Promise<string> {
 }
 
 /** A folder's device and inode, or null when it is not a folder (or not there). */
-/**
- * A root folder's identity: its device and inode, and its birth time. ext4 gives a folder made
- * right after one was deleted the same inode number (`rm -r x && mkdir x`), so the inode alone took
- * the new folder for the old one, and its dead watch was kept; the birth time tells them apart
- * (0 where the file system keeps none: the inode alone, as before).
- */
 async function folderIdentity(path: string): Promise<string | null> {
   try {
     const st = await stat(path);
-    return st.isDirectory() ? `${folderId(st)}:${st.birthtimeMs}` : null;
+    return st.isDirectory() ? folderId(st) : null;
   } catch {
     return null;
   }
