@@ -37,43 +37,43 @@ describe('daemon lifecycle', () => {
     expect(Date.now() - t0).toBeLessThan(5000);
   });
 
-  it('watches a watch folder deleted and made again at once, not at the next rescan', async () => {
+  /** A daemon watching one folder, with no periodic rescan within the test (an hour apart). */
+  async function watching(): Promise<{ env: NodeJS.ProcessEnv; watch: string; d: RunningDaemon }> {
     const root = tempDir('handoff-store-');
     const env = testEnv({ HANDOFFS_ROOT: root });
     await mkdir(join(env.XDG_CONFIG_HOME as string, 'handoff'), { recursive: true });
     await writeFile(join(env.XDG_CONFIG_HOME as string, 'handoff', 'handoff.config.json'), JSON.stringify({ watch: { rescan_interval_s: 3600 } }));
     const watch = join(tempDir('handoff-watch-'), 'projects');
     await mkdir(watch);
-    const d = await start(env, root, ['--watch', watch]);
+    return { env, watch, d: await start(env, root, ['--watch', watch]) };
+  }
+
+  /** The folder made again is watched: its session built, and a later append seen live. */
+  async function watchedAgain(env: NodeJS.ProcessEnv, watch: string, d: RunningDaemon): Promise<void> {
+    await waitFor(async () => (await d.call('status')).sessions.some((x) => x.id === 'again'), 'the session in the folder made again to be built', 15_000);
+    await waitFor(() => d.log().includes(`${watch} appeared; watching it now`), 'the log to say the folder is watched again', 15_000);
+    await appendFile(join(watch, 'p', 'again.jsonl'), userLine('one more request, appended live'));
+    await waitFor(async () => (await runCli(['show', 'again', '--json'], { env })).out.includes('one more request, appended live'), 'the append to be built', 15_000);
+  }
+
+  it('watches a watch folder deleted and made again at once, not at the next rescan', async () => {
+    const { env, watch, d } = await watching();
     await rm(watch, { recursive: true });
     // Made again, as a tool that resets its folder does, with a session in it.
     await mkdir(join(watch, 'p'), { recursive: true });
     await writeFile(join(watch, 'p', 'again.jsonl'), userLine('a session in the folder made again'));
-    await waitFor(async () => (await d.call('status')).sessions.some((x) => x.id === 'again'), 'the session in the folder made again to be built', 15_000);
-    await waitFor(() => d.log().includes(`${watch} appeared; watching it now`), 'the log to say the folder is watched again', 15_000);
-    // And later appends are seen live.
-    await appendFile(join(watch, 'p', 'again.jsonl'), userLine('one more request, appended live'));
-    await waitFor(async () => (await runCli(['show', 'again', '--json'], { env })).out.includes('one more request, appended live'), 'the append to be built', 15_000);
+    await watchedAgain(env, watch, d);
   });
 
   it('watches a watch folder deleted and made again in one instant, with the same inode number', async () => {
-    const root = tempDir('handoff-store-');
-    const env = testEnv({ HANDOFFS_ROOT: root });
-    await mkdir(join(env.XDG_CONFIG_HOME as string, 'handoff'), { recursive: true });
-    await writeFile(join(env.XDG_CONFIG_HOME as string, 'handoff', 'handoff.config.json'), JSON.stringify({ watch: { rescan_interval_s: 3600 } }));
-    const watch = join(tempDir('handoff-watch-'), 'projects');
-    await mkdir(watch);
-    const d = await start(env, root, ['--watch', watch]);
+    const { env, watch, d } = await watching();
     const before = statSync(watch).ino;
     // In one tick, before any event of the deletion is handled: ext4 gives the new folder the old one's inode number.
     rmSync(watch, { recursive: true });
     mkdirSync(join(watch, 'p'), { recursive: true });
     writeFileSync(join(watch, 'p', 'again.jsonl'), userLine('a session in the folder made again'));
     if (statSync(watch).ino !== before) console.warn('this file system gave the new folder another inode number: the case this test is for did not arise');
-    await waitFor(() => d.log().includes(`${watch} appeared; watching it now`), 'the log to say the folder is watched again', 15_000);
-    await waitFor(async () => (await d.call('status')).sessions.some((x) => x.id === 'again'), 'the session in the folder made again to be built', 15_000);
-    await appendFile(join(watch, 'p', 'again.jsonl'), userLine('one more request, appended live'));
-    await waitFor(async () => (await runCli(['show', 'again', '--json'], { env })).out.includes('one more request, appended live'), 'the append to be built', 15_000);
+    await watchedAgain(env, watch, d);
   });
 
   it('backfills what changed while it was away, newest first, within backfill_days, and reports progress', async () => {

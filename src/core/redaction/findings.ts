@@ -31,8 +31,6 @@ export const tag = (kind: string): string => `${TAG_PREFIX}${kind}]`;
  */
 export class Findings {
   private readonly spans: Span[] = [];
-  /** Positions a detector has already dealt with (a CSV header line read for its columns). */
-  readonly seen = new Set<number>();
   /**
    * How far a rule that reads around its literal has read, by rule: a hit before that is inside
    * what it read already, and is passed over (each character is read a bounded number of times).

@@ -102,6 +102,9 @@ function judge(name: string): Strength {
   return WEAK_WORDS.has(last) ? 'weak' : null;
 }
 
+/** A word of code or of a schema (`true`, `none`, `string`, `redacted`): no value a secret has. */
+export const isKeyword = (v: string): boolean => KEYWORDS.test(v);
+
 const KEYWORDS = /^(?:true|false|null|nil|none|undefined|yes|no|on|off|required|optional|string|number|boolean|bool|str|int|integer|float|bytes|any|object|void|self|this|new|await|async|function|lambda|def|return|if|else|not|and|or|in|is|of|typeof|instanceof|secretstr|text|varchar|char|uuid|date|datetime|json|password|secret|token|hidden|masked|redacted|example|placeholder|changeme|todo|tbd)$/i;
 
 /** Values that stand for a secret kept elsewhere, or for none at all. */

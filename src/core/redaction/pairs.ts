@@ -463,9 +463,10 @@ const FIRST_LABEL = /[A-Za-z][A-Za-z0-9 _.-]{0,39}$/;
  * line); a row is the line below, read for as many cells as the header has.
  */
 function findCsvColumns(text: string, name: Name, found: Findings): number | null {
+  // A name on a header line read already (its other labels): nothing more to do.
+  if (name.start < (found.readTo.get('csv') ?? -1)) return name.end;
   if (!isCell(text, name)) return null;
   const [start, end] = lineBounds(text, name.start);
-  if (found.seen.has(end)) return end;
   const labels = headerLabels(text.slice(start, end));
   if (labels === null) return null;
   const columns = new Map<number, Exclude<Strength, null>>();
@@ -474,7 +475,7 @@ function findCsvColumns(text: string, name: Name, found: Findings): number | nul
     if (strength) columns.set(i, strength);
   });
   if (columns.size === 0) return null;
-  found.seen.add(end);
+  found.readTo.set('csv', end);
   let pos = end + 1;
   for (let rows = 0; pos < text.length && rows < MAX_CSV_ROWS; rows += 1) {
     const nl = text.indexOf('\n', pos);

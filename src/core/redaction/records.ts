@@ -1,7 +1,7 @@
 import type { Findings } from './findings.js';
 import { PRIORITY } from './findings.js';
 import type { Handler, LiteralScanner } from './literals.js';
-import { isPlaceholder, nameStrength } from './names.js';
+import { isKeyword, isPlaceholder, nameStrength } from './names.js';
 import { looksRandom } from './randomness.js';
 
 /**
@@ -9,7 +9,9 @@ import { looksRandom } from './randomness.js';
  * Markdown table or a psql grid, a browser cookie (Playwright's storageState, cookies.txt,
  * `document.cookie`), the values of a Kubernetes Secret, a `.pgpass` line, Terraform's
  * `random_password` in a state, and a Discord bot token (whose shape names it). Each rule starts
- * at a literal the record holds and reads a bounded stretch around it.
+ * at a literal the record holds and reads a bounded stretch around it, once (`Findings.readTo`),
+ * and gives the scan back at the next character: what it read may hold a credential another rule
+ * finds from a literal inside it (a JWT as a cookie's value).
  */
 
 /** The line around `at`, looked for no further than MAX_LINE_CHARS each way (texts can be one 1 MB line). */
@@ -62,9 +64,12 @@ const RULE_CELL = /^[ \t]*:?-+:?[ \t]*$/;
  * What a reader put before a line: a line number (Claude Code's Read `     3→`, `cat -n`'s tab),
  * then a diff's `+` or a quote's `>` before a table's pipe.
  */
-const LINE_PREFIX = /[ \t]*(?:\d{1,7}(?:\u2192|\t))?(?:[+>](?=[ \t]*\|)[ \t]*)?/y;
-/** What a secret column holds when it holds no secret: a yes, a kind, a note. */
-const NOT_A_VALUE = /^(?:yes|no|y|n|true|false|none|null|nil|n\/a|na|required|optional|hidden|masked|redacted|secret|string|text|unique|empty|unset|set|default|auto|random|generated|hashed|encrypted|bcrypt|argon2|sha256|md5|1password|[-—–•✓✔✗✘x]+)$/i;
+// The Read tool's and `cat -n`'s only: keys.ts's LINE_NUMBER also takes `grep -n`'s `12:` and `12-`,
+// which would read a YAML value such as `2024-01-01` as a prefix.
+const READ_LINE_NUMBER = String.raw`\d{1,7}(?:\u2192|\t)`;
+const LINE_PREFIX = new RegExp(String.raw`[ \t]*(?:${READ_LINE_NUMBER})?(?:[+>](?=[ \t]*\|)[ \t]*)?`, 'y');
+/** What a secret column holds when it holds no secret, beside the keywords of names.ts: a yes, a kind, a note. */
+const NOT_A_VALUE = /^(?:y|n|n\/a|na|unique|empty|unset|set|default|auto|random|generated|hashed|encrypted|bcrypt|argon2|sha256|md5|1password|[-—–•✓✔✗✘x]+)$/i;
 /**
  * What a secret column may hold that names or points at a secret, or is no secret at all: a
  * number, a ratio or a time; a path, a dotfile, a URL, a secret store's reference; a colour; a
@@ -208,7 +213,7 @@ function columnStrength(cell: string): 'strong' | 'weak' | null {
 function tableSecret(strength: 'strong' | 'weak', value: string): boolean {
   if (value.length < 4 || /\s/.test(value)) return false;
   if (HASH.test(value)) return true;
-  if (NOT_A_VALUE.test(value) || NOT_A_SECRET.test(value) || isPlaceholder(value)) return false;
+  if (isKeyword(value) || NOT_A_VALUE.test(value) || NOT_A_SECRET.test(value) || isPlaceholder(value)) return false;
   return strength === 'strong' ? /[A-Za-z]/.test(value) && (/[^A-Za-z]/.test(value) || looksRandom(value, 12)) : looksRandom(value, 16);
 }
 
@@ -310,11 +315,6 @@ const cookieObject: Handler = (text, at, found) => {
   return -1;
 };
 
-/*
- * Each rule below gives the scan back at the next character (-1): what it read may hold a
- * credential another rule finds from a literal inside it (a JWT as a cookie's value).
- */
-
 /**
  * A cookies.txt line (Netscape's format, what curl and yt-dlp read): domain, flag, path, secure,
  * expiry, name, value, tab-separated. Read from its flag (the first TRUE or FALSE) to its end.
@@ -343,26 +343,22 @@ function cookiePairs(pairs: string, base: number, found: Findings): void {
   }
 }
 
-/** `Cookie:` and `Set-Cookie:` headers, in any case. */
-const cookieHeader: Handler = (text, at, found) => {
-  COOKIE_HEADER.lastIndex = at;
-  const m = COOKIE_HEADER.exec(text);
-  const base = m?.indices?.[1]?.[0];
-  if (!m || base === undefined) return -1;
-  cookiePairs(m[1] ?? '', base, found);
-  return at + 1;
-};
+/** A rule that reads `name=value; …` pairs: the group of its (sticky) pattern that holds them. */
+function pairsAfter(re: RegExp, group: number): Handler {
+  return (text, at, found) => {
+    re.lastIndex = at;
+    const m = re.exec(text);
+    const base = m?.indices?.[group]?.[0];
+    if (!m || base === undefined) return -1;
+    cookiePairs(m[group] ?? '', base, found);
+    return at + 1;
+  };
+}
 
-const DOCUMENT_COOKIE = /document\.cookie[ \t]*(?:\+?=(?!=)[ \t]*|\r?\n[ \t]*(?:[<>][ \t]*)?)(["'`])([^\n"'`]{1,4096})/dy;
-/** `document.cookie = "name=value; …"`, and the string a console prints for `document.cookie`. */
-const documentCookie: Handler = (text, at, found) => {
-  DOCUMENT_COOKIE.lastIndex = at;
-  const m = DOCUMENT_COOKIE.exec(text);
-  const base = m?.indices?.[2]?.[0];
-  if (!m || base === undefined) return -1;
-  cookiePairs(m[2] ?? '', base, found);
-  return at + 1;
-};
+/** `Cookie:` and `Set-Cookie:` headers, in any case. */
+const cookieHeader = pairsAfter(COOKIE_HEADER, 1);
+/** `document.cookie = "name=value; …"` (or `+=`), and the string a console prints for `document.cookie`. */
+const documentCookie = pairsAfter(/document\.cookie[ \t]*(?:\+?=(?!=)[ \t]*|\r?\n[ \t]*(?:[<>][ \t]*)?)(["'`])([^\n"'`]{1,4096})/dy, 2);
 
 // ---------------------------------------------------------------------------------------------
 // Kubernetes Secrets: every value of `data:` and `stringData:` (base64 or not, whatever its key).
@@ -371,7 +367,7 @@ const documentCookie: Handler = (text, at, found) => {
 const SECRET_DOCUMENT_CHARS = 16_384;
 const MAX_SECRET_KEYS = 200;
 /** What a reader put before a YAML line: a line number (`     7→`, `cat -n`), a diff's `+`. */
-const YAML_PREFIX = /(?:[ \t]*\d{1,7}(?:\u2192|\t))?\+?/y;
+const YAML_PREFIX = new RegExp(String.raw`(?:[ \t]*${READ_LINE_NUMBER})?\+?`, 'y');
 
 /** A YAML line's indentation and where its key starts, past a reader's prefix and a list item's `- `. */
 export function yamlLine(text: string, start: number, end: number): { indent: number; key: number } {
