@@ -15,7 +15,7 @@ import type { IndexStore } from '../store/index-store.js';
 import type { Layout } from '../store/layout.js';
 import { FILES } from '../store/layout.js';
 import type { Manifest } from '../store/manifest.js';
-import { seal, stateBehind } from '../store/manifest.js';
+import { readManifest, seal, stateBehind } from '../store/manifest.js';
 import { AppendBuffer } from './append.js';
 import { Cleaner } from './clean.js';
 import type { Parts } from './commit.js';
@@ -124,7 +124,8 @@ export class Engine {
     // The session the index files there, found where it went if a killed retitle moved it.
     const indexed = this.deps.index.all().find((e) => e.dir === dirIn);
     const dir = indexed === undefined ? dirIn : (await this.current(indexed)).dir;
-    const m = await this.memory.manifestOf(dir);
+    // A manifest that is there but damaged is named as such (readManifest's VerifyError and its fix).
+    const m = (await this.memory.manifestOf(dir)) ?? (await readManifest(dir));
     if (!m) throw new NotFoundError(`${dir}: no manifest.json`, { hint: 'run `handoff list` to see the sessions of this store' });
     const path = m.sources[0]?.path;
     const req: BuildRequest = { source: path ?? join(dir, '(no source)'), force: true, history: change.history };

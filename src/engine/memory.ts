@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { SessionState } from '../core/state.js';
 import { FILES } from '../store/layout.js';
 import type { Manifest } from '../store/manifest.js';
-import { isManifest } from '../store/manifest.js';
+import { manifestDamage } from '../store/manifest.js';
 import type { DigestCache } from './digests.js';
 import type { LoadedSession } from './session.js';
 import { loadSession, readState } from './session.js';
@@ -52,7 +52,7 @@ export class EngineMemory {
     if (hit) return hit.manifest;
     try {
       const m: unknown = JSON.parse(await readFile(join(dir, FILES.manifest), 'utf8'));
-      return isManifest(m) ? m : null;
+      return manifestDamage(m) === null ? (m as Manifest) : null;
     } catch {
       return null;
     }

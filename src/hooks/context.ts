@@ -4,6 +4,7 @@ import type { ResolvedConfig } from '../config.js';
 import { ControlClient } from '../control/client.js';
 import { describeError, HandoffError } from '../errors.js';
 import type { IndexEntry } from '../store/index-file.js';
+import { inThisStore } from '../store/index-file.js';
 import { FILES, Layout } from '../store/layout.js';
 import type { HookInput } from './input.js';
 
@@ -101,8 +102,10 @@ export async function holdWriter(ctx: HookContext): Promise<{ release(): void } 
  * which brings the store's writers along: a status-line refresh only reads.
  */
 export async function readIndexFile(config: ResolvedConfig): Promise<IndexEntry[]> {
-  const data = await readJson(new Layout(config.root).index);
-  return Array.isArray(data) ? (data as IndexEntry[]).filter((e) => e !== null && typeof e === 'object' && typeof e.id === 'string' && typeof e.dir === 'string') : [];
+  const layout = new Layout(config.root);
+  const data = await readJson(layout.index);
+  if (!Array.isArray(data)) return [];
+  return (data as IndexEntry[]).filter((e) => e !== null && typeof e === 'object' && typeof e.id === 'string' && typeof e.dir === 'string').map((e) => inThisStore(layout, e));
 }
 
 /** The session a hook's input names: by its transcript, else by the harness's session id. */

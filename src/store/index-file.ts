@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { PressureLevel } from '../core/pressure.js';
 import type { Harness } from '../core/types.js';
 import { escapeControls } from '../core/control-chars.js';
@@ -35,6 +35,20 @@ export interface IndexEntry {
   parent_session: string | null;
   objective: string | null;
   source: { path: string; offset: number; size: number; dev: number; ino: number; mtime_ms: number } | null;
+}
+
+/**
+ * Whether an entry's folder is one of this store's. INDEX.json names each folder by its absolute
+ * path, so in a store copied or moved elsewhere its entries lead to the original's folders (or
+ * nowhere): a reader takes the same folder in this store (`inThisStore`), a writer rebuilds the
+ * index from this store's manifests (IndexStore.load).
+ */
+export function isInStore(layout: Layout, dir: string): boolean {
+  return dirname(dirname(dir)) === layout.projectsDir;
+}
+
+export function inThisStore(layout: Layout, e: IndexEntry): IndexEntry {
+  return isInStore(layout, e.dir) ? e : { ...e, dir: layout.sessionDir(basename(dirname(e.dir)), basename(e.dir)) };
 }
 
 /**

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { AmbiguousPrefixError, NotFoundError } from '../errors.js';
 import type { IndexEntry } from './index-file.js';
-import { indexEntry, readIndex, scanManifests, writeIndex, writeProjectFiles } from './index-file.js';
+import { indexEntry, isInStore, readIndex, scanManifests, writeIndex, writeProjectFiles } from './index-file.js';
 import type { Layout } from './layout.js';
 
 /**
@@ -37,7 +37,9 @@ export class IndexStore {
   static async load(layout: Layout): Promise<IndexStore> {
     const store = new IndexStore(layout);
     const entries = await readIndex(layout);
-    const valid = entries.filter((e) => e && typeof e.id === 'string' && typeof e.dir === 'string');
+    // An index written for the store's folder elsewhere (copied or moved) is rebuilt from this
+    // store's own manifests: its paths lead to the original's folders, and a build would write there.
+    const valid = entries.filter((e) => e && typeof e.id === 'string' && typeof e.dir === 'string' && isInStore(layout, e.dir));
     if (valid.length === entries.length && (valid.length > 0 || !existsSync(layout.projectsDir))) {
       for (const e of valid) store.put(e);
     } else {

@@ -147,13 +147,26 @@ export async function readManifest(dir: string): Promise<Manifest | null> {
   } catch (e) {
     throw damagedManifest(path, (e as Error).message);
   }
-  if (!isManifest(m)) throw damagedManifest(path, 'it is not a manifest');
-  return m;
+  const why = manifestDamage(m);
+  if (why !== null) throw damagedManifest(path, why);
+  return m as Manifest;
 }
 
 /** JSON that can be a manifest (an object naming its session); `[]` or a string commits nothing. */
-export function isManifest(v: unknown): v is Manifest {
+function isManifest(v: unknown): v is Manifest {
   return typeof v === 'object' && v !== null && typeof (v as { session?: unknown }).session === 'string';
+}
+
+/**
+ * Why parsed JSON commits nothing the store can trust, or null when it is a manifest whose seal
+ * holds. A field edited by hand or damaged on disk breaks the seal: such a manifest is treated as
+ * unreadable (set aside and the session built afresh), never carried on and sealed again, which
+ * would make the damage pass `verify` from then on.
+ */
+export function manifestDamage(v: unknown): string | null {
+  if (!isManifest(v)) return 'it is not a manifest';
+  if (manifestHash(v) !== v.manifest_sha256) return 'its manifest_sha256 does not match its fields: one was edited or damaged';
+  return null;
 }
 
 function damagedManifest(path: string, why: string): VerifyError {

@@ -147,17 +147,24 @@ describe('crash safety', () => {
     expect((await runCli(['build', src], { env })).out).toMatch(/up-to-date/);
   });
 
+  // A manifest whose fields no longer match its seal (edited by hand, damaged on disk) commits
+  // nothing either: carried on, the next commit would seal the damage and `verify` pass it.
   it.each([
-    ['not JSON', '{garbage'],
-    ['not a manifest', '[]'],
-  ])('a session folder whose manifest.json is %s is set aside into history/ and rebuilt, no turn twice', async (_what, text) => {
+    ['not JSON', () => '{garbage'],
+    ['not a manifest', () => '[]'],
+    ['edited (its seal no longer matches)', (m: string) => m.replace(/"watermark": \d+/, '"watermark": 1')],
+    ['edited to nonsense (its seal no longer matches)', (m: string) => m.replace(/"sources": \[/, '"sources": 5, "was": [')],
+  ])('a session folder whose manifest.json is %s is set aside into history/ and rebuilt, no turn twice', async (_what, edit) => {
     const env = testEnv({ HANDOFFS_ROOT: tempDir('handoff-store-') });
     const src = join(tempDir('handoff-work-'), 'rollout.jsonl');
     await writeFile(src, half + rest);
     const dir = (JSON.parse((await runCli(['build', src, '--json'], { env })).out) as { dir: string }).dir;
+    const original = await readFile(join(dir, 'manifest.json'), 'utf8');
+    const text = edit(original);
+    expect(text).not.toBe(original);
     await writeFile(join(dir, 'manifest.json'), text);
     // Commands that read it say what is damaged and the fix, not "internal error".
-    for (const cmd of [['resume', 'rollout'], ['export', 'rollout']]) {
+    for (const cmd of [['resume', 'rollout'], ['export', 'rollout'], ['checkpoint', 'rollout']]) {
       const r = await runCli(cmd, { env });
       expect(r.code, cmd[0]).toBe(1);
       expect(r.err, cmd[0]).toContain(`${join(dir, 'manifest.json')} is damaged`);

@@ -5,6 +5,7 @@ import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import type { Manifest } from '../../src/store/manifest.js';
+import { seal, serializeManifest } from '../../src/store/manifest.js';
 import { copyFixture, readJson, ROOT, runCli, tempDir, testEnv } from '../helpers.js';
 
 /** A validator of our own, so the test does not trust the product's schema loading. */
@@ -100,7 +101,9 @@ describe('handoff export', () => {
     const { env, dir, id } = await built('codex-rollout.jsonl');
     const p = join(dir, 'manifest.json');
     const m = await readJson<Manifest>(p);
-    await writeFile(p, JSON.stringify({ ...m, created_at: 'last Tuesday' }, null, 2));
+    // Sealed again: a manifest whose seal fails is refused before the export is made (crash.test.ts).
+    const { manifest_sha256: _old, ...rest } = m;
+    await writeFile(p, serializeManifest(seal({ ...rest, created_at: 'last Tuesday' })));
     const r = await runCli(['export', id], { env });
     expect(r.code).toBe(1);
     expect(r.out).toBe('');
