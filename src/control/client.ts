@@ -18,12 +18,24 @@ export function notRunning(path: string): DaemonNotRunningError {
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: NodeJS.Timeout | null; method: string };
 
+function farewell(code: number, message: string, path: string): SocketError {
+  const hint =
+    code === RPC_ERRORS.BUSY
+      ? 'every connection the daemon holds is waiting for an answer: try again in a moment, or raise daemon.max_connections'
+      : code === RPC_ERRORS.IDLE
+        ? 'connect again: a connection with nothing to ask is closed when idle, or to make room for another'
+        : 'connect again; `handoff status` tells whether the daemon runs';
+  return new SocketError(`the daemon closed the connection (${path}): ${message}`, { hint, details: { rpc_code: code } });
+}
+
 export class ControlClient {
   private buf = '';
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private listeners: ((n: Notification) => void)[] = [];
   private closedErr: Error | null = null;
+  /** Why the daemon said it closes this connection (an error line with no id), if it did. */
+  private farewell: Error | null = null;
   private endListeners: ((e: Error | null) => void)[] = [];
 
   private constructor(
@@ -34,7 +46,7 @@ export class ControlClient {
     socket.on('data', (d: string) => this.onData(d));
     const end = (e?: Error): void => {
       if (this.closedErr) return;
-      this.closedErr = e ?? new SocketError(`the daemon closed the connection (${path})`, { hint: 'the daemon stopped; `handoff status` tells whether it runs' });
+      this.closedErr = e ?? this.farewell ?? new SocketError(`the daemon closed the connection (${path})`, { hint: 'the daemon stopped; `handoff status` tells whether it runs' });
       for (const p of this.pending.values()) {
         if (p.timer) clearTimeout(p.timer);
         p.reject(this.closedErr);
@@ -81,6 +93,12 @@ export class ControlClient {
       }
       if ('method' in msg) {
         for (const l of this.listeners) l(msg);
+        continue;
+      }
+      // An error for no request: the daemon says why it closes this connection (every one it
+      // holds is busy, or this one was idle): that, not a bare "closed", is what the caller hears.
+      if (msg.id === null && 'error' in msg) {
+        this.farewell = farewell(msg.error.code, msg.error.message, this.path);
         continue;
       }
       const id = typeof msg.id === 'number' ? msg.id : -1;

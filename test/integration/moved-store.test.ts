@@ -35,7 +35,7 @@ describe('a store copied or moved to another folder', () => {
 
     await appendFile(src, USER('and one more thing in the copy'));
     const built = await runCli(['build', '--root', copy, src], { env });
-    expect(built.code, built.stderr).toBe(0);
+    expect(built.code, built.err).toBe(0);
 
     expect(await readLines(join(original, 'projects', ...(await projectAndName(original, 'generic-demo')), 'timeline.jsonl'))).toEqual(before);
     const index = await readJson<IndexEntry[]>(join(copy, 'INDEX.json'));
@@ -72,7 +72,7 @@ describe('a store copied or moved to another folder', () => {
     renameSync(from, to);
     await appendFile(src, USER('after the move'));
     const built = await runCli(['build', '--root', to, src], { env });
-    expect(built.code, built.stderr).toBe(0);
+    expect(built.code, built.err).toBe(0);
     expect(built.out).toMatch(/\+1 turns?/);
     expect(await timelineOf(to, 'generic-demo')).toHaveLength(before.length + 1);
     expect((await runCli(['verify', '--root', to, '--all'], { env })).code).toBe(0);
