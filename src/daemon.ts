@@ -127,6 +127,13 @@ export class Daemon {
   private indexRetryAt = 0;
   private indexFailures = 0;
   private readonly repeats = new RepeatFilter();
+  /** Transcripts whose file names are not UTF-8 (scan.ts), each said once in the log. */
+  private readonly badNames = new Set<string>();
+  private readonly badName = (path: string): void => {
+    if (this.badNames.has(path) || this.badNames.size >= 1000) return;
+    this.badNames.add(path);
+    this.log.warn({ path }, `${path}: not built: its file name is not valid UTF-8 (the bytes that are not are shown as \uFFFD), and the store records a transcript's path as text; rename the file to a UTF-8 name and it is built at the next scan`);
+  };
   /** How late the event loop runs: what a request on the socket may have to wait. */
   private readonly loopDelay = monitorEventLoopDelay({ resolution: LOOP_DELAY_RESOLUTION_MS });
   private readonly errorSignatures = new WeakMap<object, string>();
@@ -490,7 +497,7 @@ export class Daemon {
 
   private async startBackfill(): Promise<void> {
     const days = this.config.options.watch.backfill_days;
-    const found = await scanRoots(this.rootsNow(), this.exclude);
+    const found = await scanRoots(this.rootsNow(), this.exclude, this.badName);
     // Thousands of transcripts: every loop over them leaves the socket answered in between.
     const slice = new Slicer();
     const todo: FileStat[] = [];
@@ -557,7 +564,7 @@ export class Daemon {
   }
 
   private async scanAndSchedule(roots: readonly string[], force: Priority | null): Promise<number> {
-    const found = await scanRoots(roots, this.exclude);
+    const found = await scanRoots(roots, this.exclude, this.badName);
     const slice = new Slicer();
     const seen = new Set<string>();
     let n = 0;

@@ -1,5 +1,5 @@
 import type { Dirent, Stats } from 'node:fs';
-import { lstatSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import { lstat, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { Slicer } from '../slice.js';
@@ -28,7 +28,14 @@ const SKIP_DIRS = new Set(['node_modules', '.git']);
  * transcripts then costs a few milliseconds of CPU instead of a thread-pool round trip per file,
  * and the socket stays responsive while it runs, however many files one folder holds.
  */
-export async function scanRoot(root: string, out: FileStat[] = [], slice = new Slicer(), exclude: Excluded = NONE_EXCLUDED): Promise<FileStat[]> {
+/**
+ * A name the file system holds in bytes that are not UTF-8 comes back from readdir with U+FFFD in
+ * their place: a path that does not exist, and one the store, which keeps paths as text, could
+ * not record. Such a transcript is reported (`onBadName`) instead of skipped without a word.
+ */
+export type BadName = (path: string) => void;
+
+export async function scanRoot(root: string, out: FileStat[] = [], slice = new Slicer(), exclude: Excluded = NONE_EXCLUDED, onBadName?: BadName): Promise<FileStat[]> {
   if (isExcluded(root, exclude) || sameFolderAs(root, exclude)) return out;
   let entries: Dirent[];
   try {
@@ -45,20 +52,21 @@ export async function scanRoot(root: string, out: FileStat[] = [], slice = new S
     } else if (e.isFile() && isTranscript(e.name)) {
       const s = statFileSync(p);
       if (s) out.push(s);
+      else if (onBadName && e.name.includes('\uFFFD') && !existsSync(p)) onBadName(p);
     }
   }
   for (const d of dirs) {
     await slice.tick();
-    await scanRoot(d, out, slice, exclude);
+    await scanRoot(d, out, slice, exclude, onBadName);
   }
   return out;
 }
 
 /** Every transcript under the roots, once each even when one root lies inside another. */
-export async function scanRoots(roots: readonly string[], exclude: Excluded = NONE_EXCLUDED): Promise<FileStat[]> {
+export async function scanRoots(roots: readonly string[], exclude: Excluded = NONE_EXCLUDED, onBadName?: BadName): Promise<FileStat[]> {
   const found: FileStat[] = [];
   const slice = new Slicer();
-  for (const root of roots) await scanRoot(root, found, slice, exclude);
+  for (const root of roots) await scanRoot(root, found, slice, exclude, onBadName);
   const seen = new Set<string>();
   return found.filter((f) => !seen.has(f.path) && seen.add(f.path) !== undefined);
 }

@@ -115,6 +115,20 @@ describe('the daemon in a hostile workspace', () => {
     expect((await runCli(['status', '--json'], { env })).code).toBe(0);
   });
 
+  it('says in its log which transcript it cannot build because its file name is not UTF-8, and builds the rest', async () => {
+    const { env, root, watch } = await setup({ watch: { rescan_interval_s: 1 } });
+    const bad = Buffer.concat([Buffer.from(`${watch}/latin1-`), Buffer.from([0xe9, 0xff]), Buffer.from('.jsonl')]);
+    await writeFile(bad, userLine('A request in a file whose name is Latin-1.') + agentLine('Answered.'));
+    await copyFixture('claude-session.jsonl', watch, 'fine.jsonl');
+    const d = await start(env, root, ['--watch', watch]);
+    await waitFor(async () => (await d.call('status')).sessions.find((x) => x.id === 'fine' && x.turns === 15), 'the other transcript to be built');
+    await waitFor(() => /latin1-\uFFFD\uFFFD\.jsonl: not built: its file name is not valid UTF-8/.test(d.log()), 'the log to name the file');
+    // Once, not at every rescan (one a second here).
+    const since = Date.now();
+    await waitFor(() => Date.now() - since > 2500, 'two rescans');
+    expect(d.log().match(/is not valid UTF-8/g)).toHaveLength(1);
+  });
+
   it('closes a connection idle for daemon.idle_timeout_ms, but never a subscriber', async () => {
     const { env, root, watch } = await setup({ daemon: { idle_timeout_ms: 300 } });
     const d = await start(env, root, ['--watch', watch]);
