@@ -168,7 +168,7 @@ export interface Analysis {
    * The latest plan the agent put to the user (ExitPlanMode), and the one approved before it when
    * the latest was not approved: *reported*, as the agent wrote it and as the call's result answered.
    */
-  plan: { latest: PlanRecord; approvedBefore: PlanRecord | null; notApproved: number[] } | null;
+  plan: { latest: PlanRecord; approvedBefore: PlanRecord | null; notApproved: PlanRecord[] } | null;
   /** `branch`: as `git commit` printed it; '' for a commit learned from a push or a log. */
   /** `rebased_from`: the hash `git commit` printed, when a rebase gave the commit the hash it was pushed with (at `push_line`). */
   commits: { hash: string; subject: string; pushed: boolean | null; line: number; branch: string; rebased_from?: string; push_line?: number; files?: number }[];
@@ -366,7 +366,7 @@ function untestedPlanSteps(l: Ledger, c: CurrentState): Contradiction[] {
   const change = l.lastChangeLine !== null && l.lastChangeLine < at ? l.lastChangeLine : null;
   if (l.checks.some((x) => x.line < at && (change === null || x.line > change))) return [];
   const since = change === null ? 'before it' : `after the last file change (line ${change}${docsAfter(l, change)})`;
-  return steps.slice(0, 3).map((t) => ({ claim_line: at, evidence_line: change ?? at, text: `the plan marks ${quote(t, 160)} done, but no test, build, type check or lint ran ${since}` }));
+  return steps.slice(0, 3).map((t) => ({ claim_line: at, evidence_line: change ?? at, text: `the plan marks ${quote(t, 160)} done, but no test, build, type check or lint ran ${since}`, unproven: true as const }));
 }
 
 /** `; later changes are to documentation only` when a README or an ignore list changed after `line`. */
@@ -859,7 +859,7 @@ function planView(plans: readonly PlanRecord[] | undefined): Analysis['plan'] {
   const approvedBefore = latest.approved === true ? null : ([...earlier].reverse().find((p) => p.approved === true) ?? null);
   // Plans the user turned down since the last one approved before the latest: the latest is a redraft.
   const lastApproved = earlier.reduce((n, p, i) => (p.approved === true ? i : n), -1);
-  const notApproved = earlier.slice(lastApproved + 1).filter((p) => p.approved === false).map((p) => p.line);
+  const notApproved = earlier.slice(lastApproved + 1).filter((p) => p.approved === false);
   return { latest, approvedBefore, notApproved };
 }
 

@@ -124,6 +124,11 @@ export interface Contradiction {
   claim_line: number;
   evidence_line: number;
   text: string;
+  /**
+   * The claim is not contradicted by a line but unproven: it says the work was tested, and no run
+   * in the transcript tested it (evidence_line: the last line the check looked back to).
+   */
+  unproven?: true;
 }
 
 export type LastEvent = 'agent_text' | 'tool_call' | 'tool_result' | 'user' | 'interrupt' | 'api_error' | 'turn_complete' | 'turn_aborted';

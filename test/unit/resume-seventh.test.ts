@@ -124,7 +124,7 @@ describe('a plan put to the user (ExitPlanMode)', () => {
 
   it('names the drafts the user turned down before the latest', () => {
     const { md } = built(user('u1', 'Plan it'), planCall('p1', '# Plan A'), planResult('p1', REJECTED, true), planCall('p2', '# Plan B'), planResult('p2', APPROVED('/p.md')));
-    expect(md).toContain('(line 4), approved by the user (line 5); Claude Code saved it to `/p.md`. Before it, the user did not approve the plan put at line 2.');
+    expect(md).toContain('(line 4), approved by the user (line 5); Claude Code saved it to `/p.md`. Before it, the user refused the plan put at line 2 (line 3: «rejected by the user»).');
   });
 
   it('is null where no plan was put', () => {

@@ -147,6 +147,6 @@ describe("the agent's last reply to each request", () => {
 describe('claims to double-check when none is contradicted', () => {
   it('says that none is contradicted, not that none needs checking', () => {
     const md = built(user('u1', 'Ship the demo'), say('a1', 'Shipped: the demo works end to end.')).md;
-    expect(sections(md).get('Claims to double-check')).toBe('None the transcript contradicts (a claim no run proves is not checked here).');
+    expect(sections(md).get('Claims to double-check')).toBe('None the transcript contradicts, and no plan step marked done as tested with no run to prove it (other claims no run proves are not checked here).');
   });
 });

@@ -1,9 +1,11 @@
 import type { Analysis, FileChange } from '../analysis.js';
 import { CONTRACT_HEADING } from '../contract.js';
+import { escapeControls } from '../control-chars.js';
 import type { PlanRecord } from '../state.js';
 import type { ToolRef } from '../types.js';
 import { requirementLines } from '../documents.js';
 import { jobNotices, noticeJobId } from '../jobs.js';
+import type { Contradiction } from '../ledger.js';
 import { listingAfterLastCommit } from '../ledger.js';
 import { filePath, relativeTo } from '../paths.js';
 import type { ParentTask, RenderInput } from './input.js';
@@ -98,7 +100,18 @@ function frontMatter(r: RenderInput): string {
     ['lines_read', r.state.lines],
     ['turns', r.state.turns],
   ];
-  const lines = fields.map(([k, v]) => `${k}: ${yamlValue(v)}`);
+  // A branch or HEAD git could not give now, which the transcript recorded: said beside the null
+  // (a YAML comment), so the null does not read as "the session had none" (Repository Evidence
+  // has the rest).
+  const meta = r.state.meta;
+  const recorded: Record<string, string | undefined> = {
+    branch: g.branch === null && meta.branch !== undefined && meta.branch !== 'HEAD' ? `the transcript recorded branch ${escapeControls(oneLine(meta.branch, 200))}` : undefined,
+    head: g.head === null && meta.commit !== undefined ? `the transcript recorded commit ${escapeControls(meta.commit.slice(0, 12))} when the session started` : undefined,
+  };
+  const lines = fields.map(([k, v]) => {
+    const note = v === null ? recorded[k] : undefined;
+    return `${k}: ${yamlValue(v)}${note === undefined ? '' : `  # not read now (see Repository Evidence); ${note}`}`;
+  });
   lines.push(`transfer_ready: ${TRANSFER_READY_SENTINEL}`);
   return `---\n${lines.join('\n')}\n---`;
 }
@@ -290,11 +303,23 @@ function documents(a: Analysis, parent: string | null): (level: Level) => string
  * The agent's claims the transcript contradicts (SPEC §6). With none, it says so as that: a bare
  * "None" read as "every claim holds" to readers of a report whose claims no run proved.
  */
-const NO_CONTRADICTION = 'None the transcript contradicts (a claim no run proves is not checked here).';
+const NO_CONTRADICTION = 'None the transcript contradicts, and no plan step marked done as tested with no run to prove it (other claims no run proves are not checked here).';
 
+/**
+ * A claim a line contradicts is said so; a plan step marked tested with no run behind it is not
+ * contradicted but unproven, and said so: a reader took "contradicts" for a failed test.
+ */
 function claims(a: Analysis): string {
   if (a.contradictions.length === 0) return NO_CONTRADICTION;
-  return `${label('verified')} — the agent's own claims that the transcript contradicts:\n\n${bullets(a.contradictions.map((c) => `claim at line ${c.claim_line}, evidence at line ${c.evidence_line}: ${oneLine(c.text, 400)}`))}`;
+  const unproven = a.contradictions.filter((c) => c.unproven === true).length;
+  const what =
+    unproven === 0
+      ? 'that the transcript contradicts'
+      : unproven === a.contradictions.length
+        ? 'that no run in the transcript proves (no line contradicts them: they are unverified)'
+        : 'that the transcript contradicts, or that no run in it proves';
+  const bullet = (c: Contradiction): string => (c.unproven === true ? `claim at line ${c.claim_line}, unproven: ${oneLine(c.text, 400)}` : `claim at line ${c.claim_line}, evidence at line ${c.evidence_line}: ${oneLine(c.text, 400)}`);
+  return `${label('verified')} — the agent's own claims ${what}:\n\n${bullets(a.contradictions.map(bullet))}`;
 }
 
 /** Current State at a given level: its rows are built once, a level only leaves parts of them out. */
@@ -383,7 +408,9 @@ function plan(a: Analysis, level: Level): string {
   const last = later[later.length - 1];
   const stale = first === undefined || last === undefined ? '' : ` The user wrote again after it (line ${first.line}${later.length > 1 ? `, and ${later.length - 1} more request(s) up to line ${last.line}` : ''}): it may be out of date.`;
   const saved = latest.saved_to === undefined ? '' : `; Claude Code saved it to ${path(latest.saved_to)}`;
-  const earlier = notApproved.length === 0 ? '' : ` Before it, the user did not approve the plan put at ${notApproved.map((l) => `line ${l}`).join(', ')}.`;
+  // A plan not approved was refused: its call did not run (the user said no, or interrupted it).
+  const refused = (p: PlanRecord): string => `line ${p.line} (line ${p.result_line ?? p.line}${p.answer === undefined ? '' : `: «${oneLine(p.answer, 120)}»`})`;
+  const earlier = notApproved.length === 0 ? '' : ` Before it, the user refused the plan put at ${notApproved.map(refused).join(', ')}.`;
   const before = approvedBefore === null ? '' : ` The plan approved before it (line ${approvedBefore.line}, approved at line ${approvedBefore.result_line}) is HANDOFF.llm.json's \`plan.approved_before\`.`;
   const intro = `${label('reported')} — the latest plan the agent put to the user (line ${latest.line}), ${planAnswer(latest)}${saved}.${stale}${earlier}${before} What it set out to do is not proof that it was done: the task list, the checks and the files changed say what was.`;
   const { whole, lines } = PLAN_MD[level];
@@ -825,12 +852,14 @@ export function resumeInstruction(handoffPath: string): string {
   return `Resume from ${handoffPath}: verify drift, then continue its Next Action.`;
 }
 
-function resume(r: RenderInput): string {
+function resume(r: RenderInput, a: Analysis): string {
   const path = `${r.dir}/HANDOFF.md`;
+  // With no file changed, Repository Evidence names none to read: the step says where to look.
+  const read = a.filesChangedTotal > 0 ? 'Read the files named under Repository Evidence and their tests' : 'No file changed in this session: read the files the Objective and the latest request name';
   return [
     '1. Read this whole file before acting. Treat files, repository state and recorded command results as authoritative, not this summary.',
     `2. Check drift: run ${code(`handoff resume ${r.session}`)} (or compare repository path, branch, HEAD and dirty state with the front matter). Report material drift; never reset, check out or discard changes to recreate the old state.`,
-    '3. Read the files named under Repository Evidence and their tests; prefer what they say now over what this handoff says. The line numbers cited are lines of the source transcript.',
+    `3. ${read}; prefer what they say now over what this handoff says. The line numbers cited are lines of the source transcript.`,
     '4. Continue the Next Action unless drift, a blocker or a newer user instruction makes it unsafe or obsolete.',
     '',
     `Resume instruction: ${code(resumeInstruction(path), 400)}`,
@@ -944,7 +973,7 @@ function fixedParts(r: RenderInput, a: Analysis): FixedParts {
     agentMessages: section('What the agent reported', agentMessages(a)),
     tail: [section('Verification', verification(a)), section('Repository Evidence', repoEvidence(r, a)), section('Unknowns', unknowns(a))],
     timeline: timelineSection(r, MD.TIMELINE),
-    rest: [section('Subagents', subagents(r)), section('Where everything lives', whereEverythingLives(r)), section('Provenance', provenance(r)), `${CONTRACT_HEADING}\n\n${r.contract ?? NONE}\n`, section('Resume Instructions', resume(r))],
+    rest: [section('Subagents', subagents(r)), section('Where everything lives', whereEverythingLives(r)), section('Provenance', provenance(r)), `${CONTRACT_HEADING}\n\n${r.contract ?? NONE}\n`, section('Resume Instructions', resume(r, a))],
   };
 }
 

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { sections } from '../../src/core/quality.js';
+import { call, result, say, user } from './claude-records.js';
+import { built } from './ledger-helper.js';
+
+/**
+ * Rules from the fourteenth reading (docs/FIDELITY.md): a plan step marked tested with no run
+ * behind it is unproven, not contradicted; a plan the user refused is said to be refused, with
+ * the line that refused it.
+ */
+
+const edit = (id: string, file: string) => call(id, 'Edit', { file_path: `/nonexistent/w/${file}`, old_string: 'a', new_string: 'b' });
+const updated = (id: string, file: string) => result(id, `The file /nonexistent/w/${file} has been updated.`);
+const todos = (id: string, items: [string, 'completed' | 'pending'][]) => call(id, 'TodoWrite', { todos: items.map(([content, status]) => ({ content, status, activeForm: content })) });
+const todosDone = (id: string) => result(id, 'Todos have been modified successfully.');
+const REJECTED = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.";
+
+describe('claims to double-check', () => {
+  it('says a test step marked done with no run is unproven, not contradicted', () => {
+    const { md, summary } = built(
+      user('u1', 'Move the plus button out of the search bar'),
+      edit('e1', 'Menu.tsx'),
+      updated('e1', 'Menu.tsx'),
+      todos('t1', [
+        ['Move the button', 'completed'],
+        ['Test the layout to ensure proper spacing', 'completed'],
+      ]),
+      todosDone('t1'),
+      say('a1', 'Moved.'),
+    );
+    const section = sections(md).get('Claims to double-check') ?? '';
+    expect(section).toContain("the agent's own claims that no run in the transcript proves (no line contradicts them: they are unverified):");
+    expect(section).toContain('- claim at line 4, unproven: the plan marks «Test the layout to ensure proper spacing» done, but no test, build, type check or lint ran after the last file change (line 3)');
+    expect(section).not.toMatch(/evidence at line|transcript contradicts/);
+    expect(summary.contradictions).toEqual([{ claim_line: 4, evidence_line: 3, text: expect.stringContaining('Test the layout') as string, unproven: true }]);
+  });
+
+  it('tells the two kinds apart when both are there', () => {
+    const { md } = built(
+      user('u1', 'Fix the parser and keep the tests green'),
+      edit('e1', 'parser.ts'),
+      updated('e1', 'parser.ts'),
+      call('b1', 'Bash', { command: 'npm test' }),
+      result('b1', 'FAIL test/parser.test.ts\nTests: 1 failed', { is_error: true }),
+      say('a1', 'All tests pass now.'),
+      edit('e2', 'lexer.ts'),
+      updated('e2', 'lexer.ts'),
+      todos('t1', [['Verify the lexer change', 'completed']]),
+      todosDone('t1'),
+    );
+    const section = sections(md).get('Claims to double-check') ?? '';
+    expect(section).toContain("the agent's own claims that the transcript contradicts, or that no run in it proves:");
+    expect(section).toMatch(/- claim at line 6, evidence at line 5: The agent said/);
+    expect(section).toContain('- claim at line 9, unproven: the plan marks «Verify the lexer change» done');
+  });
+
+  it('says what it checked when it found nothing', () => {
+    const { md } = built(user('u1', 'Tidy the README'), edit('e1', 'README.md'), updated('e1', 'README.md'), say('a1', 'Tidied.'));
+    expect(sections(md).get('Claims to double-check')).toBe('None the transcript contradicts, and no plan step marked done as tested with no run to prove it (other claims no run proves are not checked here).');
+  });
+});
+
+describe('a plan the user refused', () => {
+  it('is said to be refused, with the line that refused it and its words', () => {
+    const plan = (id: string, text: string) => call(id, 'ExitPlanMode', { plan: text });
+    const { md } = built(
+      user('u1', 'Move the plus button'),
+      plan('p1', '# Plan A\n\n1. Keep it inside the input'),
+      user('r1', [{ type: 'tool_result', tool_use_id: 'p1', is_error: true, content: REJECTED }]),
+      user('u2', 'Completely outside the search bar'),
+      plan('p2', '# Plan B\n\n1. Move it outside'),
+      result('p2', 'User has approved your plan. You can now start coding.'),
+    );
+    expect(md).toContain('Before it, the user refused the plan put at line 2 (line 3: «rejected by the user»).');
+    expect(md).not.toContain('did not approve');
+  });
+});
+
+describe('the front matter where git could not be read', () => {
+  it('says beside a null branch which branch the transcript recorded', () => {
+    const { md } = built({ ...user('u1', 'Move the plus button out of the search bar'), gitBranch: 'feat/react-refactor-v3' }, say('a1', 'Moved.'));
+    expect(md).toMatch(/^branch: null {2}# not read now \(see Repository Evidence\); the transcript recorded branch feat\/react-refactor-v3$/m);
+    // No commit recorded: a bare null.
+    expect(md).toMatch(/^head: null$/m);
+  });
+
+  it('keeps a recorded name to one line, with no control character', () => {
+    const { md } = built({ ...user('u1', 'Move the plus button out of the search bar'), gitBranch: 'feat/x\u0007\ny' }, say('a1', 'Moved.'));
+    expect(md).toMatch(/^branch: null {2}# not read now \(see Repository Evidence\); the transcript recorded branch feat\/x y$/m);
+  });
+
+  it('leaves a recorded HEAD (no branch name) out of the comment', () => {
+    const { md } = built({ ...user('u1', 'Move the plus button out of the search bar'), gitBranch: 'HEAD' }, say('a1', 'Moved.'));
+    expect(md).toMatch(/^branch: null$/m);
+  });
+});
+
+describe('the resume instructions', () => {
+  it('point at the files changed when there are some, and say where to look when there are none', () => {
+    const changed = built(user('u1', 'Tidy the README'), edit('e1', 'README.md'), updated('e1', 'README.md'), say('a1', 'Tidied.')).md;
+    expect(changed).toContain('3. Read the files named under Repository Evidence and their tests; prefer what they say now');
+    const readOnly = built(user('u1', 'Review the plan for the media support'), call('r1', 'Read', { file_path: '/nonexistent/w/media.py' }), result('r1', 'class Image: ...'), say('a1', 'Reviewed.')).md;
+    expect(readOnly).toContain('3. No file changed in this session: read the files the Objective and the latest request name; prefer what they say now');
+    expect(readOnly).not.toContain('Read the files named under Repository Evidence');
+  });
+});
