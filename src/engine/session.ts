@@ -145,8 +145,7 @@ export async function archiveForReset(dir: string, m: Manifest, reason: string, 
     if (done) files.push(done);
     else if (bytes > 0 && existsSync(from)) {
       const name = `${base}.${file}`;
-      await copyAtomic(from, join(dir, FILES.history, name));
-      files.push(name);
+      if (await copyAtomic(from, join(dir, FILES.history, name))) files.push(name);
     }
   }
   crashPoint('after-reset-copy');

@@ -88,7 +88,7 @@ export async function installSkill(opts: { source: string; target: string; harne
     files_sha256: filesDigest(files),
     files,
   };
-  await writeAtomic(join(opts.target, RECORD_FILE), `${JSON.stringify(record, null, 2)}\n`);
+  await writeAtomic(join(opts.target, RECORD_FILE), `${JSON.stringify(record, null, 2)}\n`, undefined, true, true);
   return record;
 }
 

@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Hash } from 'node:crypto';
+import type { Stats } from 'node:fs';
 import { chmodSync, closeSync, constants, fstatSync, fsyncSync, openSync, readSync, realpathSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { chmod, copyFile, mkdir, open, readdir, readFile, rename, rm, rmdir, stat, truncate, unlink } from 'node:fs/promises';
+import { chmod, copyFile, lstat, mkdir, open, readdir, readFile, rename, rm, rmdir, stat, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { StoreWriteError } from '../errors.js';
@@ -44,13 +45,13 @@ export function writeError(op: string, path: string, e: unknown): StoreWriteErro
  * `fsync` is for commit points (the manifest): renders and state are rewritten on every build
  * and checked against the manifest when a session is opened, so they skip it.
  */
-export async function writeAtomic(path: string, data: string | Buffer, mode = FILE_MODE, fsync = true): Promise<void> {
+export async function writeAtomic(path: string, data: string | Buffer, mode = FILE_MODE, fsync = true, followLink = false): Promise<void> {
   try {
     // The synchronous form: a build runs one at a time, and each of the dozen small steps of an
     // atomic write would otherwise wait for a thread-pool round trip (measured: 2.2 ms a file
     // async, 0.3 ms sync, on the benchmark machine; see docs/PERFORMANCE.md).
     await writes.tick();
-    writeFileAtomicSync(path, data, mode, fsync);
+    writeFileAtomicSync(path, data, mode, fsync, followLink);
   } catch (e) {
     throw writeError('write', path, e);
   }
@@ -65,12 +66,19 @@ export async function writeAtomic(path: string, data: string | Buffer, mode = FI
  * during a backfill. A temp file a SIGKILL leaves (`<name>.<uint32>`, as write-file-atomic names
  * them) is removed by the daemon's start-up sweep (STRAY_TEMP_RE), as before.
  */
-function writeFileAtomicSync(path: string, data: string | Buffer, mode: number, fsync: boolean): void {
+function writeFileAtomicSync(path: string, data: string | Buffer, mode: number, fsync: boolean, followLink: boolean): void {
   let target = path;
-  try {
-    target = realpathSync.native(path); // a link is written through, as write-file-atomic does
-  } catch {
-    // Not there yet.
+  // A file of the store that is a symbolic link is replaced by the file (the rename takes the
+  // link's place), never written through: a link planted in a session folder would otherwise have
+  // a build overwrite whatever it points to. Only a file outside the store (a skill's install
+  // record, in a folder a user may keep in a dotfiles repository) follows its link, as
+  // write-file-atomic does.
+  if (followLink) {
+    try {
+      target = realpathSync.native(path);
+    } catch {
+      // Not there yet.
+    }
   }
   const tmp = `${target}.${randomBytes(4).readUInt32BE(0)}`;
   let fd: number | null = openSync(tmp, 'w', mode);
@@ -105,6 +113,9 @@ function writeFileAtomicSync(path: string, data: string | Buffer, mode: number, 
  */
 export async function writeAtomicLarge(path: string, data: string | Buffer, mode = FILE_MODE): Promise<void> {
   try {
+    // write-file-atomic writes through a symbolic link: one put in the file's place goes first,
+    // so the file takes the link's place (as writeAtomic's rename does).
+    if ((await lstat(path).catch(() => null))?.isSymbolicLink() === true) await unlink(path);
     await writeFileAtomic(path, data, { mode, fsync: true, chown: false as unknown as { uid: number; gid: number } });
   } catch (e) {
     throw writeError('write', path, e);
@@ -142,7 +153,9 @@ export async function appendDurable(path: string, data: string | Buffer): Promis
   if (data.length === 0) return;
   let fd: number | null = null;
   try {
-    fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, FILE_MODE);
+    // Never through a symbolic link (ELOOP): a session is opened with its appended files checked
+    // (cutBack), so a link here is one planted since.
+    fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, FILE_MODE);
     writeAll(fd, typeof data === 'string' ? Buffer.from(data) : data);
   } catch (e) {
     throw writeError('append to', path, e);
@@ -151,18 +164,32 @@ export async function appendDurable(path: string, data: string | Buffer): Promis
   }
 }
 
+/** A regular file's size; null when there is none (or the name holds a link or a folder). */
 export async function fileSize(path: string): Promise<number | null> {
   try {
-    return (await stat(path)).size;
+    const st = await lstat(path);
+    return st.isFile() ? st.size : null;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw e;
   }
 }
 
-/** Cuts a file back to `bytes` (the length a manifest recorded); creates it when missing. */
+/**
+ * Cuts a file back to `bytes` (the length a manifest recorded); creates it when missing. A name
+ * that holds anything but a regular file (a symbolic link, a folder) is not the store's file: an
+ * error without an errno, which opening a session takes for damage (rebuilt, never written through).
+ */
 export async function cutBack(path: string, bytes: number): Promise<boolean> {
-  const size = await fileSize(path);
+  let st: Stats | null;
+  try {
+    st = await lstat(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw writeError('read', path, e);
+    st = null;
+  }
+  if (st !== null && !st.isFile()) throw new Error(`${path} is ${st.isSymbolicLink() ? 'a symbolic link' : st.isDirectory() ? 'a folder' : 'not a regular file'}, not the file the manifest records (the store never writes through one)`);
+  const size = st === null ? null : st.size;
   if (size === bytes) return false;
   try {
     if (size === null) {
@@ -170,7 +197,7 @@ export async function cutBack(path: string, bytes: number): Promise<boolean> {
       return false;
     }
     if (size < bytes) throw new Error(`${path} has ${size} bytes but the manifest records ${bytes}`);
-    await truncate(path, bytes);
+    await truncateNoFollow(path, bytes);
   } catch (e) {
     if (e instanceof Error && !(e as NodeJS.ErrnoException).code) throw e;
     throw writeError('cut back', path, e);
@@ -285,14 +312,30 @@ export async function removeFile(path: string): Promise<void> {
   }
 }
 
-/** Copies a file into place atomically (temp + rename), so a crash never leaves half a copy. */
-export async function copyAtomic(from: string, to: string): Promise<void> {
+/** Truncates a file, never through a symbolic link (ELOOP). */
+async function truncateNoFollow(path: string, bytes: number): Promise<void> {
+  const fh = await open(path, constants.O_WRONLY | constants.O_NOFOLLOW);
+  try {
+    await fh.truncate(bytes);
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * Copies a file into place atomically (temp + rename), so a crash never leaves half a copy. Only
+ * a regular file is copied (false otherwise): a link in a session folder may point anywhere, and
+ * what it points to is not the store's to keep.
+ */
+export async function copyAtomic(from: string, to: string): Promise<boolean> {
   const tmp = `${to}.${process.pid}.tmp`;
   try {
+    if (!(await lstat(from)).isFile()) return false;
     await mkdir(dirname(to), { recursive: true, mode: DIR_MODE });
     await copyFile(from, tmp);
     await chmod(tmp, FILE_MODE);
     await rename(tmp, to);
+    return true;
   } catch (e) {
     await rm(tmp, { force: true });
     throw writeError('copy to', to, e);

@@ -20,12 +20,22 @@ describe('an atomic write of a store file', () => {
     expect(readdirSync(dir).sort()).toEqual(['HANDOFF.md', 'manifest.json']);
   });
 
-  it('writes through a link to the file it names, as before', async () => {
+  it('replaces a link in the file\'s place, leaving what it points to as it was (a store file)', async () => {
     const dir = tempDir('handoff-write-');
     writeFileSync(join(dir, 'real.md'), 'old\n');
     symlinkSync('real.md', join(dir, 'PROJECT.md'));
     await writeAtomic(join(dir, 'PROJECT.md'), 'new\n');
-    expect(lstatSync(join(dir, 'PROJECT.md')).isSymbolicLink()).toBe(true);
+    expect(lstatSync(join(dir, 'PROJECT.md')).isFile()).toBe(true);
+    expect(readFileSync(join(dir, 'PROJECT.md'), 'utf8')).toBe('new\n');
+    expect(readFileSync(join(dir, 'real.md'), 'utf8')).toBe('old\n');
+  });
+
+  it('writes through a link when asked to (a file outside the store, as write-file-atomic does)', async () => {
+    const dir = tempDir('handoff-write-');
+    writeFileSync(join(dir, 'real.md'), 'old\n');
+    symlinkSync('real.md', join(dir, 'record.json'));
+    await writeAtomic(join(dir, 'record.json'), 'new\n', undefined, true, true);
+    expect(lstatSync(join(dir, 'record.json')).isSymbolicLink()).toBe(true);
     expect(readFileSync(join(dir, 'real.md'), 'utf8')).toBe('new\n');
   });
 

@@ -1,0 +1,94 @@
+import { lstatSync, readFileSync, statSync, symlinkSync } from 'node:fs';
+import { appendFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RunningDaemon } from '../daemon-harness.js';
+import { startDaemon } from '../daemon-harness.js';
+import { copyFixture, readJson, runCli, tempDir, testEnv, waitFor } from '../helpers.js';
+
+/**
+ * A file of the store replaced by a symbolic link (by a sync tool, a careless script, or someone
+ * who wants a build to overwrite what the link points to) is never written through: the build
+ * replaces the link or rebuilds the session, the file the link points to is left exactly as it
+ * was, and the store verifies afterwards.
+ */
+
+const USER = (text: string): string => `${JSON.stringify({ type: 'user', uuid: `u-${text.length}`, sessionId: 'links', timestamp: '2026-03-01T10:00:00.000Z', cwd: '/nonexistent/w', message: { role: 'user', content: text } })}\n`;
+
+const running: RunningDaemon[] = [];
+afterEach(async () => {
+  for (const d of running.splice(0)) if (d.child.exitCode === null && d.child.signalCode === null) await d.kill('SIGKILL');
+});
+
+async function victim(): Promise<{ path: string; text: string; mode: number }> {
+  const path = join(tempDir('handoff-victim-'), 'important.txt');
+  const text = 'keep me exactly as I am\n'.repeat(1000);
+  await writeFile(path, text, { mode: 0o644 });
+  return { path, text, mode: statSync(path).mode };
+}
+
+function untouched(v: { path: string; text: string; mode: number }): void {
+  expect(readFileSync(v.path, 'utf8')).toBe(v.text);
+  expect(statSync(v.path).mode).toBe(v.mode);
+}
+
+async function sessionDir(root: string, id: string): Promise<string> {
+  const e = (await readJson<{ id: string; dir: string }[]>(join(root, 'INDEX.json'))).find((x) => x.id === id);
+  if (!e) throw new Error(`${id} not in the index`);
+  return e.dir;
+}
+
+describe('a file of the store that is a symbolic link', () => {
+  it.each(['timeline.jsonl', 'TOOLS.md', 'HANDOFF.md', 'HANDOFF.summary.json', 'HANDOFF.llm.json'])('%s: a one-shot build never writes through it', async (file) => {
+    const root = tempDir('handoff-store-');
+    const env = testEnv({ HANDOFFS_ROOT: root });
+    const src = await copyFixture('claude-session.jsonl', tempDir('handoff-src-'), 'links.jsonl');
+    expect((await runCli(['build', src], { env })).code).toBe(0);
+    const dir = await sessionDir(root, 'links');
+    const v = await victim();
+    await rm(join(dir, file));
+    symlinkSync(v.path, join(dir, file));
+    await appendFile(src, USER('one more request after the link was planted'));
+    const built = await runCli(['build', src], { env });
+    expect(built.code, built.err).toBe(0);
+    untouched(v);
+    expect(lstatSync(join(dir, file)).isFile()).toBe(true);
+    const verified = await runCli(['verify', '--all'], { env });
+    expect(verified.code, verified.out + verified.err).toBe(0);
+    expect(readFileSync(join(dir, 'HANDOFF.md'), 'utf8')).toContain('one more request after the link was planted');
+  });
+
+  it.each(['INDEX.json', join('projects', 'uploader', 'PROJECT.md')])('%s: a one-shot build never writes through it', async (file) => {
+    const root = tempDir('handoff-store-');
+    const env = testEnv({ HANDOFFS_ROOT: root });
+    const src = await copyFixture('claude-session.jsonl', tempDir('handoff-src-'), 'links.jsonl');
+    expect((await runCli(['build', src], { env })).code).toBe(0);
+    const v = await victim();
+    await rm(join(root, file));
+    symlinkSync(v.path, join(root, file));
+    await appendFile(src, USER('one more request after the link was planted'));
+    expect((await runCli(['build', src], { env })).code).toBe(0);
+    untouched(v);
+    expect(lstatSync(join(root, file)).isFile()).toBe(true);
+  });
+
+  it('timeline.jsonl: the daemon never appends through it, and rebuilds the session', async () => {
+    const root = tempDir('handoff-store-');
+    const watch = tempDir('handoff-watch-');
+    const env = testEnv({ HANDOFFS_ROOT: root });
+    const src = await copyFixture('claude-session.jsonl', watch, 'links.jsonl');
+    const d = await startDaemon(env, root, ['--watch', watch]);
+    running.push(d);
+    await waitFor(async () => (await d.call('status')).sessions.find((s) => s.id === 'links' && s.turns === 15), 'the first build');
+    const dir = ((await d.call('session.get', { id: 'links' })).session as { dir: string }).dir;
+    const v = await victim();
+    await rm(join(dir, 'timeline.jsonl'));
+    symlinkSync(v.path, join(dir, 'timeline.jsonl'));
+    await appendFile(src, USER('one more request after the link was planted'));
+    await waitFor(async () => (await d.call('status')).sessions.find((s) => s.id === 'links' && s.turns === 16 && s.state !== 'error'), 'the session rebuilt with the new turn', 20_000);
+    untouched(v);
+    expect(lstatSync(join(dir, 'timeline.jsonl')).isFile()).toBe(true);
+    const verified = await runCli(['verify', '--all'], { env });
+    expect(verified.code, verified.out + verified.err).toBe(0);
+  });
+});
