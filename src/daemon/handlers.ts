@@ -10,7 +10,7 @@ import { HARNESSES } from '../core/types.js';
 import type { Daemon } from '../daemon.js';
 import type { IndexEntry } from '../store/index-file.js';
 import { FILES } from '../store/layout.js';
-import { verifySession } from '../store/verify.js';
+import { verifySession, verifyTargets } from '../store/verify.js';
 import { packageVersion } from '../paths.js';
 import { sortInSlices } from '../slice.js';
 
@@ -86,11 +86,12 @@ export function makeHandlers(d: Daemon): Handlers {
     verify: async (params) => {
       const all = optionalBool(params, 'all') === true;
       const source = optionalBool(params, 'source') === true;
-      const targets = all ? await sortInSlices(d.engine.index.all(), (a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) : [entry(params)];
+      const listed = all ? await sortInSlices(d.engine.index.all(), (a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) : [entry(params)];
       // One at a time: a store of thousands of sessions must not open them all at once.
       return d.exclusive(async () => {
+        const targets = all ? await verifyTargets(d.engine.layout, listed) : listed;
         const reports = [];
-        for (const t of targets) reports.push(await verifySession(t.dir, { source, turns: (m, on) => d.engine.turnsOf(m, on) }));
+        for (const t of targets) reports.push(await verifySession(t.dir, { source, turns: (m, on) => d.engine.turnsOf(m, on) }, t.id));
         return reports;
       });
     },

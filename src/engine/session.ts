@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { lstat, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SessionState, StoredState } from '../core/state.js';
 import { READABLE_STATE_VERSIONS, upgradeState } from '../core/state.js';
 import { upgradePaths } from '../core/upgrade-paths.js';
-import { copyAtomic, cutBack, fileSize, listDir, removeEmptyDir, removeFile, sweepStrayTemps, writeAtomic } from '../store/files.js';
+import { copyAtomic, cutBack, fileSize, listDir, moveDir, removeEmptyDir, removeFile, sweepStrayTemps, writeAtomic } from '../store/files.js';
 import { FILES, STATE_FILE_RE } from '../store/layout.js';
 import type { Manifest, StateAt } from '../store/manifest.js';
 import { readManifest, stateBehind } from '../store/manifest.js';
@@ -180,7 +180,13 @@ export async function setAsideDamaged(dir: string, now: Date): Promise<string | 
 }
 
 export async function emptyForRebuild(dir: string): Promise<void> {
-  for (const file of [FILES.timeline, FILES.tools]) await rm(join(dir, file), { force: true });
+  for (const file of [FILES.timeline, FILES.tools]) {
+    const path = join(dir, file);
+    // A folder in the file's place is not the store's to delete: it moves into history/.
+    if ((await lstat(path).catch(() => null))?.isDirectory() === true) {
+      await moveDir(path, join(dir, FILES.history, `${utcStamp(new Date())}-a-folder.${file}`));
+    } else await rm(path, { force: true });
+  }
 }
 
 /**

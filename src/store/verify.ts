@@ -1,4 +1,5 @@
-import { open, readFile, stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { lstat, open, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { sha256Hex } from '../core/canonical.js';
@@ -8,7 +9,8 @@ import { readToSession } from './to-session.js';
 import { MANIFEST_SHA_PLACEHOLDER } from '../core/render/input.js';
 import { checkChain } from '../core/timeline.js';
 import type { Turn } from '../core/types.js';
-import { hashPrefix, sha256File } from './files.js';
+import { hashPrefix, listDir, sha256File } from './files.js';
+import type { Layout } from './layout.js';
 import { FILES } from './layout.js';
 import type { Manifest } from './manifest.js';
 import { manifestHash } from './manifest.js';
@@ -112,8 +114,19 @@ export interface VerifyOptions {
   turns?: ((m: Manifest, onTurn: (t: Turn) => void) => Promise<void>) | undefined;
 }
 
-export async function verifySession(dir: string, opts: VerifyOptions): Promise<VerifyReport> {
-  const report: VerifyReport = { id: '?', dir, ok: false, checks: [], failures: [], notes: [], sourceGone: false };
+export async function verifySession(dir: string, opts: VerifyOptions, knownAs = '?'): Promise<VerifyReport> {
+  try {
+    return await verifyOne(dir, opts, knownAs);
+  } catch (e) {
+    // A file that cannot be read the way its check reads it (a folder in its place, an I/O
+    // error): this session fails, saying so, and `--all` goes on with the others.
+    const err = e as NodeJS.ErrnoException;
+    return { id: knownAs, dir, ok: false, checks: [], failures: [`a file of the session could not be read: ${err.path ?? ''}${err.path ? ': ' : ''}${err.code ?? err.message}`], notes: [], sourceGone: false };
+  }
+}
+
+async function verifyOne(dir: string, opts: VerifyOptions, knownAs: string): Promise<VerifyReport> {
+  const report: VerifyReport = { id: knownAs, dir, ok: false, checks: [], failures: [], notes: [], sourceGone: false };
   const fail = (reason: string): VerifyReport => {
     report.failures.push(reason);
     return report;
@@ -124,14 +137,16 @@ export async function verifySession(dir: string, opts: VerifyOptions): Promise<V
   } catch (e) {
     return fail(`manifest.json is missing or not JSON (${(e as Error).message})`);
   }
-  report.id = typeof m.session === 'string' ? m.session : '?';
+  report.id = typeof m.session === 'string' ? m.session : knownAs;
   if (manifestHash(m) !== m.manifest_sha256) return fail('manifest_sha256 does not match the manifest (a field was edited)');
   report.checks.push('manifest');
 
   const timeline = join(dir, FILES.timeline);
   let size: number;
   try {
-    size = (await stat(timeline)).size;
+    const st = await lstat(timeline);
+    if (!st.isFile()) return fail(`timeline.jsonl is ${st.isSymbolicLink() ? 'a symbolic link' : st.isDirectory() ? 'a folder' : 'not a regular file'}, not the file the manifest records`);
+    size = st.size;
   } catch {
     return fail('timeline.jsonl is missing');
   }
@@ -258,3 +273,24 @@ async function checkSuccessor(dir: string, md: string): Promise<{ fail?: string;
   if (!record?.offers.some((o) => o.session === named)) return { fail: `HANDOFF.md names to_session ${named}, which to-session.json does not record as offered this handoff` };
   return { check: 'to_session' };
 }
+
+/**
+ * What `verify --all` checks: every session the index lists, and every folder of the store that
+ * holds a session's files without a manifest the index could list (deleted, replaced by a folder,
+ * damaged before the index was rebuilt from the manifests): such a folder is reported as the
+ * failure it is, named by its folder, instead of passed over.
+ */
+export async function verifyTargets(layout: Layout, listed: readonly { id: string; dir: string }[]): Promise<{ id: string; dir: string }[]> {
+  const known = new Set(listed.map((e) => e.dir));
+  const orphans: { id: string; dir: string }[] = [];
+  for (const project of await listDir(layout.projectsDir)) {
+    for (const name of await listDir(layout.projectDir(project))) {
+      const dir = layout.sessionDir(project, name);
+      if (known.has(dir) || !SESSION_FILES.some((f) => existsSync(join(dir, f)))) continue;
+      orphans.push({ id: name, dir });
+    }
+  }
+  return [...listed, ...orphans.sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0))];
+}
+
+const SESSION_FILES = [FILES.manifest, FILES.timeline, FILES.tools, FILES.handoff, FILES.summary, FILES.llm];

@@ -1,4 +1,4 @@
-import { lstatSync, readFileSync, statSync, symlinkSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { appendFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -90,5 +90,59 @@ describe('a file of the store that is a symbolic link', () => {
     expect(lstatSync(join(dir, 'timeline.jsonl')).isFile()).toBe(true);
     const verified = await runCli(['verify', '--all'], { env });
     expect(verified.code, verified.out + verified.err).toBe(0);
+  });
+});
+
+describe('a file of the store that is a folder, or a session folder without its manifest', () => {
+  it('timeline.jsonl a folder: verify fails it (not an internal error), a build moves the folder into history/ and rebuilds', async () => {
+    const root = tempDir('handoff-store-');
+    const env = testEnv({ HANDOFFS_ROOT: root });
+    const src = await copyFixture('claude-session.jsonl', tempDir('handoff-src-'), 'links.jsonl');
+    const other = await copyFixture('generic.jsonl', tempDir('handoff-src-'), 'other.jsonl');
+    expect((await runCli(['build', src, other], { env })).code).toBe(0);
+    const dir = await sessionDir(root, 'links');
+    await rm(join(dir, 'timeline.jsonl'));
+    mkdirSync(join(dir, 'timeline.jsonl'));
+    writeFileSync(join(dir, 'timeline.jsonl', 'note.txt'), 'someone put this here');
+    const v = await runCli(['verify', '--all'], { env });
+    expect(v.code).toBe(1);
+    expect(v.out).toContain('FAIL links: timeline.jsonl is a folder, not the file the manifest records');
+    expect(v.out).toMatch(/PASS generic-demo/);
+    expect(v.err).not.toMatch(/internal error/);
+    const built = await runCli(['build', src], { env });
+    expect(built.code, built.err).toBe(0);
+    const kept = readdirSync(join(dir, 'history')).find((n) => n.endsWith('-a-folder.timeline.jsonl'));
+    expect(kept).toBeDefined();
+    expect(readFileSync(join(dir, 'history', kept as string, 'note.txt'), 'utf8')).toBe('someone put this here');
+    expect((await runCli(['verify', '--all'], { env })).code).toBe(0);
+  });
+
+  it('HANDOFF.md a folder: show says so and what to do, not an internal error', async () => {
+    const root = tempDir('handoff-store-');
+    const env = testEnv({ HANDOFFS_ROOT: root });
+    const src = await copyFixture('claude-session.jsonl', tempDir('handoff-src-'), 'links.jsonl');
+    expect((await runCli(['build', src], { env })).code).toBe(0);
+    const dir = await sessionDir(root, 'links');
+    await rm(join(dir, 'HANDOFF.md'));
+    mkdirSync(join(dir, 'HANDOFF.md'));
+    const shown = await runCli(['show', 'links'], { env });
+    expect(shown.code).toBe(4);
+    expect(shown.err).toContain(`${join(dir, 'HANDOFF.md')} is a folder, not the session's file`);
+    expect(shown.err).not.toMatch(/internal error/);
+  });
+
+  it('a folder whose manifest.json is gone: verify --all fails it even after INDEX.json is rebuilt from the manifests', async () => {
+    const root = tempDir('handoff-store-');
+    const env = testEnv({ HANDOFFS_ROOT: root });
+    const src = await copyFixture('claude-session.jsonl', tempDir('handoff-src-'), 'links.jsonl');
+    const other = await copyFixture('generic.jsonl', tempDir('handoff-src-'), 'other.jsonl');
+    expect((await runCli(['build', src, other], { env })).code).toBe(0);
+    const dir = await sessionDir(root, 'links');
+    await rm(join(dir, 'manifest.json'));
+    await rm(join(root, 'INDEX.json'));
+    const v = await runCli(['verify', '--all'], { env });
+    expect(v.code).toBe(1);
+    expect(v.out).toMatch(/^FAIL links: manifest\.json is missing/m);
+    expect(v.out).toMatch(/^PASS generic-demo/m);
   });
 });

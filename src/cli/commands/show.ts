@@ -20,7 +20,9 @@ async function readOf(io: Io, args: Parsed, prefix: string, first: IndexEntry, f
     try {
       return await readFile(join(entry.dir, file), 'utf8');
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EISDIR') throw new NotFoundError(`${entry.id}: ${join(entry.dir, file)} is a folder, not the session's file`, { hint: `\`handoff verify ${entry.id}\` says what is wrong with the session; move the folder aside and rebuild it with \`handoff build <transcript>\`` });
+      if (code !== 'ENOENT') throw e;
       if (attempt > 0) {
         throw new NotFoundError(`${entry.id}: ${join(entry.dir, file)} is missing`, { hint: `\`handoff verify ${entry.id}\` says what is wrong with the session; rebuild it with \`handoff build <transcript>\`` });
       }

@@ -1,7 +1,7 @@
 import { escapeControls, stripControls } from '../../core/control-chars.js';
 import { EXIT, UsageError } from '../../errors.js';
 import type { VerifyReport } from '../../store/verify.js';
-import { verifySession } from '../../store/verify.js';
+import { verifySession, verifyTargets } from '../../store/verify.js';
 import { bool, str } from '../args.js';
 import type { Command } from '../command.js';
 import { paint } from '../io.js';
@@ -52,7 +52,9 @@ export const verifyCommand: Command = {
       if (listed.length === 0) resolvePrefix(engine.index, '', config.root); // throws the "no handoffs" error
       reports = [];
       // A session a killed retitle or rename moved is verified where it is, not failed where it was.
-      for (const e of listed) reports.push(await verifySession((await engine.current(e)).dir, { source, turns: (m, on) => engine.turnsOf(m, on) }));
+      const targets: { id: string; dir: string }[] = [];
+      for (const e of listed) targets.push({ id: e.id, dir: (await engine.current(e)).dir });
+      for (const t of all ? await verifyTargets(engine.layout, targets) : targets) reports.push(await verifySession(t.dir, { source, turns: (m, on) => engine.turnsOf(m, on) }, t.id));
     }
     if (bool(args, 'json')) io.out(JSON.stringify(all ? reports : reports[0], null, 2));
     else for (const r of reports) io.out(line(io, r));
