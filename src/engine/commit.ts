@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Hash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { lstat, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { sha256Hex } from '../core/canonical.js';
 import { escapeControls, stripControls } from '../core/control-chars.js';
@@ -21,6 +21,7 @@ import type { IndexEntry } from '../store/index-file.js';
 import { FILES, STATE_FILE_RE, stateFileName } from '../store/layout.js';
 import type { HistoryEntry, Manifest, ProjectSource, StateAt, UnsealedManifest } from '../store/manifest.js';
 import { seal, serializeManifest, stateBehind } from '../store/manifest.js';
+import { StoreWriteError } from '../errors.js';
 import { FILE_MODE } from '../store/permissions.js';
 import { encodeState } from '../store/state-file.js';
 import type { AppendBuffer } from './append.js';
@@ -40,8 +41,10 @@ import type { Base, BuildRequest, BuildResult, Ctx, EngineDeps, ReadResult } fro
  * Step 4 of a build: the commit, in SPEC §5's crash-safe order, stated here once:
  *
  *   1. the new timeline and TOOLS.md lines are appended (a new session's folder is made here);
- *   2. the state file and the three renders are each replaced atomically;
- *   3. history/'s copy, when one is asked for;
+ *   2. history/'s copy, when one is asked for (first: a copy that cannot be written fails the
+ *      build before anything the previous manifest names is replaced, so a failed finalize
+ *      leaves the previous revision whole);
+ *   3. the state file and the three renders are each replaced atomically;
  *   4. manifest.json, flushed to disk — the commit point: everything before it that a crash
  *      leaves behind is residue that the next build cuts away (session.ts);
  *   5. after it, only what can be redone: the previous state file removed, the reset marker
@@ -79,7 +82,17 @@ export async function commit(e: Parts, ctx: Ctx, base: Base, state: SessionState
   const parentTask = await taskFromParent(e, prev, state);
   const token = randomBytes(32).toString('hex');
   const title = prev.title_override ?? state.meta.title ?? null;
-  const histReq = historyRequest(ctx.req, prev, pressure);
+  let histReq = historyRequest(ctx.req, prev, pressure);
+  // A finalize the daemon decided on (pressure, a compaction) whose history/ cannot be made is
+  // skipped and said, not retried with every build: the session's turns must not wait for it.
+  let historySkipped: string | undefined;
+  const unwritable = histReq === null ? null : await historyUnwritable(dir);
+  if (histReq !== null && unwritable !== null) {
+    // One asked for fails before anything the previous manifest names is replaced.
+    if (ctx.req.history !== undefined) throw new StoreWriteError(`cannot keep a ${histReq.kind} copy: ${unwritable}`, { hint: 'move it aside, then run the command again; the previous revision stays in force' });
+    historySkipped = `the automatic ${histReq.kind} (${histReq.reason}) was skipped: ${unwritable}`;
+    histReq = null;
+  }
   // Anything a caller passes in is redacted like transcript text (Cleaner).
   const hist = histReq?.note ? { ...histReq, note: stripControls(histReq.note) } : histReq;
   const entry: HistoryEntry | null = hist ? { at: now.toISOString(), file: historyName(dir, prev.dir_name, hist, now), kind: hist.kind, reason: hist.reason, revision } : null;
@@ -175,8 +188,10 @@ export async function commit(e: Parts, ctx: Ctx, base: Base, state: SessionState
   unsealed.render_bytes = { [FILES.summary]: summary.size, [FILES.llm]: llm.size, [FILES.handoff]: md.size };
   const manifest = seal(unsealed);
 
-  // 2. (side by side: they do not depend on each other)
   const handoffMd = md.fill(manifest.manifest_sha256);
+  // 2.
+  if (entry && hist) await writeHistory(dir, entry.file, historyContent(hist, handoffMd.toString('utf8'), now, revision));
+  // 3. (side by side: they do not depend on each other)
   await Promise.all([
     stateBytes === null ? null : writeAtomic(join(dir, stateFile), stateBytes, FILE_MODE, false).then(() => crashPoint('after-state')),
     writeAtomic(join(dir, FILES.summary), summary.fill(manifest.manifest_sha256), FILE_MODE, false),
@@ -184,8 +199,6 @@ export async function commit(e: Parts, ctx: Ctx, base: Base, state: SessionState
     writeAtomic(join(dir, FILES.handoff), handoffMd, FILE_MODE, false),
   ]);
   crashPoint('after-renders');
-  // 3.
-  if (entry && hist) await writeHistory(dir, entry.file, historyContent(hist, handoffMd.toString('utf8'), now, revision));
   // 4.
   await writeAtomic(join(dir, FILES.manifest), serializeManifest(manifest));
   crashPoint('after-manifest');
@@ -208,6 +221,7 @@ export async function commit(e: Parts, ctx: Ctx, base: Base, state: SessionState
     previous_pressure: base.isNew ? null : prev.context.level,
     new_compactions: Math.max(0, pressure.compactions - (base.isNew ? 0 : prev.context.compactions)),
     history: entry,
+    ...(historySkipped === undefined ? {} : { history_skipped: historySkipped }),
     bad_lines: state.bad,
     corrupt: read.corrupt,
     ...(dependents.length > 0 ? { dependents } : {}),
@@ -310,6 +324,14 @@ async function refineProject(e: Parts, ctx: Ctx, base: Base, state: SessionState
   e.memory.forget(base.dir);
   append.dir = to;
   return { dir: to, project: choice.project, projectSource: choice.source };
+}
+
+/** Why history/ cannot take a copy (something else in its place, a folder that cannot be made), or null. */
+async function historyUnwritable(dir: string): Promise<string | null> {
+  const path = join(dir, FILES.history);
+  const st = await lstat(path).catch(() => null);
+  if (st !== null && !st.isDirectory()) return `${path} is ${st.isSymbolicLink() ? 'a symbolic link' : 'a file'}, not a folder (move it aside to have copies kept again)`;
+  return null;
 }
 
 function historyRequest(req: BuildRequest, prev: Manifest, p: Pressure): HistoryRequest | null {

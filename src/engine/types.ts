@@ -117,6 +117,8 @@ export interface BuildResult {
   previous_pressure: Pressure['level'] | null;
   new_compactions: number;
   history: HistoryEntry | null;
+  /** An automatic finalize (pressure, a compaction) that could not keep its copy: why. */
+  history_skipped?: string;
   bad_lines: number;
   unknown_types: Record<string, number>;
   /** Set when the read stopped at a corrupt line (the turns before it were committed). */

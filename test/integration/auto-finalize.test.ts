@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningDaemon } from '../daemon-harness.js';
 import { startDaemon } from '../daemon-harness.js';
-import { readJson, tempDir, testEnv, waitFor } from '../helpers.js';
+import { readJson, runCli, tempDir, testEnv, waitFor } from '../helpers.js';
 
 const running: RunningDaemon[] = [];
 afterEach(async (ctx) => {
@@ -51,5 +51,39 @@ describe('automatic finalize', () => {
     expect(await history()).toHaveLength(2);
     const m = await readJson<{ finalized: { reason: string }[] }>(join(dir, 'manifest.json'));
     expect(m.finalized.map((f) => f.reason)).toEqual(['context pressure turned red', 'compaction']);
+  });
+});
+
+describe('a history/ that is a file', () => {
+  it('the daemon skips its automatic finalize, says so, and keeps building the session', async () => {
+    const root = tempDir('handoff-store-');
+    const env = testEnv({ HANDOFFS_ROOT: root });
+    const watch = tempDir('handoff-watch-');
+    const d = await startDaemon(env, root, ['--watch', watch]);
+    running.push(d);
+    const src = join(watch, 'auto.jsonl');
+    await writeFile(src, user('Port the billing report to the new ledger API') + agent('Starting.', 20_000));
+    const dir = (await waitFor(async () => (await d.call('status')).sessions.find((s) => s.id === 'auto'), 'the session')).dir;
+    await writeFile(join(dir, 'history'), 'not a folder');
+    await appendFile(src, agent('Halfway there.', 150_000)); // red: an automatic finalize
+    await appendFile(src, agent('And more.', 160_000));
+    await waitFor(async () => (await d.call('status')).sessions.find((s) => s.id === 'auto' && s.turns === 4 && s.state !== 'error'), 'the new turns built');
+    await waitFor(() => /the automatic finalize \(context pressure turned red\) was skipped: .*history is a file, not a folder/.test(d.log()), 'the log to say the finalize was skipped');
+  });
+
+  it('a finalize asked for fails before anything is replaced, naming it; the previous revision stays whole', async () => {
+    const root = tempDir('handoff-store-');
+    const env = testEnv({ HANDOFFS_ROOT: root });
+    const src = join(tempDir('handoff-src-'), 'auto.jsonl');
+    await writeFile(src, user('Port the billing report to the new ledger API') + agent('Starting.', 20_000));
+    expect((await runCli(['build', src], { env })).code).toBe(0);
+    const dir = (await readJson<{ dir: string }[]>(join(root, 'INDEX.json')))[0]?.dir as string;
+    await writeFile(join(dir, 'history'), 'not a folder');
+    await appendFile(src, agent('Halfway there.', 30_000));
+    const r = await runCli(['finalize', 'auto'], { env });
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(`cannot keep a finalize copy: ${join(dir, 'history')} is a file, not a folder`);
+    const v = await runCli(['verify', 'auto'], { env });
+    expect(v.code, v.out).toBe(0);
   });
 });

@@ -140,6 +140,7 @@ function report(io: Parameters<Command['run']>[0], r: BuildResult, json: boolean
     io.err(`handoff: ${source}: the last line (${r.pending_bytes} bytes) has no newline yet and was not read (--final takes it when it parses)`);
   }
   if (r.reset) io.err(`handoff: ${r.session}: source reset (${r.reset}); the old timeline was kept in history/ and the session rebuilt from byte 0`);
+  if (r.history_skipped !== undefined) io.err(`handoff: ${r.session}: ${r.history_skipped}`);
   if (json) {
     const { session, project, dir, revision, watermark, turns, new_turns, up_to_date } = r;
     io.out(JSON.stringify({ session, project, dir, revision, watermark, turns, new_turns, up_to_date }));
