@@ -50,8 +50,10 @@ export class AppendBuffer {
     this.bytes = 0;
     // The session folder is made by its first append: no folder for a file that yields no turn.
     if (timeline.length > 0 || tools.length > 0) await ensureDir(this.dir);
-    if (timeline.length > 0) {
-      await appendDurable(join(this.dir, FILES.timeline), timeline);
+    // A folder written to has its timeline, if an empty one: a session rebuilt from byte 0 whose
+    // first line is corrupt commits no turn, and `verify` requires the file (SPEC §5).
+    if (timeline.length > 0 || tools.length > 0) {
+      await appendDurable(join(this.dir, FILES.timeline), timeline, true);
       this.timelineBytes += timeline.length;
       crashPoint('mid-append');
     }

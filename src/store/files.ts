@@ -149,8 +149,8 @@ function writeAll(fd: number, buf: Buffer): void {
  * page cache survives it), and after a power failure a timeline shorter than its manifest says
  * is detected when the session is opened and rebuilt from the transcript.
  */
-export async function appendDurable(path: string, data: string | Buffer): Promise<void> {
-  if (data.length === 0) return;
+export async function appendDurable(path: string, data: string | Buffer, create = false): Promise<void> {
+  if (data.length === 0 && !create) return;
   let fd: number | null = null;
   try {
     // Never through a symbolic link (ELOOP): a session is opened with its appended files checked

@@ -180,6 +180,25 @@ describe('crash safety', () => {
     expect((await runCli(['verify', '--all'], { env })).code).toBe(0);
   });
 
+  it('a source reset whose new first line is corrupt commits an empty, verifiable revision, the old timeline kept', async () => {
+    const env = testEnv({ HANDOFFS_ROOT: tempDir('handoff-store-') });
+    const src = join(tempDir('handoff-work-'), 'rollout.jsonl');
+    await writeFile(src, half + rest);
+    const dir = (JSON.parse((await runCli(['build', src, '--json'], { env })).out) as { dir: string }).dir;
+    // The same size, four bytes of the first line overwritten: a rewritten transcript.
+    const text = half + rest;
+    await writeFile(src, `${text.slice(0, 1)}XXXX${text.slice(5)}`);
+    const r = await runCli(['build', src], { env });
+    expect(r.code).toBe(5);
+    expect(r.err).toMatch(/source reset/);
+    expect(r.err).toMatch(/rollout\.jsonl:1: line 1 \(byte offset 0\) is not valid JSON/);
+    expect(await readFile(join(dir, 'timeline.jsonl'), 'utf8')).toBe('');
+    const { readdirSync } = await import('node:fs');
+    expect(readdirSync(join(dir, 'history')).some((n) => n.endsWith('.timeline.jsonl'))).toBe(true);
+    const v = await runCli(['verify', '--all'], { env });
+    expect(v.code, v.out).toBe(0);
+  });
+
   it('a source reset killed after copying the old timeline finishes the reset without copying twice', async () => {
     const env = testEnv({ HANDOFFS_ROOT: tempDir('handoff-store-') });
     const src = join(tempDir('handoff-work-'), 'rollout.jsonl');
