@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { homedir } from 'node:os';
+import { homedir, userInfo } from 'node:os';
 import { dirname, isAbsolute, join, parse as parsePath, resolve } from 'node:path';
 import { cutBeforeRedaction } from './core/cut.js';
 import { jsonErrorReason } from './core/ingest.js';
@@ -138,8 +138,24 @@ function deepFreeze<T>(o: T): T {
   return o;
 }
 
+/**
+ * The user's home folder: HOME when it is an absolute path, else the system's record of the user.
+ * An empty or relative HOME (`env -i HOME= …`) is not a home: Node's homedir() returns it as it is,
+ * and a store under it would land in whatever folder the command ran in.
+ */
 export function homeDir(env: NodeJS.ProcessEnv): string {
-  return env.HOME && env.HOME.length > 0 ? env.HOME : homedir();
+  if (env.HOME !== undefined && isAbsolute(env.HOME)) return env.HOME;
+  for (const guess of [() => homedir(), () => userInfo().homedir]) {
+    try {
+      const h = guess();
+      if (isAbsolute(h)) return h;
+    } catch {
+      // No such record (a uid without a passwd entry): the next guess.
+    }
+  }
+  throw new ConfigError('no home folder: HOME is empty or not an absolute path, and the system names none for this user', {
+    hint: 'set HOME to your home folder, or give the store with --root DIR (or HANDOFFS_ROOT) and the transcript folders with --watch',
+  });
 }
 
 export function expandHome(p: string, env: NodeJS.ProcessEnv): string {

@@ -1,7 +1,8 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { userInfo } from 'node:os';
+import { isAbsolute, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { copyFixture, readJson, runCli, tempDir, testEnv } from '../helpers.js';
+import { copyFixture, readJson, runCli, spawnCli, tempDir, testEnv } from '../helpers.js';
 
 function parseConfigOut(out: string): Record<string, string> {
   return Object.fromEntries(out.trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
@@ -18,6 +19,18 @@ describe('where the store lives (SPEC §2)', () => {
     expect(c.socket).toBe(join(env.HOME as string, '.handoffs', '.handoffd', 'handoffd.sock'));
     expect(c.watch).toBe([join(env.HOME as string, '.claude', 'projects'), join(env.HOME as string, '.codex', 'sessions'), join(env.HOME as string, '.codex', 'archived_sessions')].join(','));
     expect(c.schema).toMatch(/schemas\/handoff\.config\.schema\.json$/);
+  });
+
+  // A process of its own: Node's homedir() reads the process's own HOME, which is what goes wrong.
+  it.each(['', 'relative/home'])('takes an empty or relative HOME (%j) for no home: the store is never relative to the folder the command runs in', async (home) => {
+    const env = { ...testEnv(), HOME: home };
+    const cwd = tempDir('handoff-cwd-');
+    const r = await spawnCli(['config', '--json'], { env, cwd });
+    expect(r.code, r.err).toBe(0);
+    const root = (JSON.parse(r.out) as { root: string }).root;
+    expect(isAbsolute(root)).toBe(true);
+    expect(root.startsWith(cwd)).toBe(false);
+    expect(root).toBe(join(userInfo().homedir, '.handoffs'));
   });
 
   it('takes HANDOFFS_ROOT first, then a config found walking up, then a discovered handoffs/ folder', async () => {
