@@ -77,6 +77,18 @@ describe('handoff build', () => {
     expect(v.code, v.out).toBe(0);
   });
 
+  it('refuses a file of the store itself (its own timeline is no transcript), exit 2, building nothing', async () => {
+    const root = tempDir('handoff-store-');
+    const env = testEnv({ HANDOFFS_ROOT: root });
+    const src = await copyFixture('claude-session.jsonl', tempDir('handoff-src-'), 'own.jsonl');
+    expect((await runCli(['build', src], { env })).code).toBe(0);
+    const dir = (await readJson<{ dir: string }[]>(join(root, 'INDEX.json')))[0]?.dir as string;
+    const r = await runCli(['build', join(dir, 'timeline.jsonl')], { env });
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`${join(dir, 'timeline.jsonl')} is inside the store (${root}), not a transcript`);
+    expect((await readJson<unknown[]>(join(root, 'INDEX.json'))).length).toBe(1);
+  });
+
   it('reads a transcript that starts with a UTF-8 byte order mark', async () => {
     const { env, work } = await setup();
     const src = join(work, 'bom.jsonl');

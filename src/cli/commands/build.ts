@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { resolve, sep } from 'node:path';
 import type { BuildRequest, BuildResult } from '../../engine/index.js';
 import { BuildPool, workerCount } from '../../engine/index.js';
 import { tuneHeap } from '../../daemon/heap.js';
@@ -53,6 +54,15 @@ export const buildCommand: Command = {
     const project = redactArg(io, redactor, '--project', str(args, 'project'));
     const model = redactArg(io, redactor, '--model', str(args, 'model'));
     const session = mapDefined(str(args, 'session'), (s) => redactName(redactor, s));
+    // A file of the store itself (a timeline, a handoff) is not a transcript: built, it would file
+    // the store's own lines as a session of it (the daemon never watches the store either).
+    const storeReal = realOrSelf(config.root);
+    for (const source of sources) {
+      const real = realOrSelf(resolve(io.cwd, source));
+      if (real === storeReal || real.startsWith(`${storeReal}${sep}`)) {
+        throw new UsageError(`handoff build: ${resolve(io.cwd, source)} is inside the store (${config.root}), not a transcript`, { hint: 'give the transcript the session was built from: `handoff list --json` shows each session\'s source path' });
+      }
+    }
     const daemon = await daemonIfRunning(config);
     const reqs: BuildRequest[] = sources.map((source) => ({
       source: resolve(io.cwd, source),
@@ -148,4 +158,13 @@ function report(io: Parameters<Command['run']>[0], r: BuildResult, json: boolean
   }
   if (r.up_to_date) io.out(`handoff: up-to-date (${r.session}, watermark ${r.watermark}, rev ${r.revision})`);
   else io.out(`built ${r.session} (${r.project}): rev ${r.revision}, +${r.new_turns} turns, ${r.turns} in all, watermark ${r.watermark} → ${r.dir}/HANDOFF.md`);
+}
+
+/** A path with its links resolved, or as given when it does not exist (yet). */
+function realOrSelf(p: string): string {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return p;
+  }
 }
