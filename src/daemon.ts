@@ -513,6 +513,19 @@ export class Daemon {
       await slice.tick();
       if (r.stat === null && isUnderAny(r.path, roots) && needsBuild(r)) todo.push({ path: r.path, size: 0, mtimeMs: 0, ctimeMs: 0, dev: 0, ino: 0 });
     }
+    // A subagent whose parent committed after it, with no objective of its own: the parent's
+    // build may have learned its task and queued it for a re-render that a stop emptied. It is
+    // built again (engine.ts taskMissed), however old its transcript.
+    const queued = new Set(todo.map((t) => t.path));
+    for (const e of this.engine.index.all()) {
+      await slice.tick();
+      const path = e.source?.path;
+      if (path === undefined || e.parent_session === null || e.objective !== null || queued.has(path) || !isUnderAny(path, roots)) continue;
+      const parent = this.engine.index.get(e.parent_session) ?? this.engine.index.byUuid(e.parent_session);
+      if (parent === undefined || parent.updated <= e.updated) continue;
+      const st = await statFile(path);
+      if (st !== null) todo.push(st);
+    }
     todo.sort((a, b) => b.mtimeMs - a.mtimeMs);
     this.backfill.total = todo.length;
     this.backfill.running = todo.length > 0;

@@ -274,7 +274,7 @@ export class Engine {
     if (base.manifest.tools_bytes === 0) append.header(toolsHeader(m.session));
     const read = await readNew(this.deps, ctx, state, start, base.manifest.timeline_head, hash, append, m.parent_session !== null);
     const unchanged = ctx.isText ? read.newTurns === 0 && read.rawSha === src?.raw_sha256 : read.newTurns === 0 && read.offset === start.offset;
-    const asked = ctx.req.force === true || ctx.req.history !== undefined || ctx.req.objective !== undefined || (ctx.req.checkpoint === true && stateBehind(m) !== null);
+    const asked = ctx.req.force === true || ctx.req.history !== undefined || ctx.req.objective !== undefined || (ctx.req.checkpoint === true && stateBehind(m) !== null) || taskMissed(this.deps, m);
     // The transcript was moved (a Codex rollout archived): the manifest must name where it is now.
     const relocated = src !== undefined && src.path !== ctx.path;
     if (unchanged && reset === null && !base.dirty && !asked && !relocated) {
@@ -328,4 +328,16 @@ function withPending(pending: SessionChange, requested: SessionChange | undefine
   if (change.title === undefined && pending.title !== undefined) change.title = pending.title;
   if (change.project === undefined && pending.project !== undefined) change.project = pending.project;
   return change;
+}
+
+/**
+ * A subagent rendered with no objective while its parent has committed since: the parent's build
+ * may have learned the task it gave (it re-renders the subagent then, through the daemon's queue,
+ * which a stop can empty first). So such a subagent is rendered again when next asked, not
+ * reported up to date: once, as its own commit is then the later one.
+ */
+export function taskMissed(deps: EngineDeps, m: Manifest): boolean {
+  if (m.parent_session === null || m.objective !== null) return false;
+  const parent = parentEntry(deps, m.parent_session);
+  return parent !== undefined && parent.updated > m.updated_at;
 }

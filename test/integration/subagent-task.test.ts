@@ -1,10 +1,12 @@
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
-import { appendFile, readFile } from 'node:fs/promises';
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningDaemon } from '../daemon-harness.js';
 import { startDaemon } from '../daemon-harness.js';
+import type { Manifest } from '../../src/store/manifest.js';
+import { seal, serializeManifest } from '../../src/store/manifest.js';
 import { readJson, runCli, spawnCli, tempDir, testEnv, waitFor } from '../helpers.js';
 
 /**
@@ -169,4 +171,50 @@ describe("a subagent's task, in the daemon", () => {
     expect(second.log()).toMatch(/built in a worker/);
     await expectTask(root);
   }, 60_000);
+});
+
+describe("a subagent's task, when the re-render its parent's build asked for was lost", () => {
+  /**
+   * The store a stop leaves when it empties the daemon's queue between a parent's commit and its
+   * subagent's re-render: the subagent committed before the parent, with no objective. Made here
+   * by sealing the subagent's manifest back to that (its objective null, its time before the
+   * parent's commit), and forgetting the re-render.
+   */
+  async function lostRerender(): Promise<{ env: NodeJS.ProcessEnv; root: string; watch: string; child: string }> {
+    const root = tempDir('handoff-store-');
+    const env = testEnv({ HANDOFFS_ROOT: root });
+    const { watch, parent, child } = files();
+    writeFileSync(parent, parentCall() + parentResult());
+    writeFileSync(child, subagent());
+    expect((await runCli(['build', child, parent], { env })).code).toBe(0);
+    const p = join(childDir(root), 'manifest.json');
+    const { manifest_sha256: _s, ...m } = await readJson<Manifest>(p);
+    await writeFile(p, serializeManifest(seal({ ...m, objective: null, updated_at: '2026-01-01T00:00:00.000Z' })));
+    // INDEX.json as the commit left it (the next command reads the entry from there).
+    const indexPath = join(root, 'INDEX.json');
+    const index = await readJson<{ id: string; objective: string | null; updated: string; manifest_sha256: string }[]>(indexPath);
+    const sealed = await readJson<Manifest>(p);
+    for (const e of index) if (e.id === sealed.session) Object.assign(e, { objective: null, updated: sealed.updated_at, manifest_sha256: sealed.manifest_sha256 });
+    await writeFile(indexPath, JSON.stringify(index));
+    return { env, root, watch, child };
+  }
+
+  it('is rendered by the next build of the subagent, not reported up to date', async () => {
+    const { env, root, child } = await lostRerender();
+    const r = await runCli(['build', child], { env });
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).not.toMatch(/up-to-date/);
+    await expectTask(root);
+    // Once: it is the later commit now.
+    expect((await runCli(['build', child], { env })).out).toMatch(/up-to-date/);
+  });
+
+  it('is rendered by the daemon at its start, though neither transcript changed', async () => {
+    const { env, root, watch } = await lostRerender();
+    const d = await startDaemon(env, root, ['--watch', watch]);
+    running.push(d);
+    await d.call('flush', { timeout_ms: 20_000 }, 25_000);
+    await waitFor(async () => (await readJson<{ objective: string | null }>(join(childDir(root), 'manifest.json'))).objective === TASK, 'the subagent re-rendered with its task', 20_000);
+    await expectTask(root);
+  });
 });
