@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import type { Stats } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir, userInfo } from 'node:os';
 import { dirname, isAbsolute, join, parse as parsePath, resolve } from 'node:path';
@@ -382,6 +383,12 @@ export function resolveConfig(input: ResolveInput): ResolvedConfig {
     }
   }
   root ??= join(homeDir(env), '.handoffs');
+  // A root that is there but no folder (a file, a device, a dangling link) cannot hold a store:
+  // said here, with where it came from, not as a socket's ENOTDIR or an internal error later.
+  const notFolder = rootNotFolder(root);
+  if (notFolder !== null) {
+    throw new ConfigError(`the store root ${root} (${ROOT_SOURCE_WORDS[source]}) ${notFolder}`, { hint: 'give the store a folder: --root DIR, HANDOFFS_ROOT or storage.path (the folder is made when missing)' });
+  }
 
   let watchPaths: string[];
   let watchPathsSource: ResolvedConfig['watchPathsSource'];
@@ -414,6 +421,27 @@ export function resolveConfig(input: ResolveInput): ResolvedConfig {
     redactionPatterns,
     pressure: { thresholds: { ...options.context.thresholds }, limits: { ...options.context.limits }, defaultLimit: options.context.default_limit },
   });
+}
+
+const ROOT_SOURCE_WORDS: Record<RootSource, string> = { flag: 'from --root', env: 'from HANDOFFS_ROOT', config: 'from the config file', discover: 'a handoffs/ folder found above', default: 'the default' };
+
+/** Why a store root cannot be used as a folder, or null (a folder, or nothing there yet). */
+function rootNotFolder(root: string): string | null {
+  let st: Stats;
+  try {
+    st = lstatSync(root);
+  } catch (e) {
+    // Not there: made at the first write; unless a file stands where a folder above it must be.
+    return (e as NodeJS.ErrnoException).code === 'ENOTDIR' ? 'lies under a file, not a folder' : null;
+  }
+  if (st.isSymbolicLink()) {
+    try {
+      st = statSync(root);
+    } catch {
+      return 'is a symbolic link to nothing';
+    }
+  }
+  return st.isDirectory() ? null : 'is not a folder';
 }
 
 /** `project_name` of the nearest config file above a folder (for project inference). */

@@ -15,7 +15,7 @@ export interface CheckLine {
 
 export interface Facts {
   node: { version: string; required: string };
-  config: { file: string | null; error: string | null };
+  config: { file: string | null; error: string | null; hint?: string | null };
   store: { root: string; exists: boolean; writable: boolean; mode: number | null; parentWritable: boolean };
   socket: { path: string; bytes: number; limit: number };
   watch: { path: string; exists: boolean; transcripts: number; folders: number }[];
@@ -59,7 +59,7 @@ export function nodeCheck(f: Facts): CheckLine {
 }
 
 export function configCheck(f: Facts): CheckLine {
-  if (f.config.error) return { name: 'config', verdict: 'fail', message: f.config.error, fix: 'fix the file as the message says; `handoff config` shows what is read' };
+  if (f.config.error) return { name: 'config', verdict: 'fail', message: f.config.error, fix: f.config.hint ?? 'fix the file as the message says; `handoff config` shows what is read' };
   return { name: 'config', verdict: 'ok', message: f.config.file ? `using ${f.config.file}` : 'no config file (defaults; see docs/CONFIG.md)' };
 }
 

@@ -77,6 +77,7 @@ export async function gatherFacts(
   env: NodeJS.ProcessEnv,
   service: () => Promise<Facts['service']>,
   hooks: () => Promise<Facts['hooks']> = async () => [],
+  configHint: string | null = null,
 ): Promise<Facts> {
   const root = config?.root ?? join(homeDir(env), '.handoffs');
   let mode: number | null = null;
@@ -105,7 +106,7 @@ export async function gatherFacts(
   }
   return {
     node: { version: process.versions.node, required: REQUIRED_NODE },
-    config: { file: config?.file ?? null, error: configError },
+    config: { file: config?.file ?? null, error: configError, hint: configHint },
     store: { root, exists, writable: exists && writable(root), mode, parentWritable: writable(existsSync(dirname(root)) ? dirname(root) : homeDir(env)) },
     socket: { path: socketPath, bytes: Buffer.byteLength(socketPath), limit: MAX_SOCKET_PATH_BYTES },
     watch,

@@ -1,5 +1,6 @@
-import { statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { RESERVED_ROOT_NAMES } from './layout.js';
 
 /**
  * A store quotes sessions verbatim (credentials redacted, the rest not): its files are created
@@ -34,9 +35,21 @@ export function storeExposure(root: string): Exposure | null {
         path,
         mode,
         message: `${path} is open to other users (mode ${mode.toString(8).padStart(3, '0')}): they can read what the handoffs quote of your sessions`,
-        fix: `chmod -R go-rwx ${root}`,
+        fix: storeOwnsFolder(root) ? `chmod -R go-rwx ${root}` : `give the store a folder of its own (--root, HANDOFFS_ROOT or storage.path, e.g. ~/.handoffs): ${root} is not one (it holds other files, or is not a folder), and changing its mode is not the store's to advise`,
       };
     }
   }
   return null;
+}
+
+/**
+ * Whether the root is a folder holding nothing but the store (so closing it to others is safe
+ * advice): `chmod -R` on `/`, a home folder or `/dev/null` given as a root would break the system.
+ */
+function storeOwnsFolder(root: string): boolean {
+  try {
+    return readdirSync(root).every((n) => RESERVED_ROOT_NAMES.has(n) || n === 'handoff.config.json' || n.startsWith('.handoff'));
+  } catch {
+    return false;
+  }
 }

@@ -1,3 +1,4 @@
+import { symlinkSync, writeFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import { isAbsolute, join } from 'node:path';
@@ -31,6 +32,24 @@ describe('where the store lives (SPEC §2)', () => {
     expect(isAbsolute(root)).toBe(true);
     expect(root.startsWith(cwd)).toBe(false);
     expect(root).toBe(join(userInfo().homedir, '.handoffs'));
+  });
+
+  it.each([
+    ['a file', (d: string) => (writeFileSync(join(d, 'afile'), ''), join(d, 'afile')), 'is not a folder'],
+    ['under a file', (d: string) => (writeFileSync(join(d, 'afile'), ''), join(d, 'afile', 'store')), 'lies under a file, not a folder'],
+    ['a link to nothing', (d: string) => (symlinkSync(join(d, 'gone'), join(d, 'link')), join(d, 'link')), 'is a symbolic link to nothing'],
+  ])('refuses a store root that is %s, saying where it came from, for every command (doctor reports it)', async (_what, make, why) => {
+    const root = make(tempDir('handoff-root-'));
+    const env = testEnv({ HANDOFFS_ROOT: root });
+    for (const cmd of [['list'], ['status'], ['config']]) {
+      const r = await runCli(cmd, { env });
+      expect(r.code, cmd[0]).toBe(2);
+      expect(r.err, cmd[0]).toContain(`the store root ${root} (from HANDOFFS_ROOT) ${why}`);
+      expect(r.err, cmd[0]).toContain('fix: give the store a folder');
+    }
+    const doctor = await runCli(['doctor'], { env });
+    expect(doctor.out).toMatch(new RegExp(`FAIL +config +the store root .* ${why}`));
+    expect(doctor.out).toContain('fix: give the store a folder');
   });
 
   it('takes HANDOFFS_ROOT first, then a config found walking up, then a discovered handoffs/ folder', async () => {

@@ -23,13 +23,15 @@ export const doctorCommand: Command = {
   async run(io, args) {
     let config: ResolvedConfig | null = null;
     let configError: string | null = null;
+    let configHint: string | null = null;
     try {
       config = loadConfig(io, args);
     } catch (e) {
       if (!(e instanceof HandoffError)) throw e;
       configError = e.message;
+      configHint = e.hint ?? null;
     }
-    const facts = await gatherFacts(config, configError, io.env, () => service(io, args), () => hookFacts(io, args));
+    const facts = await gatherFacts(config, configError, io.env, () => service(io, args), () => hookFacts(io, args), configHint);
     const lines = diagnose(facts);
     if (bool(args, 'json')) io.out(JSON.stringify({ checks: lines, facts }, null, 2));
     else io.out(render(io, lines));
