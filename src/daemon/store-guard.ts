@@ -1,8 +1,9 @@
-import { realpathSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { connect, createServer, type Server } from 'node:net';
 import { sha256Hex } from '../core/canonical.js';
 import type { Logger } from '../log.js';
 import { StoreLockedError } from '../errors.js';
+import { Layout } from '../store/layout.js';
 import { isAlive, processStart } from './lock.js';
 
 /**
@@ -68,8 +69,11 @@ export class StoreGuard {
     const holder = await ask(name);
     const why = holder ? liveDaemonOfMine(holder) : 'it did not say who it is';
     if (holder && why === null) {
-      throw new StoreLockedError(`another daemon (pid ${holder.pid}) runs on the store ${root}, though its lock file is gone`, {
-        hint: `stop it first (kill ${holder.pid}); it writes its lock file and socket again within seconds`,
+      // The usual case is a daemon running as it should (its lock file there): said plainly; the
+      // lock file's absence only when it is absent.
+      const lockGone = !existsSync(new Layout(root).lockFile);
+      throw new StoreLockedError(`another daemon (pid ${holder.pid}) runs on the store ${root}${lockGone ? ', though its lock file is gone' : ''}`, {
+        hint: lockGone ? `stop it first (kill ${holder.pid}); it writes its lock file and socket again within seconds` : `\`handoff status\` asks it what it is doing; stop it first (kill ${holder.pid}, or \`systemctl --user stop handoffd\`), or point this one at another store with --root`,
         details: { pid: holder.pid },
       });
     }

@@ -333,6 +333,18 @@ describe('the daemon in a hostile workspace', () => {
     expect(readdirSync(join(root, 'projects', projects[0] as string)).sort()).toEqual(['PROJECT.md', 'good']);
   });
 
+  it('refuses a second daemon on the same store, saying so plainly (its lock file is there)', async () => {
+    const { env, root, watch } = await setup();
+    const d = await start(env, root, ['--watch', watch]);
+    const second = spawnDaemon(env, ['--watch', watch]);
+    children.push(second.child);
+    const r = await second.exited;
+    expect(r.code, second.log()).toBe(7);
+    expect(second.log()).toMatch(new RegExp(`another daemon \\(pid ${d.child.pid}[,)]`));
+    expect(second.log()).not.toContain('lock file is gone');
+    expect(existsSync(join(root, '.handoffd', 'handoffd.lock'))).toBe(true);
+  });
+
   it('writes its lock again and binds its socket again when a cleanup deletes them, and a daemon started meanwhile is refused', async () => {
     const { env, root, watch } = await setup();
     await writeFile(join(watch, 'a.jsonl'), userLine('a session the daemon keeps while its files are deleted') + agentLine('ok'));
@@ -347,7 +359,7 @@ describe('the daemon in a hostile workspace', () => {
       children.push(second.child);
       const r = await second.exited;
       expect(r.code, second.log()).toBe(7);
-      expect(second.log()).toContain(`another daemon (pid ${d.child.pid}) runs on the store`);
+      expect(second.log()).toContain(`another daemon (pid ${d.child.pid}) runs on the store ${root}, though its lock file is gone`);
     }
     await waitFor(() => existsSync(lock) && existsSync(socketOf(root)), 'the lock and the socket to be made again', 15_000);
     expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ pid: d.child.pid });
