@@ -144,9 +144,12 @@ describe('the store writer lock', () => {
       import { appendFileSync } from 'node:fs';
       import { WriterLock } from ${JSON.stringify(join(ROOT, 'dist', 'daemon', 'writer-lock.js'))};
       const w = await WriterLock.acquire(${JSON.stringify(lock)}, 'racer', { daemon: false, waitMs: 30000, pollMs: 5 });
-      const t0 = performance.timeOrigin + performance.now();
+      // The monotonic clock, which every process shares (performance.timeOrigin is each process's
+      // own estimate of the wall clock, and two of them differ by a millisecond or so).
+      const now = () => Number(process.hrtime.bigint()) / 1e6;
+      const t0 = now();
       const until = Date.now() + 60; while (Date.now() < until) {}
-      appendFileSync(${JSON.stringify(log)}, JSON.stringify({ pid: process.pid, from: t0, to: performance.timeOrigin + performance.now() }) + '\\n');
+      appendFileSync(${JSON.stringify(log)}, JSON.stringify({ pid: process.pid, from: t0, to: now() }) + '\\n');
       w.release();
     `;
     for (let round = 0; round < 6; round += 1) {
