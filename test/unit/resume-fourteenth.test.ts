@@ -104,3 +104,19 @@ describe('the resume instructions', () => {
     expect(readOnly).not.toContain('Read the files named under Repository Evidence');
   });
 });
+
+describe('the latest request, answered only by a progress note', () => {
+  const meta = { timestamp: '2026-02-23T11:54:00Z', type: 'session_meta', payload: { id: 'c', cwd: '/w', cli_version: '0.125.0', originator: 'codex_cli_rs' } };
+  const item = (payload: Record<string, unknown>) => ({ timestamp: '2026-02-23T11:55:00Z', type: 'response_item', payload });
+  const event = (payload: Record<string, unknown>) => ({ timestamp: '2026-02-23T11:55:00Z', type: 'event_msg', payload });
+  const ask = (text: string) => event({ type: 'user_message', message: text });
+  const said = (text: string, phase: string) => item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text }], phase });
+
+  it('says it has no final reply, and still gives the earlier request its last reply', () => {
+    const { md, summary } = built(meta, ask('Fix the sync'), said('Fixed: the sync retries now.', 'final_answer'), ask('Now help me apply for the grant'), said('Checking the grant rules first.', 'commentary'));
+    const section = sections(md).get('User requests and corrections') ?? '';
+    expect(section).toContain('line 2 — Fix the sync (last reply: line 3)');
+    expect(section).toContain("line 4 — Now help me apply for the grant (no final reply; the agent's latest word on it is a progress note, line 5)");
+    expect((summary.requests as { replied_line?: number }[]).map((q) => q.replied_line)).toEqual([3, 5]);
+  });
+});

@@ -23,7 +23,7 @@ function notChanged(md: string): string {
 describe('a write that failed and was made later', () => {
   it('is named with both lines in a handoff with room, and in both payloads', () => {
     const r = built(user('u1', 'Fix the page title'), ...failedThenRedone(), say('a1', 'Title fixed.'));
-    expect(notChanged(r.md)).toMatch(/None left undone\. \*verified\* — 1 file\(s\) with a write that did not happen \(refused or failed\), written after .*: `app\/layout\.tsx` 3 → 5\./);
+    expect(notChanged(r.md)).toMatch(/None left undone\. \*verified\* — 1 file\(s\) had a write that was refused or failed,? .*written successfully after it .*: `app\/layout\.tsx` 3 → 5\./);
     for (const p of [r.summary, r.llm] as { files_redone: unknown }[]) expect(p.files_redone).toEqual([{ path: '/nonexistent/w/app/layout.tsx', line: 3, redone_line: 5 }]);
   });
 
@@ -42,7 +42,7 @@ describe('a write that failed and was made later', () => {
       const at = 1 + 4 * n + 2;
       expect(Buffer.byteLength(r.md)).toBeLessThanOrEqual(16000);
       const text = notChanged(r.md);
-      expect(text, `n=${n} tail=${tail}`).toMatch(/None left undone\. \*verified\* — 1 file\(s\) with a write that did not happen \(refused or failed\), written after/);
+      expect(text, `n=${n} tail=${tail}`).toMatch(/None left undone\. \*verified\* — 1 file\(s\) had a write that was refused or failed,? .*written successfully after it/);
       expect(text, `n=${n} tail=${tail}`).toContain(`${at}`);
     }
   });

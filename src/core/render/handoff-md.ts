@@ -215,7 +215,8 @@ function requests(a: Analysis, parent: string | null, r: RenderInput, ide = true
   }
   const inIde = (q: (typeof rs)[number]): string => (!ide || q.ide === undefined || !ideShown.has(q.line) ? '' : ` *(in the IDE: ${oneLine(shortIdePath(q.ide), 200)})*`);
   // Where the agent's answer to each ends, so that what became of an early request can be looked up.
-  const replied = (q: (typeof rs)[number]): string => (q.replied === undefined ? '' : ` (last reply: line ${q.replied})`);
+  // A reply the harness marked a progress note (Codex's `phase: "commentary"`) is not an answer.
+  const replied = (q: (typeof rs)[number]): string => (q.replied === undefined ? '' : q.replied === r.state.commentaryLine ? ` (no final reply; the agent's latest word on it is a progress note, line ${q.replied})` : ` (last reply: line ${q.replied})`);
   const row = (q: (typeof rs)[number]): string => `line ${q.line} — ${kind(q.kind)}${oneLine(q.text, chars)}${replied(q)}${inIde(q)}${branch(q.line)}`;
   const shown = rs.length <= MD.REQUESTS_HEAD + tail ? rs.map(row) : [...rs.slice(0, MD.REQUESTS_HEAD).map(row), `… ${rs.length - MD.REQUESTS_HEAD - tail} more in HANDOFF.summary.json …`, ...rs.slice(-tail).map(row)];
   const more = a.requestsTotal > rs.length ? `\n\n${a.requestsTotal - rs.length} earlier request(s) are in timeline.jsonl.` : '';
@@ -657,14 +658,14 @@ function redoneWrites(a: Analysis, cwd: string | undefined): string {
   const listed = rs.slice(-REDONE_SHOWN).reverse();
   const { shown } = shortPaths(listed.map((r) => r.path), cwd);
   const more = rs.length > listed.length ? `, and ${rs.length - listed.length} more` : '';
-  return `${label('verified')} — ${rs.length} file(s) with a write that did not happen (refused or failed), written after (the latest refusal's or failure's line → the file's latest write), latest first: ${listed.map((r, i) => `${path(shown[i] as string)} ${r.line} → ${r.at}`).join(', ')}${more}.`;
+  return `${label('verified')} — ${rs.length} file(s) had a write that was refused or failed, and each was written successfully after it (the latest refusal's or failure's line → the file's latest write), latest first: ${listed.map((r, i) => `${path(shown[i] as string)} ${r.line} → ${r.at}`).join(', ')}${more}.`;
 }
 
 function redoneCount(a: Analysis): string {
   const rs = a.filesRedone;
   if (rs.length === 0) return '';
   const latest = Math.max(...rs.map((r) => r.line));
-  return `${label('verified')} — ${rs.length} file(s) with a write that did not happen (refused or failed), written after (the latest refusal or failure at line ${latest}); HANDOFF.summary.json's \`files_redone\` names them.`;
+  return `${label('verified')} — ${rs.length} file(s) had a write that was refused or failed (the latest at line ${latest}), and each was written successfully after it; HANDOFF.summary.json's \`files_redone\` names them.`;
 }
 
 /** How a target's runs ended besides passing: failed, and without a verdict (a run that is neither). */
