@@ -579,6 +579,25 @@ const pgpass: Handler = (text, at, found) => {
   return -1;
 };
 
+/**
+ * A `.pgpass` line on its own, where nothing names the file: what `cat ~/.pgpass` printed is a
+ * tool result of its own, the name in the call. Found by PostgreSQL's port (`:5432:`, `:5433:`)
+ * or a port of `*`, and taken only when the line is that entry and nothing else (a Read's line
+ * number before it allowed): a log or compiler line has words and spaces around its colons.
+ */
+const PGPASS_WHOLE_LINE = new RegExp(String.raw`^[ \t]*(?:${READ_LINE_NUMBER})?[ \t]*[A-Za-z0-9_.*-]{1,253}:(?:\d{1,5}|\*):[^:\s"']{1,63}:[^:\s"']{1,63}:[^\s"']{4,200}[ \t]*$`);
+
+const PGPASS_LINE_PREFIX = new RegExp(String.raw`^[ \t]*(?:${READ_LINE_NUMBER})?[ \t]*`);
+
+const pgpassLine: Handler = (text, at, found) => {
+  if (at < (found.readTo.get('pgpass') ?? -1)) return -1;
+  const [start, end] = lineBounds(text, at);
+  const line = text.slice(start, end);
+  // The entry is read from where it starts: after a Read's `1→` no space precedes the host.
+  if (PGPASS_WHOLE_LINE.test(line)) pgpassEntries(text, start + (PGPASS_LINE_PREFIX.exec(line)?.[0].length ?? 0), end, found);
+  return -1;
+};
+
 // ---------------------------------------------------------------------------------------------
 // Terraform's `random_password` in a state: its `result` and `bcrypt_hash`.
 
@@ -628,6 +647,7 @@ export function registerRecords(scanner: LiteralScanner): void {
   scanner.add('kind:', kubernetesSecret);
   scanner.add('"kind"', kubernetesSecret, { boundary: false });
   scanner.add('pgpass', pgpass, { boundary: false, caseless: true });
+  for (const s of [':5432:', ':5433:', ':*:']) scanner.add(s, pgpassLine, { boundary: false });
   scanner.add('random_password', randomPassword, { boundary: false });
   for (const s of DISCORD_STARTS) scanner.add(s, discordToken);
 }
