@@ -1,7 +1,7 @@
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
 import { decideOutcome, lastLine, lastStarted } from './outcome.js';
 import type { Outcome } from './outcome.js';
-import { andChain, branchSwitch, lsListing, modifiedInStatus, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, destroys, diffedPaths, diffsTheTree, exitMeansNoMatch, gitListing, branchPullRequest, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, headMovers, killedByName, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, noCommitsYet, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
+import { andChain, branchSwitch, statusBranch, lsListing, modifiedInStatus, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, destroys, diffedPaths, diffsTheTree, exitMeansNoMatch, gitListing, branchPullRequest, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, headMovers, killedByName, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, noCommitsYet, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
 import type { CheckTarget } from './shell.js';
 import { fmtClock, fmtOffset, localMinutes, offsetFromDate, startClaim, startsBeforeSession } from './clock.js';
 import { contentLines, DOC_LIMITS, namingRequest, readLines } from './documents.js';
@@ -44,6 +44,8 @@ export interface RequestRecord {
   ide?: string;
   /** The line of the agent's last message before the next request: where its answer to this one ends. */
   replied?: number;
+  /** That message is a progress note (Codex's `phase: "commentary"`), not an answer. */
+  repliedNote?: true;
 }
 
 /** A file a call writes when it succeeds; `ifExists`: a forced delete (ShellWrite). */
@@ -267,6 +269,8 @@ export interface Ledger {
   gitRan?: number;
   /** The branch the session's latest `git checkout`/`git switch` moved to, as git said, and where. */
   switchedTo?: { line: number; branch: string };
+  /** The branch the session's latest `git status` said it was on ("On branch x", `## x...`). */
+  statusBranch?: { line: number; branch: string };
   /** The remotes the session's own latest `git remote -v` printed (none: an empty list), and where. */
   remotes?: { line: number; list: { name: string; url: string }[] };
   /** Commands that destroyed what the transcript cannot give back (`rm -rf`, `git reset --hard`, …), the last 20. */
@@ -395,13 +399,17 @@ function reportedClaim(claims: readonly Claim[], report: string): Claim | undefi
   return claims[claims.length - 1];
 }
 
-export function noteAgentText(l: Ledger, text: string, line: number): void {
+export function noteAgentText(l: Ledger, text: string, line: number, note = false): void {
   const t = text.trim();
   if (t.length === 0) return;
   l.lastAgentText = { line, text: t.length > 4000 ? `${t.slice(0, 1500)}\n…\n${t.slice(-2400)}` : t };
   // The agent's latest word on the latest request, until the next one is made.
   const asked = l.requests[l.requests.length - 1];
-  if (asked !== undefined && line > asked.line) asked.replied = line;
+  if (asked !== undefined && line > asked.line) {
+    asked.replied = line;
+    if (note) asked.repliedNote = true;
+    else delete asked.repliedNote;
+  }
   l.said = [...(l.said ?? []), { line, text: clip(t.replace(/\s+/g, ' '), 400) }].slice(-20);
   delete l.since;
   l.last = { event: 'agent_text', line };
@@ -1108,6 +1116,8 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
     if (remotes !== null) l.remotes = { line, list: remotes.slice(0, 5).map((r) => ({ name: clip(r.name, 60), url: clip(r.url, 300) })) };
     const switched = branchSwitch(command, out);
     if (switched !== null) l.switchedTo = { line, branch: switched };
+    const on = statusBranch(command, out);
+    if (on !== null) l.statusBranch = { line, branch: clip(on, 200) };
   }
   const listed = failed ? null : gitListing(command, out);
   if (!failed && namesGit && isEmpty(l.changed)) {

@@ -204,9 +204,14 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
     case 'closed':
       if (main) st.ledger.closed = { line, command: f.command };
       return;
-    case 'commentary':
-      if (main) st.commentaryLine = line;
+    case 'commentary': {
+      if (!main) return;
+      st.commentaryLine = line;
+      // Its text may have been noted as the latest request's reply before this note of its phase.
+      const asked = st.ledger.requests[st.ledger.requests.length - 1];
+      if (asked !== undefined && asked.replied === line) asked.repliedNote = true;
       return;
+    }
     case 'permissions': {
       const p = st.permissions;
       if (!main || p?.text === f.text) return;
@@ -503,6 +508,6 @@ export function noteTurn(st: SessionState, turn: Turn, main: boolean, notice: bo
   } else if (turn.class === 'AGENT' && !notice) {
     const said = turn.text.trim();
     st.lastAgent = said.length <= LIMITS.STATE_NOW_CHARS ? { text: said, seq: turn.seq } : { text: tail(said, LIMITS.STATE_NOW_CHARS), seq: turn.seq, chars: said.length };
-    noteAgentText(st.ledger, turn.text, line);
+    noteAgentText(st.ledger, turn.text, line, st.commentaryLine === line);
   }
 }

@@ -940,6 +940,16 @@ export function noCommitsYet(out: string): string | null {
   return m?.[1] ?? null;
 }
 
+/**
+ * The branch a `git status` says the repository is on: the long format's "On branch x", the short
+ * one's `## x...origin/x` or `## x`. Null for another command, a detached HEAD or no branch line.
+ */
+export function statusBranch(command: string, out: string): string | null {
+  if (!/\bgit\s+(?:-C\s+\S+\s+)?status\b/.test(command)) return null;
+  const m = /^On branch (\S{1,200})$/m.exec(out) ?? /^## (?!No commits yet on |HEAD \(no branch\))([^\s.]+(?:\.(?!\.)[^\s.]+)*)(?:\.\.\.\S+)?(?: \[[^\]\n]*\])?$/m.exec(out);
+  return m?.[1] ?? null;
+}
+
 /** The files `gitListing` gives, alone. */
 export function gitListedFiles(command: string, out: string): string[] | null {
   return gitListing(command, out)?.paths ?? null;

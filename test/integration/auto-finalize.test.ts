@@ -19,16 +19,22 @@ const user = (text: string): string => line({ type: 'user', message: { role: 'us
 const agent = (text: string, used: number): string =>
   line({ type: 'assistant', message: { id: `msg_${n}`, role: 'assistant', model: 'claude-sonnet-4-5-20250929', content: [{ type: 'text', text }], usage: { input_tokens: used, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 10 } } });
 
+/** A daemon watching one session, built: its first request and the agent's first reply. */
+async function daemonWithSession(): Promise<{ d: RunningDaemon; src: string; dir: string }> {
+  const root = tempDir('handoff-store-');
+  const env = testEnv({ HANDOFFS_ROOT: root });
+  const watch = tempDir('handoff-watch-');
+  const d = await startDaemon(env, root, ['--watch', watch]);
+  running.push(d);
+  const src = join(watch, 'auto.jsonl');
+  await writeFile(src, user('Port the billing report to the new ledger API') + agent('Starting.', 20_000));
+  const dir = (await waitFor(async () => (await d.call('status')).sessions.find((s) => s.id === 'auto'), 'the session')).dir;
+  return { d, src, dir };
+}
+
 describe('automatic finalize', () => {
   it('copies the handoff into history/ once when pressure turns red and once per compaction, never on every build', async () => {
-    const root = tempDir('handoff-store-');
-    const env = testEnv({ HANDOFFS_ROOT: root });
-    const watch = tempDir('handoff-watch-');
-    const d = await startDaemon(env, root, ['--watch', watch]);
-    running.push(d);
-    const src = join(watch, 'auto.jsonl');
-    await writeFile(src, user('Port the billing report to the new ledger API') + agent('Starting.', 20_000));
-    const dir = (await waitFor(async () => (await d.call('status')).sessions.find((s) => s.id === 'auto'), 'the session')).dir;
+    const { d, src, dir } = await daemonWithSession();
     // history/ is made by its first file (docs/FORMAT.md).
     const history = async (): Promise<string[]> => (await readdir(join(dir, 'history')).catch(() => [] as string[])).filter((f) => f.endsWith('.md')).sort();
     const revisionAt = async (rev: number): Promise<void> => {
@@ -56,14 +62,7 @@ describe('automatic finalize', () => {
 
 describe('a history/ that is a file', () => {
   it('the daemon skips its automatic finalize, says so, and keeps building the session', async () => {
-    const root = tempDir('handoff-store-');
-    const env = testEnv({ HANDOFFS_ROOT: root });
-    const watch = tempDir('handoff-watch-');
-    const d = await startDaemon(env, root, ['--watch', watch]);
-    running.push(d);
-    const src = join(watch, 'auto.jsonl');
-    await writeFile(src, user('Port the billing report to the new ledger API') + agent('Starting.', 20_000));
-    const dir = (await waitFor(async () => (await d.call('status')).sessions.find((s) => s.id === 'auto'), 'the session')).dir;
+    const { d, src, dir } = await daemonWithSession();
     await writeFile(join(dir, 'history'), 'not a folder');
     await appendFile(src, agent('Halfway there.', 150_000)); // red: an automatic finalize
     await appendFile(src, agent('And more.', 160_000));

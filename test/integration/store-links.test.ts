@@ -93,14 +93,19 @@ describe('a file of the store that is a symbolic link', () => {
   });
 });
 
+/** A store of two sessions, built: `links` (whose folder is `dir`) and `generic-demo`. */
+async function twoSessions(): Promise<{ root: string; env: NodeJS.ProcessEnv; src: string; dir: string }> {
+  const root = tempDir('handoff-store-');
+  const env = testEnv({ HANDOFFS_ROOT: root });
+  const src = await copyFixture('claude-session.jsonl', tempDir('handoff-src-'), 'links.jsonl');
+  const other = await copyFixture('generic.jsonl', tempDir('handoff-src-'), 'other.jsonl');
+  expect((await runCli(['build', src, other], { env })).code).toBe(0);
+  return { root, env, src, dir: await sessionDir(root, 'links') };
+}
+
 describe('a file of the store that is a folder, or a session folder without its manifest', () => {
   it('timeline.jsonl a folder: verify fails it (not an internal error), a build moves the folder into history/ and rebuilds', async () => {
-    const root = tempDir('handoff-store-');
-    const env = testEnv({ HANDOFFS_ROOT: root });
-    const src = await copyFixture('claude-session.jsonl', tempDir('handoff-src-'), 'links.jsonl');
-    const other = await copyFixture('generic.jsonl', tempDir('handoff-src-'), 'other.jsonl');
-    expect((await runCli(['build', src, other], { env })).code).toBe(0);
-    const dir = await sessionDir(root, 'links');
+    const { root, env, src, dir } = await twoSessions();
     await rm(join(dir, 'timeline.jsonl'));
     mkdirSync(join(dir, 'timeline.jsonl'));
     writeFileSync(join(dir, 'timeline.jsonl', 'note.txt'), 'someone put this here');
@@ -132,12 +137,7 @@ describe('a file of the store that is a folder, or a session folder without its 
   });
 
   it('a folder whose manifest.json is gone: verify --all fails it even after INDEX.json is rebuilt from the manifests', async () => {
-    const root = tempDir('handoff-store-');
-    const env = testEnv({ HANDOFFS_ROOT: root });
-    const src = await copyFixture('claude-session.jsonl', tempDir('handoff-src-'), 'links.jsonl');
-    const other = await copyFixture('generic.jsonl', tempDir('handoff-src-'), 'other.jsonl');
-    expect((await runCli(['build', src, other], { env })).code).toBe(0);
-    const dir = await sessionDir(root, 'links');
+    const { root, env, src, dir } = await twoSessions();
     await rm(join(dir, 'manifest.json'));
     await rm(join(root, 'INDEX.json'));
     const v = await runCli(['verify', '--all'], { env });

@@ -119,4 +119,31 @@ describe('the latest request, answered only by a progress note', () => {
     expect(section).toContain("line 4 — Now help me apply for the grant (no final reply; the agent's latest word on it is a progress note, line 5)");
     expect((summary.requests as { replied_line?: number }[]).map((q) => q.replied_line)).toEqual([3, 5]);
   });
+
+  it('says so of an earlier request too, when later progress notes followed', () => {
+    const note = (text: string) => event({ type: 'agent_message', message: text, phase: 'commentary' });
+    const { md } = built(meta, ask('Implement the plan'), said('Running the visual check now.', 'commentary'), note('Running the visual check now.'), ask('Stop the browser work'), said('Stopping it.', 'commentary'), said('Stopped; the dashboard stays basic.', 'final_answer'));
+    const section = sections(md).get('User requests and corrections') ?? '';
+    expect(section).toContain("line 2 — Implement the plan (no final reply; the agent's latest word on it is a progress note, line 3)");
+    expect(section).toContain('line 5 — Stop the browser work (last reply: line 7)');
+  });
+
+  it('gives a final answer after a progress note its due', () => {
+    const { md } = built(meta, ask('Implement the plan'), said('Working on it.', 'commentary'), said('Done: the plan is implemented.', 'final_answer'));
+    expect(sections(md).get('User requests and corrections')).toContain('line 2 — Implement the plan (last reply: line 4)');
+  });
+});
+
+describe('a transcript that records HEAD while the session\'s git says a branch', () => {
+  it('says the branch the session\'s own git status gave, beside the HEAD recorded', () => {
+    const { md } = built(
+      { ...user('u1', 'Commit and push the dashboard'), gitBranch: 'HEAD' },
+      call('g1', 'Bash', { command: 'git status' }),
+      { ...result('g1', 'On branch main\nYour branch is up to date with \'origin/main\'.\n\nnothing to commit, working tree clean'), gitBranch: 'HEAD' },
+      say('a1', 'Pushed.'),
+    );
+    const evidence = sections(md).get('Repository Evidence') ?? '';
+    expect(evidence).toContain('not a branch name (a detached HEAD, or a repository with no commit yet, when it was recorded) — *reported*.');
+    expect(evidence).toContain("The session's own `git status` (line 3) says it is on branch `main` — *verified* from git's output.");
+  });
 });

@@ -216,7 +216,7 @@ function requests(a: Analysis, parent: string | null, r: RenderInput, ide = true
   const inIde = (q: (typeof rs)[number]): string => (!ide || q.ide === undefined || !ideShown.has(q.line) ? '' : ` *(in the IDE: ${oneLine(shortIdePath(q.ide), 200)})*`);
   // Where the agent's answer to each ends, so that what became of an early request can be looked up.
   // A reply the harness marked a progress note (Codex's `phase: "commentary"`) is not an answer.
-  const replied = (q: (typeof rs)[number]): string => (q.replied === undefined ? '' : q.replied === r.state.commentaryLine ? ` (no final reply; the agent's latest word on it is a progress note, line ${q.replied})` : ` (last reply: line ${q.replied})`);
+  const replied = (q: (typeof rs)[number]): string => (q.replied === undefined ? '' : q.repliedNote === true ? ` (no final reply; the agent's latest word on it is a progress note, line ${q.replied})` : ` (last reply: line ${q.replied})`);
   const row = (q: (typeof rs)[number]): string => `line ${q.line} — ${kind(q.kind)}${oneLine(q.text, chars)}${replied(q)}${inIde(q)}${branch(q.line)}`;
   const shown = rs.length <= MD.REQUESTS_HEAD + tail ? rs.map(row) : [...rs.slice(0, MD.REQUESTS_HEAD).map(row), `… ${rs.length - MD.REQUESTS_HEAD - tail} more in HANDOFF.summary.json …`, ...rs.slice(-tail).map(row)];
   const more = a.requestsTotal > rs.length ? `\n\n${a.requestsTotal - rs.length} earlier request(s) are in timeline.jsonl.` : '';
@@ -536,7 +536,11 @@ function recordedBranch(r: RenderInput, a: Analysis): string | null {
   // Unsaid when a later commit on that branch already says where the work is.
   const told = sw !== undefined && last !== null && !afterCommit && sw.branch === last.branch;
   const moved = sw !== undefined && sw.branch !== branch && !told ? ` Its latest \`git checkout\` or \`git switch\` (line ${sw.line}${afterCommit ? ', after its last commit' : ''}) moved to ${code(sw.branch)} — ${label('verified')} from git's output.` : '';
-  if (branch === 'HEAD') return `Recorded by the transcript: ${code('HEAD')}${where}, not a branch name (a detached HEAD, or a repository with no commit yet, when it was recorded) — ${label('reported')}.${commit}${moved}`;
+  // The harness may keep recording `HEAD` after the session's own git says a branch (Claude Code
+  // stamps what it read when the session started): the session's `git status` is said beside it.
+  const st = r.state.ledger.statusBranch;
+  const onBranch = st === undefined ? '' : ` The session's own \`git status\` (line ${st.line}) says it is on branch ${code(st.branch)} — ${label('verified')} from git's output.`;
+  if (branch === 'HEAD') return `Recorded by the transcript: ${code('HEAD')}${where}, not a branch name (a detached HEAD, or a repository with no commit yet, when it was recorded) — ${label('reported')}.${onBranch}${commit}${moved}`;
   const at = r.state.meta.commit === undefined ? '' : ` (at commit ${code(r.state.meta.commit.slice(0, 12))} when the session started)`;
   return `Recorded by the transcript: branch ${code(branch)}${at}${branchesBefore(r.state.meta.branches)}${where} — ${label('reported')}.${commit}${moved}`;
 }
