@@ -147,3 +147,17 @@ describe('a transcript that records HEAD while the session\'s git says a branch'
     expect(evidence).toContain("The session's own `git status` (line 3) says it is on branch `main` — *verified* from git's output.");
   });
 });
+
+describe("the session's latest git log, when a commit came after it", () => {
+  it('says HEAD moved on, and where', () => {
+    const { md } = built(
+      user('u1', 'Commit the dashboard'),
+      call('l1', 'Bash', { command: 'git log --oneline -1' }),
+      result('l1', '9bffcc8 Final SUBMISSION.md with deployed URL'),
+      call('c1', 'Bash', { command: 'git commit -am "Expand SUBMISSION.md"' }),
+      result('c1', '[main c566cc2] Expand SUBMISSION.md\n 1 file changed, 12 insertions(+)'),
+      say('a1', 'Committed.'),
+    );
+    expect(sections(md).get('Repository Evidence')).toContain("its latest `git log` of HEAD (line 3) began with `9bffcc8` «Final SUBMISSION.md with deployed URL» (HEAD moved after it: the session's commit, merge or rebase at line 5; Commits made in this session has the latest)");
+  });
+});

@@ -510,7 +510,13 @@ function listedBySession(r: RenderInput, a: Analysis): string | null {
 function gitSeenBySession(r: RenderInput): string | null {
   const l = r.state.ledger;
   const parts: string[] = [];
-  if (l.logTop !== undefined) parts.push(`its latest \`git log\` of HEAD (line ${l.logTop.line}) began with ${code(l.logTop.hash)} «${oneLine(l.logTop.subject, 100)}»`);
+  if (l.logTop !== undefined) {
+    // HEAD as that log printed it: a commit, merge or rebase after it moved HEAD on.
+    const top = l.logTop;
+    const movedAt = (l.headMoves ?? []).filter((n) => n > top.line).at(-1);
+    const moved = movedAt === undefined ? '' : ` (HEAD moved after it: the session's commit, merge or rebase at line ${movedAt}; Commits made in this session has the latest)`;
+    parts.push(`its latest \`git log\` of HEAD (line ${top.line}) began with ${code(top.hash)} «${oneLine(top.subject, 100)}»${moved}`);
+  }
   if (l.noCommits !== undefined) parts.push(`git said at line ${l.noCommits.line} that the branch ${code(l.noCommits.branch)} has no commits yet: nothing in the repository was committed then, and the session made no commit after`);
   const rm = l.remotes;
   if (rm !== undefined) parts.push(rm.list.length === 0 ? `its latest \`git remote -v\` (line ${rm.line}) printed no remote` : `its latest \`git remote -v\` (line ${rm.line}) named ${rm.list.map((x) => `${code(x.name)} ${code(x.url, 300)}`).join(', ')}`);
@@ -539,7 +545,8 @@ function recordedBranch(r: RenderInput, a: Analysis): string | null {
   // The harness may keep recording `HEAD` after the session's own git says a branch (Claude Code
   // stamps what it read when the session started): the session's `git status` is said beside it.
   const st = r.state.ledger.statusBranch;
-  const onBranch = st === undefined ? '' : ` The session's own \`git status\` (line ${st.line}) says it is on branch ${code(st.branch)} — ${label('verified')} from git's output.`;
+  // Unsaid when the session's last commit already names that branch.
+  const onBranch = st === undefined || (last !== null && last.branch === st.branch) ? '' : ` The session's own \`git status\` (line ${st.line}) says it is on branch ${code(st.branch)} — ${label('verified')} from git's output.`;
   if (branch === 'HEAD') return `Recorded by the transcript: ${code('HEAD')}${where}, not a branch name (a detached HEAD, or a repository with no commit yet, when it was recorded) — ${label('reported')}.${onBranch}${commit}${moved}`;
   const at = r.state.meta.commit === undefined ? '' : ` (at commit ${code(r.state.meta.commit.slice(0, 12))} when the session started)`;
   return `Recorded by the transcript: branch ${code(branch)}${at}${branchesBefore(r.state.meta.branches)}${where} — ${label('reported')}.${commit}${moved}`;
