@@ -369,9 +369,9 @@ function untestedPlanSteps(l: Ledger, c: CurrentState): Contradiction[] {
   return steps.slice(0, 3).map((t) => ({ claim_line: at, evidence_line: change ?? at, text: `the plan marks ${quote(t, 160)} done, but no test, build, type check or lint ran ${since}`, unproven: true as const }));
 }
 
-/** `; later changes are to documentation or an ignore list only` when such a file changed after `line`. */
+/** `; later changes only to docs or ignore lists` when such a file changed after `line`. */
 function docsAfter(l: Ledger, line: number): string {
-  return Object.values(l.changed).some((f) => f.line > line) ? '; later changes are to documentation or an ignore list only' : '';
+  return Object.values(l.changed).some((f) => f.line > line) ? '; later changes only to docs or ignore lists' : '';
 }
 
 /** The agent's last words hand the turn to the user: a question, or an explicit "let me know". */

@@ -84,7 +84,10 @@ describe.skipIf(!corpusPresent)('conformance: the real corpus', () => {
         expect(ok.code, ok.err).toBe(0);
       }
       if (want === 4) return;
-      const id = (JSON.parse(r.out.trim().split('\n')[0] as string) as { session: string }).session;
+      const built = JSON.parse(r.out.trim().split('\n')[0] as string) as { session: string; dir: string };
+      const id = built.session;
+      // The handoff's size bound (docs/FORMAT.md): every real session fits it.
+      expect(Buffer.byteLength(await readFile(join(built.dir, 'HANDOFF.md'), 'utf8')), 'HANDOFF.md within its 16,000 bytes').toBeLessThanOrEqual(16_000);
       const v = await runCli(['verify', id, '--source'], { env });
       expect(v.code, v.out + v.err).toBe(0);
       expect(v.out).toMatch(/^PASS /);

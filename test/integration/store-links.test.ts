@@ -105,7 +105,7 @@ async function twoSessions(): Promise<{ root: string; env: NodeJS.ProcessEnv; sr
 
 describe('a file of the store that is a folder, or a session folder without its manifest', () => {
   it('timeline.jsonl a folder: verify fails it (not an internal error), a build moves the folder into history/ and rebuilds', async () => {
-    const { root, env, src, dir } = await twoSessions();
+    const { env, src, dir } = await twoSessions();
     await rm(join(dir, 'timeline.jsonl'));
     mkdirSync(join(dir, 'timeline.jsonl'));
     writeFileSync(join(dir, 'timeline.jsonl', 'note.txt'), 'someone put this here');
@@ -137,7 +137,7 @@ describe('a file of the store that is a folder, or a session folder without its 
   });
 
   it('a folder whose manifest.json is gone: verify --all fails it even after INDEX.json is rebuilt from the manifests', async () => {
-    const { root, env, src, dir } = await twoSessions();
+    const { root, env, dir } = await twoSessions();
     await rm(join(dir, 'manifest.json'));
     await rm(join(root, 'INDEX.json'));
     const v = await runCli(['verify', '--all'], { env });

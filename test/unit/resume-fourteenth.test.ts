@@ -79,14 +79,14 @@ describe('a plan the user refused', () => {
 describe('the front matter where git could not be read', () => {
   it('says beside a null branch which branch the transcript recorded', () => {
     const { md } = built({ ...user('u1', 'Move the plus button out of the search bar'), gitBranch: 'feat/react-refactor-v3' }, say('a1', 'Moved.'));
-    expect(md).toMatch(/^branch: null {2}# not read now \(see Repository Evidence\); the transcript recorded branch feat\/react-refactor-v3$/m);
+    expect(md).toMatch(/^branch: null {2}# not read now; the transcript recorded branch feat\/react-refactor-v3$/m);
     // No commit recorded: a bare null.
     expect(md).toMatch(/^head: null$/m);
   });
 
   it('keeps a recorded name to one line, with no control character', () => {
     const { md } = built({ ...user('u1', 'Move the plus button out of the search bar'), gitBranch: 'feat/x\u0007\ny' }, say('a1', 'Moved.'));
-    expect(md).toMatch(/^branch: null {2}# not read now \(see Repository Evidence\); the transcript recorded branch feat\/x y$/m);
+    expect(md).toMatch(/^branch: null {2}# not read now; the transcript recorded branch feat\/x y$/m);
   });
 
   it('leaves a recorded HEAD (no branch name) out of the comment', () => {
@@ -116,7 +116,7 @@ describe('the latest request, answered only by a progress note', () => {
     const { md, summary } = built(meta, ask('Fix the sync'), said('Fixed: the sync retries now.', 'final_answer'), ask('Now help me apply for the grant'), said('Checking the grant rules first.', 'commentary'));
     const section = sections(md).get('User requests and corrections') ?? '';
     expect(section).toContain('line 2 — Fix the sync (last reply: line 3)');
-    expect(section).toContain("line 4 — Now help me apply for the grant (no final reply; the agent's latest word on it is a progress note, line 5)");
+    expect(section).toContain("line 4 — Now help me apply for the grant (no final reply; progress note at line 5)");
     expect((summary.requests as { replied_line?: number }[]).map((q) => q.replied_line)).toEqual([3, 5]);
   });
 
@@ -124,7 +124,7 @@ describe('the latest request, answered only by a progress note', () => {
     const note = (text: string) => event({ type: 'agent_message', message: text, phase: 'commentary' });
     const { md } = built(meta, ask('Implement the plan'), said('Running the visual check now.', 'commentary'), note('Running the visual check now.'), ask('Stop the browser work'), said('Stopping it.', 'commentary'), said('Stopped; the dashboard stays basic.', 'final_answer'));
     const section = sections(md).get('User requests and corrections') ?? '';
-    expect(section).toContain("line 2 — Implement the plan (no final reply; the agent's latest word on it is a progress note, line 3)");
+    expect(section).toContain("line 2 — Implement the plan (no final reply; progress note at line 3)");
     expect(section).toContain('line 5 — Stop the browser work (last reply: line 7)');
   });
 

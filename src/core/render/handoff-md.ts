@@ -110,7 +110,7 @@ function frontMatter(r: RenderInput): string {
   };
   const lines = fields.map(([k, v]) => {
     const note = v === null ? recorded[k] : undefined;
-    return `${k}: ${yamlValue(v)}${note === undefined ? '' : `  # not read now (see Repository Evidence); ${note}`}`;
+    return `${k}: ${yamlValue(v)}${note === undefined ? '' : `  # not read now; ${note}`}`;
   });
   lines.push(`transfer_ready: ${TRANSFER_READY_SENTINEL}`);
   return `---\n${lines.join('\n')}\n---`;
@@ -216,7 +216,7 @@ function requests(a: Analysis, parent: string | null, r: RenderInput, ide = true
   const inIde = (q: (typeof rs)[number]): string => (!ide || q.ide === undefined || !ideShown.has(q.line) ? '' : ` *(in the IDE: ${oneLine(shortIdePath(q.ide), 200)})*`);
   // Where the agent's answer to each ends, so that what became of an early request can be looked up.
   // A reply the harness marked a progress note (Codex's `phase: "commentary"`) is not an answer.
-  const replied = (q: (typeof rs)[number]): string => (q.replied === undefined ? '' : q.repliedNote === true ? ` (no final reply; the agent's latest word on it is a progress note, line ${q.replied})` : ` (last reply: line ${q.replied})`);
+  const replied = (q: (typeof rs)[number]): string => (q.replied === undefined ? '' : q.repliedNote === true ? ` (no final reply; progress note at line ${q.replied})` : ` (last reply: line ${q.replied})`);
   const row = (q: (typeof rs)[number]): string => `line ${q.line} — ${kind(q.kind)}${oneLine(q.text, chars)}${replied(q)}${inIde(q)}${branch(q.line)}`;
   const shown = rs.length <= MD.REQUESTS_HEAD + tail ? rs.map(row) : [...rs.slice(0, MD.REQUESTS_HEAD).map(row), `… ${rs.length - MD.REQUESTS_HEAD - tail} more in HANDOFF.summary.json …`, ...rs.slice(-tail).map(row)];
   const more = a.requestsTotal > rs.length ? `\n\n${a.requestsTotal - rs.length} earlier request(s) are in timeline.jsonl.` : '';
