@@ -11,6 +11,8 @@ import { STRAY_TEMP_RE } from './layout.js';
 import { DIR_MODE, FILE_MODE } from './permissions.js';
 
 const HASH_CHUNK_BYTES = 1 << 20;
+/** `O_NOFOLLOW` where the platform has it (Linux, macOS; not Windows, where links need privilege). */
+const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 /**
  * A build writes a dozen files in a row, each synchronously (see writeAtomic): once they have
  * held the event loop for a slice, the next write lets it run first, so a socket request never
@@ -155,7 +157,7 @@ export async function appendDurable(path: string, data: string | Buffer, create 
   try {
     // Never through a symbolic link (ELOOP): a session is opened with its appended files checked
     // (cutBack), so a link here is one planted since.
-    fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, FILE_MODE);
+    fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | NOFOLLOW, FILE_MODE);
     writeAll(fd, typeof data === 'string' ? Buffer.from(data) : data);
   } catch (e) {
     throw writeError('append to', path, e);
@@ -314,7 +316,7 @@ export async function removeFile(path: string): Promise<void> {
 
 /** Truncates a file, never through a symbolic link (ELOOP). */
 async function truncateNoFollow(path: string, bytes: number): Promise<void> {
-  const fh = await open(path, constants.O_WRONLY | constants.O_NOFOLLOW);
+  const fh = await open(path, constants.O_WRONLY | NOFOLLOW);
   try {
     await fh.truncate(bytes);
   } finally {
