@@ -92,6 +92,9 @@ export async function loadSession(dir: string): Promise<LoadedSession> {
   }
   crashPoint('after-cutback');
   for (const [file, bytes] of Object.entries(manifest.render_bytes ?? {})) {
+    // A folder in a render's place would stop every build at its write (EISDIR), the renders
+    // before it already replaced: it moves into history/ (never deleted) and the render is written.
+    if (await moveAsideFolder(dir, file)) dirty = true;
     if ((await fileSize(join(dir, file))) !== bytes) dirty = true;
   }
   const state = await readState(dir, manifest);
@@ -181,12 +184,17 @@ export async function setAsideDamaged(dir: string, now: Date): Promise<string | 
 
 export async function emptyForRebuild(dir: string): Promise<void> {
   for (const file of [FILES.timeline, FILES.tools]) {
-    const path = join(dir, file);
     // A folder in the file's place is not the store's to delete: it moves into history/.
-    if ((await lstat(path).catch(() => null))?.isDirectory() === true) {
-      await moveDir(path, join(dir, FILES.history, `${utcStamp(new Date())}-a-folder.${file}`));
-    } else await rm(path, { force: true });
+    if (!(await moveAsideFolder(dir, file))) await rm(join(dir, file), { force: true });
   }
+}
+
+/** Moves a folder found where the session's `file` belongs into history/ (`<stamp>-a-folder.<file>`); false when none is there. */
+async function moveAsideFolder(dir: string, file: string): Promise<boolean> {
+  const path = join(dir, file);
+  if ((await lstat(path).catch(() => null))?.isDirectory() !== true) return false;
+  await moveDir(path, join(dir, FILES.history, `${utcStamp(new Date())}-a-folder.${file}`));
+  return true;
 }
 
 /**

@@ -146,3 +146,35 @@ describe('a file of the store that is a folder, or a session folder without its 
     expect(v.out).toMatch(/^PASS generic-demo/m);
   });
 });
+
+describe('a render that is a folder', () => {
+  it('is moved into history/ by the next build, which writes the render: a one-shot build', async () => {
+    const { env, src, dir } = await twoSessions();
+    await rm(join(dir, 'HANDOFF.llm.json'));
+    mkdirSync(join(dir, 'HANDOFF.llm.json'));
+    await appendFile(src, USER('one more request after the folder was made'));
+    const built = await runCli(['build', src], { env });
+    expect(built.code, built.err).toBe(0);
+    expect(lstatSync(join(dir, 'HANDOFF.llm.json')).isFile()).toBe(true);
+    expect(readdirSync(join(dir, 'history')).some((n) => n.endsWith('-a-folder.HANDOFF.llm.json'))).toBe(true);
+    expect((await runCli(['verify', '--all'], { env })).code).toBe(0);
+  });
+
+  it('and by the daemon, whose session carries on', async () => {
+    const root = tempDir('handoff-store-');
+    const watch = tempDir('handoff-watch-');
+    const env = testEnv({ HANDOFFS_ROOT: root });
+    const src = await copyFixture('claude-session.jsonl', watch, 'links.jsonl');
+    const d = await startDaemon(env, root, ['--watch', watch]);
+    running.push(d);
+    await waitFor(async () => (await d.call('status')).sessions.find((s) => s.id === 'links' && s.turns === 15), 'the first build');
+    const dir = ((await d.call('session.get', { id: 'links' })).session as { dir: string }).dir;
+    await rm(join(dir, 'HANDOFF.md'));
+    mkdirSync(join(dir, 'HANDOFF.md'));
+    await appendFile(src, USER('one more request after the folder was made'));
+    await waitFor(async () => (await d.call('status')).sessions.find((s) => s.id === 'links' && s.turns === 16 && s.state !== 'error'), 'the new turn built', 20_000);
+    expect(lstatSync(join(dir, 'HANDOFF.md')).isFile()).toBe(true);
+    expect(readFileSync(join(dir, 'HANDOFF.md'), 'utf8')).toContain('one more request after the folder was made');
+    expect((await runCli(['verify', '--all'], { env })).code).toBe(0);
+  });
+});
