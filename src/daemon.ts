@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join, sep } from 'node:path';
 import type { Engine, BuildResult } from './engine/index.js';
-import { BuildPool, openEngine, workerCount } from './engine/index.js';
+import { BuildPool, openEngine, taskMissed, workerCount } from './engine/index.js';
 import { maybeSubagent } from './engine/identity.js';
 import type { Lane, Offload, Priority } from './engine/scheduler.js';
 import { Scheduler } from './engine/scheduler.js';
@@ -32,7 +32,7 @@ import { stampSuccessor, TO_SESSION_FILE } from './store/to-session.js';
 import { validator } from './store/schemas.js';
 import type { FileStat } from './watch/scan.js';
 import type { Excluded } from './watch/scan.js';
-import { folderId, isExcluded, isTranscript, isUnderAny, NONE_EXCLUDED, scanRoots, statFile } from './watch/scan.js';
+import { isExcluded, isTranscript, isUnderAny, NONE_EXCLUDED, ownStore, scanRoots, statFile } from './watch/scan.js';
 import { TranscriptWatcher } from './watch/watcher.js';
 
 /**
@@ -520,9 +520,7 @@ export class Daemon {
     for (const e of this.engine.index.all()) {
       await slice.tick();
       const path = e.source?.path;
-      if (path === undefined || e.parent_session === null || e.objective !== null || queued.has(path) || !isUnderAny(path, roots)) continue;
-      const parent = this.engine.index.get(e.parent_session) ?? this.engine.index.byUuid(e.parent_session);
-      if (parent === undefined || parent.updated <= e.updated) continue;
+      if (path === undefined || queued.has(path) || !isUnderAny(path, roots) || !taskMissed(this.engine, e)) continue;
       const st = await statFile(path);
       if (st !== null) todo.push(st);
     }
@@ -1096,11 +1094,3 @@ function sleep(ms: number): Promise<void> {
 
 export type { FileRecord };
 
-/** The store's folder, as its real path (watch roots are compared by theirs) and its device and inode. */
-function ownStore(root: string): Excluded {
-  try {
-    return { paths: [realpathSync(root)], ids: [folderId(statSync(root))] };
-  } catch {
-    return { paths: [root], ids: [] };
-  }
-}

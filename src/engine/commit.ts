@@ -397,7 +397,7 @@ function dependentsOf(e: Parts, prev: Manifest, state: SessionState): string[] {
  * A subagent names its parent by the parent's native session id; the parent's own id is its
  * file's name, which is that id in Claude Code's folders but need not be (a copied transcript).
  */
-export function parentEntry(deps: EngineDeps, parentId: string): IndexEntry | undefined {
+export function parentEntry(deps: Pick<EngineDeps, 'index'>, parentId: string): IndexEntry | undefined {
   return deps.index.get(parentId) ?? deps.index.byUuid(parentId);
 }
 

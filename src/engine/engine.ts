@@ -274,7 +274,7 @@ export class Engine {
     if (base.manifest.tools_bytes === 0) append.header(toolsHeader(m.session));
     const read = await readNew(this.deps, ctx, state, start, base.manifest.timeline_head, hash, append, m.parent_session !== null);
     const unchanged = ctx.isText ? read.newTurns === 0 && read.rawSha === src?.raw_sha256 : read.newTurns === 0 && read.offset === start.offset;
-    const asked = ctx.req.force === true || ctx.req.history !== undefined || ctx.req.objective !== undefined || (ctx.req.checkpoint === true && stateBehind(m) !== null) || taskMissed(this.deps, m);
+    const asked = ctx.req.force === true || ctx.req.history !== undefined || ctx.req.objective !== undefined || (ctx.req.checkpoint === true && stateBehind(m) !== null) || taskMissed(this.deps, { parent_session: m.parent_session, objective: m.objective, updated: m.updated_at });
     // The transcript was moved (a Codex rollout archived): the manifest must name where it is now.
     const relocated = src !== undefined && src.path !== ctx.path;
     if (unchanged && reset === null && !base.dirty && !asked && !relocated) {
@@ -336,8 +336,8 @@ function withPending(pending: SessionChange, requested: SessionChange | undefine
  * which a stop can empty first). So such a subagent is rendered again when next asked, not
  * reported up to date: once, as its own commit is then the later one.
  */
-export function taskMissed(deps: EngineDeps, m: Manifest): boolean {
-  if (m.parent_session === null || m.objective !== null) return false;
-  const parent = parentEntry(deps, m.parent_session);
-  return parent !== undefined && parent.updated > m.updated_at;
+export function taskMissed(deps: Pick<EngineDeps, 'index'>, s: Pick<IndexEntry, 'parent_session' | 'objective' | 'updated'>): boolean {
+  if (s.parent_session === null || s.objective !== null) return false;
+  const parent = parentEntry(deps, s.parent_session);
+  return parent !== undefined && parent.updated > s.updated;
 }

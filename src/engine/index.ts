@@ -45,7 +45,7 @@ export async function openEngine(config: ResolvedConfig, opts: EngineOptions = {
   });
 }
 
-export { Engine } from './engine.js';
+export { Engine, taskMissed } from './engine.js';
 export { BuildPool, workerCount } from './pool.js';
 export type { PoolOutcome } from './pool.js';
 export type { BuildRequest, BuildResult, SessionChange } from './types.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { SessionState, StoredState } from '../core/state.js';
 import { READABLE_STATE_VERSIONS, upgradeState } from '../core/state.js';
 import { upgradePaths } from '../core/upgrade-paths.js';
-import { copyAtomic, cutBack, fileSize, listDir, moveDir, removeEmptyDir, removeFile, sweepStrayTemps, writeAtomic } from '../store/files.js';
+import { copyAtomic, cutBack, listDir, moveDir, removeEmptyDir, removeFile, sweepStrayTemps, writeAtomic } from '../store/files.js';
 import { FILES, STATE_FILE_RE } from '../store/layout.js';
 import type { Manifest, StateAt } from '../store/manifest.js';
 import { readManifest, stateBehind } from '../store/manifest.js';
@@ -94,8 +94,9 @@ export async function loadSession(dir: string): Promise<LoadedSession> {
   for (const [file, bytes] of Object.entries(manifest.render_bytes ?? {})) {
     // A folder in a render's place would stop every build at its write (EISDIR), the renders
     // before it already replaced: it moves into history/ (never deleted) and the render is written.
-    if (await moveAsideFolder(dir, file)) dirty = true;
-    if ((await fileSize(join(dir, file))) !== bytes) dirty = true;
+    const st = await lstat(join(dir, file)).catch(() => null);
+    if (st?.isDirectory() === true) await moveToHistory(dir, file);
+    if (st?.isFile() !== true || st.size !== bytes) dirty = true;
   }
   const state = await readState(dir, manifest);
   if (state === null) dirty = true;
@@ -185,16 +186,14 @@ export async function setAsideDamaged(dir: string, now: Date): Promise<string | 
 export async function emptyForRebuild(dir: string): Promise<void> {
   for (const file of [FILES.timeline, FILES.tools]) {
     // A folder in the file's place is not the store's to delete: it moves into history/.
-    if (!(await moveAsideFolder(dir, file))) await rm(join(dir, file), { force: true });
+    if ((await lstat(join(dir, file)).catch(() => null))?.isDirectory() === true) await moveToHistory(dir, file);
+    else await rm(join(dir, file), { force: true });
   }
 }
 
-/** Moves a folder found where the session's `file` belongs into history/ (`<stamp>-a-folder.<file>`); false when none is there. */
-async function moveAsideFolder(dir: string, file: string): Promise<boolean> {
-  const path = join(dir, file);
-  if ((await lstat(path).catch(() => null))?.isDirectory() !== true) return false;
-  await moveDir(path, join(dir, FILES.history, `${utcStamp(new Date())}-a-folder.${file}`));
-  return true;
+/** Moves a folder found where the session's `file` belongs into history/, as `<stamp>-a-folder.<file>`. */
+async function moveToHistory(dir: string, file: string): Promise<void> {
+  await moveDir(join(dir, file), join(dir, FILES.history, `${utcStamp(new Date())}-a-folder.${file}`));
 }
 
 /**

@@ -166,17 +166,6 @@ export async function appendDurable(path: string, data: string | Buffer, create 
   }
 }
 
-/** A regular file's size; null when there is none (or the name holds a link or a folder). */
-export async function fileSize(path: string): Promise<number | null> {
-  try {
-    const st = await lstat(path);
-    return st.isFile() ? st.size : null;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
-  }
-}
-
 /**
  * Cuts a file back to `bytes` (the length a manifest recorded); creates it when missing. A name
  * that holds anything but a regular file (a symbolic link, a folder) is not the store's file: an

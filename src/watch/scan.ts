@@ -1,5 +1,5 @@
 import type { Dirent, Stats } from 'node:fs';
-import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { lstat, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { Slicer } from '../slice.js';
@@ -111,6 +111,18 @@ export interface Excluded {
 }
 
 export const NONE_EXCLUDED: Excluded = { paths: [], ids: [] };
+
+/**
+ * The store's folder, as its real path (watch roots are compared by theirs) and its device and
+ * inode: the daemon never watches it, and `handoff build` refuses a file inside it.
+ */
+export function ownStore(root: string): Excluded {
+  try {
+    return { paths: [realpathSync(root)], ids: [folderId(statSync(root))] };
+  } catch {
+    return { paths: [root], ids: [] };
+  }
+}
 
 export function folderId(st: { dev: number; ino: number }): string {
   return `${st.dev}:${st.ino}`;

@@ -38,6 +38,24 @@ async function sessionDir(root: string, id: string): Promise<string> {
   return e.dir;
 }
 
+/** A daemon watching one session, `links`, built: its transcript and its folder. */
+async function daemonSession(): Promise<{ env: NodeJS.ProcessEnv; src: string; d: RunningDaemon; dir: string }> {
+  const root = tempDir('handoff-store-');
+  const watch = tempDir('handoff-watch-');
+  const env = testEnv({ HANDOFFS_ROOT: root });
+  const src = await copyFixture('claude-session.jsonl', watch, 'links.jsonl');
+  const d = await startDaemon(env, root, ['--watch', watch]);
+  running.push(d);
+  await builtTo(d, 15);
+  const dir = ((await d.call('session.get', { id: 'links' })).session as { dir: string }).dir;
+  return { env, src, d, dir };
+}
+
+/** Until the daemon has built `links` to `turns` turns, and not in error. */
+async function builtTo(d: RunningDaemon, turns: number): Promise<void> {
+  await waitFor(async () => (await d.call('status')).sessions.find((s) => s.id === 'links' && s.turns === turns && s.state !== 'error'), `links built to ${turns} turns`, 20_000);
+}
+
 describe('a file of the store that is a symbolic link', () => {
   it.each(['timeline.jsonl', 'TOOLS.md', 'HANDOFF.md', 'HANDOFF.summary.json', 'HANDOFF.llm.json'])('%s: a one-shot build never writes through it', async (file) => {
     const root = tempDir('handoff-store-');
@@ -73,19 +91,12 @@ describe('a file of the store that is a symbolic link', () => {
   });
 
   it('timeline.jsonl: the daemon never appends through it, and rebuilds the session', async () => {
-    const root = tempDir('handoff-store-');
-    const watch = tempDir('handoff-watch-');
-    const env = testEnv({ HANDOFFS_ROOT: root });
-    const src = await copyFixture('claude-session.jsonl', watch, 'links.jsonl');
-    const d = await startDaemon(env, root, ['--watch', watch]);
-    running.push(d);
-    await waitFor(async () => (await d.call('status')).sessions.find((s) => s.id === 'links' && s.turns === 15), 'the first build');
-    const dir = ((await d.call('session.get', { id: 'links' })).session as { dir: string }).dir;
+    const { env, src, d, dir } = await daemonSession();
     const v = await victim();
     await rm(join(dir, 'timeline.jsonl'));
     symlinkSync(v.path, join(dir, 'timeline.jsonl'));
     await appendFile(src, USER('one more request after the link was planted'));
-    await waitFor(async () => (await d.call('status')).sessions.find((s) => s.id === 'links' && s.turns === 16 && s.state !== 'error'), 'the session rebuilt with the new turn', 20_000);
+    await builtTo(d, 16);
     untouched(v);
     expect(lstatSync(join(dir, 'timeline.jsonl')).isFile()).toBe(true);
     const verified = await runCli(['verify', '--all'], { env });
@@ -161,18 +172,11 @@ describe('a render that is a folder', () => {
   });
 
   it('and by the daemon, whose session carries on', async () => {
-    const root = tempDir('handoff-store-');
-    const watch = tempDir('handoff-watch-');
-    const env = testEnv({ HANDOFFS_ROOT: root });
-    const src = await copyFixture('claude-session.jsonl', watch, 'links.jsonl');
-    const d = await startDaemon(env, root, ['--watch', watch]);
-    running.push(d);
-    await waitFor(async () => (await d.call('status')).sessions.find((s) => s.id === 'links' && s.turns === 15), 'the first build');
-    const dir = ((await d.call('session.get', { id: 'links' })).session as { dir: string }).dir;
+    const { env, src, d, dir } = await daemonSession();
     await rm(join(dir, 'HANDOFF.md'));
     mkdirSync(join(dir, 'HANDOFF.md'));
     await appendFile(src, USER('one more request after the folder was made'));
-    await waitFor(async () => (await d.call('status')).sessions.find((s) => s.id === 'links' && s.turns === 16 && s.state !== 'error'), 'the new turn built', 20_000);
+    await builtTo(d, 16);
     expect(lstatSync(join(dir, 'HANDOFF.md')).isFile()).toBe(true);
     expect(readFileSync(join(dir, 'HANDOFF.md'), 'utf8')).toContain('one more request after the folder was made');
     expect((await runCli(['verify', '--all'], { env })).code).toBe(0);

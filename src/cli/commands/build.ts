@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
-import { resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
+import { isExcluded, ownStore } from '../../watch/scan.js';
 import type { BuildRequest, BuildResult } from '../../engine/index.js';
 import { BuildPool, workerCount } from '../../engine/index.js';
 import { tuneHeap } from '../../daemon/heap.js';
@@ -56,10 +57,9 @@ export const buildCommand: Command = {
     const session = mapDefined(str(args, 'session'), (s) => redactName(redactor, s));
     // A file of the store itself (a timeline, a handoff) is not a transcript: built, it would file
     // the store's own lines as a session of it (the daemon never watches the store either).
-    const storeReal = realOrSelf(config.root);
+    const store = ownStore(config.root);
     for (const source of sources) {
-      const real = realOrSelf(resolve(io.cwd, source));
-      if (real === storeReal || real.startsWith(`${storeReal}${sep}`)) {
+      if (isExcluded(realOrSelf(resolve(io.cwd, source)), store)) {
         throw new UsageError(`handoff build: ${resolve(io.cwd, source)} is inside the store (${config.root}), not a transcript`, { hint: 'give the transcript the session was built from: `handoff list --json` shows each session\'s source path' });
       }
     }

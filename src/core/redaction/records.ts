@@ -585,16 +585,14 @@ const pgpass: Handler = (text, at, found) => {
  * or a port of `*`, and taken only when the line is that entry and nothing else (a Read's line
  * number before it allowed): a log or compiler line has words and spaces around its colons.
  */
-const PGPASS_WHOLE_LINE = new RegExp(String.raw`^[ \t]*(?:${READ_LINE_NUMBER})?[ \t]*[A-Za-z0-9_.*-]{1,253}:(?:\d{1,5}|\*):[^:\s"']{1,63}:[^:\s"']{1,63}:[^\s"']{4,200}[ \t]*$`);
-
-const PGPASS_LINE_PREFIX = new RegExp(String.raw`^[ \t]*(?:${READ_LINE_NUMBER})?[ \t]*`);
+const PGPASS_WHOLE_LINE = new RegExp(String.raw`^([ \t]*(?:${READ_LINE_NUMBER})?[ \t]*)[A-Za-z0-9_.*-]{1,253}:(?:\d{1,5}|\*):[^:\s"']{1,63}:[^:\s"']{1,63}:[^\s"']{4,200}[ \t]*$`);
 
 const pgpassLine: Handler = (text, at, found) => {
   if (at < (found.readTo.get('pgpass') ?? -1)) return -1;
   const [start, end] = lineBounds(text, at);
-  const line = text.slice(start, end);
-  // The entry is read from where it starts: after a Read's `1→` no space precedes the host.
-  if (PGPASS_WHOLE_LINE.test(line)) pgpassEntries(text, start + (PGPASS_LINE_PREFIX.exec(line)?.[0].length ?? 0), end, found);
+  // The entry is read from where it starts (past its prefix): after a Read's `1→` no space precedes the host.
+  const prefix = PGPASS_WHOLE_LINE.exec(text.slice(start, end))?.[1];
+  if (prefix !== undefined) pgpassEntries(text, start + prefix.length, end, found);
   return -1;
 };
 
