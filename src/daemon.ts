@@ -14,7 +14,7 @@ import { connectionCap } from './daemon/fd-limit.js';
 import { describeFailure, retryDelayMs } from './daemon/failures.js';
 import type { Failure } from './daemon/failures.js';
 import type { FileRecord } from './daemon/files.js';
-import { applyBuild, caughtUp, fromIndex, isFailed, needsBuild, newRecord, noteSeen, view } from './daemon/files.js';
+import { applyBuild, caughtUp, editedInPlace, fromIndex, isFailed, needsBuild, newRecord, noteSeen, view } from './daemon/files.js';
 import { makeHandlers } from './daemon/handlers.js';
 import { processStart, StoreLock } from './daemon/lock.js';
 import { WriterLock } from './daemon/writer-lock.js';
@@ -620,9 +620,10 @@ export class Daemon {
       const before = r.pressure.level;
       const hadSession = r.session !== null;
       const force = this.relink.delete(path);
+      const recheck = editedInPlace(r);
       // A live refresh may leave the state file behind; a backfill build or a checkpoint writes it.
       const state = checkpoint ? { checkpoint } : priority === 'live' ? { lazyState: true } : {};
-      const res = await this.engine.build({ source: path, autoFinalize: this.config.options.daemon.finalize_on_red, ...(force ? { force } : {}), ...(priority === 'backfill' ? { backfill: true } : {}), ...state });
+      const res = await this.engine.build({ source: path, autoFinalize: this.config.options.daemon.finalize_on_red, ...(force ? { force } : {}), ...(recheck ? { recheck } : {}), ...(priority === 'backfill' ? { backfill: true } : {}), ...state });
       this.afterBuild(r, res, before, hadSession);
       await this.stamp(this.successorDirs(res, !hadSession || res.revision === 1));
     } catch (e) {

@@ -104,6 +104,7 @@ export function noteSeen(r: FileRecord): void {
 export function applyBuild(r: FileRecord, b: BuildResult, at: string): void {
   noteSeen(r);
   r.seenSize = b.size;
+  r.seenMtimeMs = b.mtime_ms;
   r.offset = b.offset;
   r.dir = b.dir;
   r.session = b.session;
@@ -131,7 +132,7 @@ export const isFailed = (r: FileRecord): boolean => r.state === 'error' || r.sta
 export function caughtUp(r: FileRecord): boolean {
   if (r.state === 'halted' || r.state === 'gone' || isFailed(r)) return true;
   if (r.ignored && !needsBuild(r)) return true;
-  return r.stat !== null && r.stat.size === r.seenSize && r.stat.ino === r.seenIno;
+  return r.stat !== null && r.stat.size === r.seenSize && r.stat.ino === r.seenIno && !editedInPlace(r);
 }
 
 export function needsBuild(r: FileRecord): boolean {
@@ -141,8 +142,19 @@ export function needsBuild(r: FileRecord): boolean {
     delete r.ignored;
   }
   if (r.stat.ino !== r.seenIno || r.stat.size !== r.seenSize) return true;
+  if (editedInPlace(r)) return true;
   // A failed build is tried again on any change: `touch`, or `chmod` making the file readable.
-  return isFailed(r) && (r.stat.mtimeMs !== r.seenMtimeMs || r.stat.ctimeMs !== r.seenCtimeMs);
+  return isFailed(r) && r.stat.ctimeMs !== r.seenCtimeMs;
+}
+
+/**
+ * Written to since it was read, without growing: the same inode and size, a new modification
+ * time. A transcript is appended to, so this is an edit in place (a line corrected, a secret
+ * overwritten at its length) or a `touch`: its build hashes the whole prefix again (the
+ * engine's `recheck`), which the bytes' running digest alone would not.
+ */
+export function editedInPlace(r: FileRecord): boolean {
+  return r.stat !== null && r.stat.ino === r.seenIno && r.stat.size === r.seenSize && r.seenMtimeMs !== -1 && r.stat.mtimeMs !== r.seenMtimeMs;
 }
 
 export function view(r: FileRecord, liveWindowMs: number, now: number): SessionView | null {

@@ -249,6 +249,7 @@ function resultOf(m: Manifest, dir: string, read: ReadResult): BuildResult {
     pending_bytes: read.pendingBytes,
     offset: read.offset,
     size: read.size,
+    mtime_ms: read.mtimeMs,
     reset: null,
     pressure: m.context,
     previous_pressure: m.context.level,

@@ -247,6 +247,7 @@ export class Engine {
         ctx.text = await readTextFile(ctx.path);
         if (sha256Hex(ctx.text.subarray(0, src.offset)) !== src.raw_sha256) reset = 'the bytes already read changed (the transcript was rewritten)';
       } else if (reset === null) {
+        if (ctx.req.recheck === true) this.deps.digests.forget(`${dir}\0raw`);
         hash = await this.deps.digests.resume(`${dir}\0raw`, ctx.path, src.offset, src.raw_sha256);
         if (!hash) reset = 'the bytes already read changed (the transcript was rewritten)';
       }

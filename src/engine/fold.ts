@@ -36,12 +36,12 @@ export async function readNew(deps: EngineDeps, ctx: Ctx, state: SessionState, s
     const raw = ctx.text ?? (await readTextFile(ctx.path));
     hash.update(raw);
     const n = await foldText(deps, state, raw, onTurn);
-    return { offset: raw.length, lines: state.lines, size: raw.length, pendingBytes: 0, newTurns: n, corrupt: null, head, rawSha: sha256Hex(raw), hash };
+    return { offset: raw.length, lines: state.lines, size: raw.length, mtimeMs: ctx.mtimeMs, pendingBytes: 0, newTurns: n, corrupt: null, head, rawSha: sha256Hex(raw), hash };
   }
   const allowBad = ctx.req.allowBadLines === true || deps.config.options.watch.allow_bad_lines;
   const out = await readNewLines(ctx.path, start, state, hash, readOptions(deps, ctx, allowBad, subagentFile), onTurn);
   const corrupt = out.corrupt ? new CorruptLineError(ctx.path, out.corrupt.line, out.corrupt.offset, out.corrupt.reason) : null;
-  return { offset: out.offset, lines: out.lines, size: out.size, pendingBytes: out.pendingBytes, newTurns: out.newTurns, corrupt, head, rawSha: null, hash: out.hash };
+  return { offset: out.offset, lines: out.lines, size: out.size, mtimeMs: out.mtimeMs, pendingBytes: out.pendingBytes, newTurns: out.newTurns, corrupt, head, rawSha: null, hash: out.hash };
 }
 
 /** A text transcript is parsed whole: its turns, folded into the state. */

@@ -79,7 +79,7 @@ export async function applyChange(e: Parts, loaded: LoadedSession, change: Sessi
 export async function commitGone(e: Parts, ctx: Ctx, base: Base, state: SessionState): Promise<BuildResult> {
   const m = base.manifest;
   const src = m.sources[0];
-  const read: ReadResult = { offset: src?.offset ?? 0, lines: src?.lines ?? 0, size: src?.size ?? 0, pendingBytes: 0, newTurns: 0, corrupt: null, head: m.timeline_head, rawSha: m.raw_sha256, hash: createHash('sha256') };
+  const read: ReadResult = { offset: src?.offset ?? 0, lines: src?.lines ?? 0, size: src?.size ?? 0, mtimeMs: src?.mtime_ms ?? 0, pendingBytes: 0, newTurns: 0, corrupt: null, head: m.timeline_head, rawSha: m.raw_sha256, hash: createHash('sha256') };
   const append = new AppendBuffer(base.dir);
   const tools = await toolsBase(e.deps, base.dir, m);
   return commit(e, ctx, base, state, createHash('sha256'), tools, append, read, null);

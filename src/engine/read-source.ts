@@ -37,6 +37,8 @@ export interface ReadOutcome {
   offset: number;
   lines: number;
   size: number;
+  /** The file's modification time, from the same stat as `size`. */
+  mtimeMs: number;
   pendingBytes: number;
   newTurns: number;
   corrupt: CorruptLine | null;
@@ -116,7 +118,8 @@ export async function readNewLines(
 ): Promise<ReadOutcome> {
   const fh = await openTranscript(path);
   try {
-    const size = Math.min((await fh.stat()).size, opts.limit ?? Number.MAX_SAFE_INTEGER);
+    const stat = await fh.stat();
+    const size = Math.min(stat.size, opts.limit ?? Number.MAX_SAFE_INTEGER);
     // A last line taken without its newline (`--final`) ends at `offset`: the newline the agent
     // writes after it ends that line, not an empty one, or every later line would be counted one off.
     if (start.offset > 0 && start.offset < size && (await endsOpenLine(fh, start.offset))) {
@@ -196,6 +199,7 @@ export async function readNewLines(
       offset,
       lines: st.lines,
       size,
+      mtimeMs: stat.mtimeMs,
       pendingBytes: corrupt ? 0 : Math.max(0, size - offset),
       newTurns,
       corrupt,

@@ -84,7 +84,7 @@ export async function sourceRecord(ctx: Ctx, read: ReadResult, rawSha: string, p
     raw_sha256: rawSha,
     lines: read.lines,
     size: read.size,
-    mtime_ms: ctx.mtimeMs,
+    mtime_ms: read.mtimeMs,
     resets: (prev?.resets ?? 0) + (reset === null ? 0 : 1),
   };
 }

@@ -65,6 +65,12 @@ export interface BuildRequest {
   final?: boolean | undefined;
   /** Re-render and bump the revision even when nothing is new. */
   force?: boolean | undefined;
+  /**
+   * The transcript changed without growing (same inode and size, a new modification time): an
+   * edit in place, which the running digest's check of the last bytes (digests.ts) may not see.
+   * Its whole prefix is hashed again, whatever this process remembers of it.
+   */
+  recheck?: boolean | undefined;
   /** Copy the committed HANDOFF.md into history/ in the same commit. */
   history?: HistoryRequest | undefined;
   /** Finalize on its own when pressure turns red or a compaction happens (daemon). */
@@ -112,6 +118,8 @@ export interface BuildResult {
   pending_bytes: number;
   offset: number;
   size: number;
+  /** The transcript's modification time when `size` was taken: with size and inode, what this build saw. */
+  mtime_ms: number;
   reset: string | null;
   pressure: Pressure;
   previous_pressure: Pressure['level'] | null;
@@ -158,6 +166,8 @@ export interface ReadResult {
   offset: number;
   lines: number;
   size: number;
+  /** The transcript's modification time when `size` was taken. */
+  mtimeMs: number;
   pendingBytes: number;
   newTurns: number;
   corrupt: CorruptLineError | null;
