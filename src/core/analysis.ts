@@ -171,7 +171,8 @@ export interface Analysis {
   plan: { latest: PlanRecord; approvedBefore: PlanRecord | null; notApproved: PlanRecord[] } | null;
   /** `branch`: as `git commit` printed it; '' for a commit learned from a push or a log. */
   /** `rebased_from`: the hash `git commit` printed, when a rebase gave the commit the hash it was pushed with (at `push_line`). */
-  commits: { hash: string; subject: string; pushed: boolean | null; line: number; branch: string; rebased_from?: string; push_line?: number; files?: number }[];
+  /** `hash_line`: the `git log` that named a commit whose own output did not (a merge's). */
+  commits: { hash: string; subject: string; pushed: boolean | null; line: number; branch: string; rebased_from?: string; push_line?: number; files?: number; hash_line?: number }[];
   failedCommit: { line: number; text: string } | null;
   /** HEAD in the session's latest `git log` is a commit its own commands did not make (foreignHead). */
   foreignHead: ForeignHead | null;
@@ -343,11 +344,16 @@ function noRemoteSeen(l: Ledger): string | null {
   return b !== undefined && b.count === 0 ? `the session's \`git branch -a\` (line ${b.line}) listed no remote branch, so there may be no remote to push them to` : null;
 }
 
-/** The branch's pull request, when the session saw one: a push to the branch updates it. */
+/**
+ * The branch's pull request, when the session saw one: a push to the branch updates it while it
+ * is open, which `gh pr view --json url` does not say; a merged or closed one a push leaves as it is.
+ */
 function prOfBranch(l: Ledger): string {
   const pr = l.branchPr;
   if (pr === undefined) return '';
-  return `; the branch has a pull request${pr.state === undefined ? '' : ` (${pr.state.toLowerCase()})`}, ${pr.url} (line ${pr.line}): a push to the branch updates it`;
+  const state = pr.state?.toLowerCase();
+  const push = state === undefined ? 'a push to the branch updates it if it is still open' : state === 'open' ? 'a push to the branch updates it' : 'a push to the branch does not change it';
+  return `; the branch has a pull request${state === undefined ? '' : ` (${state})`}, ${pr.url} (line ${pr.line}): ${push}`;
 }
 
 /** A plan step whose words say it tested or verified the work. */
@@ -355,8 +361,9 @@ const TEST_STEP = /^\s*(?:test|verify|validate|re-?run (?:the )?tests?|run (?:th
 
 /**
  * A plan step that says it tested or verified the work, marked done although no test, build,
- * type check or lint ran between the last file change before the plan and the plan (or, when the
- * session changed files only after it, before the plan at all): the agent's claim, unproven.
+ * type check or lint ran after the last file change before the plan, then or later (or, when the
+ * session changed files only after it, before the plan at all): the agent's claim, unproven. A
+ * run after the plan covers the work the step names (Verification gives its outcome).
  */
 function untestedPlanSteps(l: Ledger, c: CurrentState): Contradiction[] {
   const at = l.lastPlanLine;
@@ -364,7 +371,7 @@ function untestedPlanSteps(l: Ledger, c: CurrentState): Contradiction[] {
   const steps = c.completed.filter((t) => TEST_STEP.test(t));
   if (steps.length === 0) return [];
   const change = l.lastChangeLine !== null && l.lastChangeLine < at ? l.lastChangeLine : null;
-  if (l.checks.some((x) => x.line < at && (change === null || x.line > change))) return [];
+  if (l.checks.some((x) => (change === null ? x.line < at : x.line > change))) return [];
   const since = change === null ? 'before it' : `after the last file change (line ${change}${docsAfter(l, change)})`;
   return steps.slice(0, 3).map((t) => ({ claim_line: at, evidence_line: change ?? at, text: `the plan marks ${quote(t, 160)} done, but no test, build, type check or lint ran ${since}`, unproven: true as const }));
 }
@@ -717,6 +724,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     if (c.rebasedFrom !== undefined) out.rebased_from = c.rebasedFrom;
     if (c.pushLine !== undefined) out.push_line = c.pushLine;
     if (c.files !== undefined) out.files = c.files;
+    if (c.hashLine !== undefined) out.hash_line = c.hashLine;
     return out;
   });
   const filesChanged: FileChange[] = Object.entries(l.changed).map(([path, f]) => {

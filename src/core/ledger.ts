@@ -112,6 +112,8 @@ export interface CommitRecord {
   pushLine?: number;
   /** The hash `git commit` printed, before a rebase gave the commit the hash it was pushed with. */
   rebasedFrom?: string;
+  /** The line of the `git log` that named a commit its own output did not (a merge's, a `git commit` cut by `| tail`). */
+  hashLine?: number;
   /** How many files its summary line said it changed (` 7 files changed, …`). */
   files?: number;
 }
@@ -1240,7 +1242,7 @@ function noteUnnamedCommits(l: Ledger, command: string, out: string, line: numbe
     const pushLine = onRemote(l, hash);
     // Unpushed until a push says otherwise, like any commit; a later push that does not name it leaves it unknown.
     const pushed = pushLine !== null ? true : (l.lastPushLine ?? 0) > p.line ? null : false;
-    const rec: CommitRecord = { hash, subject: clip(p.subject, 160), branch: '', line: p.line, pushed };
+    const rec: CommitRecord = { hash, subject: clip(p.subject, 160), branch: '', line: p.line, pushed, hashLine: line };
     if (pushLine !== null) rec.pushLine = pushLine;
     push(l.commits, rec, LEDGER_LIMITS.COMMITS);
     l.commits.sort((x, y) => x.line - y.line);

@@ -341,7 +341,24 @@ describe("the branch's pull request", () => {
     l.last = { event: 'agent_text', line: 14 };
     const next = analysed(st).nextAction;
     expect(next.rule).toBe('uncommitted_changes');
-    expect(next.text).toMatch(/; the branch has a pull request, https:\/\/github\.com\/o\/r\/pull\/2 \(line 11\): a push to the branch updates it$/);
+    expect(next.text).toMatch(/; the branch has a pull request, https:\/\/github\.com\/o\/r\/pull\/2 \(line 11\): a push to the branch updates it if it is still open$/);
+  });
+
+  it('says what a push does to it by the state gh printed: open, merged or closed, or not printed', () => {
+    const advice = (out: string): string => {
+      const st = initialState();
+      const l = st.ledger;
+      ran(l, 10, 'gh pr view --json url,state', 0, out);
+      noteCall(l, { id: 'c2', name: 'Edit', line: 12, writes: [{ path: '/w/README.md', how: 'edit' }] });
+      noteResult(l, { id: 'c2', line: 13, ok: true });
+      l.lastRequestLine = 1;
+      l.requests.push({ line: 1, text: 'update the readme', kind: 'request' });
+      l.last = { event: 'agent_text', line: 14 };
+      return analysed(st).nextAction.text;
+    };
+    expect(advice('{"state":"OPEN","url":"https://github.com/o/r/pull/2"}')).toMatch(/a pull request \(open\), https:\/\/github\.com\/o\/r\/pull\/2 \(line 11\): a push to the branch updates it$/);
+    expect(advice('{"state":"MERGED","url":"https://github.com/o/r/pull/2"}')).toMatch(/a pull request \(merged\), https:\/\/github\.com\/o\/r\/pull\/2 \(line 11\): a push to the branch does not change it$/);
+    expect(advice('{"url":"https://github.com/o/r/pull/2"}')).toMatch(/: a push to the branch updates it if it is still open$/);
   });
 });
 

@@ -79,14 +79,14 @@ describe('a plan the user refused', () => {
 describe('the front matter where git could not be read', () => {
   it('says beside a null branch which branch the transcript recorded', () => {
     const { md } = built({ ...user('u1', 'Move the plus button out of the search bar'), gitBranch: 'feat/react-refactor-v3' }, say('a1', 'Moved.'));
-    expect(md).toMatch(/^branch: null {2}# not read now; the transcript recorded branch feat\/react-refactor-v3$/m);
+    expect(md).toMatch(/^branch: null {2}# not read now; the transcript recorded branch feat\/react-refactor-v3 from line 1$/m);
     // No commit recorded: a bare null.
     expect(md).toMatch(/^head: null$/m);
   });
 
   it('keeps a recorded name to one line, with no control character', () => {
     const { md } = built({ ...user('u1', 'Move the plus button out of the search bar'), gitBranch: 'feat/x\u0007\ny' }, say('a1', 'Moved.'));
-    expect(md).toMatch(/^branch: null {2}# not read now; the transcript recorded branch feat\/x y$/m);
+    expect(md).toMatch(/^branch: null {2}# not read now; the transcript recorded branch feat\/x y from line 1$/m);
   });
 
   it('leaves a recorded HEAD (no branch name) out of the comment', () => {
@@ -158,6 +158,6 @@ describe("the session's latest git log, when a commit came after it", () => {
       result('c1', '[main c566cc2] Expand SUBMISSION.md\n 1 file changed, 12 insertions(+)'),
       say('a1', 'Committed.'),
     );
-    expect(sections(md).get('Repository Evidence')).toContain("its latest `git log` of HEAD (line 3) began with `9bffcc8` «Final SUBMISSION.md with deployed URL» (HEAD moved after it: the session's commit, merge or rebase at line 5; Commits made in this session has the latest)");
+    expect(sections(md).get('Repository Evidence')).toContain("its latest `git log` of HEAD (line 3) began with `9bffcc8` «Final SUBMISSION.md with deployed URL» (HEAD moved after it: the session's commit at line 5; Commits made in this session has it)");
   });
 });

@@ -105,7 +105,7 @@ function frontMatter(r: RenderInput): string {
   // has the rest).
   const meta = r.state.meta;
   const recorded: Record<string, string | undefined> = {
-    branch: g.branch === null && meta.branch !== undefined && meta.branch !== 'HEAD' ? `the transcript recorded branch ${escapeControls(oneLine(meta.branch, 200))}` : undefined,
+    branch: g.branch === null ? branchNote(r) : undefined,
     head: g.head === null && meta.commit !== undefined ? `the transcript recorded commit ${escapeControls(meta.commit.slice(0, 12))} when the session started` : undefined,
   };
   const lines = fields.map(([k, v]) => {
@@ -114,6 +114,28 @@ function frontMatter(r: RenderInput): string {
   });
   lines.push(`transfer_ready: ${TRANSFER_READY_SENTINEL}`);
   return `---\n${lines.join('\n')}\n---`;
+}
+
+/**
+ * The front matter's word on a branch git could not give now: the latest the transcript decides,
+ * with its line. The session's own `git checkout`/`git switch` or `git status` after the branch the
+ * harness recorded (Codex records it once, at the start) says where the work went on.
+ */
+function branchNote(r: RenderInput): string | undefined {
+  const meta = r.state.meta;
+  const since = meta.branches?.at(-1)?.line;
+  const known = meta.branch !== undefined && meta.branch !== 'HEAD';
+  const rec = known ? `the transcript recorded branch ${escapeControls(oneLine(meta.branch ?? '', 200))}${since === undefined ? '' : ` from line ${since}`}` : undefined;
+  const l = r.state.ledger;
+  const said = [
+    l.switchedTo === undefined ? null : { ...l.switchedTo, how: `its git checkout/switch at line ${l.switchedTo.line} moved to` },
+    l.statusBranch === undefined ? null : { ...l.statusBranch, how: `its git status at line ${l.statusBranch.line} was on` },
+  ]
+    .filter((x) => x !== null && x.line > (since ?? 0) && x.branch !== meta.branch)
+    .sort((a, b) => (b?.line ?? 0) - (a?.line ?? 0))[0];
+  const git = said === undefined || said === null ? undefined : `${said.how} ${escapeControls(oneLine(said.branch, 200))}`;
+  if (git === undefined) return rec;
+  return rec === undefined ? git : `${git}; ${rec}`;
 }
 
 function section(title: string, body: string): string {
@@ -341,10 +363,11 @@ function currentState(a: Analysis): (level: Level) => string {
     ['In Progress', rows(c.in_progress, '~')],
     ['Not Started', rows(c.not_started, ' ')],
   ] as const;
-  const src = c.source === 'tasks' ? 'task list' : 'todo/plan list';
+  // Tasks are created and updated one by one (TaskCreate, TaskUpdate): the line is their latest change, not a whole list.
+  const src = c.source === 'tasks' ? 'tasks as of their latest update' : 'latest todo/plan list';
   const lastReq = [...a.requests].reverse().find((q) => q.kind !== 'answer');
   const stale = c.seq !== null && lastReq !== undefined && c.seq + 1 < lastReq.line ? ` — written before the latest request (line ${lastReq.line}), so it may be out of date` : '';
-  const intro = `${label('reported')} — from the agent's latest ${src}${at(c.seq)}${stale}`;
+  const intro = `${label('reported')} — from the agent's ${src}${at(c.seq)}${stale}`;
   return (level) => {
     const list = (rs: readonly { head: string; line: string; detail: string }[]): string => (rs.length === 0 ? NONE : rs.map((r) => `${r.head}${level < 3 ? r.line : ''}${level < 2 ? r.detail : ''}`).join('\n'));
     return [intro, ...lists.map(([title, rs]) => `### ${title}\n\n${list(rs)}`)].join('\n\n');
@@ -410,8 +433,13 @@ function plan(a: Analysis, level: Level): string {
   const stale = first === undefined || last === undefined ? '' : ` The user wrote again after it (line ${first.line}${later.length > 1 ? `, and ${later.length - 1} more request(s) up to line ${last.line}` : ''}): it may be out of date.`;
   const saved = latest.saved_to === undefined ? '' : `; Claude Code saved it to ${path(latest.saved_to)}`;
   // A plan not approved was refused: its call did not run (the user said no, or interrupted it).
-  const refused = (p: PlanRecord): string => `line ${p.line} (line ${p.result_line ?? p.line}${p.answer === undefined ? '' : `: «${oneLine(p.answer, 120)}»`})`;
-  const earlier = notApproved.length === 0 ? '' : ` Before it, the user refused the plan put at ${notApproved.map(refused).join(', ')}.`;
+  // One refused with words typed beside the refusal was sent back with them ("keep the file's
+  // name, otherwise gtg"): the words, not "refused", say what the user wanted of it.
+  const refused = (p: PlanRecord): string => {
+    const why = p.answer !== undefined && /^rejected by the user:\s*\S/.test(p.answer);
+    return `${why ? 'sent back' : 'refused'} the plan put at line ${p.line}${why ? ' with changes to make' : ''} (line ${p.result_line ?? p.line}${p.answer === undefined ? '' : `: «${oneLine(p.answer, 120)}»`})`;
+  };
+  const earlier = notApproved.length === 0 ? '' : ` Before it, the user ${notApproved.map(refused).join(', ')}.`;
   const before = approvedBefore === null ? '' : ` The plan approved before it (line ${approvedBefore.line}, approved at line ${approvedBefore.result_line}) is HANDOFF.llm.json's \`plan.approved_before\`.`;
   const intro = `${label('reported')} — the latest plan the agent put to the user (line ${latest.line}), ${planAnswer(latest)}${saved}.${stale}${earlier}${before} What it set out to do is not proof that it was done: the task list, the checks and the files changed say what was.`;
   const { whole, lines } = PLAN_MD[level];
@@ -465,7 +493,7 @@ function repoEvidence(r: RenderInput, a: Analysis, files: number = MD.FILES, sho
     out.push(`${label('unknown')} — repository state unavailable: ${g.reason ?? g.status}. The repository's branch, HEAD and dirty state could not be read at build time, and are null in the front matter (never assumed clean)${recorded === null ? '' : '; what the transcript recorded is below'}.`);
     const listed = listedBySession(r, a);
     if (listed !== null) out.push(listed);
-    const seen = gitSeenBySession(r);
+    const seen = gitSeenBySession(r, a);
     if (seen !== null) out.push(seen);
   }
   const base = pathsBase(r.state.meta);
@@ -507,14 +535,23 @@ function listedBySession(r: RenderInput, a: Analysis): string | null {
  * When the repository cannot be read now: the newest commit the session's own latest `git log`
  * printed, and the remotes its latest `git remote -v` named (or that it named none).
  */
-function gitSeenBySession(r: RenderInput): string | null {
+function gitSeenBySession(r: RenderInput, a: Analysis): string | null {
   const l = r.state.ledger;
   const parts: string[] = [];
   if (l.logTop !== undefined) {
-    // HEAD as that log printed it: a commit, merge or rebase after it moved HEAD on.
+    // HEAD as that log printed it: a later commit moved it on; a checkout, merge, pull, rebase or
+    // reset may have (a checkout of a branch at the same commit does not).
     const top = l.logTop;
     const movedAt = (l.headMoves ?? []).filter((n) => n > top.line).at(-1);
-    const moved = movedAt === undefined ? '' : ` (HEAD moved after it: the session's commit, merge or rebase at line ${movedAt}; Commits made in this session has the latest)`;
+    const sw = l.switchedTo;
+    const moved =
+      movedAt === undefined
+        ? ''
+        : a.commits.some((c) => c.line === movedAt)
+          ? ` (HEAD moved after it: the session's commit at line ${movedAt}; Commits made in this session has it)`
+          : sw !== undefined && sw.line === movedAt
+            ? ` (HEAD may have moved after it: the session's \`git checkout\` or \`git switch\` at line ${movedAt})`
+            : ` (HEAD may have moved after it: the session's git command at line ${movedAt} can move it — a merge, pull, rebase, reset or checkout)`;
     parts.push(`its latest \`git log\` of HEAD (line ${top.line}) began with ${code(top.hash)} «${oneLine(top.subject, 100)}»${moved}`);
   }
   if (l.noCommits !== undefined) parts.push(`git said at line ${l.noCommits.line} that the branch ${code(l.noCommits.branch)} has no commits yet: nothing in the repository was committed then, and the session made no commit after`);
@@ -708,7 +745,7 @@ function commits(a: Analysis): string {
   const rebased = (c: Analysis['commits'][number]): string => (c.rebased_from === undefined ? '' : `, made as ${code(c.rebased_from)}; a rebase gave it this hash${c.push_line === undefined ? '' : `, pushed at line ${c.push_line}`}`);
   // What git said the commit holds: it may hold more than the session wrote (files staged before).
   const files = (c: Analysis['commits'][number]): string => (c.files === undefined ? '' : `; ${c.files} file${c.files === 1 ? '' : 's'} changed`);
-  return `### Commits made in this session\n\n${label('verified')} — from the session's own git output (\`git commit\`, a merge with the \`git log\` that named its commit, \`git push\`); the line is the commit's or the merge's:\n\n${bullets(a.commits.map((c) => `${code(c.hash)} ${oneLine(c.subject, 120)} (line ${c.line}${files(c)}${rebased(c)}) — ${pushed(c.pushed)}`))}`;
+  return `### Commits made in this session\n\n${label('verified')} — from the session's own git output (\`git commit\`, a merge with the \`git log\` that named its commit, \`git push\`); the line is the commit's or the merge's:\n\n${bullets(a.commits.map((c) => `${code(c.hash)} ${oneLine(c.subject, 120)} (line ${c.line}${c.hash_line === undefined ? '' : `, named by the \`git log\` at line ${c.hash_line}`}${files(c)}${rebased(c)}) — ${pushed(c.pushed)}`))}`;
 }
 
 function verification(a: Analysis): string {
