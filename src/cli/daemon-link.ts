@@ -1,4 +1,5 @@
 import type { ResolvedConfig } from '../config.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ControlClient } from '../control/client.js';
 import { holderState, readLock } from '../daemon/lock.js';
 import { guardHolder } from '../daemon/store-guard.js';
@@ -49,13 +50,22 @@ export async function withDaemon<T>(config: ResolvedConfig, viaDaemon: (c: Contr
 }
 
 /**
+ * How long a live daemon that holds the lock is given to answer. It takes its lock before it
+ * opens its socket (it loads the index and starts its worker in between: seconds on a large
+ * store), and binds the socket again within GUARD_CHECK_MS when a cleanup deleted it: a command
+ * run in either moment waits for it rather than saying that it does not answer.
+ */
+export const ANSWER_GRACE_MS = 5000;
+const ANSWER_POLL_MS = 100;
+
+/**
  * No daemon answers where this process looks, but the store's lock may name a live one whose
  * socket is elsewhere: a systemd service has `XDG_RUNTIME_DIR` set, a command run from cron or
  * `sudo` has not, and looks in another folder. Writing the store beside that daemon would make
  * two writers: its socket, as the lock records it, is used instead, and a daemon that holds the
- * lock but cannot be reached is an error, never a reason to write alone.
+ * lock but cannot be reached in ANSWER_GRACE_MS is an error, never a reason to write alone.
  */
-export async function daemonByLock(config: ResolvedConfig): Promise<ControlClient | null> {
+export async function daemonByLock(config: ResolvedConfig, graceMs = ANSWER_GRACE_MS): Promise<ControlClient | null> {
   const lockPath = new Layout(config.root).lockFile;
   const holder = readLock(lockPath);
   if (holder === null || !(await holderState(holder)).alive) {
@@ -67,14 +77,23 @@ export async function daemonByLock(config: ResolvedConfig): Promise<ControlClien
       details: { pid: guard.pid },
     });
   }
-  if (typeof holder.socket === 'string' && holder.socket !== config.socketPath) {
-    try {
-      return await ControlClient.connect(holder.socket, 1000);
-    } catch {
-      // not reachable there either: refused below
+  const sockets = [config.socketPath, ...(typeof holder.socket === 'string' && holder.socket !== config.socketPath ? [holder.socket] : [])];
+  const deadline = Date.now() + graceMs;
+  for (let first = true; ; first = false) {
+    // The caller has just tried this process's own socket: the first round asks the lock's.
+    for (const path of first ? sockets.slice(1) : sockets) {
+      try {
+        return await ControlClient.connect(path, 1000);
+      } catch {
+        // not reachable there (yet)
+      }
     }
+    if (Date.now() >= deadline) break;
+    await sleep(ANSWER_POLL_MS);
+    // Gone while it was waited for (it failed to start, or stopped): no daemon holds the store.
+    if (!(await holderState(holder)).alive) return null;
   }
-  throw new StoreLockedError(`a daemon (pid ${holder.pid}) holds the store ${config.root}, but does not answer on ${config.socketPath}${holder.socket !== config.socketPath ? ` or on ${String(holder.socket)}` : ''}`, {
+  throw new StoreLockedError(`a daemon (pid ${holder.pid}, started ${holder.started_at}) holds the store ${config.root}, but did not answer within ${Math.round(graceMs / 1000)} s on ${config.socketPath}${holder.socket !== config.socketPath ? ` or on ${String(holder.socket)}` : ''}`, {
     hint: `run this command with the daemon's environment (its XDG_RUNTIME_DIR: its socket is ${String(holder.socket)}), or stop the daemon (kill ${holder.pid}) to write the store without it`,
     details: { pid: holder.pid, lock: lockPath },
   });
