@@ -356,6 +356,17 @@ function prOfBranch(l: Ledger): string {
   return `; the branch has a pull request${state === undefined ? '' : ` (${state})`}, ${pr.url} (line ${pr.line}): ${push}`;
 }
 
+/**
+ * A message of thanks or praise alone ("Excellent work, thank you!", "perfect, thanks"): it asks
+ * for nothing, so a plan or a task list written before it is not out of date for it. A message
+ * with anything more ("great, now deploy it") is a request.
+ */
+const THANKS = /^(?:(?:(?:great|excellent|perfect|awesome|amazing|nice|good|fantastic|wonderful|brilliant|cool|lgtm|well done)(?: (?:work|job|stuff|one))?|thanks?(?: you)?(?: (?:so|very) much)?|thx|ty|cheers)[\s,.!]*)+$/i;
+
+export function saysOnlyThanks(text: string): boolean {
+  return text.length <= 80 && THANKS.test(text.trim());
+}
+
 /** A plan step whose words say it tested or verified the work. */
 const TEST_STEP = /^\s*(?:test|verify|validate|re-?run (?:the )?tests?|run (?:the )?(?:unit |integration |e2e )?tests?|check that)\b/i;
 

@@ -26,7 +26,7 @@ describe("the next action's label", () => {
     const { md } = built(user('u1', 'Commit the docs'), ...bash('b1', 'git commit -am "docs"', '[main 1b6c52f] docs\n 1 file changed'), agent('a1', [{ type: 'text', text: 'Committed.' }]));
     const next = sections(md).get('Next Action') ?? '';
     expect(next).toMatch(/^Push the 1 unpushed commit\(s\) once the user agrees/);
-    expect(next).toContain('*verified* — rule: unpushed commits (line 3). What the rule rests on is verified; the action is this handoff\'s advice drawn from it (what the user asked for is under User requests)');
+    expect(next).toContain('*verified* — rule: unpushed commits (line 3: the latest commit, which no later push sent). What the rule rests on is verified; the action is this handoff\'s advice drawn from it (what the user asked for is under User requests)');
     expect(next).not.toContain('not something the user asked for');
   });
 

@@ -156,3 +156,46 @@ describe('a plan step marked tested', () => {
     expect(summary.contradictions).toEqual([expect.objectContaining({ claim_line: 6, evidence_line: 5, unproven: true })]);
   });
 });
+
+describe('a plan refused, then put again word for word', () => {
+  it('says the refused plan is the latest one, so the refusal was not of its content', () => {
+    const plan = (id: string, text: string) => call(id, 'ExitPlanMode', { plan: text });
+    const { md } = built(
+      user('u1', 'Report corrupted archives'),
+      plan('p1', '# Plan\n\n1. Mark corrupted archives'),
+      user('r1', [{ type: 'tool_result', tool_use_id: 'p1', is_error: true, content: REJECTED }]),
+      user('u2', 'First commit the previous work, then proceed with this plan'),
+      plan('p2', '# Plan\n\n1. Mark corrupted archives'),
+      result('p2', 'User has approved your plan. You can now start coding.'),
+    );
+    expect(md).toContain('Before it, the user refused the plan put at line 2, word for word the plan of line 5 (line 3: «rejected by the user»).');
+  });
+});
+
+describe('a message of thanks alone', () => {
+  const afterPlan = (last: string) =>
+    built(
+      user('u1', 'Plan the migration'),
+      todos('t1', [['Write the schema', 'completed']]),
+      todosDone('t1'),
+      say('a1', 'Done.'),
+      user('u2', last),
+      say('a2', 'You are welcome.'),
+    ).md;
+
+  it('does not make the task list out of date', () => {
+    expect(sections(afterPlan('Excellent work, thank you!')).get('Current State') ?? '').not.toContain('out of date');
+    expect(sections(afterPlan('perfect, thanks!!')).get('Current State') ?? '').not.toContain('out of date');
+  });
+
+  it('does when it asks for more', () => {
+    expect(sections(afterPlan('Great, now deploy it')).get('Current State') ?? '').toContain('written before the latest request (line 5), so it may be out of date');
+  });
+});
+
+describe('the line a next action rule cites', () => {
+  it('says it is the latest write, not proof that nothing was committed', () => {
+    const { md } = built(user('u1', 'Fix the parser'), edit('e1', 'parser.ts'), updated('e1', 'parser.ts'), say('a1', 'Fixed.'));
+    expect(sections(md).get('Next Action')).toContain('*inferred* — rule: uncommitted changes (line 3: the latest write)');
+  });
+});

@@ -1,4 +1,5 @@
 import type { Analysis, FileChange } from '../analysis.js';
+import { saysOnlyThanks } from '../analysis.js';
 import { CONTRACT_HEADING } from '../contract.js';
 import { escapeControls } from '../control-chars.js';
 import type { PlanRecord } from '../state.js';
@@ -365,7 +366,7 @@ function currentState(a: Analysis): (level: Level) => string {
   ] as const;
   // Tasks are created and updated one by one (TaskCreate, TaskUpdate): the line is their latest change, not a whole list.
   const src = c.source === 'tasks' ? 'tasks as of their latest update' : 'latest todo/plan list';
-  const lastReq = [...a.requests].reverse().find((q) => q.kind !== 'answer');
+  const lastReq = [...a.requests].reverse().find((q) => q.kind !== 'answer' && !saysOnlyThanks(q.text));
   const stale = c.seq !== null && lastReq !== undefined && c.seq + 1 < lastReq.line ? ` — written before the latest request (line ${lastReq.line}), so it may be out of date` : '';
   const intro = `${label('reported')} — from the agent's ${src}${at(c.seq)}${stale}`;
   return (level) => {
@@ -427,7 +428,7 @@ function plan(a: Analysis, level: Level): string {
   const { latest, approvedBefore, notApproved } = a.plan;
   const settled = latest.result_line ?? latest.line;
   // The requests after it: the first says when, the count and the latest how much came since.
-  const later = a.requests.filter((q) => q.kind !== 'answer' && q.kind !== 'rejection' && q.line > settled);
+  const later = a.requests.filter((q) => q.kind !== 'answer' && q.kind !== 'rejection' && q.line > settled && !saysOnlyThanks(q.text));
   const first = later[0];
   const last = later[later.length - 1];
   const stale = first === undefined || last === undefined ? '' : ` The user wrote again after it (line ${first.line}${later.length > 1 ? `, and ${later.length - 1} more request(s) up to line ${last.line}` : ''}): it may be out of date.`;
@@ -437,7 +438,9 @@ function plan(a: Analysis, level: Level): string {
   // name, otherwise gtg"): the words, not "refused", say what the user wanted of it.
   const refused = (p: PlanRecord): string => {
     const why = p.answer !== undefined && /^rejected by the user:\s*\S/.test(p.answer);
-    return `${why ? 'sent back' : 'refused'} the plan put at line ${p.line}${why ? ' with changes to make' : ''} (line ${p.result_line ?? p.line}${p.answer === undefined ? '' : `: «${oneLine(p.answer, 120)}»`})`;
+    // The same plan put again and settled (approved, say, once something else was done first).
+    const same = p.text === latest.text && (p.chars ?? p.text.length) === (latest.chars ?? latest.text.length) ? `, word for word the plan of line ${latest.line}` : '';
+    return `${why ? 'sent back' : 'refused'} the plan put at line ${p.line}${same}${why ? ' with changes to make' : ''} (line ${p.result_line ?? p.line}${p.answer === undefined ? '' : `: «${oneLine(p.answer, 120)}»`})`;
   };
   const earlier = notApproved.length === 0 ? '' : ` Before it, the user ${notApproved.map(refused).join(', ')}.`;
   const before = approvedBefore === null ? '' : ` The plan approved before it (line ${approvedBefore.line}, approved at line ${approvedBefore.result_line}) is HANDOFF.llm.json's \`plan.approved_before\`.`;
@@ -813,9 +816,20 @@ function unknowns(a: Analysis): string {
   return a.unknowns.length === 0 ? NONE : bullets(a.unknowns.map((f) => `${label(f.label)} ${f.text}`));
 }
 
+/**
+ * What the line a rule cites is, where it is not the fact itself: readers took the latest write
+ * for proof that nothing was committed, the latest commit for proof that nothing was pushed.
+ */
+const RULE_LINE: Partial<Record<Analysis['nextAction']['rule'], string>> = {
+  uncommitted_changes: 'the latest write',
+  unpushed_commits: 'the latest commit, which no later push sent',
+  open_pull_request: 'the push that offered it',
+};
+
 function nextActionBody(a: Analysis): string {
   const n = a.nextAction;
-  const why = n.rule === 'unknown' ? 'nothing in the transcript decides it' : `rule: ${n.rule.replace(/_/g, ' ')}${atLine(n.line)}`;
+  const what = RULE_LINE[n.rule];
+  const why = n.rule === 'unknown' ? 'nothing in the transcript decides it' : `rule: ${n.rule.replace(/_/g, ' ')}${n.line === null || what === undefined ? atLine(n.line) : ` (line ${n.line}: ${what})`}`;
   // Readers took "verified" for the action's warrant: it is the evidence's, and the action is
   // advice. Whether the user asked for it is the requests' to say, not this line's.
   const advice = n.label === 'verified' ? ". What the rule rests on is verified; the action is this handoff's advice drawn from it (what the user asked for is under User requests)" : '';
