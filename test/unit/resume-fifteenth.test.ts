@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sections } from '../../src/core/quality.js';
-import { call, result, say, user } from './claude-records.js';
+import { call, edit, REJECTED, rejectedBecause, result, say, todos, todosDone, updated, user } from './claude-records.js';
 import { built } from './ledger-helper.js';
-
-const edit = (id: string, file: string) => call(id, 'Edit', { file_path: `/nonexistent/w/${file}`, old_string: 'a', new_string: 'b' });
-const updated = (id: string, file: string) => result(id, `The file /nonexistent/w/${file} has been updated.`);
-const todos = (id: string, items: [string, 'completed' | 'pending'][]) => call(id, 'TodoWrite', { todos: items.map(([content, status]) => ({ content, status, activeForm: content })) });
-const todosDone = (id: string) => result(id, 'Todos have been modified successfully.');
-const REJECTED = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file).";
 
 /**
  * Rules from the fifteenth reading (docs/FIDELITY.md): where git cannot be read now, the front
@@ -117,7 +111,7 @@ describe('a plan the user sent back with words', () => {
     const { md } = built(
       user('u1', 'Make this installable as a uv tool'),
       plan('p1', '# Plan\n\n1. Rename the script\n2. Switch to hatchling'),
-      user('r1', [{ type: 'tool_result', tool_use_id: 'p1', is_error: true, content: `${REJECTED} The user provided the following reason for the rejection:  Keep the name of the py file, otherwise gtg` }]),
+      user('r1', [{ type: 'tool_result', tool_use_id: 'p1', is_error: true, content: rejectedBecause('Keep the name of the py file, otherwise gtg') }]),
       plan('p2', '# Plan\n\n1. Keep the name\n2. Switch to hatchling'),
       result('p2', 'User has approved your plan. You can now start coding.'),
     );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sections } from '../../src/core/quality.js';
-import { call, result, say, user } from './claude-records.js';
+import { call, edit, REJECTED, result, say, todos, todosDone, updated, user } from './claude-records.js';
 import { built } from './ledger-helper.js';
 
 /**
@@ -8,12 +8,6 @@ import { built } from './ledger-helper.js';
  * behind it is unproven, not contradicted; a plan the user refused is said to be refused, with
  * the line that refused it.
  */
-
-const edit = (id: string, file: string) => call(id, 'Edit', { file_path: `/nonexistent/w/${file}`, old_string: 'a', new_string: 'b' });
-const updated = (id: string, file: string) => result(id, `The file /nonexistent/w/${file} has been updated.`);
-const todos = (id: string, items: [string, 'completed' | 'pending'][]) => call(id, 'TodoWrite', { todos: items.map(([content, status]) => ({ content, status, activeForm: content })) });
-const todosDone = (id: string) => result(id, 'Todos have been modified successfully.');
-const REJECTED = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.";
 
 describe('claims to double-check', () => {
   it('says a test step marked done with no run is unproven, not contradicted', () => {
