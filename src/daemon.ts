@@ -254,7 +254,7 @@ export class Daemon {
   private makePool(): BuildPool | null {
     const n = workerCount(this.config.options.daemon.backfill_workers);
     if (n > 0) this.log.info({ workers: n }, `backfill builds in ${n} worker thread(s) beside the main thread`);
-    return n > 0 ? new BuildPool(n, this.config, this.engine.index, { background: true }) : null;
+    return n > 0 ? new BuildPool(n, this.config, this.engine.index, this.engine.claims, { background: true }) : null;
   }
 
   private offload(): Offload | null {

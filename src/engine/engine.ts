@@ -17,6 +17,7 @@ import { FILES } from '../store/layout.js';
 import type { Manifest } from '../store/manifest.js';
 import { readManifest, seal, stateBehind } from '../store/manifest.js';
 import { AppendBuffer } from './append.js';
+import { inodeKey, SessionClaims, sessionKey } from './claims.js';
 import { Cleaner } from './clean.js';
 import type { Parts } from './commit.js';
 import { commit, parentEntry, toolsBase, upToDate } from './commit.js';
@@ -25,7 +26,7 @@ import { catchUp, readNew, replay, replayGone, replayTurns } from './fold.js';
 import type { Identity, Peek } from './identity.js';
 import { identify, inferProject, peek } from './identity.js';
 import { applyChange, commitGone } from './lifecycle.js';
-import { freeDirName, locate, relocate } from './locate.js';
+import { collided, freeDirName, locate, relocate, sameSource } from './locate.js';
 import type { Where } from './locate.js';
 import { EngineMemory } from './memory.js';
 import { bareManifest } from './new-session.js';
@@ -53,8 +54,10 @@ export class Engine {
   private readonly memory: EngineMemory;
   private readonly cleaner: Cleaner;
   private readonly parts: Parts & Where;
+  readonly claims: SessionClaims;
 
   constructor(private readonly deps: EngineDeps) {
+    this.claims = deps.claims ?? new SessionClaims();
     this.memory = new EngineMemory(deps.digests, deps.cacheSessions ?? 0);
     this.cleaner = new Cleaner(deps.redactor);
     this.parts = { deps, memory: this.memory, cleaner: this.cleaner, index: deps.index, layout: deps.layout };
@@ -81,7 +84,44 @@ export class Engine {
   async build(reqIn: BuildRequest): Promise<BuildResult> {
     const started = performance.now();
     const req = this.cleaner.request(reqIn);
-    const ctx = await openSource(req);
+    for (;;) {
+      const ctx = await openSource(req);
+      const at = await this.where(ctx, req);
+      // One build of a session at a time in this process, whichever path led to it (claims.ts).
+      const keys = await this.claimKeys(ctx, at);
+      if (!this.claims.tryClaim(keys)) {
+        if (req.independentOnly === true) throw new DependentSession(ctx.path, 'its session is being built by another thread');
+        // Where the other build left the session is read again once it is done.
+        await this.claims.whileHeld(keys);
+        continue;
+      }
+      let result: BuildResult;
+      try {
+        result = at.dir !== undefined ? await this.buildExisting(ctx, at.dir) : await this.buildNew(ctx, at.ident as Identity, at.peeked as Peek);
+      } finally {
+        this.claims.release(keys);
+      }
+      result.build_ms = Math.round((performance.now() - started) * 100) / 100;
+      if (result.dependents !== undefined && req.independentOnly !== true) await this.renderDependents(result.dependents);
+      return result;
+    }
+  }
+
+  /**
+   * What a build claims (claims.ts): the transcript's inode (the same file under two paths: a hard
+   * link, a symbolic link) and the session's id, as the transcript names it and as the folder it
+   * builds into records it (two files that carry one id).
+   */
+  private async claimKeys(ctx: Ctx, at: { dir: string | undefined; ident: Identity | null }): Promise<string[]> {
+    const keys = ctx.gone ? [] : [inodeKey(ctx.dev, ctx.ino)];
+    if (at.ident !== null) keys.push(sessionKey(at.ident.id));
+    const session = at.dir === undefined ? undefined : (await this.memory.manifestOf(at.dir))?.session;
+    if (session !== undefined && session !== at.ident?.id) keys.push(sessionKey(session));
+    return keys;
+  }
+
+  /** Step 2 (locate.ts): the folder this transcript builds into, or the identity of a new session. */
+  private async where(ctx: Ctx, req: BuildRequest): Promise<{ dir: string | undefined; ident: Identity | null; peeked: Peek | null }> {
     let dir = req.session === undefined ? this.memory.dirOf(ctx.path) : undefined;
     // A session folder deleted under a live session (by hand, by a cleanup tool): what memory
     // holds of it would be appended to a new, empty folder, its earlier turns lost. It is located
@@ -98,10 +138,7 @@ export class Engine {
       ident = found.ident;
       dir = found.dir;
     }
-    const result = dir !== undefined ? await this.buildExisting(ctx, dir) : await this.buildNew(ctx, ident as Identity, peeked as Peek);
-    result.build_ms = Math.round((performance.now() - started) * 100) / 100;
-    if (result.dependents !== undefined && req.independentOnly !== true) await this.renderDependents(result.dependents);
-    return result;
+    return { dir, ident, peeked };
   }
 
   /**
@@ -120,6 +157,14 @@ export class Engine {
    */
   async update(dirIn: string, changeIn: SessionChange): Promise<BuildResult> {
     const started = performance.now();
+    for (;;) {
+      const claimed = await this.updateClaimed(dirIn, changeIn, started);
+      if (claimed !== null) return claimed;
+    }
+  }
+
+  /** update(), under the session's claim (claims.ts); null when another thread held it, and is done now. */
+  private async updateClaimed(dirIn: string, changeIn: SessionChange, started: number): Promise<BuildResult | null> {
     const change = this.cleaner.change(changeIn);
     // The session the index files there, found where it went if a killed retitle moved it.
     const indexed = this.deps.index.all().find((e) => e.dir === dirIn);
@@ -136,9 +181,18 @@ export class Engine {
       if (!(e instanceof SourceError)) throw e;
       ctx = goneSource({ ...req, source: path ?? '' }, path ?? '');
     }
-    const result = await this.buildExisting(ctx, dir, change);
-    result.build_ms = Math.round((performance.now() - started) * 100) / 100;
-    return result;
+    const keys = await this.claimKeys(ctx, { dir, ident: null });
+    if (!this.claims.tryClaim(keys)) {
+      await this.claims.whileHeld(keys);
+      return null;
+    }
+    try {
+      const result = await this.buildExisting(ctx, dir, change);
+      result.build_ms = Math.round((performance.now() - started) * 100) / 100;
+      return result;
+    } finally {
+      this.claims.release(keys);
+    }
   }
 
   /**
@@ -174,13 +228,21 @@ export class Engine {
 
   // ---------------------------------------------------------------- a session seen for the first time
 
-  private async buildNew(ctx: Ctx, ident: Identity, p: Peek): Promise<BuildResult> {
+  private async buildNew(ctx: Ctx, identIn: Identity, p: Peek): Promise<BuildResult> {
     const { req } = ctx;
+    let ident = identIn;
     if (req.independentOnly && (ident.parent !== null || p.forkedFrom !== null)) throw new DependentSession(ctx.path);
     let choice = await inferProject(req.project, p.cwd, ctx.path, this.deps.git, (n) => this.cleaner.text(n));
     const parent = ident.parent ? this.deps.index.get(ident.parent) : undefined;
     if (!req.project && parent) choice = { project: parent.project, source: 'index' };
-    const { name: dirName, committed } = await freeDirName(this.parts, choice.project, ident.id);
+    let { name: dirName, committed } = await freeDirName(this.parts, choice.project, ident.id);
+    // Committed by another thread's build of another live file with this id, which the index
+    // does not name yet (a worker's entries arrive after its commit): two sessions, as locate
+    // makes them when the index knows the first.
+    if (committed && req.session === undefined && !(await sameSource((await this.memory.manifestOf(this.deps.layout.sessionDir(choice.project, dirName)))?.sources[0]?.path ?? null, ident))) {
+      ident = collided(ident);
+      ({ name: dirName, committed } = await freeDirName(this.parts, choice.project, ident.id));
+    }
     const dir = this.deps.layout.sessionDir(choice.project, dirName);
     // Committed but missing from the index (a process died before writing INDEX.json): it is
     // an existing session after all.

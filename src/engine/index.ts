@@ -1,4 +1,5 @@
 import type { ResolvedConfig } from '../config.js';
+import type { SessionClaims } from './claims.js';
 import { Redactor } from '../core/redact.js';
 import { GitProbe } from '../git/evidence.js';
 import { IndexStore } from '../store/index-store.js';
@@ -13,6 +14,8 @@ export interface EngineOptions {
   cacheSessions?: number;
   now?: () => Date;
   relinkNow?: (path: string) => boolean;
+  /** The table of sessions being built shared with other engines of this process (claims.ts). */
+  claims?: SessionClaims;
 }
 
 /** Repository evidence as the configuration asks for it (git.enabled, git.timeout_ms). */
@@ -42,6 +45,7 @@ export async function openEngine(config: ResolvedConfig, opts: EngineOptions = {
     now: opts.now ?? (() => new Date()),
     cacheSessions: opts.cacheSessions ?? 0,
     ...(opts.relinkNow ? { relinkNow: opts.relinkNow } : {}),
+    ...(opts.claims ? { claims: opts.claims } : {}),
   });
 }
 
@@ -49,3 +53,4 @@ export { Engine, taskMissed } from './engine.js';
 export { BuildPool, workerCount } from './pool.js';
 export type { PoolOutcome } from './pool.js';
 export type { BuildRequest, BuildResult, SessionChange } from './types.js';
+export { inodeKey, SessionClaims, sessionKey } from './claims.js';

@@ -36,7 +36,7 @@ export async function locate(w: Where, ident0: Identity, forced: boolean): Promi
   }
   let byId = idx.get(ident.id);
   if (byId && !forced && !(await sameSource(byId.source?.path ?? null, ident))) {
-    ident = { ...ident, id: `${ident.id}-${sha256Hex(ident.path).slice(0, 8)}` };
+    ident = collided(ident);
     byId = idx.get(ident.id);
   }
   if (byId) {
@@ -111,7 +111,13 @@ export async function freeDirName(w: Where, project: string, id: string): Promis
   }
 }
 
-async function sameSource(other: string | null, ident: Identity): Promise<boolean> {
+/** A live file whose id another live file's session already has: its id gets a short hash of its path. */
+export function collided(ident: Identity): Identity {
+  return { ...ident, id: `${ident.id}-${sha256Hex(ident.path).slice(0, 8)}` };
+}
+
+/** Whether a session that reads `other` reads this very transcript (the same path or inode, or `other` is gone). */
+export async function sameSource(other: string | null, ident: Identity): Promise<boolean> {
   if (other === null || other === ident.path) return true;
   try {
     const [a, b] = await Promise.all([stat(other), stat(ident.path)]);

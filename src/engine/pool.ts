@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ResolvedConfig } from '../config.js';
+import type { SessionClaims } from './claims.js';
 import type { IndexEntry } from '../store/index-file.js';
 import type { IndexStore } from '../store/index-store.js';
 import type { BuildRequest, BuildResult } from './types.js';
@@ -30,6 +31,8 @@ export interface WorkerData {
   entries: IndexEntry[];
   /** The worker thread's niceness (Linux, where it is per thread), or null to leave it. */
   nice: number | null;
+  /** The table of sessions being built that the main thread's engine uses (claims.ts). */
+  claims: SharedArrayBuffer;
 }
 
 /** `built`; `dependent`: a subagent or fork, to build on the main thread; `lost`: the worker died. */
@@ -57,6 +60,8 @@ interface Job {
 
 interface Slot {
   worker: Worker;
+  /** The worker's owner number in the claims table (its thread id + 1), kept: the id is gone once it exits. */
+  owner: number;
   /** Handed to this worker, oldest first: the first is building, the others wait there. */
   jobs: Job[];
   idle: NodeJS.Timeout | null;
@@ -94,6 +99,7 @@ export class BuildPool {
     readonly size: number,
     private readonly config: ResolvedConfig,
     private readonly index: IndexStore,
+    private readonly claims: SessionClaims,
     private readonly opts: { background?: boolean; idleMs?: number; depth?: number } = {},
   ) {
     index.observe((e) => {
@@ -156,8 +162,8 @@ export class BuildPool {
     // The others hear what is pending; the new one starts from the whole index.
     this.broadcast();
     const nice = this.opts.background && process.platform === 'linux' ? BACKGROUND_NICE : null;
-    const worker = new Worker(WORKER_URL, { workerData: { config: this.config, entries: this.index.all(), nice } satisfies WorkerData, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
-    const slot: Slot = { worker, jobs: [], idle: null };
+    const worker = new Worker(WORKER_URL, { workerData: { config: this.config, entries: this.index.all(), nice, claims: this.claims.buffer } satisfies WorkerData, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+    const slot: Slot = { worker, owner: worker.threadId + 1, jobs: [], idle: null };
     this.slots.add(slot);
     worker.on('message', (m: ToMain) => this.answer(slot, m));
     worker.on('error', (e) => this.lose(slot, `a build worker failed: ${e.message}`));
@@ -189,6 +195,8 @@ export class BuildPool {
   private lose(slot: Slot, why: string): void {
     if (!this.slots.delete(slot)) return;
     if (slot.idle) clearTimeout(slot.idle);
+    // What the dead worker's build held is not held by anyone now.
+    this.claims.releaseOwner(slot.owner);
     for (const job of slot.jobs.splice(0)) job.resolve({ kind: 'lost', why });
     this.settle(slot);
   }
@@ -198,6 +206,7 @@ export class BuildPool {
     if (slot.idle) clearTimeout(slot.idle);
     for (const job of slot.jobs.splice(0)) job.resolve({ kind: 'lost', why: 'the build workers are stopped' });
     await slot.worker.terminate();
+    this.claims.releaseOwner(slot.owner);
     if (this.busy === 0 && this.waiting.length === 0) for (const w of this.drained.splice(0)) w();
   }
 

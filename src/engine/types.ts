@@ -1,4 +1,5 @@
 import type { Hash } from 'node:crypto';
+import type { SessionClaims } from './claims.js';
 import type { ResolvedConfig } from '../config.js';
 import type { GitEvidence } from '../core/evidence.js';
 import type { Pressure } from '../core/pressure.js';
@@ -31,12 +32,17 @@ export interface EngineDeps {
    * when it may be building in a worker at this moment).
    */
   relinkNow?: (path: string) => boolean;
+  /** The sessions being built by this process's threads (claims.ts); the engine's own when absent. */
+  claims?: SessionClaims;
 }
 
 /** Thrown by an `independentOnly` build before it writes anything: build this one on its own. */
 export class DependentSession extends Error {
-  constructor(readonly path: string) {
-    super(`${path}: a subagent or a fork, built on the main thread`);
+  constructor(
+    readonly path: string,
+    why = 'a subagent or a fork',
+  ) {
+    super(`${path}: ${why}, built on the main thread`);
     this.name = 'DependentSession';
   }
 }

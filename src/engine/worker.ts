@@ -4,6 +4,7 @@ import { Redactor } from '../core/redact.js';
 import type { IndexEntry } from '../store/index-file.js';
 import { IndexStore } from '../store/index-store.js';
 import { Layout } from '../store/layout.js';
+import { SessionClaims } from './claims.js';
 import { DigestCache } from './digests.js';
 import { Engine } from './engine.js';
 import { gitProbe } from './index.js';
@@ -41,6 +42,7 @@ const engine = new Engine({
   index,
   now: () => new Date(),
   cacheSessions: 0,
+  claims: new SessionClaims(data.claims),
 });
 let changed: IndexEntry[] = [];
 let applying = false;

@@ -103,7 +103,7 @@ export const buildCommand: Command = {
       const engine = opened.engine;
       // Many files: the sessions that depend on no other are built side by side (daemon.backfill_workers).
       const workers = reqs.length > 1 ? Math.min(workerCount(config.options.daemon.backfill_workers), reqs.length - 1) : 0;
-      const pool = workers > 0 ? new BuildPool(workers, config, engine.index, { depth: 2 }) : null;
+      const pool = workers > 0 ? new BuildPool(workers, config, engine.index, engine.claims, { depth: 2 }) : null;
       try {
         // A build of many files is a backfill: each repository's git evidence is captured once for it.
         const many = reqs.length > 1 ? reqs.map((r) => ({ ...r, backfill: true })) : reqs;
