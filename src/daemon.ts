@@ -224,10 +224,10 @@ export class Daemon {
       hint: (kind, path) => this.onHint(kind, path),
       rootAppeared: (root) => {
         this.log.info({ path: root }, `${root} appeared; watching it now`);
-        void this.scanAndSchedule(this.rootsNow([root]), 'live');
+        void this.scanAndSchedule(this.rootsNow([root]), 'live', true);
         // chokidar reports nothing it finds in its first scan of the new folder: a file created
         // while it scans is caught by a second look once that scan is surely over.
-        setTimeout(() => void this.scanAndSchedule(this.rootsNow([root]), 'live'), APPEARED_RESCAN_MS).unref();
+        setTimeout(() => void this.scanAndSchedule(this.rootsNow([root]), 'live', true), APPEARED_RESCAN_MS).unref();
       },
       error: (err, where) => this.log.warn({ err: describeError(err), where }, 'watcher error (carrying on)'),
     }, this.exclude);
@@ -417,14 +417,18 @@ export class Daemon {
   }
 
   /**
-   * Records a fresh stat of a transcript. One seen for the first time but older than the
-   * backfill window (SPEC: watch.backfill_days) is left alone until it changes: `ignored`.
+   * Records a fresh stat of a transcript. One found for the first time by a first look at a
+   * watched folder (the start-up scan, or the scan of a watched folder that appears later) but
+   * older than the backfill window (SPEC: watch.backfill_days) is left alone until it changes:
+   * `ignored`. Any other transcript seen for the first time showed up in a folder already watched
+   * (moved in with its old time by `mv`, `cp -p`, `rsync -a`, or in a subfolder that appears) and
+   * is built whatever its modification time (docs/CONFIG.md).
    */
-  private see(path: string, st: FileStat | null): { r: FileRecord; known: boolean; ignored: boolean } {
+  private see(path: string, st: FileStat | null, firstLook: boolean): { r: FileRecord; known: boolean; ignored: boolean } {
     const known = this.files.has(path);
     const r = this.record(path);
     r.stat = st;
-    if (known || st === null || st.mtimeMs >= this.backfillSince()) return { r, known, ignored: false };
+    if (known || st === null || !firstLook || st.mtimeMs >= this.backfillSince()) return { r, known, ignored: false };
     r.ignored = { size: st.size, mtimeMs: st.mtimeMs };
     return { r, known, ignored: true };
   }
@@ -442,7 +446,8 @@ export class Daemon {
     void (async () => {
       const st = await statFile(path);
       // chokidar reports every file of a folder it starts watching, old ones too.
-      const { r, known, ignored } = this.see(path, st);
+      // Before the start-up scan has queued its work, an event is part of that first look.
+      const { r, known, ignored } = this.see(path, st, !this.backfillQueued);
       if (ignored) return;
       const build = needsBuild(r);
       this.log.debug({ kind, path, size: st?.size ?? null, seen: r.seenSize, build }, 'watch event');
@@ -503,7 +508,7 @@ export class Daemon {
     const todo: FileStat[] = [];
     for (const st of found) {
       await slice.tick();
-      const { r, ignored } = this.see(st.path, st);
+      const { r, ignored } = this.see(st.path, st, true);
       if (!ignored && needsBuild(r)) todo.push(st);
     }
     // Files the index knows under the watched folders whose transcript is gone are marked once;
@@ -574,7 +579,8 @@ export class Daemon {
     }
   }
 
-  private async scanAndSchedule(roots: readonly string[], force: Priority | null): Promise<number> {
+  /** `firstLook`: the scan of a watched folder that appeared, where the backfill window applies (see). */
+  private async scanAndSchedule(roots: readonly string[], force: Priority | null, firstLook = false): Promise<number> {
     const found = await scanRoots(roots, this.exclude, this.badName);
     const slice = new Slicer();
     const seen = new Set<string>();
@@ -583,7 +589,7 @@ export class Daemon {
       await slice.tick();
       seen.add(st.path);
       // A folder restored or moved in gets the backfill window too.
-      const { r, ignored } = this.see(st.path, st);
+      const { r, ignored } = this.see(st.path, st, firstLook);
       if (ignored) continue;
       if (needsBuild(r)) {
         this.scheduler.schedule(st.path, force ?? this.priorityOf(st));

@@ -205,6 +205,25 @@ describe('daemon lifecycle', () => {
     expect((await d.call('status')).sessions.map((x) => x.id)).toEqual(['new']);
   });
 
+  it('builds an old transcript moved into a watched folder, or in a subfolder that appears, whatever its time', async () => {
+    const root = tempDir('handoff-store-');
+    const env = testEnv({ HANDOFFS_ROOT: root });
+    const watch = tempDir('handoff-watch-');
+    const d = await start(env, root, ['--watch', watch]);
+    await d.call('flush', { timeout_ms: 30_000 }, 35_000);
+    const staging = tempDir('handoff-staging-');
+    const now = Date.now() / 1000;
+    // `mv` (or `cp -p`, `rsync -a`) keeps a transcript's time: last quarter's.
+    await writeFile(join(staging, 'moved.jsonl'), userLine('a session moved in from another machine'));
+    await utimes(join(staging, 'moved.jsonl'), now - 86400 * 90, now - 86400 * 90);
+    await rename(join(staging, 'moved.jsonl'), join(watch, 'moved.jsonl'));
+    await mkdir(join(staging, 'project'));
+    await writeFile(join(staging, 'project', 'restored.jsonl'), userLine('a session in a project folder restored'));
+    await utimes(join(staging, 'project', 'restored.jsonl'), now - 86400 * 90, now - 86400 * 90);
+    await rename(join(staging, 'project'), join(watch, 'project'));
+    await waitFor(async () => (await d.call('status')).sessions.filter((x) => x.id === 'moved' || x.id === 'restored').length === 2, 'both old transcripts to be built', 30_000);
+  });
+
   it('counts a transcript once when one watch folder lies inside another', async () => {
     const root = tempDir('handoff-store-');
     const env = testEnv({ HANDOFFS_ROOT: root });
