@@ -1,4 +1,5 @@
 import { cutBeforeRedaction } from './cut.js';
+import { nameStrength } from './redaction/names.js';
 
 /**
  * What a write put into a file, in a few words a successor can act on: the functions, classes and
@@ -93,7 +94,9 @@ export function whatChanged(path: string, text: string): string[] {
       let value = (c[2] ?? '').trim();
       // A collection opened on this line: its first entries say what it holds.
       if (/^[[{(]$/.test(value)) value = `${value} ${lines.slice(i + 1, i + 4).map((x) => x.trim()).filter((x) => x.length > 0).join(' ')} …`;
-      add(`${c[1]} = ${value}`);
+      // A secret's name says what the write defines; its value is the write's own (and the line
+      // rewritten here, `NAME = value`, no longer reads as the .env line the redactor knows).
+      add(nameStrength(c[1]) === null ? `${c[1]} = ${value}` : c[1]);
       constants += 1;
       continue;
     }
@@ -107,11 +110,19 @@ export function whatChanged(path: string, text: string): string[] {
 const PLACEHOLDER = /<(?:TBD|TODO|[A-Z][A-Z0-9]*_[A-Z0-9_]+)>|\bTBD\b|\bTODO\b|\bXXX\b/;
 const REQUIREMENTS = /(?:^|[\\/])requirements[\w.-]*\.(?:txt|in)$|(?:^|[\\/])constraints\.txt$/i;
 
-/** The lines that hold a placeholder (they say what is missing: `End: <TBD>`), at most three. */
+/**
+ * The lines that hold a placeholder (they say what is missing: `End: <TBD>`), at most three. Of a
+ * table's row, its first cell and the cells that hold one: the others may be a credentials
+ * table's values, which the row without its header no longer shows to be.
+ */
 function placeholders(lines: readonly string[]): string[] {
   const out: string[] = [];
   for (const l of lines) {
-    const t = l.trim().replace(/^[-*|>\s`]+|[|`\s]+$/g, '');
+    const row = l.trim();
+    // A row: its first cell (what the row is about) and the cells that hold a placeholder.
+    const cells = row.split('|').map((c) => c.trim()).filter((c) => c.length > 0);
+    const kept = row.startsWith('|') ? cells.filter((c, i) => i === 0 || PLACEHOLDER.test(c)) : [row];
+    const t = kept.join(' | ').replace(/^[-*|>\s`]+|[|`\s]+$/g, '');
     if (PLACEHOLDER.test(t) && !out.includes(t) && out.length < 3) out.push(clip(t, 70));
   }
   return out;

@@ -81,10 +81,27 @@ export function nameStrength(name: string): Strength {
   return s;
 }
 
-function judge(name: string): Strength {
-  if (NOT_SECRET_NAMES.has(name.toLowerCase())) return null;
+/** A name's words without the qualifiers after its last word of meaning (`DB_PASSWORD_PROD` → db password). */
+function meaningWords(name: string): string[] {
   const words = [...nameWords(name)];
   while (words.length > 1 && (QUALIFIERS.has(words[words.length - 1] as string) || /^v?\d+$/.test(words[words.length - 1] as string))) words.pop();
+  return words;
+}
+
+/**
+ * A name of a password, which a person may have made up (`password`, `DB_PASSWORD`, `dbPassword`,
+ * `ADMIN_PASSPHRASE_PROD`): after it, in prose, a table or a config line, a word with a digit and a
+ * symbol or both cases is taken for one, though nothing about it looks generated.
+ */
+export function namesPassword(name: string): boolean {
+  if (NOT_SECRET_NAMES.has(name.toLowerCase())) return false;
+  const last = meaningWords(name).at(-1);
+  return last === 'password' || last === 'passwd' || last === 'passphrase';
+}
+
+function judge(name: string): Strength {
+  if (NOT_SECRET_NAMES.has(name.toLowerCase())) return null;
+  const words = meaningWords(name);
   const last = words[words.length - 1];
   if (last === undefined) return null;
   if (STRONG_WORDS.has(last) || PASS_NAMES.has(last)) return 'strong';

@@ -3,7 +3,7 @@ import type { Handler, LiteralScanner } from './literals.js';
 import { PRIORITY } from './findings.js';
 import { LINE_NUMBER } from './keys.js';
 import type { Strength, ValueContext } from './names.js';
-import { isPlaceholder, keptBecause, nameStrength } from './names.js';
+import { isPlaceholder, keptBecause, namesPassword, nameStrength } from './names.js';
 import { looksRandom } from './randomness.js';
 import { findPipeColumns, lineBounds, yamlLine } from './records.js';
 
@@ -29,6 +29,8 @@ const LINKING = new Set([
   'is', 'was', 'are', 'were', 'be', 'of', 'for', 'the', 'a', 'an', 'my', 'your', 'our', 'their', 'this', 'that', 'new', 'set', 'to', 'value', 'key', 'secret', 'token', 'id', 'access', 'here', 'its', 'as', 'with', 'using', 'use', 'now', 'string',
   // Which one it is: "the password for prod is …", "API token for staging: …".
   'on', 'in', 'at', 'prod', 'production', 'staging', 'stage', 'dev', 'test', 'local', 'live', 'server', 'database', 'db', 'account', 'user', 'admin', 'root',
+  // What it is to become: "the REDIS_PASSWORD should be …", "will be", "must be", "becomes".
+  'should', 'will', 'must', 'shall', 'can', 'becomes', 'stays', 'remains', 'still',
 ]);
 const MAX_CSV_ROWS = 200;
 
@@ -410,9 +412,10 @@ function findLabelledValue(text: string, name: Name, found: Findings): number | 
       found.add(pos, stop, 'labelled_secret', PRIORITY.name);
       return stop;
     }
-    // A password a person made ("the staging DB password is Summer2024!"): after a password's
-    // own name, a word of letters and digits with a symbol or both cases, to the next space.
-    if (PASSWORD_WORD.test(name.text)) {
+    // A password a person made ("the staging DB password is Summer2024!", "the DB_PASSWORD is …",
+    // `| DB_PASSWORD | Kestrel-42!dev |`, `ENV POSTGRES_PASSWORD Summer2024!db`): after a
+    // password's own name, a word of letters and digits with a symbol or both cases, to the next space.
+    if (namesPassword(name.text)) {
       const human = humanPassword(text, pos);
       if (human > pos) {
         found.add(pos, human, 'labelled_secret', PRIORITY.name);
@@ -427,8 +430,6 @@ function findLabelledValue(text: string, name: Name, found: Findings): number | 
 }
 
 /** Characters of a value in prose: base64, base64url, hex, `0x…`. */
-/** The names after which a person's own password is looked for in prose. */
-const PASSWORD_WORD = /^pass(?:word|wd|phrase)$/i;
 
 /**
  * The end of a password a person made that starts at `pos`, or `pos`: the word up to the next
