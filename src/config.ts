@@ -6,6 +6,7 @@ import { homedir, userInfo } from 'node:os';
 import { dirname, isAbsolute, join, parse as parsePath, resolve } from 'node:path';
 import { cutBeforeRedaction } from './core/cut.js';
 import { jsonErrorReason } from './core/ingest.js';
+import { readRegularTextSync } from './store/files.js';
 import type { ErrorObject } from 'ajv';
 import type { PressureConfig } from './core/pressure.js';
 import type { RedactionPattern } from './core/redact.js';
@@ -236,12 +237,15 @@ function remember(dir: string | null, key: string, options: FileConfig): void {
  * Reads and validates one config file; defaults filled in. With `cacheDir`, a file already
  * validated against this very schema is taken from there without loading the validator.
  */
+/** A config file larger than this is not one (a link to a log, a device): refused with its size. */
+const CONFIG_MAX_BYTES = 1024 * 1024;
+
 export function loadConfigFile(file: string, cacheDir: string | null = null): FileConfig {
   let raw: string;
   try {
-    raw = readFileSync(file, 'utf8');
+    raw = readRegularTextSync(file, CONFIG_MAX_BYTES);
   } catch (e) {
-    throw new ConfigError(`${file}: cannot read config: ${(e as Error).message}`, { hint: 'fix its permissions or remove it', cause: e });
+    throw new ConfigError(`${file}: cannot read config: ${(e as Error).message}`, { hint: 'make it a JSON file of your options (not a FIFO, a device or a link to one), fix its permissions, or remove it', cause: e });
   }
   const key = validationKey(raw);
   const known = recall(cacheDir, key);

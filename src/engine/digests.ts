@@ -1,7 +1,7 @@
 import type { Hash } from 'node:crypto';
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readSync } from 'node:fs';
-import { hashPrefix } from '../store/files.js';
+import { closeSync, readSync } from 'node:fs';
+import { hashPrefix, openRegularSync } from '../store/files.js';
 
 /**
  * Running sha256 digests of append-only files (a session's source prefix, its TOOLS.md).
@@ -31,7 +31,7 @@ const TAIL_BYTES = 4096;
 function tailDigest(path: string, length: number): string | null {
   let fd: number | null = null;
   try {
-    fd = openSync(path, 'r');
+    fd = openRegularSync(path);
     const n = Math.min(TAIL_BYTES, length);
     const buf = Buffer.allocUnsafe(n);
     const read = readSync(fd, buf, 0, n, length - n);

@@ -1,9 +1,10 @@
 import type { FileHandle } from 'node:fs/promises';
-import { access, constants, open, readFile, realpath, stat } from 'node:fs/promises';
+import { access, constants, realpath, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { sha256Hex } from '../core/canonical.js';
 import { isJsonlPath } from '../core/harness/detect.js';
 import { NoTurnsError, SourceError } from '../errors.js';
+import { NotRegularFile, openRegular } from '../store/files.js';
 import type { SourceRecord } from '../store/manifest.js';
 import type { BuildRequest, Ctx, ReadResult } from './types.js';
 
@@ -33,9 +34,9 @@ export function unreadable(path: string, e: unknown, when = ''): SourceError {
 /** Opens a transcript for a read that follows the build's stat. */
 export async function openTranscript(path: string): Promise<FileHandle> {
   try {
-    return await open(path, 'r');
+    return await openRegular(path);
   } catch (e) {
-    throw unreadable(path, e, ' (it went away while the build read it)');
+    throw unreadable(path, e, e instanceof NotRegularFile ? ' (it was replaced by a special file while the build read it)' : ' (it went away while the build read it)');
   }
 }
 
@@ -108,9 +109,14 @@ export async function readTextFile(path: string): Promise<Buffer> {
       details: { file: path },
     });
   }
-  return readFile(path).catch((e: unknown) => {
+  const fh = await openTranscript(path);
+  try {
+    return await fh.readFile();
+  } catch (e) {
     throw unreadable(path, e, ' (it went away while the build read it)');
-  });
+  } finally {
+    await fh.close();
+  }
 }
 
 /** Why no turn came out of a new transcript, and what to do: never `--final` to a build that had it. */

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Hash } from 'node:crypto';
 import type { Stats } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { chmodSync, closeSync, constants, fstatSync, fsyncSync, openSync, readSync, realpathSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { chmod, copyFile, lstat, mkdir, open, readdir, readFile, rename, rm, rmdir, stat, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -13,6 +14,65 @@ import { DIR_MODE, FILE_MODE } from './permissions.js';
 const HASH_CHUNK_BYTES = 1 << 20;
 /** `O_NOFOLLOW` where the platform has it (Linux, macOS; not Windows, where links need privilege). */
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+/**
+ * Opening a FIFO for reading waits for a writer, forever if none comes, and a device never ends:
+ * a file read by path is opened without waiting (`O_NONBLOCK`, no effect on a regular file) and
+ * read only when the open file is a regular one. A path checked by `stat` can become a FIFO before
+ * it is opened (a transcript, a config file swapped under the daemon).
+ */
+const NONBLOCK = constants.O_NONBLOCK ?? 0;
+
+/** Thrown for a path that is not a regular file when it is opened; `code` says so like a system error. */
+export class NotRegularFile extends Error {
+  readonly code = 'ENOTREG';
+  constructor(readonly path: string) {
+    super(`not a regular file (a FIFO, a device, a socket or a folder), so it is not read`);
+    this.name = 'NotRegularFile';
+  }
+}
+
+/** Opens a regular file for reading, never waiting on a FIFO; throws NotRegularFile for anything else. */
+export async function openRegular(path: string): Promise<FileHandle> {
+  const fh = await open(path, constants.O_RDONLY | NONBLOCK);
+  try {
+    if (!(await fh.stat()).isFile()) throw new NotRegularFile(path);
+    return fh;
+  } catch (e) {
+    await fh.close();
+    throw e;
+  }
+}
+
+/** openRegular, synchronous: the file descriptor of a regular file opened for reading. */
+export function openRegularSync(path: string): number {
+  const fd = openSync(path, constants.O_RDONLY | NONBLOCK);
+  try {
+    if (!fstatSync(fd).isFile()) throw new NotRegularFile(path);
+    return fd;
+  } catch (e) {
+    closeSync(fd);
+    throw e;
+  }
+}
+
+/** A regular file's text, read whole if it is at most `maxBytes` (a config file: /dev/zero never ends). */
+export function readRegularTextSync(path: string, maxBytes: number): string {
+  const fd = openRegularSync(path);
+  try {
+    const size = fstatSync(fd).size;
+    if (size > maxBytes) throw new Error(`${path}: ${size} bytes, more than the ${maxBytes} a file of this kind may hold`);
+    const buf = Buffer.alloc(size);
+    let n = 0;
+    while (n < size) {
+      const r = readSync(fd, buf, n, size - n, n);
+      if (r === 0) break;
+      n += r;
+    }
+    return buf.subarray(0, n).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
 /**
  * A build writes a dozen files in a row, each synchronously (see writeAtomic): once they have
  * held the event loop for a slice, the next write lets it run first, so a socket request never
@@ -204,7 +264,7 @@ export async function cutBack(path: string, bytes: number): Promise<boolean> {
 export async function hashPrefix(path: string, length: number): Promise<Hash> {
   const h = createHash('sha256');
   if (length === 0) return h;
-  const fh = await open(path, 'r');
+  const fh = await openRegular(path);
   try {
     const buf = Buffer.allocUnsafe(Math.min(HASH_CHUNK_BYTES, length));
     for (let pos = 0; pos < length; ) {
