@@ -50,7 +50,11 @@ export class SessionClaims {
     });
   }
 
-  /** Waits until no other thread holds any of `keys` (then claiming may still lose a race: try again). */
+  /**
+   * Waits, at least `pollMs`, until no other thread holds any of `keys` (then claiming may still
+   * lose a race: try again). At least once: a claim refused for a full table finds nothing held,
+   * and must not be asked again at once.
+   */
   async whileHeld(keys: readonly string[], pollMs = 20): Promise<void> {
     const hs = keys.map(hash);
     const held = (): boolean =>
@@ -58,7 +62,8 @@ export class SessionClaims {
         for (let i = 0; i < SessionClaims.SLOTS; i += 1) if (hs.includes(this.a[1 + 2 * i] as number)) return true;
         return false;
       });
-    while (held()) await sleep(pollMs);
+    do await sleep(pollMs);
+    while (held());
   }
 
   release(keys: readonly string[]): void {
