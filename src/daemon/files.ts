@@ -137,6 +137,9 @@ export function caughtUp(r: FileRecord): boolean {
 
 export function needsBuild(r: FileRecord): boolean {
   if (r.stat === null) return r.state !== 'gone' && r.session !== null;
+  // Back after it was gone (moved out and back, its folder unreadable for a while): as it was,
+  // it is read again, and its handoff no longer says gone.
+  if (r.state === 'gone') return true;
   if (r.ignored) {
     if (r.stat.size === r.ignored.size && r.stat.mtimeMs === r.ignored.mtimeMs) return false;
     delete r.ignored;

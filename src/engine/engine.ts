@@ -314,7 +314,8 @@ export class Engine {
         if (!hash) reset = 'the bytes already read changed (the transcript was rewritten)';
       }
     }
-    let base: Base = { dir, manifest: m, isNew: false, dirty: loaded.dirty || change !== undefined };
+    // A transcript marked gone that is there again is committed as present, though it brings no new byte.
+    let base: Base = { dir, manifest: m, isNew: false, dirty: loaded.dirty || change !== undefined || (m.source_state === 'gone' && !ctx.gone) };
     if (ctx.gone) return this.changed(dir, change, await commitGone(this.parts, ctx, base, loaded.state ?? replayGone(m)));
     let state = loaded.state;
     let start = { offset: src?.offset ?? 0, lines: src?.lines ?? 0 };

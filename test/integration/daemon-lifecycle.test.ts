@@ -224,6 +224,22 @@ describe('daemon lifecycle', () => {
     await waitFor(async () => (await d.call('status')).sessions.filter((x) => x.id === 'moved' || x.id === 'restored').length === 2, 'both old transcripts to be built', 30_000);
   });
 
+  it('reads a transcript that was gone and came back as it was, and says it is there again', async () => {
+    const root = tempDir('handoff-store-');
+    const env = testEnv({ HANDOFFS_ROOT: root });
+    const watch = tempDir('handoff-watch-');
+    const aside = tempDir('handoff-aside-');
+    await writeFile(join(watch, 'back.jsonl'), userLine('a session moved out and back'));
+    const d = await start(env, root, ['--watch', watch]);
+    const built = await waitFor(async () => (await d.call('status')).sessions.find((x) => x.id === 'back' && x.turns === 1), 'the session to be built');
+    await rename(join(watch, 'back.jsonl'), join(aside, 'back.jsonl'));
+    await waitFor(async () => (await d.call('status')).sessions.find((x) => x.id === 'back' && x.state === 'gone'), 'the session to be gone');
+    // Back untouched: the same inode, the same size.
+    await rename(join(aside, 'back.jsonl'), join(watch, 'back.jsonl'));
+    await waitFor(async () => (await d.call('status')).sessions.find((x) => x.id === 'back' && x.state !== 'gone'), 'the session to be there again', 20_000);
+    await waitFor(async () => (await readJson<{ source_state: string }>(join(built.dir, 'manifest.json'))).source_state === 'present', 'its manifest to say present');
+  });
+
   it('counts a transcript once when one watch folder lies inside another', async () => {
     const root = tempDir('handoff-store-');
     const env = testEnv({ HANDOFFS_ROOT: root });
