@@ -114,10 +114,11 @@ export class Engine {
    */
   private async claimKeys(ctx: Ctx, at: { dir: string | undefined; ident: Identity | null }): Promise<string[]> {
     const keys = ctx.gone ? [] : [inodeKey(ctx.dev, ctx.ino)];
-    if (at.ident !== null) keys.push(sessionKey(at.ident.id));
+    if (at.ident !== null) return [...keys, sessionKey(at.ident.id)];
+    // Found by memory (a refresh) or given (an update): the session its manifest names, which
+    // memory holds for a live session; a build that located it already knows its id.
     const session = at.dir === undefined ? undefined : (await this.memory.manifestOf(at.dir))?.session;
-    if (session !== undefined && session !== at.ident?.id) keys.push(sessionKey(session));
-    return keys;
+    return session === undefined ? keys : [...keys, sessionKey(session)];
   }
 
   /** Step 2 (locate.ts): the folder this transcript builds into, or the identity of a new session. */
