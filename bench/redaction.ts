@@ -56,6 +56,8 @@ function adversarial(bytes: number): Record<string, string> {
     'one long word': fill('a'),
     'prefixes with no body': fill('sk-ghp_AKIAxoxb-eyJ '),
     'labels with no value': fill('password=password: token token '),
+    'answers to questions that name no secret': fill('"which password, which token, which key?"="'),
+    'CSV-like headers on one long line': fill('"which password, which token, which key?" x'),
     'a run of backslashes': fill('\\'),
     'escapes everywhere': fill('\\n\\"\\u0041\\\\'),
     'commands with no password': fill('mysql -u root -p '),

@@ -180,7 +180,8 @@ export function looksLikeCode(v: string, ctx: ValueContext): boolean {
   const lower = v.toLowerCase();
   const words = nameWords(ctx.name);
   if (lower === ctx.name.toLowerCase().replace(/^-+/, '') || words.includes(lower) || lower.endsWith(`.${words[words.length - 1] ?? ''}`)) return true;
-  if (v.includes('.')) return !ctx.envStyle; // a member (`self.token`) in code, a host name in .env
+  // A member (`self.token`) in code, a host name in .env; a literal on a configuration file's line.
+  if (v.includes('.')) return !ctx.envStyle && !configLiteral(v, ctx);
   if (ctx.envStyle) return false;
   const digits = /\d/.test(v);
   if (ctx.sep === '=' && !ctx.spaced && (ctx.next === ',' || ctx.next === ')')) return !digits;
@@ -189,6 +190,22 @@ export function looksLikeCode(v: string, ctx: ValueContext): boolean {
   // A line-final `name: Value` is YAML unless it reads as a type or a variable.
   if (!digits && (/[a-z][A-Z]/.test(v) || /^[A-Z][a-z]/.test(v) || v.includes('_'))) return true;
   return false;
+}
+
+/** What a member access starts from: an object, a module, a namespace, a letter. */
+const CODE_ROOT = /^(?:self|this|cls|super|process|os|sys|env|environ|config|conf|cfg|settings|options|opts|args|argv|params|props|ctx|context|req|request|res|app|window|global|globalThis|secrets?|vault|credentials?|creds|import|module|exports|System|Environment|[A-Za-z_$])$/i;
+
+/**
+ * A dotted value with a digit that ends its line after `name: ` or `name=` (no space) is what a
+ * YAML or a properties file holds (`POSTGRES_PASSWORD: s3cr3t.Kx9vQ`,
+ * `spring.datasource.password=Wq7.mN4pLz8`), unless it starts from what code reads members of
+ * (`settings.`, `self.`, `process.`) or ends with the name's own word (`config.db2.password`).
+ * Code puts such a member mid-line (`f(password: cfg.pw2, …)`) or after a spaced `=`.
+ */
+function configLiteral(v: string, ctx: ValueContext): boolean {
+  if (ctx.quoted || !ctx.lineFinal || !/\d/.test(v)) return false;
+  if (ctx.sep !== ':' && !(ctx.sep === '=' && !ctx.spaced)) return false;
+  return !CODE_ROOT.test(v.slice(0, v.indexOf('.')));
 }
 
 /** Quoted text that reads as a sentence (a message, a label, a prompt) rather than a key. */

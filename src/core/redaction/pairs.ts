@@ -102,7 +102,41 @@ const atKeyword: Handler = (text, at, found) => {
   return name.end;
 };
 
+/** How far before its `?"="` a question may name the secret. */
+const QUESTION_CHARS = 200;
+
+/**
+ * Claude Code's answer to a question that names the secret before other words (`"Which
+ * password should the seeded admin account use?"="…"`; one whose name ends it is read as a
+ * name and its value): the question is the quoted string that ends at the hit, on its line; its
+ * first secret-naming word is the name, and the answer is judged as that name's value.
+ */
+const atAnswer: Handler = (text, at, found) => {
+  let open = at - 1;
+  const first = Math.max(0, at - QUESTION_CHARS);
+  while (open >= first && text[open] !== '"' && text[open] !== '\n') open -= 1;
+  if (open < first || text[open] !== '"') return at + 4;
+  const question = text.slice(open + 1, at).toLowerCase();
+  for (const k of KEYWORDS) {
+    if (k === 'pat') continue; // only in capitals, as a name (registerNames)
+    for (let i = question.indexOf(k); i !== -1; i = question.indexOf(k, i + 1)) {
+      const hit = open + 1 + i;
+      if (hit > 0 && /[a-z0-9]/i.test(text[hit - 1] as string)) continue;
+      if (!endsWord(text, hit, k)) continue;
+      const name = readName(text, hit, k.length);
+      if (name === null || name.end >= at) continue;
+      const v = readValue(text, at + 3, '=');
+      if (v === null) return at + 4;
+      const ctx: ValueContext = { name: name.text, envStyle: false, sep: '=', spaced: false, lineFinal: lineFinal(text, v.quoted ? v.end + 1 : v.end), next: text[v.quoted ? v.end + 1 : v.end] ?? '', quoted: v.quoted };
+      judged(name, v.start, v.runEnd ?? v.end, text.slice(v.start, v.end), ctx, found);
+      return at + 4;
+    }
+  }
+  return at + 4;
+};
+
 export function registerNames(scanner: LiteralScanner): void {
+  scanner.add('?"="', atAnswer);
   for (const k of KEYWORDS) {
     // `pat` starts `path`, `pattern` and `patch` everywhere: a personal access token is named in
     // capitals (`GITHUB_PAT`), and only that is looked for.
@@ -479,8 +513,10 @@ function findCsvColumns(text: string, name: Name, found: Findings): number | nul
   found.readTo.set('csv', end);
   let pos = end + 1;
   for (let rows = 0; pos < text.length && rows < MAX_CSV_ROWS; rows += 1) {
-    const nl = text.indexOf('\n', pos);
-    const rowEnd = nl === -1 ? text.length : nl;
+    // A row is a line of at most MAX_LINE_CHARS (lineBounds): a text of one long line is no table,
+    // and reading its rest for every header-like run on it would take time in the square of its length.
+    const [, rowEnd] = lineBounds(text, pos);
+    if (rowEnd < text.length && text.charCodeAt(rowEnd) !== 10) break;
     const row = text.slice(pos, rowEnd).split(',');
     if (row.length < labels.length || (row[0] ?? '').trim() === '') break;
     let at = pos;
