@@ -49,6 +49,11 @@ export class Scheduler {
   private readonly held = new Set<string>();
   private readonly again = new Map<string, Priority>();
   private readonly timers = new Map<string, { timer: NodeJS.Timeout; priority: Priority }>();
+  /**
+   * When each key's last build ended, for the debounce: only keys that ended less than
+   * DEBOUNCE_MS ago are held (in the order they ended), so a daemon that sees millions of
+   * transcripts come and go over months does not keep one entry for each.
+   */
   private readonly lastEnd = new Map<string, number>();
   private running: string | null = null;
   private readonly offloaded = new Set<string>();
@@ -67,7 +72,8 @@ export class Scheduler {
     private opts: SchedulerOptions,
     private offload: Offload | null = null,
   ) {
-    this.now = opts.now ?? (() => Date.now());
+    // A clock that never goes back: the debounce's memory is ordered by it.
+    this.now = opts.now ?? (() => performance.now());
     this.pool = new PQueue({ concurrency: Math.max(1, offload?.slots ?? 1) });
   }
 
@@ -188,12 +194,25 @@ export class Scheduler {
   }
 
   private ended(key: string): void {
-    this.lastEnd.set(key, this.now());
+    const now = this.now();
+    // Moved to the end: the map stays in the order builds ended, and what is too old to delay
+    // anything is dropped from its start.
+    this.lastEnd.delete(key);
+    this.lastEnd.set(key, now);
+    for (const [k, t] of this.lastEnd) {
+      if (now - t < this.opts.debounceMs) break;
+      this.lastEnd.delete(k);
+    }
     const next = this.again.get(key);
     if (next !== undefined) {
       this.again.delete(key);
       this.schedule(key, next);
     }
+  }
+
+  /** How many keys' last build ends are held for the debounce (those within DEBOUNCE_MS). */
+  get rememberedEnds(): number {
+    return this.lastEnd.size;
   }
 
   /**

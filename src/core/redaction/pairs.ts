@@ -513,10 +513,9 @@ function findCsvColumns(text: string, name: Name, found: Findings): number | nul
   found.readTo.set('csv', end);
   let pos = end + 1;
   for (let rows = 0; pos < text.length && rows < MAX_CSV_ROWS; rows += 1) {
-    // A row is a line of at most MAX_LINE_CHARS (lineBounds): a text of one long line is no table,
-    // and reading its rest for every header-like run on it would take time in the square of its length.
+    // A row is read up to MAX_LINE_CHARS (lineBounds): reading the rest of a text of one long line
+    // for every header-like run on it took time in the square of its length.
     const [, rowEnd] = lineBounds(text, pos);
-    if (rowEnd < text.length && text.charCodeAt(rowEnd) !== 10) break;
     const row = text.slice(pos, rowEnd).split(',');
     if (row.length < labels.length || (row[0] ?? '').trim() === '') break;
     let at = pos;
@@ -530,6 +529,8 @@ function findCsvColumns(text: string, name: Name, found: Findings): number | nul
       }
       at += cell.length + 1;
     });
+    // A row cut at MAX_LINE_CHARS: what follows on its line is no row.
+    if (rowEnd < text.length && text.charCodeAt(rowEnd) !== 10) break;
     pos = rowEnd + 1;
   }
   return end;
