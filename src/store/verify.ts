@@ -11,7 +11,7 @@ import { checkChain } from '../core/timeline.js';
 import type { Turn } from '../core/types.js';
 import { hashPrefix, listDir, sha256File } from './files.js';
 import type { Layout } from './layout.js';
-import { FILES } from './layout.js';
+import { FILES, stateFileName } from './layout.js';
 import type { Manifest } from './manifest.js';
 import { manifestHash } from './manifest.js';
 import { firstError, validator } from './schemas.js';
@@ -31,6 +31,26 @@ export interface VerifyReport {
   /** Facts that are not failures: an edited evidence contract, a source that is gone. */
   notes: string[];
   sourceGone: boolean;
+  /**
+   * The renders are those of a later build that did not commit (killed, or out of disk space,
+   * after its renders and before its manifest): not damage. The session's next build commits
+   * them (the daemon retries it; the transcript's bytes past the manifest are read again).
+   */
+  uncommitted?: true;
+}
+
+/** The revision a render says it is of: HANDOFF.md's front matter, a payload's provenance. */
+function renderRevision(file: string, text: string): number | null {
+  if (file === FILES.handoff) {
+    const m = /^revision: (\d+)$/m.exec(text);
+    return m === null ? null : Number(m[1]);
+  }
+  try {
+    const r = (JSON.parse(text) as { provenance?: { revision?: unknown } }).provenance?.revision;
+    return typeof r === 'number' ? r : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -190,7 +210,14 @@ async function verifyOne(dir: string, opts: VerifyOptions, knownAs: string): Pro
         got = toolsSize > m.tools_bytes ? (await hashPrefix(path, m.tools_bytes)).digest('hex') : await sha256File(path);
       } else {
         const text = await readFile(path, 'utf8');
-        if (!text.includes(m.manifest_sha256)) return fail(`${file} does not name this revision's manifest sha256`);
+        if (!text.includes(m.manifest_sha256)) {
+          const revision = renderRevision(file, text);
+          // A later build wrote its state file before its renders (src/engine/commit.ts): both
+          // there, and the manifest older, is a build that stopped short of its commit.
+          if (revision === null || revision <= m.revisions || !existsSync(join(dir, stateFileName(revision)))) return fail(`${file} does not name this revision's manifest sha256`);
+          report.uncommitted = true;
+          return fail(`${file} is of revision ${revision}, a build after the committed revision ${m.revisions} that did not commit (killed, or out of disk space, before its manifest): the session's next build commits it`);
+        }
         const blanked = text.split(m.manifest_sha256).join(MANIFEST_SHA_PLACEHOLDER);
         // A successor stamped after the build is not part of the seal (checked below instead).
         got = sha256Hex(file === FILES.handoff ? generatedPart(sealedHandoffMd(blanked)) : sealedPayload(blanked));

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
@@ -102,8 +103,14 @@ describe('handoff export', () => {
     const p = join(dir, 'manifest.json');
     const m = await readJson<Manifest>(p);
     // Sealed again: a manifest whose seal fails is refused before the export is made (crash.test.ts).
-    const { manifest_sha256: _old, ...rest } = m;
-    await writeFile(p, serializeManifest(seal({ ...rest, created_at: 'last Tuesday' })));
+    const { manifest_sha256: old, ...rest } = m;
+    const resealed = seal({ ...rest, created_at: 'last Tuesday' });
+    await writeFile(p, serializeManifest(resealed));
+    // The renders name the manifest they were sealed with: named the new one, the store is whole again.
+    for (const f of ['HANDOFF.md', 'HANDOFF.summary.json', 'HANDOFF.llm.json']) {
+      const text = await readFile(join(dir, f), 'utf8');
+      await writeFile(join(dir, f), text.split(old).join(resealed.manifest_sha256));
+    }
     const r = await runCli(['export', id], { env });
     expect(r.code).toBe(1);
     expect(r.out).toBe('');
@@ -121,5 +128,23 @@ describe('handoff export', () => {
     expect(r.code).toBe(1);
     expect(r.out).toBe('');
     expect(r.err).toMatch(/HANDOFF\.llm\.json does not match schemas\/handoff\.llm\.schema\.json/);
+  });
+
+  it('exports one commit: the committed part of the timeline, never renders of a build that has not committed', async () => {
+    const { env, dir, id } = await built('claude-session.jsonl');
+    const m = await readJson<Manifest>(join(dir, 'manifest.json'));
+    // What a build appends before its commit is not the handoff's yet.
+    await appendFile(join(dir, 'timeline.jsonl'), '{"seq":99,"class":"USER","text":"not committed"}\n');
+    const doc = await exported(env, id);
+    const timeline = (doc.artifacts as { role: string; bytes: number; sha256: string }[]).find((a) => a.role === 'timeline');
+    const committed = (await readFile(join(dir, 'timeline.jsonl'))).subarray(0, m.timeline_bytes);
+    expect(timeline).toMatchObject({ bytes: m.timeline_bytes, sha256: createHash('sha256').update(committed).digest('hex') });
+    // Renders a build replaced before it stopped short of its manifest: export waits, then says so.
+    const p = join(dir, 'HANDOFF.summary.json');
+    await writeFile(p, (await readFile(p, 'utf8')).split(m.manifest_sha256).join('f'.repeat(64)));
+    const r = await runCli(['export', id], { env });
+    expect(r.code).toBe(1);
+    expect(r.out).toBe('');
+    expect(r.err).toMatch(/its renders are not those of its manifest after 20 reads \(a build is writing it, or one stopped before its commit\)/);
   });
 });

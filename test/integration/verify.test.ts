@@ -1,4 +1,4 @@
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { copyFixture, readJson, runCli, spawnCli, tempDir, testEnv } from '../helpers.js';
@@ -132,5 +132,31 @@ describe('verify detects tampering', () => {
       expect(fifo.out).toMatch(/note: SOURCE-NOT-A-FILE /);
       await rm(src);
     }
+  });
+
+  it('tells a build that stopped short of its commit from damage: the next build commits it, nothing is restored', async () => {
+    // The folder as a build leaves it when its manifest cannot be written (the disk full, or the
+    // process killed between its renders and its manifest): the turns appended, the new state
+    // file and the renders written, the previous manifest and state still in force.
+    const before = { manifest: await readFile(join(dir, 'manifest.json')), state: (await readJson(join(dir, 'manifest.json'))).state_file as string };
+    const stateBytes = await readFile(join(dir, before.state));
+    await appendFile(src, `${JSON.stringify({ type: 'user', sessionId: 'claude-session', uuid: 'u-late', timestamp: '2026-03-01T10:05:00.000Z', message: { role: 'user', content: 'Also log each retry.' } })}\n`);
+    expect((await runCli(['build', src], { env })).code).toBe(0);
+    await writeFile(join(dir, 'manifest.json'), before.manifest);
+    await writeFile(join(dir, before.state), stateBytes);
+    const r = await runCli(['verify', 'claude-session'], { env });
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/^FAIL claude-session: HANDOFF\.(md|summary\.json|llm\.json) is of revision 2, a build after the committed revision 1 that did not commit/);
+    expect(r.out).toMatch(/\n {2}fix: free disk space if the store is full, then let the daemon retry the session .*nothing needs restoring/);
+    expect(JSON.parse((await runCli(['verify', 'claude-session', '--json'], { env })).out)).toMatchObject({ ok: false, uncommitted: true });
+    // The next build reads the bytes past the committed offset again and commits: verify passes.
+    expect((await runCli(['build', src], { env })).code).toBe(0);
+    expect((await runCli(['verify', 'claude-session', '--source'], { env })).code).toBe(0);
+  });
+
+  it('still calls a render of a later revision damage when no build wrote a state file for it', async () => {
+    const p = join(dir, 'HANDOFF.md');
+    await writeFile(p, (await readFile(p, 'utf8')).replace(/^revision: 1$/m, 'revision: 7').replace(/[0-9a-f]{64}/g, (h) => h.replace(/^./, (c) => (c === 'a' ? 'b' : 'a'))));
+    await expectFail(/HANDOFF\.md does not name this revision's manifest sha256/);
   });
 });

@@ -1,12 +1,14 @@
 import { readFile } from 'node:fs/promises';
+import { setTimeout } from 'node:timers/promises';
 import { join } from 'node:path';
 import { sha256Hex } from '../../core/canonical.js';
-import { EXIT, NotFoundError, SchemaError } from '../../errors.js';
+import { EXIT, NotFoundError, SchemaError, VerifyError } from '../../errors.js';
 import { packageVersion } from '../../paths.js';
 import { listDir } from '../../store/files.js';
 import type { Artifact, LlmPayload } from '../../store/interchange.js';
 import { buildInterchange, mediaType } from '../../store/interchange.js';
 import { FILES } from '../../store/layout.js';
+import type { Manifest } from '../../store/manifest.js';
 import { readManifest } from '../../store/manifest.js';
 import { firstError, validator } from '../../store/schemas.js';
 import type { Command } from '../command.js';
@@ -27,23 +29,60 @@ const ROLES: [Artifact['role'], string][] = [
   ['manifest', FILES.manifest],
 ];
 
-async function artifacts(dir: string): Promise<Artifact[]> {
+/** The renders that name the manifest they were sealed with (the payloads and HANDOFF.md). */
+const SEALED: ReadonlySet<Artifact['role']> = new Set(['handoff_md', 'summary_json', 'llm_json']);
+
+/**
+ * The session's files as of one commit: timeline.jsonl and TOOLS.md up to the lengths the
+ * manifest records (a build appends before it commits); null when a render is not the
+ * manifest's (a build replaced it and has not committed yet) or the manifest is not `m`.
+ */
+async function artifacts(dir: string, m: Manifest): Promise<{ list: Artifact[]; llm: string | null } | null> {
   const files: [Artifact['role'], string][] = [...ROLES, ...(await listDir(join(dir, FILES.history))).sort().map((n) => ['history', join(FILES.history, n)] as [Artifact['role'], string])];
   const out: Artifact[] = [];
+  let llm: string | null = null;
+  const committed: Partial<Record<Artifact['role'], number>> = { timeline: m.timeline_bytes, tools_md: m.tools_bytes };
   for (const [role, rel] of files) {
     const path = join(dir, rel);
-    const bytes = await readFile(path).catch(() => null);
+    let bytes = await readFile(path).catch(() => null);
     if (bytes === null) continue; // a file verify would report missing is simply not listed
+    const upTo = committed[role];
+    if (upTo !== undefined && bytes.length > upTo) bytes = bytes.subarray(0, upTo);
+    if (SEALED.has(role) && !bytes.includes(m.manifest_sha256)) return null;
+    if (role === 'manifest' && (JSON.parse(bytes.toString('utf8')) as Manifest).manifest_sha256 !== m.manifest_sha256) return null;
+    if (role === 'llm_json') llm = bytes.toString('utf8');
     out.push({ role, path, media_type: mediaType(rel), bytes: bytes.length, sha256: sha256Hex(bytes) });
   }
-  return out;
+  return { list: out, llm };
 }
 
-async function readLlm(dir: string): Promise<LlmPayload> {
-  const path = join(dir, FILES.llm);
+/** How often export reads a session again that a build changed while it read. */
+const SNAPSHOT_TRIES = 20;
+const SNAPSHOT_PAUSE_MS = 50;
+
+/**
+ * The manifest, the llm payload and the files of one commit. A live session's daemon may
+ * commit while they are read: then they are read again, so that an export never mixes two
+ * builds (a payload of one revision, digests of another).
+ */
+async function snapshot(dir: string): Promise<{ manifest: Manifest; llm: LlmPayload; artifacts: Artifact[] }> {
+  for (let i = 0; i < SNAPSHOT_TRIES; i += 1) {
+    const manifest = await readManifest(dir);
+    if (!manifest) throw new NotFoundError(`${dir} has no manifest.json`, { hint: '`handoff verify --all` reports damaged sessions' });
+    const files = await artifacts(dir, manifest);
+    if (files !== null) return { manifest, llm: parseLlm(join(dir, FILES.llm), files.llm), artifacts: files.list };
+    await setTimeout(SNAPSHOT_PAUSE_MS);
+  }
+  throw new VerifyError(`${dir}: its renders are not those of its manifest after ${SNAPSHOT_TRIES} reads (a build is writing it, or one stopped before its commit)`, {
+    hint: 'try again in a moment; `handoff verify <id>` says whether a build stopped short of its commit, and the session\'s next build commits it',
+  });
+}
+
+function parseLlm(path: string, text: string | null): LlmPayload {
   let data: unknown;
   try {
-    data = JSON.parse(await readFile(path, 'utf8'));
+    if (text === null) throw new Error('it is missing');
+    data = JSON.parse(text);
   } catch (e) {
     throw new NotFoundError(`${path} is missing or not JSON (${(e as Error).message})`, { hint: 'rebuild the session (`handoff build <transcript>`), then export again' });
   }
@@ -64,9 +103,8 @@ export const exportCommand: Command = {
   options: {},
   async run(io, args) {
     const { entry: e } = await openSession(io, args, exportCommand);
-    const manifest = await readManifest(e.dir);
-    if (!manifest) throw new NotFoundError(`${e.dir} has no manifest.json`, { hint: '`handoff verify --all` reports damaged sessions' });
-    const doc = buildInterchange({ dir: e.dir, manifest, llm: await readLlm(e.dir), artifacts: await artifacts(e.dir), producer: { name: 'handoffd', version: packageVersion() } });
+    const snap = await snapshot(e.dir);
+    const doc = buildInterchange({ dir: e.dir, manifest: snap.manifest, llm: snap.llm, artifacts: snap.artifacts, producer: { name: 'handoffd', version: packageVersion() } });
     const v = validator('handoff');
     if (!v(doc)) {
       throw new SchemaError(`the export of ${e.id} does not match schemas/handoff.schema.json at ${firstError(v)}`, {

@@ -69,9 +69,13 @@ export const verifyCommand: Command = {
 const VERIFY_FIX =
   'restore the session folder from a backup; or move it aside and run `handoff build <transcript>` to build it afresh (copy a hand-written evidence contract across yourself)';
 
+/** Renders of a build that did not commit are not damage: the next build commits them. */
+const UNCOMMITTED_FIX =
+  'free disk space if the store is full, then let the daemon retry the session (`handoff status` shows its error), or run `handoff build <transcript>`; nothing needs restoring';
+
 function line(io: Parameters<Command['run']>[0], r: VerifyReport): string {
   const notes = r.notes.map((n) => `\n  note: ${escapeControls(n)}`).join('');
   const id = escapeControls(r.id);
   if (r.ok) return `${paint(io, 'green', 'PASS')} ${id} [${r.checks.join(', ')}]${notes}`;
-  return `${paint(io, 'red', 'FAIL')} ${id}: ${stripControls(r.failures[0] ?? 'unknown reason')}${notes}\n  fix: ${VERIFY_FIX}`;
+  return `${paint(io, 'red', 'FAIL')} ${id}: ${stripControls(r.failures[0] ?? 'unknown reason')}${notes}\n  fix: ${r.uncommitted ? UNCOMMITTED_FIX : VERIFY_FIX}`;
 }
