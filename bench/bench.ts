@@ -21,7 +21,7 @@ import type { BackfillRefreshFigures } from './refresh-backfill.js';
 import { backfillRefreshBench, backfillRefreshMarkdown } from './refresh-backfill.js';
 
 /**
- * `npm run bench [-- --json] [-- --quick] [-- --redaction] [-- --only cold|refresh|hooks]`: the figures
+ * `npm run bench [-- --json] [-- --quick] [-- --redaction] [-- --only cold|refresh|idle|hooks]`: the figures
  * behind the product's claims, measured as medians and as ratios within one run (these machines
  * are shared and noisy), then written to docs/PERFORMANCE.md. `--redaction` measures the redactor
  * alone and prints its figures; `--only cold` (or HANDOFF_BENCH_ONLY=cold) the cold builds alone,
@@ -259,17 +259,7 @@ dist/index.js>\` (e.g. after \`npm i --prefix /tmp/peer ccusage@17.2.1\`), else 
 
 Machine: ${m.cpu}, ${m.cores} cores, ${m.ram_gb} GiB RAM, ${m.kernel}, Node ${m.node}.
 
-${coldSection(r.real, c)}${refreshSection(f, r.refreshBackfill)}## Idle daemon
-
-| figure | value |
-|---|---|
-| transcripts watched | ${i.files} (backfilled in ${i.backfill_s} s, ${i.backfill_files_per_s} files/s) |
-| CPU at rest (the second window after the backfill) | ${i.cpu_s} s over ${i.seconds} s = **${i.cpu_pct} %** (target ≤ 1 %) |
-| CPU in the first window after the backfill (may hold V8's one-off heap return, see Notes) | ${i.first_cpu_pct} % |
-| resident memory, at the end | **${i.rss_mb} MB** (target ≤ 150 MB) |
-| open file descriptors | **${i.fds}** with ${i.files} transcripts, ${i.fds_small} with ${i.small_files} |
-
-## Daemon memory (hostile workspace)
+${coldSection(r.real, c)}${refreshSection(f, r.refreshBackfill)}${idleSection(i)}## Daemon memory (hostile workspace)
 
 The workspace of \`test/integration/hostile-workspace.test.ts\`: a watch root with symbolic-link loops,
 5,000 small transcripts in 50 folders, a FIFO, an unreadable file and one 70 MB line; 1,000 idle
@@ -427,6 +417,20 @@ one whole-window read at 92 to 103 ms), about 1 % of a cold build's CPU.
 `;
 }
 
+function idleSection(i: IdleFigures): string {
+  return `## Idle daemon
+
+| figure | value |
+|---|---|
+| transcripts watched | ${i.files} (backfilled in ${i.backfill_s} s, ${i.backfill_files_per_s} files/s) |
+| CPU at rest (the second window after the backfill) | ${i.cpu_s} s over ${i.seconds} s = **${i.cpu_pct} %** (target ≤ 1 %) |
+| CPU in the first window after the backfill (may hold V8's one-off heap return, see Notes) | ${i.first_cpu_pct} % |
+| resident memory, at the end | **${i.rss_mb} MB** (target ≤ 150 MB) |
+| open file descriptors | **${i.fds}** with ${i.files} transcripts, ${i.fds_small} with ${i.small_files} |
+
+`;
+}
+
 /** Replaces one `## ` section of a Markdown file (or adds it before the crash soak section). */
 function spliceSection(path: string, heading: string, body: string): void {
   const doc = readFileSync(path, 'utf8');
@@ -511,6 +515,14 @@ async function refreshFigures(): Promise<[RefreshFigures, BackfillRefreshFigures
   const r = { ...medianRun(runs, (x) => x.ratio), run_ratios: runs.map((x) => x.ratio), run_p50s: runs.map((x): [number, number] => [x.small_p50_ms, x.large_p50_ms]) };
   const bf = { ...medianRun(bfRuns, (x) => x.on.p50_ms), run_on_p50s: bfRuns.map((x) => x.on.p50_ms), run_off_p50s: bfRuns.map((x) => x.off.p50_ms) };
   return [r, bf];
+}
+
+if (ONLY === 'idle') {
+  log(`idle only: ${SIZES.idleFiles} transcripts, ${SIZES.idleSeconds} s`);
+  const i = await idleBench(CLI, { files: SIZES.idleFiles, smallFiles: 50, seconds: SIZES.idleSeconds, seed: 11 });
+  process.stdout.write(idleSection(i));
+  if (!QUICK) spliceSection(join(PROJECT, 'docs', 'PERFORMANCE.md'), '## Idle daemon\n', idleSection(i));
+  process.exit(0);
 }
 
 if (ONLY === 'refresh') {
