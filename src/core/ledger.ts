@@ -250,7 +250,8 @@ export interface Ledger {
    * what was staged, which `paths` no longer holds; `limited`: the listing named paths, and
    * showed only those.
    */
-  treeListed?: { line: number; paths: string[]; staged?: string[]; committed?: number; limited?: true };
+  /** `untracked`: how many of `paths` git does not track (counted when the listing shows it). */
+  treeListed?: { line: number; paths: string[]; staged?: string[]; committed?: number; untracked?: number; limited?: true };
   /**
    * The files the session's latest `git status`, `git diff --name-only` or `git diff` before its
    * first write showed changed (the first 200), and its line: work in the tree that was there
@@ -1140,6 +1141,8 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
     const paths = listed.paths.slice(0, 200);
     l.treeListed = listed.staged === null ? { line, paths } : { line, paths, staged: listed.staged.slice(0, 200) };
     if (listed.limited) l.treeListed.limited = true;
+    const untracked = listed.untracked?.filter((p) => paths.includes(p)).length ?? 0;
+    if (untracked > 0) l.treeListed.untracked = untracked;
   }
   if (!failed && isGitMergeOrPull(command)) {
     // A merge or pull writes the files it brings in: `create mode 100644 path`, ` path | 3 ++-`.
@@ -1172,7 +1175,8 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
     const t = l.treeListed;
     if (made.length > 0 && t?.staged !== undefined && t.line < line && t.committed === undefined && commitsStagedOnly(command)) {
       const staged = t.staged;
-      l.treeListed = { line: t.line, paths: t.paths.filter((p) => !staged.includes(p)), committed: line, ...(t.limited ? { limited: true as const } : {}) };
+      // Untracked files are never staged: a commit of what was staged leaves them all.
+      l.treeListed = { line: t.line, paths: t.paths.filter((p) => !staged.includes(p)), committed: line, ...(t.untracked !== undefined ? { untracked: t.untracked } : {}), ...(t.limited ? { limited: true as const } : {}) };
     }
   }
   if (!failed && isGitRebase(command)) l.lastRebaseLine = line;
@@ -1292,11 +1296,11 @@ function namesCommand(sentences: readonly string[], command: string): boolean {
  * The latest `git` listing of uncommitted files that still holds after the session's last commit:
  * one made after it, or one whose staged files that commit took (the rest still uncommitted).
  */
-export function listingAfterLastCommit(l: Ledger): { line: number; paths: string[]; committed?: number; limited?: true } | null {
+export function listingAfterLastCommit(l: Ledger): { line: number; paths: string[]; committed?: number; untracked?: number; limited?: true } | null {
   const t = l.treeListed;
   if (t === undefined) return null;
   const last = l.lastCommitLine ?? -1;
-  const lim = t.limited ? { limited: true as const } : {};
+  const lim = { ...(t.untracked !== undefined ? { untracked: t.untracked } : {}), ...(t.limited ? { limited: true as const } : {}) };
   if (t.committed !== undefined) return t.committed >= last ? { line: t.line, paths: t.paths, committed: t.committed, ...lim } : null;
   return t.line > last ? { line: t.line, paths: t.paths, ...lim } : null;
 }

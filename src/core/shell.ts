@@ -841,7 +841,7 @@ export function diffedPaths(command: string, out: string): string[] | null {
  * the short form, the "Changes to be committed" part of the long one; null when the output shows
  * neither form, or the run was a diff). Null when the command holds no such run.
  */
-export function gitListing(command: string, out: string): { paths: string[]; staged: string[] | null; limited?: true } | null {
+export function gitListing(command: string, out: string): { paths: string[]; staged: string[] | null; untracked?: string[]; limited?: true } | null {
   // Asked of every command's result: one that never names git is not parsed.
   if (!command.includes('git')) return null;
   let kind: 'status' | 'names' | 'name-status' | null = null;
@@ -869,19 +869,26 @@ export function gitListing(command: string, out: string): { paths: string[]; sta
   if (kind === 'name-status') for (const m of out.matchAll(/^[MADRCTU]\d*\t(?:[^\t\n]+\t)?([^\t\n]+)$/gm)) add(paths, m[1] as string);
   if (kind !== 'status') return { paths, staged: null, ...lim };
   const staged: string[] = [];
+  // Files git does not track (`??`, "Untracked files:"): never added, so in no commit at all.
+  const untracked: string[] = [];
   for (const m of out.matchAll(STATUS_LONG)) add(paths, m[1] as string);
   let short = false;
   for (const m of out.matchAll(STATUS_SHORT)) {
     short = true;
     add(paths, m[3] as string);
     if ('MADRC'.includes(m[1] as string) && m[1] !== ' ') add(staged, m[3] as string);
+    if (m[1] === '?' && m[2] === '?') add(untracked, m[3] as string);
   }
-  const untracked = /^Untracked files:\n(?:\s+\(use .*\n)*((?:\t.+\n?)+)/m.exec(out);
-  if (untracked?.[1] !== undefined) for (const l of untracked[1].split('\n')) if (l.startsWith('\t')) add(paths, l);
+  const notTracked = /^Untracked files:\n(?:\s+\(use .*\n)*((?:\t.+\n?)+)/m.exec(out);
+  for (const l of notTracked?.[1]?.split('\n') ?? []) {
+    if (!l.startsWith('\t')) continue;
+    add(paths, l);
+    add(untracked, l);
+  }
   const toCommit = /^Changes to be committed:\n(?:\s+\(use .*\n)*((?:\t.+\n?)+)/m.exec(out);
   if (toCommit?.[1] !== undefined) for (const m of toCommit[1].matchAll(STATUS_LONG)) add(staged, m[1] as string);
   const known = short || toCommit !== null || /^(?:Changes not staged for commit|Untracked files|nothing to commit)/m.test(out);
-  return { paths, staged: known ? staged : null, ...lim };
+  return { paths, staged: known ? staged : null, ...(untracked.length > 0 ? { untracked } : {}), ...lim };
 }
 
 /** A long listing's line: mode, links, owner, group, size, a date of three words, the name. */

@@ -66,4 +66,40 @@ describe("HANDOFF.md's budget", () => {
     expect(md).toMatch(/\n15 more, each with its lines in HANDOFF\.summary\.json(\.|: `src\/module-14-with-a-long-descriptive-name\.ts`)/);
     expect(Buffer.byteLength(md)).toBeLessThanOrEqual(16000);
   });
+
+  it('keeps, at its tightest, how a fixed failure was got past: the command that fixed it', () => {
+    const path = session(40, 560);
+    const at = '2026-04-26T11:00:00Z';
+    const run = (id: string, command: string, output: string, isError: boolean): unknown[] => [
+      { type: 'assistant', uuid: `c${id}`, sessionId: 's', cwd: '/w', timestamp: at, message: { role: 'assistant', content: [{ type: 'tool_use', id, name: 'Bash', input: { command } }] } },
+      { type: 'user', uuid: `r${id}`, sessionId: 's', cwd: '/w', timestamp: at, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: output, is_error: isError }] } },
+    ];
+    const failed = run('t1', 'pnpm build', 'Exit code 1\nThis project is configured to use yarn because /home/u/package.json has a "packageManager" field', true);
+    const fixed = run('t2', 'COREPACK_ENABLE_PROJECT_SPEC=0 pnpm build', '✓ Compiled successfully in 17.3s', false);
+    writeFileSync(path, readFileSync(path, 'utf8') + jsonl(...failed, ...fixed));
+    const md = renderAll(renderInput(path)).handoffMd;
+    expect(timelineRows(md)).toBe('8');
+    expect(md).toMatch(/- line \d+, fixed by line \d+ \(`COREPACK_ENABLE_PROJECT_SPEC=0 pnpm build`\): /);
+    expect(Buffer.byteLength(md)).toBeLessThanOrEqual(16000);
+  });
+
+  it('shows the last 5 turns when every other step still leaves it too long', () => {
+    const dir = tempDir('handoff-budget-');
+    const lines: unknown[] = [];
+    const at = (i: number): string => `2026-04-26T10:${String(i % 60).padStart(2, '0')}:00Z`;
+    for (let i = 0; i < 40; i += 1) {
+      lines.push({ type: 'user', uuid: `u${i}`, sessionId: 's', cwd: '/w', timestamp: at(i), message: { role: 'user', content: `request ${i}: ${'please change the report layout '.repeat(18)}` } });
+      lines.push({ type: 'assistant', uuid: `a${i}`, parentUuid: `u${i}`, sessionId: 's', cwd: '/w', timestamp: at(i), message: { role: 'assistant', content: [{ type: 'text', text: `Done with request ${i}. ${'The layout now follows the grid of the design. '.repeat(30)}` }] } });
+    }
+    for (let i = 0; i < 25; i += 1) {
+      const file = `/w/src/${'deeply-nested-folder/'.repeat(7)}module-${String(i).padStart(2, '0')}.ts`;
+      lines.push({ type: 'assistant', uuid: `w${i}`, sessionId: 's', cwd: '/w', timestamp: at(i), message: { role: 'assistant', content: [{ type: 'tool_use', id: `t${i}`, name: 'Write', input: { file_path: file, content: `export const aVeryLongConstantNameForTheValue${i} = ${i};\n` } }] } });
+      lines.push({ type: 'user', uuid: `r${i}`, sessionId: 's', cwd: '/w', timestamp: at(i), message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${i}`, content: `File created successfully at: ${file}` }] } });
+    }
+    const path = join(dir, 'session.jsonl');
+    writeFileSync(path, jsonl(...lines));
+    const md = renderAll(renderInput(path)).handoffMd;
+    expect(timelineRows(md)).toBe('5');
+    expect(Buffer.byteLength(md)).toBeLessThanOrEqual(16000);
+  });
 });

@@ -97,7 +97,7 @@ describe('what git said of a repository with no commit yet', () => {
 
 describe('a git listing limited to the paths it named', () => {
   it('is marked limited: a status with paths, a name-only diff after --; not a bare status or a diff against a revision', () => {
-    expect(gitListing('git status --short lib/images.ts public/placeholder.jpg', '?? lib/images.ts\n?? public/placeholder.jpg\n')).toEqual({ paths: ['lib/images.ts', 'public/placeholder.jpg'], staged: [], limited: true });
+    expect(gitListing('git status --short lib/images.ts public/placeholder.jpg', '?? lib/images.ts\n?? public/placeholder.jpg\n')).toEqual({ paths: ['lib/images.ts', 'public/placeholder.jpg'], staged: [], untracked: ['lib/images.ts', 'public/placeholder.jpg'], limited: true });
     expect(gitListing('git diff --name-only -- src', 'src/a.ts\n')?.limited).toBe(true);
     expect(gitListing('git status --short', '?? a.ts\n')?.limited).toBeUndefined();
     expect(gitListing('git -C /w status -sb', '## main\n M a.ts\n')?.limited).toBeUndefined();
@@ -106,8 +106,17 @@ describe('a git listing limited to the paths it named', () => {
 
   it('says so where the session\'s listing is given, and in session_git', () => {
     const { md, summary } = built(user('u1', 'Which are new?'), ...bash('b1', 'git status --short lib/images.ts', '?? lib/images.ts'), agent('a1', [{ type: 'text', text: 'It is untracked.' }]));
-    expect(sections(md).get('Repository Evidence')).toContain("the session's latest `git status` or `git diff --name-only` (line 3), limited to the paths it named, listed 1 uncommitted file(s): `lib/images.ts`");
-    expect((summary.session_git as Record<string, unknown>).uncommitted_listed).toEqual({ line: 3, paths: ['lib/images.ts'], committed_line: null, limited: true });
+    expect(sections(md).get('Repository Evidence')).toContain("the session's latest `git status` or `git diff --name-only` (line 3), limited to the paths it named, listed 1 untracked file(s), never added to git: `lib/images.ts`");
+    expect((summary.session_git as Record<string, unknown>).uncommitted_listed).toEqual({ line: 3, paths: ['lib/images.ts'], committed_line: null, untracked: 1, limited: true });
+  });
+});
+
+describe('untracked files in a git listing', () => {
+  it('are told from changes to tracked files: never added to git, in no commit', () => {
+    expect(gitListing('git status', 'On branch main\nChanges not staged for commit:\n  (use "git add <file>..." to update what will be committed)\n\tmodified:   src/a.ts\n\nUntracked files:\n  (use "git add <file>..." to include in what will be committed)\n\tsrc/new.ts\n')).toEqual({ paths: ['src/a.ts', 'src/new.ts'], staged: [], untracked: ['src/new.ts'] });
+    const { md, summary } = built(user('u1', 'What is left?'), ...bash('b1', 'git status --short', ' M src/a.ts\n?? src/new.ts\n?? src/other.ts'), agent('a1', [{ type: 'text', text: 'Three files.' }]));
+    expect(sections(md).get('Repository Evidence')).toContain('listed 3 uncommitted file(s), 2 of them untracked (never added to git): `src/a.ts`, `src/new.ts`, `src/other.ts`');
+    expect((summary.session_git as Record<string, unknown>).uncommitted_listed).toMatchObject({ untracked: 2 });
   });
 });
 

@@ -26,6 +26,7 @@ describe('claims to double-check', () => {
     expect(section).toContain("the agent's own claims that no run in the transcript proves (no line contradicts them: they are unverified):");
     expect(section).toContain('- claim at line 4, unproven: the plan marks «Test the layout to ensure proper spacing» done, but no test, build, type check or lint ran after the last file change (line 3)');
     expect(section).not.toMatch(/evidence at line|transcript contradicts/);
+    expect(sections(md).get('Next Action')).not.toContain('First settle');
     expect(summary.contradictions).toEqual([{ claim_line: 4, evidence_line: 3, text: expect.stringContaining('Test the layout') as string, unproven: true }]);
   });
 
@@ -46,6 +47,8 @@ describe('claims to double-check', () => {
     expect(section).toContain("the agent's own claims that the transcript contradicts, or that no run in it proves:");
     expect(section).toMatch(/- claim at line 6, evidence at line 5: The agent said/);
     expect(section).toContain('- claim at line 9, unproven: the plan marks «Verify the lexer change» done');
+    // The action says to settle the contradicted claim first; an unproven one is only listed.
+    expect(sections(md).get('Next Action')).toContain("First settle the agent's claim the transcript contradicts (line 6, Claims to double-check) and what the session wrote from it.");
   });
 
   it('says what it checked when it found nothing', () => {
@@ -137,8 +140,14 @@ describe('a transcript that records HEAD while the session\'s git says a branch'
       say('a1', 'Pushed.'),
     );
     const evidence = sections(md).get('Repository Evidence') ?? '';
-    expect(evidence).toContain('not a branch name (a detached HEAD, or a repository with no commit yet, when it was recorded) — *reported*.');
+    // Not "a detached HEAD, or a repository with no commit yet": the session's git says where it is.
+    expect(evidence).toContain("not a branch name (what the harness read when it recorded it; the session's own git output names the branch) — *reported*.");
     expect(evidence).toContain("The session's own `git status` (line 3) says it is on branch `main` — *verified* from git's output.");
+  });
+
+  it('says what HEAD may mean only when no git output of the session names a branch', () => {
+    const { md } = built({ ...user('u1', 'Look at the dashboard'), gitBranch: 'HEAD' }, say('a1', 'It renders.'));
+    expect(sections(md).get('Repository Evidence')).toContain('not a branch name (a detached HEAD, or a repository with no commit yet, when it was recorded) — *reported*.');
   });
 });
 

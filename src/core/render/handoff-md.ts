@@ -41,7 +41,7 @@ export const SECTION_TITLES = [
 ] as const;
 
 /** Bounds that keep the largest handoff readable in one sitting (the payloads carry the rest). */
-const MD = { DOC_CHARS: 1400, DOC_LINE_CHARS: 110, TASK_DETAIL_CHARS: 140, JOBS_ENDED: 3, PASSED_OVER: 3, REQUESTS_HEAD: 5, REQUESTS_TAIL: 25, REQUESTS_TAIL_SHORT: 12, REQUEST_CHARS_SHORT: 300, REQUEST_CHARS: 600, AGENT_MESSAGES: 6, AGENT_MESSAGES_SHORT: 3, AGENT_CHARS: 180, FIXED: 8, FIXED_SHORT: 5, FILES: 20, FILES_SHORT: 10, CHECK_TARGETS: 10, TIMELINE: 15, TIMELINE_SHORT: 8, TIMELINE_CHARS: 100, LISTED: 12, DESTROYED: 5 } as const;
+const MD = { DOC_CHARS: 1400, DOC_LINE_CHARS: 110, TASK_DETAIL_CHARS: 140, JOBS_ENDED: 3, PASSED_OVER: 3, REQUESTS_HEAD: 5, REQUESTS_TAIL: 25, REQUESTS_TAIL_SHORT: 12, REQUEST_CHARS_SHORT: 300, REQUEST_CHARS: 600, AGENT_MESSAGES: 6, AGENT_MESSAGES_SHORT: 3, AGENT_CHARS: 180, FIXED: 8, FIXED_SHORT: 5, FILES: 20, FILES_SHORT: 10, CHECK_TARGETS: 10, TIMELINE: 15, TIMELINE_SHORT: 8, TIMELINE_LAST: 5, TIMELINE_CHARS: 100, LISTED: 12, DESTROYED: 5 } as const;
 
 const NONE = 'None';
 const label = (l: string): string => `*${l}*`;
@@ -524,9 +524,11 @@ function listedBySession(r: RenderInput, a: Analysis): string | null {
   const afterCommit = r.state.ledger.lastCommitLine === null ? '' : ', after its last commit,';
   // A listing of named paths says nothing of the others.
   const limited = t.limited ? ', limited to the paths it named,' : '';
+  // Untracked files were never added: "uncommitted" would suggest changes to files git knows.
+  const kind = t.untracked === t.paths.length ? 'untracked file(s), never added to git' : `uncommitted file(s)${t.untracked === undefined ? '' : `, ${t.untracked} of them untracked (never added to git)`}`;
   const what =
     t.committed === undefined
-      ? `the session's latest \`git status\` or \`git diff --name-only\` (line ${t.line})${afterCommit}${limited} listed ${t.paths.length} uncommitted file(s)`
+      ? `the session's latest \`git status\` or \`git diff --name-only\` (line ${t.line})${afterCommit}${limited} listed ${t.paths.length} ${kind}`
       : `the session's latest \`git status\` (line ${t.line})${limited} showed ${t.paths.length} file(s) unstaged or untracked, which its commit at line ${t.committed} (of what was staged) left uncommitted`;
   // A listing is what the tree held then: files the session wrote later are not in it.
   const later = a.filesChanged.filter((f) => f.line > t.line).length;
@@ -587,7 +589,10 @@ function recordedBranch(r: RenderInput, a: Analysis): string | null {
   const st = r.state.ledger.statusBranch;
   // Unsaid when the session's last commit already names that branch.
   const onBranch = st === undefined || (last !== null && last.branch === st.branch) ? '' : ` The session's own \`git status\` (line ${st.line}) says it is on branch ${code(st.branch)} — ${label('verified')} from git's output.`;
-  if (branch === 'HEAD') return `Recorded by the transcript: ${code('HEAD')}${where}, not a branch name (a detached HEAD, or a repository with no commit yet, when it was recorded) — ${label('reported')}.${onBranch}${commit}${moved}`;
+  // Where the session's own git names the branch, what `HEAD` might have meant when the harness
+  // read it is no question a successor needs to ask: the verified branch follows.
+  const gitNamed = st !== undefined || last !== null;
+  if (branch === 'HEAD') return `Recorded by the transcript: ${code('HEAD')}${where}, not a branch name (${gitNamed ? 'what the harness read when it recorded it; the session\'s own git output names the branch' : 'a detached HEAD, or a repository with no commit yet, when it was recorded'}) — ${label('reported')}.${onBranch}${commit}${moved}`;
   const at = r.state.meta.commit === undefined ? '' : ` (at commit ${code(r.state.meta.commit.slice(0, 12))} when the session started)`;
   return `Recorded by the transcript: branch ${code(branch)}${at}${branchesBefore(r.state.meta.branches)}${where} — ${label('reported')}.${commit}${moved}`;
 }
@@ -790,12 +795,13 @@ function failures(a: Analysis, level: Level): string {
   const lines = a.openFailures.map((f) => `${label('verified')} line ${f.line}: ${oneLine(f.text, 400)}`);
   for (const f of a.incidents) lines.push(`${label(f.label)} ${f.kind === 'interrupted' ? 'interrupted' : 'API error'}${at(f.seq)}: ${oneLine(f.text, 300)}`);
   const how = (f: Analysis['fixedFailures'][number]): string => (f.how.length === 0 || level >= 2 ? '' : ` (in between: ${f.how.join('; ')})`);
-  // The last level gives up the fixing command (the payloads quote it), the failure's tail and
-  // the oldest of the fixed failures (the summary lists every one).
+  // The last level keeps less of the fixing command (the payloads quote it whole: how a failure
+  // was got past is what a successor hitting it again needs) and of the failure, and gives up the
+  // oldest of the fixed failures (the summary lists every one).
   const fixedShown = level >= 3 ? MD.FIXED_SHORT : MD.FIXED;
   const fixedMore = a.fixedFailures.length > fixedShown ? `\n- … and ${a.fixedFailures.length - fixedShown} earlier, each in HANDOFF.summary.json's \`fixed_failures\`` : '';
-  const by = (f: Analysis['fixedFailures'][number]): string => (f.fixed_by === undefined || level >= 3 ? '' : ` (${code(f.fixed_by, 120)})`);
-  const fixedList = a.fixedFailures.length === 0 ? '' : `\n\n### Fixed during the session\n\n${label('verified')} — failures a later run of the same target resolved (not open):\n\n${bullets(a.fixedFailures.slice(-fixedShown).map((f) => `line ${f.line}, fixed by line ${f.fixed_line}${by(f)}${how(f)}: ${oneLine(f.text, level >= 3 ? 160 : 240)}`))}${fixedMore}`;
+  const by = (f: Analysis['fixedFailures'][number]): string => (f.fixed_by === undefined ? '' : ` (${code(f.fixed_by, level >= 3 ? 80 : 120)})`);
+  const fixedList = a.fixedFailures.length === 0 ? '' : `\n\n### Fixed during the session\n\n${label('verified')} — failures a later run of the same target resolved (not open):\n\n${bullets(a.fixedFailures.slice(-fixedShown).map((f) => `line ${f.line}, fixed by line ${f.fixed_line}${by(f)}${how(f)}: ${oneLine(f.text, level >= 3 ? 100 : 240)}`))}${fixedMore}`;
   const over = level >= 2 ? [] : a.passedOver.slice(level === 0 ? -MD.PASSED_OVER : -1);
   const fixed = `${fixedList}${over.length === 0 ? '' : `\n\n### Failed, then passed over\n\n${label('verified')} — the agent went on after these, and no clean re-run of the same command is recorded:\n\n${bullets(over.map((f) => `line ${f.line}: ${oneLine(f.text, 220)}`))}`}`;
   // Never None where results could not be read: a failure among them would not show (SPEC §6).
@@ -838,7 +844,19 @@ function nextActionBody(a: Analysis): string {
   // Readers took "verified" for the action's warrant: it is the evidence's, and the action is
   // advice. Whether the user asked for it is the requests' to say, not this line's.
   const advice = n.label === 'verified' ? ". What the rule rests on is verified; the action is this handoff's advice drawn from it (what the user asked for is under User requests)" : '';
-  return `${n.text.replace(/\r?\n/g, ' ')}\n\n${label(n.label)} — ${why}${advice}`;
+  return `${n.text.replace(/\r?\n/g, ' ')}${claimsFirst(a)}\n\n${label(n.label)} — ${why}${advice}`;
+}
+
+/**
+ * A claim of the agent the transcript contradicts may sit in what the session delivered (a
+ * report, a file it wrote from it): the action says to settle it first, as a reader who acts on
+ * the action alone would otherwise pass it on.
+ */
+function claimsFirst(a: Analysis): string {
+  const against = a.contradictions.filter((c) => c.unproven !== true);
+  if (against.length === 0) return '';
+  const lines = against.map((c) => c.claim_line).join(', ');
+  return ` First settle the agent's claim${against.length === 1 ? '' : 's'} the transcript contradicts (line${against.length === 1 ? '' : 's'} ${lines}, Claims to double-check) and what the session wrote from ${against.length === 1 ? 'it' : 'them'}.`;
 }
 
 function recent(r: RenderInput, shown: number): string {
@@ -962,8 +980,8 @@ export function renderHandoffMd(r: RenderInput, a: Analysis): string {
   // destructive commands their quoted command (the payloads quote it), then the agent's messages
   // their oldest three of six (the llm payload has them all), then a long objective its tail (the
   // payloads keep it), then the requests all but their first 5 and latest 12, each cut at 300
-  // characters. Repository Evidence's short form also gives up what the permissions were before
-  // their last change.
+  // characters, and then the recent timeline all but its last 5 rows. Repository Evidence's short
+  // form also gives up what the permissions were before their last change.
   let total = size(parts);
   const swap = (old: string, now: string): string => {
     total += Buffer.byteLength(now) - Buffer.byteLength(old);
@@ -986,6 +1004,8 @@ export function renderHandoffMd(r: RenderInput, a: Analysis): string {
   if (total > MD_BYTES) {
     fixed.requests = requests(a, r.parentSession, r, false, MD.REQUESTS_TAIL_SHORT, MD.REQUEST_CHARS_SHORT);
     parts = levelParts(fixed, a, level);
+    // And if that is still too long, the recent timeline keeps its last five rows.
+    if (Buffer.byteLength(renderAt(fixed, parts)) > MD_BYTES) fixed.timeline = timelineSection(r, MD.TIMELINE_LAST);
   }
   // What room is left takes, in turn, the writes that failed and were made after, and the names
   // of the changed files the table has no row for: neither gives up anything a budget level keeps.
