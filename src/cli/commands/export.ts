@@ -29,8 +29,11 @@ const ROLES: [Artifact['role'], string][] = [
   ['manifest', FILES.manifest],
 ];
 
-/** The renders that name the manifest they were sealed with (the payloads and HANDOFF.md). */
-const SEALED: ReadonlySet<Artifact['role']> = new Set(['handoff_md', 'summary_json', 'llm_json']);
+/**
+ * The files that name the manifest's sha256: the renders sealed with it (the payloads and
+ * HANDOFF.md), and the manifest itself, read again (its seal is the only place the sha256 is).
+ */
+const SEALED: ReadonlySet<Artifact['role']> = new Set(['handoff_md', 'summary_json', 'llm_json', 'manifest']);
 
 /**
  * The session's files as of one commit: timeline.jsonl and TOOLS.md up to the lengths the
@@ -49,7 +52,6 @@ async function artifacts(dir: string, m: Manifest): Promise<{ list: Artifact[]; 
     const upTo = committed[role];
     if (upTo !== undefined && bytes.length > upTo) bytes = bytes.subarray(0, upTo);
     if (SEALED.has(role) && !bytes.includes(m.manifest_sha256)) return null;
-    if (role === 'manifest' && (JSON.parse(bytes.toString('utf8')) as Manifest).manifest_sha256 !== m.manifest_sha256) return null;
     if (role === 'llm_json') llm = bytes.toString('utf8');
     out.push({ role, path, media_type: mediaType(rel), bytes: bytes.length, sha256: sha256Hex(bytes) });
   }
