@@ -108,7 +108,8 @@ export interface CheckTargetRow extends CheckRow {
 
 export interface Analysis {
   /** `chars`: the request's length when `text` is its head only. */
-  objective: { text: string; seq: number | null; line: number | null; override: boolean; chars?: number } | null;
+  /** `chars`, `head`, `tail`: as the state's objective (SessionState.objective). */
+  objective: { text: string; seq: number | null; line: number | null; override: boolean; chars?: number; head?: number; tail?: number } | null;
   requests: RequestRecord[];
   /** Requests typed after the user went back to an earlier message (`to`): the lines between are a branch left. */
   rewinds: { line: number; to: number }[];
@@ -818,6 +819,10 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
   else if (st.objective) {
     objective = { text: st.objective.text, seq: st.objective.seq, line: st.objective.line ?? st.objective.seq + 1, override: false };
     if (st.objective.chars !== undefined) objective.chars = st.objective.chars;
+    if (st.objective.head !== undefined && st.objective.tail !== undefined) {
+      objective.head = st.objective.head;
+      objective.tail = st.objective.tail;
+    }
   }
 
   let stateNow: Analysis['stateNow'] = null;

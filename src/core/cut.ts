@@ -48,3 +48,19 @@ export function cutBeforeRedaction(text: string, n: number): string {
   if (text.length <= n) return text;
   return `${text.slice(0, headEnd(text, n - 1))}…`;
 }
+
+/**
+ * Where a tail of about `n` characters of a text should start: at the start of the paragraph it
+ * begins in, when that is at most a fifth of `n` back; else at the next line's start, when that
+ * is near; else at `n` from the end.
+ */
+export function tailFrom(text: string, n: number): number {
+  const at = Math.max(0, text.length - n);
+  if (at === 0) return 0;
+  const paragraph = text.lastIndexOf('\n\n', at);
+  if (paragraph !== -1 && at - (paragraph + 2) <= n / 5) return Math.min(at, paragraph + 2);
+  if (text[at - 1] === '\n') return at;
+  const line = text.indexOf('\n', at);
+  if (line !== -1 && line - at <= n / 10) return line + 1;
+  return at;
+}

@@ -1,7 +1,7 @@
 import { sha256Hex } from './canonical.js';
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
 import { LEDGER_LIMITS, markChanged, markNotChanged, noteAgentText, noteCall, noteJobText, noteNode, noteRequest, noteResult, noteTurnEnd } from './ledger.js';
-import { LIMITS, taskItems } from './state.js';
+import { LIMITS, objectiveCut, taskItems } from './state.js';
 import { exitMeansNoMatch } from './shell.js';
 import { filePath, heldKey } from './paths.js';
 import type { CommandRecord, FailureRecord, PlanRecord, SessionState, TaskRecord, WindowTurn } from './state.js';
@@ -302,7 +302,7 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
     case 'request':
       if (main && f.kind === 'request' && st.objective === null) {
         const text = f.text.trim();
-        st.objective = text.length <= LIMITS.OBJECTIVE_CHARS ? { text, seq, line: seq + 1 } : { text: head(text, LIMITS.OBJECTIVE_CHARS), seq, line: seq + 1, chars: text.length };
+        st.objective = { ...objectiveCut(text), seq, line: seq + 1 };
       }
       return;
     case 'turn_complete':

@@ -1,5 +1,6 @@
 import type { CodexState } from './harness/codex.js';
 import { initialCodexState } from './harness/codex.js';
+import { tailFrom } from './cut.js';
 import { initialLedger } from './ledger.js';
 import type { Ledger } from './ledger.js';
 import type { Harness, TodoItem, ToolRef, TurnClass } from './types.js';
@@ -56,6 +57,24 @@ export const LIMITS = {
   PLANS: 3,
   PLAN_CHARS: 4000,
 } as const;
+
+/** How much of a long request's end an objective keeps: a brief's constraints often come last. */
+const OBJECTIVE_TAIL_CHARS = 1000;
+
+/**
+ * A request as the objective keeps it: whole up to OBJECTIVE_CHARS; a longer one as its head and
+ * its last OBJECTIVE_TAIL_CHARS characters around a note of how many were left out ("Do NOT: start
+ * dev server, expose secrets, …" ends many briefs). The text is redacted already.
+ */
+export function objectiveCut(text: string): { text: string; chars?: number; head?: number; tail?: number } {
+  if (text.length <= LIMITS.OBJECTIVE_CHARS) return { text };
+  // The tail begins where a paragraph or a line does, so that a list keeps the heading that says
+  // what it is ("Do NOT:"); the head gives it the room. 40 for the note (a count of 7 digits).
+  const tail = text.length - tailFrom(text, OBJECTIVE_TAIL_CHARS);
+  const head = LIMITS.OBJECTIVE_CHARS - tail - 40;
+  return { text: `${text.slice(0, head)}\n[… ${text.length - head - tail} characters left out …]\n${text.slice(-tail)}`, chars: text.length, head, tail };
+}
+
 
 /** An objective set with `--objective`, held to the length of one read from the transcript. */
 export function objectiveSet(text: string): string {
@@ -187,8 +206,12 @@ export interface SessionState {
     lastTs?: string;
   };
   /** `line` is the 1-based transcript line of the request. */
-  /** `chars`: the request's length when `text` is only its head (OBJECTIVE_CHARS). */
-  objective: { text: string; seq: number; line?: number; chars?: number } | null;
+  /**
+   * `chars`: the request's length when `text` is only part of it (OBJECTIVE_CHARS): its first
+   * `head` and last `tail` characters around a note (objectiveCut), or, in a state written before
+   * `head` and `tail` were kept, its head alone.
+   */
+  objective: { text: string; seq: number; line?: number; chars?: number; head?: number; tail?: number } | null;
   objectiveOverride: string | null;
   lastUser: { text: string; seq: number } | null;
   /** `chars`: the message's length when `text` is only its tail (STATE_NOW_CHARS). */

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sections } from '../../src/core/quality.js';
 import { renderAll } from '../../src/core/render/index.js';
 import { jsonl } from './ingest-helper.js';
 import { renderInput } from './render-input.js';
@@ -34,7 +35,7 @@ describe("HANDOFF.md's budget", () => {
     expect(md).toContain('request 39:');
   });
 
-  it("then shows a long objective's head, and says the summary holds it", () => {
+  it("then shows a long objective's head and end, and says the summary holds it", () => {
     // Twenty requests fit with a short objective; a 3,800-character brief first makes it too long.
     const path = session(20, 400);
     const brief = `${'Write the grant draft from the project files and the history. '.repeat(60)}Do not submit it.`;
@@ -42,7 +43,9 @@ describe("HANDOFF.md's budget", () => {
     writeFileSync(path, first + readFileSync(path, 'utf8'));
     const out = renderAll(renderInput(path));
     expect(Buffer.byteLength(out.handoffMd)).toBeLessThanOrEqual(16_000);
-    expect(out.handoffMd).toContain(`*reported* — the user's first request (line 1); its first 1199 of ${brief.length} characters, to keep this file short: HANDOFF.summary.json's \`objective\` holds all of it`);
+    expect(out.handoffMd).toMatch(new RegExp(`\\*reported\\* — the user's first request \\(line 1\\); its first \\d+ and last \\d+ of ${brief.length} characters, to keep this file short: HANDOFF\\.summary\\.json's \`objective\` holds all of it`));
+    // The brief's closing constraint is in what is shown.
+    expect(sections(out.handoffMd).get('Objective (verbatim)')).toContain('Do not submit it.');
     expect((JSON.parse(out.summaryJson.toString('utf8')) as { objective: string }).objective).toBe(brief);
   });
 

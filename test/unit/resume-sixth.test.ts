@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderAll } from '../../src/core/render/index.js';
-import { initialState, LIMITS, objectiveSet } from '../../src/core/state.js';
+import { initialState, LIMITS, objectiveCut, objectiveSet } from '../../src/core/state.js';
+import { tailFrom } from '../../src/core/cut.js';
 import { sections } from '../../src/core/quality.js';
 import { indexEntry } from '../../src/store/index-file.js';
 import type { Manifest } from '../../src/store/manifest.js';
@@ -38,9 +39,20 @@ describe('a long brief as the objective', () => {
     expect(objectiveSet('z'.repeat(5000))).toHaveLength(LIMITS.OBJECTIVE_CHARS);
   });
 
-  it('says how much of a longer one it shows', () => {
-    const md = handoffOf('x'.repeat(5000));
-    expect(md).toContain(`*reported* — the user's first request (line 1); its first ${LIMITS.OBJECTIVE_CHARS - 1} of 5000 characters (the whole is in the transcript)`);
+  it('keeps of a longer one its head and its end, where its constraints are, and says how much of each', () => {
+    const brief = `${'Audit every file of the app and fix what is broken. '.repeat(100)}\n\n--------\nIMPORTANT LIMITS\n--------\n\nDo NOT:\n- start dev server\n- expose secrets\n- add real payments yet`;
+    const md = handoffOf(brief);
+    expect(md).toContain('[… ');
+    expect(md).toContain('IMPORTANT LIMITS\n--------\n\nDo NOT:\n- start dev server\n- expose secrets\n- add real payments yet\n```');
+    expect(md).toMatch(new RegExp(`\\*reported\\* — the user's first request \\(line 1\\); its first \\d+ and last \\d+ of ${brief.length} characters \\(the whole is in the transcript\\)`));
+  });
+
+  it('begins the end it keeps where a paragraph does, so a list keeps its heading', () => {
+    const text = `${'a'.repeat(3000)}\n\nDo NOT:\n${'- touch the database schema\n'.repeat(40)}`;
+    const start = tailFrom(text, 1000);
+    expect(text.slice(start).startsWith('Do NOT:\n')).toBe(true);
+    expect(objectiveCut(text).text).toContain('\nDo NOT:\n- touch');
+    expect(objectiveCut(text).text.length).toBeLessThanOrEqual(LIMITS.OBJECTIVE_CHARS);
   });
 });
 

@@ -3,6 +3,7 @@ import { saysOnlyThanks } from '../analysis.js';
 import { CONTRACT_HEADING } from '../contract.js';
 import { escapeControls } from '../control-chars.js';
 import type { PlanRecord } from '../state.js';
+import { tailFrom } from '../cut.js';
 import type { ToolRef } from '../types.js';
 import { requirementLines } from '../documents.js';
 import { jobNotices, noticeJobId } from '../jobs.js';
@@ -157,11 +158,20 @@ function objective(a: Analysis, parent: string | null, max = Infinity, task: Par
   const ide = o.override ? undefined : a.requests.find((q) => q.line === o.line)?.ide;
   const src = `${objectiveSource(o, a.startsAfter, parent)}${ide === undefined ? '' : `; beside it, the IDE showed the agent ${ide}`}`;
   const text = a.objective.text;
+  const { chars, head, tail } = a.objective;
+  // What the summary's `objective` holds of the request.
+  const held = chars === undefined ? 'all of it' : head !== undefined && tail !== undefined ? `its first ${head} and last ${tail}` : `its first ${text.length - 1}`;
   if (text.length > max) {
-    const whole = a.objective.chars ?? text.length;
-    return `${fence(`${text.slice(0, max - 1)}…`)}\n\n${label('reported')} — ${src}; its first ${max - 1} of ${whole} characters, to keep this file short: HANDOFF.summary.json's \`objective\` holds ${a.objective.chars === undefined ? 'all of it' : `its first ${text.length - 1}`}`;
+    const whole = chars ?? text.length;
+    // A state from before objectives kept their tail holds the request's head alone.
+    if (chars !== undefined && (head === undefined || tail === undefined)) return `${fence(`${text.slice(0, max - 1)}…`)}\n\n${label('reported')} — ${src}; its first ${max - 1} of ${whole} characters, to keep this file short: HANDOFF.summary.json's \`objective\` holds ${held}`;
+    // Its head and its tail: a brief's constraints often come last ("Do NOT: …").
+    const t = text.length - tailFrom(text, Math.min(tail ?? text.length, Math.floor(max / 3)));
+    const h = Math.min(head ?? text.length, Math.max(0, max - t));
+    const shown = `${text.slice(0, h)}\n[…]\n${text.slice(-t)}`;
+    return `${fence(shown)}\n\n${label('reported')} — ${src}; its first ${h} and last ${t} of ${whole} characters, to keep this file short: HANDOFF.summary.json's \`objective\` holds ${held}`;
   }
-  const cut = a.objective.chars === undefined ? '' : `; its first ${text.length - 1} of ${a.objective.chars} characters (the whole is in the transcript)`;
+  const cut = chars === undefined ? '' : `; ${held} of ${chars} characters (the whole is in the transcript)`;
   return `${fence(text)}\n\n${label('reported')} — ${src}${cut}`;
 }
 
