@@ -76,6 +76,15 @@ const RULES: readonly CommandRule[] = [
   rule('bearer', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["']?(?!(?:Bearer|Basic|Token|Bot|ApiKey|Api-Key|SSWS|Digest|Splunk|GenieKey|Key|Negotiate|NTLM|AWS4-HMAC-SHA256)\\b)([A-Za-z0-9._~+/=-]{20,4096})`, 'dyi', (v) => looksRandom(v, 20)),
   rule('command_password', ['az'], `az[ \\t]+login${WORD_END}${REST}-p[ \\t]+${ARG}`),
   rule('command_password', ['twine'], `twine${WORD_END}${REST}-p[ \\t]+${ARG}`),
+  // Publishing and sign-in tools that take a token or a password as a flag's value.
+  rule('command_password', ['vsce'], `vsce${WORD_END}${REST}(?:-p|--pat)[ \\t=]+${ARG}`),
+  rule('command_password', ['expo', 'eas'], `(?:expo|eas)[ \\t]+login${WORD_END}${REST}(?:-p|--password)[ \\t=]+${ARG}`),
+  rule('command_password', ['nuget'], `nuget[ \\t]+(?:push|delete)${WORD_END}${REST}(?:-k|--api-key)[ \\t=]+${ARG}`),
+  rule('command_password', ['doctl'], `doctl[ \\t]+auth[ \\t]+init${WORD_END}${REST}(?:-t|--access-token)[ \\t=]+${ARG}`),
+  // macOS's keychain: `security add-generic-password -a me -s svc -w 'pw'` (or add-internet-password).
+  rule('command_password', ['security'], `security[ \\t]+add-(?:generic|internet)-password${WORD_END}${REST}-w[ \\t]+${ARG}`),
+  // Bundler's credentials for a gem source: `bundle config set --global gems.example.com user:token`.
+  rule('command_password', ['bundle'], `bundle[ \\t]+config[ \\t]+(?:set[ \\t]+)?(?:--(?:global|local)[ \\t]+)?[A-Za-z0-9.-]+\\.[A-Za-z]{2,}[ \\t]+['"]?[^\\s:'"]{1,100}:([^\\s'"]{1,200})`),
   rule('command_password', ['ssh-keygen'], `ssh-keygen${WORD_END}${REST}-[NP][ \\t]?${ARG}`),
   rule('command_password', ['lftp'], `lftp${WORD_END}${REST}-u[ \\t]+['"]?[^\\s,'"]{1,100},([^\\s'"]{1,200})`),
   // sqlplus user/password@database

@@ -27,7 +27,9 @@ const PASS_NAMES = new Set(['sshpass', 'dbpass', 'smtppass', 'mailpass', 'keysto
 /** `<word> key` pairs that name a secret key. */
 const STRONG_KEY_PREFIX = new Set(['api', 'secret', 'access', 'private', 'auth', 'client', 'master', 'account', 'shared', 'signing', 'encryption', 'app']);
 /** `<word> key` pairs that name something public or structural. */
-const NOT_SECRET_KEY_PREFIX = new Set(['public', 'publishable', 'primary', 'foreign', 'sort', 'partition', 'hash', 'cache', 'idempotency', 'object', 'dict', 'map', 'row', 'unique', 'composite', 'lookup', 'registry', 'react', 'list', 'group', 'route', 'query', 'storage', 'translation', 'i18n', 'field', 'column', 'table', 'index', 'env', 'config', 'setting', 'settings', 'state', 'local', 'session', 'redis', 'kv', 'sub', 'dedup', 'dedupe', 'short', 'license', 'ssh', 'gpg', 'pgp']);
+// Not `primary` nor `storage`: Azure names its account keys so (`primaryKey`, `AZURE_STORAGE_KEY`),
+// and as weak names they mark only a value that looks generated, never `id` or `app-theme`.
+const NOT_SECRET_KEY_PREFIX = new Set(['public', 'publishable', 'foreign', 'sort', 'partition', 'hash', 'cache', 'idempotency', 'object', 'dict', 'map', 'row', 'unique', 'composite', 'lookup', 'registry', 'react', 'list', 'group', 'route', 'query', 'translation', 'i18n', 'field', 'column', 'table', 'index', 'env', 'config', 'setting', 'settings', 'state', 'local', 'session', 'redis', 'kv', 'sub', 'dedup', 'dedupe', 'short', 'license', 'ssh', 'gpg', 'pgp']);
 const WEAK_WORDS = new Set(['key', 'credential', 'credentials', 'creds', 'auth', 'salt']);
 /** Words after the secret word that still name the secret itself. */
 const QUALIFIERS = new Set([
@@ -85,6 +87,10 @@ export function nameStrength(name: string): Strength {
 function meaningWords(name: string): string[] {
   const words = [...nameWords(name)];
   while (words.length > 1 && (QUALIFIERS.has(words[words.length - 1] as string) || /^v?\d+$/.test(words[words.length - 1] as string))) words.pop();
+  // A numbered secret word (`key1`, `key2` of an Azure key listing, `password2`) is that word.
+  const last = words[words.length - 1];
+  const stem = last === undefined ? undefined : /^([a-z]+)\d{1,2}$/.exec(last)?.[1];
+  if (stem !== undefined && (STRONG_WORDS.has(stem) || WEAK_WORDS.has(stem))) words[words.length - 1] = stem;
   return words;
 }
 

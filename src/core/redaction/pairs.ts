@@ -31,6 +31,8 @@ const LINKING = new Set([
   'on', 'in', 'at', 'prod', 'production', 'staging', 'stage', 'dev', 'test', 'local', 'live', 'server', 'database', 'db', 'account', 'user', 'admin', 'root',
   // What it is to become: "the REDIS_PASSWORD should be …", "will be", "must be", "becomes".
   'should', 'will', 'must', 'shall', 'can', 'becomes', 'stays', 'remains', 'still',
+  // A key's permission between its name and its value: Azure's key listings as a table (`key1  FULL  …`).
+  'full', 'read',
 ]);
 const MAX_CSV_ROWS = 200;
 
@@ -188,7 +190,11 @@ function separator(text: string, name: Name): { at: number; sep: string; spaced:
   i += before;
   let sep: string;
   const c = text[i];
-  if (c === '=') {
+  // make's conditional assignment: `DB_PASSWORD ?= …` (`:=`, `::=` and `+=` read as `:` and `=`).
+  if (c === '?' && text[i + 1] === '=') {
+    sep = '=';
+    i += 2;
+  } else if (c === '=') {
     if (text[i + 1] === '=' || text[i + 1] === '~') return null;
     sep = '=';
     i += text[i + 1] === '>' ? 2 : 1;
@@ -370,7 +376,7 @@ function lineFinal(text: string, at: number): boolean {
 
 /** `name: DB_PASSWORD` (or `"name": "DB_PASSWORD"`, `key=…`): the label is itself a field's value. */
 /** A `name`/`key` field that holds the name, up to where the name starts (a parameter's path may lead it). */
-const NAME_FIELD_TAIL = String.raw`(?:name|key|Name|Key|NAME|KEY)["']?[ \t]{0,4}[:=][ \t]{0,4}["']?(?:\/?[\w.-]{1,40}\/){0,4}$`;
+const NAME_FIELD_TAIL = String.raw`(?:name|key|keyName|KeyName|key_name|Name|Key|NAME|KEY)["']?[ \t]{0,4}[:=][ \t]{0,4}["']?(?:\/?[\w.-]{1,40}\/){0,4}$`;
 const NAME_FIELD = new RegExp(`(?:^|[^A-Za-z0-9_])${NAME_FIELD_TAIL}`);
 /** How far before a name NAME_FIELD looks: far enough for a parameter's path (`"/prod/db/password"`). */
 const NAME_FIELD_LOOKBACK = 200;

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { stripControls } from '../../src/core/control-chars.js';
+import { Redactor } from '../../src/core/redact.js';
+
+/**
+ * The ninth red team (docs/SECURITY.md): Azure's key listings, make's conditional assignment, and
+ * sign-in and publishing tools that take a token or a password as a flag. Every value is made up.
+ */
+
+const r = new Redactor();
+const kept = (text: string): string => r.redact(stripControls(text)).text;
+const STORAGE = 'Xq3Zt7Vw9Ab2Cd4Ef6Gh8Ij0Kl1Mn3Op5Qr7St9Uv1Wx3Yz5Ab7Cd9Ef1Gh3Ij5Kl7Mn9Op1Qr3St5Uv7Wx9Yz1Ab3==';
+
+describe("Azure's key listings", () => {
+  it.each([
+    ['az redis list-keys', '{\n  "primaryKey": "iH9mQz2vL8xR4nT6wY1pK3sD5fG7hJ0aB2cE4gI6k08=",\n  "secondaryKey": "Zx8Yw7Vu6Ts5Rq4Po3Nm2Lk1Ji0HgFeDcBa98765432="\n}', ['iH9mQz2vL8xR4nT6wY1pK3sD5fG7hJ0aB2cE4gI6k08=', 'Zx8Yw7Vu6Ts5Rq4Po3Nm2Lk1Ji0HgFeDcBa98765432=']],
+    ['az cognitiveservices account keys list', '{\n  "key1": "3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c",\n  "key2": "9e8f7a6b5c3f9a8b7c6d5e4f3a2b1c0d"\n}', ['3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c', '9e8f7a6b5c3f9a8b7c6d5e4f3a2b1c0d']],
+    ['az storage account keys list', `[\n  {\n    "creationTime": "2026-01-02T10:00:00.000000+00:00",\n    "keyName": "key1",\n    "permissions": "FULL",\n    "value": "${STORAGE}"\n  }\n]`, [STORAGE]],
+    ['the same as a table', `KeyName    Permissions    Value\n---------  -------------  ${'-'.repeat(88)}\nkey1       FULL           ${STORAGE}`, [STORAGE]],
+    ['the storage key in the environment', `export AZURE_STORAGE_KEY=${STORAGE}`, [STORAGE]],
+    ['as JSON text escapes it, in a tool result', JSON.stringify({ stdout: `{\n  "primaryKey": "iH9mQz2vL8xR4nT6wY1pK3sD5fG7hJ0aB2cE4gI6k08="\n}` }), ['iH9mQz2vL8xR4nT6wY1pK3sD5fG7hJ0aB2cE4gI6k08=']],
+  ])('%s', (_what, text, secrets) => {
+    const out = kept(text);
+    for (const s of secrets) expect(out).not.toContain(s);
+  });
+
+  it.each([
+    ['a primary key that names a column', 'primaryKey: "id"'],
+    ['a storage key that names a setting', "const STORAGE_KEY = 'app-theme'"],
+    ['a numbered key of no secret', "key1 = 'first'"],
+    ['a table whose rows hold words', 'key1       FULL           enabled'],
+  ])('keeps %s', (_what, text) => {
+    expect(kept(text)).toBe(text);
+  });
+});
+
+describe("make's conditional assignment", () => {
+  it('removes the value of `NAME ?= …` as of `NAME := …`', () => {
+    expect(kept('DB_PASSWORD ?= T44DGp0Zx72nG4SAl8Ln\nDB_HOST ?= localhost')).toBe('DB_PASSWORD ?= [REDACTED:secret_assignment]\nDB_HOST ?= localhost');
+  });
+});
+
+describe('a token or a password given to a tool as a flag', () => {
+  it.each([
+    ['vsce publish -p', 'npx @vscode/vsce publish -p 7hq3kzt5yq2vxw8rjm4pl6nd9bc3fg5h7jk2mn4pq6rs8tv1wx3yza', '7hq3kzt5yq2vxw8rjm4pl6nd9bc3fg5h7jk2mn4pq6rs8tv1wx3yza'],
+    ['dotnet nuget push -k', 'dotnet nuget push x.nupkg -k oy2ka7qzxr4tv8nm3pl6hd9bc2fg5jk7mn9pq1rs3tv5wx7 -s https://api.nuget.org/v3/index.json', 'oy2ka7qzxr4tv8nm3pl6hd9bc2fg5jk7mn9pq1rs3tv5wx7'],
+    ["macOS's keychain", "security add-generic-password -a deploy -s acme-api -w 'Gr33n-Tiger!x9'", 'Gr33n-Tiger!x9'],
+    ['expo login -p', 'npx expo login -u acme-dev -p Hunter2!plus', 'Hunter2!plus'],
+    ["Bundler's credentials for a gem source", 'bundle config set --global gems.acme.io deploy:Xk9fQ2mZp7Lr4Tn8', 'Xk9fQ2mZp7Lr4Tn8'],
+    ['doctl auth init -t', 'doctl auth init -t 3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c', '3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c'],
+  ])('%s', (_what, text, secret) => {
+    expect(kept(text)).not.toContain(secret);
+  });
+
+  it.each([
+    ['a port', 'npm run build -- -p 3000'],
+    ["a Bundler setting that holds none", 'bundle config set --local path vendor/bundle'],
+    ['a keychain lookup', 'security find-generic-password -a deploy -s acme-api -w'],
+  ])('keeps %s', (_what, text) => {
+    expect(kept(text)).toBe(text);
+  });
+});
