@@ -34,6 +34,20 @@ describe("Azure's key listings", () => {
   });
 });
 
+describe("C's #define of a secret", () => {
+  it('removes the quoted literal, as it comes in a Write of a sketch, JSON text and all', () => {
+    const content = '#define WIFI_SSID "AcmeGuest"\n#define WIFI_PASSWORD "tL8NcQKPv3IvVn9"\n#define API_KEY "fHXp7gXtbefb1t"\n';
+    const out = kept(JSON.stringify({ file_path: '/w/firmware/secrets.h', content }));
+    expect(out).not.toContain('tL8NcQKPv3IvVn9');
+    expect(out).not.toContain('fHXp7gXtbefb1t');
+    expect(out).toContain('AcmeGuest');
+  });
+
+  it('keeps a define of a length or a name', () => {
+    expect(kept('#define PASSWORD_LEN 16\n#define TOKEN_HEADER "X-Token"')).toBe('#define PASSWORD_LEN 16\n#define TOKEN_HEADER "X-Token"');
+  });
+});
+
 describe("make's conditional assignment", () => {
   it('removes the value of `NAME ?= …` as of `NAME := …`', () => {
     expect(kept('DB_PASSWORD ?= T44DGp0Zx72nG4SAl8Ln\nDB_HOST ?= localhost')).toBe('DB_PASSWORD ?= [REDACTED:secret_assignment]\nDB_HOST ?= localhost');

@@ -219,6 +219,9 @@ function separator(text: string, name: Name): { at: number; sep: string; spaced:
     return { at: i, sep: ' ', spaced: true };
   } else if (before > 0 && /^(?:requirepass|masterauth)$/i.test(name.text)) {
     return { at: i, sep: ' ', spaced: true };
+  } else if (before > 0 && isQuote(c) && /#[ \t]*define[ \t]+$/.test(text.slice(Math.max(0, name.start - 16), name.start))) {
+    // C's `#define WIFI_PASSWORD "…"` (firmware, an Arduino sketch): a quoted literal after the name.
+    return { at: i, sep: '=', spaced: true };
   } else return null;
   // PHP's var_dump gives the value on the next line, after its type: `["password"]=>\n  string(24) "…"`.
   const dumped = sep === '=' && text[i - 1] === '>' ? VAR_DUMP.exec(text.slice(i, i + 40)) : null;
