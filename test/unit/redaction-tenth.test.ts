@@ -48,6 +48,26 @@ describe("C's #define of a secret", () => {
   });
 });
 
+describe('a secret written into code', () => {
+  it.each([
+    ['Basic credentials encoded in JavaScript', "headers: { Authorization: 'Basic ' + btoa('svc-deploy:1Lzdw41CoXFk') }", '1Lzdw41CoXFk'],
+    ['the same in Python', "auth = base64.b64encode(b'admin:ytaeEztB1R0Elz').decode()", 'ytaeEztB1R0Elz'],
+    ["an option's literal default (argparse)", "parser.add_argument('--api-key', default='OEksLxPMwnkH7KDZQE', help='API key')", 'OEksLxPMwnkH7KDZQE'],
+    ["an option's literal default (click)", "@click.option('--token', default='ghx7Lq9Zt2Vw8Rk4Np', help='Token')", 'ghx7Lq9Zt2Vw8Rk4Np'],
+  ])('%s', (_what, text, secret) => {
+    expect(kept(text)).not.toContain(secret);
+  });
+
+  it.each([
+    ['a default from the environment', "parser.add_argument('--api-key', default=os.environ.get('API_KEY'))"],
+    ['an empty default', "parser.add_argument('--api-key', default='')"],
+    ['a flag whose default is a keyword', "parser.add_argument('--bypass', default='false')"],
+    ['a port', "parser.add_argument('--port', default='8080')"],
+  ])('keeps %s', (_what, text) => {
+    expect(kept(text)).toBe(text);
+  });
+});
+
 describe("make's conditional assignment", () => {
   it('removes the value of `NAME ?= …` as of `NAME := …`', () => {
     expect(kept('DB_PASSWORD ?= T44DGp0Zx72nG4SAl8Ln\nDB_HOST ?= localhost')).toBe('DB_PASSWORD ?= [REDACTED:secret_assignment]\nDB_HOST ?= localhost');

@@ -1,6 +1,6 @@
 import { PRIORITY } from './findings.js';
 import type { Handler, LiteralScanner } from './literals.js';
-import { isPlaceholder } from './names.js';
+import { isKeyword, isPlaceholder } from './names.js';
 import { looksRandom } from './randomness.js';
 
 /**
@@ -149,6 +149,11 @@ const RULES: readonly CommandRule[] = [
   rule('call_secret', ['jwt.sign(', 'jwt.encode('], `jwt\\.(?:sign|encode)\\((?:[ \\t]*\\{[^{}\\n]{0,300}\\}[ \\t]*|${PARG})${COMMA}${QARG}`),
   rule('call_secret', ['createHmac('], `createHmac\\([ \\t]*(?:'[^'\\n]{1,20}'|"[^"\\n]{1,20}")${COMMA}${QARG}`),
   rule('call_secret', ['hmac.new(', 'cookieParser('], `(?:hmac\\.new|cookieParser)\\([ \\t]*${QARG}`),
+  // A user and password encoded for Basic authentication: `btoa('user:pw')`, `b64encode(b'user:pw')`.
+  rule('basic_auth', ['btoa(', 'b64encode('], `(?:btoa|b64encode)\\([ \\t]*b?['"][^'":\\s]{1,100}:([^'"\\s]{4,200})['"]`, 'dy', (v) => !isPlaceholder(v)),
+  // A secret's command-line option given a literal default: argparse's and click's
+  // `add_argument('--api-key', default='…')`, `@click.option('--token', default='…')`.
+  rule('call_secret', ['add_argument(', 'click.option('], `(?:add_argument|click\\.option)\\([ \\t]*['"]-{1,2}[\\w-]*(?:key|token|secret|password|passwd|pass|pwd)['"][^)\\n]{0,200}?[ \\t,]default[ \\t]*=[ \\t]*${QARG}`, 'dyi', (v) => !isPlaceholder(v) && !isKeyword(v) && !/^\\d+$/.test(v)),
 ];
 
 /**
