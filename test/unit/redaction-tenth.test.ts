@@ -54,6 +54,7 @@ describe('a secret written into code', () => {
     ['the same in Python', "auth = base64.b64encode(b'admin:ytaeEztB1R0Elz').decode()", 'ytaeEztB1R0Elz'],
     ["an option's literal default (argparse)", "parser.add_argument('--api-key', default='OEksLxPMwnkH7KDZQE', help='API key')", 'OEksLxPMwnkH7KDZQE'],
     ["an option's literal default (click)", "@click.option('--token', default='ghx7Lq9Zt2Vw8Rk4Np', help='Token')", 'ghx7Lq9Zt2Vw8Rk4Np'],
+    ["Rust's default for an unset variable", 'let key = env::var("OPENAI_API_KEY").unwrap_or("Hk8Lm2Qw9Zx4Tr7Vb3Np".to_string());', 'Hk8Lm2Qw9Zx4Tr7Vb3Np'],
   ])('%s', (_what, text, secret) => {
     expect(kept(text)).not.toContain(secret);
   });
@@ -63,6 +64,8 @@ describe('a secret written into code', () => {
     ['an empty default', "parser.add_argument('--api-key', default='')"],
     ['a flag whose default is a keyword', "parser.add_argument('--bypass', default='false')"],
     ['a port', "parser.add_argument('--port', default='8080')"],
+    ["Rust's default of no secret", 'let region = env::var("AWS_REGION").unwrap_or("eu-west-1".to_string());'],
+    ["Rust's default from a call", 'let key = env::var("API_KEY").unwrap_or(read_key_file());'],
   ])('keeps %s', (_what, text) => {
     expect(kept(text)).toBe(text);
   });
