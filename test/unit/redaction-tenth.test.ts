@@ -71,6 +71,22 @@ describe('a secret written into code', () => {
   });
 });
 
+describe('a password a person made, named pw', () => {
+  it.each([
+    ['in prose', 'The admin pw is !IQep94FGa2 for now', '!IQep94FGa2'],
+    ['as a short label', 'pw Summer2024!x', 'Summer2024!x'],
+  ])('%s', (_what, text, secret) => {
+    expect(kept(text)).not.toContain(secret);
+  });
+
+  it.each([
+    ['a command after it', 'Run pwd && ls -la to see where you are'],
+    ['a word of no digit', 'the pw is required'],
+  ])('keeps %s', (_what, text) => {
+    expect(kept(text)).toBe(text);
+  });
+});
+
 describe("make's conditional assignment", () => {
   it('removes the value of `NAME ?= …` as of `NAME := …`', () => {
     expect(kept('DB_PASSWORD ?= T44DGp0Zx72nG4SAl8Ln\nDB_HOST ?= localhost')).toBe('DB_PASSWORD ?= [REDACTED:secret_assignment]\nDB_HOST ?= localhost');

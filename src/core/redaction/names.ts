@@ -102,7 +102,8 @@ function meaningWords(name: string): string[] {
 export function namesPassword(name: string): boolean {
   if (NOT_SECRET_NAMES.has(name.toLowerCase())) return false;
   const last = meaningWords(name).at(-1);
-  return last === 'password' || last === 'passwd' || last === 'passphrase';
+  // `pw` is no English word: "the admin pw is …" names a password as surely as the whole word.
+  return last === 'password' || last === 'passwd' || last === 'passphrase' || last === 'pw';
 }
 
 function judge(name: string): Strength {
