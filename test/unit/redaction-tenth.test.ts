@@ -18,6 +18,7 @@ describe("Azure's key listings", () => {
     ['az storage account keys list', `[\n  {\n    "creationTime": "2026-01-02T10:00:00.000000+00:00",\n    "keyName": "key1",\n    "permissions": "FULL",\n    "value": "${STORAGE}"\n  }\n]`, [STORAGE]],
     ['the same as a table', `KeyName    Permissions    Value\n---------  -------------  ${'-'.repeat(88)}\nkey1       FULL           ${STORAGE}`, [STORAGE]],
     ['the storage key in the environment', `export AZURE_STORAGE_KEY=${STORAGE}`, [STORAGE]],
+    ['az functionapp keys list', '{\n  "functionKeys": {\n    "default": "aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5zA7bC9dE1fG3hI5jK==",\n    "deploy": "Zq3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5zA7bC9dE1fG3hI5jK=="\n  },\n  "systemKeys": {"durabletask_extension": "Yb3Zt7Vw9Ab2Cd4Ef6Gh8Ij0Kl1Mn3Op5Qr7St9Uv1Wx3Yz5Ab7Cd9Ef1G=="}\n}', ['aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5zA7bC9dE1fG3hI5jK==', 'Zq3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5zA7bC9dE1fG3hI5jK==', 'Yb3Zt7Vw9Ab2Cd4Ef6Gh8Ij0Kl1Mn3Op5Qr7St9Uv1Wx3Yz5Ab7Cd9Ef1G==']],
     ['as JSON text escapes it, in a tool result', JSON.stringify({ stdout: `{\n  "primaryKey": "iH9mQz2vL8xR4nT6wY1pK3sD5fG7hJ0aB2cE4gI6k08="\n}` }), ['iH9mQz2vL8xR4nT6wY1pK3sD5fG7hJ0aB2cE4gI6k08=']],
   ])('%s', (_what, text, secrets) => {
     const out = kept(text);
@@ -29,6 +30,7 @@ describe("Azure's key listings", () => {
     ['a storage key that names a setting', "const STORAGE_KEY = 'app-theme'"],
     ['a numbered key of no secret', "key1 = 'first'"],
     ['a table whose rows hold words', 'key1       FULL           enabled'],
+    ['a function key object of names', '"functionKeys": {"default": "default-function-key-name"}'],
   ])('keeps %s', (_what, text) => {
     expect(kept(text)).toBe(text);
   });

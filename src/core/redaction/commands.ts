@@ -32,6 +32,9 @@ const QARG = `b?(?:'([^'\\n]{4,200})'|"([^"\\n]{4,200})")`;
 const PARG = `[ \\t]*[^,()\\n]{1,160}?`;
 const COMMA = `[ \\t]*,[ \\t]*`;
 
+/** One member of an Azure Functions key object: its name, and its value captured. */
+const FUNCTION_KEY = `[ \\t\\r\\n]*"[^"\\n]{1,80}"[ \\t]*:[ \\t]*"([A-Za-z0-9_/+=-]{20,200})"`;
+
 const rule = (kind: string, starts: readonly string[], source: string, flags = 'dy', check?: (value: string) => boolean): CommandRule => ({ kind, starts, re: new RegExp(source, flags), ...(check ? { check } : {}) });
 const either = (words: readonly string[]): string => `(?:${words.join('|')})`;
 
@@ -149,6 +152,9 @@ const RULES: readonly CommandRule[] = [
   rule('call_secret', ['jwt.sign(', 'jwt.encode('], `jwt\\.(?:sign|encode)\\((?:[ \\t]*\\{[^{}\\n]{0,300}\\}[ \\t]*|${PARG})${COMMA}${QARG}`),
   rule('call_secret', ['createHmac('], `createHmac\\([ \\t]*(?:'[^'\\n]{1,20}'|"[^"\\n]{1,20}")${COMMA}${QARG}`),
   rule('call_secret', ['hmac.new(', 'cookieParser('], `(?:hmac\\.new|cookieParser)\\([ \\t]*${QARG}`),
+  // Azure Functions' keys (`az functionapp keys list`): the members of `functionKeys`, `systemKeys`
+  // and `hostKeys` are keys whatever their names (`"default": "…"`); up to four of them.
+  rule('azure_function_key', ['functionKeys', 'systemKeys', 'hostKeys'], `(?:function|system|host)Keys["']?[ \\t]*:[ \\t]*\\{${FUNCTION_KEY}(?:[ \\t\\r\\n]*,${FUNCTION_KEY})?(?:[ \\t\\r\\n]*,${FUNCTION_KEY})?(?:[ \\t\\r\\n]*,${FUNCTION_KEY})?`, 'dy', (v) => looksRandom(v, 20)),
   // A user and password encoded for Basic authentication: `btoa('user:pw')`, `b64encode(b'user:pw')`.
   rule('basic_auth', ['btoa(', 'b64encode('], `(?:btoa|b64encode)\\([ \\t]*b?['"][^'":\\s]{1,100}:([^'"\\s]{4,200})['"]`, 'dy', (v) => !isPlaceholder(v)),
   // A secret's command-line option given a literal default: argparse's and click's
