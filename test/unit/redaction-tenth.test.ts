@@ -102,6 +102,8 @@ describe('a token or a password given to a tool as a flag', () => {
     ["macOS's keychain", "security add-generic-password -a deploy -s acme-api -w 'Gr33n-Tiger!x9'", 'Gr33n-Tiger!x9'],
     ['expo login -p', 'npx expo login -u acme-dev -p Hunter2!plus', 'Hunter2!plus'],
     ["Bundler's credentials for a gem source", 'bundle config set --global gems.acme.io deploy:Xk9fQ2mZp7Lr4Tn8', 'Xk9fQ2mZp7Lr4Tn8'],
+    ['codecov -t', 'codecov upload-process -t 4f8e2c1a-9b7d-4e3f-8a2b-1c9d7e5f3a1b -f coverage.xml', '4f8e2c1a-9b7d-4e3f-8a2b-1c9d7e5f3a1b'],
+    ['snyk auth', 'npx snyk auth 9d3c7b1e-2f4a-4c8d-9e6b-5a1f3d7c9e2b', '9d3c7b1e-2f4a-4c8d-9e6b-5a1f3d7c9e2b'],
     ['doctl auth init -t', 'doctl auth init -t 3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c', '3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c'],
   ])('%s', (_what, text, secret) => {
     expect(kept(text)).not.toContain(secret);
@@ -111,6 +113,7 @@ describe('a token or a password given to a tool as a flag', () => {
     ['a port', 'npm run build -- -p 3000'],
     ["a Bundler setting that holds none", 'bundle config set --local path vendor/bundle'],
     ['a keychain lookup', 'security find-generic-password -a deploy -s acme-api -w'],
+    ['a codecov upload with no token', 'codecov upload-process -f coverage.xml --verbose'],
   ])('keeps %s', (_what, text) => {
     expect(kept(text)).toBe(text);
   });

@@ -83,6 +83,9 @@ const RULES: readonly CommandRule[] = [
   rule('command_password', ['vsce'], `vsce${WORD_END}${REST}(?:-p|--pat)[ \\t=]+${ARG}`),
   rule('command_password', ['expo', 'eas'], `(?:expo|eas)[ \\t]+login${WORD_END}${REST}(?:-p|--password)[ \\t=]+${ARG}`),
   rule('command_password', ['nuget'], `nuget[ \\t]+(?:push|delete)${WORD_END}${REST}(?:-k|--api-key)[ \\t=]+${ARG}`),
+  // Upload and sign-in tokens that are UUIDs, which nothing else would tell from an id.
+  rule('command_password', ['codecov'], `codecov${WORD_END}${REST}(?:-t|--token)[ \\t=]+${ARG}`),
+  rule('command_password', ['snyk'], `snyk[ \\t]+auth[ \\t]+${ARG}`),
   rule('command_password', ['doctl'], `doctl[ \\t]+auth[ \\t]+init${WORD_END}${REST}(?:-t|--access-token)[ \\t=]+${ARG}`),
   // macOS's keychain: `security add-generic-password -a me -s svc -w 'pw'` (or add-internet-password).
   rule('command_password', ['security'], `security[ \\t]+add-(?:generic|internet)-password${WORD_END}${REST}-w[ \\t]+${ARG}`),
