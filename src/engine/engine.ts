@@ -52,6 +52,8 @@ export type { BuildRequest, BuildResult, EngineDeps, SessionChange } from './typ
  */
 export class Engine {
   private readonly memory: EngineMemory;
+  /** A new subagent's build, and the parent to re-render once its claim is released (build()). */
+  private readonly parentToLink = new WeakMap<BuildResult, string>();
   private readonly cleaner: Cleaner;
   private readonly parts: Parts & Where;
   readonly claims: SessionClaims;
@@ -100,6 +102,14 @@ export class Engine {
         result = at.dir !== undefined ? await this.buildExisting(ctx, at.dir) : await this.buildNew(ctx, at.ident as Identity, at.peeked as Peek);
       } finally {
         this.claims.release(keys);
+      }
+      // A new subagent's parent is re-rendered once this session's claim is released: the
+      // parent's build may learn this subagent's task and re-render it (its dependents), which
+      // inside the claim would wait for this very build to end.
+      const parent = this.parentToLink.get(result);
+      if (parent !== undefined) {
+        this.parentToLink.delete(result);
+        await this.linkToParent(parent);
       }
       result.build_ms = Math.round((performance.now() - started) * 100) / 100;
       if (result.dependents !== undefined && req.independentOnly !== true) await this.renderDependents(result.dependents);
@@ -275,7 +285,7 @@ export class Engine {
     const manifest = seal(bareManifest(ident, state, where, now, req.objective ?? null, this.deps.config.pressure, this.deps.index));
     const result = await commit(this.parts, ctx, { dir, manifest, isNew: true, dirty: false }, state, read.hash, tools, append, read, null);
     if (damaged !== null) result.reset = damaged;
-    if (ident.parent) await this.linkToParent(ident.parent);
+    if (ident.parent) this.parentToLink.set(result, ident.parent);
     return result;
   }
 

@@ -106,6 +106,20 @@ describe("a subagent's task, from its parent's call", () => {
     }
   }, 60_000);
 
+  it("is rendered by the subagent's first build when the parent, built before, has recorded the agent since", async () => {
+    // The subagent's build re-renders its parent, which learns the agent and re-renders the
+    // subagent: done inside the subagent's own claim, that waited on itself for good.
+    const root = tempDir('handoff-store-');
+    const env = testEnv({ HANDOFFS_ROOT: root });
+    const { parent, child } = files();
+    writeFileSync(parent, parentCall());
+    expect((await runCli(['build', parent], { env })).code).toBe(0);
+    await appendFile(parent, parentResult());
+    writeFileSync(child, subagent());
+    expect((await runCli(['build', child], { env })).code).toBe(0);
+    await expectTask(root);
+  }, 15_000);
+
   it('is said unknown while the parent has not recorded which agent ran the call', async () => {
     const root = tempDir('handoff-store-');
     const env = testEnv({ HANDOFFS_ROOT: root });
