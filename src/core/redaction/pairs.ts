@@ -179,8 +179,8 @@ function separator(text: string, name: Name): { at: number; sep: string; spaced:
     const comma = /^[ \t]*,[ \t]*(?=["'])/.exec(text.slice(i, i + 16));
     if (comma !== null && text[name.start - 2] === '(') return { at: i + comma[0].length, sep: '=', spaced: true };
     // Rust's default for a variable that is not set: `env::var("API_KEY").unwrap_or("…".to_string())`.
-    const fallback = /^\)[ \t]*\.unwrap_or\([ \t]*(?=["'])/.exec(text.slice(i, i + 32));
-    if (fallback !== null && text[name.start - 2] === '(') return { at: i + fallback[0].length, sep: '=', spaced: true };
+    const fallback = text[i] === ')' && text[name.start - 2] === '(' ? /^\)[ \t]*\.unwrap_or\([ \t]*(?=["'])/.exec(text.slice(i, i + 32)) : null;
+    if (fallback !== null) return { at: i + fallback[0].length, sep: '=', spaced: true };
   } else if (open === '<' && text[i] === '>') return { at: i + 1, sep: '>', spaced: false };
   // PHP's print_r: `[password] => …`.
   else if (open === '[' && text[i] === ']') i += 1;
