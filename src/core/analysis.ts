@@ -539,6 +539,9 @@ function subagentReport(l: Ledger, end: End, parent: string): NextAction | null 
   return { text: `This is a subagent's transcript, finished: its last message (line ${said.line}) is its report to the session that started it (\`${parent}\`)${ask}. Resume from that session's handoff, which shows what became of the report; act on the report here only if that session asks for it.`, rule: 'subagent_report', label: 'reported', line: said.line };
 }
 
+/** Claude Code's refusal of a call outside the session's folders (`ls in '~/.claude' was blocked. … only … the allowed working directories`). */
+const OUTSIDE_FOLDERS = /allowed working director(?:y|ies)|outside (?:of )?the (?:allowed|working) director/i;
+
 /** A session that ended on the agent's answer after its calls were denied: the answer stands without what they would have read. */
 function answeredWithout(l: Ledger, end: End, deniedLine: number, n: number): string {
   const said = l.lastAgentText;
@@ -581,9 +584,14 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
       };
       const shown = denied.slice(-8).map((f) => `line ${f.line}: ${what(f)}`).join('; ');
       const more = denied.length > 8 ? `, and ${denied.length - 8} earlier` : '';
-      return { text: `Ask the user to allow the ${denied.length} calls permission rules denied, or go on without them (${shown}${more})${answeredWithout(l, end, fail.line, denied.length)}`, rule: 'open_failure', label: 'verified', line: fail.line };
+      // A call outside the folders the session may use is refused by no rule: the user adds the folder.
+      const outside = denied.filter((f) => OUTSIDE_FOLDERS.test(f.text)).map((f) => f.line);
+      const folders = outside.length === 0 ? '' : `; ${outside.length === 1 ? `line ${outside[0]} was` : `lines ${outside.join(', ')} were`} refused as outside the folders the session may use, which the user widens (\`--add-dir\`, \`/add-dir\`)`;
+      const by = outside.length === 0 ? 'permission rules denied' : 'the harness refused';
+      return { text: `Ask the user to allow the ${denied.length} calls ${by}, or go on without them (${shown}${more}${folders})${answeredWithout(l, end, fail.line, denied.length)}`, rule: 'open_failure', label: 'verified', line: fail.line };
     }
-    const first = deniedKey.has(fail.line) ? `Ask the user to allow the call a permission rule denied (line ${fail.line}), or go on without it` : `Fix the open failure first (line ${fail.line})`;
+    const refusal = OUTSIDE_FOLDERS.test(fail.text) ? 'the harness refused as outside the folders the session may use' : 'a permission rule denied';
+    const first = deniedKey.has(fail.line) ? `Ask the user to allow the call ${refusal} (line ${fail.line}), or go on without it` : `Fix the open failure first (line ${fail.line})`;
     return { text: `${first}: ${clip(fail.text, 300)}${deniedKey.has(fail.line) ? answeredWithout(l, end, fail.line, 1) : ''}`, rule: 'open_failure', label: 'verified', line: fail.line };
   }
   const planFresh = l.lastPlanLine !== null && (l.lastRequestLine === null || l.lastPlanLine >= l.lastRequestLine);

@@ -46,6 +46,11 @@ export interface RequestRecord {
   replied?: number;
   /** That message is a progress note (Codex's `phase: "commentary"`), not an answer. */
   repliedNote?: true;
+  /**
+   * The line of a message the user sent while this request's turn ran (Codex): the turn's final
+   * reply, `replied`, came after it and answers both.
+   */
+  repliedAfter?: number;
 }
 
 /** A file a call writes when it succeeds; `ifExists`: a forced delete (ShellWrite). */
@@ -139,6 +144,8 @@ export type LastEvent = 'agent_text' | 'tool_call' | 'tool_result' | 'user' | 'i
 
 export interface Ledger {
   requests: RequestRecord[];
+  /** The line where the running turn started (Codex's `task_started`); absent where the harness does not say. */
+  turnFrom?: number;
   requestsTotal: number;
   /** Written only through setBounded (bounded.ts): it keeps the keys' order beside the record. */
   calls: Record<string, CallRecord>;
@@ -1256,6 +1263,27 @@ function noteUnnamedCommits(l: Ledger, command: string, out: string, line: numbe
 
 export function noteTurnEnd(l: Ledger, event: 'turn_complete' | 'turn_aborted' | 'interrupt' | 'api_error', line: number): void {
   l.last = { event, line };
+  if (event === 'turn_complete') creditTurn(l);
+  delete l.turnFrom;
+}
+
+/**
+ * A turn that completed on its final reply answered every request made in it: the one that began
+ * it and those the user sent while it ran (Codex takes a message typed mid-turn into the running
+ * turn). Until now each had only the progress notes written before the next.
+ */
+function creditTurn(l: Ledger): void {
+  const from = l.turnFrom;
+  const last = l.requests[l.requests.length - 1];
+  if (from === undefined || last === undefined || last.replied === undefined || last.repliedNote === true || last.line < from) return;
+  for (let i = l.requests.length - 2; i >= 0; i -= 1) {
+    const r = l.requests[i] as RequestRecord;
+    if (r.line < from) break;
+    if (r.replied !== undefined && r.repliedNote !== true) continue;
+    r.replied = last.replied;
+    delete r.repliedNote;
+    r.repliedAfter = last.line;
+  }
 }
 
 const FAILED_WORDS = /\b(?:failed|fails|errored|could ?n[o']t|unable to|did ?n[o']t work|does ?n[o']t work)\b/i;

@@ -306,6 +306,7 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
       }
       return;
     case 'turn_complete':
+    case 'turn_started':
     case 'wait':
       return;
   }
@@ -431,6 +432,9 @@ function applyToLedger(st: SessionState, f: Fact, line: number, main: boolean, t
       }
       return;
     }
+    case 'turn_started':
+      if (main) l.turnFrom = line;
+      return;
     case 'turn_complete':
       if (main) noteTurnEnd(l, 'turn_complete', line);
       return;

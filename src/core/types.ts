@@ -116,6 +116,8 @@ export type Fact =
   /** `ide`: what the IDE told the agent beside the request (the lines selected, the file open). */
   | { t: 'request'; text: string; kind: 'request' | 'answer' | 'rejection'; ide?: string }
   | { t: 'turn_complete' }
+  /** Codex's `task_started`: a turn begins; a user message before its `task_complete` came in mid-turn. */
+  | { t: 'turn_started' }
   /** Codex code mode: `wait` call `id` collects the output of the script running in `cell`. */
   | { t: 'wait'; id: string; cell: string }
   | { t: 'todos'; items: TodoItem[] }

@@ -51,6 +51,22 @@ describe('claims to double-check', () => {
     expect(sections(md).get('Next Action')).toContain("First settle the agent's claim the transcript contradicts (line 6, Claims to double-check) and what the session wrote from it.");
   });
 
+  it("does not ask to settle first a claim the user's own next message contradicted and the agent answered", () => {
+    const parts = [
+      user('u1', 'Link the combined transcript from each session page'),
+      edit('e1', 'renderer.py'),
+      updated('e1', 'renderer.py'),
+      say('a1', 'Done. No regressions in functionality.'),
+      user('u2', 'Oh no, we lost the session navigation section somehow :('),
+    ] as const;
+    const open = built(...parts);
+    // Unanswered, the report is the user's latest word: the claim is settled first.
+    expect(sections(open.md).get('Next Action')).toContain("First settle the agent's claim");
+    const { md } = built(...parts, edit('e2', 'renderer.py'), updated('e2', 'renderer.py'), say('a2', 'Restored the navigation.'));
+    expect(sections(md).get('Claims to double-check')).toMatch(/- claim at line 4, evidence at line 5: The agent said «No regressions in functionality\.»/);
+    expect(sections(md).get('Next Action')).not.toContain('First settle');
+  });
+
   it('says what it checked when it found nothing', () => {
     const { md } = built(user('u1', 'Tidy the README'), edit('e1', 'README.md'), updated('e1', 'README.md'), say('a1', 'Tidied.'));
     expect(sections(md).get('Claims to double-check')).toBe('None the transcript contradicts, and no plan step marked done as tested with no run to prove it (other claims no run proves are not checked here).');
@@ -100,6 +116,19 @@ describe('the resume instructions', () => {
     expect(readOnly).toContain('3. No file changed in this session: read the files the Objective and the latest request name; prefer what they say now');
     expect(readOnly).not.toContain('Read the files named under Repository Evidence');
   });
+
+  it('say which files changed is not known when every edit\'s path was redacted, and to ask git', () => {
+    const meta = { timestamp: '2026-02-23T11:54:00Z', type: 'session_meta', payload: { id: 'c', cwd: '/w', cli_version: '0.104.0', originator: 'codex_cli_rs' } };
+    const item = (payload: Record<string, unknown>) => ({ timestamp: '2026-02-23T11:55:00Z', type: 'response_item', payload });
+    const { md } = built(
+      meta,
+      { timestamp: '2026-02-23T11:55:00Z', type: 'event_msg', payload: { type: 'user_message', message: 'Fix the sync' } },
+      item({ type: 'custom_tool_call', status: 'completed', call_id: 'p1', name: 'apply_patch', input: '[REDACTED_PATCH len=812 sha=0a1b2c3d]' }),
+      item({ type: 'custom_tool_call_output', call_id: 'p1', output: '[REDACTED_OUTPUT len=200 sha=4e5f6a7b]' }),
+    );
+    expect(md).toContain("3. Which files changed is not known (1 edit(s) whose paths the transcript's publisher redacted): run `git status` and `git diff` in the repository");
+    expect(md).not.toContain('No file changed in this session');
+  });
 });
 
 describe('the latest request, answered only by a progress note', () => {
@@ -123,6 +152,29 @@ describe('the latest request, answered only by a progress note', () => {
     const section = sections(md).get('User requests and corrections') ?? '';
     expect(section).toContain("line 2 — Implement the plan (no final reply; progress note at line 3)");
     expect(section).toContain('line 5 — Stop the browser work (last reply: line 7)');
+  });
+
+  it("gives a request its turn's final reply when the user's next message came in mid-turn", () => {
+    const started = (id: string) => event({ type: 'task_started', turn_id: id, model_context_window: 258400 });
+    const complete = (id: string) => event({ type: 'task_complete', turn_id: id });
+    const { md, summary } = built(
+      meta,
+      started('t1'),
+      ask('Fix the screenshot layout'),
+      said('Looking at the layout code.', 'commentary'),
+      ask('Also keep the header fixed'),
+      said('Both done: the layout and the fixed header.', 'final_answer'),
+      complete('t1'),
+      started('t2'),
+      ask('Now the footer'),
+      said('Checking the footer.', 'commentary'),
+    );
+    const section = sections(md).get('User requests and corrections') ?? '';
+    expect(section).toContain("line 3 — Fix the screenshot layout (its turn's final reply: line 6, after the message of line 5 came in mid-turn)");
+    expect(section).toContain('line 5 — Also keep the header fixed (last reply: line 6)');
+    // A turn still running keeps its progress note: nothing completed it.
+    expect(section).toContain('line 9 — Now the footer (no final reply; progress note at line 10)');
+    expect((summary.requests as { replied_line?: number }[]).map((q) => q.replied_line)).toEqual([6, 6, 10]);
   });
 
   it('gives a final answer after a progress note its due', () => {

@@ -185,7 +185,19 @@ describe("the session's own listing of uncommitted files", () => {
 
   it('is not said to follow a commit the session never made, and says what the session wrote after it', () => {
     const { md } = built(user('u1', 'Tidy the parser'), ...bash('b1', 'git diff --name-only', 'src/a.py\nsrc/b.py\n'), ...write('w1', '/nonexistent/w/src/c.py'));
-    expect(md).toContain("*reported* — the session's latest `git status` or `git diff --name-only` (line 3) listed 2 uncommitted file(s): `src/a.py`, `src/b.py`. The session wrote 1 file(s) after it (Files changed below), which it could not list.");
+    expect(md).toContain("*reported* — the session's latest `git status` or `git diff --name-only` (line 3) listed 2 uncommitted file(s): `src/a.py`, `src/b.py`. The session first wrote 1 other file(s) after it (Files changed below).");
+  });
+
+  it('tells a file written before it and missing from it from one written after, and counts a listed file written again as listed', () => {
+    const { md } = built(
+      user('u1', 'Tidy the parser'),
+      ...write('w0', '/nonexistent/w/tests/test_new.py'),
+      ...write('w1', '/nonexistent/w/src/a.py'),
+      ...bash('b1', 'git diff --name-only', 'src/a.py\n'),
+      ...write('w2', '/nonexistent/w/src/a.py'),
+      ...write('w3', '/nonexistent/w/src/c.py'),
+    );
+    expect(md).toContain('listed 1 uncommitted file(s): `src/a.py`. The session first wrote 1 other file(s) after it (Files changed below). 1 file(s) it wrote before it are not in it: a new file `git diff` does not show (untracked), or a file changed back.');
   });
 
   it('follows the last commit when the session made one', () => {

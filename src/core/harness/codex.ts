@@ -477,6 +477,7 @@ function readEvent(p: Record<string, unknown>, obs: Observation, st: CodexState)
     case 'task_started': {
       const limit = num(p.model_context_window);
       if (limit !== undefined && limit > 0) obs.facts.push({ t: 'context_limit', limit });
+      obs.facts.push({ t: 'turn_started' });
       return;
     }
     case 'task_complete': {

@@ -150,6 +150,8 @@ const RULES: readonly CommandRule[] = [
   rule('call_secret', ['.login('], `\\.login\\([ \\t]*${QARG}[ \\t]*\\)`, 'dy', (v) => looksRandom(v, 20)),
   rule('call_secret', ['getConnection('], `getConnection\\(${PARG}${COMMA}${PARG}${COMMA}${QARG}`),
   rule('call_secret', ['new PDO(', 'new mysqli(', 'mysqli_connect(', 'new Sequelize('], `(?:new[ \\t]+(?:PDO|mysqli|Sequelize)|mysqli_connect)\\(${PARG}${COMMA}${PARG}${COMMA}${QARG}`),
+  // A Wi-Fi password given to an ESP32/ESP8266 sketch: `WiFi.begin("ssid", "…")`, `WiFi.softAP(…)`, `wifiMulti.addAP(…)`.
+  rule('call_secret', ['WiFi.begin(', '.softAP(', '.addAP('], `(?:WiFi\\.begin|\\.softAP|\\.addAP)\\(${PARG}${COMMA}${QARG}`, 'dy', (v) => !isKeyword(v)),
   rule('call_secret', ['NetworkCredential('], `NetworkCredential\\(${PARG}${COMMA}${QARG}`),
   rule('call_secret', ['set_password('], `set_password\\(${PARG}${COMMA}${PARG}${COMMA}${QARG}`),
   rule('call_secret', ['jwt.sign(', 'jwt.encode('], `jwt\\.(?:sign|encode)\\((?:[ \\t]*\\{[^{}\\n]{0,300}\\}[ \\t]*|${PARG})${COMMA}${QARG}`),

@@ -313,6 +313,8 @@ function findPair(text: string, name: Name, found: Findings): number | null {
     BLOCK_INDICATOR.lastIndex = s.at;
     if (BLOCK_INDICATOR.test(text)) return blockScalar(text, name, s.at, found);
   }
+  const diff = wordDiff(text, s.at);
+  if (diff !== null) return diffValues(text, name, s, diff, found);
   const v = readValue(text, s.at, s.sep);
   if (!v) return null;
   const value = text.slice(v.start, v.end);
@@ -329,6 +331,36 @@ function findPair(text: string, name: Name, found: Findings): number | null {
   };
   const end = v.runEnd ?? v.end;
   return judged(name, v.start, end, value, ctx, found, /aws.?secret/i.test(name.text) ? 'aws_secret_access_key' : 'secret_assignment') ? end : 0;
+}
+
+/**
+ * `git diff --word-diff` writes a changed value as `[-old-]{+new+}` after its unchanged name
+ * (`password = [-"Old…"-]{+"New…"+}`): each side, its quotes taken off, is a value of the name.
+ * Null when the value is not written so.
+ */
+function wordDiff(text: string, at: number): Value[] | null {
+  const parts: Value[] = [];
+  let p = at;
+  for (const [open, close] of [['[-', '-]'], ['{+', '+}']] as const) {
+    if (!text.startsWith(open, p)) continue;
+    const end = text.indexOf(close, p + 2);
+    if (end === -1 || end - p > MAX_VALUE_CHARS || text.slice(p + 2, end).includes('\n')) return parts.length > 0 ? parts : null;
+    const q = text[p + 2];
+    const quoted = isQuote(q) && end - p >= 4 && text[end - 1] === q;
+    parts.push(quoted ? { start: p + 3, end: end - 1, quoted } : { start: p + 2, end, quoted });
+    p = end + 2;
+  }
+  return parts.length > 0 ? parts : null;
+}
+
+function diffValues(text: string, name: Name, s: { sep: string; spaced: boolean }, parts: readonly Value[], found: Findings): number {
+  let last = 0;
+  for (const v of parts) {
+    const after = v.quoted ? v.end + 1 : v.end;
+    const ctx: ValueContext = { name: name.text, envStyle: s.sep === '=' && !s.spaced && /^[A-Z][A-Z0-9_]*$/.test(name.text), sep: s.sep, spaced: s.spaced, lineFinal: lineFinal(text, after + 2), next: '', quoted: v.quoted };
+    if (judged(name, v.start, v.end, text.slice(v.start, v.end), ctx, found)) last = v.end;
+  }
+  return last;
 }
 
 /** YAML's block scalar indicator (literal or folded, with a chomping and an indentation digit), ending its line. */

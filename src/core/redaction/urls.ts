@@ -1,12 +1,12 @@
 import { PRIORITY } from './findings.js';
 import type { Handler, LiteralScanner } from './literals.js';
-import { isPlaceholder } from './names.js';
+import { isPlaceholder, nameStrength } from './names.js';
 import { looksRandom } from './randomness.js';
 
 /**
  * Credentials inside URLs: the password of `scheme://user:password@host` and `scheme://:password@`
  * (redis), a key used as the user name (a Sentry DSN's `https://<key>@o1.ingest.sentry.io/1`, a
- * token in `https://<token>@github.com`), and signed-URL signatures (`sig=`, `X-Amz-Signature=`).
+ * token in `https://<token>@github.com`), signed-URL signatures (`sig=`, `X-Amz-Signature=`), and keys in a query under names of no list.
  * The user info is read from `://` to the last `@` before the host's end, so a password holding
  * an unescaped `@` goes whole.
  */
@@ -62,7 +62,37 @@ function signature(name: string): Handler {
   };
 }
 
+/** How far back from its `key=` a query parameter's name is read (`subscription-key`, `hapikey`). */
+const MAX_PARAM_NAME_CHARS = 40;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const QUERY_KEY_VALUE = /[^&\s"'#<>`]{16,512}/y;
+
+/**
+ * A key given in a URL's query under a name no list knows: a parameter ending in `key` (HubSpot's
+ * `hapikey`, `devkey`, `userkey`) or OpenWeatherMap's `appid`, whose value looks generated. The
+ * names' own rules read `api_key=`, `key=` and `token=`; this reads only what follows `?` or `&`.
+ */
+const queryKey: Handler = (text, at, found) => {
+  const eq = text.indexOf('=', at);
+  let s = at;
+  while (s > 0 && at - s < MAX_PARAM_NAME_CHARS && /[A-Za-z0-9_-]/.test(text[s - 1] as string)) s -= 1;
+  const before = text[s - 1];
+  if (before !== '?' && before !== '&') return -1;
+  // A name the names' rules judge (`api_key`, `subscription-key`) is theirs.
+  if (nameStrength(text.slice(s, eq)) !== null) return -1;
+  QUERY_KEY_VALUE.lastIndex = eq + 1;
+  const m = QUERY_KEY_VALUE.exec(text);
+  if (!m || isPlaceholder(m[0])) return -1;
+  // HubSpot's keys are UUIDs, which look too regular for `looksRandom`: under an API key's name they go too.
+  const uuid = UUID.test(m[0]) && /api[-_]?key$|app[-_]?(?:id|key)$/i.test(text.slice(s, eq));
+  if (!uuid && !looksRandom(m[0].replace(/%[0-9A-Fa-f]{2}/g, ''), 16)) return -1;
+  found.add(m.index, m.index + m[0].length, 'url_query_key', PRIORITY.url);
+  return m.index + m[0].length;
+};
+
 export function registerUrls(scanner: LiteralScanner): void {
   scanner.add('://', userinfo, { boundary: false });
   for (const name of PARAMS) scanner.add(`${name}=`, signature(name), { boundary: false });
+  scanner.add('key=', queryKey, { boundary: false, caseless: true });
+  scanner.add('appid=', queryKey, { boundary: true, caseless: true });
 }

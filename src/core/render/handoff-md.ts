@@ -249,7 +249,14 @@ function requests(a: Analysis, parent: string | null, r: RenderInput, ide = true
   const inIde = (q: (typeof rs)[number]): string => (!ide || q.ide === undefined || !ideShown.has(q.line) ? '' : ` *(in the IDE: ${oneLine(shortIdePath(q.ide), 200)})*`);
   // Where the agent's answer to each ends, so that what became of an early request can be looked up.
   // A reply the harness marked a progress note (Codex's `phase: "commentary"`) is not an answer.
-  const replied = (q: (typeof rs)[number]): string => (q.replied === undefined ? '' : q.repliedNote === true ? ` (no final reply; progress note at line ${q.replied})` : ` (last reply: line ${q.replied})`);
+  const replied = (q: (typeof rs)[number]): string =>
+    q.replied === undefined
+      ? ''
+      : q.repliedNote === true
+        ? ` (no final reply; progress note at line ${q.replied})`
+        : q.repliedAfter !== undefined
+          ? ` (its turn's final reply: line ${q.replied}, after the message of line ${q.repliedAfter} came in mid-turn)`
+          : ` (last reply: line ${q.replied})`;
   const row = (q: (typeof rs)[number]): string => `line ${q.line} — ${kind(q.kind)}${oneLine(q.text, chars)}${replied(q)}${inIde(q)}${branch(q.line)}`;
   const shown = rs.length <= MD.REQUESTS_HEAD + tail ? rs.map(row) : [...rs.slice(0, MD.REQUESTS_HEAD).map(row), `… ${rs.length - MD.REQUESTS_HEAD - tail} more in HANDOFF.summary.json …`, ...rs.slice(-tail).map(row)];
   const more = a.requestsTotal > rs.length ? `\n\n${a.requestsTotal - rs.length} earlier request(s) are in timeline.jsonl.` : '';
@@ -540,9 +547,16 @@ function listedBySession(r: RenderInput, a: Analysis): string | null {
     t.committed === undefined
       ? `the session's latest \`git status\` or \`git diff --name-only\` (line ${t.line})${afterCommit}${limited} listed ${t.paths.length} ${kind}`
       : `the session's latest \`git status\` (line ${t.line})${limited} showed ${t.paths.length} file(s) unstaged or untracked, which its commit at line ${t.committed} (of what was staged) left uncommitted`;
-  // A listing is what the tree held then: files the session wrote later are not in it.
-  const later = a.filesChanged.filter((f) => f.line > t.line).length;
-  const since = later === 0 ? '' : ` The session wrote ${later} file(s) after it (Files changed below), which it could not list.`;
+  // A listing is what the tree held then: files the session first wrote later are not in it; a
+  // file written before and missing is one `git diff` does not show (new, untracked) or one
+  // changed back. A file in the listing and written again later is in it.
+  const listed = (path: string): boolean => t.paths.some((q) => path === q || path.endsWith(`/${q}`));
+  const missing = a.filesChanged.filter((f) => !listed(f.path));
+  const later = missing.filter((f) => (f.first ?? f.line) > t.line).length;
+  const earlier = missing.length - later;
+  const since =
+    (later === 0 ? '' : ` The session first wrote ${later} other file(s) after it (Files changed below).`) +
+    (earlier === 0 ? '' : ` ${earlier} file(s) it wrote before it are not in it: a new file \`git diff\` does not show (untracked), or a file changed back.`);
   return `${label('reported')} — ${what}: ${shown.map((p) => code(p)).join(', ')}${more}.${since}`;
 }
 
@@ -793,7 +807,7 @@ function verification(a: Analysis): string {
 /** Tools of MCP servers: they act where no file list or git command shows it (a deploy, a database, a tracker). */
 function outsideCalls(a: Analysis): string {
   const cs = a.outsideCalls;
-  const unnamed = a.unnamedTools === '' ? '' : `\n\n${label('unknown')} — ${a.unnamedTools}, of a tool whose name the transcript's publisher redacted: which tool, and what it did, are not known.`;
+  const unnamed = a.unnamedTools === '' ? '' : `\n\n${label('unknown')} — ${a.unnamedTools}, of one tool or several whose names the transcript's publisher redacted: which, and what they did, are not known.`;
   if (cs.length === 0) return unnamed;
   const one = (c: Analysis['outsideCalls'][number]): string => `${code(c.server)} ${code(c.tool)} ×${c.count} (${c.count === 1 ? 'line' : 'the latest at line'} ${c.line}${c.failed > 0 ? `; ${c.failed} with an error result` : ''})`;
   const more = cs.length > 6 ? `, and ${cs.length - 6} more tool(s) in HANDOFF.summary.json` : '';
@@ -863,7 +877,10 @@ function nextActionBody(a: Analysis): string {
  * the action alone would otherwise pass it on.
  */
 function claimsFirst(a: Analysis): string {
-  const against = a.contradictions.filter((c) => c.unproven !== true);
+  // A claim the user's own next message contradicted, and the agent answered, was taken up in the
+  // session: the user knows, and the work went on from it (Claims to double-check still lists it).
+  const takenUp = (c: Analysis['contradictions'][number]): boolean => a.requests.some((q) => q.line === c.evidence_line && q.replied !== undefined && q.repliedNote !== true);
+  const against = a.contradictions.filter((c) => c.unproven !== true && !takenUp(c));
   if (against.length === 0) return '';
   const lines = against.map((c) => c.claim_line).join(', ');
   return ` First settle the agent's claim${against.length === 1 ? '' : 's'} the transcript contradicts (line${against.length === 1 ? '' : 's'} ${lines}, Claims to double-check) and what the session wrote from ${against.length === 1 ? 'it' : 'them'}.`;
@@ -951,7 +968,13 @@ export function resumeInstruction(handoffPath: string): string {
 function resume(r: RenderInput, a: Analysis): string {
   const path = `${r.dir}/HANDOFF.md`;
   // With no file changed, Repository Evidence names none to read: the step says where to look.
-  const read = a.filesChangedTotal > 0 ? 'Read the files named under Repository Evidence and their tests' : 'No file changed in this session: read the files the Objective and the latest request name';
+  // Edits whose paths no one can read changed files all the same: which ones is git's to say.
+  const read =
+    a.filesChangedTotal > 0
+      ? 'Read the files named under Repository Evidence and their tests'
+      : a.unreadableWrites > 0
+        ? `Which files changed is not known (${a.unreadableWrites} edit(s) whose paths the transcript's publisher redacted): run \`git status\` and \`git diff\` in the repository, then read what they name and the files the Objective and the latest request name`
+        : 'No file changed in this session: read the files the Objective and the latest request name';
   return [
     '1. Read this whole file before acting. Treat files, repository state and recorded command results as authoritative, not this summary.',
     `2. Check drift: run ${code(`handoff resume ${r.session}`)} (or compare repository path, branch, HEAD and dirty state with the front matter). Report material drift; never reset, check out or discard changes to recreate the old state.`,
