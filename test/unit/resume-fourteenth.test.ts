@@ -62,6 +62,8 @@ describe('claims to double-check', () => {
     const open = built(...parts);
     // Unanswered, the report is the user's latest word: the claim is settled first.
     expect(sections(open.md).get('Next Action')).toContain("First settle the agent's claim");
+    // A sentence of its own, whatever the action's text ended with.
+    expect(sections(open.md).get('Next Action')).toMatch(/[.!?] First settle/);
     const { md } = built(...parts, edit('e2', 'renderer.py'), updated('e2', 'renderer.py'), say('a2', 'Restored the navigation.'));
     expect(sections(md).get('Claims to double-check')).toMatch(/- claim at line 4, evidence at line 5: The agent said «No regressions in functionality\.»/);
     expect(sections(md).get('Next Action')).not.toContain('First settle');

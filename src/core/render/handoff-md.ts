@@ -868,7 +868,10 @@ function nextActionBody(a: Analysis): string {
   // Readers took "verified" for the action's warrant: it is the evidence's, and the action is
   // advice. Whether the user asked for it is the requests' to say, not this line's.
   const advice = n.label === 'verified' ? ". What the rule rests on is verified; the action is this handoff's advice drawn from it (what the user asked for is under User requests)" : '';
-  return `${n.text.replace(/\r?\n/g, ' ')}${claimsFirst(a)}\n\n${label(n.label)} — ${why}${advice}`;
+  const first = claimsFirst(a);
+  const text = n.text.replace(/\r?\n/g, ' ');
+  // The action's own text may end without a full stop: the next sentence gets one before it.
+  return `${first === '' || /[.!?]$/.test(text) ? text : `${text}.`}${first}\n\n${label(n.label)} — ${why}${advice}`;
 }
 
 /**
@@ -879,7 +882,7 @@ function nextActionBody(a: Analysis): string {
 function claimsFirst(a: Analysis): string {
   // A claim the user's own next message contradicted, and the agent answered, was taken up in the
   // session: the user knows, and the work went on from it (Claims to double-check still lists it).
-  const takenUp = (c: Analysis['contradictions'][number]): boolean => a.requests.some((q) => q.line === c.evidence_line && q.replied !== undefined && q.repliedNote !== true);
+  const takenUp = (c: Analysis['contradictions'][number]): boolean => c.evidence_line > c.claim_line && a.requests.some((q) => q.line === c.evidence_line && q.replied !== undefined && q.repliedNote !== true);
   const against = a.contradictions.filter((c) => c.unproven !== true && !takenUp(c));
   if (against.length === 0) return '';
   const lines = against.map((c) => c.claim_line).join(', ');
