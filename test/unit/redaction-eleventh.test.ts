@@ -65,6 +65,30 @@ describe("a key in a URL's query under a name no list knows", () => {
   ]);
 });
 
+describe('a password a person made, after `Pass` or a user name under credentials', () => {
+  removesEach([
+    ['`Pass` as a label in prose', 'Login: admin Pass Zq8#mK2pLw', 'Zq8#mK2pLw'],
+    ['`Pass` after a user in a list', 'user admin, Pass Kestrel-42!dev', 'Kestrel-42!dev'],
+    ['`creds: user / password`', 'creds: admin / Zq8#mK2pLw', 'Zq8#mK2pLw'],
+    ['`credentials: user:password`', 'credentials: admin:Kestrel-42!dev', 'Kestrel-42!dev'],
+    ['in .env', 'CREDENTIALS=svc-deploy:Wq7#mN4pLz8', 'Wq7#mN4pLz8'],
+  ]);
+
+  it('keeps the user name', () => {
+    expect(kept('creds: admin / Zq8#mK2pLw')).toBe('creds: admin / [REDACTED:labelled_secret]');
+  });
+
+  keepsEach([
+    ['the word pass in a sentence', 'the tests pass Node20.x'],
+    ['a flag after pass', 'eslint should pass --max-warnings=0'],
+    ['a verdict', '✓ Pass checkout-v2.test'],
+    ['where the password is kept', 'creds: admin / see 1Password'],
+    ['a placeholder', 'login: admin / password'],
+    ['a path', 'credentials: ~/.aws/credentials'],
+    ['a profile', 'credentials: default:profile'],
+  ]);
+});
+
 describe('a call outside the folders the session may use', () => {
   it('is named as such in the next action, not as a permission rule', () => {
     const l = initialState().ledger;
@@ -80,4 +104,148 @@ describe('a call outside the folders the session may use', () => {
     expect(na.text).toMatch(/^Ask the user to allow the 2 calls the harness refused, /);
     expect(na.text).toContain('line 21 was refused as outside the folders the session may use, which the user widens (`--add-dir`, `/add-dir`)');
   });
+});
+
+describe('the tenth red team: passwords given to calls by their place', () => {
+  removesEach([
+    ["Go's smtp.PlainAuth", 'auth := smtp.PlainAuth("", "alerts@acme.io", "SMHy#S6saRb1W3OI", "smtp.gmail.com")', 'SMHy#S6saRb1W3OI'],
+    ['pymysql.connect', "conn = pymysql.connect('db.internal', 'reporting', 'X4Zi%a06z471vxSQ', 'orders')", 'X4Zi%a06z471vxSQ'],
+    ['ftplib.FTP', "ftp = FTP('ftp.vendor.example', 'acme', '5iOF!Y49Y77mzShi')", '5iOF!Y49Y77mzShi'],
+    ["paramiko's connect", "ssh.connect('10.0.0.5', 22, 'deploy', 'z4wr*e623qVoEV6X')", 'z4wr*e623qVoEV6X'],
+    ["Perl's DBI", 'my $dbh = DBI->connect("dbi:Pg:dbname=billing;host=pg01", "billing_rw", "SDyU*6yFs9J3gdM8");', 'SDyU*6yFs9J3gdM8'],
+    ['an LDAP bind, a DN with commas before it', 'conn.simple_bind_s("cn=admin,dc=acme,dc=io", "M9lq*rOj6lvpfBKO")', 'M9lq*rOj6lvpfBKO'],
+    ["PHP's ldap_bind", '<?php $ok = ldap_bind($ds, "cn=svc,dc=acme,dc=io", "l00f!n8iY3lvJtJT");', 'l00f!n8iY3lvJtJT'],
+    ["HttpClient's credentials", 'new UsernamePasswordCredentials("svc-jenkins", "LvrH%LcGRQBP3p1r")', 'LvrH%LcGRQBP3p1r'],
+    ["MongoDB's changeUserPassword", `mongosh --eval 'db.getSiblingDB("shop").changeUserPassword("shop_app", "lXFq!hvhw9HednsT")'`, 'lXFq!hvhw9HednsT'],
+    ["MongoDB's auth", `mongosh --quiet --eval 'db.getSiblingDB("admin").auth("backup", "NqOZ*YctVMRxHyvi")'`, 'NqOZ*YctVMRxHyvi'],
+    ["Laravel's Hash::make", "Hash::make('Kq8!pLw2xZ')", 'Kq8!pLw2xZ'],
+    ["Django's create_superuser", "User.objects.create_superuser('admin', 'a@b.io', 'Kq8!pLw2xZ')", 'Kq8!pLw2xZ'],
+    ['bcrypt.hash', "await bcrypt.hash('Kq8!pLw2xZ', 12)", 'Kq8!pLw2xZ'],
+    ["require('bcrypt').hash", `node -e "require('bcrypt').hash('npNf_5bWUUFaM8', 12).then(console.log)"`, 'npNf_5bWUUFaM8'],
+    ["Go's SetBasicAuth", 'req.SetBasicAuth("admin", "Pw9#xLq2mZ")', 'Pw9#xLq2mZ'],
+    ["Gorilla's cookie store", 'store := sessions.NewCookieStore([]byte("k8Zq2Lm9Vx3Rt7Yw1ZpQ"))', 'k8Zq2Lm9Vx3Rt7Yw1ZpQ'],
+    ["Twilio's client", "client = Client('AC0123456789abcdef0123456789abcdef', '9f8e7d6c5b4a39281706f5e4d3c2b1a0')", '9f8e7d6c5b4a39281706f5e4d3c2b1a0'],
+    ["Ruby's basic_auth", "basic_auth 'deploy', 'Pw9#xLq2mZ'", 'Pw9#xLq2mZ'],
+    ["PHP's CURLOPT_USERPWD", "curl_setopt($ch, CURLOPT_USERPWD, 'api:Pw9#xLq2mZ');", 'Pw9#xLq2mZ'],
+    ["Guzzle's auth", "'auth' => ['api', 'Pw9#xLq2mZ'],", 'Pw9#xLq2mZ'],
+    ["Python's fallback after a lookup", "SLACK_TOKEN = os.environ.get('SLACK_BOT_TOKEN') or '5XdGcAULxzHHiZbiSeXU5mrbCHLQ2I3SspdRJwUo'", '5XdGcAULxzHHiZbiSeXU5mrbCHLQ2I3SspdRJwUo'],
+  ]);
+
+  keepsEach([
+    ['a password from a variable', 'bcrypt(password)'],
+    ['a request field', 'Hash::make($request->password)'],
+    ['an f-string that interpolates', 'password = f"{prefix}{suffix}"'],
+  ]);
+});
+
+describe('the tenth red team: passwords given to commands', () => {
+  removesEach([
+    ['composer http-basic', 'composer config --global --auth http-basic.repo.packagist.com token Zq8mK2pLw9vR4tY7', 'Zq8mK2pLw9vR4tY7'],
+    ['composer bearer', 'composer config bearer.repo.example.com Zq8mK2pLw9vR4tY7uI1o', 'Zq8mK2pLw9vR4tY7uI1o'],
+    ["composer's auth.json", '{"bearer": {"repo.example.com": "Zq8mK2pLw9vR4tY7uI1o"}}', 'Zq8mK2pLw9vR4tY7uI1o'],
+    ['ipmitool -P', "ipmitool -I lanplus -H 10.0.0.9 -U admin -P 'Pw9#xLq2mZ' chassis status", 'Pw9#xLq2mZ'],
+    ['racadm -p', 'racadm -r 10.0.0.9 -u root -p Pw9xLq2mZ getsysinfo', 'Pw9xLq2mZ'],
+    ['db2 … using', 'db2 connect to SAMPLE user db2inst1 using Pw9xLq2mZ', 'Pw9xLq2mZ'],
+    ['vsql -w', 'vsql -U dbadmin -w Pw9xLq2mZ -c "select 1"', 'Pw9xLq2mZ'],
+    ['slappasswd -s', "slappasswd -s 'Pw9#xLq2mZ'", 'Pw9#xLq2mZ'],
+    ['doveadm pw -p', "doveadm pw -s SHA512-CRYPT -p 'Pw9#xLq2mZ'", 'Pw9#xLq2mZ'],
+    ['wpa_passphrase', "wpa_passphrase HomeNet 'Pw9#xLq2mZ'", 'Pw9#xLq2mZ'],
+    ["an FTP trace's PASS", '> USER deploy\n> PASS Pw9#xLq2mZ\n< 230 Login successful', 'Pw9#xLq2mZ'],
+    ["GitHub Actions' add-mask", 'echo "::add-mask::Zq8mK2pLw9vR4tY7"', 'Zq8mK2pLw9vR4tY7'],
+    ['eas secret:create --value', 'eas secret:create --scope project --name SENTRY_AUTH_TOKEN --value sntrys_abcdef0123 --type string', 'sntrys_abcdef0123'],
+    ["Vault's secret_id", 'Key                   Value\n---                   -----\nsecret_id             8c2b1a9d-7e6f-4a5b-9c3d-2e1f0a9b8c7d', '8c2b1a9d-7e6f-4a5b-9c3d-2e1f0a9b8c7d'],
+    ["Consul's SecretID", 'SecretID:         8c2b1a9d-7e6f-4a5b-9c3d-2e1f0a9b8c7d', '8c2b1a9d-7e6f-4a5b-9c3d-2e1f0a9b8c7d'],
+    ["Neo4j's SET PASSWORD", "ALTER CURRENT USER SET PASSWORD FROM 'Old8#mK2pLw' TO 'Zq8#mK2pLw'", 'Zq8#mK2pLw'],
+    ["mysql's -p quoted whole", "mysql -u root '-pPw9#xLq2mZ' -e 'select 1'", 'Pw9#xLq2mZ'],
+    ["redis-cli's -a quoted", "redis-cli '-a' 'Pw9#xLq2mZ' ping", 'Pw9#xLq2mZ'],
+    ['a password piped to kinit', "echo 'Pw9#xLq2mZ' | kinit admin@ACME.IO", 'Pw9#xLq2mZ'],
+    ['a password piped twice to passwd', "echo -e 'Pw9#xLq2mZ\\nPw9#xLq2mZ' | sudo passwd deploy", 'Pw9#xLq2mZ'],
+    ['a token written into its file', "printf '%s' 'y2GKMjHm9YWrjCKxLOPu3FftUJTXpvb6uRmPXF1R' > ~/.vault-token", 'y2GKMjHm9YWrjCKxLOPu3FftUJTXpvb6uRmPXF1R'],
+    ['a password written into a secrets file', "echo 'iVBD.r3oB8TwFU9O' > /run/secrets/db_password", 'iVBD.r3oB8TwFU9O'],
+    ["an expect script's answer", 'spawn ssh admin@10.1.1.2\nexpect "assword:"\nsend "JmG0%hozqpV6u9\\r"\nexpect "#"', 'JmG0%hozqpV6u9'],
+    ['a Redis ACL file', 'user default off\nuser worker on >pOHkEzGzeCEwaVrmJAF1CXIS ~jobs:* +@all', 'pOHkEzGzeCEwaVrmJAF1CXIS'],
+    ['ACL SETUSER', "redis-cli ACL SETUSER metrics on '>ADWc#O7rsVT7zvwX1u' '~*' +info", 'ADWc#O7rsVT7zvwX1u'],
+    ['an NTLM header', 'Authorization: NTLM TlRMTVNTUAADAAAAGAAYAHgAAAAYABgAkAAAAA==', 'TlRMTVNTUAADAAAAGAAYAHgAAAAYABgAkAAAAA=='],
+    ["Hardhat's accounts", "accounts: ['0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d']", '59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d'],
+  ]);
+
+  keepsEach([
+    ['a note written into a file', 'echo "hello" > notes.txt'],
+    ['a variable written into a token file', 'echo $TOKEN > ~/.token'],
+    ['a masked variable', "echo '::add-mask::$TOKEN'"],
+    ['the word user in prose', 'the user alice on > the list'],
+  ]);
+});
+
+describe('the tenth red team: values under a name, in other shapes', () => {
+  removesEach([
+    ["Yarn's npmAuthIdent", 'npmAuthIdent: "deploy:Pw9#xLq2mZ"', 'Pw9#xLq2mZ'],
+    ['a macaroon in the environment', 'LND_MACAROON=0201036c6e6402f801030a10b3c7a2e7f1d8c9b4a5e6f70819a2b3c41201301a160a0761646472657373120472656164', '0201036c6e6402f801030a10b3c7a2e7f1d8c9b4a5e6f7'],
+    ['a macaroon header', "curl -s -H 'Grpc-Metadata-macaroon: 0201036c6e6402f801030a10b3c7a2e7f1d8c9b4a5e6f7' https://lnd:8080/v1/getinfo", '0201036c6e6402f801030a10b3c7a2e7f1d8c9b4a5e6f7'],
+    ["DynamoDB's typed value", '{"access_token": {"S": "ya29.a0Zq8mK2pLw9vR4tY7uI1oP3aS"}}', 'ya29.a0Zq8mK2pLw9vR4tY7uI1oP3aS'],
+    ["Firestore's typed value", '"botToken": {"stringValue": "Zq8mK2pLw9vR4tY7uI1oP3aS"}', 'Zq8mK2pLw9vR4tY7uI1oP3aS'],
+    ["Codex's answer to its own question", '{"answers":{"db_pw":{"answers":["Pw9#xLq2mZ"]}}}', 'Pw9#xLq2mZ'],
+    ["CloudFormation's parameters", '{"ParameterKey":"DbPassword","ParameterValue":"Pw9#xLq2mZ"}', 'Pw9#xLq2mZ'],
+    ["1Password's item fields", '  "label": "password",\n  "value": "Pw9#xLq2mZ"', 'Pw9#xLq2mZ'],
+    ["Hibernate's property element", '<property name="hibernate.connection.password">Pw9#x!Lq2mZ</property>', 'Pw9#x!Lq2mZ'],
+    ["ODBC's braced password", 'Driver={ODBC Driver 18};Server=db;Uid=sa;Pwd={Pw9#x;Lq2mZ};', 'Pw9#x;Lq2mZ'],
+    ['CDATA', '<password><![CDATA[Pw9#xLq2mZ]]></password>', 'Pw9#xLq2mZ'],
+    ["Python's f-string literal", 'api_key = f"Zq8mK2pLw9vR4tY7uI1o"', 'Zq8mK2pLw9vR4tY7uI1o'],
+    ["C#'s verbatim string", 'var key = @"Zq8mK2pLw9vR4tY7uI1o";', 'Zq8mK2pLw9vR4tY7uI1o'],
+    ["Terraform's variable default", 'variable "db_password" {\n  type      = string\n  sensitive = true\n  default   = "Pw9#xLq2mZ"\n}', 'Pw9#xLq2mZ'],
+    ["Go's printed header map", 'map[Accept:[*/*] X-Api-Key:[Zq8mK2pLw9vR4tY7uI1o]]', 'Zq8mK2pLw9vR4tY7uI1o'],
+    ["Go's printed struct, a key that happens to be base58-shaped", '2026/11/24 09:15:02 stripe: &{Key:f3NXqKoeEJPJvWJEJHGvtaxd6N6DvX1W Backend:<nil>}', 'f3NXqKoeEJPJvWJEJHGvtaxd6N6DvX1W'],
+    ['a person\'s password after "the pass is"', 'the staging login is ops@acme.io and the pass is Harbor-dqtcqy-42. also', 'Harbor-dqtcqy-42'],
+  ]);
+
+  keepsEach([
+    ['a JSX prop', '<Input password={password} />'],
+    ['a regular expression', 'const re = { token:[a-z] }'],
+    ['a public address under a chain name', 'mint_key: 7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU'],
+    ['an empty fallback', 'const k = process.env.KEY || "";'],
+  ]);
+});
+
+describe('the tenth red team: key material and provider formats', () => {
+  removesEach([
+    ["a JWK's d", '{"kty": "EC", "crv": "P-256", "x": "CpnxtyWKhLDjsw0GsERcnTPAFPJOZjWuLoPpwAE1cu9", "d": "c72g3ALVRx1nS8-yxnyB-uEHvH8VztTJuOcZotvbqNY"}', 'c72g3ALVRx1nS8-yxnyB-uEHvH8VztTJuOcZotvbqNY'],
+    ["certbot's private_key.json, kty last", '{"n": "fuvt5XMYGxZhEmjGYHO3", "e": "AQAB", "d": "ZI_TtRWIp8wVVcrRpa1VAsy4O5AJfm7TzcAZk5SeN63k5lovoAY", "p": "K8Q7lPfF5WWUz0mcrkWbi21gG9sq1TxA71Z", "kty": "RSA"}', 'K8Q7lPfF5WWUz0mcrkWbi21gG9sq1TxA71Z'],
+    ['openssl -text', 'read EC key\nPrivate-Key: (256 bit)\npriv:\n    23:4d:d0:37:45:3e:cb:2d:2b:01:10:09:36:d4:3c:\n    7e:00:b8:71:93:85:ad:6e:f5:a7:a0:a5:83:72:1f:\n    3d:9f\npub:\n    04:19', '7e:00:b8:71:93:85:ad:6e'],
+    ['a PEM key deleted in a diff', `@@ -1,4 +0,0 @@\n------BEGIN RSA PRIVATE KEY-----\n-${'PQ3NUc2QY7puNqekUKhnLUutBNkoGsL9Rzg/3vI+6tIMU4tI2J2YqFokkSLSR6vf'}\n-${'jSwcRa1x7Xo+s6ZHr62Zf6Z7qr8KuMt6lqu02uVHVACTinzucdAX1az1QgR9jvY9'}\n------END RSA PRIVATE KEY-----`, 'jSwcRa1x7Xo+s6ZHr62Zf6Z7'],
+    ['a PEM key commented out', `# -----BEGIN RSA PRIVATE KEY-----\n# ${'qXaXWwVCVd24c6L2TQzPunJ1z0QT3IPyiAVR4a3OSwHFQLCP2wWONmq2D1TcmxwW'}\n# ${'rQ8lSVQ+LqrN09EqMyIGvdr2gJwej97WBGrAf5Fo+Tic7Q4/OIyqOLvT2Lk8uHSI'}\n# -----END RSA PRIVATE KEY-----`, 'rQ8lSVQ+LqrN09EqMyIGvdr2'],
+    ["a PEM key shown by bat", `   1   │ -----BEGIN RSA PRIVATE KEY-----\n   2   │ ${'tJJOUO39H7VumITXN44CXyiqfFjdKEdQlLUREXIoCT8Xox5+8MsO7jlTmTclRCtd'}\n   3   │ ${'mlWzNDEiTzJMqOhUwIfa5GY9b/Q2ROAQS8IzF87k29LwFGfg/JMNGbGCYN3yXNvQ'}\n   4   │ -----END RSA PRIVATE KEY-----`, 'mlWzNDEiTzJMqOhUwIfa5GY9'],
+    ["a PEM key in a psql grid", ` kid | pem\n-----+-----\n k1  | -----BEGIN PRIVATE KEY-----+\n     | ${'t2WLONAKZo900nzQk4HpdG0HZrBpVji4dh08OppN4uq0QrVQuyYk2noMiHg5DFQ8'}+\n     | ${'uDGIKJ0oFA7EA9O5NPhMBAXhHiZmdaePQtZ8QkK3Lmv8uXJQZJj4vDjglsX9RxFP'}+\n     | -----END PRIVATE KEY-----`, 'uDGIKJ0oFA7EA9O5NPhMBAXh'],
+    ['a PKCS#8 EC key on one line', 'APNS_KEY=MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgvoBPU++dW/HxRvSfZoRQSpIjuDJQg5b4qDs6HDlxGIyhK1+ppNj1lhCjaENEz7hd+Rkzqfzgm+EzaC5qwA3JtcvX', 'voBPU++dW/HxRvSfZoRQSpIj'],
+    ['an Alchemy URL', 'MAINNET_RPC_URL=https://eth-mainnet.g.alchemy.com/v2/rVuKdga2vGZ9_hOq-80n-UReDALYpfoa', 'rVuKdga2vGZ9_hOq-80n-UReDALYpfoa'],
+    ['an Infura URL', 'SEPOLIA_RPC_URL=https://sepolia.infura.io/v3/b2387a8a0609ae842d0cdfb14e47d840', 'b2387a8a0609ae842d0cdfb14e47d840'],
+    ['a PagerDuty integration URL', 'https://events.pagerduty.com/integration/2f3135b38cae0922c4b91bd7403768c7/enqueue', '2f3135b38cae0922c4b91bd7403768c7'],
+    ['an IFTTT webhook key', 'https://maker.ifttt.com/trigger/deploy/with/key/R195-MiGSlfgJlaHqzRScj', 'R195-MiGSlfgJlaHqzRScj'],
+    ['a k3s join token', 'K10fb84bc2606983ba9a8e7b82cce253480a8f90b7143ff310907c3b634b7bc716d::server:54bfc5c8792a9ba0e7b17e677d48e0e5', '54bfc5c8792a9ba0e7b17e677d48e0e5'],
+    ['a PASETO token', 'issued v4.local.Zq8mK2pLw9vR4tY7uI1oP3aSd6F9gH2jK5lQ8wE1rT4yU7iO0pA3sD6fG9hJ2k for user 7', 'Zq8mK2pLw9vR4tY7uI1oP3aS'],
+    ['a Buildkite token alone on its line', 'bkua_862143e6d65329ddd45d81496f70f204bec0231b', '862143e6d65329ddd45d81496f70f204bec0231b'],
+    ['a Salesforce session', 'Access Token     00DZMw9sNsXkM4k!7iLBXFZanUb4HQWRy7puV8HiJhOiXMHOL.jkbZ2IqZYIGyKubm32yQ38w9SI7uF0kVV6ozXyVjk8zdRFhJ', '7iLBXFZanUb4HQWRy7puV8HiJhOiXMHOL'],
+    ['a Nostr private key', 'nsec1rznfgdj3sw2dd3df0ejc736ugrtdt0fthdkgwlg7z079s8jhcr6a4xs8m4', 'rznfgdj3sw2dd3df0ejc736ugrtdt0fthdkgwlg7z079s8jhcr6a4xs8m4'],
+    ['a LaunchDarkly SDK key', 'sdk-9a4c9177-7f8b-401c-b5f2-6265795744c9', '9a4c9177-7f8b-401c-b5f2-6265795744c9'],
+  ]);
+
+  it('keeps the host of a key given as a URL path', () => {
+    expect(kept('https://eth-mainnet.g.alchemy.com/v2/rVuKdga2vGZ9_hOq-80n-UReDALYpfoa')).toBe('https://eth-mainnet.g.alchemy.com/v2/[REDACTED:url_path_key]');
+  });
+
+  keepsEach([
+    ["an EC JWK's public members", '{"kty":"EC","crv":"P-256","x":"CpnxtyWKhLDjsw0GsERcnTPAFPJOZjWuLoPpwAE1cu9","y":"sh0dhqtOb4gyZGT7TALwCMpXvlHuz9b5_I2I9RN1SPj"}'],
+    ["Alchemy's docs path", 'https://eth-mainnet.g.alchemy.com/v2/docs'],
+    ['a package named sdk-', 'npm i sdk-core@2.1.0'],
+  ]);
+});
+
+describe("the tenth red team's ordinary text, no longer removed", () => {
+  keepsEach([
+    ["AWS's documented example keys", 'aws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY'],
+    ['a token placeholder of x', 'GITHUB_TOKEN=ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'],
+    ['a token placeholder of words', 'SLACK_BOT_TOKEN=xoxb-your-bot-token'],
+    ["jwt.io's example", 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c'],
+    ["a WebSocket handshake's nonce", 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ=='],
+    ['a reference to where the secret is kept', 'VAULT_TOKEN=vault:secret/data/ci#token'],
+  ]);
 });

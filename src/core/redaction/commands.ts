@@ -46,15 +46,81 @@ const AUTHORIZATION = ['Authorization', 'authorization', 'AUTHORIZATION', 'Proxy
 /** Commands that read a secret's value from their standard input. */
 const STDIN_SECRET = `(?:gcloud[ \\t]+secrets[ \\t]+(?:create|versions[ \\t]+add)|wrangler[ \\t]+secret[ \\t]+put|vercel[ \\t]+env[ \\t]+add|az[ \\t]+devops[ \\t]+login|fly(?:ctl)?[ \\t]+secrets[ \\t]+import|gh[ \\t]+secret[ \\t]+set|firebase[ \\t]+functions:secrets:set|supabase[ \\t]+secrets[ \\t]+set|kubectl[ \\t]+create[ \\t]+secret)${WORD_END}`;
 
+/** Commands that read a password from a pipe: Kerberos' kinit, `su`, `passwd` (asked twice), Docker's secrets. */
+const STDIN_PASSWORD = `(?:kinit|su|passwd|docker[ \\t]+secret[ \\t]+create)${WORD_END}`;
+/** An argument before the one captured: quoted (it may hold commas: an LDAP DN), or a bare word. */
+const AARG = `[ \\t]*(?:"[^"\\n]{0,200}"|'[^'\\n]{0,200}'|[^,()'"\\n]{1,160}?)`;
+const either2 = (words: readonly string[]): string => `(?:${words.map((w) => w.replace(/[.()[\]$*+?]/g, (c) => `\\${c}`)).join('|')})`;
+/** Calls that take a password or key at a known place: the words they start with, and the arguments before it. */
+const PLACED: readonly [readonly string[], number][] = [
+  // Go's SMTP (identity, user, password, host); Python's pymysql/MySQLdb and ftplib, Perl's DBI (host or DSN, user, password).
+  [['smtp.PlainAuth('], 2],
+  [['pymysql.connect(', 'MySQLdb.connect(', 'FTP(', 'FTP_TLS(', 'DBI->connect(', 'ldap_bind('], 2],
+  // LDAP binds (DN, password), Apache HttpClient's credentials, MongoDB's shell, basic auth in Go.
+  [['simple_bind_s(', 'simple_bind(', 'UsernamePasswordCredentials(', 'changeUserPassword(', 'SetBasicAuth(', '.auth('], 1],
+  // Django's superuser (name, email, password); Algolia (app id, key).
+  [['create_superuser(', 'create_user('], 2],
+  [['algoliasearch(', 'SearchClient.create('], 1],
+  // A password hashed in code: Laravel, bcrypt, PHP, Django.
+  [['Hash::make(', 'bcrypt(', 'bcrypt.hash(', 'bcrypt.hashSync(', 'password_hash(', 'make_password(', 'generate_password_hash('], 0],
+];
+const placed = (starts: readonly string[], before: number): CommandRule =>
+  rule('call_secret', starts, `${either2(starts)}${`${AARG}[ \\t]*,`.repeat(before)}[ \\t]*${QARG}`, 'dy', (v) => !isKeyword(v) && !/^\d+$/.test(v));
+
+/** A password piped once, or twice on two lines (`echo -e 'pw\\npw' | passwd`, which asks it again). */
+const TWICE = `(?:'([^'\\n]{1,200})(?:\\n([^'\\n]{1,200}))?'|"([^"\\n]{1,200})(?:\\n([^"\\n]{1,200}))?"|([^\\s'"\`;&|-][^\\s'"\`;&|]{0,200}))`;
+
 const RULES: readonly CommandRule[] = [
+  ...PLACED.map(([starts, before]) => placed(starts, before)),
+  // `require('bcrypt').hash('…', 12)`.
+  rule('call_secret', ["bcrypt').hash", 'bcrypt").hash'], `bcrypt['"]\\)\\.hash(?:Sync)?\\([ \\t]*${QARG}`),
+  // A literal written into a file whose name says it holds a secret: `printf '%s' '…' > ~/.vault-token`,
+  // `echo '…' > /run/secrets/db_password`.
+  rule('command_password', ['echo', 'printf'], `(?:echo|printf)[ \\t]+(?:-[a-zA-Z]{1,3}[ \\t]+){0,3}(?:(?:'%s(?:\\\\n)?'|"%s(?:\\\\n)?"|%s)[ \\t]+)?${ARG}[ \\t]*>>?[ \\t]*[^\\s;|&]{0,200}?(?:token|secret|passw(?:or)?d|credential|api[_-]?key)[^\\s;|&]{0,100}`, 'dyi'),
+  // An expect script's answer to a password prompt: `expect "assword:"` then `send "…\\r"`.
+  rule('command_password', ['expect'], `expect[ \\t]+(?:-[a-z]+[ \\t]+)?["'{][^"'}\\n]{0,40}(?:assword|assphrase|PIN)[^"'}\\n]{0,20}["'}][ \\t]*\\r?\\n[ \\t]*send[ \\t]+(?:--[ \\t]+)?"([^"\\n]{1,200}?)(?:\\\\r|\\\\n|\\r)?"`),
+  // Redis ACL passwords: `user worker on >…` (users.acl, redis.conf), `ACL SETUSER metrics on '>…'`.
+  rule('command_password', ['user ', 'SETUSER ', 'setuser '], `(?:user|SETUSER|setuser)[ \\t]+[\\w.@-]{1,64}(?:[ \\t]+['"]?(?:on|off|reset|resetkeys|resetchannels|resetpass|nopass|allkeys|allchannels|allcommands|nocommands|~[^\\s'"]{1,100}|%[RW]{1,2}~[^\\s'"]{1,100}|&[^\\s'"]{1,100}|[+-]@?[^\\s'"]{1,100}|<[^\\s'"]{1,200})['"]?){0,12}[ \\t]+['"]?>([^\\s'"]{1,200})`),
+  // paramiko's connect(host, port, user, password).
+  rule('call_secret', ['.connect('], `\\.connect\\(${AARG}${COMMA}\\d{1,5}${COMMA}${AARG}${COMMA}${QARG}`),
+  // Gorilla's cookie store key, Twilio's client (account SID, auth token).
+  rule('call_secret', ['NewCookieStore('], `NewCookieStore\\([ \\t]*\\[\\]byte\\(${QARG}`),
+  rule('call_secret', ['Client('], `Client\\([ \\t]*['"]AC[0-9a-f]{32}['"]${COMMA}${QARG}`),
+  // Basic authentication: Ruby's `basic_auth 'u', 'pw'`, PHP's CURLOPT_USERPWD 'u:pw', Guzzle's `'auth' => ['u', 'pw']`.
+  rule('basic_auth', ['basic_auth'], `basic_auth[ \\t(]+(?:"[^"\\n]{1,100}"|'[^'\\n]{1,100}')${COMMA}${QARG}`),
+  rule('basic_auth', ['CURLOPT_USERPWD'], `CURLOPT_USERPWD['"]?[ \\t]*(?:,|=>)[ \\t]*['"][^'":\\s]{1,100}:([^'"\\s]{4,200})['"]`, 'dy', (v) => !isPlaceholder(v)),
+  rule('basic_auth', ["'auth'", '"auth"'], `['"]auth['"][ \\t]*=>[ \\t]*\\[[ \\t]*(?:"[^"\\n]{1,100}"|'[^'\\n]{1,100}')${COMMA}${QARG}`),
+  // Composer's credentials: `composer config [-g] [--auth] http-basic.<host> <user> <password>`, `bearer.<host> <token>`, auth.json's bearer.
+  rule('command_password', ['composer'], `composer[ \\t]+config[ \\t]+(?:-{1,2}[a-z-]{1,12}[ \\t]+){0,3}(?:http-basic\\.[^\\s]{1,100}[ \\t]+[^\\s]{1,100}|bearer\\.[^\\s]{1,100}|gitlab-token\\.[^\\s]{1,100})[ \\t]+${ARG}`),
+  rule('bearer', ['"bearer"'], `"bearer"[ \\t]*:[ \\t]*\\{[ \\t\\r\\n]*"[^"\\n]{1,100}"[ \\t]*:[ \\t]*"([^"\\n]{8,400})"`),
+  // Out-of-band management and warehouses: ipmitool -P, racadm -p, db2 … using, vsql -w, hdbsql -p, rdesktop -p, ncftp -p.
+  rule('command_password', ['ipmitool'], `ipmitool${WORD_END}${REST}-P[ \\t]?${ARG}`),
+  rule('command_password', ['racadm', 'hdbsql', 'rdesktop', 'ncftp', 'ncftpput', 'ncftpget'], `(?:racadm|hdbsql|rdesktop|ncftp(?:put|get)?)${WORD_END}${REST}-p[ \\t]?${ARG}`),
+  rule('command_password', ['vsql'], `vsql${WORD_END}${REST}-w[ \\t]?${ARG}`),
+  rule('command_password', ['db2'], `db2${WORD_END}[^\\n|;&]{0,200}?[ \\t]using[ \\t]+${ARG}`, 'dyi'),
+  // Password hashers given the password: slappasswd -s, doveadm pw -p, wpa_passphrase <ssid> <passphrase>.
+  rule('command_password', ['slappasswd'], `slappasswd${WORD_END}${REST}-s[ \\t]?${ARG}`),
+  rule('command_password', ['doveadm'], `doveadm[ \\t]+pw${WORD_END}${REST}-p[ \\t]?${ARG}`),
+  rule('command_password', ['wpa_passphrase'], `wpa_passphrase[ \\t]+(?:"[^"\\n]{1,64}"|'[^'\\n]{1,64}'|[^\\s'"]{1,64})[ \\t]+${ARG}`),
+  // An FTP client's trace (`curl -v ftp://…`): `> PASS …`; GitHub Actions' `::add-mask::…`, which names a secret by its value.
+  rule('command_password', ['> PASS '], `> PASS ([^\\s]{1,200})`),
+  rule('command_password', ['::add-mask::'], `::add-mask::([^\\s$'"][^\\s'"]{3,400})`),
+  // Expo's EAS: `eas secret:create --name … --value …`, `eas env:create … --value …`.
+  rule('command_password', ['eas'], `eas[ \\t]+(?:secret|env):create${REST}--value[ \\t=]+${ARG}`),
+  // Vault's AppRole secret id, Consul's ACL SecretID: UUIDs under their names.
+  rule('secret_assignment', ['secret_id', 'SecretID'], `(?:secret_id|SecretID)["']?[ \\t]*[:=]?[ \\t]*["']?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})`),
+  // Hardhat's accounts: `accounts: ["0x<private key>"]`.
+  rule('private_key', ['accounts'], `accounts["']?[ \\t]*:[ \\t]*\\[[ \\t\\r\\n]*["'](0x[0-9a-fA-F]{64})["'](?:[ \\t\\r\\n]*,[ \\t\\r\\n]*["'](0x[0-9a-fA-F]{64})["'])?`),
+  // Neo4j's `ALTER CURRENT USER SET PASSWORD FROM '…' TO '…'`.
+  rule('command_password', ['SET PASSWORD FROM'], `SET PASSWORD FROM[ \\t]+${QARG}[ \\t]+TO[ \\t]+${QARG}`, 'dyi'),
   // mysql -pSECRET (with a space, -p asks for the password instead).
-  rule('command_password', MYSQL, `${either(MYSQL)}${WORD_END}${REST}-p(?:'([^'\\n]{1,200})'|"([^"\\n]{1,200})"|([^\\s'"\`;&|-][^\\s'"\`;&|]{0,200}))`),
+  rule('command_password', MYSQL, `${either(MYSQL)}${WORD_END}${REST}['"]?-p(?:'([^'\\n]{1,200})'|"([^"\\n]{1,200})"|([^\\s'"\`;&|-][^\\s'"\`;&|]{0,200}))`),
   // mysqlsh root:pw@host, mysqlsh --uri root:pw@host (a URI with a scheme is the URL rule's).
   rule('command_password', ['mysqlsh'], `mysqlsh${WORD_END}${REST}(?:--uri[ \\t=]+)?['"]?[A-Za-z0-9_.%-]{1,64}:([^\\s@'"/]{1,200})@`),
   // MySQL Shell's own connect: `shell.connect('user:pw@host')`, `\connect user:pw@host`.
   rule('command_password', ['shell.connect(', '\\connect'], `(?:shell\\.connect\\(|\\\\connect)[ \\t]*['"]?(?:mysqlx?://)?[A-Za-z0-9_.%-]{1,64}:([^\\s@'"/]{1,200})@`),
   rule('command_password', ['sshpass'], `sshpass${WORD_END}${REST}-p[ \\t]?${ARG}`),
-  rule('command_password', ['redis-cli'], `redis-cli${WORD_END}${REST}-a[ \\t]+${ARG}`),
+  rule('command_password', ['redis-cli'], `redis-cli${WORD_END}${REST}['"]?-a['"]?[ \\t]+${ARG}`),
   rule('command_password', MONGO, `${either(MONGO)}${WORD_END}${REST}-p[ \\t]?${ARG}`),
   rule('command_password', ['sqlcmd', 'bcp', 'osql'], `(?:sqlcmd|bcp|osql)${WORD_END}${REST}-P[ \\t]?${ARG}`),
   rule('command_password', LDAP, `${either(LDAP)}${WORD_END}${REST}-w[ \\t]?${ARG}`),
@@ -64,7 +130,7 @@ const RULES: readonly CommandRule[] = [
   rule('command_password', ['smbclient', 'rpcclient', 'smbmap'], `(?:smbclient|rpcclient|smbmap)${WORD_END}${REST}(?:-U[ \\t]?|--user(?:name)?[ \\t=])['"]?[^\\s%'"]{1,100}%([^\\s'"]{1,200})`),
   rule('command_password', ['-pass'], `-pass(?:in|out|word)?[ \\t]+pass:([^\\s'"\`]{1,200})`),
   // echo 'pw' | a command that reads a secret on its standard input (printf may give its format first).
-  rule('command_password', ['echo', 'printf'], `(?:echo|printf)[ \\t]+(?:-[a-zA-Z]{1,3}[ \\t]+){0,3}(?:(?:'%s(?:\\\\n)?'|"%s(?:\\\\n)?"|%s)[ \\t]+)?${ARG}[ \\t]*\\|[^\\n]{0,200}?(?:-stdin${WORD_END}|--with-token${WORD_END}|sudo[ \\t]+(?:-[a-zA-Z]+[ \\t]+)*-[a-zA-Z]*S${WORD_END}|passwd[ \\t]+--stdin|chpasswd${WORD_END}|${STDIN_SECRET})`),
+  rule('command_password', ['echo', 'printf'], `(?:echo|printf)[ \\t]+(?:-[a-zA-Z]{1,3}[ \\t]+){0,3}(?:(?:'%s(?:\\\\n)?'|"%s(?:\\\\n)?"|%s)[ \\t]+)?${TWICE}[ \\t]*\\|[^\\n]{0,200}?(?:-stdin${WORD_END}|--with-token${WORD_END}|sudo[ \\t]+(?:-[a-zA-Z]+[ \\t]+)*-[a-zA-Z]*S${WORD_END}|passwd[ \\t]+--stdin|chpasswd${WORD_END}|${STDIN_SECRET}|${STDIN_PASSWORD})`),
   // The same from a here-string or a process substitution: `--with-token <<< T`, `< <(echo T)`.
   rule('command_password', ['--with-token', '--password-stdin'], `(?:--with-token|--password-stdin)[ \\t]*(?:<<<[ \\t]*|<[ \\t]*<\\([ \\t]*(?:echo|printf)[ \\t]+(?:-[a-zA-Z]{1,3}[ \\t]+){0,2})${ARG}`),
   rule('command_password', ['openssl'], `openssl${WORD_END}${REST}-k[ \\t]+${ARG}`),
@@ -72,7 +138,7 @@ const RULES: readonly CommandRule[] = [
   // PowerShell: ConvertTo-SecureString "…" -AsPlainText (the password in the clear, to be made a secure string).
   rule('command_password', ['ConvertTo-SecureString', 'convertto-securestring'], `ConvertTo-SecureString[ \\t]+(?:-String[ \\t]+)?(?:'([^'\\n]{1,200})'|"([^"\\n]{1,200})")`, 'dyi'),
   rule('basic_auth', ['curl'], `curl${WORD_END}(?:[^\\n|;&]|\\\\\\n){0,400}?[ \\t](?:-u[ \\t]?|--user[ \\t=]|-U[ \\t]?|--proxy-user[ \\t=])(?:'[^':\\n]{0,100}:([^'\\n]{1,200})'|"[^":\\n]{0,100}:([^"\\n]{1,200})"|[^\\s:'"]{0,100}:([^\\s'"\`;&|]{1,200}))`),
-  rule('bearer', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["']?(?:Bearer|Token|Bot|ApiKey|Api-Key|SSWS|Digest|Splunk|GenieKey|Key|token|bearer)[ \\t]+([A-Za-z0-9._~+/=-]{8,4096})`, 'dyi'),
+  rule('bearer', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["']?(?:Bearer|Token|Bot|ApiKey|Api-Key|SSWS|Digest|Splunk|GenieKey|Key|token|bearer|NTLM|Negotiate)[ \\t]+([A-Za-z0-9._~+/=-]{8,4096})`, 'dyi'),
   rule('basic_auth', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["']?Basic[ \\t]+([A-Za-z0-9+/]{8,4096}={0,2})`, 'dyi'),
   rule('bearer', ['Bearer'], `Bearer[ \\t]+([A-Za-z0-9._~+/-]{20,4096}=*)`),
   // A header that holds the key itself, with no scheme: `Authorization: sk_…`, `Authorization: <key>`.

@@ -37,7 +37,15 @@ function core(line: string): string {
  * characters after the number is base64, so a body line never loses a character of its own.
  */
 export const LINE_NUMBER = String.raw`\d{1,7}(?:\u2192|\t|[:-])`;
-const WRAPPING = new RegExp(String.raw`^\s*(?:${LINE_NUMBER})?[\s"'\`>+,]*|[\s"'\`,;\\)\]}]+$`, 'g');
+/*
+ * Also what frames a line in other views: a diff's `-` (a key file deleted), a comment's `#` or
+ * `//` (a key commented out), `bat`'s `   2   │ ` and `less -N`'s `      2 `, a psql grid's cell
+ * (`     | …+`, the `+` that continues a cell's value on the next line).
+ */
+const WRAPPING = new RegExp(
+  String.raw`^\s*(?:${LINE_NUMBER}|\d{1,7}[ \t]+[│|][ \t]?|\d{1,7}[ \t]+(?=[A-Za-z0-9+/]{16}))?[\s"'\`>+,│|]*(?:-(?!-)|#|\/\/)?\s*|[\s"'\`,;\\)\]}+│|]+$`,
+  'g',
+);
 
 function isBodyLine(c: string): boolean {
   if (c.length === 0) return false;
@@ -216,7 +224,69 @@ const encodedPem: Handler = (text, at, found) => {
   return at + m[0].length;
 };
 
+/** A hex line of `openssl … -text`: `    23:4d:d0:…:3c:`. */
+const HEX_LINE = /^[ \t]{2,8}[0-9a-f]{2}(?::[0-9a-f]{2}){0,20}:?[ \t]*$/;
+const TEXT_KEY_LINES = 64;
+
+/**
+ * `openssl ec|rsa|pkey -text` prints a private key's numbers as hex lines under their names
+ * (`priv:`, `privateExponent:`, `prime1:`, …): those lines, up to the next name.
+ */
+const textKey: Handler = (text, at, found) => {
+  const eol = text.indexOf('\n', at);
+  if (eol === -1 || text.slice(at, eol).trim().replace(/^\w+:/, '').trim() !== '') return -1;
+  let pos = eol + 1;
+  let end = -1;
+  for (let n = 0; n < TEXT_KEY_LINES && pos < text.length; n += 1) {
+    const nl = text.indexOf('\n', pos);
+    const lineEnd = nl === -1 ? text.length : nl;
+    if (!HEX_LINE.test(text.slice(pos, lineEnd))) break;
+    end = lineEnd;
+    pos = lineEnd + 1;
+  }
+  if (end === -1) return -1;
+  found.add(eol + 1, end, 'private_key', PRIORITY.key);
+  return end;
+};
+
+/** How far a JSON Web Key's object is read around its `"kty"` (an RSA-4096 key's members take about 3.3 KB). */
+const JWK_CHARS = 8192;
+const JWK_HITS = 64;
+const JWK_PRIVATE = /"(?:d|p|q|dp|dq|qi|k)"[ \t\r\n]*:[ \t\r\n]*"([A-Za-z0-9_-]{16,2048})"/dg;
+
+/**
+ * A JSON Web Key's private members (`d`, and RSA's `p`, `q`, `dp`, `dq`, `qi`; a symmetric key's
+ * `k`): found from its `"kty"`, in the object around it (certbot's account `private_key.json`, a
+ * JWKS file). The public members (`n`, `e`, `x`, `y`) stay.
+ */
+const jwkPrivate: Handler = (text, at, found) => {
+  // Each hit reads up to twice JWK_CHARS: a text is read around its first JWK_HITS only (a JWKS
+  // file holds a few keys), so that one made of `"kty"` costs linear time.
+  const seen = found.readTo.get('jwk') ?? 0;
+  if (seen >= JWK_HITS) return -1;
+  found.readTo.set('jwk', seen + 1);
+  const from = Math.max(0, at - JWK_CHARS);
+  const back = text.slice(from, at).lastIndexOf('{');
+  const open = back === -1 ? -1 : from + back;
+  if (open === -1 || text.slice(open, at).includes('}')) return -1;
+  const ahead = text.slice(at, at + JWK_CHARS).indexOf('}');
+  if (ahead === -1) return -1;
+  const close = at + ahead;
+  const object = text.slice(open, close);
+  let hit = false;
+  JWK_PRIVATE.lastIndex = 0;
+  for (let m = JWK_PRIVATE.exec(object); m !== null; m = JWK_PRIVATE.exec(object)) {
+    const r = m.indices?.[1];
+    if (r === undefined) continue;
+    found.add(open + r[0], open + r[1], 'private_key', PRIORITY.key);
+    hit = true;
+  }
+  return hit ? close : -1;
+};
+
 export function registerKeyMarkers(scanner: LiteralScanner): void {
+  scanner.add('"kty"', jwkPrivate);
+  for (const name of ['priv:', 'privateExponent:', 'prime1:', 'prime2:', 'exponent1:', 'exponent2:', 'coefficient:']) scanner.add(name, textKey);
   scanner.add('LS0tLS1CRUdJTi', encodedPem);
   scanner.add('-----BEGIN ', pemBlock, { boundary: false });
   scanner.add('-----END ', bodyBeforeEnd, { boundary: false });

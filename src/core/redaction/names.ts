@@ -18,6 +18,8 @@ const STRONG_WORDS = new Set([
   'requirepass', 'masterauth', 'storepass', 'keypass', 'srcstorepass', 'deststorepass',
   // wpa_supplicant's pre-shared key; a private key as one word (`PRIVKEY`).
   'psk', 'privkey',
+  // Lightning's macaroons (LND_MACAROON, `Grpc-Metadata-macaroon`) are bearer credentials.
+  'macaroon',
 ]);
 /**
  * One-word names ending in `pass` that hold a password (`SSHPASS`, which `sshpass -e` reads,
@@ -29,7 +31,9 @@ const STRONG_KEY_PREFIX = new Set(['api', 'secret', 'access', 'private', 'auth',
 /** `<word> key` pairs that name something public or structural. */
 // Not `primary` nor `storage`: Azure names its account keys so (`primaryKey`, `AZURE_STORAGE_KEY`),
 // and as weak names they mark only a value that looks generated, never `id` or `app-theme`.
-const NOT_SECRET_KEY_PREFIX = new Set(['public', 'publishable', 'foreign', 'sort', 'partition', 'hash', 'cache', 'idempotency', 'object', 'dict', 'map', 'row', 'unique', 'composite', 'lookup', 'registry', 'react', 'list', 'group', 'route', 'query', 'translation', 'i18n', 'field', 'column', 'table', 'index', 'env', 'config', 'setting', 'settings', 'state', 'local', 'session', 'redis', 'kv', 'sub', 'dedup', 'dedupe', 'short', 'license', 'ssh', 'gpg', 'pgp']);
+const NOT_SECRET_KEY_PREFIX = new Set(['public', 'publishable', 'foreign', 'sort', 'partition', 'hash', 'cache', 'idempotency', 'object', 'dict', 'map', 'row', 'unique', 'composite', 'lookup', 'registry', 'react', 'list', 'group', 'route', 'query', 'translation', 'i18n', 'field', 'column', 'table', 'index', 'env', 'config', 'setting', 'settings', 'state', 'local', 'session', 'redis', 'kv', 'sub', 'dedup', 'dedupe', 'short', 'license', 'ssh', 'gpg', 'pgp',
+  // A WebSocket handshake's nonce (`Sec-WebSocket-Key`).
+  'socket']);
 const WEAK_WORDS = new Set(['key', 'credential', 'credentials', 'creds', 'auth', 'salt']);
 /** Words after the secret word that still name the secret itself. */
 const QUALIFIERS = new Set([
@@ -116,6 +120,8 @@ function judge(name: string): Strength {
   if (last === 'pat' && (words.length > 1 || name === 'PAT')) return 'strong';
   if (STRONG_SUFFIXES.some((w) => last.length > w.length + 1 && last.endsWith(w))) return 'strong';
   const prev = words[words.length - 2];
+  // Yarn's `npmAuthIdent` (user:password).
+  if (prev === 'auth' && last === 'ident') return 'strong';
   // AWS Secrets Manager's `SecretString` and `SecretBinary` hold the secret itself.
   if (prev === 'secret' && (last === 'string' || last === 'binary')) return 'strong';
   if (last === 'key') {
@@ -138,6 +144,10 @@ export function isPlaceholder(v: string): boolean {
   if (/^(?:\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$\(.*|`.*|%[A-Za-z_][A-Za-z0-9_]*%|%\(?\w*\)?s|\{\{.*\}\}|\{\d*\}|<[^>]*>?|\[[^\]]*\]|\*+|x{3,}|X{3,}|\.{3}|…|\?+|-+|_+)$/.test(v)) return true;
   // Masked (`gho_****`), templated, or an instruction to fill it in (`replace-me`, `your_token_here`).
   if (/\*{3}|•{3}|\$\{|\{\{|#\{|%\(\w+\)s/.test(v)) return true;
+  // A documentation example (`AKIAIOSFODNN7EXAMPLE`, `wJalr…EXAMPLEKEY`), a token's prefix then `x`s (`ghp_xxxx…`).
+  if (/EXAMPLE(?:KEY)?$/.test(v) || /^[A-Za-z]{2,12}[_-](?:[a-z]{2,8}[_-])?(?:x{8,}|X{8,})$/.test(v)) return true;
+  // A reference to where the secret is kept: Vault, 1Password, AWS Secrets Manager and Parameter Store.
+  if (/^(?:vault:|op:\/\/|arn:aws:(?:secretsmanager|ssm):|secretsmanager:|ssm:\/)/.test(v)) return true;
   if (/^(?:replace|your|change|enter|insert|put|paste|fill)[-_ ]|^(?:changeme|change_me|placeholder|example|redacted|none)$|[-_](?:here|goes_here)$/i.test(v)) return true;
   return isPlaceholderWords(v);
 }
@@ -171,6 +181,8 @@ export interface ValueContext {
  * weakly (`trading_key`, `mint_key`) with such a value is one. Secret keys in base58 are twice as long.
  */
 const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+/** Names of what a chain makes public: a mint, a wallet, a program, a pool, an account's address. */
+const CHAIN_NAME = /mint|wallet|program|pool|market|trading|pubkey|public|address|account|owner|authority|vault|sol|chain|nft|coin/i;
 
 const IDENT = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
 const CALL = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\(|\[|<|::|->)/;
@@ -237,7 +249,9 @@ export function keptBecause(v: string, strength: Exclude<Strength, null>, ctx: V
   if (/^(?:~|\.{1,2})?\/[\w.-]+(?:\/[\w./-]*)?$/.test(v) && !looksRandom(v)) return 'path';
   if (ctx.quoted && isProse(v)) return 'prose';
   if (strength === 'weak') {
-    if (BASE58_ADDRESS.test(v)) return 'public address';
+    // Only under a name of the chain's own (a random key of 32 letters and digits has no `0`,
+    // `O`, `I` or `l` about one time in eight, and is base58-shaped by chance).
+    if (BASE58_ADDRESS.test(v) && CHAIN_NAME.test(ctx.name)) return 'public address';
     return looksRandom(v.replace(/^base64:/, ''), 12) ? null : 'not generated';
   }
   if (ctx.quoted) return null;

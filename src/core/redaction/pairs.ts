@@ -3,7 +3,7 @@ import type { Handler, LiteralScanner } from './literals.js';
 import { PRIORITY } from './findings.js';
 import { LINE_NUMBER } from './keys.js';
 import type { Strength, ValueContext } from './names.js';
-import { isPlaceholder, keptBecause, namesPassword, nameStrength } from './names.js';
+import { isPlaceholder, keptBecause, nameWords, namesPassword, nameStrength } from './names.js';
 import { looksRandom } from './randomness.js';
 import { findPipeColumns, lineBounds, yamlLine } from './records.js';
 
@@ -67,7 +67,7 @@ interface Name {
 }
 
 /** The words a secret's name contains, found in any letter case, inside names too (`dbPassword`). */
-const KEYWORDS = ['pass', 'pw', 'secret', 'token', 'key', 'cred', 'auth', 'salt', 'pat', 'psk'];
+const KEYWORDS = ['pass', 'pw', 'secret', 'token', 'key', 'cred', 'auth', 'salt', 'pat', 'psk', 'macaroon'];
 
 /**
  * How a secret word may go on in lower case and still be one (`password`, `credentials`); any
@@ -85,6 +85,7 @@ const GOES_ON: Readonly<Record<string, readonly string[]>> = {
   salt: [],
   pat: [],
   psk: [],
+  macaroon: [],
 };
 
 function endsWord(text: string, at: number, word: string): boolean {
@@ -179,8 +180,14 @@ function separator(text: string, name: Name): { at: number; sep: string; spaced:
     const comma = /^[ \t]*,[ \t]*(?=["'])/.exec(text.slice(i, i + 16));
     if (comma !== null && text[name.start - 2] === '(') return { at: i + comma[0].length, sep: '=', spaced: true };
     // Rust's default for a variable that is not set: `env::var("API_KEY").unwrap_or("…".to_string())`.
-    const fallback = text[i] === ')' && text[name.start - 2] === '(' ? /^\)[ \t]*\.unwrap_or\([ \t]*(?=["'])/.exec(text.slice(i, i + 32)) : null;
+    // Python's and JavaScript's: `os.environ.get('SLACK_TOKEN') or '…'`, `getenv("KEY") || "…"`.
+    const fallback = text[i] === ')' && text[name.start - 2] === '(' ? /^\)[ \t]*(?:\.unwrap_or\([ \t]*|[ \t]+or[ \t]+|[ \t]*(?:\|\||\?\?)[ \t]*)(?=["'])/.exec(text.slice(i, i + 32)) : null;
     if (fallback !== null) return { at: i + fallback[0].length, sep: '=', spaced: true };
+    // Terraform's variable with a default: `variable "db_password" {` … `default = "…"`, within its block.
+    if (/variable[ \t]+$/.test(text.slice(Math.max(0, name.start - 16), name.start - 1))) {
+      const block = TF_DEFAULT.exec(text.slice(i, i + 400));
+      if (block !== null) return { at: i + block[0].length, sep: '=', spaced: true };
+    }
   } else if (open === '<' && text[i] === '>') return { at: i + 1, sep: '>', spaced: false };
   // PHP's print_r: `[password] => …`.
   else if (open === '[' && text[i] === ']') i += 1;
@@ -205,13 +212,20 @@ function separator(text: string, name: Name): { at: number; sep: string; spaced:
     if (text[i + 1] === ':' || (text[i + 1] === '/' && text[i + 2] === '/')) return null;
     sep = ':';
     i += text[i + 1] === '=' ? 2 : 1;
+    // Go's printed header map: `map[… X-Api-Key:[…] …]`, the value in brackets.
+    if (text[i] === '[' && /map\[[^\n]{0,400}$/.test(text.slice(Math.max(0, name.start - 400), name.start))) {
+      const close = text.indexOf(']', i + 1);
+      if (close > i + 1 && close - i <= MAX_VALUE_CHARS && !/\s/.test(text.slice(i + 1, close))) return { at: i + 1, sep: ':', spaced: true };
+    }
     // Markdown's emphasis closing after the colon: `**Password:** …`, `__Token:__ …`, `*Key:* …`.
     const marks = EMPHASIS_CLOSE.exec(text.slice(i, i + 3));
     if (marks !== null) i += marks[0].length;
     // YAML's anchor or tag before the value: `password: &pw "…"`, `password: !!str 2024…`.
     const yaml = YAML_PROPERTY.exec(text.slice(i, i + 48));
     if (yaml !== null) i += yaml[0].length;
-    // Terraform's `output -json`: `"db_password": {"sensitive": true, "type": "string", "value": "…"}`.
+    // Terraform's `output -json`: `"db_password": {"sensitive": true, "type": "string", "value": "…"}`;
+    // DynamoDB's and Firestore's typed values (`{"S": "…"}`, `{"stringValue": "…"}`); Codex's
+    // answer to its own question (`"db_pw": {"answers": ["…"]}`).
     const wrapped = WRAPPED_VALUE.exec(text.slice(i, i + 200));
     if (wrapped !== null) return { at: i + wrapped[0].length, sep, spaced: true };
   } else if (isQuote(open) && /^\s+value\s*=/.test(text.slice(i - before, i - before + 16))) {
@@ -233,10 +247,12 @@ function separator(text: string, name: Name): { at: number; sep: string; spaced:
   return { at: i + after, sep, spaced: before + after > 0 };
 }
 
+/** The rest of a Terraform variable's block up to its `default = ` (no closing brace before it). */
+const TF_DEFAULT = /^[ \t]*\{[^}]{0,360}?\bdefault[ \t]*=[ \t]*(?=["'])/;
 const VAR_DUMP = /^[ \t]*\r?\n[ \t]*string\(\d{1,7}\)[ \t]*/;
 const EMPHASIS_CLOSE = /^[*_]{1,2}(?=[ \t])/;
 const YAML_PROPERTY = /^[ \t]+(?:&[\w-]{1,40}|!!?[\w/-]{0,40})(?=[ \t])/;
-const WRAPPED_VALUE = /^[ \t]*\{[ \t\r\n]*(?:"(?:sensitive|type)"[ \t]*:[ \t]*(?:true|false|"[^"\n]{0,40}"|\[[^\]\n]{0,80}\])[ \t]*,[ \t\r\n]*){0,3}"value"[ \t]*:[ \t]*/;
+const WRAPPED_VALUE = /^[ \t]*\{[ \t\r\n]*(?:"(?:sensitive|type)"[ \t]*:[ \t]*(?:true|false|"[^"\n]{0,40}"|\[[^\]\n]{0,80}\])[ \t]*,[ \t\r\n]*){0,3}(?:"(?:value|S|stringValue)"[ \t]*:[ \t]*|"answers"[ \t]*:[ \t]*\[[ \t\r\n]*)/;
 
 /**
  * The type between a name and its `=`: `: string`, `: Record<string, string> | null`, ` string`
@@ -269,6 +285,11 @@ function goesOn(c: string | undefined): boolean {
 function readValue(text: string, at: number, sep: string): Value | null {
   let j = at;
   if (sep === '>') {
+    // `<password><![CDATA[…]]></password>`.
+    if (text.startsWith('<![CDATA[', j)) {
+      const end = text.indexOf(']]>', j + 9);
+      return end > j + 9 && end - j <= MAX_VALUE_CHARS ? { start: j + 9, end, quoted: true } : null;
+    }
     // The element's closing tag ends it: the view reads `&lt;` in a value as `<` (`Mv3&lt;Hq8…`).
     const tag = text.indexOf('<', j);
     const end = text.indexOf('</', j);
@@ -278,8 +299,17 @@ function readValue(text: string, at: number, sep: string): Value | null {
   // A literal in a conversion: Go's []byte("…"), Rust's String::from("…"), Node's Buffer.from("…").
   const conversion = CONVERSION.exec(text.slice(j, j + 16));
   if (conversion !== null) j += conversion[0].length;
-  // Python's b"…", r"…", u"…" string prefixes.
-  if (/[bBrRuU]/.test(text[j] ?? '') && isQuote(text[j + 1])) j += 1;
+  // Python's b"…", r"…", u"…", f"…" string prefixes; C#'s verbatim @"…".
+  const formatted = text[j] === 'f' || text[j] === 'F';
+  if (/[bBrRuUfF@]/.test(text[j] ?? '') && isQuote(text[j + 1])) j += 1;
+  // An ODBC connection string's braced value: `Pwd={…};`.
+  if (text[j] === '{' && sep === '=') {
+    const close = text.indexOf('}', j + 1);
+    const after = text[close + 1];
+    if (close > j + 1 && close - j <= MAX_VALUE_CHARS && (after === ';' || after === '"' || after === "'" || after === undefined) && !text.slice(j, close).includes('\n')) {
+      return { start: j + 1, end: close, quoted: !/^[A-Za-z_$][\w$.]*$/.test(text.slice(j + 1, close)) };
+    }
+  }
   const q = text[j];
   if (isQuote(q)) {
     let k = j + 1;
@@ -292,6 +322,8 @@ function readValue(text: string, at: number, sep: string): Value | null {
       if (next === -1 || rest.slice(0, next).includes('\n')) break;
       k += 1;
     }
+    // An f-string that interpolates (`f"{prefix}{suffix}"`) is code, not a literal.
+    if (text[k] === q && formatted && text.slice(j + 1, k).includes('{')) return null;
     if (text[k] === q) return { start: j + 1, end: k, quoted: true };
     j += 1; // no closing quote on this line: the value is what follows, up to a stop
   }
@@ -330,7 +362,34 @@ function findPair(text: string, name: Name, found: Findings): number | null {
     quoted: v.quoted,
   };
   const end = v.runEnd ?? v.end;
-  return judged(name, v.start, end, value, ctx, found, /aws.?secret/i.test(name.text) ? 'aws_secret_access_key' : 'secret_assignment') ? end : 0;
+  if (judged(name, v.start, end, value, ctx, found, /aws.?secret/i.test(name.text) ? 'aws_secret_access_key' : 'secret_assignment')) return end;
+  return userThenPassword(text, name, v.start, v.quoted ? end + 1 : end, found) ?? 0;
+}
+
+/** A user named before a `Pass` label, on its line. */
+const USER_BEFORE = /\b(?:user(?:name)?|login|admin|email|account)\b[^\n]{0,40}$/i;
+
+/** `creds: admin / …`: a user name, then the password after a slash or a colon. */
+const USER_SEPARATOR = /^[ \t]{0,4}[/:][ \t]{0,4}/;
+/** `credentials: admin:…`: the user name and the password read as one value. */
+const USER_COLON = /^[\w.@+-]{1,64}:(?=[^\s/])/;
+
+/**
+ * Under a name of credentials, a value that is a user name followed by ` / ` or `:` and a password
+ * a person made (`creds: admin / Kestrel-42!dev`, `credentials: admin:Kestrel-42!dev`): the
+ * password. Null when not so.
+ */
+function userThenPassword(text: string, name: Name, start: number, after: number, found: Findings): number | null {
+  const last = nameWords(name.text).at(-1);
+  if (last !== 'creds' && last !== 'credentials' && last !== 'credential') return null;
+  const joined = USER_COLON.exec(text.slice(start, start + 66));
+  const sep = joined === null ? USER_SEPARATOR.exec(text.slice(after, after + 12)) : null;
+  if (joined === null && sep === null) return null;
+  const pos = joined !== null ? start + joined[0].length : after + (sep as RegExpExecArray)[0].length;
+  const end = humanPassword(text, pos);
+  if (end <= pos) return null;
+  found.add(pos, end, 'labelled_secret', PRIORITY.name);
+  return end;
 }
 
 /**
@@ -414,13 +473,13 @@ function lineFinal(text: string, at: number): boolean {
 
 /** `name: DB_PASSWORD` (or `"name": "DB_PASSWORD"`, `key=…`): the label is itself a field's value. */
 /** A `name`/`key` field that holds the name, up to where the name starts (a parameter's path may lead it). */
-const NAME_FIELD_TAIL = String.raw`(?:name|key|keyName|KeyName|key_name|Name|Key|NAME|KEY)["']?[ \t]{0,4}[:=][ \t]{0,4}["']?(?:\/?[\w.-]{1,40}\/){0,4}$`;
+const NAME_FIELD_TAIL = String.raw`(?:name|key|keyName|KeyName|key_name|Name|Key|NAME|KEY|label|ParameterKey)["']?[ \t]{0,4}[:=][ \t]{0,4}["']?(?:\/?[\w.-]{1,40}\/){0,4}$`;
 const NAME_FIELD = new RegExp(`(?:^|[^A-Za-z0-9_])${NAME_FIELD_TAIL}`);
 /** How far before a name NAME_FIELD looks: far enough for a parameter's path (`"/prod/db/password"`). */
 const NAME_FIELD_LOOKBACK = 200;
 /** …and the value it names comes in a `value` field of the same record, close after it. */
 const VALUE_FIELD = new RegExp(
-  String.raw`^["']?[ \t]*[,;]?[ \t\r]{0,40}(?:\n(?:[ \t]{0,12}${LINE_NUMBER}|[+ ]|[^\s]{1,120}?[-:]\d{1,7}[-:])?)?[ \t]{0,40}(?:"[A-Za-z]{1,20}"[ \t]{0,4}:[ \t]{0,4}(?:"[^"\n]{0,40}"|[\w.-]{1,20})[ \t]{0,4},[ \t\r\n]{0,40}){0,3}-?[ \t]*["']?(?:value|Value|VALUE)["']?[ \t]{0,4}[:=][ \t]{0,4}`,
+  String.raw`^["']?[ \t]*[,;]?[ \t\r]{0,40}(?:\n(?:[ \t]{0,12}${LINE_NUMBER}|[+ ]|[^\s]{1,120}?[-:]\d{1,7}[-:])?)?[ \t]{0,40}(?:"[A-Za-z]{1,20}"[ \t]{0,4}:[ \t]{0,4}(?:"[^"\n]{0,40}"|[\w.-]{1,20})[ \t]{0,4},[ \t\r\n]{0,40}){0,3}-?[ \t]*["']?(?:value|Value|VALUE|ParameterValue)["']?[ \t]{0,4}[:=][ \t]{0,4}`,
 );
 /*
  * The next line may carry what a reader put before it: a line number (Claude Code's Read, `cat
@@ -439,6 +498,14 @@ function findNamedValue(text: string, name: Name, found: Findings): number | nul
   const before = text.slice(Math.max(0, name.start - NAME_FIELD_LOOKBACK), name.start);
   if (!NAME_FIELD.test(before)) return null;
   const after = text.slice(name.end, name.end + NAMED_VALUE_WINDOW);
+  // The value as the element's text: Hibernate's `<property name="hibernate.connection.password">…</property>`.
+  const element = /^["'][ \t]*>/.exec(after);
+  if (element !== null) {
+    const v = readValue(text, name.end + element[0].length, '>');
+    if (v === null) return 0;
+    const ctx: ValueContext = { name: name.text, envStyle: false, sep: '>', spaced: false, lineFinal: false, next: '<', quoted: true };
+    return judged(name, v.start, v.end, text.slice(v.start, v.end), ctx, found) ? v.end : 0;
+  }
   const m = VALUE_FIELD.exec(after);
   if (!m) return valueBefore(name, before, found);
   const v = readValue(text, name.end + m[0].length, ':');
@@ -493,7 +560,9 @@ function findLabelledValue(text: string, name: Name, found: Findings): number | 
     // A password a person made ("the staging DB password is Summer2024!", "the DB_PASSWORD is …",
     // `| DB_PASSWORD | Kestrel-42!dev |`, `ENV POSTGRES_PASSWORD Summer2024!db`): after a
     // password's own name, a word of letters and digits with a symbol or both cases, to the next space.
-    if (namesPassword(name.text)) {
+    // `Pass` as a label after a user on its line ("user admin, Pass …"); the word `pass` of a
+    // sentence, and a verdict (`PASS <id>`, `Pass checkout-v2.test`), are none.
+    if (namesPassword(name.text) || (/^(?:Pass|pass)$/.test(name.text) && USER_BEFORE.test(text.slice(Math.max(0, name.start - 60), name.start)))) {
       const human = humanPassword(text, pos);
       if (human > pos) {
         found.add(pos, human, 'labelled_secret', PRIORITY.name);
@@ -525,7 +594,8 @@ function humanPassword(text: string, pos: number): number {
   const symbol = /[^A-Za-z0-9]/.test(v);
   if (!symbol && !(/[a-z]/.test(v) && /[A-Z]/.test(v))) return pos;
   if (/^[\w]+$/.test(v) && (v.includes('_') || /^[a-z]+[A-Z]/.test(v))) return pos;
-  if (/^[$%{<]|[/\\]|^https?:/i.test(v) || /\(\)?$/.test(v)) return pos;
+  // …nor a command-line flag (`--max-warnings=0`).
+  if (/^[$%{<-]|[/\\]|^https?:/i.test(v) || /\(\)?$/.test(v)) return pos;
   return end;
 }
 

@@ -21,6 +21,8 @@ interface ProviderRule {
   /** A further test of the whole token, for prefixes short enough to occur in ordinary words. */
   check?: (token: string) => boolean;
   glued?: true;
+  /** The prefix is not secret (a host and a path): only the body is removed. */
+  keep?: true;
 }
 
 const B62 = 'A-Za-z0-9';
@@ -40,6 +42,7 @@ interface Def {
    * prefix that is also the end of words (`sk-`, `AIza`) must start a token.
    */
   glued?: true;
+  keep?: true;
 }
 
 /** Upper, lower and digit all present: rules out words and identifiers after a short prefix. */
@@ -165,10 +168,55 @@ const DEFS: readonly Def[] = [
   { kind: 'neon_key', prefixes: ['napi_'], body: exact('a-z0-9', 64), check: hasDigitAndLetter },
   { kind: 'contentful_token', prefixes: ['CFPAT-'], body: `[${B62}_-]{43}(?![${B62}_-])` },
   { kind: 'bitbucket_token', prefixes: ['ATBB'], body: `[${B62}]{28,40}(?![${B62}])`, check: mixed },
+  // The tenth red team's (2026-12-03): CI, AI, payment, feature-flag and messaging providers' own formats.
+  { kind: 'buildkite_token', prefixes: ['bkua_'], body: exact(HEX, 40), glued: true },
+  { kind: 'circleci_token', prefixes: ['CCIPAT_'], body: `[${B62}_]{30,100}(?![${B62}_])`, glued: true },
+  { kind: 'fireworks_key', prefixes: ['fw_'], body: `[${B62}]{20,60}(?![${B62}])`, check: mixed },
+  { kind: 'together_key', prefixes: ['tgp_v1_'], body: `[${B62}_-]{30,100}(?![${B62}_-])`, glued: true },
+  { kind: 'cerebras_key', prefixes: ['csk-'], body: `[a-z0-9]{40,64}(?![${B62}])`, check: hasDigitAndLetter },
+  { kind: 'firecrawl_key', prefixes: ['fc-'], body: exact(HEX, 32), check: hasDigitAndLetter },
+  { kind: 'e2b_key', prefixes: ['e2b_'], body: exact(HEX, 40), glued: true },
+  { kind: 'jina_key', prefixes: ['jina_'], body: `[${B62}]{40,80}(?![${B62}])`, check: hasDigitAndLetter },
+  { kind: 'axiom_token', prefixes: ['xaat-', 'xapt-'], body: `[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9a-f])`, glued: true },
+  { kind: 'honeycomb_key', prefixes: ['hcaik_', 'hcxik_', 'hcamk_', 'hcxmk_'], body: `[a-z0-9]{40,80}(?![${B62}])`, glued: true },
+  { kind: 'paddle_key', prefixes: ['pdl_live_apikey_', 'pdl_sdbx_apikey_'], body: `[${B62}_]{20,100}(?![${B62}_])`, glued: true },
+  { kind: 'braintree_token', prefixes: ['access_token$production$', 'access_token$sandbox$'], body: `[a-z0-9]{16}\\$[0-9a-f]{32}(?![0-9a-f])`, glued: true },
+  // Salesforce's session id: the org id (`00D…`), `!`, then the session.
+  { kind: 'salesforce_token', prefixes: ['00D'], body: `[${B62}]{12,15}![${B62}._]{40,250}(?![${B62}._])` },
+  // Firebase Cloud Messaging's legacy server key.
+  { kind: 'fcm_server_key', prefixes: ['AAAA'], body: `[${B62}_-]{7}:APA91b[${B62}_-]{100,200}(?![${B62}_-])` },
+  { kind: 'dropbox_token', prefixes: ['sl.u.', 'sl.B'], body: `[${B62}_-]{60,1300}(?![${B62}_-])`, check: mixed },
+  { kind: 'launchdarkly_key', prefixes: ['sdk-', 'api-', 'mob-'], body: `[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9a-f])` },
+  { kind: 'mercadopago_token', prefixes: ['APP_USR-'], body: `\\d{10,20}-\\d{6}-[0-9a-f]{32}-\\d{6,12}(?!\\d)`, glued: true },
+  { kind: 'elevenlabs_key', prefixes: ['sk_'], body: exact(HEX, 48), check: hasDigitAndLetter },
+  { kind: 'voyage_key', prefixes: ['pa-'], body: `[${B62}_-]{40,50}(?![${B62}_-])`, check: mixed },
+  { kind: 'polar_token', prefixes: ['polar_oat_', 'polar_pat_', 'polar_sk_'], body: `[${B62}]{40,60}(?![${B62}])`, glued: true },
+  // A Nostr private key in bech32.
+  { kind: 'nostr_key', prefixes: ['nsec1'], body: exact('02-9ac-hj-np-z', 58) },
+  // Cloudflare's tunnel token: base64 of `{"a": "<account>", "t": "<tunnel>", "s": "<secret>"}`.
+  { kind: 'cloudflare_tunnel_token', prefixes: ['eyJhIjoi', 'eyJhIjogI'], body: `[${B62}+/]{100,600}={0,2}` },
+  // k3s' join token: `K10<ca hash>::<user>:<password>`.
+  { kind: 'k3s_token', prefixes: ['K10'], body: `[0-9a-f]{64}::[a-z0-9_-]{1,32}:[${B62}]{16,64}(?![${B62}])`, glued: true },
+  // PASETO tokens: local ones are encrypted payloads, public ones signed; either is a bearer credential.
+  { kind: 'paseto_token', prefixes: ['v1.local.', 'v2.local.', 'v3.local.', 'v4.local.', 'v1.public.', 'v2.public.', 'v3.public.', 'v4.public.'], body: `[${B62}_-]{40,4000}(?:\\.[${B62}_-]{1,1000})?` },
+  // Keys given as a URL's path: Ethereum RPC providers (Alchemy, Infura, QuickNode), PagerDuty's and Loggly's
+  // ingestion URLs, IFTTT's webhooks.
+  { kind: 'url_path_key', prefixes: ['alchemy.com/v2/', 'alchemyapi.io/v2/'], body: `[${B62}_-]{20,64}(?![${B62}_-])`, check: (t) => hasDigitAndLetter(t.slice(t.indexOf('/v2/') + 4)), keep: true },
+  { kind: 'url_path_key', prefixes: ['infura.io/v3/', 'infura.io/ws/v3/'], body: exact(HEXI, 32), keep: true },
+  { kind: 'url_path_key', prefixes: ['.quiknode.pro/'], body: exact(HEX, 40), keep: true },
+  { kind: 'url_path_key', prefixes: ['events.pagerduty.com/integration/'], body: exact(HEX, 32), keep: true },
+  { kind: 'url_path_key', prefixes: ['loggly.com/inputs/'], body: `[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9a-f])`, keep: true },
+  { kind: 'url_path_key', prefixes: ['/with/key/'], body: `[${B62}_-]{16,64}(?![${B62}_-])`, check: (t) => hasDigitAndLetter(t.slice(10)), keep: true },
+  // A private key's DER as one line of base64 (PKCS#8 EC P-256, RSA PKCS#1 and PKCS#8), without its PEM lines.
+  {
+    kind: 'private_key',
+    prefixes: ['MIGHAgEAMBMGByqGSM49', 'MIGEAgEAMBAGByqGSM49', 'MIIEvQIBADANBgkqhkiG9w0BAQEFAAS', 'MIIEvgIBADANBgkqhkiG9w0BAQEFAAS', 'MIIEvAIBADANBgkqhkiG9w0BAQEFAAS', 'MIIEpAIBAAKCAQEA', 'MIIEowIBAAKCAQEA', 'MIIEpQIBAAKCAQEA', 'MIIJQwIBADANBgkqhkiG9w0BAQEFAAS', 'MIIJQgIBADANBgkqhkiG9w0BAQEFAAS', 'MIIJKAIBAAKCAgEA', 'MIIJKQIBAAKCAgEA', 'MIIJJwIBAAKCAgEA'],
+    body: `[${B62}+/\\\\n]{60,6000}={0,2}`,
+  },
 ];
 
 const RULES: readonly ProviderRule[] = DEFS.flatMap((d) =>
-  d.prefixes.map((prefix) => ({ kind: d.kind, prefix, body: new RegExp(d.body, 'y'), ...(d.check ? { check: d.check } : {}), ...(d.glued ? { glued: true as const } : {}) })),
+  d.prefixes.map((prefix) => ({ kind: d.kind, prefix, body: new RegExp(d.body, 'y'), ...(d.check ? { check: d.check } : {}), ...(d.glued ? { glued: true as const } : {}), ...(d.keep ? { keep: true as const } : {}) })),
 );
 
 /** A run of letters and digits this long is skipped whole once a prefix at its start failed. */
@@ -188,6 +236,18 @@ function afterFailure(text: string, i: number): number {
 
 const isAlnum = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 
+/**
+ * Values that documentation publishes as examples, and placeholders written in a token's own
+ * shape: AWS's `AKIAIOSFODNN7EXAMPLE` and its secret key, jwt.io's sample token, a body of `x`s
+ * (`ghp_xxxx…`), a body of words (`xoxb-your-bot-token`). Kept, as the text they are in says.
+ */
+function isDocumentedExample(token: string): boolean {
+  if (/EXAMPLE(?:KEY)?$/.test(token)) return true;
+  if (token.endsWith('SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c')) return true;
+  const body = token.replace(/^[A-Za-z]{2,12}[_-]/, '');
+  return /^(?:[a-z]{2,8}[_-])?(?:x+|X+|0+|\*+)$/.test(body) || /^(?:your|my|example|test|fake|dummy|placeholder)(?:[-_][a-z]+){1,4}$/.test(body);
+}
+
 function providerHandler(rule: ProviderRule): Handler {
   return (text, i, found) => {
     rule.body.lastIndex = i + rule.prefix.length;
@@ -195,7 +255,8 @@ function providerHandler(rule: ProviderRule): Handler {
     if (b === null) return afterFailure(text, i);
     const end = i + rule.prefix.length + b[0].length;
     if (rule.check && !rule.check(text.slice(i, end))) return afterFailure(text, i);
-    found.add(i, end, rule.kind, PRIORITY.provider);
+    if (isDocumentedExample(text.slice(i, end))) return end;
+    found.add(rule.keep ? i + rule.prefix.length : i, end, rule.kind, PRIORITY.provider);
     if (rule.kind === 'aws_access_key_id') findAwsSecretNear(text, i, end, found);
     return end;
   };
