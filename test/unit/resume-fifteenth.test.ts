@@ -162,7 +162,8 @@ describe('a plan refused, then put again word for word', () => {
       plan('p2', '# Plan\n\n1. Mark corrupted archives'),
       result('p2', 'User has approved your plan. You can now start coding.'),
     );
-    expect(md).toContain('Before it, the user refused the plan put at line 2, word for word the plan of line 5 (line 3: «rejected by the user»).');
+    // What the user wrote after refusing it says the refusal reordered the work.
+    expect(md).toContain('Before it, the user refused the plan put at line 2, word for word the plan of line 5 (line 3: «rejected by the user»), then wrote (line 4): «First commit the previous work, then proceed with this plan».');
   });
 });
 

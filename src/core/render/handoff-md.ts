@@ -457,7 +457,12 @@ function plan(a: Analysis, level: Level): string {
     const why = p.answer !== undefined && /^rejected by the user:\s*\S/.test(p.answer);
     // The same plan put again and settled (approved, say, once something else was done first).
     const same = p.text === latest.text && (p.chars ?? p.text.length) === (latest.chars ?? latest.text.length) ? `, word for word the plan of line ${latest.line}` : '';
-    return `${why ? 'sent back' : 'refused'} the plan put at line ${p.line}${same}${why ? ' with changes to make' : ''} (line ${p.result_line ?? p.line}${p.answer === undefined ? '' : `: «${oneLine(p.answer, 120)}»`})`;
+    // What the user wrote next, before the plan was put again, says why ("first commit the
+    // previous task, then proceed with this plan"): a refusal may only reorder the work.
+    const at = p.result_line ?? p.line;
+    const next = why ? undefined : a.requests.find((q) => q.line > at && q.kind === 'request');
+    const then = next !== undefined && next.line < latest.line ? `, then wrote (line ${next.line}): «${oneLine(next.text, 120)}»` : '';
+    return `${why ? 'sent back' : 'refused'} the plan put at line ${p.line}${same}${why ? ' with changes to make' : ''} (line ${at}${p.answer === undefined ? '' : `: «${oneLine(p.answer, 120)}»`})${then}`;
   };
   const earlier = notApproved.length === 0 ? '' : ` Before it, the user ${notApproved.map(refused).join(', ')}.`;
   const before = approvedBefore === null ? '' : ` The plan approved before it (line ${approvedBefore.line}, approved at line ${approvedBefore.result_line}) is HANDOFF.llm.json's \`plan.approved_before\`.`;
@@ -795,7 +800,7 @@ function verification(a: Analysis): string {
       ? a.hiddenCommands === ''
         ? NONE
         : `${label('unknown')} — no check could be read: ${a.hiddenCommands}.`
-      : `${label('verified')} — tests, builds, type checks, linters and format checks, latest outcome per target first (decided from the exit code and the output); a target's row shows its latest command, and its runs count every command that ran it (\`pytest -x\` and \`pytest\` alike):\n\n${table(['Check (latest command)', 'Latest outcome', 'Evidence (line, exit code, summary)', 'Runs of the target'], rows)}${more}`;
+      : `${label('verified')} — tests, builds, type checks, linters and format checks, latest outcome per target first (decided from the exit code and the output); a target's row shows its latest command, and its runs count every command that ran it (\`pytest -x\` and \`pytest\` alike${a.checkTargets.some((t) => t.target.includes(' + ')) ? '; checks chained with \`&&\` are a target of their own' : ''}):\n\n${table(['Check (latest command)', 'Latest outcome', 'Evidence (line, exit code, summary)', 'Runs of the target'], rows)}${more}`;
   const hidden = a.hiddenCommands === '' || rows.length === 0 ? '' : `\n\n${label('unknown')} — and ${a.hiddenCommands}.`;
   // Calls whose command is unreadable are neither checks nor other commands: they are said above.
   const hooks = a.hookCommands === 0 ? '' : `${a.hookCommands === a.otherCommands ? 'all' : a.hookCommands} of them run by a hook, not by the agent; `;
