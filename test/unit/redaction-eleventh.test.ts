@@ -249,3 +249,21 @@ describe("the tenth red team's ordinary text, no longer removed", () => {
     ['a reference to where the secret is kept', 'VAULT_TOKEN=vault:secret/data/ci#token'],
   ]);
 });
+
+describe('the tenth red team: listings', () => {
+  removesEach([
+    ["AWS SSM's table", '||  /prod/orders/db_password     |  SecureString  |  lIib%RKvnebAVDPci5X8  |  7  ||', 'lIib%RKvnebAVDPci5X8'],
+    ["AWS SSM's text output", 'PARAMETER\tarn:aws:ssm:eu-west-1:123:parameter/prod/x\t2026-01-01\t/prod/billing/stripe_secret\tSecureString\tsk9Xq2Lm8Vx3Rt7Yw1Zp\t3', 'sk9Xq2Lm8Vx3Rt7Yw1Zp'],
+    ["Postfix's sasl_passwd", '[smtp.mailgun.org]:587 postmaster@mg.acme.io:unfx!20tFbBMZLCL', 'unfx!20tFbBMZLCL'],
+    ['an IMAP LOGIN', '* OK Dovecot ready.\na1 LOGIN support@acme.io GQJt%8PTPD39SYCK\na1 OK Logged in', 'GQJt%8PTPD39SYCK'],
+    ["redis-cli's HGETALL", '1) "email"\n2) "ops@acme.io"\n3) "api_token"\n4) "ZQeI2Aw5pxAX34m7cQnhws59T4b2yn0rWHWHjT46"\n5) "plan"', 'ZQeI2Aw5pxAX34m7cQnhws59T4b2yn0rWHWHjT46'],
+    ["pulumi config's table", 'KEY                     VALUE\naws:region              eu-west-1\ninfra:dbPassword        VaqY%CRdrNQ05PJt2fcB\ninfra:instanceType      t4g.medium', 'VaqY%CRdrNQ05PJt2fcB'],
+  ]);
+
+  keepsEach([
+    ['a listing of a required field', 'password   required'],
+    ['a line of help', '  token    The token to use'],
+    ['a type named in prose', 'Type: String  Value: SecureString'],
+    ['the rest of a HGETALL', '1) "email"\n2) "ops@acme.io"\n5) "plan"\n6) "pro"'],
+  ]);
+});

@@ -79,6 +79,11 @@ const RULES: readonly CommandRule[] = [
   rule('command_password', ['echo', 'printf'], `(?:echo|printf)[ \\t]+(?:-[a-zA-Z]{1,3}[ \\t]+){0,3}(?:(?:'%s(?:\\\\n)?'|"%s(?:\\\\n)?"|%s)[ \\t]+)?${ARG}[ \\t]*>>?[ \\t]*[^\\s;|&]{0,200}?(?:token|secret|passw(?:or)?d|credential|api[_-]?key)[^\\s;|&]{0,100}`, 'dyi'),
   // An expect script's answer to a password prompt: `expect "assword:"` then `send "…\\r"`.
   rule('command_password', ['expect'], `expect[ \\t]+(?:-[a-z]+[ \\t]+)?["'{][^"'}\\n]{0,40}(?:assword|assphrase|PIN)[^"'}\\n]{0,20}["'}][ \\t]*\\r?\\n[ \\t]*send[ \\t]+(?:--[ \\t]+)?"([^"\\n]{1,200}?)(?:\\\\r|\\\\n|\\r)?"`),
+  // AWS SSM's SecureString in a table or text output: the value after its type, whatever the parameter's name.
+  rule('secret_assignment', ['SecureString'], `SecureString(?:[ \\t]*\\|[ \\t]*|\\t[ \\t]*|[ \\t]{2,})([^\\s|"]{4,4096})`),
+  // IMAP's `a1 LOGIN user password`; Postfix's sasl_passwd `[smtp.host]:587 user:password`.
+  rule('command_password', [' LOGIN '], ` LOGIN[ \\t]+(?:"[^"\\n]{1,100}"|[^\\s"]{1,100})[ \\t]+(?:"([^"\\n]{4,200})"|([^\\s"]{4,200}))`),
+  rule('command_password', [']:587 ', ']:25 ', ']:465 ', ']:2525 ', ']:submission '], `\\]:\\w{2,10}[ \\t]+[^\\s:]{1,100}:([^\\s]{4,200})`),
   // Redis ACL passwords: `user worker on >…` (users.acl, redis.conf), `ACL SETUSER metrics on '>…'`.
   rule('command_password', ['user ', 'SETUSER ', 'setuser '], `(?:user|SETUSER|setuser)[ \\t]+[\\w.@-]{1,64}(?:[ \\t]+['"]?(?:on|off|reset|resetkeys|resetchannels|resetpass|nopass|allkeys|allchannels|allcommands|nocommands|~[^\\s'"]{1,100}|%[RW]{1,2}~[^\\s'"]{1,100}|&[^\\s'"]{1,100}|[+-]@?[^\\s'"]{1,100}|<[^\\s'"]{1,200})['"]?){0,12}[ \\t]+['"]?>([^\\s'"]{1,200})`),
   // paramiko's connect(host, port, user, password).

@@ -174,6 +174,11 @@ function separator(text: string, name: Name): { at: number; sep: string; spaced:
   const open = text[name.start - 1];
   if (isQuote(open) && text[name.end] === open) {
     i += 1;
+    // redis-cli's HGETALL: a field and its value on numbered lines (`3) "api_token"`, `4) "…"`).
+    if (open === '"' && /(?:^|\n)[ \t]*\d{1,5}\) $/.test(text.slice(Math.max(0, name.start - 12), name.start - 1))) {
+      const next = /^[ \t]*\r?\n[ \t]*\d{1,5}\) (?=")/.exec(text.slice(i, i + 16));
+      if (next !== null) return { at: i + next[0].length, sep: ':', spaced: true };
+    }
     // A subscript: `os.environ["API_TOKEN"] = …`, `$config['db_password'] = …`.
     if (text[i] === ']' && text[name.start - 2] === '[') i += 1;
     // A call that names then gives it: PHP's `define('DB_PASSWORD', '…')`, `getenv("DB_PASSWORD", "…")`.
@@ -234,6 +239,10 @@ function separator(text: string, name: Name): { at: number; sep: string; spaced:
     i = text.indexOf('=', i) + 1;
   } else if (before > 0 && name.flag) {
     return { at: i, sep: ' ', spaced: true };
+  } else if (before >= 2 && columns(text, name, i)) {
+    // A two-column listing, the name first on its line and one value last (`pulumi config`'s
+    // `infra:dbPassword        …`, `KEY  VALUE` tables).
+    return { at: i, sep: ' ', spaced: true };
   } else if (before > 0 && /^(?:requirepass|masterauth)$/i.test(name.text)) {
     return { at: i, sep: ' ', spaced: true };
   } else if (before > 0 && isQuote(c) && /#[ \t]*define[ \t]+$/.test(text.slice(Math.max(0, name.start - 16), name.start))) {
@@ -249,6 +258,17 @@ function separator(text: string, name: Name): { at: number; sep: string; spaced:
 
 /** The rest of a Terraform variable's block up to its `default = ` (no closing brace before it). */
 const TF_DEFAULT = /^[ \t]*\{[^}]{0,360}?\bdefault[ \t]*=[ \t]*(?=["'])/;
+/** The name starts its line (after indentation or a `namespace:`) and one word follows it to the line's end. */
+function columns(text: string, name: Name, at: number): boolean {
+  const lineStart = text.lastIndexOf('\n', name.start - 1) + 1;
+  if (!/^[ \t]*(?:[\w.-]{1,40}:)?$/.test(text.slice(lineStart, name.start))) return false;
+  let j = at;
+  while (j < text.length && j - at <= MAX_VALUE_CHARS && text.charCodeAt(j) > 32) j += 1;
+  if (j === at) return false;
+  while (j < text.length && (text[j] === ' ' || text[j] === '\t' || text[j] === '\r')) j += 1;
+  return j >= text.length || text[j] === '\n';
+}
+
 const VAR_DUMP = /^[ \t]*\r?\n[ \t]*string\(\d{1,7}\)[ \t]*/;
 const EMPHASIS_CLOSE = /^[*_]{1,2}(?=[ \t])/;
 const YAML_PROPERTY = /^[ \t]+(?:&[\w-]{1,40}|!!?[\w/-]{0,40})(?=[ \t])/;
