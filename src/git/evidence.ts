@@ -260,7 +260,10 @@ export class GitProbe {
     try {
       if (!(await stat(cwd)).isDirectory()) return gitUnavailable('cwd-gone', `the recorded cwd ${cwd} is not a folder`, cwd, at);
     } catch {
-      return gitUnavailable('cwd-gone', `the recorded cwd ${cwd} no longer exists on this machine`, cwd, at);
+      // A transcript may come from another machine (or be published with its paths redacted): the
+      // folder is not here, which says nothing of whether it ever was.
+      const placeholder = /^\/redacted(?:\/|$)|\[REDACTED/i.test(cwd);
+      return gitUnavailable('cwd-gone', placeholder ? `the recorded cwd ${cwd} is a placeholder (the transcript's publisher redacted it)` : `the recorded cwd ${cwd} does not exist on this machine`, cwd, at);
     }
     const loc = await this.locate(cwd);
     if (loc === 'git-missing') return gitUnavailable('git-missing', 'git is not installed or not on PATH', cwd, at);

@@ -58,7 +58,11 @@ describe('repository evidence', () => {
     await rm(dir, { recursive: true, force: true });
     const gone = await p.capture(dir);
     expect(gone).toMatchObject({ status: 'cwd-gone', branch: null, head: null, dirty: null });
-    expect(gone.reason).toMatch(/no longer exists/);
+    expect(gone.reason).toMatch(/does not exist on this machine/);
+    // A published transcript's redacted folder is said to be one, not a folder that went away.
+    const redacted = await p.capture('/redacted/path/59b923df4d');
+    expect(redacted).toMatchObject({ status: 'cwd-gone' });
+    expect(redacted.reason).toBe("the recorded cwd /redacted/path/59b923df4d is a placeholder (the transcript's publisher redacted it)");
     expect(await probe().capture(null)).toMatchObject({ status: 'no-cwd', dirty: null });
   });
 

@@ -20,7 +20,7 @@ const ok = (over: Partial<GitEvidence> = {}): GitEvidence => ({
   ...over,
 });
 const notRepo = gitUnavailable('not-a-repo', '/w/app is not inside a git work tree', '/w/app', null);
-const gone = gitUnavailable('cwd-gone', 'the recorded cwd /w/app no longer exists on this machine', '/w/app', null);
+const gone = gitUnavailable('cwd-gone', 'the recorded cwd /w/app does not exist on this machine', '/w/app', null);
 const timeout = gitUnavailable('timeout', 'git status timed out after 5000 ms', '/w/app', null);
 const noCwd = gitUnavailable('no-cwd', 'the transcript records no working directory', null, null);
 
