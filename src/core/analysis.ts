@@ -818,8 +818,13 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
   if (hidden !== '') unknowns.push({ text: `Checks and commands: ${hidden}`, label: 'unknown', seq: null });
   const hiddenResults = l.hiddenResults === undefined ? '' : `${l.hiddenResults.count} tool result(s)${since(l)}, the first at line ${l.hiddenResults.first}`;
   if (l.hiddenResults !== undefined) unknowns.push({ text: `Failures: ${hiddenResults}, are unreadable (the transcript's publisher redacted them): a failure among them would not show`, label: 'unknown', seq: l.hiddenResults.first - 1 });
-  const unknownChecks = l.checks.filter((c) => c.outcome === 'unknown').length;
+  // A run of the session's own program is not judged passed by any rule (only a crash fails it):
+  // its output is the reader's to judge, which "nothing decides" would not say.
+  const undecided = l.checks.filter((c) => c.outcome === 'unknown');
+  const smoke = undecided.filter((c) => c.keys.length > 0 && c.keys.every((k) => k.startsWith('run '))).length;
+  const unknownChecks = undecided.length - smoke;
   if (unknownChecks > 0) unknowns.push({ text: `${unknownChecks} check run(s) whose outcome neither an exit code nor the output decides`, label: 'unknown', seq: null });
+  if (smoke > 0) unknowns.push({ text: `${smoke} run(s) of the session's own program, which no rule judges passed (a crash fails one): whether each did what it should, its output at its line says`, label: 'unknown', seq: null });
   if (l.requestsTotal > l.requests.length) unknowns.push({ text: `Only the last ${l.requests.length} of ${l.requestsTotal} user requests are listed; the rest are in timeline.jsonl`, label: 'verified', seq: null });
 
   let objective: Analysis['objective'] = null;

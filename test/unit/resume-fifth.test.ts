@@ -375,6 +375,10 @@ describe("a run of the session's own program", () => {
     expect(l.checks.map((c) => c.outcome)).toEqual(['pass', 'fail', 'unknown']);
     expect(openFailures(l)).toEqual([]);
     expect(analysed(st).fixedFailures).toMatchObject([{ line: 13, fixed_line: 15 }]);
+    // Its unjudged run is not a run "neither an exit code nor the output decides": its output is there to read.
+    const unknowns = analysed(st).unknowns.map((u) => u.text);
+    expect(unknowns).toContain("1 run(s) of the session's own program, which no rule judges passed (a crash fails one): whether each did what it should, its output at its line says");
+    expect(unknowns.some((t) => t.includes('neither an exit code nor the output decides'))).toBe(false);
   });
 
   it('that exits 1 with a usage message is neither a failure nor a fix', () => {

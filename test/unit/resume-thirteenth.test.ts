@@ -35,7 +35,7 @@ describe('what came between a failure and the run that fixed it', () => {
     );
     const fixed = summary.fixed_failures as { how: string[] }[];
     expect(fixed[0]?.how).toEqual(['`npx prettier --write src` (line 4)', '… 2 more …', 'edit c.ts (line 10)', 'edit d.ts (line 12)']);
-    expect(md).toContain('- line 3, fixed by line 15 (in between: `npx prettier --write src` (line 4); … 2 more …; edit c.ts (line 10); edit d.ts (line 12)):');
+    expect(md).toContain('- line 3, a later run passed at line 15 (in between: `npx prettier --write src` (line 4); … 2 more …; edit c.ts (line 10); edit d.ts (line 12)):');
   });
 
   it('names them all when there were three or fewer', () => {

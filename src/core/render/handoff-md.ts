@@ -830,7 +830,7 @@ function failures(a: Analysis, level: Level): string {
   const fixedShown = level >= 3 ? MD.FIXED_SHORT : MD.FIXED;
   const fixedMore = a.fixedFailures.length > fixedShown ? `\n- … and ${a.fixedFailures.length - fixedShown} earlier, each in HANDOFF.summary.json's \`fixed_failures\`` : '';
   const by = (f: Analysis['fixedFailures'][number]): string => (f.fixed_by === undefined ? '' : ` (${code(f.fixed_by, level >= 3 ? 80 : 120)})`);
-  const fixedList = a.fixedFailures.length === 0 ? '' : `\n\n### Fixed during the session\n\n${label('verified')} — failures a later run of the same target resolved (not open):\n\n${bullets(a.fixedFailures.slice(-fixedShown).map((f) => `line ${f.line}, fixed by line ${f.fixed_line}${by(f)}${how(f)}: ${oneLine(f.text, level >= 3 ? 100 : 240)}`))}${fixedMore}`;
+  const fixedList = a.fixedFailures.length === 0 ? '' : `\n\n### Fixed during the session\n\n${label('verified')} — failures a later run of the same target resolved (not open):\n\n${bullets(a.fixedFailures.slice(-fixedShown).map((f) => `line ${f.line}, a later run passed at line ${f.fixed_line}${by(f)}${how(f)}: ${oneLine(f.text, level >= 3 ? 100 : 240)}`))}${fixedMore}`;
   const over = level >= 2 ? [] : a.passedOver.slice(level === 0 ? -MD.PASSED_OVER : -1);
   const fixed = `${fixedList}${over.length === 0 ? '' : `\n\n### Failed, then passed over\n\n${label('verified')} — the agent went on after these, and no clean re-run of the same command is recorded:\n\n${bullets(over.map((f) => `line ${f.line}: ${oneLine(f.text, 220)}`))}`}`;
   // Never None where results could not be read: a failure among them would not show (SPEC §6).
