@@ -76,7 +76,7 @@ export function verdictLines(text: string): string[] {
 
 function headAndTail(v: string): string {
   if (v.length <= 2 * FACT_OUTPUT_CHARS) return v;
-  // Cut where no credential is split: the redactor reads the parts kept, not the whole.
+  // Cut between words: a redaction's tag stays whole.
   const head = headEnd(v, FACT_OUTPUT_CHARS);
   const tail = tailStart(v, FACT_OUTPUT_CHARS);
   const verdicts = verdictLines(v.slice(head, tail));
@@ -127,7 +127,10 @@ function sanitize(obs: Observation, st: SessionState, redactor: Redactor): void 
       if (k === 't') continue;
       const v = rec[k];
       // Each removal counts, so a credential both in a turn and in its fact counts twice.
-      if (typeof v === 'string') rec[k] = KEY_FIELDS.has(k) ? safeKey(clean(v)) : clean(k === 'output' ? headAndTail(v) : v);
+      // An output is redacted whole, then cut: a cut first may part a value from its label on a
+      // long line, and the part kept would be a value the redactor cannot tell from any word. The
+      // whole is the turn's text, just redacted: the redactor remembers it.
+      if (typeof v === 'string') rec[k] = KEY_FIELDS.has(k) ? safeKey(clean(v)) : k === 'output' ? headAndTail(clean(v)) : clean(v);
       else if (typeof v === 'object' && v !== null) rec[k] = cleanDeep(v, clean, 0);
     }
   }

@@ -1,3 +1,4 @@
+import { ideShort } from './harness/requests.js';
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
 import { decideOutcome, lastLine, lastStarted } from './outcome.js';
 import type { Outcome } from './outcome.js';
@@ -378,7 +379,7 @@ export function noteRequest(l: Ledger, text: string, line: number, kind: Request
   if (prev && prev.text === clip(t, LEDGER_LIMITS.REQUEST_CHARS) && line - prev.line <= 3) return;
   l.requestsTotal += 1;
   const rec: RequestRecord = { line, text: clip(t, LEDGER_LIMITS.REQUEST_CHARS), kind };
-  if (ide !== undefined) rec.ide = clip(ide, 300);
+  if (ide !== undefined) rec.ide = clip(ideShort(ide), 300);
   push(l.requests, rec, LEDGER_LIMITS.REQUESTS);
   if (kind !== 'answer') l.lastRequestLine = line;
   l.last = { event: 'user', line };

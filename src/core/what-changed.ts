@@ -1,3 +1,4 @@
+import { looksRandom, wordy } from './redaction/randomness.js';
 import { cutBeforeRedaction } from './cut.js';
 import { nameStrength } from './redaction/names.js';
 
@@ -40,11 +41,22 @@ const DOCSTRING = /^\s*(?:"""|''')\s*(.+?)(?:"""|''')?\s*$/;
 const CODE_EXT = /\.(py|pyi|js|jsx|mjs|cjs|ts|tsx|mts|cts|rs|go|rb|java|kt|swift|c|cc|cpp|h|hpp|cs|php|scala|sh|sql)$/i;
 const DOC_EXT = /\.(md|mdx|markdown|rst|txt|adoc)$/i;
 
+/**
+ * An item is read from the text before it is redacted, out of its context (a key body's line
+ * without its BEGIN line, a table's first cell without its header): a word of it that looks
+ * generated, or a run of base64 of key width, is left out (`…`). Names, headings and sentences
+ * are made of words.
+ */
+function withoutKeys(item: string): string {
+  return item.replace(/[^\s|«»()"'`,;]{16,}/g, (w) => (!wordy(w) && (looksRandom(w, 16) || /[A-Za-z0-9+/]{40,}/.test(w)) ? '…' : w));
+}
+
+
 /** The notable things `text` (the new content of `path`) defines, in order, at most ITEMS. */
 export function whatChanged(path: string, text: string): string[] {
   const out: string[] = [];
   const add = (s: string): void => {
-    const item = clip(s.replace(/\s+/g, ' ').trim(), WHAT_LIMITS.ITEM_CHARS);
+    const item = clip(withoutKeys(s.replace(/\s+/g, ' ').trim()), WHAT_LIMITS.ITEM_CHARS);
     if (item.length > 0 && !out.includes(item)) out.push(item);
   };
   const lines = text.split('\n', WHAT_LIMITS.SCAN_LINES);

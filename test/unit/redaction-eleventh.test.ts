@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { noteAgentText, noteCall, noteRequest, noteResult } from '../../src/core/ledger.js';
+import { renderAll } from '../../src/core/render/index.js';
+import { call, result, say, user } from './claude-records.js';
+import { ingestFile } from './ingest-helper.js';
+import { renderInput } from './render-input.js';
 import { initialState } from '../../src/core/state.js';
-import { analysed } from './ledger-helper.js';
+import { analysed, transcriptFile } from './ledger-helper.js';
 import { kept, keepsEach, removesEach } from './redaction-cases.js';
 
 /**
@@ -265,5 +269,95 @@ describe('the tenth red team: listings', () => {
     ['a line of help', '  token    The token to use'],
     ['a type named in prose', 'Type: String  Value: SecureString'],
     ['the rest of a HGETALL', '1) "email"\n2) "ops@acme.io"\n5) "plan"\n6) "pro"'],
+  ]);
+});
+
+describe('the eleventh red team: values a cut or a summary took from their label', () => {
+  const everything = (...records: Record<string, unknown>[]): string => {
+    const path = transcriptFile(...records);
+    const { state } = ingestFile(path);
+    const r = renderAll(renderInput(path));
+    return [r.handoffMd, r.summaryJson.toString('utf8'), r.llmJson.toString('utf8'), r.toolsMd, JSON.stringify(state)].join('\n');
+  };
+
+  it('a long failing output whose cut falls inside a `"password":"…"` member', () => {
+    const secret = 'm9Of3UqLw8Zx2Vr5Tk7Yp';
+    const line = `{"level":"error","msg":"login failed","user":"svc","password":"${secret}","detail":"${'x'.repeat(400)}"} request failed`;
+    const out = `${'ok step\n'.repeat(247)}${'y'.repeat(4)}${line}\n${'z line\n'.repeat(400)}FAILED tests/test_login.py::test_it - AssertionError\n1 failed`;
+    const all = everything(user('u1', 'fix the login test'), call('b1', 'Bash', { command: 'pytest' }), result('b1', out, { is_error: true }));
+    expect(all).not.toContain(secret);
+    expect(all).not.toContain(secret.slice(0, 8));
+  });
+
+  it('a key body selected in the IDE, without its BEGIN line', () => {
+    const body = ['PhjQks8nKA6V8vBHu2iJCsfBV/NbKi7Uvbhjf/5dopdcjGmHLhZ9KQe9/0JlPoXU', 'l2Gqv9IaqD/j3ACxN5NjtEiw/uxTsK5FeJAmdTn6rT8eG6rBtDHFrY8Bz7vrdnE3', 'aL3TC34w7F4lpNw7p4tkcpvU9PF+tYSGa6Y6VcZ3lSL/XfbUegIJVOJXbT44yTpr'];
+    const message = `<ide_selection>The user selected the lines 2 to 4 from /w/deploy/keys/staging_deploy_key:\n${body.join('\n')}\n\nThis may or may not be related to the current task.</ide_selection>ssh-add says invalid format for these lines`;
+    const all = everything(user('u1', message), say('a1', 'The BEGIN and END lines are missing.'));
+    for (const l of body) expect(all).not.toContain(l.slice(0, 24));
+    expect(all).toContain('lines 2–4 of /w/deploy/keys/staging_deploy_key selected');
+  });
+
+  it("a key written into a document, and a table's first cell, as what a write defines", () => {
+    const key = 'e/rw5TdL0j4sJOFR2G0Yjyv085bEn7rpAFjU+H8vDAVtLnpKCNghGqzX3mYw1kPe';
+    const token = 'gdqXt248BvPm26kZtA7aLo8oBOofsTzNAoKpQJpm';
+    const all = everything(
+      user('u1', 'write the key notes and the token inventory'),
+      call('w1', 'Write', { file_path: '/w/notes/ci-deploy-key.txt', content: `CI deploy key (read-only), added 2026-01-04\n\n${key}\n${key.split('').reverse().join('')}\n` }),
+      result('w1', 'File created successfully at: /w/notes/ci-deploy-key.txt'),
+      call('w2', 'Write', { file_path: '/w/docs/tokens.md', content: `# Token inventory\n\n| Token | Service | Owner |\n|---|---|---|\n| ${token} | billing-sync | TBD |\n` }),
+      result('w2', 'File created successfully at: /w/docs/tokens.md'),
+      say('a1', 'Written.'),
+    );
+    expect(all).not.toContain(key.slice(0, 16));
+    expect(all).not.toContain(token.slice(0, 16));
+    // The rest of what the writes define stays.
+    expect(all).toContain('CI deploy key (read-only), added 2026-01-04');
+    expect(all).toContain('placeholders «… | TBD»');
+  });
+});
+
+describe('the eleventh red team: shapes the redactor did not read', () => {
+  removesEach([
+    ["devtools' copy as fetch", '  "headers": {\n    "cookie": "sessionid=7oqO4wqIt2lP0gkgvAbGzLVUyumYmDYoGE2HWdzG; csrftoken=ElY4byJUXEPpl8egLIM1taCsIhaxhWtw",', '7oqO4wqIt2lP0gkgvAbGzLVUyumYmDYoGE2HWdzG'],
+    ["devtools' copy as PowerShell", '$session.Cookies.Add((New-Object System.Net.Cookie("sessionid", "V8j4CEmVSnoaxKlDaZq9HQqGwlVzbcAZxUXezszJ", "/", "app.acme.io")))', 'V8j4CEmVSnoaxKlDaZq9HQqGwlVzbcAZxUXezszJ'],
+    ["a HAR's Cookie header record", '    {\n      "name": "Cookie",\n      "value": "sessionid=cLmJESI4FMy1ziOTE4j1kbHKtNiMt5s9dz1ZDrG6; theme=dark"\n    }', 'cLmJESI4FMy1ziOTE4j1kbHKtNiMt5s9dz1ZDrG6'],
+    ['an Express session cookie in a test', "res.cookie('connect.sid', 's%3ASxIYPhctLAyDw3VLr0OaXzGQ36aVlesh.sig', { httpOnly: true });", 'SxIYPhctLAyDw3VLr0OaXzGQ36aVlesh'],
+    ['a cookie jar set in a test', "agent.jar.setCookie('connect.sid=s%3ASxIYPhctLAyDw3VLr0OaXzGQ36aVlesh.abc; Path=/; HttpOnly');", 'SxIYPhctLAyDw3VLr0OaXzGQ36aVlesh'],
+    ["Go's header literal", 'req.Header = http.Header{"X-Api-Key": []string{"4khRlh41DCphtOzj7LlqWHiS2zCpaQCV"}}', '4khRlh41DCphtOzj7LlqWHiS2zCpaQCV'],
+    ["JavaScript's ??=", "process.env.SHOPIFY_API_SECRET ??= 'xv49LTTLwmK27gaIvi398UJXTH4UJZWM';", 'xv49LTTLwmK27gaIvi398UJXTH4UJZWM'],
+    ["Ruby's ||=", "ENV['STRIPE_API_KEY'] ||= 'RY9uzMw16oHdgbDbUNYIZZNS6dCYtmil'", 'RY9uzMw16oHdgbDbUNYIZZNS6dCYtmil'],
+    ["ASP.NET's signing key", 'new SymmetricSecurityKey(Encoding.UTF8.GetBytes("EO11DUrLbGPnknLibe5Rmz9b80hLgM9GagxX5f1C"))', 'EO11DUrLbGPnknLibe5Rmz9b80hLgM9GagxX5f1C'],
+    ["a plist's key and string", '    <key>SYNC_API_TOKEN</key>\n    <string>MnO4k3S4OJdQaBsrHR3MizkyLQrDYOQn</string>', 'MnO4k3S4OJdQaBsrHR3MizkyLQrDYOQn'],
+    ["HTML's definition list", '<dt>Client ID</dt><dd>shop-web</dd>\n  <dt>Client secret</dt><dd>DkAn4F6jnut1Rs7gui4C22jg90IxRB4H</dd>', 'DkAn4F6jnut1Rs7gui4C22jg90IxRB4H'],
+    ["a PHP stack trace's frames", "#0 Connector.php(70): PDO->__construct('mysql:host=db;port=3306;dbname=shop', 'shop', 'moXV0*TbGuCH1yWqJ!', Array)\n#1 Connector.php(46): Illuminate\\Database\\Connectors\\Connector->createPdoConnection('mysql:host=db;p...', 'shop', 'moXV0*TbGuCH1yWqJ!', Array)", 'moXV0*TbGuCH1yWqJ!'],
+    ["Azure Key Vault's secret, an empty object between", '{\n  "name": "db-password",\n  "tags": {},\n  "value": "8JY2D3yga4eQCqSNVNHQyzHUAYP7lm"\n}', '8JY2D3yga4eQCqSNVNHQyzHUAYP7lm'],
+    ['gh variable set, a variable named as a secret', 'gh variable set DEPLOY_API_TOKEN --body "GnIkynVrnEHJqHGMrUKzbGJ7elaKkbr3Su3DsUoO"', 'GnIkynVrnEHJqHGMrUKzbGJ7elaKkbr3Su3DsUoO'],
+    ["git's password prompt, pasted", "git keeps asking:\nUsername for 'https://git.acme.io': dana\nPassword for 'https://dana@git.acme.io': xAuQZ@yJUFuTG3y7h#\nremote: HTTP Basic: Access denied", 'xAuQZ@yJUFuTG3y7h#'],
+    ['swaks AUTH LOGIN', '<~  334 UGFzc3dvcmQ6\n ~> SE1mS24lWGhuUWcycWNBIQ==\n<~* 535 5.7.0 bad login', 'SE1mS24lWGhuUWcycWNBIQ=='],
+    ['an SNMP community', 'snmpwalk -v2c -c 0rOZC6xur5zCLjYrGlzZ 10.20.0.1 IF-MIB::ifDescr', '0rOZC6xur5zCLjYrGlzZ'],
+    ['consul kv put', 'consul kv put shop/prod/db/password o6rD4AzGUcaFGgrR4b3YG5WGKXX1', 'o6rD4AzGUcaFGgrR4b3YG5WGKXX1'],
+    ['etcdctl put', 'etcdctl put /config/shop/api_token tuljPnNzqw1IrHKU6ZffMxDx0TuB', 'tuljPnNzqw1IrHKU6ZffMxDx0TuB'],
+    ['a no-break space before the value', '{\n  "user": "svc-sync",\n  "password":\u00a0"SDMa07akqMfqtq6vVsU01H90HhlpNVZB"\n}', 'SDMa07akqMfqtq6vVsU01H90HhlpNVZB'],
+    ['a YAML password with an equals sign', 'db:\n  password: kSbvJ71rdQ=Zx8mW2pLq9', 'kSbvJ71rdQ'],
+    ['a token named for what it may do', 'HF_TOKEN_WRITE=ZeovPHq8Lw2mZx9Vr5Tk7YpA3sD6fG9h\nNPM_TOKEN_PUBLISH=8y0A7lQw3Er5Ty7Ui9Op1As3Df5Gh7Jk\nOPENAI_API_KEY_FALLBACK=WeY0PjKq8Lw2mZx9Vr5Tk7YpA3sD6fG9', 'ZeovPHq8Lw2mZx9Vr5Tk7YpA3sD6fG9h'],
+    ["a VCR cassette's header", '    headers:\n      Accept:\n      - application/json\n      x-api-key:\n      - U9ZOjODB08vy4Y1GwJnS8Im2fbdiapZp8Nz7\n    method: GET', 'U9ZOjODB08vy4Y1GwJnS8Im2fbdiapZp8Nz7'],
+    ["Bundler's credentials for a gem host", '---\nBUNDLE_GEMS__CONTRIBSYS__COM: "199c4228:f2a9aa7e"\nBUNDLE_JOBS: "4"', '199c4228:f2a9aa7e'],
+    ["Jinja's default for an unset secret", "PGPASSWORD={{ lookup('env', 'DB_PASSWORD') | default('uYA6jK6rGVKRMDOWRGNcigsxHZUe') }}", 'uYA6jK6rGVKRMDOWRGNcigsxHZUe'],
+  ]);
+
+  keepsEach([
+    ["bash's fail-if-unset", 'curl -H "Authorization: token ${GITHUB_TOKEN:?GITHUB_TOKEN is required}" https://api.github.com'],
+    ['a DB-API placeholder', 'cursor.execute("UPDATE users SET password = %(password)s WHERE id = %(id)s", params)'],
+    ['where a password is kept', 'the staging password is in 1Password under Shop / Staging'],
+    ["cmd.exe's delayed expansion", 'set "API_TOKEN=!API_TOKEN!"'],
+    ['a command substitution', 'AUTH_TOKEN=`cat /run/secrets/token`'],
+    ['a class name under a weak label', 'auth: OAuth2ClientCredentials'],
+    ['a masked key', 'Your API key: sk-...a1B2 (shown once)'],
+    ["Laravel's placeholder", 'APP_KEY=base64:...'],
+    ["Azure Data Factory's expression", '"token": "@{variables(\'apiToken\')}"'],
+    ['a cookie of no session', "res.cookie('theme', 'dark')"],
+    ['a key-value put of no secret', 'etcdctl put /config/shop/log_level debug'],
+    ["a plist's other keys", '<key>Label</key>\n<string>io.acme.sync</string>'],
+    ['a variable of no secret', 'gh variable set DEPLOY_REGION --body "eu-west-1"'],
   ]);
 });

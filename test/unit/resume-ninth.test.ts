@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { contentLines, readLines } from '../../src/core/documents.js';
-import { ideContext } from '../../src/core/harness/requests.js';
+import { ideContext, ideShort } from '../../src/core/harness/requests.js';
 import { destroys, gitListing, gitLogTop } from '../../src/core/shell.js';
 import { sections } from '../../src/core/quality.js';
 import { built, transcriptFile } from './ledger-helper.js';
@@ -294,8 +294,10 @@ describe('what the IDE showed beside a request', () => {
   const opened = '<ide_opened_file>The user opened the file /home/u/src/claude_code_log/README.md in the IDE. This may or may not be related to the current task.</ide_opened_file>';
 
   it('is read from Claude Code\'s selection and opened file, and Codex 0.40\'s active file', () => {
-    expect(ideContext(`${selection}fix this`)).toBe('line 3010 of /home/u/src/claude_code_log/renderer.py selected («_reorder_paired_messages»)');
-    expect(ideContext('<ide_selection>The user selected the lines 206 to 215 from C:\\w\\README.md:\ncat > ~/.rc\nEOF\n\nThis may or may not be related to the current task.</ide_selection>')).toBe('lines 206–215 of C:\\w\\README.md selected («cat > ~/.rc»)');
+    // The selection goes whole, to be redacted as a whole; what is kept of it is its first line.
+    expect(ideContext(`${selection}fix this`)).toBe('line 3010 of /home/u/src/claude_code_log/renderer.py selected («\n_reorder_paired_messages\n»)');
+    expect(ideShort(ideContext(`${selection}fix this`) as string)).toBe('line 3010 of /home/u/src/claude_code_log/renderer.py selected («_reorder_paired_messages»)');
+    expect(ideShort(ideContext('<ide_selection>The user selected the lines 206 to 215 from C:\\w\\README.md:\ncat > ~/.rc\nEOF\n\nThis may or may not be related to the current task.</ide_selection>') as string)).toBe('lines 206–215 of C:\\w\\README.md selected («cat > ~/.rc»)');
     expect(ideContext(`${opened}update it`)).toBe('/home/u/src/claude_code_log/README.md open');
     expect(ideContext('# Context from my IDE setup:\n\n## Active file: apps/web/src/route.ts\n\n## Open tabs:\n- route.ts: apps/web/src/route.ts\n\n## My request for Codex:\nIs this done?')).toBe('apps/web/src/route.ts active');
     expect(ideContext('Fix the parser')).toBeNull();

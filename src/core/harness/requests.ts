@@ -65,13 +65,27 @@ export function userRequest(text: string): string | null {
  * A request such as "fix this" is about that. The wrappers go from the request; this says what
  * they held, in a few words.
  */
+const IDE_BODY_CHARS = 4000;
+
+/** What the IDE showed, as kept: a selection's first line, once its whole was redacted. */
+export function ideShort(ide: string): string {
+  const open = ide.indexOf(' («');
+  if (open === -1 || !ide.endsWith('»)')) return ide;
+  const first = ide.slice(open + 3, -2).trim().split('\n')[0]?.trim() ?? '';
+  return `${ide.slice(0, open)}${first.length > 0 ? ` («${first.length > 80 ? `${first.slice(0, 79)}…` : first}»)` : ''}`;
+}
+
 export function ideContext(text: string): string | null {
   const sel = /<ide_selection>The user selected the lines? (\d+) to (\d+) from ([^\n<]+?):\n([\s\S]*?)<\/ide_selection>/.exec(text);
   if (sel !== null) {
     const [, from, to, path, body] = sel as unknown as [string, string, string, string, string];
     const lines = from === to ? `line ${from}` : `lines ${from}–${to}`;
-    const first = body.replace(/\n*This may or may not be related to the current task\.?\s*$/, '').trim().split('\n')[0]?.trim() ?? '';
-    return `${lines} of ${path} selected${first.length > 0 ? ` («${cutBeforeRedaction(first, 80)}»)` : ''}`;
+    // The selection goes whole (up to IDE_BODY_CHARS), to be redacted as a whole: its first line
+    // alone may be a value whose label, or a key body whose other lines, tell it for what it is.
+    // The ledger keeps its first line (ideShort).
+    const selected = body.replace(/\n*This may or may not be related to the current task\.?\s*$/, '').trim();
+    // On lines of its own, as in the file: a key body's first line is read as one of its lines.
+    return `${lines} of ${path} selected${selected.length > 0 ? ` («\n${cutBeforeRedaction(selected, IDE_BODY_CHARS)}\n»)` : ''}`;
   }
   const open = /<ide_opened_file>The user opened the file ([^\n<]+?) in the IDE\./.exec(text);
   if (open?.[1] !== undefined) return `${open[1]} open`;

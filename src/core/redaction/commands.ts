@@ -55,6 +55,8 @@ const either2 = (words: readonly string[]): string => `(?:${words.map((w) => w.r
 const PLACED: readonly [readonly string[], number][] = [
   // Go's SMTP (identity, user, password, host); Python's pymysql/MySQLdb and ftplib, Perl's DBI (host or DSN, user, password).
   [['smtp.PlainAuth('], 2],
+  // A PHP stack trace prints the arguments: `PDO->__construct('mysql:host=…', 'shop', '…', Array)`.
+  [['PDO->__construct('], 2],
   [['pymysql.connect(', 'MySQLdb.connect(', 'FTP(', 'FTP_TLS(', 'DBI->connect(', 'ldap_bind('], 2],
   // LDAP binds (DN, password), Apache HttpClient's credentials, MongoDB's shell, basic auth in Go.
   [['simple_bind_s(', 'simple_bind(', 'UsernamePasswordCredentials(', 'changeUserPassword(', 'SetBasicAuth(', '.auth('], 1],
@@ -79,6 +81,29 @@ const RULES: readonly CommandRule[] = [
   rule('command_password', ['echo', 'printf'], `(?:echo|printf)[ \\t]+(?:-[a-zA-Z]{1,3}[ \\t]+){0,3}(?:(?:'%s(?:\\\\n)?'|"%s(?:\\\\n)?"|%s)[ \\t]+)?${ARG}[ \\t]*>>?[ \\t]*[^\\s;|&]{0,200}?(?:token|secret|passw(?:or)?d|credential|api[_-]?key)[^\\s;|&]{0,100}`, 'dyi'),
   // An expect script's answer to a password prompt: `expect "assword:"` then `send "…\\r"`.
   rule('command_password', ['expect'], `expect[ \\t]+(?:-[a-z]+[ \\t]+)?["'{][^"'}\\n]{0,40}(?:assword|assphrase|PIN)[^"'}\\n]{0,20}["'}][ \\t]*\\r?\\n[ \\t]*send[ \\t]+(?:--[ \\t]+)?"([^"\\n]{1,200}?)(?:\\\\r|\\\\n|\\r)?"`),
+  // ASP.NET's signing key from a literal: `new SymmetricSecurityKey(Encoding.UTF8.GetBytes("…"))`.
+  rule('call_secret', ['SymmetricSecurityKey('], `SymmetricSecurityKey\\([ \\t]*(?:Encoding\\.\\w{1,10}\\.GetBytes\\([ \\t]*)?${QARG}`),
+  // A session cookie set in code or a test: `res.cookie('connect.sid', '…')`, `setCookie('connect.sid=…; Path=/')`.
+  rule('cookie', ['.cookie('], `\\.cookie\\([ \\t]*['"][^'"\\n]{1,64}['"]${COMMA}${QARG}`, 'dy', (v) => looksRandom(v.replace(/%[0-9A-Fa-f]{2}/g, ''), 16)),
+  rule('cookie', ['setCookie('], `setCookie\\([ \\t]*['"][^'"=;\\n]{1,64}=([^;'"\\s]{16,4096})`, 'dy', (v) => looksRandom(v.replace(/%[0-9A-Fa-f]{2}/g, ''), 16)),
+  // A key-value store given a secret under a path that names one: etcd, Consul.
+  rule('command_password', ['etcdctl', 'consul'], `(?:etcdctl(?:[ \\t]+--?[\\w-]+(?:=[^\\s]+)?)*[ \\t]+put|consul[ \\t]+kv[ \\t]+put)[ \\t]+(?:-[\\w-]+(?:=[^\\s]+)?[ \\t]+)*['"]?[^\\s'"]{0,200}?(?:token|secret|passw(?:or)?d|api[_-]?key|credential)[^\\s'"]{0,100}['"]?[ \\t]+${ARG}`, 'dyi'),
+  // SNMP's community string (`snmpwalk -v2c -c …`) and v3's passphrases (`-A …`, `-X …`).
+  rule('command_password', ['snmpwalk', 'snmpget', 'snmpset', 'snmpbulkwalk', 'snmpbulkget', 'snmptable', 'snmptrap'], `snmp(?:walk|get|set|bulkwalk|bulkget|table|trap)${WORD_END}${REST}-[cAX][ \\t]?${ARG}`),
+  // SMTP AUTH LOGIN's answer to `334 UGFzc3dvcmQ6` ("Password:"), and AUTH PLAIN's base64 of user and password.
+  rule('basic_auth', ['UGFzc3dvcmQ6'], `UGFzc3dvcmQ6[^\\n]{0,40}\\n[^\\n]{0,8}?(?:~>|C:|>)?[ \\t]*([A-Za-z0-9+/]{4,400}={0,2})`),
+  rule('basic_auth', ['AUTH PLAIN '], `AUTH PLAIN[ \\t]+([A-Za-z0-9+/]{8,400}={0,2})`),
+  // A cookie made in PowerShell (devtools' copy as PowerShell): `New-Object System.Net.Cookie("sessionid", "…", "/", …)`.
+  rule('cookie', ['Net.Cookie('], `Net\\.Cookie\\([ \\t]*['"][^'"\\n]{1,64}['"]${COMMA}${QARG}`, 'dy', (v) => looksRandom(v, 16)),
+  // Bundler's credentials for a gem host in the environment or config: `BUNDLE_GEMS__CONTRIBSYS__COM: "user:password"`.
+  rule('command_password', ['BUNDLE_'], `BUNDLE_[A-Z0-9_]{0,80}__[A-Z0-9_]{1,40}["']?[ \\t]*[:=][ \\t]*["']?([^\\s:'"]{1,100}:[^\\s'"]{4,200})`),
+  // Git's prompt for a password over HTTPS, answered in what the user pasted.
+  rule('command_password', ["Password for '"], `Password for '[^'\\n]{1,200}':[ \\t]*([^\\s]{4,200})`),
+  // GitHub's repository secrets and variables set from the command line (a variable named as a secret).
+  rule('command_password', ['gh secret', 'gh variable'], `gh[ \\t]+secret[ \\t]+set${REST}(?:--body|-b)[ \\t=]+${ARG}`),
+  rule('command_password', ['gh variable'], `gh[ \\t]+variable[ \\t]+set[ \\t]+[A-Za-z0-9_]{0,60}(?:TOKEN|SECRET|PASSWORD|PASSWD|KEY|PASS|PWD|CRED)[A-Za-z0-9_]{0,40}${REST}(?:--body|-b)[ \\t=]+${ARG}`, 'dyi'),
+  // Jinja's default for an unset secret: `{{ lookup('env', 'DB_PASSWORD') | default('…') }}`.
+  rule('call_secret', ['lookup('], `lookup\\([^)\\n]{0,80}(?:TOKEN|SECRET|PASSWORD|PASSWD|KEY|PASS|PWD)[^)\\n]{0,40}\\)[ \\t]*\\|[ \\t]*default\\([ \\t]*${QARG}`, 'dyi'),
   // AWS SSM's SecureString in a table or text output: the value after its type, whatever the parameter's name.
   rule('secret_assignment', ['SecureString'], `SecureString(?:[ \\t]*\\|[ \\t]*|\\t[ \\t]*|[ \\t]{2,})([^\\s|"]{4,4096})`),
   // IMAP's `a1 LOGIN user password`; Postfix's sasl_passwd `[smtp.host]:587 user:password`.
@@ -86,6 +111,9 @@ const RULES: readonly CommandRule[] = [
   rule('command_password', [']:587 ', ']:25 ', ']:465 ', ']:2525 ', ']:submission '], `\\]:\\w{2,10}[ \\t]+[^\\s:]{1,100}:([^\\s]{4,200})`),
   // Redis ACL passwords: `user worker on >…` (users.acl, redis.conf), `ACL SETUSER metrics on '>…'`.
   rule('command_password', ['user ', 'SETUSER ', 'setuser '], `(?:user|SETUSER|setuser)[ \\t]+[\\w.@-]{1,64}(?:[ \\t]+['"]?(?:on|off|reset|resetkeys|resetchannels|resetpass|nopass|allkeys|allchannels|allcommands|nocommands|~[^\\s'"]{1,100}|%[RW]{1,2}~[^\\s'"]{1,100}|&[^\\s'"]{1,100}|[+-]@?[^\\s'"]{1,100}|<[^\\s'"]{1,200})['"]?){0,12}[ \\t]+['"]?>([^\\s'"]{1,200})`),
+  // A call given a PDO DSN, then the user and the password (`new PDO(…)`, and every frame of a PHP
+  // stack trace that passes them on: `Connector->createPdoConnection('mysql:host=…', 'shop', '…', Array)`).
+  rule('call_secret', ["('mysql:", "('pgsql:", "('sqlsrv:", "('oci:", "('odbc:", "('dblib:", '("mysql:', '("pgsql:', '("sqlsrv:'], `\\(['"](?:mysql|pgsql|sqlsrv|oci|odbc|dblib):[^'"\\n]{0,200}['"]${COMMA}${AARG}${COMMA}${QARG}`),
   // paramiko's connect(host, port, user, password).
   rule('call_secret', ['.connect('], `\\.connect\\(${AARG}${COMMA}\\d{1,5}${COMMA}${AARG}${COMMA}${QARG}`),
   // Gorilla's cookie store key, Twilio's client (account SID, auth token).

@@ -1,4 +1,4 @@
-import { looksRandom } from './randomness.js';
+import { looksRandom, wordy } from './randomness.js';
 
 /**
  * Which names say that their value is secret, and which values are literals rather than code.
@@ -40,6 +40,8 @@ const QUALIFIERS = new Set([
   'value', 'val', 'b64', 'base64', 'hex', 'str', 'raw', 'plain', 'plaintext', 'enc', 'encrypted', 'hash', 'hashed', 'confirm', 'confirmation', 'again', 'repeat', 'new', 'old', 'current', 'text',
   // Which one of several: `DB_PASSWORD_PROD`, `GITHUB_TOKEN_RW`, `API_KEY_V2`, Rails' `SECRET_KEY_BASE`.
   'prod', 'production', 'staging', 'stage', 'stg', 'dev', 'development', 'test', 'testing', 'qa', 'uat', 'live', 'sandbox', 'local', 'rw', 'ro', 'readonly', 'readwrite', 'admin', 'root', 'primary', 'secondary', 'backup', 'main', 'base',
+  // What it may do, or where it stands in: `HF_TOKEN_WRITE`, `NPM_TOKEN_PUBLISH`, `OPENAI_API_KEY_FALLBACK`.
+  'write', 'read', 'publish', 'fallback', 'override', 'default', 'tmp', 'temp', 'ci',
 ]);
 /**
  * Shell variables whose names end in a secret word but hold none. The shell's `PWD` is not one:
@@ -146,6 +148,9 @@ export function isPlaceholder(v: string): boolean {
   if (/\*{3}|•{3}|\$\{|\{\{|#\{|%\(\w+\)s/.test(v)) return true;
   // A documentation example (`AKIAIOSFODNN7EXAMPLE`, `wJalr…EXAMPLEKEY`), a token's prefix then `x`s (`ghp_xxxx…`).
   if (/EXAMPLE(?:KEY)?$/.test(v) || /^[A-Za-z]{2,12}[_-](?:[a-z]{2,8}[_-])?(?:x{8,}|X{8,})$/.test(v)) return true;
+  // cmd.exe's delayed expansion (`!API_TOKEN!`), a DB-API placeholder (`%(password)s`), Azure Data
+  // Factory's expression (`@{variables('apiToken')}`), a masked or elided key (`sk-...a1B2`, `base64:...`).
+  if (/^![A-Za-z_]\w*!$|^%\(\w+(?:\)s)?$|^@\{.*\}$/.test(v) || (v.length <= 24 && /\.\.\.|…/.test(v))) return true;
   // A reference to where the secret is kept: Vault, 1Password, AWS Secrets Manager and Parameter Store.
   if (/^(?:vault:|op:\/\/|arn:aws:(?:secretsmanager|ssm):|secretsmanager:|ssm:\/)/.test(v)) return true;
   if (/^(?:replace|your|change|enter|insert|put|paste|fill)[-_ ]|^(?:changeme|change_me|placeholder|example|redacted|none)$|[-_](?:here|goes_here)$/i.test(v)) return true;
@@ -252,7 +257,7 @@ export function keptBecause(v: string, strength: Exclude<Strength, null>, ctx: V
     // Only under a name of the chain's own (a random key of 32 letters and digits has no `0`,
     // `O`, `I` or `l` about one time in eight, and is base58-shaped by chance).
     if (BASE58_ADDRESS.test(v) && CHAIN_NAME.test(ctx.name)) return 'public address';
-    return looksRandom(v.replace(/^base64:/, ''), 12) ? null : 'not generated';
+    return looksRandom(v.replace(/^base64:/, ''), 12) && !wordy(v) ? null : 'not generated';
   }
   if (ctx.quoted) return null;
   return KEYWORDS.test(v) ? 'keyword' : null;

@@ -53,7 +53,8 @@ const PHRASE_HEAD = /(?:^|[^A-Za-z0-9])((?:secret[ \t]+)?(?:private|secret|api|a
 
 function countSpaces(text: string, i: number): number {
   let n = 0;
-  while (n < MAX_SPACES && (text[i + n] === ' ' || text[i + n] === '\t')) n += 1;
+  // A no-break space too (a value pasted from a wiki page: `"password":\u00a0"…"`).
+  while (n < MAX_SPACES && (text[i + n] === ' ' || text[i + n] === '\t' || text[i + n] === '\u00a0')) n += 1;
   return n;
 }
 
@@ -170,6 +171,10 @@ function readName(text: string, hit: number, hitLength: number): Name | null {
 
 /** Reads the separator after a name; returns where the value starts, or null. */
 function separator(text: string, name: Name): { at: number; sep: string; spaced: boolean } | null {
+  // A shell's parameter expansion (`${API_TOKEN:?set it first}`, `${TOKEN:-}`) gives no value,
+  // nor does a DB-API placeholder (`%(password)s`).
+  if (text[name.start - 1] === '{' && text[name.start - 2] === '$') return null;
+  if (text[name.start - 1] === '(' && text[name.start - 2] === '%' && text[name.end] === ')') return null;
   let i = name.end;
   const open = text[name.start - 1];
   if (isQuote(open) && text[name.end] === open) {
@@ -194,6 +199,12 @@ function separator(text: string, name: Name): { at: number; sep: string; spaced:
       if (block !== null) return { at: i + block[0].length, sep: '=', spaced: true };
     }
   } else if (open === '<' && text[i] === '>') return { at: i + 1, sep: '>', spaced: false };
+  // A label's element, then the value's: a plist's `<key>API_TOKEN</key>` `<string>…</string>`,
+  // HTML's `<dt>Client secret</dt><dd>…</dd>` and `<th>Password</th><td>…</td>`.
+  else if (open === '>' || open === ' ') {
+    const pair = ELEMENT_PAIR.exec(text.slice(i, i + 160));
+    if (pair !== null) return { at: i + pair[0].length, sep: '>', spaced: false };
+  }
   // PHP's print_r: `[password] => …`.
   else if (open === '[' && text[i] === ']') i += 1;
   // A typed declaration: `const API_TOKEN: string = …` (TypeScript), `var password string = …` (Go).
@@ -205,10 +216,14 @@ function separator(text: string, name: Name): { at: number; sep: string; spaced:
   i += before;
   let sep: string;
   const c = text[i];
-  // make's conditional assignment: `DB_PASSWORD ?= …` (`:=`, `::=` and `+=` read as `:` and `=`).
+  // make's conditional assignment: `DB_PASSWORD ?= …` (`:=`, `::=` and `+=` read as `:` and `=`);
+  // JavaScript's `??=` and `||=`, Ruby's `||=` (a default when the variable is unset).
   if (c === '?' && text[i + 1] === '=') {
     sep = '=';
     i += 2;
+  } else if ((c === '?' && text[i + 1] === '?' && text[i + 2] === '=') || (c === '|' && text[i + 1] === '|' && text[i + 2] === '=')) {
+    sep = '=';
+    i += 3;
   } else if (c === '=') {
     if (text[i + 1] === '=' || text[i + 1] === '~') return null;
     sep = '=';
@@ -217,6 +232,9 @@ function separator(text: string, name: Name): { at: number; sep: string; spaced:
     if (text[i + 1] === ':' || (text[i + 1] === '/' && text[i + 2] === '/')) return null;
     sep = ':';
     i += text[i + 1] === '=' ? 2 : 1;
+    // A YAML list of one value on the next line (a VCR cassette's headers: `x-api-key:` `- …`).
+    const item = /^[ \t]*\r?\n[ \t]*- (?=\S)/.exec(text.slice(i, i + 48));
+    if (item !== null && /^[ \t]*\r?\n[ \t]*- [^\n]+(?:\r?\n(?![ \t]*- )|$)/.test(text.slice(i, i + 600))) return { at: i + item[0].length, sep, spaced: true };
     // Go's printed header map: `map[… X-Api-Key:[…] …]`, the value in brackets.
     if (text[i] === '[' && /map\[[^\n]{0,400}$/.test(text.slice(Math.max(0, name.start - 400), name.start))) {
       const close = text.indexOf(']', i + 1);
@@ -228,6 +246,9 @@ function separator(text: string, name: Name): { at: number; sep: string; spaced:
     // YAML's anchor or tag before the value: `password: &pw "…"`, `password: !!str 2024…`.
     const yaml = YAML_PROPERTY.exec(text.slice(i, i + 48));
     if (yaml !== null) i += yaml[0].length;
+    // Go's header literal: `http.Header{"X-Api-Key": []string{"…"}}`.
+    const slice = /^[ \t]*\[\][A-Za-z]{1,10}\{[ \t]*(?=["`])/.exec(text.slice(i, i + 24));
+    if (slice !== null) return { at: i + slice[0].length, sep, spaced: true };
     // Terraform's `output -json`: `"db_password": {"sensitive": true, "type": "string", "value": "…"}`;
     // DynamoDB's and Firestore's typed values (`{"S": "…"}`, `{"stringValue": "…"}`); Codex's
     // answer to its own question (`"db_pw": {"answers": ["…"]}`).
@@ -269,6 +290,7 @@ function columns(text: string, name: Name, at: number): boolean {
   return j >= text.length || text[j] === '\n';
 }
 
+const ELEMENT_PAIR = /^[ \t]*:?[ \t]*<\/(?:key|dt|th|td|label|b|strong)>[ \t\r\n]*(?:<\/tr>[ \t\r\n]*<tr[^>\n]{0,40}>[ \t\r\n]*)?<(?:string|dd|td|data|code|span)(?:[ \t][^>\n]{0,80})?>/;
 const VAR_DUMP = /^[ \t]*\r?\n[ \t]*string\(\d{1,7}\)[ \t]*/;
 const EMPHASIS_CLOSE = /^[*_]{1,2}(?=[ \t])/;
 const YAML_PROPERTY = /^[ \t]+(?:&[\w-]{1,40}|!!?[\w/-]{0,40})(?=[ \t])/;
@@ -278,7 +300,7 @@ const WRAPPED_VALUE = /^[ \t]*\{[ \t\r\n]*(?:"(?:sensitive|type)"[ \t]*:[ \t]*(?
  * The type between a name and its `=`: `: string`, `: Record<string, string> | null`, ` string`
  * (Go). The `=` itself is left to read (the match ends on it); `==` and `=>` are no assignment.
  */
-const TYPED = /^(?::[ \t]*|[ \t]+)&?(?:'static[ \t]+)?[A-Za-z_][\w.]{0,40}(?:<[^<>=\n]{0,40}>)?(?:\[\])?(?:[ \t]*\|[ \t]*[A-Za-z_][\w.]{0,20})*[ \t]*=(?![=>~])/;
+const TYPED = /^(?::[ \t]*|[ \t]+)&?(?:'static[ \t]+)?[A-Za-z_][\w.]{0,40}(?:<[^<>=\n]{0,40}>)?(?:\[\])?(?:[ \t]*\|[ \t]*[A-Za-z_][\w.]{0,20})*(?:[ \t]+|(?<=[>\]]))=(?![=>~])/;
 
 interface Value {
   start: number;
@@ -365,6 +387,8 @@ function findPair(text: string, name: Name, found: Findings): number | null {
     BLOCK_INDICATOR.lastIndex = s.at;
     if (BLOCK_INDICATOR.test(text)) return blockScalar(text, name, s.at, found);
   }
+  // A shell's command substitution (`` AUTH_TOKEN=`cat /run/secrets/token` ``) is no literal.
+  if (text[s.at] === '`' && s.sep === '=') return 0;
   const diff = wordDiff(text, s.at);
   if (diff !== null) return diffValues(text, name, s, diff, found);
   const v = readValue(text, s.at, s.sep);
@@ -499,7 +523,7 @@ const NAME_FIELD = new RegExp(`(?:^|[^A-Za-z0-9_])${NAME_FIELD_TAIL}`);
 const NAME_FIELD_LOOKBACK = 200;
 /** …and the value it names comes in a `value` field of the same record, close after it. */
 const VALUE_FIELD = new RegExp(
-  String.raw`^["']?[ \t]*[,;]?[ \t\r]{0,40}(?:\n(?:[ \t]{0,12}${LINE_NUMBER}|[+ ]|[^\s]{1,120}?[-:]\d{1,7}[-:])?)?[ \t]{0,40}(?:"[A-Za-z]{1,20}"[ \t]{0,4}:[ \t]{0,4}(?:"[^"\n]{0,40}"|[\w.-]{1,20})[ \t]{0,4},[ \t\r\n]{0,40}){0,3}-?[ \t]*["']?(?:value|Value|VALUE|ParameterValue)["']?[ \t]{0,4}[:=][ \t]{0,4}`,
+  String.raw`^["']?[ \t]*[,;]?[ \t\r]{0,40}(?:\n(?:[ \t]{0,12}${LINE_NUMBER}|[+ ]|[^\s]{1,120}?[-:]\d{1,7}[-:])?)?[ \t]{0,40}(?:"[A-Za-z]{1,20}"[ \t]{0,4}:[ \t]{0,4}(?:"[^"\n]{0,40}"|[\w.-]{1,20}|\{[^{}\n]{0,40}\}|\[[^[\]\n]{0,40}\])[ \t]{0,4},[ \t\r\n]{0,40}){0,3}-?[ \t]*["']?(?:value|Value|VALUE|ParameterValue)["']?[ \t]{0,4}[:=][ \t]{0,4}`,
 );
 /*
  * The next line may carry what a reader put before it: a line number (Claude Code's Read, `cat
@@ -573,6 +597,8 @@ function findLabelledValue(text: string, name: Name, found: Findings): number | 
     let stop = end;
     while (stop > pos && (text[stop - 1] === '.' || text[stop - 1] === '-')) stop -= 1;
     const v = text.slice(pos, stop);
+    // A call (`Encoding.UTF8.GetBytes(…)`) is code, whatever its name looks like.
+    if (text[end] === '(') return null;
     if (looksRandom(v, name.strength === 'strong' ? 16 : 20)) {
       found.add(pos, stop, 'labelled_secret', PRIORITY.name);
       return stop;
@@ -616,6 +642,8 @@ function humanPassword(text: string, pos: number): number {
   if (/^[\w]+$/.test(v) && (v.includes('_') || /^[a-z]+[A-Z]/.test(v))) return pos;
   // …nor a command-line flag (`--max-warnings=0`).
   if (/^[$%{<-]|[/\\]|^https?:/i.test(v) || /\(\)?$/.test(v)) return pos;
+  // Where a password is kept, named in prose ("the staging password is in 1Password").
+  if (/^1Password$/i.test(v)) return pos;
   return end;
 }
 

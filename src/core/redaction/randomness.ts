@@ -102,3 +102,19 @@ function idAroundUuid(v: string, min: number): boolean {
 }
 
 const ID_PIECE = /^(?:[a-z]+|\d+|\d+T\d+|[0-9a-f]+)$/;
+
+/**
+ * An identifier or a path made of words (`OAuth2ClientCredentials`, `aVeryLongConstantName12`,
+ * `deploy-key-rotation`): most of its pieces are words of three letters or more, short capitals
+ * or small numbers. A generated value's pieces are not.
+ */
+export function wordy(w: string): boolean {
+  const pieces = w
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/([A-Za-z])(\d)/g, '$1 $2')
+    .replace(/(\d)([A-Za-z])/g, '$1 $2')
+    .split(/[\s_./:-]+/)
+    .filter((p) => p.length > 0);
+  const words = pieces.filter((p) => /^[A-Za-z][a-z]{2,}$|^[A-Z]{2,8}$|^\d{1,4}$/.test(p)).length;
+  return words * 4 >= pieces.length * 3;
+}

@@ -330,7 +330,11 @@ const cookiesTxt: Handler = (text, at, found) => {
   return -1;
 };
 
-const COOKIE_HEADER = /(?:Set-)?Cookie[ \t]*:[ \t]*([^\n'"]{1,4096})/dyi;
+/**
+ * A header as written, as a member of JSON (devtools' copy as fetch: `"cookie": "…"`), or as a
+ * HAR record (`"name": "Cookie", "value": "…"`).
+ */
+const COOKIE_HEADER = /(?:Set-)?Cookie(?:["']?[ \t]*:|["'][ \t]*,[ \t\r\n]{0,40}["']value["'][ \t]*:)[ \t]*["']?([^\n'"]{1,4096})/dyi;
 const COOKIE_PAIR = /([A-Za-z0-9_.-]{1,64})=([^;,\s]{1,4096})/g;
 
 /** The values of `name=value; …` pairs (a header's, `document.cookie`'s) that `base` is the start of. */
