@@ -277,7 +277,7 @@ describe('the eleventh red team: values a cut or a summary took from their label
     const path = transcriptFile(...records);
     const { state } = ingestFile(path);
     const r = renderAll(renderInput(path));
-    return [r.handoffMd, r.summaryJson.toString('utf8'), r.llmJson.toString('utf8'), r.toolsMd, JSON.stringify(state)].join('\n');
+    return [r.handoffMd, r.summaryJson.toString('utf8'), r.llmJson.toString('utf8'), JSON.stringify(state)].join('\n');
   };
 
   it('a long failing output whose cut falls inside a `"password":"…"` member', () => {
