@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync } from 'node:fs';
+import { lstat } from 'node:fs/promises';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join, sep } from 'node:path';
 import type { Engine, BuildResult } from './engine/index.js';
@@ -25,7 +26,8 @@ import { CorruptLineError, DaemonNotRunningError, describeError, FlushTimeoutErr
 import type { Logger } from './log.js';
 import { packageVersion } from './paths.js';
 import { Slicer, sortInSlices } from './slice.js';
-import { listDir, sweepStrayTemps } from './store/files.js';
+import { listDir, removeEmptyDir, sweepStrayTemps } from './store/files.js';
+import { clearUncommitted } from './engine/session.js';
 import { Layout } from './store/layout.js';
 import { storeExposure } from './store/permissions.js';
 import { stampSuccessor, TO_SESSION_FILE } from './store/to-session.js';
@@ -370,12 +372,21 @@ export class Daemon {
   private async sweep(): Promise<void> {
     let n = await sweepStrayTemps(this.config.root);
     const projects = join(this.config.root, 'projects');
+    let residue = 0;
     for (const p of await listDir(projects)) {
       const pdir = join(projects, p);
       n += await sweepStrayTemps(pdir);
-      for (const s of await listDir(pdir)) n += await sweepStrayTemps(join(pdir, s));
+      for (const s of await listDir(pdir)) {
+        const sdir = join(pdir, s);
+        n += await sweepStrayTemps(sdir);
+        // A first build killed before its manifest, of a transcript since renamed or gone: no
+        // build of that name may come to clear what it appended (nothing of it is committed).
+        if ((await lstat(sdir).catch(() => null))?.isDirectory() === true && (await clearUncommitted(sdir, true).catch(() => false))) residue += 1;
+      }
+      await removeEmptyDir(pdir).catch(() => undefined);
     }
     if (n > 0) this.log.info({ count: n }, `removed ${n} temp file(s) left by an interrupted write`);
+    if (residue > 0) this.log.info({ count: residue }, `cleared ${residue} session folder(s) a first build left without a manifest (nothing in them was committed)`);
     await this.sweepStatusFiles();
   }
 

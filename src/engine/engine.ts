@@ -8,7 +8,7 @@ import type { Turn } from '../core/types.js';
 import { toolsHeader } from '../core/render/tools-md.js';
 import { initialState, objectiveSet } from '../core/state.js';
 import { NotFoundError, SourceError, UsageError } from '../errors.js';
-import { removeEmptyDir, removeFile } from '../store/files.js';
+import { cutBack, removeEmptyDir, removeFile } from '../store/files.js';
 import { indexEntry } from '../store/index-file.js';
 import type { IndexEntry } from '../store/index-file.js';
 import type { IndexStore } from '../store/index-store.js';
@@ -30,7 +30,7 @@ import { collided, freeDirName, locate, relocate, sameSource } from './locate.js
 import type { Where } from './locate.js';
 import { EngineMemory } from './memory.js';
 import { bareManifest } from './new-session.js';
-import { archiveForReset, CHANGE_MARKER, clearUncommitted, emptyForRebuild, setAsideDamaged } from './session.js';
+import { archiveForReset, CHANGE_MARKER, clearUncommitted, emptyForRebuild, setAsideDamaged, undoPendingReset } from './session.js';
 import { continuity, goneSource, noTurns, openSource, readTextFile } from './source.js';
 import type { Base, BuildRequest, BuildResult, Ctx, EngineDeps, SessionChange } from './types.js';
 import { DependentSession, StateBehindGone } from './types.js';
@@ -272,18 +272,28 @@ export class Engine {
     const tools = createHash('sha256');
     const append = new AppendBuffer(dir, (b) => tools.update(b));
     append.header(toolsHeader(ident.id));
-    const read = await readNew(this.deps, ctx, state, { offset: 0, lines: 0 }, '', hash, append, ident.subagentFile);
-    if (state.turns === 0) {
-      await emptyForRebuild(dir);
-      await removeEmptyDir(dir);
-      await removeEmptyDir(dirname(dir));
-      if (read.corrupt) throw read.corrupt;
-      throw noTurns(ctx, read, state.oversized, this.deps.config.options.capture.max_line_bytes);
+    let read: Awaited<ReturnType<typeof readNew>>;
+    let result: BuildResult;
+    try {
+      read = await readNew(this.deps, ctx, state, { offset: 0, lines: 0 }, '', hash, append, ident.subagentFile);
+      if (state.turns === 0) {
+        await emptyForRebuild(dir);
+        await removeEmptyDir(dir);
+        await removeEmptyDir(dirname(dir));
+        if (read.corrupt) throw read.corrupt;
+        throw noTurns(ctx, read, state.oversized, this.deps.config.options.capture.max_line_bytes);
+      }
+      const now = this.deps.now().toISOString();
+      const where = { project: choice.project, projectSource: choice.source, dirName };
+      const manifest = seal(bareManifest(ident, state, where, now, req.objective ?? null, this.deps.config.pressure, this.deps.index));
+      result = await commit(this.parts, ctx, { dir, manifest, isNew: true, dirty: false }, state, read.hash, tools, append, read, null);
+    } catch (err) {
+      // A first build that failed before its manifest (its transcript renamed or gone meanwhile,
+      // a full disk) committed nothing: what it appended goes, or its folder would stay as residue
+      // no later build of that name may come to clear (verify would fail on it for good).
+      if (await clearUncommitted(dir, true)) await removeEmptyDir(dirname(dir));
+      throw err;
     }
-    const now = this.deps.now().toISOString();
-    const where = { project: choice.project, projectSource: choice.source, dirName };
-    const manifest = seal(bareManifest(ident, state, where, now, req.objective ?? null, this.deps.config.pressure, this.deps.index));
-    const result = await commit(this.parts, ctx, { dir, manifest, isNew: true, dirty: false }, state, read.hash, tools, append, read, null);
     if (damaged !== null) result.reset = damaged;
     if (ident.parent) this.parentToLink.set(result, ident.parent);
     return result;
@@ -327,7 +337,16 @@ export class Engine {
     }
     // A transcript marked gone that is there again is committed as present, though it brings no new byte.
     let base: Base = { dir, manifest: m, isNew: false, dirty: loaded.dirty || change !== undefined || (m.source_state === 'gone' && !ctx.gone) };
-    if (ctx.gone) return this.changed(dir, change, await commitGone(this.parts, ctx, base, loaded.state ?? replayGone(m)));
+    if (ctx.gone) {
+      // A reset the transcript's going interrupted leaves the committed session as it was.
+      if (loaded.resetPending && (await undoPendingReset(dir, m))) this.memory.forget(dir);
+      // Bytes a build appended past the commit before the transcript went: no later build will
+      // come to cut them (verify would note them for good).
+      // Best effort: a file that is not as the manifest says is verify's to report, not this commit's to stop.
+      await cutBack(join(dir, FILES.timeline), m.timeline_bytes).catch(() => false);
+      await cutBack(join(dir, FILES.tools), m.tools_bytes).catch(() => false);
+      return this.changed(dir, change, await commitGone(this.parts, ctx, base, loaded.state ?? replayGone(m)));
+    }
     let state = loaded.state;
     let start = { offset: src?.offset ?? 0, lines: src?.lines ?? 0 };
     if (reset !== null) {

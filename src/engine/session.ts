@@ -214,6 +214,37 @@ export async function clearUncommitted(dir: string, renders = false): Promise<bo
   return true;
 }
 
+/**
+ * A reset that cannot finish (its transcript went away before the rebuild read it, or a build was
+ * killed and the transcript is gone now): the manifest still seals the timeline and TOOLS.md the
+ * reset had archived and emptied. Their copies come back from history/ (the copies stay there
+ * too), and the marker goes: the session stands as last committed. False when nothing was
+ * pending.
+ */
+export async function undoPendingReset(dir: string, m: Manifest): Promise<boolean> {
+  const marker = join(dir, RESET_MARKER);
+  if (!existsSync(marker)) return false;
+  let files: string[] = [];
+  try {
+    const parsed = JSON.parse(await readFile(marker, 'utf8')) as { files?: unknown };
+    files = Array.isArray(parsed.files) ? parsed.files.filter((f): f is string => typeof f === 'string' && !f.includes('/') && !f.includes('\\')) : [];
+  } catch {
+    // An unreadable marker names no copy: the archived files are looked for by the revision's name.
+    files = (await listDir(join(dir, FILES.history))).filter((n) => n.includes(`-reset-r${m.revisions}.`));
+  }
+  for (const [file, bytes] of [
+    [FILES.timeline, m.timeline_bytes],
+    [FILES.tools, m.tools_bytes],
+  ] as const) {
+    // What stands there now is the rebuild's, uncommitted (or nothing): the archived copy replaces it.
+    const copy = files.find((n) => n.endsWith(`.${file}`));
+    const to = join(dir, file);
+    if (bytes > 0 && copy !== undefined && (await copyAtomic(join(dir, FILES.history, copy), to))) await cutBack(to, bytes);
+  }
+  await clearResetMarker(dir);
+  return true;
+}
+
 export async function clearResetMarker(dir: string): Promise<void> {
   await removeFile(join(dir, RESET_MARKER));
 }

@@ -1,7 +1,11 @@
-import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { appendFile, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { resolveConfig } from '../../src/config.js';
 import { CRASH_POINTS } from '../../src/engine/faults.js';
+import { openEngine } from '../../src/engine/index.js';
+import { startDaemon } from '../daemon-harness.js';
 import { fixture, readJson, readLines, runCli, spawnCli, tempDir, testEnv } from '../helpers.js';
 
 /**
@@ -223,3 +227,59 @@ describe('crash safety', () => {
     expect((await runCli(['verify', 'rollout'], { env })).code).toBe(0);
   });
 });
+
+describe('residue no later build would clear', () => {
+  it('a first build killed before its manifest, of a transcript then renamed, is cleared when the daemon starts', async () => {
+    const root = tempDir('handoff-store-');
+    const env = testEnv({ HANDOFFS_ROOT: root });
+    const watch = tempDir('handoff-watch-');
+    const src = join(watch, 'first.jsonl');
+    await writeFile(src, half + rest);
+    expect((await spawnCli(['build', src], { env: { ...env, HANDOFF_CRASH_AT: 'after-append' } })).signal).toBe('SIGKILL');
+    const residue = join(root, 'projects');
+    const before = await listedSessions(residue);
+    expect(before.some((s) => s.endsWith('/first'))).toBe(true);
+    await rename(src, join(watch, 'second.jsonl'));
+    const d = await startDaemon(env, root, ['--watch', watch]);
+    try {
+      await d.call('flush', { timeout_ms: 20_000 }, 25_000);
+      const after = await listedSessions(residue);
+      expect(after.some((s) => s.endsWith('/first'))).toBe(false);
+      expect(after.some((s) => s.endsWith('/second'))).toBe(true);
+    } finally {
+      await d.kill('SIGTERM');
+    }
+    const v = await runCli(['verify', '--all'], { env });
+    expect(v.code, v.out + v.err).toBe(0);
+  });
+
+  it('a reset killed in its rebuild, whose transcript is then gone, leaves the session as last committed', async () => {
+    const env = testEnv({ HANDOFFS_ROOT: tempDir('handoff-store-') });
+    const src = join(tempDir('handoff-work-'), 'rollout.jsonl');
+    await writeFile(src, half + rest);
+    const first = await runCli(['build', src, '--json'], { env });
+    expect(first.code).toBe(0);
+    const dir = (JSON.parse(first.out) as { dir: string }).dir;
+    // An editor's save: another file in its place, so the session is rebuilt from byte 0.
+    const tmp = `${src}.tmp`;
+    await writeFile(tmp, `${lines.slice(0, 12).join('\n')}\n`);
+    await rename(tmp, src);
+    expect((await spawnCli(['build', src], { env: { ...env, HANDOFF_CRASH_AT: 'after-append' } })).signal).toBe('SIGKILL');
+    expect(existsSync(join(dir, '.reset-pending'))).toBe(true);
+    await rm(src);
+    // The daemon's commit of a transcript it saw go.
+    const engine = await openEngine(resolveConfig({ cwd: dir, env }), { cacheSessions: 8 });
+    expect(await engine.markGone(dir, src)).not.toBeNull();
+    expect(existsSync(join(dir, '.reset-pending'))).toBe(false);
+    expect(await timelineOf(dir)).toEqual(expected);
+    const v = await runCli(['verify', '--all'], { env });
+    expect(v.code, v.out + v.err).toBe(0);
+    expect(v.out + v.err).not.toMatch(/past the commit/);
+  });
+});
+
+async function listedSessions(projects: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const p of await readdir(projects).catch(() => [])) for (const s of await readdir(join(projects, p)).catch(() => [])) out.push(`${p}/${s}`);
+  return out;
+}
