@@ -775,6 +775,7 @@ export class Daemon {
     this.writeStatusLine(r, res);
     if (res.reset) this.log.warn({ session: res.session, reason: res.reset }, `source reset: ${res.reset}; the old timeline was kept in history/`);
     if (res.history_skipped !== undefined) this.log.warn({ session: res.session, reason: res.history_skipped }, `${res.session}: ${res.history_skipped}`);
+    if (res.oversized !== undefined) this.log.warn({ session: res.session, path: res.path, ...res.oversized }, `${res.path}: line ${res.oversized.line} (at byte ${res.oversized.offset}, ${res.oversized.bytes} bytes) is longer than capture.max_line_bytes and was skipped unread; fix: raise capture.max_line_bytes (docs/CONFIG.md), move the session's folder aside and build the transcript again`);
     if (!res.up_to_date) {
       this.emit('built', { session: res.session, project: res.project, dir: res.dir, revision: res.revision, turns: res.turns, new_turns: res.new_turns, pressure: r.pressure, build_ms: res.build_ms, at, reset: res.reset });
       this.log.debug({ session: res.session, rev: res.revision, new_turns: res.new_turns, ms: res.build_ms }, 'built');

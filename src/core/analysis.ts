@@ -823,6 +823,11 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
   const undecided = l.checks.filter((c) => c.outcome === 'unknown');
   const smoke = undecided.filter((c) => c.keys.length > 0 && c.keys.every((k) => k.startsWith('run '))).length;
   const unknownChecks = undecided.length - smoke;
+  // A line too long to read is a turn this handoff does not hold: said, where it is, and how to read it.
+  if (st.oversized > 0) {
+    const at = st.oversizedAt;
+    unknowns.push({ text: `${st.oversized} line(s) of the transcript longer than capture.max_line_bytes were skipped unread${at === undefined ? '' : ` (the latest: line ${at.line}, at byte ${at.offset}, ${at.bytes} bytes)`}: what they held is not in this handoff; to read them, raise capture.max_line_bytes (docs/CONFIG.md), move the session's folder aside and build the transcript again`, label: 'unknown', seq: at === undefined ? null : at.line - 1 });
+  }
   if (unknownChecks > 0) unknowns.push({ text: `${unknownChecks} check run(s) whose outcome neither an exit code nor the output decides`, label: 'unknown', seq: null });
   if (smoke > 0) unknowns.push({ text: `${smoke} run(s) of the session's own program, which no rule judges passed (a crash fails one): whether each did what it should, its output at its line says`, label: 'unknown', seq: null });
   if (l.requestsTotal > l.requests.length) unknowns.push({ text: `Only the last ${l.requests.length} of ${l.requestsTotal} user requests are listed; the rest are in timeline.jsonl`, label: 'verified', seq: null });

@@ -216,6 +216,7 @@ export function ingestLine(st: SessionState, line: RawLine, opts: IngestOptions)
   st.lines = line.index + 1;
   if (line.text === null) {
     st.oversized += 1;
+    st.oversizedAt = { line: line.index + 1, offset: line.offset, bytes: line.bytes };
     st.skipped += 1;
     return { turn: null };
   }

@@ -174,6 +174,8 @@ export interface SessionState {
   skipped: number;
   bad: number;
   oversized: number;
+  /** The latest line skipped as longer than capture.max_line_bytes: its 1-based line and byte offset. */
+  oversizedAt?: { line: number; offset: number; bytes: number };
   unknownTypes: Record<string, number>;
   redactions: number;
   meta: {

@@ -224,6 +224,7 @@ export async function commit(e: Parts, ctx: Ctx, base: Base, state: SessionState
     ...(historySkipped === undefined ? {} : { history_skipped: historySkipped }),
     bad_lines: state.bad,
     corrupt: read.corrupt,
+    ...oversizedNow(state, base.isNew ? 0 : prev.oversized_lines),
     ...(dependents.length > 0 ? { dependents } : {}),
   };
 }
@@ -408,4 +409,11 @@ function childrenOf(deps: EngineDeps, m: Manifest): IndexEntry[] {
   if (m.uuid === null || m.uuid === m.session) return own;
   const byUuid = deps.index.childrenOf(m.uuid).filter((c) => !own.some((o) => o.id === c.id));
   return [...own, ...byUuid];
+}
+
+/** The lines a build skipped as too long, when it skipped any (a lost turn is said, never silent). */
+function oversizedNow(state: SessionState, before: number): { oversized?: { count: number; line: number; offset: number; bytes: number } } {
+  const at = state.oversizedAt;
+  const count = state.oversized - before;
+  return count > 0 && at !== undefined ? { oversized: { count, ...at } } : {};
 }

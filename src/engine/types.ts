@@ -137,6 +137,8 @@ export interface BuildResult {
   unknown_types: Record<string, number>;
   /** Set when the read stopped at a corrupt line (the turns before it were committed). */
   corrupt: CorruptLineError | null;
+  /** Lines this build skipped unread as longer than capture.max_line_bytes, and where the latest was. */
+  oversized?: { count: number; line: number; offset: number; bytes: number };
   /**
    * Transcripts of subagents this build learned the task of, whose handoffs must be re-rendered
    * (forced): the engine does it unless the build was `independentOnly` (a worker's, or the first

@@ -151,6 +151,22 @@ describe('handoff build', () => {
     expect(r.err).toContain('raise capture.max_line_bytes');
   });
 
+  it('says that a line longer than capture.max_line_bytes was skipped when other lines leave turns, where it is, and in the handoff', async () => {
+    const { env, work } = await setup();
+    await writeFile(join(work, 'handoff.config.json'), JSON.stringify({ capture: { max_line_bytes: 1024 } }));
+    const src = join(work, 'long.jsonl');
+    const line = (uuid: string, content: string) => `${JSON.stringify({ type: 'user', sessionId: 's', uuid, message: { role: 'user', content } })}\n`;
+    const first = line('u1', 'fix the parser');
+    await writeFile(src, `${first}${line('u2', 'x'.repeat(4096))}${line('u3', 'and the lexer')}`);
+    const r = await runCli(['build', src, '--json'], { env, cwd: work });
+    expect(r.code, r.err).toBe(0);
+    // The turn lost is said: the line, its byte offset, its size and how to read it.
+    expect(r.err).toMatch(new RegExp(`line 2 \\(at byte ${Buffer.byteLength(first)}, \\d+ bytes\\) longer than capture.max_line_bytes skipped unread: its turn is not in the handoff`));
+    const dir = (JSON.parse(r.out) as { dir: string }).dir;
+    const md = await readFile(join(dir, 'HANDOFF.md'), 'utf8');
+    expect(md).toMatch(/1 line\(s\) of the transcript longer than capture.max_line_bytes were skipped unread \(the latest: line 2, at byte \d+, \d+ bytes\): what they held is not in this handoff/);
+  });
+
   it('ends quietly when its reader goes away (`handoff show … | true`), with no stack trace', async () => {
     const { env, work } = await setup();
     const src = await copyFixture('claude-session.jsonl', work);

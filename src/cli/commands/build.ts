@@ -151,6 +151,7 @@ function report(io: Parameters<Command['run']>[0], r: BuildResult, json: boolean
   }
   if (r.reset) io.err(`handoff: ${r.session}: source reset (${r.reset}); the old timeline was kept in history/ and the session rebuilt from byte 0`);
   if (r.history_skipped !== undefined) io.err(`handoff: ${r.session}: ${r.history_skipped}`);
+  if (r.oversized !== undefined) io.err(`handoff: ${source}: line ${r.oversized.line} (at byte ${r.oversized.offset}, ${r.oversized.bytes} bytes)${r.oversized.count > 1 ? ` and ${r.oversized.count - 1} other line(s)` : ''} longer than capture.max_line_bytes skipped unread: its turn is not in the handoff (to read it: raise capture.max_line_bytes, docs/CONFIG.md, move the session's folder aside and build the transcript again)`);
   if (json) {
     const { session, project, dir, revision, watermark, turns, new_turns, up_to_date } = r;
     io.out(JSON.stringify({ session, project, dir, revision, watermark, turns, new_turns, up_to_date }));
