@@ -21,12 +21,36 @@ interface Entry {
 }
 
 interface Node {
-  /** Children by character code (every literal is printable ASCII): an array index beats a Map here. */
-  next: (Node | undefined)[];
+  /**
+   * Children by character code (every literal is printable ASCII): an array index beats a Map at
+   * the root, where every hit starts. Below it most nodes have one child or two: their codes and
+   * children are two short arrays searched in order (a 128-slot array per node held some 1 KB
+   * each, a few MB for the whole trie in each thread).
+   */
+  next: (Node | undefined)[] | null;
+  codes: number[];
+  kids: Node[];
   entries: Entry[];
 }
 
-const newNode = (): Node => ({ next: new Array<Node | undefined>(128).fill(undefined), entries: [] });
+const newNode = (dense = false): Node => ({ next: dense ? new Array<Node | undefined>(128).fill(undefined) : null, codes: [], kids: [], entries: [] });
+
+function child(node: Node, c: number): Node | undefined {
+  if (node.next !== null) return node.next[c];
+  const codes = node.codes;
+  for (let k = 0; k < codes.length; k += 1) if (codes[k] === c) return node.kids[k];
+  return undefined;
+}
+
+function addChild(node: Node, c: number): Node {
+  const made = newNode();
+  if (node.next !== null) node.next[c] = made;
+  else {
+    node.codes.push(c);
+    node.kids.push(made);
+  }
+  return made;
+}
 const isAlnum = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 
 /** Printable ASCII to itself with A-Z folded to a-z; everything else to 0 (no literal holds it). */
@@ -40,8 +64,8 @@ const word = (a: number, b: number, c: number): number => (((a << 7) | b) << 2) 
 
 export class LiteralScanner {
   /** Literals matched as written (keyed by character code), and literals found in any case (keyed folded). */
-  private readonly exact = newNode();
-  private readonly folded = newNode();
+  private readonly exact = newNode(true);
+  private readonly folded = newNode(true);
   /** Per folded pair of characters, the set of folded third characters that start some literal. */
   private readonly starts = new Uint32Array(1 << 16);
   /** The trie nodes along the text at one position (reused: this runs at many positions). */
@@ -64,12 +88,7 @@ export class LiteralScanner {
     let node = caseless ? this.folded : this.exact;
     for (let i = 0; i < literal.length; i += 1) {
       const c = caseless ? (FOLD[literal.charCodeAt(i)] as number) : literal.charCodeAt(i);
-      let child = node.next[c];
-      if (!child) {
-        child = newNode();
-        node.next[c] = child;
-      }
-      node = child;
+      node = child(node, c) ?? addChild(node, c);
     }
     node.entries.push({ literal, handler, boundary: opts.boundary ?? true, caseless });
     return this;
@@ -110,7 +129,7 @@ export class LiteralScanner {
     let node: Node | undefined = root;
     for (let j = i; j < text.length; j += 1) {
       const c = text.charCodeAt(j);
-      node = node.next[fold ? (FOLD[c] as number) : c & 127];
+      node = child(node, fold ? (FOLD[c] as number) : c & 127);
       if (node === undefined || c >= 128) break;
       this.path[depth] = node;
       depth += 1;
