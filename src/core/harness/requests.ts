@@ -59,12 +59,6 @@ export function userRequest(text: string): string | null {
   return rest;
 }
 
-/**
- * What the IDE told the agent beside a request: the lines the user had selected, else the file
- * open (Claude Code's `<ide_selection>`, `<ide_opened_file>`; Codex 0.40's "## Active file:").
- * A request such as "fix this" is about that. The wrappers go from the request; this says what
- * they held, in a few words.
- */
 const IDE_BODY_CHARS = 4000;
 
 /** What the IDE showed, as kept: a selection's first line, once its whole was redacted. */
@@ -75,6 +69,12 @@ export function ideShort(ide: string): string {
   return `${ide.slice(0, open)}${first.length > 0 ? ` («${first.length > 80 ? `${first.slice(0, 79)}…` : first}»)` : ''}`;
 }
 
+/**
+ * What the IDE told the agent beside a request: the lines the user had selected, else the file
+ * open (Claude Code's `<ide_selection>`, `<ide_opened_file>`; Codex 0.40's "## Active file:").
+ * A request such as "fix this" is about that. The wrappers go from the request; this says what
+ * they held, in a few words.
+ */
 export function ideContext(text: string): string | null {
   const sel = /<ide_selection>The user selected the lines? (\d+) to (\d+) from ([^\n<]+?):\n([\s\S]*?)<\/ide_selection>/.exec(text);
   if (sel !== null) {

@@ -237,8 +237,8 @@ function separator(text: string, name: Name): { at: number; sep: string; spaced:
     if (item !== null && /^[ \t]*\r?\n[ \t]*- [^\n]+(?:\r?\n(?![ \t]*- )|$)/.test(text.slice(i, i + 600))) return { at: i + item[0].length, sep, spaced: true };
     // Go's printed header map: `map[… X-Api-Key:[…] …]`, the value in brackets.
     if (text[i] === '[' && /map\[[^\n]{0,400}$/.test(text.slice(Math.max(0, name.start - 400), name.start))) {
-      const close = text.indexOf(']', i + 1);
-      if (close > i + 1 && close - i <= MAX_VALUE_CHARS && !/\s/.test(text.slice(i + 1, close))) return { at: i + 1, sep: ':', spaced: true };
+      const found = text.slice(i + 1, i + 1 + MAX_VALUE_CHARS).indexOf(']');
+      if (found > 0 && !/\s/.test(text.slice(i + 1, i + 1 + found))) return { at: i + 1, sep: ':', spaced: true };
     }
     // Markdown's emphasis closing after the colon: `**Password:** …`, `__Token:__ …`, `*Key:* …`.
     const marks = EMPHASIS_CLOSE.exec(text.slice(i, i + 3));
@@ -281,8 +281,11 @@ function separator(text: string, name: Name): { at: number; sep: string; spaced:
 const TF_DEFAULT = /^[ \t]*\{[^}]{0,360}?\bdefault[ \t]*=[ \t]*(?=["'])/;
 /** The name starts its line (after indentation or a `namespace:`) and one word follows it to the line's end. */
 function columns(text: string, name: Name, at: number): boolean {
-  const lineStart = text.lastIndexOf('\n', name.start - 1) + 1;
-  if (!/^[ \t]*(?:[\w.-]{1,40}:)?$/.test(text.slice(lineStart, name.start))) return false;
+  // Looked for near the name only: a text of one long line has many names and no line start.
+  const from = Math.max(0, name.start - 64);
+  const nl = text.slice(from, name.start).lastIndexOf('\n');
+  if (nl === -1 && from > 0) return false;
+  if (!/^[ \t]*(?:[\w.-]{1,40}:)?$/.test(text.slice(nl === -1 ? 0 : from + nl + 1, name.start))) return false;
   let j = at;
   while (j < text.length && j - at <= MAX_VALUE_CHARS && text.charCodeAt(j) > 32) j += 1;
   if (j === at) return false;
@@ -329,8 +332,8 @@ function readValue(text: string, at: number, sep: string): Value | null {
   if (sep === '>') {
     // `<password><![CDATA[…]]></password>`.
     if (text.startsWith('<![CDATA[', j)) {
-      const end = text.indexOf(']]>', j + 9);
-      return end > j + 9 && end - j <= MAX_VALUE_CHARS ? { start: j + 9, end, quoted: true } : null;
+      const at = text.slice(j + 9, j + 9 + MAX_VALUE_CHARS).indexOf(']]>');
+      return at > 0 ? { start: j + 9, end: j + 9 + at, quoted: true } : null;
     }
     // The element's closing tag ends it: the view reads `&lt;` in a value as `<` (`Mv3&lt;Hq8…`).
     const tag = text.indexOf('<', j);
@@ -346,9 +349,10 @@ function readValue(text: string, at: number, sep: string): Value | null {
   if (/[bBrRuUfF@]/.test(text[j] ?? '') && isQuote(text[j + 1])) j += 1;
   // An ODBC connection string's braced value: `Pwd={…};`.
   if (text[j] === '{' && sep === '=') {
-    const close = text.indexOf('}', j + 1);
+    const found = text.slice(j + 1, j + 1 + MAX_VALUE_CHARS).indexOf('}');
+    const close = found === -1 ? -1 : j + 1 + found;
     const after = text[close + 1];
-    if (close > j + 1 && close - j <= MAX_VALUE_CHARS && (after === ';' || after === '"' || after === "'" || after === undefined) && !text.slice(j, close).includes('\n')) {
+    if (close > j + 1 && (after === ';' || after === '"' || after === "'" || after === undefined) && !text.slice(j, close).includes('\n')) {
       return { start: j + 1, end: close, quoted: !/^[A-Za-z_$][\w$.]*$/.test(text.slice(j + 1, close)) };
     }
   }

@@ -6,7 +6,8 @@ import { looksRandom } from './randomness.js';
 /**
  * Credentials inside URLs: the password of `scheme://user:password@host` and `scheme://:password@`
  * (redis), a key used as the user name (a Sentry DSN's `https://<key>@o1.ingest.sentry.io/1`, a
- * token in `https://<token>@github.com`), signed-URL signatures (`sig=`, `X-Amz-Signature=`), and keys in a query under names of no list.
+ * token in `https://<token>@github.com`), signed-URL signatures (`sig=`, `X-Amz-Signature=`), and
+ * keys in a query under names no list knows.
  * The user info is read from `://` to the last `@` before the host's end, so a password holding
  * an unescaped `@` goes whole.
  */
