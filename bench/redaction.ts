@@ -76,6 +76,11 @@ function adversarial(bytes: number): Record<string, string> {
     'Discord-like starts': fill('MTA4NjQ2NjY0ODc2NDg2NjYz.'),
     'Secret data lines padded to 4 KB': fill(`kind: Secret\ndata:\n${` k: x${' '.repeat(4090)}y\n`.repeat(4)}`),
     'table rows padded to 4 KB': `| Email | Password |\n|---|---|\n${fill(`| a@b.c | ${' '.repeat(4000)}x |\n`)}`,
+    // The tenth and eleventh red teams' rules that look ahead for a closing mark or back for a line start.
+    'braced values with no close': fill('Pwd={abc '),
+    'CDATA with no end': fill('<password><![CDATA[x '),
+    'two-column names on one long line': fill('password  value '),
+    'JWK markers with no object': fill('"kty" "d": "abc" '),
   };
 }
 
