@@ -96,7 +96,9 @@ export class StoreLock {
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
         if (code !== 'EEXIST') {
-          throw new StoreWriteError(`cannot create the lock ${this.path}: ${code ?? (e as Error).message}`, { hint: 'make the store folder writable by this user', cause: e });
+          // A full disk is no permission problem: the fix says which it is.
+          const hint = code === 'ENOSPC' || code === 'EDQUOT' ? "free space on the store's disk (or lift the quota), then start again" : 'make the store folder writable by this user';
+          throw new StoreWriteError(`cannot create the lock ${this.path}: ${code ?? (e as Error).message}`, { hint, cause: e });
         }
       }
       const holder = readLock(this.path);

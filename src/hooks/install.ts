@@ -1,3 +1,4 @@
+import { shellWord } from '../core/harness/extract.js';
 import { createHash } from 'node:crypto';
 import { constants, existsSync } from 'node:fs';
 import { access, mkdir, readFile, realpath, rmdir, stat, unlink } from 'node:fs/promises';
@@ -45,9 +46,7 @@ export function targetFor(harness: Harness, scope: Scope, env: NodeJS.ProcessEnv
 }
 
 /** A word for a POSIX shell (both harnesses run the command through one). */
-export function shellWord(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
+export { shellWord };
 
 export interface CommandParts {
   node: string;

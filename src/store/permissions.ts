@@ -1,3 +1,4 @@
+import { shellWord } from '../core/harness/extract.js';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { RESERVED_ROOT_NAMES } from './layout.js';
@@ -35,7 +36,8 @@ export function storeExposure(root: string): Exposure | null {
         path,
         mode,
         message: `${path} is open to other users (mode ${mode.toString(8).padStart(3, '0')}): they can read what the handoffs quote of your sessions`,
-        fix: storeOwnsFolder(root) ? `chmod -R go-rwx ${root}` : `give the store a folder of its own (--root, HANDOFFS_ROOT or storage.path, e.g. ~/.handoffs): ${root} is not one (it holds other files, or is not a folder), and changing its mode is not the store's to advise`,
+        // Quoted: a root with a space would otherwise make the pasted command change other paths.
+        fix: storeOwnsFolder(root) ? `chmod -R go-rwx ${shellWord(root)}` : `give the store a folder of its own (--root, HANDOFFS_ROOT or storage.path, e.g. ~/.handoffs): ${root} is not one (it holds other files, or is not a folder), and changing its mode is not the store's to advise`,
       };
     }
   }

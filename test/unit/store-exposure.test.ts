@@ -19,6 +19,14 @@ describe('the fix for a store open to other users', () => {
     expect(storeExposure(root)?.fix).toBe(`chmod -R go-rwx ${root}`);
   });
 
+  it('quotes a root with a space, so that the pasted command changes that folder only', () => {
+    const root = join(tempDir('handoff-exposed-'), "my store's copy");
+    mkdirSync(join(root, 'projects'), { recursive: true });
+    writeFileSync(join(root, 'INDEX.json'), '[]');
+    chmodSync(root, 0o755);
+    expect(storeExposure(root)?.fix).toBe(`chmod -R go-rwx '${root.replace(/'/g, "'\\''")}'`);
+  });
+
   it('never advises chmod -R on a folder that holds other files (a home folder, /)', () => {
     const root = tempDir('handoff-exposed-');
     writeFileSync(join(root, 'notes.txt'), 'mine');

@@ -75,10 +75,15 @@ export function boundedJson(v: unknown, depth = 0): string {
   return `{${parts.join(',')}}`;
 }
 
+/** A word for a POSIX shell: as it is when plain, else single-quoted. */
+export function shellWord(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
 /** ["bash","-lc","npm test"] reads best as the script itself. */
 export function shellJoin(argv: readonly string[]): string {
   if (argv.length === 3 && /(^|\/)(ba|z|)sh$/.test(argv[0] ?? '') && /^-\w*c$/.test(argv[1] ?? '')) return argv[2] ?? '';
-  return argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
+  return argv.map(shellWord).join(' ');
 }
 
 export interface Extracted {
