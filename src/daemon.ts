@@ -1,5 +1,4 @@
 import { existsSync, mkdirSync } from 'node:fs';
-import { lstat } from 'node:fs/promises';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join, sep } from 'node:path';
 import type { Engine, BuildResult } from './engine/index.js';
@@ -28,7 +27,7 @@ import { packageVersion } from './paths.js';
 import { Slicer, sortInSlices } from './slice.js';
 import { listDir, removeEmptyDir, sweepStrayTemps } from './store/files.js';
 import { clearUncommitted } from './engine/session.js';
-import { Layout } from './store/layout.js';
+import { FILES, Layout } from './store/layout.js';
 import { storeExposure } from './store/permissions.js';
 import { stampSuccessor, TO_SESSION_FILE } from './store/to-session.js';
 import { validator } from './store/schemas.js';
@@ -378,10 +377,12 @@ export class Daemon {
       n += await sweepStrayTemps(pdir);
       for (const s of await listDir(pdir)) {
         const sdir = join(pdir, s);
-        n += await sweepStrayTemps(sdir);
+        // One listing of the folder serves both (a file here, PROJECT.md, lists nothing).
+        const names = await listDir(sdir);
+        n += await sweepStrayTemps(sdir, names);
         // A first build killed before its manifest, of a transcript since renamed or gone: no
         // build of that name may come to clear what it appended (nothing of it is committed).
-        if ((await lstat(sdir).catch(() => null))?.isDirectory() === true && (await clearUncommitted(sdir, true).catch(() => false))) residue += 1;
+        if (names.length > 0 && !names.includes(FILES.manifest) && (await clearUncommitted(sdir, true).catch(() => false))) residue += 1;
       }
       await removeEmptyDir(pdir).catch(() => undefined);
     }

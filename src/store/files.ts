@@ -403,9 +403,9 @@ export async function moveDir(from: string, to: string): Promise<void> {
 }
 
 /** Removes temp files a killed writer left behind in one folder. Returns how many. */
-export async function sweepStrayTemps(dir: string): Promise<number> {
+export async function sweepStrayTemps(dir: string, names?: readonly string[]): Promise<number> {
   let n = 0;
-  for (const name of await listDir(dir)) {
+  for (const name of names ?? (await listDir(dir))) {
     if (STRAY_TEMP_RE.test(name) || name.endsWith('.tmp')) {
       await rm(join(dir, name), { force: true });
       n += 1;

@@ -36,7 +36,8 @@ const COMMA = `[ \\t]*,[ \\t]*`;
 const FUNCTION_KEY = `[ \\t\\r\\n]*"[^"\\n]{1,80}"[ \\t]*:[ \\t]*"([A-Za-z0-9_/+=-]{20,200})"`;
 
 const rule = (kind: string, starts: readonly string[], source: string, flags = 'dy', check?: (value: string) => boolean): CommandRule => ({ kind, starts, re: new RegExp(source, flags), ...(check ? { check } : {}) });
-const either = (words: readonly string[]): string => `(?:${words.join('|')})`;
+/** Any of the words, each as written (a call's `.`, `(` and `$` too). */
+const either = (words: readonly string[]): string => `(?:${words.map((w) => w.replace(/[.()[\]$*+?]/g, (c) => `\\${c}`)).join('|')})`;
 
 const MYSQL = ['mysql', 'mysqldump', 'mysqladmin', 'mysqlimport', 'mysqlcheck', 'mysqlshow', 'mysqlsh', 'mariadb', 'mariadb-dump', 'mariadb-admin'];
 const MONGO = ['mongo', 'mongosh', 'mongodump', 'mongorestore', 'mongoexport', 'mongoimport', 'mongostat', 'mongotop'];
@@ -50,7 +51,6 @@ const STDIN_SECRET = `(?:gcloud[ \\t]+secrets[ \\t]+(?:create|versions[ \\t]+add
 const STDIN_PASSWORD = `(?:kinit|su|passwd|docker[ \\t]+secret[ \\t]+create)${WORD_END}`;
 /** An argument before the one captured: quoted (it may hold commas: an LDAP DN), or a bare word. */
 const AARG = `[ \\t]*(?:"[^"\\n]{0,200}"|'[^'\\n]{0,200}'|[^,()'"\\n]{1,160}?)`;
-const either2 = (words: readonly string[]): string => `(?:${words.map((w) => w.replace(/[.()[\]$*+?]/g, (c) => `\\${c}`)).join('|')})`;
 /** Calls that take a password or key at a known place: the words they start with, and the arguments before it. */
 const PLACED: readonly [readonly string[], number][] = [
   // Go's SMTP (identity, user, password, host); Python's pymysql/MySQLdb and ftplib, Perl's DBI (host or DSN, user, password).
@@ -67,7 +67,7 @@ const PLACED: readonly [readonly string[], number][] = [
   [['Hash::make(', 'bcrypt(', 'bcrypt.hash(', 'bcrypt.hashSync(', 'password_hash(', 'make_password(', 'generate_password_hash('], 0],
 ];
 const placed = (starts: readonly string[], before: number): CommandRule =>
-  rule('call_secret', starts, `${either2(starts)}${`${AARG}[ \\t]*,`.repeat(before)}[ \\t]*${QARG}`, 'dy', (v) => !isKeyword(v) && !/^\d+$/.test(v));
+  rule('call_secret', starts, `${either(starts)}${`${AARG}[ \\t]*,`.repeat(before)}[ \\t]*${QARG}`, 'dy', (v) => !isKeyword(v) && !/^\d+$/.test(v));
 
 /** A password piped once, or twice on two lines (`echo -e 'pw\\npw' | passwd`, which asks it again). */
 const TWICE = `(?:'([^'\\n]{1,200})(?:\\n([^'\\n]{1,200}))?'|"([^"\\n]{1,200})(?:\\n([^"\\n]{1,200}))?"|([^\\s'"\`;&|-][^\\s'"\`;&|]{0,200}))`;

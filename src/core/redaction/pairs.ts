@@ -131,8 +131,7 @@ const atAnswer: Handler = (text, at, found) => {
       if (name === null || name.end >= at) continue;
       const v = readValue(text, at + 3, '=');
       if (v === null) return at + 4;
-      const ctx: ValueContext = { name: name.text, envStyle: false, sep: '=', spaced: false, lineFinal: lineFinal(text, v.quoted ? v.end + 1 : v.end), next: text[v.quoted ? v.end + 1 : v.end] ?? '', quoted: v.quoted };
-      judged(name, v.start, v.runEnd ?? v.end, text.slice(v.start, v.end), ctx, found);
+      judged(name, v.start, v.runEnd ?? v.end, text.slice(v.start, v.end), contextOf(text, name, v, '=', false), found);
       return at + 4;
     }
   }
@@ -383,6 +382,12 @@ function readValue(text: string, at: number, sep: string): Value | null {
   return { start: j, end: k, quoted: false, runEnd: run };
 }
 
+/** What a value read at `v` is judged with: its separator, where it stands on its line and what follows it. */
+function contextOf(text: string, name: Name, v: Value, sep: string, spaced: boolean, envStyle = false): ValueContext {
+  const after = v.quoted ? v.end + 1 : v.end;
+  return { name: name.text, envStyle, sep, spaced, lineFinal: lineFinal(text, after), next: text[after] ?? '', quoted: v.quoted };
+}
+
 /** The end of the value it redacted; 0 when the name has a value that is no secret; null when it has none. */
 function findPair(text: string, name: Name, found: Findings): number | null {
   const s = separator(text, name);
@@ -399,16 +404,8 @@ function findPair(text: string, name: Name, found: Findings): number | null {
   if (!v) return null;
   const value = text.slice(v.start, v.end);
   if (s.sep === ' ' && value.startsWith('-')) return 0;
-  const afterValue = v.quoted ? v.end + 1 : v.end;
-  const ctx: ValueContext = {
-    name: name.text,
-    envStyle: (s.sep === '=' && !s.spaced && (/^[A-Z][A-Z0-9_]*$/.test(name.text) || name.flag)) || s.sep === ' ',
-    sep: s.sep,
-    spaced: s.spaced,
-    lineFinal: lineFinal(text, afterValue),
-    next: text[afterValue] ?? '',
-    quoted: v.quoted,
-  };
+  const envStyle = (s.sep === '=' && !s.spaced && (/^[A-Z][A-Z0-9_]*$/.test(name.text) || name.flag)) || s.sep === ' ';
+  const ctx = contextOf(text, name, v, s.sep, s.spaced, envStyle);
   const end = v.runEnd ?? v.end;
   if (judged(name, v.start, end, value, ctx, found, /aws.?secret/i.test(name.text) ? 'aws_secret_access_key' : 'secret_assignment')) return end;
   return userThenPassword(text, name, v.start, v.quoted ? end + 1 : end, found) ?? 0;
@@ -559,9 +556,8 @@ function findNamedValue(text: string, name: Name, found: Findings): number | nul
   const v = readValue(text, name.end + m[0].length, ':');
   if (!v) return 0;
   const value = text.slice(v.start, v.end);
-  const ctx: ValueContext = { name: name.text, envStyle: false, sep: ':', spaced: true, lineFinal: lineFinal(text, v.quoted ? v.end + 1 : v.end), next: text[v.quoted ? v.end + 1 : v.end] ?? '', quoted: v.quoted };
   const end = v.runEnd ?? v.end;
-  return judged(name, v.start, end, value, ctx, found) ? end : 0;
+  return judged(name, v.start, end, value, contextOf(text, name, v, ':', true), found) ? end : 0;
 }
 
 /** The record the other way round: `{"value": "…", "name": "DB_PASSWORD"}`, `<property value="…" name="…"/>`. */
