@@ -45,7 +45,8 @@ const DOC_EXT = /\.(md|mdx|markdown|rst|txt|adoc)$/i;
  * An item is read from the text before it is redacted, out of its context (a key body's line
  * without its BEGIN line, a table's first cell without its header): a word of it that looks
  * generated, or a run of base64 of key width, is left out (`…`). Names, headings and sentences
- * are made of words.
+ * are made of words. (The harness reads the write before `sanitize` redacts each item alone:
+ * reading it after would redact every write's whole content a second time.)
  */
 function withoutKeys(item: string): string {
   return item.replace(/[^\s|«»()"'`,;]{16,}/g, (w) => (!wordy(w) && (looksRandom(w, 16) || /[A-Za-z0-9+/]{40,}/.test(w)) ? '…' : w));
