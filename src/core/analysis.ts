@@ -155,7 +155,8 @@ export interface Analysis {
   backgroundStarts: number;
   openFailures: { line: number; text: string }[];
   /** Failures a later run fixed: what broke, where it was fixed, and what was done in between (the last 10). */
-  fixedFailures: { line: number; text: string; fixed_line: number; how: string[]; fixed_by?: string }[];
+  /** `rerun`: how the failure was got past: a later run of the same check passed, or the same command (a script, not a check) ran again without an error, which says it ran, not that it found what it looked for. */
+  fixedFailures: { line: number; text: string; fixed_line: number; rerun: 'passed' | 'ran_clean'; how: string[]; fixed_by?: string }[];
   /** Failed commands the agent went on from without a passing re-run: dealt with or not, the transcript does not say. */
   passedOver: { line: number; text: string }[];
   /** Files a user request names, as the agent read them. */
@@ -718,10 +719,10 @@ function fixedFailures(l: Ledger): Analysis['fixedFailures'] {
   for (const c of calls) if (c.command !== undefined && c.resulted !== undefined) byResult.set(c.resulted, c.command);
   return fixed.map((f) => {
     const closed = f.closedLine as number;
-    const out: Analysis['fixedFailures'][number] = { line: f.line, text: f.text, fixed_line: closed, how: betweenIn(calls, f.line, closed, f.keys) };
+    const out: Analysis['fixedFailures'][number] = { line: f.line, text: f.text, fixed_line: closed, rerun: f.kind === 'check' && !f.keys.every((k) => k.startsWith('run ')) ? 'passed' : 'ran_clean', how: betweenIn(calls, f.line, closed, f.keys) };
     const failedWith = byResult.get(f.line);
     const fixedWith = byResult.get(closed);
-    if (failedWith !== undefined && fixedWith !== undefined && fixedWith.trim() !== failedWith.trim()) out.fixed_by = clip(fixedWith.split('\n')[0] ?? '', 160);
+    if (failedWith !== undefined && fixedWith !== undefined && fixedWith.trim() !== failedWith.trim()) out.fixed_by = clip(fixedWith.replace(/\s+/g, ' ').trim(), 160);
     return out;
   });
 }
