@@ -1325,11 +1325,12 @@ function namesCommand(sentences: readonly string[], command: string): boolean {
  * The latest `git` listing of uncommitted files that still holds after the session's last commit:
  * one made after it, or one whose staged files that commit took (the rest still uncommitted).
  */
-export function listingAfterLastCommit(l: Ledger): { line: number; paths: string[]; committed?: number; untracked?: number; limited?: true } | null {
+export function listingAfterLastCommit(l: Ledger): { line: number; paths: string[]; committed?: number; untracked?: number; limited?: true; status?: true } | null {
   const t = l.treeListed;
   if (t === undefined) return null;
   const last = l.lastCommitLine ?? -1;
-  const lim = { ...(t.untracked !== undefined ? { untracked: t.untracked } : {}), ...(t.limited ? { limited: true as const } : {}) };
+  // `status`: a `git status` listing (it records what was staged), which shows untracked files; `git diff --name-only` does not.
+  const lim = { ...(t.untracked !== undefined ? { untracked: t.untracked } : {}), ...(t.limited ? { limited: true as const } : {}), ...(t.staged !== undefined || t.committed !== undefined ? { status: true as const } : {}) };
   if (t.committed !== undefined) return t.committed >= last ? { line: t.line, paths: t.paths, committed: t.committed, ...lim } : null;
   return t.line > last ? { line: t.line, paths: t.paths, ...lim } : null;
 }

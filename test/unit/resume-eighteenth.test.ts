@@ -47,3 +47,47 @@ describe('a failure got past by running again', () => {
     expect(out.md).toContain(`a later run passed at line ${out.summary.fixed_failures[0]?.fixed_line}`);
   });
 });
+
+describe("why files the session wrote are not in its latest listing", () => {
+  const write = (id: string, file: string, cwd = '/nonexistent/w'): Record<string, unknown>[] => [
+    { ...call(id, 'Write', { file_path: file, content: 'x = 1\n' }), cwd },
+    { ...result(id, `File created successfully at: ${file}`), cwd },
+  ];
+  const bash = (id: string, command: string, output: string, cwd = '/nonexistent/w'): Record<string, unknown>[] => [{ ...call(id, 'Bash', { command }), cwd }, { ...result(id, output), cwd }];
+  const listing = (md: string): string => md.split('\n').find((l) => l.includes("the session's latest `git status`")) ?? '';
+
+  it('names a commit after the write and a folder outside the session, not an untracked file, for a `git status` listing', () => {
+    const { md } = built(
+      user('u1', 'Ship the readiness script'),
+      ...write('w1', '/nonexistent/w/STATUS.md'),
+      ...write('w2', '/home/u/.claude/projects/w/memory/notes.md'),
+      ...bash('b1', 'git add STATUS.md && git commit -m "docs: status"', '[main 73f00b8] docs: status\n 1 file changed, 3 insertions(+)'),
+      ...write('w3', '/nonexistent/w/docs/adr-21.md'),
+      ...write('w4', '/nonexistent/w/README.md'),
+      ...bash('b2', 'git status --short', '?? docs/adr-21.md\n'),
+      say('a1', 'Shipped.'),
+    );
+    const line = listing(md);
+    expect(line).toContain('listed 1 untracked file(s), never added to git: `docs/adr-21.md`.');
+    expect(line).toContain('3 file(s) it wrote before it are not in it: 1 outside the folder the session ran in, which it does not cover; 1 written before a commit of the session\'s (line 7), which may have taken them; 1 changed back, or ignored by git.');
+    expect(line).not.toContain('untracked), or');
+  });
+
+  it('says a listing of named paths did not ask about the others', () => {
+    const { md } = built(user('u1', 'Polish the pages'), ...write('w1', '/nonexistent/w/app/page.tsx'), ...write('w2', '/nonexistent/w/lib/db.ts'), ...bash('b1', 'git status --short -- app/page.tsx', '?? app/page.tsx\n'), say('a1', 'Done.'));
+    expect(listing(md)).toContain('1 file(s) it wrote before it are not in it: the listing named only the paths it asked about.');
+  });
+
+  it('finds a file written by its Windows path in the listing git printed with slashes', () => {
+    const cwd = 'C:\\Users\\u\\app';
+    const { md } = built(
+      { ...user('u1', 'Polish the event page'), cwd },
+      ...write('w1', 'C:\\Users\\u\\app\\app\\events\\[slug]\\page.tsx', cwd),
+      ...bash('b1', 'git status --short', '?? app/events/[slug]/page.tsx\n', cwd),
+      { ...say('a1', 'Done.'), cwd },
+    );
+    const line = listing(md);
+    expect(line).toContain('`app/events/[slug]/page.tsx`.');
+    expect(line).not.toContain('not in it');
+  });
+});

@@ -115,7 +115,7 @@ describe('a plan the user sent back with words', () => {
       plan('p2', '# Plan\n\n1. Keep the name\n2. Switch to hatchling'),
       result('p2', 'User has approved your plan. You can now start coding.'),
     );
-    expect(md).toContain('Before it, the user sent back the plan put at line 2 with changes to make (line 3: «rejected by the user: Keep the name of the py file, otherwise gtg»).');
+    expect(md).toContain('Before it, the user sent back the plan put at line 2 with changes to make (line 3, a refusal with the words «Keep the name of the py file, otherwise gtg»).');
     expect(md).not.toContain('refused the plan');
   });
 });
@@ -163,7 +163,7 @@ describe('a plan refused, then put again word for word', () => {
       result('p2', 'User has approved your plan. You can now start coding.'),
     );
     // What the user wrote after refusing it says the refusal reordered the work.
-    expect(md).toContain('Before it, the user refused the plan put at line 2, word for word the plan of line 5 (line 3: «rejected by the user»), then wrote (line 4): «First commit the previous work, then proceed with this plan».');
+    expect(md).toContain('Before it, the user refused the plan put at line 2, word for word the plan of line 5 (line 3, a refusal), then wrote (line 4): «First commit the previous work, then proceed with this plan».');
   });
 });
 

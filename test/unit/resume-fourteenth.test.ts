@@ -86,7 +86,7 @@ describe('a plan the user refused', () => {
       plan('p2', '# Plan B\n\n1. Move it outside'),
       result('p2', 'User has approved your plan. You can now start coding.'),
     );
-    expect(md).toContain('Before it, the user refused the plan put at line 2 (line 3: «rejected by the user»), then wrote (line 4): «Completely outside the search bar».');
+    expect(md).toContain('Before it, the user refused the plan put at line 2 (line 3, a refusal), then wrote (line 4): «Completely outside the search bar».');
     expect(md).not.toContain('did not approve');
   });
 });

@@ -71,7 +71,7 @@ describe('a plan put to the user (ExitPlanMode)', () => {
     expect(summary.plan?.approved).toBe(false);
     expect(summary.plan?.line).toBe(4);
     expect(summary.plan?.answer).toBe('rejected by the user: keep zip out of it');
-    expect(md).toContain('(line 4), not approved (line 5): «rejected by the user: keep zip out of it»');
+    expect(md).toContain('(line 4), not approved (line 5), a refusal with the words «keep zip out of it»');
     expect(md).toContain("The plan approved before it (line 2, approved at line 3) is HANDOFF.llm.json's `plan.approved_before`.");
     expect(llm.plan?.approved_before?.line).toBe(2);
   });
@@ -124,7 +124,7 @@ describe('a plan put to the user (ExitPlanMode)', () => {
 
   it('names the drafts the user turned down before the latest', () => {
     const { md } = built(user('u1', 'Plan it'), planCall('p1', '# Plan A'), planResult('p1', REJECTED, true), planCall('p2', '# Plan B'), planResult('p2', APPROVED('/p.md')));
-    expect(md).toContain('(line 4), approved by the user (line 5); Claude Code saved it to `/p.md`. Before it, the user refused the plan put at line 2 (line 3: «rejected by the user»).');
+    expect(md).toContain('(line 4), approved by the user (line 5); Claude Code saved it to `/p.md`. Before it, the user refused the plan put at line 2 (line 3, a refusal).');
   });
 
   it('is null where no plan was put', () => {
@@ -197,7 +197,7 @@ describe("the session's own listing of uncommitted files", () => {
       ...write('w2', '/nonexistent/w/src/a.py'),
       ...write('w3', '/nonexistent/w/src/c.py'),
     );
-    expect(md).toContain('listed 1 uncommitted file(s): `src/a.py`. The session first wrote 1 other file(s) after it (Files changed below). 1 file(s) it wrote before it are not in it: a new file `git diff` does not show (untracked), or a file changed back.');
+    expect(md).toContain('listed 1 uncommitted file(s): `src/a.py`. The session first wrote 1 other file(s) after it (Files changed below). 1 file(s) it wrote before it are not in it: 1 new and untracked (`git diff` does not show them), or changed back.');
   });
 
   it('follows the last commit when the session made one', () => {

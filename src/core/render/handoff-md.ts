@@ -432,8 +432,22 @@ export function outlineCut(outline: readonly string[], lines: number): { shown: 
   return { shown: [...outline.slice(0, headN), `… ${outline.length - lines} more …`, ...outline.slice(outline.length - tailN)], more: `, the first ${headN} and the last ${tailN} of its ${outline.length}` };
 }
 
+/**
+ * A plan's answer as the handoff quotes it: only words the transcript holds go between « ». A
+ * refusal is recorded as `rejected by the user`, the harness's fact, not its words (Claude Code's
+ * result says "The user doesn't want to proceed with this tool use…"): quoted, it read as what the
+ * line says; what the user typed beside it is quoted alone.
+ */
+function answerSaid(answer: string | undefined, max: number): string {
+  if (answer === undefined) return '';
+  const refusal = /^rejected by the user(?::\s*([\s\S]*))?$/.exec(answer);
+  if (refusal === null) return `: «${oneLine(answer, max)}»`;
+  const typed = refusal[1]?.trim() ?? '';
+  return typed === '' ? ', a refusal' : `, a refusal with the words «${oneLine(typed, max)}»`;
+}
+
 function planAnswer(p: PlanRecord): string {
-  const said = p.answer === undefined ? '' : `: «${oneLine(p.answer, 160)}»`;
+  const said = answerSaid(p.answer, 160);
   if (p.result_line === undefined) return 'its answer is not recorded yet';
   if (p.approved === true) return `approved by the user (line ${p.result_line})`;
   if (p.approved === false) return `not approved (line ${p.result_line})${said}`;
@@ -462,7 +476,7 @@ function plan(a: Analysis, level: Level): string {
     const at = p.result_line ?? p.line;
     const next = why ? undefined : a.requests.find((q) => q.line > at && q.kind === 'request');
     const then = next !== undefined && next.line < latest.line ? `, then wrote (line ${next.line}): «${oneLine(next.text, 120)}»` : '';
-    return `${why ? 'sent back' : 'refused'} the plan put at line ${p.line}${same}${why ? ' with changes to make' : ''} (line ${at}${p.answer === undefined ? '' : `: «${oneLine(p.answer, 120)}»`})${then}`;
+    return `${why ? 'sent back' : 'refused'} the plan put at line ${p.line}${same}${why ? ' with changes to make' : ''} (line ${at}${answerSaid(p.answer, 120)})${then}`;
   };
   const earlier = notApproved.length === 0 ? '' : ` Before it, the user ${notApproved.map(refused).join(', ')}.`;
   const before = approvedBefore === null ? '' : ` The plan approved before it (line ${approvedBefore.line}, approved at line ${approvedBefore.result_line}) is HANDOFF.llm.json's \`plan.approved_before\`.`;
@@ -551,18 +565,52 @@ function listedBySession(r: RenderInput, a: Analysis): string | null {
   const what =
     t.committed === undefined
       ? `the session's latest \`git status\` or \`git diff --name-only\` (line ${t.line})${afterCommit}${limited} listed ${t.paths.length} ${kind}`
-      : `the session's latest \`git status\` (line ${t.line})${limited} showed ${t.paths.length} file(s) unstaged or untracked, which its commit at line ${t.committed} (of what was staged) left uncommitted`;
-  // A listing is what the tree held then: files the session first wrote later are not in it; a
-  // file written before and missing is one `git diff` does not show (new, untracked) or one
-  // changed back. A file in the listing and written again later is in it.
-  const listed = (path: string): boolean => t.paths.some((q) => path === q || path.endsWith(`/${q}`));
+      : `the session's latest \`git status\` (line ${t.line})${limited} showed ${t.paths.length} file(s) unstaged or untracked${t.untracked === undefined ? '' : t.untracked === t.paths.length ? ' (all untracked, never added to git: `git commit -a` would not take them)' : ` (${t.untracked} of them untracked, never added to git: \`git commit -a\` would not take those)`}, which its commit at line ${t.committed} (of what was staged) left uncommitted`;
+  const since = missingFromListing(a, t, pathsBase(r.state.meta));
+  return `${label('reported')} — ${what}: ${shown.map((p) => code(p)).join(', ')}${more}.${since}`;
+}
+
+/**
+ * Why files the session wrote are not in its latest listing. A listing is what the tree held then:
+ * files first written later are not in it. Of those written before, each for the reason the
+ * transcript shows, never a guess passed off as the reason: the listing named other paths; the file
+ * is outside the folder the session ran in; a commit of the session's came after its first write
+ * (it may have taken it); else what is left, which for `git status` (it lists untracked files) is a
+ * file changed back or one git ignores, and for `git diff --name-only` also a new, untracked file.
+ * A file in the listing and written again later is in it; a Windows path matches git's `/` form.
+ */
+function missingFromListing(a: Analysis, t: NonNullable<ReturnType<typeof listingAfterLastCommit>>, base: string | undefined): string {
+  const slash = (p: string): string => p.replace(/\\/g, '/');
+  const names = t.paths.map(slash);
+  const listed = (path: string): boolean => {
+    const p = slash(path);
+    return names.some((q) => p === q || p.endsWith(`/${q}`));
+  };
   const missing = a.filesChanged.filter((f) => !listed(f.path));
   const later = missing.filter((f) => (f.first ?? f.line) > t.line).length;
-  const earlier = missing.length - later;
-  const since =
-    (later === 0 ? '' : ` The session first wrote ${later} other file(s) after it (Files changed below).`) +
-    (earlier === 0 ? '' : ` ${earlier} file(s) it wrote before it are not in it: a new file \`git diff\` does not show (untracked), or a file changed back.`);
-  return `${label('reported')} — ${what}: ${shown.map((p) => code(p)).join(', ')}${more}.${since}`;
+  const earlier = missing.filter((f) => (f.first ?? f.line) <= t.line);
+  const out: string[] = [];
+  if (later > 0) out.push(` The session first wrote ${later} other file(s) after it (Files changed below).`);
+  if (earlier.length === 0) return out.join('');
+  if (t.limited) {
+    out.push(` ${earlier.length} file(s) it wrote before it are not in it: the listing named only the paths it asked about.`);
+    return out.join('');
+  }
+  const outside = earlier.filter((f) => base !== undefined && relativeTo(f.path, base) === null);
+  const inside = earlier.filter((f) => !outside.includes(f));
+  const until = t.committed ?? t.line;
+  const commitAfter = (f: FileChange): number | undefined => a.commits.find((c) => c.line > (f.first ?? f.line) && c.line <= until)?.line;
+  const committed = inside.filter((f) => commitAfter(f) !== undefined);
+  const rest = inside.length - committed.length;
+  const why: string[] = [];
+  if (outside.length > 0) why.push(`${outside.length} outside the folder the session ran in, which it does not cover`);
+  if (committed.length > 0) {
+    const lines = [...new Set(committed.map((f) => commitAfter(f) as number))].sort((x, y) => x - y);
+    why.push(`${committed.length} written before a commit of the session's (line ${lines.join(', ')}), which may have taken them`);
+  }
+  if (rest > 0) why.push(`${rest} ${t.status ? 'changed back, or ignored by git' : 'new and untracked (`git diff` does not show them), or changed back'}`);
+  out.push(` ${earlier.length} file(s) it wrote before it are not in it: ${why.join('; ')}.`);
+  return out.join('');
 }
 
 /**
