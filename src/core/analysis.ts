@@ -486,7 +486,7 @@ function redone(l: Ledger): Analysis['filesRedone'] {
   for (const f of l.writeFailures ?? []) {
     const key = heldKey(l.changed, f.path);
     const later = key === undefined ? undefined : l.changed[key];
-    if (later !== undefined && later.line > f.line) out.set(key as string, { path: key as string, line: f.line, at: later.line });
+    if (later !== undefined && later.line > f.line) out.set(key as string, { path: key as string, line: f.line, at: f.redoneAt ?? later.line });
   }
   return [...out.values()];
 }

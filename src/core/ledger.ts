@@ -155,7 +155,8 @@ export interface Ledger {
   changedTotal: number;
   notChanged: Record<string, { line: number; reason: string }>;
   /** The latest writes that failed, whether or not the file was written later (the handoff says which were). */
-  writeFailures?: { path: string; line: number }[];
+  /** `redoneAt`: the line of the first write of the same file that succeeded after it. */
+  writeFailures?: { path: string; line: number; redoneAt?: number }[];
   unreadableWrites: number;
   /** Shell calls whose command the transcript does not hold (redacted arguments): how many, and the first's line. */
   hiddenCommands?: { count: number; first: number };
@@ -875,6 +876,9 @@ export function markChanged(l: Ledger, path: string, how: WriteHow, tool: string
   const items = [...(what ?? []), ...older].filter((x, i, all) => all.indexOf(x) === i).slice(0, WHAT_LIMITS.ITEMS);
   if (items.length > 0) rec.what = items;
   l.changed[path] = rec;
+  // The first write after a failed one is where the change was made after all (a patch of four
+  // files refused for one of them, each file written again right after): not the file's latest write.
+  for (const f of l.writeFailures ?? []) if (f.redoneAt === undefined && f.line < line && fileKey(f.path) === fileKey(path)) f.redoneAt = line;
   const refused = heldKey(l.notChanged, path);
   if (refused !== undefined) delete l.notChanged[refused];
   trim(l.changed, LEDGER_LIMITS.FILES);
@@ -1055,10 +1059,17 @@ function noteCommandResult(l: Ledger, call: CallRecord, r: ResultInput, failed: 
     return;
   }
   if (r.denied !== undefined) return; // listed as a denied call
-  const what = firstFailureLine(r.output ?? '');
+  // `git log` in a repository with no commit fails by saying so: what it says is the repository's
+  // state, not a fault of the command; said as a bare failure, it read as one to fix by committing.
+  const empty = noCommitsYet(r.output ?? '');
+  const onlyGit = empty !== null && segments(call.command ?? '').every((s) => /^\s*(?:cd\s+\S+|git\b.*)$/s.test(s));
+  const what = onlyGit ? `the branch \`${empty}\` has no commits yet (the repository's state: nothing was committed on it; no fault of the command)` : firstFailureLine(r.output ?? '');
   const site = tracebackSite(r.output ?? '');
-  push(l.failures, { line: r.line, text: `\`${clip(call.command ?? '', 160)}\` failed${r.exitCode !== undefined ? ` (exit ${r.exitCode})` : ''}${what ? `: ${what}` : ''}${site ? ` (in ${site})` : ''}`, keys: [commandKey(call.command ?? '')], kind: 'command' }, LEDGER_LIMITS.FAILURES);
+  push(l.failures, { line: r.line, text: `\`${clip(call.command ?? '', 160)}\` failed${r.exitCode !== undefined ? ` (exit ${r.exitCode})` : ''}${what ? `: ${what}` : ''}${site ? ` (in ${site})` : ''}`, keys: [onlyGit ? NO_COMMITS_KEY : commandKey(call.command ?? '')], kind: 'command' }, LEDGER_LIMITS.FAILURES);
 }
+
+/** The key of a failure that only said the branch has no commit: the session's first commit ends it (it said a state, which no longer holds). */
+const NO_COMMITS_KEY = 'git: no commits yet';
 
 /**
  * A fetch that failed (a 403, a timeout) is a failure of its address, as a command's is of its
@@ -1178,6 +1189,7 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
       if (!l.commits.some((x) => x.hash === c.hash)) push(l.commits, c.files === undefined ? { hash: c.hash, subject: clip(c.subject, 160), branch: c.branch, line, pushed: false } : { hash: c.hash, subject: clip(c.subject, 160), branch: c.branch, line, pushed: false, files: c.files }, LEDGER_LIMITS.COMMITS);
       l.lastCommitLine = line;
       delete l.noCommits;
+      l.failures = l.failures.filter((f) => f.keys[0] !== NO_COMMITS_KEY);
     }
     // What the latest listing showed staged went into this commit; the rest is still uncommitted.
     const t = l.treeListed;

@@ -6,6 +6,7 @@ import { exitMeansNoMatch } from './shell.js';
 import { filePath, heldKey } from './paths.js';
 import type { CommandRecord, FailureRecord, PlanRecord, SessionState, TaskRecord, WindowTurn } from './state.js';
 import type { Fact, Turn } from './types.js';
+import { textTail } from './cut.js';
 
 /**
  * The harness-neutral half of reading: facts and turns folded into bounded accumulators. Every
@@ -16,7 +17,6 @@ import type { Fact, Turn } from './types.js';
 const TITLE_RANK = { summary: 0.5, ai: 1, thread: 2, custom: 3 } as const;
 
 const head = (s: string, n: number): string => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
-const tail = (s: string, n: number): string => (s.length <= n ? s : `…${s.slice(s.length - n + 1)}`);
 
 
 /** What tells two runs of one call apart. A long command (a heredoc with a whole file) is kept as its head and digest. */
@@ -508,10 +508,10 @@ export function noteTurn(st: SessionState, turn: Turn, main: boolean, notice: bo
   pushBounded(st.window, w, LIMITS.WINDOW_TURNS);
   if (!main) return;
   if (turn.class === 'USER' && !notice) {
-    st.lastUser = { text: tail(turn.text.trim(), LIMITS.STATE_NOW_CHARS), seq: turn.seq };
+    st.lastUser = { text: textTail(turn.text.trim(), LIMITS.STATE_NOW_CHARS), seq: turn.seq };
   } else if (turn.class === 'AGENT' && !notice) {
     const said = turn.text.trim();
-    st.lastAgent = said.length <= LIMITS.STATE_NOW_CHARS ? { text: said, seq: turn.seq } : { text: tail(said, LIMITS.STATE_NOW_CHARS), seq: turn.seq, chars: said.length };
+    st.lastAgent = said.length <= LIMITS.STATE_NOW_CHARS ? { text: said, seq: turn.seq } : { text: textTail(said, LIMITS.STATE_NOW_CHARS), seq: turn.seq, chars: said.length };
     noteAgentText(st.ledger, turn.text, line, st.commentaryLine === line);
   }
 }

@@ -91,3 +91,78 @@ describe("why files the session wrote are not in its latest listing", () => {
     expect(line).not.toContain('not in it');
   });
 });
+
+describe('a git log in a repository with no commit', () => {
+  it('says the failure is the repository state, not a fault of the command', () => {
+    const { md, summary } = built<{ open_failures: { text: string }[] }>(
+      user('u1', 'Draft the grant application'),
+      call('b1', 'Bash', { command: 'git log --oneline -20' }),
+      result('b1', "fatal: your current branch 'master' does not have any commits yet", { is_error: true }),
+    );
+    expect(summary.open_failures[0]?.text).toBe("`git log --oneline -20` failed: the branch `master` has no commits yet (the repository's state: nothing was committed on it; no fault of the command)");
+    expect(md).toContain("that the branch `master` has no commits yet");
+  });
+
+  it('still fails a check that failed for another reason in the same output', () => {
+    const { summary } = built<{ open_failures: unknown[] }>(
+      user('u1', 'Draft the grant application'),
+      call('b1', 'Bash', { command: 'git log --oneline -20 && npm test' }),
+      result('b1', "fatal: your current branch 'master' does not have any commits yet", { is_error: true }),
+    );
+    expect(summary.open_failures).toHaveLength(1);
+  });
+});
+
+describe('a check piped into another program', () => {
+  it("says the output decided it, the exit code being the pipe's last program's", async () => {
+    const { pipedInto } = await import('../../src/core/render/handoff-md.js');
+    expect(pipedInto('pnpm build 2>&1 | tail -60')).toBe('tail');
+    expect(pipedInto('set -o pipefail; pnpm build | tail -60')).toBeNull();
+    expect(pipedInto('pnpm build || echo failed')).toBeNull();
+    expect(pipedInto('pnpm build')).toBeNull();
+    const { md } = built(
+      user('u1', 'Build it'),
+      edit('e1', 'page.tsx'),
+      updated('e1', 'page.tsx'),
+      call('b1', 'Bash', { command: 'pnpm build 2>&1 | tail -60' }),
+      result('b1', '✓ Compiled successfully in 17.3s'),
+      say('a1', 'Built.'),
+    );
+    expect(sections(md).get('Verification')).toContain('line 5 (piped into `tail`: its output decides): ✓ Compiled successfully in 17.3s');
+  });
+});
+
+describe("the tail of the agent's last long message", () => {
+  it('begins at a word, not inside one, and keeps its bound', async () => {
+    const { textTail } = await import('../../src/core/cut.js');
+    const words = Array.from({ length: 600 }, (_, i) => `word${i}`).join(' ');
+    for (const n of [600, 1200, 1201, 1202, 1203]) {
+      const t = textTail(words, n);
+      expect(t.length).toBeLessThanOrEqual(n);
+      expect(t).toMatch(/^…word\d+ /);
+    }
+    const lines = `${'a'.repeat(2000)}\nSecond line starts here and goes on.`;
+    expect(textTail(lines, 60)).toBe('…Second line starts here and goes on.');
+    const md = built(user('u1', 'Write the plan'), say('a1', words)).md;
+    expect(sections(md).get('State right now (verbatim tail)')).toMatch(/```text\n…word\d+ word/);
+  });
+});
+
+describe('a write that failed and was made again', () => {
+  it('points at the first write that succeeded after it, not the latest', () => {
+    const patch = (id: string) => call(id, 'Edit', { file_path: '/nonexistent/w/app/page.tsx', old_string: 'a', new_string: 'b' });
+    const r = built<{ files_redone: unknown }>(
+      user('u1', 'Polish the event page'),
+      patch('p1'),
+      result('p1', 'Error: String to replace not found in file.', { is_error: true }),
+      patch('p2'),
+      result('p2', 'The file /nonexistent/w/app/page.tsx has been updated successfully.'),
+      user('u2', 'Now add the registration form'),
+      patch('p3'),
+      result('p3', 'The file /nonexistent/w/app/page.tsx has been updated successfully.'),
+      say('a1', 'Done.'),
+    );
+    expect(r.summary.files_redone).toEqual([{ path: '/nonexistent/w/app/page.tsx', line: 3, redone_line: 5 }]);
+    expect(r.md).toContain('`app/page.tsx` 3 → 5.');
+  });
+});

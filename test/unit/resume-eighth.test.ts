@@ -86,7 +86,7 @@ describe('what git said of a repository with no commit yet', () => {
       user('r-b1', [{ type: 'tool_result', tool_use_id: 'b1', is_error: true, content: empty }]),
     );
     // Nothing is committed: the truth cards count that open until the session commits.
-    expect(summary.open_failures).toEqual([{ line: 3, text: expect.stringContaining('does not have any commits yet') }]);
+    expect(summary.open_failures).toEqual([{ line: 3, text: expect.stringContaining('has no commits yet') }]);
     expect(sections(md).get('Repository Evidence')).toContain('git said at line 3 that the branch `master` has no commits yet: nothing in the repository was committed then, and the session made no commit after');
     expect((summary.session_git as Record<string, unknown>).no_commits).toEqual({ line: 3, branch: 'master' });
     const later = built(user('u1', 'Commit it'), ...bash('b1', 'git log', empty), ...bash('b2', 'git add -A && git commit -m "first"', '[master (root-commit) 1a2b3c4] first\n 2 files changed'));

@@ -228,7 +228,12 @@ describe('a long last message', () => {
   it('is shown as its tail, saying how much of it, and where the whole is', () => {
     const report = `## Findings\n\n${'1. The embedder batches text only; media must embed one by one. '.repeat(50)}\n\nRecommended shape: keep text, add embedding inputs.`;
     const { md } = built(user('u1', 'Review the plan'), agent('a1', [{ type: 'text', text: report }]));
-    expect(md).toContain(`*reported* — the agent's last message (line 2); its last ${LIMITS.STATE_NOW_CHARS - 1} of ${report.length} characters (the whole is that line of the transcript)`);
+    const shown = /its last (\d+) of (\d+) characters \(the whole is that line of the transcript\)/.exec(md);
+    expect(md).toContain("*reported* — the agent's last message (line 2); its last ");
+    // The tail begins at a word: at most the bound, and not much less.
+    expect(Number(shown?.[1])).toBeLessThanOrEqual(LIMITS.STATE_NOW_CHARS - 1);
+    expect(Number(shown?.[1])).toBeGreaterThan(LIMITS.STATE_NOW_CHARS - 40);
+    expect(Number(shown?.[2])).toBe(report.length);
     expect(md).toContain('Recommended shape: keep text, add embedding inputs.\n```');
   });
 

@@ -119,7 +119,7 @@ describe('a write that failed and was made after', () => {
       say('a1', 'Done.'),
     ).md;
     const repo = sections(md).get('Repository Evidence') ?? '';
-    expect(repo).toContain('### Writes that did not happen\n\nNone left undone. *verified* — 1 file(s) had a write that was refused or failed, and each was written successfully after it (the latest refusal\'s or failure\'s line → the file\'s latest write), latest first: `src/a.ts` 3 → 7.');
+    expect(repo).toContain('### Writes that did not happen\n\nNone left undone. *verified* — 1 file(s) had a write that was refused or failed, and each was written successfully after it (the latest refusal\'s or failure\'s line → the first write of the file that succeeded after it), latest first: `src/a.ts` 3 → 7.');
   });
 });
 

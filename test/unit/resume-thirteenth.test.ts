@@ -80,7 +80,7 @@ describe('a file whose write was refused twice, then made', () => {
       edit('e3', 'src/t.html', 'd'),
       updated('e3', 'src/t.html'),
     ).md;
-    expect(sections(md).get('Repository Evidence')).toContain('1 file(s) had a write that was refused or failed, and each was written successfully after it (the latest refusal\'s or failure\'s line → the file\'s latest write), latest first: `src/t.html` 5 → 7.');
+    expect(sections(md).get('Repository Evidence')).toContain('1 file(s) had a write that was refused or failed, and each was written successfully after it (the latest refusal\'s or failure\'s line → the first write of the file that succeeded after it), latest first: `src/t.html` 5 → 7.');
   });
 });
 

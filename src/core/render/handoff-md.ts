@@ -791,7 +791,7 @@ function redoneWrites(a: Analysis, cwd: string | undefined): string {
   const listed = rs.slice(-REDONE_SHOWN).reverse();
   const { shown } = shortPaths(listed.map((r) => r.path), cwd);
   const more = rs.length > listed.length ? `, and ${rs.length - listed.length} more` : '';
-  return `${label('verified')} — ${rs.length} file(s) had a write that was refused or failed, and each was written successfully after it (the latest refusal's or failure's line → the file's latest write), latest first: ${listed.map((r, i) => `${path(shown[i] as string)} ${r.line} → ${r.at}`).join(', ')}${more}.`;
+  return `${label('verified')} — ${rs.length} file(s) had a write that was refused or failed, and each was written successfully after it (the latest refusal's or failure's line → the first write of the file that succeeded after it), latest first: ${listed.map((r, i) => `${path(shown[i] as string)} ${r.line} → ${r.at}`).join(', ')}${more}.`;
 }
 
 function redoneCount(a: Analysis): string {
@@ -833,12 +833,23 @@ function commits(a: Analysis): string {
   return `### Commits made in this session\n\n${label('verified')} — from the session's own git output (\`git commit\`, a merge with the \`git log\` that named its commit, \`git push\`); the line is the commit's or the merge's:\n\n${bullets(a.commits.map((c) => `${code(c.hash)} ${oneLine(c.subject, 120)} (line ${c.line}${c.hash_line === undefined ? '' : `, named by the \`git log\` at line ${c.hash_line}`}${files(c)}${rebased(c)}) — ${pushed(c.pushed)}`))}`;
 }
 
+/** The program a check's output was piped into last (`pnpm build 2>&1 | tail -60`: `tail`), unless `pipefail` is set; null when not piped. */
+export function pipedInto(command: string): string | null {
+  if (/\bpipefail\b/.test(command)) return null;
+  const m = /(?:^|[^|])\|\s*(tail|head|grep|rg|tee|less|more|sort|uniq|wc|cat|sed|awk|cut|jq)\b[^|&;]*$/.exec(command.trim());
+  return m?.[1] ?? null;
+}
+
 function verification(a: Analysis): string {
   const rows = a.checkTargets.slice(0, MD.CHECK_TARGETS).map((c) => {
     const fixer = c.fixed_line === null ? undefined : a.checks.find((x) => x.line === c.fixed_line);
     const fixed = c.fixed_line === null ? '' : `, then covered by a passing run at line ${c.fixed_line}${fixer ? ` (${code(fixer.command, 80)})` : ''}`;
     const outcome = c.outcome === 'pass' ? 'passed' : c.outcome === 'fail' ? `failed${fixed}` : 'unknown';
-    const ev = `line ${c.line}${c.exit_code === null ? '' : `, exit ${c.exit_code}`}${c.summary ? `: ${oneLine(c.summary, 120)}` : ''}`;
+    const piped = pipedInto(c.command);
+    const exit = c.exit_code === null ? '' : `, exit ${c.exit_code}${piped === null ? '' : ` (${code(piped)}'s)`}`;
+    // Through a pipe the exit code is the last program's: the output alone decides the check.
+    const by = piped === null ? '' : c.exit_code === null ? ` (piped into ${code(piped)}: its output decides)` : '';
+    const ev = `line ${c.line}${exit}${by}${c.summary ? `: ${oneLine(c.summary, 120)}` : ''}`;
     // A hook's run (Claude Code's Stop hook) proves the check as well, but the agent did not run it.
     return [`${code(c.command, 160)}${c.by === 'hook' ? ' (run by a hook)' : ''}`, outcome, cell(ev, 200), `${c.runs}${runCounts(c)}`];
   });

@@ -4,6 +4,7 @@ import { LIMITS } from '../state.js';
 import { listingAfterLastCommit } from '../ledger.js';
 import type { RenderInput } from './input.js';
 import { utf8 } from '../utf8.js';
+import { textTail } from '../cut.js';
 
 /**
  * The two JSON payloads (SPEC §4). HANDOFF.summary.json is compact; HANDOFF.llm.json adds the
@@ -20,7 +21,6 @@ const SUMMARY_STATE_CHARS = 600;
 /** The summary keeps a plan's head; HANDOFF.llm.json keeps what the state holds. */
 const SUMMARY_PLAN_CHARS = 1500;
 
-const tail = (s: string, n: number): string => (s.length <= n ? s : `…${s.slice(s.length - n + 1)}`);
 
 /**
  * One entry per tool call in the window, not per turn: a call and its result are two turns with
@@ -90,7 +90,7 @@ export function buildSummary(r: RenderInput, a: Analysis, transferReady: boolean
     // A subagent's task from its parent's call: `objective_line` is null, as the line is the parent's.
     objective_from_parent: a.objective || !r.parentTask ? null : { session: r.parentTask.session, line: r.parentTask.line, description: r.parentTask.description, chars: r.parentTask.chars ?? r.parentTask.text.length },
     requests: a.requests.map((q) => ({ line: q.line, text: q.text, kind: q.kind, ...(q.ide === undefined ? {} : { ide: q.ide }), ...(q.replied === undefined ? {} : { replied_line: q.replied }) })),
-    state_now: a.stateNow ? tail(a.stateNow.text, SUMMARY_STATE_CHARS) : null,
+    state_now: a.stateNow ? textTail(a.stateNow.text, SUMMARY_STATE_CHARS) : null,
     end: { kind: a.end.kind, line: a.end.line, why: a.end.why },
     files_changed: a.filesChanged.map((f) => ({ path: f.path, line: f.line, how: f.how, ...(f.subagent ? { by: 'subagent' } : {}), ...(f.what ? { what: f.what } : {}), ...(f.dirtyBefore === undefined ? {} : { dirty_before_line: f.dirtyBefore }), ...(f.made ? { created_first: true } : {}), ...(f.existed === undefined ? {} : { existed_line: f.existed }), ...(f.again === undefined ? {} : { reappeared_line: f.again }) })),
     files_not_changed: a.filesNotChanged.map((f) => ({ path: f.path, line: f.line, reason: f.reason })),
@@ -225,7 +225,7 @@ export function buildLlm(r: RenderInput, a: Analysis, summary: Record<string, un
     ...summary,
     kind: 'handoff.llm',
     plan: a.plan === null ? null : { ...planOut(a.plan.latest, LIMITS.PLAN_CHARS), approved_before: a.plan.approvedBefore === null ? null : planOut(a.plan.approvedBefore, LIMITS.PLAN_CHARS) },
-    state_now: a.stateNow ? tail(a.stateNow.text, LIMITS.STATE_NOW_CHARS) : null,
+    state_now: a.stateNow ? textTail(a.stateNow.text, LIMITS.STATE_NOW_CHARS) : null,
     // The plan's items are `tasks` (a summary member): not written a second time.
     current_state: { completed: a.current.completed, in_progress: a.current.in_progress, not_started: a.current.not_started, source: a.current.source, seq: a.current.seq },
     verification: a.verification.map((c) => ({
