@@ -166,3 +166,12 @@ describe('a write that failed and was made again', () => {
     expect(r.md).toContain('`app/page.tsx` 3 → 5.');
   });
 });
+
+describe('the objective, when more requests came after it', () => {
+  it('says how many came and where the latest is, and nothing when none did', () => {
+    const { md } = built(user('u1', 'Audit the whole app'), say('a1', 'Audit done: 12 findings.'), user('u2', 'Fix image loading'), say('a2', 'Fixed.'), user('u3', 'Thanks'), user('u4', 'Now help me apply for the grant'));
+    expect(sections(md).get('Objective (verbatim)')).toContain("*reported* — the user's first request (line 1). 2 more request(s) came after it, the latest at line 6");
+    const alone = built(user('u1', 'Audit the whole app'), say('a1', 'Audit done.')).md;
+    expect(sections(alone).get('Objective (verbatim)')).not.toContain('more request(s)');
+  });
+});

@@ -147,7 +147,7 @@ function section(title: string, body: string): string {
 /** HANDOFF.md's objective when nothing else it may shorten brings it under MD_BYTES: a long brief's head (the payloads keep it all). */
 const OBJECTIVE_SHORT_CHARS = 1200;
 
-function objective(a: Analysis, parent: string | null, max = Infinity, task: ParentTask | null = null): string {
+function objective(a: Analysis, parent: string | null, max = Infinity, task: ParentTask | null = null, withLater = true): string {
   if (!a.objective) {
     // Never "None": the objective was not read, which does not mean there was none.
     if (parent !== null && task !== null) return parentTaskObjective(task, max);
@@ -157,6 +157,7 @@ function objective(a: Analysis, parent: string | null, max = Infinity, task: Par
   const o = a.objective;
   const ide = o.override ? undefined : a.requests.find((q) => q.line === o.line)?.ide;
   const src = `${objectiveSource(o, a.startsAfter, parent)}${ide === undefined ? '' : `; beside it, the IDE showed the agent ${ide}`}`;
+  const later = withLater ? laterRequests(a, o.line) : '';
   const text = a.objective.text;
   const { chars, head, tail } = a.objective;
   // What the summary's `objective` holds of the request.
@@ -164,15 +165,15 @@ function objective(a: Analysis, parent: string | null, max = Infinity, task: Par
   if (text.length > max) {
     const whole = chars ?? text.length;
     // A state from before objectives kept their tail holds the request's head alone.
-    if (chars !== undefined && (head === undefined || tail === undefined)) return `${fence(`${text.slice(0, max - 1)}…`)}\n\n${label('reported')} — ${src}; its first ${max - 1} of ${whole} characters, to keep this file short: HANDOFF.summary.json's \`objective\` holds ${held}`;
+    if (chars !== undefined && (head === undefined || tail === undefined)) return `${fence(`${text.slice(0, max - 1)}…`)}\n\n${label('reported')} — ${src}; its first ${max - 1} of ${whole} characters, to keep this file short: HANDOFF.summary.json's \`objective\` holds ${held}${later}`;
     // Its head and its tail: a brief's constraints often come last ("Do NOT: …").
     const t = text.length - tailFrom(text, Math.min(tail ?? text.length, Math.floor(max / 3)));
     const h = Math.min(head ?? text.length, Math.max(0, max - t));
     const shown = `${text.slice(0, h)}\n[…]\n${text.slice(-t)}`;
-    return `${fence(shown)}\n\n${label('reported')} — ${src}; its first ${h} and last ${t} of ${whole} characters, to keep this file short: HANDOFF.summary.json's \`objective\` holds ${held}`;
+    return `${fence(shown)}\n\n${label('reported')} — ${src}; its first ${h} and last ${t} of ${whole} characters, to keep this file short: HANDOFF.summary.json's \`objective\` holds ${held}${later}`;
   }
   const cut = chars === undefined ? '' : `; ${held} of ${chars} characters (the whole is in the transcript)`;
-  return `${fence(text)}\n\n${label('reported')} — ${src}${cut}`;
+  return `${fence(text)}\n\n${label('reported')} — ${src}${cut}${later}`;
 }
 
 /** A subagent's task as its parent's call gave it: the lines cited are the parent transcript's. */
@@ -185,6 +186,19 @@ function parentTaskObjective(t: ParentTask, max: number): string {
 }
 
 /** Where the objective comes from: set by hand, the first request, a subagent's task, or the first one a sliced transcript holds. */
+/**
+ * The first request is the objective, and often not what the session was on at its end (an audit
+ * answered, then six more requests): say that more came, and where the latest is, so that the
+ * objective is not taken for the work in hand.
+ */
+function laterRequests(a: Analysis, line: number | null): string {
+  if (line === null) return '';
+  const later = a.requests.filter((q) => q.kind === 'request' && q.line > line && !saysOnlyThanks(q.text));
+  const last = later.at(-1);
+  if (last === undefined) return '';
+  return `. ${later.length} more request(s) came after it, the latest at line ${last.line}`;
+}
+
 function objectiveSource(o: NonNullable<Analysis['objective']>, startsAfter: number | undefined, parent: string | null): string {
   if (o.override) return 'set with --objective';
   const at = atLine(o.line);
@@ -1104,7 +1118,12 @@ export function renderHandoffMd(r: RenderInput, a: Analysis): string {
   if (total > MD_BYTES) {
     fixed.requests = requests(a, r.parentSession, r, false, MD.REQUESTS_TAIL_SHORT, MD.REQUEST_CHARS_SHORT);
     parts = levelParts(fixed, a, level);
-    // And if that is still too long, the recent timeline keeps its last five rows.
+    // And if that is still too long, the objective no longer says where the latest request is
+    // (the requests do), then the recent timeline keeps its last five rows.
+    if (Buffer.byteLength(renderAt(fixed, parts)) > MD_BYTES) {
+      const short = (a.objective?.text.length ?? r.parentTask?.text.length ?? 0) > OBJECTIVE_SHORT_CHARS ? OBJECTIVE_SHORT_CHARS : Infinity;
+      fixed.head[2] = section('Objective (verbatim)', objective(a, r.parentSession, short, r.parentTask ?? null, false));
+    }
     if (Buffer.byteLength(renderAt(fixed, parts)) > MD_BYTES) fixed.timeline = timelineSection(r, MD.TIMELINE_LAST);
   }
   // What room is left takes, in turn, the writes that failed and were made after, and the names
