@@ -413,6 +413,25 @@ function asksUser(text: string): string | null {
   return null;
 }
 
+/**
+ * Besides the question `asked`, another ask in the closing part of the same message, after it or
+ * before it ("Let me know when you want a separate docs commit for those."): a successor that
+ * answers only the first leaves the second hanging. The latest other one, or null.
+ */
+const ALSO_ASKS = /\b(?:let me know|tell me) (?:when|if|whether|which|what)\b|\b(?:would you like|do you want|want me to|should I|shall I)\b/i;
+
+function alsoAsks(text: string, asked: string): string | null {
+  const paras = text.trim().split(/\n\s*\n/).map((p) => p.trim()).filter((p) => p.length > 0 && !/^```/.test(p));
+  for (const p of paras.slice(-3).reverse()) {
+    for (const raw of p.split(/(?<=[.!?])\s+/).reverse()) {
+      const s = raw.trim();
+      if (s.length < 12 || asked.includes(s) || s.includes(asked)) continue;
+      if (/\?\s*$/.test(s) || ALSO_ASKS.test(s)) return s;
+    }
+  }
+  return null;
+}
+
 /** The markdown heading a question sits under, for context ("## FW-007 — recommendation"). */
 function headingBefore(text: string, sentence: string): string | null {
   const at = text.lastIndexOf(sentence.slice(0, 40));
@@ -511,7 +530,7 @@ function askedBefore(l: Ledger, req: RequestRecord): string {
     const reply = (l.said ?? []).filter((m) => m.line > earlier.line && m.line < until).pop();
     if (reply === undefined) return '';
     const same = requestWords(earlier.text) === words ? 'was the same request' : 'began with the same words';
-    return `. The request at line ${earlier.line} ${same}, and the agent replied to it at line ${reply.line}, before this one was made: ${quote(reply.text, 160)}`;
+    return `. The request at line ${earlier.line} ${same}, and the agent replied to it at line ${reply.line}, before this one was made: ${quote(reply.text, 160)}${(reply.chars ?? reply.text.length) > 160 ? ` (its head; the reply is ${reply.chars ?? reply.text.length} characters, whole at that line of the transcript: read it before doing the work again)` : ''}`;
   }
   return '';
 }
@@ -560,7 +579,8 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
   if (end.kind === 'waiting-on-user') {
     const q = l.pendingQuestion?.text ?? (l.lastAgentText ? asksUser(l.lastAgentText.text) : null) ?? 'its question';
     const h = l.lastAgentText && !l.pendingQuestion ? headingBefore(l.lastAgentText.text, q) : null;
-    return { text: `Get the user's answer first: the agent asked${h ? ` (under ${quote(h, 100)})` : ''} ${quote(q, 300)}`, rule: 'pending_question', label: 'reported', line: end.line };
+    const also = l.lastAgentText && !l.pendingQuestion ? alsoAsks(l.lastAgentText.text, q) : null;
+    return { text: `Get the user's answer first: the agent asked${h ? ` (under ${quote(h, 100)})` : ''} ${quote(q, 300)}${also === null ? '' : `; the same message also asked ${quote(also, 240)}`}`, rule: 'pending_question', label: 'reported', line: end.line };
   }
   if ((end.kind === 'mid-work' || end.kind === 'interrupted' || end.kind === 'failed') && req !== null) {
     const whose = parent === null ? "the user's last request" : `the task the session that started this subagent (\`${parent}\`) gave it`;
@@ -883,7 +903,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     passedOver: passedOver(l, open),
     documents: l.docs ?? [],
     jobs: Object.values(l.jobs ?? {}).sort((a, b) => (a.status === 'running' ? 0 : 1) - (b.status === 'running' ? 0 : 1) || b.line - a.line),
-    agentMessages: (l.said ?? []).slice(-20),
+    agentMessages: (l.said ?? []).slice(-20).map((m) => ({ line: m.line, text: m.text })),
     incidents,
     plan: planView(st.plans),
     commits,

@@ -213,7 +213,7 @@ export interface Ledger {
   /** Tool calls since the agent's last message, and the line of the latest: the session went on after it. */
   since?: { calls: number; line: number };
   /** The agent's messages, shortened (the last 20). */
-  said?: { line: number; text: string }[];
+  said?: { line: number; text: string; chars?: number }[];
   /** Results written before their call (parallel tool calls): applied when the call arrives. */
   early?: Record<string, ResultInput>;
   /** Files a user request names, as the agent read them. */
@@ -422,7 +422,8 @@ export function noteAgentText(l: Ledger, text: string, line: number, note = fals
     if (note) asked.repliedNote = true;
     else delete asked.repliedNote;
   }
-  l.said = [...(l.said ?? []), { line, text: clip(t.replace(/\s+/g, ' '), 400) }].slice(-20);
+  const flat = t.replace(/\s+/g, ' ');
+  l.said = [...(l.said ?? []), flat.length <= 400 ? { line, text: flat } : { line, text: clip(flat, 400), chars: flat.length }].slice(-20);
   delete l.since;
   l.last = { event: 'agent_text', line };
   checkStartClaim(l, t, line);

@@ -175,3 +175,21 @@ describe('the objective, when more requests came after it', () => {
     expect(sections(alone).get('Objective (verbatim)')).not.toContain('more request(s)');
   });
 });
+
+describe("Next Action's pending question", () => {
+  it('also quotes a second ask of the same closing message', () => {
+    const last = 'Both commits landed.\n\n## FW-007\n\nWant me to (a) lock it or (b) ship it?\n\n**Note:** four ADRs are still uncommitted. Let me know when you want a separate docs commit for those.';
+    const { md } = built(user('u1', 'Ship FW-005, then recommend FW-007'), say('a1', last));
+    expect(sections(md).get('Next Action')).toContain('«Want me to (a) lock it or (b) ship it?»; the same message also asked «Let me know when you want a separate docs commit for those.»');
+    const one = built(user('u1', 'Ship FW-005'), say('a1', 'Done.\n\nWant me to (a) lock it or (b) ship it? I have not touched anything yet — call it.')).md;
+    expect(sections(one).get('Next Action')).not.toContain('also asked');
+  });
+});
+
+describe('a request asked again after the agent answered it', () => {
+  it("says how long the earlier reply is, so that it is read before the work is done again", () => {
+    const draft = `Submit here: https://example.org/grants ${'The application text, section by section. '.repeat(40)}`;
+    const { md } = built(user('u1', 'help me apply for the agentic engineering grant by Superteam. Context: we build an event platform.'), say('a1', draft), user('u2', 'help me apply for the agentic engineering grant by Superteam'), call('b1', 'Bash', { command: 'ls' }));
+    expect(sections(md).get('Next Action')).toMatch(/the agent replied to it at line 2, before this one was made: «Submit here: .*…» \(its head; the reply is \d{4} characters, whole at that line of the transcript: read it before doing the work again\)/);
+  });
+});
