@@ -1,6 +1,7 @@
 import type { GitEvidence } from './evidence.js';
 import type { Pressure } from './pressure.js';
 import { isDocumentation, listingAfterLastCommit, openFailures } from './ledger.js';
+import { notWritten } from './plan-files.js';
 import { heldKey } from './paths.js';
 import { checkTargets, commandKey } from './shell.js';
 import type { CheckTarget } from './shell.js';
@@ -170,7 +171,8 @@ export interface Analysis {
    * The latest plan the agent put to the user (ExitPlanMode), and the one approved before it when
    * the latest was not approved: *reported*, as the agent wrote it and as the call's result answered.
    */
-  plan: { latest: PlanRecord; approvedBefore: PlanRecord | null; notApproved: PlanRecord[] } | null;
+  /** `unwritten`: of the files the latest approved plan names (its "Files to Modify"), those the session did not write after it, with that plan's line and how many it named. */
+  plan: { latest: PlanRecord; approvedBefore: PlanRecord | null; notApproved: PlanRecord[]; unwritten: { line: number; named: number; files: string[] } | null } | null;
   /** `branch`: as `git commit` printed it; '' for a commit learned from a push or a log. */
   /** `rebased_from`: the hash `git commit` printed, when a rebase gave the commit the hash it was pushed with (at `push_line`). */
   /** `hash_line`: the `git log` that named a commit whose own output did not (a merge's). */
@@ -905,7 +907,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     jobs: Object.values(l.jobs ?? {}).sort((a, b) => (a.status === 'running' ? 0 : 1) - (b.status === 'running' ? 0 : 1) || b.line - a.line),
     agentMessages: (l.said ?? []).slice(-20).map((m) => ({ line: m.line, text: m.text })),
     incidents,
-    plan: planView(st.plans),
+    plan: planView(st.plans, l.changed),
     commits,
     failedCommit: l.failedCommit ?? null,
     foreignHead: foreignHead(st),
@@ -915,7 +917,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
   };
 }
 
-function planView(plans: readonly PlanRecord[] | undefined): Analysis['plan'] {
+function planView(plans: readonly PlanRecord[] | undefined, changed: Ledger['changed']): Analysis['plan'] {
   const latest = plans?.at(-1);
   if (plans === undefined || latest === undefined) return null;
   const earlier = plans.slice(0, -1);
@@ -923,7 +925,12 @@ function planView(plans: readonly PlanRecord[] | undefined): Analysis['plan'] {
   // Plans the user turned down since the last one approved before the latest: the latest is a redraft.
   const lastApproved = earlier.reduce((n, p, i) => (p.approved === true ? i : n), -1);
   const notApproved = earlier.slice(lastApproved + 1).filter((p) => p.approved === false);
-  return { latest, approvedBefore, notApproved };
+  const approved = latest.approved === true ? latest : approvedBefore;
+  const files = approved?.files ?? [];
+  // Written since the plan was put: a file written for an earlier task is not this plan's work done.
+  const missing = approved === null ? [] : notWritten(files, Object.keys(changed).filter((p) => (changed[p]?.line ?? 0) > approved.line));
+  const unwritten = approved === null || missing.length === 0 ? null : { line: approved.line, named: files.length, files: missing };
+  return { latest, approvedBefore, notApproved, unwritten };
 }
 
 /** Shell calls the transcript records no result for: readable commands, and calls whose command is redacted. */

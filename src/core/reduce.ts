@@ -7,6 +7,7 @@ import { filePath, heldKey } from './paths.js';
 import type { CommandRecord, FailureRecord, PlanRecord, SessionState, TaskRecord, WindowTurn } from './state.js';
 import type { Fact, Turn } from './types.js';
 import { textTail } from './cut.js';
+import { planFiles } from './plan-files.js';
 
 /**
  * The harness-neutral half of reading: facts and turns folded into bounded accumulators. Every
@@ -282,6 +283,8 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
       if (!main) return;
       const text = f.text.trim();
       const plan: PlanRecord = text.length <= LIMITS.PLAN_CHARS ? { id: f.id, text, line, approved: null } : { id: f.id, text: head(text, LIMITS.PLAN_CHARS), chars: text.length, line, approved: null };
+      const files = planFiles(text);
+      if (files.length > 0) plan.files = files;
       pushBounded((st.plans ??= []), plan, LIMITS.PLANS);
       return;
     }

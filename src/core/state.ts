@@ -92,6 +92,8 @@ export interface PlanRecord {
   /** The first line of a result that did not approve it. */
   answer?: string;
   saved_to?: string;
+  /** The files its "Files to Modify" section names (src/core/plan-files.ts), read from the whole plan. */
+  files?: string[];
 }
 
 export type CommandResult = 'passed' | 'failed' | 'interrupted' | 'unknown';

@@ -193,3 +193,35 @@ describe('a request asked again after the agent answered it', () => {
     expect(sections(md).get('Next Action')).toMatch(/the agent replied to it at line 2, before this one was made: «Submit here: .*…» \(its head; the reply is \d{4} characters, whole at that line of the transcript: read it before doing the work again\)/);
   });
 });
+
+describe('an approved plan whose files the session did not all write', () => {
+  const PLAN = '# Plan: report corrupted archives\n\n## Files to Modify\n\n1. `deep_manifest.py` - marking logic\n2. `tests/test_unit.py` - tests\n3. `README.md` - document the field';
+  const planCall = (id: string) => call(id, 'ExitPlanMode', { plan: PLAN });
+  const approved = (id: string) => result(id, 'User has approved your plan. You can now start coding.');
+
+  it('names the files not written after it, in HANDOFF.md and both payloads', () => {
+    const r = built<{ plan: { files_not_written?: unknown } }>(
+      user('u1', 'Report corrupted archives in the manifest'),
+      edit('e0', 'README.md'),
+      updated('e0', 'README.md'),
+      planCall('p1'),
+      approved('p1'),
+      edit('e1', 'deep_manifest.py'),
+      updated('e1', 'deep_manifest.py'),
+      edit('e2', 'tests/test_unit.py'),
+      updated('e2', 'tests/test_unit.py'),
+      say('a1', 'Done: corrupted archives are marked.'),
+    );
+    // README.md was written before the plan, for another task: not this plan's work done.
+    expect(r.md).toContain('*verified* — of the 3 file(s) the approved plan of line 4 names to change, the session did not write 1 after it: `README.md`.');
+    expect(r.summary.plan.files_not_written).toEqual({ plan_line: 4, named: 3, files: ['README.md'] });
+    expect(r.llm.plan.files_not_written).toEqual({ plan_line: 4, named: 3, files: ['README.md'] });
+  });
+
+  it('says nothing when it wrote them all, or the plan was not approved', () => {
+    const all = built(user('u1', 'Report corrupted archives'), planCall('p1'), approved('p1'), ...['deep_manifest.py', 'tests/test_unit.py', 'README.md'].flatMap((f, i) => [edit(`e${i}`, f), updated(`e${i}`, f)]), say('a1', 'Done.'));
+    expect(all.md).not.toContain('names to change');
+    const refused = built(user('u1', 'Report corrupted archives'), planCall('p1'), result('p1', "The user doesn't want to proceed with this tool use.", { is_error: true }));
+    expect(refused.md).not.toContain('names to change');
+  });
+});

@@ -468,6 +468,15 @@ function planAnswer(p: PlanRecord): string {
   return `its result (line ${p.result_line}) does not say it was approved${said}`;
 }
 
+/** The files the approved plan named and the session never wrote: work left undone, or dropped without a word. */
+function planUnwritten(a: Analysis): string {
+  const u = a.plan?.unwritten;
+  if (u === null || u === undefined) return '';
+  const shown = u.files.slice(0, 8);
+  const more = u.files.length > shown.length ? `, and ${u.files.length - shown.length} more (HANDOFF.summary.json's \`plan.files_not_written\`)` : '';
+  return `\n\n${label('verified')} — of the ${u.named} file(s) the approved plan of line ${u.line} names to change, the session did not write ${u.files.length} after it: ${shown.map((f) => code(f)).join(', ')}${more}. Ask the user whether they are still wanted, or do them.`;
+}
+
 function plan(a: Analysis, level: Level): string {
   if (a.plan === null) return '';
   const { latest, approvedBefore, notApproved } = a.plan;
@@ -496,14 +505,15 @@ function plan(a: Analysis, level: Level): string {
   const before = approvedBefore === null ? '' : ` The plan approved before it (line ${approvedBefore.line}, approved at line ${approvedBefore.result_line}) is HANDOFF.llm.json's \`plan.approved_before\`.`;
   const intro = `${label('reported')} — the latest plan the agent put to the user (line ${latest.line}), ${planAnswer(latest)}${saved}.${stale}${earlier}${before} What it set out to do is not proof that it was done: the task list, the checks and the files changed say what was.`;
   const { whole, lines } = PLAN_MD[level];
-  if (whole === 0) return `\n\n### Plan\n\n${intro} Its text is HANDOFF.llm.json's \`plan\`.`;
+  const unwritten = planUnwritten(a);
+  if (whole === 0) return `\n\n### Plan\n\n${intro} Its text is HANDOFF.llm.json's \`plan\`.${unwritten}`;
   const chars = latest.chars ?? latest.text.length;
-  if (latest.chars === undefined && latest.text.length <= whole) return `\n\n### Plan\n\n${intro}\n\n${fence(latest.text)}`;
+  if (latest.chars === undefined && latest.text.length <= whole) return `\n\n### Plan\n\n${intro}\n\n${fence(latest.text)}${unwritten}`;
   const outline = planOutline(latest.text);
   const held = latest.chars === undefined ? 'the whole' : `its first ${latest.text.length - 1} (the whole is in the transcript)`;
-  if (outline.length === 0) return `\n\n### Plan\n\n${intro}\n\n${fence(`${latest.text.slice(0, whole - 1)}…`)}\n\nIts first ${whole - 1} of ${chars} characters; HANDOFF.llm.json's \`plan\` holds ${held}.`;
+  if (outline.length === 0) return `\n\n### Plan\n\n${intro}\n\n${fence(`${latest.text.slice(0, whole - 1)}…`)}\n\nIts first ${whole - 1} of ${chars} characters; HANDOFF.llm.json's \`plan\` holds ${held}.${unwritten}`;
   const { shown, more } = outlineCut(outline, lines);
-  return `\n\n### Plan\n\n${intro}\n\n${fence(shown.join('\n'))}\n\nIts headings and list items${more} (the plan is ${chars} characters; HANDOFF.llm.json's \`plan\` holds ${held}).`;
+  return `\n\n### Plan\n\n${intro}\n\n${fence(shown.join('\n'))}\n\nIts headings and list items${more} (the plan is ${chars} characters; HANDOFF.llm.json's \`plan\` holds ${held}).${unwritten}`;
 }
 
 function jobs(a: Analysis, level: Level): string {

@@ -101,7 +101,7 @@ export function buildSummary(r: RenderInput, a: Analysis, transferReady: boolean
     // HANDOFF.md lists these among the open failures: an interruption or API error the agent has
     // not answered since (HANDOFF.llm.json's `failures` gives the same by seq).
     incidents: a.incidents.map((f) => ({ kind: f.kind, line: f.seq + 1, text: f.text, label: f.label })),
-    plan: a.plan === null ? null : planOut(a.plan.latest, SUMMARY_PLAN_CHARS),
+    plan: a.plan === null ? null : { ...planOut(a.plan.latest, SUMMARY_PLAN_CHARS), ...unwrittenOut(a) },
     fixed_failures: a.fixedFailures,
     passed_over: a.passedOver,
     documents: a.documents.map((d) => ({ path: d.path, line: d.line, request_line: d.requestLine, lines: d.lines })),
@@ -216,6 +216,12 @@ function planOut(p: PlanRecord, max: number): Record<string, unknown> {
   };
 }
 
+/** The files the latest approved plan named and the session never wrote, when there are any. */
+function unwrittenOut(a: Analysis): Record<string, unknown> {
+  const u = a.plan?.unwritten;
+  return u === null || u === undefined ? {} : { files_not_written: { plan_line: u.line, named: u.named, files: u.files } };
+}
+
 /** HANDOFF.llm.json's object: the summary's members (the same values), two of them longer (state_now, plan), and more. */
 export function buildLlm(r: RenderInput, a: Analysis, summary: Record<string, unknown>): Record<string, unknown> {
   const st = r.state;
@@ -224,7 +230,7 @@ export function buildLlm(r: RenderInput, a: Analysis, summary: Record<string, un
   return {
     ...summary,
     kind: 'handoff.llm',
-    plan: a.plan === null ? null : { ...planOut(a.plan.latest, LIMITS.PLAN_CHARS), approved_before: a.plan.approvedBefore === null ? null : planOut(a.plan.approvedBefore, LIMITS.PLAN_CHARS) },
+    plan: a.plan === null ? null : { ...planOut(a.plan.latest, LIMITS.PLAN_CHARS), ...unwrittenOut(a), approved_before: a.plan.approvedBefore === null ? null : planOut(a.plan.approvedBefore, LIMITS.PLAN_CHARS) },
     state_now: a.stateNow ? textTail(a.stateNow.text, LIMITS.STATE_NOW_CHARS) : null,
     // The plan's items are `tasks` (a summary member): not written a second time.
     current_state: { completed: a.current.completed, in_progress: a.current.in_progress, not_started: a.current.not_started, source: a.current.source, seq: a.current.seq },

@@ -1,0 +1,59 @@
+/**
+ * The files a plan says it will change: the items of its "Files to Modify" section (or "Files to
+ * change", "Critical files", "Files"), each the first path an item names. A plan that names its
+ * files this way sets out what the work is; one of them the session never wrote is work left
+ * undone, or dropped without a word (deep-manifest's approved plan listed README.md and an
+ * integration test, and neither was written).
+ */
+
+/** A heading (`## Files to Modify`, `**Files to change:**`) that opens a list of the files a plan will touch. */
+const FILES_HEADING = /^(?:#{1,6}\s+|\*\*|__)?\s*(?:\d+\.\s*)?(?:(?:critical|key|affected|modified|changed|new)\s+)?files?\b(?:\s+(?:to|that\s+will|we\s+will|I\s+will)\s+(?:be\s+)?(?:modify|modified|change|changed|create|created|edit|edited|update|updated|touch|touched|add|added))?(?:\s*\([^)]*\))?\s*:?\s*(?:\*\*|__)?\s*:?\s*$/i;
+const HEADING = /^(?:#{1,6}\s+\S|\*\*[^*]+\*\*\s*:?\s*$|__[^_]+__\s*:?\s*$)/;
+const ITEM = /^\s*(?:[-*+]|\d+[.)])\s+(.*)$/;
+/** A token that names a file: a path with a slash, or a name with an extension (`README.md`). */
+const PATH = /^(?:\.{0,2}\/)?[\w@.-]+(?:\/[\w@.[\]-]+)*\.[A-Za-z0-9]{1,10}$|^(?:\.{0,2}\/)?[\w@.-]+(?:\/[\w@.[\]-]+)+\/?$/;
+const MAX_FILES = 40;
+
+export function planFiles(text: string): string[] {
+  const out: string[] = [];
+  let inFiles = false;
+  let fenced = false;
+  for (const raw of text.split('\n')) {
+    const line = raw.trimEnd();
+    if (/^ {0,3}(?:```|~~~)/.test(line)) {
+      fenced = !fenced;
+      continue;
+    }
+    if (fenced) continue;
+    if (FILES_HEADING.test(line.trim())) {
+      inFiles = true;
+      continue;
+    }
+    if (HEADING.test(line.trim())) {
+      inFiles = false;
+      continue;
+    }
+    if (!inFiles) continue;
+    const item = ITEM.exec(line);
+    if (item === null) continue;
+    const body = item[1] as string;
+    const ticked = /`([^`\n]{1,300})`/.exec(body)?.[1];
+    const first = (ticked ?? body.split(/\s+/)[0] ?? '').replace(/^\*\*|\*\*$/g, '').replace(/[:,]$/, '').trim();
+    if (!PATH.test(first) || /^https?:/i.test(first)) continue;
+    if (!out.includes(first)) out.push(first);
+    if (out.length >= MAX_FILES) break;
+  }
+  return out;
+}
+
+/** Of the files a plan names, those the session never wrote (matched by the path's tail: a plan names them from the repository's root). */
+export function notWritten(files: readonly string[], written: readonly string[]): string[] {
+  const slash = (p: string): string => p.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/$/, '');
+  const paths = written.map(slash);
+  return files.filter((f) => {
+    const name = slash(f);
+    // A name without an extension may be a folder (`tests/e2e`): any file under it counts.
+    const folder = f.endsWith('/') || !/\.[A-Za-z0-9]{1,10}$/.test(name);
+    return !paths.some((p) => p === name || p.endsWith(`/${name}`) || (folder && (p.startsWith(`${name}/`) || p.includes(`/${name}/`))));
+  });
+}
