@@ -2,7 +2,7 @@ import type { GitEvidence } from './evidence.js';
 import type { Pressure } from './pressure.js';
 import { isDocumentation, listingAfterLastCommit, openFailures } from './ledger.js';
 import { notWritten } from './plan-files.js';
-import { heldKey } from './paths.js';
+import { heldKey, relativeTo } from './paths.js';
 import { checkTargets, commandKey } from './shell.js';
 import type { CheckTarget } from './shell.js';
 import type { CheckRun, Contradiction, FailureEntry, Ledger, RequestRecord } from './ledger.js';
@@ -852,6 +852,13 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     unknowns.push({ text: `${st.oversized} line(s) of the transcript longer than capture.max_line_bytes were skipped unread${at === undefined ? '' : ` (the latest: line ${at.line}, at byte ${at.offset}, ${at.bytes} bytes)`}: what they held is not in this handoff; to read them, raise capture.max_line_bytes (docs/CONFIG.md), move the session's folder aside and build the transcript again`, label: 'unknown', seq: at === undefined ? null : at.line - 1 });
   }
   if (unknownChecks > 0) unknowns.push({ text: `${unknownChecks} check run(s) whose outcome neither an exit code nor the output decides`, label: 'unknown', seq: null });
+  for (const [path, sc] of Object.entries(l.scripts ?? {})) {
+    if (sc.ran !== undefined || sc.runs === 0) continue;
+    // A new program seen only printing its help or stopping for want of a prerequisite was never seen doing its work.
+    const name = st.meta.cwd === undefined ? path : (relativeTo(path, st.meta.cwd) ?? path);
+    const ways = [sc.help > 0 ? `${sc.help} printing its help` : '', sc.blocked === undefined ? '' : `${sc.runs - sc.help} stopping before its work (the latest, line ${sc.blocked.line}: «${clip(sc.blocked.text, 120)}»)`].filter((w) => w !== '');
+    unknowns.push({ text: `The session's new program \`${name}\` (created at line ${sc.created}) ran ${sc.runs} time(s), never past its setup: ${ways.join(', ')}. What it does once set up was not seen in this session, whatever was said of it`, label: 'unknown', seq: (sc.blocked?.line ?? sc.created) - 1 });
+  }
   if (smoke > 0) unknowns.push({ text: `${smoke} run(s) of the session's own program, which no rule judges passed (a crash fails one): whether each did what it should, its output at its line says`, label: 'unknown', seq: null });
   if (l.requestsTotal > l.requests.length) unknowns.push({ text: `Only the last ${l.requests.length} of ${l.requestsTotal} user requests are listed; the rest are in timeline.jsonl`, label: 'verified', seq: null });
 

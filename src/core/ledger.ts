@@ -212,6 +212,12 @@ export interface Ledger {
   failedCommit?: { line: number; text: string };
   /** Tool calls since the agent's last message, and the line of the latest: the session went on after it. */
   since?: { calls: number; line: number };
+  /**
+   * Programs the session created and then ran, by path: how many runs, how many only printed their
+   * help, the latest that stopped on a missing prerequisite (`zerion` CLI not found on PATH, a key
+   * not set), and the latest run that did neither (the latest 20 programs).
+   */
+  scripts?: Record<string, { created: number; runs: number; help: number; blocked?: { line: number; text: string }; ran?: number }>;
   /** The agent's messages, shortened (the last 20). */
   said?: { line: number; text: string; chars?: number }[];
   /** Results written before their call (parallel tool calls): applied when the call arrives. */
@@ -748,6 +754,7 @@ export function noteResult(l: Ledger, r: ResultInput): void {
       if (r.denied === undefined) noteCheckRun(l, call, r);
     } else noteCommandResult(l, call, r, (failed && !exitMeansNoMatch(call.command, r.exitCode)) || (r.exitCode === undefined && crashed(out)));
     noteGit(l, call.command, out, r.line, failed, r.cwd);
+    if (r.denied === undefined && !r.subagent) noteScriptRun(l, call.command, out, r.line, r.cwd);
     noteFormatting(l, call, r, out, failed);
     // A command that did not run destroyed nothing; one that failed may have done part of it.
     const what = r.denied === undefined ? (destroys(call.command) ?? killedOthers(l, call)) : null;
@@ -765,6 +772,59 @@ export function noteResult(l: Ledger, r: ResultInput): void {
   if (r.denied !== undefined && !call.writes && call.question === undefined && !r.denied.startsWith('rejected by the user')) {
     const what = call.command !== undefined ? `\`${clip(call.command, 120)}\`` : call.name;
     push(l.failures, { line: r.line, text: `${what} did not run: ${clip(r.denied, 200)}`, keys: [`${call.name}:${call.command ?? ''}`], kind: 'denied' }, LEDGER_LIMITS.FAILURES);
+  }
+}
+
+/** A script's file: what an interpreter runs, or a file run as a program. */
+const SCRIPT_FILE = /\.(?:mjs|cjs|js|ts|mts|py|sh|bash|rb|pl|php|ps1)$/i;
+/** Output that says a program stopped before its work for want of something it needs. */
+const PREREQUISITE = /^.*(?:not found on (?:the )?PATH|: command not found|is not (?:set|installed|configured)|not installed\b|Cannot find module|ModuleNotFoundError|No module named|missing (?:required )?(?:environment variable|env var|API key|credentials?|config(?:uration)?)|(?:API key|token|credentials?) (?:is |are )?(?:missing|required|not (?:set|found|provided))).*$/im;
+
+/** Programs that run the script named after them (`node x.mjs`, `uv run python x.py`), and the wrappers before them. */
+const INTERPRETERS = new Set(['node', 'python', 'python3', 'py', 'bash', 'sh', 'zsh', 'deno', 'bun', 'tsx', 'ts-node', 'ruby', 'perl', 'php', 'pwsh', 'powershell']);
+const WRAPPERS = new Set(['uv', 'run', 'npx', 'poetry', 'pipenv', 'pnpm', 'exec', 'env', 'time', 'sudo', 'dlx']);
+
+/** The script a simple command runs: the first word when it is a script's path, else the first path after an interpreter. */
+function scriptRun(tokens: readonly string[]): string | undefined {
+  let i = 0;
+  while (i < tokens.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(tokens[i] as string)) i += 1;
+  const first = tokens[i];
+  if (first === undefined) return undefined;
+  if (SCRIPT_FILE.test(first)) return first;
+  while (i < tokens.length && WRAPPERS.has(tokens[i] as string)) i += 1;
+  if (!INTERPRETERS.has((tokens[i] ?? '').replace(/\.exe$/i, ''))) return undefined;
+  for (let j = i + 1; j < tokens.length; j += 1) {
+    const t = tokens[j] as string;
+    if (t.startsWith('-')) continue;
+    return SCRIPT_FILE.test(t) ? t : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * A run of a program the session created (`node scripts/zerion-readiness.mjs FAKE`): whether it
+ * only printed its help, stopped on a missing prerequisite, or ran. A new program run only those
+ * ways was never seen doing its work, whatever the agent then wrote of it ("shipped").
+ */
+function noteScriptRun(l: Ledger, command: string, out: string, line: number, cwd: string | undefined): void {
+  for (const seg of segments(command)) {
+    const file = scriptRun(seg.trim().split(/\s+/).map((t) => t.replace(/^['"]|['"]$/g, '')));
+    if (file === undefined) continue;
+    const tokens = seg.trim().split(/\s+/);
+    const key = heldKey(l.changed, filePath(file, cwd));
+    const rec = key === undefined ? undefined : l.changed[key];
+    if (key === undefined || rec === undefined || !(rec.how === 'create' || rec.made === true) || (rec.first ?? rec.line) >= line) continue;
+    const scripts = (l.scripts ??= {});
+    const s = (scripts[key] ??= { created: rec.first ?? rec.line, runs: 0, help: 0 });
+    s.runs += 1;
+    // Of the lines that say what is missing, an error's rather than a warning's.
+    const lines = [...out.matchAll(new RegExp(PREREQUISITE.source, 'gim'))].map((m) => m[0].trim());
+    const missing = lines.find((x) => /\berror\b/i.test(x)) ?? lines.at(-1);
+    if (tokens.some((t) => t === '--help' || t === '-h' || t === 'help')) s.help += 1;
+    else if (missing !== undefined) s.blocked = { line, text: clip(missing, 160) };
+    else s.ran = line;
+    trim(scripts, 20);
+    return;
   }
 }
 

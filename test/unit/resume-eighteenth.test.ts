@@ -225,3 +225,31 @@ describe('an approved plan whose files the session did not all write', () => {
     expect(refused.md).not.toContain('names to change');
   });
 });
+
+describe("a program the session wrote and ran", () => {
+  const write = (id: string, file: string) => [call(id, 'Write', { file_path: `/nonexistent/w/${file}`, content: 'console.log(1)\n' }), result(id, `File created successfully at: /nonexistent/w/${file}`)];
+  const run = (id: string, command: string, out: string, isError = false) => [call(id, 'Bash', { command }), result(id, out, isError ? { is_error: true } : {})];
+
+  it('is said unknown when it never ran past its help or a missing prerequisite', () => {
+    const { md } = built(
+      user('u1', 'Add a wallet readiness script'),
+      ...write('w1', 'scripts/readiness.mjs'),
+      ...run('b1', 'node scripts/readiness.mjs --help 2>&1 | head -20', 'Usage: pnpm readiness <wallet>'),
+      ...run('b2', 'node scripts/readiness.mjs FAKE; echo "exit=$?"', 'warning: API_KEY is not set; the CLI may fail.\n\nerror: `zerion` CLI not found on PATH.\nexit=2'),
+      ...run('b3', 'git add scripts/readiness.mjs && git status --short', 'A  scripts/readiness.mjs'),
+      say('a1', 'Exit codes work. Shipped.'),
+    );
+    expect(sections(md).get('Unknowns')).toContain("The session's new program `scripts/readiness.mjs` (created at line 3) ran 2 time(s), never past its setup: 1 printing its help, 1 stopping before its work (the latest, line 7: «error: `zerion` CLI not found on PATH.»). What it does once set up was not seen in this session, whatever was said of it");
+  });
+
+  it('says nothing once a run did its work', () => {
+    const { md } = built(
+      user('u1', 'Add a wallet readiness script'),
+      ...write('w1', 'scripts/readiness.mjs'),
+      ...run('b1', 'node scripts/readiness.mjs --help', 'Usage: pnpm readiness <wallet>'),
+      ...run('b2', 'ZERION_API_KEY=x uv run python scripts/other.py; node scripts/readiness.mjs 7xKXtg2CW', 'wallet ready: 12.5 USDC'),
+      say('a1', 'Works.'),
+    );
+    expect(md).not.toContain('new program');
+  });
+});
