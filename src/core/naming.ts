@@ -1,5 +1,7 @@
 /** Names that become paths: session directories and project folders (SPEC §3). */
 
+import { sha256Hex } from './canonical.js';
+
 const RESERVED = new Set(['.', '..', '']);
 const MAX_NAME_BYTES = 200;
 
@@ -22,6 +24,18 @@ export function slugify(name: string, fallback = 'unsorted'): string {
     .replace(/^[-.]+|[-.]+$/g, '')
     .slice(0, 100);
   return s.length === 0 || RESERVED.has(s) ? fallback : s;
+}
+
+/**
+ * The slug of a name, redacted by `clean` before and after: lower-casing and joining runs of other
+ * characters with `-` may form a credential the name's own characters did not ("deepseek sk 9f3a…"
+ * → `deepseek-sk-9f3a…`, a full-width `ｋｅｙ－…` → `key-…`). Such a slug is the redacted one, told
+ * apart from others by a short hash of what it was.
+ */
+export function safeSlug(name: string, clean: (text: string) => string, fallback?: string): string {
+  const s = slugify(clean(name), fallback);
+  const again = clean(s);
+  return again === s ? s : slugify(`${again}-${sha256Hex(s).slice(0, 8)}`, fallback);
 }
 
 /** The session id of a subagent file: `<parent id>.<file stem>`. */

@@ -9,8 +9,13 @@
 
 export const PENDING = 'pending';
 
-/** A session id that may be written into the front matter as a plain YAML scalar. */
-export const SUCCESSOR_ID_RE = /^[A-Za-z0-9_-]{1,128}$/;
+/**
+ * A session id that may be recorded and written into the front matter: the UUID Claude Code and
+ * Codex give a session. The hook reads it from the harness's input, with no redactor at hand (it
+ * must start fast): an id of any other shape is not recorded, so a token passed as an id (a
+ * `ghp_…`) never reaches the store.
+ */
+export const SUCCESSOR_ID_RE = /^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$/;
 
 export interface Successor {
   session: string;

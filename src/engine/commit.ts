@@ -7,6 +7,7 @@ import { sha256Hex } from '../core/canonical.js';
 import { escapeControls, stripControls } from '../core/control-chars.js';
 import { extractContract, generatedPart } from '../core/contract.js';
 import type { GitEvidence } from '../core/evidence.js';
+import { redactedGit } from '../core/evidence.js';
 import type { Pressure } from '../core/pressure.js';
 import { computePressure } from '../core/pressure.js';
 import { renderAll } from '../core/render/index.js';
@@ -345,16 +346,7 @@ function historyRequest(req: BuildRequest, prev: Manifest, p: Pressure): History
 }
 
 async function captureGit(e: Parts, ctx: Ctx, cwd: string | null): Promise<GitEvidence> {
-  const g = await gitOf(e.deps, ctx, cwd);
-  const r = e.deps.redactor;
-  // Paths of the repository are file names: shown, never obeyed.
-  const red = (s: string | null): string | null => (s === null ? null : r.redact(stripControls(s)).text);
-  const name = (s: string): string => r.redact(escapeControls(s)).text;
-  // A branch is a name anyone may give, a credential too (`hotfix/ghp_…`).
-  // A folder's name is one line wherever it is shown: a newline in it (`/tmp/x\n---\nrepo: /etc`)
-  // would write lines of its own into HANDOFF.md's front matter and sections.
-  const line = (s: string | null): string | null => (s === null ? null : name(s));
-  return { ...g, cwd: line(g.cwd), top: line(g.top), branch: line(g.branch), diffstat: red(g.diffstat), reason: line(g.reason), changed: g.changed.map(name), untracked: g.untracked.map(name) };
+  return redactedGit(e.deps.redactor, await gitOf(e.deps, ctx, cwd));
 }
 
 /** The agent id in a subagent's session id, `<parent>.agent-<id>` (identity.ts). */

@@ -4,7 +4,7 @@ import { projectNameAbove } from '../config.js';
 import { escapeControls } from '../core/control-chars.js';
 import { isObj, str } from '../core/harness/extract.js';
 import { withoutBom } from '../core/lines.js';
-import { fileStem, slugify, subagentSessionId } from '../core/naming.js';
+import { fileStem, safeSlug, subagentSessionId } from '../core/naming.js';
 import type { GitProbe } from '../git/evidence.js';
 import type { ProjectSource } from '../store/manifest.js';
 
@@ -171,7 +171,7 @@ export interface ProjectChoice {
  * becomes a folder (a folder named after a token must not become a project named after it).
  */
 export async function inferProject(projectFlag: string | undefined, cwd: string | null, path: string, git: GitProbe, clean: (name: string) => string = (n) => n): Promise<ProjectChoice> {
-  const slug = (name: string): string => slugify(clean(name));
+  const slug = (name: string): string => safeSlug(name, clean);
   if (projectFlag) return { project: slug(projectFlag), source: 'flag' };
   if (cwd) {
     const named = projectNameAbove(cwd);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { stripControls } from '../core/control-chars.js';
-import { sessionDirName, slugify } from '../core/naming.js';
+import { safeSlug, sessionDirName } from '../core/naming.js';
 import type { SessionState } from '../core/state.js';
 import { UsageError } from '../errors.js';
 import { moveDir, writeAtomic } from '../store/files.js';
@@ -37,7 +37,7 @@ export async function applyChange(e: Parts, loaded: LoadedSession, change: Sessi
   const patch: Partial<UnsealedManifest> = {};
   if (change.title !== undefined) {
     const title = stripControls(change.title).replace(/\s+/g, ' ');
-    const slug = slugify(title, sessionDirName(m.session));
+    const slug = safeSlug(title, (t) => e.cleaner.text(t), sessionDirName(m.session));
     target = join(dirname(target), slug);
     if (slug !== m.dir_name) {
       patch.dir_name = slug;
@@ -46,7 +46,7 @@ export async function applyChange(e: Parts, loaded: LoadedSession, change: Sessi
     patch.title_override = title.trim();
   }
   if (change.project !== undefined) {
-    const project = slugify(change.project);
+    const project = safeSlug(change.project, (t) => e.cleaner.text(t));
     if (project !== m.project) {
       target = e.deps.layout.sessionDir(project, basename(target));
       patch.prev_project = m.project;

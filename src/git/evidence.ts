@@ -4,6 +4,7 @@ import { readSmallFile } from '../store/files.js';
 import { dirname, join, resolve as resolvePath, sep } from 'node:path';
 import type { GitEvidence } from '../core/evidence.js';
 import { GIT_LIST_LIMIT, gitUnavailable } from '../core/evidence.js';
+import { headEnd } from '../core/cut.js';
 
 /**
  * Repository evidence (SPEC §7), captured in the session's recorded cwd at build time. git runs
@@ -309,10 +310,12 @@ export class GitProbe {
     const { changed, untracked } = parsePorcelain(status.stdout);
     let diffstat: string | null = null;
     if (head !== null && changed.length > 0) {
-      const d = await git([...filters, 'diff', '--stat=120', '--no-ext-diff', '--no-textconv', '--ignore-submodules=all', 'HEAD'], cwd, t);
+      // Names whole (git cuts a long one to `...` and its tail, which may be part of a credential
+      // without the prefix its rule starts from); the stat is cut below where it splits no run.
+      const d = await git([...filters, 'diff', '--stat=4096,4000', '--no-ext-diff', '--no-textconv', '--ignore-submodules=all', 'HEAD'], cwd, t);
       if (d.ok && d.stdout.trim().length > 0) {
         const s = d.stdout.trimEnd();
-        diffstat = s.length > DIFFSTAT_MAX_CHARS ? `${s.slice(0, DIFFSTAT_MAX_CHARS)}\n… (truncated)` : s;
+        diffstat = s.length > DIFFSTAT_MAX_CHARS ? `${s.slice(0, headEnd(s, DIFFSTAT_MAX_CHARS))}\n… (truncated)` : s;
       }
     }
     return {

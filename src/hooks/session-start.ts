@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { ControlClient } from '../control/client.js';
 import { buildDigest } from '../core/digest.js';
+import { SUCCESSOR_ID_RE } from '../core/successor.js';
 import { isObj, num, str } from '../core/harness/extract.js';
 import { describeError } from '../errors.js';
 import type { IndexEntry } from '../store/index-file.js';
@@ -98,7 +99,7 @@ async function offer(ctx: HookContext, daemon: ControlClient | null, source: str
     // Two repositories with the same folder name share a project slug; only this one's sessions count.
     const repo = isObj(summary) && isObj(summary.git) ? str(summary.git.repo) : undefined;
     if (top !== null && repo !== undefined && repo !== top) continue;
-    if (ctx.input.sessionId !== null) {
+    if (ctx.input.sessionId !== null && SUCCESSOR_ID_RE.test(ctx.input.sessionId)) {
       try {
         await recordOffer(e.dir, e.id, { session: ctx.input.sessionId, harness: ctx.harness, transcript_path: ctx.input.transcriptPath, source, offered_at: ctx.now.toISOString() });
       } catch (err) {

@@ -4,6 +4,8 @@ import type { Engine } from '../../engine/index.js';
 import { gitProbe } from '../../engine/index.js';
 import { inferProject } from '../../engine/identity.js';
 import type { ResolvedConfig } from '../../config.js';
+import { redactedGit } from '../../core/evidence.js';
+import { Redactor } from '../../core/redact.js';
 import type { DriftReport } from '../../core/drift.js';
 import { compareGit, describeBranch, describeDirty } from '../../core/drift.js';
 import type { GitEvidence } from '../../core/evidence.js';
@@ -122,7 +124,9 @@ export const resumeCommand: Command = {
     const path = join(entry.dir, FILES.handoff);
     const md = await readFile(path, 'utf8').catch(() => '');
     const next = await nextAction(entry.dir, md);
-    const now = await gitProbe(config).capture(manifest.cwd);
+    // Redacted as a build redacts the capture it records (the configured patterns too): compared
+    // raw, a branch a pattern redacts always read as drift, and was printed whole.
+    const now = redactedGit(new Redactor(config.redactionPatterns), await gitProbe(config).capture(manifest.cwd));
     const drift = compareGit(manifest.git, now);
     if (bool(args, 'json')) {
       io.out(

@@ -166,6 +166,8 @@ const RULES: readonly CommandRule[] = [
   rule('command_password', ['echo', 'printf'], `(?:echo|printf)[ \\t]+(?:-[a-zA-Z]{1,3}[ \\t]+){0,3}(?:(?:'%s(?:\\\\n)?'|"%s(?:\\\\n)?"|%s)[ \\t]+)?${TWICE}[ \\t]*\\|[^\\n]{0,200}?(?:-stdin${WORD_END}|--with-token${WORD_END}|sudo[ \\t]+(?:-[a-zA-Z]+[ \\t]+)*-[a-zA-Z]*S${WORD_END}|passwd[ \\t]+--stdin|chpasswd${WORD_END}|${STDIN_SECRET}|${STDIN_PASSWORD})`),
   // The same from a here-string or a process substitution: `--with-token <<< T`, `< <(echo T)`.
   rule('command_password', ['--with-token', '--password-stdin'], `(?:--with-token|--password-stdin)[ \\t]*(?:<<<[ \\t]*|<[ \\t]*<\\([ \\t]*(?:echo|printf)[ \\t]+(?:-[a-zA-Z]{1,3}[ \\t]+){0,2})${ARG}`),
+  // A secret's value given to the command that stores it the same way: `gh secret set X < <(echo V)`, `<<< V`.
+  rule('command_password', ['gh', 'gcloud', 'wrangler', 'vercel', 'az', 'fly', 'flyctl', 'firebase', 'supabase', 'kubectl'], `${STDIN_SECRET}[^\\n<]{0,160}(?:<<<[ \\t]*|<[ \\t]*<\\([ \\t]*(?:echo|printf)[ \\t]+(?:-[a-zA-Z]{1,3}[ \\t]+){0,2})${ARG}`),
   rule('command_password', ['openssl'], `openssl${WORD_END}${REST}-k[ \\t]+${ARG}`),
   rule('bearer', ['curl'], `curl${WORD_END}${REST}--oauth2-bearer[ \\t=]+${ARG}`),
   // PowerShell: ConvertTo-SecureString "…" -AsPlainText (the password in the clear, to be made a secure string).

@@ -33,6 +33,9 @@ const LINKING = new Set([
   'should', 'will', 'must', 'shall', 'can', 'becomes', 'stays', 'remains', 'still',
   // A key's permission between its name and its value: Azure's key listings as a table (`key1  FULL  …`).
   'full', 'read',
+  // The same links in the languages a team writes its notes in, around an English name ("Der API
+  // Token ist …", "Le token GitHub est …", "El password de staging es …", "Das DB password lautet …").
+  'ist', 'lautet', 'für', 'fur', 'von', 'vom', 'der', 'die', 'das', 'des', 'den', 'est', 'sont', 'pour', 'le', 'la', 'les', 'de', 'du', 'es', 'son', 'el', 'los', 'para', 'del', 'é', 'è', 'per', 'il', 'lo', 'är', 'er', 'jest', 'dla', 'je', 'voor', 'het', 'van', 'github', 'gitlab', 'aws', 'api', 'npm', 'pypi', 'slack', 'stripe',
 ]);
 const MAX_CSV_ROWS = 200;
 
@@ -615,9 +618,11 @@ function findLabelledValue(text: string, name: Name, found: Findings): number | 
         return human;
       }
     }
-    // Only small words may stand between a label and its value ("the secret is …").
-    if (!LINKING.has(v.toLowerCase())) return null;
-    pos = end;
+    // Only small words may stand between a label and its value ("the secret is …"); a word of
+    // letters beyond ASCII ("für", "é") is read whole for it.
+    const word = /^[\p{L}\p{M}]+/u.exec(text.slice(pos, pos + 24))?.[0] ?? v;
+    if (!LINKING.has(word.toLowerCase())) return null;
+    pos = Math.max(end, pos + word.length);
   }
   return null;
 }

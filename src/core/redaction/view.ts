@@ -6,7 +6,8 @@
  * at any depth. Rules find ranges in the decoded text; `source()` maps a range back to the input,
  * widening it to whole escape sequences, so the input is cut only where an escape starts or ends.
  *
- * HTML's references for quotes, `&`, `<` and `>` (`&quot;`, `&#34;`) are read the same way.
+ * HTML's references for quotes, `&`, `<` and `>` (`&quot;`, `&#34;`) are read the same way, and a
+ * shell's line continuation (a backslash ending a line) joins the two lines.
  *
  * A run of backslashes before an escape letter counts as one escape whatever its length (`\\\\n`
  * is a line break escaped three times): the view is only read, never written, so a Windows path
@@ -87,13 +88,39 @@ const MAX_ENTITY = 6;
 function entityAt(input: string, i: number): [string, number] | null {
   for (let k = i + 2; k <= i + MAX_ENTITY && k < input.length; k += 1) {
     if (input.charCodeAt(k) !== 59) continue;
-    const ch = ENTITIES[input.slice(i + 1, k)];
-    return ch === undefined ? null : [ch, k + 1];
+    let ch = ENTITIES[input.slice(i + 1, k)];
+    if (ch === undefined) return null;
+    // Encoded twice (`&amp;quot;`, an attribute escaped again): read through to the character.
+    let end = k + 1;
+    for (let depth = 0; ch === '&' && depth < 3; depth += 1) {
+      const semi = input.indexOf(';', end);
+      const inner = semi === -1 || semi - end > MAX_ENTITY ? undefined : ENTITIES[input.slice(end, semi)];
+      if (inner === undefined) break;
+      ch = inner;
+      end = semi + 1;
+    }
+    return [ch, end];
   }
   return null;
 }
 
+/**
+ * The view, read again while reading changes it: an escape written as an escape (`\u005cu0067hp_…`
+ * is `\u0067hp_…` once read, `ghp_…` twice), or an entity whose `&` was escaped. At most three
+ * readings; a text whose first reading holds no `\` or `&` is read once.
+ */
 export function decodedView(input: string): DecodedView {
+  let view = decodeOnce(input);
+  for (let depth = 0; depth < 2 && view.text !== input && (view.text.includes('\\') || view.text.includes('&')); depth += 1) {
+    const next = decodeOnce(view.text);
+    if (next.text === view.text) break;
+    const outer = view;
+    view = { text: next.text, source: (start, end) => outer.source(...next.source(start, end)) };
+  }
+  return view;
+}
+
+function decodeOnce(input: string): DecodedView {
   let bs = input.indexOf('\\');
   let amp = input.indexOf('&');
   if (bs === -1 && amp === -1) return identity(input);
@@ -126,6 +153,17 @@ export function decodedView(input: string): DecodedView {
       } else if (c === 'x' && hexRun(input, j + 1, 2)) {
         ch = String.fromCharCode(Number.parseInt(input.slice(j + 1, j + 3), 16));
         end = j + 3;
+      } else if (j === i + 1 && (c === '\n' || (c === '\r' && input[j + 1] === '\n'))) {
+        // A shell's line continuation (`export DB_PASSWORD=\⏎  'Kx9…'`, `--password \⏎ '…'`): the
+        // command is one line, and so is the view. The escape is read as the next line's first
+        // character after its indent, so a name and its value meet as the shell joins them.
+        let k = c === '\r' ? j + 2 : j + 1;
+        while (input[k] === ' ' || input[k] === '\t') k += 1;
+        const next = input[k];
+        if (next !== undefined && next !== '\\' && next !== '&' && next !== '\n' && next !== '\r') {
+          ch = next;
+          end = k + 1;
+        }
       }
       if (ch === undefined) {
         // Not an escape: the backslashes stay as they are.
