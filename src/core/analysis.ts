@@ -1,6 +1,6 @@
 import type { GitEvidence } from './evidence.js';
 import type { Pressure } from './pressure.js';
-import { isDocumentation, listingAfterLastCommit, openFailures } from './ledger.js';
+import { IMPLIES, isDocumentation, listingAfterLastCommit, openFailures } from './ledger.js';
 import { notWritten } from './plan-files.js';
 import { heldKey, relativeTo } from './paths.js';
 import { checkTargets, commandKey } from './shell.js';
@@ -814,7 +814,8 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     // Some checks ran after the last change; the others last ran on older code. A combined run
     // (`ruff check && pytest`) whose every check ran again since, alone or with others, is not stale.
     const changed = l.lastChangeLine;
-    const ranSince = new Set(l.checks.filter((c) => c.line > changed).flatMap((c) => c.keys));
+    // A run covers what it implies as well (`cargo clippy` and `cargo test` build what `cargo check` does).
+    const ranSince = new Set(l.checks.filter((c) => c.line > changed).flatMap((c) => c.keys.flatMap((k) => [k, ...(IMPLIES[k] ?? [])])));
     const keysOf = new Map(l.checks.map((c) => [c.keys.join(' + ') || c.command, c.keys]));
     const rerun = (t: CheckTargetRow): boolean => {
       const keys = keysOf.get(t.target) ?? [];

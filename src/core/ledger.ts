@@ -47,6 +47,8 @@ export interface RequestRecord {
   replied?: number;
   /** That message is a progress note (Codex's `phase: "commentary"`), not an answer. */
   repliedNote?: true;
+  /** The line where the turn it was made in was interrupted (Codex's `turn_aborted`, Claude Code's interrupt) before a final reply to it. */
+  interruptedAt?: number;
   /**
    * The line of a message the user sent while this request's turn ran (Codex): the turn's final
    * reply, `replied`, came after it and answers both.
@@ -676,7 +678,7 @@ const STILL_RUNNING = /^\s*<status>(?:running|killed)<\/status>/;
 function killedOthers(l: Ledger, call: CallRecord): string | null {
   for (const k of killedByName(call.command ?? '')) {
     const started = Object.values(l.calls).some((c) => c !== call && c.command !== undefined && c.line < call.line && c.command.includes(k.name) && killedByName(c.command).length === 0);
-    if (!started) return `killed every process matching ${JSON.stringify(k.name.slice(0, 80))} (${k.tool}; no earlier command of the session names it)`;
+    if (!started) return `killed every process matching ${JSON.stringify(k.name.slice(0, 80))} (${k.tool}; no earlier command of the session names it, though a program it ran may have started some)`;
   }
   return null;
 }
@@ -1091,7 +1093,7 @@ function checkText(command: string): string {
 }
 
 /** A passing run of the left proves what the right checks: `cargo test` compiles, as `cargo check` does. */
-const IMPLIES: Record<string, readonly string[]> = {
+export const IMPLIES: Readonly<Record<string, readonly string[]>> = {
   'cargo test': ['cargo check', 'cargo build'],
   'cargo clippy': ['cargo check'],
   'cargo build': ['cargo check'],
@@ -1338,7 +1340,23 @@ function noteUnnamedCommits(l: Ledger, command: string, out: string, line: numbe
 export function noteTurnEnd(l: Ledger, event: 'turn_complete' | 'turn_aborted' | 'interrupt' | 'api_error', line: number): void {
   l.last = { event, line };
   if (event === 'turn_complete') creditTurn(l);
+  if (event === 'turn_aborted' || event === 'interrupt') markInterrupted(l, line);
   delete l.turnFrom;
+}
+
+/**
+ * A turn interrupted before its final reply: the requests made in it (since its start, or the
+ * latest when the harness marks no start) that have no final reply were stopped, not answered
+ * with a progress note ("no final reply; progress note at line 485" hid that the user aborted it).
+ */
+function markInterrupted(l: Ledger, line: number): void {
+  const from = l.turnFrom;
+  for (let i = l.requests.length - 1; i >= 0; i -= 1) {
+    const r = l.requests[i] as RequestRecord;
+    if (from !== undefined ? r.line < from : i < l.requests.length - 1) break;
+    if (r.line > line || (r.replied !== undefined && r.repliedNote !== true)) continue;
+    r.interruptedAt = line;
+  }
 }
 
 /**

@@ -253,3 +253,27 @@ describe("a program the session wrote and ran", () => {
     expect(md).not.toContain('new program');
   });
 });
+
+describe('a request whose turn was interrupted', () => {
+  const meta = { timestamp: '2026-02-23T11:54:00Z', type: 'session_meta', payload: { id: 'c', cwd: '/w', cli_version: '0.125.0', originator: 'codex_cli_rs' } };
+  const event = (payload: Record<string, unknown>) => ({ timestamp: '2026-02-23T11:55:00Z', type: 'event_msg', payload });
+  const item = (payload: Record<string, unknown>) => ({ timestamp: '2026-02-23T11:55:00Z', type: 'response_item', payload });
+  const ask = (text: string) => event({ type: 'user_message', message: text });
+  const said = (text: string, phase: string) => item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text }], phase });
+
+  it('says it was interrupted, not only that it had no final reply', () => {
+    const { md, summary } = built<{ requests: { interrupted_line?: number }[] }>(
+      meta,
+      event({ type: 'task_started', turn_id: 't1' }),
+      ask('Implement the plan'),
+      said('Running the visual check now.', 'commentary'),
+      event({ type: 'turn_aborted', reason: 'interrupted' }),
+      ask('Only the backend now'),
+      said('Done: the backend is in place.', 'final_answer'),
+    );
+    const section = sections(md).get('User requests and corrections') ?? '';
+    expect(section).toContain('line 3 — Implement the plan (its turn was interrupted at line 5, before a final reply; the last progress note: line 4)');
+    expect(section).toContain('line 6 — Only the backend now (last reply: line 7)');
+    expect(summary.requests.map((q) => q.interrupted_line)).toEqual([5, undefined]);
+  });
+});

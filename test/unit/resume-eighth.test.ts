@@ -227,8 +227,8 @@ describe('a kill by name', () => {
       ...bash('b3', 'pkill -9 zsh 2>/dev/null; echo done', 'done'),
       agent('a1', [{ type: 'text', text: 'Stopped.' }]),
     );
-    expect(summary.destroyed).toEqual([{ line: 7, command: 'pkill -9 zsh 2>/dev/null; echo done', what: 'killed every process matching "zsh" (pkill; no earlier command of the session names it)', ok: true }]);
-    expect(sections(md).get('Repository Evidence')).toContain('- line 7: killed every process matching "zsh" (pkill; no earlier command of the session names it) — `pkill -9 zsh 2>/dev/null; echo done`');
+    expect(summary.destroyed).toEqual([{ line: 7, command: 'pkill -9 zsh 2>/dev/null; echo done', what: 'killed every process matching "zsh" (pkill; no earlier command of the session names it, though a program it ran may have started some)', ok: true }]);
+    expect(sections(md).get('Repository Evidence')).toContain('- line 7: killed every process matching "zsh" (pkill; no earlier command of the session names it, though a program it ran may have started some) — `pkill -9 zsh 2>/dev/null; echo done`');
   });
 
   it('shows the latest five destructive commands in HANDOFF.md, and says where the rest are', () => {

@@ -652,6 +652,8 @@ function codexPermissions(p: Record<string, unknown>): string | null {
   const parts: string[] = [];
   if (approval !== undefined) parts.push(`approval \`${approval.slice(0, 40)}\``);
   if (sandbox !== undefined) parts.push(`sandbox \`${sandbox.slice(0, 40)}\``);
-  if (box !== undefined && typeof box.network_access === 'boolean') parts.push(`network ${box.network_access ? 'on' : 'off'}`);
+  // The sandbox's network: a command the user approves to run outside the sandbox, and the
+  // harness's own web tools, are not bound by it ("network off" read as no network at all).
+  if (box !== undefined && typeof box.network_access === 'boolean') parts.push(`network ${box.network_access ? 'on' : 'off'} inside the sandbox`);
   return parts.join(', ');
 }

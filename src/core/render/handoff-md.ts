@@ -42,6 +42,8 @@ export const SECTION_TITLES = [
 ] as const;
 
 /** Bounds that keep the largest handoff readable in one sitting (the payloads carry the rest). */
+/** The requests' last steps past every level: how many of the latest are shown, and how long each is. */
+const REQUESTS_LAST_STEPS: readonly (readonly [number, number])[] = [[10, 240], [8, 200], [6, 160], [4, 120]];
 const MD = { DOC_CHARS: 1400, DOC_LINE_CHARS: 110, TASK_DETAIL_CHARS: 140, JOBS_ENDED: 3, PASSED_OVER: 3, REQUESTS_HEAD: 5, REQUESTS_TAIL: 25, REQUESTS_TAIL_SHORT: 12, REQUEST_CHARS_SHORT: 300, REQUEST_CHARS: 600, AGENT_MESSAGES: 6, AGENT_MESSAGES_SHORT: 3, AGENT_CHARS: 180, FIXED: 8, FIXED_SHORT: 5, FILES: 20, FILES_SHORT: 10, CHECK_TARGETS: 10, TIMELINE: 15, TIMELINE_SHORT: 8, TIMELINE_LAST: 5, TIMELINE_CHARS: 100, LISTED: 12, DESTROYED: 5 } as const;
 
 const NONE = 'None';
@@ -264,7 +266,9 @@ function requests(a: Analysis, parent: string | null, r: RenderInput, ide = true
   // Where the agent's answer to each ends, so that what became of an early request can be looked up.
   // A reply the harness marked a progress note (Codex's `phase: "commentary"`) is not an answer.
   const replied = (q: (typeof rs)[number]): string =>
-    q.replied === undefined
+    q.interruptedAt !== undefined
+      ? ` (its turn was interrupted at line ${q.interruptedAt}, before a final reply${q.replied === undefined ? '' : `; the last progress note: line ${q.replied}`})`
+      : q.replied === undefined
       ? ''
       : q.repliedNote === true
         ? ` (no final reply; progress note at line ${q.replied})`
@@ -750,7 +754,7 @@ function filesChanged(a: Analysis, cwd: string | undefined, max: number, names: 
   const rows = listed.map((f, i) => [path(shown[i] as string), cell(`${howOf(f)}${f.subagent ? ' (by a subagent)' : ''}${f.dirtyBefore === undefined ? '' : ` (already uncommitted before the session: line ${f.dirtyBefore})`}`), lineOf(f), cell((f.what ?? []).join('; '), 100)]);
   const more = a.filesChangedTotal > rows.length ? `\n\n${moreFiles(fs.slice(0, -max).reverse(), a.filesChangedTotal - rows.length, cwd, names)}` : '';
   const unreadable = a.unreadableWrites > 0 ? `\n\n${label('unknown')} — and ${a.unreadableWrites} apply_patch call(s) whose paths are unreadable.` : '';
-  return `### Files changed in this session\n\n${label('verified')} — writes whose result succeeded (edits, patches, and shell commands that plainly write), latest first${from}:\n\n${table(['file', 'how', 'line (latest write)', 'what the writes define'], rows)}${more}${unreadable}`;
+  return `### Files changed in this session\n\n${label('verified')} — writes whose result succeeded (edits, patches, and shell commands that plainly write), latest first${from}:\n\n${table(['file', 'how (over the session)', 'line (latest write)', 'what the writes define'], rows)}${more}${unreadable}`;
 }
 
 /** How a file was changed; a file the session created and deleted again is as it was (there was none). */
@@ -958,6 +962,12 @@ function nextActionBody(a: Analysis): string {
   const advice = n.label === 'verified' ? ". What the rule rests on is verified; the action is this handoff's advice drawn from it (what the user asked for is under User requests)" : '';
   const first = claimsFirst(a);
   const text = n.text.replace(/\r?\n/g, ' ');
+  // "Nothing is pending … Wait for the user's next request", then "First settle …" read as two
+  // answers: with a claim to settle, that comes first and the rest says what is otherwise so.
+  if (first !== '' && n.rule === 'nothing_pending') {
+    const rest = text.replace(/^Nothing is pending: /, '').replace(" Wait for the user's next request.", '');
+    return `${first.trim()} Otherwise nothing is pending: ${rest}\n\n${label(n.label)} — ${why}${advice}`;
+  }
   // The action's own text may end without a full stop: the next sentence gets one before it.
   return `${first === '' || /[.!?]$/.test(text) ? text : `${text}.`}${first}\n\n${label(n.label)} — ${why}${advice}`;
 }
@@ -1135,6 +1145,13 @@ export function renderHandoffMd(r: RenderInput, a: Analysis): string {
       fixed.head[2] = section('Objective (verbatim)', objective(a, r.parentSession, short, r.parentTask ?? null, false));
     }
     if (Buffer.byteLength(renderAt(fixed, parts)) > MD_BYTES) fixed.timeline = timelineSection(r, MD.TIMELINE_LAST);
+    // Past every level, the requests give up more of their latest and of their length, a step at a
+    // time, until the file fits (the summary lists every one whole).
+    for (const [tail, chars] of REQUESTS_LAST_STEPS) {
+      if (Buffer.byteLength(renderAt(fixed, parts)) <= MD_BYTES) break;
+      fixed.requests = requests(a, r.parentSession, r, false, tail, chars);
+      parts = levelParts(fixed, a, level);
+    }
   }
   // What room is left takes, in turn, the writes that failed and were made after, and the names
   // of the changed files the table has no row for: neither gives up anything a budget level keeps.

@@ -89,7 +89,7 @@ export function buildSummary(r: RenderInput, a: Analysis, transferReady: boolean
     objective_line: a.objective?.line ?? null,
     // A subagent's task from its parent's call: `objective_line` is null, as the line is the parent's.
     objective_from_parent: a.objective || !r.parentTask ? null : { session: r.parentTask.session, line: r.parentTask.line, description: r.parentTask.description, chars: r.parentTask.chars ?? r.parentTask.text.length },
-    requests: a.requests.map((q) => ({ line: q.line, text: q.text, kind: q.kind, ...(q.ide === undefined ? {} : { ide: q.ide }), ...(q.replied === undefined ? {} : { replied_line: q.replied }) })),
+    requests: a.requests.map((q) => ({ line: q.line, text: q.text, kind: q.kind, ...(q.ide === undefined ? {} : { ide: q.ide }), ...(q.replied === undefined ? {} : { replied_line: q.replied }), ...(q.interruptedAt === undefined ? {} : { interrupted_line: q.interruptedAt }) })),
     state_now: a.stateNow ? textTail(a.stateNow.text, SUMMARY_STATE_CHARS) : null,
     end: { kind: a.end.kind, line: a.end.line, why: a.end.why },
     files_changed: a.filesChanged.map((f) => ({ path: f.path, line: f.line, how: f.how, ...(f.subagent ? { by: 'subagent' } : {}), ...(f.what ? { what: f.what } : {}), ...(f.dirtyBefore === undefined ? {} : { dirty_before_line: f.dirtyBefore }), ...(f.made ? { created_first: true } : {}), ...(f.existed === undefined ? {} : { existed_line: f.existed }), ...(f.again === undefined ? {} : { reappeared_line: f.again }) })),
