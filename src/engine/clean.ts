@@ -56,7 +56,11 @@ export class Cleaner {
   title(title: string): string {
     let out = this.text(title);
     const slug = slugify(out);
-    for (const span of this.redactor.find(slug)) {
+    const spans = this.redactor.find(slug);
+    // A title whose slug holds one is read as the slug reads it: accents and other marks off (a
+    // combining mark inside a key, `d\u0301api…`, kept its words apart from the slug's).
+    if (spans.length > 0) out = out.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+    for (const span of spans) {
       for (const word of slug.slice(span.start, span.end).split(/[^a-z0-9]+/)) {
         if (word.length >= 8) out = out.replace(new RegExp(word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), '[REDACTED]');
       }

@@ -96,5 +96,7 @@ describe('a title a user gives', () => {
   it('loses the words its slug would join into a key', () => {
     expect(clean.title('deepseek sk 9f3a7c1e5b2d8046a1c9e7f3b5d20a84')).toBe('deepseek sk [REDACTED]');
     expect(clean.title('Fix the upload bug')).toBe('Fix the upload bug');
+    expect(clean.title(`Rotate d\u0301api${'8c4e'.repeat(8)}`)).toBe('Rotate [REDACTED]');
+    expect(clean.title('Café menu')).toBe('Café menu');
   });
 });
