@@ -277,3 +277,22 @@ describe('a request whose turn was interrupted', () => {
     expect(summary.requests.map((q) => q.interrupted_line)).toEqual([5, undefined]);
   });
 });
+
+describe("the user's answer to the agent's question inside a turn", () => {
+  it('is said to be an answer, not a message that came in mid-turn', () => {
+    const meta = { timestamp: '2026-07-10T17:54:00Z', type: 'session_meta', payload: { id: 'c', cwd: '/w', cli_version: '0.144.0', originator: 'codex_cli_rs' } };
+    const event = (payload: Record<string, unknown>) => ({ timestamp: '2026-07-10T17:55:00Z', type: 'event_msg', payload });
+    const item = (payload: Record<string, unknown>) => ({ timestamp: '2026-07-10T17:55:00Z', type: 'response_item', payload });
+    const { md } = built(
+      meta,
+      event({ type: 'task_started', turn_id: 't1' }),
+      event({ type: 'user_message', message: 'What should I build for the hackathon?' }),
+      item({ type: 'function_call', name: 'request_user_input', call_id: 'q1', arguments: JSON.stringify({ questions: [{ header: 'Capital', id: 'capital_policy', question: 'How much capital?', options: [{ label: 'Zero required (Recommended)' }] }] }) }),
+      item({ type: 'function_call_output', call_id: 'q1', output: JSON.stringify({ answers: { capital_policy: { answers: ['Zero required (Recommended)'] } } }) }),
+      item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Build EdgeRunner: a Rust engine.' }], phase: 'final_answer' }),
+      event({ type: 'task_complete', turn_id: 't1' }),
+    );
+    const section = sections(md).get('User requests and corrections') ?? '';
+    expect(section).toContain("line 3 — What should I build for the hackathon? (its turn's final reply: line 6, after the user's answer to the agent's question at line 5)");
+  });
+});

@@ -273,7 +273,7 @@ function requests(a: Analysis, parent: string | null, r: RenderInput, ide = true
       : q.repliedNote === true
         ? ` (no final reply; progress note at line ${q.replied})`
         : q.repliedAfter !== undefined
-          ? ` (its turn's final reply: line ${q.replied}, after the message of line ${q.repliedAfter} came in mid-turn)`
+          ? ` (its turn's final reply: line ${q.replied}, after ${a.requests.find((x) => x.line === q.repliedAfter)?.kind === 'answer' ? `the user's answer to the agent's question at line ${q.repliedAfter}` : `the message of line ${q.repliedAfter} came in mid-turn`})`
           : ` (last reply: line ${q.replied})`;
   const row = (q: (typeof rs)[number]): string => `line ${q.line} — ${kind(q.kind)}${oneLine(q.text, chars)}${replied(q)}${inIde(q)}${branch(q.line)}`;
   const shown = rs.length <= MD.REQUESTS_HEAD + tail ? rs.map(row) : [...rs.slice(0, MD.REQUESTS_HEAD).map(row), `… ${rs.length - MD.REQUESTS_HEAD - tail} more in HANDOFF.summary.json …`, ...rs.slice(-tail).map(row)];
