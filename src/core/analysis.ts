@@ -316,14 +316,28 @@ function reads(t: CheckTarget, path: string): boolean {
 /** Tools that read documentation: a change to a README makes their last run stale. */
 const DOC_TOOLS = /markdownlint|\bmdl\b|\bremark\b|prettier|\bvale\b|cspell|textlint|mkdocs|sphinx|docusaurus/i;
 
+/**
+ * Files a check of one language's tools never reads: a Rust change leaves `npm run build` as it
+ * was, a web change leaves `cargo test` (edgerunner's npm checks were said stale from a
+ * `Cargo.toml`). Only when every check of the command is of that one kind.
+ */
+const FOREIGN: readonly { tools: RegExp; files: RegExp }[] = [
+  { tools: /^(?:npm|pnpm|yarn|npx|bun|tsc|eslint|vite|next|jest|vitest|prettier|biome)\b/, files: /\.(?:rs|py|go|rb|java|kt|swift)$|(?:^|[\\/])(?:Cargo\.(?:toml|lock)|pyproject\.toml|go\.(?:mod|sum)|Gemfile(?:\.lock)?)$|(?:^|[\\/])(?!(?:wrangler|netlify)\.toml$)[^\\/]+\.toml$/ },
+  { tools: /^cargo\b/, files: /\.(?:ts|tsx|js|jsx|mjs|cjs|css|scss|vue|svelte|py|go|rb)$|(?:^|[\\/])package(?:-lock)?\.json$/ },
+  { tools: /^(?:pytest|ruff|mypy|pyright|tox|python import)\b/, files: /\.(?:rs|ts|tsx|js|jsx|go|rb|css|scss)$|(?:^|[\\/])(?:Cargo\.toml|package(?:-lock)?\.json)$/ },
+  { tools: /^go\b/, files: /\.(?:rs|ts|tsx|js|jsx|py|rb|css)$|(?:^|[\\/])(?:Cargo\.toml|package(?:-lock)?\.json)$/ },
+];
+
 function changeFor(l: Ledger, command: string): { path: string; line: number } | null {
   const targets = checkTargets(command, l.installed ?? []);
   const staticOnly = targets.length > 0 && targets.every((t) => t.kind === 'lint' || t.kind === 'typecheck' || t.kind === 'format');
+  const foreign = targets.length === 0 ? undefined : FOREIGN.find((f) => targets.every((t) => f.tools.test(t.tool)))?.files;
   let latest: { path: string; line: number } | null = null;
   const readsDocs = DOC_TOOLS.test(command);
   for (const [path, c] of Object.entries(l.changed)) {
     // A README or an ignore list is read by no test, build or code linter (by a prose linter, yes).
     if (!readsDocs && isDocumentation(path)) continue;
+    if (foreign?.test(path) === true) continue;
     if (staticOnly && !targets.some((t) => reads(t, path))) continue;
     if (latest === null || c.line > latest.line) latest = { path, line: c.line };
   }

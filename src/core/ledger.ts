@@ -294,7 +294,8 @@ export interface Ledger {
   /** The remotes the session's own latest `git remote -v` printed (none: an empty list), and where. */
   remotes?: { line: number; list: { name: string; url: string }[] };
   /** Commands that destroyed what the transcript cannot give back (`rm -rf`, `git reset --hard`, …), the last 20. */
-  destroyed?: { line: number; command: string; what: string; ok: boolean }[];
+  /** `line`: the result's; `call_line`: the command's, when it is another line (since 2026-12-03). */
+  destroyed?: { line: number; command: string; what: string; ok: boolean; call_line?: number }[];
   /** Where the session's latest push went, as its output said (`To <url>` above its updates), and where. */
   pushedTo?: { line: number; url: string };
   /** Formatter runs that rewrote files their output does not name: how many, and where. */
@@ -760,7 +761,7 @@ export function noteResult(l: Ledger, r: ResultInput): void {
     noteFormatting(l, call, r, out, failed);
     // A command that did not run destroyed nothing; one that failed may have done part of it.
     const what = r.denied === undefined ? (destroys(call.command) ?? killedOthers(l, call)) : null;
-    if (what !== null) push((l.destroyed ??= []), { line: r.line, command: clip(call.command, 200), what, ok: !failed }, 20);
+    if (what !== null) push((l.destroyed ??= []), call.line === r.line ? { line: r.line, command: clip(call.command, 200), what, ok: !failed } : { line: r.line, command: clip(call.command, 200), what, ok: !failed, call_line: call.line }, 20);
   }
   // A call the user rejected is the user's decision (its feedback is a request), not a failure;
   // one rejected without a word is said beside the requests (what the user stopped); a write's

@@ -170,7 +170,7 @@ describe('a write that failed and was made again', () => {
 describe('the objective, when more requests came after it', () => {
   it('says how many came and where the latest is, and nothing when none did', () => {
     const { md } = built(user('u1', 'Audit the whole app'), say('a1', 'Audit done: 12 findings.'), user('u2', 'Fix image loading'), say('a2', 'Fixed.'), user('u3', 'Thanks'), user('u4', 'Now help me apply for the grant'));
-    expect(sections(md).get('Objective (verbatim)')).toContain("*reported* — the user's first request (line 1). 2 more request(s) came after it, the latest at line 6");
+    expect(sections(md).get('Objective (verbatim)')).toContain("*reported* — the user's first request (line 1). 2 more message(s) came after it, the latest at line 6");
     const alone = built(user('u1', 'Audit the whole app'), say('a1', 'Audit done.')).md;
     expect(sections(alone).get('Objective (verbatim)')).not.toContain('more request(s)');
   });
@@ -294,5 +294,35 @@ describe("the user's answer to the agent's question inside a turn", () => {
     );
     const section = sections(md).get('User requests and corrections') ?? '';
     expect(section).toContain("line 3 — What should I build for the hackathon? (its turn's final reply: line 6, after the user's answer to the agent's question at line 5)");
+  });
+});
+
+describe('a check of one language after a change in another', () => {
+  const run = (id: string, command: string, out: string) => [call(id, 'Bash', { command }), result(id, out)];
+  it('is not said stale for a file its tools never read', () => {
+    const { md } = built(
+      user('u1', 'Build the web terminal and the engine'),
+      edit('e1', 'web/src/App.tsx'),
+      updated('e1', 'web/src/App.tsx'),
+      ...run('b1', 'npm run build', '✓ built in 2.1s'),
+      edit('e2', 'crates/engine/Cargo.toml'),
+      updated('e2', 'crates/engine/Cargo.toml'),
+      edit('e3', 'crates/engine/src/lib.rs'),
+      updated('e3', 'crates/engine/src/lib.rs'),
+      ...run('b2', 'cargo test --workspace', 'test result: ok. 13 passed; 0 failed'),
+      say('a1', 'Done.'),
+    );
+    expect(md).not.toContain('`npm run build` last ran');
+    const web = built(
+      user('u1', 'Build the web terminal'),
+      ...run('b1', 'npm run build', '✓ built in 2.1s'),
+      edit('e1', 'web/scripts/check.mjs'),
+      updated('e1', 'web/scripts/check.mjs'),
+      edit('e2', 'crates/engine/src/lib.rs'),
+      updated('e2', 'crates/engine/src/lib.rs'),
+      ...run('b2', 'cargo test --workspace', 'test result: ok. 13 passed; 0 failed'),
+      say('a1', 'Done.'),
+    ).md;
+    expect(web).toContain('`npm run build` last ran at line 3, before the last change of a file it checks (line 5: check.mjs)');
   });
 });

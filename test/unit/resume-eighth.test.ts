@@ -227,8 +227,8 @@ describe('a kill by name', () => {
       ...bash('b3', 'pkill -9 zsh 2>/dev/null; echo done', 'done'),
       agent('a1', [{ type: 'text', text: 'Stopped.' }]),
     );
-    expect(summary.destroyed).toEqual([{ line: 7, command: 'pkill -9 zsh 2>/dev/null; echo done', what: 'killed every process matching "zsh" (pkill; no earlier command of the session names it, though a program it ran may have started some)', ok: true }]);
-    expect(sections(md).get('Repository Evidence')).toContain('- line 7: killed every process matching "zsh" (pkill; no earlier command of the session names it, though a program it ran may have started some) — `pkill -9 zsh 2>/dev/null; echo done`');
+    expect(summary.destroyed).toEqual([{ line: 7, command: 'pkill -9 zsh 2>/dev/null; echo done', what: 'killed every process matching "zsh" (pkill; no earlier command of the session names it, though a program it ran may have started some)', ok: true, call_line: 6 }]);
+    expect(sections(md).get('Repository Evidence')).toContain('- line 6 (its result: line 7): killed every process matching "zsh" (pkill; no earlier command of the session names it, though a program it ran may have started some) — `pkill -9 zsh 2>/dev/null; echo done`');
   });
 
   it('shows the latest five destructive commands in HANDOFF.md, and says where the rest are', () => {
@@ -237,7 +237,7 @@ describe('a kill by name', () => {
     expect((summary.destroyed as unknown[]).length).toBe(7);
     const ev = sections(md).get('Repository Evidence') ?? '';
     expect(ev).not.toContain('build-b`');
-    expect(ev).toContain('- line 15: removed build-g recursively — `rm -rf build-g`');
+    expect(ev).toContain('- line 14 (its result: line 15): removed build-g recursively — `rm -rf build-g`');
     expect(ev).toContain("- … 2 earlier in HANDOFF.summary.json's `destroyed`");
   });
 });

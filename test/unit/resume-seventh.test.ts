@@ -327,8 +327,8 @@ describe('commands that destroy what the transcript cannot give back', () => {
 
   it('are listed in Repository Evidence and the payloads, a failed one said to be failed', () => {
     const { md, summary } = built(user('u1', 'Reinstall the tool'), ...bash('b1', 'uv cache clean && uv tool install .', 'Removed 10.5GiB'), agent('c-b2', [{ type: 'tool_use', id: 'b2', name: 'Bash', input: { command: 'rm -rf build' } }]), user('r-b2', [{ type: 'tool_result', tool_use_id: 'b2', content: 'Exit code 1\nrm: build: Permission denied', is_error: true }]), agent('a9', [{ type: 'text', text: 'Reinstalled.' }]));
-    expect(md).toContain('### Destructive commands\n\n*verified* — the session ran these, and what they removed or discarded cannot be brought back from the transcript: check before relying on it (a command\'s output at its line may say how much went):\n\n- line 3: cleared the uv cache — `uv cache clean && uv tool install .`');
-    expect(md).toContain('- line 5: removed build recursively (the command failed: how much it did is not known)');
+    expect(md).toContain('### Destructive commands\n\n*verified* — the session ran these, and what they removed or discarded cannot be brought back from the transcript: check before relying on it (a command\'s output at its line may say how much went):\n\n- line 2 (its result: line 3): cleared the uv cache — `uv cache clean && uv tool install .`');
+    expect(md).toContain('- line 4 (its result: line 5): removed build recursively (the command failed: how much it did is not known)');
     expect((summary as unknown as { destroyed: unknown[] }).destroyed).toHaveLength(2);
   });
 });

@@ -114,7 +114,9 @@ function frontMatter(r: RenderInput): string {
   };
   const lines = fields.map(([k, v]) => {
     const note = v === null ? recorded[k] : undefined;
-    return `${k}: ${yamlValue(v)}${note === undefined ? '' : `  # not read now; ${note}`}`;
+    // Two readers took the watermark for a line number beside `lines_read`: it says what it counts.
+    const says = k === 'watermark' ? '  # the last turn\'s seq, counted from 0 (lines_read counts lines)' : '';
+    return `${k}: ${yamlValue(v)}${note === undefined ? says : `  # not read now; ${note}`}`;
   });
   lines.push(`transfer_ready: ${TRANSFER_READY_SENTINEL}`);
   return `---\n${lines.join('\n')}\n---`;
@@ -195,10 +197,12 @@ function parentTaskObjective(t: ParentTask, max: number): string {
  */
 function laterRequests(a: Analysis, line: number | null): string {
   if (line === null) return '';
-  const later = a.requests.filter((q) => q.kind === 'request' && q.line > line && !saysOnlyThanks(q.text));
+  const later = a.requests.filter((q) => (q.kind === 'request' || q.kind === 'rejection') && q.line > line && !saysOnlyThanks(q.text));
   const last = later.at(-1);
   if (last === undefined) return '';
-  return `. ${later.length} more request(s) came after it, the latest at line ${last.line}`;
+  // Words typed beside a refused call count too (the list below shows them): said apart.
+  const refusals = later.filter((q) => q.kind === 'rejection').length;
+  return `. ${later.length} more message(s) came after it${refusals === 0 ? '' : ` (${refusals} of them typed beside a refused call)`}, the latest at line ${last.line}`;
 }
 
 function objectiveSource(o: NonNullable<Analysis['objective']>, startsAfter: number | undefined, parent: string | null): string {
@@ -841,7 +845,7 @@ function destroyed(r: RenderInput, short = false): string | null {
   if (d === undefined || d.length === 0) return null;
   // The latest few, each command shortened: the payloads list every one (the last 20).
   const shown = d.slice(-MD.DESTROYED);
-  const rows = shown.map((x) => `line ${x.line}: ${x.what}${x.ok ? '' : ' (the command failed: how much it did is not known)'}${short ? '' : ` — ${code(x.command, 120)}`}`);
+  const rows = shown.map((x) => `line ${x.call_line === undefined ? x.line : `${x.call_line} (its result: line ${x.line})`}: ${x.what}${x.ok ? '' : ' (the command failed: how much it did is not known)'}${short ? '' : ` — ${code(x.command, 120)}`}`);
   const more = d.length > shown.length ? `\n- … ${d.length - shown.length} earlier in HANDOFF.summary.json's \`destroyed\`` : '';
   return `### Destructive commands\n\n${label('verified')} — the session ran these, and what they removed or discarded cannot be brought back from the transcript: check before relying on it (a command's output at its line may say how much went):\n\n${bullets(rows)}${more}`;
 }
