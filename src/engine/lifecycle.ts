@@ -41,7 +41,9 @@ export async function applyChange(e: Parts, loaded: LoadedSession, change: Sessi
     target = join(dirname(target), slug);
     if (slug !== m.dir_name) {
       patch.dir_name = slug;
-      patch.titled_from = [...m.titled_from, m.dir_name];
+      // Redacted as they go into the record: a folder named before names were redacted in the form
+      // they take (SECURITY.md) is renamed by a retitle, and its old name must not stay behind here.
+      patch.titled_from = [...m.titled_from, m.dir_name].map((n) => e.cleaner.text(n));
     }
     patch.title_override = title.trim();
   }
