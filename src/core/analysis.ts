@@ -497,6 +497,16 @@ function answeredAt(l: Ledger, end: End, requestLine: number): string {
   return `line ${said.line}; the turn closed at line ${end.line}`;
 }
 
+/**
+ * The answer is the session's deliverable (a review, a report), and HANDOFF.md shows only its
+ * tail: say how long it is and where it is whole (raze's review kept its findings in the head).
+ */
+function longAnswer(st: SessionState, requestLine: number): string {
+  const last = st.lastAgent;
+  if (last === null || last.chars === undefined || last.seq + 1 <= requestLine) return '';
+  return ` The answer is ${last.chars} characters, of which State right now shows the last ${last.text.length - 1}: read it whole at line ${last.seq + 1} before acting on it.`;
+}
+
 /** A next step the agent named itself: "Next steps: …", "Next, I'll …", "Remaining: …". */
 function statedNextStep(text: string): string | null {
   const m = /^[ \t>*_-]*(?:#+\s*)?\**(?:next steps?|next up|remaining(?: work)?|still to do|to do next|todo)\**\s*[:—-]\s*(.*)$/im.exec(text) ?? /\b(?:next,? I(?:'ll| will)|I(?:'ll| will) next)\s+([^.\n]+)/i.exec(text);
@@ -660,7 +670,7 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
     const what = l.gitRan === undefined && !repoRead ? `check \`git status\`: the session ran no git command, so whether its ${uncommitted.length} changed file(s) ${list} are committed is not recorded; commit them if not, once the user agrees` : `commit the ${uncommitted.length} uncommitted file change(s) ${list} once the user agrees`;
     return { text: `The last request${reqText} is answered. Verify the change, then ${what}${dirtyBeforeSaid(uncommitted)}${othersInTree(l, changed)}${prOfBranch(l)}`, rule: 'uncommitted_changes', label: 'inferred', line: uncommitted[uncommitted.length - 1]?.line ?? null };
   }
-  if (req !== null) return { text: `Nothing is pending: the last request${reqText} was answered (${answeredAt(l, end, req.line)}). Wait for the user's next request.${recapSays(l, req)}`, rule: 'nothing_pending', label: 'inferred', line: end.line };
+  if (req !== null) return { text: `Nothing is pending: the last request${reqText} was answered (${answeredAt(l, end, req.line)}).${longAnswer(st, req.line)} Wait for the user's next request.${recapSays(l, req)}`, rule: 'nothing_pending', label: 'inferred', line: end.line };
   return { text: 'unknown — the transcript holds no user request, no plan, no failure and no commit to go on; confirm the next step with the user', rule: 'unknown', label: 'unknown', line: null };
 }
 

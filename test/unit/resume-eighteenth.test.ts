@@ -326,3 +326,13 @@ describe('a check of one language after a change in another', () => {
     expect(web).toContain('`npm run build` last ran at line 3, before the last change of a file it checks (line 5: check.mjs)');
   });
 });
+
+describe('a long answer that ends the session', () => {
+  it('is said to be read whole at its line, HANDOFF.md showing its tail', () => {
+    const review = `## Findings\n\n${'1. The embedder batches text only; media must embed one by one. '.repeat(60)}\n\nRecommended shape: keep text, add embedding inputs.`;
+    const { md } = built(user('u1', 'Review this implementation plan'), say('a1', review));
+    expect(sections(md).get('Next Action')).toMatch(new RegExp(`The answer is ${review.length} characters, of which State right now shows the last \\d+: read it whole at line 2 before acting on it\\.`));
+    const short = built(user('u1', 'Review this plan'), say('a1', 'Looks right.')).md;
+    expect(sections(short).get('Next Action')).not.toContain('The answer is');
+  });
+});
