@@ -100,3 +100,30 @@ describe('a title a user gives', () => {
     expect(clean.title('Café menu')).toBe('Café menu');
   });
 });
+
+describe("a Codex message's mirror, remembered until its twin comes", () => {
+  it('keeps no digest that confirms a guessed password, and still finds the twin', async () => {
+    const { createHash } = await import('node:crypto');
+    const { initialCodexState, readCodex } = await import('../../src/core/harness/codex.js');
+    const message = 'The staging DB password is Summer2024!x, use it to run the migration';
+    const st = initialCodexState();
+    readCodex({ type: 'event_msg', payload: { type: 'user_message', message } }, st);
+    const raw = createHash('sha256').update(message).digest('hex');
+    expect(st.mirrors).toHaveLength(1);
+    expect(st.mirrors[0]).not.toContain(raw);
+    const twin = readCodex({ type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: message }] } }, st);
+    expect(twin.text).toBe('');
+    expect(st.mirrors).toHaveLength(0);
+  });
+
+  it('still finds the twin of a mirror a state kept before, digested as it was', async () => {
+    const { createHash } = await import('node:crypto');
+    const { initialCodexState, readCodex } = await import('../../src/core/harness/codex.js');
+    const message = 'Fix the sync with token Zq8XmP3kR7vN2wQ9tL5y';
+    const st = initialCodexState();
+    st.mirrors.push(`${message.length}:${createHash('sha256').update(message).digest('hex')}`);
+    const twin = readCodex({ type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: message }] } }, st);
+    expect(twin.text).toBe('');
+    expect(st.mirrors).toHaveLength(0);
+  });
+});

@@ -176,7 +176,15 @@ function planItems(plan: unknown): TodoItem[] | undefined {
 }
 
 const mirrorKey = (text: string): string => text.replace(/\s+/g, ' ').trim().slice(0, 120);
-const mirrorDigest = (key: string): string => `${key.length}:${sha256Hex(key)}`;
+/**
+ * What a mirror's digest is of: its key with every word that mixes letters with digits or symbols
+ * (a password's shape: `Summer2024!x`, a token) replaced by its length. Its twin is masked alike, so
+ * the twin is still found; the digest, which the state keeps, no longer confirms a guessed password
+ * (the twelfth red team tested one offline against it). A digest kept before is of the key as it
+ * was, and is matched as such.
+ */
+const masked = (key: string): string => key.replace(/\S{8,}/g, (w) => (/[A-Za-z]/.test(w) && /[^A-Za-z]/.test(w) ? `\u0000${w.length}` : w));
+const mirrorDigest = (key: string): string => `${key.length}:${sha256Hex(masked(key))}`;
 /** What Codex answers a patch it could not apply with (it gives no exit code for a patch). */
 const PATCH_FAILED = /^(?:apply_patch verification failed|Failed to apply patch)\b/;
 const askKey = (id: string): string => `ask:${sha256Hex(id).slice(0, 32)}`;
@@ -188,7 +196,9 @@ function isTwin(stored: string, key: string): boolean {
   // State written before mirrors were digested holds the head itself.
   if (!m) return stored.length > 0 && key.startsWith(stored);
   const len = Number(m[1]);
-  return len > 0 && len <= key.length && mirrorDigest(key.slice(0, len)) === stored;
+  if (len <= 0 || len > key.length) return false;
+  const head = key.slice(0, len);
+  return mirrorDigest(head) === stored || `${len}:${sha256Hex(head)}` === stored;
 }
 
 function outputText(output: unknown): string {
