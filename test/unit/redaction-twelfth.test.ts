@@ -96,7 +96,7 @@ describe('a title a user gives', () => {
   it('loses the words its slug would join into a key', () => {
     expect(clean.title('deepseek sk 9f3a7c1e5b2d8046a1c9e7f3b5d20a84')).toBe('deepseek sk [REDACTED]');
     expect(clean.title('Fix the upload bug')).toBe('Fix the upload bug');
-    expect(clean.title(`Rotate d\u0301api${'8c4e'.repeat(8)}`)).toBe('Rotate [REDACTED]');
+    expect(clean.title(`Rotate d\u0301api${'8c4e'.repeat(8)}`)).toBe('Rotate [REDACTED:databricks_token]');
     expect(clean.title('Café menu')).toBe('Café menu');
   });
 });
@@ -126,4 +126,12 @@ describe("a Codex message's mirror, remembered until its twin comes", () => {
     expect(twin.text).toBe('');
     expect(st.mirrors).toHaveLength(0);
   });
+});
+
+describe('a combining mark inside a key', () => {
+  removesEach([
+    ['a Databricks token in a folder of a path', `/Users/me/d\u0301api${'8c4e'.repeat(8)}/app`, `api${'8c4e'.repeat(8)}`],
+    ['a GitHub token with an accent on its first letter', 'token: g\u0301hp_4fJk9QmZr2XwLp7TnB3vYc8HsD1gKe6AuN0o', '4fJk9QmZr2XwLp7TnB3vYc8HsD1gKe6AuN0o'],
+  ]);
+  keepsEach([['decomposed French', 'Le re\u0301sume\u0301 est pre\u0302t, voir le caf\u00e9'], ['a decomposed accent at a word end', 'cafe\u0301 au lait']]);
 });

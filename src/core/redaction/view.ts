@@ -6,8 +6,9 @@
  * at any depth. Rules find ranges in the decoded text; `source()` maps a range back to the input,
  * widening it to whole escape sequences, so the input is cut only where an escape starts or ends.
  *
- * HTML's references for quotes, `&`, `<` and `>` (`&quot;`, `&#34;`) are read the same way, and a
- * shell's line continuation (a backslash ending a line) joins the two lines.
+ * HTML's references for quotes, `&`, `<` and `>` (`&quot;`, `&#34;`) are read the same way, a
+ * shell's line continuation (a backslash ending a line) joins the two lines, and combining marks
+ * between two ASCII letters or digits are read as not there.
  *
  * A run of backslashes before an escape letter counts as one escape whatever its length (`\\\\n`
  * is a line break escaped three times): the view is only read, never written, so a Windows path
@@ -110,14 +111,58 @@ function entityAt(input: string, i: number): [string, number] | null {
  * readings; a text whose first reading holds no `\` or `&` is read once.
  */
 export function decodedView(input: string): DecodedView {
-  let view = decodeOnce(input);
+  let view = MARKS.test(input) ? markView(input) : identity(input);
+  const first = decodeOnce(view.text);
+  if (first.text !== view.text) view = view.text === input ? first : compose(view, first);
   for (let depth = 0; depth < 2 && view.text !== input && (view.text.includes('\\') || view.text.includes('&')); depth += 1) {
     const next = decodeOnce(view.text);
     if (next.text === view.text) break;
-    const outer = view;
-    view = { text: next.text, source: (start, end) => outer.source(...next.source(start, end)) };
+    view = compose(view, next);
   }
   return view;
+}
+
+/** A view of a view: its text is the inner's, its ranges map back through both. */
+function compose(outer: DecodedView, inner: DecodedView): DecodedView {
+  return { text: inner.text, source: (start, end) => outer.source(...inner.source(start, end)) };
+}
+
+/** Combining marks (U+0300–U+036F). */
+const MARKS = /[\u0300-\u036f]/;
+const MARK_RUN = /[\u0300-\u036f]+/g;
+const isAsciiAlnum = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+
+/**
+ * Combining marks between two ASCII letters or digits are read as not there: a key's characters
+ * with an accent put on one (`d\u0301api8c4e…`) are the key to whoever strips it, as a slug does. A
+ * run of marks and the character after it are one escape that reads as that character.
+ */
+function markView(input: string): DecodedView {
+  const parts: string[] = [];
+  const at: number[] = [];
+  const from: number[] = [];
+  const to: number[] = [];
+  let pos = 0;
+  let decodedLength = 0;
+  MARK_RUN.lastIndex = 0;
+  for (let m = MARK_RUN.exec(input); m !== null; m = MARK_RUN.exec(input)) {
+    const i = m.index;
+    const end = i + m[0].length;
+    const after = input[end];
+    if (i === 0 || after === undefined || !isAsciiAlnum(input.charCodeAt(i - 1)) || !isAsciiAlnum(after.charCodeAt(0))) continue;
+    parts.push(input.slice(pos, i));
+    decodedLength += i - pos;
+    at.push(decodedLength);
+    from.push(i);
+    to.push(end + 1);
+    parts.push(after);
+    decodedLength += 1;
+    pos = end + 1;
+    MARK_RUN.lastIndex = end + 1;
+  }
+  if (at.length === 0) return identity(input);
+  parts.push(input.slice(pos));
+  return new EscapedView(parts.join(''), at, from, to);
 }
 
 function decodeOnce(input: string): DecodedView {
