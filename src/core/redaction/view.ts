@@ -127,6 +127,37 @@ function compose(outer: DecodedView, inner: DecodedView): DecodedView {
   return { text: inner.text, source: (start, end) => outer.source(...inner.source(start, end)) };
 }
 
+/**
+ * A view built escape by escape, left to right: each replaces input range [from, to) with one
+ * character. `pos` is where the input not yet copied starts.
+ */
+class ViewBuilder {
+  private readonly parts: string[] = [];
+  private readonly at: number[] = [];
+  private readonly from: number[] = [];
+  private readonly to: number[] = [];
+  private decodedLength = 0;
+  pos = 0;
+
+  constructor(private readonly input: string) {}
+
+  add(from: number, to: number, ch: string): void {
+    this.parts.push(this.input.slice(this.pos, from), ch);
+    this.decodedLength += from - this.pos;
+    this.at.push(this.decodedLength);
+    this.from.push(from);
+    this.to.push(to);
+    this.decodedLength += 1;
+    this.pos = to;
+  }
+
+  view(): DecodedView {
+    if (this.at.length === 0) return identity(this.input);
+    this.parts.push(this.input.slice(this.pos));
+    return new EscapedView(this.parts.join(''), this.at, this.from, this.to);
+  }
+}
+
 /** Combining marks (U+0300–U+036F). */
 const MARKS = /[\u0300-\u036f]/;
 const MARK_RUN = /[\u0300-\u036f]+/g;
@@ -138,43 +169,24 @@ const isAsciiAlnum = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 &&
  * run of marks and the character after it are one escape that reads as that character.
  */
 function markView(input: string): DecodedView {
-  const parts: string[] = [];
-  const at: number[] = [];
-  const from: number[] = [];
-  const to: number[] = [];
-  let pos = 0;
-  let decodedLength = 0;
+  const out = new ViewBuilder(input);
   MARK_RUN.lastIndex = 0;
   for (let m = MARK_RUN.exec(input); m !== null; m = MARK_RUN.exec(input)) {
     const i = m.index;
     const end = i + m[0].length;
     const after = input[end];
     if (i === 0 || after === undefined || !isAsciiAlnum(input.charCodeAt(i - 1)) || !isAsciiAlnum(after.charCodeAt(0))) continue;
-    parts.push(input.slice(pos, i));
-    decodedLength += i - pos;
-    at.push(decodedLength);
-    from.push(i);
-    to.push(end + 1);
-    parts.push(after);
-    decodedLength += 1;
-    pos = end + 1;
+    out.add(i, end + 1, after);
     MARK_RUN.lastIndex = end + 1;
   }
-  if (at.length === 0) return identity(input);
-  parts.push(input.slice(pos));
-  return new EscapedView(parts.join(''), at, from, to);
+  return out.view();
 }
 
 function decodeOnce(input: string): DecodedView {
   let bs = input.indexOf('\\');
   let amp = input.indexOf('&');
   if (bs === -1 && amp === -1) return identity(input);
-  const parts: string[] = [];
-  const at: number[] = [];
-  const from: number[] = [];
-  const to: number[] = [];
-  let pos = 0;
-  let decodedLength = 0;
+  const out = new ViewBuilder(input);
   while (bs !== -1 || amp !== -1) {
     const i = bs === -1 ? amp : amp === -1 ? bs : Math.min(bs, amp);
     let ch: string | undefined;
@@ -216,18 +228,9 @@ function decodeOnce(input: string): DecodedView {
         continue;
       }
     }
-    parts.push(input.slice(pos, i));
-    decodedLength += i - pos;
-    at.push(decodedLength);
-    from.push(i);
-    to.push(end);
-    parts.push(ch);
-    decodedLength += 1;
-    pos = end;
+    out.add(i, end, ch);
     if (bs !== -1 && bs < end) bs = input.indexOf('\\', end);
     if (amp !== -1 && amp < end) amp = input.indexOf('&', end);
   }
-  if (at.length === 0) return identity(input);
-  parts.push(input.slice(pos));
-  return new EscapedView(parts.join(''), at, from, to);
+  return out.view();
 }
