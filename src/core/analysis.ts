@@ -413,20 +413,21 @@ function docsAfter(l: Ledger, line: number): string {
 /** The agent's last words hand the turn to the user: a question, or an explicit "let me know". */
 const ASKS_USER = /\?\s*$|\b(?:would you like|do you want|want me to|should I|shall I|which (?:one|option) (?:do|would|should)|please (?:confirm|choose|pick)|call it\.?$)/im;
 
-function asksUser(text: string): string | null {
+/** The sentences of a message's closing part (its last three paragraphs, code blocks left out), latest first. */
+function closingSentences(text: string): string[] {
   const paras = text.trim().split(/\n\s*\n/).map((p) => p.trim()).filter((p) => p.length > 0);
   // The question is in the closing part of the message, not in a quoted example earlier on.
-  const closing = paras.slice(-3).reverse().filter((p) => !/^```/.test(p));
+  return paras
+    .slice(-3)
+    .reverse()
+    .filter((p) => !/^```/.test(p))
+    .flatMap((p) => p.split(/(?<=[.!?])\s+/).reverse().map((x) => x.trim()));
+}
+
+function asksUser(text: string): string | null {
+  const sentences = closingSentences(text);
   // A real question (a question mark) beats a closing phrase.
-  for (const p of closing) {
-    const sentences = p.split(/(?<=[.!?])\s+/);
-    for (const s of [...sentences].reverse()) if (/\?\s*$/.test(s.trim())) return s.trim();
-  }
-  for (const p of closing) {
-    const sentences = p.split(/(?<=[.!?])\s+/);
-    for (const s of [...sentences].reverse()) if (ASKS_USER.test(s.trim())) return s.trim();
-  }
-  return null;
+  return sentences.find((s) => /\?\s*$/.test(s)) ?? sentences.find((s) => ASKS_USER.test(s)) ?? null;
 }
 
 /**
@@ -437,15 +438,7 @@ function asksUser(text: string): string | null {
 const ALSO_ASKS = /\b(?:let me know|tell me) (?:when|if|whether|which|what)\b|\b(?:would you like|do you want|want me to|should I|shall I)\b/i;
 
 function alsoAsks(text: string, asked: string): string | null {
-  const paras = text.trim().split(/\n\s*\n/).map((p) => p.trim()).filter((p) => p.length > 0 && !/^```/.test(p));
-  for (const p of paras.slice(-3).reverse()) {
-    for (const raw of p.split(/(?<=[.!?])\s+/).reverse()) {
-      const s = raw.trim();
-      if (s.length < 12 || asked.includes(s) || s.includes(asked)) continue;
-      if (/\?\s*$/.test(s) || ALSO_ASKS.test(s)) return s;
-    }
-  }
-  return null;
+  return closingSentences(text).find((s) => s.length >= 12 && !asked.includes(s) && !s.includes(asked) && (/\?\s*$/.test(s) || ALSO_ASKS.test(s))) ?? null;
 }
 
 /** The markdown heading a question sits under, for context ("## FW-007 — recommendation"). */

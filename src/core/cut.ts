@@ -67,19 +67,13 @@ export function tailFrom(text: string, n: number): number {
 
 /**
  * The last characters of a text, at most `n` with the `…` put before them, beginning where a reader
- * can start: the next line's start when one is near, else just after a space — never inside a word
- * ("…e [SUBMISSION.md] copy so" read as the message's first word). Moves only forward, so the bound holds.
+ * can start: the next line's start when one is near, else at a word, never inside one ("…e
+ * [SUBMISSION.md] copy so" read as the message's first word). `tailStart` moves only forward, so
+ * the bound holds.
  */
 export function textTail(s: string, n: number): string {
   if (s.length <= n) return s;
-  let start = s.length - n + 1;
-  if (s.charCodeAt(start - 1) !== 10) {
-    const line = s.indexOf('\n', start);
-    if (line !== -1 && line - start <= n / 10) start = line + 1;
-    else if (!/\s/.test(s[start - 1] ?? ' ')) {
-      const space = s.slice(start, start + 40).search(/\s/);
-      if (space !== -1) start += space + 1;
-    }
-  }
+  let start = tailStart(s, n - 1);
+  while (start < s.length && /\s/.test(s[start] as string)) start += 1;
   return `…${s.slice(start)}`;
 }

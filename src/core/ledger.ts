@@ -780,6 +780,7 @@ export function noteResult(l: Ledger, r: ResultInput): void {
 
 /** A script's file: what an interpreter runs, or a file run as a program. */
 const SCRIPT_FILE = /\.(?:mjs|cjs|js|ts|mts|py|sh|bash|rb|pl|php|ps1)$/i;
+const SCRIPT_NAMED = /\.(?:mjs|cjs|js|ts|mts|py|sh|bash|rb|pl|php|ps1)\b/i;
 /** Output that says a program stopped before its work for want of something it needs. */
 const PREREQUISITE = /^.*(?:not found on (?:the )?PATH|: command not found|is not (?:set|installed|configured)|not installed\b|Cannot find module|ModuleNotFoundError|No module named|missing (?:required )?(?:environment variable|env var|API key|credentials?|config(?:uration)?)|(?:API key|token|credentials?) (?:is |are )?(?:missing|required|not (?:set|found|provided))).*$/im;
 
@@ -810,6 +811,8 @@ function scriptRun(tokens: readonly string[]): string | undefined {
  * ways was never seen doing its work, whatever the agent then wrote of it ("shipped").
  */
 function noteScriptRun(l: Ledger, command: string, out: string, line: number, cwd: string | undefined): void {
+  // Most commands name no script, and the session has created none: neither is split into words.
+  if (l.changedTotal === 0 || !SCRIPT_NAMED.test(command)) return;
   for (const seg of segments(command)) {
     const file = scriptRun(seg.trim().split(/\s+/).map((t) => t.replace(/^['"]|['"]$/g, '')));
     if (file === undefined) continue;

@@ -5,6 +5,16 @@ import { built } from './ledger-helper.js';
 
 /** Rules from the eighteenth reading (docs/FIDELITY.md) not covered beside the code they changed. */
 
+/** A shell call and its result, on two lines. */
+const run = (id: string, command: string, out: string, isError = false) => [call(id, 'Bash', { command }), result(id, out, isError ? { is_error: true } : {})];
+
+/** Codex records: the session's start, an event, a response item, a user's message, an agent's. */
+const meta = { timestamp: '2026-02-23T11:54:00Z', type: 'session_meta', payload: { id: 'c', cwd: '/w', cli_version: '0.125.0', originator: 'codex_cli_rs' } };
+const event = (payload: Record<string, unknown>) => ({ timestamp: '2026-02-23T11:55:00Z', type: 'event_msg', payload });
+const item = (payload: Record<string, unknown>) => ({ timestamp: '2026-02-23T11:55:00Z', type: 'response_item', payload });
+const ask = (text: string) => event({ type: 'user_message', message: text });
+const said = (text: string, phase: string) => item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text }], phase });
+
 type Fixed = { line: number; fixed_line: number; rerun: string; fixed_by?: string };
 
 describe('a failure got past by running again', () => {
@@ -228,7 +238,6 @@ describe('an approved plan whose files the session did not all write', () => {
 
 describe("a program the session wrote and ran", () => {
   const write = (id: string, file: string) => [call(id, 'Write', { file_path: `/nonexistent/w/${file}`, content: 'console.log(1)\n' }), result(id, `File created successfully at: /nonexistent/w/${file}`)];
-  const run = (id: string, command: string, out: string, isError = false) => [call(id, 'Bash', { command }), result(id, out, isError ? { is_error: true } : {})];
 
   it('is said unknown when it never ran past its help or a missing prerequisite', () => {
     const { md } = built(
@@ -255,11 +264,6 @@ describe("a program the session wrote and ran", () => {
 });
 
 describe('a request whose turn was interrupted', () => {
-  const meta = { timestamp: '2026-02-23T11:54:00Z', type: 'session_meta', payload: { id: 'c', cwd: '/w', cli_version: '0.125.0', originator: 'codex_cli_rs' } };
-  const event = (payload: Record<string, unknown>) => ({ timestamp: '2026-02-23T11:55:00Z', type: 'event_msg', payload });
-  const item = (payload: Record<string, unknown>) => ({ timestamp: '2026-02-23T11:55:00Z', type: 'response_item', payload });
-  const ask = (text: string) => event({ type: 'user_message', message: text });
-  const said = (text: string, phase: string) => item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text }], phase });
 
   it('says it was interrupted, not only that it had no final reply', () => {
     const { md, summary } = built<{ requests: { interrupted_line?: number }[] }>(
@@ -280,9 +284,6 @@ describe('a request whose turn was interrupted', () => {
 
 describe("the user's answer to the agent's question inside a turn", () => {
   it('is said to be an answer, not a message that came in mid-turn', () => {
-    const meta = { timestamp: '2026-07-10T17:54:00Z', type: 'session_meta', payload: { id: 'c', cwd: '/w', cli_version: '0.144.0', originator: 'codex_cli_rs' } };
-    const event = (payload: Record<string, unknown>) => ({ timestamp: '2026-07-10T17:55:00Z', type: 'event_msg', payload });
-    const item = (payload: Record<string, unknown>) => ({ timestamp: '2026-07-10T17:55:00Z', type: 'response_item', payload });
     const { md } = built(
       meta,
       event({ type: 'task_started', turn_id: 't1' }),
@@ -298,7 +299,6 @@ describe("the user's answer to the agent's question inside a turn", () => {
 });
 
 describe('a check of one language after a change in another', () => {
-  const run = (id: string, command: string, out: string) => [call(id, 'Bash', { command }), result(id, out)];
   it('is not said stale for a file its tools never read', () => {
     const { md } = built(
       user('u1', 'Build the web terminal and the engine'),
