@@ -29,11 +29,12 @@ import { listDir, removeEmptyDir, sweepStrayTemps } from './store/files.js';
 import { clearUncommitted } from './engine/session.js';
 import { FILES, Layout } from './store/layout.js';
 import { storeExposure } from './store/permissions.js';
+import { shellWord } from './core/harness/extract.js';
 import { stampSuccessor, TO_SESSION_FILE } from './store/to-session.js';
 import { validator } from './store/schemas.js';
 import type { FileStat } from './watch/scan.js';
 import type { Excluded } from './watch/scan.js';
-import { isExcluded, isTranscript, isUnderAny, NONE_EXCLUDED, ownStore, scanRoots, statFile } from './watch/scan.js';
+import { isExcluded, isTranscript, isUnderAny, NONE_EXCLUDED, ownStore, type ScanNotes, scanRoots, statFile } from './watch/scan.js';
 import { TranscriptWatcher } from './watch/watcher.js';
 
 /**
@@ -135,6 +136,44 @@ export class Daemon {
     this.badNames.add(path);
     this.log.warn({ path }, `${path}: not built: its file name is not valid UTF-8 (the bytes that are not are shown as \uFFFD), and the store records a transcript's path as text; rename the file to a UTF-8 name and it is built at the next scan`);
   };
+  /**
+   * Watched folders this user may not list (scan.ts), with the errno: each said once in the log
+   * and kept among status's errors until a scan lists it again (or it is gone).
+   */
+  private readonly unreadableDirs = new Map<string, string>();
+  private scanNotes(met: Set<string>): ScanNotes {
+    return {
+      badName: this.badName,
+      unreadable: (dir, errno) => {
+        met.add(dir);
+        if (this.unreadableDirs.has(dir) || this.unreadableDirs.size >= 1000) return;
+        this.unreadableDirs.set(dir, errno);
+        const message = `${dir}: this folder cannot be listed (${errno === 'EACCES' ? 'permission denied' : 'operation not permitted'}): no transcript in it is watched or built. Let this user read it (\`chmod u+rx ${shellWord(dir)}\`) and its transcripts are built at the next scan`;
+        this.pushError(dir, 'HANDOFF_ERR_SOURCE', message, `unreadable-folder ${errno}`);
+        this.log.warn({ path: dir, errno }, message);
+      },
+    };
+  }
+
+  /** Folders said unreadable below `roots` that this scan listed (or that are gone): said once, and their error dropped. */
+  private readableAgain(roots: readonly string[], met: Set<string>): void {
+    for (const dir of [...this.unreadableDirs.keys()]) {
+      if (met.has(dir) || !(roots.includes(dir) || isUnderAny(dir, roots))) continue;
+      this.unreadableDirs.delete(dir);
+      const i = this.errors.findIndex((x) => x.path === dir && x.code === 'HANDOFF_ERR_SOURCE');
+      if (i !== -1) this.errors.splice(i, 1);
+      this.log.info({ path: dir }, `${dir}: the folder can be listed again (or is gone); its transcripts are watched`);
+    }
+  }
+
+  /** Every transcript under `roots`, with what the scan met said (see scanNotes). */
+  private async scan(roots: readonly string[]): Promise<FileStat[]> {
+    const met = new Set<string>();
+    const found = await scanRoots(roots, this.exclude, this.scanNotes(met));
+    this.readableAgain(roots, met);
+    return found;
+  }
+
   /** How late the event loop runs: what a request on the socket may have to wait. */
   private readonly loopDelay = monitorEventLoopDelay({ resolution: LOOP_DELAY_RESOLUTION_MS });
   private readonly errorSignatures = new WeakMap<object, string>();
@@ -514,7 +553,7 @@ export class Daemon {
 
   private async startBackfill(): Promise<void> {
     const days = this.config.options.watch.backfill_days;
-    const found = await scanRoots(this.rootsNow(), this.exclude, this.badName);
+    const found = await this.scan(this.rootsNow());
     // Thousands of transcripts: every loop over them leaves the socket answered in between.
     const slice = new Slicer();
     const todo: FileStat[] = [];
@@ -593,7 +632,7 @@ export class Daemon {
 
   /** `firstLook`: the scan of a watched folder that appeared, where the backfill window applies (see). */
   private async scanAndSchedule(roots: readonly string[], force: Priority | null, firstLook = false): Promise<number> {
-    const found = await scanRoots(roots, this.exclude, this.badName);
+    const found = await this.scan(roots);
     const slice = new Slicer();
     const seen = new Set<string>();
     let n = 0;

@@ -31,17 +31,30 @@ const SKIP_DIRS = new Set(['node_modules', '.git']);
 /**
  * A name the file system holds in bytes that are not UTF-8 comes back from readdir with U+FFFD in
  * their place: a path that does not exist, and one the store, which keeps paths as text, could
- * not record. Such a transcript is reported (`onBadName`) instead of skipped without a word.
+ * not record. Such a transcript is reported (`ScanNotes.badName`) instead of skipped without a word.
  */
 export type BadName = (path: string) => void;
 
-export async function scanRoot(root: string, out: FileStat[] = [], slice = new Slicer(), exclude: Excluded = NONE_EXCLUDED, onBadName?: BadName): Promise<FileStat[]> {
+/**
+ * What a scan met that the user should hear of. `badName`: a transcript whose file name is not
+ * UTF-8; `unreadable`: a folder this user may not list (its mode, say 000), every transcript in it
+ * unseen until it can be.
+ */
+export interface ScanNotes {
+  badName?: BadName;
+  unreadable?: (dir: string, errno: string) => void;
+}
+
+export async function scanRoot(root: string, out: FileStat[] = [], slice = new Slicer(), exclude: Excluded = NONE_EXCLUDED, notes: ScanNotes = {}): Promise<FileStat[]> {
   if (isExcluded(root, exclude) || sameFolderAs(root, exclude)) return out;
   let entries: Dirent[];
   try {
     entries = readdirSync(root, { withFileTypes: true });
-  } catch {
-    return out; // gone or unreadable: the rescan after it appears picks it up
+  } catch (e) {
+    // Gone: the rescan after it appears picks it up. Not to be listed: said, for nothing in it is read.
+    const errno = (e as NodeJS.ErrnoException).code;
+    if ((errno === 'EACCES' || errno === 'EPERM') && notes.unreadable) notes.unreadable(root, errno);
+    return out;
   }
   const dirs: string[] = [];
   for (const e of entries) {
@@ -52,21 +65,21 @@ export async function scanRoot(root: string, out: FileStat[] = [], slice = new S
     } else if (e.isFile() && isTranscript(e.name)) {
       const s = statFileSync(p);
       if (s) out.push(s);
-      else if (onBadName && e.name.includes('\uFFFD') && !existsSync(p)) onBadName(p);
+      else if (notes.badName && e.name.includes('\uFFFD') && !existsSync(p)) notes.badName(p);
     }
   }
   for (const d of dirs) {
     await slice.tick();
-    await scanRoot(d, out, slice, exclude, onBadName);
+    await scanRoot(d, out, slice, exclude, notes);
   }
   return out;
 }
 
 /** Every transcript under the roots, once each even when one root lies inside another. */
-export async function scanRoots(roots: readonly string[], exclude: Excluded = NONE_EXCLUDED, onBadName?: BadName): Promise<FileStat[]> {
+export async function scanRoots(roots: readonly string[], exclude: Excluded = NONE_EXCLUDED, notes: ScanNotes = {}): Promise<FileStat[]> {
   const found: FileStat[] = [];
   const slice = new Slicer();
-  for (const root of roots) await scanRoot(root, found, slice, exclude, onBadName);
+  for (const root of roots) await scanRoot(root, found, slice, exclude, notes);
   const seen = new Set<string>();
   return found.filter((f) => !seen.has(f.path) && seen.add(f.path) !== undefined);
 }

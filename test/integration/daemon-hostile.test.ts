@@ -226,6 +226,32 @@ describe('the daemon in a hostile workspace', () => {
     expect(after?.error).toBeUndefined();
   });
 
+  it.skipIf(skipUnprivileged)('says once which watched folder it may not list, with the fix, and builds its transcripts and drops the error once it may', async () => {
+    const { env, root, watch } = await setup({ watch: { rescan_interval_s: 1 } });
+    const locked = join(watch, 'project one');
+    await mkdir(locked);
+    const inside = join(locked, 'inside.jsonl');
+    await writeFile(inside, userLine('a transcript in a folder whose mode forbids listing it') + agentLine('ok'));
+    await writeFile(join(watch, 'open.jsonl'), userLine('a transcript beside it, read as usual') + agentLine('ok'));
+    await chmod(locked, 0o000);
+    const d = await start(env, root, ['--watch', watch], { prefix: UNPRIVILEGED ?? [] });
+    const error = await waitFor(async () => (await d.call('status')).errors.find((e) => e.path === locked), 'the unreadable folder among the errors');
+    expect(error).toMatchObject({ code: 'HANDOFF_ERR_SOURCE', message: expect.stringContaining(`cannot be listed (permission denied)`) });
+    expect(error.message).toContain(`chmod u+rx '${locked}'`);
+    await d.call('flush', { timeout_ms: 20_000 }, 25_000);
+    expect((await d.call('status')).sessions.map((x) => x.path)).toEqual([join(watch, 'open.jsonl')]);
+    const text = await runCli(['status'], { env, columns: 200 });
+    expect(text.out).toMatch(/project one: .*cannot be listed/);
+    // Every flush rescans, as the timer does: each meets the folder again, and it is said once, counted once.
+    for (let i = 0; i < 3; i += 1) await d.call('flush', { timeout_ms: 20_000 }, 25_000);
+    expect(d.log().split(`this folder cannot be listed`).length - 1).toBe(1);
+    expect((await d.call('status')).errors.filter((e) => e.path === locked)).toHaveLength(1);
+    await chmod(locked, 0o755);
+    await waitFor(async () => (await d.call('status')).sessions.find((x) => x.path === inside && x.turns === 2), 'the transcript in the folder, built once it can be listed');
+    await waitFor(async () => !(await d.call('status')).errors.some((e) => e.path === locked), 'the error dropped');
+    expect(d.log()).toMatch(/project one: the folder can be listed again/);
+  });
+
   it('shows a deleted transcript as gone, and one written again or moved as live, under one row', async () => {
     const { env, root, watch } = await setup();
     const sessions = join(watch, 'sessions', '2026', '11', '30');
