@@ -143,8 +143,12 @@ export interface Analysis {
   hiddenCommands: string;
   /** Calls of MCP servers' tools, by tool, the latest first: what they did outside the repository is in their results only. */
   outsideCalls: { server: string; tool: string; count: number; line: number; failed: number }[];
-  /** Calls of a tool whose name the transcript's publisher redacted, when any: "N call(s), the first at line X". */
+  /** Calls of a tool whose name the transcript's publisher redacted, when any: a sentence that says how many, where, and that what they did is not known. */
   unnamedTools: string;
+  /** The files the session read, each at its latest read, oldest first (the latest 8). */
+  filesRead: { path: string; line: number }[];
+  /** The counts behind `hiddenCommands` and `unnamedTools`: calls that may have written files no one can name. */
+  unseenWriters: { shell?: { count: number; first: number }; unnamed?: { count: number; first: number } };
   /** The first line those three counts cover, when the state was begun by a version that did not keep them (ledger.countsFrom). */
   countsFrom: number | null;
   checks: CheckRow[];
@@ -653,7 +657,7 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
   const said = l.lastAgentText;
   const stated = said === null ? null : statedNextStep(said.text);
   if (stated !== null && said !== null) return { text: `Do the next step the agent named: ${stated}`, rule: 'stated_next_step', label: 'reported', line: said.line };
-  if (l.prHint !== null) return { text: `Open the pull request the last push offered: ${l.prHint.url}`, rule: 'open_pull_request', label: 'verified', line: l.prHint.line };
+  if (l.prHint !== null) return { text: `Open the pull request the last push offered: ${l.prHint.url}${movedAfterPush(l, l.prHint)}`, rule: 'open_pull_request', label: 'verified', line: l.prHint.line };
   const lastCommitLine = l.lastCommitLine ?? -1;
   const uncommitted = changed.filter((f) => f.line > lastCommitLine);
   if (uncommitted.length > 0) {
@@ -917,7 +921,9 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     hiddenResults,
     hiddenCommands: hidden,
     outsideCalls: outsideCalls(l),
-    unnamedTools: l.unnamedTools === undefined ? '' : `${l.unnamedTools.count} call(s)${since(l)}, the first at line ${l.unnamedTools.first}`,
+    unnamedTools: unnamedTools(l),
+    filesRead: l.reads ?? [],
+    unseenWriters: { ...(l.hiddenCommands === undefined ? {} : { shell: l.hiddenCommands }), ...(l.unnamedTools === undefined ? {} : { unnamed: l.unnamedTools }) },
     countsFrom: l.countsFrom ?? null,
     checks: l.checks.map((c) => ({ line: c.line, command: c.command, outcome: c.outcome, summary: c.summary, exit_code: c.exitCode ?? null, ...(c.by === undefined ? {} : { by: c.by }) })),
     checksTotal: l.checksTotal,
@@ -985,6 +991,28 @@ function outsideCalls(l: Ledger): Analysis['outsideCalls'] {
 }
 
 /** Where a count begins when the state was begun by a version that did not keep it: the lines before it were read uncounted. */
+/**
+ * A checkout after the push that offered a pull request, to another branch: a successor that
+ * checks or changes the work there works on the wrong branch (the session's last step was to
+ * start the next piece of work).
+ */
+function movedAfterPush(l: Ledger, pr: { url: string; line: number }): string {
+  const to = l.switchedTo;
+  if (to === undefined || to.line <= pr.line) return '';
+  const pushed = /\/pull\/new\/(.+)$/.exec(pr.url)?.[1];
+  if (pushed !== undefined && (pushed === to.branch || pushed.replace(/%2F/gi, '/') === to.branch)) return '';
+  return `. The session then moved to \`${clip(to.branch, 120)}\` (its git checkout or switch at line ${to.line}): the pull request is of the branch that push sent${pushed === undefined ? '' : `, \`${clip(pushed, 120)}\``}, and checks of its work run there`;
+}
+
+/** The calls of tools whose names the transcript's publisher redacted, as one sentence ('' when none). */
+function unnamedTools(l: Ledger): string {
+  const u = l.unnamedTools;
+  if (u === undefined) return '';
+  return u.count === 1
+    ? `1 call${since(l)}, at line ${u.first}, of a tool whose name the transcript's publisher redacted: which tool, and what it did, are not known`
+    : `${u.count} calls${since(l)}, the first at line ${u.first}, of one tool or several whose names the transcript's publisher redacted: which, and what they did, are not known`;
+}
+
 function since(l: Ledger): string {
   return l.countsFrom === undefined ? '' : ` from line ${l.countsFrom} on (this store's state began to count them there)`;
 }

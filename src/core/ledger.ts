@@ -141,6 +141,11 @@ export interface Contradiction {
    * in the transcript tested it (evidence_line: the last line the check looked back to).
    */
   unproven?: true;
+  /**
+   * Not contradicted but stale: it says checks pass, and the runs it names passed on older code (a
+   * file other than a document changed after them, and they did not run again before the claim).
+   */
+  stale?: true;
 }
 
 export type LastEvent = 'agent_text' | 'tool_call' | 'tool_result' | 'user' | 'interrupt' | 'api_error' | 'turn_complete' | 'turn_aborted';
@@ -226,6 +231,8 @@ export interface Ledger {
   early?: Record<string, ResultInput>;
   /** Files a user request names, as the agent read them. */
   docs?: DocRead[];
+  /** The files the session's read calls read, each at its latest read (the latest 8): where a successor of a session that changed none starts. */
+  reads?: { path: string; line: number }[];
   /** Background jobs by id. */
   jobs?: Record<string, Job>;
   /** The local offset from UTC (minutes) a `date` run proved, and its line. */
@@ -462,18 +469,24 @@ export function noteAgentText(l: Ledger, text: string, line: number, note = fals
       // Passed, but on older code: a file other than a document changed after the latest run of a
       // check the claim names (of any check, when it names none).
       // The kinds are the claim's sentence's, and its list's when it ends on a colon ("All three checks are green:").
-      for (const run of namedRuns(l, claimScope(t, m.index, sentence))) {
-        const stale = changedAfter(l, run.line, line);
-        if (stale === null) continue;
-        const name = stale.path.split('/').pop() ?? stale.path;
+      // Every run the claim names that is stale is said: the latest alone left `lint` out, as stale as `test`.
+      const stale = namedRuns(l, claimScope(t, m.index, sentence))
+        .map((run) => ({ run, change: changedAfter(l, run.line, line) }))
+        .filter((x): x is { run: CheckRun; change: NonNullable<ReturnType<typeof changedAfter>> } => x.change !== null)
+        .sort((a, b) => b.run.line - a.run.line);
+      const first = stale[0];
+      if (first !== undefined) {
+        const { run, change } = first;
+        const name = change.path.split('/').pop() ?? change.path;
         // All the files that changed since are counted: the latest alone read as the only one.
-        const what = stale.files === 1 ? `${name} changed (line ${stale.line})` : `${stale.files} files changed (the latest, ${name}, at line ${stale.line})`;
+        const what = change.files === 1 ? `${name} changed (line ${change.line})` : `${change.files} files changed (the latest, ${name}, at line ${change.line})`;
+        const others = stale.slice(1).map((x) => `\`${clip(x.run.command, 120)}\` (line ${x.run.line})`);
+        const nor = others.length === 0 ? '' : `; nor did ${others.join(' or ')}, older still`;
         push(
           l.contradictions,
-          { claim_line: line, evidence_line: stale.line, text: `The agent said ${quote(sentence)}, but ${what} after the latest \`${clip(run.command, 120)}\` (line ${run.line}), and it did not run again before the claim` },
+          { claim_line: line, evidence_line: change.line, text: `The agent said ${quote(sentence)}, but ${what} after the latest \`${clip(run.command, 120)}\` (line ${run.line}), and it did not run again before the claim${nor}`, stale: true },
           LEDGER_LIMITS.CONTRADICTIONS,
         );
-        break;
       }
     }
   }
@@ -849,6 +862,8 @@ function moveResultLine(l: Ledger, callLine: number, from: number, to: number): 
 /** What a result says beyond success: a file the user pointed at, a job started or stopped, the local clock. */
 function noteContext(l: Ledger, call: CallRecord, r: ResultInput, out: string, failed: boolean): void {
   if (call.read !== undefined && !failed && out.length > 0) {
+    const key = fileKey(call.read);
+    l.reads = [...(l.reads ?? []).filter((x) => fileKey(x.path) !== key), { path: call.read, line: r.line }].slice(-8);
     const asked = namingRequest(call.read, l.requests);
     const docs = l.docs ?? [];
     const read = fileKey(call.read);

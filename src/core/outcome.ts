@@ -97,6 +97,9 @@ function cargoSum(text: string, line: string | null): string | null {
 
 /** A failure line that counts errors without naming one: ruff's "Found 1 error.", "3 errors found". */
 const TALLY = /^(?:Found \d+ errors?\b|.*\b\d+ errors? found\b)/;
+/** pytest's usage error for a path that is not there (exit 4). */
+const NOT_FOUND = /^(?:ERROR|error): (?:file or directory not found|file not found|not found):? /m;
+
 /** A linter's or type checker's diagnostic: `path:line[:col]: CODE message` or `path:line: error: message`. */
 const DIAGNOSTIC = /^[^\s:][^:\n]*:\d+(?::\d+)?:? (?:[A-Z]+\d+\b|error:).*$/m;
 
@@ -119,10 +122,14 @@ export function decideOutcome(_kind: CheckKind, exitCode: number | undefined, ok
   const text = output.replace(/\r/g, '').replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
   const fail = withCause(text, lastMatch(text, FAIL_LINES));
   const pass = lastMatch(text, PASS_LINES);
-  // pytest's exit 5: the selection matched no test, so nothing was checked either way.
-  if ((exitCode === 5 || (exitCode === undefined && ok === false)) && /\bno tests ran\b|=+ \d+ deselected in|collected 0 items/.test(text) && !/\b\d+ (?:passed|failed)\b/.test(text)) {
+  // pytest's exit 5: the selection matched no test, so nothing was checked either way. A path it
+  // could not find (its exit 4, "no tests ran" too) is a failed run: the tests named are not there.
+  if ((exitCode === 5 || (exitCode === undefined && ok === false)) && /\bno tests ran\b|=+ \d+ deselected in|collected 0 items/.test(text) && !/\b\d+ (?:passed|failed)\b/.test(text) && !NOT_FOUND.test(text)) {
     return { outcome: 'unknown', line: lastLine(text) };
   }
+  // The missing path says what failed; pytest's "no tests ran" after it says only that nothing ran.
+  const missing = (exitCode !== undefined && exitCode !== 0) || ok === false ? /^(?:ERROR|error): (?:file or directory not found|file not found|not found):? .*$/m.exec(text) : null;
+  if (missing !== null) return { outcome: 'fail', line: missing[0].trim() };
   if (exitCode !== undefined && exitCode !== 0) return { outcome: 'fail', line: fail ?? lastLine(text) };
   if (fail !== null) return { outcome: 'fail', line: fail };
   if (exitCode === 0 || ok === true) return { outcome: 'pass', line: cargoSum(text, pass) ?? lastLine(text) };

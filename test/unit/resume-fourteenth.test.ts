@@ -115,7 +115,7 @@ describe('the resume instructions', () => {
     const changed = built(user('u1', 'Tidy the README'), edit('e1', 'README.md'), updated('e1', 'README.md'), say('a1', 'Tidied.')).md;
     expect(changed).toContain('3. Read the files named under Repository Evidence and their tests; prefer what they say now');
     const readOnly = built(user('u1', 'Review the plan for the media support'), call('r1', 'Read', { file_path: '/nonexistent/w/media.py' }), result('r1', 'class Image: ...'), say('a1', 'Reviewed.')).md;
-    expect(readOnly).toContain('3. No file changed in this session: read the files the Objective and the latest request name; prefer what they say now');
+    expect(readOnly).toContain('3. No file changed in this session: read the files it read (`media.py` at line 3) and the files the Objective and the latest request name; prefer what they say now');
     expect(readOnly).not.toContain('Read the files named under Repository Evidence');
   });
 

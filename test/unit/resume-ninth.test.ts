@@ -119,7 +119,7 @@ describe('a redacted shell call with no result', () => {
   it('says calls of a tool whose name is redacted are calls of an unknown tool', () => {
     const call = item({ type: 'function_call', name: '[REDACTED_NAME len=43 sha=c186413b]', arguments: '[REDACTED_ARGUMENTS len=33 sha=5fa0bfe8]', call_id: 'n1' });
     const { md } = built(meta, ask, call, output('n1'), item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Done.' }] }));
-    expect(sections(md).get('Verification')).toContain("*unknown* — 1 call(s), the first at line 3, of one tool or several whose names the transcript's publisher redacted: which, and what they did, are not known.");
+    expect(sections(md).get('Verification')).toContain("*unknown* — 1 call, at line 3, of a tool whose name the transcript's publisher redacted: which tool, and what it did, are not known.");
   });
 
   it('says nothing once its result came', () => {

@@ -318,7 +318,10 @@ describe('a claim that checks pass, after the code changed since they ran', () =
 
   it('is flagged by the check it names that last ran before the change', () => {
     const a = claimOn('All three checks are green:\n- `pnpm lint`\n- `pnpm test`\n- `pnpm check-types`', '/w/src/TeamSheet.tsx');
-    expect(a.contradictions.map((c) => c.text)).toContain('The agent said «All three checks are green:», but TeamSheet.tsx changed (line 21) after the latest `pnpm test` (line 13), and it did not run again before the claim');
+    // Both stale runs are named (lint was as stale as test), and the claim is stale, not contradicted.
+    expect(a.contradictions).toEqual([
+      { claim_line: 40, evidence_line: 21, stale: true, text: 'The agent said «All three checks are green:», but TeamSheet.tsx changed (line 21) after the latest `pnpm test` (line 13), and it did not run again before the claim; nor did `pnpm lint` (line 11), older still' },
+    ]);
   });
 
   it('counts every file (not a document) that changed since the check, naming the latest', () => {

@@ -52,8 +52,8 @@ describe("a check's runs without a verdict", () => {
   it('are counted apart from its passes and failures', () => {
     const r = built(
       user('u1', 'Add the link tests'),
-      call('t1', 'Bash', { command: 'uv run pytest test/test_link.py -v' }),
-      result('t1', 'ERROR: file or directory not found: test/test_link.py\n\n============ test session starts ============\ncollected 0 items\n\n============ no tests ran in 0.01s ============', { is_error: true }),
+      call('t1', 'Bash', { command: 'uv run pytest test/test_link.py -v -m unit' }),
+      result('t1', '============ test session starts ============\ncollecting ... collected 3 items / 3 deselected / 0 selected\n\n============ 3 deselected in 0.58s ============', { is_error: true }),
       call('t2', 'Bash', { command: 'uv run pytest test/test_link.py -v' }),
       result('t2', '============ test session starts ============\ncollected 3 items\n\ntest/test_link.py::test_a FAILED\n============ 1 failed, 2 passed in 0.40s ============', { is_error: true }),
       call('t3', 'Bash', { command: 'uv run pytest test/test_link.py -v' }),

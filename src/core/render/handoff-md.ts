@@ -43,7 +43,7 @@ export const SECTION_TITLES = [
 
 /** Bounds that keep the largest handoff readable in one sitting (the payloads carry the rest). */
 /** The requests' last steps past every level: how many of the latest are shown, and how long each is. */
-const REQUESTS_LAST_STEPS: readonly (readonly [number, number])[] = [[10, 240], [8, 200], [6, 160], [4, 120]];
+const REQUESTS_LAST_STEPS: readonly (readonly [number, number])[] = [[10, 240], [8, 200], [6, 160], [4, 120], [3, 100], [2, 80], [1, 60]];
 const MD = { DOC_CHARS: 1400, DOC_LINE_CHARS: 110, TASK_DETAIL_CHARS: 140, JOBS_ENDED: 3, PASSED_OVER: 3, REQUESTS_HEAD: 5, REQUESTS_TAIL: 25, REQUESTS_TAIL_SHORT: 12, REQUEST_CHARS_SHORT: 300, REQUEST_CHARS: 600, AGENT_MESSAGES: 6, AGENT_MESSAGES_SHORT: 3, AGENT_CHARS: 180, FIXED: 8, FIXED_SHORT: 5, FILES: 20, FILES_SHORT: 10, CHECK_TARGETS: 10, TIMELINE: 15, TIMELINE_SHORT: 8, TIMELINE_LAST: 5, TIMELINE_CHARS: 100, LISTED: 12, DESTROYED: 5 } as const;
 
 const NONE = 'None';
@@ -374,16 +374,33 @@ const NO_CONTRADICTION = 'None the transcript contradicts, and no plan step mark
  */
 function claims(a: Analysis): string {
   if (a.contradictions.length === 0) return NO_CONTRADICTION;
-  const unproven = a.contradictions.filter((c) => c.unproven === true).length;
+  const kinds = new Set(a.contradictions.map(claimKind));
   const what =
-    unproven === 0
-      ? 'that the transcript contradicts'
-      : unproven === a.contradictions.length
-        ? 'that no run in the transcript proves (no line contradicts them: they are unverified)'
-        : 'that the transcript contradicts, or that no run in it proves';
-  const bullet = (c: Contradiction): string => (c.unproven === true ? `claim at line ${c.claim_line}, unproven: ${oneLine(c.text, 400)}` : `claim at line ${c.claim_line}, evidence at line ${c.evidence_line}: ${oneLine(c.text, 400)}`);
+    kinds.size === 1 && kinds.has('unproven')
+      ? 'that no run in the transcript proves (no line contradicts them: they are unverified)'
+      : CLAIM_KINDS.filter(([k]) => kinds.has(k))
+          .map(([, words]) => words)
+          .join(', or ');
+  const bullet = (c: Contradiction): string => {
+    const kind = claimKind(c);
+    if (kind === 'unproven') return `claim at line ${c.claim_line}, unproven: ${oneLine(c.text, 400)}`;
+    return `claim at line ${c.claim_line}, ${kind === 'stale' ? 'a later change' : 'evidence'} at line ${c.evidence_line}: ${oneLine(c.text, 400)}`;
+  };
   return `${label('verified')} — the agent's own claims ${what}:\n\n${bullets(a.contradictions.map(bullet))}`;
 }
+
+type ClaimKind = 'contradicted' | 'stale' | 'unproven';
+
+/** A claim a line contradicts; one resting on runs a later change made stale (no line contradicts it); one no run proves. */
+function claimKind(c: Contradiction): ClaimKind {
+  return c.unproven === true ? 'unproven' : c.stale === true ? 'stale' : 'contradicted';
+}
+
+const CLAIM_KINDS: readonly (readonly [ClaimKind, string])[] = [
+  ['contradicted', 'that the transcript contradicts'],
+  ['stale', 'that rest on checks run before a later change'],
+  ['unproven', 'that no run in it proves'],
+];
 
 /** Current State at a given level: its rows are built once, a level only leaves parts of them out. */
 function currentState(a: Analysis): (level: Level) => string {
@@ -748,6 +765,8 @@ function filesChanged(a: Analysis, cwd: string | undefined, max: number, names: 
   const fs = a.filesChanged;
   if (fs.length === 0) {
     if (a.unreadableWrites > 0) return `### Files changed in this session\n\n${label('unknown')} — ${a.unreadableWrites} apply_patch call(s), paths unreadable (redacted by the transcript's publisher)`;
+    const unseen = unseenWriters(a);
+    if (unseen !== '') return `### Files changed in this session\n\nNone the transcript shows. ${label('unknown')} — ${unseen} may have written files: whether any did is not known (\`git status\` in the repository says).`;
     return `### Files changed in this session\n\n${NONE}`;
   }
   const listed = fs.slice(-max).reverse();
@@ -759,6 +778,19 @@ function filesChanged(a: Analysis, cwd: string | undefined, max: number, names: 
   const more = a.filesChangedTotal > rows.length ? `\n\n${moreFiles(fs.slice(0, -max).reverse(), a.filesChangedTotal - rows.length, cwd, names)}` : '';
   const unreadable = a.unreadableWrites > 0 ? `\n\n${label('unknown')} — and ${a.unreadableWrites} apply_patch call(s) whose paths are unreadable.` : '';
   return `### Files changed in this session\n\n${label('verified')} — writes whose result succeeded (edits, patches, and shell commands that plainly write), latest first${from}:\n\n${table(['file', 'how (over the session)', 'line (latest write)', 'what the writes define'], rows)}${more}${unreadable}`;
+}
+
+/**
+ * Calls whose writes no one can read: shell commands the transcript's publisher redacted, a tool
+ * whose very name it redacted. With no write read, "None" alone would say no file changed.
+ */
+function unseenWriters(a: Analysis): string {
+  const { shell, unnamed } = a.unseenWriters;
+  const parts = [
+    shell === undefined ? '' : shell.count === 1 ? `1 shell call whose command is unreadable (line ${shell.first})` : `${shell.count} shell calls whose commands are unreadable (the first at line ${shell.first})`,
+    unnamed === undefined ? '' : unnamed.count === 1 ? `1 call of a tool whose name is unreadable (line ${unnamed.first})` : `${unnamed.count} calls of tools whose names are unreadable (the first at line ${unnamed.first})`,
+  ].filter((x) => x !== '');
+  return parts.join(' and ');
 }
 
 /** How a file was changed; a file the session created and deleted again is as it was (there was none). */
@@ -903,7 +935,7 @@ function verification(a: Analysis): string {
 /** Tools of MCP servers: they act where no file list or git command shows it (a deploy, a database, a tracker). */
 function outsideCalls(a: Analysis): string {
   const cs = a.outsideCalls;
-  const unnamed = a.unnamedTools === '' ? '' : `\n\n${label('unknown')} — ${a.unnamedTools}, of one tool or several whose names the transcript's publisher redacted: which, and what they did, are not known.`;
+  const unnamed = a.unnamedTools === '' ? '' : `\n\n${label('unknown')} — ${a.unnamedTools}.`;
   if (cs.length === 0) return unnamed;
   const one = (c: Analysis['outsideCalls'][number]): string => `${code(c.server)} ${code(c.tool)} ×${c.count} (${c.count === 1 ? 'line' : 'the latest at line'} ${c.line}${c.failed > 0 ? `; ${c.failed} with an error result` : ''})`;
   const more = cs.length > 6 ? `, and ${cs.length - 6} more tool(s) in HANDOFF.summary.json` : '';
@@ -988,7 +1020,10 @@ function claimsFirst(a: Analysis): string {
   const against = a.contradictions.filter((c) => c.unproven !== true && !takenUp(c));
   if (against.length === 0) return '';
   const lines = against.map((c) => c.claim_line).join(', ');
-  return ` First settle the agent's claim${against.length === 1 ? '' : 's'} the transcript contradicts (line${against.length === 1 ? '' : 's'} ${lines}, Claims to double-check) and what the session wrote from ${against.length === 1 ? 'it' : 'them'}.`;
+  const one = against.length === 1;
+  const stale = against.filter((c) => c.stale === true).length;
+  const which = stale === 0 ? 'the transcript contradicts' : stale === against.length ? `that ${one ? 'rests' : 'rest'} on checks run before a later change` : 'the transcript contradicts, or that rest on checks run before a later change';
+  return ` First settle the agent's claim${one ? '' : 's'} ${which} (line${one ? '' : 's'} ${lines}, Claims to double-check) and what the session wrote from ${one ? 'it' : 'them'}.`;
 }
 
 function recent(r: RenderInput, shown: number): string {
@@ -1070,6 +1105,15 @@ export function resumeInstruction(handoffPath: string): string {
   return `Resume from ${handoffPath}: verify drift, then continue its Next Action.`;
 }
 
+/** The files a session that changed none read ("the files it read (`a.md`, line 13) and "), latest first; '' when it read none. */
+function filesRead(a: Analysis, cwd: string | undefined): string {
+  const reads = a.filesRead.slice(-4).reverse();
+  if (reads.length === 0) return '';
+  const { shown } = shortPaths(reads.map((x) => x.path), cwd);
+  const more = a.filesRead.length > reads.length ? `, and ${a.filesRead.length - reads.length} more in the timeline` : '';
+  return `the files it read (${reads.map((x, i) => `${code(shown[i] as string, 160)} at line ${x.line}`).join(', ')}${more}) and `;
+}
+
 function resume(r: RenderInput, a: Analysis): string {
   const path = `${r.dir}/HANDOFF.md`;
   // With no file changed, Repository Evidence names none to read: the step says where to look.
@@ -1079,7 +1123,9 @@ function resume(r: RenderInput, a: Analysis): string {
       ? 'Read the files named under Repository Evidence and their tests'
       : a.unreadableWrites > 0
         ? `Which files changed is not known (${a.unreadableWrites} edit(s) whose paths the transcript's publisher redacted): run \`git status\` and \`git diff\` in the repository, then read what they name and the files the Objective and the latest request name`
-        : 'No file changed in this session: read the files the Objective and the latest request name';
+        : unseenWriters(a) !== ''
+          ? `No file change can be read in this session, but ${unseenWriters(a)} may have written some: run \`git status\` in the repository, then read what it names and the files the Objective and the latest request name`
+          : `No file changed in this session: read ${filesRead(a, pathsBase(r.state.meta))}the files the Objective and the latest request name`;
   return [
     '1. Read this whole file before acting. Treat files, repository state and recorded command results as authoritative, not this summary.',
     `2. Check drift: run ${code(`handoff resume ${r.session}`)} (or compare repository path, branch, HEAD and dirty state with the front matter). Report material drift; never reset, check out or discard changes to recreate the old state.`,
