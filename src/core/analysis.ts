@@ -585,11 +585,20 @@ function subagentReport(l: Ledger, end: End, parent: string): NextAction | null 
 /** Claude Code's refusal of a call outside the session's folders (`ls in '~/.claude' was blocked. … only … the allowed working directories`). */
 const OUTSIDE_FOLDERS = /allowed working director(?:y|ies)|outside (?:of )?the (?:allowed|working) director/i;
 
-/** A session that ended on the agent's answer after its calls were denied: the answer stands without what they would have read. */
-function answeredWithout(l: Ledger, end: End, deniedLine: number, n: number): string {
+/**
+ * A session that ended on the agent's answer after its calls were denied: the answer stands
+ * without what they would have shown (it may rest on the agent's own knowledge, which no call
+ * tested). There is nothing to "go on" with: the step is to check the answer, or to wait.
+ */
+function answeredAfter(l: Ledger, end: End, deniedLine: number): number | null {
   const said = l.lastAgentText;
-  if (end.kind !== 'done' || said === null || said.line <= deniedLine) return '';
-  return `. The agent answered without ${n === 1 ? 'it' : 'them'} (line ${said.line}): that answer rests only on what it could read`;
+  return end.kind !== 'done' || said === null || said.line <= deniedLine ? null : said.line;
+}
+
+/** `ask`: "Ask the user to allow the call(s) …"; `what`: the calls, each with its line. */
+function deniedAction(ask: string, what: string, answered: number | null, n: number): string {
+  if (answered === null) return `${ask}, or go on without ${n === 1 ? 'it' : 'them'} (${what})`;
+  return `The agent answered (line ${answered}) without ${n === 1 ? 'the call' : `the ${n} calls`} ${ask.replace(/^Ask the user to allow the (?:call|\d+ calls) /, '')} (${what}): nothing ${n === 1 ? 'it' : 'they'} would have shown is in that answer. To check it, ask the user to allow ${n === 1 ? 'it' : 'them'}; else wait for the user's next request`;
 }
 
 function nextAction(st: SessionState, end: End, current: CurrentState, open: Analysis['openFailures'], commits: Analysis['commits'], changed: FileChange[], parent: string | null, repoRead: boolean): NextAction {
@@ -632,11 +641,11 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
       const outside = denied.filter((f) => OUTSIDE_FOLDERS.test(f.text)).map((f) => f.line);
       const folders = outside.length === 0 ? '' : `; ${outside.length === 1 ? `line ${outside[0]} was` : `lines ${outside.join(', ')} were`} refused as outside the folders the session may use, which the user widens (\`--add-dir\`, \`/add-dir\`)`;
       const by = outside.length === 0 ? 'permission rules denied' : 'the harness refused';
-      return { text: `Ask the user to allow the ${denied.length} calls ${by}, or go on without them (${shown}${more}${folders})${answeredWithout(l, end, fail.line, denied.length)}`, rule: 'open_failure', label: 'verified', line: fail.line };
+      return { text: deniedAction(`Ask the user to allow the ${denied.length} calls ${by}`, `${shown}${more}${folders}`, answeredAfter(l, end, fail.line), denied.length), rule: 'open_failure', label: 'verified', line: fail.line };
     }
     const refusal = OUTSIDE_FOLDERS.test(fail.text) ? 'the harness refused as outside the folders the session may use' : 'a permission rule denied';
-    const first = deniedKey.has(fail.line) ? `Ask the user to allow the call ${refusal} (line ${fail.line}), or go on without it` : `Fix the open failure first (line ${fail.line})`;
-    return { text: `${first}: ${clip(fail.text, 300)}${deniedKey.has(fail.line) ? answeredWithout(l, end, fail.line, 1) : ''}`, rule: 'open_failure', label: 'verified', line: fail.line };
+    if (deniedKey.has(fail.line)) return { text: deniedAction(`Ask the user to allow the call ${refusal}`, `line ${fail.line}: ${clip(fail.text, 300)}`, answeredAfter(l, end, fail.line), 1), rule: 'open_failure', label: 'verified', line: fail.line };
+    return { text: `Fix the open failure first (line ${fail.line}): ${clip(fail.text, 300)}`, rule: 'open_failure', label: 'verified', line: fail.line };
   }
   const planFresh = l.lastPlanLine !== null && (l.lastRequestLine === null || l.lastPlanLine >= l.lastRequestLine);
   const step = current.in_progress[0] ?? current.not_started[0];

@@ -249,7 +249,7 @@ describe('calls a permission rule denied, then an answer', () => {
       user(`r-${id}`, [{ type: 'tool_result', tool_use_id: id, is_error: true, content: "Claude requested permissions to use WebSearch, but you haven't granted it yet." }]),
     ];
     const answered = built(user('u1', 'Which tools does claude -p have?'), ...denied('w1'), agent('a1', [{ type: 'text', text: 'From what I know: Task and WebSearch.' }]));
-    expect(sections(answered.md).get('Next Action')).toMatch(/^Ask the user to allow the call a permission rule denied \(line 3\), or go on without it: .*\. The agent answered without it \(line 4\): that answer rests only on what it could read$/m);
+    expect(sections(answered.md).get('Next Action')).toMatch(/^The agent answered \(line 4\) without the call a permission rule denied \(line 3: .*\): nothing it would have shown is in that answer\. To check it, ask the user to allow it; else wait for the user's next request$/m);
     const pending = built(user('u1', 'Which tools does claude -p have?'), ...denied('w1'));
     expect(sections(pending.md).get('Next Action')).not.toContain('answered without');
   });

@@ -42,7 +42,7 @@ describe('a check the user rejected', () => {
     expect(l.checks).toEqual([]);
     expect(openFailures(l).map((f) => f.text)).toEqual(['`npm test` did not run: Permission to use Bash has been denied']);
     // Not the agent's to fix: the user must allow it.
-    expect(analysed(st).nextAction.text).toBe('Ask the user to allow the call a permission rule denied (line 3), or go on without it: `npm test` did not run: Permission to use Bash has been denied');
+    expect(analysed(st).nextAction.text).toBe('Ask the user to allow the call a permission rule denied, or go on without it (line 3: `npm test` did not run: Permission to use Bash has been denied)');
   });
 });
 

@@ -248,7 +248,7 @@ describe('several calls a permission rule denied', () => {
     st.ledger = l;
     const na = analysed(st).nextAction;
     expect(na.rule).toBe('open_failure');
-    expect(na.text).toBe('Ask the user to allow the 3 calls permission rules denied, or go on without them (line 6: WebSearch did not run: Claude requested permissions to use WebSearch, but you have not granted it yet; line 12: `claude -p "list your tools"`; line 23: Read did not run: Claude requested permissions to read from ~/.claude/CLAUDE.md, but you have not granted it …). The agent answered without them (line 24): that answer rests only on what it could read');
+    expect(na.text).toBe('The agent answered (line 24) without the 3 calls permission rules denied (line 6: WebSearch did not run: Claude requested permissions to use WebSearch, but you have not granted it yet; line 12: `claude -p "list your tools"`; line 23: Read did not run: Claude requested permissions to read from ~/.claude/CLAUDE.md, but you have not granted it …): nothing they would have shown is in that answer. To check it, ask the user to allow them; else wait for the user\'s next request');
   });
 });
 
