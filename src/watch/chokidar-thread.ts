@@ -107,7 +107,6 @@ if (roots.length === 0) send({ t: 'ready' });
 else w.once('ready', () => send({ t: 'ready' }));
 port.on('message', (m: ToWatchThread) => {
   if (m.op === 'add') w.add(m.path);
-  else if (m.op === 'unwatch') void w.unwatch(m.path);
   else
     void w.close().then(() => {
       if (timer) clearTimeout(timer);

@@ -33,6 +33,7 @@ export function hintOf(event: string, name: string | null | undefined, details: 
 }
 
 /** Messages between the daemon and its watch thread. */
-export type ToWatchThread = { op: 'add'; path: string } | { op: 'unwatch'; path: string } | { op: 'close' };
+/** A folder stops being watched by a fresh thread on the rest (watcher.ts WatchThread.unwatch), not by chokidar's unwatch. */
+export type ToWatchThread = { op: 'add'; path: string } | { op: 'close' };
 export type FromWatchThread = { t: 'event'; kind: 'add' | 'change' | 'unlink'; path: string } | { t: 'ready' } | { t: 'error'; message: string } | { t: 'closed' };
 

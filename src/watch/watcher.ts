@@ -15,7 +15,8 @@ import { folderId, isDirectory, NONE_EXCLUDED } from './scan.js';
  *
  * Symbolic links below a root are never followed: a link back up the tree (`up -> ..`,
  * `self -> .`) would otherwise be walked without end. A root that is itself a link is resolved
- * once, when it starts being watched, and watched (and scanned) at its real path.
+ * when it starts being watched, and watched (and scanned) at its real path; re-pointed, it is a
+ * root replaced (checkRoot), watched anew where it points.
  */
 
 export type HintKind = 'add' | 'change' | 'unlink';
@@ -62,7 +63,8 @@ class WatchThread {
     });
     w.on('error', (e) => this.on.error(e, 'the watch thread'));
     w.on('exit', (code) => {
-      if (this.closing) return;
+      // A thread retired by restart() exits as asked: only the current one's end is news.
+      if (this.closing || w !== this.worker) return;
       this.on.error(new Error(`the watch thread exited (code ${code}); starting it again`), 'the watch thread');
       setTimeout(() => {
         if (!this.closing) this.worker = this.spawn();
@@ -76,9 +78,20 @@ class WatchThread {
     this.post({ op: 'add', path });
   }
 
+  /**
+   * chokidar's unwatch of a folder leaves the inotify watches of the folders below it in place
+   * (about one a folder: a watched link re-pointed ten times held the watches of ten trees, and
+   * their files' events). A fresh thread on the folders still watched holds none of them; a
+   * folder stops being watched rarely (it went, was replaced, or a reload dropped it), and the
+   * periodic rescan covers the moment between the two threads.
+   */
   unwatch(path: string): void {
     this.watched.delete(path);
-    this.post({ op: 'unwatch', path });
+    if (this.closing) return;
+    const old = this.worker;
+    this.worker = this.spawn();
+    old.postMessage({ op: 'close' } satisfies ToWatchThread);
+    setTimeout(() => void old.terminate(), THREAD_CLOSE_MS).unref();
   }
 
   private post(m: ToWatchThread): void {

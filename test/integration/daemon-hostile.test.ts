@@ -96,6 +96,44 @@ describe('the daemon in a hostile workspace', () => {
     expect(peakRssMb(d.child.pid as number) ?? 0).toBeLessThan(250);
   });
 
+  it.skipIf(process.platform !== 'linux')('follows a watched link re-pointed to another folder, holding no watch of the folders it pointed at before', async () => {
+    const { env, root } = await setup({ watch: { rescan_interval_s: 1 } });
+    const base = tempDir('handoff-repoint-');
+    for (const t of ['a', 'b', 'c']) {
+      for (let i = 0; i < 10; i += 1) {
+        await mkdir(join(base, t, `project-${i}`), { recursive: true });
+        await writeFile(join(base, t, `project-${i}`, `${t}${i}.jsonl`), userLine(`session ${i} of folder ${t}`) + agentLine('ok'));
+      }
+    }
+    const link = join(base, 'watched');
+    await symlink(join(base, 'a'), link);
+    const d = await start(env, root, ['--watch', link]);
+    await d.call('flush', { timeout_ms: 20_000 }, 25_000);
+    // The daemon's inotify watches, over its descriptors (one may close between the listing and its read).
+    const watchesOf = (fd: string): number => {
+      try {
+        return readFileSync(`/proc/${d.child.pid}/fdinfo/${fd}`, 'utf8').match(/^inotify /gm)?.length ?? 0;
+      } catch {
+        return 0;
+      }
+    };
+    const inotify = (): number => readdirSync(`/proc/${d.child.pid}/fdinfo`).reduce((n, fd) => n + watchesOf(fd), 0);
+    const first = inotify();
+    expect(first).toBeGreaterThanOrEqual(11); // the root and its ten folders
+    for (const t of ['b', 'c', 'a', 'b']) {
+      await rm(link);
+      await symlink(join(base, t), link);
+      await waitFor(async () => (await d.call('status')).watch[0]?.resolved === realpathSync(join(base, t)), `the link followed to ${t}`);
+      await waitFor(async () => inotify() <= first, `the watches of the folder left behind dropped (${inotify()} now, ${first} at first)`);
+    }
+    // An append where the link points is built, by the watch of the thread that replaced the others.
+    // (A folder the link left is not watched; its files seen in the last 30 s are still polled.)
+    await appendFile(join(base, 'b', 'project-3', 'b3.jsonl'), agentLine('a reply where the link points now'));
+    await waitFor(async () => (await d.call('status')).sessions.find((x) => x.path.endsWith('b3.jsonl'))?.turns === 3, 'the append where the link points');
+    expect(inotify()).toBeLessThanOrEqual(first);
+    expect(d.log()).not.toMatch(/the watch thread exited/);
+  });
+
   it('takes over a lock whose pid now belongs to another process, by the process start time or, without one, by the dead socket', async () => {
     const { env, root, watch } = await setup();
     const other = spawn('sleep', ['60'], { stdio: 'ignore' });
