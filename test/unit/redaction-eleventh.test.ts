@@ -105,7 +105,7 @@ describe('a call outside the folders the session may use', () => {
     const st = initialState();
     st.ledger = l;
     const na = analysed(st).nextAction;
-    expect(na.text).toMatch(/^Ask the user to allow the 2 calls the harness refused, /);
+    expect(na.text).toMatch(/^The agent answered \(line 24\) without the 2 calls the harness refused \(/);
     expect(na.text).toContain('line 21 was refused as outside the folders the session may use, which the user widens (`--add-dir`, `/add-dir`)');
   });
 });
