@@ -753,7 +753,8 @@ export class Daemon {
       if (marked) applyBuild(r, marked, new Date().toISOString());
       const e = r.session === null ? undefined : this.engine.index.get(r.session);
       await this.statusFiles.remove(e ? (e.uuid ?? e.id) : null).catch(() => undefined);
-      this.log.info({ path: r.path, session: r.session }, 'transcript deleted; its handoff stays (state gone)');
+      // A rename is seen as the old name going before the new one is read: this may be either.
+      this.log.info({ path: r.path, session: r.session }, `${r.path}: the transcript is no longer there (deleted, or moved: a move is followed once its new path is read); its handoff stays, its state gone until then`);
     }
     r.state = 'gone';
     delete r.error;
@@ -840,6 +841,8 @@ export class Daemon {
       else if (other.session === r.session && (other.stat === null || other.state === 'gone')) {
         this.files.delete(path);
         rows.delete(path);
+        // Said, for the log said of the old path that it was no longer there.
+        if (other.state === 'gone') this.log.info({ session: r.session, from: path, path: r.path }, `${r.session}: followed to ${r.path} (it was at ${path})`);
       }
     }
   }

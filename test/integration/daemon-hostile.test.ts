@@ -316,6 +316,10 @@ describe('the daemon in a hostile workspace', () => {
     expect(s.sessions.filter((x) => x.id.startsWith('rollout-'))).toHaveLength(1);
     expect(s.sessions.filter((x) => x.path === plain)).toHaveLength(1);
     expect((await runCli(['verify', '--all'], { env })).code).toBe(0);
+    // The log never calls a deleted file moved, nor leaves a move said only as a file no longer there.
+    expect(d.log()).toContain(`${plain}: the transcript is no longer there (deleted, or moved`);
+    if (d.log().includes(`${rollout}: the transcript is no longer there`)) expect(d.log()).toContain(`followed to ${moved} (it was at ${rollout})`);
+    expect(d.log()).not.toContain('transcript deleted;');
   });
 
   it.skipIf(skipUnprivileged)('says a store write error once with a count, not twice a second, and tells when it clears', async () => {
