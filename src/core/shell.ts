@@ -547,6 +547,15 @@ function withoutRedirects(ws: readonly string[]): string[] {
 }
 
 /**
+ * A word as the shell reads it, when the command holds it so; else a note. The shell joins the
+ * parts of a word (`"/tmp/ghp_Qzdd""PnxN…"`, `/tmp/ghp_Qzdd\PnxN…`), and the command was redacted
+ * as written: the parts of a token are no token, and the word joined would be one again.
+ */
+function asWritten(command: string, word: string): string {
+  return command.includes(word) ? word : '(a name the command writes in quoted or escaped parts)';
+}
+
+/**
  * What a command destroys that the transcript cannot give back, in a few words, or null: files
  * removed recursively, work discarded from the tree or the index, history rewritten on a remote,
  * branches, stashes and caches deleted. A successor must know what is gone before it acts.
@@ -557,7 +566,7 @@ export function destroys(command: string): string | null {
     const p = strip(base(w[0] ?? ''));
     const a = w.slice(1);
     const flags = a.filter((x) => x.startsWith('-')).join(' ');
-    if (p === 'rm' && /(?:^|\s)-(?:[a-zA-Z]*[rR][a-zA-Z]*|-recursive)\b/.test(flags)) return `removed ${a.filter((x) => !x.startsWith('-')).slice(0, 4).join(' ') || 'files'} recursively`;
+    if (p === 'rm' && /(?:^|\s)-(?:[a-zA-Z]*[rR][a-zA-Z]*|-recursive)\b/.test(flags)) return `removed ${a.filter((x) => !x.startsWith('-')).slice(0, 4).map((x) => asWritten(command, x)).join(' ') || 'files'} recursively`;
     if (p === 'git') {
       const sub = a.find((x) => !x.startsWith('-'));
       if (sub === 'reset' && a.includes('--hard')) return 'discarded uncommitted changes (git reset --hard)';
@@ -587,7 +596,7 @@ export function killedByName(command: string): { tool: string; name: string }[] 
     // Redirections (`2>/dev/null`) are the shell's, not pkill's words.
     const names = w.slice(1).filter((x) => !x.startsWith('-') && !/^[0-9&]*[<>]/.test(x));
     const name = names[names.length - 1];
-    if (name !== undefined && name.length > 0) out.push({ tool: p, name });
+    if (name !== undefined && name.length > 0) out.push({ tool: p, name: asWritten(command, name) });
   }
   return out;
 }

@@ -56,6 +56,8 @@ const CLOSED = /^\s*<command-name>\/?(exit|quit|clear)<\/command-name>/;
 /** Text that Claude Code injects into the user stream; never the user's objective. */
 const NOTICE = /^\s*(<(command-name|command-message|command-args|local-command-stdout|local-command-stderr|system-reminder|user-prompt-submit-hook|bash-input|bash-stdout|bash-stderr|ide_selection|ide_opened_file)>|Caveat: |\[Request interrupted)/;
 const INTERRUPTED = /^\s*\[Request interrupted by user/;
+/** How much of an interrupted line's text its fact carries to the redactor (reduce.ts keeps 300 characters of it). */
+const INTERRUPTED_MESSAGE_CHARS = 64 * 1024;
 const TOOL_INTERRUPTED = /^(The user doesn't want to proceed with this tool use|Permission prompt was aborted|\[Request interrupted)/;
 
 /** A line is a Claude Code record when it carries Claude's own bookkeeping fields or types. */
@@ -335,7 +337,10 @@ function readUser(obj: Record<string, unknown>, message: Record<string, unknown>
   if (obj.isMeta === true || NOTICE.test(obs.text)) obs.notice = true;
   const closed = CLOSED.exec(obs.text);
   if (closed?.[1] !== undefined) obs.facts.push({ t: 'closed', command: `/${closed[1]}` });
-  if (INTERRUPTED.test(obs.text)) obs.facts.push({ t: 'interrupted', message: cutBeforeRedaction(obs.text.trim(), 200) });
+  // Whole (to a bound no rule's context reaches past): it is cut to its first 300 characters only
+  // after it is redacted (reduce.ts), since a rule may decide from what follows a value (a
+  // Secret's `kind:` after its `data:`, a record's `"name"` after its `"value"`).
+  if (INTERRUPTED.test(obs.text)) obs.facts.push({ t: 'interrupted', message: cutBeforeRedaction(obs.text.trim(), INTERRUPTED_MESSAGE_CHARS) });
   // A request is what the user typed: text blocks, never a tool result's content.
   if (obj.isMeta !== true) {
     const typed = Array.isArray(content) ? content.filter((b) => typeof b === 'string' || (isObj(b) && (b.type === 'text' || b.type === 'image'))).map((b) => blockText(b).text).join('\n\n') : obs.text;

@@ -80,10 +80,19 @@ export function shellWord(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
+/**
+ * A word of a command the handoff shows: as shellWord, but one holding `'` is double-quoted (`"`,
+ * `\`, `$` and `` ` `` escaped), not split by `'\''`: the redactor reads a quoted password to its
+ * closing quote, and `'Tq8'\''mZ2…'` ended it at the first apostrophe.
+ */
+function shownWord(s: string): string {
+  return s.includes("'") ? `"${s.replace(/["\\$`]/g, '\\$&')}"` : shellWord(s);
+}
+
 /** ["bash","-lc","npm test"] reads best as the script itself. */
 export function shellJoin(argv: readonly string[]): string {
   if (argv.length === 3 && /(^|\/)(ba|z|)sh$/.test(argv[0] ?? '') && /^-\w*c$/.test(argv[1] ?? '')) return argv[2] ?? '';
-  return argv.map(shellWord).join(' ');
+  return argv.map(shownWord).join(' ');
 }
 
 export interface Extracted {

@@ -147,7 +147,8 @@ const RULES: readonly CommandRule[] = [
   // Neo4j's `ALTER CURRENT USER SET PASSWORD FROM '…' TO '…'`.
   rule('command_password', ['SET PASSWORD FROM'], `SET PASSWORD FROM[ \\t]+${QARG}[ \\t]+TO[ \\t]+${QARG}`, 'dyi'),
   // mysql -pSECRET (with a space, -p asks for the password instead).
-  rule('command_password', MYSQL, `${either(MYSQL)}${WORD_END}${REST}['"]?-p(?:'([^'\\n]{1,200})'|"([^"\\n]{1,200})"|([^\\s'"\`;&|-][^\\s'"\`;&|]{0,200}))`),
+  // The flag and its password quoted as one word (`"-pHarb0r's-Gate!2026"`): to that word's closing quote.
+  rule('command_password', MYSQL, `${either(MYSQL)}${WORD_END}${REST}(?:"-p([^"\\n]{1,200})"|'-p([^'\\n]{1,200})'|['"]?-p(?:'([^'\\n]{1,200})'|"([^"\\n]{1,200})"|([^\\s'"\`;&|-][^\\s'"\`;&|]{0,200})))`),
   // mysqlsh root:pw@host, mysqlsh --uri root:pw@host (a URI with a scheme is the URL rule's).
   rule('command_password', ['mysqlsh'], `mysqlsh${WORD_END}${REST}(?:--uri[ \\t=]+)?['"]?[A-Za-z0-9_.%-]{1,64}:([^\\s@'"/]{1,200})@`),
   // MySQL Shell's own connect: `shell.connect('user:pw@host')`, `\connect user:pw@host`.

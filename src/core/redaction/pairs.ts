@@ -23,7 +23,7 @@ const MAX_VALUE_CHARS = 512;
 const MAX_SPACES = 24;
 /** A label and its value in prose: at most this far apart, and this many words. */
 const LABEL_WINDOW_CHARS = 80;
-const LABEL_WINDOW_TOKENS = 4;
+const LABEL_WINDOW_TOKENS = 6;
 const MAX_CSV_COLUMNS = 40;
 const LINKING = new Set([
   'is', 'was', 'are', 'were', 'be', 'of', 'for', 'the', 'a', 'an', 'my', 'your', 'our', 'their', 'this', 'that', 'new', 'set', 'to', 'value', 'key', 'secret', 'token', 'id', 'access', 'here', 'its', 'as', 'with', 'using', 'use', 'now', 'string',
@@ -33,6 +33,11 @@ const LINKING = new Set([
   'should', 'will', 'must', 'shall', 'can', 'becomes', 'stays', 'remains', 'still',
   // A key's permission between its name and its value: Azure's key listings as a table (`key1  FULL  …`).
   'full', 'read',
+  // What became of it, and what a tool says of a wrong one: "the admin password has been set to …",
+  // "was rotated to …", "should stay …", "wrong password, it is …", "use this password instead: …",
+  // "Incorrect API key provided: …", "API key not valid: …", "token expired: …", "key mismatch,
+  // expected …", "valid API key not found (got …)".
+  'has', 'have', 'had', 'been', 'changed', 'updated', 'rotated', 'reset', 'into', 'stay', 'it', 'instead', 'provided', 'not', 'valid', 'invalid', 'expired', 'mismatch', 'expected', 'found', 'got', 'missing',
   // The same links in the languages a team writes its notes in, around an English name ("Der API
   // Token ist …", "Le token GitHub est …", "El password de staging es …", "Das DB password lautet …").
   'ist', 'lautet', 'für', 'fur', 'von', 'vom', 'der', 'die', 'das', 'des', 'den', 'est', 'sont', 'pour', 'le', 'la', 'les', 'de', 'du', 'es', 'son', 'el', 'los', 'para', 'del', 'é', 'è', 'per', 'il', 'lo', 'är', 'er', 'jest', 'dla', 'je', 'voor', 'het', 'van', 'github', 'gitlab', 'aws', 'api', 'npm', 'pypi', 'slack', 'stripe',
@@ -385,6 +390,20 @@ function readValue(text: string, at: number, sep: string): Value | null {
   return { start: j, end: k, quoted: false, runEnd: run };
 }
 
+/**
+ * A shell word quoted whole around an assignment (`env "DB_PASSWORD=Harb0r's-Gate!2026" npm test`,
+ * `'API_KEY=…'`): the value goes to the word's closing quote, the other quote inside it, a `\`
+ * escaping the next character. Null when the name's word is not so.
+ */
+function wrappedValue(text: string, name: Name, at: number, sep: string): Value | null {
+  const q = text[name.start - 1];
+  if ((q !== '"' && q !== "'") || sep !== '=' || at !== name.end + 1 || isQuote(text[at])) return null;
+  let k = at;
+  while (k < text.length && k - at < MAX_VALUE_CHARS && text[k] !== q && text[k] !== '\n') k += q === '"' && text[k] === '\\' ? 2 : 1;
+  // `"PASSWORD=\$DB_PASS"`: a `$` kept from the shell, a reference as written.
+  return text[k] === q && k > at && !text.startsWith('\\$', at) ? { start: at, end: k, quoted: true } : null;
+}
+
 /** What a value read at `v` is judged with: its separator, where it stands on its line and what follows it. */
 function contextOf(text: string, name: Name, v: Value, sep: string, spaced: boolean, envStyle = false): ValueContext {
   const after = v.quoted ? v.end + 1 : v.end;
@@ -403,7 +422,7 @@ function findPair(text: string, name: Name, found: Findings): number | null {
   if (text[s.at] === '`' && s.sep === '=') return 0;
   const diff = wordDiff(text, s.at);
   if (diff !== null) return diffValues(text, name, s, diff, found);
-  const v = readValue(text, s.at, s.sep);
+  const v = wrappedValue(text, name, s.at, s.sep) ?? readValue(text, s.at, s.sep);
   if (!v) return null;
   const value = text.slice(v.start, v.end);
   if (s.sep === ' ' && value.startsWith('-')) return 0;
@@ -600,6 +619,11 @@ function findLabelledValue(text: string, name: Name, found: Findings): number | 
     let stop = end;
     while (stop > pos && (text[stop - 1] === '.' || text[stop - 1] === '-')) stop -= 1;
     const v = text.slice(pos, stop);
+    // A dash between a label and its value is punctuation ("password for the admin account - …").
+    if (v === '' && stop === pos && end > pos) {
+      pos = end;
+      continue;
+    }
     // A call (`Encoding.UTF8.GetBytes(…)`) is code, whatever its name looks like.
     if (text[end] === '(') return null;
     if (looksRandom(v, name.strength === 'strong' ? 16 : 20)) {

@@ -15,9 +15,43 @@ import { looksRandom } from './randomness.js';
 const MAX_SCHEME_CHARS = 32;
 const MAX_USERINFO_CHARS = 512;
 
+/**
+ * Characters a userinfo run may hold: not whitespace / ? # ". A password holds what its generator
+ * draws from: AWS Secrets Manager's (an RDS master password) `' ( ) [ ] { } < > \``, and a shell's
+ * `'\''` for an apostrophe inside single quotes; those are taken only in a `user:password` before
+ * a host (isOddChar).
+ */
 function isUserinfoChar(c: number): boolean {
-  // not: whitespace / ? # " ' < > ` \ ( ) [ ] { }
-  return c > 32 && c !== 47 && c !== 63 && c !== 35 && c !== 34 && c !== 39 && c !== 60 && c !== 62 && c !== 96 && c !== 92 && c !== 40 && c !== 41 && c !== 91 && c !== 93 && c !== 123 && c !== 125;
+  return c > 32 && c !== 47 && c !== 63 && c !== 35 && c !== 34;
+}
+
+/** ' ( ) < > [ \ ] ` { }: legal in a password as people write one, rare in a URL's userinfo otherwise. */
+function isOddChar(c: number): boolean {
+  return c === 39 || c === 40 || c === 41 || c === 60 || c === 62 || c === 91 || c === 92 || c === 93 || c === 96 || c === 123 || c === 125;
+}
+
+/**
+ * Where a URL's userinfo ends (its `@`), -1 when it has none. Up to the first odd character
+ * (isOddChar) the last `@` is it, as a URL has it; past one, an `@` counts only when no `@` came
+ * before the odd character, the odd character follows the `user:` colon, and a host follows the
+ * `@` (`https://deploy:Harb0r'\''s-Gate!2026@git.example.com`, `postgres://app:Xk9(mQ2]vL@db…`).
+ */
+function userinfoEnd(text: string, from: number, end: number): number {
+  let at = -1;
+  let beforeOdd = -1;
+  let odd = -1;
+  for (let i = from; i < end; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c === 64) {
+      at = i;
+      if (odd === -1) beforeOdd = i;
+    } else if (odd === -1 && isOddChar(c)) odd = i;
+  }
+  if (odd === -1 || beforeOdd !== -1 || at === -1) return odd === -1 ? at : beforeOdd;
+  const colon = text.indexOf(':', from);
+  const host = text.charCodeAt(at + 1);
+  const hostLike = (host >= 48 && host <= 57) || (host >= 65 && host <= 90) || (host >= 97 && host <= 122) || host === 91;
+  return colon !== -1 && colon < odd && hostLike ? at : -1;
 }
 
 const PARAMS = ['sig', 'signature', 'Signature', 'X-Amz-Signature', 'X-Amz-Security-Token', 'X-Amz-Credential', 'X-Goog-Signature', 'X-Goog-Credential'];
@@ -31,11 +65,8 @@ const userinfo: Handler = (text, p, found) => {
   if (s === p) return -1;
   const from = p + 3;
   let end = from;
-  let at = -1;
-  while (end < text.length && end - from < MAX_USERINFO_CHARS && isUserinfoChar(text.charCodeAt(end))) {
-    if (text.charCodeAt(end) === 64) at = end;
-    end += 1;
-  }
+  while (end < text.length && end - from < MAX_USERINFO_CHARS && isUserinfoChar(text.charCodeAt(end))) end += 1;
+  const at = userinfoEnd(text, from, end);
   if (at <= from) return -1;
   const info = text.slice(from, at);
   const colon = info.indexOf(':');
