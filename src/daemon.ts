@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { join, sep } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import type { Engine, BuildResult } from './engine/index.js';
 import { BuildPool, openEngine, taskMissed, workerCount } from './engine/index.js';
 import { maybeSubagent } from './engine/identity.js';
@@ -21,7 +21,7 @@ import { WriterLock } from './daemon/writer-lock.js';
 import { StoreGuard } from './daemon/store-guard.js';
 import { RepeatFilter } from './daemon/repeats.js';
 import { StatusFiles } from './daemon/status-files.js';
-import { CorruptLineError, DaemonNotRunningError, describeError, FlushTimeoutError, HandoffError, NoTurnsError, StoreLockedError } from './errors.js';
+import { CorruptLineError, DaemonNotRunningError, describeError, FlushTimeoutError, HandoffError, NoTurnsError, SourceError, StoreLockedError } from './errors.js';
 import type { Logger } from './log.js';
 import { packageVersion } from './paths.js';
 import { Slicer, sortInSlices } from './slice.js';
@@ -34,7 +34,7 @@ import { stampSuccessor, TO_SESSION_FILE } from './store/to-session.js';
 import { validator } from './store/schemas.js';
 import type { FileStat } from './watch/scan.js';
 import type { Excluded } from './watch/scan.js';
-import { isExcluded, isTranscript, isUnderAny, NONE_EXCLUDED, ownStore, type ScanNotes, scanRoots, statFile } from './watch/scan.js';
+import { isExcluded, isTranscript, isUnderAny, NONE_EXCLUDED, ownStore, type ScanNotes, scanRoots, statFile, statOrDenied } from './watch/scan.js';
 import { TranscriptWatcher } from './watch/watcher.js';
 
 /**
@@ -98,6 +98,8 @@ export class Daemon {
   private pool: BuildPool | null = null;
   /** Parents to re-render (forced) because a subagent appeared while they may have been building in a worker. */
   private readonly relink = new Set<string>();
+  /** Transcripts built through the socket (a hook's build, the CLI's), wherever they are: followed as the watched ones are (the latest 10,000). */
+  private readonly external = new Set<string>();
   /**
    * Transcripts whose session's state file is behind its last commit: a live build leaves it
    * there for a few commits (BuildRequest.lazyState). Once the file is quiet (it leaves the hot
@@ -141,6 +143,8 @@ export class Daemon {
    * and kept among status's errors until a scan lists it again (or it is gone).
    */
   private readonly unreadableDirs = new Map<string, string>();
+  /** chokidar met a folder it could not read: the watch thread is started afresh at the next rescan. */
+  private rewatchDue = false;
   private scanNotes(met: Set<string>): ScanNotes {
     return {
       badName: this.badName,
@@ -157,12 +161,19 @@ export class Daemon {
 
   /** Folders said unreadable below `roots` that this scan listed (or that are gone): said once, and their error dropped. */
   private readableAgain(roots: readonly string[], met: Set<string>): void {
+    let again = 0;
     for (const dir of [...this.unreadableDirs.keys()]) {
       if (met.has(dir) || !(roots.includes(dir) || isUnderAny(dir, roots))) continue;
+      again += 1;
       this.unreadableDirs.delete(dir);
       const i = this.errors.findIndex((x) => x.path === dir && x.code === 'HANDOFF_ERR_SOURCE');
       if (i !== -1) this.errors.splice(i, 1);
       this.log.info({ path: dir }, `${dir}: the folder can be listed again (or is gone); its transcripts are watched`);
+    }
+    // chokidar gave up its watch of the folder (and of those below) when it could not read it.
+    if (again > 0) {
+      this.rewatchDue = false;
+      this.watcher.rewatch();
     }
   }
 
@@ -263,13 +274,21 @@ export class Daemon {
     this.watcher = new TranscriptWatcher(c.watchPaths, {
       hint: (kind, path) => this.onHint(kind, path),
       rootAppeared: (root) => {
-        this.log.info({ path: root }, `${root} appeared; watching it now`);
+        const to = this.rootsNow([root])[0];
+        this.log.info({ path: root, resolved: to }, `${root} appeared${to !== undefined && to !== root ? ` (a link to ${to})` : ''}; watching it now`);
         void this.scanAndSchedule(this.rootsNow([root]), 'live', true);
         // chokidar reports nothing it finds in its first scan of the new folder: a file created
         // while it scans is caught by a second look once that scan is surely over.
         setTimeout(() => void this.scanAndSchedule(this.rootsNow([root]), 'live', true), APPEARED_RESCAN_MS).unref();
       },
-      error: (err, where) => this.log.warn({ err: describeError(err), where }, 'watcher error (carrying on)'),
+      error: (err, where) => {
+        // A folder chokidar could not read: the scan says so (once, with the fix), and chokidar,
+        // which drops its watch of it for good, is started afresh at the next rescan.
+        if (/\b(?:EACCES|EPERM)\b/.test(describeError(err))) {
+          this.rewatchDue = true;
+          this.log.debug({ err: describeError(err), where }, 'watcher could not read a folder (the next rescan watches it anew)');
+        } else this.log.warn({ err: describeError(err), where }, 'watcher error (carrying on)');
+      },
     }, this.exclude);
     await this.watcher.start();
     for (const w of this.watcher.status()) {
@@ -278,6 +297,7 @@ export class Daemon {
       else if (isExcluded(w.resolved, this.exclude)) this.log.warn({ path: w.path, store: c.root }, `the watched folder ${w.path} lies inside the store ${c.root}: nothing there is read as a transcript; watch the agents' transcript folders instead`);
       const via = w.resolved !== w.path ? ` (a link to ${w.resolved}, watched there)` : '';
       if (w.exists) this.log.info({ path: w.path, resolved: w.resolved }, `watching ${w.path}${via}`);
+      else if (existsSync(w.path)) this.log.warn({ path: w.path }, `${w.path} is not a folder (a file, a FIFO, or a link to one): nothing is watched there until it is one; watch the folder that holds the transcripts instead`);
       else this.log.info({ path: w.path }, `${w.path} does not exist yet; it will be watched as soon as it appears`);
     }
     await this.startBackfill();
@@ -337,6 +357,11 @@ export class Daemon {
   }
 
   /** The real paths of watch roots (a root that is a link is watched where it points). */
+  /** Whether the daemon builds a transcript: under a watched folder, or built through its socket (a hook's, the CLI's), or a parent re-rendered. */
+  private followed(path: string): boolean {
+    return this.external.has(path) || this.relink.has(path) || isUnderAny(path, this.rootsNow());
+  }
+
   private rootsNow(only?: readonly string[], existingOnly = true): string[] {
     return this.watcher
       .status()
@@ -533,7 +558,10 @@ export class Daemon {
         continue;
       }
       const r = this.files.get(path);
-      if (!r) continue;
+      if (!r || !this.followed(path)) {
+        this.hot.delete(path);
+        continue;
+      }
       const st = await statFile(path);
       const moved = st?.size !== r.stat?.size || st?.mtimeMs !== r.stat?.mtimeMs;
       r.stat = st;
@@ -623,7 +651,13 @@ export class Daemon {
     try {
       await this.watcher.recheckPending();
       if (Date.now() - this.lastStatusSweep >= STATUS_SWEEP_MS) await this.sweepStatusFiles();
-      return await this.scanAndSchedule(this.rootsNow(), null);
+      const n = await this.scanAndSchedule(this.rootsNow(), null);
+      // Once every folder can be read again (a folder still unreadable would only fail again).
+      if (this.rewatchDue && this.unreadableDirs.size === 0) {
+        this.rewatchDue = false;
+        this.watcher.rewatch();
+      }
+      return n;
     } catch (e) {
       this.log.warn({ err: describeError(e) }, 'rescan failed (carrying on)');
       return 0;
@@ -650,7 +684,10 @@ export class Daemon {
     for (const r of [...this.files.values()]) {
       await slice.tick();
       if (seen.has(r.path) || r.state === 'gone' || !isUnderAny(r.path, roots) || this.files.get(r.path) !== r) continue;
-      r.stat = await statFile(r.path);
+      // Not found by the scan: gone, or below a folder that cannot be listed now (said once, above), which is not gone.
+      const st = await statOrDenied(r.path);
+      if (st === 'denied') continue;
+      r.stat = st;
       if (r.stat === null) {
         this.scheduler.schedule(r.path, 'live');
         n += 1;
@@ -671,9 +708,15 @@ export class Daemon {
       r.retry = null;
     }
     const checkpoint = this.checkpoints.delete(path);
-    r.stat = await statFile(path);
+    const st = await statOrDenied(path);
+    r.stat = st === 'denied' ? r.stat : st;
     try {
+      // A folder above it this user may not enter: unreadable (with the folder's fix), not gone.
+      if (st === 'denied') throw new SourceError(`${path}: permission denied: a folder above it cannot be entered`, { details: { file: path, errno: 'EACCES' }, hint: `let this user enter the folders above it (\`chmod u+rx ${shellWord(dirname(path))}\`); it is read as soon as it can be` });
       if (r.stat === null) return await this.gone(r);
+      // A folder the watch left (a watched link re-pointed, a root dropped at a reload): queued
+      // before, or still polled, its transcripts are no longer this daemon's to build.
+      if (!this.followed(path)) return;
       const before = r.pressure.level;
       const hadSession = r.session !== null;
       const force = this.relink.delete(path);
@@ -766,6 +809,9 @@ export class Daemon {
     if (!res.path) return;
     const r = this.record(res.path);
     r.stat = await statFile(res.path);
+    this.external.delete(res.path);
+    this.external.add(res.path);
+    if (this.external.size > 10_000) this.external.delete(this.external.values().next().value as string);
     const hadSession = r.session !== null;
     this.afterBuild(r, res, r.pressure.level, hadSession);
     // Not awaited: the client (a session-start hook on its time budget) has its answer already.
@@ -998,7 +1044,7 @@ export class Daemon {
       const behind: FileRecord[] = [];
       for (const r of [...this.files.values()]) {
         await slice.tick();
-        if (!caughtUp(r) && r.stat !== null) behind.push(r);
+        if (!caughtUp(r) && r.stat !== null && this.followed(r.path)) behind.push(r);
       }
       if (behind.length === 0 && this.scheduler.idle) {
         await this.flushIndexNow();

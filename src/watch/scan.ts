@@ -105,6 +105,19 @@ export async function statFile(path: string): Promise<FileStat | null> {
   }
 }
 
+/**
+ * As statFile, but a file this user may not reach (a folder above it lost its `x`) is `denied`,
+ * not gone: its session is not marked gone for a mode that may come back.
+ */
+export async function statOrDenied(path: string): Promise<FileStat | null | 'denied'> {
+  try {
+    return toFileStat(path, await lstat(path));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === 'EACCES' || code === 'EPERM' ? 'denied' : null;
+  }
+}
+
 export async function isDirectory(path: string): Promise<boolean> {
   try {
     return (await stat(path)).isDirectory();

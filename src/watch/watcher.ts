@@ -87,6 +87,11 @@ class WatchThread {
    */
   unwatch(path: string): void {
     this.watched.delete(path);
+    this.restart();
+  }
+
+  /** A fresh thread on the folders watched; the current one is asked to close (killed if it does not). */
+  restart(): void {
     if (this.closing) return;
     const old = this.worker;
     this.worker = this.spawn();
@@ -277,6 +282,15 @@ export class TranscriptWatcher {
       await this.activate(root);
       this.on.rootAppeared(root);
     }
+  }
+
+  /**
+   * The watches made anew: chokidar drops its watch of a folder it could not read for a moment (a
+   * mode flipped to 000 and back) and of the folders below, and never makes it again; the scan
+   * that finds such a folder readable again asks for this.
+   */
+  rewatch(): void {
+    this.chokidar?.restart();
   }
 
   /** Called by the periodic rescan: catches a root whose appearance no event reported. */

@@ -126,10 +126,14 @@ describe('the daemon in a hostile workspace', () => {
       await waitFor(async () => (await d.call('status')).watch[0]?.resolved === realpathSync(join(base, t)), `the link followed to ${t}`);
       await waitFor(async () => inotify() <= first, `the watches of the folder left behind dropped (${inotify()} now, ${first} at first)`);
     }
-    // An append where the link points is built, by the watch of the thread that replaced the others.
-    // (A folder the link left is not watched; its files seen in the last 30 s are still polled.)
+    // An append where the link points is built; one in a folder it left is not, though its files
+    // were seen moments ago (the poll of recently changed files follows the watch too).
     await appendFile(join(base, 'b', 'project-3', 'b3.jsonl'), agentLine('a reply where the link points now'));
+    await appendFile(join(base, 'c', 'project-3', 'c3.jsonl'), agentLine('a reply in a folder the link left'));
     await waitFor(async () => (await d.call('status')).sessions.find((x) => x.path.endsWith('b3.jsonl'))?.turns === 3, 'the append where the link points');
+    await d.call('flush', { timeout_ms: 20_000 }, 25_000);
+    // (Built while the link pointed there, or not at all if it moved on first: never its append.)
+    expect((await d.call('status')).sessions.find((x) => x.path.endsWith('c3.jsonl'))?.turns ?? 2).toBe(2);
     expect(inotify()).toBeLessThanOrEqual(first);
     expect(d.log()).not.toMatch(/the watch thread exited/);
   });
@@ -288,6 +292,24 @@ describe('the daemon in a hostile workspace', () => {
     await waitFor(async () => (await d.call('status')).sessions.find((x) => x.path === inside && x.turns === 2), 'the transcript in the folder, built once it can be listed');
     await waitFor(async () => !(await d.call('status')).errors.some((e) => e.path === locked), 'the error dropped');
     expect(d.log()).toMatch(/project one: the folder can be listed again/);
+  });
+
+  it.skipIf(skipUnprivileged)('does not call a transcript gone while a folder above it cannot be entered, and builds what was appended once it can', async () => {
+    const { env, root, watch } = await setup({ watch: { rescan_interval_s: 1 } });
+    const folder = join(watch, 'project');
+    await mkdir(folder);
+    const inside = join(folder, 'inside.jsonl');
+    await writeFile(inside, userLine('a transcript whose folder loses its mode for a while') + agentLine('ok'));
+    const d = await start(env, root, ['--watch', watch], { prefix: UNPRIVILEGED ?? [] });
+    await d.call('flush', { timeout_ms: 20_000 }, 25_000);
+    await chmod(folder, 0o000);
+    for (let i = 0; i < 3; i += 1) await d.call('flush', { timeout_ms: 20_000 }, 25_000);
+    const row = (await d.call('status')).sessions.find((x) => x.path === inside);
+    expect(row?.state).not.toBe('gone');
+    expect(d.log()).not.toContain(`${inside}: the transcript is no longer there`);
+    await chmod(folder, 0o755);
+    await appendFile(inside, agentLine('and a reply written while it could not be read'));
+    await waitFor(async () => (await d.call('status')).sessions.find((x) => x.path === inside && x.turns === 3 && x.state !== 'gone'), 'the append, built');
   });
 
   it('shows a deleted transcript as gone, and one written again or moved as live, under one row', async () => {
