@@ -619,7 +619,7 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
     // A transcript that ends on the request itself holds no reply: nothing of it was begun.
     if (end.kind === 'mid-work' && end.line === req.line) return { text: `Answer ${whose}: the transcript ends on it, before any reply of the agent${reqText}`, rule: 'unfinished_request', label: 'inferred', line: req.line };
     const how = end.kind === 'mid-work' ? 'was still working on' : end.kind === 'interrupted' ? 'was interrupted while working on' : 'stopped on an error while working on';
-    return { text: `Continue ${whose}, which the agent ${how}${reqText}${askedBefore(l, req)}`, rule: 'unfinished_request', label: 'inferred', line: req.line };
+    return { text: `Continue ${whose}, which the agent ${how}${reqText}${askedBefore(l, req)}${lastCallOpen(l, end)}`, rule: 'unfinished_request', label: 'inferred', line: req.line };
   }
   const fail = open[open.length - 1];
   if (fail !== undefined) {
@@ -1011,6 +1011,19 @@ function movedAfterPush(l: Ledger, pr: { url: string; line: number }): string {
   const pushed = /\/pull\/new\/(.+)$/.exec(pr.url)?.[1];
   if (pushed !== undefined && (pushed === to.branch || pushed.replace(/%2F/gi, '/') === to.branch)) return '';
   return `. The session then moved to \`${clip(to.branch, 120)}\` (its git checkout or switch at line ${to.line}): the pull request is of the branch that push sent${pushed === undefined ? '' : `, \`${clip(pushed, 120)}\``}, and checks of its work run there`;
+}
+
+/**
+ * A transcript that ends on a call with no result: which call, so that a successor sees what the
+ * agent was doing (a file it was reading, a command it ran) before it repeats or drops it.
+ */
+function lastCallOpen(l: Ledger, end: End): string {
+  if (end.kind !== 'mid-work' || l.last?.event !== 'tool_call') return '';
+  const at = l.last.line;
+  const call = Object.values(l.calls).find((c) => c.line === at);
+  if (call === undefined) return '';
+  const what = call.command ?? call.read ?? call.fetches;
+  return `. Its last call (line ${at}: ${call.name || 'a tool'}${what === undefined ? '' : ` \`${clip(what.replace(/\s+/g, ' '), 200)}\``}) has no result: whether it ran is not known`;
 }
 
 /** The calls of tools whose names the transcript's publisher redacted, as one sentence ('' when none). */

@@ -107,3 +107,32 @@ describe('a pull request offered, then a checkout of another branch', () => {
     expect(next).not.toContain('moved to');
   });
 });
+
+describe('the count of messages after the objective', () => {
+  it("says the user's answers to the agent's own questions apart, as the list shows them", () => {
+    const { md } = built(
+      user('u1', 'Move the plus button next to the search'),
+      say('a1', 'Looking.'),
+      call('q1', 'AskUserQuestion', { questions: [{ question: 'Where should the button go?', header: 'Position', multiSelect: false, options: [{ label: 'Right of search', description: '' }] }] }),
+      result('q1', 'User has answered your questions: "Where should the button go?"="Right of search". You can now continue with the user\'s answers in mind.'),
+      user('u2', 'Completely outside the search bar'),
+      say('a2', 'Moved.'),
+    );
+    const objective = sections(md).get('Objective (verbatim)') ?? '';
+    expect(objective).toContain("1 more message(s) came after it (besides 1 answer(s) to the agent's own question(s)), the latest at line 5");
+    expect(sections(md).get('User requests and corrections')).toContain('line 4 — answer:');
+  });
+});
+
+describe('a transcript that ends on a call with no result', () => {
+  it('names that call in the next action, with what it read or ran', () => {
+    const { md } = built(
+      user('u1', 'Show me the Task tool'),
+      say('a1', 'Done: the subagent searched the web.'),
+      user('u2', 'ok'),
+      say('a2', "I'll read that session file to see what's in it."),
+      call('r1', 'Read', { file_path: '/nonexistent/w/logs/0a297c06.jsonl' }),
+    );
+    expect(sections(md).get('Next Action')).toContain("Continue the user's last request, which the agent was still working on (line 3: «ok»). Its last call (line 5: Read `/nonexistent/w/logs/0a297c06.jsonl`) has no result: whether it ran is not known");
+  });
+});

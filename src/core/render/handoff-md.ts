@@ -200,9 +200,12 @@ function laterRequests(a: Analysis, line: number | null): string {
   const later = a.requests.filter((q) => (q.kind === 'request' || q.kind === 'rejection') && q.line > line && !saysOnlyThanks(q.text));
   const last = later.at(-1);
   if (last === undefined) return '';
-  // Words typed beside a refused call count too (the list below shows them): said apart.
+  // Words typed beside a refused call count too (the list below shows them): said apart. The
+  // user's answers to the agent's own questions are listed too, and counted apart, not left out.
   const refusals = later.filter((q) => q.kind === 'rejection').length;
-  return `. ${later.length} more message(s) came after it${refusals === 0 ? '' : ` (${refusals} of them typed beside a refused call)`}, the latest at line ${last.line}`;
+  const answers = a.requests.filter((q) => q.kind === 'answer' && q.line > line).length;
+  const besides = [refusals === 0 ? '' : `${refusals} of them typed beside a refused call`, answers === 0 ? '' : `besides ${answers} answer(s) to the agent's own question(s)`].filter((x) => x !== '').join('; ');
+  return `. ${later.length} more message(s) came after it${besides === '' ? '' : ` (${besides})`}, the latest at line ${last.line}`;
 }
 
 function objectiveSource(o: NonNullable<Analysis['objective']>, startsAfter: number | undefined, parent: string | null): string {
