@@ -358,8 +358,8 @@ export class Daemon {
 
   /** The real paths of watch roots (a root that is a link is watched where it points). */
   /** Whether the daemon builds a transcript: under a watched folder, or built through its socket (a hook's, the CLI's), or a parent re-rendered. */
-  private followed(path: string): boolean {
-    return this.external.has(path) || this.relink.has(path) || isUnderAny(path, this.rootsNow());
+  private followed(path: string, roots: readonly string[] = this.rootsNow()): boolean {
+    return this.external.has(path) || this.relink.has(path) || isUnderAny(path, roots);
   }
 
   private rootsNow(only?: readonly string[], existingOnly = true): string[] {
@@ -548,6 +548,7 @@ export class Daemon {
 
   private async pollHot(): Promise<void> {
     const now = Date.now();
+    const roots = this.rootsNow();
     for (const [path, at] of this.hot) {
       if (now - at > HOT_WINDOW_MS) {
         this.hot.delete(path);
@@ -558,7 +559,7 @@ export class Daemon {
         continue;
       }
       const r = this.files.get(path);
-      if (!r || !this.followed(path)) {
+      if (!r || !this.followed(path, roots)) {
         this.hot.delete(path);
         continue;
       }
@@ -1042,9 +1043,10 @@ export class Daemon {
       await this.rescan();
       await Promise.race([this.scheduler.onIdle(), sleep(Math.max(0, deadline - Date.now()))]);
       const behind: FileRecord[] = [];
+      const roots = this.rootsNow();
       for (const r of [...this.files.values()]) {
         await slice.tick();
-        if (!caughtUp(r) && r.stat !== null && this.followed(r.path)) behind.push(r);
+        if (!caughtUp(r) && r.stat !== null && this.followed(r.path, roots)) behind.push(r);
       }
       if (behind.length === 0 && this.scheduler.idle) {
         await this.flushIndexNow();
