@@ -630,17 +630,21 @@ export class Daemon {
   }
 
   /** Pending (no complete turn yet) and halted are not failures; error and unreadable are. */
-  private noteBackfill(r: FileRecord): void {
+  private noteBackfill(r: FileRecord, skipped = false): void {
     if (!this.backfillKeys.delete(r.path)) return;
-    this.backfill.done += 1;
-    if (isFailed(r)) this.backfill.failed += 1;
-    if (r.state === 'pending') this.backfill.pending += 1;
-    const { done, total } = this.backfill;
-    if (done === total || done % 100 === 0) this.log.info({ done, total }, `backfill ${done}/${total}`);
+    // A transcript the watch left before its turn came (a watched link re-pointed) is no longer the backfill's.
+    if (skipped) this.backfill.total -= 1;
+    else {
+      this.backfill.done += 1;
+      if (isFailed(r)) this.backfill.failed += 1;
+      if (r.state === 'pending') this.backfill.pending += 1;
+      const { done, total } = this.backfill;
+      if (done === total || done % 100 === 0) this.log.info({ done, total }, `backfill ${done}/${total}`);
+    }
     if (this.backfillKeys.size === 0) {
       this.backfill.running = false;
       this.backfill.finished_at = new Date().toISOString();
-      const { failed, pending } = this.backfill;
+      const { failed, pending, total } = this.backfill;
       const notes = [failed ? `${failed} failed (\`handoff status\` says why)` : '', pending ? `${pending} pending (no complete turn yet)` : ''].filter(Boolean).join(', ');
       this.log.info({ total, failed, pending }, `backfill finished: ${total} transcript(s)${notes ? `, ${notes}` : ''}`);
     }
@@ -717,7 +721,10 @@ export class Daemon {
       if (r.stat === null) return await this.gone(r);
       // A folder the watch left (a watched link re-pointed, a root dropped at a reload): queued
       // before, or still polled, its transcripts are no longer this daemon's to build.
-      if (!this.followed(path)) return;
+      if (!this.followed(path)) {
+        this.noteBackfill(r, true);
+        return;
+      }
       const before = r.pressure.level;
       const hadSession = r.session !== null;
       const force = this.relink.delete(path);
