@@ -143,11 +143,9 @@ export interface Analysis {
   hiddenCommands: string;
   /** Calls of MCP servers' tools, by tool, the latest first: what they did outside the repository is in their results only. */
   outsideCalls: { server: string; tool: string; count: number; line: number; failed: number }[];
-  /** Calls of a tool whose name the transcript's publisher redacted, when any: a sentence that says how many, where, and that what they did is not known. */
-  unnamedTools: string;
   /** The files the session read, each at its latest read, oldest first (the latest 8). */
   filesRead: { path: string; line: number }[];
-  /** The counts behind `hiddenCommands` and `unnamedTools`: calls that may have written files no one can name. */
+  /** Calls that may have written files no one can name: shell calls whose command, and calls of a tool whose very name, the transcript's publisher redacted (how many, and the first's line). */
   unseenWriters: { shell?: { count: number; first: number }; unnamed?: { count: number; first: number } };
   /** The first line those three counts cover, when the state was begun by a version that did not keep them (ledger.countsFrom). */
   countsFrom: number | null;
@@ -595,10 +593,11 @@ function answeredAfter(l: Ledger, end: End, deniedLine: number): number | null {
   return end.kind !== 'done' || said === null || said.line <= deniedLine ? null : said.line;
 }
 
-/** `ask`: "Ask the user to allow the call(s) …"; `what`: the calls, each with its line. */
-function deniedAction(ask: string, what: string, answered: number | null, n: number): string {
-  if (answered === null) return `${ask}, or go on without ${n === 1 ? 'it' : 'them'} (${what})`;
-  return `The agent answered (line ${answered}) without ${n === 1 ? 'the call' : `the ${n} calls`} ${ask.replace(/^Ask the user to allow the (?:call|\d+ calls) /, '')} (${what}): nothing ${n === 1 ? 'it' : 'they'} would have shown is in that answer. To check it, ask the user to allow ${n === 1 ? 'it' : 'them'}; else wait for the user's next request`;
+/** `calls`: "the call a permission rule denied", "the 6 calls the harness refused"; `what`: the calls, each with its line. */
+function deniedAction(calls: string, what: string, answered: number | null, n: number): string {
+  const them = n === 1 ? 'it' : 'them';
+  if (answered === null) return `Ask the user to allow ${calls}, or go on without ${them} (${what})`;
+  return `The agent answered (line ${answered}) without ${calls} (${what}): nothing ${n === 1 ? 'it' : 'they'} would have shown is in that answer. To check it, ask the user to allow ${them}; else wait for the user's next request`;
 }
 
 function nextAction(st: SessionState, end: End, current: CurrentState, open: Analysis['openFailures'], commits: Analysis['commits'], changed: FileChange[], parent: string | null, repoRead: boolean): NextAction {
@@ -641,10 +640,10 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
       const outside = denied.filter((f) => OUTSIDE_FOLDERS.test(f.text)).map((f) => f.line);
       const folders = outside.length === 0 ? '' : `; ${outside.length === 1 ? `line ${outside[0]} was` : `lines ${outside.join(', ')} were`} refused as outside the folders the session may use, which the user widens (\`--add-dir\`, \`/add-dir\`)`;
       const by = outside.length === 0 ? 'permission rules denied' : 'the harness refused';
-      return { text: deniedAction(`Ask the user to allow the ${denied.length} calls ${by}`, `${shown}${more}${folders}`, answeredAfter(l, end, fail.line), denied.length), rule: 'open_failure', label: 'verified', line: fail.line };
+      return { text: deniedAction(`the ${denied.length} calls ${by}`, `${shown}${more}${folders}`, answeredAfter(l, end, fail.line), denied.length), rule: 'open_failure', label: 'verified', line: fail.line };
     }
     const refusal = OUTSIDE_FOLDERS.test(fail.text) ? 'the harness refused as outside the folders the session may use' : 'a permission rule denied';
-    if (deniedKey.has(fail.line)) return { text: deniedAction(`Ask the user to allow the call ${refusal}`, `line ${fail.line}: ${clip(fail.text, 300)}`, answeredAfter(l, end, fail.line), 1), rule: 'open_failure', label: 'verified', line: fail.line };
+    if (deniedKey.has(fail.line)) return { text: deniedAction(`the call ${refusal}`, `line ${fail.line}: ${clip(fail.text, 300)}`, answeredAfter(l, end, fail.line), 1), rule: 'open_failure', label: 'verified', line: fail.line };
     return { text: `Fix the open failure first (line ${fail.line}): ${clip(fail.text, 300)}`, rule: 'open_failure', label: 'verified', line: fail.line };
   }
   const planFresh = l.lastPlanLine !== null && (l.lastRequestLine === null || l.lastPlanLine >= l.lastRequestLine);
@@ -930,7 +929,6 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     hiddenResults,
     hiddenCommands: hidden,
     outsideCalls: outsideCalls(l),
-    unnamedTools: unnamedTools(l),
     filesRead: l.reads ?? [],
     unseenWriters: { ...(l.hiddenCommands === undefined ? {} : { shell: l.hiddenCommands }), ...(l.unnamedTools === undefined ? {} : { unnamed: l.unnamedTools }) },
     countsFrom: l.countsFrom ?? null,
@@ -1024,15 +1022,6 @@ function lastCallOpen(l: Ledger, end: End): string {
   if (call === undefined) return '';
   const what = call.command ?? call.read ?? call.fetches;
   return `. Its last call (line ${at}: ${call.name || 'a tool'}${what === undefined ? '' : ` \`${clip(what.replace(/\s+/g, ' '), 200)}\``}) has no result: whether it ran is not known`;
-}
-
-/** The calls of tools whose names the transcript's publisher redacted, as one sentence ('' when none). */
-function unnamedTools(l: Ledger): string {
-  const u = l.unnamedTools;
-  if (u === undefined) return '';
-  return u.count === 1
-    ? `1 call${since(l)}, at line ${u.first}, of a tool whose name the transcript's publisher redacted: which tool, and what it did, are not known`
-    : `${u.count} calls${since(l)}, the first at line ${u.first}, of one tool or several whose names the transcript's publisher redacted: which, and what they did, are not known`;
 }
 
 function since(l: Ledger): string {

@@ -96,13 +96,10 @@ function statFileSync(path: string): FileStat | null {
   }
 }
 
-/** A regular file's stat; null for anything else (gone, a folder, a link, a FIFO). */
+/** A regular file's stat; null for anything else (gone, a folder, a link, a FIFO, out of reach). */
 export async function statFile(path: string): Promise<FileStat | null> {
-  try {
-    return toFileStat(path, await lstat(path));
-  } catch {
-    return null; // ENOENT after an event is a normal race
-  }
+  const st = await statOrDenied(path);
+  return st === 'denied' ? null : st; // ENOENT after an event is a normal race
 }
 
 /**

@@ -935,10 +935,22 @@ function verification(a: Analysis): string {
   return `${tableText}\n\n${other}${outsideCalls(a)}\n\n### Checks Not Run\n\n${notRun}`;
 }
 
+/** Calls of a tool whose very name the transcript's publisher redacted: how many, where, and that what they did is not known. */
+function unnamedTools(a: Analysis): string {
+  const u = a.unseenWriters.unnamed;
+  if (u === undefined) return '';
+  const from = a.countsFrom === null ? '' : ` from line ${a.countsFrom} on (this store's state began to count them there)`;
+  const what =
+    u.count === 1
+      ? `1 call${from}, at line ${u.first}, of a tool whose name the transcript's publisher redacted: which tool, and what it did, are not known`
+      : `${u.count} calls${from}, the first at line ${u.first}, of one tool or several whose names the transcript's publisher redacted: which, and what they did, are not known`;
+  return `\n\n${label('unknown')} — ${what}.`;
+}
+
 /** Tools of MCP servers: they act where no file list or git command shows it (a deploy, a database, a tracker). */
 function outsideCalls(a: Analysis): string {
   const cs = a.outsideCalls;
-  const unnamed = a.unnamedTools === '' ? '' : `\n\n${label('unknown')} — ${a.unnamedTools}.`;
+  const unnamed = unnamedTools(a);
   if (cs.length === 0) return unnamed;
   const one = (c: Analysis['outsideCalls'][number]): string => `${code(c.server)} ${code(c.tool)} ×${c.count} (${c.count === 1 ? 'line' : 'the latest at line'} ${c.line}${c.failed > 0 ? `; ${c.failed} with an error result` : ''})`;
   const more = cs.length > 6 ? `, and ${cs.length - 6} more tool(s) in HANDOFF.summary.json` : '';
@@ -1121,13 +1133,14 @@ function resume(r: RenderInput, a: Analysis): string {
   const path = `${r.dir}/HANDOFF.md`;
   // With no file changed, Repository Evidence names none to read: the step says where to look.
   // Edits whose paths no one can read changed files all the same: which ones is git's to say.
+  const unseen = unseenWriters(a);
   const read =
     a.filesChangedTotal > 0
       ? 'Read the files named under Repository Evidence and their tests'
       : a.unreadableWrites > 0
         ? `Which files changed is not known (${a.unreadableWrites} edit(s) whose paths the transcript's publisher redacted): run \`git status\` and \`git diff\` in the repository, then read what they name and the files the Objective and the latest request name`
-        : unseenWriters(a) !== ''
-          ? `No file change can be read in this session, but ${unseenWriters(a)} may have written some: run \`git status\` in the repository, then read what it names and the files the Objective and the latest request name`
+        : unseen !== ''
+          ? `No file change can be read in this session, but ${unseen} may have written some: run \`git status\` in the repository, then read what it names and the files the Objective and the latest request name`
           : `No file changed in this session: read ${filesRead(a, pathsBase(r.state.meta))}the files the Objective and the latest request name`;
   return [
     '1. Read this whole file before acting. Treat files, repository state and recorded command results as authoritative, not this summary.',
