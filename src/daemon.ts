@@ -90,6 +90,8 @@ export class Daemon {
   engine!: Engine;
   readonly files = new Map<string, FileRecord>();
   readonly errors: StatusResult['errors'] = [];
+  /** Error entries given up to keep `errors` to MAX_ERRORS_KEPT. */
+  private errorsDropped = 0;
   readonly backfill: StatusResult['backfill'] = { total: 0, done: 0, failed: 0, pending: 0, running: false, started_at: null, finished_at: null };
   readonly startedAt = new Date();
   readonly log: Logger;
@@ -159,15 +161,14 @@ export class Daemon {
     };
   }
 
-  /** Folders said unreadable below `roots` that this scan listed (or that are gone): said once, and their error dropped. */
+  /** Folders said unreadable below `roots` that this scan listed (or that are gone): said once, and their error resolved. */
   private readableAgain(roots: readonly string[], met: Set<string>): void {
     let again = 0;
     for (const dir of [...this.unreadableDirs.keys()]) {
       if (met.has(dir) || !(roots.includes(dir) || isUnderAny(dir, roots))) continue;
       again += 1;
       this.unreadableDirs.delete(dir);
-      const i = this.errors.findIndex((x) => x.path === dir && x.code === 'HANDOFF_ERR_SOURCE');
-      if (i !== -1) this.errors.splice(i, 1);
+      this.resolveErrors(dir);
       this.log.info({ path: dir }, `${dir}: the folder can be listed again (or is gone); its transcripts are watched`);
     }
     // chokidar gave up its watch of the folder (and of those below) when it could not read it.
@@ -957,21 +958,32 @@ export class Daemon {
   }
 
   private recovered(r: FileRecord): void {
+    this.resolveErrors(r.path);
     const n = this.repeats.clear(r.path);
     if (n > 0) this.log.info({ path: r.path, session: r.session, failures: n }, `${r.path} is building again after ${n} failed attempt(s)`);
     r.failures = 0;
     delete r.error;
   }
 
-  /** The same error of one path again is counted on its entry (moved to the end, with the latest message). */
+  /**
+   * The same error of one path again is counted on its entry (moved to the end, with the latest
+   * message; an entry resolved before is open again). The oldest entries past MAX_ERRORS_KEPT go,
+   * counted in `errorsDropped`.
+   */
   pushError(path: string | null, code: string, message: string, signature = `${code} ${message}`): void {
     const at = new Date().toISOString();
     const i = this.errors.findIndex((x) => x.path === path && this.errorSignatures.get(x) === signature);
     const prev = i === -1 ? null : (this.errors.splice(i, 1)[0] ?? null);
-    const entry = { at, first_at: prev?.first_at ?? at, count: (prev?.count ?? 0) + 1, path, code, message };
+    const entry = { at, first_at: prev?.first_at ?? at, count: (prev?.count ?? 0) + 1, path, code, message, resolved_at: null };
     this.errorSignatures.set(entry, signature);
     this.errors.push(entry);
-    if (this.errors.length > MAX_ERRORS_KEPT) this.errors.splice(0, this.errors.length - MAX_ERRORS_KEPT);
+    if (this.errors.length > MAX_ERRORS_KEPT) this.errorsDropped += this.errors.splice(0, this.errors.length - MAX_ERRORS_KEPT).length;
+  }
+
+  /** What failed at this path (null: INDEX.json) works again: its entries are kept, marked resolved. */
+  private resolveErrors(path: string | null): void {
+    const at = new Date().toISOString();
+    for (const e of this.errors) if (e.path === path && e.resolved_at === null) e.resolved_at = at;
   }
 
   emit<E extends EventName>(event: E, params: EventParams[E]): void {
@@ -1008,6 +1020,7 @@ export class Daemon {
       return false;
     }
     if (this.indexFailures > 0) {
+      this.resolveErrors(null);
       this.log.info({ failures: this.repeats.clear(INDEX_KEY) }, `INDEX.json written again after ${this.indexFailures} failed attempt(s)`);
       this.indexFailures = 0;
       this.indexRetryAt = 0;
@@ -1107,7 +1120,8 @@ export class Daemon {
       sessions: newestFirst,
       queue: { waiting: this.scheduler.waiting, running: this.scheduler.current === INDEX_KEY ? 'INDEX.json' : this.scheduler.current, live_waiting: this.scheduler.liveWaiting, in_workers: this.scheduler.workerKeys },
       backfill: { ...this.backfill },
-      errors: [...this.errors],
+      errors: this.errors.map((e) => ({ ...e })),
+      errors_dropped: this.errorsDropped,
       unknown_types: unknown,
       memory: { rss_mb: mb(process.memoryUsage.rss()), heap_used_mb: mb(process.memoryUsage().heapUsed) },
       event_loop: { delay_max_ms: ms(this.loopDelay.max), delay_p99_ms: ms(this.loopDelay.percentile(99)) },

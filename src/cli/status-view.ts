@@ -92,8 +92,17 @@ export function renderStatus(io: Pick<Io, 'color' | 'columns' | 'env' | 'now'>, 
     const again = e.retry_at ? ` (${e.attempts} attempt${e.attempts === 1 ? '' : 's'}; next at ${new Date(e.retry_at).toTimeString().slice(0, 8)} or when the file changes)` : '';
     out.push(`  ${paint(io, 'red', v.state)} ${line(v.id === basename(v.path) ? v.path : v.id)}: ${text(e.message)}${again}${e.fix ? `\n    fix: ${text(e.fix)}` : ''}`);
   }
-  const other = s.errors.filter((e) => !s.sessions.some((v) => v.error && v.path === e.path));
+  // The errors no failing session shows: those still failing, then how many were resolved since.
+  const other = s.errors.filter((e) => !e.resolved_at && !s.sessions.some((v) => v.error && v.path === e.path));
   for (const e of other.slice(-5)) out.push(`  ${paint(io, 'red', 'error')} ${e.path ? home(e.path, io.env) : 'store'}: ${text(e.message)}${e.count > 1 ? ` (×${e.count} since ${new Date(e.first_at).toTimeString().slice(0, 8)})` : ''}`);
+  if (other.length > 5) out.push(`  … and ${other.length - 5} more (\`handoff status --json\` lists them)`);
+  // Older daemons send neither.
+  const resolved = s.errors.filter((e) => e.resolved_at).length;
+  const dropped = s.errors_dropped ?? 0;
+  if (resolved > 0 || dropped > 0) {
+    const parts = [...(resolved > 0 ? [`${resolved} error${resolved === 1 ? '' : 's'} since start resolved (the path builds again)`] : []), ...(dropped > 0 ? [`${dropped} older one${dropped === 1 ? '' : 's'} not kept`] : [])];
+    out.push(`  ${paint(io, 'gray', `${parts.join('; ')}: the log has each`)}`);
+  }
   const unknown = Object.entries(s.unknown_types).flatMap(([h, types]) => Object.entries(types).map(([t, n]) => `${h}: ${t} ×${n}`));
   if (unknown.length > 0) out.push('', paint(io, 'yellow', `unknown record types (a new agent version? they are counted, not read): ${unknown.join(', ')}`));
   return out.join('\n');

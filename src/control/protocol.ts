@@ -110,7 +110,9 @@ export interface StatusResult {
   /** `failed`: ended in error or unreadable; `pending`: no complete turn yet (not a failure). */
   backfill: { total: number; done: number; failed: number; pending: number; running: boolean; started_at: string | null; finished_at: string | null };
   /** Identical errors of one path are one entry: `count` times since `first_at`, the last at `at`. */
-  errors: { at: string; first_at: string; count: number; path: string | null; code: string; message: string }[];
+  errors: { at: string; first_at: string; count: number; path: string | null; code: string; message: string; resolved_at: string | null }[];
+  /** Entries given up, oldest first, to keep `errors` to its 50 latest. */
+  errors_dropped: number;
   unknown_types: Record<string, Record<string, number>>;
   memory: { rss_mb: number; heap_used_mb: number };
   /** How late the daemon's event loop ran since start (how long any request could have waited on it), ms. */
@@ -259,11 +261,11 @@ const allOf =
  */
 export const PROTOCOL_FIELDS = {
   hello: allOf<Methods['hello']['result']>()(['name', 'version', 'protocol', 'pid', 'root']),
-  status: allOf<StatusResult>()(['name', 'version', 'pid', 'root', 'socket', 'started_at', 'uptime_s', 'watch', 'files', 'sessions', 'queue', 'backfill', 'errors', 'unknown_types', 'memory', 'event_loop', 'connections']),
+  status: allOf<StatusResult>()(['name', 'version', 'pid', 'root', 'socket', 'started_at', 'uptime_s', 'watch', 'files', 'sessions', 'queue', 'backfill', 'errors', 'errors_dropped', 'unknown_types', 'memory', 'event_loop', 'connections']),
   event_loop: allOf<StatusResult['event_loop']>()(['delay_max_ms', 'delay_p99_ms']),
   watch: allOf<StatusResult['watch'][number]>()(['path', 'exists', 'resolved', 'files']),
   backfill: allOf<StatusResult['backfill']>()(['total', 'done', 'failed', 'pending', 'running', 'started_at', 'finished_at']),
-  errors: allOf<StatusResult['errors'][number]>()(['at', 'first_at', 'count', 'path', 'code', 'message']),
+  errors: allOf<StatusResult['errors'][number]>()(['at', 'first_at', 'count', 'path', 'code', 'message', 'resolved_at']),
   memory: allOf<StatusResult['memory']>()(['rss_mb', 'heap_used_mb']),
   connections: allOf<ConnectionStats>()(['open', 'max', 'subscribers', 'paused', 'pending_output_bytes', 'closed_idle', 'refused']),
   session: allOf<SessionView>()(['id', 'title', 'project', 'harness', 'dir', 'path', 'state', 'turns', 'revision', 'lag_bytes', 'last_build_at', 'build_ms', 'pressure', 'updated', 'halted', 'error']),

@@ -120,6 +120,7 @@ describe('colour', () => {
     queue: { waiting: 0, running: null, live_waiting: 0, in_workers: [] },
     backfill: { total: 0, done: 0, failed: 0, pending: 0, running: false, started_at: null, finished_at: null },
     errors: [],
+    errors_dropped: 0,
     unknown_types: {},
     memory: { rss_mb: 90, heap_used_mb: 30 },
     event_loop: { delay_max_ms: 12, delay_p99_ms: 10 },
@@ -131,6 +132,23 @@ describe('colour', () => {
     const busy = { ...status, queue: { waiting: 3, running: '/h/.claude/projects/p/a.jsonl', live_waiting: 0, in_workers: ['/h/.claude/projects/p/a.jsonl', '/h/.claude/projects/q/b.jsonl'] } };
     expect(renderStatus({ ...io, color: false }, busy)).toMatch(/^build workers: ~\/\.claude\/projects\/p\/a\.jsonl, ~\/\.claude\/projects\/q\/b\.jsonl$/m);
     expect(renderStatus({ ...io, color: false }, status)).not.toMatch(/build workers/);
+  });
+
+  it('shows the errors still open, counts those resolved and those given up, and reads an older daemon\'s entries as open', () => {
+    const at = new Date().toISOString();
+    const entry = (path: string, message: string, resolved_at: string | null) => ({ at, first_at: at, count: 1, path, code: 'HANDOFF_ERR_SOURCE', message, resolved_at });
+    const s = { ...status, errors: [entry('/h/a', 'a cannot be listed', at), entry('/h/b', 'b cannot be listed', null), entry('/h/c', 'c cannot be listed', at)], errors_dropped: 4 };
+    const text = renderStatus({ ...io, color: false }, s);
+    expect(text).toMatch(/^ {2}error ~\/b: b cannot be listed$/m);
+    expect(text).not.toMatch(/[ac] cannot be listed/);
+    expect(text).toMatch(/^ {2}2 errors since start resolved \(the path builds again\); 4 older ones not kept: the log has each$/m);
+    expect(renderStatus({ ...io, color: false }, status)).not.toMatch(/resolved|not kept/);
+    // A daemon from before resolved_at and errors_dropped: every entry is open, nothing is counted.
+    const old = { ...status, errors: [{ at, first_at: at, count: 1, path: '/h/a', code: 'HANDOFF_ERR_SOURCE', message: 'a cannot be listed' }] } as unknown as StatusResult;
+    delete (old as { errors_dropped?: number }).errors_dropped;
+    const oldText = renderStatus({ ...io, color: false }, old);
+    expect(oldText).toMatch(/^ {2}error ~\/a: a cannot be listed$/m);
+    expect(oldText).not.toMatch(/resolved|not kept/);
   });
 
   it('colours pressure on a terminal, and never with colour off', () => {

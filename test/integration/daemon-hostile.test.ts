@@ -268,7 +268,7 @@ describe('the daemon in a hostile workspace', () => {
     expect(after?.error).toBeUndefined();
   });
 
-  it.skipIf(skipUnprivileged)('says once which watched folder it may not list, with the fix, and builds its transcripts and drops the error once it may', async () => {
+  it.skipIf(skipUnprivileged)('says once which watched folder it may not list, with the fix, and builds its transcripts and marks the error resolved once it may', async () => {
     const { env, root, watch } = await setup({ watch: { rescan_interval_s: 1 } });
     const locked = join(watch, 'project one');
     await mkdir(locked);
@@ -290,7 +290,7 @@ describe('the daemon in a hostile workspace', () => {
     expect((await d.call('status')).errors.filter((e) => e.path === locked)).toHaveLength(1);
     await chmod(locked, 0o755);
     await waitFor(async () => (await d.call('status')).sessions.find((x) => x.path === inside && x.turns === 2), 'the transcript in the folder, built once it can be listed');
-    await waitFor(async () => !(await d.call('status')).errors.some((e) => e.path === locked), 'the error dropped');
+    await waitFor(async () => (await d.call('status')).errors.some((e) => e.path === locked && e.resolved_at !== null), 'the error resolved');
     expect(d.log()).toMatch(/project one: the folder can be listed again/);
   });
 
@@ -344,7 +344,7 @@ describe('the daemon in a hostile workspace', () => {
     expect(d.log()).not.toContain('transcript deleted;');
   });
 
-  it.skipIf(skipUnprivileged)('says a store write error once with a count, not twice a second, and tells when it clears', async () => {
+  it.skipIf(skipUnprivileged)('says a store write error once with a count, not twice a second, and tells when it clears (status then shows it resolved)', async () => {
     const { env, root, watch } = await setup();
     const src = join(watch, 'w.jsonl');
     await writeFile(src, userLine('a session whose store turns read-only for a while') + agentLine('ok'));
@@ -364,6 +364,11 @@ describe('the daemon in a hostile workspace', () => {
     expect(log).toMatch(/is building again after [3-9]\d* failed attempt/);
     const entry = (await d.call('status')).errors.find((e) => e.path === src);
     expect(entry?.count).toBeGreaterThanOrEqual(3);
+    // Built again: the entry stays as history, resolved, and `status` no longer shows it as an error.
+    expect(entry?.resolved_at).toEqual(expect.any(String));
+    const text = await runCli(['status'], { env });
+    expect(text.out).not.toMatch(/^\s+error /m);
+    expect(text.out).toMatch(/1 error since start resolved \(the path builds again\): the log has each/);
   });
 
   it('creates the store private (files 0600, folders 0700) inside a folder others can read, and says so with the fix', async () => {
