@@ -464,7 +464,6 @@ export function endOf(st: SessionState, parent: string | null = null): End {
 
 function endKind(st: SessionState, parent: string | null): End {
   const l = st.ledger;
-  const asked = parent === null ? 'the user' : 'the session that started it';
   const last = l.last;
   if (last === null) return { kind: 'unknown', line: null, why: 'the transcript records no request, reply or tool call' };
   if (last.event === 'api_error') return { kind: 'failed', line: last.line, why: 'an API error is the last thing recorded' };
@@ -476,7 +475,10 @@ function endKind(st: SessionState, parent: string | null): End {
   const said = l.lastAgentText;
   if (said !== null) {
     const q = asksUser(said.text);
-    if (q !== null) return { kind: 'waiting-on-user', line: said.line, why: `the agent's last message asks ${asked}: ${quote(q)}` };
+    // A subagent's last message is its report: the session that started it took it back (its
+    // question is for that session to answer, or not); no one waits on this transcript.
+    if (q !== null && parent !== null) return { kind: 'done', line: last.line, why: `the subagent's last message is its report to the session that started it, ending with a question for that session: ${quote(q)}` };
+    if (q !== null) return { kind: 'waiting-on-user', line: said.line, why: `the agent's last message asks the user: ${quote(q)}` };
   }
   return { kind: 'done', line: last.line, why: last.event === 'turn_complete' ? 'the agent finished its turn (task complete)' : "the agent's last message closes its turn" };
 }
@@ -575,7 +577,7 @@ function recapSays(l: Ledger, req: RequestRecord): string {
 function subagentReport(l: Ledger, end: End, parent: string): NextAction | null {
   const said = l.lastAgentText;
   if (said === null || (end.kind !== 'done' && end.kind !== 'waiting-on-user') || l.pendingQuestion) return null;
-  const q = end.kind === 'waiting-on-user' ? asksUser(said.text) : null;
+  const q = asksUser(said.text);
   const ask = q === null ? '' : `, ending with a question for it: ${quote(q, 300)}`;
   return { text: `This is a subagent's transcript, finished: its last message (line ${said.line}) is its report to the session that started it (\`${parent}\`)${ask}. Resume from that session's handoff, which shows what became of the report; act on the report here only if that session asks for it.`, rule: 'subagent_report', label: 'reported', line: said.line };
 }

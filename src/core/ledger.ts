@@ -5,7 +5,7 @@ import type { Outcome } from './outcome.js';
 import { andChain, branchSwitch, statusBranch, lsListing, modifiedInStatus, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, destroys, diffedPaths, diffsTheTree, exitMeansNoMatch, gitListing, branchPullRequest, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, headMovers, killedByName, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, noCommitsYet, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
 import type { CheckTarget } from './shell.js';
 import { fmtClock, fmtOffset, localMinutes, offsetFromDate, startClaim, startsBeforeSession } from './clock.js';
-import { contentLines, DOC_LIMITS, namingRequest, readLines } from './documents.js';
+import { contentLines, DOC_LIMITS, namingRequest, readLines, readSpan } from './documents.js';
 import type { DocRead } from './documents.js';
 import { JOB_LIMITS, jobNotices, shellCell, startedJobId, stoppedJobId } from './jobs.js';
 import type { Job } from './jobs.js';
@@ -869,7 +869,8 @@ function noteContext(l: Ledger, call: CallRecord, r: ResultInput, out: string, f
     const read = fileKey(call.read);
     if (asked !== null && !docs.some((d) => fileKey(d.path) === read)) {
       const lines = contentLines(readLines(out));
-      if (lines.length > 0) l.docs = [...docs, { path: call.read, line: r.line, requestLine: asked, lines }].slice(-DOC_LIMITS.DOCS);
+      const span = readSpan(out);
+      if (lines.length > 0) l.docs = [...docs, { path: call.read, line: r.line, requestLine: asked, lines, ...(span === null ? {} : { span }) }].slice(-DOC_LIMITS.DOCS);
     }
   }
   if (call.job !== undefined && !failed) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { between } from '../../src/core/analysis.js';
 import { localMinutes, offsetFromDate, startClaim, startsBeforeSession } from '../../src/core/clock.js';
-import { contentLines, namingRequest, readLines, requirementLines } from '../../src/core/documents.js';
+import { contentLines, documentPasses, namingRequest, readLines, readSpan, requirementLines } from '../../src/core/documents.js';
 import { jobNotices, startedJobId, stoppedJobId } from '../../src/core/jobs.js';
 import { initialLedger, noteAgentText, noteCall, noteJobText, noteRequest, noteResult } from '../../src/core/ledger.js';
 import { whatChanged } from '../../src/core/what-changed.js';
@@ -15,7 +15,22 @@ describe('files the user pointed at', () => {
     noteResult(l, { id: 'r', line: 3, ok: true, output: '     1\t# The Task\n     2\t\n     3\tBuild a dashboard.\n     4\t<aside>\n     5\t**Time limit:** 90 minutes.' });
     noteCall(l, { id: 'o', name: 'Read', line: 4, read: '/work/other.md' });
     noteResult(l, { id: 'o', line: 5, ok: true, output: '     1\t# Not asked for' });
-    expect(l.docs).toEqual([{ path: '/work/spec.md', line: 3, requestLine: 1, lines: [{ n: 1, text: '# The Task' }, { n: 3, text: 'Build a dashboard.' }, { n: 5, text: '**Time limit:** 90 minutes.' }] }]);
+    expect(l.docs).toEqual([{ path: '/work/spec.md', line: 3, requestLine: 1, lines: [{ n: 1, text: '# The Task' }, { n: 3, text: 'Build a dashboard.' }, { n: 5, text: '**Time limit:** 90 minutes.' }], span: { first: 1, last: 5 } }]);
+  });
+
+  it('keeps which of the file\'s lines a numbered read returned, past a note the harness adds, and none for an unnumbered read', () => {
+    expect(readSpan('    40→a\n    41→b\n<system-reminder>x</system-reminder>')).toEqual({ first: 40, last: 41 });
+    expect(readSpan('     1\tfirst\n     2\t\n  1287\tlast\n\n(file truncated)')).toEqual({ first: 1, last: 1287 });
+    expect(readSpan('plain text\nno numbers')).toBeNull();
+  });
+
+  it('takes a config file by its sections and keys, and code by its definitions, before its numbers', () => {
+    const toml = contentLines(readLines(['[project]', 'name = "x"', 'classifiers = [', '  "Programming Language :: Python :: 3.10",', ']', '[project.scripts]', 'x-cli = "x_pkg:main"'].map((t, i) => `${i + 1}\t${t}`).join('\n')));
+    expect(documentPasses('/p/pyproject.toml', toml)[0]?.map((l) => l.n)).toEqual([1, 2, 3, 6, 7]);
+    const py = contentLines(readLines(['import os', 'RETRIES = 3', 'def main():', '    return 1', 'class Job:', 'if __name__ == "__main__":'].map((t, i) => `${i + 1}\t${t}`).join('\n')));
+    expect(documentPasses('/p/tool.py', py)[0]?.map((l) => l.n)).toEqual([3, 5, 6]);
+    // A document has no such first pass: its headings and rules come first, as before.
+    expect(documentPasses('/p/spec.md', toml)).toHaveLength(2);
   });
 
   it('matches a file name as a whole word, in any script around it, never a longer name', () => {

@@ -253,8 +253,34 @@ describe('a file the user pointed at', () => {
       { type: 'user', uuid: 'u2', parentUuid: 'a1', sessionId: 's', cwd: '/w', timestamp: '2026-04-26T10:01:01Z', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: body }] } },
     );
     const md = renderAll(renderInput(path)).handoffMd;
-    expect(md).toMatch(/`\/w\/docs\/spec\.md` — named at line 1, read at line 3 \(\d+ of the \d+ lines kept from the read; all \d+ in HANDOFF\.summary\.json\)/);
+    // What the read returned is said apart from what the store keeps of it (a reader took "10 of
+    // the 60 lines" for a 60-line file).
+    expect(md).toMatch(/`\/w\/docs\/spec\.md` — named at line 1, read at line 3 \(the read returned lines 1–120; \d+ shown here of the 60 lines with words the store keeps of it, all in HANDOFF\.summary\.json\)/);
     expect(md).not.toMatch(/of its \d+ lines/);
+    const summary = JSON.parse(renderAll(renderInput(path)).summaryJson.toString()) as { documents: { read_lines?: unknown }[] };
+    expect(summary.documents[0]?.read_lines).toEqual({ first: 1, last: 120 });
+  });
+});
+
+describe('files a request names, read side by side', () => {
+  it('gives each file its share of the room, a config file by its keys and a script by its definitions', () => {
+    const numbered = (lines: string[]): string => lines.map((t, i) => `${String(i + 1).padStart(6)}\t${t}`).join('\n');
+    const toml = numbered(['[project]', ...Array.from({ length: 40 }, (_, i) => `key_${i} = "a value long enough to fill the room quickly ${i}"`), '[project.scripts]', 'x-cli = "x_pkg:main"']);
+    const py = numbered(['import os', ...Array.from({ length: 30 }, (_, i) => `# comment ${i}`), 'def main():', '    return 1']);
+    const rec = (type: string, uuid: string, content: unknown) => ({ type, uuid, sessionId: 's', cwd: '/w', timestamp: '2026-04-26T10:00:00Z', message: { role: type, content } });
+    const path = transcriptFile(
+      rec('user', 'u1', 'Look at pyproject.toml and tool.py and tell me why the entry point fails.'),
+      rec('assistant', 'a1', [{ type: 'tool_use', id: 't1', name: 'Read', input: { file_path: '/w/pyproject.toml' } }]),
+      rec('user', 'r1', [{ type: 'tool_result', tool_use_id: 't1', content: toml }]),
+      rec('assistant', 'a2', [{ type: 'tool_use', id: 't2', name: 'Read', input: { file_path: '/w/tool.py' } }]),
+      rec('user', 'r2', [{ type: 'tool_result', tool_use_id: 't2', content: py }]),
+    );
+    const md = renderAll(renderInput(path)).handoffMd;
+    // The config file's first keys no longer take the room the script's definition needed.
+    expect(md).toMatch(/`\/w\/tool\.py` — named at line 1, read at line 5 \(the read returned lines 1–33[^\n]*\)\n\n(- l\.\d+: [^\n]*\n)*- l\.32: def main\(\):/);
+    expect(md).toContain('`/w/pyproject.toml` — named at line 1, read at line 3 (the read returned lines 1–43;');
+    expect(md).toContain('- l.1: [project]');
+    expect(md).toContain('- l.43: x-cli = "x_pkg:main"');
   });
 });
 

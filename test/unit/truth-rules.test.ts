@@ -226,6 +226,15 @@ describe('how a session ended', () => {
     expect(end((l) => noteRequest(l, 'and now the export', 7, 'request'))).toBe('mid-work');
     expect(end(() => undefined)).toBe('unknown');
   });
+
+  it('is done, not waiting on the user, when a subagent\'s report ends on a question for the session that started it', () => {
+    const st = initialState();
+    noteAgentText(st.ledger, 'Summary of the layout.\n\nWould you like me to proceed with making these changes?', 33);
+    // Its parent took the report back: no one waits on this transcript (a reader read "waiting-on-user").
+    expect(endOf(st, 'parent-session')).toMatchObject({ kind: 'done', line: 33 });
+    expect(endOf(st, 'parent-session').why).toContain('its report to the session that started it, ending with a question for that session: «Would you like me to proceed');
+    expect(endOf(st).kind).toBe('waiting-on-user');
+  });
 });
 
 describe('Codex code mode', () => {

@@ -5,7 +5,7 @@ import { escapeControls } from '../control-chars.js';
 import type { PlanRecord } from '../state.js';
 import { tailFrom } from '../cut.js';
 import type { ToolRef } from '../types.js';
-import { requirementLines } from '../documents.js';
+import { documentPasses } from '../documents.js';
 import { jobNotices, noticeJobId } from '../jobs.js';
 import type { Contradiction } from '../ledger.js';
 import { listingAfterLastCommit } from '../ledger.js';
@@ -44,7 +44,7 @@ export const SECTION_TITLES = [
 /** Bounds that keep the largest handoff readable in one sitting (the payloads carry the rest). */
 /** The requests' last steps past every level: how many of the latest are shown, and how long each is. */
 const REQUESTS_LAST_STEPS: readonly (readonly [number, number])[] = [[10, 240], [8, 200], [6, 160], [4, 120], [3, 100], [2, 80], [1, 60]];
-const MD = { DOC_CHARS: 1400, DOC_LINE_CHARS: 110, TASK_DETAIL_CHARS: 140, JOBS_ENDED: 3, PASSED_OVER: 3, REQUESTS_HEAD: 5, REQUESTS_TAIL: 25, REQUESTS_TAIL_SHORT: 12, REQUEST_CHARS_SHORT: 300, REQUEST_CHARS: 600, AGENT_MESSAGES: 6, AGENT_MESSAGES_SHORT: 3, AGENT_CHARS: 180, FIXED: 8, FIXED_SHORT: 5, FILES: 20, FILES_SHORT: 10, CHECK_TARGETS: 10, TIMELINE: 15, TIMELINE_SHORT: 8, TIMELINE_LAST: 5, TIMELINE_CHARS: 100, LISTED: 12, DESTROYED: 5 } as const;
+const MD = { DOC_CHARS: 2000, DOC_LINE_CHARS: 110, TASK_DETAIL_CHARS: 140, JOBS_ENDED: 3, PASSED_OVER: 3, REQUESTS_HEAD: 5, REQUESTS_TAIL: 25, REQUESTS_TAIL_SHORT: 12, REQUEST_CHARS_SHORT: 300, REQUEST_CHARS: 600, AGENT_MESSAGES: 6, AGENT_MESSAGES_SHORT: 3, AGENT_CHARS: 180, FIXED: 8, FIXED_SHORT: 5, FILES: 20, FILES_SHORT: 10, CHECK_TARGETS: 10, TIMELINE: 15, TIMELINE_SHORT: 8, TIMELINE_LAST: 5, TIMELINE_CHARS: 100, LISTED: 12, DESTROYED: 5 } as const;
 
 const NONE = 'None';
 const label = (l: string): string => `*${l}*`;
@@ -338,29 +338,48 @@ function documents(a: Analysis, parent: string | null): (level: Level) => string
   if (a.documents.length === 0) return () => '';
   const docs = a.documents.map((d) => ({
     d,
-    // Lines that state a number, a rule or an emphasis first; plain list items with what is left.
-    passes: [requirementLines(d.lines, true), requirementLines(d.lines, false)].map((pass) => pass.map((l) => ({ n: l.n, row: `l.${l.n}: ${oneLine(l.text, MD.DOC_LINE_CHARS)}` }))),
+    // A config file's keys or a code file's definitions, then lines that state a number, a rule or an emphasis, then plain list items.
+    passes: documentPasses(d.path, d.lines).map((pass) => pass.map((l) => ({ n: l.n, row: `l.${l.n}: ${oneLine(l.text, MD.DOC_LINE_CHARS)}` }))),
   }));
   return (level) => {
     if (level >= 3) return '';
     let budget: number = level === 0 ? MD.DOC_CHARS : level === 1 ? MD.DOC_CHARS / 2 : 0;
-    const parts: string[] = [];
-    for (const { d, passes } of docs) {
-      const chosen = new Map<number, string>();
-      for (const pass of passes) {
-        for (const { n, row } of pass) {
-          if (chosen.has(n)) continue;
-          if (row.length > budget) continue;
-          budget -= row.length;
-          chosen.set(n, row);
-        }
+    const chosen = docs.map(() => new Map<number, string>());
+    // Each file its share of the room, its most telling lines first (a long config file took it
+    // all, and the script beside it got one line); then what is left, in the same order.
+    const take = (k: number, pass: readonly { n: number; row: string }[], room: number): void => {
+      const got = chosen[k] as Map<number, string>;
+      for (const { n, row } of pass) {
+        if (got.has(n) || row.length > room || row.length > budget) continue;
+        room -= row.length;
+        budget -= row.length;
+        got.set(n, row);
       }
-      const rows = [...chosen.entries()].sort((x, y) => x[0] - y[0]).map(([, r]) => r);
-      // The lines kept from the read (at most DOC_LIMITS of them), not the file's: a file is often longer.
-      const kept = d.lines.length;
-      const rest = kept <= rows.length ? '' : rows.length === 0 ? ` (the ${kept} lines kept from the read are in HANDOFF.summary.json)` : ` (${rows.length} of the ${kept} lines kept from the read; all ${kept} in HANDOFF.summary.json)`;
-      parts.push(`${path(d.path)} — named at line ${d.requestLine}, read at line ${d.line}${rest}${rows.length > 0 ? `\n\n${bullets(rows)}` : ''}`);
+    };
+    const share = Math.floor(budget / docs.length);
+    const used = docs.map(() => 0);
+    const passCount = Math.max(...docs.map((x) => x.passes.length));
+    for (let p = 0; p < passCount; p += 1) {
+      docs.forEach(({ passes }, k) => {
+        const before = budget;
+        take(k, passes[p] ?? [], share - (used[k] as number));
+        used[k] = (used[k] as number) + before - budget;
+      });
     }
+    for (let p = 0; p < passCount; p += 1) docs.forEach(({ passes }, k) => take(k, passes[p] ?? [], budget));
+    const parts: string[] = [];
+    docs.forEach(({ d }, k) => {
+      const rows = [...(chosen[k] as Map<number, string>).entries()].sort((x, y) => x[0] - y[0]).map(([, r]) => r);
+      // The lines kept from the read (at most DOC_LIMITS of them, those with words), not the file's:
+      // what the read returned is said apart, when the harness numbered it (a reader took "10 of
+      // the 60 lines" for a 60-line file; it had 1,287).
+      const kept = d.lines.length;
+      const span = d.span === undefined ? '' : d.span.first === d.span.last ? `the read returned line ${d.span.first}` : `the read returned lines ${d.span.first}–${d.span.last}`;
+      const lines = `${kept} line${kept === 1 ? '' : 's'} with words`;
+      const some = kept <= rows.length ? '' : rows.length === 0 ? `the ${lines} the store keeps of it ${kept === 1 ? 'is' : 'are'} in HANDOFF.summary.json` : `${rows.length} shown here of the ${lines} the store keeps of it, all in HANDOFF.summary.json`;
+      const rest = span === '' && some === '' ? '' : ` (${[span, some].filter((x) => x !== '').join('; ')})`;
+      parts.push(`${path(d.path)} — named at line ${d.requestLine}, read at line ${d.line}${rest}${rows.length > 0 ? `\n\n${bullets(rows)}` : ''}`);
+    });
     return `\n\n### ${parent === null ? 'Files the user pointed at' : 'Files its task named'}\n\n${label('verified')} — what they said when the agent read them (l.N is the file's own line):\n\n${parts.join('\n\n')}`;
   };
 }

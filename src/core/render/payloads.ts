@@ -104,7 +104,7 @@ export function buildSummary(r: RenderInput, a: Analysis, transferReady: boolean
     plan: a.plan === null ? null : { ...planOut(a.plan.latest, SUMMARY_PLAN_CHARS), ...unwrittenOut(a) },
     fixed_failures: a.fixedFailures,
     passed_over: a.passedOver,
-    documents: a.documents.map((d) => ({ path: d.path, line: d.line, request_line: d.requestLine, lines: d.lines })),
+    documents: a.documents.map((d) => ({ path: d.path, line: d.line, request_line: d.requestLine, ...(d.span === undefined ? {} : { read_lines: d.span }), lines: d.lines })),
     tasks: a.current.items.map((i) => ({ text: i.text, status: i.status, line: i.line ?? null, ...(i.detail === undefined ? {} : { detail: i.detail, created_line: i.created ?? null }) })),
     jobs: a.jobs.map((j) => ({ id: j.id, tool: j.tool, line: j.line, command: j.command, description: j.description ?? null, status: j.status, end_line: j.endLine ?? null, last_event: j.lastEvent ?? null })),
     agent_messages: a.agentMessages,
