@@ -618,7 +618,7 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
   if ((end.kind === 'mid-work' || end.kind === 'interrupted' || end.kind === 'failed') && req !== null) {
     const whose = parent === null ? "the user's last request" : `the task the session that started this subagent (\`${parent}\`) gave it`;
     // A transcript that ends on the request itself holds no reply: nothing of it was begun.
-    if (end.kind === 'mid-work' && end.line === req.line) return { text: `Answer ${whose}: the transcript ends on it, before any reply of the agent${reqText}`, rule: 'unfinished_request', label: 'inferred', line: req.line };
+    if (end.kind === 'mid-work' && end.line === req.line) return { text: `Answer ${whose}: the transcript ends on it, before any reply of the agent${reqText}${leftBefore(l, req, withoutResult(st))}`, rule: 'unfinished_request', label: 'inferred', line: req.line };
     const how = end.kind === 'mid-work' ? 'was still working on' : end.kind === 'interrupted' ? 'was interrupted while working on' : 'stopped on an error while working on';
     return { text: `Continue ${whose}, which the agent ${how}${reqText}${askedBefore(l, req)}${lastCallOpen(l, end)}`, rule: 'unfinished_request', label: 'inferred', line: req.line };
   }
@@ -1017,6 +1017,24 @@ function movedAfterPush(l: Ledger, pr: { url: string; line: number }): string {
  * A transcript that ends on a call with no result: which call, so that a successor sees what the
  * agent was doing (a file it was reading, a command it ran) before it repeats or drops it.
  */
+/**
+ * The request before the last, when its turn got no final reply (a progress note at most) and was
+ * not interrupted: the last message came while the agent was still on it, so the work it asked for
+ * may be half done (localpush's 15-character last message followed a request whose turn's last
+ * command had no result; the next action named only the last).
+ */
+function leftBefore(l: Ledger, req: RequestRecord, noResult: Analysis['withoutResult']): string {
+  const rs = l.requests.filter((r) => r.kind === 'request' && r.line < req.line);
+  const prev = rs[rs.length - 1];
+  if (prev === undefined || prev.interruptedAt !== undefined || (prev.replied !== undefined && prev.repliedNote !== true)) return '';
+  // A shell call of that turn with no result: the work stopped there, as far as the transcript shows.
+  const open = noResult.filter((c) => c.line > prev.line && c.line < req.line).pop();
+  const note = prev.replied === undefined ? 'no reply' : `no final reply (its last progress note: line ${prev.replied})`;
+  const what = open === undefined ? '' : open.unreadable ? ', a command the transcript holds redacted' : `: \`${clip(open.command.replace(/\s+/g, ' '), 120)}\``;
+  const stopped = open === undefined ? '' : `; its last command with no result is at line ${open.line}${what}`;
+  return `. It came while the agent was still on the request before it (line ${prev.line}: ${quoteEnds(withoutImages(prev.text), 160)}), which got ${note}${stopped}: that work may be half done — check what it changed before answering`;
+}
+
 function lastCallOpen(l: Ledger, end: End): string {
   if (end.kind !== 'mid-work' || l.last?.event !== 'tool_call') return '';
   const at = l.last.line;

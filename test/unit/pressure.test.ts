@@ -45,6 +45,17 @@ describe('context pressure levels (SPEC §8)', () => {
     expect(computePressure(codex, cfg)).toMatchObject({ used: 150_900, limit: 258_400, level: 'orange', limit_source: 'telemetry' });
   });
 
+  it('takes no reading from a Codex count of nothing (every field 0, the window too): the last real one stands', () => {
+    const zero = { input_tokens: 0, cached_input_tokens: 0, output_tokens: 0, reasoning_output_tokens: 0, total_tokens: 0 };
+    const st = ingestText(
+      jsonl(
+        { timestamp: 't', type: 'event_msg', payload: { type: 'token_count', info: { last_token_usage: { total_tokens: 16_341 }, model_context_window: 258_400 } } },
+        { timestamp: 't', type: 'event_msg', payload: { type: 'token_count', info: { total_token_usage: zero, last_token_usage: zero, model_context_window: 0 } } },
+      ),
+    ).state;
+    expect(computePressure(st, cfg)).toMatchObject({ used: 16_341, limit: 258_400, level: 'green', limit_source: 'telemetry' });
+  });
+
   it('is unknown with null tokens when the transcript has no telemetry', () => {
     expect(computePressure(initialState(), cfg)).toMatchObject({ level: 'unknown', used: null, limit: null });
   });

@@ -481,7 +481,9 @@ function readEvent(p: Record<string, unknown>, obs: Observation, st: CodexState)
       const last = isObj(info?.last_token_usage) ? info.last_token_usage : undefined;
       const used = num(last?.total_tokens);
       const limit = num(info?.model_context_window);
-      if (used !== undefined) obs.facts.push(limit === undefined ? { t: 'usage', used } : { t: 'usage', used, limit });
+      // A count of nothing (every field 0, the window too) is no reading: a request always costs
+      // tokens. Taken as one, it said "0 tokens used" after a real 16,341.
+      if (used !== undefined && used > 0) obs.facts.push(limit === undefined || limit <= 0 ? { t: 'usage', used } : { t: 'usage', used, limit });
       return;
     }
     case 'task_started': {
