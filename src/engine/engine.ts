@@ -244,7 +244,8 @@ export class Engine {
     let ident = identIn;
     if (req.independentOnly && (ident.parent !== null || p.forkedFrom !== null)) throw new DependentSession(ctx.path);
     let choice = await inferProject(req.project, p.cwd, ctx.path, this.deps.git, (n) => this.cleaner.text(n));
-    const parent = ident.parent ? this.deps.index.get(ident.parent) : undefined;
+    // By the parent's id or its native session id (a copied transcript's file name is neither).
+    const parent = ident.parent ? parentEntry(this.deps, ident.parent) : undefined;
     if (!req.project && parent) choice = { project: parent.project, source: 'index' };
     let { name: dirName, committed } = await freeDirName(this.parts, choice.project, ident.id);
     // Committed by another thread's build of another live file with this id, which the index

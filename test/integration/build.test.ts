@@ -270,6 +270,22 @@ describe('handoff build', () => {
     expect(childMd).toMatch(/## Objective \(verbatim\)\n\n```text\nFind every caller/);
   });
 
+  it('files a subagent under its parent\'s project when the parent\'s file bears another name, whatever folder the subagent ran in', async () => {
+    const { env, work } = await setup();
+    const parentId = '5f0c1d2e-3a4b-4c5d-8e6f-7a8b9c0d1e2f';
+    // Both copied out of Claude Code's folders under other names, as a test corpus does; the
+    // subagent ran in a worktree of its own, whose folder would name another project.
+    const parent = join(work, 'exported-lead-session.jsonl');
+    await writeFile(parent, `${JSON.stringify({ type: 'user', uuid: 'p1', sessionId: parentId, cwd: '/home/dev/uploader', message: { role: 'user', content: 'Have three teammates research the retry logic' } })}\n`);
+    const child = join(work, 'exported-lead-session__subagents__agent-a1b2c3.jsonl');
+    await writeFile(child, `${JSON.stringify({ parentUuid: null, isSidechain: true, sessionId: parentId, agentId: 'a1b2c3', cwd: '/home/dev/uploader/.claude/worktrees/agent-a1b2c3', type: 'user', message: { role: 'user', content: 'Find every caller of retry() and list them.' }, uuid: 'x1' })}\n`);
+    const out = (await runCli(['build', parent, child, '--json'], { env })).out.trim().split('\n').map((l) => JSON.parse(l) as { session: string; project: string });
+    expect(out.map((r) => [r.session, r.project])).toEqual([
+      ['exported-lead-session', 'uploader'],
+      [`${parentId}.agent-a1b2c3`, 'uploader'],
+    ]);
+  });
+
   it('knows a subagent transcript by its content under any file name, and reads its lines as its own', async () => {
     const { env, work } = await setup();
     const parentId = '5f0c1d2e-3a4b-4c5d-8e6f-7a8b9c0d1e2f';
