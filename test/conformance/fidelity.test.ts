@@ -120,7 +120,8 @@ function codexExpected(recs: Obj[]): Expected {
     if (r.type === 'turn_context' && typeof p.model === 'string') e.model = p.model;
     if (r.type === 'event_msg' && p.type === 'token_count' && isObj(p.info)) {
       const last = p.info.last_token_usage;
-      if (isObj(last) && typeof last.total_tokens === 'number') {
+      // A count of nothing (0 tokens, the window 0 too: a fixture's placeholder) is no reading.
+      if (isObj(last) && typeof last.total_tokens === 'number' && last.total_tokens > 0) {
         e.used = last.total_tokens;
         e.window = typeof p.info.model_context_window === 'number' ? p.info.model_context_window : null;
       }

@@ -103,7 +103,7 @@ describe('a redacted shell call with no result', () => {
     expect(sections(md).get('State right now (verbatim tail)')).toContain('No result is recorded for the command at line 5 (a shell call whose command the transcript holds redacted): it may still be running');
     expect(summary.commands_without_result).toEqual([{ line: 5, command: '', unreadable: true }]);
     // They are not counted among the commands that can be read, which are none.
-    expect(sections(md).get('Verification')).toContain('Other commands whose command can be read: 0 (not checks');
+    expect(sections(md).get('Verification')).toContain('Other shell commands whose command can be read: 0 (not checks');
   });
 
   it('leaves failures and writes unknown, not None, when results and patches cannot be read', () => {

@@ -95,7 +95,7 @@ describe('commands a hook ran', () => {
       hook('h1', '\u001b[1mPostToolUse:Edit\u001b[22m [uv run ruff format] completed successfully: 24 files left unchanged'),
       say('a1', 'Done.'),
     ).md;
-    expect(md).toContain('Other commands: 1 (all of them run by a hook, not by the agent; not checks; every call is in TOOLS.md).');
+    expect(md).toContain('Other shell commands: 1 (all of them run by a hook, not by the agent; not checks; the calls of other tools are not counted here; every call is in TOOLS.md).');
   });
 
   it('are counted apart from the agent\'s own', () => {
@@ -105,7 +105,7 @@ describe('commands a hook ran', () => {
       result('b1', 'timeline.html'),
       hook('h1', '\u001b[1mPostToolUse:Edit\u001b[22m [uv run ruff format] completed successfully: 24 files left unchanged'),
     ).md;
-    expect(md).toContain('Other commands: 2 (1 of them run by a hook, not by the agent; not checks;');
+    expect(md).toContain('Other shell commands: 2 (1 of them run by a hook, not by the agent; not checks;');
   });
 });
 
