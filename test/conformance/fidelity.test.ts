@@ -72,7 +72,8 @@ function claudeExpected(recs: Obj[]): Expected {
     // `<synthetic>` marks a message Claude Code wrote itself (an API error notice), not a model.
     if (main && typeof msg.model === 'string' && msg.model !== '<synthetic>') e.model = msg.model;
     const u = msg.usage;
-    if (main && isObj(u) && typeof u.input_tokens === 'number') {
+    // Nor is its usage (zeros) a reading of the context: no model was sent it.
+    if (main && msg.model !== '<synthetic>' && isObj(u) && typeof u.input_tokens === 'number') {
       e.used = u.input_tokens + (Number(u.cache_creation_input_tokens) || 0) + (Number(u.cache_read_input_tokens) || 0);
     }
     const blocks = Array.isArray(msg.content) ? msg.content.filter(isObj) : [];

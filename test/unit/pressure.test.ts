@@ -56,6 +56,17 @@ describe('context pressure levels (SPEC §8)', () => {
     expect(computePressure(st, cfg)).toMatchObject({ used: 16_341, limit: 258_400, level: 'green', limit_source: 'telemetry' });
   });
 
+  it('takes no reading from the usage of a message Claude Code made itself (<synthetic>, zeros)', () => {
+    const st = ingestText(
+      jsonl(
+        { type: 'user', sessionId: 's', message: { role: 'user', content: 'Refactor the payment adapters please' } },
+        { type: 'assistant', sessionId: 's', message: { id: 'm1', role: 'assistant', model: 'claude-opus-4-1', content: [{ type: 'text', text: 'ok' }], usage: { input_tokens: 10, cache_creation_input_tokens: 2000, cache_read_input_tokens: 40000 } } },
+        { type: 'assistant', sessionId: 's', isApiErrorMessage: true, message: { id: 'm2', role: 'assistant', model: '<synthetic>', content: [{ type: 'text', text: 'API Error: 500' }], usage: { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 } } },
+      ),
+    ).state;
+    expect(computePressure(st, cfg)).toMatchObject({ used: 42_010 });
+  });
+
   it('is unknown with null tokens when the transcript has no telemetry', () => {
     expect(computePressure(initialState(), cfg)).toMatchObject({ level: 'unknown', used: null, limit: null });
   });

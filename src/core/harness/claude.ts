@@ -275,7 +275,9 @@ function readAssistant(obj: Record<string, unknown>, message: Record<string, unk
   if (model !== undefined && model !== '<synthetic>') obs.facts.push({ t: 'model', model });
   // A side chain's usage is its subagent's context, not the session's: reduce.ts applies it only
   // on the main chain (a subagent's own transcript is all main).
-  if (message) {
+  // A message Claude Code made itself (`<synthetic>`: an API error, an interruption) carries a usage
+  // of zeros: it was sent to no model, and read as one it said "0 tokens used" of a full context.
+  if (message && model !== '<synthetic>') {
     const usage = usageFact(message);
     if (usage) obs.facts.push(usage);
   }
