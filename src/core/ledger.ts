@@ -1185,11 +1185,22 @@ function crashLine(out: string): string | null {
   return m === null ? null : clip(m[0], 240);
 }
 
+const ERROR_WORDS = /error|fatal|fail|denied|not found|no such|cannot|could not|couldn't/i;
+
+/**
+ * What a failed command's output says of its failure: its last line that names an error (else its
+ * first line); when others do too, the first of them is named; and when it also printed lines that
+ * name none, how many (raze's `rg --files a b c d` failed on two missing paths and listed the
+ * files of the others: quoted by its last error alone, it read as if nothing was found).
+ */
 function firstFailureLine(out: string): string | null {
-  const lines = out.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').split('\n').map((x) => x.trim()).filter((x) => x.length > 0 && !/^(?:Error: )?Exit code:? \d+$|^Wall time|^Output:$|^Process exited/.test(x));
-  const marked = [...lines].reverse().find((x) => /error|fatal|fail|denied|not found|no such|cannot|could not|couldn't/i.test(x));
-  const pick = marked ?? lines[0];
-  return pick === undefined ? null : clip(pick, 200);
+  const lines = out.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').split('\n').map((x) => x.trim()).filter((x) => x.length > 0 && !/^(?:Error: )?Exit code:? \d+$|^Wall time|^Output:$|^Process exited|^Chunk ID:|^Original token count:/.test(x));
+  const marked = lines.filter((x) => ERROR_WORDS.test(x));
+  const pick = marked[marked.length - 1] ?? lines[0];
+  if (pick === undefined) return null;
+  const before = marked.length > 1 ? `; ${marked.length - 1} more error line${marked.length === 2 ? '' : 's'} before it (the first: «${clip(marked[0] as string, 100)}»)` : '';
+  const other = marked.length > 0 ? lines.length - marked.length : 0;
+  return `${clip(pick, 200)}${before}${other > 0 ? `; ${other} other line${other === 1 ? '' : 's'} of output as well` : ''}`;
 }
 
 function noteGit(l: Ledger, command: string, out: string, line: number, failed: boolean, cwd: string | undefined): void {
