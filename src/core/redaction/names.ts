@@ -153,9 +153,16 @@ export function isPlaceholder(v: string): boolean {
   if (/^![A-Za-z_]\w*!$|^%\(\w+(?:\)s)?$|^@\{.*\}$/.test(v) || (v.length <= 24 && /\.\.\.|…/.test(v))) return true;
   // A reference to where the secret is kept: Vault, 1Password, AWS Secrets Manager and Parameter Store.
   if (/^(?:vault:|op:\/\/|arn:aws:(?:secretsmanager|ssm):|secretsmanager:|ssm:\/)/.test(v)) return true;
+  // Validation rules (Laravel's `required|string|min:8|confirmed`, `required,min=8`), not a value.
+  if (RULE_LIST.test(v) && RULE_WORD.test(v)) return true;
+  // The name of a secret kept elsewhere (a Kubernetes Secret `shop-db-credentials`, `db-password`).
+  if (/^[a-z]+(?:[-_.][a-z0-9]+)*[-_.](?:credentials|creds|secrets?|tokens?|keys?|passwords?|certs?|tls)$/.test(v)) return true;
   if (/^(?:replace|your|change|enter|insert|put|paste|fill)[-_ ]|^(?:changeme|change_me|placeholder|example|redacted|none)$|[-_](?:here|goes_here)$/i.test(v)) return true;
   return isPlaceholderWords(v);
 }
+
+const RULE_LIST = /^[a-z_]+(?:[:=][\w.-]{0,20})?(?:[|,][a-z_]+(?:[:=][\w.,-]{0,20})?){1,12}$/;
+const RULE_WORD = /(?:^|[|,])(?:required|nullable|optional|confirmed|sometimes|omitempty|string|email|min|max|alpha_num|regex)(?:[:=|,]|$)/;
 
 /** Words that make a value a stand-in when it is made of words only: `local-demo`, `my_test_secret`. */
 const PLACEHOLDER_WORDS = new Set(['demo', 'example', 'sample', 'dummy', 'test', 'testing', 'fake', 'local', 'dev', 'development', 'changeme', 'change', 'replace', 'placeholder', 'your', 'my', 'here', 'secret', 'password', 'token', 'key', 'todo', 'default', 'insecure', 'unsafe', 'foo', 'bar', 'baz', 'xxx']);
@@ -190,6 +197,7 @@ const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 const CHAIN_NAME = /mint|wallet|program|pool|market|trading|pubkey|public|address|account|owner|authority|vault|sol|chain|nft|coin/i;
 
 const IDENT = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
+const GRAPHQL_SCALAR = /^(?:ID|Int|Float|Boolean|String|Upload|DateTime|Date|JSON|URL|Email)$/;
 const CALL = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\(|\[|<|::|->)/;
 
 /**
@@ -197,7 +205,15 @@ const CALL = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\(|\[|<|::|->)/;
  * variable passed under its own name, or an identifier where only code would put one. In shell
  * and .env syntax a bare word is a literal, so there only calls and references count as code.
  */
-export function looksLikeCode(v: string, ctx: ValueContext): boolean {
+export function looksLikeCode(value: string, ctx: ValueContext): boolean {
+  // TypeScript's non-null assertion and optional chaining (`process.env.API_KEY!`,
+  // `session?.access_token`) and a GraphQL type (`password: String!`, `[ID!]!`) are code too.
+  let v = value;
+  if (!ctx.envStyle) {
+    v = v.replace(/\?\./g, '.');
+    const bare = v.replace(/^\[|!$|!?\]!?$/g, '');
+    if (bare !== v && (bare.includes('.') || KEYWORDS.test(bare) || GRAPHQL_SCALAR.test(bare))) v = bare;
+  }
   if (CALL.test(v) && !ctx.envStyle) return true;
   if (!IDENT.test(v)) return false;
   if (KEYWORDS.test(v)) return true;

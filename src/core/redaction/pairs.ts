@@ -596,13 +596,17 @@ function valueBefore(name: Name, before: string, found: Findings): number | null
   return 0;
 }
 
+/** A Go struct tag's key and its opening quote (`validate:"`, `binding:"`). */
+const STRUCT_TAG = /^[a-z][\w-]{0,30}:"/;
+
 /**
  * A generated-looking value among the first few words after a label on its line: "the secret
  * is …", `aws configure set aws_secret_access_key …`, "wallet private key 0x…".
  */
 function findLabelledValue(text: string, name: Name, found: Findings): number | null {
-  // A folder of a path (`/tmp/private-key/01ab…/HANDOFF.md`) labels nothing.
-  if (text[name.end] === '/' || text[name.start - 1] === '/') return null;
+  // A folder of a path (`/tmp/private-key/01ab…/HANDOFF.md`) labels nothing; nor does a function's
+  // name (`generate_password(length=20)`).
+  if (text[name.end] === '/' || text[name.start - 1] === '/' || text[name.end] === '(') return null;
   let pos = name.end;
   const limit = Math.min(text.length, name.end + LABEL_WINDOW_CHARS);
   for (let n = 0; n < LABEL_WINDOW_TOKENS; n += 1) {
@@ -611,8 +615,9 @@ function findLabelledValue(text: string, name: Name, found: Findings): number | 
       pos += 1;
     }
     if (pos >= limit) return null;
-    // A variable (`$API_BASE/status`) is a reference, not a value.
-    if (text[pos - 1] === '$') return null;
+    // A variable (`$API_BASE/status`) is a reference, not a value; a Go struct tag's next key
+    // (`json:"password" validate:"required,min=8"`) is the field's rules.
+    if (text[pos - 1] === '$' || STRUCT_TAG.test(text.slice(pos, pos + 40))) return null;
     let end = pos;
     while (end < text.length && end - pos < MAX_VALUE_CHARS && isTokenChar(text.charCodeAt(end))) end += 1;
     // A sentence's full stop or dash after a value is not part of it; base64 padding is.

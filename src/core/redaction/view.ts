@@ -7,8 +7,9 @@
  * widening it to whole escape sequences, so the input is cut only where an escape starts or ends.
  *
  * HTML's references for quotes, `&`, `<` and `>` (`&quot;`, `&#34;`) are read the same way, a
- * shell's line continuation (a backslash ending a line) joins the two lines, and combining marks
- * between two ASCII letters or digits are read as not there.
+ * shell's line continuation (a backslash ending a line) joins the two lines, and marks between two
+ * characters a credential is made of (combining marks, invisible format characters, Markdown's emphasis
+ * markers: MARK_CHARS) are read as not there.
  *
  * A run of backslashes before an escape letter counts as one escape whatever its length (`\\\\n`
  * is a line break escaped three times): the view is only read, never written, so a Windows path
@@ -111,7 +112,7 @@ function entityAt(input: string, i: number): [string, number] | null {
  * readings; a text whose first reading holds no `\` or `&` is read once.
  */
 export function decodedView(input: string): DecodedView {
-  let view = MARKS.test(input) ? markView(input) : identity(input);
+  let view = ANY_MARK.test(input) && MARKS_IN_TOKEN.test(input) ? markView(input) : identity(input);
   const first = decodeOnce(view.text);
   if (first.text !== view.text) view = view.text === input ? first : compose(view, first);
   for (let depth = 0; depth < 2 && view.text !== input && (view.text.includes('\\') || view.text.includes('&')); depth += 1) {
@@ -158,15 +159,30 @@ class ViewBuilder {
   }
 }
 
-/** Combining marks (U+0300–U+036F). */
-const MARKS = /[\u0300-\u036f]/;
-const MARK_RUN = /[\u0300-\u036f]+/g;
-const isAsciiAlnum = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+/**
+ * What is read as not there between two characters a credential is made of: combining marks (U+0300–U+036F);
+ * invisible format characters the control filter keeps because a script needs them (the zero-width
+ * non-joiner and joiner, the left-to-right and right-to-left marks, the Arabic letter mark,
+ * invisible operators, variation selectors, the Mongolian vowel separator, Hangul fillers, tag
+ * characters); and Markdown's emphasis and code markers (`*`, a backtick), which a reader, and the
+ * handoff's own text, drop (`**AKIA**Q3EG…` is a key to whoever reads it bold). Not `__`: it means
+ * something in names (Bundler's `BUNDLE_GEMS__EXAMPLE__COM` is the host `gems.example.com`).
+ */
+const MARK_CHARS = '\u0300-\u036f\u200c-\u200f\u061c\u2061-\u2064\u180e\u3164\u115f\u1160\uffa0\ufe00-\ufe0f*`';
+const TOKEN_CHARS = 'A-Za-z0-9_\\-.+/=';
+/** Any mark (a quick scan), then a run of them between two characters a credential is made of: the only texts a mark view changes. */
+const ANY_MARK = new RegExp(`[${MARK_CHARS}]|\udb40`);
+const MARKS_IN_TOKEN = new RegExp(`[${TOKEN_CHARS}](?:[${MARK_CHARS}]|\udb40[\udc00-\udc7f])+[${TOKEN_CHARS}]`);
+const MARK_RUN = new RegExp(`(?:[${MARK_CHARS}]|\udb40[\udc00-\udc7f])+`, 'g');
+/** A character a credential is made of: an ASCII letter or digit, or `-`, `_`, `.`, `+`, `/`, `=`. */
+const isTokenChar = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 45 || c === 95 || c === 46 || c === 43 || c === 47 || c === 61;
 
 /**
- * Combining marks between two ASCII letters or digits are read as not there: a key's characters
- * with an accent put on one (`d\u0301api8c4e…`) are the key to whoever strips it, as a slug does. A
- * run of marks and the character after it are one escape that reads as that character.
+ * Marks (MARK_CHARS) between two characters a credential is made of are read as not there: a key's characters
+ * with an accent put on one (`d\u0301api8c4e…`), a zero-width joiner or a right-to-left mark put
+ * between two, or a bold marker, are the key to whoever strips them, as a slug, a terminal or a
+ * Markdown reader does. A run of marks and the character after it are one escape that reads as
+ * that character.
  */
 function markView(input: string): DecodedView {
   const out = new ViewBuilder(input);
@@ -175,7 +191,7 @@ function markView(input: string): DecodedView {
     const i = m.index;
     const end = i + m[0].length;
     const after = input[end];
-    if (i === 0 || after === undefined || !isAsciiAlnum(input.charCodeAt(i - 1)) || !isAsciiAlnum(after.charCodeAt(0))) continue;
+    if (i === 0 || after === undefined || !isTokenChar(input.charCodeAt(i - 1)) || !isTokenChar(after.charCodeAt(0))) continue;
     out.add(i, end + 1, after);
     MARK_RUN.lastIndex = end + 1;
   }
