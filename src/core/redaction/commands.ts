@@ -48,7 +48,7 @@ const AUTHORIZATION = ['Authorization', 'authorization', 'AUTHORIZATION', 'Proxy
 const STDIN_SECRET = `(?:gcloud[ \\t]+secrets[ \\t]+(?:create|versions[ \\t]+add)|wrangler[ \\t]+secret[ \\t]+put|vercel[ \\t]+env[ \\t]+add|az[ \\t]+devops[ \\t]+login|fly(?:ctl)?[ \\t]+secrets[ \\t]+import|gh[ \\t]+secret[ \\t]+set|firebase[ \\t]+functions:secrets:set|supabase[ \\t]+secrets[ \\t]+set|kubectl[ \\t]+create[ \\t]+secret)${WORD_END}`;
 
 /** Commands that read a password from a pipe: Kerberos' kinit, `su`, `passwd` (asked twice), Docker's secrets. */
-const STDIN_PASSWORD = `(?:kinit|su|passwd|docker[ \\t]+secret[ \\t]+create)${WORD_END}`;
+const STDIN_PASSWORD = `(?:kinit|su|passwd|docker[ \\t]+secret[ \\t]+create|cryptsetup|restic|borg|ansible-vault)${WORD_END}`;
 /** An argument before the one captured: quoted (it may hold commas: an LDAP DN), or a bare word. */
 const AARG = `[ \\t]*(?:"[^"\\n]{0,200}"|'[^'\\n]{0,200}'|[^,()'"\\n]{1,160}?)`;
 /** Calls that take a password or key at a known place: the words they start with, and the arguments before it. */
@@ -65,6 +65,19 @@ const PLACED: readonly [readonly string[], number][] = [
   [['algoliasearch(', 'SearchClient.create('], 1],
   // A password hashed in code: Laravel, bcrypt, PHP, Django.
   [['Hash::make(', 'bcrypt(', 'bcrypt.hash(', 'bcrypt.hashSync(', 'password_hash(', 'make_password(', 'generate_password_hash('], 0],
+  // A builder's password, and a password mask set from a literal: Java's `.password("…")` (HikariCP, Spring's DataSourceBuilder).
+  [['.password(', '.setPassword('], 0],
+  // A user and a password by position: aiohttp's, httpx's, Neo4j's BasicAuth; RabbitMQ's pika; MQTT's paho;
+  // JavaMail; OkHttp; NATS; Cassandra's provider; python-ldap's bind; PHP clients; Twilio's JavaScript client.
+  [['BasicAuth(', 'PlainCredentials(', 'username_pw_set(', 'PasswordAuthentication(', 'Credentials.basic(', 'UserInfo(', 'PlainTextAuthProvider(', '.bind_s(', '.bind(', '->setAuth(', 'Twilio(', 'twilio('], 1],
+  // PHP's FTP login (connection, user, password); MongoDB's Java credential (user, database, password).
+  [['ftp_login(', 'createCredential('], 2],
+  // urllib's password manager (realm, URL, user, password); Ruby's Net::SMTP.start (host, port, helo, user, password).
+  [['.add_password('], 3],
+  [['Net::SMTP.start('], 4],
+  // MailKit's Authenticate (user, password); JavaMail's transport.connect (host, user, password).
+  [['.Authenticate(', '.AuthenticateAsync('], 1],
+  [['transport.connect('], 2],
 ];
 const placed = (starts: readonly string[], before: number): CommandRule =>
   rule('call_secret', starts, `${either(starts)}${`${AARG}[ \\t]*,`.repeat(before)}[ \\t]*${QARG}`, 'dy', (v) => !isKeyword(v) && !/^\d+$/.test(v));
@@ -78,7 +91,7 @@ const RULES: readonly CommandRule[] = [
   rule('call_secret', ["bcrypt').hash", 'bcrypt").hash'], `bcrypt['"]\\)\\.hash(?:Sync)?\\([ \\t]*${QARG}`),
   // A literal written into a file whose name says it holds a secret: `printf '%s' '…' > ~/.vault-token`,
   // `echo '…' > /run/secrets/db_password`.
-  rule('command_password', ['echo', 'printf'], `(?:echo|printf)[ \\t]+(?:-[a-zA-Z]{1,3}[ \\t]+){0,3}(?:(?:'%s(?:\\\\n)?'|"%s(?:\\\\n)?"|%s)[ \\t]+)?${ARG}[ \\t]*>>?[ \\t]*[^\\s;|&]{0,200}?(?:token|secret|passw(?:or)?d|credential|api[_-]?key)[^\\s;|&]{0,100}`, 'dyi'),
+  rule('command_password', ['echo', 'printf'], `(?:echo|printf)[ \\t]+(?:-[a-zA-Z]{1,3}[ \\t]+){0,3}(?:(?:'%s(?:\\\\n)?'|"%s(?:\\\\n)?"|%s)[ \\t]+)?${ARG}[ \\t]*>>?[ \\t]*[^\\s;|&]{0,200}?(?:token|secret|passw(?:or)?d|vault[_-]?pass|credential|api[_-]?key)[^\\s;|&]{0,100}`, 'dyi'),
   // An expect script's answer to a password prompt: `expect "assword:"` then `send "…\\r"`.
   rule('command_password', ['expect'], `expect[ \\t]+(?:-[a-z]+[ \\t]+)?["'{][^"'}\\n]{0,40}(?:assword|assphrase|PIN)[^"'}\\n]{0,20}["'}][ \\t]*\\r?\\n[ \\t]*send[ \\t]+(?:--[ \\t]+)?"([^"\\n]{1,200}?)(?:\\\\r|\\\\n|\\r)?"`),
   // ASP.NET's signing key from a literal: `new SymmetricSecurityKey(Encoding.UTF8.GetBytes("…"))`.
@@ -120,7 +133,15 @@ const RULES: readonly CommandRule[] = [
   rule('call_secret', ['NewCookieStore('], `NewCookieStore\\([ \\t]*\\[\\]byte\\(${QARG}`),
   rule('call_secret', ['Client('], `Client\\([ \\t]*['"]AC[0-9a-f]{32}['"]${COMMA}${QARG}`),
   // Basic authentication: Ruby's `basic_auth 'u', 'pw'`, PHP's CURLOPT_USERPWD 'u:pw', Guzzle's `'auth' => ['u', 'pw']`.
-  rule('basic_auth', ['basic_auth'], `basic_auth[ \\t(]+(?:"[^"\\n]{1,100}"|'[^'\\n]{1,100}')${COMMA}${QARG}`),
+  rule('basic_auth', ['basic_auth'], `basic_auth[ \\t(]+(?:"[^"\\n]{1,100}"|'[^'\\n]{1,100}')${COMMA}(?:Some\\([ \\t]*)?${QARG}`),
+  // A password typed into a form a test drives, whose field the locator names (Selenium, Playwright, Cypress, WebdriverIO).
+  rule('command_password', ['.send_keys(', '.sendKeys(', '.fill(', '.type(', '.setValue(', '.pressSequentially('], `(?<=(?:password|passwd|pwd|passphrase)[^\\n;]{0,60})\\.(?:send_keys|sendKeys|fill|type|setValue|pressSequentially)\\([ \\t]*${QARG}`, 'dyi'),
+  // Java's char[] password from a literal: \`keyStore.load(in, "…".toCharArray())\`, \`PBEKeySpec("…".toCharArray())\`.
+  rule('command_password', ['.toCharArray()'], `(?<=(?:password|passwd|pwd|secret|load|createCredential|PasswordAuthentication|PBEKeySpec|PasswordProtection)[^\\n;]{0,80}?"([^"\\n]{4,200})")\\.toCharArray\\(\\)`, 'dyi'),
+  // minisign's and signify's secret keys: a comment line, then the key in base64.
+  rule('private_key', ['untrusted comment:'], `untrusted comment:[^\\n]{0,80}secret key[^\\n]{0,40}\\r?\\n([A-Za-z0-9+/]{40,400}={0,2})`, 'dyi'),
+  // Helm's default for a secret's value: `{{ .Values.db.password | default "…" }}`.
+  rule('call_secret', ['| default ', '|default '], `(?<=(?:password|passwd|secret|token|key)[\\w.]{0,40}[ \\t]*)\\|[ \\t]*default[ \\t]+${QARG}`, 'dyi'),
   rule('basic_auth', ['CURLOPT_USERPWD'], `CURLOPT_USERPWD['"]?[ \\t]*(?:,|=>)[ \\t]*['"][^'":\\s]{1,100}:([^'"\\s]{4,200})['"]`, 'dy', (v) => !isPlaceholder(v)),
   rule('basic_auth', ["'auth'", '"auth"'], `['"]auth['"][ \\t]*=>[ \\t]*\\[[ \\t]*(?:"[^"\\n]{1,100}"|'[^'\\n]{1,100}')${COMMA}${QARG}`),
   // Composer's credentials: `composer config [-g] [--auth] http-basic.<host> <user> <password>`, `bearer.<host> <token>`, auth.json's bearer.
@@ -135,6 +156,31 @@ const RULES: readonly CommandRule[] = [
   rule('command_password', ['slappasswd'], `slappasswd${WORD_END}${REST}-s[ \\t]?${ARG}`),
   rule('command_password', ['doveadm'], `doveadm[ \\t]+pw${WORD_END}${REST}-p[ \\t]?${ARG}`),
   rule('command_password', ['wpa_passphrase'], `wpa_passphrase[ \\t]+(?:"[^"\\n]{1,64}"|'[^'\\n]{1,64}'|[^\\s'"]{1,64})[ \\t]+${ARG}`),
+  // Wi-Fi keys: NetworkManager (`nmcli … wifi-sec.psk …`, `password …` of `nmcli dev wifi connect`), wpa_cli, a QR code's string.
+  rule('command_password', ['wifi-sec.psk', '802-11-wireless-security.psk'], `(?:wifi-sec|802-11-wireless-security)\\.psk[ \t]+${ARG}`),
+  rule('command_password', ['wpa_cli'], `wpa_cli${REST}(?:psk|password|sae_password)[ \t]+(?:'"([^"'\n]{4,200})"'|${ARG})`),
+  rule('command_password', ['WIFI:'], `WIFI:(?:[TSHI]:[^;\n]{0,100};){0,4}P:((?:\\;|[^;\n]){4,200});`),
+  // Network gear and routers' configs: Cisco's `enable secret …`, `username … secret|password …`, SNMP communities; keepalived.
+  rule('command_password', ['enable secret', 'enable password'], `enable[ \t]+(?:secret|password)[ \t]+(?:[0-9][ \t]+)?${ARG}`),
+  rule('command_password', ['username '], `username[ \t]+[^\\s]{1,64}(?:[ \t]+privilege[ \t]+\\d{1,2})?[ \t]+(?:secret|password)[ \t]+(?:[0-9][ \t]+)?${ARG}`),
+  rule('command_password', ['snmp-server community'], `snmp-server[ \t]+community[ \t]+${ARG}`),
+  rule('command_password', ['auth_pass'], `auth_pass[ \t]+${ARG}`),
+  // Tools given a password on their command line: hydra -p, sqlmap --auth-cred, restic/borg's password command.
+  rule('command_password', ['hydra'], `hydra${WORD_END}${REST}-p[ \t]?${ARG}`),
+  rule('command_password', ['--auth-cred'], `--auth-cred[ \t=]+(?:"[^":\n]{1,100}:([^"\n]{4,200})"|'[^':\n]{1,100}:([^'\n]{4,200})'|[^\\s:'"]{1,100}:([^\\s'"]{4,200}))`),
+  rule('command_password', ['--password-command', 'BORG_PASSCOMMAND', 'RESTIC_PASSWORD_COMMAND', '--passcommand'], `(?:--password-command|--passcommand|BORG_PASSCOMMAND|RESTIC_PASSWORD_COMMAND)[ \t=]+["']?(?:echo|printf)[ \t]+(?:-n[ \t]+)?(?:'([^'\n]{4,200})'|"([^"\n]{4,200})"|([^\\s'"]{4,200}))`),
+  // openssl's raw key and IV in hex: `openssl enc -K <hex> -iv <hex>`.
+  rule('command_password', ['openssl'], `openssl[ \t]+(?:enc|aes-\\d+-\\w+)${REST}-K[ \t]+([0-9A-Fa-f]{32,128})`),
+  // PowerShell's environment: `Set-Item -Path Env:API_TOKEN -Value "…"`, `$env:API_TOKEN = "…"` is an assignment's.
+  rule('command_password', ['Set-Item', 'New-Item', 'Set-Content'], `(?:Set-Item|New-Item|Set-Content)[ \t]+(?:-Path[ \t]+)?['"]?Env:[A-Za-z0-9_]{0,60}(?:TOKEN|SECRET|PASSWORD|PASSWD|KEY|PASS|PWD|CRED)[A-Za-z0-9_]{0,40}['"]?[ \t]+-Value[ \t]+${ARG}`, 'dyi'),
+  // `printf 'API_TOKEN=%s\n' '…' >> .env`: the format names the secret the argument fills.
+  rule('command_password', ['printf'], `printf[ \t]+['"][A-Za-z0-9_]{0,60}(?:TOKEN|SECRET|PASSWORD|PASSWD|KEY|PASS|PWD)[A-Za-z0-9_]{0,40}=%s(?:\\\\n|\n)?['"][ \t]+${ARG}`, 'dyi'),
+  // npm's auth token set with a space (`npm config set //registry.npmjs.org/:_authToken …`).
+  rule('command_password', ['_authToken ', '_auth ', '_password '], `_(?:authToken|auth|password)[ \t]+${ARG}`),
+  // `microk8s join <host>:25000/<token>/<cluster hash>`: the token lets a node join the cluster.
+  rule('command_password', ['microk8s'], `microk8s[ \t]+join[ \t]+[^\\s/]{1,100}/([0-9A-Za-z]{32})`),
+  // Laravel's `php artisan key:generate` output: `Application key [base64:…] set successfully.`
+  rule('secret_assignment', ['Application key ['], `Application key \\[(base64:[A-Za-z0-9+/]{20,200}={0,2})\\]`),
   // An FTP client's trace (`curl -v ftp://…`): `> PASS …`; GitHub Actions' `::add-mask::…`, which names a secret by its value.
   rule('command_password', ['> PASS '], `> PASS ([^\\s]{1,200})`),
   rule('command_password', ['::add-mask::'], `::add-mask::([^\\s$'"][^\\s'"]{3,400})`),

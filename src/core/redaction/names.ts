@@ -192,9 +192,9 @@ export interface ValueContext {
  * A blockchain address or public key (base58, 32 to 44 characters) is public; a key named only
  * weakly (`trading_key`, `mint_key`) with such a value is one. Secret keys in base58 are twice as long.
  */
-const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+export const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 /** Names of what a chain makes public: a mint, a wallet, a program, a pool, an account's address. */
-const CHAIN_NAME = /mint|wallet|program|pool|market|trading|pubkey|public|address|account|owner|authority|vault|sol|chain|nft|coin/i;
+export const CHAIN_NAME = /mint|wallet|program|pool|market|trading|pubkey|public|address|account|owner|authority|vault|sol|chain|nft|coin/i;
 
 const IDENT = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
 const GRAPHQL_SCALAR = /^(?:ID|Int|Float|Boolean|String|Upload|DateTime|Date|JSON|URL|Email)$/;
@@ -208,6 +208,8 @@ const CALL = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\(|\[|<|::|->)/;
 export function looksLikeCode(value: string, ctx: ValueContext): boolean {
   // TypeScript's non-null assertion and optional chaining (`process.env.API_KEY!`,
   // `session?.access_token`) and a GraphQL type (`password: String!`, `[ID!]!`) are code too.
+  // A letter, a dot and a generated-looking rest is a token (Vault's `s.…` and `b.…`), not a member.
+  if (/^[a-z]\.[A-Za-z0-9_-]{20,}$/.test(value) && looksRandom(value.slice(2), 16)) return false;
   let v = value;
   if (!ctx.envStyle) {
     v = v.replace(/\?\./g, '.');

@@ -3,7 +3,7 @@ import type { Handler, LiteralScanner } from './literals.js';
 import { PRIORITY } from './findings.js';
 import { LINE_NUMBER } from './keys.js';
 import type { Strength, ValueContext } from './names.js';
-import { isPlaceholder, keptBecause, nameWords, namesPassword, nameStrength } from './names.js';
+import { BASE58_ADDRESS, CHAIN_NAME, isPlaceholder, keptBecause, nameWords, namesPassword, nameStrength } from './names.js';
 import { looksRandom } from './randomness.js';
 import { findPipeColumns, lineBounds, yamlLine } from './records.js';
 
@@ -24,6 +24,8 @@ const MAX_SPACES = 24;
 /** A label and its value in prose: at most this far apart, and this many words. */
 const LABEL_WINDOW_CHARS = 80;
 const LABEL_WINDOW_TOKENS = 6;
+/** Past a word that is no small link, a strong label's generated-looking value may be this many words on. */
+const LABEL_WINDOW_TOKENS_FAR = 9;
 const MAX_CSV_COLUMNS = 40;
 const LINKING = new Set([
   'is', 'was', 'are', 'were', 'be', 'of', 'for', 'the', 'a', 'an', 'my', 'your', 'our', 'their', 'this', 'that', 'new', 'set', 'to', 'value', 'key', 'secret', 'token', 'id', 'access', 'here', 'its', 'as', 'with', 'using', 'use', 'now', 'string',
@@ -583,7 +585,10 @@ function findNamedValue(text: string, name: Name, found: Findings): number | nul
 }
 
 /** The record the other way round: `{"value": "…", "name": "DB_PASSWORD"}`, `<property value="…" name="…"/>`. */
-const VALUE_FIRST = new RegExp(`(?:^|[^A-Za-z0-9_])(?:value|Value|VALUE)["']?[ \\t]{0,4}[:=][ \\t]{0,4}(?:"([^"\\n]{4,512})"|'([^'\\n]{4,512})')[ \\t]*[,;]?[ \\t\\r\\n]{0,40}["']?${NAME_FIELD_TAIL}`, 'd');
+const VALUE_FIRST = new RegExp(
+  `(?:^|[^A-Za-z0-9_])(?:value|Value|VALUE)["']?[ \\t]{0,4}[:=][ \\t]{0,4}(?:"([^"\\n]{4,512})"|'([^'\\n]{4,512})')[ \\t]*[,;]?[ \\t\\r\\n]{0,40}(?:["'][A-Za-z]{1,20}["'][ \\t]{0,4}:[ \\t]{0,4}(?:"[^"\\n]{0,40}"|'[^'\\n]{0,40}'|[\\w.-]{1,20})[ \\t]*,[ \\t\\r\\n]{0,40}){0,2}["']?${NAME_FIELD_TAIL}`,
+  'd',
+);
 
 function valueBefore(name: Name, before: string, found: Findings): number | null {
   const m = VALUE_FIRST.exec(before);
@@ -595,6 +600,9 @@ function valueBefore(name: Name, before: string, found: Findings): number | null
   judged(name, base + range[0], base + range[1], m[g] as string, ctx, found);
   return 0;
 }
+
+const UUID_VALUE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const TOKEN_WORD = /^(?:token|secret|key|apikey)$/;
 
 /** A Go struct tag's key and its opening quote (`validate:"`, `binding:"`). */
 const STRUCT_TAG = /^[a-z][\w-]{0,30}:"/;
@@ -609,12 +617,20 @@ function findLabelledValue(text: string, name: Name, found: Findings): number | 
   if (text[name.end] === '/' || text[name.start - 1] === '/' || text[name.end] === '(') return null;
   let pos = name.end;
   const limit = Math.min(text.length, name.end + LABEL_WINDOW_CHARS);
-  for (let n = 0; n < LABEL_WINDOW_TOKENS; n += 1) {
+  // Whether only small words stood between the label and here ("the secret is …"). Past another
+  // word, a strong label still takes a generated-looking value on its line ("API key created: …",
+  // "new token (it will not be shown again): …"), and a person's password right after a `:` or
+  // `=` that closes the label's phrase ("Password for admin@acme.io: …", "DB password (staging) = …").
+  let linked = true;
+  /** The words past the small links: a chain's word among them (`Token Mint: …`) makes a base58 value its address. */
+  const between: string[] = [];
+  for (let n = 0; n < (name.strength === 'strong' ? LABEL_WINDOW_TOKENS_FAR : LABEL_WINDOW_TOKENS); n += 1) {
     while (pos < limit && !isTokenChar(text.charCodeAt(pos))) {
       if (text.charCodeAt(pos) === 10) return null;
       pos += 1;
     }
     if (pos >= limit) return null;
+    const closed = !linked && /[:=][ \t]{0,4}["']?$/.test(text.slice(Math.max(name.end, pos - 6), pos));
     // A variable (`$API_BASE/status`) is a reference, not a value; a Go struct tag's next key
     // (`json:"password" validate:"required,min=8"`) is the field's rules.
     if (text[pos - 1] === '$' || STRUCT_TAG.test(text.slice(pos, pos + 40))) return null;
@@ -624,23 +640,28 @@ function findLabelledValue(text: string, name: Name, found: Findings): number | 
     let stop = end;
     while (stop > pos && (text[stop - 1] === '.' || text[stop - 1] === '-')) stop -= 1;
     const v = text.slice(pos, stop);
-    // A dash between a label and its value is punctuation ("password for the admin account - …").
-    if (v === '' && stop === pos && end > pos) {
+    // A dash between a label and its value is punctuation ("password for the admin account - …"),
+    // and so is a lone `=` ("DB password (staging) = …"); `==` compares.
+    if ((v === '' && stop === pos && end > pos) || v === '=') {
       pos = end;
       continue;
     }
     // A call (`Encoding.UTF8.GetBytes(…)`) is code, whatever its name looks like.
     if (text[end] === '(') return null;
-    if (looksRandom(v, name.strength === 'strong' ? 16 : 20)) {
+    // A token that is a UUID (Railway's, Heroku's API keys, npm's of old) after a token's or key's own
+    // name, with only small words or a closing `:` between (a request's id further on is none).
+    if (looksRandom(v, name.strength === 'strong' ? 16 : 20) || (name.strength === 'strong' && (linked || closed) && UUID_VALUE.test(v) && TOKEN_WORD.test(nameWords(name.text).at(-1) ?? ''))) {
+      if (!linked && BASE58_ADDRESS.test(v) && between.some((w) => CHAIN_NAME.test(w))) return null;
       found.add(pos, stop, 'labelled_secret', PRIORITY.name);
       return stop;
     }
+    const near = linked && n < LABEL_WINDOW_TOKENS;
     // A password a person made ("the staging DB password is Summer2024!", "the DB_PASSWORD is …",
     // `| DB_PASSWORD | Kestrel-42!dev |`, `ENV POSTGRES_PASSWORD Summer2024!db`): after a
     // password's own name, a word of letters and digits with a symbol or both cases, to the next space.
     // `Pass` as a label after a user on its line ("user admin, Pass …"); the word `pass` of a
     // sentence, and a verdict (`PASS <id>`, `Pass checkout-v2.test`), are none.
-    if (namesPassword(name.text) || (/^(?:Pass|pass)$/.test(name.text) && USER_BEFORE.test(text.slice(Math.max(0, name.start - 60), name.start)))) {
+    if ((near || closed) && (namesPassword(name.text) || (/^(?:Pass|pass)$/.test(name.text) && USER_BEFORE.test(text.slice(Math.max(0, name.start - 60), name.start))))) {
       const human = humanPassword(text, pos);
       if (human > pos) {
         found.add(pos, human, 'labelled_secret', PRIORITY.name);
@@ -650,7 +671,12 @@ function findLabelledValue(text: string, name: Name, found: Findings): number | 
     // Only small words may stand between a label and its value ("the secret is …"); a word of
     // letters beyond ASCII ("für", "é") is read whole for it.
     const word = /^[\p{L}\p{M}]+/u.exec(text.slice(pos, pos + 24))?.[0] ?? v;
-    if (!LINKING.has(word.toLowerCase())) return null;
+    if (!LINKING.has(word.toLowerCase())) {
+      // Only a word goes on: an operator (`password == "…"`) compares, it does not label.
+      if (name.strength !== 'strong' || closed || !/^[\p{L}\p{M}]/u.test(word)) return null;
+      linked = false;
+      between.push(word);
+    }
     pos = Math.max(end, pos + word.length);
   }
   return null;

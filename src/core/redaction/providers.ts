@@ -67,7 +67,8 @@ const DEFS: readonly Def[] = [
   { kind: 'anthropic_key', prefixes: ['sk-ant-'], body: `[${B62}_-]{20,250}`, glued: true },
   { kind: 'openai_key', prefixes: ['sk-proj-', 'sk-svcacct-', 'sk-admin-', 'sk-None-'], body: `[${B62}_-]{20,250}`, glued: true },
   { kind: 'openai_key', prefixes: ['sk-'], body: `[${B62}_-]{20,250}`, check: mixed },
-  { kind: 'google_api_key', prefixes: ['AIza'], body: exact(`${B62}_-`, 35) , glued: true },
+  // Ended by Markdown's italics too (`_AIza…_`): an underscore after it that no key character follows.
+  { kind: 'google_api_key', prefixes: ['AIza'], body: `[${B62}_-]{35}(?![${B62}-])(?!_[${B62}_-])` , glued: true },
   { kind: 'google_oauth', prefixes: ['GOCSPX-'], body: `[${B62}_-]{24,40}` },
   { kind: 'google_oauth', prefixes: ['ya29.'], body: `[${B62}_-]{30,2048}` , glued: true },
   { kind: 'google_oauth', prefixes: ['1//0'], body: `[${B62}_-]{30,512}`, check: mixed },
@@ -139,7 +140,12 @@ const DEFS: readonly Def[] = [
   { kind: 'harness_token', prefixes: ['pat.', 'sat.'], body: `[${B62}_-]{22}\\.[${HEX}]{24}\\.[${B62}]{20}` },
   { kind: 'cloudflare_key', prefixes: ['v1.0-'], body: `[${HEX}]{24}-[${HEX}]{146}` },
   { kind: 'discord_webhook', prefixes: ['discord.com/api/webhooks/', 'discordapp.com/api/webhooks/'], body: `[0-9]{10,24}/[${B62}_-]{50,100}` },
-  { kind: 'teams_webhook', prefixes: ['webhook.office.com/webhookb2/'], body: `[${B62}@/_-]{40,400}` },
+  { kind: 'teams_webhook', prefixes: ['webhook.office.com/webhookb2/', 'outlook.office.com/webhook/', 'outlook.office365.com/webhook/'], body: `[${B62}@/_-]{40,400}` },
+  // Feishu's and Lark's bot webhooks, Mattermost's incoming webhooks, Anaconda's channel tokens: the path is the secret.
+  { kind: 'webhook', prefixes: ['open.feishu.cn/open-apis/bot/v2/hook/', 'open.larksuite.com/open-apis/bot/v2/hook/'], body: `[${HEX}-]{36}(?![${B62}-])`, keep: true },
+  { kind: 'webhook', prefixes: ['/hooks/'], body: `[a-z0-9]{26}(?![${B62}_-])`, check: (t) => /\d/.test(t.slice(7)) && /[a-z]/.test(t.slice(7)), keep: true },
+  { kind: 'webhook', prefixes: ['qyapi.weixin.qq.com/cgi-bin/webhook/send?key='], body: `[${HEX}-]{36}(?![${B62}-])`, keep: true },
+  { kind: 'conda_token', prefixes: ['anaconda.org/t/'], body: `[${B62}_-]{20,100}(?=/)`, keep: true },
   // A Twitter app bearer token: a long run of A's, then the key (the A's also start base64 of zeros).
   { kind: 'twitter_token', prefixes: ['AAAAAAAAAAAAAAAAAAAAA'], body: `[${B62}%]{30,200}`, check: (t) => /%[0-9A-F]{2}/.test(t) || mixed(t.slice(21)) },
   { kind: 'facebook_token', prefixes: ['EAAC', 'EAAG', 'EAAB'], body: `[${B62}]{90,400}(?![${B62}+/=])` },
