@@ -116,13 +116,25 @@ export function collided(ident: Identity): Identity {
   return { ...ident, id: `${ident.id}-${sha256Hex(ident.path).slice(0, 8)}` };
 }
 
-/** Whether a session that reads `other` reads this very transcript (the same path or inode, or `other` is gone). */
+/**
+ * Whether a session that reads `other` reads this very transcript (the same path or inode, or
+ * `other` is gone). A file this user may not reach for now (a folder above it at mode 000) is not
+ * gone: its session is its own, and a file of the same name elsewhere is another session (taken
+ * for gone, it took the session over and the two transcripts were read as one).
+ */
 export async function sameSource(other: string | null, ident: Identity): Promise<boolean> {
   if (other === null || other === ident.path) return true;
+  let a;
   try {
-    const [a, b] = await Promise.all([stat(other), stat(ident.path)]);
+    a = await stat(other);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR'; // gone: this one continues it
+  }
+  try {
+    const b = await stat(ident.path);
     return a.dev === b.dev && a.ino === b.ino;
   } catch {
-    return true; // the other file is gone: this one continues it
+    return false;
   }
 }

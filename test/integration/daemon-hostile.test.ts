@@ -294,6 +294,28 @@ describe('the daemon in a hostile workspace', () => {
     expect(d.log()).toMatch(/project one: the folder can be listed again/);
   });
 
+  it.skipIf(skipUnprivileged)('keeps two transcripts of the same name apart while the folder of the first cannot be entered', async () => {
+    const { env, root, watch } = await setup({ watch: { rescan_interval_s: 1 } });
+    await mkdir(join(watch, 'a'));
+    await mkdir(join(watch, 'b'));
+    const first = join(watch, 'a', 'x.jsonl');
+    const second = join(watch, 'b', 'x.jsonl');
+    await writeFile(first, userLine('the first session, in folder a') + agentLine('ok'));
+    const d = await start(env, root, ['--watch', watch], { prefix: UNPRIVILEGED ?? [] });
+    await waitFor(async () => (await d.call('status')).sessions.find((x) => x.path === first && x.turns === 2), 'the first session built');
+    await chmod(join(watch, 'a'), 0o000);
+    await writeFile(second, userLine('another session in folder b, whose file has the same name') + agentLine('ok') + agentLine('and more'));
+    await waitFor(async () => (await d.call('status')).sessions.find((x) => x.path === second && x.turns === 3), 'the second session built');
+    await chmod(join(watch, 'a'), 0o755);
+    await appendFile(first, agentLine('the first session goes on'));
+    await waitFor(async () => (await d.call('status')).sessions.find((x) => x.path === first && x.turns === 3), 'the append to the first built');
+    const sessions = (await d.call('status')).sessions;
+    // Two sessions, each of its own file: the second took nothing over, and no reset was logged.
+    expect(sessions.map((x) => [x.path, x.turns]).sort()).toEqual([[first, 3], [second, 3]]);
+    expect(new Set(sessions.map((x) => x.id)).size).toBe(2);
+    expect(d.log()).not.toMatch(/source reset/);
+  });
+
   it.skipIf(skipUnprivileged)('does not call a transcript gone while a folder above it cannot be entered, and builds what was appended once it can', async () => {
     const { env, root, watch } = await setup({ watch: { rescan_interval_s: 1 } });
     const folder = join(watch, 'project');
