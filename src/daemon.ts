@@ -11,7 +11,7 @@ import { redactJsonText } from './core/redact.js';
 import type { EventName, EventParams, StatusResult } from './control/protocol.js';
 import { ControlServer } from './control/server.js';
 import { connectionCap } from './daemon/fd-limit.js';
-import { describeFailure, retryDelayMs } from './daemon/failures.js';
+import { describeFailure, evictErrors, retryDelayMs } from './daemon/failures.js';
 import type { Failure } from './daemon/failures.js';
 import type { FileRecord } from './daemon/files.js';
 import { applyBuild, caughtUp, editedInPlace, fromIndex, isFailed, needsBuild, newRecord, noteSeen, view } from './daemon/files.js';
@@ -90,8 +90,11 @@ export class Daemon {
   engine!: Engine;
   readonly files = new Map<string, FileRecord>();
   readonly errors: StatusResult['errors'] = [];
-  /** Error entries given up to keep `errors` to MAX_ERRORS_KEPT. */
-  private errorsDropped = 0;
+  /**
+   * The errors given up to keep `errors` to MAX_ERRORS_KEPT (path and signature), while they are
+   * not back in the list: `errors_dropped` is how many distinct errors status cannot show.
+   */
+  private readonly droppedErrors = new Set<string>();
   readonly backfill: StatusResult['backfill'] = { total: 0, done: 0, failed: 0, pending: 0, running: false, started_at: null, finished_at: null };
   readonly startedAt = new Date();
   readonly log: Logger;
@@ -967,23 +970,29 @@ export class Daemon {
 
   /**
    * The same error of one path again is counted on its entry (moved to the end, with the latest
-   * message; an entry resolved before is open again). The oldest entries past MAX_ERRORS_KEPT go,
-   * counted in `errorsDropped`.
+   * message; an entry resolved before is open again). Past MAX_ERRORS_KEPT the oldest resolved
+   * entries go first, then the oldest open ones but a folder's that cannot be listed (nothing else
+   * in status says so); what went is counted once in `errors_dropped` until it comes back.
    */
   pushError(path: string | null, code: string, message: string, signature = `${code} ${message}`): void {
     const at = new Date().toISOString();
+    const key = `${path ?? ''}\u0000${signature}`;
+    this.droppedErrors.delete(key);
     const i = this.errors.findIndex((x) => x.path === path && this.errorSignatures.get(x) === signature);
     const prev = i === -1 ? null : (this.errors.splice(i, 1)[0] ?? null);
     const entry = { at, first_at: prev?.first_at ?? at, count: (prev?.count ?? 0) + 1, path, code, message, resolved_at: null };
     this.errorSignatures.set(entry, signature);
     this.errors.push(entry);
-    if (this.errors.length > MAX_ERRORS_KEPT) this.errorsDropped += this.errors.splice(0, this.errors.length - MAX_ERRORS_KEPT).length;
+    for (const gone of evictErrors(this.errors, MAX_ERRORS_KEPT, (x) => x.path !== null && this.unreadableDirs.has(x.path))) {
+      this.droppedErrors.add(`${gone.path ?? ''}\u0000${this.errorSignatures.get(gone) ?? ''}`);
+    }
   }
 
   /** What failed at this path (null: INDEX.json) works again: its entries are kept, marked resolved. */
   private resolveErrors(path: string | null): void {
     const at = new Date().toISOString();
     for (const e of this.errors) if (e.path === path && e.resolved_at === null) e.resolved_at = at;
+    for (const k of this.droppedErrors) if (k.startsWith(`${path ?? ''}\u0000`)) this.droppedErrors.delete(k);
   }
 
   emit<E extends EventName>(event: E, params: EventParams[E]): void {
@@ -1121,7 +1130,7 @@ export class Daemon {
       queue: { waiting: this.scheduler.waiting, running: this.scheduler.current === INDEX_KEY ? 'INDEX.json' : this.scheduler.current, live_waiting: this.scheduler.liveWaiting, in_workers: this.scheduler.workerKeys },
       backfill: { ...this.backfill },
       errors: this.errors.map((e) => ({ ...e })),
-      errors_dropped: this.errorsDropped,
+      errors_dropped: this.droppedErrors.size,
       unknown_types: unknown,
       memory: { rss_mb: mb(process.memoryUsage.rss()), heap_used_mb: mb(process.memoryUsage().heapUsed) },
       event_loop: { delay_max_ms: ms(this.loopDelay.max), delay_p99_ms: ms(this.loopDelay.percentile(99)) },

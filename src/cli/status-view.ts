@@ -100,7 +100,7 @@ export function renderStatus(io: Pick<Io, 'color' | 'columns' | 'env' | 'now'>, 
   const resolved = s.errors.filter((e) => e.resolved_at).length;
   const dropped = s.errors_dropped ?? 0;
   if (resolved > 0 || dropped > 0) {
-    const parts = [...(resolved > 0 ? [`${resolved} error${resolved === 1 ? '' : 's'} since start resolved (the path builds again)`] : []), ...(dropped > 0 ? [`${dropped} older one${dropped === 1 ? '' : 's'} not kept`] : [])];
+    const parts = [...(resolved > 0 ? [`${resolved} error${resolved === 1 ? '' : 's'} since start resolved (the path builds again, or is gone)`] : []), ...(dropped > 0 ? [`${dropped} more still failing, not kept (\`handoff status\` keeps 50)`] : [])];
     out.push(`  ${paint(io, 'gray', `${parts.join('; ')}: the log has each`)}`);
   }
   const unknown = Object.entries(s.unknown_types).flatMap(([h, types]) => Object.entries(types).map(([t, n]) => `${h}: ${t} ×${n}`));

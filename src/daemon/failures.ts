@@ -55,9 +55,30 @@ export function describeFailure(e: unknown, path: string, exists: boolean): Fail
     }
   }
   if (e instanceof HandoffError) return { state: 'error', code: e.code, message: e.message, ...(e.hint ? { fix: e.hint } : {}), signature: `${e.code} ${errno ?? e.message}` };
+  // The transcript's mode changed between the stat and the open (a permission flipping): the
+  // read was denied, which is the file's state, not a fault of handoffd's.
+  if ((errno === 'EACCES' || errno === 'EPERM') && (e as { path?: unknown }).path === path) {
+    return { state: 'unreadable', code: 'HANDOFF_ERR_SOURCE', message: `${path}: permission denied while reading it`, fix: `let this user read it (\`chmod u+r ${path}\`); it is read as soon as it can be`, signature: `HANDOFF_ERR_SOURCE ${errno}` };
+  }
   if (errno && RESOURCE_ERRNOS[errno]) {
     return { state: 'error', code: 'HANDOFF_ERR_RESOURCE', message: `${path}: ${errno} while building (${describeError(e)})`, fix: RESOURCE_ERRNOS[errno], signature: `HANDOFF_ERR_RESOURCE ${errno}` };
   }
   const message = describeError(e);
   return { state: 'error', code: 'HANDOFF_ERR_INTERNAL', message, fix: 'this is a bug in handoffd; the session is retried with backoff and on its next change', signature: `HANDOFF_ERR_INTERNAL ${message}` };
+}
+
+/**
+ * Status keeps `max` error entries: past it, the oldest resolved go first, then the oldest still
+ * failing that `keep` does not hold on to (a watched folder that cannot be listed: nothing else in
+ * status says so). Removes them from `list` in place and returns those still failing.
+ */
+export function evictErrors<E extends { resolved_at: string | null }>(list: E[], max: number, keep: (e: E) => boolean): E[] {
+  const open: E[] = [];
+  while (list.length > max) {
+    const resolved = list.findIndex((x) => x.resolved_at !== null);
+    const i = resolved !== -1 ? resolved : list.findIndex((x) => !keep(x));
+    const [gone] = list.splice(i === -1 ? 0 : i, 1);
+    if (gone !== undefined && gone.resolved_at === null) open.push(gone);
+  }
+  return open;
 }

@@ -141,7 +141,7 @@ describe('colour', () => {
     const text = renderStatus({ ...io, color: false }, s);
     expect(text).toMatch(/^ {2}error ~\/b: b cannot be listed$/m);
     expect(text).not.toMatch(/[ac] cannot be listed/);
-    expect(text).toMatch(/^ {2}2 errors since start resolved \(the path builds again\); 4 older ones not kept: the log has each$/m);
+    expect(text).toMatch(/^ {2}2 errors since start resolved \(the path builds again, or is gone\); 4 more still failing, not kept \(`handoff status` keeps 50\): the log has each$/m);
     expect(renderStatus({ ...io, color: false }, status)).not.toMatch(/resolved|not kept/);
     // A daemon from before resolved_at and errors_dropped: every entry is open, nothing is counted.
     const old = { ...status, errors: [{ at, first_at: at, count: 1, path: '/h/a', code: 'HANDOFF_ERR_SOURCE', message: 'a cannot be listed' }] } as unknown as StatusResult;
