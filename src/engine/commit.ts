@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Hash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { lstat, readFile } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { sha256Hex } from '../core/canonical.js';
 import { escapeControls, stripControls } from '../core/control-chars.js';
@@ -18,7 +18,7 @@ import type { ParentTask } from '../core/render/input.js';
 import type { SessionState } from '../core/state.js';
 import { stateJson } from '../core/state.js';
 import { utf8 } from '../core/utf8.js';
-import { hashPrefix, moveDir, removeEmptyDir, removeFile, writeAtomic } from '../store/files.js';
+import { hashPrefix, moveDir, readRegularText, removeEmptyDir, removeFile, writeAtomic } from '../store/files.js';
 import { indexEntry } from '../store/index-file.js';
 import type { IndexEntry } from '../store/index-file.js';
 import { FILES, STATE_FILE_RE, stateFileName } from '../store/layout.js';
@@ -79,7 +79,7 @@ export async function commit(e: Parts, ctx: Ctx, base: Base, state: SessionState
   const revision = prev.revisions + 1;
   const git = await captureGit(e, ctx, state.meta.cwd ?? null);
   const pressure = computePressure(state, deps.config.pressure);
-  const existingMd = await readFile(join(dir, FILES.handoff), 'utf8').catch(() => null);
+  const existingMd = await readRegularText(join(dir, FILES.handoff)).catch(() => null);
   const contract = existingMd === null ? null : extractContract(existingMd);
   const children = childrenOf(deps, prev).map((c) => ({ id: c.id, dir: c.dir }));
   const parentTask = await taskFromParent(e, prev, state);

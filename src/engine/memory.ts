@@ -1,8 +1,8 @@
 import type { Hash } from 'node:crypto';
 import { statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SessionState } from '../core/state.js';
+import { readRegularText } from '../store/files.js';
 import { FILES } from '../store/layout.js';
 import type { Manifest } from '../store/manifest.js';
 import { manifestDamage } from '../store/manifest.js';
@@ -51,7 +51,7 @@ export class EngineMemory {
     const hit = this.fresh(dir);
     if (hit) return hit.manifest;
     try {
-      const m: unknown = JSON.parse(await readFile(join(dir, FILES.manifest), 'utf8'));
+      const m: unknown = JSON.parse(await readRegularText(join(dir, FILES.manifest)));
       return manifestDamage(m) === null ? (m as Manifest) : null;
     } catch {
       return null;

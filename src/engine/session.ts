@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { lstat, readFile, rm } from 'node:fs/promises';
+import { lstat, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SessionState, StoredState } from '../core/state.js';
 import { READABLE_STATE_VERSIONS, upgradeState } from '../core/state.js';
 import { upgradePaths } from '../core/upgrade-paths.js';
-import { copyAtomic, cutBack, listDir, moveDir, removeEmptyDir, removeFile, sweepStrayTemps, writeAtomic } from '../store/files.js';
+import { copyAtomic, cutBack, listDir, moveDir, readRegular, readRegularText, removeEmptyDir, removeFile, sweepStrayTemps, writeAtomic } from '../store/files.js';
 import { FILES, STATE_FILE_RE } from '../store/layout.js';
 import type { Manifest, StateAt } from '../store/manifest.js';
 import { readManifest, stateBehind } from '../store/manifest.js';
@@ -109,7 +109,7 @@ export async function loadSession(dir: string): Promise<LoadedSession> {
 
 async function readChangeMarker(dir: string): Promise<SessionChange | null> {
   try {
-    return parseChangeMarker(await readFile(join(dir, CHANGE_MARKER), 'utf8'));
+    return parseChangeMarker(await readRegularText(join(dir, CHANGE_MARKER)));
   } catch {
     return null;
   }
@@ -119,7 +119,7 @@ async function readChangeMarker(dir: string): Promise<SessionChange | null> {
 export async function readState(dir: string, m: Manifest): Promise<SessionState | null> {
   if (!m.state_file) return null;
   try {
-    const raw = await readFile(join(dir, m.state_file));
+    const raw = await readRegular(join(dir, m.state_file));
     if (createHash('sha256').update(raw).digest('hex') !== m.state_sha256) return null;
     // Brotli since store format 5, gzip in 3 and 4, plain before: each read as it is.
     const json = await decodeState(m.state_file, raw);
@@ -176,7 +176,12 @@ export async function setAsideDamaged(dir: string, now: Date): Promise<string | 
   const base = `${utcStamp(now)}-damaged`;
   for (const file of [FILES.manifest, FILES.timeline, FILES.tools]) {
     const from = join(dir, file);
-    if (existsSync(from)) await copyAtomic(from, join(dir, FILES.history, `${base}.${file}`));
+    const st = await lstat(from).catch(() => null);
+    if (st === null) continue;
+    // A regular file is copied; anything else in a store file's place (a folder, a FIFO) is moved
+    // into history/ whole: it is not read, and not left to fail the rebuild.
+    if (st.isFile()) await copyAtomic(from, join(dir, FILES.history, `${base}.${file}`));
+    else await moveDir(from, join(dir, FILES.history, `${base}.${file}`));
   }
   // With its manifest gone the folder commits nothing: clearUncommitted empties it next.
   await removeFile(join(dir, FILES.manifest));
@@ -226,7 +231,7 @@ export async function undoPendingReset(dir: string, m: Manifest): Promise<boolea
   if (!existsSync(marker)) return false;
   let files: string[] = [];
   try {
-    const parsed = JSON.parse(await readFile(marker, 'utf8')) as { files?: unknown };
+    const parsed = JSON.parse(await readRegularText(marker)) as { files?: unknown };
     files = Array.isArray(parsed.files) ? parsed.files.filter((f): f is string => typeof f === 'string' && !f.includes('/') && !f.includes('\\')) : [];
   } catch {
     // An unreadable marker names no copy: the archived files are looked for by the revision's name.

@@ -43,6 +43,25 @@ export async function openRegular(path: string): Promise<FileHandle> {
   }
 }
 
+/**
+ * A store file's bytes, read only when it is a regular file: a FIFO put where the store keeps a
+ * file would block the read, and with it every build and the daemon's answers. Throws
+ * NotRegularFile (code ENOTREG) for anything else, ENOENT when it is not there.
+ */
+export async function readRegular(path: string): Promise<Buffer> {
+  const fh = await openRegular(path);
+  try {
+    return await fh.readFile();
+  } finally {
+    await fh.close();
+  }
+}
+
+/** readRegular, as UTF-8 text. */
+export async function readRegularText(path: string): Promise<string> {
+  return (await readRegular(path)).toString('utf8');
+}
+
 /** openRegular, synchronous: the file descriptor of a regular file opened for reading. */
 export function openRegularSync(path: string): number {
   const fd = openSync(path, constants.O_RDONLY | NONBLOCK);
@@ -217,7 +236,9 @@ export async function appendDurable(path: string, data: string | Buffer, create 
   try {
     // Never through a symbolic link (ELOOP): a session is opened with its appended files checked
     // (cutBack), so a link here is one planted since.
-    fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | NOFOLLOW, FILE_MODE);
+    // Nor into a FIFO (opened without waiting for a reader, and refused): a write would block.
+    fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | NOFOLLOW | NONBLOCK, FILE_MODE);
+    if (!fstatSync(fd).isFile()) throw new NotRegularFile(path);
     writeAll(fd, typeof data === 'string' ? Buffer.from(data) : data);
   } catch (e) {
     throw writeError('append to', path, e);
@@ -365,8 +386,9 @@ export async function removeFile(path: string): Promise<void> {
 
 /** Truncates a file, never through a symbolic link (ELOOP). */
 async function truncateNoFollow(path: string, bytes: number): Promise<void> {
-  const fh = await open(path, constants.O_WRONLY | NOFOLLOW);
+  const fh = await open(path, constants.O_WRONLY | NOFOLLOW | NONBLOCK);
   try {
+    if (!(await fh.stat()).isFile()) throw new NotRegularFile(path);
     await fh.truncate(bytes);
   } finally {
     await fh.close();

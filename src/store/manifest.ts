@@ -1,11 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { canonicalJson, sha256Hex } from '../core/canonical.js';
 import type { GitEvidence } from '../core/evidence.js';
 import type { Pressure } from '../core/pressure.js';
 import type { Harness, TurnClass } from '../core/types.js';
 import { VerifyError } from '../errors.js';
-import { writeError } from './files.js';
+import { readRegularText, writeError } from './files.js';
 import { FILES } from './layout.js';
 
 /** manifest.json (SPEC §5): the commit point of every build, sealed by its own canonical hash. */
@@ -136,9 +135,12 @@ export async function readManifest(dir: string): Promise<Manifest | null> {
   const path = join(dir, FILES.manifest);
   let raw: string;
   try {
-    raw = await readFile(path, 'utf8');
+    raw = await readRegularText(path);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    // A folder, a FIFO or a device in its place commits nothing: it is set aside like a damaged one
+    // (read, a FIFO would block every build; kept, a folder failed the session for good).
+    if ((e as NodeJS.ErrnoException).code === 'ENOTREG') throw damagedManifest(path, 'it is not a regular file: a folder, a FIFO, a device or a socket is in its place');
     throw writeError('read', path, e);
   }
   let m: unknown;

@@ -1,4 +1,5 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
+import { readRegularText } from './files.js';
 import { join } from 'node:path';
 import type { Successor } from '../core/successor.js';
 import { frontMatterToSession, payloadWithSuccessor, SUCCESSOR_ID_RE, withSuccessor } from '../core/successor.js';
@@ -35,7 +36,7 @@ export interface ToSessionRecord {
 
 export async function readToSession(dir: string): Promise<ToSessionRecord | null> {
   try {
-    const v = JSON.parse(await readFile(join(dir, TO_SESSION_FILE), 'utf8')) as ToSessionRecord;
+    const v = JSON.parse(await readRegularText(join(dir, TO_SESSION_FILE))) as ToSessionRecord;
     return v && v.kind === TO_SESSION_KIND && Array.isArray(v.offers) ? v : null;
   } catch {
     return null;
@@ -78,13 +79,13 @@ export async function stampSuccessor(dir: string): Promise<Offer | null> {
   const taker = await takenBy(await readToSession(dir));
   if (taker === null || !SUCCESSOR_ID_RE.test(taker.session)) return null;
   const mdPath = join(dir, FILES.handoff);
-  const md = await readFile(mdPath, 'utf8').catch(() => null);
+  const md = await readRegularText(mdPath).catch(() => null);
   if (md === null || frontMatterToSession(md) === taker.session) return null;
   const s: Successor = { session: taker.session, harness: taker.harness, source: taker.source, offered_at: taker.offered_at };
   const { writeAtomic } = await import('./files.js');
   // The payloads first: HANDOFF.md's line is what says the stamp is done.
   for (const file of [FILES.summary, FILES.llm]) {
-    const text = await readFile(join(dir, file), 'utf8').catch(() => null);
+    const text = await readRegularText(join(dir, file)).catch(() => null);
     const next = text === null ? null : payloadWithSuccessor(text, s);
     if (next !== null && next !== text) await writeAtomic(join(dir, file), next, undefined, false);
   }

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { lstat, open, readFile, stat } from 'node:fs/promises';
+import { lstat, open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { sha256Hex } from '../core/canonical.js';
@@ -9,7 +9,7 @@ import { readToSession } from './to-session.js';
 import { MANIFEST_SHA_PLACEHOLDER } from '../core/render/input.js';
 import { checkChain } from '../core/timeline.js';
 import type { Turn } from '../core/types.js';
-import { hashPrefix, listDir, sha256File } from './files.js';
+import { hashPrefix, listDir, readRegular, readRegularText, sha256File } from './files.js';
 import type { Layout } from './layout.js';
 import { FILES, stateFileName } from './layout.js';
 import type { Manifest } from './manifest.js';
@@ -153,7 +153,7 @@ async function verifyOne(dir: string, opts: VerifyOptions, knownAs: string): Pro
   };
   let m: Manifest;
   try {
-    m = JSON.parse(await readFile(join(dir, FILES.manifest), 'utf8')) as Manifest;
+    m = JSON.parse(await readRegularText(join(dir, FILES.manifest))) as Manifest;
   } catch (e) {
     return fail(`manifest.json is missing or not JSON (${(e as Error).message})`);
   }
@@ -192,7 +192,7 @@ async function verifyOne(dir: string, opts: VerifyOptions, knownAs: string): Pro
 
   let llm: unknown;
   try {
-    llm = JSON.parse(await readFile(join(dir, FILES.llm), 'utf8'));
+    llm = JSON.parse(await readRegularText(join(dir, FILES.llm)));
   } catch (e) {
     return fail(`HANDOFF.llm.json is missing or not JSON (${(e as Error).message})`);
   }
@@ -209,7 +209,7 @@ async function verifyOne(dir: string, opts: VerifyOptions, knownAs: string): Pro
         if (toolsSize > m.tools_bytes) report.notes.push(residue(FILES.tools, toolsSize - m.tools_bytes));
         got = toolsSize > m.tools_bytes ? (await hashPrefix(path, m.tools_bytes)).digest('hex') : await sha256File(path);
       } else {
-        const text = await readFile(path, 'utf8');
+        const text = await readRegularText(path);
         if (!text.includes(m.manifest_sha256)) {
           const revision = renderRevision(file, text);
           // A later build wrote its state file before its renders (src/engine/commit.ts): both
@@ -230,14 +230,14 @@ async function verifyOne(dir: string, opts: VerifyOptions, knownAs: string): Pro
   report.checks.push(`renders(${Object.keys(m.render_sha256).length})`);
 
   try {
-    const state = await readFile(join(dir, m.state_file));
+    const state = await readRegular(join(dir, m.state_file));
     if (sha256Hex(state) !== m.state_sha256) return fail(`${m.state_file} does not match state_sha256`);
     report.checks.push('state');
   } catch {
     return fail(`the build state ${m.state_file} is missing`);
   }
 
-  const md = await readFile(join(dir, FILES.handoff), 'utf8');
+  const md = await readRegularText(join(dir, FILES.handoff));
   const contract = extractContract(md);
   if (m.evidence_contract_sha256 === undefined) {
     if (contract !== null) report.notes.push('evidence contract added by hand since the last build (carried on the next build)');
@@ -290,7 +290,7 @@ async function verifyOne(dir: string, opts: VerifyOptions, knownAs: string): Pro
  */
 async function checkSuccessor(dir: string, md: string): Promise<{ fail?: string; check?: string }> {
   const named = frontMatterToSession(md);
-  const summary = await readFile(join(dir, FILES.summary), 'utf8').catch(() => '');
+  const summary = await readRegularText(join(dir, FILES.summary)).catch(() => '');
   const inSummary = payloadToSession(summary);
   if (named === null || named === PENDING) {
     return inSummary === null ? {} : { fail: `HANDOFF.summary.json names to_session ${inSummary} but HANDOFF.md says ${named ?? 'nothing'}` };

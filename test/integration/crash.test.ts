@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { appendFile, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config.js';
@@ -181,6 +181,29 @@ describe('crash safety', () => {
     expect(await timelineOf(dir)).toEqual(expected);
     const { readdirSync } = await import('node:fs');
     expect(readdirSync(join(dir, 'history')).filter((n) => /-damaged\.(manifest\.json|timeline\.jsonl|TOOLS\.md)$/.test(n))).toHaveLength(3);
+    expect((await runCli(['verify', '--all'], { env })).code).toBe(0);
+  });
+
+  // What is not a regular file where the store keeps one (a folder, a FIFO) is never read: a FIFO
+  // would block the build, and every build queued behind it, for good.
+  it.each([
+    ['manifest.json', 'a folder'],
+    ['manifest.json', 'a FIFO'],
+    ['timeline.jsonl', 'a FIFO'],
+    ['HANDOFF.md', 'a FIFO'],
+  ])('a session folder whose %s is %s is built again, never waiting on it, and verifies', async (file, what) => {
+    const env = testEnv({ HANDOFFS_ROOT: tempDir('handoff-store-') });
+    const src = join(tempDir('handoff-work-'), 'rollout.jsonl');
+    await writeFile(src, half);
+    const dir = (JSON.parse((await runCli(['build', src, '--json'], { env })).out) as { dir: string }).dir;
+    await rm(join(dir, file));
+    const { execFileSync } = await import('node:child_process');
+    if (what === 'a folder') await mkdir(join(dir, file));
+    else execFileSync('mkfifo', [join(dir, file)]);
+    await appendFile(src, rest);
+    const next = await runCli(['build', src, '--json'], { env });
+    expect(next.code, next.err).toBe(0);
+    expect(await timelineOf(dir)).toEqual(expected);
     expect((await runCli(['verify', '--all'], { env })).code).toBe(0);
   });
 
