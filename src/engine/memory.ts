@@ -105,7 +105,7 @@ export class EngineMemory {
   private fresh(dir: string): { manifest: Manifest; state: SessionState } | undefined {
     const hit = this.cache.get(dir);
     if (hit === undefined) return undefined;
-    if (manifestStamp(dir) === hit.stamp) return hit;
+    if (manifestStamp(dir) === hit.stamp && appendedAsCommitted(dir, hit.manifest)) return hit;
     this.cache.delete(dir);
     return undefined;
   }
@@ -120,6 +120,23 @@ export class EngineMemory {
       if (oldest !== undefined) this.cache.delete(oldest);
     }
   }
+}
+
+/**
+ * Whether timeline.jsonl and TOOLS.md hold what the manifest commits to: cut short or grown by
+ * something else since (a hand, a restore), the session is opened from the folder again, whose
+ * checks set it aside and rebuild it rather than append past a gap (the eleventh chaos test: a
+ * timeline five lines short was appended to, and `verify` failed from then on).
+ */
+function appendedAsCommitted(dir: string, m: Manifest): boolean {
+  const size = (file: string): number => {
+    try {
+      return statSync(join(dir, file)).size;
+    } catch {
+      return 0;
+    }
+  };
+  return size(FILES.timeline) === m.timeline_bytes && size(FILES.tools) === m.tools_bytes;
 }
 
 /** manifest.json's identity on disk: inode, size and modification time (null when there is none). */

@@ -207,6 +207,21 @@ describe('crash safety', () => {
     expect((await runCli(['verify', '--all'], { env })).code).toBe(0);
   });
 
+  it('a timeline cut short while its session is hot is not appended to: the session is opened again, rebuilt, and verifies', async () => {
+    const env = testEnv({ HANDOFFS_ROOT: tempDir('handoff-store-') });
+    const src = join(tempDir('handoff-work-'), 'rollout.jsonl');
+    await writeFile(src, half);
+    const engine = await openEngine(resolveConfig({ cwd: tempDir('handoff-cwd-'), env }), { cacheSessions: 8 });
+    const dir = (await engine.build({ source: src })).dir;
+    const timeline = await readFile(join(dir, 'timeline.jsonl'), 'utf8');
+    await writeFile(join(dir, 'timeline.jsonl'), `${timeline.split('\n').slice(0, -3).join('\n')}\n`);
+    await appendFile(src, rest);
+    await engine.build({ source: src });
+    expect(await timelineOf(dir)).toEqual(expected);
+    const v = await runCli(['verify', '--all'], { env });
+    expect(v.code, v.out + v.err).toBe(0);
+  });
+
   it('a source reset whose new first line is corrupt commits an empty, verifiable revision, the old timeline kept', async () => {
     const env = testEnv({ HANDOFFS_ROOT: tempDir('handoff-store-') });
     const src = join(tempDir('handoff-work-'), 'rollout.jsonl');
