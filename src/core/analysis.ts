@@ -443,13 +443,21 @@ function alsoAsks(text: string, asked: string): string | null {
   return closingSentences(text).find((s) => s.length >= 12 && !asked.includes(s) && !s.includes(asked) && (/\?\s*$/.test(s) || ALSO_ASKS.test(s))) ?? null;
 }
 
+/**
+ * Markdown's emphasis and code marks taken out of a text the handoff quotes, as what-changed.ts
+ * does: `*` and backticks (the redactor reads through them inside a credential, so nothing it
+ * kept apart is joined here), and underscores only at a word's edge (`_italic_`): one inside a word
+ * stays, or `AKIA_Q3EG…` would become a key the redactor never saw whole.
+ */
+const unmark = (s: string): string => s.replace(/[*`]|(?<![\p{L}\p{N}])_+|_+(?![\p{L}\p{N}])/gu, '');
+
 /** The markdown heading a question sits under, for context ("## FW-007 — recommendation"). */
 function headingBefore(text: string, sentence: string): string | null {
   const at = text.lastIndexOf(sentence.slice(0, 40));
   const before = at === -1 ? text : text.slice(0, at);
   const hs = [...before.matchAll(/^#{1,4}\s+(.+)$/gm)];
   const h = hs[hs.length - 1]?.[1];
-  return h === undefined ? null : clip(h.replace(/[*_`]/g, ''), 100);
+  return h === undefined ? null : clip(unmark(h), 100);
 }
 
 export function endOf(st: SessionState, parent: string | null = null): End {
@@ -514,7 +522,7 @@ function statedNextStep(text: string): string | null {
     const after = text.slice((m.index ?? 0) + m[0].length);
     step = /^\s*(?:[-*]|\d+\.)\s+(.+)$/m.exec(after)?.[1] ?? '';
   }
-  return step.length === 0 ? null : clip(step.replace(/[*_`]/g, ''), 240);
+  return step.length === 0 ? null : clip(unmark(step), 240);
 }
 
 function lastRequest(st: SessionState): RequestRecord | null {

@@ -10,10 +10,8 @@ import type { GitEvidence } from '../core/evidence.js';
 import { redactedGit } from '../core/evidence.js';
 import type { Pressure } from '../core/pressure.js';
 import { computePressure } from '../core/pressure.js';
-import type { Redactor } from '../core/redact.js';
-import { redactJsonText } from '../core/redact.js';
 import { renderAll } from '../core/render/index.js';
-import type { RenderInput, Renders } from '../core/render/index.js';
+import type { RenderInput } from '../core/render/index.js';
 import type { ParentTask } from '../core/render/input.js';
 import type { SessionState } from '../core/state.js';
 import { stateJson } from '../core/state.js';
@@ -129,7 +127,7 @@ export async function commit(e: Parts, ctx: Ctx, base: Base, state: SessionState
     state,
   };
   const behind = stateLeftAt(ctx, base, revision, source.offset, reset !== null || modelSet || entry !== null);
-  const renders = redactedRenders(renderAll(input), deps.redactor);
+  const renders = renderAll(input);
   // Renders name this revision's manifest sha256, which depends on their own digests: they
   // are hashed with a fixed placeholder in its place (see docs/PROVENANCE.md).
   const summary = new Sealable(renders.summaryJson, token);
@@ -387,22 +385,6 @@ function dependentsOf(e: Parts, prev: Manifest, state: SessionState): string[] {
     if (agent !== undefined && learned.has(agent) && c.objective === null && c.source !== null) out.push(c.source.path);
   }
   return out;
-}
-
-/**
- * What is rendered passes the redactor once more, whole: every text in it was redacted as the
- * transcript gave it, but a handoff also quotes pieces of texts, joins them and drops their
- * Markdown, and a credential the source held apart could be whole only there (a key's prefix in
- * bold, `**AKIA**Q3EG…`, was joined by the Next Action's plain text). On the corpus it finds
- * nothing; it costs about a millisecond a build.
- */
-function redactedRenders(r: Renders, redactor: Redactor): Renders {
-  const json = (b: Buffer): Buffer => {
-    const text = b.toString('utf8');
-    const out = redactJsonText(redactor, text);
-    return out === text ? b : Buffer.from(out, 'utf8');
-  };
-  return { ...r, handoffMd: redactor.redact(r.handoffMd).text, summaryJson: json(r.summaryJson), llmJson: json(r.llmJson) };
 }
 
 /**

@@ -97,8 +97,8 @@ describe('credentials that reached the store whole', () => {
   });
 
   it('a key the handoff joins itself, dropping the Markdown of the heading a question sits under', async () => {
-    // `AKIA_Q3EG…` is no key as written; the heading shown above the question drops `_`, `*` and
-    // backticks, and what is rendered passes the redactor once more.
+    // `AKIA_Q3EG…` is no key as written; the heading shown above the question drops Markdown's
+    // marks but keeps an underscore inside a word, so it joins nothing.
     const c = claude('/nonexistent/w');
     const say = (uuid: string, text: string) => ({ sessionId: 'redteam-1', cwd: '/nonexistent/w', timestamp: at, type: 'assistant', uuid, message: { role: 'assistant', content: [{ type: 'text', text }] } });
     const records = [c.user('u1', 'Which IAM key is still active?'), say('a1', '## Rotate AKIA_Q3EGQ5ZK7WNBXR2M\n\nIt was created for the old CI. Should I deactivate it now?')];
