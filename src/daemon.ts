@@ -44,6 +44,8 @@ import { TranscriptWatcher } from './watch/watcher.js';
  */
 
 const MAX_ERRORS_KEPT = 50;
+/** One error of one path (null: INDEX.json), as `droppedErrors` holds it; with signature '', the prefix of every error of the path. */
+const errorKey = (path: string | null, signature: string): string => `${path ?? ''}\u0000${signature}`;
 const INDEX_KEY = '\0index';
 /** flush: a pause between rounds that found work still going, and the longest wait it accepts. */
 const FLUSH_ROUND_MS = 50;
@@ -360,12 +362,12 @@ export class Daemon {
     return { idleTimeoutMs: d.idle_timeout_ms, maxConnections: cap.max };
   }
 
-  /** The real paths of watch roots (a root that is a link is watched where it points). */
   /** Whether the daemon builds a transcript: under a watched folder, or built through its socket (a hook's, the CLI's), or a parent re-rendered. */
   private followed(path: string, roots: readonly string[] = this.rootsNow()): boolean {
     return this.external.has(path) || this.relink.has(path) || isUnderAny(path, roots);
   }
 
+  /** The real paths of watch roots (a root that is a link is watched where it points). */
   private rootsNow(only?: readonly string[], existingOnly = true): string[] {
     return this.watcher
       .status()
@@ -976,15 +978,14 @@ export class Daemon {
    */
   pushError(path: string | null, code: string, message: string, signature = `${code} ${message}`): void {
     const at = new Date().toISOString();
-    const key = `${path ?? ''}\u0000${signature}`;
-    this.droppedErrors.delete(key);
+    this.droppedErrors.delete(errorKey(path, signature));
     const i = this.errors.findIndex((x) => x.path === path && this.errorSignatures.get(x) === signature);
     const prev = i === -1 ? null : (this.errors.splice(i, 1)[0] ?? null);
     const entry = { at, first_at: prev?.first_at ?? at, count: (prev?.count ?? 0) + 1, path, code, message, resolved_at: null };
     this.errorSignatures.set(entry, signature);
     this.errors.push(entry);
     for (const gone of evictErrors(this.errors, MAX_ERRORS_KEPT, (x) => x.path !== null && this.unreadableDirs.has(x.path))) {
-      this.droppedErrors.add(`${gone.path ?? ''}\u0000${this.errorSignatures.get(gone) ?? ''}`);
+      this.droppedErrors.add(errorKey(gone.path, this.errorSignatures.get(gone) ?? ''));
     }
   }
 
@@ -992,7 +993,7 @@ export class Daemon {
   private resolveErrors(path: string | null): void {
     const at = new Date().toISOString();
     for (const e of this.errors) if (e.path === path && e.resolved_at === null) e.resolved_at = at;
-    for (const k of this.droppedErrors) if (k.startsWith(`${path ?? ''}\u0000`)) this.droppedErrors.delete(k);
+    for (const k of this.droppedErrors) if (k.startsWith(errorKey(path, ''))) this.droppedErrors.delete(k);
   }
 
   emit<E extends EventName>(event: E, params: EventParams[E]): void {

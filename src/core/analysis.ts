@@ -2,6 +2,7 @@ import type { GitEvidence } from './evidence.js';
 import type { Pressure } from './pressure.js';
 import { IMPLIES, isDocumentation, listingAfterLastCommit, openFailures } from './ledger.js';
 import { notWritten } from './plan-files.js';
+import { unmark } from './what-changed.js';
 import { heldKey, relativeTo } from './paths.js';
 import { checkTargets, commandKey } from './shell.js';
 import type { CheckTarget } from './shell.js';
@@ -443,20 +444,13 @@ function alsoAsks(text: string, asked: string): string | null {
   return closingSentences(text).find((s) => s.length >= 12 && !asked.includes(s) && !s.includes(asked) && (/\?\s*$/.test(s) || ALSO_ASKS.test(s))) ?? null;
 }
 
-/**
- * Markdown's emphasis and code marks taken out of a text the handoff quotes, as what-changed.ts
- * does: `*` and backticks (the redactor reads through them inside a credential, so nothing it
- * kept apart is joined here), and underscores only at a word's edge (`_italic_`): one inside a word
- * stays, or `AKIA_Q3EG…` would become a key the redactor never saw whole.
- */
-const unmark = (s: string): string => s.replace(/[*`]|(?<![\p{L}\p{N}])_+|_+(?![\p{L}\p{N}])/gu, '');
-
 /** The markdown heading a question sits under, for context ("## FW-007 — recommendation"). */
 function headingBefore(text: string, sentence: string): string | null {
   const at = text.lastIndexOf(sentence.slice(0, 40));
   const before = at === -1 ? text : text.slice(0, at);
   const hs = [...before.matchAll(/^#{1,4}\s+(.+)$/gm)];
   const h = hs[hs.length - 1]?.[1];
+  // Markdown's marks out, an underscore inside a word kept (`AKIA_Q3EG…` would become a key the redactor never saw whole).
   return h === undefined ? null : clip(unmark(h), 100);
 }
 
@@ -1022,10 +1016,6 @@ function movedAfterPush(l: Ledger, pr: { url: string; line: number }): string {
 }
 
 /**
- * A transcript that ends on a call with no result: which call, so that a successor sees what the
- * agent was doing (a file it was reading, a command it ran) before it repeats or drops it.
- */
-/**
  * The request before the last, when its turn got no final reply (a progress note at most) and was
  * not interrupted: the last message came while the agent was still on it, so the work it asked for
  * may be half done (localpush's 15-character last message followed a request whose turn's last
@@ -1043,6 +1033,10 @@ function leftBefore(l: Ledger, req: RequestRecord, noResult: Analysis['withoutRe
   return `. It came while the agent was still on the request before it (line ${prev.line}: ${quoteEnds(withoutImages(prev.text), 160)}), which got ${note}${stopped}: that work may be half done — check what it changed before answering`;
 }
 
+/**
+ * A transcript that ends on a call with no result: which call, so that a successor sees what the
+ * agent was doing (a file it was reading, a command it ran) before it repeats or drops it.
+ */
 function lastCallOpen(l: Ledger, end: End): string {
   if (end.kind !== 'mid-work' || l.last?.event !== 'tool_call') return '';
   const at = l.last.line;
@@ -1053,5 +1047,10 @@ function lastCallOpen(l: Ledger, end: End): string {
 }
 
 function since(l: Ledger): string {
-  return l.countsFrom === undefined ? '' : ` from line ${l.countsFrom} on (this store's state began to count them there)`;
+  return countedFrom(l.countsFrom ?? null);
+}
+
+/** " from line N on (…)" when the state began to count calls late (ledger.countsFrom), else ''. */
+export function countedFrom(line: number | null): string {
+  return line === null ? '' : ` from line ${line} on (this store's state began to count them there)`;
 }

@@ -1146,7 +1146,7 @@ function noteCommandResult(l: Ledger, call: CallRecord, r: ResultInput, failed: 
   // state, not a fault of the command; said as a bare failure, it read as one to fix by committing.
   const empty = noCommitsYet(r.output ?? '');
   const onlyGit = empty !== null && segments(call.command ?? '').every((s) => /^\s*(?:cd\s+\S+|git\b.*)$/s.test(s));
-  const what = onlyGit ? `the branch \`${empty}\` has no commits yet (the repository's state: nothing was committed on it; no fault of the command)` : firstFailureLine(r.output ?? '');
+  const what = onlyGit ? `the branch \`${empty}\` has no commits yet (the repository's state: nothing was committed on it; no fault of the command)` : failureLine(r.output ?? '');
   const site = tracebackSite(r.output ?? '');
   push(l.failures, { line: r.line, text: `\`${clip(call.command ?? '', 160)}\` failed${r.exitCode !== undefined ? ` (exit ${r.exitCode})` : ''}${what ? `: ${what}` : ''}${site ? ` (in ${site})` : ''}`, keys: [onlyGit ? NO_COMMITS_KEY : commandKey(call.command ?? '')], kind: 'command' }, LEDGER_LIMITS.FAILURES);
 }
@@ -1164,7 +1164,7 @@ function noteFetch(l: Ledger, url: string, r: ResultInput, failed: boolean): voi
     for (const f of l.failures) if (f.closedLine === undefined && f.kind === 'command' && f.keys[0] === key) f.closedLine = r.line;
     return;
   }
-  const what = firstFailureLine(r.output ?? '');
+  const what = failureLine(r.output ?? '');
   push(l.failures, { line: r.line, text: `fetching \`${clip(url, 160)}\` failed${what ? `: ${what}` : ''}`, keys: [key], kind: 'command' }, LEDGER_LIMITS.FAILURES);
 }
 
@@ -1193,7 +1193,7 @@ const ERROR_WORDS = /error|fatal|fail|denied|not found|no such|cannot|could not|
  * name none, how many (raze's `rg --files a b c d` failed on two missing paths and listed the
  * files of the others: quoted by its last error alone, it read as if nothing was found).
  */
-function firstFailureLine(out: string): string | null {
+function failureLine(out: string): string | null {
   const lines = out.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').split('\n').map((x) => x.trim()).filter((x) => x.length > 0 && !/^(?:Error: )?Exit code:? \d+$|^Wall time|^Output:$|^Process exited|^Chunk ID:|^Original token count:/.test(x));
   const marked = lines.filter((x) => ERROR_WORDS.test(x));
   const pick = marked[marked.length - 1] ?? lines[0];

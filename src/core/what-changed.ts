@@ -19,7 +19,7 @@ const clip = cutBeforeRedaction;
  * an underscore that does not join two word characters (`GITHUB_TOKEN=ghp_…` keeps its own, or
  * neither the label nor the token would be found by the redactor after).
  */
-const unmark = (s: string): string => s.replace(/[*`]|(?<![\p{L}\p{N}])_+|_+(?![\p{L}\p{N}])/gu, '');
+export const unmark = (s: string): string => s.replace(/[*`]|(?<![\p{L}\p{N}])_+|_+(?![\p{L}\p{N}])/gu, '');
 
 /** Definitions by language family; the first capture is the name, the second (optional) a value. */
 const DEFINITIONS: readonly RegExp[] = [

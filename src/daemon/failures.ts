@@ -42,6 +42,11 @@ function errnoOf(e: unknown): string | undefined {
   return typeof code === 'string' && /^E[A-Z]+$/.test(code) ? code : undefined;
 }
 
+/** A transcript this user may not read: its state, with the fix, retried once it can be read. */
+function unreadable(path: string, code: string, message: string, errno: string): Failure {
+  return { state: 'unreadable', code, message, fix: `let this user read it (\`chmod u+r ${path}\`); it is read as soon as it can be`, signature: `${code} ${errno}` };
+}
+
 /**
  * `race`: the transcript went away (or was replaced) between the stat and the read; the event
  * that follows settles it, so nothing is reported.
@@ -50,16 +55,12 @@ export function describeFailure(e: unknown, path: string, exists: boolean): Fail
   const errno = errnoOf(e);
   if (e instanceof SourceError) {
     if (errno === 'ENOENT' || !exists) return 'race';
-    if (errno === 'EACCES' || errno === 'EPERM') {
-      return { state: 'unreadable', code: e.code, message: e.message, fix: `let this user read it (\`chmod u+r ${path}\`); it is read as soon as it can be`, signature: `${e.code} ${errno}` };
-    }
+    if (errno === 'EACCES' || errno === 'EPERM') return unreadable(path, e.code, e.message, errno);
   }
   if (e instanceof HandoffError) return { state: 'error', code: e.code, message: e.message, ...(e.hint ? { fix: e.hint } : {}), signature: `${e.code} ${errno ?? e.message}` };
   // The transcript's mode changed between the stat and the open (a permission flipping): the
   // read was denied, which is the file's state, not a fault of handoffd's.
-  if ((errno === 'EACCES' || errno === 'EPERM') && (e as { path?: unknown }).path === path) {
-    return { state: 'unreadable', code: 'HANDOFF_ERR_SOURCE', message: `${path}: permission denied while reading it`, fix: `let this user read it (\`chmod u+r ${path}\`); it is read as soon as it can be`, signature: `HANDOFF_ERR_SOURCE ${errno}` };
-  }
+  if ((errno === 'EACCES' || errno === 'EPERM') && (e as { path?: unknown }).path === path) return unreadable(path, 'HANDOFF_ERR_SOURCE', `${path}: permission denied while reading it`, errno);
   if (errno && RESOURCE_ERRNOS[errno]) {
     return { state: 'error', code: 'HANDOFF_ERR_RESOURCE', message: `${path}: ${errno} while building (${describeError(e)})`, fix: RESOURCE_ERRNOS[errno], signature: `HANDOFF_ERR_RESOURCE ${errno}` };
   }

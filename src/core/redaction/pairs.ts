@@ -4,7 +4,7 @@ import { PRIORITY } from './findings.js';
 import { LINE_NUMBER } from './keys.js';
 import type { Strength, ValueContext } from './names.js';
 import { BASE58_ADDRESS, CHAIN_NAME, isPlaceholder, keptBecause, nameWords, namesPassword, nameStrength } from './names.js';
-import { looksRandom } from './randomness.js';
+import { looksRandom, UUID } from './randomness.js';
 import { findPipeColumns, lineBounds, yamlLine } from './records.js';
 
 /**
@@ -601,7 +601,6 @@ function valueBefore(name: Name, before: string, found: Findings): number | null
   return 0;
 }
 
-const UUID_VALUE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TOKEN_WORD = /^(?:token|secret|key|apikey)$/;
 
 /** A Go struct tag's key and its opening quote (`validate:"`, `binding:"`). */
@@ -624,6 +623,7 @@ function findLabelledValue(text: string, name: Name, found: Findings): number | 
   let linked = true;
   /** The words past the small links: a chain's word among them (`Token Mint: …`) makes a base58 value its address. */
   const between: string[] = [];
+  const tokenName = name.strength === 'strong' && TOKEN_WORD.test(nameWords(name.text).at(-1) ?? '');
   for (let n = 0; n < (name.strength === 'strong' ? LABEL_WINDOW_TOKENS_FAR : LABEL_WINDOW_TOKENS); n += 1) {
     while (pos < limit && !isTokenChar(text.charCodeAt(pos))) {
       if (text.charCodeAt(pos) === 10) return null;
@@ -650,7 +650,7 @@ function findLabelledValue(text: string, name: Name, found: Findings): number | 
     if (text[end] === '(') return null;
     // A token that is a UUID (Railway's, Heroku's API keys, npm's of old) after a token's or key's own
     // name, with only small words or a closing `:` between (a request's id further on is none).
-    if (looksRandom(v, name.strength === 'strong' ? 16 : 20) || (name.strength === 'strong' && (linked || closed) && UUID_VALUE.test(v) && TOKEN_WORD.test(nameWords(name.text).at(-1) ?? ''))) {
+    if (looksRandom(v, name.strength === 'strong' ? 16 : 20) || (tokenName && (linked || closed) && UUID.test(v))) {
       if (!linked && BASE58_ADDRESS.test(v) && between.some((w) => CHAIN_NAME.test(w))) return null;
       found.add(pos, stop, 'labelled_secret', PRIORITY.name);
       return stop;

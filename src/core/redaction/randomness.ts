@@ -39,7 +39,7 @@ export function entropy(v: string): number {
 const MIN_CHARS = 16;
 
 /** A UUID is an id far more often than a key; hex digests are fingerprints. */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A UUID inside a longer value: `rollout-2026-02-23T12-54-34-<uuid>` (a Codex session), `<uuid>.agent-a4ca7529` (a subagent's). */
 const UUID_IN = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 /** Subresource integrity and content digests name a hash, not a secret. */

@@ -1,5 +1,5 @@
 import type { Analysis, FileChange } from '../analysis.js';
-import { saysOnlyThanks } from '../analysis.js';
+import { countedFrom, saysOnlyThanks } from '../analysis.js';
 import { CONTRACT_HEADING } from '../contract.js';
 import { escapeControls } from '../control-chars.js';
 import type { PlanRecord } from '../state.js';
@@ -347,25 +347,22 @@ function documents(a: Analysis, parent: string | null): (level: Level) => string
     const chosen = docs.map(() => new Map<number, string>());
     // Each file its share of the room, its most telling lines first (a long config file took it
     // all, and the script beside it got one line); then what is left, in the same order.
-    const take = (k: number, pass: readonly { n: number; row: string }[], room: number): void => {
+    /** Takes pass rows into file k's choice within `room` (and the whole budget); returns the characters taken. */
+    const take = (k: number, pass: readonly { n: number; row: string }[], room: number): number => {
       const got = chosen[k] as Map<number, string>;
+      let taken = 0;
       for (const { n, row } of pass) {
-        if (got.has(n) || row.length > room || row.length > budget) continue;
-        room -= row.length;
+        if (got.has(n) || taken + row.length > room || row.length > budget) continue;
+        taken += row.length;
         budget -= row.length;
         got.set(n, row);
       }
+      return taken;
     };
     const share = Math.floor(budget / docs.length);
     const used = docs.map(() => 0);
     const passCount = Math.max(...docs.map((x) => x.passes.length));
-    for (let p = 0; p < passCount; p += 1) {
-      docs.forEach(({ passes }, k) => {
-        const before = budget;
-        take(k, passes[p] ?? [], share - (used[k] as number));
-        used[k] = (used[k] as number) + before - budget;
-      });
-    }
+    for (let p = 0; p < passCount; p += 1) docs.forEach(({ passes }, k) => (used[k] = (used[k] as number) + take(k, passes[p] ?? [], share - (used[k] as number))));
     for (let p = 0; p < passCount; p += 1) docs.forEach(({ passes }, k) => take(k, passes[p] ?? [], budget));
     const parts: string[] = [];
     docs.forEach(({ d }, k) => {
@@ -958,7 +955,7 @@ function verification(a: Analysis): string {
 function unnamedTools(a: Analysis): string {
   const u = a.unseenWriters.unnamed;
   if (u === undefined) return '';
-  const from = a.countsFrom === null ? '' : ` from line ${a.countsFrom} on (this store's state began to count them there)`;
+  const from = countedFrom(a.countsFrom);
   const what =
     u.count === 1
       ? `1 call${from}, at line ${u.first}, of a tool whose name the transcript's publisher redacted: which tool, and what it did, are not known`
