@@ -266,8 +266,7 @@ class Conn implements Connection {
     this.answer(encode(fail(id, error)));
     this.buf = '';
     this.lines.length = 0;
-    this.socket.end();
-    setTimeout(() => this.socket.destroy(), 1000).unref();
+    closeWhenFlushed(this.socket);
     this.closed = true;
     this.server.forget(this);
   }
@@ -283,6 +282,17 @@ class Conn implements Connection {
     this.socket.destroy();
     this.close();
   }
+}
+
+/**
+ * Ends a connection the daemon is done with and gives its descriptor back as soon as the last
+ * answer has reached the kernel, without waiting for the client to close its side: a crowd of
+ * clients connecting faster than they read would otherwise hold a descriptor each while they
+ * linger, past the cap, until builds met EMFILE. A client that reads nothing keeps it a second.
+ */
+function closeWhenFlushed(socket: Socket): void {
+  socket.end(() => socket.destroy());
+  setTimeout(() => socket.destroy(), 1000).unref();
 }
 
 export class ControlServer {
@@ -446,8 +456,8 @@ export class ControlServer {
       } else {
         this.refused += 1;
         socket.on('error', () => undefined);
-        socket.end(encode(fail(null, { code: RPC_ERRORS.BUSY, message: `too many connections: all ${this.opts.maxConnections} are busy answering requests; try again` })));
-        setTimeout(() => socket.destroy(), 1000).unref();
+        socket.write(encode(fail(null, { code: RPC_ERRORS.BUSY, message: `too many connections: all ${this.opts.maxConnections} are busy answering requests; try again` })));
+        closeWhenFlushed(socket);
         return;
       }
     }

@@ -55,9 +55,10 @@ async function start(env: NodeJS.ProcessEnv, root: string, args: string[], opts:
 /** Peak resident memory of a process (Linux), in MB; null elsewhere. */
 
 /** A raw connection that sends nothing and collects whatever comes back. */
-function idleConnection(socket: string): Promise<{ s: Socket; text: () => string; closed: Promise<void> }> {
+/** `halfOpen`: the client never closes its side when the daemon closes its own (some clients do not). */
+function idleConnection(socket: string, halfOpen = false): Promise<{ s: Socket; text: () => string; closed: Promise<void> }> {
   return new Promise((resolve, reject) => {
-    const s = createConnection(socket);
+    const s = createConnection({ path: socket, allowHalfOpen: halfOpen });
     sockets.push(s);
     let text = '';
     s.on('data', (d) => (text += d.toString()));
@@ -199,6 +200,19 @@ describe('the daemon in a hostile workspace', () => {
     expect(s.connections.closed_idle).toBeGreaterThanOrEqual(9);
     await waitFor(() => idle.filter((c) => c.s.destroyed || c.text().includes('-32002')).length >= 9, 'the idle connections to be closed');
     expect(idle.find((c) => c.text().length > 0)?.text()).toMatch(/closed to make room: the daemon holds at most 4 connections/);
+  });
+
+  it('gives a closed connection\'s descriptor back once its last answer is sent, though the client never closes its side', async () => {
+    const { env, root, watch } = await setup({ daemon: { max_connections: 4 } });
+    const d = await start(env, root, ['--watch', watch]);
+    const fds = (): number => readdirSync(`/proc/${d.child.pid}/fd`).length;
+    await d.call('flush', { timeout_ms: 20_000 }, 25_000);
+    const before = fds();
+    const crowd: Awaited<ReturnType<typeof idleConnection>>[] = [];
+    for (let i = 0; i < 40; i += 1) crowd.push(await idleConnection(d.socket, true));
+    await waitFor(() => crowd.filter((c) => c.text().includes('-32002')).length >= 36, 'the crowd to be told it was closed to make room');
+    // 4 held, the rest given back: not kept until each client ends its side (these never do) or a timer fires (1 s).
+    await waitFor(() => fds() <= before + 4 + 2, `the closed connections' descriptors to be given back (${fds()} open, ${before} before)`, 600);
   });
 
   it('lets a client in when every held connection stalled half-way through a request line', async () => {
