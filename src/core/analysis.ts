@@ -1,6 +1,6 @@
 import type { GitEvidence } from './evidence.js';
 import type { Pressure } from './pressure.js';
-import { IMPLIES, isDocumentation, listingAfterLastCommit, openFailures } from './ledger.js';
+import { IMPLIES, isDocumentation, listingAfterLastCommit, openFailures, publisherRedacted } from './ledger.js';
 import { notWritten } from './plan-files.js';
 import { unmark } from './what-changed.js';
 import { heldKey, relativeTo } from './paths.js';
@@ -584,6 +584,31 @@ function subagentReport(l: Ledger, end: End, parent: string): NextAction | null 
   return { text: `This is a subagent's transcript, finished: its last message (line ${said.line}) is its report to the session that started it (\`${parent}\`)${ask}. Resume from that session's handoff, which shows what became of the report; act on the report here only if that session asks for it.`, rule: 'subagent_report', label: 'reported', line: said.line };
 }
 
+/** The notice Claude Code writes after the result of a call the user stopped. */
+const TOOL_USE_INTERRUPT = /^\[Request interrupted by user for tool use\]/;
+
+/** A call's result that says the user stopped it before it ran: aborted its permission prompt, or said no to it. */
+const STOPPED_AT_PROMPT = /(?:^|→ )(?:Error: )?(Permission prompt was aborted|The user doesn't want to proceed)/;
+
+/**
+ * The call the user stopped at its permission prompt in the last request's turn, when nothing the
+ * agent said came after: that is the user's decision about that call, not work to pick up again.
+ */
+function stoppedAtPrompt(st: SessionState, since: number): { line: number; what: string; why: string } | null {
+  const said = st.ledger.lastAgentText?.line ?? 0;
+  for (let i = st.failures.length - 1; i >= 0; i -= 1) {
+    const f = st.failures[i];
+    if (f === undefined || f.seq + 1 < since) break;
+    const m = f.kind === 'interrupted' ? STOPPED_AT_PROMPT.exec(f.text) : null;
+    if (m === null || f.seq + 1 < said) continue;
+    const call = f.id === undefined ? undefined : st.ledger.calls[f.id];
+    const target = call?.command ?? call?.writes?.[0]?.path;
+    const what = `${call?.name || f.tool || 'tool'} call${target === undefined ? '' : ` (\`${clip(target.replace(/\s+/g, ' '), 120)}\`)`}`;
+    return { line: f.seq + 1, what, why: m[1] === 'Permission prompt was aborted' ? 'its permission prompt was aborted' : 'the user said no to it' };
+  }
+  return null;
+}
+
 /** Claude Code's refusal of a call outside the session's folders (`ls in '~/.claude' was blocked. … only … the allowed working directories`). */
 const OUTSIDE_FOLDERS = /allowed working director(?:y|ies)|outside (?:of )?the (?:allowed|working) director/i;
 
@@ -607,8 +632,10 @@ function deniedAction(calls: string, what: string, answered: number | null, n: n
 function nextAction(st: SessionState, end: End, current: CurrentState, open: Analysis['openFailures'], commits: Analysis['commits'], changed: FileChange[], parent: string | null, repoRead: boolean): NextAction {
   const l = st.ledger;
   const req = lastRequest(st);
-  // The quote is of the words: images the message carried are said in the request itself.
-  const reqText = req === null ? '' : ` (line ${req.line}: ${quoteEnds(withoutImages(req.text), 240)})`;
+  // The quote is of the words: images the message carried are said in the request itself. A
+  // publisher's placeholder is no words: it is said unreadable, not quoted as if it were the request.
+  const hidden = req !== null && publisherRedacted(req.text);
+  const reqText = req === null ? '' : hidden ? ` (line ${req.line}, unreadable: the transcript's publisher redacted it)` : ` (line ${req.line}: ${quoteEnds(withoutImages(req.text), 240)})`;
   const report = parent === null ? null : subagentReport(l, end, parent);
   if (report !== null) return report;
   if (end.kind === 'waiting-on-user') {
@@ -621,8 +648,11 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
     const whose = parent === null ? "the user's last request" : `the task the session that started this subagent (\`${parent}\`) gave it`;
     // A transcript that ends on the request itself holds no reply: nothing of it was begun.
     if (end.kind === 'mid-work' && end.line === req.line) return { text: `Answer ${whose}: the transcript ends on it, before any reply of the agent${reqText}${leftBefore(l, req, withoutResult(st))}`, rule: 'unfinished_request', label: 'inferred', line: req.line };
+    const stop = end.kind === 'failed' ? null : stoppedAtPrompt(st, req.line);
+    if (stop !== null) return { text: `Ask the user whether to go on with ${whose}${reqText} before making that call again: the user stopped the agent at its ${stop.what} (line ${stop.line}: ${stop.why}), and nothing came after`, rule: 'unfinished_request', label: 'verified', line: stop.line };
     const how = end.kind === 'mid-work' ? 'was still working on' : end.kind === 'interrupted' ? 'was interrupted while working on' : 'stopped on an error while working on';
-    return { text: `Continue ${whose}, which the agent ${how}${reqText}${askedBefore(l, req)}${lastCallOpen(l, end)}`, rule: 'unfinished_request', label: 'inferred', line: req.line };
+    const ask = hidden ? ': its words are not in the transcript, so ask the user what it asked before going on' : '';
+    return { text: `Continue ${whose}, which the agent ${how}${reqText}${ask}${askedBefore(l, req)}${lastCallOpen(l, end)}`, rule: 'unfinished_request', label: 'inferred', line: req.line };
   }
   const fail = open[open.length - 1];
   if (fail !== undefined) {
@@ -678,6 +708,11 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
     // With no git run by the session and no repository to read now, nothing says they are not committed.
     const what = l.gitRan === undefined && !repoRead ? `check \`git status\`: the session ran no git command, so whether its ${uncommitted.length} changed file(s) ${list} are committed is not recorded; commit them if not, once the user agrees` : `commit the ${uncommitted.length} uncommitted file change(s) ${list} once the user agrees`;
     return { text: `The last request${reqText} is answered. Verify the change, then ${what}${dirtyBeforeSaid(uncommitted)}${othersInTree(l, changed)}${prOfBranch(l)}`, rule: 'uncommitted_changes', label: 'inferred', line: uncommitted[uncommitted.length - 1]?.line ?? null };
+  }
+  const reply = l.lastAgentText;
+  if (req !== null && (hidden || (reply !== null && reply.line > req.line && publisherRedacted(reply.text)))) {
+    const which = hidden && reply !== null && publisherRedacted(reply.text) ? 'the request and the reply are' : hidden ? 'the request is' : "the agent's reply is";
+    return { text: `unknown — the last request (line ${req.line}) was answered (${answeredAt(l, end, req.line)}), but ${which} unreadable (the transcript's publisher redacted ${which.includes(' and ') ? 'them' : 'it'}): whether anything is left pending is not known; ask the user what comes next`, rule: 'unknown', label: 'unknown', line: end.line };
   }
   if (req !== null) return { text: `Nothing is pending: the last request${reqText} was answered (${answeredAt(l, end, req.line)}).${longAnswer(st, req.line)} Wait for the user's next request.${recapSays(l, req)}`, rule: 'nothing_pending', label: 'inferred', line: end.line };
   return { text: 'unknown — the transcript holds no user request, no plan, no failure and no commit to go on; confirm the next step with the user', rule: 'unknown', label: 'unknown', line: null };
@@ -823,7 +858,12 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
   const lastAgentSeq = st.lastAgent?.seq ?? -1;
   for (const f of st.failures) {
     // An interruption or API error the agent has not answered since: the session stands in it.
-    if (f.kind !== 'tool_error' && f.seq > lastAgentSeq) incidents.push({ ...f, label: 'verified' });
+    if (f.kind === 'tool_error' || f.seq <= lastAgentSeq) continue;
+    // Claude Code's "[Request interrupted by user for tool use]" follows the stopped call's own
+    // result: one act of the user's, listed once, by the call it stopped.
+    const prev = incidents[incidents.length - 1];
+    if (f.kind === 'interrupted' && prev?.kind === 'interrupted' && prev.id !== undefined && TOOL_USE_INTERRUPT.test(f.text)) continue;
+    incidents.push({ ...f, label: 'verified' });
   }
 
   const openLoops: Finding[] = [];

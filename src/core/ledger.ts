@@ -700,10 +700,16 @@ function killedOthers(l: Ledger, call: CallRecord): string | null {
 /** A publisher's placeholder for a whole output it redacted: `[REDACTED_OUTPUT len=136 sha=b8890189]`. */
 const REDACTED_OUTPUT = /^\[REDACTED_[A-Z_]+ len=\d+ sha=[0-9a-f]+\]$/;
 
+/** A message or output the transcript's publisher redacted whole (`[REDACTED_MESSAGE len=86 sha=2239bcba]`): its words are not in the transcript. */
+export function publisherRedacted(text: string): boolean {
+  const t = text.trim();
+  return t.length < 80 && REDACTED_OUTPUT.test(t);
+}
+
 export function noteResult(l: Ledger, r: ResultInput): void {
   if (l.hiddenOpen?.[r.id] !== undefined) delete l.hiddenOpen[r.id];
   // A placeholder after the call's verdict was read (Codex reports a shell call twice) adds nothing.
-  if (!r.subagent && r.ok === undefined && r.exitCode === undefined && r.output !== undefined && r.output.length < 80 && REDACTED_OUTPUT.test(r.output) && l.calls[r.id]?.resulted === undefined) {
+  if (!r.subagent && r.ok === undefined && r.exitCode === undefined && r.output !== undefined && publisherRedacted(r.output) && l.calls[r.id]?.resulted === undefined) {
     l.hiddenResults = tally(l.hiddenResults, r.line);
   }
   let call = l.calls[r.id];

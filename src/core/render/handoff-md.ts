@@ -8,7 +8,7 @@ import type { ToolRef } from '../types.js';
 import { documentPasses } from '../documents.js';
 import { jobNotices, noticeJobId } from '../jobs.js';
 import type { Contradiction } from '../ledger.js';
-import { listingAfterLastCommit } from '../ledger.js';
+import { listingAfterLastCommit, publisherRedacted } from '../ledger.js';
 import { filePath, relativeTo } from '../paths.js';
 import type { ParentTask, RenderInput } from './input.js';
 import { bullets, cell, code, fence, table, yamlValue } from './markdown.js';
@@ -163,6 +163,8 @@ function objective(a: Analysis, parent: string | null, max = Infinity, task: Par
   const src = `${objectiveSource(o, a.startsAfter, parent)}${ide === undefined ? '' : `; beside it, the IDE showed the agent ${ide}`}`;
   const later = withLater ? laterRequests(a, o.line) : '';
   const text = a.objective.text;
+  // A placeholder is no objective: a successor must not take it for the user's words, nor the handoff for ready.
+  if (!o.override && publisherRedacted(text)) return `${label('unknown')} — ${src} is unreadable: the transcript's publisher redacted it (${code(text.trim())})${later}`;
   const { chars, head, tail } = a.objective;
   // What the summary's `objective` holds of the request.
   const held = chars === undefined ? 'all of it' : head !== undefined && tail !== undefined ? `its first ${head} and last ${tail}` : `its first ${text.length - 1}`;

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { runGate, sections } from '../../src/core/quality.js';
+import { call, REJECTED, result, say, user } from './claude-records.js';
+import { built } from './ledger-helper.js';
+
+/** Rules from the twenty-first reading (docs/FIDELITY.md) not covered beside the code they changed. */
+
+const aborted = (id: string): Record<string, unknown> => result(id, 'Permission prompt was aborted.', { is_error: true });
+const interrupt = user('i1', [{ type: 'text', text: '[Request interrupted by user for tool use]' }]);
+
+describe('a session the user stopped at a call\'s permission prompt', () => {
+  it('asks before making that call again, and lists the stop once', () => {
+    const { md } = built(user('u1', 'Create file lol.txt with dummy data'), say('a1', "I'll create it."), call('w1', 'Write', { file_path: '/nonexistent/w/lol.txt', content: 'x' }), aborted('w1'), interrupt);
+    const s = sections(md);
+    expect(s.get('Next Action')).toContain("Ask the user whether to go on with the user's last request (line 1: «Create file lol.txt with dummy data») before making that call again: the user stopped the agent at its Write call (`/nonexistent/w/lol.txt`) (line 4: its permission prompt was aborted), and nothing came after");
+    expect(s.get('Next Action')).not.toMatch(/^Continue/);
+    const failures = s.get('Failures And Blockers') ?? '';
+    expect(failures).toContain('interrupted (line 4): Permission prompt was aborted.');
+    expect(failures).not.toContain('[Request interrupted by user for tool use]');
+  });
+
+  it('says the same of a command the user said no to', () => {
+    const { md } = built(user('u1', 'Clean the build folder'), call('b1', 'Bash', { command: 'rm -rf build' }), result('b1', REJECTED, { is_error: true }), interrupt);
+    expect(sections(md).get('Next Action')).toContain('the user stopped the agent at its Bash call (`rm -rf build`) (line 3: the user said no to it)');
+  });
+
+  it('still continues a request the user interrupted while the agent was thinking', () => {
+    const { md } = built(user('u1', 'Create file lol.txt with dummy data'), say('a1', 'On it.'), user('i2', [{ type: 'text', text: '[Request interrupted by user]' }]));
+    expect(sections(md).get('Next Action')).toMatch(/^Continue the user's last request, which the agent was interrupted while working on/);
+  });
+
+  it('continues when the agent went on after the stop', () => {
+    const { md } = built(user('u1', 'Create file lol.txt with dummy data'), call('w1', 'Write', { file_path: '/nonexistent/w/lol.txt', content: 'x' }), aborted('w1'), say('a2', 'Trying another way.'), call('b2', 'Bash', { command: 'touch lol.txt' }));
+    expect(sections(md).get('Next Action')).not.toContain('stopped the agent');
+  });
+});
+
+describe('a transcript whose publisher redacted the messages whole', () => {
+  const hidden = (len: number, sha: string): string => `[REDACTED_MESSAGE len=${len} sha=${sha}]`;
+
+  it('says the objective is unreadable, so the handoff is not ready for a transfer', () => {
+    const { md } = built(user('u1', hidden(32, '821fd802')), say('a1', 'Done.'));
+    expect(sections(md).get('Objective (verbatim)')).toBe("*unknown* — the user's first request (line 1) is unreadable: the transcript's publisher redacted it (`[REDACTED_MESSAGE len=32 sha=821fd802]`)");
+    expect(runGate(md).failed).toContain('objective_present');
+  });
+
+  it('does not say nothing is pending when the reply cannot be read', () => {
+    const { md } = built(user('u1', 'Fix the login page'), say('a1', 'Fixed it.'), user('u2', hidden(98, '62d744dd')), say('a2', '[REDACTED_TEXT len=1281 sha=ddb3d2c5]'));
+    const next = sections(md).get('Next Action') ?? '';
+    expect(next).toMatch(/^unknown — the last request \(line 3\) was answered \(line 4\), but the request and the reply are unreadable \(the transcript's publisher redacted them\): whether anything is left pending is not known; ask the user what comes next/);
+    const readable = built(user('u1', 'Fix the login page'), say('a1', '[REDACTED_TEXT len=12 sha=0011aabb]'));
+    expect(sections(readable.md).get('Next Action')).toMatch(/but the agent's reply is unreadable \(the transcript's publisher redacted it\)/);
+  });
+
+  it('asks what an unreadable request asked before going on with it', () => {
+    const { md } = built(user('u1', hidden(86, '2239bcba')), call('b1', 'Bash', { command: '[REDACTED]' }));
+    const next = sections(md).get('Next Action') ?? '';
+    expect(next).toContain("(line 1, unreadable: the transcript's publisher redacted it): its words are not in the transcript, so ask the user what it asked before going on");
+    expect(next).not.toContain('«[REDACTED_MESSAGE');
+  });
+});
