@@ -715,7 +715,11 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
     return { text: `unknown — the last request (line ${req.line}) was answered (${answeredAt(l, end, req.line)}), but ${which} unreadable (the transcript's publisher redacted ${which.includes(' and ') ? 'them' : 'it'}): whether anything is left pending is not known; ask the user what comes next`, rule: 'unknown', label: 'unknown', line: end.line };
   }
   if (req !== null) return { text: `Nothing is pending: the last request${reqText} was answered (${answeredAt(l, end, req.line)}).${longAnswer(st, req.line)} Wait for the user's next request.${recapSays(l, req)}`, rule: 'nothing_pending', label: 'inferred', line: end.line };
-  return { text: 'unknown — the transcript holds no user request, no plan, no failure and no commit to go on; confirm the next step with the user', rule: 'unknown', label: 'unknown', line: null };
+  // An API error or an interruption is no failure of the work's: said as what the transcript ends on, not denied.
+  const incident = st.failures.findLast((f) => f.kind !== 'tool_error');
+  const none = incident === undefined ? 'no plan, no failure and no commit' : 'no plan and no commit';
+  const after = incident === undefined ? '' : `; it holds ${incident.kind === 'api_error' ? 'an API error' : 'an interruption'} (line ${incident.seq + 1}: ${quote(incident.text, 160)}), which says nothing of the work it stopped`;
+  return { text: `unknown — the transcript holds no user request, ${none} to go on${after}; confirm the next step with the user`, rule: 'unknown', label: 'unknown', line: null };
 }
 
 function targetRows(checks: readonly CheckRun[], failures: readonly FailureEntry[]): CheckTargetRow[] {

@@ -56,6 +56,17 @@ describe('context pressure levels (SPEC §8)', () => {
     expect(computePressure(st, cfg)).toMatchObject({ used: 16_341, limit: 258_400, level: 'green', limit_source: 'telemetry' });
   });
 
+  it('reads a Codex 0.50 count (`info{prompt, completion}`, before `last_token_usage`) as the tokens in and out', () => {
+    const st = ingestText(
+      jsonl(
+        { timestamp: 't', type: 'session_meta', payload: { id: 'x', cwd: '/tmp/x', originator: 'codex_cli_rs', cli_version: '0.50.0' } },
+        { timestamp: 't', type: 'event_msg', payload: { type: 'token_count', info: { prompt: 1420, completion: 910 } } },
+        { timestamp: 't', type: 'event_msg', payload: { type: 'token_count', info: null } },
+      ),
+    ).state;
+    expect(computePressure(st, cfg)).toMatchObject({ used: 2330, level: 'green' });
+  });
+
   it('takes no reading from the usage of a message Claude Code made itself (<synthetic>, zeros)', () => {
     const st = ingestText(
       jsonl(

@@ -59,3 +59,15 @@ describe('a transcript whose publisher redacted the messages whole', () => {
     expect(next).not.toContain('«[REDACTED_MESSAGE');
   });
 });
+
+describe('a transcript with no request that holds an API error', () => {
+  it('does not say it holds no failure: it names the error, and what it does not say', () => {
+    const { md } = built(
+      { timestamp: '2025-10-31T17:00:00.000Z', type: 'session_meta', payload: { id: 'rl', cwd: '/nonexistent/w', originator: 'codex_cli_rs', cli_version: '0.53.0' } },
+      { timestamp: '2025-10-31T17:00:15.000Z', type: 'event_msg', payload: { type: 'error', error: { kind: 'rate_limit', message: 'Rate limit exceeded' } } },
+    );
+    const s = sections(md);
+    expect(s.get('Failures And Blockers')).toContain('API error (line 2): Rate limit exceeded');
+    expect(s.get('Next Action')).toMatch(/^unknown — the transcript holds no user request, no plan and no commit to go on; it holds an API error \(line 2: «Rate limit exceeded»\), which says nothing of the work it stopped; confirm the next step with the user/);
+  });
+});

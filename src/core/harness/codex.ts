@@ -479,7 +479,10 @@ function readEvent(p: Record<string, unknown>, obs: Observation, st: CodexState)
     case 'token_count': {
       const info = isObj(p.info) ? p.info : undefined;
       const last = isObj(info?.last_token_usage) ? info.last_token_usage : undefined;
-      const used = num(last?.total_tokens);
+      // Before `last_token_usage` (0.50 and earlier, FORMATS.md): `info{prompt, completion}`, the
+      // last request's tokens in and out, whose sum is what `total_tokens` says now.
+      const prompt = last === undefined ? num(info?.prompt) : undefined;
+      const used = prompt !== undefined ? prompt + (num(info?.completion) ?? 0) : num(last?.total_tokens);
       const limit = num(info?.model_context_window);
       // A count of nothing (every field 0, the window too) is no reading: a request always costs
       // tokens. Taken as one, it said "0 tokens used" after a real 16,341.
