@@ -126,6 +126,8 @@ function codexExpected(recs: Obj[]): Expected {
         e.used = last.total_tokens;
         e.window = typeof p.info.model_context_window === 'number' ? p.info.model_context_window : null;
       }
+      // Codex 0.50 and before (FORMATS.md): `info{prompt, completion}`, the last request's tokens in and out.
+      if (last === undefined && typeof p.info.prompt === 'number') e.used = p.info.prompt + (typeof p.info.completion === 'number' ? p.info.completion : 0);
     }
     if (r.type !== 'response_item' || (p.type !== 'function_call' && p.type !== 'custom_tool_call')) continue;
     const name = String(p.name);
