@@ -156,6 +156,8 @@ export interface Analysis {
   otherCommands: number;
   /** Of the other commands, those a hook ran. */
   hookCommands: number;
+  /** Of the other commands, the file edits run as shell commands (Codex's `apply_patch`). */
+  patchCommands: number;
   backgroundStarts: number;
   openFailures: { line: number; text: string }[];
   /** Failures a later run fixed: what broke, where it was fixed, and what was done in between (the last 10). */
@@ -985,6 +987,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     checkTargets: rows,
     otherCommands: l.otherCommands,
     hookCommands: l.hookCommands ?? 0,
+    patchCommands: l.patchCommands ?? 0,
     backgroundStarts: l.backgroundStarts,
     openFailures: open,
     fixedFailures: fixedFailures(l),

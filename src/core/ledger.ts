@@ -189,6 +189,8 @@ export interface Ledger {
   otherCommands: number;
   /** Of those, the commands a hook ran (Claude Code 1.0's system lines), not the agent. */
   hookCommands?: number;
+  /** Of those, the shell calls that were file edits (Codex's `apply_patch` run as a command): their files are under Files changed. */
+  patchCommands?: number;
   backgroundStarts: number;
   failures: FailureEntry[];
   commits: CommitRecord[];
@@ -628,6 +630,7 @@ export function noteCall(l: Ledger, c: CallInput): void {
     else {
       l.otherCommands += 1;
       if (c.name === 'hook') l.hookCommands = (l.hookCommands ?? 0) + 1;
+      else if ((c.writes ?? []).length > 0) l.patchCommands = (l.patchCommands ?? 0) + 1;
     }
   }
   if (writes.length > 0) rec.writes = writes;

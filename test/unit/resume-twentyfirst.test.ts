@@ -71,3 +71,21 @@ describe('a transcript with no request that holds an API error', () => {
     expect(s.get('Next Action')).toMatch(/^unknown — the transcript holds no user request, no plan and no commit to go on; it holds an API error \(line 2: «Rate limit exceeded»\), which says nothing of the work it stopped; confirm the next step with the user/);
   });
 });
+
+describe('Codex edits run as shell commands', () => {
+  it('are counted among the other shell commands as file edits, said apart', () => {
+    const patch = (id: string, file: string): Record<string, unknown> => ({ timestamp: '2025-09-25T01:28:35Z', type: 'response_item', payload: { type: 'function_call', name: 'shell', call_id: id, arguments: JSON.stringify({ command: ['bash', '-lc', `apply_patch <<'PATCH'\n*** Begin Patch\n*** Add File: ${file}\n+export const x = 1;\n*** End Patch\nPATCH`] }) } });
+    const done = (id: string): Record<string, unknown> => ({ timestamp: '2025-09-25T01:28:36Z', type: 'response_item', payload: { type: 'function_call_output', call_id: id, output: JSON.stringify({ output: 'Success. Updated the following files:\nA src/a.ts\n', metadata: { exit_code: 0 } }) } });
+    const ls = { timestamp: '2025-09-25T01:28:37Z', type: 'response_item', payload: { type: 'function_call', name: 'shell', call_id: 'l1', arguments: JSON.stringify({ command: ['bash', '-lc', 'ls src'] }) } };
+    const { md } = built(
+      { timestamp: '2025-09-25T01:28:00Z', type: 'session_meta', payload: { id: 'c1', cwd: '/nonexistent/w', originator: 'codex_cli_rs', cli_version: '0.40.0' } },
+      { timestamp: '2025-09-25T01:28:01Z', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'add the two modules' }] } },
+      patch('p1', 'src/a.ts'),
+      done('p1'),
+      patch('p2', 'src/b.ts'),
+      done('p2'),
+      ls,
+    );
+    expect(sections(md).get('Verification')).toContain('Other shell commands: 3 (2 of them file edits (`apply_patch`), whose files are under Files changed; not checks;');
+  });
+});

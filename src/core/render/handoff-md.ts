@@ -948,7 +948,8 @@ function verification(a: Analysis): string {
   const hidden = a.hiddenCommands === '' || rows.length === 0 ? '' : `\n\n${label('unknown')} — and ${a.hiddenCommands}.`;
   // Calls whose command is unreadable are neither checks nor other commands: they are said above.
   const hooks = a.hookCommands === 0 ? '' : `${a.hookCommands === a.otherCommands ? 'all' : a.hookCommands} of them run by a hook, not by the agent; `;
-  const other = `Other shell commands${a.hiddenCommands === '' ? '' : ' whose command can be read'}: ${a.otherCommands} (${hooks}not checks; the calls of other tools are not counted here; every call is in TOOLS.md)${a.backgroundStarts > 0 ? `; ${a.backgroundStarts} started in the background (never counted as checks)` : ''}.${hidden}`;
+  const patches = a.patchCommands === 0 ? '' : `${a.patchCommands === a.otherCommands ? 'all' : a.patchCommands} of them file edits (\`apply_patch\`), whose files are under Files changed; `;
+  const other = `Other shell commands${a.hiddenCommands === '' ? '' : ' whose command can be read'}: ${a.otherCommands} (${hooks}${patches}not checks; the calls of other tools are not counted here; every call is in TOOLS.md)${a.backgroundStarts > 0 ? `; ${a.backgroundStarts} started in the background (never counted as checks)` : ''}.${hidden}`;
   const notRun = a.checksNotRun.length === 0 ? NONE : bullets(a.checksNotRun.map((f) => `${label(f.label)} ${f.text}`));
   return `${tableText}\n\n${other}${outsideCalls(a)}\n\n### Checks Not Run\n\n${notRun}`;
 }
