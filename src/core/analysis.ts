@@ -1059,7 +1059,7 @@ function movedAfterPush(l: Ledger, pr: { url: string; line: number }): string {
   if (to === undefined || to.line <= pr.line) return '';
   const pushed = /\/pull\/new\/(.+)$/.exec(pr.url)?.[1];
   if (pushed !== undefined && (pushed === to.branch || pushed.replace(/%2F/gi, '/') === to.branch)) return '';
-  return `. The session then moved to \`${clip(to.branch, 120)}\` (its git checkout or switch at line ${to.line}): the pull request is of the branch that push sent${pushed === undefined ? '' : `, \`${clip(pushed, 120)}\``}, and checks of its work run there`;
+  return `. The session then moved to \`${clip(to.branch, 120)}\` (its git checkout or switch at line ${to.line}): the pull request is of the branch that push sent${pushed === undefined ? '' : `, \`${clip(pushed, 120)}\``}, and checks of its work run there — in a worktree of it (\`git worktree add\`), which leaves \`${clip(to.branch, 120)}\` and its files as they are`;
 }
 
 /**

@@ -98,7 +98,7 @@ describe('a pull request offered, then a checkout of another branch', () => {
 
   it('says the pull request is of the pushed branch, not of the one the session moved to', () => {
     const next = sections(push(run('k1', 'git checkout -b feat/dashboard main', "Switched to a new branch 'feat/dashboard'")).md).get('Next Action') ?? '';
-    expect(next).toContain('Open the pull request the last push offered: https://github.com/o/r/pull/new/fix/team. The session then moved to `feat/dashboard` (its git checkout or switch at line 9): the pull request is of the branch that push sent, `fix/team`, and checks of its work run there');
+    expect(next).toContain('Open the pull request the last push offered: https://github.com/o/r/pull/new/fix/team. The session then moved to `feat/dashboard` (its git checkout or switch at line 9): the pull request is of the branch that push sent, `fix/team`, and checks of its work run there — in a worktree of it (`git worktree add`), which leaves `feat/dashboard` and its files as they are');
   });
 
   it('says nothing of a checkout back to the pushed branch', () => {
