@@ -268,6 +268,8 @@ export interface ForeignHead {
   /** The commit HEAD was at before: the transcript's record of the session's start, or its first `git log`; null when git said then that the folder was no repository. */
   was: string | null;
   wasLine: number | null;
+  /** The line of a push after that log with HEAD unmoved in between, which sent the commit if it sent HEAD's branch. */
+  pushed?: number;
   /** The line of the session's latest `git add` before that log, which the commit may hold. */
   staged: number | null;
 }
@@ -295,7 +297,10 @@ function foreignHead(st: SessionState): ForeignHead | null {
   if ((l.headMoves ?? []).some((m) => m > was.from && m < top.line)) return null;
   let staged: number | null = null;
   for (const c of Object.values(l.calls)) if (c.command !== undefined && c.line < top.line && c.line > was.from && /\bgit\s+add\b/.test(c.command) && (staged === null || c.line > staged)) staged = c.line;
-  return { line: top.line, hash: top.hash, subject: top.subject, was: was.hash === null ? null : was.hash.slice(0, 12), wasLine: was.line, staged };
+  const out: ForeignHead = { line: top.line, hash: top.hash, subject: top.subject, was: was.hash === null ? null : was.hash.slice(0, 12), wasLine: was.line, staged };
+  const push = l.lastPushLine;
+  if (push !== undefined && push > top.line && !(l.headMoves ?? []).some((m) => m > top.line && m < push)) out.pushed = push;
+  return out;
 }
 
 /** The files a static check's tool reads, by language: a change to another file is not its. */

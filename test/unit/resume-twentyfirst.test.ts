@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runGate, sections } from '../../src/core/quality.js';
-import { call, REJECTED, result, say, user } from './claude-records.js';
+import { agent, call, REJECTED, result, say, user } from './claude-records.js';
 import { built } from './ledger-helper.js';
 
 /** Rules from the twenty-first reading (docs/FIDELITY.md) not covered beside the code they changed. */
@@ -87,5 +87,23 @@ describe('Codex edits run as shell commands', () => {
       ls,
     );
     expect(sections(md).get('Verification')).toContain('Other shell commands: 3 (2 of them file edits (`apply_patch`), whose files are under Files changed; not checks;');
+  });
+});
+
+describe('a commit the session did not make, pushed after', () => {
+  const bash = (id: string, command: string, output: string): Record<string, unknown>[] => [agent(`c-${id}`, [{ type: 'tool_use', id, name: 'Bash', input: { command } }]), user(`r-${id}`, [{ type: 'tool_result', tool_use_id: id, content: output }])];
+  const head = [user('u1', 'Push the team work'), ...bash('b1', 'git log --oneline -3', '9d35684 fix: teams'), ...bash('b3', 'git log --oneline -3', 'a7bfa7b optimized team loading\n9d35684 fix: teams')];
+  const push = bash('b4', 'git push -u origin fix/team', " * [new branch]      fix/team -> fix/team\nbranch 'fix/team' set up to track 'origin/fix/team'.");
+
+  it('says the push that came after with HEAD unmoved may have sent it', () => {
+    const { md, summary } = built(...head, ...push);
+    expect(sections(md).get('Repository Evidence')).toContain('check what it holds before anything else: the push at line 7 came after it with HEAD unmoved, so if that push sent HEAD\'s branch, the commit is on the remote too (and in any pull request of that branch).');
+    expect((summary.session_git as Record<string, unknown>).foreign_head).toMatchObject({ hash: 'a7bfa7b', pushed_line: 7 });
+  });
+
+  it('says nothing of a push made after HEAD moved again', () => {
+    const { md, summary } = built(...head, ...bash('b5', 'git checkout main', "Switched to branch 'main'"), ...push);
+    expect(sections(md).get('Repository Evidence')).not.toContain('the push at line');
+    expect((summary.session_git as Record<string, unknown>).foreign_head).not.toHaveProperty('pushed_line');
   });
 });

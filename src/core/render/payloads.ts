@@ -269,5 +269,8 @@ export function buildLlm(r: RenderInput, a: Analysis, summary: Record<string, un
 
 /** HEAD moved to a commit the session did not make (Analysis.foreignHead), in the payload's shape. */
 function foreignHeadOf(f: Analysis['foreignHead']): Record<string, unknown> | null {
-  return f === null ? null : { line: f.line, hash: f.hash, subject: f.subject, was: f.was, was_line: f.wasLine, staged_line: f.staged };
+  if (f === null) return null;
+  const out: Record<string, unknown> = { line: f.line, hash: f.hash, subject: f.subject, was: f.was, was_line: f.wasLine, staged_line: f.staged };
+  if (f.pushed !== undefined) out.pushed_line = f.pushed;
+  return out;
 }
