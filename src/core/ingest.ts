@@ -260,7 +260,9 @@ export function ingestLine(st: SessionState, line: RawLine, opts: IngestOptions)
     const key = unknownTypeKey(st, obs.unknown);
     st.unknownTypes[key] = (st.unknownTypes[key] ?? 0) + 1;
   }
-  if (obs.ts !== null && VALID_TIME.test(obs.ts)) {
+  // Only a line that is a turn gives a time (the front matter's first_turn_at and last_turn_at): a
+  // Codex token count written after the last turn is no turn of the session's.
+  if (obs.ts !== null && !isBlank(obs.text) && VALID_TIME.test(obs.ts)) {
     // The earliest and the latest time, not the first and last line's: records are not always
     // written in time order (Claude Code writes a session's leading summaries and notes after
     // lines they precede). A notice (a local command's caveat, a command's wrapper) is no turn:

@@ -107,3 +107,16 @@ describe('a commit the session did not make, pushed after', () => {
     expect((summary.session_git as Record<string, unknown>).foreign_head).not.toHaveProperty('pushed_line');
   });
 });
+
+describe('the front matter\'s turn times', () => {
+  it('come from turns, not from a token count written after the last one', () => {
+    const { md } = built(
+      { timestamp: '2025-10-30T10:00:00.000Z', type: 'session_meta', payload: { id: 't', cwd: '/nonexistent/w', originator: 'codex_cli_rs', cli_version: '0.53.0' } },
+      { timestamp: '2025-10-30T10:00:01.000Z', type: 'event_msg', payload: { type: 'user_message', message: 'list the files' } },
+      { timestamp: '2025-10-30T10:00:04.000Z', type: 'event_msg', payload: { type: 'agent_message', message: 'Here they are.' } },
+      { timestamp: '2025-10-30T10:00:09.000Z', type: 'event_msg', payload: { type: 'token_count', info: null } },
+    );
+    expect(md).toMatch(/^first_turn_at: 2025-10-30T10:00:01\.000Z$/m);
+    expect(md).toMatch(/^last_turn_at: 2025-10-30T10:00:04\.000Z$/m);
+  });
+});
