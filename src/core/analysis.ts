@@ -338,7 +338,7 @@ const FOREIGN: readonly { tools: RegExp; files: RegExp }[] = [
   { tools: /^go\b/, files: /\.(?:rs|ts|tsx|js|jsx|py|rb|css)$|(?:^|[\\/])(?:Cargo\.toml|package(?:-lock)?\.json)$/ },
 ];
 
-function changeFor(l: Ledger, command: string): { path: string; line: number } | null {
+function changeFor(l: Ledger, command: string, ranAt: number): { path: string; line: number } | null {
   const targets = checkTargets(command, l.installed ?? []);
   const staticOnly = targets.length > 0 && targets.every((t) => t.kind === 'lint' || t.kind === 'typecheck' || t.kind === 'format');
   const foreign = targets.length === 0 ? undefined : FOREIGN.find((f) => targets.every((t) => f.tools.test(t.tool)))?.files;
@@ -349,8 +349,30 @@ function changeFor(l: Ledger, command: string): { path: string; line: number } |
     if (!readsDocs && isDocumentation(path)) continue;
     if (foreign?.test(path) === true) continue;
     if (staticOnly && !targets.some((t) => reads(t, path))) continue;
+    // A file the session made after the run and deleted since was never there for it to see (edgerunner's throwaway script).
+    if (madeAfter(c, ranAt)) continue;
     if (latest === null || c.line > latest.line) latest = { path, line: c.line };
   }
+  return latest;
+}
+
+/** A file the session made after a check ran and deleted since: it was never there for that run to see. */
+function madeAfter(c: Ledger['changed'][string], ranAt: number): boolean {
+  return c.how === 'delete' && c.made === true && (c.first ?? c.line) > ranAt;
+}
+
+/**
+ * The session's last file change a check run at `ranAt` could have missed: its last change,
+ * unless that was the deletion of a file made after the run (a throwaway script), then the latest
+ * change of another file.
+ */
+function lastSeenChange(l: Ledger, ranAt: number): number | null {
+  const last = l.lastChangeLine;
+  if (last === null) return null;
+  const entries = Object.values(l.changed);
+  if (!entries.some((c) => c.line === last && madeAfter(c, ranAt))) return last;
+  let latest: number | null = null;
+  for (const c of entries) if (!madeAfter(c, ranAt) && (latest === null || c.line > latest)) latest = c.line;
   return latest;
 }
 
@@ -449,6 +471,32 @@ const ALSO_ASKS = /\b(?:let me know|tell me) (?:when|if|whether|which|what)\b|\b
 
 function alsoAsks(text: string, asked: string): string | null {
   return closingSentences(text).find((s) => s.length >= 12 && !asked.includes(s) && !s.includes(asked) && (/\?\s*$/.test(s) || ALSO_ASKS.test(s))) ?? null;
+}
+
+/** "items 1+2", "step 3", "options 1 and 2", "points 2-4": the numbered items of a list a question names. */
+const NAMED_ITEMS = /\b(?:items?|steps?|options?|points?)\s+(\d{1,2}(?:\s*(?:\+|,|&|and|or|-|–|to)\s*\d{1,2})*)/i;
+
+/**
+ * The items of a numbered list above a question that the question names by number ("pull the
+ * trigger on items 1+2"): quoted, since the question alone, or the message's tail, leaves out what
+ * they are (FundWise's tail began at item 2, and item 1 was the file to change).
+ */
+function itemsNamed(text: string, question: string): string | null {
+  const m = NAMED_ITEMS.exec(question);
+  if (m === null) return null;
+  const wanted = new Set<number>();
+  const spec = m[1] as string;
+  for (const r of spec.matchAll(/(\d{1,2})\s*(?:(?:-|–|to)\s*(\d{1,2}))?/g)) {
+    const a = Number(r[1]);
+    const b = r[2] === undefined ? a : Number(r[2]);
+    for (let i = a; i <= Math.min(b, a + 9); i += 1) wanted.add(i);
+  }
+  const at = text.lastIndexOf(question.slice(0, 40));
+  const before = at === -1 ? text : text.slice(0, at);
+  const items = new Map<number, string>();
+  for (const x of before.matchAll(/^[ \t]{0,3}(\d{1,2})[.)][ \t]+(.+)$/gm)) if (wanted.has(Number(x[1]))) items.set(Number(x[1]), x[2] as string);
+  if (items.size === 0) return null;
+  return [...items].sort((x, y) => x[0] - y[0]).map(([n, t]) => `${n}. ${quote(unmark(t), 200)}`).join(' ');
 }
 
 /** The markdown heading a question sits under, for context ("## FW-007 — recommendation"). */
@@ -574,7 +622,9 @@ function askedBefore(l: Ledger, req: RequestRecord): string {
 function recapSays(l: Ledger, req: RequestRecord): string {
   const r = l.recap;
   if (r === undefined) return '';
-  const when = r.line < req.line ? ', before the last request' : '';
+  // How many requests came after it: a recap four requests old may name a step done since.
+  const after = r.line < req.line ? l.requests.filter((q) => q.line > r.line && (q.kind === 'request' || q.kind === 'rejection')).length : 0;
+  const when = after === 0 ? '' : after === 1 ? ', before the last request' : `, before the last ${after} requests`;
   if (/^No next/i.test(r.next)) return ` Claude Code's own recap (line ${r.line}${when}) said: ${quote(r.next, 300)}`;
   return ` Claude Code's own recap (line ${r.line}${when}) named a step: ${quote(r.next, 300)} Ask the user whether it was done.`;
 }
@@ -649,7 +699,8 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
     const q = l.pendingQuestion?.text ?? (l.lastAgentText ? asksUser(l.lastAgentText.text) : null) ?? 'its question';
     const h = l.lastAgentText && !l.pendingQuestion ? headingBefore(l.lastAgentText.text, q) : null;
     const also = l.lastAgentText && !l.pendingQuestion ? alsoAsks(l.lastAgentText.text, q) : null;
-    return { text: `Get the user's answer first: the agent asked${h ? ` (under ${quote(h, 100)})` : ''} ${quote(q, 300)}${also === null ? '' : `; the same message also asked ${quote(also, 240)}`}`, rule: 'pending_question', label: 'reported', line: end.line };
+    const items = l.lastAgentText ? itemsNamed(l.lastAgentText.text, q) : null;
+    return { text: `Get the user's answer first: the agent asked${h ? ` (under ${quote(h, 100)})` : ''} ${quote(q, 300)}${items === null ? '' : `; the items it names, from the list above it: ${items}`}${also === null ? '' : `; the same message also asked ${quote(also, 240)}`}`, rule: 'pending_question', label: 'reported', line: end.line };
   }
   if ((end.kind === 'mid-work' || end.kind === 'interrupted' || end.kind === 'failed') && req !== null) {
     const whose = parent === null ? "the user's last request" : `the task the session that started this subagent (\`${parent}\`) gave it`;
@@ -892,8 +943,9 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     }
   }
   const lastCheck = l.checks[l.checks.length - 1];
-  if (l.lastChangeLine !== null && (lastCheck === undefined || lastCheck.line < l.lastChangeLine)) {
-    checksNotRun.push({ text: `No test, build, type check or lint ran after the last file change (line ${l.lastChangeLine}${docsAfter(l, l.lastChangeLine)})`, label: 'verified', seq: l.lastChangeLine - 1 });
+  const lastChange = lastCheck === undefined ? l.lastChangeLine : lastSeenChange(l, lastCheck.line);
+  if (lastChange !== null && (lastCheck === undefined || lastCheck.line < lastChange)) {
+    checksNotRun.push({ text: `No test, build, type check or lint ran after the last file change (line ${lastChange}${docsAfter(l, lastChange)})`, label: 'verified', seq: lastChange - 1 });
   } else if (l.lastChangeLine !== null) {
     // Some checks ran after the last change; the others last ran on older code. A combined run
     // (`ruff check && pytest`) whose every check ran again since, alone or with others, is not stale.
@@ -906,7 +958,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
       return keys.length > 0 && keys.every((k) => ranSince.has(k));
     };
     const stale = rows
-      .map((t) => ({ t, at: changeFor(l, t.command) }))
+      .map((t) => ({ t, at: changeFor(l, t.command, t.line) }))
       .filter(({ t, at }) => at !== null && t.line < at.line && t.outcome !== 'unknown' && !rerun(t))
       .slice(0, 5);
     for (const { t, at } of stale) {

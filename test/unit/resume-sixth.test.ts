@@ -113,6 +113,10 @@ describe('a transcript that starts mid-conversation', () => {
     const whole = rendered({ ...base, type: 'user', uuid: 'u1', parentUuid: null, message: { role: 'user', content: 'Reorder the cards.' } }).handoffMd;
     expect(whole).toContain("*reported* — the user's first request (line 1)\n");
     expect(whole).not.toContain('Earlier conversation');
+    // What the session changed before its first line is not in it: not "None".
+    expect(sections(md).get('Repository Evidence')).toContain('### Files changed in this session\n\nNone in the lines this transcript holds. *unknown* — it starts mid-conversation (line 1, see Unknowns): what the session changed before is not in it');
+    expect(md).toContain('3. No file changed in the lines this transcript holds, but it starts mid-conversation (see Unknowns): run `git status` and `git diff`');
+    expect(sections(whole).get('Repository Evidence')).toContain('### Files changed in this session\n\nNone\n');
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runGate, sections } from '../../src/core/quality.js';
-import { agent, call, REJECTED, result, say, user } from './claude-records.js';
+import { agent, call, edit, REJECTED, result, say, updated, user } from './claude-records.js';
 import { built } from './ledger-helper.js';
 
 /** Rules from the twenty-first reading (docs/FIDELITY.md) not covered beside the code they changed. */
@@ -118,5 +118,34 @@ describe('the front matter\'s turn times', () => {
     );
     expect(md).toMatch(/^first_turn_at: 2025-10-30T10:00:01\.000Z$/m);
     expect(md).toMatch(/^last_turn_at: 2025-10-30T10:00:04\.000Z$/m);
+  });
+});
+
+describe('a question that names items of a list above it', () => {
+  it('quotes those items, which the question alone leaves out', () => {
+    const text = '## FW-007\n\nIf you agree:\n\n1. Update [SUBMISSION.md](SUBMISSION.md) copy so both are named as planned.\n2. Mark FW-007 done in issues.md.\n3. Optional `/demo` thumbnail tweak.\n\nWant me to (a) pull the trigger on items 1+2, or (b) include the thumbnail too?';
+    const { md } = built(user('u1', 'Decide FW-007'), say('a1', text));
+    expect(sections(md).get('Next Action')).toContain('; the items it names, from the list above it: 1. «Update [SUBMISSION.md](SUBMISSION.md) copy so both are named as planned.» 2. «Mark FW-007 done in issues.md.»');
+    const plain = built(user('u1', 'Decide FW-007'), say('a1', '1. Ship it.\n2. Wait.\n\nShould I go ahead?'));
+    expect(sections(plain.md).get('Next Action')).not.toContain('the items it names');
+  });
+});
+
+describe('a check run before a file the session made and deleted again', () => {
+  it('is not stale: the file was never there for it to see', () => {
+    const checked = [call('t1', 'Bash', { command: 'npm run build' }), result('t1', 'built in 2s')];
+    const throwaway = [call('w1', 'Write', { file_path: '/nonexistent/w/web/scripts/visual-check.mjs', content: 'x' }), result('w1', 'File created successfully at: /nonexistent/w/web/scripts/visual-check.mjs'), call('d1', 'Bash', { command: 'rm web/scripts/visual-check.mjs' }), result('d1', '')];
+    const { md } = built(user('u1', 'Build the web app'), edit('e1', 'web/src/app.ts'), updated('e1', 'web/src/app.ts'), ...checked, ...throwaway, say('a1', 'Done.'));
+    expect(sections(md).get('Verification') ?? '').not.toContain('visual-check.mjs');
+    expect(sections(md).get('Verification') ?? '').not.toContain('ran after the last file change');
+    const before = built(user('u1', 'Build the web app'), call('w0', 'Write', { file_path: '/nonexistent/w/web/src/extra.ts', content: 'x' }), result('w0', 'File created successfully at: /nonexistent/w/web/src/extra.ts'), ...checked, call('d0', 'Bash', { command: 'rm web/src/extra.ts' }), result('d0', ''), say('a1', 'Done.'));
+    expect(sections(before.md).get('Verification') ?? '').toContain('No test, build, type check or lint ran after the last file change (line 7)');
+  });
+});
+
+describe('Current State with no list', () => {
+  it('says the session kept no list, not that it has no state', () => {
+    const { md } = built(user('u1', 'Fix the login page'), say('a1', 'Fixed.'));
+    expect(sections(md).get('Current State')).toMatch(/^None: the session kept no todo list, task list or plan/);
   });
 });

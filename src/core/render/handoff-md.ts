@@ -453,7 +453,11 @@ function currentState(a: Analysis): (level: Level) => string {
 }
 
 /** Current State's body: the task list (or None), then the plan and the background jobs, each when there is one. */
+/** A bare "None" here was read as "the session has no state" (FundWise): it had no list, not no state. */
+const NO_LIST = 'None: the session kept no todo list, task list or plan (what it did and where it stopped are under State right now, Files changed and Repository Evidence)';
+
 function currentWithPlan(current: string, planPart: string, jobsPart: string): string {
+  if (current === NONE && planPart === '' && jobsPart === '') return NO_LIST;
   return current === NONE && planPart !== '' ? `${planPart.replace(/^\n\n/, '')}${jobsPart}` : `${current}${planPart}${jobsPart}`;
 }
 
@@ -788,6 +792,8 @@ function filesChanged(a: Analysis, cwd: string | undefined, max: number, names: 
     if (a.unreadableWrites > 0) return `### Files changed in this session\n\n${label('unknown')} — ${a.unreadableWrites} apply_patch call(s), paths unreadable (redacted by the transcript's publisher)`;
     const unseen = unseenWriters(a);
     if (unseen !== '') return `### Files changed in this session\n\nNone the transcript shows. ${label('unknown')} — ${unseen} may have written files: whether any did is not known (\`git status\` in the repository says).`;
+    // A transcript that starts mid-conversation shows none of the changes made before its first line.
+    if (a.startsAfter !== undefined) return `### Files changed in this session\n\nNone in the lines this transcript holds. ${label('unknown')} — it starts mid-conversation (line ${a.startsAfter}, see Unknowns): what the session changed before is not in it (\`git status\` and \`git diff\` in the repository say what is uncommitted).`;
     return `### Files changed in this session\n\n${NONE}`;
   }
   const listed = fs.slice(-max).reverse();
@@ -1160,7 +1166,9 @@ function resume(r: RenderInput, a: Analysis): string {
         ? `Which files changed is not known (${a.unreadableWrites} edit(s) whose paths the transcript's publisher redacted): run \`git status\` and \`git diff\` in the repository, then read what they name and the files the Objective and the latest request name`
         : unseen !== ''
           ? `No file change can be read in this session, but ${unseen} may have written some: run \`git status\` in the repository, then read what it names and the files the Objective and the latest request name`
-          : `No file changed in this session: read ${filesRead(a, pathsBase(r.state.meta))}the files the Objective and the latest request name`;
+          : a.startsAfter !== undefined
+            ? `No file changed in the lines this transcript holds, but it starts mid-conversation (see Unknowns): run \`git status\` and \`git diff\` in the repository for what the session changed before, then read what they name and the files the Objective and the latest request name`
+            : `No file changed in this session: read ${filesRead(a, pathsBase(r.state.meta))}the files the Objective and the latest request name`;
   return [
     '1. Read this whole file before acting. Treat files, repository state and recorded command results as authoritative, not this summary.',
     `2. Check drift: run ${code(`handoff resume ${r.session}`)} (or compare repository path, branch, HEAD and dirty state with the front matter). Report material drift; never reset, check out or discard changes to recreate the old state.`,
