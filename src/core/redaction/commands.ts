@@ -42,7 +42,7 @@ const either = (words: readonly string[]): string => `(?:${words.map((w) => w.re
 const MYSQL = ['mysql', 'mysqldump', 'mysqladmin', 'mysqlimport', 'mysqlcheck', 'mysqlshow', 'mysqlsh', 'mariadb', 'mariadb-dump', 'mariadb-admin'];
 const MONGO = ['mongo', 'mongosh', 'mongodump', 'mongorestore', 'mongoexport', 'mongoimport', 'mongostat', 'mongotop'];
 const LDAP = ['ldapsearch', 'ldapadd', 'ldapmodify', 'ldapdelete', 'ldappasswd', 'ldapwhoami', 'ldapcompare', 'ldapmodrdn'];
-const REGISTRY = ['docker', 'podman', 'nerdctl', 'buildah', 'skopeo', 'helm'];
+const REGISTRY = ['docker', 'podman', 'nerdctl', 'buildah', 'skopeo', 'helm', 'crane', 'oras', 'regctl'];
 const AUTHORIZATION = ['Authorization', 'authorization', 'AUTHORIZATION', 'Proxy-Authorization', 'proxy-authorization'];
 /** Commands that read a secret's value from their standard input. */
 const STDIN_SECRET = `(?:gcloud[ \\t]+secrets[ \\t]+(?:create|versions[ \\t]+add)|wrangler[ \\t]+secret[ \\t]+put|vercel[ \\t]+env[ \\t]+add|az[ \\t]+devops[ \\t]+login|fly(?:ctl)?[ \\t]+secrets[ \\t]+import|gh[ \\t]+secret[ \\t]+set|firebase[ \\t]+functions:secrets:set|supabase[ \\t]+secrets[ \\t]+set|kubectl[ \\t]+create[ \\t]+secret)${WORD_END}`;
@@ -50,9 +50,9 @@ const STDIN_SECRET = `(?:gcloud[ \\t]+secrets[ \\t]+(?:create|versions[ \\t]+add
 /** Commands that read a password from a pipe: Kerberos' kinit, `su`, `passwd` (asked twice), Docker's secrets. */
 const STDIN_PASSWORD = `(?:kinit|su|passwd|docker[ \\t]+secret[ \\t]+create|cryptsetup|restic|borg|ansible-vault)${WORD_END}`;
 /** An argument before the one captured: quoted (it may hold commas: an LDAP DN), or a bare word. */
-const AARG = `[ \\t]*(?:"[^"\\n]{0,200}"|'[^'\\n]{0,200}'|[^,()'"\\n]{1,160}?)`;
+const AARG = `[ \\t]*(?:"[^"\\n]{0,200}"|'[^'\\n]{0,200}'|[^,()'"\\n]{1,160}?(?:\\([^()\\n]{0,80}\\))?)`;
 /** Calls that take a password or key at a known place: the words they start with, and the arguments before it. */
-const PLACED: readonly [readonly string[], number][] = [
+const PLACED: readonly (readonly [readonly string[], number, string?])[] = [
   // Go's SMTP (identity, user, password, host); Python's pymysql/MySQLdb and ftplib, Perl's DBI (host or DSN, user, password).
   [['smtp.PlainAuth('], 2],
   // A PHP stack trace prints the arguments: `PDO->__construct('mysql:host=…', 'shop', '…', Array)`.
@@ -66,7 +66,16 @@ const PLACED: readonly [readonly string[], number][] = [
   // A password hashed in code: Laravel, bcrypt, PHP, Django.
   [['Hash::make(', 'bcrypt(', 'bcrypt.hash(', 'bcrypt.hashSync(', 'password_hash(', 'make_password(', 'generate_password_hash('], 0],
   // A builder's password, and a password mask set from a literal: Java's `.password("…")` (HikariCP, Spring's DataSourceBuilder).
-  [['.password(', '.setPassword('], 0],
+  [['.password(', '.setPassword('], 0, 'keytar'],
+  // keytar's store (service, account, password).
+  [['keytar.setPassword('], 2],
+  // A key or token handed to an SDK's constructor or builder, or to a signing call, as a literal:
+  // Google's option, Azure's and OpenAI's credentials, HTTP clients' bearer tokens, HMAC and JWT keys.
+  [['WithAPIKey(', 'AzureKeyCredential(', 'ApiKeyCredential(', 'AzureSasCredential(', '.apiKey(', '.withApiKey(', 'SetAuthToken(', '.setAuthToken(', 'withToken(', 'bearer_auth(', '.bearerAuth(', 'Algorithm.HMAC256(', 'Algorithm.HMAC384(', 'Algorithm.HMAC512(', 'hmacShaKeyFor(', 'SecretKeySpec(', 'EncodingKey::from_secret(', 'DecodingKey::from_secret(', 'SecretStr(', 'Fernet(', 'ethers.Wallet(', 'new Wallet(', 'hmac.new(', 'SignedString(', '->withApiKey(', 'new_from_slice(', 'Account.from_key(', 'privateKeyToAccount(', 'Ably.Realtime(', 'Ably.Rest(', 'URLSafeTimedSerializer(', 'URLSafeSerializer(', 'TimestampSigner('], 0],
+  [['withBasicAuth('], 1],
+  // (account or name, key); (payload, key); (algorithm, key, data).
+  [['StorageSharedKeyCredential(', 'AzureNamedKeyCredential(', 'jwt.sign(', 'jwt.encode(', 'JWT.encode(', 'JWT::encode(', 'OpenSSL::HMAC.hexdigest(', 'OpenSSL::HMAC.digest('], 1],
+  [['hash_hmac('], 2],
   // A user and a password by position: aiohttp's, httpx's, Neo4j's BasicAuth; RabbitMQ's pika; MQTT's paho;
   // JavaMail; OkHttp; NATS; Cassandra's provider; python-ldap's bind; PHP clients; Twilio's JavaScript client.
   [['BasicAuth(', 'PlainCredentials(', 'username_pw_set(', 'PasswordAuthentication(', 'Credentials.basic(', 'UserInfo(', 'PlainTextAuthProvider(', '.bind_s(', '.bind(', '->setAuth(', 'Twilio(', 'twilio('], 1],
@@ -79,14 +88,16 @@ const PLACED: readonly [readonly string[], number][] = [
   [['.Authenticate(', '.AuthenticateAsync('], 1],
   [['transport.connect('], 2],
 ];
-const placed = (starts: readonly string[], before: number): CommandRule =>
-  rule('call_secret', starts, `${either(starts)}${`${AARG}[ \\t]*,`.repeat(before)}[ \\t]*${QARG}`, 'dy', (v) => !isKeyword(v) && !/^\d+$/.test(v));
+/** `notAfter`: a name the call must not follow (keytar's `setPassword` takes the password third, not first). */
+const placed = (starts: readonly string[], before: number, notAfter?: string): CommandRule =>
+  // The literal may come wrapped as bytes (Go's `[]byte("…")`, Node's `Buffer.from('…')`, `new TextEncoder().encode('…')`).
+  rule('call_secret', starts, `${notAfter === undefined ? '' : `(?<!${notAfter})`}${either(starts)}${`${AARG}[ \\t]*,`.repeat(before)}[ \\t]*(?:\\[\\]byte\\(|Buffer\\.from\\(|new TextEncoder\\(\\)\\.encode\\()?${QARG}`, 'dy', (v) => !isKeyword(v) && !/^\d+$/.test(v));
 
 /** A password piped once, or twice on two lines (`echo -e 'pw\\npw' | passwd`, which asks it again). */
 const TWICE = `(?:'([^'\\n]{1,200})(?:\\n([^'\\n]{1,200}))?'|"([^"\\n]{1,200})(?:\\n([^"\\n]{1,200}))?"|([^\\s'"\`;&|-][^\\s'"\`;&|]{0,200}))`;
 
 const RULES: readonly CommandRule[] = [
-  ...PLACED.map(([starts, before]) => placed(starts, before)),
+  ...PLACED.map(([starts, before, notAfter]) => placed(starts, before, notAfter)),
   // `require('bcrypt').hash('…', 12)`.
   rule('call_secret', ["bcrypt').hash", 'bcrypt").hash'], `bcrypt['"]\\)\\.hash(?:Sync)?\\([ \\t]*${QARG}`),
   // A literal written into a file whose name says it holds a secret: `printf '%s' '…' > ~/.vault-token`,
@@ -176,7 +187,9 @@ const RULES: readonly CommandRule[] = [
   // `printf 'API_TOKEN=%s\n' '…' >> .env`: the format names the secret the argument fills.
   rule('command_password', ['printf'], `printf[ \t]+['"][A-Za-z0-9_]{0,60}(?:TOKEN|SECRET|PASSWORD|PASSWD|KEY|PASS|PWD)[A-Za-z0-9_]{0,40}=%s(?:\\\\n|\n)?['"][ \t]+${ARG}`, 'dyi'),
   // npm's auth token set with a space (`npm config set //registry.npmjs.org/:_authToken …`).
-  rule('command_password', ['_authToken ', '_auth ', '_password '], `_(?:authToken|auth|password)[ \t]+${ARG}`),
+  // Only as npm writes it (after the registry's `:`, or as a word of its own): `hashed_password = …`,
+  // `self._password = password` and `this._authToken = null` are code.
+  rule('command_password', ['_authToken ', '_auth ', '_password '], `(?<![\\w$.])_(?:authToken|auth|password)[ \\t]+(?![=:])${ARG}`),
   // `microk8s join <host>:25000/<token>/<cluster hash>`: the token lets a node join the cluster.
   rule('command_password', ['microk8s'], `microk8s[ \t]+join[ \t]+[^\\s/]{1,100}/([0-9A-Za-z]{32})`),
   // Laravel's `php artisan key:generate` output: `Application key [base64:…] set successfully.`
@@ -204,7 +217,11 @@ const RULES: readonly CommandRule[] = [
   rule('command_password', MONGO, `${either(MONGO)}${WORD_END}${REST}-p[ \\t]?${ARG}`),
   rule('command_password', ['sqlcmd', 'bcp', 'osql'], `(?:sqlcmd|bcp|osql)${WORD_END}${REST}-P[ \\t]?${ARG}`),
   rule('command_password', LDAP, `${either(LDAP)}${WORD_END}${REST}-w[ \\t]?${ARG}`),
-  rule('command_password', REGISTRY, `${either(REGISTRY)}[ \\t]+(?:registry[ \\t]+)?login${WORD_END}${REST}-p[ \\t]+${ARG}`),
+  rule('command_password', REGISTRY, `${either(REGISTRY)}[ \\t]+(?:registry[ \\t]+|auth[ \\t]+)?login${WORD_END}${REST}(?:-p|--password)[ \\t=]+${ARG}`),
+  // OpenLDAP's slapd.conf and nslcd.conf: `rootpw <password>`, `bindpw <password>`, one space apart.
+  rule('command_password', ['rootpw', 'bindpw'], `(?<![\\w-])(?:rootpw|bindpw)[ \\t]+(?![=:{])${ARG}`, 'dyi'),
+  // WordPress's wp-config.php (`define( 'AUTH_KEY',         '…' );`, as WP-CLI and the sample align it).
+  rule('secret_assignment', ['define('], `define\\([ \\t]*['"][A-Z0-9_]{0,60}(?:KEY|SALT|PASSWORD|PASS|SECRET|TOKEN)[A-Z0-9_]{0,20}['"][ \\t]*,[ \\t]*${QARG}`, 'dy', (v) => !/^put your unique phrase here$/i.test(v)),
   rule('command_password', ['zip', 'unzip'], `(?:zip|unzip)${WORD_END}${REST}-P[ \\t]?${ARG}`),
   rule('command_password', ['7z', '7za', '7zr'], `7z[ar]?${WORD_END}${REST}-p([^\\s'"\`;&|]{1,200})`),
   rule('command_password', ['smbclient', 'rpcclient', 'smbmap'], `(?:smbclient|rpcclient|smbmap)${WORD_END}${REST}(?:-U[ \\t]?|--user(?:name)?[ \\t=])['"]?[^\\s%'"]{1,100}%([^\\s'"]{1,200})`),
@@ -254,7 +271,7 @@ const RULES: readonly CommandRule[] = [
   rule('command_password', ['rabbitmqctl'], `rabbitmqctl(?:\\.bat)?[ \\t]+(?:-[^\\s]{1,40}[ \\t]+){0,4}(?:add_user|change_password)[ \\t]+['"]?[^\\s'"]{1,100}['"]?[ \\t]+${ARG}`),
   rule('command_password', ['net'], `net[ \\t]+user[ \\t]+(?:"[^"\\n]{1,100}"|[^\\s/"]{1,100})[ \\t]+(?![/*])${ARG}`, 'dyi'),
   // redis AUTH USER PASSWORD (AUTH PASSWORD alone is a label the names rule reads).
-  rule('command_password', ['AUTH'], `AUTH[ \\t]+[A-Za-z0-9_.-]{1,64}[ \\t]+${ARG}(?=[ \\t]*(?:$|\\n|["'\\\\]))`, 'dy', (v) => /\\d/.test(v) || looksRandom(v, 12)),
+  rule('command_password', ['AUTH'], `AUTH[ \\t]+[A-Za-z0-9_.-]{1,64}[ \\t]+${ARG}(?=[ \\t]*(?:$|\\n|["'\\\\]))`, 'dy', (v) => /\d/.test(v) || looksRandom(v, 12)),
   // SQL: CREATE/ALTER USER … IDENTIFIED BY 'pw' (MySQL, MariaDB; Oracle unquoted), IDENTIFIED WITH plugin BY 'pw'.
   // In lower case only a quoted password: "identified by its unique id" is prose.
   rule('command_password', ['IDENTIFIED'], `IDENTIFIED[ \\t]+(?:WITH[ \\t]+['"]?\\w{1,64}['"]?[ \\t]+)?BY[ \\t]+(?:PASSWORD[ \\t]+)?${ARG}`),

@@ -25,7 +25,7 @@ const STRONG_WORDS = new Set([
  * One-word names ending in `pass` that hold a password (`SSHPASS`, which `sshpass -e` reads,
  * `DBPASS`, `SMTPPASS`): only these, as `pass` ends ordinary words (`bypass`, `compass`).
  */
-const PASS_NAMES = new Set(['sshpass', 'dbpass', 'smtppass', 'mailpass', 'keystorepass', 'truststorepass', 'ftppass', 'ldappass', 'mysqlpass', 'pgpass', 'redispass', 'rootpass', 'adminpass', 'userpass', 'proxypass', 'vncpass', 'wifipass', 'bindpass']);
+const PASS_NAMES = new Set(['sshpass', 'dbpass', 'smtppass', 'mailpass', 'keystorepass', 'truststorepass', 'ftppass', 'ldappass', 'mysqlpass', 'pgpass', 'redispass', 'rootpass', 'adminpass', 'userpass', 'proxypass', 'vncpass', 'wifipass', 'bindpass', 'rootpw', 'bindpw', 'ldapbindpw', 'ldaprootpw']);
 /** `<word> key` pairs that name a secret key. */
 const STRONG_KEY_PREFIX = new Set(['api', 'secret', 'access', 'private', 'auth', 'client', 'master', 'account', 'shared', 'signing', 'encryption', 'app']);
 /** `<word> key` pairs that name something public or structural. */
@@ -143,7 +143,10 @@ const KEYWORDS = /^(?:true|false|null|nil|none|undefined|yes|no|on|off|required|
 export function isPlaceholder(v: string): boolean {
   if (v.length === 0) return true;
   if (v.startsWith('[REDACTED:')) return true;
-  if (/^(?:\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$\(.*|`.*|%[A-Za-z_][A-Za-z0-9_]*%|%\(?\w*\)?s|\{\{.*\}\}|\{\d*\}|<[^>]*>?|\[[^\]]*\]|\*+|x{3,}|X{3,}|\.{3}|…|\?+|-+|_+)$/.test(v)) return true;
+  // `<your-password>` closes: a value that only starts with `<` (a generated password) is none.
+  if (/^(?:\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$\(.*|`.*|%[A-Za-z_][A-Za-z0-9_]*%|%\(?\w*\)?s|\{\{.*\}\}|\{\d*\}|<[^<>]{0,80}>|\[[^\]]*\]|\*+|x{3,}|X{3,}|\.{3}|…|\?+|-+|_+)$/.test(v)) return true;
+  // What a local model server takes for a key it does not check (Ollama, LM Studio, vLLM's `EMPTY`).
+  if (/^(?:ollama|lm-studio|lmstudio|empty|not-needed|no-key|nokey|sk-no-key-required|none|null|dummy)$/i.test(v)) return true;
   // Masked (`gho_****`), templated, or an instruction to fill it in (`replace-me`, `your_token_here`).
   if (/\*{3}|•{3}|\$\{|\{\{|#\{|%\(\w+\)s/.test(v)) return true;
   // A documentation example (`AKIAIOSFODNN7EXAMPLE`, `wJalr…EXAMPLEKEY`), a token's prefix then `x`s (`ghp_xxxx…`).
@@ -169,7 +172,9 @@ const PLACEHOLDER_WORDS = new Set(['demo', 'example', 'sample', 'dummy', 'test',
 
 function isPlaceholderWords(v: string): boolean {
   const words = v.split(/[-_. ]+/);
-  return words.every((w) => /^[a-z]+$/.test(w)) && words.some((w) => PLACEHOLDER_WORDS.has(w));
+  // A test fixture's number at the end (`test-api-key-123`) keeps it words.
+  const last = words.length > 2 && /^\d{1,4}$/.test(words[words.length - 1] as string) ? words.slice(0, -1) : words;
+  return last.every((w) => /^[a-z]+$/.test(w)) && last.some((w) => PLACEHOLDER_WORDS.has(w));
 }
 
 export interface ValueContext {
@@ -257,13 +262,34 @@ function isProse(v: string): boolean {
   return spaces >= 2 || /[.:?!]$/.test(v);
 }
 
+/** An identifier that itself names a secret (`--secret dbPassword`, `key: API_TOKEN`): the name of one, not its value. */
+const NAMES_A_SECRET = /^[A-Za-z][A-Za-z_]*(?:passw(?:or)?d|token|secret|api_?key|apikey|credentials?)$/i;
+const VERSION = /^(?:[\^~]|[<>]=?|=)?[ \t]*v?\d{1,4}(?:\.\d{1,6}){1,3}(?:-[\w.]{1,30})?(?:\+[\w.]{1,30})?$|^[a-z][\w.-]{0,80}:v?\d{1,4}(?:\.\d{1,6}){1,3}(?:[-.][\w]{1,20})*$/i;
+/** The word "password" or "token" as a form labels its field, in the languages interfaces are translated into most. */
+const UI_LABELS = new Set(['password', 'passwort', 'kennwort', 'contraseña', 'contrasena', 'senha', 'parola', 'wachtwoord', 'hasło', 'haslo', 'пароль', '密码', '密碼', 'パスワード', '비밀번호', 'lösenord', 'losenord', 'adgangskode', 'passord', 'salasana', 'jelszó', 'şifre', 'sifre', 'heslo', 'token', 'jeton', 'secret', 'api key', 'apikey', 'api-key', 'api-schlüssel', 'schlüssel', 'clé api', 'clave api', 'chiave api', 'geheimnis']);
+
+/** A value that is the name's own words (`secretKey: 'Secret key'`, `API_TOKEN: "API token"`): a label. */
+function sameWords(v: string, name: string): boolean {
+  const norm = (x: string): string => x.toLowerCase().replace(/[^a-z]/g, '');
+  return /^[A-Za-z][A-Za-z _-]{2,40}$/.test(v) && norm(v) === norm(name);
+}
+
 /** Why a value of a secret-naming name was kept (audits and the false-positive measure read it). */
 export type KeptBecause = 'placeholder' | 'number' | 'url' | 'path' | 'prose' | 'code' | 'keyword' | 'public address' | 'not generated';
 
 /** Null when `v`, the value of a secret-naming name, is a credential to remove; else why it is not. */
 export function keptBecause(v: string, strength: Exclude<Strength, null>, ctx: ValueContext): KeptBecause | null {
-  if (!ctx.quoted && (/^[(){}[\]<>&|\\=:,;]/.test(v) || looksLikeCode(v, ctx))) return 'code';
+  // In shell and .env syntax a value starting with a bracket is a literal too (a generated password may).
+  // An escaped reference (`PASSWORD=\$DB_PASS` inside double quotes) is one still.
+  if (!ctx.quoted && ((ctx.envStyle ? /^\\\$/ : /^[(){}[\]<>&|\\=:,;]/).test(v) || looksLikeCode(v, ctx))) return 'code';
+  if (!ctx.quoted && NAMES_A_SECRET.test(v) && !/\d/.test(v)) return 'code';
   if (v.length < 4 || v.length > 4096 || isPlaceholder(v)) return 'placeholder';
+  // A version or a range (`"jsonwebtoken": "^9.0.2"`, `tiktoken = "^0.7.0"`), an artifact and its version (`jjwt-api:0.12.5`).
+  if (VERSION.test(v)) return 'number';
+  // A form's label under the field's own name, in any language (`"password": "Passwort"`).
+  if (UI_LABELS.has(v.toLowerCase()) || (ctx.quoted && sameWords(v, ctx.name))) return 'prose';
+  // A file under a project's folders (Jest's ` PASS  src/auth/token.test.ts`).
+  if (/^[\w.-]+(?:\/[\w.-]+)+\.[A-Za-z]{1,5}$/.test(v) && !looksRandom(v)) return 'path';
   // A number, unless a strong name holds eight digits or more of five different ones: a password
   // of digits, not a port, a count or a test vector (`0808…08`).
   if (/^[+-]?(?:\d+(?:\.\d+)?|0x[0-9a-f]{1,8})$/i.test(v) && !(strength === 'strong' && /^\d{8,}$/.test(v) && new Set(v).size >= 5)) return 'number';

@@ -158,6 +158,8 @@ export function registerNames(scanner: LiteralScanner): void {
   }
 }
 
+const ARN_BEFORE = /(?:^|[\s"'=[(,])arn:[\w-]+:[\w-]*:[^\s"']*:$/;
+
 function readName(text: string, hit: number, hitLength: number): Name | null {
   let start = hit;
   while (start > 0 && hit - start < MAX_NAME_CHARS && isNameChar(text.charCodeAt(start - 1))) start -= 1;
@@ -174,6 +176,8 @@ function readName(text: string, hit: number, hitLength: number): Name | null {
     const head = PHRASE_HEAD.exec(text.slice(Math.max(0, start - 32), start));
     if (head?.[1]) label = `${head[1]} ${raw}`;
   }
+  // A segment of an ARN (`arn:aws:secretsmanager:…:secret:prod/db-Ab12Cd`) names a resource, not a value.
+  if (start > 0 && text[start - 1] === ':' && ARN_BEFORE.test(text.slice(Math.max(0, start - 160), start))) return null;
   const strength = nameStrength(label.replace(/\s+/g, '_'));
   return strength === null ? null : { start: start + dashes, end, text: raw, strength, flag };
 }

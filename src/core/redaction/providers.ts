@@ -63,6 +63,14 @@ const DEFS: readonly Def[] = [
   { kind: 'slack_webhook', prefixes: ['hooks.slack.com/services/', 'hooks.slack.com/workflows/', 'hooks.slack.com/triggers/'], body: `[${B62}_/-]{16,200}` },
   { kind: 'stripe_key', prefixes: ['sk_live_', 'sk_test_', 'rk_live_', 'rk_test_'], body: `[${B62}]{16,247}(?![${B62}])`, glued: true },
   { kind: 'stripe_key', prefixes: ['whsec_'], body: `[${B62}+/=]{24,250}` },
+  // Cloudflare's and Vercel's prefixed tokens (user and account API tokens, keys; personal, integration, access tokens).
+  { kind: 'cloudflare_token', prefixes: ['cfut_', 'cfat_', 'cfk_'], body: `[${B62}]{40,64}(?![${B62}])`, check: hasDigitAndLetter, glued: true },
+  { kind: 'vercel_token', prefixes: ['vcp_', 'vck_', 'vca_', 'vci_', 'vcr_'], body: `[${B62}]{24,64}(?![${B62}])`, check: mixed, glued: true },
+  // crates.io (`cio` and 32), NuGet (`oy2` and 43 lower-case), Plaid's access tokens, PayPal's OAuth access tokens.
+  { kind: 'cratesio_token', prefixes: ['cio'], body: exact(B62, 32), check: mixed },
+  { kind: 'nuget_key', prefixes: ['oy2'], body: exact('a-z0-9', 43), check: hasDigitAndLetter },
+  { kind: 'plaid_token', prefixes: ['access-production-', 'access-sandbox-', 'access-development-'], body: `[${HEX}]{8}-[${HEX}]{4}-[${HEX}]{4}-[${HEX}]{4}-[${HEX}]{12}(?![${HEX}])` },
+  { kind: 'paypal_token', prefixes: ['A21AA'], body: `[A-Za-z0-9_-]{50,400}`, check: mixed },
   { kind: 'npm_token', prefixes: ['npm_'], body: exact(B62, 36) , glued: true },
   { kind: 'anthropic_key', prefixes: ['sk-ant-'], body: `[${B62}_-]{20,250}`, glued: true },
   { kind: 'openai_key', prefixes: ['sk-proj-', 'sk-svcacct-', 'sk-admin-', 'sk-None-'], body: `[${B62}_-]{20,250}`, glued: true },
@@ -293,11 +301,13 @@ const INFIX: readonly InfixRule[] = [
   { kind: 'azure_client_secret', needle: 'Q~', re: /(?<![A-Za-z0-9_~.])[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/g },
   { kind: 'telegram_token', needle: ':AA', re: /(?<![0-9])[0-9]{5,16}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/g },
   { kind: 'mailchimp_key', needle: '-us', re: /(?<![0-9a-f])[0-9a-f]{32}-us[0-9]{1,2}(?![A-Za-z0-9])/g },
+  // New Relic's license and ingest keys: 36 hex, then `NRAL` (`NRII-` keys have their prefix rule).
+  { kind: 'newrelic_key', needle: 'NRAL', re: /(?<![0-9a-f])[0-9a-f]{36}NRAL(?![A-Za-z0-9])/g },
   { kind: 'terraform_token', needle: '.atlasv1.', re: /(?<![A-Za-z0-9])[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}(?![A-Za-z0-9_=-])/g },
 ];
 
 /** How far before and after its fixed part an infix credential may reach. */
-const INFIX_BACK_CHARS = 20;
+const INFIX_BACK_CHARS = 40;
 const INFIX_AHEAD_CHARS = 80;
 
 function infixHandler(rule: InfixRule): Handler {

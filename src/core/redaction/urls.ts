@@ -54,7 +54,7 @@ function userinfoEnd(text: string, from: number, end: number): number {
   return colon !== -1 && colon < odd && hostLike ? at : -1;
 }
 
-const PARAMS = ['sig', 'signature', 'Signature', 'X-Amz-Signature', 'X-Amz-Security-Token', 'X-Amz-Credential', 'X-Goog-Signature', 'X-Goog-Credential'];
+const PARAMS = ['sig', 'signature', 'Signature', 'X-Amz-Signature', 'X-Amz-Security-Token', 'X-Amz-Credential', 'X-Goog-Signature', 'X-Goog-Credential', 'x-goog-signature', 'x-goog-credential', 'x-amz-signature', 'x-amz-security-token', 'x-amz-credential'];
 const PARAM_VALUE = /[^&\s"'#<>`]{16,4096}/y;
 
 const userinfo: Handler = (text, p, found) => {
