@@ -50,6 +50,17 @@ describe('configuration and commands', () => {
     ['a crates.io token', `this is the crates.io one: cio${K} (scope publish-update)`, K],
     ['a Plaid access token', 'exchanged public token for access-production-3f2b8c1e-7d4a-4e9b-9c1f-2a6b8d0e4f11 (item)', '3f2b8c1e-7d4a-4e9b'],
     ['a GCS signed URL in lower case', 'https://storage.googleapis.com/b/o?x-goog-algorithm=GOOG4-RSA-SHA256&x-goog-signature=9f3a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c', '9f3a8b7c6d5e4f3a2b1c'],
+    ['Flower\'s basic auth in the environment', 'FLOWER_BASIC_AUTH=admin:Meadow-saffron20', 'Meadow-saffron20'],
+    ['a basic auth flag', 'celery -A proj flower --basic_auth=admin:Cobalt-cobalt57', 'Cobalt-cobalt57'],
+    ['nginx\'s proxied Authorization header', '    proxy_set_header Authorization "Basic c3ZjLWdhdGV3YXk6TGFudGVybjcyXndheA==";', 'c3ZjLWdhdGV3YXk6TGFudGVybjcyXndheA'],
+    ['a secret piped into netlify env:set', `echo "${K}" | netlify env:set OPENAI_API_KEY`, K],
+    ['a secret piped into podman secret create', "printf '%s' 'Quartz72!hsr' | podman secret create pg_password -", 'Quartz72!hsr'],
+    ['a here-string to secret-tool', `secret-tool store --label='Cohere API' service cohere account dev <<< '${K}'`, K],
+    ['a process substitution as restic\'s password file', "restic -r s3:x backup ~/work --password-file <(echo 'Lantern65*dcr')", 'Lantern65*dcr'],
+    ['Jinja\'s default for a secret', `db_password: "{{ vault_db_password | default('Lantern21!gyd') }}"`, 'Lantern21!gyd'],
+    ['Postfix\'s static SASL map', "sudo postconf -e 'smtp_sasl_password_maps = static:postmaster@mg.acme.io:Falcon23*mej'", 'Falcon23*mej'],
+    ['a Zapier catch hook', 'curl -X POST https://hooks.zapier.com/hooks/catch/66005626/grn36nx/ -d x', 'grn36nx'],
+    ['a Make hook', 'curl -X POST https://hook.eu2.make.com/8ad0w97ybsvo0siavgpico1el7mp1jcg', '8ad0w97ybsvo0siavgpico1el7mp1jcg'],
     ['a generated password that starts with `<`', `{"username": "admin", "password": "<Xk9mQ2vL7pR4#tZ"}`, 'Xk9mQ2vL7pR4'],
   ]);
 });
@@ -74,5 +85,7 @@ describe('code and labels that are no secret', () => {
     ['a secret\'s name given to pulumi', 'pulumi config set --secret dbPassword'],
     ['keytar\'s service name', "keytar.setPassword('acme-cli', account, token)"],
     ['an escaped reference inside double quotes', 'echo "PASSWORD=\\$DB_PASS"'],
+    ['process substitutions of diff', 'diff <(echo a) <(echo b)'],
+    ['a basic auth switch', 'basic_auth: true'],
   ]);
 });

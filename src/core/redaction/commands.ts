@@ -220,6 +220,19 @@ const RULES: readonly CommandRule[] = [
   rule('command_password', REGISTRY, `${either(REGISTRY)}[ \\t]+(?:registry[ \\t]+|auth[ \\t]+)?login${WORD_END}${REST}(?:-p|--password)[ \\t=]+${ARG}`),
   // OpenLDAP's slapd.conf and nslcd.conf: `rootpw <password>`, `bindpw <password>`, one space apart.
   rule('command_password', ['rootpw', 'bindpw'], `(?<![\\w-])(?:rootpw|bindpw)[ \\t]+(?![=:{])${ARG}`, 'dyi'),
+  // A user and password under a name of basic or HTTP auth (Flower's `FLOWER_BASIC_AUTH=user:pw`, `--basic_auth=…`, Compose's `BASIC_AUTH: …`).
+  rule('basic_auth', ['basic_auth', 'BASIC_AUTH', 'http_auth', 'HTTP_AUTH'], `(?:basic|http)_auth["']?[ \\t]*(?:=|:[ \\t])[ \\t]*\\\\?["']?[^\\s:'"\\\\,]{1,100}:([^\\s'"\\\\,]{4,200})`, 'dyi'),
+  // nginx's header set on the proxied request.
+  rule('basic_auth', ['proxy_set_header'], `proxy_set_header[ \\t]+(?:Proxy-)?Authorization[ \\t]+["']?(?:Basic|Bearer|Token)[ \\t]+([A-Za-z0-9+/._~-]{8,4096}={0,2})`, 'dyi'),
+  // A secret piped into a command that stores it (`echo … | netlify env:set NAME`, `printf '%s' … | podman secret create n -`).
+  rule('command_password', ['echo', 'printf'], `(?:echo|printf)[ \\t]+(?:-[a-zA-Z]{1,3}[ \\t]+){0,3}(?:(?:'%s(?:\\\\n)?'|"%s(?:\\\\n)?"|%s)[ \\t]+)?${ARG}[ \\t]*\\|[ \\t]*(?:sudo[ \\t]+)?(?:npx[ \\t]+)?(?:netlify[ \\t]+env:set|(?:podman|docker)[ \\t]+secret[ \\t]+create|secret-tool[ \\t]+store|op[ \\t]+item[ \\t]+create|vercel[ \\t]+env[ \\t]+add|wrangler[ \\t]+secret[ \\t]+put)`, 'dyi'),
+  // … or given it as a here-string, or through a process substitution in place of a password file.
+  rule('command_password', ['secret-tool', 'op item'], `(?:secret-tool[ \\t]+store|op[ \\t]+item[ \\t]+create)[^\\n|;&]{0,300}?<<<[ \\t]*${ARG}`),
+  rule('command_password', ['<(echo', '<(printf'], `(?<=(?:pass(?:word)?[-_]?(?:file|command)|passfile|secret[-_]?file|key[-_]?file|token[-_]?file)[ \\t=]{1,3})<\\((?:echo|printf)[ \\t]+(?:-[a-zA-Z]{1,3}[ \\t]+)?(?:'%s'[ \\t]+)?${ARG}[ \\t]*\\)`),
+  // Jinja's default for a secret-named variable (`{{ vault_db_password | default('…') }}`).
+  rule('secret_assignment', ['default('], `(?<=\\{\\{[^}\\n]{0,120}(?:passw(?:or)?d|secret|token|api_?key|credential)[^}\\n|]{0,60}\\|[ \\t]*)default\\([ \\t]*${QARG}`, 'dyi'),
+  // Postfix's static SASL map (`smtp_sasl_password_maps = static:user:password`).
+  rule('command_password', ['static:'], `(?<=password_maps[ \\t]*=[ \\t]*)static:[^\\s:'"]{1,100}:([^\\s'"]{4,200})`),
   // WordPress's wp-config.php (`define( 'AUTH_KEY',         '…' );`, as WP-CLI and the sample align it).
   rule('secret_assignment', ['define('], `define\\([ \\t]*['"][A-Z0-9_]{0,60}(?:KEY|SALT|PASSWORD|PASS|SECRET|TOKEN)[A-Z0-9_]{0,20}['"][ \\t]*,[ \\t]*${QARG}`, 'dy', (v) => !/^put your unique phrase here$/i.test(v)),
   rule('command_password', ['zip', 'unzip'], `(?:zip|unzip)${WORD_END}${REST}-P[ \\t]?${ARG}`),

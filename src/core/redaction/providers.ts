@@ -147,6 +147,9 @@ const DEFS: readonly Def[] = [
   { kind: 'yandex_key', prefixes: ['t1.'], body: `[A-Z0-9a-z_-]{8,200}={0,2}\\.[A-Z0-9a-z_-]{86}={0,2}` },
   { kind: 'harness_token', prefixes: ['pat.', 'sat.'], body: `[${B62}_-]{22}\\.[${HEX}]{24}\\.[${B62}]{20}` },
   { kind: 'cloudflare_key', prefixes: ['v1.0-'], body: `[${HEX}]{24}-[${HEX}]{146}` },
+  // Zapier's catch hooks (`/hooks/catch/<account>/<key>/`) and Make's (`hook.<zone>.make.com/<key>`): the URL is the credential.
+  { kind: 'zapier_webhook', prefixes: ['hooks.zapier.com/hooks/catch/'], body: `[0-9]{4,12}/[${B62}]{5,40}` },
+  { kind: 'make_webhook', prefixes: ['hook.eu1.make.com/', 'hook.eu2.make.com/', 'hook.us1.make.com/', 'hook.us2.make.com/', 'hook.integromat.com/'], body: `[a-z0-9]{24,40}(?![A-Za-z0-9])` },
   { kind: 'discord_webhook', prefixes: ['discord.com/api/webhooks/', 'discordapp.com/api/webhooks/'], body: `[0-9]{10,24}/[${B62}_-]{50,100}` },
   { kind: 'teams_webhook', prefixes: ['webhook.office.com/webhookb2/', 'outlook.office.com/webhook/', 'outlook.office365.com/webhook/'], body: `[${B62}@/_-]{40,400}` },
   // Feishu's and Lark's bot webhooks, Mattermost's incoming webhooks, Anaconda's channel tokens: the path is the secret.
