@@ -29,6 +29,11 @@ describe('a key handed to an SDK, an HTTP client or a signing call as a literal'
     ['a Fernet key', `f = Fernet(b'${K}')`, K],
     ['pydantic\'s SecretStr', `api_key = SecretStr("${K}")`, K],
     ['an Ethereum key (viem)', `const account = privateKeyToAccount('0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318')`, '4c0883a69102937d6231471b5dbb6204'],
+    ['firebase/php-jwt\'s key', `$decoded = JWT::decode($jwt, new Key('${K}', 'HS256'));`, K],
+    ['jose\'s secret through an encoder', `const secret = new TextEncoder().encode('${K}');`, K],
+    ['pydantic\'s default for a key', `    mistral_api_key: str = Field(default="${K}", alias="MISTRAL_API_KEY")`, K],
+    ['an environment variable\'s fallback in Java', `Optional.ofNullable(System.getenv("COHERE_API_KEY")).orElse("${K}");`, K],
+    ['a map\'s default for a secret', `String k = System.getenv().getOrDefault("STRIPE_SECRET", "${K}");`, K],
     ['keytar\'s password (third)', `keytar.setPassword('acme-cli', 'me@acme.io', '${K}')`, K],
   ]);
 });
@@ -86,6 +91,9 @@ describe('code and labels that are no secret', () => {
     ['keytar\'s service name', "keytar.setPassword('acme-cli', account, token)"],
     ['an escaped reference inside double quotes', 'echo "PASSWORD=\\$DB_PASS"'],
     ['process substitutions of diff', 'diff <(echo a) <(echo b)'],
+    ['an encoder of a greeting', "const greeting = new TextEncoder().encode('hello world');"],
+    ['a field\'s default that is no secret', '    name: str = Field(default="acme", alias="NAME")'],
+    ['a host\'s fallback', '    host = Optional.ofNullable(System.getenv("DB_HOST")).orElse("localhost");'],
     ['a basic auth switch', 'basic_auth: true'],
   ]);
 });

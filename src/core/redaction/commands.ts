@@ -233,6 +233,14 @@ const RULES: readonly CommandRule[] = [
   rule('secret_assignment', ['default('], `(?<=\\{\\{[^}\\n]{0,120}(?:passw(?:or)?d|secret|token|api_?key|credential)[^}\\n|]{0,60}\\|[ \\t]*)default\\([ \\t]*${QARG}`, 'dyi'),
   // Postfix's static SASL map (`smtp_sasl_password_maps = static:user:password`).
   rule('command_password', ['static:'], `(?<=password_maps[ \\t]*=[ \\t]*)static:[^\\s:'"]{1,100}:([^\\s'"]{4,200})`),
+  // firebase/php-jwt's key, told by the algorithm after it (`new Key('…', 'HS256')`).
+  rule('call_secret', ['new Key('], `new Key\\([ \\t]*${QARG}[ \\t]*,[ \\t]*['"](?:HS|RS|ES|PS)\\d{3}['"]`),
+  // A secret-named variable given a literal through an encoder or a field's default (jose's
+  // `const secret = new TextEncoder().encode('…')`, pydantic's `api_key: str = Field(default="…")`),
+  // or an environment variable's fallback (`Optional.ofNullable(System.getenv("API_KEY")).orElse("…")`).
+  rule('call_secret', ['new TextEncoder().encode('], `(?<=(?:secret|key|token|passw(?:or)?d)\\w{0,30}[ \\t]*=[ \\t]*)new TextEncoder\\(\\)\\.encode\\([ \\t]*${QARG}`, 'dyi'),
+  rule('call_secret', ['Field('], `(?<=(?:secret|api_?key|token|passw(?:or)?d)\\w{0,30}[ \\t]*:[ \\t]*(?:str|SecretStr|Optional\\[str\\]|str[ \\t]*\\|[ \\t]*None)[ \\t]*=[ \\t]*)Field\\((?:[^()\\n]{0,80}?,)?[ \\t]*default[ \\t]*=[ \\t]*${QARG}`, 'dyi'),
+  rule('call_secret', ['getenv(', 'getOrDefault('], `(?:getenv\\([ \\t]*"[^"\\n]{0,60}(?:SECRET|TOKEN|KEY|PASSWORD|PASS)[^"\\n]{0,20}"[ \\t]*\\)\\)?[ \\t]*\\.orElse|getOrDefault\\([ \\t]*"[^"\\n]{0,60}(?:SECRET|TOKEN|KEY|PASSWORD|PASS)[^"\\n]{0,20}"[ \\t]*,)\\(?[ \\t]*${QARG}`),
   // WordPress's wp-config.php (`define( 'AUTH_KEY',         '…' );`, as WP-CLI and the sample align it).
   rule('secret_assignment', ['define('], `define\\([ \\t]*['"][A-Z0-9_]{0,60}(?:KEY|SALT|PASSWORD|PASS|SECRET|TOKEN)[A-Z0-9_]{0,20}['"][ \\t]*,[ \\t]*${QARG}`, 'dy', (v) => !/^put your unique phrase here$/i.test(v)),
   rule('command_password', ['zip', 'unzip'], `(?:zip|unzip)${WORD_END}${REST}-P[ \\t]?${ARG}`),
