@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Excluded } from './scan.js';
-import { hasExcludedId, isExcluded, isTranscript, NONE_EXCLUDED } from './scan.js';
+import { hasExcludedId, isExcluded, isTranscript, NONE_EXCLUDED, tooLong } from './scan.js';
 
 /** chokidar options as data (built in a pure function, used by the watch thread). */
 export function chokidarOptions(exclude: Excluded = NONE_EXCLUDED) {
@@ -15,7 +15,8 @@ export function chokidarOptions(exclude: Excluded = NONE_EXCLUDED) {
     // the folder already reports every change to a file in it, and the thread turns those raw
     // events into hints (hintOf). No link, no FIFO is ever watched.
     // And never the store itself, where a watch folder holds it (its timelines are JSONL too).
-    ignored: (path: string, stats?: { isDirectory(): boolean; dev?: number; ino?: number }) => (stats !== undefined && (!stats.isDirectory() || hasExcludedId(stats, exclude))) || isExcluded(path, exclude),
+    // And never a path too long for the system to name (chokidar stalled before `ready` on one).
+    ignored: (path: string, stats?: { isDirectory(): boolean; dev?: number; ino?: number }) => tooLong(path) || (stats !== undefined && (!stats.isDirectory() || hasExcludedId(stats, exclude))) || isExcluded(path, exclude),
     followSymlinks: false,
     awaitWriteFinish: false,
   } as const;

@@ -45,6 +45,14 @@ export interface ScanNotes {
   unreadable?: (dir: string, errno: string) => void;
 }
 
+/**
+ * Bytes of a path past which no folder is entered: Linux names at most 4,095 (PATH_MAX less its
+ * NUL), and a folder this deep holds no transcript an agent wrote (its harness could not name it
+ * either). chokidar met ENAMETOOLONG there and never became ready, which stalled the daemon's start.
+ */
+export const PATH_BYTES = 3840;
+export const tooLong = (path: string): boolean => path.length > PATH_BYTES / 4 && Buffer.byteLength(path) > PATH_BYTES;
+
 export async function scanRoot(root: string, out: FileStat[] = [], slice = new Slicer(), exclude: Excluded = NONE_EXCLUDED, notes: ScanNotes = {}): Promise<FileStat[]> {
   if (isExcluded(root, exclude) || sameFolderAs(root, exclude)) return out;
   let entries: Dirent[];
@@ -61,7 +69,7 @@ export async function scanRoot(root: string, out: FileStat[] = [], slice = new S
     await slice.tick();
     const p = join(root, e.name);
     if (e.isDirectory()) {
-      if (!SKIP_DIRS.has(e.name)) dirs.push(p);
+      if (!SKIP_DIRS.has(e.name) && !tooLong(p)) dirs.push(p);
     } else if (e.isFile() && isTranscript(e.name)) {
       const s = statFileSync(p);
       if (s) out.push(s);

@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { appendFile, chmod, cp, mkdir, rename, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import type { Socket } from 'node:net';
@@ -23,6 +23,8 @@ import { CLI, copyFixture, peakRssMb, runCli, spawnCli, tempDir, testEnv, waitFo
 const running: RunningDaemon[] = [];
 const children: ChildProcess[] = [];
 const sockets: Socket[] = [];
+/** Run after each test, once its daemons are stopped (what the temp folders' removal cannot do). */
+const cleanups: (() => void)[] = [];
 afterEach(async (ctx) => {
   for (const s of sockets.splice(0)) s.destroy();
   for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
@@ -30,6 +32,7 @@ afterEach(async (ctx) => {
     if (ctx.task.result?.state === 'fail') console.log(`daemon log (pid ${d.child.pid}):\n${d.log()}`);
     if (d.child.exitCode === null && d.child.signalCode === null) await d.kill('SIGKILL');
   }
+  for (const c of cleanups.splice(0)) c();
 });
 
 const userLine = (text: string): string => `${JSON.stringify({ role: 'user', content: text })}\n`;
@@ -213,6 +216,42 @@ describe('the daemon in a hostile workspace', () => {
     await waitFor(() => crowd.filter((c) => c.text().includes('-32002')).length >= 36, 'the crowd to be told it was closed to make room');
     // 4 held, the rest given back: not kept until each client ends its side (these never do) or a timer fires (1 s).
     await waitFor(() => fds() <= before + 4 + 2, `the closed connections' descriptors to be given back (${fds()} open, ${before} before)`, 600);
+  });
+
+  it('starts and builds beside a chain of folders longer than the system can name', async () => {
+    const { env, root, watch } = await setup();
+    await copyFixture('claude-session.jsonl', watch, 'beside.jsonl');
+    // 17 names of 250 bytes: past PATH_MAX (4,096) wherever the temp folder is; chokidar stalled before `ready` on it.
+    // No call can name such a path: a child process makes each level from its parent, moving into it.
+    const names = Array.from({ length: 17 }, (_, i) => `L${String(i + 10)}${'x'.repeat(247)}`);
+    const walk = (make: boolean): void => {
+      const script = make
+        ? `const fs = require('node:fs'); fs.mkdirSync('b'); process.chdir('b'); for (const n of ${JSON.stringify(names)}) { fs.mkdirSync(n); process.chdir(n); }`
+        : `const fs = require('node:fs'); const n = ${JSON.stringify(names)}; process.chdir('b'); for (const x of n) process.chdir(x); for (let i = n.length - 1; i >= 0; i -= 1) { process.chdir('..'); fs.rmdirSync(n[i]); } process.chdir('..'); fs.rmdirSync('b');`;
+      const r = spawnSync(process.execPath, ['-e', script], { cwd: watch, encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+    };
+    walk(true);
+    // The temp folder's removal cannot name the chain either: it goes first, whatever the test's outcome.
+    cleanups.push(() => walk(false));
+    const d = await start(env, root, ['--watch', watch]);
+    await waitFor(async () => (await d.call('status')).sessions.find((x) => x.id === 'beside' && x.turns === 15), 'the transcript beside the chain to be built');
+    expect(d.log()).not.toMatch(/ENAMETOOLONG/);
+  });
+
+  it('opens no inspector on SIGUSR1, and outlives the signals that would end it without a word', async () => {
+    const { env, root, watch } = await setup();
+    const d = await start(env, root, ['--watch', watch]);
+    for (const signal of ['SIGUSR1', 'SIGUSR2', 'SIGALRM', 'SIGPWR'] as const) {
+      d.child.kill(signal);
+      await waitFor(() => d.log().includes(`${signal} received and ignored`), `the daemon to say it ignored ${signal}`);
+    }
+    expect((await d.call('hello')).pid).toBe(d.child.pid);
+    expect(d.log()).not.toMatch(/Debugger listening/);
+    // Node opens its inspector from a thread of its own: given the time it takes, it would have.
+    const since = Date.now();
+    await waitFor(() => Date.now() - since > 500, 'half a second');
+    expect(d.log()).not.toMatch(/Debugger listening|inspector/i);
   });
 
   it('lets a client in when every held connection stalled half-way through a request line', async () => {
