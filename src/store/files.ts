@@ -207,8 +207,29 @@ export async function ensureDir(path: string, mode = DIR_MODE): Promise<void> {
   try {
     await mkdir(path, { recursive: true, mode });
   } catch (e) {
-    throw writeError('create folder', path, e);
+    throw writeError('create folder', path, await trueCause(path, mode, e));
   }
+}
+
+/**
+ * Node 20's recursive mkdir says ENOENT for a folder a read-only or full file system refused
+ * (EROFS, ENOSPC, EDQUOT), whose fix is another than a missing parent's: a plain mkdir of the
+ * folder, whose parent is there, says why.
+ */
+async function trueCause(path: string, mode: number, e: unknown): Promise<unknown> {
+  if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return e;
+  // Up to the first folder that is there: making its child says why the file system refused.
+  for (let p = path, i = 0; i < 32 && dirname(p) !== p; i += 1, p = dirname(p)) {
+    try {
+      await mkdir(p, { mode });
+      return e;
+    } catch (again) {
+      const code = (again as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') continue;
+      return code === 'EEXIST' ? e : again;
+    }
+  }
+  return e;
 }
 
 /**

@@ -1,8 +1,9 @@
+import { spawnSync } from 'node:child_process';
 import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { StoreWriteError } from '../../src/errors.js';
-import { writeAtomic } from '../../src/store/files.js';
+import { ensureDir, writeAtomic } from '../../src/store/files.js';
 import { STRAY_TEMP_RE } from '../../src/store/layout.js';
 import { tempDir } from '../helpers.js';
 
@@ -52,5 +53,25 @@ describe('an atomic write of a store file', () => {
   it('names its temp files so that the start-up sweep recognizes one a kill left', () => {
     expect(STRAY_TEMP_RE.test(`HANDOFF.md.${0xffffffff}`)).toBe(true);
     expect(STRAY_TEMP_RE.test('manifest.json.0')).toBe(true);
+  });
+});
+
+describe('a store folder the file system refuses', () => {
+  // A read-only file system needs a mount: root only, and only where mounts are allowed.
+  const mountable = ((): string | null => {
+    if (process.getuid?.() !== 0) return null;
+    const dir = tempDir('handoff-ro-');
+    return spawnSync('mount', ['-t', 'tmpfs', '-o', 'ro,size=1m', 'tmpfs', dir]).status === 0 ? dir : null;
+  })();
+  if (mountable === null) console.warn('[store-write] no read-only mount here (not root, or mounts not allowed): the EROFS test is skipped');
+  afterAll(() => {
+    if (mountable !== null) spawnSync('umount', [mountable]);
+  });
+
+  it.skipIf(mountable === null)('says EROFS and its fix for a session folder, not the ENOENT of a recursive mkdir', async () => {
+    const err = await ensureDir(join(mountable as string, 'projects', 'p', 's1')).then(() => null, (e: unknown) => e);
+    expect(err).toBeInstanceOf(StoreWriteError);
+    expect((err as StoreWriteError).message).toMatch(/: EROFS \(/);
+    expect((err as StoreWriteError).hint).toMatch(/read-only filesystem/);
   });
 });
