@@ -298,6 +298,8 @@ function closeWhenFlushed(socket: Socket): void {
 export class ControlServer {
   private server: Server | null = null;
   private readonly conns = new Set<Conn>();
+  /** The socket was deleted and binding it again failed: each check of the claims tries again. */
+  private unbound = false;
   private nextId = 1;
   private closing: Promise<void> | null = null;
   private idleTimer: NodeJS.Timeout | null = null;
@@ -416,7 +418,8 @@ export class ControlServer {
    * it (a cleanup of the runtime folder), `replaced` when another file or socket is there now.
    */
   socketState(): 'ours' | 'missing' | 'replaced' {
-    if (!this.bound) return 'ours';
+    // A bind again that failed (its folder was briefly a file) is tried again at the next check.
+    if (!this.bound) return this.unbound ? 'missing' : 'ours';
     try {
       const st = lstatSync(this.opts.path);
       return st.dev === this.bound.dev && st.ino === this.bound.ino ? 'ours' : 'replaced';
@@ -436,8 +439,10 @@ export class ControlServer {
     const old = this.server;
     this.server = null;
     this.bound = null;
+    this.unbound = true;
     if (old) await new Promise<void>((resolve) => old.close(() => resolve()));
     await this.listen();
+    this.unbound = false;
   }
 
   /**

@@ -515,6 +515,23 @@ describe('the daemon in a hostile workspace', () => {
     expect(existsSync(join(root, '.handoffd', 'handoffd.lock'))).toBe(true);
   });
 
+  it('binds its socket again once its folder is back, after a first try failed while a file stood there', async () => {
+    const { env, root, watch } = await setup();
+    const d = await start(env, root, ['--watch', watch]);
+    const folder = join(root, '.handoffd');
+    const saved = `${folder}.saved`;
+    await rename(folder, saved);
+    await writeFile(folder, 'not a folder\n');
+    await waitFor(() => /cannot be bound again/.test(d.log()), 'the first bind again to fail');
+    await rm(folder);
+    await rename(saved, folder);
+    await rm(socketOf(root), { force: true });
+    await waitFor(() => /was deleted; bound it again/.test(d.log()), 'the socket to be bound again', 15_000);
+    const s = await runCli(['status', '--json'], { env });
+    expect(s.code, s.err).toBe(0);
+    expect(JSON.parse(s.out).pid).toBe(d.child.pid);
+  });
+
   it('writes its lock again and binds its socket again when a cleanup deletes them, and a daemon started meanwhile is refused', async () => {
     const { env, root, watch } = await setup();
     await writeFile(join(watch, 'a.jsonl'), userLine('a session the daemon keeps while its files are deleted') + agentLine('ok'));
