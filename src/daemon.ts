@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { dirname, join, sep } from 'node:path';
+import { dirname, isAbsolute, join, sep } from 'node:path';
 import type { Engine, BuildResult } from './engine/index.js';
 import { BuildPool, openEngine, taskMissed, workerCount } from './engine/index.js';
 import { maybeSubagent } from './engine/identity.js';
@@ -675,6 +675,17 @@ export class Daemon {
     }
   }
 
+  /**
+   * A built session whose folder lost its manifest under the daemon (a cleanup deleted the store's
+   * projects): built again from its transcript, so that its handoff is there again and INDEX.json
+   * names no folder that is not; an append would do it too, but an ended session gets none.
+   */
+  private folderLost(r: FileRecord): boolean {
+    if (r.dir === null || r.session === null || r.state === 'gone' || isFailed(r)) return false;
+    const dir = isAbsolute(r.dir) ? r.dir : join(this.config.root, r.dir);
+    return !existsSync(join(dir, 'manifest.json'));
+  }
+
   /** `firstLook`: the scan of a watched folder that appeared, where the backfill window applies (see). */
   private async scanAndSchedule(roots: readonly string[], force: Priority | null, firstLook = false): Promise<number> {
     const found = await this.scan(roots);
@@ -687,7 +698,7 @@ export class Daemon {
       // A folder restored or moved in gets the backfill window too.
       const { r, ignored } = this.see(st.path, st, firstLook);
       if (ignored) continue;
-      if (needsBuild(r)) {
+      if (needsBuild(r) || this.folderLost(r)) {
         this.scheduler.schedule(st.path, force ?? this.priorityOf(st));
         n += 1;
       }
