@@ -149,3 +149,12 @@ describe('Current State with no list', () => {
     expect(sections(md).get('Current State')).toMatch(/^None: the session kept no todo list, task list or plan/);
   });
 });
+
+describe('a surrogate written alone as an escape', () => {
+  it('is U+FFFD in everything the store writes, which any JSON reader then takes', () => {
+    const line = '{"type":"user","sessionId":"s","cwd":"/nonexistent/w","uuid":"u1","message":{"role":"user","content":"fix the \\ud800 parser and the \\udfff one, keep 😀 and \\ud83d\\ude00"}}';
+    const { md, summary, llm } = built(JSON.parse(line) as Record<string, unknown>);
+    for (const text of [md, JSON.stringify(summary), JSON.stringify(llm)]) expect(text).not.toMatch(/\\u[dD][89a-fA-F]|[\ud800-\udfff](?![\udc00-\udfff])/u);
+    expect(md).toContain('fix the \ufffd parser and the \ufffd one, keep 😀 and 😀');
+  });
+});
