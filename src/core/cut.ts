@@ -10,6 +10,15 @@
  * nothing of it: a base64 blob the redactor would have collapsed anyway.
  */
 
+/**
+ * A text cut by code units, made well formed: an emoji or any character past U+FFFF cut in two
+ * leaves half a surrogate pair, which JSON writes as an escape other readers refuse (jq). That
+ * half is U+FFFD then, as an invalid UTF-8 byte is.
+ */
+export function wellFormed(s: string): string {
+  return (s as string & { toWellFormed(): string }).toWellFormed();
+}
+
 /** Whitespace, quotes, brackets and the punctuation that separates values: no credential holds them. */
 function separates(c: number): boolean {
   return c <= 32 || c === 34 || c === 39 || c === 96 || c === 44 || c === 59 || c === 40 || c === 41 || c === 91 || c === 93 || c === 123 || c === 125 || c === 60 || c === 62 || c === 124 || c === 0x2026;

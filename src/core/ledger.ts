@@ -11,6 +11,7 @@ import { JOB_LIMITS, jobNotices, shellCell, startedJobId, stoppedJobId } from '.
 import type { Job } from './jobs.js';
 import { WHAT_LIMITS } from './what-changed.js';
 import { fileKey, filePath, heldKey } from './paths.js';
+import { wellFormed } from './cut.js';
 
 /**
  * The session's record of what happened, as a successor needs it: every real user request, the
@@ -346,7 +347,7 @@ const clip = (s: string, n: number): string => {
   const t = s.trim();
   if (t.length <= n) return t;
   const tailN = Math.floor(n / 4);
-  return `${t.slice(0, n - tailN - 3)} … ${t.slice(t.length - tailN)}`;
+  return wellFormed(`${t.slice(0, n - tailN - 3)} … ${t.slice(t.length - tailN)}`);
 };
 
 const trim = trimRecord;

@@ -9,6 +9,7 @@ import type { Layout } from './layout.js';
 import { FILES, RESERVED_ROOT_NAMES } from './layout.js';
 import type { Manifest } from './manifest.js';
 import { readManifest } from './manifest.js';
+import { wellFormed } from '../core/cut.js';
 
 /**
  * Store-wide files (SPEC §5): INDEX.json, each project's PROJECT.md, and links/. They are
@@ -75,7 +76,7 @@ export function indexEntry(m: Manifest, dir: string, objective: string | null): 
     title: m.title ?? null,
     dir,
     parent_session: m.parent_session,
-    objective: objective === null || objective.length <= INDEX_OBJECTIVE_CHARS ? objective : `${objective.slice(0, INDEX_OBJECTIVE_CHARS - 1)}…`,
+    objective: objective === null || objective.length <= INDEX_OBJECTIVE_CHARS ? objective : wellFormed(`${objective.slice(0, INDEX_OBJECTIVE_CHARS - 1)}…`),
     source: s ? { path: s.path, offset: s.offset, size: s.size, dev: s.dev, ino: s.ino, mtime_ms: s.mtime_ms } : null,
   };
 }
@@ -143,7 +144,7 @@ export async function scanManifests(layout: Layout): Promise<{ dir: string; mani
 // Every value on a PROJECT.md or links/ line is one line with no control character in it: an id
 // made from a file name with a newline in it cannot forge a line of its own.
 
-const objectiveLine = (o: string | null): string => escapeControls((o ?? '').replace(/\s+/g, ' ').trim().slice(0, 80));
+const objectiveLine = (o: string | null): string => escapeControls(wellFormed((o ?? '').replace(/\s+/g, ' ').trim().slice(0, 80)));
 const idOf = (e: IndexEntry): string => escapeControls(e.id);
 
 export function renderProjectMd(project: string, entries: readonly IndexEntry[]): string {

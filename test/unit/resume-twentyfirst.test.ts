@@ -157,4 +157,10 @@ describe('a surrogate written alone as an escape', () => {
     for (const text of [md, JSON.stringify(summary), JSON.stringify(llm)]) expect(text).not.toMatch(/\\u[dD][89a-fA-F]|[\ud800-\udfff](?![\udc00-\udfff])/u);
     expect(md).toContain('fix the \ufffd parser and the \ufffd one, keep 😀 and 😀');
   });
+
+  it('is never made by a cut of the handoff\'s own through a character past U+FFFF', () => {
+    const emoji = '😀'.repeat(1500);
+    const { md, summary, llm } = built(user('u1', `${emoji} then fix it`), say('a1', `${emoji} done`));
+    for (const text of [md, JSON.stringify(summary), JSON.stringify(llm)]) expect(text).not.toMatch(/\\u[dD][89a-fA-F]|[\ud800-\udfff]/u);
+  });
 });

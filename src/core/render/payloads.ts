@@ -4,6 +4,7 @@ import { LIMITS } from '../state.js';
 import { listingAfterLastCommit } from '../ledger.js';
 import type { RenderInput } from './input.js';
 import { utf8 } from '../utf8.js';
+import { wellFormed } from '../cut.js';
 import { textTail } from '../cut.js';
 
 /**
@@ -56,7 +57,7 @@ export function payloadsBytes(r: RenderInput, a: Analysis, transferReady: boolea
     for (const [k, v] of Object.entries(o)) {
       let member = shared !== undefined && v === summary[k] ? shared.get(k) : undefined;
       if (member === undefined) {
-        const json = JSON.stringify(v);
+        const json = wellFormedJson(v, JSON.stringify(v));
         if (json === undefined) continue; // as JSON.stringify leaves out undefined and functions
         member = utf8(`${JSON.stringify(k)}:${json}`);
         if (shared === undefined) encoded.set(k, member);
@@ -67,6 +68,16 @@ export function payloadsBytes(r: RenderInput, a: Analysis, transferReady: boolea
     return Buffer.concat(parts);
   };
   return { summary: bytes(summary), llm: bytes(buildLlm(r, a, summary), encoded) };
+}
+
+/**
+ * A value's JSON with every string made well formed, where one may not be: JSON writes half a
+ * surrogate pair (a cut through an emoji) as an escape that other readers refuse. Only a text that
+ * holds such an escape (rare) is written again.
+ */
+function wellFormedJson(v: unknown, json: string | undefined): string | undefined {
+  if (json === undefined || !/\\u[dD][89a-fA-F]/.test(json)) return json;
+  return JSON.stringify(v, (_k, x: unknown) => (typeof x === 'string' ? wellFormed(x) : x));
 }
 
 const OPEN = Buffer.from('{');
