@@ -95,5 +95,6 @@ describe('code and labels that are no secret', () => {
     ['a field\'s default that is no secret', '    name: str = Field(default="acme", alias="NAME")'],
     ['a host\'s fallback', '    host = Optional.ofNullable(System.getenv("DB_HOST")).orElse("localhost");'],
     ['a basic auth switch', 'basic_auth: true'],
+    ['this tool\'s error code after a path that ends in passwd', 'handoff: the daemon could not build /etc/passwd: HANDOFF_ERR_SOCKET: the daemon did not answer build within 24.6 ms'],
   ]);
 });

@@ -283,6 +283,8 @@ export function keptBecause(v: string, strength: Exclude<Strength, null>, ctx: V
   // An escaped reference (`PASSWORD=\$DB_PASS` inside double quotes) is one still.
   if (!ctx.quoted && ((ctx.envStyle ? /^\\\$/ : /^[(){}[\]<>&|\\=:,;]/).test(v) || looksLikeCode(v, ctx))) return 'code';
   if (!ctx.quoted && NAMES_A_SECRET.test(v) && !/\d/.test(v)) return 'code';
+  // This tool's own error codes (`could not build /etc/passwd: HANDOFF_ERR_SOCKET: …`).
+  if (/^HANDOFF_ERR_[A-Z_]{2,40}:?$/.test(v)) return 'code';
   if (v.length < 4 || v.length > 4096 || isPlaceholder(v)) return 'placeholder';
   // A version or a range (`"jsonwebtoken": "^9.0.2"`, `tiktoken = "^0.7.0"`), an artifact and its version (`jjwt-api:0.12.5`).
   if (VERSION.test(v)) return 'number';
