@@ -12,7 +12,6 @@ import type { Job } from './jobs.js';
 import type { Outcome } from './outcome.js';
 import type { CommandRecord, FailureRecord, PlanRecord, SessionState } from './state.js';
 import type { TodoItem } from './types.js';
-import { wellFormed } from './cut.js';
 
 /**
  * What a handoff says, derived from the session state: shared by HANDOFF.md and the JSON
@@ -193,7 +192,7 @@ export interface Analysis {
 
 const clip = (s: string, n: number): string => {
   const t = s.replace(/\s+/g, ' ').trim();
-  return t.length <= n ? t : wellFormed(`${t.slice(0, n - 1)}…`);
+  return t.length <= n ? t : `${t.slice(0, n - 1)}…`;
 };
 const quote = (s: string, n = 200): string => `«${clip(s, n)}»`;
 /** A long request's head and tail: what it asks for often comes last ("… I'd say it's called too early"). */
@@ -201,7 +200,7 @@ const quoteEnds = (s: string, n: number): string => {
   const t = s.replace(/\s+/g, ' ').trim();
   if (t.length <= n) return `«${t}»`;
   const half = Math.floor((n - 3) / 2);
-  return wellFormed(`«${t.slice(0, half).trimEnd()} … ${t.slice(-half).trimStart()}»`);
+  return `«${t.slice(0, half).trimEnd()} … ${t.slice(-half).trimStart()}»`;
 };
 
 function currentState(st: SessionState): CurrentState {

@@ -19,6 +19,9 @@ export function wellFormed(s: string): string {
   return (s as string & { toWellFormed(): string }).toWellFormed();
 }
 
+/** A surrogate's escape in JSON text (`\ud83d`): only a text holding one can give a string with half a pair. */
+export const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
 /** Whitespace, quotes, brackets and the punctuation that separates values: no credential holds them. */
 function separates(c: number): boolean {
   return c <= 32 || c === 34 || c === 39 || c === 96 || c === 44 || c === 59 || c === 40 || c === 41 || c === 91 || c === 93 || c === 123 || c === 125 || c === 60 || c === 62 || c === 124 || c === 0x2026;

@@ -1,6 +1,6 @@
 import { classify } from './classify.js';
 import { stripControls } from './control-chars.js';
-import { cutBeforeRedaction, headEnd, tailStart } from './cut.js';
+import { cutBeforeRedaction, headEnd, SURROGATE_ESCAPE, tailStart, wellFormed } from './cut.js';
 import { readClaude } from './harness/claude.js';
 import { readCodex } from './harness/codex.js';
 import { voteHarness } from './harness/detect.js';
@@ -192,23 +192,19 @@ function unknownTypeKey(st: SessionState, type: string): string {
   return type;
 }
 
-/** A surrogate's escape in a line's JSON text: only then can a string of it hold one alone. */
-const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
-
 /** Every string of a parsed value with a surrogate standing alone made U+FFFD (as an invalid UTF-8 byte already is). */
-function wellFormed(v: unknown): unknown {
-  if (typeof v === 'string') return (v as string & { toWellFormed(): string }).toWellFormed();
-  if (Array.isArray(v)) return v.map(wellFormed);
+function wellFormedValue(v: unknown): unknown {
+  if (typeof v === 'string') return wellFormed(v);
+  if (Array.isArray(v)) return v.map(wellFormedValue);
   if (v !== null && typeof v === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[wellFormed(k) as string] = wellFormed(x);
+    for (const [k, x] of Object.entries(v)) out[wellFormed(k)] = wellFormedValue(x);
     return out;
   }
   return v;
 }
 
 /**
- * JSON.parse's complaint without the excerpt/**
  * JSON.parse's complaint without the excerpt of the line V8 quotes in it ("Unexpected token 'A',
  * "AKIAIOSFOD"... is not valid JSON"): a corrupt line may hold a credential, and this reason travels
  * to logs, the socket and the terminal.
@@ -251,7 +247,7 @@ export function ingestLine(st: SessionState, line: RawLine, opts: IngestOptions)
   // store's JSON as an escape other readers refuse (jq: "Invalid \uXXXX\uXXXX surrogate pair").
   if (SURROGATE_ESCAPE.test(raw)) {
     try {
-      parsed = wellFormed(parsed);
+      parsed = wellFormedValue(parsed);
     } catch (e) {
       if (e instanceof RangeError) return { corrupt: { line: line.index + 1, offset: line.offset, reason: `the line is nested too deep to read (${e.message})` } };
       throw e;

@@ -11,7 +11,6 @@ import { JOB_LIMITS, jobNotices, shellCell, startedJobId, stoppedJobId } from '.
 import type { Job } from './jobs.js';
 import { WHAT_LIMITS } from './what-changed.js';
 import { fileKey, filePath, heldKey } from './paths.js';
-import { wellFormed } from './cut.js';
 
 /**
  * The session's record of what happened, as a successor needs it: every real user request, the
@@ -347,7 +346,7 @@ const clip = (s: string, n: number): string => {
   const t = s.trim();
   if (t.length <= n) return t;
   const tailN = Math.floor(n / 4);
-  return wellFormed(`${t.slice(0, n - tailN - 3)} … ${t.slice(t.length - tailN)}`);
+  return `${t.slice(0, n - tailN - 3)} … ${t.slice(t.length - tailN)}`;
 };
 
 const trim = trimRecord;

@@ -6,7 +6,7 @@ import { exitMeansNoMatch } from './shell.js';
 import { filePath, heldKey } from './paths.js';
 import type { CommandRecord, FailureRecord, PlanRecord, SessionState, TaskRecord, WindowTurn } from './state.js';
 import type { Fact, Turn } from './types.js';
-import { textTail, wellFormed } from './cut.js';
+import { textTail } from './cut.js';
 import { planFiles } from './plan-files.js';
 
 /**
@@ -17,7 +17,7 @@ import { planFiles } from './plan-files.js';
 
 const TITLE_RANK = { summary: 0.5, ai: 1, thread: 2, custom: 3 } as const;
 
-const head = (s: string, n: number): string => (s.length <= n ? s : wellFormed(`${s.slice(0, n - 1)}…`));
+const head = (s: string, n: number): string => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
 
 
 /** What tells two runs of one call apart. A long command (a heredoc with a whole file) is kept as its head and digest. */

@@ -1,6 +1,6 @@
 import type { CodexState } from './harness/codex.js';
 import { initialCodexState } from './harness/codex.js';
-import { tailFrom, wellFormed } from './cut.js';
+import { tailFrom } from './cut.js';
 import { initialLedger } from './ledger.js';
 import type { Ledger } from './ledger.js';
 import type { Harness, TodoItem, ToolRef, TurnClass } from './types.js';
@@ -72,13 +72,13 @@ export function objectiveCut(text: string): { text: string; chars?: number; head
   // what it is ("Do NOT:"); the head gives it the room. 40 for the note (a count of 7 digits).
   const tail = text.length - tailFrom(text, OBJECTIVE_TAIL_CHARS);
   const head = LIMITS.OBJECTIVE_CHARS - tail - 40;
-  return { text: wellFormed(`${text.slice(0, head)}\n[… ${text.length - head - tail} characters left out …]\n${text.slice(-tail)}`), chars: text.length, head, tail };
+  return { text: `${text.slice(0, head)}\n[… ${text.length - head - tail} characters left out …]\n${text.slice(-tail)}`, chars: text.length, head, tail };
 }
 
 
 /** An objective set with `--objective`, held to the length of one read from the transcript. */
 export function objectiveSet(text: string): string {
-  return text.length <= LIMITS.OBJECTIVE_CHARS ? text : wellFormed(`${text.slice(0, LIMITS.OBJECTIVE_CHARS - 1)}…`);
+  return text.length <= LIMITS.OBJECTIVE_CHARS ? text : `${text.slice(0, LIMITS.OBJECTIVE_CHARS - 1)}…`;
 }
 
 export interface PlanRecord {

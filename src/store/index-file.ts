@@ -76,7 +76,8 @@ export function indexEntry(m: Manifest, dir: string, objective: string | null): 
     title: m.title ?? null,
     dir,
     parent_session: m.parent_session,
-    objective: objective === null || objective.length <= INDEX_OBJECTIVE_CHARS ? objective : wellFormed(`${objective.slice(0, INDEX_OBJECTIVE_CHARS - 1)}…`),
+    // Well formed: a cut upstream (the state's objective) may have left half a surrogate pair, which JSON writes as an escape jq refuses.
+    objective: objective === null ? null : wellFormed(objective.length <= INDEX_OBJECTIVE_CHARS ? objective : `${objective.slice(0, INDEX_OBJECTIVE_CHARS - 1)}…`),
     source: s ? { path: s.path, offset: s.offset, size: s.size, dev: s.dev, ino: s.ino, mtime_ms: s.mtime_ms } : null,
   };
 }
@@ -144,7 +145,7 @@ export async function scanManifests(layout: Layout): Promise<{ dir: string; mani
 // Every value on a PROJECT.md or links/ line is one line with no control character in it: an id
 // made from a file name with a newline in it cannot forge a line of its own.
 
-const objectiveLine = (o: string | null): string => escapeControls(wellFormed((o ?? '').replace(/\s+/g, ' ').trim().slice(0, 80)));
+const objectiveLine = (o: string | null): string => escapeControls((o ?? '').replace(/\s+/g, ' ').trim().slice(0, 80));
 const idOf = (e: IndexEntry): string => escapeControls(e.id);
 
 export function renderProjectMd(project: string, entries: readonly IndexEntry[]): string {

@@ -63,6 +63,9 @@ describe("INDEX.json's objective", () => {
     const long = indexEntry(m, '/d', 'y'.repeat(3000)).objective as string;
     expect(long).toHaveLength(1200);
     expect(long.endsWith('…')).toBe(true);
+    // Half an emoji, from a cut upstream or its own, is U+FFFD: JSON would write it as an escape jq refuses.
+    expect(indexEntry(m, '/d', `${'😀'.repeat(10)}\ud83d`).objective).toBe(`${'😀'.repeat(10)}\ufffd`);
+    expect(JSON.stringify(indexEntry(m, '/d', '😀'.repeat(1000)).objective)).not.toMatch(/\\u[dD][89a-fA-F]/);
   });
 });
 

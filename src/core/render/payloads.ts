@@ -4,8 +4,7 @@ import { LIMITS } from '../state.js';
 import { listingAfterLastCommit } from '../ledger.js';
 import type { RenderInput } from './input.js';
 import { utf8 } from '../utf8.js';
-import { wellFormed } from '../cut.js';
-import { textTail } from '../cut.js';
+import { SURROGATE_ESCAPE, textTail, wellFormed } from '../cut.js';
 
 /**
  * The two JSON payloads (SPEC §4). HANDOFF.summary.json is compact; HANDOFF.llm.json adds the
@@ -76,7 +75,7 @@ export function payloadsBytes(r: RenderInput, a: Analysis, transferReady: boolea
  * holds such an escape (rare) is written again.
  */
 function wellFormedJson(v: unknown, json: string | undefined): string | undefined {
-  if (json === undefined || !/\\u[dD][89a-fA-F]/.test(json)) return json;
+  if (json === undefined || !SURROGATE_ESCAPE.test(json)) return json;
   return JSON.stringify(v, (_k, x: unknown) => (typeof x === 'string' ? wellFormed(x) : x));
 }
 
