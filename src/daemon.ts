@@ -56,6 +56,8 @@ const MAX_FLUSH_MS = 24 * 3600 * 1000;
  * have been quiet for HOT_WINDOW_MS: what the agent is writing now is never missed for long,
  * and an idle daemon polls nothing.
  */
+/** A build with this much to read is a bulk read (daemon.bulk): about a second of a build's time on a laptop. */
+const BULK_BYTES = 32 << 20;
 const HOT_POLL_MS = 500;
 const HOT_WINDOW_MS = 30_000;
 const HOT_MAX_FILES = 256;
@@ -326,7 +328,19 @@ export class Daemon {
   private offload(): Offload | null {
     const pool = this.pool;
     if (!pool) return null;
-    return { slots: pool.size, lane: (path) => this.laneOf(path), run: (path) => this.runInPool(pool, path) };
+    return { slots: pool.size, lane: (path) => this.laneOf(path), run: (path) => this.runInPool(pool, path), bulk: (path) => this.bulk(path) };
+  }
+
+  /**
+   * More than BULK_BYTES not yet read: a first build of a transcript of hundreds of megabytes, or
+   * of a file that holds no newline for gigabytes (a sparse file). It is built in a worker, live
+   * or not, and the main lane stays free for every other session's refresh.
+   */
+  private bulk(path: string): boolean {
+    const st = this.files.get(path)?.stat;
+    const offset = this.files.get(path)?.offset ?? 0;
+    // A transcript shorter than what was read is read again from its start.
+    return st != null && (st.size >= offset ? st.size - offset : st.size) >= BULK_BYTES;
   }
 
   /**

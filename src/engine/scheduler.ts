@@ -10,6 +10,8 @@ import PQueue from 'p-queue';
  *
  * With build workers (pool.ts), backfill builds the `offload` accepts run in a second lane, as
  * many at once as there are workers, beside the main lane: a live build never waits behind them.
+ * A live build with a bulk read ahead (`Offload.bulk`: a transcript of gigabytes, or one line that
+ * long) goes to that lane too, so that it does not hold every other session's refresh.
  * One key never builds in both lanes at once (a key running in one is queued again when it
  * ends); a backfill build raised to live while it waits moves to the main lane; `exclusive`
  * work and `pauseOffload` callers wait until no worker build runs, and none starts meanwhile.
@@ -37,6 +39,11 @@ export interface Offload {
   lane(key: string): Lane;
   /** `after`: it turned out to depend on another session (or its worker died); it is built on the main lane after the others. */
   run(key: string): Promise<'done' | 'after'>;
+  /**
+   * The build has so much to read (a transcript of gigabytes, or one line that long) that it goes
+   * to a worker even when live: on the main lane it would hold every other session's refresh.
+   */
+  bulk?(key: string): boolean;
 }
 
 export class Scheduler {
@@ -97,6 +104,8 @@ export class Scheduler {
     if (q !== undefined) {
       if (RANK[priority] > RANK[q]) {
         this.queued.set(key, priority);
+        // A bulk read stays with the worker it waits for; the main lane is for short builds.
+        if (this.pooled.has(key) && this.isBulk(key)) return;
         // Waiting for a worker, it now waits on the main lane, where live work goes first.
         if (this.pooled.delete(key) || this.held.delete(key)) this.addMain(key, priority);
         else this.queue.setPriority(key, RANK[priority]);
@@ -125,12 +134,20 @@ export class Scheduler {
     if (this.stopped) return;
     this.queued.set(key, priority);
     const o = this.offload;
-    const lane = priority === 'backfill' && o !== null && o.slots > 0 ? o.lane(key) : 'main';
+    let lane: Lane = 'main';
+    if (o !== null && o.slots > 0) {
+      if (priority === 'backfill') lane = o.lane(key);
+      else if (this.isBulk(key) && o.lane(key) === 'pool') lane = 'pool';
+    }
     if (lane === 'pool') {
       this.pooled.add(key);
       void this.pool.add(() => this.runOffloaded(key, o as Offload));
     } else if (lane === 'after') this.hold(key);
     else this.addMain(key, priority);
+  }
+
+  private isBulk(key: string): boolean {
+    return this.offload?.bulk?.(key) === true;
   }
 
   private hold(key: string): void {

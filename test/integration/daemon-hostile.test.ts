@@ -1,7 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { appendFile, chmod, cp, mkdir, rename, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, chmod, cp, mkdir, rename, rm, stat, symlink, truncate, utimes, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import type { Socket } from 'node:net';
 import { createConnection, createServer } from 'node:net';
 import { join } from 'node:path';
@@ -513,6 +514,28 @@ describe('the daemon in a hostile workspace', () => {
     expect(second.log()).toMatch(new RegExp(`another daemon \\(pid ${d.child.pid}[,)]`));
     expect(second.log()).not.toContain('lock file is gone');
     expect(existsSync(join(root, '.handoffd', 'handoffd.lock'))).toBe(true);
+  });
+
+  it.skipIf(availableParallelism() < 2)('reads a transcript of gigabytes in a worker, live or not: the other sessions refresh meanwhile, and a stop does not wait for it', async () => {
+    const { env, root, watch } = await setup({ daemon: { backfill_workers: 1, shutdown_timeout_ms: 2000 } });
+    const ok = join(watch, 'ok.jsonl');
+    await writeFile(ok, userLine('a session being worked on') + agentLine('on it'));
+    const d = await start(env, root, ['--watch', watch]);
+    await d.call('flush', { timeout_ms: 20_000 }, 25_000);
+    const turns = async (): Promise<number> => (await d.call('status')).sessions.find((x) => x.id === 'ok')?.turns ?? -1;
+    expect(await turns()).toBe(2);
+    // 4 GiB without a newline (a sparse file): its read takes many seconds whatever the lane.
+    const huge = join(watch, 'huge.jsonl');
+    await writeFile(huge, '');
+    await truncate(huge, 4 * 2 ** 30);
+    await waitFor(async () => (await d.call('status')).queue.running === huge, 'the huge transcript to be read', 15_000);
+    await appendFile(ok, userLine('one more request') + agentLine('done'));
+    // On the main lane it would hold this refresh until the whole file was read.
+    await waitFor(async () => (await turns()) === 4, 'the other session to refresh while the huge one is read', 5_000);
+    expect((await d.call('status')).queue.in_workers).toContain(huge);
+    const t0 = Date.now();
+    await d.kill('SIGTERM');
+    expect(Date.now() - t0).toBeLessThan(10_000);
   });
 
   it('builds again a session whose folder a cleanup deleted, though its transcript did not change', async () => {

@@ -29,7 +29,7 @@ function held(log: string[], name: string): { gate: Gate; run: () => Promise<voi
   };
 }
 
-function lanes(laneOf: (k: string) => Lane = () => 'pool') {
+function lanes(laneOf: (k: string) => Lane = () => 'pool', bulk?: (k: string) => boolean) {
   const log: string[] = [];
   const gates = new Map<string, Gate>();
   const hold = (k: string): Gate => {
@@ -53,12 +53,47 @@ function lanes(laneOf: (k: string) => Lane = () => 'pool') {
         log.push(`pool-end:${k}`);
         return k.startsWith('dep') ? 'after' : 'done';
       },
+      ...(bulk ? { bulk } : {}),
     },
   );
   return { s, log, hold };
 }
 
 describe('the build queue with workers', () => {
+  it('builds a live change with a bulk read ahead in the worker, and other live changes on the main lane meanwhile', async () => {
+    const { s, log, hold } = lanes(undefined, (k) => k.startsWith('huge'));
+    const huge = hold('huge');
+    s.schedule('huge', 'live');
+    await waitFor(() => log.includes('pool:huge'), 'the bulk build to start in the worker');
+    s.schedule('small', 'live');
+    await waitFor(() => log.includes('main-end:small'), 'the live build');
+    expect(log).not.toContain('pool-end:huge');
+    huge.open();
+    await s.onIdle();
+    expect(log.filter((l) => l.endsWith('huge'))).toEqual(['pool:huge', 'pool-end:huge']);
+  });
+
+  it('keeps a bulk build waiting for the worker there when it is raised to live; a short one moves to the main lane', async () => {
+    const { s, log, hold } = lanes(undefined, (k) => k.startsWith('huge'));
+    const first = hold('first');
+    s.schedule('first', 'backfill');
+    s.schedule('huge', 'backfill');
+    await waitFor(() => log.includes('pool:first'), 'the first backfill build');
+    s.schedule('huge', 'live');
+    await settled();
+    expect(log).toEqual(['pool:first']);
+    first.open();
+    await s.onIdle();
+    expect(log).toEqual(['pool:first', 'pool-end:first', 'pool:huge', 'pool-end:huge']);
+  });
+
+  it('builds a live bulk read on the main lane when its session cannot go to a worker', async () => {
+    const { s, log } = lanes((k) => (k.startsWith('huge-agent') ? 'after' : 'pool'), () => true);
+    s.schedule('huge-agent', 'live');
+    await s.onIdle();
+    expect(log).toEqual(['main:huge-agent', 'main-end:huge-agent']);
+  });
+
   it('builds a live change on the main lane while a backfill build holds the worker', async () => {
     const { s, log, hold } = lanes();
     const big = hold('big');

@@ -191,7 +191,6 @@ function parentTaskObjective(t: ParentTask, max: number): string {
   return `${fence(text)}\n\n${label('reported')} — the task the session that started this subagent (${code(t.session)}) gave it: its call at line ${t.line} of that session's transcript${t.description === '' ? '' : ` («${oneLine(t.description, 100)}»)`}${part}. This subagent's own transcript does not hold it; every other line cited here is this transcript's`;
 }
 
-/** Where the objective comes from: set by hand, the first request, a subagent's task, or the first one a sliced transcript holds. */
 /**
  * The first request is the objective, and often not what the session was on at its end (an audit
  * answered, then six more requests): say that more came, and where the latest is, so that the
@@ -207,9 +206,14 @@ function laterRequests(a: Analysis, line: number | null): string {
   const refusals = later.filter((q) => q.kind === 'rejection').length;
   const answers = a.requests.filter((q) => q.kind === 'answer' && q.line > line).length;
   const besides = [refusals === 0 ? '' : `${refusals} of them typed beside a refused call`, answers === 0 ? '' : `besides ${answers} answer(s) to the agent's own question(s)`].filter((x) => x !== '').join('; ');
-  return `. ${later.length} more message(s) came after it${besides === '' ? '' : ` (${besides})`}, the latest at line ${last.line}`;
+  // A message that only thanks is no request, and is not counted; but one after the latest
+  // request is said, or "the latest" would be false beside the list that shows it.
+  const thanks = a.requests.filter((q) => q.kind === 'request' && q.line > last.line && saysOnlyThanks(q.text)).at(-1);
+  const after = thanks === undefined ? '' : `; the user's last message, at line ${thanks.line}, only thanked`;
+  return `. ${later.length} more message(s) came after it${besides === '' ? '' : ` (${besides})`}, the latest at line ${last.line}${after}`;
 }
 
+/** Where the objective comes from: set by hand, the first request, a subagent's task, or the first one a sliced transcript holds. */
 function objectiveSource(o: NonNullable<Analysis['objective']>, startsAfter: number | undefined, parent: string | null): string {
   if (o.override) return 'set with --objective';
   const at = atLine(o.line);
@@ -664,6 +668,14 @@ function missingFromListing(a: Analysis, t: NonNullable<ReturnType<typeof listin
   const later = missing.filter((f) => (f.first ?? f.line) > t.line).length;
   const earlier = missing.filter((f) => (f.first ?? f.line) <= t.line);
   const out: string[] = [];
+  // A listed file the session never wrote was there before it, or something else made it: not the session's change.
+  const wrote = (q: string): boolean => a.filesChanged.some((f) => slash(f.path) === q || slash(f.path).endsWith(`/${q}`));
+  const notWritten = names.filter((q) => !wrote(q));
+  if (notWritten.length > 0 && notWritten.length < names.length) {
+    const shown = notWritten.slice(0, 5).map((q) => code(q)).join(', ');
+    const more = notWritten.length > 5 ? `, … ${notWritten.length - 5} more` : '';
+    out.push(notWritten.length === 1 ? ` The session did not write ${shown} (it was there before, or something else wrote it).` : ` The session wrote none of these ${notWritten.length}: ${shown}${more} (they were there before, or something else wrote them).`);
+  }
   if (later > 0) out.push(` The session first wrote ${later} other file(s) after it (Files changed below).`);
   if (earlier.length === 0) return out.join('');
   if (t.limited) {
