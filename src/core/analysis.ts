@@ -176,8 +176,14 @@ export interface Analysis {
    * The latest plan the agent put to the user (ExitPlanMode), and the one approved before it when
    * the latest was not approved: *reported*, as the agent wrote it and as the call's result answered.
    */
-  /** `unwritten`: of the files the latest approved plan names (its "Files to Modify"), those the session did not write after it, with that plan's line and how many it named. */
-  plan: { latest: PlanRecord; approvedBefore: PlanRecord | null; notApproved: PlanRecord[]; unwritten: { line: number; named: number; files: string[] } | null } | null;
+  /**
+   * `unwritten`: of the files the latest approved plan names (its "Files to Modify"), those the
+   * session did not write after it, with that plan's line and how many it named. `earlierUnwritten`:
+   * the same of each plan approved before that one (latest last; a plan put again word for word
+   * later is that later plan's), with its title: a second task's plan does not make the first's
+   * files done (deep-manifest's tar plan named README.md and three more, none written).
+   */
+  plan: { latest: PlanRecord; approvedBefore: PlanRecord | null; notApproved: PlanRecord[]; unwritten: PlanUnwritten | null; earlierUnwritten: PlanUnwritten[] } | null;
   /** `branch`: as `git commit` printed it; '' for a commit learned from a push or a log. */
   /** `rebased_from`: the hash `git commit` printed, when a rebase gave the commit the hash it was pushed with (at `push_line`). */
   /** `hash_line`: the `git log` that named a commit whose own output did not (a merge's). */
@@ -1072,11 +1078,36 @@ function planView(plans: readonly PlanRecord[] | undefined, changed: Ledger['cha
   const lastApproved = earlier.reduce((n, p, i) => (p.approved === true ? i : n), -1);
   const notApproved = earlier.slice(lastApproved + 1).filter((p) => p.approved === false);
   const approved = latest.approved === true ? latest : approvedBefore;
-  const files = approved?.files ?? [];
   // Written since the plan was put: a file written for an earlier task is not this plan's work done.
-  const missing = approved === null ? [] : notWritten(files, Object.keys(changed).filter((p) => (changed[p]?.line ?? 0) > approved.line));
-  const unwritten = approved === null || missing.length === 0 ? null : { line: approved.line, named: files.length, files: missing };
-  return { latest, approvedBefore, notApproved, unwritten };
+  const unwrittenOf = (p: PlanRecord): PlanUnwritten | null => {
+    const files = p.files ?? [];
+    const missing = notWritten(files, Object.keys(changed).filter((f) => (changed[f]?.line ?? 0) > p.line));
+    return missing.length === 0 ? null : { line: p.line, named: files.length, files: missing, title: planTitle(p.text) };
+  };
+  const unwritten = approved === null ? null : unwrittenOf(approved);
+  const earlierUnwritten = plans
+    .filter((p) => p.approved === true && approved !== null && p.line < approved.line && !plans.some((q) => q.line > p.line && q.text === p.text))
+    .map(unwrittenOf)
+    .filter((u): u is PlanUnwritten => u !== null)
+    .slice(-EARLIER_PLANS);
+  return { latest, approvedBefore, notApproved, unwritten, earlierUnwritten };
+}
+
+export interface PlanUnwritten {
+  line: number;
+  named: number;
+  files: string[];
+  /** The plan's first heading or line, 100 characters at most. */
+  title: string;
+}
+
+/** How many plans approved before the latest approved one are looked at for files not written. */
+const EARLIER_PLANS = 3;
+
+function planTitle(text: string): string {
+  const first = text.split('\n').find((l) => l.trim() !== '') ?? '';
+  const t = first.replace(/^#+\s*/, '').replace(/^\*\*(.*)\*\*$/, '$1').trim();
+  return t.length > 100 ? `${t.slice(0, 99)}…` : t;
 }
 
 /** Shell calls the transcript records no result for: readable commands, and calls whose command is redacted. */

@@ -36,3 +36,40 @@ describe("a git listing of files the session did not write", () => {
     expect(sections(none.md).get('Repository Evidence')).not.toContain('wrote none');
   });
 });
+
+describe('plans approved before the latest approved one', () => {
+  const planCall = (id: string, plan: string) => call(id, 'ExitPlanMode', { plan });
+  const approved = (id: string) => result(id, 'User has approved your plan. You can now start coding.');
+  const TAR = '# Plan: Add Tar Archive Support\n\n## Files to Modify\n\n1. `deep_manifest.py` - tar handling\n2. `README.md` - document tar\n3. `deep_manifest.md` - the spec';
+  const ERRORS = '# Plan: Report Corrupted Archives\n\n## Files to Modify\n\n1. `deep_manifest.py` - marking\n2. `tests/test_unit.py` - tests';
+  const wrote = (id: string, file: string) => [edit(id, file), updated(id, file)];
+
+  it('name the files they named and the session did not write, in HANDOFF.md and both payloads', () => {
+    const r = built<{ plan: { earlier_files_not_written?: unknown; files_not_written?: unknown } }>(
+      user('u1', 'Support tar archives'),
+      planCall('p1', TAR),
+      approved('p1'),
+      ...wrote('e1', 'deep_manifest.py'),
+      user('u2', 'Now report corrupted archives'),
+      planCall('p2', ERRORS),
+      approved('p2'),
+      ...wrote('e2', 'deep_manifest.py'),
+      ...wrote('e3', 'tests/test_unit.py'),
+      say('a1', 'Done.'),
+    );
+    // The latest plan's files were all written: the earlier one's are said alone.
+    expect(r.md).toContain("*verified* — of the 3 file(s) the approved plan of line 2 («Plan: Add Tar Archive Support») names to change, the session did not write 2 after it: `README.md`, `deep_manifest.md` (HANDOFF.summary.json's `plan.earlier_files_not_written`). Ask the user whether they are still wanted, or do them.");
+    const earlier = [{ plan_line: 2, title: 'Plan: Add Tar Archive Support', named: 3, files: ['README.md', 'deep_manifest.md'] }];
+    expect(r.summary.plan.earlier_files_not_written).toEqual(earlier);
+    expect(r.llm.plan.earlier_files_not_written).toEqual(earlier);
+    expect(r.summary.plan.files_not_written).toBeUndefined();
+  });
+
+  it('are not looked at when put again word for word later, or refused', () => {
+    const again = built(user('u1', 'Support tar archives'), planCall('p1', TAR), approved('p1'), user('u2', 'Go on'), planCall('p2', TAR), approved('p2'), ...wrote('e1', 'deep_manifest.py'), say('a1', 'Done.'));
+    expect(again.md).toContain('of the 3 file(s) the approved plan of line 5 names to change, the session did not write 2 after it');
+    expect(again.md).not.toContain('An earlier plan');
+    const refused = built(user('u1', 'Support tar archives'), planCall('p1', TAR), result('p1', "The user doesn't want to proceed with this tool use.", { is_error: true }), planCall('p2', ERRORS), approved('p2'), ...wrote('e2', 'deep_manifest.py'), ...wrote('e3', 'tests/test_unit.py'), say('a1', 'Done.'));
+    expect(refused.md).not.toContain('names to change');
+  });
+});

@@ -1,4 +1,4 @@
-import type { Analysis, FileChange } from '../analysis.js';
+import type { Analysis, FileChange, PlanUnwritten } from '../analysis.js';
 import { countedFrom, saysOnlyThanks } from '../analysis.js';
 import { CONTRACT_HEADING } from '../contract.js';
 import { escapeControls } from '../control-chars.js';
@@ -525,10 +525,25 @@ function planAnswer(p: PlanRecord): string {
 /** The files the approved plan named and the session never wrote: work left undone, or dropped without a word. */
 function planUnwritten(a: Analysis): string {
   const u = a.plan?.unwritten;
-  if (u === null || u === undefined) return '';
+  if (u === null || u === undefined) {
+    const earlier = earlierUnwritten(a);
+    return earlier === '' ? '' : `\n\n${label('verified')} —${earlier.replace(/^ An earlier plan too:/, '')} Ask the user whether they are still wanted, or do them.`;
+  }
   const shown = u.files.slice(0, 8);
   const more = u.files.length > shown.length ? `, and ${u.files.length - shown.length} more (HANDOFF.summary.json's \`plan.files_not_written\`)` : '';
-  return `\n\n${label('verified')} — of the ${u.named} file(s) the approved plan of line ${u.line} names to change, the session did not write ${u.files.length} after it: ${shown.map((f) => code(f)).join(', ')}${more}. Ask the user whether they are still wanted, or do them.`;
+  return `\n\n${label('verified')} — of the ${u.named} file(s) the approved plan of line ${u.line} names to change, the session did not write ${u.files.length} after it: ${shown.map((f) => code(f)).join(', ')}${more}.${earlierUnwritten(a)} Ask the user whether they are still wanted, or do them.`;
+}
+
+/** The same of plans approved before it: a later task's plan does not make an earlier one's files done. */
+function earlierUnwritten(a: Analysis): string {
+  const earlier = a.plan?.earlierUnwritten ?? [];
+  if (earlier.length === 0) return '';
+  const one = (u: PlanUnwritten): string => {
+    const shown = u.files.slice(0, 8);
+    const more = u.files.length > shown.length ? `, and ${u.files.length - shown.length} more` : '';
+    return `of the ${u.named} file(s) the approved plan of line ${u.line} («${oneLine(u.title, 100)}») names to change, the session did not write ${u.files.length} after it: ${shown.map((f) => code(f)).join(', ')}${more}`;
+  };
+  return ` An earlier plan too: ${earlier.map(one).join('; ')} (HANDOFF.summary.json's \`plan.earlier_files_not_written\`).`;
 }
 
 function plan(a: Analysis, level: Level): string {

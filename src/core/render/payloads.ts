@@ -226,10 +226,14 @@ function planOut(p: PlanRecord, max: number): Record<string, unknown> {
   };
 }
 
-/** The files the latest approved plan named and the session never wrote, when there are any. */
+/** The files the latest approved plan named and the session never wrote, when there are any, and those of the plans approved before it. */
 function unwrittenOut(a: Analysis): Record<string, unknown> {
   const u = a.plan?.unwritten;
-  return u === null || u === undefined ? {} : { files_not_written: { plan_line: u.line, named: u.named, files: u.files } };
+  const earlier = a.plan?.earlierUnwritten ?? [];
+  return {
+    ...(u === null || u === undefined ? {} : { files_not_written: { plan_line: u.line, named: u.named, files: u.files } }),
+    ...(earlier.length === 0 ? {} : { earlier_files_not_written: earlier.map((e) => ({ plan_line: e.line, title: e.title, named: e.named, files: e.files })) }),
+  };
 }
 
 /** HANDOFF.llm.json's object: the summary's members (the same values), two of them longer (state_now, plan), and more. */
