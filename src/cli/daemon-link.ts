@@ -1,6 +1,6 @@
 import type { ResolvedConfig } from '../config.js';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ControlClient } from '../control/client.js';
+import { ControlClient, connectAndHello } from '../control/client.js';
 import { holderState, readLock } from '../daemon/lock.js';
 import { guardHolder } from '../daemon/store-guard.js';
 import { DaemonNotRunningError, StoreLockedError } from '../errors.js';
@@ -11,25 +11,27 @@ import { Layout } from '../store/layout.js';
  * writer). Returns a connected client, or null when no daemon answers.
  */
 export async function daemonIfRunning(config: ResolvedConfig): Promise<ControlClient | null> {
+  const connect = async (): Promise<ControlClient> => {
+    try {
+      return await ControlClient.connect(config.socketPath, 1000);
+    } catch (e) {
+      if (!(e instanceof DaemonNotRunningError)) throw e;
+      const other = await daemonByLock(config);
+      if (other === null) throw e;
+      return other;
+    }
+  };
+  // A daemon that does not answer (stopped, or its thread held): the connection is closed, so
+  // the command ends with the error instead of waiting on the socket for good.
   let c: ControlClient;
-  try {
-    c = await ControlClient.connect(config.socketPath, 1000);
-  } catch (e) {
-    if (!(e instanceof DaemonNotRunningError)) throw e;
-    const other = await daemonByLock(config);
-    if (other === null) return null;
-    c = other;
-  }
-  // Only the daemon of this very store may write it on our behalf.
   let hello;
   try {
-    hello = await c.call('hello', undefined, 5000);
+    ({ client: c, hello } = await connectAndHello(connect, 5000));
   } catch (e) {
-    // A daemon that does not answer (stopped, or its thread held): the connection is closed, so
-    // the command ends with the error instead of waiting on the socket for good.
-    c.close();
+    if (e instanceof DaemonNotRunningError) return null;
     throw e;
   }
+  // Only the daemon of this very store may write it on our behalf.
   if (hello.root !== config.root) {
     c.close();
     throw new StoreLockedError(`the daemon on ${config.socketPath} serves ${hello.root}, not ${config.root}`, {

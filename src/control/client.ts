@@ -21,7 +21,7 @@ type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; time
 function farewell(code: number, message: string, path: string): SocketError {
   const hint =
     code === RPC_ERRORS.BUSY
-      ? 'every connection the daemon holds is waiting for an answer: try again in a moment, or raise daemon.max_connections'
+      ? 'every connection the daemon holds is waiting for an answer or has just connected: try again in a moment, or raise daemon.max_connections'
       : code === RPC_ERRORS.IDLE
         ? 'connect again: a connection with nothing to ask is closed when idle, or to make room for another'
         : 'connect again; `handoff status` tells whether the daemon runs';
@@ -141,6 +141,33 @@ export class ControlClient {
   close(): void {
     this.socket.end();
     this.socket.destroy();
+  }
+}
+
+/** The daemon refused this connection because every one it holds is busy or has just connected: try again. */
+export function isBusy(e: unknown): boolean {
+  return e instanceof SocketError && e.details?.rpc_code === RPC_ERRORS.BUSY;
+}
+
+/** How long a client keeps connecting again while the daemon says it is busy (a burst of clients). */
+const BUSY_RETRY_MS = 3000;
+
+/**
+ * Connects and asks `hello`, connecting again (a little later each time) while the daemon
+ * refuses with busy, for up to BUSY_RETRY_MS: under a burst of clients a connection may be
+ * turned away, and the command should not fail for it.
+ */
+export async function connectAndHello(connect: () => Promise<ControlClient>, helloTimeoutMs: number): Promise<{ client: ControlClient; hello: Methods['hello']['result'] }> {
+  const deadline = Date.now() + BUSY_RETRY_MS;
+  for (let wait = 20; ; wait = Math.min(wait * 2, 500)) {
+    const client = await connect();
+    try {
+      return { client, hello: await client.call('hello', undefined, helloTimeoutMs) };
+    } catch (e) {
+      client.close();
+      if (!isBusy(e) || Date.now() + wait > deadline) throw e;
+      await new Promise((r) => setTimeout(r, wait));
+    }
   }
 }
 

@@ -57,6 +57,8 @@ const OUTPUT_HIGH_WATER_BYTES = 1 << 20;
 const MAX_IN_FLIGHT = 8;
 /** A connection with half a request line and no byte for this long may make room (Conn.stalled). */
 const STALLED_MS = 1000;
+/** A connection accepted this recently that sent nothing yet is not closed to make room (Conn.fresh). */
+const FRESH_MS = 1000;
 const LISTEN_BACKLOG = 4096;
 /** A large answer goes out in pieces of about this many characters, the event loop free between. */
 const PIECE_CHARS = 64 << 10;
@@ -77,6 +79,8 @@ class Conn implements Connection {
   /** Last time the client sent a byte or was sent an answer. */
   lastActive = Date.now();
   readonly openedAt = Date.now();
+  /** The client sent a byte. */
+  private heard = false;
   closed = false;
 
   constructor(
@@ -116,6 +120,15 @@ class Conn implements Connection {
    */
   get stalled(): boolean {
     return this.inFlight === 0 && this.lines.length === 0 && this.buf.length > 0 && this.events.size === 0 && Date.now() - this.lastActive >= STALLED_MS;
+  }
+
+  /**
+   * Accepted a moment ago and not yet read: under a burst of connections the daemon accepts many
+   * before it reads any, so one whose request waits in the socket's buffer looks idle. It does not
+   * make room for a newcomer until it had its turn to be read (FRESH_MS).
+   */
+  get fresh(): boolean {
+    return !this.heard && Date.now() - this.openedAt < FRESH_MS;
   }
 
   /** Requests received and not yet answered. */
@@ -181,6 +194,7 @@ class Conn implements Connection {
 
   private onData(d: string): void {
     this.lastActive = Date.now();
+    this.heard = true;
     let chunk = d;
     for (;;) {
       const nl = chunk.indexOf('\n');
@@ -461,7 +475,7 @@ export class ControlServer {
       } else {
         this.refused += 1;
         socket.on('error', () => undefined);
-        socket.write(encode(fail(null, { code: RPC_ERRORS.BUSY, message: `too many connections: all ${this.opts.maxConnections} are busy answering requests; try again` })));
+        socket.write(encode(fail(null, { code: RPC_ERRORS.BUSY, message: `too many connections: all ${this.opts.maxConnections} are busy answering requests or have just connected; try again` })));
         closeWhenFlushed(socket);
         return;
       }
@@ -474,6 +488,7 @@ export class ControlServer {
     let sub: Conn | null = null;
     let stalled: Conn | null = null;
     for (const c of this.conns) {
+      if (c.fresh) continue;
       if (c.idle) {
         if (!idle || c.lastActive < idle.lastActive) idle = c;
       } else if (c.subscribed && !c.busy && (!sub || c.lastActive < sub.lastActive)) sub = c;

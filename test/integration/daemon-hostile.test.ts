@@ -73,6 +73,14 @@ function idleConnection(socket: string, halfOpen = false): Promise<{ s: Socket; 
   });
 }
 
+/** A raw connection that asked `hello` and was answered: idle, and read. */
+async function answeredConnection(socket: string): Promise<Awaited<ReturnType<typeof idleConnection>>> {
+  const c = await idleConnection(socket);
+  c.s.write('{"jsonrpc":"2.0","id":1,"method":"hello"}\n');
+  await waitFor(() => c.text().includes('"result"'), 'the hello answer');
+  return c;
+}
+
 const skipUnprivileged = UNPRIVILEGED === null;
 if (skipUnprivileged) console.warn('[daemon-hostile] running as root without setpriv: the tests of unreadable files and read-only stores are skipped');
 
@@ -196,14 +204,33 @@ describe('the daemon in a hostile workspace', () => {
     const { env, root, watch } = await setup({ daemon: { max_connections: 4 } });
     const d = await start(env, root, ['--watch', watch]);
     const idle: Awaited<ReturnType<typeof idleConnection>>[] = [];
-    for (let i = 0; i < 12; i += 1) idle.push(await idleConnection(d.socket));
+    for (let i = 0; i < 12; i += 1) idle.push(await answeredConnection(d.socket));
     expect((await d.call('hello')).pid).toBe(d.child.pid);
     const s = await d.call('status');
     expect(s.connections.open).toBeLessThanOrEqual(4);
     expect(s.connections.max).toBe(4);
     expect(s.connections.closed_idle).toBeGreaterThanOrEqual(9);
     await waitFor(() => idle.filter((c) => c.s.destroyed || c.text().includes('-32002')).length >= 9, 'the idle connections to be closed');
-    expect(idle.find((c) => c.text().length > 0)?.text()).toMatch(/closed to make room: the daemon holds at most 4 connections/);
+    expect(idle.find((c) => c.text().includes('-32002'))?.text()).toMatch(/closed to make room: the daemon holds at most 4 connections/);
+  });
+
+  it('never closes a connection it has not read yet to make room (its request may wait in the socket), and the CLI tries again', async () => {
+    const { env, root, watch } = await setup({ daemon: { max_connections: 4 } });
+    const d = await start(env, root, ['--watch', watch]);
+    await d.call('flush', { timeout_ms: 20_000 }, 25_000);
+    const since = Date.now();
+    const held: Awaited<ReturnType<typeof idleConnection>>[] = [];
+    for (let i = 0; i < 4; i += 1) held.push(await idleConnection(d.socket));
+    const late = await idleConnection(d.socket);
+    late.s.write('{"jsonrpc":"2.0","id":1,"method":"hello"}\n');
+    await late.closed;
+    expect(late.text()).toMatch(/"code":-32003.*all 4 are busy answering requests or have just connected/);
+    expect(held.filter((c) => c.text().length > 0 || c.s.destroyed)).toHaveLength(0);
+    // `handoff status` is turned away too while they are new, connects again, and gets in once one may make room.
+    const st = await runCli(['status', '--json'], { env });
+    expect(st.code, st.err).toBe(0);
+    expect(Date.now() - since).toBeGreaterThanOrEqual(1000);
+    expect(held.filter((c) => c.text().includes('idle the longest'))).toHaveLength(1);
   });
 
   it('gives a closed connection\'s descriptor back once its last answer is sent, though the client never closes its side', async () => {
@@ -214,7 +241,8 @@ describe('the daemon in a hostile workspace', () => {
     const before = fds();
     const crowd: Awaited<ReturnType<typeof idleConnection>>[] = [];
     for (let i = 0; i < 40; i += 1) crowd.push(await idleConnection(d.socket, true));
-    await waitFor(() => crowd.filter((c) => c.text().includes('-32002')).length >= 36, 'the crowd to be told it was closed to make room');
+    // Turned away (-32003) while the held ones are new, closed to make room (-32002) once they are not.
+    await waitFor(() => crowd.filter((c) => /-3200[23]/.test(c.text())).length >= 36, 'the crowd to be told it was turned away or closed to make room');
     // 4 held, the rest given back: not kept until each client ends its side (these never do) or a timer fires (1 s).
     await waitFor(() => fds() <= before + 4 + 2, `the closed connections' descriptors to be given back (${fds()} open, ${before} before)`, 600);
   });

@@ -1,4 +1,4 @@
-import { ControlClient } from '../../control/client.js';
+import { ControlClient, connectAndHello } from '../../control/client.js';
 import type { EventName } from '../../control/protocol.js';
 import { DaemonNotRunningError, EXIT } from '../../errors.js';
 import { bool } from '../args.js';
@@ -25,16 +25,18 @@ export const statusCommand: Command = {
     const config = loadConfig(io, args);
     const json = bool(args, 'json');
     // Where this process looks, or where the store's lock says its daemon listens (daemon-link.ts).
-    const client = await ControlClient.connect(config.socketPath).catch(async (e: unknown) => {
-      if (!(e instanceof DaemonNotRunningError)) throw e;
-      const other = await daemonByLock(config);
-      if (other === null) throw e;
-      return other;
-    });
+    const connect = (): Promise<ControlClient> =>
+      ControlClient.connect(config.socketPath).catch(async (e: unknown) => {
+        if (!(e instanceof DaemonNotRunningError)) throw e;
+        const other = await daemonByLock(config);
+        if (other === null) throw e;
+        return other;
+      });
+    // A daemon that is stopped (SIGSTOP) or whose thread is held accepts the connection and
+    // answers nothing: asked first with a short wait, so `status` says so instead of hanging. One
+    // that turns the connection away in a burst of clients is asked again.
+    const { client } = await connectAndHello(connect, HELLO_TIMEOUT_MS);
     try {
-      // A daemon that is stopped (SIGSTOP) or whose thread is held accepts the connection and
-      // answers nothing: asked first with a short wait, so `status` says so instead of hanging.
-      await client.call('hello', undefined, HELLO_TIMEOUT_MS);
       if (bool(args, 'wait')) await client.call('flush', { timeout_ms: WAIT_TIMEOUT_MS }, WAIT_TIMEOUT_MS + 5000);
       if (!bool(args, 'follow')) {
         const s = await client.call('status');
