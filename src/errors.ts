@@ -88,11 +88,13 @@ export class CorruptLineError extends HandoffError {
     readonly line: number,
     readonly offset: number,
     reason: string,
+    hint?: string,
   ) {
     super(`${file}:${line}: line ${line} (byte offset ${offset}) is not valid JSON: ${reason}`, {
       hint:
+        hint ??
         'repair or delete that line in the transcript, or pass --allow-bad-lines ' +
-        '(watch.allow_bad_lines for the daemon) to count and skip it',
+          '(watch.allow_bad_lines for the daemon) to count and skip it',
       details: { file, line, offset },
     });
   }

@@ -25,6 +25,8 @@ export interface CorruptLine {
   line: number;
   offset: number;
   reason: string;
+  /** The fix, when the line says more than "not JSON" (a transcript written in UTF-16). */
+  hint?: string;
 }
 
 export type IngestOutcome = { turn: Turn | null } | { corrupt: CorruptLine };
@@ -221,6 +223,21 @@ export function jsonErrorReason(e: unknown): string {
 }
 
 /**
+ * A line with a NUL between its characters was written in UTF-16 (Windows PowerShell's `>` and
+ * `Out-File` write it): it is not JSON as read, and the fix is to convert it, not to repair it.
+ */
+function utf16(text: string): { reason: string; hint: string } | null {
+  let nuls = 0;
+  const n = Math.min(text.length, 400);
+  for (let i = 0; i < n; i += 1) if (text.charCodeAt(i) === 0) nuls += 1;
+  if (nuls * 3 < n) return null;
+  return {
+    reason: 'it has a NUL byte between every two characters: the transcript is written in UTF-16, not UTF-8',
+    hint: 'convert the transcript to UTF-8 (`iconv -f UTF-16 -t UTF-8 <file> > <copy>`) and build the copy; Claude Code and Codex write UTF-8, so something else rewrote this file',
+  };
+}
+
+/**
  * Folds one complete line into the session state, returning the turn it emits (if any). The
  * state is mutated in place; callers work on a copy and keep it only when the build commits.
  */
@@ -237,11 +254,14 @@ export function ingestLine(st: SessionState, line: RawLine, opts: IngestOptions)
     return { turn: null };
   }
   let parsed: unknown;
-  const raw = line.offset === 0 ? withoutBom(line.text) : line.text;
+  // A byte-order mark is an encoding artefact, never content: at the file's start, and at a line's
+  // where transcripts were joined (`cat a.jsonl b.jsonl`, the second written with one).
+  const raw = withoutBom(line.text);
   try {
     parsed = JSON.parse(raw);
   } catch (e) {
-    return { corrupt: { line: line.index + 1, offset: line.offset, reason: jsonErrorReason(e) } };
+    const wide = utf16(raw);
+    return { corrupt: { line: line.index + 1, offset: line.offset, reason: wide?.reason ?? jsonErrorReason(e), ...(wide ? { hint: wide.hint } : {}) } };
   }
   // A surrogate written as an escape may stand alone (`"\ud800"`): kept so, it would go into the
   // store's JSON as an escape other readers refuse (jq: "Invalid \uXXXX\uXXXX surrogate pair").

@@ -40,7 +40,7 @@ export async function readNew(deps: EngineDeps, ctx: Ctx, state: SessionState, s
   }
   const allowBad = ctx.req.allowBadLines === true || deps.config.options.watch.allow_bad_lines;
   const out = await readNewLines(ctx.path, start, state, hash, readOptions(deps, ctx, allowBad, subagentFile), onTurn);
-  const corrupt = out.corrupt ? new CorruptLineError(ctx.path, out.corrupt.line, out.corrupt.offset, out.corrupt.reason) : null;
+  const corrupt = out.corrupt ? new CorruptLineError(ctx.path, out.corrupt.line, out.corrupt.offset, out.corrupt.reason, out.corrupt.hint) : null;
   return { offset: out.offset, lines: out.lines, size: out.size, mtimeMs: out.mtimeMs, pendingBytes: out.pendingBytes, newTurns: out.newTurns, corrupt, head, rawSha: null, hash: out.hash };
 }
 
