@@ -1080,14 +1080,16 @@ function noteCheckRun(l: Ledger, call: CallRecord, r: ResultInput): void {
       passed = chainSteps(call.command ?? '', targets.slice(0, k));
     }
   }
-  const run: CheckRun = { line: r.line, callLine: call.line, command: clip(checkText(call.command ?? ''), 400), outcome: decided.outcome, keys: targets.map((t) => t.key), summary: decided.line === null ? null : clip(decided.line, 240) };
+  // A selection that matched no test says so, before the line that shows it.
+  const summary = decided.line === null ? null : decided.nothingRan === true ? `selected no test: ${decided.line}` : decided.line;
+  const run: CheckRun = { line: r.line, callLine: call.line, command: clip(checkText(call.command ?? ''), 400), outcome: decided.outcome, keys: targets.map((t) => t.key), summary: summary === null ? null : clip(summary, 240) };
   if (passed !== undefined) run.passed = passed;
   if (r.exitCode !== undefined) run.exitCode = r.exitCode;
   if (call.name === 'hook') run.by = 'hook';
   l.checksTotal += 1;
   push(l.checks, run, LEDGER_LIMITS.CHECKS);
   if (decided.outcome === 'pass') closeFailures(l, targets, r.line);
-  else if (decided.outcome === 'fail') {
+  else if (decided.outcome === 'fail' && decided.nothingRan !== true) {
     const what = run.summary ? `: ${run.summary}` : '';
     push(l.failures, { line: r.line, text: `\`${clip(call.command ?? '', 160)}\` failed${r.exitCode !== undefined ? ` (exit ${r.exitCode})` : ''}${what}`, keys: failedTargets.map((t) => t.key), kind: 'check' }, LEDGER_LIMITS.FAILURES);
   }

@@ -115,6 +115,8 @@ export interface Decided {
   outcome: Outcome;
   /** The output line that says what happened (the last failure line, or the last summary line). */
   line: string | null;
+  /** Failed because the selection matched no test (pytest's exit 5): nothing broke, nothing was checked. */
+  nothingRan?: true;
 }
 
 /** `ok` is the harness's own verdict (Claude's is_error), used when no exit code is recorded. */
@@ -122,10 +124,11 @@ export function decideOutcome(_kind: CheckKind, exitCode: number | undefined, ok
   const text = output.replace(/\r/g, '').replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
   const fail = withCause(text, lastMatch(text, FAIL_LINES));
   const pass = lastMatch(text, PASS_LINES);
-  // pytest's exit 5: the selection matched no test, so nothing was checked either way. A path it
-  // could not find (its exit 4, "no tests ran" too) is a failed run: the tests named are not there.
+  // pytest's exit 5: the selection matched no test. The run failed (the command did not do what it
+  // was run for), but nothing was checked either way: no failure of the code is opened by it. A path
+  // it could not find (its exit 4, "no tests ran" too) is a failure: the tests named are not there.
   if ((exitCode === 5 || (exitCode === undefined && ok === false)) && /\bno tests ran\b|=+ \d+ deselected in|collected 0 items/.test(text) && !/\b\d+ (?:passed|failed)\b/.test(text) && !NOT_FOUND.test(text)) {
-    return { outcome: 'unknown', line: lastLine(text) };
+    return { outcome: 'fail', line: lastLine(text), nothingRan: true };
   }
   // The missing path says what failed; pytest's "no tests ran" after it says only that nothing ran.
   const missing = (exitCode !== undefined && exitCode !== 0) || ok === false ? /^(?:ERROR|error): (?:file or directory not found|file not found|not found):? .*$/m.exec(text) : null;

@@ -38,12 +38,12 @@ describe('a claim that checks pass, made after the code changed since they ran',
 });
 
 describe('a pytest run given a path that is not there', () => {
-  it('failed (the tests it names are not there); a selection of no test is still without a verdict', () => {
+  it('failed (the tests it names are not there); a selection of no test failed too, but opens no failure', () => {
     const notFound = 'ERROR: file or directory not found: test/test_link.py\n\n============ test session starts ============\ncollected 0 items\n\n============ no tests ran in 0.01s ============';
     expect(decideOutcome('test', undefined, false, notFound)).toEqual({ outcome: 'fail', line: 'ERROR: file or directory not found: test/test_link.py' });
     expect(decideOutcome('test', 4, false, notFound).outcome).toBe('fail');
-    expect(decideOutcome('test', 5, false, '==== 205 deselected in 0.5s ====').outcome).toBe('unknown');
-    expect(decideOutcome('test', undefined, false, 'collected 0 items\n\n==== no tests ran in 0.01s ====').outcome).toBe('unknown');
+    expect(decideOutcome('test', 5, false, '==== 205 deselected in 0.5s ====')).toEqual({ outcome: 'fail', line: '==== 205 deselected in 0.5s ====', nothingRan: true });
+    expect(decideOutcome('test', undefined, false, 'collected 0 items\n\n==== no tests ran in 0.01s ====')).toMatchObject({ outcome: 'fail', nothingRan: true });
   });
 
   it('is a failure the run with the right path closes', () => {

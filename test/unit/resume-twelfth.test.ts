@@ -49,21 +49,28 @@ describe('a write that failed and was made later', () => {
 });
 
 describe("a check's runs without a verdict", () => {
-  it('are counted apart from its passes and failures', () => {
+  const meta = { timestamp: '2026-02-23T11:54:00Z', type: 'session_meta', payload: { id: 'c', cwd: '/w', cli_version: '0.125.0', originator: 'codex_cli_rs' } };
+  const item = (payload: Record<string, unknown>) => ({ timestamp: '2026-02-23T11:55:00Z', type: 'response_item', payload });
+  const shell = (id: string, command: string, output: string) => [item({ type: 'function_call', name: 'shell', call_id: id, arguments: JSON.stringify({ command: ['bash', '-lc', command] }) }), item({ type: 'function_call_output', call_id: id, output })];
+
+  it('are counted apart from its passes and failures; a selection of no test is a failure that opens none', () => {
     const r = built(
-      user('u1', 'Add the link tests'),
-      call('t1', 'Bash', { command: 'uv run pytest test/test_link.py -v -m unit' }),
-      result('t1', '============ test session starts ============\ncollecting ... collected 3 items / 3 deselected / 0 selected\n\n============ 3 deselected in 0.58s ============', { is_error: true }),
-      call('t2', 'Bash', { command: 'uv run pytest test/test_link.py -v' }),
-      result('t2', '============ test session starts ============\ncollected 3 items\n\ntest/test_link.py::test_a FAILED\n============ 1 failed, 2 passed in 0.40s ============', { is_error: true }),
-      call('t3', 'Bash', { command: 'uv run pytest test/test_link.py -v' }),
-      result('t3', '============ test session starts ============\ncollected 3 items\n\n============ 3 passed in 0.30s ============'),
-      say('a1', 'The link tests pass.'),
+      meta,
+      { timestamp: '2026-02-23T11:55:00Z', type: 'event_msg', payload: { type: 'user_message', message: 'Add the link tests' } },
+      // No exit code recorded, no summary line: no verdict.
+      ...shell('t0', 'uv run pytest test/test_link.py -v 2>&1 | head -3', 'collecting ... collected 3 items'),
+      ...shell('t1', 'uv run pytest test/test_link.py -v -m unit', JSON.stringify({ output: '============ test session starts ============\ncollecting ... collected 3 items / 3 deselected / 0 selected\n\n============ 3 deselected in 0.58s ============', metadata: { exit_code: 5 } })),
+      ...shell('t2', 'uv run pytest test/test_link.py -v', JSON.stringify({ output: '============ 1 failed, 2 passed in 0.40s ============', metadata: { exit_code: 1 } })),
+      ...shell('t3', 'uv run pytest test/test_link.py -v', JSON.stringify({ output: '============ 3 passed in 0.30s ============', metadata: { exit_code: 0 } })),
     );
     const verification = sections(r.md).get('Verification') ?? '';
-    expect(verification).toMatch(/\| 3 \(1 failed, 1 without a verdict\) \|/);
+    expect(verification).toMatch(/\| 4 \(2 failed, 1 without a verdict\) \|/);
     const targets = (r.llm as { check_targets: { runs: number; failed: number; undecided?: number }[] }).check_targets;
-    expect(targets[0]).toMatchObject({ runs: 3, failed: 1, undecided: 1 });
+    expect(targets[0]).toMatchObject({ runs: 4, failed: 2, undecided: 1 });
+    // The failure the later pass closed is listed as fixed; the empty selection is in neither list.
+    const summary = r.summary as { fixed_failures: { line: number }[]; open_failures: unknown[] };
+    expect(summary.open_failures).toEqual([]);
+    expect(summary.fixed_failures.map((f) => f.line)).toEqual([8]);
   });
 });
 

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { sections } from '../../src/core/quality.js';
+import { call, result, say, user } from './claude-records.js';
+import { built } from './ledger-helper.js';
 import { endOf } from '../../src/core/analysis.js';
 import { codeModeCalls } from '../../src/core/harness/code-mode.js';
 import { codexUserRequest, questionAnswers, rejectionFeedback, userRequest } from '../../src/core/harness/requests.js';
@@ -61,7 +64,7 @@ describe('checks: named from the command', () => {
     expect(decideOutcome('build', undefined, undefined, 'Script completed\nOutput:\n    Finished `dev` profile [unoptimized] target(s) in 3s').outcome).toBe('pass');
     expect(decideOutcome('build', undefined, undefined, 'Script completed\nOutput:\n').outcome).toBe('unknown');
     expect(decideOutcome('typecheck', 2, false, 'src/a.ts(1,1): error TS2304: Cannot find name x').line).toContain('error TS2304');
-    expect(decideOutcome('test', 5, false, '==== 205 deselected in 0.5s ====').outcome).toBe('unknown');
+    expect(decideOutcome('test', 5, false, '==== 205 deselected in 0.5s ====').outcome).toBe('fail');
     expect(decideOutcome('test', 0, true, 'Tests: 12 passed').outcome).toBe('pass');
   });
 
@@ -279,8 +282,17 @@ describe('rules learned from reading real sessions', () => {
     expect(endOf(st).why).toContain('Want me to (a)');
   });
 
-  it('reads a pytest run that selected no test as unknown, not as a failure to fix', () => {
-    expect(decideOutcome('test', undefined, false, '=== test session starts ===\n==== 205 deselected in 0.58s ====').outcome).toBe('unknown');
+  it('reads a pytest run that selected no test as failed, said so, and not as a failure of the code to fix', () => {
+    expect(decideOutcome('test', undefined, false, '=== test session starts ===\n==== 205 deselected in 0.58s ====')).toMatchObject({ outcome: 'fail', nothingRan: true });
+    const { md } = built(
+      user('u1', 'Run the unit tests'),
+      call('t1', 'Bash', { command: 'uv run pytest -m unit -v' }),
+      result('t1', '============ test session starts ============\ncollecting ... collected 205 items / 205 deselected / 0 selected\n\n============ 205 deselected in 0.58s ============', { is_error: true }),
+      say('a1', 'No test carries the unit marker.'),
+    );
+    const s = sections(md);
+    expect(s.get('Verification')).toContain('| `uv run pytest -m unit -v` | failed | line 3: selected no test: ============ 205 deselected in 0.58s ============ | 1 (1 failed) |');
+    expect(s.get('Failures And Blockers')).toBe('None');
   });
 });
 
