@@ -243,6 +243,25 @@ function pathEndings(p: string): string[] {
 }
 
 /** The advice's word on files the session changed that held changes before it. */
+/**
+ * What checked the latest write, so that "verify the change" says what is left to verify: none ran
+ * after it, or only checks of single files did (claude-code-log 37f83ec9 ran one test file and one
+ * test after its last template edit, never the suite, and "Verify the change" read as done).
+ */
+function checksAfterWrite(l: Ledger, lastWrite: number): string {
+  if (lastWrite <= 0 || l.checks.length === 0) return '';
+  const after = l.checks.filter((c) => c.line > lastWrite && c.by !== 'hook');
+  if (after.length === 0) return ` (no test, build, type check or lint ran after the last write, line ${lastWrite})`;
+  // A key that names a file (`pytest test_link.py`) ran that file alone; one that names none may be the whole suite.
+  const ofOneFile = (k: string): boolean => k.split(' ').slice(1).some((w) => /\.[A-Za-z0-9]{1,8}$/.test(w) && !w.startsWith('-'));
+  if (!after.every((c) => c.keys.length > 0 && c.keys.every(ofOneFile))) return '';
+  const latest = new Map<string, CheckRun>();
+  for (const c of after) latest.set(c.keys.join(' && '), c);
+  const runs = [...latest.values()].slice(-4).map((c) => `\`${c.keys.join(' && ')}\` (line ${c.line}, ${c.outcome === 'pass' ? 'passed' : c.outcome === 'fail' ? 'failed' : 'no verdict'}${c.command.includes('::') ? ', one test of it' : ''})`);
+  const more = latest.size > 4 ? `, and ${latest.size - 4} more` : '';
+  return ` (after the last write, line ${lastWrite}, only checks of single files ran: ${runs.join(', ')}${more})`;
+}
+
 function dirtyBeforeSaid(changed: readonly FileChange[]): string {
   const held = changed.filter((f) => f.dirtyBefore !== undefined);
   if (held.length === 0) return '';
@@ -771,7 +790,7 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
     const list = `(${names}${uncommitted.length > 4 ? ', …' : ''})`;
     // With no git run by the session and no repository to read now, nothing says they are not committed.
     const what = l.gitRan === undefined && !repoRead ? `check \`git status\`: the session ran no git command, so whether its ${uncommitted.length} changed file(s) ${list} are committed is not recorded; commit them if not, once the user agrees` : `commit the ${uncommitted.length} uncommitted file change(s) ${list} once the user agrees`;
-    return { text: `The last request${reqText} is answered. Verify the change, then ${what}${dirtyBeforeSaid(uncommitted)}${othersInTree(l, changed)}${prOfBranch(l)}`, rule: 'uncommitted_changes', label: 'inferred', line: uncommitted[uncommitted.length - 1]?.line ?? null };
+    return { text: `The last request${reqText} is answered. Verify the change${checksAfterWrite(l, uncommitted[uncommitted.length - 1]?.line ?? 0)}, then ${what}${dirtyBeforeSaid(uncommitted)}${othersInTree(l, changed)}${prOfBranch(l)}`, rule: 'uncommitted_changes', label: 'inferred', line: uncommitted[uncommitted.length - 1]?.line ?? null };
   }
   const reply = l.lastAgentText;
   if (req !== null && (hidden || (reply !== null && reply.line > req.line && publisherRedacted(reply.text)))) {

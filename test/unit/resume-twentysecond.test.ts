@@ -73,3 +73,27 @@ describe('plans approved before the latest approved one', () => {
     expect(refused.md).not.toContain('names to change');
   });
 });
+
+describe('"Verify the change" says what checked the latest write', () => {
+  const bash = (id: string, command: string, output: string) => [call(id, 'Bash', { command }), result(id, output)];
+
+  it('names the checks of single files that ran after it', () => {
+    const { md } = built(
+      user('u1', 'Restore the session navigation'),
+      ...bash('t0', 'uv run pytest', '==== 205 passed in 3s ===='),
+      edit('e1', 'templates/transcript.html'),
+      updated('e1', 'templates/transcript.html'),
+      ...bash('t1', 'uv run pytest test/test_link.py -v', '==== 6 passed in 0.4s ===='),
+      ...bash('t2', 'uv run pytest test/test_render.py::test_multi -v', '==== 1 passed in 0.3s ===='),
+      say('a1', 'Restored.'),
+    );
+    expect(sections(md).get('Next Action')).toContain('Verify the change (after the last write, line 5, only checks of single files ran: `pytest test_link.py` (line 7, passed), `pytest test_render.py` (line 9, passed, one test of it)), then');
+  });
+
+  it('says when nothing ran after it, and says nothing more when a run may have been the whole suite', () => {
+    const none = built(user('u1', 'Fix the link'), ...bash('t0', 'uv run pytest', '==== 5 passed in 1s ===='), edit('e1', 'render.py'), updated('e1', 'render.py'), say('a1', 'Fixed.'));
+    expect(sections(none.md).get('Next Action')).toContain('Verify the change (no test, build, type check or lint ran after the last write, line 5), then');
+    const whole = built(user('u1', 'Fix the link'), edit('e1', 'render.py'), updated('e1', 'render.py'), ...bash('t0', 'uv run pytest', '==== 5 passed in 1s ===='), say('a1', 'Fixed.'));
+    expect(sections(whole.md).get('Next Action')).toContain('Verify the change, then');
+  });
+});
