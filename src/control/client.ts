@@ -8,6 +8,8 @@ import { encode, RPC_ERRORS } from './protocol.js';
 /** The control socket client: the CLI's way to the daemon. */
 
 const NOT_RUNNING = new Set(['ENOENT', 'ECONNREFUSED', 'ENOTSOCK']);
+/** The daemon closed the connection as this client wrote or read. */
+const CUT = new Set(['EPIPE', 'ECONNRESET']);
 
 export function notRunning(path: string): DaemonNotRunningError {
   return new DaemonNotRunningError(`no daemon is running (nothing answers on ${path})`, {
@@ -46,7 +48,11 @@ export class ControlClient {
     socket.on('data', (d: string) => this.onData(d));
     const end = (e?: Error): void => {
       if (this.closedErr) return;
-      this.closedErr = e ?? this.farewell ?? new SocketError(`the daemon closed the connection (${path})`, { hint: 'the daemon stopped; `handoff status` tells whether it runs' });
+      // A write into a connection the daemon had already closed (it turned this one away as busy,
+      // and the request crossed its farewell): the farewell says why, when it came; else it closed.
+      const cut = e !== undefined && CUT.has((e as NodeJS.ErrnoException).code ?? '');
+      const closed = (): SocketError => new SocketError(`the daemon closed the connection (${path})`, { hint: 'the daemon stopped; `handoff status` tells whether it runs', details: cut ? { errno: (e as NodeJS.ErrnoException).code } : undefined });
+      this.closedErr = cut ? (this.farewell ?? closed()) : (e ?? this.farewell ?? closed());
       for (const p of this.pending.values()) {
         if (p.timer) clearTimeout(p.timer);
         p.reject(this.closedErr);
@@ -144,9 +150,9 @@ export class ControlClient {
   }
 }
 
-/** The daemon refused this connection because every one it holds is busy or has just connected: try again. */
+/** The daemon refused this connection because every one it holds is busy or has just connected (or closed it as the request was written): try again. */
 export function isBusy(e: unknown): boolean {
-  return e instanceof SocketError && e.details?.rpc_code === RPC_ERRORS.BUSY;
+  return e instanceof SocketError && (e.details?.rpc_code === RPC_ERRORS.BUSY || (e.details?.errno !== undefined && CUT.has(String(e.details.errno))));
 }
 
 /** How long a client keeps connecting again while the daemon says it is busy (a burst of clients). */

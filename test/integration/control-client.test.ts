@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ControlClient } from '../../src/control/client.js';
+import { connectAndHello, ControlClient } from '../../src/control/client.js';
 import { encode, fail, RPC_ERRORS } from '../../src/control/protocol.js';
 import { SocketError } from '../../src/errors.js';
 import { tempDir } from '../helpers.js';
@@ -38,6 +38,54 @@ describe('the control client, told why a connection is closed', () => {
       client.close();
     } finally {
       d.close();
+    }
+  });
+});
+
+describe('the control client, turned away in a burst', () => {
+  it('connects again while the daemon says it is busy, or closes the connection as the request is written, then gets in', async () => {
+    const path = join(tempDir('handoff-sock-'), 'd.sock');
+    let n = 0;
+    const server = createServer((s) => {
+      n += 1;
+      s.on('error', () => undefined);
+      // First: busy, said before the end. Second: closed at once, so the client's write may meet a closed socket.
+      if (n === 1) s.end(encode(fail(null, { code: RPC_ERRORS.BUSY, message: 'too many connections: all 4 are busy answering requests or have just connected; try again' })));
+      else if (n === 2) s.destroy();
+      else s.on('data', () => s.write('{"jsonrpc":"2.0","id":1,"result":{"name":"handoffd","version":"0","protocol":1,"pid":1,"root":"/r"}}\n'));
+    });
+    await new Promise<void>((resolve) => server.listen(path, resolve));
+    try {
+      const { client, hello } = await connectAndHello(() => ControlClient.connect(path), 2000);
+      expect(hello.root).toBe('/r');
+      expect(n).toBe(3);
+      client.close();
+    } finally {
+      server.close();
+    }
+  });
+
+  it('says the daemon closed the connection, not an internal EPIPE, when a request meets a closed socket', async () => {
+    const path = join(tempDir('handoff-sock-'), 'd.sock');
+    const server = createServer((s) => {
+      s.on('error', () => undefined);
+      s.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(path, resolve));
+    try {
+      // The request races the close: written before or after the client hears of it, it fails the same way.
+      for (let i = 0; i < 20; i += 1) {
+        const client = await ControlClient.connect(path);
+        const err = await client.call('hello', { pad: 'x'.repeat(200_000) } as never, 2000).then(
+          () => null,
+          (e: unknown) => e,
+        );
+        expect(err).toBeInstanceOf(SocketError);
+        expect((err as SocketError).message).toContain('the daemon closed the connection');
+        client.close();
+      }
+    } finally {
+      server.close();
     }
   });
 });
