@@ -27,7 +27,7 @@ const REST = '[^\\n|;&]{0,300}?[ \\t]';
 const WORD_END = '(?![A-Za-z0-9_-])';
 
 /** A quoted literal argument of a call (Python's b'…' too), captured: a password or a key. */
-const QARG = `b?(?:'([^'\\n]{4,200})'|"([^"\\n]{4,200})")`;
+const QARG = `b?(?:'([^'\\n]{4,200})'|"([^"\\n]{4,200})"|\`([^\`$\\s]{4,200})\`)`;
 /** An argument before it: no comma, bracket or line end. */
 const PARG = `[ \\t]*[^,()\\n]{1,160}?`;
 const COMMA = `[ \\t]*,[ \\t]*`;
@@ -48,7 +48,7 @@ const AUTHORIZATION = ['Authorization', 'authorization', 'AUTHORIZATION', 'Proxy
 const STDIN_SECRET = `(?:gcloud[ \\t]+secrets[ \\t]+(?:create|versions[ \\t]+add)|wrangler[ \\t]+secret[ \\t]+put|vercel[ \\t]+env[ \\t]+add|az[ \\t]+devops[ \\t]+login|fly(?:ctl)?[ \\t]+secrets[ \\t]+import|gh[ \\t]+secret[ \\t]+set|firebase[ \\t]+functions:secrets:set|supabase[ \\t]+secrets[ \\t]+set|kubectl[ \\t]+create[ \\t]+secret)${WORD_END}`;
 
 /** Commands that read a password from a pipe: Kerberos' kinit, `su`, `passwd` (asked twice), Docker's secrets. */
-const STDIN_PASSWORD = `(?:kinit|su|passwd|docker[ \\t]+secret[ \\t]+create|cryptsetup|restic|borg|ansible-vault)${WORD_END}`;
+const STDIN_PASSWORD = `(?:kinit|su|passwd|docker[ \\t]+secret[ \\t]+create|cryptsetup|restic|borg|ansible-vault|ssh-add|smbpasswd|vncpasswd|keepassxc-cli|pass[ \\t]+insert|(?:gpg2?|gpg-agent)[^\\n|]{0,200}?--passphrase-(?:fd[ \\t=]+0|file[ \\t=]+/dev/stdin)|openssl[^\\n|]{0,200}?-pass(?:in|out)?[ \\t]+stdin|sshfs[^\\n|]{0,200}?password_stdin)${WORD_END}`;
 /** An argument before the one captured: quoted (it may hold commas: an LDAP DN), or a bare word. */
 const AARG = `[ \\t]*(?:"[^"\\n]{0,200}"|'[^'\\n]{0,200}'|[^,()'"\\n]{1,160}?(?:\\([^()\\n]{0,80}\\))?)`;
 /** Calls that take a password or key at a known place: the words they start with, and the arguments before it. */
@@ -73,6 +73,10 @@ const PLACED: readonly (readonly [readonly string[], number, string?])[] = [
   // Google's option, Azure's and OpenAI's credentials, HTTP clients' bearer tokens, HMAC and JWT keys.
   [['WithAPIKey(', 'AzureKeyCredential(', 'ApiKeyCredential(', 'AzureSasCredential(', '.apiKey(', '.withApiKey(', 'SetAuthToken(', '.setAuthToken(', 'withToken(', 'bearer_auth(', '.bearerAuth(', 'Algorithm.HMAC256(', 'Algorithm.HMAC384(', 'Algorithm.HMAC512(', 'hmacShaKeyFor(', 'SecretKeySpec(', 'EncodingKey::from_secret(', 'DecodingKey::from_secret(', 'SecretStr(', 'Fernet(', 'ethers.Wallet(', 'new Wallet(', 'hmac.new(', 'SignedString(', '->withApiKey(', 'new_from_slice(', 'Account.from_key(', 'privateKeyToAccount(', 'Ably.Realtime(', 'Ably.Rest(', 'URLSafeTimedSerializer(', 'URLSafeSerializer(', 'TimestampSigner('], 0],
   [['withBasicAuth('], 1],
+  // SDK clients given their key first: Cohere's, Exa's; MinIO's (endpoint, access key, secret key) and Go's static credentials (id, secret).
+  [['cohere.ClientV2(', 'cohere.Client(', 'cohere.AsyncClient(', 'Exa('], 0],
+  [['Minio(', 'minio.New('], 2],
+  [['credentials.NewStaticV4(', 'credentials.NewStaticCredentials(', 'Twilio::REST::Client.new('], 1],
   // (account or name, key); (payload, key); (algorithm, key, data).
   [['StorageSharedKeyCredential(', 'AzureNamedKeyCredential(', 'jwt.sign(', 'jwt.encode(', 'JWT.encode(', 'JWT::encode(', 'OpenSSL::HMAC.hexdigest(', 'OpenSSL::HMAC.digest('], 1],
   [['hash_hmac('], 2],
@@ -93,8 +97,8 @@ const placed = (starts: readonly string[], before: number, notAfter?: string): C
   // The literal may come wrapped as bytes (Go's `[]byte("…")`, Node's `Buffer.from('…')`, `new TextEncoder().encode('…')`).
   rule('call_secret', starts, `${notAfter === undefined ? '' : `(?<!${notAfter})`}${either(starts)}${`${AARG}[ \\t]*,`.repeat(before)}[ \\t]*(?:\\[\\]byte\\(|Buffer\\.from\\(|new TextEncoder\\(\\)\\.encode\\()?${QARG}`, 'dy', (v) => !isKeyword(v) && !/^\d+$/.test(v));
 
-/** A password piped once, or twice on two lines (`echo -e 'pw\\npw' | passwd`, which asks it again). */
-const TWICE = `(?:'([^'\\n]{1,200})(?:\\n([^'\\n]{1,200}))?'|"([^"\\n]{1,200})(?:\\n([^"\\n]{1,200}))?"|([^\\s'"\`;&|-][^\\s'"\`;&|]{0,200}))`;
+/** A password piped once, or twice on two lines, real or written `\\n` (`printf 'pw\\npw\\n' | passwd`, which asks it again). */
+const TWICE = `(?:'([^'\\n]{1,200}?)(?:(?:\\n|\\\\n)([^'\\n]{1,200}?))?(?:\\n|\\\\n)?'|"([^"\\n]{1,200}?)(?:(?:\\n|\\\\n)([^"\\n]{1,200}?))?(?:\\n|\\\\n)?"|([^\\s'"\`;&|-][^\\s'"\`;&|]{0,200}))`;
 
 const RULES: readonly CommandRule[] = [
   ...PLACED.map(([starts, before, notAfter]) => placed(starts, before, notAfter)),
@@ -102,7 +106,7 @@ const RULES: readonly CommandRule[] = [
   rule('call_secret', ["bcrypt').hash", 'bcrypt").hash'], `bcrypt['"]\\)\\.hash(?:Sync)?\\([ \\t]*${QARG}`),
   // A literal written into a file whose name says it holds a secret: `printf '%s' '…' > ~/.vault-token`,
   // `echo '…' > /run/secrets/db_password`.
-  rule('command_password', ['echo', 'printf'], `(?:echo|printf)[ \\t]+(?:-[a-zA-Z]{1,3}[ \\t]+){0,3}(?:(?:'%s(?:\\\\n)?'|"%s(?:\\\\n)?"|%s)[ \\t]+)?${ARG}[ \\t]*>>?[ \\t]*[^\\s;|&]{0,200}?(?:token|secret|passw(?:or)?d|vault[_-]?pass|credential|api[_-]?key)[^\\s;|&]{0,100}`, 'dyi'),
+  rule('command_password', ['echo', 'printf'], `(?:echo|printf)[ \\t]+(?:-[a-zA-Z]{1,3}[ \\t]+){0,3}(?:(?:'%s(?:\\n|\\\\n)?'|"%s(?:\\n|\\\\n)?"|%s)[ \\t]+)?${ARG}[ \\t]*(?:>>?|\\|[ \\t]*(?:sudo[ \\t]+)?tee(?:[ \\t]+-a)?)[ \\t]*[^\\s;|&]{0,200}?(?:token|secret|passw(?:or)?d|vault[_-]?pass|credential|api[_-]?key|(?<=[/._-])(?:pw|pass|key|auth)(?![a-z0-9]))[^\\s;|&]{0,100}`, 'dyi'),
   // An expect script's answer to a password prompt: `expect "assword:"` then `send "…\\r"`.
   rule('command_password', ['expect'], `expect[ \\t]+(?:-[a-z]+[ \\t]+)?["'{][^"'}\\n]{0,40}(?:assword|assphrase|PIN)[^"'}\\n]{0,20}["'}][ \\t]*\\r?\\n[ \\t]*send[ \\t]+(?:--[ \\t]+)?"([^"\\n]{1,200}?)(?:\\\\r|\\\\n|\\r)?"`),
   // ASP.NET's signing key from a literal: `new SymmetricSecurityKey(Encoding.UTF8.GetBytes("…"))`.
@@ -225,7 +229,7 @@ const RULES: readonly CommandRule[] = [
   // nginx's header set on the proxied request.
   rule('basic_auth', ['proxy_set_header'], `proxy_set_header[ \\t]+(?:Proxy-)?Authorization[ \\t]+["']?(?:Basic|Bearer|Token)[ \\t]+([A-Za-z0-9+/._~-]{8,4096}={0,2})`, 'dyi'),
   // A secret piped into a command that stores it (`echo … | netlify env:set NAME`, `printf '%s' … | podman secret create n -`).
-  rule('command_password', ['echo', 'printf'], `(?:echo|printf)[ \\t]+(?:-[a-zA-Z]{1,3}[ \\t]+){0,3}(?:(?:'%s(?:\\\\n)?'|"%s(?:\\\\n)?"|%s)[ \\t]+)?${ARG}[ \\t]*\\|[ \\t]*(?:sudo[ \\t]+)?(?:npx[ \\t]+)?(?:netlify[ \\t]+env:set|(?:podman|docker)[ \\t]+secret[ \\t]+create|secret-tool[ \\t]+store|op[ \\t]+item[ \\t]+create|vercel[ \\t]+env[ \\t]+add|wrangler[ \\t]+secret[ \\t]+put)`, 'dyi'),
+  rule('command_password', ['echo', 'printf'], `(?:echo|printf)[ \\t]+(?:-[a-zA-Z]{1,3}[ \\t]+){0,3}(?:(?:'%s(?:\\n|\\\\n)?'|"%s(?:\\n|\\\\n)?"|%s)[ \\t]+)?${ARG}[ \\t]*\\|[ \\t]*(?:sudo[ \\t]+)?(?:npx[ \\t]+)?(?:netlify[ \\t]+env:set|(?:podman|docker)[ \\t]+secret[ \\t]+create|secret-tool[ \\t]+store|op[ \\t]+item[ \\t]+create|vercel[ \\t]+env[ \\t]+add|wrangler[ \\t]+secret[ \\t]+put)`, 'dyi'),
   // … or given it as a here-string, or through a process substitution in place of a password file.
   rule('command_password', ['secret-tool', 'op item'], `(?:secret-tool[ \\t]+store|op[ \\t]+item[ \\t]+create)[^\\n|;&]{0,300}?<<<[ \\t]*${ARG}`),
   rule('command_password', ['<(echo', '<(printf'], `(?<=(?:pass(?:word)?[-_]?(?:file|command)|passfile|secret[-_]?file|key[-_]?file|token[-_]?file)[ \\t=]{1,3})<\\((?:echo|printf)[ \\t]+(?:-[a-zA-Z]{1,3}[ \\t]+)?(?:'%s'[ \\t]+)?${ARG}[ \\t]*\\)`),
@@ -248,18 +252,24 @@ const RULES: readonly CommandRule[] = [
   rule('command_password', ['smbclient', 'rpcclient', 'smbmap'], `(?:smbclient|rpcclient|smbmap)${WORD_END}${REST}(?:-U[ \\t]?|--user(?:name)?[ \\t=])['"]?[^\\s%'"]{1,100}%([^\\s'"]{1,200})`),
   rule('command_password', ['-pass'], `-pass(?:in|out|word)?[ \\t]+pass:([^\\s'"\`]{1,200})`),
   // echo 'pw' | a command that reads a secret on its standard input (printf may give its format first).
-  rule('command_password', ['echo', 'printf'], `(?:echo|printf)[ \\t]+(?:-[a-zA-Z]{1,3}[ \\t]+){0,3}(?:(?:'%s(?:\\\\n)?'|"%s(?:\\\\n)?"|%s)[ \\t]+)?${TWICE}[ \\t]*\\|[^\\n]{0,200}?(?:-stdin${WORD_END}|--with-token${WORD_END}|sudo[ \\t]+(?:-[a-zA-Z]+[ \\t]+)*-[a-zA-Z]*S${WORD_END}|passwd[ \\t]+--stdin|chpasswd${WORD_END}|${STDIN_SECRET}|${STDIN_PASSWORD})`),
+  rule('command_password', ['echo', 'printf'], `(?:echo|printf)[ \\t]+(?:-[a-zA-Z]{1,3}[ \\t]+){0,3}(?:(?:'%s(?:\\n|\\\\n)?'|"%s(?:\\n|\\\\n)?"|%s)[ \\t]+)?${TWICE}[ \\t]*\\|[^\\n]{0,200}?(?:-stdin${WORD_END}|--with-token${WORD_END}|sudo[ \\t]+(?:-[a-zA-Z]+[ \\t]+)*-[a-zA-Z]*S${WORD_END}|passwd[ \\t]+--stdin|chpasswd${WORD_END}|${STDIN_SECRET}|${STDIN_PASSWORD})`),
   // The same from a here-string or a process substitution: `--with-token <<< T`, `< <(echo T)`.
   rule('command_password', ['--with-token', '--password-stdin'], `(?:--with-token|--password-stdin)[ \\t]*(?:<<<[ \\t]*|<[ \\t]*<\\([ \\t]*(?:echo|printf)[ \\t]+(?:-[a-zA-Z]{1,3}[ \\t]+){0,2})${ARG}`),
   // A secret's value given to the command that stores it the same way: `gh secret set X < <(echo V)`, `<<< V`.
   rule('command_password', ['gh', 'gcloud', 'wrangler', 'vercel', 'az', 'fly', 'flyctl', 'firebase', 'supabase', 'kubectl'], `${STDIN_SECRET}[^\\n<]{0,160}(?:<<<[ \\t]*|<[ \\t]*<\\([ \\t]*(?:echo|printf)[ \\t]+(?:-[a-zA-Z]{1,3}[ \\t]+){0,2})${ARG}`),
   rule('command_password', ['openssl'], `openssl${WORD_END}${REST}-k[ \\t]+${ARG}`),
+  // Apple's altool (`-p <app-specific password>`, not `@keychain:…`); MinIO's `mc admin user add ALIAS USER PASSWORD`.
+  rule('command_password', ['altool'], `altool${WORD_END}${REST}(?:-p|--password)[ \\t=]+${ARG}`, 'dy', (v) => !v.startsWith('@')),
+  rule('command_password', ['mc admin'], `mc[ \\t]+admin[ \\t]+user[ \\t]+add[ \\t]+[^\\s;|&]{1,100}[ \\t]+[^\\s;|&]{1,100}[ \\t]+${ARG}`),
+  // A passphrase handed on a here-string to a command that reads it on its standard input:
+  // `gpg --passphrase-fd 0 … <<< "…"`, `sshfs -o password_stdin … <<< …`, `openssl … -pass stdin <<< …`.
+  rule('command_password', ['gpg', 'gpg2', 'sshfs', 'openssl', 'vncpasswd', 'smbpasswd'], `(?:gpg2?[^\\n<|]{0,300}?--passphrase-(?:fd[ \\t=]+0|file[ \\t=]+/dev/stdin)|sshfs[^\\n<|]{0,300}?password_stdin|openssl[^\\n<|]{0,300}?-pass(?:in|out)?[ \\t]+stdin|vncpasswd[^\\n<|]{0,100}?-f|smbpasswd[^\\n<|]{0,100}?-s)[^\\n<|]{0,200}<<<[ \\t]*${ARG}`),
   rule('bearer', ['curl'], `curl${WORD_END}${REST}--oauth2-bearer[ \\t=]+${ARG}`),
   // PowerShell: ConvertTo-SecureString "…" -AsPlainText (the password in the clear, to be made a secure string).
   rule('command_password', ['ConvertTo-SecureString', 'convertto-securestring'], `ConvertTo-SecureString[ \\t]+(?:-String[ \\t]+)?(?:'([^'\\n]{1,200})'|"([^"\\n]{1,200})")`, 'dyi'),
   rule('basic_auth', ['curl'], `curl${WORD_END}(?:[^\\n|;&]|\\\\\\n){0,400}?[ \\t](?:-u[ \\t]?|--user[ \\t=]|-U[ \\t]?|--proxy-user[ \\t=])(?:'[^':\\n]{0,100}:([^'\\n]{1,200})'|"[^":\\n]{0,100}:([^"\\n]{1,200})"|[^\\s:'"]{0,100}:([^\\s'"\`;&|]{1,200}))`),
   rule('bearer', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["']?(?:Bearer|Token|Bot|ApiKey|Api-Key|SSWS|Digest|Splunk|GenieKey|Key|token|bearer|NTLM|Negotiate)[ \\t]+([A-Za-z0-9._~+/=-]{8,4096})`, 'dyi'),
-  rule('basic_auth', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["']?Basic[ \\t]+([A-Za-z0-9+/]{8,4096}={0,2})`, 'dyi'),
+  rule('basic_auth', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["'\`]?Basic[ \\t]+([A-Za-z0-9+/]{8,4096}={0,2})`, 'dyi'),
   rule('bearer', ['Bearer'], `Bearer[ \\t]+([A-Za-z0-9._~+/-]{20,4096}=*)`),
   // A header that holds the key itself, with no scheme: `Authorization: sk_…`, `Authorization: <key>`.
   rule('bearer', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["']?(?!(?:Bearer|Basic|Token|Bot|ApiKey|Api-Key|SSWS|Digest|Splunk|GenieKey|Key|Negotiate|NTLM|AWS4-HMAC-SHA256)\\b)([A-Za-z0-9._~+/=-]{20,4096})`, 'dyi', (v) => looksRandom(v, 20)),
@@ -277,7 +287,10 @@ const RULES: readonly CommandRule[] = [
   rule('command_password', ['security'], `security[ \\t]+add-(?:generic|internet)-password${WORD_END}${REST}-w[ \\t]+${ARG}`),
   // Bundler's credentials for a gem source: `bundle config set --global gems.example.com user:token`.
   rule('command_password', ['bundle'], `bundle[ \\t]+config[ \\t]+(?:set[ \\t]+)?(?:--(?:global|local)[ \\t]+)?[A-Za-z0-9.-]+\\.[A-Za-z]{2,}[ \\t]+['"]?[^\\s:'"]{1,100}:([^\\s'"]{1,200})`),
-  rule('command_password', ['ssh-keygen'], `ssh-keygen${WORD_END}${REST}-[NP][ \\t]?${ARG}`),
+  // The old passphrase (-P) and the new one (-N) of `ssh-keygen -p`: one command may give both.
+  rule('command_password', ['ssh-keygen'], `ssh-keygen${WORD_END}${REST}-[NP][ \\t]?${ARG}(?:${REST}-[NP][ \\t]?${ARG})?`),
+  // keytool's new store or key password (`-storepasswd -new …`, `-keypasswd -new …`).
+  rule('command_password', ['keytool'], `keytool${WORD_END}${REST}-new[ \\t]+${ARG}`),
   rule('command_password', ['lftp'], `lftp${WORD_END}${REST}-u[ \\t]+['"]?[^\\s,'"]{1,100},([^\\s'"]{1,200})`),
   // sqlplus user/password@database
   rule('command_password', ['sqlplus'], `sqlplus[ \\t]+(?:-[A-Za-z]{1,10}[ \\t]+){0,3}['"]?[A-Za-z0-9_$#.]{1,64}/([^@\\s'"/]{1,200})@`),

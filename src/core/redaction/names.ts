@@ -117,6 +117,12 @@ function judge(name: string): Strength {
   const words = meaningWords(name);
   const last = words[words.length - 1];
   if (last === undefined) return null;
+  const before = words[words.length - 2];
+  // A page's or a sync's cursor (`nextPageToken`, `NextToken`, `--starting-token`,
+  // `NextContinuationToken`, `nextSyncToken`), and .NET's `PublicKeyToken` (the hash of an
+  // assembly's public key, in every csproj): no secret. Not in an environment variable's name
+  // (`FB_PAGE_TOKEN` is a Facebook page's access token).
+  if (last === 'token' && before !== undefined && !/^[A-Z0-9_]+$/.test(name) && (CURSOR_WORDS.has(before) || (before === 'key' && words[words.length - 3] === 'public'))) return null;
   if (STRONG_WORDS.has(last) || PASS_NAMES.has(last)) return 'strong';
   // A personal access token (`GITHUB_PAT`, `AZURE_DEVOPS_EXT_PAT`); `pat` alone is a name too often.
   if (last === 'pat' && (words.length > 1 || name === 'PAT')) return 'strong';
@@ -134,6 +140,9 @@ function judge(name: string): Strength {
   return WEAK_WORDS.has(last) ? 'weak' : null;
 }
 
+/** The word before `token` in the name of a cursor through pages or changes. */
+const CURSOR_WORDS = new Set(['next', 'page', 'starting', 'start', 'continuation', 'sync', 'resume', 'paging', 'pagination', 'cursor', 'prev', 'previous', 'more', 'delta']);
+
 /** A word of code or of a schema (`true`, `none`, `string`, `redacted`): no value a secret has. */
 export const isKeyword = (v: string): boolean => KEYWORDS.test(v);
 
@@ -149,6 +158,10 @@ export function isPlaceholder(v: string): boolean {
   if (/^(?:ollama|lm-studio|lmstudio|empty|not-needed|no-key|nokey|sk-no-key-required|none|null|dummy)$/i.test(v)) return true;
   // Masked (`gho_****`), templated, or an instruction to fill it in (`replace-me`, `your_token_here`).
   if (/\*{3}|•{3}|\$\{|\{\{|#\{|%\(\w+\)s/.test(v)) return true;
+  // Where openssl is told to read it (`-pass stdin`, `-passin env:PW`, `file:…`, `fd:3`): no value.
+  if (/^(?:stdin|fd:\d{1,3}|env:[A-Za-z_]\w*|file:\S+)$/.test(v)) return true;
+  // A mask in words (`**REDACTED**`, `**hidden**`), a token's type around `x`s (`ExponentPushToken[xxxxxxxx]`).
+  if (/^\*{1,3}[A-Za-z_ -]{3,24}\*{1,3}$/.test(v) || /^[A-Za-z]{2,30}\[(?:x{6,}|X{6,})\]$/.test(v)) return true;
   // A documentation example (`AKIAIOSFODNN7EXAMPLE`, `wJalr…EXAMPLEKEY`), a token's prefix then `x`s (`ghp_xxxx…`).
   if (/EXAMPLE(?:KEY)?$/.test(v) || /^[A-Za-z]{2,12}[_-](?:[a-z]{2,8}[_-])?(?:x{8,}|X{8,})$/.test(v)) return true;
   // cmd.exe's delayed expansion (`!API_TOKEN!`), a DB-API placeholder (`%(password)s`), Azure Data

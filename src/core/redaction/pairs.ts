@@ -40,6 +40,8 @@ const LINKING = new Set([
   // "Incorrect API key provided: …", "API key not valid: …", "token expired: …", "key mismatch,
   // expected …", "valid API key not found (got …)".
   'has', 'have', 'had', 'been', 'changed', 'updated', 'rotated', 'reset', 'into', 'stay', 'it', 'instead', 'provided', 'not', 'valid', 'invalid', 'expired', 'mismatch', 'expected', 'found', 'got', 'missing',
+  // What it is now, and what it opens: "the DB password (currently …)", "It's now …", "pw for the vpn is …".
+  'currently', 's', 'vpn', 'wifi', 'router', 'vm', 'box', 'machine', 'cluster', 'redis', 'postgres', 'mysql', 'mongo', 'grafana', 'jenkins', 'console', 'portal', 'dashboard',
   // The same links in the languages a team writes its notes in, around an English name ("Der API
   // Token ist …", "Le token GitHub est …", "El password de staging es …", "Das DB password lautet …").
   'ist', 'lautet', 'für', 'fur', 'von', 'vom', 'der', 'die', 'das', 'des', 'den', 'est', 'sont', 'pour', 'le', 'la', 'les', 'de', 'du', 'es', 'son', 'el', 'los', 'para', 'del', 'é', 'è', 'per', 'il', 'lo', 'är', 'er', 'jest', 'dla', 'je', 'voor', 'het', 'van', 'github', 'gitlab', 'aws', 'api', 'npm', 'pypi', 'slack', 'stripe',
@@ -357,9 +359,10 @@ function readValue(text: string, at: number, sep: string): Value | null {
   // A literal in a conversion: Go's []byte("…"), Rust's String::from("…"), Node's Buffer.from("…").
   const conversion = CONVERSION.exec(text.slice(j, j + 16));
   if (conversion !== null) j += conversion[0].length;
-  // Python's b"…", r"…", u"…", f"…" string prefixes; C#'s verbatim @"…".
+  // Python's b"…", r"…", u"…", f"…" string prefixes; C#'s verbatim @"…"; Rust's raw r#"…"#.
   const formatted = text[j] === 'f' || text[j] === 'F';
   if (/[bBrRuUfF@]/.test(text[j] ?? '') && isQuote(text[j + 1])) j += 1;
+  else if (text.startsWith('r#"', j)) j += 2;
   // An ODBC connection string's braced value: `Pwd={…};`.
   if (text[j] === '{' && sep === '=') {
     const found = text.slice(j + 1, j + 1 + MAX_VALUE_CHARS).indexOf('}');
@@ -407,7 +410,18 @@ function wrappedValue(text: string, name: Name, at: number, sep: string): Value 
   let k = at;
   while (k < text.length && k - at < MAX_VALUE_CHARS && text[k] !== q && text[k] !== '\n') k += q === '"' && text[k] === '\\' ? 2 : 1;
   // `"PASSWORD=\$DB_PASS"`: a `$` kept from the shell, a reference as written.
-  return text[k] === q && k > at && !text.startsWith('\\$', at) ? { start: at, end: k, quoted: true } : null;
+  if (text[k] !== q || k <= at || text.startsWith('\\$', at)) return null;
+  // A command line in a string (package.json's `"db:seed": "PGPASSWORD=… psql -h …"`, a task's
+  // command): the assignment's value is its first word, and the command follows it.
+  const space = text.slice(at, k).search(/[ \t]/);
+  return space > 0 && /^[ \t]+[\w./-]/.test(text.slice(at + space, k)) ? { start: at, end: at + space, quoted: false } : { start: at, end: k, quoted: true };
+}
+
+/** A backquoted word closed on its line, with no space and no `$` inside: a literal, not a command or a template. */
+function backquotedLiteral(text: string, at: number): boolean {
+  const close = text.indexOf('`', at + 1);
+  if (close === -1 || close - at > MAX_VALUE_CHARS) return false;
+  return !/[\s$]/.test(text.slice(at + 1, close));
 }
 
 /** What a value read at `v` is judged with: its separator, where it stands on its line and what follows it. */
@@ -424,8 +438,10 @@ function findPair(text: string, name: Name, found: Findings): number | null {
     BLOCK_INDICATOR.lastIndex = s.at;
     if (BLOCK_INDICATOR.test(text)) return blockScalar(text, name, s.at, found);
   }
-  // A shell's command substitution (`` AUTH_TOKEN=`cat /run/secrets/token` ``) is no literal.
-  if (text[s.at] === '`' && s.sep === '=') return 0;
+  // A shell's command substitution (`` AUTH_TOKEN=`cat /run/secrets/token` ``) is no literal, nor a
+  // template that interpolates; a backquoted word with neither (a JavaScript template literal,
+  // ``const API_KEY = `…`;``, a Go raw string) is read as any quoted value.
+  if (text[s.at] === '`' && s.sep === '=' && !backquotedLiteral(text, s.at)) return 0;
   const diff = wordDiff(text, s.at);
   if (diff !== null) return diffValues(text, name, s, diff, found);
   const v = wrappedValue(text, name, s.at, s.sep) ?? readValue(text, s.at, s.sep);

@@ -108,7 +108,8 @@ const DEFS: readonly Def[] = [
   { kind: 'linear_key', prefixes: ['lin_api_'], body: exact(B62, 40) },
   { kind: 'linear_key', prefixes: ['lin_oauth_'], body: exact(HEX, 64) },
   { kind: 'postman_key', prefixes: ['PMAK-'], body: `[${HEXI}]{24}-[${HEXI}]{34}` },
-  { kind: 'doppler_token', prefixes: ['dp.pt.', 'dp.st.', 'dp.ct.', 'dp.sa.', 'dp.scim.', 'dp.audit.'], body: `[${B62}]{40,44}` },
+  // A service token names its config: `dp.st.dev_personal.<43>`.
+  { kind: 'doppler_token', prefixes: ['dp.pt.', 'dp.st.', 'dp.ct.', 'dp.sa.', 'dp.scim.', 'dp.audit.'], body: `(?:[a-z0-9_-]{1,40}\\.)?[${B62}]{40,44}` },
   { kind: 'pulumi_token', prefixes: ['pul-'], body: exact(HEX, 40) },
   { kind: 'atlassian_token', prefixes: ['ATATT3', 'ATCTT3'], body: `[${B62}_=-]{100,300}` },
   { kind: 'newrelic_key', prefixes: ['NRAK-', 'NRII-', 'NRJS-', 'NRAA-'], body: `[${B62}]{19,40}` },
