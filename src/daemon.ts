@@ -14,7 +14,7 @@ import { connectionCap } from './daemon/fd-limit.js';
 import { describeFailure, evictErrors, retryDelayMs } from './daemon/failures.js';
 import type { Failure } from './daemon/failures.js';
 import type { FileRecord } from './daemon/files.js';
-import { applyBuild, caughtUp, editedInPlace, fromIndex, isFailed, needsBuild, newRecord, noteSeen, view } from './daemon/files.js';
+import { applyBuild, caughtUp, editedInPlace, fromIndex, isFailed, isLive, needsBuild, newRecord, noteSeen, view } from './daemon/files.js';
 import { makeHandlers } from './daemon/handlers.js';
 import { processStart, StoreLock } from './daemon/lock.js';
 import { WriterLock } from './daemon/writer-lock.js';
@@ -332,13 +332,16 @@ export class Daemon {
   }
 
   /**
-   * More than BULK_BYTES not yet read: a first build of a transcript of hundreds of megabytes, or
-   * of a file that holds no newline for gigabytes (a sparse file). It is built in a worker, live
-   * or not, and the main lane stays free for every other session's refresh.
+   * Built in a worker, live or not, so that the main lane stays free for the refreshes of sessions
+   * already built: a transcript's first build (200 new transcripts written at once held a live
+   * session's refresh 2 to 5 s), and a build with more than BULK_BYTES not yet read (a transcript
+   * of hundreds of megabytes, a sparse file of gigabytes that holds no newline).
    */
   private bulk(path: string): boolean {
-    const st = this.files.get(path)?.stat;
-    const offset = this.files.get(path)?.offset ?? 0;
+    const r = this.files.get(path);
+    if (r !== undefined && r.session === null && !isFailed(r)) return true;
+    const st = r?.stat;
+    const offset = r?.offset ?? 0;
     // A transcript shorter than what was read is read again from its start.
     return st != null && (st.size >= offset ? st.size - offset : st.size) >= BULK_BYTES;
   }
@@ -530,7 +533,7 @@ export class Daemon {
   }
 
   private priorityOf(st: FileStat | null): Priority {
-    return st && Date.now() - st.mtimeMs < this.liveWindowMs ? 'live' : 'backfill';
+    return st && isLive(st.mtimeMs, this.liveWindowMs, Date.now()) ? 'live' : 'backfill';
   }
 
   private onHint(kind: string, path: string): void {
@@ -1223,6 +1226,8 @@ export class Daemon {
       if (this.hotTimer) clearInterval(this.hotTimer);
       for (const r of this.files.values()) if (r.retry) clearTimeout(r.retry);
       const budget = this.config.options.daemon.shutdown_timeout_ms;
+      // One budget for the whole stop: the running build's end and the states written after it.
+      const deadline = Date.now() + budget;
       let drained = false;
       const results = await Promise.allSettled([
         this.watcher?.close(),
@@ -1233,7 +1238,7 @@ export class Daemon {
       // again; only once no build runs, and none is started after the budget (a state not
       // written by then is caught up by its session's next build).
       // Left to another daemon: nothing more is written (the running build has committed).
-      if (drained && !how.yieldStore) await this.checkpointAll(Date.now() + budget);
+      if (drained && !how.yieldStore) await this.checkpointAll(deadline);
       // A build cut short in a worker is residue its next build cuts away (commit.ts).
       await this.pool?.close();
       if (!how.yieldStore) await this.flushIndexNow();

@@ -160,6 +160,15 @@ export function editedInPlace(r: FileRecord): boolean {
   return r.stat !== null && r.stat.ino === r.seenIno && r.stat.size === r.seenSize && r.seenMtimeMs !== -1 && r.stat.mtimeMs !== r.seenMtimeMs;
 }
 
+/**
+ * Written within the live window. A time ahead of the clock by more than the window (`touch -d
+ * 2100-01-01`, a copy from a machine whose clock ran ahead) is no sign of life: such a file would
+ * be live, and outrank every backfill, for good. A little ahead (clocks a few seconds apart) is.
+ */
+export function isLive(mtimeMs: number, liveWindowMs: number, now: number): boolean {
+  return Math.abs(now - mtimeMs) < liveWindowMs;
+}
+
 export function view(r: FileRecord, liveWindowMs: number, now: number): SessionView | null {
   if (r.session === null || r.dir === null) {
     // A transcript halted or failing before its first turn has no session yet; it is still reported.
@@ -167,7 +176,7 @@ export function view(r: FileRecord, liveWindowMs: number, now: number): SessionV
     return { id: escapeControls(basename(r.path)), title: null, project: '', harness: '', dir: '', path: r.path, state: r.state, turns: 0, revision: 0, lag_bytes: r.stat?.size ?? 0, last_build_at: null, build_ms: null, pressure: r.pressure, updated: null, ...(r.halted ? { halted: r.halted } : {}), ...(r.error ? { error: r.error } : {}) };
   }
   let state = r.state;
-  if (state === 'idle' || state === 'live') state = r.stat && now - r.stat.mtimeMs < liveWindowMs ? 'live' : 'idle';
+  if (state === 'idle' || state === 'live') state = r.stat && isLive(r.stat.mtimeMs, liveWindowMs, now) ? 'live' : 'idle';
   const v: SessionView = {
     id: r.session,
     title: r.title,

@@ -11,7 +11,8 @@ import PQueue from 'p-queue';
  * With build workers (pool.ts), backfill builds the `offload` accepts run in a second lane, as
  * many at once as there are workers, beside the main lane: a live build never waits behind them.
  * A live build with a bulk read ahead (`Offload.bulk`: a transcript of gigabytes, or one line that
- * long) goes to that lane too, so that it does not hold every other session's refresh.
+ * long), or a transcript's first build, goes to that lane too (ahead of backfill there), so that it
+ * does not hold every other session's refresh.
  * One key never builds in both lanes at once (a key running in one is queued again when it
  * ends); a backfill build raised to live while it waits moves to the main lane; `exclusive`
  * work and `pauseOffload` callers wait until no worker build runs, and none starts meanwhile.
@@ -40,8 +41,9 @@ export interface Offload {
   /** `after`: it turned out to depend on another session (or its worker died); it is built on the main lane after the others. */
   run(key: string): Promise<'done' | 'after'>;
   /**
-   * The build has so much to read (a transcript of gigabytes, or one line that long) that it goes
-   * to a worker even when live: on the main lane it would hold every other session's refresh.
+   * The build goes to a worker even when live, where it cannot hold every other session's refresh
+   * on the main lane: it has gigabytes to read (or one line that long), or it is a transcript's
+   * first build (a burst of new transcripts came in ahead of a session being worked on).
    */
   bulk?(key: string): boolean;
 }
@@ -141,7 +143,8 @@ export class Scheduler {
     }
     if (lane === 'pool') {
       this.pooled.add(key);
-      void this.pool.add(() => this.runOffloaded(key, o as Offload));
+      // Live before backfill in the worker lane too: a new session is not left behind a backfill.
+      void this.pool.add(() => this.runOffloaded(key, o as Offload), { priority: RANK[priority] });
     } else if (lane === 'after') this.hold(key);
     else this.addMain(key, priority);
   }

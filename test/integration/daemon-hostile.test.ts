@@ -268,10 +268,64 @@ describe('the daemon in a hostile workspace', () => {
     expect(d.log()).not.toMatch(/ENAMETOOLONG/);
   });
 
+  it.skipIf(availableParallelism() < 2)('refreshes a session being worked on ahead of a burst of new transcripts, whose first builds go to the worker', async () => {
+    const { env, root, watch } = await setup({ daemon: { backfill_workers: 1 } });
+    const ok = join(watch, 'ok.jsonl');
+    await writeFile(ok, userLine('a session being worked on') + agentLine('on it'));
+    const d = await start(env, root, ['--watch', watch]);
+    await d.call('flush', { timeout_ms: 20_000 }, 25_000);
+    const burst = join(watch, 'burst');
+    await mkdir(burst);
+    const lines = Array.from({ length: 40 }, (_, i) => userLine(`step ${i} of a session copied in`) + agentLine(`done ${i}`)).join('');
+    for (let i = 0; i < 200; i += 1) await writeFile(join(burst, `n${i}.jsonl`), lines);
+    await waitFor(
+      async () => {
+        const q = (await d.call('status')).queue;
+        return (q.running ?? '').startsWith(burst) || q.in_workers.some((k) => k.startsWith(burst));
+      },
+      'the burst to be built',
+      15_000,
+    );
+    await appendFile(ok, userLine('one more request') + agentLine('done'));
+    const s = await waitFor(
+      async () => {
+        const st = await d.call('status');
+        return st.sessions.find((x) => x.id === 'ok')?.turns === 4 ? st : undefined;
+      },
+      'the live session to refresh',
+      20_000,
+    );
+    // Refreshed while most of the burst still waited: behind it, it would have come after them.
+    expect(s.sessions.filter((x) => x.id.startsWith('n')).length).toBeLessThan(100);
+  });
+
+  it('does not keep a transcript dated far in the future live for good', async () => {
+    const { env, root, watch } = await setup({ watch: { live_window_s: 5 } });
+    const file = join(watch, 'future.jsonl');
+    await writeFile(file, userLine('a session copied from a machine whose clock ran ahead') + agentLine('ok'));
+    await utimes(file, new Date('2100-01-01T00:00:00Z'), new Date('2100-01-01T00:00:00Z'));
+    const d = await start(env, root, ['--watch', watch]);
+    await d.call('flush', { timeout_ms: 20_000 }, 25_000);
+    const row = (await d.call('status')).sessions.find((x) => x.id === 'future');
+    expect(row?.turns).toBe(2);
+    expect(row?.state).toBe('idle');
+  });
+
+  it('stops cleanly on SIGXCPU (a CPU time limit reached), saying why, and leaves no socket or lock', async () => {
+    const { env, root, watch } = await setup();
+    const d = await start(env, root, ['--watch', watch]);
+    d.child.kill('SIGXCPU');
+    const exit = await new Promise<number | null>((r) => d.child.once('exit', (code) => r(code)));
+    expect(exit).toBe(0);
+    expect(d.log()).toMatch(/SIGXCPU: the CPU time limit \(ulimit -t, LimitCPU=\) was reached; stopping/);
+    expect(d.log()).toMatch(/"msg":"stopped"/);
+    expect(existsSync(d.socket)).toBe(false);
+  });
+
   it('opens no inspector on SIGUSR1, and outlives the signals that would end it without a word', async () => {
     const { env, root, watch } = await setup();
     const d = await start(env, root, ['--watch', watch]);
-    for (const signal of ['SIGUSR1', 'SIGUSR2', 'SIGALRM', 'SIGPWR'] as const) {
+    for (const signal of ['SIGUSR1', 'SIGUSR2', 'SIGALRM', 'SIGPWR', 'SIGVTALRM', 'SIGSYS'] as const) {
       d.child.kill(signal);
       await waitFor(() => d.log().includes(`${signal} received and ignored`), `the daemon to say it ignored ${signal}`);
     }

@@ -11,7 +11,7 @@ import { loadConfig } from '../store.js';
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** Signals the daemon takes and ignores, saying so (docs/SECURITY.md, "The daemon's process"). */
-const IGNORED_SIGNALS: readonly NodeJS.Signals[] = ['SIGUSR1', 'SIGUSR2', 'SIGALRM', 'SIGPWR'];
+const IGNORED_SIGNALS: readonly NodeJS.Signals[] = ['SIGUSR1', 'SIGUSR2', 'SIGALRM', 'SIGPWR', 'SIGVTALRM', 'SIGSYS'];
 
 export const daemonCommand: Command = {
   name: 'daemon',
@@ -51,12 +51,18 @@ export const daemonCommand: Command = {
     };
     process.once('SIGTERM', stop('SIGTERM'));
     process.once('SIGINT', stop('SIGINT'));
+    // The kernel's warning at a CPU time limit (`ulimit -t`, a service's LimitCPU=): a kill follows
+    // at the hard limit, so the daemon stops cleanly now, saying why, instead of dying without a word.
+    process.once('SIGXCPU', () => {
+      log.error({ signal: 'SIGXCPU' }, 'SIGXCPU: the CPU time limit (ulimit -t, LimitCPU=) was reached; stopping before the system ends the daemon (raise or remove the limit)');
+      stop('SIGXCPU')();
+    });
     process.on('SIGHUP', () => void started.then(() => daemon.reload(), () => undefined));
     // SIGUSR1 would open Node's inspector on 127.0.0.1:9229, where any local user may run code in
     // the daemon (the socket's mode is its only access control): a listener of its own keeps it
     // shut. Signals whose default is to end the process without a word (nodemon's SIGUSR2, a stray
-    // SIGALRM or SIGPWR) are logged and carried on; SIGPROF and SIGTRAP are left to profilers and
-    // debuggers started on purpose.
+    // SIGALRM, SIGPWR, SIGVTALRM, or SIGSYS) are logged and carried on; SIGPROF and SIGTRAP are
+    // left to profilers and debuggers started on purpose.
     for (const signal of IGNORED_SIGNALS) process.on(signal, () => log.warn({ signal }, `${signal} received and ignored (SIGTERM or SIGINT stops the daemon, SIGHUP reloads its configuration)`));
     process.on('unhandledRejection', (e) => log.error({ err: String(e) }, 'unhandled rejection (carrying on)'));
     try {
