@@ -61,6 +61,19 @@ export function describeFailure(e: unknown, path: string, exists: boolean): Fail
   // The transcript's mode changed between the stat and the open (a permission flipping): the
   // read was denied, which is the file's state, not a fault of handoffd's.
   if ((errno === 'EACCES' || errno === 'EPERM') && (e as { path?: unknown }).path === path) return unreadable(path, 'HANDOFF_ERR_SOURCE', `${path}: permission denied while reading it`, errno);
+  // A folder or file of the store (or another the build reads) this user may not enter: the fix
+  // is its mode, not a bug report (`chmod 000` on the store's projects/ said "a bug in handoffd").
+  const where = (e as { path?: unknown }).path;
+  if ((errno === 'EACCES' || errno === 'EPERM') && typeof where === 'string') {
+    const syscall = (e as { syscall?: unknown }).syscall;
+    return {
+      state: 'error',
+      code: 'HANDOFF_ERR_PERMISSION',
+      message: `${where}: permission denied${typeof syscall === 'string' ? ` (${syscall})` : ''} while building ${path}`,
+      fix: `let the daemon's user read and write it (\`ls -ld ${where}\`, then \`chmod u+rwx\` a folder, \`chmod u+rw\` a file); the build is retried with backoff and on the transcript's next change`,
+      signature: `HANDOFF_ERR_PERMISSION ${errno} ${where}`,
+    };
+  }
   if (errno && RESOURCE_ERRNOS[errno]) {
     return { state: 'error', code: 'HANDOFF_ERR_RESOURCE', message: `${path}: ${errno} while building (${describeError(e)})`, fix: RESOURCE_ERRNOS[errno], signature: `HANDOFF_ERR_RESOURCE ${errno}` };
   }

@@ -5,9 +5,14 @@ describe('a transcript whose read was denied between the stat and the open', () 
   it('is unreadable, with the fix, not a bug in handoffd', () => {
     const e = Object.assign(new Error("EACCES: permission denied, open '/t/a.jsonl'"), { code: 'EACCES', path: '/t/a.jsonl' });
     expect(describeFailure(e, '/t/a.jsonl', true)).toMatchObject({ state: 'unreadable', code: 'HANDOFF_ERR_SOURCE', fix: 'let this user read it (`chmod u+r /t/a.jsonl`); it is read as soon as it can be' });
-    // Denied elsewhere (the store, say): not the transcript's state.
-    const other = Object.assign(new Error('EACCES'), { code: 'EACCES', path: '/store/x' });
-    expect(describeFailure(other, '/t/a.jsonl', true)).toMatchObject({ code: 'HANDOFF_ERR_INTERNAL' });
+    // Denied elsewhere (the store, say): not the transcript's state, and no bug either: a mode to fix.
+    const other = Object.assign(new Error("EACCES: permission denied, scandir '/store/projects'"), { code: 'EACCES', path: '/store/projects', syscall: 'scandir' });
+    expect(describeFailure(other, '/t/a.jsonl', true)).toMatchObject({
+      state: 'error',
+      code: 'HANDOFF_ERR_PERMISSION',
+      message: '/store/projects: permission denied (scandir) while building /t/a.jsonl',
+      fix: expect.stringContaining("let the daemon's user read and write it (`ls -ld /store/projects`"),
+    });
   });
 });
 
