@@ -789,6 +789,11 @@ export class Daemon {
     }
     r.stat = await statFile(path);
     if (r.stat === null) return 'after';
+    // A folder the watch left while this waited for a worker (a watched link re-pointed): as on the main lane, not built.
+    if (!this.followed(path)) {
+      this.noteBackfill(r, true);
+      return 'done';
+    }
     const before = r.pressure.level;
     const hadSession = r.session !== null;
     try {
