@@ -37,6 +37,9 @@ describe('a credential in the shapes the sixteenth red team found kept', () => {
     ['Cohere\'s client', `co = cohere.ClientV2("${K}")`, K],
     ['MinIO\'s secret key, third', `client = Minio("minio.acme.io:9000", "minio-ci", "${K}", secure=True)`, K],
     ['Twilio\'s Ruby client (sid, token)', `Twilio::REST::Client.new('AC568dd32e7591cb0ed5fb19d77ae1c532', '32706303c4fa2295a50627ca4219d4a2')`, '32706303c4fa2295a50627ca4219d4a2'],
+    ['a password made into Basic credentials', "echo -n 'deploy:Saffron74#tek' | base64", 'Saffron74#tek'],
+    ['the same in PowerShell', '$bytes = [Text.Encoding]::ASCII.GetBytes("svc-build:Saffron19^znx")', 'Saffron19^znx'],
+    ['a Convex deploy key', `CONVEX_DEPLOY_KEY=prod:happy-otter-244|${K}piwxXlOIVaOKVPPLKdh5`, `${K}piwxXlOIVaOKVPPLKdh5`],
     ['a Doppler service token naming its config', `dp.st.dev_personal.${K}aB3dE5fG7hJ9`, `${K}aB3dE5fG7hJ9`],
   ]);
 });
@@ -51,6 +54,8 @@ describe('text that names no secret, kept', () => {
     ['openssl told to read stdin', "openssl enc -aes-256-cbc -pass stdin -in a -out b"],
     ['an Expo push token\'s placeholder', '"push_token": "ExponentPushToken[xxxxxxxxxxxxxxxxxxxxxx]"'],
     ['data piped to gpg to encrypt', 'echo "hello world" | gpg --encrypt -r bob'],
+    ['variables made into Basic credentials', 'echo -n "$USER:$PASS" | base64'],
+    ['a region after prod:', 'prod:us-east-1 region settings'],
     ['a shell\'s command substitution', 'AUTH_TOKEN=`cat /run/secrets/token` npm start'],
     ['a template literal that interpolates', 'const url = `${base}/v1/tokens`;'],
     ['a user at a host after a redaction mark', "sshpass -p '[REDACTED:command_password]' ssh deploy@10.0.0.5"],

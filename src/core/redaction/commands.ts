@@ -258,6 +258,9 @@ const RULES: readonly CommandRule[] = [
   // A secret's value given to the command that stores it the same way: `gh secret set X < <(echo V)`, `<<< V`.
   rule('command_password', ['gh', 'gcloud', 'wrangler', 'vercel', 'az', 'fly', 'flyctl', 'firebase', 'supabase', 'kubectl'], `${STDIN_SECRET}[^\\n<]{0,160}(?:<<<[ \\t]*|<[ \\t]*<\\([ \\t]*(?:echo|printf)[ \\t]+(?:-[a-zA-Z]{1,3}[ \\t]+){0,2})${ARG}`),
   rule('command_password', ['openssl'], `openssl${WORD_END}${REST}-k[ \\t]+${ARG}`),
+  // A password made into Basic credentials: `echo -n 'user:pw' | base64`, PowerShell's `GetBytes("user:pw")`.
+  rule('basic_auth', ['echo', 'printf'], `(?:echo|printf)[ \\t]+(?:-[a-zA-Z]{1,3}[ \\t]+){0,2}(?:'%s'[ \\t]+|"%s"[ \\t]+)?(?:'[^':\\s]{1,100}:([^'\\n]{1,200})'|"[^":\\s$]{1,100}:([^"\\n$]{1,200})")[ \\t]*\\|[ \\t]*(?:base64|openssl[ \\t]+(?:base64|enc[ \\t]+-base64))${WORD_END}`),
+  rule('basic_auth', ['GetBytes('], `GetBytes\\([ \\t]*(?:'[^':\\s]{1,100}:([^'\\n]{1,200})'|"[^":\\s$]{1,100}:([^"\\n$]{1,200})")[ \\t]*\\)`),
   // Apple's altool (`-p <app-specific password>`, not `@keychain:…`); MinIO's `mc admin user add ALIAS USER PASSWORD`.
   rule('command_password', ['altool'], `altool${WORD_END}${REST}(?:-p|--password)[ \\t=]+${ARG}`, 'dy', (v) => !v.startsWith('@')),
   rule('command_password', ['mc admin'], `mc[ \\t]+admin[ \\t]+user[ \\t]+add[ \\t]+[^\\s;|&]{1,100}[ \\t]+[^\\s;|&]{1,100}[ \\t]+${ARG}`),

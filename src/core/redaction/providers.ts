@@ -111,6 +111,8 @@ const DEFS: readonly Def[] = [
   // A service token names its config: `dp.st.dev_personal.<43>`.
   { kind: 'doppler_token', prefixes: ['dp.pt.', 'dp.st.', 'dp.ct.', 'dp.sa.', 'dp.scim.', 'dp.audit.'], body: `(?:[a-z0-9_-]{1,40}\\.)?[${B62}]{40,44}` },
   { kind: 'pulumi_token', prefixes: ['pul-'], body: exact(HEX, 40) },
+  // Convex's deploy keys: the deployment's name (adjective-animal-number), `|`, the key.
+  { kind: 'convex_deploy_key', prefixes: ['prod:', 'dev:', 'preview:', 'project:'], body: `[a-z]{2,20}-[a-z]{2,20}-\\d{2,4}\\|[${B62}=_-]{40,200}` },
   { kind: 'atlassian_token', prefixes: ['ATATT3', 'ATCTT3'], body: `[${B62}_=-]{100,300}` },
   { kind: 'newrelic_key', prefixes: ['NRAK-', 'NRII-', 'NRJS-', 'NRAA-'], body: `[${B62}]{19,40}` },
   { kind: 'notion_token', prefixes: ['ntn_'], body: `[${B62}]{40,50}` },
