@@ -50,14 +50,14 @@ const INDEX_KEY = '\0index';
 /** flush: a pause between rounds that found work still going, and the longest wait it accepts. */
 const FLUSH_ROUND_MS = 50;
 const MAX_FLUSH_MS = 24 * 3600 * 1000;
+/** A build with this much to read is a bulk read (daemon.bulk): about a second of a build's time on a laptop. */
+const BULK_BYTES = 32 << 20;
 /**
  * chokidar drops a change that follows another within 50 ms, and a watch can miss an event
  * under load. Files that changed recently are therefore also polled (a stat each) until they
  * have been quiet for HOT_WINDOW_MS: what the agent is writing now is never missed for long,
  * and an idle daemon polls nothing.
  */
-/** A build with this much to read is a bulk read (daemon.bulk): about a second of a build's time on a laptop. */
-const BULK_BYTES = 32 << 20;
 const HOT_POLL_MS = 500;
 const HOT_WINDOW_MS = 30_000;
 const HOT_MAX_FILES = 256;

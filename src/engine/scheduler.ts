@@ -106,8 +106,11 @@ export class Scheduler {
     if (q !== undefined) {
       if (RANK[priority] > RANK[q]) {
         this.queued.set(key, priority);
-        // A bulk read stays with the worker it waits for; the main lane is for short builds.
-        if (this.pooled.has(key) && this.isBulk(key)) return;
+        // A bulk read stays with the worker it waits for, ahead of the backfill there; the main lane is for short builds.
+        if (this.pooled.has(key) && this.isBulk(key)) {
+          this.raiseInPool(key, priority);
+          return;
+        }
         // Waiting for a worker, it now waits on the main lane, where live work goes first.
         if (this.pooled.delete(key) || this.held.delete(key)) this.addMain(key, priority);
         else this.queue.setPriority(key, RANK[priority]);
@@ -144,9 +147,17 @@ export class Scheduler {
     if (lane === 'pool') {
       this.pooled.add(key);
       // Live before backfill in the worker lane too: a new session is not left behind a backfill.
-      void this.pool.add(() => this.runOffloaded(key, o as Offload), { priority: RANK[priority] });
+      void this.pool.add(() => this.runOffloaded(key, o as Offload), { priority: RANK[priority], id: key });
     } else if (lane === 'after') this.hold(key);
     else this.addMain(key, priority);
+  }
+
+  private raiseInPool(key: string, priority: Priority): void {
+    try {
+      this.pool.setPriority(key, RANK[priority]);
+    } catch {
+      // Started meanwhile: nothing left to raise.
+    }
   }
 
   private isBulk(key: string): boolean {

@@ -87,6 +87,17 @@ describe('the build queue with workers', () => {
     expect(log).toEqual(['pool:first', 'pool-end:first', 'pool:huge', 'pool-end:huge']);
   });
 
+  it('puts a bulk build raised to live ahead of the backfill waiting for the worker', async () => {
+    const { s, log, hold } = lanes(undefined, (k) => k.startsWith('huge'));
+    const first = hold('first');
+    for (const k of ['first', 'b1', 'b2', 'huge']) s.schedule(k, 'backfill');
+    await waitFor(() => log.includes('pool:first'), 'the first backfill build');
+    s.schedule('huge', 'live');
+    first.open();
+    await s.onIdle();
+    expect(log.filter((l) => l.startsWith('pool:'))).toEqual(['pool:first', 'pool:huge', 'pool:b1', 'pool:b2']);
+  });
+
   it('builds a live bulk read on the main lane when its session cannot go to a worker', async () => {
     const { s, log } = lanes((k) => (k.startsWith('huge-agent') ? 'after' : 'pool'), () => true);
     s.schedule('huge-agent', 'live');
