@@ -26,14 +26,14 @@ describe("a git listing of files the session did not write", () => {
   it('names the listed file that was there before, so it is not read as the session\'s change', () => {
     const { md } = built(user('u1', 'Add the image fallback'), edit('e1', 'lib/images.ts'), updated('e1', 'lib/images.ts'), ...status('b1', 'git status --short lib/images.ts public/placeholder.jpg', '?? lib/images.ts\n?? public/placeholder.jpg'), say('a1', 'Both are new.'));
     const evidence = sections(md).get('Repository Evidence') ?? '';
-    expect(evidence).toContain('listed 2 untracked file(s), never added to git: `lib/images.ts`, `public/placeholder.jpg`. The session did not write `public/placeholder.jpg` (it was there before, or something else wrote it).');
+    expect(evidence).toContain("listed 2 untracked file(s), never added to git: `lib/images.ts`, `public/placeholder.jpg`. No edit of the session's, nor a shell command that plainly writes, wrote `public/placeholder.jpg` (it was there before, or a program made it).");
   });
 
   it('says nothing when the session wrote every listed file, or none of them', () => {
     const mine = built(user('u1', 'Add the image fallback'), edit('e1', 'lib/images.ts'), updated('e1', 'lib/images.ts'), ...status('b1', 'git status --short lib/images.ts', '?? lib/images.ts'), say('a1', 'New.'));
-    expect(sections(mine.md).get('Repository Evidence')).not.toContain('did not write');
+    expect(sections(mine.md).get('Repository Evidence')).not.toContain("No edit of the session");
     const none = built(user('u1', 'What is pending?'), ...status('b1', 'git status --short', '?? a.ts\n?? b.ts'), say('a1', 'Two new files.'));
-    expect(sections(none.md).get('Repository Evidence')).not.toContain('wrote none');
+    expect(sections(none.md).get('Repository Evidence')).not.toContain("No edit of the session");
   });
 });
 

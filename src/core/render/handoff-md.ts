@@ -683,13 +683,14 @@ function missingFromListing(a: Analysis, t: NonNullable<ReturnType<typeof listin
   const later = missing.filter((f) => (f.first ?? f.line) > t.line).length;
   const earlier = missing.filter((f) => (f.first ?? f.line) <= t.line);
   const out: string[] = [];
-  // A listed file the session never wrote was there before it, or something else made it: not the session's change.
+  // A listed file no write of the session's names was there before it, or a program made it: not
+  // an edit of the session's (said only when every write is listed, not a bounded few).
   const wrote = (q: string): boolean => a.filesChanged.some((f) => slash(f.path) === q || slash(f.path).endsWith(`/${q}`));
   const notWritten = names.filter((q) => !wrote(q));
-  if (notWritten.length > 0 && notWritten.length < names.length) {
+  if (notWritten.length > 0 && notWritten.length < names.length && a.filesChanged.length >= a.filesChangedTotal) {
     const shown = notWritten.slice(0, 5).map((q) => code(q)).join(', ');
     const more = notWritten.length > 5 ? `, … ${notWritten.length - 5} more` : '';
-    out.push(notWritten.length === 1 ? ` The session did not write ${shown} (it was there before, or something else wrote it).` : ` The session wrote none of these ${notWritten.length}: ${shown}${more} (they were there before, or something else wrote them).`);
+    out.push(notWritten.length === 1 ? ` No edit of the session's, nor a shell command that plainly writes, wrote ${shown} (it was there before, or a program made it).` : ` No edit of the session's, nor a shell command that plainly writes, wrote these ${notWritten.length}: ${shown}${more} (they were there before, or a program made them).`);
   }
   if (later > 0) out.push(` The session first wrote ${later} other file(s) after it (Files changed below).`);
   if (earlier.length === 0) return out.join('');
