@@ -244,6 +244,19 @@ function pathEndings(p: string): string[] {
 
 /** The advice's word on files the session changed that held changes before it. */
 /**
+ * Beside a push: files an approved plan named and the session never wrote after it (the Plan
+ * section lists them), so that the push is not taken for the end of the work (deep-manifest pushed
+ * nothing yet, and its plans' README and tests were never written).
+ */
+function planFilesLeft(st: SessionState): string {
+  const p = planView(st.plans, st.ledger.changed);
+  const files = [...new Set([...(p?.earlierUnwritten ?? []).flatMap((u) => u.files), ...(p?.unwritten?.files ?? [])])];
+  if (files.length === 0) return '';
+  const shown = files.slice(0, 5).map((f) => `\`${f}\``).join(', ');
+  return `; before that, ask whether the ${files.length} file(s) an approved plan named and the session never wrote after it are still wanted: ${shown}${files.length > 5 ? ', …' : ''} (see Plan)`;
+}
+
+/**
  * What checked the latest write, so that "verify the change" says what is left to verify: none ran
  * after it, or only checks of single files did (claude-code-log 37f83ec9 ran one test file and one
  * test after its last template edit, never the suite, and "Verify the change" read as done).
@@ -777,7 +790,7 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
     // With no remote seen, a push is not the step: where the commits go is the user's call.
     const noRemote = noRemoteSeen(l);
     if (noRemote !== null) return { text: `Ask the user what becomes of the ${unpushed.length} commit(s) the session made, which are not pushed${which}${list}; ${noRemote}`, rule: 'unpushed_commits', label: 'verified', line };
-    return { text: `Push the ${unpushed.length} unpushed commit(s) once the user agrees${which}${list}${prOfBranch(l)}`, rule: 'unpushed_commits', label: 'verified', line };
+    return { text: `Push the ${unpushed.length} unpushed commit(s) once the user agrees${which}${list}${prOfBranch(l)}${planFilesLeft(st)}`, rule: 'unpushed_commits', label: 'verified', line };
   }
   const said = l.lastAgentText;
   const stated = said === null ? null : statedNextStep(said.text);

@@ -97,3 +97,21 @@ describe('"Verify the change" says what checked the latest write', () => {
     expect(sections(whole.md).get('Next Action')).toContain('Verify the change, then');
   });
 });
+
+describe('a push as the next action, with an approved plan unfinished', () => {
+  it('asks first about the files the plan named and the session never wrote', () => {
+    const bash = (id: string, command: string, output: string) => [call(id, 'Bash', { command }), result(id, output)];
+    const PLAN = '# Plan: Add tar support\n\n## Files to Modify\n\n1. `deep_manifest.py` - tar handling\n2. `README.md` - document tar';
+    const { md } = built(
+      user('u1', 'Add tar support'),
+      ...bash('g0', 'git remote -v', 'origin\tgit@github.com:acme/deep.git (fetch)\norigin\tgit@github.com:acme/deep.git (push)'),
+      call('p1', 'ExitPlanMode', { plan: PLAN }),
+      result('p1', 'User has approved your plan. You can now start coding.'),
+      edit('e1', 'deep_manifest.py'),
+      updated('e1', 'deep_manifest.py'),
+      ...bash('c1', 'git commit -am "feat: tar support"', '[main 70f2781] feat: tar support\n 1 file changed, 40 insertions(+)'),
+      say('a1', 'Committed. Ready to push when you want.'),
+    );
+    expect(sections(md).get('Next Action')).toContain("Push the 1 unpushed commit(s) once the user agrees: 70f2781 «feat: tar support»; before that, ask whether the 1 file(s) an approved plan named and the session never wrote after it are still wanted: `README.md` (see Plan)");
+  });
+});
