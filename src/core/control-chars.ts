@@ -18,7 +18,7 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u200b\u202a-\u20
 // eslint-disable-next-line no-control-regex
 const CONTROL_G = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u200b\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g;
 // eslint-disable-next-line no-control-regex
-const ANY_CONTROL_G = /[\u0000-\u001f\u007f-\u009f]/g;
+const ANY_CONTROL_G = /[\u0000-\u001f\u007f-\u009f\u00ad\u200b\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g;
 
 /** True when `text` holds any character stripControls would change. */
 export function hasControls(text: string): boolean {
@@ -36,7 +36,8 @@ export function stripControls(text: string): string {
 
 /**
  * A single-line value (an id, a path, a title) made safe and kept distinguishable: every
- * control character, newline and tab included, is shown as a visible escape (`\x1b`, `\n`), so
+ * control character, newline and tab included, and every invisible format character, is shown as
+ * a visible escape (`\x1b`, `\n`, `\u202e`), so
  * two names that differ only in control characters still read differently.
  */
 export function escapeControls(text: string): string {
@@ -44,7 +45,10 @@ export function escapeControls(text: string): string {
     if (c === '\n') return '\\n';
     if (c === '\t') return '\\t';
     if (c === '\r') return '\\r';
-    return `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
+    const code = c.charCodeAt(0);
+    // A format character (a bidirectional override, a zero-width space) as `\u202e`: shown, it
+    // would reorder or hide what a terminal prints (`evil\u202egnp.exe` shows as `evilexe.png`).
+    return code > 0xff ? `\\u${code.toString(16).padStart(4, '0')}` : `\\x${code.toString(16).padStart(2, '0')}`;
   });
 }
 

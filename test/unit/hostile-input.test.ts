@@ -33,6 +33,12 @@ describe('control sequences', () => {
     expect(stripControls(clean)).toBe(clean);
   });
 
+  it('shows a bidirectional override or a zero-width space in a name as an escape, in a terminal too', () => {
+    expect(escapeControls('evil\u202egnp.exe')).toBe('evil\\u202egnp.exe');
+    expect(escapeControls('a\u200bb')).toBe('a\\u200bb');
+    expect(terminalSafe('run handoff resume evil\u202egnp.exe')).toBe('run handoff resume evil\\u202egnp.exe');
+  });
+
   it('shows control characters in a single-line value as visible escapes, so two names stay two', () => {
     expect(escapeControls(`evil${ESC}[2J\n- forged`)).toBe('evil\\x1b[2J\\n- forged');
     expect(escapeControls('a\tb')).not.toBe(escapeControls('a b'));
