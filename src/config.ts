@@ -268,9 +268,20 @@ function validateText(file: string, raw: string): FileConfig {
     });
   }
   const v = validate();
-  if (!v(data)) {
-    const first = v.errors?.[0];
-    throw first ? describeAjvError(file, first) : new ConfigError(`${file}: invalid config`, { details: { file, pointer: '/' } });
+  try {
+    if (v(data) !== true) {
+      const first = v.errors?.[0];
+      throw first ? describeAjvError(file, first) : new ConfigError(`${file}: invalid config`, { details: { file, pointer: '/' } });
+    }
+  } catch (e) {
+    // A value nested thousands of levels deep (`{"watch":[[[…]]]}`) overflows the validator's or its message's stack:
+    // no option is nested so, and the file is refused as any invalid config is (exit 2).
+    if (!(e instanceof RangeError)) throw e;
+    throw new ConfigError(`${file}: invalid config: nested too deep to be read (no option is more than a few levels deep)`, {
+      hint: 'fix or remove the file; `handoff config --json` and docs/CONFIG.md list every option',
+      details: { file, pointer: '/' },
+      cause: e,
+    });
   }
   const cfg = data as FileConfig;
   cfg.redaction.patterns.forEach((p, i) => {

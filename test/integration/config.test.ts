@@ -88,6 +88,15 @@ describe('where the store lives (SPEC §2)', () => {
     expect(dflt.socket).toBe(join(run, 'handoffd', 'handoffd.sock'));
   });
 
+  it('refuses a config nested thousands of levels deep as invalid (exit 2), not with a stack overflow', async () => {
+    const work = tempDir('handoff-work-');
+    await writeFile(join(work, 'handoff.config.json'), `{"watch":{"paths":${'['.repeat(5000)}${']'.repeat(5000)}}}`);
+    const r = await runCli(['list'], { env: testEnv(), cwd: work });
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('invalid config: nested too deep to be read');
+    expect(r.err).not.toMatch(/internal error|Maximum call stack/);
+  });
+
   it('never falls back to another store when a config is invalid', async () => {
     const work = tempDir('handoff-work-');
     await writeFile(join(work, 'handoff.config.json'), JSON.stringify({ storage: { path: 'x' }, redaction: { patterns: ['(a+)+b'] } }));
