@@ -334,11 +334,24 @@ function walkUp(cwd: string): string[] {
 export function findConfigFile(cwd: string, env: NodeJS.ProcessEnv): string | null {
   for (const dir of walkUp(cwd)) {
     const f = join(dir, CONFIG_FILE);
-    if (existsSync(f)) return f;
+    if (present(f)) return f;
   }
   const xdg = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join(homeDir(env), '.config');
   const f = join(xdg, 'handoff', CONFIG_FILE);
-  return existsSync(f) ? f : null;
+  return present(f) ? f : null;
+}
+
+/**
+ * A config file is there when its name is, though it be a link that leads nowhere or round in a
+ * loop: read, it fails with its cause and the fix, where taking it for no file would run on the
+ * defaults without a word (a dotfiles link left dangling).
+ */
+function present(f: string): boolean {
+  try {
+    return lstatSync(f, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return existsSync(f);
+  }
 }
 
 /** Every Claude Code projects folder and Codex sessions folder (SPEC §3). */

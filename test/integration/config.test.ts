@@ -88,6 +88,20 @@ describe('where the store lives (SPEC §2)', () => {
     expect(dflt.socket).toBe(join(run, 'handoffd', 'handoffd.sock'));
   });
 
+  it('refuses a config that is a link in a loop, or to nothing, instead of running on the defaults without a word', async () => {
+    const work = tempDir('handoff-work-');
+    symlinkSync('other.json', join(work, 'handoff.config.json'));
+    symlinkSync('handoff.config.json', join(work, 'other.json'));
+    const r = await runCli(['list'], { env: testEnv(), cwd: work });
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/handoff\.config\.json: cannot read config: ELOOP/);
+    const dangling = tempDir('handoff-work-');
+    symlinkSync(join(dangling, 'moved-away.json'), join(dangling, 'handoff.config.json'));
+    const d = await runCli(['list'], { env: testEnv(), cwd: dangling });
+    expect(d.code).toBe(2);
+    expect(d.err).toMatch(/handoff\.config\.json: cannot read config: ENOENT/);
+  });
+
   it('refuses a config nested thousands of levels deep as invalid (exit 2), not with a stack overflow', async () => {
     const work = tempDir('handoff-work-');
     await writeFile(join(work, 'handoff.config.json'), `{"watch":{"paths":${'['.repeat(5000)}${']'.repeat(5000)}}}`);
