@@ -11,22 +11,12 @@ import { Layout } from '../store/layout.js';
  * writer). Returns a connected client, or null when no daemon answers.
  */
 export async function daemonIfRunning(config: ResolvedConfig): Promise<ControlClient | null> {
-  const connect = async (): Promise<ControlClient> => {
-    try {
-      return await ControlClient.connect(config.socketPath, 1000);
-    } catch (e) {
-      if (!(e instanceof DaemonNotRunningError)) throw e;
-      const other = await daemonByLock(config);
-      if (other === null) throw e;
-      return other;
-    }
-  };
   // A daemon that does not answer (stopped, or its thread held): the connection is closed, so
   // the command ends with the error instead of waiting on the socket for good.
   let c: ControlClient;
   let hello;
   try {
-    ({ client: c, hello } = await connectAndHello(connect, 5000));
+    ({ client: c, hello } = await connectAndHello(() => connectToDaemon(config, 1000), 5000));
   } catch (e) {
     if (e instanceof DaemonNotRunningError) return null;
     throw e;
@@ -39,6 +29,21 @@ export async function daemonIfRunning(config: ResolvedConfig): Promise<ControlCl
     });
   }
   return c;
+}
+
+/**
+ * A connection to this store's daemon: on the socket this process looks at, else on the one the
+ * store's lock names (a service's runtime folder). DaemonNotRunningError when neither answers.
+ */
+export async function connectToDaemon(config: ResolvedConfig, timeoutMs?: number): Promise<ControlClient> {
+  try {
+    return await ControlClient.connect(config.socketPath, timeoutMs);
+  } catch (e) {
+    if (!(e instanceof DaemonNotRunningError)) throw e;
+    const other = await daemonByLock(config);
+    if (other === null) throw e;
+    return other;
+  }
 }
 
 export async function withDaemon<T>(config: ResolvedConfig, viaDaemon: (c: ControlClient) => Promise<T>, local: () => Promise<T>): Promise<T> {

@@ -248,8 +248,7 @@ function pathEndings(p: string): string[] {
  * section lists them), so that the push is not taken for the end of the work (deep-manifest pushed
  * nothing yet, and its plans' README and tests were never written).
  */
-function planFilesLeft(st: SessionState): string {
-  const p = planView(st.plans, st.ledger.changed);
+function planFilesLeft(p: Analysis['plan']): string {
   const files = [...new Set([...(p?.earlierUnwritten ?? []).flatMap((u) => u.files), ...(p?.unwritten?.files ?? [])])];
   if (files.length === 0) return '';
   const shown = files.slice(0, 5).map((f) => `\`${f}\``).join(', ');
@@ -724,7 +723,7 @@ function deniedAction(calls: string, what: string, answered: number | null, n: n
   return `The agent answered (line ${answered}) without ${calls} (${what}): nothing ${n === 1 ? 'it' : 'they'} would have shown is in that answer. To check it, ask the user to allow ${them}; else wait for the user's next request`;
 }
 
-function nextAction(st: SessionState, end: End, current: CurrentState, open: Analysis['openFailures'], commits: Analysis['commits'], changed: FileChange[], parent: string | null, repoRead: boolean): NextAction {
+function nextAction(st: SessionState, end: End, current: CurrentState, open: Analysis['openFailures'], commits: Analysis['commits'], changed: FileChange[], parent: string | null, repoRead: boolean, plan: Analysis['plan']): NextAction {
   const l = st.ledger;
   const req = lastRequest(st);
   // The quote is of the words: images the message carried are said in the request itself. A
@@ -790,7 +789,7 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
     // With no remote seen, a push is not the step: where the commits go is the user's call.
     const noRemote = noRemoteSeen(l);
     if (noRemote !== null) return { text: `Ask the user what becomes of the ${unpushed.length} commit(s) the session made, which are not pushed${which}${list}; ${noRemote}`, rule: 'unpushed_commits', label: 'verified', line };
-    return { text: `Push the ${unpushed.length} unpushed commit(s) once the user agrees${which}${list}${prOfBranch(l)}${planFilesLeft(st)}`, rule: 'unpushed_commits', label: 'verified', line };
+    return { text: `Push the ${unpushed.length} unpushed commit(s) once the user agrees${which}${list}${prOfBranch(l)}${planFilesLeft(plan)}`, rule: 'unpushed_commits', label: 'verified', line };
   }
   const said = l.lastAgentText;
   const stated = said === null ? null : statedNextStep(said.text);
@@ -952,7 +951,8 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     return fc;
   });
   markDirtyBefore(l, filesChanged);
-  const na = nextAction(st, end, current, open, commits, filesChanged, parent, git.status === 'ok');
+  const plan = planView(st.plans, l.changed);
+  const na = nextAction(st, end, current, open, commits, filesChanged, parent, git.status === 'ok', plan);
 
   const incidents: Analysis['incidents'] = [];
   const lastAgentSeq = st.lastAgent?.seq ?? -1;
@@ -1091,7 +1091,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     jobs: Object.values(l.jobs ?? {}).sort((a, b) => (a.status === 'running' ? 0 : 1) - (b.status === 'running' ? 0 : 1) || b.line - a.line),
     agentMessages: (l.said ?? []).slice(-20).map((m) => ({ line: m.line, text: m.text })),
     incidents,
-    plan: planView(st.plans, l.changed),
+    plan,
     commits,
     failedCommit: l.failedCommit ?? null,
     foreignHead: foreignHead(st),

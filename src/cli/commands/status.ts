@@ -1,10 +1,10 @@
-import { ControlClient, connectAndHello } from '../../control/client.js';
+import { connectAndHello } from '../../control/client.js';
 import type { EventName } from '../../control/protocol.js';
 import { DaemonNotRunningError, EXIT } from '../../errors.js';
 import { bool } from '../args.js';
 import type { Command } from '../command.js';
 import { renderEvent, renderStatus } from '../status-view.js';
-import { daemonByLock } from '../daemon-link.js';
+import { connectToDaemon } from '../daemon-link.js';
 import { loadConfig } from '../store.js';
 
 const WAIT_TIMEOUT_MS = 10 * 60_000;
@@ -25,17 +25,10 @@ export const statusCommand: Command = {
     const config = loadConfig(io, args);
     const json = bool(args, 'json');
     // Where this process looks, or where the store's lock says its daemon listens (daemon-link.ts).
-    const connect = (): Promise<ControlClient> =>
-      ControlClient.connect(config.socketPath).catch(async (e: unknown) => {
-        if (!(e instanceof DaemonNotRunningError)) throw e;
-        const other = await daemonByLock(config);
-        if (other === null) throw e;
-        return other;
-      });
     // A daemon that is stopped (SIGSTOP) or whose thread is held accepts the connection and
     // answers nothing: asked first with a short wait, so `status` says so instead of hanging. One
     // that turns the connection away in a burst of clients is asked again.
-    const { client } = await connectAndHello(connect, HELLO_TIMEOUT_MS);
+    const { client } = await connectAndHello(() => connectToDaemon(config), HELLO_TIMEOUT_MS);
     try {
       if (bool(args, 'wait')) await client.call('flush', { timeout_ms: WAIT_TIMEOUT_MS }, WAIT_TIMEOUT_MS + 5000);
       if (!bool(args, 'follow')) {
