@@ -522,28 +522,23 @@ function planAnswer(p: PlanRecord): string {
   return `its result (line ${p.result_line}) does not say it was approved${said}`;
 }
 
-/** The files the approved plan named and the session never wrote: work left undone, or dropped without a word. */
+/**
+ * The files approved plans named and the session never wrote after them: work left undone, or
+ * dropped without a word. The latest approved plan first, then those approved before it, named by
+ * their title (a later task's plan does not make an earlier one's files done).
+ */
 function planUnwritten(a: Analysis): string {
-  const u = a.plan?.unwritten;
-  if (u === null || u === undefined) {
-    const earlier = earlierUnwritten(a);
-    return earlier === '' ? '' : `\n\n${label('verified')} —${earlier.replace(/^ An earlier plan too:/, '')} Ask the user whether they are still wanted, or do them.`;
-  }
-  const shown = u.files.slice(0, 8);
-  const more = u.files.length > shown.length ? `, and ${u.files.length - shown.length} more (HANDOFF.summary.json's \`plan.files_not_written\`)` : '';
-  return `\n\n${label('verified')} — of the ${u.named} file(s) the approved plan of line ${u.line} names to change, the session did not write ${u.files.length} after it: ${shown.map((f) => code(f)).join(', ')}${more}.${earlierUnwritten(a)} Ask the user whether they are still wanted, or do them.`;
-}
-
-/** The same of plans approved before it: a later task's plan does not make an earlier one's files done. */
-function earlierUnwritten(a: Analysis): string {
+  const u = a.plan?.unwritten ?? null;
   const earlier = a.plan?.earlierUnwritten ?? [];
-  if (earlier.length === 0) return '';
-  const one = (u: PlanUnwritten): string => {
-    const shown = u.files.slice(0, 8);
-    const more = u.files.length > shown.length ? `, and ${u.files.length - shown.length} more` : '';
-    return `of the ${u.named} file(s) the approved plan of line ${u.line} («${oneLine(u.title, 100)}») names to change, the session did not write ${u.files.length} after it: ${shown.map((f) => code(f)).join(', ')}${more}`;
+  if (u === null && earlier.length === 0) return '';
+  const one = (x: PlanUnwritten, titled: boolean, field: string): string => {
+    const shown = x.files.slice(0, 8);
+    const more = x.files.length > shown.length ? `, and ${x.files.length - shown.length} more${field}` : '';
+    return `of the ${x.named} file(s) the approved plan of line ${x.line}${titled ? ` («${oneLine(x.title, 100)}»)` : ''} names to change, the session did not write ${x.files.length} after it: ${shown.map((f) => code(f)).join(', ')}${more}`;
   };
-  return ` An earlier plan too: ${earlier.map(one).join('; ')} (HANDOFF.summary.json's \`plan.earlier_files_not_written\`).`;
+  const latest = u === null ? '' : ` ${one(u, false, " (HANDOFF.summary.json's `plan.files_not_written`)")}.`;
+  const before = earlier.length === 0 ? '' : ` ${u === null ? '' : 'An earlier plan too: '}${earlier.map((x) => one(x, true, '')).join('; ')} (HANDOFF.summary.json's \`plan.earlier_files_not_written\`).`;
+  return `\n\n${label('verified')} —${latest}${before} Ask the user whether they are still wanted, or do them.`;
 }
 
 function plan(a: Analysis, level: Level): string {
