@@ -47,8 +47,12 @@ const AUTHORIZATION = ['Authorization', 'authorization', 'AUTHORIZATION', 'Proxy
 /** Commands that read a secret's value from their standard input. */
 const STDIN_SECRET = `(?:gcloud[ \\t]+secrets[ \\t]+(?:create|versions[ \\t]+add)|wrangler[ \\t]+secret[ \\t]+put|vercel[ \\t]+env[ \\t]+add|az[ \\t]+devops[ \\t]+login|fly(?:ctl)?[ \\t]+secrets[ \\t]+import|gh[ \\t]+secret[ \\t]+set|firebase[ \\t]+functions:secrets:set|supabase[ \\t]+secrets[ \\t]+set|kubectl[ \\t]+create[ \\t]+secret)${WORD_END}`;
 
-/** Commands that read a password from a pipe: Kerberos' kinit, `su`, `passwd` (asked twice), Docker's secrets. */
-const STDIN_PASSWORD = `(?:kinit|su|passwd|docker[ \\t]+secret[ \\t]+create|cryptsetup|restic|borg|ansible-vault|ssh-add|smbpasswd|vncpasswd|keepassxc-cli|pass[ \\t]+insert|(?:gpg2?|gpg-agent)[^\\n|]{0,200}?--passphrase-(?:fd[ \\t=]+0|file[ \\t=]+/dev/stdin)|openssl[^\\n|]{0,200}?-pass(?:in|out)?[ \\t]+stdin|sshfs[^\\n|]{0,200}?password_stdin)${WORD_END}`;
+/**
+ * Commands that read a password from a pipe: Kerberos' kinit, `su`, `passwd` (asked twice), Docker's
+ * secrets; and the flags that tell gpg, openssl and sshfs to read theirs there (the pipe's rule
+ * already spans the command line up to them).
+ */
+const STDIN_PASSWORD = `(?:kinit|su|passwd|docker[ \\t]+secret[ \\t]+create|cryptsetup|restic|borg|ansible-vault|ssh-add|smbpasswd|vncpasswd|keepassxc-cli|pass[ \\t]+insert|--passphrase-(?:fd[ \\t=]+0|file[ \\t=]+/dev/stdin)|-pass(?:in|out)?[ \\t]+stdin|password_stdin)${WORD_END}`;
 /** An argument before the one captured: quoted (it may hold commas: an LDAP DN), or a bare word. */
 const AARG = `[ \\t]*(?:"[^"\\n]{0,200}"|'[^'\\n]{0,200}'|[^,()'"\\n]{1,160}?(?:\\([^()\\n]{0,80}\\))?)`;
 /** Calls that take a password or key at a known place: the words they start with, and the arguments before it. */
