@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { dirname, isAbsolute, join, sep } from 'node:path';
-import type { Engine, BuildResult } from './engine/index.js';
+import type { Engine, BuildRequest, BuildResult } from './engine/index.js';
 import { BuildPool, openEngine, taskMissed, workerCount } from './engine/index.js';
 import { maybeSubagent } from './engine/identity.js';
 import type { Lane, Offload, Priority } from './engine/scheduler.js';
@@ -1079,6 +1079,44 @@ export class Daemon {
   /** Runs a store write (a CLI command through the socket) in the single queue. */
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
     return this.scheduler.exclusive(fn);
+  }
+
+  /**
+   * A build a client asked for over the socket (a hook's, the CLI's while the daemon runs). One
+   * with a bulk read ahead (a transcript of hundreds of megabytes, read from its start or far
+   * behind) runs in a build worker, ahead of the backfill there: on the main lane it would hold
+   * every live session's refresh for seconds. Else, and when the worker hands it back (a subagent
+   * or fork, a worker that died), on the main lane. INDEX.json is written before the answer.
+   */
+  async buildAsked(req: BuildRequest): Promise<BuildResult> {
+    const pool = this.pool;
+    if (pool !== null && (await this.bulkAsked(req.source))) {
+      const out = await this.scheduler.offloadFor(req.source, () => pool.run(req));
+      if (out.kind === 'built') {
+        // What the main thread's engine remembers of this session is older than the worker's commit.
+        this.engine.forget(req.source);
+        this.engine.forget(out.result.dir);
+        await this.exclusiveFor(req.source, () => this.flushIndexAfterWrite());
+        return out.result;
+      }
+      if (out.kind === 'lost') {
+        if (this.stopping) throw new DaemonNotRunningError('build abandoned: the daemon is stopping', { hint: 'start it again (`handoff daemon`) and repeat the request' });
+        this.log.warn({ path: req.source, why: out.why }, `${out.why} while building ${req.source}; building it again on the main thread`);
+      }
+    }
+    return this.exclusiveFor(req.source, async () => {
+      const r = await this.engine.build(req);
+      await this.flushIndexAfterWrite();
+      return r;
+    });
+  }
+
+  /** BULK_BYTES or more of the transcript not yet read by the daemon (all of it when it never read it). */
+  private async bulkAsked(path: string): Promise<boolean> {
+    const st = await statFile(path);
+    if (st === null) return false;
+    const offset = this.files.get(path)?.offset ?? 0;
+    return (st.size >= offset ? st.size - offset : st.size) >= BULK_BYTES;
   }
 
   /** A store write on one transcript: it waits for a build worker only when one builds that transcript. */

@@ -36,16 +36,12 @@ async function noted(d: Daemon, r: BuildResult): Promise<Record<string, unknown>
  * A write a client asked for, in the build queue, with INDEX.json rewritten before the answer:
  * a `handoff show` or `verify` run right after `retitle` never finds the folder half-moved.
  */
-function written(d: Daemon, fn: () => Promise<BuildResult>): Promise<BuildResult>;
-function written(d: Daemon, path: string, fn: () => Promise<BuildResult>): Promise<BuildResult>;
-function written(d: Daemon, a: string | (() => Promise<BuildResult>), b?: () => Promise<BuildResult>): Promise<BuildResult> {
-  const fn = typeof a === 'string' ? (b as () => Promise<BuildResult>) : a;
-  const work = async (): Promise<BuildResult> => {
+function written(d: Daemon, fn: () => Promise<BuildResult>): Promise<BuildResult> {
+  return d.exclusive(async () => {
     const r = await fn();
     await d.flushIndexAfterWrite();
     return r;
-  };
-  return typeof a === 'string' ? d.exclusiveFor(a, work) : d.exclusive(work);
+  });
 }
 
 function sourceOf(e: IndexEntry): string {
@@ -103,18 +99,16 @@ export function makeHandlers(d: Daemon): Handlers {
       const harness = optionalString(params, 'harness');
       if (harness !== undefined && !HARNESSES.includes(harness as Harness)) throw new ParamError(`invalid params: "harness" must be one of ${HARNESSES.join(', ')}`);
       // A build of one transcript waits for a worker only when that worker builds this transcript.
-      const r = await written(d, path, () =>
-        d.engine.build({
-          source: path,
-          session: optionalString(params, 'session'),
-          project: optionalString(params, 'project'),
-          harness: harness as Harness | undefined,
-          model: optionalString(params, 'model'),
-          objective: optionalString(params, 'objective'),
-          allowBadLines: optionalBool(params, 'allow_bad_lines'),
-          final: optionalBool(params, 'final'),
-        }),
-      );
+      const r = await d.buildAsked({
+        source: path,
+        session: optionalString(params, 'session'),
+        project: optionalString(params, 'project'),
+        harness: harness as Harness | undefined,
+        model: optionalString(params, 'model'),
+        objective: optionalString(params, 'objective'),
+        allowBadLines: optionalBool(params, 'allow_bad_lines'),
+        final: optionalBool(params, 'final'),
+      });
       await d.noteExternal(r);
       if (r.corrupt) throw r.corrupt;
       return wireResult(r);

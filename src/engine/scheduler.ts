@@ -13,6 +13,7 @@ import PQueue from 'p-queue';
  * A live build with a bulk read ahead (`Offload.bulk`: a transcript of gigabytes, or one line that
  * long), or a transcript's first build, goes to that lane too (ahead of backfill there), so that it
  * does not hold every other session's refresh.
+ * A build a client asked for with a bulk read ahead goes there too (`offloadFor`), ahead of all.
  * One key never builds in both lanes at once (a key running in one is queued again when it
  * ends); a backfill build raised to live while it waits moves to the main lane; `exclusive`
  * work and `pauseOffload` callers wait until no worker build runs, and none starts meanwhile.
@@ -137,6 +138,11 @@ export class Scheduler {
 
   private enqueue(key: string, priority: Priority): void {
     if (this.stopped) return;
+    // Taken by a build a client asked for while its debounce ran (offloadFor): after it.
+    if (this.running === key || this.offloaded.has(key)) {
+      this.again.set(key, maxPriority(this.again.get(key), priority));
+      return;
+    }
     this.queued.set(key, priority);
     const o = this.offload;
     let lane: Lane = 'main';
@@ -189,6 +195,7 @@ export class Scheduler {
           await this.run(key, p);
         } finally {
           this.running = null;
+          this.wake();
           this.ended(key);
         }
       },
@@ -212,7 +219,7 @@ export class Scheduler {
       where = 'after';
     } finally {
       this.offloaded.delete(key);
-      for (const w of this.quiet.splice(0)) w();
+      this.wake();
     }
     if (where === 'after' && !this.stopped) {
       const p = maxPriority(this.again.get(key), 'backfill');
@@ -260,6 +267,7 @@ export class Scheduler {
       done = true;
       this.pauses -= 1;
       if (this.pauses === 0 && !this.stopped) this.pool.start();
+      this.wake();
     };
   }
 
@@ -292,6 +300,7 @@ export class Scheduler {
           return await fn();
         } finally {
           this.claimed.delete(key);
+          this.wake();
           const p = this.deferred.get(key);
           this.deferred.delete(key);
           if (p !== undefined) this.schedule(key, p);
@@ -299,6 +308,48 @@ export class Scheduler {
       },
       { priority: 2 },
     ) as Promise<T>;
+  }
+
+  /**
+   * A build a client asked for that has a bulk read ahead (a hook's build of a transcript of
+   * hundreds of megabytes): run in the worker lane, ahead of the backfill there, so that the main
+   * lane stays free for the refreshes of the sessions being worked on. It starts once neither
+   * lane builds the key and no `exclusive` work holds the workers; meanwhile neither lane starts
+   * the key, and a change seen meanwhile (or a build of the key already waiting) builds it once
+   * more after it.
+   */
+  offloadFor<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    return this.pool.add(
+      async () => {
+        await this.workersQuiet(() => this.running === key || this.offloaded.has(key) || this.claimed.has(key) || this.pauses > 0);
+        this.takeQueued(key);
+        this.offloaded.add(key);
+        try {
+          return await fn();
+        } finally {
+          this.offloaded.delete(key);
+          this.wake();
+          if (!this.stopped) this.ended(key);
+          this.releaseHeld();
+        }
+      },
+      { priority: 2 },
+    ) as Promise<T>;
+  }
+
+  /** A build of the key waiting in a lane is taken out of it and asked for again once the current one ends. */
+  private takeQueued(key: string): void {
+    const p = this.queued.get(key);
+    if (p === undefined) return;
+    this.queued.delete(key);
+    this.pooled.delete(key);
+    this.held.delete(key);
+    this.again.set(key, maxPriority(this.again.get(key), p));
+  }
+
+  /** Tells every waiter of workersQuiet to look again: a build ended, or the workers were let go. */
+  private wake(): void {
+    for (const w of this.quiet.splice(0)) w();
   }
 
   private async workersQuiet(busy: () => boolean): Promise<void> {

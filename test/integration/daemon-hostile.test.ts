@@ -620,6 +620,30 @@ describe('the daemon in a hostile workspace', () => {
     expect(Date.now() - t0).toBeLessThan(10_000);
   });
 
+  it.skipIf(availableParallelism() < 2)('builds a transcript of gigabytes a client asks for (a hook\'s build) in a worker: the watched sessions refresh meanwhile', async () => {
+    const { env, root, watch } = await setup({ daemon: { backfill_workers: 1, shutdown_timeout_ms: 2000 } });
+    const ok = join(watch, 'ok.jsonl');
+    await writeFile(ok, userLine('a session being worked on') + agentLine('on it'));
+    const d = await start(env, root, ['--watch', watch]);
+    await d.call('flush', { timeout_ms: 20_000 }, 25_000);
+    const turns = async (): Promise<number> => (await d.call('status')).sessions.find((x) => x.id === 'ok')?.turns ?? -1;
+    expect(await turns()).toBe(2);
+    // Outside the watch, as a session-start hook's transcript may be: 4 GiB without a newline (sparse).
+    const away = tempDir('handoff-away-');
+    const huge = join(away, 'huge.jsonl');
+    await writeFile(huge, '');
+    await truncate(huge, 4 * 2 ** 30);
+    const asked = d.call('build', { path: huge }, 120_000).catch((e: unknown) => e);
+    await appendFile(ok, userLine('one more request') + agentLine('done'));
+    // On the main lane it would hold this refresh until the whole file was read.
+    await waitFor(async () => (await turns()) === 4, 'the watched session to refresh while the asked build reads', 5_000);
+    expect((await d.call('status')).queue.in_workers).toContain(huge);
+    const t0 = Date.now();
+    await d.kill('SIGTERM');
+    expect(Date.now() - t0).toBeLessThan(10_000);
+    expect(await asked).toBeInstanceOf(Error);
+  });
+
   it('builds again a session whose folder a cleanup deleted, though its transcript did not change', async () => {
     const { env, root, watch } = await setup();
     await writeFile(join(watch, 'ended.jsonl'), userLine('a session that ended: nothing will be appended to it') + agentLine('done'));

@@ -60,6 +60,58 @@ function lanes(laneOf: (k: string) => Lane = () => 'pool', bulk?: (k: string) =>
 }
 
 describe('the build queue with workers', () => {
+  it('runs a build a client asked for in the worker lane once the main lane is done with that key, and builds the key once more after it when it changed meanwhile', async () => {
+    const { s, log, hold } = lanes(() => 'main');
+    const a = hold('a');
+    s.schedule('a', 'live');
+    await waitFor(() => log.includes('main:a'), 'the main lane to build a');
+    const asked = gate();
+    const done = s.offloadFor('a', async () => {
+      log.push('asked:a');
+      await asked.done;
+      log.push('asked-end:a');
+      return 7;
+    });
+    // Waits for the main lane's build of the same key.
+    await settled();
+    expect(log).not.toContain('asked:a');
+    a.open();
+    await waitFor(() => log.includes('asked:a'), 'the asked build to start');
+    expect(s.workerKeys).toEqual(['a']);
+    // A change meanwhile is built after it, never beside it; other keys go on.
+    s.schedule('a', 'live');
+    s.schedule('b', 'live');
+    await waitFor(() => log.includes('main-end:b'), 'another key to build meanwhile');
+    expect(log.filter((l) => l === 'main:a')).toHaveLength(1);
+    asked.open();
+    expect(await done).toBe(7);
+    await s.onIdle();
+    expect(log.filter((l) => l.endsWith(':a'))).toEqual(['main:a', 'main-end:a', 'asked:a', 'asked-end:a', 'main:a', 'main-end:a']);
+  });
+
+  it('takes a build of the key already queued out of its lane while a client\'s build of it runs, and queues it again after', async () => {
+    const { s, log, hold } = lanes(() => 'main');
+    const first = hold('first');
+    s.schedule('first', 'live');
+    await waitFor(() => log.includes('main:first'), 'the main lane to be busy');
+    s.schedule('a', 'backfill');
+    const asked = gate();
+    const done = s.offloadFor('a', async () => {
+      log.push('asked:a');
+      await asked.done;
+      log.push('asked-end:a');
+    });
+    await waitFor(() => log.includes('asked:a'), 'the asked build to start');
+    first.open();
+    await waitFor(() => log.includes('main-end:first'), 'the main lane to go on');
+    await settled();
+    expect(log).not.toContain('main:a');
+    asked.open();
+    await done;
+    await s.onIdle();
+    expect(log.filter((l) => l.endsWith(':a'))).toEqual(['asked:a', 'asked-end:a', 'main:a', 'main-end:a']);
+  });
+
   it('builds a live change with a bulk read ahead in the worker, and other live changes on the main lane meanwhile', async () => {
     const { s, log, hold } = lanes(undefined, (k) => k.startsWith('huge'));
     const huge = hold('huge');
