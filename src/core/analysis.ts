@@ -127,6 +127,8 @@ export interface Analysis {
    * whether they ran, and what they did, is not known. `unreadable`: its command is redacted (command '').
    */
   withoutResult: { line: number; command: string; unreadable?: true }[];
+  /** The latest turn left without an end, another begun after it (Ledger.leftTurn), or null. */
+  leftTurn: { from: number; at: number } | null;
   end: End;
   current: CurrentState;
   nextAction: NextAction;
@@ -142,6 +144,8 @@ export interface Analysis {
   hiddenResults: string;
   /** The sentence on shell calls whose commands are unreadable ('' when none). */
   hiddenCommands: string;
+  /** The sentence on plan updates whose steps are unreadable ('' when none): the session kept a plan no one can read. */
+  hiddenPlans: string;
   /** Calls of MCP servers' tools, by tool, the latest first: what they did outside the repository is in their results only. */
   outsideCalls: { server: string; tool: string; count: number; line: number; failed: number }[];
   /** The files the session read, each at its latest read, oldest first (the latest 8). */
@@ -457,6 +461,14 @@ export function saysOnlyThanks(text: string): boolean {
 /** A plan step whose words say it tested or verified the work. */
 const TEST_STEP = /^\s*(?:test|verify|validate|re-?run (?:the )?tests?|run (?:the )?(?:unit |integration |e2e )?tests?|check that)\b/i;
 
+/** Plan updates whose steps the transcript does not hold: the agent kept a plan, which steps it had and which it marked done are not known. */
+function hiddenPlans(l: Ledger): string {
+  const h = l.hiddenPlans;
+  if (h === undefined) return '';
+  const latest = l.lastPlanLine !== null && l.lastPlanLine !== h.first ? `, the latest at line ${l.lastPlanLine}` : '';
+  return `${h.count} plan update(s), the first at line ${h.first}${latest}, whose steps are unreadable (the transcript's publisher redacted their arguments): the agent kept a plan; its steps, and which it marked done, are not known`;
+}
+
 /**
  * A plan step that says it tested or verified the work, marked done although no test, build,
  * type check or lint ran after the last file change before the plan, then or later (or, when the
@@ -742,7 +754,7 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
   if ((end.kind === 'mid-work' || end.kind === 'interrupted' || end.kind === 'failed') && req !== null) {
     const whose = parent === null ? "the user's last request" : `the task the session that started this subagent (\`${parent}\`) gave it`;
     // A transcript that ends on the request itself holds no reply: nothing of it was begun.
-    if (end.kind === 'mid-work' && end.line === req.line) return { text: `Answer ${whose}: the transcript ends on it, before any reply of the agent${reqText}${leftBefore(l, req, withoutResult(st))}`, rule: 'unfinished_request', label: 'inferred', line: req.line };
+    if (end.kind === 'mid-work' && end.line === req.line) return { text: `Answer ${whose}: the transcript ends on it, before any reply of the agent${reqText}${leftBefore(l, req, withoutResult(st), l.leftTurn)}`, rule: 'unfinished_request', label: 'inferred', line: req.line };
     const stop = end.kind === 'failed' ? null : stoppedAtPrompt(st, req.line);
     if (stop !== null) return { text: `Ask the user whether to go on with ${whose}${reqText} before making that call again: the user stopped the agent at its ${stop.what} (line ${stop.line}: ${stop.why}), and nothing came after`, rule: 'unfinished_request', label: 'verified', line: stop.line };
     const how = end.kind === 'mid-work' ? 'was still working on' : end.kind === 'interrupted' ? 'was interrupted while working on' : 'stopped on an error while working on';
@@ -1014,6 +1026,8 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
   if (l.unreadableWrites > 0) unknowns.push({ text: `Files changed: ${l.unreadableWrites} apply_patch call(s) whose paths are unreadable (the transcript's publisher redacted their arguments)`, label: 'unknown', seq: null });
   const hidden = hiddenCommands(l);
   if (hidden !== '') unknowns.push({ text: `Checks and commands: ${hidden}`, label: 'unknown', seq: null });
+  const plans = hiddenPlans(l);
+  if (plans !== '') unknowns.push({ text: `Current state: ${plans}`, label: 'unknown', seq: (l.hiddenPlans?.first ?? 1) - 1 });
   const hiddenResults = l.hiddenResults === undefined ? '' : `${l.hiddenResults.count} tool result(s)${since(l)}, the first at line ${l.hiddenResults.first}`;
   if (l.hiddenResults !== undefined) unknowns.push({ text: `Failures: ${hiddenResults}, are unreadable (the transcript's publisher redacted them): a failure among them would not show`, label: 'unknown', seq: l.hiddenResults.first - 1 });
   // A run of the session's own program is not judged passed by any rule (only a crash fails it):
@@ -1061,6 +1075,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     stateNow,
     afterStateNow: stateNow?.who === 'agent' ? (l.since ?? null) : null,
     withoutResult: withoutResult(st),
+    leftTurn: l.leftTurn ?? null,
     end,
     current,
     nextAction: na,
@@ -1073,6 +1088,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     unreadableWrites: l.unreadableWrites,
     hiddenResults,
     hiddenCommands: hidden,
+    hiddenPlans: plans,
     outsideCalls: outsideCalls(l),
     filesRead: l.reads ?? [],
     unseenWriters: { ...(l.hiddenCommands === undefined ? {} : { shell: l.hiddenCommands }), ...(l.unnamedTools === undefined ? {} : { unnamed: l.unnamedTools }) },
@@ -1188,7 +1204,7 @@ function movedAfterPush(l: Ledger, pr: { url: string; line: number }): string {
  * may be half done (localpush's 15-character last message followed a request whose turn's last
  * command had no result; the next action named only the last).
  */
-function leftBefore(l: Ledger, req: RequestRecord, noResult: Analysis['withoutResult']): string {
+function leftBefore(l: Ledger, req: RequestRecord, noResult: Analysis['withoutResult'], left?: { from: number; at: number }): string {
   const rs = l.requests.filter((r) => r.kind === 'request' && r.line < req.line);
   const prev = rs[rs.length - 1];
   if (prev === undefined || prev.interruptedAt !== undefined || (prev.replied !== undefined && prev.repliedNote !== true)) return '';
@@ -1197,6 +1213,10 @@ function leftBefore(l: Ledger, req: RequestRecord, noResult: Analysis['withoutRe
   const note = prev.replied === undefined ? 'no reply' : `no final reply (its last progress note: line ${prev.replied})`;
   const what = open === undefined ? '' : open.unreadable ? ', a command the transcript holds redacted' : `: \`${clip(open.command.replace(/\s+/g, ' '), 120)}\``;
   const stopped = open === undefined ? '' : `; its last command with no result is at line ${open.line}${what}`;
+  // The harness began a new turn for it without recording the earlier one's end: that turn was left, not running.
+  if (left !== undefined && left.from <= prev.line && prev.line < left.at && left.at <= req.line) {
+    return `. It came in a new turn (line ${left.at}), begun though the turn of the request before it (line ${prev.line}: ${quoteEnds(withoutImages(prev.text), 160)}) had recorded no end — ${note}, no completion, no abort: that turn was left (the app closed, reloaded or was interrupted between)${stopped}: that work may be half done — check what it changed before answering`;
+  }
   return `. It came while the agent was still on the request before it (line ${prev.line}: ${quoteEnds(withoutImages(prev.text), 160)}), which got ${note}${stopped}: that work may be half done — check what it changed before answering`;
 }
 

@@ -154,6 +154,12 @@ export interface Ledger {
   requests: RequestRecord[];
   /** The line where the running turn started (Codex's `task_started`); absent where the harness does not say. */
   turnFrom?: number;
+  /**
+   * The latest turn the harness began another one after without recording its end (no completion,
+   * no abort): `from` its start, `at` the next one's. It was left (the app closed, reloaded or was
+   * killed between): a command of it with no result never answered.
+   */
+  leftTurn?: { from: number; at: number };
   requestsTotal: number;
   /** Written only through setBounded (bounded.ts): it keeps the keys' order beside the record. */
   calls: Record<string, CallRecord>;
@@ -169,6 +175,8 @@ export interface Ledger {
   hiddenCommands?: { count: number; first: number };
   /** Tool results whose output the transcript holds redacted (a publisher's `[REDACTED_OUTPUT …]`): how many, and the first's line. A failure among them does not show. */
   hiddenResults?: { count: number; first: number };
+  /** Plan updates whose steps the transcript does not hold (redacted arguments): how many, and the first's line (the latest is lastPlanLine). */
+  hiddenPlans?: { count: number; first: number };
   /** Shell calls whose command is redacted and whose result has not been read, by call id: the line of each call (the latest 32). */
   hiddenOpen?: Record<string, number>;
   /**
@@ -578,6 +586,7 @@ export interface CallInput {
   background?: boolean;
   question?: string;
   plan?: boolean;
+  planHidden?: boolean;
   subagent?: boolean;
   read?: string;
   fetches?: string;
@@ -639,6 +648,7 @@ export function noteCall(l: Ledger, c: CallInput): void {
     l.pendingQuestion = { line: c.line, text: c.question, id: c.id };
   }
   if (c.plan) l.lastPlanLine = c.line;
+  if (c.planHidden) l.hiddenPlans = tally(l.hiddenPlans, c.line);
   if (c.read !== undefined) rec.read = filePath(c.read, c.cwd);
   if (c.fetches !== undefined) rec.fetches = c.fetches;
   if (c.job !== undefined) rec.job = c.job;

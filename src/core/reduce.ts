@@ -397,6 +397,7 @@ function applyToLedger(st: SessionState, f: Fact, line: number, main: boolean, t
       if (f.background) c.background = true;
       if (f.question !== undefined && main) c.question = f.question;
       if (f.plan && main) c.plan = true;
+      if (f.planHidden && main) c.planHidden = true;
       if (f.read !== undefined) c.read = f.read;
       if (f.fetches !== undefined) c.fetches = f.fetches;
       if (f.job !== undefined) c.job = f.job;
@@ -436,7 +437,10 @@ function applyToLedger(st: SessionState, f: Fact, line: number, main: boolean, t
       return;
     }
     case 'turn_started':
-      if (main) l.turnFrom = line;
+      if (main) {
+        if (l.turnFrom !== undefined && l.turnFrom < line) l.leftTurn = { from: l.turnFrom, at: line };
+        l.turnFrom = line;
+      }
       return;
     case 'turn_complete':
       if (main) noteTurnEnd(l, 'turn_complete', line);

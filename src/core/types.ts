@@ -89,6 +89,8 @@ export type Fact =
       question?: string;
       /** The call updates the agent's plan. */
       plan?: boolean;
+      /** …and its steps are unreadable (the transcript's publisher redacted its arguments). */
+      planHidden?: boolean;
       /** The file a read call reads. */
       read?: string;
       /** The address a fetch call reads (Claude Code's WebFetch). */

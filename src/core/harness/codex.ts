@@ -367,7 +367,10 @@ function readItem(p: Record<string, unknown>, obs: Observation, st: CodexState):
         call.question = questionsOf(args);
         st.asks = [...(st.asks ?? []), askKey(id)].slice(-8);
       }
-      if (name === 'update_plan') call.plan = true;
+      if (name === 'update_plan') {
+        call.plan = true;
+        if (redacted) call.planHidden = true;
+      }
       if (name === 'wait' && isObj(args) && (typeof args.cell_id === 'string' || typeof args.cell_id === 'number')) {
         obs.facts.push({ t: 'wait', id, cell: String(args.cell_id) });
       }

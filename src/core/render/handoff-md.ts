@@ -234,11 +234,11 @@ function stateNow(a: Analysis): string {
 
 function endLine(a: Analysis): string {
   const e = a.end;
-  return `**How it ended: ${e.kind}**${atLine(e.line)} — ${label(e.kind === 'unknown' ? 'unknown' : 'inferred')}: ${e.why}${withoutResult(a.withoutResult)}`;
+  return `**How it ended: ${e.kind}**${atLine(e.line)} — ${label(e.kind === 'unknown' ? 'unknown' : 'inferred')}: ${e.why}${withoutResult(a.withoutResult, a.leftTurn)}`;
 }
 
 /** Commands with no result recorded: a write or a deletion among them may or may not have happened. */
-function withoutResult(cs: Analysis['withoutResult']): string {
+function withoutResult(cs: Analysis['withoutResult'], left: Analysis['leftTurn'] = null): string {
   if (cs.length === 0) return '';
   // One is shown at length (where a copy writes to may come late in it); several, each shorter.
   const max = cs.length === 1 ? 400 : 120;
@@ -247,6 +247,11 @@ function withoutResult(cs: Analysis['withoutResult']): string {
   const which = cs.length === 1 ? `the command at ${one(cs[0] as Analysis['withoutResult'][number])}` : `${cs.length} commands, ${cs.length > 3 ? 'the latest at ' : 'at '}${shown.map(one).join(', ')}`;
   // Live, the last may still be running; after a crash or an export, it never answered.
   const it = cs.length === 1 ? 'it' : 'they';
+  // In a turn the harness left for a new one: not running.
+  if (left !== null && cs.every((c) => c.line > left.from && c.line < left.at)) {
+    const its = cs.length === 1 ? 'its turn' : 'their turn';
+    return `. No result is recorded for ${which}: ${its} recorded no end (no completion, no abort), and a new turn began at line ${left.at}, so ${it} ${cs.length === 1 ? 'was' : 'were'} left there (the app closed, reloaded or was interrupted between); whether ${it} ran, and what ${it} did, is not known`;
+  }
   return `. No result is recorded for ${which}: ${it} may still be running, or the session stopped before ${it} answered; whether ${it} ran, and what ${it} did, is not known`;
 }
 
@@ -392,13 +397,15 @@ function documents(a: Analysis, parent: string | null): (level: Level) => string
  * "None" read as "every claim holds" to readers of a report whose claims no run proved.
  */
 const NO_CONTRADICTION = 'None the transcript contradicts, and no plan step marked done as tested with no run to prove it (other claims no run proves are not checked here).';
+/** The plan's steps are unreadable: whether one was marked done as tested with no run to prove it cannot be checked. */
+const NO_CONTRADICTION_HIDDEN_PLAN = 'None the transcript contradicts; whether a plan step was marked done as tested with no run to prove it is not known, for the plan\'s steps are unreadable (see Current State). Other claims no run proves are not checked here.';
 
 /**
  * A claim a line contradicts is said so; a plan step marked tested with no run behind it is not
  * contradicted but unproven, and said so: a reader took "contradicts" for a failed test.
  */
 function claims(a: Analysis): string {
-  if (a.contradictions.length === 0) return NO_CONTRADICTION;
+  if (a.contradictions.length === 0) return a.hiddenPlans === '' ? NO_CONTRADICTION : NO_CONTRADICTION_HIDDEN_PLAN;
   const kinds = new Set(a.contradictions.map(claimKind));
   const what =
     kinds.size === 1 && kinds.has('unproven')
@@ -460,7 +467,9 @@ function currentState(a: Analysis): (level: Level) => string {
 /** A bare "None" here was read as "the session has no state" (FundWise): it had no list, not no state. */
 const NO_LIST = 'None: the session kept no todo list, task list or plan (what it did and where it stopped are under State right now, Files changed and Repository Evidence)';
 
-function currentWithPlan(current: string, planPart: string, jobsPart: string): string {
+function currentWithPlan(current: string, planPart: string, jobsPart: string, hiddenPlans = ''): string {
+  // A plan the agent kept, whose steps the transcript's publisher redacted: not "no plan".
+  if (current === NONE && planPart === '' && hiddenPlans !== '') return `${label('unknown')} — ${hiddenPlans}${jobsPart}`;
   if (current === NONE && planPart === '' && jobsPart === '') return NO_LIST;
   return current === NONE && planPart !== '' ? `${planPart.replace(/^\n\n/, '')}${jobsPart}` : `${current}${planPart}${jobsPart}`;
 }
@@ -1333,7 +1342,7 @@ type LevelParts = readonly [string, string, string];
 function levelParts(f: FixedParts, a: Analysis, level: Level): LevelParts {
   return [
     section('User requests and corrections', `${f.requests}${f.documents(level)}`),
-    section('Current State', currentWithPlan(f.currentState(level), plan(a, level), jobs(a, level))),
+    section('Current State', currentWithPlan(f.currentState(level), plan(a, level), jobs(a, level), a.hiddenPlans)),
     section('Failures And Blockers', failures(a, level)),
   ];
 }
