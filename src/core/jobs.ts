@@ -13,7 +13,8 @@ export interface Job {
   tool: string;
   command: string;
   description?: string;
-  status: 'running' | 'completed' | 'failed' | 'stopped';
+  /** `ended`: it stopped running, how is not recorded (a Codex session that answered a poll without an exit code). */
+  status: 'running' | 'completed' | 'failed' | 'stopped' | 'ended';
   endLine?: number;
   lastEvent?: { line: number; text: string };
 }
@@ -21,7 +22,33 @@ export interface Job {
 /** The id a harness gives a job it started: "running in background with ID: x", "Monitor started (task x". */
 export function startedJobId(output: string): string | null {
   const m = /\bin background with ID:\s*([\w-]{2,64})|\bMonitor started \(task ([\w-]{2,64})/.exec(output);
-  return m?.[1] ?? m?.[2] ?? null;
+  return m?.[1] ?? m?.[2] ?? runningSession(output);
+}
+
+/**
+ * The session of a Codex command still running when its call (or a poll of it) answered: the
+ * header's "Process running with session ID N", or code mode's `SESSION_ID=N`, which its script
+ * prints last when the command has not exited.
+ */
+export function runningSession(output: string): string | null {
+  const m = /^Process running with session ID (\d{1,12})$/m.exec(output.slice(0, 400)) ?? /(?:^|\n)SESSION_ID=(\d{1,12})\s*$/.exec(output.slice(-40));
+  return m?.[1] ?? null;
+}
+
+/** A Codex session's exit: "Process exited with code N" in its answer's header. */
+export function sessionExit(output: string): number | null {
+  const m = /^Process exited with code (-?\d{1,4})$/m.exec(output.slice(0, 400));
+  return m?.[1] === undefined ? null : Number(m[1]);
+}
+
+/** The last line of a command's output with words in it, as a job's latest progress. */
+export function lastOutputLine(output: string): string | null {
+  const lines = output.replace(/\r/g, '\n').split('\n');
+  for (let i = lines.length - 1; i >= 0; i -= 1) {
+    const t = (lines[i] as string).replace(/\s+/g, ' ').trim();
+    if (/[\p{L}\p{N}]/u.test(t) && !/^SESSION_ID=\d+$/.test(t) && !/^(?:Script completed|Wall time|Output:|Chunk ID|Original token count|Process (?:running|exited))\b/.test(t)) return t.length <= JOB_LIMITS.EVENT_CHARS ? t : `${t.slice(0, JOB_LIMITS.EVENT_CHARS - 1)}…`;
+  }
+  return null;
 }
 
 /** The key a shell moved to the background is followed by in the ledger's `cells` (which Codex code mode's cells share). */

@@ -7,7 +7,7 @@ import type { CheckTarget } from './shell.js';
 import { fmtClock, fmtOffset, localMinutes, offsetFromDate, startClaim, startsBeforeSession } from './clock.js';
 import { contentLines, DOC_LIMITS, namingRequest, readLines, readSpan } from './documents.js';
 import type { DocRead } from './documents.js';
-import { JOB_LIMITS, jobNotices, shellCell, startedJobId, stoppedJobId } from './jobs.js';
+import { JOB_LIMITS, jobNotices, lastOutputLine, runningSession, sessionExit, shellCell, startedJobId, stoppedJobId } from './jobs.js';
 import type { Job } from './jobs.js';
 import { WHAT_LIMITS } from './what-changed.js';
 import { fileKey, filePath, heldKey } from './paths.js';
@@ -81,6 +81,8 @@ export interface CallRecord {
   job?: { command: string; description?: string };
   /** The job a stop call ends. */
   stops?: string;
+  /** The running command's session the call polls or writes to (Codex `write_stdin`). */
+  polls?: { session: string; interrupt?: true };
   /** The line of the result that gave the call its verdict: a later report of it is not another run. */
   resulted?: number;
 }
@@ -592,6 +594,7 @@ export interface CallInput {
   fetches?: string;
   job?: { command: string; description?: string };
   stops?: string;
+  polls?: { session: string; interrupt?: true };
   /** The folder the call ran in: its relative paths are joined to it (src/core/paths.ts). */
   cwd?: string;
 }
@@ -653,6 +656,7 @@ export function noteCall(l: Ledger, c: CallInput): void {
   if (c.fetches !== undefined) rec.fetches = c.fetches;
   if (c.job !== undefined) rec.job = c.job;
   if (c.stops !== undefined) rec.stops = c.stops;
+  if (c.polls !== undefined) rec.polls = c.polls;
   if (c.id !== '') {
     setBounded(l.calls, c.id, rec, LEDGER_LIMITS.CALLS);
   }
@@ -897,10 +901,14 @@ function noteContext(l: Ledger, call: CallRecord, r: ResultInput, out: string, f
     if (id !== null) {
       const job: Job = { id, line: call.line, tool: call.name, command: clip(call.job.command, JOB_LIMITS.COMMAND_CHARS), status: 'running' };
       if (call.job.description !== undefined) job.description = clip(call.job.description, 160);
+      // A Codex command that outlived its call: what it printed so far is its progress.
+      const said = runningSession(out) === id ? lastOutputLine(out) : null;
+      if (said !== null) job.lastEvent = { line: r.line, text: said };
       l.jobs = { ...(l.jobs ?? {}), [id]: job };
       trim(l.jobs, JOB_LIMITS.JOBS);
     }
   }
+  if (call.polls !== undefined) notePoll(l, call.polls, out, r.line);
   if (call.stops !== undefined && !failed) {
     const job = l.jobs?.[stoppedJobId(out) ?? call.stops];
     if (job !== undefined && job.status === 'running') {
@@ -912,6 +920,21 @@ function noteContext(l: Ledger, call: CallRecord, r: ResultInput, out: string, f
     const offset = offsetFromDate(call.command, out, r.ts);
     if (offset !== null) l.clock = { offset, line: r.line };
   }
+}
+
+/**
+ * A poll of (or input to) a running Codex command: still running (its session named again), or
+ * ended — with its exit code when the answer gives one, stopped when the poll sent Ctrl-C.
+ */
+function notePoll(l: Ledger, poll: { session: string; interrupt?: true }, out: string, line: number): void {
+  const job = l.jobs?.[poll.session];
+  if (job === undefined || job.status !== 'running') return;
+  const said = lastOutputLine(out);
+  if (said !== null) job.lastEvent = { line, text: said };
+  if (runningSession(out) === poll.session) return;
+  const code = sessionExit(out);
+  job.status = poll.interrupt === true ? 'stopped' : code === null ? 'ended' : code === 0 ? 'completed' : 'failed';
+  job.endLine = line;
 }
 
 /** A notification about a background job: its progress, or its end. */

@@ -402,6 +402,7 @@ function applyToLedger(st: SessionState, f: Fact, line: number, main: boolean, t
       if (f.fetches !== undefined) c.fetches = f.fetches;
       if (f.job !== undefined) c.job = f.job;
       if (f.stops !== undefined) c.stops = f.stops;
+      if (f.polls !== undefined) c.polls = f.polls;
       if (!main) c.subagent = true;
       const cwd = callFolder(st, f.cwd);
       if (cwd !== undefined) c.cwd = cwd;

@@ -99,6 +99,8 @@ export type Fact =
       job?: { command: string; description?: string };
       /** The background job a stop call ends. */
       stops?: string;
+      /** The running command's session a call writes to or polls (Codex `write_stdin`); `interrupt`: it sends Ctrl-C. */
+      polls?: { session: string; interrupt?: true };
       /** The folder the call runs in, when it names its own (Codex `workdir`). */
       cwd?: string;
     }

@@ -57,3 +57,63 @@ describe('a turn the harness left for a new one', () => {
     expect(md).not.toContain('It came in a new turn');
   });
 });
+
+describe('a Codex command that outlives its call (a dev server), followed as a job', () => {
+  const exec = (id: string, cmd: string) => item({ type: 'function_call', name: 'exec_command', arguments: JSON.stringify({ cmd, yield_time_ms: 1000 }), call_id: id });
+  const poll = (id: string, session: number, chars = '') => item({ type: 'function_call', name: 'write_stdin', arguments: JSON.stringify({ session_id: session, chars, yield_time_ms: 1000 }), call_id: id });
+  const out = (id: string, header: string, text: string) => item({ type: 'function_call_output', call_id: id, output: `Chunk ID: 1a2b\nWall time: 1.0 seconds\n${header}\nOriginal token count: 9\nOutput:\n${text}` });
+  const running = (session: number) => `Process running with session ID ${session}`;
+  const exited = (code: number) => `Process exited with code ${code}`;
+
+  it('is still running, with its last printed line, until a poll shows its end: an exit code, or Ctrl-C', () => {
+    const { md, summary } = built<{ jobs: { id: string; status: string; end_line: number | null; last_event: { line: number; text: string } | null }[] }>(
+      meta,
+      ask('Start the dev server and run the watcher'),
+      exec('c1', 'npm run dev -- --port 3000'),
+      out('c1', running(4242), '> next dev\r\nready - started server on http://localhost:3000\r\n'),
+      exec('c2', 'npm test -- --watch'),
+      out('c2', running(5151), 'PASS src/a.test.ts\n'),
+      poll('c3', 4242),
+      out('c3', running(4242), 'GET / 200 in 31ms\n'),
+      poll('c4', 5151, '\u0003'),
+      out('c4', exited(130), '^C\n'),
+      exec('c5', 'npx tsc --watch'),
+      out('c5', running(6161), 'Starting compilation in watch mode...\n'),
+      poll('c6', 6161),
+      out('c6', exited(0), 'Found 0 errors.\n'),
+      reply('The server runs on port 3000.'),
+    );
+    const byId = Object.fromEntries(summary.jobs.map((j) => [j.id, j]));
+    expect(byId['4242']).toMatchObject({ status: 'running', end_line: null, last_event: { line: 8, text: 'GET / 200 in 31ms' } });
+    expect(byId['5151']).toMatchObject({ status: 'stopped', end_line: 10 });
+    expect(byId['6161']).toMatchObject({ status: 'completed', end_line: 14 });
+    const current = sections(md).get('Current State') ?? '';
+    expect(current).toContain('- **still running** `4242` (exec_command, started line 3): `npm run dev -- --port 3000` — last progress (line 8): «GET / 200 in 31ms»');
+    expect(current).toContain('left running by their call (a command session the agent polled)');
+  });
+
+  it('in code mode, is named by the SESSION_ID its script prints last, and ended when a poll no longer prints it', () => {
+    const script = (body: string) => item({ type: 'custom_tool_call', name: 'exec', call_id: `s${body.length}`, input: body });
+    const started = script('const r = await tools.exec_command({"cmd":"cargo run -- serve --bind 127.0.0.1:8080","yield_time_ms":1000}); text(r.output); if (r.session_id) text(`SESSION_ID=${r.session_id}`);');
+    const polled = script('const r = await tools.write_stdin({"session_id":89726,"chars":"","yield_time_ms":5000}); text(r.output); if (r.session_id) text(`SESSION_ID=${r.session_id}`);');
+    const id = (x: Record<string, unknown>) => (x.payload as { call_id: string }).call_id;
+    const answer = (call: Record<string, unknown>, parts: string[]) => item({ type: 'custom_tool_call_output', call_id: id(call), output: parts.map((text) => ({ type: 'input_text', text })) });
+    const live = built<{ jobs: { id: string; status: string; last_event: { text: string } | null }[] }>(meta, ask('Serve it'), started, answer(started, ['Script completed\nWall time 1.2 seconds\nOutput:\n', '   Compiling edgerunner v0.1.0\r\n', 'SESSION_ID=89726']), polled, answer(polled, ['Script completed\nWall time 5.0 seconds\nOutput:\n', 'INFO edgerunner::server: listening address=127.0.0.1:8080\r\n', 'SESSION_ID=89726']), reply('Serving.'));
+    expect(live.summary.jobs).toEqual([expect.objectContaining({ id: '89726', status: 'running', last_event: { line: 6, text: 'INFO edgerunner::server: listening address=127.0.0.1:8080' } })]);
+    const gone = built<{ jobs: { id: string; status: string; end_line: number | null }[] }>(meta, ask('Serve it'), started, answer(started, ['Script completed\nWall time 1.2 seconds\nOutput:\n', 'Compiling\n', 'SESSION_ID=89726']), polled, answer(polled, ['Script completed\nWall time 5.0 seconds\nOutput:\n', 'Error: address in use\n']), reply('It stopped.'));
+    expect(gone.summary.jobs).toEqual([expect.objectContaining({ id: '89726', status: 'ended', end_line: 6 })]);
+  });
+
+  it('is not said still running when its program was started again later', () => {
+    const { md } = built(meta, ask('Serve it'), exec('c1', 'cargo run -p app -- serve --bind 127.0.0.1:8080'), out('c1', running(11), 'listening\n'), exec('c2', 'cargo run -p app -- serve --bind 127.0.0.1:8080 --config dev.toml'), out('c2', running(22), 'listening\n'), reply('Restarted with the config.'));
+    const current = sections(md).get('Current State') ?? '';
+    expect(current).toContain('- **still running** `22` (exec_command, started line 5)');
+    expect(current).toContain('- no end recorded: `11` (exec_command, started line 3): `cargo run -p app -- serve --bind 127.0.0.1:8080` — started again at line 5');
+    expect(current).not.toContain('**still running** `11`');
+  });
+
+  it('makes no job of a command that ended within its call', () => {
+    const { summary } = built<{ jobs: unknown[] }>(meta, ask('Build it'), exec('c1', 'npm run build'), out('c1', exited(0), 'done\n'), reply('Built.'));
+    expect(summary.jobs).toEqual([]);
+  });
+});

@@ -9,6 +9,8 @@ export interface CodeModeCalls {
   commands: string[];
   patches: string[];
   plan: unknown[] | null;
+  /** `tools.write_stdin({session_id, chars})`: input sent to (or a poll of) a running command's session. */
+  stdin: { session: string; chars: string }[];
 }
 
 /** The end of the string literal that opens at `i` (the index just past its closing quote). */
@@ -71,9 +73,19 @@ function parseObject(text: string): unknown {
   }
 }
 
+/** The session a `write_stdin` call writes to (a number or a string of digits), and what it sends. */
+export function stdinOf(args: unknown): { session: string; chars: string } | null {
+  if (typeof args !== 'object' || args === null) return null;
+  const rec = args as Record<string, unknown>;
+  const id = rec.session_id;
+  const session = typeof id === 'number' && Number.isSafeInteger(id) ? String(id) : typeof id === 'string' && /^\d{1,12}$/.test(id) ? id : null;
+  if (session === null) return null;
+  return { session, chars: typeof rec.chars === 'string' ? rec.chars : '' };
+}
+
 export function codeModeCalls(script: string): CodeModeCalls {
-  const out: CodeModeCalls = { commands: [], patches: [], plan: null };
-  for (const m of script.matchAll(/\btools\.(exec_command|update_plan)\s*\(\s*/g)) {
+  const out: CodeModeCalls = { commands: [], patches: [], plan: null, stdin: [] };
+  for (const m of script.matchAll(/\btools\.(exec_command|update_plan|write_stdin)\s*\(\s*/g)) {
     const at = (m.index ?? 0) + m[0].length;
     const obj = balanced(script, at);
     if (obj === null) continue;
@@ -83,6 +95,9 @@ export function codeModeCalls(script: string): CodeModeCalls {
     if (m[1] === 'exec_command') {
       const cmd = rec.cmd ?? rec.command;
       if (typeof cmd === 'string') out.commands.push(cmd);
+    } else if (m[1] === 'write_stdin') {
+      const poll = stdinOf(rec);
+      if (poll !== null) out.stdin.push(poll);
     } else if (Array.isArray(rec.plan)) {
       out.plan = rec.plan;
     }

@@ -2,7 +2,7 @@ import { sha256Hex } from '../canonical.js';
 import type { Fact, Observation, TodoItem } from '../types.js';
 import { contentText, formatToolCall, genericText, isObj, num, shellJoin, str } from './extract.js';
 import { parseExitCode } from './exit-code.js';
-import { codeModeCalls } from './code-mode.js';
+import { codeModeCalls, stdinOf } from './code-mode.js';
 import { patchAdditions, whatChanged } from '../what-changed.js';
 import { codexAnswers, codexUserRequest, requestFact } from './requests.js';
 import type { WriteHow } from '../ledger.js';
@@ -363,6 +363,9 @@ function readItem(p: Record<string, unknown>, obs: Observation, st: CodexState):
         }
       }
       if (name === 'exec' && typeof args === 'string') readCodeMode(args, call, obs.facts);
+      // A command that outlives its call (a server) answers with its session's id, and is followed as a job.
+      else if (name === 'exec_command' && command !== undefined) call.job = { command };
+      if (name === 'write_stdin') pollOf(call, stdinOf(parseArgs(p.arguments)));
       if (name === 'request_user_input') {
         call.question = questionsOf(args);
         st.asks = [...(st.asks ?? []), askKey(id)].slice(-8);
@@ -635,6 +638,12 @@ function questionsOf(args: unknown): string {
 }
 
 /** Codex code mode: one `exec` script calls tools; each inner command or patch is read as its own. */
+/** A write to a running command's session: a poll (nothing sent), input, or Ctrl-C. */
+function pollOf(call: Fact & { t: 'tool_call' }, poll: { session: string; chars: string } | null): void {
+  if (poll === null) return;
+  call.polls = poll.chars.includes('\u0003') ? { session: poll.session, interrupt: true } : { session: poll.session };
+}
+
 function readCodeMode(script: string, call: Fact & { t: 'tool_call' }, facts: Fact[]): void {
   const inner = codeModeCalls(script);
   if (inner.commands.length > 0) call.command = inner.commands.join('\n');
@@ -645,6 +654,8 @@ function readCodeMode(script: string, call: Fact & { t: 'tool_call' }, facts: Fa
     call.files = files;
     call.writes = patchWrites(inner.patches.join('\n'), files);
   }
+  if (inner.commands.length === 1 && inner.stdin.length === 0) call.job = { command: inner.commands[0] as string };
+  if (inner.stdin.length === 1 && inner.commands.length === 0) pollOf(call, inner.stdin[0] as { session: string; chars: string });
   if (inner.plan !== null) {
     call.plan = true;
     const items = planItems(inner.plan);
