@@ -177,6 +177,8 @@ export interface Ledger {
   hiddenCommands?: { count: number; first: number };
   /** Tool results whose output the transcript holds redacted (a publisher's `[REDACTED_OUTPUT …]`): how many, and the first's line. A failure among them does not show. */
   hiddenResults?: { count: number; first: number };
+  /** Web searches the harness made (Codex `web_search_call`): how many, and the first's line. */
+  webSearches?: { count: number; first: number };
   /** Plan updates whose steps the transcript does not hold (redacted arguments): how many, and the first's line (the latest is lastPlanLine). */
   hiddenPlans?: { count: number; first: number };
   /** Shell calls whose command is redacted and whose result has not been read, by call id: the line of each call (the latest 32). */
@@ -600,7 +602,7 @@ export interface CallInput {
 }
 
 /** One more of what a count follows, which keeps the line of its first. */
-const tally = (was: { count: number; first: number } | undefined, line: number): { count: number; first: number } => ({ count: (was?.count ?? 0) + 1, first: was?.first ?? line });
+export const tally = (was: { count: number; first: number } | undefined, line: number): { count: number; first: number } => ({ count: (was?.count ?? 0) + 1, first: was?.first ?? line });
 
 export function noteCall(l: Ledger, c: CallInput): void {
   const rec: CallRecord = { name: c.name, line: c.line };

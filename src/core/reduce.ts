@@ -1,6 +1,6 @@
 import { sha256Hex } from './canonical.js';
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
-import { LEDGER_LIMITS, markChanged, markNotChanged, noteAgentText, noteCall, noteJobText, noteNode, noteRequest, noteResult, noteTurnEnd } from './ledger.js';
+import { LEDGER_LIMITS, markChanged, markNotChanged, noteAgentText, noteCall, noteJobText, noteNode, noteRequest, noteResult, noteTurnEnd, tally } from './ledger.js';
 import { LIMITS, objectiveCut, taskItems } from './state.js';
 import { exitMeansNoMatch } from './shell.js';
 import { filePath, heldKey } from './paths.js';
@@ -311,6 +311,7 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
     case 'turn_complete':
     case 'turn_started':
     case 'wait':
+    case 'web_search':
       return;
   }
 }
@@ -437,6 +438,9 @@ function applyToLedger(st: SessionState, f: Fact, line: number, main: boolean, t
       }
       return;
     }
+    case 'web_search':
+      if (main) l.webSearches = tally(l.webSearches, line);
+      return;
     case 'turn_started':
       if (main) {
         if (l.turnFrom !== undefined && l.turnFrom < line) l.leftTurn = { from: l.turnFrom, at: line };
@@ -500,6 +504,13 @@ function planAnswered(plans: PlanRecord[], f: Extract<Fact, { t: 'tool_result' }
   if (first !== '') plan.answer = head(first, 200);
 }
 
+/**
+ * Context a harness adds as a user message, which the user never typed: Codex's environment and
+ * instructions, Claude Code's reminders and the caveat before a local command's output. (A slash
+ * command's wrapper, or a `!` shell line, is the user's own act: not this.)
+ */
+const HARNESS_CONTEXT = /^\s*(?:<(?:environment_context|user_instructions|INSTRUCTIONS|permissions instructions|developer_instructions|system-reminder|user-prompt-submit-hook)>|# AGENTS\.md instructions|Caveat: )/;
+
 export function noteTurn(st: SessionState, turn: Turn, main: boolean, notice: boolean, line = turn.seq + 1): void {
   st.turns += 1;
   st.counts[turn.class] += 1;
@@ -513,6 +524,7 @@ export function noteTurn(st: SessionState, turn: Turn, main: boolean, notice: bo
   };
   if (turn.tool) w.tool = turn.tool;
   if (!main) w.by = 'subagent';
+  else if (notice && turn.class === 'USER' && HARNESS_CONTEXT.test(turn.text)) w.by = 'harness';
   pushBounded(st.window, w, LIMITS.WINDOW_TURNS);
   if (!main) return;
   if (turn.class === 'USER' && !notice) {

@@ -140,8 +140,11 @@ export interface WindowTurn {
   class: TurnClass;
   text: string;
   tool?: ToolRef;
-  /** A subagent's turn inside the session's own transcript (a side-chain line). */
-  by?: 'subagent';
+  /**
+   * `subagent`: a subagent's turn inside the session's own transcript (a side-chain line).
+   * `harness`: a USER turn the harness added (its context, a command's wrapper), not the user's words.
+   */
+  by?: 'subagent' | 'harness';
 }
 
 export interface TaskRecord {

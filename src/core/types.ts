@@ -122,6 +122,8 @@ export type Fact =
   | { t: 'turn_complete' }
   /** Codex's `task_started`: a turn begins; a user message before its `task_complete` came in mid-turn. */
   | { t: 'turn_started' }
+  /** Codex's `web_search_call`: the harness searched the web (outside the sandbox's network rule). */
+  | { t: 'web_search' }
   /** Codex code mode: `wait` call `id` collects the output of the script running in `cell`. */
   | { t: 'wait'; id: string; cell: string }
   | { t: 'todos'; items: TodoItem[] }

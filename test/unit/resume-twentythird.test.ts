@@ -36,6 +36,43 @@ describe('plan updates whose steps the transcript\'s publisher redacted', () => 
   });
 });
 
+describe('checks not run, when the commands of some shell calls are unreadable', () => {
+  const hiddenCall = (id: string) => [item({ type: 'function_call', name: 'exec_command', arguments: '[REDACTED_ARGUMENTS len=83 sha=b4e1e5f7]', call_id: id }), item({ type: 'function_call_output', call_id: id, output: '[REDACTED_OUTPUT len=136 sha=b8890189]' })];
+
+  it('are unknown, not none', () => {
+    const { md } = built(meta, ask('Fix the sync and run the tests'), ...hiddenCall('c1'), reply('Done.'));
+    expect(md).toContain('### Checks Not Run\n\n*unknown* — none among the commands that can be read; which checks the unreadable ones ran, or left out, is not known (see above).');
+    const shown = built(meta, ask('List the files'), item({ type: 'function_call', name: 'exec_command', arguments: JSON.stringify({ cmd: 'ls' }), call_id: 'c1' }), item({ type: 'function_call_output', call_id: 'c1', output: 'Process exited with code 0\nOutput:\nREADME.md' }), reply('One file.'));
+    expect(shown.md).toContain('### Checks Not Run\n\nNone');
+  });
+});
+
+describe('web searches of a session whose sandbox has no network', () => {
+  const context = { timestamp: '2026-02-23T11:48:09Z', type: 'turn_context', payload: { cwd: '/w', approval_policy: 'on-request', sandbox_policy: { type: 'workspace-write', network_access: false }, model: 'gpt-5' } };
+  const search = item({ type: 'web_search_call', status: 'completed', action: { type: 'search', query: 'tauri 2 updater signing' } });
+
+  it('are said beside "network off", which was read as no outside access at all', () => {
+    const { md } = built(meta, context, ask('Sign the updater'), search, reply('Found it.'), search, reply('Done.'));
+    expect(md).toContain("network off inside the sandbox from line 2 — *reported*. The session still searched the web 2 time(s), the first at line 4: the harness's web search runs outside the sandbox.");
+    const none = built(meta, context, ask('Sign the updater'), reply('Done.'));
+    expect(none.md).toContain('network off inside the sandbox');
+    expect(none.md).not.toContain('searched the web');
+  });
+});
+
+describe('context the harness adds as a user message', () => {
+  it('is marked in the Recent timeline and the window of HANDOFF.llm.json, so it is not read as the user\'s words', () => {
+    const envCtx = item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: '<environment_context>\n  <shell>powershell</shell>\n</environment_context>' }] });
+    const typed = item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Apply for the grant' }] });
+    const { md, llm } = built<{ turns: { seq: number; class: string; by?: string }[] }>(meta, envCtx, typed, reply('Drafting it.'));
+    const recent = sections(md).get('Recent timeline (last 3 of 3 turns)') ?? md;
+    expect(recent).toContain('| 2 | USER (harness context) | <environment_context>');
+    expect(recent).toContain('| 3 | USER | Apply for the grant |');
+    expect(llm.turns.find((t) => t.seq === 1)?.by).toBe('harness');
+    expect(llm.turns.find((t) => t.seq === 2)?.by).toBeUndefined();
+  });
+});
+
 describe('a turn the harness left for a new one', () => {
   const hiddenCall = (id: string) => item({ type: 'function_call', name: 'exec_command', arguments: '[REDACTED_ARGUMENTS len=292 sha=18fd14f4]', call_id: id });
 

@@ -420,6 +420,7 @@ function readItem(p: Record<string, unknown>, obs: Observation, st: CodexState):
       obs.blocks = ['tool_call'];
       obs.text = query ? `web_search: ${query}` : 'web_search';
       obs.tool = { name: 'web_search', id: str(p.id) ?? '' };
+      obs.facts.push({ t: 'web_search' });
       return;
     }
     case 'tool_search_call':

@@ -308,7 +308,10 @@ function permissions(r: RenderInput, short: boolean): string | null {
   // A state begun by a version that did not keep them saw the first value where it was read on.
   const from = r.state.ledger.countsFrom;
   const since = p.was === undefined && from !== undefined && p.since >= from ? `from line ${p.since} on (this store's state began to keep them at line ${from})` : `from line ${p.since}`;
-  return `Permissions the harness recorded (what the session could run without asking; a successor's own may differ): ${p.text} ${since}${was} — ${label('reported')}.`;
+  // "Network off" was read as no outside access at all: the harness's own web search is not bound by it.
+  const w = r.state.ledger.webSearches;
+  const web = w === undefined || !p.text.includes('network off') ? '' : ` The session still searched the web ${w.count} time(s), the first at line ${w.first}: the harness's web search runs outside the sandbox.`;
+  return `Permissions the harness recorded (what the session could run without asking; a successor's own may differ): ${p.text} ${since}${was} — ${label('reported')}.${web}`;
 }
 
 /** A file by its end (`…/api/teams/route.ts`), where its name is; the payloads keep the whole path. */
@@ -1003,7 +1006,9 @@ function verification(a: Analysis): string {
   const hooks = a.hookCommands === 0 ? '' : `${a.hookCommands === a.otherCommands ? 'all' : a.hookCommands} of them run by a hook, not by the agent; `;
   const patches = a.patchCommands === 0 ? '' : `${a.patchCommands === a.otherCommands ? 'all' : a.patchCommands} of them file edits (\`apply_patch\`), whose files are under Files changed; `;
   const other = `Other shell commands${a.hiddenCommands === '' ? '' : ' whose command can be read'}: ${a.otherCommands} (${hooks}${patches}not checks; the calls of other tools are not counted here; every call is in TOOLS.md)${a.backgroundStarts > 0 ? `; ${a.backgroundStarts} started in the background (never counted as checks)` : ''}.${hidden}`;
-  const notRun = a.checksNotRun.length === 0 ? NONE : bullets(a.checksNotRun.map((f) => `${label(f.label)} ${f.text}`));
+  // With commands no one can read, "None" would say every check was run.
+  const noneNotRun = a.hiddenCommands === '' ? NONE : `${label('unknown')} — none among the commands that can be read; which checks the unreadable ones ran, or left out, is not known (see above).`;
+  const notRun = a.checksNotRun.length === 0 ? noneNotRun : bullets(a.checksNotRun.map((f) => `${label(f.label)} ${f.text}`));
   return `${tableText}\n\n${other}${outsideCalls(a)}\n\n### Checks Not Run\n\n${notRun}`;
 }
 
@@ -1132,7 +1137,9 @@ function recent(r: RenderInput, shown: number): string {
       continue;
     }
     // A subagent's turn in the session's own transcript: its prompt is no user's, its reply no answer to the user.
-    rows.push([String(t.seq + 1), t.by === 'subagent' ? `${t.class} (subagent)` : t.class, cell(t.tool ? toolCell(t.tool, t.text) : t.text, MD.TIMELINE_CHARS)]);
+    // Context the harness added as a user message (Codex's environment, AGENTS.md) is no request of the user's.
+    const cls = t.by === 'subagent' ? `${t.class} (subagent)` : t.by === 'harness' ? `${t.class} (harness context)` : t.class;
+    rows.push([String(t.seq + 1), cls, cell(t.tool ? toolCell(t.tool, t.text) : t.text, MD.TIMELINE_CHARS)]);
   }
   return table(['line', 'class', 'text'], rows);
 }
