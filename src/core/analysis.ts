@@ -459,7 +459,8 @@ export function saysOnlyThanks(text: string): boolean {
 }
 
 /** A plan step whose words say it tested or verified the work. */
-const TEST_STEP = /^\s*(?:test|verify|validate|re-?run (?:the )?tests?|run (?:the )?(?:unit |integration |e2e )?tests?|check that)\b/i;
+/** …or that ends on a test joined to other work: "Deploy to Streamlit Cloud + smoke test", "Fix the parser and verify". */
+const TEST_STEP = /^\s*(?:test|verify|validate|re-?run (?:the )?tests?|run (?:the )?(?:unit |integration |e2e )?tests?|check that)\b|\bsmoke[- ]test(?:ed|s|ing)?\b|(?:\+|&|\band(?: then)?)\s+(?:re-?)?(?:test|verify|validate)\s*$/i;
 
 /** Plan updates whose steps the transcript does not hold: the agent kept a plan, which steps it had and which it marked done are not known. */
 function hiddenPlans(l: Ledger): string {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sections } from '../../src/core/quality.js';
+import { edit, todos, todosDone, updated, user, say } from './claude-records.js';
 import { built } from './ledger-helper.js';
 
 /** Rules from the twenty-third reading (docs/FIDELITY.md) not covered beside the code they changed. */
@@ -152,5 +153,20 @@ describe('a Codex command that outlives its call (a dev server), followed as a j
   it('makes no job of a command that ended within its call', () => {
     const { summary } = built<{ jobs: unknown[] }>(meta, ask('Build it'), exec('c1', 'npm run build'), out('c1', exited(0), 'done\n'), reply('Built.'));
     expect(summary.jobs).toEqual([]);
+  });
+});
+
+describe('a plan step that joins a test to other work', () => {
+  const plan = (step: string) => built(user('u1', 'Deploy the dashboard'), edit('e1', 'app.py'), updated('e1', 'app.py'), todos('t1', [['Build the dashboard', 'completed'], [step, 'completed']]), todosDone('t1'), say('a1', 'Deployed.'));
+  const claims = (step: string): string => sections(plan(step).md).get('Claims to double-check') ?? '';
+
+  it('is a claim to double-check when marked done with no run after the last change: a smoke test, "and verify", "+ test"', () => {
+    for (const step of ['Deploy to Streamlit Cloud + smoke test', 'Fix the parser and verify', 'Wire the cache & test']) {
+      expect(claims(step)).toContain(`- claim at line 4, unproven: the plan marks «${step}» done, but no test, build, type check or lint ran after the last file change (line 3)`);
+    }
+  });
+
+  it('is not one when the step only names tests or verification in passing', () => {
+    for (const step of ['Deploy to Streamlit Cloud', 'Write the test plan', 'Document how to verify the deploy']) expect(claims(step)).not.toContain('unproven');
   });
 });
