@@ -264,18 +264,23 @@ function planFilesLeft(p: Analysis['plan']): string {
  * after it, or only checks of single files did (claude-code-log 37f83ec9 ran one test file and one
  * test after its last template edit, never the suite, and "Verify the change" read as done).
  */
-function checksAfterWrite(l: Ledger, lastWrite: number): string {
-  if (lastWrite <= 0 || l.checks.length === 0) return '';
-  const after = l.checks.filter((c) => c.line > lastWrite && c.by !== 'hook');
-  if (after.length === 0) return ` (no test, build, type check or lint ran after the last write, line ${lastWrite})`;
-  // A key that names a file (`pytest test_link.py`) ran that file alone; one that names none may be the whole suite.
-  const ofOneFile = (k: string): boolean => k.split(' ').slice(1).some((w) => /\.[A-Za-z0-9]{1,8}$/.test(w) && !w.startsWith('-'));
-  if (!after.every((c) => c.keys.length > 0 && c.keys.every(ofOneFile))) return '';
+function checksAfterWrite(l: Ledger, lastWrite: number, docsLater = false): { note: string; passed: string | null } {
+  if (lastWrite <= 0 || l.checks.length === 0) return { note: '', passed: null };
+  // A hook's run (Claude Code's Stop hook running the suite) checks the tree as the agent's would.
+  const after = l.checks.filter((c) => c.line > lastWrite);
+  const which = docsLater ? `the last change to code, line ${lastWrite}; later writes only to docs or ignore lists` : `the last write, line ${lastWrite}`;
+  if (after.length === 0) return { note: ` (no test, build, type check or lint ran after ${which})`, passed: null };
   const latest = new Map<string, CheckRun>();
   for (const c of after) latest.set(c.keys.join(' && '), c);
-  const runs = [...latest.values()].slice(-4).map((c) => `\`${c.keys.join(' && ')}\` (line ${c.line}, ${c.outcome === 'pass' ? 'passed' : c.outcome === 'fail' ? 'failed' : 'no verdict'}${c.command.includes('::') ? ', one test of it' : ''})`);
+  const said = (c: CheckRun): string => `\`${c.keys.join(' && ')}\` (line ${c.line}, ${c.outcome === 'pass' ? 'passed' : c.outcome === 'fail' ? 'failed' : 'no verdict'}${c.command.includes('::') ? ', one test of it' : ''}${c.by === 'hook' ? ', run by a hook' : ''})`;
+  const shown = [...latest.values()].slice(-4).map(said);
   const more = latest.size > 4 ? `, and ${latest.size - 4} more` : '';
-  return ` (after the last write, line ${lastWrite}, only checks of single files ran: ${runs.join(', ')}${more})`;
+  // A key that names a file (`pytest test_link.py`) ran that file alone; one that names none may be the whole suite.
+  const ofOneFile = (k: string): boolean => k.split(' ').slice(1).some((w) => /\.[A-Za-z0-9]{1,8}$/.test(w) && !w.startsWith('-'));
+  if (after.every((c) => c.keys.length > 0 && c.keys.every(ofOneFile))) return { note: ` (after ${which}, only checks of single files ran: ${shown.join(', ')}${more})`, passed: null };
+  // Every check after the last write passed, the suite among them: "verify" would send a successor to run them again.
+  if ([...latest.values()].every((c) => c.outcome === 'pass')) return { note: '', passed: `the checks run after its last ${docsLater ? `change to code (line ${lastWrite}; later writes only to docs or ignore lists)` : `write (line ${lastWrite})`} passed: ${shown.join(', ')}${more}` };
+  return { note: '', passed: null };
 }
 
 function dirtyBeforeSaid(changed: readonly FileChange[]): string {
@@ -815,7 +820,12 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
     const list = `(${names}${uncommitted.length > 4 ? ', …' : ''})`;
     // With no git run by the session and no repository to read now, nothing says they are not committed.
     const what = l.gitRan === undefined && !repoRead ? `check \`git status\`: the session ran no git command, so whether its ${uncommitted.length} changed file(s) ${list} are committed is not recorded; commit them if not, once the user agrees` : `commit the ${uncommitted.length} uncommitted file change(s) ${list} once the user agrees`;
-    return { text: `The last request${reqText} is answered. Verify the change${checksAfterWrite(l, uncommitted[uncommitted.length - 1]?.line ?? 0)}, then ${what}${dirtyBeforeSaid(uncommitted)}${othersInTree(l, changed)}${prOfBranch(l)}`, rule: 'uncommitted_changes', label: 'inferred', line: uncommitted[uncommitted.length - 1]?.line ?? null };
+    // Checks check code: a README edited after them does not make them stale (coderabbit's last write was its README).
+    const lastWrite = uncommitted[uncommitted.length - 1]?.line ?? 0;
+    const lastCode = l.lastChangeLine !== null && l.lastChangeLine < lastWrite && uncommitted.some((f) => f.line <= l.lastChangeLine!) ? l.lastChangeLine : lastWrite;
+    const checked = checksAfterWrite(l, lastCode, lastCode < lastWrite);
+    const verify = checked.passed === null ? `Verify the change${checked.note}, then ${what}` : `${checked.passed[0]?.toUpperCase() ?? ''}${checked.passed.slice(1)}; ${what}`;
+    return { text: `The last request${reqText} is answered. ${verify}${dirtyBeforeSaid(uncommitted)}${othersInTree(l, changed)}${prOfBranch(l)}`, rule: 'uncommitted_changes', label: 'inferred', line: uncommitted[uncommitted.length - 1]?.line ?? null };
   }
   const reply = l.lastAgentText;
   if (req !== null && (hidden || (reply !== null && reply.line > req.line && publisherRedacted(reply.text)))) {

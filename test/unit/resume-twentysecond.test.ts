@@ -90,11 +90,13 @@ describe('"Verify the change" says what checked the latest write', () => {
     expect(sections(md).get('Next Action')).toContain('Verify the change (after the last write, line 5, only checks of single files ran: `pytest test_link.py` (line 7, passed), `pytest test_render.py` (line 9, passed, one test of it)), then');
   });
 
-  it('says when nothing ran after it, and says nothing more when a run may have been the whole suite', () => {
+  it('says when nothing ran after it, and that the checks after it passed when a run may have been the whole suite', () => {
     const none = built(user('u1', 'Fix the link'), ...bash('t0', 'uv run pytest', '==== 5 passed in 1s ===='), edit('e1', 'render.py'), updated('e1', 'render.py'), say('a1', 'Fixed.'));
     expect(sections(none.md).get('Next Action')).toContain('Verify the change (no test, build, type check or lint ran after the last write, line 5), then');
     const whole = built(user('u1', 'Fix the link'), edit('e1', 'render.py'), updated('e1', 'render.py'), ...bash('t0', 'uv run pytest', '==== 5 passed in 1s ===='), say('a1', 'Fixed.'));
-    expect(sections(whole.md).get('Next Action')).toContain('Verify the change, then');
+    // Verify would send a successor to run again what passed (the twenty-third reading).
+    expect(sections(whole.md).get('Next Action')).toContain('is answered. The checks run after its last write (line 3) passed: `pytest` (line 5, passed); check `git status`');
+    expect(sections(whole.md).get('Next Action')).not.toContain('Verify the change');
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sections } from '../../src/core/quality.js';
-import { edit, todos, todosDone, updated, user, say } from './claude-records.js';
+import { call, edit, result, say, todos, todosDone, updated, user } from './claude-records.js';
 import { built } from './ledger-helper.js';
 
 /** Rules from the twenty-third reading (docs/FIDELITY.md) not covered beside the code they changed. */
@@ -168,5 +168,36 @@ describe('a plan step that joins a test to other work', () => {
 
   it('is not one when the step only names tests or verification in passing', () => {
     for (const step of ['Deploy to Streamlit Cloud', 'Write the test plan', 'Document how to verify the deploy']) expect(claims(step)).not.toContain('unproven');
+  });
+});
+
+describe('the checks after the last write before a commit', () => {
+  const base = { sessionId: 's', cwd: '/nonexistent/w', timestamp: '2025-07-05T19:52:23Z', isSidechain: false };
+  const hook = (uuid: string, parent: string, command: string, said: string) => ({ ...base, type: 'system', uuid, parentUuid: parent, toolUseID: `hook-${uuid}`, level: 'info', isMeta: false, content: `\u001b[1mStop\u001b[22m [${command}] completed successfully: ${said}` });
+
+  it('count a Stop hook\'s runs: passed, they are said, and no "verify" sends a successor to run them again', () => {
+    const { md } = built(user('u1', 'Match the header colour to its items'), edit('e1', 'timeline.html'), updated('e1', 'timeline.html'), say('a1', 'Done!'), hook('h1', 'a1', 'uv run pytest 2>&1', '==== 138 passed in 43.89s ===='), hook('h2', 'h1', 'uv run pyright 2>&1', '0 errors, 0 warnings, 0 informations'));
+    const next = sections(md).get('Next Action') ?? '';
+    expect(next).toContain('is answered. The checks run after its last write (line 3) passed: `pytest` (line 5, passed, run by a hook), `pyright` (line 6, passed, run by a hook);');
+    expect(next).not.toContain('Verify the change');
+    expect(next).not.toContain('no test, build, type check or lint ran after the last write');
+  });
+
+  it('leave "verify" when one of them failed', () => {
+    const failed = { ...hook('h2', 'h1', 'uv run pyright 2>&1', ''), content: '\u001b[1mStop\u001b[22m [uv run pyright 2>&1] failed with non-blocking status code 1: 2 errors, 0 warnings' };
+    const { md } = built(user('u1', 'Match the header colour to its items'), edit('e1', 'timeline.html'), updated('e1', 'timeline.html'), say('a1', 'Done!'), hook('h1', 'a1', 'uv run pytest 2>&1', '==== 138 passed in 43.89s ===='), failed);
+    expect(sections(md).get('Next Action')).not.toContain('passed: `pytest`');
+  });
+});
+
+describe('the checks after the last change to code, when only docs were written after it', () => {
+  const bash = (id: string, command: string, output: string) => [call(id, 'Bash', { command }), result(id, output)];
+
+  it('are not called stale by a README written after them', () => {
+    const { md } = built(user('u1', 'Package the script'), edit('e1', 'pyproject.toml'), updated('e1', 'pyproject.toml'), ...bash('t1', 'uv run pytest', '==== 12 passed in 1s ===='), edit('e2', 'README.md'), updated('e2', 'README.md'), say('a1', 'Packaged and documented.'));
+    const next = sections(md).get('Next Action') ?? '';
+    expect(next).toContain('The checks run after its last change to code (line 3; later writes only to docs or ignore lists) passed: `pytest` (line 5, passed);');
+    const none = built(user('u1', 'Package the script'), ...bash('t1', 'uv run pytest', '==== 12 passed in 1s ===='), edit('e1', 'pyproject.toml'), updated('e1', 'pyproject.toml'), edit('e2', 'README.md'), updated('e2', 'README.md'), say('a1', 'Packaged and documented.'));
+    expect(sections(none.md).get('Next Action')).toContain('Verify the change (no test, build, type check or lint ran after the last change to code, line 5; later writes only to docs or ignore lists), then');
   });
 });
