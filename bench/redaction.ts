@@ -56,6 +56,7 @@ function adversarial(bytes: number): Record<string, string> {
     'one long word': fill('a'),
     'prefixes with no body': fill('sk-ghp_AKIAxoxb-eyJ '),
     'labels with no value': fill('password=password: token token '),
+    'argument arrays of flags with nothing to find': fill('["a", "-b", '),
     'answers to questions that name no secret': fill('"which password, which token, which key?"="'),
     'CSV-like headers on one long line': fill('"which password, which token, which key?" x'),
     'a run of backslashes': fill('\\'),

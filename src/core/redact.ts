@@ -1,6 +1,7 @@
 import { sha256Hex } from './canonical.js';
 import { Memo } from './memo.js';
 import { unsafePatternReason } from './pattern-safety.js';
+import { argvSpans } from './redaction/argv.js';
 import { BASE64_MIN_CHARS, collapseBase64 } from './redaction/base64.js';
 import { registerCommands } from './redaction/commands.js';
 import type { Kept, Span } from './redaction/findings.js';
@@ -114,11 +115,17 @@ export class Redactor {
    * of `npm run bench` and the classified corpus sample read.
    */
   audit(input: string, withKept = true): { found: Span[]; kept: Kept[] } {
+    return this.scanText(input, withKept, true);
+  }
+
+  /** `argv`: also read the argument arrays in the text as the command lines they are (not within one of them). */
+  private scanText(input: string, withKept: boolean, argv: boolean): { found: Span[]; kept: Kept[] } {
     const view = decodedView(input);
     const text = view.text;
     const found = new Findings(text, withKept);
     LITERALS.scan(text, found);
     findHeadlessKeys(text, found);
+    if (argv) for (const s of argvSpans(text, (line) => this.scanText(line, false, false).found)) found.add(s.start, s.end, s.kind, PRIORITY.command);
     for (const rule of this.custom) {
       rule.re.lastIndex = 0;
       for (let m = rule.re.exec(text); m !== null; m = rule.re.exec(text)) {

@@ -221,7 +221,22 @@ const RULES: readonly CommandRule[] = [
   // MySQL Shell's own connect: `shell.connect('user:pw@host')`, `\connect user:pw@host`.
   rule('command_password', ['shell.connect(', '\\connect'], `(?:shell\\.connect\\(|\\\\connect)[ \\t]*['"]?(?:mysqlx?://)?[A-Za-z0-9_.%-]{1,64}:([^\\s@'"/]{1,200})@`),
   rule('command_password', ['sshpass'], `sshpass${WORD_END}${REST}-p[ \\t]?${ARG}`),
-  rule('command_password', ['redis-cli'], `redis-cli${WORD_END}${REST}['"]?-a['"]?[ \\t]+${ARG}`),
+  rule('command_password', ['redis-cli', 'valkey-cli', 'keydb-cli', 'redis-benchmark', 'valkey-benchmark'], `(?:redis|valkey|keydb)-(?:cli|benchmark)${WORD_END}${REST}['"]?-a['"]?[ \\t]+${ARG}`),
+  // unrar's and rar's password glued to -p (`unrar x -pPW archive.rar`), Mosquitto's password file entry (`mosquitto_passwd -b file user pw`).
+  rule('command_password', ['unrar', 'rar'], `(?:unrar|rar)${WORD_END}${REST}-p([^\\s'"\`;&|-][^\\s'"\`;&|]{0,200})`),
+  rule('command_password', ['mosquitto_passwd'], `mosquitto_passwd${WORD_END}${REST}-b[ \\t]+[^\\s;&|]{1,200}[ \\t]+[^\\s;&|]{1,100}[ \\t]+${ARG}`),
+  // A key given as a UUID after a bare --key (Smithery's MCP servers: `--key 75162c6a-…`).
+  rule('command_password', ['--key'], `--key[ \\t=]+['"]?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![0-9a-f-])`, 'dyi'),
+  // strongSwan's and Libreswan's pre-shared key (`%any 203.0.113.5 : PSK "…"`).
+  rule('command_password', [': PSK', ':PSK'], `:[ \\t]?PSK[ \\t]+${ARG}`),
+  // macOS keychains (`security unlock-keychain -p …`, `create-keychain -p`, `import … -P`), Windows
+  // code signing and certificate stores (`signtool … /p …`, `certutil -p …`), .NET's dev certificate.
+  rule('command_password', ['security'], `security[ \\t]+(?:unlock-keychain|create-keychain|set-keychain-password|import|export)${WORD_END}${REST}-[pP][ \\t]+${ARG}`),
+  rule('command_password', ['signtool', 'certutil'], `(?:signtool|certutil)(?:\\.exe)?${WORD_END}${REST}[/-]p[ \\t]+${ARG}`, 'dyi'),
+  rule('command_password', ['dotnet'], `dotnet[ \\t]+dev-certs${WORD_END}${REST}(?:-p|--password)[ \\t=]+${ARG}`),
+  // etcd's `--user root:pw`, Bitwarden's `bw unlock <password>` / `bw login <email> <password>`.
+  rule('command_password', ['etcdctl'], `etcdctl${WORD_END}${REST}--user[ \\t=]+['"]?[^\\s:'"]{1,100}:([^\\s'"]{1,200})`),
+  rule('command_password', ['bw'], `bw[ \\t]+(?:unlock|login[ \\t]+[^\\s@]{1,64}@[^\\s]{1,100})[ \\t]+(?!-)${ARG}`),
   rule('command_password', MONGO, `${either(MONGO)}${WORD_END}${REST}-p[ \\t]?${ARG}`),
   rule('command_password', ['sqlcmd', 'bcp', 'osql'], `(?:sqlcmd|bcp|osql)${WORD_END}${REST}-P[ \\t]?${ARG}`),
   rule('command_password', LDAP, `${either(LDAP)}${WORD_END}${REST}-w[ \\t]?${ARG}`),
@@ -275,11 +290,13 @@ const RULES: readonly CommandRule[] = [
   // PowerShell: ConvertTo-SecureString "…" -AsPlainText (the password in the clear, to be made a secure string).
   rule('command_password', ['ConvertTo-SecureString', 'convertto-securestring'], `ConvertTo-SecureString[ \\t]+(?:-String[ \\t]+)?(?:'([^'\\n]{1,200})'|"([^"\\n]{1,200})")`, 'dyi'),
   rule('basic_auth', ['curl'], `curl${WORD_END}(?:[^\\n|;&]|\\\\\\n){0,400}?[ \\t](?:-u[ \\t]?|--user[ \\t=]|-U[ \\t]?|--proxy-user[ \\t=])(?:'[^':\\n]{0,100}:([^'\\n]{1,200})'|"[^":\\n]{0,100}:([^"\\n]{1,200})"|[^\\s:'"]{0,100}:([^\\s'"\`;&|]{1,200}))`),
-  rule('bearer', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["']?(?:Bearer|Token|Bot|ApiKey|Api-Key|SSWS|Digest|Splunk|GenieKey|Key|token|bearer|NTLM|Negotiate)[ \\t]+([A-Za-z0-9._~+/=-]{8,4096})`, 'dyi'),
+  rule('bearer', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["']?(?:Bearer|Token|Bot|ApiKey|Api-Key|SSWS|Digest|Splunk|GenieKey|Key|token|bearer|NTLM|Negotiate)[ \\t]+([A-Za-z0-9._~+/=:-]{8,4096})`, 'dyi'),
+  // Basic credentials written as they are, not base64-encoded (`Authorization: Basic deploy:pw`): the password.
+  rule('basic_auth', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["'\`]?Basic[ \\t]+[^\\s:'"\`]{1,100}:([^\\s'"\`]{1,200})`, 'dyi'),
   rule('basic_auth', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["'\`]?Basic[ \\t]+([A-Za-z0-9+/]{8,4096}={0,2})`, 'dyi'),
   rule('bearer', ['Bearer'], `Bearer[ \\t]+([A-Za-z0-9._~+/-]{20,4096}=*)`),
   // A header that holds the key itself, with no scheme: `Authorization: sk_…`, `Authorization: <key>`.
-  rule('bearer', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["']?(?!(?:Bearer|Basic|Token|Bot|ApiKey|Api-Key|SSWS|Digest|Splunk|GenieKey|Key|Negotiate|NTLM|AWS4-HMAC-SHA256)\\b)([A-Za-z0-9._~+/=-]{20,4096})`, 'dyi', (v) => looksRandom(v, 20)),
+  rule('bearer', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["']?(?!(?:Bearer|Basic|Token|Bot|ApiKey|Api-Key|SSWS|Digest|Splunk|GenieKey|Key|Negotiate|NTLM|AWS4-HMAC-SHA256)\\b)([A-Za-z0-9._~+/=:-]{20,4096})`, 'dyi', (v) => looksRandom(v, 20) || looksRandom(v.slice(Math.max(v.lastIndexOf(':'), v.lastIndexOf('.')) + 1), 20)),
   rule('command_password', ['az'], `az[ \\t]+login${WORD_END}${REST}-p[ \\t]+${ARG}`),
   rule('command_password', ['twine'], `twine${WORD_END}${REST}-p[ \\t]+${ARG}`),
   // Publishing and sign-in tools that take a token or a password as a flag's value.
@@ -301,6 +318,8 @@ const RULES: readonly CommandRule[] = [
   rule('command_password', ['lftp'], `lftp${WORD_END}${REST}-u[ \\t]+['"]?[^\\s,'"]{1,100},([^\\s'"]{1,200})`),
   // sqlplus user/password@database
   rule('command_password', ['sqlplus'], `sqlplus[ \\t]+(?:-[A-Za-z]{1,10}[ \\t]+){0,3}['"]?[A-Za-z0-9_$#.]{1,64}/([^@\\s'"/]{1,200})@`),
+  // Oracle's other tools take the same `user/password@database` (sqlldr and others as `userid=`).
+  rule('command_password', ['expdp', 'impdp', 'rman', 'sqlldr', 'exp', 'imp', 'dgmgrl'], `(?:expdp|impdp|rman|sqlldr|exp|imp|dgmgrl)[ \\t]+(?:(?:userid|target)[ \\t]*=[ \\t]*)?['"]?[A-Za-z0-9_$#.]{1,64}/([^@\\s'"/]{1,200})@`),
   // vault login TOKEN (a token older than the hvs. prefix has no rule of its own).
   rule('command_password', ['vault'], `vault[ \\t]+login(?:[ \\t]+-[^\\s]{1,100})*[ \\t]+(?![-\\w]+=)${ARG}`),
   // Remote shells and desktops: psexec -p, evil-winrm -p, xfreerdp /p:, mosquitto_pub -P.

@@ -169,6 +169,12 @@ export function isPlaceholder(v: string): boolean {
   if (/^![A-Za-z_]\w*!$|^%\(\w+(?:\)s)?$|^@\{.*\}$/.test(v) || (v.length <= 24 && /\.\.\.|…/.test(v))) return true;
   // A reference to where the secret is kept: Vault, 1Password, AWS Secrets Manager and Parameter Store.
   if (/^(?:vault:|op:\/\/|arn:aws:(?:secretsmanager|ssm):|secretsmanager:|ssm:\/)/.test(v)) return true;
+  // …and the references of config systems: Azure App Service's Key Vault reference, Symfony's
+  // `%env(DB_PASSWORD)%`, Grafana's `$__file{…}`, opencode's `{env:X}`, PowerShell's `$env:X`,
+  // Maven's resource filter `@db.password@`, a release pipeline's token `__DB_PASSWORD__`.
+  if (/^@Microsoft\.KeyVault\(|^%env\([^)]{1,120}\)%$|^\$__(?:file|env|vault)\{|^\{(?:env|file):[^}]{1,200}\}$|^\$env:[A-Za-z_]\w*$|^@[A-Za-z_][\w.-]{0,80}@$|^__[A-Z][A-Z0-9_]{1,80}__$/.test(v)) return true;
+  // Stripe's documented test tokens (`tok_visa`, `pm_card_mastercard`, `tok_chargeDeclined`): words, never a generated id.
+  if (/^(?:tok|pm_card)_[a-z][A-Za-z_]{2,40}$/.test(v)) return true;
   // Validation rules (Laravel's `required|string|min:8|confirmed`, `required,min=8`), not a value.
   if (RULE_LIST.test(v) && RULE_WORD.test(v)) return true;
   // The name of a secret kept elsewhere (a Kubernetes Secret `shop-db-credentials`, `db-password`).

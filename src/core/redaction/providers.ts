@@ -211,6 +211,17 @@ const DEFS: readonly Def[] = [
   { kind: 'elevenlabs_key', prefixes: ['sk_'], body: exact(HEX, 48), check: hasDigitAndLetter },
   { kind: 'voyage_key', prefixes: ['pa-'], body: `[${B62}_-]{40,50}(?![${B62}_-])`, check: mixed },
   { kind: 'polar_token', prefixes: ['polar_oat_', 'polar_pat_', 'polar_sk_'], body: `[${B62}]{40,60}(?![${B62}])`, glued: true },
+  // Docker Swarm's unlock key, Trigger.dev's and Inngest's keys, OneSignal's v2 app key, Browserbase's, Tencent Cloud's secret id.
+  { kind: 'swarm_unlock_key', prefixes: ['SWMKEY-1-'], body: `[A-Za-z0-9+/]{40,50}(?![A-Za-z0-9+/])`, glued: true },
+  { kind: 'triggerdev_key', prefixes: ['tr_prod_', 'tr_dev_', 'tr_stg_'], body: `[${B62}]{20,60}(?![${B62}])`, glued: true, check: hasDigitAndLetter },
+  { kind: 'inngest_key', prefixes: ['signkey-prod-', 'signkey-test-', 'signkey-branch-'], body: exact(HEX, 64), glued: true },
+  { kind: 'onesignal_key', prefixes: ['os_v2_app_'], body: `[a-z0-9]{60,200}(?![a-z0-9])`, glued: true },
+  { kind: 'browserbase_key', prefixes: ['bb_live_'], body: `[${B62}_-]{20,80}(?![${B62}_-])`, glued: true, check: hasDigitAndLetter },
+  { kind: 'tencent_secret_id', prefixes: ['AKID'], body: `[${B62}]{32,36}(?![${B62}])`, check: mixed },
+  // CoinGecko's demo and pro keys.
+  { kind: 'coingecko_key', prefixes: ['CG-'], body: `[${B62}]{20,30}(?![${B62}])`, check: mixed },
+  // A NATS nkey seed (user, account, operator, cluster, server): `S` then its kind, in base32.
+  { kind: 'nats_seed', prefixes: ['SUA', 'SAA', 'SOA', 'SCA', 'SNA'], body: `[A-Z2-7]{55}(?![A-Za-z0-9])` },
   // A Nostr private key in bech32.
   { kind: 'nostr_key', prefixes: ['nsec1'], body: exact('02-9ac-hj-np-z', 58) },
   // Cloudflare's tunnel token: base64 of `{"a": "<account>", "t": "<tunnel>", "s": "<secret>"}`.

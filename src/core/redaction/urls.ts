@@ -57,6 +57,9 @@ function userinfoEnd(text: string, from: number, end: number): number {
 const PARAMS = ['sig', 'signature', 'Signature', 'X-Amz-Signature', 'X-Amz-Security-Token', 'X-Amz-Credential', 'X-Goog-Signature', 'X-Goog-Credential', 'x-goog-signature', 'x-goog-credential', 'x-amz-signature', 'x-amz-security-token', 'x-amz-credential'];
 const PARAM_VALUE = /[^&\s"'#<>`]{16,4096}/y;
 
+/** The passwords a host takes beside a token given as the user name: none of them is a secret. */
+const TOKEN_AS_USER = /^(?:x-oauth-basic|x-access-token|x-token-auth|oauth2|token|x)$/i;
+
 const userinfo: Handler = (text, p, found) => {
   let s = p;
   while (s > 0 && p - s < MAX_SCHEME_CHARS && /[A-Za-z0-9+.-]/.test(text[s - 1] as string)) s -= 1;
@@ -72,6 +75,13 @@ const userinfo: Handler = (text, p, found) => {
   const colon = info.indexOf(':');
   if (colon !== -1) {
     const password = info.slice(colon + 1);
+    const user = info.slice(0, colon);
+    // A token given as the user, with no password or one the host ignores (GitHub's
+    // `https://<token>:x-oauth-basic@github.com/`, `https://<token>:@gitea…`): the user is the secret.
+    if ((password.length === 0 || TOKEN_AS_USER.test(password)) && looksRandom(user, 20)) {
+      found.add(from, from + colon, 'url_credential', PRIORITY.url);
+      return p + 3;
+    }
     if (password.length === 0 || isPlaceholder(password)) return -1;
     found.add(from + colon + 1, at, 'url_password', PRIORITY.url);
   } else if (/^[0-9a-f]{32}$/.test(info)) {
@@ -122,7 +132,47 @@ const queryKey: Handler = (text, at, found) => {
   return m.index + m[0].length;
 };
 
+/**
+ * An Azure Functions key in the query (`…/api/HttpTrigger?code=<key>`): 24 characters or more
+ * that look generated. An OAuth redirect's code of that length is taken too: a credential while it lives.
+ */
+const functionCode: Handler = (text, at, found) => {
+  const before = text[at - 1];
+  if (before !== '?' && before !== '&') return -1;
+  FUNCTION_CODE.lastIndex = at + 5;
+  const m = FUNCTION_CODE.exec(text);
+  if (!m || !looksRandom(m[0].replace(/%[0-9A-Fa-f]{2}/g, ''), 20)) return -1;
+  found.add(m.index, m.index + m[0].length, 'url_query_key', PRIORITY.url);
+  return m.index + m[0].length;
+};
+const FUNCTION_CODE = /[A-Za-z0-9_/+=%-]{24,200}(?![A-Za-z0-9_/+=%-])/y;
+
+/**
+ * Deploy and build hooks whose URL is the secret: whoever has it deploys. Netlify's
+ * `api.netlify.com/build_hooks/<id>`, Vercel's `…/integrations/deploy/prj_…/<token>`, Render's
+ * `api.render.com/deploy/srv-…?key=<key>`.
+ */
+const HOOKS: readonly (readonly [string, RegExp])[] = [
+  ['api.netlify.com/build_hooks/', /[0-9a-f]{24}(?![0-9a-f])/y],
+  ['api.vercel.com/v1/integrations/deploy/', /prj_[A-Za-z0-9]{10,40}\/([A-Za-z0-9]{6,40})(?![A-Za-z0-9])/y],
+  ['api.render.com/deploy/', /srv-[a-z0-9]{10,40}\?key=([A-Za-z0-9_-]{6,80})(?![A-Za-z0-9_-])/y],
+];
+
+function deployHook(prefix: string, body: RegExp): Handler {
+  return (text, at, found) => {
+    body.lastIndex = at + prefix.length;
+    const m = body.exec(text);
+    if (!m) return -1;
+    const value = m[1] ?? m[0];
+    const start = m.index + m[0].length - value.length;
+    found.add(start, start + value.length, 'deploy_hook', PRIORITY.url);
+    return m.index + m[0].length;
+  };
+}
+
 export function registerUrls(scanner: LiteralScanner): void {
+  scanner.add('code=', functionCode, { boundary: false });
+  for (const [prefix, body] of HOOKS) scanner.add(prefix, deployHook(prefix, body), { boundary: false });
   scanner.add('://', userinfo, { boundary: false });
   for (const name of PARAMS) scanner.add(`${name}=`, signature(name), { boundary: false });
   scanner.add('key=', queryKey, { boundary: false, caseless: true });

@@ -1,0 +1,130 @@
+/**
+ * A command written as an argument array, each word a quoted string: a Dockerfile's exec form
+ * (`CMD ["redis-server", "--requirepass", "…"]`), Compose's and Kubernetes' `command:` lists,
+ * `docker inspect`'s `"Args"`, an MCP server's `"args"`, `subprocess.run(["curl", "-u", "…"])`,
+ * Go's `exec.Command("sshpass", "-p", "…")`, Node's `spawn('redis-cli', ['-a', '…'])`. The rules
+ * for command lines read a flag and its value with a space between them; here a quote, a comma
+ * and a quote stand between. Each such run of quoted words is read again as the command line it
+ * is (its words joined by spaces), and what the rules find inside one word is removed from it.
+ * Pure, linear in the text: each character is read once by the scan, and each run's words once more.
+ */
+
+/** One word of a run: where its text lies in the scanned text, and where it starts in the joined line. */
+interface Word {
+  start: number;
+  end: number;
+  at: number;
+}
+
+export interface ArgvRun {
+  /** The words joined by single spaces: a command line. */
+  line: string;
+  words: Word[];
+}
+
+/** A quoted flag next to a comma and another quote: the only texts worth the scan (a run of Windows' `/x` flags alone is not looked for). */
+const HINT = /["'][ \t]*,[ \t\r\n]{0,40}\[?[ \t\r\n]{0,40}["']-|["']-[^"'\n]{0,60}["'][ \t]*,[ \t\r\n]{0,40}["']/;
+/** A word longer than this is no command-line argument: a run ends there. */
+const WORD_MAX = 2048;
+/** Runs longer than this are cut off: a command line of more words is a list of data. */
+const RUN_WORDS = 64;
+
+/** The runs of two or more quoted words, one of them a flag (`-x`, `--x`, Windows' `/x`), in `text`. */
+export function argvRuns(text: string): ArgvRun[] {
+  // A quoted flag (`"-` or `'-`) first, found by a plain search: most texts hold none.
+  if ((!text.includes('"-') && !text.includes("'-")) || !HINT.test(text)) return [];
+  const out: ArgvRun[] = [];
+  let words: Word[] = [];
+  let flag = false;
+  let line = '';
+  const close = (): void => {
+    if (words.length >= 2 && flag) out.push({ line, words });
+    words = [];
+    flag = false;
+    line = '';
+  };
+  let i = 0;
+  while (i < text.length) {
+    const q = text[i];
+    if (q !== '"' && q !== "'") {
+      i += 1;
+      continue;
+    }
+    const end = wordEnd(text, i + 1, q);
+    if (end === -1) {
+      close();
+      i += 1;
+      continue;
+    }
+    const word = text.slice(i + 1, end);
+    if (words.length > 0) line += ' ';
+    words.push({ start: i + 1, end, at: line.length });
+    line += word;
+    if ((word[0] === '-' || word[0] === '/') && /^(?:--?[A-Za-z]|\/[A-Za-z]{1,3}$)/.test(word)) flag = true;
+    // The next word follows after a comma (and, for a program given apart from its arguments, an opening bracket).
+    const next = gapEnd(text, end + 1);
+    if (next === -1 || words.length >= RUN_WORDS) {
+      // A lone quoted text may have paired the wrong quotes (`"CMD ["redis-server", …`): its closing
+      // quote is tried as an opening one. Each quote opens at most one word, so the scan stays linear.
+      const alone = words.length === 1;
+      close();
+      i = alone ? end : end + 1;
+      continue;
+    }
+    i = next;
+  }
+  close();
+  return out;
+}
+
+const isBlank = (c: string | undefined): boolean => c === ' ' || c === '\t';
+const isSpace = (c: string | undefined): boolean => c === ' ' || c === '\t' || c === '\n' || c === '\r';
+
+/** After a word's closing quote at `from - 1`: the index of the next word's opening quote when a comma (and a bracket) lead to it, else -1. */
+function gapEnd(text: string, from: number): number {
+  let j = from;
+  while (j - from < 40 && isBlank(text[j])) j += 1;
+  if (text[j] !== ',') return -1;
+  j += 1;
+  let k = j;
+  while (k - j < 40 && isSpace(text[k])) k += 1;
+  if (text[k] === '[') {
+    k += 1;
+    const b = k;
+    while (k - b < 40 && isSpace(text[k])) k += 1;
+  }
+  return text[k] === '"' || text[k] === "'" ? k : -1;
+}
+
+/** The index of the quote that closes a word opened just before `from`, on the same line; -1 when there is none within WORD_MAX. */
+function wordEnd(text: string, from: number, q: string): number {
+  const stop = Math.min(text.length, from + WORD_MAX);
+  for (let j = from; j < stop; j += 1) {
+    const c = text[j];
+    if (c === '\\') {
+      j += 1;
+      continue;
+    }
+    if (c === q) return j;
+    if (c === '\n') return -1;
+  }
+  return -1;
+}
+
+/**
+ * The ranges of `text` to remove: each range `find` reports in a run's line that lies within one
+ * word, moved to where that word is in `text`.
+ */
+export function argvSpans(text: string, find: (line: string) => readonly { start: number; end: number; kind: string }[]): { start: number; end: number; kind: string }[] {
+  const out: { start: number; end: number; kind: string }[] = [];
+  for (const run of argvRuns(text)) {
+    for (const s of find(run.line)) {
+      const w = run.words.find((x) => s.start >= x.at && s.start < x.at + (x.end - x.start));
+      if (w === undefined) continue;
+      const start = w.start + (s.start - w.at);
+      const end = Math.min(w.end, w.start + (s.end - w.at));
+      if (end > start) out.push({ start, end, kind: s.kind });
+    }
+  }
+  return out;
+}
