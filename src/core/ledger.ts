@@ -1245,8 +1245,10 @@ function failureLine(out: string): string | null {
   const pick = marked[marked.length - 1] ?? lines[0];
   if (pick === undefined) return null;
   const before = marked.length > 1 ? `; ${marked.length - 1} more error line${marked.length === 2 ? '' : 's'} before it (the first: «${clip(marked[0] as string, 100)}»)` : '';
-  const other = marked.length > 0 ? lines.length - marked.length : 0;
-  return `${clip(pick, 200)}${before}${other > 0 ? `; ${other} other line${other === 1 ? '' : 's'} of output as well` : ''}`;
+  // A long output is kept as its head and tail around a `…` line (ingest.ts): its middle's lines are not counted.
+  const cut = lines.includes('…');
+  const other = marked.length > 0 ? lines.length - marked.length - (cut ? 1 : 0) : 0;
+  return `${clip(pick, 200)}${before}${other > 0 ? `; ${cut ? 'at least ' : ''}${other} other line${other === 1 ? '' : 's'} of output as well` : ''}`;
 }
 
 function noteGit(l: Ledger, command: string, out: string, line: number, failed: boolean, cwd: string | undefined): void {
