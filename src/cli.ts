@@ -57,10 +57,33 @@ export async function main(argv: readonly string[], rawIo: Io): Promise<number> 
       printError(io, e);
       return e.exitCode;
     }
+    // The machine out of a resource (`ulimit -n 32`: node cannot even load a command's module) is no bug of handoffd's.
+    const short = resourceFix((e as { code?: unknown } | null)?.code);
+    if (short !== null) {
+      io.err(`handoff: ${safeText(describeError(e))}`);
+      io.err(`  fix: ${short}`);
+      return EXIT.FAILED;
+    }
     io.err(`handoff: internal error: ${safeText(describeError(e))}`);
     if (e instanceof Error && e.stack && io.env.HANDOFF_DEBUG) io.err(safeText(e.stack));
     io.err('  this is a bug in handoffd; rerun with HANDOFF_DEBUG=1 for the stack trace and report it');
     return EXIT.FAILED;
+  }
+}
+
+/** What to do when the system ran out of what a command needs; null for any other error. */
+function resourceFix(code: unknown): string | null {
+  switch (code) {
+    case 'EMFILE':
+      return 'this process reached its open-file limit: raise it (`ulimit -n 1024`, or LimitNOFILE= in a service unit) and run the command again';
+    case 'ENFILE':
+      return "the system's open-file table is full: close programs (or raise fs.file-max) and run the command again";
+    case 'ENOMEM':
+      return 'the machine is out of memory: free some and run the command again';
+    case 'ENOSPC':
+      return 'the disk is full: free space and run the command again';
+    default:
+      return null;
   }
 }
 
@@ -103,7 +126,8 @@ if (isEntry()) {
       if (argv[0] === 'hook') endHook(code);
     },
     (e: unknown) => {
-      process.stderr.write(`handoff: internal error: ${safeText(describeError(e))}\n`);
+      const fix = resourceFix((e as { code?: unknown } | null)?.code);
+      process.stderr.write(fix === null ? `handoff: internal error: ${safeText(describeError(e))}\n` : `handoff: ${safeText(describeError(e))}\n  fix: ${fix}\n`);
       process.exitCode = EXIT.FAILED;
     },
   );

@@ -1,6 +1,6 @@
 import { sha256Hex } from './canonical.js';
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
-import { LEDGER_LIMITS, markChanged, markNotChanged, noteAgentText, noteCall, noteJobText, noteNode, noteRequest, noteResult, noteTurnEnd, tally } from './ledger.js';
+import { LEDGER_LIMITS, markChanged, markNotChanged, noteAgentText, noteCall, noteJobText, noteNode, noteRequest, noteResult, noteTurnEnd, publisherRedacted, tally } from './ledger.js';
 import { LIMITS, objectiveCut, taskItems } from './state.js';
 import { exitMeansNoMatch } from './shell.js';
 import { filePath, heldKey } from './paths.js';
@@ -524,7 +524,7 @@ export function noteTurn(st: SessionState, turn: Turn, main: boolean, notice: bo
   };
   if (turn.tool) w.tool = turn.tool;
   if (!main) w.by = 'subagent';
-  else if (notice && turn.class === 'USER' && HARNESS_CONTEXT.test(turn.text)) w.by = 'harness';
+  else if (notice && turn.class === 'USER' && (HARNESS_CONTEXT.test(turn.text) || publisherRedacted(turn.text))) w.by = 'harness';
   pushBounded(st.window, w, LIMITS.WINDOW_TURNS);
   if (!main) return;
   if (turn.class === 'USER' && !notice) {

@@ -74,6 +74,24 @@ describe('context the harness adds as a user message', () => {
   });
 });
 
+describe('context loaded again on a resume, in a transcript whose publisher redacted every text', () => {
+  it('is marked as the harness\'s when its placeholder is one of the opening context\'s, and a repeated request is not', () => {
+    const said = (text: string) => item({ type: 'message', role: 'user', content: [{ type: 'input_text', text }] });
+    const AGENTS = '[REDACTED_TEXT len=3021 sha=dc9e82a0]';
+    const ENV = '[REDACTED_TEXT len=112 sha=87497b81]';
+    const ASK = '[REDACTED_TEXT len=64 sha=7d538904]';
+    const { llm } = built<{ turns: { seq: number; by?: string }[] }>(
+      meta, said(AGENTS), said(ENV), started(), said(ASK), event({ type: 'user_message', message: '[REDACTED_MESSAGE len=64 sha=7d538904]' }), reply('[REDACTED_TEXT len=20 sha=11111111]'), complete(),
+      said(AGENTS), said(ENV), started(), said(ASK), event({ type: 'user_message', message: '[REDACTED_MESSAGE len=64 sha=7d538904]' }),
+    );
+    const by = (line: number) => llm.turns.find((t) => t.seq === line - 1)?.by;
+    // Lines: 1 meta, 2-3 opening context, 4 started, 5 request, 6 its event, 7 reply, 8 complete, 9-10 context again, 11 started, 12 the same request again.
+    expect([by(9), by(10)]).toEqual(['harness', 'harness']);
+    expect(by(12)).toBeUndefined();
+    expect(by(5)).toBeUndefined();
+  });
+});
+
 describe('a turn the harness left for a new one', () => {
   const hiddenCall = (id: string) => item({ type: 'function_call', name: 'exec_command', arguments: '[REDACTED_ARGUMENTS len=292 sha=18fd14f4]', call_id: id });
 
@@ -126,7 +144,7 @@ describe('a Codex command that outlives its call (a dev server), followed as a j
     expect(byId['5151']).toMatchObject({ status: 'stopped', end_line: 10 });
     expect(byId['6161']).toMatchObject({ status: 'completed', end_line: 14 });
     const current = sections(md).get('Current State') ?? '';
-    expect(current).toContain('- **still running** `4242` (exec_command, started line 3): `npm run dev -- --port 3000` — last progress (line 8): «GET / 200 in 31ms»');
+    expect(current).toContain('- **running, no end recorded** `4242` (exec_command, started line 3): `npm run dev -- --port 3000` — last progress (line 8): «GET / 200 in 31ms»');
     expect(current).toContain('left running by their call (a command session the agent polled)');
   });
 
@@ -145,9 +163,9 @@ describe('a Codex command that outlives its call (a dev server), followed as a j
   it('is not said still running when its program was started again later', () => {
     const { md } = built(meta, ask('Serve it'), exec('c1', 'cargo run -p app -- serve --bind 127.0.0.1:8080'), out('c1', running(11), 'listening\n'), exec('c2', 'cargo run -p app -- serve --bind 127.0.0.1:8080 --config dev.toml'), out('c2', running(22), 'listening\n'), reply('Restarted with the config.'));
     const current = sections(md).get('Current State') ?? '';
-    expect(current).toContain('- **still running** `22` (exec_command, started line 5)');
+    expect(current).toContain('- **running, no end recorded** `22` (exec_command, started line 5)');
     expect(current).toContain('- no end recorded: `11` (exec_command, started line 3): `cargo run -p app -- serve --bind 127.0.0.1:8080` — started again at line 5');
-    expect(current).not.toContain('**still running** `11`');
+    expect(current).not.toContain('**running, no end recorded** `11`');
   });
 
   it('makes no job of a command that ended within its call', () => {

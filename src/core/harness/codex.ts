@@ -6,6 +6,7 @@ import { codeModeCalls, stdinOf } from './code-mode.js';
 import { patchAdditions, whatChanged } from '../what-changed.js';
 import { codexAnswers, codexUserRequest, requestFact } from './requests.js';
 import type { WriteHow } from '../ledger.js';
+import { publisherRedacted } from '../ledger.js';
 
 /**
  * Codex rollouts: `{timestamp, type, payload}` lines. The conversation is written twice: as
@@ -29,6 +30,14 @@ export interface CodexState {
    * ids (askKey), for the reason mirrors are digests. States written before held the ids.
    */
   asks?: string[];
+  /**
+   * The user messages of the session's opening context (before its first turn began) that its
+   * publisher redacted (`[REDACTED_TEXT len=3021 sha=dc9e82a0]`: a length and a digest, no
+   * words), and whether a turn began: the same placeholder later is that context loaded again
+   * (a resume), not a message of the user's.
+   */
+  context?: string[];
+  started?: boolean;
 }
 
 export const initialCodexState = (): CodexState => ({ ri: false, mirrors: [], asks: [] });
@@ -316,6 +325,10 @@ function readItem(p: Record<string, unknown>, obs: Observation, st: CodexState):
       obs.blocks = ex.blocks;
       if (role !== 'user' && role !== 'assistant') obs.notice = true;
       if (NOTICE.test(obs.text)) obs.notice = true;
+      if (role === 'user' && publisherRedacted(obs.text)) {
+        if (st.started !== true) st.context = [...(st.context ?? []).filter((x) => x !== obs.text), obs.text].slice(-8);
+        else if (st.context?.includes(obs.text) === true) obs.notice = true;
+      }
       takeResponseText(obs, st);
       if (role === 'assistant' && p.phase === 'commentary' && obs.text.length > 0) obs.facts.push({ t: 'commentary' });
       return;
@@ -497,6 +510,7 @@ function readEvent(p: Record<string, unknown>, obs: Observation, st: CodexState)
       return;
     }
     case 'task_started': {
+      st.started = true;
       const limit = num(p.model_context_window);
       if (limit !== undefined && limit > 0) obs.facts.push({ t: 'context_limit', limit });
       obs.facts.push({ t: 'turn_started' });

@@ -611,13 +611,14 @@ function jobs(a: Analysis, level: Level): string {
   const name = (j: (typeof a.jobs)[number]): string => `${code(j.id)} (${j.tool}${j.description ? ` «${oneLine(j.description, 60)}»` : ''}, started line ${j.line})`;
   const cmdChars = level >= 3 ? 100 : 200;
   const rows = [
-    ...running.map((j) => `**still running** ${name(j)}: ${code(oneLine(j.command, cmdChars), 2 * cmdChars)}${level >= 3 ? '' : j.lastEvent ? ` — last progress (line ${j.lastEvent.line}): «${oneLine(j.lastEvent.text, 160)}»` : ' — no progress reported yet'}`),
+    // The transcript's last word on it, not the machine's state now: a server seen up 19 hours before the next turn.
+    ...running.map((j) => `**running, no end recorded** ${name(j)}: ${code(oneLine(j.command, cmdChars), 2 * cmdChars)}${level >= 3 ? '' : j.lastEvent ? ` — last progress (line ${j.lastEvent.line}): «${oneLine(j.lastEvent.text, 160)}»` : ' — no progress reported yet'}`),
     ...unheard.map((j) => `no end recorded: ${name(j)}: ${code(oneLine(j.command, 100), 200)} — started again at line ${again(j) as number}`),
     ...ended.map((j) => `${j.status}${atLine(j.endLine)}: ${name(j)}${j.lastEvent ? ` — last output (line ${j.lastEvent.line}): «${oneLine(j.lastEvent.text, 100)}»` : ''}`),
   ];
   const more = a.jobs.length - running.length - unheard.length - ended.length;
   const how = a.jobs.some((j) => /^\d+$/.test(j.id)) ? 'started in the background or left running by their call (a command session the agent polled), followed through their notifications and polls' : 'started in the background, followed through their notifications';
-  return `\n\n### Background jobs\n\n${label('verified')} — ${how} (running first):\n\n${bullets(rows)}${more > 0 ? `\n\n${more} more job(s) in HANDOFF.summary.json.` : ''}`;
+  return `\n\n### Background jobs\n\n${label('verified')} — ${how} (running first; whether one still runs now is not known: check before starting it again):\n\n${bullets(rows)}${more > 0 ? `\n\n${more} more job(s) in HANDOFF.summary.json.` : ''}`;
 }
 
 /**
