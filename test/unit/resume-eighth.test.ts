@@ -265,7 +265,7 @@ describe('a commit the session did not make at HEAD', () => {
       ...bash('b3', 'git log --oneline -3', 'a7bfa7b optimized team loading\n9d35684 fix: teams'),
       agent('a1', [{ type: 'text', text: 'Committed.' }]),
     );
-    expect(sections(md).get('Repository Evidence')).toContain("*reported* — its `git log` at line 7 begins with `a7bfa7b` «optimized team loading», a commit the session's own commands did not make: HEAD was at `9d35684` in its `git log` at line 3, and the session's own git commands in between made no commit and moved nothing (no merge, pull, rebase, reset or checkout). Someone or something else committed during the session (the session had staged files with `git add` at line 4: it may hold them); check what it holds.");
+    expect(sections(md).get('Repository Evidence')).toContain("*reported* — its `git log` at line 7 begins with `a7bfa7b` «optimized team loading», a commit the session's own commands did not make: HEAD was at `9d35684` in its `git log` at line 3, and the session's own git commands in between made no commit and moved nothing (no merge, pull, rebase, reset or checkout). Someone or something else committed between lines 3 and 7 (another program, the user, or a tool the agent ran, perhaps between turns) (the session had staged files with `git add` at line 4: it may hold them); check what it holds.");
     expect((summary.session_git as Record<string, unknown>).foreign_head).toEqual({ line: 7, hash: 'a7bfa7b', subject: 'optimized team loading', was: '9d35684', was_line: 3, staged_line: 4 });
   });
 
