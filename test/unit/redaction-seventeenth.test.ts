@@ -50,6 +50,17 @@ describe('a credential in the shapes the seventeenth red team found kept', () =>
     ['a Render deploy hook', 'curl -X POST "https://api.render.com/deploy/srv-128p95ni8x455e4zs74p?key=vhPaG8cwkgT"', 'vhPaG8cwkgT'],
     ['a strongSwan pre-shared key', `%any 203.0.113.5 : PSK "${PW}"`, PW],
     ['a CoinGecko key in prose', 'use CG-uuL05ltv3Qejb6qqMqx2n9w for coingecko, demo plan', 'CG-uuL05ltv3Qejb6qqMqx2n9w'],
+    ['a Kubernetes args block list', '        args:\n          - redis-server\n          - --requirepass\n          - Juniper05*bsk\n          - --appendonly', 'Juniper05*bsk'],
+    ['a Compose command block list, quoted', '    command:\n      - "redis-server"\n      - "--requirepass"\n      - "Juniper05*bsk"', 'Juniper05*bsk'],
+    ['Honeycomb\'s key header', 'curl -s https://api.honeycomb.io/1/auth -H "X-Honeycomb-Team: zmpcta2hc9G0ZEA8e3hnZ602ugvNy72j"', 'zmpcta2hc9G0ZEA8e3hnZ602ugvNy72j'],
+    ['a 1Password session', 'export OP_SESSION_acme="E8FUhMN2VEfChzu1Jl1XLkLR3RZxIxa3BgDaz0wU6mI"', 'E8FUhMN2VEfChzu1Jl1XLkLR3RZxIxa3BgDaz0wU6mI'],
+    ['a Bitwarden session', 'export BW_SESSION="1QkmHOpUcILhJH1MReYH0Ndtk+F6/Dr7Z9dKMXNreauN3gSTxDp7GrmaTcWacJGT7z8FxMVwL2x6VtC4+ISz+A=="', '1QkmHOpUcILhJH1MReYH0Ndtk'],
+    ['a Java session id in a log', '"GET /shop/cart;jsessionid=4AC48EE092F392F1B8864B8AE472A8DF?item=42 HTTP/1.1" 200', '4AC48EE092F392F1B8864B8AE472A8DF'],
+    ['Neo4j\'s auth', '      - NEO4J_AUTH=neo4j/Lantern41*sta', 'Lantern41*sta'],
+    ['Zapier\'s MCP URL', '"url": "https://mcp.zapier.com/api/mcp/s/SsFWUOxFxyz5KQhcfyJxVfIUlJwhVfxm285SYdDN2nFh7OqJPSrF59fZSMPH/mcp"', 'SsFWUOxFxyz5KQhcfyJxVfIUlJwhVfxm285SYdDN2nFh7OqJPSrF59fZSMPH'],
+    ['Pipedream\'s MCP URL', 'claude mcp add pipedream --transport sse https://mcp.pipedream.net/318d02a3-d519-4d3c-bd9e-f9f75231cf5f/gmail', '318d02a3-d519-4d3c-bd9e-f9f75231cf5f'],
+    ['a Rocket.Chat hook', 'curl -s -X POST https://chat.acme.io/hooks/6454d26a9860e07fe1a30ee0/UJsOX78rh0J4XsBam9FD20ZFGzvNbFKv5Fu9RFmUgXtpBogu', 'UJsOX78rh0J4XsBam9FD20ZFGzvNbFKv5Fu9RFmUgXtpBogu'],
+    ['a Webex incoming hook', 'curl -X POST https://webexapis.com/v1/webhooks/incoming/Y2lzY29zcGFyazovL3VzL1dFQkhPT0svNjFjNTU3YjMtNTJmNy00MmViLTg0ZGItOTFlNWY0NDJhMWI5', 'Y2lzY29zcGFyazovL3VzL1dFQkhPT0svNjFjNTU3YjMtNTJmNy00MmViLTg0ZGItOTFlNWY0NDJhMWI5'],
     ['a NATS user seed', 'SUAMK2FG4MI6UE3ACF3FK3OIQBCEIEZV7NSWFFEW63UXMRLFM2XLAXK4GY', 'SUAMK2FG4MI6UE3ACF3FK3OIQBCEIEZV7NSWFFEW63UXMRLFM2XLAXK4GY'],
   ]);
 });
@@ -68,6 +79,9 @@ describe('ordinary text the seventeenth red team found removed', () => {
     ['an OAuth redirect\'s short code', 'https://login.example.com/callback?code=4/0AfJohXn&state=xyz'],
     ['unrar asking for the password', 'unrar x -p- archive.rar'],
     ['a --key that is no UUID', "git log --format='%H' --key 12345"],
+    ['a YAML list of steps', 'steps:\n  - --verbose\n  - name: build\n  - run: npm test'],
+    ['a session variable read, not set', 'echo $BW_SESSION'],
+    ['Neo4j with auth off', 'NEO4J_AUTH=none'],
     ['a long SQL name in capitals', 'SELECT SUM(amount) FROM SALES_ORDERS_ARCHIVE_2024_Q1_ITEMS_PARTITIONED'],
   ]);
 });

@@ -29,8 +29,61 @@ const WORD_MAX = 2048;
 /** Runs longer than this are cut off: a command line of more words is a list of data. */
 const RUN_WORDS = 64;
 
-/** The runs of two or more quoted words, one of them a flag (`-x`, `--x`, Windows' `/x`), in `text`. */
+/** The runs of two or more quoted words, one of them a flag (`-x`, `--x`, Windows' `/x`), in `text`; and YAML's block lists of them. */
 export function argvRuns(text: string): ArgvRun[] {
+  return [...quotedRuns(text), ...yamlRuns(text)];
+}
+
+/**
+ * A YAML block sequence of a command's words, one per line at one indentation (Kubernetes'
+ * `args:`, Compose's `command:`): `- redis-server` / `- --requirepass` / `- <value>`. Each item
+ * may be quoted; its words are read without the quotes.
+ */
+function yamlRuns(text: string): ArgvRun[] {
+  // A flag as an item (`- --requirepass`, `- "-a"`), found by a plain search: most texts hold none.
+  if (!text.includes('- -') && !text.includes('- "-') && !text.includes("- '-")) return [];
+  const out: ArgvRun[] = [];
+  let words: Word[] = [];
+  let indent = '';
+  let flag = false;
+  let line = '';
+  const close = (): void => {
+    if (words.length >= 2 && flag) out.push({ line, words });
+    words = [];
+    flag = false;
+    line = '';
+  };
+  let at = 0;
+  while (at <= text.length) {
+    let end = text.indexOf('\n', at);
+    if (end === -1) end = text.length;
+    const m = YAML_ITEM.exec(text.slice(at, Math.min(end, at + WORD_MAX)));
+    if (m === null || (words.length > 0 && m[1] !== indent) || words.length >= RUN_WORDS) close();
+    if (m !== null) {
+      if (words.length === 0) indent = m[1] as string;
+      // The rest of the line, to a comment (` #`), without trailing blanks.
+      const rest = m[2] as string;
+      const hash = rest.indexOf(' #');
+      const raw = (hash === -1 ? rest : rest.slice(0, hash)).trimEnd();
+      const q = raw[0];
+      const quoted = (q === '"' || q === "'") && raw.length >= 2 && raw.endsWith(q);
+      const start = at + (m[1] as string).length + 2 + (quoted ? 1 : 0);
+      const word = quoted ? raw.slice(1, -1) : raw;
+      if (words.length > 0) line += ' ';
+      words.push({ start, end: start + word.length, at: line.length });
+      line += word;
+      if (/^--?[A-Za-z]/.test(word)) flag = true;
+    }
+    at = end + 1;
+  }
+  close();
+  return out;
+}
+
+/** A block sequence's item: its indentation, and what follows `- ` (no pattern here can backtrack: the item is cut in code). */
+const YAML_ITEM = /^([ \t]*)- (?=[^\s#])([^\r\n]*)/;
+
+function quotedRuns(text: string): ArgvRun[] {
   // A quoted flag (`"-` or `'-`) first, found by a plain search: most texts hold none.
   if ((!text.includes('"-') && !text.includes("'-")) || !HINT.test(text)) return [];
   const out: ArgvRun[] = [];

@@ -227,6 +227,12 @@ const RULES: readonly CommandRule[] = [
   rule('command_password', ['mosquitto_passwd'], `mosquitto_passwd${WORD_END}${REST}-b[ \\t]+[^\\s;&|]{1,200}[ \\t]+[^\\s;&|]{1,100}[ \\t]+${ARG}`),
   // A key given as a UUID after a bare --key (Smithery's MCP servers: `--key 75162c6a-…`).
   rule('command_password', ['--key'], `--key[ \\t=]+['"]?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![0-9a-f-])`, 'dyi'),
+  // Honeycomb's key header; a password manager's session (`export BW_SESSION=…`, `OP_SESSION_<account>=…`);
+  // Neo4j's `NEO4J_AUTH=neo4j/<password>`; a Java session id in a URL (`;jsessionid=…`): whoever has it is logged in.
+  rule('bearer', ['X-Honeycomb-Team', 'x-honeycomb-team'], `X-Honeycomb-Team["']?[ \\t]*[:=][ \\t]*["']?([A-Za-z0-9]{22,64})(?![A-Za-z0-9])`, 'dyi'),
+  rule('secret_assignment', ['BW_SESSION', 'OP_SESSION_'], `(?:BW_SESSION|OP_SESSION_[A-Za-z0-9_]{0,64})["']?[ \\t]*[=:][ \\t]*["']?([A-Za-z0-9+/_-]{20,200}={0,2})`),
+  rule('command_password', ['NEO4J_AUTH'], `NEO4J_AUTH["']?[ \\t]*[=:][ \\t]*["']?[^/\\s'"]{1,64}/([^\\s'"]{1,200})`),
+  rule('session_id', [';jsessionid='], `;jsessionid=([A-Za-z0-9._-]{16,128})`, 'dyi'),
   // strongSwan's and Libreswan's pre-shared key (`%any 203.0.113.5 : PSK "…"`).
   rule('command_password', [': PSK', ':PSK'], `:[ \\t]?PSK[ \\t]+${ARG}`),
   // macOS keychains (`security unlock-keychain -p …`, `create-keychain -p`, `import … -P`), Windows

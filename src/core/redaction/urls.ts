@@ -156,6 +156,11 @@ const HOOKS: readonly (readonly [string, RegExp])[] = [
   ['api.netlify.com/build_hooks/', /[0-9a-f]{24}(?![0-9a-f])/y],
   ['api.vercel.com/v1/integrations/deploy/', /prj_[A-Za-z0-9]{10,40}\/([A-Za-z0-9]{6,40})(?![A-Za-z0-9])/y],
   ['api.render.com/deploy/', /srv-[a-z0-9]{10,40}\?key=([A-Za-z0-9_-]{6,80})(?![A-Za-z0-9_-])/y],
+  // MCP servers whose URL is their key (Zapier's, Pipedream's), Rocket.Chat's and Webex's incoming hooks.
+  ['mcp.zapier.com/api/mcp/s/', /[A-Za-z0-9_=-]{20,200}(?![A-Za-z0-9_=-])/y],
+  ['mcp.pipedream.net/', /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9a-f])/y],
+  ['/hooks/', /[0-9a-f]{24}\/([A-Za-z0-9]{30,80})(?![A-Za-z0-9])/y],
+  ['webexapis.com/v1/webhooks/incoming/', /[A-Za-z0-9_=-]{40,200}(?![A-Za-z0-9_=-])/y],
 ];
 
 function deployHook(prefix: string, body: RegExp): Handler {

@@ -1300,6 +1300,12 @@ export function renderHandoffMd(r: RenderInput, a: Analysis): string {
       fixed.requests = requests(a, r.parentSession, r, false, tail, chars);
       parts = levelParts(fixed, a, level);
     }
+    // Then the recent timeline gives up its rows (timeline.jsonl keeps every turn): the file stays
+    // under MD_BYTES wherever the store is (its root's path is written in it several times).
+    for (const rows of [3, 1, 0]) {
+      if (Buffer.byteLength(renderAt(fixed, parts)) <= MD_BYTES) break;
+      fixed.timeline = rows > 0 ? timelineSection(r, rows) : section('Recent timeline', `Left out to keep this file within ${MD_BYTES} bytes: timeline.jsonl holds all ${r.state.turns} turns.`);
+    }
   }
   // What room is left takes, in turn, the writes that failed and were made after, and the names
   // of the changed files the table has no row for: neither gives up anything a budget level keeps.
