@@ -61,7 +61,11 @@ describe('a credential in the shapes the seventeenth red team found kept', () =>
     ['Pipedream\'s MCP URL', 'claude mcp add pipedream --transport sse https://mcp.pipedream.net/318d02a3-d519-4d3c-bd9e-f9f75231cf5f/gmail', '318d02a3-d519-4d3c-bd9e-f9f75231cf5f'],
     ['a Rocket.Chat hook', 'curl -s -X POST https://chat.acme.io/hooks/6454d26a9860e07fe1a30ee0/UJsOX78rh0J4XsBam9FD20ZFGzvNbFKv5Fu9RFmUgXtpBogu', 'UJsOX78rh0J4XsBam9FD20ZFGzvNbFKv5Fu9RFmUgXtpBogu'],
     ['a Webex incoming hook', 'curl -X POST https://webexapis.com/v1/webhooks/incoming/Y2lzY29zcGFyazovL3VzL1dFQkhPT0svNjFjNTU3YjMtNTJmNy00MmViLTg0ZGItOTFlNWY0NDJhMWI5', 'Y2lzY29zcGFyazovL3VzL1dFQkhPT0svNjFjNTU3YjMtNTJmNy00MmViLTg0ZGItOTFlNWY0NDJhMWI5'],
-    ['a NATS user seed', 'SUAMK2FG4MI6UE3ACF3FK3OIQBCEIEZV7NSWFFEW63UXMRLFM2XLAXK4GY', 'SUAMK2FG4MI6UE3ACF3FK3OIQBCEIEZV7NSWFFEW63UXMRLFM2XLAXK4GY'],
+    ['a NATS user seed in a .creds file', '-----BEGIN USER NKEY SEED-----\nSUXE4ZTZASX37Y4HGZILZF6KGUJF2UIIXB42ORX5AIBRKDOW23THZZXW3C\n------END USER NKEY SEED------', 'SUXE4ZTZASX37Y4HGZILZF6KGUJF2UIIXB42ORX5AIBRKDOW23THZZXW3C'],
+    ['a NATS seed after --nkey', 'nats --server nats://nats.acme.io:4222 --nkey SUQ2I75N6I7GGHNFFOJ52SEG7ZCQ7NCWEGABUYVLNTXNQLNACBUSEFTKAJ pub orders.created x', 'SUQ2I75N6I7GGHNFFOJ52SEG7ZCQ7NCWEGABUYVLNTXNQLNACBUSEFTKAJ'],
+    ['an Apify token after login -t', 'apify login -t apify_api_WdkphL0iPuSLTYdvgV86GiWW0IWilIGNhd3o', 'WdkphL0iPuSLTYdvgV86GiWW0IWilIGNhd3o'],
+    ['a Bitwarden Secrets Manager token', 'bws secret list -t 0.f74312a3-ffa1-492a-a2d9-aff9e6ab32a2.z9mknxQXpCQ2xA2rzqZbdyaveJHiqp:lXaMDc9vcdJ5C92BRWhYBP== -o table', 'z9mknxQXpCQ2xA2rzqZbdyaveJHiqp'],
+    ['OpenWrt\'s Wi-Fi key', "\toption key 'Juniper95^cmp'", 'Juniper95^cmp'],
   ]);
 });
 

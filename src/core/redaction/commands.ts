@@ -233,6 +233,12 @@ const RULES: readonly CommandRule[] = [
   rule('secret_assignment', ['BW_SESSION', 'OP_SESSION_'], `(?:BW_SESSION|OP_SESSION_[A-Za-z0-9_]{0,64})["']?[ \\t]*[=:][ \\t]*["']?([A-Za-z0-9+/_-]{20,200}={0,2})`),
   rule('command_password', ['NEO4J_AUTH'], `NEO4J_AUTH["']?[ \\t]*[=:][ \\t]*["']?[^/\\s'"]{1,64}/([^\\s'"]{1,200})`),
   rule('session_id', [';jsessionid='], `;jsessionid=([A-Za-z0-9._-]{16,128})`, 'dyi'),
+  // Bitwarden Secrets Manager's access token (`bws … -t 0.<uuid>.<secret>:<key>`), OpenWrt's UCI `option key '…'` (Wi-Fi, VPN).
+  rule('command_password', ['bws'], `bws${WORD_END}${REST}(?:-t|--access-token)[ \\t=]+${ARG}`),
+  rule('command_password', ['option key', 'option password'], `option[ \\t]+(?:key|password)[ \\t]+${ARG}`),
+  // A NATS nkey seed (`S` + its kind, 58 characters of base32): under a .creds file's armor, or after `--nkey`.
+  rule('nats_seed', ['NKEY SEED-----'], `NKEY SEED-----[ \\t]*\\r?\\n[ \\t]*(S[A-Z][A-Z2-7]{56})(?![A-Za-z0-9])`),
+  rule('nats_seed', ['--nkey'], `--nkey[ \\t=]+['"]?(S[A-Z][A-Z2-7]{56})(?![A-Za-z0-9])`),
   // strongSwan's and Libreswan's pre-shared key (`%any 203.0.113.5 : PSK "…"`).
   rule('command_password', [': PSK', ':PSK'], `:[ \\t]?PSK[ \\t]+${ARG}`),
   // macOS keychains (`security unlock-keychain -p …`, `create-keychain -p`, `import … -P`), Windows

@@ -218,10 +218,10 @@ const DEFS: readonly Def[] = [
   { kind: 'onesignal_key', prefixes: ['os_v2_app_'], body: `[a-z0-9]{60,200}(?![a-z0-9])`, glued: true },
   { kind: 'browserbase_key', prefixes: ['bb_live_'], body: `[${B62}_-]{20,80}(?![${B62}_-])`, glued: true, check: hasDigitAndLetter },
   { kind: 'tencent_secret_id', prefixes: ['AKID'], body: `[${B62}]{32,36}(?![${B62}])`, check: mixed },
+  // Apify's API tokens.
+  { kind: 'apify_token', prefixes: ['apify_api_'], body: `[${B62}]{30,40}(?![${B62}])`, glued: true, check: hasDigitAndLetter },
   // CoinGecko's demo and pro keys.
   { kind: 'coingecko_key', prefixes: ['CG-'], body: `[${B62}]{20,30}(?![${B62}])`, check: mixed },
-  // A NATS nkey seed (user, account, operator, cluster, server): `S` then its kind, in base32.
-  { kind: 'nats_seed', prefixes: ['SUA', 'SAA', 'SOA', 'SCA', 'SNA'], body: `[A-Z2-7]{55}(?![A-Za-z0-9])` },
   // A Nostr private key in bech32.
   { kind: 'nostr_key', prefixes: ['nsec1'], body: exact('02-9ac-hj-np-z', 58) },
   // Cloudflare's tunnel token: base64 of `{"a": "<account>", "t": "<tunnel>", "s": "<secret>"}`.
