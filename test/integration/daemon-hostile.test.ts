@@ -58,6 +58,18 @@ async function start(env: NodeJS.ProcessEnv, root: string, args: string[], opts:
 
 /** Peak resident memory of a process (Linux), in MB; null elsewhere. */
 
+/** A daemon with one build worker, watching one session being worked on (built: 2 turns), and how many turns it has now. */
+async function workedOn(): Promise<{ watch: string; ok: string; d: RunningDaemon; turns: () => Promise<number> }> {
+  const { env, root, watch } = await setup({ daemon: { backfill_workers: 1, shutdown_timeout_ms: 2000 } });
+  const ok = join(watch, 'ok.jsonl');
+  await writeFile(ok, userLine('a session being worked on') + agentLine('on it'));
+  const d = await start(env, root, ['--watch', watch]);
+  await d.call('flush', { timeout_ms: 20_000 }, 25_000);
+  const turns = async (): Promise<number> => (await d.call('status')).sessions.find((x) => x.id === 'ok')?.turns ?? -1;
+  expect(await turns()).toBe(2);
+  return { watch, ok, d, turns };
+}
+
 /** A raw connection that sends nothing and collects whatever comes back. */
 /** `halfOpen`: the client never closes its side when the daemon closes its own (some clients do not). */
 function idleConnection(socket: string, halfOpen = false): Promise<{ s: Socket; text: () => string; closed: Promise<void> }> {
@@ -599,13 +611,7 @@ describe('the daemon in a hostile workspace', () => {
   });
 
   it.skipIf(availableParallelism() < 2)('reads a transcript of gigabytes in a worker, live or not: the other sessions refresh meanwhile, and a stop does not wait for it', async () => {
-    const { env, root, watch } = await setup({ daemon: { backfill_workers: 1, shutdown_timeout_ms: 2000 } });
-    const ok = join(watch, 'ok.jsonl');
-    await writeFile(ok, userLine('a session being worked on') + agentLine('on it'));
-    const d = await start(env, root, ['--watch', watch]);
-    await d.call('flush', { timeout_ms: 20_000 }, 25_000);
-    const turns = async (): Promise<number> => (await d.call('status')).sessions.find((x) => x.id === 'ok')?.turns ?? -1;
-    expect(await turns()).toBe(2);
+    const { watch, ok, d, turns } = await workedOn();
     // 4 GiB without a newline (a sparse file): its read takes many seconds whatever the lane.
     const huge = join(watch, 'huge.jsonl');
     await writeFile(huge, '');
@@ -621,13 +627,7 @@ describe('the daemon in a hostile workspace', () => {
   });
 
   it.skipIf(availableParallelism() < 2)('builds a transcript of gigabytes a client asks for (a hook\'s build) in a worker: the watched sessions refresh meanwhile', async () => {
-    const { env, root, watch } = await setup({ daemon: { backfill_workers: 1, shutdown_timeout_ms: 2000 } });
-    const ok = join(watch, 'ok.jsonl');
-    await writeFile(ok, userLine('a session being worked on') + agentLine('on it'));
-    const d = await start(env, root, ['--watch', watch]);
-    await d.call('flush', { timeout_ms: 20_000 }, 25_000);
-    const turns = async (): Promise<number> => (await d.call('status')).sessions.find((x) => x.id === 'ok')?.turns ?? -1;
-    expect(await turns()).toBe(2);
+    const { ok, d, turns } = await workedOn();
     // Outside the watch, as a session-start hook's transcript may be: 4 GiB without a newline (sparse).
     const away = tempDir('handoff-away-');
     const huge = join(away, 'huge.jsonl');

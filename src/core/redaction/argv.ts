@@ -42,25 +42,16 @@ export function argvRuns(text: string): ArgvRun[] {
 function yamlRuns(text: string): ArgvRun[] {
   // A flag as an item (`- --requirepass`, `- "-a"`), found by a plain search: most texts hold none.
   if (!text.includes('- -') && !text.includes('- "-') && !text.includes("- '-")) return [];
-  const out: ArgvRun[] = [];
-  let words: Word[] = [];
+  const runs = new Runs();
   let indent = '';
-  let flag = false;
-  let line = '';
-  const close = (): void => {
-    if (words.length >= 2 && flag) out.push({ line, words });
-    words = [];
-    flag = false;
-    line = '';
-  };
   let at = 0;
   while (at <= text.length) {
     let end = text.indexOf('\n', at);
     if (end === -1) end = text.length;
     const m = YAML_ITEM.exec(text.slice(at, Math.min(end, at + WORD_MAX)));
-    if (m === null || (words.length > 0 && m[1] !== indent) || words.length >= RUN_WORDS) close();
+    if (m === null || (runs.size > 0 && m[1] !== indent) || runs.size >= RUN_WORDS) runs.close();
     if (m !== null) {
-      if (words.length === 0) indent = m[1] as string;
+      if (runs.size === 0) indent = m[1] as string;
       // The rest of the line, to a comment (` #`), without trailing blanks.
       const rest = m[2] as string;
       const hash = rest.indexOf(' #');
@@ -68,16 +59,12 @@ function yamlRuns(text: string): ArgvRun[] {
       const q = raw[0];
       const quoted = (q === '"' || q === "'") && raw.length >= 2 && raw.endsWith(q);
       const start = at + (m[1] as string).length + 2 + (quoted ? 1 : 0);
-      const word = quoted ? raw.slice(1, -1) : raw;
-      if (words.length > 0) line += ' ';
-      words.push({ start, end: start + word.length, at: line.length });
-      line += word;
-      if (/^--?[A-Za-z]/.test(word)) flag = true;
+      runs.add(start, quoted ? raw.slice(1, -1) : raw);
     }
     at = end + 1;
   }
-  close();
-  return out;
+  runs.close();
+  return runs.out;
 }
 
 /** A block sequence's item: its indentation, and what follows `- ` (no pattern here can backtrack: the item is cut in code). */
@@ -86,16 +73,7 @@ const YAML_ITEM = /^([ \t]*)- (?=[^\s#])([^\r\n]*)/;
 function quotedRuns(text: string): ArgvRun[] {
   // A quoted flag (`"-` or `'-`) first, found by a plain search: most texts hold none.
   if ((!text.includes('"-') && !text.includes("'-")) || !HINT.test(text)) return [];
-  const out: ArgvRun[] = [];
-  let words: Word[] = [];
-  let flag = false;
-  let line = '';
-  const close = (): void => {
-    if (words.length >= 2 && flag) out.push({ line, words });
-    words = [];
-    flag = false;
-    line = '';
-  };
+  const runs = new Runs();
   let i = 0;
   while (i < text.length) {
     const q = text[i];
@@ -105,29 +83,55 @@ function quotedRuns(text: string): ArgvRun[] {
     }
     const end = wordEnd(text, i + 1, q);
     if (end === -1) {
-      close();
+      runs.close();
       i += 1;
       continue;
     }
-    const word = text.slice(i + 1, end);
-    if (words.length > 0) line += ' ';
-    words.push({ start: i + 1, end, at: line.length });
-    line += word;
-    if ((word[0] === '-' || word[0] === '/') && /^(?:--?[A-Za-z]|\/[A-Za-z]{1,3}$)/.test(word)) flag = true;
+    runs.add(i + 1, text.slice(i + 1, end));
     // The next word follows after a comma (and, for a program given apart from its arguments, an opening bracket).
     const next = gapEnd(text, end + 1);
-    if (next === -1 || words.length >= RUN_WORDS) {
+    if (next === -1 || runs.size >= RUN_WORDS) {
       // A lone quoted text may have paired the wrong quotes (`"CMD ["redis-server", …`): its closing
       // quote is tried as an opening one. Each quote opens at most one word, so the scan stays linear.
-      const alone = words.length === 1;
-      close();
+      const alone = runs.size === 1;
+      runs.close();
       i = alone ? end : end + 1;
       continue;
     }
     i = next;
   }
-  close();
-  return out;
+  runs.close();
+  return runs.out;
+}
+
+/** A command-line flag: `-x`, `--x`, Windows' `/x`. */
+const FLAG = /^(?:--?[A-Za-z]|\/[A-Za-z]{1,3}$)/;
+
+/** The words of the run being read, and the runs read so far: those of two or more words, one of them a flag. */
+class Runs {
+  readonly out: ArgvRun[] = [];
+  private words: Word[] = [];
+  private flag = false;
+  private line = '';
+
+  get size(): number {
+    return this.words.length;
+  }
+
+  /** The word whose text starts at `start` in the scanned text. */
+  add(start: number, word: string): void {
+    if (this.words.length > 0) this.line += ' ';
+    this.words.push({ start, end: start + word.length, at: this.line.length });
+    this.line += word;
+    if ((word[0] === '-' || word[0] === '/') && FLAG.test(word)) this.flag = true;
+  }
+
+  close(): void {
+    if (this.words.length >= 2 && this.flag) this.out.push({ line: this.line, words: this.words });
+    this.words = [];
+    this.flag = false;
+    this.line = '';
+  }
 }
 
 const isBlank = (c: string | undefined): boolean => c === ' ' || c === '\t';
