@@ -219,3 +219,16 @@ describe('the checks after the last change to code, when only docs were written 
     expect(sections(none.md).get('Next Action')).toContain('Verify the change (no test, build, type check or lint ran after the last change to code, line 5; later writes only to docs or ignore lists), then');
   });
 });
+
+describe('a failure got past by setting the environment', () => {
+  it('says what the command that ran clean set, which the failed one lacked', () => {
+    const run = (id: string, command: string, output: string, failed = false) => [call(id, 'Bash', { command }), result(id, output, failed ? { is_error: true } : {})];
+    const { md } = built(
+      user('u1', 'Build the app'),
+      ...run('b1', 'pnpm --version', 'Error: This project is configured to use yarn because /Users/me/package.json has a "packageManager" field\nExit code 1', true),
+      ...run('b2', 'COREPACK_ENABLE_PROJECT_SPEC=0 pnpm --version', '10.4.1'),
+      say('a1', 'pnpm works with Corepack told to ignore the parent folder.'),
+    );
+    expect(sections(md).get('Failures And Blockers')).toContain('(`COREPACK_ENABLE_PROJECT_SPEC=0 pnpm --version`: it ran with `COREPACK_ENABLE_PROJECT_SPEC=0` set, which the failed run lacked — later runs need it too)');
+  });
+});

@@ -1036,6 +1036,22 @@ function outsideCalls(a: Analysis): string {
   return `\n\n${label('verified')} — tools of MCP servers the session called, the latest first: ${cs.slice(0, 6).map(one).join(', ')}${more}. They act outside the repository: what they did there is in their results only (TOOLS.md).${from}${unnamed}`;
 }
 
+/**
+ * The environment assignments that open the command that got past a failure and that the failed
+ * one lacked (FundWise's `COREPACK_ENABLE_PROJECT_SPEC=0 pnpm build`, after `pnpm build` met a
+ * parent folder's packageManager): the workaround a successor must repeat.
+ */
+function envAdded(fixedBy: string, failed: string): string {
+  const added: string[] = [];
+  let rest = fixedBy;
+  for (let m = LEADING_ASSIGNMENT.exec(rest); m !== null && added.length < 4; m = LEADING_ASSIGNMENT.exec(rest)) {
+    if (!failed.includes(m[1] as string)) added.push(m[1] as string);
+    rest = rest.slice(m[0].length);
+  }
+  return added.length === 0 ? '' : `: it ran with ${added.map((x) => code(x, 80)).join(' ')} set, which the failed run lacked — later runs need it too`;
+}
+const LEADING_ASSIGNMENT = /^[ \t]*([A-Za-z_][A-Za-z0-9_]{0,60}=[^\s'"]{0,80})[ \t]+/;
+
 function failures(a: Analysis, level: Level): string {
   const lines = a.openFailures.map((f) => `${label('verified')} line ${f.line}: ${oneLine(f.text, 400)}`);
   for (const f of a.incidents) lines.push(`${label(f.label)} ${f.kind === 'interrupted' ? 'interrupted' : 'API error'}${at(f.seq)}: ${oneLine(f.text, 300)}`);
@@ -1045,7 +1061,7 @@ function failures(a: Analysis, level: Level): string {
   // oldest of the fixed failures (the summary lists every one).
   const fixedShown = level >= 3 ? MD.FIXED_SHORT : MD.FIXED;
   const fixedMore = a.fixedFailures.length > fixedShown ? `\n- … and ${a.fixedFailures.length - fixedShown} earlier, each in HANDOFF.summary.json's \`fixed_failures\`` : '';
-  const by = (f: Analysis['fixedFailures'][number]): string => (f.fixed_by === undefined ? '' : ` (${code(f.fixed_by, level >= 3 ? 80 : 120)})`);
+  const by = (f: Analysis['fixedFailures'][number]): string => (f.fixed_by === undefined ? '' : ` (${code(f.fixed_by, level >= 3 ? 80 : 120)}${envAdded(f.fixed_by, f.text)})`);
   const fixedList = a.fixedFailures.length === 0 ? '' : `\n\n### Fixed during the session\n\n${label('verified')} — failures a later run of the same target resolved (not open): a check that passed, or a command that is not a check and ran again without an error (which says it ran, not that it found what it looked for):\n\n${bullets(a.fixedFailures.slice(-fixedShown).map((f) => `line ${f.line}, ${f.rerun === 'passed' ? 'a later run passed' : 'ran again without an error'} at line ${f.fixed_line}${by(f)}${how(f)}: ${oneLine(f.text, level >= 3 ? 100 : 240)}`))}${fixedMore}`;
   const over = level >= 2 ? [] : a.passedOver.slice(level === 0 ? -MD.PASSED_OVER : -1);
   const fixed = `${fixedList}${over.length === 0 ? '' : `\n\n### Failed, then passed over\n\n${label('verified')} — the agent went on after these, and no clean re-run of the same command is recorded:\n\n${bullets(over.map((f) => `line ${f.line}: ${oneLine(f.text, 400)}`))}`}`;
