@@ -82,7 +82,7 @@ describe("HANDOFF.md's budget", () => {
     writeFileSync(path, readFileSync(path, 'utf8') + jsonl(...failed, ...fixed));
     const md = renderAll(renderInput(path)).handoffMd;
     expect(timelineRows(md)).toBe('8');
-    expect(md).toMatch(/- line \d+, a later run passed at line \d+ \(`COREPACK_ENABLE_PROJECT_SPEC=0 pnpm build`\): /);
+    expect(md).toMatch(/- line \d+, a later run passed at line \d+ \(`COREPACK_ENABLE_PROJECT_SPEC=0 pnpm build`: it ran with `COREPACK_ENABLE_PROJECT_SPEC=0` set, which the failed run lacked — later runs need it too\): /);
     expect(Buffer.byteLength(md)).toBeLessThanOrEqual(16000);
   });
 
