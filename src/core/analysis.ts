@@ -760,7 +760,9 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
   if ((end.kind === 'mid-work' || end.kind === 'interrupted' || end.kind === 'failed') && req !== null) {
     const whose = parent === null ? "the user's last request" : `the task the session that started this subagent (\`${parent}\`) gave it`;
     // A transcript that ends on the request itself holds no reply: nothing of it was begun.
-    if (end.kind === 'mid-work' && end.line === req.line) return { text: `Answer ${whose}: the transcript ends on it, before any reply of the agent${reqText}${leftBefore(l, req, withoutResult(st), l.leftTurn)}`, rule: 'unfinished_request', label: 'inferred', line: req.line };
+    // Its words redacted, no successor can answer it: the user is asked to say it again.
+    const restate = hidden ? '; its words are not in the transcript, so ask the user to say it again' : '';
+    if (end.kind === 'mid-work' && end.line === req.line) return { text: `Answer ${whose}: the transcript ends on it, before any reply of the agent${reqText}${restate}${leftBefore(l, req, withoutResult(st), l.leftTurn)}`, rule: 'unfinished_request', label: 'inferred', line: req.line };
     const stop = end.kind === 'failed' ? null : stoppedAtPrompt(st, req.line);
     if (stop !== null) return { text: `Ask the user whether to go on with ${whose}${reqText} before making that call again: the user stopped the agent at its ${stop.what} (line ${stop.line}: ${stop.why}), and nothing came after`, rule: 'unfinished_request', label: 'verified', line: stop.line };
     const how = end.kind === 'mid-work' ? 'was still working on' : end.kind === 'interrupted' ? 'was interrupted while working on' : 'stopped on an error while working on';

@@ -232,3 +232,12 @@ describe('a failure got past by setting the environment', () => {
     expect(sections(md).get('Failures And Blockers')).toContain('(`COREPACK_ENABLE_PROJECT_SPEC=0 pnpm --version`: it ran with `COREPACK_ENABLE_PROJECT_SPEC=0` set, which the failed run lacked — later runs need it too)');
   });
 });
+
+describe('a last request the transcript\'s publisher redacted', () => {
+  it('is to be said again by the user, for no successor can answer words it cannot read', () => {
+    const { md } = built(meta, started(), ask('[REDACTED_MESSAGE len=15 sha=ce2cc05a]'));
+    expect(sections(md).get('Next Action')).toContain("Answer the user's last request: the transcript ends on it, before any reply of the agent (line 3, unreadable: the transcript's publisher redacted it); its words are not in the transcript, so ask the user to say it again");
+    const readable = built(meta, started(), ask('Status?'));
+    expect(sections(readable.md).get('Next Action')).not.toContain('say it again');
+  });
+});
