@@ -1096,6 +1096,8 @@ export class Daemon {
         // What the main thread's engine remembers of this session is older than the worker's commit.
         this.engine.forget(req.source);
         this.engine.forget(out.result.dir);
+        // Subagents whose task this build learned: re-rendered on the main lane, as after a backfill build in a worker.
+        for (const p of out.result.dependents ?? []) this.relinkNow(p);
         await this.exclusiveFor(req.source, () => this.flushIndexAfterWrite());
         return out.result;
       }
