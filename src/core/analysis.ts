@@ -278,8 +278,11 @@ function checksAfterWrite(l: Ledger, lastWrite: number, docsLater = false): { no
   // A key that names a file (`pytest test_link.py`) ran that file alone; one that names none may be the whole suite.
   const ofOneFile = (k: string): boolean => k.split(' ').slice(1).some((w) => /\.[A-Za-z0-9]{1,8}$/.test(w) && !w.startsWith('-'));
   if (after.every((c) => c.keys.length > 0 && c.keys.every(ofOneFile))) return { note: ` (after ${which}, only checks of single files ran: ${shown.join(', ')}${more})`, passed: null };
-  // Every check after the last write passed, the suite among them: "verify" would send a successor to run them again.
-  if ([...latest.values()].every((c) => c.outcome === 'pass')) return { note: '', passed: `the checks run after its last ${docsLater ? `change to code (line ${lastWrite}; later writes only to docs or ignore lists)` : `write (line ${lastWrite})`} passed: ${shown.join(', ')}${more}` };
+  // Only linters, type checks and formatters after it: what the change does was not run.
+  const runs = [...latest.values()];
+  if (!runs.some((c) => checkTargets(c.command, l.installed ?? []).some((t) => t.kind === 'test' || t.kind === 'build'))) return { note: ` (after ${which}, only static checks ran — no test or build: ${shown.join(', ')}${more})`, passed: null };
+  // Every check after the last write passed, a test or build of the whole among them: "verify" would send a successor to run them again.
+  if (runs.every((c) => c.outcome === 'pass')) return { note: '', passed: `the checks run after its last ${docsLater ? `change to code (line ${lastWrite}; later writes only to docs or ignore lists)` : `write (line ${lastWrite})`} passed: ${shown.join(', ')}${more}` };
   return { note: '', passed: null };
 }
 

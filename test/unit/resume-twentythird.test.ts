@@ -208,6 +208,14 @@ describe('the checks after the last write before a commit', () => {
   });
 });
 
+describe('the checks after the last write, when they are only static', () => {
+  it('leave "verify", and say no test or build ran', () => {
+    const bash = (id: string, command: string, output: string) => [call(id, 'Bash', { command }), result(id, output)];
+    const { md } = built(user('u1', 'Fix the parser'), edit('e1', 'parser.py'), updated('e1', 'parser.py'), ...bash('t1', 'ruff check .', 'All checks passed!'), say('a1', 'Fixed.'));
+    expect(sections(md).get('Next Action')).toContain('Verify the change (after the last write, line 3, only static checks ran — no test or build: `ruff check .` (line 5, passed)), then');
+  });
+});
+
 describe('the checks after the last change to code, when only docs were written after it', () => {
   const bash = (id: string, command: string, output: string) => [call(id, 'Bash', { command }), result(id, output)];
 
