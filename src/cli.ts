@@ -5,7 +5,7 @@ import { bool, closest, parse } from './cli/args.js';
 import type { Io } from './cli/io.js';
 import { processIo } from './cli/io.js';
 import { printError, safeText } from './cli/report.js';
-import { EXIT, HandoffError, UsageError, describeError } from './errors.js';
+import { EXIT, HandoffError, UsageError, describeError, resourceFix } from './errors.js';
 import { packageVersion } from './paths.js';
 
 /**
@@ -58,32 +58,16 @@ export async function main(argv: readonly string[], rawIo: Io): Promise<number> 
       return e.exitCode;
     }
     // The machine out of a resource (`ulimit -n 32`: node cannot even load a command's module) is no bug of handoffd's.
-    const short = resourceFix((e as { code?: unknown } | null)?.code);
+    const short = resourceFix(e);
     if (short !== null) {
       io.err(`handoff: ${safeText(describeError(e))}`);
-      io.err(`  fix: ${short}`);
+      io.err(`  fix: ${short} and run the command again`);
       return EXIT.FAILED;
     }
     io.err(`handoff: internal error: ${safeText(describeError(e))}`);
     if (e instanceof Error && e.stack && io.env.HANDOFF_DEBUG) io.err(safeText(e.stack));
     io.err('  this is a bug in handoffd; rerun with HANDOFF_DEBUG=1 for the stack trace and report it');
     return EXIT.FAILED;
-  }
-}
-
-/** What to do when the system ran out of what a command needs; null for any other error. */
-function resourceFix(code: unknown): string | null {
-  switch (code) {
-    case 'EMFILE':
-      return 'this process reached its open-file limit: raise it (`ulimit -n 1024`, or LimitNOFILE= in a service unit) and run the command again';
-    case 'ENFILE':
-      return "the system's open-file table is full: close programs (or raise fs.file-max) and run the command again";
-    case 'ENOMEM':
-      return 'the machine is out of memory: free some and run the command again';
-    case 'ENOSPC':
-      return 'the disk is full: free space and run the command again';
-    default:
-      return null;
   }
 }
 
@@ -126,8 +110,8 @@ if (isEntry()) {
       if (argv[0] === 'hook') endHook(code);
     },
     (e: unknown) => {
-      const fix = resourceFix((e as { code?: unknown } | null)?.code);
-      process.stderr.write(fix === null ? `handoff: internal error: ${safeText(describeError(e))}\n` : `handoff: ${safeText(describeError(e))}\n  fix: ${fix}\n`);
+      const fix = resourceFix(e);
+      process.stderr.write(fix === null ? `handoff: internal error: ${safeText(describeError(e))}\n` : `handoff: ${safeText(describeError(e))}\n  fix: ${fix} and run the command again\n`);
       process.exitCode = EXIT.FAILED;
     },
   );

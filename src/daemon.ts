@@ -52,6 +52,8 @@ const FLUSH_ROUND_MS = 50;
 const MAX_FLUSH_MS = 24 * 3600 * 1000;
 /** A build with this much to read is a bulk read (daemon.bulk): about a second of a build's time on a laptop. */
 const BULK_BYTES = 32 << 20;
+/** What a build of a transcript has to read: past the offset read, or all of it when it shrank below (it is read again from its start). */
+const unreadBytes = (size: number, offset: number): number => (size >= offset ? size - offset : size);
 /**
  * chokidar drops a change that follows another within 50 ms, and a watch can miss an event
  * under load. Files that changed recently are therefore also polled (a stat each) until they
@@ -340,10 +342,7 @@ export class Daemon {
   private bulk(path: string): boolean {
     const r = this.files.get(path);
     if (r !== undefined && r.session === null && !isFailed(r)) return true;
-    const st = r?.stat;
-    const offset = r?.offset ?? 0;
-    // A transcript shorter than what was read is read again from its start.
-    return st != null && (st.size >= offset ? st.size - offset : st.size) >= BULK_BYTES;
+    return r?.stat != null && unreadBytes(r.stat.size, r.offset) >= BULK_BYTES;
   }
 
   /**
@@ -1116,9 +1115,7 @@ export class Daemon {
   /** BULK_BYTES or more of the transcript not yet read by the daemon (all of it when it never read it). */
   private async bulkAsked(path: string): Promise<boolean> {
     const st = await statFile(path);
-    if (st === null) return false;
-    const offset = this.files.get(path)?.offset ?? 0;
-    return (st.size >= offset ? st.size - offset : st.size) >= BULK_BYTES;
+    return st !== null && unreadBytes(st.size, this.files.get(path)?.offset ?? 0) >= BULK_BYTES;
   }
 
   /** A store write on one transcript: it waits for a build worker only when one builds that transcript. */

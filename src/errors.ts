@@ -212,3 +212,20 @@ export function describeError(e: unknown): string {
   }
   return String(e);
 }
+
+/**
+ * What to do when the machine ran out of what a command or a build needs, by the error's code
+ * (`EMFILE`: `ulimit -n 32`), or null for any other error: not a bug of handoffd's. The caller
+ * says what happens next (the command is run again; the build is retried).
+ */
+export function resourceFix(e: unknown): string | null {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? (RESOURCE_FIXES[code] ?? null) : null;
+}
+
+const RESOURCE_FIXES: Readonly<Record<string, string>> = {
+  EMFILE: 'this process reached its open-file limit: raise it (`ulimit -n 1024`, or LimitNOFILE= in a service unit)',
+  ENFILE: "the system's open-file table is full: close programs (or raise fs.file-max)",
+  ENOMEM: 'the machine is out of memory: free some',
+  ENOSPC: 'the disk is full: free space',
+};

@@ -765,7 +765,7 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
     // A transcript that ends on the request itself holds no reply: nothing of it was begun.
     // Its words redacted, no successor can answer it: the user is asked to say it again.
     const restate = hidden ? '; its words are not in the transcript, so ask the user to say it again' : '';
-    if (end.kind === 'mid-work' && end.line === req.line) return { text: `Answer ${whose}: the transcript ends on it, before any reply of the agent${reqText}${restate}${leftBefore(l, req, withoutResult(st), l.leftTurn)}`, rule: 'unfinished_request', label: 'inferred', line: req.line };
+    if (end.kind === 'mid-work' && end.line === req.line) return { text: `Answer ${whose}: the transcript ends on it, before any reply of the agent${reqText}${restate}${leftBefore(l, req, withoutResult(st))}`, rule: 'unfinished_request', label: 'inferred', line: req.line };
     const stop = end.kind === 'failed' ? null : stoppedAtPrompt(st, req.line);
     if (stop !== null) return { text: `Ask the user whether to go on with ${whose}${reqText} before making that call again: the user stopped the agent at its ${stop.what} (line ${stop.line}: ${stop.why}), and nothing came after`, rule: 'unfinished_request', label: 'verified', line: stop.line };
     const how = end.kind === 'mid-work' ? 'was still working on' : end.kind === 'interrupted' ? 'was interrupted while working on' : 'stopped on an error while working on';
@@ -1220,7 +1220,7 @@ function movedAfterPush(l: Ledger, pr: { url: string; line: number }): string {
  * may be half done (localpush's 15-character last message followed a request whose turn's last
  * command had no result; the next action named only the last).
  */
-function leftBefore(l: Ledger, req: RequestRecord, noResult: Analysis['withoutResult'], left?: { from: number; at: number }): string {
+function leftBefore(l: Ledger, req: RequestRecord, noResult: Analysis['withoutResult']): string {
   const rs = l.requests.filter((r) => r.kind === 'request' && r.line < req.line);
   const prev = rs[rs.length - 1];
   if (prev === undefined || prev.interruptedAt !== undefined || (prev.replied !== undefined && prev.repliedNote !== true)) return '';
@@ -1230,6 +1230,7 @@ function leftBefore(l: Ledger, req: RequestRecord, noResult: Analysis['withoutRe
   const what = open === undefined ? '' : open.unreadable ? ', a command the transcript holds redacted' : `: \`${clip(open.command.replace(/\s+/g, ' '), 120)}\``;
   const stopped = open === undefined ? '' : `; its last command with no result is at line ${open.line}${what}`;
   // The harness began a new turn for it without recording the earlier one's end: that turn was left, not running.
+  const left = l.leftTurn;
   if (left !== undefined && left.from <= prev.line && prev.line < left.at && left.at <= req.line) {
     return `. It came in a new turn (line ${left.at}), begun though the turn of the request before it (line ${prev.line}: ${quoteEnds(withoutImages(prev.text), 160)}) had recorded no end — ${note}, no completion, no abort: that turn was left (the app closed, reloaded or was interrupted between)${stopped}: that work may be half done — check what it changed before answering`;
   }

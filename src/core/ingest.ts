@@ -328,7 +328,7 @@ export function ingestLine(st: SessionState, line: RawLine, opts: IngestOptions)
   }
   // Generic JSONL has no harness knowledge of wrappers: a user turn is a request as it stands.
   if (harness === 'generic' && turn.class === 'USER' && obs.notice !== true) applyFact(st, { t: 'request', text: turn.text, kind: 'request' }, seq, main, line.index + 1);
-  noteTurn(st, turn, main, obs.notice === true, line.index + 1);
+  noteTurn(st, turn, main, obs.notice === true, line.index + 1, obs.context === true);
   return { turn };
 }
 

@@ -1,6 +1,6 @@
 import { sha256Hex } from './canonical.js';
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
-import { LEDGER_LIMITS, markChanged, markNotChanged, noteAgentText, noteCall, noteJobText, noteNode, noteRequest, noteResult, noteTurnEnd, publisherRedacted, tally } from './ledger.js';
+import { LEDGER_LIMITS, markChanged, markNotChanged, noteAgentText, noteCall, noteJobText, noteNode, noteRequest, noteResult, noteTurnEnd, tally } from './ledger.js';
 import { LIMITS, objectiveCut, taskItems } from './state.js';
 import { exitMeansNoMatch } from './shell.js';
 import { filePath, heldKey } from './paths.js';
@@ -504,14 +504,8 @@ function planAnswered(plans: PlanRecord[], f: Extract<Fact, { t: 'tool_result' }
   if (first !== '') plan.answer = head(first, 200);
 }
 
-/**
- * Context a harness adds as a user message, which the user never typed: Codex's environment and
- * instructions, Claude Code's reminders and the caveat before a local command's output. (A slash
- * command's wrapper, or a `!` shell line, is the user's own act: not this.)
- */
-const HARNESS_CONTEXT = /^\s*(?:<(?:environment_context|user_instructions|INSTRUCTIONS|permissions instructions|developer_instructions|system-reminder|user-prompt-submit-hook)>|# AGENTS\.md instructions|Caveat: )/;
-
-export function noteTurn(st: SessionState, turn: Turn, main: boolean, notice: boolean, line = turn.seq + 1): void {
+/** `context`: a user message the harness wrote (Observation.context), marked as such in the window. */
+export function noteTurn(st: SessionState, turn: Turn, main: boolean, notice: boolean, line = turn.seq + 1, context = false): void {
   st.turns += 1;
   st.counts[turn.class] += 1;
   if (turn.seq > st.watermark) st.watermark = turn.seq;
@@ -524,7 +518,7 @@ export function noteTurn(st: SessionState, turn: Turn, main: boolean, notice: bo
   };
   if (turn.tool) w.tool = turn.tool;
   if (!main) w.by = 'subagent';
-  else if (notice && turn.class === 'USER' && (HARNESS_CONTEXT.test(turn.text) || publisherRedacted(turn.text))) w.by = 'harness';
+  else if (context && turn.class === 'USER') w.by = 'harness';
   pushBounded(st.window, w, LIMITS.WINDOW_TURNS);
   if (!main) return;
   if (turn.class === 'USER' && !notice) {

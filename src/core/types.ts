@@ -159,6 +159,12 @@ export interface Observation {
   sidechain?: boolean;
   /** Injected context or a notice, never the user's objective. */
   notice?: boolean;
+  /**
+   * A user message the harness wrote itself: its context (the environment, instructions, a
+   * reminder), never typed by the user. A notice too. (A slash command's wrapper or a `!` shell
+   * line is a notice, but the user's own act: not this.)
+   */
+  context?: boolean;
   facts: Fact[];
   /** A record type this reader does not know (counted in unknown_types). */
   unknown?: string;

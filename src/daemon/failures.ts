@@ -1,4 +1,4 @@
-import { HandoffError, SourceError, describeError } from '../errors.js';
+import { HandoffError, SourceError, describeError, resourceFix } from '../errors.js';
 
 /**
  * What a failed build means for the daemon: which state the transcript is in, what status and
@@ -26,12 +26,6 @@ const RETRY_MAX_MS = 60_000;
 export function retryDelayMs(failures: number): number {
   return Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** Math.min(6, Math.max(0, failures - 1)));
 }
-
-const RESOURCE_ERRNOS: Record<string, string> = {
-  EMFILE: 'raise the open-file limit (`ulimit -n`, or LimitNOFILE= in the service unit) or close idle clients of the socket; the build is retried',
-  ENFILE: 'the system-wide open-file table is full; close programs or raise fs.file-max; the build is retried',
-  ENOMEM: 'the machine is out of memory; the build is retried',
-};
 
 function errnoOf(e: unknown): string | undefined {
   if (e instanceof HandoffError) {
@@ -74,8 +68,10 @@ export function describeFailure(e: unknown, path: string, exists: boolean): Fail
       signature: `HANDOFF_ERR_PERMISSION ${errno} ${where}`,
     };
   }
-  if (errno && RESOURCE_ERRNOS[errno]) {
-    return { state: 'error', code: 'HANDOFF_ERR_RESOURCE', message: `${path}: ${errno} while building (${describeError(e)})`, fix: RESOURCE_ERRNOS[errno], signature: `HANDOFF_ERR_RESOURCE ${errno}` };
+  const resource = errno === undefined ? null : resourceFix({ code: errno });
+  if (resource !== null) {
+    const clients = errno === 'EMFILE' ? ', or close idle clients of the socket' : '';
+    return { state: 'error', code: 'HANDOFF_ERR_RESOURCE', message: `${path}: ${errno} while building (${describeError(e)})`, fix: `${resource}${clients}; the build is retried`, signature: `HANDOFF_ERR_RESOURCE ${errno}` };
   }
   const message = describeError(e);
   return { state: 'error', code: 'HANDOFF_ERR_INTERNAL', message, fix: 'this is a bug in handoffd; the session is retried with backoff and on its next change', signature: `HANDOFF_ERR_INTERNAL ${message}` };

@@ -74,6 +74,13 @@ describe('context the harness adds as a user message', () => {
   });
 });
 
+describe('context Claude Code adds as a user message', () => {
+  it('is the harness\'s in the window, and a slash command the user typed is not', () => {
+    const { llm } = built<{ turns: { seq: number; by?: string }[] }>(user('u0', '<system-reminder>The date is 2026-12-04.</system-reminder>'), user('u1', '<command-name>/compact</command-name>'), user('u2', 'Fix the parser'), say('a1', 'Fixed.'));
+    expect(llm.turns.map((t) => t.by)).toEqual(['harness', undefined, undefined, undefined]);
+  });
+});
+
 describe('context loaded again on a resume, in a transcript whose publisher redacted every text', () => {
   it('is marked as the harness\'s when its placeholder is one of the opening context\'s, and a repeated request is not', () => {
     const said = (text: string) => item({ type: 'message', role: 'user', content: [{ type: 'input_text', text }] });

@@ -123,6 +123,8 @@ const SHELL_FUNCTIONS = new Set(['exec_command', 'shell', 'container.exec', 'she
 
 /** Context Codex injects as user or developer messages; never the user's objective. */
 const NOTICE = /^\s*(<(environment_context|user_instructions|INSTRUCTIONS|permissions instructions|user_shell_command|turn_aborted|developer_instructions)>|# AGENTS\.md instructions)/;
+/** Of those, the context Codex itself writes as a user message (a shell command the user ran, a turn aborted, are the user's acts). */
+const CONTEXT = /^\s*(<(environment_context|user_instructions|INSTRUCTIONS|permissions instructions|developer_instructions)>|# AGENTS\.md instructions)/;
 
 const PATCH_HEADER = /^\*\*\* (?:Add|Update|Delete) File: (.+)$|^\*\*\* Move to: (.+)$/gm;
 
@@ -325,9 +327,13 @@ function readItem(p: Record<string, unknown>, obs: Observation, st: CodexState):
       obs.blocks = ex.blocks;
       if (role !== 'user' && role !== 'assistant') obs.notice = true;
       if (NOTICE.test(obs.text)) obs.notice = true;
+      if (role === 'user' && CONTEXT.test(obs.text)) obs.context = true;
       if (role === 'user' && publisherRedacted(obs.text)) {
         if (st.started !== true) st.context = [...(st.context ?? []).filter((x) => x !== obs.text), obs.text].slice(-8);
-        else if (st.context?.includes(obs.text) === true) obs.notice = true;
+        else if (st.context?.includes(obs.text) === true) {
+          obs.notice = true;
+          obs.context = true;
+        }
       }
       takeResponseText(obs, st);
       if (role === 'assistant' && p.phase === 'commentary' && obs.text.length > 0) obs.facts.push({ t: 'commentary' });
@@ -652,13 +658,13 @@ function questionsOf(args: unknown): string {
   return texts.length > 0 ? texts.join(' / ') : 'a question';
 }
 
-/** Codex code mode: one `exec` script calls tools; each inner command or patch is read as its own. */
 /** A write to a running command's session: a poll (nothing sent), input, or Ctrl-C. */
 function pollOf(call: Fact & { t: 'tool_call' }, poll: { session: string; chars: string } | null): void {
   if (poll === null) return;
   call.polls = poll.chars.includes('\u0003') ? { session: poll.session, interrupt: true } : { session: poll.session };
 }
 
+/** Codex code mode: one `exec` script calls tools; each inner command or patch is read as its own. */
 function readCodeMode(script: string, call: Fact & { t: 'tool_call' }, facts: Fact[]): void {
   const inner = codeModeCalls(script);
   if (inner.commands.length > 0) call.command = inner.commands.join('\n');
