@@ -592,6 +592,9 @@ function plan(a: Analysis, level: Level): string {
   return `\n\n### Plan\n\n${intro}\n\n${fence(shown.join('\n'))}\n\nIts headings and list items${more} (the plan is ${chars} characters; HANDOFF.llm.json's \`plan\` holds ${held}).${unwritten}`;
 }
 
+/** Codex's calls whose command may outlive them, followed through the polls of its session (jobs.ts). */
+const CODEX_EXEC = new Set(['exec_command', 'exec']);
+
 /** Two commands that start one program the same way (their first five words): a restart, whatever flags follow. */
 function sameProgram(a: string, b: string): boolean {
   const head = (c: string): string => c.trim().split(/\s+/).slice(0, 5).join(' ');
@@ -602,22 +605,22 @@ function jobs(a: Analysis, level: Level): string {
   if (a.jobs.length === 0) return '';
   // A job not heard of again whose program was started again later: it had ended (or the
   // later one could not start beside it), not "still running" — a dev server restarted three times.
-  const again = (j: (typeof a.jobs)[number]): number | undefined => a.jobs.find((k) => k.line > j.line && sameProgram(k.command, j.command))?.line;
-  const running = a.jobs.filter((j) => j.status === 'running' && again(j) === undefined);
+  const restarted = new Map(a.jobs.map((j) => [j, a.jobs.find((k) => k.line > j.line && sameProgram(k.command, j.command))?.line]));
+  const running = a.jobs.filter((j) => j.status === 'running' && restarted.get(j) === undefined);
   // Past the last budget level, what still runs is said alone, shortly: a successor must not start a second server on its port.
   if (level >= 3 && running.length === 0) return '';
-  const unheard = level >= 3 ? [] : a.jobs.filter((j) => j.status === 'running' && again(j) !== undefined);
+  const unheard = level >= 3 ? [] : a.jobs.filter((j) => j.status === 'running' && restarted.get(j) !== undefined);
   const ended = a.jobs.filter((j) => j.status !== 'running').slice(0, level === 0 ? MD.JOBS_ENDED : 0);
   const name = (j: (typeof a.jobs)[number]): string => `${code(j.id)} (${j.tool}${j.description ? ` «${oneLine(j.description, 60)}»` : ''}, started line ${j.line})`;
   const cmdChars = level >= 3 ? 100 : 200;
   const rows = [
     // The transcript's last word on it, not the machine's state now: a server seen up 19 hours before the next turn.
     ...running.map((j) => `**running, no end recorded** ${name(j)}: ${code(oneLine(j.command, cmdChars), 2 * cmdChars)}${level >= 3 ? '' : j.lastEvent ? ` — last progress (line ${j.lastEvent.line}): «${oneLine(j.lastEvent.text, 160)}»` : ' — no progress reported yet'}`),
-    ...unheard.map((j) => `no end recorded: ${name(j)}: ${code(oneLine(j.command, 100), 200)} — started again at line ${again(j) as number}`),
+    ...unheard.map((j) => `no end recorded: ${name(j)}: ${code(oneLine(j.command, 100), 200)} — started again at line ${restarted.get(j) as number}`),
     ...ended.map((j) => `${j.status}${atLine(j.endLine)}: ${name(j)}${j.lastEvent ? ` — last output (line ${j.lastEvent.line}): «${oneLine(j.lastEvent.text, 100)}»` : ''}`),
   ];
   const more = a.jobs.length - running.length - unheard.length - ended.length;
-  const how = a.jobs.some((j) => /^\d+$/.test(j.id)) ? 'started in the background or left running by their call (a command session the agent polled), followed through their notifications and polls' : 'started in the background, followed through their notifications';
+  const how = a.jobs.some((j) => CODEX_EXEC.has(j.tool)) ? 'started in the background or left running by their call (a command session the agent polled), followed through their notifications and polls' : 'started in the background, followed through their notifications';
   return `\n\n### Background jobs\n\n${label('verified')} — ${how} (running first; whether one still runs now is not known: check before starting it again):\n\n${bullets(rows)}${more > 0 ? `\n\n${more} more job(s) in HANDOFF.summary.json.` : ''}`;
 }
 
