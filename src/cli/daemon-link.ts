@@ -1,6 +1,7 @@
 import type { ResolvedConfig } from '../config.js';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ControlClient, connectAndHello } from '../control/client.js';
+import { ControlClient, connectAndHello, isUnanswered } from '../control/client.js';
+import type { Methods } from '../control/protocol.js';
 import { holderState, readLock } from '../daemon/lock.js';
 import { guardHolder } from '../daemon/store-guard.js';
 import { DaemonNotRunningError, StoreLockedError } from '../errors.js';
@@ -11,12 +12,10 @@ import { Layout } from '../store/layout.js';
  * writer). Returns a connected client, or null when no daemon answers.
  */
 export async function daemonIfRunning(config: ResolvedConfig): Promise<ControlClient | null> {
-  // A daemon that does not answer (stopped, or its thread held): the connection is closed, so
-  // the command ends with the error instead of waiting on the socket for good.
   let c: ControlClient;
   let hello;
   try {
-    ({ client: c, hello } = await connectAndHello(() => connectToDaemon(config, 1000), 5000));
+    ({ client: c, hello } = await helloDaemon(config, 1000));
   } catch (e) {
     if (e instanceof DaemonNotRunningError) return null;
     throw e;
@@ -29,6 +28,30 @@ export async function daemonIfRunning(config: ResolvedConfig): Promise<ControlCl
     });
   }
   return c;
+}
+
+/** How long a daemon that took the connection is given to answer `hello`. */
+export const HELLO_TIMEOUT_MS = 5000;
+
+/**
+ * A connection to this store's daemon that has answered `hello`. A daemon that takes the
+ * connection and answers nothing (stopped with SIGSTOP or Ctrl-Z, held by a debugger) still
+ * holds the store: the command ends with StoreLockedError (exit 7), naming its pid and how to let
+ * it go on, instead of waiting for good or exiting 1, which would read as "verify failed".
+ */
+export async function helloDaemon(config: ResolvedConfig, connectTimeoutMs?: number): Promise<{ client: ControlClient; hello: Methods['hello']['result'] }> {
+  try {
+    return await connectAndHello(() => connectToDaemon(config, connectTimeoutMs), HELLO_TIMEOUT_MS);
+  } catch (e) {
+    if (!isUnanswered(e, 'hello')) throw e;
+    const holder = readLock(new Layout(config.root).lockFile);
+    const pid = holder?.pid;
+    const who = pid === undefined ? 'the daemon' : `the daemon (pid ${pid})`;
+    throw new StoreLockedError(`${who} holds the store ${config.root} but did not answer within ${HELLO_TIMEOUT_MS / 1000} s on ${config.socketPath}: it is stopped (SIGSTOP, Ctrl-Z in its terminal, a debugger) or its thread is held`, {
+      hint: pid === undefined ? 'let it go on (`kill -CONT <its pid>`, or `fg` in its terminal), or stop it and start it again; nothing is written beside it meanwhile' : `let it go on (\`kill -CONT ${pid}\`, or \`fg\` in its terminal), or stop it (\`kill ${pid}\`) and start it again; nothing is written beside it meanwhile`,
+      details: { ...(pid === undefined ? {} : { pid }), socket: config.socketPath },
+    });
+  }
 }
 
 /**

@@ -128,7 +128,7 @@ export class ControlClient {
         timeoutMs > 0
           ? setTimeout(() => {
               this.pending.delete(id);
-              reject(new SocketError(`the daemon did not answer ${method} within ${timeoutMs} ms`, { hint: 'it may be busy with a large backfill; try again, or check its logs' }));
+              reject(new SocketError(`the daemon did not answer ${method} within ${timeoutMs} ms`, { hint: 'it may be busy with a large backfill; try again, or check its logs', details: { method, timeout_ms: timeoutMs, unanswered: true } }));
             }, timeoutMs)
           : null;
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, timer, method });
@@ -148,6 +148,11 @@ export class ControlClient {
     this.socket.end();
     this.socket.destroy();
   }
+}
+
+/** The daemon took the request and did not answer it in time (a `call`'s timeout), not a refusal or a closed socket. */
+export function isUnanswered(e: unknown, method?: string): boolean {
+  return e instanceof SocketError && e.details?.unanswered === true && (method === undefined || e.details.method === method);
 }
 
 /** The daemon refused this connection because every one it holds is busy or has just connected (or closed it as the request was written): try again. */

@@ -796,12 +796,15 @@ describe('the daemon in a hostile workspace', () => {
     await d.call('flush', { timeout_ms: 20_000 }, 25_000);
     d.child.kill('SIGSTOP');
     try {
-      for (const args of [['list'], ['status', '--wait']]) {
+      // Exit 7 (a daemon holds the store), not 1: `verify` exiting 1 would read as damage found.
+      for (const args of [['list'], ['status', '--wait'], ['verify', '--all']]) {
         const t0 = Date.now();
         const r = await Promise.race([spawnCli(args, { env }), new Promise<null>((resolve) => setTimeout(() => resolve(null), 20_000))]);
         expect(r, `${args.join(' ')} still running after 20 s`).not.toBeNull();
-        expect(r?.code, args.join(' ')).toBe(1);
-        expect(r?.err).toContain('the daemon did not answer hello within 5000 ms');
+        expect(r?.code, `${args.join(' ')}: ${r?.err}`).toBe(7);
+        expect(r?.err).toContain(`the daemon (pid ${d.child.pid}) holds the store`);
+        expect(r?.err).toContain('did not answer within 5 s');
+        expect(r?.err).toContain(`kill -CONT ${d.child.pid}`);
         expect(Date.now() - t0).toBeLessThan(15_000);
       }
     } finally {

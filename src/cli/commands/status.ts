@@ -1,14 +1,12 @@
-import { connectAndHello } from '../../control/client.js';
 import type { EventName } from '../../control/protocol.js';
 import { DaemonNotRunningError, EXIT } from '../../errors.js';
 import { bool } from '../args.js';
 import type { Command } from '../command.js';
 import { renderEvent, renderStatus } from '../status-view.js';
-import { connectToDaemon } from '../daemon-link.js';
+import { helloDaemon } from '../daemon-link.js';
 import { loadConfig } from '../store.js';
 
 const WAIT_TIMEOUT_MS = 10 * 60_000;
-const HELLO_TIMEOUT_MS = 5000;
 
 export const statusCommand: Command = {
   name: 'status',
@@ -28,7 +26,7 @@ export const statusCommand: Command = {
     // A daemon that is stopped (SIGSTOP) or whose thread is held accepts the connection and
     // answers nothing: asked first with a short wait, so `status` says so instead of hanging. One
     // that turns the connection away in a burst of clients is asked again.
-    const { client } = await connectAndHello(() => connectToDaemon(config), HELLO_TIMEOUT_MS);
+    const { client } = await helloDaemon(config);
     try {
       if (bool(args, 'wait')) await client.call('flush', { timeout_ms: WAIT_TIMEOUT_MS }, WAIT_TIMEOUT_MS + 5000);
       if (!bool(args, 'follow')) {
