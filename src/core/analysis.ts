@@ -259,6 +259,36 @@ function planFilesLeft(p: Analysis['plan']): string {
   return `; before that, ask whether the ${files.length} file(s) an approved plan named and the session never wrote after it are still wanted: ${shown}${files.length > 5 ? ', …' : ''} (see Plan)`;
 }
 
+/** A check run as the handoff names it: its command, line, verdict, and what ran it. */
+function saidRun(c: CheckRun): string {
+  return `\`${c.keys.join(' && ')}\` (line ${c.line}, ${c.outcome === 'pass' ? 'passed' : c.outcome === 'fail' ? 'failed' : 'no verdict'}${c.command.includes('::') ? ', one test of it' : ''}${c.by === 'hook' ? ', run by a hook' : ''})`;
+}
+
+/** A key that names a file (`pytest test_link.py`) ran that file alone; one that names none may be the whole suite. */
+const ofOneFile = (k: string): boolean => k.split(' ').slice(1).some((w) => /\.[A-Za-z0-9]{1,8}$/.test(w) && !w.startsWith('-'));
+/** A test run that selects some tests by name, marker or tag (`pytest -m unit`, `-k`, `jest -t`, `--grep`, `--lf`): not the whole suite. */
+const SELECTED_TESTS = /\s(?:-[kmt]|--grep|--testNamePattern|--lf|--last-failed|--only-failures|--filter)(?:[\s=]|$)/;
+/** A run of checks that each named files or tests: none of them ran a whole suite. */
+const ofFilesOnly = (c: CheckRun): boolean => c.keys.length > 0 && c.keys.every(ofOneFile);
+
+/**
+ * After the last change only single test files ran (claude-code-log 37f83ec9, agentcmd's
+ * full-session-four: `pnpm test NavUser.test.tsx`): "Checks Not Run — None" read as the suite
+ * having run. Said when a test was among them, with whether the whole suite ran at all.
+ */
+function suiteNotRun(l: Ledger, changed: number): Finding | null {
+  const after = l.checks.filter((c) => c.line > changed);
+  const isTest = (c: CheckRun): boolean => checkTargets(c.command, l.installed ?? []).some((t) => t.kind === 'test');
+  if (after.length === 0 || !after.every(ofFilesOnly) || !after.some(isTest)) return null;
+  const latest = new Map<string, CheckRun>();
+  for (const c of after) latest.set(c.keys.join(' && '), c);
+  const shown = [...latest.values()].slice(-3).map(saidRun).join(', ');
+  const more = latest.size > 3 ? `, and ${latest.size - 3} more` : '';
+  const wholeAt = l.checks.filter((c) => !ofFilesOnly(c) && !SELECTED_TESTS.test(c.command) && isTest(c)).at(-1);
+  const before = wholeAt === undefined ? 'no run of the whole test suite is recorded in this session' : `the whole suite last ran at line ${wholeAt.line}`;
+  return { text: `The whole test suite: after the last file change (line ${changed}${docsAfter(l, changed)}) only tests of single files ran (${shown}${more}); ${before}`, label: 'verified', seq: (after[after.length - 1] as CheckRun).line - 1 };
+}
+
 /**
  * What checked the latest write, so that "verify the change" says what is left to verify: none ran
  * after it, or only checks of single files did (claude-code-log 37f83ec9 ran one test file and one
@@ -272,12 +302,9 @@ function checksAfterWrite(l: Ledger, lastWrite: number, docsLater = false): { no
   if (after.length === 0) return { note: ` (no test, build, type check or lint ran after ${which})`, passed: null };
   const latest = new Map<string, CheckRun>();
   for (const c of after) latest.set(c.keys.join(' && '), c);
-  const said = (c: CheckRun): string => `\`${c.keys.join(' && ')}\` (line ${c.line}, ${c.outcome === 'pass' ? 'passed' : c.outcome === 'fail' ? 'failed' : 'no verdict'}${c.command.includes('::') ? ', one test of it' : ''}${c.by === 'hook' ? ', run by a hook' : ''})`;
-  const shown = [...latest.values()].slice(-4).map(said);
+  const shown = [...latest.values()].slice(-4).map(saidRun);
   const more = latest.size > 4 ? `, and ${latest.size - 4} more` : '';
-  // A key that names a file (`pytest test_link.py`) ran that file alone; one that names none may be the whole suite.
-  const ofOneFile = (k: string): boolean => k.split(' ').slice(1).some((w) => /\.[A-Za-z0-9]{1,8}$/.test(w) && !w.startsWith('-'));
-  if (after.every((c) => c.keys.length > 0 && c.keys.every(ofOneFile))) return { note: ` (after ${which}, only checks of single files ran: ${shown.join(', ')}${more})`, passed: null };
+  if (after.every(ofFilesOnly)) return { note: ` (after ${which}, only checks of single files ran: ${shown.join(', ')}${more})`, passed: null };
   // Only linters, type checks and formatters after it: what the change does was not run.
   const runs = [...latest.values()];
   if (!runs.some((c) => checkTargets(c.command, l.installed ?? []).some((t) => t.kind === 'test' || t.kind === 'build'))) return { note: ` (after ${which}, only static checks ran — no test or build: ${shown.join(', ')}${more})`, passed: null };
@@ -1031,6 +1058,8 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
       const which = at === null || at.line === changed ? `the last file change (line ${changed}${docsAfter(l, changed)})` : `the last change of a file it checks (line ${at.line}: ${at.path.split('/').pop() ?? at.path})`;
       checksNotRun.push({ text: `\`${t.command.length > 100 ? `${t.command.slice(0, 99)}…` : t.command}\` last ran at line ${t.line}, before ${which}`, label: 'verified', seq: t.line - 1 });
     }
+    const suite = suiteNotRun(l, changed);
+    if (suite !== null) checksNotRun.push(suite);
   }
 
   const unknowns: Finding[] = [];

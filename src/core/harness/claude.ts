@@ -54,9 +54,9 @@ const AGENT_ID = /^[\w-]{1,64}$/;
 /** The user's `/exit`, `/quit` or `/clear`: Claude Code writes the command as a user line of its own (before 1.0.30 or so, without the slash). */
 const CLOSED = /^\s*<command-name>\/?(exit|quit|clear)<\/command-name>/;
 /** Text that Claude Code injects into the user stream; never the user's objective. */
-/** The context Claude Code itself writes as a user message: a reminder, a hook's addition, the caveat before a local command's output. */
-const CONTEXT = /^\s*(?:<(?:system-reminder|user-prompt-submit-hook)>|Caveat: )/;
-const NOTICE = /^\s*(<(command-name|command-message|command-args|local-command-stdout|local-command-stderr|system-reminder|user-prompt-submit-hook|bash-input|bash-stdout|bash-stderr|ide_selection|ide_opened_file)>|Caveat: |\[Request interrupted)/;
+/** The context Claude Code itself writes as a user message: a reminder, a hook's addition, the caveat before a local command's output and that output (a slash command's reply); a line it marks `isMeta` is its own too. */
+const CONTEXT = /^\s*(?:<(?:system-reminder|user-prompt-submit-hook|local-command-caveat|local-command-stdout|local-command-stderr)>|Caveat: )/;
+const NOTICE = /^\s*(<(command-name|command-message|command-args|local-command-caveat|local-command-stdout|local-command-stderr|system-reminder|user-prompt-submit-hook|bash-input|bash-stdout|bash-stderr|ide_selection|ide_opened_file)>|Caveat: |\[Request interrupted)/;
 const INTERRUPTED = /^\s*\[Request interrupted by user/;
 /** How much of an interrupted line's text its fact carries to the redactor (reduce.ts keeps 300 characters of it). */
 const INTERRUPTED_MESSAGE_CHARS = 64 * 1024;
@@ -339,7 +339,7 @@ function readUser(obj: Record<string, unknown>, message: Record<string, unknown>
     obs.text = texts.join('\n\n');
   }
   if (obj.isMeta === true || NOTICE.test(obs.text)) obs.notice = true;
-  if (CONTEXT.test(obs.text)) obs.context = true;
+  if (obj.isMeta === true || CONTEXT.test(obs.text)) obs.context = true;
   const closed = CLOSED.exec(obs.text);
   if (closed?.[1] !== undefined) obs.facts.push({ t: 'closed', command: `/${closed[1]}` });
   // Whole (to a bound no rule's context reaches past): it is cut to its first 300 characters only
