@@ -8,7 +8,7 @@ import type { Lane, Offload, Priority } from './engine/scheduler.js';
 import { Scheduler } from './engine/scheduler.js';
 import type { ResolvedConfig } from './config.js';
 import { redactJsonText } from './core/redact.js';
-import type { EventName, EventParams, StatusResult } from './control/protocol.js';
+import type { EventName, EventParams, SessionView, StatusResult } from './control/protocol.js';
 import { ControlServer } from './control/server.js';
 import { connectionCap } from './daemon/fd-limit.js';
 import { describeFailure, evictErrors, retryDelayMs } from './daemon/failures.js';
@@ -34,7 +34,7 @@ import { stampSuccessor, TO_SESSION_FILE } from './store/to-session.js';
 import { validator } from './store/schemas.js';
 import type { FileStat } from './watch/scan.js';
 import type { Excluded } from './watch/scan.js';
-import { isExcluded, isTranscript, isUnderAny, NONE_EXCLUDED, ownStore, type ScanNotes, scanRoots, statFile, statOrDenied } from './watch/scan.js';
+import { isExcluded, isTranscript, isUnderAny, NONE_EXCLUDED, ownStore, type ScanNotes, scanRoots, type SpecialKind, statFile, statOrDenied } from './watch/scan.js';
 import { TranscriptWatcher } from './watch/watcher.js';
 
 /**
@@ -154,6 +154,12 @@ export class Daemon {
    * and kept among status's errors until a scan lists it again (or it is gone).
    */
   private readonly unreadableDirs = new Map<string, string>();
+  /**
+   * Transcripts' names on things that are not regular files (scan.ts): a symbolic link is not
+   * followed, a FIFO, socket or device is never read. Each is said once in the log and kept among
+   * status's errors until a scan finds a regular file there again (or nothing).
+   */
+  private readonly specialFiles = new Map<string, SpecialKind>();
   /** chokidar met a folder it could not read: the watch thread is started afresh at the next rescan. */
   private rewatchDue = false;
   private scanNotes(met: Set<string>): ScanNotes {
@@ -167,6 +173,17 @@ export class Daemon {
         this.pushError(dir, 'HANDOFF_ERR_SOURCE', message, `unreadable-folder ${errno}`);
         this.log.warn({ path: dir, errno }, message);
       },
+      special: (path, kind) => {
+        met.add(path);
+        if (this.specialFiles.get(path) === kind || this.specialFiles.size >= 1000) return;
+        this.specialFiles.set(path, kind);
+        const message =
+          kind === 'symbolic link'
+            ? `${path}: not built: it is a symbolic link, and links below a watched folder are not followed (so a link loop is harmless and nothing is built twice); watch the folder it points to, or build it with \`handoff build ${shellWord(path)}\``
+            : `${path}: not built: it is a ${kind}, not a regular file, and only regular files are read (a ${kind} could block the daemon or never end); put the transcript itself there`;
+        this.pushError(path, 'HANDOFF_ERR_SOURCE', message, `special-file ${kind}`);
+        this.log.warn({ path, kind }, message);
+      },
     };
   }
 
@@ -179,6 +196,12 @@ export class Daemon {
       this.unreadableDirs.delete(dir);
       this.resolveErrors(dir);
       this.log.info({ path: dir }, `${dir}: the folder can be listed again (or is gone); its transcripts are watched`);
+    }
+    for (const [path, kind] of [...this.specialFiles]) {
+      if (met.has(path) || !isUnderAny(path, roots)) continue;
+      this.specialFiles.delete(path);
+      this.resolveErrors(path);
+      this.log.info({ path, kind }, `${path}: no longer a ${kind} (a regular file again, or gone)`);
     }
     // chokidar gave up its watch of the folder (and of those below) when it could not read it.
     if (again > 0) {
@@ -1169,10 +1192,17 @@ export class Daemon {
     const unknown: Record<string, Record<string, number>> = {};
     let files = 0;
     const slice = new Slicer();
+    // One transcript reached by two paths (a hard link, nested or bind-mounted roots) is one session folder: one row.
+    const byDir = new Map<string, SessionView>();
     for (const r of [...this.files.values()]) {
       await slice.tick();
       const v = view(r, this.liveWindowMs, now);
-      if (v !== null) sessions.push(v);
+      const same = v === null || v.dir === '' ? undefined : byDir.get(v.dir);
+      if (same !== undefined && v !== null) (same.also_paths ??= []).push(v.path);
+      else if (v !== null) {
+        sessions.push(v);
+        if (v.dir !== '') byDir.set(v.dir, v);
+      }
       if (r.stat !== null) {
         files += 1;
         roots.forEach((w, i) => {

@@ -78,6 +78,8 @@ export interface SessionView {
   halted?: { file: string; line: number; offset: number; fix: string; message: string };
   /** Why the last build failed (state error or unreadable), and when it is tried again. */
   error?: { code: string; message: string; fix?: string; attempts: number; retry_at: string | null };
+  /** Other paths of the same transcript file (a hard link, a folder watched twice or bind-mounted): one session, listed once. */
+  also_paths?: string[];
 }
 
 export interface ConnectionStats {
@@ -268,7 +270,7 @@ export const PROTOCOL_FIELDS = {
   errors: allOf<StatusResult['errors'][number]>()(['at', 'first_at', 'count', 'path', 'code', 'message', 'resolved_at']),
   memory: allOf<StatusResult['memory']>()(['rss_mb', 'heap_used_mb']),
   connections: allOf<ConnectionStats>()(['open', 'max', 'subscribers', 'paused', 'pending_output_bytes', 'closed_idle', 'refused']),
-  session: allOf<SessionView>()(['id', 'title', 'project', 'harness', 'dir', 'path', 'state', 'turns', 'revision', 'lag_bytes', 'last_build_at', 'build_ms', 'pressure', 'updated', 'halted', 'error']),
+  session: allOf<SessionView>()(['id', 'title', 'project', 'harness', 'dir', 'path', 'state', 'turns', 'revision', 'lag_bytes', 'last_build_at', 'build_ms', 'pressure', 'updated', 'halted', 'error', 'also_paths']),
   sessionError: allOf<NonNullable<SessionView['error']>>()(['code', 'message', 'fix', 'attempts', 'retry_at']),
   events: {
     built: allOf<EventParams['built']>()(['session', 'project', 'dir', 'revision', 'turns', 'new_turns', 'pressure', 'build_ms', 'at', 'reset']),

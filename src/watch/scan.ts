@@ -43,6 +43,20 @@ export type BadName = (path: string) => void;
 export interface ScanNotes {
   badName?: BadName;
   unreadable?: (dir: string, errno: string) => void;
+  /** A transcript's name on something that is not a regular file: never read, so said. */
+  special?: (path: string, kind: SpecialKind) => void;
+}
+
+/** What a `*.jsonl` that is not a regular file is: each is skipped (links are not followed, the rest never read). */
+export type SpecialKind = 'symbolic link' | 'FIFO' | 'socket' | 'character device' | 'block device';
+
+function specialKind(e: Dirent): SpecialKind | null {
+  if (e.isSymbolicLink()) return 'symbolic link';
+  if (e.isFIFO()) return 'FIFO';
+  if (e.isSocket()) return 'socket';
+  if (e.isCharacterDevice()) return 'character device';
+  if (e.isBlockDevice()) return 'block device';
+  return null;
 }
 
 /**
@@ -74,6 +88,9 @@ export async function scanRoot(root: string, out: FileStat[] = [], slice = new S
       const s = statFileSync(p);
       if (s) out.push(s);
       else if (notes.badName && e.name.includes('\uFFFD') && !existsSync(p)) notes.badName(p);
+    } else if (notes.special && isTranscript(e.name)) {
+      const kind = specialKind(e);
+      if (kind !== null) notes.special(p, kind);
     }
   }
   for (const d of dirs) {

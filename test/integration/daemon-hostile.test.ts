@@ -196,6 +196,35 @@ describe('the daemon in a hostile workspace', () => {
     expect(d.log().match(/is not valid UTF-8/g)).toHaveLength(1);
   });
 
+  it('says which transcript names are on a FIFO or a link, until a regular file is there again, and lists a hard-linked session once', async () => {
+    const { env, root, watch } = await setup({ watch: { rescan_interval_s: 1 } });
+    spawnSync('mkfifo', [join(watch, 'piped.jsonl')]);
+    // A session id inside the transcript (Claude Code's) files both names in one session folder.
+    await copyFixture('claude-session.jsonl', watch, 'a.jsonl');
+    await symlink(join(watch, 'a.jsonl'), join(watch, 'alias.jsonl'));
+    spawnSync('ln', [join(watch, 'a.jsonl'), join(watch, 'hard.jsonl')]);
+    const d = await start(env, root, ['--watch', watch]);
+    await d.call('flush', { timeout_ms: 20_000 }, 25_000);
+    const open = async (): Promise<string[]> => (await d.call('status')).errors.filter((e) => e.resolved_at === null).map((e) => `${e.code} ${e.message}`);
+    await waitFor(async () => (await open()).length === 2, 'both names to be said');
+    expect((await open()).sort()).toEqual([
+      `HANDOFF_ERR_SOURCE ${join(watch, 'alias.jsonl')}: not built: it is a symbolic link, and links below a watched folder are not followed (so a link loop is harmless and nothing is built twice); watch the folder it points to, or build it with \`handoff build ${join(watch, 'alias.jsonl')}\``,
+      `HANDOFF_ERR_SOURCE ${join(watch, 'piped.jsonl')}: not built: it is a FIFO, not a regular file, and only regular files are read (a FIFO could block the daemon or never end); put the transcript itself there`,
+    ]);
+    // One session folder, one row: the hard link's path is beside it.
+    const rows = (await d.call('status')).sessions;
+    expect(rows, JSON.stringify(rows)).toHaveLength(1);
+    expect([rows[0]?.path, ...(rows[0]?.also_paths ?? [])].sort()).toEqual([join(watch, 'a.jsonl'), join(watch, 'hard.jsonl')]);
+    // Said once, not at every rescan; resolved when the FIFO becomes a transcript.
+    const since = Date.now();
+    await waitFor(() => Date.now() - since > 2500, 'two rescans');
+    expect(d.log().match(/piped\.jsonl: not built: it is a FIFO/g)).toHaveLength(1);
+    await rm(join(watch, 'piped.jsonl'));
+    await writeFile(join(watch, 'piped.jsonl'), userLine('a transcript where the FIFO was') + agentLine('ok'));
+    await waitFor(async () => (await open()).length === 1, 'the FIFO\'s error to be resolved');
+    await waitFor(async () => (await d.call('status')).sessions.some((x) => x.path === join(watch, 'piped.jsonl') && x.turns === 2), 'the new transcript to be built');
+  });
+
   it('closes a connection idle for daemon.idle_timeout_ms, but never a subscriber', async () => {
     const { env, root, watch } = await setup({ daemon: { idle_timeout_ms: 300 } });
     const d = await start(env, root, ['--watch', watch]);
