@@ -127,6 +127,8 @@ export interface Analysis {
    * whether they ran, and what they did, is not known. `unreadable`: its command is redacted (command '').
    */
   withoutResult: { line: number; command: string; unreadable?: true }[];
+  /** Shell calls whose result only the harness recorded (`exec_command_end`), never handed to the agent: the lines of call and record. */
+  unreadResults: { line: number; resultLine: number }[];
   /** The latest turn left without an end, another begun after it (Ledger.leftTurn), or null. */
   leftTurn: { from: number; at: number } | null;
   end: End;
@@ -1120,6 +1122,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     stateNow,
     afterStateNow: stateNow?.who === 'agent' ? (l.since ?? null) : null,
     withoutResult: withoutResult(st),
+    unreadResults: st.commands.filter((c) => c.unread === true && c.resultSeq !== undefined).map((c) => ({ line: c.seq + 1, resultLine: (c.resultSeq as number) + 1 })),
     leftTurn: l.leftTurn ?? null,
     end,
     current,

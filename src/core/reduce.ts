@@ -98,6 +98,9 @@ function applyToolResult(st: SessionState, f: Fact & { t: 'tool_result' }, seq: 
   const call = st.calls[f.id];
   const cmd = findCommand(st, f.id);
   if (cmd) {
+    // A call the agent made (its line before this one) whose end only the harness recorded so far.
+    if (f.event !== true) delete cmd.unread;
+    else if (cmd.resultSeq === undefined && cmd.seq < seq) cmd.unread = true;
     // Several records may report one command; a known exit code beats a guess.
     const stronger = cmd.result === 'unknown' || (f.exitCode !== undefined && cmd.exitCode === undefined);
     if (stronger && (f.ok !== undefined || f.interrupted === true)) {

@@ -106,6 +106,11 @@ export interface CommandRecord {
   result: CommandResult;
   exitCode?: number;
   resultSeq?: number;
+  /**
+   * Its only result is the harness's record of its end (Codex's `exec_command_end`): the output
+   * was never handed to the agent, which stopped before reading it (a session closed mid-batch).
+   */
+  unread?: true;
 }
 
 export interface FailureRecord {

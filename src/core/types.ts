@@ -113,6 +113,8 @@ export type Fact =
       output?: string;
       /** The call did not run: the user rejected it, or a permission rule denied it. */
       denied?: string;
+      /** The harness's record of the command's end (Codex's `exec_command_end`), not the output handed to the agent (its `function_call_output`). */
+      event?: true;
     }
   /** Files a harness reports as written (ok true) or not written (ok false); `ok` absent: touched, outcome unknown. */
   | { t: 'files'; files: string[]; tool: string; ok?: boolean; how?: WriteHow }

@@ -56,3 +56,28 @@ describe('what Claude Code writes around a local command', () => {
     expect(llm.turns.map((t) => t.by)).toEqual([undefined, undefined, 'harness', undefined, 'harness', 'harness']);
   });
 });
+
+describe("Codex calls whose end only the harness recorded", () => {
+  const meta = { timestamp: '2026-04-26T21:00:00Z', type: 'session_meta', payload: { id: 'c', cwd: '/w', cli_version: '0.125.0', originator: 'codex_cli_rs' } };
+  const item = (payload: Record<string, unknown>) => ({ timestamp: '2026-04-26T21:19:46Z', type: 'response_item', payload });
+  const event = (payload: Record<string, unknown>) => ({ timestamp: '2026-04-26T21:19:46Z', type: 'event_msg', payload });
+  const shell = (id: string, command: string) => item({ type: 'function_call', name: 'shell_command', arguments: JSON.stringify({ command }), call_id: id });
+  const ended = (id: string, command: string) => event({ type: 'exec_command_end', call_id: id, command: ['powershell', '-Command', command], exit_code: 0, aggregated_output: 'ok' });
+  const output = (id: string) => item({ type: 'function_call_output', call_id: id, output: 'Exit code: 0\nOutput:\nok' });
+  const ask = event({ type: 'user_message', message: 'Apply for the grant', images: [] });
+  const reply = item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Refreshing the evidence.' }] });
+
+  it('are said as never handed to the agent, beside the call with no result at all', () => {
+    const { md } = built(meta, ask, reply, shell('a', 'Get-Content README.md'), shell('b', 'git remote -v'), shell('c', 'Copy-Item x y'), ended('b', 'git remote -v'), ended('a', 'Get-Content README.md'));
+    expect(md).toContain('No result is recorded for the command at line 6 (`Copy-Item x y`)');
+    expect(md).toContain("The results of the calls at lines 4 and 5 are only the harness's record of their end (lines 8 and 7): none was handed to the agent, which stopped before reading them (what they printed is at those lines of the transcript)");
+  });
+
+  it('are not said when the output followed, as it does in a session that goes on', () => {
+    const { md } = built(meta, ask, reply, shell('a', 'Get-Content README.md'), ended('a', 'Get-Content README.md'), output('a'), item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Done.' }] }));
+    expect(md).not.toContain("only the harness's record");
+    // A command the user ran (`!ls`: an end record with no call before it) is not one the agent failed to read.
+    const user = built(meta, ask, ended('u', 'ls'), reply);
+    expect(user.md).not.toContain("only the harness's record");
+  });
+});

@@ -603,7 +603,7 @@ function readExecEvent(p: Record<string, unknown>, obs: Observation, end: boolea
   if (command !== undefined) obs.facts.push({ t: 'tool_call', id, name: 'exec_command', command });
   if (!end) return;
   const exitCode = num(p.exit_code);
-  const fact: Fact & { t: 'tool_result' } = { t: 'tool_result', id };
+  const fact: Fact & { t: 'tool_result' } = { t: 'tool_result', id, event: true };
   if (exitCode !== undefined) {
     fact.exitCode = exitCode;
     fact.ok = exitCode === 0;

@@ -234,7 +234,21 @@ function stateNow(a: Analysis): string {
 
 function endLine(a: Analysis): string {
   const e = a.end;
-  return `**How it ended: ${e.kind}**${atLine(e.line)} — ${label(e.kind === 'unknown' ? 'unknown' : 'inferred')}: ${e.why}${withoutResult(a.withoutResult, a.leftTurn)}`;
+  return `**How it ended: ${e.kind}**${atLine(e.line)} — ${label(e.kind === 'unknown' ? 'unknown' : 'inferred')}: ${e.why}${withoutResult(a.withoutResult, a.leftTurn)}${unreadResults(a.unreadResults)}`;
+}
+
+/**
+ * Calls whose end the harness recorded and whose output it never handed to the agent (rave-era:
+ * four `exec_command_end` records after five calls, no `function_call_output`): the agent did not
+ * read them, and "no result for line 625" alone read as if it had read the other four.
+ */
+function unreadResults(rs: Analysis['unreadResults']): string {
+  if (rs.length === 0) return '';
+  const lines = (ns: number[]): string => (ns.length === 1 ? `line ${ns[0]}` : `lines ${ns.slice(0, -1).join(', ')} and ${ns[ns.length - 1]}`);
+  const calls = rs.slice(-6);
+  const more = rs.length > calls.length ? ` (and ${rs.length - calls.length} earlier)` : '';
+  const one = rs.length === 1;
+  return `. The result${one ? '' : 's'} of the call${one ? '' : 's'} at ${lines(calls.map((r) => r.line))}${more} ${one ? 'is' : 'are'} only the harness's record of ${one ? 'its' : 'their'} end (${lines(calls.map((r) => r.resultLine))}): ${one ? 'it was' : 'none was'} handed to the agent, which stopped before reading ${one ? 'it' : 'them'} (what ${one ? 'it' : 'they'} printed is at ${one ? 'that line' : 'those lines'} of the transcript)`;
 }
 
 /** Commands with no result recorded: a write or a deletion among them may or may not have happened. */

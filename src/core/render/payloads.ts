@@ -141,6 +141,8 @@ export function buildSummary(r: RenderInput, a: Analysis, transferReady: boolean
     rejected_calls: (st.ledger.rejected ?? []).map((x) => ({ line: x.line, call_line: x.callLine, what: x.path === undefined ? x.what : `${x.what} ${x.path}` })),
     // Commands with no result recorded (HANDOFF.md: How it ended).
     commands_without_result: a.withoutResult.slice(-20),
+    // Commands whose output the agent never read: only the harness's record of their end (HANDOFF.md: How it ended).
+    ...(a.unreadResults.length > 0 ? { unread_results: a.unreadResults.slice(-20).map((r) => ({ line: r.line, result_line: r.resultLine })) } : {}),
     // Tools of MCP servers the session called (HANDOFF.md: Verification).
     outside_calls: a.outsideCalls,
     // What the harness let the agent do without asking (HANDOFF.md: Repository Evidence).
