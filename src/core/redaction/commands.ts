@@ -95,11 +95,27 @@ const PLACED: readonly (readonly [readonly string[], number, string?])[] = [
   // MailKit's Authenticate (user, password); JavaMail's transport.connect (host, user, password).
   [['.Authenticate(', '.AuthenticateAsync('], 1],
   [['transport.connect('], 2],
+  // A cipher's or MAC's key as a literal: Python's cryptography and PyCryptodome, Dart's encrypt,
+  // Swift's CryptoKit; CryptoJS (data, key), Node's cipher (algorithm, key, iv), Go's HMAC (hash, key),
+  // PHP's openssl (data, method, key), PBKDF2 (hash, password).
+  [['AESGCM(', 'AESCCM(', 'AESSIV(', 'AESOCB3(', 'ChaCha20Poly1305(', 'AES.new(', 'ChaCha20.new(', 'Key.fromUtf8(', 'Key.fromBase64(', 'SymmetricKey(data: Data('], 0],
+  [['CryptoJS.AES.encrypt(', 'CryptoJS.AES.decrypt(', 'CryptoJS.HmacSHA256(', 'CryptoJS.HmacSHA512(', 'CryptoJS.HmacSHA1(', 'CryptoJS.TripleDES.encrypt(', 'createCipheriv(', 'createDecipheriv(', 'hmac.New(', 'pbkdf2_hmac(', 'pbkdf2Sync(', 'crypto.pbkdf2('], 1],
+  [['openssl_encrypt(', 'openssl_decrypt('], 2],
+  // An SDK's or an HTTP client's credential by position: .NET's bearer header, Spring's login token,
+  // yagmail and MicroPython's Wi-Fi (user or SSID, password), JWT verification (token, key), CDK's and
+  // Pulumi's secret from a literal, gomail's dialer (host, port, user, password), LWP's and sbt's
+  // credentials (realm and host first), Faraday's authorization, tweepy's OAuth 1 handler.
+  [['AuthenticationHeaderValue(', 'UsernamePasswordAuthenticationToken(', 'yagmail.SMTP(', 'wlan.connect(', 'jwt.verify(', 'jwt.decode(', 'OAuthHandler('], 1],
+  [['SecretValue.unsafePlainText(', 'SecretValue.plainText(', 'pulumi.secret(', 'Output.secret(', "authorization, 'Bearer',", 'authorization, "Bearer",'], 0],
+  [['NewDialer(', '->credentials(', 'Credentials('], 3],
+  [['authorization, :basic,'], 1],
+  // A password hashed with a literal: Python's bcrypt and passlib (`sha512_crypt.hash('…')`), Node's bcryptjs.
+  [['bcrypt.hashpw(', 'hashSync(', '_crypt.hash(', 'argon2.hash(', 'pbkdf2_sha256.hash(', 'PasswordHasher().hash('], 0],
 ];
 /** `notAfter`: a name the call must not follow (keytar's `setPassword` takes the password third, not first). */
 const placed = (starts: readonly string[], before: number, notAfter?: string): CommandRule =>
   // The literal may come wrapped as bytes (Go's `[]byte("…")`, Node's `Buffer.from('…')`, `new TextEncoder().encode('…')`).
-  rule('call_secret', starts, `${notAfter === undefined ? '' : `(?<!${notAfter})`}${either(starts)}${`${AARG}[ \\t]*,`.repeat(before)}[ \\t]*(?:\\[\\]byte\\(|Buffer\\.from\\(|new TextEncoder\\(\\)\\.encode\\()?${QARG}`, 'dy', (v) => !isKeyword(v) && !/^\d+$/.test(v));
+  rule('call_secret', starts, `${notAfter === undefined ? '' : `(?<!${notAfter})`}${either(starts)}${`${AARG}[ \\t]*,`.repeat(before)}[ \\t]*(?:\\[\\]byte\\(|Buffer\\.from\\(|new TextEncoder\\(\\)\\.encode\\(|bytes\\.fromhex\\(|(?:base64\\.)?b64decode\\(|Convert\\.FromBase64String\\(|Encoding\\.\\w{1,10}\\.GetBytes\\(|hex\\.DecodeString\\()?${QARG}`, 'dy', (v) => !isKeyword(v) && !/^\d+$/.test(v));
 
 /** A password piped once, or twice on two lines, real or written `\\n` (`printf 'pw\\npw\\n' | passwd`, which asks it again). */
 const TWICE = `(?:'([^'\\n]{1,200}?)(?:(?:\\n|\\\\n)([^'\\n]{1,200}?))?(?:\\n|\\\\n)?'|"([^"\\n]{1,200}?)(?:(?:\\n|\\\\n)([^"\\n]{1,200}?))?(?:\\n|\\\\n)?"|([^\\s'"\`;&|-][^\\s'"\`;&|]{0,200}))`;
@@ -113,6 +129,18 @@ const RULES: readonly CommandRule[] = [
   rule('command_password', ['echo', 'printf'], `(?:echo|printf)[ \\t]+(?:-[a-zA-Z]{1,3}[ \\t]+){0,3}(?:(?:'%s(?:\\n|\\\\n)?'|"%s(?:\\n|\\\\n)?"|%s)[ \\t]+)?${ARG}[ \\t]*(?:>>?|\\|[ \\t]*(?:sudo[ \\t]+)?tee(?:[ \\t]+-a)?)[ \\t]*[^\\s;|&]{0,200}?(?:token|secret|passw(?:or)?d|vault[_-]?pass|credential|api[_-]?key|(?<=[/._-])(?:pw|pass|key|auth)(?![a-z0-9]))[^\\s;|&]{0,100}`, 'dyi'),
   // An expect script's answer to a password prompt: `expect "assword:"` then `send "…\\r"`.
   rule('command_password', ['expect'], `expect[ \\t]+(?:-[a-z]+[ \\t]+)?["'{][^"'}\\n]{0,40}(?:assword|assphrase|PIN)[^"'}\\n]{0,20}["'}][ \\t]*\\r?\\n[ \\t]*send[ \\t]+(?:--[ \\t]+)?"([^"\\n]{1,200}?)(?:\\\\r|\\\\n|\\r)?"`),
+  // tweepy's OAuth 1 handler: the consumer key, then its secret, the access token and its secret.
+  rule('call_secret', ['OAuth1UserHandler('], `OAuth1UserHandler\\(${AARG}${COMMA}${QARG}(?:${COMMA}${QARG}(?:${COMMA}${QARG})?)?`),
+  // Elasticsearch's API key as a pair (`api_key=("id", "secret")`).
+  rule('call_secret', ['api_key'], `api_key[ \\t]*=[ \\t]*\\([ \\t]*(?:"[^"\\n]{1,100}"|'[^'\\n]{1,100}')${COMMA}${QARG}`),
+  // Signing keys as a list: Koa's `app.keys = ['…', '…']`, cookie-session's `keys: [...]`, Strapi's `APP_KEYS=a,b,c`.
+  rule('call_secret', ['app.keys'], `app\\.keys[ \\t]*=[ \\t]*(?:new[ \\t]+\\w{1,40}\\()?\\[([^\\]\\n]{10,800})\\]`, 'dy', (v) => /['"][^'"\s]{12,}['"]/.test(v)),
+  rule('call_secret', ['keys'], `(?<=(?:cookieSession|cookie-session|session)\\([^)]{0,300}?)keys[ \\t]*:[ \\t]*\\[([^\\]\\n]{10,800})\\]`, 'dy', (v) => /['"][^'"\s]{12,}['"]/.test(v)),
+  rule('secret_assignment', ['APP_KEYS'], `APP_KEYS["']?[ \\t]*[=:][ \\t]*["']?([A-Za-z0-9+/=_-]{16,200}(?:,[A-Za-z0-9+/=_-]{16,200}){0,15})`),
+  // LiveKit's key map (`keys:` then `APIxxxxxxxx: <secret>`, `--keys "APIxxx: secret"`): the id, then the secret.
+  rule('secret_assignment', ['API'], `API[A-Za-z0-9]{8,16}["']?[ \\t]*:[ \\t]*["']?([A-Za-z0-9]{30,64})(?![A-Za-z0-9])`, 'dy', (v) => looksRandom(v, 30)),
+  // .NET's cipher key set from a literal: `aes.Key = Convert.FromBase64String("…")`.
+  rule('call_secret', ['.Key ', '.Key='], `\\.Key[ \\t]*=[ \\t]*(?:Convert\\.FromBase64String|Encoding\\.\\w{1,10}\\.GetBytes)\\([ \\t]*${QARG}`),
   // ASP.NET's signing key from a literal: `new SymmetricSecurityKey(Encoding.UTF8.GetBytes("…"))`.
   rule('call_secret', ['SymmetricSecurityKey('], `SymmetricSecurityKey\\([ \\t]*(?:Encoding\\.\\w{1,10}\\.GetBytes\\([ \\t]*)?${QARG}`),
   // A session cookie set in code or a test: `res.cookie('connect.sid', '…')`, `setCookie('connect.sid=…; Path=/')`.
@@ -224,6 +252,29 @@ const RULES: readonly CommandRule[] = [
   rule('command_password', ['redis-cli', 'valkey-cli', 'keydb-cli', 'redis-benchmark', 'valkey-benchmark'], `(?:redis|valkey|keydb)-(?:cli|benchmark)${WORD_END}${REST}['"]?-a['"]?[ \\t]+${ARG}`),
   // unrar's and rar's password glued to -p (`unrar x -pPW archive.rar`), Mosquitto's password file entry (`mosquitto_passwd -b file user pw`).
   rule('command_password', ['unrar', 'rar'], `(?:unrar|rar)${WORD_END}${REST}-p([^\\s'"\`;&|-][^\\s'"\`;&|]{0,200})`),
+  // A password given by flag to an admin tool: OpenLDAP's new password (`ldappasswd … -s NEW`),
+  // Perforce (`p4 -P`), Elasticsearch's file realm (`elasticsearch-users useradd u -p`), Gitea's
+  // admin (`gitea admin user change-password -p`, `create --password`), Pi-hole's web password,
+  // rar's header password (`-hpPW`), qpdf's user and owner passwords, ApacheBench's basic auth.
+  rule('command_password', ['ldappasswd'], `ldappasswd${WORD_END}${REST}-s[ \\t]+${ARG}`),
+  rule('command_password', ['p4 '], `(?<![\\w./-])p4[ \\t]+(?:-[a-zA-Z][ \\t]+[^\\s-][^\\s]{0,100}[ \\t]+){0,4}-P[ \\t]+${ARG}`),
+  rule('command_password', ['elasticsearch-users', 'opensearch-users'], `(?:elasticsearch|opensearch)-users${WORD_END}${REST}-p[ \\t]+${ARG}`),
+  rule('command_password', ['gitea', 'forgejo'], `(?:gitea|forgejo)[ \\t]+admin[ \\t]+user${REST}(?:-p|--password)[ \\t=]+${ARG}`),
+  rule('command_password', ['pihole'], `pihole[ \\t]+(?:-a[ \\t]+-p|setpassword)[ \\t]+${ARG}`),
+  rule('command_password', ['rar'], `(?<![\\w./-])rar${WORD_END}${REST}-hp([^\\s'"\`;&|-][^\\s'"\`;&|]{0,200})`),
+  rule('command_password', ['qpdf'], `qpdf${WORD_END}${REST}--encrypt[ \\t]+${ARG}[ \\t]+${ARG}`),
+  rule('basic_auth', ['ab '], `(?<![\\w./-])ab${WORD_END}${REST}-[AP][ \\t]+[^\\s:'"]{1,100}:([^\\s'"]{1,200})`),
+  // HTTPie's bearer token (`http -A bearer -a TOKEN …`).
+  rule('command_password', ['http ', 'https '], `(?<![\\w./-])https?${WORD_END}${REST}(?:-A|--auth-type)[ \\t=]+bearer[ \\t]+(?:-a|--auth)[ \\t=]+${ARG}`),
+  // NuGet's stored API key (`nuget setapikey KEY -Source …`), NetBird's setup key.
+  rule('command_password', ['setapikey'], `setapikey[ \\t]+${ARG}`, 'dyi'),
+  rule('command_password', ['netbird'], `netbird[ \\t]+up${REST}(?:--setup-key|-k)[ \\t=]+${ARG}`),
+  // smbclient's password after the share (`smbclient //nas/backups PW -U dev`).
+  rule('command_password', ['smbclient'], `smbclient[ \\t]+(?:-[a-zA-Z][ \\t]+[^\\s]{1,100}[ \\t]+)*['"]?//[^\\s'"]{1,200}['"]?[ \\t]+(?!-)${ARG}`),
+  // Ansible Vault's encrypt_string: the value comes before its name (`encrypt_string 'PW' --name 'db_password'`).
+  rule('command_password', ['encrypt_string'], `encrypt_string[ \\t]+(?:--?[\\w-]+(?:[ \\t=]+[^\\s-][^\\s]{0,200})?[ \\t]+)*?(?!-)${ARG}`),
+  // sudo reading the password from a here-string (`sudo -S cmd <<< 'PW'`).
+  rule('command_password', ['sudo'], `sudo[ \\t]+(?:-[a-zA-Z]+[ \\t]+)*-[a-zA-Z]*S${WORD_END}[^\\n|;&<]{0,300}<<<[ \\t]*${ARG}`),
   rule('command_password', ['mosquitto_passwd'], `mosquitto_passwd${WORD_END}${REST}-b[ \\t]+[^\\s;&|]{1,200}[ \\t]+[^\\s;&|]{1,100}[ \\t]+${ARG}`),
   // A key given as a UUID after a bare --key (Smithery's MCP servers: `--key 75162c6a-…`).
   rule('command_password', ['--key'], `--key[ \\t=]+['"]?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![0-9a-f-])`, 'dyi'),
@@ -331,6 +382,8 @@ const RULES: readonly CommandRule[] = [
   // sqlplus user/password@database
   rule('command_password', ['sqlplus'], `sqlplus[ \\t]+(?:-[A-Za-z]{1,10}[ \\t]+){0,3}['"]?[A-Za-z0-9_$#.]{1,64}/([^@\\s'"/]{1,200})@`),
   // Oracle's other tools take the same `user/password@database` (sqlldr and others as `userid=`).
+  // `userid=user/password` with no database after it (the local instance): `imp userid=system/PW file=…`.
+  rule('command_password', ['userid'], `(?<=(?:expdp|impdp|sqlldr|exp|imp)[ \\t][^\\n|;&]{0,200}?)userid[ \\t]*=[ \\t]*['"]?[A-Za-z0-9_$#.]{1,64}/([^@\\s'"/]{1,200})`, 'dyi'),
   rule('command_password', ['expdp', 'impdp', 'rman', 'sqlldr', 'exp', 'imp', 'dgmgrl'], `(?:expdp|impdp|rman|sqlldr|exp|imp|dgmgrl)[ \\t]+(?:(?:userid|target)[ \\t]*=[ \\t]*)?['"]?[A-Za-z0-9_$#.]{1,64}/([^@\\s'"/]{1,200})@`),
   // vault login TOKEN (a token older than the hvs. prefix has no rule of its own).
   rule('command_password', ['vault'], `vault[ \\t]+login(?:[ \\t]+-[^\\s]{1,100})*[ \\t]+(?![-\\w]+=)${ARG}`),
@@ -358,6 +411,8 @@ const RULES: readonly CommandRule[] = [
   rule('command_password', ['gh'], `gh[ \\t]+secret[ \\t]+set${WORD_END}${REST}(?:-b[ \\t]?|--body[ \\t=])${ARG}`),
   // Vault's unseal keys, as `vault operator init` prints them and `vault operator unseal` takes them.
   rule('vault_unseal_key', ['Unseal Key '], `Unseal Key \\d{1,2}:[ \\t]*([A-Za-z0-9+/]{40,50}={0,2})`),
+  // With auto-unseal, `vault operator init` prints recovery keys instead.
+  rule('vault_unseal_key', ['Recovery Key '], `Recovery Key \\d{1,2}:[ \\t]*([A-Za-z0-9+/]{40,50}={0,2})`),
   rule('vault_unseal_key', ['vault'], `vault[ \\t]+operator[ \\t]+unseal[ \\t]+(?:-[\\w-]+(?:=\\S+)?[ \\t]+)*${ARG}`),
   // Weights & Biases: wandb login KEY (40 hex digits).
   rule('command_password', ['wandb'], `wandb[ \\t]+login[ \\t]+(?:--?[\\w-]+[ \\t]+)*([0-9a-f]{40})(?![0-9a-f])`),

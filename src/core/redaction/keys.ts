@@ -151,11 +151,20 @@ const puttyKey: Handler = (text, at, found) => {
 
 /** A certificate's or public key's BEGIN line: the body under it is no secret. */
 function afterPublicMarker(text: string, lineStart: number): boolean {
-  if (lineStart === 0) return false;
-  const prevStart = text.lastIndexOf('\n', lineStart - 2) + 1;
-  const prev = core(text.slice(prevStart, lineStart - 1));
-  return /^-----BEGIN [A-Z0-9 ]{0,40}-----$/.test(prev) && !PRIVATE_LABEL.test(prev);
+  // An OpenPGP armor puts its headers (`Version: GnuPG v2`) and a blank line between the two.
+  for (let n = 0, end = lineStart; n < ARMOR_LINES_BEFORE_BODY && end > 0; n += 1) {
+    const prevStart = text.lastIndexOf('\n', end - 2) + 1;
+    const prev = core(text.slice(prevStart, end - 1));
+    if (/^-----BEGIN [A-Z0-9 ]{0,40}-----$/.test(prev)) return !PRIVATE_LABEL.test(prev);
+    if (prev !== '' && !ARMOR_HEADER.test(prev)) return false;
+    end = prevStart;
+  }
+  return false;
 }
+
+/** An OpenPGP armor's header line, and how many such lines (and the blank one) may come before its body. */
+const ARMOR_HEADER = /^(?:Version|Comment|Hash|Charset|MessageID): [^\n]{0,200}$/;
+const ARMOR_LINES_BEFORE_BODY = 6;
 
 /** Four characters across the line are base64: prose and code fail this at once. */
 function sampledBase64(text: string, pos: number, width: number): boolean {

@@ -34,7 +34,8 @@ const STRONG_KEY_PREFIX = new Set(['api', 'secret', 'access', 'private', 'auth',
 const NOT_SECRET_KEY_PREFIX = new Set(['public', 'publishable', 'foreign', 'sort', 'partition', 'hash', 'cache', 'idempotency', 'object', 'dict', 'map', 'row', 'unique', 'composite', 'lookup', 'registry', 'react', 'list', 'group', 'route', 'query', 'translation', 'i18n', 'field', 'column', 'table', 'index', 'env', 'config', 'setting', 'settings', 'state', 'local', 'session', 'redis', 'kv', 'sub', 'dedup', 'dedupe', 'short', 'license', 'ssh', 'gpg', 'pgp',
   // A WebSocket handshake's nonce (`Sec-WebSocket-Key`).
   'socket']);
-const WEAK_WORDS = new Set(['key', 'credential', 'credentials', 'creds', 'auth', 'salt']);
+// `encrypt`: Consul's and Nomad's gossip encryption key (`encrypt = "…"`, `-encrypt=…`).
+const WEAK_WORDS = new Set(['key', 'credential', 'credentials', 'creds', 'auth', 'salt', 'encrypt']);
 /** Words after the secret word that still name the secret itself. */
 const QUALIFIERS = new Set([
   'value', 'val', 'b64', 'base64', 'hex', 'str', 'raw', 'plain', 'plaintext', 'enc', 'encrypted', 'hash', 'hashed', 'confirm', 'confirmation', 'again', 'repeat', 'new', 'old', 'current', 'text',
@@ -54,6 +55,8 @@ const NOT_SECRET_NAMES = new Set(['oldpwd']);
  * (`bypass`, `compass`).
  */
 const STRONG_SUFFIXES = ['password', 'passwd', 'passphrase', 'token', 'secret', 'apikey'];
+/** Weak words a name may end in with no separator (Nextcloud's `passwordsalt`). */
+const WEAK_SUFFIXES = ['salt'];
 
 /** `DB_PASSWORD` → db password; `apiKey` → api key; `X-API-Key` → x api key. */
 export function nameWords(name: string): string[] {
@@ -93,6 +96,9 @@ export function nameStrength(name: string): Strength {
 function meaningWords(name: string): string[] {
   const words = [...nameWords(name)];
   while (words.length > 1 && (QUALIFIERS.has(words[words.length - 1] as string) || /^v?\d+$/.test(words[words.length - 1] as string))) words.pop();
+  // A secret word written as two (`pass_phrase` in an OCI config, `pass_word`): one word.
+  const pair = `${words[words.length - 2] ?? ''} ${words[words.length - 1] ?? ''}`;
+  if (pair === 'pass phrase' || pair === 'pass word') words.splice(-2, 2, pair.replace(' ', ''));
   // A numbered secret word (`key1`, `key2` of an Azure key listing, `password2`) is that word.
   const last = words[words.length - 1];
   const stem = last === undefined ? undefined : /^([a-z]+)\d{1,2}$/.exec(last)?.[1];
@@ -123,10 +129,13 @@ function judge(name: string): Strength {
   // assembly's public key, in every csproj): no secret. Not in an environment variable's name
   // (`FB_PAGE_TOKEN` is a Facebook page's access token).
   if (last === 'token' && before !== undefined && !/^[A-Z0-9_]+$/.test(name) && (CURSOR_WORDS.has(before) || (before === 'key' && words[words.length - 3] === 'public'))) return null;
+  // A chart's `existingSecret` (`existing_secret_name`) names a Kubernetes Secret: no value.
+  if (words.includes('existing') && words.length > 1) return null;
   if (STRONG_WORDS.has(last) || PASS_NAMES.has(last)) return 'strong';
   // A personal access token (`GITHUB_PAT`, `AZURE_DEVOPS_EXT_PAT`); `pat` alone is a name too often.
   if (last === 'pat' && (words.length > 1 || name === 'PAT')) return 'strong';
   if (STRONG_SUFFIXES.some((w) => last.length > w.length + 1 && last.endsWith(w))) return 'strong';
+  if (WEAK_SUFFIXES.some((w) => last.length > w.length + 3 && last.endsWith(w))) return 'weak';
   const prev = words[words.length - 2];
   // Yarn's `npmAuthIdent` (user:password).
   if (prev === 'auth' && last === 'ident') return 'strong';
@@ -143,10 +152,10 @@ function judge(name: string): Strength {
 /** The word before `token` in the name of a cursor through pages or changes. */
 const CURSOR_WORDS = new Set(['next', 'page', 'starting', 'start', 'continuation', 'sync', 'resume', 'paging', 'pagination', 'cursor', 'prev', 'previous', 'more', 'delta']);
 
-/** A word of code or of a schema (`true`, `none`, `string`, `redacted`): no value a secret has. */
+/** A word of code or of a schema (`true`, `none`, `string`, `redacted`), or a scope a workflow grants (`id-token: write`): no value a secret has. */
 export const isKeyword = (v: string): boolean => KEYWORDS.test(v);
 
-const KEYWORDS = /^(?:true|false|null|nil|none|undefined|yes|no|on|off|required|optional|string|number|boolean|bool|str|int|integer|float|bytes|any|object|void|self|this|new|await|async|function|lambda|def|return|if|else|not|and|or|in|is|of|typeof|instanceof|secretstr|text|varchar|char|uuid|date|datetime|json|password|secret|token|hidden|masked|redacted|example|placeholder|changeme|todo|tbd)$/i;
+const KEYWORDS = /^(?:true|false|null|nil|none|undefined|yes|no|on|off|required|optional|string|number|boolean|bool|str|int|integer|float|bytes|any|object|void|self|this|new|await|async|function|lambda|def|return|if|else|not|and|or|in|is|of|typeof|instanceof|secretstr|text|varchar|char|uuid|date|datetime|json|password|secret|token|hidden|masked|redacted|example|placeholder|changeme|todo|tbd|read|write)$/i;
 
 /** Values that stand for a secret kept elsewhere, or for none at all. */
 export function isPlaceholder(v: string): boolean {
@@ -173,6 +182,12 @@ export function isPlaceholder(v: string): boolean {
   // `%env(DB_PASSWORD)%`, Grafana's `$__file{…}`, opencode's `{env:X}`, PowerShell's `$env:X`,
   // Maven's resource filter `@db.password@`, a release pipeline's token `__DB_PASSWORD__`.
   if (/^@Microsoft\.KeyVault\(|^%env\([^)]{1,120}\)%$|^\$__(?:file|env|vault)\{|^\{(?:env|file):[^}]{1,200}\}$|^\$env:[A-Za-z_]\w*$|^@[A-Za-z_][\w.-]{0,80}@$|^__[A-Z][A-Z0-9_]{1,80}__$/.test(v)) return true;
+  // …and those of a proxy's, a deployment's and a workflow's config: LiteLLM's `os.environ/X`,
+  // helmfile's and vals' `ref+vault://…`, a single-brace substitution (`'{MQTT_PASSWORD}'`),
+  // Azure Logic Apps' and Data Factory's expressions (`@parameters('apiKey')`), Ansible's own mask.
+  if (/^os\.environ\/[A-Za-z_]\w{0,80}$|^ref\+[a-z0-9]{2,20}:\/\/|^\{[A-Z][A-Z0-9_]{2,80}\}$|^@(?:parameters|variables|appsetting|pipeline|activity|body|triggerBody|outputs|linkedService|dataset|item|json|string|concat|coalesce)\(.{0,200}\)$|^VALUE_SPECIFIED_IN_NO_LOG_PARAMETER$/.test(v)) return true;
+  // BuildKit's secret mount (`--secret id=npmrc,src=…`): the id names the mount, its value is elsewhere.
+  if (/^id=[\w.-]{1,64}$/.test(v)) return true;
   // Stripe's documented test tokens (`tok_visa`, `pm_card_mastercard`, `tok_chargeDeclined`): words, never a generated id.
   if (/^(?:tok|pm_card)_[a-z][A-Za-z_]{2,40}$/.test(v)) return true;
   // Validation rules (Laravel's `required|string|min:8|confirmed`, `required,min=8`), not a value.

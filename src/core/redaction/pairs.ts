@@ -80,7 +80,7 @@ interface Name {
 }
 
 /** The words a secret's name contains, found in any letter case, inside names too (`dbPassword`). */
-const KEYWORDS = ['pass', 'pw', 'secret', 'token', 'key', 'cred', 'auth', 'salt', 'pat', 'psk', 'macaroon'];
+const KEYWORDS = ['pass', 'pw', 'secret', 'token', 'key', 'cred', 'auth', 'salt', 'pat', 'psk', 'macaroon', 'encrypt'];
 
 /**
  * How a secret word may go on in lower case and still be one (`password`, `credentials`); any
@@ -99,6 +99,8 @@ const GOES_ON: Readonly<Record<string, readonly string[]>> = {
   pat: [],
   psk: [],
   macaroon: [],
+  // Consul's gossip key (`encrypt = "…"`); not `encrypted`, `encryption`.
+  encrypt: [],
 };
 
 function endsWord(text: string, at: number, word: string): boolean {

@@ -222,6 +222,16 @@ const DEFS: readonly Def[] = [
   { kind: 'apify_token', prefixes: ['apify_api_'], body: `[${B62}]{30,40}(?![${B62}])`, glued: true, check: hasDigitAndLetter },
   // CoinGecko's demo and pro keys.
   { kind: 'coingecko_key', prefixes: ['CG-'], body: `[${B62}]{20,30}(?![${B62}])`, check: mixed },
+  // dbt Cloud's service tokens, MailerSend's, Anyscale's, Vercel Blob's read-write token, Context7's
+  // key, ClickUp's personal token, Plex's claim token, Statsig's server secret.
+  { kind: 'dbt_cloud_token', prefixes: ['dbtc_'], body: `[${B62}_-]{30,60}(?![${B62}_-])`, glued: true, check: hasDigitAndLetter },
+  { kind: 'mailersend_token', prefixes: ['mlsn.'], body: exact(HEX, 64), glued: true },
+  { kind: 'anyscale_key', prefixes: ['esecret_'], body: `[${B62}]{30,60}(?![${B62}])`, glued: true, check: hasDigitAndLetter },
+  { kind: 'vercel_blob_token', prefixes: ['vercel_blob_rw_'], body: `[${B62}]{10,30}_[${B62}]{20,40}(?![${B62}])`, glued: true },
+  { kind: 'context7_key', prefixes: ['ctx7sk-'], body: `[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9a-f])`, glued: true },
+  { kind: 'clickup_token', prefixes: ['pk_'], body: `\\d{6,10}_[A-Z0-9]{32}(?![A-Za-z0-9])`, glued: true },
+  { kind: 'plex_claim_token', prefixes: ['claim-'], body: `[${B62}_-]{20}(?![${B62}_-])`, glued: true, check: mixed },
+  { kind: 'statsig_secret', prefixes: ['secret-'], body: `[${B62}]{40,50}(?![${B62}])`, glued: true, check: mixed },
   // A Nostr private key in bech32.
   { kind: 'nostr_key', prefixes: ['nsec1'], body: exact('02-9ac-hj-np-z', 58) },
   // Cloudflare's tunnel token: base64 of `{"a": "<account>", "t": "<tunnel>", "s": "<secret>"}`.

@@ -152,7 +152,7 @@ const FUNCTION_CODE = /[A-Za-z0-9_/+=%-]{24,200}(?![A-Za-z0-9_/+=%-])/y;
  * `api.netlify.com/build_hooks/<id>`, Vercel's `…/integrations/deploy/prj_…/<token>`, Render's
  * `api.render.com/deploy/srv-…?key=<key>`.
  */
-const HOOKS: readonly (readonly [string, RegExp])[] = [
+const HOOKS: readonly (readonly [string, RegExp, ((value: string) => boolean)?])[] = [
   ['api.netlify.com/build_hooks/', /[0-9a-f]{24}(?![0-9a-f])/y],
   ['api.vercel.com/v1/integrations/deploy/', /prj_[A-Za-z0-9]{10,40}\/([A-Za-z0-9]{6,40})(?![A-Za-z0-9])/y],
   ['api.render.com/deploy/', /srv-[a-z0-9]{10,40}\?key=([A-Za-z0-9_-]{6,80})(?![A-Za-z0-9_-])/y],
@@ -161,14 +161,23 @@ const HOOKS: readonly (readonly [string, RegExp])[] = [
   ['mcp.pipedream.net/', /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9a-f])/y],
   ['/hooks/', /[0-9a-f]{24}\/([A-Za-z0-9]{30,80})(?![A-Za-z0-9])/y],
   ['webexapis.com/v1/webhooks/incoming/', /[A-Za-z0-9_=-]{40,200}(?![A-Za-z0-9_=-])/y],
+  // Heartbeat URLs: whoever has one reports the job as run (or as failed). Healthchecks.io's
+  // `hc-ping.com/<uuid>` (or `/<ping key>/<slug>`), Cronitor's telemetry key, Better Stack's and
+  // Uptime Kuma's push tokens.
+  ['hc-ping.com/', /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9a-f])|[A-Za-z0-9_-]{22}(?=\/)/y],
+  ['cronitor.link/p/', /[0-9a-f]{32}(?![0-9a-f])/y],
+  // (Only a random token: `/api/push/notifications` is a route.)
+  ['/api/v1/heartbeat/', /[A-Za-z0-9]{20,40}(?![A-Za-z0-9])/y, (v) => looksRandom(v, 20)],
+  ['/api/push/', /[A-Za-z0-9]{10,40}(?![A-Za-z0-9])/y, (v) => looksRandom(v, 10)],
 ];
 
-function deployHook(prefix: string, body: RegExp): Handler {
+function deployHook(prefix: string, body: RegExp, check?: (value: string) => boolean): Handler {
   return (text, at, found) => {
     body.lastIndex = at + prefix.length;
     const m = body.exec(text);
     if (!m) return -1;
     const value = m[1] ?? m[0];
+    if (check !== undefined && !check(value)) return -1;
     const start = m.index + m[0].length - value.length;
     found.add(start, start + value.length, 'deploy_hook', PRIORITY.url);
     return m.index + m[0].length;
@@ -177,7 +186,7 @@ function deployHook(prefix: string, body: RegExp): Handler {
 
 export function registerUrls(scanner: LiteralScanner): void {
   scanner.add('code=', functionCode, { boundary: false });
-  for (const [prefix, body] of HOOKS) scanner.add(prefix, deployHook(prefix, body), { boundary: false });
+  for (const [prefix, body, check] of HOOKS) scanner.add(prefix, deployHook(prefix, body, check), { boundary: false });
   scanner.add('://', userinfo, { boundary: false });
   for (const name of PARAMS) scanner.add(`${name}=`, signature(name), { boundary: false });
   scanner.add('key=', queryKey, { boundary: false, caseless: true });
