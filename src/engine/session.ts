@@ -170,7 +170,10 @@ export async function setAsideDamaged(dir: string, now: Date): Promise<string | 
     await readManifest(dir);
     return null; // none, or a readable one
   } catch (e) {
-    if (!(e instanceof VerifyError)) return null; // unreadable for now: the build reports it
+    // Unreadable for now (EACCES after a `sudo handoff build`, EIO): the build fails and says so,
+    // and the folder is left as it is. Built on as new, it had every turn appended a second time
+    // after the old timeline, which the next build then cut mid-line.
+    if (!(e instanceof VerifyError)) throw e;
     why = e.details?.why;
   }
   const base = `${utcStamp(now)}-damaged`;
@@ -179,8 +182,9 @@ export async function setAsideDamaged(dir: string, now: Date): Promise<string | 
     const st = await lstat(from).catch(() => null);
     if (st === null) continue;
     // A regular file is copied; anything else in a store file's place (a folder, a FIFO) is moved
-    // into history/ whole: it is not read, and not left to fail the rebuild.
-    if (st.isFile()) await copyAtomic(from, join(dir, FILES.history, `${base}.${file}`));
+    // into history/ whole: it is not read, and not left to fail the rebuild. The manifest, which
+    // goes next anyway, is moved (one of 3 GB is not copied).
+    if (st.isFile() && file !== FILES.manifest) await copyAtomic(from, join(dir, FILES.history, `${base}.${file}`));
     else await moveDir(from, join(dir, FILES.history, `${base}.${file}`));
   }
   // With its manifest gone the folder commits nothing: clearUncommitted empties it next.

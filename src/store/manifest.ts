@@ -141,6 +141,8 @@ export async function readManifest(dir: string): Promise<Manifest | null> {
     // A folder, a FIFO or a device in its place commits nothing: it is set aside like a damaged one
     // (read, a FIFO would block every build; kept, a folder failed the session for good).
     if ((e as NodeJS.ErrnoException).code === 'ENOTREG') throw damagedManifest(path, 'it is not a regular file: a folder, a FIFO, a device or a socket is in its place');
+    // No manifest is 2 GiB: what is there is not one.
+    if ((e as NodeJS.ErrnoException).code === 'ERR_FS_FILE_TOO_LARGE') throw damagedManifest(path, 'it is larger than 2 GiB, which no manifest is');
     throw writeError('read', path, e);
   }
   let m: unknown;

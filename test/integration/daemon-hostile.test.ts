@@ -445,6 +445,49 @@ describe('the daemon in a hostile workspace', () => {
     expect(after?.error).toBeUndefined();
   });
 
+  it.skipIf(skipUnprivileged)('never builds a session afresh in its folder when its manifest cannot be read (a `sudo handoff build` left it root-only): the build fails, says why, and nothing is appended twice', async () => {
+    const { env, root, watch } = await setup();
+    const file = join(watch, 'a.jsonl');
+    await writeFile(file, userLine('the first request of a session whose manifest a sudo build took') + agentLine('ok'));
+    const d = await start(env, root, ['--watch', watch], { prefix: UNPRIVILEGED ?? [] });
+    await d.call('flush', { timeout_ms: 20_000 }, 25_000);
+    const dir = (await d.call('status')).sessions[0]?.dir as string;
+    const timeline = (): string[] => readFileSync(join(dir, 'timeline.jsonl'), 'utf8').trim().split('\n');
+    expect(timeline()).toHaveLength(2);
+    // Stopped, then started with the manifest unreadable: nothing of it is in memory.
+    await d.kill('SIGTERM');
+    await chmod(join(dir, 'manifest.json'), 0o000);
+    await appendFile(file, userLine('a request while the manifest cannot be read'));
+    const d2 = await start(env, root, ['--watch', watch], { prefix: UNPRIVILEGED ?? [] });
+    const row = await waitFor(async () => (await d2.call('status')).sessions.find((x) => x.path === file && x.error !== undefined), 'the build to fail and say why');
+    expect(row.error?.message).toMatch(/cannot read .*manifest\.json: EACCES/);
+    expect(row.error?.fix).toMatch(/permissions/);
+    expect(timeline()).toHaveLength(2);
+    // Readable again: the session goes on from where its manifest says, every turn once.
+    await chmod(join(dir, 'manifest.json'), 0o600);
+    await appendFile(file, agentLine('answered once the manifest could be read'));
+    await waitFor(async () => (await d2.call('status')).sessions.find((x) => x.path === file)?.turns === 4, 'the session to catch up');
+    const seqs = timeline().map((l) => (JSON.parse(l) as { seq: number }).seq);
+    expect(seqs).toEqual([0, 1, 2, 3]);
+    expect((await runCli(['verify', '--all'], { env })).code).toBe(0);
+  });
+
+  it('sets a manifest over 2 GiB aside as damaged and rebuilds the session from its transcript, every turn once', async () => {
+    const { env, root, watch } = await setup();
+    const file = join(watch, 'a.jsonl');
+    await writeFile(file, userLine('a session whose manifest becomes a 3 GB sparse file') + agentLine('ok'));
+    const d = await start(env, root, ['--watch', watch]);
+    await d.call('flush', { timeout_ms: 20_000 }, 25_000);
+    const dir = (await d.call('status')).sessions[0]?.dir as string;
+    await truncate(join(dir, 'manifest.json'), 3 * 2 ** 30);
+    await appendFile(file, userLine('a request after the manifest grew'));
+    await waitFor(async () => (await d.call('status')).sessions.find((x) => x.path === file)?.turns === 3, 'the session rebuilt');
+    const seqs = readFileSync(join(dir, 'timeline.jsonl'), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { seq: number }).seq);
+    expect(seqs).toEqual([0, 1, 2]);
+    expect(readdirSync(join(dir, 'history')).some((f) => f.endsWith('-damaged.manifest.json'))).toBe(true);
+    expect((await runCli(['verify', '--all'], { env })).code).toBe(0);
+  });
+
   it.skipIf(skipUnprivileged)('says once which watched folder it may not list, with the fix, and builds its transcripts and marks the error resolved once it may', async () => {
     const { env, root, watch } = await setup({ watch: { rescan_interval_s: 1 } });
     const locked = join(watch, 'project one');
