@@ -149,7 +149,9 @@ export function identify(path: string, p: Peek, sessionFlag: string | undefined)
     const id = sessionFlag ?? subagentSessionId(sub.parentId, sub.stem);
     return { path, id: escapeControls(id), uuid: sub.stem, parent: escapeControls(sub.parentId), subagentFile: true };
   }
-  return { path, id: escapeControls(sessionFlag ?? p.firstSession ?? stem), uuid: p.nativeId, parent: null, subagentFile: false };
+  // A file named `.jsonl` has no stem, and a line may name an empty session: the id is never empty (its handoff would fail its schema).
+  const named = p.firstSession !== null && p.firstSession !== '' ? p.firstSession : stem !== '' ? stem : basename(path);
+  return { path, id: escapeControls(sessionFlag ?? named), uuid: p.nativeId, parent: null, subagentFile: false };
 }
 
 /** The harness folder a transcript sits in: Claude's encoded-cwd folder, or the parent folder. */

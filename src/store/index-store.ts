@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
+import { isSafeDirName } from '../core/naming.js';
 import { AmbiguousPrefixError, NotFoundError } from '../errors.js';
 import type { IndexEntry } from './index-file.js';
 import { indexEntry, isInStore, readIndex, scanManifests, writeIndex, writeProjectFiles } from './index-file.js';
@@ -39,7 +40,8 @@ export class IndexStore {
     const entries = await readIndex(layout);
     // An index written for the store's folder elsewhere (copied or moved) is rebuilt from this
     // store's own manifests: its paths lead to the original's folders, and a build would write there.
-    const valid = entries.filter((e) => e && typeof e.id === 'string' && typeof e.dir === 'string' && isInStore(layout, e.dir));
+    // An entry's project is its folder's name: one edited to lead elsewhere (`../x`) is not kept.
+    const valid = entries.filter((e) => e && typeof e.id === 'string' && typeof e.dir === 'string' && isInStore(layout, e.dir) && typeof e.project === 'string' && isSafeDirName(e.project) && e.project === basename(dirname(e.dir)));
     if (valid.length === entries.length && (valid.length > 0 || !existsSync(layout.projectsDir))) {
       for (const e of valid) store.put(e);
     } else {

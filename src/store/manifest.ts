@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { canonicalJson, sha256Hex } from '../core/canonical.js';
+import { isSafeDirName } from '../core/naming.js';
 import type { GitEvidence } from '../core/evidence.js';
 import type { Pressure } from '../core/pressure.js';
 import type { Harness, TurnClass } from '../core/types.js';
@@ -170,6 +171,9 @@ function isManifest(v: unknown): v is Manifest {
 export function manifestDamage(v: unknown): string | null {
   if (!isManifest(v)) return 'it is not a manifest';
   if (manifestHash(v) !== v.manifest_sha256) return 'its manifest_sha256 does not match its fields: one was edited or damaged';
+  // The seal is a plain hash, which anyone can make again: a project that is no folder name
+  // (`../../outside`) would have PROJECT.md and links/ written outside the store.
+  if (typeof v.project !== 'string' || !isSafeDirName(v.project)) return 'its project is not a folder name of the store';
   return null;
 }
 

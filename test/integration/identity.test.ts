@@ -132,6 +132,17 @@ describe('session folders (SPEC §3 directory names)', () => {
     expect((await runCli(['verify', '--all'], { env })).code).toBe(0);
   });
 
+  it('names a transcript called `.jsonl` by its file name, never an empty id (its handoff failed its schema)', async () => {
+    const env = testEnv({ HANDOFFS_ROOT: tempDir('handoff-store-') });
+    const work = tempDir('handoff-work-');
+    await writeFile(join(work, '.jsonl'), `${JSON.stringify({ role: 'user', content: 'a request in a file with no name' })}\n${JSON.stringify({ role: 'assistant', content: 'ok' })}\n`);
+    const r = await runCli(['build', join(work, '.jsonl'), '--project', 'p', '--json'], { env });
+    expect(r.code, r.err).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ session: '.jsonl' });
+    const v = await runCli(['verify', '--all'], { env });
+    expect(v.code, v.out).toBe(0);
+  });
+
   it.each(['after-renders', 'after-manifest'])('finds a session moved to its real project by a build killed %s', async (point) => {
     const env = testEnv({ HANDOFFS_ROOT: tempDir('handoff-store-') });
     const folder = join(tempDir('handoff-work-'), 'guessed');
