@@ -5,7 +5,7 @@ import { bool, closest, parse } from './cli/args.js';
 import type { Io } from './cli/io.js';
 import { processIo } from './cli/io.js';
 import { printError, safeText } from './cli/report.js';
-import { EXIT, HandoffError, UsageError, describeError, resourceFix } from './errors.js';
+import { EXIT, HandoffError, UsageError, accessFix, describeError, resourceFix } from './errors.js';
 import { holdNursery } from './daemon/heap.js';
 import { packageVersion } from './paths.js';
 
@@ -66,6 +66,13 @@ export async function main(argv: readonly string[], rawIo: Io): Promise<number> 
     if (short !== null) {
       io.err(`handoff: ${safeText(describeError(e))}`);
       io.err(`  fix: ${short} and run the command again`);
+      return EXIT.FAILED;
+    }
+    // A file this user may not use, or one where a folder should be (`<root>/.handoffd` a plain file).
+    const access = accessFix(e);
+    if (access !== null) {
+      io.err(`handoff: ${safeText(describeError(e))}`);
+      io.err(`  fix: ${access}, then run the command again`);
       return EXIT.FAILED;
     }
     io.err(`handoff: internal error: ${safeText(describeError(e))}`);

@@ -223,6 +223,35 @@ export function resourceFix(e: unknown): string | null {
   return typeof code === 'string' ? (RESOURCE_FIXES[code] ?? null) : null;
 }
 
+/**
+ * A file or folder this user may not use, or that is not what it should be, met outside a store
+ * write (those are StoreWriteErrors): the daemon's start reading INDEX.json a `sudo handoff build`
+ * left root-only, a plain file at `<root>/.handoffd`. The system's message and a fix, as for the
+ * resources above: no bug of handoffd's.
+ */
+export function accessFix(e: unknown): string | null {
+  const err = e as { code?: unknown; path?: unknown } | null;
+  const path = typeof err?.path === 'string' ? err.path : null;
+  if (path === null) return null;
+  const quoted = `'${path.replace(/'/g, "'\\''")}'`;
+  switch (err?.code) {
+    case 'EACCES':
+    case 'EPERM':
+      return `this user may not use ${quoted}: a file another user made (a \`sudo handoff …\` run once) is given back with \`sudo chown -R "$(id -un)" ${quoted}\`; else fix its mode (\`chmod u+rw\`)`;
+    case 'ENOTDIR':
+      return `a file stands where a folder is expected on the way to ${quoted}: move that file aside (or remove it)`;
+    case 'EEXIST':
+      // mkdir of a folder whose name a file (or a link) already has.
+      return (err as { syscall?: unknown }).syscall === 'mkdir' ? `a file stands where a folder is expected at ${quoted}: move that file aside (or remove it)` : null;
+    case 'EISDIR':
+      return `a folder stands where a file is expected at ${quoted}: move it aside`;
+    case 'EROFS':
+      return `${quoted} is on a read-only file system: point HANDOFFS_ROOT (or --root) at a writable folder`;
+    default:
+      return null;
+  }
+}
+
 const RESOURCE_FIXES: Readonly<Record<string, string>> = {
   EMFILE: 'this process reached its open-file limit: raise it (`ulimit -n 1024`, or LimitNOFILE= in a service unit)',
   ENFILE: "the system's open-file table is full: close programs (or raise fs.file-max)",

@@ -7,7 +7,8 @@ import { encode, RPC_ERRORS } from './protocol.js';
 
 /** The control socket client: the CLI's way to the daemon. */
 
-const NOT_RUNNING = new Set(['ENOENT', 'ECONNREFUSED', 'ENOTSOCK']);
+// ENOTDIR: a file stands where the socket's folder should be, so no daemon listens there.
+const NOT_RUNNING = new Set(['ENOENT', 'ECONNREFUSED', 'ENOTSOCK', 'ENOTDIR']);
 /** The daemon closed the connection as this client wrote or read. */
 const CUT = new Set(['EPIPE', 'ECONNRESET']);
 

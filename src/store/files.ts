@@ -110,6 +110,9 @@ const WRITE_HINTS: Record<string, string> = {
   EACCES: 'fix the permissions of the store folder (it must be writable by this user)',
   EPERM: 'fix the permissions of the store folder (it must be writable by this user)',
   EROFS: 'the store is on a read-only filesystem: point HANDOFFS_ROOT or --root at a writable folder',
+  // A plain file where the store keeps a folder (`<root>/.handoffd`, a project's folder).
+  EEXIST: 'a file stands where a folder is expected: move that file aside (or remove it)',
+  ENOTDIR: 'a file stands where a folder is expected on the way to it: move that file aside (or remove it)',
 };
 
 export function writeError(op: string, path: string, e: unknown): StoreWriteError {
