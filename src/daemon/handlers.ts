@@ -85,7 +85,10 @@ export function makeHandlers(d: Daemon): Handlers {
       const listed = all ? await sortInSlices(d.engine.index.all(), (a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) : [entry(params)];
       // One at a time: a store of thousands of sessions must not open them all at once.
       return d.exclusive(async () => {
-        const targets = all ? await verifyTargets(d.engine.layout, listed) : listed;
+        // Looked up again when its turn comes: a retitle or rename queued before it moved the folder
+        // (verify of the folder it left said "manifest.json is missing", restore from a backup).
+        const current = listed.map((e) => d.engine.index.get(e.id) ?? e);
+        const targets = all ? await verifyTargets(d.engine.layout, current) : current;
         const reports = [];
         for (const t of targets) reports.push(await verifySession(t.dir, { source, turns: (m, on) => d.engine.turnsOf(m, on) }, t.id));
         return reports;

@@ -861,6 +861,19 @@ describe('the daemon in a hostile workspace', () => {
     expect(v.code, `${v.out}${v.err}`).toBe(0);
   });
 
+  it('verifies a session where it is when its turn comes, not where it was when asked: a rename queued before it moved the folder', async () => {
+    const { env, root, watch } = await setup();
+    await writeFile(join(watch, 'q.jsonl'), userLine('a session renamed while it is verified') + agentLine('ok'));
+    const d = await start(env, root, ['--watch', watch]);
+    await d.call('flush', { timeout_ms: 20_000 }, 25_000);
+    for (let n = 0; n < 4; n += 1) {
+      // Sent together: the rename is queued first; the verify names the session as it is now.
+      const [moved, reports] = await Promise.all([d.call('session.update', n % 2 === 0 ? { id: 'q', project: `p${n}` } : { id: 'q', title: `q ${n}` }), d.call('verify', { id: 'q' })]);
+      expect(moved).toBeTruthy();
+      expect((reports as { ok: boolean; failures: string[] }[]).map((r) => [r.ok, r.failures[0] ?? ''])).toEqual([[true, '']]);
+    }
+  });
+
   it('ends every command with an error when the daemon is stopped and answers nothing', async () => {
     const { env, root, watch } = await setup();
     await writeFile(join(watch, 'a.jsonl'), userLine('a session of a daemon that is about to be stopped') + agentLine('ok'));
