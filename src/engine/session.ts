@@ -98,6 +98,10 @@ export async function loadSession(dir: string): Promise<LoadedSession> {
     if (st?.isDirectory() === true) await moveToHistory(dir, file);
     if (st?.isFile() !== true || st.size !== bytes) dirty = true;
   }
+  // A folder in the state file's place is no state (the session is read again from its
+  // transcript): moved into history/ as a render's would be, or the new state could never be
+  // written there and every build failed.
+  if (manifest.state_file && (await lstat(join(dir, manifest.state_file)).catch(() => null))?.isDirectory() === true) await moveToHistory(dir, manifest.state_file);
   const state = await readState(dir, manifest);
   if (state === null) dirty = true;
   // A state from before written paths took one form may list a file twice: merged here, and the

@@ -171,6 +171,18 @@ describe('a render that is a folder', () => {
     expect((await runCli(['verify', '--all'], { env })).code).toBe(0);
   });
 
+  it('the state file too: moved into history/, the session read again from its transcript', async () => {
+    const { env, src, dir } = await twoSessions();
+    const state = readdirSync(dir).find((n) => n.startsWith('.state-')) as string;
+    await rm(join(dir, state));
+    mkdirSync(join(dir, state));
+    await appendFile(src, USER('one more request after the folder was made'));
+    const built = await runCli(['build', src], { env });
+    expect(built.code, built.err).toBe(0);
+    expect(readdirSync(join(dir, 'history')).some((n) => n.endsWith(`-a-folder.${state}`))).toBe(true);
+    expect((await runCli(['verify', '--all'], { env })).code).toBe(0);
+  });
+
   it('and by the daemon, whose session carries on', async () => {
     const { env, src, d, dir } = await daemonSession();
     await rm(join(dir, 'HANDOFF.md'));
