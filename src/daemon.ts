@@ -103,6 +103,8 @@ export class Daemon {
   private readonly droppedErrors = new Set<string>();
   readonly backfill: StatusResult['backfill'] = { total: 0, done: 0, failed: 0, pending: 0, running: false, started_at: null, finished_at: null };
   readonly startedAt = new Date();
+  /** The same moment on a clock that never jumps: uptime stays true when the wall clock is set. */
+  private readonly startedMono = performance.now();
   readonly log: Logger;
   private scheduler!: Scheduler;
   /** Build workers for the backfill (null: daemon.backfill_workers is 0, or one core). */
@@ -1224,7 +1226,7 @@ export class Daemon {
       root: this.config.root,
       socket: this.config.socketPath,
       started_at: this.startedAt.toISOString(),
-      uptime_s: Math.round((now - this.startedAt.getTime()) / 1000),
+      uptime_s: Math.round((performance.now() - this.startedMono) / 1000),
       watch: byRoot,
       files,
       sessions: newestFirst,

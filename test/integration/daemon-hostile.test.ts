@@ -874,6 +874,20 @@ describe('the daemon in a hostile workspace', () => {
     }
   });
 
+  const FAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1';
+  if (!existsSync(FAKETIME)) console.warn('[daemon-hostile] libfaketime is not installed (Debian: faketime): the wall-clock jump test is skipped');
+  it.skipIf(!existsSync(FAKETIME))('counts its uptime on a clock that never jumps: the wall clock set back 3 days (NTP, a VM resumed) leaves it true', async () => {
+    const { env, root, watch } = await setup();
+    const clock = join(tempDir('handoff-clock-'), 'faketime');
+    writeFileSync(clock, '+0\n');
+    const d = await start({ ...env, LD_PRELOAD: FAKETIME, FAKETIME_TIMESTAMP_FILE: clock, FAKETIME_CACHE_DURATION: '1', FAKETIME_DONT_FAKE_MONOTONIC: '1' }, root, ['--watch', watch]);
+    writeFileSync(clock, '-3d\n');
+    await waitFor(async () => (await d.call('status')).uptime_s >= 2, 'two seconds of uptime');
+    const s = await d.call('status');
+    expect(s.uptime_s).toBeGreaterThanOrEqual(2);
+    expect(s.uptime_s).toBeLessThan(600);
+  });
+
   it('ends every command with an error when the daemon is stopped and answers nothing', async () => {
     const { env, root, watch } = await setup();
     await writeFile(join(watch, 'a.jsonl'), userLine('a session of a daemon that is about to be stopped') + agentLine('ok'));
