@@ -398,13 +398,13 @@ describe('the daemon in a hostile workspace', () => {
   it('keeps building with 300 idle clients and only 128 descriptors', async () => {
     const { env, root, watch } = await setup();
     const d = await start(env, root, ['--watch', watch], { prefix: ['sh', '-c', 'ulimit -n 128 && exec "$@"', 'sh'] });
-    expect(d.log()).toMatch(/daemon.max_connections lowered from 128 to 64/);
+    expect(d.log()).toMatch(/daemon.max_connections lowered from 128 to 32/);
     for (let i = 0; i < 300; i += 1) await idleConnection(d.socket).catch(() => undefined);
     await copyFixture('claude-session.jsonl', watch, 'crowded.jsonl');
     const built = await waitFor(async () => (await d.call('status')).sessions.find((x) => x.id === 'crowded' && x.turns === 15), 'the transcript to be built among 300 idle clients', 20_000);
     expect(built.state).not.toBe('error');
     expect(d.log()).not.toMatch(/EMFILE/);
-    expect((await d.call('status')).connections.open).toBeLessThanOrEqual(64);
+    expect((await d.call('status')).connections.open).toBeLessThanOrEqual(32);
   });
 
   it('stops reading a connection whose answers are not read: 2,000 pipelined requests do not grow memory', async () => {
