@@ -73,6 +73,8 @@ describe('a credential in the shapes the eighteenth red team found kept', () => 
     ['cookie-session\'s keys', `app.use(cookieSession({ name: 'session', keys: ['${K}'], maxAge: 86400000 }))`, K],
     ['Strapi\'s APP_KEYS', 'APP_KEYS=Xq9vK2mL7pR4tW8zB3nC6Q==,Hx8vQ2mLpR4tW9zB3nC6yQ==', 'Hx8vQ2mLpR4tW9zB3nC6yQ=='],
     ['LiveKit\'s key map', `keys:\n  APIoYu5ndwyJtq: ${K}Xq9vK2mL`, `${K}Xq9vK2mL`],
+    ['a KeePass XML export', `<String><Key>Password</Key><Value ProtectInMemory="True">${PW}</Value></String>`, PW],
+    ['Windows unattend.xml', `<AdministratorPassword>\n    <Value>${PW}</Value>\n    <PlainText>true</PlainText>\n</AdministratorPassword>`, PW],
   ]);
 });
 
@@ -96,5 +98,7 @@ describe('ordinary text the eighteenth red team found removed', () => {
     ['smbclient listing shares', 'smbclient -L //nas -U dev'],
     ['Object.keys', 'Object.keys(obj).map((k) => k)'],
     ['jwt.verify with the environment', 'jwt.verify(token, process.env.JWT_SECRET)'],
+    ['a KeePass user name', '<String><Key>UserName</Key><Value>dev</Value></String>'],
+    ['a password policy\'s value', '<PasswordPolicy>\n  <Value>12</Value>\n</PasswordPolicy>'],
   ]);
 });

@@ -215,7 +215,11 @@ function separator(text: string, name: Name): { at: number; sep: string; spaced:
       const block = TF_DEFAULT.exec(text.slice(i, i + 400));
       if (block !== null) return { at: i + block[0].length, sep: '=', spaced: true };
     }
-  } else if (open === '<' && text[i] === '>') return { at: i + 1, sep: '>', spaced: false };
+  } else if (open === '<' && text[i] === '>') {
+    // Windows' unattend.xml keeps the value in a child element: `<AdministratorPassword>` `<Value>…</Value>`.
+    const child = VALUE_CHILD.exec(text.slice(i, i + 160));
+    return { at: i + (child === null ? 1 : child[0].length), sep: '>', spaced: false };
+  }
   // A label's element, then the value's: a plist's `<key>API_TOKEN</key>` `<string>…</string>`,
   // HTML's `<dt>Client secret</dt><dd>…</dd>` and `<th>Password</th><td>…</td>`.
   else if (open === '>' || open === ' ') {
@@ -310,7 +314,9 @@ function columns(text: string, name: Name, at: number): boolean {
   return j >= text.length || text[j] === '\n';
 }
 
-const ELEMENT_PAIR = /^[ \t]*:?[ \t]*<\/(?:key|dt|th|td|label|b|strong)>[ \t\r\n]*(?:<\/tr>[ \t\r\n]*<tr[^>\n]{0,40}>[ \t\r\n]*)?<(?:string|dd|td|data|code|span)(?:[ \t][^>\n]{0,80})?>/;
+// KeePass's XML export writes its pairs as `<Key>Password</Key>` `<Value ProtectInMemory="True">…`.
+const ELEMENT_PAIR = /^[ \t]*:?[ \t]*<\/(?:key|dt|th|td|label|b|strong)>[ \t\r\n]*(?:<\/tr>[ \t\r\n]*<tr[^>\n]{0,40}>[ \t\r\n]*)?<(?:string|dd|td|data|code|span|value)(?:[ \t][^>\n]{0,80})?>/i;
+const VALUE_CHILD = /^>[ \t]*\r?\n[ \t\r\n]{0,40}<Value(?:[ \t][^>\n]{0,80})?>/;
 const VAR_DUMP = /^[ \t]*\r?\n[ \t]*string\(\d{1,7}\)[ \t]*/;
 const EMPHASIS_CLOSE = /^[*_]{1,2}(?=[ \t])/;
 const YAML_PROPERTY = /^[ \t]+(?:&[\w-]{1,40}|!!?[\w/-]{0,40})(?=[ \t])/;
