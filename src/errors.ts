@@ -6,6 +6,8 @@
  * Messages follow one shape: what was expected, what was found, and the fix (`hint`).
  */
 
+import { shellWord } from './core/harness/extract.js';
+
 export const EXIT = {
   OK: 0,
   FAILED: 1,
@@ -233,7 +235,7 @@ export function accessFix(e: unknown): string | null {
   const err = e as { code?: unknown; path?: unknown } | null;
   const path = typeof err?.path === 'string' ? err.path : null;
   if (path === null) return null;
-  const quoted = `'${path.replace(/'/g, "'\\''")}'`;
+  const quoted = shellWord(path);
   switch (err?.code) {
     case 'EACCES':
     case 'EPERM':

@@ -31,7 +31,7 @@ export function tuneHeap(execArgv: readonly string[] = process.execArgv): string
  * itself), but reads `--semi-space-growth-factor` at each growth: at 1 it grows no more. A worker's
  * start sets V8's flags afresh (set once, the nursery grew to 32 MB after the build worker
  * started), so it is set again every NURSERY_TICK_MS. A cold build of the benchmark's 317 files
- * peaked at 206-215 MB without it and 176-183 MB with it, for more scavenges on the main thread
+ * peaked at 206-215 MB without it and 176-189 MB with it (183 MB in `npm run bench`), for more scavenges on the main thread
  * (about 740 instead of 110; docs/PERFORMANCE.md has the CPU seconds of both). Holding it at 8 MB
  * instead was tried: a long synchronous stretch grows it past any cap a timer checks.
  *

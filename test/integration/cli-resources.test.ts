@@ -27,7 +27,7 @@ describe('a store whose files another user took, or a file where its folder shou
     const env = testEnv({ HANDOFFS_ROOT: root });
     writeFileSync(join(root, '.handoffd'), 'left by a script\n');
     const d = spawnSync(process.execPath, [CLI, 'daemon', '--watch', tempDir('handoff-watch-')], { env, encoding: 'utf8', timeout: 30_000 });
-    expect(d.stderr).toContain(`fix: a file stands where a folder is expected at '${join(root, '.handoffd')}': move that file aside`);
+    expect(d.stderr).toContain(`fix: a file stands where a folder is expected at ${join(root, '.handoffd')}: move that file aside`);
     expect(d.stderr).not.toContain('internal error');
     expect(d.status).toBe(1);
     // No daemon can listen under a file: `list` reads the store itself (none built yet: exit 4).
@@ -42,7 +42,7 @@ describe('a store whose files another user took, or a file where its folder shou
     writeFileSync(join(root, 'INDEX.json'), '[]\n', { mode: 0o000 });
     const d = spawnSync((UNPRIVILEGED as readonly string[])[0] ?? process.execPath, [...(UNPRIVILEGED as readonly string[]).slice(1), process.execPath, CLI, 'daemon', '--watch', tempDir('handoff-watch-')], { env, encoding: 'utf8', timeout: 30_000 });
     expect(d.stderr).toContain('EACCES');
-    expect(d.stderr).toContain(`fix: this user may not use '${join(root, 'INDEX.json')}'`);
+    expect(d.stderr).toContain(`fix: this user may not use ${join(root, 'INDEX.json')}:`);
     expect(d.stderr).toContain('sudo chown -R "$(id -un)"');
     expect(d.stderr).not.toContain('internal error');
     expect(d.status).toBe(1);
