@@ -14,7 +14,7 @@ export const statusCommand: Command = {
   summary: 'ask the daemon what it is doing: sessions, pressure, lag, backfill, halted sessions',
   usage: 'handoff status [--wait] [--follow] [--json]',
   example: 'handoff status --follow',
-  details: '--wait first waits until every watched transcript is read to its end (flush); --follow then prints\nrefreshes as they happen until Ctrl-C. Exit 6 when no daemon runs, or when it goes away while followed.',
+  details: '--wait first waits until every watched transcript is read to its end (flush); --follow then prints\nrefreshes as they happen until Ctrl-C. Exit 6 when no daemon runs, or when it goes away while followed; 7 when one holds the store but answers nothing (stopped).',
   options: {
     wait: { type: 'boolean', description: 'wait until every transcript is read to its end, then report' },
     follow: { type: 'boolean', description: 'stream refreshes, pressure changes and errors as they happen' },
