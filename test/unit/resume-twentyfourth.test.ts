@@ -81,3 +81,31 @@ describe("Codex calls whose end only the harness recorded", () => {
     expect(user.md).not.toContain("only the harness's record");
   });
 });
+
+describe('a password typed into a Codex command session that asked for one', () => {
+  const meta = { timestamp: '2026-04-26T21:00:00Z', type: 'session_meta', payload: { id: 'c', cwd: '/w', cli_version: '0.114.0', originator: 'codex_cli_rs' } };
+  const item = (payload: Record<string, unknown>) => ({ timestamp: '2026-04-26T21:19:46Z', type: 'response_item', payload });
+  const event = (payload: Record<string, unknown>) => ({ timestamp: '2026-04-26T21:19:46Z', type: 'event_msg', payload });
+  const call = (id: string, name: string, args: Record<string, unknown>) => item({ type: 'function_call', name, arguments: JSON.stringify(args), call_id: id });
+  const out = (id: string, output: string) => item({ type: 'function_call_output', call_id: id, output });
+  const running = (prompt: string) => `Chunk ID: 1a2b\nWall time: 1.0 seconds\nProcess running with session ID 3\nOriginal token count: 9\nOutput:\n${prompt}`;
+  const PW = 'Tq8vK2mL7pR4tW8z';
+
+  it('is masked in the store, and an answer to anything else is kept', () => {
+    const { llm, md } = built<unknown>(
+      meta,
+      event({ type: 'user_message', message: 'Check the orders table', images: [] }),
+      call('a', 'exec_command', { cmd: 'psql -h db -U app -W shop' }),
+      out('a', running('Password for user app: ')),
+      call('b', 'write_stdin', { session_id: 3, chars: `${PW}\n` }),
+      out('b', running('psql (16.2)\nshop=> ')),
+      call('c', 'write_stdin', { session_id: 3, chars: 'select count(*) from orders;\n' }),
+      out('c', running(' count \n-------\n    42\n')),
+    );
+    const text = JSON.stringify(llm);
+    expect(text).not.toContain(PW);
+    expect(md).not.toContain(PW);
+    expect(text).toContain('[REDACTED:typed_password]');
+    expect(text).toContain('select count(*) from orders;');
+  });
+});

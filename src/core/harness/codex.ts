@@ -38,7 +38,20 @@ export interface CodexState {
    */
   context?: string[];
   started?: boolean;
+  /**
+   * Command sessions (unified exec's ids) whose latest output ends on a password prompt (`psql -W`,
+   * `sudo`, `ssh`): the next `write_stdin` to one types the answer, which no label beside it
+   * names (the label is in the output before), so it is masked here. The latest 8.
+   */
+  prompted?: string[];
 }
+
+/** The end of an output that asks for a secret: `Password for user app:`, `[sudo] password for dev:`, `Enter passphrase for key '…':`, `PIN:`. */
+const PASSWORD_PROMPT = /(?:pass(?:word|phrase|code)|\bPIN)\b[^\n]{0,80}:[ \t]*$/i;
+/** The command session an output reports (unified exec, and code mode's `SESSION_ID=N`). */
+const SESSION_OF_OUTPUT = /\bsession ID (\d{1,12})\b|\bSESSION_ID=(\d{1,12})\b/;
+/** What a masked answer is shown as. */
+const TYPED_SECRET = '[REDACTED:typed_password]';
 
 export const initialCodexState = (): CodexState => ({ ri: false, mirrors: [], asks: [] });
 
@@ -384,7 +397,16 @@ function readItem(p: Record<string, unknown>, obs: Observation, st: CodexState):
       if (name === 'exec' && typeof args === 'string') readCodeMode(args, call, obs.facts);
       // A command that outlives its call (a server) answers with its session's id, and is followed as a job.
       else if (name === 'exec_command' && command !== undefined) call.job = { command };
-      if (name === 'write_stdin') pollOf(call, stdinOf(parseArgs(p.arguments)));
+      if (name === 'write_stdin') {
+        const stdin = parseArgs(p.arguments);
+        const poll = stdinOf(stdin);
+        pollOf(call, poll);
+        // An answer typed to a password prompt: masked wherever the call is shown.
+        if (poll !== null && st.prompted?.includes(poll.session) === true && isObj(stdin) && poll.chars.trim().length > 0 && !poll.chars.includes('\u0003')) {
+          obs.text = formatToolCall(name, { ...stdin, chars: TYPED_SECRET });
+          st.prompted = st.prompted.filter((x) => x !== poll.session);
+        }
+      }
       if (name === 'request_user_input') {
         call.question = questionsOf(args);
         st.asks = [...(st.asks ?? []), askKey(id)].slice(-8);
@@ -406,11 +428,13 @@ function readItem(p: Record<string, unknown>, obs: Observation, st: CodexState):
     case 'function_call_output':
     case 'custom_tool_call_output': {
       const id = str(p.call_id) ?? '';
-      const unwrapped = unwrapShellOutput(outputText(p.output));
+      const rawOutput = outputText(p.output);
+      const unwrapped = unwrapShellOutput(rawOutput);
       obs.text = unwrapped.text;
       obs.blocks = ['tool_result'];
       const exitCode = unwrapped.exitCode ?? parseExitCode(obs.text);
       const fact: Fact & { t: 'tool_result' } = { t: 'tool_result', id, output: obs.text };
+      notePrompt(st, rawOutput);
       if (st.asks?.includes(askKey(id)) === true || st.asks?.includes(id) === true) {
         const answers = codexAnswers(obs.text);
         if (answers !== null) obs.facts.push({ t: 'request', text: answers, kind: 'answer' });
@@ -593,6 +617,16 @@ function readEvent(p: Record<string, unknown>, obs: Observation, st: CodexState)
     default:
       return;
   }
+}
+
+/** A command session whose output now ends on a password prompt is remembered (see CodexState.prompted). */
+function notePrompt(st: CodexState, output: string): void {
+  const m = SESSION_OF_OUTPUT.exec(output);
+  const session = m?.[1] ?? m?.[2];
+  if (session === undefined) return;
+  const asks = PASSWORD_PROMPT.test(output.trimEnd().split('\n').at(-1) ?? '');
+  const rest = (st.prompted ?? []).filter((x) => x !== session);
+  st.prompted = asks ? [...rest, session].slice(-8) : rest;
 }
 
 function readExecEvent(p: Record<string, unknown>, obs: Observation, end: boolean): void {
