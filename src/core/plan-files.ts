@@ -13,6 +13,8 @@ const ITEM = /^\s*(?:[-*+]|\d+[.)])\s+(.*)$/;
 /** A token that names a file: a path with a slash, or a name with an extension (`README.md`). */
 const PATH = /^(?:\.{0,2}\/)?[\w@.-]+(?:\/[\w@.[\]-]+)*\.[A-Za-z0-9]{1,10}$|^(?:\.{0,2}\/)?[\w@.-]+(?:\/[\w@.[\]-]+)+\/?$/;
 const MAX_FILES = 40;
+/** An item the plan makes conditional on the file being there, or optional. */
+const CONDITIONAL = /\((?:only\s+)?if\s+(?:it\s+)?(?:exists|present|any|there|needed)\)|\(optional\)/i;
 
 export function planFiles(text: string): string[] {
   const out: string[] = [];
@@ -37,6 +39,9 @@ export function planFiles(text: string): string[] {
     const item = ITEM.exec(line);
     if (item === null) continue;
     const body = item[1] as string;
+    // A file the plan touches only if it is there (`deep_manifest.md` - update the spec (if exists)):
+    // not written, it may not exist; no work left is read from it.
+    if (CONDITIONAL.test(body)) continue;
     const ticked = /`([^`\n]{1,300})`/.exec(body)?.[1];
     const first = (ticked ?? body.split(/\s+/)[0] ?? '').replace(/^\*\*|\*\*$/g, '').replace(/[:,]$/, '').trim();
     if (!PATH.test(first) || /^https?:/i.test(first)) continue;

@@ -12,6 +12,11 @@ describe('the files a plan names to change', () => {
     expect(planFiles(plan)).toEqual(['app/events/[slug]/page.tsx', 'supabase/patches/', 'src/db.ts']);
   });
 
+  it('leaves out a file the plan touches only if it exists, or calls optional (deep-manifest: `deep_manifest.md` - Update specification (if exists))', () => {
+    const plan = '## Files to Modify\n\n1. **`deep_manifest/deep_manifest.py`** - Add tar support\n2. **`deep_manifest.md`** - Update specification (if exists)\n3. `docs/tar.md` (optional)\n4. `README.md` - Document it';
+    expect(planFiles(plan)).toEqual(['deep_manifest/deep_manifest.py', 'README.md']);
+  });
+
   it('names nothing for a plan without such a section', () => {
     expect(planFiles('# Plan\n\n1. Edit `src/a.ts`\n2. Run the tests')).toEqual([]);
   });
