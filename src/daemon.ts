@@ -1200,7 +1200,7 @@ export class Daemon {
       await slice.tick();
       const v = view(r, this.liveWindowMs, now);
       const same = v === null || v.dir === '' ? undefined : byDir.get(v.dir);
-      if (same !== undefined && v !== null) (same.also_paths ??= []).push(v.path);
+      if (same !== undefined) (same.also_paths ??= []).push(r.path);
       else if (v !== null) {
         sessions.push(v);
         if (v.dir !== '') byDir.set(v.dir, v);

@@ -266,6 +266,14 @@ function saidRun(c: CheckRun): string {
   return `\`${c.keys.join(' && ')}\` (line ${c.line}, ${c.outcome === 'pass' ? 'passed' : c.outcome === 'fail' ? 'failed' : 'no verdict'}${c.command.includes('::') ? ', one test of it' : ''}${c.by === 'hook' ? ', run by a hook' : ''})`;
 }
 
+/** The latest run of each check among `runs`, and the last `n` of them named (saidRun), with how many more ran. */
+function latestRuns(runs: readonly CheckRun[], n: number): { runs: CheckRun[]; said: string } {
+  const latest = new Map<string, CheckRun>();
+  for (const c of runs) latest.set(c.keys.join(' && '), c);
+  const all = [...latest.values()];
+  return { runs: all, said: `${all.slice(-n).map(saidRun).join(', ')}${all.length > n ? `, and ${all.length - n} more` : ''}` };
+}
+
 /** A key that names a file (`pytest test_link.py`) ran that file alone; one that names none may be the whole suite. */
 const ofOneFile = (k: string): boolean => k.split(' ').slice(1).some((w) => /\.[A-Za-z0-9]{1,8}$/.test(w) && !w.startsWith('-'));
 /** A test run that selects some tests by name, marker or tag (`pytest -m unit`, `-k`, `jest -t`, `--grep`, `--lf`): not the whole suite. */
@@ -282,13 +290,10 @@ function suiteNotRun(l: Ledger, changed: number): Finding | null {
   const after = l.checks.filter((c) => c.line > changed);
   const isTest = (c: CheckRun): boolean => checkTargets(c.command, l.installed ?? []).some((t) => t.kind === 'test');
   if (after.length === 0 || !after.every(ofFilesOnly) || !after.some(isTest)) return null;
-  const latest = new Map<string, CheckRun>();
-  for (const c of after) latest.set(c.keys.join(' && '), c);
-  const shown = [...latest.values()].slice(-3).map(saidRun).join(', ');
-  const more = latest.size > 3 ? `, and ${latest.size - 3} more` : '';
+  const { said } = latestRuns(after, 3);
   const wholeAt = l.checks.filter((c) => !ofFilesOnly(c) && !SELECTED_TESTS.test(c.command) && isTest(c)).at(-1);
   const before = wholeAt === undefined ? 'no run of the whole test suite is recorded in this session' : `the whole suite last ran at line ${wholeAt.line}`;
-  return { text: `The whole test suite: after the last file change (line ${changed}${docsAfter(l, changed)}) only tests of single files ran (${shown}${more}); ${before}`, label: 'verified', seq: (after[after.length - 1] as CheckRun).line - 1 };
+  return { text: `The whole test suite: after the last file change (line ${changed}${docsAfter(l, changed)}) only tests of single files ran (${said}); ${before}`, label: 'verified', seq: (after[after.length - 1] as CheckRun).line - 1 };
 }
 
 /**
@@ -302,16 +307,12 @@ function checksAfterWrite(l: Ledger, lastWrite: number, docsLater = false): { no
   const after = l.checks.filter((c) => c.line > lastWrite);
   const which = docsLater ? `the last change to code, line ${lastWrite}; later writes only to docs or ignore lists` : `the last write, line ${lastWrite}`;
   if (after.length === 0) return { note: ` (no test, build, type check or lint ran after ${which})`, passed: null };
-  const latest = new Map<string, CheckRun>();
-  for (const c of after) latest.set(c.keys.join(' && '), c);
-  const shown = [...latest.values()].slice(-4).map(saidRun);
-  const more = latest.size > 4 ? `, and ${latest.size - 4} more` : '';
-  if (after.every(ofFilesOnly)) return { note: ` (after ${which}, only checks of single files ran: ${shown.join(', ')}${more})`, passed: null };
+  const { runs, said } = latestRuns(after, 4);
+  if (after.every(ofFilesOnly)) return { note: ` (after ${which}, only checks of single files ran: ${said})`, passed: null };
   // Only linters, type checks and formatters after it: what the change does was not run.
-  const runs = [...latest.values()];
-  if (!runs.some((c) => checkTargets(c.command, l.installed ?? []).some((t) => t.kind === 'test' || t.kind === 'build'))) return { note: ` (after ${which}, only static checks ran — no test or build: ${shown.join(', ')}${more})`, passed: null };
+  if (!runs.some((c) => checkTargets(c.command, l.installed ?? []).some((t) => t.kind === 'test' || t.kind === 'build'))) return { note: ` (after ${which}, only static checks ran — no test or build: ${said})`, passed: null };
   // Every check after the last write passed, a test or build of the whole among them: "verify" would send a successor to run them again.
-  if (runs.every((c) => c.outcome === 'pass')) return { note: '', passed: `the checks run after its last ${docsLater ? `change to code (line ${lastWrite}; later writes only to docs or ignore lists)` : `write (line ${lastWrite})`} passed: ${shown.join(', ')}${more}` };
+  if (runs.every((c) => c.outcome === 'pass')) return { note: '', passed: `the checks run after its last ${docsLater ? `change to code (line ${lastWrite}; later writes only to docs or ignore lists)` : `write (line ${lastWrite})`} passed: ${said}` };
   return { note: '', passed: null };
 }
 
