@@ -148,8 +148,10 @@ const KEY_FIELDS = new Set(['id', 'call', 'cell', 'uuid', 'parent', 'parentUuid'
  * harness's: theirs are random) gets a trailing `_`.
  */
 export function safeKey(id: string): string {
-  return id in Object.prototype || id === '__proto__' ? `${id}_` : id;
+  return PROTO_NAMES.has(id) ? `${id}_` : id;
 }
+/** Object.prototype's members by name (a Set: `id in Object.prototype` interns every id it is asked about). */
+const PROTO_NAMES: ReadonlySet<string> = new Set([...Object.getOwnPropertyNames(Object.prototype), '__proto__']);
 
 /** How deep a fact's values are cleaned: facts are a few levels deep; anything deeper is dropped. */
 const FACT_DEPTH = 8;

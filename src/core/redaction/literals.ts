@@ -56,6 +56,9 @@ const isAlnum = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <=
 /** Printable ASCII to itself with A-Z folded to a-z; everything else to 0 (no literal holds it). */
 const FOLD = new Uint8Array(1 << 16);
 for (let c = 32; c < 127; c += 1) FOLD[c] = c >= 65 && c <= 90 ? c + 32 : c;
+/** Letters and digits: a literal that must start a token is not looked for after one. */
+const ALNUM = new Uint8Array(1 << 16);
+for (let c = 0; c < 128; c += 1) ALNUM[c] = isAlnum(c) ? 1 : 0;
 /**
  * Which three-character starts begin some literal, exactly: per pair of folded characters, a
  * 128-bit set of third characters (256 KiB, small enough to stay in cache).
@@ -68,6 +71,12 @@ export class LiteralScanner {
   private readonly folded = newNode(true);
   /** Per folded pair of characters, the set of folded third characters that start some literal. */
   private readonly starts = new Uint32Array(1 << 16);
+  /**
+   * The same for the literals that may start inside a word (`boundary: false`). Inside a word
+   * (a letter or digit before a letter or digit) only these can match, and half the table's hits
+   * on prose are there (`nd`, `nt` of a two-letter prefix, in any word that holds them).
+   */
+  private readonly inWord = new Uint32Array(1 << 16);
   /** The trie nodes along the text at one position (reused: this runs at many positions). */
   private readonly path: Node[] = [];
 
@@ -77,11 +86,11 @@ export class LiteralScanner {
     const caseless = opts.caseless ?? false;
     // The table is folded for every literal (a hit is only a hint); the trie walk tells the cases apart.
     const key = (i: number): number => FOLD[literal.charCodeAt(i)] as number;
-    const starts = this.starts;
+    const tables = (opts.boundary ?? true) ? [this.starts] : [this.starts, this.inWord];
     const a = key(0);
     const b = key(1);
     const mark = (c: number): void => {
-      starts[word(a, b, c)] = ((starts[word(a, b, c)] as number) | (1 << (c & 31))) >>> 0;
+      for (const t of tables) t[word(a, b, c)] = ((t[word(a, b, c)] as number) | (1 << (c & 31))) >>> 0;
     };
     if (literal.length === 2) for (let c = 0; c < 128; c += 1) mark(c);
     else mark(key(2));
@@ -101,7 +110,11 @@ export class LiteralScanner {
     }
   }
 
-  /** The next index from `from` whose three characters start some literal; a tight loop on purpose. */
+  /**
+   * The next index from `from` whose three characters start some literal that may match there
+   * (inside a word, only one that need not start a token: `at` would skip the others); a tight
+   * loop on purpose.
+   */
   private next(text: string, from: number): number {
     const n = text.length;
     if (from >= n - 1) return -1;
@@ -110,7 +123,11 @@ export class LiteralScanner {
     let b = FOLD[text.charCodeAt(from + 1)] as number;
     for (let i = from; i < n - 1; i += 1) {
       const c = i + 2 < n ? (FOLD[text.charCodeAt(i + 2)] as number) : 0;
-      if ((((starts[(((a << 7) | b) << 2) | (c >> 5)] as number) >>> (c & 31)) & 1) === 1) return i;
+      const w = (((a << 7) | b) << 2) | (c >> 5);
+      if ((((starts[w] as number) >>> (c & 31)) & 1) === 1) {
+        if (i === 0 || ALNUM[text.charCodeAt(i - 1)] === 0 || ALNUM[text.charCodeAt(i)] === 0) return i;
+        if ((((this.inWord[w] as number) >>> (c & 31)) & 1) === 1) return i;
+      }
       a = b;
       b = c;
     }
