@@ -52,7 +52,7 @@ const STDIN_SECRET = `(?:gcloud[ \\t]+secrets[ \\t]+(?:create|versions[ \\t]+add
  * secrets; and the flags that tell gpg, openssl and sshfs to read theirs there (the pipe's rule
  * already spans the command line up to them).
  */
-const STDIN_PASSWORD = `(?:kinit|su|passwd|docker[ \\t]+secret[ \\t]+create|cryptsetup|restic|borg|ansible-vault|ssh-add|smbpasswd|vncpasswd|keepassxc-cli|pass[ \\t]+insert|--passphrase-(?:fd[ \\t=]+0|file[ \\t=]+/dev/stdin)|-pass(?:in|out)?[ \\t]+stdin|password_stdin)${WORD_END}`;
+const STDIN_PASSWORD = `(?:kinit|su|passwd|docker[ \\t]+secret[ \\t]+create|cryptsetup|restic|borg|ansible-vault|ssh-add|smbpasswd|vncpasswd|keepassxc-cli|pass[ \\t]+insert|(?:elasticsearch|opensearch|kibana|logstash)-keystore[ \\t]+add|--passphrase-(?:fd[ \\t=]+0|file[ \\t=]+/dev/stdin)|-pass(?:in|out)?[ \\t]+stdin|password_stdin)${WORD_END}`;
 /** An argument before the one captured: quoted (it may hold commas: an LDAP DN), or a bare word. */
 const AARG = `[ \\t]*(?:"[^"\\n]{0,200}"|'[^'\\n]{0,200}'|[^,()'"\\n]{1,160}?(?:\\([^()\\n]{0,80}\\))?)`;
 /** Calls that take a password or key at a known place: the words they start with, and the arguments before it. */
@@ -68,7 +68,8 @@ const PLACED: readonly (readonly [readonly string[], number, string?])[] = [
   [['create_superuser(', 'create_user('], 2],
   [['algoliasearch(', 'SearchClient.create('], 1],
   // A password hashed in code: Laravel, bcrypt, PHP, Django.
-  [['Hash::make(', 'bcrypt(', 'bcrypt.hash(', 'bcrypt.hashSync(', 'password_hash(', 'make_password(', 'generate_password_hash('], 0],
+  // Not Jinja's filter (`{{ '…' | password_hash('sha512') }}`), whose argument is the algorithm: the password is before it (below).
+  [['Hash::make(', 'bcrypt(', 'bcrypt.hash(', 'bcrypt.hashSync(', 'password_hash(', 'make_password(', 'generate_password_hash('], 0, '\\|[ \\t]{0,4}'],
   // A builder's password, and a password mask set from a literal: Java's `.password("…")` (HikariCP, Spring's DataSourceBuilder).
   [['.password(', '.setPassword('], 0, 'keytar'],
   // keytar's store (service, account, password).
@@ -380,7 +381,7 @@ const RULES: readonly CommandRule[] = [
   rule('command_password', ['keytool'], `keytool${WORD_END}${REST}-new[ \\t]+${ARG}`),
   rule('command_password', ['lftp'], `lftp${WORD_END}${REST}-u[ \\t]+['"]?[^\\s,'"]{1,100},([^\\s'"]{1,200})`),
   // sqlplus user/password@database
-  rule('command_password', ['sqlplus'], `sqlplus[ \\t]+(?:-[A-Za-z]{1,10}[ \\t]+){0,3}['"]?[A-Za-z0-9_$#.]{1,64}/([^@\\s'"/]{1,200})@`),
+  rule('command_password', ['sqlplus', 'clpplus'], `(?:sqlplus|clpplus)[ \\t]+(?:-[A-Za-z]{1,10}[ \\t]+){0,3}['"]?[A-Za-z0-9_$#.]{1,64}/([^@\\s'"/]{1,200})@`),
   // Oracle's other tools take the same `user/password@database` (sqlldr and others as `userid=`).
   // `userid=user/password` with no database after it (the local instance): `imp userid=system/PW file=…`.
   rule('command_password', ['userid'], `(?<=(?:expdp|impdp|sqlldr|exp|imp)[ \\t][^\\n|;&]{0,200}?)userid[ \\t]*=[ \\t]*['"]?[A-Za-z0-9_$#.]{1,64}/([^@\\s'"/]{1,200})`, 'dyi'),
@@ -457,6 +458,26 @@ const RULES: readonly CommandRule[] = [
   // A secret's command-line option given a literal default: argparse's and click's
   // `add_argument('--api-key', default='…')`, `@click.option('--token', default='…')`.
   rule('call_secret', ['add_argument(', 'click.option('], `(?:add_argument|click\\.option)\\([ \\t]*['"]-{1,2}[\\w-]*(?:key|token|secret|password|passwd|pass|pwd)['"][^)\\n]{0,200}?[ \\t,]default[ \\t]*=[ \\t]*${QARG}`, 'dyi', (v) => !isPlaceholder(v) && !isKeyword(v) && !/^\\d+$/.test(v)),
+  // Redis MONITOR's log (and a Rust `{:?}` of argv) quotes every word: `"AUTH" "pw"`, `"AUTH" "user" "pw"`;
+  // redis-cli's prompt: `127.0.0.1:6379> AUTH pw`.
+  rule('command_password', ['"AUTH"', '"auth"'], `"(?:AUTH|auth)"[ \\t]+(?:"(?:\\\\.|[^"\\\\\\n]){1,100}"[ \\t]+)?"((?:\\\\.|[^"\\\\\\n]){1,200})"`),
+  rule('command_password', ['> AUTH ', '> auth ', '>AUTH ', '>auth '], `(?<=[0-9a-z\\]]:\\d{1,5}(?:\\[\\d{1,2}\\])?)[ \\t]?>[ \\t]?(?:AUTH|auth)[ \\t]+(?:[^\\s"']{1,100}[ \\t]+)?${ARG}[ \\t]*(?=$|\\r?\\n|\\\\[rn]|")`),
+  // sshpass reading the password from a process substitution (`sshpass -f <(echo 'pw') ssh …`).
+  rule('command_password', ['sshpass'], `sshpass${WORD_END}${REST}-f[ \\t]*<\\((?:echo|printf)[ \\t]+(?:-[a-zA-Z]{1,3}[ \\t]+)?(?:'%s'[ \\t]+)?${ARG}[ \\t]*\\)`),
+  // Dovecot's passwd-file entries with a password in clear (`user:{PLAIN}pw:…`).
+  rule('command_password', ['{PLAIN}', '{CLEAR}', '{CLEARTEXT}', '{PLAIN-TRUNC}', '{plain}', '{clear}', '{cleartext}'], `\\{(?:PLAIN|CLEAR|CLEARTEXT|PLAIN-TRUNC)\\}([^\\s:'"]{1,200})`, 'dyi'),
+  // A DigitalOcean Spaces key pair as s3fs's password file holds it (`DO00…:<secret>`).
+  rule('secret_assignment', ['DO0', 'DO1', 'DO2', 'DO3', 'DO4', 'DO5', 'DO6', 'DO7', 'DO8', 'DO9'], `DO[0-9][0-9A-Z]{17}[ \\t]*:[ \\t]*([A-Za-z0-9/+]{40,43})(?![A-Za-z0-9/+])`, 'dy', (v) => looksRandom(v, 40)),
+  // Jinja's filter hashes the literal before it: `{{ '…' | password_hash('sha512') }}`.
+  rule('call_secret', ['password_hash'], `(?<=(?:'([^'\\n]{1,200})'|"([^"\\n]{1,200})")[ \\t]*\\|[ \\t]*)password_hash${WORD_END}`, 'dy', (v) => !isKeyword(v)),
+  // SQL*Plus's CONNECT in a script or at its prompt: `CONNECT scott/pw@ORCL`, `conn sys/pw as sysdba`.
+  rule('command_password', ['CONNECT ', 'CONN ', 'connect ', 'conn '], `(?<=(?:^|\\n|\\\\n|")[ \\t]*(?:SQL>[ \\t]*)?)(?:CONNECT|CONN|connect|conn)[ \\t]+[A-Za-z_][A-Za-z0-9_$#]{0,63}/([^@\\s'"/]{1,200})(?=@|[ \\t]+as[ \\t]+sys)`, 'dyi'),
+  // Azure Pipelines' secret variables (`az pipelines variable create … --secret true --value …`, either order).
+  rule('command_password', ['az '], `az[ \\t]+pipelines[ \\t]+variable(?:-group[ \\t]+variable)?[ \\t]+(?:create|update)(?=[^\\n|;&]{0,300}--secret(?:[ \\t=]+true)?${WORD_END})${REST}--value[ \\t=]+${ARG}`),
+  // A secret written to Vault's key-value store: every value of `vault kv put|patch <path> k=v …` (a file's `@path` and stdin's `-` aside).
+  rule('command_password', ['vault'], `vault[ \\t]+kv[ \\t]+(?:put|patch)(?:[ \\t]+-[\\w-]+(?:=[^\\s]+)?)*[ \\t]+(?!-)[^\\s=]{1,200}[ \\t]+[\\w.-]{1,64}=${ARG}(?:[ \\t]+[\\w.-]{1,64}=${ARG})?(?:[ \\t]+[\\w.-]{1,64}=${ARG})?(?:[ \\t]+[\\w.-]{1,64}=${ARG})?`, 'dy', (v) => !v.startsWith('@') && v !== '-'),
+  // Consul's ACL tokens in an agent's config (`acl { tokens { agent = "…" } }`, or its JSON).
+  rule('secret_assignment', ['tokens'], `tokens"?[ \\t]*:?[ \\t]*\\{(?:[^{}]{0,300}?"?(?:agent|default|initial_management|master|agent_recovery|agent_master|replication|config_file_service_registration|dns)"?[ \\t]*[=:][ \\t]*"([^"\\n]{8,200})")(?:[^{}]{0,300}?"?(?:agent|default|initial_management|master|agent_recovery|agent_master|replication|config_file_service_registration|dns)"?[ \\t]*[=:][ \\t]*"([^"\\n]{8,200})")?`),
 ];
 
 /**

@@ -1,0 +1,64 @@
+import { describe } from 'vitest';
+import { keepsEach, removesEach } from './redaction-cases.js';
+
+/**
+ * Shapes the eighteenth red team found kept and left listed in docs/SECURITY.md, removed since:
+ * Redis's quoted and prompted AUTH, sshpass reading a process substitution, Dovecot's clear-text
+ * schemes, a DigitalOcean Spaces pair, Jinja's password_hash filter (whose argument is the
+ * algorithm, not the password), Elastic's keystores fed from a pipe, SQL*Plus's CONNECT,
+ * clpplus, Azure Pipelines' secret variables, every value of `vault kv put`, Consul's ACL
+ * tokens. Every value is made up.
+ */
+
+const PW = 'Osprey02#vcg';
+const K = 'Vq8Lm3Xz7Rt1Wn5Yc9Hb2Kd6Fg0Js4Ae';
+const DO_SECRET = 'Zk4sXq9vLm2pRt7wZk4sXq9vLm2pRt7wZk4sXq9vLm2';
+const UUIDISH = 'b1d9c0e2-5e3c-4d6f-9a8b-7c6d5e4f3a2b';
+
+describe('a credential in the shapes the eighteenth red team left listed', () => {
+  removesEach([
+    ['Redis MONITOR: AUTH with a password', `1700000000.123456 [0 127.0.0.1:6379] "AUTH" "${K}"`, K],
+    ['Redis MONITOR: AUTH with a user and a password', `1700000000.123456 [0 127.0.0.1:6379] "AUTH" "default" "${K}"`, K],
+    ['Redis MONITOR: an escaped quote inside the password', `1700000000.1 [0 10.0.0.5:6379] "auth" "${K}\\"x"`, K],
+    ['redis-cli: AUTH at the prompt', `127.0.0.1:6379> AUTH ${PW}\nOK`, PW],
+    ['redis-cli: AUTH with a user, lower case', `redis.internal:6380[2]> auth app ${PW}`, PW],
+    ['sshpass -f from a process substitution', `sshpass -f <(echo '${PW}') ssh deploy@10.0.0.5`, PW],
+    ['sshpass -f from printf', `sshpass -f <(printf '%s' "${PW}") scp backup.tgz ops@host:/srv`, PW],
+    ['Dovecot {PLAIN}', `alice:{PLAIN}${PW}:1000:1000::/home/alice::`, PW],
+    ['Dovecot {CLEAR}', `bob:{CLEAR}${K}`, K],
+    ['Dovecot {plain} in lower case', `carol:{plain}${K}:::`, K],
+    ['a DigitalOcean Spaces pair in ~/.passwd-s3fs', `DO00ABCDEFGHJKLMNPQR:${DO_SECRET}`, DO_SECRET],
+    ['Jinja password_hash', `password: "{{ '${PW}' | password_hash('sha512') }}"`, PW],
+    ['Jinja password_hash with double quotes, no argument', `{{ "${PW}"|password_hash }}`, PW],
+    ['elasticsearch-keystore add from a pipe', `echo "${PW}" | bin/elasticsearch-keystore add -x bootstrap.password`, PW],
+    ['opensearch-keystore add from printf', `printf '%s' '${PW}' | ./bin/opensearch-keystore add --stdin plugins.security.password`, PW],
+    ['SQL*Plus CONNECT in a here-document', `sqlplus /nolog <<EOF\nCONNECT scott/${PW}@ORCL\nselect 1 from dual;\nEOF`, PW],
+    ['SQL*Plus conn at its prompt', `SQL> conn hr/${PW}@//db.example.com:1521/XEPDB1`, PW],
+    ['SQL*Plus CONNECT as sysdba', `CONNECT sys/${PW} as sysdba`, PW],
+    ['clpplus user/password@host', `clpplus -nw db2admin/${PW}@localhost:50000/SAMPLE`, PW],
+    ['az pipelines variable create --secret true --value', `az pipelines variable create --name DB_PASSWORD --value ${PW} --secret true --pipeline-name app`, PW],
+    ['az pipelines variable-group variable create, --secret first', `az pipelines variable-group variable create --group-id 4 --name api --secret true --value "${K}"`, K],
+    ['vault kv put with a neutral name', `vault kv put secret/db value=${K}`, K],
+    ['vault kv patch after flags', `vault kv patch -mount=secret app/stripe api=${K}`, K],
+    ['vault kv put: the second value too', `vault kv put secret/app user=svc pass=${PW}`, PW],
+    ['Consul ACL tokens in HCL', `acl {\n  enabled = true\n  tokens {\n    agent = "${UUIDISH}"\n  }\n}`, UUIDISH],
+    ['Consul ACL tokens in JSON', `"acl": {"tokens": {"default": "${UUIDISH}", "agent": "${K}"}}`, K],
+  ]);
+});
+
+describe('ordinary text near the shapes of the nineteenth round', () => {
+  keepsEach([
+    ['Jinja password_hash of a variable', "password: \"{{ user_password | password_hash('sha512') }}\""],
+    ['PHP password_hash of a variable', '$hash = password_hash($password, PASSWORD_DEFAULT);'],
+    ['Redis MONITOR of other commands', '1700000000.123456 [0 127.0.0.1:6379] "GET" "session:42"'],
+    ['redis-cli: AUTH with no argument', '127.0.0.1:6379> AUTH\n(error) ERR wrong number of arguments'],
+    ['a sentence about connecting', 'Connect the frontend/backend services first, then run the tests.'],
+    ['SQL*Plus connecting with a wallet', 'SQL> conn /@ORCL_WALLET'],
+    ['an az pipelines variable that is not secret', 'az pipelines variable create --name LOG_LEVEL --value debug --pipeline-name app'],
+    ['vault kv put from a file and from stdin', 'vault kv put secret/app @data.json && vault kv put secret/other value=-'],
+    ['vault kv get', 'vault kv get -field=password secret/db'],
+    ['Dovecot with a hashed scheme', 'alice:{SHA512-CRYPT}$6$rounds=5000$abc$def:1000:1000::'],
+    ['tokens in prose', 'The model used 120k tokens {input and output} in this session.'],
+    ['a DigitalOcean droplet id', 'DO1234 is the droplet we resized'],
+  ]);
+});
