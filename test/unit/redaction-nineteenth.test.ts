@@ -7,7 +7,8 @@ import { keepsEach, removesEach } from './redaction-cases.js';
  * schemes, a DigitalOcean Spaces pair, Jinja's password_hash filter (whose argument is the
  * algorithm, not the password), Elastic's keystores fed from a pipe, SQL*Plus's CONNECT,
  * clpplus, Azure Pipelines' secret variables, every value of `vault kv put`, Consul's ACL
- * tokens. Every value is made up.
+ * tokens; Rust's `Command::new("p").arg(…)`/`.args([…])` and `{:?}` words apart by blanks; a
+ * grid of one key and its value between `+----+` rules. Every value is made up.
  */
 
 const PW = 'Osprey02#vcg';
@@ -42,6 +43,13 @@ describe('a credential in the shapes the eighteenth red team left listed', () =>
     ['vault kv patch after flags', `vault kv patch -mount=secret app/stripe api=${K}`, K],
     ['vault kv put: the second value too', `vault kv put secret/app user=svc pass=${PW}`, PW],
     ['Consul ACL tokens in HCL', `acl {\n  enabled = true\n  tokens {\n    agent = "${UUIDISH}"\n  }\n}`, UUIDISH],
+    ['Rust: Command::new with .arg() calls', `Command::new("sshpass").arg("-p").arg("${PW}").arg("ssh").arg("host").status()?;`, PW],
+    ['Rust: Command::new with .args([…])', `Command::new("sshpass").args(["-p", "${PW}", "ssh", "deploy@host"]).spawn()?;`, PW],
+    ['Rust: Command::new with .args(&[…])', `let out = Command::new("redis-cli").args(&["-a", "${K}", "PING"]).output()?;`, K],
+    ['Rust: Command::new with .args(vec![…])', `Command::new("mysql").args(vec!["-u", "root", "-p${PW}"])`, PW],
+    ['Rust: a command printed with {:?}', `running "sshpass" "-p" "${PW}" "ssh" "host"`, PW],
+    ['a one-row grid between rules', `+------------+------------------+\n| API Secret | ${K} |\n+------------+------------------+`, K],
+    ['a one-row grid with a rule under it', `| Password   | ${K} |\n+------------+------------------+`, K],
     ['Consul ACL tokens in JSON', `"acl": {"tokens": {"default": "${UUIDISH}", "agent": "${K}"}}`, K],
   ]);
 });
@@ -60,5 +68,9 @@ describe('ordinary text near the shapes of the nineteenth round', () => {
     ['Dovecot with a hashed scheme', 'alice:{SHA512-CRYPT}$6$rounds=5000$abc$def:1000:1000::'],
     ['tokens in prose', 'The model used 120k tokens {input and output} in this session.'],
     ['a DigitalOcean droplet id', 'DO1234 is the droplet we resized'],
+    ['Rust: Command::new with a variable', 'Command::new("psql").arg("-U").arg(&user).arg("-h").arg("localhost")'],
+    ['quoted words apart by blanks, a flag among them', 'echo "Status:" "-n" "ok" && printf "%s" "-v"'],
+    ['a grid whose header names a password column, rows under it', '+-------+----------+\n| user  | password |\n+-------+----------+\n| alice | NULL     |\n+-------+----------+'],
+    ['a grid of one header and no rows', '+-------+----------+\n| user  | password |\n+-------+----------+'],
   ]);
 });

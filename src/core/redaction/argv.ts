@@ -22,8 +22,13 @@ export interface ArgvRun {
   words: Word[];
 }
 
-/** A quoted flag next to a comma and another quote: the only texts worth the scan (a run of Windows' `/x` flags alone is not looked for). */
-const HINT = /["'][ \t]*,[ \t\r\n]{0,40}\[?[ \t\r\n]{0,40}["']-|["']-[^"'\n]{0,60}["'][ \t]*,[ \t\r\n]{0,40}["']/;
+/**
+ * A quoted flag next to another quoted word, a comma (Rust's `).arg(` or `).args([`, or blanks)
+ * between: the only texts worth the scan (a run of Windows' `/x` flags alone is not looked for).
+ */
+const HINT = /["'](?:[ \t]*,[ \t\r\n]{0,40}\[?|\)\.args?\([ \t]*&?(?:vec!)?\[?|[ \t]+)[ \t\r\n]{0,40}["']-|["']-[^"'\n]{0,60}["'](?:[ \t]*,[ \t\r\n]{0,40}|\)\.args?\([ \t]*&?(?:vec!)?\[?[ \t]*|[ \t]+)["']/;
+/** Rust's Command builder between two words: `").arg("`, `").args(["`, `").args(&["`, `").args(vec!["`. */
+const ARG_CALL = /\)\.args?\([ \t]*&?(?:vec!)?\[?[ \t\r\n]{0,40}/y;
 /** A word longer than this is no command-line argument: a run ends there. */
 const WORD_MAX = 2048;
 /** Runs longer than this are cut off: a command line of more words is a list of data. */
@@ -137,10 +142,20 @@ class Runs {
 const isBlank = (c: string | undefined): boolean => c === ' ' || c === '\t';
 const isSpace = (c: string | undefined): boolean => c === ' ' || c === '\t' || c === '\n' || c === '\r';
 
-/** After a word's closing quote at `from - 1`: the index of the next word's opening quote when a comma (and a bracket) lead to it, else -1. */
+/**
+ * After a word's closing quote at `from - 1`: the index of the next word's opening quote when a
+ * comma (and a bracket), Rust's `).arg(` or `).args([`, or blanks on the same line (Rust's `{:?}`
+ * of a command, Redis MONITOR's log: `"redis-cli" "-a" "…"`) lead to it, else -1.
+ */
 function gapEnd(text: string, from: number): number {
   let j = from;
   while (j - from < 40 && isBlank(text[j])) j += 1;
+  const quote = (k: number): number => (text[k] === '"' || text[k] === "'" ? k : -1);
+  if (j > from && text[j] !== ',') return quote(j);
+  if (text[j] === ')') {
+    ARG_CALL.lastIndex = j;
+    return ARG_CALL.test(text) ? quote(ARG_CALL.lastIndex) : -1;
+  }
   if (text[j] !== ',') return -1;
   j += 1;
   let k = j;

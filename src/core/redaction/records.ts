@@ -243,6 +243,12 @@ export function findPipeColumns(text: string, nameStart: number, nameEnd: number
     if (strength) columns.set(i, strength);
   });
   if (columns.size === 0) return end;
+  // A grid of one key and its value (`| API Secret | <generated> |` between `+----+` lines) is no
+  // header: a column is never named by a generated run. Read as the label and value it is.
+  for (const i of columns.keys()) {
+    const next = header[i + 1]?.text.trim();
+    if (next !== undefined && looksRandom(next, 12)) return null;
+  }
   let line = nextLine(text, ruleLine[1]);
   for (let rows = 0; line !== null && rows < MAX_TABLE_ROWS; rows += 1) {
     const [s, e] = line;
