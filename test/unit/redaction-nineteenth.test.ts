@@ -8,7 +8,8 @@ import { keepsEach, removesEach } from './redaction-cases.js';
  * algorithm, not the password), Elastic's keystores fed from a pipe, SQL*Plus's CONNECT,
  * clpplus, Azure Pipelines' secret variables, every value of `vault kv put`, Consul's ACL
  * tokens; Rust's `Command::new("p").arg(…)`/`.args([…])` and `{:?}` words apart by blanks; a
- * grid of one key and its value between `+----+` rules. Every value is made up.
+ * grid of one key and its value between `+----+` rules; a YAML block scalar as grep's `-A` shows
+ * it (`path:12:` and `path-13-` before each line). Every value is made up.
  */
 
 const PW = 'Osprey02#vcg';
@@ -50,6 +51,9 @@ describe('a credential in the shapes the eighteenth red team left listed', () =>
     ['Rust: a command printed with {:?}', `running "sshpass" "-p" "${PW}" "ssh" "host"`, PW],
     ['a one-row grid between rules', `+------------+------------------+\n| API Secret | ${K} |\n+------------+------------------+`, K],
     ['a one-row grid with a rule under it', `| Password   | ${K} |\n+------------+------------------+`, K],
+    ['grep -A of a block scalar, with the file name', `config/app.yml-11-db:\nconfig/app.yml:12:  password: |\nconfig/app.yml-13-    ${K}`, K],
+    ['grep -n -A of a block scalar, one file', `12:  password: |-\n13-    ${K}`, K],
+    ['grep -A of a folded block scalar', `deploy/values.yaml:40:  apiToken: >-\ndeploy/values.yaml-41-    ${K}`, K],
     ['Consul ACL tokens in JSON', `"acl": {"tokens": {"default": "${UUIDISH}", "agent": "${K}"}}`, K],
   ]);
 });
@@ -68,6 +72,8 @@ describe('ordinary text near the shapes of the nineteenth round', () => {
     ['Dovecot with a hashed scheme', 'alice:{SHA512-CRYPT}$6$rounds=5000$abc$def:1000:1000::'],
     ['tokens in prose', 'The model used 120k tokens {input and output} in this session.'],
     ['a DigitalOcean droplet id', 'DO1234 is the droplet we resized'],
+    ['grep -A of a block scalar holding a description', 'docs/app.yml:12:  password: |\ndocs/app.yml-13-    Set this from the vault before the first deploy.'],
+    ['grep -A where the next line is another file', 'a.yml:12:  password: |\nb.yml-13-    Vq8Lm3Xz7Rt1Wn5Yc9Hb2Kd'],
     ['Rust: Command::new with a variable', 'Command::new("psql").arg("-U").arg(&user).arg("-h").arg("localhost")'],
     ['quoted words apart by blanks, a flag among them', 'echo "Status:" "-n" "ok" && printf "%s" "-v"'],
     ['a grid whose header names a password column, rows under it', '+-------+----------+\n| user  | password |\n+-------+----------+\n| alice | NULL     |\n+-------+----------+'],

@@ -530,13 +530,22 @@ const BLOCK_LINES = 64;
  */
 function blockScalar(text: string, name: Name, from: number, found: Findings): number {
   const [lineStart, lineEnd] = lineBounds(text, name.start);
-  // Indentation past what a reader put before a line (a line number, a diff's `+`).
-  const { indent } = yamlLine(text, lineStart, lineEnd);
+  // Indentation past what a reader put before a line (a line number, a diff's `+`; grep's
+  // `path:12:` and `path-13-`, when the name's line has one: then each line below has it too).
+  const grep = grepPrefix(text, lineStart, lineEnd);
+  const lineOf = (s: number, e: number): { indent: number; key: number } | null => {
+    if (grep === null) return yamlLine(text, s, e);
+    const g = grepPrefix(text, s, e);
+    return g === null || g.path !== grep.path ? null : yamlLine(text, g.end, e);
+  };
+  const { indent } = yamlLine(text, grep === null ? lineStart : grep.end, lineEnd);
   const parts: [number, number][] = [];
   let pos = text.indexOf('\n', from);
   for (let n = 0; pos !== -1 && n < BLOCK_LINES; n += 1) {
     const [s, e] = lineBounds(text, pos + 1);
-    const { indent: ind, key: i } = yamlLine(text, s, e);
+    const at = lineOf(s, e);
+    if (at === null) break;
+    const { indent: ind, key: i } = at;
     const blank = i >= e || text.slice(i, e).trim() === '';
     if (!blank && ind <= indent) break;
     if (!blank) parts.push([i, e - (text[e - 1] === '\r' ? 1 : 0)]);
@@ -548,6 +557,15 @@ function blockScalar(text: string, name: Name, from: number, found: Findings): n
   if (value.length < 4 || isPlaceholder(value) || lines.some((l) => /\s/.test(l.trim())) || (name.strength !== 'strong' && !looksRandom(value, 16))) return from;
   for (const [s, e] of parts) found.add(s, e, 'secret_assignment', PRIORITY.name);
   return parts.length > 0 ? (parts[parts.length - 1] as [number, number])[1] : from;
+}
+
+/** grep's prefix of a line (`-n`, `-A`/`-B`/`-C`): a path (with several files), the line's number, `:` on a match and `-` on context. */
+const GREP_PREFIX = /(?:([^\s:]{1,200}?)[:-])?\d{1,7}[:-](?=[ \t])/y;
+
+function grepPrefix(text: string, start: number, end: number): { path: string; end: number } | null {
+  GREP_PREFIX.lastIndex = start;
+  const m = GREP_PREFIX.exec(text);
+  return m === null || start + m[0].length > end ? null : { path: m[1] ?? '', end: start + m[0].length };
 }
 
 /** A value of a secret-naming name, judged: removed (true), or kept with the reason (audits read it). */
