@@ -9,7 +9,8 @@ import { keepsEach, removesEach } from './redaction-cases.js';
  * clpplus, Azure Pipelines' secret variables, every value of `vault kv put`, Consul's ACL
  * tokens; Rust's `Command::new("p").arg(…)`/`.args([…])` and `{:?}` words apart by blanks; a
  * grid of one key and its value between `+----+` rules; a YAML block scalar as grep's `-A` shows
- * it (`path:12:` and `path-13-` before each line). Every value is made up.
+ * it (`path:12:` and `path-13-` before each line); .NET's ProcessStartInfo (`FileName`, then
+ * `Arguments` as one string). Every value is made up.
  */
 
 const PW = 'Osprey02#vcg';
@@ -54,6 +55,9 @@ describe('a credential in the shapes the eighteenth red team left listed', () =>
     ['grep -A of a block scalar, with the file name', `config/app.yml-11-db:\nconfig/app.yml:12:  password: |\nconfig/app.yml-13-    ${K}`, K],
     ['grep -n -A of a block scalar, one file', `12:  password: |-\n13-    ${K}`, K],
     ['grep -A of a folded block scalar', `deploy/values.yaml:40:  apiToken: >-\ndeploy/values.yaml-41-    ${K}`, K],
+    ['C#: ProcessStartInfo with FileName then Arguments', `var psi = new ProcessStartInfo\n{\n    FileName = "mysql",\n    Arguments = "-u root -p${PW} -h db shop",\n};`, PW],
+    ['C#: Arguments then FileName, two statements', `psi.Arguments = "-p ${K} ssh deploy@host";\npsi.FileName = "sshpass";`, K],
+    ['C#: an interpolated Arguments string', `new ProcessStartInfo { FileName = "sshpass", Arguments = $"-p ${K} ssh {host}" }`, K],
     ['Consul ACL tokens in JSON', `"acl": {"tokens": {"default": "${UUIDISH}", "agent": "${K}"}}`, K],
   ]);
 });
@@ -74,6 +78,7 @@ describe('ordinary text near the shapes of the nineteenth round', () => {
     ['a DigitalOcean droplet id', 'DO1234 is the droplet we resized'],
     ['grep -A of a block scalar holding a description', 'docs/app.yml:12:  password: |\ndocs/app.yml-13-    Set this from the vault before the first deploy.'],
     ['grep -A where the next line is another file', 'a.yml:12:  password: |\nb.yml-13-    Vq8Lm3Xz7Rt1Wn5Yc9Hb2Kd'],
+    ['C#: ProcessStartInfo with a port flag', 'var psi = new ProcessStartInfo { FileName = "dotnet", Arguments = "run -p 5000 --project Api" };'],
     ['Rust: Command::new with a variable', 'Command::new("psql").arg("-U").arg(&user).arg("-h").arg("localhost")'],
     ['quoted words apart by blanks, a flag among them', 'echo "Status:" "-n" "ok" && printf "%s" "-v"'],
     ['a grid whose header names a password column, rows under it', '+-------+----------+\n| user  | password |\n+-------+----------+\n| alice | NULL     |\n+-------+----------+'],

@@ -36,8 +36,37 @@ const RUN_WORDS = 64;
 
 /** The runs of two or more quoted words, one of them a flag (`-x`, `--x`, Windows' `/x`), in `text`; and YAML's block lists of them. */
 export function argvRuns(text: string): ArgvRun[] {
-  return [...quotedRuns(text), ...yamlRuns(text)];
+  return [...quotedRuns(text), ...yamlRuns(text), ...startInfoRuns(text)];
 }
+
+/**
+ * .NET's ProcessStartInfo: the program in `FileName`, its arguments as one string in `Arguments`
+ * (`FileName = "mysql", Arguments = "-u root -p…"`, in either order, an object initializer's or
+ * two statements'). The program, then that string, are read as one command line.
+ */
+function startInfoRuns(text: string): ArgvRun[] {
+  if (!text.includes('Arguments') || !text.includes('FileName')) return [];
+  const out: ArgvRun[] = [];
+  for (const re of [FILE_THEN_ARGS, ARGS_THEN_FILE]) {
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+      const file = re === FILE_THEN_ARGS ? 1 : 2;
+      const [program, args] = [m.indices?.[file], m.indices?.[3 - file]];
+      if (program === undefined || args === undefined) continue;
+      const runs = new Runs();
+      runs.add(program[0], text.slice(program[0], program[1]));
+      runs.add(args[0], text.slice(args[0], args[1]));
+      runs.close();
+      out.push(...runs.out);
+    }
+  }
+  return out;
+}
+
+/** `FileName = "…"` then `Arguments = "…"` within a statement or two (C#'s verbatim `@"…"` and interpolated `$"…"` too), and the other way round. */
+const STRING = String.raw`(?:\$@|@\$|\$|@)?"((?:[^"\\\n]|\\.){1,2000})"`;
+const FILE_THEN_ARGS = new RegExp(String.raw`FileName[ 	]*=[ 	]*${STRING}[^{}]{0,300}?Arguments[ 	]*=[ 	]*${STRING}`, 'dg');
+const ARGS_THEN_FILE = new RegExp(String.raw`Arguments[ 	]*=[ 	]*${STRING}[^{}]{0,300}?FileName[ 	]*=[ 	]*${STRING}`, 'dg');
 
 /**
  * A YAML block sequence of a command's words, one per line at one indentation (Kubernetes'
