@@ -85,3 +85,66 @@ describe('ordinary text near the shapes of the nineteenth round', () => {
     ['a grid of one header and no rows', '+-------+----------+\n| user  | password |\n+-------+----------+'],
   ]);
 });
+
+/**
+ * The nineteenth red team (docs/SECURITY.md): three teams of cases on CI systems and cloud tools,
+ * on application configuration, and on the wrappings a transcript puts around a credential. What
+ * they found kept, removed since; and what they found removed that is none.
+ */
+const W = 'Wd8Lq3Xz6Rm2Kv';
+const HEX32 = '0eb17c21610be5002209514f3ead3528';
+
+describe('a credential in the shapes the nineteenth red team found kept', () => {
+  removesEach([
+    ['PostgreSQL CREATE USER … WITH PASSWORD', `CREATE USER app WITH PASSWORD '${W}';`, W],
+    ['PostgreSQL ALTER ROLE … PASSWORD in lower case', `alter role app with encrypted password '${W}';`, W],
+    ['PostgreSQL CREATE ROLE … LOGIN PASSWORD', `CREATE ROLE app LOGIN PASSWORD '${W}';`, W],
+    ['SQL Server CREATE LOGIN … WITH PASSWORD = N\'…\'', `1> CREATE LOGIN etl_user WITH PASSWORD = N'${W}', CHECK_POLICY = OFF;`, W],
+    ['MySQL SET PASSWORD FOR', `mysql> SET PASSWORD FOR 'app'@'%' = '${W}';`, W],
+    ['MySQL SET PASSWORD = PASSWORD(…)', `mysql> SET PASSWORD = PASSWORD('${W}');`, W],
+    ['Terraform plan: the new value of a changed password', `      ~ master_password = "Kq2Lm8Xz4Rt9Wn" -> "${W}"`, W],
+    ['Terraform JSON plan: random_password\'s result', `{"resource_changes":[{"address":"random_password.db","change":{"after":{"result":"${W}","length":14}}}]}`, W],
+    ['a literal fallback of process.env with ||', `const secret = process.env.SESSION_SECRET || '${W}';`, W],
+    ['a literal fallback of process.env with ??', `password: process.env.DB_PASS ?? "${W}",`, W],
+    ['a shell default of a secret variable', `psql "postgres://app:\${PGPASSWORD:-${W}}@db/app"`, W],
+    ['Compose\'s default of a secret variable', `      POSTGRES_PASSWORD: \${DATABASE_PASSWORD:-${W}}`, W],
+    ['Spring\'s default of a secret property', `@Value("\${shop.jwt.secret:${W}}")`, W],
+    ['Concourse fly login -p', `fly -t ci login -c https://ci.example.com -u admin -p ${W}`, W],
+    ['MinIO mc alias set', `mc alias set minio https://minio.example.com:9000 BpdQwElB4QxFYJ7VSXLH ${K}`, K],
+    ['Confluent api-key store', `confluent api-key store ABCDEFGHIJKLMNOP ${K} --resource lkc-123`, K],
+    ['Drone secret add --data', `drone secret add --repository acme/api --name docker_password --data ${W}`, W],
+    ['yarn config set npmAuthToken', `yarn config set npmAuthToken ${K}`, K],
+    ['smbclient -U DOMAIN\\user%password', `smbclient //fs01/share -U 'CORP\\\\svc_backup%${W}'`, W],
+    ['Ruby URI userinfo', `URI::Generic.build(scheme: "https", userinfo: "deploy:${W}", host: "example.com")`, W],
+    ['Maven settings-security master password', `<settingsSecurity>\n  <master>{jSMOWnoPFgsHVpMvz5VrIt5kRbzGpI8u+9EF1iFQyJQ=}</master>\n</settingsSecurity>`, '{jSMOWnoPFgsHVpMvz5VrIt5kRbzGpI8u+9EF1iFQyJQ=}'],
+    ['FileZilla\'s saved password', `<Server><User>ftp</User><Pass encoding="base64">${K}</Pass></Server>`, K],
+    ['Android buildConfigField of a secret', `buildConfigField("String", "API_SECRET", "\\"${W}\\"")`, W],
+    ['Keycloak\'s client secret', `{\n  "type" : "secret",\n  "value" : "${K}"\n}`, K],
+    ['Terraform github_actions_secret plaintext_value', `  plaintext_value = "${W}"`, W],
+    ['Pulumi\'s exported secret', `{\n  "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270",\n  "plaintext": "\\"${W}\\""\n}`, W],
+    ['Elasticsearch 8\'s first start', `ℹ️  Password for the elastic user (reset with \`bin/elasticsearch-reset-password -u elastic\`):\n  ${W}_x=`, `${W}_x=`],
+    ['Elasticsearch\'s reset password', `Password for the [elastic] user successfully reset.\nNew value: ${W}`, W],
+    ['Jenkins\' initial admin password', `Please use the following password to proceed to installation:\n\n${HEX32}\n\nThis may also be found at: /var/jenkins_home/secrets/initialAdminPassword`, HEX32],
+    ['Argo CD\'s initial password', `${W}-Ab\n\n This password must be only used for first time login.`, `${W}-Ab`],
+    ['Devise\'s pepper', `  config.pepper = '${W}'`, W],
+    ['sssd\'s ldap_default_authtok', `ldap_default_authtok = ${W}`, W],
+  ]);
+});
+
+describe('ordinary text the nineteenth red team found removed', () => {
+  keepsEach([
+    ['a commit subject about vault login', 'c0ffee1 docs: explain vault login flow'],
+    ['a log field after the word password', 'INFO Rotated secret prod/orders/db; password length=24; next rotation in 30d'],
+    ['a password prompt\'s masked echo', 'Password: ········'],
+    ['PowerShell reading a password', '$env:DB_PASSWORD = Read-Host -AsSecureString'],
+    ['an empty password in a Secret\'s stringData', 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: db-creds\nstringData:\n  password: ""'],
+    ['a documented Basic header', 'Authorization: Basic <base64(user:password)>'],
+    ['htpasswd given a quoted variable', 'htpasswd -nbB admin "$ADMIN_PASS"'],
+    ['redis.conf\'s stock sample', '# requirepass foobared'],
+    ['Strapi\'s placeholder', 'ADMIN_JWT_SECRET=tobemodified'],
+    ['Elixir reading the environment', 'secret_key_base: System.fetch_env!("SECRET_KEY_BASE"),'],
+    ['SQL Server CREATE LOGIN with a password from a variable', 'CREATE LOGIN etl_user WITH PASSWORD = @pw'],
+    ['the shell\'s error for an unset secret', 'API_KEY=${API_KEY:?missing}'],
+    ['a psql CREATE USER with no literal', 'CREATE USER app WITH PASSWORD NULL;'],
+  ]);
+});

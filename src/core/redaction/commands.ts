@@ -168,7 +168,8 @@ const RULES: readonly CommandRule[] = [
   // AWS SSM's SecureString in a table or text output: the value after its type, whatever the parameter's name.
   rule('secret_assignment', ['SecureString'], `SecureString(?:[ \\t]*\\|[ \\t]*|\\t[ \\t]*|[ \\t]{2,})([^\\s|"]{4,4096})`),
   // IMAP's `a1 LOGIN user password`; Postfix's sasl_passwd `[smtp.host]:587 user:password`.
-  rule('command_password', [' LOGIN '], ` LOGIN[ \\t]+(?:"[^"\\n]{1,100}"|[^\\s"]{1,100})[ \\t]+(?:"([^"\\n]{4,200})"|([^\\s"]{4,200}))`),
+  // Not SQL's `CREATE ROLE app LOGIN PASSWORD '…'` or `CREATE LOGIN app WITH PASSWORD = …` (the SQL rules below).
+  rule('command_password', [' LOGIN '], ` LOGIN[ \\t]+(?!(?:PASSWORD|WITH)[ \\t])(?:"[^"\\n]{1,100}"|[^\\s"]{1,100})[ \\t]+(?!(?:WITH|PASSWORD)(?![\\w]))(?:"([^"\\n]{4,200})"|([^\\s"]{4,200}))`),
   rule('command_password', [']:587 ', ']:25 ', ']:465 ', ']:2525 ', ']:submission '], `\\]:\\w{2,10}[ \\t]+[^\\s:]{1,100}:([^\\s]{4,200})`),
   // Redis ACL passwords: `user worker on >…` (users.acl, redis.conf), `ACL SETUSER metrics on '>…'`.
   rule('command_password', ['user ', 'SETUSER ', 'setuser '], `(?:user|SETUSER|setuser)[ \\t]+[\\w.@-]{1,64}(?:[ \\t]+['"]?(?:on|off|reset|resetkeys|resetchannels|resetpass|nopass|allkeys|allchannels|allcommands|nocommands|~[^\\s'"]{1,100}|%[RW]{1,2}~[^\\s'"]{1,100}|&[^\\s'"]{1,100}|[+-]@?[^\\s'"]{1,100}|<[^\\s'"]{1,200})['"]?){0,12}[ \\t]+['"]?>([^\\s'"]{1,200})`),
@@ -356,7 +357,7 @@ const RULES: readonly CommandRule[] = [
   rule('basic_auth', ['curl'], `curl${WORD_END}(?:[^\\n|;&]|\\\\\\n){0,400}?[ \\t](?:-u[ \\t]?|--user[ \\t=]|-U[ \\t]?|--proxy-user[ \\t=])(?:'[^':\\n]{0,100}:([^'\\n]{1,200})'|"[^":\\n]{0,100}:([^"\\n]{1,200})"|[^\\s:'"]{0,100}:([^\\s'"\`;&|]{1,200}))`),
   rule('bearer', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["']?(?:Bearer|Token|Bot|ApiKey|Api-Key|SSWS|Digest|Splunk|GenieKey|Key|token|bearer|NTLM|Negotiate)[ \\t]+([A-Za-z0-9._~+/=:-]{8,4096})`, 'dyi'),
   // Basic credentials written as they are, not base64-encoded (`Authorization: Basic deploy:pw`): the password.
-  rule('basic_auth', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["'\`]?Basic[ \\t]+[^\\s:'"\`]{1,100}:([^\\s'"\`]{1,200})`, 'dyi'),
+  rule('basic_auth', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["'\`]?Basic[ \\t]+(?!<)[^\\s:'"\`]{1,100}:([^\\s'"\`]{1,200})`, 'dyi'),
   rule('basic_auth', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["'\`]?Basic[ \\t]+([A-Za-z0-9+/]{8,4096}={0,2})`, 'dyi'),
   rule('bearer', ['Bearer'], `Bearer[ \\t]+([A-Za-z0-9._~+/-]{20,4096}=*)`),
   // A header that holds the key itself, with no scheme: `Authorization: sk_…`, `Authorization: <key>`.
@@ -387,7 +388,8 @@ const RULES: readonly CommandRule[] = [
   rule('command_password', ['userid'], `(?<=(?:expdp|impdp|sqlldr|exp|imp)[ \\t][^\\n|;&]{0,200}?)userid[ \\t]*=[ \\t]*['"]?[A-Za-z0-9_$#.]{1,64}/([^@\\s'"/]{1,200})`, 'dyi'),
   rule('command_password', ['expdp', 'impdp', 'rman', 'sqlldr', 'exp', 'imp', 'dgmgrl'], `(?:expdp|impdp|rman|sqlldr|exp|imp|dgmgrl)[ \\t]+(?:(?:userid|target)[ \\t]*=[ \\t]*)?['"]?[A-Za-z0-9_$#.]{1,64}/([^@\\s'"/]{1,200})@`),
   // vault login TOKEN (a token older than the hvs. prefix has no rule of its own).
-  rule('command_password', ['vault'], `vault[ \\t]+login(?:[ \\t]+-[^\\s]{1,100})*[ \\t]+(?![-\\w]+=)${ARG}`),
+  // A token, not the next word of a sentence ("explain vault login flow"): a digit, a token's prefix, or generated-looking.
+  rule('command_password', ['vault'], `vault[ \\t]+login(?:[ \\t]+-[^\\s]{1,100})*[ \\t]+(?![-\\w]+=)${ARG}`, 'dy', (v) => /\\d/.test(v) || /^(?:hv[sbr]|[sbr])\\./.test(v) || looksRandom(v, 12)),
   // Remote shells and desktops: psexec -p, evil-winrm -p, xfreerdp /p:, mosquitto_pub -P.
   rule('command_password', ['psexec', 'PsExec', 'evil-winrm', 'wmiexec', 'smbexec', 'crackmapexec', 'netexec', 'nxc'], `(?:psexec|evil-winrm|wmiexec|smbexec|crackmapexec|netexec|nxc)(?:\\.exe|\\.py)?${WORD_END}${REST}(?:-p|--password)[ \\t=]+${ARG}`, 'dyi'),
   rule('command_password', ['xfreerdp', 'wlfreerdp', 'sdl-freerdp'], `(?:xfreerdp|wlfreerdp|sdl-freerdp)${WORD_END}${REST}[/-]p:${ARG}`),
@@ -478,6 +480,46 @@ const RULES: readonly CommandRule[] = [
   rule('command_password', ['vault'], `vault[ \\t]+kv[ \\t]+(?:put|patch)(?:[ \\t]+-[\\w-]+(?:=[^\\s]+)?)*[ \\t]+(?!-)[^\\s=]{1,200}[ \\t]+[\\w.-]{1,64}=${ARG}(?:[ \\t]+[\\w.-]{1,64}=${ARG})?(?:[ \\t]+[\\w.-]{1,64}=${ARG})?(?:[ \\t]+[\\w.-]{1,64}=${ARG})?`, 'dy', (v) => !v.startsWith('@') && v !== '-'),
   // Consul's ACL tokens in an agent's config (`acl { tokens { agent = "…" } }`, or its JSON).
   rule('secret_assignment', ['tokens'], `tokens"?[ \\t]*:?[ \\t]*\\{(?:[^{}]{0,300}?"?(?:agent|default|initial_management|master|agent_recovery|agent_master|replication|config_file_service_registration|dns)"?[ \\t]*[=:][ \\t]*"([^"\\n]{8,200})")(?:[^{}]{0,300}?"?(?:agent|default|initial_management|master|agent_recovery|agent_master|replication|config_file_service_registration|dns)"?[ \\t]*[=:][ \\t]*"([^"\\n]{8,200})")?`),
+  // SQL's passwords of users, roles and logins: PostgreSQL's `CREATE USER app WITH [ENCRYPTED] PASSWORD '…'`,
+  // `ALTER ROLE app PASSWORD '…'`, SQL Server's `CREATE LOGIN app WITH PASSWORD = N'…'`; MySQL's
+  // `SET PASSWORD [FOR 'u'@'h'] = '…'` and `= PASSWORD('…')`. A psql variable (`PASSWORD :'pw'`) is no literal.
+  rule('command_password', ['PASSWORD', 'password'], `(?:PASSWORD|password)[ \\t]*=?[ \\t]*N?'((?:[^'\\n]|''){1,200})'(?<=(?:USER|ROLE|LOGIN|user|role|login)[ \\t][^;\\n]{0,200}?(?:PASSWORD|password)[ \\t]*=?[ \\t]*N?'(?:[^'\\n]|''){1,200}')`),
+  rule('command_password', ['SET PASSWORD', 'set password'], `SET[ \\t]+PASSWORD(?:[ \\t]+FOR[ \\t]+[^=\\n;]{1,200}?)?[ \\t]*=[ \\t]*(?:PASSWORD\\([ \\t]*)?'((?:[^'\\n]|''){1,200})'`, 'dyi'),
+  // Terraform's plan of a changed secret (`~ master_password = "old" -> "new"`): the new value too.
+  rule('secret_assignment', ['-> "'], `(?<=(?:passw(?:or)?d|secret|token|api_?key|private_key)[\\w-]{0,30}"?[ \\t]*[=:][ \\t]*"[^"\\n]{0,200}"[ \\t]*)->[ \\t]*"([^"\\n]{1,200})"`, 'dyi', (v) => v !== '(sensitive value)' && !v.startsWith('(known after')),
+  // A plan's or a state's random_password: its `result` (`{"address":"random_password.db", … "result":"…"}`).
+  rule('terraform_password', ['"result"'], `(?<=random_password[^\\n]{0,400}?)"result"[ \\t]*:[ \\t]*"([^"\\n]{1,400})"`),
+  // A literal fallback of a secret's environment variable: `process.env.SESSION_SECRET || '…'`, `?? "…"`;
+  // the shell's and Compose's default (`${PGPASSWORD:-…}`) and Spring's (`${shop.jwt.secret:…}`); not the
+  // shell's error message (`${API_KEY:?missing}`) or alternate value (`:+`).
+  rule('call_secret', ['process.env.'], `process\\.env\\.[A-Za-z0-9_]{0,60}(?:SECRET|TOKEN|KEY|PASSWORD|PASSWD|PASS|PWD)[A-Za-z0-9_]{0,30}[ \\t]*(?:\\|\\||\\?\\?)[ \\t]*${QARG}`, 'dyi'),
+  rule('secret_assignment', ['${'], `\\$\\{[\\w.-]{0,60}?(?:passw(?:or)?d|secret|token|api[_-]?key|pass|pwd)[\\w.-]{0,30}(?::-|:(?![-?+=])|-)([^}\\s$'"]{4,200})\\}`, 'dyi', (v) => !isKeyword(v)),
+  // Concourse's `fly -t ci login -u u -p …`; MinIO's `mc alias set <alias> <url> <access key> <secret key>`;
+  // Confluent's `api-key store <key> <secret>`; Drone's `secret add --data …`; yarn's npm token.
+  rule('command_password', ['fly'], `fly${WORD_END}(?:[ \\t]+-t[ \\t]+[^\\s]{1,100})?[ \\t]+login${REST}(?:-p|--password)[ \\t=]+${ARG}`),
+  rule('command_password', ['mc '], `mc[ \\t]+(?:alias[ \\t]+set|config[ \\t]+host[ \\t]+add)[ \\t]+[^\\s]{1,100}[ \\t]+[^\\s]{1,300}[ \\t]+${ARG}[ \\t]+${ARG}`),
+  rule('command_password', ['confluent'], `confluent[ \\t]+api-key[ \\t]+store[ \\t]+(?:--?[\\w-]+[ \\t]+)*[^\\s-][^\\s]{0,100}[ \\t]+${ARG}`),
+  rule('command_password', ['drone'], `drone[ \\t]+(?:org)?secret[ \\t]+(?:add|update)${REST}--data[ \\t=]+${ARG}`),
+  rule('command_password', ['yarn'], `yarn[ \\t]+config[ \\t]+set[ \\t]+(?:-H[ \\t]+)?(?:npmAuthToken|npmAuthIdent|['"]?npmRegistries\\.[^\\s]{1,200}\\.npmAuthToken['"]?)[ \\t]+${ARG}`),
+  // smbclient's and its kin's `-U 'DOMAIN\\user%password'`.
+  rule('command_password', ['smbclient', 'rpcclient', 'smbmap', 'smbcacls', 'smbget'], `(?:smbclient|rpcclient|smbmap|smbcacls|smbget)${WORD_END}${REST}(?:-U|--user)[ \\t=]+['"]?[^\\s%'"]{1,100}%([^\\s'"]{1,200})`),
+  // Ruby's `URI::Generic.build(userinfo: "user:…")`; Maven's master password (`<master>{…}</master>`);
+  // FileZilla's saved password (`<Pass encoding="base64">…</Pass>`); Android's `buildConfigField` of a secret.
+  rule('basic_auth', ['userinfo'], `userinfo[ \\t]*(?::|=>|=)[ \\t]*["'][^"':\\s]{1,100}:([^"'\\s]{4,200})["']`),
+  rule('secret_assignment', ['<master>'], `<master>(\\{[A-Za-z0-9+/=]{8,400}\\})</master>`),
+  rule('secret_assignment', ['<Pass'], `<Pass(?:[ \\t]+encoding="base64")?>([^<\\s]{4,400})</Pass>`),
+  rule('call_secret', ['buildConfigField('], `buildConfigField\\([ \\t]*"[^"\\n]{1,40}"[ \\t]*,[ \\t]*"[A-Z0-9_]{0,60}(?:SECRET|TOKEN|KEY|PASSWORD|PASS)[A-Z0-9_]{0,30}"[ \\t]*,[ \\t]*"(?:\\\\?")?([^"\\\\\\n]{4,400})(?:\\\\?")?"`),
+  // Keycloak's credential representation (`{"type" : "secret", "value" : "…"}`, `"password"` too).
+  rule('secret_assignment', ['"type"'], `"type"[ \\t]*:[ \\t]*"(?:secret|password|client-secret)"[ \\t]*,[ \\t\\r\\n]*"value"[ \\t]*:[ \\t]*"([^"\\n]{4,400})"`),
+  // Terraform's GitHub provider: `plaintext_value = "…"` of a github_actions_secret; Pulumi's exported secret.
+  rule('secret_assignment', ['plaintext_value'], `plaintext_value["']?[ \\t]*[=:][ \\t]*"([^"\\n]{4,400})"`),
+  rule('secret_assignment', ['4dabf18193072939515e22adb298388d'], `4dabf18193072939515e22adb298388d"[^}]{0,200}?"plaintext"[ \\t]*:[ \\t]*"(?:\\\\?")?((?:[^"\\\\\\n]|\\\\[^"]){4,400}?)(?:\\\\?")?"`),
+  // What first starts print once: Elasticsearch 8's elastic password, its reset's new value, Jenkins' initial
+  // admin password, Argo CD's initial password.
+  rule('command_password', ['Password for the elastic user'], `Password for the elastic user[^\\n]{0,120}\\r?\\n[ \\t]*([^\\s]{8,200})`),
+  rule('command_password', ['successfully reset.'], `successfully reset\\.[ \\t]*\\r?\\n[ \\t]*New value:[ \\t]*([^\\s]{6,200})`),
+  rule('command_password', ['proceed to installation:'], `proceed to installation:[ \\t]*\\r?\\n(?:[ \\t]*\\r?\\n)?[ \\t]*([0-9a-f]{32})`),
+  rule('command_password', ['This password must be only used'], `(?<=(?:^|\\n)[ \\t]*([A-Za-z0-9_-]{12,64})[ \\t]*\\r?\\n(?:[ \\t]*\\r?\\n)?[ \\t]*)This password must be only used`),
 ];
 
 /**
@@ -526,7 +568,8 @@ const htpasswd: Handler = (text, at, found) => {
   if (!m || base === undefined || !flags.includes('b')) return -1;
   const words = [...(m[2] ?? '').matchAll(/[^\s]+/g)];
   const pw = words[flags.includes('n') ? 1 : 2];
-  if (pw?.index === undefined || isPlaceholder(pw[0])) return -1;
+  // A shell variable given in quotes (`"$ADMIN_PASS"`) is a reference as much as a bare one.
+  if (pw?.index === undefined || isPlaceholder(pw[0]) || isPlaceholder(pw[0].replace(/^(["'])(.*)\1$/, '$2'))) return -1;
   found.add(base + pw.index, base + pw.index + pw[0].length, 'command_password', PRIORITY.command);
   return at + 1;
 };

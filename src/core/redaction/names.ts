@@ -16,6 +16,8 @@ const STRONG_WORDS = new Set([
   'password', 'passwd', 'passwort', 'pwd', 'pw', 'pass', 'passphrase', 'passcode', 'secret', 'token',
   'apikey', 'secretkey', 'accesskey', 'privatekey', 'authkey', 'authtoken', 'accesstoken', 'refreshtoken', 'clientsecret',
   'requirepass', 'masterauth', 'storepass', 'keypass', 'srcstorepass', 'deststorepass',
+  // sssd's and nslcd's bind password (`ldap_default_authtok = …`); Devise's pepper.
+  'authtok', 'pepper',
   // wpa_supplicant's pre-shared key; a private key as one word (`PRIVKEY`).
   'psk', 'privkey',
   // Lightning's macaroons (LND_MACAROON, `Grpc-Metadata-macaroon`) are bearer credentials.
@@ -166,7 +168,10 @@ export function isPlaceholder(v: string): boolean {
   // What a local model server takes for a key it does not check (Ollama, LM Studio, vLLM's `EMPTY`).
   if (/^(?:ollama|lm-studio|lmstudio|empty|not-needed|no-key|nokey|sk-no-key-required|none|null|dummy)$/i.test(v)) return true;
   // Masked (`gho_****`), templated, or an instruction to fill it in (`replace-me`, `your_token_here`).
-  if (/\*{3}|•{3}|\$\{|\{\{|#\{|%\(\w+\)s/.test(v)) return true;
+  // A password prompt's echo of what was typed (`Password: ········`) is a mask too.
+  if (/\*{3}|[•·●∙]{3}|\$\{|\{\{|#\{|%\(\w+\)s/.test(v)) return true;
+  // An empty string, quoted (`password: ""` in a Secret's stringData).
+  if (v === '""' || v === "''") return true;
   // Where openssl is told to read it (`-pass stdin`, `-passin env:PW`, `file:…`, `fd:3`): no value.
   if (/^(?:stdin|fd:\d{1,3}|env:[A-Za-z_]\w*|file:\S+)$/.test(v)) return true;
   // A mask in words (`**REDACTED**`, `**hidden**`), a token's type around `x`s (`ExponentPushToken[xxxxxxxx]`).
@@ -194,7 +199,7 @@ export function isPlaceholder(v: string): boolean {
   if (RULE_LIST.test(v) && RULE_WORD.test(v)) return true;
   // The name of a secret kept elsewhere (a Kubernetes Secret `shop-db-credentials`, `db-password`).
   if (/^[a-z]+(?:[-_.][a-z0-9]+)*[-_.](?:credentials|creds|secrets?|tokens?|keys?|passwords?|certs?|tls)$/.test(v)) return true;
-  if (/^(?:replace|your|change|enter|insert|put|paste|fill)[-_ ]|^(?:changeme|change_me|placeholder|example|redacted|none)$|[-_](?:here|goes_here)$/i.test(v)) return true;
+  if (/^(?:replace|your|change|enter|insert|put|paste|fill)[-_ ]|^(?:changeme|change_me|placeholder|example|redacted|none|tobemodified|foobared)$|[-_](?:here|goes_here)$/i.test(v)) return true;
   return isPlaceholderWords(v);
 }
 
@@ -237,7 +242,10 @@ export const CHAIN_NAME = /mint|wallet|program|pool|market|trading|pubkey|public
 
 const IDENT = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
 const GRAPHQL_SCALAR = /^(?:ID|Int|Float|Boolean|String|Upload|DateTime|Date|JSON|URL|Email)$/;
-const CALL = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\(|\[|<|::|->)/;
+/** A call (Elixir's and Ruby's `System.fetch_env!(…)`, `valid?(…)` too), an index, a generic, a path or a pointer's member. */
+const CALL = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:[!?]?\(|\[|<|::|->)/;
+/** A PowerShell command that asks for or reads the value (`$env:DB_PASSWORD = Read-Host -AsSecureString`). */
+const CMDLET = /^(?:Read|Get|ConvertTo|ConvertFrom|Import|Invoke|New)-[A-Z][A-Za-z]{2,40}$/;
 
 /**
  * Whether an unquoted value is source code: a call, an index, a member, a type, a keyword, a
@@ -256,6 +264,7 @@ export function looksLikeCode(value: string, ctx: ValueContext): boolean {
     if (bare !== v && (bare.includes('.') || KEYWORDS.test(bare) || GRAPHQL_SCALAR.test(bare))) v = bare;
   }
   if (CALL.test(v) && !ctx.envStyle) return true;
+  if (CMDLET.test(v)) return true;
   if (!IDENT.test(v)) return false;
   if (KEYWORDS.test(v)) return true;
   const lower = v.toLowerCase();

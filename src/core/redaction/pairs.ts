@@ -80,7 +80,7 @@ interface Name {
 }
 
 /** The words a secret's name contains, found in any letter case, inside names too (`dbPassword`). */
-const KEYWORDS = ['pass', 'pw', 'secret', 'token', 'key', 'cred', 'auth', 'salt', 'pat', 'psk', 'macaroon', 'encrypt'];
+const KEYWORDS = ['pass', 'pw', 'secret', 'token', 'key', 'cred', 'auth', 'salt', 'pat', 'psk', 'macaroon', 'encrypt', 'pepper'];
 
 /**
  * How a secret word may go on in lower case and still be one (`password`, `credentials`); any
@@ -94,13 +94,16 @@ const GOES_ON: Readonly<Record<string, readonly string[]>> = {
   token: [],
   key: ['pass'],
   cred: ['ential', 's'],
-  auth: ['token', 'key'],
+  // sssd's `ldap_default_authtok`.
+  auth: ['token', 'key', 'tok'],
   salt: [],
   pat: [],
   psk: [],
   macaroon: [],
   // Consul's gossip key (`encrypt = "…"`); not `encrypted`, `encryption`.
   encrypt: [],
+  // A password hasher's secret (Devise's `config.pepper`); not `peppered`.
+  pepper: [],
 };
 
 function endsWord(text: string, at: number, word: string): boolean {
@@ -692,8 +695,9 @@ function findLabelledValue(text: string, name: Name, found: Findings): number | 
       pos = end;
       continue;
     }
-    // A call (`Encoding.UTF8.GetBytes(…)`) is code, whatever its name looks like.
-    if (text[end] === '(') return null;
+    // A call (`Encoding.UTF8.GetBytes(…)`) is code, whatever its name looks like; a log's next
+    // field (`password length=24;`) is another key's value.
+    if (text[end] === '(' || (/^[a-z][a-z_]{1,30}=/.test(v) && (text[pos - 1] === ' ' || text[pos - 1] === '\t'))) return null;
     // A token that is a UUID (Railway's, Heroku's API keys, npm's of old) after a token's or key's own
     // name, with only small words or a closing `:` between (a request's id further on is none).
     if (looksRandom(v, name.strength === 'strong' ? 16 : 20) || (tokenName && (linked || closed) && UUID.test(v))) {
