@@ -7,6 +7,7 @@ import { registerCommands } from './redaction/commands.js';
 import type { Kept, Span } from './redaction/findings.js';
 import { applySpans, Findings, inputSpans, PRIORITY } from './redaction/findings.js';
 import { findHeadlessKeys, registerKeyMarkers } from './redaction/keys.js';
+import { findForeignLabelled, registerLanguages } from './redaction/languages.js';
 import { LiteralScanner } from './redaction/literals.js';
 import { registerNames } from './redaction/pairs.js';
 import { registerProviders } from './redaction/providers.js';
@@ -51,6 +52,7 @@ const LITERALS = new LiteralScanner();
 registerProviders(LITERALS);
 registerKeyMarkers(LITERALS);
 registerUrls(LITERALS);
+registerLanguages(LITERALS);
 registerCommands(LITERALS);
 registerNames(LITERALS);
 registerRecords(LITERALS);
@@ -125,6 +127,7 @@ export class Redactor {
     const found = new Findings(text, withKept);
     LITERALS.scan(text, found);
     findHeadlessKeys(text, found);
+    findForeignLabelled(text, found);
     if (argv) for (const s of argvSpans(text, (line) => this.scanText(line, false, false).found)) found.add(s.start, s.end, s.kind, PRIORITY.command);
     for (const rule of this.custom) {
       rule.re.lastIndex = 0;

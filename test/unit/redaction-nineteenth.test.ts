@@ -148,3 +148,25 @@ describe('ordinary text the nineteenth red team found removed', () => {
     ['a psql CREATE USER with no literal', 'CREATE USER app WITH PASSWORD NULL;'],
   ]);
 });
+
+describe('a password given in a sentence of another language', () => {
+  removesEach([
+    ['Chinese: 新密码是', `新密码是 ${W}，请妥善保管。`, W],
+    ['Chinese: a label with an ASCII colon', `数据库密码: ${W}`, W],
+    ['Chinese: a key with a full-width colon', `API 密钥：${K}`, K],
+    ['Japanese', `パスワード：${W}`, W],
+    ['Korean', `비밀번호는 ${W} 입니다`, W],
+    ['Russian', `Пароль для входа: ${W}`, W],
+    ['Spanish', `la contraseña de la base es ${W}`, W],
+    ['German, a text of ASCII alone', `Das Passwort lautet ${W}.`, W],
+    ['French', `Le mot de passe est ${W}`, W],
+  ]);
+  keepsEach([
+    ['Chinese: asking for a password', '请输入密码：'],
+    ['Chinese: a question about the password', '密码是什么？我忘记了密码。'],
+    ['Chinese: a label and an instruction', '密码: 请在控制台设置'],
+    ['Russian: a rule for passwords', 'Пароль должен содержать минимум 12 символов.'],
+    ['Chinese: a placeholder', '修改密码为 your-password-here'],
+    ['German: a rule for passwords', 'Das Passwort ist mindestens zwölf Zeichen lang.'],
+  ]);
+});
