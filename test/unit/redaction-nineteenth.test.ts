@@ -128,6 +128,9 @@ describe('a credential in the shapes the nineteenth red team found kept', () => 
     ['Argo CD\'s initial password', `${W}-Ab\n\n This password must be only used for first time login.`, `${W}-Ab`],
     ['Devise\'s pepper', `  config.pepper = '${W}'`, W],
     ['sssd\'s ldap_default_authtok', `ldap_default_authtok = ${W}`, W],
+    ['SQL INSERT: a password by its column\'s place', `mysql> INSERT INTO users (email, password, role) VALUES ('ops@example.com', '${W}', 'admin');`, W],
+    ['SQL INSERT: several rows, quoted column names', `INSERT INTO \`accounts\` (\`id\`, \`name\`, \`api_secret\`) VALUES\n  (1, 'acme', 'Kq2Lm8Xz4Rt9Wn'),\n  (2, 'globex', '${W}');`, W],
+    ['SQL INSERT: N\'…\' with a doubled quote, in lower case', `insert into creds (user, token) values ('bot', N'${W}''x');`, W],
   ]);
 });
 
@@ -146,6 +149,9 @@ describe('ordinary text the nineteenth red team found removed', () => {
     ['SQL Server CREATE LOGIN with a password from a variable', 'CREATE LOGIN etl_user WITH PASSWORD = @pw'],
     ['the shell\'s error for an unset secret', 'API_KEY=${API_KEY:?missing}'],
     ['a psql CREATE USER with no literal', 'CREATE USER app WITH PASSWORD NULL;'],
+    ['SQL INSERT of a password hash', "INSERT INTO users (email, password_hash) VALUES ('a@b.c', '$2b$12$abcdefghijklmnopqrstuv');"],
+    ['SQL INSERT of a password computed in SQL', "INSERT INTO users (email, password) VALUES ($1, crypt($2, gen_salt('bf')));"],
+    ['SQL INSERT with no secret column', "INSERT INTO orders (id, status) VALUES (1, 'Xq9vLm2pRt7wZk4s');"],
   ]);
 });
 

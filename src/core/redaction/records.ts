@@ -647,6 +647,76 @@ const discordToken: Handler = (text, at, found) => {
   return at + m[0].length;
 };
 
+// ---------------------------------------------------------------------------------------------
+// SQL's INSERT: a password given by its column's place (`INSERT INTO users (email, password)
+// VALUES ('a@b.c', '…'), (…)`). The columns that name a secret strongly (`password`, `api_secret`;
+// not `password_hash`) are read in each row of values; a hash (`$2b$…`), a placeholder or a call is none.
+
+const INSERT_HEAD = /INSERT[ \t]+INTO[ \t]+[\w."`[\]]{1,120}[ \t]*\(([^()\n]{1,800})\)[ \t\r\n]*VALUES[ \t\r\n]*/iy;
+const MAX_INSERT_ROWS = 1000;
+
+/** The items of one row of values from `(` at `i`: each a quoted literal's inner range, or null for anything else. */
+function valuesRow(text: string, i: number): { items: ([number, number] | null)[]; end: number } | null {
+  if (text[i] !== '(') return null;
+  const items: ([number, number] | null)[] = [];
+  let j = i + 1;
+  for (;;) {
+    while (text[j] === ' ' || text[j] === '\t' || text[j] === '\n' || text[j] === '\r') j += 1;
+    const q = text[j];
+    if (q === "'" || (q === 'N' && text[j + 1] === "'")) {
+      const open = q === 'N' ? j + 1 : j;
+      let k = open + 1;
+      while (k < text.length && k - open < 4096 && !(text[k] === "'" && text[k + 1] !== "'")) k += text[k] === "'" ? 2 : 1;
+      if (text[k] !== "'") return null;
+      items.push([open + 1, k]);
+      j = k + 1;
+    } else {
+      // Anything else, to the comma or parenthesis that ends it (a call's own parentheses nested).
+      let depth = 0;
+      const start = j;
+      while (j < text.length && j - start < 4096 && text[j] !== '\n' && !(depth === 0 && (text[j] === ',' || text[j] === ')'))) {
+        if (text[j] === '(') depth += 1;
+        else if (text[j] === ')') depth -= 1;
+        else if (text[j] === "'") j = text.indexOf("'", j + 1) === -1 ? text.length : text.indexOf("'", j + 1);
+        j += 1;
+      }
+      items.push(null);
+    }
+    while (text[j] === ' ' || text[j] === '\t') j += 1;
+    if (text[j] === ',') {
+      j += 1;
+      continue;
+    }
+    return text[j] === ')' ? { items, end: j + 1 } : null;
+  }
+}
+
+const sqlInsert: Handler = (text, at, found) => {
+  INSERT_HEAD.lastIndex = at;
+  const m = INSERT_HEAD.exec(text);
+  if (m === null) return -1;
+  const columns = (m[1] as string).split(',').map((c) => c.trim().replace(/^["`[]|["`\]]$/g, ''));
+  const secret = columns.flatMap((c, i) => (nameStrength(c) === 'strong' ? [i] : []));
+  if (secret.length === 0) return at + m[0].length;
+  let i = at + m[0].length;
+  for (let rows = 0; rows < MAX_INSERT_ROWS; rows += 1) {
+    const row = valuesRow(text, i);
+    if (row === null || row.items.length !== columns.length) break;
+    for (const c of secret) {
+      const r = row.items[c];
+      if (!r) continue;
+      const v = text.slice(r[0], r[1]);
+      if (v.length >= 4 && !isPlaceholder(v) && !HASH.test(v)) found.add(r[0], r[1], 'secret_assignment', PRIORITY.name);
+    }
+    i = row.end;
+    while (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r') i += 1;
+    if (text[i] !== ',') break;
+    i += 1;
+    while (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r') i += 1;
+  }
+  return i;
+};
+
 export function registerRecords(scanner: LiteralScanner): void {
   for (const s of ['Cookie', 'cookie', 'COOKIE', 'Set-Cookie', 'set-cookie']) scanner.add(s, cookieHeader);
   scanner.add('domain', cookieObject);
@@ -657,5 +727,6 @@ export function registerRecords(scanner: LiteralScanner): void {
   scanner.add('pgpass', pgpass, { boundary: false, caseless: true });
   for (const s of [':5432:', ':5433:', ':*:']) scanner.add(s, pgpassLine, { boundary: false });
   scanner.add('random_password', randomPassword, { boundary: false });
+  for (const s of ['INSERT INTO', 'insert into', 'Insert into']) scanner.add(s, sqlInsert);
   for (const s of DISCORD_STARTS) scanner.add(s, discordToken);
 }
