@@ -520,6 +520,12 @@ const RULES: readonly CommandRule[] = [
   rule('command_password', ['successfully reset.'], `successfully reset\\.[ \\t]*\\r?\\n[ \\t]*New value:[ \\t]*([^\\s]{6,200})`),
   rule('command_password', ['proceed to installation:'], `proceed to installation:[ \\t]*\\r?\\n(?:[ \\t]*\\r?\\n)?[ \\t]*([0-9a-f]{32})`),
   rule('command_password', ['This password must be only used'], `(?<=(?:^|\\n)[ \\t]*([A-Za-z0-9_-]{12,64})[ \\t]*\\r?\\n(?:[ \\t]*\\r?\\n)?[ \\t]*)This password must be only used`),
+  // A CI system's variables API: GitLab's `--form "key=AWS_SECRET_ACCESS_KEY" --form "value=…"`,
+  // CircleCI's `…/environment-variable/STRIPE_SECRET … -d '{"value":"…"}'`; GitHub Actions' debug
+  // log of a secret's evaluation (`##[debug]Evaluating: secrets.X` … `##[debug]=> '…'`).
+  rule('secret_assignment', ['--form', '-F '], `(?:--form|-F)[ \\t]+["']?key=[A-Za-z0-9_]{0,60}(?:SECRET|TOKEN|KEY|PASSWORD|PASSWD|PASS|PWD|CRED)[A-Za-z0-9_]{0,30}["']?${REST}(?:--form|-F)[ \\t]+["']?value=([^"'\\s]{4,400})`, 'dyi'),
+  rule('secret_assignment', ['environment-variable/'], `environment-variable/[A-Za-z0-9_]{0,60}(?:SECRET|TOKEN|KEY|PASSWORD|PASSWD|PASS|PWD|CRED)[A-Za-z0-9_]{0,30}[^\\n]{0,400}?"value"[ \\t]*:[ \\t]*"([^"\\n]{4,400})"`, 'dyi'),
+  rule('secret_assignment', ['##[debug]=>', '##[debug]Result:'], `(?<=##\\[debug\\]Evaluating: secrets\\.[\\w-]{1,100}[^]{0,400}?)##\\[debug\\](?:=>|Result:)[ \\t]*'([^'\\n]{4,400})'`),
 ];
 
 /**
