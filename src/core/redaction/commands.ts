@@ -118,6 +118,9 @@ const placed = (starts: readonly string[], before: number, notAfter?: string): C
   // The literal may come wrapped as bytes (Go's `[]byte("…")`, Node's `Buffer.from('…')`, `new TextEncoder().encode('…')`).
   rule('call_secret', starts, `${notAfter === undefined ? '' : `(?<!${notAfter})`}${either(starts)}${`${AARG}[ \\t]*,`.repeat(before)}[ \\t]*(?:\\[\\]byte\\(|Buffer\\.from\\(|new TextEncoder\\(\\)\\.encode\\(|bytes\\.fromhex\\(|(?:base64\\.)?b64decode\\(|Convert\\.FromBase64String\\(|Encoding\\.\\w{1,10}\\.GetBytes\\(|hex\\.DecodeString\\()?${QARG}`, 'dy', (v) => !isKeyword(v) && !/^\d+$/.test(v));
 
+/** Commands whose output is a secret (PRINTS_SECRET's rule), by a word of their line. */
+const PRINTS_SECRET = ['openssl rand', 'rails secret', 'key:generate', 'token_urlsafe', 'token_hex', 'base64 -d', 'base64 --decode', 'base64 -D', 'initial-password', 'initialAdminPassword', 'secrets versions access', 'get-secret-value', 'keyvault secret show', 'secrets get', 'op read', '-field=', 'output -raw', '/run/secrets/', 'master.key', 'vault_pass', 'vault-pass', 'pwgen'];
+
 /** A password piped once, or twice on two lines, real or written `\\n` (`printf 'pw\\npw\\n' | passwd`, which asks it again). */
 const TWICE = `(?:'([^'\\n]{1,200}?)(?:(?:\\n|\\\\n)([^'\\n]{1,200}?))?(?:\\n|\\\\n)?'|"([^"\\n]{1,200}?)(?:(?:\\n|\\\\n)([^"\\n]{1,200}?))?(?:\\n|\\\\n)?"|([^\\s'"\`;&|-][^\\s'"\`;&|]{0,200}))`;
 
@@ -526,6 +529,12 @@ const RULES: readonly CommandRule[] = [
   rule('secret_assignment', ['--form', '-F '], `(?:--form|-F)[ \\t]+["']?key=[A-Za-z0-9_]{0,60}(?:SECRET|TOKEN|KEY|PASSWORD|PASSWD|PASS|PWD|CRED)[A-Za-z0-9_]{0,30}["']?${REST}(?:--form|-F)[ \\t]+["']?value=([^"'\\s]{4,400})`, 'dyi'),
   rule('secret_assignment', ['environment-variable/'], `environment-variable/[A-Za-z0-9_]{0,60}(?:SECRET|TOKEN|KEY|PASSWORD|PASSWD|PASS|PWD|CRED)[A-Za-z0-9_]{0,30}[^\\n]{0,400}?"value"[ \\t]*:[ \\t]*"([^"\\n]{4,400})"`, 'dyi'),
   rule('secret_assignment', ['##[debug]=>', '##[debug]Result:'], `(?<=##\\[debug\\]Evaluating: secrets\\.[\\w-]{1,100}[^]{0,400}?)##\\[debug\\](?:=>|Result:)[ \\t]*'([^'\\n]{4,400})'`),
+  // A command that prints a secret, and what it printed on the next line, in one text (a pasted
+  // terminal, an output that repeats its command): `openssl rand -hex 32`, `rails secret`,
+  // `php artisan key:generate --show`, Python's `secrets.token_urlsafe`, `… | base64 -d`, `cat` of
+  // a secrets file, a secret manager's read. The line after it is the value when it is one word
+  // (not a URL or a path: an id the read was asked for instead).
+  rule('command_password', PRINTS_SECRET, `${either(PRINTS_SECRET)}[^\\n]{0,300}\\r?\\n(?:[ \\t]*\\r?\\n)?[ \\t]*([A-Za-z0-9+/=_:.-]{8,400})[ \\t]*(?=\\r?\\n|$)`, 'dy', (v) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(v) && !v.startsWith('/') && ((/\d/.test(v) && /[A-Za-z]/.test(v)) || looksRandom(v, 8))),
 ];
 
 /**
