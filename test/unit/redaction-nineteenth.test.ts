@@ -137,6 +137,7 @@ describe('a credential in the shapes the nineteenth red team found kept', () => 
     ['a Kubernetes secret decoded', `$ kubectl get secret db -o jsonpath='{.data.password}' | base64 -d\n${W}`, W],
     ['cat of an Ansible vault password file', `$ cat .vault_pass\n${W}\n$ ansible-playbook site.yml --vault-password-file .vault_pass`, W],
     ['cat of a Docker secret', `$ cat /run/secrets/jwt_signing_key\n7ogivn6r_PhzDWd9puV7I3c9EZdKaekGSQwzJ83o4ms`, '7ogivn6r_PhzDWd9puV7I3c9EZdKaekGSQwzJ83o4ms'],
+    ['a braced JDBC password holding }} and ;', 'jdbc:sqlserver://h:1433;databaseName=hr;user=hr_app;password={Bx7}}pQ4;nW2zRk9};encrypt=true', 'nW2zRk9'],
     ['SQL INSERT: a password by its column\'s place', `mysql> INSERT INTO users (email, password, role) VALUES ('ops@example.com', '${W}', 'admin');`, W],
     ['SQL INSERT: several rows, quoted column names', `INSERT INTO \`accounts\` (\`id\`, \`name\`, \`api_secret\`) VALUES\n  (1, 'acme', 'Kq2Lm8Xz4Rt9Wn'),\n  (2, 'globex', '${W}');`, W],
     ['SQL INSERT: N\'…\' with a doubled quote, in lower case', `insert into creds (user, token) values ('bot', N'${W}''x');`, W],

@@ -374,10 +374,18 @@ function readValue(text: string, at: number, sep: string): Value | null {
   const formatted = text[j] === 'f' || text[j] === 'F';
   if (/[bBrRuUfF@]/.test(text[j] ?? '') && isQuote(text[j + 1])) j += 1;
   else if (text.startsWith('r#"', j)) j += 2;
-  // An ODBC connection string's braced value: `Pwd={…};`.
+  // An ODBC connection string's braced value: `Pwd={…};`, a `}` inside it written `}}` (JDBC's SQL Server driver too).
   if (text[j] === '{' && sep === '=') {
-    const found = text.slice(j + 1, j + 1 + MAX_VALUE_CHARS).indexOf('}');
-    const close = found === -1 ? -1 : j + 1 + found;
+    let close = -1;
+    for (let k = j + 1; k < text.length && k - j <= MAX_VALUE_CHARS; k += 1) {
+      if (text[k] !== '}') continue;
+      if (text[k + 1] === '}') {
+        k += 1;
+        continue;
+      }
+      close = k;
+      break;
+    }
     const after = text[close + 1];
     if (close > j + 1 && (after === ';' || after === '"' || after === "'" || after === undefined) && !text.slice(j, close).includes('\n')) {
       return { start: j + 1, end: close, quoted: !/^[A-Za-z_$][\w$.]*$/.test(text.slice(j + 1, close)) };
