@@ -398,7 +398,9 @@ function readValue(text: string, at: number, sep: string): Value | null {
       while (k < text.length && k - j <= MAX_VALUE_CHARS && text[k] !== q && text[k] !== '\n') k += text[k] === '\\' ? 2 : 1;
       // A quote inside the value (escaped in the text the view decoded): the value goes on, to a
       // quote of the same line.
-      const rest = text[k] === q && goesOn(text[k + 1]) ? text.slice(k + 1, j + MAX_VALUE_CHARS + 1) : '';
+      // A doubled quote then a stop (`"$TOKEN""}` where escaped JSON ends) closes the value and then the string around it.
+      const closesTwice = text[k + 1] === q && !goesOn(text[k + 2]);
+      const rest = text[k] === q && goesOn(text[k + 1]) && !closesTwice ? text.slice(k + 1, j + MAX_VALUE_CHARS + 1) : '';
       const next = rest.indexOf(q);
       if (next === -1 || rest.slice(0, next).includes('\n')) break;
       k += 1;
