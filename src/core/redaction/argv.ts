@@ -65,8 +65,8 @@ function startInfoRuns(text: string): ArgvRun[] {
 
 /** `FileName = "…"` then `Arguments = "…"` within a statement or two (C#'s verbatim `@"…"` and interpolated `$"…"` too), and the other way round. */
 const STRING = String.raw`(?:\$@|@\$|\$|@)?"((?:[^"\\\n]|\\.){1,2000})"`;
-const FILE_THEN_ARGS = new RegExp(String.raw`FileName[ 	]*=[ 	]*${STRING}[^{}]{0,300}?Arguments[ 	]*=[ 	]*${STRING}`, 'dg');
-const ARGS_THEN_FILE = new RegExp(String.raw`Arguments[ 	]*=[ 	]*${STRING}[^{}]{0,300}?FileName[ 	]*=[ 	]*${STRING}`, 'dg');
+const FILE_THEN_ARGS = new RegExp(String.raw`FileName[ \t]*=[ \t]*${STRING}[^{}]{0,300}?Arguments[ \t]*=[ \t]*${STRING}`, 'dg');
+const ARGS_THEN_FILE = new RegExp(String.raw`Arguments[ \t]*=[ \t]*${STRING}[^{}]{0,300}?FileName[ \t]*=[ \t]*${STRING}`, 'dg');
 
 /**
  * A YAML block sequence of a command's words, one per line at one indentation (Kubernetes'
