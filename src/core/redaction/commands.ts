@@ -140,7 +140,7 @@ const RULES: readonly CommandRule[] = [
   // Signing keys as a list: Koa's `app.keys = ['…', '…']`, cookie-session's `keys: [...]`, Strapi's `APP_KEYS=a,b,c`.
   rule('call_secret', ['app.keys'], `app\\.keys[ \\t]*=[ \\t]*(?:new[ \\t]+\\w{1,40}\\()?\\[([^\\]\\n]{10,800})\\]`, 'dy', (v) => /['"][^'"\s]{12,}['"]/.test(v)),
   rule('call_secret', ['keys'], `(?<=(?:cookieSession|cookie-session|session)\\([^)]{0,300}?)keys[ \\t]*:[ \\t]*\\[([^\\]\\n]{10,800})\\]`, 'dy', (v) => /['"][^'"\s]{12,}['"]/.test(v)),
-  rule('secret_assignment', ['APP_KEYS'], `APP_KEYS["']?[ \\t]*[=:][ \\t]*["']?([A-Za-z0-9+/=_-]{16,200}(?:,[A-Za-z0-9+/=_-]{16,200}){0,15})`),
+  rule('secret_assignment', ['APP_KEYS'], `APP_KEYS["']?[ \\t]*[=:][ \\t]*["']?([A-Za-z0-9+/=_-]{12,200}(?:,[A-Za-z0-9+/=_-]{12,200}){0,15})`, 'dy', (v) => !v.split(',').some((k) => /^tobemodified\d*$/i.test(k) || isPlaceholder(k))),
   // LiveKit's key map (`keys:` then `APIxxxxxxxx: <secret>`, `--keys "APIxxx: secret"`): the id, then the secret.
   rule('secret_assignment', ['API'], `API[A-Za-z0-9]{8,16}["']?[ \\t]*:[ \\t]*["']?([A-Za-z0-9]{30,64})(?![A-Za-z0-9])`, 'dy', (v) => looksRandom(v, 30)),
   // .NET's cipher key set from a literal: `aes.Key = Convert.FromBase64String("…")`.
@@ -504,8 +504,8 @@ const RULES: readonly CommandRule[] = [
   rule('command_password', ['confluent'], `confluent[ \\t]+api-key[ \\t]+store[ \\t]+(?:--?[\\w-]+[ \\t]+)*[^\\s-][^\\s]{0,100}[ \\t]+${ARG}`),
   rule('command_password', ['drone'], `drone[ \\t]+(?:org)?secret[ \\t]+(?:add|update)${REST}--data[ \\t=]+${ARG}`),
   rule('command_password', ['yarn'], `yarn[ \\t]+config[ \\t]+set[ \\t]+(?:-H[ \\t]+)?(?:npmAuthToken|npmAuthIdent|['"]?npmRegistries\\.[^\\s]{1,200}\\.npmAuthToken['"]?)[ \\t]+${ARG}`),
-  // smbclient's and its kin's `-U 'DOMAIN\\user%password'`.
-  rule('command_password', ['smbclient', 'rpcclient', 'smbmap', 'smbcacls', 'smbget'], `(?:smbclient|rpcclient|smbmap|smbcacls|smbget)${WORD_END}${REST}(?:-U|--user)[ \\t=]+['"]?[^\\s%'"]{1,100}%([^\\s'"]{1,200})`),
+  // smbclient's and its kin's `-U 'DOMAIN\\user%password'` (quoted, the user may read as holding a blank: `\\b` is an escape to the view).
+  rule('command_password', ['smbclient', 'rpcclient', 'smbmap', 'smbcacls', 'smbget'], `(?:smbclient|rpcclient|smbmap|smbcacls|smbget)${WORD_END}${REST}(?:-U|--user)[ \\t=]+(?:'[^'%\\n]{1,100}%([^'\\n]{1,200})'|"[^"%\\n]{1,100}%([^"\\n]{1,200})"|[^\\s%'"]{1,100}%([^\\s'"]{1,200}))`),
   // Ruby's `URI::Generic.build(userinfo: "user:…")`; Maven's master password (`<master>{…}</master>`);
   // FileZilla's saved password (`<Pass encoding="base64">…</Pass>`); Android's `buildConfigField` of a secret.
   rule('basic_auth', ['userinfo'], `userinfo[ \\t]*(?::|=>|=)[ \\t]*["'][^"':\\s]{1,100}:([^"'\\s]{4,200})["']`),
@@ -535,6 +535,11 @@ const RULES: readonly CommandRule[] = [
   // a secrets file, a secret manager's read. The line after it is the value when it is one word
   // (not a URL or a path: an id the read was asked for instead).
   rule('command_password', PRINTS_SECRET, `${either(PRINTS_SECRET)}[^\\n]{0,300}\\r?\\n(?:[ \\t]*\\r?\\n)?[ \\t]*([A-Za-z0-9+/=_:.-]{8,400})[ \\t]*(?=\\r?\\n|$)`, 'dy', (v) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(v) && !v.startsWith('/') && ((/\d/.test(v) && /[A-Za-z]/.test(v)) || looksRandom(v, 8))),
+  // A literal fallback given where a secret's setting is read (`config.get("db", "password", fallback="…")`).
+  rule('call_secret', ['fallback'], `(?<=["'][\\w.-]{0,40}(?:passw(?:or)?d|secret|token|api_?key|credential)[\\w.-]{0,20}["'][ \\t]*,[ \\t]*)fallback[ \\t]*=[ \\t]*${QARG}`, 'dyi'),
+  // Secrets as a list under a name of one (a rotation's `secret: ['new', 'old']`, Keycloak's
+  // `"bindCredential": ["…"]`): each generated-looking literal, up to four.
+  rule('secret_assignment', ['secret', 'bindCredential', 'passwords', 'api_keys', 'apiKeys'], `(?:secret|bindCredential|passwords|api_keys|apiKeys)["']?[ \\t]*[:=][ \\t]*\\[[ \\t]*${QARG}(?:[ \\t]*,[ \\t]*${QARG}){0,3}`, 'dy', (v) => looksRandom(v, 12)),
 ];
 
 /**
