@@ -193,6 +193,7 @@ describe('a password given in a sentence of another language', () => {
     ['Spanish', `la contraseña de la base es ${W}`, W],
     ['German, a text of ASCII alone', `Das Passwort lautet ${W}.`, W],
     ['French', `Le mot de passe est ${W}`, W],
+    ['French, with no-break spaces around the colon', `Mot de passe\u00a0:\u00a0${W}`, W],
   ]);
   keepsEach([
     ['Chinese: asking for a password', '请输入密码：'],

@@ -21,7 +21,7 @@ const WIDE_LABEL = String.raw`(?:密码|密碼|口令|密钥|密鑰|秘钥|秘�
 const LABEL = String.raw`(?:${WIDE_LABEL}|[Cc]ontraseña|[Ss]enha|[Pp]asswort|[Kk]ennwort|[Mm]ot de passe|[Ww]achtwoord)`;
 const ASCII_LABELS = ['Contrase', 'contrase', 'Senha', 'senha', 'Passwort', 'passwort', 'Kennwort', 'kennwort', 'Mot de passe', 'mot de passe', 'Wachtwoord', 'wachtwoord'];
 const LINK = String.raw`(?:[:：=]|是|为|為|は|는|은|이|\s(?:es|est|é|ist|lautet|jest|är|—|-|–)\s)`;
-const VALUE = String.raw`[ \t\u3000]*[「『“"'\`«]?([^\s"'\`“”「」『』«»，。、；;,()（）<>]{6,200})`;
+const VALUE = String.raw`[ \t\u00a0\u202f\u3000]*[「『“"'\`«]?([^\s"'\`“”「」『』«»，。、；;,()（）<>]{6,200})`;
 const AFTER = String.raw`[^\n]{0,24}?${LINK}${VALUE}`;
 const FOREIGN = new RegExp(`${WIDE_LABEL}${AFTER}`, 'dg');
 
