@@ -544,6 +544,10 @@ const RULES: readonly CommandRule[] = [
   // Elasticsearch 8's enrollment token.
   rule('command_password', ['echo'], `echo[ \\t]+"?\\$\\{?[A-Za-z0-9_]{0,60}(?:PASSWORD|PASSWD|SECRET|TOKEN|API_KEY|APIKEY|PASS|PWD)[A-Za-z0-9_]{0,30}\\}?"?[ \\t]*\\r?\\n[ \\t]*([^\\s"'\`<>]{8,400})[ \\t]*(?=\\r?\\n|$|["'\\\\])`, 'dyi', (v) => (/\d/.test(v) && /[A-Za-z]/.test(v)) || looksRandom(v, 8)),
   rule('secret_assignment', ['enrollment token'], `enrollment token[^\\n]{0,200}\\r?\\n[ \\t]*(eyJ[A-Za-z0-9+/=_-]{40,4096})`, 'dyi'),
+  // A multipart form's part named as a secret (`Content-Disposition: form-data; name="password"`,
+  // a blank line, the value); Redis's wire protocol (`*2\r\n$4\r\nAUTH\r\n$14\r\n…`, as strace shows it).
+  rule('secret_assignment', ['form-data;'], `form-data;[ \\t]*name="[\\w.-]{0,40}(?:passw(?:or)?d|secret|token|api_?key|passphrase)[\\w.-]{0,20}"[^\\n]{0,200}\\r?\\n(?:[^\\n]{1,200}\\r?\\n){0,3}\\r?\\n([^\\r\\n]{1,400})`, 'dyi'),
+  rule('command_password', ['AUTH', 'auth'], `(?:AUTH|auth)\\r?\\n\\$\\d{1,3}\\r?\\n(?:[^\\r\\n]{1,100}\\r?\\n\\$\\d{1,3}\\r?\\n)?([^\\r\\n]{1,200})`),
 ];
 
 /**
