@@ -216,6 +216,9 @@ describe('session-start of a new or cleared session', () => {
     await waitFor(async () => (await readJson<{ revisions: number }>(join(dir, 'manifest.json'))).revisions > rev, 'a rebuild of the offered session', 20_000);
     await waitFor(() => readFileSync(join(dir, 'HANDOFF.md'), 'utf8').includes(`to_session: ${next.sessionId}`), 'the stamp after the rebuild', 20_000);
     expect((await runCli(['verify', id], { env })).code).toBe(0);
+    // Whatever the daemon still has queued (a second build of the appended turn, its stamp) runs
+    // before the files are forged below: one rewritten after the forgery would verify again.
+    expect((await runCli(['status', '--wait'], { env })).code).toBe(0);
 
     // The stamp is outside the digests, but not free text: it must name a recorded offer.
     const stamped = readFileSync(join(dir, 'HANDOFF.md'), 'utf8');
