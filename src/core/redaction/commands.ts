@@ -496,7 +496,8 @@ const RULES: readonly CommandRule[] = [
   // the shell's and Compose's default (`${PGPASSWORD:-…}`) and Spring's (`${shop.jwt.secret:…}`); not the
   // shell's error message (`${API_KEY:?missing}`) or alternate value (`:+`).
   rule('call_secret', ['process.env.'], `process\\.env\\.[A-Za-z0-9_]{0,60}(?:SECRET|TOKEN|KEY|PASSWORD|PASSWD|PASS|PWD)[A-Za-z0-9_]{0,30}[ \\t]*(?:\\|\\||\\?\\?)[ \\t]*${QARG}`, 'dyi'),
-  rule('secret_assignment', ['${'], `\\$\\{[\\w.-]{0,60}?(?:passw(?:or)?d|secret|token|api[_-]?key|pass|pwd)[\\w.-]{0,30}(?::-|:(?![-?+=])|-)([^}\\s$'"]{4,200})\\}`, 'dyi', (v) => !isKeyword(v)),
+  // (a `-` in the name only where `:` ends it: `${app-password-secret}` is a name, not `app-password` defaulting to `secret`).
+  rule('secret_assignment', ['${'], `\\$\\{(?:[\\w.]{0,60}?(?:passw(?:or)?d|secret|token|api_?key|pass|pwd)[\\w.]{0,30}(?::-|:(?![-?+=])|-)|[\\w.-]{0,60}?(?:passw(?:or)?d|secret|token|api[_-]?key|pass|pwd)[\\w.-]{0,30}:(?![-?+=]))([^}\\s$'"]{4,200})\\}`, 'dyi', (v) => !isKeyword(v)),
   // Concourse's `fly -t ci login -u u -p …`; MinIO's `mc alias set <alias> <url> <access key> <secret key>`;
   // Confluent's `api-key store <key> <secret>`; Drone's `secret add --data …`; yarn's npm token.
   rule('command_password', ['fly'], `fly${WORD_END}(?:[ \\t]+-t[ \\t]+[^\\s]{1,100})?[ \\t]+login${REST}(?:-p|--password)[ \\t=]+${ARG}`),
