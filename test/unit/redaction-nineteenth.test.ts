@@ -129,6 +129,8 @@ describe('a credential in the shapes the nineteenth red team found kept', () => 
     ['Argo CD\'s initial password', `${W}-Ab\n\n This password must be only used for first time login.`, `${W}-Ab`],
     ['Devise\'s pepper', `  config.pepper = '${W}'`, W],
     ['sssd\'s ldap_default_authtok', `ldap_default_authtok = ${W}`, W],
+    ['vault login with a token of hex and dashes', '$ vault login 2e94e5c5-c04e-4a50-921d-8a4bc871b1b9', '2e94e5c5-c04e-4a50-921d-8a4bc871b1b9'],
+    ['vault login with a short prefixed token', 'vault login s.Kq2Lm8Xz4R', 's.Kq2Lm8Xz4R'],
     ['GitLab\'s variables API', `curl --request POST --header "PRIVATE-TOKEN: $GL_TOKEN" "https://gitlab.example.com/api/v4/projects/412/variables" --form "key=AWS_SECRET_ACCESS_KEY" --form "value=${K}" --form "masked=true"`, K],
     ['CircleCI\'s context API', `curl -X PUT "https://circleci.com/api/v2/context/4e6a/environment-variable/STRIPE_SECRET" -H "Circle-Token: $CIRCLE_TOKEN" -d '{"value":"${K}"}'`, K],
     ['GitHub Actions\' debug log of a secret', `2024-12-03T14:02:11.4410000Z ##[debug]Evaluating: secrets.DEPLOY_PASSWORD\n2024-12-03T14:02:11.4412000Z ##[debug]Evaluating Index:\n2024-12-03T14:02:11.4420000Z ##[debug]=> '${W}'`, W],

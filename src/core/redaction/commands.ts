@@ -392,7 +392,7 @@ const RULES: readonly CommandRule[] = [
   rule('command_password', ['expdp', 'impdp', 'rman', 'sqlldr', 'exp', 'imp', 'dgmgrl'], `(?:expdp|impdp|rman|sqlldr|exp|imp|dgmgrl)[ \\t]+(?:(?:userid|target)[ \\t]*=[ \\t]*)?['"]?[A-Za-z0-9_$#.]{1,64}/([^@\\s'"/]{1,200})@`),
   // vault login TOKEN (a token older than the hvs. prefix has no rule of its own).
   // A token, not the next word of a sentence ("explain vault login flow"): a digit, a token's prefix, or generated-looking.
-  rule('command_password', ['vault'], `vault[ \\t]+login(?:[ \\t]+-[^\\s]{1,100})*[ \\t]+(?![-\\w]+=)${ARG}`, 'dy', (v) => /\\d/.test(v) || /^(?:hv[sbr]|[sbr])\\./.test(v) || looksRandom(v, 12)),
+  rule('command_password', ['vault'], `vault[ \\t]+login(?:[ \\t]+-[^\\s]{1,100})*[ \\t]+(?![-\\w]+=)${ARG}`, 'dy', (v) => /\d/.test(v) || /^(?:hv[sbr]|[sbr])\./.test(v) || looksRandom(v, 12)),
   // Remote shells and desktops: psexec -p, evil-winrm -p, xfreerdp /p:, mosquitto_pub -P.
   rule('command_password', ['psexec', 'PsExec', 'evil-winrm', 'wmiexec', 'smbexec', 'crackmapexec', 'netexec', 'nxc'], `(?:psexec|evil-winrm|wmiexec|smbexec|crackmapexec|netexec|nxc)(?:\\.exe|\\.py)?${WORD_END}${REST}(?:-p|--password)[ \\t=]+${ARG}`, 'dyi'),
   rule('command_password', ['xfreerdp', 'wlfreerdp', 'sdl-freerdp'], `(?:xfreerdp|wlfreerdp|sdl-freerdp)${WORD_END}${REST}[/-]p:${ARG}`),
