@@ -118,6 +118,9 @@ const placed = (starts: readonly string[], before: number, notAfter?: string): C
   // The literal may come wrapped as bytes (Go's `[]byte("…")`, Node's `Buffer.from('…')`, `new TextEncoder().encode('…')`).
   rule('call_secret', starts, `${notAfter === undefined ? '' : `(?<!${notAfter})`}${either(starts)}${`${AARG}[ \\t]*,`.repeat(before)}[ \\t]*(?:\\[\\]byte\\(|Buffer\\.from\\(|new TextEncoder\\(\\)\\.encode\\(|bytes\\.fromhex\\(|(?:base64\\.)?b64decode\\(|Convert\\.FromBase64String\\(|Encoding\\.\\w{1,10}\\.GetBytes\\(|hex\\.DecodeString\\()?${QARG}`, 'dy', (v) => !isKeyword(v) && !/^\d+$/.test(v));
 
+/** A line a command printed that is a secret: a word with a letter and a digit, or generated-looking. */
+const printedSecret = (v: string): boolean => (/\d/.test(v) && /[A-Za-z]/.test(v)) || looksRandom(v, 8);
+
 /** Commands whose output is a secret (PRINTS_SECRET's rule), by a word of their line. */
 const PRINTS_SECRET = ['openssl rand', 'rails secret', 'key:generate', 'token_urlsafe', 'token_hex', 'base64 -d', 'base64 --decode', 'base64 -D', 'initial-password', 'initialAdminPassword', 'admin.password', 'secrets versions access', 'get-secret-value', 'keyvault secret show', 'secrets get', 'op read', '-field=', 'output -raw', 'nonsensitive(', '/run/secrets/', 'master.key', 'vault_pass', 'vault-pass', 'pwgen'];
 
@@ -535,7 +538,7 @@ const RULES: readonly CommandRule[] = [
   // `php artisan key:generate --show`, Python's `secrets.token_urlsafe`, `… | base64 -d`, `cat` of
   // a secrets file, a secret manager's read. The line after it is the value when it is one word
   // (not a URL or a path: an id the read was asked for instead).
-  rule('command_password', PRINTS_SECRET, `${either(PRINTS_SECRET)}[^\\n]{0,300}\\r?\\n(?:[ \\t]*\\r?\\n)?[ \\t]*["']?([^\\s"'\`<>]{8,400}?)["']?[ \\t]*(?=\\r?\\n|$|["'\\\\])`, 'dy', (v) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(v) && !v.startsWith('/') && ((/\d/.test(v) && /[A-Za-z]/.test(v)) || looksRandom(v, 8))),
+  rule('command_password', PRINTS_SECRET, `${either(PRINTS_SECRET)}[^\\n]{0,300}\\r?\\n(?:[ \\t]*\\r?\\n)?[ \\t]*["']?([^\\s"'\`<>]{8,400}?)["']?[ \\t]*(?=\\r?\\n|$|["'\\\\])`, 'dy', (v) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(v) && !v.startsWith('/') && printedSecret(v)),
   // A literal fallback given where a secret's setting is read (`config.get("db", "password", fallback="…")`).
   rule('call_secret', ['fallback'], `(?<=["'][\\w.-]{0,40}(?:passw(?:or)?d|secret|token|api_?key|credential)[\\w.-]{0,20}["'][ \\t]*,[ \\t]*)fallback[ \\t]*=[ \\t]*${QARG}`, 'dyi'),
   // Secrets as a list under a name of one (a rotation's `secret: ['new', 'old']`, Keycloak's
@@ -543,7 +546,7 @@ const RULES: readonly CommandRule[] = [
   rule('secret_assignment', ['secret', 'bindCredential', 'passwords', 'api_keys', 'apiKeys'], `(?:secret|bindCredential|passwords|api_keys|apiKeys)["']?[ \\t]*[:=][ \\t]*\\[[ \\t]*${QARG}(?:[ \\t]*,[ \\t]*${QARG}){0,3}`, 'dy', (v) => looksRandom(v, 12)),
   // The shell printing a secret's variable (`echo $DB_PASSWORD` and the line it printed);
   // Elasticsearch 8's enrollment token.
-  rule('command_password', ['echo'], `echo[ \\t]+"?\\$\\{?[A-Za-z0-9_]{0,60}(?:PASSWORD|PASSWD|SECRET|TOKEN|API_KEY|APIKEY|PASS|PWD)[A-Za-z0-9_]{0,30}\\}?"?[ \\t]*\\r?\\n[ \\t]*([^\\s"'\`<>]{8,400})[ \\t]*(?=\\r?\\n|$|["'\\\\])`, 'dyi', (v) => (/\d/.test(v) && /[A-Za-z]/.test(v)) || looksRandom(v, 8)),
+  rule('command_password', ['echo'], `echo[ \\t]+"?\\$\\{?[A-Za-z0-9_]{0,60}(?:PASSWORD|PASSWD|SECRET|TOKEN|API_KEY|APIKEY|PASS|PWD)[A-Za-z0-9_]{0,30}\\}?"?[ \\t]*\\r?\\n[ \\t]*([^\\s"'\`<>]{8,400})[ \\t]*(?=\\r?\\n|$|["'\\\\])`, 'dyi', printedSecret),
   rule('secret_assignment', ['enrollment token'], `enrollment token[^\\n]{0,200}\\r?\\n[ \\t]*(eyJ[A-Za-z0-9+/=_-]{40,4096})`, 'dyi'),
   // A multipart form's part named as a secret (`Content-Disposition: form-data; name="password"`,
   // a blank line, the value); Redis's wire protocol (`*2\r\n$4\r\nAUTH\r\n$14\r\n…`, as strace shows it).
