@@ -154,10 +154,14 @@ function judge(name: string): Strength {
 /** The word before `token` in the name of a cursor through pages or changes. */
 const CURSOR_WORDS = new Set(['next', 'page', 'starting', 'start', 'continuation', 'sync', 'resume', 'paging', 'pagination', 'cursor', 'prev', 'previous', 'more', 'delta']);
 
-/** A word of code or of a schema (`true`, `none`, `string`, `redacted`), or a scope a workflow grants (`id-token: write`): no value a secret has. */
+/**
+ * A word of code or of a schema (`true`, `none`, `string`, `redacted`), a scope a workflow grants
+ * (`id-token: write`), or a state a message reports (`token: expired`, `password: missing`): no
+ * value a secret has.
+ */
 export const isKeyword = (v: string): boolean => KEYWORDS.test(v);
 
-const KEYWORDS = /^(?:true|false|null|nil|none|undefined|yes|no|on|off|required|optional|string|number|boolean|bool|str|int|integer|float|bytes|any|object|void|self|this|new|await|async|function|lambda|def|return|if|else|not|and|or|in|is|of|typeof|instanceof|secretstr|text|varchar|char|uuid|date|datetime|json|password|secret|token|hidden|masked|redacted|example|placeholder|changeme|todo|tbd|read|write)$/i;
+const KEYWORDS = /^(?:true|false|null|nil|none|undefined|yes|no|on|off|required|optional|string|number|boolean|bool|str|int|integer|float|bytes|any|object|void|self|this|new|await|async|function|lambda|def|return|if|else|not|and|or|in|is|of|typeof|instanceof|secretstr|text|varchar|char|uuid|date|datetime|json|password|secret|token|hidden|masked|redacted|example|placeholder|changeme|todo|tbd|read|write|expired|invalid|missing|revoked|valid|unset|empty|absent|unknown|disabled|enabled|present|provided|pending|rotated|ok)$/i;
 
 /** Values that stand for a secret kept elsewhere, or for none at all. */
 export function isPlaceholder(v: string): boolean {

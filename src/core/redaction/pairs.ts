@@ -592,12 +592,21 @@ function judged(name: Name, start: number, end: number, value: string, ctx: Valu
   return true;
 }
 
-/** Nothing but spaces, or a comment, follows on the line. */
+/**
+ * Nothing but spaces, or a comment, follows on the line. The quote that closes a JSON string is
+ * the end of the last line of the text it holds (`{"output":"smtp_password: hvqz…"}`, a Codex
+ * call's arguments, a tool result printed as JSON): after it come only `}`, `]`, `,` and a next
+ * key, or the end.
+ */
 function lineFinal(text: string, at: number): boolean {
   let i = at;
   while (i < text.length && (text[i] === ' ' || text[i] === '\t' || text[i] === '\r')) i += 1;
+  if (text[i] === '"') return JSON_STRING_END.test(text.slice(i + 1, i + 8));
   return i >= text.length || text[i] === '\n' || text[i] === '#' || text.startsWith('//', i);
 }
+
+/** What follows a JSON string's closing quote in a JSON document: a closing bracket, or a comma and the next key or item. */
+const JSON_STRING_END = /^(?:[ \t]*(?:[}\]]|,[ \t\r\n]*["{[\d]|$)|$)/;
 
 /** `name: DB_PASSWORD` (or `"name": "DB_PASSWORD"`, `key=…`): the label is itself a field's value. */
 /** A `name`/`key` field that holds the name, up to where the name starts (a parameter's path may lead it). */

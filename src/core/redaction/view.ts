@@ -198,6 +198,22 @@ function markView(input: string): DecodedView {
   return out.view();
 }
 
+/** Where the spaces and tabs from k end. */
+function afterIndent(input: string, k: number): number {
+  let i = k;
+  while (input[i] === ' ' || input[i] === '\t') i += 1;
+  return i;
+}
+
+/**
+ * A run of `run` backslashes before `n` that is a backslash and a line break escaped once or more:
+ * `\\` `\n` is three, each level of escaping doubles it (6, 12). A run of 1, 2, 4 or 8 is a line
+ * break alone.
+ */
+function continuedAt(run: number): boolean {
+  return run === 3 || run === 6 || run === 12;
+}
+
 function decodeOnce(input: string): DecodedView {
   let bs = input.indexOf('\\');
   let amp = input.indexOf('&');
@@ -219,7 +235,17 @@ function decodeOnce(input: string): DecodedView {
       while (input.charCodeAt(j) === 92) j += 1;
       const c = input[j];
       end = j + 1;
-      if (c !== undefined && SIMPLE[c] !== undefined) ch = SIMPLE[c];
+      if (c === 'n' && continuedAt(j - i)) {
+        // The same continuation escaped (`\\\n` in a JSON string: a backslash, then a line
+        // break; 6 and 12 backslashes a level or two deeper): read as the one below reads it.
+        ch = '\n';
+        const k = afterIndent(input, j + 1);
+        const next = input[k];
+        if (next !== undefined && next !== '\\' && next !== '&' && next !== '\n' && next !== '\r') {
+          ch = next;
+          end = k + 1;
+        }
+      } else if (c !== undefined && SIMPLE[c] !== undefined) ch = SIMPLE[c];
       else if (c === 'u' && hexRun(input, j + 1, 4)) {
         ch = String.fromCharCode(Number.parseInt(input.slice(j + 1, j + 5), 16));
         end = j + 5;
@@ -230,8 +256,7 @@ function decodeOnce(input: string): DecodedView {
         // A shell's line continuation (`export DB_PASSWORD=\⏎  'Kx9…'`, `--password \⏎ '…'`): the
         // command is one line, and so is the view. The escape is read as the next line's first
         // character after its indent, so a name and its value meet as the shell joins them.
-        let k = c === '\r' ? j + 2 : j + 1;
-        while (input[k] === ' ' || input[k] === '\t') k += 1;
+        const k = afterIndent(input, c === '\r' ? j + 2 : j + 1);
         const next = input[k];
         if (next !== undefined && next !== '\\' && next !== '&' && next !== '\n' && next !== '\r') {
           ch = next;
