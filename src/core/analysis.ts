@@ -195,6 +195,8 @@ export interface Analysis {
   /** `hash_line`: the `git log` that named a commit whose own output did not (a merge's). */
   commits: { hash: string; subject: string; pushed: boolean | null; line: number; branch: string; rebased_from?: string; push_line?: number; files?: number; hash_line?: number }[];
   failedCommit: { line: number; text: string } | null;
+  /** `git commit`s whose output showed no hash and no later log named (Ledger.unnamedCommits). */
+  unnamedCommits: { subject: string; line: number; made?: true }[];
   /** HEAD in the session's latest `git log` is a commit its own commands did not make (foreignHead). */
   foreignHead: ForeignHead | null;
   verification: CommandRecord[];
@@ -957,6 +959,19 @@ function betweenIn(all: readonly Ledger['calls'][string][], from: number, to: nu
  * `COREPACK_ENABLE_PROJECT_SPEC=0 pnpm --version` after `pnpm --version` is the same target,
  * and the variable is how it was got around.
  */
+/** A command that compiles the code before it runs the program (`cargo run`, `go run`, `dotnet run`): a build, though no check. */
+const COMPILES_TO_RUN = /(?:^|[\s;&|(])(?:cargo\s+(?:\+\S+\s+)?run|go\s+run|dotnet\s+run|swift\s+run|zig\s+build\s+run)\b/;
+
+/** The first call after line `after` that compiled the code to run it, among the calls the ledger keeps. */
+function compiledToRun(l: Ledger, after: number): { command: string; line: number } | undefined {
+  let first: { command: string; line: number } | undefined;
+  for (const c of Object.values(l.calls)) {
+    if (c.line <= after || c.command === undefined || !COMPILES_TO_RUN.test(c.command)) continue;
+    if (first === undefined || c.line < first.line) first = { command: c.command, line: c.line };
+  }
+  return first;
+}
+
 function fixedFailures(l: Ledger): Analysis['fixedFailures'] {
   const fixed = l.failures.filter((f) => f.closedLine !== undefined && f.kind !== 'denied').slice(-10);
   if (fixed.length === 0) return [];
@@ -1041,7 +1056,10 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
   const lastCheck = l.checks[l.checks.length - 1];
   const lastChange = lastCheck === undefined ? l.lastChangeLine : lastSeenChange(l, lastCheck.line);
   if (lastChange !== null && (lastCheck === undefined || lastCheck.line < lastChange)) {
-    checksNotRun.push({ text: `No test, build, type check or lint ran after the last file change (line ${lastChange}${docsAfter(l, lastChange)})`, label: 'verified', seq: lastChange - 1 });
+    const run = compiledToRun(l, lastChange);
+    const after = `after the last file change (line ${lastChange}${docsAfter(l, lastChange)})`;
+    const text = run === undefined ? `No test, build, type check or lint ran ${after}` : `No test, type check or lint ran ${after}, and no build but \`${clip(run.command.replace(/\s+/g, ' '), 100)}\` (line ${run.line}), which compiles the code to run the program: no check (whether it built and started is in its output)`;
+    checksNotRun.push({ text, label: 'verified', seq: lastChange - 1 });
   } else if (l.lastChangeLine !== null) {
     // Some checks ran after the last change; the others last ran on older code. A combined run
     // (`ruff check && pytest`) whose every check ran again since, alone or with others, is not stale.
@@ -1159,6 +1177,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     plan,
     commits,
     failedCommit: l.failedCommit ?? null,
+    unnamedCommits: l.unnamedCommits ?? [],
     foreignHead: foreignHead(st),
     verification: st.commands,
     checksNotRun,

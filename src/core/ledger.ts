@@ -253,8 +253,12 @@ export interface Ledger {
   clock?: { offset: number; line: number };
   /** The first user request and its timestamp. */
   firstRequest?: { line: number; ts: string };
-  /** Commits whose `git commit` printed no hash (its output was cut): named when a later log shows them. */
-  unnamedCommits?: { subject: string; line: number }[];
+  /**
+   * Commits whose `git commit` printed no hash (its output was cut): named when a later log shows
+   * them. `made`: what it did print shows a commit was made (git's ` create mode …` or
+   * ` N files changed` lines); else whether it made one is not known.
+   */
+  unnamedCommits?: { subject: string; line: number; made?: true }[];
   /** Hashes pushes reported as the remote's old or new tip: those commits are on the remote. */
   remoteTips?: { hash: string; line: number }[];
   lastPushLine?: number;
@@ -1390,11 +1394,14 @@ const onRemote = (l: Ledger, hash: string): number | null => l.remoteTips?.find(
  * line with the same subject names it; a push that reported the hash as the remote's tip (old or
  * new) proves it pushed.
  */
+/** What only a commit that was made prints, when its first line (with the hash) was cut away. */
+const COMMIT_MADE = /^ ?(?:\d+ files? changed\b|(?:create|delete) mode \d{6} )/m;
+
 function noteUnnamedCommits(l: Ledger, command: string, out: string, line: number, failed: boolean): void {
   const madeMerge = isGitMergeOrPull(command) && /^Merge made by /m.test(out);
   if (!failed && (isGitCommit(command) || madeMerge) && commitsInOutput(out).length === 0 && !/nothing to commit|no changes added/i.test(out)) {
     const subject = commitMessage(command);
-    if (subject !== null) l.unnamedCommits = [...(l.unnamedCommits ?? []), { subject, line }].slice(-20);
+    if (subject !== null) l.unnamedCommits = [...(l.unnamedCommits ?? []), { subject, line, ...(COMMIT_MADE.test(out) ? { made: true as const } : {}) }].slice(-20);
     return;
   }
   const pending = l.unnamedCommits ?? [];

@@ -170,7 +170,8 @@ export function lastLine(text: string): string | null {
   const lines = text.split('\n').map((l) => l.trim());
   for (let i = lines.length - 1; i >= 0; i -= 1) {
     const l = lines[i] as string;
-    if (l.length === 0 || /^(Wall time|Output:|Script completed|Exit code:?|Process exited|Chunk ID|Original token count)/.test(l) || l === '…') continue;
+    // Claude Code adds `Shell cwd was reset to <dir>` after a command that left its folder: the harness's note, not the command's output.
+    if (l.length === 0 || /^(Wall time|Output:|Script completed|Exit code:?|Process exited|Chunk ID|Original token count|Shell cwd was reset to )/.test(l) || l === '…') continue;
     return l.length > 240 ? `${l.slice(0, 239)}…` : l;
   }
   return null;

@@ -11,7 +11,7 @@ import type { Contradiction } from '../ledger.js';
 import { listingAfterLastCommit, publisherRedacted } from '../ledger.js';
 import { filePath, relativeTo } from '../paths.js';
 import type { ParentTask, RenderInput } from './input.js';
-import { bullets, cell, code, fence, table, yamlValue } from './markdown.js';
+import { bullets, cell, code, fence, inCell, table, yamlValue } from './markdown.js';
 
 /**
  * HANDOFF.md (SPEC §6): YAML front matter, then every section in a fixed order. A section with
@@ -273,7 +273,7 @@ function withoutResult(cs: Analysis['withoutResult'], left: Analysis['leftTurn']
  * How much of the context a handoff keeps beyond the core facts: 0 all of it; each level gives up
  * the least important part, so the largest handoff stays under MD_BYTES (the payloads keep it all).
  */
-type Level = 0 | 1 | 2 | 3;
+export type Level = 0 | 1 | 2 | 3;
 const MD_BYTES = 16000;
 
 /** `ide`: say what the IDE showed beside a request, where it changed; `tail`: the latest requests shown after the first few (both given up past the last budget level). */
@@ -472,12 +472,31 @@ function currentState(a: Analysis): (level: Level) => string {
   // Tasks are created and updated one by one (TaskCreate, TaskUpdate): the line is their latest change, not a whole list.
   const src = c.source === 'tasks' ? 'tasks as of their latest update' : 'latest todo/plan list';
   const lastReq = [...a.requests].reverse().find((q) => q.kind !== 'answer' && !saysOnlyThanks(q.text));
-  const stale = c.seq !== null && lastReq !== undefined && c.seq + 1 < lastReq.line ? ` — written before the latest request (line ${lastReq.line}), so it may be out of date` : '';
+  const stale = c.seq !== null && lastReq !== undefined && c.seq + 1 < lastReq.line ? ` — written before the latest request (line ${lastReq.line}), so it may be out of date` : staleByWrites(a);
   const intro = `${label('reported')} — from the agent's ${src}${at(c.seq)}${stale}`;
   return (level) => {
     const list = (rs: readonly { head: string; line: string; detail: string }[]): string => (rs.length === 0 ? NONE : rs.map((r) => `${r.head}${level < 3 ? r.line : ''}${level < 2 ? r.detail : ''}`).join('\n'));
     return [intro, ...lists.map(([title, rs]) => `### ${title}\n\n${list(rs)}`)].join('\n\n');
   };
+}
+
+/**
+ * A list with items left open, not updated while files were written after it (edgerunner: the
+ * plan at line 146 said nothing was done, and 40 files were written after it): its marks are the
+ * agent's word at that line, not the state of the work.
+ */
+function staleByWrites(a: Analysis): string {
+  const c = a.current;
+  if (c.seq === null || c.in_progress.length + c.not_started.length === 0) return '';
+  const listed = c.seq + 1;
+  let n = 0;
+  let last = 0;
+  for (const f of a.filesChanged) {
+    if (f.line <= listed) continue;
+    n += 1;
+    last = Math.max(last, f.line);
+  }
+  return n === 0 ? '' : ` — not updated since, while ${n} file(s) were written after it (the latest at line ${last}): which of its items are done may have changed`;
 }
 
 /** Current State's body: the task list (or None), then the plan and the background jobs, each when there is one. */
@@ -615,7 +634,8 @@ function sameProgram(a: string, b: string): boolean {
   return head(a) === head(b);
 }
 
-function jobs(a: Analysis, level: Level): string {
+/** Background jobs at a budget level (exported for its tests). */
+export function jobs(a: Analysis, level: Level): string {
   if (a.jobs.length === 0) return '';
   // A job not heard of again whose program was started again later: it had ended (or the
   // later one could not start beside it), not "still running" — a dev server restarted three times.
@@ -634,6 +654,11 @@ function jobs(a: Analysis, level: Level): string {
     ...ended.map((j) => `${j.status}${atLine(j.endLine)}: ${name(j)}${j.lastEvent ? ` — last output (line ${j.lastEvent.line}): «${oneLine(j.lastEvent.text, 100)}»` : ''}`),
   ];
   const more = a.jobs.length - running.length - unheard.length - ended.length;
+  // A shorter level lists no ended job: what matters, that none was left running, is still said.
+  if (rows.length === 0) {
+    const latest = a.jobs.reduce((x, y) => ((y.endLine ?? y.line) > (x.endLine ?? x.line) ? y : x));
+    return `\n\n### Background jobs\n\n${label('verified')} — none left running: the ${a.jobs.length} job(s) started in the background all ended, the latest to end ${name(latest)}, ${latest.status}${atLine(latest.endLine)} (each in HANDOFF.summary.json's \`jobs\`).`;
+  }
   const how = a.jobs.some((j) => CODEX_EXEC.has(j.tool)) ? 'started in the background or left running by their call (a command session the agent polled), followed through their notifications and polls' : 'started in the background, followed through their notifications';
   return `\n\n### Background jobs\n\n${label('verified')} — ${how} (running first; whether one still runs now is not known: check before starting it again):\n\n${bullets(rows)}${more > 0 ? `\n\n${more} more job(s) in HANDOFF.summary.json.` : ''}`;
 }
@@ -869,7 +894,7 @@ function filesChanged(a: Analysis, cwd: string | undefined, max: number, names: 
   // The latest write's line, and for a file written more than once where it was first written (a
   // file created, then edited, was created there; the first write is often the main change).
   const lineOf = (f: FileChange): string => (f.writes === undefined || f.first === undefined ? String(f.line) : `${f.line} (${f.writes} writes, the first at ${f.first})`);
-  const rows = listed.map((f, i) => [path(shown[i] as string), cell(`${howOf(f)}${f.subagent ? ' (by a subagent)' : ''}${f.dirtyBefore === undefined ? '' : ` (already uncommitted before the session: line ${f.dirtyBefore})`}`), lineOf(f), cell((f.what ?? []).join('; '), 100)]);
+  const rows = listed.map((f, i) => [inCell(path(shown[i] as string)), cell(`${howOf(f)}${f.subagent ? ' (by a subagent)' : ''}${f.dirtyBefore === undefined ? '' : ` (already uncommitted before the session: line ${f.dirtyBefore})`}`), lineOf(f), cell((f.what ?? []).join('; '), 100)]);
   const more = a.filesChangedTotal > rows.length ? `\n\n${moreFiles(fs.slice(0, -max).reverse(), a.filesChangedTotal - rows.length, cwd, names)}` : '';
   const unreadable = a.unreadableWrites > 0 ? `\n\n${label('unknown')} — and ${a.unreadableWrites} apply_patch call(s) whose paths are unreadable.` : '';
   return `### Files changed in this session\n\n${label('verified')} — writes whose result succeeded (edits, patches, and shell commands that plainly write), latest first${from}:\n\n${table(['file', 'how (over the session)', 'line (latest write)', 'what the writes define'], rows)}${more}${unreadable}`;
@@ -983,13 +1008,31 @@ function commits(a: Analysis): string {
   const hidden = a.hiddenCommands === '' ? '' : `\n\n${label('unknown')} — the transcript hides the commands of some shell calls (see Verification): a commit among them would not show here.`;
   const f = a.foreignHead;
   const foreign = f === null ? '' : `\n\n${label('reported')} — its \`git log\` at line ${f.line} begins with ${code(f.hash)} «${oneLine(f.subject, 100)}», a commit the session's own commands did not make: ${f.was === null ? `git said at line ${f.wasLine} that the folder was not a repository` : `HEAD was at ${code(f.was)}${f.wasLine === null ? ' when the session started' : ` in its \`git log\` at line ${f.wasLine}`}`}, and the session's own git commands in between made no commit and moved nothing (no merge, pull, rebase, reset or checkout). Someone or something else committed${f.wasLine === null ? ' after the session started' : ` between lines ${f.wasLine} and ${f.line}`} (another program, the user, or a tool the agent ran, perhaps between turns)${f.staged === null ? '' : ` (the session had staged files with \`git add\` at line ${f.staged}: it may hold them)`}; check what it holds${f.pushed === undefined ? '' : ` before anything else: the push at line ${f.pushed} came after it with HEAD unmoved, so if that push sent HEAD's branch, the commit is on the remote too (and in any pull request of that branch)`}.`;
+  const unnamed = unnamedCommits(a);
+  if (a.commits.length === 0 && unnamed !== '') return `### Commits made in this session\n\n${unnamed.trimStart()}${hidden}${attempt}${foreign}`;
   if (a.commits.length === 0) return `### Commits made in this session\n\n${a.hiddenCommands === '' ? NONE : `None seen.${hidden}`}${attempt}${foreign}`;
   const pushed = (p: boolean | null): string => (p === true ? 'pushed' : p === false ? 'not pushed' : 'push unknown');
   // The line shows the hash `git commit` printed; the hash named here is the one a rebase gave it.
   const rebased = (c: Analysis['commits'][number]): string => (c.rebased_from === undefined ? '' : `, made as ${code(c.rebased_from)}; a rebase gave it this hash${c.push_line === undefined ? '' : `, pushed at line ${c.push_line}`}`);
   // What git said the commit holds: it may hold more than the session wrote (files staged before).
   const files = (c: Analysis['commits'][number]): string => (c.files === undefined ? '' : `; ${c.files} file${c.files === 1 ? '' : 's'} changed`);
-  return `### Commits made in this session\n\n${label('verified')} — from the session's own git output (\`git commit\`, a merge with the \`git log\` that named its commit, \`git push\`); the line is the commit's or the merge's:\n\n${bullets(a.commits.map((c) => `${code(c.hash)} ${oneLine(c.subject, 120)} (line ${c.line}${c.hash_line === undefined ? '' : `, named by the \`git log\` at line ${c.hash_line}`}${files(c)}${rebased(c)}) — ${pushed(c.pushed)}`))}`;
+  return `### Commits made in this session\n\n${label('verified')} — from the session's own git output (\`git commit\`, a merge with the \`git log\` that named its commit, \`git push\`); the line is the commit's or the merge's:\n\n${bullets(a.commits.map((c) => `${code(c.hash)} ${oneLine(c.subject, 120)} (line ${c.line}${c.hash_line === undefined ? '' : `, named by the \`git log\` at line ${c.hash_line}`}${files(c)}${rebased(c)}) — ${pushed(c.pushed)}`))}${unnamed}`;
+}
+
+/**
+ * The `git commit`s whose output was cut before the hash (`| tail -3`) and that no later log
+ * named: a commit the output proves (` create mode …`) is listed as made, its hash and whether a
+ * push took it unknown; one whose output proves nothing is said as a commit that may have been made.
+ */
+function unnamedCommits(a: Analysis): string {
+  if (a.unnamedCommits.length === 0) return '';
+  const made = a.unnamedCommits.filter((c) => c.made === true);
+  const maybe = a.unnamedCommits.filter((c) => c.made !== true);
+  const list = (cs: Analysis['unnamedCommits']): string => bullets(cs.map((c) => `«${oneLine(c.subject, 120)}» (line ${c.line})`));
+  const parts: string[] = [];
+  if (made.length > 0) parts.push(`${label('verified')} — made by the session's \`git commit\`, whose output was cut before the line that names the hash (what it printed, ` + "` create mode …` or `N files changed`" + `, only a commit prints); no later \`git log\` in the transcript names it, so its hash, and whether a push took it, are not known:\n\n${list(made)}`);
+  if (maybe.length > 0) parts.push(`${label('unknown')} — the session's \`git commit\` printed no hash and nothing else that shows a commit was made (its output was cut or quiet), and no later \`git log\` names one: whether it committed is not known (\`git log\` tells):\n\n${list(maybe)}`);
+  return `\n\n${parts.join('\n\n')}`;
 }
 
 /** The program a check's output was piped into last (`pnpm build 2>&1 | tail -60`: `tail`), unless `pipefail` is set; null when not piped. */
@@ -1003,14 +1046,17 @@ function verification(a: Analysis): string {
   const rows = a.checkTargets.slice(0, MD.CHECK_TARGETS).map((c) => {
     const fixer = c.fixed_line === null ? undefined : a.checks.find((x) => x.line === c.fixed_line);
     const fixed = c.fixed_line === null ? '' : `, then covered by a passing run at line ${c.fixed_line}${fixer ? ` (${code(fixer.command, 80)})` : ''}`;
-    const outcome = c.outcome === 'pass' ? 'passed' : c.outcome === 'fail' ? `failed${fixed}` : 'unknown';
+    // A command that is no check, run again clean after it failed, closed that failure (Fixed
+    // during the session): its row says so, not only that it has no verdict.
+    const clean = c.outcome === 'unknown' && a.fixedFailures.some((f) => f.fixed_line === c.line && f.rerun === 'ran_clean');
+    const outcome = c.outcome === 'pass' ? 'passed' : c.outcome === 'fail' ? `failed${fixed}` : clean ? 'ran without an error (no verdict: not a test, build, type check or lint)' : 'unknown';
     const piped = pipedInto(c.command);
     const exit = c.exit_code === null ? '' : `, exit ${c.exit_code}${piped === null ? '' : ` (${code(piped)}'s)`}`;
     // Through a pipe the exit code is the last program's: the output alone decides the check.
     const by = piped === null ? '' : c.exit_code === null ? ` (piped into ${code(piped)}: its output decides)` : '';
     const ev = `line ${c.line}${exit}${by}${c.summary ? `: ${oneLine(c.summary, 120)}` : ''}`;
     // A hook's run (Claude Code's Stop hook) proves the check as well, but the agent did not run it.
-    return [`${code(c.command, 160)}${c.by === 'hook' ? ' (run by a hook)' : ''}`, outcome, cell(ev, 200), `${c.runs}${runCounts(c)}`];
+    return [inCell(`${code(c.command, 160)}${c.by === 'hook' ? ' (run by a hook)' : ''}`), inCell(outcome), cell(ev, 200), `${c.runs}${runCounts(c)}`];
   });
   const more = a.checkTargets.length > rows.length ? `\n\n${a.checkTargets.length - rows.length} more check target(s) in HANDOFF.summary.json.` : '';
   const tableText =
@@ -1216,7 +1262,8 @@ function provenance(r: RenderInput): string {
     `manifest sha256: ${code(r.manifestSha256)}`,
     `revision: ${r.revision} · watermark: ${r.state.watermark} · turns: ${r.state.turns}`,
     ...modelsUsed(r.state.meta.models),
-    `redactions: ${r.redactions}`,
+    // Said whose they are: a transcript its publisher redacted reads "redactions: 0" as a contradiction.
+    `redactions: ${r.redactions} (secrets this handoff's builder removed from what it stored and shows)`,
     `check it: ${code(`handoff verify ${r.session} --source`)}`,
   ]);
 }

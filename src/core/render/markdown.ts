@@ -15,16 +15,27 @@ export function cell(text: string, max = 200): string {
   return s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|');
 }
 
-/** Inline code that survives backticks inside. */
+/**
+ * Inline code that survives backticks inside. Its text is as written, pipes too: a command a
+ * reader copies from a sentence must run as it ran (`rg "a|b"`, not `rg "a\|b"`). In a table
+ * row, `inCell` escapes them.
+ */
 export function code(text: string, max = 200): string {
   let s = text.replace(/\r?\n/g, ' ⏎ ').trim();
   if (s.length > max) s = `${s.slice(0, max - 1)}…`;
-  s = s.replace(/\|/g, '\\|');
   let longest = 0;
   for (const m of s.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
   const ticks = '`'.repeat(longest + 1);
   const pad = s.startsWith('`') || s.endsWith('`') ? ' ' : '';
   return `${ticks}${pad}${s}${pad}${ticks}`;
+}
+
+/**
+ * Markdown (inline code, a path) put in a table row: a pipe would end the cell, so each is escaped,
+ * inside code spans too (GitHub's tables read `\|` as `|` there). Not for `cell`'s output, which is escaped already.
+ */
+export function inCell(md: string): string {
+  return md.replace(/\|/g, '\\|');
 }
 
 export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {

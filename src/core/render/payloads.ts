@@ -206,6 +206,7 @@ function sessionGit(r: RenderInput, a: Analysis): Record<string, unknown> {
     pushed_to: l.pushedTo ?? null,
     remote_branches: l.remoteBranches ?? null,
     switched_to: l.switchedTo ?? null,
+    ...(a.unnamedCommits.length === 0 ? {} : { commits_without_hash: a.unnamedCommits.map((c) => ({ subject: c.subject, line: c.line, made: c.made === true })) }),
   };
 }
 

@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import { call, result, say, user } from './claude-records.js';
+import { jobs } from '../../src/core/render/handoff-md.js';
+import { ingestText, jsonl } from './ingest-helper.js';
+import { analysed, built } from './ledger-helper.js';
+
+/**
+ * Rules from the twenty-fifth reading (docs/FIDELITY.md): handoffs of sessions cut in the middle,
+ * read as the agent that resumes them would.
+ */
+
+const ask = (text: string) => user('u1', text);
+/** A `###` section of HANDOFF.md, up to the next heading. */
+const sub = (md: string, title: string): string => md.split(`### ${title}\n`)[1]?.split(/\n#{2,3} /)[0]?.trim() ?? '';
+const bash = (id: string, command: string) => call(id, 'Bash', { command });
+
+describe('a git commit whose output was cut before its hash', () => {
+  const commit = (id: string, subject: string) => bash(id, `git commit -m "${subject}" 2>&1 | tail -3`);
+
+  it('is listed as made when what it printed only a commit prints, with its hash and push unknown', () => {
+    const { md, summary } = built(ask('Commit the scaffold'), commit('c1', 'Initial scaffold'), result('c1', ' create mode 100644 src/a.py\n create mode 100644 src/b.py'), say('a1', 'Committed.'));
+    const commits = sub(md, 'Commits made in this session');
+    expect(commits).not.toMatch(/^None/);
+    expect(commits).toContain("*verified* — made by the session's `git commit`, whose output was cut before the line that names the hash");
+    expect(commits).toContain('- «Initial scaffold» (line 3)');
+    expect(commits).toContain('its hash, and whether a push took it, are not known');
+    expect((summary as { session_git: { commits_without_hash?: unknown } }).session_git.commits_without_hash).toEqual([{ subject: 'Initial scaffold', line: 3, made: true }]);
+  });
+
+  it('is said beside the commits git named, and as unknown when its output shows no commit', () => {
+    const { md, summary } = built(
+      ask('Commit both'),
+      bash('c1', 'git commit -m "Named one"'),
+      result('c1', '[main 1a2b3c4] Named one\n 1 file changed, 2 insertions(+)'),
+      commit('c2', 'Quiet one'),
+      result('c2', ''),
+      say('a1', 'Done.'),
+    );
+    const commits = sub(md, 'Commits made in this session');
+    expect(commits).toContain('- `1a2b3c4` Named one (line 3; 1 file changed) — not pushed');
+    expect(commits).toContain("*unknown* — the session's `git commit` printed no hash and nothing else that shows a commit was made");
+    expect(commits).toContain('- «Quiet one» (line 5)');
+    expect((summary as { session_git: { commits_without_hash?: unknown } }).session_git.commits_without_hash).toEqual([{ subject: 'Quiet one', line: 5, made: false }]);
+  });
+
+  it('is named, and not listed apart, once a later git log shows its hash', () => {
+    const { md, summary } = built(ask('Commit'), commit('c1', 'Initial scaffold'), result('c1', ' create mode 100644 src/a.py'), bash('l1', 'git log --oneline -3'), result('l1', '9f8e7d6 Initial scaffold'), say('a1', 'Done.'));
+    const commits = sub(md, 'Commits made in this session');
+    expect(commits).toContain('`9f8e7d6` Initial scaffold');
+    expect(commits).not.toContain('cut before the line that names the hash');
+    expect((summary as { session_git: Record<string, unknown> }).session_git).not.toHaveProperty('commits_without_hash');
+  });
+});
+
+describe('a command that failed, then ran clean, in Verification', () => {
+  it("says it ran without an error, with its own last line as evidence, not Claude Code's note that the folder was reset", () => {
+    const cmd = 'cd /tmp && extract --help';
+    const { md } = built(
+      ask('Make the tool installable'),
+      bash('i1', 'uv tool install .'),
+      result('i1', 'Resolved 3 packages\nInstalled 1 executable: extract'),
+      bash('t1', cmd),
+      result('t1', "Exit code 1\nModuleNotFoundError: No module named 'extract'", { is_error: true }),
+      call('e1', 'Edit', { file_path: '/nonexistent/w/pyproject.toml', old_string: 'a', new_string: 'b' }),
+      result('e1', 'The file /nonexistent/w/pyproject.toml has been updated.'),
+      bash('t2', cmd),
+      result('t2', 'usage: extract [-h] pr_input\n\nUseful for framing feedback.\nShell cwd was reset to /Users/dev/w'),
+      say('a1', 'It works now.'),
+    );
+    const row = md.split('\n').find((l) => l.startsWith('| `cd /tmp && extract --help`')) ?? '';
+    expect(row).toContain('| ran without an error (no verdict: not a test, build, type check or lint) |');
+    expect(row).toContain('line 9: Useful for framing feedback.');
+    expect(row).not.toContain('Shell cwd was reset');
+    expect(md).toContain('ran again without an error at line 9');
+  });
+});
+
+describe('a command with a pipe', () => {
+  const cmd = 'rg -n "get_image|get_audio" src/embedder.py';
+
+  it('is quoted as it ran in a sentence, and escaped only inside a table row', () => {
+    const { md } = built(ask('Find the media methods'), bash('t1', cmd));
+    const ended = md.split('\n').find((l) => l.startsWith('**How it ended')) ?? '';
+    expect(ended).toContain('`rg -n "get_image|get_audio" src/embedder.py`');
+    expect(ended).not.toContain('\\|');
+    const checked = built(ask('Test'), bash('t1', 'pytest -q | tail -5'), result('t1', '3 passed in 0.1s'), say('a1', 'Passed.'));
+    expect(checked.md).toContain('| `pytest -q \\| tail -5` | passed |');
+  });
+});
+
+describe('a todo list written before the work it lists', () => {
+  const list = call('t1', 'TodoWrite', { todos: [{ content: 'Scaffold the crate', status: 'in_progress', activeForm: 'Scaffolding' }, { content: 'Write the tests', status: 'pending', activeForm: 'Writing' }] });
+  const write = (id: string, file: string) => [call(id, 'Write', { file_path: `/nonexistent/w/${file}`, content: 'x' }), result(id, `File created successfully at: /nonexistent/w/${file}`)];
+
+  it('says it was not updated while files were written after it', () => {
+    const { md } = built(ask('Build the engine'), list, result('t1', 'Todos have been modified successfully.'), ...write('w1', 'src/a.rs'), ...write('w2', 'src/b.rs'), say('a1', 'Done.'));
+    expect(md).toContain("*reported* — from the agent's latest todo/plan list (line 2) — not updated since, while 2 file(s) were written after it (the latest at line 7): which of its items are done may have changed");
+  });
+
+  it('says nothing of it when the list came after the writes, or every item is done', () => {
+    const after = built(ask('Build the engine'), ...write('w1', 'src/a.rs'), list, result('t1', 'Todos have been modified successfully.'), say('a1', 'Done.'));
+    expect(after.md).not.toContain('not updated since');
+    const done = call('t2', 'TodoWrite', { todos: [{ content: 'Scaffold the crate', status: 'completed', activeForm: 'Scaffolding' }] });
+    const all = built(ask('Build the engine'), done, result('t2', 'Todos have been modified successfully.'), ...write('w1', 'src/a.rs'), say('a1', 'Done.'));
+    expect(all.md).not.toContain('not updated since');
+  });
+});
+
+describe('a program run with cargo run after the last change', () => {
+  it('is said as the build it is, beside no check having run', () => {
+    const { md } = built(
+      ask('Fix the latency rounding'),
+      call('e1', 'Edit', { file_path: '/nonexistent/w/src/engine.rs', old_string: 'a', new_string: 'b' }),
+      result('e1', 'The file /nonexistent/w/src/engine.rs has been updated.'),
+      bash('r1', 'cargo run -p edgerunner -- serve --bind 127.0.0.1:8080'),
+      result('r1', '   Compiling edgerunner v0.1.0\n    Finished `dev` profile\n     Running `target/debug/edgerunner serve`'),
+      say('a1', 'Server is up.'),
+    );
+    expect(md).toContain('No test, type check or lint ran after the last file change (line 3), and no build but `cargo run -p edgerunner -- serve --bind 127.0.0.1:8080` (line 4), which compiles the code to run the program: no check (whether it built and started is in its output)');
+    expect(md).not.toContain('No test, build, type check or lint ran');
+  });
+});
+
+describe('background jobs that all ended, at a budget level that lists no ended job', () => {
+  it('says none was left running, and which ended last, instead of an empty list', () => {
+    const { state } = ingestText(
+      jsonl(
+        ask('Fetch the data in the background'),
+        call('b1', 'Bash', { command: 'python src/fetch.py', run_in_background: true, description: 'Fetch' }),
+        result('b1', 'Command running in background with ID: ff01'),
+        user('n1', '<task-notification>\n<task-id>ff01</task-id>\n<status>completed</status>\n<summary>Background command "Fetch" completed (exit code 0)</summary>\n</task-notification>'),
+      ),
+    );
+    const a = analysed(state);
+    expect(jobs(a, 0)).toContain('- completed (line 4): `ff01` (Bash «Fetch», started line 2)');
+    for (const level of [1, 2] as const) {
+      expect(jobs(a, level).trim()).toBe("### Background jobs\n\n*verified* — none left running: the 1 job(s) started in the background all ended, the latest to end `ff01` (Bash «Fetch», started line 2), completed (line 4) (each in HANDOFF.summary.json's `jobs`).");
+    }
+    expect(jobs(a, 3)).toBe('');
+  });
+});
