@@ -4,7 +4,6 @@ import { fileURLToPath } from 'node:url';
 import { bool, closest, parse } from './cli/args.js';
 import type { Io } from './cli/io.js';
 import { processIo } from './cli/io.js';
-import { printError, safeText } from './cli/report.js';
 import { EXIT, HandoffError, UsageError, accessFix, describeError, resourceFix } from './errors.js';
 import { holdNursery } from './daemon/heap.js';
 import { packageVersion } from './paths.js';
@@ -15,7 +14,10 @@ import { packageVersion } from './paths.js';
  * as such with exit 1.
  */
 export async function main(argv: readonly string[], rawIo: Io): Promise<number> {
-  const io = redactingIo(rawIo);
+  const report = await loadReport(rawIo);
+  if (typeof report === 'number') return report;
+  const { printError, safeText } = report;
+  const io = redactingIo(rawIo, safeText);
   const [first, ...rest] = argv;
   // A build of many files is a backfill: its nursery is held small from the start (daemon/heap.ts;
   // V8 grows it to 8 MB while the modules load).
@@ -82,12 +84,33 @@ export async function main(argv: readonly string[], rawIo: Io): Promise<number> 
   }
 }
 
+type Report = typeof import('./cli/report.js');
+
+/**
+ * The redactor every line printed passes, and the error printer, loaded first and on their own.
+ * They are most of the modules a command loads: imported statically, a machine out of file
+ * descriptors (`ulimit -n 32`) failed while node loaded them, before any handler ran, and printed
+ * node's stack. Said here with the fix instead, with no text of the error's own (the redactor
+ * that would clean it is what could not be loaded).
+ */
+async function loadReport(io: Io): Promise<Report | number> {
+  try {
+    return await import('./cli/report.js');
+  } catch (e) {
+    const fix = resourceFix(e);
+    if (fix === null) throw e;
+    io.err(`handoff: ${String((e as { code?: unknown }).code)}: could not load its own modules`);
+    io.err(`  fix: ${fix} and run the command again`);
+    return EXIT.FAILED;
+  }
+}
+
 /**
  * Everything a command prints passes the built-in redactor: a transcript path named after a
  * token (which the store keeps, to read the file by it), an argument echoed in a message.
  * What the store holds is redacted already; this is the last line before a terminal.
  */
-function redactingIo(io: Io): Io {
+function redactingIo(io: Io, safeText: Report['safeText']): Io {
   return Object.create(io, {
     out: { value: (t: string) => io.out(safeText(t)) },
     err: { value: (t: string) => io.err(safeText(t)) },
@@ -120,9 +143,14 @@ if (isEntry()) {
       process.exitCode = code;
       if (argv[0] === 'hook') endHook(code);
     },
-    (e: unknown) => {
+    async (e: unknown) => {
       const fix = resourceFix(e);
-      process.stderr.write(fix === null ? `handoff: internal error: ${safeText(describeError(e))}\n` : `handoff: ${safeText(describeError(e))}\n  fix: ${fix} and run the command again\n`);
+      // The error's text passes the redactor when it can be loaded; else only its code is said.
+      const said = await import('./cli/report.js').then(
+        (r) => r.safeText(describeError(e)),
+        () => String((e as { code?: unknown } | null)?.code ?? 'an error'),
+      );
+      process.stderr.write(fix === null ? `handoff: internal error: ${said}\n` : `handoff: ${said}\n  fix: ${fix} and run the command again\n`);
       process.exitCode = EXIT.FAILED;
     },
   );

@@ -298,6 +298,28 @@ function suiteNotRun(l: Ledger, changed: number): Finding | null {
   return { text: `The whole test suite: after the last file change (line ${changed}${docsAfter(l, changed)}) only tests of single files ran (${said}); ${before}`, label: 'verified', seq: (after[after.length - 1] as CheckRun).line - 1 };
 }
 
+/** A request that asks for checks to be run, tests or a build among them (`run lint, test and check-types`). */
+const ASKS_TESTS = /\b(?:tests?|testing|build|check-?types|type-?check(?:s|ing)?|tsc)\b/i;
+const ASKS_RUN = /\b(?:run|lint|check|verify)\b/i;
+
+/**
+ * After the last file change only linters, type checks or formatters ran (agentcmd: `pnpm lint`
+ * twice, while the user had asked for "lint, test and check-types"): no test or build proves the
+ * change. Said when the session ran a test or a build before, or the user asked for one with no
+ * test or build run since; a session that never tests is not told it did not.
+ */
+function onlyStaticAfter(l: Ledger, changed: number, requests: readonly RequestRecord[]): Finding | null {
+  const after = l.checks.filter((c) => c.line > changed);
+  const testOrBuild = (c: CheckRun): boolean => checkTargets(c.command, l.installed ?? []).some((t) => t.kind === 'test' || t.kind === 'build');
+  if (after.length === 0 || after.some(testOrBuild)) return null;
+  const req = [...requests].reverse().find((q) => q.kind === 'request' && ASKS_TESTS.test(q.text) && ASKS_RUN.test(q.text));
+  const asked = req !== undefined && !l.checks.some((c) => c.line > req.line && testOrBuild(c)) ? req : undefined;
+  if (asked === undefined && !l.checks.some(testOrBuild)) return null;
+  const { said } = latestRuns(after, 3);
+  const why = asked === undefined ? '' : `; the user asked for them at line ${asked.line}: ${quote(asked.text, 120)}`;
+  return { text: `No test or build ran after the last file change (line ${changed}${docsAfter(l, changed)}): only static checks did (${said})${why}`, label: 'verified', seq: (after[after.length - 1] as CheckRun).line - 1 };
+}
+
 /**
  * What checked the latest write, so that "verify the change" says what is left to verify: none ran
  * after it, or only checks of single files did (claude-code-log 37f83ec9 ran one test file and one
@@ -499,8 +521,8 @@ export function saysOnlyThanks(text: string): boolean {
 }
 
 /** A plan step whose words say it tested or verified the work. */
-/** …or that ends on a test joined to other work: "Deploy to Streamlit Cloud + smoke test", "Fix the parser and verify". */
-const TEST_STEP = /^\s*(?:test|verify|validate|re-?run (?:the )?tests?|run (?:the )?(?:unit |integration |e2e )?tests?|check that)\b|\bsmoke[- ]test(?:ed|s|ing)?\b|(?:\+|&|\band(?: then)?)\s+(?:re-?)?(?:test|verify|validate)\s*$/i;
+/** …or that ends on a test joined to other work: "Deploy to Streamlit Cloud + smoke test", "Fix the parser and verify", "…, then validate." */
+const TEST_STEP = /^\s*(?:test|verify|validate|re-?run (?:the )?tests?|run (?:the )?(?:unit |integration |e2e )?tests?|check that)\b|\bsmoke[- ]test(?:ed|s|ing)?\b|(?:\+|&|\band(?: then)?|,?\s*then)\s+(?:re-?)?(?:test|verify|validate)(?: (?:it|them|the (?:change|fix|result)s?))?\s*[.!]?\s*$/i;
 
 /** Plan updates whose steps the transcript does not hold: the agent kept a plan, which steps it had and which it marked done are not known. */
 function hiddenPlans(l: Ledger): string {
@@ -617,7 +639,13 @@ function endKind(st: SessionState, parent: string | null): End {
   if (last.event === 'interrupt' || last.event === 'turn_aborted') return { kind: 'interrupted', line: last.line, why: 'the user interrupted the agent and nothing came after' };
   if (l.pendingQuestion) return { kind: 'waiting-on-user', line: l.pendingQuestion.line, why: `the agent asked the user through a tool and no answer is recorded: ${quote(l.pendingQuestion.text)}` };
   if (last.event === 'tool_call') return { kind: 'mid-work', line: last.line, why: 'the transcript ends on a tool call with no result' };
-  if (last.event === 'tool_result') return { kind: 'mid-work', line: last.line, why: 'the transcript ends on a tool result, before the agent replied' };
+  if (last.event === 'tool_result') {
+    // The agent's reasoning about the result may follow it (Codex's reasoning items): the
+    // transcript then ends there, not on the result.
+    const thought = st.window.at(-1);
+    if (thought !== undefined && thought.class === 'THOUGHT' && thought.seq + 1 > last.line) return { kind: 'mid-work', line: thought.seq + 1, why: `the transcript ends on the agent's reasoning (line ${thought.seq + 1}) after a tool result (line ${last.line}), before the agent replied` };
+    return { kind: 'mid-work', line: last.line, why: 'the transcript ends on a tool result, before the agent replied' };
+  }
   if (last.event === 'user') return { kind: 'mid-work', line: last.line, why: 'the transcript ends on a user request the agent has not answered' };
   const said = l.lastAgentText;
   if (said !== null) {
@@ -1057,7 +1085,8 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
   const lastChange = lastCheck === undefined ? l.lastChangeLine : lastSeenChange(l, lastCheck.line);
   if (lastChange !== null && (lastCheck === undefined || lastCheck.line < lastChange)) {
     const run = compiledToRun(l, lastChange);
-    const after = `after the last file change (line ${lastChange}${docsAfter(l, lastChange)})`;
+    // None at all is said so: "after the last file change" read as if checks had run before it (rave-era).
+    const after = lastCheck === undefined ? `in this session (its last file change: line ${lastChange}${docsAfter(l, lastChange)})` : `after the last file change (line ${lastChange}${docsAfter(l, lastChange)})`;
     const text = run === undefined ? `No test, build, type check or lint ran ${after}` : `No test, type check or lint ran ${after}, and no build but \`${clip(run.command.replace(/\s+/g, ' '), 100)}\` (line ${run.line}), which compiles the code to run the program: no check (whether it built and started is in its output)`;
     checksNotRun.push({ text, label: 'verified', seq: lastChange - 1 });
   } else if (l.lastChangeLine !== null) {
@@ -1081,6 +1110,10 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     }
     const suite = suiteNotRun(l, changed);
     if (suite !== null) checksNotRun.push(suite);
+    else {
+      const staticOnly = onlyStaticAfter(l, changed, st.ledger.requests);
+      if (staticOnly !== null) checksNotRun.push(staticOnly);
+    }
   }
 
   const unknowns: Finding[] = [];

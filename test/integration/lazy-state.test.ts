@@ -1,4 +1,4 @@
-import { appendFile, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config.js';
@@ -181,6 +181,10 @@ describe('the daemon', () => {
     const root = tempDir('handoff-store-');
     const watch = tempDir('handoff-watch-');
     const env = testEnv({ HANDOFFS_ROOT: root });
+    // The stop writes the states only within its budget (4 s by default): on a loaded host the
+    // watcher's close alone has taken that long. What is tested is that it writes them.
+    await mkdir(join(env.XDG_CONFIG_HOME as string, 'handoff'), { recursive: true });
+    await writeFile(join(env.XDG_CONFIG_HOME as string, 'handoff', 'handoff.config.json'), JSON.stringify({ daemon: { shutdown_timeout_ms: 60_000 } }));
     const d = await startDaemon(env, root, ['--watch', watch]);
     running.push(d);
     const src = await copyFixture('claude-session.jsonl', watch, 'live.jsonl');

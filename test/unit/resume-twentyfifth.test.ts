@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call, result, say, user } from './claude-records.js';
+import { agent, call, result, say, user } from './claude-records.js';
 import { jobs } from '../../src/core/render/handoff-md.js';
 import { ingestText, jsonl } from './ingest-helper.js';
 import { analysed, built } from './ledger-helper.js';
@@ -116,7 +116,7 @@ describe('a program run with cargo run after the last change', () => {
       result('r1', '   Compiling edgerunner v0.1.0\n    Finished `dev` profile\n     Running `target/debug/edgerunner serve`'),
       say('a1', 'Server is up.'),
     );
-    expect(md).toContain('No test, type check or lint ran after the last file change (line 3), and no build but `cargo run -p edgerunner -- serve --bind 127.0.0.1:8080` (line 4), which compiles the code to run the program: no check (whether it built and started is in its output)');
+    expect(md).toContain('No test, type check or lint ran in this session (its last file change: line 3), and no build but `cargo run -p edgerunner -- serve --bind 127.0.0.1:8080` (line 4), which compiles the code to run the program: no check (whether it built and started is in its output)');
     expect(md).not.toContain('No test, build, type check or lint ran');
   });
 });
@@ -137,5 +137,54 @@ describe('background jobs that all ended, at a budget level that lists no ended 
       expect(jobs(a, level).trim()).toBe("### Background jobs\n\n*verified* — none left running: the 1 job(s) started in the background all ended, the latest to end `ff01` (Bash «Fetch», started line 2), completed (line 4) (each in HANDOFF.summary.json's `jobs`).");
     }
     expect(jobs(a, 3)).toBe('');
+  });
+});
+
+describe('the end, when the agent reasoned after the last tool result (Codex)', () => {
+  const meta = { timestamp: '2026-02-23T11:48:09Z', type: 'session_meta', payload: { id: 'c', cwd: '/w', cli_version: '0.104.0', originator: 'codex_cli_rs' } };
+  const item = (payload: Record<string, unknown>) => ({ timestamp: '2026-02-23T11:55:00Z', type: 'response_item', payload });
+  const asked = { timestamp: '2026-02-23T11:55:00Z', type: 'event_msg', payload: { type: 'user_message', message: 'Check the build', images: [] } };
+  const exec = [item({ type: 'function_call', name: 'exec_command', arguments: JSON.stringify({ cmd: 'ls' }), call_id: 'c1' }), item({ type: 'function_call_output', call_id: 'c1', output: 'Process exited with code 0\nOutput:\nREADME.md' })];
+
+  it('is that reasoning, after the result, not the result', () => {
+    const { md } = built(meta, asked, ...exec, item({ type: 'reasoning', summary: [{ type: 'summary_text', text: '**Reading the listing**' }], content: null }));
+    expect(md).toContain("**How it ended: mid-work** (line 5) — *inferred*: the transcript ends on the agent's reasoning (line 5) after a tool result (line 4), before the agent replied");
+    const bare = built(meta, asked, ...exec);
+    expect(bare.md).toContain('**How it ended: mid-work** (line 4) — *inferred*: the transcript ends on a tool result, before the agent replied');
+  });
+});
+
+describe('checks not run', () => {
+  const editCall = call('e1', 'Edit', { file_path: '/nonexistent/w/src/team.ts', old_string: 'a', new_string: 'b' });
+  const edited = result('e1', 'The file /nonexistent/w/src/team.ts has been updated.');
+
+  it('say that only static checks ran after the last change, when the user asked for tests', () => {
+    const { md } = built(ask('can you run lint, test and check-types'), editCall, edited, bash('l1', 'pnpm lint'), result('l1', '✔ No ESLint warnings or errors'), say('a1', 'Lint passes.'));
+    expect(sub(md, 'Checks Not Run')).toContain('*verified* No test or build ran after the last file change (line 3): only static checks did (`pnpm lint` (line 5, passed)); the user asked for them at line 1: «can you run lint, test and check-types»');
+    const unasked = built(ask('tidy the team code'), editCall, edited, bash('l1', 'pnpm lint'), result('l1', '✔ No ESLint warnings or errors'), say('a1', 'Lint passes.'));
+    expect(sub(unasked.md, 'Checks Not Run')).toBe('None');
+  });
+
+  it('say "in this session" when no check ran at all', () => {
+    const { md } = built(ask('tidy the team code'), editCall, edited, say('a1', 'Done.'));
+    expect(sub(md, 'Checks Not Run')).toContain('No test, build, type check or lint ran in this session (its last file change: line 3)');
+  });
+
+  it('count a todo step that ends "then validate" as a claim of a check', () => {
+    const list = call('t1', 'TodoWrite', { todos: [{ content: 'Improve the team mutations, then validate.', status: 'completed', activeForm: 'Improving' }] });
+    const { md } = built(ask('Make team updates optimistic'), editCall, edited, list, result('t1', 'Todos have been modified successfully.'), say('a1', 'Done.'));
+    expect(md).toContain('the plan marks «Improve the team mutations, then validate.» done, but no test, build, type check or lint ran');
+  });
+});
+
+describe('a long plan kept as its head', () => {
+  it('says its outline is of the head, and where the rest is', () => {
+    const steps = Array.from({ length: 40 }, (_, i) => `### ${i + 1}. Step ${i + 1}\n\n${'Change the archive reader carefully and test it well. '.repeat(3)}`).join('\n\n');
+    const long = `# Plan: tar support\n\n${steps}\n\n## Files to Modify\n\n- \`README.md\``;
+    expect(long.length).toBeGreaterThan(6000);
+    const planCall = agent('a-p1', [{ type: 'tool_use', id: 'p1', name: 'ExitPlanMode', input: { plan: long } }]);
+    const { md } = built(ask('Plan it'), planCall, user('r-p1', [{ type: 'tool_result', tool_use_id: 'p1', content: 'User has approved your plan. You can now start coding.' }]));
+    expect(md).toMatch(new RegExp(`The headings and list items of its first \\d+ characters — the rest, \\d+ more, is only in the transcript at line 2 \\(the plan is ${long.length} characters`));
+    expect(md).not.toContain('Its headings and list items (the plan is');
   });
 });

@@ -622,7 +622,10 @@ function plan(a: Analysis, level: Level): string {
   const held = latest.chars === undefined ? 'the whole' : `its first ${latest.text.length - 1} (the whole is in the transcript)`;
   if (outline.length === 0) return `\n\n### Plan\n\n${intro}\n\n${fence(`${latest.text.slice(0, whole - 1)}…`)}\n\nIts first ${whole - 1} of ${chars} characters; HANDOFF.llm.json's \`plan\` holds ${held}.${unwritten}`;
   const { shown, more } = outlineCut(outline, lines);
-  return `\n\n### Plan\n\n${intro}\n\n${fence(shown.join('\n'))}\n\nIts headings and list items${more} (the plan is ${chars} characters; HANDOFF.llm.json's \`plan\` holds ${held}).${unwritten}`;
+  // A plan kept as its head: the outline is of that head, and what comes after it (often the files
+  // to change and the tests to add) is only in the transcript.
+  const of = latest.chars === undefined ? 'Its headings and list items' : `The headings and list items of its first ${latest.text.length - 1} characters — the rest, ${chars - (latest.text.length - 1)} more, is only in the transcript at line ${latest.line}`;
+  return `\n\n### Plan\n\n${intro}\n\n${fence(shown.join('\n'))}\n\n${of}${more} (the plan is ${chars} characters; HANDOFF.llm.json's \`plan\` holds ${held}).${unwritten}`;
 }
 
 /** Codex's calls whose command may outlive them, followed through the polls of its session (jobs.ts). */
@@ -1263,7 +1266,7 @@ function provenance(r: RenderInput): string {
     `revision: ${r.revision} · watermark: ${r.state.watermark} · turns: ${r.state.turns}`,
     ...modelsUsed(r.state.meta.models),
     // Said whose they are: a transcript its publisher redacted reads "redactions: 0" as a contradiction.
-    `redactions: ${r.redactions} (secrets this handoff's builder removed from what it stored and shows)`,
+    `redactions: ${r.redactions} (by handoffd, in what it stored)`,
     `check it: ${code(`handoff verify ${r.session} --source`)}`,
   ]);
 }
@@ -1385,6 +1388,12 @@ export function renderHandoffMd(r: RenderInput, a: Analysis): string {
     for (const rows of [3, 1, 0]) {
       if (Buffer.byteLength(renderAt(fixed, parts)) <= MD_BYTES) break;
       fixed.timeline = rows > 0 ? timelineSection(r, rows) : section('Recent timeline', `Left out to keep this file within ${MD_BYTES} bytes: timeline.jsonl holds all ${r.state.turns} turns.`);
+    }
+    // Then what the agent reported keeps its latest message alone, then none (HANDOFF.llm.json's
+    // `agent_messages` holds the latest 20; State right now quotes the last whole).
+    for (const shown of [1, 0]) {
+      if (Buffer.byteLength(renderAt(fixed, parts)) <= MD_BYTES || a.agentMessages.length === 0) break;
+      fixed.agentMessages = section('What the agent reported', shown > 0 ? agentMessages(a, shown) : `Left out to keep this file within ${MD_BYTES} bytes: HANDOFF.llm.json's \`agent_messages\` holds the latest ${a.agentMessages.length}.`);
     }
   }
   // What room is left takes, in turn, the writes that failed and were made after, and the names
