@@ -29,6 +29,21 @@ describe('a credential inside a JSON string', () => {
   ]);
 });
 
+describe('a credential split by terminal colours written as escapes, or a password that starts with $', () => {
+  const ESC = '\u001b';
+  removesEach([
+    ['a token split by colours, in a JSON string', json(`${ESC}[1;33mwarning:${ESC}[0m token ${ESC}[31mghp_${ESC}[0m${ESC}[31mwyhnCBZcAea8A04foiLG4X5h2wcn0UORxj4Y${ESC}[0m has scope repo`), 'wyhnCBZcAea8A04foiLG4X5h2wcn0UORxj4Y'],
+    ['a name split by bold, in a JSON string', json(`${ESC}[1mDB_PASS${ESC}[0m${ESC}[1mWORD${ESC}[0m=oOMjr3M38MAZeX`), 'oOMjr3M38MAZeX'],
+    ['a key whose prefix is coloured apart, in a JSON string', json(`${ESC}[35msk-${ESC}[39mproj-cQI1QAnNpRTRXDN9QY8EAo2hoDllf6PMbKCc7eqouvHPgnwI_Wsl2JmPmwalFVX1XsuoQT3BlbkFJkDB1bSBegeK0SX6B9HfL`), 'cQI1QAnNpRTRXDN9QY8EAo2hoDllf6PMbKCc7eqouvHPgnwI_Wsl2JmPmwalFVX1XsuoQT3BlbkFJkDB1bSBegeK0SX6B9HfL'],
+    ['a YAML password that starts with $', 'redis:\n  host: cache.internal\n  password: $Xq8Lm3Wz9Rk', '$Xq8Lm3Wz9Rk'],
+  ]);
+  keepsEach([
+    ['coloured words in a JSON string', json(`${ESC}[32mPASS${ESC}[0m src/a.test.ts (3 tests)`)],
+    ['a variable as a YAML password', 'redis:\n  password: $REDIS_PASSWORD'],
+    ['a camel-case variable as a password', 'password: $dbPassword'],
+  ]);
+});
+
 describe('ordinary JSON strings near those shapes', () => {
   keepsEach([
     ['a quoted label in a call', 'throw new Error("password: required")'],

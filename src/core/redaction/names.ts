@@ -167,6 +167,9 @@ const KEYWORDS = /^(?:true|false|null|nil|none|undefined|yes|no|on|off|required|
 export function isPlaceholder(v: string): boolean {
   if (v.length === 0) return true;
   if (v.startsWith('[REDACTED:')) return true;
+  // A `$` then a generated-looking word is a password that starts with `$` (`password: $Xq8Lm3Wz9Rk`),
+  // not a variable: a variable is named (`$DB_PASSWORD`, `$dbPassword`).
+  if (/^\$[A-Za-z0-9]{10,}$/.test(v) && looksRandom(v.slice(1), 10)) return false;
   // `<your-password>` closes: a value that only starts with `<` (a generated password) is none.
   if (/^(?:\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$\(.*|`.*|%[A-Za-z_][A-Za-z0-9_]*%|%\(?\w*\)?s|\{\{.*\}\}|\{\d*\}|<[^<>]{0,80}>|\[[^\]]*\]|\*+|x{3,}|X{3,}|\.{3}|…|\?+|-+|_+)$/.test(v)) return true;
   // What a local model server takes for a key it does not check (Ollama, LM Studio, vLLM's `EMPTY`).

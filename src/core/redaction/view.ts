@@ -120,6 +120,8 @@ export function decodedView(input: string): DecodedView {
     if (next.text === view.text) break;
     view = compose(view, next);
   }
+  // Escaped colours read as marks: read through where they split a token.
+  if (view.text !== input && view.text.includes(SPLIT_MARK) && MARKS_IN_TOKEN.test(view.text)) view = compose(view, markView(view.text));
   return view;
 }
 
@@ -198,6 +200,11 @@ function markView(input: string): DecodedView {
   return out.view();
 }
 
+/** A terminal control sequence after its ESC: `[`, parameters, a final letter (colours, cursor moves). */
+const CSI = /^\[[0-9;?]{0,16}[A-Za-z]/;
+/** What an escaped control sequence reads as: a mark (MARK_CHARS), not there between two characters of a token. */
+const SPLIT_MARK = '\u200c';
+
 /** Where the spaces and tabs from k end. */
 function afterIndent(input: string, k: number): number {
   let i = k;
@@ -261,6 +268,17 @@ function decodeOnce(input: string): DecodedView {
         if (next !== undefined && next !== '\\' && next !== '&' && next !== '\n' && next !== '\r') {
           ch = next;
           end = k + 1;
+        }
+      }
+      // A terminal colour written as an escape (`\u001b[31m` in a JSON string: a log line, a
+      // tool's output kept as JSON): read as a mark, so a key the colours split (`ghp_` red, then
+      // the rest) is whole again once marks are read (decodedView), as the control filter makes
+      // it in plain text.
+      if (ch === '\u001b') {
+        const csi = CSI.exec(input.slice(end, end + 24));
+        if (csi !== null) {
+          ch = SPLIT_MARK;
+          end += csi[0].length;
         }
       }
       if (ch === undefined) {
