@@ -85,6 +85,8 @@ export interface FileChange {
   existed?: number;
   /** Deleted, then shown there again by a later call (a read, an `ls`): that call's line. */
   again?: number;
+  /** Its latest write was the session's `git merge` or `git pull`, which brought it in (work made elsewhere: a branch, a teammate's worktree, upstream). */
+  merged?: true;
 }
 
 export interface CheckRow {
@@ -153,7 +155,13 @@ export interface Analysis {
   /** The files the session read, each at its latest read, oldest first (the latest 8). */
   filesRead: { path: string; line: number }[];
   /** Calls that may have written files no one can name: shell calls whose command, and calls of a tool whose very name, the transcript's publisher redacted (how many, and the first's line). */
-  unseenWriters: { shell?: { count: number; first: number }; unnamed?: { count: number; first: number } };
+  /**
+   * Calls that may have written files the transcript does not show: shell calls whose commands
+   * are unreadable, calls of tools whose names are, and subagents whose own calls are in their
+   * own transcripts (Claude Code 2's `Agent`/`Task`: the parent holds the call and the report;
+   * `reports`: the lines of the reports that came back).
+   */
+  unseenWriters: { shell?: { count: number; first: number }; unnamed?: { count: number; first: number }; subagents?: { count: number; first: number; reports: number[] } };
   /** The first line those three counts cover, when the state was begun by a version that did not keep them (ledger.countsFrom). */
   countsFrom: number | null;
   checks: CheckRow[];
@@ -655,6 +663,10 @@ function endKind(st: SessionState, parent: string | null): End {
     if (q !== null && parent !== null) return { kind: 'done', line: last.line, why: `the subagent's last message is its report to the session that started it, ending with a question for that session: ${quote(q)}` };
     if (q !== null) return { kind: 'waiting-on-user', line: said.line, why: `the agent's last message asks the user: ${quote(q)}` };
   }
+  // Codex marks a progress note `commentary`: a last message so marked, with no turn_complete
+  // after it, is the agent still at work (localpush 12-54 cut after its compaction), not an answer.
+  const note = st.lastAgent !== null && st.commentaryLine === st.lastAgent.seq + 1 && st.commentaryLine === last.line;
+  if (note && last.event !== 'turn_complete') return { kind: 'mid-work', line: last.line, why: "the transcript ends on the agent's progress note (the harness marked it commentary, not a final answer), and its turn recorded no end" };
   return { kind: 'done', line: last.line, why: last.event === 'turn_complete' ? 'the agent finished its turn (task complete)' : "the agent's last message closes its turn" };
 }
 
@@ -987,6 +999,18 @@ function betweenIn(all: readonly Ledger['calls'][string][], from: number, to: nu
  * `COREPACK_ENABLE_PROJECT_SPEC=0 pnpm --version` after `pnpm --version` is the same target,
  * and the variable is how it was got around.
  */
+/**
+ * The subagents the session started whose own calls are not in this transcript (a subagent's
+ * writes a parent's transcript holds inline, as side-chain turns, are the session's listed
+ * writes): what they wrote or committed is in their reports and their own transcripts.
+ */
+function subagentsApart(st: SessionState): { subagents?: { count: number; first: number; reports: number[] } } {
+  const subs = st.subagents;
+  if (subs.length === 0 || Object.values(st.ledger.changed).some((c) => c.subagent === true)) return {};
+  const reports = subs.flatMap((x) => (x.result_seq === undefined ? [] : [x.result_seq + 1])).sort((x, y) => x - y);
+  return { subagents: { count: subs.length, first: Math.min(...subs.map((x) => x.line ?? x.seq + 1)), reports } };
+}
+
 /** A command that compiles the code before it runs the program (`cargo run`, `go run`, `dotnet run`): a build, though no check. */
 const COMPILES_TO_RUN = /(?:^|[\s;&|(])(?:cargo\s+(?:\+\S+\s+)?run|go\s+run|dotnet\s+run|swift\s+run|zig\s+build\s+run)\b/;
 
@@ -1049,6 +1073,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     if (f.how === 'delete' && f.made === true) fc.made = true;
     if (f.how === 'write' && f.existed !== undefined) fc.existed = f.existed;
     if (f.how === 'delete' && f.again !== undefined) fc.again = f.again;
+    if (f.tool === 'git') fc.merged = true;
     return fc;
   });
   markDirtyBefore(l, filesChanged);
@@ -1191,7 +1216,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     hiddenPlans: plans,
     outsideCalls: outsideCalls(l),
     filesRead: l.reads ?? [],
-    unseenWriters: { ...(l.hiddenCommands === undefined ? {} : { shell: l.hiddenCommands }), ...(l.unnamedTools === undefined ? {} : { unnamed: l.unnamedTools }) },
+    unseenWriters: { ...(l.hiddenCommands === undefined ? {} : { shell: l.hiddenCommands }), ...(l.unnamedTools === undefined ? {} : { unnamed: l.unnamedTools }), ...subagentsApart(st) },
     countsFrom: l.countsFrom ?? null,
     checks: l.checks.map((c) => ({ line: c.line, command: c.command, outcome: c.outcome, summary: c.summary, exit_code: c.exitCode ?? null, ...(c.by === undefined ? {} : { by: c.by }) })),
     checksTotal: l.checksTotal,

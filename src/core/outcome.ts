@@ -105,6 +105,13 @@ const DIAGNOSTIC = /^[^\s:][^:\n]*:\d+(?::\d+)?:? (?:[A-Z]+\d+\b|error:).*$/m;
 
 /** A tally shown with the first error it counts, which says what failed ("E902 No such file or directory — Found 1 error."). */
 function withCause(text: string, fail: string | null): string | null {
+  if (fail !== null && /\b\d+ failed\b/.test(fail)) {
+    // pytest's short summary names each failed test (`FAILED tests/test_x.py::T::test_y - …`): the
+    // first says what to look at, where the tally alone does not.
+    const failed = [...text.matchAll(/^FAILED (\S+)/gm)];
+    const first = failed[0]?.[1];
+    if (first !== undefined) return `FAILED ${first.length > 160 ? `${first.slice(0, 159)}…` : first}${failed.length > 1 ? ` (and ${failed.length - 1} more)` : ''} — ${fail}`;
+  }
   if (fail === null || !TALLY.test(fail)) return fail;
   const diag = DIAGNOSTIC.exec(text)?.[0].trim();
   if (diag === undefined) return fail;

@@ -188,3 +188,65 @@ describe('a long plan kept as its head', () => {
     expect(md).not.toContain('Its headings and list items (the plan is');
   });
 });
+
+describe('files a merge brought in', () => {
+  it('are marked as the merge\'s work in Files changed, apart from what the session wrote itself', () => {
+    const { md } = built(
+      ask('Merge the teammates\' branches'),
+      call('e1', 'Edit', { file_path: '/nonexistent/w/README.md', old_string: 'a', new_string: 'b' }),
+      result('e1', 'The file /nonexistent/w/README.md has been updated.'),
+      bash('m1', 'git merge alice/research bob/research --no-ff -m "Merge round 1"'),
+      result('m1', "Merge made by the 'octopus' strategy.\n work/research-alice.md | 40 ++++\n create mode 100644 work/research-alice.md"),
+      say('a1', 'Merged.'),
+    );
+    const row = (file: string) => md.split('\n').find((l) => l.startsWith(`| \`${file}\``)) ?? '';
+    expect(row('work/research-alice.md')).toContain("| create (by the session's git merge or pull: work it brought in) | 5 |");
+    expect(row('README.md')).not.toContain('git merge');
+  });
+});
+
+describe('a Codex turn whose last message is a progress note', () => {
+  const meta = { timestamp: '2026-02-24T09:48:09Z', type: 'session_meta', payload: { id: 'c', cwd: '/w', cli_version: '0.104.0', originator: 'codex_cli_rs' } };
+  const event = (payload: Record<string, unknown>) => ({ timestamp: '2026-02-24T09:50:00Z', type: 'event_msg', payload });
+  const item = (payload: Record<string, unknown>) => ({ timestamp: '2026-02-24T09:50:00Z', type: 'response_item', payload });
+  const turn = [event({ type: 'task_started', turn_id: 't', model_context_window: 258400 }), event({ type: 'user_message', message: 'Fix the sync view', images: [] })];
+  const note = item({ type: 'message', role: 'assistant', phase: 'commentary', content: [{ type: 'output_text', text: 'I patched the view; now checking the hook.' }] });
+
+  it('ends mid-work while its turn recorded no end, and done once it did', () => {
+    const { md } = built(meta, ...turn, note);
+    expect(md).toContain("**How it ended: mid-work** (line 4) — *inferred*: the transcript ends on the agent's progress note (the harness marked it commentary, not a final answer), and its turn recorded no end");
+    expect(md).not.toContain('ask the user what comes next');
+    const closed = built(meta, ...turn, note, event({ type: 'task_complete', turn_id: 't' }));
+    expect(closed.md).toMatch(/\*\*How it ended: done\*\*/);
+  });
+});
+
+describe('a failed pytest run', () => {
+  it('names its first failed test beside the tally', () => {
+    const out = '=========================== short test summary info ============================\nFAILED tests/test_unit.py::TestGen::test_invalid_input - AssertionError: assert ...\nFAILED tests/test_unit.py::TestGen::test_other\n!!!!!!!!!!!!!!!!!!!!!!!!!! stopping after 1 failures !!!!!!!!!!!!!!!!!!!!!!!!!!!\n========================= 2 failed, 37 passed in 2.95s =========================';
+    const { md } = built(ask('Add tar support'), bash('p1', 'pytest -x'), result('p1', `Exit code 1\n${out}`, { is_error: true }), say('a1', 'Two tests fail.'));
+    expect(md).toContain('FAILED tests/test_unit.py::TestGen::test_invalid_input (and 1 more) — ========================= 2 failed, 37 passed in 2.95s');
+  });
+});
+
+describe('a session whose subagent works in its own transcript', () => {
+  const task = agent('a-t1', [{ type: 'tool_use', id: 't1', name: 'Task', input: { description: 'Research partners', prompt: 'Research the card partners and add a brief to ROADMAP.md', subagent_type: 'general-purpose' } }]);
+  const report = result('t1', 'Brief added to ROADMAP.md under Phase 3.');
+
+  it('says what the subagent wrote or committed is not in it, where it said none', () => {
+    const { md } = built(ask('Research the partners'), task, report, say('a1', 'Done: the brief is in ROADMAP.md.'));
+    expect(sub(md, 'Files changed in this session')).toBe('None the transcript shows. *unknown* — the subagent the session started (line 2), whose own calls are in its own transcript, not this one (its report: line 3), may have written files: whether any did is not known (`git status` in the repository says).');
+    expect(sub(md, 'Commits made in this session')).toContain('None seen.\n\n*unknown* — the subagent the session started (line 2), whose own calls are in its own transcript, not this one (its report: line 3), may have committed: a commit of theirs would not show here.');
+    expect(md).not.toContain('No file changed in this session');
+  });
+
+  it('and beside the files the session wrote itself', () => {
+    const { md } = built(ask('Research the partners'), task, report, call('e1', 'Edit', { file_path: '/nonexistent/w/README.md', old_string: 'a', new_string: 'b' }), result('e1', 'The file /nonexistent/w/README.md has been updated.'), say('a1', 'Done.'));
+    expect(sub(md, 'Files changed in this session')).toContain('*unknown* — the subagent the session started (line 2), whose own calls are in its own transcript, not this one (its report: line 3), may have written others, which this transcript does not show');
+  });
+
+  it('says nothing of it when the session started none', () => {
+    const { md } = built(ask('Research the partners'), say('a1', 'Done.'));
+    expect(md).not.toContain('subagent the session started');
+  });
+});

@@ -897,10 +897,11 @@ function filesChanged(a: Analysis, cwd: string | undefined, max: number, names: 
   // The latest write's line, and for a file written more than once where it was first written (a
   // file created, then edited, was created there; the first write is often the main change).
   const lineOf = (f: FileChange): string => (f.writes === undefined || f.first === undefined ? String(f.line) : `${f.line} (${f.writes} writes, the first at ${f.first})`);
-  const rows = listed.map((f, i) => [inCell(path(shown[i] as string)), cell(`${howOf(f)}${f.subagent ? ' (by a subagent)' : ''}${f.dirtyBefore === undefined ? '' : ` (already uncommitted before the session: line ${f.dirtyBefore})`}`), lineOf(f), cell((f.what ?? []).join('; '), 100)]);
+  const rows = listed.map((f, i) => [inCell(path(shown[i] as string)), cell(`${howOf(f)}${f.subagent ? ' (by a subagent)' : ''}${f.merged ? ' (by the session\'s git merge or pull: work it brought in)' : ''}${f.dirtyBefore === undefined ? '' : ` (already uncommitted before the session: line ${f.dirtyBefore})`}`), lineOf(f), cell((f.what ?? []).join('; '), 100)]);
   const more = a.filesChangedTotal > rows.length ? `\n\n${moreFiles(fs.slice(0, -max).reverse(), a.filesChangedTotal - rows.length, cwd, names)}` : '';
   const unreadable = a.unreadableWrites > 0 ? `\n\n${label('unknown')} — and ${a.unreadableWrites} apply_patch call(s) whose paths are unreadable.` : '';
-  return `### Files changed in this session\n\n${label('verified')} — writes whose result succeeded (edits, patches, and shell commands that plainly write), latest first${from}:\n\n${table(['file', 'how (over the session)', 'line (latest write)', 'what the writes define'], rows)}${more}${unreadable}`;
+  const bySub = a.unseenWriters.subagents === undefined ? '' : `\n\n${label('unknown')} — ${subagentsApart(a.unseenWriters.subagents)} may have written others, which this transcript does not show (\`git status\` in the repository says).`;
+  return `### Files changed in this session\n\n${label('verified')} — writes whose result succeeded (edits, patches, and shell commands that plainly write), latest first${from}:\n\n${table(['file', 'how (over the session)', 'line (latest write)', 'what the writes define'], rows)}${more}${unreadable}${bySub}`;
 }
 
 /**
@@ -908,12 +909,21 @@ function filesChanged(a: Analysis, cwd: string | undefined, max: number, names: 
  * whose very name it redacted. With no write read, "None" alone would say no file changed.
  */
 function unseenWriters(a: Analysis): string {
-  const { shell, unnamed } = a.unseenWriters;
+  const { shell, unnamed, subagents } = a.unseenWriters;
   const parts = [
     shell === undefined ? '' : shell.count === 1 ? `1 shell call whose command is unreadable (line ${shell.first})` : `${shell.count} shell calls whose commands are unreadable (the first at line ${shell.first})`,
     unnamed === undefined ? '' : unnamed.count === 1 ? `1 call of a tool whose name is unreadable (line ${unnamed.first})` : `${unnamed.count} calls of tools whose names are unreadable (the first at line ${unnamed.first})`,
+    subagentsApart(subagents),
   ].filter((x) => x !== '');
   return parts.join(' and ');
+}
+
+/** Subagents whose own calls are in their own transcripts: what they wrote is in their reports. */
+function subagentsApart(s: Analysis['unseenWriters']['subagents']): string {
+  if (s === undefined) return '';
+  const lines = `line${s.reports.length === 1 ? '' : 's'} ${s.reports.slice(0, 6).join(', ')}${s.reports.length > 6 ? ', …' : ''}`;
+  const reports = s.reports.length === 0 ? 'no report came back yet' : s.count === 1 ? `its report: ${lines}` : s.reports.length === s.count ? `their reports: ${lines}` : `${s.reports.length} of their reports came back: ${lines}`;
+  return `${s.count === 1 ? `the subagent the session started (line ${s.first})` : `the ${s.count} subagents the session started (the first at line ${s.first})`}, whose own calls are in ${s.count === 1 ? 'its own transcript' : 'their own transcripts'}, not this one (${reports}),`;
 }
 
 /** How a file was changed; a file the session created and deleted again is as it was (there was none). */
@@ -1008,18 +1018,18 @@ function destroyed(r: RenderInput, short = false): string | null {
 function commits(a: Analysis): string {
   const attempt = a.failedCommit === null ? '' : `\n\n${label('verified')} — the last \`git commit\` made no commit (line ${a.failedCommit.line}): ${oneLine(a.failedCommit.text, 160)}`;
   // Shell calls the transcript does not show may have committed: none seen is not none made.
-  const hidden = a.hiddenCommands === '' ? '' : `\n\n${label('unknown')} — the transcript hides the commands of some shell calls (see Verification): a commit among them would not show here.`;
+  const hidden = `${a.hiddenCommands === '' ? '' : `\n\n${label('unknown')} — the transcript hides the commands of some shell calls (see Verification): a commit among them would not show here.`}${a.unseenWriters.subagents === undefined ? '' : `\n\n${label('unknown')} — ${subagentsApart(a.unseenWriters.subagents)} may have committed: a commit of theirs would not show here.`}`;
   const f = a.foreignHead;
   const foreign = f === null ? '' : `\n\n${label('reported')} — its \`git log\` at line ${f.line} begins with ${code(f.hash)} «${oneLine(f.subject, 100)}», a commit the session's own commands did not make: ${f.was === null ? `git said at line ${f.wasLine} that the folder was not a repository` : `HEAD was at ${code(f.was)}${f.wasLine === null ? ' when the session started' : ` in its \`git log\` at line ${f.wasLine}`}`}, and the session's own git commands in between made no commit and moved nothing (no merge, pull, rebase, reset or checkout). Someone or something else committed${f.wasLine === null ? ' after the session started' : ` between lines ${f.wasLine} and ${f.line}`} (another program, the user, or a tool the agent ran, perhaps between turns)${f.staged === null ? '' : ` (the session had staged files with \`git add\` at line ${f.staged}: it may hold them)`}; check what it holds${f.pushed === undefined ? '' : ` before anything else: the push at line ${f.pushed} came after it with HEAD unmoved, so if that push sent HEAD's branch, the commit is on the remote too (and in any pull request of that branch)`}.`;
   const unnamed = unnamedCommits(a);
   if (a.commits.length === 0 && unnamed !== '') return `### Commits made in this session\n\n${unnamed.trimStart()}${hidden}${attempt}${foreign}`;
-  if (a.commits.length === 0) return `### Commits made in this session\n\n${a.hiddenCommands === '' ? NONE : `None seen.${hidden}`}${attempt}${foreign}`;
+  if (a.commits.length === 0) return `### Commits made in this session\n\n${hidden === '' ? NONE : `None seen.${hidden}`}${attempt}${foreign}`;
   const pushed = (p: boolean | null): string => (p === true ? 'pushed' : p === false ? 'not pushed' : 'push unknown');
   // The line shows the hash `git commit` printed; the hash named here is the one a rebase gave it.
   const rebased = (c: Analysis['commits'][number]): string => (c.rebased_from === undefined ? '' : `, made as ${code(c.rebased_from)}; a rebase gave it this hash${c.push_line === undefined ? '' : `, pushed at line ${c.push_line}`}`);
   // What git said the commit holds: it may hold more than the session wrote (files staged before).
   const files = (c: Analysis['commits'][number]): string => (c.files === undefined ? '' : `; ${c.files} file${c.files === 1 ? '' : 's'} changed`);
-  return `### Commits made in this session\n\n${label('verified')} — from the session's own git output (\`git commit\`, a merge with the \`git log\` that named its commit, \`git push\`); the line is the commit's or the merge's:\n\n${bullets(a.commits.map((c) => `${code(c.hash)} ${oneLine(c.subject, 120)} (line ${c.line}${c.hash_line === undefined ? '' : `, named by the \`git log\` at line ${c.hash_line}`}${files(c)}${rebased(c)}) — ${pushed(c.pushed)}`))}${unnamed}`;
+  return `### Commits made in this session\n\n${label('verified')} — from the session's own git output (\`git commit\`, a merge with the \`git log\` that named its commit, \`git push\`); the line is the commit's or the merge's:\n\n${bullets(a.commits.map((c) => `${code(c.hash)} ${oneLine(c.subject, 120)} (line ${c.line}${c.hash_line === undefined ? '' : `, named by the \`git log\` at line ${c.hash_line}`}${files(c)}${rebased(c)}) — ${pushed(c.pushed)}`))}${unnamed}${a.unseenWriters.subagents === undefined ? '' : `\n\n${label('unknown')} — ${subagentsApart(a.unseenWriters.subagents)} may have committed too: a commit of theirs would not show here.`}`;
 }
 
 /**
