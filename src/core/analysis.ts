@@ -667,6 +667,10 @@ function endKind(st: SessionState, parent: string | null): End {
   // after it, is the agent still at work (localpush 12-54 cut after its compaction), not an answer.
   const note = st.lastAgent !== null && st.commentaryLine === st.lastAgent.seq + 1 && st.commentaryLine === last.line;
   if (note && last.event !== 'turn_complete') return { kind: 'mid-work', line: last.line, why: "the transcript ends on the agent's progress note (the harness marked it commentary, not a final answer), and its turn recorded no end" };
+  // A last message that announces what the agent does next ("Let me fix this:"), with nothing after
+  // it: the call it announced is not in the transcript (Claude Code writes it on the next line).
+  const tail = st.lastAgent !== null && st.lastAgent.seq + 1 === last.line ? st.lastAgent.text.trimEnd() : '';
+  if (last.event !== 'turn_complete' && tail.endsWith(':') && !tail.endsWith('::')) return { kind: 'mid-work', line: last.line, why: `the agent's last message announces a next step and nothing came after it: ${quote(tail.slice(-120))}` };
   return { kind: 'done', line: last.line, why: last.event === 'turn_complete' ? 'the agent finished its turn (task complete)' : "the agent's last message closes its turn" };
 }
 
@@ -1085,6 +1089,10 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
   for (const f of st.failures) {
     // An interruption or API error the agent has not answered since: the session stands in it.
     if (f.kind === 'tool_error' || f.seq <= lastAgentSeq) continue;
+    // An interruption (a call stopped, or turned down: "STOP … wait for the user to tell you how to
+    // proceed") the user followed with a request: that request is how to proceed (agentcmd's plan
+    // refused at line 22, then "completely outside the search bar" at 25); nothing waits on it.
+    if (f.kind === 'interrupted' && l.requests.some((q) => q.line > f.seq + 1 && q.kind !== 'answer')) continue;
     // Claude Code's "[Request interrupted by user for tool use]" follows the stopped call's own
     // result: one act of the user's, listed once, by the call it stopped.
     const prev = incidents[incidents.length - 1];
@@ -1255,8 +1263,10 @@ function planView(plans: readonly PlanRecord[] | undefined, changed: Ledger['cha
   // Written since the plan was put: a file written for an earlier task is not this plan's work done.
   const unwrittenOf = (p: PlanRecord): PlanUnwritten | null => {
     const files = p.files ?? [];
-    const missing = notWritten(files, Object.keys(changed).filter((f) => (changed[f]?.line ?? 0) > p.line));
-    return missing.length === 0 ? null : { line: p.line, named: files.length, files: missing, title: planTitle(p.text) };
+    const written = Object.keys(changed).filter((f) => (changed[f]?.line ?? 0) > p.line);
+    const missing = notWritten(files, written);
+    const maybe = notWritten(p.maybeFiles ?? [], written);
+    return missing.length === 0 ? null : { line: p.line, named: files.length, files: missing, title: planTitle(p.text), ...(maybe.length === 0 ? {} : { conditional: maybe }) };
   };
   const unwritten = approved === null ? null : unwrittenOf(approved);
   const earlierUnwritten = plans
@@ -1273,6 +1283,8 @@ export interface PlanUnwritten {
   files: string[];
   /** The plan's first heading or line, 100 characters at most. */
   title: string;
+  /** Files it names only if they exist, or as optional, also not written (not counted in `named`). */
+  conditional?: string[];
 }
 
 /** How many plans approved before the latest approved one are looked at for files not written. */

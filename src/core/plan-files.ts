@@ -17,7 +17,17 @@ const MAX_FILES = 40;
 const CONDITIONAL = /\((?:only\s+)?if\s+(?:it\s+)?(?:exists|present|any|there|needed)\)|\(optional\)/i;
 
 export function planFiles(text: string): string[] {
+  return readPlanFiles(text).files;
+}
+
+/** The files a plan touches only if they exist, or as optional (`deep_manifest.md` - update the spec (if exists)). */
+export function conditionalPlanFiles(text: string): string[] {
+  return readPlanFiles(text).conditional;
+}
+
+function readPlanFiles(text: string): { files: string[]; conditional: string[] } {
   const out: string[] = [];
+  const conditional: string[] = [];
   let inFiles = false;
   let fenced = false;
   for (const raw of text.split('\n')) {
@@ -39,16 +49,16 @@ export function planFiles(text: string): string[] {
     const item = ITEM.exec(line);
     if (item === null) continue;
     const body = item[1] as string;
-    // A file the plan touches only if it is there (`deep_manifest.md` - update the spec (if exists)):
-    // not written, it may not exist; no work left is read from it.
-    if (CONDITIONAL.test(body)) continue;
     const ticked = /`([^`\n]{1,300})`/.exec(body)?.[1];
     const first = (ticked ?? body.split(/\s+/)[0] ?? '').replace(/^\*\*|\*\*$/g, '').replace(/[:,]$/, '').trim();
     if (!PATH.test(first) || /^https?:/i.test(first)) continue;
-    if (!out.includes(first)) out.push(first);
+    // A file the plan touches only if it is there (`deep_manifest.md` - update the spec (if exists)):
+    // not written, it may not exist; no work left is read from it, but it is counted apart.
+    const into = CONDITIONAL.test(body) ? conditional : out;
+    if (!into.includes(first)) into.push(first);
     if (out.length >= MAX_FILES) break;
   }
-  return out;
+  return { files: out, conditional: conditional.slice(0, MAX_FILES) };
 }
 
 /** Of the files a plan names, those the session never wrote (matched by the path's tail: a plan names them from the repository's root). */

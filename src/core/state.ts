@@ -94,6 +94,8 @@ export interface PlanRecord {
   saved_to?: string;
   /** The files its "Files to Modify" section names (src/core/plan-files.ts), read from the whole plan. */
   files?: string[];
+  /** Those it names only if they exist, or as optional (`… (if exists)`): counted apart, never work left. */
+  maybeFiles?: string[];
 }
 
 export type CommandResult = 'passed' | 'failed' | 'interrupted' | 'unknown';

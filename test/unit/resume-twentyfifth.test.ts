@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agent, call, result, say, user } from './claude-records.js';
+import { REJECTED, agent, call, result, say, user } from './claude-records.js';
 import { jobs } from '../../src/core/render/handoff-md.js';
 import { ingestText, jsonl } from './ingest-helper.js';
 import { analysed, built } from './ledger-helper.js';
@@ -248,5 +248,37 @@ describe('a session whose subagent works in its own transcript', () => {
   it('says nothing of it when the session started none', () => {
     const { md } = built(ask('Research the partners'), say('a1', 'Done.'));
     expect(md).not.toContain('subagent the session started');
+  });
+});
+
+describe('an interruption the user followed with a request', () => {
+  it('is no open failure: the request says how to proceed', () => {
+    const plan = agent('a-p1', [{ type: 'tool_use', id: 'p1', name: 'ExitPlanMode', input: { plan: 'Move the + button right of the shortcut hint.' } }]);
+    const refused = result('p1', REJECTED, { is_error: true });
+    const failures = (md: string): string => md.split('## Failures And Blockers\n\n')[1]?.split('\n## ')[0]?.trim() ?? '';
+    const stopped = built(ask('Move the + out of the search bar'), plan, refused);
+    expect(failures(stopped.md)).toContain('interrupted (line 3)');
+    const { md } = built(ask('Move the + out of the search bar'), plan, refused, user('u2', 'Completely outside the search bar'));
+    expect(failures(md)).toBe('None');
+  });
+});
+
+describe('a last message that announces the next step', () => {
+  it('ends mid-work: the call it announced is not in the transcript', () => {
+    const { md } = built(ask('Add the combined link'), say('a1', 'The function duplicates the loop. Let me fix this:'));
+    expect(md).toContain("**How it ended: mid-work** (line 2) — *inferred*: the agent's last message announces a next step and nothing came after it: «The function duplicates the loop. Let me fix this:»");
+    const answered = built(ask('Add the combined link'), say('a1', 'Done: the link is added.'));
+    expect(answered.md).not.toContain('announces a next step');
+  });
+});
+
+describe('a plan file named only if it exists', () => {
+  it('is counted apart from the files not written, and named', () => {
+    const text = '# Plan: tar support\n\n## Files to Modify\n\n- `deep_manifest/deep_manifest.py` - add tar\n- `README.md` - document tar\n- `deep_manifest.md` - update the spec (if exists)\n';
+    const planCall = agent('a-p1', [{ type: 'tool_use', id: 'p1', name: 'ExitPlanMode', input: { plan: text } }]);
+    const approved = user('r-p1', [{ type: 'tool_result', tool_use_id: 'p1', content: 'User has approved your plan. You can now start coding.' }]);
+    const edit = call('e1', 'Edit', { file_path: '/nonexistent/w/deep_manifest/deep_manifest.py', old_string: 'a', new_string: 'b' });
+    const { md } = built(ask('Add tar support'), planCall, approved, edit, result('e1', 'The file /nonexistent/w/deep_manifest/deep_manifest.py has been updated.'), say('a1', 'Done.'));
+    expect(md).toContain('of the 2 file(s) the approved plan of line 2 names to change, the session did not write 1 after it: `README.md` (nor the 1 file it names only if it exists or as optional: `deep_manifest.md`)');
   });
 });

@@ -579,7 +579,8 @@ function planUnwritten(a: Analysis): string {
   const one = (x: PlanUnwritten, titled: boolean, field: string): string => {
     const shown = x.files.slice(0, 8);
     const more = x.files.length > shown.length ? `, and ${x.files.length - shown.length} more${field}` : '';
-    return `of the ${x.named} file(s) the approved plan of line ${x.line}${titled ? ` («${oneLine(x.title, 100)}»)` : ''} names to change, the session did not write ${x.files.length} after it: ${shown.map((f) => code(f)).join(', ')}${more}`;
+    const maybe = x.conditional === undefined ? '' : ` (nor ${x.conditional.length === 1 ? 'the 1 file' : `the ${x.conditional.length} files`} it names only if ${x.conditional.length === 1 ? 'it exists' : 'they exist'} or as optional: ${x.conditional.slice(0, 4).map((f) => code(f)).join(', ')}${x.conditional.length > 4 ? ', …' : ''})`;
+    return `of the ${x.named} file(s) the approved plan of line ${x.line}${titled ? ` («${oneLine(x.title, 100)}»)` : ''} names to change, the session did not write ${x.files.length} after it: ${shown.map((f) => code(f)).join(', ')}${more}${maybe}`;
   };
   const latest = u === null ? '' : ` ${one(u, false, " (HANDOFF.summary.json's `plan.files_not_written`)")}.`;
   const before = earlier.length === 0 ? '' : ` ${u === null ? '' : 'An earlier plan too: '}${earlier.map((x) => one(x, true, '')).join('; ')} (HANDOFF.summary.json's \`plan.earlier_files_not_written\`).`;
