@@ -644,7 +644,12 @@ function endKind(st: SessionState, parent: string | null): End {
   const last = l.last;
   if (last === null) return { kind: 'unknown', line: null, why: 'the transcript records no request, reply or tool call' };
   if (last.event === 'api_error') return { kind: 'failed', line: last.line, why: 'an API error is the last thing recorded' };
-  if (last.event === 'interrupt' || last.event === 'turn_aborted') return { kind: 'interrupted', line: last.line, why: 'the user interrupted the agent and nothing came after' };
+  if (last.event === 'interrupt' || last.event === 'turn_aborted') {
+    // Codex may write the reasoning it had under way after the abort: no work, but a line after it.
+    const after = st.window.at(-1);
+    const thought = after !== undefined && after.class === 'THOUGHT' && after.seq + 1 > last.line ? after.seq + 1 : null;
+    return { kind: 'interrupted', line: last.line, why: thought === null ? 'the user interrupted the agent and nothing came after' : `the user interrupted the agent, and only its reasoning came after (line ${thought})` };
+  }
   if (l.pendingQuestion) return { kind: 'waiting-on-user', line: l.pendingQuestion.line, why: `the agent asked the user through a tool and no answer is recorded: ${quote(l.pendingQuestion.text)}` };
   if (last.event === 'tool_call') return { kind: 'mid-work', line: last.line, why: 'the transcript ends on a tool call with no result' };
   if (last.event === 'tool_result') {
@@ -1009,7 +1014,9 @@ function betweenIn(all: readonly Ledger['calls'][string][], from: number, to: nu
  * writes): what they wrote or committed is in their reports and their own transcripts.
  */
 function subagentsApart(st: SessionState): { subagents?: { count: number; first: number; reports: number[] } } {
-  const subs = st.subagents;
+  // Those whose report says they changed or committed something, and those not back yet; a report
+  // of research or a review alone (happy-cli's web search) is no unseen writer.
+  const subs = st.subagents.filter((x) => x.result_seq === undefined || x.wrote === true);
   if (subs.length === 0 || Object.values(st.ledger.changed).some((c) => c.subagent === true)) return {};
   const reports = subs.flatMap((x) => (x.result_seq === undefined ? [] : [x.result_seq + 1])).sort((x, y) => x - y);
   return { subagents: { count: subs.length, first: Math.min(...subs.map((x) => x.line ?? x.seq + 1)), reports } };

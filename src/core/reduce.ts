@@ -233,7 +233,7 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
       return;
     case 'tool_result':
       applyToolResult(st, f, seq);
-      if (main && st.subagents.length > 0) subagentReturned(st, f.id, seq, f.ok);
+      if (main && st.subagents.length > 0) subagentReturned(st, f.id, seq, f.ok, f.output ?? '');
       if (main && st.plans !== undefined && st.plans.length > 0) planAnswered(st.plans, f, line);
       // A TaskCreate whose result is an error (failed, denied, interrupted) made no task.
       if (f.ok === false && main) dropRefusedTask(st, f.id);
@@ -473,16 +473,28 @@ function applyToLedger(st: SessionState, f: Fact, line: number, main: boolean, t
 }
 
 /** A launched subagent's call has its result: the subagent's report came back (or its failure). */
-function subagentReturned(st: SessionState, id: string, seq: number, ok: boolean | undefined): void {
+function subagentReturned(st: SessionState, id: string, seq: number, ok: boolean | undefined, report: string): void {
   if (id === '') return;
   for (let i = st.subagents.length - 1; i >= 0; i -= 1) {
     const s = st.subagents[i] as SessionState['subagents'][number];
     if (s.id !== id || s.result_seq !== undefined) continue;
     s.result_seq = seq;
     if (ok !== undefined) s.ok = ok;
+    if (REPORTS_WRITES.test(report)) s.wrote = true;
     return;
   }
 }
+
+/**
+ * A subagent's report that says it changed files or made a commit ("Brief added to ROADMAP.md",
+ * "created work/research-beads.md and committed 5ea305f"): its writes are in its own transcript.
+ * A report of research or a review says none of this.
+ */
+const WRITE_VERB = String.raw`(?:add(?:ed)?|creat(?:ed|e)|wr(?:ote|itten)|edit(?:ed)?|updat(?:ed|e)|modif(?:ied|y)|chang(?:ed|e)|delet(?:ed|e)|remov(?:ed|e)|renam(?:ed|e)|implement(?:ed)?|fix(?:ed)?|patch(?:ed)?|refactor(?:ed)?)`;
+/** A file's path or name with an extension a project keeps (`ROADMAP.md`, `src/a.ts`, `work/x`). */
+const FILE_NAMED = String.raw`(?:[\w.-]+\/[\w./-]*[\w-]|[\w-]+\.(?:md|mdx|txt|py|ts|tsx|js|jsx|mjs|cjs|json|toml|ya?ml|rs|go|java|kt|rb|php|cs|swift|c|h|cpp|hpp|css|scss|html|sh|sql|lock|cfg|ini|env))\b`;
+/** A verb of changing and a file's name within one sentence, either way round, or a commit with its hash. */
+const REPORTS_WRITES = new RegExp(String.raw`\b${WRITE_VERB}\b[^.\n]{0,100}?${FILE_NAMED}|${FILE_NAMED}[^.\n]{0,60}?\b${WRITE_VERB}\b|\bcommit(?:ted)?\b[^.\n]{0,40}?\b[0-9a-f]{7,40}\b`, 'i');
 
 /** Claude Code's answer to ExitPlanMode when the user approves: "User has approved your plan. …". */
 const PLAN_APPROVED = /^\s*User has approved your plan\b/;

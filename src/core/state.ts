@@ -263,7 +263,8 @@ export interface SessionState {
    * task the call gave, at that line; `agent`: the agent id its result named, whose transcript
    * holds the subagent's own turns (its handoff takes this task as its objective when it holds none).
    */
-  subagents: { id: string; description: string; seq: number; background?: true; result_seq?: number; ok?: boolean; prompt?: string; prompt_chars?: number; line?: number; agent?: string }[];
+  /** `wrote`: its report says it changed files or committed (reduce.ts REPORTS_WRITES). */
+  subagents: { id: string; description: string; seq: number; background?: true; result_seq?: number; ok?: boolean; prompt?: string; prompt_chars?: number; line?: number; agent?: string; wrote?: true }[];
   /**
    * Set in states begun since subagent results are read: in an older state, a subagent without
    * `result_seq` may have returned before it was loaded, and is not said to be still running.

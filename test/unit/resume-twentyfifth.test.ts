@@ -245,9 +245,13 @@ describe('a session whose subagent works in its own transcript', () => {
     expect(sub(md, 'Files changed in this session')).toContain('*unknown* — the subagent the session started (line 2), whose own calls are in its own transcript, not this one (its report: line 3), may have written others, which this transcript does not show');
   });
 
-  it('says nothing of it when the session started none', () => {
+  it('says nothing of it when the session started none, or its report changed nothing', () => {
     const { md } = built(ask('Research the partners'), say('a1', 'Done.'));
     expect(md).not.toContain('subagent the session started');
+    const research = built(ask('Research the partners'), task, result('t1', 'Three partners were found: KAST added card support in May; Rain released an API.'), say('a1', 'Here is what I found.'));
+    expect(research.md).not.toContain('subagent the session started');
+    const committed = built(ask('Research the partners'), task, result('t1', 'Done. I committed 5ea305f on carol/research-beads.'), say('a1', 'Merged soon.'));
+    expect(committed.md).toContain('subagent the session started (line 2)');
   });
 });
 
@@ -280,5 +284,19 @@ describe('a plan file named only if it exists', () => {
     const edit = call('e1', 'Edit', { file_path: '/nonexistent/w/deep_manifest/deep_manifest.py', old_string: 'a', new_string: 'b' });
     const { md } = built(ask('Add tar support'), planCall, approved, edit, result('e1', 'The file /nonexistent/w/deep_manifest/deep_manifest.py has been updated.'), say('a1', 'Done.'));
     expect(md).toContain('of the 2 file(s) the approved plan of line 2 names to change, the session did not write 1 after it: `README.md` (nor the 1 file it names only if it exists or as optional: `deep_manifest.md`)');
+  });
+});
+
+describe('a Codex turn the user aborted', () => {
+  const meta = { timestamp: '2025-09-25T01:28:00Z', type: 'session_meta', payload: { id: 'c', cwd: '/w', cli_version: '0.40.0', originator: 'codex_cli_rs' } };
+  const event = (payload: Record<string, unknown>) => ({ timestamp: '2025-09-25T01:28:35Z', type: 'event_msg', payload });
+  const item = (payload: Record<string, unknown>) => ({ timestamp: '2025-09-25T01:28:35Z', type: 'response_item', payload });
+  const asked = event({ type: 'user_message', message: 'Make the team sheet faster', images: [] });
+
+  it('says the reasoning Codex wrote after the abort came after it', () => {
+    const { md } = built(meta, asked, event({ type: 'turn_aborted', reason: 'interrupted' }), item({ type: 'reasoning', summary: [{ type: 'summary_text', text: '**Adding a hook for one team**' }], content: null }));
+    expect(md).toContain('**How it ended: interrupted** (line 3) — *inferred*: the user interrupted the agent, and only its reasoning came after (line 4)');
+    const bare = built(meta, asked, event({ type: 'turn_aborted', reason: 'interrupted' }));
+    expect(bare.md).toContain('the user interrupted the agent and nothing came after');
   });
 });
