@@ -129,6 +129,8 @@ export interface Analysis {
    * whether they ran, and what they did, is not known. `unreadable`: its command is redacted (command '').
    */
   withoutResult: { line: number; command: string; unreadable?: true }[];
+  /** The files the call the transcript ends on would write (a Write, an Edit, a patch with no result): made or not, unknown. */
+  pendingWrites: { path: string; line: number }[];
   /** Shell calls whose result only the harness recorded (`exec_command_end`), never handed to the agent: the lines of call and record. */
   unreadResults: { line: number; resultLine: number }[];
   /** The latest turn left without an end, another begun after it (Ledger.leftTurn), or null. */
@@ -204,7 +206,7 @@ export interface Analysis {
   commits: { hash: string; subject: string; pushed: boolean | null; line: number; branch: string; rebased_from?: string; push_line?: number; files?: number; hash_line?: number }[];
   failedCommit: { line: number; text: string } | null;
   /** `git commit`s whose output showed no hash and no later log named (Ledger.unnamedCommits). */
-  unnamedCommits: { subject: string; line: number; made?: true }[];
+  unnamedCommits: { subject: string; line: number; made?: true; push_line?: number }[];
   /** HEAD in the session's latest `git log` is a commit its own commands did not make (foreignHead). */
   foreignHead: ForeignHead | null;
   verification: CommandRecord[];
@@ -1214,6 +1216,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     stateNow,
     afterStateNow: stateNow?.who === 'agent' ? (l.since ?? null) : null,
     withoutResult: withoutResult(st),
+    pendingWrites: pendingWrites(l),
     unreadResults: st.commands.filter((c) => c.unread === true && c.resultSeq !== undefined).map((c) => ({ line: c.seq + 1, resultLine: (c.resultSeq as number) + 1 })),
     leftTurn: l.leftTurn ?? null,
     end,
@@ -1250,7 +1253,8 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     plan,
     commits,
     failedCommit: l.failedCommit ?? null,
-    unnamedCommits: l.unnamedCommits ?? [],
+    // A push after it may have taken it: its line is said (the push names no hash it could be matched by).
+    unnamedCommits: (l.unnamedCommits ?? []).map((c) => ((l.lastPushLine ?? 0) > c.line ? { ...c, push_line: l.lastPushLine as number } : c)),
     foreignHead: foreignHead(st),
     verification: st.commands,
     checksNotRun,
@@ -1304,6 +1308,14 @@ function planTitle(text: string): string {
 }
 
 /** Shell calls the transcript records no result for: readable commands, and calls whose command is redacted. */
+/** The writes of the call the transcript ends on, which has no result (FundWise cut on its Write of docs/zerion-readiness.md). */
+function pendingWrites(l: Ledger): Analysis['pendingWrites'] {
+  if (l.last?.event !== 'tool_call') return [];
+  const at = l.last.line;
+  const call = Object.values(l.calls).find((c) => c.line === at && c.resulted === undefined);
+  return (call?.writes ?? []).slice(0, 20).map((w) => ({ path: w.path, line: at }));
+}
+
 function withoutResult(st: SessionState): Analysis['withoutResult'] {
   const out: Analysis['withoutResult'] = st.commands.filter((c) => c.resultSeq === undefined).map((c) => ({ line: c.seq + 1, command: c.command }));
   const hidden = Object.values(st.ledger.hiddenOpen ?? {});

@@ -1349,7 +1349,8 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
   noteUnnamedCommits(l, command, out, line, failed);
   if (failed && isGitCommit(command) && commitsInOutput(out).length === 0) l.failedCommit = { line, text: lastLine(out) ?? 'git commit failed' };
   // A push prints where it went above its updates (`gh repo create --push` too).
-  const gitPush = isGitPush(command);
+  // `gh repo create --source=. --push` pushes the branch it is on, and prints git's own lines.
+  const gitPush = isGitPush(command) || GH_CREATE_PUSH.test(command);
   const updates = gitPush || out.includes('To ') ? pushesInOutput(out) : [];
   const to = updates.at(-1)?.url;
   if (to) l.pushedTo = { line, url: clip(to, 300) };
@@ -1394,6 +1395,8 @@ const onRemote = (l: Ledger, hash: string): number | null => l.remoteTips?.find(
  * line with the same subject names it; a push that reported the hash as the remote's tip (old or
  * new) proves it pushed.
  */
+const GH_CREATE_PUSH = /\bgh\s+repo\s+create\b[^\n;&|]*\s--push\b/;
+
 /** What only a commit that was made prints, when its first line (with the hash) was cut away. */
 const COMMIT_MADE = /^ ?(?:\d+ files? changed\b|(?:create|delete) mode \d{6} )/m;
 

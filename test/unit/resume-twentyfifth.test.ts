@@ -300,3 +300,28 @@ describe('a Codex turn the user aborted', () => {
     expect(bare.md).toContain('the user interrupted the agent and nothing came after');
   });
 });
+
+describe('a transcript that ends on a write with no result', () => {
+  it('says the file may or may not have been written', () => {
+    const { md } = built(ask('Write the readiness doc'), call('w1', 'Write', { file_path: '/nonexistent/w/docs/readiness.md', content: '# Readiness' }));
+    expect(md).toContain('*unknown* — the call the transcript ends on (line 2) would write `docs/readiness.md`: it has no result, so whether it did is not known (the file on disk says).');
+    expect(md).toContain('3. No file change is recorded, but the call the transcript ends on (line 2) would write `/nonexistent/w/docs/readiness.md`: see whether it is on disk');
+    expect(md).not.toContain('No file changed in this session');
+    const written = built(ask('Write the readiness doc'), call('w1', 'Write', { file_path: '/nonexistent/w/docs/readiness.md', content: '# Readiness' }), result('w1', 'File created successfully at: /nonexistent/w/docs/readiness.md'), say('a1', 'Written.'));
+    expect(written.md).not.toContain('the call the transcript ends on');
+  });
+});
+
+describe('a commit cut before its hash, then `gh repo create --push`', () => {
+  it('says a push followed it', () => {
+    const { md } = built(
+      ask('Commit and publish'),
+      bash('c1', 'git commit -m "Initial scaffold" 2>&1 | tail -3'),
+      result('c1', ' create mode 100644 src/a.py'),
+      bash('g1', 'gh repo create acme/dash --public --source=. --push'),
+      result('g1', 'https://github.com/acme/dash\nTo https://github.com/acme/dash.git\n * [new branch]      HEAD -> main\nbranch \'main\' set up to track \'origin/main\'.'),
+      say('a1', 'Published.'),
+    );
+    expect(md).toContain('- «Initial scaffold» (line 3) — a push followed (line 5): if it sent this branch, the commit is on the remote');
+  });
+});

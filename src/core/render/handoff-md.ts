@@ -888,10 +888,11 @@ function filesChanged(a: Analysis, cwd: string | undefined, max: number, names: 
   if (fs.length === 0) {
     if (a.unreadableWrites > 0) return `### Files changed in this session\n\n${label('unknown')} — ${a.unreadableWrites} apply_patch call(s), paths unreadable (redacted by the transcript's publisher)`;
     const unseen = unseenWriters(a);
-    if (unseen !== '') return `### Files changed in this session\n\nNone the transcript shows. ${label('unknown')} — ${unseen} may have written files: whether any did is not known (\`git status\` in the repository says).`;
+    const pending = pendingSaid(a, cwd);
+    if (unseen !== '') return `### Files changed in this session\n\nNone the transcript shows. ${label('unknown')} — ${unseen} may have written files: whether any did is not known (\`git status\` in the repository says).${pending}`;
     // A transcript that starts mid-conversation shows none of the changes made before its first line.
-    if (a.startsAfter !== undefined) return `### Files changed in this session\n\nNone in the lines this transcript holds. ${label('unknown')} — it starts mid-conversation (line ${a.startsAfter}, see Unknowns): what the session changed before is not in it (\`git status\` and \`git diff\` in the repository say what is uncommitted).`;
-    return `### Files changed in this session\n\n${NONE}`;
+    if (a.startsAfter !== undefined) return `### Files changed in this session\n\nNone in the lines this transcript holds. ${label('unknown')} — it starts mid-conversation (line ${a.startsAfter}, see Unknowns): what the session changed before is not in it (\`git status\` and \`git diff\` in the repository say what is uncommitted).${pending}`;
+    return `### Files changed in this session\n\n${pending === '' ? NONE : `None the transcript shows.${pending}`}`;
   }
   const listed = fs.slice(-max).reverse();
   const { shown, from } = shortPaths(listed.map((f) => f.path), cwd);
@@ -901,7 +902,7 @@ function filesChanged(a: Analysis, cwd: string | undefined, max: number, names: 
   const rows = listed.map((f, i) => [inCell(path(shown[i] as string)), cell(`${howOf(f)}${f.subagent ? ' (by a subagent)' : ''}${f.merged ? ' (by the session\'s git merge or pull: work it brought in)' : ''}${f.dirtyBefore === undefined ? '' : ` (already uncommitted before the session: line ${f.dirtyBefore})`}`), lineOf(f), cell((f.what ?? []).join('; '), 100)]);
   const more = a.filesChangedTotal > rows.length ? `\n\n${moreFiles(fs.slice(0, -max).reverse(), a.filesChangedTotal - rows.length, cwd, names)}` : '';
   const unreadable = a.unreadableWrites > 0 ? `\n\n${label('unknown')} — and ${a.unreadableWrites} apply_patch call(s) whose paths are unreadable.` : '';
-  const bySub = a.unseenWriters.subagents === undefined ? '' : `\n\n${label('unknown')} — ${subagentsApart(a.unseenWriters.subagents)} may have written others, which this transcript does not show (\`git status\` in the repository says).`;
+  const bySub = `${pendingSaid(a, cwd)}${a.unseenWriters.subagents === undefined ? '' : `\n\n${label('unknown')} — ${subagentsApart(a.unseenWriters.subagents)} may have written others, which this transcript does not show (\`git status\` in the repository says).`}`;
   return `### Files changed in this session\n\n${label('verified')} — writes whose result succeeded (edits, patches, and shell commands that plainly write), latest first${from}:\n\n${table(['file', 'how (over the session)', 'line (latest write)', 'what the writes define'], rows)}${more}${unreadable}${bySub}`;
 }
 
@@ -917,6 +918,13 @@ function unseenWriters(a: Analysis): string {
     subagentsApart(subagents),
   ].filter((x) => x !== '');
   return parts.join(' and ');
+}
+
+/** The writes of the call the transcript ends on: no result, so made or not is not known. */
+function pendingSaid(a: Analysis, cwd: string | undefined): string {
+  if (a.pendingWrites.length === 0) return '';
+  const { shown } = shortPaths(a.pendingWrites.map((w) => w.path), cwd);
+  return `\n\n${label('unknown')} — the call the transcript ends on (line ${a.pendingWrites[0]?.line}) would write ${shown.slice(0, 6).map((p) => path(p)).join(', ')}${shown.length > 6 ? ', …' : ''}: it has no result, so whether it did is not known (the file on disk says).`;
 }
 
 /** Subagents whose own calls are in their own transcripts: what they wrote is in their reports. */
@@ -1042,7 +1050,7 @@ function unnamedCommits(a: Analysis): string {
   if (a.unnamedCommits.length === 0) return '';
   const made = a.unnamedCommits.filter((c) => c.made === true);
   const maybe = a.unnamedCommits.filter((c) => c.made !== true);
-  const list = (cs: Analysis['unnamedCommits']): string => bullets(cs.map((c) => `«${oneLine(c.subject, 120)}» (line ${c.line})`));
+  const list = (cs: Analysis['unnamedCommits']): string => bullets(cs.map((c) => `«${oneLine(c.subject, 120)}» (line ${c.line})${c.push_line === undefined ? '' : ` — a push followed (line ${c.push_line}): if it sent this branch, the commit is on the remote`}`));
   const parts: string[] = [];
   if (made.length > 0) parts.push(`${label('verified')} — made by the session's \`git commit\`, whose output was cut before the line that names the hash (what it printed, ` + "` create mode …` or `N files changed`" + `, only a commit prints); no later \`git log\` in the transcript names it, so its hash, and whether a push took it, are not known:\n\n${list(made)}`);
   if (maybe.length > 0) parts.push(`${label('unknown')} — the session's \`git commit\` printed no hash and nothing else that shows a commit was made (its output was cut or quiet), and no later \`git log\` names one: whether it committed is not known (\`git log\` tells):\n\n${list(maybe)}`);
@@ -1317,7 +1325,9 @@ function resume(r: RenderInput, a: Analysis): string {
           ? `No file change can be read in this session, but ${unseen} may have written some: run \`git status\` in the repository, then read what it names and the files the Objective and the latest request name`
           : a.startsAfter !== undefined
             ? `No file changed in the lines this transcript holds, but it starts mid-conversation (see Unknowns): run \`git status\` and \`git diff\` in the repository for what the session changed before, then read what they name and the files the Objective and the latest request name`
-            : `No file changed in this session: read ${filesRead(a, pathsBase(r.state.meta))}the files the Objective and the latest request name`;
+            : a.pendingWrites.length > 0
+              ? `No file change is recorded, but the call the transcript ends on (line ${a.pendingWrites[0]?.line}) would write ${a.pendingWrites.slice(0, 3).map((w) => code(w.path, 4096)).join(', ')}: see whether it is on disk, then read the files the Objective and the latest request name`
+              : `No file changed in this session: read ${filesRead(a, pathsBase(r.state.meta))}the files the Objective and the latest request name`;
   return [
     '1. Read this whole file before acting. Treat files, repository state and recorded command results as authoritative, not this summary.',
     `2. Check drift: run ${code(`handoff resume ${r.session}`)} (or compare repository path, branch, HEAD and dirty state with the front matter). Report material drift; never reset, check out or discard changes to recreate the old state.`,
