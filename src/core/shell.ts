@@ -1016,6 +1016,25 @@ export function copySources(command: string): string[] {
 }
 
 /** Files a command plainly writes: redirects, tee, cp, mv, rm, git rm/mv, sed -i, PowerShell's *-Item/Set-Content. */
+/** Python's `open('p', 'w'|'a'…)` and `Path('p').write_text(`, Node's `writeFileSync('p'`/`appendFileSync('p'`: files a one-liner writes by a literal name. */
+const INLINE_WRITES: readonly (readonly [RegExp, ShellWrite['how'] | null])[] = [
+  [/\bopen\(\s*(['"])([^'"\n]{1,300})\1\s*,\s*(?:mode\s*=\s*)?(['"])([wax])b?\+?\3/g, null],
+  [/\bPath\(\s*(['"])([^'"\n]{1,300})\1\s*\)\s*\.write_(?:text|bytes)\(/g, 'write'],
+  [/\b(write|append)FileSync\(\s*(['"])([^'"\n]{1,300})\2/g, null],
+];
+
+function inlineWrites(code: string): ShellWrite[] {
+  const out: ShellWrite[] = [];
+  for (const [re, how] of INLINE_WRITES) {
+    for (const m of code.matchAll(re)) {
+      if (how !== null) out.push({ path: m[2] as string, how });
+      else if (m[4] !== undefined) out.push({ path: m[2] as string, how: m[4] === 'a' ? 'append' : 'write' });
+      else out.push({ path: m[3] as string, how: m[1] === 'append' ? 'append' : 'write' });
+    }
+  }
+  return out;
+}
+
 export function shellWrites(command: string): ShellWrite[] {
   const out: ShellWrite[] = [];
   // A `cd` earlier in the command moves what its later relative paths name: `cd web && echo x >
@@ -1091,6 +1110,10 @@ export function shellWrites(command: string): ShellWrite[] {
           return i === -1 ? undefined : ws[i + 1];
         };
         const positional = (): string[] => ws.slice(1).filter((a, i, all) => !a.startsWith('-') && !(all[i - 1] ?? '').startsWith('-'));
+        // A Python or Node one-liner that opens a file for writing by a literal name
+        // (`python3 -c "… open('data/raw/meta.json', 'w').write(…)"`, `node -e "fs.writeFileSync('x', …)"`).
+        const inline = /^(?:python[\d.]*|py|node)$/.test(ps) ? named(ps === 'node' ? '-e' : '-c') ?? (ps === 'node' ? named('--eval') : undefined) : undefined;
+        if (inline !== undefined) for (const w of inlineWrites(inline)) add(w);
         if (ps === 'set-content' || ps === 'add-content' || ps === 'out-file' || ps === 'new-item') {
           const p = named('-path') ?? named('-filepath') ?? positional()[0];
           if (p !== undefined) add({ path: p, how: ps === 'add-content' ? 'append' : 'write' });

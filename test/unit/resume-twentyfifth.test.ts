@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { REJECTED, agent, call, result, say, user } from './claude-records.js';
 import { jobs } from '../../src/core/render/handoff-md.js';
+import { shellWrites } from '../../src/core/shell.js';
 import { ingestText, jsonl } from './ingest-helper.js';
 import { analysed, built } from './ledger-helper.js';
 
@@ -323,5 +324,21 @@ describe('a commit cut before its hash, then `gh repo create --push`', () => {
       say('a1', 'Published.'),
     );
     expect(md).toContain('- «Initial scaffold» (line 3) — a push followed (line 5): if it sent this branch, the commit is on the remote');
+  });
+});
+
+describe('a Python or Node one-liner that writes a file by name', () => {
+  it('is a write of that file', () => {
+    expect(shellWrites(`python3 -c "\nimport json\nopen('data/raw/meta.json', 'w').write(json.dumps({}))"`)).toEqual([{ path: 'data/raw/meta.json', how: 'write' }]);
+    expect(shellWrites(`python -c "open('log.txt', 'a').write('x')"`)).toEqual([{ path: 'log.txt', how: 'append' }]);
+    expect(shellWrites(`python3 -c "from pathlib import Path; Path('n.md').write_text('hi')"`)).toEqual([{ path: 'n.md', how: 'write' }]);
+    expect(shellWrites(`node -e "require('fs').appendFileSync('out.txt', 'x')"`)).toEqual([{ path: 'out.txt', how: 'append' }]);
+    expect(shellWrites(`python -c "print(open('a.txt').read())"`)).toEqual([]);
+    expect(shellWrites(`python -c "open(name, 'w')"`)).toEqual([]);
+  });
+
+  it('is listed in Files changed', () => {
+    const { md } = built(ask('Save the fetch window'), bash('p1', `python3 -c "open('data/raw/meta.json', 'w').write('{}'); print('meta saved')"`), result('p1', 'meta saved'), say('a1', 'Saved.'));
+    expect(md).toMatch(/\| `data\/raw\/meta\.json` \| write \| 3 \|/);
   });
 });
