@@ -853,7 +853,7 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
     if (stop !== null) return { text: `Ask the user whether to go on with ${whose}${reqText} before making that call again: the user stopped the agent at its ${stop.what} (line ${stop.line}: ${stop.why}), and nothing came after`, rule: 'unfinished_request', label: 'verified', line: stop.line };
     const how = end.kind === 'mid-work' ? 'was still working on' : end.kind === 'interrupted' ? 'was interrupted while working on' : 'stopped on an error while working on';
     const ask = hidden ? ': its words are not in the transcript, so ask the user what it asked before going on' : '';
-    return { text: `Continue ${whose}, which the agent ${how}${reqText}${ask}${askedBefore(l, req)}${lastCallOpen(l, end)}`, rule: 'unfinished_request', label: 'inferred', line: req.line };
+    return { text: `Continue ${whose}, which the agent ${how}${reqText}${ask}${askedBefore(l, req)}${lastCallOpen(l, end, st.harness === 'claude')}`, rule: 'unfinished_request', label: 'inferred', line: req.line };
   }
   const fail = open[open.length - 1];
   if (fail !== undefined) {
@@ -1382,11 +1382,26 @@ function leftBefore(l: Ledger, req: RequestRecord, noResult: Analysis['withoutRe
  * A transcript that ends on a call with no result: which call, so that a successor sees what the
  * agent was doing (a file it was reading, a command it ran) before it repeats or drops it.
  */
-function lastCallOpen(l: Ledger, end: End): string {
+function lastCallOpen(l: Ledger, end: End, claude: boolean): string {
   if (end.kind !== 'mid-work' || l.last?.event !== 'tool_call') return '';
   const at = l.last.line;
   const call = Object.values(l.calls).find((c) => c.line === at);
   if (call === undefined) return '';
+  // Claude Code runs calls side by side and gives each a result with a verdict: the calls after the
+  // last result and the last message that have none were all left open (a subagent's five Reads at
+  // lines 16-20), not only the last. (A Codex result may carry no verdict, so there only the last.)
+  if (claude) {
+    const calls = Object.values(l.calls);
+    const fence = Math.max(l.lastAgentText?.line ?? 0, ...calls.map((c) => c.resulted ?? 0));
+    const open = calls.filter((c) => c.line > fence && c.resulted === undefined).sort((x, y) => x.line - y.line);
+    if (open.length > 1) {
+      const said = (c: (typeof open)[number]): string => {
+        const w = c.command ?? c.read ?? c.fetches;
+        return `${c.name || 'a tool'}${w === undefined ? '' : ` \`${clip(w.replace(/\s+/g, ' '), 80)}\``}`;
+      };
+      return `. Its last ${open.length} calls (lines ${open[0]?.line}-${at}: ${open.slice(0, 4).map(said).join(', ')}${open.length > 4 ? ', …' : ''}) have no result: whether they ran is not known`;
+    }
+  }
   const what = call.command ?? call.read ?? call.fetches;
   return `. Its last call (line ${at}: ${call.name || 'a tool'}${what === undefined ? '' : ` \`${clip(what.replace(/\s+/g, ' '), 200)}\``}) has no result: whether it ran is not known`;
 }

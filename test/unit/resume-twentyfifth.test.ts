@@ -342,3 +342,13 @@ describe('a Python or Node one-liner that writes a file by name', () => {
     expect(md).toMatch(/\| `data\/raw\/meta\.json` \| write \| 3 \|/);
   });
 });
+
+describe('Claude Code calls made side by side, none answered', () => {
+  it('are said all, not only the last', () => {
+    const read = (id: string, file: string) => call(id, 'Read', { file_path: `/nonexistent/w/${file}` });
+    const { md } = built(ask('Explain the packaging'), say('a1', 'Now let me read the core files:'), read('r1', 'pyproject.toml'), read('r2', 'README.md'), read('r3', '.gitignore'));
+    expect(md).toContain('Its last 3 calls (lines 3-5: Read `/nonexistent/w/pyproject.toml`, Read `/nonexistent/w/README.md`, Read `/nonexistent/w/.gitignore`) have no result: whether they ran is not known');
+    const one = built(ask('Explain the packaging'), say('a1', 'Now let me read it:'), read('r1', 'pyproject.toml'));
+    expect(one.md).toContain('Its last call (line 3: Read `/nonexistent/w/pyproject.toml`) has no result');
+  });
+});
