@@ -198,7 +198,7 @@ describe('the daemon', () => {
     expect(stateBehind(live)).not.toBeNull();
     await d.kill('SIGTERM');
     const stopped = await manifestOf(dir);
-    expect(stateBehind(stopped)).toBeNull();
+    expect(stateBehind(stopped), d.log()).toBeNull();
     expect(stopped.turn_count).toBe(18);
     expect((await runCli(['verify', 'live'], { env })).code).toBe(0);
   });
