@@ -641,6 +641,12 @@ export function endOf(st: SessionState, parent: string | null = null): End {
   return { ...e, why: `${e.why}; then the user ${how} with \`${c.command}\` (line ${c.line})` };
 }
 
+/** The line of the agent's reasoning the transcript ends on, when it comes after line `line`; else null. */
+function reasoningAfter(st: SessionState, line: number): number | null {
+  const t = st.window.at(-1);
+  return t !== undefined && t.class === 'THOUGHT' && t.seq + 1 > line ? t.seq + 1 : null;
+}
+
 function endKind(st: SessionState, parent: string | null): End {
   const l = st.ledger;
   const last = l.last;
@@ -648,8 +654,7 @@ function endKind(st: SessionState, parent: string | null): End {
   if (last.event === 'api_error') return { kind: 'failed', line: last.line, why: 'an API error is the last thing recorded' };
   if (last.event === 'interrupt' || last.event === 'turn_aborted') {
     // Codex may write the reasoning it had under way after the abort: no work, but a line after it.
-    const after = st.window.at(-1);
-    const thought = after !== undefined && after.class === 'THOUGHT' && after.seq + 1 > last.line ? after.seq + 1 : null;
+    const thought = reasoningAfter(st, last.line);
     return { kind: 'interrupted', line: last.line, why: thought === null ? 'the user interrupted the agent and nothing came after' : `the user interrupted the agent, and only its reasoning came after (line ${thought})` };
   }
   if (l.pendingQuestion) return { kind: 'waiting-on-user', line: l.pendingQuestion.line, why: `the agent asked the user through a tool and no answer is recorded: ${quote(l.pendingQuestion.text)}` };
@@ -657,8 +662,8 @@ function endKind(st: SessionState, parent: string | null): End {
   if (last.event === 'tool_result') {
     // The agent's reasoning about the result may follow it (Codex's reasoning items): the
     // transcript then ends there, not on the result.
-    const thought = st.window.at(-1);
-    if (thought !== undefined && thought.class === 'THOUGHT' && thought.seq + 1 > last.line) return { kind: 'mid-work', line: thought.seq + 1, why: `the transcript ends on the agent's reasoning (line ${thought.seq + 1}) after a tool result (line ${last.line}), before the agent replied` };
+    const thought = reasoningAfter(st, last.line);
+    if (thought !== null) return { kind: 'mid-work', line: thought, why: `the transcript ends on the agent's reasoning (line ${thought}) after a tool result (line ${last.line}), before the agent replied` };
     return { kind: 'mid-work', line: last.line, why: 'the transcript ends on a tool result, before the agent replied' };
   }
   if (last.event === 'user') return { kind: 'mid-work', line: last.line, why: 'the transcript ends on a user request the agent has not answered' };

@@ -16,16 +16,11 @@ const MAX_FILES = 40;
 /** An item the plan makes conditional on the file being there, or optional. */
 const CONDITIONAL = /\((?:only\s+)?if\s+(?:it\s+)?(?:exists|present|any|there|needed)\)|\(optional\)/i;
 
-export function planFiles(text: string): string[] {
-  return readPlanFiles(text).files;
-}
-
-/** The files a plan touches only if they exist, or as optional (`deep_manifest.md` - update the spec (if exists)). */
-export function conditionalPlanFiles(text: string): string[] {
-  return readPlanFiles(text).conditional;
-}
-
-function readPlanFiles(text: string): { files: string[]; conditional: string[] } {
+/**
+ * `files`: what the plan will change; `conditional`: the files it touches only if they exist, or
+ * as optional (`deep_manifest.md` - update the spec (if exists)), kept apart: no work left.
+ */
+export function planFiles(text: string): { files: string[]; conditional: string[] } {
   const out: string[] = [];
   const conditional: string[] = [];
   let inFiles = false;

@@ -7,7 +7,7 @@ import { filePath, heldKey } from './paths.js';
 import type { CommandRecord, FailureRecord, PlanRecord, SessionState, TaskRecord, WindowTurn } from './state.js';
 import type { Fact, Turn } from './types.js';
 import { textTail } from './cut.js';
-import { conditionalPlanFiles, planFiles } from './plan-files.js';
+import { planFiles } from './plan-files.js';
 
 /**
  * The harness-neutral half of reading: facts and turns folded into bounded accumulators. Every
@@ -286,10 +286,9 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
       if (!main) return;
       const text = f.text.trim();
       const plan: PlanRecord = text.length <= LIMITS.PLAN_CHARS ? { id: f.id, text, line, approved: null } : { id: f.id, text: head(text, LIMITS.PLAN_CHARS), chars: text.length, line, approved: null };
-      const files = planFiles(text);
+      const { files, conditional } = planFiles(text);
       if (files.length > 0) plan.files = files;
-      const maybe = conditionalPlanFiles(text);
-      if (maybe.length > 0) plan.maybeFiles = maybe;
+      if (conditional.length > 0) plan.maybeFiles = conditional;
       pushBounded((st.plans ??= []), plan, LIMITS.PLANS);
       return;
     }

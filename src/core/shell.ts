@@ -1015,26 +1015,22 @@ export function copySources(command: string): string[] {
   return out;
 }
 
-/** Files a command plainly writes: redirects, tee, cp, mv, rm, git rm/mv, sed -i, PowerShell's *-Item/Set-Content. */
-/** Python's `open('p', 'w'|'a'…)` and `Path('p').write_text(`, Node's `writeFileSync('p'`/`appendFileSync('p'`: files a one-liner writes by a literal name. */
-const INLINE_WRITES: readonly (readonly [RegExp, ShellWrite['how'] | null])[] = [
-  [/\bopen\(\s*(['"])([^'"\n]{1,300})\1\s*,\s*(?:mode\s*=\s*)?(['"])([wax])b?\+?\3/g, null],
-  [/\bPath\(\s*(['"])([^'"\n]{1,300})\1\s*\)\s*\.write_(?:text|bytes)\(/g, 'write'],
-  [/\b(write|append)FileSync\(\s*(['"])([^'"\n]{1,300})\2/g, null],
+/**
+ * Files a one-liner writes by a literal name: Python's `open('p', 'w'|'a'|'x')` and
+ * `Path('p').write_text(`, Node's `writeFileSync('p'` and `appendFileSync('p'`. Each pattern
+ * names the file `path`, and `mode` (`a` or `append`) when it may append.
+ */
+const INLINE_WRITES: readonly RegExp[] = [
+  /\bopen\(\s*(['"])(?<path>[^'"\n]{1,300})\1\s*,\s*(?:mode\s*=\s*)?(['"])(?<mode>[wax])b?\+?\3/g,
+  /\bPath\(\s*(['"])(?<path>[^'"\n]{1,300})\1\s*\)\s*\.write_(?:text|bytes)\(/g,
+  /\b(?<mode>write|append)FileSync\(\s*(['"])(?<path>[^'"\n]{1,300})\2/g,
 ];
 
 function inlineWrites(code: string): ShellWrite[] {
-  const out: ShellWrite[] = [];
-  for (const [re, how] of INLINE_WRITES) {
-    for (const m of code.matchAll(re)) {
-      if (how !== null) out.push({ path: m[2] as string, how });
-      else if (m[4] !== undefined) out.push({ path: m[2] as string, how: m[4] === 'a' ? 'append' : 'write' });
-      else out.push({ path: m[3] as string, how: m[1] === 'append' ? 'append' : 'write' });
-    }
-  }
-  return out;
+  return INLINE_WRITES.flatMap((re) => [...code.matchAll(re)].map((m) => ({ path: m.groups?.path as string, how: m.groups?.mode === 'a' || m.groups?.mode === 'append' ? ('append' as const) : ('write' as const) })));
 }
 
+/** Files a command plainly writes: redirects, tee, cp, mv, rm, git rm/mv, sed -i, PowerShell's *-Item/Set-Content, a Python or Node one-liner's named file. */
 export function shellWrites(command: string): ShellWrite[] {
   const out: ShellWrite[] = [];
   // A `cd` earlier in the command moves what its later relative paths name: `cd web && echo x >

@@ -1026,8 +1026,10 @@ function destroyed(r: RenderInput, short = false): string | null {
 
 function commits(a: Analysis): string {
   const attempt = a.failedCommit === null ? '' : `\n\n${label('verified')} — the last \`git commit\` made no commit (line ${a.failedCommit.line}): ${oneLine(a.failedCommit.text, 160)}`;
+  // Subagents working in their own transcripts may have committed, whatever the session's own list says.
+  const bySub = a.unseenWriters.subagents === undefined ? '' : `\n\n${label('unknown')} — ${subagentsApart(a.unseenWriters.subagents)} may have committed: a commit of theirs would not show here.`;
   // Shell calls the transcript does not show may have committed: none seen is not none made.
-  const hidden = `${a.hiddenCommands === '' ? '' : `\n\n${label('unknown')} — the transcript hides the commands of some shell calls (see Verification): a commit among them would not show here.`}${a.unseenWriters.subagents === undefined ? '' : `\n\n${label('unknown')} — ${subagentsApart(a.unseenWriters.subagents)} may have committed: a commit of theirs would not show here.`}`;
+  const hidden = `${a.hiddenCommands === '' ? '' : `\n\n${label('unknown')} — the transcript hides the commands of some shell calls (see Verification): a commit among them would not show here.`}${bySub}`;
   const f = a.foreignHead;
   const foreign = f === null ? '' : `\n\n${label('reported')} — its \`git log\` at line ${f.line} begins with ${code(f.hash)} «${oneLine(f.subject, 100)}», a commit the session's own commands did not make: ${f.was === null ? `git said at line ${f.wasLine} that the folder was not a repository` : `HEAD was at ${code(f.was)}${f.wasLine === null ? ' when the session started' : ` in its \`git log\` at line ${f.wasLine}`}`}, and the session's own git commands in between made no commit and moved nothing (no merge, pull, rebase, reset or checkout). Someone or something else committed${f.wasLine === null ? ' after the session started' : ` between lines ${f.wasLine} and ${f.line}`} (another program, the user, or a tool the agent ran, perhaps between turns)${f.staged === null ? '' : ` (the session had staged files with \`git add\` at line ${f.staged}: it may hold them)`}; check what it holds${f.pushed === undefined ? '' : ` before anything else: the push at line ${f.pushed} came after it with HEAD unmoved, so if that push sent HEAD's branch, the commit is on the remote too (and in any pull request of that branch)`}.`;
   const unnamed = unnamedCommits(a);
@@ -1038,7 +1040,7 @@ function commits(a: Analysis): string {
   const rebased = (c: Analysis['commits'][number]): string => (c.rebased_from === undefined ? '' : `, made as ${code(c.rebased_from)}; a rebase gave it this hash${c.push_line === undefined ? '' : `, pushed at line ${c.push_line}`}`);
   // What git said the commit holds: it may hold more than the session wrote (files staged before).
   const files = (c: Analysis['commits'][number]): string => (c.files === undefined ? '' : `; ${c.files} file${c.files === 1 ? '' : 's'} changed`);
-  return `### Commits made in this session\n\n${label('verified')} — from the session's own git output (\`git commit\`, a merge with the \`git log\` that named its commit, \`git push\`); the line is the commit's or the merge's:\n\n${bullets(a.commits.map((c) => `${code(c.hash)} ${oneLine(c.subject, 120)} (line ${c.line}${c.hash_line === undefined ? '' : `, named by the \`git log\` at line ${c.hash_line}`}${files(c)}${rebased(c)}) — ${pushed(c.pushed)}`))}${unnamed}${a.unseenWriters.subagents === undefined ? '' : `\n\n${label('unknown')} — ${subagentsApart(a.unseenWriters.subagents)} may have committed too: a commit of theirs would not show here.`}`;
+  return `### Commits made in this session\n\n${label('verified')} — from the session's own git output (\`git commit\`, a merge with the \`git log\` that named its commit, \`git push\`); the line is the commit's or the merge's:\n\n${bullets(a.commits.map((c) => `${code(c.hash)} ${oneLine(c.subject, 120)} (line ${c.line}${c.hash_line === undefined ? '' : `, named by the \`git log\` at line ${c.hash_line}`}${files(c)}${rebased(c)}) — ${pushed(c.pushed)}`))}${unnamed}${bySub}`;
 }
 
 /**
