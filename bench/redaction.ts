@@ -75,6 +75,9 @@ function adversarial(bytes: number): Record<string, string> {
     'pgpass with no entries': fill('~/.pgpass '),
     'random_password with no state': fill('"random_password" '),
     'Discord-like starts': fill('MTA4NjQ2NjY0ODc2NDg2NjYz.'),
+    // The decoding of encoded runs (src/core/redaction/encoded.ts): one endless percent-encoded run, and printable base64 runs after `secret`.
+    'percent escapes with no end': fill('%3A%40%22'),
+    'printable base64 runs beside secret': fill('secret UGFzc3dvcmQ6IGh1bnRlcjI= '),
     'Secret data lines padded to 4 KB': fill(`kind: Secret\ndata:\n${` k: x${' '.repeat(4090)}y\n`.repeat(4)}`),
     'table rows padded to 4 KB': `| Email | Password |\n|---|---|\n${fill(`| a@b.c | ${' '.repeat(4000)}x |\n`)}`,
     // The tenth and eleventh red teams' rules that look ahead for a closing mark or back for a line start.

@@ -4,6 +4,7 @@ import { unsafePatternReason } from './pattern-safety.js';
 import { argvSpans } from './redaction/argv.js';
 import { BASE64_MIN_CHARS, collapseBase64 } from './redaction/base64.js';
 import { registerCommands } from './redaction/commands.js';
+import { encodedSpans, registerEncoded } from './redaction/encoded.js';
 import type { Kept, Span } from './redaction/findings.js';
 import { applySpans, Findings, inputSpans, PRIORITY } from './redaction/findings.js';
 import { findHeadlessKeys, registerKeyMarkers } from './redaction/keys.js';
@@ -49,6 +50,7 @@ export interface RedactResult {
 
 /** Every rule that starts from a literal: providers, key markers, URLs, commands, headers and names. */
 const LITERALS = new LiteralScanner();
+registerEncoded(LITERALS);
 registerProviders(LITERALS);
 registerKeyMarkers(LITERALS);
 registerUrls(LITERALS);
@@ -120,7 +122,10 @@ export class Redactor {
     return this.scanText(input, withKept, true);
   }
 
-  /** `argv`: also read the argument arrays in the text as the command lines they are (not within one of them). */
+  /**
+   * `argv`: also read the argument arrays in the text as the command lines they are, and its
+   * percent-encoded and base64 runs decoded (not within one of them).
+   */
   private scanText(input: string, withKept: boolean, argv: boolean): { found: Span[]; kept: Kept[] } {
     const view = decodedView(input);
     const text = view.text;
@@ -129,6 +134,9 @@ export class Redactor {
     findHeadlessKeys(text, found);
     findForeignLabelled(text, found);
     if (argv) for (const s of argvSpans(text, (line) => this.scanText(line, false, false).found)) found.add(s.start, s.end, s.kind, PRIORITY.command);
+    // Decoded text is read once, not decoded again (base64 within base64 is data); a rule that
+    // read the text as written names what it found.
+    if (argv) for (const s of encodedSpans(text, found.base64Hint, (decoded) => this.scanText(decoded, false, false).found)) found.add(s.start, s.end, s.kind, PRIORITY.custom);
     for (const rule of this.custom) {
       rule.re.lastIndex = 0;
       for (let m = rule.re.exec(text); m !== null; m = rule.re.exec(text)) {

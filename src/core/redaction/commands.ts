@@ -443,8 +443,9 @@ const RULES: readonly CommandRule[] = [
   rule('command_password', ['az'], `az[ \\t]+keyvault[ \\t]+secret[ \\t]+set${WORD_END}${REST}--value[ \\t=]+${ARG}`),
   // HTTPie and xh: -a user:password (curl's -u has its rule).
   rule('basic_auth', ['http ', 'https ', 'xh ', 'xhs '], `(?:https?|xhs?)[ \\t]${REST}?(?:-a|--auth)[ \\t=]+['"]?[^\\s:'"]{1,100}:([^\\s'"]{1,200})`),
-  // MinIO's client: mc alias set NAME URL ACCESS_KEY SECRET_KEY.
-  rule('command_password', ['mc '], `mc[ \\t]+(?:alias[ \\t]+set|config[ \\t]+host[ \\t]+add)[ \\t]+\\S+[ \\t]+\\S+[ \\t]+\\S+[ \\t]+${ARG}`),
+  // MinIO's client: mc alias set NAME URL ACCESS_KEY SECRET_KEY; both keys (a MinIO access key is
+  // chosen by whoever set the server up, often a password itself).
+  rule('command_password', ['mc '], `mc[ \\t]+(?:alias[ \\t]+set|config[ \\t]+host[ \\t]+add)[ \\t]+[^\\s]{1,100}[ \\t]+[^\\s]{1,300}[ \\t]+${ARG}[ \\t]+${ARG}`, 'dy', (v) => !isPlaceholder(v)),
   // Passwords and keys passed to a call by position (a quoted literal; a variable is not one).
   rule('call_secret', ['.login('], `\\.login\\(${PARG}${COMMA}${QARG}[ \\t]*[,)]`),
   // A bot's login by token alone (discord.js's client.login('…')): a generated-looking literal.
@@ -504,7 +505,6 @@ const RULES: readonly CommandRule[] = [
   // Concourse's `fly -t ci login -u u -p …`; MinIO's `mc alias set <alias> <url> <access key> <secret key>`;
   // Confluent's `api-key store <key> <secret>`; Drone's `secret add --data …`; yarn's npm token.
   rule('command_password', ['fly'], `fly${WORD_END}(?:[ \\t]+-t[ \\t]+[^\\s]{1,100})?[ \\t]+login${REST}(?:-p|--password)[ \\t=]+${ARG}`),
-  rule('command_password', ['mc '], `mc[ \\t]+(?:alias[ \\t]+set|config[ \\t]+host[ \\t]+add)[ \\t]+[^\\s]{1,100}[ \\t]+[^\\s]{1,300}[ \\t]+${ARG}[ \\t]+${ARG}`),
   rule('command_password', ['confluent'], `confluent[ \\t]+api-key[ \\t]+store[ \\t]+(?:--?[\\w-]+[ \\t]+)*[^\\s-][^\\s]{0,100}[ \\t]+${ARG}`),
   rule('command_password', ['drone'], `drone[ \\t]+(?:org)?secret[ \\t]+(?:add|update)${REST}--data[ \\t=]+${ARG}`),
   rule('command_password', ['yarn'], `yarn[ \\t]+config[ \\t]+set[ \\t]+(?:-H[ \\t]+)?(?:npmAuthToken|npmAuthIdent|['"]?npmRegistries\\.[^\\s]{1,200}\\.npmAuthToken['"]?)[ \\t]+${ARG}`),
@@ -622,7 +622,35 @@ const schemelessDsn: Handler = (text, at, found) => {
   return at + 1;
 };
 
+/**
+ * Commands that set a deployment's variables from `NAME=VALUE` words: `fly secrets set`
+ * (`supabase secrets set`) sets secrets, so every literal value is one; `heroku config:set`,
+ * `dokku config:set` and `docker build --build-arg` set any setting, so a value that looks
+ * generated is (`PAYMENTS_PROVIDER=lIIg…`, `--build-arg GH_PACKAGES_READ=T8jn…`), whatever its name.
+ */
+const SETS = /[^\n|;&]{1,2000}/y;
+const SET_WORD = /(?:^|[ \t])["']?[A-Za-z_][A-Za-z0-9_]{0,80}=(?:"([^"\n]{1,500})"|'([^'\n]{1,500})'|([^\s'";&|]{1,500}))/dg;
+
+function settings(all: boolean): Handler {
+  return (text, at, found) => {
+    SETS.lastIndex = at;
+    const line = SETS.exec(text);
+    if (line === null) return -1;
+    SET_WORD.lastIndex = 0;
+    for (let m = SET_WORD.exec(line[0]); m !== null; m = SET_WORD.exec(line[0])) {
+      const group = m[1] !== undefined ? 1 : m[2] !== undefined ? 2 : 3;
+      const v = m[group] as string;
+      const span = m.indices?.[group];
+      if (span === undefined || isPlaceholder(v) || isKeyword(v)) continue;
+      if (all ? v.length >= 4 && !/^\d+$/.test(v) : looksRandom(v, 16)) found.add(at + span[0], at + span[1], 'command_password', PRIORITY.command);
+    }
+    return -1;
+  };
+}
+
 export function registerCommands(scanner: LiteralScanner): void {
+  scanner.add('secrets set ', settings(true));
+  for (const s of ['config:set ', '--build-arg ', '--build-arg=']) scanner.add(s, settings(false));
   for (const s of ['@tcp(', '@unix(', '@udp(']) scanner.add(s, schemelessDsn);
   for (const r of RULES) for (const s of r.starts) scanner.add(s, commandHandler(r));
   scanner.add('htpasswd', htpasswd);

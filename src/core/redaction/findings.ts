@@ -38,6 +38,8 @@ export class Findings {
   readonly readTo = new Map<string, number>();
   /** When auditing: values that a secret-naming label stood before, kept, and why. */
   readonly kept: Kept[] | null;
+  /** The text speaks of base64 or of a secret: its base64 runs are worth decoding (encoded.ts). */
+  base64Hint = false;
 
   constructor(
     readonly text: string,

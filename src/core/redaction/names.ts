@@ -37,7 +37,10 @@ const NOT_SECRET_KEY_PREFIX = new Set(['public', 'publishable', 'foreign', 'sort
   // A WebSocket handshake's nonce (`Sec-WebSocket-Key`).
   'socket']);
 // `encrypt`: Consul's and Nomad's gossip encryption key (`encrypt = "…"`, `-encrypt=…`).
-const WEAK_WORDS = new Set(['key', 'credential', 'credentials', 'creds', 'auth', 'salt', 'encrypt']);
+// `pin`, `pincode`: a PIN of digits only (numbers), or a value that looks generated (a GPIO pin is a small number, a version pin a version).
+// `signing`: a webhook's signing secret named without the word secret (`STRIPE_WEBHOOK_SIGNING`);
+// `keystore`: an Android keystore's file, in base64 (`ANDROID_KEYSTORE_BASE64`), holds its private key.
+const WEAK_WORDS = new Set(['key', 'credential', 'credentials', 'creds', 'auth', 'salt', 'encrypt', 'pin', 'pincode', 'signing', 'keystore']);
 /** Words after the secret word that still name the secret itself. */
 const QUALIFIERS = new Set([
   'value', 'val', 'b64', 'base64', 'hex', 'str', 'raw', 'plain', 'plaintext', 'enc', 'encrypted', 'hash', 'hashed', 'confirm', 'confirmation', 'again', 'repeat', 'new', 'old', 'current', 'text',
@@ -120,6 +123,12 @@ export function namesPassword(name: string): boolean {
   return last === 'password' || last === 'passwd' || last === 'passphrase' || last === 'pw';
 }
 
+function namesPin(name: string): boolean {
+  const words = meaningWords(name);
+  const last = words.at(-1);
+  return last === 'pin' || last === 'pincode' || (last === 'code' && words.at(-2) === 'pin');
+}
+
 function judge(name: string): Strength {
   if (NOT_SECRET_NAMES.has(name.toLowerCase())) return null;
   const words = meaningWords(name);
@@ -139,6 +148,9 @@ function judge(name: string): Strength {
   if (STRONG_SUFFIXES.some((w) => last.length > w.length + 1 && last.endsWith(w))) return 'strong';
   if (WEAK_SUFFIXES.some((w) => last.length > w.length + 3 && last.endsWith(w))) return 'weak';
   const prev = words[words.length - 2];
+  if (prev === 'pin' && last === 'code') return 'weak';
+  // A Google service account's `private_key_id`: which key signs, not for anyone's eyes either.
+  if (last === 'id' && prev === 'key' && words[words.length - 3] === 'private') return 'weak';
   // Yarn's `npmAuthIdent` (user:password).
   if (prev === 'auth' && last === 'ident') return 'strong';
   // AWS Secrets Manager's `SecretString` and `SecretBinary` hold the secret itself.
@@ -307,10 +319,14 @@ function configLiteral(v: string, ctx: ValueContext): boolean {
 
 /** Quoted text that reads as a sentence (a message, a label, a prompt) rather than a key. */
 function isProse(v: string): boolean {
-  const spaces = v.split(/\s+/).length - 1;
-  if (spaces === 0) return false;
-  return spaces >= 2 || /[.:?!]$/.test(v);
+  const words = v.split(/\s+/);
+  if (words.length === 1) return false;
+  // A passphrase of generated groups (`"Vq8 Lm3X z7Rt Kw2"`, fastlane match's): every word mixes letters and digits.
+  if (words.every((w) => PASS_GROUP.test(w) && /\d/.test(w) && /[A-Za-z]/.test(w))) return false;
+  return words.length >= 3 || /[.:?!]$/.test(v);
 }
+
+const PASS_GROUP = /^[A-Za-z0-9]{3,10}$/;
 
 /** An identifier that itself names a secret (`--secret dbPassword`, `key: API_TOKEN`): the name of one, not its value. */
 const NAMES_A_SECRET = /^[A-Za-z][A-Za-z_]*(?:passw(?:or)?d|token|secret|api_?key|apikey|credentials?)$/i;
@@ -342,6 +358,8 @@ export function keptBecause(v: string, strength: Exclude<Strength, null>, ctx: V
   if (UI_LABELS.has(v.toLowerCase()) || (ctx.quoted && sameWords(v, ctx.name))) return 'prose';
   // A file under a project's folders (Jest's ` PASS  src/auth/token.test.ts`).
   if (/^[\w.-]+(?:\/[\w.-]+)+\.[A-Za-z]{1,5}$/.test(v) && !looksRandom(v)) return 'path';
+  // A PIN (`SIM_PIN=482913`, `admin_pin: 83920174`): four digits or more under a name that ends in one.
+  if (/^\d{4,12}$/.test(v) && namesPin(ctx.name)) return null;
   // A number, unless a strong name holds eight digits or more of five different ones: a password
   // of digits, not a port, a count or a test vector (`0808…08`).
   if (/^[+-]?(?:\d+(?:\.\d+)?|0x[0-9a-f]{1,8})$/i.test(v) && !(strength === 'strong' && /^\d{8,}$/.test(v) && new Set(v).size >= 5)) return 'number';
@@ -356,5 +374,6 @@ export function keptBecause(v: string, strength: Exclude<Strength, null>, ctx: V
     return looksRandom(v.replace(/^base64:/, ''), 12) && !wordy(v) ? null : 'not generated';
   }
   if (ctx.quoted) return null;
-  return KEYWORDS.test(v) ? 'keyword' : null;
+  // A state or a word of a schema, as a sentence ends it (`Password: Required. Must be …`).
+  return KEYWORDS.test(v.replace(/[.,;!]$/, '')) ? 'keyword' : null;
 }

@@ -80,7 +80,7 @@ interface Name {
 }
 
 /** The words a secret's name contains, found in any letter case, inside names too (`dbPassword`). */
-const KEYWORDS = ['pass', 'pw', 'secret', 'token', 'key', 'cred', 'auth', 'salt', 'pat', 'psk', 'macaroon', 'encrypt', 'pepper'];
+const KEYWORDS = ['pass', 'pw', 'secret', 'token', 'key', 'cred', 'auth', 'salt', 'pat', 'psk', 'macaroon', 'encrypt', 'pepper', 'pin', 'signing'];
 
 /**
  * How a secret word may go on in lower case and still be one (`password`, `credentials`); any
@@ -92,7 +92,7 @@ const GOES_ON: Readonly<Record<string, readonly string[]>> = {
   pw: ['d'],
   secret: [],
   token: [],
-  key: ['pass'],
+  key: ['pass', 'store'],
   cred: ['ential', 's'],
   // sssd's `ldap_default_authtok`.
   auth: ['token', 'key', 'tok'],
@@ -104,6 +104,9 @@ const GOES_ON: Readonly<Record<string, readonly string[]>> = {
   encrypt: [],
   // A password hasher's secret (Devise's `config.pepper`); not `peppered`.
   pepper: [],
+  // A PIN (`SIM_PIN`, `pinCode`); not `ping`, `pinned`, `spinner`'s.
+  pin: ['code'],
+  signing: [],
 };
 
 function endsWord(text: string, at: number, word: string): boolean {
@@ -112,8 +115,8 @@ function endsWord(text: string, at: number, word: string): boolean {
   return (GOES_ON[word] ?? []).some((rest) => text.startsWith(rest, at + word.length) || text.slice(at + word.length, at + word.length + rest.length).toLowerCase() === rest);
 }
 
-const atKeyword: Handler = (text, at, found) => {
-  const word = KEYWORDS.find((k) => text.length >= at + k.length && text.slice(at, at + k.length).toLowerCase() === k) ?? '';
+/** The handler of one secret word (the scanner found it at `at`, in any letter case). */
+const atKeyword = (word: string): Handler => (text, at, found) => {
   if (!endsWord(text, at, word)) return at + word.length;
   const name = readName(text, at, word.length);
   if (!name) return at + word.length;
@@ -160,8 +163,8 @@ export function registerNames(scanner: LiteralScanner): void {
   for (const k of KEYWORDS) {
     // `pat` starts `path`, `pattern` and `patch` everywhere: a personal access token is named in
     // capitals (`GITHUB_PAT`), and only that is looked for.
-    if (k === 'pat') scanner.add('PAT', atKeyword, { boundary: false });
-    else scanner.add(k, atKeyword, { boundary: false, caseless: true });
+    if (k === 'pat') scanner.add('PAT', atKeyword(k), { boundary: false });
+    else scanner.add(k, atKeyword(k), { boundary: false, caseless: true });
   }
 }
 
@@ -284,9 +287,10 @@ function separator(text: string, name: Name): { at: number; sep: string; spaced:
     i = text.indexOf('=', i) + 1;
   } else if (before > 0 && name.flag) {
     return { at: i, sep: ' ', spaced: true };
-  } else if (before >= 2 && columns(text, name, i)) {
+  } else if ((before >= 2 || text[i - 1] === '\t') && columns(text, name, i)) {
     // A two-column listing, the name first on its line and one value last (`pulumi config`'s
-    // `infra:dbPassword        …`, `KEY  VALUE` tables).
+    // `infra:dbPassword        …`, `KEY  VALUE` tables, a tab between them: `aws ssm
+    // get-parameters-by-path … --output text`'s `/prod/mail/smtp_password<TAB>…`).
     return { at: i, sep: ' ', spaced: true };
   } else if (before > 0 && /^(?:requirepass|masterauth)$/i.test(name.text)) {
     return { at: i, sep: ' ', spaced: true };
@@ -309,7 +313,7 @@ function columns(text: string, name: Name, at: number): boolean {
   const from = Math.max(0, name.start - 64);
   const nl = text.slice(from, name.start).lastIndexOf('\n');
   if (nl === -1 && from > 0) return false;
-  if (!/^[ \t]*(?:[\w.-]{1,40}:)?$/.test(text.slice(nl === -1 ? 0 : from + nl + 1, name.start))) return false;
+  if (!/^[ \t]*(?:[\w.-]{1,40}:|(?:\/[\w.-]{1,40}){1,6}\/)?$/.test(text.slice(nl === -1 ? 0 : from + nl + 1, name.start))) return false;
   let j = at;
   while (j < text.length && j - at <= MAX_VALUE_CHARS && text.charCodeAt(j) > 32) j += 1;
   if (j === at) return false;
@@ -413,11 +417,31 @@ function readValue(text: string, at: number, sep: string): Value | null {
   let k = j;
   while (k < text.length && k - j < MAX_VALUE_CHARS && !isStop(text.charCodeAt(k))) k += 1;
   if (k <= j) return null;
-  if (k - j < MAX_VALUE_CHARS) return { start: j, end: k, quoted: false };
+  if (k - j < MAX_VALUE_CHARS) return { start: j, end: restOfLine(text, j, k, sep), quoted: false };
   // A value longer than is judged (an AWS session token, a JWT): removed to the end of its run.
   let run = k;
   while (run < text.length && run - j < MAX_RUN_CHARS && !isStop(text.charCodeAt(run))) run += 1;
   return { start: j, end: k, quoted: false, runEnd: run };
+}
+
+/**
+ * Where an unquoted value that stopped at `k` ends when the rest of its line is the value still:
+ * a `;` then more of it with no space to the line's end (`DB_PASSWORD=Xv8;Lm3=Wz9Rk` in a .env
+ * file), or a passphrase of generated groups (`password: Vq8 Lm3X z7Rt`), each group letters and
+ * digits both.
+ */
+function restOfLine(text: string, j: number, k: number, sep: string): number {
+  const c = text[k];
+  if ((c !== ';' || sep !== '=') && c !== ' ') return k;
+  // The line ends at a line break, or at the quote that closes the JSON string holding it.
+  let e = k;
+  while (e < text.length && e - j < MAX_VALUE_CHARS && text[e] !== '\n' && text[e] !== '"') e += 1;
+  if (text[e] === '"' && !JSON_STRING_END.test(text.slice(e + 1, e + 8))) return k;
+  while (e > k && (text[e - 1] === ' ' || text[e - 1] === '\r' || text[e - 1] === '\t')) e -= 1;
+  const rest = text.slice(k, e);
+  if (c === ';') return rest.length > 1 && !/[\s"'`]/.test(rest) ? e : k;
+  const words = text.slice(j, e).split(' ');
+  return words.length <= 6 && words.every((w) => /^[A-Za-z0-9]{3,10}$/.test(w) && /\d/.test(w) && /[A-Za-z]/.test(w)) ? e : k;
 }
 
 /**

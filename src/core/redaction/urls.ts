@@ -1,3 +1,4 @@
+import type { Findings } from './findings.js';
 import { PRIORITY } from './findings.js';
 import type { Handler, LiteralScanner } from './literals.js';
 import { isPlaceholder, nameStrength } from './names.js';
@@ -95,7 +96,7 @@ const userinfo: Handler = (text, p, found) => {
 function signature(name: string): Handler {
   return (text, at, found) => {
     const before = text[at - 1];
-    if (before !== '?' && before !== '&') return -1;
+    if (before !== '?' && before !== '&') return name === 'Signature' ? sigV4Header(text, at, found) : -1;
     PARAM_VALUE.lastIndex = at + name.length + 1;
     const m = PARAM_VALUE.exec(text);
     if (!m) return -1;
@@ -103,6 +104,25 @@ function signature(name: string): Handler {
     return m.index + m[0].length;
   };
 }
+
+/**
+ * AWS Signature Version 4 in an `Authorization` header (`AWS4-HMAC-SHA256 Credential=…,
+ * SignedHeaders=…, Signature=<64 hex>`, curl's `-v` and botocore's debug log print it): the
+ * signature authorises that request for minutes.
+ */
+function sigV4Header(text: string, at: number, found: Findings): number {
+  const before = text[at - 1];
+  if (before !== ' ' && before !== ',') return -1;
+  if (!SIGV4_BEFORE.test(text.slice(Math.max(0, at - 400), at))) return -1;
+  SIGV4_VALUE.lastIndex = at + 'Signature='.length;
+  const m = SIGV4_VALUE.exec(text);
+  if (!m) return -1;
+  found.add(m.index, m.index + m[0].length, 'url_signature', PRIORITY.url);
+  return m.index + m[0].length;
+}
+
+const SIGV4_BEFORE = /AWS4-HMAC-SHA256[^\n]*$/;
+const SIGV4_VALUE = /[0-9a-f]{64}(?![0-9a-f])/y;
 
 /** How far back from its `key=` a query parameter's name is read (`subscription-key`, `hapikey`). */
 const MAX_PARAM_NAME_CHARS = 40;
