@@ -20,6 +20,8 @@ interface CommandRule {
   check?: (value: string) => boolean;
 }
 
+/** What `docker compose` prints before each line of a service's log (`jenkins  | `, `api-1  | `), or nothing. */
+const COMPOSE_PREFIX = '(?:[\\w.-]{1,40}[ \\t]+\\|)?';
 /** A password argument: quoted, or a bare word. */
 const ARG = `(?:'([^'\\n]{1,200})'|"([^"\\n]{1,200})"|([^\\s'"\`;&|-][^\\s'"\`;&|]{0,200}))`;
 /** The rest of a command line up to a flag (bounded and lazy: a bounded number of tries per start). */
@@ -525,7 +527,8 @@ const RULES: readonly CommandRule[] = [
   // admin password, Argo CD's initial password.
   rule('command_password', ['Password for the elastic user'], `Password for the elastic user[^\\n]{0,120}\\r?\\n[ \\t]*([^\\s]{8,200})`),
   rule('command_password', ['successfully reset.'], `successfully reset\\.[ \\t]*\\r?\\n[ \\t]*New value:[ \\t]*([^\\s]{6,200})`),
-  rule('command_password', ['proceed to installation:'], `proceed to installation:[ \\t]*\\r?\\n(?:[ \\t]*\\r?\\n)?[ \\t]*([0-9a-f]{32})`),
+  // Jenkins' also as `docker compose up` prints it, each line after its service's name (`jenkins  | `).
+  rule('command_password', ['proceed to installation:'], `proceed to installation:[ \\t]*\\r?\\n(?:${COMPOSE_PREFIX}[ \\t]*\\r?\\n){0,2}${COMPOSE_PREFIX}[ \\t]*([0-9a-f]{32})`),
   rule('command_password', ['This password must be only used'], `(?<=(?:^|\\n)[ \\t]*([A-Za-z0-9_-]{12,64})[ \\t]*\\r?\\n(?:[ \\t]*\\r?\\n)?[ \\t]*)This password must be only used`),
   // A CI system's variables API: GitLab's `--form "key=AWS_SECRET_ACCESS_KEY" --form "value=…"`,
   // CircleCI's `…/environment-variable/STRIPE_SECRET … -d '{"value":"…"}'`; GitHub Actions' debug

@@ -490,7 +490,7 @@ function findPair(text: string, name: Name, found: Findings): number | null {
   const diff = wordDiff(text, s.at);
   if (diff !== null) return diffValues(text, name, s, diff, found);
   const v = wrappedValue(text, name, s.at, s.sep) ?? readValue(text, s.at, s.sep);
-  if (!v) return null;
+  if (!v) return s.sep === ':' ? valueBelow(text, name, s.at, found) : null;
   const value = text.slice(v.start, v.end);
   if (s.sep === ' ' && value.startsWith('-')) return 0;
   const envStyle = (s.sep === '=' && !s.spaced && (/^[A-Z][A-Z0-9_]*$/.test(name.text) || name.flag)) || s.sep === ' ';
@@ -499,6 +499,40 @@ function findPair(text: string, name: Name, found: Findings): number | null {
   if (judged(name, v.start, end, value, ctx, found, /aws.?secret/i.test(name.text) ? 'aws_secret_access_key' : 'secret_assignment')) return end;
   return userThenPassword(text, name, v.start, v.quoted ? end + 1 : end, found) ?? 0;
 }
+
+/**
+ * A strong name's label that ends its line, and its value alone on a line below (a blank line or
+ * two between): a program's first start (`Your admin password:`, then the password), each line
+ * perhaps after `docker compose`'s service name (`api-1  | `). Only a word that looks generated:
+ * under a label so, YAML nests keys and lists, and prose goes on in sentences. Null when not so.
+ */
+function valueBelow(text: string, name: Name, at: number, found: Findings): number | null {
+  if (name.strength !== 'strong' || (text[at] !== '\n' && text[at] !== '\r')) return null;
+  let p = text.indexOf('\n', at) + 1;
+  for (let lines = 0; p > 0 && lines < 3; lines += 1) {
+    const e = text.indexOf('\n', p);
+    const end = e === -1 ? text.length : e;
+    const line = LINE_BELOW.exec(text.slice(p, Math.min(end, p + 300)));
+    if (line === null) return null;
+    const word = line.indices?.[1];
+    // The quote that closes the JSON string holding the text ends its last line.
+    const rest = line.input.slice(line[0].length);
+    if (rest.startsWith('"') && !JSON_STRING_END.test(rest.slice(1, 8))) return null;
+    if (word === undefined) {
+      if (rest.length > 0) return null;
+      p = end + 1;
+      continue;
+    }
+    const value = line[1] as string;
+    if (!(looksRandom(value, 12) || /^[0-9a-f]{32,}$/.test(value))) return null;
+    found.add(p + word[0], p + word[1], 'labelled_secret', PRIORITY.name);
+    return p + word[1];
+  }
+  return null;
+}
+
+/** A line below a label: a service's name from `docker compose` perhaps, then one word or nothing, to the line's end or a JSON string's closing quote. */
+const LINE_BELOW = /^(?:[\w.-]{1,40}[ \t]+\|)?[ \t]*(?:([^\s|"'`]{12,200})[ \t\r]*)?(?=$|")/d;
 
 /** A user named before a `Pass` label, on its line. */
 const USER_BEFORE = /\b(?:user(?:name)?|login|admin|email|account)\b[^\n]{0,40}$/i;
