@@ -1023,7 +1023,7 @@ function betweenIn(all: readonly Ledger['calls'][string][], from: number, to: nu
 function subagentsApart(st: SessionState): { subagents?: { count: number; first: number; reports: number[] } } {
   // Those whose report says they changed or committed something, and those not back yet; a report
   // of research or a review alone (happy-cli's web search) is no unseen writer.
-  const subs = st.subagents.filter((x) => x.result_seq === undefined || x.wrote === true);
+  const subs = st.subagents.filter((x) => x.readOnly !== true && (x.result_seq === undefined || x.wrote === true));
   if (subs.length === 0 || Object.values(st.ledger.changed).some((c) => c.subagent === true)) return {};
   const reports = subs.flatMap((x) => (x.result_seq === undefined ? [] : [x.result_seq + 1])).sort((x, y) => x - y);
   return { subagents: { count: subs.length, first: Math.min(...subs.map((x) => x.line ?? x.seq + 1)), reports } };

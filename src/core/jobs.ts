@@ -17,6 +17,8 @@ export interface Job {
   status: 'running' | 'completed' | 'failed' | 'stopped' | 'ended';
   endLine?: number;
   lastEvent?: { line: number; text: string };
+  /** A foreground shell Claude Code moved to the background when it outlived its call ("Command running in background with ID"). */
+  moved?: true;
 }
 
 /** The id a harness gives a job it started: "running in background with ID: x", "Monitor started (task x". */

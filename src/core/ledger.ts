@@ -706,6 +706,9 @@ const crashed = (out: string): boolean => EXCEPTION_LINE.test(out) || TRACEBACK.
 /** A foreground shell Claude Code moved to the background, and a poll of one that has not ended (or was killed: no outcome). */
 const MOVED_TO_BACKGROUND = /^\s*Command running in background with ID:\s*([\w-]{2,64})(?:[.\s]|$)/;
 const STILL_RUNNING = /^\s*<status>(?:running|killed)<\/status>/;
+const POLL_EXIT = /<exit_code>(-?\d{1,4})<\/exit_code>/;
+/** What a poll of a shell says the command printed: its `<stdout>` and `<stderr>`, without the poll's own tags. */
+const pollOutput = (out: string): string => out.replace(/<(status|timestamp|exit_code)>[^<]*<\/\1>/g, '').replace(/<\/?(?:stdout|stderr)>/g, '');
 
 /**
  * A kill by name of what the session did not start: no earlier call of the session it remembers
@@ -750,15 +753,30 @@ export function noteResult(l: Ledger, r: ResultInput): void {
   // Claude Code moves a shell that outlives its timeout to the background: the command has no
   // outcome yet, and the poll (BashOutput) that reports it completed gives it, at that line.
   const moved = call !== undefined && call.command !== undefined && !call.background && waitOf === undefined ? MOVED_TO_BACKGROUND.exec(out) : null;
-  if (moved?.[1] !== undefined) {
+  if (moved?.[1] !== undefined && call !== undefined) {
     l.cells[shellCell(moved[1])] = r.id;
     trim(l.cells, LEDGER_LIMITS.CALLS);
-    if (!r.subagent) l.last = { event: 'tool_result', line: r.line };
+    // A job now, as one started in the background is: a successor must know it may still run.
+    if (!r.subagent) {
+      l.jobs = { ...(l.jobs ?? {}), [moved[1]]: { id: moved[1], line: call.line, tool: call.name, command: clip(call.command ?? '', JOB_LIMITS.COMMAND_CHARS), status: 'running', moved: true } };
+      trim(l.jobs, JOB_LIMITS.JOBS);
+      l.last = { event: 'tool_result', line: r.line };
+    }
     return;
+  }
+  const movedJob = waitOf !== undefined && call !== undefined ? Object.values(l.jobs ?? {}).find((j) => j.line === call.line && j.status === 'running' && j.tool === call.name) : undefined;
+  if (movedJob !== undefined) {
+    const said = lastOutputLine(pollOutput(out));
+    if (said !== null) movedJob.lastEvent = { line: r.line, text: said };
   }
   if (waitOf !== undefined && STILL_RUNNING.test(out)) {
     if (!r.subagent) l.last = { event: 'tool_result', line: r.line };
     return;
+  }
+  if (movedJob !== undefined) {
+    const exit = POLL_EXIT.exec(out)?.[1];
+    movedJob.status = exit === undefined ? 'ended' : exit === '0' ? 'completed' : 'failed';
+    movedJob.endLine = r.line;
   }
   for (const m of out.matchAll(/^Installed \d+ executables?: (.+)$/gm)) {
     for (const name of (m[1] as string).split(',').map((x) => x.trim()).filter((x) => /^[\w.-]{1,64}$/.test(x))) {

@@ -293,7 +293,7 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
       return;
     }
     case 'subagent': {
-      const s: SessionState['subagents'][number] = { id: f.id, description: head(f.description ?? '', 200), seq, ...(f.background ? { background: true as const } : {}) };
+      const s: SessionState['subagents'][number] = { id: f.id, description: head(f.description ?? '', 200), seq, ...(f.background ? { background: true as const } : {}), ...(f.readOnly ? { readOnly: true as const } : {}) };
       const prompt = f.prompt?.trim();
       if (main && prompt !== undefined && prompt.length > 0) {
         s.prompt = head(prompt, LIMITS.SUBAGENT_PROMPT_CHARS);
@@ -479,7 +479,8 @@ function subagentReturned(st: SessionState, id: string, seq: number, ok: boolean
     if (s.id !== id || s.result_seq !== undefined) continue;
     s.result_seq = seq;
     if (ok !== undefined) s.ok = ok;
-    if (REPORTS_WRITES.test(report)) s.wrote = true;
+    // A read-only agent's report names files it read and changes it proposes: it wrote none.
+    if (s.readOnly !== true && REPORTS_WRITES.test(report)) s.wrote = true;
     return;
   }
 }

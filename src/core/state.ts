@@ -264,7 +264,8 @@ export interface SessionState {
    * holds the subagent's own turns (its handoff takes this task as its objective when it holds none).
    */
   /** `wrote`: its report says it changed files or committed (reduce.ts REPORTS_WRITES). */
-  subagents: { id: string; description: string; seq: number; background?: true; result_seq?: number; ok?: boolean; prompt?: string; prompt_chars?: number; line?: number; agent?: string; wrote?: true }[];
+  /** `readOnly`: of a kind given no tool that writes (Claude Code's Explore and Plan agents): never an unseen writer. */
+  subagents: { id: string; description: string; seq: number; background?: true; result_seq?: number; ok?: boolean; prompt?: string; prompt_chars?: number; line?: number; agent?: string; wrote?: true; readOnly?: true }[];
   /**
    * Set in states begun since subagent results are read: in an older state, a subagent without
    * `result_seq` may have returned before it was loaded, and is not said to be still running.

@@ -144,7 +144,8 @@ export type Fact =
   | { t: 'recap'; next: string }
   | { t: 'interrupted'; message: string }
   /** `background`: started with run_in_background; its call's result is the launch, not the report. */
-  | { t: 'subagent'; id: string; description?: string; background?: true; prompt?: string }
+  /** `readOnly`: of a kind given no tool that writes (Claude Code's Explore and Plan agents). */
+  | { t: 'subagent'; id: string; description?: string; background?: true; prompt?: string; readOnly?: true }
   /** A subagent call's result names the agent it ran (Claude Code's `toolUseResult.agentId`): its own transcript is `agent-<agent>.jsonl`. */
   | { t: 'subagent_id'; call: string; agent: string };
 

@@ -127,9 +127,13 @@ function toolCallFacts(block: Record<string, unknown>, facts: Fact[]): void {
   } else if (SUBAGENT_TOOLS.has(name)) {
     const description = str(input.description) ?? str(input.subagent_type);
     const prompt = str(input.prompt);
-    facts.push({ t: 'subagent', id, ...(description === undefined ? {} : { description }), ...(input.run_in_background === true ? { background: true as const } : {}), ...(prompt === undefined ? {} : { prompt }) });
+    const readOnly = READ_ONLY_AGENTS.has(str(input.subagent_type) ?? '');
+    facts.push({ t: 'subagent', id, ...(description === undefined ? {} : { description }), ...(input.run_in_background === true ? { background: true as const } : {}), ...(prompt === undefined ? {} : { prompt }), ...(readOnly ? { readOnly: true as const } : {}) });
   }
 }
+
+/** Claude Code's built-in agents that are given no tool that writes: they search and read, and report. */
+const READ_ONLY_AGENTS = new Set(['Explore', 'Plan']);
 
 /** The new text a write tool carries: Write's content, Edit's new string, MultiEdit's new strings. */
 function writtenText(name: string, input: Record<string, unknown>): string {

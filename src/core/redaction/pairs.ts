@@ -591,6 +591,8 @@ function diffValues(text: string, name: Name, s: { sep: string; spaced: boolean 
 }
 
 /** YAML's block scalar indicator (literal or folded, with a chomping and an indentation digit), ending its line. */
+/** A JSON member's string opened before the name on its line, no quote after it: `{"output":"`. */
+const JSON_STRING_OPEN = /^[^\n]*"[ \t]*:[ \t]*"(?=[^"]*$)/;
 const BLOCK_INDICATOR = /[|>](?:[-+][1-9]?|[1-9][-+]?)?[ \t]*(?:#[^\n]{0,200})?\r?(?:\n|$)/y;
 const BLOCK_LINES = 64;
 
@@ -600,7 +602,10 @@ const BLOCK_LINES = 64;
  * goes on.
  */
 function blockScalar(text: string, name: Name, from: number, found: Findings): number {
-  const [lineStart, lineEnd] = lineBounds(text, name.start);
+  const [lineOpen, lineEnd] = lineBounds(text, name.start);
+  // The first line of a JSON string's text (`{"output":"     5→  ssh_password: >-\n…`) starts after its opening quote.
+  const opened = JSON_STRING_OPEN.exec(text.slice(lineOpen, name.start));
+  const lineStart = lineOpen + (opened === null ? 0 : opened[0].length);
   // Indentation past what a reader put before a line (a line number, a diff's `+`; grep's
   // `path:12:` and `path-13-`, when the name's line has one: then each line below has it too).
   const grep = grepPrefix(text, lineStart, lineEnd);

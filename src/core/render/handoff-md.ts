@@ -472,7 +472,15 @@ function currentState(a: Analysis): (level: Level) => string {
   // Tasks are created and updated one by one (TaskCreate, TaskUpdate): the line is their latest change, not a whole list.
   const src = c.source === 'tasks' ? 'tasks as of their latest update' : 'latest todo/plan list';
   const lastReq = [...a.requests].reverse().find((q) => q.kind !== 'answer' && !saysOnlyThanks(q.text));
-  const stale = c.seq !== null && lastReq !== undefined && c.seq + 1 < lastReq.line ? ` — written before the latest request (line ${lastReq.line}), so it may be out of date` : staleByWrites(a);
+  const writes = writtenAfterList(a);
+  const wrote = writes === null ? '' : `${writes.n} file(s) were written after it (the latest at line ${writes.last})`;
+  // Both, when both hold (agentcmd: a plan before the user's "ok continue", then 12 files written that it never marked).
+  const stale =
+    c.seq !== null && lastReq !== undefined && c.seq + 1 < lastReq.line
+      ? ` — written before the latest request (line ${lastReq.line}), so it may be out of date${wrote === '' ? '' : `, and ${wrote}`}`
+      : wrote === ''
+        ? ''
+        : ` — not updated since, while ${wrote}: which of its items are done may have changed`;
   const intro = `${label('reported')} — from the agent's ${src}${at(c.seq)}${stale}`;
   return (level) => {
     const list = (rs: readonly { head: string; line: string; detail: string }[]): string => (rs.length === 0 ? NONE : rs.map((r) => `${r.head}${level < 3 ? r.line : ''}${level < 2 ? r.detail : ''}`).join('\n'));
@@ -485,9 +493,9 @@ function currentState(a: Analysis): (level: Level) => string {
  * plan at line 146 said nothing was done, and 40 files were written after it): its marks are the
  * agent's word at that line, not the state of the work.
  */
-function staleByWrites(a: Analysis): string {
+function writtenAfterList(a: Analysis): { n: number; last: number } | null {
   const c = a.current;
-  if (c.seq === null || c.in_progress.length + c.not_started.length === 0) return '';
+  if (c.seq === null || c.in_progress.length + c.not_started.length === 0) return null;
   const listed = c.seq + 1;
   let n = 0;
   let last = 0;
@@ -496,7 +504,7 @@ function staleByWrites(a: Analysis): string {
     n += 1;
     last = Math.max(last, f.line);
   }
-  return n === 0 ? '' : ` — not updated since, while ${n} file(s) were written after it (the latest at line ${last}): which of its items are done may have changed`;
+  return n === 0 ? null : { n, last };
 }
 
 /** Current State's body: the task list (or None), then the plan and the background jobs, each when there is one. */
@@ -663,7 +671,11 @@ export function jobs(a: Analysis, level: Level): string {
     const latest = a.jobs.reduce((x, y) => ((y.endLine ?? y.line) > (x.endLine ?? x.line) ? y : x));
     return `\n\n### Background jobs\n\n${label('verified')} — none left running: the ${a.jobs.length} job(s) started in the background all ended, the latest to end ${name(latest)}, ${latest.status}${atLine(latest.endLine)} (each in HANDOFF.summary.json's \`jobs\`).`;
   }
-  const how = a.jobs.some((j) => CODEX_EXEC.has(j.tool)) ? 'started in the background or left running by their call (a command session the agent polled), followed through their notifications and polls' : 'started in the background, followed through their notifications';
+  const how = a.jobs.some((j) => CODEX_EXEC.has(j.tool))
+    ? 'started in the background or left running by their call (a command session the agent polled), followed through their notifications and polls'
+    : a.jobs.some((j) => j.moved === true)
+      ? 'started in the background, or moved there by Claude Code when the command outlived its call, followed through their notifications and polls'
+      : 'started in the background, followed through their notifications';
   return `\n\n### Background jobs\n\n${label('verified')} — ${how} (running first; whether one still runs now is not known: check before starting it again):\n\n${bullets(rows)}${more > 0 ? `\n\n${more} more job(s) in HANDOFF.summary.json.` : ''}`;
 }
 
@@ -899,7 +911,20 @@ function filesChanged(a: Analysis, cwd: string | undefined, max: number, names: 
   // The latest write's line, and for a file written more than once where it was first written (a
   // file created, then edited, was created there; the first write is often the main change).
   const lineOf = (f: FileChange): string => (f.writes === undefined || f.first === undefined ? String(f.line) : `${f.line} (${f.writes} writes, the first at ${f.first})`);
-  const rows = listed.map((f, i) => [inCell(path(shown[i] as string)), cell(`${howOf(f)}${f.subagent ? ' (by a subagent)' : ''}${f.merged ? ' (by the session\'s git merge or pull: work it brought in)' : ''}${f.dirtyBefore === undefined ? '' : ` (already uncommitted before the session: line ${f.dirtyBefore})`}`), lineOf(f), cell((f.what ?? []).join('; '), 100)]);
+  // Against the session's own commits: what was written after the last of them is in none
+  // (deep-manifest: the whole feature after "milestone" at line 70), and a file uncommitted before
+  // the session that a commit followed is not said to be uncommitted still.
+  const commitLines = a.commits.map((c) => c.line);
+  const lastCommit = commitLines.length === 0 ? null : Math.max(...commitLines);
+  const commitAfter = (line: number): number | undefined => commitLines.filter((c) => c > line).sort((x, y) => x - y)[0];
+  const against = (f: FileChange, shownAs: string): string => {
+    // A file outside the project's folder (a plan under ~/.claude) is in no commit of it.
+    if (lastCommit !== null && f.line > lastCommit && !f.merged && !shownAs.startsWith('/') && !shownAs.startsWith('~')) return ` (after the session's last commit, line ${lastCommit})`;
+    if (f.dirtyBefore === undefined) return '';
+    const followed = commitAfter(f.line);
+    return ` (already uncommitted before the session: line ${f.dirtyBefore}${followed === undefined ? '' : `; a commit of the session followed, line ${followed}`})`;
+  };
+  const rows = listed.map((f, i) => [inCell(path(shown[i] as string)), cell(`${howOf(f)}${f.subagent ? ' (by a subagent)' : ''}${f.merged ? ' (by the session\'s git merge or pull: work it brought in)' : ''}${against(f, shown[i] as string)}`), lineOf(f), cell((f.what ?? []).join('; '), 100)]);
   const more = a.filesChangedTotal > rows.length ? `\n\n${moreFiles(fs.slice(0, -max).reverse(), a.filesChangedTotal - rows.length, cwd, names)}` : '';
   const unreadable = a.unreadableWrites > 0 ? `\n\n${label('unknown')} — and ${a.unreadableWrites} apply_patch call(s) whose paths are unreadable.` : '';
   const bySub = `${pendingSaid(a, cwd)}${a.unseenWriters.subagents === undefined ? '' : `\n\n${label('unknown')} — ${subagentsApart(a.unseenWriters.subagents)} may have written others, which this transcript does not show (\`git status\` in the repository says).`}`;

@@ -268,7 +268,7 @@ export function buildLlm(r: RenderInput, a: Analysis, summary: Record<string, un
       parent: r.parentSession,
       sessions: r.childSessions,
       // The task's text is the subagent's handoff's objective, not repeated here (the call's line says where it is).
-      launched: st.subagents.map(({ prompt: _p, prompt_chars: _c, wrote: _w, ...s }) => s),
+      launched: st.subagents.map(({ prompt: _p, prompt_chars: _c, wrote: _w, readOnly, ...s }) => (readOnly === true ? { ...s, read_only: true as const } : s)),
     },
     evidence_contract: r.contract,
     turns: window.map((t) => ({ seq: t.seq, ts: t.ts, class: t.class, text: t.text, ...(t.tool ? { tool: t.tool } : {}), ...(t.by ? { by: t.by } : {}) })),

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { call, edit, result, say, todos, todosDone, updated, user } from './claude-records.js';
+import { built } from './ledger-helper.js';
+
+/**
+ * Rules from the twenty-sixth reading (docs/FIDELITY.md): five sessions cut in the middle, each
+ * handoff read alone, then against its transcript.
+ */
+
+const ask = (text: string) => user('u1', text);
+/** A `###` section of HANDOFF.md, up to the next heading. */
+const sub = (md: string, title: string): string => md.split(`### ${title}\n`)[1]?.split(/\n#{2,3} /)[0]?.trim() ?? '';
+const bash = (id: string, command: string) => call(id, 'Bash', { command, timeout: 30000 });
+
+describe('a shell Claude Code moved to the background when it outlived its call', () => {
+  const install = 'uv tool uninstall extractor && uv cache clean && uv tool install .';
+  const moved = [ask('Reinstall the tool'), bash('b1', install), result('b1', 'Command running in background with ID: 7d95c5')];
+  const poll = (id: string, status: string, more = '') => [call(id, 'BashOutput', { bash_id: '7d95c5' }), result(id, `<status>${status}</status>\n\n<stderr>\nUninstalled 1 executable: extract\nClearing cache at: /home/u/.cache/uv\n</stderr>${more}\n\n<timestamp>2025-11-17T11:48:29.318Z</timestamp>`)];
+
+  it('is a background job still running, with what its last poll printed', () => {
+    const { md, summary } = built(...moved, ...poll('p1', 'running'), ...poll('p2', 'running'));
+    const jobs = sub(md, 'Background jobs');
+    expect(jobs).toContain('moved there by Claude Code when the command outlived its call');
+    expect(jobs).toContain(`**running, no end recorded** \`7d95c5\` (Bash, started line 2): \`${install}\` — last progress (line 7): «Clearing cache at: /home/u/.cache/uv»`);
+    expect((summary as { jobs: { id: string; status: string }[] }).jobs).toEqual([expect.objectContaining({ id: '7d95c5', status: 'running', line: 2 })]);
+  });
+
+  it('ends with the poll that no longer says running, failed by its exit code', () => {
+    const { summary } = built(...moved, ...poll('p1', 'running'), ...poll('p2', 'completed', '\n\n<exit_code>2</exit_code>'), say('a1', 'The install failed.'));
+    expect((summary as { jobs: { id: string; status: string; end_line: number }[] }).jobs).toEqual([expect.objectContaining({ id: '7d95c5', status: 'failed', end_line: 7 })]);
+  });
+});
+
+describe("a subagent of a kind given no tool that writes (Claude Code's Plan and Explore)", () => {
+  const launch = (type: string) => call('t1', 'Task', { description: 'Explore project structure for packaging', subagent_type: type, prompt: 'Look at pyproject.toml and the main script; report the entry points.' });
+  const report = result('t1', 'I read pyproject.toml and extract.py. You should update pyproject.toml to add an entry point and change the module name.');
+
+  it('is not said to have written or committed what its own transcript would show', () => {
+    const { md, llm } = built(ask('Make it installable'), launch('Plan'), report, edit('e1', 'pyproject.toml'), updated('e1', 'pyproject.toml'), say('a1', 'Done.'));
+    expect(md).not.toContain('may have written others');
+    expect(md).not.toContain('may have committed');
+    expect((llm as { subagents: { launched: { read_only?: true }[] } }).subagents.launched[0]?.read_only).toBe(true);
+  });
+
+  it('unlike a general agent whose report says it changed a file', () => {
+    const { md } = built(ask('Make it installable'), launch('general-purpose'), report, edit('e1', 'pyproject.toml'), updated('e1', 'pyproject.toml'), say('a1', 'Done.'));
+    expect(md).toContain('may have written others');
+  });
+});
+
+describe('Current State from a list written before the latest request, files written after it', () => {
+  it('says both', () => {
+    const { md } = built(
+      ask('Refactor the team sheet'),
+      todos('t1', [['Add backend support', 'completed'], ['Refactor TeamSheet', 'pending']]),
+      todosDone('t1'),
+      user('u2', 'ok continue'),
+      edit('e1', 'src/TeamSheet.tsx'),
+      updated('e1', 'src/TeamSheet.tsx'),
+      edit('e2', 'src/hooks.ts'),
+      updated('e2', 'src/hooks.ts'),
+    );
+    expect(md).toContain("from the agent's latest todo/plan list (line 2) — written before the latest request (line 4), so it may be out of date, and 2 file(s) were written after it (the latest at line 8)");
+  });
+});
+
+describe('Files changed, against the commits the session made', () => {
+  const commit = (id: string, hash: string, subject: string) => [bash(id, `git commit -m "${subject}"`), result(id, `[master ${hash}] ${subject}\n 1 file changed, 2 insertions(+)`)];
+
+  it('marks what was written after the last commit, and a file dirty before the session that a commit followed', () => {
+    const { md } = built(
+      ask('Tidy up, commit, then add tar support'),
+      bash('s1', 'git status --short'),
+      result('s1', ' M .gitignore'),
+      edit('e0', '.gitignore'),
+      updated('e0', '.gitignore'),
+      ...commit('c1', '17015f9', 'docs: reorganize'),
+      edit('e1', 'deep_manifest.py'),
+      updated('e1', 'deep_manifest.py'),
+      call('w1', 'Write', { file_path: '/home/u/.claude/plans/plan.md', content: '# Plan' }),
+      result('w1', 'File created successfully at: /home/u/.claude/plans/plan.md'),
+    );
+    const files = sub(md, 'Files changed in this session');
+    expect(files).toContain("| `deep_manifest.py` | edit (after the session's last commit, line 7) |");
+    expect(files).toContain('(already uncommitted before the session: line 3; a commit of the session followed, line 7)');
+    expect(files).toContain('| `/home/u/.claude/plans/plan.md` | create |');
+  });
+
+  it('marks nothing when the session made no commit', () => {
+    const { md } = built(ask('Add tar support'), edit('e1', 'deep_manifest.py'), updated('e1', 'deep_manifest.py'));
+    expect(sub(md, 'Files changed in this session')).toContain('| `deep_manifest.py` | edit |');
+  });
+});
