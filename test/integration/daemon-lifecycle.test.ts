@@ -2,10 +2,11 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { appendFile, mkdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningDaemon } from '../daemon-harness.js';
 import { startDaemon } from '../daemon-harness.js';
-import { CLI, copyFixture, readJson, runCli, tempDir, testEnv, waitFor } from '../helpers.js';
+import { CLI, copyFixture, readJson, ROOT, runCli, tempDir, testEnv, waitFor } from '../helpers.js';
 
 const running: RunningDaemon[] = [];
 afterEach(async (ctx) => {
@@ -172,6 +173,44 @@ describe('daemon lifecycle', () => {
     expect(r.code).toBe(0);
     expect(Date.now() - t0).toBeLessThan(5000);
     expect(await waiting).toMatch(/finished|stopping|closed|no daemon/i);
+  });
+
+  it('stops cleanly on SIGTERM or SIGINT while a write has signal-exit listening (write-file-atomic, as INDEX.json is written)', async () => {
+    // signal-exit listening once the daemon listens, as write-file-atomic has it listen during
+    // each write of INDEX.json: it sends the signal again when it finds no listener but its own,
+    // which ended the daemon at once (its stop, and the state files it writes, never run).
+    const dir = tempDir('handoff-preload-');
+    const preload = join(dir, 'signal-exit-listening.mjs');
+    const marker = join(dir, 'listening');
+    const atomic = join(ROOT, 'node_modules', 'write-file-atomic', 'package.json');
+    writeFileSync(
+      preload,
+      [
+        `import { writeFileSync } from 'node:fs';`,
+        `import { createRequire } from 'node:module';`,
+        `import { isMainThread } from 'node:worker_threads';`,
+        `const { onExit } = createRequire(${JSON.stringify(atomic)})('signal-exit');`,
+        `const timer = setInterval(() => {`,
+        `  if (!isMainThread || process.listenerCount('SIGTERM') === 0 || process.listenerCount('SIGINT') === 0) return;`,
+        `  clearInterval(timer);`,
+        `  onExit(() => {});`,
+        `  writeFileSync(${JSON.stringify(marker)}, '');`,
+        `}, 5);`,
+        `timer.unref();`,
+        '',
+      ].join('\n'),
+    );
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      rmSync(marker, { force: true });
+      const root = tempDir('handoff-store-');
+      const env = testEnv({ HANDOFFS_ROOT: root, NODE_OPTIONS: `--import=${pathToFileURL(preload).href}` });
+      const d = await start(env, root, ['--watch', tempDir('handoff-watch-')]);
+      await waitFor(() => existsSync(marker), 'signal-exit to listen after the daemon');
+      const r = await d.kill(signal);
+      expect(r, d.log()).toEqual({ code: 0, signal: null });
+      expect(d.log()).toContain(`stopping (${signal})`);
+      expect(d.log()).toContain('"msg":"stopped"');
+    }
   });
 
   it('leaves alone sessions of the store whose transcripts live outside its watch folders', async () => {

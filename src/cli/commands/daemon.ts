@@ -49,12 +49,31 @@ export const daemonCommand: Command = {
       daemon.abortStart();
       void started.then(() => daemon.stop(signal), () => undefined);
     };
-    process.once('SIGTERM', stop('SIGTERM'));
-    process.once('SIGINT', stop('SIGINT'));
+    // `on`, not `once`: the listener must still be there when the signal's other listeners run.
+    // write-file-atomic (INDEX.json) has signal-exit listen while it writes, and signal-exit sends
+    // a signal again when it finds no listener but its own: the daemon ended there and then, its
+    // stop never run (the state files live builds left behind stayed behind). A signal repeated
+    // asks for the same stop (stop() is idempotent), but a second Ctrl-C a moment after the first
+    // is a person who will not wait: the daemon exits at once (the store is crash-safe; what a
+    // build had under way is read again at the next start).
+    let interruptedAt: number | null = null;
+    process.on('SIGTERM', stop('SIGTERM'));
+    process.on('SIGINT', () => {
+      const now = Date.now();
+      if (interruptedAt !== null && now - interruptedAt >= 1000) {
+        log.warn({ signal: 'SIGINT' }, 'second SIGINT: exiting now, without waiting for the stop (builds under way are redone at the next start)');
+        process.exit(130);
+      }
+      interruptedAt ??= now;
+      stop('SIGINT')();
+    });
     // The kernel's warning at a CPU time limit (`ulimit -t`, a service's LimitCPU=): a kill follows
     // at the hard limit, so the daemon stops cleanly now, saying why, instead of dying without a word.
-    process.once('SIGXCPU', () => {
-      log.error({ signal: 'SIGXCPU' }, 'SIGXCPU: the CPU time limit (ulimit -t, LimitCPU=) was reached; stopping before the system ends the daemon (raise or remove the limit)');
+    // (Said once: the kernel repeats it every CPU second past the limit.)
+    let xcpu = false;
+    process.on('SIGXCPU', () => {
+      if (!xcpu) log.error({ signal: 'SIGXCPU' }, 'SIGXCPU: the CPU time limit (ulimit -t, LimitCPU=) was reached; stopping before the system ends the daemon (raise or remove the limit)');
+      xcpu = true;
       stop('SIGXCPU')();
     });
     process.on('SIGHUP', () => void started.then(() => daemon.reload(), () => undefined));
