@@ -1,7 +1,7 @@
 import { PRIORITY } from './findings.js';
 import type { Handler, LiteralScanner } from './literals.js';
 import { isKeyword, isPlaceholder } from './names.js';
-import { looksRandom } from './randomness.js';
+import { looksRandom, wordy } from './randomness.js';
 
 /**
  * Passwords given to commands and HTTP headers: `mysql -p…`, `sshpass -p …`, `curl -u user:pass`,
@@ -80,6 +80,9 @@ const PLACED: readonly (readonly [readonly string[], number, string?])[] = [
   // Google's option, Azure's and OpenAI's credentials, HTTP clients' bearer tokens, HMAC and JWT keys.
   [['WithAPIKey(', 'AzureKeyCredential(', 'ApiKeyCredential(', 'AzureSasCredential(', '.apiKey(', '.withApiKey(', 'SetAuthToken(', '.setAuthToken(', 'withToken(', 'bearer_auth(', '.bearerAuth(', 'Algorithm.HMAC256(', 'Algorithm.HMAC384(', 'Algorithm.HMAC512(', 'hmacShaKeyFor(', 'SecretKeySpec(', 'EncodingKey::from_secret(', 'DecodingKey::from_secret(', 'SecretStr(', 'Fernet(', 'ethers.Wallet(', 'new Wallet(', 'hmac.new(', 'SignedString(', '->withApiKey(', 'new_from_slice(', 'Account.from_key(', 'privateKeyToAccount(', 'Ably.Realtime(', 'Ably.Rest(', 'URLSafeTimedSerializer(', 'URLSafeSerializer(', 'TimestampSigner('], 0],
   [['withBasicAuth('], 1],
+  // Checkout.com's SDK (its secret key), Weaviate's API key, RestSharp's basic authenticator (Mailjet's key and secret).
+  [['new Checkout(', 'Auth.api_key('], 0],
+  [['HttpBasicAuthenticator('], 1],
   // SDK clients given their key first: Cohere's, Exa's; MinIO's (endpoint, access key, secret key) and Go's static credentials (id, secret).
   [['cohere.ClientV2(', 'cohere.Client(', 'cohere.AsyncClient(', 'Exa('], 0],
   [['Minio(', 'minio.New('], 2],
@@ -124,7 +127,7 @@ const placed = (starts: readonly string[], before: number, notAfter?: string): C
 const printedSecret = (v: string): boolean => (/\d/.test(v) && /[A-Za-z]/.test(v)) || looksRandom(v, 8);
 
 /** Commands whose output is a secret (PRINTS_SECRET's rule), by a word of their line. */
-const PRINTS_SECRET = ['openssl rand', 'rails secret', 'key:generate', 'token_urlsafe', 'token_hex', 'base64 -d', 'base64 --decode', 'base64 -D', 'initial-password', 'initialAdminPassword', 'admin.password', 'secrets versions access', 'get-secret-value', 'keyvault secret show', 'secrets get', 'op read', '-field=', 'output -raw', 'nonsensitive(', '/run/secrets/', 'master.key', 'vault_pass', 'vault-pass', 'pwgen'];
+const PRINTS_SECRET = ['openssl rand', 'rails secret', 'key:generate', 'token_urlsafe', 'token_hex', 'base64 -d', 'base64 --decode', 'base64 -D', 'initial-password', 'initialAdminPassword', 'admin.password', 'secrets versions access', 'get-secret-value', 'keyvault secret show', 'secrets get', 'op read', 'op item get', 'gopass show -o', 'gopass -o', 'gopass show --password', '-field=', 'output -raw', 'nonsensitive(', '/run/secrets/', 'master.key', 'vault_pass', 'vault-pass', 'pwgen'];
 
 /** A password piped once, or twice on two lines, real or written `\\n` (`printf 'pw\\npw\\n' | passwd`, which asks it again). */
 const TWICE = `(?:'([^'\\n]{1,200}?)(?:(?:\\n|\\\\n)([^'\\n]{1,200}?))?(?:\\n|\\\\n)?'|"([^"\\n]{1,200}?)(?:(?:\\n|\\\\n)([^"\\n]{1,200}?))?(?:\\n|\\\\n)?"|([^\\s'"\`;&|-][^\\s'"\`;&|]{0,200}))`;
@@ -193,7 +196,7 @@ const RULES: readonly CommandRule[] = [
   rule('basic_auth', ['basic_auth'], `basic_auth[ \\t(]+(?:"[^"\\n]{1,100}"|'[^'\\n]{1,100}')${COMMA}(?:Some\\([ \\t]*)?${QARG}`),
   // A password typed into a form a test drives, whose field the locator names (Selenium, Playwright, Cypress, WebdriverIO).
   rule('command_password', ['.send_keys(', '.sendKeys(', '.fill(', '.type(', '.setValue(', '.pressSequentially('], `(?<=(?:password|passwd|pwd|passphrase)[^\\n;]{0,60})\\.(?:send_keys|sendKeys|fill|type|setValue|pressSequentially)\\([ \\t]*${QARG}`, 'dyi'),
-  // Java's char[] password from a literal: \`keyStore.load(in, "…".toCharArray())\`, \`PBEKeySpec("…".toCharArray())\`.
+  // Java's char[] password from a literal: `keyStore.load(in, "…".toCharArray())`, `PBEKeySpec("…".toCharArray())`.
   rule('command_password', ['.toCharArray()'], `(?<=(?:password|passwd|pwd|secret|load|createCredential|PasswordAuthentication|PBEKeySpec|PasswordProtection)[^\\n;]{0,80}?"([^"\\n]{4,200})")\\.toCharArray\\(\\)`, 'dyi'),
   // minisign's and signify's secret keys: a comment line, then the key in base64.
   rule('private_key', ['untrusted comment:'], `untrusted comment:[^\\n]{0,80}secret key[^\\n]{0,40}\\r?\\n([A-Za-z0-9+/]{40,400}={0,2})`, 'dyi'),
@@ -445,6 +448,15 @@ const RULES: readonly CommandRule[] = [
   rule('command_password', ['az'], `az[ \\t]+keyvault[ \\t]+secret[ \\t]+set${WORD_END}${REST}--value[ \\t=]+${ARG}`),
   // HTTPie and xh: -a user:password (curl's -u has its rule).
   rule('basic_auth', ['http ', 'https ', 'xh ', 'xhs '], `(?:https?|xhs?)[ \\t]${REST}?(?:-a|--auth)[ \\t=]+['"]?[^\\s:'"]{1,100}:([^\\s'"]{1,200})`),
+  // A YubiKey's PIN, PUK and management key on ykman's and yubihsm-shell's command lines.
+  rule('command_password', ['ykman '], `ykman${WORD_END}${REST}(?:-P|--pin|-p|--puk|-n|--new-pin|--new-puk|-m|--management-key)[ \\t=]+${ARG}`, 'dy', (v) => !isPlaceholder(v)),
+  rule('command_password', ['yubihsm-shell'], `yubihsm-shell${WORD_END}${REST}(?:-p|--password)[ \\t=]+${ARG}`, 'dy', (v) => !isPlaceholder(v)),
+  // Windows' registry: `reg add KEY /v DEEPL_API_KEY /t REG_SZ /d …`, under a value whose name says secret.
+  rule('command_password', ['reg add', 'REG ADD'], `(?:reg|REG)[ \\t]+(?:add|ADD)[^\\n]{0,300}?[ \\t]/[vV][ \\t]+"?[\\w-]{0,60}(?:[Kk][Ee][Yy]|[Tt][Oo][Kk][Ee][Nn]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]|PWD)[\\w-]{0,20}"?(?:[ \\t]+/[tT][ \\t]+\\S+)?[ \\t]+/[dD][ \\t]+${ARG}`, 'dy', (v) => !isPlaceholder(v)),
+  // What a prompt for a secret echoed: CircleCI's `context store-secret`.
+  rule('command_password', ['Enter secret value'], `Enter secret value(?: and press enter)?:[ \\t]*([^\\s]{6,400})`),
+  // `aws sts assume-role … --output text`: the CREDENTIALS row's key id, expiry, secret key and session token.
+  rule('aws_session_token', ['CREDENTIALS'], `CREDENTIALS\\t[A-Z0-9]{16,128}\\t[^\\t\\n]{10,40}\\t[A-Za-z0-9/+=]{30,64}\\t([A-Za-z0-9/+=]{100,4096})`),
   // MinIO's client: mc alias set NAME URL ACCESS_KEY SECRET_KEY; both keys (a MinIO access key is
   // chosen by whoever set the server up, often a password itself).
   rule('command_password', ['mc '], `mc[ \\t]+(?:alias[ \\t]+set|config[ \\t]+host[ \\t]+add)[ \\t]+[^\\s]{1,100}[ \\t]+[^\\s]{1,300}[ \\t]+${ARG}[ \\t]+${ARG}`, 'dy', (v) => !isPlaceholder(v)),
@@ -645,7 +657,8 @@ function settings(all: boolean): Handler {
       const v = m[group] as string;
       const span = m.indices?.[group];
       if (span === undefined || isPlaceholder(v) || isKeyword(v)) continue;
-      if (all ? v.length >= 4 && !/^\d+$/.test(v) : looksRandom(v, 16)) found.add(at + span[0], at + span[1], 'command_password', PRIORITY.command);
+      // Under any name, only what looks generated: not a commit's hash (`GIT_SHA=`), a list of words.
+      if (all ? v.length >= 4 && !/^\d+$/.test(v) : looksRandom(v, 16) && !wordy(v) && !/^[0-9a-f]+$|,/.test(v)) found.add(at + span[0], at + span[1], 'command_password', PRIORITY.command);
     }
     return -1;
   };

@@ -36,11 +36,15 @@ const DECODED_RANDOM_MIN = 10;
 
 /**
  * Base64 runs are decoded only in a text that speaks of base64 or of a secret (`base64 -d`,
- * `b64decode`, `atob`, SMTP's `AUTH LOGIN`, `kubectl get secret`): reading every run of every
+ * `b64decode`, `atob`, SMTP's `AUTH LOGIN`, IMAP's `AUTHENTICATE`, `kubectl get secret`, a
+ * `Basic ` value, `…_ENCODED`, EC2's `UserData`, a ConfigMap's `binaryData`, `.dockerconfigjson`,
+ * `openssl enc -d`), or that holds base64 of JSON (`eyJ…`): reading every run of every
  * text cost the redactor a quarter of its speed, and a credential encoded with no such word near
  * it is left to the rules that read it decoded. The scanner's one pass finds these words.
  */
-const BASE64_WORDS = ['base64', 'Base64', 'BASE64', 'b64', 'B64', 'atob', 'secret', 'Secret', 'SECRET', 'AUTH '];
+const BASE64_WORDS = ['base64', 'Base64', 'BASE64', 'b64', 'B64', 'atob', 'secret', 'Secret', 'SECRET', 'AUTH ', 'AUTHENTICATE', 'Basic ', 'BASIC_', 'ENCODED', 'Encoded', 'encoded', 'UserData', 'userData', 'binaryData', 'dockerconfigjson', 'enc -d',
+  // Base64 of JSON (`{"` encodes so): a Docker config, a service account, an OAuth state, ECR's login password.
+  'eyJ'];
 
 /**
  * Registered before every other rule: the first handler to take a hit ends the walk there, and
@@ -98,18 +102,24 @@ function base64Runs(text: string, rescan: Rescan, out: EncodedSpan[]): void {
     i = end + 1;
     // Mixed case, and a digit, a sign or padding: a long word or a name in camel case has none.
     if (len < B64_MIN || len > B64_MAX || len % 4 !== 0 || (seen & 6) !== 6 || ((seen & 8) === 0 && end === runEnd)) continue;
-    if ((start > 0 && joins(text.charCodeAt(start - 1))) || (end < n && joins(text.charCodeAt(end)))) continue;
+    // zsh marks output with no final line break by a `%` (`kubectl … -o go-template=…` then `==%`).
+    const zshMark = text.charCodeAt(end) === 37 && (end + 1 === n || text.charCodeAt(end + 1) === 10 || text.charCodeAt(end + 1) === 34);
+    // A value after `=` (`state=eyJ…`, `ENV_FILE=…`) stands alone; after a word's character it is part of the word.
+    if ((start > 0 && joins(text.charCodeAt(start - 1)) && text.charCodeAt(start - 1) !== 61) || (end < n && joins(text.charCodeAt(end)) && !zshMark)) continue;
     const decoded = printable(Buffer.from(text.slice(start, end), 'base64'));
     if (decoded === null) continue;
     if (rescan(decoded).length > 0 || generatedWord(decoded)) out.push({ start, end, kind: 'base64_credential' });
   }
 }
 
-/** The bytes as text when every one is printable ASCII or a line's spacing, and there are enough of them. */
+/**
+ * The bytes as text when every one is printable ASCII, a line's spacing or a NUL (SASL PLAIN's
+ * separator: `\0user\0password`, read as a space), and there are enough of them.
+ */
 function printable(bytes: Buffer): string | null {
   if (bytes.length < 10) return null;
-  for (const b of bytes) if (!((b >= 0x20 && b < 0x7f) || b === 0x09 || b === 0x0a || b === 0x0d)) return null;
-  return bytes.toString('latin1');
+  for (const b of bytes) if (!((b >= 0x20 && b < 0x7f) || b === 0x09 || b === 0x0a || b === 0x0d || b === 0)) return null;
+  return bytes.toString('latin1').replace(/\0/g, ' ');
 }
 
 /** Why encode a word that looks generated, but to hand it over as a credential (`user:Kx9…`, a password alone). */
@@ -118,9 +128,13 @@ function generatedWord(decoded: string): boolean {
   return false;
 }
 
-/** Percent escapes of the characters that make a credential's syntax: `"`, `&`, `/`, `:`, `=`, `?`, `@`, `{`. */
+/**
+ * Percent escapes of the characters that make a credential's syntax: `"`, `&`, `/`, `:`, `=`, `?`,
+ * `@`, `{`; of `%` itself (encoded twice); of a space (`Bearer%20…`) and of `_` in a parameter's
+ * name (`api%5Fkey=`).
+ */
 function structural(code: number): boolean {
-  return code === 0x22 || code === 0x26 || code === 0x2f || code === 0x3a || code === 0x3d || code === 0x3f || code === 0x40 || code === 0x7b;
+  return code === 0x20 || code === 0x5f || code === 0x22 || code === 0x25 || code === 0x26 || code === 0x2f || code === 0x3a || code === 0x3d || code === 0x3f || code === 0x40 || code === 0x7b;
 }
 
 function hex(c: number): number {
@@ -128,6 +142,23 @@ function hex(c: number): number {
   if (c >= 65 && c <= 70) return c - 55;
   if (c >= 97 && c <= 102) return c - 87;
   return -1;
+}
+
+/** `text[start, end)` with its percent escapes decoded, and for each decoded character (and the end) where it starts in `text`. */
+function decodeRun(text: string, start: number, end: number, query: boolean): { decoded: string; origin: number[] } {
+  let decoded = '';
+  const origin: number[] = [];
+  for (let j = start; j < end; j += 1) {
+    origin.push(j);
+    const hi = text.charCodeAt(j) === 37 && j + 2 < end ? hex(text.charCodeAt(j + 1)) : -1;
+    const lo = hi >= 0 ? hex(text.charCodeAt(j + 2)) : -1;
+    if (lo >= 0) {
+      decoded += String.fromCharCode((hi << 4) | lo);
+      j += 2;
+    } else decoded += query && text[j] === '+' ? ' ' : text[j];
+  }
+  origin.push(end);
+  return { decoded, origin };
 }
 
 /** Ends a percent-encoded run: space, a quote, a bracket that closes a link. */
@@ -153,19 +184,13 @@ function percentRuns(text: string, rescan: Rescan, out: EncodedSpan[]): void {
     from = end;
     floor = end;
     if (end - start > PERCENT_MAX) continue;
-    // The run decoded, and where each of its characters came from.
-    let decoded = '';
-    const origin: number[] = [];
-    for (let j = start; j < end; j += 1) {
-      origin.push(j);
-      const hi = text.charCodeAt(j) === 37 && j + 2 < end ? hex(text.charCodeAt(j + 1)) : -1;
-      const lo = hi >= 0 ? hex(text.charCodeAt(j + 2)) : -1;
-      if (lo >= 0) {
-        decoded += String.fromCharCode((hi << 4) | lo);
-        j += 2;
-      } else decoded += text[j];
-    }
-    origin.push(end);
+    // The run decoded, and where each of its characters came from; in a query a `+` is a space.
+    // Encoded twice (`%253D`, a URL inside a URL's parameter): decoded once more.
+    const query = /[?&=]/.test(text.slice(start, end));
+    const once = decodeRun(text, start, end, query);
+    const twice = /%(?:2[26Ff]|3[AaDdFf]|40|7[Bb])/.test(once.decoded) ? decodeRun(once.decoded, 0, once.decoded.length, query) : null;
+    const decoded = twice === null ? once.decoded : twice.decoded;
+    const origin = twice === null ? once.origin : twice.origin.map((k) => once.origin[k] as number);
     for (const s of rescan(decoded)) out.push({ start: origin[s.start] as number, end: origin[Math.min(s.end, origin.length - 1)] as number, kind: s.kind });
   }
 }

@@ -123,7 +123,7 @@ export function namesPassword(name: string): boolean {
   return last === 'password' || last === 'passwd' || last === 'passphrase' || last === 'pw';
 }
 
-function namesPin(name: string): boolean {
+export function namesPin(name: string): boolean {
   const words = meaningWords(name);
   const last = words.at(-1);
   return last === 'pin' || last === 'pincode' || (last === 'code' && words.at(-2) === 'pin');
@@ -210,6 +210,8 @@ export function isPlaceholder(v: string): boolean {
   // helmfile's and vals' `ref+vault://…`, a single-brace substitution (`'{MQTT_PASSWORD}'`),
   // Azure Logic Apps' and Data Factory's expressions (`@parameters('apiKey')`), Ansible's own mask.
   if (/^os\.environ\/[A-Za-z_]\w{0,80}$|^ref\+[a-z0-9]{2,20}:\/\/|^\{[A-Z][A-Z0-9_]{2,80}\}$|^@(?:parameters|variables|appsetting|pipeline|activity|body|triggerBody|outputs|linkedService|dataset|item|json|string|concat|coalesce)\(.{0,200}\)$|^VALUE_SPECIFIED_IN_NO_LOG_PARAMETER$/.test(v)) return true;
+  // A secret's name and version in Secret Manager (`gcloud run deploy --set-secrets=DB_PASS=db-pass:latest`).
+  if (/^[a-z][a-z0-9_-]{0,254}:(?:latest|\d{1,6})$/.test(v)) return true;
   // BuildKit's secret mount (`--secret id=npmrc,src=…`): the id names the mount, its value is elsewhere.
   if (/^id=[\w.-]{1,64}$/.test(v)) return true;
   // Stripe's documented test tokens (`tok_visa`, `pm_card_mastercard`, `tok_chargeDeclined`): words, never a generated id.
@@ -366,7 +368,9 @@ export function keptBecause(v: string, strength: Exclude<Strength, null>, ctx: V
   if (/^(?:https?|file):\/\//i.test(v)) return 'url'; // a URL's own credentials have their rule
   // A path, of one folder too (`PWD=/app` in a container's environment), unless it looks generated.
   if (/^(?:~|\.{1,2})?\/[\w.-]+(?:\/[\w./-]*)?$/.test(v) && !looksRandom(v)) return 'path';
-  if (ctx.quoted && isProse(v)) return 'prose';
+  // A passphrase of words in an assignment or after a flag (`KEYSTORE_PASSPHRASE="marble uBA8 …"`,
+  // `gpg --passphrase 'tundra velvet …'`): no sentence, under a password's own name.
+  if (ctx.quoted && isProse(v) && !(ctx.envStyle && namesPassword(ctx.name) && !/[.!?:]$/.test(v) && v.length <= 120)) return 'prose';
   if (strength === 'weak') {
     // Only under a name of the chain's own (a random key of 32 letters and digits has no `0`,
     // `O`, `I` or `l` about one time in eight, and is base58-shaped by chance).

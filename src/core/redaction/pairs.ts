@@ -3,7 +3,7 @@ import type { Handler, LiteralScanner } from './literals.js';
 import { PRIORITY } from './findings.js';
 import { LINE_NUMBER } from './keys.js';
 import type { Strength, ValueContext } from './names.js';
-import { BASE58_ADDRESS, CHAIN_NAME, isPlaceholder, keptBecause, nameWords, namesPassword, nameStrength } from './names.js';
+import { BASE58_ADDRESS, CHAIN_NAME, isPlaceholder, keptBecause, nameWords, namesPassword, namesPin, nameStrength } from './names.js';
 import { looksRandom, UUID } from './randomness.js';
 import { findPipeColumns, lineBounds, yamlLine } from './records.js';
 
@@ -745,6 +745,10 @@ function findLabelledValue(text: string, name: Name, found: Findings): number | 
   // A folder of a path (`/tmp/private-key/01ab…/HANDOFF.md`) labels nothing; nor does a function's
   // name (`generate_password(length=20)`).
   if (text[name.end] === '/' || text[name.start - 1] === '/' || text[name.end] === '(') return null;
+  // A variable's name (`${REDIS_PASSWORD}`) refers to the value; a word of a URL's query
+  // (`q=reset+postgres+password+when+locked+out%3F`, `password%3D+in%3Afile`) is a search's text,
+  // read decoded by encoded.ts.
+  if ((text[name.start - 1] === '{' && text[name.start - 2] === '$' && text[name.end] === '}') || text[name.end] === '+' || (text[name.end] === '%' && /^%[0-9A-Fa-f]{2}/.test(text.slice(name.end, name.end + 3)))) return null;
   let pos = name.end;
   const limit = Math.min(text.length, name.end + LABEL_WINDOW_CHARS);
   // Whether only small words stood between the label and here ("the secret is …"). Past another
@@ -793,6 +797,16 @@ function findLabelledValue(text: string, name: Name, found: Findings): number | 
     // password's own name, a word of letters and digits with a symbol or both cases, to the next space.
     // `Pass` as a label after a user on its line ("user admin, Pass …"); the word `pass` of a
     // sentence, and a verdict (`PASS <id>`, `Pass checkout-v2.test`), are none.
+    // A PIN after its name ("the yubikey PIN is 698331", "SIM PIN 1: 7919"): four to twelve digits.
+    if ((linked || closed) && namesPin(name.text) && /^\d{4,12}$/.test(v) && !/^(?:19|20)\d\d$/.test(v)) {
+      found.add(pos, stop, 'labelled_secret', PRIORITY.name);
+      return stop;
+    }
+    // Apple's app-specific password (four groups of four letters) after a password's name.
+    if ((linked || closed) && name.strength === 'strong' && /^[a-z]{4}(?:-[a-z]{4}){3}$/.test(v)) {
+      found.add(pos, stop, 'labelled_secret', PRIORITY.name);
+      return stop;
+    }
     if ((near || closed) && (namesPassword(name.text) || (/^(?:Pass|pass)$/.test(name.text) && USER_BEFORE.test(text.slice(Math.max(0, name.start - 60), name.start))))) {
       const human = humanPassword(text, pos);
       if (human > pos) {
