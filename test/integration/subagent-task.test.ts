@@ -100,7 +100,7 @@ describe("a subagent's task, from its parent's call", () => {
       await expectTask(root);
       // The parent lists the agent it ran, not the task's text again.
       const llm = await readJson<{ subagents: { launched: Record<string, unknown>[] } }>(join(root, 'projects', 'manifest', PARENT, 'HANDOFF.llm.json'));
-      expect(llm.subagents.launched).toEqual([{ id: 'toolu_task', description: 'Explore ZIP processing', seq: 1, result_seq: 2, ok: true, line: 2, agent: AGENT }]);
+      expect(llm.subagents.launched).toEqual([{ id: 'toolu_task', description: 'Explore ZIP processing', seq: 1, result_seq: 2, ok: true, line: 2, agent: AGENT, read_only: true }]);
       const v = await runCli(['verify', '--all'], { env });
       expect(v.out.match(/^PASS /gm), v.out).toHaveLength(order === 'child-first-many' ? 3 : 2);
     }
