@@ -111,6 +111,10 @@ const TWENTIETH: ReadonlyArray<readonly [string, string, string]> = [
   ['what op item get --fields printed', '$ op item get "Stripe" --fields label=webhook\nrwJ1qHSLDhdrNmVcBMwWoG73oTxziD', 'rwJ1qHSLDhdrNmVcBMwWoG73oTxziD'],
   ["assume-role's session token as text", `$ aws sts assume-role --role-arn arn:aws:iam::123456789012:role/deploy --role-session-name ci --output text\nCREDENTIALS\tASIAJ2OO1FU3ZOB80W9G\t2026-02-20T11:00:00+00:00\thC0h7adsGJU8V6dVhObgvPfJ7bGTRUcExyk9YOBl\t${TOKEN}`, TOKEN],
   ["a YubiKey's PIN on ykman's command line", '$ ykman piv keys generate -P 892309 9a pub.pem', '892309'],
+  ["a password manager's export, tab-separated", 'name\tusername\tpassword\turl\nGitLab\tops@acme.io\t4mB75sJwbEZkd10Xxa\thttps://gitlab.acme.io', '4mB75sJwbEZkd10Xxa'],
+  ['base64url of JSON with no padding', `state=${Buffer.from('{"client_id": "web-7f3a", "client_secret": "ziEo8ExYm2fvS7hujvvukzvLJ5cvwdPXQz0Ql8Bc"}').toString('base64url')}`, Buffer.from('{"client_id": "web-7f3a", "client_secret": "ziEo8ExYm2fvS7hujvvukzvLJ5cvwdPXQz0Ql8Bc"}').toString('base64url')],
+  ['a key under a name that says it is encoded', `ANTHROPIC_KEY_ENCODED=${b64('sk-ant-api03-wukWyCDxY6IsfbdtC0HWpkYe0A-nImM5rDSTTbD_OxYH7C_eSP1xPFl9HfORcVFyPx5iBcDMYiQbP0c2zZBRS8sN2s0moAA')}`, b64('sk-ant-api03-wukWyCDxY6IsfbdtC0HWpkYe0A-nImM5rDSTTbD_OxYH7C_eSP1xPFl9HfORcVFyPx5iBcDMYiQbP0c2zZBRS8sN2s0moAA')],
+  ['a passphrase quoted after a password in a sentence', 'user: the restic repo password is "staple Horse battery-68" (with the quotes removed)', 'staple Horse battery-68'],
 ];
 
 describe('the twentieth red team', () => {
@@ -127,5 +131,8 @@ describe('the twentieth red team', () => {
     ['a year after a PIN', 'the PIN rules changed in 2024'],
     ['a passphrase rule as a sentence', 'DB_PASSWORD="must be 12 characters or more."'],
     ['base64 of plain words after Basic', `Basic ${b64('hello world from ci')} is not a credential here`],
+    ['a tab-separated table with a token count', 'id\tname\ttoken_count\nx1\tsearch\t1234'],
+    ['a quoted sentence after a password label', 'the password is "required for login"'],
+    ['a snake_case identifier beside the word secret', 'secret = load_secret_from_vault_Backend2_cache(name)'],
   ]);
 });

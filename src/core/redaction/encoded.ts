@@ -67,17 +67,19 @@ export function encodedSpans(text: string, base64: boolean, rescan: Rescan): Enc
   return out;
 }
 
-/** Each ASCII character's class for a base64 run: 0 none, 1 upper case, 2 lower case, 3 digit, `+` or `/`. */
+/**
+ * Each ASCII character's class for a base64 run: 0 none, 1 upper case, 2 lower case, 3 digit, `+`
+ * or `/`, and base64url's `-` and `_` (Buffer's decoder reads both alphabets).
+ */
 const B64_CLASS = new Uint8Array(128);
 for (let c = 65; c <= 90; c += 1) B64_CLASS[c] = 1;
 for (let c = 97; c <= 122; c += 1) B64_CLASS[c] = 2;
 for (let c = 48; c <= 57; c += 1) B64_CLASS[c] = 3;
-B64_CLASS[43] = 3;
-B64_CLASS[47] = 3;
+for (const c of [43, 47, 45, 95]) B64_CLASS[c] = 3;
 
-/** A character that joins a run to a word around it (base64url, a path, a key=value, an escape): the run is part of something longer. */
+/** A character that joins a run to something around it (padding beyond two, a percent escape, a backslash escape): the run is part of something longer. */
 function joins(c: number): boolean {
-  return (c < 128 && B64_CLASS[c] !== 0) || c === 61 || c === 45 || c === 95 || c === 37 || c === 92;
+  return (c < 128 && B64_CLASS[c] !== 0) || c === 61 || c === 37 || c === 92;
 }
 
 function base64Runs(text: string, rescan: Rescan, out: EncodedSpan[]): void {
@@ -101,7 +103,8 @@ function base64Runs(text: string, rescan: Rescan, out: EncodedSpan[]): void {
     const len = end - start;
     i = end + 1;
     // Mixed case, and a digit, a sign or padding: a long word or a name in camel case has none.
-    if (len < B64_MIN || len > B64_MAX || len % 4 !== 0 || (seen & 6) !== 6 || ((seen & 8) === 0 && end === runEnd)) continue;
+    // Unpadded (base64url in a URL or a JWT-like blob) a length of one more than a multiple of four is no base64.
+    if (len < B64_MIN || len > B64_MAX || len % 4 === 1 || (len % 4 !== 0 && end > runEnd) || (seen & 6) !== 6 || ((seen & 8) === 0 && end === runEnd)) continue;
     // zsh marks output with no final line break by a `%` (`kubectl … -o go-template=…` then `==%`).
     const zshMark = text.charCodeAt(end) === 37 && (end + 1 === n || text.charCodeAt(end + 1) === 10 || text.charCodeAt(end + 1) === 34);
     // A value after `=` (`state=eyJ…`, `ENV_FILE=…`) stands alone; after a word's character it is part of the word.

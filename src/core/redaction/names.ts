@@ -43,7 +43,7 @@ const NOT_SECRET_KEY_PREFIX = new Set(['public', 'publishable', 'foreign', 'sort
 const WEAK_WORDS = new Set(['key', 'credential', 'credentials', 'creds', 'auth', 'salt', 'encrypt', 'pin', 'pincode', 'signing', 'keystore']);
 /** Words after the secret word that still name the secret itself. */
 const QUALIFIERS = new Set([
-  'value', 'val', 'b64', 'base64', 'hex', 'str', 'raw', 'plain', 'plaintext', 'enc', 'encrypted', 'hash', 'hashed', 'confirm', 'confirmation', 'again', 'repeat', 'new', 'old', 'current', 'text',
+  'value', 'val', 'b64', 'base64', 'encoded', 'hex', 'str', 'raw', 'plain', 'plaintext', 'enc', 'encrypted', 'hash', 'hashed', 'confirm', 'confirmation', 'again', 'repeat', 'new', 'old', 'current', 'text',
   // Which one of several: `DB_PASSWORD_PROD`, `GITHUB_TOKEN_RW`, `API_KEY_V2`, Rails' `SECRET_KEY_BASE`.
   'prod', 'production', 'staging', 'stage', 'stg', 'dev', 'development', 'test', 'testing', 'qa', 'uat', 'live', 'sandbox', 'local', 'rw', 'ro', 'readonly', 'readwrite', 'admin', 'root', 'primary', 'secondary', 'backup', 'main', 'base',
   // What it may do, or where it stands in: `HF_TOKEN_WRITE`, `NPM_TOKEN_PUBLISH`, `OPENAI_API_KEY_FALLBACK`.

@@ -120,11 +120,16 @@ const atKeyword = (word: string): Handler => (text, at, found) => {
   if (!endsWord(text, at, word)) return at + word.length;
   const name = readName(text, at, word.length);
   if (!name) return at + word.length;
+  // A secret's name that says its value is encoded (`ANTHROPIC_KEY_ENCODED`, `GCP_SA_KEY_B64`): the
+  // scan goes on after the name, past the word that would have asked for base64 to be decoded.
+  if (!found.base64Hint && ENCODED_NAME.test(name.text)) found.base64Hint = true;
   // A name with a separator and a value was judged by that value; only a bare label looks further.
   if (findPair(text, name, found) === null) findNamedValue(text, name, found) ?? findPipeColumns(text, name.start, name.end, found) ?? findCsvColumns(text, name, found) ?? findLabelledValue(text, name, found);
   // The scan goes on right after the name: a value may hold a provider's own token.
   return name.end;
 };
+
+const ENCODED_NAME = /b64|base64|encoded/i;
 
 /** How far before its `?"="` a question may name the secret. */
 const QUESTION_CHARS = 200;
@@ -797,6 +802,17 @@ function findLabelledValue(text: string, name: Name, found: Findings): number | 
     // password's own name, a word of letters and digits with a symbol or both cases, to the next space.
     // `Pass` as a label after a user on its line ("user admin, Pass …"); the word `pass` of a
     // sentence, and a verdict (`PASS <id>`, `Pass checkout-v2.test`), are none.
+    // A passphrase quoted after a password's name ("the restic repo password is "staple Horse
+    // battery-68""): the quoted words, when they hold a digit or a capital and make no sentence.
+    const q = text[pos - 1];
+    if (linked && (q === '"' || q === "'") && namesPassword(name.text)) {
+      const close = text.indexOf(q, pos);
+      const quoted = close === -1 ? '' : text.slice(pos, close);
+      if (close - pos <= 80 && !quoted.includes('\n') && /\s/.test(quoted) && /\d|.[A-Z]/.test(quoted) && !/[.!?:,]$/.test(quoted) && !isPlaceholder(quoted) && quoted.split(/\s+/).length <= 8) {
+        found.add(pos, close, 'labelled_secret', PRIORITY.name);
+        return close;
+      }
+    }
     // A PIN after its name ("the yubikey PIN is 698331", "SIM PIN 1: 7919"): four to twelve digits.
     if ((linked || closed) && namesPin(name.text) && /^\d{4,12}$/.test(v) && !/^(?:19|20)\d\d$/.test(v)) {
       found.add(pos, stop, 'labelled_secret', PRIORITY.name);
@@ -868,9 +884,11 @@ const FIRST_LABEL = /[A-Za-z][A-Za-z0-9 _.-]{0,39}$/;
 function findCsvColumns(text: string, name: Name, found: Findings): number | null {
   // A name on a header line read already (its other labels): nothing more to do.
   if (name.start < (found.readTo.get('csv') ?? -1)) return name.end;
-  if (!isCell(text, name)) return null;
+  // Commas, or tabs (a password manager's TSV export, `psql -A -F $'\t'`).
+  const sep = isCell(text, name, ',') ? ',' : isCell(text, name, '\t') ? '\t' : null;
+  if (sep === null) return null;
   const [start, end] = lineBounds(text, name.start);
-  const labels = headerLabels(text.slice(start, end));
+  const labels = headerLabels(text.slice(start, end), sep);
   if (labels === null) return null;
   const columns = new Map<number, Exclude<Strength, null>>();
   labels.forEach((label, i) => {
@@ -884,7 +902,7 @@ function findCsvColumns(text: string, name: Name, found: Findings): number | nul
     // A row is read up to MAX_LINE_CHARS (lineBounds): reading the rest of a text of one long line
     // for every header-like run on it took time in the square of its length.
     const [, rowEnd] = lineBounds(text, pos);
-    const row = text.slice(pos, rowEnd).split(',');
+    const row = text.slice(pos, rowEnd).split(sep);
     if (row.length < labels.length || (row[0] ?? '').trim() === '') break;
     let at = pos;
     row.slice(0, labels.length).forEach((cell, i) => {
@@ -905,8 +923,8 @@ function findCsvColumns(text: string, name: Name, found: Findings): number | nul
 }
 
 /** The labels of the header that ends this line, at least two; null when it does not end in one. */
-function headerLabels(line: string): string[] | null {
-  const cells = line.split(',');
+function headerLabels(line: string, sep: string): string[] | null {
+  const cells = line.split(sep);
   if (cells.length < 2) return null;
   const labels: string[] = [];
   for (let i = cells.length - 1; i >= 0 && labels.length < MAX_CSV_COLUMNS; i -= 1) {
@@ -923,15 +941,16 @@ function headerLabels(line: string): string[] | null {
   return labels.length >= 2 ? labels : null;
 }
 
-/** A name that fills a comma-separated cell by itself (cheap to test before reading the line). */
-function isCell(text: string, name: Name): boolean {
-  const inCell = (c: number): boolean => c === 32 || c === 9 || c === 34 || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+/** A name that fills a cell by itself, cells parted by `sep` (cheap to test before reading the line). */
+function isCell(text: string, name: Name, sep: ',' | '\t'): boolean {
+  const s = sep.charCodeAt(0);
+  const inCell = (c: number): boolean => c === 32 || (c === 9 && s !== 9) || c === 34 || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
   let i = name.start - 1;
   while (i >= 0 && name.start - i < 40 && inCell(text.charCodeAt(i))) i -= 1;
   let j = name.end;
   while (j < text.length && j - name.end < 40 && inCell(text.charCodeAt(j))) j += 1;
   const before = i < 0 ? 10 : text.charCodeAt(i);
   const after = j >= text.length ? 10 : text.charCodeAt(j);
-  const edge = (c: number): boolean => c === 44 || c === 10 || c === 13;
-  return edge(before) && edge(after) && (before === 44 || after === 44);
+  const edge = (c: number): boolean => c === s || c === 10 || c === 13;
+  return edge(before) && edge(after) && (before === s || after === s);
 }
