@@ -647,6 +647,16 @@ function reasoningAfter(st: SessionState, line: number): number | null {
   return t !== undefined && t.class === 'THOUGHT' && t.seq + 1 > line ? t.seq + 1 : null;
 }
 
+/** The latest word of a background job after `line`: its end or its progress, with the job's id. */
+function jobHeardAfter(l: SessionState['ledger'], line: number): { id: string; line: number; ended: boolean } | null {
+  let best: { id: string; line: number; ended: boolean } | null = null;
+  for (const j of Object.values(l.jobs ?? {})) {
+    const at = Math.max(j.endLine ?? 0, j.lastEvent?.line ?? 0);
+    if (at > line && (best === null || at > best.line)) best = { id: j.id, line: at, ended: j.endLine === at };
+  }
+  return best;
+}
+
 function endKind(st: SessionState, parent: string | null): End {
   const l = st.ledger;
   const last = l.last;
@@ -683,6 +693,13 @@ function endKind(st: SessionState, parent: string | null): End {
   // it: the call it announced is not in the transcript (Claude Code writes it on the next line).
   const tail = st.lastAgent !== null && st.lastAgent.seq + 1 === last.line ? st.lastAgent.text.trimEnd() : '';
   if (last.event !== 'turn_complete' && tail.endsWith(':') && !tail.endsWith('::')) return { kind: 'mid-work', line: last.line, why: `the agent's last message announces a next step and nothing came after it: ${quote(tail.slice(-120))}` };
+  // A background job that reported (or ended) after the agent's last message: the agent had not
+  // taken it in (posthog cut at 1216: the fetch's "ALL DONE" at 1213 after "Now fetching CODEOWNERS").
+  const heard = jobHeardAfter(l, last.line);
+  if (heard !== null) {
+    const thought = reasoningAfter(st, heard.line);
+    return { kind: 'mid-work', line: thought ?? heard.line, why: `a background job (${heard.id}) ${heard.ended ? 'ended' : 'reported'} after the agent's last message (line ${heard.line}), and the agent had not answered it${thought === null ? '' : `; only its reasoning came after (line ${thought})`}` };
+  }
   return { kind: 'done', line: last.line, why: last.event === 'turn_complete' ? 'the agent finished its turn (task complete)' : "the agent's last message closes its turn" };
 }
 
@@ -1089,7 +1106,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
       fc.writes = f.writes;
     }
     if (f.how === 'delete' && f.made === true) fc.made = true;
-    if (f.how === 'write' && f.existed !== undefined) fc.existed = f.existed;
+    if (f.how !== 'delete' && f.existed !== undefined) fc.existed = f.existed;
     if (f.how === 'delete' && f.again !== undefined) fc.again = f.again;
     if (f.tool === 'git') fc.merged = true;
     return fc;

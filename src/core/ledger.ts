@@ -1010,6 +1010,9 @@ export function markChanged(l: Ledger, path: string, how: WriteHow, tool: string
   // Created by the session, and `how` no longer says so (deleted since): the file is as it was
   // before the session, when there was none.
   if (rec.how !== 'create' && (had?.how === 'create' || had?.made === true)) rec.made = true;
+  // A file the session wrote over whole (a create where git showed one) stays so through later
+  // patches (agentcmd: `*** Add File` over a tracked route, then a patch): its old content is gone.
+  if (had?.existed !== undefined && rec.how !== 'delete') rec.existed = had.existed;
   // A file written again keeps where it was first written (often the main change) and how often.
   if (had !== undefined && counted) {
     rec.first = had.first ?? had.line;

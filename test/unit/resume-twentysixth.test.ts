@@ -91,3 +91,37 @@ describe('Files changed, against the commits the session made', () => {
     expect(sub(md, 'Files changed in this session')).toContain('| `deep_manifest.py` | edit |');
   });
 });
+
+describe('a file the session wrote whole over one git tracked, then edited', () => {
+  it('still says it was written over, with the edit after (agentcmd: `*** Add File` over a tracked route, then a patch)', () => {
+    const { md } = built(
+      ask('Add the team route'),
+      call('w1', 'Write', { file_path: '/nonexistent/w/src/route.ts', content: 'export const GET = 1;' }),
+      result('w1', 'File created successfully at: /nonexistent/w/src/route.ts'),
+      bash('s1', 'git status -sb'),
+      result('s1', '## main\n M src/route.ts'),
+      edit('e1', 'src/route.ts'),
+      updated('e1', 'src/route.ts'),
+    );
+    expect(sub(md, 'Files changed in this session')).toContain('| `src/route.ts` | written over (it was there: git status at line 5 shows it modified), then edit | 7 (2 writes, the first at 3) |');
+  });
+});
+
+describe('a background job that reported after the agent\'s last message', () => {
+  const start = [
+    ask('Fetch the data, then score it'),
+    call('b1', 'Bash', { command: 'python fetch.py', run_in_background: true }),
+    result('b1', 'Command running in background with ID: btk1'),
+  ];
+  const notice = (status: string) => user('n1', `<task-notification>\n<task-id>btk1</task-id>\n<status>${status}</status>\n<summary>Background command "python fetch.py" ${status}: ALL DONE</summary>\n</task-notification>`);
+
+  it('ends the session mid-work: the agent had not taken it in (posthog cut at 1216)', () => {
+    const { md } = built(...start, say('a1', 'Issues done. Now fetching CODEOWNERS.'), notice('completed'));
+    expect(md).toContain("**How it ended: mid-work** (line 5) — *inferred*: a background job (btk1) ended after the agent's last message (line 5), and the agent had not answered it");
+  });
+
+  it('unlike one the agent answered', () => {
+    const { md } = built(...start, notice('completed'), say('a1', 'The fetch is done; scoring next time.'));
+    expect(md).toContain('**How it ended: done** (line 5)');
+  });
+});

@@ -756,9 +756,10 @@ function listedBySession(r: RenderInput, a: Analysis): string | null {
 function missingFromListing(a: Analysis, t: NonNullable<ReturnType<typeof listingAfterLastCommit>>, base: string | undefined): string {
   const slash = (p: string): string => p.replace(/\\/g, '/');
   const names = t.paths.map(slash);
+  // `git status` lists an untracked folder whole (`?? components/admin/`): the files under it are in it.
   const listed = (path: string): boolean => {
     const p = slash(path);
-    return names.some((q) => p === q || p.endsWith(`/${q}`));
+    return names.some((q) => p === q || p.endsWith(`/${q}`) || (q.endsWith('/') && (p.startsWith(q) || p.includes(`/${q}`))));
   };
   const missing = a.filesChanged.filter((f) => !listed(f.path));
   const later = missing.filter((f) => (f.first ?? f.line) > t.line).length;
@@ -962,7 +963,7 @@ function subagentsApart(s: Analysis['unseenWriters']['subagents']): string {
 
 /** How a file was changed; a file the session created and deleted again is as it was (there was none). */
 function howOf(f: FileChange): string {
-  if (f.existed !== undefined) return `written over (it was there: git status at line ${f.existed} shows it modified)`;
+  if (f.existed !== undefined) return `written over (it was there: git status at line ${f.existed} shows it modified)${f.how === 'write' ? '' : `, then ${f.how}`}`;
   if (f.again !== undefined) return `deleted, then there again (line ${f.again} shows it: something the session ran made it again)`;
   return f.made ? 'created, then deleted: no net change' : f.how === 'delete' ? 'deleted' : f.how;
 }
