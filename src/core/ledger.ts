@@ -249,6 +249,8 @@ export interface Ledger {
   reads?: { path: string; line: number }[];
   /** Background jobs by id. */
   jobs?: Record<string, Job>;
+  /** Process ids a process listing (`ps`, `pgrep -a`) tied to a running job, by pid: a `kill` of one stops it. */
+  jobPids?: Record<string, string>;
   /** The local offset from UTC (minutes) a `date` run proved, and its line. */
   clock?: { offset: number; line: number };
   /** The first user request and its timestamp. */
@@ -933,6 +935,7 @@ function noteContext(l: Ledger, call: CallRecord, r: ResultInput, out: string, f
     }
   }
   if (call.polls !== undefined) notePoll(l, call.polls, out, r.line);
+  if (call.command !== undefined && !failed) noteJobPids(l, call.command, out, r.line);
   if (call.stops !== undefined && !failed) {
     const job = l.jobs?.[stoppedJobId(out) ?? call.stops];
     if (job !== undefined && job.status === 'running') {
@@ -960,6 +963,42 @@ function notePoll(l: Ledger, poll: { session: string; interrupt?: true }, out: s
   job.status = poll.interrupt === true ? 'stopped' : code === null ? 'ended' : code === 0 ? 'completed' : 'failed';
   job.endLine = line;
 }
+
+/**
+ * A process listing's lines (`ps -axo pid,command`, `pgrep -af`: the pid first) tie a pid to a
+ * running job whose command shares a distinctive word with the line (`127.0.0.1:8080`,
+ * `data/runs/latest.jsonl`: `cargo run … -- serve --bind …` runs as `target/debug/x serve --bind …`);
+ * a `kill` of that pid that succeeds stops the job (edgerunner: `kill 89483` ended the server the
+ * handoff said still ran).
+ */
+function noteJobPids(l: Ledger, command: string, out: string, line: number): void {
+  const running = Object.values(l.jobs ?? {}).filter((j) => j.status === 'running');
+  if (running.length === 0) return;
+  const kill = KILL.exec(command);
+  if (kill !== null) {
+    for (const pid of (kill[1] as string).trim().split(/\s+/)) {
+      const job = l.jobs?.[l.jobPids?.[pid] ?? ''];
+      if (job === undefined || job.status !== 'running') continue;
+      job.status = 'stopped';
+      job.endLine = line;
+    }
+    return;
+  }
+  if (!/\b(?:ps|pgrep)\b/.test(command)) return;
+  const words = new Map(running.map((j) => [j, j.command.split(/\s+/).filter((w) => DISTINCT_WORD.test(w))]));
+  for (const m of out.matchAll(/^[ \t]*(\d{2,7})[ \t]+(.+)$/gm)) {
+    const listed = new Set((m[2] as string).split(/\s+/));
+    const job = running.find((j) => (words.get(j) ?? []).some((w) => listed.has(w)));
+    if (job === undefined) continue;
+    l.jobPids = { ...(l.jobPids ?? {}), [m[1] as string]: job.id };
+    trim(l.jobPids, JOB_LIMITS.JOBS);
+  }
+}
+
+/** `kill 89483`, `kill -9 1234 5678`, `kill -TERM 42`: the pids. */
+const KILL = /^\s*kill(?:\s+-(?:\d{1,2}|[A-Z]{3,8}|s\s+[A-Z]{3,8}))?((?:\s+\d{2,7})+)\s*$/;
+/** A word of a command that says which process it is: an address, a path, a file (not a flag or a plain word). */
+const DISTINCT_WORD = /^(?!-)(?=.{6,})(?=.*[:/.])(?=.*[\w])[^\s'"]+$/;
 
 /** A notification about a background job: its progress, or its end. */
 export function noteJobText(l: Ledger, text: string, line: number): void {

@@ -125,3 +125,24 @@ describe('a background job that reported after the agent\'s last message', () =>
     expect(md).toContain('**How it ended: done** (line 5)');
   });
 });
+
+describe('a background server killed by the pid a process listing showed', () => {
+  const server = [
+    ask('Run the backend'),
+    call('b1', 'Bash', { command: 'cargo run -p edgerunner -- serve --bind 127.0.0.1:8080 --journal data/runs/latest.jsonl', run_in_background: true }),
+    result('b1', 'Command running in background with ID: s1'),
+    bash('p1', 'ps -axo pid,command | grep edgerunner'),
+    result('p1', '89604 /Applications/Chrome --screenshot=/tmp/x.png http://127.0.0.1:8080\n89483 target/debug/edgerunner serve --bind 127.0.0.1:8080 --journal data/runs/latest.jsonl'),
+  ];
+  type Jobs = { jobs: { id: string; status: string; end_line: number | null }[] };
+
+  it('is stopped by the kill (edgerunner: the handoff said the server still ran)', () => {
+    const { summary } = built(...server, bash('k1', 'kill 89483'), result('k1', ''), say('a1', 'Stopped it.'));
+    expect((summary as Jobs).jobs).toEqual([expect.objectContaining({ id: 's1', status: 'stopped', end_line: 7 })]);
+  });
+
+  it("is still running after a kill of another process's pid", () => {
+    const { summary } = built(...server, bash('k1', 'kill 89604'), result('k1', ''), say('a1', 'Closed Chrome.'));
+    expect((summary as Jobs).jobs).toEqual([expect.objectContaining({ id: 's1', status: 'running' })]);
+  });
+});
