@@ -114,6 +114,7 @@ const TWENTIETH: ReadonlyArray<readonly [string, string, string]> = [
   ["a password manager's export, tab-separated", 'name\tusername\tpassword\turl\nGitLab\tops@acme.io\t4mB75sJwbEZkd10Xxa\thttps://gitlab.acme.io', '4mB75sJwbEZkd10Xxa'],
   ['base64url of JSON with no padding', `state=${Buffer.from('{"client_id": "web-7f3a", "client_secret": "ziEo8ExYm2fvS7hujvvukzvLJ5cvwdPXQz0Ql8Bc"}').toString('base64url')}`, Buffer.from('{"client_id": "web-7f3a", "client_secret": "ziEo8ExYm2fvS7hujvvukzvLJ5cvwdPXQz0Ql8Bc"}').toString('base64url')],
   ['a key under a name that says it is encoded', `ANTHROPIC_KEY_ENCODED=${b64('sk-ant-api03-wukWyCDxY6IsfbdtC0HWpkYe0A-nImM5rDSTTbD_OxYH7C_eSP1xPFl9HfORcVFyPx5iBcDMYiQbP0c2zZBRS8sN2s0moAA')}`, b64('sk-ant-api03-wukWyCDxY6IsfbdtC0HWpkYe0A-nImM5rDSTTbD_OxYH7C_eSP1xPFl9HfORcVFyPx5iBcDMYiQbP0c2zZBRS8sN2s0moAA')],
+  ['a user and a password, no Secret Manager reference', 'DB_PASSWORD=admin:1234', 'admin:1234'],
   ['a passphrase quoted after a password in a sentence', 'user: the restic repo password is "staple Horse battery-68" (with the quotes removed)', 'staple Horse battery-68'],
 ];
 
@@ -125,6 +126,7 @@ describe('the twentieth red team', () => {
   keepsEach([
     ['a search for a password reset, in a query', 'https://www.google.com/search?q=how+to+reset+postgres+password+when+locked+out%3F&hl=en'],
     ['a variable in a URL, a host after it', 'REDIS_URL=redis://:${REDIS_PASSWORD}@cache:6379'],
+    ['a Secret Manager reference alone', '--set-secrets=DB_PASS=db-pass:latest'],
     ['Secret Manager references', '$ gcloud run deploy api --set-secrets=DB_PASS=db-pass:latest,STRIPE_KEY=stripe-key:3 --region us-central1'],
     ['a commit hash as a build argument', '$ docker build --build-arg GIT_SHA=542d0e23ffb8f2b91fa829a9204869b6a6829956 -t acme/web:91452cd .'],
     ['a list of flags set on Heroku', '$ heroku config:set FEATURE_FLAGS=checkout-v2,search-v3'],

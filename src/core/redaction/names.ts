@@ -173,7 +173,7 @@ const CURSOR_WORDS = new Set(['next', 'page', 'starting', 'start', 'continuation
  */
 export const isKeyword = (v: string): boolean => KEYWORDS.test(v);
 
-const KEYWORDS = /^(?:true|false|null|nil|none|undefined|yes|no|on|off|required|optional|string|number|boolean|bool|str|int|integer|float|bytes|any|object|void|self|this|new|await|async|function|lambda|def|return|if|else|not|and|or|in|is|of|typeof|instanceof|secretstr|text|varchar|char|uuid|date|datetime|json|password|secret|token|hidden|masked|redacted|example|placeholder|changeme|todo|tbd|read|write|expired|invalid|missing|revoked|valid|unset|empty|absent|unknown|disabled|enabled|present|provided|pending|rotated|ok)$/i;
+const KEYWORDS = /^(?:true|false|null|nil|none|undefined|yes|no|on|off|required|optional|string|number|boolean|bool|str|int|integer|float|bytes|any|object|void|self|this|new|await|async|function|lambda|def|return|if|else|not|and|or|in|is|of|typeof|instanceof|secretstr|text|varchar|char|uuid|date|datetime|json|password|secret|token|hidden|masked|redacted|example|placeholder|changeme|todo|tbd|read|write|expired|invalid|missing|revoked|valid|unset|empty|absent|unknown|disabled|enabled|present|provided|pending|rotated|ok|latest)$/i;
 
 /** Values that stand for a secret kept elsewhere, or for none at all. */
 export function isPlaceholder(v: string): boolean {
@@ -211,7 +211,8 @@ export function isPlaceholder(v: string): boolean {
   // Azure Logic Apps' and Data Factory's expressions (`@parameters('apiKey')`), Ansible's own mask.
   if (/^os\.environ\/[A-Za-z_]\w{0,80}$|^ref\+[a-z0-9]{2,20}:\/\/|^\{[A-Z][A-Z0-9_]{2,80}\}$|^@(?:parameters|variables|appsetting|pipeline|activity|body|triggerBody|outputs|linkedService|dataset|item|json|string|concat|coalesce)\(.{0,200}\)$|^VALUE_SPECIFIED_IN_NO_LOG_PARAMETER$/.test(v)) return true;
   // A secret's name and version in Secret Manager (`gcloud run deploy --set-secrets=DB_PASS=db-pass:latest`).
-  if (/^[a-z][a-z0-9_-]{0,254}:(?:latest|\d{1,6})$/.test(v)) return true;
+  // A name of words joined by `-` or `_` (not `admin:1234`, a user and a password).
+  if (/^[a-z][a-z0-9]*[-_][a-z0-9_-]{0,250}:(?:latest|\d{1,6})$/.test(v)) return true;
   // BuildKit's secret mount (`--secret id=npmrc,src=…`): the id names the mount, its value is elsewhere.
   if (/^id=[\w.-]{1,64}$/.test(v)) return true;
   // Stripe's documented test tokens (`tok_visa`, `pm_card_mastercard`, `tok_chargeDeclined`): words, never a generated id.
