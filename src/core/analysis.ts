@@ -1179,6 +1179,12 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
       if (staticOnly !== null) checksNotRun.push(staticOnly);
     }
   }
+  // The write the transcript ends on, with no result: no check can have seen it (rave-era at 394:
+  // "Checks Not Run: None" beside a build that passed before the request the patch was for).
+  const pending = pendingWrites(l)[0];
+  if (pending !== undefined && !isDocumentation(pending.path)) {
+    checksNotRun.push({ text: `No test, build, type check or lint ran after the write the transcript ends on (line ${pending.line}): it has no result, so whether it applied is not known, and no check has seen it`, label: 'verified', seq: pending.line - 1 });
+  }
 
   const unknowns: Finding[] = [];
   if (pressure.level === 'unknown') unknowns.push({ text: 'Context usage: the transcript carries no usage telemetry', label: 'unknown', seq: null });

@@ -146,3 +146,17 @@ describe('a background server killed by the pid a process listing showed', () =>
     expect((summary as Jobs).jobs).toEqual([expect.objectContaining({ id: 's1', status: 'running' })]);
   });
 });
+
+describe('Checks Not Run, when the transcript ends on a write with no result', () => {
+  const before = [ask('Make images safe'), edit('e1', 'src/a.ts'), updated('e1', 'src/a.ts'), bash('t1', 'npm run build'), result('t1', 'Compiled successfully.\nexit 0')];
+
+  it('says no check has seen it (rave-era: "None" beside a build that passed before the patch)', () => {
+    const { md } = built(...before, edit('e2', 'src/safe-image.tsx'));
+    expect(sub(md, 'Checks Not Run')).toContain('No test, build, type check or lint ran after the write the transcript ends on (line 6): it has no result, so whether it applied is not known, and no check has seen it');
+  });
+
+  it('says nothing of it when the write has its result and a check followed', () => {
+    const { md } = built(...before, edit('e2', 'src/safe-image.tsx'), updated('e2', 'src/safe-image.tsx'), bash('t2', 'npm run build'), result('t2', 'Compiled successfully.\nexit 0'));
+    expect(sub(md, 'Checks Not Run')).not.toContain('the write the transcript ends on');
+  });
+});
