@@ -14,7 +14,7 @@ import { peakRssMb, ROOT, runCli, tempDir, testEnv } from '../helpers.js';
  * Everything at once, as a careless machine has it: a watch root holding a symbolic-link loop,
  * 5,000 transcripts, a FIFO, an unreadable file and a 70 MB line, while 1,000 clients hold idle
  * connections. Throughout, a probe in a process of its own asks `hello` every 50 ms: every answer
- * comes within 100 ms and 99 % within 25 ms; the daemon's peak memory stays under 240 MB; every
+ * comes within 100 ms and 99 % within 25 ms; the daemon's peak memory stays under 270 MB; every
  * readable transcript is built, and `verify --all` passes.
  *
  * The latency asserted is what the daemon took: the probe's wall-clock time less the time the
@@ -32,12 +32,15 @@ const FOLDERS = 50;
 const IDLE_CLIENTS = 1000;
 const HELLO_BUDGET_MS = 100;
 /**
- * The issue asked for 300 MB. The daemon peaks at 168-192 MB here now (runs on a 2-core host at
- * a load of 2.3 to 9; docs/PERFORMANCE.md, "Daemon memory"), at 272-313 MB before the fixes
- * recorded there: 240 leaves a quarter more for a loaded host's slower collector, and fails on the
- * daemon as it was before them.
+ * The issue asked for 300 MB. The daemon peaked at 168-192 MB here when this budget was set (runs
+ * on a 2-core host at a load of 2.3 to 9; docs/PERFORMANCE.md, "Daemon memory"), at 272-313 MB
+ * before the fixes recorded there. Since then the redactor's rules have grown severalfold: on
+ * 2026-12-04 the code at 7e7ed36 peaked at 222-235 MB (5 runs), the code of that evening at
+ * 223-240 MB in 10 of 11 runs and at 259 MB in one, so 240 failed a full run now and then. 270
+ * stays under the issue's 300, still fails on the daemon as it was before those fixes, and leaves
+ * the collector's timing on a loaded host its spread.
  */
-const RSS_BUDGET_MB = 240;
+const RSS_BUDGET_MB = 270;
 const PROBE_EVERY_MS = 50;
 
 const base = existsSync('/dev/shm') ? mkdtempSync('/dev/shm/handoff-hostile-') : tempDir('handoff-hostile-');
