@@ -14,6 +14,14 @@ import { keepsEach, kept, removesEach } from './redaction-cases.js';
 const json = (text: string): string => JSON.stringify({ output: text });
 const b64 = (text: string): string => Buffer.from(text).toString('base64');
 
+/** Each case as it is, and again as a JSON string's content (the secret then as JSON escapes it). */
+function removesEachAlsoInJson(cases: ReadonlyArray<readonly [string, string, string]>): void {
+  removesEach(cases);
+  describe('in a JSON string', () => {
+    removesEach(cases.map(([what, text, secret]) => [what, json(text), JSON.stringify(secret).slice(1, -1)] as const));
+  });
+}
+
 const CASES: ReadonlyArray<readonly [string, string, string]> = [
   ['a password in a percent-encoded URL in a query', 'GET /redirect?next=https%3A%2F%2Fadmin%3Ab2e4GxwQBwygga%40grafana.internal%3A3000%2Fd%2Fabc HTTP/1.1', 'b2e4GxwQBwygga'],
   ['a password in percent-encoded JSON', 'GET /track?payload=%7B%22user%22%3A%22ops%22%2C%22password%22%3A%22BJSclbxyhxnJq0%22%7D HTTP/1.1', 'BJSclbxyhxnJq0'],
@@ -45,10 +53,7 @@ const CASES: ReadonlyArray<readonly [string, string, string]> = [
 ];
 
 describe('credentials the rules read once decoded, or in a shape they now know', () => {
-  removesEach(CASES);
-  describe('in a JSON string', () => {
-    removesEach(CASES.map(([what, text, secret]) => [what, json(text), JSON.stringify(secret).slice(1, -1)] as const));
-  });
+  removesEachAlsoInJson(CASES);
   it('cuts from a percent-encoded run only what was encoded there', () => {
     const out = kept('GET /redirect?next=https%3A%2F%2Fadmin%3Ab2e4GxwQBwygga%40grafana.internal%3A3000%2Fd HTTP/1.1');
     expect(out).toContain('GET /redirect?next=https%3A%2F%2Fadmin%3A');
@@ -119,10 +124,7 @@ const TWENTIETH: ReadonlyArray<readonly [string, string, string]> = [
 ];
 
 describe('the twentieth red team', () => {
-  removesEach(TWENTIETH);
-  describe('in a JSON string', () => {
-    removesEach(TWENTIETH.map(([what, text, secret]) => [what, json(text), JSON.stringify(secret).slice(1, -1)] as const));
-  });
+  removesEachAlsoInJson(TWENTIETH);
   keepsEach([
     ['a search for a password reset, in a query', 'https://www.google.com/search?q=how+to+reset+postgres+password+when+locked+out%3F&hl=en'],
     ['a variable in a URL, a host after it', 'REDIS_URL=redis://:${REDIS_PASSWORD}@cache:6379'],

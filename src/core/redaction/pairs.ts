@@ -813,13 +813,10 @@ function findLabelledValue(text: string, name: Name, found: Findings): number | 
         return close;
       }
     }
-    // A PIN after its name ("the yubikey PIN is 698331", "SIM PIN 1: 7919"): four to twelve digits.
-    if ((linked || closed) && namesPin(name.text) && /^\d{4,12}$/.test(v) && !/^(?:19|20)\d\d$/.test(v)) {
-      found.add(pos, stop, 'labelled_secret', PRIORITY.name);
-      return stop;
-    }
-    // Apple's app-specific password (four groups of four letters) after a password's name.
-    if ((linked || closed) && name.strength === 'strong' && /^[a-z]{4}(?:-[a-z]{4}){3}$/.test(v)) {
+    // A PIN after its name ("the yubikey PIN is 698331"): four to twelve digits, not a year; Apple's
+    // app-specific password (four groups of four letters) after a password's name.
+    const pin = namesPin(name.text) && /^\d{4,12}$/.test(v) && !/^(?:19|20)\d\d$/.test(v);
+    if ((linked || closed) && (pin || (name.strength === 'strong' && /^[a-z]{4}(?:-[a-z]{4}){3}$/.test(v)))) {
       found.add(pos, stop, 'labelled_secret', PRIORITY.name);
       return stop;
     }
