@@ -125,6 +125,11 @@ export interface Analysis {
   /** Tool calls the session made after the agent's last message (the message is then not the whole story). */
   afterStateNow: { calls: number; line: number } | null;
   /**
+   * What the summary written at the last compaction said was left (its pending tasks, current work,
+   * next step: heads, as written), its line, and the first user request typed after it, if any.
+   */
+  compaction: { line: number; pending?: string; current?: string; next?: string; requestAfter: number | null; nextQuoted: boolean } | null;
+  /**
    * The shell calls the transcript records no result for (of those the state keeps), in line order:
    * whether they ran, and what they did, is not known. `unreadable`: its command is redacted (command '').
    */
@@ -849,6 +854,31 @@ function deniedAction(calls: string, what: string, answered: number | null, n: n
   return `The agent answered (line ${answered}) without ${calls} (${what}): nothing ${n === 1 ? 'it' : 'they'} would have shown is in that answer. To check it, ask the user to allow ${them}; else wait for the user's next request`;
 }
 
+/** The last compaction's summary, as Analysis gives it (null when it said nothing of what was left). */
+function compactionOf(st: SessionState, na: NextAction): Analysis['compaction'] {
+  const c = st.compactionSummary;
+  if (c === undefined) return null;
+  const after = st.ledger.requests.find((q) => q.line > c.line);
+  return { ...c, requestAfter: after?.line ?? null, nextQuoted: na.text.includes(COMPACTION_STEP) };
+}
+
+const COMPACTION_STEP = 'The summary the agent wrote when the conversation was compacted';
+
+/**
+ * What the last compaction's summary named as the next step, when the summary came after the
+ * request the session was still working on: written by the agent from the whole conversation it
+ * was about to lose, it says more than the request's own words (posthog: «ok 開始»).
+ */
+function compactionStep(st: SessionState, reqLine: number, endLine: number | null): string {
+  const c = st.compactionSummary;
+  if (c === undefined || c.line < reqLine) return '';
+  const step = c.next ?? c.pending;
+  if (step === undefined) return '';
+  const what = c.next !== undefined ? 'next step' : 'pending tasks';
+  const later = endLine !== null && endLine > c.line + 1 ? `; the session went on to line ${endLine} after it, so part of it may be done` : '';
+  return `. ${COMPACTION_STEP} (line ${c.line}) named its ${what}: ${quote(step.replace(/\s+/g, ' '), 400)}${later}`;
+}
+
 function nextAction(st: SessionState, end: End, current: CurrentState, open: Analysis['openFailures'], commits: Analysis['commits'], changed: FileChange[], parent: string | null, repoRead: boolean, plan: Analysis['plan']): NextAction {
   const l = st.ledger;
   const req = lastRequest(st);
@@ -875,7 +905,7 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
     if (stop !== null) return { text: `Ask the user whether to go on with ${whose}${reqText} before making that call again: the user stopped the agent at its ${stop.what} (line ${stop.line}: ${stop.why}), and nothing came after`, rule: 'unfinished_request', label: 'verified', line: stop.line };
     const how = end.kind === 'mid-work' ? 'was still working on' : end.kind === 'interrupted' ? 'was interrupted while working on' : 'stopped on an error while working on';
     const ask = hidden ? ': its words are not in the transcript, so ask the user what it asked before going on' : '';
-    return { text: `Continue ${whose}, which the agent ${how}${reqText}${ask}${askedBefore(l, req)}${lastCallOpen(l, end, st.harness === 'claude')}`, rule: 'unfinished_request', label: 'inferred', line: req.line };
+    return { text: `Continue ${whose}, which the agent ${how}${reqText}${ask}${askedBefore(l, req)}${lastCallOpen(l, end, st.harness === 'claude')}${compactionStep(st, req.line, end.line)}`, rule: 'unfinished_request', label: 'inferred', line: req.line };
   }
   const fail = open[open.length - 1];
   if (fail !== undefined) {
@@ -1243,6 +1273,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     requestsTotal: l.requestsTotal,
     stateNow,
     afterStateNow: stateNow?.who === 'agent' ? (l.since ?? null) : null,
+    compaction: compactionOf(st, na),
     withoutResult: withoutResult(st),
     pendingWrites: pendingWrites(l),
     unreadResults: st.commands.filter((c) => c.unread === true && c.resultSeq !== undefined).map((c) => ({ line: c.seq + 1, resultLine: (c.resultSeq as number) + 1 })),

@@ -2,7 +2,7 @@ import { ideShort } from './harness/requests.js';
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
 import { decideOutcome, lastLine, lastStarted } from './outcome.js';
 import type { Outcome } from './outcome.js';
-import { andChain, branchSwitch, statusBranch, lsListing, modifiedInStatus, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, destroys, diffedPaths, diffsTheTree, exitMeansNoMatch, gitListing, branchPullRequest, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, headMovers, killedByName, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, noCommitsYet, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
+import { andChain, branchSwitch, statusBranch, lsListing, modifiedInStatus, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, destroys, diffedPaths, diffsTheTree, exitMeansNoMatch, gitDir, gitListing, branchPullRequest, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, headMovers, killedByName, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, noCommitsYet, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
 import type { CheckTarget } from './shell.js';
 import { fmtClock, fmtOffset, localMinutes, offsetFromDate, startClaim, startsBeforeSession } from './clock.js';
 import { contentLines, DOC_LIMITS, namingRequest, readLines, readSpan } from './documents.js';
@@ -1347,7 +1347,7 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
     const on = statusBranch(command, out);
     if (on !== null) l.statusBranch = { line, branch: clip(on, 200) };
   }
-  const listed = failed ? null : gitListing(command, out);
+  const listed = failed ? null : inGitFolder(gitListing(command, out), command, cwd);
   if (!failed && namesGit && isEmpty(l.changed)) {
     // Only what the tree held: a listing against another revision says what changed since it.
     const before = listed !== null ? (diffsTheTree(command, ['--name-only', '--name-status']) ? listed.paths : null) : diffedPaths(command, out);
@@ -1356,7 +1356,7 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
   if (listed !== null) {
     // A file the session created that git shows modified was there before: the create overwrote it.
     for (const p of modifiedInStatus(command, out)) {
-      const key = heldKey(l.changed, filePath(p, cwd));
+      const key = heldKey(l.changed, filePath(p, gitFolder(command, cwd)));
       const rec = key === undefined ? undefined : l.changed[key];
       if (rec !== undefined && rec.how === 'create' && rec.line < line) {
         rec.how = 'write';
@@ -1449,6 +1449,31 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
 
 const sameHash = (a: string, b: string): boolean => a.length >= 7 && b.length >= 7 && (a.startsWith(b) || b.startsWith(a));
 const onRemote = (l: Ledger, hash: string): number | null => l.remoteTips?.find((t) => sameHash(t.hash, hash))?.line ?? null;
+
+/**
+ * The folder a git command's listing is relative to: `git -C <dir>`'s, read from the session's
+ * folder (the session's own folder when the command names none).
+ */
+function gitFolder(command: string, cwd: string | undefined): string | undefined {
+  const dir = gitDir(command);
+  return dir === null ? cwd : filePath(dir, cwd);
+}
+
+/**
+ * A listing of `git -C <dir> status` (FundWise: `git -C /Users/…/FundWise status --short`) is the
+ * session's when `<dir>` is its folder; of a folder below it, its paths are read from there; of
+ * any other folder, it lists another repository's files, not the session's (null).
+ */
+function inGitFolder(listed: ReturnType<typeof gitListing>, command: string, cwd: string | undefined): ReturnType<typeof gitListing> {
+  if (listed === null || gitDir(command) === null || cwd === undefined) return listed;
+  const here = filePath('.', cwd);
+  const at = gitFolder(command, cwd) as string;
+  if (at === here) return listed;
+  const sep = here.includes('\\') && !here.includes('/') ? '\\' : '/';
+  if (!at.startsWith(here.endsWith(sep) ? here : `${here}${sep}`)) return null;
+  const from = (ps: string[]): string[] => ps.map((p) => filePath(p, at));
+  return { ...listed, paths: from(listed.paths), staged: listed.staged === null ? null : from(listed.staged), ...(listed.untracked === undefined ? {} : { untracked: from(listed.untracked) }) };
+}
 
 /**
  * A `git commit` whose output was cut (`| tail -3`) proves a commit without naming it. A later log

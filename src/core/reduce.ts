@@ -227,6 +227,10 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
       st.compacted = true;
       st.lastCompactionSeq = seq;
       st.lastCompactionLine = line;
+      // Claude Code's boundary line comes first, its summary next: the summary's parts stand until
+      // a compaction after them.
+      if (f.summary !== undefined && main) st.compactionSummary = { line, ...f.summary };
+      else delete st.compactionSummary;
       return;
     case 'tool_call':
       applyToolCall(st, f, seq);

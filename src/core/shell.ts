@@ -153,6 +153,8 @@ export function words(segment: string): string[] {
 
 const ENV_ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*=/;
 /** Words that run the next word: `uv run pytest` is pytest. */
+/** git's options before its subcommand that take the next word as their value. */
+const GIT_VALUED = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--super-prefix', '--config-env']);
 const WRAPPERS = new Set(['sudo', 'env', 'time', 'nohup', 'exec', 'command', 'npx', 'pnpx', 'bunx', 'timeout', 'xargs', 'nice', 'stdbuf']);
 const RUNNERS: Record<string, number> = { uv: 1, poetry: 1, pipenv: 1, hatch: 1, pdm: 1, rye: 1, conda: 1 };
 
@@ -181,6 +183,13 @@ function program(ws: readonly string[]): string[] {
       w = w.slice(2);
       while (w[0] !== undefined && w[0].startsWith('-')) w = w.slice(w[0].includes('=') ? 1 : 2);
       continue;
+    }
+    // git's own options before its subcommand (`git -C repo status`, `git -c k=v log`, `git --no-pager diff`):
+    // the subcommand is what the session ran. Where `-C` points, gitDir says.
+    if (w.length > 1 && strip(base(first)) === 'git' && (w[1] as string).startsWith('-')) {
+      let i = 1;
+      while (i < w.length && (w[i] as string).startsWith('-')) i += GIT_VALUED.has(w[i] as string) ? 2 : 1;
+      return [first, ...w.slice(i)];
     }
     if ((first === 'python' || first === 'python3' || /^python3\.\d+$/.test(first)) && w[1] === '-m' && w[2] !== undefined) {
       w = w.slice(2);
@@ -898,6 +907,27 @@ export function gitListing(command: string, out: string): { paths: string[]; sta
   if (toCommit?.[1] !== undefined) for (const m of toCommit[1].matchAll(STATUS_LONG)) add(staged, m[1] as string);
   const known = short || toCommit !== null || /^(?:Changes not staged for commit|Untracked files|nothing to commit)/m.test(out);
   return { paths, staged: known ? staged : null, ...(untracked.length > 0 ? { untracked } : {}), ...lim };
+}
+
+/**
+ * The folder a `git -C <dir> …` of the command ran in, as written (several `-C` join, each relative
+ * to the one before), or null when no git of the command names one. Its listing's paths are
+ * relative to that folder, not to the session's.
+ */
+export function gitDir(command: string): string | null {
+  if (!command.includes('-C')) return null;
+  for (const seg of segments(command)) {
+    const ws = withoutRedirects(words(seg));
+    const at = ws.findIndex((w) => strip(base(w)) === 'git');
+    if (at === -1) continue;
+    let dir: string | null = null;
+    for (let i = at + 1; i < ws.length && (ws[i] as string).startsWith('-'); i += GIT_VALUED.has(ws[i] as string) ? 2 : 1) {
+      const v = ws[i + 1];
+      if (ws[i] === '-C' && v !== undefined && v.length > 0) dir = dir === null || /^(?:\/|[A-Za-z]:[\\/]|~)/.test(v) ? v : `${dir}/${v}`;
+    }
+    if (dir !== null) return dir;
+  }
+  return null;
 }
 
 /** A long listing's line: mode, links, owner, group, size, a date of three words, the name. */

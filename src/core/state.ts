@@ -238,6 +238,11 @@ export interface SessionState {
   lastCompactionSeq: number | null;
   /** The transcript line of the last compaction (states written before hold none). */
   lastCompactionLine?: number;
+  /**
+   * What the summary of the last compaction said is left to do (pending tasks, current work, next
+   * step; each its head), and its line. Dropped by a later compaction that wrote none.
+   */
+  compactionSummary?: { line: number; pending?: string; current?: string; next?: string };
   /** The line of the latest agent message the harness marked a progress note (Codex `phase: "commentary"`). */
   commentaryLine?: number;
   /** What the harness let the agent do without asking, from `since`; `was`: what it was before, when it changed. */

@@ -63,7 +63,8 @@ export type Fact =
   /** `key` lets one streamed response (several lines) count once. */
   | { t: 'usage'; used: number; limit?: number; key?: string }
   | { t: 'context_limit'; limit: number }
-  | { t: 'compaction' }
+  /** `summary`: what the summary the harness wrote says is left to do (compaction.ts). */
+  | { t: 'compaction'; summary?: { pending?: string; current?: string; next?: string } }
   /** The agent message of this line is a progress note (Codex `phase: "commentary"`), not its final answer. */
   | { t: 'commentary' }
   /** What the harness let the agent do without asking, as it records it (Claude Code's permission mode, Codex's approval and sandbox policy). */

@@ -1,5 +1,6 @@
 import type { Fact, Observation, TodoItem } from '../types.js';
 import { cutBeforeRedaction } from '../cut.js';
+import { compactionParts } from '../compaction.js';
 import { blockText, contentText, genericText, isObj, num, str } from './extract.js';
 import { parseExitCode } from './exit-code.js';
 import { questionAnswers, rejectionFeedback, requestFact, userRequest } from './requests.js';
@@ -320,7 +321,8 @@ function readUser(obj: Record<string, unknown>, message: Record<string, unknown>
     delete obs.role;
     obs.text = contentText(message?.content).text;
     obs.notice = true;
-    obs.facts.push({ t: 'compaction' });
+    const parts = compactionParts(obs.text);
+    obs.facts.push(parts === null ? { t: 'compaction' } : { t: 'compaction', summary: parts });
     return;
   }
   const content = message?.content;

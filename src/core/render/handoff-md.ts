@@ -232,6 +232,45 @@ function stateNow(a: Analysis): string {
   return `${fence(a.stateNow.text)}\n\n${label('reported')} — ${who}${at(a.stateNow.seq)}${note}${part}${after}\n\n${endLine(a)}`;
 }
 
+/**
+ * What the summary written at the last compaction said was left: the agent wrote it from the whole
+ * conversation it was about to lose, and a successor reads there what the session meant to do.
+ */
+/** How much of each part of the compaction's summary a level shows. */
+const COMPACTION_MD: Record<Level, number> = { 0: 900, 1: 600, 2: 400, 3: 240 };
+
+/** A text's lines without the indentation they all share (a summary's items are indented under its numbered headings). */
+function dedent(text: string): string {
+  const lines = text.split('\n');
+  const indents = lines.filter((l) => l.trim().length > 0).map((l) => /^[ \t]*/.exec(l)?.[0].length ?? 0);
+  const cut = indents.length === 0 ? 0 : Math.min(...indents);
+  return cut === 0 ? text : lines.map((l) => l.slice(Math.min(cut, /^[ \t]*/.exec(l)?.[0].length ?? 0))).join('\n');
+}
+
+/** A text's head of at most `n` characters, cut at a space where one is near, marked with `…`. */
+function clipText(text: string, n: number): string {
+  if (text.length <= n) return text;
+  const space = text.lastIndexOf(' ', n - 1);
+  return `${text.slice(0, space > n * 0.8 ? space : n - 1).trimEnd()}…`;
+}
+
+function compacted(a: Analysis, level: Level): string {
+  const c = a.compaction;
+  // A request the user typed after it says what is wanted now (the payloads keep the summary's parts).
+  if (c === null || c.requestAfter !== null) return '';
+  // Each level gives up the current work (the llm payload keeps every part), then the pending
+  // tasks where a next step is named, and shortens what it keeps.
+  const chars = COMPACTION_MD[level];
+  // The next step the Next Action quotes is not written twice.
+  const next = c.nextQuoted ? undefined : c.next;
+  const one = level >= 2 && next !== undefined;
+  const parts: [string, string | undefined][] = [['Pending tasks', one ? undefined : c.pending], ['Current work', level >= 1 ? undefined : c.current], ['Next step', next]];
+  const shown = parts.filter((p): p is [string, string] => p[1] !== undefined).map(([name, text]) => `**${name}**\n\n${fence(clipText(dedent(text), chars))}`);
+  if (shown.length === 0) return '';
+  const quoted = c.nextQuoted && c.next !== undefined ? '; its next step is quoted under Next Action' : '';
+  return `\n\n### What the compaction summary said was left (line ${c.line})\n\n${label('reported')} — the summary the agent wrote when the conversation was compacted (each part's head; the whole is that line of the transcript), as of then${quoted}:\n\n${shown.join('\n\n')}`;
+}
+
 function endLine(a: Analysis): string {
   const e = a.end;
   return `**How it ended: ${e.kind}**${atLine(e.line)} — ${label(e.kind === 'unknown' ? 'unknown' : 'inferred')}: ${e.why}${withoutResult(a.withoutResult, a.leftTurn)}${unreadResults(a.unreadResults)}`;
@@ -1372,7 +1411,7 @@ export function renderHandoffMd(r: RenderInput, a: Analysis): string {
   // joined once, at the level chosen.
   const fixed = fixedParts(r, a);
   const fixedBytes = [...fixed.head, ...fixed.middle, fixed.agentMessages, ...fixed.tail, fixed.timeline, ...fixed.rest].reduce((n, p) => n + Buffer.byteLength(p), 0);
-  const joins = fixed.head.length + fixed.middle.length + fixed.tail.length + fixed.rest.length + 4;
+  const joins = fixed.head.length + fixed.middle.length + fixed.tail.length + fixed.rest.length + 5;
   const size = (parts: LevelParts): number => fixedBytes + joins + parts.reduce((n, p) => n + Buffer.byteLength(p), 0);
   let parts: LevelParts;
   let level: Level = 3;
@@ -1494,7 +1533,7 @@ function fixedParts(r: RenderInput, a: Analysis): FixedParts {
     head: [frontMatter(r), `# Handoff: ${title.replace(/\r?\n/g, ' ')}\n`, section('Objective (verbatim)', objective(a, r.parentSession, Infinity, r.parentTask ?? null))],
     requests: requests(a, r.parentSession, r),
     documents: documents(a, r.parentSession),
-    middle: [section('State right now (verbatim tail)', stateNow(a)), section('Next Action', nextActionBody(a)), section('Claims to double-check', claims(a))],
+    middle: [section('Next Action', nextActionBody(a)), section('Claims to double-check', claims(a))],
     currentState: currentState(a),
     agentMessages: section('What the agent reported', agentMessages(a)),
     tail: [section('Verification', verification(a)), section('Repository Evidence', repoEvidence(r, a)), section('Unknowns', unknowns(a))],
@@ -1503,17 +1542,18 @@ function fixedParts(r: RenderInput, a: Analysis): FixedParts {
   };
 }
 
-/** The three sections a level shortens: requests (with the documents), Current State, Failures. */
-type LevelParts = readonly [string, string, string];
+/** The sections a level shortens: requests (with the documents), State right now (with what the compaction left), Current State, Failures. */
+type LevelParts = readonly [string, string, string, string];
 
 function levelParts(f: FixedParts, a: Analysis, level: Level): LevelParts {
   return [
     section('User requests and corrections', `${f.requests}${f.documents(level)}`),
+    section('State right now (verbatim tail)', `${stateNow(a)}${compacted(a, level)}`),
     section('Current State', currentWithPlan(f.currentState(level), plan(a, level), jobs(a, level), a.hiddenPlans)),
     section('Failures And Blockers', failures(a, level)),
   ];
 }
 
-function renderAt(f: FixedParts, [requests, current, failing]: LevelParts): string {
-  return [...f.head, requests, ...f.middle, current, f.agentMessages, failing, ...f.tail, f.timeline, ...f.rest].join('\n');
+function renderAt(f: FixedParts, [requests, state, current, failing]: LevelParts): string {
+  return [...f.head, requests, state, ...f.middle, current, f.agentMessages, failing, ...f.tail, f.timeline, ...f.rest].join('\n');
 }

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { compactionParts } from '../../src/core/compaction.js';
+import { base, call, edit, result, say, updated, user } from './claude-records.js';
+import { built } from './ledger-helper.js';
+
+/**
+ * Rules from the twenty-seventh reading (docs/FIDELITY.md): six sessions cut in the middle, each
+ * handoff read alone, then against its transcript.
+ */
+
+const ask = (text: string) => user('u1', text);
+/** A `###` section of HANDOFF.md, up to the next heading. */
+const sub = (md: string, title: string): string => md.split(`### ${title}`)[1]?.split(/\n#{2,3} /)[0]?.trim() ?? '';
+const bash = (id: string, command: string) => call(id, 'Bash', { command, description: 'run' });
+
+describe('a `git -C <folder> status` (FundWise: the session never ran git without -C)', () => {
+  const listing = ' M DECISIONS.md\n M ROADMAP.md\n?? docs/adr/0021-gtm.md\n---\n88bf269 docs(status): add agent handoff queue';
+  const wrote = [ask('Write the ADRs'), edit('e1', 'ROADMAP.md'), updated('e1', 'ROADMAP.md'), say('a1', 'Written.')];
+
+  it('is the listing of the session folder when -C names it', () => {
+    const { md, summary } = built<{ session_git: { uncommitted_listed: { line: number; paths: string[]; untracked?: number } | null } }>(...wrote, bash('g1', 'git -C /nonexistent/w status --short && echo "---" && git -C /nonexistent/w log --oneline -5'), result('g1', listing));
+    expect(summary.session_git.uncommitted_listed).toEqual(expect.objectContaining({ line: 6, paths: ['DECISIONS.md', 'ROADMAP.md', 'docs/adr/0021-gtm.md'], untracked: 1 }));
+    expect(md).toContain('listed 3 uncommitted file(s), 1 of them untracked');
+    expect(md).toContain('began with `88bf269` «docs(status): add agent handoff queue»');
+  });
+
+  it('reads the paths of a folder below the session folder from there', () => {
+    const { summary } = built<{ session_git: { uncommitted_listed: { paths: string[] } | null } }>(...wrote, bash('g1', 'git -C web status --short'), result('g1', ' M src/app.ts'));
+    expect(summary.session_git.uncommitted_listed?.paths).toEqual(['/nonexistent/w/web/src/app.ts']);
+  });
+
+  it('is no listing of the session when -C names another repository', () => {
+    const { summary } = built<{ session_git: { uncommitted_listed: unknown } }>(...wrote, bash('g1', 'git -C /srv/other-repo status --short'), result('g1', ' M lib.rs'));
+    expect(summary.session_git.uncommitted_listed).toBeNull();
+  });
+
+  it('and git options with their values (-c, --no-pager) are no subcommand either', () => {
+    const { summary } = built<{ session_git: { uncommitted_listed: { paths: string[] } | null } }>(...wrote, bash('g1', 'git -c color.status=false --no-pager status --short'), result('g1', ' M ROADMAP.md'));
+    expect(summary.session_git.uncommitted_listed?.paths).toEqual(['ROADMAP.md']);
+  });
+});
+
+/** Claude Code's compaction: its boundary line, then the summary as a user line. */
+const boundary = { ...base, type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted', uuid: 'cb', compactMetadata: { trigger: 'auto', preTokens: 167766 } };
+const summaryLine = (text: string) => ({ ...base, type: 'user', uuid: 'cs', isCompactSummary: true, isVisibleInTranscriptOnly: true, message: { role: 'user', content: text } });
+const SUMMARY = [
+  'This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.',
+  '',
+  'Summary:',
+  '1. Primary Request and Intent:',
+  '   Build the impact dashboard.',
+  '',
+  '7. Pending Tasks:',
+  '   - Task #2 (in_progress): Wait for the data fetch to complete (chunk 7 of 13)',
+  '   - After fetch completes: run `python src/analyze.py`, commit data/scores.json and push',
+  '',
+  '8. Current Work:',
+  '   The background fetcher (task `btkze6lgq`) is running `python -u src/fetch.py`.',
+  '',
+  '9. Optional Next Step:',
+  '   Wait for the fetcher to finish, then run `python src/analyze.py` and push data/scores.json.',
+  '',
+  'If you need specific details from before compaction (like exact code snippets), read the full transcript at: /home/u/.claude/projects/x.jsonl',
+  'Continue the conversation from where it left off without asking the user any further questions.',
+].join('\n');
+
+describe('the summary Claude Code has the agent write when it compacts (posthog: «ok 開始» was the request)', () => {
+  it('gives its pending tasks, current work and next step, without the instructions after them', () => {
+    expect(compactionParts(SUMMARY)).toEqual({
+      pending: '   - Task #2 (in_progress): Wait for the data fetch to complete (chunk 7 of 13)\n   - After fetch completes: run `python src/analyze.py`, commit data/scores.json and push',
+      current: '   The background fetcher (task `btkze6lgq`) is running `python -u src/fetch.py`.',
+      next: '   Wait for the fetcher to finish, then run `python src/analyze.py` and push data/scores.json.',
+    });
+    expect(compactionParts('Summary of prior context.')).toBeNull();
+    expect(compactionParts('Analysis:\nThe user asked about the next step in the pipeline.')).toBeNull();
+  });
+
+  const session = [ask('ok 開始'), bash('b1', 'python src/fetch.py'), result('b1', 'chunk 6 of 13'), boundary, summaryLine(SUMMARY), bash('b2', 'tail -3 fetch.log'), result('b2', 'chunk 8 of 13')];
+
+  it('is quoted where the session was still working on the request it followed', () => {
+    const { md, llm } = built<{ compaction_summary: Record<string, unknown> }>(...session);
+    const next = md.split('## Next Action\n')[1] ?? '';
+    expect(next).toContain('The summary the agent wrote when the conversation was compacted (line 5) named its next step: «Wait for the fetcher to finish, then run `python src/analyze.py` and push data/scores.json.»; the session went on to line 7 after it, so part of it may be done');
+    const left = sub(md, 'What the compaction summary said was left (line 5)');
+    expect(left).toContain('its next step is quoted under Next Action');
+    expect(left).toContain('**Pending tasks**\n\n```text\n- Task #2 (in_progress): Wait for the data fetch to complete (chunk 7 of 13)\n- After fetch completes:');
+    expect(left).toContain('**Current work**');
+    expect(left).not.toContain('**Next step**');
+    expect(llm.compaction_summary).toEqual(expect.objectContaining({ line: 5, request_after_line: null }));
+    expect(String(llm.compaction_summary.next_step)).toContain('Wait for the fetcher to finish');
+  });
+
+  it('gives way to a request typed after it (the payloads say where it was)', () => {
+    const { md, summary } = built<{ compaction_summary: { request_after_line: number } }>(...session, user('u2', 'Stop the fetch, the data is enough'), bash('b3', 'kill %1'));
+    expect(summary.compaction_summary.request_after_line).toBe(8);
+    expect(md.split('## Next Action\n')[1]?.split('\n## ')[0]).not.toContain('compacted');
+    expect(md).not.toContain('What the compaction summary said');
+  });
+
+  it('is dropped by a later compaction that wrote none', () => {
+    const { md, summary } = built<{ compaction_summary?: unknown }>(...session, { ...boundary, uuid: 'cb2' });
+    expect(summary.compaction_summary).toBeUndefined();
+    expect(md).not.toContain('What the compaction summary said');
+  });
+});
