@@ -4,7 +4,7 @@ import { IMPLIES, isDocumentation, listingAfterLastCommit, openFailures, publish
 import { notWritten } from './plan-files.js';
 import { unmark } from './what-changed.js';
 import { heldKey, relativeTo } from './paths.js';
-import { checkTargets, commandKey } from './shell.js';
+import { checkTargets, checksNamedIn, commandKey } from './shell.js';
 import type { CheckTarget } from './shell.js';
 import type { CheckRun, Contradiction, FailureEntry, Ledger, RequestRecord } from './ledger.js';
 import type { DocRead } from './documents.js';
@@ -742,6 +742,22 @@ function statedNextStep(text: string): string | null {
   return step.length === 0 ? null : clip(unmark(step), 240);
 }
 
+/**
+ * The checks the latest request names (FundWise's «run pnpm build, commit the feature») that no
+ * run has done since it: the user's own condition for the work, unmet so far. The reading of the
+ * request's words is inferred; that no such run followed is the transcript's.
+ */
+function askedChecksNotRun(st: SessionState): Finding | null {
+  const req = lastRequest(st);
+  if (req === null) return null;
+  const l = st.ledger;
+  const ran = new Set(l.checks.filter((c) => c.line > req.line).flatMap((c) => c.keys.flatMap((k) => [k, ...(IMPLIES[k] ?? [])])));
+  const missing = checksNamedIn(req.text).filter((n) => !n.targets.some((t) => ran.has(t.key)));
+  if (missing.length === 0) return null;
+  const names = missing.map((n) => `\`${clip(n.command, 80)}\``).join(', ');
+  return { text: `${names}, which the latest request (line ${req.line}) asks for, ${missing.length === 1 ? 'has' : 'have'} not run since it`, label: 'inferred', seq: req.line - 1 };
+}
+
 function lastRequest(st: SessionState): RequestRecord | null {
   const rs = st.ledger.requests.filter((r) => r.kind !== 'answer');
   return rs[rs.length - 1] ?? null;
@@ -1209,6 +1225,8 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
       if (staticOnly !== null) checksNotRun.push(staticOnly);
     }
   }
+  const asked = askedChecksNotRun(st);
+  if (asked !== null) checksNotRun.push(asked);
   // The write the transcript ends on, with no result: no check can have seen it (rave-era at 394:
   // "Checks Not Run: None" beside a build that passed before the request the patch was for).
   const pending = pendingWrites(l)[0];

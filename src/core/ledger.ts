@@ -817,7 +817,7 @@ export function noteResult(l: Ledger, r: ResultInput): void {
     // (a denial is listed below as a call that did not run).
     if (call.targets) {
       if (r.denied === undefined) noteCheckRun(l, call, r);
-    } else noteCommandResult(l, call, r, (failed && !exitMeansNoMatch(call.command, r.exitCode)) || (r.exitCode === undefined && crashed(out)));
+    } else noteCommandResult(l, call, r, (failed && !exitMeansNoMatch(call.command, r.exitCode, out)) || (r.exitCode === undefined && crashed(out)));
     noteGit(l, call.command, out, r.line, failed, r.cwd);
     if (r.denied === undefined && !r.subagent) noteScriptRun(l, call.command, out, r.line, r.cwd);
     noteFormatting(l, call, r, out, failed);
@@ -1306,8 +1306,11 @@ const ERROR_WORDS = /error|fatal|fail|denied|not found|no such|cannot|could not|
 function failureLine(out: string): string | null {
   const lines = out.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').split('\n').map((x) => x.trim()).filter((x) => x.length > 0 && !/^(?:Error: )?Exit code:? \d+$|^Wall time|^Output:$|^Process exited|^Chunk ID:|^Original token count:/.test(x));
   const marked = lines.filter((x) => ERROR_WORDS.test(x));
-  const pick = marked[marked.length - 1] ?? lines[0];
+  // With no line that says error, the last printed is where the run stopped (FundWise's `node
+  // --version && pnpm --version` printed node's version, then pnpm's refusal).
+  const pick = marked[marked.length - 1] ?? lines[lines.length - 1];
   if (pick === undefined) return null;
+  if (marked.length === 0 && lines.length > 1) return `${clip(pick, 200)} (its last line of output; ${lines.length - 1} before it)`;
   const before = marked.length > 1 ? `; ${marked.length - 1} more error line${marked.length === 2 ? '' : 's'} before it (the first: «${clip(marked[0] as string, 100)}»)` : '';
   // A long output is kept as its head and tail around a `…` line (ingest.ts): its middle's lines are not counted.
   const cut = lines.includes('…');

@@ -114,7 +114,7 @@ function applyToolResult(st: SessionState, f: Fact & { t: 'tool_result' }, seq: 
   }
   if (f.ok === undefined) return;
   // A search that found nothing (grep's exit 1) is an answer, not a failure.
-  if (f.ok === false && call?.command !== undefined && exitMeansNoMatch(call.command, f.exitCode)) return;
+  if (f.ok === false && call?.command !== undefined && exitMeansNoMatch(call.command, f.exitCode, f.output)) return;
   const key = call?.key ?? failureKey(st.toolNames[f.id] ?? 'tool', undefined, undefined);
   if (f.ok) {
     resolveFailures(st, key, seq);

@@ -438,6 +438,36 @@ export function andChain(command: string): boolean {
   return segments(command).length === command.split('&&').length;
 }
 
+/** Words that end a command named in prose (`run pnpm build and commit`). */
+const PROSE_STOP = new Set(['and', 'then', 'to', 'on', 'with', 'before', 'after', 'again', 'first', 'once', 'until', 'so', 'for', 'in', 'if', 'when', 'or']);
+
+/**
+ * The checks a user's words ask for: commands in backticks, and those after "run" (FundWise: «run
+ * pnpm build, commit the feature separately»), each with its targets. Only what checkTargets takes
+ * for a check counts ("run the tests" names none).
+ */
+export function checksNamedIn(text: string): { command: string; targets: CheckTarget[] }[] {
+  const found: { command: string; targets: CheckTarget[] }[] = [];
+  const add = (command: string): void => {
+    const c = command.trim();
+    if (c.length === 0 || found.some((f) => f.command === c)) return;
+    const targets = checkTargets(c);
+    if (targets.length > 0) found.push({ command: c, targets });
+  };
+  for (const m of text.matchAll(/`([^`\n]{2,160})`/g)) add(m[1] as string);
+  for (const m of text.matchAll(/\b(?:run|rerun|re-run|running|execute)[ \t]+([A-Za-z][\w.-]*(?:[ \t]+[\w:./=@-]+){0,4})/gi)) {
+    const kept: string[] = [];
+    for (const w of (m[1] as string).split(/[ \t]+/)) {
+      const bare = w.replace(/[.:]+$/, '');
+      if (kept.length > 0 && PROSE_STOP.has(bare.toLowerCase())) break;
+      kept.push(bare);
+      if (bare !== w) break; // the sentence ends with it
+    }
+    add(kept.join(' '));
+  }
+  return found.slice(0, 5);
+}
+
 /**
  * The checks a command runs, one per simple command that is a check. `programs` are executables
  * the session itself installed from its own source: running one is a smoke test of the build.
@@ -612,17 +642,27 @@ export function killedByName(command: string): { tool: string; name: string }[] 
 
 const SEARCHES = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'findstr']);
 
+const isSearch = (w: readonly string[] | undefined): boolean => {
+  if (w === undefined || w.length === 0) return false;
+  const name = base(w[0] as string).toLowerCase().replace(/\.exe$/, '');
+  return SEARCHES.has(name) || (name === 'git' && w[1] === 'grep');
+};
+
 /**
  * Exit 1 from a search (grep, rg, …) says it found no line, not that it failed (an error is 2).
  * Only where the search is what the exit code is from: the last stage of one pipeline, with no
- * `&&`, `||`, `;` or second line before it whose own failure could have given the 1.
+ * `&&`, `||`, `;` or second line before it whose own failure could have given the 1. Or, given
+ * the output, a search that opens an `&&` chain alone and a run that printed nothing at all: the
+ * chain stopped where the search found nothing (FundWise's `grep -E "packageManager" package.json
+ * && echo "---" && ls …`: had the grep matched, its line and the echo would have printed).
  */
-export function exitMeansNoMatch(command: string, exitCode: number | undefined): boolean {
-  if (exitCode !== 1 || /&&|\|\||;|\n/.test(command)) return false;
-  const last = programs(command).at(-1);
-  if (last === undefined || last.length === 0) return false;
-  const name = base(last[0] as string).toLowerCase().replace(/\.exe$/, '');
-  return SEARCHES.has(name) || (name === 'git' && last[1] === 'grep');
+export function exitMeansNoMatch(command: string, exitCode: number | undefined, output?: string): boolean {
+  if (exitCode !== 1) return false;
+  if (!/&&|\|\||;|\n/.test(command)) return isSearch(programs(command).at(-1));
+  if (output === undefined || /\|\||;|\n/.test(command)) return false;
+  const first = command.slice(0, command.indexOf('&&'));
+  if (first.includes('|') || !isSearch(programs(first)[0])) return false;
+  return output.replace(/^(?:Exit code \d+|Process exited with code \d+)\s*$/gm, '').trim() === '';
 }
 
 const runsGit = (command: string, test: (w: readonly string[]) => boolean): boolean => programs(command).some((w) => w[0] === 'git' && test(w));

@@ -103,3 +103,49 @@ describe('the summary Claude Code has the agent write when it compacts (posthog:
     expect(md).not.toContain('What the compaction summary said');
   });
 });
+
+describe('a search that found nothing (FundWise, raze)', () => {
+  it('opening an `&&` chain that printed nothing is no failure', () => {
+    const { md, summary } = built<{ open_failures: unknown[]; passed_over: unknown[] }>(ask('Check the package manager'), bash('g1', 'grep -E "packageManager" package.json && echo "---" && ls .npmrc pnpm-lock.yaml 2>&1 | head'), result('g1', 'Exit code 1', { is_error: true }), say('a1', 'No packageManager field.'));
+    expect(summary.open_failures).toEqual([]);
+    expect(summary.passed_over).toEqual([]);
+    expect(md).not.toContain('failed (exit 1)');
+  });
+
+  it('but one that printed something, or a later step that could have failed, still is', () => {
+    const { summary } = built<{ open_failures: { line: number }[]; passed_over: { line: number }[] }>(ask('Check'), bash('g1', 'grep -q x package.json && cat missing.txt'), result('g1', 'Exit code 1\ncat: missing.txt: No such file or directory', { is_error: true }), say('a1', 'Done.'));
+    expect([...summary.open_failures, ...summary.passed_over].map((f) => f.line)).toContain(3);
+  });
+
+  it('is said so in the recent timeline, not marked ✗', () => {
+    const { md } = built(ask('Is the method there?'), bash('g1', 'rg -n "get_image_embedding_and_usage" libs/embedder/aws_bedrock.py'), result('g1', 'Exit code 1', { is_error: true }), say('a1', 'Not in Bedrock.'));
+    expect(md).toContain('| 3 | TOOL | [Bash: exit 1, found nothing] Exit code 1 |');
+    expect(md).not.toContain('[Bash ✗]');
+  });
+});
+
+describe("a failed command's quoted line, when no line of its output says error", () => {
+  it('is the last it printed, where it stopped (FundWise: node\'s version, then pnpm\'s refusal)', () => {
+    const { md } = built(ask('Check the tools'), bash('v1', 'node --version && pnpm --version 2>&1'), result('v1', 'Exit code 1\nv22.16.0\nThis project is configured to use yarn because /home/u/package.json has a "packageManager" field', { is_error: true }));
+    expect(md).toContain('`node --version && pnpm --version 2>&1` failed (exit 1): This project is configured to use yarn because /home/u/package.json has a "packageManager" field (its last line of output; 1 before it)');
+  });
+});
+
+describe('a check the latest request names (FundWise: «run pnpm build, commit the feature separately»)', () => {
+  const request = user('u2', 'Pick up FW-005. Add the readiness demo, run pnpm build, commit the feature separately, then update `STATUS.md`.');
+
+  it('is under Checks Not Run until a run of it follows the request', () => {
+    const { md } = built(ask('Write the ADRs'), edit('e1', 'docs/adr/0021.md'), updated('e1', 'docs/adr/0021.md'), request, edit('e2', 'scripts/readiness.mjs'), updated('e2', 'scripts/readiness.mjs'));
+    expect(sub(md, 'Checks Not Run')).toContain('*inferred* `pnpm build`, which the latest request (line 4) asks for, has not run since it');
+  });
+
+  it('and not once it ran', () => {
+    const { md } = built(request, edit('e2', 'scripts/readiness.mjs'), updated('e2', 'scripts/readiness.mjs'), bash('b1', 'pnpm build 2>&1 | tail -5'), result('b1', 'Compiled successfully'));
+    expect(sub(md, 'Checks Not Run')).not.toContain('asks for');
+  });
+
+  it('names checks only: "run the tests" and "run the server" name none', () => {
+    const { md } = built(user('u2', 'Run the tests, then run the server on port 3000.'), say('a1', 'On it.'));
+    expect(sub(md, 'Checks Not Run')).not.toContain('asks for');
+  });
+});

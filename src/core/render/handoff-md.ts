@@ -10,6 +10,7 @@ import { jobNotices, noticeJobId } from '../jobs.js';
 import type { Contradiction } from '../ledger.js';
 import { listingAfterLastCommit, publisherRedacted } from '../ledger.js';
 import { filePath, relativeTo } from '../paths.js';
+import { exitMeansNoMatch } from '../shell.js';
 import type { ParentTask, RenderInput } from './input.js';
 import { bullets, cell, code, fence, inCell, table, yamlValue } from './markdown.js';
 
@@ -1308,15 +1309,25 @@ function recent(r: RenderInput, shown: number): string {
     // A subagent's turn in the session's own transcript: its prompt is no user's, its reply no answer to the user.
     // Context the harness added as a user message (Codex's environment, AGENTS.md) is no request of the user's.
     const cls = t.by === 'subagent' ? `${t.class} (subagent)` : t.by === 'harness' ? `${t.class} (harness context)` : t.class;
-    rows.push([String(t.seq + 1), cls, cell(t.tool ? toolCell(t.tool, t.text) : t.text, MD.TIMELINE_CHARS)]);
+    rows.push([String(t.seq + 1), cls, cell(t.tool ? toolCell(t.tool, t.text, foundNothing(r, t.tool)) : t.text, MD.TIMELINE_CHARS)]);
   }
   return table(['line', 'class', 'text'], rows);
 }
 
 
+/**
+ * A search's exit 1 is its answer, "no line matched", not a failure (raze: `rg -n "…_and_usage"
+ * aws_bedrock.py` marked ✗ read as if the methods existed nowhere).
+ */
+function foundNothing(r: RenderInput, tool: ToolRef): boolean {
+  if (tool.ok !== false || tool.id === '') return false;
+  const c = r.state.commands.findLast((x) => x.id === tool.id);
+  return c !== undefined && exitMeansNoMatch(c.command, c.exitCode);
+}
+
 /** A tool turn names its tool once: a call's text already starts with it ("Bash: npm test"). */
-function toolCell(tool: ToolRef, text: string): string {
-  const mark = tool.ok === false ? ' ✗' : '';
+function toolCell(tool: ToolRef, text: string, nothing = false): string {
+  const mark = nothing ? ': exit 1, found nothing' : tool.ok === false ? ' ✗' : '';
   return text.startsWith(tool.name) && mark === '' ? text : `[${tool.name}${mark}] ${text}`;
 }
 
