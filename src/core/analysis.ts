@@ -49,6 +49,8 @@ export interface End {
   kind: EndKind;
   line: number | null;
   why: string;
+  /** The step the agent's last message announced ("Let me also run ruff…:"), when the transcript ends on it. */
+  announced?: string;
 }
 
 export interface CurrentState {
@@ -697,7 +699,7 @@ function endKind(st: SessionState, parent: string | null): End {
   // A last message that announces what the agent does next ("Let me fix this:"), with nothing after
   // it: the call it announced is not in the transcript (Claude Code writes it on the next line).
   const tail = st.lastAgent !== null && st.lastAgent.seq + 1 === last.line ? st.lastAgent.text.trimEnd() : '';
-  if (last.event !== 'turn_complete' && tail.endsWith(':') && !tail.endsWith('::')) return { kind: 'mid-work', line: last.line, why: `the agent's last message announces a next step and nothing came after it: ${quote(tail.slice(-120))}` };
+  if (last.event !== 'turn_complete' && tail.endsWith(':') && !tail.endsWith('::')) return { kind: 'mid-work', line: last.line, why: `the agent's last message announces a next step and nothing came after it: ${quote(tail.slice(-120))}`, announced: tail.slice(-240) };
   // A background job that reported (or ended) after the agent's last message: the agent had not
   // taken it in (posthog cut at 1216: the fetch's "ALL DONE" at 1213 after "Now fetching CODEOWNERS").
   const heard = jobHeardAfter(l, last.line);
@@ -921,7 +923,9 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
     if (stop !== null) return { text: `Ask the user whether to go on with ${whose}${reqText} before making that call again: the user stopped the agent at its ${stop.what} (line ${stop.line}: ${stop.why}), and nothing came after`, rule: 'unfinished_request', label: 'verified', line: stop.line };
     const how = end.kind === 'mid-work' ? 'was still working on' : end.kind === 'interrupted' ? 'was interrupted while working on' : 'stopped on an error while working on';
     const ask = hidden ? ': its words are not in the transcript, so ask the user what it asked before going on' : '';
-    return { text: `Continue ${whose}, which the agent ${how}${reqText}${ask}${askedBefore(l, req)}${lastCallOpen(l, end, st.harness === 'claude')}${compactionStep(st, req.line, end.line)}`, rule: 'unfinished_request', label: 'inferred', line: req.line };
+    // The step the last message announced is the one to take first (deep-manifest: «Let me also run ruff…:»).
+    const announced = end.announced === undefined ? '' : `. Its last message (line ${end.line}) announced the step it was about to take, which the transcript does not hold: ${quote(end.announced, 240)}`;
+    return { text: `Continue ${whose}, which the agent ${how}${reqText}${ask}${askedBefore(l, req)}${lastCallOpen(l, end, st.harness === 'claude')}${announced}${compactionStep(st, req.line, end.line)}`, rule: 'unfinished_request', label: 'inferred', line: req.line };
   }
   const fail = open[open.length - 1];
   if (fail !== undefined) {

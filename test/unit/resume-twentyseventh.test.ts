@@ -149,3 +149,29 @@ describe('a check the latest request names (FundWise: «run pnpm build, commit t
     expect(sub(md, 'Checks Not Run')).not.toContain('asks for');
   });
 });
+
+describe('files an approved plan named and the session did not write (deep-manifest cut at 214)', () => {
+  const planCall = (id: string, plan: string) => call(id, 'ExitPlanMode', { plan });
+  const approved = (id: string) => result(id, 'User has approved your plan. You can now start coding.');
+  const TAR = '# Plan: Add Tar Archive Support\n\n## Files to Modify\n\n1. `deep_manifest.py` - tar handling\n2. `README.md` - document tar\n3. `tests/features/tar.feature` - BDD scenarios';
+  const session = [ask('Support tar archives'), planCall('p1', TAR), approved('p1'), edit('e1', 'deep_manifest.py'), updated('e1', 'deep_manifest.py')];
+
+  it('are work left, when the user approved the plan and asked for nothing since', () => {
+    const { md } = built(...session, say('a1', 'Tar support is in.'));
+    expect(md).toContain('The user approved the plan and has asked for nothing else since: they are work left to do, unless the user drops them.');
+    expect(md).not.toContain('Ask the user whether they are still wanted');
+  });
+
+  it('and a question for the user once a later request may have dropped them', () => {
+    const { md } = built(...session, user('u2', 'Skip the docs for now, just make the code faster'), say('a1', 'Done.'));
+    expect(md).toContain('Ask the user whether they are still wanted, or do them.');
+  });
+});
+
+describe('a transcript that ends on the step the agent announced (deep-manifest: «Let me also run ruff…:»)', () => {
+  it('names that step in the Next Action', () => {
+    const { md } = built(ask('Support tar archives'), edit('e1', 'deep_manifest.py'), updated('e1', 'deep_manifest.py'), bash('t1', 'pytest'), result('t1', '66 passed'), say('a1', '100% coverage achieved! Let me also run ruff to make sure the code passes linting:'));
+    const next = md.split('## Next Action\n')[1]?.split('\n## ')[0] ?? '';
+    expect(next).toContain('Its last message (line 6) announced the step it was about to take, which the transcript does not hold: «100% coverage achieved! Let me also run ruff to make sure the code passes linting:»');
+  });
+});

@@ -632,7 +632,12 @@ function planUnwritten(a: Analysis): string {
   };
   const latest = u === null ? '' : ` ${one(u, false, " (HANDOFF.summary.json's `plan.files_not_written`)")}.`;
   const before = earlier.length === 0 ? '' : ` ${u === null ? '' : 'An earlier plan too: '}${earlier.map((x) => one(x, true, '')).join('; ')} (HANDOFF.summary.json's \`plan.earlier_files_not_written\`).`;
-  return `\n\n${label('verified')} —${latest}${before} Ask the user whether they are still wanted, or do them.`;
+  // No request since the latest plan was approved: nothing the user said dropped them (deep-manifest:
+  // "ask the user" read as if the README and BDD tests the user approved were in doubt).
+  const settled = a.plan === null ? null : (a.plan.latest.result_line ?? a.plan.latest.line);
+  const since = settled === null ? [] : a.requests.filter((q) => q.kind !== 'answer' && q.kind !== 'rejection' && q.line > settled && !saysOnlyThanks(q.text));
+  const advice = u !== null && earlier.length === 0 && since.length === 0 ? ` The user approved the plan and has asked for nothing else since: they are work left to do, unless the user drops them.` : ' Ask the user whether they are still wanted, or do them.';
+  return `\n\n${label('verified')} —${latest}${before}${advice}`;
 }
 
 function plan(a: Analysis, level: Level): string {
