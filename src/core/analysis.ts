@@ -760,6 +760,13 @@ function askedChecksNotRun(st: SessionState): Finding | null {
   return { text: `${names}, which the latest request (line ${req.line}) asks for, ${missing.length === 1 ? 'has' : 'have'} not run since it`, label: 'inferred', seq: req.line - 1 };
 }
 
+/** The messages the session sent a subagent by its name after launching it (SendMessage), in order. */
+export function subagentMessages(st: SessionState, s: SessionState['subagents'][number]): NonNullable<SessionState['agentMessages']> {
+  if (s.name === undefined || st.agentMessages === undefined) return [];
+  const name = s.name.toLowerCase().replace(/^@/, '');
+  return st.agentMessages.filter((m) => m.to.toLowerCase().replace(/^@/, '') === name && m.line > (s.line ?? s.seq + 1));
+}
+
 function lastRequest(st: SessionState): RequestRecord | null {
   const rs = st.ledger.requests.filter((r) => r.kind !== 'answer');
   return rs[rs.length - 1] ?? null;

@@ -238,6 +238,7 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
     case 'tool_result':
       applyToolResult(st, f, seq);
       if (main && st.subagents.length > 0) subagentReturned(st, f.id, seq, f.ok, f.output ?? '');
+      if (main && st.agentMessages !== undefined && f.id !== '') messageAnswered(st.agentMessages, f.id, f.ok, f.output ?? '');
       if (main && st.plans !== undefined && st.plans.length > 0) planAnswered(st.plans, f, line);
       // A TaskCreate whose result is an error (failed, denied, interrupted) made no task.
       if (f.ok === false && main) dropRefusedTask(st, f.id);
@@ -297,7 +298,7 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
       return;
     }
     case 'subagent': {
-      const s: SessionState['subagents'][number] = { id: f.id, description: head(f.description ?? '', 200), seq, ...(f.background ? { background: true as const } : {}), ...(f.readOnly ? { readOnly: true as const } : {}) };
+      const s: SessionState['subagents'][number] = { id: f.id, description: head(f.description ?? '', 200), seq, ...(f.background ? { background: true as const } : {}), ...(f.readOnly ? { readOnly: true as const } : {}), ...(f.name === undefined ? {} : { name: f.name }) };
       const prompt = f.prompt?.trim();
       if (main && prompt !== undefined && prompt.length > 0) {
         s.prompt = head(prompt, LIMITS.SUBAGENT_PROMPT_CHARS);
@@ -307,6 +308,9 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
       pushBounded(st.subagents, s, LIMITS.SUBAGENTS);
       return;
     }
+    case 'agent_message':
+      if (main) pushBounded((st.agentMessages ??= []), { call: f.call, to: f.to, line }, LIMITS.SUBAGENTS);
+      return;
     case 'subagent_id':
       if (main) for (const s of st.subagents) if (s.id === f.call && s.id !== '') s.agent = f.agent;
       return;
@@ -476,6 +480,15 @@ function applyToLedger(st: SessionState, f: Fact, line: number, main: boolean, t
 }
 
 /** A launched subagent's call has its result: the subagent's report came back (or its failure). */
+/** What the harness answered a message to another agent: its first line, the JSON's `message` when it is JSON ("Message sent to alice's inbox"). */
+function messageAnswered(ms: NonNullable<SessionState['agentMessages']>, id: string, ok: boolean | undefined, out: string): void {
+  const m = ms.find((x) => x.call === id && x.result === undefined);
+  if (m === undefined) return;
+  const said = /"message"\s*:\s*"((?:[^"\\]|\\.){1,200})"/.exec(out)?.[1]?.replace(/\\(["\\])/g, '$1') ?? out.trim().split('\n')[0] ?? '';
+  m.result = head(said, 160);
+  if (ok !== undefined) m.ok = ok;
+}
+
 function subagentReturned(st: SessionState, id: string, seq: number, ok: boolean | undefined, report: string): void {
   if (id === '') return;
   for (let i = st.subagents.length - 1; i >= 0; i -= 1) {

@@ -270,7 +270,12 @@ export interface SessionState {
    */
   /** `wrote`: its report says it changed files or committed (reduce.ts REPORTS_WRITES). */
   /** `readOnly`: of a kind given no tool that writes (Claude Code's Explore and Plan agents): never an unseen writer. */
-  subagents: { id: string; description: string; seq: number; background?: true; result_seq?: number; ok?: boolean; prompt?: string; prompt_chars?: number; line?: number; agent?: string; wrote?: true; readOnly?: true }[];
+  subagents: { id: string; description: string; seq: number; background?: true; result_seq?: number; ok?: boolean; prompt?: string; prompt_chars?: number; line?: number; agent?: string; wrote?: true; readOnly?: true; name?: string }[];
+  /**
+   * Messages the agent sent to other agents by name (SendMessage), the last LIMITS.SUBAGENTS:
+   * where, to whom, and the first line of what the call answered (`result`, once it did).
+   */
+  agentMessages?: { call: string; to: string; line: number; result?: string; ok?: boolean }[];
   /**
    * Set in states begun since subagent results are read: in an older state, a subagent without
    * `result_seq` may have returned before it was loaded, and is not said to be still running.

@@ -146,7 +146,10 @@ export type Fact =
   | { t: 'interrupted'; message: string }
   /** `background`: started with run_in_background; its call's result is the launch, not the report. */
   /** `readOnly`: of a kind given no tool that writes (Claude Code's Explore and Plan agents). */
-  | { t: 'subagent'; id: string; description?: string; background?: true; prompt?: string; readOnly?: true }
+  /** `name`: the name the call gave it (Claude Code's agent teams: `alice`), which messages address. */
+  | { t: 'subagent'; id: string; description?: string; background?: true; prompt?: string; readOnly?: true; name?: string }
+  /** A message the agent sent to another agent by name (Claude Code's SendMessage). */
+  | { t: 'agent_message'; call: string; to: string }
   /** A subagent call's result names the agent it ran (Claude Code's `toolUseResult.agentId`): its own transcript is `agent-<agent>.jsonl`. */
   | { t: 'subagent_id'; call: string; agent: string };
 

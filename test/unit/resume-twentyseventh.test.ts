@@ -175,3 +175,21 @@ describe('a transcript that ends on the step the agent announced (deep-manifest:
     expect(next).toContain('Its last message (line 6) announced the step it was about to take, which the transcript does not hold: «100% coverage achieved! Let me also run ruff to make sure the code passes linting:»');
   });
 });
+
+describe('subagents a session named and messaged (worktrees: round 2 sent to three agents whose reports had come back)', () => {
+  const launch = (id: string, name: string) => call(id, 'Agent', { description: `Research ${name}`, subagent_type: 'general-purpose', name, isolation: 'worktree', prompt: `You are ${name}.` });
+  const report = (id: string, agentId: string) => ({ ...result(id, 'Done. Round 1 complete.'), toolUseResult: { status: 'completed', agentId } });
+  const message = (id: string, to: string) => call(id, 'SendMessage', { to, summary: 'round 2', message: 'Round 2 — go.' });
+  const sent = (id: string, to: string) => result(id, JSON.stringify({ success: true, message: `Message sent to ${to}'s inbox`, routing: { sender: 'team-lead', target: `@${to}` } }));
+
+  it('says each by name and agent id, and the messages sent after its report with what the call answered', () => {
+    const { md, llm } = built<{ subagents: { launched: { name?: string; messages?: unknown[] }[] } }>(ask('Run the teammate experiment'), launch('t1', 'alice'), report('t1', 'a4ca7529859c158c2'), message('m1', 'alice'), sent('m1', 'alice'), say('a1', 'Round 2 dispatched. Waiting for their replies.'));
+    expect(sub(md.replace('## Subagents', '### Subagents'), 'Subagents')).toContain("launched (line 2) `alice`: Research alice (agent id `a4ca7529859c158c2`) — its report came back (line 3); messaged by name after it: line 4: «Message sent to alice's inbox» — sent after its report had come back (what it did with them is in its own transcript, not this one)");
+    expect(llm.subagents.launched[0]).toEqual(expect.objectContaining({ name: 'alice', messages: [{ line: 4, result: "Message sent to alice's inbox", ok: true }] }));
+  });
+
+  it('and a message to another name is not its', () => {
+    const { llm } = built<{ subagents: { launched: { messages?: unknown[] }[] } }>(ask('Run it'), launch('t1', 'alice'), report('t1', 'a4ca7529859c158c2'), message('m1', 'bob'), sent('m1', 'bob'));
+    expect(llm.subagents.launched[0]?.messages).toBeUndefined();
+  });
+});

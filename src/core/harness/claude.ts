@@ -129,7 +129,11 @@ function toolCallFacts(block: Record<string, unknown>, facts: Fact[]): void {
     const description = str(input.description) ?? str(input.subagent_type);
     const prompt = str(input.prompt);
     const readOnly = READ_ONLY_AGENTS.has(str(input.subagent_type) ?? '');
-    facts.push({ t: 'subagent', id, ...(description === undefined ? {} : { description }), ...(input.run_in_background === true ? { background: true as const } : {}), ...(prompt === undefined ? {} : { prompt }), ...(readOnly ? { readOnly: true as const } : {}) });
+    const agentName = str(input.name)?.trim();
+    facts.push({ t: 'subagent', id, ...(description === undefined ? {} : { description }), ...(input.run_in_background === true ? { background: true as const } : {}), ...(prompt === undefined ? {} : { prompt }), ...(readOnly ? { readOnly: true as const } : {}), ...(agentName ? { name: agentName.slice(0, 80) } : {}) });
+  } else if (name === 'SendMessage' && id !== '') {
+    const to = str(input.to) ?? str(input.recipient);
+    if (to !== undefined && to.trim().length > 0) facts.push({ t: 'agent_message', call: id, to: to.trim().slice(0, 80) });
   }
 }
 

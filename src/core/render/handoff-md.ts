@@ -1,5 +1,5 @@
 import type { Analysis, FileChange, PlanUnwritten } from '../analysis.js';
-import { countedFrom, saysOnlyThanks } from '../analysis.js';
+import { countedFrom, saysOnlyThanks, subagentMessages } from '../analysis.js';
 import { CONTRACT_HEADING } from '../contract.js';
 import { escapeControls } from '../control-chars.js';
 import type { PlanRecord } from '../state.js';
@@ -1344,9 +1344,24 @@ function subagents(r: RenderInput): string {
     // A subagent started in the background answers its call at once: that answer is no report.
     const returned = s.background === true ? ` — started in the background: its call returned${at(s.result_seq ?? s.seq)}, which is not its report` : ` — its report came back${at(s.result_seq ?? s.seq)}`;
     const back = s.result_seq === undefined ? (r.state.subagentResults === true ? ' — no result recorded: still running, or the transcript ends first' : '') : s.ok === false ? ` — failed${at(s.result_seq)}` : returned;
-    lines.push(`launched${at(s.seq)}: ${s.description || 'subagent'}${back}`);
+    const named = s.name === undefined ? '' : ` ${code(s.name)}`;
+    const id = s.agent === undefined ? '' : ` (agent id ${code(s.agent)})`;
+    lines.push(`launched${at(s.seq)}${named}: ${s.description || 'subagent'}${id}${back}${messagesTo(r, s)}`);
   }
   return lines.length === 0 ? NONE : bullets(lines);
+}
+
+/**
+ * The messages the session sent a subagent by name after launching it, and what each call
+ * answered (worktrees: round 2 went to three agents whose reports had come back, and the calls
+ * said only "Message sent to alice's inbox"). What the agent did with a message is in its own
+ * transcript, not this one.
+ */
+function messagesTo(r: RenderInput, s: RenderInput['state']['subagents'][number]): string {
+  const ms = subagentMessages(r.state, s);
+  if (ms.length === 0) return '';
+  const one = (m: (typeof ms)[number]): string => `line ${m.line}${m.result === undefined ? ' (no answer recorded)' : `: «${oneLine(m.result, 100)}»`}`;
+  return `; messaged by name after it: ${ms.slice(-3).map(one).join(', ')}${ms.length > 3 ? ` (and ${ms.length - 3} earlier)` : ''}${s.result_seq !== undefined && s.background !== true ? ' — sent after its report had come back (what it did with them is in its own transcript, not this one)' : ''}`;
 }
 
 /** The session's folder once, then its files by name: six full paths of 150 characters said the same. */

@@ -1,4 +1,5 @@
 import type { Analysis } from '../analysis.js';
+import { subagentMessages } from '../analysis.js';
 import type { PlanRecord, WindowTurn } from '../state.js';
 import { LIMITS } from '../state.js';
 import { listingAfterLastCommit } from '../ledger.js';
@@ -269,7 +270,11 @@ export function buildLlm(r: RenderInput, a: Analysis, summary: Record<string, un
       parent: r.parentSession,
       sessions: r.childSessions,
       // The task's text is the subagent's handoff's objective, not repeated here (the call's line says where it is).
-      launched: st.subagents.map(({ prompt: _p, prompt_chars: _c, wrote: _w, readOnly, ...s }) => (readOnly === true ? { ...s, read_only: true as const } : s)),
+      launched: st.subagents.map((sub) => {
+        const { prompt: _p, prompt_chars: _c, wrote: _w, readOnly, ...s } = sub;
+        const ms = subagentMessages(st, sub).map((m) => ({ line: m.line, result: m.result ?? null, ...(m.ok === undefined ? {} : { ok: m.ok }) }));
+        return { ...s, ...(readOnly === true ? { read_only: true as const } : {}), ...(ms.length === 0 ? {} : { messages: ms }) };
+      }),
     },
     evidence_contract: r.contract,
     turns: window.map((t) => ({ seq: t.seq, ts: t.ts, class: t.class, text: t.text, ...(t.tool ? { tool: t.tool } : {}), ...(t.by ? { by: t.by } : {}) })),
