@@ -282,7 +282,8 @@ function planFilesLeft(p: Analysis['plan']): string {
 
 /** A check run as the handoff names it: its command, line, verdict, and what ran it. */
 function saidRun(c: CheckRun): string {
-  return `\`${c.keys.join(' && ')}\` (line ${c.line}, ${c.outcome === 'pass' ? 'passed' : c.outcome === 'fail' ? 'failed' : 'no verdict'}${c.command.includes('::') ? ', one test of it' : ''}${c.by === 'hook' ? ', run by a hook' : ''})`;
+  // As written: a target's key (`pnpm lint @repo/spectora-labs`) reads as a command no one ran.
+  return `\`${clip(c.command.replace(/\s+/g, ' ').trim(), 120)}\` (line ${c.line}, ${c.outcome === 'pass' ? 'passed' : c.outcome === 'fail' ? 'failed' : 'no verdict'}${c.command.includes('::') ? ', one test of it' : ''}${c.by === 'hook' ? ', run by a hook' : ''})`;
 }
 
 /** The latest run of each check among `runs`, and the last `n` of them named (saidRun), with how many more ran. */

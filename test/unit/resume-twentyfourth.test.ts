@@ -28,7 +28,7 @@ describe('a session whose tests after its last change each named one file', () =
       say('a1', 'Done.'),
     );
     const notRun = /### Checks Not Run\n\n([^#]*)/.exec(md)?.[1]?.trim() ?? md;
-    expect(notRun).toContain('- *verified* The whole test suite: after the last file change (line 7) only tests of single files ran (`pytest test_link.py` (line 9, passed)); the whole suite last ran at line 3');
+    expect(notRun).toContain('- *verified* The whole test suite: after the last file change (line 7) only tests of single files ran (`uv run pytest test/test_link.py -v` (line 9, passed)); the whole suite last ran at line 3');
   });
 
   it('says nothing of the suite when it ran after the change, or when no test ran at all', () => {

@@ -87,7 +87,7 @@ describe('"Verify the change" says what checked the latest write', () => {
       ...bash('t2', 'uv run pytest test/test_render.py::test_multi -v', '==== 1 passed in 0.3s ===='),
       say('a1', 'Restored.'),
     );
-    expect(sections(md).get('Next Action')).toContain('Verify the change (after the last write, line 5, only checks of single files ran: `pytest test_link.py` (line 7, passed), `pytest test_render.py` (line 9, passed, one test of it)), then');
+    expect(sections(md).get('Next Action')).toContain('Verify the change (after the last write, line 5, only checks of single files ran: `uv run pytest test/test_link.py -v` (line 7, passed), `uv run pytest test/test_render.py::test_multi -v` (line 9, passed, one test of it)), then');
   });
 
   it('says when nothing ran after it, and that the checks after it passed when a run may have been the whole suite', () => {
@@ -95,7 +95,7 @@ describe('"Verify the change" says what checked the latest write', () => {
     expect(sections(none.md).get('Next Action')).toContain('Verify the change (no test, build, type check or lint ran after the last write, line 5), then');
     const whole = built(user('u1', 'Fix the link'), edit('e1', 'render.py'), updated('e1', 'render.py'), ...bash('t0', 'uv run pytest', '==== 5 passed in 1s ===='), say('a1', 'Fixed.'));
     // Verify would send a successor to run again what passed (the twenty-third reading).
-    expect(sections(whole.md).get('Next Action')).toContain('is answered. The checks run after its last write (line 3) passed: `pytest` (line 5, passed); check `git status`');
+    expect(sections(whole.md).get('Next Action')).toContain('is answered. The checks run after its last write (line 3) passed: `uv run pytest` (line 5, passed); check `git status`');
     expect(sections(whole.md).get('Next Action')).not.toContain('Verify the change');
   });
 });

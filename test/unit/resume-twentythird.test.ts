@@ -203,7 +203,7 @@ describe('the checks after the last write before a commit', () => {
   it('count a Stop hook\'s runs: passed, they are said, and no "verify" sends a successor to run them again', () => {
     const { md } = built(user('u1', 'Match the header colour to its items'), edit('e1', 'timeline.html'), updated('e1', 'timeline.html'), say('a1', 'Done!'), hook('h1', 'a1', 'uv run pytest 2>&1', '==== 138 passed in 43.89s ===='), hook('h2', 'h1', 'uv run pyright 2>&1', '0 errors, 0 warnings, 0 informations'));
     const next = sections(md).get('Next Action') ?? '';
-    expect(next).toContain('is answered. The checks run after its last write (line 3) passed: `pytest` (line 5, passed, run by a hook), `pyright` (line 6, passed, run by a hook);');
+    expect(next).toContain('is answered. The checks run after its last write (line 3) passed: `uv run pytest 2>&1` (line 5, passed, run by a hook), `uv run pyright 2>&1` (line 6, passed, run by a hook);');
     expect(next).not.toContain('Verify the change');
     expect(next).not.toContain('no test, build, type check or lint ran after the last write');
   });
@@ -229,7 +229,7 @@ describe('the checks after the last change to code, when only docs were written 
   it('are not called stale by a README written after them', () => {
     const { md } = built(user('u1', 'Package the script'), edit('e1', 'pyproject.toml'), updated('e1', 'pyproject.toml'), ...bash('t1', 'uv run pytest', '==== 12 passed in 1s ===='), edit('e2', 'README.md'), updated('e2', 'README.md'), say('a1', 'Packaged and documented.'));
     const next = sections(md).get('Next Action') ?? '';
-    expect(next).toContain('The checks run after its last change to code (line 3; later writes only to docs or ignore lists) passed: `pytest` (line 5, passed);');
+    expect(next).toContain('The checks run after its last change to code (line 3; later writes only to docs or ignore lists) passed: `uv run pytest` (line 5, passed);');
     const none = built(user('u1', 'Package the script'), ...bash('t1', 'uv run pytest', '==== 12 passed in 1s ===='), edit('e1', 'pyproject.toml'), updated('e1', 'pyproject.toml'), edit('e2', 'README.md'), updated('e2', 'README.md'), say('a1', 'Packaged and documented.'));
     expect(sections(none.md).get('Next Action')).toContain('Verify the change (no test, build, type check or lint ran after the last change to code, line 5; later writes only to docs or ignore lists), then');
   });
