@@ -127,7 +127,11 @@ const placed = (starts: readonly string[], before: number, notAfter?: string): C
 const printedSecret = (v: string): boolean => (/\d/.test(v) && /[A-Za-z]/.test(v)) || looksRandom(v, 8);
 
 /** Commands whose output is a secret (PRINTS_SECRET's rule), by a word of their line. */
-const PRINTS_SECRET = ['openssl rand', 'rails secret', 'key:generate', 'token_urlsafe', 'token_hex', 'base64 -d', 'base64 --decode', 'base64 -D', 'initial-password', 'initialAdminPassword', 'admin.password', 'secrets versions access', 'get-secret-value', 'keyvault secret show', 'secrets get', 'op read', 'op item get', 'gopass show -o', 'gopass -o', 'gopass show --password', '-field=', 'output -raw', 'nonsensitive(', '/run/secrets/', 'master.key', 'vault_pass', 'vault-pass', 'pwgen'];
+const PRINTS_SECRET = ['openssl rand', 'rails secret', 'key:generate', 'token_urlsafe', 'token_hex', 'base64 -d', 'base64 --decode', 'base64 -D', 'initial-password', 'initialAdminPassword', 'admin.password', 'secrets versions access', 'get-secret-value', 'keyvault secret show', 'secrets get', 'op read', 'op item get', 'gopass show -o', 'gopass -o', 'gopass show --password', '-field=', 'output -raw', 'nonsensitive(', '/run/secrets/', 'master.key', 'vault_pass', 'vault-pass', 'pwgen',
+  // Keychains and password stores that print one password (`security find-generic-password -w`, `pass show x`).
+  'find-generic-password', 'find-internet-password', 'pass show', 'secret-tool lookup', 'bw get password', 'lpass show --password', 'chamber read', 'view-secret', 'secret get',
+  // Tools that print one decrypted or generated secret.
+  'sops -d --extract', 'sops --decrypt --extract', 'config:get', 'gh auth token', 'wg genkey', 'rake secret', 'phx.gen.secret', 'get_random_secret_key', 'preauthkeys create', 'randomBytes(', '/dev/urandom', '--show-secrets'];
 
 /** A password piped once, or twice on two lines, real or written `\\n` (`printf 'pw\\npw\\n' | passwd`, which asks it again). */
 const TWICE = `(?:'([^'\\n]{1,200}?)(?:(?:\\n|\\\\n)([^'\\n]{1,200}?))?(?:\\n|\\\\n)?'|"([^"\\n]{1,200}?)(?:(?:\\n|\\\\n)([^"\\n]{1,200}?))?(?:\\n|\\\\n)?"|([^\\s'"\`;&|-][^\\s'"\`;&|]{0,200}))`;

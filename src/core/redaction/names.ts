@@ -48,7 +48,16 @@ const QUALIFIERS = new Set([
   'prod', 'production', 'staging', 'stage', 'stg', 'dev', 'development', 'test', 'testing', 'qa', 'uat', 'live', 'sandbox', 'local', 'rw', 'ro', 'readonly', 'readwrite', 'admin', 'root', 'primary', 'secondary', 'backup', 'main', 'base',
   // What it may do, or where it stands in: `HF_TOKEN_WRITE`, `NPM_TOKEN_PUBLISH`, `OPENAI_API_KEY_FALLBACK`.
   'write', 'read', 'publish', 'fallback', 'override', 'default', 'tmp', 'temp', 'ci',
+  // Rotation, region, platform and deployment colour: `JWT_SECRET_NEXT`, `…_PREVIOUS`,
+  // `ADYEN_API_KEY_EU`, `…_SECRET_KEY_IOS`, `DATABASE_PASSWORD_BLUE`, `SECRET_KEY_FALLBACKS`.
+  'next', 'previous', 'prev', 'fallbacks', 'legacy', 'preprod', 'prd', 'eu', 'us', 'uk', 'apac', 'ios', 'android', 'web', 'mobile', 'blue', 'green',
 ]);
+/** The plural of a secret word, read as the word: `SESSION_SECRETS`, `API_KEYS`, `ADMIN_TOKENS`, `bearerTokens`. */
+const PLURAL_SECRETS: Readonly<Record<string, string>> = { secrets: 'secret', passwords: 'password', passphrases: 'passphrase', apikeys: 'apikey' };
+/** Verbs before a plural secret word: an action on secrets (`--set-secrets`), not a list of them. */
+const SECRETS_VERBS = new Set(['set', 'update', 'remove', 'rm', 'clear', 'list', 'get', 'mount', 'add', 'delete', 'create', 'load', 'sync', 'manage', 'rotate', 'scan', 'use', 'no', 'with', 'without', 'detect', 'find', 'redact', 'encrypt', 'decrypt', 'read', 'write', 'fetch', 'inject', 'import', 'export', 'show', 'has', 'all', 'num', 'max', 'count']);
+/** Before `tokens`, the words that make it a list of credentials (`max_tokens`, `input_tokens` count words of a model). */
+const TOKENS_OF = new Set(['admin', 'auth', 'bearer', 'access', 'refresh', 'api', 'session', 'bot', 'service', 'deploy', 'personal', 'secret', 'valid', 'allowed', 'webhook']);
 /**
  * Shell variables whose names end in a secret word but hold none. The shell's `PWD` is not one:
  * its value is a path (kept as one), while `Pwd=…;` in a connection string is a password.
@@ -101,6 +110,12 @@ export function nameStrength(name: string): Strength {
 function meaningWords(name: string): string[] {
   const words = [...nameWords(name)];
   while (words.length > 1 && (QUALIFIERS.has(words[words.length - 1] as string) || /^v?\d+$/.test(words[words.length - 1] as string))) words.pop();
+  // A list of secrets is named as one is (`SESSION_SECRETS`, `VALID_API_KEYS`, `ADMIN_TOKENS`).
+  const plural = words[words.length - 1] as string;
+  const prior = words[words.length - 2];
+  // After a verb it names an action on secrets, not a list of them (`--set-secrets`, `--update-secrets`, `list_secrets`).
+  const one = prior !== undefined && SECRETS_VERBS.has(prior) ? undefined : PLURAL_SECRETS[plural] ?? (plural === 'tokens' && prior !== undefined && TOKENS_OF.has(prior) ? 'token' : plural === 'keys' && prior !== undefined && STRONG_KEY_PREFIX.has(prior) ? 'key' : undefined);
+  if (one !== undefined) words[words.length - 1] = one;
   // A secret word written as two (`pass_phrase` in an OCI config, `pass_word`): one word.
   const pair = `${words[words.length - 2] ?? ''} ${words[words.length - 1] ?? ''}`;
   if (pair === 'pass phrase' || pair === 'pass word') words.splice(-2, 2, pair.replace(' ', ''));
@@ -109,6 +124,22 @@ function meaningWords(name: string): string[] {
   const stem = last === undefined ? undefined : /^([a-z]+)\d{1,2}$/.exec(last)?.[1];
   if (stem !== undefined && (STRONG_WORDS.has(stem) || WEAK_WORDS.has(stem))) words[words.length - 1] = stem;
   return words;
+}
+
+/**
+ * A name of a list of secrets (`SESSION_SECRETS`, `VALID_API_KEYS`, `ADMIN_TOKENS`,
+ * `SECRET_KEY_FALLBACKS`, `signing_secrets`): each item of its value is one.
+ */
+export function namesSecretList(name: string): boolean {
+  const words = nameWords(name);
+  let i = words.length - 1;
+  // `SECRET_KEY_FALLBACKS`, `APP_PREVIOUS_KEYS`: a plural qualifier, or a plural secret word.
+  if (words[i] === 'fallbacks') return judge(name) === 'strong';
+  while (i > 0 && QUALIFIERS.has(words[i] as string)) i -= 1;
+  const w = words[i];
+  const prior = words[i - 1];
+  const plural = w !== undefined && (PLURAL_SECRETS[w] !== undefined || (w === 'tokens' && prior !== undefined && TOKENS_OF.has(prior)) || (w === 'keys' && prior !== undefined && (STRONG_KEY_PREFIX.has(prior) || prior === 'previous')));
+  return plural && judge(name) !== null;
 }
 
 /**

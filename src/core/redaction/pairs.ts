@@ -3,7 +3,7 @@ import type { Handler, LiteralScanner } from './literals.js';
 import { PRIORITY } from './findings.js';
 import { LINE_NUMBER } from './keys.js';
 import type { Strength, ValueContext } from './names.js';
-import { BASE58_ADDRESS, CHAIN_NAME, isPlaceholder, keptBecause, nameWords, namesPassword, namesPin, nameStrength } from './names.js';
+import { BASE58_ADDRESS, CHAIN_NAME, isPlaceholder, keptBecause, nameWords, namesPassword, namesPin, namesSecretList, nameStrength } from './names.js';
 import { looksRandom, UUID } from './randomness.js';
 import { findPipeColumns, lineBounds, yamlLine } from './records.js';
 
@@ -87,6 +87,8 @@ const KEYWORDS = ['pass', 'pw', 'secret', 'token', 'key', 'cred', 'auth', 'salt'
  * other lower-case letter makes another word (`author`, `tokens`, `keyboard`, `passed`), which
  * is skipped before the name is even read.
  */
+const isNameLetter = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+
 const GOES_ON: Readonly<Record<string, readonly string[]>> = {
   pass: ['word', 'wd', 'wort', 'phrase', 'code'],
   pw: ['d'],
@@ -109,9 +111,14 @@ const GOES_ON: Readonly<Record<string, readonly string[]>> = {
   signing: [],
 };
 
+/** Before `tokens`, the words of a list of credentials (`ADMIN_TOKENS`, `bearerTokens`); `max_tokens` and `input_tokens` count a model's words. */
+const TOKENS_LIST = /(?:admin|auth|bearer|access|api|session|bot|service|deploy|refresh|personal|valid|allowed|webhook)[_-]?$/i;
+
 function endsWord(text: string, at: number, word: string): boolean {
   const c = text.charCodeAt(at + word.length);
   if (!(c >= 97 && c <= 122)) return true;
+  // A plural that ends there: a list of secrets (`signing_secrets`, `api_keys`, `bearerTokens`; names.ts).
+  if (c === 115 && !isNameLetter(text.charCodeAt(at + word.length + 1)) && (word === 'secret' || word === 'key' || (word === 'token' && TOKENS_LIST.test(text.slice(Math.max(0, at - 9), at))))) return true;
   return (GOES_ON[word] ?? []).some((rest) => text.startsWith(rest, at + word.length) || text.slice(at + word.length, at + word.length + rest.length).toLowerCase() === rest);
 }
 
@@ -482,8 +489,19 @@ function contextOf(text: string, name: Name, v: Value, sep: string, spaced: bool
 
 /** The end of the value it redacted; 0 when the name has a value that is no secret; null when it has none. */
 function findPair(text: string, name: Name, found: Findings): number | null {
+  const list = !name.flag && namesSecretList(name.text);
+  if (list) {
+    // A YAML list below the name (`api_keys:` then `- …` lines).
+    const below = /^["']?[ \t]*:[ \t]*(?=\r?\n|\\n)/.exec(text.slice(name.end, name.end + 12));
+    const end = below === null ? null : listItems(text, name.end + below[0].length, ':', found);
+    if (end !== null) return end;
+  }
   const s = separator(text, name);
   if (!s) return null;
+  if (list) {
+    const end = listItems(text, s.at, s.sep, found);
+    if (end !== null) return end;
+  }
   if (s.sep === ':') {
     BLOCK_INDICATOR.lastIndex = s.at;
     if (BLOCK_INDICATOR.test(text)) return blockScalar(text, name, s.at, found);
@@ -503,6 +521,63 @@ function findPair(text: string, name: Name, found: Findings): number | null {
   const end = v.runEnd ?? v.end;
   if (judged(name, v.start, end, value, ctx, found, /aws.?secret/i.test(name.text) ? 'aws_secret_access_key' : 'secret_assignment')) return end;
   return userThenPassword(text, name, v.start, v.quoted ? end + 1 : end, found) ?? 0;
+}
+
+/**
+ * The items of a list of secrets, each one: a JSON or Python array of strings (quoted in an
+ * environment line too: `ADMIN_SECRETS='["…", "…"]'`), a YAML list below the name, or a line's
+ * value separated by commas or semicolons (`SESSION_SECRETS=a,b`; Deno's `token@host;…`). Only
+ * items that look generated; null when the value is none of these.
+ */
+function listItems(text: string, at: number, sep: string, found: Findings): number | null {
+  let p = at;
+  while (p < text.length && (text[p] === ' ' || text[p] === '\t')) p += 1;
+  const quote: string = text[p] === "'" || text[p] === '"' ? (text[p] as string) : '';
+  const item = (v: string): boolean => v.length >= 8 && !isPlaceholder(v) && looksRandom(v, 8);
+  const open = text[p + quote.length] === '[' ? p + quote.length : text[p] === '[' ? p : -1;
+  if (open !== -1) {
+    const close = text.indexOf(']', open);
+    if (close === -1 || close - open > 4000) return null;
+    let any = false;
+    for (const m of text.slice(open, close).matchAll(/\\?(["'])([^"'\n\\]{4,400})\\?\1/g)) {
+      const v = m[2] as string;
+      if (!item(v)) continue;
+      const start = open + (m.index as number) + (m[0].length - v.length - (m[0].endsWith('\\"') || m[0].endsWith("\\'") ? 2 : 1));
+      found.add(start, start + v.length, 'secret_assignment', PRIORITY.name);
+      any = true;
+    }
+    return any ? close : null;
+  }
+  if (sep === ':' && (text[p] === '\n' || text[p] === '\r' || text.startsWith('\\n', p))) {
+    // A YAML list below: `- item` lines, in a text or in a JSON string's escaped newlines.
+    const re = /(?:\r?\n|\\n)[ \t]*-[ \t]+["']?([^\s"'#\\]{8,400})["']?[ \t]*(?=\r?\n|\\n|$|")/y;
+    re.lastIndex = p;
+    let end: number | null = null;
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+      const v = m[1] as string;
+      const start = m.index + m[0].indexOf(v);
+      if (item(v)) found.add(start, start + v.length, 'secret_assignment', PRIORITY.name);
+      end = start + v.length;
+    }
+    return end;
+  }
+  // One line's value: to its end, or to the quote that closes it.
+  const from = p + quote.length;
+  let stop = from;
+  while (stop < text.length && text[stop] !== '\n' && text[stop] !== '\r' && (quote === '' ? text[stop] !== ' ' && text[stop] !== '"' : text[stop] !== quote)) stop += 1;
+  const value = text.slice(from, stop);
+  if (!/[,;]/.test(value)) return null;
+  let q = from;
+  for (const part of value.split(/([,;])/)) {
+    if (part !== ',' && part !== ';') {
+      // Deno's `token@host`: the token is before the `@`.
+      const v = part.includes('@') ? (part.split('@')[0] as string) : part;
+      const lead = part.length - part.trimStart().length;
+      if (item(v.trim())) found.add(q + lead, q + lead + v.trim().length, 'secret_assignment', PRIORITY.name);
+    }
+    q += part.length;
+  }
+  return stop;
 }
 
 /**
@@ -535,6 +610,11 @@ function valueBelow(text: string, name: Name, at: number, found: Findings): numb
   }
   return null;
 }
+
+/** Hex of an id's length: a commit (7 to 40), a digest (64), a job's or a request's id (32). */
+const HEX_ID = /^[0-9a-f]{7,64}$/i;
+/** The word an id's hex follows: `commit …`, `job id …`, `sha256:…`, `digest: …`. */
+const HEX_ID_BEFORE = /(?:\b(?:commit|sha1?|revision|rev|digest|etag|checksum|hash|id)\b[ \t]*[:#=]?[ \t]*|\bsha(?:1|256|512):)$/i;
 
 /** A line below a label: a service's name from `docker compose` perhaps, then one word or nothing, to the line's end or a JSON string's closing quote. */
 const LINE_BELOW = /^(?:[\w.-]{1,40}[ \t]+\|)?[ \t]*(?:([^\s|"'`]{12,200})[ \t\r]*)?(?=$|")/d;
@@ -793,6 +873,10 @@ function findLabelledValue(text: string, name: Name, found: Findings): number | 
     // name, with only small words or a closing `:` between (a request's id further on is none).
     if (looksRandom(v, name.strength === 'strong' ? 16 : 20) || (tokenName && (linked || closed) && UUID.test(v))) {
       if (!linked && BASE58_ADDRESS.test(v) && between.some((w) => CHAIN_NAME.test(w))) return null;
+      // Hex that a word right before it names as an id, further on in the sentence than the label's
+      // own words ("the token refresh bug was fixed in commit 901ef91…", "job id d4b7…",
+      // "image is sha256:de6b…"): a commit, a digest, a job's id, not the secret the label named.
+      if (!linked && HEX_ID.test(v) && HEX_ID_BEFORE.test(text.slice(Math.max(0, pos - 24), pos))) return null;
       found.add(pos, stop, 'labelled_secret', PRIORITY.name);
       return stop;
     }

@@ -1,0 +1,69 @@
+import { describe } from 'vitest';
+import { keepsEach, removesEach } from './redaction-cases.js';
+
+/**
+ * Shapes the twenty-second red team found that the rules now read: lists of secrets named in the
+ * plural (each item one), a secret's name with a qualifier of rotation, region, platform or
+ * deployment colour after it, and commands that print one secret (keychains, password stores,
+ * generators). Each in a JSON string too. Every value is made up.
+ */
+
+const json = (text: string): string => JSON.stringify({ output: text });
+
+function removesEachAlsoInJson(cases: ReadonlyArray<readonly [string, string, string]>): void {
+  removesEach(cases);
+  describe('in a JSON string', () => {
+    removesEach(cases.map(([what, text, secret]) => [what, json(text), JSON.stringify(secret).slice(1, -1)] as const));
+  });
+}
+
+describe('a list of secrets named in the plural, each item', () => {
+  removesEachAlsoInJson([
+    ['a Python list (the first)', 'SECRET_KEY_FALLBACKS = [\n    "yhXNjCRfYUjEBlxck54Y3TK45R6ifNELe53FaQEPmshCqStRqZ",\n]', 'yhXNjCRfYUjEBlxck54Y3TK45R6ifNELe53FaQEPmshCqStRqZ'],
+    ['a JSON array in a quoted environment value', `HASURA_GRAPHQL_ADMIN_SECRETS='["RFbjWHCT8DArph5v0B4TLrlYe3NmtuEr", "9egaYvBHJBl88hKxkfltcbsLbvXkDVTF"]'`, '9egaYvBHJBl88hKxkfltcbsLbvXkDVTF'],
+    ['comma-separated, the second', 'VALID_API_KEYS=o47Y9cCIpn00flSTkkhCYdA67qDmywz0yUvRAIIC,FcUVjXurWIpY4dBsWKBMxsr55kuBpjHNMRhViYXW', 'FcUVjXurWIpY4dBsWKBMxsr55kuBpjHNMRhViYXW'],
+    ['a YAML list below the name', 'auth:\n  api_keys:\n    - wHKi6ZniM3sf1UvERkkkzwKafcQLsqQJ\n    - xcMI0C7zjV4MnaRBO3mH27ruS9E7SysB\n  rate_limit: 100', 'xcMI0C7zjV4MnaRBO3mH27ruS9E7SysB'],
+    ['one admin token', 'ADMIN_TOKENS=wX8GWTxNXYvawRH3MxCUcAAEdEFb3bR1', 'wX8GWTxNXYvawRH3MxCUcAAEdEFb3bR1'],
+    ["Deno's tokens by host", 'export DENO_AUTH_TOKENS=vJ8syPqi2FAyHN5LvSqEsPyZlgnN@deno.acme.io;hnPFOXLrQT7pdUPuYua7HHzG@raw.githubusercontent.com', 'hnPFOXLrQT7pdUPuYua7HHzG'],
+    ['signing secrets in camel case in JSON', '{"bearerTokens": ["UBWqiQuasVHGFD9TfjVWsEFYSdJW6vaMNrMyAitC"], "allowAnonymous": false}', 'UBWqiQuasVHGFD9TfjVWsEFYSdJW6vaMNrMyAitC'],
+  ]);
+  keepsEach([
+    ['a model\'s token counts', '{"input_tokens": 3632080, "max_tokens": 4096, "output_tokens": 61860}'],
+    ["Strapi's placeholder keys", 'APP_KEYS="toBeModified1,toBeModified2"'],
+    ['a command that sets secrets from Secret Manager', '$ gcloud run deploy api --set-secrets=DB_PASS=db-pass:latest,STRIPE_KEY=stripe-key:3 --region us-central1'],
+    ['a list of key names', 'REQUIRED_API_KEYS=OPENAI_API_KEY,ANTHROPIC_API_KEY'],
+  ]);
+});
+
+describe("a secret's name with a qualifier after it", () => {
+  removesEachAlsoInJson([
+    ['the next of a rotation', 'JWT_SECRET_NEXT=tGJB4FjK3HfT2ux5vGMb5gFGs7jfd7cQ', 'tGJB4FjK3HfT2ux5vGMb5gFGs7jfd7cQ'],
+    ['the previous', 'JWT_SECRET_PREVIOUS=JYXmGzs6sYj7KekgWsdFbuNk2URHCQaT', 'JYXmGzs6sYj7KekgWsdFbuNk2URHCQaT'],
+    ['a region', 'export OPENWEATHER_API_KEY_EU=vcD2LfPWXv8L4eAe1LP041x50ZGY7CbA', 'vcD2LfPWXv8L4eAe1LP041x50ZGY7CbA'],
+    ['a person\'s password for preproduction', 'DB_PASSWORD_PREPROD=Willow?Glacier2024', 'Willow?Glacier2024'],
+    ['a platform', 'REVENUECAT_SECRET_KEY_IOS=nWGpkLBN21EtSUkAqe734fp1jkZgBjUh', 'nWGpkLBN21EtSUkAqe734fp1jkZgBjUh'],
+    ['a deployment colour', 'DATABASE_PASSWORD_BLUE=Pepper#Kestrel99', 'Pepper#Kestrel99'],
+    ['legacy, in hex', 'SENTRY_AUTH_TOKEN_LEGACY=6e87c88131a04a635d1fd183e961426a501c5984849b332e2c4a63579bf29449', '6e87c88131a04a635d1fd183e961426a501c5984849b332e2c4a63579bf29449'],
+    ['in YAML, lower case', 'github:\n  app_id: 871203\n  webhook_secret_next: OwJFSv0MUv3qrKqS8ZqMneBlQtq8buddUVtV', 'OwJFSv0MUv3qrKqS8ZqMneBlQtq8buddUVtV'],
+  ]);
+});
+
+describe('a command that prints one secret, and the secret below it', () => {
+  removesEachAlsoInJson([
+    ["macOS's keychain", '$ security find-generic-password -s openai-api -a jdoe -w\nfx0PStqZc8Xe1TYEHvUo3TgugcoRpcY1bE', 'fx0PStqZc8Xe1TYEHvUo3TgugcoRpcY1bE'],
+    ['pass', '$ pass show work/jira-api\nyCB771tMqKPPkMjvFjMwZ7LxT9G9bhuh\nlogin: jdoe@acme.io', 'yCB771tMqKPPkMjvFjMwZ7LxT9G9bhuh'],
+    ["GNOME's secret tool", '$ secret-tool lookup service smtp user alerts\ntE4kTIzbRaevarynKU23mGnW', 'tE4kTIzbRaevarynKU23mGnW'],
+    ['sops extracting one value', `$ sops -d --extract '["db"]["password"]' secrets.enc.yaml\nAspen@Maple7x`, 'Aspen@Maple7x'],
+    ["headscale's pre-auth key", '$ headscale preauthkeys create --user homelab --reusable --expiration 24h\na54daa8afbdafb5a4ef247d0eb9ababa028ab76f63948d18', 'a54daa8afbdafb5a4ef247d0eb9ababa028ab76f63948d18'],
+    ["gh's token", '$ gh auth token\ngho_Xq8vLm3Wz9Rk2Tp7Yb4Nc6Hd1Fs5Jg0Ka2Mv', 'gho_Xq8vLm3Wz9Rk2Tp7Yb4Nc6Hd1Fs5Jg0Ka2Mv'],
+  ]);
+});
+
+describe('hex an id-naming word is right before, further on than a label (false positives)', () => {
+  keepsEach([
+    ['a commit after "token" in prose', 'The token refresh bug was fixed in commit 901ef910f584cac81f0be09c636cdc22626bb021 last week.'],
+    ['an image digest', 'The token service image is sha256:de6bc40c9f4a5c70bc514ed5ab36b372ba5fb5a48ce76c53f8249ba5ee0995f1'],
+    ["a job's id", 'The secret rotation job (job id d4b7fc5ebff78e9ec8a491ffff8f2ce2) finished at 03:00.'],
+  ]);
+  removesEach([['but a token right after its label, in hex', 'API token: 901ef910f584cac81f0be09c636cdc22626bb021', '901ef910f584cac81f0be09c636cdc22626bb021']]);
+});
