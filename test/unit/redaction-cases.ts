@@ -1,4 +1,4 @@
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { stripControls } from '../../src/core/control-chars.js';
 import { Redactor } from '../../src/core/redact.js';
 
@@ -19,5 +19,13 @@ export function removesEach(cases: ReadonlyArray<readonly [string, string, strin
 export function keepsEach(cases: ReadonlyArray<readonly [string, string]>): void {
   it.each(cases)('keeps %s', (_what, text) => {
     expect(kept(text)).toBe(text);
+  });
+}
+
+/** Each case as it is, and again as a JSON string's content (the secret then as JSON escapes it: a Codex call's output, a tool result printed as JSON). */
+export function removesEachAlsoInJson(cases: ReadonlyArray<readonly [string, string, string]>): void {
+  removesEach(cases);
+  describe('in a JSON string', () => {
+    removesEach(cases.map(([what, text, secret]) => [what, JSON.stringify({ output: text }), JSON.stringify(secret).slice(1, -1)] as const));
   });
 }

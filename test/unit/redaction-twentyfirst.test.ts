@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Redactor } from '../../src/core/redact.js';
-import { keepsEach, kept, removesEach } from './redaction-cases.js';
+import { keepsEach, kept, removesEach, removesEachAlsoInJson } from './redaction-cases.js';
 
 /**
  * Shapes the nineteenth red team left that the rules now read: credentials percent-encoded or in
@@ -11,16 +11,7 @@ import { keepsEach, kept, removesEach } from './redaction-cases.js';
  * call's output, a tool result printed as JSON). Every value is made up.
  */
 
-const json = (text: string): string => JSON.stringify({ output: text });
 const b64 = (text: string): string => Buffer.from(text).toString('base64');
-
-/** Each case as it is, and again as a JSON string's content (the secret then as JSON escapes it). */
-function removesEachAlsoInJson(cases: ReadonlyArray<readonly [string, string, string]>): void {
-  removesEach(cases);
-  describe('in a JSON string', () => {
-    removesEach(cases.map(([what, text, secret]) => [what, json(text), JSON.stringify(secret).slice(1, -1)] as const));
-  });
-}
 
 const CASES: ReadonlyArray<readonly [string, string, string]> = [
   ['a password in a percent-encoded URL in a query', 'GET /redirect?next=https%3A%2F%2Fadmin%3Ab2e4GxwQBwygga%40grafana.internal%3A3000%2Fd%2Fabc HTTP/1.1', 'b2e4GxwQBwygga'],

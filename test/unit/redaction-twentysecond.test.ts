@@ -1,5 +1,5 @@
 import { describe } from 'vitest';
-import { keepsEach, removesEach } from './redaction-cases.js';
+import { keepsEach, removesEach, removesEachAlsoInJson } from './redaction-cases.js';
 
 /**
  * Shapes the twenty-second red team found that the rules now read: lists of secrets named in the
@@ -7,15 +7,6 @@ import { keepsEach, removesEach } from './redaction-cases.js';
  * deployment colour after it, and commands that print one secret (keychains, password stores,
  * generators). Each in a JSON string too. Every value is made up.
  */
-
-const json = (text: string): string => JSON.stringify({ output: text });
-
-function removesEachAlsoInJson(cases: ReadonlyArray<readonly [string, string, string]>): void {
-  removesEach(cases);
-  describe('in a JSON string', () => {
-    removesEach(cases.map(([what, text, secret]) => [what, json(text), JSON.stringify(secret).slice(1, -1)] as const));
-  });
-}
 
 describe('a list of secrets named in the plural, each item', () => {
   removesEachAlsoInJson([
