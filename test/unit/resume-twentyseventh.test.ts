@@ -144,6 +144,11 @@ describe('a check the latest request names (FundWise: «run pnpm build, commit t
     expect(sub(md, 'Checks Not Run')).not.toContain('asks for');
   });
 
+  it('and not one the request asks not to run', () => {
+    const { md } = built(user('u2', "Fix the header. Don't run pnpm build, it takes ages; no need to run pytest either."), edit('e1', 'src/header.tsx'), updated('e1', 'src/header.tsx'));
+    expect(sub(md, 'Checks Not Run')).not.toContain('asks for');
+  });
+
   it('names checks only: "run the tests" and "run the server" name none', () => {
     const { md } = built(user('u2', 'Run the tests, then run the server on port 3000.'), say('a1', 'On it.'));
     expect(sub(md, 'Checks Not Run')).not.toContain('asks for');
