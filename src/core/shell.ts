@@ -439,7 +439,7 @@ export function andChain(command: string): boolean {
 }
 
 /** Words that end a command named in prose (`run pnpm build and commit`). */
-const PROSE_STOP = new Set(['and', 'then', 'to', 'on', 'with', 'before', 'after', 'again', 'first', 'once', 'until', 'so', 'for', 'in', 'if', 'when', 'or']);
+const PROSE_STOP = new Set(['and', 'then', 'either', 'too', 'also', 'now', 'please', 'locally', 'yourself', 'to', 'on', 'with', 'before', 'after', 'again', 'first', 'once', 'until', 'so', 'for', 'in', 'if', 'when', 'or']);
 
 /**
  * The checks a user's words ask for: commands in backticks, and those after "run" (FundWise: «run
