@@ -58,3 +58,25 @@ describe('hex an id-naming word is right before, further on than a label (false 
   ]);
   removesEach([['but a token right after its label, in hex', 'API token: 901ef910f584cac81f0be09c636cdc22626bb021', '901ef910f584cac81f0be09c636cdc22626bb021']]);
 });
+
+describe('headers named in one string and given in the next, a key as the user of Basic auth, TOTP seeds, webhook URLs', () => {
+  removesEachAlsoInJson([
+    ["OkHttp's addHeader", 'Request request = new Request.Builder()\n    .url("https://api.acme.io/v1/reports")\n    .addHeader("Authorization", "Basic Y2ktcmVwb3J0ZXI6RW1iZXJAQ29wcGVyNDI=")\n    .build();', 'Y2ktcmVwb3J0ZXI6RW1iZXJAQ29wcGVyNDI='],
+    ["GoDaddy's sso-key", 'curl -H "Authorization: sso-key ptKqCe0ESPNfmZzhrJaHTowQQ74TOikl:1EpH5INw2Vhatdwu7G9d" https://api.godaddy.com/v1/domains', '1EpH5INw2Vhatdwu7G9d'],
+    ['curl -u KEY: with no password', '$ curl https://acme.chargebee.com/api/v2/customers -G -u live_CyhEPqc4pue0wcE435ocZvijqgJJoqSAQ7:', 'live_CyhEPqc4pue0wcE435ocZvijqgJJoqSAQ7'],
+    ["requests' auth with an empty password", 'resp = requests.get("https://v3.recurly.com/accounts", auth=("0e381d21f07bc69f486e71b3a21c4d7f", ""))', '0e381d21f07bc69f486e71b3a21c4d7f'],
+    ["pyotp's TOTP", "import pyotp\ntotp = pyotp.TOTP('QZB7VEBJXAICLMESSUUVSAMWKFYHMLAR')\nprint(totp.now())", 'QZB7VEBJXAICLMESSUUVSAMWKFYHMLAR'],
+    ["otplib's generate", "const code = authenticator.generate('QEKYUBKVHAV72WFE3TUKWATXIWYWUHOW');", 'QEKYUBKVHAV72WFE3TUKWATXIWYWUHOW'],
+    ['oathtool', '$ oathtool --totp -b ICZEQTCZZXDZ3ERMSFHZFZSNMEDPFQS6\n953470', 'ICZEQTCZZXDZ3ERMSFHZFZSNMEDPFQS6'],
+    ["Jira Automation's webhook", "curl -X POST -H 'Content-Type: application/json' https://automation.atlassian.com/pro/hooks/8b2c5197458aa23c238a0b0afaf14d69ed1918b6 -d '{}'", '8b2c5197458aa23c238a0b0afaf14d69ed1918b6'],
+    ["Cloudflare Pages' deploy hook", '$ curl -X POST "https://api.cloudflare.com/client/v4/pages/webhooks/deploy_hooks/f00c45cf-0813-462d-b159-bb660b99f216"', 'f00c45cf-0813-462d-b159-bb660b99f216'],
+    ["Home Assistant's webhook", '$ curl -X POST https://home.acme.io/api/webhook/garage_door_tA6wdtDkfU0QVWY9qoE5bPEf', 'tA6wdtDkfU0QVWY9qoE5bPEf'],
+    ["Dead Man's Snitch", '0 3 * * * /usr/local/bin/backup.sh && curl -fsS https://nosnch.in/f6e501072f > /dev/null', 'f6e501072f'],
+  ]);
+  keepsEach([
+    ['a user name with -u', '$ curl -u admin: https://localhost:8080/health'],
+    ['a webhook route', 'GET /api/webhook/status HTTP/1.1'],
+    ['a header list in prose', 'Send the Authorization, Content-Type and Accept headers.'],
+    ['a base32 word that is no seed', "print(base64.b32encode(b'hello'))"],
+  ]);
+});

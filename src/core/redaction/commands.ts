@@ -370,13 +370,19 @@ const RULES: readonly CommandRule[] = [
   // PowerShell: ConvertTo-SecureString "…" -AsPlainText (the password in the clear, to be made a secure string).
   rule('command_password', ['ConvertTo-SecureString', 'convertto-securestring'], `ConvertTo-SecureString[ \\t]+(?:-String[ \\t]+)?(?:'([^'\\n]{1,200})'|"([^"\\n]{1,200})")`, 'dyi'),
   rule('basic_auth', ['curl'], `curl${WORD_END}(?:[^\\n|;&]|\\\\\\n){0,400}?[ \\t](?:-u[ \\t]?|--user[ \\t=]|-U[ \\t]?|--proxy-user[ \\t=])(?:'[^':\\n]{0,100}:([^'\\n]{1,200})'|"[^":\\n]{0,100}:([^"\\n]{1,200})"|[^\\s:'"]{0,100}:([^\\s'"\`;&|]{1,200}))`),
-  rule('bearer', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["']?(?:Bearer|Token|Bot|ApiKey|Api-Key|SSWS|Digest|Splunk|GenieKey|Key|token|bearer|NTLM|Negotiate)[ \\t]+([A-Za-z0-9._~+/=:-]{8,4096})`, 'dyi'),
+  rule('bearer', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*(?:[:=]|,)[ \\t]*["']?(?:Bearer|Token|Bot|ApiKey|Api-Key|SSWS|Digest|Splunk|GenieKey|Key|sso-key|token|bearer|NTLM|Negotiate)[ \\t]+([A-Za-z0-9._~+/=:-]{8,4096})`, 'dyi'),
   // Basic credentials written as they are, not base64-encoded (`Authorization: Basic deploy:pw`): the password.
-  rule('basic_auth', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["'\`]?Basic[ \\t]+(?!<)[^\\s:'"\`]{1,100}:([^\\s'"\`]{1,200})`, 'dyi'),
-  rule('basic_auth', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["'\`]?Basic[ \\t]+([A-Za-z0-9+/]{8,4096}={0,2})`, 'dyi'),
+  rule('basic_auth', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*(?:[:=]|,)[ \\t]*["'\`]?Basic[ \\t]+(?!<)[^\\s:'"\`]{1,100}:([^\\s'"\`]{1,200})`, 'dyi'),
+  rule('basic_auth', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*(?:[:=]|,)[ \\t]*["'\`]?Basic[ \\t]+([A-Za-z0-9+/]{8,4096}={0,2})`, 'dyi'),
+  // An API key as the user of Basic auth, with no password (`curl -u KEY:`, requests' `auth=("KEY", "")`, Go's `SetBasicAuth(KEY, "")`).
+  rule('basic_auth', ['-u ', '--user '], `(?:-u|--user)[ \\t]+["']?([A-Za-z0-9_+/.-]{16,400}):["']?(?=[ \\t"'}\\\\]|$|\\r?\\n)`, 'dy', (v) => looksRandom(v, 16) || looksRandom(v.slice(v.lastIndexOf('_') + 1), 16) || /^[0-9a-f]{32,}$/.test(v)),
+  rule('basic_auth', ['auth=(', 'auth = (', 'SetBasicAuth('], `(?:auth[ \\t]*=[ \\t]*\\(|SetBasicAuth\\()[ \\t]*["']([^"'\\s]{16,200})["'][ \\t]*,[ \\t]*["'][^"'\\n]{0,2}["'][ \\t]*\\)`, 'dy', (v) => looksRandom(v, 16) || /^[0-9a-f]{32,}$/.test(v)),
+  // A TOTP seed (base32) handed to a generator, or to oathtool: every code it makes follows from it.
+  rule('totp_seed', ['pyotp.TOTP(', 'pyotp.HOTP(', 'authenticator.generate(', 'authenticator.check(', 'authenticator.verify(', 'totp.generate('], `(?:pyotp\\.[TH]OTP|authenticator\\.(?:generate|check|verify)|totp\\.generate)\\([ \\t]*(?:[^,()\\n]{1,80},[ \\t]*)?["']([A-Z2-7]{16,128}=*)["']`),
+  rule('totp_seed', ['oathtool'], `oathtool\\b[^\\n]{0,80}?(?:-b|--base32)\\b[^\\n]{0,40}?[ \\t]["']?([A-Z2-7]{16,128}=*)["']?(?=[ \\t]|$|\\r?\\n)`),
   rule('bearer', ['Bearer'], `Bearer[ \\t]+([A-Za-z0-9._~+/-]{20,4096}=*)`),
   // A header that holds the key itself, with no scheme: `Authorization: sk_…`, `Authorization: <key>`.
-  rule('bearer', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["']?(?!(?:Bearer|Basic|Token|Bot|ApiKey|Api-Key|SSWS|Digest|Splunk|GenieKey|Key|Negotiate|NTLM|AWS4-HMAC-SHA256)\\b)([A-Za-z0-9._~+/=:-]{20,4096})`, 'dyi', (v) => looksRandom(v, 20) || looksRandom(v.slice(Math.max(v.lastIndexOf(':'), v.lastIndexOf('.')) + 1), 20)),
+  rule('bearer', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*(?:[:=]|,)[ \\t]*["']?(?!(?:Bearer|Basic|Token|Bot|ApiKey|Api-Key|SSWS|Digest|Splunk|GenieKey|Key|Negotiate|NTLM|AWS4-HMAC-SHA256)\\b)([A-Za-z0-9._~+/=:-]{20,4096})`, 'dyi', (v) => looksRandom(v, 20) || looksRandom(v.slice(Math.max(v.lastIndexOf(':'), v.lastIndexOf('.')) + 1), 20)),
   rule('command_password', ['az'], `az[ \\t]+login${WORD_END}${REST}-p[ \\t]+${ARG}`),
   rule('command_password', ['twine'], `twine${WORD_END}${REST}-p[ \\t]+${ARG}`),
   // Publishing and sign-in tools that take a token or a password as a flag's value.

@@ -61,6 +61,12 @@ const DEFS: readonly Def[] = [
   },
   { kind: 'slack_token', prefixes: ['xoxb-', 'xoxp-', 'xoxa-', 'xoxo-', 'xoxs-', 'xoxr-', 'xoxe-', 'xoxe.xoxp-', 'xoxe.xoxb-', 'xapp-'], body: `[${B62}-]{10,250}`, glued: true },
   { kind: 'slack_webhook', prefixes: ['hooks.slack.com/services/', 'hooks.slack.com/workflows/', 'hooks.slack.com/triggers/'], body: `[${B62}_/-]{16,200}` },
+  // Webhook URLs whose path is the secret: Jira Automation's, Cloudflare Pages' deploy hooks,
+  // Home Assistant's (`/api/webhook/<id>`, only an id that looks generated), Dead Man's Snitch.
+  { kind: 'webhook_url', prefixes: ['automation.atlassian.com/pro/hooks/'], body: `[${HEX}]{32,64}(?![${HEX}])` },
+  { kind: 'webhook_url', prefixes: ['/pages/webhooks/deploy_hooks/'], body: `[${HEX}]{8}-[${HEX}]{4}-[${HEX}]{4}-[${HEX}]{4}-[${HEX}]{12}(?![${HEX}])` },
+  { kind: 'webhook_url', prefixes: ['/api/webhook/'], body: `[${B62}_-]{16,120}(?![${B62}_-])`, check: (v) => looksRandom(v.slice(v.lastIndexOf('_') + 1).replace(/^-+/, ''), 12) || looksRandom(v, 16) },
+  { kind: 'webhook_url', prefixes: ['nosnch.in/'], body: `[${HEX}]{10}(?![${HEX}])` },
   { kind: 'stripe_key', prefixes: ['sk_live_', 'sk_test_', 'rk_live_', 'rk_test_'], body: `[${B62}]{16,247}(?![${B62}])`, glued: true },
   { kind: 'stripe_key', prefixes: ['whsec_'], body: `[${B62}+/=]{24,250}` },
   // Cloudflare's and Vercel's prefixed tokens (user and account API tokens, keys; personal, integration, access tokens).
