@@ -820,6 +820,9 @@ function recapSays(l: Ledger, req: RequestRecord): string {
   const after = r.line < req.line ? l.requests.filter((q) => q.line > r.line && (q.kind === 'request' || q.kind === 'rejection')).length : 0;
   const when = after === 0 ? '' : after === 1 ? ', before the last request' : `, before the last ${after} requests`;
   if (/^No next/i.test(r.next)) return ` Claude Code's own recap (line ${r.line}${when}) said: ${quote(r.next, 300)}`;
+  // Three requests or more after it, the conversation has likely settled it (posthog: the recap at
+  // 1232 asked for the deploy whose URL the user pasted twice since): said as such, not as a step to ask about.
+  if (after >= 3) return ` Claude Code's own recap (line ${r.line}${when}) named a step: ${quote(r.next, 300)}; the ${after} requests since may have settled it (they are under User requests).`;
   return ` Claude Code's own recap (line ${r.line}${when}) named a step: ${quote(r.next, 300)} Ask the user whether it was done.`;
 }
 

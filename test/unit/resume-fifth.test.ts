@@ -69,13 +69,16 @@ describe("Claude Code's recap (away_summary)", () => {
     expect(next.text).toContain("Claude Code's own recap (line 3, before the last request) named a step: «Next action: submit the URL to the reviewers.» Ask the user whether it was done.");
   });
 
-  it('says how many requests came after it, when more than one did (a step it named may be done since)', () => {
+  it('says how many requests came after it, and after three or more that they may have settled it (posthog: the deploy it named was done)', () => {
     const ask = (n: number) => [
       { type: 'user', uuid: `u${n}`, parentUuid: 'r1', sessionId: 's', cwd: '/w', timestamp: '2026-04-26T10:03:00Z', message: { role: 'user', content: `question ${n} about the papers` } },
       { type: 'assistant', uuid: `a${n}`, parentUuid: `u${n}`, sessionId: 's', cwd: '/w', timestamp: '2026-04-26T10:04:00Z', message: { role: 'assistant', content: [{ type: 'text', text: `Answer ${n}.` }] } },
     ];
+    const two = session([recap('r1', 'a1', 'Goal: ship it. Next action: submit the URL to the reviewers.'), ...ask(2), ...ask(3)]);
+    expect(analysed(two).nextAction.text).toContain("Claude Code's own recap (line 3, before the last 2 requests) named a step");
     const st = session([recap('r1', 'a1', 'Goal: ship it. Next action: submit the URL to the reviewers.'), ...ask(2), ...ask(3), ...ask(4)]);
-    expect(analysed(st).nextAction.text).toContain("Claude Code's own recap (line 3, before the last 3 requests) named a step");
+    expect(analysed(st).nextAction.text).toContain("Claude Code's own recap (line 3, before the last 3 requests) named a step: «Next action: submit the URL to the reviewers.»; the 3 requests since may have settled it");
+    expect(analysed(st).nextAction.text).not.toContain('Ask the user whether it was done');
   });
 
   it('that says there is no next step is quoted as said', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compactionParts } from '../../src/core/compaction.js';
+import { decideOutcome } from '../../src/core/outcome.js';
 import { base, call, edit, result, say, updated, user } from './claude-records.js';
 import { built } from './ledger-helper.js';
 
@@ -196,5 +197,18 @@ describe('subagents a session named and messaged (worktrees: round 2 sent to thr
   it('and a message to another name is not its', () => {
     const { llm } = built<{ subagents: { launched: { messages?: unknown[] }[] } }>(ask('Run it'), launch('t1', 'alice'), report('t1', 'a4ca7529859c158c2'), message('m1', 'bob'), sent('m1', 'bob'));
     expect(llm.subagents.launched[0]?.messages).toBeUndefined();
+  });
+});
+
+describe("a CI run's verdict (act), claude-code-log fe869ecb at 44", () => {
+  const log = (steps: string) => `[CI/test-1] ⭐ Run Main Type check\n${steps}[CI/test-1]   ✅  Success - Complete job\n[CI/test-1] 🏁  Job succeeded\n[CI/test-2]   ✅  Success - Complete job\n[CI/test-2] 🏁  Job succeeded`;
+
+  it('says a step allowed to fail failed, and that every job succeeded', () => {
+    const d = decideOutcome('test', 0, true, log('[CI/test-1]   | 17 errors, 0 warnings, 0 informations\n[CI/test-1]   ❌  Failure - Main Type check (continue-on-error)\n'));
+    expect(d).toEqual({ outcome: 'fail', line: '[CI/test-1]   | 17 errors, 0 warnings, 0 informations — in a step allowed to fail: every job succeeded (all 2)' });
+  });
+
+  it('passes with all its jobs when no step failed', () => {
+    expect(decideOutcome('test', 0, true, log('[CI/test-1]   | 63 passed in 1.2s\n'))).toEqual({ outcome: 'pass', line: '[CI/test-2] 🏁  Job succeeded (all 2 jobs succeeded)' });
   });
 });
