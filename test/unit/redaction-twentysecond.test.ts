@@ -80,3 +80,16 @@ describe('headers named in one string and given in the next, a key as the user o
     ['a base32 word that is no seed', "print(base64.b32encode(b'hello'))"],
   ]);
 });
+
+describe("a secret's data or content, and one-word password names", () => {
+  removesEachAlsoInJson([
+    ["offlineimap's remotepass", '[Repository work-remote]\ntype = IMAP\nremotehost = imap.acme.io\nremoteuser = jdoe\nremotepass = Juniper!Zephyr26', 'Juniper!Zephyr26'],
+    ["EC2's PasswordData", '$ aws ec2 get-password-data --instance-id i-0a1b2c3d4e5f67890 --priv-launch-key ~/.ssh/win-admin.pem\n{\n    "InstanceId": "i-0a1b2c3d4e5f67890",\n    "PasswordData": "0J11n4b9=1xmbAWPL(oSWV"\n}', '0J11n4b9=1xmbAWPL(oSWV'],
+    ["Terraform state's secret_data", '          "attributes": {\n            "secret": "projects/acme-prod/secrets/stripe-key",\n            "secret_data": "p68a5gE2r0vTtq6fkhlLnQI9VBiWh5",\n            "version": "3"\n          },', 'p68a5gE2r0vTtq6fkhlLnQI9VBiWh5'],
+    ["SQL Server setup's SAPWD", 'setup.exe /Q /ACTION=Install /FEATURES=SQLEngine /SECURITYMODE=SQL /SAPWD="Quartz!Meadow42" /TCPENABLED=1', 'Quartz!Meadow42'],
+  ]);
+  keepsEach([
+    ['metadata', 'metadata: {"owner": "platform", "tier": "gold"}'],
+    ['a key count in prose', 'The key data structure is a trie.'],
+  ]);
+});

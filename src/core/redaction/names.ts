@@ -27,7 +27,9 @@ const STRONG_WORDS = new Set([
  * One-word names ending in `pass` that hold a password (`SSHPASS`, which `sshpass -e` reads,
  * `DBPASS`, `SMTPPASS`): only these, as `pass` ends ordinary words (`bypass`, `compass`).
  */
-const PASS_NAMES = new Set(['sshpass', 'dbpass', 'smtppass', 'mailpass', 'keystorepass', 'truststorepass', 'ftppass', 'ldappass', 'mysqlpass', 'pgpass', 'redispass', 'rootpass', 'adminpass', 'userpass', 'proxypass', 'vncpass', 'wifipass', 'bindpass', 'rootpw', 'bindpw', 'ldapbindpw', 'ldaprootpw']);
+const PASS_NAMES = new Set(['sshpass', 'dbpass', 'smtppass', 'mailpass', 'keystorepass', 'truststorepass', 'ftppass', 'ldappass', 'mysqlpass', 'pgpass', 'redispass', 'rootpass', 'adminpass', 'userpass', 'proxypass', 'vncpass', 'wifipass', 'bindpass', 'rootpw', 'bindpw', 'ldapbindpw', 'ldaprootpw',
+  // offlineimap's `remotepass`, SQL Server setup's `SAPWD`.
+  'remotepass', 'localpass', 'sapwd']);
 /** `<word> key` pairs that name a secret key. */
 const STRONG_KEY_PREFIX = new Set(['api', 'secret', 'access', 'private', 'auth', 'client', 'master', 'account', 'shared', 'signing', 'encryption', 'app']);
 /** `<word> key` pairs that name something public or structural. */
@@ -184,8 +186,10 @@ function judge(name: string): Strength {
   if (last === 'id' && prev === 'key' && words[words.length - 3] === 'private') return 'weak';
   // Yarn's `npmAuthIdent` (user:password).
   if (prev === 'auth' && last === 'ident') return 'strong';
-  // AWS Secrets Manager's `SecretString` and `SecretBinary` hold the secret itself.
+  // AWS Secrets Manager's `SecretString` and `SecretBinary` hold the secret itself; so do a secret's
+  // data or content (EC2's `PasswordData`, Terraform's `secret_data`, netsh's `Key Content`).
   if (prev === 'secret' && (last === 'string' || last === 'binary')) return 'strong';
+  if ((last === 'data' || last === 'content') && prev !== undefined && (STRONG_WORDS.has(prev) || (prev === 'key' && words.length === 2))) return 'strong';
   if (last === 'key') {
     if (prev !== undefined && STRONG_KEY_PREFIX.has(prev)) return 'strong';
     if (prev !== undefined && NOT_SECRET_KEY_PREFIX.has(prev)) return null;
