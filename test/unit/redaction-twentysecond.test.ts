@@ -93,3 +93,21 @@ describe("a secret's data or content, and one-word password names", () => {
     ['a key count in prose', 'The key data structure is a trie.'],
   ]);
 });
+
+describe('what names a key or an event and is none (the twenty-second team\'s probes)', () => {
+  keepsEach([
+    ["a commit's PGP signature", '$ git cat-file commit HEAD\ntree a9da6792c7e771a275097f71c2b72a27556063f0\nauthor Jane Doe <jane@acme.io> 1760000000 +0200\ngpgsig -----BEGIN PGP SIGNATURE-----\n \n iQIzBAABCAAdFiEE1tpCEXRDKKLTsDfF2563F0VNAXQFAmZ0oFPAAoJEOoFPmQxK2a\n 1tpCE+XRDKKLTsDfF2563F0VNAXQ+oFPmQxK2aZ7bVw9YcR3Lm8pTqN4sJ2hD6fGk1\n Wz5Xn0Ry7Bc3Tv9Lq2Mk8Jp4Hd6Gf1Sa3Qe5Wr7Ty9Ui2Op4As6Df8Gh1Jk3Lz5X\n =Xk2a\n -----END PGP SIGNATURE-----\n\nchore: bump deps'],
+    ['an RFC 4716 public key', '$ ssh-keygen -e -f ~/.ssh/id_rsa.pub\n---- BEGIN SSH2 PUBLIC KEY ----\nComment: "3072-bit RSA, converted by dev@laptop from OpenSSH"\nAAAAB3NzaC1yc2EAAAADAQABAAABgQC7vbqajDhA9Xk2Lm8pTqN4sJ2hD6fGk1Wz5Xn0R\ny7Bc3Tv9Lq2Mk8Jp4Hd6Gf1Sa3Qe5Wr7Ty9Ui2Op4As6Df8Gh1Jk3Lz5XcV7bN9mQ1wE3r\nT5yU7iO9pA2sD4fG6hJ8kL0zX1cV3bN5mQ7wE9rT2yU4iO6pA8sD0fG2hJ4kL6zX8cV0b\n---- END SSH2 PUBLIC KEY ----'],
+    ["git's signing key id", '[user]\n\tname = Jane Doe\n\temail = jane@acme.io\n\tsigningKey = D855047C35D7BC3E\n[commit]\n\tgpgsign = true'],
+    ["gpg's key fingerprint", 'Your signing key fingerprint is E9B54474261954E882B224D49BFCA3D447BE1683 — add it to your GitHub account.'],
+    ["gpg's key id after the algorithm", 'gpg:                using RSA key DD090F6AC28A67CDDA80D65CF8FFED40F4FDB0E3\ngpg: Good signature from "Jane Doe <jane@acme.io>" [ultimate]'],
+    ["a request's id after a token's word", 'WARN auth: token expired for request 80df85bca0cf8698a9485fe7edc814c5, user 42'],
+    ['a trace id', 'INFO password reset requested (trace 932d81ebd0c0490432590d113cdd5140) for user 1187'],
+    ["Sentry's event id", 'Sentry: "Invalid token" — event 80b8e626f7996ea08fa3d98a0e7b5957, release api@2.4.1'],
+    ["a Prisma field's type", 'model User {\n  id           String   @id @default(cuid())\n  apiToken     String?  @unique\n  resetToken   String?\n  createdAt    DateTime @default(now())\n}'],
+  ]);
+  removesEach([
+    ['but a signing key of another kind', 'STRIPE_SIGNING_KEY=whk_Xq8vLm3Wz9Rk2Tp7Yb4Nc6Hd1Fs5Jg0Ka2Mv', 'whk_Xq8vLm3Wz9Rk2Tp7Yb4Nc6Hd1Fs5Jg0Ka2Mv'],
+    ['and a private key after its armor', '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\nQyNTUxOQAAACDx8Jk3Lq2Mk8Jp4Hd6Gf1Sa3Qe5Wr7Ty9Ui2Op4As6DQAAAJgx8Jk3Lq2M\nk8Jp4Hd6Gf1Sa3Qe5Wr7Ty9Ui2Op4As6DfGhJkLzXcVbNmQwErTyUiOpAsDfGhJkLzXcVb\n-----END OPENSSH PRIVATE KEY-----', 'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW'],
+  ]);
+});

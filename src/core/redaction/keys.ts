@@ -155,7 +155,9 @@ function afterPublicMarker(text: string, lineStart: number): boolean {
   for (let n = 0, end = lineStart; n < ARMOR_LINES_BEFORE_BODY && end > 0; n += 1) {
     const prevStart = text.lastIndexOf('\n', end - 2) + 1;
     const prev = core(text.slice(prevStart, end - 1));
-    if (/^-----BEGIN [A-Z0-9 ]{0,40}-----$/.test(prev)) return !PRIVATE_LABEL.test(prev);
+    // Also a signature in a commit object (`gpgsig -----BEGIN PGP SIGNATURE-----`), RFC 4716's
+    // public key (`---- BEGIN SSH2 PUBLIC KEY ----`), and age's ciphertext, which is no key.
+    if (/^(?:gpgsig )?-{4,5} ?BEGIN [A-Z0-9 ]{0,40}? ?-{4,5}$/.test(prev)) return !PRIVATE_LABEL.test(prev.replace('AGE ENCRYPTED FILE', ''));
     if (prev !== '' && !ARMOR_HEADER.test(prev)) return false;
     end = prevStart;
   }

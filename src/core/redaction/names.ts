@@ -389,6 +389,10 @@ export function keptBecause(v: string, strength: Exclude<Strength, null>, ctx: V
   if (!ctx.quoted && NAMES_A_SECRET.test(v) && !/\d/.test(v)) return 'code';
   // This tool's own error codes (`could not build /etc/passwd: HANDOFF_ERR_SOCKET: …`).
   if (/^HANDOFF_ERR_[A-Z_]{2,40}:?$/.test(v)) return 'code';
+  // A Prisma field's type (`resetToken   String?`, `apiKeys String[]`).
+  if (!ctx.quoted && /^(?:String|Int|BigInt|Float|Decimal|Boolean|DateTime|Json|Bytes)(?:\?|\[\])?$/.test(v)) return 'code';
+  // git's `user.signingKey`: a GPG key's id (16 or 40 hex digits), which names a key and is no key.
+  if (/^signing[ _-]?key$/i.test(ctx.name) && /^(?:[0-9A-F]{16}|[0-9A-F]{40})!?$/i.test(v)) return 'code';
   if (v.length < 4 || v.length > 4096 || isPlaceholder(v)) return 'placeholder';
   // A version or a range (`"jsonwebtoken": "^9.0.2"`, `tiktoken = "^0.7.0"`), an artifact and its version (`jjwt-api:0.12.5`).
   if (VERSION.test(v)) return 'number';

@@ -614,7 +614,9 @@ function valueBelow(text: string, name: Name, at: number, found: Findings): numb
 /** Hex of an id's length: a commit (7 to 40), a digest (64), a job's or a request's id (32). */
 const HEX_ID = /^[0-9a-f]{7,64}$/i;
 /** The word an id's hex follows: `commit …`, `job id …`, `sha256:…`, `digest: …`. */
-const HEX_ID_BEFORE = /(?:\b(?:commit|sha1?|revision|rev|digest|etag|checksum|hash|id)\b[ \t]*[:#=]?[ \t]*|\bsha(?:1|256|512):)$/i;
+const HEX_ID_BEFORE = /(?:\b(?:commit|sha1?|revision|rev|digest|etag|checksum|hash|id|request|trace|span|event|correlation|job|build|run)\b[ \t]*[:#=]?[ \t]*|\bfingerprint(?: is)?:?[ \t]+|\bsha(?:1|256|512):)$/i;
+/** gpg's "using RSA key <id>": a key's id or fingerprint, right after the label, and no key. */
+const GPG_KEY_ID_BEFORE = /\b(?:RSA|DSA|ECDSA|EdDSA|ed25519|cv25519|ELG) key[ \t]+$/i;
 
 /** A line below a label: a service's name from `docker compose` perhaps, then one word or nothing, to the line's end or a JSON string's closing quote. */
 const LINE_BELOW = /^(?:[\w.-]{1,40}[ \t]+\|)?[ \t]*(?:([^\s|"'`]{12,200})[ \t\r]*)?(?=$|")/d;
@@ -877,6 +879,7 @@ function findLabelledValue(text: string, name: Name, found: Findings): number | 
       // own words ("the token refresh bug was fixed in commit 901ef91…", "job id d4b7…",
       // "image is sha256:de6b…"): a commit, a digest, a job's id, not the secret the label named.
       if (!linked && HEX_ID.test(v) && HEX_ID_BEFORE.test(text.slice(Math.max(0, pos - 24), pos))) return null;
+      if (/^(?:[0-9A-F]{16}|[0-9A-F]{40})$/i.test(v) && GPG_KEY_ID_BEFORE.test(text.slice(Math.max(0, pos - 16), pos))) return null;
       found.add(pos, stop, 'labelled_secret', PRIORITY.name);
       return stop;
     }
