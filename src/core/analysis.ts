@@ -708,6 +708,13 @@ function endKind(st: SessionState, parent: string | null): End {
     const thought = reasoningAfter(st, heard.line);
     return { kind: 'mid-work', line: thought ?? heard.line, why: `a background job (${heard.id}) ${heard.ended ? 'ended' : 'reported'} after the agent's last message (line ${heard.line}), and the agent had not answered it${thought === null ? '' : `; only its reasoning came after (line ${thought})`}` };
   }
+  // A Monitor still running: the agent closed its turn to wait for what it reports (posthog cut at
+  // 1050: «Waiting.» with the fetch at chunk 11 of 13), and the work goes on when it does.
+  const watched = Object.values(l.jobs ?? {}).filter((j) => j.status === 'running' && j.tool === 'Monitor').sort((a, b) => (b.lastEvent?.line ?? b.line) - (a.lastEvent?.line ?? a.line))[0];
+  if (watched !== undefined) {
+    const progress = watched.lastEvent === undefined ? 'no progress reported yet' : `last progress at line ${watched.lastEvent.line}: ${quote(watched.lastEvent.text, 120)}`;
+    return { kind: 'mid-work', line: last.line, why: `the agent's last message closes its turn while the Monitor job ${watched.id} it waits on is still running (${progress}): its notifications would have resumed the work` };
+  }
   return { kind: 'done', line: last.line, why: last.event === 'turn_complete' ? 'the agent finished its turn (task complete)' : "the agent's last message closes its turn" };
 }
 
@@ -763,9 +770,9 @@ function askedChecksNotRun(st: SessionState): Finding | null {
 
 /** The messages the session sent a subagent by its name after launching it (SendMessage), in order. */
 export function subagentMessages(st: SessionState, s: SessionState['subagents'][number]): NonNullable<SessionState['agentMessages']> {
-  if (s.name === undefined || st.agentMessages === undefined) return [];
-  const name = s.name.toLowerCase().replace(/^@/, '');
-  return st.agentMessages.filter((m) => m.to.toLowerCase().replace(/^@/, '') === name && m.line > (s.line ?? s.seq + 1));
+  if ((s.name === undefined && s.continueTo === undefined) || st.agentMessages === undefined) return [];
+  const names = [s.name, s.continueTo, s.agent].filter((x): x is string => x !== undefined).map((x) => x.toLowerCase().replace(/^@/, ''));
+  return st.agentMessages.filter((m) => names.includes(m.to.toLowerCase().replace(/^@/, '')) && m.line > (s.line ?? s.seq + 1));
 }
 
 function lastRequest(st: SessionState): RequestRecord | null {

@@ -498,6 +498,9 @@ function subagentReturned(st: SessionState, id: string, seq: number, ok: boolean
     if (ok !== undefined) s.ok = ok;
     // A read-only agent's report names files it read and changes it proposes: it wrote none.
     if (s.readOnly !== true && REPORTS_WRITES.test(report)) s.wrote = true;
+    // How Claude Code says to reach it again: "use SendMessage with to: 'ab1e6e…' to continue this agent".
+    const to = CONTINUE_TO.exec(report)?.[1];
+    if (to !== undefined) s.continueTo = to;
     return;
   }
 }
@@ -512,6 +515,9 @@ const WRITE_VERB = String.raw`(?:add(?:ed)?|creat(?:ed|e)|wr(?:ote|itten)|edit(?
 const FILE_NAMED = String.raw`(?:[\w.-]+\/[\w./-]*[\w-]|[\w-]+\.(?:md|mdx|txt|py|ts|tsx|js|jsx|mjs|cjs|json|toml|ya?ml|rs|go|java|kt|rb|php|cs|swift|c|h|cpp|hpp|css|scss|html|sh|sql|lock|cfg|ini|env))\b`;
 /** A verb of changing and a file's name within one sentence, either way round, or a commit with its hash. */
 const REPORTS_WRITES = new RegExp(String.raw`\b${WRITE_VERB}\b[^.\n]{0,100}?${FILE_NAMED}|${FILE_NAMED}[^.\n]{0,60}?\b${WRITE_VERB}\b|\bcommit(?:ted)?\b[^.\n]{0,40}?\b[0-9a-f]{7,40}\b`, 'i');
+
+/** The address Claude Code's result of a subagent gives for continuing it. */
+const CONTINUE_TO = /use SendMessage with to: '([\w.-]{1,80})' to continue this agent/;
 
 /** Claude Code's answer to ExitPlanMode when the user approves: "User has approved your plan. …". */
 const PLAN_APPROVED = /^\s*User has approved your plan\b/;

@@ -190,8 +190,16 @@ describe('subagents a session named and messaged (worktrees: round 2 sent to thr
 
   it('says each by name and agent id, and the messages sent after its report with what the call answered', () => {
     const { md, llm } = built<{ subagents: { launched: { name?: string; messages?: unknown[] }[] } }>(ask('Run the teammate experiment'), launch('t1', 'alice'), report('t1', 'a4ca7529859c158c2'), message('m1', 'alice'), sent('m1', 'alice'), say('a1', 'Round 2 dispatched. Waiting for their replies.'));
-    expect(sub(md.replace('## Subagents', '### Subagents'), 'Subagents')).toContain("launched (line 2) `alice`: Research alice (agent id `a4ca7529859c158c2`) — its report came back (line 3); messaged by name after it: line 4: «Message sent to alice's inbox» — sent after its report had come back (what it did with them is in its own transcript, not this one)");
+    expect(sub(md.replace('## Subagents', '### Subagents'), 'Subagents')).toContain("launched (line 2) `alice`: Research alice (agent id `a4ca7529859c158c2`) — its report came back (line 3); messaged after it: line 4 (to `alice`): «Message sent to alice's inbox» — sent after its report had come back (what it did with them is in its own transcript, not this one)");
     expect(llm.subagents.launched[0]).toEqual(expect.objectContaining({ name: 'alice', messages: [{ line: 4, result: "Message sent to alice's inbox", ok: true }] }));
+  });
+
+  it("says where its report said to continue it, when the messages went elsewhere", () => {
+    const hinted = (id: string, agentId: string) => ({ ...result(id, `Done. Round 1 complete.\n\nagentId: ${agentId} (use SendMessage with to: '${agentId}' to continue this agent)`), toolUseResult: { status: 'completed', agentId } });
+    const { md } = built(ask('Run the teammate experiment'), launch('t1', 'alice'), hinted('t1', 'a4ca7529859c158c2'), message('m1', 'alice'), sent('m1', 'alice'));
+    expect(md).toContain("its report said to continue it by a message to `a4ca7529859c158c2`; messaged after it: line 4 (to `alice`)");
+    const { md: right } = built(ask('Run the teammate experiment'), launch('t1', 'alice'), hinted('t1', 'a4ca7529859c158c2'), message('m1', 'a4ca7529859c158c2'), sent('m1', 'a4ca7529859c158c2'));
+    expect(right).toContain("— its report came back (line 3); messaged after it: line 4: «Message sent to a4ca7529859c158c2's inbox»");
   });
 
   it('and a message to another name is not its', () => {
@@ -210,5 +218,21 @@ describe("a CI run's verdict (act), claude-code-log fe869ecb at 44", () => {
 
   it('passes with all its jobs when no step failed', () => {
     expect(decideOutcome('test', 0, true, log('[CI/test-1]   | 63 passed in 1.2s\n'))).toEqual({ outcome: 'pass', line: '[CI/test-2] 🏁  Job succeeded (all 2 jobs succeeded)' });
+  });
+});
+
+describe('a turn closed while a Monitor the agent waits on still runs (posthog cut at 1050: «Waiting.»)', () => {
+  const monitor = [ask('Fetch the data'), call('m1', 'Monitor', { command: 'python -u src/fetch.py', description: 'fetch' }), result('m1', 'Monitor started (task btkze6lgq, timeout 900000ms).')];
+  const notice = (uuid: string, event: string) => ({ type: 'queue-operation', operation: 'enqueue', timestamp: '2026-04-26T10:01:00Z', sessionId: 's', uuid, content: `<task-notification>\n<task-id>btkze6lgq</task-id>\n<event>${event}</event>\n</task-notification>` });
+
+  it('is mid-work, with the job and its last progress', () => {
+    const { md, summary } = built<{ end: { kind: string } }>(...monitor, notice('n1', 'chunk 11 of 13'), say('a1', 'Waiting.'));
+    expect(summary.end.kind).toBe('mid-work');
+    expect(md).toContain("**How it ended: mid-work** (line 5) — *inferred*: the agent's last message closes its turn while the Monitor job btkze6lgq it waits on is still running (last progress at line 4: «chunk 11 of 13»)");
+  });
+
+  it('and done once the job ended', () => {
+    const { summary } = built<{ end: { kind: string } }>(...monitor, { ...notice('n1', 'ALL DONE'), content: '<task-notification>\n<task-id>btkze6lgq</task-id>\n<status>completed</status>\n<summary>done</summary>\n</task-notification>' }, say('a1', 'The fetch finished.'));
+    expect(summary.end.kind).toBe('done');
   });
 });

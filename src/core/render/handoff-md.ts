@@ -1360,8 +1360,10 @@ function subagents(r: RenderInput): string {
 function messagesTo(r: RenderInput, s: RenderInput['state']['subagents'][number]): string {
   const ms = subagentMessages(r.state, s);
   if (ms.length === 0) return '';
-  const one = (m: (typeof ms)[number]): string => `line ${m.line}${m.result === undefined ? ' (no answer recorded)' : `: «${oneLine(m.result, 100)}»`}`;
-  return `; messaged by name after it: ${ms.slice(-3).map(one).join(', ')}${ms.length > 3 ? ` (and ${ms.length - 3} earlier)` : ''}${s.result_seq !== undefined && s.background !== true ? ' — sent after its report had come back (what it did with them is in its own transcript, not this one)' : ''}`;
+  const one = (m: (typeof ms)[number]): string => `line ${m.line}${m.to === s.continueTo ? '' : ` (to ${code(m.to)})`}${m.result === undefined ? ' (no answer recorded)' : `: «${oneLine(m.result, 100)}»`}`;
+  // Its report said how to continue it (to its agent id); messages to another address may not have reached it (worktrees: sent to "alice").
+  const how = s.continueTo === undefined || ms.every((m) => m.to === s.continueTo) ? '' : `; its report said to continue it by a message to ${code(s.continueTo)}`;
+  return `${how}; messaged after it: ${ms.slice(-3).map(one).join(', ')}${ms.length > 3 ? ` (and ${ms.length - 3} earlier)` : ''}${s.result_seq !== undefined && s.background !== true ? ' — sent after its report had come back (what it did with them is in its own transcript, not this one)' : ''}`;
 }
 
 /** The session's folder once, then its files by name: six full paths of 150 characters said the same. */
