@@ -111,3 +111,61 @@ describe('what names a key or an event and is none (the twenty-second team\'s pr
     ['and a private key after its armor', '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\nQyNTUxOQAAACDx8Jk3Lq2Mk8Jp4Hd6Gf1Sa3Qe5Wr7Ty9Ui2Op4As6DQAAAJgx8Jk3Lq2M\nk8Jp4Hd6Gf1Sa3Qe5Wr7Ty9Ui2Op4As6DfGhJkLzXcVbNmQwErTyUiOpAsDfGhJkLzXcVb\n-----END OPENSSH PRIVATE KEY-----', 'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW'],
   ]);
 });
+
+/**
+ * The twenty-third team read this stop's new rules for false positives: a plural name read as a
+ * secret's (`secrets: inherit`, `imagePullSecrets:`), "authorization, token expiration" in prose,
+ * plural fields' types, commands whose next line was a commit, a host or a public key, lists of
+ * public ids, RFC 6238's example seed. Each text is kept; and the values the new keep rules had let
+ * through go again.
+ */
+describe("the twenty-third team's probes of the new rules", () => {
+  keepsEach([
+    ["the twenty-third team's probe 1: # .github/workflows/release.yml", "# .github/workflows/release.yml\njobs:\n  deploy:\n    needs: build\n    uses: ./.github/workflows/deploy.yml\n    with:\n      environment: production\n    secrets: inherit"],
+    ["the twenty-third team's probe 2: $ yq -o json '.jobs.deploy' .github/workflows/release.yml", "$ yq -o json '.jobs.deploy' .github/workflows/release.yml\n{\n  \"uses\": \"acme/shared-workflows/.github/workflows/deploy.yml@v3\",\n  \"with\": {\"environment\": \"staging\"},\n  \"secrets\": \"inherit\"\n}"],
+    ["the twenty-third team's probe 3: apiVersion: apps/v1", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\nspec:\n  template:\n    spec:\n      imagePullSecrets:\n        - name: regcred\n      containers:\n        - name: api\n          image: ghcr.io/acme/api:1.4.2"],
+    ["the twenty-third team's probe 4: # values.yaml", "# values.yaml\nglobal:\n  imagePullSecrets:\n    - name: ghcr-pull\nreplicaCount: 2"],
+    ["the twenty-third team's probe 5: apiVersion: v1", "apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: builder\n  namespace: ci\nsecrets:\n- name: builder-token-7kq2p"],
+    ["the twenty-third team's probe 6: $ kubectl describe serviceaccount builder -n ci", "$ kubectl describe serviceaccount builder -n ci\nName:                builder\nNamespace:           ci\nLabels:              <none>\nAnnotations:         <none>\nImage pull secrets:  ghcr-pull\nMountable secrets:   builder-token-7kq2p\nTokens:              builder-token-7kq2p\nEvents:              <none>"],
+    ["the twenty-third team's probe 7: services:", "services:\n  api:\n    image: acme/api:latest\n    secrets:\n      - source: db_password\n        target: /run/secrets/db_password\n        mode: 0400"],
+    ["the twenty-third team's probe 8: .PHONY: dev secrets", ".PHONY: dev secrets\ndev: secrets\n\tpnpm dev\nsecrets: venv\n\t./venv/bin/python scripts/pull_secrets.py --env dev"],
+    ["the twenty-third team's probe 9: model User {", "model User {\n  id            String         @id @default(cuid())\n  email         String         @unique\n  apiKeys       ApiKey[]\n  accessTokens  AccessToken[]\n  sessions      Session[]\n  createdAt     DateTime       @default(now())\n}"],
+    ["the twenty-third team's probe 10: model Workspace {", "model Workspace {\n  id       String    @id\n  secrets  Secret[]\n  members  Member[]\n}"],
+    ["the twenty-third team's probe 11: export interface Workspace {", "export interface Workspace {\n  id: string;\n  name: string;\n  apiKeys: ApiKey[];\n  webhooks: Webhook[];\n}"],
+    ["the twenty-third team's probe 12: #[derive(Debug, Deserialize)]", "#[derive(Debug, Deserialize)]\npub struct Config {\n    pub listen: SocketAddr,\n    pub api_keys: Vec<String>,\n    pub secrets: HashMap<String, String>,\n}"],
+    ["the twenty-third team's probe 13: data class Org(val id: String, val apiKeys: List<ApiKey>, va", "data class Org(val id: String, val apiKeys: List<ApiKey>, val secrets: Map<String, String>)"],
+    ["the twenty-third team's probe 14: $ solana confirm -v 3xQ8... --output json | jq '.transaction", "$ solana confirm -v 3xQ8... --output json | jq '.transaction.message'\n{\"accountKeys\":[\"7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU\",\"9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM\",\"11111111111111111111111111111111\"],\"header\":{\"numReadonlySignedAccounts\":0,\"numReadonlyUnsignedAccounts\":1,\"numRequiredSignatures\":1},\"instructions\":[{\"accounts\":[0,1],\"data\":\"3Bxs4h24hBtQy9rw\",\"programIdIndex\":2}]}"],
+    ["the twenty-third team's probe 15: {\"message\":{\"accountKeys\":[{\"pubkey\":\"7xKXtg2CW87d97TXJSDpbD", "{\"message\":{\"accountKeys\":[{\"pubkey\":\"7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU\",\"signer\":true,\"source\":\"transaction\",\"writable\":true},{\"pubkey\":\"TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA\",\"signer\":false,\"source\":\"transaction\",\"writable\":false}]}}"],
+    ["the twenty-third team's probe 16: $ curl -s https://api.acme.dev/v1/api-keys -H \"Authorization", "$ curl -s https://api.acme.dev/v1/api-keys -H \"Authorization: Bearer $ACME_TOKEN\" | jq .\n{\"api_keys\": [{\"id\": \"key_2cGKbMxMyLvfcuJ1bsZg1eXM9xB\", \"name\": \"ci-deploy\", \"start\": \"ak_live\", \"created_at\": \"2024-05-01T10:22:31Z\"}]}"],
+    ["the twenty-third team's probe 17: {\"service_tokens\": [{\"id\": \"f174e90a-fafe-4643-bbbc-4a0ed4fc", "{\"service_tokens\": [{\"id\": \"f174e90a-fafe-4643-bbbc-4a0ed4fc8415\", \"client_id\": \"4de9e0d6d7b0e3f2a1c8b7a6f5e4d3c2.access\", \"name\": \"CI\", \"expires_at\": \"2025-06-01T00:00:00Z\"}]}"],
+    ["the twenty-third team's probe 18: Added tests for authorization, token expiration and refresh.", "Added tests for authorization, token expiration and refresh."],
+    ["the twenty-third team's probe 19: This PR touches authentication, authorization, token managem", "This PR touches authentication, authorization, token management and the audit log."],
+    ["the twenty-third team's probe 20: Implemented role-based authorization, token validation middl", "Implemented role-based authorization, token validation middleware, and rate limiting."],
+    ["the twenty-third team's probe 21: - [x] authorization, token blacklisting on logout", "- [x] authorization, token blacklisting on logout"],
+    ["the twenty-third team's probe 22: Supported schemes for Authorization, Bearer authentication (", "Supported schemes for Authorization, Bearer authentication (RFC 6750) and Basic."],
+    ["the twenty-third team's probe 23: The gateway handles TLS termination, authorization, bot prot", "The gateway handles TLS termination, authorization, bot protection and caching."],
+    ["the twenty-third team's probe 24: Next steps: add authorization, key rotation for the signing ", "Next steps: add authorization, key rotation for the signing keys, and tests."],
+    ["the twenty-third team's probe 25: Scope of this sprint: RBAC authorization, basic ratelimiting", "Scope of this sprint: RBAC authorization, basic ratelimiting, CORS."],
+    ["the twenty-third team's probe 26: $ heroku config:get STACK -a acme-api", "$ heroku config:get STACK -a acme-api\nheroku-22"],
+    ["the twenty-third team's probe 27: $ heroku config:get AWS_REGION -a acme-api", "$ heroku config:get AWS_REGION -a acme-api\nus-east-1"],
+    ["the twenty-third team's probe 28: $ heroku config:get HEROKU_SLUG_COMMIT -a acme-api", "$ heroku config:get HEROKU_SLUG_COMMIT -a acme-api\n5e1c0b7a4f2d9e8c3b6a1f0e9d8c7b6a5f4e3d2c"],
+    ["the twenty-third team's probe 29: $ heroku config:get REDIS_TLS_URL | cut -d@ -f2", "$ heroku config:get REDIS_TLS_URL | cut -d@ -f2\nec2-3-210-14-88.compute-1.amazonaws.com:12700"],
+    ["the twenty-third team's probe 30: $ pulumi stack output --show-secrets dbEndpoint", "$ pulumi stack output --show-secrets dbEndpoint\nacme-prod.cluster-c9akciq32x1z.us-east-1.rds.amazonaws.com"],
+    ["the twenty-third team's probe 31: $ sops -d --extract '[\"db\"][\"host\"]' secrets.enc.yaml", "$ sops -d --extract '[\"db\"][\"host\"]' secrets.enc.yaml\ndb-primary-01.internal"],
+    ["the twenty-third team's probe 32: $ kubectl view-secret db-creds username", "$ kubectl view-secret db-creds username\napp_user_01"],
+    ["the twenty-third team's probe 33: $ wg genkey | tee /etc/wireguard/private.key | wg pubkey", "$ wg genkey | tee /etc/wireguard/private.key | wg pubkey\nj5Ho3qVe7kW3ZyqS0k9UdLpCvxh8FwqWgGvE0Tt9wjg="],
+    ["the twenty-third team's probe 34: export function newSessionToken(): string {", "export function newSessionToken(): string {\n  return crypto\n    .randomBytes(SESSION_TOKEN_BYTES)\n    .toString(\"base64url\");\n}"],
+    ["the twenty-third team's probe 35:   const nonce = crypto.randomBytes(16)", "  const nonce = crypto.randomBytes(16)\n    .readBigUInt64LE(0)\n    .toString(36);"],
+    ["the twenty-third team's probe 38: >>> import pyotp", ">>> import pyotp\n>>> pyotp.TOTP(\"JBSWY3DPEHPK3PXP\").now()\n'492039'"],
+  ]);
+  removesEachAlsoInJson([
+    ["the twenty-third team's case 148: The Jenkins API token to trigger the nightly build", "The Jenkins API token to trigger the nightly build: 107cfe0030a543525e8e456cfd668a4015f51474", "107cfe0030a543525e8e456cfd668a4015f51474"],
+    ["the twenty-third team's case 149: GitHub webhook secret used to sign every push even", "GitHub webhook secret used to sign every push event: 63677c42c36b03dc1fce9e6e369cbf9df46e83d7", "63677c42c36b03dc1fce9e6e369cbf9df46e83d7"],
+    ["the twenty-third team's case 150: Sentry auth token for the release job = a958d9e989", "Sentry auth token for the release job = a958d9e989fae3da45cdc3770b024225", "a958d9e989fae3da45cdc3770b024225"],
+    ["the twenty-third team's case 151: I regenerated the API token that the deploy pipeli", "I regenerated the API token that the deploy pipeline uses for each run: 47e5a070b6c8823e8ea6bddec5f8c6ba78482e4e6da934198a183d8ae21bfe47", "47e5a070b6c8823e8ea6bddec5f8c6ba78482e4e6da934198a183d8ae21bfe47"],
+    ["the twenty-third team's case 153: The access token for the build cache (Nx Cloud), s", "The access token for the build cache (Nx Cloud), set as NX_CLOUD_ACCESS_TOKEN in every build: fea1c87eff25aeae50b80fd0f592ba483fcc6d9daa5bc9bf09ccfead7cc6865c", "fea1c87eff25aeae50b80fd0f592ba483fcc6d9daa5bc9bf09ccfead7cc6865c"],
+    ["the twenty-third team's case 154: SIGNING_KEY=af62888d504f39edb27fcd641b2288a7a76d82", "SIGNING_KEY=af62888d504f39edb27fcd641b2288a7a76d82f5", "af62888d504f39edb27fcd641b2288a7a76d82f5"],
+    ["the twenty-third team's case 155: [cookies]", "[cookies]\nsigning_key = \"857895519adcd883\"", "857895519adcd883"],
+    ["the twenty-third team's case 156: export const signingKey = \"6a82cc7a3a85d1cf6cb3e1f", "export const signingKey = \"6a82cc7a3a85d1cf6cb3e1fae25c6a5a94d86ad6\";", "6a82cc7a3a85d1cf6cb3e1fae25c6a5a94d86ad6"],
+  ]);
+});

@@ -126,12 +126,27 @@ const placed = (starts: readonly string[], before: number, notAfter?: string): C
 /** A line a command printed that is a secret: a word with a letter and a digit, or generated-looking. */
 const printedSecret = (v: string): boolean => (/\d/.test(v) && /[A-Za-z]/.test(v)) || looksRandom(v, 8);
 
+/**
+ * What PRINTS_GENERATED's commands print that is a secret: 48 hex digits or more (a commit's 40
+ * are none), or, but for a host's name, a word that looks generated or a long mix of letters and digits.
+ */
+const generatedPrint = (v: string): boolean => {
+  if (/^[0-9a-f]+$/i.test(v)) return v.length >= 48;
+  // A host (`…rds.amazonaws.com`, `ec2-3-210-14-88.compute-1.amazonaws.com:12700`) is none.
+  if (/\.[a-z]{2,}(?::\d{1,5})?$/i.test(v)) return false;
+  return looksRandom(v, 12) || (v.length >= 24 && /\d/.test(v) && /[A-Za-z]/.test(v));
+};
+
 /** Commands whose output is a secret (PRINTS_SECRET's rule), by a word of their line. */
 const PRINTS_SECRET = ['openssl rand', 'rails secret', 'key:generate', 'token_urlsafe', 'token_hex', 'base64 -d', 'base64 --decode', 'base64 -D', 'initial-password', 'initialAdminPassword', 'admin.password', 'secrets versions access', 'get-secret-value', 'keyvault secret show', 'secrets get', 'op read', 'op item get', 'gopass show -o', 'gopass -o', 'gopass show --password', '-field=', 'output -raw', 'nonsensitive(', '/run/secrets/', 'master.key', 'vault_pass', 'vault-pass', 'pwgen',
-  // Keychains and password stores that print one password (`security find-generic-password -w`, `pass show x`).
-  'find-generic-password', 'find-internet-password', 'pass show', 'secret-tool lookup', 'bw get password', 'lpass show --password', 'chamber read', 'view-secret', 'secret get',
-  // Tools that print one decrypted or generated secret.
-  'sops -d --extract', 'sops --decrypt --extract', 'config:get', 'gh auth token', 'wg genkey', 'rake secret', 'phx.gen.secret', 'get_random_secret_key', 'preauthkeys create', 'randomBytes(', '/dev/urandom', '--show-secrets'];
+];
+/**
+ * Commands whose next line may be one secret, or a value that is none (`heroku config:get REGION`
+ * prints `us-east-1`): only a word that looks generated goes. Keychains and password stores
+ * (`security find-generic-password -w`, `pass show x`), and tools that print a decrypted or a
+ * generated secret.
+ */
+const PRINTS_GENERATED = ['find-generic-password', 'find-internet-password', 'pass show', 'secret-tool lookup', 'bw get password', 'lpass show --password', 'chamber read', 'view-secret', 'secret get', 'sops -d --extract', 'sops --decrypt --extract', 'config:get', 'gh auth token', 'rake secret', 'phx.gen.secret', 'get_random_secret_key', 'preauthkeys create', '/dev/urandom', '--show-secrets'];
 
 /** A password piped once, or twice on two lines, real or written `\\n` (`printf 'pw\\npw\\n' | passwd`, which asks it again). */
 const TWICE = `(?:'([^'\\n]{1,200}?)(?:(?:\\n|\\\\n)([^'\\n]{1,200}?))?(?:\\n|\\\\n)?'|"([^"\\n]{1,200}?)(?:(?:\\n|\\\\n)([^"\\n]{1,200}?))?(?:\\n|\\\\n)?"|([^\\s'"\`;&|-][^\\s'"\`;&|]{0,200}))`;
@@ -370,19 +385,22 @@ const RULES: readonly CommandRule[] = [
   // PowerShell: ConvertTo-SecureString "…" -AsPlainText (the password in the clear, to be made a secure string).
   rule('command_password', ['ConvertTo-SecureString', 'convertto-securestring'], `ConvertTo-SecureString[ \\t]+(?:-String[ \\t]+)?(?:'([^'\\n]{1,200})'|"([^"\\n]{1,200})")`, 'dyi'),
   rule('basic_auth', ['curl'], `curl${WORD_END}(?:[^\\n|;&]|\\\\\\n){0,400}?[ \\t](?:-u[ \\t]?|--user[ \\t=]|-U[ \\t]?|--proxy-user[ \\t=])(?:'[^':\\n]{0,100}:([^'\\n]{1,200})'|"[^":\\n]{0,100}:([^"\\n]{1,200})"|[^\\s:'"]{0,100}:([^\\s'"\`;&|]{1,200}))`),
-  rule('bearer', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*(?:[:=]|,)[ \\t]*["']?(?:Bearer|Token|Bot|ApiKey|Api-Key|SSWS|Digest|Splunk|GenieKey|Key|sso-key|token|bearer|NTLM|Negotiate)[ \\t]+([A-Za-z0-9._~+/=:-]{8,4096})`, 'dyi'),
+  rule('bearer', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["']?(?:Bearer|Token|Bot|ApiKey|Api-Key|SSWS|Digest|Splunk|GenieKey|Key|sso-key|token|bearer|NTLM|Negotiate)[ \\t]+([A-Za-z0-9._~+/=:-]{8,4096})`, 'dyi'),
   // Basic credentials written as they are, not base64-encoded (`Authorization: Basic deploy:pw`): the password.
-  rule('basic_auth', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*(?:[:=]|,)[ \\t]*["'\`]?Basic[ \\t]+(?!<)[^\\s:'"\`]{1,100}:([^\\s'"\`]{1,200})`, 'dyi'),
-  rule('basic_auth', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*(?:[:=]|,)[ \\t]*["'\`]?Basic[ \\t]+([A-Za-z0-9+/]{8,4096}={0,2})`, 'dyi'),
+  rule('basic_auth', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["'\`]?Basic[ \\t]+(?!<)[^\\s:'"\`]{1,100}:([^\\s'"\`]{1,200})`, 'dyi'),
+  rule('basic_auth', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["'\`]?Basic[ \\t]+([A-Za-z0-9+/]{8,4096}={0,2})`, 'dyi'),
+  // A header named in one string and given in the next: OkHttp's `.addHeader("Authorization", "Basic …")`, `headers.set('Authorization', 'Bearer …')`.
+  rule('bearer', AUTHORIZATION, `(?:Proxy-)?Authorization["'][ \\t]*,[ \\t]*["'](?:Bearer|Token|Basic|Bot|ApiKey|Api-Key|SSWS|Digest|Key|sso-key)[ \\t]+([A-Za-z0-9._~+/=:-]{8,4096})`, 'dyi'),
   // An API key as the user of Basic auth, with no password (`curl -u KEY:`, requests' `auth=("KEY", "")`, Go's `SetBasicAuth(KEY, "")`).
   rule('basic_auth', ['-u ', '--user '], `(?:-u|--user)[ \\t]+["']?([A-Za-z0-9_+/.-]{16,400}):["']?(?=[ \\t"'}\\\\]|$|\\r?\\n)`, 'dy', (v) => looksRandom(v, 16) || looksRandom(v.slice(v.lastIndexOf('_') + 1), 16) || /^[0-9a-f]{32,}$/.test(v)),
   rule('basic_auth', ['auth=(', 'auth = (', 'SetBasicAuth('], `(?:auth[ \\t]*=[ \\t]*\\(|SetBasicAuth\\()[ \\t]*["']([^"'\\s]{16,200})["'][ \\t]*,[ \\t]*["'][^"'\\n]{0,2}["'][ \\t]*\\)`, 'dy', (v) => looksRandom(v, 16) || /^[0-9a-f]{32,}$/.test(v)),
   // A TOTP seed (base32) handed to a generator, or to oathtool: every code it makes follows from it.
-  rule('totp_seed', ['pyotp.TOTP(', 'pyotp.HOTP(', 'authenticator.generate(', 'authenticator.check(', 'authenticator.verify(', 'totp.generate('], `(?:pyotp\\.[TH]OTP|authenticator\\.(?:generate|check|verify)|totp\\.generate)\\([ \\t]*(?:[^,()\\n]{1,80},[ \\t]*)?["']([A-Z2-7]{16,128}=*)["']`),
-  rule('totp_seed', ['oathtool'], `oathtool\\b[^\\n]{0,80}?(?:-b|--base32)\\b[^\\n]{0,40}?[ \\t]["']?([A-Z2-7]{16,128}=*)["']?(?=[ \\t]|$|\\r?\\n)`),
+  // (RFC 6238's and every tutorial's example seed `JBSWY3DPEHPK3PXP` is none.)
+  rule('totp_seed', ['pyotp.TOTP(', 'pyotp.HOTP(', 'authenticator.generate(', 'authenticator.check(', 'authenticator.verify(', 'totp.generate('], `(?:pyotp\\.[TH]OTP|authenticator\\.(?:generate|check|verify)|totp\\.generate)\\([ \\t]*(?:[^,()\\n]{1,80},[ \\t]*)?["']([A-Z2-7]{16,128}=*)["']`, 'dy', (v) => v !== 'JBSWY3DPEHPK3PXP'),
+  rule('totp_seed', ['oathtool'], `oathtool\\b[^\\n]{0,80}?(?:-b|--base32)\\b[^\\n]{0,40}?[ \\t]["']?([A-Z2-7]{16,128}=*)["']?(?=[ \\t"'\\\\]|$|\\r?\\n)`, 'dy', (v) => v !== 'JBSWY3DPEHPK3PXP'),
   rule('bearer', ['Bearer'], `Bearer[ \\t]+([A-Za-z0-9._~+/-]{20,4096}=*)`),
   // A header that holds the key itself, with no scheme: `Authorization: sk_…`, `Authorization: <key>`.
-  rule('bearer', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*(?:[:=]|,)[ \\t]*["']?(?!(?:Bearer|Basic|Token|Bot|ApiKey|Api-Key|SSWS|Digest|Splunk|GenieKey|Key|Negotiate|NTLM|AWS4-HMAC-SHA256)\\b)([A-Za-z0-9._~+/=:-]{20,4096})`, 'dyi', (v) => looksRandom(v, 20) || looksRandom(v.slice(Math.max(v.lastIndexOf(':'), v.lastIndexOf('.')) + 1), 20)),
+  rule('bearer', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["']?(?!(?:Bearer|Basic|Token|Bot|ApiKey|Api-Key|SSWS|Digest|Splunk|GenieKey|Key|Negotiate|NTLM|AWS4-HMAC-SHA256)\\b)([A-Za-z0-9._~+/=:-]{20,4096})`, 'dyi', (v) => looksRandom(v, 20) || looksRandom(v.slice(Math.max(v.lastIndexOf(':'), v.lastIndexOf('.')) + 1), 20)),
   rule('command_password', ['az'], `az[ \\t]+login${WORD_END}${REST}-p[ \\t]+${ARG}`),
   rule('command_password', ['twine'], `twine${WORD_END}${REST}-p[ \\t]+${ARG}`),
   // Publishing and sign-in tools that take a token or a password as a flag's value.
@@ -564,6 +582,7 @@ const RULES: readonly CommandRule[] = [
   // a secrets file, a secret manager's read. The line after it is the value when it is one word
   // (not a URL or a path: an id the read was asked for instead).
   rule('command_password', PRINTS_SECRET, `${either(PRINTS_SECRET)}[^\\n]{0,300}\\r?\\n(?:[ \\t]*\\r?\\n)?[ \\t]*["']?([^\\s"'\`<>]{8,400}?)["']?[ \\t]*(?=\\r?\\n|$|["'\\\\])`, 'dy', (v) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(v) && !v.startsWith('/') && printedSecret(v)),
+  rule('command_password', PRINTS_GENERATED, `${either(PRINTS_GENERATED)}[^\\n]{0,300}\\r?\\n(?:[ \\t]*\\r?\\n)?[ \\t]*["']?([^\\s"'\`<>]{8,400}?)["']?[ \\t]*(?=\\r?\\n|$|["'\\\\])`, 'dy', (v) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(v) && !v.startsWith('/') && generatedPrint(v)),
   // A literal fallback given where a secret's setting is read (`config.get("db", "password", fallback="…")`).
   rule('call_secret', ['fallback'], `(?<=["'][\\w.-]{0,40}(?:passw(?:or)?d|secret|token|api_?key|credential)[\\w.-]{0,20}["'][ \\t]*,[ \\t]*)fallback[ \\t]*=[ \\t]*${QARG}`, 'dyi'),
   // Secrets as a list under a name of one (a rotation's `secret: ['new', 'old']`, Keycloak's

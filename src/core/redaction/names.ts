@@ -112,12 +112,6 @@ export function nameStrength(name: string): Strength {
 function meaningWords(name: string): string[] {
   const words = [...nameWords(name)];
   while (words.length > 1 && (QUALIFIERS.has(words[words.length - 1] as string) || /^v?\d+$/.test(words[words.length - 1] as string))) words.pop();
-  // A list of secrets is named as one is (`SESSION_SECRETS`, `VALID_API_KEYS`, `ADMIN_TOKENS`).
-  const plural = words[words.length - 1] as string;
-  const prior = words[words.length - 2];
-  // After a verb it names an action on secrets, not a list of them (`--set-secrets`, `--update-secrets`, `list_secrets`).
-  const one = prior !== undefined && SECRETS_VERBS.has(prior) ? undefined : PLURAL_SECRETS[plural] ?? (plural === 'tokens' && prior !== undefined && TOKENS_OF.has(prior) ? 'token' : plural === 'keys' && prior !== undefined && STRONG_KEY_PREFIX.has(prior) ? 'key' : undefined);
-  if (one !== undefined) words[words.length - 1] = one;
   // A secret word written as two (`pass_phrase` in an OCI config, `pass_word`): one word.
   const pair = `${words[words.length - 2] ?? ''} ${words[words.length - 1] ?? ''}`;
   if (pair === 'pass phrase' || pair === 'pass word') words.splice(-2, 2, pair.replace(' ', ''));
@@ -133,16 +127,39 @@ function meaningWords(name: string): string[] {
  * `SECRET_KEY_FALLBACKS`, `signing_secrets`): each item of its value is one.
  */
 export function namesSecretList(name: string): boolean {
-  const words = nameWords(name);
+  const known = listsJudged.get(name);
+  if (known !== undefined) return known;
+  const is = judgeList(name);
+  if (listsJudged.size >= MAX_JUDGED) listsJudged.clear();
+  listsJudged.set(name, is);
+  return is;
+}
+
+const listsJudged = new Map<string, boolean>();
+
+function judgeList(name: string): boolean {
+  // Every list name holds a plural word, and so an `s` (`…_SECRETS`, `apiKeys`, `…_FALLBACKS`).
+  if (!/s/i.test(name)) return false;
+  const words = [...nameWords(name)];
   let i = words.length - 1;
-  // `SECRET_KEY_FALLBACKS`, `APP_PREVIOUS_KEYS`: a plural qualifier, or a plural secret word.
+  // `SECRET_KEY_FALLBACKS`: a plural qualifier after a secret's name.
   if (words[i] === 'fallbacks') return judge(name) === 'strong';
   while (i > 0 && QUALIFIERS.has(words[i] as string)) i -= 1;
   const w = words[i];
   const prior = words[i - 1];
-  const plural = w !== undefined && (PLURAL_SECRETS[w] !== undefined || (w === 'tokens' && prior !== undefined && TOKENS_OF.has(prior)) || (w === 'keys' && prior !== undefined && (STRONG_KEY_PREFIX.has(prior) || prior === 'previous')));
-  return plural && judge(name) !== null;
+  // After a verb it names an action on secrets, not a list of them (`--set-secrets`, `list_secrets`).
+  if (w === undefined || (prior !== undefined && SECRETS_VERBS.has(prior))) return false;
+  // Only what a list of credentials is called: `SESSION_SECRETS`, `VALID_API_KEYS`, `ADMIN_TOKENS`
+  // (not `accountKeys`, a Solana transaction's public addresses). The plural never makes a single
+  // value secret: `secrets: inherit` and `imagePullSecrets:` are a workflow's and a pod's words.
+  const one = PLURAL_SECRETS[w] ?? (w === 'tokens' && prior !== undefined && TOKENS_OF.has(prior) ? 'token' : w === 'keys' && prior !== undefined && LIST_KEY_PREFIX.has(prior) ? 'key' : undefined);
+  if (one === undefined) return false;
+  words[i] = one;
+  return judge(words.join('_')) === 'strong';
 }
+
+/** Before `keys`, the words of a list of secret keys (`API_KEYS`, `APP_PREVIOUS_KEYS`). */
+const LIST_KEY_PREFIX = new Set(['api', 'secret', 'access', 'private', 'auth', 'client', 'master', 'signing', 'encryption', 'app', 'previous']);
 
 /**
  * A name of a password, which a person may have made up (`password`, `DB_PASSWORD`, `dbPassword`,
@@ -392,7 +409,7 @@ export function keptBecause(v: string, strength: Exclude<Strength, null>, ctx: V
   // A Prisma field's type (`resetToken   String?`, `apiKeys String[]`).
   if (!ctx.quoted && /^(?:String|Int|BigInt|Float|Decimal|Boolean|DateTime|Json|Bytes)(?:\?|\[\])?$/.test(v)) return 'code';
   // git's `user.signingKey`: a GPG key's id (16 or 40 hex digits), which names a key and is no key.
-  if (/^signing[ _-]?key$/i.test(ctx.name) && /^(?:[0-9A-F]{16}|[0-9A-F]{40})!?$/i.test(v)) return 'code';
+  if (/^signingkey$/i.test(ctx.name) && /^(?=[0-9A-F]*[A-F])(?:[0-9A-F]{16}|[0-9A-F]{40})!?$/.test(v)) return 'code';
   if (v.length < 4 || v.length > 4096 || isPlaceholder(v)) return 'placeholder';
   // A version or a range (`"jsonwebtoken": "^9.0.2"`, `tiktoken = "^0.7.0"`), an artifact and its version (`jjwt-api:0.12.5`).
   if (VERSION.test(v)) return 'number';

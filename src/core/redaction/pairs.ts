@@ -77,6 +77,8 @@ interface Name {
   text: string;
   strength: Exclude<Strength, null>;
   flag: boolean;
+  /** Names a list of secrets (`SESSION_SECRETS`, `API_KEYS`): only its items that look generated are judged. */
+  list?: true;
 }
 
 /** The words a secret's name contains, found in any letter case, inside names too (`dbPassword`). */
@@ -200,8 +202,11 @@ function readName(text: string, hit: number, hitLength: number): Name | null {
   }
   // A segment of an ARN (`arn:aws:secretsmanager:…:secret:prod/db-Ab12Cd`) names a resource, not a value.
   if (start > 0 && text[start - 1] === ':' && ARN_BEFORE.test(text.slice(Math.max(0, start - 160), start))) return null;
-  const strength = nameStrength(label.replace(/\s+/g, '_'));
-  return strength === null ? null : { start: start + dashes, end, text: raw, strength, flag };
+  const judgedAs = nameStrength(label.replace(/\s+/g, '_'));
+  // A list of secrets (`SESSION_SECRETS`), not a flag that acts on secrets (`--set-secrets`).
+  const list = !flag && namesSecretList(raw);
+  const strength = judgedAs ?? (list ? 'strong' : null);
+  return strength === null ? null : { start: start + dashes, end, text: raw, strength, flag, ...(list ? { list: true as const } : {}) };
 }
 
 /** Reads the separator after a name; returns where the value starts, or null. */
@@ -489,19 +494,17 @@ function contextOf(text: string, name: Name, v: Value, sep: string, spaced: bool
 
 /** The end of the value it redacted; 0 when the name has a value that is no secret; null when it has none. */
 function findPair(text: string, name: Name, found: Findings): number | null {
-  const list = !name.flag && namesSecretList(name.text);
-  if (list) {
-    // A YAML list below the name (`api_keys:` then `- …` lines).
+  if (name.list === true) {
+    // A list of secrets: only its items that look generated go, whatever the form (a plural name
+    // never makes one plain word a secret: `secrets: inherit`). A YAML list below the name first.
     const below = /^["']?[ \t]*:[ \t]*(?=\r?\n|\\n)/.exec(text.slice(name.end, name.end + 12));
     const end = below === null ? null : listItems(text, name.end + below[0].length, ':', found);
     if (end !== null) return end;
+    const s = separator(text, name);
+    return s === null ? null : (listItems(text, s.at, s.sep, found) ?? 0);
   }
   const s = separator(text, name);
   if (!s) return null;
-  if (list) {
-    const end = listItems(text, s.at, s.sep, found);
-    if (end !== null) return end;
-  }
   if (s.sep === ':') {
     BLOCK_INDICATOR.lastIndex = s.at;
     if (BLOCK_INDICATOR.test(text)) return blockScalar(text, name, s.at, found);
@@ -533,11 +536,14 @@ function listItems(text: string, at: number, sep: string, found: Findings): numb
   let p = at;
   while (p < text.length && (text[p] === ' ' || text[p] === '\t')) p += 1;
   const quote: string = text[p] === "'" || text[p] === '"' ? (text[p] as string) : '';
-  const item = (v: string): boolean => v.length >= 8 && !isPlaceholder(v) && looksRandom(v, 8);
+  // A credential's characters only: a type (`ApiKey[]`, `Vec<String>`) or an expression is none.
+  const item = (v: string): boolean => v.length >= 8 && /^[A-Za-z0-9_+/=.~-]+$/.test(v) && !isPlaceholder(v) && looksRandom(v, 8);
   const open = text[p + quote.length] === '[' ? p + quote.length : text[p] === '[' ? p : -1;
   if (open !== -1) {
     const close = text.indexOf(']', open);
     if (close === -1 || close - open > 4000) return null;
+    // An array of strings only: objects inside (an API's listing of keys by id) are records, read by their own names.
+    if (/[{:]/.test(text.slice(open, close).replace(/(["'])(?:(?!\1)[^\n\\]|\\.)*\1/g, '""'))) return null;
     let any = false;
     for (const m of text.slice(open, close).matchAll(/\\?(["'])([^"'\n\\]{4,400})\\?\1/g)) {
       const v = m[2] as string;
@@ -566,7 +572,6 @@ function listItems(text: string, at: number, sep: string, found: Findings): numb
   let stop = from;
   while (stop < text.length && text[stop] !== '\n' && text[stop] !== '\r' && (quote === '' ? text[stop] !== ' ' && text[stop] !== '"' : text[stop] !== quote)) stop += 1;
   const value = text.slice(from, stop);
-  if (!/[,;]/.test(value)) return null;
   let q = from;
   for (const part of value.split(/([,;])/)) {
     if (part !== ',' && part !== ';') {
@@ -614,7 +619,7 @@ function valueBelow(text: string, name: Name, at: number, found: Findings): numb
 /** Hex of an id's length: a commit (7 to 40), a digest (64), a job's or a request's id (32). */
 const HEX_ID = /^[0-9a-f]{7,64}$/i;
 /** The word an id's hex follows: `commit …`, `job id …`, `sha256:…`, `digest: …`. */
-const HEX_ID_BEFORE = /(?:\b(?:commit|sha1?|revision|rev|digest|etag|checksum|hash|id|request|trace|span|event|correlation|job|build|run)\b[ \t]*[:#=]?[ \t]*|\bfingerprint(?: is)?:?[ \t]+|\bsha(?:1|256|512):)$/i;
+const HEX_ID_BEFORE = /(?:\b(?:commit|sha1?|revision|rev|digest|etag|checksum|hash|id)\b[ \t]*[:#]?[ \t]*|\b(?:request|trace|span|event|correlation|job)[ \t]+|\bfingerprint(?: is)?:?[ \t]+|\bsha(?:1|256|512):)$/i;
 /** gpg's "using RSA key <id>": a key's id or fingerprint, right after the label, and no key. */
 const GPG_KEY_ID_BEFORE = /\b(?:RSA|DSA|ECDSA|EdDSA|ed25519|cv25519|ELG) key[ \t]+$/i;
 
@@ -879,7 +884,8 @@ function findLabelledValue(text: string, name: Name, found: Findings): number | 
       // own words ("the token refresh bug was fixed in commit 901ef91…", "job id d4b7…",
       // "image is sha256:de6b…"): a commit, a digest, a job's id, not the secret the label named.
       if (!linked && HEX_ID.test(v) && HEX_ID_BEFORE.test(text.slice(Math.max(0, pos - 24), pos))) return null;
-      if (/^(?:[0-9A-F]{16}|[0-9A-F]{40})$/i.test(v) && GPG_KEY_ID_BEFORE.test(text.slice(Math.max(0, pos - 16), pos))) return null;
+      // gpg prints a key's id in capitals.
+      if (/^(?=[0-9A-F]*[A-F])(?:[0-9A-F]{16}|[0-9A-F]{40})$/.test(v) && GPG_KEY_ID_BEFORE.test(text.slice(Math.max(0, pos - 16), pos))) return null;
       found.add(pos, stop, 'labelled_secret', PRIORITY.name);
       return stop;
     }
