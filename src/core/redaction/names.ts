@@ -95,18 +95,21 @@ function splitName(name: string): string[] {
     .filter((w) => w.length > 0);
 }
 
-/** Names repeat (`input_tokens`, `apiKey`): their judgement is kept, up to a bound. */
-const judged = new Map<string, Strength>();
+/** Names repeat (`input_tokens`, `apiKey`): a judgement of one is kept, up to a bound. */
 const MAX_JUDGED = 4096;
 
-export function nameStrength(name: string): Strength {
-  const known = judged.get(name);
-  if (known !== undefined) return known;
-  const s = judge(name);
-  if (judged.size >= MAX_JUDGED) judged.clear();
-  judged.set(name, s);
-  return s;
+function remembered<T>(judgeOf: (name: string) => T): (name: string) => T {
+  const known = new Map<string, T>();
+  return (name) => {
+    if (known.has(name)) return known.get(name) as T;
+    const v = judgeOf(name);
+    if (known.size >= MAX_JUDGED) known.clear();
+    known.set(name, v);
+    return v;
+  };
 }
+
+export const nameStrength: (name: string) => Strength = remembered((name) => judge(name));
 
 /** A name's words without the qualifiers after its last word of meaning (`DB_PASSWORD_PROD` → db password). */
 function meaningWords(name: string): string[] {
@@ -126,16 +129,7 @@ function meaningWords(name: string): string[] {
  * A name of a list of secrets (`SESSION_SECRETS`, `VALID_API_KEYS`, `ADMIN_TOKENS`,
  * `SECRET_KEY_FALLBACKS`, `signing_secrets`): each item of its value is one.
  */
-export function namesSecretList(name: string): boolean {
-  const known = listsJudged.get(name);
-  if (known !== undefined) return known;
-  const is = judgeList(name);
-  if (listsJudged.size >= MAX_JUDGED) listsJudged.clear();
-  listsJudged.set(name, is);
-  return is;
-}
-
-const listsJudged = new Map<string, boolean>();
+export const namesSecretList: (name: string) => boolean = remembered((name) => judgeList(name));
 
 function judgeList(name: string): boolean {
   // Every list name holds a plural word, and so an `s` (`…_SECRETS`, `apiKeys`, `…_FALLBACKS`).
