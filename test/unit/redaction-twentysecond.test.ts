@@ -169,3 +169,14 @@ describe("the twenty-third team's probes of the new rules", () => {
     ["the twenty-third team's case 156: export const signingKey = \"6a82cc7a3a85d1cf6cb3e1f", "export const signingKey = \"6a82cc7a3a85d1cf6cb3e1fae25c6a5a94d86ad6\";", "6a82cc7a3a85d1cf6cb3e1fae25c6a5a94d86ad6"],
   ]);
 });
+
+describe('more qualifiers after a secret\'s name (the twenty-third team)', () => {
+  removesEachAlsoInJson([
+    ['a region, Australia', 'ADYEN_API_KEY_AU=PyJP6lOLUnghCwR3YZ4HXldhJxgQUs1j25iB0GVp', 'PyJP6lOLUnghCwR3YZ4HXldhJxgQUs1j25iB0GVp'],
+    ['a region, EMEA', 'ADYEN_API_KEY_EMEA=ALTD0DZWw9HxTNzojA5aQcIlWq04YDsapJpJuZzs', 'ALTD0DZWw9HxTNzojA5aQcIlWq04YDsapJpJuZzs'],
+    ['a canary', 'DB_PASSWORD_CANARY=qTzNosyA21qMUbJGhKAnwE7h', 'qTzNosyA21qMUbJGhKAnwE7h'],
+    ['a rotated one', 'JWT_SECRET_ROTATED=DhRzx7XT01e9OaYopzGaURXNp5MWBuRPTktJsGrB', 'DhRzx7XT01e9OaYopzGaURXNp5MWBuRPTktJsGrB'],
+    ['disaster recovery', 'DB_PASSWORD_DR=8zxgupPB55OBUjNTTuj9L2eYThtO6x4ohdfrBNnf', '8zxgupPB55OBUjNTTuj9L2eYThtO6x4ohdfrBNnf'],
+    ['a platform, macOS', 'REVENUECAT_API_KEY_MACOS=UamGHZvsDG1nYWvjsEzNraWci135ijo5sYoci22R', 'UamGHZvsDG1nYWvjsEzNraWci135ijo5sYoci22R'],
+  ]);
+});

@@ -53,6 +53,7 @@ const QUALIFIERS = new Set([
   // Rotation, region, platform and deployment colour: `JWT_SECRET_NEXT`, `…_PREVIOUS`,
   // `ADYEN_API_KEY_EU`, `…_SECRET_KEY_IOS`, `DATABASE_PASSWORD_BLUE`, `SECRET_KEY_FALLBACKS`.
   'next', 'previous', 'prev', 'fallbacks', 'legacy', 'preprod', 'prd', 'eu', 'us', 'uk', 'apac', 'ios', 'android', 'web', 'mobile', 'blue', 'green',
+  'au', 'sg', 'emea', 'canary', 'rotated', 'dr', 'macos',
 ]);
 /** The plural of a secret word, read as the word: `SESSION_SECRETS`, `API_KEYS`, `ADMIN_TOKENS`, `bearerTokens`. */
 const PLURAL_SECRETS: Readonly<Record<string, string>> = { secrets: 'secret', passwords: 'password', passphrases: 'passphrase', apikeys: 'apikey' };
