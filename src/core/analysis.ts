@@ -710,10 +710,13 @@ function endKind(st: SessionState, parent: string | null): End {
   }
   // A Monitor still running: the agent closed its turn to wait for what it reports (posthog cut at
   // 1050: «Waiting.» with the fetch at chunk 11 of 13), and the work goes on when it does.
-  const watched = Object.values(l.jobs ?? {}).filter((j) => j.status === 'running' && j.tool === 'Monitor').sort((a, b) => (b.lastEvent?.line ?? b.line) - (a.lastEvent?.line ?? a.line))[0];
+  const lastTs = st.window[st.window.length - 1]?.ts ?? null;
+  const watched = Object.values(l.jobs ?? {}).filter((j) => j.status === 'running' && j.tool === 'Monitor' && !(j.timeoutAt !== undefined && lastTs !== null && lastTs > j.timeoutAt)).sort((a, b) => (b.lastEvent?.line ?? b.line) - (a.lastEvent?.line ?? a.line))[0];
   if (watched !== undefined) {
     const progress = watched.lastEvent === undefined ? 'no progress reported yet' : `last progress at line ${watched.lastEvent.line}: ${quote(watched.lastEvent.text, 120)}`;
-    return { kind: 'mid-work', line: last.line, why: `the agent's last message closes its turn while the Monitor job ${watched.id} it waits on is still running (${progress}): its notifications would have resumed the work` };
+    // Its own timeout stops it whether its work is done or not (posthog: 15 minutes, while the fetch needed more).
+    const stops = watched.timeoutAt === undefined ? '' : `; it stops by itself at ${watched.timeoutAt.replace(/\.\d{3}Z$/, 'Z')} (the timeout its start gave), done or not`;
+    return { kind: 'mid-work', line: last.line, why: `the agent's last message closes its turn while the Monitor job ${watched.id} it waits on has no end recorded (${progress}${stops}): its notifications would have resumed the work` };
   }
   return { kind: 'done', line: last.line, why: last.event === 'turn_complete' ? 'the agent finished its turn (task complete)' : "the agent's last message closes its turn" };
 }

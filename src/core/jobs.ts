@@ -19,6 +19,8 @@ export interface Job {
   lastEvent?: { line: number; text: string };
   /** A foreground shell Claude Code moved to the background when it outlived its call ("Command running in background with ID"). */
   moved?: true;
+  /** When a Claude Code Monitor stops on its own: its start's time plus the timeout its result gave ("timeout 900000ms"). */
+  timeoutAt?: string;
 }
 
 /** The id a harness gives a job it started: "running in background with ID: x", "Monitor started (task x". */

@@ -930,6 +930,10 @@ function noteContext(l: Ledger, call: CallRecord, r: ResultInput, out: string, f
       // A Codex command that outlived its call: what it printed so far is its progress.
       const said = runningSession(out) === id ? lastOutputLine(out) : null;
       if (said !== null) job.lastEvent = { line: r.line, text: said };
+      // "Monitor started (task x, timeout 900000ms)": it stops by itself then, reported or not.
+      const ms = /\btimeout (\d{1,9})ms\b/.exec(out)?.[1];
+      const start = r.ts === undefined ? NaN : Date.parse(r.ts);
+      if (ms !== undefined && Number.isFinite(start)) job.timeoutAt = new Date(start + Number(ms)).toISOString();
       l.jobs = { ...(l.jobs ?? {}), [id]: job };
       trim(l.jobs, JOB_LIMITS.JOBS);
     }

@@ -228,7 +228,13 @@ describe('a turn closed while a Monitor the agent waits on still runs (posthog c
   it('is mid-work, with the job and its last progress', () => {
     const { md, summary } = built<{ end: { kind: string } }>(...monitor, notice('n1', 'chunk 11 of 13'), say('a1', 'Waiting.'));
     expect(summary.end.kind).toBe('mid-work');
-    expect(md).toContain("**How it ended: mid-work** (line 5) — *inferred*: the agent's last message closes its turn while the Monitor job btkze6lgq it waits on is still running (last progress at line 4: «chunk 11 of 13»)");
+    expect(md).toContain("**How it ended: mid-work** (line 5) — *inferred*: the agent's last message closes its turn while the Monitor job btkze6lgq it waits on has no end recorded (last progress at line 4: «chunk 11 of 13»; it stops by itself at 2026-04-26T10:15:00Z (the timeout its start gave), done or not)");
+  });
+
+  it('and done once its timeout passed before the transcript ends', () => {
+    const late = { ...say('a1', 'Waiting.'), timestamp: '2026-04-26T10:20:00Z' };
+    const { summary } = built<{ end: { kind: string } }>(...monitor, notice('n1', 'chunk 11 of 13'), late);
+    expect(summary.end.kind).toBe('done');
   });
 
   it('and done once the job ended', () => {
