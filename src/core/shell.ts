@@ -152,9 +152,9 @@ export function words(segment: string): string[] {
 }
 
 const ENV_ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*=/;
-/** Words that run the next word: `uv run pytest` is pytest. */
 /** git's options before its subcommand that take the next word as their value. */
 const GIT_VALUED = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--super-prefix', '--config-env']);
+/** Words that run the next word: `uv run pytest` is pytest. */
 const WRAPPERS = new Set(['sudo', 'env', 'time', 'nohup', 'exec', 'command', 'npx', 'pnpx', 'bunx', 'timeout', 'xargs', 'nice', 'stdbuf']);
 const RUNNERS: Record<string, number> = { uv: 1, poetry: 1, pipenv: 1, hatch: 1, pdm: 1, rye: 1, conda: 1 };
 
