@@ -529,8 +529,10 @@ function findPair(text: string, name: Name, found: Findings): number | null {
 /**
  * The items of a list of secrets, each one: a JSON or Python array of strings (quoted in an
  * environment line too: `ADMIN_SECRETS='["…", "…"]'`), a YAML list below the name, or a line's
- * value separated by commas or semicolons (`SESSION_SECRETS=a,b`; Deno's `token@host;…`). Only
- * items that look generated; null when the value is none of these.
+ * value, its items separated by commas or semicolons (`SESSION_SECRETS=a,b`; Deno's
+ * `token@host;…`; one item alone too). Only items that look generated and are made of a
+ * credential's characters go. Null for an array that holds more than strings, and for no list
+ * below the name.
  */
 function listItems(text: string, at: number, sep: string, found: Findings): number | null {
   let p = at;
