@@ -41,6 +41,8 @@ export interface NextAction {
   label: Label;
   /** The 1-based transcript line that proves it. */
   line: number | null;
+  /** It quotes the last compaction summary's next step (HANDOFF.md does not write that step twice). */
+  quotesCompaction?: true;
 }
 
 export type EndKind = 'done' | 'mid-work' | 'waiting-on-user' | 'interrupted' | 'failed' | 'unknown';
@@ -898,10 +900,8 @@ function compactionOf(st: SessionState, na: NextAction): Analysis['compaction'] 
   const c = st.compactionSummary;
   if (c === undefined) return null;
   const after = st.ledger.requests.find((q) => q.line > c.line);
-  return { ...c, requestAfter: after?.line ?? null, nextQuoted: na.text.includes(COMPACTION_STEP) };
+  return { ...c, requestAfter: after?.line ?? null, nextQuoted: na.quotesCompaction === true };
 }
-
-const COMPACTION_STEP = 'The summary the agent wrote when the conversation was compacted';
 
 /**
  * What the last compaction's summary named as the next step, when the summary came after the
@@ -915,7 +915,7 @@ function compactionStep(st: SessionState, reqLine: number, endLine: number | nul
   if (step === undefined) return '';
   const what = c.next !== undefined ? 'next step' : 'pending tasks';
   const later = endLine !== null && endLine > c.line + 1 ? `; the session went on to line ${endLine} after it, so part of it may be done` : '';
-  return `. ${COMPACTION_STEP} (line ${c.line}) named its ${what}: ${quote(step.replace(/\s+/g, ' '), 400)}${later}`;
+  return `. The summary the agent wrote when the conversation was compacted (line ${c.line}) named its ${what}: ${quote(step.replace(/\s+/g, ' '), 400)}${later}`;
 }
 
 function nextAction(st: SessionState, end: End, current: CurrentState, open: Analysis['openFailures'], commits: Analysis['commits'], changed: FileChange[], parent: string | null, repoRead: boolean, plan: Analysis['plan']): NextAction {
@@ -946,7 +946,8 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
     const ask = hidden ? ': its words are not in the transcript, so ask the user what it asked before going on' : '';
     // The step the last message announced is the one to take first (deep-manifest: «Let me also run ruff…:»).
     const announced = end.announced === undefined ? '' : `. Its last message (line ${end.line}) announced the step it was about to take, which the transcript does not hold: ${quote(end.announced, 240)}`;
-    return { text: `Continue ${whose}, which the agent ${how}${reqText}${ask}${askedBefore(l, req)}${lastCallOpen(l, end, st.harness === 'claude')}${announced}${compactionStep(st, req.line, end.line)}`, rule: 'unfinished_request', label: 'inferred', line: req.line };
+    const compacted = compactionStep(st, req.line, end.line);
+    return { text: `Continue ${whose}, which the agent ${how}${reqText}${ask}${askedBefore(l, req)}${lastCallOpen(l, end, st.harness === 'claude')}${announced}${compacted}`, rule: 'unfinished_request', label: 'inferred', line: req.line, ...(compacted === '' ? {} : { quotesCompaction: true as const }) };
   }
   const fail = open[open.length - 1];
   if (fail !== undefined) {

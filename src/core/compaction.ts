@@ -7,7 +7,7 @@
 
 import { headEnd, wellFormed } from './cut.js';
 
-/** The parts of a compaction summary a handoff quotes, each as written (its head, when long). */
+/** The parts of a compaction summary a handoff quotes, each as written (its head, when long; the indentation its lines share removed). */
 export interface CompactionParts {
   pending?: string;
   current?: string;
@@ -30,8 +30,17 @@ function partOf(name: string): keyof CompactionParts | null {
   return null;
 }
 
+/** A text's lines without the indentation they all share (the summary's items sit indented under its numbered headings). */
+function dedent(text: string): string {
+  const lines = text.split('\n');
+  const indent = (l: string): number => /^[ \t]*/.exec(l)?.[0].length ?? 0;
+  const widths = lines.filter((l) => l.trim().length > 0).map(indent);
+  const cut = widths.length === 0 ? 0 : Math.min(...widths);
+  return cut === 0 ? text : lines.map((l) => l.slice(Math.min(cut, indent(l)))).join('\n');
+}
+
 function clipPart(text: string): string {
-  const t = text.replace(/\r\n/g, '\n').replace(/^\s*\n|\s+$/g, '').replace(/\n{3,}/g, '\n\n');
+  const t = dedent(text.replace(/\r\n/g, '\n').replace(/^\s*\n|\s+$/g, '').replace(/\n{3,}/g, '\n\n'));
   if (t.length <= COMPACTION_PART_CHARS) return t;
   // Cut before the redactor reads it: never inside a run a credential may be made of (cut.ts).
   return `${wellFormed(t.slice(0, headEnd(t, COMPACTION_PART_CHARS - 1))).trimEnd()}…`;

@@ -10,7 +10,7 @@ import type { DocRead } from './documents.js';
 import { JOB_LIMITS, jobNotices, lastOutputLine, runningSession, sessionExit, shellCell, startedJobId, stoppedJobId } from './jobs.js';
 import type { Job } from './jobs.js';
 import { WHAT_LIMITS } from './what-changed.js';
-import { fileKey, filePath, heldKey } from './paths.js';
+import { fileKey, filePath, heldKey, relativeTo } from './paths.js';
 
 /**
  * The session's record of what happened, as a successor needs it: every real user request, the
@@ -1476,8 +1476,7 @@ function inGitFolder(listed: ReturnType<typeof gitListing>, command: string, cwd
   const here = filePath('.', cwd);
   const at = gitFolder(command, cwd) as string;
   if (at === here) return listed;
-  const sep = here.includes('\\') && !here.includes('/') ? '\\' : '/';
-  if (!at.startsWith(here.endsWith(sep) ? here : `${here}${sep}`)) return null;
+  if (relativeTo(at, here) === null) return null;
   const from = (ps: string[]): string[] => ps.map((p) => filePath(p, at));
   return { ...listed, paths: from(listed.paths), staged: listed.staged === null ? null : from(listed.staged), ...(listed.untracked === undefined ? {} : { untracked: from(listed.untracked) }) };
 }

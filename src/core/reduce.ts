@@ -229,7 +229,8 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
       st.lastCompactionLine = line;
       // Claude Code's boundary line comes first, its summary next: the summary's parts stand until
       // a compaction after them.
-      if (f.summary !== undefined && main) st.compactionSummary = { line, ...f.summary };
+      if (!main) return;
+      if (f.summary !== undefined) st.compactionSummary = { line, ...f.summary };
       else delete st.compactionSummary;
       return;
     case 'tool_call':

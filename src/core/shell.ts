@@ -154,6 +154,21 @@ export function words(segment: string): string[] {
 const ENV_ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*=/;
 /** git's options before its subcommand that take the next word as their value. */
 const GIT_VALUED = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--super-prefix', '--config-env']);
+
+/**
+ * Past git's own options from `at` (the word after `git`): where its subcommand is, and the folder
+ * its `-C`s name (several join, each relative to the one before; null for none).
+ */
+function gitOptions(ws: readonly string[], at: number): { sub: number; dir: string | null } {
+  let dir: string | null = null;
+  let i = at;
+  while (i < ws.length && (ws[i] as string).startsWith('-')) {
+    const v = ws[i + 1];
+    if (ws[i] === '-C' && v !== undefined && v.length > 0) dir = dir === null || /^(?:\/|[A-Za-z]:[\\/]|~)/.test(v) ? v : `${dir}/${v}`;
+    i += GIT_VALUED.has(ws[i] as string) ? 2 : 1;
+  }
+  return { sub: i, dir };
+}
 /** Words that run the next word: `uv run pytest` is pytest. */
 const WRAPPERS = new Set(['sudo', 'env', 'time', 'nohup', 'exec', 'command', 'npx', 'pnpx', 'bunx', 'timeout', 'xargs', 'nice', 'stdbuf']);
 const RUNNERS: Record<string, number> = { uv: 1, poetry: 1, pipenv: 1, hatch: 1, pdm: 1, rye: 1, conda: 1 };
@@ -186,11 +201,7 @@ function program(ws: readonly string[]): string[] {
     }
     // git's own options before its subcommand (`git -C repo status`, `git -c k=v log`, `git --no-pager diff`):
     // the subcommand is what the session ran. Where `-C` points, gitDir says.
-    if (w.length > 1 && strip(base(first)) === 'git' && (w[1] as string).startsWith('-')) {
-      let i = 1;
-      while (i < w.length && (w[i] as string).startsWith('-')) i += GIT_VALUED.has(w[i] as string) ? 2 : 1;
-      return [first, ...w.slice(i)];
-    }
+    if (w.length > 1 && strip(base(first)) === 'git' && (w[1] as string).startsWith('-')) return [first, ...w.slice(gitOptions(w, 1).sub)];
     if ((first === 'python' || first === 'python3' || /^python3\.\d+$/.test(first)) && w[1] === '-m' && w[2] !== undefined) {
       w = w.slice(2);
       continue;
@@ -961,12 +972,7 @@ export function gitDir(command: string): string | null {
   for (const seg of segments(command)) {
     const ws = withoutRedirects(words(seg));
     const at = ws.findIndex((w) => strip(base(w)) === 'git');
-    if (at === -1) continue;
-    let dir: string | null = null;
-    for (let i = at + 1; i < ws.length && (ws[i] as string).startsWith('-'); i += GIT_VALUED.has(ws[i] as string) ? 2 : 1) {
-      const v = ws[i + 1];
-      if (ws[i] === '-C' && v !== undefined && v.length > 0) dir = dir === null || /^(?:\/|[A-Za-z]:[\\/]|~)/.test(v) ? v : `${dir}/${v}`;
-    }
+    const dir = at === -1 ? null : gitOptions(ws, at + 1).dir;
     if (dir !== null) return dir;
   }
   return null;

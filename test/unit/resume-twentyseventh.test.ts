@@ -66,11 +66,11 @@ const SUMMARY = [
 ].join('\n');
 
 describe('the summary Claude Code has the agent write when it compacts (posthog: «ok 開始» was the request)', () => {
-  it('gives its pending tasks, current work and next step, without the instructions after them', () => {
+  it('gives its pending tasks, current work and next step, without the instructions after them or the indentation their lines share', () => {
     expect(compactionParts(SUMMARY)).toEqual({
-      pending: '   - Task #2 (in_progress): Wait for the data fetch to complete (chunk 7 of 13)\n   - After fetch completes: run `python src/analyze.py`, commit data/scores.json and push',
-      current: '   The background fetcher (task `btkze6lgq`) is running `python -u src/fetch.py`.',
-      next: '   Wait for the fetcher to finish, then run `python src/analyze.py` and push data/scores.json.',
+      pending: '- Task #2 (in_progress): Wait for the data fetch to complete (chunk 7 of 13)\n- After fetch completes: run `python src/analyze.py`, commit data/scores.json and push',
+      current: 'The background fetcher (task `btkze6lgq`) is running `python -u src/fetch.py`.',
+      next: 'Wait for the fetcher to finish, then run `python src/analyze.py` and push data/scores.json.',
     });
     expect(compactionParts('Summary of prior context.')).toBeNull();
     expect(compactionParts('Analysis:\nThe user asked about the next step in the pipeline.')).toBeNull();
@@ -96,6 +96,12 @@ describe('the summary Claude Code has the agent write when it compacts (posthog:
     expect(summary.compaction_summary.request_after_line).toBe(8);
     expect(md.split('## Next Action\n')[1]?.split('\n## ')[0]).not.toContain('compacted');
     expect(md).not.toContain('What the compaction summary said');
+  });
+
+  it("is not a subagent's: a side-chain compaction inside the session's transcript leaves it as it was", () => {
+    const side = { ...summaryLine('7. Pending Tasks:\n   - the subagent\'s own task'), uuid: 'cs2', isSidechain: true };
+    const { llm } = built<{ compaction_summary: { line: number; pending: string } }>(...session, { ...boundary, uuid: 'cb2', isSidechain: true }, side);
+    expect(llm.compaction_summary).toEqual(expect.objectContaining({ line: 5, pending: expect.stringContaining('Task #2') }));
   });
 
   it('is dropped by a later compaction that wrote none', () => {

@@ -151,6 +151,10 @@ const PRINTS_GENERATED = ['find-generic-password', 'find-internet-password', 'pa
 /** A password piped once, or twice on two lines, real or written `\\n` (`printf 'pw\\npw\\n' | passwd`, which asks it again). */
 const TWICE = `(?:'([^'\\n]{1,200}?)(?:(?:\\n|\\\\n)([^'\\n]{1,200}?))?(?:\\n|\\\\n)?'|"([^"\\n]{1,200}?)(?:(?:\\n|\\\\n)([^"\\n]{1,200}?))?(?:\\n|\\\\n)?"|([^\\s'"\`;&|-][^\\s'"\`;&|]{0,200}))`;
 
+/** The word a command of `words` prints alone on its next line (a blank line between allowed), when `check` takes it; never a URL or a path. */
+const printsBelow = (words: readonly string[], check: (v: string) => boolean): CommandRule =>
+  rule('command_password', words, `${either(words)}[^\\n]{0,300}\\r?\\n(?:[ \\t]*\\r?\\n)?[ \\t]*["']?([^\\s"'\`<>]{8,400}?)["']?[ \\t]*(?=\\r?\\n|$|["'\\\\])`, 'dy', (v) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(v) && !v.startsWith('/') && check(v));
+
 const RULES: readonly CommandRule[] = [
   ...PLACED.map(([starts, before, notAfter]) => placed(starts, before, notAfter)),
   // `require('bcrypt').hash('…', 12)`.
@@ -581,8 +585,8 @@ const RULES: readonly CommandRule[] = [
   // `php artisan key:generate --show`, Python's `secrets.token_urlsafe`, `… | base64 -d`, `cat` of
   // a secrets file, a secret manager's read. The line after it is the value when it is one word
   // (not a URL or a path: an id the read was asked for instead).
-  rule('command_password', PRINTS_SECRET, `${either(PRINTS_SECRET)}[^\\n]{0,300}\\r?\\n(?:[ \\t]*\\r?\\n)?[ \\t]*["']?([^\\s"'\`<>]{8,400}?)["']?[ \\t]*(?=\\r?\\n|$|["'\\\\])`, 'dy', (v) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(v) && !v.startsWith('/') && printedSecret(v)),
-  rule('command_password', PRINTS_GENERATED, `${either(PRINTS_GENERATED)}[^\\n]{0,300}\\r?\\n(?:[ \\t]*\\r?\\n)?[ \\t]*["']?([^\\s"'\`<>]{8,400}?)["']?[ \\t]*(?=\\r?\\n|$|["'\\\\])`, 'dy', (v) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(v) && !v.startsWith('/') && generatedPrint(v)),
+  printsBelow(PRINTS_SECRET, printedSecret),
+  printsBelow(PRINTS_GENERATED, generatedPrint),
   // A literal fallback given where a secret's setting is read (`config.get("db", "password", fallback="…")`).
   rule('call_secret', ['fallback'], `(?<=["'][\\w.-]{0,40}(?:passw(?:or)?d|secret|token|api_?key|credential)[\\w.-]{0,20}["'][ \\t]*,[ \\t]*)fallback[ \\t]*=[ \\t]*${QARG}`, 'dyi'),
   // Secrets as a list under a name of one (a rotation's `secret: ['new', 'old']`, Keycloak's

@@ -3,7 +3,8 @@ import { countedFrom, saysOnlyThanks, subagentMessages } from '../analysis.js';
 import { CONTRACT_HEADING } from '../contract.js';
 import { escapeControls } from '../control-chars.js';
 import type { PlanRecord } from '../state.js';
-import { tailFrom } from '../cut.js';
+import { headEnd, tailFrom } from '../cut.js';
+import { COMPACTION_PART_CHARS } from '../compaction.js';
 import type { ToolRef } from '../types.js';
 import { documentPasses } from '../documents.js';
 import { jobNotices, noticeJobId } from '../jobs.js';
@@ -237,23 +238,11 @@ function stateNow(a: Analysis): string {
  * What the summary written at the last compaction said was left: the agent wrote it from the whole
  * conversation it was about to lose, and a successor reads there what the session meant to do.
  */
-/** How much of each part of the compaction's summary a level shows. */
-const COMPACTION_MD: Record<Level, number> = { 0: 900, 1: 600, 2: 400, 3: 240 };
+/** How much of each part of the compaction's summary a level shows (level 0: all the store keeps). */
+const COMPACTION_MD: Record<Level, number> = { 0: COMPACTION_PART_CHARS, 1: 600, 2: 400, 3: 240 };
 
-/** A text's lines without the indentation they all share (a summary's items are indented under its numbered headings). */
-function dedent(text: string): string {
-  const lines = text.split('\n');
-  const indents = lines.filter((l) => l.trim().length > 0).map((l) => /^[ \t]*/.exec(l)?.[0].length ?? 0);
-  const cut = indents.length === 0 ? 0 : Math.min(...indents);
-  return cut === 0 ? text : lines.map((l) => l.slice(Math.min(cut, /^[ \t]*/.exec(l)?.[0].length ?? 0))).join('\n');
-}
-
-/** A text's head of at most `n` characters, cut at a space where one is near, marked with `…`. */
-function clipText(text: string, n: number): string {
-  if (text.length <= n) return text;
-  const space = text.lastIndexOf(' ', n - 1);
-  return `${text.slice(0, space > n * 0.8 ? space : n - 1).trimEnd()}…`;
-}
+/** A part's head of at most `n` characters, cut between words (cut.ts), marked with `…`. */
+const partHead = (text: string, n: number): string => (text.length <= n ? text : `${text.slice(0, headEnd(text, n - 1)).trimEnd()}…`);
 
 function compacted(a: Analysis, level: Level): string {
   const c = a.compaction;
@@ -266,7 +255,7 @@ function compacted(a: Analysis, level: Level): string {
   const next = c.nextQuoted ? undefined : c.next;
   const one = level >= 2 && next !== undefined;
   const parts: [string, string | undefined][] = [['Pending tasks', one ? undefined : c.pending], ['Current work', level >= 1 ? undefined : c.current], ['Next step', next]];
-  const shown = parts.filter((p): p is [string, string] => p[1] !== undefined).map(([name, text]) => `**${name}**\n\n${fence(clipText(dedent(text), chars))}`);
+  const shown = parts.filter((p): p is [string, string] => p[1] !== undefined).map(([name, text]) => `**${name}**\n\n${fence(partHead(text, chars))}`);
   if (shown.length === 0) return '';
   const quoted = c.nextQuoted && c.next !== undefined ? '; its next step is quoted under Next Action' : '';
   return `\n\n### What the compaction summary said was left (line ${c.line})\n\n${label('reported')} — the summary the agent wrote when the conversation was compacted (each part's head; the whole is that line of the transcript), as of then${quoted}:\n\n${shown.join('\n\n')}`;
