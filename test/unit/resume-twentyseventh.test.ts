@@ -248,3 +248,11 @@ describe('a turn closed while a Monitor the agent waits on still runs (posthog c
     expect(summary.end.kind).toBe('done');
   });
 });
+
+describe("the agent's messages said again and again (posthog cut at 1000: «Waiting.» on every notification)", () => {
+  it('are one row with their lines and count', () => {
+    const { md } = built(ask('Fetch the data'), say('a0', 'Started the fetch in the background.'), say('a1', 'Waiting.'), say('a2', 'Waiting.'), say('a3', 'Waiting.'));
+    const reported = md.split('## What the agent reported\n')[1]?.split('\n## ')[0] ?? '';
+    expect(reported).toContain('- line 2 — Started the fetch in the background.\n- lines 3–5 (3 times, the same words) — Waiting.');
+  });
+});

@@ -1226,9 +1226,18 @@ function leftBranch(a: Analysis, n: number): string {
 }
 
 function agentMessages(a: Analysis, shown: number = MD.AGENT_MESSAGES): string {
-  const ms = a.agentMessages.slice(-shown);
+  // The same message said again and again is one row (posthog: six «Waiting.» while a fetch ran
+  // took every row, and the messages before them were out of sight).
+  const runs: { text: string; lines: number[] }[] = [];
+  for (const m of a.agentMessages) {
+    const last = runs[runs.length - 1];
+    if (last !== undefined && last.text === m.text) last.lines.push(m.line);
+    else runs.push({ text: m.text, lines: [m.line] });
+  }
+  const ms = runs.slice(-shown);
   if (ms.length === 0) return NONE;
-  return `${label('reported')} — the agent's own messages, latest last (shortened; every turn is in timeline.jsonl):\n\n${bullets(ms.map((m) => `line ${m.line} — ${oneLine(m.text, MD.AGENT_CHARS)}${leftBranch(a, m.line)}`))}`;
+  const at = (lines: number[]): string => (lines.length === 1 ? `line ${lines[0]}` : `lines ${lines[0]}–${lines[lines.length - 1]} (${lines.length} times, the same words)`);
+  return `${label('reported')} — the agent's own messages, latest last (shortened; every turn is in timeline.jsonl):\n\n${bullets(ms.map((m) => `${at(m.lines)} — ${oneLine(m.text, MD.AGENT_CHARS)}${leftBranch(a, m.lines[m.lines.length - 1] as number)}`))}`;
 }
 
 function unknowns(a: Analysis): string {
