@@ -186,8 +186,8 @@ export interface Analysis {
   backgroundStarts: number;
   openFailures: { line: number; text: string }[];
   /** Failures a later run fixed: what broke, where it was fixed, and what was done in between (the last 10). */
-  /** `rerun`: how the failure was got past: a later run of the same check passed, or the same command (a script, not a check) ran again without an error, which says it ran, not that it found what it looked for. */
-  fixedFailures: { line: number; text: string; fixed_line: number; rerun: 'passed' | 'ran_clean'; how: string[]; fixed_by?: string }[];
+  /** `rerun`: how the failure was got past: a later run of the same check passed, or the same command (a script, not a check) ran again without an error, which says it ran, not that it found what it looked for, or (a format check) the formatter rewrote the files, the check not run again. */
+  fixedFailures: { line: number; text: string; fixed_line: number; rerun: 'passed' | 'ran_clean' | 'formatted'; how: string[]; fixed_by?: string }[];
   /** Failed commands the agent went on from without a passing re-run: dealt with or not, the transcript does not say. */
   passedOver: { line: number; text: string }[];
   /** Files a user request names, as the agent read them. */
@@ -1140,7 +1140,7 @@ function fixedFailures(l: Ledger): Analysis['fixedFailures'] {
   for (const c of calls) if (c.command !== undefined && c.resulted !== undefined) byResult.set(c.resulted, c.command);
   return fixed.map((f) => {
     const closed = f.closedLine as number;
-    const out: Analysis['fixedFailures'][number] = { line: f.line, text: f.text, fixed_line: closed, rerun: f.kind === 'check' && !f.keys.every((k) => k.startsWith('run ')) ? 'passed' : 'ran_clean', how: betweenIn(calls, f.line, closed, f.keys) };
+    const out: Analysis['fixedFailures'][number] = { line: f.line, text: f.text, fixed_line: closed, rerun: f.formatted === closed ? 'formatted' : f.kind === 'check' && !f.keys.every((k) => k.startsWith('run ')) ? 'passed' : 'ran_clean', how: betweenIn(calls, f.line, closed, f.keys) };
     const failedWith = byResult.get(f.line);
     const fixedWith = byResult.get(closed);
     if (failedWith !== undefined && fixedWith !== undefined && fixedWith.trim() !== failedWith.trim()) out.fixed_by = clip(fixedWith.replace(/\s+/g, ' ').trim(), 160);
@@ -1152,6 +1152,67 @@ function fixedFailures(l: Ledger): Analysis['fixedFailures'] {
 function passedOver(l: Ledger, open: readonly { line: number }[]): { line: number; text: string }[] {
   const said = l.lastAgentText?.line ?? 0;
   return l.failures.filter((f) => f.kind === 'command' && f.closedLine === undefined && f.line < said && !open.some((o) => o.line === f.line)).slice(-5).map((f) => ({ line: f.line, text: f.text }));
+}
+
+/** Words a file's name shares with any text: they name no step. */
+const NAME_NOISE = new Set(['use', 'index', 'page', 'route', 'main', 'lib', 'mod', 'app', 'src', 'test', 'tests', 'spec', 'util', 'utils', 'types', 'type', 'with', 'for', 'and', 'the', 'get', 'set', 'new', 'old', 'file', 'config', 'init', 'readme']);
+
+/** The words of a name or a text: camelCase, snake_case and kebab-case split, lower case, a plural's `s` dropped. */
+function nameWords(text: string): string[] {
+  return text
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length >= 3)
+    .map((w) => (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w));
+}
+
+/**
+ * The files written after `after` whose names a list item's words spell out whole (agentcmd at 355:
+ * "Refactor front-end TeamSheet …" still Not Started while `TeamSheet.tsx` was written at 313;
+ * "Improve team update mutations …" while `useUpdateTeam.ts` was): a name of one generic word
+ * (`page.tsx`, `index.ts`) names nothing. The latest first, at most three.
+ */
+export function writtenNamedBy(text: string, files: readonly FileChange[], after: number): FileChange[] {
+  const said = new Set(nameWords(text));
+  const out: FileChange[] = [];
+  for (const f of files) {
+    if (f.line <= after) continue;
+    const file = f.path.replace(/\\/g, '/').split('/').pop() ?? f.path;
+    const words = nameWords(file.replace(/\.[^.]+$/, '')).filter((w) => !NAME_NOISE.has(w));
+    if (words.length > 0 && words.every((w) => said.has(w))) out.push(f);
+  }
+  return out.sort((x, y) => y.line - x.line).slice(0, 3);
+}
+
+/** The words a list item uses for a kind of check, and the tools that name theirs. */
+const CHECK_WORDS: Record<string, RegExp> = {
+  test: /\b(?:tests?|testing|pytest|jest|vitest|specs?)\b/i,
+  lint: /\b(?:lint|linting|linter|clippy|eslint|ruff|flake8)\b/i,
+  format: /\b(?:format|formatting|formatter|fmt|prettier|black)\b/i,
+  build: /\b(?:build|builds|compile|compiles)\b/i,
+  typecheck: /\b(?:typecheck|type-check|type check|types? checks?|tsc|mypy|pyright)\b/i,
+};
+
+/**
+ * The checks run after `after` of the kinds a list item names (edgerunner at 702: "Run backend
+ * formatting, clippy, tests, replay, benchmark …" still Not Started while clippy and the tests had
+ * passed at 702): the latest run of each kind, the latest first.
+ */
+export function checksNamedBy(text: string, checks: readonly CheckRow[], after: number): CheckRow[] {
+  const kinds = Object.entries(CHECK_WORDS).filter(([, re]) => re.test(text)).map(([k]) => k);
+  if (kinds.length === 0) return [];
+  const out = new Map<string, CheckRow>();
+  for (const c of checks) {
+    if (c.line <= after || c.by === 'hook') continue;
+    for (const t of checkTargets(c.command)) {
+      if (!kinds.includes(t.kind)) continue;
+      const was = out.get(t.kind);
+      if (was === undefined || c.line > was.line) out.set(t.kind, c);
+    }
+  }
+  return [...new Set(out.values())].sort((x, y) => y.line - x.line).slice(0, 3);
 }
 
 /** `parent`: the session that started this one, when this transcript is a subagent's own. */

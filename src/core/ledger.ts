@@ -2,7 +2,7 @@ import { ideShort } from './harness/requests.js';
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
 import { decideOutcome, lastLine, lastStarted } from './outcome.js';
 import type { Outcome } from './outcome.js';
-import { andChain, branchSwitch, statusBranch, lsListing, modifiedInStatus, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, destroys, diffedPaths, diffsTheTree, exitMeansNoMatch, gitDir, gitListing, branchPullRequest, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, headMovers, killedByName, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, noCommitsYet, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
+import { andChain, branchSwitch, statusBranch, lsListing, modifiedInStatus, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, destroys, diffedPaths, diffsTheTree, exitMeansNoMatch, formattedFor, gitDir, initBranch, gitListing, branchPullRequest, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, headMovers, killedByName, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, noCommitsYet, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
 import type { CheckTarget } from './shell.js';
 import { fmtClock, fmtOffset, localMinutes, offsetFromDate, startClaim, startsBeforeSession } from './clock.js';
 import { contentLines, DOC_LIMITS, namingRequest, readLines, readSpan } from './documents.js';
@@ -67,6 +67,8 @@ export interface CallWrite {
 export interface CallRecord {
   name: string;
   line: number;
+  /** A Codex code-mode script whose one tool call is one patch: "Script failed" on the patch's error is the patch failing. */
+  patchScript?: true;
   command?: string;
   writes?: CallWrite[];
   targets?: CheckTarget[];
@@ -111,6 +113,8 @@ export interface FailureEntry {
   closedLine?: number;
   /** Of a failure of several checks, any of which may have failed: those that passed since. */
   covered?: string[];
+  /** The line of a formatter's run that rewrote the files a format check of it failed on (not a run of the check). */
+  formatted?: number;
 }
 
 export interface CommitRecord {
@@ -284,8 +288,11 @@ export interface Ledger {
   wouldReformat?: { paths: string[]; line: number };
   /** The next step named by the harness's latest recap of the session (Claude Code's `away_summary`), and its line. */
   recap?: { next: string; line: number };
-  /** The session's git said the branch has no commit yet (and it made none since). */
-  noCommits?: { line: number; branch: string };
+  /**
+   * The session's git said the branch has no commits yet (and it made none since); `init`: the
+   * session's own `git init` made the repository (its branch null when the command named none).
+   */
+  noCommits?: { line: number; branch: string | null; init?: true };
   /** The latest line where git said the folder is not a repository (`fatal: not a git repository`), and the folder the command ran in. */
   notRepo?: { line: number; cwd: string };
   /**
@@ -605,6 +612,8 @@ export interface CallInput {
   polls?: { session: string; interrupt?: true };
   /** The folder the call ran in: its relative paths are joined to it (src/core/paths.ts). */
   cwd?: string;
+  /** A Codex code-mode script whose one tool call is one patch. */
+  patchScript?: true;
 }
 
 /** One more of what a count follows, which keeps the line of its first. */
@@ -613,6 +622,7 @@ export const tally = (was: { count: number; first: number } | undefined, line: n
 export function noteCall(l: Ledger, c: CallInput): void {
   const rec: CallRecord = { name: c.name, line: c.line };
   if (c.subagent) rec.subagent = true;
+  if (c.patchScript) rec.patchScript = true;
   if (c.unreadable) l.unreadableWrites += 1;
   if (!c.subagent && c.name.startsWith('[REDACTED_')) l.unnamedTools = tally(l.unnamedTools, c.line);
   if (c.name.startsWith('mcp__') && !c.subagent) {
@@ -700,6 +710,8 @@ export interface ResultInput {
 }
 
 const codeModeCell = /^Script running with cell ID (\S+)/;
+/** Codex code mode's report of a script that threw on its patch. */
+const SCRIPT_PATCH_FAILED = /^Script failed\b[^]{0,300}?^Script error:\s*(?:apply_patch verification failed|Failed to apply patch)\b/m;
 /** A program that crashed, whatever the harness's verdict (`python x.py | tail` exits 0): its exception's line, or a traceback's head. */
 const EXCEPTION_LINE = /^[A-Z]\w*(?:Error|Exception): \S.*$/m;
 const TRACEBACK = /^Traceback \(most recent call last\):$/m;
@@ -810,7 +822,9 @@ export function noteResult(l: Ledger, r: ResultInput): void {
   if (outside !== undefined) outside.failed += 1;
   if (!r.subagent) noteContext(l, call, r, out, failed);
   if (!failed) noteSeen(l, call, r);
-  if (call.writes) noteWrites(l, call, r, failed);
+  // A code-mode script that only patches fails as its patch does (edgerunner 161: "Script failed …
+  // apply_patch verification failed", five of them, each said nowhere).
+  if (call.writes) noteWrites(l, call, r, failed || (call.patchScript === true && SCRIPT_PATCH_FAILED.test(out)));
   if (call.fetches !== undefined && r.denied === undefined && !r.subagent) noteFetch(l, call.fetches, r, failed);
   if (call.command !== undefined && !call.background) {
     // A check the user rejected, or a rule denied, did not run: it is no run, passed or failed
@@ -905,6 +919,7 @@ function moveResultLine(l: Ledger, callLine: number, from: number, to: number): 
   for (const f of l.failures) {
     if (f.line === from) f.line = to;
     if (f.closedLine === from) f.closedLine = to;
+    if (f.formatted === from) f.formatted = to;
   }
 }
 
@@ -1020,7 +1035,9 @@ export function noteJobText(l: Ledger, text: string, line: number): void {
 function noteWrites(l: Ledger, call: CallRecord, r: ResultInput, failed: boolean): void {
   for (const w of call.writes ?? []) {
     if (failed) {
-      const reason = r.denied ?? (r.interrupted ? 'interrupted' : `the tool reported an error${r.output ? `: ${clip(firstLine(r.output), 160)}` : ''}`);
+      // Code mode's header ("Script failed") says nothing; the error after it does.
+      const said = r.output ? (/^Script error:\s*(\S.*)$/m.exec(r.output)?.[1] ?? firstLine(r.output)) : '';
+      const reason = r.denied ?? (r.interrupted ? 'interrupted' : `the tool reported an error${said ? `: ${clip(said, 160)}` : ''}`);
       markNotChanged(l, w.path, r.line, reason);
       continue;
     }
@@ -1132,6 +1149,7 @@ function noteAgain(l: Ledger, call: CallRecord, r: ResultInput, had: readonly st
 function noteFormatting(l: Ledger, call: CallRecord, r: ResultInput, out: string, failed: boolean): void {
   const listed = wouldReformat(out);
   if (listed.length > 0) l.wouldReformat = { paths: listed.slice(0, LEDGER_LIMITS.FILES).map((p) => filePath(p, r.cwd)), line: r.line };
+  if (!failed && call.command !== undefined && r.denied === undefined && r.interrupted !== true) closeFormatChecks(l, call.command, r.line);
   if (failed || call.command === undefined || !rewritingFormatter(call.command)) return;
   const named = reformattedNamed(out).map((p) => filePath(p, r.cwd));
   const count = reformattedCount(out);
@@ -1212,6 +1230,27 @@ function closeFailures(l: Ledger, targets: readonly CheckTarget[], line: number)
     const covered = new Set(f.covered);
     for (const k of f.keys) if (closes(targets, [k])) covered.add(k);
     if (covered.size === (f.covered?.length ?? 0)) continue; // none of its checks ran here
+    if (f.keys.every((k) => covered.has(k))) {
+      f.closedLine = line;
+      delete f.covered;
+    } else f.covered = [...covered];
+  }
+}
+
+/**
+ * A formatter that ran clean over what a format check of it failed on answers that check: the
+ * files are rewritten as the check wants them. It is said as formatting, not as a passing run
+ * (the check was not run again). A failure of several checks closes when the others passed too.
+ */
+function closeFormatChecks(l: Ledger, command: string, line: number): void {
+  const ran = formattedFor(command);
+  if (ran.length === 0) return;
+  const answers = (k: string): boolean => ran.some((f) => k === f.tool || (f.paths.length === 0 && k.startsWith(`${f.tool} `)) || (f.paths.length > 0 && k === `${f.tool} ${[...f.paths].sort().join(' ')}`));
+  for (const f of l.failures) {
+    if (f.closedLine !== undefined || f.kind !== 'check' || f.line >= line || !f.keys.some(answers)) continue;
+    const covered = new Set(f.covered);
+    for (const k of f.keys) if (answers(k)) covered.add(k);
+    f.formatted = line;
     if (f.keys.every((k) => covered.has(k))) {
       f.closedLine = line;
       delete f.covered;
@@ -1333,6 +1372,12 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
     // Said by a failing `git log` too: it is the repository's state, not the command's failure.
     const empty = noCommitsYet(out);
     if (empty !== null) l.noCommits = { line, branch: clip(empty, 200) };
+    // The session made the repository (posthog at 364: `git init -b main`, and the harness then
+    // recorded the branch as `HEAD`, read as "a detached HEAD, or no commit yet").
+    else if (!failed && /^Initialized empty Git repository in /m.test(out)) {
+      const b = initBranch(command);
+      l.noCommits = { line, branch: b === null ? null : clip(b, 200), init: true };
+    }
     // Of the folder the call ran in: not when the command moved elsewhere (`cd x`, `git -C x`).
     if (/\bnot a git repository\b/.test(out) && cwd !== undefined && !/(?:^|[\s;&|(])cd\s|\bgit\s+-C\b/.test(command)) l.notRepo = { line, cwd };
   }

@@ -103,6 +103,29 @@ const NOT_FOUND = /^(?:ERROR|error): (?:file or directory not found|file not fou
 /** A linter's or type checker's diagnostic: `path:line[:col]: CODE message` or `path:line: error: message`. */
 const DIAGNOSTIC = /^[^\s:][^:\n]*:\d+(?::\d+)?:? (?:[A-Z]+\d+\b|error:).*$/m;
 
+/**
+ * A build's verdict that names no cause: Next.js and webpack print "Failed to compile." and, on the
+ * lines after it, the file and the error (rave-era at 300: "./components/events/event-card.tsx:27:3"
+ * then "Type error: Cannot find name 'useEffect'."; quoted alone, the reader had to run the build
+ * again to learn which file broke).
+ */
+const BARE_BUILD_FAIL = /^(?:Failed to compile|Build failed|Compilation failed|build failed)\.?$/;
+const CAUSE = /^(?:(?:[A-Za-z]+ )?[A-Za-z]*(?:Error|error)\b.*|Module not found\b.*|Cannot find\b.*)$/;
+const LOCATION = /^\.{0,2}[\\/]?[\w@.-]+(?:[\\/][\w@.[\]()-]+)*\.\w+(?::\d+){1,2}$/;
+
+/** The error and where it is, within the ten lines after a build's bare verdict. */
+function causeAfter(text: string, fail: string): string | null {
+  const at = text.lastIndexOf(fail);
+  if (at === -1) return null;
+  const after = text.slice(at + fail.length).split('\n', 12).map((l) => l.trim()).filter((l) => l.length > 0).slice(0, 10);
+  const i = after.findIndex((l) => CAUSE.test(l));
+  if (i === -1) return null;
+  const cause = after[i] as string;
+  const where = i > 0 && LOCATION.test(after[i - 1] as string) ? `${after[i - 1] as string} ` : '';
+  const both = `${where}${cause}`;
+  return both.length > 200 ? `${both.slice(0, 199)}…` : both;
+}
+
 /** A tally shown with the first error it counts, which says what failed ("E902 No such file or directory — Found 1 error."). */
 function withCause(text: string, fail: string | null): string | null {
   if (fail !== null && /\b\d+ failed\b/.test(fail)) {
@@ -111,6 +134,10 @@ function withCause(text: string, fail: string | null): string | null {
     const failed = [...text.matchAll(/^FAILED (\S+)/gm)];
     const first = failed[0]?.[1];
     if (first !== undefined) return `FAILED ${first.length > 160 ? `${first.slice(0, 159)}…` : first}${failed.length > 1 ? ` (and ${failed.length - 1} more)` : ''} — ${fail}`;
+  }
+  if (fail !== null && BARE_BUILD_FAIL.test(fail)) {
+    const cause = causeAfter(text, fail);
+    if (cause !== null) return `${cause} — ${fail}`;
   }
   if (fail === null || !TALLY.test(fail)) return fail;
   const diag = DIAGNOSTIC.exec(text)?.[0].trim();

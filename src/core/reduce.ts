@@ -417,6 +417,7 @@ function applyToLedger(st: SessionState, f: Fact, line: number, main: boolean, t
       if (f.job !== undefined) c.job = f.job;
       if (f.stops !== undefined) c.stops = f.stops;
       if (f.polls !== undefined) c.polls = f.polls;
+      if (f.patchScript) c.patchScript = true;
       if (!main) c.subagent = true;
       const cwd = callFolder(st, f.cwd);
       if (cwd !== undefined) c.cwd = cwd;

@@ -839,6 +839,31 @@ export function rewritingFormatter(command: string): boolean {
   });
 }
 
+/**
+ * The format checks a formatter run answers by rewriting the files in place: `cargo fmt` answers
+ * `cargo fmt --check`, `prettier --write x` answers `prettier --check x`, `black .` answers
+ * `black --check .` (edgerunner at 698: `cargo fmt --all -- --check` failed on a diff, and the run
+ * at 701 began with `cargo fmt --all`; the failure stayed open). Each is a check's `tool` and the
+ * paths it formatted (none for the whole project).
+ */
+export function formattedFor(command: string): { tool: string; paths: string[] }[] {
+  if (!/\b(?:fmt|black|prettier|gofmt|ruff|isort)\b/.test(command)) return [];
+  const out: { tool: string; paths: string[] }[] = [];
+  for (const seg of segments(command)) {
+    const ws = program(words(seg));
+    const tool = strip(base(ws[0] ?? ''));
+    const args = ws.slice(1);
+    const checking = args.some((a) => a === '--check' || a === '-c' || a === '--diff' || a === '-l' || a === '--list-different' || a === '--check-only');
+    if (checking) continue;
+    const p = args.filter(isPathArg).map(base).filter((x) => x !== '.');
+    if (tool === 'cargo' && args.find((a) => !a.startsWith('-') && !a.startsWith('+')) === 'fmt') out.push({ tool: 'cargo fmt --check', paths: [] });
+    else if (tool === 'ruff' && args[0] === 'format') out.push({ tool: 'ruff format --check', paths: args.slice(1).filter(isPathArg).map(base).filter((x) => x !== '.') });
+    else if (tool === 'black' || tool === 'isort') out.push({ tool: `${tool} --check`, paths: p });
+    else if ((tool === 'prettier' && (args.includes('--write') || args.includes('-w'))) || (tool === 'gofmt' && args.includes('-w'))) out.push({ tool: `${tool} --check`, paths: p });
+  }
+  return out;
+}
+
 /** Files a formatter's own output names as rewritten: black's `reformatted x`, isort's `Fixing x`. */
 export function reformattedNamed(out: string): string[] {
   return [...new Set([...out.matchAll(/^\s*(?:reformatted|Fixing) (\S.*?)\s*$/gm)].map((m) => m[1] as string))];
@@ -1028,6 +1053,23 @@ export function modifiedInStatus(command: string, out: string): string[] {
  * 'x' does not have any commits yet", a long `git status`'s "No commits yet" under its branch, or
  * `git status -sb`'s "## No commits yet on x". Null when the output says none of these.
  */
+/** The branch a `git init` names (`-b main`, `--initial-branch=main`), or null. */
+export function initBranch(command: string): string | null {
+  for (const seg of segments(command)) {
+    const ws = program(words(seg));
+    if (strip(base(ws[0] ?? '')) !== 'git') continue;
+    const at = ws.indexOf('init');
+    if (at === -1) continue;
+    for (let i = at + 1; i < ws.length; i += 1) {
+      const w = ws[i] as string;
+      if ((w === '-b' || w === '--initial-branch') && ws[i + 1] !== undefined) return ws[i + 1] as string;
+      if (w.startsWith('--initial-branch=')) return w.slice('--initial-branch='.length);
+    }
+    return null;
+  }
+  return null;
+}
+
 export function noCommitsYet(out: string): string | null {
   if (!out.includes('o commits yet') && !out.includes('any commits yet')) return null;
   const m = /your current branch '([^'\n]{1,200})' does not have any commits yet/.exec(out) ?? /^On branch (\S{1,200})\n+No commits yet$/m.exec(out) ?? /^## No commits yet on (\S{1,200})$/m.exec(out);

@@ -104,6 +104,8 @@ export type Fact =
       polls?: { session: string; interrupt?: true };
       /** The folder the call runs in, when it names its own (Codex `workdir`). */
       cwd?: string;
+      /** A Codex code-mode script whose one tool call is one patch: the script's failure is the patch's. */
+      patchScript?: true;
     }
   | {
       t: 'tool_result';

@@ -708,6 +708,7 @@ function readCodeMode(script: string, call: Fact & { t: 'tool_call' }, facts: Fa
   if (files.length > 0) {
     call.files = files;
     call.writes = patchWrites(inner.patches.join('\n'), files);
+    if (inner.patches.length === 1 && inner.commands.length === 0 && inner.stdin.length === 0) call.patchScript = true;
   }
   if (inner.commands.length === 1 && inner.stdin.length === 0) call.job = { command: inner.commands[0] as string };
   if (inner.stdin.length === 1 && inner.commands.length === 0) pollOf(call, inner.stdin[0] as { session: string; chars: string });

@@ -1,5 +1,5 @@
 import type { Analysis, FileChange, PlanUnwritten } from '../analysis.js';
-import { countedFrom, saysOnlyThanks, subagentMessages } from '../analysis.js';
+import { checksNamedBy, countedFrom, saysOnlyThanks, subagentMessages, writtenNamedBy } from '../analysis.js';
 import { CONTRACT_HEADING } from '../contract.js';
 import { escapeControls } from '../control-chars.js';
 import type { PlanRecord } from '../state.js';
@@ -487,11 +487,12 @@ function currentState(a: Analysis): (level: Level) => string {
   // The first item of each text, as find() would give it, without a scan per row.
   const byText = new Map<string, (typeof c.items)[number]>();
   for (const i of c.items) if (!byText.has(i.text)) byText.set(i.text, i);
-  const rows = (items: string[], mark: string): { head: string; line: string; detail: string }[] =>
+  const rows = (items: string[], mark: string): { head: string; line: string; detail: string; since: string }[] =>
     items.map((t) => {
       const item = byText.get(t);
       const detail = mark !== 'x' && item?.detail !== undefined ? ` — ${oneLine(item.detail, MD.TASK_DETAIL_CHARS)}${item.created !== undefined && item.created !== item.line ? ` (created line ${item.created})` : ''}` : '';
-      return { head: `- [${mark}] ${t.replace(/\r?\n/g, ' ')}`, line: atLine(item?.line), detail };
+      const since = mark === 'x' ? '' : doneSince(a, `${t} ${item?.detail ?? ''}`, Math.max((c.seq ?? 0) + 1, item?.line ?? 0));
+      return { head: `- [${mark}] ${t.replace(/\r?\n/g, ' ')}`, line: atLine(item?.line), detail, since };
     });
   const lists = [
     ['Completed', rows(c.completed, 'x')],
@@ -512,9 +513,22 @@ function currentState(a: Analysis): (level: Level) => string {
         : ` — not updated since, while ${wrote}: which of its items are done may have changed`;
   const intro = `${label('reported')} — from the agent's ${src}${at(c.seq)}${stale}`;
   return (level) => {
-    const list = (rs: readonly { head: string; line: string; detail: string }[]): string => (rs.length === 0 ? NONE : rs.map((r) => `${r.head}${level < 3 ? r.line : ''}${level < 2 ? r.detail : ''}`).join('\n'));
+    // What was done since an open item is kept at every level: it says the mark may be stale.
+    const list = (rs: readonly { head: string; line: string; detail: string; since: string }[]): string => (rs.length === 0 ? NONE : rs.map((r) => `${r.head}${level < 3 ? r.line : ''}${level < 2 ? r.detail : ''}${r.since}`).join('\n'));
     return [intro, ...lists.map(([title, rs]) => `### ${title}\n\n${list(rs)}`)].join('\n\n');
   };
+}
+
+/**
+ * An item left open whose words name a file written, or a kind of check run, after the list: the
+ * work may be done (agentcmd and edgerunner: steps still "Not Started" that had been carried out).
+ */
+function doneSince(a: Analysis, text: string, after: number): string {
+  if (a.current.seq === null) return '';
+  const files = writtenNamedBy(text, a.filesChanged, after).map((f) => `\`${f.path.replace(/\\/g, '/').split('/').pop() ?? f.path}\` written (line ${f.line})`);
+  const runs = checksNamedBy(text, a.checks, after).map((r) => `${code(r.command, 60)} ${r.outcome === 'pass' ? 'passed' : r.outcome === 'fail' ? 'failed' : 'ran'} (line ${r.line})`);
+  const all = [...files, ...runs];
+  return all.length === 0 ? '' : ` — since it, what its words name: ${all.join('; ')}`;
 }
 
 /**
@@ -844,17 +858,23 @@ function gitSeenBySession(r: RenderInput, a: Analysis): string | null {
     const top = l.logTop;
     const movedAt = (l.headMoves ?? []).filter((n) => n > top.line).at(-1);
     const sw = l.switchedTo;
+    // Every commit of the session after the log moved HEAD on: deep-manifest's log at 27, then
+    // commits at 40 and 70, was said to be followed by "the session's commit at line 70" alone.
+    const since = a.commits.filter((c) => c.line > top.line).sort((x, y) => x.line - y.line);
     const moved =
       movedAt === undefined
         ? ''
         : a.commits.some((c) => c.line === movedAt)
-          ? ` (HEAD moved after it: the session's commit at line ${movedAt}; Commits made in this session has it)`
+          ? since.length > 1
+            ? ` (HEAD moved after it: the session's ${since.length} commits at lines ${since.map((c) => c.line).join(', ')}, the latest ${code(since.at(-1)?.hash ?? '')}; Commits made in this session has them)`
+            : ` (HEAD moved after it: the session's commit at line ${movedAt}; Commits made in this session has it)`
           : sw !== undefined && sw.line === movedAt
             ? ` (HEAD may have moved after it: the session's \`git checkout\` or \`git switch\` at line ${movedAt})`
             : ` (HEAD may have moved after it: the session's git command at line ${movedAt} can move it — a merge, pull, rebase, reset or checkout)`;
     parts.push(`its latest \`git log\` of HEAD (line ${top.line}) began with ${code(top.hash)} «${oneLine(top.subject, 100)}»${moved}`);
   }
-  if (l.noCommits !== undefined) parts.push(`git said at line ${l.noCommits.line} that the branch ${code(l.noCommits.branch)} has no commits yet: nothing in the repository was committed then, and the session made no commit after`);
+  const nc = l.noCommits;
+  if (nc !== undefined) parts.push(nc.init === true ? `it made the repository itself: its \`git init\` at line ${nc.line} made an empty one${nc.branch === null ? '' : ` on the branch ${code(nc.branch)}`}, and the session made no commit after` : `git said at line ${nc.line} that the branch ${code(nc.branch ?? '')} has no commits yet: nothing in the repository was committed then, and the session made no commit after`);
   const rm = l.remotes;
   if (rm !== undefined) parts.push(rm.list.length === 0 ? `its latest \`git remote -v\` (line ${rm.line}) printed no remote` : `its latest \`git remote -v\` (line ${rm.line}) named ${rm.list.map((x) => `${code(x.name)} ${code(x.url, 300)}`).join(', ')}`);
   if (l.pushedTo !== undefined) parts.push(`its latest push (line ${l.pushedTo.line}) went to ${code(l.pushedTo.url, 300)}`);
@@ -887,7 +907,13 @@ function recordedBranch(r: RenderInput, a: Analysis): string | null {
   // Where the session's own git names the branch, what `HEAD` might have meant when the harness
   // read it is no question a successor needs to ask: the verified branch follows.
   const gitNamed = st !== undefined || last !== null;
-  if (branch === 'HEAD') return `Recorded by the transcript: ${code('HEAD')}${where}, not a branch name (${gitNamed ? 'what the harness read when it recorded it; the session\'s own git output names the branch' : 'a detached HEAD, or a repository with no commit yet, when it was recorded'}) — ${label('reported')}.${onBranch}${commit}${moved}`;
+  const init = r.state.ledger.noCommits?.init === true ? r.state.ledger.noCommits : undefined;
+  const why = gitNamed
+    ? 'what the harness read when it recorded it; the session\'s own git output names the branch'
+    : init !== undefined
+      ? `a repository with no commit yet: the session's own \`git init\` made it at line ${init.line}${init.branch === null ? '' : `, on ${code(init.branch)}`}, and no commit followed`
+      : 'a detached HEAD, or a repository with no commit yet, when it was recorded';
+  if (branch === 'HEAD') return `Recorded by the transcript: ${code('HEAD')}${where}, not a branch name (${why}) — ${label('reported')}.${onBranch}${commit}${moved}`;
   const at = r.state.meta.commit === undefined ? '' : ` (at commit ${code(r.state.meta.commit.slice(0, 12))} when the session started)`;
   return `Recorded by the transcript: branch ${code(branch)}${at}${branchesBefore(r.state.meta.branches)}${where} — ${label('reported')}.${commit}${moved}`;
 }
@@ -1199,6 +1225,13 @@ function envAdded(fixedBy: string, failed: string): string {
 }
 const LEADING_ASSIGNMENT = /^[ \t]*([A-Za-z_][A-Za-z0-9_]{0,60}=[^\s'"]{0,80})[ \t]+/;
 
+/** How a fixed failure was got past, as the list says it. */
+const REFIXED: Record<Analysis['fixedFailures'][number]['rerun'], (line: number) => string> = {
+  passed: (n) => `a later run passed at line ${n}`,
+  ran_clean: (n) => `ran again without an error at line ${n}`,
+  formatted: (n) => `the formatter rewrote the files at line ${n} (the format check was not run again)`,
+};
+
 function failures(a: Analysis, level: Level): string {
   const lines = a.openFailures.map((f) => `${label('verified')} line ${f.line}: ${oneLine(f.text, 400)}`);
   for (const f of a.incidents) lines.push(`${label(f.label)} ${f.kind === 'interrupted' ? 'interrupted' : 'API error'}${at(f.seq)}: ${oneLine(f.text, 300)}`);
@@ -1209,7 +1242,7 @@ function failures(a: Analysis, level: Level): string {
   const fixedShown = level >= 3 ? MD.FIXED_SHORT : MD.FIXED;
   const fixedMore = a.fixedFailures.length > fixedShown ? `\n- … and ${a.fixedFailures.length - fixedShown} earlier, each in HANDOFF.summary.json's \`fixed_failures\`` : '';
   const by = (f: Analysis['fixedFailures'][number]): string => (f.fixed_by === undefined ? '' : ` (${code(f.fixed_by, level >= 3 ? 80 : 120)}${envAdded(f.fixed_by, f.text)})`);
-  const fixedList = a.fixedFailures.length === 0 ? '' : `\n\n### Fixed during the session\n\n${label('verified')} — failures a later run of the same target resolved (not open): a check that passed, or a command that is not a check and ran again without an error (which says it ran, not that it found what it looked for):\n\n${bullets(a.fixedFailures.slice(-fixedShown).map((f) => `line ${f.line}, ${f.rerun === 'passed' ? 'a later run passed' : 'ran again without an error'} at line ${f.fixed_line}${by(f)}${how(f)}: ${oneLine(f.text, level >= 3 ? 100 : 240)}`))}${fixedMore}`;
+  const fixedList = a.fixedFailures.length === 0 ? '' : `\n\n### Fixed during the session\n\n${label('verified')} — failures a later run of the same target resolved (not open): a check that passed, or a command that is not a check and ran again without an error (which says it ran, not that it found what it looked for)${a.fixedFailures.some((f) => f.rerun === 'formatted') ? ', or a format check whose formatter then rewrote the files' : ''}:\n\n${bullets(a.fixedFailures.slice(-fixedShown).map((f) => `line ${f.line}, ${REFIXED[f.rerun](f.fixed_line)}${by(f)}${how(f)}: ${oneLine(f.text, level >= 3 ? 100 : 240)}`))}${fixedMore}`;
   const over = level >= 2 ? [] : a.passedOver.slice(level === 0 ? -MD.PASSED_OVER : -1);
   const fixed = `${fixedList}${over.length === 0 ? '' : `\n\n### Failed, then passed over\n\n${label('verified')} — the agent went on after these, and no clean re-run of the same command is recorded:\n\n${bullets(over.map((f) => `line ${f.line}: ${oneLine(f.text, 400)}`))}`}`;
   // Never None where results could not be read: a failure among them would not show (SPEC §6).

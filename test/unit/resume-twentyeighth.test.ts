@@ -1,0 +1,192 @@
+import { describe, expect, it } from 'vitest';
+import { initialLedger } from '../../src/core/ledger.js';
+import { decideOutcome } from '../../src/core/outcome.js';
+import { formattedFor } from '../../src/core/shell.js';
+import { call, result, say, todos, todosDone, user } from './claude-records.js';
+import { built, ran } from './ledger-helper.js';
+
+/**
+ * Rules from the twenty-eighth reading (docs/FIDELITY.md): seven sessions cut in the middle, each
+ * handoff read alone, then against its transcript.
+ */
+
+describe("a build's bare verdict (rave-era at 300: «Failed to compile.» named no file)", () => {
+  const next = [
+    '> raveera-web-mvp@0.1.0 build',
+    '> next build',
+    '',
+    ' ✓ Compiled successfully',
+    '   Linting and checking validity of types ...',
+    'Failed to compile.',
+    '',
+    './components/events/event-card.tsx:27:3',
+    "Type error: Cannot find name 'useEffect'.",
+    '',
+    '\u001b[0m \u001b[90m 27 |\u001b[39m   useEffect(() => {',
+    'Next.js build worker exited with code: 1 and signal: null',
+  ].join('\n');
+
+  it('is quoted with the file and the error printed after it', () => {
+    expect(decideOutcome('build', 1, false, next)).toEqual({ outcome: 'fail', line: "./components/events/event-card.tsx:27:3 Type error: Cannot find name 'useEffect'. — Failed to compile." });
+  });
+
+  it('and with the error alone when no location stands before it', () => {
+    expect(decideOutcome('build', 1, false, "Failed to compile.\n\nModule not found: Can't resolve 'zod' in '/w/app'")?.line).toBe("Module not found: Can't resolve 'zod' in '/w/app' — Failed to compile.");
+  });
+
+  it('stays as it is when nothing after it names a cause', () => {
+    expect(decideOutcome('build', 1, false, 'Failed to compile.\n\nSee the log above.')?.line).toBe('Failed to compile.');
+  });
+});
+
+describe('a format check answered by its formatter (edgerunner at 702: `cargo fmt --all -- --check` failed, then `cargo fmt --all && clippy && test` passed)', () => {
+  const bash = (id: string, command: string) => call(id, 'Bash', { command, description: 'run' });
+  const chain = 'cargo fmt --all -- --check && cargo clippy --workspace -- -D warnings && cargo test --workspace';
+
+  it('is fixed, said as formatting, not as a passing run of the check', () => {
+    const { md, summary } = built<{ open_failures: unknown[]; fixed_failures: { line: number; fixed_line: number; rerun: string }[] }>(
+      user('u1', 'Fix the SSE parser'),
+      bash('c1', chain),
+      result('c1', 'Diff in /w/crates/a/src/txline.rs:85:\n-    let crlf = buffer', { is_error: true }),
+      bash('c2', 'cargo fmt --all && cargo clippy --workspace -- -D warnings && cargo test --workspace'),
+      result('c2', '    Finished `dev` profile [unoptimized + debuginfo] target(s) in 0.87s\ntest result: ok. 13 passed; 0 failed; 0 ignored; 0 measured'),
+      say('a1', 'All green.'),
+    );
+    expect(summary.open_failures).toEqual([]);
+    expect(summary.fixed_failures).toEqual([expect.objectContaining({ line: 3, fixed_line: 5, rerun: 'formatted' })]);
+    expect(md).toContain('line 3, the formatter rewrote the files at line 5 (the format check was not run again)');
+  });
+
+  it('stays open when the formatter run failed, or formatted other paths', () => {
+    const l = initialLedger();
+    ran(l, 10, 'npx prettier --check src/a.ts', 1, '[warn] src/a.ts\n[warn] Code style issues found in the above file. Run Prettier with --write to fix.');
+    ran(l, 12, 'npx prettier --write src/b.ts', 0, 'src/b.ts 20ms');
+    ran(l, 14, 'npx prettier --write src/a.ts', 2, '[error] src/a.ts: SyntaxError: Unexpected token (3:1)');
+    expect(l.failures.find((f) => f.line === 11)?.closedLine).toBeUndefined();
+    ran(l, 16, 'npx prettier --write src/a.ts', 0, 'src/a.ts 21ms');
+    expect(l.failures.find((f) => f.line === 11)).toEqual(expect.objectContaining({ closedLine: 17, formatted: 17 }));
+  });
+
+  it('names the checks each formatter answers, and none for a checking run', () => {
+    expect(formattedFor('cargo fmt --all && cargo test')).toEqual([{ tool: 'cargo fmt --check', paths: [] }]);
+    expect(formattedFor('black . && ruff format src/app.py')).toEqual([{ tool: 'black --check', paths: [] }, { tool: 'ruff format --check', paths: ['app.py'] }]);
+    expect(formattedFor('gofmt -w . ; prettier --write web/x.ts')).toEqual([{ tool: 'gofmt --check', paths: [] }, { tool: 'prettier --check', paths: ['x.ts'] }]);
+    expect(formattedFor('cargo fmt --check')).toEqual([]);
+    expect(formattedFor('black --diff .')).toEqual([]);
+    expect(formattedFor('prettier src/a.ts')).toEqual([]);
+    expect(formattedFor('gofmt -l .')).toEqual([]);
+  });
+});
+
+describe("a Codex code-mode script that threw on its one patch (edgerunner at 161: five «Script failed», each said nowhere)", () => {
+  const meta = { timestamp: '2026-07-10T18:00:00Z', type: 'session_meta', payload: { id: 'c', cwd: '/w', cli_version: '0.144.0', originator: 'codex_cli_rs' } };
+  const item = (payload: Record<string, unknown>) => ({ timestamp: '2026-07-10T18:16:08Z', type: 'response_item', payload });
+  const ask = { timestamp: '2026-07-10T18:10:00Z', type: 'event_msg', payload: { type: 'user_message', message: 'Add the TxLINE adapter', images: [] } };
+  const script = (id: string, body: string) => item({ type: 'custom_tool_call', name: 'exec', call_id: id, input: body });
+  const out = (id: string, parts: string[]) => item({ type: 'custom_tool_call_output', call_id: id, output: parts.map((text) => ({ type: 'input_text', text })) });
+  const patch = (file: string) => `const patch = "*** Begin Patch\\n*** Add File: ${file}\\n+pub fn a() {}\\n*** End Patch";\nawait tools.apply_patch(patch);\n`;
+  const failed = ['Script failed\nWall time 0.0 seconds\nOutput:\n', "Script error:\napply_patch verification failed: invalid hunk at line 8, Unexpected line found in update hunk: '*** Update File: crates/a.rs'"];
+
+  it('is a write that did not happen, with the error the script printed', () => {
+    const { md, summary } = built<{ files_not_changed: { path: string; line: number; reason: string }[]; files_changed: unknown[] }>(meta, ask, script('p1', patch('crates/a/src/txline.rs')), out('p1', failed));
+    expect(summary.files_not_changed).toEqual([expect.objectContaining({ path: '/w/crates/a/src/txline.rs', line: 4, reason: expect.stringContaining('apply_patch verification failed: invalid hunk at line 8') })]);
+    expect(summary.files_changed).toEqual([]);
+    expect(md).toContain('`crates/a/src/txline.rs` (line 4): the tool reported an error: apply_patch verification failed');
+  });
+
+  it('and redone when a later script wrote the file', () => {
+    const applied = { timestamp: '2026-07-10T18:16:49Z', type: 'event_msg', payload: { type: 'patch_apply_end', call_id: 'exec-1', stdout: 'Success. Updated the following files:\nA crates/a/src/txline.rs\n', success: true, changes: { '/w/crates/a/src/txline.rs': { type: 'add', content: 'pub fn a() {}\n' } } } };
+    const { md } = built(meta, ask, script('p1', patch('crates/a/src/txline.rs')), out('p1', failed), script('p2', patch('crates/a/src/txline.rs')), applied, out('p2', ['Script completed\nWall time 0.0 seconds\nOutput:\n']));
+    expect(md).toContain('None left undone. *verified* — 1 file(s) had a write that was refused or failed, and each was written successfully after it (the latest refusal\'s or failure\'s line → the first write of the file that succeeded after it), latest first: `crates/a/src/txline.rs` 4 → 6.');
+  });
+
+  it('is not said of a script that also ran commands or made two patches: which of them failed is not recorded', () => {
+    const two = `${patch('a.rs')}${patch('b.rs')}`;
+    const { summary } = built<{ files_not_changed: unknown[] }>(meta, ask, script('p1', two), out('p1', failed));
+    expect(summary.files_not_changed).toEqual([]);
+  });
+});
+
+describe('an open list item whose words name what was done after the list (agentcmd at 355, edgerunner at 702: steps still "Not Started" that had been carried out)', () => {
+  const bash = (id: string, command: string) => call(id, 'Bash', { command, description: 'run' });
+  const edit = (id: string, file: string) => call(id, 'Edit', { file_path: `/nonexistent/w/${file}`, old_string: 'a', new_string: 'b' });
+  const done = (id: string, file: string) => result(id, `The file /nonexistent/w/${file} has been updated.`);
+
+  it('names the files its words spell out and the kinds of check it names that ran', () => {
+    const { md } = built(
+      user('u1', 'Make team edits faster'),
+      todos('t1', [['Add the single-team endpoint', 'completed'], ['Refactor the TeamSheet to use it', 'pending'], ['Improve team update mutations', 'pending'], ['Run the tests and lint', 'pending']]),
+      todosDone('t1'),
+      edit('e1', 'src/components/TeamSheet.tsx'),
+      done('e1', 'src/components/TeamSheet.tsx'),
+      edit('e2', 'src/hooks/useUpdateTeam.ts'),
+      done('e2', 'src/hooks/useUpdateTeam.ts'),
+      edit('e3', 'src/app/page.tsx'),
+      done('e3', 'src/app/page.tsx'),
+      bash('c1', 'npx vitest run'),
+      result('c1', ' Test Files  3 passed (3)\n      Tests  12 passed (12)'),
+      say('a1', 'Moving on.'),
+    );
+    expect(md).toContain('- [ ] Refactor the TeamSheet to use it (line 2) — since it, what its words name: `TeamSheet.tsx` written (line 5)');
+    expect(md).toContain('- [ ] Improve team update mutations (line 2) — since it, what its words name: `useUpdateTeam.ts` written (line 7)');
+    expect(md).toContain('- [ ] Run the tests and lint (line 2) — since it, what its words name: `npx vitest run` passed (line 11)');
+    // A name of one generic word (page.tsx) names no step; a done item gets nothing.
+    expect(md).not.toContain('`page.tsx` written');
+    expect(md).toMatch(/- \[x\] Add the single-team endpoint[^\n]*\n/);
+    expect(md).not.toMatch(/- \[x\] Add the single-team endpoint[^\n]*since it/);
+  });
+
+  it('names nothing done before the list, nor a file only part of whose name the item says', () => {
+    const { md } = built(
+      user('u1', 'Make team edits faster'),
+      edit('e1', 'src/components/TeamSheet.tsx'),
+      done('e1', 'src/components/TeamSheet.tsx'),
+      todos('t1', [['Refactor the TeamSheet', 'pending'], ['Update the team members list', 'pending']]),
+      todosDone('t1'),
+      edit('e2', 'src/hooks/useUpdateTeamMemberRole.ts'),
+      done('e2', 'src/hooks/useUpdateTeamMemberRole.ts'),
+      say('a1', 'Moving on.'),
+    );
+    expect(md).not.toContain('since it, what its words name');
+  });
+});
+
+describe("the session's latest git log, when several commits came after it (deep-manifest at 122: commits at 40 and 70, said as one)", () => {
+  it('counts them and names the latest', () => {
+    const bash = (id: string, command: string) => call(id, 'Bash', { command, description: 'run' });
+    const { md } = built(
+      user('u1', 'Commit the tar support'),
+      bash('l1', 'git log --oneline -1'),
+      result('l1', '5db6b2a Use <TAB> instead of a real TAB in examples'),
+      bash('c1', 'git commit -am "Add tar support"'),
+      result('c1', '[main 17015f9] Add tar support\n 2 files changed, 40 insertions(+)'),
+      bash('c2', 'git commit --allow-empty -m "Trigger CI"'),
+      result('c2', '[main 1d28f1e] Trigger CI'),
+      say('a1', 'Committed twice.'),
+    );
+    expect(md).toContain("(HEAD moved after it: the session's 2 commits at lines 5, 7, the latest `1d28f1e`; Commits made in this session has them)");
+  });
+});
+
+describe("a repository the session made itself (posthog at 456: `git init -b main`, then Claude Code recorded the branch as HEAD)", () => {
+  const bash = (id: string, command: string) => call(id, 'Bash', { command, description: 'run' });
+  const atHead = (r: Record<string, unknown>) => ({ ...r, gitBranch: 'HEAD' });
+
+  it('says so, with its branch, where the harness recorded HEAD', () => {
+    const { md, summary } = built<{ session_git: { no_commits: unknown } }>(
+      atHead(user('u1', 'Set up the repo')),
+      atHead(bash('g1', 'git init -b main 2>&1 | tail -3 && git config user.email "me@example.com"')),
+      atHead(result('g1', 'Initialized empty Git repository in /nonexistent/w/.git/')),
+      atHead(say('a1', 'Done.')),
+    );
+    expect(summary.session_git.no_commits).toEqual({ line: 3, branch: 'main', init: true });
+    expect(md).toContain("not a branch name (a repository with no commit yet: the session's own `git init` made it at line 3, on `main`, and no commit followed)");
+  });
+
+  it('names no branch for a bare `git init`, and a commit after it ends it', () => {
+    const { summary } = built<{ session_git: { no_commits: unknown } }>(user('u1', 'Set up the repo'), bash('g1', 'git init'), result('g1', 'Initialized empty Git repository in /nonexistent/w/.git/'), say('a1', 'Done.'));
+    expect(summary.session_git.no_commits).toEqual({ line: 3, branch: null, init: true });
+    const after = built<{ session_git: { no_commits: unknown } }>(user('u1', 'Set up the repo'), bash('g1', 'git init'), result('g1', 'Initialized empty Git repository in /nonexistent/w/.git/'), bash('c1', 'git add -A && git commit -m "first"'), result('c1', '[main (root-commit) a1b2c3d] first\n 3 files changed'), say('a1', 'Done.'));
+    expect(after.summary.session_git.no_commits).toBeNull();
+  });
+});
