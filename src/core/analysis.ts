@@ -190,6 +190,8 @@ export interface Analysis {
   fixedFailures: { line: number; text: string; fixed_line: number; rerun: 'passed' | 'ran_clean' | 'formatted'; how: string[]; fixed_by?: string }[];
   /** Failed commands the agent went on from without a passing re-run: dealt with or not, the transcript does not say. */
   passedOver: { line: number; text: string }[];
+  /** The latest run that still printed texts an edit had taken out: what ran is older than the edit (ledger.ts noteStaleOutput). */
+  staleOutput: { line: number; command: string; path: string; edit_line: number; count: number; first: string } | null;
   /** Files a user request names, as the agent read them. */
   documents: DocRead[];
   /** Background jobs, running ones first. */
@@ -947,7 +949,7 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
     // The step the last message announced is the one to take first (deep-manifest: «Let me also run ruff…:»).
     const announced = end.announced === undefined ? '' : `. Its last message (line ${end.line}) announced the step it was about to take, which the transcript does not hold: ${quote(end.announced, 240)}`;
     const compacted = compactionStep(st, req.line, end.line);
-    return { text: `Continue ${whose}, which the agent ${how}${reqText}${ask}${askedBefore(l, req)}${lastCallOpen(l, end, st.harness === 'claude')}${announced}${compacted}`, rule: 'unfinished_request', label: 'inferred', line: req.line, ...(compacted === '' ? {} : { quotesCompaction: true as const }) };
+    return { text: `Continue ${whose}, which the agent ${how}${reqText}${ask}${askedBefore(l, req)}${lastCallOpen(l, end, st.harness === 'claude')}${announced}${compacted}${staleClause(l)}`, rule: 'unfinished_request', label: 'inferred', line: req.line, ...(compacted === '' ? {} : { quotesCompaction: true as const }) };
   }
   const fail = open[open.length - 1];
   if (fail !== undefined) {
@@ -1146,6 +1148,18 @@ function fixedFailures(l: Ledger): Analysis['fixedFailures'] {
     if (failedWith !== undefined && fixedWith !== undefined && fixedWith.trim() !== failedWith.trim()) out.fixed_by = clip(fixedWith.replace(/\s+/g, ' ').trim(), 160);
     return out;
   });
+}
+
+function staleOutput(l: Ledger): Analysis['staleOutput'] {
+  const s = l.staleOutput;
+  return s === undefined ? null : { line: s.line, command: s.command, path: s.path, edit_line: s.editLine, count: s.count, first: s.first };
+}
+
+/** The clause a Next Action adds when the latest run ran code older than an edit (staleOutput). */
+function staleClause(l: Ledger): string {
+  const s = l.staleOutput;
+  if (s === undefined) return '';
+  return `. Before testing again: the run at line ${s.line} (\`${clip(s.command, 100)}\`) still printed ${s.count} texts the edit at line ${s.editLine} took out of \`${s.path.replace(/\\/g, '/').split('/').pop() ?? s.path}\` (the first: ${quote(s.first, 120)}), so what it ran does not hold that edit: renew it (reinstall, rebuild or restart), or find the copy it runs, first`;
 }
 
 /** Failed commands the agent answered afterwards, never re-run clean (the last 5); not those still open (its last message says they failed). */
@@ -1410,6 +1424,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     openFailures: open,
     fixedFailures: fixedFailures(l),
     passedOver: passedOver(l, open),
+    staleOutput: staleOutput(l),
     documents: l.docs ?? [],
     jobs: Object.values(l.jobs ?? {}).sort((a, b) => (a.status === 'running' ? 0 : 1) - (b.status === 'running' ? 0 : 1) || b.line - a.line),
     agentMessages: (l.said ?? []).slice(-20).map((m) => ({ line: m.line, text: m.text })),

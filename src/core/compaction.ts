@@ -42,7 +42,7 @@ function dedent(text: string): string {
 function clipPart(text: string): string {
   const t = dedent(text.replace(/\r\n/g, '\n').replace(/^\s*\n|\s+$/g, '').replace(/\n{3,}/g, '\n\n'));
   if (t.length <= COMPACTION_PART_CHARS) return t;
-  // Cut before the redactor reads it: never inside a run a credential may be made of (cut.ts).
+  // Read after the redactor read the summary whole (reduce.ts): cut between words, a redaction's tag stays whole.
   return `${wellFormed(t.slice(0, headEnd(t, COMPACTION_PART_CHARS - 1))).trimEnd()}…`;
 }
 

@@ -112,7 +112,10 @@ function sanitize(obs: Observation, st: SessionState, redactor: Redactor): void 
     st.redactions += r.count;
     return r.text;
   };
-  obs.text = clean(obs.text);
+  // Read with what the line says beside it (a shell call's description), which is not kept.
+  const aside = obs.aside;
+  delete obs.aside;
+  obs.text = aside === undefined ? clean(obs.text) : cleanBeside(aside, obs.text, clean);
   // Names and ids copied from the line reach the timeline, TOOLS.md and the manifest too.
   obs.kind = clean(obs.kind);
   // A time in ISO 8601 form holds digits and separators only: no credential fits in it, and
@@ -125,6 +128,10 @@ function sanitize(obs: Observation, st: SessionState, redactor: Redactor): void 
     // path of the engine. Only the current key is written, so reading it here reads what the
     // fact held when the loop began.
     const rec = f as Record<string, unknown>;
+    const pair = JOINT[f.t];
+    if (pair !== undefined) redactJointly(rec, pair, clean);
+    if (aside !== undefined && f.t === 'tool_call' && typeof rec.command === 'string') rec.command = cleanBeside(aside, rec.command, clean);
+    if (f.t === 'tool_call' && typeof rec.job === 'object' && rec.job !== null) redactJointly(rec.job as Record<string, unknown>, ['description', 'command'], clean);
     for (const k of Object.keys(rec)) {
       if (k === 't') continue;
       const v = rec[k];
@@ -136,6 +143,38 @@ function sanitize(obs: Observation, st: SessionState, redactor: Redactor): void 
       else if (typeof v === 'object' && v !== null) rec[k] = cleanDeep(v, clean, 0);
     }
   }
+}
+
+/**
+ * Fields of one call that name a credential in one and give it in the other: a task's subject and
+ * its description, a subagent's description and its prompt, a background job's description and its
+ * command ("Wire AKIA… into CI" and "Paste <the secret key> into the settings"). Redacted as one
+ * text, as the call's input is in the timeline, then parted again; redacted apart, the second
+ * held a bare value the redactor cannot tell from any word.
+ */
+const JOINT: Partial<Record<string, readonly [string, string]>> = { task_create: ['subject', 'description'], subagent: ['description', 'prompt'] };
+/** Between the two fields while they are redacted together: no credential spans it, and no field holds it. */
+const FIELD_BREAK = '\n\n§§ handoffd: the next field §§\n\n';
+
+/** `text` redacted as read after `aside`; `text` redacted alone when the two cannot be parted again. */
+function cleanBeside(aside: string, text: string, clean: (s: string) => string): string {
+  if (aside.includes(FIELD_BREAK) || text.includes(FIELD_BREAK)) return clean(text);
+  const both = clean(`${aside}${FIELD_BREAK}${text}`);
+  const at = both.indexOf(FIELD_BREAK);
+  return at === -1 || both.indexOf(FIELD_BREAK, at + 1) !== -1 ? clean(text) : both.slice(at + FIELD_BREAK.length);
+}
+
+function redactJointly(rec: Record<string, unknown>, [a, b]: readonly [string, string], clean: (s: string) => string): void {
+  const x = rec[a];
+  const y = rec[b];
+  if (typeof x !== 'string' || typeof y !== 'string' || x.includes(FIELD_BREAK) || y.includes(FIELD_BREAK)) return;
+  const both = clean(`${x}${FIELD_BREAK}${y}`);
+  const at = both.indexOf(FIELD_BREAK);
+  // A removal that took the break with it leaves the two unparted: each is then redacted alone below.
+  if (at === -1 || both.indexOf(FIELD_BREAK, at + 1) !== -1) return;
+  // Cleaned again below, as every string is: a redacted text comes back the same.
+  rec[a] = both.slice(0, at);
+  rec[b] = both.slice(at + FIELD_BREAK.length);
 }
 
 /** The fields of a fact that the state keys records by (call ids, message ids). */

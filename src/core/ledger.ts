@@ -2,14 +2,14 @@ import { ideShort } from './harness/requests.js';
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
 import { decideOutcome, lastLine, lastStarted } from './outcome.js';
 import type { Outcome } from './outcome.js';
-import { andChain, branchSwitch, statusBranch, lsListing, modifiedInStatus, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, destroys, diffedPaths, diffsTheTree, exitMeansNoMatch, formattedFor, gitDir, initBranch, gitListing, branchPullRequest, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, headMovers, killedByName, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, noCommitsYet, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
+import { andChain, branchSwitch, statusBranch, lsListing, modifiedInStatus, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, destroys, diffedPaths, diffsTheTree, exitMeansNoMatch, formattedFor, gitDir, initBranch, showsFiles, gitListing, branchPullRequest, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, headMovers, killedByName, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, noCommitsYet, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
 import type { CheckTarget } from './shell.js';
 import { fmtClock, fmtOffset, localMinutes, offsetFromDate, startClaim, startsBeforeSession } from './clock.js';
 import { contentLines, DOC_LIMITS, namingRequest, readLines, readSpan } from './documents.js';
 import type { DocRead } from './documents.js';
 import { JOB_LIMITS, jobNotices, lastOutputLine, runningSession, sessionExit, shellCell, startedJobId, stoppedJobId } from './jobs.js';
 import type { Job } from './jobs.js';
-import { WHAT_LIMITS } from './what-changed.js';
+import { printedDigest, WHAT_LIMITS } from './what-changed.js';
 import { fileKey, filePath, heldKey, relativeTo } from './paths.js';
 
 /**
@@ -62,6 +62,9 @@ export interface CallWrite {
   how: WriteHow;
   what?: string[];
   ifExists?: true;
+  /** Digests of texts a program could print that the write takes out, and puts in (what-changed.ts printedChange). */
+  removed?: string[];
+  added?: string[];
 }
 
 export interface CallRecord {
@@ -288,6 +291,15 @@ export interface Ledger {
   wouldReformat?: { paths: string[]; line: number };
   /** The next step named by the harness's latest recap of the session (Claude Code's `away_summary`), and its line. */
   recap?: { next: string; line: number };
+  /**
+   * Texts a program could print that the session's latest edits took out (digests, by edit), and
+   * those its writes put in (digests, the latest): a later run that still prints what an edit took
+   * out ran code older than it (staleOutput).
+   */
+  printedGone?: { path: string; line: number; d: string[] }[];
+  printedAdded?: string[];
+  /** The latest run whose output still held texts an edit had taken out: which edit, how many, the first. */
+  staleOutput?: { line: number; command: string; key: string; path: string; editLine: number; count: number; first: string };
   /**
    * The session's git said the branch has no commits yet (and it made none since); `init`: the
    * session's own `git init` made the repository (its branch null when the command named none).
@@ -596,7 +608,7 @@ export interface CallInput {
   name: string;
   line: number;
   command?: string;
-  writes?: { path: string; how: WriteHow; what?: string[] }[];
+  writes?: { path: string; how: WriteHow; what?: string[]; removed?: string[]; added?: string[] }[];
   unreadable?: boolean;
   /** A shell call whose command cannot be read (its arguments were redacted). */
   hidden?: boolean;
@@ -834,6 +846,7 @@ export function noteResult(l: Ledger, r: ResultInput): void {
     } else noteCommandResult(l, call, r, (failed && !exitMeansNoMatch(call.command, r.exitCode, out)) || (r.exitCode === undefined && crashed(out)));
     noteGit(l, call.command, out, r.line, failed, r.cwd);
     if (r.denied === undefined && !r.subagent) noteScriptRun(l, call.command, out, r.line, r.cwd);
+    if (r.denied === undefined && !r.subagent && r.interrupted !== true) noteStaleOutput(l, call.command, out, r.line);
     noteFormatting(l, call, r, out, failed);
     // A command that did not run destroyed nothing; one that failed may have done part of it.
     const what = r.denied === undefined ? (destroys(call.command) ?? killedOthers(l, call)) : null;
@@ -1051,7 +1064,66 @@ function noteWrites(l: Ledger, call: CallRecord, r: ResultInput, failed: boolean
     const had = key === undefined ? undefined : l.changed[key];
     const reported = had?.event === true && had.line > call.line && had.line <= r.line;
     markChanged(l, w.path, how, call.name, r.line, call.subagent === true, w.what, !reported);
+    if (!reported && !call.subagent) notePrinted(l, w, r.line);
   }
+}
+
+/** How many edits' and writes' printable texts are remembered. */
+const PRINTED_EDITS = 8;
+const PRINTED_ADDED = 300;
+
+/** What a successful write took out and put in, as a program could print it (staleOutput). */
+function notePrinted(l: Ledger, w: CallWrite, line: number): void {
+  const added = w.added ?? [];
+  if (added.length > 0) {
+    const put = new Set(added);
+    for (const g of l.printedGone ?? []) g.d = g.d.filter((d) => !put.has(d));
+    l.printedGone = l.printedGone?.filter((g) => g.d.length > 0);
+    l.printedAdded = [...(l.printedAdded ?? []).filter((d) => !put.has(d)), ...added].slice(-PRINTED_ADDED);
+  }
+  // Text moved to another file (put in by a recent write) still prints from there.
+  const recent = new Set(l.printedAdded ?? []);
+  const gone = (w.removed ?? []).filter((d) => !recent.has(d));
+  if (gone.length > 0) l.printedGone = [...(l.printedGone ?? []), { path: w.path, line, d: gone }].slice(-PRINTED_EDITS);
+}
+
+/**
+ * A run that still prints texts the session's edit took out ran code older than the edit: an
+ * install, build or server that was not renewed (coderabbit at 152: `coderabbit-extract` printed
+ * the banner its edit at 129 removed; uv had reused its cached build). Two texts or more of one
+ * edit, from a command that shows no file's text; a later run of the same command that prints none
+ * of them ends it.
+ */
+function noteStaleOutput(l: Ledger, command: string, out: string, line: number): void {
+  if (l.printedGone === undefined || l.printedGone.length === 0) {
+    if (l.staleOutput !== undefined && l.staleOutput.key === commandKey(command)) delete l.staleOutput;
+    return;
+  }
+  if (showsFiles(command)) return;
+  const key = commandKey(command);
+  const hits = new Map<number, { n: number; first: string; seen: Set<string> }>();
+  for (const raw of out.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').split('\n')) {
+    const t = raw.trim();
+    if (t.length < 20 || t.length > 300) continue;
+    const d = printedDigest(t);
+    l.printedGone.forEach((g, i) => {
+      if (g.line >= line || !g.d.includes(d)) return;
+      const h = hits.get(i) ?? { n: 0, first: t, seen: new Set<string>() };
+      if (!h.seen.has(d)) {
+        h.seen.add(d);
+        h.n += 1;
+      }
+      hits.set(i, h);
+    });
+  }
+  let best: [number, { n: number; first: string }] | undefined;
+  for (const e of hits) if (e[1].n >= 2 && (best === undefined || e[1].n > best[1].n)) best = e;
+  if (best === undefined) {
+    if (l.staleOutput?.key === key) delete l.staleOutput;
+    return;
+  }
+  const g = l.printedGone[best[0]] as { path: string; line: number };
+  l.staleOutput = { line, command: clip(command, 160), key, path: g.path, editLine: g.line, count: best[1].n, first: clip(best[1].first, 160) };
 }
 
 /**

@@ -6,7 +6,8 @@ import { exitMeansNoMatch } from './shell.js';
 import { filePath, heldKey } from './paths.js';
 import type { CommandRecord, FailureRecord, PlanRecord, SessionState, TaskRecord, WindowTurn } from './state.js';
 import type { Fact, Turn } from './types.js';
-import { textTail } from './cut.js';
+import { headEnd, textTail } from './cut.js';
+import { compactionParts } from './compaction.js';
 import { planFiles } from './plan-files.js';
 
 /**
@@ -18,6 +19,11 @@ import { planFiles } from './plan-files.js';
 const TITLE_RANK = { summary: 0.5, ai: 1, thread: 2, custom: 3 } as const;
 
 const head = (s: string, n: number): string => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
+/** A redacted text's head, cut between words so a redaction's tag stays whole. */
+const headEnded = (s: string, n: number): string => (s.length <= n ? s : `${s.slice(0, headEnd(s, n - 1)).trimEnd()}…`);
+/** What the state keeps of a recap's next step, and of an agent's name. */
+const RECAP_CHARS = 400;
+const NAME_CHARS = 80;
 
 
 /** What tells two runs of one call apart. A long command (a heredoc with a whole file) is kept as its head and digest. */
@@ -230,8 +236,11 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
       // Claude Code's boundary line comes first, its summary next: the summary's parts stand until
       // a compaction after them.
       if (!main) return;
-      if (f.summary !== undefined) st.compactionSummary = { line, ...f.summary };
-      else delete st.compactionSummary;
+      {
+        const parts = f.text === undefined ? null : compactionParts(f.text);
+        if (parts !== null) st.compactionSummary = { line, ...parts };
+        else delete st.compactionSummary;
+      }
       return;
     case 'tool_call':
       applyToolCall(st, f, seq);
@@ -299,7 +308,7 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
       return;
     }
     case 'subagent': {
-      const s: SessionState['subagents'][number] = { id: f.id, description: head(f.description ?? '', 200), seq, ...(f.background ? { background: true as const } : {}), ...(f.readOnly ? { readOnly: true as const } : {}), ...(f.name === undefined ? {} : { name: f.name }) };
+      const s: SessionState['subagents'][number] = { id: f.id, description: head(f.description ?? '', 200), seq, ...(f.background ? { background: true as const } : {}), ...(f.readOnly ? { readOnly: true as const } : {}), ...(f.name === undefined ? {} : { name: headEnded(f.name, NAME_CHARS) }) };
       const prompt = f.prompt?.trim();
       if (main && prompt !== undefined && prompt.length > 0) {
         s.prompt = head(prompt, LIMITS.SUBAGENT_PROMPT_CHARS);
@@ -310,7 +319,7 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
       return;
     }
     case 'agent_message':
-      if (main) pushBounded((st.agentMessages ??= []), { call: f.call, to: f.to, line }, LIMITS.SUBAGENTS);
+      if (main) pushBounded((st.agentMessages ??= []), { call: f.call, to: headEnded(f.to, NAME_CHARS), line }, LIMITS.SUBAGENTS);
       return;
     case 'subagent_id':
       if (main) for (const s of st.subagents) if (s.id === f.call && s.id !== '') s.agent = f.agent;
@@ -471,7 +480,7 @@ function applyToLedger(st: SessionState, f: Fact, line: number, main: boolean, t
       if (main) noteTurnEnd(l, 'api_error', line);
       return;
     case 'recap':
-      if (main) l.recap = { next: f.next, line };
+      if (main) l.recap = { next: headEnded(f.next, RECAP_CHARS), line };
       return;
     case 'todos':
       if (main) l.lastPlanLine = line;

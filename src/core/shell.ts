@@ -585,6 +585,28 @@ function programs(command: string): readonly (readonly string[])[] {
   return programsMemo.get(command, (c) => segments(c).map((seg) => program(withoutRedirects(words(seg)))));
 }
 
+/** Programs that print a file's or a repository's text: their output is not what the session's code prints. */
+const SHOWS_FILES = new Set(['cat', 'head', 'tail', 'less', 'more', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'sed', 'awk', 'git', 'gh', 'diff', 'find', 'ls', 'jq', 'bat', 'nl', 'xxd', 'od', 'strings', 'type', 'get-content', 'gc', 'select-string', 'findstr', 'echo', 'printf', 'tree', 'wc', 'sort', 'uniq', 'cut', 'tr', 'column', 'fold']);
+/** Of those, the ones that only filter what a pipe gives them when no file is named (`| head -20`, `| grep x`). */
+const FILTERS = new Set(['head', 'tail', 'less', 'more', 'grep', 'egrep', 'fgrep', 'sed', 'awk', 'jq', 'nl', 'wc', 'sort', 'uniq', 'cut', 'tr', 'column', 'fold']);
+
+/**
+ * Whether a command shows a file's or a repository's text (`cat x`, `grep -r x`, `git diff`), as
+ * against running a program (`mytool 2>&1 | head -20`): a filter with no file named only shapes
+ * the output before it.
+ */
+export function showsFiles(command: string): boolean {
+  return programs(command).some((ws) => {
+    const name = strip(base(ws[0] ?? '')).toLowerCase();
+    if (!SHOWS_FILES.has(name)) return false;
+    if (!FILTERS.has(name)) return true;
+    const args = ws.slice(1).filter((a) => !a.startsWith('-'));
+    // grep's and sed's first word is their pattern or script; the others name files.
+    const files = name === 'grep' || name === 'egrep' || name === 'fgrep' || name === 'sed' || name === 'awk' || name === 'jq' ? args.slice(1) : args;
+    return files.some((a) => /[/.~\w]/.test(a) && !/^\d+$/.test(a)) || (name.endsWith('grep') && ws.some((a) => /^-[a-zA-Z]*[rR]/.test(a)));
+  });
+}
+
 /** `2>&1`, `>/dev/null`, `> out.txt`, `<<EOF`: the shell's words, not the program's (a `git log … 2>&1` is still a log of HEAD). */
 const REDIRECT = /^(?:\d+|&)?(?:>>?|<<?<?)(.*)$/;
 

@@ -64,7 +64,8 @@ export type Fact =
   | { t: 'usage'; used: number; limit?: number; key?: string }
   | { t: 'context_limit'; limit: number }
   /** `summary`: what the summary the harness wrote says is left to do (compaction.ts). */
-  | { t: 'compaction'; summary?: { pending?: string; current?: string; next?: string } }
+  /** `text`: the summary the harness wrote, whole: it is redacted whole before its parts are read and cut (reduce.ts), so no cut parts a value from its label. */
+  | { t: 'compaction'; text?: string }
   /** The agent message of this line is a progress note (Codex `phase: "commentary"`), not its final answer. */
   | { t: 'commentary' }
   /** What the harness let the agent do without asking, as it records it (Claude Code's permission mode, Codex's approval and sandbox policy). */
@@ -79,7 +80,8 @@ export type Fact =
       files?: string[];
       seq?: number;
       /** Files the call writes when it succeeds, and how. */
-      writes?: { path: string; how: WriteHow; what?: string[] }[];
+      /** `removed`, `added`: digests of texts a program could print that the write took out and put in (what-changed.ts printedChange). */
+      writes?: { path: string; how: WriteHow; what?: string[]; removed?: string[]; added?: string[] }[];
       /** A write whose target cannot be read (the publisher redacted its arguments). */
       unreadable?: boolean;
       /** A shell call whose command cannot be read (the publisher redacted its arguments). */
@@ -177,4 +179,10 @@ export interface Observation {
   facts: Fact[];
   /** A record type this reader does not know (counted in unknown_types). */
   unknown?: string;
+  /**
+   * What the line says beside the text it keeps (a shell call's `description`): read by the
+   * redactor with the text and with the commands of the line's calls, never kept ("Check key
+   * AKIA…" beside `./check-key.sh <the secret key>`, which alone is a word like any other).
+   */
+  aside?: string;
 }

@@ -1,6 +1,7 @@
 import { looksRandom, wordy } from './redaction/randomness.js';
 import { cutBeforeRedaction } from './cut.js';
 import { nameStrength } from './redaction/names.js';
+import { sha256Hex } from './canonical.js';
 
 /**
  * What a write put into a file, in a few words a successor can act on: the functions, classes and
@@ -165,5 +166,80 @@ export function patchAdditions(patch: string): Map<string, string> {
     if (file !== null && line.startsWith('+')) buf.push(line.slice(1));
   }
   flush();
+  return out;
+}
+
+/** How much of a write's text is read for the texts a program prints (printedTexts). */
+export const PRINTED_LIMITS = { MIN: 20, MAX: 300, REMOVED: 40, ADDED: 60, SCAN_LINES: 4000 } as const;
+
+/** A line of code, not of text a program prints: an assignment, a call, a block, a comment, a keyword. */
+const CODE_LINE = /[=;{}<>]|\w\(|^(?:#|\/\/|\/\*|\*|--|(?:if|for|while|def|return|import|from|else|elif|try|except|class|function|const|let|var|pub|fn|use|mod|async|await|export)\b)/;
+
+/** Three words or more, one of them of letters: a message, never a credential (which holds no space). */
+const PROSE = /^(?=.*\p{L}{3})\S+\s+\S+\s+\S/u;
+
+const QUOTED = /"((?:[^"\\\n]|\\.){20,300})"|'((?:[^'\\\n]|\\.){20,300})'/g;
+
+/**
+ * The texts a line of code or prose may print whole: the string literals of 20 characters or more
+ * it holds (`print("  Converts CodeRabbit reviews …")` prints «Converts CodeRabbit reviews …»),
+ * else the line itself (a help text, a template). Trimmed; each once.
+ */
+export function printedTexts(text: string): string[] {
+  const out = new Set<string>();
+  let n = 0;
+  for (const raw of text.split('\n')) {
+    if ((n += 1) > PRINTED_LIMITS.SCAN_LINES) break;
+    const line = raw.trim();
+    if (line.length < PRINTED_LIMITS.MIN) continue;
+    let quoted = false;
+    QUOTED.lastIndex = 0;
+    for (const m of line.matchAll(QUOTED)) {
+      quoted = true;
+      const s = (m[1] ?? m[2] ?? '').trim();
+      if (s.length >= PRINTED_LIMITS.MIN && PROSE.test(s) && !/[{}]|%[sd]/.test(s)) out.add(s);
+    }
+    if (!quoted && line.length <= PRINTED_LIMITS.MAX && PROSE.test(line) && !/["'`]/.test(line) && !CODE_LINE.test(line)) out.add(line);
+  }
+  return [...out];
+}
+
+/** A printed text's digest: what the state keeps of it (never the text: a literal taken from its label is a value the redactor could not tell). */
+export const printedDigest = (text: string): string => sha256Hex(text).slice(0, 16);
+
+/**
+ * What an edit took out that a program could print (`removed`: digests of the texts of the old
+ * text the new one no longer holds) and what it put in (`added`), each bounded. A later run that
+ * still prints a removed text ran code older than the edit (coderabbit at 152: the banner its
+ * edit at 129 removed).
+ */
+export function printedChange(oldText: string, newText: string): { removed: string[]; added: string[] } {
+  const now = printedTexts(newText);
+  const kept = new Set(now);
+  const removed = printedTexts(oldText).filter((s) => !kept.has(s)).slice(0, PRINTED_LIMITS.REMOVED);
+  return { removed: removed.map(printedDigest), added: now.slice(0, PRINTED_LIMITS.ADDED).map(printedDigest) };
+}
+
+/** A patch's removed and added lines, by file, as `printedChange` reads them. */
+export function patchPrinted(patch: string): Map<string, { removed: string[]; added: string[] }> {
+  const old = new Map<string, string[]>();
+  const add = new Map<string, string[]>();
+  let file: string | null = null;
+  for (const line of patch.split('\n')) {
+    const h = /^\*\*\* (?:Add|Update) File: (.+)$/.exec(line) ?? /^\*\*\* Move to: (.+)$/.exec(line);
+    if (h?.[1] !== undefined) {
+      file = h[1].trim();
+      continue;
+    }
+    if (/^\*\*\* /.test(line)) continue;
+    if (file === null) continue;
+    if (line.startsWith('-')) (old.get(file) ?? old.set(file, []).get(file))?.push(line.slice(1));
+    else if (line.startsWith('+')) (add.get(file) ?? add.set(file, []).get(file))?.push(line.slice(1));
+  }
+  const out = new Map<string, { removed: string[]; added: string[] }>();
+  for (const f of new Set([...old.keys(), ...add.keys()])) {
+    const c = printedChange((old.get(f) ?? []).join('\n'), (add.get(f) ?? []).join('\n'));
+    if (c.removed.length > 0 || c.added.length > 0) out.set(f, c);
+  }
   return out;
 }

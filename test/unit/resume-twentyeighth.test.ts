@@ -190,3 +190,32 @@ describe("a repository the session made itself (posthog at 456: `git init -b mai
     expect(after.summary.session_git.no_commits).toBeNull();
   });
 });
+
+describe('a run that still prints what an edit took out (coderabbit at 153: `coderabbit-extract` printed the banner the edit at 129 removed; uv had reused its cached build)', () => {
+  const bash = (id: string, command: string) => call(id, 'Bash', { command, description: 'run' });
+  const banner = ['    if len(sys.argv) == 1:', '        print("🤖 CodeRabbit Review Extractor")', '        print(', '            "  Converts CodeRabbit GitHub PR reviews into clean text for AI coding agents"', '        )', '        print("  (Claude, ChatGPT, etc.) to automatically apply code suggestions.")', '        sys.exit(1)'].join('\n');
+  const removeBanner = call('e1', 'Edit', { file_path: '/nonexistent/w/extract.py', old_string: `${banner}\n    args = parser.parse_args()`, new_string: '    args = parser.parse_args()\n    if args.pr_input is None:\n        print("❌ No PR found for the current branch.", file=sys.stderr)' });
+  const printed = '🤖 CodeRabbit Review Extractor\n========================================\n\nWHAT THIS DOES:\n  Converts CodeRabbit GitHub PR reviews into clean text for AI coding agents\n  (Claude, ChatGPT, etc.) to automatically apply code suggestions.';
+  const start = [user('u1', 'Look up the PR of the current branch when no argument is given'), removeBanner, result('e1', 'The file /nonexistent/w/extract.py has been updated.'), bash('i1', 'uv tool install .'), result('i1', 'Resolved 4 packages\nInstalled 1 executable: coderabbit-extract')];
+
+  it('is said, with the edit and the first text, in the failures and in the Next Action', () => {
+    const { md, summary } = built<{ stale_output: unknown }>(...start, bash('r1', 'coderabbit-extract 2>&1 | head -20'), result('r1', printed));
+    expect(summary.stale_output).toEqual({ line: 7, command: 'coderabbit-extract 2>&1 | head -20', path: '/nonexistent/w/extract.py', edit_line: 3, count: 3, first: '🤖 CodeRabbit Review Extractor' });
+    expect(md).toContain('- *inferred* line 7: `coderabbit-extract 2>&1 | head -20` still printed 3 texts the edit at line 3 took out of `extract.py` (the first: «🤖 CodeRabbit Review Extractor»): what ran does not hold that edit');
+    expect(md).toContain('Before testing again: the run at line 7 (`coderabbit-extract 2>&1 | head -20`) still printed 3 texts the edit at line 3 took out of `extract.py`');
+  });
+
+  it('is not said of a command that shows a file, of one text alone, or once a later run prints none', () => {
+    expect(built<{ stale_output: unknown }>(...start, bash('r1', 'cat extract.py.orig'), result('r1', printed)).summary.stale_output).toBeNull();
+    expect(built<{ stale_output: unknown }>(...start, bash('r1', 'grep -rn "Converts" .'), result('r1', printed)).summary.stale_output).toBeNull();
+    expect(built<{ stale_output: unknown }>(...start, bash('r1', 'coderabbit-extract'), result('r1', '🤖 CodeRabbit Review Extractor\nusage: …')).summary.stale_output).toBeNull();
+    const renewed = built<{ stale_output: unknown }>(...start, bash('r1', 'coderabbit-extract 2>&1 | head -20'), result('r1', printed), bash('i2', 'uv tool install --reinstall .'), result('i2', 'Built coderabbit @ file:///w'), bash('r2', 'coderabbit-extract 2>&1 | head -20'), result('r2', '❌ No PR found for the current branch.'));
+    expect(renewed.summary.stale_output).toBeNull();
+  });
+
+  it('is not said of texts the session moved into another file', () => {
+    const moved = call('w1', 'Write', { file_path: '/nonexistent/w/banner.py', content: `def banner():\n${banner}` });
+    const { summary } = built<{ stale_output: unknown }>(user('u1', 'Move the banner'), moved, result('w1', 'File created successfully at: /nonexistent/w/banner.py'), removeBanner, result('e1', 'The file /nonexistent/w/extract.py has been updated.'), bash('r1', 'python extract.py'), result('r1', printed));
+    expect(summary.stale_output).toBeNull();
+  });
+});

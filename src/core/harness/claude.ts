@@ -4,7 +4,7 @@ import { compactionParts } from '../compaction.js';
 import { blockText, contentText, genericText, isObj, num, str } from './extract.js';
 import { parseExitCode } from './exit-code.js';
 import { questionAnswers, rejectionFeedback, requestFact, userRequest } from './requests.js';
-import { whatChanged } from '../what-changed.js';
+import { printedChange, whatChanged } from '../what-changed.js';
 import { shellCell } from '../jobs.js';
 import type { WriteHow } from '../ledger.js';
 
@@ -85,7 +85,8 @@ function toolCallFacts(block: Record<string, unknown>, facts: Fact[]): void {
   if (edit !== undefined && typeof input[edit[0]] === 'string') {
     const path = input[edit[0]] as string;
     call.files = [path];
-    call.writes = [{ path, how: edit[1], what: whatChanged(path, writtenText(name, input)) }];
+    const printed = printedChange(replacedText(name, input), writtenText(name, input));
+    call.writes = [{ path, how: edit[1], what: whatChanged(path, writtenText(name, input)), ...(printed.removed.length > 0 ? { removed: printed.removed } : {}), ...(printed.added.length > 0 ? { added: printed.added } : {}) }];
   }
   if (input.run_in_background === true) call.background = true;
   if (name === 'Read' && typeof input.file_path === 'string') call.read = input.file_path;
@@ -130,12 +131,15 @@ function toolCallFacts(block: Record<string, unknown>, facts: Fact[]): void {
     const prompt = str(input.prompt);
     const readOnly = READ_ONLY_AGENTS.has(str(input.subagent_type) ?? '');
     const agentName = str(input.name)?.trim();
-    facts.push({ t: 'subagent', id, ...(description === undefined ? {} : { description }), ...(input.run_in_background === true ? { background: true as const } : {}), ...(prompt === undefined ? {} : { prompt }), ...(readOnly ? { readOnly: true as const } : {}), ...(agentName ? { name: agentName.slice(0, 80) } : {}) });
+    facts.push({ t: 'subagent', id, ...(description === undefined ? {} : { description }), ...(input.run_in_background === true ? { background: true as const } : {}), ...(prompt === undefined ? {} : { prompt }), ...(readOnly ? { readOnly: true as const } : {}), ...(agentName ? { name: cutBeforeRedaction(agentName, NAME_READ_CHARS) } : {}) });
   } else if (name === 'SendMessage' && id !== '') {
     const to = str(input.to) ?? str(input.recipient);
-    if (to !== undefined && to.trim().length > 0) facts.push({ t: 'agent_message', call: id, to: to.trim().slice(0, 80) });
+    if (to !== undefined && to.trim().length > 0) facts.push({ t: 'agent_message', call: id, to: cutBeforeRedaction(to.trim(), NAME_READ_CHARS) });
   }
 }
+
+/** How much of an agent's name reaches the redactor: the state keeps 80 characters, cut after it (reduce.ts). */
+const NAME_READ_CHARS = 1000;
 
 /** Claude Code's built-in agents that are given no tool that writes: they search and read, and report. */
 const READ_ONLY_AGENTS = new Set(['Explore', 'Plan']);
@@ -146,6 +150,12 @@ function writtenText(name: string, input: Record<string, unknown>): string {
   if (name === 'NotebookEdit') return str(input.new_source) ?? '';
   if (name === 'MultiEdit' && Array.isArray(input.edits)) return input.edits.map((e) => (isObj(e) ? (str(e.new_string) ?? '') : '')).join('\n');
   return str(input.new_string) ?? '';
+}
+
+/** The old text a write tool replaces: Edit's old string, MultiEdit's old strings (a Write's old content is not in the transcript). */
+function replacedText(name: string, input: Record<string, unknown>): string {
+  if (name === 'MultiEdit' && Array.isArray(input.edits)) return input.edits.map((e) => (isObj(e) ? (str(e.old_string) ?? '') : '')).join('\n');
+  return name === 'Edit' ? (str(input.old_string) ?? '') : '';
 }
 
 function questionText(name: string, input: Record<string, unknown>): string {
@@ -302,6 +312,8 @@ function readAssistant(obj: Record<string, unknown>, message: Record<string, unk
       if (kind === 'tool_call' && isObj(b)) {
         toolCallFacts(b, obs.facts);
         obs.tool ??= { name: str(b.name) ?? 'tool', id: str(b.id) ?? '' };
+        const said = isObj(b.input) ? str(b.input.description) : undefined;
+        if (said !== undefined && said.length > 0) obs.aside = obs.aside === undefined ? said : `${obs.aside}\n${said}`;
       }
     }
     obs.text = texts.join('\n\n');
@@ -325,8 +337,9 @@ function readUser(obj: Record<string, unknown>, message: Record<string, unknown>
     delete obs.role;
     obs.text = contentText(message?.content).text;
     obs.notice = true;
-    const parts = compactionParts(obs.text);
-    obs.facts.push(parts === null ? { t: 'compaction' } : { t: 'compaction', summary: parts });
+    // The parts are read from the text after the redactor read it whole (reduce.ts): a part cut
+    // or split off first could hold a value without the label or the key id that marks it.
+    obs.facts.push(compactionParts(obs.text) === null ? { t: 'compaction' } : { t: 'compaction', text: obs.text });
     return;
   }
   const content = message?.content;
@@ -373,8 +386,12 @@ export function recapNext(text: string): string | null {
   const body = text.replace(/\s*\(disable recaps in \/config\)\s*$/, '').trim();
   const m = /(?:^|[.!?]\s+)((?:No next (?:action|step)\b|Next(?: action| step)?\s*:)[^\n]*)$/i.exec(body);
   const s = m?.[1]?.trim();
-  return s === undefined || s.length === 0 ? null : cutBeforeRedaction(s, 400);
+  // Cut after the redactor reads it (reduce.ts): the sentence is short, and a cut glued to a value ends the label's reach.
+  return s === undefined || s.length === 0 ? null : cutBeforeRedaction(s, RECAP_READ_CHARS);
 }
+
+/** How much of a recap's sentence reaches the redactor (the state keeps 400 characters of it, cut after). */
+const RECAP_READ_CHARS = 4000;
 
 function readSystem(obj: Record<string, unknown>, obs: Observation): void {
   const subtype = str(obj.subtype);

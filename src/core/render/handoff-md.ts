@@ -1235,6 +1235,8 @@ const REFIXED: Record<Analysis['fixedFailures'][number]['rerun'], (line: number)
 function failures(a: Analysis, level: Level): string {
   const lines = a.openFailures.map((f) => `${label('verified')} line ${f.line}: ${oneLine(f.text, 400)}`);
   for (const f of a.incidents) lines.push(`${label(f.label)} ${f.kind === 'interrupted' ? 'interrupted' : 'API error'}${at(f.seq)}: ${oneLine(f.text, 300)}`);
+  const so = a.staleOutput;
+  if (so !== null) lines.push(`${label('inferred')} line ${so.line}: ${code(so.command, 120)} still printed ${so.count} texts the edit at line ${so.edit_line} took out of ${code(so.path.replace(/\\/g, '/').split('/').pop() ?? so.path)} (the first: «${oneLine(so.first, 120)}»): what ran does not hold that edit (an install, a build or a server older than it, or another copy of the code)`);
   const how = (f: Analysis['fixedFailures'][number]): string => (f.how.length === 0 || level >= 2 ? '' : ` (in between: ${f.how.join('; ')})`);
   // The last level keeps less of the fixing command (the payloads quote it whole: how a failure
   // was got past is what a successor hitting it again needs) and of the failure, and gives up the

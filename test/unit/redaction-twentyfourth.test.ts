@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { renderAll } from '../../src/core/render/index.js';
+import { base, call, result, say, user } from './claude-records.js';
+import { ingestText, jsonl } from './ingest-helper.js';
+import { transcriptFile } from './ledger-helper.js';
+import { renderInput } from './render-input.js';
+
+/**
+ * The twenty-fourth red team (docs/SECURITY.md): text the handoff has carried since 2026-12-04
+ * through new paths — a compaction summary's parts, a recap's next step, an agent's name, the
+ * messages sent to it, a task's and a subagent's fields — each cut or parted from its label before
+ * the redactor read it. Every value below is made up.
+ */
+
+const AWS_ID = 'AKIAQ7ZK2M9XW4RT8VN3';
+const AWS_SECRET = 'wJa7rXUtnF3MI9K7MDENGbPxRfiCYq2Lx8mZp4Tb';
+const PASSWORD = 'Xm1Uq8Lr4Ts2Wv6ZjJ';
+const GH = 'ghp_Q7zK2m9Xw4Rt8Vn3Pl6HyB1cD5fG0jK7mN2q';
+
+/** Everything a build keeps of the records: the state (as JSON), HANDOFF.md and both payloads. */
+function kept(...records: Record<string, unknown>[]): string {
+  const text = jsonl(...records);
+  const { state } = ingestText(text);
+  const r = renderAll(renderInput(transcriptFile(...records)));
+  return [JSON.stringify(state), r.handoffMd, r.summaryJson.toString('utf8'), r.llmJson.toString('utf8')].join('\n');
+}
+
+const leaksOf = (all: string, ...values: string[]): string[] => values.filter((v) => all.includes(v) || all.includes(v.slice(0, 16)) || all.includes(v.slice(-16)));
+
+const compacted = (pending: string, current = 'Writing src/export.ts.') => ({
+  ...base,
+  type: 'user',
+  uuid: 'cs',
+  isCompactSummary: true,
+  message: { role: 'user', content: `Summary:\n1. Primary Request and Intent:\n   Ship the export.\n\n7. Pending Tasks:\n${pending.split('\n').map((l) => `   ${l}`).join('\n')}\n\n8. Current Work:\n   ${current}\n\n9. Optional Next Step:\n   Run the tests.\n` },
+});
+
+describe('a compaction summary is redacted whole before its parts are read and cut', () => {
+  it('at the 900-character cut: a labelled value, a PEM block, a password piped to a login', () => {
+    for (let pad = 860; pad <= 905; pad += 3) {
+      const lead = `- finish the export, ${'then document docs/export.md, '.repeat(40)}`.slice(0, pad - 30);
+      for (const text of [`DB_PASSWORD=${PASSWORD} and then go on`, `echo '${PASSWORD}' | docker login ghcr.io -u deploy --password-stdin`, `curl -fsS -u admin:${PASSWORD} https://api.example.test/v1/health`]) {
+        const all = kept(user('u1', 'Ship the export'), compacted(`${lead} ${text}`), say('a1', 'Continuing.'));
+        expect(leaksOf(all, PASSWORD), `${text} at ${pad}`).toEqual([]);
+      }
+    }
+  });
+
+  it('with the key id in one part and the secret key in another', () => {
+    const all = kept(user('u1', 'Set up the deploy key'), compacted(`- created the IAM access key ${AWS_ID} for deploy-bot`, `Putting ${AWS_SECRET} into the GitHub Actions settings.`), say('a1', 'Continuing.'));
+    expect(leaksOf(all, AWS_ID, AWS_SECRET)).toEqual([]);
+  });
+
+  it('and its parts are still read', () => {
+    const all = kept(user('u1', 'Ship the export'), compacted('- document the export format'), say('a1', 'Continuing.'));
+    expect(all).toContain('document the export format');
+  });
+});
+
+describe('fields of one call that name a credential in one and give it in the other', () => {
+  it("a task's subject and description", () => {
+    const all = kept(user('u1', 'Wire the key'), call('t1', 'TaskCreate', { subject: `Wire ${AWS_ID} into CI`, description: `Paste ${AWS_SECRET} into the repo settings` }), result('t1', 'Task #1 created successfully: Wire'), say('a1', 'Created.'));
+    expect(leaksOf(all, AWS_ID, AWS_SECRET)).toEqual([]);
+    expect(all).toContain('into the repo settings');
+  });
+
+  it("a subagent's description and prompt", () => {
+    const all = kept(user('u1', 'Wire the key'), call('g1', 'Agent', { description: `Wire ${AWS_ID} into CI`, prompt: `Add ${AWS_SECRET} to the deploy job of .github/workflows/deploy.yml and report.`, subagent_type: 'general-purpose' }), result('g1', 'Done.'), say('a1', 'Done.'));
+    expect(leaksOf(all, AWS_ID, AWS_SECRET)).toEqual([]);
+    expect(all).toContain('to the deploy job of .github/workflows/deploy.yml');
+  });
+
+  it("a background job's description and command", () => {
+    const all = kept(user('u1', 'Check the key'), call('b1', 'Bash', { command: `./scripts/check-key.sh ${AWS_SECRET}`, description: `Check key ${AWS_ID}`, run_in_background: true }), result('b1', 'Command running in background with ID: b7x2'), say('a1', 'Started.'));
+    expect(leaksOf(JSON.stringify(ingestText(jsonl(user('u1', 'Check the key'), call('b1', 'Bash', { command: `./scripts/check-key.sh ${AWS_SECRET}`, description: `Check key ${AWS_ID}`, run_in_background: true }))).state.ledger), AWS_SECRET)).toEqual([]);
+    expect(leaksOf(all, AWS_ID)).toEqual([]);
+  });
+});
+
+describe('names cut only after the redactor read them whole', () => {
+  const long = `release-token-rotator-for-the-nightly-pipeline-${GH}`;
+  it("an agent's name and the name a message is sent to, longer than the 80 characters kept", () => {
+    const all = kept(user('u1', 'Rotate'), call('g1', 'Agent', { description: 'Rotate the release token', prompt: 'Rotate it.', name: long }), result('g1', 'Spawned.'), call('m1', 'SendMessage', { to: long, message: 'round 2' }), result('m1', 'Message sent'), say('a1', 'Sent.'));
+    expect(leaksOf(all, GH)).toEqual([]);
+  });
+
+  it("a recap's next step, cut at 400", () => {
+    const recap = { ...base, type: 'system', subtype: 'away_summary', content: `Goal: ship. Status: webhooks done. Next action: ${'check the payment webhook retries, '.repeat(10).slice(0, 375)} set DB_PASSWORD=${PASSWORD} then deploy` };
+    const all = kept(user('u1', 'Ship'), say('a1', 'Done.'), recap);
+    expect(leaksOf(all, PASSWORD)).toEqual([]);
+  });
+});
