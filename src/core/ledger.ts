@@ -313,8 +313,13 @@ export interface Ledger {
    * what was staged, which `paths` no longer holds; `limited`: the listing named paths, and
    * showed only those.
    */
-  /** `untracked`: how many of `paths` git does not track (counted when the listing shows it). */
-  treeListed?: { line: number; paths: string[]; staged?: string[]; committed?: number; untracked?: number; limited?: true };
+  /**
+   * `untracked`: how many of `paths` git does not track (counted when the listing shows it);
+   * `narrower`: the line of a later listing limited to paths it named, which did not replace this
+   * whole one (rave-era at 425: `git status --short <4 paths>` stood for the tree that the whole
+   * listing at 321 had shown with 30 files).
+   */
+  treeListed?: { line: number; paths: string[]; staged?: string[]; committed?: number; untracked?: number; limited?: true; narrower?: number };
   /**
    * The files the session's latest `git status`, `git diff --name-only` or `git diff` before its
    * first write showed changed (the first 200), and its line: work in the tree that was there
@@ -1488,10 +1493,15 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
       }
     }
     const paths = listed.paths.slice(0, 200);
-    l.treeListed = listed.staged === null ? { line, paths } : { line, paths, staged: listed.staged.slice(0, 200) };
-    if (listed.limited) l.treeListed.limited = true;
-    const untracked = listed.untracked?.filter((p) => paths.includes(p)).length ?? 0;
-    if (untracked > 0) l.treeListed.untracked = untracked;
+    const whole = l.treeListed;
+    // A listing of named paths says nothing of the others: a whole listing since the last commit stands.
+    if (listed.limited && whole !== undefined && whole.limited !== true && whole.committed === undefined && whole.line > (l.lastCommitLine ?? -1)) whole.narrower = line;
+    else {
+      l.treeListed = listed.staged === null ? { line, paths } : { line, paths, staged: listed.staged.slice(0, 200) };
+      if (listed.limited) l.treeListed.limited = true;
+      const untracked = listed.untracked?.filter((p) => paths.includes(p)).length ?? 0;
+      if (untracked > 0) l.treeListed.untracked = untracked;
+    }
   }
   if (!failed && isGitMergeOrPull(command)) {
     // A merge or pull writes the files it brings in: `create mode 100644 path`, ` path | 3 ++-`.
@@ -1713,12 +1723,12 @@ function namesCommand(sentences: readonly string[], command: string): boolean {
  * The latest `git` listing of uncommitted files that still holds after the session's last commit:
  * one made after it, or one whose staged files that commit took (the rest still uncommitted).
  */
-export function listingAfterLastCommit(l: Ledger): { line: number; paths: string[]; committed?: number; untracked?: number; limited?: true; status?: true } | null {
+export function listingAfterLastCommit(l: Ledger): { line: number; paths: string[]; committed?: number; untracked?: number; limited?: true; status?: true; narrower?: number } | null {
   const t = l.treeListed;
   if (t === undefined) return null;
   const last = l.lastCommitLine ?? -1;
   // `status`: a `git status` listing (it records what was staged), which shows untracked files; `git diff --name-only` does not.
-  const lim = { ...(t.untracked !== undefined ? { untracked: t.untracked } : {}), ...(t.limited ? { limited: true as const } : {}), ...(t.staged !== undefined || t.committed !== undefined ? { status: true as const } : {}) };
+  const lim = { ...(t.untracked !== undefined ? { untracked: t.untracked } : {}), ...(t.limited ? { limited: true as const } : {}), ...(t.staged !== undefined || t.committed !== undefined ? { status: true as const } : {}), ...(t.narrower === undefined ? {} : { narrower: t.narrower }) };
   if (t.committed !== undefined) return t.committed >= last ? { line: t.line, paths: t.paths, committed: t.committed, ...lim } : null;
   return t.line > last ? { line: t.line, paths: t.paths, ...lim } : null;
 }

@@ -219,3 +219,44 @@ describe('a run that still prints what an edit took out (coderabbit at 153: `cod
     expect(summary.stale_output).toBeNull();
   });
 });
+
+describe('type errors said by their count, their files and the first (agentcmd at 665: five errors said as pnpm\'s closing line)', () => {
+  const out = [
+    '> @repo/labs@0.1.0 check-types /w/apps/labs',
+    '> tsc --noEmit',
+    '',
+    "src/app/settings/teams/components/TeamSheet.tsx(52,53): error TS2345: Argument of type '() => TeamWithStats | null' is not assignable to parameter of type '() => TeamWithStats'.",
+    "  Type 'TeamWithStats | null' is not assignable to type 'TeamWithStats'.",
+    'src/app/settings/teams/hooks/useTeamWithStats.ts(16,10): error TS2769: No overload matches this call.',
+    "src/app/settings/teams/hooks/useUpdateTeam.ts(99,5): error TS2322: Type 'Promise<X>' is not assignable to type 'Y'.",
+    "src/app/api/teams/[id]/route.ts(20,3): error TS2304: Cannot find name 'teamLead'.",
+    ' ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL  @repo/labs@0.1.0 check-types: `tsc --noEmit`',
+    'Exit status 2',
+  ].join('\n');
+
+  it('counts them, names their files and quotes the first', () => {
+    expect(decideOutcome('typecheck', 2, false, out).line).toBe("4 TypeScript errors in 4 files (TeamSheet.tsx, useTeamWithStats.ts, useUpdateTeam.ts, route.ts); the first: src/app/settings/teams/components/TeamSheet.tsx(52,53): error TS2345: Argument of type '() => TeamWithStats | null' is …");
+  });
+
+  it("quotes one alone, and tsc's own pretty form and a file-less error too", () => {
+    expect(decideOutcome('typecheck', 2, false, "src/a.ts(3,1): error TS2304: Cannot find name 'x'.\n ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL  check-types").line).toBe("src/a.ts(3,1): error TS2304: Cannot find name 'x'.");
+    expect(decideOutcome('build', 2, false, "error TS5096: Option 'allowImportingTsExtensions' can only be used when 'noEmit' is set.\nsrc/App.tsx:4:27 - error TS2339: Property 'env' does not exist on type 'ImportMeta'.").line).toBe("2 TypeScript errors in 1 file (App.tsx); the first: error TS5096: Option 'allowImportingTsExtensions' can only be used when 'noEmit' is set.");
+  });
+});
+
+describe("a `git status` of named paths after a whole one (rave-era at 451: four untracked files stood for a tree of 67)", () => {
+  it('leaves the whole listing standing, and says the later one named paths', () => {
+    const bash = (id: string, command: string) => call(id, 'Bash', { command, description: 'run' });
+    const { md, summary } = built<{ session_git: { uncommitted_listed: { line: number; paths: string[]; narrower_line?: number } | null } }>(
+      user('u1', 'Polish the events pages'),
+      bash('g1', 'git status --short'),
+      result('g1', ' M app/page.tsx\n M package.json\n?? lib/images.ts'),
+      bash('g2', 'git status --short lib/images.ts'),
+      result('g2', '?? lib/images.ts'),
+      say('a1', 'Checked.'),
+    );
+    expect(summary.session_git.uncommitted_listed).toEqual(expect.objectContaining({ line: 3, paths: ['app/page.tsx', 'package.json', 'lib/images.ts'], narrower_line: 5 }));
+    expect(md).toContain("the session's latest whole `git status` or `git diff --name-only` (line 3) listed 3 uncommitted file(s)");
+    expect(md).toContain('A later `git status` (line 5) named some paths and showed only those: this whole listing stands for the rest.');
+  });
+});

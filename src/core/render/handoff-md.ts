@@ -786,10 +786,11 @@ function listedBySession(r: RenderInput, a: Analysis): string | null {
   const kind = t.untracked === t.paths.length ? 'untracked file(s), never added to git' : `uncommitted file(s)${t.untracked === undefined ? '' : `, ${t.untracked} of them untracked (never added to git)`}`;
   const what =
     t.committed === undefined
-      ? `the session's latest \`git status\` or \`git diff --name-only\` (line ${t.line})${afterCommit}${limited} listed ${t.paths.length} ${kind}`
+      ? `the session's latest ${t.narrower === undefined ? '' : 'whole '}\`git status\` or \`git diff --name-only\` (line ${t.line})${afterCommit}${limited} listed ${t.paths.length} ${kind}`
       : `the session's latest \`git status\` (line ${t.line})${limited} showed ${t.paths.length} file(s) unstaged or untracked${t.untracked === undefined ? '' : t.untracked === t.paths.length ? ' (all untracked, never added to git: `git commit -a` would not take them)' : ` (${t.untracked} of them untracked, never added to git: \`git commit -a\` would not take those)`}, which its commit at line ${t.committed} (of what was staged) left uncommitted`;
   const since = missingFromListing(a, t, pathsBase(r.state.meta));
-  return `${label('reported')} — ${what}: ${shown.map((p) => code(p)).join(', ')}${more}.${since}`;
+  const narrower = t.narrower === undefined ? '' : ` A later \`git status\` (line ${t.narrower}) named some paths and showed only those: this whole listing stands for the rest.`;
+  return `${label('reported')} — ${what}: ${shown.map((p) => code(p)).join(', ')}${more}.${since}${narrower}`;
 }
 
 /**

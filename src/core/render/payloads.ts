@@ -200,7 +200,7 @@ function sessionGit(r: RenderInput, a: Analysis): Record<string, unknown> {
     recorded: { branch: meta.branch ?? null, commit: meta.commit ?? null, cwd: meta.cwd ?? null, repository_url: meta.remote ?? null, ...((meta.branches?.length ?? 0) > 1 ? { branches: meta.branches } : {}) },
     // The working directory the session began in, and the line from which `cwd` holds, when they differ.
     cwd_moved: meta.cwd !== undefined && meta.firstCwd !== undefined && meta.cwd !== meta.firstCwd ? { began_in: meta.firstCwd, line: meta.cwdSince ?? null } : null,
-    uncommitted_listed: listed === null ? null : { line: listed.line, paths: listed.paths, committed_line: listed.committed ?? null, ...(listed.untracked !== undefined ? { untracked: listed.untracked } : {}), ...(listed.limited ? { limited: true } : {}) },
+    uncommitted_listed: listed === null ? null : { line: listed.line, paths: listed.paths, committed_line: listed.committed ?? null, ...(listed.untracked !== undefined ? { untracked: listed.untracked } : {}), ...(listed.limited ? { limited: true } : {}), ...(listed.narrower === undefined ? {} : { narrower_line: listed.narrower }) },
     // The ledger keeps each of these in the payload's own shape.
     log_top: l.logTop === undefined ? null : { line: l.logTop.line, hash: l.logTop.hash, subject: l.logTop.subject },
     no_commits: l.noCommits ?? null,
