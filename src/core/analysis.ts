@@ -151,7 +151,8 @@ export interface Analysis {
   openLoops: Finding[];
   filesChanged: FileChange[];
   filesChangedTotal: number;
-  filesNotChanged: { path: string; line: number; reason: string }[];
+  /** `earlier`: the line of an earlier write of the file that succeeded (the failed one came after it, and was not made again). */
+  filesNotChanged: { path: string; line: number; reason: string; earlier?: number }[];
   /** Writes that failed and whose file was written after them (a patch that failed, then applied): each with its later write's line. */
   filesRedone: { path: string; line: number; at: number }[];
   unreadableWrites: number;
@@ -787,6 +788,28 @@ function lastRequest(st: SessionState): RequestRecord | null {
   return rs[rs.length - 1] ?? null;
 }
 
+/**
+ * The failed writes of files the session had written before, with no write of them since: the
+ * file holds the earlier write, not this one (edgerunner at 552: the last patch of `risk.rs`,
+ * `engine.rs` and `server.rs` failed on `server.rs`'s context, and the handoff said "None left undone").
+ */
+function failedAfterWrite(l: Ledger): Analysis['filesNotChanged'] {
+  const latest = new Map<string, { path: string; line: number; reason?: string; redoneAt?: number }>();
+  for (const f of l.writeFailures ?? []) {
+    const key = heldKey(l.changed, f.path);
+    if (key === undefined) continue;
+    const was = latest.get(key);
+    if (was === undefined || f.line > was.line) latest.set(key, f);
+  }
+  const out: Analysis['filesNotChanged'] = [];
+  for (const [key, f] of latest) {
+    const wrote = l.changed[key];
+    if (wrote === undefined || wrote.line >= f.line || f.redoneAt !== undefined) continue;
+    out.push({ path: key, line: f.line, reason: f.reason ?? 'the write failed', earlier: wrote.line });
+  }
+  return out;
+}
+
 /** The failed writes whose file was written after them, the latest failure of each file. */
 function redone(l: Ledger): Analysis['filesRedone'] {
   const out = new Map<string, { path: string; line: number; at: number }>();
@@ -1404,7 +1427,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     openLoops,
     filesChanged,
     filesChangedTotal: l.changedTotal,
-    filesNotChanged: Object.entries(l.notChanged).map(([path, f]) => ({ path, line: f.line, reason: f.reason })),
+    filesNotChanged: [...Object.entries(l.notChanged).map(([path, f]) => ({ path, line: f.line, reason: f.reason })), ...failedAfterWrite(l)].sort((x, y) => x.line - y.line),
     filesRedone: redone(l),
     unreadableWrites: l.unreadableWrites,
     hiddenResults,

@@ -2,7 +2,7 @@ import { ideShort } from './harness/requests.js';
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
 import { decideOutcome, lastLine, lastStarted } from './outcome.js';
 import type { Outcome } from './outcome.js';
-import { andChain, branchSwitch, statusBranch, lsListing, modifiedInStatus, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, destroys, diffedPaths, diffsTheTree, exitMeansNoMatch, formattedFor, gitDir, initBranch, showsFiles, gitListing, branchPullRequest, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, headMovers, killedByName, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, noCommitsYet, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
+import { andChain, branchSwitch, statusBranch, lsListing, modifiedInStatus, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, destroys, diffedPaths, diffsTheTree, exitMeansNoMatch, formattedFor, gitAdded, gitDir, initBranch, showsFiles, gitListing, branchPullRequest, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, headMovers, killedByName, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, noCommitsYet, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
 import type { CheckTarget } from './shell.js';
 import { fmtClock, fmtOffset, localMinutes, offsetFromDate, startClaim, startsBeforeSession } from './clock.js';
 import { contentLines, DOC_LIMITS, namingRequest, readLines, readSpan } from './documents.js';
@@ -178,7 +178,7 @@ export interface Ledger {
   notChanged: Record<string, { line: number; reason: string }>;
   /** The latest writes that failed, whether or not the file was written later (the handoff says which were). */
   /** `redoneAt`: the line of the first write of the same file that succeeded after it. */
-  writeFailures?: { path: string; line: number; redoneAt?: number }[];
+  writeFailures?: { path: string; line: number; redoneAt?: number; reason?: string }[];
   unreadableWrites: number;
   /** Shell calls whose command the transcript does not hold (redacted arguments): how many, and the first's line. */
   hiddenCommands?: { count: number; first: number };
@@ -1241,7 +1241,7 @@ const WRITE_FAILURES = 20;
 
 /** A write that did not happen; a later failure does not undo an earlier change. */
 export function markNotChanged(l: Ledger, path: string, line: number, reason: string): void {
-  push((l.writeFailures ??= []), { path, line }, WRITE_FAILURES);
+  push((l.writeFailures ??= []), { path, line, reason: clip(reason, 240) }, WRITE_FAILURES);
   if (heldKey(l.changed, path) !== undefined) return;
   l.notChanged[heldKey(l.notChanged, path) ?? path] = { line, reason };
   trim(l.notChanged, LEDGER_LIMITS.FILES);
@@ -1302,7 +1302,14 @@ function chainSteps(command: string, targets: readonly CheckTarget[]): { key: st
 /** The open check failures a run of `targets` at `line` closes. */
 function closeFailures(l: Ledger, targets: readonly CheckTarget[], line: number): void {
   for (const f of l.failures) {
-    if (f.closedLine !== undefined || f.kind !== 'check') continue;
+    if (f.kind !== 'check') continue;
+    // A failure its formatter answered is closed again by a later run of every one of its checks
+    // that passed (edgerunner: formatted at 702, the format check passed at 786): the run proves more.
+    if (f.closedLine !== undefined && f.formatted === f.closedLine && f.closedLine < line && f.keys.every((k) => closes(targets, [k]))) {
+      f.closedLine = line;
+      continue;
+    }
+    if (f.closedLine !== undefined) continue;
     // Which of several checks failed is not known: the failure holds until each has passed since.
     const covered = new Set(f.covered);
     for (const k of f.keys) if (closes(targets, [k])) covered.add(k);
@@ -1530,6 +1537,15 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
       l.lastCommitLine = line;
       delete l.noCommits;
       l.failures = l.failures.filter((f) => f.keys[0] !== NO_COMMITS_KEY);
+    }
+    // What the session staged since the latest listing is staged too (`git add a b && git commit`).
+    const lt = l.treeListed;
+    const added = lt?.staged !== undefined && lt.line < line && lt.committed === undefined ? gitAdded(command) : null;
+    if (added !== null && lt?.staged !== undefined) {
+      // `-u` stages tracked files only: all of them when the listing showed none untracked.
+      const tracked = added.tracked && (lt.untracked ?? 0) === 0;
+      const takes = (p: string): boolean => added.all || tracked || added.paths.some((a) => p === a || p.startsWith(`${a.replace(/\/+$/, '')}/`));
+      lt.staged = [...new Set([...lt.staged, ...lt.paths.filter(takes)])];
     }
     // What the latest listing showed staged went into this commit; the rest is still uncommitted.
     const t = l.treeListed;

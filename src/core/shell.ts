@@ -1122,6 +1122,29 @@ export function gitStagedFiles(out: string): string[] | null {
  * A `git commit` that commits what is staged and nothing else: no `-a`/`--all`, no paths. After
  * one, the files a listing showed unstaged or untracked are still uncommitted.
  */
+/**
+ * What a command's `git add` steps stage: every change (`-A`, `--all`, `.`, `:/`), the changes to
+ * tracked files only (`-u`), or the paths named (as written, `./` dropped). Null when it runs no
+ * `git add` (deep-manifest at 262: `git add a b c && git commit`, read as a commit of what an
+ * earlier listing had shown staged, which left a, b and c "uncommitted").
+ */
+export function gitAdded(command: string): { all: boolean; tracked: boolean; paths: string[] } | null {
+  if (!/\badd\b/.test(command)) return null;
+  let out: { all: boolean; tracked: boolean; paths: string[] } | null = null;
+  for (const ws of programs(command)) {
+    if (strip(base(ws[0] ?? '')) !== 'git') continue;
+    const { sub } = gitOptions(ws, 1);
+    if (ws[sub] !== 'add') continue;
+    out ??= { all: false, tracked: false, paths: [] };
+    for (const a of ws.slice(sub + 1)) {
+      if (a === '-A' || a === '--all' || a === '.' || a === ':/' || a === '*') out.all = true;
+      else if (a === '-u' || a === '--update') out.tracked = true;
+      else if (!a.startsWith('-')) out.paths.push(a.replace(/^\.\//, '').replace(/\\/g, '/'));
+    }
+  }
+  return out;
+}
+
 export function commitsStagedOnly(command: string): boolean {
   let seen = false;
   for (const ws of programs(command)) {

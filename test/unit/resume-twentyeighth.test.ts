@@ -57,6 +57,15 @@ describe('a format check answered by its formatter (edgerunner at 702: `cargo fm
     expect(md).toContain('line 3, the formatter rewrote the files at line 5 (the format check was not run again)');
   });
 
+  it('is said as a passing run when a later run of every one of its checks passed', () => {
+    const l = initialLedger();
+    ran(l, 10, 'cargo fmt --all -- --check', 1, 'Diff in /w/src/a.rs:85:');
+    ran(l, 12, 'cargo fmt --all', 0, '');
+    expect(l.failures[0]).toEqual(expect.objectContaining({ closedLine: 13, formatted: 13 }));
+    ran(l, 14, 'cargo fmt --all -- --check', 0, '');
+    expect(l.failures[0]).toEqual(expect.objectContaining({ closedLine: 15, formatted: 13 }));
+  });
+
   it('stays open when the formatter run failed, or formatted other paths', () => {
     const l = initialLedger();
     ran(l, 10, 'npx prettier --check src/a.ts', 1, '[warn] src/a.ts\n[warn] Code style issues found in the above file. Run Prettier with --write to fix.');
@@ -258,5 +267,63 @@ describe("a `git status` of named paths after a whole one (rave-era at 451: four
     expect(summary.session_git.uncommitted_listed).toEqual(expect.objectContaining({ line: 3, paths: ['app/page.tsx', 'package.json', 'lib/images.ts'], narrower_line: 5 }));
     expect(md).toContain("the session's latest whole `git status` or `git diff --name-only` (line 3) listed 3 uncommitted file(s)");
     expect(md).toContain('A later `git status` (line 5) named some paths and showed only those: this whole listing stands for the rest.');
+  });
+});
+
+describe('a commit whose command stages files first (deep-manifest at 263: `git add a b c && git commit` left a, b and c "uncommitted")', () => {
+  const bash = (id: string, command: string) => call(id, 'Bash', { command, description: 'run' });
+  const listing = ' M deep_manifest/deep_manifest.py\n M tests/test_unit.py\n M tests/test_integration.py';
+  const start = [user('u1', 'Commit the tar support'), bash('s1', 'git status --short'), result('s1', listing)];
+
+  it('takes the files it staged into the commit', () => {
+    const { summary } = built<{ session_git: { uncommitted_listed: unknown } }>(...start, bash('c1', 'git add deep_manifest/deep_manifest.py tests/test_integration.py tests/test_unit.py && git commit -m "feat: tar"'), result('c1', '[master 70f2781] feat: tar\n 3 files changed, 551 insertions(+), 22 deletions(-)'), say('a1', 'Committed.'));
+    expect(summary.session_git.uncommitted_listed).toEqual(expect.objectContaining({ paths: [], committed_line: 5 }));
+  });
+
+  it('and only those: a file it did not stage stays uncommitted; `git add -A`, `.` and a folder take theirs', () => {
+    const one = built<{ session_git: { uncommitted_listed: { paths: string[] } } }>(...start, bash('c1', 'git add ./tests/test_unit.py && git commit -m "tests"'), result('c1', '[master 1a2b3c4] tests\n 1 file changed'), say('a1', 'Committed.'));
+    expect(one.summary.session_git.uncommitted_listed.paths).toEqual(['deep_manifest/deep_manifest.py', 'tests/test_integration.py']);
+    const dir = built<{ session_git: { uncommitted_listed: { paths: string[] } } }>(...start, bash('c1', 'git add tests/ && git commit -m "tests"'), result('c1', '[master 1a2b3c4] tests\n 2 files changed'), say('a1', 'Committed.'));
+    expect(dir.summary.session_git.uncommitted_listed.paths).toEqual(['deep_manifest/deep_manifest.py']);
+    const all = built<{ session_git: { uncommitted_listed: { paths: string[] } } }>(...start, bash('c1', 'git add -A && git commit -m "all"'), result('c1', '[master 1a2b3c4] all\n 3 files changed'), say('a1', 'Committed.'));
+    expect(all.summary.session_git.uncommitted_listed.paths).toEqual([]);
+  });
+});
+
+describe("a failed write of a file an earlier write had changed, not made again (edgerunner at 552: «None left undone»)", () => {
+  const edit = (id: string, file: string) => call(id, 'Edit', { file_path: `/nonexistent/w/${file}`, old_string: 'a', new_string: 'b' });
+  it('is a write that did not happen, with the earlier write', () => {
+    const { md, summary } = built<{ files_not_changed: unknown[] }>(
+      user('u1', 'Harden the server'),
+      edit('e1', 'src/server.rs'),
+      result('e1', 'The file /nonexistent/w/src/server.rs has been updated.'),
+      edit('e2', 'src/server.rs'),
+      result('e2', '<tool_use_error>String to replace not found in file.\nString: a</tool_use_error>', { is_error: true }),
+      say('a1', 'Let me look again.'),
+    );
+    expect(summary.files_not_changed).toEqual([{ path: '/nonexistent/w/src/server.rs', line: 5, reason: expect.stringContaining('String to replace not found'), earlier_line: 3 }]);
+    expect(md).toContain('`src/server.rs` (line 5): the tool reported an error: <tool_use_error>String to replace not found in file. — an earlier write of it succeeded (line 3): the file has that write, not this one');
+  });
+
+  it('is not, once a later write of the file succeeded', () => {
+    const { summary } = built<{ files_not_changed: unknown[] }>(
+      user('u1', 'Harden the server'),
+      edit('e1', 'src/server.rs'),
+      result('e1', 'The file /nonexistent/w/src/server.rs has been updated.'),
+      edit('e2', 'src/server.rs'),
+      result('e2', '<tool_use_error>String to replace not found in file.</tool_use_error>', { is_error: true }),
+      edit('e3', 'src/server.rs'),
+      result('e3', 'The file /nonexistent/w/src/server.rs has been updated.'),
+      say('a1', 'Done.'),
+    );
+    expect(summary.files_not_changed).toEqual([]);
+  });
+});
+
+describe('untracked folders in a listing (rave-era at 567: «20 of them untracked», 10 of which were folders)', () => {
+  it('says how many of the entries are folders', () => {
+    const bash = (id: string, command: string) => call(id, 'Bash', { command, description: 'run' });
+    const { md } = built(user('u1', 'Add tickets'), bash('g1', 'git status --short'), result('g1', ' M app/page.tsx\n?? supabase/\n?? lib/auth/\n?? lib/images.ts'), say('a1', 'Listed.'));
+    expect(md).toContain('listed 4 uncommitted file(s), 3 of them untracked (never added to git); 2 of the entries are untracked folders, each listed once whatever it holds');
   });
 });

@@ -783,7 +783,10 @@ function listedBySession(r: RenderInput, a: Analysis): string | null {
   // A listing of named paths says nothing of the others.
   const limited = t.limited ? ', limited to the paths it named,' : '';
   // Untracked files were never added: "uncommitted" would suggest changes to files git knows.
-  const kind = t.untracked === t.paths.length ? 'untracked file(s), never added to git' : `uncommitted file(s)${t.untracked === undefined ? '' : `, ${t.untracked} of them untracked (never added to git)`}`;
+  // git lists an untracked folder as one entry (`?? supabase/`), whatever it holds.
+  const folders = t.paths.filter((p) => p.endsWith('/')).length;
+  const inFolders = folders === 0 ? '' : `; ${folders} of the entries are untracked folders, each listed once whatever it holds`;
+  const kind = `${t.untracked === t.paths.length ? 'untracked file(s), never added to git' : `uncommitted file(s)${t.untracked === undefined ? '' : `, ${t.untracked} of them untracked (never added to git)`}`}${inFolders}`;
   const what =
     t.committed === undefined
       ? `the session's latest ${t.narrower === undefined ? '' : 'whole '}\`git status\` or \`git diff --name-only\` (line ${t.line})${afterCommit}${limited} listed ${t.paths.length} ${kind}`
@@ -1074,7 +1077,8 @@ function filesNotChanged(a: Analysis, cwd: string | undefined, withRedone: Redon
   if (fs.length === 0 && a.unreadableWrites > 0) return `### Writes that did not happen\n\n${label('unknown')} — none can be read: ${a.unreadableWrites} apply_patch call(s) have paths the transcript's publisher redacted, and whether each applied is not known.`;
   if (fs.length === 0) return `### Writes that did not happen\n\n${redone === '' ? NONE : `None left undone. ${redone}`}`;
   const { shown, from } = shortPaths(fs.map((f) => f.path), cwd);
-  return `### Writes that did not happen\n\n${label('verified')} — attempted, never changed afterwards${from}:\n\n${bullets(fs.map((f, i) => `${path(shown[i] as string)} (line ${f.line}): ${oneLine(f.reason, 200)}`))}${redone === '' ? '' : `\n\n${redone}`}`;
+  const before = (f: (typeof fs)[number]): string => (f.earlier === undefined ? '' : ` — an earlier write of it succeeded (line ${f.earlier}): the file has that write, not this one`);
+  return `### Writes that did not happen\n\n${label('verified')} — attempted, never changed afterwards${from}:\n\n${bullets(fs.map((f, i) => `${path(shown[i] as string)} (line ${f.line}): ${oneLine(f.reason, 200)}${before(f)}`))}${redone === '' ? '' : `\n\n${redone}`}`;
 }
 
 /** Writes that failed and whose files were written later: not undone, but a successor retrying the same change should know. */
