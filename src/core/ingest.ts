@@ -112,8 +112,9 @@ function sanitize(obs: Observation, st: SessionState, redactor: Redactor): void 
     st.redactions += r.count;
     return r.text;
   };
-  // Read with what the line says beside it (a shell call's description), which is not kept.
-  const aside = obs.aside;
+  // Read with what the line says beside it (a shell call's description), which is not kept, when
+  // that names an AWS key id: the one rule that reads a value by what another field holds.
+  const aside = obs.aside !== undefined && AWS_KEY_ID.test(obs.aside) ? obs.aside : undefined;
   delete obs.aside;
   obs.text = aside === undefined ? clean(obs.text) : cleanBeside(aside, obs.text, clean);
   // Names and ids copied from the line reach the timeline, TOOLS.md and the manifest too.
@@ -128,12 +129,18 @@ function sanitize(obs: Observation, st: SessionState, redactor: Redactor): void 
     // path of the engine. Only the current key is written, so reading it here reads what the
     // fact held when the loop began.
     const rec = f as Record<string, unknown>;
+    // Fields redacted with their neighbour are not redacted again (a second pass over a redaction's tag is no fixed point).
     const pair = JOINT[f.t];
-    if (pair !== undefined) redactJointly(rec, pair, clean);
-    if (aside !== undefined && f.t === 'tool_call' && typeof rec.command === 'string') rec.command = cleanBeside(aside, rec.command, clean);
-    if (f.t === 'tool_call' && typeof rec.job === 'object' && rec.job !== null) redactJointly(rec.job as Record<string, unknown>, ['description', 'command'], clean);
+    const done = pair === undefined ? null : redactJointly(rec, pair, clean);
+    if (f.t === 'tool_call' && typeof rec.job === 'object' && rec.job !== null) {
+      const job = rec.job as Record<string, unknown>;
+      const both = redactJointly(job, ['description', 'command'], clean);
+      rec.job = both === null ? cleanDeep(job, clean, 0) : job;
+    }
+    const beside = aside !== undefined && f.t === 'tool_call' && typeof rec.command === 'string' ? cleanBeside(aside, rec.command, clean) : null;
+    if (beside !== null) rec.command = beside;
     for (const k of Object.keys(rec)) {
-      if (k === 't') continue;
+      if (k === 't' || (done !== null && done.includes(k)) || (k === 'command' && beside !== null) || (k === 'job' && f.t === 'tool_call')) continue;
       const v = rec[k];
       // Each removal counts, so a credential both in a turn and in its fact counts twice.
       // An output is redacted whole, then cut: a cut first may part a value from its label on a
@@ -146,15 +153,18 @@ function sanitize(obs: Observation, st: SessionState, redactor: Redactor): void 
 }
 
 /**
- * Fields of one call that name a credential in one and give it in the other: a task's subject and
- * its description, a subagent's description and its prompt, a background job's description and its
- * command ("Wire AKIA… into CI" and "Paste <the secret key> into the settings"). Redacted as one
- * text, as the call's input is in the timeline, then parted again; redacted apart, the second
- * held a bare value the redactor cannot tell from any word.
+ * Fields of one call that may name a credential in one and give it in the other: a task's subject
+ * and its description, a subagent's description and its prompt, a background job's description and
+ * its command ("Wire AKIA… into CI" and "Paste <the secret key> into the settings"). When one names
+ * an AWS key id, they are redacted as one text, then parted again (redactJointly); redacted apart,
+ * the second held a bare value the redactor cannot tell from any word.
  */
 const JOINT: Partial<Record<string, readonly [string, string]>> = { task_create: ['subject', 'description'], subagent: ['description', 'prompt'] };
 /** Between the two fields while they are redacted together: no credential spans it, and no field holds it. */
 const FIELD_BREAK = '\n\n§§ handoffd: the next field §§\n\n';
+
+/** An AWS access key id: its secret key is told from any other 40 characters by the id near it (src/core/redaction/providers.ts). */
+const AWS_KEY_ID = /(?:AKIA|ASIA)[A-Z0-9]{16}/;
 
 /** `text` redacted as read after `aside`; `text` redacted alone when the two cannot be parted again. */
 function cleanBeside(aside: string, text: string, clean: (s: string) => string): string {
@@ -164,17 +174,24 @@ function cleanBeside(aside: string, text: string, clean: (s: string) => string):
   return at === -1 || both.indexOf(FIELD_BREAK, at + 1) !== -1 ? clean(text) : both.slice(at + FIELD_BREAK.length);
 }
 
-function redactJointly(rec: Record<string, unknown>, [a, b]: readonly [string, string], clean: (s: string) => string): void {
+/**
+ * The two fields redacted as one text, when the first names an AWS key id (the one rule that
+ * reads a value by what stands near it and may stand in the other field: the label rules stop at
+ * a line's end, and a text-wide rule, such as the reading of base64 in a text that speaks of a
+ * secret, would reach from one field into the other — the twenty-fifth red team's 26 false
+ * positives). The keys it redacted, or null when it left both to be redacted alone.
+ */
+function redactJointly(rec: Record<string, unknown>, [a, b]: readonly [string, string], clean: (s: string) => string): string[] | null {
   const x = rec[a];
   const y = rec[b];
-  if (typeof x !== 'string' || typeof y !== 'string' || x.includes(FIELD_BREAK) || y.includes(FIELD_BREAK)) return;
+  if (typeof x !== 'string' || typeof y !== 'string' || !AWS_KEY_ID.test(`${x} ${y}`) || x.includes(FIELD_BREAK) || y.includes(FIELD_BREAK)) return null;
   const both = clean(`${x}${FIELD_BREAK}${y}`);
   const at = both.indexOf(FIELD_BREAK);
-  // A removal that took the break with it leaves the two unparted: each is then redacted alone below.
-  if (at === -1 || both.indexOf(FIELD_BREAK, at + 1) !== -1) return;
-  // Cleaned again below, as every string is: a redacted text comes back the same.
+  // A removal that took the break with it leaves the two unparted: each is then redacted alone.
+  if (at === -1 || both.indexOf(FIELD_BREAK, at + 1) !== -1) return null;
   rec[a] = both.slice(0, at);
   rec[b] = both.slice(at + FIELD_BREAK.length);
+  return [a, b];
 }
 
 /** The fields of a fact that the state keys records by (call ids, message ids). */

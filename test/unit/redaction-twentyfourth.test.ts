@@ -90,3 +90,31 @@ describe('names cut only after the redactor read them whole', () => {
     expect(leaksOf(all, PASSWORD)).toEqual([]);
   });
 });
+
+/** The twenty-fifth red team: what the joint reading must leave alone (docs/SECURITY.md). */
+describe('fields read together only where an AWS key id makes the other field a secret', () => {
+  const bash = (id: string, command: string, description: string) => call(id, 'Bash', { command, description });
+
+  it("keeps the base64 ids of a command whose description speaks of a secret (Kafka's cluster id, GraphQL node ids, Slack cursors)", () => {
+    for (const [description, command, keep] of [
+      ['Format KRaft storage for the secret-rotation events broker', 'docker compose exec kafka kafka-storage.sh format -t MkU3OEVBNTcwNTJENDM2Qk -c server.properties', 'MkU3OEVBNTcwNTJENDM2Qk'],
+      ['Resolve the review thread about the hardcoded secret', `gh api graphql -f query='mutation { resolveReviewThread(input: {threadId: "MDIzOlB1bGxSZXF1ZXN0UmV2aWV3VGhyZWFkNTI3NjQ4MTkzOnYy"}) { thread { isResolved } } }'`, 'MDIzOlB1bGxSZXF1ZXN0UmV2aWV3VGhyZWFkNTI3NjQ4MTkzOnYy'],
+      ['Page through Slack users to find the secret-rotation bot', 'curl -s -G https://slack.com/api/users.list -d cursor=dXNlcjpVMDYxTkZUVDJBQg==', 'dXNlcjpVMDYxTkZUVDJBQg=='],
+    ] as const) {
+      const all = kept(user('u1', 'Go on'), bash('b1', command, description), result('b1', 'ok'), say('a1', 'Done.'));
+      expect(all, description).toContain(keep);
+    }
+  });
+
+  it('keeps a git commit near an AWS key id: 40 lower-case hex digits are no secret key', () => {
+    const sha = '5d2f8a1c9e7b3d6f4a0c8e2b1d9f7a3c5e6b8d0a';
+    const all = kept(user('u1', 'Revert it'), bash('b1', `git revert --no-edit ${sha}`, `Revert the commit that added ${AWS_ID} to deploy.env`), result('b1', '[main 1a2b3c4] Revert'), say('a1', 'Reverted.'));
+    expect(all).toContain(sha);
+    expect(leaksOf(all, AWS_ID)).toEqual([]);
+  });
+
+  it('redacts a value once: a tag is not read again as a value', () => {
+    const all = kept(user('u1', 'Test the key'), bash('b1', `curl https://api.stripe.com/v1/charges -u rk_live_51Hq8Lm3Xz7Rt2Wv8Qp4Yk9Bn6Jc1Df5Gh0Ka3Se8Tu2Iy7Ko: # ${AWS_ID}`, `Test the Stripe key beside ${AWS_ID}`), result('b1', 'OK'), say('a1', 'Done.'));
+    expect(all).not.toContain('[REDACTED:[REDACTED');
+  });
+});

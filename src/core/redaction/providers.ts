@@ -319,7 +319,10 @@ function findAwsSecretNear(text: string, start: number, end: number, found: Find
   const window = text.slice(from, Math.min(text.length, end + AWS_PAIR_WINDOW));
   AWS_SECRET.lastIndex = 0;
   for (let m = AWS_SECRET.exec(window); m !== null; m = AWS_SECRET.exec(window)) {
-    if (looksRandom(m[0], 40)) found.add(from + m.index, from + m.index + 40, 'aws_secret_access_key', PRIORITY.provider);
+    // 40 lower-case hex digits are a git commit, not a secret key (AWS's are base64: one of 40
+    // characters with no capital, no `/` or `+`, and no letter past f is one chance in 4^40):
+    // `git revert <sha>` near "AKIA…" in an incident's notes (the twenty-fifth red team).
+    if (looksRandom(m[0], 40) && !/^[0-9a-f]{40}$/.test(m[0])) found.add(from + m.index, from + m.index + 40, 'aws_secret_access_key', PRIORITY.provider);
   }
 }
 
