@@ -1107,9 +1107,12 @@ function noteStaleOutput(l: Ledger, command: string, out: string, line: number):
   if (showsFiles(command)) return;
   const key = commandKey(command);
   const hits = new Map<number, { n: number; first: string; seen: Set<string> }>();
+  // Only a line as long as a text an edit took out is hashed.
+  const lengths = new Set<number>();
+  for (const g of l.printedGone) for (const d of g.d) lengths.add(Number.parseInt(d, 10));
   for (const raw of out.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').split('\n')) {
     const t = raw.trim();
-    if (t.length < 20 || t.length > 300) continue;
+    if (!lengths.has(t.length)) continue;
     const d = printedDigest(t);
     l.printedGone.forEach((g, i) => {
       if (g.line >= line || !g.d.includes(d)) return;

@@ -204,8 +204,12 @@ export function printedTexts(text: string): string[] {
   return [...out];
 }
 
-/** A printed text's digest: what the state keeps of it (never the text: a literal taken from its label is a value the redactor could not tell). */
-export const printedDigest = (text: string): string => sha256Hex(text).slice(0, 16);
+/**
+ * A printed text's digest: what the state keeps of it (never the text: a literal taken from its
+ * label is a value the redactor could not tell). Its length first, so that an output's lines of
+ * other lengths are never hashed (ledger.ts noteStaleOutput).
+ */
+export const printedDigest = (text: string): string => `${text.length}:${sha256Hex(text).slice(0, 16)}`;
 
 /**
  * What an edit took out that a program could print (`removed`: digests of the texts of the old
