@@ -215,7 +215,8 @@ export interface Analysis {
   /** `branch`: as `git commit` printed it; '' for a commit learned from a push or a log. */
   /** `rebased_from`: the hash `git commit` printed, when a rebase gave the commit the hash it was pushed with (at `push_line`). */
   /** `hash_line`: the `git log` that named a commit whose own output did not (a merge's). */
-  commits: { hash: string; subject: string; pushed: boolean | null; line: number; branch: string; rebased_from?: string; push_line?: number; files?: number; hash_line?: number }[];
+  /** `took`: the files the commit took, when its own command staged them by name (not in the payloads). */
+  commits: { hash: string; subject: string; pushed: boolean | null; line: number; branch: string; rebased_from?: string; push_line?: number; files?: number; hash_line?: number; took?: string[] }[];
   failedCommit: { line: number; text: string } | null;
   /** `git commit`s whose output showed no hash and no later log named (Ledger.unnamedCommits). */
   unnamedCommits: { subject: string; line: number; made?: true; push_line?: number }[];
@@ -1265,6 +1266,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     if (c.pushLine !== undefined) out.push_line = c.pushLine;
     if (c.files !== undefined) out.files = c.files;
     if (c.hashLine !== undefined) out.hash_line = c.hashLine;
+    if (c.took !== undefined) out.took = c.took;
     return out;
   });
   const filesChanged: FileChange[] = Object.entries(l.changed).map(([path, f]) => {

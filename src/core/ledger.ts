@@ -131,6 +131,8 @@ export interface CommitRecord {
   rebasedFrom?: string;
   /** The line of the `git log` that named a commit its own output did not (a merge's, a `git commit` cut by `| tail`). */
   hashLine?: number;
+  /** The files the commit took, when its own command staged them by name and git counted as many changed (FundWise at 226). */
+  took?: string[];
   /** How many files its summary line said it changed (` 7 files changed, …`). */
   files?: number;
 }
@@ -319,7 +321,7 @@ export interface Ledger {
    * whole one (rave-era at 425: `git status --short <4 paths>` stood for the tree that the whole
    * listing at 321 had shown with 30 files).
    */
-  treeListed?: { line: number; paths: string[]; staged?: string[]; committed?: number; untracked?: number; limited?: true; narrower?: number };
+  treeListed?: { line: number; paths: string[]; staged?: string[]; committed?: number; untracked?: number; untrackedPaths?: string[]; limited?: true; narrower?: number; took?: string[] };
   /**
    * The files the session's latest `git status`, `git diff --name-only` or `git diff` before its
    * first write showed changed (the first 200), and its line: work in the tree that was there
@@ -1509,8 +1511,11 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
     else {
       l.treeListed = listed.staged === null ? { line, paths } : { line, paths, staged: listed.staged.slice(0, 200) };
       if (listed.limited) l.treeListed.limited = true;
-      const untracked = listed.untracked?.filter((p) => paths.includes(p)).length ?? 0;
-      if (untracked > 0) l.treeListed.untracked = untracked;
+      const untracked = listed.untracked?.filter((p) => paths.includes(p)) ?? [];
+      if (untracked.length > 0) {
+        l.treeListed.untracked = untracked.length;
+        l.treeListed.untrackedPaths = untracked;
+      }
     }
   }
   if (!failed && isGitMergeOrPull(command)) {
@@ -1535,8 +1540,14 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
   // A commit line proves the commit even when a later step of the same command failed (a rejected push).
   {
     const made = commitsInOutput(out);
+    // `git add a b c && git commit` and "3 files changed": the commit took a, b and c.
+    const named = made.length === 1 ? gitAdded(command) : null;
     for (const c of made) {
-      if (!l.commits.some((x) => x.hash === c.hash)) push(l.commits, c.files === undefined ? { hash: c.hash, subject: clip(c.subject, 160), branch: c.branch, line, pushed: false } : { hash: c.hash, subject: clip(c.subject, 160), branch: c.branch, line, pushed: false, files: c.files }, LEDGER_LIMITS.COMMITS);
+      if (!l.commits.some((x) => x.hash === c.hash)) {
+        push(l.commits, c.files === undefined ? { hash: c.hash, subject: clip(c.subject, 160), branch: c.branch, line, pushed: false } : { hash: c.hash, subject: clip(c.subject, 160), branch: c.branch, line, pushed: false, files: c.files }, LEDGER_LIMITS.COMMITS);
+        const rec = l.commits.at(-1);
+        if (rec !== undefined && rec.hash === c.hash && named !== null && !named.all && !named.tracked && named.paths.length > 0 && named.paths.length <= 50 && c.files === named.paths.length && !named.paths.some((p) => p.endsWith('/') || p.includes('*'))) rec.took = named.paths.map((p) => filePath(p, cwd));
+      }
       l.lastCommitLine = line;
       delete l.noCommits;
       l.failures = l.failures.filter((f) => f.keys[0] !== NO_COMMITS_KEY);
@@ -1554,8 +1565,10 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
     const t = l.treeListed;
     if (made.length > 0 && t?.staged !== undefined && t.line < line && t.committed === undefined && commitsStagedOnly(command)) {
       const staged = t.staged;
-      // Untracked files are never staged: a commit of what was staged leaves them all.
-      l.treeListed = { line: t.line, paths: t.paths.filter((p) => !staged.includes(p)), committed: line, ...(t.untracked !== undefined ? { untracked: t.untracked } : {}), ...(t.limited ? { limited: true as const } : {}) };
+      // Untracked files are never staged, unless a `git add` named them since (then they went in).
+      const left = t.paths.filter((p) => !staged.includes(p));
+      const untracked = t.untrackedPaths === undefined ? t.untracked : t.untrackedPaths.filter((p) => left.includes(p)).length;
+      l.treeListed = { line: t.line, paths: left, committed: line, ...(untracked !== undefined && untracked > 0 ? { untracked } : {}), ...(t.limited ? { limited: true as const } : {}), ...(staged.length > 0 ? { took: staged.slice(0, 200) } : {}) };
     }
   }
   if (!failed && isGitRebase(command)) l.lastRebaseLine = line;
@@ -1742,13 +1755,13 @@ function namesCommand(sentences: readonly string[], command: string): boolean {
  * The latest `git` listing of uncommitted files that still holds after the session's last commit:
  * one made after it, or one whose staged files that commit took (the rest still uncommitted).
  */
-export function listingAfterLastCommit(l: Ledger): { line: number; paths: string[]; committed?: number; untracked?: number; limited?: true; status?: true; narrower?: number } | null {
+export function listingAfterLastCommit(l: Ledger): { line: number; paths: string[]; committed?: number; untracked?: number; limited?: true; status?: true; narrower?: number; took?: string[] } | null {
   const t = l.treeListed;
   if (t === undefined) return null;
   const last = l.lastCommitLine ?? -1;
   // `status`: a `git status` listing (it records what was staged), which shows untracked files; `git diff --name-only` does not.
   const lim = { ...(t.untracked !== undefined ? { untracked: t.untracked } : {}), ...(t.limited ? { limited: true as const } : {}), ...(t.staged !== undefined || t.committed !== undefined ? { status: true as const } : {}), ...(t.narrower === undefined ? {} : { narrower: t.narrower }) };
-  if (t.committed !== undefined) return t.committed >= last ? { line: t.line, paths: t.paths, committed: t.committed, ...lim } : null;
+  if (t.committed !== undefined) return t.committed >= last ? { line: t.line, paths: t.paths, committed: t.committed, ...lim, ...(t.took === undefined ? {} : { took: t.took }) } : null;
   return t.line > last ? { line: t.line, paths: t.paths, ...lim } : null;
 }
 

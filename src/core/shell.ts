@@ -466,9 +466,12 @@ export function checksNamedIn(text: string): { command: string; targets: CheckTa
     if (targets.length > 0) found.push({ command: c, targets });
   };
   for (const m of text.matchAll(/`([^`\n]{2,160})`/g)) add(m[1] as string);
-  for (const m of text.matchAll(/\b(?:run|rerun|re-run|running|execute)[ \t]+([A-Za-z][\w.-]*(?:[ \t]+[\w:./=@-]+){0,4})/gi)) {
-    // "Don't run the e2e suite", "no need to run pytest": asked not to.
-    if (/\b(?:don'?t|do not|never|no need to|without|not|skip|instead of)(?:[ \t]+\w+){0,2}[ \t]*$/i.test(text.slice(Math.max(0, m.index - 30), m.index))) continue;
+  for (const m of text.matchAll(/\b(?:run|rerun|re-run|execute)[ \t]+([A-Za-z][\w.-]*(?:[ \t]+[\w:./=@-]+){0,4})/gi)) {
+    // "Don't run the e2e suite", "no need to run pytest": asked not to. "When you run pytest",
+    // "e.g. run mypy": a case a text describes (coderabbit at 262: uv's documentation, pasted,
+    // said "when running pytest or mypy", and pytest was said to be asked for).
+    const before = text.slice(Math.max(0, m.index - 30), m.index);
+    if (/\b(?:don'?t|do not|never|no need to|without|not|skip|instead of)(?:[ \t]+\w+){0,2}[ \t]*$/i.test(before) || /\b(?:when|whenever|if|e\.g\.,?|such as|for example,?)(?:[ \t]+\w+){0,2}[ \t]*$/i.test(before)) continue;
     const kept: string[] = [];
     for (const w of (m[1] as string).split(/[ \t]+/)) {
       const bare = w.replace(/[.:]+$/, '');

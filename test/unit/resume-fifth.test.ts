@@ -244,7 +244,7 @@ describe("the session's own git status, when the repository cannot be read now",
     const l = st.ledger;
     ran(l, 10, 'git add issues.md STATUS.md && git status --short', 0, status);
     ran(l, 12, 'git commit -m "docs(status): mark FW-005 shipped"', 0, '[bug-fix-01 73f00b8] docs(status): mark FW-005 shipped\n 2 files changed');
-    expect(listingAfterLastCommit(l)).toEqual({ line: 11, paths: ['DECISIONS.md', 'docs/adr/0021-new.md'], committed: 13, untracked: 1, status: true });
+    expect(listingAfterLastCommit(l)).toEqual({ line: 11, paths: ['DECISIONS.md', 'docs/adr/0021-new.md'], committed: 13, untracked: 1, status: true, took: ['STATUS.md', 'issues.md'] });
   });
 
   it('after a commit of everything (-a), or a listing the commit came after without a staged part, holds nothing', () => {

@@ -327,3 +327,53 @@ describe('untracked folders in a listing (rave-era at 567: «20 of them untracke
     expect(md).toContain('listed 4 uncommitted file(s), 3 of them untracked (never added to git); 2 of the entries are untracked folders, each listed once whatever it holds');
   });
 });
+
+describe('a check a pasted text describes is not asked for (coderabbit at 266: uv\'s documentation said "when running pytest or mypy")', () => {
+  it('names no check after "running", "when" or "e.g."', async () => {
+    const { checksNamedIn } = await import('../../src/core/shell.js');
+    expect(checksNamedIn('If the tool should not be isolated from the project, e.g., when running pytest or mypy, then uv run should be used.')).toEqual([]);
+    expect(checksNamedIn('When you run pytest it picks the wrong env. e.g. run mypy first.')).toEqual([]);
+    expect(checksNamedIn('Please run pytest and fix what fails.').map((c) => c.command)).toEqual(['pytest']);
+  });
+});
+
+describe('files a commit surely took are said committed, not "may have taken" (FundWise at 232)', () => {
+  const bash = (id: string, command: string) => call(id, 'Bash', { command, description: 'run' });
+  const write = (id: string, file: string) => call(id, 'Write', { file_path: `/nonexistent/w/${file}`, content: 'x' });
+  const made = (id: string, file: string) => result(id, `File created successfully at: /nonexistent/w/${file}`);
+
+  it('when the listing showed them staged and the commit took what was staged', () => {
+    const { md } = built(
+      user('u1', 'Ship FW-005'),
+      write('w1', 'scripts/readiness.mjs'),
+      made('w1', 'scripts/readiness.mjs'),
+      write('w2', 'docs/readiness.md'),
+      made('w2', 'docs/readiness.md'),
+      bash('s1', 'git add scripts/readiness.mjs docs/readiness.md && git status --short'),
+      result('s1', 'A  docs/readiness.md\nA  scripts/readiness.mjs\n M ROADMAP.md'),
+      bash('c1', 'git commit -m "feat: readiness"'),
+      result('c1', '[main f8e6fe0] feat: readiness\n 2 files changed, 388 insertions(+)'),
+      say('a1', 'Committed.'),
+    );
+    expect(md).toContain('2 committed at line 9 (staged by name when it was made)');
+    expect(md).not.toContain('may have taken them');
+  });
+
+  it("when the commit's own command staged them by name and git counted as many", () => {
+    const { md } = built(
+      user('u1', 'Ship FW-005'),
+      write('w1', 'scripts/readiness.mjs'),
+      made('w1', 'scripts/readiness.mjs'),
+      bash('s1', 'git status --short'),
+      result('s1', '?? scripts/readiness.mjs\n M ROADMAP.md'),
+      write('w2', 'docs/readiness.md'),
+      made('w2', 'docs/readiness.md'),
+      bash('c1', 'git add docs/readiness.md scripts/readiness.mjs && git commit -m "feat: readiness"'),
+      result('c1', '[main f8e6fe0] feat: readiness\n 2 files changed, 388 insertions(+)'),
+      say('a1', 'Committed.'),
+    );
+    // The untracked file the commit's own `git add` named went in: what is left is the modified one, not untracked.
+    expect(md).toContain("its commit at line 9 (of what was staged) left uncommitted: `ROADMAP.md`. The session first wrote 1 other file(s) after it (Files changed below). 1 file(s) it wrote before it are not in it: 1 committed at line 9 (staged by name when it was made).");
+    expect(md).not.toContain('all untracked');
+  });
+});

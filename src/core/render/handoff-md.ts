@@ -836,10 +836,18 @@ function missingFromListing(a: Analysis, t: NonNullable<ReturnType<typeof listin
   const inside = earlier.filter((f) => !outside.includes(f));
   const until = t.committed ?? t.line;
   const commitAfter = (f: FileChange): number | undefined => a.commits.find((c) => c.line > (f.first ?? f.line) && c.line <= until)?.line;
-  const committed = inside.filter((f) => commitAfter(f) !== undefined);
-  const rest = inside.length - committed.length;
+  // A commit whose own command staged the file by name took it; so did the commit of what the listing showed staged.
+  const stagedThen = (f: FileChange): boolean => t.committed !== undefined && (t.took ?? []).some((q) => slash(f.path) === slash(q) || slash(f.path).endsWith(`/${slash(q)}`));
+  const tookIt = (f: FileChange): number | undefined => (stagedThen(f) ? t.committed : a.commits.find((c) => c.line > (f.first ?? f.line) && c.line <= until && c.took?.some((p) => slash(p) === slash(f.path)) === true)?.line);
+  const took = inside.filter((f) => tookIt(f) !== undefined);
+  const committed = inside.filter((f) => tookIt(f) === undefined && commitAfter(f) !== undefined);
+  const rest = inside.length - committed.length - took.length;
   const why: string[] = [];
   if (outside.length > 0) why.push(`${outside.length} outside the folder the session ran in, which it does not cover`);
+  if (took.length > 0) {
+    const lines = [...new Set(took.map((f) => tookIt(f) as number))].sort((x, y) => x - y);
+    why.push(`${took.length} committed at line ${lines.join(', ')} (staged by name when it was made)`);
+  }
   if (committed.length > 0) {
     const lines = [...new Set(committed.map((f) => commitAfter(f) as number))].sort((x, y) => x - y);
     why.push(`${committed.length} written before a commit of the session's (line ${lines.join(', ')}), which may have taken them`);
