@@ -3,6 +3,7 @@ import type { Pressure } from './pressure.js';
 import { IMPLIES, isDocumentation, listingAfterLastCommit, openFailures, publisherRedacted } from './ledger.js';
 import { notWritten } from './plan-files.js';
 import { unmark } from './what-changed.js';
+import { splitName } from './redaction/names.js';
 import { heldKey, relativeTo } from './paths.js';
 import { checkTargets, checksNamedIn, commandKey } from './shell.js';
 import type { CheckTarget } from './shell.js';
@@ -1197,11 +1198,7 @@ const NAME_NOISE = new Set(['use', 'index', 'page', 'route', 'main', 'lib', 'mod
 
 /** The words of a name or a text: camelCase, snake_case and kebab-case split, lower case, a plural's `s` dropped. */
 function nameWords(text: string): string[] {
-  return text
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
+  return splitName(text)
     .filter((w) => w.length >= 3)
     .map((w) => (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w));
 }

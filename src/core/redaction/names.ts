@@ -87,7 +87,8 @@ export function nameWords(name: string): string[] {
 
 const wordsOf = new Map<string, string[]>();
 
-function splitName(name: string): string[] {
+/** A name's words: camelCase, snake_case and kebab-case split, in lower case. */
+export function splitName(name: string): string[] {
   return name
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
