@@ -135,6 +135,8 @@ function sanitize(obs: Observation, st: SessionState, redactor: Redactor): void 
     if (f.t === 'tool_call' && typeof rec.job === 'object' && rec.job !== null) {
       const job = rec.job as Record<string, unknown>;
       const both = redactJointly(job, ['description', 'command'], clean);
+      // Whatever else a job carries is redacted as every string is.
+      if (both !== null) for (const k of Object.keys(job)) if (!both.includes(k)) job[k] = typeof job[k] === 'string' ? clean(job[k]) : typeof job[k] === 'object' && job[k] !== null ? cleanDeep(job[k], clean, 1) : job[k];
       rec.job = both === null ? cleanDeep(job, clean, 0) : job;
     }
     const beside = aside !== undefined && f.t === 'tool_call' && typeof rec.command === 'string' ? cleanBeside(aside, rec.command, clean) : null;

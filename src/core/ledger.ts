@@ -1071,7 +1071,8 @@ function noteWrites(l: Ledger, call: CallRecord, r: ResultInput, failed: boolean
     const had = key === undefined ? undefined : l.changed[key];
     const reported = had?.event === true && had.line > call.line && had.line <= r.line;
     markChanged(l, w.path, how, call.name, r.line, call.subagent === true, w.what, !reported);
-    if (!reported && !call.subagent) notePrinted(l, w, r.line);
+    // Codex reports a patch by its event first: the texts are read from the call's own result (the event carries none).
+    if (!call.subagent) notePrinted(l, w, r.line);
   }
 }
 

@@ -377,3 +377,22 @@ describe('files a commit surely took are said committed, not "may have taken" (F
     expect(md).not.toContain('all untracked');
   });
 });
+
+describe('a Codex patch reported by its event first is read for what it took out', () => {
+  it('and a run that still prints it is said', () => {
+    const meta = { timestamp: '2026-07-10T18:00:00Z', type: 'session_meta', payload: { id: 'c', cwd: '/w', cli_version: '0.144.0', originator: 'codex_cli_rs' } };
+    const item = (payload: Record<string, unknown>) => ({ timestamp: '2026-07-10T18:16:08Z', type: 'response_item', payload });
+    const ev = (payload: Record<string, unknown>) => ({ timestamp: '2026-07-10T18:16:08Z', type: 'event_msg', payload });
+    const patch = '*** Begin Patch\n*** Update File: src/cli.py\n@@\n-    print("Usage: extract a pull request into plain text for agents")\n-    print("Run it from a branch that has a pull request open")\n+    print("No pull request found for this branch")\n*** End Patch';
+    const { summary } = built<{ stale_output: { count: number; path: string } | null }>(
+      meta,
+      ev({ type: 'user_message', message: 'Change the message', images: [] }),
+      item({ type: 'custom_tool_call', name: 'apply_patch', call_id: 'p1', input: patch }),
+      ev({ type: 'patch_apply_end', call_id: 'p1', stdout: 'Success. Updated the following files:\nM src/cli.py\n', success: true, changes: { '/w/src/cli.py': { type: 'update', unified_diff: '' } } }),
+      item({ type: 'custom_tool_call_output', call_id: 'p1', output: 'Success. Updated the following files:\nM src/cli.py\n' }),
+      item({ type: 'function_call', name: 'exec_command', call_id: 'r1', arguments: JSON.stringify({ cmd: 'extract-pr' }) }),
+      item({ type: 'function_call_output', call_id: 'r1', output: 'Process exited with code 0\nOutput:\nUsage: extract a pull request into plain text for agents\nRun it from a branch that has a pull request open\n' }),
+    );
+    expect(summary.stale_output).toEqual(expect.objectContaining({ count: 2, path: '/w/src/cli.py' }));
+  });
+});
