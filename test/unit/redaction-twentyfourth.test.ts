@@ -118,3 +118,13 @@ describe('fields read together only where an AWS key id makes the other field a 
     expect(all).not.toContain('[REDACTED:[REDACTED');
   });
 });
+
+describe("Go's test verdicts (the twenty-fifth red team: `--- PASS: TestLogin/rejects_bad_password` lost its test's name)", () => {
+  it('keep the test names; a password after PASS: still goes', async () => {
+    const { Redactor } = await import('../../src/core/redact.js');
+    const r = new Redactor();
+    for (const line of ['--- PASS: TestLogin/rejects_bad_password (0.01s)', '    --- PASS: TestParse/Valid_Input (0.00s)', 'PASS: TestLogin/rejects_bad_token']) expect(r.redact(line).text).toBe(line);
+    expect(r.redact('PASS: hunter2Xq9!zz').text).toBe('PASS: [REDACTED:secret_assignment]');
+    expect(r.redact('SMTP_PASS: Xk82mQp3Lz9Vw4').text).toBe('SMTP_PASS: [REDACTED:secret_assignment]');
+  });
+});
