@@ -4,7 +4,7 @@ import { IMPLIES, isDocumentation, listingAfterLastCommit, openFailures, publish
 import { notWritten } from './plan-files.js';
 import { unmark } from './what-changed.js';
 import { splitName } from './redaction/names.js';
-import { heldKey, relativeTo } from './paths.js';
+import { fileName, heldKey, relativeTo } from './paths.js';
 import { checkTargets, checksNamedIn, commandKey } from './shell.js';
 import type { CheckTarget } from './shell.js';
 import type { CheckRun, Contradiction, FailureEntry, Ledger, RequestRecord } from './ledger.js';
@@ -1103,7 +1103,7 @@ function targetRows(checks: readonly CheckRun[], failures: readonly FailureEntry
   return [...by.values()].sort((a, b) => b.line - a.line);
 }
 
-const base = (p: string): string => p.split(/[\\/]/).pop() ?? p;
+const base = fileName;
 
 /**
  * What the session did between a failure and the run that fixed it: its writes and commands, all
@@ -1184,7 +1184,7 @@ function staleOutput(l: Ledger): Analysis['staleOutput'] {
 function staleClause(l: Ledger): string {
   const s = l.staleOutput;
   if (s === undefined) return '';
-  return `. Before testing again: the run at line ${s.line} (\`${clip(s.command, 100)}\`) still printed ${s.count} texts the edit at line ${s.editLine} took out of \`${s.path.replace(/\\/g, '/').split('/').pop() ?? s.path}\` (the first: ${quote(s.first, 120)}), so what it ran does not hold that edit: renew it (reinstall, rebuild or restart), or find the copy it runs, first`;
+  return `. Before testing again: the run at line ${s.line} (\`${clip(s.command, 100)}\`) still printed ${s.count} texts the edit at line ${s.editLine} took out of \`${fileName(s.path)}\` (the first: ${quote(s.first, 120)}), so what it ran does not hold that edit: renew it (reinstall, rebuild or restart), or find the copy it runs, first`;
 }
 
 /** Failed commands the agent answered afterwards, never re-run clean (the last 5); not those still open (its last message says they failed). */
@@ -1214,8 +1214,7 @@ export function writtenNamedBy(text: string, files: readonly FileChange[], after
   const out: FileChange[] = [];
   for (const f of files) {
     if (f.line <= after) continue;
-    const file = f.path.replace(/\\/g, '/').split('/').pop() ?? f.path;
-    const words = nameWords(file.replace(/\.[^.]+$/, '')).filter((w) => !NAME_NOISE.has(w));
+    const words = nameWords(fileName(f.path).replace(/\.[^.]+$/, '')).filter((w) => !NAME_NOISE.has(w));
     if (words.length > 0 && words.every((w) => said.has(w))) out.push(f);
   }
   return out.sort((x, y) => y.line - x.line).slice(0, 3);

@@ -136,8 +136,7 @@ function sanitize(obs: Observation, st: SessionState, redactor: Redactor): void 
       const job = rec.job as Record<string, unknown>;
       const both = redactJointly(job, ['description', 'command'], clean);
       // Whatever else a job carries is redacted as every string is.
-      if (both !== null) for (const k of Object.keys(job)) if (!both.includes(k)) job[k] = typeof job[k] === 'string' ? clean(job[k]) : typeof job[k] === 'object' && job[k] !== null ? cleanDeep(job[k], clean, 1) : job[k];
-      rec.job = both === null ? cleanDeep(job, clean, 0) : job;
+      rec.job = both === null ? cleanDeep(job, clean, 0) : { ...(cleanDeep(Object.fromEntries(Object.entries(job).filter(([k]) => !both.includes(k))), clean, 0) as object), description: job.description, command: job.command };
     }
     const beside = aside !== undefined && f.t === 'tool_call' && typeof rec.command === 'string' ? cleanBeside(aside, rec.command, clean) : null;
     if (beside !== null) rec.command = beside;
@@ -168,12 +167,17 @@ const FIELD_BREAK = '\n\n§§ handoffd: the next field §§\n\n';
 /** An AWS access key id: its secret key is told from any other 40 characters by the id near it (src/core/redaction/providers.ts). */
 const AWS_KEY_ID = /(?:AKIA|ASIA)[A-Z0-9]{16}/;
 
+/** Two texts redacted as one, then parted again; null when they cannot be (a removal took the break with it). */
+function cleanTogether(x: string, y: string, clean: (s: string) => string): [string, string] | null {
+  if (x.includes(FIELD_BREAK) || y.includes(FIELD_BREAK)) return null;
+  const both = clean(`${x}${FIELD_BREAK}${y}`);
+  const at = both.indexOf(FIELD_BREAK);
+  return at === -1 || both.indexOf(FIELD_BREAK, at + 1) !== -1 ? null : [both.slice(0, at), both.slice(at + FIELD_BREAK.length)];
+}
+
 /** `text` redacted as read after `aside`; `text` redacted alone when the two cannot be parted again. */
 function cleanBeside(aside: string, text: string, clean: (s: string) => string): string {
-  if (aside.includes(FIELD_BREAK) || text.includes(FIELD_BREAK)) return clean(text);
-  const both = clean(`${aside}${FIELD_BREAK}${text}`);
-  const at = both.indexOf(FIELD_BREAK);
-  return at === -1 || both.indexOf(FIELD_BREAK, at + 1) !== -1 ? clean(text) : both.slice(at + FIELD_BREAK.length);
+  return cleanTogether(aside, text, clean)?.[1] ?? clean(text);
 }
 
 /**
@@ -186,13 +190,11 @@ function cleanBeside(aside: string, text: string, clean: (s: string) => string):
 function redactJointly(rec: Record<string, unknown>, [a, b]: readonly [string, string], clean: (s: string) => string): string[] | null {
   const x = rec[a];
   const y = rec[b];
-  if (typeof x !== 'string' || typeof y !== 'string' || !AWS_KEY_ID.test(`${x} ${y}`) || x.includes(FIELD_BREAK) || y.includes(FIELD_BREAK)) return null;
-  const both = clean(`${x}${FIELD_BREAK}${y}`);
-  const at = both.indexOf(FIELD_BREAK);
-  // A removal that took the break with it leaves the two unparted: each is then redacted alone.
-  if (at === -1 || both.indexOf(FIELD_BREAK, at + 1) !== -1) return null;
-  rec[a] = both.slice(0, at);
-  rec[b] = both.slice(at + FIELD_BREAK.length);
+  if (typeof x !== 'string' || typeof y !== 'string' || !AWS_KEY_ID.test(`${x} ${y}`)) return null;
+  // Left unparted, each is then redacted alone.
+  const both = cleanTogether(x, y, clean);
+  if (both === null) return null;
+  [rec[a], rec[b]] = both;
   return [a, b];
 }
 

@@ -316,7 +316,8 @@ export interface Ledger {
    * showed only those.
    */
   /**
-   * `untracked`: how many of `paths` git does not track (counted when the listing shows it);
+   * `untrackedPaths`: those of `paths` git does not track (when the listing shows it; `untracked`,
+   * their count, in states written before 2026-12-04);
    * `narrower`: the line of a later listing limited to paths it named, which did not replace this
    * whole one (rave-era at 425: `git status --short <4 paths>` stood for the tree that the whole
    * listing at 321 had shown with 30 files).
@@ -1315,16 +1316,23 @@ function closeFailures(l: Ledger, targets: readonly CheckTarget[], line: number)
       f.closedLine = line;
       continue;
     }
-    if (f.closedLine !== undefined) continue;
-    // Which of several checks failed is not known: the failure holds until each has passed since.
-    const covered = new Set(f.covered);
-    for (const k of f.keys) if (closes(targets, [k])) covered.add(k);
-    if (covered.size === (f.covered?.length ?? 0)) continue; // none of its checks ran here
-    if (f.keys.every((k) => covered.has(k))) {
-      f.closedLine = line;
-      delete f.covered;
-    } else f.covered = [...covered];
+    if (f.closedLine === undefined) cover(f, (k) => closes(targets, [k]), line);
   }
+}
+
+/**
+ * Marks the checks of an open failure that `answered` says were answered at `line`; the failure
+ * closes when each of its checks has been (which of several failed is not known). Whether any was.
+ */
+function cover(f: FailureEntry, answered: (key: string) => boolean, line: number): boolean {
+  const covered = new Set(f.covered);
+  for (const k of f.keys) if (answered(k)) covered.add(k);
+  if (covered.size === (f.covered?.length ?? 0)) return false; // none of its checks ran here
+  if (f.keys.every((k) => covered.has(k))) {
+    f.closedLine = line;
+    delete f.covered;
+  } else f.covered = [...covered];
+  return true;
 }
 
 /**
@@ -1337,14 +1345,8 @@ function closeFormatChecks(l: Ledger, command: string, line: number): void {
   if (ran.length === 0) return;
   const answers = (k: string): boolean => ran.some((f) => k === f.tool || (f.paths.length === 0 && k.startsWith(`${f.tool} `)) || (f.paths.length > 0 && k === `${f.tool} ${[...f.paths].sort().join(' ')}`));
   for (const f of l.failures) {
-    if (f.closedLine !== undefined || f.kind !== 'check' || f.line >= line || !f.keys.some(answers)) continue;
-    const covered = new Set(f.covered);
-    for (const k of f.keys) if (answers(k)) covered.add(k);
-    f.formatted = line;
-    if (f.keys.every((k) => covered.has(k))) {
-      f.closedLine = line;
-      delete f.covered;
-    } else f.covered = [...covered];
+    if (f.closedLine !== undefined || f.kind !== 'check' || f.line >= line) continue;
+    if (cover(f, answers, line)) f.formatted = line;
   }
 }
 
@@ -1513,10 +1515,7 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
       l.treeListed = listed.staged === null ? { line, paths } : { line, paths, staged: listed.staged.slice(0, 200) };
       if (listed.limited) l.treeListed.limited = true;
       const untracked = listed.untracked?.filter((p) => paths.includes(p)) ?? [];
-      if (untracked.length > 0) {
-        l.treeListed.untracked = untracked.length;
-        l.treeListed.untrackedPaths = untracked;
-      }
+      if (untracked.length > 0) l.treeListed.untrackedPaths = untracked;
     }
   }
   if (!failed && isGitMergeOrPull(command)) {
@@ -1541,13 +1540,15 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
   // A commit line proves the commit even when a later step of the same command failed (a rejected push).
   {
     const made = commitsInOutput(out);
+    const added = gitAdded(command);
     // `git add a b c && git commit` and "3 files changed": the commit took a, b and c.
-    const named = made.length === 1 ? gitAdded(command) : null;
+    const named = made.length === 1 && added !== null && !added.all && !added.tracked && added.paths.length > 0 && added.paths.length <= 50 && !added.paths.some((p) => p.endsWith('/') || p.includes('*')) ? added.paths : null;
     for (const c of made) {
       if (!l.commits.some((x) => x.hash === c.hash)) {
-        push(l.commits, c.files === undefined ? { hash: c.hash, subject: clip(c.subject, 160), branch: c.branch, line, pushed: false } : { hash: c.hash, subject: clip(c.subject, 160), branch: c.branch, line, pushed: false, files: c.files }, LEDGER_LIMITS.COMMITS);
-        const rec = l.commits.at(-1);
-        if (rec !== undefined && rec.hash === c.hash && named !== null && !named.all && !named.tracked && named.paths.length > 0 && named.paths.length <= 50 && c.files === named.paths.length && !named.paths.some((p) => p.endsWith('/') || p.includes('*'))) rec.took = named.paths.map((p) => filePath(p, cwd));
+        const rec: CommitRecord = { hash: c.hash, subject: clip(c.subject, 160), branch: c.branch, line, pushed: false };
+        if (c.files !== undefined) rec.files = c.files;
+        if (named !== null && c.files === named.length) rec.took = named.map((p) => filePath(p, cwd));
+        push(l.commits, rec, LEDGER_LIMITS.COMMITS);
       }
       l.lastCommitLine = line;
       delete l.noCommits;
@@ -1555,10 +1556,9 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
     }
     // What the session staged since the latest listing is staged too (`git add a b && git commit`).
     const lt = l.treeListed;
-    const added = lt?.staged !== undefined && lt.line < line && lt.committed === undefined ? gitAdded(command) : null;
-    if (added !== null && lt?.staged !== undefined) {
+    if (added !== null && lt?.staged !== undefined && lt.line < line && lt.committed === undefined) {
       // `-u` stages tracked files only: all of them when the listing showed none untracked.
-      const tracked = added.tracked && (lt.untracked ?? 0) === 0;
+      const tracked = added.tracked && untrackedIn(lt) === 0;
       const takes = (p: string): boolean => added.all || tracked || added.paths.some((a) => p === a || p.startsWith(`${a.replace(/\/+$/, '')}/`));
       lt.staged = [...new Set([...lt.staged, ...lt.paths.filter(takes)])];
     }
@@ -1568,8 +1568,8 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
       const staged = t.staged;
       // Untracked files are never staged, unless a `git add` named them since (then they went in).
       const left = t.paths.filter((p) => !staged.includes(p));
-      const untracked = t.untrackedPaths === undefined ? t.untracked : t.untrackedPaths.filter((p) => left.includes(p)).length;
-      l.treeListed = { line: t.line, paths: left, committed: line, ...(untracked !== undefined && untracked > 0 ? { untracked } : {}), ...(t.limited ? { limited: true as const } : {}), ...(staged.length > 0 ? { took: staged.slice(0, 200) } : {}) };
+      const untracked = t.untrackedPaths === undefined ? (t.untracked === undefined ? {} : { untracked: t.untracked }) : { untrackedPaths: t.untrackedPaths.filter((p) => left.includes(p)) };
+      l.treeListed = { line: t.line, paths: left, committed: line, ...untracked, ...(t.limited ? { limited: true as const } : {}), ...(staged.length > 0 ? { took: staged.slice(0, 200) } : {}) };
     }
   }
   if (!failed && isGitRebase(command)) l.lastRebaseLine = line;
@@ -1752,6 +1752,11 @@ function namesCommand(sentences: readonly string[], command: string): boolean {
   });
 }
 
+/** How many of a listing's paths git does not track (states written before 2026-12-04 kept the count alone). */
+function untrackedIn(t: NonNullable<Ledger['treeListed']>): number {
+  return t.untrackedPaths?.length ?? t.untracked ?? 0;
+}
+
 /**
  * The latest `git` listing of uncommitted files that still holds after the session's last commit:
  * one made after it, or one whose staged files that commit took (the rest still uncommitted).
@@ -1761,7 +1766,8 @@ export function listingAfterLastCommit(l: Ledger): { line: number; paths: string
   if (t === undefined) return null;
   const last = l.lastCommitLine ?? -1;
   // `status`: a `git status` listing (it records what was staged), which shows untracked files; `git diff --name-only` does not.
-  const lim = { ...(t.untracked !== undefined ? { untracked: t.untracked } : {}), ...(t.limited ? { limited: true as const } : {}), ...(t.staged !== undefined || t.committed !== undefined ? { status: true as const } : {}), ...(t.narrower === undefined ? {} : { narrower: t.narrower }) };
+  const untracked = untrackedIn(t);
+  const lim = { ...(untracked > 0 ? { untracked } : {}), ...(t.limited ? { limited: true as const } : {}), ...(t.staged !== undefined || t.committed !== undefined ? { status: true as const } : {}), ...(t.narrower === undefined ? {} : { narrower: t.narrower }) };
   if (t.committed !== undefined) return t.committed >= last ? { line: t.line, paths: t.paths, committed: t.committed, ...lim, ...(t.took === undefined ? {} : { took: t.took }) } : null;
   return t.line > last ? { line: t.line, paths: t.paths, ...lim } : null;
 }

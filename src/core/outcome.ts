@@ -1,4 +1,5 @@
 import type { CheckKind } from './shell.js';
+import { fileName } from './paths.js';
 
 /**
  * The outcome of a check, decided from its exit code AND its output: a pipeline (`pytest | tail`)
@@ -126,7 +127,6 @@ function causeAfter(text: string, fail: string): string | null {
   return both.length > 200 ? `${both.slice(0, 199)}…` : both;
 }
 
-/** A tally shown with the first error it counts, which says what failed ("E902 No such file or directory — Found 1 error."). */
 /** A TypeScript diagnostic: `src/a.tsx(52,53): error TS2345: …`, `src/a.ts:16:10 - error TS2769: …`, or a file-less `error TS5096: …`. */
 const TS_ERROR = /^(?:(\S[^\n]*?)(?:\(\d+,\d+\)|:\d+:\d+)\s*(?::|-)\s*)?error (TS\d+):.*$/gm;
 
@@ -135,20 +135,21 @@ const TS_ERROR = /^(?:(\S[^\n]*?)(?:\(\d+,\d+\)|:\d+:\d+)\s*(?::|-)\s*)?error (T
  * manager's closing line (agentcmd at 665: "ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL … `tsc --noEmit`"
  * stood for five errors in five files, one of which no later edit touched).
  */
-function typeErrors(text: string, fail: string | null): string | null {
+function typeErrors(text: string): string | null {
   const found = [...text.matchAll(TS_ERROR)];
   if (found.length === 0) return null;
   const first = (found[0] as RegExpMatchArray)[0].trim();
   if (found.length === 1) return first;
-  const files = [...new Set(found.map((m) => m[1]).filter((f): f is string => f !== undefined).map((f) => f.replace(/\\/g, '/').split('/').pop() ?? f))];
+  const files = [...new Set(found.map((m) => m[1]).filter((f): f is string => f !== undefined).map(fileName))];
   // A long output is kept as its head and tail (ingest.ts): what its middle held is not counted.
   const cut = /\n…\n/.test(text) ? 'at least ' : '';
   const where = files.length === 0 ? '' : ` in ${cut}${files.length} file${files.length === 1 ? '' : 's'} (${files.slice(0, 5).join(', ')}${files.length > 5 ? ', …' : ''})`;
   return `${cut}${found.length} TypeScript errors${where}; the first: ${first.length > 120 ? `${first.slice(0, 119)}…` : first}`;
 }
 
+/** A tally shown with the first error it counts, which says what failed ("E902 No such file or directory — Found 1 error."). */
 function withCause(text: string, fail: string | null): string | null {
-  const types = typeErrors(text, fail);
+  const types = typeErrors(text);
   if (types !== null) return types;
   if (fail !== null && /\b\d+ failed\b/.test(fail)) {
     // pytest's short summary names each failed test (`FAILED tests/test_x.py::T::test_y - …`): the

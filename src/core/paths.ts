@@ -97,6 +97,11 @@ export function filePath(path: string, cwd?: string): string {
   return format(root, segments, windows);
 }
 
+/** A path's last part, its file's name, whichever separator the path uses. */
+export function fileName(path: string): string {
+  return path.split(/[\\/]/).pop() ?? path;
+}
+
 /** What two paths of one file have in common: the path itself, or on Windows its lower case. */
 export function fileKey(path: string): string {
   return fold(path, windowsShaped(path));

@@ -228,7 +228,7 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
       st.permissions = p === undefined ? { text: f.text, since: line } : { text: f.text, since: line, was: { text: p.text, since: p.since } };
       return;
     }
-    case 'compaction':
+    case 'compaction': {
       if (!st.compacted) st.compactions += 1;
       st.compacted = true;
       st.lastCompactionSeq = seq;
@@ -236,12 +236,12 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
       // Claude Code's boundary line comes first, its summary next: the summary's parts stand until
       // a compaction after them.
       if (!main) return;
-      {
-        const parts = f.text === undefined ? null : compactionParts(f.text);
-        if (parts !== null) st.compactionSummary = { line, ...parts };
-        else delete st.compactionSummary;
-      }
+      // The summary was redacted whole: its parts are read and cut only now.
+      const parts = f.text === undefined ? null : compactionParts(f.text);
+      if (parts !== null) st.compactionSummary = { line, ...parts };
+      else delete st.compactionSummary;
       return;
+    }
     case 'tool_call':
       applyToolCall(st, f, seq);
       return;

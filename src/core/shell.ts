@@ -874,15 +874,15 @@ export function rewritingFormatter(command: string): boolean {
 export function formattedFor(command: string): { tool: string; paths: string[] }[] {
   if (!/\b(?:fmt|black|prettier|gofmt|ruff|isort)\b/.test(command)) return [];
   const out: { tool: string; paths: string[] }[] = [];
-  for (const seg of segments(command)) {
-    const ws = program(words(seg));
+  for (const ws of programs(command)) {
     const tool = strip(base(ws[0] ?? ''));
     const args = ws.slice(1);
     const checking = args.some((a) => a === '--check' || a === '-c' || a === '--diff' || a === '-l' || a === '--list-different' || a === '--check-only');
     if (checking) continue;
     const p = args.filter(isPathArg).map(base).filter((x) => x !== '.');
     if (tool === 'cargo' && args.find((a) => !a.startsWith('-') && !a.startsWith('+')) === 'fmt') out.push({ tool: 'cargo fmt --check', paths: [] });
-    else if (tool === 'ruff' && args[0] === 'format') out.push({ tool: 'ruff format --check', paths: args.slice(1).filter(isPathArg).map(base).filter((x) => x !== '.') });
+    // `ruff format`'s subcommand is no path: what follows it is.
+    else if (tool === 'ruff' && args[0] === 'format') out.push({ tool: 'ruff format --check', paths: p });
     else if (tool === 'black' || tool === 'isort') out.push({ tool: `${tool} --check`, paths: p });
     else if ((tool === 'prettier' && (args.includes('--write') || args.includes('-w'))) || (tool === 'gofmt' && args.includes('-w'))) out.push({ tool: `${tool} --check`, paths: p });
   }
@@ -1073,28 +1073,24 @@ export function modifiedInStatus(command: string, out: string): string[] {
   return [...paths];
 }
 
+/** The branch a `git init` names (`-b main`, `--initial-branch=main`), or null. */
+export function initBranch(command: string): string | null {
+  // program() has passed git's own options: the subcommand is the second word.
+  const ws = programs(command).find((w) => strip(base(w[0] ?? '')) === 'git' && w[1] === 'init');
+  if (ws === undefined) return null;
+  for (let i = 2; i < ws.length; i += 1) {
+    const w = ws[i] as string;
+    if ((w === '-b' || w === '--initial-branch') && ws[i + 1] !== undefined) return ws[i + 1] as string;
+    if (w.startsWith('--initial-branch=')) return w.slice('--initial-branch='.length);
+  }
+  return null;
+}
+
 /**
  * The branch of a repository with no commit yet, as git says so: `git log`'s "your current branch
  * 'x' does not have any commits yet", a long `git status`'s "No commits yet" under its branch, or
  * `git status -sb`'s "## No commits yet on x". Null when the output says none of these.
  */
-/** The branch a `git init` names (`-b main`, `--initial-branch=main`), or null. */
-export function initBranch(command: string): string | null {
-  for (const seg of segments(command)) {
-    const ws = program(words(seg));
-    if (strip(base(ws[0] ?? '')) !== 'git') continue;
-    const at = ws.indexOf('init');
-    if (at === -1) continue;
-    for (let i = at + 1; i < ws.length; i += 1) {
-      const w = ws[i] as string;
-      if ((w === '-b' || w === '--initial-branch') && ws[i + 1] !== undefined) return ws[i + 1] as string;
-      if (w.startsWith('--initial-branch=')) return w.slice('--initial-branch='.length);
-    }
-    return null;
-  }
-  return null;
-}
-
 export function noCommitsYet(out: string): string | null {
   if (!out.includes('o commits yet') && !out.includes('any commits yet')) return null;
   const m = /your current branch '([^'\n]{1,200})' does not have any commits yet/.exec(out) ?? /^On branch (\S{1,200})\n+No commits yet$/m.exec(out) ?? /^## No commits yet on (\S{1,200})$/m.exec(out);
@@ -1122,10 +1118,6 @@ export function gitStagedFiles(out: string): string[] | null {
 }
 
 /**
- * A `git commit` that commits what is staged and nothing else: no `-a`/`--all`, no paths. After
- * one, the files a listing showed unstaged or untracked are still uncommitted.
- */
-/**
  * What a command's `git add` steps stage: every change (`-A`, `--all`, `.`, `:/`), the changes to
  * tracked files only (`-u`), or the paths named (as written, `./` dropped). Null when it runs no
  * `git add` (deep-manifest at 262: `git add a b c && git commit`, read as a commit of what an
@@ -1135,11 +1127,10 @@ export function gitAdded(command: string): { all: boolean; tracked: boolean; pat
   if (!/\badd\b/.test(command)) return null;
   let out: { all: boolean; tracked: boolean; paths: string[] } | null = null;
   for (const ws of programs(command)) {
-    if (strip(base(ws[0] ?? '')) !== 'git') continue;
-    const { sub } = gitOptions(ws, 1);
-    if (ws[sub] !== 'add') continue;
+    // program() has passed git's own options: the subcommand is the second word.
+    if (strip(base(ws[0] ?? '')) !== 'git' || ws[1] !== 'add') continue;
     out ??= { all: false, tracked: false, paths: [] };
-    for (const a of ws.slice(sub + 1)) {
+    for (const a of ws.slice(2)) {
       if (a === '-A' || a === '--all' || a === '.' || a === ':/' || a === '*') out.all = true;
       else if (a === '-u' || a === '--update') out.tracked = true;
       else if (!a.startsWith('-')) out.paths.push(a.replace(/^\.\//, '').replace(/\\/g, '/'));
@@ -1148,6 +1139,10 @@ export function gitAdded(command: string): { all: boolean; tracked: boolean; pat
   return out;
 }
 
+/**
+ * A `git commit` that commits what is staged and nothing else: no `-a`/`--all`, no paths. After
+ * one, the files a listing showed unstaged or untracked are still uncommitted.
+ */
 export function commitsStagedOnly(command: string): boolean {
   let seen = false;
   for (const ws of programs(command)) {

@@ -142,30 +142,29 @@ function placeholders(lines: readonly string[]): string[] {
   return out;
 }
 
-/** Files and their added lines in an apply_patch envelope (`*** Update File: p` then `+line`). */
-export function patchAdditions(patch: string): Map<string, string> {
-  const out = new Map<string, string>();
-  let file: string | null = null;
-  let buf: string[] = [];
-  const flush = (): void => {
-    if (file !== null && buf.length > 0) out.set(file, `${out.get(file) ?? ''}${buf.join('\n')}\n`);
-    buf = [];
-  };
+/** Files and their added and removed lines in an apply_patch envelope (`*** Update File: p` then `+line`, `-line`). */
+export function patchSides(patch: string): Map<string, { added: string[]; removed: string[] }> {
+  const out = new Map<string, { added: string[]; removed: string[] }>();
+  let file: { added: string[]; removed: string[] } | null = null;
   for (const line of patch.split('\n')) {
     const h = /^\*\*\* (?:Add|Update) File: (.+)$/.exec(line) ?? /^\*\*\* Move to: (.+)$/.exec(line);
     if (h?.[1] !== undefined) {
-      flush();
-      file = h[1].trim();
+      const name = h[1].trim();
+      file = out.get(name) ?? { added: [], removed: [] };
+      out.set(name, file);
       continue;
     }
-    if (/^\*\*\* (?:Delete File|End Patch|Begin Patch)/.test(line)) {
-      flush();
-      if (!line.includes('Begin')) file = null;
-      continue;
-    }
-    if (file !== null && line.startsWith('+')) buf.push(line.slice(1));
+    if (/^\*\*\* (?:Delete File|End Patch)/.test(line)) file = null;
+    else if (file !== null && line.startsWith('+')) file.added.push(line.slice(1));
+    else if (file !== null && line.startsWith('-')) file.removed.push(line.slice(1));
   }
-  flush();
+  return out;
+}
+
+/** Files and their added lines in an apply_patch envelope, as one text each (files that add none are left out). */
+export function patchAdditions(patch: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [name, s] of patchSides(patch)) if (s.added.length > 0) out.set(name, `${s.added.join('\n')}\n`);
   return out;
 }
 
@@ -222,28 +221,4 @@ export function printedChange(oldText: string, newText: string): { removed: stri
   const kept = new Set(now);
   const removed = printedTexts(oldText).filter((s) => !kept.has(s)).slice(0, PRINTED_LIMITS.REMOVED);
   return { removed: removed.map(printedDigest), added: now.slice(0, PRINTED_LIMITS.ADDED).map(printedDigest) };
-}
-
-/** A patch's removed and added lines, by file, as `printedChange` reads them. */
-export function patchPrinted(patch: string): Map<string, { removed: string[]; added: string[] }> {
-  const old = new Map<string, string[]>();
-  const add = new Map<string, string[]>();
-  let file: string | null = null;
-  for (const line of patch.split('\n')) {
-    const h = /^\*\*\* (?:Add|Update) File: (.+)$/.exec(line) ?? /^\*\*\* Move to: (.+)$/.exec(line);
-    if (h?.[1] !== undefined) {
-      file = h[1].trim();
-      continue;
-    }
-    if (/^\*\*\* /.test(line)) continue;
-    if (file === null) continue;
-    if (line.startsWith('-')) (old.get(file) ?? old.set(file, []).get(file))?.push(line.slice(1));
-    else if (line.startsWith('+')) (add.get(file) ?? add.set(file, []).get(file))?.push(line.slice(1));
-  }
-  const out = new Map<string, { removed: string[]; added: string[] }>();
-  for (const f of new Set([...old.keys(), ...add.keys()])) {
-    const c = printedChange((old.get(f) ?? []).join('\n'), (add.get(f) ?? []).join('\n'));
-    if (c.removed.length > 0 || c.added.length > 0) out.set(f, c);
-  }
-  return out;
 }

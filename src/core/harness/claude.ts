@@ -85,8 +85,9 @@ function toolCallFacts(block: Record<string, unknown>, facts: Fact[]): void {
   if (edit !== undefined && typeof input[edit[0]] === 'string') {
     const path = input[edit[0]] as string;
     call.files = [path];
-    const printed = printedChange(replacedText(name, input), writtenText(name, input));
-    call.writes = [{ path, how: edit[1], what: whatChanged(path, writtenText(name, input)), ...(printed.removed.length > 0 ? { removed: printed.removed } : {}), ...(printed.added.length > 0 ? { added: printed.added } : {}) }];
+    const written = writtenText(name, input);
+    const printed = printedChange(replacedText(name, input), written);
+    call.writes = [{ path, how: edit[1], what: whatChanged(path, written), ...(printed.removed.length > 0 ? { removed: printed.removed } : {}), ...(printed.added.length > 0 ? { added: printed.added } : {}) }];
   }
   if (input.run_in_background === true) call.background = true;
   if (name === 'Read' && typeof input.file_path === 'string') call.read = input.file_path;

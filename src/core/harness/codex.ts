@@ -3,7 +3,7 @@ import type { Fact, Observation, TodoItem } from '../types.js';
 import { contentText, formatToolCall, genericText, isObj, num, shellJoin, str } from './extract.js';
 import { parseExitCode } from './exit-code.js';
 import { codeModeCalls, stdinOf } from './code-mode.js';
-import { patchAdditions, patchPrinted, whatChanged } from '../what-changed.js';
+import { patchSides, printedChange, whatChanged } from '../what-changed.js';
 import { codexAnswers, codexUserRequest, requestFact } from './requests.js';
 import type { WriteHow } from '../ledger.js';
 import { publisherRedacted } from '../ledger.js';
@@ -721,14 +721,15 @@ function readCodeMode(script: string, call: Fact & { t: 'tool_call' }, facts: Fa
 
 /** A patch's writes, each with what its added lines define. */
 function patchWrites(patch: string, files: readonly string[]): { path: string; how: 'create' | 'delete' | 'patch'; what: string[]; removed?: string[]; added?: string[] }[] {
-  const added = patchAdditions(patch);
-  const printed = patchPrinted(patch);
+  const sides = patchSides(patch);
   // `*** Add File:` creates a file and `*** Delete File:` deletes one; an update (or a move) patches it.
   const how = new Map<string, 'create' | 'delete'>();
   for (const m of patch.matchAll(/^\*\*\* (Add|Delete) File: (.+)$/gm)) how.set((m[2] as string).trim(), m[1] === 'Add' ? 'create' : 'delete');
   return files.map((path) => {
-    const p = printed.get(path);
-    return { path, how: how.get(path) ?? 'patch', what: whatChanged(path, added.get(path) ?? ''), ...(p !== undefined && p.removed.length > 0 ? { removed: p.removed } : {}), ...(p !== undefined && p.added.length > 0 ? { added: p.added } : {}) };
+    const s = sides.get(path);
+    const added = s === undefined || s.added.length === 0 ? '' : `${s.added.join('\n')}\n`;
+    const p = printedChange(s?.removed.join('\n') ?? '', added);
+    return { path, how: how.get(path) ?? 'patch', what: whatChanged(path, added), ...(p.removed.length > 0 ? { removed: p.removed } : {}), ...(p.added.length > 0 ? { added: p.added } : {}) };
   });
 }
 

@@ -10,7 +10,7 @@ import { documentPasses } from '../documents.js';
 import { jobNotices, noticeJobId } from '../jobs.js';
 import type { Contradiction } from '../ledger.js';
 import { listingAfterLastCommit, publisherRedacted } from '../ledger.js';
-import { filePath, relativeTo } from '../paths.js';
+import { fileName, filePath, relativeTo } from '../paths.js';
 import { exitMeansNoMatch } from '../shell.js';
 import type { ParentTask, RenderInput } from './input.js';
 import { bullets, cell, code, fence, inCell, table, yamlValue } from './markdown.js';
@@ -525,7 +525,7 @@ function currentState(a: Analysis): (level: Level) => string {
  */
 function doneSince(a: Analysis, text: string, after: number): string {
   if (a.current.seq === null) return '';
-  const files = writtenNamedBy(text, a.filesChanged, after).map((f) => `\`${f.path.replace(/\\/g, '/').split('/').pop() ?? f.path}\` written (line ${f.line})`);
+  const files = writtenNamedBy(text, a.filesChanged, after).map((f) => `\`${fileName(f.path)}\` written (line ${f.line})`);
   const runs = checksNamedBy(text, a.checks, after).map((r) => `${code(r.command, 60)} ${r.outcome === 'pass' ? 'passed' : r.outcome === 'fail' ? 'failed' : 'ran'} (line ${r.line})`);
   const all = [...files, ...runs];
   return all.length === 0 ? '' : ` — since it, what its words name: ${all.join('; ')}`;
@@ -1249,7 +1249,7 @@ function failures(a: Analysis, level: Level): string {
   const lines = a.openFailures.map((f) => `${label('verified')} line ${f.line}: ${oneLine(f.text, 400)}`);
   for (const f of a.incidents) lines.push(`${label(f.label)} ${f.kind === 'interrupted' ? 'interrupted' : 'API error'}${at(f.seq)}: ${oneLine(f.text, 300)}`);
   const so = a.staleOutput;
-  if (so !== null) lines.push(`${label('inferred')} line ${so.line}: ${code(so.command, 120)} still printed ${so.count} texts the edit at line ${so.edit_line} took out of ${code(so.path.replace(/\\/g, '/').split('/').pop() ?? so.path)} (the first: «${oneLine(so.first, 120)}»): what ran does not hold that edit (an install, a build or a server older than it, or another copy of the code)`);
+  if (so !== null) lines.push(`${label('inferred')} line ${so.line}: ${code(so.command, 120)} still printed ${so.count} texts the edit at line ${so.edit_line} took out of ${code(fileName(so.path))} (the first: «${oneLine(so.first, 120)}»): what ran does not hold that edit (an install, a build or a server older than it, or another copy of the code)`);
   const how = (f: Analysis['fixedFailures'][number]): string => (f.how.length === 0 || level >= 2 ? '' : ` (in between: ${f.how.join('; ')})`);
   // The last level keeps less of the fixing command (the payloads quote it whole: how a failure
   // was got past is what a successor hitting it again needs) and of the failure, and gives up the
