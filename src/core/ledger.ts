@@ -727,11 +727,11 @@ export interface ResultInput {
   ts?: string;
   /** The session's working folder when the result came (for the files a merge reports). */
   cwd?: string;
+  /** Codex code mode: the script threw on a patch, with this error (types.ts). */
+  patchFailed?: string;
 }
 
 const codeModeCell = /^Script running with cell ID (\S+)/;
-/** Codex code mode's report of a script that threw on its patch. */
-const SCRIPT_PATCH_FAILED = /^Script failed\b[^]{0,300}?^Script error:\s*(?:apply_patch verification failed|Failed to apply patch)\b/m;
 /** A program that crashed, whatever the harness's verdict (`python x.py | tail` exits 0): its exception's line, or a traceback's head. */
 const EXCEPTION_LINE = /^[A-Z]\w*(?:Error|Exception): \S.*$/m;
 const TRACEBACK = /^Traceback \(most recent call last\):$/m;
@@ -844,7 +844,7 @@ export function noteResult(l: Ledger, r: ResultInput): void {
   if (!failed) noteSeen(l, call, r);
   // A code-mode script that only patches fails as its patch does (edgerunner 161: "Script failed …
   // apply_patch verification failed", five of them, each said nowhere).
-  if (call.writes) noteWrites(l, call, r, failed || (call.patchScript === true && SCRIPT_PATCH_FAILED.test(out)));
+  if (call.writes) noteWrites(l, call, r, failed || (call.patchScript === true && r.patchFailed !== undefined));
   if (call.fetches !== undefined && r.denied === undefined && !r.subagent) noteFetch(l, call.fetches, r, failed);
   if (call.command !== undefined && !call.background) {
     // A check the user rejected, or a rule denied, did not run: it is no run, passed or failed
@@ -1056,8 +1056,8 @@ export function noteJobText(l: Ledger, text: string, line: number): void {
 function noteWrites(l: Ledger, call: CallRecord, r: ResultInput, failed: boolean): void {
   for (const w of call.writes ?? []) {
     if (failed) {
-      // Code mode's header ("Script failed") says nothing; the error after it does.
-      const said = r.output ? (/^Script error:\s*(\S.*)$/m.exec(r.output)?.[1] ?? firstLine(r.output)) : '';
+      // Code mode's header ("Script failed") says nothing; the patch's error does.
+      const said = r.patchFailed ?? (r.output ? firstLine(r.output) : '');
       const reason = r.denied ?? (r.interrupted ? 'interrupted' : `the tool reported an error${said ? `: ${clip(said, 160)}` : ''}`);
       markNotChanged(l, w.path, r.line, reason);
       continue;

@@ -120,6 +120,8 @@ export type Fact =
       denied?: string;
       /** The harness's record of the command's end (Codex's `exec_command_end`), not the output handed to the agent (its `function_call_output`). */
       event?: true;
+      /** Codex code mode: the script threw on a patch it applied; the error it gave (a script whose one call is that patch wrote nothing). */
+      patchFailed?: string;
     }
   /** Files a harness reports as written (ok true) or not written (ok false); `ok` absent: touched, outcome unknown. */
   | { t: 'files'; files: string[]; tool: string; ok?: boolean; how?: WriteHow }

@@ -211,6 +211,8 @@ const masked = (key: string): string => key.replace(/\S{8,}/g, (w) => (/[A-Za-z]
 const mirrorDigest = (key: string): string => `${key.length}:${sha256Hex(masked(key))}`;
 /** What Codex answers a patch it could not apply with (it gives no exit code for a patch). */
 const PATCH_FAILED = /^(?:apply_patch verification failed|Failed to apply patch)\b/;
+/** Code mode's report of a script that threw on a patch: "Script failed", then "Script error:" and the patch's own error. */
+const SCRIPT_PATCH_FAILED = new RegExp(`^Script failed\\b[^]{0,300}?^Script error:\\s*(${PATCH_FAILED.source.slice(1)}.*)$`, 'm');
 const askKey = (id: string): string => `ask:${sha256Hex(id).slice(0, 32)}`;
 const DIGEST = /^(\d+):[0-9a-f]{64}$/;
 
@@ -453,6 +455,11 @@ function readItem(p: Record<string, unknown>, obs: Observation, st: CodexState):
         // A patch Codex could not apply (its lines were not found): none of its files changed.
         fact.ok = false;
         obs.tool.ok = false;
+      } else {
+        // Code mode's script that threw on a patch: whether the script did nothing else is the
+        // call's to say (ledger.ts: a script whose one call is that patch).
+        const patchError = SCRIPT_PATCH_FAILED.exec(obs.text)?.[1];
+        if (patchError !== undefined) fact.patchFailed = patchError;
       }
       obs.facts.push(fact);
       return;
