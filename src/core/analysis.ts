@@ -1229,21 +1229,27 @@ const CHECK_WORDS: Record<string, RegExp> = {
   typecheck: /\b(?:typecheck|type-check|type check|types? checks?|tsc|mypy|pyright)\b/i,
 };
 
+/** The agent's check runs with the kinds of check each runs: read once for all the items of a list (checksNamedBy). */
+export function checkKinds(checks: readonly CheckRow[]): { row: CheckRow; kinds: string[] }[] {
+  return checks.filter((c) => c.by !== 'hook').map((row) => ({ row, kinds: checkTargets(row.command).map((t) => t.kind) }));
+}
+
 /**
  * The checks run after `after` of the kinds a list item names (edgerunner at 702: "Run backend
  * formatting, clippy, tests, replay, benchmark …" still Not Started while clippy and the tests had
- * passed at 702): the latest run of each kind, the latest first.
+ * passed at 702): the latest run of each kind, the latest first. `runs` is asked for only when the
+ * item names a kind of check.
  */
-export function checksNamedBy(text: string, checks: readonly CheckRow[], after: number): CheckRow[] {
+export function checksNamedBy(text: string, runs: () => readonly { row: CheckRow; kinds: readonly string[] }[], after: number): CheckRow[] {
   const kinds = Object.entries(CHECK_WORDS).filter(([, re]) => re.test(text)).map(([k]) => k);
   if (kinds.length === 0) return [];
   const out = new Map<string, CheckRow>();
-  for (const c of checks) {
-    if (c.line <= after || c.by === 'hook') continue;
-    for (const t of checkTargets(c.command)) {
-      if (!kinds.includes(t.kind)) continue;
-      const was = out.get(t.kind);
-      if (was === undefined || c.line > was.line) out.set(t.kind, c);
+  for (const { row, kinds: ran } of runs()) {
+    if (row.line <= after) continue;
+    for (const k of ran) {
+      if (!kinds.includes(k)) continue;
+      const was = out.get(k);
+      if (was === undefined || row.line > was.line) out.set(k, row);
     }
   }
   return [...new Set(out.values())].sort((x, y) => y.line - x.line).slice(0, 3);

@@ -1,5 +1,5 @@
 import type { Analysis, FileChange, PlanUnwritten } from '../analysis.js';
-import { checksNamedBy, countedFrom, saysOnlyThanks, subagentMessages, writtenNamedBy } from '../analysis.js';
+import { checkKinds, checksNamedBy, countedFrom, saysOnlyThanks, subagentMessages, writtenNamedBy } from '../analysis.js';
 import { CONTRACT_HEADING } from '../contract.js';
 import { escapeControls } from '../control-chars.js';
 import type { PlanRecord } from '../state.js';
@@ -487,11 +487,14 @@ function currentState(a: Analysis): (level: Level) => string {
   // The first item of each text, as find() would give it, without a scan per row.
   const byText = new Map<string, (typeof c.items)[number]>();
   for (const i of c.items) if (!byText.has(i.text)) byText.set(i.text, i);
+  // The check runs' kinds, read once and only for a list with open items.
+  let kinded: ReturnType<typeof checkKinds> | undefined;
+  const runs = (): ReturnType<typeof checkKinds> => (kinded ??= checkKinds(a.checks));
   const rows = (items: string[], mark: string): { head: string; line: string; detail: string; since: string }[] =>
     items.map((t) => {
       const item = byText.get(t);
       const detail = mark !== 'x' && item?.detail !== undefined ? ` — ${oneLine(item.detail, MD.TASK_DETAIL_CHARS)}${item.created !== undefined && item.created !== item.line ? ` (created line ${item.created})` : ''}` : '';
-      const since = mark === 'x' ? '' : doneSince(a, `${t} ${item?.detail ?? ''}`, Math.max((c.seq ?? 0) + 1, item?.line ?? 0));
+      const since = mark === 'x' ? '' : doneSince(a, runs, `${t} ${item?.detail ?? ''}`, Math.max((c.seq ?? 0) + 1, item?.line ?? 0));
       return { head: `- [${mark}] ${t.replace(/\r?\n/g, ' ')}`, line: atLine(item?.line), detail, since };
     });
   const lists = [
@@ -523,11 +526,11 @@ function currentState(a: Analysis): (level: Level) => string {
  * An item left open whose words name a file written, or a kind of check run, after the list: the
  * work may be done (agentcmd and edgerunner: steps still "Not Started" that had been carried out).
  */
-function doneSince(a: Analysis, text: string, after: number): string {
+function doneSince(a: Analysis, runs: () => ReturnType<typeof checkKinds>, text: string, after: number): string {
   if (a.current.seq === null) return '';
   const files = writtenNamedBy(text, a.filesChanged, after).map((f) => `\`${fileName(f.path)}\` written (line ${f.line})`);
-  const runs = checksNamedBy(text, a.checks, after).map((r) => `${code(r.command, 60)} ${r.outcome === 'pass' ? 'passed' : r.outcome === 'fail' ? 'failed' : 'ran'} (line ${r.line})`);
-  const all = [...files, ...runs];
+  const checks = checksNamedBy(text, runs, after).map((r) => `${code(r.command, 60)} ${r.outcome === 'pass' ? 'passed' : r.outcome === 'fail' ? 'failed' : 'ran'} (line ${r.line})`);
+  const all = [...files, ...checks];
   return all.length === 0 ? '' : ` — since it, what its words name: ${all.join('; ')}`;
 }
 
