@@ -2,13 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { initialLedger } from '../../src/core/ledger.js';
 import { decideOutcome } from '../../src/core/outcome.js';
 import { formattedFor } from '../../src/core/shell.js';
-import { call, result, say, todos, todosDone, user } from './claude-records.js';
+import { call, edit, result, say, todos, todosDone, updated, user } from './claude-records.js';
 import { built, ran } from './ledger-helper.js';
 
 /**
  * Rules from the twenty-eighth reading (docs/FIDELITY.md): seven sessions cut in the middle, each
  * handoff read alone, then against its transcript.
  */
+
+/** A shell call (its result follows it in each test). */
+const bash = (id: string, command: string) => call(id, 'Bash', { command, description: 'run' });
 
 describe("a build's bare verdict (rave-era at 300: «Failed to compile.» named no file)", () => {
   const next = [
@@ -40,7 +43,6 @@ describe("a build's bare verdict (rave-era at 300: «Failed to compile.» named 
 });
 
 describe('a format check answered by its formatter (edgerunner at 702: `cargo fmt --all -- --check` failed, then `cargo fmt --all && clippy && test` passed)', () => {
-  const bash = (id: string, command: string) => call(id, 'Bash', { command, description: 'run' });
   const chain = 'cargo fmt --all -- --check && cargo clippy --workspace -- -D warnings && cargo test --workspace';
 
   it('is fixed, said as formatting, not as a passing run of the check', () => {
@@ -117,9 +119,6 @@ describe("a Codex code-mode script that threw on its one patch (edgerunner at 16
 });
 
 describe('an open list item whose words name what was done after the list (agentcmd at 355, edgerunner at 702: steps still "Not Started" that had been carried out)', () => {
-  const bash = (id: string, command: string) => call(id, 'Bash', { command, description: 'run' });
-  const edit = (id: string, file: string) => call(id, 'Edit', { file_path: `/nonexistent/w/${file}`, old_string: 'a', new_string: 'b' });
-  const done = (id: string, file: string) => result(id, `The file /nonexistent/w/${file} has been updated.`);
 
   it('names the files its words spell out and the kinds of check it names that ran', () => {
     const { md } = built(
@@ -127,11 +126,11 @@ describe('an open list item whose words name what was done after the list (agent
       todos('t1', [['Add the single-team endpoint', 'completed'], ['Refactor the TeamSheet to use it', 'pending'], ['Improve team update mutations', 'pending'], ['Run the tests and lint', 'pending']]),
       todosDone('t1'),
       edit('e1', 'src/components/TeamSheet.tsx'),
-      done('e1', 'src/components/TeamSheet.tsx'),
+      updated('e1', 'src/components/TeamSheet.tsx'),
       edit('e2', 'src/hooks/useUpdateTeam.ts'),
-      done('e2', 'src/hooks/useUpdateTeam.ts'),
+      updated('e2', 'src/hooks/useUpdateTeam.ts'),
       edit('e3', 'src/app/page.tsx'),
-      done('e3', 'src/app/page.tsx'),
+      updated('e3', 'src/app/page.tsx'),
       bash('c1', 'npx vitest run'),
       result('c1', ' Test Files  3 passed (3)\n      Tests  12 passed (12)'),
       say('a1', 'Moving on.'),
@@ -149,11 +148,11 @@ describe('an open list item whose words name what was done after the list (agent
     const { md } = built(
       user('u1', 'Make team edits faster'),
       edit('e1', 'src/components/TeamSheet.tsx'),
-      done('e1', 'src/components/TeamSheet.tsx'),
+      updated('e1', 'src/components/TeamSheet.tsx'),
       todos('t1', [['Refactor the TeamSheet', 'pending'], ['Update the team members list', 'pending']]),
       todosDone('t1'),
       edit('e2', 'src/hooks/useUpdateTeamMemberRole.ts'),
-      done('e2', 'src/hooks/useUpdateTeamMemberRole.ts'),
+      updated('e2', 'src/hooks/useUpdateTeamMemberRole.ts'),
       say('a1', 'Moving on.'),
     );
     expect(md).not.toContain('since it, what its words name');
@@ -162,7 +161,6 @@ describe('an open list item whose words name what was done after the list (agent
 
 describe("the session's latest git log, when several commits came after it (deep-manifest at 122: commits at 40 and 70, said as one)", () => {
   it('counts them and names the latest', () => {
-    const bash = (id: string, command: string) => call(id, 'Bash', { command, description: 'run' });
     const { md } = built(
       user('u1', 'Commit the tar support'),
       bash('l1', 'git log --oneline -1'),
@@ -178,7 +176,6 @@ describe("the session's latest git log, when several commits came after it (deep
 });
 
 describe("a repository the session made itself (posthog at 456: `git init -b main`, then Claude Code recorded the branch as HEAD)", () => {
-  const bash = (id: string, command: string) => call(id, 'Bash', { command, description: 'run' });
   const atHead = (r: Record<string, unknown>) => ({ ...r, gitBranch: 'HEAD' });
 
   it('says so, with its branch, where the harness recorded HEAD', () => {
@@ -201,7 +198,6 @@ describe("a repository the session made itself (posthog at 456: `git init -b mai
 });
 
 describe('a run that still prints what an edit took out (coderabbit at 153: `coderabbit-extract` printed the banner the edit at 129 removed; uv had reused its cached build)', () => {
-  const bash = (id: string, command: string) => call(id, 'Bash', { command, description: 'run' });
   const banner = ['    if len(sys.argv) == 1:', '        print("🤖 CodeRabbit Review Extractor")', '        print(', '            "  Converts CodeRabbit GitHub PR reviews into clean text for AI coding agents"', '        )', '        print("  (Claude, ChatGPT, etc.) to automatically apply code suggestions.")', '        sys.exit(1)'].join('\n');
   const removeBanner = call('e1', 'Edit', { file_path: '/nonexistent/w/extract.py', old_string: `${banner}\n    args = parser.parse_args()`, new_string: '    args = parser.parse_args()\n    if args.pr_input is None:\n        print("❌ No PR found for the current branch.", file=sys.stderr)' });
   const printed = '🤖 CodeRabbit Review Extractor\n========================================\n\nWHAT THIS DOES:\n  Converts CodeRabbit GitHub PR reviews into clean text for AI coding agents\n  (Claude, ChatGPT, etc.) to automatically apply code suggestions.';
@@ -255,7 +251,6 @@ describe('type errors said by their count, their files and the first (agentcmd a
 
 describe("a `git status` of named paths after a whole one (rave-era at 451: four untracked files stood for a tree of 67)", () => {
   it('leaves the whole listing standing, and says the later one named paths', () => {
-    const bash = (id: string, command: string) => call(id, 'Bash', { command, description: 'run' });
     const { md, summary } = built<{ session_git: { uncommitted_listed: { line: number; paths: string[]; narrower_line?: number } | null } }>(
       user('u1', 'Polish the events pages'),
       bash('g1', 'git status --short'),
@@ -271,7 +266,6 @@ describe("a `git status` of named paths after a whole one (rave-era at 451: four
 });
 
 describe('a commit whose command stages files first (deep-manifest at 263: `git add a b c && git commit` left a, b and c "uncommitted")', () => {
-  const bash = (id: string, command: string) => call(id, 'Bash', { command, description: 'run' });
   const listing = ' M deep_manifest/deep_manifest.py\n M tests/test_unit.py\n M tests/test_integration.py';
   const start = [user('u1', 'Commit the tar support'), bash('s1', 'git status --short'), result('s1', listing)];
 
@@ -291,7 +285,6 @@ describe('a commit whose command stages files first (deep-manifest at 263: `git 
 });
 
 describe("a failed write of a file an earlier write had changed, not made again (edgerunner at 552: «None left undone»)", () => {
-  const edit = (id: string, file: string) => call(id, 'Edit', { file_path: `/nonexistent/w/${file}`, old_string: 'a', new_string: 'b' });
   it('is a write that did not happen, with the earlier write', () => {
     const { md, summary } = built<{ files_not_changed: unknown[] }>(
       user('u1', 'Harden the server'),
@@ -322,7 +315,6 @@ describe("a failed write of a file an earlier write had changed, not made again 
 
 describe('untracked folders in a listing (rave-era at 567: «20 of them untracked», 10 of which were folders)', () => {
   it('says how many of the entries are folders', () => {
-    const bash = (id: string, command: string) => call(id, 'Bash', { command, description: 'run' });
     const { md } = built(user('u1', 'Add tickets'), bash('g1', 'git status --short'), result('g1', ' M app/page.tsx\n?? supabase/\n?? lib/auth/\n?? lib/images.ts'), say('a1', 'Listed.'));
     expect(md).toContain('listed 4 uncommitted file(s), 3 of them untracked (never added to git); 2 of the entries are untracked folders, each listed once whatever it holds');
   });
@@ -338,7 +330,6 @@ describe('a check a pasted text describes is not asked for (coderabbit at 266: u
 });
 
 describe('files a commit surely took are said committed, not "may have taken" (FundWise at 232)', () => {
-  const bash = (id: string, command: string) => call(id, 'Bash', { command, description: 'run' });
   const write = (id: string, file: string) => call(id, 'Write', { file_path: `/nonexistent/w/${file}`, content: 'x' });
   const made = (id: string, file: string) => result(id, `File created successfully at: /nonexistent/w/${file}`);
 
