@@ -188,8 +188,8 @@ export interface Analysis {
   backgroundStarts: number;
   openFailures: { line: number; text: string }[];
   /** Failures a later run fixed: what broke, where it was fixed, and what was done in between (the last 10). */
-  /** `rerun`: how the failure was got past: a later run of the same check passed, or the same command (a script, not a check) ran again without an error, which says it ran, not that it found what it looked for, or (a format check) the formatter rewrote the files, the check not run again. */
-  fixedFailures: { line: number; text: string; fixed_line: number; rerun: 'passed' | 'ran_clean' | 'formatted'; how: string[]; fixed_by?: string }[];
+  /** `rerun`: how the failure was got past: a later run of the same check passed, or the same command (a script, not a check) ran again without an error, which says it ran, not that it found what it looked for, or (a format check) the formatter rewrote the files, the check not run again, or (a command that could not find a file it showed) a later call read that file. */
+  fixedFailures: { line: number; text: string; fixed_line: number; rerun: 'passed' | 'ran_clean' | 'formatted' | 'read'; how: string[]; fixed_by?: string }[];
   /** Failed commands the agent went on from without a passing re-run: dealt with or not, the transcript does not say. */
   passedOver: { line: number; text: string }[];
   /** The latest run that still printed texts an edit had taken out: what ran is older than the edit (ledger.ts noteStaleOutput). */
@@ -974,7 +974,9 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
     // The step the last message announced is the one to take first (deep-manifest: «Let me also run ruff…:»).
     const announced = end.announced === undefined ? '' : `. Its last message (line ${end.line}) announced the step it was about to take, which the transcript does not hold: ${quote(end.announced, 240)}`;
     const compacted = compactionStep(st, req.line, end.line);
-    return { text: `Continue ${whose}, which the agent ${how}${reqText}${ask}${askedBefore(l, req)}${lastCallOpen(l, end, st.harness === 'claude')}${announced}${compacted}${staleClause(l)}`, rule: 'unfinished_request', label: 'inferred', line: req.line, ...(compacted === '' ? {} : { quotesCompaction: true as const }) };
+    // "Implement the plan." says nothing of what the plan is: where it is (edgerunner at 124).
+    const approves = plan !== null && plan.latest.approved === true && plan.latest.result_line === req.line ? `; it approves the plan the agent put to the user at line ${plan.latest.line} (under Plan)` : '';
+    return { text: `Continue ${whose}, which the agent ${how}${reqText}${approves}${ask}${askedBefore(l, req)}${lastCallOpen(l, end, st.harness === 'claude')}${announced}${compacted}${staleClause(l)}`, rule: 'unfinished_request', label: 'inferred', line: req.line, ...(compacted === '' ? {} : { quotesCompaction: true as const }) };
   }
   const fail = open[open.length - 1];
   if (fail !== undefined) {
@@ -1167,7 +1169,7 @@ function fixedFailures(l: Ledger): Analysis['fixedFailures'] {
   for (const c of calls) if (c.command !== undefined && c.resulted !== undefined) byResult.set(c.resulted, c.command);
   return fixed.map((f) => {
     const closed = f.closedLine as number;
-    const out: Analysis['fixedFailures'][number] = { line: f.line, text: f.text, fixed_line: closed, rerun: f.formatted === closed ? 'formatted' : f.kind === 'check' && !f.keys.every((k) => k.startsWith('run ')) ? 'passed' : 'ran_clean', how: betweenIn(calls, f.line, closed, f.keys) };
+    const out: Analysis['fixedFailures'][number] = { line: f.line, text: f.text, fixed_line: closed, rerun: f.formatted === closed ? 'formatted' : f.found === closed ? 'read' : f.kind === 'check' && !f.keys.every((k) => k.startsWith('run ')) ? 'passed' : 'ran_clean', how: betweenIn(calls, f.line, closed, f.keys) };
     const failedWith = byResult.get(f.line);
     const fixedWith = byResult.get(closed);
     if (failedWith !== undefined && fixedWith !== undefined && fixedWith.trim() !== failedWith.trim()) out.fixed_by = clip(fixedWith.replace(/\s+/g, ' ').trim(), 160);

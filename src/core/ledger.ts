@@ -10,7 +10,7 @@ import type { DocRead } from './documents.js';
 import { JOB_LIMITS, jobNotices, lastOutputLine, runningSession, sessionExit, shellCell, startedJobId, stoppedJobId } from './jobs.js';
 import type { Job } from './jobs.js';
 import { printedDigest, WHAT_LIMITS } from './what-changed.js';
-import { fileKey, filePath, heldKey, relativeTo } from './paths.js';
+import { fileKey, fileName, filePath, heldKey, relativeTo } from './paths.js';
 
 /**
  * The session's record of what happened, as a successor needs it: every real user request, the
@@ -118,6 +118,10 @@ export interface FailureEntry {
   covered?: string[];
   /** The line of a formatter's run that rewrote the files a format check of it failed on (not a run of the check). */
   formatted?: number;
+  /** A command that showed a file and failed because it was not there: the path it named (as written, `/` for `\\`). */
+  missing?: string;
+  /** The line of a later call that read a file of that name: the failure was a wrong path, and the file was found. */
+  found?: number;
 }
 
 export interface CommitRecord {
@@ -841,7 +845,10 @@ export function noteResult(l: Ledger, r: ResultInput): void {
   const outside = failed ? l.outside?.[call.name] : undefined;
   if (outside !== undefined) outside.failed += 1;
   if (!r.subagent) noteContext(l, call, r, out, failed);
-  if (!failed) noteSeen(l, call, r);
+  if (!failed) {
+    noteSeen(l, call, r);
+    closeMissingReads(l, call, r);
+  }
   // A code-mode script that only patches fails as its patch does (edgerunner 161: "Script failed …
   // apply_patch verification failed", five of them, each said nowhere).
   if (call.writes) noteWrites(l, call, r, failed || (call.patchScript === true && r.patchFailed !== undefined));
@@ -869,11 +876,18 @@ export function noteResult(l: Ledger, r: ResultInput): void {
     if (file !== undefined) push((l.rejected ??= []), { line: r.line, callLine: call.line, what: call.command?.trim().split(/\s/, 1)[0] ?? call.name, path: clip(file, 300) }, 10);
     else push((l.rejected ??= []), { line: r.line, callLine: call.line, what: call.command !== undefined ? clip(call.command, 200) : call.name }, 10);
   }
-  if (r.denied !== undefined && !call.writes && call.question === undefined && !r.denied.startsWith('rejected by the user')) {
+  // A question the harness refused to put (Codex's `request_user_input is unavailable in Default
+  // mode`) was never asked: the agent's question is still open, unlike one the user declined.
+  const unasked = call.question !== undefined && r.denied !== undefined && MODE_REFUSED.test(r.denied);
+  if (r.denied !== undefined && !call.writes && (call.question === undefined || unasked) && !r.denied.startsWith('rejected by the user')) {
     const what = call.command !== undefined ? `\`${clip(call.command, 120)}\`` : call.name;
-    push(l.failures, { line: r.line, text: `${what} did not run: ${clip(r.denied, 200)}`, keys: [`${call.name}:${call.command ?? ''}`], kind: 'denied' }, LEDGER_LIMITS.FAILURES);
+    // Not the user's decision but the agent's to get past (ask in words, or decide): passed over once it went on.
+    push(l.failures, { line: r.line, text: `${what} did not run: ${clip(r.denied, 200)}`, keys: [`${call.name}:${call.command ?? ''}`], kind: unasked ? 'command' : 'denied' }, LEDGER_LIMITS.FAILURES);
   }
 }
+
+/** A harness's refusal of a call its current mode does not offer. */
+const MODE_REFUSED = / is unavailable in [\w -]{1,40} mode\b/;
 
 /** A script's file: what an interpreter runs, or a file run as a program. */
 const SCRIPT_FILE = /\.(?:mjs|cjs|js|ts|mts|py|sh|bash|rb|pl|php|ps1)$/i;
@@ -941,6 +955,7 @@ function moveResultLine(l: Ledger, callLine: number, from: number, to: number): 
     if (f.line === from) f.line = to;
     if (f.closedLine === from) f.closedLine = to;
     if (f.formatted === from) f.formatted = to;
+    if (f.found === from) f.found = to;
   }
 }
 
@@ -1393,7 +1408,52 @@ function noteCommandResult(l: Ledger, call: CallRecord, r: ResultInput, failed: 
   const onlyGit = empty !== null && segments(call.command ?? '').every((s) => /^\s*(?:cd\s+\S+|git\b.*)$/s.test(s));
   const what = onlyGit ? `the branch \`${empty}\` has no commits yet (the repository's state: nothing was committed on it; no fault of the command)` : failureLine(r.output ?? '');
   const site = tracebackSite(r.output ?? '');
-  push(l.failures, { line: r.line, text: `\`${clip(call.command ?? '', 160)}\` failed${r.exitCode !== undefined ? ` (exit ${r.exitCode})` : ''}${what ? `: ${what}` : ''}${site ? ` (in ${site})` : ''}`, keys: [onlyGit ? NO_COMMITS_KEY : commandKey(call.command ?? '')], kind: 'command' }, LEDGER_LIMITS.FAILURES);
+  const missing = onlyGit ? null : missingRead(call.command ?? '', r.output ?? '');
+  push(l.failures, { line: r.line, text: `\`${clip(call.command ?? '', 160)}\` failed${r.exitCode !== undefined ? ` (exit ${r.exitCode})` : ''}${what ? `: ${what}` : ''}${site ? ` (in ${site})` : ''}`, keys: [onlyGit ? NO_COMMITS_KEY : commandKey(call.command ?? '')], kind: 'command', ...(missing === null ? {} : { missing }) }, LEDGER_LIMITS.FAILURES);
+}
+
+/** What a command that shows a file prints when the file is not there (sed, cat, PowerShell's Get-Content in English and Russian, Node). */
+const NOT_FOUND = /No such file or directory|does not exist|не существует|Cannot find path|ItemNotFound|ENOENT|cannot find the (?:file|path) specified/i;
+/** File names too common to tell two files apart by (`app/a/page.tsx` is not `app/b/page.tsx`). */
+const GENERIC_NAME = /^(?:index|page|layout|route|main|mod|lib|__init__|utils?|types?|config|readme|package|setup|app|server|client|test|tests|default|base|common|constants|helpers?)\.[A-Za-z0-9]{1,8}$/i;
+
+/**
+ * The path a failed command that shows files named and its output says is not there (`sed -n
+ * '1,200p' packages/ui/hooks/use-api-list.ts`: "No such file or directory"; PowerShell reading
+ * `app\events\[slug]\page.tsx` as a wildcard), or null.
+ */
+function missingRead(command: string, out: string): string | null {
+  if (!NOT_FOUND.test(out) || !showsFiles(command)) return null;
+  for (const word of command.split(/[\s'"`]+/)) {
+    const path = word.replace(/\\+/g, '/').replace(/^\.\//, '');
+    const name = fileName(path);
+    if (/\.[A-Za-z0-9]{1,8}$/.test(name) && name.length > 2 && out.replace(/\\+/g, '/').includes(name)) return clip(path, 300);
+  }
+  return null;
+}
+
+/**
+ * A successful read of a file a failed command could not find closes that failure: the path was
+ * wrong, or written so the shell misread it, and the file was read (rave-era at 54: PowerShell
+ * read `[slug]` as a wildcard, and `-LiteralPath` read it at 60; agentcmd at 46, read at its real
+ * path at 57). The same path, or the same name when the name is not a common one (`page.tsx`).
+ */
+function closeMissingReads(l: Ledger, call: CallRecord, r: ResultInput): void {
+  const open = l.failures.filter((f) => f.missing !== undefined && f.closedLine === undefined && f.line < r.line);
+  if (open.length === 0) return;
+  const read = call.read === undefined ? null : call.read.replace(/\\+/g, '/');
+  const shown = call.command !== undefined && showsFiles(call.command) ? call.command.replace(/\\+/g, '/') : null;
+  if (read === null && shown === null) return;
+  for (const f of open) {
+    const path = f.missing as string;
+    const name = fileName(path);
+    const samePath = (t: string): boolean => t === path || t.endsWith(`/${path}`) || t.includes(` ${path}`) || t.includes(`'${path}'`) || t.includes(`"${path}"`);
+    const sameName = (t: string): boolean => !GENERIC_NAME.test(name) && (fileName(t) === name || new RegExp(`(?:^|[\\s'"/])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:$|[\\s'"])`).test(t));
+    if ((read !== null && (samePath(read) || sameName(read))) || (shown !== null && (samePath(shown) || sameName(shown)))) {
+      f.closedLine = r.line;
+      f.found = r.line;
+    }
+  }
 }
 
 /** The key of a failure that only said the branch has no commit: the session's first commit ends it (it said a state, which no longer holds). */
@@ -1540,6 +1600,8 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
   // A commit line proves the commit even when a later step of the same command failed (a rejected push).
   {
     const made = commitsInOutput(out);
+    // A commit whose first line (with the hash) was cut away (`| tail -3`) but whose output only a commit prints.
+    const madeUnnamed = made.length === 0 && !failed && isGitCommit(command) && COMMIT_MADE.test(out) && !/nothing to commit|no changes added/i.test(out);
     const added = gitAdded(command);
     // `git add a b c && git commit` and "3 files changed": the commit took a, b and c.
     const named = made.length === 1 && added !== null && !added.all && !added.tracked && added.paths.length > 0 && added.paths.length <= 50 && !added.paths.some((p) => p.endsWith('/') || p.includes('*')) ? added.paths : null;
@@ -1554,6 +1616,11 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
       delete l.noCommits;
       l.failures = l.failures.filter((f) => f.keys[0] !== NO_COMMITS_KEY);
     }
+    if (madeUnnamed) {
+      l.lastCommitLine = line;
+      delete l.noCommits;
+      l.failures = l.failures.filter((f) => f.keys[0] !== NO_COMMITS_KEY);
+    }
     // What the session staged since the latest listing is staged too (`git add a b && git commit`).
     const lt = l.treeListed;
     if (added !== null && lt?.staged !== undefined && lt.line < line && lt.committed === undefined) {
@@ -1564,7 +1631,7 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
     }
     // What the latest listing showed staged went into this commit; the rest is still uncommitted.
     const t = l.treeListed;
-    if (made.length > 0 && t?.staged !== undefined && t.line < line && t.committed === undefined && commitsStagedOnly(command)) {
+    if ((made.length > 0 || madeUnnamed) && t?.staged !== undefined && t.line < line && t.committed === undefined && commitsStagedOnly(command)) {
       const staged = t.staged;
       // Untracked files are never staged, unless a `git add` named them since (then they went in).
       const left = t.paths.filter((p) => !staged.includes(p));

@@ -307,6 +307,15 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
       pushBounded((st.plans ??= []), plan, LIMITS.PLANS);
       return;
     }
+    case 'plan_approved': {
+      if (!main) return;
+      const plan = st.plans?.findLast((p) => p.approved === null && p.result_line === undefined);
+      if (plan !== undefined) {
+        plan.approved = true;
+        plan.result_line = line;
+      }
+      return;
+    }
     case 'subagent': {
       const s: SessionState['subagents'][number] = { id: f.id, description: head(f.description ?? '', 200), seq, ...(f.background ? { background: true as const } : {}), ...(f.readOnly ? { readOnly: true as const } : {}), ...(f.name === undefined ? {} : { name: headEnded(f.name, NAME_CHARS) }) };
       const prompt = f.prompt?.trim();

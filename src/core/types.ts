@@ -145,8 +145,10 @@ export type Fact =
   /** `call`: the update's tool call, whose result may say it did not happen. */
   | { t: 'task_update'; id: string; status: string; call?: string }
   | { t: 'api_error'; message: string }
-  /** A plan put to the user for approval (Claude Code's ExitPlanMode), by the call `id`. */
+  /** A plan put to the user for approval (Claude Code's ExitPlanMode), by the call `id`; '' for Codex's `<proposed_plan>` message, which no call carries. */
   | { t: 'plan'; id: string; text: string }
+  /** The user approved the latest plan not yet answered (Codex's plan mode sends "Implement the plan."). */
+  | { t: 'plan_approved' }
   /** The harness's own recap of the session (Claude Code's `away_summary`), with the next step it names. */
   | { t: 'recap'; next: string }
   | { t: 'interrupted'; message: string }

@@ -44,6 +44,19 @@ export interface CodexState {
    * names (the label is in the output before), so it is masked here. The latest 8.
    */
   prompted?: string[];
+  /**
+   * Questions of recent `request_user_input` calls that ask for a secret ("What is the staging DB
+   * password?"): the call's askKey, the question's id, and digests of its options' labels. The
+   * answer is the secret with nothing beside it that names it (`{"db":{"answers":["Qc9o…"]}}`),
+   * so it is masked here unless it is one of the options. The latest 8.
+   */
+  secretAsks?: SecretAsk[];
+}
+
+interface SecretAsk {
+  k: string;
+  q: string;
+  o: string[];
 }
 
 /** The end of an output that asks for a secret: `Password for user app:`, `[sudo] password for dev:`, `Enter passphrase for key '…':`, `PIN:`. */
@@ -318,6 +331,25 @@ function readSessionMeta(p: Record<string, unknown>, obs: Observation): void {
   if (model) obs.facts.push({ t: 'model', model });
 }
 
+/** Codex's answer to a call its current mode does not offer (edgerunner at 141, after plan mode ended). */
+const UNAVAILABLE = /^\s*[\w.-]{1,80} is unavailable in [\w -]{1,40} mode\.?\s*$/;
+
+/** Plan mode's plan, as the agent's message gives it: `<proposed_plan>…</proposed_plan>`. */
+const PROPOSED_PLAN = /^\s*<proposed_plan>\s*([\s\S]*?)\s*(?:<\/proposed_plan>\s*)?$/;
+/** What Codex sends for the user who chose to carry out the plan plan mode proposed. */
+const IMPLEMENT_PLAN = /^\s*Implement the plan\.?\s*$/;
+
+/**
+ * Codex's plan mode: the agent's message that proposes a plan is a plan put to the user (as Claude
+ * Code's ExitPlanMode), and the user's "Implement the plan." (a user_message, read with the
+ * request it also is) approves it. Read from whichever of a message's two records holds its text
+ * (the other is emptied as its twin).
+ */
+function notePlan(obs: Observation): void {
+  const plan = obs.text.length === 0 ? undefined : PROPOSED_PLAN.exec(obs.text)?.[1];
+  if (plan !== undefined && plan.length > 0) obs.facts.push({ t: 'plan', id: '', text: plan });
+}
+
 function takeResponseText(obs: Observation, st: CodexState): void {
   st.ri = true;
   if (st.mirrors.length === 0) return;
@@ -352,6 +384,7 @@ function readItem(p: Record<string, unknown>, obs: Observation, st: CodexState):
       }
       takeResponseText(obs, st);
       if (role === 'assistant' && p.phase === 'commentary' && obs.text.length > 0) obs.facts.push({ t: 'commentary' });
+      if (role === 'assistant') notePlan(obs);
       return;
     }
     case 'reasoning': {
@@ -412,6 +445,8 @@ function readItem(p: Record<string, unknown>, obs: Observation, st: CodexState):
       if (name === 'request_user_input') {
         call.question = questionsOf(args);
         st.asks = [...(st.asks ?? []), askKey(id)].slice(-8);
+        const secret = secretQuestions(askKey(id), args);
+        if (secret.length > 0) st.secretAsks = [...(st.secretAsks ?? []), ...secret].slice(-8);
       }
       if (name === 'update_plan') {
         call.plan = true;
@@ -432,7 +467,7 @@ function readItem(p: Record<string, unknown>, obs: Observation, st: CodexState):
       const id = str(p.call_id) ?? '';
       const rawOutput = outputText(p.output);
       const unwrapped = unwrapShellOutput(rawOutput);
-      obs.text = unwrapped.text;
+      obs.text = maskSecretAnswers(st, id, unwrapped.text);
       obs.blocks = ['tool_result'];
       const exitCode = unwrapped.exitCode ?? parseExitCode(obs.text);
       const fact: Fact & { t: 'tool_result' } = { t: 'tool_result', id, output: obs.text };
@@ -450,6 +485,11 @@ function readItem(p: Record<string, unknown>, obs: Observation, st: CodexState):
         // The user declined the call when Codex asked: it did not run, and nothing it would write was written.
         fact.ok = false;
         fact.denied = 'rejected by the user';
+        obs.tool.ok = false;
+      } else if (UNAVAILABLE.test(obs.text)) {
+        // Codex refused the call in this mode (`request_user_input is unavailable in Default mode`): it did not run.
+        fact.ok = false;
+        fact.denied = obs.text.trim();
         obs.tool.ok = false;
       } else if (PATCH_FAILED.test(obs.text)) {
         // A patch Codex could not apply (its lines were not found): none of its files changed.
@@ -523,10 +563,13 @@ function readEvent(p: Record<string, unknown>, obs: Observation, st: CodexState)
       takeMirror(obs, st, message, 'user', 'user_message');
       const req = codexUserRequest(message);
       if (req !== null) obs.facts.push(requestFact(req, message));
+      // With the request, so that the plan is approved at the line the request is cited at.
+      if (IMPLEMENT_PLAN.test(message)) obs.facts.push({ t: 'plan_approved' });
       return;
     }
     case 'agent_message':
       takeMirror(obs, st, str(p.message) ?? '', 'assistant', 'agent_message');
+      notePlan(obs);
       // Whichever of the message's two records holds its text, the note of its phase goes with it.
       if (p.phase === 'commentary' && obs.text.length > 0) obs.facts.push({ t: 'commentary' });
       return;
@@ -691,6 +734,56 @@ function readItemCompleted(p: Record<string, unknown>, obs: Observation, st: Cod
     default:
       return;
   }
+}
+
+/** A question that asks for a secret: its text or header names one. */
+const ASKS_SECRET = /\b(?:pass(?:word|phrase|code)s?|passwd|secrets?|tokens?|api[ _-]?keys?|access[ _-]?keys?|private[ _-]?keys?|credentials?|PIN|OTP|2FA|one[ -]time (?:code|password))\b/i;
+
+const labelDigest = (label: string): string => sha256Hex(label.trim()).slice(0, 16);
+
+/** The questions of a `request_user_input` call that ask for a secret, with their options' labels. */
+function secretQuestions(key: string, args: unknown): SecretAsk[] {
+  const qs = isObj(args) && Array.isArray(args.questions) ? args.questions : [];
+  const out: SecretAsk[] = [];
+  for (const q of qs) {
+    if (!isObj(q)) continue;
+    const qid = str(q.id);
+    if (qid === undefined || !ASKS_SECRET.test(`${str(q.question) ?? ''}\n${str(q.header) ?? ''}`)) continue;
+    const options = Array.isArray(q.options) ? q.options : [];
+    const labels = options.map((o) => (isObj(o) ? str(o.label) : undefined)).filter((l): l is string => l !== undefined);
+    out.push({ k: key, q: qid, o: labels.map(labelDigest) });
+  }
+  return out;
+}
+
+/**
+ * The output of a `request_user_input` call whose questions ask for a secret, with each answer to
+ * such a question masked (a note too: `user_note: <the password>`), unless it is one of the
+ * question's options. Any other output as it is.
+ */
+function maskSecretAnswers(st: CodexState, id: string, output: string): string {
+  const key = askKey(id);
+  const asks = st.secretAsks?.filter((a) => a.k === key) ?? [];
+  if (asks.length === 0) return output;
+  st.secretAsks = st.secretAsks?.filter((a) => a.k !== key);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(output);
+  } catch {
+    // Not the answers' JSON (an error): any text could hold the answer.
+    return TYPED_SECRET;
+  }
+  const answers = isObj(parsed) && isObj(parsed.answers) ? parsed.answers : null;
+  if (answers === null) return output;
+  for (const ask of asks) {
+    const entry = answers[ask.q];
+    if (!isObj(entry) || !Array.isArray(entry.answers)) continue;
+    entry.answers = entry.answers.map((a: unknown) => {
+      if (typeof a !== 'string' || ask.o.includes(labelDigest(a))) return a;
+      return /^user_note:/.test(a) ? `user_note: ${TYPED_SECRET}` : TYPED_SECRET;
+    });
+  }
+  return JSON.stringify(parsed);
 }
 
 function questionsOf(args: unknown): string {

@@ -363,7 +363,51 @@ function infixHandler(rule: InfixRule): Handler {
   };
 }
 
+/**
+ * Codex cuts a long tool output in its middle and writes `…N tokens truncated…` where the cut is,
+ * inside a word too: a token the cut falls in is left as its prefix and the start of its body
+ * before the marker and its last characters after it, and no body rule matches either part
+ * (`ghp_` and 30 characters: the rule wants 36). A run glued to the marker's start that begins
+ * with a provider's prefix and holds at least 8 more characters, letters and digits among them, is
+ * that provider's credential cut: it is removed, and so is the run glued to the marker's end.
+ */
+/** Looked for without its space: `tok` starts literals the scanner walks already (`token`). */
+const TRUNCATED = 'tokens truncated';
+const CUT_MIN_BODY = 8;
+const CUT_MAX_RUN = 512;
+const isCutTokenChar = (c: number): boolean => isAlnum(c) || c === 95 || c === 45 || c === 46;
+
+const cutTokenHandler: Handler = (text, at, found) => {
+  const markEnd = at + TRUNCATED.length;
+  if (text.charCodeAt(markEnd) !== 0x2026) return -1;
+  if (text.charCodeAt(at - 1) !== 32) return -1;
+  let k = at - 1;
+  while (k > 0 && text.charCodeAt(k - 1) >= 48 && text.charCodeAt(k - 1) <= 57) k -= 1;
+  if (k === at - 1 || k === 0 || text.charCodeAt(k - 1) !== 0x2026) return -1;
+  const headEnd = k - 1;
+  let s = headEnd;
+  while (s > 0 && headEnd - s < CUT_MAX_RUN && isCutTokenChar(text.charCodeAt(s - 1))) s -= 1;
+  const head = text.slice(s, headEnd);
+  let cut: { rule: ProviderRule; from: number } | undefined;
+  for (const r of RULES) {
+    const from = head.startsWith(r.prefix) ? 0 : r.glued ? head.indexOf(r.prefix) : -1;
+    const body = from === -1 ? '' : head.slice(from + r.prefix.length);
+    if (body.length >= CUT_MIN_BODY && hasDigitAndLetter(body) && !isDocumentedExample(head.slice(from))) {
+      cut = { rule: r, from };
+      break;
+    }
+  }
+  if (cut === undefined) return -1;
+  const tailFrom = markEnd + 1;
+  let e = tailFrom;
+  while (e < text.length && e - tailFrom < CUT_MAX_RUN && isCutTokenChar(text.charCodeAt(e))) e += 1;
+  found.add(s + cut.from + (cut.rule.keep ? cut.rule.prefix.length : 0), headEnd, cut.rule.kind, PRIORITY.provider);
+  if (e > tailFrom) found.add(tailFrom, e, cut.rule.kind, PRIORITY.provider);
+  return e;
+};
+
 export function registerProviders(scanner: LiteralScanner): void {
+  scanner.add(TRUNCATED, cutTokenHandler, { boundary: true });
   for (const r of RULES) scanner.add(r.prefix, providerHandler(r), { boundary: r.glued !== true });
   for (const r of INFIX) scanner.add(r.needle, infixHandler(r), { boundary: false });
 }

@@ -779,7 +779,8 @@ function repoEvidence(r: RenderInput, a: Analysis, files: number = MD.FILES, sho
  */
 function listedBySession(r: RenderInput, a: Analysis): string | null {
   const t = listingAfterLastCommit(r.state.ledger);
-  if (t === null || t.paths.length === 0) return null;
+  if (t === null) return null;
+  if (t.paths.length === 0) return t.committed === undefined ? null : allCommitted(a, t.line, t.committed, t.took?.length ?? 0);
   const shown = t.paths.slice(0, MD.LISTED);
   const more = t.paths.length > shown.length ? `, … ${t.paths.length - shown.length} more` : '';
   const afterCommit = r.state.ledger.lastCommitLine === null ? '' : ', after its last commit,';
@@ -797,6 +798,21 @@ function listedBySession(r: RenderInput, a: Analysis): string | null {
   const since = missingFromListing(a, t, pathsBase(r.state.meta));
   const narrower = t.narrower === undefined ? '' : ` A later \`git status\` (line ${t.narrower}) named some paths and showed only those: this whole listing stands for the rest.`;
   return `${label('reported')} — ${what}: ${shown.map((p) => code(p)).join(', ')}${more}.${since}${narrower}`;
+}
+
+/**
+ * A listing whose every file was staged, and the commit that took them (posthog at 511: `git add -A
+ * && git status`, then a commit whose hash `| tail -3` cut away): nothing was left uncommitted
+ * then; what the session wrote after that commit is uncommitted as far as the transcript shows.
+ */
+function allCommitted(a: Analysis, listed: number, committed: number, took: number): string {
+  const after = a.filesChanged.filter((f) => f.line > committed);
+  const shown = after.slice(0, MD.LISTED).map((f) => `${code(fileName(f.path))} (line ${f.line})`);
+  const since =
+    after.length === 0
+      ? ' The session wrote no file after it.'
+      : ` The session wrote ${after.length} file(s) after that commit, which no later commit in the transcript took: ${shown.join(', ')}${after.length > shown.length ? `, … ${after.length - shown.length} more` : ''}.`;
+  return `${label('reported')} — the session's latest \`git status\` (line ${listed}) showed ${took > 0 ? `${took} file(s), all` : 'every file'} staged, and its commit at line ${committed} took them.${since}`;
 }
 
 /**
@@ -1246,6 +1262,7 @@ const REFIXED: Record<Analysis['fixedFailures'][number]['rerun'], (line: number)
   passed: (n) => `a later run passed at line ${n}`,
   ran_clean: (n) => `ran again without an error at line ${n}`,
   formatted: (n) => `the formatter rewrote the files at line ${n} (the format check was not run again)`,
+  read: (n) => `the file it could not find was read at line ${n} (a wrong path, or one the shell misread)`,
 };
 
 function failures(a: Analysis, level: Level): string {
@@ -1260,7 +1277,7 @@ function failures(a: Analysis, level: Level): string {
   const fixedShown = level >= 3 ? MD.FIXED_SHORT : MD.FIXED;
   const fixedMore = a.fixedFailures.length > fixedShown ? `\n- … and ${a.fixedFailures.length - fixedShown} earlier, each in HANDOFF.summary.json's \`fixed_failures\`` : '';
   const by = (f: Analysis['fixedFailures'][number]): string => (f.fixed_by === undefined ? '' : ` (${code(f.fixed_by, level >= 3 ? 80 : 120)}${envAdded(f.fixed_by, f.text)})`);
-  const fixedList = a.fixedFailures.length === 0 ? '' : `\n\n### Fixed during the session\n\n${label('verified')} — failures a later run of the same target resolved (not open): a check that passed, or a command that is not a check and ran again without an error (which says it ran, not that it found what it looked for)${a.fixedFailures.some((f) => f.rerun === 'formatted') ? ', or a format check whose formatter then rewrote the files' : ''}:\n\n${bullets(a.fixedFailures.slice(-fixedShown).map((f) => `line ${f.line}, ${REFIXED[f.rerun](f.fixed_line)}${by(f)}${how(f)}: ${oneLine(f.text, level >= 3 ? 100 : 240)}`))}${fixedMore}`;
+  const fixedList = a.fixedFailures.length === 0 ? '' : `\n\n### Fixed during the session\n\n${label('verified')} — failures a later run of the same target resolved (not open): a check that passed, or a command that is not a check and ran again without an error (which says it ran, not that it found what it looked for)${a.fixedFailures.some((f) => f.rerun === 'formatted') ? ', or a format check whose formatter then rewrote the files' : ''}${a.fixedFailures.some((f) => f.rerun === 'read') ? ', or a read of a file that was not there whose file a later call read' : ''}:\n\n${bullets(a.fixedFailures.slice(-fixedShown).map((f) => `line ${f.line}, ${REFIXED[f.rerun](f.fixed_line)}${by(f)}${how(f)}: ${oneLine(f.text, level >= 3 ? 100 : 240)}`))}${fixedMore}`;
   const over = level >= 2 ? [] : a.passedOver.slice(level === 0 ? -MD.PASSED_OVER : -1);
   const fixed = `${fixedList}${over.length === 0 ? '' : `\n\n### Failed, then passed over\n\n${label('verified')} — the agent went on after these, and no clean re-run of the same command is recorded:\n\n${bullets(over.map((f) => `line ${f.line}: ${oneLine(f.text, 400)}`))}`}`;
   // Never None where results could not be read: a failure among them would not show (SPEC §6).

@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { call, edit, result, say, updated, user } from './claude-records.js';
+import { built } from './ledger-helper.js';
+
+/**
+ * Rules from the twenty-ninth reading (docs/FIDELITY.md): eight sessions cut at points no reading
+ * had used, each handoff read alone, then against its transcript.
+ */
+
+const bash = (id: string, command: string) => call(id, 'Bash', { command, description: 'run' });
+
+describe("a commit whose hash `| tail -3` cut away (posthog at 519: «the session made no commit after»)", () => {
+  const session = [
+    user('u1', 'Set up the repository and push it'),
+    bash('g1', 'git init -b main'),
+    result('g1', 'Initialized empty Git repository in /nonexistent/w/.git/'),
+    edit('e1', 'src/fetch.py'),
+    updated('e1', 'src/fetch.py'),
+    bash('g2', 'git add -A && git status --short | head -30'),
+    result('g2', 'A  README.md\nA  src/fetch.py'),
+    bash('g3', 'git commit -m "Initial scaffold" 2>&1 | tail -3'),
+    result('g3', ' create mode 100644 README.md\n create mode 100644 src/fetch.py'),
+    edit('e2', 'app.py'),
+    updated('e2', 'app.py'),
+    say('a1', 'Pushed; now the dashboard.'),
+  ];
+
+  it('ends "no commit yet" and says the listing it took was committed, and what was written since', () => {
+    const { md, summary } = built<{ session_git: { no_commits: unknown } }>(...session);
+    expect(md).not.toContain('made no commit after');
+    expect(summary.session_git.no_commits).toBeNull();
+    expect(md).toContain("the session's latest `git status` (line 7) showed 2 file(s), all staged, and its commit at line 9 took them. The session wrote 1 file(s) after that commit, which no later commit in the transcript took: `app.py` (line 11).");
+    expect(md).not.toContain('2 uncommitted file(s)');
+  });
+
+  it('but not when the commit printed nothing only a commit prints', () => {
+    const quiet = session.map((r) => (r === session[8] ? result('g3', '') : r));
+    const { md } = built(...quiet);
+    expect(md).toContain('made no commit after');
+  });
+});
+
+describe('a command that could not find the file it showed, then a read of it (rave-era at 54, agentcmd at 46)', () => {
+  const notFound = (id: string, path: string) => result(id, `Exit code 1\nsed: ${path}: No such file or directory`, { is_error: true });
+
+  it('is fixed by the read of the same name at its real path', () => {
+    const { md, summary } = built<{ fixed_failures: { rerun: string; fixed_line: number }[]; passed_over: unknown[] }>(
+      user('u1', 'Review the list hook'),
+      bash('r1', "sed -n '1,200p' packages/ui/hooks/use-api-list.ts"),
+      notFound('r1', 'packages/ui/hooks/use-api-list.ts'),
+      bash('r2', 'rg -l use-api-list packages'),
+      result('r2', 'packages/ui/src/hooks/use-api-list.ts'),
+      bash('r3', "sed -n '1,200p' packages/ui/src/hooks/use-api-list.ts"),
+      result('r3', 'export function useApiList() {}'),
+      say('a1', 'Read it.'),
+    );
+    expect(summary.fixed_failures).toEqual([expect.objectContaining({ rerun: 'read', fixed_line: 7 })]);
+    expect(summary.passed_over).toEqual([]);
+    expect(md).toContain('the file it could not find was read at line 7');
+  });
+
+  it('and by a read of the same path written so the shell reads it literally', () => {
+    const { summary } = built<{ fixed_failures: { rerun: string }[] }>(
+      user('u1', 'Audit the event page'),
+      bash('r1', 'Get-Content app\\events\\[slug]\\page.tsx'),
+      result('r1', "Exit code 1\nGet-Content : Cannot find path 'C:\\w\\app\\events\\[slug]\\page.tsx' because it does not exist.\n+ FullyQualifiedErrorId : ItemNotFound", { is_error: true }),
+      bash('r2', "Get-Content -LiteralPath 'app\\events\\[slug]\\page.tsx'"),
+      result('r2', 'export default function Page() {}'),
+      say('a1', 'Read it.'),
+    );
+    expect(summary.fixed_failures.map((f) => f.rerun)).toEqual(['read']);
+  });
+
+  it('not by a read of another file of a common name', () => {
+    const { summary } = built<{ fixed_failures: unknown[]; passed_over: { line: number }[] }>(
+      user('u1', 'Audit the pages'),
+      bash('r1', "sed -n '1,200p' app/events/page.tsx"),
+      notFound('r1', 'app/events/page.tsx'),
+      bash('r2', "sed -n '1,200p' app/admin/page.tsx"),
+      result('r2', 'export default function Admin() {}'),
+      say('a1', 'Read the admin page.'),
+    );
+    expect(summary.fixed_failures).toEqual([]);
+    expect(summary.passed_over.map((p) => p.line)).toEqual([3]);
+  });
+});
+
+describe("Codex plan mode (edgerunner at 141: the approved plan was a message nobody read)", () => {
+  const meta = { timestamp: '2026-07-10T18:00:00Z', type: 'session_meta', payload: { id: 'c', cwd: '/nonexistent/w', cli_version: '0.144.1', originator: 'codex_cli_rs' } };
+  const event = (payload: Record<string, unknown>) => ({ timestamp: '2026-07-10T18:00:10Z', type: 'event_msg', payload });
+  const item = (payload: Record<string, unknown>) => ({ timestamp: '2026-07-10T18:00:10Z', type: 'response_item', payload });
+  const plan = '<proposed_plan>\n# EdgeRunner\n\n## Summary\nBuild a Rust trading engine.\n\n## Steps\n- Create a Cargo workspace\n- Add the replay command\n</proposed_plan>';
+  const session = [
+    meta,
+    event({ type: 'user_message', message: 'Plan the engine' }),
+    item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: plan }], phase: 'final_answer' }),
+    event({ type: 'user_message', message: 'Implement the plan.' }),
+    item({ type: 'function_call', name: 'request_user_input', call_id: 'q1', arguments: JSON.stringify({ questions: [{ id: 'brand', header: 'Brand', question: 'Set up brand guidelines first?', options: [{ label: 'Yes' }] }] }) }),
+    item({ type: 'function_call_output', call_id: 'q1', output: 'request_user_input is unavailable in Default mode' }),
+  ];
+
+  it('is the plan the user approved, which the Next Action points to', () => {
+    const { md, summary } = built<{ next_action: { text: string } }>(...session);
+    expect(md).toContain('the latest plan the agent put to the user (line 3), approved by the user (line 4).');
+    expect(md).toContain('- Add the replay command');
+    expect(md).not.toContain('The user wrote again after it');
+    expect(summary.next_action.text).toContain('it approves the plan the agent put to the user at line 3 (under Plan)');
+  });
+
+  it('and a question Codex would not put in that mode is open until the agent goes on', () => {
+    const open = built<{ open_failures: { line: number; text: string }[] }>(...session).summary.open_failures;
+    expect(open).toEqual([expect.objectContaining({ line: 6, text: 'request_user_input did not run: request_user_input is unavailable in Default mode' })]);
+    const later = built<{ open_failures: unknown[] }>(...session, item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'I will use the neutral theme.' }], phase: 'commentary' })).summary.open_failures;
+    expect(later).toEqual([]);
+  });
+});
