@@ -174,7 +174,8 @@ export interface Analysis {
    * own transcripts (Claude Code 2's `Agent`/`Task`: the parent holds the call and the report;
    * `reports`: the lines of the reports that came back).
    */
-  unseenWriters: { shell?: { count: number; first: number }; unnamed?: { count: number; first: number }; subagents?: { count: number; first: number; reports: number[] } };
+  /** `subagents.commits`: the commits their reports say they made, with each report's line. */
+  unseenWriters: { shell?: { count: number; first: number }; unnamed?: { count: number; first: number }; subagents?: { count: number; first: number; reports: number[]; commits?: { hash: string; line: number }[] } };
   /** The first line those three counts cover, when the state was begun by a version that did not keep them (ledger.countsFrom). */
   countsFrom: number | null;
   checks: CheckRow[];
@@ -233,13 +234,19 @@ const clip = (s: string, n: number): string => {
   return t.length <= n ? t : `${t.slice(0, n - 1)}…`;
 };
 const quote = (s: string, n = 200): string => `«${clip(s, n)}»`;
-/** A long request's head and tail: what it asks for often comes last ("… I'd say it's called too early"). */
-const quoteEnds = (s: string, n: number): string => {
+/**
+ * A long request's head and tail: what it asks for often comes last ("… I'd say it's called too
+ * early"), and often first, before what it pastes (coderabbit at 91: the ask and "If there isn't a
+ * PR found we should say so" in its first 330 characters, then `gh`'s man page). `head` gives the
+ * head that many characters, the tail the rest of `n`.
+ */
+const quoteEnds = (s: string, n: number, head = Math.floor((n - 3) / 2)): string => {
   const t = s.replace(/\s+/g, ' ').trim();
   if (t.length <= n) return `«${t}»`;
-  const half = Math.floor((n - 3) / 2);
-  return `«${t.slice(0, half).trimEnd()} … ${t.slice(-half).trimStart()}»`;
+  return `«${t.slice(0, head).trimEnd()} … ${t.slice(-(n - 3 - head)).trimStart()}»`;
 };
+/** The Next Action's quote of the request it continues: most of it the head. */
+const REQUEST_QUOTE = { chars: 560, head: 420 } as const;
 
 function currentState(st: SessionState): CurrentState {
   const items: TodoItem[] = st.todos?.items ?? [];
@@ -951,7 +958,7 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
   // The quote is of the words: images the message carried are said in the request itself. A
   // publisher's placeholder is no words: it is said unreadable, not quoted as if it were the request.
   const hidden = req !== null && publisherRedacted(req.text);
-  const reqText = req === null ? '' : hidden ? ` (line ${req.line}, unreadable: the transcript's publisher redacted it)` : ` (line ${req.line}: ${quoteEnds(withoutImages(req.text), 240)})`;
+  const reqText = req === null ? '' : hidden ? ` (line ${req.line}, unreadable: the transcript's publisher redacted it)` : ` (line ${req.line}: ${quoteEnds(withoutImages(req.text), REQUEST_QUOTE.chars, REQUEST_QUOTE.head)})`;
   const report = parent === null ? null : subagentReport(l, end, parent);
   if (report !== null) return report;
   if (end.kind === 'waiting-on-user') {
@@ -1138,13 +1145,14 @@ function betweenIn(all: readonly Ledger['calls'][string][], from: number, to: nu
  * writes a parent's transcript holds inline, as side-chain turns, are the session's listed
  * writes): what they wrote or committed is in their reports and their own transcripts.
  */
-function subagentsApart(st: SessionState): { subagents?: { count: number; first: number; reports: number[] } } {
+function subagentsApart(st: SessionState): { subagents?: { count: number; first: number; reports: number[]; commits?: { hash: string; line: number }[] } } {
   // Those whose report says they changed or committed something, and those not back yet; a report
   // of research or a review alone (happy-cli's web search) is no unseen writer.
   const subs = st.subagents.filter((x) => x.readOnly !== true && (x.result_seq === undefined || x.wrote === true));
   if (subs.length === 0 || Object.values(st.ledger.changed).some((c) => c.subagent === true)) return {};
   const reports = subs.flatMap((x) => (x.result_seq === undefined ? [] : [x.result_seq + 1])).sort((x, y) => x - y);
-  return { subagents: { count: subs.length, first: Math.min(...subs.map((x) => x.line ?? x.seq + 1)), reports } };
+  const commits = subs.flatMap((x) => (x.result_seq === undefined ? [] : (x.commits ?? []).map((hash) => ({ hash, line: (x.result_seq as number) + 1 }))));
+  return { subagents: { count: subs.length, first: Math.min(...subs.map((x) => x.line ?? x.seq + 1)), reports, ...(commits.length === 0 ? {} : { commits }) } };
 }
 
 /** A command that compiles the code before it runs the program (`cargo run`, `go run`, `dotnet run`): a build, though no check. */

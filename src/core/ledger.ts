@@ -1432,6 +1432,13 @@ function missingRead(command: string, out: string): string | null {
   return null;
 }
 
+/** Programs that print a file they are given: what reading it with a shell looks like. */
+const FILE_PRINTERS = new Set(['cat', 'head', 'tail', 'less', 'more', 'sed', 'bat', 'nl', 'get-content', 'gc', 'type', 'jq', 'xxd', 'od']);
+
+function printsFile(command: string): boolean {
+  return segments(command).some((seg) => FILE_PRINTERS.has(fileName(seg.trim().split(/\s+/, 1)[0] ?? '').toLowerCase()));
+}
+
 /**
  * A successful read of a file a failed command could not find closes that failure: the path was
  * wrong, or written so the shell misread it, and the file was read (rave-era at 54: PowerShell
@@ -1442,7 +1449,8 @@ function closeMissingReads(l: Ledger, call: CallRecord, r: ResultInput): void {
   const open = l.failures.filter((f) => f.missing !== undefined && f.closedLine === undefined && f.line < r.line);
   if (open.length === 0) return;
   const read = call.read === undefined ? null : call.read.replace(/\\+/g, '/');
-  const shown = call.command !== undefined && showsFiles(call.command) ? call.command.replace(/\\+/g, '/') : null;
+  // A command that printed the file: not a search that may have found nothing (`find`, `ls`, `rg -l`).
+  const shown = call.command !== undefined && (r.output ?? '').trim() !== '' && printsFile(call.command) ? call.command.replace(/\\+/g, '/') : null;
   if (read === null && shown === null) return;
   for (const f of open) {
     const path = f.missing as string;

@@ -177,6 +177,21 @@ export interface Decided {
 }
 
 /** `ok` is the harness's own verdict (Claude's is_error), used when no exit code is recorded. */
+/**
+ * The total a coverage report printed (coverage.py and pytest-cov's `TOTAL … 96%`; Jest's and
+ * Vitest's `All files | 96.5 | …`, its statements), when under 100 %: a run passes whatever its
+ * coverage unless told to fail under a floor, and "passed" alone hid that the code it was run
+ * for was not all run (deep-manifest at 160: 96 %, where the project asks for 100 %).
+ */
+const COVERAGE_TOTAL = /^TOTAL(?:[ \t]+\d+){2,4}[ \t]+(\d{1,3}(?:\.\d{1,2})?)%|^All files[ \t]*\|[ \t]*(\d{1,3}(?:\.\d{1,2})?)[ \t]*\|/m;
+
+function withCoverage(text: string, line: string | null): string | null {
+  const m = COVERAGE_TOTAL.exec(text);
+  const total = m?.[1] ?? m?.[2];
+  if (total === undefined || Number(total) >= 100 || line === null || line.includes('coverage')) return line;
+  return `${line}; coverage ${total} % in total`;
+}
+
 export function decideOutcome(_kind: CheckKind, exitCode: number | undefined, ok: boolean | undefined, output: string): Decided {
   const text = output.replace(/\r/g, '').replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
   const fail = withCause(text, lastMatch(text, FAIL_LINES));
@@ -202,9 +217,9 @@ export function decideOutcome(_kind: CheckKind, exitCode: number | undefined, ok
   // errors in two jobs that succeeded, read as a failed run).
   if (allJobs && fail !== null) return { outcome: 'fail', line: `${fail} — in a step allowed to fail: every job succeeded (${jobs.length === 1 ? 'the job' : `all ${jobs.length}`})` };
   if (fail !== null) return { outcome: 'fail', line: fail };
-  if (exitCode === 0 || ok === true) return { outcome: 'pass', line: cargoSum(text, pass) ?? lastLine(text) };
+  if (exitCode === 0 || ok === true) return { outcome: 'pass', line: withCoverage(text, cargoSum(text, pass) ?? lastLine(text)) };
   if (ok === false) return { outcome: 'fail', line: lastLine(text) };
-  if (pass !== null) return { outcome: 'pass', line: cargoSum(text, pass) };
+  if (pass !== null) return { outcome: 'pass', line: withCoverage(text, cargoSum(text, pass)) };
   return { outcome: 'unknown', line: lastLine(text) };
 }
 

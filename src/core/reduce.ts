@@ -522,8 +522,24 @@ function subagentReturned(st: SessionState, id: string, seq: number, ok: boolean
     // How Claude Code says to reach it again: "use SendMessage with to: 'ab1e6e…' to continue this agent".
     const to = CONTINUE_TO.exec(report)?.[1];
     if (to !== undefined) s.continueTo = to;
+    const commits = reportedCommits(report);
+    if (commits.length > 0) s.commits = commits;
     return;
   }
+}
+
+/** A commit a report names: "Commit SHA: `5ea305f…`", "committed as 1a2b3c4" (7 to 40 hex digits, one a digit). */
+const REPORTED_COMMIT = /\bcommit(?:ted|s)?\b[^\n]{0,30}?(?<![0-9A-Za-z])([0-9a-f]{7,40})(?![0-9A-Za-z])/gi;
+
+/** The commits a subagent's report says it made (at most 5, shortened to 12 digits). */
+function reportedCommits(report: string): string[] {
+  const out: string[] = [];
+  for (const m of report.matchAll(REPORTED_COMMIT)) {
+    const hash = (m[1] as string).toLowerCase().slice(0, 12);
+    if (/[0-9]/.test(hash) && /[a-f]/.test(hash) && !out.some((h) => h.startsWith(hash.slice(0, 7)))) out.push(hash);
+    if (out.length === 5) break;
+  }
+  return out;
 }
 
 /**

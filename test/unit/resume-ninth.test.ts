@@ -70,7 +70,7 @@ describe('a request the transcript ends on', () => {
   });
 
   it("quotes a long request's head and tail, where what it asks for often is", () => {
-    const long = `I think there's some progress: ${'the counts are right and the buttons fold what they contain. '.repeat(6)}So I'd say it's called too early, before the pairing moves the result back.`;
+    const long = `I think there's some progress: ${'the counts are right and the buttons fold what they contain. '.repeat(12)}So I'd say it's called too early, before the pairing moves the result back.`;
     const { md } = built(user('u1', long));
     const next = sections(md).get('Next Action') ?? '';
     expect(next).toContain("(line 1: «I think there's some progress: the counts are right");

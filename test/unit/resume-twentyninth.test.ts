@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { decideOutcome } from '../../src/core/outcome.js';
 import { call, edit, result, say, updated, user } from './claude-records.js';
 import { built } from './ledger-helper.js';
 
@@ -71,6 +72,18 @@ describe('a command that could not find the file it showed, then a read of it (r
     expect(summary.fixed_failures.map((f) => f.rerun)).toEqual(['read']);
   });
 
+  it('not by a search that found nothing (claude-code-log 37f83ec9 at 182: an empty `find`)', () => {
+    const { summary } = built<{ fixed_failures: unknown[] }>(
+      user('u1', 'Find generate_html'),
+      bash('r1', 'grep -n "def generate_html" claude_code_log/renderer.py'),
+      result('r1', 'Exit code 2\ngrep: claude_code_log/renderer.py: No such file or directory', { is_error: true }),
+      bash('r2', 'find . -name "renderer.py" -exec grep -n "def generate_html" {} \\;'),
+      result('r2', ''),
+      say('a1', 'Looking elsewhere.'),
+    );
+    expect(summary.fixed_failures).toEqual([]);
+  });
+
   it('not by a read of another file of a common name', () => {
     const { summary } = built<{ fixed_failures: unknown[]; passed_over: { line: number }[] }>(
       user('u1', 'Audit the pages'),
@@ -112,5 +125,62 @@ describe("Codex plan mode (edgerunner at 141: the approved plan was a message no
     expect(open).toEqual([expect.objectContaining({ line: 6, text: 'request_user_input did not run: request_user_input is unavailable in Default mode' })]);
     const later = built<{ open_failures: unknown[] }>(...session, item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'I will use the neutral theme.' }], phase: 'commentary' })).summary.open_failures;
     expect(later).toEqual([]);
+  });
+});
+
+describe("the Next Action's quote of a long request (coderabbit at 91: its requirement was cut out of the middle)", () => {
+  it('keeps most of its head, where the ask stands before what it pastes', () => {
+    const ask = "Can you please change the default command behaviour to look up the PR for the current branch? You can do something like: gh pr view --json url. If there isn't a PR found we should say so and print the help as we do now.";
+    const manPage = `Man page: ${'gh pr view [<number> | <url> | <branch>] [flags] Display the title, body, and other information about a pull request. '.repeat(8)}`;
+    const { summary } = built<{ next_action: { text: string } }>(user('u1', `${ask}\n\n${manPage}`), call('b1', 'Bash', { command: 'ls' }));
+    expect(summary.next_action.text).toContain("If there isn't a PR found we should say so and print the help as we do now.");
+    expect(summary.next_action.text).toContain(' … ');
+  });
+});
+
+describe('a passing test run with a coverage report under 100 % (deep-manifest at 160: «passed» hid 96 %)', () => {
+  const pytest = (total: string) =>
+    ['collected 58 items', '', '---------- coverage: platform linux ----------', 'Name    Stmts   Miss Branch BrPart  Cover   Missing', `TOTAL     190      6     64      4    ${total}`, '============================== 58 passed in 3.13s =============================='].join('\n');
+
+  it('says the total beside the summary', () => {
+    expect(decideOutcome('test', 0, true, pytest('96%')).line).toBe('============================== 58 passed in 3.13s ==============================; coverage 96 % in total');
+  });
+
+  it('and not when it is whole, or the run failed', () => {
+    expect(decideOutcome('test', 0, true, pytest('100%')).line).not.toContain('coverage');
+    expect(decideOutcome('test', 1, false, pytest('96%').replace('58 passed', '1 failed, 57 passed')).line).not.toContain('coverage');
+  });
+
+  it("reads Jest's and Vitest's table too", () => {
+    const jest = ['Tests: 12 passed, 12 total', '----------|---------|----------|', 'File      | % Stmts | % Branch |', 'All files |   87.5  |    75    |'].join('\n');
+    expect(decideOutcome('test', 0, true, jest).line).toContain('coverage 87.5 % in total');
+  });
+});
+
+describe('a folder git said was no repository (edgerunner at 133: «repository state unavailable … compare branch, HEAD and dirty state»)', () => {
+  const notRepo = [user('u1', 'Build the engine'), bash('g1', 'git status --short --branch'), result('g1', 'fatal: not a git repository (or any of the parent directories): .git', { is_error: true })];
+
+  it('is said so where the repository cannot be read', () => {
+    const { md } = built(...notRepo, say('a1', 'An empty folder.'));
+    expect(md).toContain('git said at line 3 that `/nonexistent/w` was not a git repository, and no `git init` or commit of the session\'s followed');
+  });
+
+  it('and not once the session made one', () => {
+    const { md } = built(...notRepo, bash('g2', 'git init'), result('g2', 'Initialized empty Git repository in /nonexistent/w/.git/'), say('a1', 'Made it.'));
+    expect(md).not.toContain('was not a git repository');
+    expect(md).toContain('its `git init` at line 5 made an empty one');
+  });
+});
+
+describe("subagents' reports that name their commits (worktrees at 57–63: «may have committed» beside three hashes)", () => {
+  it('are said with their hashes and lines, the rest still unknown', () => {
+    const { md } = built(
+      user('u1', 'Have a teammate research plan mode and commit the doc'),
+      call('t1', 'Task', { description: 'Research plan mode', prompt: 'Write work/research-plan.md and commit it on a branch of your own.', subagent_type: 'general-purpose' }),
+      result('t1', 'Done.\n\n- **Branch:** `alice/research-plan-mode`\n- **Commit SHA:** `ad2d13474e6b9c0d1e2f3a4b5c6d7e8f90a1b2c3` (short: `ad2d134`)\n- **Document:** `work/research-plan.md` created'),
+      say('a1', 'The teammate committed its doc.'),
+    );
+    expect(md).toContain("*reported* — the subagents' reports name commits they made: `ad2d13474e6b` (line 3)");
+    expect(md).toContain('may have committed more than their reports name');
   });
 });

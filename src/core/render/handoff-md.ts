@@ -904,6 +904,11 @@ function gitSeenBySession(r: RenderInput, a: Analysis): string | null {
             : ` (HEAD may have moved after it: the session's git command at line ${movedAt} can move it — a merge, pull, rebase, reset or checkout)`;
     parts.push(`its latest \`git log\` of HEAD (line ${top.line}) began with ${code(top.hash)} «${oneLine(top.subject, 100)}»${moved}`);
   }
+  // The folder was no repository when the session looked (edgerunner at 133: an empty folder, and
+  // the handoff told a reader to compare its branch, HEAD and dirty state).
+  const nr = l.notRepo;
+  const since = nr === undefined ? false : (l.noCommits?.line ?? -1) > nr.line || (l.logTop?.line ?? -1) > nr.line || (l.lastCommitLine ?? -1) > nr.line;
+  if (nr !== undefined && !since) parts.push(`git said at line ${nr.line} that ${code(nr.cwd)} was not a git repository, and no \`git init\` or commit of the session's followed`);
   const nc = l.noCommits;
   if (nc !== undefined) parts.push(nc.init === true ? `it made the repository itself: its \`git init\` at line ${nc.line} made an empty one${nc.branch === null ? '' : ` on the branch ${code(nc.branch)}`}, and the session made no commit after` : `git said at line ${nc.line} that the branch ${code(nc.branch ?? '')} has no commits yet: nothing in the repository was committed then, and the session made no commit after`);
   const rm = l.remotes;
@@ -1145,7 +1150,10 @@ function destroyed(r: RenderInput, short = false): string | null {
 function commits(a: Analysis): string {
   const attempt = a.failedCommit === null ? '' : `\n\n${label('verified')} — the last \`git commit\` made no commit (line ${a.failedCommit.line}): ${oneLine(a.failedCommit.text, 160)}`;
   // Subagents working in their own transcripts may have committed, whatever the session's own list says.
-  const bySub = a.unseenWriters.subagents === undefined ? '' : `\n\n${label('unknown')} — ${subagentsApart(a.unseenWriters.subagents)} may have committed: a commit of theirs would not show here.`;
+  const sub = a.unseenWriters.subagents;
+  // What their reports say they committed (worktrees at 57-63: three hashes, said "unknown").
+  const named = sub?.commits === undefined ? '' : `\n\n${label('reported')} — the subagents' reports name commits they made: ${[...sub.commits].sort((x, y) => x.line - y.line).map((c) => `${code(c.hash)} (line ${c.line})`).join(', ')} (made in their own transcripts; \`git log --all\` shows the branch each is on).`;
+  const bySub = sub === undefined ? '' : `${named}\n\n${label('unknown')} — ${subagentsApart(sub)} may have committed${sub.commits === undefined ? '' : ' more than their reports name'}: a commit of theirs would not show here.`;
   // Shell calls the transcript does not show may have committed: none seen is not none made.
   const hidden = `${a.hiddenCommands === '' ? '' : `\n\n${label('unknown')} — the transcript hides the commands of some shell calls (see Verification): a commit among them would not show here.`}${bySub}`;
   const f = a.foreignHead;
