@@ -983,7 +983,7 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
     const compacted = compactionStep(st, req.line, end.line);
     // "Implement the plan." says nothing of what the plan is: where it is (edgerunner at 124).
     const approves = plan !== null && plan.latest.approved === true && plan.latest.result_line === req.line ? `; it approves the plan the agent put to the user at line ${plan.latest.line} (under Plan)` : '';
-    return { text: `Continue ${whose}, which the agent ${how}${reqText}${approves}${ask}${askedBefore(l, req)}${lastCallOpen(l, end, st.harness === 'claude')}${announced}${compacted}${staleClause(l)}`, rule: 'unfinished_request', label: 'inferred', line: req.line, ...(compacted === '' ? {} : { quotesCompaction: true as const }) };
+    return { text: `Continue ${whose}, which the agent ${how}${reqText}${approves}${ask}${askedBefore(l, req)}${lastCallOpen(l, end, st.harness === 'claude')}${lastWriteFailed(l, end)}${announced}${compacted}${staleClause(l)}`, rule: 'unfinished_request', label: 'inferred', line: req.line, ...(compacted === '' ? {} : { quotesCompaction: true as const }) };
   }
   const fail = open[open.length - 1];
   if (fail !== undefined) {
@@ -1365,6 +1365,8 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
   }
   const asked = askedChecksNotRun(st);
   if (asked !== null) checksNotRun.push(asked);
+  const copy = installedBefore(l);
+  if (copy !== null) checksNotRun.push(copy);
   // The write the transcript ends on, with no result: no check can have seen it (rave-era at 394:
   // "Checks Not Run: None" beside a build that passed before the request the patch was for).
   const pending = pendingWrites(l)[0];
@@ -1620,6 +1622,37 @@ function lastCallOpen(l: Ledger, end: End, claude: boolean): string {
   }
   const what = call.command ?? call.read ?? call.fetches;
   return `. Its last call (line ${at}: ${call.name || 'a tool'}${what === undefined ? '' : ` \`${clip(what.replace(/\s+/g, ' '), 200)}\``}) has no result: whether it ran is not known`;
+}
+
+/**
+ * The project installed from its folder as a copy, with files of it written since: the installed
+ * command runs the code as it was at the install until it is installed again (coderabbit at 122:
+ * `uv tool install .` at 66, then the script edited at 111 and 119, and a reader would have run the
+ * installed `coderabbit-extract` to test the feature).
+ */
+function installedBefore(l: Ledger): Finding | null {
+  const i = l.copyInstalled;
+  if (i === undefined) return null;
+  const since = Object.entries(l.changed)
+    .filter(([path, c]) => c.line > i.line && c.subagent !== true && !isDocumentation(path))
+    .sort((x, y) => y[1].line - x[1].line);
+  if (since.length === 0) return null;
+  const named = since.slice(0, 3).map(([path, c]) => `\`${fileName(path)}\` (line ${c.line})`);
+  const more = since.length > named.length ? `, and ${since.length - named.length} more` : '';
+  return { text: `\`${clip(i.command.replace(/\s+/g, ' '), 100)}\` (line ${i.line}) installed a copy of the project, and ${since.length} of its file(s) were written since: ${named.join(', ')}${more}. The installed command runs the code as it was then until it is installed again`, label: 'verified', seq: i.line - 1 };
+}
+
+/**
+ * The write the transcript ends on, when it failed (37f83ec9 at 100: an Edit whose string stood
+ * twice, "replace_all is false"): the step to take again first, said where the Next Action is read.
+ */
+function lastWriteFailed(l: Ledger, end: End): string {
+  if (end.kind !== 'mid-work' || l.last?.event !== 'tool_result') return '';
+  const at = l.last.line;
+  const failed = [...Object.entries(l.notChanged).map(([path, f]) => ({ path, line: f.line, reason: f.reason })), ...(l.writeFailures ?? []).filter((f) => f.redoneAt === undefined)].filter((f) => f.line === at);
+  const f = failed[0];
+  if (f === undefined) return '';
+  return `. Its last call, a write of \`${fileName(f.path)}\`, failed (line ${at}: ${clip(f.reason ?? 'the write failed', 160)}): the file does not hold it`;
 }
 
 function since(l: Ledger): string {

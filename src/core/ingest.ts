@@ -12,6 +12,7 @@ import { applyFact, noteTurn } from './reduce.js';
 import type { Redactor } from './redact.js';
 import type { SessionState } from './state.js';
 import type { Harness, Observation, Turn } from './types.js';
+import { sha256Hex } from './canonical.js';
 
 export interface IngestOptions {
   redactor: Redactor;
@@ -104,13 +105,52 @@ function bounded(v: string): string {
   return `${v.slice(0, head)}\n[… ${tail - head} characters not read: a text this long is read as its head and tail …]\n${v.slice(tail)}`;
 }
 
+/** How many typed secrets a session remembers (SessionState.typed). */
+const TYPED_SECRETS = 16;
+/** A typed secret too short to tell from a word by its digest is not looked for again. */
+const TYPED_MIN_CHARS = 6;
+const TYPED_TAG = '[REDACTED:typed_password]';
+
+/** A typed secret as the state keeps it: its length and five hex digits of its sha256. */
+export function typedDigest(v: string): string {
+  const t = v.trim();
+  return `${t.length}:${sha256Hex(`handoffd typed secret\n${t}`).slice(0, 5)}`;
+}
+
+/** A word a typed secret is looked for as: what stands between spaces, quotes, `=`, `:`, brackets and separators. */
+const TYPED_WORD = /[^\s'"`=:;,(){}[\]<>|&\\]+/g;
+
+/**
+ * A text with every word that is a typed secret masked: a word as long as one is hashed and its
+ * digest looked up (only in a session where one was typed, which is rare).
+ */
+function maskTyped(text: string, typed: ReadonlySet<string>): { text: string; count: number } {
+  const lengths = new Set([...typed].map((d) => Number(d.slice(0, d.indexOf(':')))));
+  let count = 0;
+  const out = text.replace(TYPED_WORD, (w) => {
+    if (w.length < TYPED_MIN_CHARS || !lengths.has(w.length) || !typed.has(typedDigest(w))) return w;
+    count += 1;
+    return TYPED_TAG;
+  });
+  return { text: out, count };
+}
+
 /** Redacts every string an observation carries before anything is kept. */
 function sanitize(obs: Observation, st: SessionState, redactor: Redactor): void {
   // Control sequences go first, so none can split a credential the redactor must see whole.
+  if (obs.typed !== undefined) {
+    const fresh = obs.typed.filter((v) => v.trim().length >= TYPED_MIN_CHARS).map(typedDigest);
+    if (fresh.length > 0) st.typed = [...new Set([...(st.typed ?? []), ...fresh])].slice(-TYPED_SECRETS);
+    delete obs.typed;
+  }
+  const typed = st.typed === undefined || st.typed.length === 0 ? null : new Set(st.typed);
   const clean = (v: string): string => {
     const r = redactor.redact(stripControls(bounded(v)));
     st.redactions += r.count;
-    return r.text;
+    if (typed === null) return r.text;
+    const m = maskTyped(r.text, typed);
+    st.redactions += m.count;
+    return m.text;
   };
   // Read with what the line says beside it (a shell call's description), which is not kept, when
   // that names an AWS key id: the one rule that reads a value by what another field holds.

@@ -304,6 +304,8 @@ export interface Ledger {
    */
   printedGone?: { path: string; line: number; d: string[] }[];
   printedAdded?: string[];
+  /** The latest install of the project from its own folder as a copy (`uv tool install .`, `pip install .`): the installed command runs the code as it was then. */
+  copyInstalled?: { line: number; command: string };
   /** The latest run whose output still held texts an edit had taken out: which edit, how many, the first. */
   staleOutput?: { line: number; command: string; key: string; path: string; editLine: number; count: number; first: string };
   /**
@@ -861,6 +863,7 @@ export function noteResult(l: Ledger, r: ResultInput): void {
     } else noteCommandResult(l, call, r, (failed && !exitMeansNoMatch(call.command, r.exitCode, out)) || (r.exitCode === undefined && crashed(out)));
     noteGit(l, call.command, out, r.line, failed, r.cwd);
     if (r.denied === undefined && !r.subagent) noteScriptRun(l, call.command, out, r.line, r.cwd);
+    if (!failed && r.denied === undefined && !r.subagent && copyInstall(call.command)) l.copyInstalled = { line: r.line, command: clip(call.command, 200) };
     if (r.denied === undefined && !r.subagent && r.interrupted !== true) noteStaleOutput(l, call.command, out, r.line);
     noteFormatting(l, call, r, out, failed);
     // A command that did not run destroyed nothing; one that failed may have done part of it.
@@ -884,6 +887,25 @@ export function noteResult(l: Ledger, r: ResultInput): void {
     // Not the user's decision but the agent's to get past (ask in words, or decide): passed over once it went on.
     push(l.failures, { line: r.line, text: `${what} did not run: ${clip(r.denied, 200)}`, keys: [`${call.name}:${call.command ?? ''}`], kind: unasked ? 'command' : 'denied' }, LEDGER_LIMITS.FAILURES);
   }
+}
+
+/** Installers that copy what they install: a tool or package installed this way does not follow later edits. */
+const INSTALLER = /^(?:uv\s+tool\s+install|pipx\s+install|(?:uv\s+)?pip3?\s+install|python3?\s+-m\s+pip\s+install|npm\s+(?:install|i)\s+(?:-g|--global)|cargo\s+install)\b/;
+
+/**
+ * A command that installs the project from its own folder as a copy: `uv tool install .`, `pipx
+ * install .`, `pip install .`, `npm install -g .`, `cargo install --path .`; not an editable
+ * install (`-e`, `--editable`), which follows the source (coderabbit at 65: `uv tool install .`,
+ * then two edits of the script, and the installed command still ran the code before them).
+ */
+export function copyInstall(command: string): boolean {
+  return segments(command).some((seg) => {
+    const t = seg.trim().replace(/^(?:sudo\s+)?/, '');
+    if (!INSTALLER.test(t)) return false;
+    const words = t.split(/\s+/);
+    if (words.some((w) => w === '-e' || w === '--editable' || w.startsWith('--editable='))) return false;
+    return words.some((w, i) => w === '.' || w === './' || (w === '--path' && i + 1 < words.length));
+  });
 }
 
 /** A harness's refusal of a call its current mode does not offer. */

@@ -190,6 +190,14 @@ export interface SessionState {
   oversizedAt?: { line: number; offset: number; bytes: number };
   unknownTypes: Record<string, number>;
   redactions: number;
+  /**
+   * Secrets the user typed that a reader masked (Observation.typed), as `<length>:<5 hex digits of
+   * a sha256>`: a later text that repeats one (`psql … <<< <the password>`) has it masked. Five
+   * digits, not a digest that names it: one in a million words of its length shares it, so the
+   * state tells an attacker with a dictionary nothing, and a word masked by chance is that rare.
+   * The latest TYPED_SECRETS; absent until one is typed.
+   */
+  typed?: string[];
   meta: {
     uuid?: string;
     cwd?: string;

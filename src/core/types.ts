@@ -189,4 +189,10 @@ export interface Observation {
    * AKIA…" beside `./check-key.sh <the secret key>`, which alone is a word like any other).
    */
   aside?: string;
+  /**
+   * Secrets the user typed on this line that the reader masked (a Codex answer to a question that
+   * asks for a password): later lines that repeat one have it masked too (SessionState.typed).
+   * Never kept: the ingest takes a short digest of each and drops them.
+   */
+  typed?: string[];
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decideOutcome } from '../../src/core/outcome.js';
 import { call, edit, result, say, updated, user } from './claude-records.js';
+import { copyInstall } from '../../src/core/ledger.js';
 import { built } from './ledger-helper.js';
 
 /**
@@ -182,5 +183,48 @@ describe("subagents' reports that name their commits (worktrees at 57–63: «ma
     );
     expect(md).toContain("*reported* — the subagents' reports name commits they made: `ad2d13474e6b` (line 3)");
     expect(md).toContain('may have committed more than their reports name');
+  });
+});
+
+describe('the write the transcript ends on, failed (37f83ec9 at 100: «replace_all is false», said only under Writes that did not happen)', () => {
+  it('is said in the Next Action', () => {
+    const { summary } = built<{ next_action: { text: string } }>(
+      user('u1', 'Save that test as a permanent unit test'),
+      edit('e1', 'test/test_link.py'),
+      updated('e1', 'test/test_link.py'),
+      edit('e2', 'test/test_link.py'),
+      result('e2', '<tool_use_error>Found 2 matches of the string to replace, but replace_all is false.</tool_use_error>', { is_error: true }),
+    );
+    expect(summary.next_action.text).toContain('Its last call, a write of `test_link.py`, failed (line 5: ');
+    expect(summary.next_action.text).toContain('replace_all is false');
+  });
+
+  it('and not once another call came after it', () => {
+    const { summary } = built<{ next_action: { text: string } }>(
+      user('u1', 'Save that test as a permanent unit test'),
+      edit('e2', 'test/test_link.py'),
+      result('e2', '<tool_use_error>Found 2 matches of the string to replace, but replace_all is false.</tool_use_error>', { is_error: true }),
+      bash('b1', 'ls test'),
+      result('b1', 'test_link.py'),
+    );
+    expect(summary.next_action.text).not.toContain('Its last call, a write');
+  });
+});
+
+describe('the project installed as a copy, then edited (coderabbit at 122: `uv tool install .`, then the script edited twice)', () => {
+  const session = (...after: Record<string, unknown>[]) =>
+    built<{ checks_not_run: { text: string }[] }>(user('u1', 'Make the script a uv tool'), bash('i1', 'uv tool install .'), result('i1', 'Installed 1 executable: coderabbit-extract'), ...after, say('a1', 'Done.'));
+
+  it('says the installed command runs the code before the edits', () => {
+    const texts = session(edit('e1', 'extract.py'), updated('e1', 'extract.py')).llm.checks_not_run.map((c) => c.text);
+    expect(texts).toContain('`uv tool install .` (line 3) installed a copy of the project, and 1 of its file(s) were written since: `extract.py` (line 5). The installed command runs the code as it was then until it is installed again');
+  });
+
+  it('not after it is installed again, nor for an editable install or documentation', () => {
+    const again = session(edit('e1', 'extract.py'), updated('e1', 'extract.py'), bash('i2', 'uv tool install --reinstall .'), result('i2', 'Installed 1 executable: coderabbit-extract'));
+    expect(again.llm.checks_not_run.map((c) => c.text).join('\n')).not.toContain('installed a copy');
+    const docs = session(edit('e1', 'README.md'), updated('e1', 'README.md'));
+    expect(docs.llm.checks_not_run.map((c) => c.text).join('\n')).not.toContain('installed a copy');
+    for (const [command, copy] of [['pip install -e .', false], ['uv pip install --editable .', false], ['pipx install .', true], ['cargo install --path crates/cli', true], ['npm install -g .', true], ['pip install requests', false], ['cd tool && uv tool install . --force', true]] as const) expect(copyInstall(command), command).toBe(copy);
   });
 });

@@ -3,7 +3,7 @@ import { cutBeforeRedaction } from '../cut.js';
 import { compactionParts } from '../compaction.js';
 import { blockText, contentText, genericText, isObj, num, str } from './extract.js';
 import { parseExitCode } from './exit-code.js';
-import { questionAnswers, rejectionFeedback, requestFact, userRequest } from './requests.js';
+import { maskQuestionAnswers, questionAnswers, rejectionFeedback, requestFact, userRequest } from './requests.js';
 import { printedChange, whatChanged } from '../what-changed.js';
 import { shellCell } from '../jobs.js';
 import type { WriteHow } from '../ledger.js';
@@ -352,7 +352,12 @@ function readUser(obj: Record<string, unknown>, message: Record<string, unknown>
     const texts: string[] = [];
     const single = content.filter((b) => isObj(b) && b.type === 'tool_result').length === 1;
     for (const b of content) {
-      const { kind, text } = blockText(b);
+      const read = blockText(b);
+      const { kind } = read;
+      // A secret the user typed as the answer to the agent's question (AskUserQuestion).
+      const masked = kind === 'tool_result' ? maskQuestionAnswers(read.text) : null;
+      if (masked !== null) (obs.typed ??= []).push(...masked.typed);
+      const text = masked === null ? read.text : masked.text;
       obs.blocks.push(kind);
       if (text.length > 0) texts.push(text);
       if (kind === 'tool_result' && isObj(b)) {

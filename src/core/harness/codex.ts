@@ -4,7 +4,7 @@ import { contentText, formatToolCall, genericText, isObj, num, shellJoin, str } 
 import { parseExitCode } from './exit-code.js';
 import { codeModeCalls, stdinOf } from './code-mode.js';
 import { patchSides, printedChange, whatChanged } from '../what-changed.js';
-import { codexAnswers, codexUserRequest, requestFact } from './requests.js';
+import { asksForSecret, codexAnswers, codexUserRequest, requestFact, TYPED_SECRET } from './requests.js';
 import type { WriteHow } from '../ledger.js';
 import { publisherRedacted } from '../ledger.js';
 
@@ -48,10 +48,13 @@ export interface CodexState {
    * Questions of recent `request_user_input` calls that ask for a secret ("What is the staging DB
    * password?"): the call's askKey, the question's id, and digests of its options' labels. The
    * answer is the secret with nothing beside it that names it (`{"db":{"answers":["Qc9o…"]}}`),
-   * so it is masked here unless it is one of the options. The latest 8.
+   * so it is masked here unless it is one of the options. The latest SECRET_ASKS.
    */
   secretAsks?: SecretAsk[];
 }
+
+/** How many secret questions are kept until answered: a call may ask several, all of them kept. */
+const SECRET_ASKS = 64;
 
 interface SecretAsk {
   k: string;
@@ -64,7 +67,6 @@ const PASSWORD_PROMPT = /(?:pass(?:word|phrase|code)|\bPIN)\b[^\n]{0,80}:[ \t]*$
 /** The command session an output reports (unified exec, and code mode's `SESSION_ID=N`). */
 const SESSION_OF_OUTPUT = /\bsession ID (\d{1,12})\b|\bSESSION_ID=(\d{1,12})\b/;
 /** What a masked answer is shown as. */
-const TYPED_SECRET = '[REDACTED:typed_password]';
 
 export const initialCodexState = (): CodexState => ({ ri: false, mirrors: [], asks: [] });
 
@@ -446,7 +448,7 @@ function readItem(p: Record<string, unknown>, obs: Observation, st: CodexState):
         call.question = questionsOf(args);
         st.asks = [...(st.asks ?? []), askKey(id)].slice(-8);
         const secret = secretQuestions(askKey(id), args);
-        if (secret.length > 0) st.secretAsks = [...(st.secretAsks ?? []), ...secret].slice(-8);
+        if (secret.length > 0) st.secretAsks = [...(st.secretAsks ?? []), ...secret].slice(-SECRET_ASKS);
       }
       if (name === 'update_plan') {
         call.plan = true;
@@ -467,7 +469,7 @@ function readItem(p: Record<string, unknown>, obs: Observation, st: CodexState):
       const id = str(p.call_id) ?? '';
       const rawOutput = outputText(p.output);
       const unwrapped = unwrapShellOutput(rawOutput);
-      obs.text = maskSecretAnswers(st, id, unwrapped.text);
+      obs.text = maskSecretAnswers(st, id, unwrapped.text, obs);
       obs.blocks = ['tool_result'];
       const exitCode = unwrapped.exitCode ?? parseExitCode(obs.text);
       const fact: Fact & { t: 'tool_result' } = { t: 'tool_result', id, output: obs.text };
@@ -736,10 +738,9 @@ function readItemCompleted(p: Record<string, unknown>, obs: Observation, st: Cod
   }
 }
 
-/** A question that asks for a secret: its text or header names one. */
-const ASKS_SECRET = /\b(?:pass(?:word|phrase|code)s?|passwd|secrets?|tokens?|api[ _-]?keys?|access[ _-]?keys?|private[ _-]?keys?|credentials?|PIN|OTP|2FA|one[ -]time (?:code|password))\b/i;
-
-const labelDigest = (label: string): string => sha256Hex(label.trim()).slice(0, 16);
+/** A label as a person types it again: case, spacing and a closing stop aside. */
+const labelKey = (label: string): string => label.trim().replace(/\s+/g, ' ').replace(/[.!]+$/, '').toLowerCase();
+const labelDigest = (label: string): string => sha256Hex(labelKey(label)).slice(0, 16);
 
 /** The questions of a `request_user_input` call that ask for a secret, with their options' labels. */
 function secretQuestions(key: string, args: unknown): SecretAsk[] {
@@ -748,7 +749,10 @@ function secretQuestions(key: string, args: unknown): SecretAsk[] {
   for (const q of qs) {
     if (!isObj(q)) continue;
     const qid = str(q.id);
-    if (qid === undefined || !ASKS_SECRET.test(`${str(q.question) ?? ''}\n${str(q.header) ?? ''}`)) continue;
+    const words = `${str(q.question) ?? ''}\n${str(q.header) ?? ''}`;
+    // Codex's own flag for an answer its TUI masks as it is typed.
+    const secret = q.isSecret === true || q.is_secret === true || asksForSecret(words);
+    if (qid === undefined || !secret) continue;
     const options = Array.isArray(q.options) ? q.options : [];
     const labels = options.map((o) => (isObj(o) ? str(o.label) : undefined)).filter((l): l is string => l !== undefined);
     out.push({ k: key, q: qid, o: labels.map(labelDigest) });
@@ -759,9 +763,10 @@ function secretQuestions(key: string, args: unknown): SecretAsk[] {
 /**
  * The output of a `request_user_input` call whose questions ask for a secret, with each answer to
  * such a question masked (a note too: `user_note: <the password>`), unless it is one of the
- * question's options. Any other output as it is.
+ * question's options; each masked answer also goes to `obs.typed`, so that later lines that repeat
+ * it are masked too. Any other output as it is.
  */
-function maskSecretAnswers(st: CodexState, id: string, output: string): string {
+function maskSecretAnswers(st: CodexState, id: string, output: string, obs: Observation): string {
   const key = askKey(id);
   const asks = st.secretAsks?.filter((a) => a.k === key) ?? [];
   if (asks.length === 0) return output;
@@ -780,7 +785,10 @@ function maskSecretAnswers(st: CodexState, id: string, output: string): string {
     if (!isObj(entry) || !Array.isArray(entry.answers)) continue;
     entry.answers = entry.answers.map((a: unknown) => {
       if (typeof a !== 'string' || ask.o.includes(labelDigest(a))) return a;
-      return /^user_note:/.test(a) ? `user_note: ${TYPED_SECRET}` : TYPED_SECRET;
+      if (/^user_note:/.test(a)) return `user_note: ${TYPED_SECRET}`;
+      // Remembered (as a digest, by the ingest): a later command that repeats it has it masked.
+      (obs.typed ??= []).push(a);
+      return TYPED_SECRET;
     });
   }
   return JSON.stringify(parsed);

@@ -117,6 +117,61 @@ export function rejectionFeedback(text: string): string | null {
   return said === undefined || said.length === 0 ? null : said;
 }
 
+/**
+ * A question that asks for a secret: its text or header names one ("What is the staging DB
+ * password?", "DB pass", "Paste the key for staging", `OPENAI_API_KEY`, "Passwort", "MFA code"),
+ * not a question about one ("Which token budget?", "Should I pin the versions?", "Where should
+ * secrets load from?": the twenty-sixth red team's false positives).
+ */
+const ASKS_SECRET = new RegExp(
+  [
+    String.raw`\b(?:pass(?:word|phrase|code)|passwd|passwort|mot de passe|contraseña|pwd)s?\b`,
+    String.raw`\b(?:db|database|admin|root|user|login|account|wifi|sudo|ssh)[ _:/-]?pass\b`,
+    String.raw`\b(?:the|your)\s+(?:\w+\s+)?key\s+(?:for|to)\b`,
+    String.raw`\b(?:secret|client secret|secret key)\b(?!s)`,
+    String.raw`\b(?:api|access|auth|bearer|github|gitlab|npm|pypi|personal access|refresh|session|bot|deploy|the|your|an?)[ _-]?tokens?\b(?![ _-](?:budget|limit|count|usage|window|cost)s?\b)`,
+    String.raw`\b(?:api|access|secret|private|license|stripe|openai|anthropic|ssh|deploy|signing|encryption)[ _-]?keys?\b`,
+    String.raw`\b(?:paste|enter|provide|give|share|type|send)\b[^?\n]{0,40}\b(?:key|token)\b`,
+    String.raw`\bcredentials?\b`,
+    String.raw`\b(?:one[ -]time (?:code|password)|verification code|mfa code|2fa code|otp code|auth(?:entication)? code)\b`,
+  ].join('|'),
+  'i',
+);
+/**
+ * Written in capitals only: an environment variable's name (`OPENAI_API_KEY`); and `PIN`, `OTP`,
+ * `MFA`, `2FA` in a question that asks for a value ("Enter your PIN", not "pin the versions" nor
+ * "Should login support OTP?").
+ */
+const ASKS_SECRET_CAPS = /[A-Z][A-Z0-9]*_(?:API_KEY|KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD|PASS)\b|^\s*(?:[Ww]hat(?:'s| is| are)?|[Ee]nter|[Pp]aste|[Tt]ype|[Pp]rovide|[Gg]ive|[Ss]hare|[Ss]end|[Tt]ell me)\b.{0,60}\b(?:PIN|OTP|2FA|MFA)\b/;
+
+/** Whether a question asks for a secret (its words; a harness's own flag is read where it has one). */
+export function asksForSecret(words: string): boolean {
+  return ASKS_SECRET.test(words) || ASKS_SECRET_CAPS.test(words);
+}
+
+/** What a masked secret the user typed is shown as. */
+export const TYPED_SECRET = '[REDACTED:typed_password]';
+
+/** Claude Code's answer pair `"Q"="A"` in an AskUserQuestion result (either text may hold escaped quotes). */
+const ANSWER_PAIR = /"((?:[^"\\]|\\.){1,600})"="((?:[^"\\]|\\.){0,2000})"/g;
+
+/**
+ * Claude Code's AskUserQuestion result with each answer to a question that asks for a secret
+ * masked ("Paste the key for staging"="<the key>": the question's words name no format the
+ * redactor knows, the twenty-sixth red team), when the answer is one word (a choice among the
+ * options is a phrase). The masked answers are returned to be remembered (Observation.typed).
+ */
+export function maskQuestionAnswers(text: string): { text: string; typed: string[] } | null {
+  if (questionAnswers(text) === null) return null;
+  const typed: string[] = [];
+  const out = text.replace(ANSWER_PAIR, (all, q: string, a: string) => {
+    if (a.trim() === '' || /\s/.test(a.trim()) || !asksForSecret(q)) return all;
+    typed.push(a.trim());
+    return `"${q}"="${TYPED_SECRET}"`;
+  });
+  return typed.length === 0 ? null : { text: out, typed };
+}
+
 /** Claude Code's AskUserQuestion result: `User has answered your questions: "Q"="A". …`. */
 export function questionAnswers(text: string): string | null {
   const m = /^User has answered your questions?:\s*([\s\S]*?)(?:\s*You can now continue with the user's answers in mind\.?)?\s*$/.exec(text.trim());

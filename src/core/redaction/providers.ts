@@ -364,50 +364,67 @@ function infixHandler(rule: InfixRule): Handler {
 }
 
 /**
- * Codex cuts a long tool output in its middle and writes `…N tokens truncated…` where the cut is,
- * inside a word too: a token the cut falls in is left as its prefix and the start of its body
- * before the marker and its last characters after it, and no body rule matches either part
- * (`ghp_` and 30 characters: the rule wants 36). A run glued to the marker's start that begins
- * with a provider's prefix and holds at least 8 more characters, letters and digits among them, is
- * that provider's credential cut: it is removed, and so is the run glued to the marker's end.
+ * Codex cuts a long tool output in its middle and writes `…N tokens truncated…` where the cut is
+ * (`…N chars truncated…` when it counts characters), inside a word too: a token the cut falls in
+ * is left as its prefix and the start of its body before the marker and its last characters after
+ * it, and no body rule matches either part (`ghp_` and 30 characters: the rule wants 36). A run
+ * glued to the marker's start that begins with a provider's prefix is that provider's credential
+ * cut, and is removed with the run after the marker (on the same line, or the next when the marker
+ * ends its line): after a prefix no word holds (`ghp_`, `glpat-`, `xoxb-`) starting the run, any
+ * body but words (`npm_config_cache`); after a
+ * shorter or commoner one (`sk-`, `pk_`, `npm_`), a body of 8 or more with upper and lower case
+ * letters and digits, which `api-gateway-v2` and `pnpm_store_v3` are not (the twenty-sixth red team).
  */
-/** Looked for without its space: `tok` starts literals the scanner walks already (`token`). */
-const TRUNCATED = 'tokens truncated';
+const TRUNCATED = ['tokens truncated', 'chars truncated'];
 const CUT_MIN_BODY = 8;
-const CUT_MAX_RUN = 512;
+const CUT_MAX_RUN = 2048;
 const isCutTokenChar = (c: number): boolean => isAlnum(c) || c === 95 || c === 45 || c === 46;
+/** After the marker: a token's end may hold base64's `/`, `+` and `=` too (a webhook secret, a JWT's signature). */
+const isCutTailChar = (c: number): boolean => isCutTokenChar(c) || c === 47 || c === 43 || c === 61;
 
-const cutTokenHandler: Handler = (text, at, found) => {
-  const markEnd = at + TRUNCATED.length;
-  if (text.charCodeAt(markEnd) !== 0x2026) return -1;
-  if (text.charCodeAt(at - 1) !== 32) return -1;
-  let k = at - 1;
-  while (k > 0 && text.charCodeAt(k - 1) >= 48 && text.charCodeAt(k - 1) <= 57) k -= 1;
-  if (k === at - 1 || k === 0 || text.charCodeAt(k - 1) !== 0x2026) return -1;
-  const headEnd = k - 1;
-  let s = headEnd;
-  while (s > 0 && headEnd - s < CUT_MAX_RUN && isCutTokenChar(text.charCodeAt(s - 1))) s -= 1;
-  const head = text.slice(s, headEnd);
-  let cut: { rule: ProviderRule; from: number } | undefined;
+/** The rule whose prefix starts the run before a marker, and where in it, or null. */
+function cutToken(head: string): { rule: ProviderRule; from: number } | null {
   for (const r of RULES) {
     const from = head.startsWith(r.prefix) ? 0 : r.glued ? head.indexOf(r.prefix) : -1;
-    const body = from === -1 ? '' : head.slice(from + r.prefix.length);
-    if (body.length >= CUT_MIN_BODY && hasDigitAndLetter(body) && !isDocumentedExample(head.slice(from))) {
-      cut = { rule: r, from };
-      break;
-    }
+    if (from === -1) continue;
+    const body = head.slice(from + r.prefix.length);
+    // A prefix no word holds, starting the run: any body but words (`npm_config_cache`).
+    const distinctive = r.glued === true && r.prefix.length >= 4 && from === 0 && !/^[a-z]{4,}(?:[_-][a-z]+)*$/.test(body);
+    const enough = distinctive ? body.length >= 1 : body.length >= CUT_MIN_BODY && mixed(body);
+    if (enough && !isDocumentedExample(head.slice(from))) return { rule: r, from };
   }
-  if (cut === undefined) return -1;
-  const tailFrom = markEnd + 1;
-  let e = tailFrom;
-  while (e < text.length && e - tailFrom < CUT_MAX_RUN && isCutTokenChar(text.charCodeAt(e))) e += 1;
-  found.add(s + cut.from + (cut.rule.keep ? cut.rule.prefix.length : 0), headEnd, cut.rule.kind, PRIORITY.provider);
-  if (e > tailFrom) found.add(tailFrom, e, cut.rule.kind, PRIORITY.provider);
-  return e;
-};
+  return null;
+}
+
+function cutTokenHandler(marker: string): Handler {
+  return (text, at, found) => {
+    // The marker's ellipses, `…` or three dots (a copy that lost the character).
+    const markEnd = at + marker.length;
+    const after = text.charCodeAt(markEnd) === 0x2026 ? 1 : text.startsWith('...', markEnd) ? 3 : 0;
+    if (after === 0 || text.charCodeAt(at - 1) !== 32) return -1;
+    let k = at - 1;
+    while (k > 0 && text.charCodeAt(k - 1) >= 48 && text.charCodeAt(k - 1) <= 57) k -= 1;
+    if (k === at - 1) return -1;
+    const before = k >= 1 && text.charCodeAt(k - 1) === 0x2026 ? 1 : k >= 3 && text.startsWith('...', k - 3) ? 3 : 0;
+    if (before === 0) return -1;
+    const headEnd = k - before;
+    let s = headEnd;
+    while (s > 0 && headEnd - s < CUT_MAX_RUN && isCutTokenChar(text.charCodeAt(s - 1))) s -= 1;
+    const cut = cutToken(text.slice(s, headEnd));
+    if (cut === null) return -1;
+    let tailFrom = markEnd + after;
+    if (text.charCodeAt(tailFrom) === 13) tailFrom += 1;
+    if (text.charCodeAt(tailFrom) === 10) tailFrom += 1;
+    let e = tailFrom;
+    while (e < text.length && e - tailFrom < CUT_MAX_RUN && isCutTailChar(text.charCodeAt(e))) e += 1;
+    found.add(s + cut.from + (cut.rule.keep ? cut.rule.prefix.length : 0), headEnd, cut.rule.kind, PRIORITY.provider);
+    if (e > tailFrom) found.add(tailFrom, e, cut.rule.kind, PRIORITY.provider);
+    return e;
+  };
+}
 
 export function registerProviders(scanner: LiteralScanner): void {
-  scanner.add(TRUNCATED, cutTokenHandler, { boundary: true });
+  for (const m of TRUNCATED) scanner.add(m, cutTokenHandler(m), { boundary: true });
   for (const r of RULES) scanner.add(r.prefix, providerHandler(r), { boundary: r.glued !== true });
   for (const r of INFIX) scanner.add(r.needle, infixHandler(r), { boundary: false });
 }

@@ -704,8 +704,13 @@ export function jobs(a: Analysis, level: Level): string {
   // later one could not start beside it), not "still running" — a dev server restarted three times.
   const restarted = new Map(a.jobs.map((j) => [j, a.jobs.find((k) => k.line > j.line && sameProgram(k.command, j.command))?.line]));
   const running = a.jobs.filter((j) => j.status === 'running' && restarted.get(j) === undefined);
-  // Past the last budget level, what still runs is said alone, shortly: a successor must not start a second server on its port.
-  if (level >= 3 && running.length === 0) return '';
+  // Past the last budget level, what still runs is said alone, shortly: a successor must not start a
+  // second server on its port; that none does is said in a line (edgerunner at 641: the agent's
+  // "the backend server remains running" stood alone, and the server had been killed at 597).
+  if (level >= 3 && running.length === 0) {
+    const last = a.jobs.reduce((x, y) => ((y.endLine ?? y.line) > (x.endLine ?? x.line) ? y : x));
+    return `\n\n### Background jobs\n\n${label('verified')} — none left running: the ${a.jobs.length} job(s) all ended${last.endLine === undefined || last.endLine === null ? '' : `, the last at line ${last.endLine}`} (HANDOFF.summary.json's \`jobs\`).`;
+  }
   const unheard = level >= 3 ? [] : a.jobs.filter((j) => j.status === 'running' && restarted.get(j) !== undefined);
   const ended = a.jobs.filter((j) => j.status !== 'running').slice(0, level === 0 ? MD.JOBS_ENDED : 0);
   const name = (j: (typeof a.jobs)[number]): string => `${code(j.id)} (${j.tool}${j.description ? ` «${oneLine(j.description, 60)}»` : ''}, started line ${j.line})`;
