@@ -899,6 +899,7 @@ const INSTALLER = /^(?:uv\s+tool\s+install|pipx\s+install|(?:uv\s+)?pip3?\s+inst
  * then two edits of the script, and the installed command still ran the code before them).
  */
 export function copyInstall(command: string): boolean {
+  if (!command.includes('install')) return false;
   return segments(command).some((seg) => {
     const t = seg.trim().replace(/^(?:sudo\s+)?/, '');
     if (!INSTALLER.test(t)) return false;

@@ -152,6 +152,7 @@ export function asksForSecret(words: string): boolean {
 /** What a masked secret the user typed is shown as. */
 export const TYPED_SECRET = '[REDACTED:typed_password]';
 
+const ANSWERED = /^\s{0,8}User has answered your question/;
 /** Claude Code's answer pair `"Q"="A"` in an AskUserQuestion result (either text may hold escaped quotes). */
 const ANSWER_PAIR = /"((?:[^"\\]|\\.){1,600})"="((?:[^"\\]|\\.){0,2000})"/g;
 
@@ -162,7 +163,8 @@ const ANSWER_PAIR = /"((?:[^"\\]|\\.){1,600})"="((?:[^"\\]|\\.){0,2000})"/g;
  * options is a phrase). The masked answers are returned to be remembered (Observation.typed).
  */
 export function maskQuestionAnswers(text: string): { text: string; typed: string[] } | null {
-  if (questionAnswers(text) === null) return null;
+  // Every tool result passes here: only an answer's own opening is read further.
+  if (!ANSWERED.test(text) || questionAnswers(text) === null) return null;
   const typed: string[] = [];
   const out = text.replace(ANSWER_PAIR, (all, q: string, a: string) => {
     if (a.trim() === '' || /\s/.test(a.trim()) || !asksForSecret(q)) return all;
