@@ -138,7 +138,8 @@ export interface Analysis {
    * The shell calls the transcript records no result for (of those the state keeps), in line order:
    * whether they ran, and what they did, is not known. `unreadable`: its command is redacted (command '').
    */
-  withoutResult: { line: number; command: string; unreadable?: true }[];
+  /** `tool`: a call of a tool other than a shell (a Glob, a Read), named by the tool (and the file it reads). */
+  withoutResult: { line: number; command: string; unreadable?: true; tool?: true }[];
   /** The files the call the transcript ends on would write (a Write, an Edit, a patch with no result): made or not, unknown. */
   pendingWrites: { path: string; line: number }[];
   /** Shell calls whose result only the harness recorded (`exec_command_end`), never handed to the agent: the lines of call and record. */
@@ -195,6 +196,12 @@ export interface Analysis {
   passedOver: { line: number; text: string }[];
   /** The latest run that still printed texts an edit had taken out: what ran is older than the edit (ledger.ts noteStaleOutput). */
   staleOutput: { line: number; command: string; path: string; edit_line: number; count: number; first: string } | null;
+  /**
+   * The user's latest message, when it says something the session made does not work ("it is still
+   * not working either way. No data is showing up": agentcmd at 625, beside "No open failure"):
+   * the earlier messages that said so too, and the writes since it (none when it is the last word).
+   */
+  userProblem: { line: number; text: string; earlier: number[] } | null;
   /** Files a user request names, as the agent read them. */
   documents: DocRead[];
   /** Background jobs, running ones first. */
@@ -221,7 +228,7 @@ export interface Analysis {
   commits: { hash: string; subject: string; pushed: boolean | null; line: number; branch: string; rebased_from?: string; push_line?: number; files?: number; hash_line?: number; took?: string[] }[];
   failedCommit: { line: number; text: string } | null;
   /** `git commit`s whose output showed no hash and no later log named (Ledger.unnamedCommits). */
-  unnamedCommits: { subject: string; line: number; made?: true; push_line?: number }[];
+  unnamedCommits: { subject: string; line: number; made?: true; merge?: true; push_line?: number }[];
   /** HEAD in the session's latest `git log` is a commit its own commands did not make (foreignHead). */
   foreignHead: ForeignHead | null;
   verification: CommandRecord[];
@@ -1185,6 +1192,29 @@ function fixedFailures(l: Ledger): Analysis['fixedFailures'] {
   });
 }
 
+/** Words of a user who says something does not work: not loading, no data, still failing, an error seen. */
+const REPORTS_PROBLEM =
+  /\b(?:(?:does|do|did|is|are|was|were)(?:n'?t|\s+not)\s+(?:work|load|show|render|display|appear|update|fetch|return|save|run|start|compile|build|change)\w*|not (?:working|loading|showing|rendering|displaying|updating|fetching|saving|running)|no \w+(?: or \w+)? (?:is|are) (?:loading|showing|displayed|shown|appearing)|no (?:data|results?|output|network request)(?![-\w])|(?:still|keeps?) (?:fail|failing|broken|crash|crashing|empty|blank)|is (?:broken|empty|blank)|(?:throws|getting|got|see|seeing) (?:an? )?(?:error|exception)|nothing (?:happens|shows|loads|renders|appears))/i;
+
+/**
+ * The user's last message, when it reports a problem: a resuming agent must take it for an open
+ * failure, which no run of the session's recorded (the readers of agentcmd at 631 found "No open
+ * failure" beside it). Only the last: an older report a later request moved on from is history.
+ */
+function userProblem(l: Ledger): Analysis['userProblem'] {
+  const asks = l.requests.filter((q) => q.kind === 'request');
+  const last = asks.at(-1);
+  if (last === undefined || !REPORTS_PROBLEM.test(last.text.slice(0, 1000))) return null;
+  // The reports before it in a row (554 and 625: the same problem, said twice).
+  const earlier: number[] = [];
+  for (let i = asks.length - 2; i >= 0 && earlier.length < 5; i -= 1) {
+    const q = asks[i] as (typeof asks)[number];
+    if (!REPORTS_PROBLEM.test(q.text.slice(0, 1000))) break;
+    earlier.unshift(q.line);
+  }
+  return { line: last.line, text: clip(last.text, 300), earlier };
+}
+
 function staleOutput(l: Ledger): Analysis['staleOutput'] {
   const s = l.staleOutput;
   return s === undefined ? null : { line: s.line, command: s.command, path: s.path, edit_line: s.editLine, count: s.count, first: s.first };
@@ -1464,6 +1494,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     fixedFailures: fixedFailures(l),
     passedOver: passedOver(l, open),
     staleOutput: staleOutput(l),
+    userProblem: userProblem(l),
     documents: l.docs ?? [],
     jobs: Object.values(l.jobs ?? {}).sort((a, b) => (a.status === 'running' ? 0 : 1) - (b.status === 'running' ? 0 : 1) || b.line - a.line),
     agentMessages: (l.said ?? []).slice(-20).map((m) => ({ line: m.line, text: m.text })),
@@ -1536,11 +1567,25 @@ function pendingWrites(l: Ledger): Analysis['pendingWrites'] {
 
 function withoutResult(st: SessionState): Analysis['withoutResult'] {
   const out: Analysis['withoutResult'] = st.commands.filter((c) => c.resultSeq === undefined).map((c) => ({ line: c.seq + 1, command: c.command }));
-  const hidden = Object.values(st.ledger.hiddenOpen ?? {});
-  if (hidden.length === 0) return out;
+  // Calls of other tools since the agent's last message (deep-manifest at 63: a Glob at 60 whose
+  // result never came, beside the `ruff` at 62 that was said): a subagent's call is followed apart.
+  const l = st.ledger;
+  const fence = l.lastAgentText?.line ?? 0;
+  const hiddenAt = new Set(Object.values(l.hiddenOpen ?? {}));
+  for (const c of Object.values(l.calls)) {
+    // A shell call without its command is one whose command was redacted (hiddenOpen), said as such.
+    if (c.line <= fence || c.resulted !== undefined || c.command !== undefined || c.subagent === true || SUBAGENT_TOOLS.has(c.name) || SHELL_TOOLS.has(c.name) || c.name === '' || hiddenAt.has(c.line)) continue;
+    out.push({ line: c.line, command: c.read === undefined ? c.name : `${c.name} ${c.read}`, tool: true });
+  }
+  const hidden = Object.values(l.hiddenOpen ?? {});
   for (const line of hidden) out.push({ line, command: '', unreadable: true });
   return out.sort((a, b) => a.line - b.line);
 }
+
+/** Calls that start a subagent: followed as subagents (still running, or back), not as calls without a result. */
+const SUBAGENT_TOOLS = new Set(['Task', 'Agent']);
+/** Shell tools: their calls without a result are the commands above (or redacted ones, said so). */
+const SHELL_TOOLS = new Set(['Bash', 'exec_command', 'shell', 'shell_command', 'local_shell', 'exec', 'container.exec', 'write_stdin']);
 
 /** A request's words without the placeholders of its images (`[image: image/png, 278 KB omitted]`), when it has words. */
 function withoutImages(text: string): string {
@@ -1633,13 +1678,20 @@ function lastCallOpen(l: Ledger, end: End, claude: boolean): string {
 function installedBefore(l: Ledger): Finding | null {
   const i = l.copyInstalled;
   if (i === undefined) return null;
+  // The code the copy holds: of the install, or of the build uv installed again.
+  const from = i.built === undefined ? i.line : Math.max(i.built, 0);
   const since = Object.entries(l.changed)
-    .filter(([path, c]) => c.line > i.line && c.subagent !== true && !isDocumentation(path))
+    .filter(([path, c]) => c.line > from && c.subagent !== true && !isDocumentation(path))
     .sort((x, y) => y[1].line - x[1].line);
   if (since.length === 0) return null;
   const named = since.slice(0, 3).map(([path, c]) => `\`${fileName(path)}\` (line ${c.line})`);
   const more = since.length > named.length ? `, and ${since.length - named.length} more` : '';
-  return { text: `\`${clip(i.command.replace(/\s+/g, ' '), 100)}\` (line ${i.line}) installed a copy of the project, and ${since.length} of its file(s) were written since: ${named.join(', ')}${more}. The installed command runs the code as it was then until it is installed again`, label: 'verified', seq: i.line - 1 };
+  const command = `\`${clip(i.command.replace(/\s+/g, ' '), 100)}\` (line ${i.line})`;
+  const what =
+    i.built === undefined
+      ? `${command} installed a copy of the project, and ${since.length} of its file(s) were written since`
+      : `${command} built nothing (uv printed no \`Built …\` line): it installed the build uv had cached${i.built > 0 ? `, made at line ${i.built}` : ', made before anything the transcript shows'}, and ${since.length} of the project's file(s) were written ${i.built > 0 ? 'after that build' : 'in the session'}`;
+  return { text: `${what}: ${named.join(', ')}${more}. The installed command runs the code as it was then until it is built and installed again${i.built === undefined ? '' : ' (uv builds it again for a new version, or with `--no-cache`)'}`, label: 'verified', seq: i.line - 1 };
 }
 
 /**

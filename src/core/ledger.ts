@@ -273,7 +273,8 @@ export interface Ledger {
    * them. `made`: what it did print shows a commit was made (git's ` create mode …` or
    * ` N files changed` lines); else whether it made one is not known.
    */
-  unnamedCommits?: { subject: string; line: number; made?: true }[];
+  /** `merge`: a `git merge` that made a merge commit, which git names by no hash in its output. */
+  unnamedCommits?: { subject: string; line: number; made?: true; merge?: true }[];
   /** Hashes pushes reported as the remote's old or new tip: those commits are on the remote. */
   remoteTips?: { hash: string; line: number }[];
   lastPushLine?: number;
@@ -305,7 +306,13 @@ export interface Ledger {
   printedGone?: { path: string; line: number; d: string[] }[];
   printedAdded?: string[];
   /** The latest install of the project from its own folder as a copy (`uv tool install .`, `pip install .`): the installed command runs the code as it was then. */
-  copyInstalled?: { line: number; command: string };
+  /**
+   * `built`: the line whose code the copy holds, when uv installed a build it had cached (no
+   * `Built …` line: coderabbit at 233 and 242 after edits, while the last build was at 169); -1
+   * when that build is not in the transcript. `lastBuilt`: the latest install that built the project.
+   */
+  copyInstalled?: { line: number; command: string; built?: number };
+  lastBuilt?: number;
   /** The latest run whose output still held texts an edit had taken out: which edit, how many, the first. */
   staleOutput?: { line: number; command: string; key: string; path: string; editLine: number; count: number; first: string };
   /**
@@ -863,7 +870,7 @@ export function noteResult(l: Ledger, r: ResultInput): void {
     } else noteCommandResult(l, call, r, (failed && !exitMeansNoMatch(call.command, r.exitCode, out)) || (r.exitCode === undefined && crashed(out)));
     noteGit(l, call.command, out, r.line, failed, r.cwd);
     if (r.denied === undefined && !r.subagent) noteScriptRun(l, call.command, out, r.line, r.cwd);
-    if (!failed && r.denied === undefined && !r.subagent && copyInstall(call.command)) l.copyInstalled = { line: r.line, command: clip(call.command, 200) };
+    if (!failed && r.denied === undefined && !r.subagent && copyInstall(call.command)) noteCopyInstall(l, call.command, out, r.line);
     if (r.denied === undefined && !r.subagent && r.interrupted !== true) noteStaleOutput(l, call.command, out, r.line);
     noteFormatting(l, call, r, out, failed);
     // A command that did not run destroyed nothing; one that failed may have done part of it.
@@ -907,6 +914,34 @@ export function copyInstall(command: string): boolean {
     if (words.some((w) => w === '-e' || w === '--editable' || w.startsWith('--editable='))) return false;
     return words.some((w, i) => w === '.' || w === './' || (w === '--path' && i + 1 < words.length));
   });
+}
+
+/**
+ * Whether a command's git ran in another folder than the call's (`git -C <dir>`, a folder other than
+ * the call's own, or one a shell variable names): what it printed is that folder's repository's.
+ */
+function inAnotherFolder(command: string, cwd: string | undefined): boolean {
+  const dir = gitDir(command);
+  if (dir === null) return false;
+  const d = dir.replace(/^["']|["']$/g, '').replace(/[\\/]+$/, '');
+  if (d === '.' || d === '') return false;
+  return cwd === undefined || filePath(d, cwd).replace(/[\\/]+$/, '') !== filePath(cwd).replace(/[\\/]+$/, '');
+}
+
+/** uv's lines for a project it built from a folder, and for one it installed from a folder. */
+const UV_BUILT = /^\s*Built \S+ @ file:\/\//m;
+const UV_FROM_FOLDER = /^\s*\+ \S+==\S+ \(from file:\/\//m;
+
+/**
+ * An install of the project as a copy. uv builds a folder's project once and installs that build
+ * again while its version stands, whatever changed in the folder: an install that says where it
+ * took the project from (`+ x==1.0.0 (from file://…)`) but built nothing holds the code of the last
+ * build, not of now.
+ */
+function noteCopyInstall(l: Ledger, command: string, out: string, line: number): void {
+  if (UV_BUILT.test(out)) l.lastBuilt = line;
+  const cached = UV_FROM_FOLDER.test(out) && !UV_BUILT.test(out);
+  l.copyInstalled = cached ? { line, command: clip(command, 200), built: l.lastBuilt ?? -1 } : { line, command: clip(command, 200) };
 }
 
 /** A harness's refusal of a call its current mode does not offer. */
@@ -1567,7 +1602,8 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
   if (!failed && (namesGit || /\bgh\b/.test(command))) {
     const pr = branchPullRequest(command, out);
     if (pr !== null) l.branchPr = pr.state === undefined ? { url: clip(pr.url, 300), line } : { url: clip(pr.url, 300), line, state: pr.state };
-    const top = gitLogTop(command, out);
+    // A log of another repository (`git -C .claude/worktrees/agent-* log`: worktrees at 129) says nothing of HEAD here.
+    const top = inAnotherFolder(command, cwd) ? null : gitLogTop(command, out);
     if (top !== null) {
       l.logFirst ??= { line, hash: top.hash };
       l.logTop = cwd === undefined ? { line, hash: top.hash, subject: clip(top.subject, 160) } : { line, hash: top.hash, subject: clip(top.subject, 160), cwd };
@@ -1753,7 +1789,7 @@ function noteUnnamedCommits(l: Ledger, command: string, out: string, line: numbe
   const madeMerge = isGitMergeOrPull(command) && /^Merge made by /m.test(out);
   if (!failed && (isGitCommit(command) || madeMerge) && commitsInOutput(out).length === 0 && !/nothing to commit|no changes added/i.test(out)) {
     const subject = commitMessage(command);
-    if (subject !== null) l.unnamedCommits = [...(l.unnamedCommits ?? []), { subject, line, ...(COMMIT_MADE.test(out) ? { made: true as const } : {}) }].slice(-20);
+    if (subject !== null) l.unnamedCommits = [...(l.unnamedCommits ?? []), { subject, line, ...(COMMIT_MADE.test(out) || madeMerge ? { made: true as const } : {}), ...(madeMerge ? { merge: true as const } : {}) }].slice(-20);
     return;
   }
   const pending = l.unnamedCommits ?? [];

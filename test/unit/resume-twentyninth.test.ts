@@ -217,7 +217,7 @@ describe('the project installed as a copy, then edited (coderabbit at 122: `uv t
 
   it('says the installed command runs the code before the edits', () => {
     const texts = session(edit('e1', 'extract.py'), updated('e1', 'extract.py')).llm.checks_not_run.map((c) => c.text);
-    expect(texts).toContain('`uv tool install .` (line 3) installed a copy of the project, and 1 of its file(s) were written since: `extract.py` (line 5). The installed command runs the code as it was then until it is installed again');
+    expect(texts).toContain('`uv tool install .` (line 3) installed a copy of the project, and 1 of its file(s) were written since: `extract.py` (line 5). The installed command runs the code as it was then until it is built and installed again');
   });
 
   it('not after it is installed again, nor for an editable install or documentation', () => {
@@ -226,5 +226,110 @@ describe('the project installed as a copy, then edited (coderabbit at 122: `uv t
     const docs = session(edit('e1', 'README.md'), updated('e1', 'README.md'));
     expect(docs.llm.checks_not_run.map((c) => c.text).join('\n')).not.toContain('installed a copy');
     for (const [command, copy] of [['pip install -e .', false], ['uv pip install --editable .', false], ['pipx install .', true], ['cargo install --path crates/cli', true], ['npm install -g .', true], ['pip install requests', false], ['cd tool && uv tool install . --force', true]] as const) expect(copyInstall(command), command).toBe(copy);
+  });
+});
+
+describe('the objective answered before the requests after it (FundWise, posthog, 37f83ec9: readers took it for the work in hand)', () => {
+  it('says where it had its reply', () => {
+    const { md } = built(user('u1', 'Research the Visa partnership'), say('a1', 'Here is the research.'), user('u2', 'Now build FW-005'), bash('b1', 'ls scripts'), result('b1', ''));
+    expect(md).toContain('the user\'s first request (line 1). 1 more message(s) came after it, the latest at line 3 — this one had its reply at line 2, before them');
+  });
+
+  it('and not when the reply was a progress note, or came after them', () => {
+    const { md } = built(user('u1', 'Research the Visa partnership'), bash('b1', 'ls'), result('b1', ''), user('u2', 'Also check Mastercard'), say('a1', 'Both done.'));
+    expect(md).toContain('the latest at line 4');
+    expect(md).not.toContain('had its reply');
+  });
+});
+
+describe("calls of other tools with no result at the end (deep-manifest at 63: a Glob at 60, said nowhere, beside the `ruff` at 62)", () => {
+  it('are said with the commands that have none', () => {
+    const { md } = built(
+      user('u1', 'Check the structure matches the README'),
+      say('a1', 'Listing the package and the tests.'),
+      call('g1', 'Glob', { pattern: 'deep_manifest/**' }),
+      call('g2', 'Glob', { pattern: 'tests/**' }),
+      bash('b1', 'ruff check deep_manifest/'),
+      result('g2', 'tests/test_unit.py'),
+    );
+    expect(md).toContain('No result is recorded for 2 calls, at line 3 (a `Glob` call), line 5 (`ruff check deep_manifest/`)');
+  });
+
+  it('not a call before the last message, nor a subagent still working', () => {
+    const { md } = built(user('u1', 'Research it'), call('t1', 'Task', { description: 'Research', prompt: 'Look into it', subagent_type: 'general-purpose' }), say('a1', 'The subagent is on it.'), bash('b1', 'ls'), result('b1', 'a'));
+    expect(md).not.toContain('No result is recorded');
+  });
+});
+
+describe('an install of the project that uv took from its cache (coderabbit at 242: no `Built` line, the help edited after the last build)', () => {
+  const built169 = 'Resolved 4 packages in 96ms\n   Building tool @ file:///w\n      Built tool @ file:///w\nPrepared 4 packages in 323ms\nInstalled 4 packages in 1ms\n + tool==1.0.0 (from file:///w)\nInstalled 1 executable: tool';
+  const cached = 'Resolved 4 packages in 2ms\nInstalled 4 packages in 4ms\n + tool==1.0.0 (from file:///w)\nInstalled 1 executable: tool';
+
+  it('says it installed the last build, older than the edits since', () => {
+    const { llm } = built<{ checks_not_run: { text: string }[] }>(
+      user('u1', 'Make it a uv tool'),
+      bash('i1', 'uv tool install .'),
+      result('i1', built169),
+      edit('e1', 'tool.py'),
+      updated('e1', 'tool.py'),
+      bash('i2', 'uv tool uninstall tool && uv tool install .'),
+      result('i2', cached),
+      say('a1', 'Reinstalled.'),
+    );
+    expect(llm.checks_not_run.map((c) => c.text)).toContain('`uv tool uninstall tool && uv tool install .` (line 7) built nothing (uv printed no `Built …` line): it installed the build uv had cached, made at line 3, and 1 of the project\'s file(s) were written after that build: `tool.py` (line 5). The installed command runs the code as it was then until it is built and installed again (uv builds it again for a new version, or with `--no-cache`)');
+  });
+
+  it('and nothing once an install built it again', () => {
+    const { llm } = built<{ checks_not_run: { text: string }[] }>(user('u1', 'Make it a uv tool'), edit('e1', 'tool.py'), updated('e1', 'tool.py'), bash('i1', 'uv tool install --no-cache .'), result('i1', built169), say('a1', 'Installed.'));
+    expect(llm.checks_not_run.map((c) => c.text).join('\n')).not.toContain('installed');
+  });
+});
+
+describe("git in other folders, and a merge's commit (worktrees at 129 and 162)", () => {
+  it("a `git -C <worktree> log` is not this repository's HEAD", () => {
+    const { md } = built(
+      user('u1', 'Merge the teammates'),
+      bash('g1', 'git log --oneline -3'),
+      result('g1', '1b6c52f merge round 1\n04752c6 Add intent'),
+      bash('g2', 'for d in .claude/worktrees/agent-*; do git -C "$d" log --oneline -3; done'),
+      result('g2', 'ad2d134 alice: round 1\n04752c6 Add intent'),
+      say('a1', 'Checked the worktrees.'),
+    );
+    expect(md).toContain('its latest `git log` of HEAD (line 3) began with `1b6c52f`');
+    expect(md).not.toContain('began with `ad2d134`');
+  });
+
+  it('a merge is said as a merge whose commit git names by no hash, not as a commit whose output was cut', () => {
+    const { md } = built(
+      user('u1', 'Merge the round-2 branches'),
+      bash('m1', 'git merge --no-ff alice/plan bob/teams -m "merge round 2" 2>&1'),
+      result('m1', "Trying simple merge with bob/teams\nMerge made by the 'octopus' strategy.\n work/plan.md | 65 +++++\n 2 files changed, 134 insertions(+)"),
+      say('a1', 'Merged.'),
+    );
+    expect(md).toContain("merge commits made by the session's `git merge` («Merge made by …»; git names a merge commit by no hash in its output)");
+    expect(md).toContain('- «merge round 2» (line 3)');
+    expect(md).not.toContain('whose output was cut before the line that names the hash');
+  });
+});
+
+describe("the user's last word that it does not work (agentcmd at 631: «No open failure» beside «still not working … No data is showing up»)", () => {
+  it('is an open problem under Failures And Blockers, with the reports before it', () => {
+    const { md, summary } = built<{ user_problem: unknown }>(
+      user('u1', 'Refactor the team sheet'),
+      edit('e1', 'TeamSheet.tsx'),
+      updated('e1', 'TeamSheet.tsx'),
+      user('u2', 'No teams or leads are loading into the pane now'),
+      say('a1', 'Checking the query.'),
+      user('u3', 'Ok it is still not working either way. No data is showing up'),
+    );
+    expect(md).toContain('- *reported* line 6: the user says it does not work: «Ok it is still not working either way. No data is showing up» (said before at line 4); no write of the session\'s came after it');
+    expect(summary.user_problem).toEqual({ line: 6, text: 'Ok it is still not working either way. No data is showing up', earlier: [4] });
+  });
+
+  it('not for a request that names no problem, nor a name that starts like one', () => {
+    for (const text of ['Now add the export button', "I think the library sets it, and there's no data-groupid on it"]) {
+      const { summary } = built<{ user_problem: unknown }>(user('u1', 'Refactor the team sheet'), say('a1', 'Done.'), user('u2', text));
+      expect(summary.user_problem, text).toBeNull();
+    }
   });
 });

@@ -212,7 +212,11 @@ function laterRequests(a: Analysis, line: number | null): string {
   // request is said, or "the latest" would be false beside the list that shows it.
   const thanks = a.requests.filter((q) => q.kind === 'request' && q.line > last.line && saysOnlyThanks(q.text)).at(-1);
   const after = thanks === undefined ? '' : `; the user's last message, at line ${thanks.line}, only thanked`;
-  return `. ${later.length} more message(s) came after it${besides === '' ? '' : ` (${besides})`}, the latest at line ${last.line}${after}`;
+  // Answered before the later ones came: readers took it for the work in hand all the same (FundWise, posthog, 37f83ec9).
+  const first = a.requests.find((q) => q.line === line);
+  const replied = first?.repliedNote === true || first?.interruptedAt !== undefined ? undefined : first?.replied;
+  const answered = replied === undefined || replied >= last.line ? '' : ` — this one had its reply at line ${replied}, before them`;
+  return `. ${later.length} more message(s) came after it${besides === '' ? '' : ` (${besides})`}, the latest at line ${last.line}${after}${answered}`;
 }
 
 /** Where the objective comes from: set by hand, the first request, a subagent's task, or the first one a sliced transcript holds. */
@@ -285,9 +289,10 @@ function withoutResult(cs: Analysis['withoutResult'], left: Analysis['leftTurn']
   if (cs.length === 0) return '';
   // One is shown at length (where a copy writes to may come late in it); several, each shorter.
   const max = cs.length === 1 ? 400 : 120;
-  const one = (c: Analysis['withoutResult'][number]): string => `line ${c.line} (${c.unreadable ? 'a shell call whose command the transcript holds redacted' : code(oneLine(c.command, max), max)})`;
+  const one = (c: Analysis['withoutResult'][number]): string => `line ${c.line} (${c.unreadable ? 'a shell call whose command the transcript holds redacted' : c.tool ? `a ${code(oneLine(c.command, max), max)} call` : code(oneLine(c.command, max), max)})`;
   const shown = cs.slice(-3);
-  const which = cs.length === 1 ? `the command at ${one(cs[0] as Analysis['withoutResult'][number])}` : `${cs.length} commands, ${cs.length > 3 ? 'the latest at ' : 'at '}${shown.map(one).join(', ')}`;
+  const noun = cs.every((c) => c.tool === true) ? 'call' : cs.some((c) => c.tool === true) ? 'call' : 'command';
+  const which = cs.length === 1 ? `the ${noun} at ${one(cs[0] as Analysis['withoutResult'][number])}` : `${cs.length} ${noun}s, ${cs.length > 3 ? 'the latest at ' : 'at '}${shown.map(one).join(', ')}`;
   // Live, the last may still be running; after a crash or an export, it never answered.
   const it = cs.length === 1 ? 'it' : 'they';
   // In a turn the harness left for a new one: not running.
@@ -1181,10 +1186,13 @@ function commits(a: Analysis): string {
  */
 function unnamedCommits(a: Analysis): string {
   if (a.unnamedCommits.length === 0) return '';
-  const made = a.unnamedCommits.filter((c) => c.made === true);
+  // A merge prints no hash whatever its output kept: said as such, not as a commit's cut output (worktrees at 162).
+  const merges = a.unnamedCommits.filter((c) => c.merge === true);
+  const made = a.unnamedCommits.filter((c) => c.made === true && c.merge !== true);
   const maybe = a.unnamedCommits.filter((c) => c.made !== true);
   const list = (cs: Analysis['unnamedCommits']): string => bullets(cs.map((c) => `«${oneLine(c.subject, 120)}» (line ${c.line})${c.push_line === undefined ? '' : ` — a push followed (line ${c.push_line}): if it sent this branch, the commit is on the remote`}`));
   const parts: string[] = [];
+  if (merges.length > 0) parts.push(`${label('verified')} — merge commits made by the session's \`git merge\` («Merge made by …»; git names a merge commit by no hash in its output), which no later \`git log\` in the transcript names, so their hashes, and whether a push took them, are not known:\n\n${list(merges)}`);
   if (made.length > 0) parts.push(`${label('verified')} — made by the session's \`git commit\`, whose output was cut before the line that names the hash (what it printed, ` + "` create mode …` or `N files changed`" + `, only a commit prints); no later \`git log\` in the transcript names it, so its hash, and whether a push took it, are not known:\n\n${list(made)}`);
   if (maybe.length > 0) parts.push(`${label('unknown')} — the session's \`git commit\` printed no hash and nothing else that shows a commit was made (its output was cut or quiet), and no later \`git log\` names one: whether it committed is not known (\`git log\` tells):\n\n${list(maybe)}`);
   return `\n\n${parts.join('\n\n')}`;
@@ -1281,6 +1289,12 @@ const REFIXED: Record<Analysis['fixedFailures'][number]['rerun'], (line: number)
 function failures(a: Analysis, level: Level): string {
   const lines = a.openFailures.map((f) => `${label('verified')} line ${f.line}: ${oneLine(f.text, 400)}`);
   for (const f of a.incidents) lines.push(`${label(f.label)} ${f.kind === 'interrupted' ? 'interrupted' : 'API error'}${at(f.seq)}: ${oneLine(f.text, 300)}`);
+  const up = a.userProblem;
+  if (up !== null) {
+    const wrote = a.filesChanged.filter((f) => f.line > up.line);
+    const since = wrote.length === 0 ? 'no write of the session\'s came after it' : `${wrote.length} file(s) were written after it (the latest at line ${Math.max(...wrote.map((f) => f.line))}), and no run shows whether they fixed it`;
+    lines.push(`${label('reported')} line ${up.line}: the user says it does not work: «${oneLine(up.text, 300)}»${up.earlier.length === 0 ? '' : ` (said before at line ${up.earlier.join(', ')})`}; ${since}`);
+  }
   const so = a.staleOutput;
   if (so !== null) lines.push(`${label('inferred')} line ${so.line}: ${code(so.command, 120)} still printed ${so.count} texts the edit at line ${so.edit_line} took out of ${code(fileName(so.path))} (the first: «${oneLine(so.first, 120)}»): what ran does not hold that edit (an install, a build or a server older than it, or another copy of the code)`);
   const how = (f: Analysis['fixedFailures'][number]): string => (f.how.length === 0 || level >= 2 ? '' : ` (in between: ${f.how.join('; ')})`);

@@ -116,6 +116,7 @@ export function buildSummary(r: RenderInput, a: Analysis, transferReady: boolean
     fixed_failures: a.fixedFailures,
     passed_over: a.passedOver,
     stale_output: a.staleOutput,
+    user_problem: a.userProblem,
     documents: a.documents.map((d) => ({ path: d.path, line: d.line, request_line: d.requestLine, ...(d.span === undefined ? {} : { read_lines: d.span }), lines: d.lines })),
     tasks: a.current.items.map((i) => ({ text: i.text, status: i.status, line: i.line ?? null, ...(i.detail === undefined ? {} : { detail: i.detail, created_line: i.created ?? null }) })),
     ...(a.compaction === null ? {} : { compaction_summary: { line: a.compaction.line, pending: a.compaction.pending ?? null, current: a.compaction.current ?? null, next_step: a.compaction.next ?? null, request_after_line: a.compaction.requestAfter } }),
