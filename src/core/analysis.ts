@@ -1194,7 +1194,18 @@ function fixedFailures(l: Ledger): Analysis['fixedFailures'] {
 
 /** Words of a user who says something does not work: not loading, no data, still failing, an error seen. */
 const REPORTS_PROBLEM =
-  /\b(?:(?:does|do|did|is|are|was|were)(?:n'?t|\s+not)\s+(?:work|load|show|render|display|appear|update|fetch|return|save|run|start|compile|build|change)\w*|not (?:working|loading|showing|rendering|displaying|updating|fetching|saving|running)|no \w+(?: or \w+)? (?:is|are) (?:loading|showing|displayed|shown|appearing)|no (?:data|results?|output|network request)(?![-\w])|(?:still|keeps?) (?:fail|failing|broken|crash|crashing|empty|blank)|is (?:broken|empty|blank)|(?:throws|getting|got|see|seeing) (?:an? )?(?:error|exception)|nothing (?:happens|shows|loads|renders|appears))/i;
+  /\b(?:(?:does|do|did|is|are|was|were)(?:n'?t|\s+not)\s+(?:work|load|show|render|display|appear|update|fetch|return|save|run|start|compile|build|change)\w*|won'?t (?:work|load|show|render|start|run|build|compile|open)|not (?:working|loading|showing|rendering|displaying|updating|fetching|saving|running)|no \w+(?: or \w+)? (?:is|are) (?:loading|showing|displayed|shown|appearing)|no (?:data|results?|output|network request)(?![-\w])|(?:still|keeps?) (?:fail\w*|broken|crash\w*|empty|blank|show\w*|display\w*|return\w*|get\w*|seeing)|is (?:broken|empty|blank)|(?:it|app|page|server) crash(?:es|ed)\b|same (?:error|problem|issue)|(?:throws|getting|got|see|seeing) (?:an? )?(?:error|exception)|nothing (?:happens|shows|loads|renders|appears))|^\s*(?:Traceback \(most recent call last\)|Uncaught \w+|\w*Error: )/i;
+/** A message that says it works now, or asks for behaviour in those words ("make sure it doesn't load all rows"). */
+const NOT_A_PROBLEM = /\b(?:works? now|working now|(?:is|it's|that) fixed|fixed now|no (?:more )?errors? (?:any ?more|now)|(?:don'?t|do not) see (?:an|any) errors? (?:any ?more|now))\b/i;
+const ASKS_FOR_IT = /\b(?:make sure|ensure|so that|so it|should|must|needs? to|want it to|that says|add an?|show an?|display an?)\b[^.?!\n]{0,40}$/i;
+
+/** Whether a message reports a problem: its words say so, not as a wish, and not that it works now. */
+function reportsProblem(text: string): boolean {
+  const t = text.slice(0, 1000).replace(/(["'`])[^"'`\n]{0,80}\1/g, ' ');
+  if (NOT_A_PROBLEM.test(t)) return false;
+  const m = REPORTS_PROBLEM.exec(t);
+  return m !== null && !ASKS_FOR_IT.test(t.slice(Math.max(0, m.index - 60), m.index));
+}
 
 /**
  * The user's last message, when it reports a problem: a resuming agent must take it for an open
@@ -1204,12 +1215,12 @@ const REPORTS_PROBLEM =
 function userProblem(l: Ledger): Analysis['userProblem'] {
   const asks = l.requests.filter((q) => q.kind === 'request');
   const last = asks.at(-1);
-  if (last === undefined || !REPORTS_PROBLEM.test(last.text.slice(0, 1000))) return null;
+  if (last === undefined || !reportsProblem(last.text)) return null;
   // The reports before it in a row (554 and 625: the same problem, said twice).
   const earlier: number[] = [];
   for (let i = asks.length - 2; i >= 0 && earlier.length < 5; i -= 1) {
     const q = asks[i] as (typeof asks)[number];
-    if (!REPORTS_PROBLEM.test(q.text.slice(0, 1000))) break;
+    if (!reportsProblem(q.text)) break;
     earlier.unshift(q.line);
   }
   return { line: last.line, text: clip(last.text, 300), earlier };
@@ -1395,7 +1406,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
   }
   const asked = askedChecksNotRun(st);
   if (asked !== null) checksNotRun.push(asked);
-  const copy = installedBefore(l);
+  const copy = installedBefore(l, st.meta.cwd);
   if (copy !== null) checksNotRun.push(copy);
   // The write the transcript ends on, with no result: no check can have seen it (rave-era at 394:
   // "Checks Not Run: None" beside a build that passed before the request the patch was for).
@@ -1574,7 +1585,8 @@ function withoutResult(st: SessionState): Analysis['withoutResult'] {
   const hiddenAt = new Set(Object.values(l.hiddenOpen ?? {}));
   for (const c of Object.values(l.calls)) {
     // A shell call without its command is one whose command was redacted (hiddenOpen), said as such.
-    if (c.line <= fence || c.resulted !== undefined || c.command !== undefined || c.subagent === true || SUBAGENT_TOOLS.has(c.name) || SHELL_TOOLS.has(c.name) || c.name === '' || hiddenAt.has(c.line)) continue;
+    // A question put to the user waits for an answer: said as a pending question, not as a call that may run.
+    if (c.line <= fence || c.resulted !== undefined || c.command !== undefined || c.subagent === true || c.question !== undefined || SUBAGENT_TOOLS.has(c.name) || SHELL_TOOLS.has(c.name) || c.name === '' || hiddenAt.has(c.line)) continue;
     out.push({ line: c.line, command: c.read === undefined ? c.name : `${c.name} ${c.read}`, tool: true });
   }
   const hidden = Object.values(l.hiddenOpen ?? {});
@@ -1675,13 +1687,16 @@ function lastCallOpen(l: Ledger, end: End, claude: boolean): string {
  * `uv tool install .` at 66, then the script edited at 111 and 119, and a reader would have run the
  * installed `coderabbit-extract` to test the feature).
  */
-function installedBefore(l: Ledger): Finding | null {
+/** A test's file: no installed copy of a project holds it, so its writes do not make one stale. */
+const TEST_FILE = /(?:^|[\\/])(?:tests?|spec|__tests__)[\\/]|(?:^|[\\/])test_[^\\/]*\.py$|\.(?:test|spec)\.[cm]?[jt]sx?$/;
+
+function installedBefore(l: Ledger, cwd: string | undefined): Finding | null {
   const i = l.copyInstalled;
   if (i === undefined) return null;
   // The code the copy holds: of the install, or of the build uv installed again.
   const from = i.built === undefined ? i.line : Math.max(i.built, 0);
   const since = Object.entries(l.changed)
-    .filter(([path, c]) => c.line > from && c.subagent !== true && !isDocumentation(path))
+    .filter(([path, c]) => c.line > from && c.subagent !== true && !isDocumentation(path) && !TEST_FILE.test(path) && (cwd === undefined || relativeTo(path, cwd) !== null))
     .sort((x, y) => y[1].line - x[1].line);
   if (since.length === 0) return null;
   const named = since.slice(0, 3).map(([path, c]) => `\`${fileName(path)}\` (line ${c.line})`);
@@ -1704,7 +1719,7 @@ function lastWriteFailed(l: Ledger, end: End): string {
   const failed = [...Object.entries(l.notChanged).map(([path, f]) => ({ path, line: f.line, reason: f.reason })), ...(l.writeFailures ?? []).filter((f) => f.redoneAt === undefined)].filter((f) => f.line === at);
   const f = failed[0];
   if (f === undefined) return '';
-  return `. Its last call, a write of \`${fileName(f.path)}\`, failed (line ${at}: ${clip(f.reason ?? 'the write failed', 160)}): the file does not hold it`;
+  return `. Its last call, a write of \`${fileName(f.path)}\`, failed (line ${at}: ${clip(f.reason ?? 'the write failed', 160)}): that write changed nothing`;
 }
 
 function since(l: Ledger): string {

@@ -322,6 +322,8 @@ export interface Ledger {
   noCommits?: { line: number; branch: string | null; init?: true };
   /** The latest line where git said the folder is not a repository (`fatal: not a git repository`), and the folder the command ran in. */
   notRepo?: { line: number; cwd: string };
+  /** The latest command that made a repository of a folder besides `git init` (`git clone`, `cargo new`, a `create-…` scaffold). */
+  repoMade?: number;
   /**
    * The files the latest `git status` / `git diff --name-only` listed, as printed (the first 200),
    * and its line; `staged`: those it showed staged; `committed`: the line of a later commit of
@@ -870,7 +872,9 @@ export function noteResult(l: Ledger, r: ResultInput): void {
     } else noteCommandResult(l, call, r, (failed && !exitMeansNoMatch(call.command, r.exitCode, out)) || (r.exitCode === undefined && crashed(out)));
     noteGit(l, call.command, out, r.line, failed, r.cwd);
     if (r.denied === undefined && !r.subagent) noteScriptRun(l, call.command, out, r.line, r.cwd);
+    if (!failed && r.denied === undefined && REPO_MAKERS.test(call.command)) l.repoMade = r.line;
     if (!failed && r.denied === undefined && !r.subagent && copyInstall(call.command)) noteCopyInstall(l, call.command, out, r.line);
+    else if (!failed && r.denied === undefined && !r.subagent && l.copyInstalled !== undefined && UNCOPIES.test(call.command)) delete l.copyInstalled;
     if (r.denied === undefined && !r.subagent && r.interrupted !== true) noteStaleOutput(l, call.command, out, r.line);
     noteFormatting(l, call, r, out, failed);
     // A command that did not run destroyed nothing; one that failed may have done part of it.
@@ -896,8 +900,16 @@ export function noteResult(l: Ledger, r: ResultInput): void {
   }
 }
 
+/** Commands that make a folder a git repository besides `git init`: a clone, a Rust crate, a scaffold. */
+const REPO_MAKERS = /\b(?:git\s+clone|cargo\s+(?:new|init)|create-[\w-]+-app|npm\s+(?:create|init)\s+[\w@]|pnpm\s+create|yarn\s+create|bun\s+create|rails\s+new|dotnet\s+new|gh\s+repo\s+(?:create|clone))\b/;
+
+/** A command that changes folder first: what its git does may be another repository's. */
+const CD = /(?:^|[\s;&|(])cd\s/;
+
 /** Installers that copy what they install: a tool or package installed this way does not follow later edits. */
-const INSTALLER = /^(?:uv\s+tool\s+install|pipx\s+install|(?:uv\s+)?pip3?\s+install|python3?\s+-m\s+pip\s+install|npm\s+(?:install|i)\s+(?:-g|--global)|cargo\s+install)\b/;
+const INSTALLER = /^(?:uv\s+tool\s+install|pipx\s+install|(?:uv\s+)?pip3?\s+install|python3?\s+-m\s+pip\s+install|cargo\s+install)\b/;
+/** An install that follows the source, or a removal: the copy is no longer what runs. */
+const UNCOPIES = /\b(?:(?:uv\s+)?pip3?\s+install|pipx\s+install|uv\s+tool\s+install)\b[^;&|\n]*\s(?:-e|--editable)\b|\b(?:(?:uv\s+)?pip3?\s+uninstall|pipx\s+uninstall|uv\s+tool\s+uninstall|cargo\s+uninstall)\b/;
 
 /**
  * A command that installs the project from its own folder as a copy: `uv tool install .`, `pipx
@@ -906,15 +918,17 @@ const INSTALLER = /^(?:uv\s+tool\s+install|pipx\s+install|(?:uv\s+)?pip3?\s+inst
  * then two edits of the script, and the installed command still ran the code before them).
  */
 export function copyInstall(command: string): boolean {
-  if (!command.includes('install')) return false;
+  // Of this folder's project: not after a `cd` elsewhere (`cd ../other && pip install .`).
+  if (!command.includes('install') || CD.test(command)) return false;
   return segments(command).some((seg) => {
     const t = seg.trim().replace(/^(?:sudo\s+)?/, '');
     if (!INSTALLER.test(t)) return false;
-    const words = t.split(/\s+/);
+    const words = t.split(/\s+/).map((w) => w.replace(/^['"]|['"]$/g, ''));
     if (words.some((w) => w === '-e' || w === '--editable' || w.startsWith('--editable='))) return false;
-    return words.some((w, i) => w === '.' || w === './' || (w === '--path' && i + 1 < words.length));
+    return words.some((w, i) => w === '.' || w === './' || w.startsWith('.[') || w.startsWith('./[') || (w === '--path' && i + 1 < words.length));
   });
 }
+
 
 /**
  * Whether a command's git ran in another folder than the call's (`git -C <dir>`, a folder other than
@@ -940,7 +954,8 @@ const UV_FROM_FOLDER = /^\s*\+ \S+==\S+ \(from file:\/\//m;
  */
 function noteCopyInstall(l: Ledger, command: string, out: string, line: number): void {
   if (UV_BUILT.test(out)) l.lastBuilt = line;
-  const cached = UV_FROM_FOLDER.test(out) && !UV_BUILT.test(out);
+  // Only an output read whole (uv's `Resolved …` first) that built nothing: a cut one (`| tail -2`) may have lost the line.
+  const cached = UV_FROM_FOLDER.test(out) && !UV_BUILT.test(out) && /^\s*Resolved \d+ packages?\b/m.test(out) && !/--no-cache\b/.test(command);
   l.copyInstalled = cached ? { line, command: clip(command, 200), built: l.lastBuilt ?? -1 } : { line, command: clip(command, 200) };
 }
 
@@ -1472,8 +1487,6 @@ function noteCommandResult(l: Ledger, call: CallRecord, r: ResultInput, failed: 
 
 /** What a command that shows a file prints when the file is not there (sed, cat, PowerShell's Get-Content in English and Russian, Node). */
 const NOT_FOUND = /No such file or directory|does not exist|не существует|Cannot find path|ItemNotFound|ENOENT|cannot find the (?:file|path) specified/i;
-/** File names too common to tell two files apart by (`app/a/page.tsx` is not `app/b/page.tsx`). */
-const GENERIC_NAME = /^(?:index|page|layout|route|main|mod|lib|__init__|utils?|types?|config|readme|package|setup|app|server|client|test|tests|default|base|common|constants|helpers?)\.[A-Za-z0-9]{1,8}$/i;
 
 /**
  * The path a failed command that shows files named and its output says is not there (`sed -n
@@ -1493,32 +1506,63 @@ function missingRead(command: string, out: string): string | null {
 /** Programs that print a file they are given: what reading it with a shell looks like. */
 const FILE_PRINTERS = new Set(['cat', 'head', 'tail', 'less', 'more', 'sed', 'bat', 'nl', 'get-content', 'gc', 'type', 'jq', 'xxd', 'od']);
 
-function printsFile(command: string): boolean {
-  return segments(command).some((seg) => FILE_PRINTERS.has(fileName(seg.trim().split(/\s+/, 1)[0] ?? '').toLowerCase()));
+/**
+ * The files a command prints: the arguments of a printer that are no option (and, for `sed` and
+ * `jq`, not the script), in a segment that writes nowhere (`cat > f <<EOF` makes the file) and
+ * does not hide a failure (`cat f 2>/dev/null || echo "not found"`).
+ */
+function printedFiles(command: string): string[] {
+  if (/\|\||2>\s*\/dev\/null/.test(command)) return [];
+  const out: string[] = [];
+  for (const seg of segments(command)) {
+    if (/(?:^|[^0-9&])>{1,2}(?!&)/.test(seg)) continue;
+    const ws = seg.trim().split(/\s+/).map((w) => w.replace(/^['"]|['"]$/g, ''));
+    const name = fileName(ws[0] ?? '').toLowerCase();
+    if (!FILE_PRINTERS.has(name)) continue;
+    const args = ws.slice(1).filter((w) => !w.startsWith('-') && w !== '');
+    out.push(...(name === 'sed' || name === 'jq' ? args.slice(1) : args));
+  }
+  return out.map((w) => w.replace(/\\+/g, '/').replace(/^\.\//, ''));
+}
+
+/**
+ * Whether `found` is the file `missing` meant: the same name, and every folder of the missing path
+ * in it, in order (`packages/ui/src/hooks/x.ts` for `packages/ui/hooks/x.ts`: a folder was left
+ * out), so `apps/web/src/x.ts` is not `apps/admin/src/x.ts`.
+ */
+function sameFileMeant(missing: string, found: string): boolean {
+  const want = missing.split('/').filter((x) => x !== '' && x !== '.');
+  const have = found.split('/').filter((x) => x !== '' && x !== '.');
+  if (want.length === 0 || want.at(-1) !== have.at(-1)) return false;
+  let i = 0;
+  for (const part of have.slice(0, -1)) if (i < want.length - 1 && part === want[i]) i += 1;
+  return i === want.length - 1;
 }
 
 /**
  * A successful read of a file a failed command could not find closes that failure: the path was
  * wrong, or written so the shell misread it, and the file was read (rave-era at 54: PowerShell
  * read `[slug]` as a wildcard, and `-LiteralPath` read it at 60; agentcmd at 46, read at its real
- * path at 57). The same path, or the same name when the name is not a common one (`page.tsx`).
+ * path at 57). The read must name the file as its argument: the same path, or one that holds its
+ * folders in order and its name (`packages/ui/src/hooks/use-api-list.ts` for `packages/ui/hooks/…`), and
+ * print something that is not "not found"; a file the session wrote since was made, not found.
+ * (sameFileMeant says which paths are the same file.)
  */
 function closeMissingReads(l: Ledger, call: CallRecord, r: ResultInput): void {
   const open = l.failures.filter((f) => f.missing !== undefined && f.closedLine === undefined && f.line < r.line);
   if (open.length === 0) return;
-  const read = call.read === undefined ? null : call.read.replace(/\\+/g, '/');
-  // A command that printed the file: not a search that may have found nothing (`find`, `ls`, `rg -l`).
-  const shown = call.command !== undefined && (r.output ?? '').trim() !== '' && printsFile(call.command) ? call.command.replace(/\\+/g, '/') : null;
-  if (read === null && shown === null) return;
+  const out = r.output ?? '';
+  if (out.trim() === '' || NOT_FOUND.test(out.slice(0, 2000))) return;
+  const read = [...(call.read === undefined ? [] : [call.read.replace(/\\+/g, '/')]), ...(call.command === undefined ? [] : printedFiles(call.command))];
+  if (read.length === 0) return;
   for (const f of open) {
     const path = f.missing as string;
-    const name = fileName(path);
-    const samePath = (t: string): boolean => t === path || t.endsWith(`/${path}`) || t.includes(` ${path}`) || t.includes(`'${path}'`) || t.includes(`"${path}"`);
-    const sameName = (t: string): boolean => !GENERIC_NAME.test(name) && (fileName(t) === name || new RegExp(`(?:^|[\\s'"/])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:$|[\\s'"])`).test(t));
-    if ((read !== null && (samePath(read) || sameName(read))) || (shown !== null && (samePath(shown) || sameName(shown)))) {
-      f.closedLine = r.line;
-      f.found = r.line;
-    }
+    const named = read.some((t) => t === path || path.endsWith(`/${t}`) || sameFileMeant(path, t));
+    if (!named) continue;
+    const made = Object.entries(l.changed).some(([key, c]) => c.line > f.line && sameFileMeant(path, key));
+    if (made) continue;
+    f.closedLine = r.line;
+    f.found = r.line;
   }
 }
 
@@ -1597,7 +1641,8 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
       l.noCommits = { line, branch: b === null ? null : clip(b, 200), init: true };
     }
     // Of the folder the call ran in: not when the command moved elsewhere (`cd x`, `git -C x`).
-    if (/\bnot a git repository\b/.test(out) && cwd !== undefined && !/(?:^|[\s;&|(])cd\s|\bgit\s+-C\b/.test(command)) l.notRepo = { line, cwd };
+    // git's own words for the folder it ran in (not `--git-dir=…`'s, nor a submodule's path it names).
+    if (/\bnot a git repository \(or any of the parent directories\): \.git\b/.test(out) && cwd !== undefined && !/(?:^|[\s;&|(])cd\s|\bgit\s+-C\b|--git-dir|--work-tree/.test(command)) l.notRepo = { line, cwd };
   }
   if (!failed && (namesGit || /\bgh\b/.test(command))) {
     const pr = branchPullRequest(command, out);
@@ -1668,7 +1713,8 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
   {
     const made = commitsInOutput(out);
     // A commit whose first line (with the hash) was cut away (`| tail -3`) but whose output only a commit prints.
-    const madeUnnamed = made.length === 0 && !failed && isGitCommit(command) && COMMIT_MADE.test(out) && !/nothing to commit|no changes added/i.test(out);
+    // Not one made in another repository (`cd ../other && git commit`, `git -C x commit`): this one's staged files stay.
+    const madeUnnamed = made.length === 0 && !failed && isGitCommit(command) && COMMIT_MADE.test(out) && !/nothing to commit|no changes added/i.test(out) && !CD.test(command) && !inAnotherFolder(command, cwd);
     const added = gitAdded(command);
     // `git add a b c && git commit` and "3 files changed": the commit took a, b and c.
     const named = made.length === 1 && added !== null && !added.all && !added.tracked && added.paths.length > 0 && added.paths.length <= 50 && !added.paths.some((p) => p.endsWith('/') || p.includes('*')) ? added.paths : null;

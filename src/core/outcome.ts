@@ -179,17 +179,19 @@ export interface Decided {
 /** `ok` is the harness's own verdict (Claude's is_error), used when no exit code is recorded. */
 /**
  * The total a coverage report printed (coverage.py and pytest-cov's `TOTAL … 96%`; Jest's and
- * Vitest's `All files | 96.5 | …`, its statements), when under 100 %: a run passes whatever its
+ * Vitest's `All files | 96.5 | …`, its statements; after pnpm's `packages/api test: ` too), when under 100 %: a run passes whatever its
  * coverage unless told to fail under a floor, and "passed" alone hid that the code it was run
  * for was not all run (deep-manifest at 160: 96 %, where the project asks for 100 %).
  */
-const COVERAGE_TOTAL = /^TOTAL(?:[ \t]+\d+){2,4}[ \t]+(\d{1,3}(?:\.\d{1,2})?)%|^All files[ \t]*\|[ \t]*(\d{1,3}(?:\.\d{1,2})?)[ \t]*\|/m;
+const COVERAGE_TOTAL = /^(?:[\w@/.-]{1,80} [\w:-]{1,20}: )?(?:TOTAL(?:[ \t]+\d+){2,4}[ \t]+(\d{1,3}(?:\.\d{1,2})?)%|All files[ \t]*\|[ \t]*(\d{1,3}(?:\.\d{1,2})?)[ \t]*\|)/gm;
 
 function withCoverage(text: string, line: string | null): string | null {
-  const m = COVERAGE_TOTAL.exec(text);
-  const total = m?.[1] ?? m?.[2];
-  if (total === undefined || Number(total) >= 100 || line === null || line.includes('coverage')) return line;
-  return `${line}; coverage ${total} % in total`;
+  if (line === null || line.includes('coverage') || (!text.includes('TOTAL') && !text.includes('All files'))) return line;
+  const totals = [...text.matchAll(COVERAGE_TOTAL)].map((m) => Number(m[1] ?? m[2]));
+  const low = totals.filter((t) => t < 100);
+  if (low.length === 0) return line;
+  // Several reports (a monorepo's packages): each is its package's, none the whole's.
+  return totals.length === 1 ? `${line}; coverage ${totals[0]} % in total` : `${line}; ${low.length} of its ${totals.length} coverage reports under 100 %, the lowest ${Math.min(...low)} %`;
 }
 
 export function decideOutcome(_kind: CheckKind, exitCode: number | undefined, ok: boolean | undefined, output: string): Decided {

@@ -522,18 +522,25 @@ function subagentReturned(st: SessionState, id: string, seq: number, ok: boolean
     // How Claude Code says to reach it again: "use SendMessage with to: 'ab1e6e…' to continue this agent".
     const to = CONTINUE_TO.exec(report)?.[1];
     if (to !== undefined) s.continueTo = to;
-    const commits = reportedCommits(report);
+    const commits = s.readOnly === true ? [] : reportedCommits(report);
     if (commits.length > 0) s.commits = commits;
     return;
   }
 }
 
-/** A commit a report names: "Commit SHA: `5ea305f…`", "committed as 1a2b3c4" (7 to 40 hex digits, one a digit). */
-const REPORTED_COMMIT = /\bcommit(?:ted|s)?\b[^\n]{0,30}?(?<![0-9A-Za-z])([0-9a-f]{7,40})(?![0-9A-Za-z])/gi;
+/**
+ * A commit a report says its agent made: "Commit SHA: `5ea305f…`" (a label), "I committed it as
+ * 1a2b3c4", "Committed 1a2b3c4" (7 to 40 hex digits, a digit and a letter among them, no more
+ * after a `-`: a UUID's first part). Not a commit it names for another reason ("introduced in commit
+ * 3f9e2a1", "HEAD is still at 9fceb02", "I did not commit").
+ */
+const REPORTED_COMMIT = /(?:\bcommit (?:sha|hash|id)\b\W{0,8}|(?:^|[-*•]\s+|\b(?:I|we|and|then|have|has|had)\s+)committed\b[^\n.;]{0,30}?|^\W{0,4}commit\W{1,8})`?(?<![0-9A-Za-z])([0-9a-f]{7,40})(?![0-9A-Za-z-])/gim;
+const DENIES_COMMIT = /\b(?:did(?:n'?t| not)|have(?:n'?t| not)|no(?:thing)? (?:was )?)\s*(?:commit|committed)\b/i;
 
 /** The commits a subagent's report says it made (at most 5, shortened to 12 digits). */
 function reportedCommits(report: string): string[] {
   const out: string[] = [];
+  if (DENIES_COMMIT.test(report)) return out;
   for (const m of report.matchAll(REPORTED_COMMIT)) {
     const hash = (m[1] as string).toLowerCase().slice(0, 12);
     if (/[0-9]/.test(hash) && /[a-f]/.test(hash) && !out.some((h) => h.startsWith(hash.slice(0, 7)))) out.push(hash);

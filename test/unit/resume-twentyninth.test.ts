@@ -163,7 +163,7 @@ describe('a folder git said was no repository (edgerunner at 133: «repository s
 
   it('is said so where the repository cannot be read', () => {
     const { md } = built(...notRepo, say('a1', 'An empty folder.'));
-    expect(md).toContain('git said at line 3 that `/nonexistent/w` was not a git repository, and no `git init` or commit of the session\'s followed');
+    expect(md).toContain('git said at line 3 that `/nonexistent/w` was not a git repository, and nothing the session ran after it made one or ran git there again');
   });
 
   it('and not once the session made one', () => {
@@ -196,6 +196,7 @@ describe('the write the transcript ends on, failed (37f83ec9 at 100: «replace_a
       result('e2', '<tool_use_error>Found 2 matches of the string to replace, but replace_all is false.</tool_use_error>', { is_error: true }),
     );
     expect(summary.next_action.text).toContain('Its last call, a write of `test_link.py`, failed (line 5: ');
+    expect(summary.next_action.text).toContain('that write changed nothing');
     expect(summary.next_action.text).toContain('replace_all is false');
   });
 
@@ -225,20 +226,7 @@ describe('the project installed as a copy, then edited (coderabbit at 122: `uv t
     expect(again.llm.checks_not_run.map((c) => c.text).join('\n')).not.toContain('installed a copy');
     const docs = session(edit('e1', 'README.md'), updated('e1', 'README.md'));
     expect(docs.llm.checks_not_run.map((c) => c.text).join('\n')).not.toContain('installed a copy');
-    for (const [command, copy] of [['pip install -e .', false], ['uv pip install --editable .', false], ['pipx install .', true], ['cargo install --path crates/cli', true], ['npm install -g .', true], ['pip install requests', false], ['cd tool && uv tool install . --force', true]] as const) expect(copyInstall(command), command).toBe(copy);
-  });
-});
-
-describe('the objective answered before the requests after it (FundWise, posthog, 37f83ec9: readers took it for the work in hand)', () => {
-  it('says where it had its reply', () => {
-    const { md } = built(user('u1', 'Research the Visa partnership'), say('a1', 'Here is the research.'), user('u2', 'Now build FW-005'), bash('b1', 'ls scripts'), result('b1', ''));
-    expect(md).toContain('the user\'s first request (line 1). 1 more message(s) came after it, the latest at line 3 — this one had its reply at line 2, before them');
-  });
-
-  it('and not when the reply was a progress note, or came after them', () => {
-    const { md } = built(user('u1', 'Research the Visa partnership'), bash('b1', 'ls'), result('b1', ''), user('u2', 'Also check Mastercard'), say('a1', 'Both done.'));
-    expect(md).toContain('the latest at line 4');
-    expect(md).not.toContain('had its reply');
+    for (const [command, copy] of [['pip install -e .', false], ['uv pip install --editable .', false], ['pipx install .', true], ['cargo install --path crates/cli', true], ['npm install -g .', false], ['pip install requests', false], ['cd tool && uv tool install . --force', false]] as const) expect(copyInstall(command), command).toBe(copy);
   });
 });
 
@@ -331,5 +319,64 @@ describe("the user's last word that it does not work (agentcmd at 631: «No open
       const { summary } = built<{ user_problem: unknown }>(user('u1', 'Refactor the team sheet'), say('a1', 'Done.'), user('u2', text));
       expect(summary.user_problem, text).toBeNull();
     }
+  });
+});
+
+describe('the skeptic\'s probes of the rules above (a false statement each, on the code before)', () => {
+  const notFound = (id: string, path: string) => result(id, `Exit code 1\ncat: ${path}: No such file or directory`, { is_error: true });
+  // How the failure was got past, if it was: never `read` but when the file was read.
+  const fixed = (...records: Record<string, unknown>[]) =>
+    built<{ fixed_failures: { rerun: string }[] }>(user('u1', 'Read the client'), bash('r1', 'cat apps/admin/src/api-client.ts'), notFound('r1', 'apps/admin/src/api-client.ts'), ...records, say('a1', 'Next.')).summary.fixed_failures.map((f) => f.rerun);
+
+  it('a missing file is not found by a retry that printed nothing of it, a backup, a create, or a file of another folder', () => {
+    expect(fixed(bash('r2', 'cat apps/admin/src/api-client.ts 2>/dev/null || echo "not found"'), result('r2', 'not found'))).toEqual([]);
+    expect(fixed(bash('r2', 'cat apps/admin/src/api-client.ts.bak'), result('r2', 'export const client = 1;'))).toEqual([]);
+    expect(fixed(bash('r2', "cat > apps/admin/src/api-client.ts <<'EOF'\nexport const client = 1;\nEOF"), result('r2', 'created'))).toEqual([]);
+    expect(fixed(bash('r2', 'cat apps/web/src/api-client.ts'), result('r2', 'export const client = 1;'))).toEqual([]);
+    // Made by the session, then read: the same command ran again without an error, no file was found.
+    expect(fixed(edit('e1', 'apps/admin/src/api-client.ts'), updated('e1', 'apps/admin/src/api-client.ts'), bash('r2', 'cat apps/admin/src/api-client.ts'), result('r2', 'export const client = 1;'))).toEqual(['ran_clean']);
+    expect(fixed(bash('r2', 'cat -n apps/admin/src/api-client.ts'), result('r2', '1 export const client = 1;'))).toEqual(['read']);
+  });
+
+  it('a copy install is not said of another folder\'s project, nor after an editable install or an uninstall, nor of tests or files outside', () => {
+    const copy = (...records: Record<string, unknown>[]) =>
+      built<{ checks_not_run: { text: string }[] }>(user('u1', 'Install it'), ...records, say('a1', 'Done.')).llm.checks_not_run.map((c) => c.text).join('\n');
+    expect(copy(bash('i1', 'cd ../vendor/fastjson && pip install .'), result('i1', 'Successfully installed fastjson-1.0'), edit('e1', 'src/app.py'), updated('e1', 'src/app.py'))).not.toContain('installed a copy');
+    expect(copy(bash('i1', 'pip install .'), result('i1', 'ok'), bash('i2', 'pip install -e .'), result('i2', 'ok'), edit('e1', 'src/app.py'), updated('e1', 'src/app.py'))).not.toContain('installed a copy');
+    expect(copy(bash('i1', 'pip install .'), result('i1', 'ok'), bash('i2', 'pip uninstall -y mytool'), result('i2', 'ok'), edit('e1', 'src/app.py'), updated('e1', 'src/app.py'))).not.toContain('installed a copy');
+    expect(copy(bash('i1', 'pip install .'), result('i1', 'ok'), edit('e1', 'tests/test_cli.py'), updated('e1', 'tests/test_cli.py'))).not.toContain('installed a copy');
+    expect(copy(bash('i1', 'uv tool install --no-cache --force . 2>&1 | tail -2'), result('i1', ' + tool==1.0.0 (from file:///nonexistent/w)\nInstalled 1 executable: tool'), edit('e1', 'tool.py'), updated('e1', 'tool.py'))).not.toContain('built nothing');
+    expect(copy(bash('i1', 'pip install ".[dev]"'), result('i1', 'ok'), edit('e1', 'mytool/cli.py'), updated('e1', 'mytool/cli.py'))).toContain('installed a copy');
+  });
+
+  it('the user\'s last word is a problem when it says so, not a wish nor a thanks; and what came after is said', () => {
+    const problem = (text: string, ...after: Record<string, unknown>[]) => built<{ user_problem: { line: number } | null }>(user('u1', 'Build the table'), say('a1', 'Built.'), user('u2', text), ...after).summary.user_problem;
+    for (const text of ['make sure the table doesn\'t load all 10k rows at once', "add an empty state that says 'No data' when the list is empty", 'Add a toast so users see an error when the upload fails.', "It works now, I don't see an error anymore. Please commit it."]) expect(problem(text), text).toBeNull();
+    for (const text of ['Same error as before', 'It crashes as soon as I click Save.', "it's still showing the old totals after I refresh.", "The page won't load anymore, just spins forever.", 'TypeError: Cannot read properties of undefined (reading \'map\')\n    at Table (Table.tsx:12)']) expect(problem(text), text).not.toBeNull();
+    const { md } = built(user('u1', 'Build it'), say('a1', 'Built.'), user('u2', "npm run build doesn't work anymore"), edit('e1', 'export.ts'), updated('e1', 'export.ts'), bash('b1', 'npm run build'), result('b1', '✓ built in 2.1s'));
+    expect(md).toContain("the user says it does not work: «npm run build doesn't work anymore»; 1 file(s) were written after it (the latest at line 5); `npm run build` passed after it (line 7)");
+  });
+
+  it("a subagent's report names its own commit, not one it blames, one it did not make, or a UUID", () => {
+    const commits = (report: string, type = 'general-purpose') =>
+      built(user('u1', 'Look into it'), call('t1', 'Task', { description: 'Look', prompt: 'Look into it', subagent_type: type }), result('t1', report), say('a1', 'Back.')).md.includes('reports name commits');
+    expect(commits('The regression was introduced in commit 3f9e2a1 by the refactor.')).toBe(false);
+    expect(commits('I did not commit anything; HEAD is still at 9fceb02.')).toBe(false);
+    expect(commits('Wrote the doc. Writer id 5ea305f6-7ff7-4bfb-98a2-0a1b2c3d4e5f.')).toBe(false);
+    expect(commits('Found it: see commit 3f9e2a1.', 'Explore')).toBe(false);
+    expect(commits('Done. I committed it as 7d3e9f0 on alice/plan.')).toBe(true);
+  });
+
+  it('several coverage reports are said as several, the lowest given', () => {
+    const out = ['Tests: 30 passed, 30 total', 'All files |   62.5 |    40 |', 'Tests: 12 passed, 12 total', 'All files |   100 |    100 |'].join('\n');
+    expect(decideOutcome('test', 0, true, out).line).toBe('Tests: 12 passed, 12 total; 1 of its 2 coverage reports under 100 %, the lowest 62.5 %');
+  });
+
+  it('"not a git repository" is not said after a clone or a scaffold made one, nor of a folder --git-dir named', () => {
+    const repo = (...after: Record<string, unknown>[]) => built(user('u1', 'Set it up'), bash('g1', 'git status'), result('g1', 'fatal: not a git repository (or any of the parent directories): .git', { is_error: true }), ...after, say('a1', 'Done.')).md;
+    expect(repo(bash('c1', 'cargo init'), result('c1', 'Created binary (application) package'))).not.toContain('was not a git repository');
+    expect(repo(bash('c1', 'git clone https://example.test/r.git .'), result('c1', "Cloning into '.'..."))).not.toContain('was not a git repository');
+    const other = built(user('u1', 'Check the backup'), bash('g1', 'git --git-dir=/tmp/backup.git log'), result('g1', 'fatal: not a git repository (or any of the parent directories): .git', { is_error: true }), say('a1', 'No backup.')).md;
+    expect(other).not.toContain('was not a git repository');
   });
 });

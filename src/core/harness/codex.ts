@@ -336,8 +336,8 @@ function readSessionMeta(p: Record<string, unknown>, obs: Observation): void {
 /** Codex's answer to a call its current mode does not offer (edgerunner at 141, after plan mode ended). */
 const UNAVAILABLE = /^\s*[\w.-]{1,80} is unavailable in [\w -]{1,40} mode\.?\s*$/;
 
-/** Plan mode's plan, as the agent's message gives it: `<proposed_plan>…</proposed_plan>`. */
-const PROPOSED_PLAN = /^\s*<proposed_plan>\s*([\s\S]*?)\s*(?:<\/proposed_plan>\s*)?$/;
+/** Plan mode's plan, as the agent's message gives it: `<proposed_plan>…</proposed_plan>`, with words before or after it or not. */
+const PROPOSED_PLAN = /<proposed_plan>\s*([\s\S]*?)\s*(?:<\/proposed_plan>|$)/;
 /** What Codex sends for the user who chose to carry out the plan plan mode proposed. */
 const IMPLEMENT_PLAN = /^\s*Implement the plan\.?\s*$/;
 

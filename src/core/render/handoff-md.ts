@@ -212,11 +212,7 @@ function laterRequests(a: Analysis, line: number | null): string {
   // request is said, or "the latest" would be false beside the list that shows it.
   const thanks = a.requests.filter((q) => q.kind === 'request' && q.line > last.line && saysOnlyThanks(q.text)).at(-1);
   const after = thanks === undefined ? '' : `; the user's last message, at line ${thanks.line}, only thanked`;
-  // Answered before the later ones came: readers took it for the work in hand all the same (FundWise, posthog, 37f83ec9).
-  const first = a.requests.find((q) => q.line === line);
-  const replied = first?.repliedNote === true || first?.interruptedAt !== undefined ? undefined : first?.replied;
-  const answered = replied === undefined || replied >= last.line ? '' : ` — this one had its reply at line ${replied}, before them`;
-  return `. ${later.length} more message(s) came after it${besides === '' ? '' : ` (${besides})`}, the latest at line ${last.line}${after}${answered}`;
+  return `. ${later.length} more message(s) came after it${besides === '' ? '' : ` (${besides})`}, the latest at line ${last.line}${after}`;
 }
 
 /** Where the objective comes from: set by hand, the first request, a subagent's task, or the first one a sliced transcript holds. */
@@ -816,13 +812,14 @@ function listedBySession(r: RenderInput, a: Analysis): string | null {
  * then; what the session wrote after that commit is uncommitted as far as the transcript shows.
  */
 function allCommitted(a: Analysis, listed: number, committed: number, took: number): string {
+  const name = (f: FileChange): string => `${code(fileName(f.path))} (line ${f.line})`;
+  const list = (fs: readonly FileChange[]): string => `${fs.slice(0, MD.LISTED).map(name).join(', ')}${fs.length > MD.LISTED ? `, … ${fs.length - MD.LISTED} more` : ''}`;
   const after = a.filesChanged.filter((f) => f.line > committed);
-  const shown = after.slice(0, MD.LISTED).map((f) => `${code(fileName(f.path))} (line ${f.line})`);
-  const since =
-    after.length === 0
-      ? ' The session wrote no file after it.'
-      : ` The session wrote ${after.length} file(s) after that commit, which no later commit in the transcript took: ${shown.join(', ')}${after.length > shown.length ? `, … ${after.length - shown.length} more` : ''}.`;
-  return `${label('reported')} — the session's latest \`git status\` (line ${listed}) showed ${took > 0 ? `${took} file(s), all` : 'every file'} staged, and its commit at line ${committed} took them.${since}`;
+  // Written after `git add` and before the commit: the commit took what was staged (r2c of the skeptic's probes).
+  const between = a.filesChanged.filter((f) => f.line > listed && f.line < committed);
+  const since = after.length === 0 ? ' The session wrote no file after that commit.' : ` The session wrote ${after.length} file(s) after that commit, which no later commit in the transcript took: ${list(after)}.`;
+  const mid = between.length === 0 ? '' : ` ${between.length} file(s) were written between that listing and the commit (${list(between)}): the commit took what was staged, which may not hold those writes.`;
+  return `${label('reported')} — the session's latest \`git status\` (line ${listed}) showed ${took > 0 ? `${took} file(s), all` : 'every file'} staged, and its commit at line ${committed} took them.${mid}${since}`;
 }
 
 /**
@@ -917,8 +914,9 @@ function gitSeenBySession(r: RenderInput, a: Analysis): string | null {
   // The folder was no repository when the session looked (edgerunner at 133: an empty folder, and
   // the handoff told a reader to compare its branch, HEAD and dirty state).
   const nr = l.notRepo;
-  const since = nr === undefined ? false : (l.noCommits?.line ?? -1) > nr.line || (l.logTop?.line ?? -1) > nr.line || (l.lastCommitLine ?? -1) > nr.line;
-  if (nr !== undefined && !since) parts.push(`git said at line ${nr.line} that ${code(nr.cwd)} was not a git repository, and no \`git init\` or commit of the session's followed`);
+  // Said only while nothing since may have made one: a git command that did not say so again, a clone, a scaffold.
+  const since = nr === undefined ? false : (l.noCommits?.line ?? -1) > nr.line || (l.logTop?.line ?? -1) > nr.line || (l.lastCommitLine ?? -1) > nr.line || (l.gitRan ?? -1) > nr.line || (l.repoMade ?? -1) > nr.line;
+  if (nr !== undefined && !since) parts.push(`git said at line ${nr.line} that ${code(nr.cwd)} was not a git repository, and nothing the session ran after it made one or ran git there again`);
   const nc = l.noCommits;
   if (nc !== undefined) parts.push(nc.init === true ? `it made the repository itself: its \`git init\` at line ${nc.line} made an empty one${nc.branch === null ? '' : ` on the branch ${code(nc.branch)}`}, and the session made no commit after` : `git said at line ${nc.line} that the branch ${code(nc.branch ?? '')} has no commits yet: nothing in the repository was committed then, and the session made no commit after`);
   const rm = l.remotes;
@@ -1292,8 +1290,10 @@ function failures(a: Analysis, level: Level): string {
   const up = a.userProblem;
   if (up !== null) {
     const wrote = a.filesChanged.filter((f) => f.line > up.line);
-    const since = wrote.length === 0 ? 'no write of the session\'s came after it' : `${wrote.length} file(s) were written after it (the latest at line ${Math.max(...wrote.map((f) => f.line))}), and no run shows whether they fixed it`;
-    lines.push(`${label('reported')} line ${up.line}: the user says it does not work: «${oneLine(up.text, 300)}»${up.earlier.length === 0 ? '' : ` (said before at line ${up.earlier.join(', ')})`}; ${since}`);
+    const since = wrote.length === 0 ? 'no write of the session\'s came after it' : `${wrote.length} file(s) were written after it (the latest at line ${Math.max(...wrote.map((f) => f.line))})`;
+    const passed = a.checks.filter((c) => c.line > up.line && c.outcome === 'pass').at(-1);
+    const check = passed === undefined ? '' : `; ${code(oneLine(passed.command, 80), 160)} passed after it (line ${passed.line})`;
+    lines.push(`${label('reported')} line ${up.line}: the user says it does not work: «${oneLine(up.text, 300)}»${up.earlier.length === 0 ? '' : ` (said before at line ${up.earlier.join(', ')})`}; ${since}${check}`);
   }
   const so = a.staleOutput;
   if (so !== null) lines.push(`${label('inferred')} line ${so.line}: ${code(so.command, 120)} still printed ${so.count} texts the edit at line ${so.edit_line} took out of ${code(fileName(so.path))} (the first: «${oneLine(so.first, 120)}»): what ran does not hold that edit (an install, a build or a server older than it, or another copy of the code)`);
