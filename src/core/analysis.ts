@@ -1681,15 +1681,15 @@ function lastCallOpen(l: Ledger, end: End, claude: boolean): string {
   return `. Its last call (line ${at}: ${call.name || 'a tool'}${what === undefined ? '' : ` \`${clip(what.replace(/\s+/g, ' '), 200)}\``}) has no result: whether it ran is not known`;
 }
 
-/**
- * The project installed from its folder as a copy, with files of it written since: the installed
- * command runs the code as it was at the install until it is installed again (coderabbit at 122:
- * `uv tool install .` at 66, then the script edited at 111 and 119, and a reader would have run the
- * installed `coderabbit-extract` to test the feature).
- */
 /** A test's file: no installed copy of a project holds it, so its writes do not make one stale. */
 const TEST_FILE = /(?:^|[\\/])(?:tests?|spec|__tests__)[\\/]|(?:^|[\\/])test_[^\\/]*\.py$|\.(?:test|spec)\.[cm]?[jt]sx?$/;
 
+/**
+ * The project installed from its folder as a copy, with files of it written since: the installed
+ * command runs the code as it was at the install until it is built and installed again (coderabbit
+ * at 122: `uv tool install .` at 66, then the script edited at 111 and 119, and a reader would have
+ * run the installed `coderabbit-extract` to test the feature).
+ */
 function installedBefore(l: Ledger, cwd: string | undefined): Finding | null {
   const i = l.copyInstalled;
   if (i === undefined) return null;

@@ -13,6 +13,7 @@ import type { Redactor } from './redact.js';
 import type { SessionState } from './state.js';
 import type { Harness, Observation, Turn } from './types.js';
 import { sha256Hex } from './canonical.js';
+import { TYPED_SECRET } from './harness/requests.js';
 
 export interface IngestOptions {
   redactor: Redactor;
@@ -109,7 +110,6 @@ function bounded(v: string): string {
 const TYPED_SECRETS = 16;
 /** A typed secret too short to tell from a word by its digest is not looked for again. */
 const TYPED_MIN_CHARS = 6;
-const TYPED_TAG = '[REDACTED:typed_password]';
 
 /** A typed secret as the state keeps it: its length and five hex digits of its sha256. */
 export function typedDigest(v: string): string {
@@ -124,26 +124,26 @@ const TYPED_WORD = /[^\s'"`=:;,(){}[\]<>|&\\]+/g;
  * A text with every word that is a typed secret masked: a word as long as one is hashed and its
  * digest looked up (only in a session where one was typed, which is rare).
  */
-function maskTyped(text: string, typed: ReadonlySet<string>): { text: string; count: number } {
-  const lengths = new Set([...typed].map((d) => Number(d.slice(0, d.indexOf(':')))));
+function maskTyped(text: string, typed: { digests: ReadonlySet<string>; lengths: ReadonlySet<number> }): { text: string; count: number } {
   let count = 0;
   const out = text.replace(TYPED_WORD, (w) => {
-    if (w.length < TYPED_MIN_CHARS || !lengths.has(w.length) || !typed.has(typedDigest(w))) return w;
+    if (w.length < TYPED_MIN_CHARS || !typed.lengths.has(w.length) || !typed.digests.has(typedDigest(w))) return w;
     count += 1;
-    return TYPED_TAG;
+    return TYPED_SECRET;
   });
   return { text: out, count };
 }
 
 /** Redacts every string an observation carries before anything is kept. */
 function sanitize(obs: Observation, st: SessionState, redactor: Redactor): void {
-  // Control sequences go first, so none can split a credential the redactor must see whole.
+  // Secrets the user typed on this line are remembered first: the line's other texts may repeat them.
   if (obs.typed !== undefined) {
     const fresh = obs.typed.filter((v) => v.trim().length >= TYPED_MIN_CHARS).map(typedDigest);
     if (fresh.length > 0) st.typed = [...new Set([...(st.typed ?? []), ...fresh])].slice(-TYPED_SECRETS);
     delete obs.typed;
   }
-  const typed = st.typed === undefined || st.typed.length === 0 ? null : new Set(st.typed);
+  const typed = st.typed === undefined || st.typed.length === 0 ? null : { digests: new Set(st.typed), lengths: new Set(st.typed.map((d) => Number(d.slice(0, d.indexOf(':'))))) };
+  // Control sequences go first, so none can split a credential the redactor must see whole.
   const clean = (v: string): string => {
     const r = redactor.redact(stripControls(bounded(v)));
     st.redactions += r.count;

@@ -913,9 +913,10 @@ const UNCOPIES = /\b(?:(?:uv\s+)?pip3?\s+install|pipx\s+install|uv\s+tool\s+inst
 
 /**
  * A command that installs the project from its own folder as a copy: `uv tool install .`, `pipx
- * install .`, `pip install .`, `npm install -g .`, `cargo install --path .`; not an editable
- * install (`-e`, `--editable`), which follows the source (coderabbit at 65: `uv tool install .`,
- * then two edits of the script, and the installed command still ran the code before them).
+ * install .`, `pip install .` (`".[dev]"` too), `cargo install --path .`; not an editable install
+ * (`-e`, `--editable`), which follows the source, nor `npm install -g .`, which links the folder
+ * (coderabbit at 65: `uv tool install .`, then two edits of the script, and the installed command
+ * still ran the code before them).
  */
 export function copyInstall(command: string): boolean {
   // Of this folder's project: not after a `cd` elsewhere (`cd ../other && pip install .`).
@@ -928,7 +929,6 @@ export function copyInstall(command: string): boolean {
     return words.some((w, i) => w === '.' || w === './' || w.startsWith('.[') || w.startsWith('./[') || (w === '--path' && i + 1 < words.length));
   });
 }
-
 
 /**
  * Whether a command's git ran in another folder than the call's (`git -C <dir>`, a folder other than
@@ -1725,11 +1725,9 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
         if (named !== null && c.files === named.length) rec.took = named.map((p) => filePath(p, cwd));
         push(l.commits, rec, LEDGER_LIMITS.COMMITS);
       }
-      l.lastCommitLine = line;
-      delete l.noCommits;
-      l.failures = l.failures.filter((f) => f.keys[0] !== NO_COMMITS_KEY);
     }
-    if (madeUnnamed) {
+    // A commit was made (named by its hash or not): "no commits yet" is over, and changes before it are committed.
+    if (made.length > 0 || madeUnnamed) {
       l.lastCommitLine = line;
       delete l.noCommits;
       l.failures = l.failures.filter((f) => f.keys[0] !== NO_COMMITS_KEY);

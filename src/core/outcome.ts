@@ -179,9 +179,10 @@ export interface Decided {
 /** `ok` is the harness's own verdict (Claude's is_error), used when no exit code is recorded. */
 /**
  * The total a coverage report printed (coverage.py and pytest-cov's `TOTAL … 96%`; Jest's and
- * Vitest's `All files | 96.5 | …`, its statements; after pnpm's `packages/api test: ` too), when under 100 %: a run passes whatever its
- * coverage unless told to fail under a floor, and "passed" alone hid that the code it was run
- * for was not all run (deep-manifest at 160: 96 %, where the project asks for 100 %).
+ * Vitest's `All files | 96.5 | …`, its statements; after pnpm's `packages/api test: ` too), when
+ * under 100 %: a run passes whatever its coverage unless told to fail under a floor, and "passed"
+ * alone hid that the code it was run for was not all run (deep-manifest at 160: 96 %, where the
+ * project asks for 100 %). Several reports (a monorepo's packages) are said as several.
  */
 const COVERAGE_TOTAL = /^(?:[\w@/.-]{1,80} [\w:-]{1,20}: )?(?:TOTAL(?:[ \t]+\d+){2,4}[ \t]+(\d{1,3}(?:\.\d{1,2})?)%|All files[ \t]*\|[ \t]*(\d{1,3}(?:\.\d{1,2})?)[ \t]*\|)/gm;
 

@@ -771,6 +771,8 @@ function maskSecretAnswers(st: CodexState, id: string, output: string, obs: Obse
   const asks = st.secretAsks?.filter((a) => a.k === key) ?? [];
   if (asks.length === 0) return output;
   st.secretAsks = st.secretAsks?.filter((a) => a.k !== key);
+  // No answer at all: the question was never put.
+  if (UNAVAILABLE.test(output)) return output;
   let parsed: unknown;
   try {
     parsed = JSON.parse(output);

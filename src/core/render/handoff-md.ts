@@ -287,7 +287,8 @@ function withoutResult(cs: Analysis['withoutResult'], left: Analysis['leftTurn']
   const max = cs.length === 1 ? 400 : 120;
   const one = (c: Analysis['withoutResult'][number]): string => `line ${c.line} (${c.unreadable ? 'a shell call whose command the transcript holds redacted' : c.tool ? `a ${code(oneLine(c.command, max), max)} call` : code(oneLine(c.command, max), max)})`;
   const shown = cs.slice(-3);
-  const noun = cs.every((c) => c.tool === true) ? 'call' : cs.some((c) => c.tool === true) ? 'call' : 'command';
+  // A tool's call among them makes them calls; shell commands alone are commands.
+  const noun = cs.some((c) => c.tool === true) ? 'call' : 'command';
   const which = cs.length === 1 ? `the ${noun} at ${one(cs[0] as Analysis['withoutResult'][number])}` : `${cs.length} ${noun}s, ${cs.length > 3 ? 'the latest at ' : 'at '}${shown.map(one).join(', ')}`;
   // Live, the last may still be running; after a crash or an export, it never answered.
   const it = cs.length === 1 ? 'it' : 'they';
@@ -809,7 +810,8 @@ function listedBySession(r: RenderInput, a: Analysis): string | null {
 /**
  * A listing whose every file was staged, and the commit that took them (posthog at 511: `git add -A
  * && git status`, then a commit whose hash `| tail -3` cut away): nothing was left uncommitted
- * then; what the session wrote after that commit is uncommitted as far as the transcript shows.
+ * then; what the session wrote after that commit is uncommitted as far as the transcript shows, and
+ * what it wrote between the listing and the commit may not be in it (the commit took what was staged).
  */
 function allCommitted(a: Analysis, listed: number, committed: number, took: number): string {
   const name = (f: FileChange): string => `${code(fileName(f.path))} (line ${f.line})`;
