@@ -1167,12 +1167,18 @@ const COMPILES_TO_RUN = /(?:^|[\s;&|(])(?:cargo\s+(?:\+\S+\s+)?run|go\s+run|dotn
 
 /** The first call after line `after` that compiled the code to run it, among the calls the ledger keeps. */
 function compiledToRun(l: Ledger, after: number): { command: string; line: number } | undefined {
-  let first: { command: string; line: number } | undefined;
+  // One that failed is passed over for one that did not (edgerunner at 394: "Operation not
+  // permitted", and the server that ran was the one started at 402).
+  const failedAt = new Set(l.failures.filter((f) => f.kind === 'command').map((f) => f.line));
+  // A run left running as a job (Codex's code mode) that ended on an error.
+  const jobFailed = new Set(Object.values(l.jobs ?? {}).filter((j) => j.status === 'ended' && j.lastEvent !== undefined && /^\s*Error\b|\berror(?:\[\w+\])?:/.test(j.lastEvent.text)).map((j) => j.line));
+  let first: { command: string; line: number; failed: boolean } | undefined;
   for (const c of Object.values(l.calls)) {
     if (c.line <= after || c.command === undefined || !COMPILES_TO_RUN.test(c.command)) continue;
-    if (first === undefined || c.line < first.line) first = { command: c.command, line: c.line };
+    const failed = (c.resulted !== undefined && failedAt.has(c.resulted)) || jobFailed.has(c.line);
+    if (first === undefined || (first.failed && !failed) || (first.failed === failed && c.line < first.line)) first = { command: c.command, line: c.line, failed };
   }
-  return first;
+  return first === undefined ? undefined : { command: first.command, line: first.line };
 }
 
 function fixedFailures(l: Ledger): Analysis['fixedFailures'] {
@@ -1580,8 +1586,10 @@ function withoutResult(st: SessionState): Analysis['withoutResult'] {
   const out: Analysis['withoutResult'] = st.commands.filter((c) => c.resultSeq === undefined).map((c) => ({ line: c.seq + 1, command: c.command }));
   // Calls of other tools since the agent's last message (deep-manifest at 63: a Glob at 60 whose
   // result never came, beside the `ruff` at 62 that was said): a subagent's call is followed apart.
+  // Claude Code's only: it answers each call by its id, where Codex answers a `wait` for the script
+  // it waits on, and records no result the ledger keeps for some of its own tools (`update_plan`).
   const l = st.ledger;
-  const fence = l.lastAgentText?.line ?? 0;
+  const fence = st.harness === 'claude' ? (l.lastAgentText?.line ?? 0) : Number.POSITIVE_INFINITY;
   const hiddenAt = new Set(Object.values(l.hiddenOpen ?? {}));
   for (const c of Object.values(l.calls)) {
     // A shell call without its command is one whose command was redacted (hiddenOpen), said as such.

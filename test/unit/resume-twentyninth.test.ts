@@ -380,3 +380,37 @@ describe('the skeptic\'s probes of the rules above (a false statement each, on t
     expect(other).not.toContain('was not a git repository');
   });
 });
+
+describe("Codex's calls the ledger answers elsewhere (the fifth round: edgerunner's `wait`s, agentcmd's `update_plan`, said to have no result)", () => {
+  it('are not said to be without a result', () => {
+    const meta = { timestamp: '2026-07-10T18:00:00Z', type: 'session_meta', payload: { id: 'c', cwd: '/nonexistent/w', cli_version: '0.144.1', originator: 'codex_cli_rs' } };
+    const item = (payload: Record<string, unknown>) => ({ timestamp: '2026-07-10T18:00:10Z', type: 'response_item', payload });
+    const { md } = built(
+      meta,
+      { timestamp: '2026-07-10T18:00:05Z', type: 'event_msg', payload: { type: 'user_message', message: 'Check the dashboard' } },
+      item({ type: 'function_call', name: 'update_plan', call_id: 'p1', arguments: JSON.stringify({ plan: [{ step: 'Check it', status: 'in_progress' }] }) }),
+      item({ type: 'function_call_output', call_id: 'p1', output: 'Plan updated' }),
+      item({ type: 'custom_tool_call', name: 'exec', call_id: 'x1', input: 'const r = await tools.exec_command({"cmd":"sleep 5; echo done"}); text(r.output);' }),
+      item({ type: 'custom_tool_call_output', call_id: 'x1', output: 'Script running with cell ID 7' }),
+      item({ type: 'function_call', name: 'wait', call_id: 'w1', arguments: JSON.stringify({ cell_id: '7' }) }),
+      item({ type: 'function_call_output', call_id: 'w1', output: 'Script completed\nOutput:\ndone' }),
+    );
+    expect(md).not.toContain('No result is recorded');
+  });
+});
+
+describe('the run that compiled the code, when the first failed (edgerunner at 481: the failed `cargo run` at 394 named, the server of 402 running)', () => {
+  it('names the one that did not fail', () => {
+    const { md } = built(
+      user('u1', 'Start the server'),
+      edit('e1', 'src/main.rs'),
+      updated('e1', 'src/main.rs'),
+      bash('r1', 'cargo run -- serve'),
+      result('r1', 'Exit code 1\nError: Operation not permitted (os error 1)', { is_error: true }),
+      bash('r2', 'cargo run -- serve --bind 127.0.0.1:8081'),
+      result('r2', 'listening on 127.0.0.1:8081'),
+      say('a1', 'Up.'),
+    );
+    expect(md).toContain('no build but `cargo run -- serve --bind 127.0.0.1:8081` (line 6)');
+  });
+});
