@@ -588,6 +588,27 @@ function untestedPlanSteps(l: Ledger, c: CurrentState): Contradiction[] {
   return steps.slice(0, 3).map((t) => ({ claim_line: at, evidence_line: change ?? at, text: `the plan marks ${quote(t, 160)} done, but no test, build, type check or lint ran ${since}`, unproven: true as const }));
 }
 
+/** The agent saying it cannot let calls run without asking ("I can't turn on automatic acceptance"). */
+const CANNOT_AUTO = /\b(?:can(?:'|’)?t|cannot|can not|(?:am|'m|’m) (?:not )?(?:un)?able to|don(?:'|’)?t have (?:a way|the ability) to)\s+(?:turn on|enable|switch (?:on|to)|set|change|grant)\b[^.\n]{0,40}\b(?:auto(?:matic(?:ally)?)?[- ]?(?:accept|approv)\w*|approvals?|permissions?)\b/i;
+/** A harness's record that calls run without asking: Codex's approval `never`, Claude Code's `bypassPermissions` or `acceptEdits`. */
+const RUNS_UNASKED = /approval `never`|`bypassPermissions`|`acceptEdits`|`dontAsk`/;
+
+/**
+ * The agent's last message says it cannot let calls run without asking, while the harness had
+ * recorded, before it, that they did (agentcmd at 275: "I can't turn on automatic acceptance" five
+ * lines after the user's switch to approval `never`, which every reader of that session since the
+ * twenty-eighth reading found said nowhere but in a permissions line).
+ */
+function permissionDenied(st: SessionState): Contradiction[] {
+  const said = st.ledger.lastAgentText;
+  const p = st.permissions;
+  if (said === null || p === undefined || p.since >= said.line || !RUNS_UNASKED.test(p.text)) return [];
+  const m = CANNOT_AUTO.exec(said.text);
+  if (m === null) return [];
+  const lets = /`acceptEdits`/.test(p.text) && !/approval `never`|`bypassPermissions`|`dontAsk`/.test(p.text) ? 'edits' : 'calls';
+  return [{ claim_line: said.line, evidence_line: p.since, text: `the agent said it could not let calls run without asking (${quote(m[0], 120)}), but from line ${p.since} the harness recorded ${p.text}, under which ${lets} run without asking` }];
+}
+
 /** `; later changes only to docs or ignore lists` when such a file changed after `line`. */
 function docsAfter(l: Ledger, line: number): string {
   return Object.values(l.changed).some((f) => f.line > line) ? '; later changes only to docs or ignore lists' : '';
@@ -1486,7 +1507,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     end,
     current,
     nextAction: na,
-    contradictions: [...l.contradictions, ...untestedPlanSteps(l, current)],
+    contradictions: [...l.contradictions, ...untestedPlanSteps(l, current), ...permissionDenied(st)],
     openLoops,
     filesChanged,
     filesChangedTotal: l.changedTotal,

@@ -414,3 +414,27 @@ describe('the run that compiled the code, when the first failed (edgerunner at 4
     expect(md).toContain('no build but `cargo run -- serve --bind 127.0.0.1:8081` (line 6)');
   });
 });
+
+describe("the agent's word that it cannot turn on automatic acceptance, after the harness did (agentcmd at 275, found by readers since the twenty-eighth reading)", () => {
+  const meta = { timestamp: '2026-09-24T19:22:20Z', type: 'session_meta', payload: { id: 'c', cwd: '/nonexistent/w', cli_version: '0.40.0', originator: 'codex_cli_rs' } };
+  const context = (approval: string, sandbox: string) => ({ timestamp: '2026-09-24T19:22:21Z', type: 'turn_context', payload: { cwd: '/nonexistent/w', approval_policy: approval, sandbox_policy: { mode: sandbox }, model: 'gpt-5' } });
+  const event = (payload: Record<string, unknown>) => ({ timestamp: '2026-09-24T19:22:22Z', type: 'event_msg', payload });
+  const said = (text: string) => ({ timestamp: '2026-09-24T19:22:23Z', type: 'response_item', payload: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] } });
+
+  it('is a claim the transcript contradicts', () => {
+    const { summary } = built<{ contradictions: { claim_line: number; evidence_line: number; text: string }[] }>(
+      meta,
+      context('on-request', 'read-only'),
+      event({ type: 'user_message', message: 'turn on auto accept please' }),
+      context('never', 'danger-full-access'),
+      said("I can't turn on automatic acceptance. I'll keep walking through changes as we go."),
+    );
+    expect(summary.contradictions).toEqual([expect.objectContaining({ claim_line: 5, evidence_line: 4 })]);
+    expect(summary.contradictions[0]?.text).toContain("the agent said it could not let calls run without asking («can't turn on automatic acceptance»), but from line 4 the harness recorded approval `never`");
+  });
+
+  it('not while the harness still asked', () => {
+    const { summary } = built<{ contradictions: unknown[] }>(meta, context('on-request', 'read-only'), event({ type: 'user_message', message: 'turn on auto accept please' }), said("I can't turn on automatic acceptance."));
+    expect(summary.contradictions).toEqual([]);
+  });
+});
