@@ -11,6 +11,11 @@ import { built } from './ledger-helper.js';
 
 const bash = (id: string, command: string) => call(id, 'Bash', { command, description: 'run' });
 
+/** Codex records: the session's first line (of a CLI version), an event, a response item. */
+const codexMeta = (version = '0.144.1') => ({ timestamp: '2026-07-10T18:00:00Z', type: 'session_meta', payload: { id: 'c', cwd: '/nonexistent/w', cli_version: version, originator: 'codex_cli_rs' } });
+const event = (payload: Record<string, unknown>) => ({ timestamp: '2026-07-10T18:00:10Z', type: 'event_msg', payload });
+const item = (payload: Record<string, unknown>) => ({ timestamp: '2026-07-10T18:00:10Z', type: 'response_item', payload });
+
 describe("a commit whose hash `| tail -3` cut away (posthog at 519: «the session made no commit after»)", () => {
   const session = [
     user('u1', 'Set up the repository and push it'),
@@ -100,9 +105,7 @@ describe('a command that could not find the file it showed, then a read of it (r
 });
 
 describe("Codex plan mode (edgerunner at 141: the approved plan was a message nobody read)", () => {
-  const meta = { timestamp: '2026-07-10T18:00:00Z', type: 'session_meta', payload: { id: 'c', cwd: '/nonexistent/w', cli_version: '0.144.1', originator: 'codex_cli_rs' } };
-  const event = (payload: Record<string, unknown>) => ({ timestamp: '2026-07-10T18:00:10Z', type: 'event_msg', payload });
-  const item = (payload: Record<string, unknown>) => ({ timestamp: '2026-07-10T18:00:10Z', type: 'response_item', payload });
+  const meta = codexMeta();
   const plan = '<proposed_plan>\n# EdgeRunner\n\n## Summary\nBuild a Rust trading engine.\n\n## Steps\n- Create a Cargo workspace\n- Add the replay command\n</proposed_plan>';
   const session = [
     meta,
@@ -383,10 +386,8 @@ describe('the skeptic\'s probes of the rules above (a false statement each, on t
 
 describe("Codex's calls the ledger answers elsewhere (the fifth round: edgerunner's `wait`s, agentcmd's `update_plan`, said to have no result)", () => {
   it('are not said to be without a result', () => {
-    const meta = { timestamp: '2026-07-10T18:00:00Z', type: 'session_meta', payload: { id: 'c', cwd: '/nonexistent/w', cli_version: '0.144.1', originator: 'codex_cli_rs' } };
-    const item = (payload: Record<string, unknown>) => ({ timestamp: '2026-07-10T18:00:10Z', type: 'response_item', payload });
     const { md } = built(
-      meta,
+      codexMeta(),
       { timestamp: '2026-07-10T18:00:05Z', type: 'event_msg', payload: { type: 'user_message', message: 'Check the dashboard' } },
       item({ type: 'function_call', name: 'update_plan', call_id: 'p1', arguments: JSON.stringify({ plan: [{ step: 'Check it', status: 'in_progress' }] }) }),
       item({ type: 'function_call_output', call_id: 'p1', output: 'Plan updated' }),
@@ -416,9 +417,8 @@ describe('the run that compiled the code, when the first failed (edgerunner at 4
 });
 
 describe("the agent's word that it cannot turn on automatic acceptance, after the harness did (agentcmd at 275, found by readers since the twenty-eighth reading)", () => {
-  const meta = { timestamp: '2026-09-24T19:22:20Z', type: 'session_meta', payload: { id: 'c', cwd: '/nonexistent/w', cli_version: '0.40.0', originator: 'codex_cli_rs' } };
+  const meta = codexMeta('0.40.0');
   const context = (approval: string, sandbox: string) => ({ timestamp: '2026-09-24T19:22:21Z', type: 'turn_context', payload: { cwd: '/nonexistent/w', approval_policy: approval, sandbox_policy: { mode: sandbox }, model: 'gpt-5' } });
-  const event = (payload: Record<string, unknown>) => ({ timestamp: '2026-09-24T19:22:22Z', type: 'event_msg', payload });
   const said = (text: string) => ({ timestamp: '2026-09-24T19:22:23Z', type: 'response_item', payload: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] } });
 
   it('is a claim the transcript contradicts', () => {
