@@ -112,7 +112,7 @@ const TYPED_SECRETS = 16;
 const TYPED_MIN_CHARS = 6;
 
 /** A typed secret as the state keeps it: its length and five hex digits of its sha256. */
-export function typedDigest(v: string): string {
+function typedDigest(v: string): string {
   const t = v.trim();
   return `${t.length}:${sha256Hex(`handoffd typed secret\n${t}`).slice(0, 5)}`;
 }

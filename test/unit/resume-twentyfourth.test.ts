@@ -108,4 +108,19 @@ describe('a password typed into a Codex command session that asked for one', () 
     expect(text).toContain('[REDACTED:typed_password]');
     expect(text).toContain('select count(*) from orders;');
   });
+
+  it('is masked again where a later command repeats it (the typed secrets of the state)', () => {
+    const { llm, md } = built<unknown>(
+      meta,
+      event({ type: 'user_message', message: 'Check the orders table', images: [] }),
+      call('a', 'exec_command', { cmd: 'psql -h db -U app -W shop' }),
+      out('a', running('Password for user app: ')),
+      call('b', 'write_stdin', { session_id: 3, chars: `${PW}\n` }),
+      out('b', running('psql (16.2)\nshop=> ')),
+      call('d', 'exec_command', { cmd: `PGPASSWORD_FILE=/dev/null psql "host=db user=app password=x" -c 'select 1' # was ${PW}` }),
+      out('d', `Process exited with code 0\nOutput:\n 1\n`),
+    );
+    expect(JSON.stringify(llm)).not.toContain(PW);
+    expect(md).not.toContain(PW);
+  });
 });

@@ -66,8 +66,6 @@ interface SecretAsk {
 const PASSWORD_PROMPT = /(?:pass(?:word|phrase|code)|\bPIN)\b[^\n]{0,80}:[ \t]*$/i;
 /** The command session an output reports (unified exec, and code mode's `SESSION_ID=N`). */
 const SESSION_OF_OUTPUT = /\bsession ID (\d{1,12})\b|\bSESSION_ID=(\d{1,12})\b/;
-/** What a masked answer is shown as. */
-
 export const initialCodexState = (): CodexState => ({ ri: false, mirrors: [], asks: [] });
 
 /** A publisher's placeholder where the arguments were (sanitized corpora): nothing to read. */
@@ -441,6 +439,8 @@ function readItem(p: Record<string, unknown>, obs: Observation, st: CodexState):
         // An answer typed to a password prompt: masked wherever the call is shown.
         if (poll !== null && st.prompted?.includes(poll.session) === true && isObj(stdin) && poll.chars.trim().length > 0 && !poll.chars.includes('\u0003')) {
           obs.text = formatToolCall(name, { ...stdin, chars: TYPED_SECRET });
+          // Remembered as every typed secret is: a later line that repeats it has it masked too.
+          (obs.typed ??= []).push(poll.chars.trim());
           st.prompted = st.prompted.filter((x) => x !== poll.session);
         }
       }
