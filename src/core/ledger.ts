@@ -2,7 +2,7 @@ import { ideShort } from './harness/requests.js';
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
 import { decideOutcome, lastLine, lastStarted } from './outcome.js';
 import type { Outcome } from './outcome.js';
-import { andChain, branchSwitch, statusBranch, lsListing, modifiedInStatus, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, destroys, diffedPaths, diffsTheTree, exitMeansNoMatch, formattedFor, gitAdded, gitDir, initBranch, showsFiles, gitListing, branchPullRequest, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, headMovers, killedByName, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, noCommitsYet, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
+import { andChain, branchSwitch, changesFolder, copyInstall, uncopies, statusBranch, lsListing, modifiedInStatus, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, destroys, diffedPaths, diffsTheTree, exitMeansNoMatch, formattedFor, gitAdded, gitDir, initBranch, showsFiles, gitListing, branchPullRequest, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, headMovers, killedByName, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, noCommitsYet, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
 import type { CheckTarget } from './shell.js';
 import { fmtClock, fmtOffset, localMinutes, offsetFromDate, startClaim, startsBeforeSession } from './clock.js';
 import { contentLines, DOC_LIMITS, namingRequest, readLines, readSpan } from './documents.js';
@@ -874,7 +874,7 @@ export function noteResult(l: Ledger, r: ResultInput): void {
     if (r.denied === undefined && !r.subagent) noteScriptRun(l, call.command, out, r.line, r.cwd);
     if (!failed && r.denied === undefined && REPO_MAKERS.test(call.command)) l.repoMade = r.line;
     if (!failed && r.denied === undefined && !r.subagent && copyInstall(call.command)) noteCopyInstall(l, call.command, out, r.line);
-    else if (!failed && r.denied === undefined && !r.subagent && l.copyInstalled !== undefined && UNCOPIES.test(call.command)) delete l.copyInstalled;
+    else if (!failed && r.denied === undefined && !r.subagent && l.copyInstalled !== undefined && uncopies(call.command)) delete l.copyInstalled;
     if (r.denied === undefined && !r.subagent && r.interrupted !== true) noteStaleOutput(l, call.command, out, r.line);
     noteFormatting(l, call, r, out, failed);
     // A command that did not run destroyed nothing; one that failed may have done part of it.
@@ -903,32 +903,6 @@ export function noteResult(l: Ledger, r: ResultInput): void {
 /** Commands that make a folder a git repository besides `git init`: a clone, a Rust crate, a scaffold. */
 const REPO_MAKERS = /\b(?:git\s+clone|cargo\s+(?:new|init)|create-[\w-]+-app|npm\s+(?:create|init)\s+[\w@]|pnpm\s+create|yarn\s+create|bun\s+create|rails\s+new|dotnet\s+new|gh\s+repo\s+(?:create|clone))\b/;
 
-/** A command that changes folder first: what its git does may be another repository's. */
-const CD = /(?:^|[\s;&|(])cd\s/;
-
-/** Installers that copy what they install: a tool or package installed this way does not follow later edits. */
-const INSTALLER = /^(?:uv\s+tool\s+install|pipx\s+install|(?:uv\s+)?pip3?\s+install|python3?\s+-m\s+pip\s+install|cargo\s+install)\b/;
-/** An install that follows the source, or a removal: the copy is no longer what runs. */
-const UNCOPIES = /\b(?:(?:uv\s+)?pip3?\s+install|pipx\s+install|uv\s+tool\s+install)\b[^;&|\n]*\s(?:-e|--editable)\b|\b(?:(?:uv\s+)?pip3?\s+uninstall|pipx\s+uninstall|uv\s+tool\s+uninstall|cargo\s+uninstall)\b/;
-
-/**
- * A command that installs the project from its own folder as a copy: `uv tool install .`, `pipx
- * install .`, `pip install .` (`".[dev]"` too), `cargo install --path .`; not an editable install
- * (`-e`, `--editable`), which follows the source, nor `npm install -g .`, which links the folder
- * (coderabbit at 65: `uv tool install .`, then two edits of the script, and the installed command
- * still ran the code before them).
- */
-export function copyInstall(command: string): boolean {
-  // Of this folder's project: not after a `cd` elsewhere (`cd ../other && pip install .`).
-  if (!command.includes('install') || CD.test(command)) return false;
-  return segments(command).some((seg) => {
-    const t = seg.trim().replace(/^(?:sudo\s+)?/, '');
-    if (!INSTALLER.test(t)) return false;
-    const words = t.split(/\s+/).map((w) => w.replace(/^['"]|['"]$/g, ''));
-    if (words.some((w) => w === '-e' || w === '--editable' || w.startsWith('--editable='))) return false;
-    return words.some((w, i) => w === '.' || w === './' || w.startsWith('.[') || w.startsWith('./[') || (w === '--path' && i + 1 < words.length));
-  });
-}
 
 /**
  * Whether a command's git ran in another folder than the call's (`git -C <dir>`, a folder other than
@@ -1512,6 +1486,8 @@ const FILE_PRINTERS = new Set(['cat', 'head', 'tail', 'less', 'more', 'sed', 'ba
  * does not hide a failure (`cat f 2>/dev/null || echo "not found"`).
  */
 function printedFiles(command: string): string[] {
+  // Split by spaces, not by shell.ts's words(): an unquoted Windows path's backslashes are escapes
+  // to a POSIX word splitter (`app\events\x.tsx` would read `appeventsx.tsx`), and PowerShell's are not.
   if (/\|\||2>\s*\/dev\/null/.test(command)) return [];
   const out: string[] = [];
   for (const seg of segments(command)) {
@@ -1642,7 +1618,7 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
     }
     // Of the folder the call ran in: not when the command moved elsewhere (`cd x`, `git -C x`).
     // git's own words for the folder it ran in (not `--git-dir=…`'s, nor a submodule's path it names).
-    if (/\bnot a git repository \(or any of the parent directories\): \.git\b/.test(out) && cwd !== undefined && !/(?:^|[\s;&|(])cd\s|\bgit\s+-C\b|--git-dir|--work-tree/.test(command)) l.notRepo = { line, cwd };
+    if (/\bnot a git repository \(or any of the parent directories\): \.git\b/.test(out) && cwd !== undefined && !changesFolder(command) && !/\bgit\s+-C\b|--git-dir|--work-tree/.test(command)) l.notRepo = { line, cwd };
   }
   if (!failed && (namesGit || /\bgh\b/.test(command))) {
     const pr = branchPullRequest(command, out);
@@ -1714,7 +1690,7 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
     const made = commitsInOutput(out);
     // A commit whose first line (with the hash) was cut away (`| tail -3`) but whose output only a commit prints.
     // Not one made in another repository (`cd ../other && git commit`, `git -C x commit`): this one's staged files stay.
-    const madeUnnamed = made.length === 0 && !failed && isGitCommit(command) && COMMIT_MADE.test(out) && !/nothing to commit|no changes added/i.test(out) && !CD.test(command) && !inAnotherFolder(command, cwd);
+    const madeUnnamed = made.length === 0 && !failed && isGitCommit(command) && COMMIT_MADE.test(out) && !/nothing to commit|no changes added/i.test(out) && !changesFolder(command) && !inAnotherFolder(command, cwd);
     const added = gitAdded(command);
     // `git add a b c && git commit` and "3 files changed": the commit took a, b and c.
     const named = made.length === 1 && added !== null && !added.all && !added.tracked && added.paths.length > 0 && added.paths.length <= 50 && !added.paths.some((p) => p.endsWith('/') || p.includes('*')) ? added.paths : null;

@@ -176,7 +176,6 @@ export interface Decided {
   nothingRan?: true;
 }
 
-/** `ok` is the harness's own verdict (Claude's is_error), used when no exit code is recorded. */
 /**
  * The total a coverage report printed (coverage.py and pytest-cov's `TOTAL … 96%`; Jest's and
  * Vitest's `All files | 96.5 | …`, its statements; after pnpm's `packages/api test: ` too), when
@@ -195,6 +194,7 @@ function withCoverage(text: string, line: string | null): string | null {
   return totals.length === 1 ? `${line}; coverage ${totals[0]} % in total` : `${line}; ${low.length} of its ${totals.length} coverage reports under 100 %, the lowest ${Math.min(...low)} %`;
 }
 
+/** `ok` is the harness's own verdict (Claude's is_error), used when no exit code is recorded. */
 export function decideOutcome(_kind: CheckKind, exitCode: number | undefined, ok: boolean | undefined, output: string): Decided {
   const text = output.replace(/\r/g, '').replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
   const fail = withCause(text, lastMatch(text, FAIL_LINES));

@@ -1073,6 +1073,36 @@ export function modifiedInStatus(command: string, out: string): string[] {
   return [...paths];
 }
 
+/** Whether a command changes folder (`cd x && …`): what its git or its installer does may be another folder's. */
+export function changesFolder(command: string): boolean {
+  return /(?:^|[\s;&|(])cd\s/.test(command);
+}
+
+/** Installers that copy what they install: a tool or package installed this way does not follow later edits. */
+const INSTALLER = /^(?:uv\s+tool\s+install|pipx\s+install|(?:uv\s+)?pip3?\s+install|python3?\s+-m\s+pip\s+install|cargo\s+install)\b/;
+/** An install that follows the source, or a removal: the copy is no longer what runs. */
+export const uncopies = (command: string): boolean => UNCOPIES.test(command);
+const UNCOPIES = /\b(?:(?:uv\s+)?pip3?\s+install|pipx\s+install|uv\s+tool\s+install)\b[^;&|\n]*\s(?:-e|--editable)\b|\b(?:(?:uv\s+)?pip3?\s+uninstall|pipx\s+uninstall|uv\s+tool\s+uninstall|cargo\s+uninstall)\b/;
+
+/**
+ * A command that installs the project from its own folder as a copy: `uv tool install .`, `pipx
+ * install .`, `pip install .` (`".[dev]"` too), `cargo install --path .`; not an editable install
+ * (`-e`, `--editable`), which follows the source, nor `npm install -g .`, which links the folder
+ * (coderabbit at 65: `uv tool install .`, then two edits of the script, and the installed command
+ * still ran the code before them).
+ */
+export function copyInstall(command: string): boolean {
+  // Of this folder's project: not after a `cd` elsewhere (`cd ../other && pip install .`).
+  if (!command.includes('install') || changesFolder(command)) return false;
+  return segments(command).some((seg) => {
+    const t = seg.trim().replace(/^(?:sudo\s+)?/, '');
+    if (!INSTALLER.test(t)) return false;
+    const words = t.split(/\s+/).map((w) => w.replace(/^['"]|['"]$/g, ''));
+    if (words.some((w) => w === '-e' || w === '--editable' || w.startsWith('--editable='))) return false;
+    return words.some((w, i) => w === '.' || w === './' || w.startsWith('.[') || w.startsWith('./[') || (w === '--path' && i + 1 < words.length));
+  });
+}
+
 /** The branch a `git init` names (`-b main`, `--initial-branch=main`), or null. */
 export function initBranch(command: string): string | null {
   // program() has passed git's own options: the subcommand is the second word.

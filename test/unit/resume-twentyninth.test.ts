@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decideOutcome } from '../../src/core/outcome.js';
 import { call, edit, result, say, updated, user } from './claude-records.js';
-import { copyInstall } from '../../src/core/ledger.js';
+import { copyInstall } from '../../src/core/shell.js';
 import { built } from './ledger-helper.js';
 
 /**
