@@ -744,6 +744,8 @@ export interface ResultInput {
   cwd?: string;
   /** Codex code mode: the script threw on a patch, with this error (types.ts). */
   patchFailed?: string;
+  /** The harness refused the call in its current mode (types.ts). */
+  modeRefused?: true;
 }
 
 const codeModeCell = /^Script running with cell ID (\S+)/;
@@ -892,7 +894,7 @@ export function noteResult(l: Ledger, r: ResultInput): void {
   }
   // A question the harness refused to put (Codex's `request_user_input is unavailable in Default
   // mode`) was never asked: the agent's question is still open, unlike one the user declined.
-  const unasked = call.question !== undefined && r.denied !== undefined && MODE_REFUSED.test(r.denied);
+  const unasked = call.question !== undefined && r.denied !== undefined && r.modeRefused === true;
   if (r.denied !== undefined && !call.writes && (call.question === undefined || unasked) && !r.denied.startsWith('rejected by the user')) {
     const what = call.command !== undefined ? `\`${clip(call.command, 120)}\`` : call.name;
     // Not the user's decision but the agent's to get past (ask in words, or decide): passed over once it went on.
@@ -932,9 +934,6 @@ function noteCopyInstall(l: Ledger, command: string, out: string, line: number):
   const cached = UV_FROM_FOLDER.test(out) && !UV_BUILT.test(out) && /^\s*Resolved \d+ packages?\b/m.test(out) && !/--no-cache\b/.test(command);
   l.copyInstalled = cached ? { line, command: clip(command, 200), built: l.lastBuilt ?? -1 } : { line, command: clip(command, 200) };
 }
-
-/** A harness's refusal of a call its current mode does not offer. */
-const MODE_REFUSED = / is unavailable in [\w -]{1,40} mode\b/;
 
 /** A script's file: what an interpreter runs, or a file run as a program. */
 const SCRIPT_FILE = /\.(?:mjs|cjs|js|ts|mts|py|sh|bash|rb|pl|php|ps1)$/i;

@@ -450,6 +450,7 @@ function applyToLedger(st: SessionState, f: Fact, line: number, main: boolean, t
       if (f.denied !== undefined) r.denied = f.denied;
       if (f.interrupted) r.interrupted = true;
       if (f.patchFailed !== undefined) r.patchFailed = f.patchFailed;
+      if (f.modeRefused === true) r.modeRefused = true;
       if (!main) r.subagent = true;
       if (ts !== undefined) r.ts = ts;
       if (st.meta.cwd !== undefined) r.cwd = st.meta.cwd;

@@ -122,6 +122,8 @@ export type Fact =
       event?: true;
       /** Codex code mode: the script threw on a patch it applied; the error it gave (a script whose one call is that patch wrote nothing). */
       patchFailed?: string;
+      /** The harness refused the call in its current mode (Codex's `request_user_input is unavailable in Default mode`): nobody declined it. */
+      modeRefused?: true;
     }
   /** Files a harness reports as written (ok true) or not written (ok false); `ok` absent: touched, outcome unknown. */
   | { t: 'files'; files: string[]; tool: string; ok?: boolean; how?: WriteHow }

@@ -492,6 +492,7 @@ function readItem(p: Record<string, unknown>, obs: Observation, st: CodexState):
         // Codex refused the call in this mode (`request_user_input is unavailable in Default mode`): it did not run.
         fact.ok = false;
         fact.denied = obs.text.trim();
+        fact.modeRefused = true;
         obs.tool.ok = false;
       } else if (PATCH_FAILED.test(obs.text)) {
         // A patch Codex could not apply (its lines were not found): none of its files changed.
