@@ -1,6 +1,6 @@
 import type { GitEvidence } from './evidence.js';
 import type { Pressure } from './pressure.js';
-import { IMPLIES, isDocumentation, listingAfterLastCommit, openFailures, publisherRedacted } from './ledger.js';
+import { IMAGE_PLACEHOLDERS, IMPLIES, isDocumentation, listingAfterLastCommit, openFailures, publisherRedacted } from './ledger.js';
 import { notWritten } from './plan-files.js';
 import { unmark } from './what-changed.js';
 import { splitName } from './redaction/names.js';
@@ -884,6 +884,29 @@ function askedBefore(l: Ledger, req: RequestRecord): string {
 }
 
 /**
+ * A go-ahead says nothing of the work: the agent's message it approves does ("ok 開始" after the
+ * agent's final spec, posthog at 47).
+ */
+function goAhead(req: RequestRecord): string {
+  const a = req.approves;
+  if (a === undefined) return '';
+  const whole = a.chars === undefined ? '' : ` (shortened; the message is ${a.chars} characters, whole at that line of the transcript: read it first)`;
+  return `; it approves the agent's message just before it (line ${a.line}): ${quote(a.text, 400)}${whole}`;
+}
+
+/**
+ * The user's answers to the agent's questions since the request: they shape the work it asks for
+ * (deep-manifest at 81: "Yes, both filesystem and embedded", "Also .tgz").
+ */
+function answeredSince(l: Ledger, req: RequestRecord): string {
+  const answers = l.requests.filter((r) => r.kind === 'answer' && r.line > req.line);
+  if (answers.length === 0) return '';
+  const shown = answers.slice(-2).map((r) => `line ${r.line}: ${quote(r.text.replace(/\s+/g, ' '), 300)}`).join('; ');
+  const more = answers.length > 2 ? ` (and ${answers.length - 2} earlier, under User requests)` : '';
+  return `; the user answered the agent's question(s) since, which shape it (${shown})${more}`;
+}
+
+/**
  * What the harness's latest recap said comes next, when nothing is pending from the agent: a step
  * left to the user ("submit the dashboard URL …") outlives the questions answered after it.
  */
@@ -1011,7 +1034,7 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
     const compacted = compactionStep(st, req.line, end.line);
     // "Implement the plan." says nothing of what the plan is: where it is (edgerunner at 124).
     const approves = plan !== null && plan.latest.approved === true && plan.latest.result_line === req.line ? `; it approves the plan the agent put to the user at line ${plan.latest.line} (under Plan)` : '';
-    return { text: `Continue ${whose}, which the agent ${how}${reqText}${approves}${ask}${askedBefore(l, req)}${lastCallOpen(l, end, st.harness === 'claude')}${lastWriteFailed(l, end)}${announced}${compacted}${staleClause(l)}`, rule: 'unfinished_request', label: 'inferred', line: req.line, ...(compacted === '' ? {} : { quotesCompaction: true as const }) };
+    return { text: `Continue ${whose}, which the agent ${how}${reqText}${approves}${goAhead(req)}${answeredSince(l, req)}${ask}${askedBefore(l, req)}${lastCallOpen(l, end, st.harness === 'claude')}${lastWriteFailed(l, end)}${announced}${compacted}${staleClause(l)}`, rule: 'unfinished_request', label: 'inferred', line: req.line, ...(compacted === '' ? {} : { quotesCompaction: true as const }) };
   }
   const fail = open[open.length - 1];
   if (fail !== undefined) {
@@ -1630,7 +1653,7 @@ const SHELL_TOOLS = new Set(['Bash', 'exec_command', 'shell', 'shell_command', '
 
 /** A request's words without the placeholders of its images (`[image: image/png, 278 KB omitted]`), when it has words. */
 function withoutImages(text: string): string {
-  const words = text.replace(/\[image: [^\]\n]{1,80} omitted\]\s*/g, '').trim();
+  const words = text.replace(IMAGE_PLACEHOLDERS, '').trim();
   return words.length > 0 ? words : text;
 }
 

@@ -54,6 +54,11 @@ export interface RequestRecord {
    * reply, `replied`, came after it and answers both.
    */
   repliedAfter?: number;
+  /**
+   * A go-ahead ("ok 開始", "yes, do it"): the agent's message before it, which it approves (the
+   * head; `chars` when longer). Its words say nothing of the work; that message does (posthog at 47).
+   */
+  approves?: { line: number; text: string; chars?: number };
 }
 
 /** A file a call writes when it succeeds; `ifExists`: a forced delete (ShellWrite). */
@@ -459,6 +464,12 @@ export function noteRequest(l: Ledger, text: string, line: number, kind: Request
   l.requestsTotal += 1;
   const rec: RequestRecord = { line, text: clip(t, LEDGER_LIMITS.REQUEST_CHARS), kind };
   if (ide !== undefined) rec.ide = clip(ideShort(ide), 300);
+  const before = l.lastAgentText;
+  // Only a message that asked something is approved ("OK 開始嗎?"); an "ok" after a report acknowledges it.
+  if (kind === 'request' && before !== null && before.line < line && /[?？]/.test(before.text.slice(-600)) && isGoAhead(t)) {
+    const flat = before.text.replace(/\s+/g, ' ');
+    rec.approves = flat.length <= APPROVED_CHARS ? { line: before.line, text: flat } : { line: before.line, text: clip(flat, APPROVED_CHARS), chars: flat.length };
+  }
   push(l.requests, rec, LEDGER_LIMITS.REQUESTS);
   if (kind !== 'answer') l.lastRequestLine = line;
   l.last = { event: 'user', line };
@@ -473,6 +484,25 @@ export function noteRequest(l: Ledger, text: string, line: number, kind: Request
 }
 
 const quote = (s: string): string => `«${clip(s.replace(/\s+/g, ' '), 160)}»`;
+
+/** How much of the message a go-ahead approves is kept. */
+const APPROVED_CHARS = 400;
+
+/** The words of a go-ahead, in the languages the corpus and users write in (lower case). */
+const GO_AHEAD_WORDS = new Set([
+  'ok', 'okay', 'k', 'yes', 'yep', 'yeah', 'y', 'sure', 'go', 'ahead', 'go-ahead', 'do', 'it', 'proceed', 'continue', 'start', 'begin',
+  'lgtm', 'sounds', 'good', 'great', 'perfect', 'fine', 'alright', 'please', 'pls', 'plz', "let's", 'lets', 'approved', 'approve', 'agreed',
+  'ship', 'now', 'then',
+  '好', '好的', '好啊', '開始', '开始', '開始吧', '开始吧', '請開始', '请开始', '可以', '行', '继续', '繼續', '是', '對', '对', '沒問題', '没问题', '嗯',
+  'はい', 'お願いします', '進めて', 'どうぞ', '네', '그래', '시작', 'ja', 'oui', 'sí', 'si', 'vas-y', 'dale', 'vamos', 'los',
+]);
+
+/** A message of a few words, each of them a go-ahead's ("ok 開始", "yes, go ahead"): it approves what the agent just said. */
+export function isGoAhead(text: string): boolean {
+  if (text.length > 40) return false;
+  const words = text.toLowerCase().split(/[\s,.!?;:~。！？、，…]+/u).filter((w) => w.length > 0);
+  return words.length > 0 && words.length <= 5 && words.every((w) => GO_AHEAD_WORDS.has(w));
+}
 
 /** A problem report that names a check (a test, a build, lint, CI, types). */
 const REPORT_NAMES_CHECK = /\b(tests?|specs?|builds?|lint\w*|ci|pipeline|type ?check\w*|compil\w*)\b/i;
@@ -778,8 +808,12 @@ function killedOthers(l: Ledger, call: CallRecord): string | null {
 const REDACTED_OUTPUT = /^\[REDACTED_[A-Z_]+ len=\d+ sha=[0-9a-f]+\]$/;
 
 /** A message or output the transcript's publisher redacted whole (`[REDACTED_MESSAGE len=86 sha=2239bcba]`): its words are not in the transcript. */
+/** The placeholder an image of a message becomes (`[image: image/png, 278 KB omitted]`, extract.ts). */
+export const IMAGE_PLACEHOLDERS = /\[image: [^\]\n]{1,80} omitted\]\s*/g;
+
+/** A publisher's placeholder (the images a message carried beside it are not words). */
 export function publisherRedacted(text: string): boolean {
-  const t = text.trim();
+  const t = text.replace(IMAGE_PLACEHOLDERS, '').trim();
   return t.length < 80 && REDACTED_OUTPUT.test(t);
 }
 
@@ -1716,8 +1750,10 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
       lt.staged = [...new Set([...lt.staged, ...lt.paths.filter(takes)])];
     }
     // What the latest listing showed staged went into this commit; the rest is still uncommitted.
+    // A listing of a clean tree gave the commit nothing (`git commit --allow-empty` after "working
+    // tree clean", deep-manifest at 70): the commit is the session's last, and the listing before it.
     const t = l.treeListed;
-    if ((made.length > 0 || madeUnnamed) && t?.staged !== undefined && t.line < line && t.committed === undefined && commitsStagedOnly(command)) {
+    if ((made.length > 0 || madeUnnamed) && t?.staged !== undefined && t.paths.length > 0 && t.line < line && t.committed === undefined && commitsStagedOnly(command)) {
       const staged = t.staged;
       // Untracked files are never staged, unless a `git add` named them since (then they went in).
       const left = t.paths.filter((p) => !staged.includes(p));

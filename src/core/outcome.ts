@@ -147,6 +147,22 @@ function typeErrors(text: string): string | null {
   return `${cut}${found.length} TypeScript errors${where}; the first: ${first.length > 120 ? `${first.slice(0, 119)}…` : first}`;
 }
 
+/**
+ * cargo's closing "error: could not compile `x` … due to N previous errors" names no cause: the first
+ * `error[E…]:` above it does, with the place its `-->` line gives (edgerunner at 773: "cannot find
+ * module or crate `uuid`", quoted as "could not compile `edgerunner`").
+ */
+const RUST_ERROR = /^error(?:\[E\d+\])?: (?!could not compile |aborting due to ).*$/m;
+
+function rustCause(text: string): string | null {
+  const m = RUST_ERROR.exec(text);
+  if (m === null) return null;
+  const cause = m[0].trim();
+  const where = /^\s*--> (\S+)/m.exec(text.slice((m.index ?? 0) + m[0].length, (m.index ?? 0) + m[0].length + 400))?.[1];
+  const both = where === undefined ? cause : `${cause} (${where})`;
+  return both.length > 200 ? `${both.slice(0, 199)}…` : both;
+}
+
 /** A tally shown with the first error it counts, which says what failed ("E902 No such file or directory — Found 1 error."). */
 function withCause(text: string, fail: string | null): string | null {
   const types = typeErrors(text);
@@ -157,6 +173,10 @@ function withCause(text: string, fail: string | null): string | null {
     const failed = [...text.matchAll(/^FAILED (\S+)/gm)];
     const first = failed[0]?.[1];
     if (first !== undefined) return `FAILED ${first.length > 160 ? `${first.slice(0, 159)}…` : first}${failed.length > 1 ? ` (and ${failed.length - 1} more)` : ''} — ${fail}`;
+  }
+  if (fail !== null && fail.startsWith('error: could not compile ')) {
+    const cause = rustCause(text);
+    if (cause !== null) return `${cause} — ${fail}`;
   }
   if (fail !== null && BARE_BUILD_FAIL.test(fail)) {
     const cause = causeAfter(text, fail);
@@ -194,8 +214,32 @@ function withCoverage(text: string, line: string | null): string | null {
   return totals.length === 1 ? `${line}; coverage ${totals[0]} % in total` : `${line}; ${low.length} of its ${totals.length} coverage reports under 100 %, the lowest ${Math.min(...low)} %`;
 }
 
+/**
+ * ESLint's warnings, which leave its exit code 0: stylish's `  211:11  warning  'x' is … rule` and
+ * `next lint`'s `211:11  Warning: 'x' is …  rule`, each under its file's line. A run that passed
+ * with warnings said only "passed" and its last line, Next.js's advice (agentcmd at 519: the one
+ * warning, `'teamLead' is assigned a value but never used`, was the bug the session was about to find).
+ */
+const LINT_WARNING = /^\s*(\d+:\d+)\s+(?:Warning:|warning)\s+(.+?)\s*$/gm;
+
+function withWarnings(kind: CheckKind, text: string, line: string | null): string | null {
+  // A line that counts them already says them ("✖ 2 problems (0 errors, 2 warnings)").
+  if (line === null || /\b\d+ warnings?\b/i.test(line)) return line;
+  const found = [...text.matchAll(LINT_WARNING)];
+  if (found.length === 0) return line;
+  const first = found[0] as RegExpMatchArray;
+  // Its file: the nearest line above it that starts at the margin.
+  const above = text.slice(0, first.index ?? 0).split('\n').map((l) => l.trimEnd()).filter((l) => l.length > 0);
+  const file = [...above].reverse().find((l) => !/^\s/.test(l) && !/^\d+:\d+/.test(l));
+  const where = file === undefined || file.length > 160 ? '' : `${fileName(file)} `;
+  const what = `${where}${first[1] as string}: ${(first[2] as string).replace(/\s{2,}/g, ' ')}`;
+  const warned = `${found.length} warning${found.length === 1 ? '' : 's'}, the first: ${what.length > 200 ? `${what.slice(0, 199)}…` : what}`;
+  // A linter's warnings are what it was run for: first. A build's come after its verdict.
+  return kind === 'lint' ? `${warned} — ${line}` : `${line}; ${warned}`;
+}
+
 /** `ok` is the harness's own verdict (Claude's is_error), used when no exit code is recorded. */
-export function decideOutcome(_kind: CheckKind, exitCode: number | undefined, ok: boolean | undefined, output: string): Decided {
+export function decideOutcome(kind: CheckKind, exitCode: number | undefined, ok: boolean | undefined, output: string): Decided {
   const text = output.replace(/\r/g, '').replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
   const fail = withCause(text, lastMatch(text, FAIL_LINES));
   const pass = lastMatch(text, PASS_LINES);
@@ -220,9 +264,9 @@ export function decideOutcome(_kind: CheckKind, exitCode: number | undefined, ok
   // errors in two jobs that succeeded, read as a failed run).
   if (allJobs && fail !== null) return { outcome: 'fail', line: `${fail} — in a step allowed to fail: every job succeeded (${jobs.length === 1 ? 'the job' : `all ${jobs.length}`})` };
   if (fail !== null) return { outcome: 'fail', line: fail };
-  if (exitCode === 0 || ok === true) return { outcome: 'pass', line: withCoverage(text, cargoSum(text, pass) ?? lastLine(text)) };
+  if (exitCode === 0 || ok === true) return { outcome: 'pass', line: withWarnings(kind, text, withCoverage(text, cargoSum(text, pass) ?? lastLine(text))) };
   if (ok === false) return { outcome: 'fail', line: lastLine(text) };
-  if (pass !== null) return { outcome: 'pass', line: withCoverage(text, cargoSum(text, pass)) };
+  if (pass !== null) return { outcome: 'pass', line: withWarnings(kind, text, withCoverage(text, cargoSum(text, pass))) };
   return { outcome: 'unknown', line: lastLine(text) };
 }
 

@@ -40,8 +40,11 @@ export const LIMITS = {
   WINDOW_TEXT_CHARS: 300,
   WINDOW_TOOL_TEXT_CHARS: 120,
   STATE_NOW_CHARS: 1200,
-  /** A brief's constraints often come last ("Do not push."): most briefs fit whole. */
-  OBJECTIVE_CHARS: 4000,
+  /**
+   * A brief's constraints often come last ("Do not push."), and its tasks are numbered through it
+   * (rave-era's 5,223 characters: a cut at 4,000 left out TASK 5 and most of TASK 6): briefs fit whole.
+   */
+  OBJECTIVE_CHARS: 8000,
   COMMANDS: 100,
   FAILURES: 50,
   FILES: 1000,

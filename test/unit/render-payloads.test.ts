@@ -48,14 +48,14 @@ describe('the payloads as written', () => {
     expect(r.state.lines).toBeGreaterThan(r.state.watermark + 1);
   });
 
-  it('validate as schema 1.1, and a 1.0 llm payload that repeats the plan as current_state.items still validates', () => {
+  it('validate as schema 1.2, and a 1.0 llm payload that repeats the plan as current_state.items still validates', () => {
     const r = input(files[0] as string);
     const { summary, llm } = payloadsBytes(r, analyze(r.state, r.git, r.pressure), true);
     const now = JSON.parse(llm.toString('utf8')) as Record<string, unknown> & { tasks: unknown[]; current_state: Record<string, unknown> };
     const llmValid = validator('handoff.llm');
     expect(llmValid(now)).toBe(true);
     expect(validator('handoff.summary')(JSON.parse(summary.toString('utf8')))).toBe(true);
-    expect(now.schema_version).toBe('1.1');
+    expect(now.schema_version).toBe('1.2');
     expect(now.current_state).not.toHaveProperty('items');
     const old = { ...now, schema_version: '1.0', current_state: { ...now.current_state, items: r.state.todos?.items ?? [] } };
     expect(llmValid(old)).toBe(true);

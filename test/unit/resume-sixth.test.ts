@@ -34,13 +34,13 @@ describe('a long brief as the objective', () => {
     expect(md).toContain('4. **Do not push. Do not merge. Do not touch master.**\n```\n\n*reported* — the user\'s first request (line 1)\n');
   });
 
-  it('holds one set with --objective to the same length (the payload schemas allow 4,000)', () => {
+  it('holds one set with --objective to the same length (the payload schemas allow 8,000)', () => {
     expect(objectiveSet('short')).toBe('short');
-    expect(objectiveSet('z'.repeat(5000))).toHaveLength(LIMITS.OBJECTIVE_CHARS);
+    expect(objectiveSet('z'.repeat(9000))).toHaveLength(LIMITS.OBJECTIVE_CHARS);
   });
 
   it('keeps of a longer one its head and its end, where its constraints are, and says how much of each', () => {
-    const brief = `${'Audit every file of the app and fix what is broken. '.repeat(100)}\n\n--------\nIMPORTANT LIMITS\n--------\n\nDo NOT:\n- start dev server\n- expose secrets\n- add real payments yet`;
+    const brief = `${'Audit every file of the app and fix what is broken. '.repeat(200)}\n\n--------\nIMPORTANT LIMITS\n--------\n\nDo NOT:\n- start dev server\n- expose secrets\n- add real payments yet`;
     const md = handoffOf(brief);
     expect(md).toContain('[… ');
     expect(md).toContain('IMPORTANT LIMITS\n--------\n\nDo NOT:\n- start dev server\n- expose secrets\n- add real payments yet\n```');
@@ -48,7 +48,7 @@ describe('a long brief as the objective', () => {
   });
 
   it('begins the end it keeps where a paragraph does, so a list keeps its heading', () => {
-    const text = `${'a'.repeat(3000)}\n\nDo NOT:\n${'- touch the database schema\n'.repeat(40)}`;
+    const text = `${'a'.repeat(8000)}\n\nDo NOT:\n${'- touch the database schema\n'.repeat(40)}`;
     const start = tailFrom(text, 1000);
     expect(text.slice(start).startsWith('Do NOT:\n')).toBe(true);
     expect(objectiveCut(text).text).toContain('\nDo NOT:\n- touch');

@@ -1,6 +1,6 @@
 import { sha256Hex } from '../canonical.js';
 import type { Fact, Observation, TodoItem } from '../types.js';
-import { contentText, formatToolCall, genericText, isObj, num, shellJoin, str } from './extract.js';
+import { attachedImages, contentText, formatToolCall, genericText, isObj, num, shellJoin, str } from './extract.js';
 import { parseExitCode } from './exit-code.js';
 import { codeModeCalls, stdinOf } from './code-mode.js';
 import { patchSides, printedChange, whatChanged } from '../what-changed.js';
@@ -564,8 +564,11 @@ function readEvent(p: Record<string, unknown>, obs: Observation, st: CodexState)
     case 'user_message': {
       const message = str(p.message) ?? '';
       takeMirror(obs, st, message, 'user', 'user_message');
-      const req = codexUserRequest(message);
-      if (req !== null) obs.facts.push(requestFact(req, message));
+      // A screenshot is part of what the user said: without it, two messages of the same words
+      // read as one sent twice (localpush 12-54 at 1894 and 1929, each with its own image).
+      const pics = attachedImages(p.images, p.local_images);
+      const req = message.trim().length === 0 && pics.length > 0 ? '' : codexUserRequest(message);
+      if (req !== null) obs.facts.push(requestFact(pics.length === 0 ? req : req.length === 0 ? pics : `${req}\n\n${pics}`, message));
       // With the request, so that the plan is approved at the line the request is cited at.
       if (IMPLEMENT_PLAN.test(message)) obs.facts.push({ t: 'plan_approved' });
       return;

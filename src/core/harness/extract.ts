@@ -46,6 +46,25 @@ function imageFromBlock(b: Record<string, unknown>): string {
   return imagePlaceholder(str(b.media_type) ?? str(b.mime_type), undefined);
 }
 
+/**
+ * The images a Codex user message carried (`images`: data URLs; `local_images`: paths), as the
+ * placeholders a Claude Code message's image becomes: the request says it showed something.
+ */
+export function attachedImages(images: unknown, local: unknown): string {
+  const out: string[] = [];
+  for (const u of Array.isArray(images) ? images : []) {
+    if (typeof u !== 'string') continue;
+    out.push(u.startsWith('data:') ? imageFromBlock({ image_url: u }) : imagePlaceholder(undefined, undefined));
+  }
+  for (const f of Array.isArray(local) ? local : []) {
+    const path = typeof f === 'string' ? f : isObj(f) ? str(f.path) : undefined;
+    if (path === undefined) continue;
+    const ext = /\.(png|jpe?g|gif|webp|bmp)$/i.exec(path)?.[1]?.toLowerCase();
+    out.push(imagePlaceholder(ext === undefined ? undefined : `image/${ext === 'jpg' ? 'jpeg' : ext}`, undefined));
+  }
+  return out.join('\n');
+}
+
 /** Renders a tool call readably: shell tools by their command, others by their input. */
 export function formatToolCall(name: string, input: unknown): string {
   if (isObj(input)) {

@@ -509,13 +509,18 @@ function currentState(a: Analysis): (level: Level) => string {
   const lastReq = [...a.requests].reverse().find((q) => q.kind !== 'answer' && !saysOnlyThanks(q.text));
   const writes = writtenAfterList(a);
   const wrote = writes === null ? '' : `${writes.n} file(s) were written after it (the latest at line ${writes.last})`;
+  // Every item done, and files written after it: work the list does not name is under way
+  // (edgerunner at 782: all five done at 717, then 13 files patched for a new feature, its build failing).
+  const allDone = c.in_progress.length + c.not_started.length === 0;
   // Both, when both hold (agentcmd: a plan before the user's "ok continue", then 12 files written that it never marked).
   const stale =
     c.seq !== null && lastReq !== undefined && c.seq + 1 < lastReq.line
       ? ` — written before the latest request (line ${lastReq.line}), so it may be out of date${wrote === '' ? '' : `, and ${wrote}`}`
       : wrote === ''
         ? ''
-        : ` — not updated since, while ${wrote}: which of its items are done may have changed`;
+        : allDone
+          ? ` — every item done then; ${wrote}, work no item of the list names: it is not the state of the work since (Files changed and Verification are)`
+          : ` — not updated since, while ${wrote}: which of its items are done may have changed`;
   const intro = `${label('reported')} — from the agent's ${src}${at(c.seq)}${stale}`;
   return (level) => {
     // What was done since an open item is kept at every level: it says the mark may be stale.
@@ -537,13 +542,13 @@ function doneSince(a: Analysis, runs: () => ReturnType<typeof checkKinds>, text:
 }
 
 /**
- * A list with items left open, not updated while files were written after it (edgerunner: the
- * plan at line 146 said nothing was done, and 40 files were written after it): its marks are the
+ * A list not updated while files were written after it (edgerunner: the plan at line 146 said
+ * nothing was done, and 40 files were written after it; at 717 it said all was): its marks are the
  * agent's word at that line, not the state of the work.
  */
 function writtenAfterList(a: Analysis): { n: number; last: number } | null {
   const c = a.current;
-  if (c.seq === null || c.in_progress.length + c.not_started.length === 0) return null;
+  if (c.seq === null || c.items.length === 0) return null;
   const listed = c.seq + 1;
   let n = 0;
   let last = 0;

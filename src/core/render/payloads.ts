@@ -15,9 +15,9 @@ import { SURROGATE_ESCAPE, textTail, wellFormed } from '../cut.js';
 
 /**
  * 1.1: HANDOFF.llm.json's `current_state` no longer repeats the plan's items; `tasks` holds them
- * (docs/FORMAT.md). Readers accept both.
+ * (docs/FORMAT.md). 1.2: `objective` holds up to 8,000 characters (4,000 before). Readers accept all three.
  */
-export const PAYLOAD_SCHEMA_VERSION = '1.1';
+export const PAYLOAD_SCHEMA_VERSION = '1.2';
 const SUMMARY_STATE_CHARS = 600;
 /** The summary keeps a plan's head; HANDOFF.llm.json keeps what the state holds. */
 const SUMMARY_PLAN_CHARS = 1500;

@@ -1,0 +1,175 @@
+import { describe, expect, it } from 'vitest';
+import { decideOutcome } from '../../src/core/outcome.js';
+import { isGoAhead } from '../../src/core/ledger.js';
+import { call, edit, result, say, todos, todosDone, updated, user } from './claude-records.js';
+import { built } from './ledger-helper.js';
+
+/**
+ * Rules from the thirtieth reading (docs/FIDELITY.md): seven sessions cut at points no reading
+ * had used, each handoff read alone, then against its transcript.
+ */
+
+const bash = (id: string, command: string) => call(id, 'Bash', { command, description: 'run' });
+
+/** Codex records: the session's first line, an event, a response item. */
+const codexMeta = { timestamp: '2026-07-10T18:00:00Z', type: 'session_meta', payload: { id: 'c', cwd: '/nonexistent/w', cli_version: '0.104.0', originator: 'codex_cli_rs' } };
+const event = (payload: Record<string, unknown>) => ({ timestamp: '2026-07-10T18:00:10Z', type: 'event_msg', payload });
+
+describe('a clean `git status`, then an empty commit (deep-manifest at 122: «showed every file staged, and its commit at line 70 took them»)', () => {
+  it('says no listing took files into that commit, and what was written after it', () => {
+    const { md } = built(
+      user('u1', 'Commit the pending changes'),
+      bash('g1', 'git add -A && git commit -m "docs: reorganize"'),
+      result('g1', '[master 17015f9] docs: reorganize\n 7 files changed, 142 insertions(+), 65 deletions(-)'),
+      bash('g2', 'git status'),
+      result('g2', "On branch master\nYour branch is ahead of 'origin/master' by 1 commit.\n\nnothing to commit, working tree clean"),
+      user('u2', 'Create an empty commit with that report'),
+      bash('g3', 'git commit --allow-empty -m "milestone: health check"'),
+      result('g3', '[master 1d28f1e] milestone: health check'),
+      user('u3', 'Now support tar archives'),
+      edit('e1', 'deep_manifest.py'),
+      updated('e1', 'deep_manifest.py'),
+    );
+    expect(md).not.toContain('showed every file staged');
+    expect(md).not.toMatch(/its commit at line 8 took them/);
+    expect(md).toContain('edit (after the session\'s last commit, line 8)');
+  });
+});
+
+describe("the user's answers since the request (deep-manifest at 122: the Next Action quoted the request alone)", () => {
+  it('are in the Next Action, which they shape', () => {
+    const { summary } = built<{ next_action: { text: string } }>(
+      user('u1', 'We support .zip; support embedded .tar and .tar.gz the same way.'),
+      call('q1', 'AskUserQuestion', { questions: [{ question: 'Which tar formats should be supported?', header: 'Formats', multiSelect: false, options: [{ label: 'Also .tgz', description: '' }] }] }),
+      result('q1', 'User has answered your questions: "Which tar formats should be supported?"="Also .tgz". You can now continue with the user\'s answers in mind.'),
+      say('a1', 'Now let me update process_input():'),
+      edit('e1', 'deep_manifest.py'),
+      updated('e1', 'deep_manifest.py'),
+    );
+    expect(summary.next_action.text).toContain("the user answered the agent's question(s) since, which shape it (line 3: «\"Which tar formats should be supported?\"=\"Also .tgz\"");
+  });
+
+  it('and not those of an earlier request', () => {
+    const { summary } = built<{ next_action: { text: string } }>(
+      call('q1', 'AskUserQuestion', { questions: [{ question: 'Which database?', header: 'DB', multiSelect: false, options: [{ label: 'Postgres', description: '' }] }] }),
+      result('q1', 'User has answered your questions: "Which database?"="Postgres". You can now continue with the user\'s answers in mind.'),
+      user('u1', 'Now add the migrations'),
+      edit('e1', 'db/migrate.sql'),
+      updated('e1', 'db/migrate.sql'),
+    );
+    expect(summary.next_action.text).not.toContain('answered');
+  });
+});
+
+describe('a go-ahead (posthog at 402: «ok 開始», the Next Action quoted it alone)', () => {
+  const proposal = `All five accepted. The final spec:\n\n1. Survival becomes live-cycle with exposure normalization.\n2. Comment-only changes are excluded.\n${'- detail of the spec\n'.repeat(40)}Shall I start the clock? OK to start?`;
+
+  it("quotes the agent's message it approves, and says how long it is", () => {
+    const { summary } = built<{ next_action: { text: string } }>(
+      user('u1', 'Read doc.md and propose ideas; we discuss first'),
+      say('a1', proposal),
+      user('u2', 'ok 開始'),
+      todos('t1', [['Fetch data', 'pending']]),
+      todosDone('t1'),
+      edit('e1', 'src/fetch.py'),
+      updated('e1', 'src/fetch.py'),
+    );
+    expect(summary.next_action.text).toContain("(line 3: «ok 開始»); it approves the agent's message just before it (line 2): «All five accepted. The final spec:");
+    expect(summary.next_action.text).toContain(`(shortened; the message is ${proposal.replace(/\s+/g, ' ').trim().length} characters, whole at that line of the transcript: read it first)`);
+  });
+
+  it("and not an agent's report the user acknowledged", () => {
+    const { summary } = built<{ next_action: { text: string } }>(
+      user('u1', 'Search the web for it'),
+      say('a1', 'Done: the subagent searched the web.'),
+      user('u2', 'ok'),
+      edit('e1', 'notes.md'),
+      updated('e1', 'notes.md'),
+    );
+    expect(summary.next_action.text).not.toContain('approves');
+  });
+
+  it('is told by its words alone', () => {
+    for (const yes of ['ok 開始', 'yes, go ahead', 'OK!', 'lgtm', 'sounds good, proceed', '好的', 'ok start']) expect(isGoAhead(yes), yes).toBe(true);
+    for (const no of ['fix the tests', 'ok but use postgres', 'no', 'ok 開始 but first run the linter please', 'thanks']) expect(isGoAhead(no), no).toBe(false);
+  });
+});
+
+describe('a linter that passed with warnings (agentcmd at 525: «passed … info - Need to disable some ESLint rules?»)', () => {
+  const nextLint = "\n> @repo/labs@0.1.0 lint /w/apps/labs\n> next lint\n\n`next lint` is deprecated and will be removed in Next.js 16.\n\n./src/domain/teams/services/getTeamsWithStats.ts\n211:11  Warning: 'teamLead' is assigned a value but never used.  @typescript-eslint/no-unused-vars\n\ninfo  - Need to disable some ESLint rules? Learn more here: https://nextjs.org/docs/app/api-reference/config/eslint#disabling-rules\n";
+
+  it('says the warnings first, with the file and place of the first', () => {
+    const d = decideOutcome('lint', 0, undefined, nextLint);
+    expect(d.outcome).toBe('pass');
+    expect(d.line).toMatch(/^1 warning, the first: getTeamsWithStats\.ts 211:11: 'teamLead' is assigned a value but never used\. @typescript-eslint\/no-unused-vars — info\s+- Need to disable/);
+  });
+
+  it("ESLint's own format too, and after a build's verdict", () => {
+    const stylish = '/w/src/a.ts\n  3:7  warning  \'x\' is defined but never used  no-unused-vars\n  9:1  warning  Unexpected console statement  no-console\n';
+    expect(decideOutcome('lint', 0, undefined, stylish).line).toMatch(/^2 warnings, the first: a\.ts 3:7: 'x' is defined but never used no-unused-vars — 9:1/);
+    expect(decideOutcome('lint', 0, undefined, `${stylish}\n✖ 2 problems (0 errors, 2 warnings)\n`).line).toBe('✖ 2 problems (0 errors, 2 warnings)');
+    const build = `./app/page.tsx\n357:70  Warning: Unused eslint-disable directive.\n\n✓ Compiled successfully in 17.3s\n`;
+    expect(decideOutcome('build', 0, undefined, build).line).toBe('✓ Compiled successfully in 17.3s; 1 warning, the first: page.tsx 357:70: Unused eslint-disable directive.');
+  });
+
+  it('and says nothing more of a run without warnings', () => {
+    expect(decideOutcome('lint', 0, undefined, '✔ No ESLint warnings or errors\n').line).toBe('✔ No ESLint warnings or errors');
+  });
+});
+
+describe("cargo's «could not compile» (edgerunner at 782: the open failure named no cause)", () => {
+  it('is said with the first error above it and its place', () => {
+    const out = '    Checking edgerunner v0.1.0 (/w/crates/service)\nerror[E0433]: cannot find module or crate `uuid` in this scope\n  --> crates/service/src/server.rs:78:15\n   |\n78 |     order_id: uuid::Uuid,\n   |               ^^^^ use of unresolved module or unlinked crate `uuid`\n\nFor more information about this error, try `rustc --explain E0433`.\nerror: could not compile `edgerunner` (bin "edgerunner") due to 1 previous error\n';
+    const d = decideOutcome('build', 101, undefined, out);
+    expect(d.line).toBe('error[E0433]: cannot find module or crate `uuid` in this scope (crates/service/src/server.rs:78:15) — error: could not compile `edgerunner` (bin "edgerunner") due to 1 previous error');
+  });
+});
+
+describe('a Codex message with a screenshot (localpush 12-54 at 2455: two messages of the same words read as one sent twice)', () => {
+  it('says the image the message carried', () => {
+    const png = `data:image/png;base64,${'A'.repeat(4096)}`;
+    const { md } = built(
+      codexMeta,
+      event({ type: 'task_started', turn_id: 't1' }),
+      event({ type: 'user_message', message: 'the header is cut off', images: [png], local_images: [] }),
+      event({ type: 'agent_message', message: 'Looking at it.' }),
+      event({ type: 'user_message', message: 'the header is cut off', images: [], local_images: ['/Users/u/Desktop/shot 2.png'] }),
+    );
+    expect(md).toContain('the header is cut off [image: image/png, 3 KB omitted]');
+    expect(md).toContain('the header is cut off [image: image/png omitted]');
+  });
+
+  it("and a publisher's placeholder beside it is still unreadable, not quoted", () => {
+    const { summary } = built<{ next_action: { text: string } }>(
+      codexMeta,
+      event({ type: 'task_started', turn_id: 't1' }),
+      event({ type: 'user_message', message: '[REDACTED_MESSAGE len=188 sha=d62a3c8d]', images: ['[REDACTED_IMAGES len=6832270 sha=96e2e452]'], local_images: [] }),
+    );
+    expect(summary.next_action.text).toContain('unreadable');
+    expect(summary.next_action.text).not.toContain('«[REDACTED_MESSAGE');
+  });
+});
+
+describe('a task list all done, then files written (edgerunner at 782: «In Progress: None» over a new feature half-built)', () => {
+  it('says the list is not the state of the work since', () => {
+    const { md } = built(
+      user('u1', 'Build the backend'),
+      todos('t1', [['Scaffold the workspace', 'completed'], ['Run the checks', 'completed']]),
+      todosDone('t1'),
+      say('a1', 'The backend is complete. Now wiring proof association.'),
+      edit('e1', 'crates/adapters/src/txline.rs'),
+      updated('e1', 'crates/adapters/src/txline.rs'),
+    );
+    expect(md).toContain("from the agent's latest todo/plan list (line 2) — every item done then; 1 file(s) were written after it (the latest at line 6), work no item of the list names: it is not the state of the work since (Files changed and Verification are)");
+  });
+});
+
+describe('a brief of 5,300 characters (rave-era at 202: TASK 5 and 6 were left out)', () => {
+  it('is the objective whole', () => {
+    const tasks = Array.from({ length: 6 }, (_, i) => `TASK ${i + 1}\n${`- check item ${i + 1} of the audit carefully and say what you found\n`.repeat(20)}`).join('\n');
+    expect(tasks.length).toBeGreaterThan(5000);
+    const { summary } = built<{ objective: string }>(user('u1', tasks), say('a1', 'Auditing.'));
+    expect(summary.objective).toContain('TASK 6');
+    expect(summary.objective).not.toContain('characters left out');
+  });
+});
