@@ -201,10 +201,17 @@ export function validatedCacheDir(env: NodeJS.ProcessEnv): string {
   return join(xdg, 'handoff');
 }
 
-/** The key of a file's validation: the schema and the file, byte for byte. */
+/**
+ * The version of the checks validateText makes beyond the schema (patterns, thresholds): a file a
+ * version before passed may fail them now (2: a pattern compiled with its flags, which a `u` it
+ * did not compile under had passed, to fail in every command that then built the redactor).
+ */
+const CHECKS_VERSION = '2';
+
+/** The key of a file's validation: the schema, the checks and the file, byte for byte. */
 function validationKey(raw: string): string {
   configSchema();
-  return createHash('sha256').update(schemaText ?? '').update('\0').update(raw).digest('hex');
+  return createHash('sha256').update(schemaText ?? '').update('\0').update(CHECKS_VERSION).update('\0').update(raw).digest('hex');
 }
 
 function recall(dir: string | null, key: string): FileConfig | null {
@@ -286,7 +293,13 @@ function validateText(file: string, raw: string): FileConfig {
   const cfg = data as FileConfig;
   cfg.redaction.patterns.forEach((p, i) => {
     const pattern = typeof p === 'string' ? p : p.pattern;
-    const problem = unsafePatternReason(pattern);
+    const problem = unsafePatternReason(pattern, typeof p === 'string' ? '' : p.flags);
+    if (problem?.startsWith('it does not compile')) {
+      throw new ConfigError(`${file}: invalid config at /redaction/patterns/${i}: expected a pattern that compiles with its flags, found one where ${problem}`, {
+        hint: 'fix the pattern (under the `u` and `v` flags an escape must be one JavaScript knows), or drop the flag',
+        details: { file, pointer: `/redaction/patterns/${i}` },
+      });
+    }
     if (problem) {
       throw new ConfigError(`${file}: invalid config at /redaction/patterns/${i}: expected a linear-time pattern, found one where ${problem}`, {
         hint: 'rewrite the pattern without backreferences, lookaround or a repeated group that itself repeats',

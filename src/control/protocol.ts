@@ -1,4 +1,5 @@
 import type { ErrorJson } from '../errors.js';
+import { jsonErrorReason } from '../core/ingest.js';
 
 /**
  * The control socket's protocol, defined once for the server and the client: JSON-RPC 2.0, one
@@ -182,7 +183,7 @@ export function parseRequest(line: string): Parsed {
   try {
     v = JSON.parse(line);
   } catch (e) {
-    return { ok: false, id: null, error: { code: RPC_ERRORS.PARSE, message: `parse error: expected one JSON object per line (${(e as Error).message})` } };
+    return { ok: false, id: null, error: { code: RPC_ERRORS.PARSE, message: `parse error: expected one JSON object per line (${jsonErrorReason(e)})` } };
   }
   if (!isObj(v)) return { ok: false, id: null, error: { code: RPC_ERRORS.INVALID_REQUEST, message: 'invalid request: expected a JSON object (batches are not supported)' } };
   const id = v.id;

@@ -324,6 +324,11 @@ export function jsonErrorReason(e: unknown): string {
   return pos === undefined ? what : `${what} (at character ${pos})`;
 }
 
+/** Why a file could not be read as JSON: a parse error without V8's excerpt, any other error as it is (a read's). */
+export function notJsonReason(e: unknown): string {
+  return e instanceof SyntaxError ? jsonErrorReason(e) : e instanceof Error ? e.message : String(e);
+}
+
 /**
  * A line with a NUL between its characters was written in UTF-16 (Windows PowerShell's `>` and
  * `Out-File` write it): it is not JSON as read, and the fix is to convert it, not to repair it.

@@ -8,12 +8,14 @@
  * null when it is acceptable: no backreferences, no lookaround, no repeated group that itself
  * contains a quantifier (the `(a+)+` family) or alternatives (the `(a|a)+` family).
  */
-export function unsafePatternReason(pattern: string): string | null {
+export function unsafePatternReason(pattern: string, flags = ''): string | null {
   try {
-    new RegExp(pattern);
+    // With the flags it runs with: under `u` or `v` an escape that is only a letter without them
+    // (`\&`) does not compile, and a pattern checked without them failed later, where the error
+    // quoted it (a red team's `{"pattern": "Tr0ub4dor\\&…", "flags": "u"}`).
+    new RegExp(pattern, `${[...new Set(flags.replace(/g/g, ''))].join('')}g`);
   } catch (e) {
-    // V8 quotes the pattern in its message; the pattern may itself be a secret the user guards.
-    return `it does not compile (${(e as Error).message.split(pattern).join('…')})`;
+    return `it does not compile (${compileReason(e)})`;
   }
   if (/\\[1-9]|\\k</.test(pattern)) return 'it uses a backreference';
   if (/\(\?<?[=!]/.test(pattern)) return 'it uses lookaround';
@@ -50,4 +52,16 @@ export function unsafePatternReason(pattern: string): string | null {
     } else if ((c === '*' || c === '+' || c === '{') && top) top.quantifier = true;
   }
   return null;
+}
+
+/**
+ * What V8 says is wrong with a pattern, without the pattern: its message quotes it whole
+ * ("Invalid regular expression: /<pattern>/<flags>: Invalid escape"), and the pattern may itself
+ * be a secret the user guards. The reason follows the last ": " (no reason V8 gives holds one).
+ */
+export function compileReason(e: unknown): string {
+  const message = e instanceof Error ? e.message : String(e);
+  if (!message.startsWith('Invalid regular expression: ')) return /Invalid flags/.test(message) ? 'invalid flags' : 'invalid regular expression';
+  const reason = message.slice(message.lastIndexOf(': ') + 2);
+  return /^[A-Za-z][A-Za-z ()'-]{0,60}$/.test(reason) ? reason : 'invalid regular expression';
 }

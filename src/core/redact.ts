@@ -82,8 +82,8 @@ export class Redactor {
 
   constructor(patterns: readonly RedactionPattern[] = []) {
     this.custom = patterns.map((p) => {
-      const problem = unsafePatternReason(p.pattern);
-      if (problem) throw new Error(`redaction pattern "${p.name}" is not linear-time: ${problem}`);
+      const problem = unsafePatternReason(p.pattern, p.flags);
+      if (problem) throw new Error(`redaction pattern "${p.name}" cannot be used: ${problem}`);
       const flags = new Set((p.flags ?? '').split(''));
       flags.add('g');
       return { kind: p.name, re: new RegExp(p.pattern, [...flags].join('')) };

@@ -106,11 +106,18 @@ function privateKey(text: string, hits: SecretHit[]): void {
   }
 }
 
+/**
+ * What a token holds that a reader would not see, or that stands for a byte lost in decoding
+ * (U+FFFD): a key with one of these inside is still the key.
+ */
+const UNSEEN = /[\u00ad\u0300-\u036f\u200b-\u200f\u2060-\u2064\ufe00-\ufe0f\ufeff\ufffd]/g;
+
 function scanTokens(text: string, offset: number, hits: SecretHit[]): void {
   let index = 0;
-  for (const tok of text.split(DELIMS)) {
-    const at = text.indexOf(tok, index);
-    index = at === -1 ? index : at + tok.length;
+  for (const raw of text.split(DELIMS)) {
+    const at = text.indexOf(raw, index);
+    index = at === -1 ? index : at + raw.length;
+    const tok = raw.replace(UNSEEN, '');
     if (tok.length < 15) continue;
     const where = at === -1 ? -1 : at + offset;
     for (const s of SHAPES) {

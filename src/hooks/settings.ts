@@ -5,6 +5,8 @@
  * the install record are in install.ts.
  */
 
+import { jsonErrorReason } from '../core/ingest.js';
+
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 
@@ -234,7 +236,7 @@ export function parseSettings(text: string): Parsed {
   try {
     v = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (e) {
-    return { ok: false, why: `it is not strict JSON (${(e as Error).message}); comments and trailing commas are not allowed` };
+    return { ok: false, why: `it is not strict JSON (${jsonErrorReason(e)}); comments and trailing commas are not allowed` };
   }
   if (!isObject(v)) return { ok: false, why: `it holds ${Array.isArray(v) ? 'an array' : typeof v}, not a JSON object` };
   return { ok: true, doc: v, empty: false };

@@ -7,6 +7,7 @@ import type { Harness, TurnClass } from '../core/types.js';
 import { VerifyError } from '../errors.js';
 import { readRegularText, writeError } from './files.js';
 import { FILES } from './layout.js';
+import { notJsonReason } from '../core/ingest.js';
 
 /** manifest.json (SPEC §5): the commit point of every build, sealed by its own canonical hash. */
 
@@ -150,7 +151,7 @@ export async function readManifest(dir: string): Promise<Manifest | null> {
   try {
     m = JSON.parse(raw);
   } catch (e) {
-    throw damagedManifest(path, (e as Error).message);
+    throw damagedManifest(path, notJsonReason(e));
   }
   const why = manifestDamage(m);
   if (why !== null) throw damagedManifest(path, why);

@@ -15,6 +15,7 @@ import { FILES, stateFileName } from './layout.js';
 import type { Manifest } from './manifest.js';
 import { manifestHash } from './manifest.js';
 import { firstError, validator } from './schemas.js';
+import { notJsonReason } from '../core/ingest.js';
 
 /**
  * verify (SPEC §5): recompute every digest the manifest seals and say which check failed. This
@@ -155,7 +156,7 @@ async function verifyOne(dir: string, opts: VerifyOptions, knownAs: string): Pro
   try {
     m = JSON.parse(await readRegularText(join(dir, FILES.manifest))) as Manifest;
   } catch (e) {
-    return fail(`manifest.json is missing or not JSON (${(e as Error).message})`);
+    return fail(`manifest.json is missing or not JSON (${notJsonReason(e)})`);
   }
   report.id = typeof m.session === 'string' ? m.session : knownAs;
   if (manifestHash(m) !== m.manifest_sha256) return fail('manifest_sha256 does not match the manifest (a field was edited)');
@@ -194,7 +195,7 @@ async function verifyOne(dir: string, opts: VerifyOptions, knownAs: string): Pro
   try {
     llm = JSON.parse(await readRegularText(join(dir, FILES.llm)));
   } catch (e) {
-    return fail(`HANDOFF.llm.json is missing or not JSON (${(e as Error).message})`);
+    return fail(`HANDOFF.llm.json is missing or not JSON (${notJsonReason(e)})`);
   }
   const v = validator('handoff.llm');
   if (!v(llm)) return fail(`HANDOFF.llm.json does not match schemas/handoff.llm.schema.json at ${firstError(v)}`);

@@ -59,3 +59,19 @@ describe('validated config files', () => {
     expect(entries(join(home, 'xdg-cache', 'handoff'))).toHaveLength(1);
   });
 });
+
+describe('a redaction pattern that compiles only without its flags', () => {
+  it('is refused where the config is read, naming the reason and not the pattern', () => {
+    const { file, cache } = setup('{"redaction": {"patterns": [{"name": "vault", "pattern": "Tr0ub4dor\\\\&Zx9Kq2Lm7Wp", "flags": "u"}]}}');
+    let message = '';
+    try {
+      loadConfigFile(file, cache);
+    } catch (e) {
+      expect(e).toBeInstanceOf(ConfigError);
+      message = (e as Error).message;
+    }
+    expect(message).toContain('invalid config at /redaction/patterns/0: expected a pattern that compiles with its flags, found one where it does not compile (Invalid escape)');
+    expect(message).not.toContain('Tr0ub4dor');
+    expect(entries(cache)).toEqual([]);
+  });
+});

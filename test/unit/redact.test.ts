@@ -288,7 +288,7 @@ describe('configured patterns must run in linear time', () => {
     ['alternatives repeated a bounded number of times', '(?:a|aa){1,30}$', /repeats a group of alternatives/],
   ])('refuses %s', (_name, pattern, reason) => {
     expect(unsafePatternReason(pattern)).toMatch(reason);
-    expect(() => new Redactor([{ name: 'x', pattern }])).toThrow(/not linear-time/);
+    expect(() => new Redactor([{ name: 'x', pattern }])).toThrow(/^redaction pattern "x" cannot be used: it /);
   });
 
   it('does not quote a pattern that fails to compile (it may be the secret it guards)', () => {

@@ -13,6 +13,7 @@ import { readManifest } from '../../store/manifest.js';
 import { firstError, validator } from '../../store/schemas.js';
 import type { Command } from '../command.js';
 import { openSession } from '../store.js';
+import { notJsonReason } from '../../core/ingest.js';
 
 /**
  * `handoff export`: one document valid against schemas/handoff.schema.json (the interchange
@@ -86,7 +87,7 @@ function parseLlm(path: string, text: string | null): LlmPayload {
     if (text === null) throw new Error('it is missing');
     data = JSON.parse(text);
   } catch (e) {
-    throw new NotFoundError(`${path} is missing or not JSON (${(e as Error).message})`, { hint: 'rebuild the session (`handoff build <transcript>`), then export again' });
+    throw new NotFoundError(`${path} is missing or not JSON (${notJsonReason(e)})`, { hint: 'rebuild the session (`handoff build <transcript>`), then export again' });
   }
   const v = validator('handoff.llm');
   if (!v(data)) {

@@ -847,6 +847,17 @@ function patchWrites(patch: string, files: readonly string[]): { path: string; h
   });
 }
 
+/**
+ * A policy's name as Codex writes it (`on-request`, `workspace-write`): lower-case words joined by
+ * `-`. Anything else is said as such, not quoted: cut to a length, a value was cut before the
+ * redactor saw it whole, and the part kept no longer read as the credential it was part of.
+ */
+function policyName(value: string): string {
+  // A publisher's placeholder (`[trimmed for fixture]`) is words too.
+  const named = (/^[a-z]+(?:[-_][a-z]+){0,7}$/.test(value) || /^[a-z]+(?:[A-Z][a-z]+){1,6}$/.test(value) || /^\[[a-z]+(?: [a-z]+){0,5}\]$/.test(value)) && value.length <= 60;
+  return named ? `\`${value}\`` : `(a value Codex does not write, ${value.length} characters, not shown)`;
+}
+
 /** A turn's approval and sandbox policy, as Codex records them (`sandbox_policy.type`, 0.40's `.mode`). */
 function codexPermissions(p: Record<string, unknown>): string | null {
   const approval = str(p.approval_policy);
@@ -854,8 +865,8 @@ function codexPermissions(p: Record<string, unknown>): string | null {
   const sandbox = box === undefined ? undefined : (str(box.type) ?? str(box.mode));
   if (approval === undefined && sandbox === undefined) return null;
   const parts: string[] = [];
-  if (approval !== undefined) parts.push(`approval \`${approval.slice(0, 40)}\``);
-  if (sandbox !== undefined) parts.push(`sandbox \`${sandbox.slice(0, 40)}\``);
+  if (approval !== undefined) parts.push(`approval ${policyName(approval)}`);
+  if (sandbox !== undefined) parts.push(`sandbox ${policyName(sandbox)}`);
   // The sandbox's network: a command the user approves to run outside the sandbox, and the
   // harness's own web tools, are not bound by it ("network off" read as no network at all).
   if (box !== undefined && typeof box.network_access === 'boolean') parts.push(`network ${box.network_access ? 'on' : 'off'} inside the sandbox`);

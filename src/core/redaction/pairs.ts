@@ -182,6 +182,8 @@ export function registerNames(scanner: LiteralScanner): void {
   }
 }
 
+const REDACTED_TAG = '[REDACTED:';
+
 const ARN_BEFORE = /(?:^|[\s"'=[(,])arn:[\w-]+:[\w-]*:[^\s"']*:$/;
 
 function readName(text: string, hit: number, hitLength: number): Name | null {
@@ -200,6 +202,9 @@ function readName(text: string, hit: number, hitLength: number): Name | null {
     const head = PHRASE_HEAD.exec(text.slice(Math.max(0, start - 32), start));
     if (head?.[1]) label = `${head[1]} ${raw}`;
   }
+  // The redactor's own mark (`[REDACTED:github_token]`, met again when a text is redacted a second
+  // time, as the CLI does to what the daemon answers): a kind, not a label of what follows it.
+  if (start >= REDACTED_TAG.length && text[end] === ']' && text.startsWith(REDACTED_TAG, start - REDACTED_TAG.length)) return null;
   // A segment of an ARN (`arn:aws:secretsmanager:…:secret:prod/db-Ab12Cd`) names a resource, not a value.
   if (start > 0 && text[start - 1] === ':' && ARN_BEFORE.test(text.slice(Math.max(0, start - 160), start))) return null;
   const judgedAs = nameStrength(label.replace(/\s+/g, '_'));

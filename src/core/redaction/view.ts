@@ -170,7 +170,7 @@ class ViewBuilder {
  * handoff's own text, drop (`**AKIA**Q3EG…` is a key to whoever reads it bold). Not `__`: it means
  * something in names (Bundler's `BUNDLE_GEMS__EXAMPLE__COM` is the host `gems.example.com`).
  */
-const MARK_CHARS = '\u0300-\u036f\u200c-\u200f\u061c\u2061-\u2064\u180e\u3164\u115f\u1160\uffa0\ufe00-\ufe0f*`';
+const MARK_CHARS = '\u0300-\u036f\u200c-\u200f\u061c\u2061-\u2064\u180e\u3164\u115f\u1160\uffa0\ufe00-\ufe0f\ufffd*`';
 const TOKEN_CHARS = 'A-Za-z0-9_\\-.+/=';
 /** Any mark (a quick scan), then a run of them between two characters a credential is made of: the only texts a mark view changes. */
 const ANY_MARK = new RegExp(`[${MARK_CHARS}]|\udb40`);
@@ -183,7 +183,8 @@ const isTokenChar = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && 
  * Marks (MARK_CHARS) between two characters a credential is made of are read as not there: a key's characters
  * with an accent put on one (`d\u0301api8c4e…`), a zero-width joiner or a right-to-left mark put
  * between two, or a bold marker, are the key to whoever strips them, as a slug, a terminal or a
- * Markdown reader does. A run of marks and the character after it are one escape that reads as
+ * Markdown reader does. So is U+FFFD, which an invalid byte, a cut multibyte sequence or a lone
+ * surrogate put in a token becomes when the line is decoded: the rest of the key is all there. A run of marks and the character after it are one escape that reads as
  * that character.
  */
 function markView(input: string): DecodedView {
