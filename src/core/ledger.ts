@@ -2,7 +2,7 @@ import { ideShort } from './harness/requests.js';
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
 import { decideOutcome, lastLine, lastStarted } from './outcome.js';
 import type { Outcome } from './outcome.js';
-import { andChain, branchSwitch, changesFolder, copyInstall, uncopies, statusBranch, lsListing, modifiedInStatus, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, destroys, diffedPaths, diffsTheTree, exitMeansNoMatch, formattedFor, gitAdded, gitDir, initBranch, showsFiles, gitListing, branchPullRequest, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, headMovers, killedByName, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, noCommitsYet, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
+import { andChain, branchSwitch, changesFolder, copyInstall, uncopies, statusBranch, lsListing, modifiedInStatus, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, destroys, diffedPaths, diffsTheTree, exitMeansNoMatch, formattedFor, gitAdded, gitDir, initBranch, showsFiles, gitListing, branchPullRequest, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, headMovers, killedByName, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, noCommitsYet, pipedInto, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
 import type { CheckTarget } from './shell.js';
 import { fmtClock, fmtOffset, localMinutes, offsetFromDate, startClaim, startsBeforeSession } from './clock.js';
 import { contentLines, DOC_LIMITS, namingRequest, readLines, readSpan } from './documents.js';
@@ -1470,7 +1470,40 @@ export function closes(passing: readonly CheckTarget[], failedKeys: readonly str
   return false;
 }
 
+/**
+ * A command whose exit code a pipe hid (`pnpm --version 2>&1 | head -5`) that printed, as its last
+ * line, the error an earlier command of the session failed with: it failed the same way (FundWise at
+ * 171: "This project is configured to use yarn …", after two runs that exited 1 on it). The open
+ * failure it repeats, or null.
+ */
+function sameErrorHidden(l: Ledger, command: string, output: string): FailureEntry | null {
+  if (pipedInto(command) === null) return null;
+  const last = printedLast(output);
+  if (last === null || last.length < 24) return null;
+  for (let i = l.failures.length - 1; i >= 0; i -= 1) {
+    const f = l.failures[i] as FailureEntry;
+    if (f.kind === 'command' && f.closedLine === undefined && f.text.includes(`: ${last}`)) return f;
+  }
+  return null;
+}
+
+/** An output's last line with words, as a failure quotes it (200 characters). */
+function printedLast(out: string): string | null {
+  const lines = out.split('\n');
+  for (let i = lines.length - 1; i >= 0; i -= 1) {
+    const t = (lines[i] as string).trim();
+    if (t.length > 0) return clip(t, 200);
+  }
+  return null;
+}
+
 function noteCommandResult(l: Ledger, call: CallRecord, r: ResultInput, failed: boolean): void {
+  const again = failed ? null : sameErrorHidden(l, call.command ?? '', r.output ?? '');
+  if (again !== null) {
+    const piped = pipedInto(call.command ?? '') as string;
+    push(l.failures, { line: r.line, text: `\`${clip(call.command ?? '', 160)}\` printed the error the command of line ${again.line} failed with, its exit code hidden by \`${piped}\`: ${printedLast(r.output ?? '') ?? ''}`, keys: [commandKey(call.command ?? '')], kind: 'command' }, LEDGER_LIMITS.FAILURES);
+    return;
+  }
   if (!failed) {
     // The same command succeeding later closes its earlier failure; so does the tool running
     // at all after it was denied.

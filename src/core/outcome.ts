@@ -163,6 +163,24 @@ function rustCause(text: string): string | null {
   return both.length > 200 ? `${both.slice(0, 199)}…` : both;
 }
 
+/**
+ * A Python traceback's verdict is its last frame's exception (`ValueError: Unable to determine
+ * which files to ship`), which a build backend's traceback, nested in uv's `[stderr]` and followed
+ * by its hints, does not end the output with (coderabbit at 46: quoted as "Traceback (most recent
+ * call last):" alone).
+ */
+const TRACEBACK = /\bTraceback \(most recent call last\):/;
+const RAISED = /^[ \t]*((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Failure|Warning)(?::[ \t].*)?)$/m;
+
+function raisedAfter(text: string, fail: string): string | null {
+  const at = text.lastIndexOf(fail);
+  if (at === -1) return null;
+  const m = RAISED.exec(text.slice(at + fail.length));
+  if (m === null) return null;
+  const line = (m[1] as string).trim();
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}
+
 /** A tally shown with the first error it counts, which says what failed ("E902 No such file or directory — Found 1 error."). */
 function withCause(text: string, fail: string | null): string | null {
   const types = typeErrors(text);
@@ -173,6 +191,10 @@ function withCause(text: string, fail: string | null): string | null {
     const failed = [...text.matchAll(/^FAILED (\S+)/gm)];
     const first = failed[0]?.[1];
     if (first !== undefined) return `FAILED ${first.length > 160 ? `${first.slice(0, 159)}…` : first}${failed.length > 1 ? ` (and ${failed.length - 1} more)` : ''} — ${fail}`;
+  }
+  if (fail !== null && TRACEBACK.test(fail)) {
+    const raised = raisedAfter(text, fail);
+    if (raised !== null) return `${raised} — ${fail}`;
   }
   if (fail !== null && fail.startsWith('error: could not compile ')) {
     const cause = rustCause(text);

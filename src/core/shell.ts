@@ -1320,3 +1320,10 @@ export function shellWrites(command: string): ShellWrite[] {
   }
   return out;
 }
+
+/** The program a command's output was piped into last (`pnpm build 2>&1 | tail -60`: `tail`), unless `pipefail` is set; null when not piped. */
+export function pipedInto(command: string): string | null {
+  if (/\bpipefail\b/.test(command)) return null;
+  const m = /(?:^|[^|])\|\s*(tail|head|grep|rg|tee|less|more|sort|uniq|wc|cat|sed|awk|cut|jq)\b[^|&;]*$/.exec(command.trim());
+  return m?.[1] ?? null;
+}

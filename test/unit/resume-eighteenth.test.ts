@@ -125,7 +125,7 @@ describe('a git log in a repository with no commit', () => {
 
 describe('a check piped into another program', () => {
   it("says the output decided it, the exit code being the pipe's last program's", async () => {
-    const { pipedInto } = await import('../../src/core/render/handoff-md.js');
+    const { pipedInto } = await import('../../src/core/shell.js');
     expect(pipedInto('pnpm build 2>&1 | tail -60')).toBe('tail');
     expect(pipedInto('set -o pipefail; pnpm build | tail -60')).toBeNull();
     expect(pipedInto('pnpm build || echo failed')).toBeNull();

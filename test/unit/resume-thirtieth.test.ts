@@ -173,3 +173,32 @@ describe('a brief of 5,300 characters (rave-era at 202: TASK 5 and 6 were left o
     expect(summary.objective).not.toContain('characters left out');
   });
 });
+
+describe('a traceback that does not end the output (coderabbit at 62: «failed (exit 1): Traceback (most recent call last):»)', () => {
+  it('is said by the exception its last frame raised', () => {
+    const out = 'Exit code 1\nResolved 4 packages in 55ms\n  × Failed to build `x @ file:///w`\n  ╰─▶ Call to `hatchling.build.build_wheel` failed (exit status: 1)\n\n      [stderr]\n      Traceback (most recent call last):\n        File "<string>", line 11, in <module>\n          wheel_filename = backend.build_wheel()\n      ValueError: Unable to determine which files to ship\n      inside the wheel using the following heuristics:\n\n      hint: This usually indicates a problem with the package or the build\n      environment.';
+    expect(decideOutcome('build', 1, undefined, out).line).toBe('ValueError: Unable to determine which files to ship — Traceback (most recent call last):');
+  });
+});
+
+describe('a command whose pipe hid its exit code, printing the error an earlier one failed with (FundWise at 171)', () => {
+  const yarn = 'This project is configured to use yarn because /Users/u/package.json has a "packageManager" field';
+  const session = (last: string) => [
+    user('u1', 'Run pnpm build'),
+    bash('p1', 'pnpm --version 2>&1'),
+    result('p1', `Exit code 1\n${yarn}`, { is_error: true }),
+    bash('p2', '/usr/local/bin/pnpm --version 2>&1 | head -5'),
+    result('p2', last),
+  ];
+
+  it('failed the same way', () => {
+    const { md } = built(...session(yarn));
+    expect(md).toContain(`line 5: \`/usr/local/bin/pnpm --version 2>&1 | head -5\` printed the error the command of line 3 failed with, its exit code hidden by \`head\`: ${yarn}`);
+  });
+
+  it('but not when it printed something else, or nothing hid its exit code', () => {
+    expect(built(...session('9.15.0')).md).not.toContain('printed the error');
+    const plain = session(yarn).map((r, i) => (i === 3 ? bash('p2', '/usr/local/bin/pnpm --version 2>&1') : r));
+    expect(built(...plain).md).not.toContain('printed the error');
+  });
+});

@@ -11,7 +11,7 @@ import { jobNotices, noticeJobId } from '../jobs.js';
 import type { Contradiction } from '../ledger.js';
 import { listingAfterLastCommit, publisherRedacted } from '../ledger.js';
 import { fileName, filePath, relativeTo } from '../paths.js';
-import { exitMeansNoMatch } from '../shell.js';
+import { exitMeansNoMatch, pipedInto } from '../shell.js';
 import type { ParentTask, RenderInput } from './input.js';
 import { bullets, cell, code, fence, inCell, table, yamlValue } from './markdown.js';
 
@@ -1201,13 +1201,6 @@ function unnamedCommits(a: Analysis): string {
   if (made.length > 0) parts.push(`${label('verified')} — made by the session's \`git commit\`, whose output was cut before the line that names the hash (what it printed, ` + "` create mode …` or `N files changed`" + `, only a commit prints); no later \`git log\` in the transcript names it, so its hash, and whether a push took it, are not known:\n\n${list(made)}`);
   if (maybe.length > 0) parts.push(`${label('unknown')} — the session's \`git commit\` printed no hash and nothing else that shows a commit was made (its output was cut or quiet), and no later \`git log\` names one: whether it committed is not known (\`git log\` tells):\n\n${list(maybe)}`);
   return `\n\n${parts.join('\n\n')}`;
-}
-
-/** The program a check's output was piped into last (`pnpm build 2>&1 | tail -60`: `tail`), unless `pipefail` is set; null when not piped. */
-export function pipedInto(command: string): string | null {
-  if (/\bpipefail\b/.test(command)) return null;
-  const m = /(?:^|[^|])\|\s*(tail|head|grep|rg|tee|less|more|sort|uniq|wc|cat|sed|awk|cut|jq)\b[^|&;]*$/.exec(command.trim());
-  return m?.[1] ?? null;
 }
 
 function verification(a: Analysis): string {
