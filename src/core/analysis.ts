@@ -1564,7 +1564,11 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     commits,
     failedCommit: l.failedCommit ?? null,
     // A push after it may have taken it: its line is said (the push names no hash it could be matched by).
-    unnamedCommits: (l.unnamedCommits ?? []).map((c) => ((l.lastPushLine ?? 0) > c.line ? { ...c, push_line: l.lastPushLine as number } : c)),
+    // The first push after it (a state from before `pushLine` was kept: the last).
+    unnamedCommits: (l.unnamedCommits ?? []).map(({ pushLine, ...c }) => {
+      const at = pushLine ?? ((l.lastPushLine ?? 0) > c.line ? l.lastPushLine : undefined);
+      return at === undefined ? c : { ...c, push_line: at };
+    }),
     foreignHead: foreignHead(st),
     verification: st.commands,
     checksNotRun,

@@ -279,7 +279,8 @@ export interface Ledger {
    * ` N files changed` lines); else whether it made one is not known.
    */
   /** `merge`: a `git merge` that made a merge commit, which git names by no hash in its output. */
-  unnamedCommits?: { subject: string; line: number; made?: true; merge?: true }[];
+  /** `pushLine`: the first push that succeeded after it (a later one says less: posthog's `gh repo create --push` at 523, then two more). */
+  unnamedCommits?: { subject: string; line: number; made?: true; merge?: true; pushLine?: number }[];
   /** Hashes pushes reported as the remote's old or new tip: those commits are on the remote. */
   remoteTips?: { hash: string; line: number }[];
   lastPushLine?: number;
@@ -1804,7 +1805,10 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
   const to = updates.at(-1)?.url;
   if (to) l.pushedTo = { line, url: clip(to, 300) };
   if (!gitPush) return;
-  if (!failed) l.lastPushLine = line;
+  if (!failed) {
+    l.lastPushLine = line;
+    for (const c of l.unnamedCommits ?? []) if (c.line <= line && c.pushLine === undefined) c.pushLine = line;
+  }
   if (failed && updates.length === 0) return;
   const branches = new Set(updates.map((u) => u.branch));
   // A rebase since a commit gave it a new hash: the push names the new one (`a..NEW main -> main`).

@@ -202,3 +202,19 @@ describe('a command whose pipe hid its exit code, printing the error an earlier 
     expect(built(...plain).md).not.toContain('printed the error');
   });
 });
+
+describe('a commit whose hash was cut away, then several pushes (posthog at 784: «a push followed (line 742)»)', () => {
+  it('names the first push after it', () => {
+    const { md } = built(
+      user('u1', 'Commit and publish it'),
+      bash('c1', 'git add -A && git commit -m "Initial scaffold" 2>&1 | tail -3'),
+      result('c1', ' create mode 100644 src/analyze.py\n create mode 100644 src/fetch.py'),
+      bash('p1', 'gh repo create dash --public --source=. --remote=origin --push 2>&1 | tail -10'),
+      result('p1', 'https://github.com/u/dash\nTo https://github.com/u/dash.git\n * [new branch]      HEAD -> main\nbranch \'main\' set up to track \'origin/main\'.'),
+      bash('c2', 'git add app.py && git commit -m "Headline PR" 2>&1 | tail -2 && git push 2>&1 | tail -2'),
+      result('c2', '[main 813a320] Headline PR\n 1 file changed, 11 insertions(+)\nTo https://github.com/u/dash.git\n   0d982ca..813a320  main -> main'),
+      say('a1', 'Pushed.'),
+    );
+    expect(md).toContain('«Initial scaffold» (line 3) — a push followed (line 5)');
+  });
+});
