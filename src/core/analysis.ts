@@ -606,7 +606,7 @@ function permissionDenied(st: SessionState): Contradiction[] {
   const m = CANNOT_AUTO.exec(said.text);
   if (m === null) return [];
   const lets = /`acceptEdits`/.test(p.text) && !/approval `never`|`bypassPermissions`|`dontAsk`/.test(p.text) ? 'edits' : 'calls';
-  return [{ claim_line: said.line, evidence_line: p.since, text: `the agent said it could not let calls run without asking (${quote(m[0], 120)}), but from line ${p.since} the harness recorded ${p.text}, under which ${lets} run without asking` }];
+  return [{ claim_line: said.line, evidence_line: p.since, text: `the agent said it could not let calls run without asking (${quote(m[0], 120)}), but from line ${p.since} the harness recorded ${p.text}, under which ${lets} run without asking`, ability: true }];
 }
 
 /** `; later changes only to docs or ignore lists` when such a file changed after `line`. */
@@ -724,6 +724,9 @@ function endKind(st: SessionState, parent: string | null): End {
     // transcript then ends there, not on the result.
     const thought = reasoningAfter(st, last.line);
     if (thought !== null) return { kind: 'mid-work', line: thought, why: `the transcript ends on the agent's reasoning (line ${thought}) after a tool result (line ${last.line}), before the agent replied` };
+    // A refusal the harness answered with "STOP … and wait for the user" is the user's turn, not work under way (37f83ec9 at 192).
+    const stop = stoppedAtPrompt(st, last.line);
+    if (stop !== null && stop.line === last.line) return { kind: 'mid-work', line: last.line, why: `the transcript ends on the user's refusal of the agent's ${stop.what} (${stop.why === 'the user said no to it' ? 'the harness told the agent to stop and wait for the user' : stop.why}), before the agent replied` };
     return { kind: 'mid-work', line: last.line, why: 'the transcript ends on a tool result, before the agent replied' };
   }
   if (last.event === 'user') return { kind: 'mid-work', line: last.line, why: 'the transcript ends on a user request the agent has not answered' };
@@ -1249,6 +1252,38 @@ const REPORTS_PROBLEM =
 const NOT_A_PROBLEM = /\b(?:works? now|working now|(?:is|it's|that) fixed|fixed now|no (?:more )?errors? (?:any ?more|now)|(?:don'?t|do not) see (?:an|any) errors? (?:any ?more|now))\b/i;
 const ASKS_FOR_IT = /\b(?:make sure|ensure|so that|so it|should|must|needs? to|want it to|that says|add an?|show an?|display an?)\b[^.?!\n]{0,40}$/i;
 
+/** A user's word that what they tried works: "It's loading the data now", "works now", "that fixed it". */
+const SAYS_IT_WORKS = /\b(?:works? now|working now|(?:it|that)(?:'s| is) (?:working|loading|showing)\b(?! (?:only|partly|sometimes))|(?:is|it's|that) fixed|fixed now|(?:it|that) (?:worked|works)\b(?![^.?!\n]{0,30}\bbut\b)|loading (?:the \w+ )?now)/i;
+
+/**
+ * The user's latest word that it works, when the session changed files after it: what the user saw
+ * is not the code now (agentcmd at 769: «It's loading the data now.» at 651, then six files of that
+ * loading code changed, and a commit and a pull request asked for). Null when a later message
+ * reports a problem (userProblem says it), or nothing changed since.
+ */
+function confirmedBefore(l: Ledger, changed: readonly FileChange[]): Finding | null {
+  const asks = l.requests.filter((q) => q.kind === 'request');
+  for (let i = asks.length - 1; i >= 0; i -= 1) {
+    const q = asks[i] as RequestRecord;
+    if (reportsProblem(q.text)) return null;
+    const m = SAYS_IT_WORKS.exec(q.text.slice(0, 1000));
+    if (m === null) continue;
+    const after = changed.filter((f) => f.line > q.line && !isDocumentation(f.path));
+    if (after.length === 0) return null;
+    const last = Math.max(...after.map((f) => f.line));
+    return { text: `The user said it worked at line ${q.line} (${quote(sentenceOf(q.text, m.index), 160)}); the session changed ${after.length} file(s) after that (the latest at line ${last}), which the user has not tried`, label: 'reported', seq: q.line - 1 };
+  }
+  return null;
+}
+
+/** The sentence of a text around an index. */
+function sentenceOf(text: string, at: number): string {
+  const start = Math.max(text.lastIndexOf('.', at - 1), text.lastIndexOf('\n', at - 1), text.lastIndexOf('?', at - 1), text.lastIndexOf('!', at - 1)) + 1;
+  const ends = ['.', '\n', '?', '!'].map((c) => text.indexOf(c, at)).filter((e) => e !== -1);
+  const end = ends.length === 0 ? text.length : Math.min(...ends) + 1;
+  return text.slice(start, end).trim();
+}
+
 /** Whether a message reports a problem: its words say so, not as a wish, and not that it works now. */
 function reportsProblem(text: string): boolean {
   const t = text.slice(0, 1000).replace(/(["'`])[^"'`\n]{0,80}\1/g, ' ');
@@ -1456,6 +1491,8 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
   }
   const asked = askedChecksNotRun(st);
   if (asked !== null) checksNotRun.push(asked);
+  const confirmed = confirmedBefore(l, filesChanged);
+  if (confirmed !== null) checksNotRun.push(confirmed);
   const copy = installedBefore(l, st.meta.cwd);
   if (copy !== null) checksNotRun.push(copy);
   // The write the transcript ends on, with no result: no check can have seen it (rave-era at 394:

@@ -157,6 +157,12 @@ export interface Contradiction {
   evidence_line: number;
   text: string;
   /**
+   * A claim of what the agent could do (let calls run without asking), not of the work: nothing
+   * the session delivered rests on it, and the Next Action does not send a successor to settle it
+   * first (agentcmd at 331: "First settle the agent's claim …" over a permission the user had given).
+   */
+  ability?: true;
+  /**
    * The claim is not contradicted by a line but unproven: it says the work was tested, and no run
    * in the transcript tested it (evidence_line: the last line the check looked back to).
    */
@@ -808,11 +814,13 @@ function killedOthers(l: Ledger, call: CallRecord): string | null {
 /** A publisher's placeholder for a whole output it redacted: `[REDACTED_OUTPUT len=136 sha=b8890189]`. */
 const REDACTED_OUTPUT = /^\[REDACTED_[A-Z_]+ len=\d+ sha=[0-9a-f]+\]$/;
 
-/** A message or output the transcript's publisher redacted whole (`[REDACTED_MESSAGE len=86 sha=2239bcba]`): its words are not in the transcript. */
 /** The placeholder an image of a message becomes (`[image: image/png, 278 KB omitted]`, extract.ts). */
 export const IMAGE_PLACEHOLDERS = /\[image: [^\]\n]{1,80} omitted\]\s*/g;
 
-/** A publisher's placeholder (the images a message carried beside it are not words). */
+/**
+ * A message or output the transcript's publisher redacted whole (`[REDACTED_MESSAGE len=86
+ * sha=2239bcba]`): its words are not in the transcript. The images a message carried beside it are no words.
+ */
 export function publisherRedacted(text: string): boolean {
   const t = text.replace(IMAGE_PLACEHOLDERS, '').trim();
   return t.length < 80 && REDACTED_OUTPUT.test(t);
@@ -833,7 +841,15 @@ export function noteResult(l: Ledger, r: ResultInput): void {
   if (cell?.[1] !== undefined && call !== undefined) {
     l.cells[cell[1]] = waitOf ?? r.id;
     trim(l.cells, LEDGER_LIMITS.CALLS);
-    if (!r.subagent) l.last = { event: 'tool_result', line: r.line };
+    if (!r.subagent) {
+      // Still running, a job until its `wait` answers (edgerunner at 301: `cargo test` running at
+      // the cut, and "No test ran after the last file change" beside it).
+      if (waitOf === undefined && call.command !== undefined) {
+        l.jobs = { ...(l.jobs ?? {}), [cell[1]]: { id: cell[1], line: call.line, tool: call.name, command: clip(call.command, JOB_LIMITS.COMMAND_CHARS), status: 'running', moved: true } };
+        trim(l.jobs, JOB_LIMITS.JOBS);
+      }
+      l.last = { event: 'tool_result', line: r.line };
+    }
     return; // still running: no outcome yet
   }
   // Claude Code moves a shell that outlives its timeout to the background: the command has no

@@ -218,3 +218,76 @@ describe('a commit whose hash was cut away, then several pushes (posthog at 784:
     expect(md).toContain('«Initial scaffold» (line 3) — a push followed (line 5)');
   });
 });
+
+describe("the user's word that it works, then more changes (agentcmd at 769: «It's loading the data now.» at 651, then six files)", () => {
+  const session = (word: string) => [
+    user('u1', 'No teams are loading into the pane now'),
+    edit('e1', 'hooks/useTeam.ts'),
+    updated('e1', 'hooks/useTeam.ts'),
+    user('u2', word),
+    edit('e2', 'hooks/useTeamWithStats.ts'),
+    updated('e2', 'hooks/useTeamWithStats.ts'),
+    say('a1', 'Refactored the loading.'),
+  ];
+
+  it('is said under Checks Not Run: the user has not tried the code since', () => {
+    const { md } = built(...session("Can you run the tests? It's loading the data now."));
+    expect(md).toContain("*reported* The user said it worked at line 4 («It's loading the data now.»); the session changed 1 file(s) after that (the latest at line 6), which the user has not tried");
+  });
+
+  it('but not when the message reports a problem, or says nothing of it working', () => {
+    expect(built(...session('It worked before but now nothing shows')).md).not.toContain('said it worked');
+    expect(built(...session('Now refactor the stats hook')).md).not.toContain('said it worked');
+  });
+});
+
+describe('the third round', () => {
+  const item = (payload: Record<string, unknown>) => ({ timestamp: '2026-07-10T18:00:10Z', type: 'response_item', payload });
+
+  it("says one call's end the harness alone recorded was not handed to the agent (rave-era at 446: «it was handed to the agent»)", () => {
+    const shell = (id: string, command: string) => item({ type: 'function_call', name: 'shell_command', arguments: JSON.stringify({ command }), call_id: id });
+    const { md } = built(
+      codexMeta,
+      event({ type: 'user_message', message: 'Fix the caching' }),
+      item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Looking.' }] }),
+      shell('a', 'Get-Content lib\\supabase\\server.ts'),
+      event({ type: 'exec_command_end', call_id: 'a', command: ['powershell', '-Command', 'Get-Content lib\\supabase\\server.ts'], exit_code: 0, aggregated_output: 'ok' }),
+    );
+    expect(md).toContain("The result of the call at line 4 is only the harness's record of its end (line 5): it was not handed to the agent, which stopped before reading it");
+  });
+
+  it('keeps a code-mode script still running at the cut as a job (edgerunner at 301: «No test ran after the last file change»)', () => {
+    const { md, summary } = built<{ jobs: { id: string; status: string }[] }>(
+      codexMeta,
+      event({ type: 'user_message', message: 'Implement the plan.' }),
+      item({ type: 'custom_tool_call', status: 'completed', call_id: 'x1', name: 'exec', input: 'const r = await tools.exec_command({"cmd":"cargo fmt --all && cargo test --workspace","yield_time_ms":30000});\ntext(r.output);' }),
+      item({ type: 'custom_tool_call_output', call_id: 'x1', output: 'Script running with cell ID 46\nWall time 10.0 seconds\nOutput:\n' }),
+    );
+    expect(summary.jobs).toEqual([expect.objectContaining({ id: '46', status: 'running' })]);
+    expect(md).toContain('**running, no end recorded** `46` (exec, started line 3): `cargo fmt --all && cargo test --workspace`');
+  });
+
+  it("does not send a successor to settle the agent's word on what it could do (agentcmd at 331: «First settle the agent's claim …»)", () => {
+    const context = (approval: string, sandbox: string) => ({ timestamp: '2026-09-24T19:22:21Z', type: 'turn_context', payload: { cwd: '/nonexistent/w', approval_policy: approval, sandbox_policy: { mode: sandbox }, model: 'gpt-5' } });
+    const { md, summary } = built<{ contradictions: unknown[] }>(
+      { ...codexMeta, payload: { ...codexMeta.payload, cli_version: '0.40.0' } },
+      context('on-request', 'read-only'),
+      event({ type: 'user_message', message: 'turn on auto accept please' }),
+      context('never', 'danger-full-access'),
+      item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: "I can't turn on automatic acceptance. I'll keep going." }] }),
+      event({ type: 'user_message', message: 'ok continue' }),
+      item({ type: 'function_call', name: 'shell', call_id: 's1', arguments: JSON.stringify({ command: ['bash', '-lc', "sed -n '1,80p' src/a.ts"] }) }),
+      item({ type: 'function_call_output', call_id: 's1', output: JSON.stringify({ output: 'export const a = 1;', metadata: { exit_code: 0 } }) }),
+    );
+    expect(summary.contradictions).toHaveLength(1);
+    expect(md).not.toContain('First settle');
+  });
+});
+
+describe("a transcript that ends on the user's refusal of a call (37f83ec9 at 192: «How it ended: mid-work … ends on a tool result»)", () => {
+  it('says how it ended: the harness told the agent to stop and wait for the user', async () => {
+    const { REJECTED } = await import('./claude-records.js');
+    const { md } = built(user('u1', 'Save that test as a permanent unit test'), edit('e1', 'renderer.py'), result('e1', REJECTED, { is_error: true }));
+    expect(md).toContain("**How it ended: mid-work** (line 3) — *inferred*: the transcript ends on the user's refusal of the agent's Edit call (`/nonexistent/w/renderer.py`) (the harness told the agent to stop and wait for the user), before the agent replied");
+  });
+});

@@ -277,7 +277,7 @@ function unreadResults(rs: Analysis['unreadResults']): string {
   const calls = rs.slice(-6);
   const more = rs.length > calls.length ? ` (and ${rs.length - calls.length} earlier)` : '';
   const one = rs.length === 1;
-  return `. The result${one ? '' : 's'} of the call${one ? '' : 's'} at ${lines(calls.map((r) => r.line))}${more} ${one ? 'is' : 'are'} only the harness's record of ${one ? 'its' : 'their'} end (${lines(calls.map((r) => r.resultLine))}): ${one ? 'it was' : 'none was'} handed to the agent, which stopped before reading ${one ? 'it' : 'them'} (what ${one ? 'it' : 'they'} printed is at ${one ? 'that line' : 'those lines'} of the transcript)`;
+  return `. The result${one ? '' : 's'} of the call${one ? '' : 's'} at ${lines(calls.map((r) => r.line))}${more} ${one ? 'is' : 'are'} only the harness's record of ${one ? 'its' : 'their'} end (${lines(calls.map((r) => r.resultLine))}): ${one ? 'it was not' : 'none was'} handed to the agent, which stopped before reading ${one ? 'it' : 'them'} (what ${one ? 'it' : 'they'} printed is at ${one ? 'that line' : 'those lines'} of the transcript)`;
 }
 
 /** Commands with no result recorded: a write or a deletion among them may or may not have happened. */
@@ -1377,7 +1377,7 @@ function claimsFirst(a: Analysis): string {
   // A claim the user's own next message contradicted, and the agent answered, was taken up in the
   // session: the user knows, and the work went on from it (Claims to double-check still lists it).
   const takenUp = (c: Analysis['contradictions'][number]): boolean => c.evidence_line > c.claim_line && a.requests.some((q) => q.line === c.evidence_line && q.replied !== undefined && q.repliedNote !== true);
-  const against = a.contradictions.filter((c) => c.unproven !== true && !takenUp(c));
+  const against = a.contradictions.filter((c) => c.unproven !== true && c.ability !== true && !takenUp(c));
   if (against.length === 0) return '';
   const lines = against.map((c) => c.claim_line).join(', ');
   const one = against.length === 1;
