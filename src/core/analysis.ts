@@ -906,7 +906,7 @@ function answeredSince(l: Ledger, req: RequestRecord): string {
   if (answers.length === 0) return '';
   const shown = answers.slice(-2).map((r) => `line ${r.line}: ${quote(r.text.replace(/\s+/g, ' '), 300)}`).join('; ');
   const more = answers.length > 2 ? ` (and ${answers.length - 2} earlier, under User requests)` : '';
-  return `; the user answered the agent's question(s) since, which shape it (${shown})${more}`;
+  return `; the user answered the agent's question(s) since, and the answers bear on it (${shown})${more}`;
 }
 
 /**
@@ -955,6 +955,9 @@ function stoppedAtPrompt(st: SessionState, since: number): { line: number; what:
     if (f === undefined || f.seq + 1 < since) break;
     const m = f.kind === 'interrupted' ? STOPPED_AT_PROMPT.exec(f.text) : null;
     if (m === null || f.seq + 1 < said) continue;
+    // A call after it: the agent went on (an Edit after a refused question), and "nothing came after" is false.
+    const last = st.ledger.last;
+    if (last !== null && last.line > f.seq + 1 && (last.event === 'tool_call' || last.event === 'tool_result')) return null;
     const call = f.id === undefined ? undefined : st.ledger.calls[f.id];
     const target = call?.command ?? call?.writes?.[0]?.path;
     const what = `${call?.name || f.tool || 'tool'} call${target === undefined ? '' : ` (\`${clip(target.replace(/\s+/g, ' '), 120)}\`)`}`;
@@ -1027,7 +1030,7 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
     // A transcript that ends on the request itself holds no reply: nothing of it was begun.
     // Its words redacted, no successor can answer it: the user is asked to say it again.
     const restate = hidden ? '; its words are not in the transcript, so ask the user to say it again' : '';
-    if (end.kind === 'mid-work' && end.line === req.line) return { text: `Answer ${whose}: the transcript ends on it, before any reply of the agent${reqText}${restate}${leftBefore(l, req, withoutResult(st))}`, rule: 'unfinished_request', label: 'inferred', line: req.line };
+    if (end.kind === 'mid-work' && end.line === req.line) return { text: `Answer ${whose}: the transcript ends on it, before any reply of the agent${reqText}${goAhead(req)}${restate}${leftBefore(l, req, withoutResult(st))}`, rule: 'unfinished_request', label: 'inferred', line: req.line };
     const stop = end.kind === 'failed' ? null : stoppedAtPrompt(st, req.line);
     if (stop !== null) return { text: `Ask the user whether to go on with ${whose}${reqText} before making that call again: the user stopped the agent at its ${stop.what} (line ${stop.line}: ${stop.why}), and nothing came after`, rule: 'unfinished_request', label: 'verified', line: stop.line };
     const how = end.kind === 'mid-work' ? 'was still working on' : end.kind === 'interrupted' ? 'was interrupted while working on' : 'stopped on an error while working on';

@@ -2,7 +2,7 @@ import { ideShort } from './harness/requests.js';
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
 import { decideOutcome, lastLine, lastStarted } from './outcome.js';
 import type { Outcome } from './outcome.js';
-import { andChain, branchSwitch, changesFolder, copyInstall, uncopies, statusBranch, lsListing, modifiedInStatus, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, destroys, diffedPaths, diffsTheTree, exitMeansNoMatch, formattedFor, gitAdded, gitDir, initBranch, showsFiles, gitListing, branchPullRequest, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, headMovers, killedByName, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, noCommitsYet, pipedInto, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
+import { andChain, branchSwitch, changesFolder, copyInstall, uncopies, statusBranch, lsListing, modifiedInStatus, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, destroys, gitUnstaged, diffedPaths, diffsTheTree, exitMeansNoMatch, formattedFor, gitAdded, gitDir, initBranch, showsFiles, gitListing, branchPullRequest, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, headMovers, killedByName, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, noCommitsYet, pipedInto, programsRun, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
 import type { CheckTarget } from './shell.js';
 import { fmtClock, fmtOffset, localMinutes, offsetFromDate, startClaim, startsBeforeSession } from './clock.js';
 import { contentLines, DOC_LIMITS, namingRequest, readLines, readSpan } from './documents.js';
@@ -472,10 +472,14 @@ export function noteRequest(l: Ledger, text: string, line: number, kind: Request
   const rec: RequestRecord = { line, text: clip(t, LEDGER_LIMITS.REQUEST_CHARS), kind };
   if (ide !== undefined) rec.ide = clip(ideShort(ide), 300);
   const before = l.lastAgentText;
-  // Only a message that asked something is approved ("OK 開始嗎?"); an "ok" after a report acknowledges it.
-  if (kind === 'request' && before !== null && before.line < line && /[?？]/.test(before.text.slice(-600)) && isGoAhead(t)) {
+  // Only a message that proposed something is approved ("OK 開始嗎?", "Shall I start?"); an "ok"
+  // after a report acknowledges it, and a "yes" to "are you running with NODE_ENV=production?" answers it.
+  if (kind === 'request' && before !== null && before.line < line && proposes(before.text) && isGoAhead(t)) {
     const flat = before.text.replace(/\s+/g, ' ');
-    rec.approves = flat.length <= APPROVED_CHARS ? { line: before.line, text: flat } : { line: before.line, text: clip(flat, APPROVED_CHARS), chars: flat.length };
+    // The message's length as written (`lastAgentText` keeps a long one's head and tail).
+    const said = l.said?.at(-1);
+    const chars = said !== undefined && said.line === before.line ? (said.chars ?? said.text.length) : flat.length;
+    rec.approves = chars <= APPROVED_CHARS ? { line: before.line, text: flat } : { line: before.line, text: clip(flat, APPROVED_CHARS), chars };
   }
   push(l.requests, rec, LEDGER_LIMITS.REQUESTS);
   if (kind !== 'answer') l.lastRequestLine = line;
@@ -503,6 +507,17 @@ const GO_AHEAD_WORDS = new Set([
   '好', '好的', '好啊', '開始', '开始', '開始吧', '开始吧', '請開始', '请开始', '可以', '行', '继续', '繼續', '是', '對', '对', '沒問題', '没问题', '嗯',
   'はい', 'お願いします', '進めて', 'どうぞ', '네', '그래', '시작', 'ja', 'oui', 'sí', 'si', 'vas-y', 'dale', 'vamos', 'los',
 ]);
+
+/**
+ * A question that puts a step to the user, in its closing part (code aside: `user?.name` asks
+ * nothing): "Shall I start?", "OK to proceed?", "Want me to …?", "OK 開始嗎?".
+ */
+const PROPOSES = /\b(?:shall I|should I|want me to|do you want me|would you like me|ok(?:ay)? to|ready (?:for me )?to|can I (?:go ahead|start|proceed)|may I|good to go|sound (?:good|ok|right)|look (?:good|ok|right)|proceed|go ahead|start|begin|continue|approve|agree)\b[^?？\n]{0,120}[?？]|(?:開始|开始|進め|进行|繼續|继续|可以|好嗎|好吗|よろしい|いいですか)[^?？\n]{0,40}[?？]/i;
+
+function proposes(text: string): boolean {
+  const words = text.replace(/```[\s\S]*?```/g, ' ').replace(/`[^`\n]*`/g, ' ');
+  return PROPOSES.test(words.slice(-800));
+}
 
 /** A message of a few words, each of them a go-ahead's ("ok 開始", "yes, go ahead"): it approves what the agent just said. */
 export function isGoAhead(text: string): boolean {
@@ -1495,11 +1510,18 @@ export function closes(passing: readonly CheckTarget[], failedKeys: readonly str
  */
 function sameErrorHidden(l: Ledger, command: string, output: string): FailureEntry | null {
   if (pipedInto(command) === null) return null;
+  // A few lines, the error last: not a server's banner cut by `head -12` (a dev server that timed
+  // out before, then started), nor a log read for the error it holds (`cat deploy.log | tail -3`).
+  if (output.split('\n').filter((x) => x.trim().length > 0).length > 3) return null;
   const last = printedLast(output);
   if (last === null || last.length < 24) return null;
+  const runs = programsRun(command);
+  if (runs.length === 0) return null;
   for (let i = l.failures.length - 1; i >= 0; i -= 1) {
     const f = l.failures[i] as FailureEntry;
-    if (f.kind === 'command' && f.closedLine === undefined && f.text.includes(`: ${last}`)) return f;
+    if (f.kind !== 'command' || f.closedLine !== undefined || !f.text.includes(`: ${last}`)) continue;
+    // The same program ran again: `pnpm --version` after `pnpm --version && cat …` failed.
+    if (programsRun(f.keys[0] ?? '').some((p) => runs.includes(p))) return f;
   }
   return null;
 }
@@ -1791,6 +1813,12 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
       delete l.noCommits;
       l.failures = l.failures.filter((f) => f.keys[0] !== NO_COMMITS_KEY);
     }
+    // What the session unstaged since the latest listing is not staged (`git restore --staged .`).
+    const unstaged = gitUnstaged(command);
+    const ut = l.treeListed;
+    if (!failed && unstaged !== null && ut?.staged !== undefined && ut.line < line && ut.committed === undefined && !changesFolder(command) && !inAnotherFolder(command, cwd)) {
+      ut.staged = unstaged.all ? [] : ut.staged.filter((p) => !unstaged.paths.some((u) => p === u || p.startsWith(`${u.replace(/\/+$/, '')}/`)));
+    }
     // What the session staged since the latest listing is staged too (`git add a b && git commit`).
     const lt = l.treeListed;
     if (added !== null && lt?.staged !== undefined && lt.line < line && lt.committed === undefined) {
@@ -1803,7 +1831,7 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
     // A listing of a clean tree gave the commit nothing (`git commit --allow-empty` after "working
     // tree clean", deep-manifest at 70): the commit is the session's last, and the listing before it.
     const t = l.treeListed;
-    if ((made.length > 0 || madeUnnamed) && t?.staged !== undefined && t.paths.length > 0 && t.line < line && t.committed === undefined && commitsStagedOnly(command)) {
+    if ((made.length > 0 || madeUnnamed) && t?.staged !== undefined && t.paths.length > 0 && t.line < line && t.committed === undefined && commitsStagedOnly(command) && !changesFolder(command) && !inAnotherFolder(command, cwd)) {
       const staged = t.staged;
       // Untracked files are never staged, unless a `git add` named them since (then they went in).
       const left = t.paths.filter((p) => !staged.includes(p));

@@ -35,7 +35,6 @@ const FAIL_LINES: readonly RegExp[] = [
   /^.*ERR_PNPM_\w+.*$/gm,
   /^error Command failed with exit code \d+.*$/gm,
   /^.*(?:command not found|is not recognized as (?:an internal or external command|the name of a cmdlet)).*$/gm,
-  /^.*\bTraceback \(most recent call last\):.*$/gm,
   /^.*\bno tests ran\b.*$/gm,
   /^.*\bJob failed\b.*$/gm,
 ];
@@ -153,14 +152,27 @@ function typeErrors(text: string): string | null {
  * module or crate `uuid`", quoted as "could not compile `edgerunner`").
  */
 const RUST_ERROR = /^error(?:\[E\d+\])?: (?!could not compile |aborting due to ).*$/m;
+const COULD_NOT_COMPILE = /^error: could not compile .*$/gm;
 
+/**
+ * The first error and its place, with the verdict of the crate it stopped (the first "could not
+ * compile" after it), and how many more crates failed: two crates' errors paired the first's cause
+ * with the last's verdict.
+ */
 function rustCause(text: string): string | null {
   const m = RUST_ERROR.exec(text);
   if (m === null) return null;
   const cause = m[0].trim();
-  const where = /^\s*--> (\S+)/m.exec(text.slice((m.index ?? 0) + m[0].length, (m.index ?? 0) + m[0].length + 400))?.[1];
-  const both = where === undefined ? cause : `${cause} (${where})`;
-  return both.length > 200 ? `${both.slice(0, 199)}…` : both;
+  const from = (m.index ?? 0) + m[0].length;
+  // Its own `-->` line, before the next diagnostic: E0463 has none, and the next error's is not its place.
+  const next = /^(?:error|warning)\b/m.exec(text.slice(from));
+  const where = /^\s*--> (\S+)/m.exec(text.slice(from, next === null ? from + 400 : from + Math.min(next.index, 400)))?.[1];
+  const verdicts = [...text.matchAll(COULD_NOT_COMPILE)];
+  const own = verdicts.find((v) => (v.index ?? 0) > (m.index ?? 0)) ?? verdicts.at(-1);
+  const more = verdicts.length > 1 ? `; ${verdicts.length - 1} more crate${verdicts.length === 2 ? '' : 's'} failed to compile` : '';
+  const first = where === undefined ? cause : `${cause} (${where})`;
+  const said = `${first.length > 200 ? `${first.slice(0, 199)}…` : first}${own === undefined ? '' : ` — ${own[0].trim()}`}${more}`;
+  return said;
 }
 
 /**
@@ -170,15 +182,27 @@ function rustCause(text: string): string | null {
  * call last):" alone).
  */
 const TRACEBACK = /\bTraceback \(most recent call last\):/;
-const RAISED = /^[ \t]*((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Failure|Warning)(?::[ \t].*)?)$/m;
+const TRACEBACK_LINE: readonly RegExp[] = [/^.*\bTraceback \(most recent call last\):.*$/gm];
+/** An exception's line: its (dotted) name, and its message after `: ` (`httpx.ConnectTimeout: …`, `SystemExit: 2`). */
+const RAISED = /^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?::\s.*)?$/;
 
+/**
+ * The exception a traceback raised: the first line after it at the traceback's own indent (its
+ * frames are indented under it), `Traceback` and the chaining notes ("During handling of …") aside.
+ */
 function raisedAfter(text: string, fail: string): string | null {
   const at = text.lastIndexOf(fail);
   if (at === -1) return null;
-  const m = RAISED.exec(text.slice(at + fail.length));
-  if (m === null) return null;
-  const line = (m[1] as string).trim();
-  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+  const start = text.lastIndexOf('\n', at) + 1;
+  const indent = /^[ \t]*/.exec(text.slice(start, at + 1))?.[0] ?? '';
+  for (const line of text.slice(at + fail.length).split('\n').slice(1, 400)) {
+    if (!line.startsWith(indent) || /^[ \t]/.test(line.slice(indent.length))) continue;
+    const t = line.trim();
+    if (t.length === 0 || TRACEBACK.test(t) || /^(?:During handling|The above exception)/.test(t)) continue;
+    if (!RAISED.test(t)) return null;
+    return t.length > 200 ? `${t.slice(0, 199)}…` : t;
+  }
+  return null;
 }
 
 /** A tally shown with the first error it counts, which says what failed ("E902 No such file or directory — Found 1 error."). */
@@ -198,7 +222,7 @@ function withCause(text: string, fail: string | null): string | null {
   }
   if (fail !== null && fail.startsWith('error: could not compile ')) {
     const cause = rustCause(text);
-    if (cause !== null) return `${cause} — ${fail}`;
+    if (cause !== null) return cause;
   }
   if (fail !== null && BARE_BUILD_FAIL.test(fail)) {
     const cause = causeAfter(text, fail);
@@ -250,12 +274,14 @@ function withWarnings(kind: CheckKind, text: string, line: string | null): strin
   const found = [...text.matchAll(LINT_WARNING)];
   if (found.length === 0) return line;
   const first = found[0] as RegExpMatchArray;
-  // Its file: the nearest line above it that starts at the margin.
+  // Its file: the nearest line above it that starts at the margin, and is a path (a log's
+  // `02:00  Warning: …` under `> vitest run` is no linter's).
   const above = text.slice(0, first.index ?? 0).split('\n').map((l) => l.trimEnd()).filter((l) => l.length > 0);
   const file = [...above].reverse().find((l) => !/^\s/.test(l) && !/^\d+:\d+/.test(l));
-  const where = file === undefined || file.length > 160 ? '' : `${fileName(file)} `;
-  const what = `${where}${first[1] as string}: ${(first[2] as string).replace(/\s{2,}/g, ' ')}`;
-  const warned = `${found.length} warning${found.length === 1 ? '' : 's'}, the first: ${what.length > 200 ? `${what.slice(0, 199)}…` : what}`;
+  if (file === undefined || file.length > 160 || !/^(?:\.{0,2}[\\/]|[A-Za-z]:[\\/]|[\w@.-]+[\\/])?[\w@.[\]() \\/-]*\.[A-Za-z]{1,5}$/.test(file)) return line;
+  const what = `${fileName(file)} ${first[1] as string}: ${(first[2] as string).replace(/\s{2,}/g, ' ')}`;
+  // What it printed may be cut (`| head -20`): the count is of the lines shown.
+  const warned = `warnings (${found.length} in what it printed), the first: ${what.length > 200 ? `${what.slice(0, 199)}…` : what}`;
   // A linter's warnings are what it was run for: first. A build's come after its verdict.
   return kind === 'lint' ? `${warned} — ${line}` : `${line}; ${warned}`;
 }
@@ -263,7 +289,9 @@ function withWarnings(kind: CheckKind, text: string, line: string | null): strin
 /** `ok` is the harness's own verdict (Claude's is_error), used when no exit code is recorded. */
 export function decideOutcome(kind: CheckKind, exitCode: number | undefined, ok: boolean | undefined, output: string): Decided {
   const text = output.replace(/\r/g, '').replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
-  const fail = withCause(text, lastMatch(text, FAIL_LINES));
+  // A traceback is the verdict only when no line of the tool's own says one: pytest's "1 failed"
+  // beats the asyncio traceback Windows prints at shutdown ("Exception ignored in: …").
+  const fail = withCause(text, lastMatch(text, FAIL_LINES) ?? lastMatch(text, TRACEBACK_LINE));
   const pass = lastMatch(text, PASS_LINES);
   // pytest's exit 5: the selection matched no test. The run failed (the command did not do what it
   // was run for), but nothing was checked either way: no failure of the code is opened by it. A path

@@ -106,18 +106,28 @@ function privateKey(text: string, hits: SecretHit[]): void {
   }
 }
 
+/** What a token holds that a reader would not see: a key with one of these inside is still the key. */
+const UNSEEN_MARKS = /[\u00ad\u0300-\u036f\u200b-\u200f\u2060-\u2064\ufe00-\ufe0f\ufeff]/g;
+
 /**
- * What a token holds that a reader would not see, or that stands for a byte lost in decoding
- * (U+FFFD): a key with one of these inside is still the key.
+ * A token with what a reader would not see taken out; U+FFFD only between parts that each hold a
+ * letter and a digit (or are a few characters), as a key's do: between words or numbers it stands
+ * for lost punctuation (`ASIA\ufffdPACIFIC\ufffdSALES`), and the token keeps it.
  */
-const UNSEEN = /[\u00ad\u0300-\u036f\u200b-\u200f\u2060-\u2064\ufe00-\ufe0f\ufeff\ufffd]/g;
+function joined(raw: string): string {
+  const seen = raw.replace(UNSEEN_MARKS, '');
+  if (!seen.includes('\ufffd')) return seen;
+  const parts = seen.split('\ufffd');
+  const keyish = (p: string): boolean => p.length < 4 || (/[A-Za-z]/.test(p) && /[0-9]/.test(p));
+  return parts.every(keyish) && parts.join('').length >= 16 ? parts.join('') : seen;
+}
 
 function scanTokens(text: string, offset: number, hits: SecretHit[]): void {
   let index = 0;
   for (const raw of text.split(DELIMS)) {
     const at = text.indexOf(raw, index);
     index = at === -1 ? index : at + raw.length;
-    const tok = raw.replace(UNSEEN, '');
+    const tok = joined(raw);
     if (tok.length < 15) continue;
     const where = at === -1 ? -1 : at + offset;
     for (const s of SHAPES) {

@@ -1170,6 +1170,26 @@ export function gitAdded(command: string): { all: boolean; tracked: boolean; pat
 }
 
 /**
+ * What a `git restore --staged …` or a `git reset [HEAD] [-- …]` (neither `--hard` nor `--soft`,
+ * which move HEAD) took out of the index: every path (`.`, none named), or those named.
+ */
+export function gitUnstaged(command: string): { all: boolean; paths: string[] } | null {
+  if (!/\b(?:restore|reset)\b/.test(command)) return null;
+  let out: { all: boolean; paths: string[] } | null = null;
+  for (const ws of programs(command)) {
+    if (strip(base(ws[0] ?? '')) !== 'git') continue;
+    const args = ws.slice(2);
+    const unstages = (ws[1] === 'restore' && args.some((a) => a === '--staged' || a === '-S')) || (ws[1] === 'reset' && !args.some((a) => /^--(?:hard|soft|merge|keep)$/.test(a)));
+    if (!unstages) continue;
+    out ??= { all: false, paths: [] };
+    const paths = args.filter((a) => !a.startsWith('-') && a !== 'HEAD').map((a) => a.replace(/^\.\//, '').replace(/\\/g, '/'));
+    if (paths.length === 0 || paths.some((p) => p === '.' || p === ':/')) out.all = true;
+    else out.paths.push(...paths);
+  }
+  return out;
+}
+
+/**
  * A `git commit` that commits what is staged and nothing else: no `-a`/`--all`, no paths. After
  * one, the files a listing showed unstaged or untracked are still uncommitted.
  */
@@ -1326,4 +1346,17 @@ export function pipedInto(command: string): string | null {
   if (/\bpipefail\b/.test(command)) return null;
   const m = /(?:^|[^|])\|\s*(tail|head|grep|rg|tee|less|more|sort|uniq|wc|cat|sed|awk|cut|jq)\b[^|&;]*$/.exec(command.trim());
   return m?.[1] ?? null;
+}
+
+/**
+ * The programs a command runs, by name, leaving out those that only show or filter text (`cat`,
+ * `tail`, `grep`, `echo`): `pnpm` for `/home/u/.nvm/…/bin/pnpm --version 2>&1 | head -5`.
+ */
+export function programsRun(command: string): string[] {
+  const out: string[] = [];
+  for (const ws of programs(command)) {
+    const name = strip(base(ws[0] ?? ''));
+    if (name.length > 0 && !SHOWS_FILES.has(name) && !PLUMBING.has(name) && !out.includes(name)) out.push(name);
+  }
+  return out;
 }

@@ -46,7 +46,7 @@ describe("the user's answers since the request (deep-manifest at 122: the Next A
       edit('e1', 'deep_manifest.py'),
       updated('e1', 'deep_manifest.py'),
     );
-    expect(summary.next_action.text).toContain("the user answered the agent's question(s) since, which shape it (line 3: «\"Which tar formats should be supported?\"=\"Also .tgz\"");
+    expect(summary.next_action.text).toContain("the user answered the agent's question(s) since, and the answers bear on it (line 3: «\"Which tar formats should be supported?\"=\"Also .tgz\"");
   });
 
   it('and not those of an earlier request', () => {
@@ -101,15 +101,15 @@ describe('a linter that passed with warnings (agentcmd at 525: «passed … info
   it('says the warnings first, with the file and place of the first', () => {
     const d = decideOutcome('lint', 0, undefined, nextLint);
     expect(d.outcome).toBe('pass');
-    expect(d.line).toMatch(/^1 warning, the first: getTeamsWithStats\.ts 211:11: 'teamLead' is assigned a value but never used\. @typescript-eslint\/no-unused-vars — info\s+- Need to disable/);
+    expect(d.line).toMatch(/^warnings \(1 in what it printed\), the first: getTeamsWithStats\.ts 211:11: 'teamLead' is assigned a value but never used\. @typescript-eslint\/no-unused-vars — info\s+- Need to disable/);
   });
 
   it("ESLint's own format too, and after a build's verdict", () => {
     const stylish = '/w/src/a.ts\n  3:7  warning  \'x\' is defined but never used  no-unused-vars\n  9:1  warning  Unexpected console statement  no-console\n';
-    expect(decideOutcome('lint', 0, undefined, stylish).line).toMatch(/^2 warnings, the first: a\.ts 3:7: 'x' is defined but never used no-unused-vars — 9:1/);
+    expect(decideOutcome('lint', 0, undefined, stylish).line).toMatch(/^warnings \(2 in what it printed\), the first: a\.ts 3:7: 'x' is defined but never used no-unused-vars — 9:1/);
     expect(decideOutcome('lint', 0, undefined, `${stylish}\n✖ 2 problems (0 errors, 2 warnings)\n`).line).toBe('✖ 2 problems (0 errors, 2 warnings)');
     const build = `./app/page.tsx\n357:70  Warning: Unused eslint-disable directive.\n\n✓ Compiled successfully in 17.3s\n`;
-    expect(decideOutcome('build', 0, undefined, build).line).toBe('✓ Compiled successfully in 17.3s; 1 warning, the first: page.tsx 357:70: Unused eslint-disable directive.');
+    expect(decideOutcome('build', 0, undefined, build).line).toBe('✓ Compiled successfully in 17.3s; warnings (1 in what it printed), the first: page.tsx 357:70: Unused eslint-disable directive.');
   });
 
   it('and says nothing more of a run without warnings', () => {
@@ -289,5 +289,82 @@ describe("a transcript that ends on the user's refusal of a call (37f83ec9 at 19
     const { REJECTED } = await import('./claude-records.js');
     const { md } = built(user('u1', 'Save that test as a permanent unit test'), edit('e1', 'renderer.py'), result('e1', REJECTED, { is_error: true }));
     expect(md).toContain("**How it ended: mid-work** (line 3) — *inferred*: the transcript ends on the user's refusal of the agent's Edit call (`/nonexistent/w/renderer.py`) (the harness told the agent to stop and wait for the user), before the agent replied");
+  });
+});
+
+describe("a skeptic's probes of the rules above", () => {
+  it('a dev server cut by `head` after a timeout, or a log read for its error, is no failure repeated', () => {
+    const banner = '> shop@0.0.0 dev\n> vite\n\n  VITE v5.2.8  ready in 412 ms\n\n  ➜  Local:   http://localhost:5173/\n  ➜  Network: use --host to expose\n  ➜  press h + enter to show help';
+    const dev = built(user('u1', 'Start the dev server'), bash('b1', 'npm run dev'), result('b1', `Command timed out after 2m 0.0s\n${banner}`, { is_error: true }), bash('b2', 'npm run dev 2>&1 | head -12'), result('b2', banner));
+    expect(dev.md).not.toContain('printed the error');
+    const log = built(user('u1', 'Deploy to staging'), bash('d1', './deploy.sh staging'), result('d1', 'Exit code 1\nError: AWS credentials not found in the environment', { is_error: true }), bash('d2', 'cat logs/deploy-staging.log | tail -3'), result('d2', 'Error: AWS credentials not found in the environment'));
+    expect(log.md).not.toContain('printed the error');
+  });
+
+  it('U+FFFD between words or numbers is lost punctuation, not part of a key', async () => {
+    const { Redactor } = await import('../../src/core/redact.js');
+    const { scanForSecrets } = await import('../../src/core/secret-scan.js');
+    const text = 'region ASIA\ufffdPACIFIC\ufffdSALES\ufffd2024 total 12';
+    expect(new Redactor().redact(text).count).toBe(0);
+    expect(scanForSecrets(text)).toEqual([]);
+  });
+
+  it("pytest's verdict beats a traceback printed at shutdown, and an exception's name need not end in Error", () => {
+    const pytest = 'Exit code 1\ncollected 4 items\n\ntests/test_feeds.py ...F [100%]\n\nFAILED tests/test_feeds.py::test_parse_atom_dates - AssertionError: assert 1 == 2\n========================= 1 failed, 3 passed in 0.41s =========================\nException ignored in: <function _ProactorBasePipeTransport.__del__ at 0x0000>\nTraceback (most recent call last):\n  File "C:\\\\Python312\\\\Lib\\\\asyncio\\\\proactor_events.py", line 116, in __del__\n    self.close()\nRuntimeError: Event loop is closed';
+    expect(decideOutcome('test', 1, undefined, pytest).line).toContain('1 failed, 3 passed');
+    const httpx = 'Traceback (most recent call last):\n  File "fetch.py", line 9, in <module>\n    r = httpx.get(url)\nhttpx.ConnectTimeout: timed out\n/usr/lib/python3.12/ssl.py:1: ResourceWarning: unclosed <ssl.SSLSocket fd=3>\nsee the log for details';
+    expect(decideOutcome('test', 1, undefined, httpx).line).toBe('httpx.ConnectTimeout: timed out — Traceback (most recent call last):');
+  });
+
+  it("a «yes» to a factual question, or «continue» after a report with code in it, approves nothing", () => {
+    const facts = built<{ next_action: { text: string } }>(user('u1', 'Why does the worker crash?'), say('a1', 'My plan: delete the stale `payments_v1` queue and recreate it. Before I go further: are you running the app with NODE_ENV=production when it crashes?'), user('u2', 'yes'), edit('e1', 'worker.ts'), updated('e1', 'worker.ts'));
+    expect(facts.summary.next_action.text).not.toContain('approves');
+    const code = built<{ next_action: { text: string } }>(user('u1', 'Fix the profile crash'), say('a1', "Fixed the profile crash: `user?.profile?.displayName ?? 'Guest'` now guards it."), user('u2', 'continue'), edit('e1', 'settings.tsx'), updated('e1', 'settings.tsx'));
+    expect(code.summary.next_action.text).not.toContain('approves');
+  });
+
+  it('a go-ahead the transcript ends on quotes what it approves, and the length of a long message is its own', () => {
+    const long = `${'The spec in detail, step by step. '.repeat(300)}Shall I start with step 1?`;
+    const { summary } = built<{ next_action: { text: string } }>(user('u1', 'Plan it first'), say('a1', long), user('u2', 'ok 開始'));
+    expect(summary.next_action.text).toContain("the transcript ends on it, before any reply of the agent (line 3: «ok 開始»); it approves the agent's message just before it (line 2)");
+    expect(summary.next_action.text).toContain(`the message is ${long.replace(/\s+/g, ' ').trim().length} characters`);
+  });
+
+  it('files unstaged before the commit, or a commit in another repository, are not said taken', () => {
+    const staged = [user('u1', 'Commit the docs only'), edit('e1', 'api.ts'), updated('e1', 'api.ts'), bash('g1', 'git add -A && git status --short'), result('g1', 'M  api.ts\nM  docs.md')];
+    const restored = built(...staged, bash('g2', 'git restore --staged . && git commit --allow-empty -m "milestone"'), result('g2', '[main 1a2b3c4] milestone'), say('a1', 'The API changes are still uncommitted.'));
+    expect(restored.md).not.toContain('took them');
+    const other = built(...staged, bash('g3', 'git -C ../shared-types commit -m "types"'), result('g3', '[main 5d6e7f8] types\n 1 file changed'), say('a1', 'Committed the types.'));
+    expect(other.md).not.toContain('took them');
+  });
+
+  it("cargo's first error is paired with its own crate's verdict, and takes no place that is not its own", () => {
+    const two = 'error[E0425]: cannot find value `rate` in this scope\n  --> crates/ledger/src/post.rs:41:22\n\nerror: could not compile `ledger` (lib) due to 1 previous error\nerror[E0308]: mismatched types\n  --> crates/billing/src/invoice.rs:88:5\n\nerror: could not compile `billing` (lib) due to 1 previous error\n';
+    expect(decideOutcome('build', 101, undefined, two).line).toBe('error[E0425]: cannot find value `rate` in this scope (crates/ledger/src/post.rs:41:22) — error: could not compile `ledger` (lib) due to 1 previous error; 1 more crate failed to compile');
+    const noPlace = "error[E0463]: can't find crate for `core`\n  |\n  = note: the `thumbv7em-none-eabihf` target may not be installed\nerror[E0432]: unresolved import\n --> src/main.rs:3:5\n\nerror: could not compile `app` (bin \"app\") due to 2 previous errors\n";
+    expect(decideOutcome('build', 101, undefined, noPlace).line).toMatch(/^error\[E0463\]: can't find crate for `core` — error: could not compile/);
+  });
+
+  it("warnings are counted as printed, and a log's time is no linter's place", () => {
+    const cut = `/w/src/a.ts\n${Array.from({ length: 19 }, (_, i) => `  ${i + 1}:1  warning  Unexpected any  no-explicit-any`).join('\n')}\n`;
+    expect(decideOutcome('lint', 0, undefined, cut).line).toMatch(/^warnings \(19 in what it printed\), the first: a\.ts 1:1:/);
+    const vitest = '> vitest run\n02:00  Warning: job skipped, previous run still active\n Tests  3 passed (3)\n';
+    expect(decideOutcome('test', 0, undefined, vitest).line).toBe('Tests  3 passed (3)');
+  });
+
+  it('a list whose item names the file written after it is not said to name none', () => {
+    const { md } = built(user('u1', 'Add --json'), todos('t1', [['Add the --json flag', 'completed'], ['Document --json in README.md', 'completed']]), todosDone('t1'), edit('e1', 'README.md'), updated('e1', 'README.md'));
+    expect(md).not.toContain('work no item of the list names');
+  });
+
+  it('a refused question followed by an edit is not "nothing came after"', () => {
+    const { md } = built(
+      user('u1', 'Add CSV export'),
+      call('q1', 'AskUserQuestion', { questions: [{ question: 'Which delimiter?', header: 'Q', multiSelect: false, options: [{ label: 'Comma', description: '' }] }] }),
+      result('q1', "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). The user provided the following reason for the rejection:  stop asking, use semicolons", { is_error: true }),
+      edit('e1', 'src/export.ts'),
+      updated('e1', 'src/export.ts'),
+    );
+    expect(md).not.toContain('and nothing came after');
   });
 });

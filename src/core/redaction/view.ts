@@ -187,6 +187,25 @@ const isTokenChar = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && 
  * surrogate put in a token becomes when the line is decoded: the rest of the key is all there. A run of marks and the character after it are one escape that reads as
  * that character.
  */
+/** A letter and a digit both: what a key's characters hold, and a word's or a number's do not. */
+const MIXED = (t: string): boolean => /[A-Za-z]/.test(t) && /[0-9]/.test(t);
+
+/**
+ * Whether U+FFFD at [i, end) joins two parts of one key: the token characters on each side, each
+ * holding a letter and a digit, or too short to say (a few characters at a key's end). A byte that
+ * replaced punctuation between words or numbers (`ASIA\ufffdPACIFIC\ufffdSALES\ufffd2024`, en dashes of a
+ * Windows-1252 file) joins nothing: read through, it made an AWS key's shape.
+ */
+function keyAcross(input: string, i: number, end: number): boolean {
+  let a = i;
+  while (a > 0 && i - a < 64 && isTokenChar(input.charCodeAt(a - 1))) a -= 1;
+  let b = end;
+  while (b < input.length && b - end < 64 && isTokenChar(input.charCodeAt(b))) b += 1;
+  const left = input.slice(a, i);
+  const right = input.slice(end, b);
+  return (MIXED(left) || left.length < 4) && (MIXED(right) || right.length < 4) && MIXED(left + right) && left.length + right.length >= 16;
+}
+
 function markView(input: string): DecodedView {
   const out = new ViewBuilder(input);
   MARK_RUN.lastIndex = 0;
@@ -195,6 +214,7 @@ function markView(input: string): DecodedView {
     const end = i + m[0].length;
     const after = input[end];
     if (i === 0 || after === undefined || !isTokenChar(input.charCodeAt(i - 1)) || !isTokenChar(after.charCodeAt(0))) continue;
+    if (m[0].includes('\ufffd') && !keyAcross(input, i, end)) continue;
     out.add(i, end + 1, after);
     MARK_RUN.lastIndex = end + 1;
   }

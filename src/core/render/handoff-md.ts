@@ -511,7 +511,10 @@ function currentState(a: Analysis): (level: Level) => string {
   const wrote = writes === null ? '' : `${writes.n} file(s) were written after it (the latest at line ${writes.last})`;
   // Every item done, and files written after it: work the list does not name is under way
   // (edgerunner at 782: all five done at 717, then 13 files patched for a new feature, its build failing).
-  const allDone = c.in_progress.length + c.not_started.length === 0;
+  // Not when an item names what was written (a README fixed after "Document --json in README.md").
+  const itemsText = c.items.map((i) => `${i.text} ${i.detail ?? ''}`).join(' ');
+  const namedAfter = (seq: number): boolean => writtenNamedBy(itemsText, a.filesChanged, seq + 1).length > 0 || a.filesChanged.some((f) => f.line > seq + 1 && itemsText.toLowerCase().includes(fileName(f.path).toLowerCase()));
+  const allDone = c.in_progress.length + c.not_started.length === 0 && c.seq !== null && !namedAfter(c.seq);
   // Both, when both hold (agentcmd: a plan before the user's "ok continue", then 12 files written that it never marked).
   const stale =
     c.seq !== null && lastReq !== undefined && c.seq + 1 < lastReq.line
