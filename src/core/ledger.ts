@@ -939,6 +939,7 @@ export function noteResult(l: Ledger, r: ResultInput): void {
       if (r.denied === undefined) noteCheckRun(l, call, r);
     } else noteCommandResult(l, call, r, (failed && !exitMeansNoMatch(call.command, r.exitCode, out)) || (r.exitCode === undefined && crashed(out)));
     noteGit(l, call.command, out, r.line, failed, r.cwd);
+    if (!failed && !r.subagent) noteJobOutputRead(l, call.command, out, r.line);
     if (r.denied === undefined && !r.subagent) noteScriptRun(l, call.command, out, r.line, r.cwd);
     if (!failed && r.denied === undefined && REPO_MAKERS.test(call.command)) l.repoMade = r.line;
     if (!failed && r.denied === undefined && !r.subagent && copyInstall(call.command)) noteCopyInstall(l, call.command, out, r.line);
@@ -1524,6 +1525,22 @@ function sameErrorHidden(l: Ledger, command: string, output: string): FailureEnt
     if (programsRun(f.keys[0] ?? '').some((p) => runs.includes(p))) return f;
   }
   return null;
+}
+
+/**
+ * A read of a finished job's output file (Claude Code's `…/tasks/<id>.output`) that shows it
+ * crashed: the job failed, whatever exit code its notification gave (posthog at 110: two runs of
+ * `python src/fetch.py 2>&1 | tail -60` "completed (exit code 0)", `tail`'s, and their output, read
+ * by `cat`, ended in `RuntimeError: PR fetch failed page 1: …`).
+ */
+function noteJobOutputRead(l: Ledger, command: string, out: string, line: number): void {
+  if (!command.includes('.output') || !crashed(out)) return;
+  for (const j of Object.values(l.jobs ?? {})) {
+    if (j.status !== 'completed' || j.endLine === undefined || j.endLine > line || !command.includes(`${j.id}.output`)) continue;
+    const raised = EXCEPTION_LINE.exec(out)?.[0] ?? 'a traceback';
+    j.status = 'failed';
+    j.lastEvent = { line, text: clip(`its output, read at line ${line}, ends in a crash (its exit code was its pipe's): ${raised}`, JOB_LIMITS.EVENT_CHARS) };
+  }
 }
 
 /** An output's last line with words, as a failure quotes it (200 characters). */

@@ -368,3 +368,25 @@ describe("a skeptic's probes of the rules above", () => {
     expect(md).not.toContain('and nothing came after');
   });
 });
+
+describe("a job whose notification said exit 0, its pipe's, and whose output, read, ends in a crash (posthog at 203)", () => {
+  const session = (printed: string) => [
+    user('u1', 'Fetch the data'),
+    call('b1', 'Bash', { command: 'python src/fetch.py 2>&1 | tail -60', run_in_background: true, description: 'Run data fetcher' }),
+    result('b1', 'Command running in background with ID: bkz7. Output is being written to: /tmp/claude/tasks/bkz7.output'),
+    user('n1', '<task-notification>\n<task-id>bkz7</task-id>\n<output-file>/tmp/claude/tasks/bkz7.output</output-file>\n<status>completed</status>\n<summary>Background command "Run data fetcher" completed (exit code 0)</summary>\n</task-notification>'),
+    bash('r1', 'cat /tmp/claude/tasks/bkz7.output | tail -30'),
+    result('r1', printed),
+    say('a1', 'Looking at it.'),
+  ];
+
+  it('failed', () => {
+    const { summary } = built<{ jobs: { id: string; status: string; last_event: { line: number; text: string } }[] }>(...session('Fetching PRs...\nTraceback (most recent call last):\n  File "src/fetch.py", line 245, in <module>\n    main()\nRuntimeError: PR fetch failed page 1: bad itemTypes'));
+    expect(summary.jobs).toEqual([expect.objectContaining({ id: 'bkz7', status: 'failed', last_event: { line: 6, text: "its output, read at line 6, ends in a crash (its exit code was its pipe's): RuntimeError: PR fetch failed page 1: bad itemTypes" } })]);
+  });
+
+  it('and one whose output shows no crash completed', () => {
+    const { summary } = built<{ jobs: { status: string }[] }>(...session('Fetched 527 PRs\nSaved data/raw/prs.json'));
+    expect(summary.jobs.map((j) => j.status)).toEqual(['completed']);
+  });
+});
