@@ -152,7 +152,7 @@ describe('a Codex command that outlives its call (a dev server), followed as a j
     expect(byId['6161']).toMatchObject({ status: 'completed', end_line: 14 });
     const current = sections(md).get('Current State') ?? '';
     expect(current).toContain('- **running, no end recorded** `4242` (exec_command, started line 3): `npm run dev -- --port 3000` — last progress (line 8): «GET / 200 in 31ms»');
-    expect(current).toContain('left running by their call (a command session the agent polled)');
+    expect(current).toContain("left running by their call (a command session the agent polled; a Codex session's id is for `write_stdin`, not a process id)");
   });
 
   it('in code mode, is named by the SESSION_ID its script prints last, and ended when a poll no longer prints it', () => {

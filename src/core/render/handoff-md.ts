@@ -737,8 +737,9 @@ export function jobs(a: Analysis, level: Level): string {
     const latest = a.jobs.reduce((x, y) => ((y.endLine ?? y.line) > (x.endLine ?? x.line) ? y : x));
     return `\n\n### Background jobs\n\n${label('verified')} — none left running: the ${a.jobs.length} job(s) started in the background all ended, the latest to end ${name(latest)}, ${latest.status}${atLine(latest.endLine)} (each in HANDOFF.summary.json's \`jobs\`).`;
   }
+  // A Codex job's id is its command session's, for `write_stdin`: no process id (edgerunner at 526: `85147`, the server's pid 89483).
   const how = a.jobs.some((j) => CODEX_EXEC.has(j.tool))
-    ? 'started in the background or left running by their call (a command session the agent polled), followed through their notifications and polls'
+    ? "started in the background or left running by their call (a command session the agent polled; a Codex session's id is for `write_stdin`, not a process id), followed through their notifications and polls"
     : a.jobs.some((j) => j.moved === true)
       ? 'started in the background, or moved there by Claude Code when the command outlived its call, followed through their notifications and polls'
       : 'started in the background, followed through their notifications';
