@@ -225,7 +225,7 @@ export interface Analysis {
   /** `rebased_from`: the hash `git commit` printed, when a rebase gave the commit the hash it was pushed with (at `push_line`). */
   /** `hash_line`: the `git log` that named a commit whose own output did not (a merge's). */
   /** `took`: the files the commit took, when its own command staged them by name (not in the payloads). */
-  commits: { hash: string; subject: string; pushed: boolean | null; line: number; branch: string; rebased_from?: string; push_line?: number; files?: number; hash_line?: number; took?: string[] }[];
+  commits: { hash: string; subject: string; pushed: boolean | null; line: number; branch: string; rebased_from?: string; push_line?: number; files?: number; hash_line?: number; hash_by_push?: true; took?: string[] }[];
   failedCommit: { line: number; text: string } | null;
   /** `git commit`s whose output showed no hash and no later log named (Ledger.unnamedCommits). */
   unnamedCommits: { subject: string; line: number; made?: true; merge?: true; push_line?: number }[];
@@ -1289,7 +1289,10 @@ function sentenceOf(text: string, at: number): string {
 
 /** Whether a message reports a problem: its words say so, not as a wish, and not that it works now. */
 function reportsProblem(text: string): boolean {
-  const t = text.slice(0, 1000).replace(/(["'`])[^"'`\n]{0,80}\1/g, ' ');
+  // A brief's prohibitions ("- do NOT start dev server", "Please don't change the API") report
+  // nothing: a "do not" that begins its line or clause is an order (rave-era at 539: three briefs
+  // read as "the user says it does not work").
+  const t = text.slice(0, 1000).replace(/(["'`])[^"'`\n]{0,80}\1/g, ' ').replace(/(^|[\n:;.!?]|[-*•]\s|\b(?:please|and|but|also|then)\s)\s*(?:do\s+not|don'?t|never)\s+\w+/gi, '$1 ');
   if (NOT_A_PROBLEM.test(t)) return false;
   const m = REPORTS_PROBLEM.exec(t);
   return m !== null && !ASKS_FOR_IT.test(t.slice(Math.max(0, m.index - 60), m.index));
@@ -1407,6 +1410,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     if (c.pushLine !== undefined) out.push_line = c.pushLine;
     if (c.files !== undefined) out.files = c.files;
     if (c.hashLine !== undefined) out.hash_line = c.hashLine;
+    if (c.hashByPush === true) out.hash_by_push = true;
     if (c.took !== undefined) out.took = c.took;
     return out;
   });
@@ -1605,7 +1609,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     failedCommit: l.failedCommit ?? null,
     // A push after it may have taken it: its line is said (the push names no hash it could be matched by).
     // The first push after it (a state from before `pushLine` was kept: the last).
-    unnamedCommits: (l.unnamedCommits ?? []).map(({ pushLine, ...c }) => {
+    unnamedCommits: (l.unnamedCommits ?? []).map(({ pushLine, pushedTo: _to, ...c }) => {
       const at = pushLine ?? ((l.lastPushLine ?? 0) > c.line ? l.lastPushLine : undefined);
       return at === undefined ? c : { ...c, push_line: at };
     }),

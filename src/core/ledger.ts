@@ -140,6 +140,8 @@ export interface CommitRecord {
   rebasedFrom?: string;
   /** The line of the `git log` that named a commit its own output did not (a merge's, a `git commit` cut by `| tail`). */
   hashLine?: number;
+  /** The line that named the hash was a later push's (the remote's tip it moved from), not a `git log`. */
+  hashByPush?: true;
   /** The files the commit took, when its own command staged them by name and git counted as many changed (FundWise at 226). */
   took?: string[];
   /** How many files its summary line said it changed (` 7 files changed, …`). */
@@ -286,7 +288,7 @@ export interface Ledger {
    */
   /** `merge`: a `git merge` that made a merge commit, which git names by no hash in its output. */
   /** `pushLine`: the first push that succeeded after it (a later one says less: posthog's `gh repo create --push` at 523, then two more). */
-  unnamedCommits?: { subject: string; line: number; made?: true; merge?: true; pushLine?: number }[];
+  unnamedCommits?: { subject: string; line: number; made?: true; merge?: true; pushLine?: number; pushedTo?: string[] }[];
   /** Hashes pushes reported as the remote's old or new tip: those commits are on the remote. */
   remoteTips?: { hash: string; line: number }[];
   lastPushLine?: number;
@@ -370,8 +372,8 @@ export interface Ledger {
   gitRan?: number;
   /** The branch the session's latest `git checkout`/`git switch` moved to, as git said, and where. */
   switchedTo?: { line: number; branch: string };
-  /** The branch the session's latest `git status` said it was on ("On branch x", `## x...`). */
-  statusBranch?: { line: number; branch: string };
+  /** The branch the session's latest `git status` said it was on ("On branch x", `## x...`), or its `git branch` (`* x`: `via`). */
+  statusBranch?: { line: number; branch: string; via?: 'branch' };
   /** The remotes the session's own latest `git remote -v` printed (none: an empty list), and where. */
   remotes?: { line: number; list: { name: string; url: string }[] };
   /** Commands that destroyed what the transcript cannot give back (`rm -rf`, `git reset --hard`, …), the last 20. */
@@ -1543,6 +1545,30 @@ function noteJobOutputRead(l: Ledger, command: string, out: string, line: number
   }
 }
 
+/**
+ * A commit whose hash its output lost, named by a later push: the commit was the session's last
+ * before the push that sent it (the first after it), and that push the last before this one, so
+ * the remote's tip this push moved from (`0d982ca..813a320  main -> main`) is that commit (posthog
+ * at 647: the cut commit of 519, pushed by `gh repo create --push` at 523).
+ */
+function namePushedUnnamed(l: Ledger, updates: readonly { from: string; to: string; dst: string }[], prevPush: number, line: number): void {
+  // One branch moved, the one the earlier push sent it to.
+  if (updates.length !== 1) return;
+  const u = updates[0] as (typeof updates)[number];
+  if (!/^[0-9a-f]{7,40}$/.test(u.from)) return;
+  const from = u.from;
+  const pending = l.unnamedCommits ?? [];
+  const i = pending.findIndex((p) => p.pushLine === prevPush && p.merge !== true && p.pushedTo?.length === 1 && p.pushedTo[0] === u.dst);
+  if (i === -1) return;
+  const p = pending[i] as NonNullable<Ledger['unnamedCommits']>[number];
+  // No other commit between it and its push: the push sent it as the branch's tip.
+  if (l.commits.some((c) => c.line > p.line && c.line <= prevPush) || pending.some((q) => q !== p && q.line > p.line && q.line <= prevPush)) return;
+  if (l.commits.some((c) => sameHash(c.hash, from))) return;
+  pending.splice(i, 1);
+  push(l.commits, { hash: from, subject: clip(p.subject, 160), branch: '', line: p.line, pushed: true, pushLine: prevPush, hashLine: line, hashByPush: true }, LEDGER_LIMITS.COMMITS);
+  l.commits.sort((x, y) => x.line - y.line);
+}
+
 /** An output's last line with words, as a failure quotes it (200 characters). */
 function printedLast(out: string): string | null {
   const lines = out.split('\n');
@@ -1758,8 +1784,8 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
     if (remotes !== null) l.remotes = { line, list: remotes.slice(0, 5).map((r) => ({ name: clip(r.name, 60), url: clip(r.url, 300) })) };
     const switched = branchSwitch(command, out);
     if (switched !== null) l.switchedTo = { line, branch: switched };
-    const on = statusBranch(command, out);
-    if (on !== null) l.statusBranch = { line, branch: clip(on, 200) };
+    const on = inAnotherFolder(command, cwd) || changesFolder(command) ? null : statusBranch(command, out);
+    if (on !== null) l.statusBranch = /\bstatus\b/.test(command) ? { line, branch: clip(on, 200) } : { line, branch: clip(on, 200), via: 'branch' };
   }
   const listed = failed ? null : inGitFolder(gitListing(command, out), command, cwd);
   if (!failed && namesGit && isEmpty(l.changed)) {
@@ -1866,10 +1892,16 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
   const to = updates.at(-1)?.url;
   if (to) l.pushedTo = { line, url: clip(to, 300) };
   if (!gitPush) return;
+  const prevPush = l.lastPushLine;
   if (!failed) {
     l.lastPushLine = line;
-    for (const c of l.unnamedCommits ?? []) if (c.line <= line && c.pushLine === undefined) c.pushLine = line;
+    for (const c of l.unnamedCommits ?? []) {
+      if (c.line > line || c.pushLine !== undefined) continue;
+      c.pushLine = line;
+      c.pushedTo = updates.map((u) => clip(u.dst, 200)).slice(0, 5);
+    }
   }
+  if (!failed && prevPush !== undefined) namePushedUnnamed(l, updates, prevPush, line);
   if (failed && updates.length === 0) return;
   const branches = new Set(updates.map((u) => u.branch));
   // A rebase since a commit gave it a new hash: the push names the new one (`a..NEW main -> main`).

@@ -543,8 +543,8 @@ export function commitsInOutput(output: string): { branch: string; hash: string;
  * The branch updates a push's output reports (`abc..def  main -> main`, `* [new branch] x -> x`),
  * each with the `To <url>` line it follows ('' when none): `git push`, `gh repo create --push`.
  */
-export function pushesInOutput(output: string): { from: string; to: string; branch: string; url: string }[] {
-  const out: { from: string; to: string; branch: string; url: string }[] = [];
+export function pushesInOutput(output: string): { from: string; to: string; branch: string; url: string; dst: string }[] {
+  const out: { from: string; to: string; branch: string; url: string; dst: string }[] = [];
   // `git pull --rebase && git push` prints the fetch's updates (under `From <url>`:
   // `bf5434b..1af6918  main -> origin/main`) before the push's (under `To <url>`): only a push's count.
   let fetching = false;
@@ -557,7 +557,7 @@ export function pushesInOutput(output: string): { from: string; to: string; bran
     }
     if (fetching) continue;
     const m = /^\s*(?:\+\s*)?(?:([0-9a-f]{7,40})\.\.\.?([0-9a-f]{7,40})|\* \[new (?:branch|tag)\])\s+(\S+)\s+->\s+(\S+)/.exec(line);
-    if (m) out.push({ from: m[1] ?? '', to: m[2] ?? '', branch: m[3] ?? '', url });
+    if (m) out.push({ from: m[1] ?? '', to: m[2] ?? '', branch: m[3] ?? '', url, dst: m[4] ?? '' });
   }
   return out;
 }
@@ -1132,9 +1132,15 @@ export function noCommitsYet(out: string): string | null {
  * one's `## x...origin/x` or `## x`. Null for another command, a detached HEAD or no branch line.
  */
 export function statusBranch(command: string, out: string): string | null {
-  if (!/\bgit\s+(?:-C\s+\S+\s+)?status\b/.test(command)) return null;
-  const m = /^On branch (\S{1,200})$/m.exec(out) ?? /^## (?!No commits yet on |HEAD \(no branch\))([^\s.]+(?:\.(?!\.)[^\s.]+)*)(?:\.\.\.\S+)?(?: \[[^\]\n]*\])?$/m.exec(out);
-  return m?.[1] ?? null;
+  if (/\bgit\s+(?:-C\s+\S+\s+)?status\b/.test(command)) {
+    const m = /^On branch (\S{1,200})$/m.exec(out) ?? /^## (?!No commits yet on |HEAD \(no branch\))([^\s.]+(?:\.(?!\.)[^\s.]+)*)(?:\.\.\.\S+)?(?: \[[^\]\n]*\])?$/m.exec(out);
+    return m?.[1] ?? null;
+  }
+  // `git branch` (`-a`, `-v`) marks the one checked out with `* ` (a worktree's with `+ `).
+  if (/\bgit\s+(?:-C\s+\S+\s+)?branch(?:\s+(?:-a|--all|-v|-vv|--list|-r))*\s*(?:$|[|;&>\n]|2>)/m.test(command)) {
+    return /^\* (?!\()(\S{1,200})(?:\s|$)/m.exec(out)?.[1] ?? null;
+  }
+  return null;
 }
 
 /** The files `gitListing` gives, alone. */

@@ -194,7 +194,7 @@ describe('a pull --rebase before a push', () => {
   ].join('\n');
 
   it("counts the push's update, not the fetch's", () => {
-    expect(pushesInOutput(out)).toEqual([{ from: '1af6918', to: '9bffcc8', branch: 'main', url: 'https://github.com/o/r.git' }]);
+    expect(pushesInOutput(out)).toEqual([{ from: '1af6918', to: '9bffcc8', branch: 'main', url: 'https://github.com/o/r.git', dst: 'main' }]);
   });
 
   it('names the commit by the hash it was pushed with, and the hash it was made as', () => {

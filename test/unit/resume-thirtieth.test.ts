@@ -215,7 +215,26 @@ describe('a commit whose hash was cut away, then several pushes (posthog at 784:
       result('c2', '[main 813a320] Headline PR\n 1 file changed, 11 insertions(+)\nTo https://github.com/u/dash.git\n   0d982ca..813a320  main -> main'),
       say('a1', 'Pushed.'),
     );
+    // The push at 7 moved the remote from the tip the push at 5 sent: the cut commit, which was the last before it.
+    expect(md).toContain("- `0d982ca` Initial scaffold (line 3, its hash the remote's tip the `git push` at line 7 moved from) — pushed");
+    expect(md).not.toContain('«Initial scaffold»');
+  });
+
+  it('names the first push after it, and no hash when another push came between', () => {
+    const { md } = built(
+      user('u1', 'Commit and publish it'),
+      bash('c1', 'git add -A && git commit -m "Initial scaffold" 2>&1 | tail -3'),
+      result('c1', ' create mode 100644 src/analyze.py'),
+      bash('p1', 'git push -u origin main 2>&1 | tail -3'),
+      result('p1', 'To https://github.com/u/dash.git\n * [new branch]      main -> main'),
+      bash('p2', 'git push origin main:backup 2>&1 | tail -3'),
+      result('p2', 'To https://github.com/u/dash.git\n * [new branch]      main -> backup'),
+      bash('c2', 'git commit -am "Headline PR" 2>&1 | tail -2 && git push 2>&1 | tail -2'),
+      result('c2', '[main 813a320] Headline PR\n 1 file changed, 11 insertions(+)\nTo https://github.com/u/dash.git\n   0d982ca..813a320  main -> main'),
+      say('a1', 'Pushed.'),
+    );
     expect(md).toContain('«Initial scaffold» (line 3) — a push followed (line 5)');
+    expect(md).not.toContain('`0d982ca` Initial scaffold');
   });
 });
 
@@ -388,5 +407,26 @@ describe("a job whose notification said exit 0, its pipe's, and whose output, re
   it('and one whose output shows no crash completed', () => {
     const { summary } = built<{ jobs: { status: string }[] }>(...session('Fetched 527 PRs\nSaved data/raw/prs.json'));
     expect(summary.jobs.map((j) => j.status)).toEqual(['completed']);
+  });
+});
+
+describe('the fifth round', () => {
+  it("a brief's prohibitions report no problem (rave-era at 539: «- do NOT start dev server» read as «the user says it does not work»)", () => {
+    const brief = 'We are implementing the next core layer:\n\nTICKET SYSTEM\n\nIMPORTANT:\n- do NOT break UI\n- do NOT expose service role key\n- do NOT start dev server\n\nGOAL: create a ticket after registration. Please don\'t change the API.';
+    const { md } = built(user('u1', brief), edit('e1', 'lib/tickets.ts'), updated('e1', 'lib/tickets.ts'));
+    expect(md).not.toContain('the user says it does not work');
+    const report = built(user('u1', 'The dev server does not start anymore'), edit('e1', 'vite.config.ts'), updated('e1', 'vite.config.ts'));
+    expect(report.md).toContain('the user says it does not work');
+  });
+
+  it("names the branch the session's own `git branch` marks, beside another the harness recorded (worktrees at 81)", () => {
+    const worktree = (r: Record<string, unknown>) => ({ ...r, gitBranch: 'worktree-agent-a4ca7529' });
+    const { md } = built(
+      worktree(user('u1', 'Merge the three research branches')),
+      worktree(bash('g1', 'git branch -a && echo "---" && git log --all --oneline -5')),
+      worktree(result('g1', '+ alice/research-plan-mode\n* master\n  worktree-agent-a4ca7529\n---\n* ad2d134 alice: round 1')),
+      worktree(say('a1', 'Merging now.')),
+    );
+    expect(md).toContain("The session's own `git branch` (line 3) says it is on branch `master` — *verified* from git's output.");
   });
 });

@@ -161,7 +161,7 @@ describe('files a shell command plainly writes', () => {
 describe('commits and pushes', () => {
   it('reads commits from git commit output and pushes from git push output', () => {
     expect(commitsInOutput('[main 1d28f1e] milestone: report\n 2 files changed')).toEqual([{ branch: 'main', hash: '1d28f1e', subject: 'milestone: report', files: 2 }]);
-    expect(pushesInOutput('To github.com:a/b.git\n   0d982ca..813a320  main -> main')).toEqual([{ from: '0d982ca', to: '813a320', branch: 'main', url: 'github.com:a/b.git' }]);
+    expect(pushesInOutput('To github.com:a/b.git\n   0d982ca..813a320  main -> main')).toEqual([{ from: '0d982ca', to: '813a320', branch: 'main', url: 'github.com:a/b.git', dst: 'main' }]);
   });
 
   it('marks a commit pushed by a later push of its branch, and not pushed without one', () => {

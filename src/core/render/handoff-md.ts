@@ -137,7 +137,7 @@ function branchNote(r: RenderInput): string | undefined {
   const l = r.state.ledger;
   const said = [
     l.switchedTo === undefined ? null : { ...l.switchedTo, how: `its git checkout/switch at line ${l.switchedTo.line} moved to` },
-    l.statusBranch === undefined ? null : { ...l.statusBranch, how: `its git status at line ${l.statusBranch.line} was on` },
+    l.statusBranch === undefined ? null : { ...l.statusBranch, how: `its git ${l.statusBranch.via === 'branch' ? 'branch' : 'status'} at line ${l.statusBranch.line} was on` },
   ]
     .filter((x) => x !== null && x.line > (since ?? 0) && x.branch !== meta.branch)
     .sort((a, b) => (b?.line ?? 0) - (a?.line ?? 0))[0];
@@ -958,7 +958,7 @@ function recordedBranch(r: RenderInput, a: Analysis): string | null {
   // stamps what it read when the session started): the session's `git status` is said beside it.
   const st = r.state.ledger.statusBranch;
   // Unsaid when the session's last commit already names that branch.
-  const onBranch = st === undefined || (last !== null && last.branch === st.branch) ? '' : ` The session's own \`git status\` (line ${st.line}) says it is on branch ${code(st.branch)} — ${label('verified')} from git's output.`;
+  const onBranch = st === undefined || (last !== null && last.branch === st.branch) ? '' : ` The session's own \`git ${st.via === 'branch' ? 'branch' : 'status'}\` (line ${st.line}) says it is on branch ${code(st.branch)} — ${label('verified')} from git's output.`;
   // Where the session's own git names the branch, what `HEAD` might have meant when the harness
   // read it is no question a successor needs to ask: the verified branch follows.
   const gitNamed = st !== undefined || last !== null;
@@ -970,7 +970,11 @@ function recordedBranch(r: RenderInput, a: Analysis): string | null {
       : 'a detached HEAD, or a repository with no commit yet, when it was recorded';
   if (branch === 'HEAD') return `Recorded by the transcript: ${code('HEAD')}${where}, not a branch name (${why}) — ${label('reported')}.${onBranch}${commit}${moved}`;
   const at = r.state.meta.commit === undefined ? '' : ` (at commit ${code(r.state.meta.commit.slice(0, 12))} when the session started)`;
-  return `Recorded by the transcript: branch ${code(branch)}${at}${branchesBefore(r.state.meta.branches)}${where} — ${label('reported')}.${commit}${moved}`;
+  // A branch the session's own git named after it, other than the one recorded (worktrees at 81: the
+  // harness stamped a subagent's worktree branch; `git branch -a` at 68 showed `* master`).
+  const since = r.state.meta.branches?.at(-1)?.line ?? 0;
+  const other = st !== undefined && st.branch !== branch && st.line > since ? onBranch : '';
+  return `Recorded by the transcript: branch ${code(branch)}${at}${branchesBefore(r.state.meta.branches)}${where} — ${label('reported')}.${other}${commit}${moved}`;
 }
 
 /** The branches recorded before the last, when it changed during the session (a checkout by anyone). */
@@ -1185,7 +1189,7 @@ function commits(a: Analysis): string {
   const rebased = (c: Analysis['commits'][number]): string => (c.rebased_from === undefined ? '' : `, made as ${code(c.rebased_from)}; a rebase gave it this hash${c.push_line === undefined ? '' : `, pushed at line ${c.push_line}`}`);
   // What git said the commit holds: it may hold more than the session wrote (files staged before).
   const files = (c: Analysis['commits'][number]): string => (c.files === undefined ? '' : `; ${c.files} file${c.files === 1 ? '' : 's'} changed`);
-  return `### Commits made in this session\n\n${label('verified')} — from the session's own git output (\`git commit\`, a merge with the \`git log\` that named its commit, \`git push\`); the line is the commit's or the merge's:\n\n${bullets(a.commits.map((c) => `${code(c.hash)} ${oneLine(c.subject, 120)} (line ${c.line}${c.hash_line === undefined ? '' : `, named by the \`git log\` at line ${c.hash_line}`}${files(c)}${rebased(c)}) — ${pushed(c.pushed)}`))}${unnamed}${bySub}`;
+  return `### Commits made in this session\n\n${label('verified')} — from the session's own git output (\`git commit\`, a merge with the \`git log\` that named its commit, \`git push\`); the line is the commit's or the merge's:\n\n${bullets(a.commits.map((c) => `${code(c.hash)} ${oneLine(c.subject, 120)} (line ${c.line}${c.hash_line === undefined ? '' : c.hash_by_push === true ? `, its hash the remote's tip the \`git push\` at line ${c.hash_line} moved from` : `, named by the \`git log\` at line ${c.hash_line}`}${files(c)}${rebased(c)}) — ${pushed(c.pushed)}`))}${unnamed}${bySub}`;
 }
 
 /**
