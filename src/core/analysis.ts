@@ -726,7 +726,10 @@ function endKind(st: SessionState, parent: string | null): End {
     if (thought !== null) return { kind: 'mid-work', line: thought, why: `the transcript ends on the agent's reasoning (line ${thought}) after a tool result (line ${last.line}), before the agent replied` };
     // A refusal the harness answered with "STOP … and wait for the user" is the user's turn, not work under way (37f83ec9 at 192).
     const stop = stoppedAtPrompt(st, last.line);
-    if (stop !== null && stop.line === last.line) return { kind: 'mid-work', line: last.line, why: `the transcript ends on the user's refusal of the agent's ${stop.what} (${stop.why === 'the user said no to it' ? 'the harness told the agent to stop and wait for the user' : stop.why}), before the agent replied` };
+    if (stop !== null && stop.line === last.line) {
+      const how = stop.waits ? 'the harness told the agent to stop and wait for the user' : stop.why === 'the user said no to it' ? 'with the reason the user gave, under User requests' : stop.why;
+      return { kind: 'mid-work', line: last.line, why: `the transcript ends on the user's refusal of the agent's ${stop.what} (${how}), before the agent replied` };
+    }
     return { kind: 'mid-work', line: last.line, why: 'the transcript ends on a tool result, before the agent replied' };
   }
   if (last.event === 'user') return { kind: 'mid-work', line: last.line, why: 'the transcript ends on a user request the agent has not answered' };
@@ -948,7 +951,7 @@ const STOPPED_AT_PROMPT = /(?:^|→ )(?:Error: )?(Permission prompt was aborted|
  * The call the user stopped at its permission prompt in the last request's turn, when nothing the
  * agent said came after: that is the user's decision about that call, not work to pick up again.
  */
-function stoppedAtPrompt(st: SessionState, since: number): { line: number; what: string; why: string } | null {
+function stoppedAtPrompt(st: SessionState, since: number): { line: number; what: string; why: string; waits: boolean } | null {
   const said = st.ledger.lastAgentText?.line ?? 0;
   for (let i = st.failures.length - 1; i >= 0; i -= 1) {
     const f = st.failures[i];
@@ -961,7 +964,7 @@ function stoppedAtPrompt(st: SessionState, since: number): { line: number; what:
     const call = f.id === undefined ? undefined : st.ledger.calls[f.id];
     const target = call?.command ?? call?.writes?.[0]?.path;
     const what = `${call?.name || f.tool || 'tool'} call${target === undefined ? '' : ` (\`${clip(target.replace(/\s+/g, ' '), 120)}\`)`}`;
-    return { line: f.seq + 1, what, why: m[1] === 'Permission prompt was aborted' ? 'its permission prompt was aborted' : 'the user said no to it' };
+    return { line: f.seq + 1, what, why: m[1] === 'Permission prompt was aborted' ? 'its permission prompt was aborted' : 'the user said no to it', waits: /STOP what you are doing/.test(f.text) };
   }
   return null;
 }
@@ -1256,7 +1259,18 @@ const NOT_A_PROBLEM = /\b(?:works? now|working now|(?:is|it's|that) fixed|fixed 
 const ASKS_FOR_IT = /\b(?:make sure|ensure|so that|so it|should|must|needs? to|want it to|that says|add an?|show an?|display an?)\b[^.?!\n]{0,40}$/i;
 
 /** A user's word that what they tried works: "It's loading the data now", "works now", "that fixed it". */
-const SAYS_IT_WORKS = /\b(?:works? now|working now|(?:it|that)(?:'s| is) (?:working|loading|showing)\b(?! (?:only|partly|sometimes))|(?:is|it's|that) fixed|fixed now|(?:it|that) (?:worked|works)\b(?![^.?!\n]{0,30}\bbut\b)|loading (?:the \w+ )?now)/i;
+const SAYS_IT_WORKS = /^(?:(?:ok(?:ay)?|great|nice|perfect|cool|good|yes|thanks|thank you|awesome)[,!. ]+)?(?:(?:it|that|this|everything|all)(?:'s| is)? (?:still )?(?:works?|working|fixed)\b(?! (?:before|earlier|yesterday|only|partly|sometimes|locally))|(?:it|that|this)(?:'s| is) loading (?:the \w+ )?now|(?:it |this |that )?works now|fixed now|that (?:fixed|did) it)/i;
+/** A sentence that asks, supposes or orders, not one that says what the user saw. */
+const NOT_SEEN = /\?|\b(?:if|when|whether|once|until|make sure|ensure|check|verify|test|can you|could you|please|should|must)\b/i;
+
+/** The sentence of a message in which the user says it works, or null. */
+function saysItWorks(text: string): string | null {
+  for (const sentence of text.slice(0, 1000).split(/(?<=[.!?\n])\s*/)) {
+    const t = sentence.trim();
+    if (t.length > 0 && SAYS_IT_WORKS.test(t) && !NOT_SEEN.test(t)) return t;
+  }
+  return null;
+}
 
 /**
  * The user's latest word that it works, when the session changed files after it: what the user saw
@@ -1268,23 +1282,16 @@ function confirmedBefore(l: Ledger, changed: readonly FileChange[]): Finding | n
   const asks = l.requests.filter((q) => q.kind === 'request');
   for (let i = asks.length - 1; i >= 0; i -= 1) {
     const q = asks[i] as RequestRecord;
-    if (reportsProblem(q.text)) return null;
-    const m = SAYS_IT_WORKS.exec(q.text.slice(0, 1000));
-    if (m === null) continue;
+    const said = saysItWorks(q.text);
+    // Said beside a problem ("The list works now. The stats panel still shows zeros."): no word that it works.
+    if (reportsProblem(said === null ? q.text : q.text.replace(said, ' '))) return null;
+    if (said === null) continue;
     const after = changed.filter((f) => f.line > q.line && !isDocumentation(f.path));
     if (after.length === 0) return null;
     const last = Math.max(...after.map((f) => f.line));
-    return { text: `The user said it worked at line ${q.line} (${quote(sentenceOf(q.text, m.index), 160)}); the session changed ${after.length} file(s) after that (the latest at line ${last}), which the user has not tried`, label: 'reported', seq: q.line - 1 };
+    return { text: `The user said it worked at line ${q.line} (${quote(said, 160)}); the session changed ${after.length} file(s) after that (the latest at line ${last}), which the user has not tried`, label: 'reported', seq: q.line - 1 };
   }
   return null;
-}
-
-/** The sentence of a text around an index. */
-function sentenceOf(text: string, at: number): string {
-  const start = Math.max(text.lastIndexOf('.', at - 1), text.lastIndexOf('\n', at - 1), text.lastIndexOf('?', at - 1), text.lastIndexOf('!', at - 1)) + 1;
-  const ends = ['.', '\n', '?', '!'].map((c) => text.indexOf(c, at)).filter((e) => e !== -1);
-  const end = ends.length === 0 ? text.length : Math.min(...ends) + 1;
-  return text.slice(start, end).trim();
 }
 
 /** Whether a message reports a problem: its words say so, not as a wish, and not that it works now. */
@@ -1292,7 +1299,7 @@ function reportsProblem(text: string): boolean {
   // A brief's prohibitions ("- do NOT start dev server", "Please don't change the API") report
   // nothing: a "do not" that begins its line or clause is an order (rave-era at 539: three briefs
   // read as "the user says it does not work").
-  const t = text.slice(0, 1000).replace(/(["'`])[^"'`\n]{0,80}\1/g, ' ').replace(/(^|[\n:;.!?]|[-*•]\s|\b(?:please|and|but|also|then)\s)\s*(?:do\s+not|don'?t|never)\s+\w+/gi, '$1 ');
+  const t = text.slice(0, 1000).replace(/(["'`])[^"'`\n]{0,80}\1/g, ' ').replace(/(^|\n|[.!?]\s|^[ \t]*[-*•]\s|\n[ \t]*[-*•]\s|\bplease\s)\s*(?:do\s+not|don'?t|never)\s+\w+/gi, '$1 ');
   if (NOT_A_PROBLEM.test(t)) return false;
   const m = REPORTS_PROBLEM.exec(t);
   return m !== null && !ASKS_FOR_IT.test(t.slice(Math.max(0, m.index - 60), m.index));

@@ -287,6 +287,8 @@ export interface Ledger {
    * ` N files changed` lines); else whether it made one is not known.
    */
   /** `merge`: a `git merge` that made a merge commit, which git names by no hash in its output. */
+  /** The latest pull, merge or reset to a revision: commits not the session's may have come, or its own gone. */
+  headRewrite?: number;
   /** `pushLine`: the first push that succeeded after it (a later one says less: posthog's `gh repo create --push` at 523, then two more). */
   unnamedCommits?: { subject: string; line: number; made?: true; merge?: true; pushLine?: number; pushedTo?: string[] }[];
   /** Hashes pushes reported as the remote's old or new tip: those commits are on the remote. */
@@ -1536,13 +1538,17 @@ function sameErrorHidden(l: Ledger, command: string, output: string): FailureEnt
  * by `cat`, ended in `RuntimeError: PR fetch failed page 1: …`).
  */
 function noteJobOutputRead(l: Ledger, command: string, out: string, line: number): void {
-  if (!command.includes('.output') || !crashed(out)) return;
-  for (const j of Object.values(l.jobs ?? {})) {
-    if (j.status !== 'completed' || j.endLine === undefined || j.endLine > line || !command.includes(`${j.id}.output`)) continue;
-    const raised = EXCEPTION_LINE.exec(out)?.[0] ?? 'a traceback';
-    j.status = 'failed';
-    j.lastEvent = { line, text: clip(`its output, read at line ${line}, ends in a crash (its exit code was its pipe's): ${raised}`, JOB_LIMITS.EVENT_CHARS) };
-  }
+  if (!command.includes('.output')) return;
+  // The output ends on the exception: a traceback logged and recovered from ends on what came after.
+  const last = printedLast(out);
+  if (last === null || !EXCEPTION_LINE.test(last)) return;
+  // One job's file read: a `tail` of two says nothing of which crashed.
+  const read = Object.values(l.jobs ?? {}).filter((j) => command.includes(`${j.id}.output`));
+  const j = read.length === 1 ? read[0] : undefined;
+  // Completed by its notification, whose exit code a pipe gave (without one, exit 0 was the program's).
+  if (j === undefined || j.status !== 'completed' || j.endLine === undefined || j.endLine > line || pipedInto(j.command) === null) return;
+  j.status = 'failed';
+  j.lastEvent = { line, text: clip(`its output, read at line ${line}, ends in a crash (its exit code was its pipe's): ${last}`, JOB_LIMITS.EVENT_CHARS) };
 }
 
 /**
@@ -1551,14 +1557,17 @@ function noteJobOutputRead(l: Ledger, command: string, out: string, line: number
  * the remote's tip this push moved from (`0d982ca..813a320  main -> main`) is that commit (posthog
  * at 647: the cut commit of 519, pushed by `gh repo create --push` at 523).
  */
-function namePushedUnnamed(l: Ledger, updates: readonly { from: string; to: string; dst: string }[], prevPush: number, line: number): void {
+function namePushedUnnamed(l: Ledger, updates: readonly { from: string; to: string; dst: string; url: string }[], prevPush: number, line: number): void {
   // One branch moved, the one the earlier push sent it to.
   if (updates.length !== 1) return;
   const u = updates[0] as (typeof updates)[number];
   if (!/^[0-9a-f]{7,40}$/.test(u.from)) return;
   const from = u.from;
   const pending = l.unnamedCommits ?? [];
-  const i = pending.findIndex((p) => p.pushLine === prevPush && p.merge !== true && p.pushedTo?.length === 1 && p.pushedTo[0] === u.dst);
+  // Nothing between the two pushes brought other commits (a pull, a merge) or rewrote the branch.
+  if (Math.max(l.headRewrite ?? 0, l.lastRebaseLine ?? 0) > prevPush) return;
+  // The same branch of the same remote.
+  const i = pending.findIndex((p) => p.pushLine === prevPush && p.merge !== true && p.pushedTo?.length === 1 && p.pushedTo[0] === clip(`${u.url} ${u.dst}`, 300));
   if (i === -1) return;
   const p = pending[i] as NonNullable<Ledger['unnamedCommits']>[number];
   // No other commit between it and its push: the push sent it as the branch's tip.
@@ -1883,6 +1892,8 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
     }
   }
   if (!failed && isGitRebase(command)) l.lastRebaseLine = line;
+  // What may bring another's commits or drop one's own: a pull, a merge, a reset to a revision.
+  if (!failed && (isGitMergeOrPull(command) || /\bgit\s+(?:-C\s+\S+\s+)?reset\s+(?:--\w+\s+)*(?!--)\S/.test(command))) l.headRewrite = line;
   noteUnnamedCommits(l, command, out, line, failed);
   if (failed && isGitCommit(command) && commitsInOutput(out).length === 0) l.failedCommit = { line, text: lastLine(out) ?? 'git commit failed' };
   // A push prints where it went above its updates (`gh repo create --push` too).
@@ -1898,7 +1909,7 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
     for (const c of l.unnamedCommits ?? []) {
       if (c.line > line || c.pushLine !== undefined) continue;
       c.pushLine = line;
-      c.pushedTo = updates.map((u) => clip(u.dst, 200)).slice(0, 5);
+      c.pushedTo = updates.map((u) => clip(`${u.url} ${u.dst}`, 300)).slice(0, 5);
     }
   }
   if (!failed && prevPush !== undefined) namePushedUnnamed(l, updates, prevPush, line);

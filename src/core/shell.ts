@@ -1138,7 +1138,9 @@ export function statusBranch(command: string, out: string): string | null {
   }
   // `git branch` (`-a`, `-v`) marks the one checked out with `* ` (a worktree's with `+ `).
   if (/\bgit\s+(?:-C\s+\S+\s+)?branch(?:\s+(?:-a|--all|-v|-vv|--list|-r))*\s*(?:$|[|;&>\n]|2>)/m.test(command)) {
-    return /^\* (?!\()(\S{1,200})(?:\s|$)/m.exec(out)?.[1] ?? null;
+    // Not a hash (`git log --graph` in the same command: `* 9f8e7d6 …`).
+    const b = /^\* (?!\()(\S{1,200})(?:\s|$)/m.exec(out)?.[1];
+    return b === undefined || /^[0-9a-f]{7,40}$/.test(b) ? null : b;
   }
   return null;
 }
@@ -1180,16 +1182,29 @@ export function gitAdded(command: string): { all: boolean; tracked: boolean; pat
  * which move HEAD) took out of the index: every path (`.`, none named), or those named.
  */
 export function gitUnstaged(command: string): { all: boolean; paths: string[] } | null {
-  if (!/\b(?:restore|reset)\b/.test(command)) return null;
+  if (!/\b(?:restore|reset|stash)\b/.test(command)) return null;
   let out: { all: boolean; paths: string[] } | null = null;
   for (const ws of programs(command)) {
     if (strip(base(ws[0] ?? '')) !== 'git') continue;
     const args = ws.slice(2);
-    const unstages = (ws[1] === 'restore' && args.some((a) => a === '--staged' || a === '-S')) || (ws[1] === 'reset' && !args.some((a) => /^--(?:hard|soft|merge|keep)$/.test(a)));
+    // `git stash` (push, save) takes the staged changes away; `stash list`, `show`, `apply`, `pop` do not.
+    if (ws[1] === 'stash') {
+      if (args.length === 0 || args[0] === 'push' || args[0] === 'save' || (args[0] ?? '').startsWith('-')) (out ??= { all: false, paths: [] }).all = true;
+      continue;
+    }
+    const unstages = (ws[1] === 'restore' && args.some((a) => a === '--staged' || a === '-S')) || (ws[1] === 'reset' && !args.includes('--soft'));
     if (!unstages) continue;
     out ??= { all: false, paths: [] };
-    const paths = args.filter((a) => !a.startsWith('-') && a !== 'HEAD').map((a) => a.replace(/^\.\//, '').replace(/\\/g, '/'));
-    if (paths.length === 0 || paths.some((p) => p === '.' || p === ':/')) out.all = true;
+    // After `--`, paths; before it, a revision (`HEAD~1`, `origin/main`, a hash) makes a reset of
+    // the whole index (and, `--hard`, of the tree): nothing staged is left.
+    const dash = args.indexOf('--');
+    const before = (dash === -1 ? args : args.slice(0, dash)).filter((a) => !a.startsWith('-'));
+    const after = dash === -1 ? [] : args.slice(dash + 1);
+    const revision = (a: string): boolean => /^(?:HEAD|@)(?:[~^]\d*)*$/.test(a) || /[~^]\d*$/.test(a) || /^[0-9a-f]{7,40}$/.test(a) || /^(?:origin|upstream)\//.test(a);
+    const revs = ws[1] === 'reset' ? before.filter(revision) : [];
+    const paths = [...before.filter((a) => !revision(a) && a !== 'HEAD'), ...after].map((a) => a.replace(/^\.\//, '').replace(/\\/g, '/'));
+    const moves = revs.some((r) => r !== 'HEAD' && r !== '@');
+    if (paths.length === 0 || paths.some((p) => p === '.' || p === ':/') || (moves && after.length === 0) || args.includes('--hard')) out.all = true;
     else out.paths.push(...paths);
   }
   return out;

@@ -430,3 +430,83 @@ describe('the fifth round', () => {
     expect(md).toContain("The session's own `git branch` (line 3) says it is on branch `master` — *verified* from git's output.");
   });
 });
+
+describe("a second skeptic's probes", () => {
+  const session = (word: string) => [
+    user('u1', 'No teams are loading into the pane'),
+    edit('e1', 'hooks/useTeam.ts'),
+    updated('e1', 'hooks/useTeam.ts'),
+    user('u2', word),
+    edit('e2', 'hooks/useTeamWithStats.ts'),
+    updated('e2', 'hooks/useTeamWithStats.ts'),
+    say('a1', 'Refactored the loading.'),
+  ];
+
+  it('a question, a condition, an order or a report is no word that it works', () => {
+    for (const word of ['Does it work now?', 'Can you check whether that fixed it?', 'If it works, commit it.', 'Make sure it works now.', "It's showing the old numbers from yesterday.", "It's loading forever.", 'It worked before you changed the hook.', 'The team list works now. The stats panel still shows zeros.', 'My colleague says it works now, but I still get a blank pane.']) {
+      expect(built(...session(word)).md, word).not.toContain('said it worked');
+    }
+    expect(built(...session('Great, it works now. Add the stats next.')).md).toContain('The user said it worked at line 4 («Great, it works now.»)');
+  });
+
+  it("a report with a «don't» in it is still a report; a brief's order is not", () => {
+    for (const word of ["The cards render but don't update when I change the filter", 'Checked the team pages: don\'t load at all']) {
+      expect(built(user('u1', word), edit('e1', 'a.ts'), updated('e1', 'a.ts')).md, word).toContain('the user says it does not work');
+    }
+  });
+
+  it('a job is failed only by its own file, when the output ends on the exception and a pipe gave its exit code', () => {
+    const job = (command: string, id: string) => [
+      call(`b${id}`, 'Bash', { command, run_in_background: true, description: `job ${id}` }),
+      result(`b${id}`, `Command running in background with ID: ${id}. Output is being written to: /tmp/claude/tasks/${id}.output`),
+      user(`n${id}`, `<task-notification>\n<task-id>${id}</task-id>\n<status>completed</status>\n<summary>Background command "job ${id}" completed (exit code 0)</summary>\n</task-notification>`),
+    ];
+    const crash = 'Traceback (most recent call last):\n  File "f.py", line 3, in <module>\nRuntimeError: fetch failed';
+    const statuses = (...records: Record<string, unknown>[]) => built<{ jobs: { id: string; status: string }[] }>(user('u1', 'Fetch'), ...records, say('a1', 'Checked.')).summary.jobs.map((j) => `${j.id}:${j.status}`).sort();
+    expect(statuses(...job('python f.py 2>&1 | tail -5', 'aa1'), bash('r1', 'cat /tmp/claude/tasks/aa1.output'), result('r1', `${crash}\nretrying…\nSaved data/raw/prs.json`))).toEqual(['aa1:completed']);
+    expect(statuses(...job('python f.py', 'aa2'), bash('r2', 'cat /tmp/claude/tasks/aa2.output'), result('r2', crash))).toEqual(['aa2:completed']);
+    expect(statuses(...job('python f.py 2>&1 | tail -5', 'aa3'), ...job('python g.py 2>&1 | tail -5', 'aa4'), bash('r3', 'tail -3 /tmp/claude/tasks/aa3.output /tmp/claude/tasks/aa4.output'), result('r3', crash))).toEqual(['aa3:completed', 'aa4:completed']);
+  });
+
+  it('a mixed reset to a revision, a stash or a hard reset leaves nothing staged for a later commit', () => {
+    const staged = [user('u1', 'Commit the docs only'), edit('e1', 'api.ts'), updated('e1', 'api.ts'), bash('g1', 'git add -A && git status --short'), result('g1', 'M  api.ts\nM  docs.md')];
+    for (const undo of ['git reset HEAD~1', 'git reset origin/main', 'git stash', 'git reset --hard']) {
+      const { md } = built(...staged, bash('g2', `${undo} && git commit --allow-empty -m "milestone"`), result('g2', '[main 1a2b3c4] milestone'), say('a1', 'Done.'));
+      expect(md, undo).not.toContain('took them');
+    }
+  });
+
+  it("a switch back to the branch recorded ends what an earlier status said; a log's graph names no branch", () => {
+    const { md } = built(
+      { ...user('u1', 'Try it on a branch'), gitBranch: 'main' },
+      bash('g1', 'git switch -c feat && git status'),
+      result('g1', "Switched to a new branch 'feat'\nOn branch feat\nnothing to commit, working tree clean"),
+      bash('g2', 'git switch main'),
+      result('g2', "Switched to branch 'main'"),
+      bash('g3', 'git log --graph --oneline -3 && git branch'),
+      result('g3', '* 9f8e7d6 fix\n* 1a2b3c4 init\n  feat\n* main'),
+      say('a1', 'Back on main.'),
+    );
+    expect(md).not.toContain('says it is on branch `feat`');
+    expect(md).not.toContain('`9f8e7d6` —');
+  });
+
+  it('no hash is named across a pull, or from another remote', () => {
+    const base = [
+      user('u1', 'Commit and publish it'),
+      bash('c1', 'git commit -m "Initial scaffold" 2>&1 | tail -3'),
+      result('c1', ' create mode 100644 src/analyze.py'),
+      bash('p1', 'git push -u origin main 2>&1 | tail -3'),
+      result('p1', 'To https://github.com/u/dash.git\n * [new branch]      main -> main'),
+    ];
+    const pulled = built(...base, bash('l1', 'git pull'), result('l1', 'Updating 0d982ca..5e6f7a8\nFast-forward'), bash('p2', 'git commit -am "x" 2>&1 | tail -1 && git push 2>&1 | tail -2'), result('p2', ' 1 file changed\nTo https://github.com/u/dash.git\n   5e6f7a8..813a320  main -> main'), say('a1', 'Pushed.'));
+    expect(pulled.md).not.toContain('`5e6f7a8` Initial scaffold');
+    const other = built(...base, bash('p3', 'git push backup main 2>&1 | tail -2'), result('p3', 'To https://gitlab.com/u/dash.git\n   1111111..0d982ca  main -> main'), say('a1', 'Pushed.'));
+    expect(other.md).not.toContain('`1111111` Initial scaffold');
+  });
+
+  it('a refusal with the reason the user typed is not said as told to stop and wait', async () => {
+    const { md } = built(user('u1', 'Clean up the exports'), edit('e1', 'src/export.ts'), result('e1', "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). The user provided the following reason for the rejection:  keep the CSV path", { is_error: true }));
+    expect(md).toContain("the transcript ends on the user's refusal of the agent's Edit call (`/nonexistent/w/src/export.ts`) (with the reason the user gave, under User requests), before the agent replied");
+  });
+});

@@ -139,9 +139,11 @@ function branchNote(r: RenderInput): string | undefined {
     l.switchedTo === undefined ? null : { ...l.switchedTo, how: `its git checkout/switch at line ${l.switchedTo.line} moved to` },
     l.statusBranch === undefined ? null : { ...l.statusBranch, how: `its git ${l.statusBranch.via === 'branch' ? 'branch' : 'status'} at line ${l.statusBranch.line} was on` },
   ]
-    .filter((x) => x !== null && x.line > (since ?? 0) && x.branch !== meta.branch)
+    .filter((x) => x !== null && x.line > (since ?? 0))
     .sort((a, b) => (b?.line ?? 0) - (a?.line ?? 0))[0];
-  const git = said === undefined || said === null ? undefined : `${said.how} ${escapeControls(oneLine(said.branch, 200))}`;
+  // The latest word of the session's own git; said when it is not the branch recorded (a switch
+  // back to it ends what an earlier status said).
+  const git = said === undefined || said === null || said.branch === meta.branch ? undefined : `${said.how} ${escapeControls(oneLine(said.branch, 200))}`;
   if (git === undefined) return rec;
   return rec === undefined ? git : `${git}; ${rec}`;
 }
@@ -973,7 +975,7 @@ function recordedBranch(r: RenderInput, a: Analysis): string | null {
   // A branch the session's own git named after it, other than the one recorded (worktrees at 81: the
   // harness stamped a subagent's worktree branch; `git branch -a` at 68 showed `* master`).
   const since = r.state.meta.branches?.at(-1)?.line ?? 0;
-  const other = st !== undefined && st.branch !== branch && st.line > since ? onBranch : '';
+  const other = st !== undefined && st.branch !== branch && st.line > since && (sw === undefined || sw.line < st.line) ? onBranch : '';
   return `Recorded by the transcript: branch ${code(branch)}${at}${branchesBefore(r.state.meta.branches)}${where} — ${label('reported')}.${other}${commit}${moved}`;
 }
 
