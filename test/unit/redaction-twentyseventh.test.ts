@@ -113,3 +113,24 @@ describe("the redactor's own mark, redacted again", () => {
     expect(r.redact(`github_token=${GH}`).text).toBe('github_token=[REDACTED:github_token]');
   });
 });
+
+describe('the twenty-eighth red team: realistic outputs of the commands developers run', () => {
+  it("a generated password with a template's or a wrapper's characters in it is no placeholder", () => {
+    const r = new Redactor();
+    for (const [line, secret] of [
+      ['"db_password": "e^vTe~]nNgW&7#{!9Qx"', 'nNgW&7#{!9Qx'],
+      ["DB_PASSWORD='ab{{c$d9X!kq2#{zz'", 'c$d9X!kq2#{zz'],
+      ['DB_PASSWORD=@Xq8Lm3Wz9Rk@', 'Xq8Lm3Wz9Rk'],
+      ['SECRET_KEY = "`k9Tq2Wz7Lp4Rv8"', 'k9Tq2Wz7Lp4Rv8'],
+    ] as const) {
+      expect(r.redact(line).text, line).not.toContain(secret);
+    }
+  });
+
+  it('while a reference that closes around a name stays', () => {
+    const r = new Redactor();
+    for (const line of ['DB_PASSWORD="${DB_PASSWORD}"', 'password: "{{ vault_db_password }}"', '"db_password": "#{db.password}"', 'password = "@db.password@"', 'password: "${DB_PASS:-changeme}"', 'api_key: "<your-api-key>"']) {
+      expect(r.redact(line).count, line).toBe(0);
+    }
+  });
+});

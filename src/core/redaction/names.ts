@@ -230,13 +230,22 @@ export function isPlaceholder(v: string): boolean {
   // A `$` then a generated-looking word is a password that starts with `$` (`password: $Xq8Lm3Wz9Rk`),
   // not a variable: a variable is named (`$DB_PASSWORD`, `$dbPassword`).
   if (/^\$[A-Za-z0-9]{10,}$/.test(v) && looksRandom(v.slice(1), 10)) return false;
-  // `<your-password>` closes: a value that only starts with `<` (a generated password) is none.
-  if (/^(?:\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$\(.*|`.*|%[A-Za-z_][A-Za-z0-9_]*%|%\(?\w*\)?s|\{\{.*\}\}|\{\d*\}|<[^<>]{0,80}>|\[[^\]]*\]|\*+|x{3,}|X{3,}|\.{3}|…|\?+|-+|_+)$/.test(v)) return true;
+  // A wrapper around a generated word is a password that begins and ends with a symbol
+  // (`@Xq8Lm3Wz9Rk@`, `<k9Tq2Wz7Lp4R>`), not a reference: a reference wraps a name.
+  const wrapped = /^[<!%@`]([\s\S]{4,80})[>!%@`]$/.exec(v)?.[1];
+  if (wrapped !== undefined && looksRandom(wrapped, 10)) return false;
+  // `<your-password>` closes: a value that only starts with `<` (a generated password) is none;
+  // a backquoted command (`` `cat ~/.pw` ``) closes too.
+  if (/^(?:\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$\(.*|`[^`]*`|%[A-Za-z_][A-Za-z0-9_]*%|%\(?\w*\)?s|\{\{.*\}\}|\{\d*\}|<[^<>]{0,80}>|\[[^\]]*\]|\*+|x{3,}|X{3,}|\.{3}|…|\?+|-+|_+)$/.test(v)) return true;
   // What a local model server takes for a key it does not check (Ollama, LM Studio, vLLM's `EMPTY`).
   if (/^(?:ollama|lm-studio|lmstudio|empty|not-needed|no-key|nokey|sk-no-key-required|none|null|dummy)$/i.test(v)) return true;
   // Masked (`gho_****`), templated, or an instruction to fill it in (`replace-me`, `your_token_here`).
   // A password prompt's echo of what was typed (`Password: ········`) is a mask too.
-  if (/\*{3}|[•·●∙]{3}|\$\{|\{\{|#\{|%\(\w+\)s/.test(v)) return true;
+  // A template reference is one that closes around a name (`${DB_PASSWORD}`, `{{ vault_pw }}`,
+  // `#{db.password}`): `#{` or `${` inside a generated password (`e^vTe~]nNgW&7#{!9Qx`) is none.
+  // (A value read up to the brace, `${API_KEY:?missing`, is one too.)
+  if (/^\$\{[A-Za-z_][\w.-]{0,80}(?::?[-?+=][^}]{0,80})?$/.test(v)) return true;
+  if (/\*{3}|[•·●∙]{3}|\$\{[A-Za-z_][\w.-]{0,80}(?::?[-?+=][^}]{0,80})?\}|\{\{[^{}]{1,120}\}\}|#\{[A-Za-z_][\w.]{0,80}\}|%\(\w+\)s/.test(v)) return true;
   // An empty string, quoted (`password: ""` in a Secret's stringData).
   if (v === '""' || v === "''") return true;
   // Where openssl is told to read it (`-pass stdin`, `-passin env:PW`, `file:…`, `fd:3`): no value.
