@@ -204,16 +204,19 @@ describe('a command whose pipe hid its exit code, printing the error an earlier 
 });
 
 describe('a commit whose hash was cut away, then several pushes (posthog at 784: «a push followed (line 742)»)', () => {
-  it('names the first push after it', () => {
+  const cut = [user('u1', 'Commit and publish it'), bash('c1', 'git add -A && git commit -m "Initial scaffold" 2>&1 | tail -3'), result('c1', ' create mode 100644 src/analyze.py')];
+  const later = [
+    bash('c2', 'git commit -am "Headline PR" 2>&1 | tail -2 && git push 2>&1 | tail -2'),
+    result('c2', '[main 813a320] Headline PR\n 1 file changed, 11 insertions(+)\nTo https://github.com/u/dash.git\n   0d982ca..813a320  main -> main'),
+    say('a1', 'Pushed.'),
+  ];
+
+  it('is named by the later push that moved the remote from it', () => {
     const { md } = built(
-      user('u1', 'Commit and publish it'),
-      bash('c1', 'git add -A && git commit -m "Initial scaffold" 2>&1 | tail -3'),
-      result('c1', ' create mode 100644 src/analyze.py\n create mode 100644 src/fetch.py'),
+      ...cut,
       bash('p1', 'gh repo create dash --public --source=. --remote=origin --push 2>&1 | tail -10'),
       result('p1', 'https://github.com/u/dash\nTo https://github.com/u/dash.git\n * [new branch]      HEAD -> main\nbranch \'main\' set up to track \'origin/main\'.'),
-      bash('c2', 'git add app.py && git commit -m "Headline PR" 2>&1 | tail -2 && git push 2>&1 | tail -2'),
-      result('c2', '[main 813a320] Headline PR\n 1 file changed, 11 insertions(+)\nTo https://github.com/u/dash.git\n   0d982ca..813a320  main -> main'),
-      say('a1', 'Pushed.'),
+      ...later,
     );
     // The push at 7 moved the remote from the tip the push at 5 sent: the cut commit, which was the last before it.
     expect(md).toContain("- `0d982ca` Initial scaffold (line 3, its hash the remote's tip the `git push` at line 7 moved from) — pushed");
@@ -222,16 +225,12 @@ describe('a commit whose hash was cut away, then several pushes (posthog at 784:
 
   it('names the first push after it, and no hash when another push came between', () => {
     const { md } = built(
-      user('u1', 'Commit and publish it'),
-      bash('c1', 'git add -A && git commit -m "Initial scaffold" 2>&1 | tail -3'),
-      result('c1', ' create mode 100644 src/analyze.py'),
+      ...cut,
       bash('p1', 'git push -u origin main 2>&1 | tail -3'),
       result('p1', 'To https://github.com/u/dash.git\n * [new branch]      main -> main'),
       bash('p2', 'git push origin main:backup 2>&1 | tail -3'),
       result('p2', 'To https://github.com/u/dash.git\n * [new branch]      main -> backup'),
-      bash('c2', 'git commit -am "Headline PR" 2>&1 | tail -2 && git push 2>&1 | tail -2'),
-      result('c2', '[main 813a320] Headline PR\n 1 file changed, 11 insertions(+)\nTo https://github.com/u/dash.git\n   0d982ca..813a320  main -> main'),
-      say('a1', 'Pushed.'),
+      ...later,
     );
     expect(md).toContain('«Initial scaffold» (line 3) — a push followed (line 5)');
     expect(md).not.toContain('`0d982ca` Initial scaffold');
