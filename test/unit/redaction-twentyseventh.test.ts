@@ -134,3 +134,18 @@ describe('the twenty-eighth red team: realistic outputs of the commands develope
     }
   });
 });
+
+describe("a secret manager's read in its JSON (the twenty-eighth red team)", () => {
+  it("removes AWS SSM's SecureString value and Azure Key Vault's secret value, and keeps a plain parameter", () => {
+    const r = new Redactor();
+    const ssm = '{\n    "Parameter": {\n        "Name": "/prod/db/url",\n        "Type": "SecureString",\n        "Value": "lzs8nW1AEyqU-pg-x7",\n        "Version": 3\n    }\n}';
+    const az = '{\n  "attributes": {\n    "enabled": true\n  },\n  "id": "https://kv-prod.vault.azure.net/secrets/stripe/4c7e2a9b1f3d4e5a8b6c0d2e1f9a7b3c",\n  "kid": null,\n  "name": "stripe",\n  "tags": {},\n  "value": "iiYcwN5Aj0FMq9x"\n}';
+    for (const text of [ssm, az, JSON.stringify(JSON.stringify(ssm)), JSON.stringify(az)]) {
+      const out = r.redact(text).text;
+      expect(out).not.toContain('lzs8nW1AEyqU');
+      expect(out).not.toContain('iiYcwN5Aj0FM');
+    }
+    expect(r.redact('{"Parameter": {"Name": "/prod/region", "Type": "String", "Value": "eu-west-1"}}').count).toBe(0);
+    expect(r.redact('[{"id": "https://kv.vault.azure.net/secrets/a", "name": "a"}, {"id": "https://kv.vault.azure.net/secrets/b", "name": "b"}]').count).toBe(0);
+  });
+});

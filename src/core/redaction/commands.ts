@@ -201,6 +201,10 @@ const RULES: readonly CommandRule[] = [
   rule('call_secret', ['lookup('], `lookup\\([^)\\n]{0,80}(?:TOKEN|SECRET|PASSWORD|PASSWD|KEY|PASS|PWD)[^)\\n]{0,40}\\)[ \\t]*\\|[ \\t]*default\\([ \\t]*${QARG}`, 'dyi'),
   // AWS SSM's SecureString in a table or text output: the value after its type, whatever the parameter's name.
   rule('secret_assignment', ['SecureString'], `SecureString(?:[ \\t]*\\|[ \\t]*|\\t[ \\t]*|[ \\t]{2,})([^\\s|"]{4,4096})`),
+  // …and in its JSON (`aws ssm get-parameter --with-decryption`): `"Type": "SecureString", "Value": "…"`.
+  rule('secret_assignment', ['SecureString'], `SecureString"[ \\t]*,[ \\t\\r\\n]*"Value"[ \\t]*:[ \\t]*"((?:[^"\\\\\\n]|\\\\.){1,4096})"`),
+  // Azure Key Vault's secret as `az keyvault secret show` prints it: the `value` of the object whose `id` is a vault's secret.
+  rule('secret_assignment', ['.vault.azure.net/secrets/'], `\\.vault\\.azure\\.net/secrets/[^"\\s]{1,300}"(?:[^{}]|\\{\\s*\\}){0,400}?"value"[ \\t]*:[ \\t]*"((?:[^"\\\\\\n]|\\\\.){1,4096})"`),
   // IMAP's `a1 LOGIN user password`; Postfix's sasl_passwd `[smtp.host]:587 user:password`.
   // Not SQL's `CREATE ROLE app LOGIN PASSWORD '…'` or `CREATE LOGIN app WITH PASSWORD = …` (the SQL rules below).
   rule('command_password', [' LOGIN '], ` LOGIN[ \\t]+(?!(?:PASSWORD|WITH)[ \\t])(?:"[^"\\n]{1,100}"|[^\\s"]{1,100})[ \\t]+(?!(?:WITH|PASSWORD)(?![\\w]))(?:"([^"\\n]{4,200})"|([^\\s"]{4,200}))`),
