@@ -901,8 +901,8 @@ function goAhead(req: RequestRecord): string {
 }
 
 /**
- * The user's answers to the agent's questions since the request: they shape the work it asks for
- * (deep-manifest at 81: "Yes, both filesystem and embedded", "Also .tgz").
+ * The user's answers to the agent's questions since the request: they bear on the work it asks for
+ * (deep-manifest at 81: "Yes, both filesystem and embedded", "Also .tgz"), or call it off.
  */
 function answeredSince(l: Ledger, req: RequestRecord): string {
   const answers = l.requests.filter((r) => r.kind === 'answer' && r.line > req.line);
@@ -1297,8 +1297,9 @@ function confirmedBefore(l: Ledger, changed: readonly FileChange[]): Finding | n
 /** Whether a message reports a problem: its words say so, not as a wish, and not that it works now. */
 function reportsProblem(text: string): boolean {
   // A brief's prohibitions ("- do NOT start dev server", "Please don't change the API") report
-  // nothing: a "do not" that begins its line or clause is an order (rave-era at 539: three briefs
-  // read as "the user says it does not work").
+  // nothing: a "do not" that begins a line, a sentence or a list item, or follows "please", is an
+  // order (rave-era at 539: three briefs read as "the user says it does not work"); one after "but"
+  // or a colon reports ("The cards render but don't update").
   const t = text.slice(0, 1000).replace(/(["'`])[^"'`\n]{0,80}\1/g, ' ').replace(/(^|\n|[.!?]\s|^[ \t]*[-*•]\s|\n[ \t]*[-*•]\s|\bplease\s)\s*(?:do\s+not|don'?t|never)\s+\w+/gi, '$1 ');
   if (NOT_A_PROBLEM.test(t)) return false;
   const m = REPORTS_PROBLEM.exec(t);
