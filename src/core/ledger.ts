@@ -1518,7 +1518,7 @@ function sameErrorHidden(l: Ledger, command: string, output: string): FailureEnt
   // A few lines, the error last: not a server's banner cut by `head -12` (a dev server that timed
   // out before, then started), nor a log read for the error it holds (`cat deploy.log | tail -3`).
   if (output.split('\n').filter((x) => x.trim().length > 0).length > 3) return null;
-  const last = printedLast(output);
+  const last = lastLine(output);
   if (last === null || last.length < 24) return null;
   const runs = programsRun(command);
   if (runs.length === 0) return null;
@@ -1540,7 +1540,7 @@ function sameErrorHidden(l: Ledger, command: string, output: string): FailureEnt
 function noteJobOutputRead(l: Ledger, command: string, out: string, line: number): void {
   if (!command.includes('.output')) return;
   // The output ends on the exception: a traceback logged and recovered from ends on what came after.
-  const last = printedLast(out);
+  const last = lastLine(out);
   if (last === null || !EXCEPTION_LINE.test(last)) return;
   // One job's file read: a `tail` of two says nothing of which crashed.
   const read = Object.values(l.jobs ?? {}).filter((j) => command.includes(`${j.id}.output`));
@@ -1578,21 +1578,11 @@ function namePushedUnnamed(l: Ledger, updates: readonly { from: string; to: stri
   l.commits.sort((x, y) => x.line - y.line);
 }
 
-/** An output's last line with words, as a failure quotes it (200 characters). */
-function printedLast(out: string): string | null {
-  const lines = out.split('\n');
-  for (let i = lines.length - 1; i >= 0; i -= 1) {
-    const t = (lines[i] as string).trim();
-    if (t.length > 0) return clip(t, 200);
-  }
-  return null;
-}
-
 function noteCommandResult(l: Ledger, call: CallRecord, r: ResultInput, failed: boolean): void {
   const again = failed ? null : sameErrorHidden(l, call.command ?? '', r.output ?? '');
   if (again !== null) {
     const piped = pipedInto(call.command ?? '') as string;
-    push(l.failures, { line: r.line, text: `\`${clip(call.command ?? '', 160)}\` printed the error the command of line ${again.line} failed with, its exit code hidden by \`${piped}\`: ${printedLast(r.output ?? '') ?? ''}`, keys: [commandKey(call.command ?? '')], kind: 'command' }, LEDGER_LIMITS.FAILURES);
+    push(l.failures, { line: r.line, text: `\`${clip(call.command ?? '', 160)}\` printed the error the command of line ${again.line} failed with, its exit code hidden by \`${piped}\`: ${lastLine(r.output ?? '') ?? ''}`, keys: [commandKey(call.command ?? '')], kind: 'command' }, LEDGER_LIMITS.FAILURES);
     return;
   }
   if (!failed) {
