@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { sections } from '../../src/core/quality.js';
 import { renderAll } from '../../src/core/render/index.js';
 import { jsonl } from './ingest-helper.js';
+import type { RenderInput } from '../../src/core/render/input.js';
 import { renderInput } from './render-input.js';
 import { tempDir } from '../helpers.js';
 
@@ -86,11 +87,12 @@ describe("HANDOFF.md's budget", () => {
     expect(Buffer.byteLength(md)).toBeLessThanOrEqual(16000);
   });
 
-  it('shows the last 5 turns when every other step still leaves it too long', () => {
+  /** Forty long requests and replies, and 25 files written at long paths: every level is too long. */
+  const crowded = (requests = 40): string => {
     const dir = tempDir('handoff-budget-');
     const lines: unknown[] = [];
     const at = (i: number): string => `2026-04-26T10:${String(i % 60).padStart(2, '0')}:00Z`;
-    for (let i = 0; i < 40; i += 1) {
+    for (let i = 0; i < requests; i += 1) {
       lines.push({ type: 'user', uuid: `u${i}`, sessionId: 's', cwd: '/w', timestamp: at(i), message: { role: 'user', content: `request ${i}: ${'please change the report layout '.repeat(18)}` } });
       lines.push({ type: 'assistant', uuid: `a${i}`, parentUuid: `u${i}`, sessionId: 's', cwd: '/w', timestamp: at(i), message: { role: 'assistant', content: [{ type: 'text', text: `Done with request ${i}. ${'The layout now follows the grid of the design. '.repeat(30)}` }] } });
     }
@@ -101,8 +103,41 @@ describe("HANDOFF.md's budget", () => {
     }
     const path = join(dir, 'session.jsonl');
     writeFileSync(path, jsonl(...lines));
-    const md = renderAll(renderInput(path)).handoffMd;
+    return path;
+  };
+
+  it('shows the last 5 turns when every other step still leaves it too long', () => {
+    const md = renderAll(renderInput(crowded())).handoffMd;
     expect(timelineRows(md)).toBe('5');
+    expect(md).toContain("- source transcript: under Provenance");
     expect(Buffer.byteLength(md)).toBeLessThanOrEqual(16000);
+  });
+
+  /** The session's handoff as if its store and its transcript lay at paths `n` folders deep, as on a CI runner. */
+  const deep = (source: string, n: number): { md: string; long: string } => {
+    const input = renderInput(source);
+    const root = `/home/runner/work/${'a-long-workspace-folder/'.repeat(n)}store`;
+    const long = `/home/runner/work/${'checkout-of-the-shared-corpus/'.repeat(n)}session.jsonl`;
+    const md = renderAll({ ...input, root, dir: `${root}/projects/test/test-session`, sources: [{ ...(input.sources[0] as RenderInput['sources'][number]), path: long }] }).handoffMd;
+    return { md, long };
+  };
+
+  it("says the transcript's path once, under Provenance, before it gives up anything else", () => {
+    // A CI runner's store and checkout: each path was written twice, and the 16,000 bytes held
+    // on a laptop were passed there.
+    const { md, long } = deep(crowded(), 12);
+    expect(Buffer.byteLength(md)).toBeLessThanOrEqual(16000);
+    expect(md).toContain('- source transcript: under Provenance');
+    expect(md).toContain(`- source: \`${long}\``);
+  });
+
+  it('lists the latest five changed files when nothing else it gives up is left', () => {
+    // Paths of some 3,600 characters each, near PATH_MAX: every other step is used up.
+    const { md } = deep(crowded(3), 120);
+    expect(Buffer.byteLength(md)).toBeLessThanOrEqual(16000);
+    expect(md).toContain('Left out to keep this file within 16000 bytes: timeline.jsonl');
+    // The table keeps the latest five (module-24 to module-20); the room left names some others.
+    expect(md).toContain('module-20.ts` |');
+    expect(md).not.toContain('module-19.ts` |');
   });
 });

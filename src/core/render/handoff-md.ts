@@ -46,7 +46,7 @@ export const SECTION_TITLES = [
 /** Bounds that keep the largest handoff readable in one sitting (the payloads carry the rest). */
 /** The requests' last steps past every level: how many of the latest are shown, and how long each is. */
 const REQUESTS_LAST_STEPS: readonly (readonly [number, number])[] = [[10, 240], [8, 200], [6, 160], [4, 120], [3, 100], [2, 80], [1, 60]];
-const MD = { DOC_CHARS: 2000, DOC_LINE_CHARS: 110, TASK_DETAIL_CHARS: 140, JOBS_ENDED: 3, PASSED_OVER: 3, REQUESTS_HEAD: 5, REQUESTS_TAIL: 25, REQUESTS_TAIL_SHORT: 12, REQUEST_CHARS_SHORT: 300, REQUEST_CHARS: 600, AGENT_MESSAGES: 6, AGENT_MESSAGES_SHORT: 3, AGENT_CHARS: 180, FIXED: 8, FIXED_SHORT: 5, FILES: 20, FILES_SHORT: 10, CHECK_TARGETS: 10, TIMELINE: 15, TIMELINE_SHORT: 8, TIMELINE_LAST: 5, TIMELINE_CHARS: 100, LISTED: 12, DESTROYED: 5 } as const;
+const MD = { DOC_CHARS: 2000, DOC_LINE_CHARS: 110, TASK_DETAIL_CHARS: 140, JOBS_ENDED: 3, PASSED_OVER: 3, REQUESTS_HEAD: 5, REQUESTS_TAIL: 25, REQUESTS_TAIL_SHORT: 12, REQUEST_CHARS_SHORT: 300, REQUEST_CHARS: 600, AGENT_MESSAGES: 6, AGENT_MESSAGES_SHORT: 3, AGENT_CHARS: 180, FIXED: 8, FIXED_SHORT: 5, FILES: 20, FILES_SHORT: 10, FILES_LAST: 5, CHECK_TARGETS: 10, TIMELINE: 15, TIMELINE_SHORT: 8, TIMELINE_LAST: 5, TIMELINE_CHARS: 100, LISTED: 12, DESTROYED: 5 } as const;
 
 const NONE = 'None';
 const label = (l: string): string => `*${l}*`;
@@ -1470,13 +1470,16 @@ function messagesTo(r: RenderInput, s: RenderInput['state']['subagents'][number]
 }
 
 /** The session's folder once, then its files by name: six full paths of 150 characters said the same. */
-function whereEverythingLives(r: RenderInput): string {
+function whereEverythingLives(r: RenderInput, short = false): string {
+  // Past every step of the budget, the transcript's path is said once, under Provenance: a long
+  // store root and a long transcript path were each written twice in a file over its 16,000 bytes.
+  const sources = short ? [`source transcript${r.sources.length === 1 ? '' : 's'}: under Provenance`] : r.sources.map((s) => `source transcript: ${path(s.path)}`);
   return bullets([
     `folder: ${path(`${r.dir}/`)}`,
     'in it: this handoff (`HANDOFF.md`); payloads `HANDOFF.summary.json`, `HANDOFF.llm.json`; ' +
       `the full timeline (${r.state.turns} turns) \`timeline.jsonl\`; every tool call (a long text as its head and tail) \`TOOLS.md\`; \`manifest.json\``,
     `history: ${r.history.length === 0 ? 'none yet' : r.history.map((h) => code(`history/${h}`)).join(', ')}`,
-    ...r.sources.map((s) => `source transcript: ${path(s.path)}`),
+    ...sources,
   ]);
 }
 
@@ -1576,6 +1579,8 @@ export function renderHandoffMd(r: RenderInput, a: Analysis): string {
     total += Buffer.byteLength(now) - Buffer.byteLength(old);
     return now;
   };
+  // First, what loses nothing: the transcript's path is said once, under Provenance.
+  if (total > MD_BYTES) fixed.rest[1] = swap(fixed.rest[1] as string, section('Where everything lives', whereEverythingLives(r, true)));
   if (total > MD_BYTES && a.requests.some((q) => q.ide !== undefined)) {
     fixed.requests = requests(a, r.parentSession, r, false);
     parts = levelParts(fixed, a, level);
@@ -1583,6 +1588,7 @@ export function renderHandoffMd(r: RenderInput, a: Analysis): string {
   }
   if (total > MD_BYTES) fixed.timeline = swap(fixed.timeline, timelineSection(r, MD.TIMELINE_SHORT));
   let shortFiles = false;
+  let lastFiles = false;
   if (total > MD_BYTES && (a.filesChanged.length > MD.FILES_SHORT || (r.state.ledger.destroyed?.length ?? 0) > 0 || r.state.permissions?.was !== undefined)) {
     fixed.tail[1] = swap(fixed.tail[1] as string, section('Repository Evidence', repoEvidence(r, a, MD.FILES_SHORT, true)));
     shortFiles = true;
@@ -1619,10 +1625,17 @@ export function renderHandoffMd(r: RenderInput, a: Analysis): string {
       if (Buffer.byteLength(renderAt(fixed, parts)) <= MD_BYTES || a.agentMessages.length === 0) break;
       fixed.agentMessages = section('What the agent reported', shown > 0 ? agentMessages(a, shown) : `Left out to keep this file within ${MD_BYTES} bytes: HANDOFF.llm.json's \`agent_messages\` holds the latest ${a.agentMessages.length}.`);
     }
+    // Last, Files changed keeps its latest five rows (the summary lists every one): the paths of
+    // the store and the transcript are the user's, and a long pair of them is written four times.
+    if (Buffer.byteLength(renderAt(fixed, parts)) > MD_BYTES && a.filesChanged.length > MD.FILES_LAST) {
+      fixed.tail[1] = section('Repository Evidence', repoEvidence(r, a, MD.FILES_LAST, true));
+      shortFiles = true;
+      lastFiles = true;
+    }
   }
   // What room is left takes, in turn, the writes that failed and were made after, and the names
   // of the changed files the table has no row for: neither gives up anything a budget level keeps.
-  const files = shortFiles ? MD.FILES_SHORT : MD.FILES;
+  const files = lastFiles ? MD.FILES_LAST : shortFiles ? MD.FILES_SHORT : MD.FILES;
   let md = renderAt(fixed, parts);
   // The count of writes redone is in every level's budget (a bare "None" would hide them).
   let redone: Redone = 'short';
