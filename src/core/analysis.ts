@@ -158,6 +158,7 @@ export interface Analysis {
   /** Writes that failed and whose file was written after them (a patch that failed, then applied): each with its later write's line. */
   filesRedone: { path: string; line: number; at: number }[];
   unreadableWrites: number;
+  unreadableWritesAt: { first: number; last: number } | null;
   /** Tool results the transcript's publisher redacted whole, when any: "N tool result(s), the first at line X". A failure among them does not show. */
   hiddenResults: string;
   /** The sentence on shell calls whose commands are unreadable ('' when none). */
@@ -1589,6 +1590,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     filesNotChanged: [...Object.entries(l.notChanged).map(([path, f]) => ({ path, line: f.line, reason: f.reason })), ...failedAfterWrite(l)].sort((x, y) => x.line - y.line),
     filesRedone: redone(l),
     unreadableWrites: l.unreadableWrites,
+    unreadableWritesAt: l.unreadableWritesAt ?? null,
     hiddenResults,
     hiddenCommands: hidden,
     hiddenPlans: plans,

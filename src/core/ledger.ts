@@ -199,6 +199,8 @@ export interface Ledger {
   /** `redoneAt`: the line of the first write of the same file that succeeded after it. */
   writeFailures?: { path: string; line: number; redoneAt?: number; reason?: string }[];
   unreadableWrites: number;
+  /** The lines of the first and the latest of them (a state from before it was kept has none). */
+  unreadableWritesAt?: { first: number; last: number };
   /** Shell calls whose command the transcript does not hold (redacted arguments): how many, and the first's line. */
   hiddenCommands?: { count: number; first: number };
   /** Tool results whose output the transcript holds redacted (a publisher's `[REDACTED_OUTPUT …]`): how many, and the first's line. A failure among them does not show. */
@@ -714,7 +716,10 @@ export function noteCall(l: Ledger, c: CallInput): void {
   const rec: CallRecord = { name: c.name, line: c.line };
   if (c.subagent) rec.subagent = true;
   if (c.patchScript) rec.patchScript = true;
-  if (c.unreadable) l.unreadableWrites += 1;
+  if (c.unreadable) {
+    l.unreadableWrites += 1;
+    l.unreadableWritesAt = { first: l.unreadableWritesAt?.first ?? c.line, last: c.line };
+  }
   if (!c.subagent && c.name.startsWith('[REDACTED_')) l.unnamedTools = tally(l.unnamedTools, c.line);
   if (c.name.startsWith('mcp__') && !c.subagent) {
     const o = (l.outside ??= {});

@@ -858,7 +858,8 @@ function missingFromListing(a: Analysis, t: NonNullable<ReturnType<typeof listin
   const out: string[] = [];
   // A listed file no write of the session's names was there before it, or a program made it: not
   // an edit of the session's (said only when every write is listed, not a bounded few).
-  const wrote = (q: string): boolean => a.filesChanged.some((f) => slash(f.path) === q || slash(f.path).endsWith(`/${q}`));
+  // An untracked folder (`components/admin/`) holding a file the session wrote is the session's too.
+  const wrote = (q: string): boolean => a.filesChanged.some((f) => slash(f.path) === q || slash(f.path).endsWith(`/${q}`) || (q.endsWith('/') && (slash(f.path).startsWith(q) || slash(f.path).includes(`/${q}`))));
   const notWritten = names.filter((q) => !wrote(q));
   if (notWritten.length > 0 && notWritten.length < names.length && a.filesChanged.length >= a.filesChangedTotal) {
     const shown = notWritten.slice(0, 5).map((q) => code(q)).join(', ');
@@ -1017,10 +1018,24 @@ function shortPaths(paths: readonly string[], cwd: string | undefined): { shown:
   return { shown: shown.map((s, i) => s ?? (paths[i] as string)), from: ` (paths under ${path(cwd)} are given from there)` };
 }
 
+/**
+ * Where the unreadable writes are, and whether all came after the user's latest request: with
+ * every path and word redacted, which request the edits belong to is what is left to say (localpush
+ * 12-47: all nine came after the request of line 270, the earlier one answered without an edit).
+ */
+function unreadableWhen(a: Analysis): string {
+  const at = a.unreadableWritesAt;
+  if (at === null) return '';
+  const where = at.first === at.last ? `at line ${at.first}` : `lines ${at.first} to ${at.last}`;
+  const latest = a.requests.at(-1);
+  const after = latest !== undefined && a.requests.length > 1 && latest.line < at.first ? `; ${a.unreadableWrites === 1 ? 'it came' : 'all came'} after the user's latest request (line ${latest.line})` : '';
+  return ` (${where}${after})`;
+}
+
 function filesChanged(a: Analysis, cwd: string | undefined, max: number, names: number): string {
   const fs = a.filesChanged;
   if (fs.length === 0) {
-    if (a.unreadableWrites > 0) return `### Files changed in this session\n\n${label('unknown')} — ${a.unreadableWrites} apply_patch call(s), paths unreadable (redacted by the transcript's publisher)`;
+    if (a.unreadableWrites > 0) return `### Files changed in this session\n\n${label('unknown')} — ${a.unreadableWrites} apply_patch call(s)${unreadableWhen(a)}, paths unreadable (redacted by the transcript's publisher)`;
     const unseen = unseenWriters(a);
     const pending = pendingSaid(a, cwd);
     if (unseen !== '') return `### Files changed in this session\n\nNone the transcript shows. ${label('unknown')} — ${unseen} may have written files: whether any did is not known (\`git status\` in the repository says).${pending}`;
@@ -1213,6 +1228,33 @@ function unnamedCommits(a: Analysis): string {
   return `\n\n${parts.join('\n\n')}`;
 }
 
+/**
+ * A check that passed on a file the session changed after it proves nothing of that file now
+ * (37f83ec9: `ruff check claude_code_log/renderer.py` passed at line 63, and renderer.py was
+ * edited five times after it). Only a file the command names by its name: what else a check covers
+ * is Checks Not Run's to say.
+ */
+function changedSince(a: Analysis, c: Analysis['checkTargets'][number]): string {
+  const named = a.filesChanged.filter((f) => f.line > c.line && namesFile(c.command, fileName(f.path)));
+  if (named.length === 0) return '';
+  const latest = Math.max(...named.map((f) => f.line));
+  const names = named.slice(0, 2).map((f) => code(fileName(f.path))).join(', ');
+  return ` — before ${names}${named.length > 2 ? ` and ${named.length - 2} more it names` : ''} changed again (the latest at line ${latest})`;
+}
+
+/** Whether a command names a file by its name, as a word of a path (`src/renderer.py`, `'renderer.py'`), not inside a longer name. */
+function namesFile(command: string, name: string): boolean {
+  if (name.length === 0) return false;
+  let at = command.indexOf(name);
+  while (at >= 0) {
+    const before = at === 0 ? ' ' : command[at - 1] as string;
+    const after = command[at + name.length] ?? ' ';
+    if (/[\s/\\'"=:(]/.test(before) && /[\s'":;,)&|]/.test(after)) return true;
+    at = command.indexOf(name, at + 1);
+  }
+  return false;
+}
+
 function verification(a: Analysis): string {
   const rows = a.checkTargets.slice(0, MD.CHECK_TARGETS).map((c) => {
     const fixer = c.fixed_line === null ? undefined : a.checks.find((x) => x.line === c.fixed_line);
@@ -1220,7 +1262,7 @@ function verification(a: Analysis): string {
     // A command that is no check, run again clean after it failed, closed that failure (Fixed
     // during the session): its row says so, not only that it has no verdict.
     const clean = c.outcome === 'unknown' && a.fixedFailures.some((f) => f.fixed_line === c.line && f.rerun === 'ran_clean');
-    const outcome = c.outcome === 'pass' ? 'passed' : c.outcome === 'fail' ? `failed${fixed}` : clean ? 'ran without an error (no verdict: not a test, build, type check or lint)' : 'unknown';
+    const outcome = c.outcome === 'pass' ? `passed${changedSince(a, c)}` : c.outcome === 'fail' ? `failed${fixed}` : clean ? 'ran without an error (no verdict: not a test, build, type check or lint)' : 'unknown';
     const piped = pipedInto(c.command);
     const exit = c.exit_code === null ? '' : `, exit ${c.exit_code}${piped === null ? '' : ` (${code(piped)}'s)`}`;
     // Through a pipe the exit code is the last program's: the output alone decides the check.

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { call, edit, result, updated, user } from './claude-records.js';
+import { built } from './ledger-helper.js';
+import { sections } from '../../src/core/quality.js';
+
+/**
+ * Rules from the thirty-first reading (docs/FIDELITY.md): seven sessions cut at points no reading
+ * had used, each handoff read alone, then against its transcript.
+ */
+
+const bash = (id: string, command: string) => call(id, 'Bash', { command, description: 'run' });
+
+describe("an untracked folder in the session's `git status` (rave-era at 351: «No edit of the session's … wrote these 49»)", () => {
+  it('is not said to be unwritten when a file the session wrote is under it', () => {
+    const { md } = built(
+      user('u1', 'Audit the app'),
+      edit('e1', 'components/admin/admin-panel.tsx'),
+      updated('e1', 'components/admin/admin-panel.tsx'),
+      edit('e2', 'app/page.tsx'),
+      updated('e2', 'app/page.tsx'),
+      bash('g1', 'git status --short'),
+      result('g1', ' M app/page.tsx\n?? components/admin/\n?? public/logo.svg'),
+    );
+    expect(md).toContain("No edit of the session's, nor a shell command that plainly writes, wrote `public/logo.svg`");
+    expect(md).not.toMatch(/wrote these \d+: [^\n]*components\/admin\//);
+  });
+});
+
+describe('a check that passed before a file it names changed again (37f83ec9 at 264: «`ruff check claude_code_log/renderer.py` passed»)', () => {
+  it('says the file changed after it in its row', () => {
+    const { md } = built(
+      user('u1', 'Tidy the renderer'),
+      bash('l1', 'ruff check claude_code_log/renderer.py'),
+      result('l1', 'All checks passed!'),
+      bash('t1', 'uv run pytest test/test_template_rendering.py -v'),
+      result('t1', '============================== 10 passed in 0.41s =============================='),
+      edit('e1', 'claude_code_log/renderer.py'),
+      updated('e1', 'claude_code_log/renderer.py'),
+    );
+    expect(md).toMatch(/\| `ruff check claude_code_log\/renderer\.py` \| passed — before `renderer\.py` changed again \(the latest at line 7\) \|/);
+    // A check that names no changed file keeps its plain verdict.
+    expect(md).toMatch(/\| `uv run pytest test\/test_template_rendering\.py -v` \| passed \|/);
+  });
+
+  it('does not take a longer name for the file', () => {
+    const { md } = built(
+      user('u1', 'Tidy the renderer'),
+      bash('l1', 'ruff check claude_code_log/renderer.pyi'),
+      result('l1', 'All checks passed!'),
+      edit('e1', 'claude_code_log/renderer.py'),
+      updated('e1', 'claude_code_log/renderer.py'),
+    );
+    expect(md).toMatch(/\| `ruff check claude_code_log\/renderer\.pyi` \| passed \|/);
+  });
+});
+
+describe("writes whose paths the publisher redacted (localpush 12-47 at 600: «9 apply_patch call(s), paths unreadable»)", () => {
+  const meta = { timestamp: '2026-02-23T11:54:00Z', type: 'session_meta', payload: { id: 'c', cwd: '/w', cli_version: '0.104.0', originator: 'codex_cli_rs' } };
+  const item = (payload: Record<string, unknown>) => ({ timestamp: '2026-02-23T11:55:00Z', type: 'response_item', payload });
+  // Codex writes the user's message as an event too; the publisher's transcript keeps only that copy.
+  const ask = (text: string) => ({ timestamp: '2026-02-23T11:55:00Z', type: 'event_msg', payload: { type: 'user_message', message: text, images: [] } });
+  const reply = item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Done.' }] });
+  const patch = (id: string) => item({ type: 'custom_tool_call', name: 'apply_patch', input: '[REDACTED_INPUT len=400 sha=0a1b2c3d]', call_id: id, status: 'completed' });
+  const patched = (id: string) => item({ type: 'custom_tool_call_output', call_id: id, output: '[REDACTED_OUTPUT len=60 sha=4e5f6a7b]' });
+
+  it('says where they are, and that all came after the latest request', () => {
+    const { md } = built(meta, ask('[REDACTED_MESSAGE len=30 sha=11111111]'), reply, ask('[REDACTED_MESSAGE len=40 sha=22222222]'), patch('p1'), patched('p1'), patch('p2'), patched('p2'));
+    expect(sections(md).get('Repository Evidence')).toContain("*unknown* — 2 apply_patch call(s) (lines 5 to 7; all came after the user's latest request (line 4)), paths unreadable");
+  });
+
+  it('says only where they are when one came before it', () => {
+    const { md } = built(meta, ask('[REDACTED_MESSAGE len=30 sha=11111111]'), patch('p1'), patched('p1'), reply, ask('[REDACTED_MESSAGE len=40 sha=22222222]'), patch('p2'), patched('p2'));
+    expect(sections(md).get('Repository Evidence')).toContain('*unknown* — 2 apply_patch call(s) (lines 3 to 7), paths unreadable');
+  });
+});
