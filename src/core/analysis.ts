@@ -129,6 +129,8 @@ export interface Analysis {
   stateNow: { text: string; seq: number; who: 'agent' | 'user'; chars?: number; commentary?: true } | null;
   /** Tool calls the session made after the agent's last message (the message is then not the whole story). */
   afterStateNow: { calls: number; line: number } | null;
+  /** The agent's latest reasoning in words, when it came after its last message: what it was working out when the transcript ends. */
+  thoughtSince: { line: number; text: string } | null;
   /**
    * What the summary written at the last compaction said was left (its pending tasks, current work,
    * next step: heads, as written), its line, and the first user request typed after it, if any.
@@ -1575,6 +1577,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     requestsTotal: l.requestsTotal,
     stateNow,
     afterStateNow: stateNow?.who === 'agent' ? (l.since ?? null) : null,
+    thoughtSince: stateNow?.who === 'agent' && st.lastThought !== undefined && st.lastThought.seq > stateNow.seq ? { line: st.lastThought.seq + 1, text: st.lastThought.text } : null,
     compaction: compactionOf(st, na),
     withoutResult: withoutResult(st),
     pendingWrites: pendingWrites(l),

@@ -612,5 +612,8 @@ export function noteTurn(st: SessionState, turn: Turn, main: boolean, notice: bo
     const said = turn.text.trim();
     st.lastAgent = said.length <= LIMITS.STATE_NOW_CHARS ? { text: said, seq: turn.seq } : { text: textTail(said, LIMITS.STATE_NOW_CHARS), seq: turn.seq, chars: said.length };
     noteAgentText(st.ledger, turn.text, line, st.commentaryLine === line);
+  } else if (turn.class === 'THOUGHT') {
+    const thought = turn.text.trim();
+    if (thought !== '') st.lastThought = { text: head(thought, LIMITS.THOUGHT_CHARS), seq: turn.seq };
   }
 }

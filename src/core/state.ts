@@ -40,6 +40,8 @@ export const LIMITS = {
   WINDOW_TEXT_CHARS: 300,
   WINDOW_TOOL_TEXT_CHARS: 120,
   STATE_NOW_CHARS: 1200,
+  /** Of the agent's latest reasoning (State right now quotes it when it came after the agent's last message). */
+  THOUGHT_CHARS: 600,
   /**
    * A brief's constraints often come last ("Do not push."), and its tasks are numbered through it
    * (rave-era's 5,223 characters: a cut at 4,000 left out TASK 5 and most of TASK 6): briefs fit whole.
@@ -241,6 +243,8 @@ export interface SessionState {
   lastUser: { text: string; seq: number } | null;
   /** `chars`: the message's length when `text` is only its tail (STATE_NOW_CHARS). */
   lastAgent: { text: string; seq: number; chars?: number } | null;
+  /** The agent's latest reasoning it wrote as words (Codex's summaries, Claude Code's thinking), its head (states written before it was kept hold none). */
+  lastThought?: { text: string; seq: number };
   usage: { used: number; limit: number | null; key: string | null; seq: number } | null;
   contextLimit: number | null;
   /** A compaction happened and no usage record came after it. */

@@ -73,3 +73,31 @@ describe("writes whose paths the publisher redacted (localpush 12-47 at 600: «9
     expect(sections(md).get('Repository Evidence')).toContain('*unknown* — 2 apply_patch call(s) (lines 3 to 7), paths unreadable');
   });
 });
+
+describe("the agent's reasoning after its last message (agentcmd at 631: its working diagnosis was in no message)", () => {
+  const meta = { timestamp: '2025-09-25T01:22:20Z', type: 'session_meta', payload: { id: 'c', cwd: '/nonexistent/w', cli_version: '0.40.0', originator: 'codex_cli_rs' } };
+  const item = (payload: Record<string, unknown>) => ({ timestamp: '2025-09-25T01:55:00Z', type: 'response_item', payload });
+  const ask = (text: string) => item({ type: 'message', role: 'user', content: [{ type: 'input_text', text }] });
+  const reply = (text: string) => item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] });
+  const reason = (text: string) => item({ type: 'reasoning', summary: [{ type: 'summary_text', text }], encrypted_content: 'gAAAA' });
+  const shell = (id: string, cmd: string) => item({ type: 'function_call', name: 'shell', arguments: JSON.stringify({ command: ['bash', '-lc', cmd] }), call_id: id });
+  const out = (id: string, output: string) => item({ type: 'function_call_output', call_id: id, output: JSON.stringify({ output, metadata: { exit_code: 0 } }) });
+
+  it('is quoted under State right now, said to be what it was working out', () => {
+    const { md } = built(
+      meta,
+      ask('The sheet shows no data'),
+      reply('It fetches through useTeamWithStats.'),
+      ask('Still not working'),
+      reason('**Checking route params**\n\nThe route may read params as a Promise, so the GET handler could fail.'),
+      shell('c1', "sed -n '1,120p' app/api/teams/[id]/route.ts"),
+      out('c1', 'export const GET = createHandler({'),
+    );
+    expect(sections(md).get('State right now (verbatim tail)')).toContain("Its latest reasoning after that message (line 5; what it was working out, not a finding): «**Checking route params** The route may read params as a Promise, so the GET handler could fail.»");
+  });
+
+  it('is not quoted when the agent wrote a message after it', () => {
+    const { md } = built(meta, ask('The sheet shows no data'), reason('**Looking at the hook**'), reply('It fetches through useTeamWithStats.'));
+    expect(md).not.toContain('Its latest reasoning');
+  });
+});

@@ -233,7 +233,18 @@ function stateNow(a: Analysis): string {
   const after = a.afterStateNow === null ? '' : `; the session went on after it with ${a.afterStateNow.calls} tool call(s), up to line ${a.afterStateNow.line} (see Recent timeline)`;
   // A long last message (a review, a report) is its tail here: say how much, and where the whole is.
   const part = a.stateNow.chars === undefined ? '' : `; its last ${a.stateNow.text.length - 1} of ${a.stateNow.chars} characters (the whole is that line of the transcript)`;
-  return `${fence(a.stateNow.text)}\n\n${label('reported')} — ${who}${at(a.stateNow.seq)}${note}${part}${after}\n\n${endLine(a)}`;
+  return `${fence(a.stateNow.text)}\n\n${label('reported')} — ${who}${at(a.stateNow.seq)}${note}${part}${after}${thoughtSince(a)}\n\n${endLine(a)}`;
+}
+
+/**
+ * The agent's latest reasoning after its last message, in the words the transcript holds (agentcmd
+ * at 631: "the route params … possibly causing fetch failures" — its working diagnosis, which no
+ * message had said yet). What it thought, not what it found: reported.
+ */
+function thoughtSince(a: Analysis): string {
+  const t = a.thoughtSince;
+  if (t === null) return '';
+  return `. Its latest reasoning after that message (line ${t.line}; what it was working out, not a finding): «${oneLine(t.text, 400)}»`;
 }
 
 /**
