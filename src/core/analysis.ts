@@ -1015,6 +1015,22 @@ function compactionStep(st: SessionState, reqLine: number, endLine: number | nul
   return `. The summary the agent wrote when the conversation was compacted (line ${c.line}) named its ${what}: ${quote(step.replace(/\s+/g, ' '), 400)}${later}`;
 }
 
+/**
+ * The step the agent's task list, written since the request, has in progress: a long brief's
+ * request says all there was to do, the list what was left of it (rave-era at 351: every step done
+ * but «Summarize audit findings and next steps»). Files written after the list may have moved it on.
+ */
+function listSince(current: CurrentState, reqLine: number, changed: readonly FileChange[]): string {
+  if (current.seq === null || current.seq + 1 <= reqLine || current.in_progress.length === 0) return '';
+  const line = current.seq + 1;
+  const doing = current.in_progress.slice(0, 2).map((t) => quote(t, 160)).join(' and ');
+  const more = current.in_progress.length > 2 ? ` (and ${current.in_progress.length - 2} more)` : '';
+  const total = current.completed.length + current.in_progress.length + current.not_started.length;
+  const after = changed.filter((f) => f.line > line).length;
+  const since = after === 0 ? '' : `; ${after} file(s) were written after it, so it may be behind`;
+  return `; the agent's task list (line ${line}), written since, has ${doing}${more} in progress and ${current.completed.length} of ${total} item(s) done (under Current State${since})`;
+}
+
 function nextAction(st: SessionState, end: End, current: CurrentState, open: Analysis['openFailures'], commits: Analysis['commits'], changed: FileChange[], parent: string | null, repoRead: boolean, plan: Analysis['plan']): NextAction {
   const l = st.ledger;
   const req = lastRequest(st);
@@ -1046,7 +1062,7 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
     const compacted = compactionStep(st, req.line, end.line);
     // "Implement the plan." says nothing of what the plan is: where it is (edgerunner at 124).
     const approves = plan !== null && plan.latest.approved === true && plan.latest.result_line === req.line ? `; it approves the plan the agent put to the user at line ${plan.latest.line} (under Plan)` : '';
-    return { text: `Continue ${whose}, which the agent ${how}${reqText}${approves}${goAhead(req)}${answeredSince(l, req)}${ask}${askedBefore(l, req)}${lastCallOpen(l, end, st.harness === 'claude')}${lastWriteFailed(l, end)}${announced}${compacted}${staleClause(l)}`, rule: 'unfinished_request', label: 'inferred', line: req.line, ...(compacted === '' ? {} : { quotesCompaction: true as const }) };
+    return { text: `Continue ${whose}, which the agent ${how}${reqText}${approves}${listSince(current, req.line, changed)}${goAhead(req)}${answeredSince(l, req)}${ask}${askedBefore(l, req)}${lastCallOpen(l, end, st.harness === 'claude')}${lastWriteFailed(l, end)}${announced}${compacted}${staleClause(l)}`, rule: 'unfinished_request', label: 'inferred', line: req.line, ...(compacted === '' ? {} : { quotesCompaction: true as const }) };
   }
   const fail = open[open.length - 1];
   if (fail !== undefined) {

@@ -14,6 +14,7 @@ import type { SessionState } from './state.js';
 import type { Harness, Observation, Turn } from './types.js';
 import { sha256Hex } from './canonical.js';
 import { TYPED_SECRET } from './harness/requests.js';
+import { printedSecrets, printsSecret, readsSecretFile, writtenSecrets } from './redaction/printed.js';
 
 export interface IngestOptions {
   redactor: Redactor;
@@ -124,15 +125,47 @@ const TYPED_WORD = /[^\s'"`=:;,(){}[\]<>|&\\]+/g;
  * A text with every word that is a typed secret masked: a word as long as one is hashed and its
  * digest looked up (only in a session where one was typed, which is rare).
  */
-function maskTyped(text: string, typed: { digests: ReadonlySet<string>; lengths: ReadonlySet<number> }): { text: string; count: number } {
+function maskTyped(text: string, typed: { digests: ReadonlySet<string>; lengths: ReadonlySet<number>; tag: string }[]): { text: string; count: number } {
   let count = 0;
   const out = text.replace(TYPED_WORD, (w) => {
-    if (w.length < TYPED_MIN_CHARS || !typed.lengths.has(w.length) || !typed.digests.has(typedDigest(w))) return w;
-    count += 1;
-    return TYPED_SECRET;
+    if (w.length < TYPED_MIN_CHARS) return w;
+    for (const t of typed) {
+      if (!t.lengths.has(w.length) || !t.digests.has(typedDigest(w))) continue;
+      count += 1;
+      return t.tag;
+    }
+    return w;
   });
   return { text: out, count };
 }
+
+/** How many secrets printed alone a session remembers (SessionState.printed), and how many calls that print one. */
+const PRINTED_SECRETS = 32;
+const SECRET_CALLS = 16;
+/** What a secret a command printed alone is masked as. */
+const PRINTED_SECRET = '[REDACTED:printed_secret]';
+
+/**
+ * Calls of commands that print a secret alone, and reads of files that hold one, are remembered by
+ * their id; what their result prints is then remembered as a secret, before any text of the line is
+ * redacted (src/core/redaction/printed.ts). Read from the facts as the reader gave them, before the
+ * redactor saw them: a command's words are its own.
+ */
+function notePrinted(obs: Observation, st: SessionState): void {
+  for (const f of obs.facts) {
+    if (f.t === 'tool_call') {
+      if ((f.command !== undefined && printsSecret(f.command)) || (f.read !== undefined && readsSecretFile(f.read))) st.secretCalls = [...(st.secretCalls ?? []), f.id].slice(-SECRET_CALLS);
+      const written = f.command === undefined ? [] : writtenSecrets(f.command);
+      if (written.length > 0) st.printed = [...new Set([...(st.printed ?? []), ...written.map(typedDigest)])].slice(-PRINTED_SECRETS);
+    } else if (f.t === 'tool_result' && f.output !== undefined && st.secretCalls?.includes(f.id) === true) {
+      const fresh = printedSecrets(f.output).map(typedDigest);
+      if (fresh.length > 0) st.printed = [...new Set([...(st.printed ?? []), ...fresh])].slice(-PRINTED_SECRETS);
+    }
+  }
+}
+
+const maskSet = (digests: readonly string[] | undefined, tag: string): { digests: ReadonlySet<string>; lengths: ReadonlySet<number>; tag: string }[] =>
+  digests === undefined || digests.length === 0 ? [] : [{ digests: new Set(digests), lengths: new Set(digests.map((d) => Number(d.slice(0, d.indexOf(':'))))), tag }];
 
 /** Redacts every string an observation carries before anything is kept. */
 function sanitize(obs: Observation, st: SessionState, redactor: Redactor): void {
@@ -142,7 +175,9 @@ function sanitize(obs: Observation, st: SessionState, redactor: Redactor): void 
     if (fresh.length > 0) st.typed = [...new Set([...(st.typed ?? []), ...fresh])].slice(-TYPED_SECRETS);
     delete obs.typed;
   }
-  const typed = st.typed === undefined || st.typed.length === 0 ? null : { digests: new Set(st.typed), lengths: new Set(st.typed.map((d) => Number(d.slice(0, d.indexOf(':'))))) };
+  if (obs.facts.length > 0) notePrinted(obs, st);
+  const sets = [...maskSet(st.typed, TYPED_SECRET), ...maskSet(st.printed, PRINTED_SECRET)];
+  const typed = sets.length === 0 ? null : sets;
   // Control sequences go first, so none can split a credential the redactor must see whole.
   const clean = (v: string): string => {
     const r = redactor.redact(stripControls(bounded(v)));

@@ -203,6 +203,12 @@ export interface SessionState {
    * The latest TYPED_SECRETS; absent until one is typed.
    */
   typed?: string[];
+  /**
+   * Secrets a command printed alone (`printenv DB_PASSWORD`, src/core/redaction/printed.ts), kept as
+   * `typed` is; and the ids of the latest calls of such commands, whose results are read so.
+   */
+  printed?: string[];
+  secretCalls?: string[];
   meta: {
     uuid?: string;
     cwd?: string;

@@ -101,3 +101,30 @@ describe("the agent's reasoning after its last message (agentcmd at 631: its wor
     expect(md).not.toContain('Its latest reasoning');
   });
 });
+
+describe("the task list's step in progress (rave-era at 351: the Next Action quoted the whole brief, the list had one step left)", () => {
+  const list = (id: string, items: [string, 'completed' | 'in_progress' | 'pending'][]) => call(id, 'TodoWrite', { todos: items.map(([content, status]) => ({ content, status, activeForm: content })) });
+  const listed = (id: string) => result(id, 'Todos have been modified successfully.');
+
+  it('is named in the Next Action, with what came after it', () => {
+    const { md } = built(
+      user('u1', 'Audit the product: copy, data, schema, and fix what you find. Then report.'),
+      list('t1', [['Audit copy and data', 'completed'], ['Run build and fix failures', 'completed'], ['Summarize audit findings and next steps', 'in_progress']]),
+      listed('t1'),
+      edit('e1', 'components/ai-assistant.tsx'),
+      updated('e1', 'components/ai-assistant.tsx'),
+    );
+    expect(sections(md).get('Next Action')).toContain("; the agent's task list (line 2), written since, has «Summarize audit findings and next steps» in progress and 2 of 3 item(s) done (under Current State; 1 file(s) were written after it, so it may be behind)");
+  });
+
+  it('is not named when the list came before the request', () => {
+    const { md } = built(
+      list('t1', [['Audit copy and data', 'in_progress']]),
+      listed('t1'),
+      user('u1', 'Now fix the header'),
+      edit('e1', 'components/header.tsx'),
+      updated('e1', 'components/header.tsx'),
+    );
+    expect(sections(md).get('Next Action')).not.toContain("the agent's task list");
+  });
+});

@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { printedSecrets, printsSecret, readsSecretFile, writtenSecrets } from '../../src/core/redaction/printed.js';
+import { renderAll } from '../../src/core/render/index.js';
+import { call, result, say, user } from './claude-records.js';
+import { ingestText, jsonl } from './ingest-helper.js';
+import { transcriptFile } from './ledger-helper.js';
+import { renderInput } from './render-input.js';
+
+/**
+ * The twenty-ninth red team (docs/SECURITY.md): a command whose whole output is the secret
+ * (`printenv DB_PASSWORD` → `Summer2024!#x`) left nothing in that output for the redactor to know
+ * it by, which reads a tool's output apart from its command. Every value below is made up.
+ */
+
+function kept(...records: Record<string, unknown>[]): string {
+  const { state, turns } = ingestText(jsonl(...records));
+  const r = renderAll(renderInput(transcriptFile(...records)));
+  return [turns.map((t) => t.text).join('\n'), JSON.stringify(state), r.handoffMd, r.summaryJson.toString('utf8'), r.llmJson.toString('utf8')].join('\n');
+}
+
+const bash = (id: string, command: string) => call(id, 'Bash', { command, description: 'run' });
+
+describe('a command that prints a secret alone', () => {
+  it.each([
+    ['printenv DB_PASSWORD', 'Summer2024!#x'],
+    ['echo "$GITHUB_TOKEN"', 'p@ss-W0rd.2026'],
+    ['jq -r .password creds.json', 'Tr0ub4dor&3xyz'],
+    ["yq '.db.password' config.yml", 'Winter#2025secure'],
+    ['wg genkey', 'yAnz5TF+lXXJte14tji3zlMNq+hd2rYUIgJBgB3fBmk='],
+    ['cat ~/.vault-token', 's.Xq4LrT9vKp2ZmW8nYb3cJd7F'],
+    ["kubectl get secret db -o jsonpath='{.data.password}' | base64 -d", 'S3cr3tP@ssw0rd!2026'],
+    ['git config --get github.token', '4f9b2c7e1a8d3f6b0e5c9a2d7f1b4e8c3a6d9f2b'],
+    ["grep -h '^STRIPE' .env | cut -d= -f2", 'hN7qL2mX9vRtB4wZp8KcY3sF'],
+    ['gcloud secrets versions access latest --secret=stripe-webhook', 'hN7qL2mX9vRtB4wZp8KcY3sF'],
+  ])('%s: its output is kept nowhere, nor where the agent repeats it', (command, secret) => {
+    const all = kept(user('u1', 'check the deploy config'), bash('b1', command), result('b1', `${secret}\n`), say('a1', `The value is ${secret}; I will use it.`));
+    expect(all).not.toContain(secret);
+    expect(all).toContain('[REDACTED:printed_secret]');
+  });
+
+  it('in a Codex session too, whose output is JSON in a JSON string', () => {
+    const meta = { timestamp: '2026-05-02T10:00:00Z', type: 'session_meta', payload: { id: 'c', cwd: '/w', cli_version: '0.125.0', originator: 'codex_cli_rs' } };
+    const item = (payload: Record<string, unknown>) => ({ timestamp: '2026-05-02T10:00:10Z', type: 'response_item', payload });
+    const all = kept(
+      meta,
+      item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'check the key' }] }),
+      item({ type: 'function_call', name: 'shell', arguments: JSON.stringify({ command: ['bash', '-lc', 'printenv STRIPE_SECRET_KEY'] }), call_id: 'call_1' }),
+      item({ type: 'function_call_output', call_id: 'call_1', output: JSON.stringify({ output: 'Gr33nT3a&Biscuits\n', metadata: { exit_code: 0 } }) }),
+    );
+    expect(all).not.toContain('Gr33nT3a&Biscuits');
+  });
+
+  it('read by the Read tool from a file whose name says it holds one', () => {
+    const all = kept(user('u1', 'check'), call('r1', 'Read', { file_path: '/home/dev/app/.vault_pass' }), result('r1', '     1\tBlue!Moon#Rising88'));
+    expect(all).not.toContain('Blue!Moon#Rising88');
+  });
+
+  it('written into such a file from a here-document', () => {
+    const all = kept(user('u1', 'store the key'), bash('b1', "mkdir -p secrets && cat > secrets/api_key <<'EOF'\nq7Lm2XvR9tBw4KzP8nYc\nEOF"), result('b1', ''));
+    expect(all).not.toContain('q7Lm2XvR9tBw4KzP8nYc');
+  });
+
+  it('leaves alone what a command that prints no secret printed, and a region a secret command printed', () => {
+    const all = kept(
+      user('u1', 'check'),
+      bash('b1', 'printenv PATH'),
+      result('b1', '/usr/local/bin:/usr/bin'),
+      bash('b2', 'cat README.md'),
+      result('b2', 'Build with node20 and pnpm9'),
+      bash('b3', 'heroku config:get REGION'),
+      result('b3', 'us-east-1'),
+      say('a1', 'Built with node20 in us-east-1.'),
+    );
+    expect(all).toContain('Build with node20 and pnpm9');
+    expect(all).toContain('Built with node20 in us-east-1.');
+    expect(all).not.toContain('printed_secret');
+  });
+});
+
+describe('what says a command prints a secret', () => {
+  it('is the variable, the field or the file it names, not any word', () => {
+    for (const c of ['printenv DB_PASSWORD', 'echo $API_KEY', 'echo "${NPM_TOKEN}"', "jq -r '.auth.token' x.json", 'cat secrets/db_password.txt', 'terraform output -raw db_password', 'aws ssm get-parameter --name /p --with-decryption']) expect(printsSecret(c), c).toBe(true);
+    for (const c of ['printenv PATH', 'echo $HOME', 'jq -r .name package.json', 'cat src/token.ts', 'cat README.md', 'git config --get user.email', 'echo $AUTHOR']) expect(printsSecret(c), c).toBe(false);
+    expect(readsSecretFile('/app/config/master.key')).toBe(true);
+    expect(readsSecretFile('/app/src/password_reset.py')).toBe(false);
+    expect(writtenSecrets("cat > notes.txt <<'EOF'\nq7Lm2XvR9tBw4KzP8nYc\nEOF")).toEqual([]);
+  });
+
+  it('takes the words with a letter and a digit, or generated-looking, from a short output only', () => {
+    expect(printedSecrets('Summer2024!#x\n')).toEqual(['Summer2024!#x']);
+    expect(printedSecrets('hello world')).toEqual([]);
+    expect(printedSecrets(Array.from({ length: 8 }, (_, i) => `line${i}abcdef`).join('\n'))).toEqual([]);
+  });
+});
