@@ -152,12 +152,15 @@ const PRINTED_SECRET = '[REDACTED:printed_secret]';
  * redactor saw them: a command's words are its own.
  */
 function notePrinted(obs: Observation, st: SessionState): void {
+  // A call's id as the state keeps it: a digest, so that no text of the transcript's reaches the
+  // state unredacted (an id is the harness's, but a line can say anything).
+  const callKey = (id: string): string => sha256Hex(`handoffd call\n${id}`).slice(0, 16);
   for (const f of obs.facts) {
     if (f.t === 'tool_call') {
-      if ((f.command !== undefined && printsSecret(f.command)) || (f.read !== undefined && readsSecretFile(f.read))) st.secretCalls = [...(st.secretCalls ?? []), f.id].slice(-SECRET_CALLS);
+      if ((f.command !== undefined && printsSecret(f.command)) || (f.read !== undefined && readsSecretFile(f.read))) st.secretCalls = [...(st.secretCalls ?? []), callKey(f.id)].slice(-SECRET_CALLS);
       const written = f.command === undefined ? [] : writtenSecrets(f.command);
       if (written.length > 0) st.printed = [...new Set([...(st.printed ?? []), ...written.map(typedDigest)])].slice(-PRINTED_SECRETS);
-    } else if (f.t === 'tool_result' && f.output !== undefined && st.secretCalls?.includes(f.id) === true) {
+    } else if (f.t === 'tool_result' && f.output !== undefined && st.secretCalls !== undefined && st.secretCalls.includes(callKey(f.id))) {
       const fresh = printedSecrets(f.output).map(typedDigest);
       if (fresh.length > 0) st.printed = [...new Set([...(st.printed ?? []), ...fresh])].slice(-PRINTED_SECRETS);
     }

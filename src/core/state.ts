@@ -205,7 +205,7 @@ export interface SessionState {
   typed?: string[];
   /**
    * Secrets a command printed alone (`printenv DB_PASSWORD`, src/core/redaction/printed.ts), kept as
-   * `typed` is; and the ids of the latest calls of such commands, whose results are read so.
+   * `typed` is; and the latest calls of such commands (a digest of each id), whose results are read so.
    */
   printed?: string[];
   secretCalls?: string[];
