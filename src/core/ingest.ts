@@ -14,7 +14,7 @@ import type { SessionState } from './state.js';
 import type { Harness, Observation, Turn } from './types.js';
 import { sha256Hex } from './canonical.js';
 import { TYPED_SECRET } from './harness/requests.js';
-import { printedSecrets, printsSecret, readsSecretFile, writtenSecrets } from './redaction/printed.js';
+import { printedSecrets, printsSecret, readsSecretFile, secretWord, writtenSecrets } from './redaction/printed.js';
 
 export interface IngestOptions {
   redactor: Redactor;
@@ -120,21 +120,43 @@ function typedDigest(v: string): string {
 
 /** A word a typed secret is looked for as: what stands between spaces, quotes, `=`, `:`, brackets and separators. */
 const TYPED_WORD = /[^\s'"`=:;,(){}[\]<>|&\\]+/g;
+const WORD_CHAR = `[^\\s'"\`=:;,(){}[\\]<>|&\\\\]`;
+
+/**
+ * The words `maskTyped` must look at: those as long as a remembered secret (and a few characters of
+ * a sentence's punctuation after it). A word of another length is passed over by the regular
+ * expression, not by a call per word: a long tool output is mostly short words.
+ */
+function wordsBetween(min: number, max: number): RegExp {
+  return new RegExp(`(?<!${WORD_CHAR})${WORD_CHAR}{${min},${max + 3}}(?!${WORD_CHAR})`, 'g');
+}
 
 /**
  * A text with every word that is a typed secret masked: a word as long as one is hashed and its
  * digest looked up (only in a session where one was typed, which is rare).
  */
-function maskTyped(text: string, typed: { digests: ReadonlySet<string>; lengths: ReadonlySet<number>; tag: string }[]): { text: string; count: number } {
+function maskTyped(text: string, typed: readonly Mask[], words: RegExp = TYPED_WORD): { text: string; count: number } {
   let count = 0;
-  const out = text.replace(TYPED_WORD, (w) => {
+  // A word is hashed only when a remembered secret is as long and, for the remembered kinds that
+  // only take such words, it is one: prose goes by at the cost of a length lookup and a regex test.
+  const tagOf = (w: string): string | null => {
+    for (const t of typed) if (t.lengths.has(w.length) && (t.gate === undefined || t.gate(w)) && t.digests.has(typedDigest(w))) return t.tag;
+    return null;
+  };
+  const out = text.replace(words, (w) => {
     if (w.length < TYPED_MIN_CHARS) return w;
-    for (const t of typed) {
-      if (!t.lengths.has(w.length) || !t.digests.has(typedDigest(w))) continue;
+    const tag = tagOf(w);
+    if (tag !== null) {
       count += 1;
-      return t.tag;
+      return tag;
     }
-    return w;
+    // A sentence's full stop or a bracket after it is no part of it ("… the webhook with <secret>.").
+    const end = /[.,!?)\]]+$/.exec(w);
+    if (end === null || w.length - end[0].length < TYPED_MIN_CHARS) return w;
+    const cut = tagOf(w.slice(0, end.index));
+    if (cut === null) return w;
+    count += 1;
+    return cut + end[0];
   });
   return { text: out, count };
 }
@@ -144,6 +166,9 @@ const PRINTED_SECRETS = 32;
 const SECRET_CALLS = 16;
 /** What a secret a command printed alone is masked as. */
 const PRINTED_SECRET = '[REDACTED:printed_secret]';
+/** A secret word only its label gave away, where it comes again bare; how many a session remembers. */
+const LABELLED_SECRET = '[REDACTED:labelled_secret]';
+const LABELLED_SECRETS = 64;
 
 /**
  * Calls of commands that print a secret alone, and reads of files that hold one, are remembered by
@@ -167,8 +192,16 @@ function notePrinted(obs: Observation, st: SessionState): void {
   }
 }
 
-const maskSet = (digests: readonly string[] | undefined, tag: string): { digests: ReadonlySet<string>; lengths: ReadonlySet<number>; tag: string }[] =>
-  digests === undefined || digests.length === 0 ? [] : [{ digests: new Set(digests), lengths: new Set(digests.map((d) => Number(d.slice(0, d.indexOf(':'))))), tag }];
+/** Remembered secrets of one kind, as `maskTyped` looks for them; `gate`: what every one of them is (printed.ts secretWord). */
+interface Mask {
+  digests: ReadonlySet<string>;
+  lengths: ReadonlySet<number>;
+  tag: string;
+  gate?: (w: string) => boolean;
+}
+
+const maskSet = (digests: readonly string[] | undefined, tag: string, gate?: (w: string) => boolean): Mask[] =>
+  digests === undefined || digests.length === 0 ? [] : [{ digests: new Set(digests), lengths: new Set(digests.map((d) => Number(d.slice(0, d.indexOf(':'))))), tag, ...(gate === undefined ? {} : { gate }) }];
 
 /** Redacts every string an observation carries before anything is kept. */
 function sanitize(obs: Observation, st: SessionState, redactor: Redactor): void {
@@ -179,14 +212,28 @@ function sanitize(obs: Observation, st: SessionState, redactor: Redactor): void 
     delete obs.typed;
   }
   if (obs.facts.length > 0) notePrinted(obs, st);
-  const sets = [...maskSet(st.typed, TYPED_SECRET), ...maskSet(st.printed, PRINTED_SECRET)];
-  const typed = sets.length === 0 ? null : sets;
+  const masks = (): { sets: Mask[]; words: RegExp } | null => {
+    const sets = [...maskSet(st.typed, TYPED_SECRET), ...maskSet(st.printed, PRINTED_SECRET, secretWord), ...maskSet(st.labelled, LABELLED_SECRET, secretWord)];
+    if (sets.length === 0) return null;
+    const lengths = sets.flatMap((t) => [...t.lengths]);
+    return { sets, words: wordsBetween(Math.max(TYPED_MIN_CHARS, Math.min(...lengths)), Math.max(...lengths)) };
+  };
+  let typed = masks();
   // Control sequences go first, so none can split a credential the redactor must see whole.
   const clean = (v: string): string => {
     const r = redactor.redact(stripControls(bounded(v)));
     st.redactions += r.count;
+    // A word only its label gave away is remembered, and masked where it comes bare, in this text too.
+    if (r.bare !== undefined) {
+      const known = new Set(st.labelled ?? []);
+      const fresh = r.bare.map(typedDigest).filter((d) => !known.has(d));
+      if (fresh.length > 0) {
+        st.labelled = [...(st.labelled ?? []), ...fresh].slice(-LABELLED_SECRETS);
+        typed = masks();
+      }
+    }
     if (typed === null) return r.text;
-    const m = maskTyped(r.text, typed);
+    const m = maskTyped(r.text, typed.sets, typed.words);
     st.redactions += m.count;
     return m.text;
   };

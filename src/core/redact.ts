@@ -15,6 +15,7 @@ import { registerProviders } from './redaction/providers.js';
 import { registerRecords } from './redaction/records.js';
 import { registerUrls } from './redaction/urls.js';
 import { decodedView } from './redaction/view.js';
+import { printedSecrets } from './redaction/printed.js';
 
 /**
  * The redactor every string passes before it reaches the store, the socket, the log or the
@@ -46,6 +47,12 @@ export type { Kept, Span as Finding } from './redaction/findings.js';
 export interface RedactResult {
   text: string;
   count: number;
+  /**
+   * The secret words of what was removed (`STRIPE_WEBHOOK_SECRET=` then a word the redactor may
+   * not know alone, in prose): a later text may repeat them bare, and the session remembers them to
+   * mask them there (src/core/ingest.ts).
+   */
+  bare?: readonly string[];
 }
 
 /** Every rule that starts from a literal: providers, key markers, URLs, commands, headers and names. */
@@ -105,7 +112,12 @@ export class Redactor {
   private redactNow(input: string): RedactResult {
     const spans = this.find(input);
     const text = spans.length === 0 ? input : applySpans(input, spans);
-    return { text: text.length >= BASE64_MIN_CHARS ? collapseBase64(text) : text, count: spans.length };
+    const out: RedactResult = { text: text.length >= BASE64_MIN_CHARS ? collapseBase64(text) : text, count: spans.length };
+    let bare: string[] | undefined;
+    // Every secret word of what was removed: one the redactor knows alone is redacted again before
+    // any mask is looked for, so remembering it too costs nothing but its digest.
+    for (const s of spans) for (const w of printedSecrets(input.slice(s.start, s.end))) (bare ??= []).push(w);
+    return bare === undefined ? out : { ...out, bare };
   }
 
   /** Where the credentials in `input` are, and of which kind (what `redact` replaces). */

@@ -209,6 +209,8 @@ export interface SessionState {
    */
   printed?: string[];
   secretCalls?: string[];
+  /** Secret words only a label gave away (RedactResult.bare), kept as `typed` is: masked where they come again bare. */
+  labelled?: string[];
   meta: {
     uuid?: string;
     cwd?: string;

@@ -92,3 +92,22 @@ describe('what says a command prints a secret', () => {
     expect(printedSecrets(Array.from({ length: 8 }, (_, i) => `line${i}abcdef`).join('\n'))).toEqual([]);
   });
 });
+
+describe('a secret only its label gave away, repeated bare later', () => {
+  it('is masked where the agent repeats it, a full stop after it or not', () => {
+    const all = kept(
+      user('u1', 'wire the webhook'),
+      call('r1', 'Read', { file_path: '/home/dev/app/.env' }),
+      result('r1', '     1\tSTRIPE_WEBHOOK_SECRET=hN7qL2mX9vRtB4wZp8KcY3sF'),
+      say('a1', 'I will now test the webhook with hN7qL2mX9vRtB4wZp8KcY3sF.'),
+      say('a2', 'Sent it as (hN7qL2mX9vRtB4wZp8KcY3sF) in the header'),
+    );
+    expect(all).not.toContain('hN7qL2mX9vRtB4wZp8KcY3sF');
+    expect(all).toContain('with [REDACTED:labelled_secret].');
+  });
+
+  it('leaves the rest of the text as it was', () => {
+    const all = kept(user('u1', 'wire it'), call('r1', 'Read', { file_path: '/home/dev/app/.env' }), result('r1', '     1\tDB_PASSWORD=Autumn-Leaves-77'), say('a1', 'Deployed release v2026.05 to staging-eu1 at 10:42.'));
+    expect(all).toContain('Deployed release v2026.05 to staging-eu1 at 10:42.');
+  });
+});

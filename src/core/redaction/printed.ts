@@ -104,11 +104,14 @@ export function printedSecrets(output: string): string[] {
       if (w.length < 8 || w.length > 400 || /^[a-z][a-z0-9+.-]*:\/\//i.test(w) || w.startsWith('/')) continue;
       // A region or a zone (`us-east-1`, `europe-west4-a`) is what `config:get REGION` prints.
       if (w.length <= 16 && /^[a-z]+(?:-[a-z]+){0,2}-?\d{1,2}(?:-[a-z])?$/.test(w)) continue;
-      if ((/\d/.test(w) && /[A-Za-z]/.test(w)) || looksRandom(w, 8)) out.push(w);
+      if (secretWord(w)) out.push(w);
     }
   }
   return out;
 }
+
+/** What a secret word is here: a letter and a digit, or generated-looking (a mask checks a word with it before it hashes one). */
+export const secretWord = (w: string): boolean => (/\d/.test(w) && /[A-Za-z]/.test(w)) || looksRandom(w, 8);
 
 /** Whether a variable's or a field's name says it holds a secret (exported for the tests). */
 export const namesSecret = (name: string): boolean => SECRET_NAME.test(name);
