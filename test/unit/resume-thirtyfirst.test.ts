@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call, edit, result, updated, user } from './claude-records.js';
+import { call, edit, result, say, updated, user } from './claude-records.js';
 import { built } from './ledger-helper.js';
 import { sections } from '../../src/core/quality.js';
 
@@ -126,5 +126,35 @@ describe("the task list's step in progress (rave-era at 351: the Next Action quo
       updated('e1', 'components/header.tsx'),
     );
     expect(sections(md).get('Next Action')).not.toContain("the agent's task list");
+  });
+});
+
+describe("a background job's notices the harness delivered as user messages (posthog at 1219: «1211–1213 | USER | 3 notifications»)", () => {
+  const notice = (uuid: string, event: string) => user(uuid, `<task-notification>\n<task-id>btkze6lgq</task-id>\n<summary>Monitor event: "Search-based fetch"</summary>\n<event>${event}</event>\n</task-notification>`);
+
+  it('are said not to be the user', () => {
+    const { md } = built(user('u1', 'Fetch the data'), say('a1', 'Waiting.'), notice('n1', 'DONE issues: 1287'), notice('n2', 'CODEOWNERS: 2198 chars'), notice('n3', 'ALL DONE'), say('a2', 'Fetch complete.'));
+    const timeline = sections(md).get('Recent timeline (last 6 of 6 turns)') ?? md;
+    expect(timeline).toMatch(/\| 3–5 \| USER \(job notice, not the user\) \| 3 notifications of job btkze6lgq/);
+    expect(timeline).toMatch(/\| 1 \| USER \| Fetch the data \|/);
+  });
+});
+
+describe('a file deleted and added again in one patch (rave-era at 351: README.md «create»)', () => {
+  const meta = { timestamp: '2026-02-23T11:54:00Z', type: 'session_meta', payload: { id: 'c', cwd: '/nonexistent/w', cli_version: '0.104.0', originator: 'codex_cli_rs' } };
+  const item = (payload: Record<string, unknown>) => ({ timestamp: '2026-02-23T11:55:00Z', type: 'response_item', payload });
+
+  it('is written whole, not created', () => {
+    const patch = '*** Begin Patch\n*** Delete File: README.md\n*** Add File: README.md\n+# Raveera\n+A premium event platform.\n*** Add File: docs/NEW.md\n+# New\n*** End Patch';
+    const { md } = built(
+      meta,
+      item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Rewrite the README' }] }),
+      item({ type: 'custom_tool_call', status: 'completed', call_id: 'p1', name: 'apply_patch', input: patch }),
+      item({ type: 'custom_tool_call_output', call_id: 'p1', output: JSON.stringify({ output: 'Success. Updated the following files:\nD README.md\nA README.md\nA docs/NEW.md\n', metadata: { exit_code: 0 } }) }),
+    );
+    const files = sections(md).get('Repository Evidence') ?? '';
+    // Written whole over a file that was there (a Write's "write"), not created.
+    expect(files).toMatch(/\| `README\.md` \| write \|/);
+    expect(files).toMatch(/\| `docs\/NEW\.md` \| create/);
   });
 });

@@ -834,11 +834,16 @@ function readCodeMode(script: string, call: Fact & { t: 'tool_call' }, facts: Fa
 }
 
 /** A patch's writes, each with what its added lines define. */
-function patchWrites(patch: string, files: readonly string[]): { path: string; how: 'create' | 'delete' | 'patch'; what: string[]; removed?: string[]; added?: string[] }[] {
+function patchWrites(patch: string, files: readonly string[]): { path: string; how: 'create' | 'delete' | 'patch' | 'write'; what: string[]; removed?: string[]; added?: string[] }[] {
   const sides = patchSides(patch);
-  // `*** Add File:` creates a file and `*** Delete File:` deletes one; an update (or a move) patches it.
-  const how = new Map<string, 'create' | 'delete'>();
-  for (const m of patch.matchAll(/^\*\*\* (Add|Delete) File: (.+)$/gm)) how.set((m[2] as string).trim(), m[1] === 'Add' ? 'create' : 'delete');
+  // `*** Add File:` creates a file and `*** Delete File:` deletes one; an update (or a move) patches
+  // it. A file deleted, then added in the same patch was there: it is written over, not created
+  // (rave-era's README at 271, a tracked file, read as new).
+  const how = new Map<string, 'create' | 'delete' | 'write'>();
+  for (const m of patch.matchAll(/^\*\*\* (Add|Delete) File: (.+)$/gm)) {
+    const path = (m[2] as string).trim();
+    how.set(path, m[1] === 'Add' ? (how.get(path) === 'delete' ? 'write' : 'create') : 'delete');
+  }
   return files.map((path) => {
     const s = sides.get(path);
     const added = s === undefined || s.added.length === 0 ? '' : `${s.added.join('\n')}\n`;

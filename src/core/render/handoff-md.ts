@@ -1449,6 +1449,13 @@ function claimsFirst(a: Analysis): string {
   return ` First settle the agent's claim${one ? '' : 's'} ${which} (line${one ? '' : 's'} ${lines}, Claims to double-check) and what the session wrote from ${one ? 'it' : 'them'}.`;
 }
 
+/**
+ * A background job's notice the harness delivered as a user message is classed USER in the
+ * timeline; the row says whose it is (posthog at 1219: "1211–1213 | USER | 3 notifications" read
+ * as the user speaking, beside the same job's OTHER rows).
+ */
+const noticeClass = (cls: string): string => (cls === 'USER' ? 'USER (job notice, not the user)' : cls);
+
 function recent(r: RenderInput, shown: number): string {
   const turns = r.state.window.slice(-shown);
   if (turns.length === 0) return NONE;
@@ -1463,13 +1470,13 @@ function recent(r: RenderInput, shown: number): string {
       const last = turns[j] as (typeof turns)[number];
       // A notice cut in the window may have lost what it said: the row then says only how many.
       const said = jobNotices(last.text)[0]?.text;
-      rows.push([`${t.seq + 1}–${last.seq + 1}`, t.class, cell(`${j - i + 1} notifications of job ${job}${said ? `, the last: ${said}` : ''}`, MD.TIMELINE_CHARS + 60)]);
+      rows.push([`${t.seq + 1}–${last.seq + 1}`, noticeClass(t.class), cell(`${j - i + 1} notifications of job ${job}${said ? `, the last: ${said}` : ''}`, MD.TIMELINE_CHARS + 60)]);
       i = j;
       continue;
     }
     // A subagent's turn in the session's own transcript: its prompt is no user's, its reply no answer to the user.
     // Context the harness added as a user message (Codex's environment, AGENTS.md) is no request of the user's.
-    const cls = t.by === 'subagent' ? `${t.class} (subagent)` : t.by === 'harness' ? `${t.class} (harness context)` : t.class;
+    const cls = t.by === 'subagent' ? `${t.class} (subagent)` : t.by === 'harness' ? `${t.class} (harness context)` : job !== null ? noticeClass(t.class) : t.class;
     rows.push([String(t.seq + 1), cls, cell(t.tool ? toolCell(t.tool, t.text, foundNothing(r, t.tool)) : t.text, MD.TIMELINE_CHARS)]);
   }
   return table(['line', 'class', 'text'], rows);
