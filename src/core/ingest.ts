@@ -183,7 +183,10 @@ function notePrinted(obs: Observation, st: SessionState): void {
   for (const f of obs.facts) {
     if (f.t === 'tool_call') {
       if ((f.command !== undefined && printsSecret(f.command)) || (f.read !== undefined && readsSecretFile(f.read))) st.secretCalls = [...(st.secretCalls ?? []), callKey(f.id)].slice(-SECRET_CALLS);
-      const written = f.command === undefined ? [] : writtenSecrets(f.command);
+      // A file whose name says it holds a secret, written by an edit tool: the call's text is its
+      // input (`Write {"file_path": …, "content": "…"}`), short for such a file.
+      const tool = f.writes !== undefined && obs.text.length <= 2000 && f.writes.some((w) => readsSecretFile(w.path)) ? printedSecrets(obs.text) : [];
+      const written = [...tool, ...(f.command === undefined ? [] : writtenSecrets(f.command))];
       if (written.length > 0) st.printed = [...new Set([...(st.printed ?? []), ...written.map(typedDigest)])].slice(-PRINTED_SECRETS);
     } else if (f.t === 'tool_result' && f.output !== undefined && st.secretCalls !== undefined && st.secretCalls.includes(callKey(f.id))) {
       const fresh = printedSecrets(f.output).map(typedDigest);

@@ -32,6 +32,8 @@ describe('a command that prints a secret alone', () => {
     ['git config --get github.token', '4f9b2c7e1a8d3f6b0e5c9a2d7f1b4e8c3a6d9f2b'],
     ["grep -h '^STRIPE' .env | cut -d= -f2", 'hN7qL2mX9vRtB4wZp8KcY3sF'],
     ['gcloud secrets versions access latest --secret=stripe-webhook', 'hN7qL2mX9vRtB4wZp8KcY3sF'],
+    ['echo %DB_PASSWORD%', 'Blue!Moon#Rising88'],
+    ['node -e "console.log(process.env.API_TOKEN)"', 'q7Lm2XvR9tBw4KzP8nYc'],
   ])('%s: its output is kept nowhere, nor where the agent repeats it', (command, secret) => {
     const all = kept(user('u1', 'check the deploy config'), bash('b1', command), result('b1', `${secret}\n`), say('a1', `The value is ${secret}; I will use it.`));
     expect(all).not.toContain(secret);
@@ -53,6 +55,11 @@ describe('a command that prints a secret alone', () => {
   it('read by the Read tool from a file whose name says it holds one', () => {
     const all = kept(user('u1', 'check'), call('r1', 'Read', { file_path: '/home/dev/app/.vault_pass' }), result('r1', '     1\tBlue!Moon#Rising88'));
     expect(all).not.toContain('Blue!Moon#Rising88');
+  });
+
+  it('written into such a file by the Write tool', () => {
+    const all = kept(user('u1', 'store the password'), call('w1', 'Write', { file_path: '/home/dev/app/secrets/db_password.txt', content: 'hunter2-prod-DB!\n' }), result('w1', 'File created successfully at: /home/dev/app/secrets/db_password.txt'), say('a1', 'Saved hunter2-prod-DB! there.'));
+    expect(all).not.toContain('hunter2-prod-DB!');
   });
 
   it('written into such a file from a here-document', () => {

@@ -50,8 +50,8 @@ const PRINTERS = [
   /\.env\S*\s*\|[^\n]*\b(?:cut\s+-d\s*['"]?=|sed\s+['"]?s\/[^/]*=|awk\s+-F\s*['"]?=)/,
 ];
 
-/** `printenv NAME`, `echo $NAME`, `echo "${NAME}"`, `printf '%s' "$NAME"`, `$env:NAME`, `os.environ['NAME']`: a variable whose name says it is a secret. */
-const VARIABLE = /(?:\bprintenv\s+|\$\{?|\$env:|environ(?:\.get)?\(?\[?\s*['"]|getenv\(\s*['"])([A-Za-z_][A-Za-z0-9_]{0,80})/g;
+/** `printenv NAME`, `echo $NAME`, `echo "${NAME}"`, `echo %NAME%`, `$env:NAME`, `os.environ['NAME']`, `process.env.NAME`, `ENV['NAME']`: a variable whose name says it is a secret. */
+const VARIABLE = /(?:\bprintenv\s+|\$\{?|\$env:|environ(?:\.get)?\(?\[?\s*['"]|getenv\(\s*['"]|process\.env\.|process\.env\[\s*['"]|\bENV\[\s*['"]|%)([A-Za-z_][A-Za-z0-9_]{0,80})/g;
 
 /** `jq -r .password`, `yq '.db.password'`, `jq '.auth.token'`: a field whose name says it is a secret. */
 const QUERY = /\b(?:jq|yq|gojq)\b[^|;&\n]*?['"]?\.([A-Za-z0-9_.[\]"-]{1,120})/g;
