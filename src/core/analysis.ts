@@ -1021,14 +1021,18 @@ function compactionStep(st: SessionState, reqLine: number, endLine: number | nul
  * but «Summarize audit findings and next steps»). Files written after the list may have moved it on.
  */
 function listSince(current: CurrentState, reqLine: number, changed: readonly FileChange[]): string {
-  if (current.seq === null || current.seq + 1 <= reqLine || current.in_progress.length === 0) return '';
+  if (current.seq === null || current.seq + 1 <= reqLine) return '';
   const line = current.seq + 1;
-  const doing = current.in_progress.slice(0, 2).map((t) => quote(t, 160)).join(' and ');
-  const more = current.in_progress.length > 2 ? ` (and ${current.in_progress.length - 2} more)` : '';
+  // Only a step set in progress since the request: a task tool updates one item at a time, and a
+  // step begun for an earlier request, which the latest may have set aside, is not its step.
+  const since = current.items.filter((t) => t.status === 'in_progress' && (t.line ?? line) > reqLine).map((t) => t.text);
+  if (since.length === 0) return '';
+  const doing = since.slice(0, 2).map((t) => quote(t, 160)).join(' and ');
+  const more = since.length > 2 ? ` (and ${since.length - 2} more)` : '';
   const total = current.completed.length + current.in_progress.length + current.not_started.length;
   const after = changed.filter((f) => f.line > line).length;
-  const since = after === 0 ? '' : `; ${after} file(s) were written after it, so it may be behind`;
-  return `; the agent's task list (line ${line}), written since, has ${doing}${more} in progress and ${current.completed.length} of ${total} item(s) done (under Current State${since})`;
+  const behind = after === 0 ? '' : `; ${after} file(s) were written after it, so it may be behind`;
+  return `; the agent's task list (line ${line}) has ${doing}${more} set in progress since, and ${current.completed.length} of ${total} item(s) done (under Current State${behind})`;
 }
 
 function nextAction(st: SessionState, end: End, current: CurrentState, open: Analysis['openFailures'], commits: Analysis['commits'], changed: FileChange[], parent: string | null, repoRead: boolean, plan: Analysis['plan']): NextAction {
@@ -1593,7 +1597,8 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     requestsTotal: l.requestsTotal,
     stateNow,
     afterStateNow: stateNow?.who === 'agent' ? (l.since ?? null) : null,
-    thoughtSince: stateNow?.who === 'agent' && st.lastThought !== undefined && st.lastThought.seq > stateNow.seq ? { line: st.lastThought.seq + 1, text: st.lastThought.text } : null,
+    // A publisher's placeholder is no reasoning to quote (localpush's are all redacted).
+    thoughtSince: stateNow?.who === 'agent' && st.lastThought !== undefined && st.lastThought.seq > stateNow.seq && !publisherRedacted(st.lastThought.text) ? { line: st.lastThought.seq + 1, text: st.lastThought.text } : null,
     compaction: compactionOf(st, na),
     withoutResult: withoutResult(st),
     pendingWrites: pendingWrites(l),

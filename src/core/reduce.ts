@@ -259,7 +259,13 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
       return;
     case 'todos':
       if (!main) return;
-      st.todos = { items: f.items.slice(0, 100).map((i) => ({ ...i, line })), seq, source: 'todos' };
+    {
+      // A list is written whole each time: an item as it was before (same words, same status) keeps
+      // the line that set its status, so a step begun for an earlier request is not taken for one
+      // begun since (TodoItem.line).
+      const before = new Map(st.todos?.source === 'todos' ? st.todos.items.map((i) => [`${i.status}\u0000${i.text}`, i.line]) : []);
+      st.todos = { items: f.items.slice(0, 100).map((i) => ({ ...i, line: before.get(`${i.status}\u0000${i.text}`) ?? line })), seq, source: 'todos' };
+    }
       return;
     case 'task_create': {
       if (!main) return;

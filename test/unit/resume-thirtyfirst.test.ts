@@ -37,9 +37,25 @@ describe('a check that passed before a file it names changed again (37f83ec9 at 
       edit('e1', 'claude_code_log/renderer.py'),
       updated('e1', 'claude_code_log/renderer.py'),
     );
-    expect(md).toMatch(/\| `ruff check claude_code_log\/renderer\.py` \| passed — before `renderer\.py` changed again \(the latest at line 7\) \|/);
+    expect(md).toMatch(/\| `ruff check claude_code_log\/renderer\.py` \| passed — before `renderer\.py` changed after it \(the latest at line 7\) \|/);
     // A check that names no changed file keeps its plain verdict.
     expect(md).toMatch(/\| `uv run pytest test\/test_template_rendering\.py -v` \| passed \|/);
+  });
+
+  it('does not take a file of the same name in another folder, nor one the check excludes', () => {
+    const { md } = built(
+      user('u1', 'Fix the orders tests'),
+      bash('t1', 'pytest users/tests.py -q'),
+      result('t1', '3 passed in 0.12s'),
+      bash('l1', 'ruff check . --exclude src/legacy.py'),
+      result('l1', 'All checks passed!'),
+      edit('e1', 'orders/tests.py'),
+      updated('e1', 'orders/tests.py'),
+      edit('e2', 'src/legacy.py'),
+      updated('e2', 'src/legacy.py'),
+    );
+    expect(md).toMatch(/\| `pytest users\/tests\.py -q` \| passed \|/);
+    expect(md).toMatch(/\| `ruff check \. --exclude src\/legacy\.py` \| passed \|/);
   });
 
   it('does not take a longer name for the file', () => {
@@ -96,6 +112,11 @@ describe("the agent's reasoning after its last message (agentcmd at 631: its wor
     expect(sections(md).get('State right now (verbatim tail)')).toContain("Its latest reasoning after that message (line 5; what it was working out, not a finding): «**Checking route params** The route may read params as a Promise, so the GET handler could fail.»");
   });
 
+  it("is not quoted when it is a publisher's placeholder", () => {
+    const { md } = built(meta, ask('Fix it'), reply('Looking.'), reason('[REDACTED_TEXT len=45 sha=c629ccff]'), shell('c1', 'ls'), out('c1', 'a'));
+    expect(md).not.toContain('Its latest reasoning');
+  });
+
   it('is not quoted when the agent wrote a message after it', () => {
     const { md } = built(meta, ask('The sheet shows no data'), reason('**Looking at the hook**'), reply('It fetches through useTeamWithStats.'));
     expect(md).not.toContain('Its latest reasoning');
@@ -114,7 +135,21 @@ describe("the task list's step in progress (rave-era at 351: the Next Action quo
       edit('e1', 'components/ai-assistant.tsx'),
       updated('e1', 'components/ai-assistant.tsx'),
     );
-    expect(sections(md).get('Next Action')).toContain("; the agent's task list (line 2), written since, has «Summarize audit findings and next steps» in progress and 2 of 3 item(s) done (under Current State; 1 file(s) were written after it, so it may be behind)");
+    expect(sections(md).get('Next Action')).toContain("; the agent's task list (line 2) has «Summarize audit findings and next steps» set in progress since, and 2 of 3 item(s) done (under Current State; 1 file(s) were written after it, so it may be behind)");
+  });
+
+  it('is not named when its step was set in progress before the request, and the list only grew since', () => {
+    const { md } = built(
+      user('u1', 'Move auth to v2 tokens'),
+      list('t1', [['Switch auth to v2 tokens', 'in_progress'], ['Update docs', 'pending']]),
+      listed('t1'),
+      user('u2', 'Hold on, CI is red: fix the lint error in src/cli.ts first, nothing else'),
+      list('t2', [['Switch auth to v2 tokens', 'in_progress'], ['Update docs', 'pending'], ['Fix lint error', 'pending']]),
+      listed('t2'),
+      edit('e1', 'src/cli.ts'),
+      updated('e1', 'src/cli.ts'),
+    );
+    expect(sections(md).get('Next Action')).not.toContain('Switch auth to v2 tokens» set in progress since');
   });
 
   it('is not named when the list came before the request', () => {

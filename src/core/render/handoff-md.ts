@@ -869,8 +869,14 @@ function missingFromListing(a: Analysis, t: NonNullable<ReturnType<typeof listin
   const out: string[] = [];
   // A listed file no write of the session's names was there before it, or a program made it: not
   // an edit of the session's (said only when every write is listed, not a bounded few).
-  // An untracked folder (`components/admin/`) holding a file the session wrote is the session's too.
-  const wrote = (q: string): boolean => a.filesChanged.some((f) => slash(f.path) === q || slash(f.path).endsWith(`/${q}`) || (q.endsWith('/') && (slash(f.path).startsWith(q) || slash(f.path).includes(`/${q}`))));
+  // An untracked folder (`components/admin/`) holding a file the session wrote before the listing
+  // is the session's too: the folder of the listing's own paths, not one of its name elsewhere.
+  const inFolder = (f: (typeof a.filesChanged)[number], q: string): boolean => {
+    if ((f.first ?? f.line) > t.line) return false;
+    const rel = base === undefined ? null : relativeTo(f.path, base);
+    return rel === null ? slash(f.path).includes(`/${q}`) : slash(rel).startsWith(q);
+  };
+  const wrote = (q: string): boolean => a.filesChanged.some((f) => slash(f.path) === q || slash(f.path).endsWith(`/${q}`) || (q.endsWith('/') && inFolder(f, q)));
   const notWritten = names.filter((q) => !wrote(q));
   if (notWritten.length > 0 && notWritten.length < names.length && a.filesChanged.length >= a.filesChangedTotal) {
     const shown = notWritten.slice(0, 5).map((q) => code(q)).join(', ');
@@ -1246,21 +1252,33 @@ function unnamedCommits(a: Analysis): string {
  * is Checks Not Run's to say.
  */
 function changedSince(a: Analysis, c: Analysis['checkTargets'][number]): string {
-  const named = a.filesChanged.filter((f) => f.line > c.line && namesFile(c.command, fileName(f.path)));
+  const named = a.filesChanged.filter((f) => f.line > c.line && namesFile(c.command, f.path));
   if (named.length === 0) return '';
   const latest = Math.max(...named.map((f) => f.line));
   const names = named.slice(0, 2).map((f) => code(fileName(f.path))).join(', ');
-  return ` — before ${names}${named.length > 2 ? ` and ${named.length - 2} more it names` : ''} changed again (the latest at line ${latest})`;
+  return ` — before ${names}${named.length > 2 ? ` and ${named.length - 2} more it names` : ''} changed after it (the latest at line ${latest})`;
 }
 
-/** Whether a command names a file by its name, as a word of a path (`src/renderer.py`, `'renderer.py'`), not inside a longer name. */
-function namesFile(command: string, name: string): boolean {
+/**
+ * Whether a command names a file, as a word of a path (`src/renderer.py`, `'renderer.py'`), not
+ * inside a longer name, and with the folders it gives those of the file's path (`users/tests.py`
+ * is not `orders/tests.py`). A file it excludes (`--exclude src/legacy.py`) it does not check.
+ */
+function namesFile(command: string, path: string): boolean {
+  const name = fileName(path);
   if (name.length === 0) return false;
+  const full = path.replace(/\\/g, '/');
   let at = command.indexOf(name);
   while (at >= 0) {
     const before = at === 0 ? ' ' : command[at - 1] as string;
     const after = command[at + name.length] ?? ' ';
-    if (/[\s/\\'"=:(]/.test(before) && /[\s'":;,)&|]/.test(after)) return true;
+    if (/[\s/\\'"=:(]/.test(before) && /[\s'":;,)&|]/.test(after)) {
+      // The word the name ends: its folders, as the command wrote them.
+      const start = Math.max(command.lastIndexOf(' ', at), command.lastIndexOf('=', at), command.lastIndexOf("'", at - 1), command.lastIndexOf('"', at - 1)) + 1;
+      const word = command.slice(start, at + name.length).replace(/\\/g, '/').replace(/^\.\//, '');
+      const excluded = /--(?:exclude|ignore|extend-exclude)[= ]\S*$/.test(command.slice(0, at + name.length)) || /(?:^|\s)--(?:exclude|ignore|extend-exclude)\s*$/.test(command.slice(0, start));
+      if (!excluded && (word === name || full.endsWith(`/${word}`) || full === word)) return true;
+    }
     at = command.indexOf(name, at + 1);
   }
   return false;
