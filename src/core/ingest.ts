@@ -119,8 +119,8 @@ function typedDigest(v: string): string {
 }
 
 /** A word a typed secret is looked for as: what stands between spaces, quotes, `=`, `:`, brackets and separators. */
-const TYPED_WORD = /[^\s'"`=:;,(){}[\]<>|&\\]+/g;
-const WORD_CHAR = `[^\\s'"\`=:;,(){}[\\]<>|&\\\\]`;
+const TYPED_WORD = /[^\s'"`=:;,(){}[\]<>|&\\«»“”‘’]+/g;
+const WORD_CHAR = `[^\\s'"\`=:;,(){}[\\]<>|&\\\\«»“”‘’]`;
 
 /**
  * The words `maskTyped` must look at: those as long as a remembered secret (and a few characters of
@@ -143,12 +143,20 @@ function maskTyped(text: string, typed: readonly Mask[], words: RegExp = TYPED_W
     for (const t of typed) if (t.lengths.has(w.length) && (t.gate === undefined || t.gate(w)) && t.digests.has(typedDigest(w))) return t.tag;
     return null;
   };
-  const out = text.replace(words, (w) => {
+  const out = text.replace(words, (w: string, at: number) => {
     if (w.length < TYPED_MIN_CHARS) return w;
     const tag = tagOf(w);
     if (tag !== null) {
       count += 1;
       return tag;
+    }
+    // In JSON-escaped text a word after `\n` begins with its `n`: the secret is the rest.
+    if (at > 0 && text[at - 1] === '\\' && /^[nrt]/.test(w)) {
+      const rest = tagOf(w.slice(1));
+      if (rest !== null) {
+        count += 1;
+        return w[0] + rest;
+      }
     }
     // A sentence's full stop or a bracket after it is no part of it ("… the webhook with <secret>.").
     const end = /[.,!?)\]]+$/.exec(w);
@@ -162,7 +170,7 @@ function maskTyped(text: string, typed: readonly Mask[], words: RegExp = TYPED_W
 }
 
 /** How many secrets printed alone a session remembers (SessionState.printed), and how many calls that print one. */
-const PRINTED_SECRETS = 32;
+const PRINTED_SECRETS = 64;
 const SECRET_CALLS = 16;
 /** What a secret a command printed alone is masked as. */
 const PRINTED_SECRET = '[REDACTED:printed_secret]';
@@ -185,7 +193,8 @@ function notePrinted(obs: Observation, st: SessionState): void {
       if ((f.command !== undefined && printsSecret(f.command)) || (f.read !== undefined && readsSecretFile(f.read))) st.secretCalls = [...(st.secretCalls ?? []), callKey(f.id)].slice(-SECRET_CALLS);
       // A file whose name says it holds a secret, written by an edit tool: the call's text is its
       // input (`Write {"file_path": …, "content": "…"}`), short for such a file.
-      const tool = f.writes !== undefined && obs.text.length <= 2000 && f.writes.some((w) => readsSecretFile(w.path)) ? printedSecrets(obs.text) : [];
+      // JSON's escapes are undone first: `"content":"a\nSummer2024!#x"` holds the word after the `\n`.
+      const tool = f.writes !== undefined && obs.text.length <= 2000 && f.writes.some((w) => readsSecretFile(w.path)) ? printedSecrets(obs.text.replace(/\\[nrt]/g, '\n').replace(/\\"/g, '"')) : [];
       const written = [...tool, ...(f.command === undefined ? [] : writtenSecrets(f.command))];
       if (written.length > 0) st.printed = [...new Set([...(st.printed ?? []), ...written.map(typedDigest)])].slice(-PRINTED_SECRETS);
     } else if (f.t === 'tool_result' && f.output !== undefined && st.secretCalls !== undefined && st.secretCalls.includes(callKey(f.id))) {

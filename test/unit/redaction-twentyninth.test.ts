@@ -118,3 +118,48 @@ describe('a secret only its label gave away, repeated bare later', () => {
     expect(all).toContain('Deployed release v2026.05 to staging-eu1 at 10:42.');
   });
 });
+
+describe('what is not taken for a secret printed alone (the skeptic of the twenty-ninth red team)', () => {
+  it('is the output of a command that uses a secret without printing it', () => {
+    const all = kept(
+      user('u1', 'list the models'),
+      bash('b1', 'curl -s https://api.openai.com/v1/models -H "Authorization: Bearer $OPENAI_API_KEY" | jq -r .data[0].id'),
+      result('b1', 'gpt-4o-2024-08-06'),
+      bash('b2', 'echo "$REGISTRY_PASSWORD" | docker login registry.acme.io -u ci --password-stdin && docker push registry.acme.io/web:build2024-42'),
+      result('b2', 'Login Succeeded\nbuild2024-42: digest: sha256:9f86d0 size: 1570'),
+      say('a1', 'Pinned gpt-4o-2024-08-06 and pushed build2024-42.'),
+    );
+    expect(all).toContain('Pinned gpt-4o-2024-08-06 and pushed build2024-42.');
+  });
+
+  it('is a file about tokens, a log line\'s time, a name that says where a secret is', () => {
+    const all = kept(
+      user('u1', 'check'),
+      call('r1', 'Read', { file_path: '/w/src/lexer/token.h' }),
+      result('r1', '     1\ttypedef uint32_t token_id;'),
+      bash('b1', 'tail -n 1 logs/token-refresh.log'),
+      result('b1', '2026-05-01T10:02:13Z refreshed ok'),
+      bash('b2', 'echo $SECRET_NAME'),
+      result('b2', 'prod/db-credentials-v2'),
+      say('a1', 'uint32_t ids; at 2026-05-01T10:05:00Z the secret prod/db-credentials-v2 was read.'),
+    );
+    expect(all).toContain('uint32_t ids; at 2026-05-01T10:05:00Z the secret prod/db-credentials-v2 was read.');
+  });
+
+  it('but a secret after the lines Codex writes around an exec session\'s output is one', () => {
+    const meta = { timestamp: '2026-05-02T10:00:00Z', type: 'session_meta', payload: { id: 'c', cwd: '/w', cli_version: '0.125.0', originator: 'codex_cli_rs' } };
+    const item = (payload: Record<string, unknown>) => ({ timestamp: '2026-05-02T10:00:10Z', type: 'response_item', payload });
+    const all = kept(
+      meta,
+      item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'check the key' }] }),
+      item({ type: 'function_call', name: 'exec_command', arguments: JSON.stringify({ cmd: 'printenv STRIPE_SECRET_KEY' }), call_id: 'call_1' }),
+      item({ type: 'function_call_output', call_id: 'call_1', output: 'Chunk ID: 1a2b\nWall time: 0.0 seconds\nProcess exited with code 0\nOriginal token count: 6\nOutput:\nGr33nT3a&Biscuits\n' }),
+    );
+    expect(all).not.toContain('Gr33nT3a&Biscuits');
+  });
+
+  it('and a Write of a secret file whose secret follows a JSON-escaped line break', () => {
+    const all = kept(user('u1', 'store it'), call('w1', 'Write', { file_path: '/w/secrets/db_password.txt', content: '# prod\nSummer2024!#x\n' }), result('w1', 'File created successfully at: /w/secrets/db_password.txt'));
+    expect(all).not.toContain('Summer2024!#x');
+  });
+});

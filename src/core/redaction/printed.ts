@@ -10,8 +10,17 @@ import { looksRandom } from './randomness.js';
 /** A variable's or a field's name that says it holds a secret. */
 const SECRET_NAME = /(?:token|secret|passw(?:or)?d|passwd|pwd|passphrase|api[_-]?key|apikey|private[_-]?key|credential|_key\b|_pass\b|^pass$|mnemonic)/i;
 
-/** A file's name that says it holds a secret: `secrets/db_password.txt`, `~/.vault-token`, `config/master.key`. */
-const SECRET_FILE = /(?:^|[/\\])(?:[^/\\\s]*(?:token|secret|passw(?:or)?d|passwd|credential|api[_-]?key|apikey|vault[_-]?pass)[^/\\\s]*|master\.key|\.vault[_-]token|\.pgpass|\.netrc)$/i;
+/**
+ * A file's name that says it holds a secret (`secrets/db_password.txt`, `~/.vault-token`,
+ * `config/master.key`, `/run/secrets/db`): a word of its name, between separators, or a folder
+ * named for secrets; never source code, a template or an example (`token.h`, `secrets.example`).
+ */
+const SECRET_FILE_WORD = /(?:^|[._-])(?:tokens?|secrets?|passw(?:or)?ds?|passwd|pwd|pw|credentials?|creds|apikey|api[_-]key|vault[_-](?:pass|token)|cookie)(?:$|[._-])/i;
+const SECRET_FILE_NAME = /^(?:master\.key|\.pgpass|\.netrc|\.erlang\.cookie|keyfile|\.?htpasswd|shadow|gshadow)$/i;
+const SECRET_FOLDER = /(?:^|[/\\])\.?secrets[/\\]/i;
+const NOT_A_SECRET_FILE = /(?:^|[._-])(?:example|sample|template|dist|test|tests|spec|mock|fixture|stub|config|tokenizer)(?:$|[._-])/i;
+/** Extensions a secret's file may have: none, or one that says what it holds. */
+const SECRET_FILE_EXT = /^(?:txt|key|env|secret|secrets|token|pass|pw|pwd|cred|creds|credentials|cookie)$/i;
 
 /** Programs and subcommands that print a secret alone, by words of their command line. */
 const PRINTERS = [
@@ -22,7 +31,7 @@ const PRINTERS = [
   /\bfly(?:ctl)?\s+auth\s+token\b/,
   /\bheroku\s+(?:auth:token|config:get)\b/,
   /\baws\s+configure\s+get\s+\S*(?:secret|token|key)/i,
-  /\bterraform\s+output\b/,
+  /\bterraform\s+output\s+(?:-\S+\s+)*-raw\b/,
   /\bpulumi\s+config\s+get\b/,
   /\bdoppler\s+secrets\s+get\b/,
   /\bgpg\b[^\n|;&]*\s(?:-d|--decrypt)\b/,
@@ -50,21 +59,35 @@ const PRINTERS = [
   /\.env\S*\s*\|[^\n]*\b(?:cut\s+-d\s*['"]?=|sed\s+['"]?s\/[^/]*=|awk\s+-F\s*['"]?=)/,
 ];
 
-/** `printenv NAME`, `echo $NAME`, `echo "${NAME}"`, `echo %NAME%`, `$env:NAME`, `os.environ['NAME']`, `process.env.NAME`, `ENV['NAME']`: a variable whose name says it is a secret. */
-const VARIABLE = /(?:\bprintenv\s+|\$\{?|\$env:|environ(?:\.get)?\(?\[?\s*['"]|getenv\(\s*['"]|process\.env\.|process\.env\[\s*['"]|\bENV\[\s*['"]|%)([A-Za-z_][A-Za-z0-9_]{0,80})/g;
+/**
+ * A variable whose name says it is a secret, printed: `printenv NAME`, `echo $NAME`, `echo
+ * "${NAME}"`, `printf '%s' "$NAME"`, `echo %NAME%`, `$env:NAME` alone or written out,
+ * `print(os.environ['NAME'])`, `console.log(process.env.NAME)`, `puts ENV['NAME']`. A command that
+ * only uses one (`curl -H "Bearer $TOKEN" … | jq .id`, `PGPASSWORD=$DB_PASSWORD psql`) prints
+ * something else.
+ */
+const REF = `(?:\\$env:|\\$\\{?|%|os\\.environ(?:\\.get)?\\(?\\[?\\s*\\\\?['"]|os\\.getenv\\(\\s*\\\\?['"]|process\\.env\\.|process\\.env\\[\\s*['"]|ENV\\[\\s*['"])`;
+const VARIABLE = new RegExp(
+  `(?:\\bprintenv\\s+|(?:^|[;&|("'\\s]\\s*|\\$\\(\\s*)(?:echo(?:\\s+-[neE]+)*|printf\\s+(?:'[^']*'|"[^"]*")|Write-(?:Output|Host)|print\\(|console\\.log\\(|puts|p)\\s*["']?\\s*${REF}|^\\s*["']?${REF}(?=[A-Za-z_][A-Za-z0-9_]*["']?\\s*$))([A-Za-z_][A-Za-z0-9_]{0,80})`,
+  'gm',
+);
 
 /** `jq -r .password`, `yq '.db.password'`, `jq '.auth.token'`: a field whose name says it is a secret. */
 const QUERY = /\b(?:jq|yq|gojq)\b[^|;&\n]*?['"]?\.([A-Za-z0-9_.[\]"-]{1,120})/g;
 
 /** `cat secrets/db_password.txt`, `head -1 ~/.vault-token`, `Get-Content .\api-key.txt`. */
-const SHOWS_FILE = /\b(?:cat|head|tail|less|more|bat|type|Get-Content|gc)\b((?:\s+-{1,2}[A-Za-z0-9-]+(?:[ =]\d+)?)*)\s+['"]?([^\s'"|;&<>]+)/g;
+const SHOWS_FILE = /(?:^|[;&|(`'"]\s*|\$\(\s*|\bsudo\s+|\bexec(?:\s+-\S+)*\s+[\w.-]+\s+(?:--\s+)?)(?:cat|head|tail|less|more|bat|type|Get-Content|gc)\b((?:\s+-{1,2}[A-Za-z0-9-]+(?:[ =]\d+)?)*)\s+['"]?([^\s'"|;&<>]+)/gm;
 
 /** Whether a shell command prints a secret alone (its output is then read as one). */
 export function printsSecret(command: string): boolean {
   if (command.length > 4000) return false;
   if (PRINTERS.some((p) => p.test(command))) return true;
-  for (const m of command.matchAll(VARIABLE)) if (SECRET_NAME.test(m[1] as string)) return true;
-  for (const m of command.matchAll(QUERY)) if (SECRET_NAME.test((m[1] as string).split(/[.[\]"]+/).filter((x) => x !== '').at(-1) ?? '')) return true;
+  for (const m of command.matchAll(VARIABLE)) {
+    // `echo "$REGISTRY_PASSWORD" | docker login --password-stdin` hands it on: it is not printed.
+    const rest = command.slice((m.index ?? 0) + m[0].length);
+    if (namesSecret(m[1] as string) && !/^[^;&\n]*\|(?!\|)/.test(rest)) return true;
+  }
+  for (const m of command.matchAll(QUERY)) if (namesSecret((m[1] as string).split(/[.[\]"]+/).filter((x) => x !== '').at(-1) ?? '')) return true;
   for (const m of command.matchAll(SHOWS_FILE)) if (readsSecretFile(m[2] as string)) return true;
   return false;
 }
@@ -82,9 +105,16 @@ export function writtenSecrets(command: string): string[] {
 
 /** Whether a file's path names a file that holds a secret (a read of it prints one). */
 export function readsSecretFile(path: string): boolean {
-  // A source file that is about secrets is not one: `token.ts`, `password_reset.py`, `secrets.md`.
-  if (/\.(?:[cm]?[jt]sx?|py|rb|go|rs|java|kt|swift|php|cs|md|html?|css|scss|ya?ml|toml|json|lock|sql|sh)$/i.test(path)) return false;
-  return SECRET_FILE.test(path.replace(/[/\\]+$/, ''));
+  const p = path.replace(/[/\\]+$/, '');
+  const name = p.slice(Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\')) + 1);
+  if (name === '' || NOT_A_SECRET_FILE.test(name)) return false;
+  if (SECRET_FILE_NAME.test(name)) return true;
+  // `.vault-token`, `db_password.txt`, `api.key`, `/run/secrets/db`: not `token.h`, `password_reset.py`.
+  const dot = name.lastIndexOf('.');
+  const ext = dot > 0 ? name.slice(dot + 1) : '';
+  if (ext !== '' && !SECRET_FILE_EXT.test(ext)) return false;
+  if (ext.toLowerCase() === 'key' || SECRET_FOLDER.test(p)) return true;
+  return SECRET_FILE_WORD.test(name);
 }
 
 /** Output of more lines than this is a listing, not a secret printed alone: its labelled values are the redactor's. */
@@ -96,14 +126,22 @@ const MAX_LINES = 5;
  * number a read prefixes (`     1\t`) is no part of it.
  */
 export function printedSecrets(output: string): string[] {
-  const lines = output.split(/\r?\n/).map((l) => l.replace(/^\s*\d+[\t→]/, '').trim()).filter((l) => l !== '');
+  const lines = output.split(/\r?\n/).map((l) => l.replace(/^\s*\d+[\t→]/, '').trim()).filter((l) => l !== '' && !HARNESS_LINE.test(l));
   if (lines.length === 0 || lines.length > MAX_LINES) return [];
+  // A JSON document (a decoded token's claims, an API's answer) names its values: the redactor's.
+  if (/^[{[]/.test(lines[0] as string)) return [];
   const out: string[] = [];
   for (const l of lines) {
-    for (const w of l.match(/[^\s'"`=:;,(){}[\]<>|&\\]+/g) ?? []) {
+    // The words a mask looks for (src/core/ingest.ts TYPED_WORD): quotes of any kind part them.
+    for (const w of l.match(/[^\s'"`=:;,(){}[\]<>|&\\«»“”‘’]+/g) ?? []) {
       if (w.length < 8 || w.length > 400 || /^[a-z][a-z0-9+.-]*:\/\//i.test(w) || w.startsWith('/')) continue;
       // A region or a zone (`us-east-1`, `europe-west4-a`) is what `config:get REGION` prints.
       if (w.length <= 16 && /^[a-z]+(?:-[a-z]+){0,2}-?\d{1,2}(?:-[a-z])?$/.test(w)) continue;
+      // A date or a time cut at its `:` (`2026-05-01T10`) is in every log line.
+      if (/^\d{4}-\d{2}-\d{2}/.test(w)) continue;
+      // A host or a file by its name (`db01.internal`, `secrets-v2.yaml`) is what a label's value
+      // may be by mistake, and is named again and again after.
+      if (/\.[a-z]{2,8}(?::\d{1,5})?$/i.test(w) && !/\d$/.test(w)) continue;
       if (secretWord(w)) out.push(w);
     }
   }
@@ -113,5 +151,11 @@ export function printedSecrets(output: string): string[] {
 /** What a secret word is here: a letter and a digit, or generated-looking (a mask checks a word with it before it hashes one). */
 export const secretWord = (w: string): boolean => (/\d/.test(w) && /[A-Za-z]/.test(w)) || looksRandom(w, 8);
 
-/** Whether a variable's or a field's name says it holds a secret (exported for the tests). */
-export const namesSecret = (name: string): boolean => SECRET_NAME.test(name);
+/** A name that says what a secret is called, where it is or how it is kept, not the secret: `SECRET_NAME`, `TOKEN_URL`, `AWS_ACCESS_KEY_ID`, `secretName`. */
+const NAMES_ABOUT = /(?:name|ids?|path|file|url|uri|dir|region|project|arn|length|len|ttl|expiry|expires|type|host|port|user|username|version|enabled|count)$/i;
+
+/** Whether a variable's or a field's name says it holds a secret. */
+export const namesSecret = (name: string): boolean => SECRET_NAME.test(name) && !NAMES_ABOUT.test(name) && !/tokeniz/i.test(name);
+
+/** The lines a harness writes around a command's output (Codex's exec session), which are no part of it. */
+const HARNESS_LINE = /^(?:Chunk ID:|Wall time:|Process exited with code|Process running with session ID|Original token count:|Output:|Script completed|Script running|Exit code:)/;
