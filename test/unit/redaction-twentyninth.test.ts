@@ -20,6 +20,10 @@ function kept(...records: Record<string, unknown>[]): string {
 
 const bash = (id: string, command: string) => call(id, 'Bash', { command, description: 'run' });
 
+/** A Codex session's first line, and a response item. */
+const codexMeta = { timestamp: '2026-05-02T10:00:00Z', type: 'session_meta', payload: { id: 'c', cwd: '/w', cli_version: '0.125.0', originator: 'codex_cli_rs' } };
+const codexItem = (payload: Record<string, unknown>) => ({ timestamp: '2026-05-02T10:00:10Z', type: 'response_item', payload });
+
 describe('a command that prints a secret alone', () => {
   it.each([
     ['printenv DB_PASSWORD', 'Summer2024!#x'],
@@ -41,13 +45,11 @@ describe('a command that prints a secret alone', () => {
   });
 
   it('in a Codex session too, whose output is JSON in a JSON string', () => {
-    const meta = { timestamp: '2026-05-02T10:00:00Z', type: 'session_meta', payload: { id: 'c', cwd: '/w', cli_version: '0.125.0', originator: 'codex_cli_rs' } };
-    const item = (payload: Record<string, unknown>) => ({ timestamp: '2026-05-02T10:00:10Z', type: 'response_item', payload });
     const all = kept(
-      meta,
-      item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'check the key' }] }),
-      item({ type: 'function_call', name: 'shell', arguments: JSON.stringify({ command: ['bash', '-lc', 'printenv STRIPE_SECRET_KEY'] }), call_id: 'call_1' }),
-      item({ type: 'function_call_output', call_id: 'call_1', output: JSON.stringify({ output: 'Gr33nT3a&Biscuits\n', metadata: { exit_code: 0 } }) }),
+      codexMeta,
+      codexItem({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'check the key' }] }),
+      codexItem({ type: 'function_call', name: 'shell', arguments: JSON.stringify({ command: ['bash', '-lc', 'printenv STRIPE_SECRET_KEY'] }), call_id: 'call_1' }),
+      codexItem({ type: 'function_call_output', call_id: 'call_1', output: JSON.stringify({ output: 'Gr33nT3a&Biscuits\n', metadata: { exit_code: 0 } }) }),
     );
     expect(all).not.toContain('Gr33nT3a&Biscuits');
   });
@@ -147,13 +149,11 @@ describe('what is not taken for a secret printed alone (the skeptic of the twent
   });
 
   it('but a secret after the lines Codex writes around an exec session\'s output is one', () => {
-    const meta = { timestamp: '2026-05-02T10:00:00Z', type: 'session_meta', payload: { id: 'c', cwd: '/w', cli_version: '0.125.0', originator: 'codex_cli_rs' } };
-    const item = (payload: Record<string, unknown>) => ({ timestamp: '2026-05-02T10:00:10Z', type: 'response_item', payload });
     const all = kept(
-      meta,
-      item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'check the key' }] }),
-      item({ type: 'function_call', name: 'exec_command', arguments: JSON.stringify({ cmd: 'printenv STRIPE_SECRET_KEY' }), call_id: 'call_1' }),
-      item({ type: 'function_call_output', call_id: 'call_1', output: 'Chunk ID: 1a2b\nWall time: 0.0 seconds\nProcess exited with code 0\nOriginal token count: 6\nOutput:\nGr33nT3a&Biscuits\n' }),
+      codexMeta,
+      codexItem({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'check the key' }] }),
+      codexItem({ type: 'function_call', name: 'exec_command', arguments: JSON.stringify({ cmd: 'printenv STRIPE_SECRET_KEY' }), call_id: 'call_1' }),
+      codexItem({ type: 'function_call_output', call_id: 'call_1', output: 'Chunk ID: 1a2b\nWall time: 0.0 seconds\nProcess exited with code 0\nOriginal token count: 6\nOutput:\nGr33nT3a&Biscuits\n' }),
     );
     expect(all).not.toContain('Gr33nT3a&Biscuits');
   });
