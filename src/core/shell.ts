@@ -326,6 +326,9 @@ function toolCheck(ws: string[]): CheckTarget | null {
       const sub = args.find((a) => !a.startsWith('-') && !a.startsWith('+'));
       const kinds: Record<string, CheckKind> = { test: 'test', build: 'build', check: 'typecheck', clippy: 'lint', nextest: 'test', bench: 'test' };
       if (sub === 'fmt') return args.includes('--check') ? { kind: 'format', key: 'cargo fmt --check', tool: 'cargo fmt --check', paths: [] } : null;
+      // `cargo test --no-run` compiles the tests and runs none: a build of its own, not a run of the
+      // suite (edgerunner at 650 counted `cargo test --workspace`'s runs under its row).
+      if ((sub === 'test' || sub === 'bench') && args.includes('--no-run')) return { kind: 'build', key: `cargo ${sub} --no-run`, tool: `cargo ${sub} --no-run`, paths: [] };
       const kind = sub === undefined ? undefined : kinds[sub];
       return kind === undefined ? null : { kind, key: `cargo ${sub}`, tool: `cargo ${sub}`, paths: [] };
     }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { call, edit, result, say, updated, user } from './claude-records.js';
 import { built } from './ledger-helper.js';
 import { sections } from '../../src/core/quality.js';
+import { checkTargets } from '../../src/core/shell.js';
 
 /**
  * Rules from the thirty-first reading (docs/FIDELITY.md): seven sessions cut at points no reading
@@ -191,5 +192,12 @@ describe('a file deleted and added again in one patch (rave-era at 351: README.m
     // Written whole over a file that was there (a Write's "write"), not created.
     expect(files).toMatch(/\| `README\.md` \| write \|/);
     expect(files).toMatch(/\| `docs\/NEW\.md` \| create/);
+  });
+});
+
+describe('`cargo test --no-run` (edgerunner at 650: «`cargo test --workspace --no-run` … 4 (2 failed)»)', () => {
+  it('is a build of its own, not a run of the suite', () => {
+    expect(checkTargets('cargo test --workspace --no-run')).toEqual([{ kind: 'build', key: 'cargo test --no-run', tool: 'cargo test --no-run', paths: [] }]);
+    expect(checkTargets('cargo test --workspace')[0]?.key).toBe('cargo test');
   });
 });
