@@ -257,16 +257,15 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
     case 'files':
       noteFiles(st, f.files, f.tool, seq, st.meta.cwd);
       return;
-    case 'todos':
+    case 'todos': {
       if (!main) return;
-    {
       // A list is written whole each time: an item as it was before (same words, same status) keeps
       // the line that set its status, so a step begun for an earlier request is not taken for one
       // begun since (TodoItem.line).
       const before = new Map(st.todos?.source === 'todos' ? st.todos.items.map((i) => [`${i.status}\u0000${i.text}`, i.line]) : []);
       st.todos = { items: f.items.slice(0, 100).map((i) => ({ ...i, line: before.get(`${i.status}\u0000${i.text}`) ?? line })), seq, source: 'todos' };
-    }
       return;
+    }
     case 'task_create': {
       if (!main) return;
       const task: TaskRecord = { id: nextTaskId(st), text: head(f.subject, 300), status: 'pending', line, created: line };
