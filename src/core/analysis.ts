@@ -231,7 +231,7 @@ export interface Analysis {
   commits: { hash: string; subject: string; pushed: boolean | null; line: number; branch: string; rebased_from?: string; push_line?: number; files?: number; hash_line?: number; hash_by_push?: true; took?: string[] }[];
   failedCommit: { line: number; text: string } | null;
   /** `git commit`s whose output showed no hash and no later log named (Ledger.unnamedCommits). */
-  unnamedCommits: { subject: string; line: number; made?: true; merge?: true; push_line?: number }[];
+  unnamedCommits: { subject: string; line: number; made?: true; merge?: true; push_line?: number; pushed_head?: true }[];
   /** HEAD in the session's latest `git log` is a commit its own commands did not make (foreignHead). */
   foreignHead: ForeignHead | null;
   verification: CommandRecord[];
@@ -1643,9 +1643,9 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     failedCommit: l.failedCommit ?? null,
     // A push after it may have taken it: its line is said (the push names no hash it could be matched by).
     // The first push after it (a state from before `pushLine` was kept: the last).
-    unnamedCommits: (l.unnamedCommits ?? []).map(({ pushLine, pushedTo: _to, ...c }) => {
+    unnamedCommits: (l.unnamedCommits ?? []).map(({ pushLine, pushedTo: _to, pushedHead, ...c }) => {
       const at = pushLine ?? ((l.lastPushLine ?? 0) > c.line ? l.lastPushLine : undefined);
-      return at === undefined ? c : { ...c, push_line: at };
+      return at === undefined ? c : { ...c, push_line: at, ...(pushedHead === true && pushLine !== undefined ? { pushed_head: true as const } : {}) };
     }),
     foreignHead: foreignHead(st),
     verification: st.commands,

@@ -292,7 +292,7 @@ export interface Ledger {
   /** The latest pull, merge or reset to a revision: commits not the session's may have come, or its own gone. */
   headRewrite?: number;
   /** `pushLine`: the first push that succeeded after it (a later one says less: posthog's `gh repo create --push` at 523, then two more). */
-  unnamedCommits?: { subject: string; line: number; made?: true; merge?: true; pushLine?: number; pushedTo?: string[] }[];
+  unnamedCommits?: { subject: string; line: number; made?: true; merge?: true; pushLine?: number; pushedTo?: string[]; pushedHead?: true }[];
   /** Hashes pushes reported as the remote's old or new tip: those commits are on the remote. */
   remoteTips?: { hash: string; line: number }[];
   lastPushLine?: number;
@@ -1901,10 +1901,15 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
   const prevPush = l.lastPushLine;
   if (!failed) {
     l.lastPushLine = line;
+    // A push of `HEAD` (`* [new branch] HEAD -> main`) sent what the branch held: the commit, when
+    // nothing moved HEAD between them (posthog's first commit in a fresh repository, at 519).
+    const sentHead = updates.some((u) => u.branch === 'HEAD');
     for (const c of l.unnamedCommits ?? []) {
       if (c.line > line || c.pushLine !== undefined) continue;
       c.pushLine = line;
       c.pushedTo = updates.map((u) => clip(`${u.url} ${u.dst}`, 300)).slice(0, 5);
+      const moved = (at: number | null | undefined): boolean => at !== undefined && at !== null && at > c.line && at < line;
+      if (sentHead && c.merge !== true && !moved(l.headRewrite) && !moved(l.switchedTo?.line) && !moved(l.lastRebaseLine)) c.pushedHead = true;
     }
   }
   if (!failed && prevPush !== undefined) namePushedUnnamed(l, updates, prevPush, line);

@@ -201,3 +201,19 @@ describe('`cargo test --no-run` (edgerunner at 650: «`cargo test --workspace --
     expect(checkTargets('cargo test --workspace')[0]?.key).toBe('cargo test');
   });
 });
+
+describe("a commit whose hash its output lost, then a push of HEAD (posthog at 561: «whether a push took it, are not known»)", () => {
+  const commit = [bash('c1', 'git add -A && git commit -m "Initial scaffold" | tail -2'), result('c1', ' create mode 100644 app.py\n create mode 100644 README.md')];
+  const push = [bash('p1', 'git push -u origin HEAD'), result('p1', "To https://github.com/u/dash.git\n * [new branch]      HEAD -> main\nbranch 'main' set up to track 'origin/main'.")];
+
+  it('is on the remote when nothing moved HEAD between', () => {
+    const { md } = built(user('u1', 'Commit and push'), ...commit, ...push);
+    expect(md).toContain('«Initial scaffold» (line 3) — the push at line 5 sent `HEAD`, which held it (nothing moved HEAD between: no checkout, reset, pull or rebase): the commit is on the remote');
+    expect(md).toContain('so its hash is not known:');
+  });
+
+  it('is said as before when a checkout came between', () => {
+    const { md } = built(user('u1', 'Commit and push'), ...commit, bash('s1', 'git checkout -b other'), result('s1', "Switched to a new branch 'other'"), ...push);
+    expect(md).toContain('— a push followed (line 7): if it sent this branch, the commit is on the remote');
+  });
+});

@@ -324,7 +324,8 @@ describe('a commit cut before its hash, then `gh repo create --push`', () => {
       result('g1', 'https://github.com/acme/dash\nTo https://github.com/acme/dash.git\n * [new branch]      HEAD -> main\nbranch \'main\' set up to track \'origin/main\'.'),
       say('a1', 'Published.'),
     );
-    expect(md).toContain('- «Initial scaffold» (line 3) — a push followed (line 5): if it sent this branch, the commit is on the remote');
+    // It pushed `HEAD`, and nothing moved HEAD between: the commit went with it (thirty-first reading).
+    expect(md).toContain('- «Initial scaffold» (line 3) — the push at line 5 sent `HEAD`, which held it (nothing moved HEAD between: no checkout, reset, pull or rebase): the commit is on the remote');
   });
 });
 

@@ -1237,10 +1237,17 @@ function unnamedCommits(a: Analysis): string {
   const merges = a.unnamedCommits.filter((c) => c.merge === true);
   const made = a.unnamedCommits.filter((c) => c.made === true && c.merge !== true);
   const maybe = a.unnamedCommits.filter((c) => c.made !== true);
-  const list = (cs: Analysis['unnamedCommits']): string => bullets(cs.map((c) => `«${oneLine(c.subject, 120)}» (line ${c.line})${c.push_line === undefined ? '' : ` — a push followed (line ${c.push_line}): if it sent this branch, the commit is on the remote`}`));
+  const pushed = (c: Analysis['unnamedCommits'][number]): string =>
+    c.push_line === undefined
+      ? ''
+      : c.pushed_head === true
+        ? ` — the push at line ${c.push_line} sent \`HEAD\`, which held it (nothing moved HEAD between: no checkout, reset, pull or rebase): the commit is on the remote`
+        : ` — a push followed (line ${c.push_line}): if it sent this branch, the commit is on the remote`;
+  const list = (cs: Analysis['unnamedCommits']): string => bullets(cs.map((c) => `«${oneLine(c.subject, 120)}» (line ${c.line})${pushed(c)}`));
   const parts: string[] = [];
   if (merges.length > 0) parts.push(`${label('verified')} — merge commits made by the session's \`git merge\` («Merge made by …»; git names a merge commit by no hash in its output), which no later \`git log\` in the transcript names, so their hashes, and whether a push took them, are not known:\n\n${list(merges)}`);
-  if (made.length > 0) parts.push(`${label('verified')} — made by the session's \`git commit\`, whose output was cut before the line that names the hash (what it printed, ` + "` create mode …` or `N files changed`" + `, only a commit prints); no later \`git log\` in the transcript names it, so its hash, and whether a push took it, are not known:\n\n${list(made)}`);
+  const took = made.length > 0 && made.every((c) => c.pushed_head === true) ? 'so its hash is not known' : 'so its hash, and whether a push took it, are not known';
+  if (made.length > 0) parts.push(`${label('verified')} — made by the session's \`git commit\`, whose output was cut before the line that names the hash (what it printed, ` + "` create mode …` or `N files changed`" + `, only a commit prints); no later \`git log\` in the transcript names it, ${took}:\n\n${list(made)}`);
   if (maybe.length > 0) parts.push(`${label('unknown')} — the session's \`git commit\` printed no hash and nothing else that shows a commit was made (its output was cut or quiet), and no later \`git log\` names one: whether it committed is not known (\`git log\` tells):\n\n${list(maybe)}`);
   return `\n\n${parts.join('\n\n')}`;
 }
