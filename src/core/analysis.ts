@@ -1645,7 +1645,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     // The first push after it (a state from before `pushLine` was kept: the last).
     unnamedCommits: (l.unnamedCommits ?? []).map(({ pushLine, pushedTo: _to, pushedHead, ...c }) => {
       const at = pushLine ?? ((l.lastPushLine ?? 0) > c.line ? l.lastPushLine : undefined);
-      return at === undefined ? c : { ...c, push_line: at, ...(pushedHead === true && pushLine !== undefined ? { pushed_head: true as const } : {}) };
+      return at === undefined ? c : { ...c, push_line: at, ...(pushedHead === true ? { pushed_head: true as const } : {}) };
     }),
     foreignHead: foreignHead(st),
     verification: st.commands,

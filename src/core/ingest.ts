@@ -169,6 +169,16 @@ function maskTyped(text: string, typed: readonly Mask[], words: RegExp = TYPED_W
   return { text: out, count };
 }
 
+/**
+ * A memory of secrets (SessionState.typed, .printed, .labelled) with `fresh` digests added, the
+ * latest `limit` kept: the same array when none is new, so what is built from it is built once.
+ */
+function remember(list: string[] | undefined, fresh: readonly string[], limit: number): string[] | undefined {
+  const had = new Set(list ?? []);
+  const added = fresh.filter((d, i) => !had.has(d) && fresh.indexOf(d) === i);
+  return added.length === 0 ? list : [...(list ?? []), ...added].slice(-limit);
+}
+
 /** How many secrets printed alone a session remembers (SessionState.printed), and how many calls that print one. */
 const PRINTED_SECRETS = 64;
 const SECRET_CALLS = 16;
@@ -196,10 +206,9 @@ function notePrinted(obs: Observation, st: SessionState): void {
       // JSON's escapes are undone first: `"content":"a\nSummer2024!#x"` holds the word after the `\n`.
       const tool = f.writes !== undefined && obs.text.length <= 2000 && f.writes.some((w) => readsSecretFile(w.path)) ? printedSecrets(obs.text.replace(/\\[nrt]/g, '\n').replace(/\\"/g, '"')) : [];
       const written = [...tool, ...(f.command === undefined ? [] : writtenSecrets(f.command))];
-      if (written.length > 0) st.printed = [...new Set([...(st.printed ?? []), ...written.map(typedDigest)])].slice(-PRINTED_SECRETS);
+      st.printed = remember(st.printed, written.map(typedDigest), PRINTED_SECRETS);
     } else if (f.t === 'tool_result' && f.output !== undefined && st.secretCalls !== undefined && st.secretCalls.includes(callKey(f.id))) {
-      const fresh = printedSecrets(f.output).map(typedDigest);
-      if (fresh.length > 0) st.printed = [...new Set([...(st.printed ?? []), ...fresh])].slice(-PRINTED_SECRETS);
+      st.printed = remember(st.printed, printedSecrets(f.output).map(typedDigest), PRINTED_SECRETS);
     }
   }
 }
@@ -215,34 +224,38 @@ interface Mask {
 const maskSet = (digests: readonly string[] | undefined, tag: string, gate?: (w: string) => boolean): Mask[] =>
   digests === undefined || digests.length === 0 ? [] : [{ digests: new Set(digests), lengths: new Set(digests.map((d) => Number(d.slice(0, d.indexOf(':'))))), tag, ...(gate === undefined ? {} : { gate }) }];
 
+/** A session's masks and the words they look at, built again only when one of its memories changed. */
+type Masks = { sets: Mask[]; words: RegExp } | null;
+const builtMasks = new WeakMap<SessionState, { from: readonly (string[] | undefined)[]; masks: Masks }>();
+
+function masksOf(st: SessionState): Masks {
+  const from = [st.typed, st.printed, st.labelled];
+  const was = builtMasks.get(st);
+  if (was !== undefined && was.from.every((x, i) => x === from[i])) return was.masks;
+  const sets = [...maskSet(st.typed, TYPED_SECRET), ...maskSet(st.printed, PRINTED_SECRET, secretWord), ...maskSet(st.labelled, LABELLED_SECRET, secretWord)];
+  const lengths = sets.flatMap((t) => [...t.lengths]);
+  const masks = sets.length === 0 ? null : { sets, words: wordsBetween(Math.max(TYPED_MIN_CHARS, Math.min(...lengths)), Math.max(...lengths)) };
+  builtMasks.set(st, { from, masks });
+  return masks;
+}
+
 /** Redacts every string an observation carries before anything is kept. */
 function sanitize(obs: Observation, st: SessionState, redactor: Redactor): void {
   // Secrets the user typed on this line are remembered first: the line's other texts may repeat them.
   if (obs.typed !== undefined) {
-    const fresh = obs.typed.filter((v) => v.trim().length >= TYPED_MIN_CHARS).map(typedDigest);
-    if (fresh.length > 0) st.typed = [...new Set([...(st.typed ?? []), ...fresh])].slice(-TYPED_SECRETS);
+    st.typed = remember(st.typed, obs.typed.filter((v) => v.trim().length >= TYPED_MIN_CHARS).map(typedDigest), TYPED_SECRETS);
     delete obs.typed;
   }
   if (obs.facts.length > 0) notePrinted(obs, st);
-  const masks = (): { sets: Mask[]; words: RegExp } | null => {
-    const sets = [...maskSet(st.typed, TYPED_SECRET), ...maskSet(st.printed, PRINTED_SECRET, secretWord), ...maskSet(st.labelled, LABELLED_SECRET, secretWord)];
-    if (sets.length === 0) return null;
-    const lengths = sets.flatMap((t) => [...t.lengths]);
-    return { sets, words: wordsBetween(Math.max(TYPED_MIN_CHARS, Math.min(...lengths)), Math.max(...lengths)) };
-  };
-  let typed = masks();
+  let typed = masksOf(st);
   // Control sequences go first, so none can split a credential the redactor must see whole.
   const clean = (v: string): string => {
     const r = redactor.redact(stripControls(bounded(v)));
     st.redactions += r.count;
     // A word only its label gave away is remembered, and masked where it comes bare, in this text too.
     if (r.bare !== undefined) {
-      const known = new Set(st.labelled ?? []);
-      const fresh = r.bare.map(typedDigest).filter((d) => !known.has(d));
-      if (fresh.length > 0) {
-        st.labelled = [...(st.labelled ?? []), ...fresh].slice(-LABELLED_SECRETS);
-        typed = masks();
-      }
+      st.labelled = remember(st.labelled, r.bare.map(typedDigest), LABELLED_SECRETS);
+      typed = masksOf(st);
     }
     if (typed === null) return r.text;
     const m = maskTyped(r.text, typed.sets, typed.words);

@@ -2,7 +2,7 @@ import { ideShort } from './harness/requests.js';
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
 import { decideOutcome, lastLine, lastStarted } from './outcome.js';
 import type { Outcome } from './outcome.js';
-import { andChain, branchSwitch, changesFolder, copyInstall, uncopies, statusBranch, lsListing, modifiedInStatus, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, destroys, gitUnstaged, diffedPaths, diffsTheTree, exitMeansNoMatch, formattedFor, gitAdded, gitDir, initBranch, showsFiles, gitListing, branchPullRequest, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, headMovers, killedByName, logLines, segments, isGitCommit, isGitMergeOrPull, isGitPush, isGitRebase, noCommitsYet, pipedInto, programsRun, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
+import { andChain, branchSwitch, changesFolder, copyInstall, uncopies, statusBranch, lsListing, modifiedInStatus, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, destroys, gitUnstaged, diffedPaths, diffsTheTree, exitMeansNoMatch, formattedFor, gitAdded, gitDir, initBranch, showsFiles, gitListing, branchPullRequest, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, headMovers, killedByName, logLines, segments, isGitCommit, isGitMergeOrPull, rewritesHead, isGitPush, isGitRebase, noCommitsYet, pipedInto, programsRun, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
 import type { CheckTarget } from './shell.js';
 import { fmtClock, fmtOffset, localMinutes, offsetFromDate, startClaim, startsBeforeSession } from './clock.js';
 import { contentLines, DOC_LIMITS, namingRequest, readLines, readSpan } from './documents.js';
@@ -1888,7 +1888,7 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
   }
   if (!failed && isGitRebase(command)) l.lastRebaseLine = line;
   // What may bring another's commits or drop one's own: a pull, a merge, a reset to a revision.
-  if (!failed && (isGitMergeOrPull(command) || /\bgit\s+(?:-C\s+\S+\s+)?reset\s+(?:--\w+\s+)*(?!--)\S/.test(command))) l.headRewrite = line;
+  if (!failed && rewritesHead(command)) l.headRewrite = line;
   noteUnnamedCommits(l, command, out, line, failed);
   if (failed && isGitCommit(command) && commitsInOutput(out).length === 0) l.failedCommit = { line, text: lastLine(out) ?? 'git commit failed' };
   // A push prints where it went above its updates (`gh repo create --push` too).
@@ -1908,8 +1908,7 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
       if (c.line > line || c.pushLine !== undefined) continue;
       c.pushLine = line;
       c.pushedTo = updates.map((u) => clip(`${u.url} ${u.dst}`, 300)).slice(0, 5);
-      const moved = (at: number | null | undefined): boolean => at !== undefined && at !== null && at > c.line && at < line;
-      if (sentHead && c.merge !== true && !moved(l.headRewrite) && !moved(l.switchedTo?.line) && !moved(l.lastRebaseLine)) c.pushedHead = true;
+      if (sentHead && c.merge !== true && Math.max(l.headRewrite ?? 0, l.lastRebaseLine ?? 0, l.switchedTo?.line ?? 0) < c.line) c.pushedHead = true;
     }
   }
   if (!failed && prevPush !== undefined) namePushedUnnamed(l, updates, prevPush, line);

@@ -784,6 +784,25 @@ export function isGitMergeOrPull(command: string): boolean {
   return runsGit(command, (w) => w[1] === 'merge' || w[1] === 'pull');
 }
 
+/** A word of a git command that names a revision (`HEAD~1`, `origin/main`, a hash), not a path. */
+function isRevision(a: string): boolean {
+  return /^(?:HEAD|@)(?:[~^]\d*)*$/.test(a) || /[~^]\d*$/.test(a) || /^[0-9a-f]{7,40}$/.test(a) || /^(?:origin|upstream)\//.test(a);
+}
+
+/**
+ * A git command that may bring another's commits or drop the session's own: a pull, a merge, a
+ * reset to another revision (`git reset --hard origin/main`; not `git reset src/a.ts`, which unstages).
+ */
+export function rewritesHead(command: string): boolean {
+  return runsGit(command, (w) => {
+    if (w[1] === 'merge' || w[1] === 'pull') return true;
+    if (w[1] !== 'reset') return false;
+    const args = w.slice(2);
+    const dash = args.indexOf('--');
+    return (dash === -1 ? args : args.slice(0, dash)).some((a) => !a.startsWith('-') && isRevision(a) && a !== 'HEAD' && a !== '@');
+  });
+}
+
 export function isGitCommit(command: string): boolean {
   return runsGit(command, (w) => w.includes('commit'));
 }
@@ -1203,9 +1222,8 @@ export function gitUnstaged(command: string): { all: boolean; paths: string[] } 
     const dash = args.indexOf('--');
     const before = (dash === -1 ? args : args.slice(0, dash)).filter((a) => !a.startsWith('-'));
     const after = dash === -1 ? [] : args.slice(dash + 1);
-    const revision = (a: string): boolean => /^(?:HEAD|@)(?:[~^]\d*)*$/.test(a) || /[~^]\d*$/.test(a) || /^[0-9a-f]{7,40}$/.test(a) || /^(?:origin|upstream)\//.test(a);
-    const revs = ws[1] === 'reset' ? before.filter(revision) : [];
-    const paths = [...before.filter((a) => !revision(a) && a !== 'HEAD'), ...after].map((a) => a.replace(/^\.\//, '').replace(/\\/g, '/'));
+    const revs = ws[1] === 'reset' ? before.filter(isRevision) : [];
+    const paths = [...before.filter((a) => !isRevision(a) && a !== 'HEAD'), ...after].map((a) => a.replace(/^\.\//, '').replace(/\\/g, '/'));
     const moves = revs.some((r) => r !== 'HEAD' && r !== '@');
     if (paths.length === 0 || paths.some((p) => p === '.' || p === ':/') || (moves && after.length === 0) || args.includes('--hard')) out.all = true;
     else out.paths.push(...paths);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { call, edit, result, say, updated, user } from './claude-records.js';
 import { built } from './ledger-helper.js';
 import { sections } from '../../src/core/quality.js';
-import { checkTargets } from '../../src/core/shell.js';
+import { checkTargets, rewritesHead } from '../../src/core/shell.js';
 
 /**
  * Rules from the thirty-first reading (docs/FIDELITY.md): seven sessions cut at points no reading
@@ -215,5 +215,12 @@ describe("a commit whose hash its output lost, then a push of HEAD (posthog at 5
   it('is said as before when a checkout came between', () => {
     const { md } = built(user('u1', 'Commit and push'), ...commit, bash('s1', 'git checkout -b other'), result('s1', "Switched to a new branch 'other'"), ...push);
     expect(md).toContain('— a push followed (line 7): if it sent this branch, the commit is on the remote');
+  });
+});
+
+describe('a git command that may bring other commits or drop the session\'s own', () => {
+  it('is a pull, a merge or a reset to another revision, not a reset that unstages', () => {
+    for (const c of ['git pull --rebase', 'git merge feature', 'git reset --hard origin/main', 'git reset HEAD~1', 'git reset --soft 9f8e7d6']) expect(rewritesHead(c), c).toBe(true);
+    for (const c of ['git reset src/a.ts', 'git reset HEAD -- src/a.ts', 'git reset', 'git status']) expect(rewritesHead(c), c).toBe(false);
   });
 });

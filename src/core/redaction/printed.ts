@@ -1,3 +1,4 @@
+import { nameStrength } from './names.js';
 import { looksRandom } from './randomness.js';
 
 /**
@@ -6,9 +7,6 @@ import { looksRandom } from './randomness.js';
  * printed it, sees a word. The call is read when it is made; what its result prints is then
  * remembered as a secret (src/core/ingest.ts), and masked there and wherever it comes again.
  */
-
-/** A variable's or a field's name that says it holds a secret. */
-const SECRET_NAME = /(?:token|secret|passw(?:or)?d|passwd|pwd|passphrase|api[_-]?key|apikey|private[_-]?key|credential|_key\b|_pass\b|^pass$|mnemonic)/i;
 
 /**
  * A file's name that says it holds a secret (`secrets/db_password.txt`, `~/.vault-token`,
@@ -151,11 +149,12 @@ export function printedSecrets(output: string): string[] {
 /** What a secret word is here: a letter and a digit, or generated-looking (a mask checks a word with it before it hashes one). */
 export const secretWord = (w: string): boolean => (/\d/.test(w) && /[A-Za-z]/.test(w)) || looksRandom(w, 8);
 
-/** A name that says what a secret is called, where it is or how it is kept, not the secret: `SECRET_NAME`, `TOKEN_URL`, `AWS_ACCESS_KEY_ID`, `secretName`. */
-const NAMES_ABOUT = /(?:name|ids?|path|file|url|uri|dir|region|project|arn|length|len|ttl|expiry|expires|type|host|port|user|username|version|enabled|count)$/i;
-
-/** Whether a variable's or a field's name says it holds a secret. */
-export const namesSecret = (name: string): boolean => SECRET_NAME.test(name) && !NAMES_ABOUT.test(name) && !/tokeniz/i.test(name);
+/**
+ * Whether a variable's or a field's name says it holds a secret, as the redactor judges a label
+ * (names.ts): `DB_PASSWORD`, `NPM_TOKEN`, `REDIS_AUTH`; not `SECRET_NAME`, `TOKEN_URL`,
+ * `API_KEY_ID` or `tokenizer`, which say where or what a secret is.
+ */
+const namesSecret = (name: string): boolean => nameStrength(name) !== null;
 
 /** The lines a harness writes around a command's output (Codex's exec session), which are no part of it. */
 const HARNESS_LINE = /^(?:Chunk ID:|Wall time:|Process exited with code|Process running with session ID|Original token count:|Output:|Script completed|Script running|Exit code:)/;
