@@ -784,6 +784,25 @@ export function isGitMergeOrPull(command: string): boolean {
   return runsGit(command, (w) => w[1] === 'merge' || w[1] === 'pull');
 }
 
+/**
+ * Whether a command names a file among its arguments (`ruff check src/a.py`, `pytest
+ * tests/test_a.py::test_x`, `--file=src/a.py`), with the folders it gives those of the file's path
+ * (`users/tests.py` is not `orders/tests.py`); one it excludes (`--exclude src/legacy.py`) it does not check.
+ */
+export function namesFileArg(command: string, path: string): boolean {
+  const full = path.replace(/\\/g, '/');
+  for (const seg of segments(command)) {
+    const ws = words(seg);
+    for (let i = 1; i < ws.length; i += 1) {
+      const w = ws[i] as string;
+      if (/^--(?:exclude|ignore|extend-exclude)(?:=|$)/.test(w) || /^--(?:exclude|ignore|extend-exclude)$/.test(ws[i - 1] ?? '')) continue;
+      const arg = (w.includes('=') ? w.slice(w.indexOf('=') + 1) : w).split('::')[0]?.replace(/\\/g, '/').replace(/^\.\//, '') ?? '';
+      if (arg.length > 0 && !arg.endsWith('/') && (full === arg || full.endsWith(`/${arg}`))) return true;
+    }
+  }
+  return false;
+}
+
 /** A word of a git command that names a revision (`HEAD~1`, `origin/main`, a hash), not a path. */
 function isRevision(a: string): boolean {
   return /^(?:HEAD|@)(?:[~^]\d*)*$/.test(a) || /[~^]\d*$/.test(a) || /^[0-9a-f]{7,40}$/.test(a) || /^(?:origin|upstream)\//.test(a);

@@ -11,7 +11,7 @@ import { jobNotices, noticeJobId } from '../jobs.js';
 import type { Contradiction } from '../ledger.js';
 import { listingAfterLastCommit, publisherRedacted } from '../ledger.js';
 import { fileName, filePath, relativeTo } from '../paths.js';
-import { exitMeansNoMatch, pipedInto } from '../shell.js';
+import { exitMeansNoMatch, namesFileArg, pipedInto } from '../shell.js';
 import type { ParentTask, RenderInput } from './input.js';
 import { bullets, cell, code, fence, inCell, table, yamlValue } from './markdown.js';
 
@@ -1259,36 +1259,11 @@ function unnamedCommits(a: Analysis): string {
  * is Checks Not Run's to say.
  */
 function changedSince(a: Analysis, c: Analysis['checkTargets'][number]): string {
-  const named = a.filesChanged.filter((f) => f.line > c.line && namesFile(c.command, f.path));
+  const named = a.filesChanged.filter((f) => f.line > c.line && namesFileArg(c.command, f.path));
   if (named.length === 0) return '';
   const latest = Math.max(...named.map((f) => f.line));
   const names = named.slice(0, 2).map((f) => code(fileName(f.path))).join(', ');
   return ` — before ${names}${named.length > 2 ? ` and ${named.length - 2} more it names` : ''} changed after it (the latest at line ${latest})`;
-}
-
-/**
- * Whether a command names a file, as a word of a path (`src/renderer.py`, `'renderer.py'`), not
- * inside a longer name, and with the folders it gives those of the file's path (`users/tests.py`
- * is not `orders/tests.py`). A file it excludes (`--exclude src/legacy.py`) it does not check.
- */
-function namesFile(command: string, path: string): boolean {
-  const name = fileName(path);
-  if (name.length === 0) return false;
-  const full = path.replace(/\\/g, '/');
-  let at = command.indexOf(name);
-  while (at >= 0) {
-    const before = at === 0 ? ' ' : command[at - 1] as string;
-    const after = command[at + name.length] ?? ' ';
-    if (/[\s/\\'"=:(]/.test(before) && /[\s'":;,)&|]/.test(after)) {
-      // The word the name ends: its folders, as the command wrote them.
-      const start = Math.max(command.lastIndexOf(' ', at), command.lastIndexOf('=', at), command.lastIndexOf("'", at - 1), command.lastIndexOf('"', at - 1)) + 1;
-      const word = command.slice(start, at + name.length).replace(/\\/g, '/').replace(/^\.\//, '');
-      const excluded = /--(?:exclude|ignore|extend-exclude)[= ]\S*$/.test(command.slice(0, at + name.length)) || /(?:^|\s)--(?:exclude|ignore|extend-exclude)\s*$/.test(command.slice(0, start));
-      if (!excluded && (word === name || full.endsWith(`/${word}`) || full === word)) return true;
-    }
-    at = command.indexOf(name, at + 1);
-  }
-  return false;
 }
 
 function verification(a: Analysis): string {
