@@ -15,6 +15,17 @@ const bash = (id: string, command: string) => call(id, 'Bash', { command, descri
 const codexMeta = { timestamp: '2026-07-10T18:00:00Z', type: 'session_meta', payload: { id: 'c', cwd: '/nonexistent/w', cli_version: '0.104.0', originator: 'codex_cli_rs' } };
 const event = (payload: Record<string, unknown>) => ({ timestamp: '2026-07-10T18:00:10Z', type: 'event_msg', payload });
 
+/** A problem reported, a fix, the user's `word`, then another change the user has not tried. */
+const workedThenChanged = (word: string, problem: string) => [
+  user('u1', problem),
+  edit('e1', 'hooks/useTeam.ts'),
+  updated('e1', 'hooks/useTeam.ts'),
+  user('u2', word),
+  edit('e2', 'hooks/useTeamWithStats.ts'),
+  updated('e2', 'hooks/useTeamWithStats.ts'),
+  say('a1', 'Refactored the loading.'),
+];
+
 describe('a clean `git status`, then an empty commit (deep-manifest at 122: «showed every file staged, and its commit at line 70 took them»)', () => {
   it('says no listing took files into that commit, and what was written after it', () => {
     const { md } = built(
@@ -238,15 +249,7 @@ describe('a commit whose hash was cut away, then several pushes (posthog at 784:
 });
 
 describe("the user's word that it works, then more changes (agentcmd at 769: «It's loading the data now.» at 651, then six files)", () => {
-  const session = (word: string) => [
-    user('u1', 'No teams are loading into the pane now'),
-    edit('e1', 'hooks/useTeam.ts'),
-    updated('e1', 'hooks/useTeam.ts'),
-    user('u2', word),
-    edit('e2', 'hooks/useTeamWithStats.ts'),
-    updated('e2', 'hooks/useTeamWithStats.ts'),
-    say('a1', 'Refactored the loading.'),
-  ];
+  const session = (word: string) => workedThenChanged(word, 'No teams are loading into the pane now');
 
   it('is said under Checks Not Run: the user has not tried the code since', () => {
     const { md } = built(...session("Can you run the tests? It's loading the data now."));
@@ -431,15 +434,7 @@ describe('the fifth round', () => {
 });
 
 describe("a second skeptic's probes", () => {
-  const session = (word: string) => [
-    user('u1', 'No teams are loading into the pane'),
-    edit('e1', 'hooks/useTeam.ts'),
-    updated('e1', 'hooks/useTeam.ts'),
-    user('u2', word),
-    edit('e2', 'hooks/useTeamWithStats.ts'),
-    updated('e2', 'hooks/useTeamWithStats.ts'),
-    say('a1', 'Refactored the loading.'),
-  ];
+  const session = (word: string) => workedThenChanged(word, 'No teams are loading into the pane');
 
   it('a question, a condition, an order or a report is no word that it works', () => {
     for (const word of ['Does it work now?', 'Can you check whether that fixed it?', 'If it works, commit it.', 'Make sure it works now.', "It's showing the old numbers from yesterday.", "It's loading forever.", 'It worked before you changed the hook.', 'The team list works now. The stats panel still shows zeros.', 'My colleague says it works now, but I still get a blank pane.']) {
