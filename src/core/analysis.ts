@@ -90,6 +90,8 @@ export interface FileChange {
   existed?: number;
   /** Deleted, then shown there again by a later call (a read, an `ls`): that call's line. */
   again?: number;
+  /** Deleted, and a later command that succeeded names its path (it may be there again): that command's line. */
+  named?: number;
   /** Its latest write was the session's `git merge` or `git pull`, which brought it in (work made elsewhere: a branch, a teammate's worktree, upstream). */
   merged?: true;
 }
@@ -588,7 +590,13 @@ function untestedPlanSteps(l: Ledger, c: CurrentState): Contradiction[] {
   const change = l.lastChangeLine !== null && l.lastChangeLine < at ? l.lastChangeLine : null;
   if (l.checks.some((x) => (change === null ? x.line < at : x.line > change))) return [];
   const since = change === null ? 'before it' : `after the last file change (line ${change}${docsAfter(l, change)})`;
-  return steps.slice(0, 3).map((t) => ({ claim_line: at, evidence_line: change ?? at, text: `the plan marks ${quote(t, 160)} done, but no test, build, type check or lint ran ${since}`, unproven: true as const }));
+  // Checks that ran before that change tested the code as it was then: said, for the step may be
+  // about them (coderabbit at 190: «Test the new default behavior», run at 173 to 181, then the
+  // help text edited at 184 and 188), and what changed after them is what no run has seen.
+  const before = change === null ? [] : l.checks.filter((x) => x.line < change);
+  const last = before.at(-1);
+  const ran = last === undefined ? '' : `; ${before.length === 1 ? 'a run' : `${before.length} runs`} before it, the latest \`${clip(last.command, 80)}\` (line ${last.line}, ${last.outcome === 'pass' ? 'passed' : last.outcome === 'fail' ? 'failed' : 'no verdict'}): the step may have been done then`;
+  return steps.slice(0, 3).map((t) => ({ claim_line: at, evidence_line: change ?? at, text: `the plan marks ${quote(t, 160)} done, but no test, build, type check or lint ran ${since}${ran}`, unproven: true as const }));
 }
 
 /** The agent saying it cannot let calls run without asking ("I can't turn on automatic acceptance"). */
@@ -1456,6 +1464,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     if (f.how === 'delete' && f.made === true) fc.made = true;
     if (f.how !== 'delete' && f.existed !== undefined) fc.existed = f.existed;
     if (f.how === 'delete' && f.again !== undefined) fc.again = f.again;
+    else if (f.how === 'delete' && f.named !== undefined) fc.named = f.named;
     if (f.tool === 'git') fc.merged = true;
     return fc;
   });

@@ -1,6 +1,6 @@
 import { ideShort } from './harness/requests.js';
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
-import { decideOutcome, lastLine, lastStarted } from './outcome.js';
+import { coverageMissing, decideOutcome, lastLine, lastStarted, spansHold } from './outcome.js';
 import type { Outcome } from './outcome.js';
 import { andChain, branchSwitch, changesFolder, copyInstall, uncopies, statusBranch, lsListing, modifiedInStatus, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, destroys, gitUnstaged, diffedPaths, diffsTheTree, exitMeansNoMatch, formattedFor, gitAdded, gitDir, initBranch, showsFiles, gitListing, branchPullRequest, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, headMovers, killedByName, logLines, segments, isGitCommit, isGitMergeOrPull, rewritesHead, isGitPush, isGitRebase, noCommitsYet, pipedInto, programsRun, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
 import type { CheckTarget } from './shell.js';
@@ -192,7 +192,7 @@ export interface Ledger {
   /** Written only through setBounded (bounded.ts): it keeps the keys' order beside the record. */
   calls: Record<string, CallRecord>;
   /** `first` and `writes` when a file was written more than once: its first write's line, and how many. */
-  changed: Record<string, { line: number; how: WriteHow; tool: string; subagent?: boolean; what?: string[]; first?: number; writes?: number; event?: true; made?: true; existed?: number; again?: number }>;
+  changed: Record<string, { line: number; how: WriteHow; tool: string; subagent?: boolean; what?: string[]; first?: number; writes?: number; event?: true; made?: true; existed?: number; again?: number; named?: number }>;
   changedTotal: number;
   notChanged: Record<string, { line: number; reason: string }>;
   /** The latest writes that failed, whether or not the file was written later (the handoff says which were). */
@@ -252,6 +252,8 @@ export interface Ledger {
   lastPlanLine: number | null;
   /** The last change of a file other than documentation (isDocumentation): what checks must follow. */
   lastChangeLine: number | null;
+  /** The latest coverage report a check printed with the lines no test ran (outcome.ts coverageMissing): its line, its command, and per file those lines. */
+  coverage?: { line: number; command: string; missing: { file: string; spans: string }[] };
   /** The last commit, merge or pull: changes before it are committed. */
   lastCommitLine: number | null;
   lastRebaseLine: number | null;
@@ -563,6 +565,7 @@ export function noteAgentText(l: Ledger, text: string, line: number, note = fals
   delete l.since;
   l.last = { event: 'agent_text', line };
   checkStartClaim(l, t, line);
+  checkCoverageClaim(l, t, line);
   const m = SUCCESS_CLAIM.exec(t);
   if (!m) return;
   const sentence = sentenceAround(t, m.index);
@@ -673,6 +676,48 @@ function checkStartClaim(l: Ledger, text: string, line: number): void {
     },
     LEDGER_LIMITS.CONTRADICTIONS,
   );
+}
+
+/** A sentence that says a test covers something, or that something is covered. */
+const COVERED = /\b(?:tests?\s+(?:now\s+|already\s+|does\s+|do\s+)?covers?|(?:is|are|now|fully|already|been|gets?)\s+covered)\b/i;
+/** …which a negation, a hedge, a plan or a question takes back. */
+const NOT_COVERED = /\b(?:not|never|no longer|isn'?t|aren'?t|doesn'?t|don'?t|won'?t|wasn'?t|uncovered|should|would|could|might|may|if|need|needs|will|once|until|unless)\b|\bto cover\b|\?|[’'](?:t|ll)\b/i;
+/** The lines a sentence names: `line 169`, `lines 12-15 and 20`. */
+const LINE_REFS = /\blines?\s+(\d{1,6}(?:\s*(?:-|–|to)\s*\d{1,6})?(?:\s*(?:,|and|&)\s*\d{1,6}(?:\s*(?:-|–|to)\s*\d{1,6})?)*)/gi;
+
+/**
+ * The agent saying a test covers a line that the latest coverage report, with no change of code
+ * since, lists as run by no test (deep-manifest at 200: "The same applies to line 169 - …, but
+ * the test covers that", while 196's report listed `169` missing in deep_manifest.py): the claim
+ * is contradicted. A line missing in more than one file, or a sentence naming another file of the
+ * report, is not decided.
+ */
+function checkCoverageClaim(l: Ledger, text: string, line: number): void {
+  const cov = l.coverage;
+  if (cov === undefined || cov.line >= line || cov.missing.length === 0 || !COVERED.test(text)) return;
+  if (changedAfter(l, cov.line, line) !== null || l.contradictions.some((c) => c.claim_line === line)) return;
+  for (const sentence of text.split(/(?<=[.!?])\s+|\n+/)) {
+    if (!COVERED.test(sentence) || NOT_COVERED.test(sentence)) continue;
+    const named = cov.missing.filter((f) => sentence.includes(fileName(f.file)));
+    for (const m of sentence.matchAll(LINE_REFS)) {
+      for (const part of (m[1] as string).split(/\s*(?:,|and|&)\s*/)) {
+        const [a, b] = part.split(/\s*(?:-|–|to)\s*/).map(Number);
+        if (a === undefined || Number.isNaN(a)) continue;
+        const n = b === undefined || Number.isNaN(b) ? a : b;
+        for (let at = a; at <= n && at < a + 50; at += 1) {
+          const files = (named.length > 0 ? named : cov.missing).filter((f) => spansHold(f.spans, at));
+          const only = files[0];
+          if (files.length !== 1 || only === undefined) continue;
+          push(
+            l.contradictions,
+            { claim_line: line, evidence_line: cov.line, text: `The agent said ${quote(clip(sentence.trim(), 300))}, but the latest coverage report before it (line ${cov.line}, \`${clip(cov.command, 120)}\`) lists line ${at} of \`${only.file}\` as run by no test, and no code changed between` },
+            LEDGER_LIMITS.CONTRADICTIONS,
+          );
+          return;
+        }
+      }
+    }
+  }
 }
 
 function sentenceAround(text: string, at: number): string {
@@ -1341,6 +1386,37 @@ function noteSeen(l: Ledger, call: CallRecord, r: ResultInput): void {
 }
 
 /**
+ * A file the session deleted that a later command which succeeded names by its path (with its
+ * folder: `data/raw/prs.json`, not a bare `prs.json` that a search may name): it may be there
+ * again (posthog at 560: `python3 -c "…open('…/data/raw/prs.json')…"` read what the background
+ * fetch wrote after the `rm -f` of 353). Weaker than a read or a listing: a command may name a
+ * path and not touch the file (`grep data/raw/prs.json .gitignore`), so it is said as may.
+ */
+function noteNamedAgain(l: Ledger, call: CallRecord, command: string, r: ResultInput): void {
+  for (const key in l.changed) {
+    const rec = l.changed[key] as Ledger['changed'][string];
+    if (rec.how !== 'delete' || rec.line >= r.line || rec.again !== undefined) continue;
+    if (call.writes?.some((w) => heldKey(l.changed, w.path) === key) === true) continue;
+    const cwd = r.cwd?.replace(/[\\/]+$/, '');
+    const rel = cwd !== undefined && key.startsWith(`${cwd}/`) ? key.slice(cwd.length + 1) : null;
+    const forms = [key, ...(rel !== null && rel.includes('/') ? [rel, `./${rel}`] : [])];
+    if (forms.some((f) => namesPath(command, f))) rec.named = r.line;
+  }
+}
+
+/** Whether a command's text holds a path whole: not inside a longer name or path. */
+function namesPath(command: string, path: string): boolean {
+  for (let at = command.indexOf(path); at !== -1; at = command.indexOf(path, at + 1)) {
+    if (at > 0 && /[\w.\\/~-]/.test(command.charAt(at - 1))) continue;
+    const end = at + path.length;
+    // Not a longer name (`prs.json.bak`, `prs.json2`) nor a path below it.
+    if (/[\w\\/-]/.test(command.charAt(end)) || (command.charAt(end) === '.' && /\w/.test(command.charAt(end + 1)))) continue;
+    return true;
+  }
+  return false;
+}
+
+/**
  * A file the session deleted that a later call shows there again (read, copied from, or named by
  * an `ls` of its folder): something the session ran made it again, which no write of it shows (a
  * script's output). The deletion is no longer the last word on it.
@@ -1351,6 +1427,7 @@ function noteAgain(l: Ledger, call: CallRecord, r: ResultInput, had: readonly st
     if (rec !== undefined && rec.how === 'delete' && rec.line < r.line) rec.again = r.line;
   };
   for (const p of had) seen(heldKey(l.changed, p));
+  if (call.command !== undefined && (r.exitCode === 0 || (r.exitCode === undefined && r.ok === true))) noteNamedAgain(l, call, call.command, r);
   const listing = call.command === undefined || r.output === undefined ? null : lsListing(call.command, r.output);
   if (listing === null) return;
   for (const [key, rec] of Object.entries(l.changed)) {
@@ -1430,6 +1507,8 @@ function noteCheckRun(l: Ledger, call: CallRecord, r: ResultInput): void {
   if (call.name === 'hook') run.by = 'hook';
   l.checksTotal += 1;
   push(l.checks, run, LEDGER_LIMITS.CHECKS);
+  const missing = r.interrupted === true ? null : coverageMissing(r.output ?? '');
+  if (missing !== null) l.coverage = { line: r.line, command: run.command, missing };
   if (decided.outcome === 'pass') closeFailures(l, targets, r.line);
   else if (decided.outcome === 'fail' && decided.nothingRan !== true) {
     const what = run.summary ? `: ${run.summary}` : '';

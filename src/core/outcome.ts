@@ -251,6 +251,46 @@ export interface Decided {
  */
 const COVERAGE_TOTAL = /^(?:[\w@/.-]{1,80} [\w:-]{1,20}: )?(?:TOTAL(?:[ \t]+\d+){2,4}[ \t]+(\d{1,3}(?:\.\d{1,2})?)%|All files[ \t]*\|[ \t]*(\d{1,3}(?:\.\d{1,2})?)[ \t]*\|)/gm;
 
+/**
+ * The lines a coverage report says no test ran, per file: coverage.py's and pytest-cov's `Missing`
+ * column (`163->165, 169`: the branch arcs are left out, they are no line) and Jest's and Vitest's
+ * `Uncovered Line #s` (`12-15,20`). Null when the text holds no such table; a table whose files
+ * are all covered gives an empty list. At most 60 files, each file's spans to 400 characters.
+ */
+export function coverageMissing(text: string): { file: string; spans: string }[] | null {
+  const py = text.indexOf('Missing');
+  const js = text.indexOf('Uncovered Line');
+  if (py === -1 && js === -1) return null;
+  const out: { file: string; spans: string }[] = [];
+  let table = false;
+  for (const raw of text.split('\n')) {
+    const l = raw.replace(/\x1b\[[0-9;]*m/g, '').trimEnd();
+    if (/^Name\s+Stmts\s+Miss\b.*\bMissing$/.test(l) || /^\s*File\s*\|.*\|\s*Uncovered Line #s\s*\|?$/.test(l)) {
+      table = true;
+      continue;
+    }
+    if (!table) continue;
+    const p = /^(\S+)\s+\d+\s+\d+(?:\s+\d+\s+\d+)?\s+\d{1,3}(?:\.\d+)?%(?:\s+(.+))?$/.exec(l);
+    const j = p === null ? /^\s*([^|]+?)\s*\|(?:\s*[\d.]+\s*\|){4}\s*([^|]*?)\s*\|?$/.exec(l) : null;
+    const m = p ?? j;
+    if (m === null) continue;
+    const file = (m[1] as string).trim();
+    if (file === 'TOTAL' || file === 'All files') continue;
+    const spans = (m[2] ?? '').split(/,\s*/).filter((x) => /^\d+(?:-\d+)?$/.test(x.trim())).join(', ');
+    if (spans !== '' && out.length < 60) out.push({ file: file.slice(0, 300), spans: spans.slice(0, 400) });
+  }
+  return table ? out : null;
+}
+
+/** Whether a report's spans (`12-15, 20`) hold a line. */
+export function spansHold(spans: string, line: number): boolean {
+  for (const part of spans.split(', ')) {
+    const [a, b] = part.split('-').map(Number);
+    if (a !== undefined && (b === undefined ? a === line : a <= line && line <= b)) return true;
+  }
+  return false;
+}
+
 function withCoverage(text: string, line: string | null): string | null {
   if (line === null || line.includes('coverage') || (!text.includes('TOTAL') && !text.includes('All files'))) return line;
   const totals = [...text.matchAll(COVERAGE_TOTAL)].map((m) => Number(m[1] ?? m[2]));

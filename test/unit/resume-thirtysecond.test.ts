@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import { call, edit, result, say, todos, todosDone, updated, user } from './claude-records.js';
+import { built } from './ledger-helper.js';
+import { coverageMissing, spansHold } from '../../src/core/outcome.js';
+
+/**
+ * Rules from the second round of the thirty-first reading's readers, left then and made in the
+ * thirty-second stop (docs/FIDELITY.md): a claim of coverage a report contradicts, a plan step
+ * tested before a later change, a deleted file that a later command reads.
+ */
+
+const bash = (id: string, command: string) => call(id, 'Bash', { command, description: 'run' });
+
+const REPORT = [
+  'tests/test_unit.py ..........................................            [100%]',
+  '',
+  '================================ tests coverage ================================',
+  '_______________ coverage: platform linux, python 3.12.3-final-0 ________________',
+  '',
+  'Name                             Stmts   Miss Branch BrPart  Cover   Missing',
+  '----------------------------------------------------------------------------',
+  'deep_manifest/__init__.py            2      0      0      0   100%',
+  'deep_manifest/deep_manifest.py     187      1     64      2    99%   163->165, 169',
+  '----------------------------------------------------------------------------',
+  'TOTAL                              190      1     64      2    99%',
+  '============================== 66 passed in 4.15s ==============================',
+].join('\n');
+
+describe('coverage reports read for the lines no test ran', () => {
+  it("reads coverage.py's Missing column without its branch arcs, and Jest's Uncovered Line #s", () => {
+    expect(coverageMissing(REPORT)).toEqual([{ file: 'deep_manifest/deep_manifest.py', spans: '169' }]);
+    const jest = [
+      'File      | % Stmts | % Branch | % Funcs | % Lines | Uncovered Line #s ',
+      '----------|---------|----------|---------|---------|-------------------',
+      'All files |   85.71 |       50 |     100 |   85.71 |                   ',
+      ' foo.js   |   85.71 |       50 |     100 |   85.71 | 12-15,20          ',
+    ].join('\n');
+    expect(coverageMissing(jest)).toEqual([{ file: 'foo.js', spans: '12-15, 20' }]);
+    expect(spansHold('12-15, 20', 14)).toBe(true);
+    expect(spansHold('12-15, 20', 16)).toBe(false);
+    expect(coverageMissing('5 passed in 0.1s')).toBeNull();
+    // A table whose every file is covered: a report, with nothing missing.
+    expect(coverageMissing('Name    Stmts   Miss  Cover   Missing\n-----\na.py       10      0   100%\nTOTAL 10 0 100%')).toEqual([]);
+  });
+});
+
+describe('a claim that a test covers a line the latest coverage report lists as missing (deep-manifest at 200: «None the transcript contradicts»)', () => {
+  const session = (...after: Record<string, unknown>[]) =>
+    built(
+      user('u1', 'Support embedded tar archives, with 100% branch coverage'),
+      edit('e1', 'tests/test_integration.py'),
+      updated('e1', 'tests/test_integration.py'),
+      bash('t1', '(source .venv/bin/activate && pytest)'),
+      result('t1', REPORT),
+      ...after,
+    );
+
+  it('is a claim the transcript contradicts, with the report that does', () => {
+    const { md, summary } = session(say('a1', 'Interesting! tarfile strips the slash, so 163->165 is dead code.\n\nThe same applies to line 169 - `extractfile()` returning `None` only happens for special files like symlinks, but the test covers that.'));
+    expect(md).toContain('- claim at line 6, evidence at line 5: The agent said «The same applies to line 169');
+    expect(md).toContain('but the latest coverage report before it (line 5, `(source .venv/bin/activate && pytest)`) lists line 169 of `deep_manifest/deep_manifest.py` as run by no test, and no code changed between');
+    expect(md).not.toContain('None the transcript contradicts');
+    expect(JSON.stringify(summary)).toContain('lists line 169 of');
+  });
+
+  it('is no claim when the sentence says the line is not covered, or asks, or plans', () => {
+    for (const text of ['Line 169 is not covered yet.', 'Does the test cover line 169?', 'I will add a test so line 169 gets covered.', 'We need a test that covers line 169.']) {
+      const { md } = session(say('a1', text));
+      expect(md, text).toContain('None the transcript contradicts');
+    }
+  });
+
+  it('is not decided when code changed after the report, or the line is not among the missing', () => {
+    const changed = session(edit('e2', 'tests/test_integration.py'), updated('e2', 'tests/test_integration.py'), say('a1', 'Now the test covers line 169.'));
+    expect(changed.md).not.toContain('as run by no test');
+    const other = session(say('a1', 'The new test covers line 120 as well.'));
+    expect(other.md).not.toContain('as run by no test');
+  });
+});
+
+describe('a plan step that says it tested, marked done after a change that followed its runs (coderabbit at 190: «Test the new default behavior» unproven)', () => {
+  it('names the runs before the change: the step may have been done then', () => {
+    const { md } = built(
+      user('u1', 'Auto-detect the PR of the current branch'),
+      edit('e1', 'extract.py'),
+      updated('e1', 'extract.py'),
+      bash('t1', 'pytest -q'),
+      result('t1', '12 passed in 0.30s'),
+      edit('e2', 'extract.py'),
+      updated('e2', 'extract.py'),
+      todos('p1', [['Make the PR argument optional', 'completed'], ['Test the new default behavior', 'completed']]),
+      todosDone('p1'),
+    );
+    expect(md).toContain('- claim at line 8, unproven: the plan marks «Test the new default behavior» done, but no test, build, type check or lint ran after the last file change (line 7); a run before it, the latest `pytest -q` (line 5, passed): the step may have been done then');
+  });
+
+  it('says nothing of runs when none came before the change', () => {
+    const { md } = built(
+      user('u1', 'Auto-detect the PR of the current branch'),
+      edit('e1', 'extract.py'),
+      updated('e1', 'extract.py'),
+      todos('p1', [['Test the new default behavior', 'completed']]),
+      todosDone('p1'),
+    );
+    expect(md).toContain('no test, build, type check or lint ran after the last file change (line 3)');
+    expect(md).not.toContain('the step may have been done then');
+  });
+});
+
+describe('a file the session deleted that a later command names (posthog at 561: `data/raw/prs.json` «deleted» while the fetch wrote it again)', () => {
+  const session = (command: string, output: string, extra: Record<string, unknown> = {}) =>
+    built(
+      user('u1', 'Refetch the PR data'),
+      bash('k1', 'cp data/raw/prs.json data/raw/prs_partial.json'),
+      result('k1', ''),
+      bash('d1', 'rm -f data/raw/prs.json data/raw/issues.json'),
+      result('d1', ''),
+      bash('b1', 'python3 src/fetch.py > /tmp/fetch.log 2>&1 &'),
+      result('b1', ''),
+      bash('c1', command),
+      result('c1', output, extra),
+    );
+  const row = (md: string): string => md.split('\n').find((l) => l.startsWith('| `data/raw/prs.json`')) ?? '';
+
+  it('may be there again when a command that succeeded reads it by its path', () => {
+    const { md, summary } = session(`python3 -c "import json; prs = json.loads(open('/nonexistent/w/data/raw/prs.json').read()); print(len(prs))"`, '1759');
+    expect(row(md)).toContain('| deleted; a command that succeeded later names it (line 9): it may be there again (something the session ran, a script or a job, may have made it) |');
+    expect(JSON.stringify(summary)).toContain('"named_again_line":9');
+    const rel = session('wc -c data/raw/prs.json', '819694 data/raw/prs.json');
+    expect(row(rel.md)).toContain('it may be there again');
+  });
+
+  it('stays deleted for a bare name, a longer name, or a command that failed', () => {
+    expect(row(session('grep -rn prs.json src', 'src/fetch.py:12: OUT = "prs.json"').md)).toMatch(/\| deleted \|/);
+    expect(row(session('cat data/raw/prs.json.bak | head -1', '[').md)).toMatch(/\| deleted \|/);
+    expect(row(session('cat data/raw/prs.json', 'cat: data/raw/prs.json: No such file or directory', { is_error: true }).md)).toMatch(/\| deleted \|/);
+  });
+});
