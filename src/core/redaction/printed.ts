@@ -53,8 +53,17 @@ const PRINTERS = [
   /\baz\s+keyvault\s+secret\s+show\b/,
   /\baz\s+[^\n|;&]*\bkeys?\s+list\b|\baz\s+[^\n|;&]*\blist-keys\b/,
   /\bgit\s+config\b[^\n|;&]*\s\S*(?:token|password|secret)\b/i,
+  /\binfisical\s+secrets\s+get\b/,
+  /\bkubectl\s+view-secret\b/,
+  /\bkubectl\b[^\n|;&]*go-template=[^\n]*\bbase64decode\b/,
+  // `npx dotenv-cli -p DB_PASSWORD` prints one variable's value.
+  /\bdotenv(?:-cli)?\b[^\n|;&]*\s-p\s+\S/,
+  // A constant decoded and printed: `print(base64.b64decode('U3Vt…').decode())`, `console.log(atob('…'))`.
+  /\b(?:print|console\.log)\([^\n]*\b(?:b64decode|atob)\(/,
+  // The environment filtered, then each value cut from its name: `env | grep TOKEN | cut -d= -f2`.
+  /\b(?:env|printenv|set|export\s+-p)\s*\|[^\n]*\|\s*(?:cut\s+-d\s*['"]?=|sed\s+['"]?s\/[^/]*=|awk\s+-F\s*['"]?=)/,
   // A value cut from an env file: `grep '^STRIPE' .env | cut -d= -f2`.
-  /\.env\S*\s*\|[^\n]*\b(?:cut\s+-d\s*['"]?=|sed\s+['"]?s\/[^/]*=|awk\s+-F\s*['"]?=)/,
+  /\.env(?!\.(?:example|sample|template|dist)\b)\S*\s*\|[^\n]*\b(?:cut\s+-d\s*['"]?=|sed\s+['"]?s\/[^/]*=|awk\s+-F\s*['"]?=)/,
 ];
 
 /**
@@ -66,7 +75,7 @@ const PRINTERS = [
  */
 const REF = `(?:\\$env:|\\$\\{?|%|os\\.environ(?:\\.get)?\\(?\\[?\\s*\\\\?['"]|os\\.getenv\\(\\s*\\\\?['"]|process\\.env\\.|process\\.env\\[\\s*['"]|ENV\\[\\s*['"])`;
 const VARIABLE = new RegExp(
-  `(?:\\bprintenv\\s+|(?:^|[;&|("'\\s]\\s*|\\$\\(\\s*)(?:echo(?:\\s+-[neE]+)*|printf\\s+(?:'[^']*'|"[^"]*")|Write-(?:Output|Host)|print\\(|console\\.log\\(|puts|p)\\s*["']?\\s*${REF}|^\\s*["']?${REF}(?=[A-Za-z_][A-Za-z0-9_]*["']?\\s*$))([A-Za-z_][A-Za-z0-9_]{0,80})`,
+  `(?:\\bprintenv\\s+|(?:^|[;&|("'\\s]\\s*|\\$\\(\\s*)(?:echo(?:\\s+-[neE]+)*|printf\\s+(?:'[^']*'|"[^"]*")|Write-(?:Output|Host)|print\\(|console\\.log\\(|puts|p)\\s*(?:\\\\?["']){0,3}\\s*${REF}|^\\s*["']?${REF}(?=[A-Za-z_][A-Za-z0-9_]*["']?\\s*$)|\\b(?:powershell|pwsh)(?:\\.exe)?\\s+(?:-\\w+\\s+)*-c(?:ommand)?\\s+["']?\\s*${REF}(?=[A-Za-z_][A-Za-z0-9_]*["']?\\s*$))([A-Za-z_][A-Za-z0-9_]{0,80})`,
   'gm',
 );
 
@@ -74,7 +83,7 @@ const VARIABLE = new RegExp(
 const QUERY = /\b(?:jq|yq|gojq)\b[^|;&\n]*?['"]?\.([A-Za-z0-9_.[\]"-]{1,120})/g;
 
 /** `cat secrets/db_password.txt`, `head -1 ~/.vault-token`, `Get-Content .\api-key.txt`. */
-const SHOWS_FILE = /(?:^|[;&|(`'"]\s*|\$\(\s*|\bsudo\s+|\bexec(?:\s+-\S+)*\s+[\w.-]+\s+(?:--\s+)?)(?:cat|head|tail|less|more|bat|type|Get-Content|gc)\b((?:\s+-{1,2}[A-Za-z0-9-]+(?:[ =]\d+)?)*)\s+['"]?([^\s'"|;&<>]+)/gm;
+const SHOWS_FILE = /(?:^|[;&|(`'"]\s*|\$\(\s*|\bsudo\s+|\bexec(?:\s+-\S+)*\s+[\w.-]+\s+(?:--\s+)?)(?:cat|head|tail|less|more|bat|type|Get-Content|gc)\b((?:\s+-{1,2}[A-Za-z0-9-]+(?:[ =]\d+)?)*)\s+(?:<\s*)?['"]?([^\s'"|;&<>]+)/gm;
 
 /** Whether a shell command prints a secret alone (its output is then read as one). */
 export function printsSecret(command: string): boolean {
@@ -87,7 +96,63 @@ export function printsSecret(command: string): boolean {
   }
   for (const m of command.matchAll(QUERY)) if (namesSecret((m[1] as string).split(/[.[\]"]+/).filter((x) => x !== '').at(-1) ?? '')) return true;
   for (const m of command.matchAll(SHOWS_FILE)) if (readsSecretFile(m[2] as string)) return true;
+  for (const m of command.matchAll(EXTRACTOR)) if (extractsSecret(m[1] as string, m[2] as string, command.slice((m.index ?? 0) + m[0].length))) return true;
+  for (const m of command.matchAll(READ_INTO_PRINT)) if (readsSecretFile(m[1] ?? m[2] ?? m[3] ?? '')) return true;
   return false;
+}
+
+/**
+ * Programs that print part of a file: `awk -F= '/^DB_PASSWORD/{print $2}' .env`, `sed -n 1p
+ * secrets/token`, `cut -d= -f2 .env`, `grep -oP '(?<=KEY=).*' .env.local`, `tr -d '\n' <
+ * ~/.vault-token`: what they print is the value alone, without the label the redactor reads.
+ */
+const EXTRACTOR = /(?:^|[;&|(`'"]\s*|\$\(\s*|\bsudo\s+)(awk|gawk|mawk|sed|cut|grep|egrep|rg|tr|strings|tac|nl|sort|xxd|od)\b([^|;&\n]*)/gm;
+/** A value read from a file straight into a print: `echo "$(<secrets/token)"`, `print(open('secrets/key').read())`, `console.log(fs.readFileSync('…'))`. */
+const READ_INTO_PRINT = /\b(?:echo|printf\s+(?:'[^']*'|"[^"]*"))\s+["']?\$\(\s*<\s*['"]?([^\s'")]+)|\bprint\(\s*open\(\s*\\?['"]([^'"\\]+)\\?['"][^)]*\)\.read(?:line)?\(\)|console\.log\(\s*(?:[\w$]+\.|require\(\s*\\?['"](?:node:)?fs\\?['"]\s*\)\.)?readFileSync\(\s*\\?['"]([^'"\\]+)/g;
+/** A dotenv file: `.env`, `.env.local`, `config/.env.production`; not `.env.example`. */
+const ENV_FILE = /^(?:.*[/\\])?\.env(?:\.(?!example|sample|template|dist|defaults?\b)[\w-]+)?$/i;
+/** Programs a value may be piped through and still be printed (a filter, not a consumer). */
+const FILTER = /^\s*\|\s*(?:head|tail|tr|cut|sed|awk|grep|xargs\s+echo|base64|sort|uniq|tee\s+\/dev\/(?:stdout|stderr))\b/;
+
+/** Whether a program's words read a secret file, or cut values out of a dotenv file, and print what they get. */
+function extractsSecret(program: string, args: string, rest: string): boolean {
+  // Handed on to a consumer (`| docker login --password-stdin`), not printed.
+  if (/^\s*\|(?!\|)/.test(rest) && !FILTER.test(rest)) return false;
+  const words = args.match(/'[^']*'|"[^"]*"|<\s*\S+|\S+/g) ?? [];
+  // grep's, sed's and awk's first word is a pattern or a script (`grep password src/`); tr's two
+  // are sets of characters: their files are the words after (tr reads only what `<` gives it).
+  let script = /^(?:grep|egrep|rg|sed|awk|gawk|mawk|tr)$/.test(program) ? (program === 'tr' ? 2 : 1) : 0;
+  for (const raw of words) {
+    const w = raw.replace(/^<\s*/, '').replace(/^['"]|['"]$/g, '');
+    if (w === '' || w.startsWith('-')) continue;
+    if (script > 0 && !raw.startsWith('<')) {
+      script -= 1;
+      continue;
+    }
+    if (readsSecretFile(w)) return true;
+    // A dotenv file is read line by line, each a label and its value: only a program that cuts the
+    // value out prints it bare (`grep DB_PASSWORD .env` prints the label beside it).
+    if (ENV_FILE.test(w) && cutsValues(program, args)) return true;
+  }
+  return false;
+}
+
+function cutsValues(program: string, args: string): boolean {
+  switch (program) {
+    case 'awk':
+    case 'gawk':
+    case 'mawk':
+    case 'cut':
+      return true;
+    case 'sed':
+      return /\s-[a-zA-Z]*n\b/.test(args) || /\bs([/|#,])[^\n]*?=[^\n]*?\1\1/.test(args);
+    case 'grep':
+    case 'egrep':
+    case 'rg':
+      return /\s-[a-zA-Z]*o|--only-matching\b|\(\?<=|\\K/.test(args);
+    default:
+      return false;
+  }
 }
 
 /** A here-document written into a file: `cat > secrets/api_key <<'EOF'` … `EOF`. */

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { printsSecret } from '../../src/core/redaction/printed.js';
+import { nameStrength } from '../../src/core/redaction/names.js';
+import { renderAll } from '../../src/core/render/index.js';
+import { call, result, say, user } from './claude-records.js';
+import { ingestText, jsonl } from './ingest-helper.js';
+import { transcriptFile } from './ledger-helper.js';
+import { renderInput } from './render-input.js';
+
+/**
+ * The thirty-second stop's redaction (docs/SECURITY.md): the other ways a command prints a value
+ * alone, which the twenty-ninth and thirtieth red teams listed as left (awk, sed, cut, grep -o, tr,
+ * `$(<file)`, a one-liner that prints a file), and two names of secrets (`…_CRED`, `hmac`). Every
+ * value below is made up.
+ */
+
+function kept(...records: Record<string, unknown>[]): string {
+  const { state, turns } = ingestText(jsonl(...records));
+  const r = renderAll(renderInput(transcriptFile(...records)));
+  return [turns.map((t) => t.text).join('\n'), JSON.stringify(state), r.handoffMd, r.summaryJson.toString('utf8'), r.llmJson.toString('utf8')].join('\n');
+}
+
+const bash = (id: string, command: string) => call(id, 'Bash', { command, description: 'run' });
+
+describe('a program that cuts a value out of a file prints it alone', () => {
+  it.each([
+    [`awk -F= '/^DB_PASSWORD/{print $2}' .env`, 'Summer2024!#xq'],
+    ['sed -n 1p secrets/token', 'q7Lm2XvR9tBw4KzP8nYc'],
+    [`sed -n 's/^STRIPE_KEY=//p' .env.local`, 'hN7qL2mX9vRtB4wZp8KcY3sF'],
+    ['cut -d= -f2 .env', 'Blue!Moon#Rising88'],
+    [`grep -oP '(?<=API_KEY=).*' .env.production`, 'Gr33nT3a&Biscuits'],
+    [`tr -d '\\n' < ~/.vault-token`, 's.Xq4LrT9vKp2ZmW8nYb3cJd7F'],
+    ['echo "$(<secrets/db_password.txt)"', 'Tr0ub4dor&3xyz'],
+    [`python3 -c "print(open('secrets/api_key.txt').read())"`, 'Winter#2025secure'],
+    [`node -e "console.log(require('fs').readFileSync('./secrets/token','utf8'))"`, 'p@ss-W0rd.2026'],
+    [`awk 'NR==1' config/master.key`, '4f9b2c7e1a8d3f6b0e5c9a2d7f1b4e8c'],
+    [`sed -n 's/^DB_PASSWORD=//p' .env | head -1`, 'Summer2024!#xq'],
+    // The thirtieth red team's bypasses that these programs made.
+    ['env | grep TOKEN | cut -d= -f2', 'q7Lm2XvR9tBw4KzP8nYc'],
+    ['printenv | grep -i pass | cut -d= -f2', 'Summer2024!#xq'],
+    ['cat < ~/.vault-token', 's.Xq4LrT9vKp2ZmW8nYb3cJd7F'],
+    ['powershell -c "$env:DB_PASSWORD"', 'Blue!Moon#Rising88'],
+    ['npx dotenv-cli -p DB_PASSWORD', 'Winter#2025secure'],
+    [`python3 -c "import base64;print(base64.b64decode('U3VtbWVyMjAyNCEjeA==').decode())"`, 'Summer2024!#xq'],
+    [`kubectl get secret db -o go-template='{{.data.password | base64decode}}'`, 'Tr0ub4dor&3xyz'],
+    ['kubectl view-secret db password', 'Tr0ub4dor&3xyz'],
+    ['infisical secrets get DB_PASSWORD --plain', 'Gr33nT3a&Biscuits'],
+    ['echo "\\"$DB_PASSWORD\\""', 'p@ss-W0rd.2026'],
+  ])('%s: its output is kept nowhere, nor where the agent repeats it', (command, secret) => {
+    expect(printsSecret(command)).toBe(true);
+    const all = kept(user('u1', 'check the deploy config'), bash('b1', command), result('b1', `${secret}\n`), say('a1', `The value is ${secret}; I will use it.`));
+    expect(all).not.toContain(secret);
+    expect(all).toContain('[REDACTED:printed_secret]');
+  });
+
+  it.each([
+    // The label is printed beside the value: the redactor reads it as labelled.
+    'grep DB_PASSWORD .env',
+    // A pattern or a script is no file.
+    'grep -rn password src/',
+    `sed -n 1,20p src/auth/token.ts`,
+    `grep -o 'TODO' src/token.h`,
+    // Not a secret's file.
+    `awk '{print $1}' access.log`,
+    'cut -d, -f2 data.csv',
+    `awk -F= '{print $2}' .env.example`,
+    'cat .env.example | cut -d= -f1',
+    // Handed on, not printed; or used, not printed.
+    `sed -n 's/^DB_PASSWORD=//p' .env | docker login -u me --password-stdin`,
+    `curl -H "Authorization: Bearer $(<token.txt)" https://api.example.com/me`,
+    `sed -i 's/old/new/' .env`,
+    'env | grep PATH',
+    'powershell -c "$env:PATH"',
+    'powershell -c "Get-Process; $env:DB_PASSWORD | Out-Null"',
+    'cat < input.txt',
+  ])('%s prints no secret alone', (command) => {
+    expect(printsSecret(command)).toBe(false);
+  });
+
+  it("an ordinary word printed by such a command is kept (only a secret's words are masked)", () => {
+    const all = kept(user('u1', 'which region?'), bash('b1', `awk -F= '/^AWS_REGION/{print $2}' .env`), result('b1', 'eu-west-1\n'), say('a1', 'The region is eu-west-1.'));
+    expect(all).toContain('The region is eu-west-1.');
+  });
+});
+
+describe('names of secrets the red teams found unread', () => {
+  it('`…_CRED` and `hmac` name a secret whose value looks generated', () => {
+    expect(nameStrength('LDAP_BIND_CRED')).toBe('weak');
+    expect(nameStrength('SMTP_CRED')).toBe('weak');
+    expect(nameStrength('hmac')).toBe('weak');
+    const all = kept(user('u1', 'set it up'), say('a1', 'Set LDAP_BIND_CRED=kQ7vX2mR9tLw4ZpB8nYc and "hmac": "a8f5f167f44f4964e6c998dee827110c" in the config.'));
+    expect(all).not.toContain('kQ7vX2mR9tLw4ZpB8nYc');
+    expect(all).not.toContain('a8f5f167f44f4964e6c998dee827110c');
+    // A value that does not look generated is not one (`use_cred = true`).
+    expect(kept(user('u1', 'x'), say('a1', 'I set use_cred = enabled for now.'))).toContain('use_cred = enabled');
+  });
+});
