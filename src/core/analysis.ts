@@ -181,7 +181,7 @@ export interface Analysis {
    * `reports`: the lines of the reports that came back).
    */
   /** `subagents.commits`: the commits their reports say they made, with each report's line. */
-  unseenWriters: { shell?: { count: number; first: number }; unnamed?: { count: number; first: number }; subagents?: { count: number; first: number; reports: number[]; commits?: { hash: string; line: number }[] } };
+  unseenWriters: { shell?: { count: number; first: number }; unnamed?: { count: number; first: number }; subagents?: SubagentsApart };
   /** The first line those three counts cover, when the state was begun by a version that did not keep them (ledger.countsFrom). */
   countsFrom: number | null;
   checks: CheckRow[];
@@ -193,7 +193,12 @@ export interface Analysis {
   /** Of the other commands, the file edits run as shell commands (Codex's `apply_patch`). */
   patchCommands: number;
   backgroundStarts: number;
-  openFailures: { line: number; text: string }[];
+  /**
+   * `changedSince`: of a failed check, the files (not documents) written after it, the latest
+   * with its line, when the same command did not run again after it (edgerunner at 248: `npm run
+   * build` failed, then 251–252 wrote the fix, not run yet).
+   */
+  openFailures: { line: number; text: string; changedSince?: { files: number; path: string; line: number; command: string } }[];
   /** Failures a later run fixed: what broke, where it was fixed, and what was done in between (the last 10). */
   /** `rerun`: how the failure was got past: a later run of the same check passed, or the same command (a script, not a check) ran again without an error, which says it ran, not that it found what it looked for, or (a format check) the formatter rewrote the files, the check not run again, or (a command that could not find a file it showed) a later call read that file. */
   fixedFailures: { line: number; text: string; fixed_line: number; rerun: 'passed' | 'ran_clean' | 'formatted' | 'read'; how: string[]; fixed_by?: string }[];
@@ -1236,14 +1241,37 @@ function betweenIn(all: readonly Ledger['calls'][string][], from: number, to: nu
  * writes a parent's transcript holds inline, as side-chain turns, are the session's listed
  * writes): what they wrote or committed is in their reports and their own transcripts.
  */
-function subagentsApart(st: SessionState): { subagents?: { count: number; first: number; reports: number[]; commits?: { hash: string; line: number }[] } } {
+/** The subagents whose own calls are not in the transcript, and what the session's git showed after them. */
+export interface SubagentsApart {
+  count: number;
+  first: number;
+  reports: number[];
+  commits?: { hash: string; line: number }[];
+  /**
+   * A `git log` the session ran after every report came back: `all`, of every branch (`--all`);
+   * else of the branch checked out, whose first commit is `head`. What they had committed by then
+   * is in it (worktrees at 122: `git log --all` after the three reports listed only the commits
+   * they named).
+   */
+  logged?: { line: number; all: boolean; head?: string; subject?: string };
+}
+
+function subagentsApart(st: SessionState): { subagents?: SubagentsApart } {
   // Those whose report says they changed or committed something, and those not back yet; a report
   // of research or a review alone (happy-cli's web search) is no unseen writer.
   const subs = st.subagents.filter((x) => x.readOnly !== true && (x.result_seq === undefined || x.wrote === true));
   if (subs.length === 0 || Object.values(st.ledger.changed).some((c) => c.subagent === true)) return {};
   const reports = subs.flatMap((x) => (x.result_seq === undefined ? [] : [x.result_seq + 1])).sort((x, y) => x - y);
   const commits = subs.flatMap((x) => (x.result_seq === undefined ? [] : (x.commits ?? []).map((hash) => ({ hash, line: (x.result_seq as number) + 1 }))));
-  return { subagents: { count: subs.length, first: Math.min(...subs.map((x) => x.line ?? x.seq + 1)), reports, ...(commits.length === 0 ? {} : { commits }) } };
+  const out: SubagentsApart = { count: subs.length, first: Math.min(...subs.map((x) => x.line ?? x.seq + 1)), reports, ...(commits.length === 0 ? {} : { commits }) };
+  // Only when every one came back: one still at work may commit after any log.
+  const last = reports.at(-1);
+  if (last !== undefined && reports.length === subs.length) {
+    const { logAll, logTop } = st.ledger;
+    if (logAll !== undefined && logAll.line > last) out.logged = { line: logAll.line, all: true };
+    else if (logTop !== undefined && logTop.line > last) out.logged = { line: logTop.line, all: false, head: logTop.hash, subject: logTop.subject };
+  }
+  return { subagents: out };
 }
 
 /** A command that compiles the code before it runs the program (`cargo run`, `go run`, `dotnet run`): a build, though no check. */
@@ -1436,13 +1464,31 @@ export function checksNamedBy(text: string, runs: () => readonly { row: CheckRow
   return [...new Set(out.values())].sort((x, y) => y.line - x.line).slice(0, 3);
 }
 
+/** An open failure, and of a failed check the files written after it while its command did not run again. */
+function withChangesSince(l: Ledger, f: FailureEntry): Analysis['openFailures'][number] {
+  const out: Analysis['openFailures'][number] = { line: f.line, text: f.text };
+  if (f.kind !== 'check') return out;
+  const run = l.checks.find((c) => c.line === f.line && c.outcome === 'fail');
+  if (run === undefined || l.checks.some((c) => c.line > f.line && c.command === run.command)) return out;
+  let files = 0;
+  let latest: { path: string; line: number } | null = null;
+  for (const path in l.changed) {
+    const c = l.changed[path] as Ledger['changed'][string];
+    if (c.line <= f.line || isDocumentation(path)) continue;
+    files += 1;
+    if (latest === null || c.line > latest.line) latest = { path, line: c.line };
+  }
+  if (latest !== null) out.changedSince = { files, path: latest.path, line: latest.line, command: run.command };
+  return out;
+}
+
 /** `parent`: the session that started this one, when this transcript is a subagent's own. */
 /** `parentTask`: a subagent's objective came from its parent's call (RenderInput.parentTask), so it is not unknown. */
 export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, parent: string | null = null, parentTask = false): Analysis {
   const l = st.ledger;
   const current = currentState(st);
   const end = endOf(st, parent);
-  const open = openFailures(l).map((f) => ({ line: f.line, text: f.text }));
+  const open = openFailures(l).map((f) => withChangesSince(l, f));
   const commits = l.commits.map((c) => {
     const out: Analysis['commits'][number] = { hash: c.hash, subject: c.subject, pushed: c.pushed, line: c.line, branch: c.branch };
     if (c.rebasedFrom !== undefined) out.rebased_from = c.rebasedFrom;

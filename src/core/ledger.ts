@@ -2,7 +2,7 @@ import { ideShort } from './harness/requests.js';
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
 import { coverageMissing, decideOutcome, lastLine, lastStarted, spansHold } from './outcome.js';
 import type { Outcome } from './outcome.js';
-import { andChain, branchSwitch, changesFolder, copyInstall, uncopies, statusBranch, lsListing, modifiedInStatus, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, destroys, gitUnstaged, diffedPaths, diffsTheTree, exitMeansNoMatch, formattedFor, gitAdded, gitDir, initBranch, showsFiles, gitListing, branchPullRequest, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, headMovers, killedByName, logLines, segments, isGitCommit, isGitMergeOrPull, rewritesHead, isGitPush, isGitRebase, noCommitsYet, pipedInto, programsRun, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
+import { andChain, branchSwitch, changesFolder, copyInstall, uncopies, statusBranch, lsListing, modifiedInStatus, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, destroys, gitUnstaged, diffedPaths, diffsTheTree, exitMeansNoMatch, formattedFor, gitAdded, gitDir, initBranch, showsFiles, gitListing, branchPullRequest, gitLogAll, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, headMovers, killedByName, logLines, segments, isGitCommit, isGitMergeOrPull, rewritesHead, isGitPush, isGitRebase, noCommitsYet, pipedInto, programsRun, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
 import type { CheckTarget } from './shell.js';
 import { fmtClock, fmtOffset, localMinutes, offsetFromDate, startClaim, startsBeforeSession } from './clock.js';
 import { contentLines, DOC_LIMITS, namingRequest, readLines, readSpan } from './documents.js';
@@ -368,6 +368,8 @@ export interface Ledger {
   branchPr?: { url: string; line: number; state?: string };
   /** What the session's own latest `git log` printed first, and where. */
   logTop?: { line: number; hash: string; subject: string; cwd?: string };
+  /** The latest `git log --all` (or `--branches`) in the session's folder that listed commits: every branch's, as they were then. */
+  logAll?: { line: number };
   /** The session's first `git log` of HEAD: where HEAD was then. */
   logFirst?: { line: number; hash: string };
   /** Lines of the session's git commands that can move HEAD (the last 20; a failed one too, but for a failed commit alone). */
@@ -1861,6 +1863,7 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
       l.logTop = cwd === undefined ? { line, hash: top.hash, subject: clip(top.subject, 160) } : { line, hash: top.hash, subject: clip(top.subject, 160), cwd };
       delete l.noCommits;
     }
+    if (!inAnotherFolder(command, cwd) && gitLogAll(command, out)) l.logAll = { line };
     const branches = remoteBranchCount(command, out);
     if (branches !== null) l.remoteBranches = { line, count: branches };
     const remotes = gitRemotes(command, out);

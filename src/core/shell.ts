@@ -757,6 +757,11 @@ export function gitLogTop(command: string, out: string): { hash: string; subject
   return first === undefined ? null : { hash: first.hash, subject: first.rest };
 }
 
+/** A `git log` of every branch (`--all`, `--branches`) that listed commits. */
+export function gitLogAll(command: string, out: string): boolean {
+  return command.includes('log') && runsGit(command, (w) => w[1] === 'log' && w.some((a) => a === '--all' || a.startsWith('--branches'))) && logLines(out).length > 0;
+}
+
 /**
  * A `git log` whose first line is HEAD's commit: not `--reverse` (its first is the oldest), not
  * one of other refs (`--all`, `main`, `origin/main`, `a..b`); only its options and, after `--`, paths.

@@ -136,3 +136,69 @@ describe('a file the session deleted that a later command names (posthog at 561:
     expect(row(session('cat data/raw/prs.json', 'cat: data/raw/prs.json: No such file or directory', { is_error: true }).md)).toMatch(/\| deleted \|/);
   });
 });
+
+describe("subagents' commits after a `git log` that would show them (worktrees at 122, FundWise at 150: «a commit of theirs would not show here»)", () => {
+  const task = (id: string) => call(id, 'Task', { description: 'Research', prompt: 'Write work/research.md and commit it on a branch of your own.', subagent_type: 'general-purpose' });
+  const LOG_ALL = '*   1b6c52f merge round 1\n|\\\n| * ad2d134 alice: round 1\n|/\n* 04752c6 Add intent';
+
+  it('a `git log --all` after every report lists what they committed', () => {
+    const { md } = built(
+      user('u1', 'Have two teammates research and commit'),
+      task('t1'),
+      task('t2'),
+      result('t1', 'Done.\n\n- **Commit SHA:** `ad2d13474e6b9c0d1e2f3a4b5c6d7e8f90a1b2c3`'),
+      result('t2', 'Done: I wrote work/research-b.md and committed it.'),
+      bash('g1', 'git log --all --oneline --graph -20'),
+      result('g1', LOG_ALL),
+    );
+    expect(md).toContain('made no commit beyond what their reports name but among those the `git log --all` at line 7, run after their reports, lists of every branch (within any limit it was given).');
+    expect(md).not.toContain('a commit of theirs would not show here');
+  });
+
+  it('a `git log` of the branch after the report lists what it committed there', () => {
+    const { md } = built(user('u1', 'Research the partners'), task('t1'), result('t1', 'Brief added to ROADMAP.md.'), bash('g1', 'git log --oneline -5'), result('g1', '88bf269 docs(status): add agent handoff queue\n1a2b3c4 fix(lifi): route'));
+    expect(md).toContain('made no commit on the branch checked out but among those the `git log` at line 5, run after its report, lists (HEAD `88bf269` «docs(status): add agent handoff queue»); a commit on another branch would not show there.');
+  });
+
+  it('is still not known when the log came before a report, or a subagent has not reported', () => {
+    const before = built(user('u1', 'Research'), task('t1'), bash('g1', 'git log --all --oneline'), result('g1', LOG_ALL), result('t1', 'Done: I wrote work/research.md and committed it.'));
+    expect(before.md).toContain('may have committed: a commit of theirs would not show here.');
+    const running = built(user('u1', 'Research'), task('t1'), task('t2'), result('t1', 'Done: I wrote work/research.md and committed it.'), bash('g1', 'git log --all --oneline'), result('g1', LOG_ALL));
+    expect(running.md).toContain('may have committed: a commit of theirs would not show here.');
+  });
+});
+
+describe('an open failure of a check, with files written after it (edgerunner at 248: `npm run build` failed, the fix written at 251–252)', () => {
+  const FAIL = "src/App.tsx(23,25): error TS2339: Property 'env' does not exist on type 'ImportMeta'.\nsrc/main.tsx(3,8): error TS2307: Cannot find module './styles.css'.";
+
+  it('says the files written since and that the check did not run again', () => {
+    const { md, summary } = built(
+      user('u1', 'Build the web app'),
+      bash('b1', 'npm run build'),
+      result('b1', `Exit code 2\n${FAIL}`, { is_error: true }),
+      edit('e1', 'web/src/vite-env.d.ts'),
+      updated('e1', 'web/src/vite-env.d.ts'),
+      edit('e2', 'web/tsconfig.node.json'),
+      updated('e2', 'web/tsconfig.node.json'),
+      edit('e3', 'README.md'),
+      updated('e3', 'README.md'),
+    );
+    expect(md).toContain('— 2 files were written after it (the latest, `tsconfig.node.json`, at line 7), and `npm run build` did not run again since: whether they fix it is not known');
+    expect(JSON.stringify(summary)).toContain('"changed_since":{"files":2,"path":"/nonexistent/w/web/tsconfig.node.json","line":7,"command":"npm run build"}');
+  });
+
+  it('says nothing more when nothing was written after it, or when it ran again and failed again', () => {
+    const none = built(user('u1', 'Build the web app'), bash('b1', 'npm run build'), result('b1', `Exit code 2\n${FAIL}`, { is_error: true }));
+    expect(none.md).not.toContain('did not run again since');
+    const again = built(
+      user('u1', 'Build the web app'),
+      bash('b1', 'npm run build'),
+      result('b1', `Exit code 2\n${FAIL}`, { is_error: true }),
+      edit('e1', 'web/src/vite-env.d.ts'),
+      updated('e1', 'web/src/vite-env.d.ts'),
+      bash('b2', 'npm run build'),
+      result('b2', `Exit code 2\n${FAIL}`, { is_error: true }),
+    );
+    expect(again.md).not.toContain('did not run again since');
+  });
+});

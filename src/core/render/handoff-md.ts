@@ -1194,6 +1194,20 @@ function runCounts(c: Analysis['checkTargets'][number]): string {
   return parts.length === 0 ? '' : ` (${parts.join(', ')})`;
 }
 
+/**
+ * Whether subagents working in their own transcripts committed: not known, unless a `git log` the
+ * session ran after all their reports shows it (worktrees at 122, FundWise at 150: "may have
+ * committed: a commit of theirs would not show here", while the log that would show one was there).
+ */
+function subagentCommits(sub: NonNullable<Analysis['unseenWriters']['subagents']>): string {
+  const more = sub.commits === undefined ? '' : ' more than their reports name';
+  const g = sub.logged;
+  if (g === undefined) return `${label('unknown')} — ${subagentsApart(sub)} may have committed${more}: a commit of theirs would not show here.`;
+  const whose = sub.count === 1 ? 'its report' : 'their reports';
+  if (g.all) return `${label('reported')} — ${subagentsApart(sub)} made no commit${more === '' ? '' : ` beyond what ${sub.count === 1 ? 'its report names' : 'their reports name'}`} but among those the \`git log --all\` at line ${g.line}, run after ${whose}, lists of every branch (within any limit it was given).`;
+  return `${label('reported')} — ${subagentsApart(sub)} made no commit on the branch checked out but among those the \`git log\` at line ${g.line}, run after ${whose}, lists (HEAD ${code(g.head ?? '')}${g.subject === undefined ? '' : ` «${oneLine(g.subject, 80)}»`}); a commit on another branch would not show there.`;
+}
+
 /** Commands that destroyed what cannot be read back: said only when there was one. */
 function destroyed(r: RenderInput, short = false): string | null {
   const d = r.state.ledger.destroyed;
@@ -1211,7 +1225,7 @@ function commits(a: Analysis): string {
   const sub = a.unseenWriters.subagents;
   // What their reports say they committed (worktrees at 57-63: three hashes, said "unknown").
   const named = sub?.commits === undefined ? '' : `\n\n${label('reported')} — the subagents' reports name commits they made: ${[...sub.commits].sort((x, y) => x.line - y.line).map((c) => `${code(c.hash)} (line ${c.line})`).join(', ')} (made in their own transcripts; \`git log --all\` shows the branch each is on).`;
-  const bySub = sub === undefined ? '' : `${named}\n\n${label('unknown')} — ${subagentsApart(sub)} may have committed${sub.commits === undefined ? '' : ' more than their reports name'}: a commit of theirs would not show here.`;
+  const bySub = sub === undefined ? '' : `${named}\n\n${subagentCommits(sub)}`;
   // Shell calls the transcript does not show may have committed: none seen is not none made.
   const hidden = `${a.hiddenCommands === '' ? '' : `\n\n${label('unknown')} — the transcript hides the commands of some shell calls (see Verification): a commit among them would not show here.`}${bySub}`;
   const f = a.foreignHead;
@@ -1349,7 +1363,7 @@ const REFIXED: Record<Analysis['fixedFailures'][number]['rerun'], (line: number)
 };
 
 function failures(a: Analysis, level: Level): string {
-  const lines = a.openFailures.map((f) => `${label('verified')} line ${f.line}: ${oneLine(f.text, 400)}`);
+  const lines = a.openFailures.map((f) => `${label('verified')} line ${f.line}: ${oneLine(f.text, 400)}${writtenSinceFailure(f.changedSince)}`);
   for (const f of a.incidents) lines.push(`${label(f.label)} ${f.kind === 'interrupted' ? 'interrupted' : 'API error'}${at(f.seq)}: ${oneLine(f.text, 300)}`);
   const up = a.userProblem;
   if (up !== null) {
@@ -1376,6 +1390,14 @@ function failures(a: Analysis, level: Level): string {
   if (lines.length === 0 && hidden !== '') return `No failure can be read. ${hidden}${fixed}`;
   if (lines.length === 0) return fixed.length === 0 ? NONE : `No open failure.${fixed}`;
   return `Open failures only: a failure that a later run of the same check fixed is listed apart.\n\n${bullets(lines)}${fixed}`;
+}
+
+/** Files written after a failed check that did not run again: a fix may be in them, not yet checked. */
+function writtenSinceFailure(c: Analysis['openFailures'][number]['changedSince']): string {
+  if (c === undefined) return '';
+  const name = c.path.split(/[\\/]/).pop() ?? c.path;
+  const what = c.files === 1 ? `${code(name)} was written after it (line ${c.line})` : `${c.files} files were written after it (the latest, ${code(name)}, at line ${c.line})`;
+  return ` — ${what}, and ${code(oneLine(c.command, 80), 160)} did not run again since: whether they fix it is not known`;
 }
 
 /** A line on a branch the user rewound away from (Claude Code's rewind): what it says is no longer the conversation. */

@@ -108,7 +108,7 @@ export function buildSummary(r: RenderInput, a: Analysis, transferReady: boolean
     files_redone: a.filesRedone.map((f) => ({ path: f.path, line: f.line, redone_line: f.at })),
     unreadable_writes: a.unreadableWrites,
     checks: a.checks.map((c) => ({ line: c.line, command: c.command, outcome: c.outcome, summary: c.summary, exit_code: c.exit_code, ...(c.by === undefined ? {} : { by: c.by }) })),
-    open_failures: a.openFailures.map((f) => ({ line: f.line, text: f.text })),
+    open_failures: a.openFailures.map((f) => ({ line: f.line, text: f.text, ...(f.changedSince === undefined ? {} : { changed_since: f.changedSince }) })),
     // HANDOFF.md lists these among the open failures: an interruption or API error the agent has
     // not answered since (HANDOFF.llm.json's `failures` gives the same by seq).
     incidents: a.incidents.map((f) => ({ kind: f.kind, line: f.seq + 1, text: f.text, label: f.label })),
