@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { call, edit, result, say, todos, todosDone, updated, user } from './claude-records.js';
 import { built } from './ledger-helper.js';
 import { coverageMissing, spansHold } from '../../src/core/outcome.js';
+import { jobs } from '../../src/core/render/handoff-md.js';
+import type { Analysis } from '../../src/core/analysis.js';
 
 /**
  * Rules from the second round of the thirty-first reading's readers, left then and made in the
@@ -200,5 +202,15 @@ describe('an open failure of a check, with files written after it (edgerunner at
       result('b2', `Exit code 2\n${FAIL}`, { is_error: true }),
     );
     expect(again.md).not.toContain('did not run again since');
+  });
+});
+
+describe('background jobs the handoff has no room to list (posthog at 400: «4 more job(s) in HANDOFF.summary.json» hid two failed fetches)', () => {
+  it('are counted by how they ended', () => {
+    const job = (id: string, line: number, status: Analysis['jobs'][number]['status']) => ({ id, tool: 'Bash', line, command: 'python src/fetch.py', status, ...(status === 'running' ? {} : { endLine: line + 2 }) });
+    const a = { jobs: [job('run1', 355, 'running'), job('f1', 99, 'failed'), job('f2', 115, 'failed'), job('s1', 172, 'stopped'), job('c1', 103, 'completed')] } as unknown as Analysis;
+    expect(jobs(a, 1)).toContain('4 more job(s) in HANDOFF.summary.json (2 failed, 1 stopped, 1 completed).');
+    // At the fullest level the latest that ended are listed; the rest still counted.
+    expect(jobs(a, 0)).toContain('1 more job(s) in HANDOFF.summary.json (1 completed).');
   });
 });

@@ -756,7 +756,13 @@ export function jobs(a: Analysis, level: Level): string {
     : a.jobs.some((j) => j.moved === true)
       ? 'started in the background, or moved there by Claude Code when the command outlived its call, followed through their notifications and polls'
       : 'started in the background, followed through their notifications';
-  return `\n\n### Background jobs\n\n${label('verified')} — ${how} (running first; whether one still runs now is not known: check before starting it again):\n\n${bullets(rows)}${more > 0 ? `\n\n${more} more job(s) in HANDOFF.summary.json.` : ''}`;
+  // How the ones not listed ended: a failed one among them is what a successor looks for (posthog
+  // at 400: "4 more job(s)" hid two fetches that failed).
+  const listed = new Set([...running, ...unheard, ...ended]);
+  const tally = new Map<string, number>();
+  for (const j of a.jobs) if (!listed.has(j)) tally.set(j.status, (tally.get(j.status) ?? 0) + 1);
+  const how2 = [...tally].sort((x, y) => y[1] - x[1]).map(([st, n]) => `${n} ${st}`).join(', ');
+  return `\n\n### Background jobs\n\n${label('verified')} — ${how} (running first; whether one still runs now is not known: check before starting it again):\n\n${bullets(rows)}${more > 0 ? `\n\n${more} more job(s) in HANDOFF.summary.json (${how2}).` : ''}`;
 }
 
 /**
