@@ -214,3 +214,21 @@ describe('background jobs the handoff has no room to list (posthog at 400: «4 m
     expect(jobs(a, 0)).toContain('1 more job(s) in HANDOFF.summary.json (1 completed).');
   });
 });
+
+describe('what an edit defines (coderabbit at 110: `parse_pr_input`, the anchor the new function went after, listed as written)', () => {
+  const OLD = 'def parse_pr_input(input_str: str) -> str:\n    """Parse PR URL or owner/repo/number format."""\n    return input_str.strip()\n';
+  const row = (md: string): string => md.split('\n').find((l) => l.startsWith('| `extract.py`')) ?? '';
+
+  it('is the definitions it added, not those it kept from its old text', () => {
+    const added = `${OLD}\n\ndef get_current_branch_pr() -> Optional[str]:\n    """Get the PR URL for the current branch using gh CLI."""\n    return None\n`;
+    const { md } = built(user('u1', 'Auto-detect the PR'), call('e1', 'Edit', { file_path: '/nonexistent/w/extract.py', old_string: OLD, new_string: added }), updated('e1', 'extract.py'));
+    expect(row(md)).toContain('get_current_branch_pr: Get the PR URL for the current branch using gh CLI.');
+    expect(row(md)).not.toContain('parse_pr_input');
+  });
+
+  it('is the definition it changed inside, when it added none', () => {
+    const changed = OLD.replace('return input_str.strip()', 'return input_str.strip().lower()');
+    const { md } = built(user('u1', 'Lower-case the input'), call('e1', 'Edit', { file_path: '/nonexistent/w/extract.py', old_string: OLD, new_string: changed }), updated('e1', 'extract.py'));
+    expect(row(md)).toContain('parse_pr_input');
+  });
+});

@@ -75,6 +75,22 @@ function todoStatus(s: unknown): TodoItem['status'] {
   return s === 'completed' ? 'completed' : s === 'in_progress' ? 'in_progress' : 'pending';
 }
 
+/**
+ * What an edit defines: when it adds definitions, those alone, not the ones its old text held too
+ * that it kept as an anchor (coderabbit at 110: `parse_pr_input` was the context the new
+ * `get_current_branch_pr` went after, listed as if written); when it only changes inside ones it
+ * kept, those (they say where the change is).
+ */
+function newlyDefined(path: string, before: string, after: string): string[] {
+  const what = whatChanged(path, after);
+  if (before === '' || what.length === 0) return what;
+  // By name: the old text may cut a definition before its docstring, which the item quotes.
+  const name = (x: string): string => x.replace(/(?::| =).*$/s, '');
+  const had = new Set(whatChanged(path, before).map(name));
+  const added = what.filter((x) => !had.has(name(x)));
+  return added.length > 0 ? added : what;
+}
+
 function toolCallFacts(block: Record<string, unknown>, facts: Fact[]): void {
   const name = str(block.name) ?? 'tool';
   const id = str(block.id) ?? '';
@@ -87,7 +103,7 @@ function toolCallFacts(block: Record<string, unknown>, facts: Fact[]): void {
     call.files = [path];
     const written = writtenText(name, input);
     const printed = printedChange(replacedText(name, input), written);
-    call.writes = [{ path, how: edit[1], what: whatChanged(path, written), ...(printed.removed.length > 0 ? { removed: printed.removed } : {}), ...(printed.added.length > 0 ? { added: printed.added } : {}) }];
+    call.writes = [{ path, how: edit[1], what: newlyDefined(path, replacedText(name, input), written), ...(printed.removed.length > 0 ? { removed: printed.removed } : {}), ...(printed.added.length > 0 ? { added: printed.added } : {}) }];
   }
   if (input.run_in_background === true) call.background = true;
   if (name === 'Read' && typeof input.file_path === 'string') call.read = input.file_path;
