@@ -232,3 +232,18 @@ describe('what an edit defines (coderabbit at 110: `parse_pr_input`, the anchor 
     expect(row(md)).toContain('parse_pr_input');
   });
 });
+
+describe('a file the user pointed at, written by the session after the agent read it (37f83ec9 at 180: functions the read showed, replaced at line 18)', () => {
+  const read = call('r1', 'Read', { file_path: '/nonexistent/w/docs/spec.md' });
+  const got = result('r1', '     1\t# Spec\n     2\t- rule 1: keep the build under 5 MB');
+
+  it('says its lines are as they were at that read', () => {
+    const { md } = built(user('u1', 'Read docs/spec.md and tighten its rules.'), read, got, edit('e1', 'docs/spec.md'), updated('e1', 'docs/spec.md'));
+    expect(md).toContain('`/nonexistent/w/docs/spec.md` — named at line 1, read at line 3 (the read returned lines 1–2) — the session wrote it after that read (the latest write at line 5): these lines are as they were then');
+  });
+
+  it('says nothing of it when the session did not write it after', () => {
+    const { md } = built(user('u1', 'Read docs/spec.md and list its rules.'), read, got, say('a1', 'One rule.'));
+    expect(md).not.toContain('the session wrote it after that read');
+  });
+});

@@ -10,7 +10,7 @@ import { documentPasses } from '../documents.js';
 import { jobNotices, noticeJobId } from '../jobs.js';
 import type { Contradiction } from '../ledger.js';
 import { listingAfterLastCommit, publisherRedacted } from '../ledger.js';
-import { fileName, filePath, relativeTo } from '../paths.js';
+import { fileKey, fileName, filePath, relativeTo } from '../paths.js';
 import { exitMeansNoMatch, namesFileArg, pipedInto } from '../shell.js';
 import type { ParentTask, RenderInput } from './input.js';
 import { bullets, cell, code, fence, inCell, table, yamlValue } from './markdown.js';
@@ -447,7 +447,11 @@ function documents(a: Analysis, parent: string | null): (level: Level) => string
       const lines = `${kept} line${kept === 1 ? '' : 's'} with words`;
       const some = kept <= rows.length ? '' : rows.length === 0 ? `the ${lines} the store keeps of it ${kept === 1 ? 'is' : 'are'} in HANDOFF.summary.json` : `${rows.length} shown here of the ${lines} the store keeps of it, all in HANDOFF.summary.json`;
       const rest = span === '' && some === '' ? '' : ` (${[span, some].filter((x) => x !== '').join('; ')})`;
-      parts.push(`${path(d.path)} — named at line ${d.requestLine}, read at line ${d.line}${rest}${rows.length > 0 ? `\n\n${bullets(rows)}` : ''}`);
+      // Written by the session after that read: those lines may be gone (37f83ec9 at 180: the
+      // functions the read showed at 660 were replaced by the edit of line 18).
+      const w = a.filesChanged.find((f) => f.line > d.line && fileKey(f.path) === fileKey(d.path));
+      const since = w === undefined ? '' : ` — the session wrote it after that read (${w.writes !== undefined && w.first !== undefined && w.first > d.line ? `first at line ${w.first}, the latest at line ${w.line}` : `the latest write at line ${w.line}`}): these lines are as they were then`;
+      parts.push(`${path(d.path)} — named at line ${d.requestLine}, read at line ${d.line}${rest}${since}${rows.length > 0 ? `\n\n${bullets(rows)}` : ''}`);
     });
     return `\n\n### ${parent === null ? 'Files the user pointed at' : 'Files its task named'}\n\n${label('verified')} — what they said when the agent read them (l.N is the file's own line):\n\n${parts.join('\n\n')}`;
   };
