@@ -128,7 +128,7 @@ const WORD_CHAR = `[^\\s'"\`=:;,(){}[\\]<>|&\\\\«»“”‘’]`;
  * expression, not by a call per word: a long tool output is mostly short words.
  */
 function wordsBetween(min: number, max: number): RegExp {
-  return new RegExp(`(?<!${WORD_CHAR})${WORD_CHAR}{${min},${max + 3}}(?!${WORD_CHAR})`, 'g');
+  return new RegExp(`(?<!${WORD_CHAR})${WORD_CHAR}{${min},${max + 5}}(?!${WORD_CHAR})`, 'g');
 }
 
 /**
@@ -158,13 +158,16 @@ function maskTyped(text: string, typed: readonly Mask[], words: RegExp = TYPED_W
         return w[0] + rest;
       }
     }
-    // A sentence's full stop or a bracket after it is no part of it ("… the webhook with <secret>.").
-    const end = /[.,!?)\]]+$/.exec(w);
-    if (end === null || w.length - end[0].length < TYPED_MIN_CHARS) return w;
-    const cut = tagOf(w.slice(0, end.index));
+    // A sentence's full stop or a bracket after it is no part of it ("… the webhook with <secret>."),
+    // nor Markdown's emphasis around it ("used **<secret>** for the call").
+    const m = /^([*_~]*)(.*?)([*_~]*[.,!?)\]]*)$/s.exec(w);
+    if (m === null || (m[1] === '' && m[3] === '')) return w;
+    const core = m[2] as string;
+    if (core.length < TYPED_MIN_CHARS) return w;
+    const cut = tagOf(core);
     if (cut === null) return w;
     count += 1;
-    return cut + end[0];
+    return `${m[1]}${cut}${m[3]}`;
   });
   return { text: out, count };
 }

@@ -95,3 +95,11 @@ describe('names of secrets the red teams found unread', () => {
     expect(kept(user('u1', 'x'), say('a1', 'I set use_cred = enabled for now.'))).toContain('use_cred = enabled');
   });
 });
+
+describe("a remembered secret the agent repeats in Markdown's emphasis (the thirtieth red team's bB03, bB11)", () => {
+  it.each(['Done: used **q7Lm2XvR9tBw4KzP8nYc** for the call.', 'Noted *q7Lm2XvR9tBw4KzP8nYc*.', 'It was _q7Lm2XvR9tBw4KzP8nYc_, now ~~q7Lm2XvR9tBw4KzP8nYc~~!'])('%s', (text) => {
+    const all = kept(user('u1', 'check the token'), bash('b1', 'printenv API_TOKEN'), result('b1', 'q7Lm2XvR9tBw4KzP8nYc\n'), say('a1', text));
+    expect(all).not.toContain('q7Lm2XvR9tBw4KzP8nYc');
+    expect(all).toMatch(/[*_~]\[REDACTED:printed_secret\][*_~]/);
+  });
+});
