@@ -169,6 +169,10 @@ export interface Contradiction {
    * in the transcript tested it (evidence_line: the last line the check looked back to).
    */
   unproven?: true;
+  /** A claim that a line is covered, which a coverage report contradicted: the file and the line. */
+  covered?: { file: string; line: number };
+  /** The line of a later coverage report that lists that file with nothing missing: settled in the session. */
+  settled?: number;
   /**
    * Not contradicted but stale: it says checks pass, and the runs it names passed on older code (a
    * file other than a document changed after them, and they did not run again before the claim).
@@ -253,7 +257,7 @@ export interface Ledger {
   /** The last change of a file other than documentation (isDocumentation): what checks must follow. */
   lastChangeLine: number | null;
   /** The latest coverage report a check printed with the lines no test ran (outcome.ts coverageMissing): its line, its command, and per file those lines. */
-  coverage?: { line: number; command: string; missing: { file: string; spans: string }[] };
+  coverage?: { line: number; command: string; missing: { file: string; spans: string }[]; full?: string[] };
   /** The last commit, merge or pull: changes before it are committed. */
   lastCommitLine: number | null;
   lastRebaseLine: number | null;
@@ -712,7 +716,7 @@ function checkCoverageClaim(l: Ledger, text: string, line: number): void {
           if (files.length !== 1 || only === undefined) continue;
           push(
             l.contradictions,
-            { claim_line: line, evidence_line: cov.line, text: `The agent said ${quote(clip(sentence.trim(), 300))}, but the latest coverage report before it (line ${cov.line}, \`${clip(cov.command, 120)}\`) lists line ${at} of \`${only.file}\` as run by no test, and no code changed between` },
+            { claim_line: line, evidence_line: cov.line, text: `The agent said ${quote(clip(sentence.trim(), 300))}, but the latest coverage report before it (line ${cov.line}, \`${clip(cov.command, 120)}\`) lists line ${at} of \`${only.file}\` as run by no test, and no code changed between`, covered: { file: only.file, line: at } },
             LEDGER_LIMITS.CONTRADICTIONS,
           );
           return;
@@ -1509,8 +1513,14 @@ function noteCheckRun(l: Ledger, call: CallRecord, r: ResultInput): void {
   if (call.name === 'hook') run.by = 'hook';
   l.checksTotal += 1;
   push(l.checks, run, LEDGER_LIMITS.CHECKS);
-  const missing = r.interrupted === true ? null : coverageMissing(r.output ?? '');
-  if (missing !== null) l.coverage = { line: r.line, command: run.command, missing };
+  const rows = r.interrupted === true ? null : coverageMissing(r.output ?? '');
+  if (rows !== null) {
+    const missing = rows.filter((f) => f.spans !== '').slice(0, 60);
+    const full = rows.filter((f) => f.spans === '').map((f) => f.file).slice(0, 100);
+    l.coverage = full.length === 0 ? { line: r.line, command: run.command, missing } : { line: r.line, command: run.command, missing, full };
+    // A claim a report contradicted is settled by a later one that lists its file with nothing missing.
+    for (const c of l.contradictions) if (c.covered !== undefined && c.settled === undefined && full.includes(c.covered.file)) c.settled = r.line;
+  }
   if (decided.outcome === 'pass') closeFailures(l, targets, r.line);
   else if (decided.outcome === 'fail' && decided.nothingRan !== true) {
     const what = run.summary ? `: ${run.summary}` : '';

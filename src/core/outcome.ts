@@ -254,8 +254,9 @@ const COVERAGE_TOTAL = /^(?:[\w@/.-]{1,80} [\w:-]{1,20}: )?(?:TOTAL(?:[ \t]+\d+)
 /**
  * The lines a coverage report says no test ran, per file: coverage.py's and pytest-cov's `Missing`
  * column (`163->165, 169`: the branch arcs are left out, they are no line) and Jest's and Vitest's
- * `Uncovered Line #s` (`12-15,20`). Null when the text holds no such table; a table whose files
- * are all covered gives an empty list. At most 60 files, each file's spans to 400 characters.
+ * `Uncovered Line #s` (`12-15,20`), each file the table lists (its spans empty when nothing is
+ * missing). Null when the text holds no such table. At most 160 files, each file's spans to 400
+ * characters.
  */
 export function coverageMissing(text: string): { file: string; spans: string }[] | null {
   const py = text.indexOf('Missing');
@@ -277,7 +278,9 @@ export function coverageMissing(text: string): { file: string; spans: string }[]
     const file = (m[1] as string).trim();
     if (file === 'TOTAL' || file === 'All files') continue;
     const spans = (m[2] ?? '').split(/,\s*/).filter((x) => /^\d+(?:-\d+)?$/.test(x.trim())).join(', ');
-    if (spans !== '' && out.length < 60) out.push({ file: file.slice(0, 300), spans: spans.slice(0, 400) });
+    // A file with nothing missing is listed too (its spans empty): a later report that lists it so
+    // settles a claim an earlier one contradicted.
+    if (out.length < 160) out.push({ file: file.slice(0, 300), spans: spans.slice(0, 400) });
   }
   return table ? out : null;
 }

@@ -30,7 +30,10 @@ const REPORT = [
 
 describe('coverage reports read for the lines no test ran', () => {
   it("reads coverage.py's Missing column without its branch arcs, and Jest's Uncovered Line #s", () => {
-    expect(coverageMissing(REPORT)).toEqual([{ file: 'deep_manifest/deep_manifest.py', spans: '169' }]);
+    expect(coverageMissing(REPORT)).toEqual([
+      { file: 'deep_manifest/__init__.py', spans: '' },
+      { file: 'deep_manifest/deep_manifest.py', spans: '169' },
+    ]);
     const jest = [
       'File      | % Stmts | % Branch | % Funcs | % Lines | Uncovered Line #s ',
       '----------|---------|----------|---------|---------|-------------------',
@@ -38,11 +41,12 @@ describe('coverage reports read for the lines no test ran', () => {
       ' foo.js   |   85.71 |       50 |     100 |   85.71 | 12-15,20          ',
     ].join('\n');
     expect(coverageMissing(jest)).toEqual([{ file: 'foo.js', spans: '12-15, 20' }]);
+    expect(coverageMissing(`${jest}\n bar.js   |     100 |      100 |     100 |     100 |                   `)).toEqual([{ file: 'foo.js', spans: '12-15, 20' }, { file: 'bar.js', spans: '' }]);
     expect(spansHold('12-15, 20', 14)).toBe(true);
     expect(spansHold('12-15, 20', 16)).toBe(false);
     expect(coverageMissing('5 passed in 0.1s')).toBeNull();
     // A table whose every file is covered: a report, with nothing missing.
-    expect(coverageMissing('Name    Stmts   Miss  Cover   Missing\n-----\na.py       10      0   100%\nTOTAL 10 0 100%')).toEqual([]);
+    expect(coverageMissing('Name    Stmts   Miss  Cover   Missing\n-----\na.py       10      0   100%\nTOTAL 10 0 100%')).toEqual([{ file: 'a.py', spans: '' }]);
   });
 });
 
@@ -63,6 +67,22 @@ describe('a claim that a test covers a line the latest coverage report lists as 
     expect(md).toContain('but the latest coverage report before it (line 5, `(source .venv/bin/activate && pytest)`) lists line 169 of `deep_manifest/deep_manifest.py` as run by no test, and no code changed between');
     expect(md).not.toContain('None the transcript contradicts');
     expect(JSON.stringify(summary)).toContain('lists line 169 of');
+  });
+
+  it('is settled, and no longer the first thing to do, once a later report lists its file with nothing missing (deep-manifest at 213)', () => {
+    const CLEAN = REPORT.replace('deep_manifest/deep_manifest.py     187      1     64      2    99%   163->165, 169', 'deep_manifest/deep_manifest.py     186      0     62      0   100%').replace(/TOTAL.*/, 'TOTAL                              189      0     62      0   100%');
+    const { md, summary } = session(
+      say('a1', 'The same applies to line 169, but the test covers that.'),
+      edit('e2', 'deep_manifest/deep_manifest.py'),
+      updated('e2', 'deep_manifest/deep_manifest.py'),
+      bash('t2', '(source .venv/bin/activate && pytest)'),
+      result('t2', CLEAN),
+    );
+    expect(md).toContain('- claim at line 6, evidence at line 5 (settled in the session: the coverage report at line 10 lists that file with nothing missing): The agent said');
+    expect(md).not.toContain('First settle the agent');
+    expect(JSON.stringify(summary)).toContain('"settled_line":10');
+    // Without the later report it is still the first thing to settle.
+    expect(session(say('a1', 'The same applies to line 169, but the test covers that.')).md).toContain('First settle the agent');
   });
 
   it('is no claim when the sentence says the line is not covered, or asks, or plans', () => {
@@ -153,13 +173,13 @@ describe("subagents' commits after a `git log` that would show them (worktrees a
       bash('g1', 'git log --all --oneline --graph -20'),
       result('g1', LOG_ALL),
     );
-    expect(md).toContain('made no commit beyond what their reports name but among those the `git log --all` at line 7, run after their reports, lists of every branch (within any limit it was given).');
+    expect(md).toContain(': every commit they had made by then is among those the `git log --all` at line 7, run after their reports, lists (it shows every branch, within any limit it was given); which of them are theirs, beyond those their reports name, it does not say.');
     expect(md).not.toContain('a commit of theirs would not show here');
   });
 
   it('a `git log` of the branch after the report lists what it committed there', () => {
     const { md } = built(user('u1', 'Research the partners'), task('t1'), result('t1', 'Brief added to ROADMAP.md.'), bash('g1', 'git log --oneline -5'), result('g1', '88bf269 docs(status): add agent handoff queue\n1a2b3c4 fix(lifi): route'));
-    expect(md).toContain('made no commit on the branch checked out but among those the `git log` at line 5, run after its report, lists (HEAD `88bf269` «docs(status): add agent handoff queue»); a commit on another branch would not show there.');
+    expect(md).toContain(': every commit of theirs on the branch checked out is among those the `git log` at line 5, run after its report, lists (HEAD `88bf269` «docs(status): add agent handoff queue»); which of them are theirs it does not say, and one on another branch would not show there.');
   });
 
   it('is still not known when the log came before a report, or a subagent has not reported', () => {

@@ -481,7 +481,8 @@ function claims(a: Analysis): string {
   const bullet = (c: Contradiction): string => {
     const kind = claimKind(c);
     if (kind === 'unproven') return `claim at line ${c.claim_line}, unproven: ${oneLine(c.text, 400)}`;
-    return `claim at line ${c.claim_line}, ${kind === 'stale' ? 'a later change' : 'evidence'} at line ${c.evidence_line}: ${oneLine(c.text, 400)}`;
+    const settled = c.settled === undefined ? '' : ` (settled in the session: the coverage report at line ${c.settled} lists that file with nothing missing)`;
+    return `claim at line ${c.claim_line}, ${kind === 'stale' ? 'a later change' : 'evidence'} at line ${c.evidence_line}${settled}: ${oneLine(c.text, 400)}`;
   };
   return `${label('verified')} — the agent's own claims ${what}:\n\n${bullets(a.contradictions.map(bullet))}`;
 }
@@ -1214,8 +1215,9 @@ function subagentCommits(sub: NonNullable<Analysis['unseenWriters']['subagents']
   const g = sub.logged;
   if (g === undefined) return `${label('unknown')} — ${subagentsApart(sub)} may have committed${more}: a commit of theirs would not show here.`;
   const whose = sub.count === 1 ? 'its report' : 'their reports';
-  if (g.all) return `${label('reported')} — ${subagentsApart(sub)} made no commit${more === '' ? '' : ` beyond what ${sub.count === 1 ? 'its report names' : 'their reports name'}`} but among those the \`git log --all\` at line ${g.line}, run after ${whose}, lists of every branch (within any limit it was given).`;
-  return `${label('reported')} — ${subagentsApart(sub)} made no commit on the branch checked out but among those the \`git log\` at line ${g.line}, run after ${whose}, lists (HEAD ${code(g.head ?? '')}${g.subject === undefined ? '' : ` «${oneLine(g.subject, 80)}»`}); a commit on another branch would not show there.`;
+  const which = sub.commits === undefined ? 'which of them are theirs it does not say' : `which of them are theirs, beyond those ${sub.count === 1 ? 'its report names' : 'their reports name'}, it does not say`;
+  if (g.all) return `${label('reported')} — ${subagentsApart(sub).replace(/,$/, '')}: every commit they had made by then is among those the \`git log --all\` at line ${g.line}, run after ${whose}, lists (it shows every branch, within any limit it was given); ${which}.`;
+  return `${label('reported')} — ${subagentsApart(sub).replace(/,$/, '')}: every commit of theirs on the branch checked out is among those the \`git log\` at line ${g.line}, run after ${whose}, lists (HEAD ${code(g.head ?? '')}${g.subject === undefined ? '' : ` «${oneLine(g.subject, 80)}»`}); ${which}, and one on another branch would not show there.`;
 }
 
 /** Commands that destroyed what cannot be read back: said only when there was one. */
@@ -1473,7 +1475,7 @@ function claimsFirst(a: Analysis): string {
   // A claim the user's own next message contradicted, and the agent answered, was taken up in the
   // session: the user knows, and the work went on from it (Claims to double-check still lists it).
   const takenUp = (c: Analysis['contradictions'][number]): boolean => c.evidence_line > c.claim_line && a.requests.some((q) => q.line === c.evidence_line && q.replied !== undefined && q.repliedNote !== true);
-  const against = a.contradictions.filter((c) => c.unproven !== true && c.ability !== true && !takenUp(c));
+  const against = a.contradictions.filter((c) => c.unproven !== true && c.ability !== true && c.settled === undefined && !takenUp(c));
   if (against.length === 0) return '';
   const lines = against.map((c) => c.claim_line).join(', ');
   const one = against.length === 1;

@@ -124,7 +124,7 @@ export function buildSummary(r: RenderInput, a: Analysis, transferReady: boolean
     agent_messages: a.agentMessages,
     commits: a.commits.map((c) => ({ hash: c.hash, subject: c.subject, pushed: c.pushed, line: c.line, ...(c.rebased_from === undefined ? {} : { rebased_from: c.rebased_from }), ...(c.files === undefined ? {} : { files: c.files }), ...(c.hash_line === undefined ? {} : { hash_line: c.hash_line }) })),
     next_action: { text: a.nextAction.text, rule: a.nextAction.rule, label: a.nextAction.label, line: a.nextAction.line },
-    contradictions: a.contradictions.map((c) => ({ claim_line: c.claim_line, evidence_line: c.evidence_line, text: c.text, ...(c.unproven === true ? { unproven: true as const } : {}), ...(c.stale === true ? { stale: true as const } : {}) })),
+    contradictions: a.contradictions.map((c) => ({ claim_line: c.claim_line, evidence_line: c.evidence_line, text: c.text, ...(c.unproven === true ? { unproven: true as const } : {}), ...(c.stale === true ? { stale: true as const } : {}), ...(c.settled === undefined ? {} : { settled_line: c.settled }) })),
     open_loops: a.openLoops.map((f) => f.text),
     context: r.pressure,
     git: {
