@@ -2,7 +2,7 @@ import { ideShort } from './harness/requests.js';
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
 import { coverageMissing, decideOutcome, lastLine, lastStarted, spansHold } from './outcome.js';
 import type { Outcome } from './outcome.js';
-import { andChain, branchSwitch, changesFolder, copyInstall, uncopies, statusBranch, lsListing, modifiedInStatus, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, destroys, gitUnstaged, diffedPaths, diffsTheTree, exitMeansNoMatch, formattedFor, gitAdded, gitDir, initBranch, showsFiles, gitListing, branchPullRequest, gitLogAll, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, headMovers, killedByName, logLines, segments, isGitCommit, isGitMergeOrPull, rewritesHead, isGitPush, isGitRebase, noCommitsYet, pipedInto, programsRun, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
+import { andChain, branchSwitch, changesFolder, programNames, readsOnly, copyInstall, uncopies, statusBranch, lsListing, modifiedInStatus, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, destroys, gitUnstaged, diffedPaths, diffsTheTree, exitMeansNoMatch, formattedFor, gitAdded, gitDir, initBranch, showsFiles, gitListing, branchPullRequest, gitLogAll, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, headMovers, killedByName, logLines, segments, isGitCommit, isGitMergeOrPull, rewritesHead, isGitPush, isGitRebase, noCommitsYet, pipedInto, programsRun, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
 import type { CheckTarget } from './shell.js';
 import { fmtClock, fmtOffset, localMinutes, offsetFromDate, startClaim, startsBeforeSession } from './clock.js';
 import { contentLines, DOC_LIMITS, namingRequest, readLines, readSpan } from './documents.js';
@@ -684,10 +684,23 @@ function checkStartClaim(l: Ledger, text: string, line: number): void {
   );
 }
 
+/** Tools that only read. */
+const READ_TOOLS = new Set(['Read', 'Grep', 'Glob', 'LS', 'TodoWrite', 'TodoRead', 'WebSearch', 'WebFetch', 'BashOutput', 'view_image', 'update_plan']);
+
+/** Whether a sentence names a file by its name as a word of its own (`parser.py`, not inside `test_parser.py`). */
+function namesFile(sentence: string, name: string): boolean {
+  for (let at = sentence.indexOf(name); at !== -1; at = sentence.indexOf(name, at + 1)) {
+    if (at > 0 && /[\w.-]/.test(sentence.charAt(at - 1))) continue;
+    if (/[\w-]/.test(sentence.charAt(at + name.length))) continue;
+    return true;
+  }
+  return false;
+}
+
 /** A sentence that says a test covers something, or that something is covered. */
 const COVERED = /\b(?:tests?\s+(?:now\s+|already\s+|does\s+|do\s+)?covers?|(?:is|are|now|fully|already|been|gets?)\s+covered)\b/i;
 /** …which a negation, a hedge, a plan or a question takes back. */
-const NOT_COVERED = /\b(?:not|never|no longer|isn'?t|aren'?t|doesn'?t|don'?t|won'?t|wasn'?t|uncovered|should|would|could|might|may|if|need|needs|will|once|until|unless)\b|\bto cover\b|\?|[’'](?:t|ll)\b/i;
+const NOT_COVERED = /\b(?:not|never|no longer|isn'?t|aren'?t|doesn'?t|don'?t|won'?t|wasn'?t|uncovered|should|would|could|might|may|if|need|needs|will|once|until|unless|missing|says?|said|claims?|according|wrong)\b|\bto cover\b|\?|[’'](?:t|ll)\b/i;
 /** The lines a sentence names: `line 169`, `lines 12-15 and 20`. */
 const LINE_REFS = /\blines?\s+(\d{1,6}(?:\s*(?:-|–|to)\s*\d{1,6})?(?:\s*(?:,|and|&)\s*\d{1,6}(?:\s*(?:-|–|to)\s*\d{1,6})?)*)/gi;
 
@@ -702,9 +715,19 @@ function checkCoverageClaim(l: Ledger, text: string, line: number): void {
   const cov = l.coverage;
   if (cov === undefined || cov.line >= line || cov.missing.length === 0 || !COVERED.test(text)) return;
   if (changedAfter(l, cov.line, line) !== null || l.contradictions.some((c) => c.claim_line === line)) return;
+  // Nothing between the report and the claim may have changed the code unseen: a subagent, a
+  // command that is not a plain read (`git apply`), a call of another tool that could write.
+  for (const id in l.calls) {
+    const c = l.calls[id] as CallRecord;
+    if (c.line <= cov.line || c.line >= line) continue;
+    if (c.command !== undefined ? !readsOnly(c.command) : !READ_TOOLS.has(c.name)) return;
+  }
   for (const sentence of text.split(/(?<=[.!?])\s+|\n+/)) {
     if (!COVERED.test(sentence) || NOT_COVERED.test(sentence)) continue;
-    const named = cov.missing.filter((f) => sentence.includes(fileName(f.file)));
+    const named = cov.missing.filter((f) => namesFile(sentence, fileName(f.file)));
+    // A sentence that names a file, none of those the report lists missing lines of, speaks of
+    // another file's lines (`line 169 of test_parser.py`).
+    if (named.length === 0 && /[\w-]\.(?:py|[jt]sx?|mjs|cjs|rb|go|rs|java|kt|cs|php|swift|c|cc|cpp|h|hpp|ex|exs|scala|vue|svelte)\b/.test(sentence)) continue;
     for (const m of sentence.matchAll(LINE_REFS)) {
       for (const part of (m[1] as string).split(/\s*(?:,|and|&)\s*/)) {
         const [a, b] = part.split(/\s*(?:-|–|to)\s*/).map(Number);
@@ -1399,15 +1422,33 @@ function noteSeen(l: Ledger, call: CallRecord, r: ResultInput): void {
  * path and not touch the file (`grep data/raw/prs.json .gitignore`), so it is said as may.
  */
 function noteNamedAgain(l: Ledger, call: CallRecord, command: string, r: ResultInput): void {
+  if (!hasDeletion(l) || !namesOnlyToUse(command, r.output ?? '')) return;
+  // A command that moves elsewhere first (`cd ../archive && wc -c data/raw/prs.json`) names another file by a relative path.
+  const moved = changesFolder(command);
   for (const key in l.changed) {
     const rec = l.changed[key] as Ledger['changed'][string];
     if (rec.how !== 'delete' || rec.line >= r.line || rec.again !== undefined) continue;
     if (call.writes?.some((w) => heldKey(l.changed, w.path) === key) === true) continue;
     const cwd = r.cwd?.replace(/[\\/]+$/, '');
     const rel = cwd !== undefined && key.startsWith(`${cwd}/`) ? key.slice(cwd.length + 1) : null;
-    const forms = [key, ...(rel !== null && rel.includes('/') ? [rel, `./${rel}`] : [])];
+    const forms = [key, ...(rel !== null && rel.includes('/') && !moved ? [rel, `./${rel}`] : [])];
     if (forms.some((f) => namesPath(command, f))) rec.named = r.line;
   }
+}
+
+const hasDeletion = (l: Ledger): boolean => Object.values(l.changed).some((c) => c.how === 'delete');
+
+/**
+ * Programs that name a path without needing the file (a search, a print, git's own records) or
+ * test whether it is there; an output that says a file is missing.
+ */
+const NAMES_WITHOUT_USE = new Set(['git', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'find', 'fd', 'locate', 'echo', 'printf', 'test', '[', '[[', 'rm', 'unlink', 'trash', 'stat', 'ls', 'file', 'realpath', 'readlink', 'dirname', 'basename']);
+const SAYS_MISSING = /\b(?:no such file|not found|cannot access|can't open|does not exist|doesn't exist|FileNotFoundError|ENOENT|not there|missing|gone)\b/i;
+
+/** Whether a command that succeeded and names a path used the file: not a test of it, a search or a print. */
+function namesOnlyToUse(command: string, out: string): boolean {
+  if (/\|\||(?:^|\s)!\s|\s-[ef]\s/.test(command) || SAYS_MISSING.test(out.slice(0, 4000))) return false;
+  return !programNames(command).some((p) => NAMES_WITHOUT_USE.has(p));
 }
 
 /** Whether a command's text holds a path whole: not inside a longer name or path. */

@@ -1414,6 +1414,33 @@ export function pipedInto(command: string): string | null {
   return m?.[1] ?? null;
 }
 
+/** Programs that only read or print (a redirect aside): a command of these alone changes no file. */
+const READ_ONLY = new Set(['cat', 'head', 'tail', 'less', 'more', 'ls', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'find', 'fd', 'wc', 'sort', 'uniq', 'cut', 'tr', 'awk', 'diff', 'cmp', 'file', 'stat', 'echo', 'printf', 'pwd', 'which', 'type', 'env', 'printenv', 'date', 'true', 'jq', 'yq', 'tree', 'du', 'df', 'ps', 'pgrep', 'source', '.', 'cd', 'test', '[', '[[', 'nl', 'column', 'realpath', 'dirname', 'basename']);
+const GIT_READS = new Set(['status', 'log', 'diff', 'show', 'branch', 'rev-parse', 'ls-files', 'blame', 'grep', 'remote', 'describe', 'shortlog']);
+/** A one-liner that may write: a file opened to write, a removal, a process, a path's write method. */
+const SCRIPT_WRITES = /\bopen\([^)]*,\s*\\?['"][wax+]|\.write(?:_text|_bytes|FileSync|File)?\(|\bos\.(?:remove|unlink|rename|replace|makedirs|mkdir|rmdir|system)\b|\bshutil\.|\bsubprocess\.|\bunlinkSync\b|\bexecSync\b|\bspawnSync\b|\bPath\([^)]*\)\.(?:unlink|rename|touch|mkdir)/;
+
+/**
+ * Whether a shell command changes no file: each of its programs only reads or prints (git's reading
+ * subcommands, `sed` without `-i`, a `python -c` or `node -e` one-liner that opens nothing to write
+ * and starts nothing), and no redirect writes a file other than /dev/null.
+ */
+export function readsOnly(command: string): boolean {
+  if (/(?:^|[^<>&\d])>{1,2}\s*(?!\/dev\/null\b|&)/.test(command.replace(/'[^']*'|"(?:\\.|[^"\\])*"/g, "''"))) return false;
+  return programs(command).every((ws) => {
+    const name = strip(base(ws[0] ?? ''));
+    if (name === 'git') return GIT_READS.has(ws[1] ?? '');
+    if (name === 'sed') return !ws.some((w) => /^-[a-zA-Z]*i/.test(w) || w.startsWith('--in-place'));
+    if (/^(?:python[\d.]*|node)$/.test(name)) return (ws[1] === '-c' || ws[1] === '-e') && !SCRIPT_WRITES.test(ws[2] ?? '');
+    return READ_ONLY.has(name);
+  });
+}
+
+/** Every program a command runs, by name, in order (`git`, `grep`, `test`). */
+export function programNames(command: string): string[] {
+  return programs(command).map((ws) => strip(base(ws[0] ?? ''))).filter((n) => n.length > 0);
+}
+
 /**
  * The programs a command runs, by name, leaving out those that only show or filter text (`cat`,
  * `tail`, `grep`, `echo`): `pnpm` for `/home/u/.nvm/…/bin/pnpm --version 2>&1 | head -5`.

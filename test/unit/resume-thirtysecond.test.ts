@@ -4,6 +4,7 @@ import { built } from './ledger-helper.js';
 import { coverageMissing, spansHold } from '../../src/core/outcome.js';
 import { jobs } from '../../src/core/render/handoff-md.js';
 import type { Analysis } from '../../src/core/analysis.js';
+import { readsOnly } from '../../src/core/shell.js';
 
 /**
  * Rules from the second round of the thirty-first reading's readers, left then and made in the
@@ -85,6 +86,17 @@ describe('a claim that a test covers a line the latest coverage report lists as 
     expect(session(say('a1', 'The same applies to line 169, but the test covers that.')).md).toContain('First settle the agent');
   });
 
+  it("is not decided when the sentence speaks of another file, quotes another's word, or something between may have changed the code (the skeptic's c01–c05)", () => {
+    const claim = (text: string) => say('a1', text);
+    expect(session(claim('The new test covers the empty-input case (it starts at line 169 of test_parser.py).')).md).not.toContain('as run by no test');
+    expect(session(claim("Codecov's comment says line 169 is covered, but the local report lists it as missing, so the bot is wrong.")).md).not.toContain('as run by no test');
+    const task = call('s1', 'Task', { description: 'Add a test', prompt: 'Add a test for line 169', subagent_type: 'general-purpose' });
+    expect(session(task, result('s1', 'I added test_empty_input to tests/test_parser.py.'), claim('The test covers line 169 now.')).md).not.toContain('as run by no test');
+    expect(session(bash('g1', 'git apply /tmp/fix.patch'), result('g1', ''), claim('The test covers line 169 now.')).md).not.toContain('as run by no test');
+    // A read between changes nothing: the claim is still contradicted.
+    expect(session(bash('g1', 'git diff --stat'), result('g1', ' 1 file changed'), claim('The test covers line 169 now.')).md).toContain('as run by no test');
+  });
+
   it('is no claim when the sentence says the line is not covered, or asks, or plans', () => {
     for (const text of ['Line 169 is not covered yet.', 'Does the test cover line 169?', 'I will add a test so line 169 gets covered.', 'We need a test that covers line 169.']) {
       const { md } = session(say('a1', text));
@@ -156,6 +168,17 @@ describe('a file the session deleted that a later command names (posthog at 561:
     expect(row(session('grep -rn prs.json src', 'src/fetch.py:12: OUT = "prs.json"').md)).toMatch(/\| deleted \|/);
     expect(row(session('cat data/raw/prs.json.bak | head -1', '[').md)).toMatch(/\| deleted \|/);
     expect(row(session('cat data/raw/prs.json', 'cat: data/raw/prs.json: No such file or directory', { is_error: true }).md)).toMatch(/\| deleted \|/);
+  });
+
+  it("stays deleted for a command that tests whether it is there, searches for its name, is git's, or runs in another folder (the skeptic's c09–c13)", () => {
+    for (const [command, output] of [
+      ['test ! -e data/raw/prs.json && echo gone', 'gone'],
+      ["ls data/raw/prs.json 2>/dev/null || echo 'not there'", 'not there'],
+      ["grep -rn 'data/raw/prs.json' src/", "src/fetch.py:12: OUT = 'data/raw/prs.json'"],
+      ['git commit -am "drop the partial data"', '[main 1a2b3c4] drop the partial data\n 1 file changed, 0 insertions(+), 1 deletion(-)\n delete mode 100644 data/raw/prs.json'],
+      ['cd ../archive && wc -c data/raw/prs.json', '819694 data/raw/prs.json'],
+      ['python3 -c "import os; print(os.path.exists(\'data/raw/prs.json\'))"', 'False: missing'],
+    ]) expect(row(session(command as string, output as string).md), command).toMatch(/\| deleted \|/);
   });
 });
 
@@ -266,4 +289,9 @@ describe('a file the user pointed at, written by the session after the agent rea
     const { md } = built(user('u1', 'Read docs/spec.md and list its rules.'), read, got, say('a1', 'One rule.'));
     expect(md).not.toContain('the session wrote it after that read');
   });
+});
+
+describe('readsOnly: a shell command that changes no file', () => {
+  it.each(['git diff --stat', 'cat a.py | head -5', 'grep -rn foo src/ 2>/dev/null', 'sed -n 1,20p a.py', `python3 -c "import tarfile; print(tarfile.__file__)"`, '(source .venv/bin/activate && python3 -c "print(1)")', 'ls -la && git status --short'])('%s reads only', (c) => expect(readsOnly(c)).toBe(true));
+  it.each(['git apply fix.patch', 'sed -i s/a/b/ a.py', 'echo x > a.py', 'cat a.py >> b.py', `python3 -c "open('a.py', 'w').write('x')"`, 'python3 script.py', 'npm test', 'git stash pop', 'patch -p1 < fix.diff'])('%s may write', (c) => expect(readsOnly(c)).toBe(false));
 });
