@@ -750,28 +750,47 @@ export function branchSwitch(command: string, out: string): string | null {
   return branch;
 }
 
+/**
+ * A `git log` of every branch (`--all`, `--branches`) that listed commits, whole: not filtered by
+ * author, message, date or path, nor piped through a filter (`| grep -v x`), nor run elsewhere.
+ */
+export function gitLogAll(command: string, out: string): boolean {
+  if (!command.includes('log') || FILTERED_OUTPUT.test(command) || changesFolder(command)) return false;
+  return runsGit(command, (w) => w[1] === 'log' && w.some((a) => a === '--all' || a.startsWith('--branches')) && !filtersCommits(w.slice(2))) && logLines(out).length > 0;
+}
+
 /** The newest commit a `git log` run printed first (`ecd5389 feat: backend v0`); null when the command holds no such run. */
 export function gitLogTop(command: string, out: string): { hash: string; subject: string } | null {
-  if (!command.includes('log') || !runsGit(command, (w) => w[1] === 'log' && logOfHead(w.slice(2)))) return null;
+  if (!command.includes('log') || FILTERED_OUTPUT.test(command) || !runsGit(command, (w) => w[1] === 'log' && logOfHead(w.slice(2)))) return null;
   const first = logLines(out)[0];
   return first === undefined ? null : { hash: first.hash, subject: first.rest };
 }
 
-/** A `git log` of every branch (`--all`, `--branches`) that listed commits. */
-export function gitLogAll(command: string, out: string): boolean {
-  return command.includes('log') && runsGit(command, (w) => w[1] === 'log' && w.some((a) => a === '--all' || a.startsWith('--branches'))) && logLines(out).length > 0;
+/** A log's output piped through what drops or reorders its lines (`| grep -v`, `| tail -1`, `| sort`). */
+const FILTERED_OUTPUT = /\|\s*(?:grep|egrep|rg|awk|sed|sort|tac|tail|uniq|cut|jq)\b/;
+
+/**
+ * Options that leave commits out (`--author`, `--grep`, `-S`, `--until`, `--no-merges`, a path
+ * after `--`): the log's first line need not be HEAD, nor its lines every commit.
+ */
+function filtersCommits(args: readonly string[]): boolean {
+  const sep = args.indexOf('--');
+  if (sep !== -1 && args.length > sep + 1) return true;
+  return args.some((a) => /^--(?:author|committer|grep|invert-grep|all-match|until|before|skip|merges|no-merges|min-parents|max-parents|diff-filter|follow|ancestry-path|first-parent|cherry-pick|left-only|right-only|simplify-by-decoration)\b|^-[SG]/.test(a));
 }
 
 /**
  * A `git log` whose first line is HEAD's commit: not `--reverse` (its first is the oldest), not
- * one of other refs (`--all`, `main`, `origin/main`, `a..b`); only its options and, after `--`, paths.
+ * one of other refs (`--all`, `main`, `origin/main`, `a..b`), not filtered (`--author`, `--grep`,
+ * `--until`, a path); only its options.
  */
 function logOfHead(args: readonly string[]): boolean {
+  if (filtersCommits(args)) return false;
   const sep = args.indexOf('--');
   const before = sep === -1 ? args : args.slice(0, sep);
   if (before.some((a) => a === '--reverse' || a === '--all' || a.startsWith('--branches') || a.startsWith('--remotes') || a.startsWith('--tags') || a === '--glob')) return false;
   // `-n 5`, `--format x`: an option's separate value is not a ref.
-  const valued = new Set(['-n', '--max-count', '--format', '--pretty', '--since', '--until', '--after', '--before', '--author', '--grep', '--skip']);
+  const valued = new Set(['-n', '--max-count', '--format', '--pretty', '--since', '--after']);
   return before.every((a, i) => a.startsWith('-') || valued.has(before[i - 1] ?? '') || /^HEAD$|^-?\d+$/.test(a));
 }
 

@@ -205,6 +205,17 @@ describe("subagents' commits after a `git log` that would show them (worktrees a
     expect(md).toContain(': every commit of theirs on the branch checked out is among those the `git log` at line 5, run after its report, lists (HEAD `88bf269` «docs(status): add agent handoff queue»); which of them are theirs it does not say, and one on another branch would not show there.');
   });
 
+  it("is still not known after a log that leaves commits out or runs elsewhere (the skeptic's c14–c18)", () => {
+    for (const command of ['git log --all --oneline --author=alice', 'git log --all --oneline -- src/', 'git log --all --oneline | grep -v -i research', 'cd ../upstream && git log --all --oneline', 'git log --all --oneline --grep=fix', 'git log --all --until=yesterday --oneline']) {
+      const { md } = built(user('u1', 'Research'), task('t1'), result('t1', 'Done: I wrote work/research.md and committed it.'), bash('g1', command), result('g1', LOG_ALL));
+      expect(md, command).toContain('may have committed: a commit of theirs would not show here.');
+    }
+    for (const command of ['git log --oneline --grep=docs -3', 'git log --oneline --until=2026-01-01', 'git log --oneline -- src/']) {
+      const { md } = built(user('u1', 'Research'), task('t1'), result('t1', 'Done: I wrote work/research.md and committed it.'), bash('g1', command), result('g1', '88bf269 docs(status): add agent handoff queue'));
+      expect(md, command).not.toContain('HEAD `88bf269`');
+    }
+  });
+
   it('is still not known when the log came before a report, or a subagent has not reported', () => {
     const before = built(user('u1', 'Research'), task('t1'), bash('g1', 'git log --all --oneline'), result('g1', LOG_ALL), result('t1', 'Done: I wrote work/research.md and committed it.'));
     expect(before.md).toContain('may have committed: a commit of theirs would not show here.');
