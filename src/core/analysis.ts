@@ -1,6 +1,6 @@
 import type { GitEvidence } from './evidence.js';
 import type { Pressure } from './pressure.js';
-import { IMAGE_PLACEHOLDERS, IMPLIES, isDocumentation, listingAfterLastCommit, openFailures, publisherRedacted } from './ledger.js';
+import { IMAGE_PLACEHOLDERS, IMPLIES, isDocumentation, isScratch, listingAfterLastCommit, openFailures, publisherRedacted } from './ledger.js';
 import { notWritten } from './plan-files.js';
 import { unmark } from './what-changed.js';
 import { splitName } from './redaction/names.js';
@@ -198,7 +198,7 @@ export interface Analysis {
    * with its line, when the same command did not run again after it (edgerunner at 248: `npm run
    * build` failed, then 251–252 wrote the fix, not run yet).
    */
-  openFailures: { line: number; text: string; changedSince?: { files: number; path: string; line: number; command: string } }[];
+  openFailures: { line: number; text: string; changedSince?: { files: number; path: string; line: number; command: string; deleted?: number; later?: { command: string; line: number; outcome: string } } }[];
   /** Failures a later run fixed: what broke, where it was fixed, and what was done in between (the last 10). */
   /** `rerun`: how the failure was got past: a later run of the same check passed, or the same command (a script, not a check) ran again without an error, which says it ran, not that it found what it looked for, or (a format check) the formatter rewrote the files, the check not run again, or (a command that could not find a file it showed) a later call read that file. */
   fixedFailures: { line: number; text: string; fixed_line: number; rerun: 'passed' | 'ran_clean' | 'formatted' | 'read'; how: string[]; fixed_by?: string }[];
@@ -594,11 +594,19 @@ function untestedPlanSteps(l: Ledger, c: CurrentState): Contradiction[] {
   if (steps.length === 0) return [];
   const change = l.lastChangeLine !== null && l.lastChangeLine < at ? l.lastChangeLine : null;
   if (l.checks.some((x) => (change === null ? x.line < at : x.line > change))) return [];
+  // A check run in the background that ended after the change ran too (its poll or notice said so).
+  if (change !== null && Object.values(l.jobs ?? {}).some((j) => j.status !== 'running' && (j.endLine ?? 0) > change && checkTargets(j.command, l.installed ?? []).length > 0)) return [];
   const since = change === null ? 'before it' : `after the last file change (line ${change}${docsAfter(l, change)})`;
   // Checks that ran before that change tested the code as it was then: said, for the step may be
   // about them (coderabbit at 190: «Test the new default behavior», run at 173 to 181, then the
   // help text edited at 184 and 188), and what changed after them is what no run has seen.
-  const before = change === null ? [] : l.checks.filter((x) => x.line < change);
+  // Only runs after the session's first change: one before any edit tested none of the work.
+  let first = Number.POSITIVE_INFINITY;
+  for (const path in l.changed) {
+    const c = l.changed[path] as Ledger['changed'][string];
+    if (!isDocumentation(path) && !isScratch(path)) first = Math.min(first, c.first ?? c.line);
+  }
+  const before = change === null ? [] : l.checks.filter((x) => x.line < change && x.line > first);
   const last = before.at(-1);
   const ran = last === undefined ? '' : `; ${before.length === 1 ? 'a run' : `${before.length} runs`} before it, the latest \`${clip(last.command, 80)}\` (line ${last.line}, ${last.outcome === 'pass' ? 'passed' : last.outcome === 'fail' ? 'failed' : 'no verdict'}): the step may have been done then`;
   return steps.slice(0, 3).map((t) => ({ claim_line: at, evidence_line: change ?? at, text: `the plan marks ${quote(t, 160)} done, but no test, build, type check or lint ran ${since}${ran}`, unproven: true as const }));
@@ -1470,15 +1478,26 @@ function withChangesSince(l: Ledger, f: FailureEntry): Analysis['openFailures'][
   if (f.kind !== 'check') return out;
   const run = l.checks.find((c) => c.line === f.line && c.outcome === 'fail');
   if (run === undefined || l.checks.some((c) => c.line > f.line && c.command === run.command)) return out;
+  // Run again in the background (a job of the same command started after it) is run again.
+  if (Object.values(l.jobs ?? {}).some((j) => j.line > f.line && j.command.trim() === run.command.trim())) return out;
   let files = 0;
+  let deleted = 0;
   let latest: { path: string; line: number } | null = null;
   for (const path in l.changed) {
     const c = l.changed[path] as Ledger['changed'][string];
-    if (c.line <= f.line || isDocumentation(path)) continue;
+    if (c.line <= f.line || isDocumentation(path) || isScratch(path)) continue;
     files += 1;
+    if (c.how === 'delete') deleted += 1;
     if (latest === null || c.line > latest.line) latest = { path, line: c.line };
   }
-  if (latest !== null) out.changedSince = { files, path: latest.path, line: latest.line, command: run.command };
+  if (latest === null) return out;
+  out.changedSince = { files, path: latest.path, line: latest.line, command: run.command };
+  if (deleted > 0) out.changedSince.deleted = deleted;
+  // Another run of a check of the same target since (the failing test alone, say): what it said.
+  const tool = (k: string): string => k.split(' ')[0] ?? k;
+  const tools = new Set(run.keys.map(tool));
+  const later = [...l.checks].reverse().find((c) => c.line > f.line && c.outcome !== 'unknown' && c.keys.some((k) => tools.has(tool(k))));
+  if (later !== undefined) out.changedSince.later = { command: later.command, line: later.line, outcome: later.outcome };
   return out;
 }
 

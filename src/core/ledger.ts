@@ -9,7 +9,7 @@ import { contentLines, DOC_LIMITS, namingRequest, readLines, readSpan } from './
 import type { DocRead } from './documents.js';
 import { JOB_LIMITS, jobNotices, lastOutputLine, runningSession, sessionExit, shellCell, startedJobId, stoppedJobId } from './jobs.js';
 import type { Job } from './jobs.js';
-import { printedDigest, WHAT_LIMITS } from './what-changed.js';
+import { definitionName, printedDigest, WHAT_LIMITS } from './what-changed.js';
 import { fileKey, fileName, filePath, heldKey, relativeTo } from './paths.js';
 
 /**
@@ -70,6 +70,8 @@ export interface CallWrite {
   /** Digests of texts a program could print that the write takes out, and puts in (what-changed.ts printedChange). */
   removed?: string[];
   added?: string[];
+  /** The names of the definitions the write took out (an Edit whose old text defined them and whose new text does not). */
+  gone?: string[];
 }
 
 export interface CallRecord {
@@ -438,6 +440,25 @@ const clip = (s: string, n: number): string => {
 const trim = trimRecord;
 const push = pushBounded;
 
+/**
+ * The jobs kept: past the bound, the oldest that ended go first; one still running is what a
+ * successor must know of (a dev server started first and 31 short jobs after it: the skeptic's c36).
+ */
+function trimJobs(l: Ledger): void {
+  const jobs = l.jobs;
+  if (jobs === undefined) return;
+  const ids = Object.keys(jobs);
+  let over = ids.length - JOB_LIMITS.JOBS;
+  for (const id of ids) {
+    if (over <= 0) return;
+    if ((jobs[id] as Job).status !== 'running') {
+      delete jobs[id];
+      over -= 1;
+    }
+  }
+  trim(jobs, JOB_LIMITS.JOBS);
+}
+
 // ------------------------------------------------------------------ requests and claims
 
 const SUCCESS_CLAIM = /\b(all (?:\d+ )?tests? (?:now )?pass(?:es|ing)?|tests? (?:now )?pass(?:es|ing)?\b|build (?:now )?(?:passes|succeeds)|no regressions?|everything (?:now )?works|works (?:now|correctly|as expected)|all (?:checks )?(?:green|passing)|(?:all (?:\w+ )?)?checks? (?:are |is |now )?(?:all )?(?:green|passing))/i;
@@ -658,7 +679,7 @@ function changedAfter(l: Ledger, from: number, to: number): { path: string; line
   let files = 0;
   for (const path in l.changed) {
     const c = l.changed[path] as Ledger['changed'][string];
-    if (c.line <= from || c.line >= to || DOC_FILE.test(path)) continue;
+    if (c.line <= from || c.line >= to || DOC_FILE.test(path) || isScratch(path)) continue;
     files += 1;
     if (latest === null || c.line > latest.line) latest = { path, line: c.line };
   }
@@ -763,7 +784,7 @@ export interface CallInput {
   name: string;
   line: number;
   command?: string;
-  writes?: { path: string; how: WriteHow; what?: string[]; removed?: string[]; added?: string[] }[];
+  writes?: { path: string; how: WriteHow; what?: string[]; removed?: string[]; added?: string[]; gone?: string[] }[];
   unreadable?: boolean;
   /** A shell call whose command cannot be read (its arguments were redacted). */
   hidden?: boolean;
@@ -944,7 +965,7 @@ export function noteResult(l: Ledger, r: ResultInput): void {
       // the cut, and "No test ran after the last file change" beside it).
       if (waitOf === undefined && call.command !== undefined) {
         l.jobs = { ...(l.jobs ?? {}), [cell[1]]: { id: cell[1], line: call.line, tool: call.name, command: clip(call.command, JOB_LIMITS.COMMAND_CHARS), status: 'running', moved: true } };
-        trim(l.jobs, JOB_LIMITS.JOBS);
+        trimJobs(l);
       }
       l.last = { event: 'tool_result', line: r.line };
     }
@@ -959,7 +980,7 @@ export function noteResult(l: Ledger, r: ResultInput): void {
     // A job now, as one started in the background is: a successor must know it may still run.
     if (!r.subagent) {
       l.jobs = { ...(l.jobs ?? {}), [moved[1]]: { id: moved[1], line: call.line, tool: call.name, command: clip(call.command ?? '', JOB_LIMITS.COMMAND_CHARS), status: 'running', moved: true } };
-      trim(l.jobs, JOB_LIMITS.JOBS);
+      trimJobs(l);
       l.last = { event: 'tool_result', line: r.line };
     }
     return;
@@ -1182,7 +1203,7 @@ function noteContext(l: Ledger, call: CallRecord, r: ResultInput, out: string, f
       const start = r.ts === undefined ? NaN : Date.parse(r.ts);
       if (ms !== undefined && Number.isFinite(start)) job.timeoutAt = new Date(start + Number(ms)).toISOString();
       l.jobs = { ...(l.jobs ?? {}), [id]: job };
-      trim(l.jobs, JOB_LIMITS.JOBS);
+      trimJobs(l);
     }
   }
   if (call.polls !== undefined) notePoll(l, call.polls, out, r.line);
@@ -1282,7 +1303,7 @@ function noteWrites(l: Ledger, call: CallRecord, r: ResultInput, failed: boolean
     const key = heldKey(l.changed, w.path);
     const had = key === undefined ? undefined : l.changed[key];
     const reported = had?.event === true && had.line > call.line && had.line <= r.line;
-    markChanged(l, w.path, how, call.name, r.line, call.subagent === true, w.what, !reported);
+    markChanged(l, w.path, how, call.name, r.line, call.subagent === true, w.what, !reported, false, w.gone);
     // Codex reports a patch by its event first: the texts are read from the call's own result (the event carries none).
     if (!call.subagent) notePrinted(l, w, r.line);
   }
@@ -1354,7 +1375,7 @@ function noteStaleOutput(l: Ledger, command: string, out: string, line: number):
  * own (false for a second report of one write); `event`: reported by an event that the call's own
  * result may report again (Codex's patch_apply_end).
  */
-export function markChanged(l: Ledger, path: string, how: WriteHow, tool: string, line: number, subagent: boolean, what?: readonly string[], counted = true, event = false): void {
+export function markChanged(l: Ledger, path: string, how: WriteHow, tool: string, line: number, subagent: boolean, what?: readonly string[], counted = true, event = false, gone?: readonly string[]): void {
   const key = heldKey(l.changed, path);
   const had = key === undefined ? undefined : l.changed[key];
   if (key !== undefined) delete l.changed[key];
@@ -1379,7 +1400,9 @@ export function markChanged(l: Ledger, path: string, how: WriteHow, tool: string
   if (event) rec.event = true;
   // What the latest writes define, newest first; older items fill the rest of the bound.
   // Placeholders an older write left may have been filled since: only the latest write's count.
-  const older = (had?.what ?? []).filter((x) => !x.startsWith('placeholders '));
+  // A definition a later write took out is no longer what the file defines.
+  const out = new Set(gone ?? []);
+  const older = (had?.what ?? []).filter((x) => !x.startsWith('placeholders ') && !out.has(definitionName(x)));
   const items = [...(what ?? []), ...older].filter((x, i, all) => all.indexOf(x) === i).slice(0, WHAT_LIMITS.ITEMS);
   if (items.length > 0) rec.what = items;
   l.changed[path] = rec;
@@ -1389,7 +1412,7 @@ export function markChanged(l: Ledger, path: string, how: WriteHow, tool: string
   const refused = heldKey(l.notChanged, path);
   if (refused !== undefined) delete l.notChanged[refused];
   trim(l.changed, LEDGER_LIMITS.FILES);
-  if (!isDocumentation(path)) l.lastChangeLine = line;
+  if (!isDocumentation(path) && !isScratch(path)) l.lastChangeLine = line;
 }
 
 /**
@@ -1400,6 +1423,11 @@ const DOCUMENTATION = /(?:^|\/)(?:[^/]+\.(?:md|mdx|markdown|rst|adoc)|\.gitignor
 
 export function isDocumentation(path: string): boolean {
   return DOCUMENTATION.test(path);
+}
+
+/** A scratch file in the system's temporary folder (`/tmp/wip.patch`): no part of the project's code. */
+export function isScratch(path: string): boolean {
+  return /^(?:\/tmp|\/var\/tmp|\/private\/tmp|\/private\/var\/folders)\//.test(path.replace(/\\/g, '/'));
 }
 
 /** How many files `seen` keeps (the latest). */

@@ -81,7 +81,7 @@ export type Fact =
       seq?: number;
       /** Files the call writes when it succeeds, and how. */
       /** `removed`, `added`: digests of texts a program could print that the write took out and put in (what-changed.ts printedChange). */
-      writes?: { path: string; how: WriteHow; what?: string[]; removed?: string[]; added?: string[] }[];
+      writes?: { path: string; how: WriteHow; what?: string[]; removed?: string[]; added?: string[]; gone?: string[] }[];
       /** A write whose target cannot be read (the publisher redacted its arguments). */
       unreadable?: boolean;
       /** A shell call whose command cannot be read (the publisher redacted its arguments). */

@@ -54,6 +54,9 @@ function withoutKeys(item: string): string {
 }
 
 
+/** The name an item of what a write defines starts with (`parse: Parse a line.` → `parse`; `OUT = "x"` → `OUT`). */
+export const definitionName = (item: string): string => item.replace(/(?::| =).*$/s, '');
+
 /** The notable things `text` (the new content of `path`) defines, in order, at most ITEMS. */
 export function whatChanged(path: string, text: string): string[] {
   const out: string[] = [];

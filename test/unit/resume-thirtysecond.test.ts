@@ -128,6 +128,14 @@ describe('a plan step that says it tested, marked done after a change that follo
     expect(md).toContain('- claim at line 8, unproven: the plan marks «Test the new default behavior» done, but no test, build, type check or lint ran after the last file change (line 7); a run before it, the latest `pytest -q` (line 5, passed): the step may have been done then');
   });
 
+  it("names no run from before any change, and counts no scratch file as a change (the skeptic's c06, c08)", () => {
+    const early = built(user('u1', 'Make parse reject empty input'), bash('t1', 'pytest -q'), result('t1', '12 passed in 0.30s'), edit('e1', 'src/parser.py'), updated('e1', 'src/parser.py'), todos('p1', [['Test the new behavior', 'completed']]), todosDone('p1'));
+    expect(early.md).toContain('no test, build, type check or lint ran after the last file change (line 5)');
+    expect(early.md).not.toContain('the step may have been done then');
+    const scratch = built(user('u1', 'Make parse reject empty input'), edit('e1', 'src/parser.py'), updated('e1', 'src/parser.py'), bash('t1', 'pytest -q'), result('t1', '13 passed in 0.30s'), bash('r1', 'rm /tmp/scratch_parse.py'), result('r1', ''), todos('p1', [['Test the new behavior', 'completed']]), todosDone('p1'));
+    expect(scratch.md).not.toContain('unproven');
+  });
+
   it('says nothing of runs when none came before the change', () => {
     const { md } = built(
       user('u1', 'Auto-detect the PR of the current branch'),
@@ -239,8 +247,21 @@ describe('an open failure of a check, with files written after it (edgerunner at
       edit('e3', 'README.md'),
       updated('e3', 'README.md'),
     );
-    expect(md).toContain('— 2 files were written after it (the latest, `tsconfig.node.json`, at line 7), and `npm run build` did not run again since: whether they fix it is not known');
+    expect(md).toContain('— 2 files were changed after it (the latest, `tsconfig.node.json`, at line 7), and `npm run build` did not run again since: whether they fix it is not known');
     expect(JSON.stringify(summary)).toContain('"changed_since":{"files":2,"path":"/nonexistent/w/web/tsconfig.node.json","line":7,"command":"npm run build"}');
+  });
+
+  it("says a deletion as one, a narrower run of the same tool since, and leaves out scratch files and a rerun in the background (the skeptic's c23–c26)", () => {
+    const FAILED = 'FAILED tests/test_parser.py::test_empty - ValueError\n1 failed in 0.1s';
+    const start = [user('u1', 'Make the parser tests pass'), bash('p1', 'pytest -q'), result('p1', `Exit code 1\n${FAILED}`, { is_error: true })];
+    const narrower = built(...start, edit('e1', 'src/parser.py'), updated('e1', 'src/parser.py'), bash('p2', 'pytest -q tests/test_parser.py::test_empty'), result('p2', '1 passed in 0.05s'));
+    expect(narrower.md).toContain('— `parser.py` was changed after it (line 5), and `pytest -q` did not run again since (`pytest -q tests/test_parser.py::test_empty`, of the same tool, ran after it: line 7, passed): whether that change fixes it is not known');
+    const deleted = built(...start, bash('r1', 'rm src/legacy_parser.py'), result('r1', ''));
+    expect(deleted.md).toContain('— `legacy_parser.py` was changed after it (line 5) (deleted)');
+    const scratch = built(...start, bash('d1', 'git diff > /tmp/wip.patch'), result('d1', ''));
+    expect(scratch.md).not.toContain('did not run again since');
+    const rerun = built(...start, edit('e1', 'src/parser.py'), updated('e1', 'src/parser.py'), call('p2', 'Bash', { command: 'pytest -q', description: 'rerun', run_in_background: true }), result('p2', 'Command running in background with ID: b1'));
+    expect(rerun.md).not.toContain('did not run again since');
   });
 
   it('says nothing more when nothing was written after it, or when it ran again and failed again', () => {
@@ -280,6 +301,20 @@ describe('what an edit defines (coderabbit at 110: `parse_pr_input`, the anchor 
     expect(row(md)).not.toContain('parse_pr_input');
   });
 
+  it("is none of those it kept when it only took one out, and drops one a later edit took out (the skeptic's c27, c29)", () => {
+    const TWO = 'def a():\n    return 1\n\n\ndef b():\n    return 2\n';
+    const removed = built(user('u1', 'Drop b'), call('e1', 'Edit', { file_path: '/nonexistent/w/extract.py', old_string: TWO, new_string: 'def a():\n    return 1\n' }), updated('e1', 'extract.py'));
+    expect(row(removed.md)).toMatch(/\| edit \| 3 \|\s*\|$/);
+    const later = built(
+      user('u1', 'Try a fast path'),
+      call('e1', 'Edit', { file_path: '/nonexistent/w/extract.py', old_string: 'def a():\n    return 1\n', new_string: 'def a():\n    return 1\n\n\ndef fast_path():\n    return 0\n' }),
+      updated('e1', 'extract.py'),
+      call('e2', 'Edit', { file_path: '/nonexistent/w/extract.py', old_string: 'def a():\n    return 1\n\n\ndef fast_path():\n    return 0\n', new_string: 'def a():\n    return 1\n' }),
+      updated('e2', 'extract.py'),
+    );
+    expect(row(later.md)).not.toContain('fast_path');
+  });
+
   it('is the definition it changed inside, when it added none', () => {
     const changed = OLD.replace('return input_str.strip()', 'return input_str.strip().lower()');
     const { md } = built(user('u1', 'Lower-case the input'), call('e1', 'Edit', { file_path: '/nonexistent/w/extract.py', old_string: OLD, new_string: changed }), updated('e1', 'extract.py'));
@@ -293,16 +328,33 @@ describe('a file the user pointed at, written by the session after the agent rea
 
   it('says its lines are as they were at that read', () => {
     const { md } = built(user('u1', 'Read docs/spec.md and tighten its rules.'), read, got, edit('e1', 'docs/spec.md'), updated('e1', 'docs/spec.md'));
-    expect(md).toContain('`/nonexistent/w/docs/spec.md` — named at line 1, read at line 3 (the read returned lines 1–2) — the session wrote it after that read (the latest write at line 5): these lines are as they were then');
+    expect(md).toContain('`/nonexistent/w/docs/spec.md` — named at line 1, read at line 3 (the read returned lines 1–2) — the session wrote it after that read (line 5): these lines are as they were then');
   });
 
   it('says nothing of it when the session did not write it after', () => {
     const { md } = built(user('u1', 'Read docs/spec.md and list its rules.'), read, got, say('a1', 'One rule.'));
     expect(md).not.toContain('the session wrote it after that read');
   });
+
+  it("says deleted or moved when the session did that (the skeptic's c32, c33)", () => {
+    const gone = built(user('u1', 'Read docs/spec.md and drop it if it is stale.'), read, got, bash('g1', 'git rm docs/spec.md'), result('g1', "rm 'docs/spec.md'"));
+    expect(gone.md).toContain('— the session deleted it after that read (line 5)');
+  });
 });
 
 describe('readsOnly: a shell command that changes no file', () => {
   it.each(['git diff --stat', 'cat a.py | head -5', 'grep -rn foo src/ 2>/dev/null', 'sed -n 1,20p a.py', `python3 -c "import tarfile; print(tarfile.__file__)"`, '(source .venv/bin/activate && python3 -c "print(1)")', 'ls -la && git status --short'])('%s reads only', (c) => expect(readsOnly(c)).toBe(true));
   it.each(['git apply fix.patch', 'sed -i s/a/b/ a.py', 'echo x > a.py', 'cat a.py >> b.py', `python3 -c "open('a.py', 'w').write('x')"`, 'python3 script.py', 'npm test', 'git stash pop', 'patch -p1 < fix.diff'])('%s may write', (c) => expect(readsOnly(c)).toBe(false));
+});
+
+describe('jobs past the bound (the skeptic\'s c36: a dev server started first, then 31 short jobs)', () => {
+  it('keeps the one still running', () => {
+    const records: Record<string, unknown>[] = [user('u1', 'Start the server and fetch the shards'), call('srv', 'Bash', { command: 'npm run dev', description: 'dev server', run_in_background: true }), result('srv', 'Command running in background with ID: srv1')];
+    for (let i = 1; i <= 31; i += 1) {
+      records.push(call(`j${i}`, 'Bash', { command: `python fetch.py --shard ${i}`, description: `shard ${i}`, run_in_background: true }), result(`j${i}`, `Command running in background with ID: bj${i}`));
+      records.push(user(`n${i}`, `<task-notification>\n<task-id>bj${i}</task-id>\n<status>completed</status>\n<summary>Background command "shard ${i}" completed (exit code 0)</summary>\n</task-notification>`));
+    }
+    const { md } = built(...records);
+    expect(md).toContain('**running, no end recorded** `srv1`');
+  });
 });

@@ -4,7 +4,7 @@ import { compactionParts } from '../compaction.js';
 import { blockText, contentText, genericText, isObj, num, str } from './extract.js';
 import { parseExitCode } from './exit-code.js';
 import { maskQuestionAnswers, questionAnswers, rejectionFeedback, requestFact, userRequest } from './requests.js';
-import { printedChange, whatChanged } from '../what-changed.js';
+import { definitionName, printedChange, whatChanged } from '../what-changed.js';
 import { shellCell } from '../jobs.js';
 import type { WriteHow } from '../ledger.js';
 
@@ -81,14 +81,17 @@ function todoStatus(s: unknown): TodoItem['status'] {
  * `get_current_branch_pr` went after, listed as if written); when it only changes inside ones it
  * kept, those (they say where the change is).
  */
-function newlyDefined(path: string, before: string, after: string): string[] {
+function newlyDefined(path: string, before: string, after: string): { what: string[]; gone: string[] } {
   const what = whatChanged(path, after);
-  if (before === '' || what.length === 0) return what;
+  if (before === '') return { what, gone: [] };
   // By name: the old text may cut a definition before its docstring, which the item quotes.
-  const name = (x: string): string => x.replace(/(?::| =).*$/s, '');
-  const had = new Set(whatChanged(path, before).map(name));
-  const added = what.filter((x) => !had.has(name(x)));
-  return added.length > 0 ? added : what;
+  const had = whatChanged(path, before).map(definitionName);
+  const now = new Set(what.map(definitionName));
+  const gone = had.filter((n) => !now.has(n));
+  const kept = new Set(had);
+  const added = what.filter((x) => !kept.has(definitionName(x)));
+  // An edit that only took definitions out defines none of those it kept (the skeptic's c27).
+  return { what: added.length > 0 || gone.length > 0 ? added : what, gone };
 }
 
 function toolCallFacts(block: Record<string, unknown>, facts: Fact[]): void {
@@ -103,7 +106,8 @@ function toolCallFacts(block: Record<string, unknown>, facts: Fact[]): void {
     call.files = [path];
     const written = writtenText(name, input);
     const printed = printedChange(replacedText(name, input), written);
-    call.writes = [{ path, how: edit[1], what: newlyDefined(path, replacedText(name, input), written), ...(printed.removed.length > 0 ? { removed: printed.removed } : {}), ...(printed.added.length > 0 ? { added: printed.added } : {}) }];
+    const defined = newlyDefined(path, replacedText(name, input), written);
+    call.writes = [{ path, how: edit[1], what: defined.what, ...(defined.gone.length > 0 ? { gone: defined.gone } : {}), ...(printed.removed.length > 0 ? { removed: printed.removed } : {}), ...(printed.added.length > 0 ? { added: printed.added } : {}) }];
   }
   if (input.run_in_background === true) call.background = true;
   if (name === 'Read' && typeof input.file_path === 'string') call.read = input.file_path;

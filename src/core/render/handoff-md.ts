@@ -450,7 +450,8 @@ function documents(a: Analysis, parent: string | null): (level: Level) => string
       // Written by the session after that read: those lines may be gone (37f83ec9 at 180: the
       // functions the read showed at 660 were replaced by the edit of line 18).
       const w = a.filesChanged.find((f) => f.line > d.line && fileKey(f.path) === fileKey(d.path));
-      const since = w === undefined ? '' : ` — the session wrote it after that read (${w.writes !== undefined && w.first !== undefined && w.first > d.line ? `first at line ${w.first}, the latest at line ${w.line}` : `the latest write at line ${w.line}`}): these lines are as they were then`;
+      const did = w === undefined ? '' : w.how === 'delete' ? 'deleted' : w.how === 'move' ? 'moved' : 'wrote';
+      const since = w === undefined ? '' : ` — the session ${did} it after that read (${w.writes !== undefined && w.first !== undefined && w.first > d.line ? `first at line ${w.first}, the latest at line ${w.line}` : `line ${w.line}`}): these lines are as they were then`;
       parts.push(`${path(d.path)} — named at line ${d.requestLine}, read at line ${d.line}${rest}${since}${rows.length > 0 ? `\n\n${bullets(rows)}` : ''}`);
     });
     return `\n\n### ${parent === null ? 'Files the user pointed at' : 'Files its task named'}\n\n${label('verified')} — what they said when the agent read them (l.N is the file's own line):\n\n${parts.join('\n\n')}`;
@@ -1408,8 +1409,10 @@ function failures(a: Analysis, level: Level): string {
 function writtenSinceFailure(c: Analysis['openFailures'][number]['changedSince']): string {
   if (c === undefined) return '';
   const name = c.path.split(/[\\/]/).pop() ?? c.path;
-  const what = c.files === 1 ? `${code(name)} was written after it (line ${c.line})` : `${c.files} files were written after it (the latest, ${code(name)}, at line ${c.line})`;
-  return ` — ${what}, and ${code(oneLine(c.command, 80), 160)} did not run again since: whether they fix it is not known`;
+  const gone = c.deleted === undefined ? '' : c.files === 1 ? ' (deleted)' : ` (${c.deleted} of them deleted)`;
+  const what = c.files === 1 ? `${code(name)} was changed after it (line ${c.line})${gone}` : `${c.files} files were changed after it${gone} (the latest, ${code(name)}, at line ${c.line})`;
+  const later = c.later === undefined ? '' : ` (${code(oneLine(c.later.command, 80), 160)}, of the same tool, ran after it: line ${c.later.line}, ${c.later.outcome === 'pass' ? 'passed' : 'failed'})`;
+  return ` — ${what}, and ${code(oneLine(c.command, 80), 160)} did not run again since${later}: whether ${c.files === 1 ? 'that change fixes' : 'they fix'} it is not known`;
 }
 
 /** A line on a branch the user rewound away from (Claude Code's rewind): what it says is no longer the conversation. */
