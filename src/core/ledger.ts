@@ -97,6 +97,8 @@ export interface CallRecord {
   polls?: { session: string; interrupt?: true };
   /** The line of the result that gave the call its verdict: a later report of it is not another run. */
   resulted?: number;
+  /** Recorded right after the turn was aborted (Codex writes a call waiting for approval after the abort): that abort's line. */
+  afterAbort?: number;
 }
 
 export interface CheckRun {
@@ -248,7 +250,8 @@ export interface Ledger {
   contradictions: Contradiction[];
   last: { event: LastEvent; line: number } | null;
   /** Calls the user rejected without a word (the last 10): `what` is the command or the tool's name; a write's is its program, and `path` its file. */
-  rejected?: { line: number; callLine: number; what: string; path?: string }[];
+  /** `aborted`: the call was recorded with the abort of its turn (that line): the user may have stopped the turn at the approval prompt rather than refused the call. */
+  rejected?: { line: number; callLine: number; what: string; path?: string; aborted?: number }[];
   /** The user's last `/exit`, `/quit` or `/clear`: the conversation ended there, if nothing came after it. */
   closed?: { line: number; command: string };
   lastAgentText: { line: number; text: string } | null;
@@ -809,6 +812,7 @@ export const tally = (was: { count: number; first: number } | undefined, line: n
 
 export function noteCall(l: Ledger, c: CallInput): void {
   const rec: CallRecord = { name: c.name, line: c.line };
+  if (l.last?.event === 'turn_aborted' && !c.subagent) rec.afterAbort = l.last.line;
   if (c.subagent) rec.subagent = true;
   if (c.patchScript) rec.patchScript = true;
   if (c.unreadable) {
@@ -1060,8 +1064,9 @@ export function noteResult(l: Ledger, r: ResultInput): void {
   if (r.denied === 'rejected by the user' && call.question === undefined && !r.subagent) {
     // A write is named by its program and its file (a patch's heredoc says less at a glance).
     const file = call.writes?.[0]?.path;
-    if (file !== undefined) push((l.rejected ??= []), { line: r.line, callLine: call.line, what: call.command?.trim().split(/\s/, 1)[0] ?? call.name, path: clip(file, 300) }, 10);
-    else push((l.rejected ??= []), { line: r.line, callLine: call.line, what: call.command !== undefined ? clip(call.command, 200) : call.name }, 10);
+    const aborted = call.afterAbort === undefined ? {} : { aborted: call.afterAbort };
+    if (file !== undefined) push((l.rejected ??= []), { line: r.line, callLine: call.line, what: call.command?.trim().split(/\s/, 1)[0] ?? call.name, path: clip(file, 300), ...aborted }, 10);
+    else push((l.rejected ??= []), { line: r.line, callLine: call.line, what: call.command !== undefined ? clip(call.command, 200) : call.name, ...aborted }, 10);
   }
   // A question the harness refused to put (Codex's `request_user_input is unavailable in Default
   // mode`) was never asked: the agent's question is still open, unlike one the user declined.

@@ -358,3 +358,35 @@ describe('jobs past the bound (the skeptic\'s c36: a dev server started first, t
     expect(md).toContain('**running, no end recorded** `srv1`');
   });
 });
+
+describe("a user's word that something was lost (37f83ec9 at 294: «we lost the session navigation section», read as no failure)", () => {
+  it.each(['Oh no, we lost the session navigation section from the combined transcript somehow :(', 'You broke the login page', 'The sidebar disappeared after your change', 'The export no longer works'])('%s is a problem the user reports', (text) => {
+    const { md } = built(user('u0', 'Simplify the navigation'), edit('e1', 'templates/transcript.html'), updated('e1', 'templates/transcript.html'), user('u1', text));
+    expect(md).toContain('the user says it does not work');
+  });
+  it.each(['Make sure we keep the header when you simplify it', 'Now that the old API is gone, update the docs'])('%s is not', (text) => {
+    const { md } = built(user('u1', text));
+    expect(md).not.toContain('the user says it does not work');
+  });
+});
+
+describe('a Codex call rejected as its turn was aborted (agentcmd at 265: «rejected … never written after» read as the design refused)', () => {
+  const meta = { timestamp: '2025-09-25T01:00:00Z', type: 'session_meta', payload: { id: 'c', cwd: '/w', cli_version: '0.40.0', originator: 'codex_cli_rs' } };
+  const at = (payload: Record<string, unknown>, type = 'response_item') => ({ timestamp: '2025-09-25T01:35:55Z', type, payload });
+  const ask = at({ type: 'user_message', message: 'Refactor the TeamSheet', images: [] }, 'event_msg');
+  const patch = at({ type: 'function_call', name: 'shell', arguments: JSON.stringify({ command: ['bash', '-lc', "apply_patch <<'PATCH'\n*** Begin Patch\n*** Update File: src/TeamSheet.tsx\n@@\n-a\n+b\n*** End Patch\nPATCH"] }), call_id: 'call_1' });
+  const rejected = at({ type: 'function_call_output', call_id: 'call_1', output: 'patch rejected by user' });
+  const next = at({ type: 'user_message', message: 'ok continue', images: [] }, 'event_msg');
+
+  it('says the user may have stopped the turn at the approval prompt', () => {
+    const { md, llm } = built(meta, ask, at({ type: 'turn_aborted', reason: 'interrupted' }, 'event_msg'), patch, rejected, next);
+    expect(md).toContain('line 5 — rejected the call at line 4: `apply_patch …/w/src/TeamSheet.tsx` (recorded with the interruption of its turn, line 3: the user may have stopped the turn at the approval prompt rather than refused the call)');
+    expect(JSON.stringify(llm)).toContain('"aborted_line":3');
+  });
+
+  it('says nothing of it for a rejection in a running turn', () => {
+    const { md } = built(meta, ask, patch, rejected, next);
+    expect(md).toContain('line 4 — rejected the call at line 3');
+    expect(md).not.toContain('recorded with the interruption');
+  });
+});

@@ -398,7 +398,10 @@ function rejectedSilently(r: RenderInput, requests: readonly { line: number }[])
     const after = requests.find((q) => q.line > line);
     return after === undefined ? '' : ` (the user's next message: line ${after.line})`;
   };
-  const rows = rs.slice(-5).map((x) => `line ${x.line} — rejected the call at line ${x.callLine}: ${code(shown(x), 120)}${next(x.line)}${never(x)}`);
+  // Codex writes a call that waited for approval after the abort that stopped its turn: the user
+  // may have stopped the turn at the prompt, not refused the change (agentcmd at 265).
+  const aborted = (x: (typeof rs)[number]): string => (x.aborted === undefined ? '' : ` (recorded with the interruption of its turn, line ${x.aborted}: the user may have stopped the turn at the approval prompt rather than refused the call)`);
+  const rows = rs.slice(-5).map((x) => `line ${x.line} — rejected the call at line ${x.callLine}: ${code(shown(x), 120)}${aborted(x)}${next(x.line)}${never(x)}`);
   return `\n\n${label('verified')} — calls the user rejected with no reason typed in the rejection, latest last:\n\n${bullets(rows)}`;
 }
 

@@ -142,7 +142,7 @@ export function buildSummary(r: RenderInput, a: Analysis, transferReady: boolean
     // Commands that destroyed what the transcript cannot give back (HANDOFF.md: Repository Evidence).
     destroyed: st.ledger.destroyed ?? [],
     // Calls the user rejected without a word (HANDOFF.md: beside the requests).
-    rejected_calls: (st.ledger.rejected ?? []).map((x) => ({ line: x.line, call_line: x.callLine, what: x.path === undefined ? x.what : `${x.what} ${x.path}` })),
+    rejected_calls: (st.ledger.rejected ?? []).map((x) => ({ line: x.line, call_line: x.callLine, what: x.path === undefined ? x.what : `${x.what} ${x.path}`, ...(x.aborted === undefined ? {} : { aborted_line: x.aborted }) })),
     // Commands with no result recorded (HANDOFF.md: How it ended).
     commands_without_result: a.withoutResult.slice(-20),
     // Commands whose output the agent never read: only the harness's record of their end (HANDOFF.md: How it ended).
