@@ -4,7 +4,7 @@ import { IMAGE_PLACEHOLDERS, IMPLIES, isDocumentation, isScratch, listingAfterLa
 import { notWritten } from './plan-files.js';
 import { unmark } from './what-changed.js';
 import { splitName } from './redaction/names.js';
-import { fileName, heldKey, relativeTo } from './paths.js';
+import { fileKey, fileName, heldKey, relativeTo } from './paths.js';
 import { checkTargets, checksNamedIn, commandKey } from './shell.js';
 import type { CheckTarget } from './shell.js';
 import type { CheckRun, Contradiction, FailureEntry, Ledger, RequestRecord } from './ledger.js';
@@ -1927,7 +1927,11 @@ function lastWriteFailed(l: Ledger, end: End): string {
   const failed = [...Object.entries(l.notChanged).map(([path, f]) => ({ path, line: f.line, reason: f.reason })), ...(l.writeFailures ?? []).filter((f) => f.redoneAt === undefined)].filter((f) => f.line === at);
   const f = failed[0];
   if (f === undefined) return '';
-  return `. Its last call, a write of \`${fileName(f.path)}\`, failed (line ${at}: ${clip(f.reason ?? 'the write failed', 160)}): that write changed nothing`;
+  // A patch of several files fails whole (edgerunner at 552: `risk.rs`, `engine.rs` and `server.rs`,
+  // said "a write of `risk.rs`" beside an error in `server.rs`).
+  const files = [...new Set(failed.map((x) => fileKey(x.path)))].length;
+  const what = files === 1 ? `a write of \`${fileName(f.path)}\`` : `a write of ${files} files (${[...new Set(failed.map((x) => `\`${fileName(x.path)}\``))].slice(0, 4).join(', ')}${files > 4 ? ', …' : ''})`;
+  return `. Its last call, ${what}, failed (line ${at}: ${clip(f.reason ?? 'the write failed', 160)}): that write changed nothing`;
 }
 
 function since(l: Ledger): string {

@@ -390,3 +390,18 @@ describe('a Codex call rejected as its turn was aborted (agentcmd at 265: «reje
     expect(md).not.toContain('recorded with the interruption');
   });
 });
+
+describe('the last call, a patch of several files that failed (edgerunner at 552: «a write of `risk.rs`» beside an error in `server.rs`)', () => {
+  it('names every file of it', () => {
+    const meta = { timestamp: '2026-05-01T10:00:00Z', type: 'session_meta', payload: { id: 'c', cwd: '/w', cli_version: '0.125.0', originator: 'codex_cli_rs' } };
+    const at = (payload: Record<string, unknown>, type = 'response_item') => ({ timestamp: '2026-05-01T10:00:01Z', type, payload });
+    const patch = "*** Begin Patch\n*** Update File: crates/core/src/risk.rs\n@@\n-a\n+b\n*** Update File: crates/core/src/engine.rs\n@@\n-c\n+d\n*** Update File: crates/service/src/server.rs\n@@\n-e\n+f\n*** End Patch";
+    const { summary } = built<{ next_action: { text: string } }>(
+      meta,
+      at({ type: 'user_message', message: 'Harden the backend', images: [] }, 'event_msg'),
+      at({ type: 'custom_tool_call', name: 'apply_patch', input: patch, call_id: 'p1', status: 'completed' }),
+      at({ type: 'custom_tool_call_output', call_id: 'p1', output: JSON.stringify({ output: 'apply_patch verification failed: Failed to find expected lines in crates/service/src/server.rs', metadata: { exit_code: 1 } }) }),
+    );
+    expect(summary.next_action.text).toContain('Its last call, a write of 3 files (`risk.rs`, `engine.rs`, `server.rs`), failed (line 4: ');
+  });
+});
