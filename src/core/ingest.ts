@@ -14,7 +14,7 @@ import type { SessionState } from './state.js';
 import type { Harness, Observation, Turn } from './types.js';
 import { sha256Hex } from './canonical.js';
 import { TYPED_SECRET } from './harness/requests.js';
-import { printedSecrets, printsSecret, readsSecretFile, secretWord, writtenSecrets } from './redaction/printed.js';
+import { generated, printedSecrets, printsHow, readsSecretFile, secretWord, writtenSecrets } from './redaction/printed.js';
 
 export interface IngestOptions {
   redactor: Redactor;
@@ -203,15 +203,22 @@ function notePrinted(obs: Observation, st: SessionState): void {
   const callKey = (id: string): string => sha256Hex(`handoffd call\n${id}`).slice(0, 16);
   for (const f of obs.facts) {
     if (f.t === 'tool_call') {
-      if ((f.command !== undefined && printsSecret(f.command)) || (f.read !== undefined && readsSecretFile(f.read))) st.secretCalls = [...(st.secretCalls ?? []), callKey(f.id)].slice(-SECRET_CALLS);
+      // A call that prints values some of which may be secrets is kept with a mark: of its output,
+      // only the generated-looking words are taken.
+      const how = f.command !== undefined ? printsHow(f.command) : f.read !== undefined && readsSecretFile(f.read) ? 'secret' : null;
+      if (how !== null) st.secretCalls = [...(st.secretCalls ?? []), `${callKey(f.id)}${how === 'values' ? 'v' : ''}`].slice(-SECRET_CALLS);
       // A file whose name says it holds a secret, written by an edit tool: the call's text is its
       // input (`Write {"file_path": …, "content": "…"}`), short for such a file.
       // JSON's escapes are undone first: `"content":"a\nSummer2024!#x"` holds the word after the `\n`.
       const tool = f.writes !== undefined && obs.text.length <= 2000 && f.writes.some((w) => readsSecretFile(w.path)) ? printedSecrets(obs.text.replace(/\\[nrt]/g, '\n').replace(/\\"/g, '"')) : [];
       const written = [...tool, ...(f.command === undefined ? [] : writtenSecrets(f.command))];
       st.printed = remember(st.printed, written.map(typedDigest), PRINTED_SECRETS);
-    } else if (f.t === 'tool_result' && f.output !== undefined && st.secretCalls !== undefined && st.secretCalls.includes(callKey(f.id))) {
-      st.printed = remember(st.printed, printedSecrets(f.output).map(typedDigest), PRINTED_SECRETS);
+    } else if (f.t === 'tool_result' && f.output !== undefined && st.secretCalls !== undefined) {
+      const key = callKey(f.id);
+      const secret = st.secretCalls.includes(key);
+      if (!secret && !st.secretCalls.includes(`${key}v`)) continue;
+      const words = printedSecrets(f.output).filter((w) => secret || generated(w));
+      st.printed = remember(st.printed, words.map(typedDigest), PRINTED_SECRETS);
     }
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { printsSecret } from '../../src/core/redaction/printed.js';
+import { printsHow, printsSecret } from '../../src/core/redaction/printed.js';
 import { nameStrength } from '../../src/core/redaction/names.js';
 import { renderAll } from '../../src/core/render/index.js';
 import { call, result, say, user } from './claude-records.js';
@@ -84,13 +84,13 @@ describe('a program that cuts a value out of a file prints it alone', () => {
 });
 
 describe('names of secrets the red teams found unread', () => {
-  it('`…_CRED` and `hmac` name a secret whose value looks generated', () => {
+  it('`…_CRED` names a secret whose value looks generated; `hmac` alone does not (a digest is what it names as often: the thirty-second red team)', () => {
     expect(nameStrength('LDAP_BIND_CRED')).toBe('weak');
     expect(nameStrength('SMTP_CRED')).toBe('weak');
-    expect(nameStrength('hmac')).toBe('weak');
-    const all = kept(user('u1', 'set it up'), say('a1', 'Set LDAP_BIND_CRED=kQ7vX2mR9tLw4ZpB8nYc and "hmac": "a8f5f167f44f4964e6c998dee827110c" in the config.'));
+    expect(nameStrength('hmac')).toBeNull();
+    const all = kept(user('u1', 'set it up'), say('a1', 'Set LDAP_BIND_CRED=kQ7vX2mR9tLw4ZpB8nYc in the config; the test vector gives "hmac": "5d41402abc4b2a76b9719d911017c592".'));
     expect(all).not.toContain('kQ7vX2mR9tLw4ZpB8nYc');
-    expect(all).not.toContain('a8f5f167f44f4964e6c998dee827110c');
+    expect(all).toContain('5d41402abc4b2a76b9719d911017c592');
     // A value that does not look generated is not one (`use_cred = true`).
     expect(kept(user('u1', 'x'), say('a1', 'I set use_cred = enabled for now.'))).toContain('use_cred = enabled');
   });
@@ -101,5 +101,72 @@ describe("a remembered secret the agent repeats in Markdown's emphasis (the thir
     const all = kept(user('u1', 'check the token'), bash('b1', 'printenv API_TOKEN'), result('b1', 'q7Lm2XvR9tBw4KzP8nYc\n'), say('a1', text));
     expect(all).not.toContain('q7Lm2XvR9tBw4KzP8nYc');
     expect(all).toMatch(/[*_~]\[REDACTED:printed_secret\][*_~]/);
+  });
+});
+
+describe("the thirty-second stop's red team of those printers", () => {
+  it.each([
+    ["/usr/bin/awk -F= '/DB_PASSWORD/{print $2}' .env", 'secret'],
+    ['time cut -d= -f2 .env', 'values'],
+    ['grep ^API_KEY= .env | cut -f2 -d=', 'secret'],
+    ['cut --delimiter== -f2 .env', 'values'],
+    ['cut -d= -f2 .env.production.local', 'values'],
+    ['cut -d= -f2 deploy/prod.env', 'values'],
+    ['cut -d= -f2 .envrc', 'values'],
+    ["grep '' secrets/api_token", 'secret'],
+    ['cat<secrets/api_token', 'secret'],
+    ['< secrets/api_token cat', 'secret'],
+    ['tail -c +1 secrets/api_token', 'secret'],
+    ['sudo -u app cat secrets/api_token', 'secret'],
+    ['docker exec -u root api cat /run/secrets/db_password', 'secret'],
+    ['kubectl exec -n prod pod-1 -- cat /etc/secrets/token', 'secret'],
+    ['ssh prod cat ~/.vault-token', 'secret'],
+    ['npx dotenv-cli -p DB_PASSWORD', 'secret'],
+    ['kubectl view-secret db password', 'secret'],
+    ['kubectl view-secret db', 'values'],
+    ['env | grep TOKEN | cut -d= -f2', 'secret'],
+    // Names, or a variable that is no secret: nothing secret is printed.
+    ['cut -d= -f1 .env', null],
+    ["awk -F= '{print $1}' .env", null],
+    ["awk -F= '/APP_VERSION/{print $2}' .env", null],
+    ['npx dotenv-cli -p APP_VERSION', null],
+    ['kubectl view-secret db username', null],
+    ['env | grep GOLANG_VERSION | cut -d= -f2', null],
+    // Files named for a token that are code, data or design: none.
+    ["awk '{print $2}' token_counts.txt", null],
+    ['head -3 bin/refresh-token', null],
+    ['cat design/tokens.txt', null],
+    ['cat secrets/README', null],
+    ['git commit -m "use less tokens"', null],
+  ])('%s prints %s', (command, how) => {
+    expect(printsHow(command)).toBe(how);
+  });
+
+  it('of values some of which may not be secrets, only the generated-looking words are taken', () => {
+    const all = kept(
+      user('u1', 'what is deployed?'),
+      bash('b1', 'cut -d= -f2 .env'),
+      result('b1', '2.14.3-rc1\nclaude-sonnet-4-5\nZq7vK2mPx9LwR4tYb8Nc\n'),
+      say('a1', 'Version 2.14.3-rc1 on claude-sonnet-4-5, key Zq7vK2mPx9LwR4tYb8Nc.'),
+    );
+    expect(all).not.toContain('Zq7vK2mPx9LwR4tYb8Nc');
+    expect(all).toContain('Version 2.14.3-rc1 on claude-sonnet-4-5');
+  });
+
+  it("a printer's error line names what it could not find, not a secret", () => {
+    const all = kept(
+      user('u1', 'check the secret'),
+      bash('b1', "kubectl get secret db-creds-v2 -o jsonpath='{.data.password}' | base64 -d"),
+      result('b1', 'Error from server (NotFound): secrets "db-creds-v2" not found\n'),
+      say('a1', 'I will create db-creds-v2 first.'),
+    );
+    expect(all).toContain('I will create db-creds-v2 first.');
+  });
+
+  it('a secret of lower-case letters and digits is not taken for a region', () => {
+    const all = kept(user('u1', 'x'), bash('b1', 'cat secrets/db_password.txt'), result('b1', 'monkeybread77\n'), say('a1', 'It is monkeybread77.'));
+    expect(all).not.toContain('monkeybread77');
+    const region = kept(user('u1', 'x'), bash('b1', 'heroku config:get AWS_REGION'), result('b1', 'us-east-1\n'), say('a1', 'Region us-east-1.'));
+    expect(region).toContain('Region us-east-1.');
   });
 });

@@ -82,7 +82,7 @@ interface Name {
 }
 
 /** The words a secret's name contains, found in any letter case, inside names too (`dbPassword`). */
-const KEYWORDS = ['pass', 'pw', 'secret', 'token', 'key', 'cred', 'auth', 'salt', 'pat', 'psk', 'macaroon', 'encrypt', 'pepper', 'pin', 'signing', 'hmac'];
+const KEYWORDS = ['pass', 'pw', 'secret', 'token', 'key', 'cred', 'auth', 'salt', 'pat', 'psk', 'macaroon', 'encrypt', 'pepper', 'pin', 'signing'];
 
 /**
  * How a secret word may go on in lower case and still be one (`password`, `credentials`); any
@@ -111,8 +111,6 @@ const GOES_ON: Readonly<Record<string, readonly string[]>> = {
   // A PIN (`SIM_PIN`, `pinCode`); not `ping`, `pinned`, `spinner`'s.
   pin: ['code'],
   signing: [],
-  // An HMAC's key named for its use (`"hmac": "a8f5…"`); weak: only a value that looks generated.
-  hmac: [],
 };
 
 /** Before `tokens`, the words of a list of credentials (`ADMIN_TOKENS`, `bearerTokens`); `max_tokens` and `input_tokens` count a model's words. */

@@ -16,7 +16,9 @@ import { looksRandom } from './randomness.js';
 const SECRET_FILE_WORD = /(?:^|[._-])(?:tokens?|secrets?|passw(?:or)?ds?|passwd|pwd|pw|credentials?|creds|apikey|api[_-]key|vault[_-](?:pass|token)|cookie)(?:$|[._-])/i;
 const SECRET_FILE_NAME = /^(?:master\.key|\.pgpass|\.netrc|\.erlang\.cookie|keyfile|\.?htpasswd|shadow|gshadow)$/i;
 const SECRET_FOLDER = /(?:^|[/\\])\.?secrets[/\\]/i;
-const NOT_A_SECRET_FILE = /(?:^|[._-])(?:example|sample|template|dist|test|tests|spec|mock|fixture|stub|config|tokenizer)(?:$|[._-])/i;
+const NOT_A_SECRET_FILE = /(?:^|[._-])(?:example|sample|template|dist|test|tests|spec|mock|fixture|stub|config|tokenizer|counts?|usage|stats|design|colou?rs?|theme|vocab)(?:$|[._-])|^(?:readme|license|notice|changelog|makefile|dockerfile)(?:\.|$)/i;
+/** Folders of code, scripts and design files: a file in them named for a token is not one (`bin/refresh-token`, `design/tokens.txt`). */
+const NOT_A_SECRET_FOLDER = /(?:^|[/\\])(?:bin|scripts?|src|lib|test|tests|spec|docs?|design|styles?|themes?|node_modules)[/\\]/i;
 /** Extensions a secret's file may have: none, or one that says what it holds. */
 const SECRET_FILE_EXT = /^(?:txt|key|env|secret|secrets|token|pass|pw|pwd|cred|creds|credentials|cookie)$/i;
 
@@ -54,16 +56,28 @@ const PRINTERS = [
   /\baz\s+[^\n|;&]*\bkeys?\s+list\b|\baz\s+[^\n|;&]*\blist-keys\b/,
   /\bgit\s+config\b[^\n|;&]*\s\S*(?:token|password|secret)\b/i,
   /\binfisical\s+secrets\s+get\b/,
-  /\bkubectl\s+view-secret\b/,
-  /\bkubectl\b[^\n|;&]*go-template=[^\n]*\bbase64decode\b/,
-  // `npx dotenv-cli -p DB_PASSWORD` prints one variable's value.
-  /\bdotenv(?:-cli)?\b[^\n|;&]*\s-p\s+\S/,
-  // A constant decoded and printed: `print(base64.b64decode('U3Vt…').decode())`, `console.log(atob('…'))`.
-  /\b(?:print|console\.log)\([^\n]*\b(?:b64decode|atob)\(/,
+];
+
+/**
+ * Printers whose output is a secret or not by the name they are given: the first group of each is
+ * the name (a variable, a key, a field), or nothing when they print every value. A name that says
+ * it is a secret (`DB_PASSWORD`, `password`) makes the output a secret; another name (`APP_VERSION`,
+ * `username`) does not; none makes it a list of values (`cut -d= -f2 .env`), of which only the
+ * generated-looking words are taken (the red team of the thirty-second stop: versions, hosts and
+ * model names printed so were masked for the rest of the session).
+ */
+const NAMED: readonly RegExp[] = [
+  // `npx dotenv-cli -p DB_PASSWORD`, `dotenvx get KEY`.
+  /\bdotenvx?(?:-cli)?\b[^\n|;&]*?(?:\s-p\s*|\sget\s+)([A-Za-z_]\w*)/,
+  // `kubectl view-secret db password` (a key, or every key), a go-template's `.data.<key> | base64decode`.
+  /\b(?:kubectl\s+(?:-\S+\s+\S+\s+)*view-secret|\bk\s+view-secret)\s+(?:-\S+\s+\S+\s+)*\S+(?:\s+([\w.-]+))?/,
+  /\b(?:kubectl|oc)\b[^\n|;&]*go-template[= ](?:[^\n]*?\.data\.([\w-]+))?[^\n]*\bbase64decode\b/,
   // The environment filtered, then each value cut from its name: `env | grep TOKEN | cut -d= -f2`.
-  /\b(?:env|printenv|set|export\s+-p)\s*\|[^\n]*\|\s*(?:cut\s+-d\s*['"]?=|sed\s+['"]?s\/[^/]*=|awk\s+-F\s*['"]?=)/,
+  /\b(?:env|printenv|set|export\s+-p)\s*\|(?:\s*grep\s+(?:-\w+\s+)*['"]?\^?([A-Za-z_]\w*)[^|\n]*\|)?[^\n]*?(?:cut\s+(?:-f\s*\d+\s+)?(?:-d\s*['"]?=|--delimiter=?['"]?=)|sed\s+(?:-\w+\s+)*['"]?s(.)[^\n]*=|awk\s+(?:-F\s*['"]?=|['"][^'"]*FS\s*=\s*"=)|grep\s+-\w*o)/,
   // A value cut from an env file: `grep '^STRIPE' .env | cut -d= -f2`.
-  /\.env(?!\.(?:example|sample|template|dist)\b)\S*\s*\|[^\n]*\b(?:cut\s+-d\s*['"]?=|sed\s+['"]?s\/[^/]*=|awk\s+-F\s*['"]?=)/,
+  /\bgrep\s+(?:-\w+\s+)*['"]?\^?([A-Za-z_]\w*)[^|\n]*\.env(?!\.(?:example|sample|template|dist)\b)\S*\s*\|[^\n]*\b(?:cut\s|sed\s|awk\s)/,
+  // A constant decoded and printed: `print(base64.b64decode('U3Vt…').decode())`, `console.log(atob('…'))`.
+  /\b(?:print|console\.log)\([^\n]*\b(?:b64decode|atob|Buffer\.from)\(()/,
 ];
 
 /**
@@ -83,22 +97,58 @@ const VARIABLE = new RegExp(
 const QUERY = /\b(?:jq|yq|gojq)\b[^|;&\n]*?['"]?\.([A-Za-z0-9_.[\]"-]{1,120})/g;
 
 /** `cat secrets/db_password.txt`, `head -1 ~/.vault-token`, `Get-Content .\api-key.txt`. */
-const SHOWS_FILE = /(?:^|[;&|(`'"]\s*|\$\(\s*|\bsudo\s+|\bexec(?:\s+-\S+)*\s+[\w.-]+\s+(?:--\s+)?)(?:cat|head|tail|less|more|bat|type|Get-Content|gc)\b((?:\s+-{1,2}[A-Za-z0-9-]+(?:[ =]\d+)?)*)\s+(?:<\s*)?['"]?([^\s'"|;&<>]+)/gm;
+/**
+ * Where a program that prints a file may start: a command's start, or after what runs it
+ * elsewhere or as another user (`sudo -u app`, `time`, `ssh prod`, `docker exec -u root api`,
+ * `kubectl exec -n prod pod --`, `find … -exec`, `xargs`), its path written whole (`/usr/bin/awk`).
+ */
+const STARTS = `(?:^|[;&|(\`'"]\\s*|\\$\\(\\s*|\\b(?:sudo(?:\\s+-[a-zA-Z]+(?:\\s+[\\w.-]+)?)*|time|nice|nohup|env|xargs(?:\\s+-\\S+)*|ssh(?:\\s+-\\S+)*\\s+[\\w@.-]+|(?:docker|podman)\\s+exec(?:\\s+-\\S+(?:\\s+[\\w.-]+)?)*\\s+[\\w.-]+|exec(?:\\s+-\\S+)*\\s+[\\w.-]+\\s+(?:--\\s+)?|(?:kubectl|oc)\\s+exec\\b[^\\n|;&]*?\\s--|-exec)\\s+)(?:/[\\w./-]*/)?`;
+const SHOWS_FILE = new RegExp(`${STARTS}(?:cat|head|tail|less|more|bat|type|Get-Content|gc)\\b((?:\\s+-{1,2}[A-Za-z0-9-]+(?:[ =]\\+?\\d+)?)*)(?:\\s*<\\s*|\\s+)['"]?([^\\s'"|;&<>]+)`, 'gm');
+/** A file given first, then the program that reads it: `< secrets/token cat`, `<secrets/t tr -d '\\n'`. */
+const REDIRECT_FIRST = /(?:^|[;&|(]\s*)<\s*['"]?([^\s'"|;&<>]+)['"]?\s+(?:\/[\w./-]*\/)?(?:cat|head|tail|tr|awk|sed|cut|grep|strings|xxd|od|base64)\b/gm;
 
 /** Whether a shell command prints a secret alone (its output is then read as one). */
 export function printsSecret(command: string): boolean {
-  if (command.length > 4000) return false;
-  if (PRINTERS.some((p) => p.test(command))) return true;
+  return printsHow(command) !== null;
+}
+
+/**
+ * What a shell command prints alone: `secret`, a secret (every secret word of its output is one);
+ * `values`, values of which some may be secrets and some not (only the generated-looking words are
+ * taken); null, nothing secret.
+ */
+export function printsHow(command: string): 'secret' | 'values' | null {
+  if (command.length > 4000) return null;
+  let values = false;
+  for (const p of NAMED) {
+    const m = p.exec(command);
+    if (m === null) continue;
+    const name = m[1];
+    if (name === undefined || name === '') values = true;
+    else if (namesSecret(name.replace(/-/g, '_'))) return 'secret';
+  }
+  const how = printsSecretAlone(command);
+  return how !== null ? how : values ? 'values' : null;
+}
+
+function printsSecretAlone(command: string): 'secret' | 'values' | null {
+  if (PRINTERS.some((p) => p.test(command))) return 'secret';
   for (const m of command.matchAll(VARIABLE)) {
     // `echo "$REGISTRY_PASSWORD" | docker login --password-stdin` hands it on: it is not printed.
     const rest = command.slice((m.index ?? 0) + m[0].length);
-    if (namesSecret(m[1] as string) && !/^[^;&\n]*\|(?!\|)/.test(rest)) return true;
+    if (namesSecret(m[1] as string) && !/^[^;&\n]*\|(?!\|)/.test(rest)) return 'secret';
   }
-  for (const m of command.matchAll(QUERY)) if (namesSecret((m[1] as string).split(/[.[\]"]+/).filter((x) => x !== '').at(-1) ?? '')) return true;
-  for (const m of command.matchAll(SHOWS_FILE)) if (readsSecretFile(m[2] as string)) return true;
-  for (const m of command.matchAll(EXTRACTOR)) if (extractsSecret(m[1] as string, m[2] as string, command.slice((m.index ?? 0) + m[0].length))) return true;
-  for (const m of command.matchAll(READ_INTO_PRINT)) if (readsSecretFile(m[1] ?? m[2] ?? m[3] ?? '')) return true;
-  return false;
+  for (const m of command.matchAll(QUERY)) if (namesSecret((m[1] as string).split(/[.[\]"]+/).filter((x) => x !== '').at(-1) ?? '')) return 'secret';
+  for (const m of command.matchAll(SHOWS_FILE)) if (readsSecretFile(m[2] as string)) return 'secret';
+  for (const m of command.matchAll(REDIRECT_FIRST)) if (readsSecretFile(m[1] as string)) return 'secret';
+  let values = false;
+  for (const m of command.matchAll(EXTRACTOR)) {
+    const how = extractsSecret(m[1] as string, m[2] as string, command.slice((m.index ?? 0) + m[0].length));
+    if (how === 'secret') return how;
+    if (how === 'values') values = true;
+  }
+  for (const m of command.matchAll(READ_INTO_PRINT)) if (readsSecretFile(m[1] ?? m[2] ?? m[3] ?? '')) return 'secret';
+  return values ? 'values' : null;
 }
 
 /**
@@ -106,35 +156,50 @@ export function printsSecret(command: string): boolean {
  * secrets/token`, `cut -d= -f2 .env`, `grep -oP '(?<=KEY=).*' .env.local`, `tr -d '\n' <
  * ~/.vault-token`: what they print is the value alone, without the label the redactor reads.
  */
-const EXTRACTOR = /(?:^|[;&|(`'"]\s*|\$\(\s*|\bsudo\s+)(awk|gawk|mawk|sed|cut|grep|egrep|rg|tr|strings|tac|nl|sort|xxd|od)\b([^|;&\n]*)/gm;
+const EXTRACTOR = new RegExp(`${STARTS}(awk|gawk|mawk|sed|cut|grep|egrep|rg|tr|strings|tac|nl|sort|xxd|od|fold)\\b([^|;&\\n]*)`, 'gm');
 /** A value read from a file straight into a print: `echo "$(<secrets/token)"`, `print(open('secrets/key').read())`, `console.log(fs.readFileSync('…'))`. */
 const READ_INTO_PRINT = /\b(?:echo|printf\s+(?:'[^']*'|"[^"]*"))\s+["']?\$\(\s*<\s*['"]?([^\s'")]+)|\bprint\(\s*open\(\s*\\?['"]([^'"\\]+)\\?['"][^)]*\)\.read(?:line)?\(\)|console\.log\(\s*(?:[\w$]+\.|require\(\s*\\?['"](?:node:)?fs\\?['"]\s*\)\.)?readFileSync\(\s*\\?['"]([^'"\\]+)/g;
-/** A dotenv file: `.env`, `.env.local`, `config/.env.production`; not `.env.example`. */
-const ENV_FILE = /^(?:.*[/\\])?\.env(?:\.(?!example|sample|template|dist|defaults?\b)[\w-]+)?$/i;
+/** A dotenv file: `.env`, `.env.production.local`, `deploy/prod.env`, `.envrc`; not `.env.example`. */
+const ENV_FILE = /^(?:.*[/\\])?(?:\.env(?:rc)?(?:\.(?!example|sample|template|dist|defaults?\b)[\w-]+)*|[\w-]+\.env)$/i;
 /** Programs a value may be piped through and still be printed (a filter, not a consumer). */
 const FILTER = /^\s*\|\s*(?:head|tail|tr|cut|sed|awk|grep|xargs\s+echo|base64|sort|uniq|tee\s+\/dev\/(?:stdout|stderr))\b/;
 
-/** Whether a program's words read a secret file, or cut values out of a dotenv file, and print what they get. */
-function extractsSecret(program: string, args: string, rest: string): boolean {
+/**
+ * What a program's words print: a secret file's text (`secret`), values cut out of a dotenv file
+ * (`secret` when its pattern names a secret, nothing when it names another variable or prints
+ * names only, `values` when it names none), or nothing.
+ */
+function extractsSecret(program: string, args: string, rest: string): 'secret' | 'values' | null {
   // Handed on to a consumer (`| docker login --password-stdin`), not printed.
-  if (/^\s*\|(?!\|)/.test(rest) && !FILTER.test(rest)) return false;
+  if (/^\s*\|(?!\|)/.test(rest) && !FILTER.test(rest)) return null;
   const words = args.match(/'[^']*'|"[^"]*"|<\s*\S+|\S+/g) ?? [];
   // grep's, sed's and awk's first word is a pattern or a script (`grep password src/`); tr's two
   // are sets of characters: their files are the words after (tr reads only what `<` gives it).
+  // An option that gives the script (`sed -e 's/…//'`, `grep -e x`, `awk -f prog`) takes its place.
   let script = /^(?:grep|egrep|rg|sed|awk|gawk|mawk|tr)$/.test(program) ? (program === 'tr' ? 2 : 1) : 0;
-  for (const raw of words) {
+  const scripts: string[] = [];
+  for (let i = 0; i < words.length; i += 1) {
+    const raw = words[i] as string;
     const w = raw.replace(/^<\s*/, '').replace(/^['"]|['"]$/g, '');
-    if (w === '' || w.startsWith('-')) continue;
+    if (/^-(?:e|f|-regexp|-file|-expression)$/.test(raw) && script > 0) {
+      scripts.push(words[i + 1] ?? '');
+      script -= 1;
+      i += 1;
+      continue;
+    }
+    if (w.startsWith('-') && !raw.startsWith('<')) continue;
     if (script > 0 && !raw.startsWith('<')) {
+      scripts.push(raw);
       script -= 1;
       continue;
     }
-    if (readsSecretFile(w)) return true;
+    if (w === '') continue;
+    if (readsSecretFile(w)) return 'secret';
     // A dotenv file is read line by line, each a label and its value: only a program that cuts the
     // value out prints it bare (`grep DB_PASSWORD .env` prints the label beside it).
-    if (ENV_FILE.test(w) && cutsValues(program, args)) return true;
+    if (ENV_FILE.test(w) && cutsValues(program, args)) return byNames(program, args, scripts.join(' '));
   }
-  return false;
+  return null;
 }
 
 function cutsValues(program: string, args: string): boolean {
@@ -145,7 +210,7 @@ function cutsValues(program: string, args: string): boolean {
     case 'cut':
       return true;
     case 'sed':
-      return /\s-[a-zA-Z]*n\b/.test(args) || /\bs([/|#,])[^\n]*?=[^\n]*?\1\1/.test(args);
+      return /\s-[a-zA-Z]*n\b/.test(args) || /\bs([/|#,])[^\n]*?=[^\n]*?\1/.test(args);
     case 'grep':
     case 'egrep':
     case 'rg':
@@ -153,6 +218,16 @@ function cutsValues(program: string, args: string): boolean {
     default:
       return false;
   }
+}
+
+/** Of values cut from a dotenv file: by the names its script gives, and whether it prints names only. */
+function byNames(program: string, args: string, script: string): 'secret' | 'values' | null {
+  // Names only: `cut -d= -f1`, `awk -F= '{print $1}'`, `grep -oE '^[A-Z0-9_]+'`.
+  if (program === 'cut' && /(?:^|\s)(?:-f\s*1|--fields=1)(?:\s|$)/.test(args)) return null;
+  if (/^[gm]?awk$/.test(program) && /print\s+\$1\s*[;}]/.test(script) && !/\$[2-9]/.test(script)) return null;
+  const names = script.match(/[A-Za-z_][A-Za-z0-9_]{2,}/g)?.filter((n) => /[A-Z]/.test(n) && n === n.toUpperCase()) ?? [];
+  if (names.some((n) => namesSecret(n))) return 'secret';
+  return names.length > 0 ? null : 'values';
 }
 
 /** A here-document written into a file: `cat > secrets/api_key <<'EOF'` … `EOF`. */
@@ -170,7 +245,7 @@ export function writtenSecrets(command: string): string[] {
 export function readsSecretFile(path: string): boolean {
   const p = path.replace(/[/\\]+$/, '');
   const name = p.slice(Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\')) + 1);
-  if (name === '' || NOT_A_SECRET_FILE.test(name)) return false;
+  if (name === '' || NOT_A_SECRET_FILE.test(name) || NOT_A_SECRET_FOLDER.test(p)) return false;
   if (SECRET_FILE_NAME.test(name)) return true;
   // `.vault-token`, `db_password.txt`, `api.key`, `/run/secrets/db`: not `token.h`, `password_reset.py`.
   const dot = name.lastIndexOf('.');
@@ -179,6 +254,8 @@ export function readsSecretFile(path: string): boolean {
   if (ext.toLowerCase() === 'key' || SECRET_FOLDER.test(p)) return true;
   return SECRET_FILE_WORD.test(name);
 }
+
+const ERROR_LINE = /\b(?:error|not found|no such|denied|forbidden|invalid|usage:|unknown|failed|cannot|can't|unable)\b/i;
 
 /** Output of more lines than this is a listing, not a secret printed alone: its labelled values are the redactor's. */
 const MAX_LINES = 5;
@@ -195,11 +272,14 @@ export function printedSecrets(output: string): string[] {
   if (/^[{[]/.test(lines[0] as string)) return [];
   const out: string[] = [];
   for (const l of lines) {
+    // A line that says the command failed names what it could not find, not a secret
+    // (`Error from server (NotFound): secrets "db-creds-v2" not found`).
+    if (ERROR_LINE.test(l)) continue;
     // The words a mask looks for (src/core/ingest.ts TYPED_WORD): quotes of any kind part them.
     for (const w of l.match(/[^\s'"`=:;,(){}[\]<>|&\\«»“”‘’]+/g) ?? []) {
       if (w.length < 8 || w.length > 400 || /^[a-z][a-z0-9+.-]*:\/\//i.test(w) || w.startsWith('/')) continue;
       // A region or a zone (`us-east-1`, `europe-west4-a`) is what `config:get REGION` prints.
-      if (w.length <= 16 && /^[a-z]+(?:-[a-z]+){0,2}-?\d{1,2}(?:-[a-z])?$/.test(w)) continue;
+      if (w.length <= 16 && /^[a-z]+(?:-[a-z]+){0,2}-\d{1,2}(?:-[a-z])?$|^[a-z]+-[a-z]+\d{1,2}(?:-[a-z])?$/.test(w)) continue;
       // A date or a time cut at its `:` (`2026-05-01T10`) is in every log line.
       if (/^\d{4}-\d{2}-\d{2}/.test(w)) continue;
       // A host or a file by its name (`db01.internal`, `secrets-v2.yaml`) is what a label's value
@@ -210,6 +290,12 @@ export function printedSecrets(output: string): string[] {
   }
   return out;
 }
+
+/**
+ * A word that looks generated, not written: what is taken of values some of which may not be
+ * secrets (a version `2.14.3-rc1`, a build id `build20260501a`, a model `claude-sonnet-4-5` are not).
+ */
+export const generated = (w: string): boolean => looksRandom(w, 12) && !/^v?\d+(?:[.-]\w+)*$/i.test(w) && !/^[a-z]+(?:[-_.][a-z0-9]+)+$/.test(w) && !/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(w);
 
 /** What a secret word is here: a letter and a digit, or generated-looking (a mask checks a word with it before it hashes one). */
 export const secretWord = (w: string): boolean => (/\d/.test(w) && /[A-Za-z]/.test(w)) || looksRandom(w, 8);
