@@ -262,8 +262,10 @@ describe('the daemon in a hostile workspace', () => {
     const since = Date.now();
     const held: Awaited<ReturnType<typeof idleConnection>>[] = [];
     for (let i = 0; i < 4; i += 1) held.push(await idleConnection(d.socket));
+    // The daemon refuses the fifth when it connects, before any request: a request written after
+    // the refusal can meet the closed socket (EPIPE) and the client then drops the refusal it had
+    // not read yet (seen once on a loaded host). The refusal is what is checked.
     const late = await idleConnection(d.socket);
-    late.s.write('{"jsonrpc":"2.0","id":1,"method":"hello"}\n');
     await late.closed;
     expect(late.text()).toMatch(/"code":-32003.*all 4 are busy answering requests or have just connected/);
     expect(held.filter((c) => c.text().length > 0 || c.s.destroyed)).toHaveLength(0);
