@@ -1,11 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { printsHow, printsSecret } from '../../src/core/redaction/printed.js';
 import { nameStrength } from '../../src/core/redaction/names.js';
-import { renderAll } from '../../src/core/render/index.js';
 import { call, result, say, user } from './claude-records.js';
-import { ingestText, jsonl } from './ingest-helper.js';
-import { transcriptFile } from './ledger-helper.js';
-import { renderInput } from './render-input.js';
+import { kept } from './kept-helper.js';
 
 /**
  * The thirty-second stop's redaction (docs/SECURITY.md): the other ways a command prints a value
@@ -13,12 +10,6 @@ import { renderInput } from './render-input.js';
  * `$(<file)`, a one-liner that prints a file), and two names of secrets (`…_CRED`, `hmac`). Every
  * value below is made up.
  */
-
-function kept(...records: Record<string, unknown>[]): string {
-  const { state, turns } = ingestText(jsonl(...records));
-  const r = renderAll(renderInput(transcriptFile(...records)));
-  return [turns.map((t) => t.text).join('\n'), JSON.stringify(state), r.handoffMd, r.summaryJson.toString('utf8'), r.llmJson.toString('utf8')].join('\n');
-}
 
 const bash = (id: string, command: string) => call(id, 'Bash', { command, description: 'run' });
 

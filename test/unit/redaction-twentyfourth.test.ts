@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { renderAll } from '../../src/core/render/index.js';
 import { base, call, result, say, user } from './claude-records.js';
 import { ingestText, jsonl } from './ingest-helper.js';
-import { transcriptFile } from './ledger-helper.js';
-import { renderInput } from './render-input.js';
+import { kept } from './kept-helper.js';
 
 /**
  * The twenty-fourth red team (docs/SECURITY.md): text the handoff has carried since 2026-12-04
@@ -18,13 +16,6 @@ const PASSWORD = 'Xm1Uq8Lr4Ts2Wv6ZjJ';
 const GH = 'ghp_Q7zK2m9Xw4Rt8Vn3Pl6HyB1cD5fG0jK7mN2q';
 
 /** Everything a build keeps of the records: the state (as JSON), HANDOFF.md and both payloads. */
-function kept(...records: Record<string, unknown>[]): string {
-  const text = jsonl(...records);
-  const { state } = ingestText(text);
-  const r = renderAll(renderInput(transcriptFile(...records)));
-  return [JSON.stringify(state), r.handoffMd, r.summaryJson.toString('utf8'), r.llmJson.toString('utf8')].join('\n');
-}
-
 const leaksOf = (all: string, ...values: string[]): string[] => values.filter((v) => all.includes(v) || all.includes(v.slice(0, 16)) || all.includes(v.slice(-16)));
 
 const compacted = (pending: string, current = 'Writing src/export.ts.') => ({

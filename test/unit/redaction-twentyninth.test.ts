@@ -1,22 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { printedSecrets, printsSecret, readsSecretFile, writtenSecrets } from '../../src/core/redaction/printed.js';
-import { renderAll } from '../../src/core/render/index.js';
 import { call, result, say, user } from './claude-records.js';
-import { ingestText, jsonl } from './ingest-helper.js';
-import { transcriptFile } from './ledger-helper.js';
-import { renderInput } from './render-input.js';
+import { kept } from './kept-helper.js';
 
 /**
  * The twenty-ninth red team (docs/SECURITY.md): a command whose whole output is the secret
  * (`printenv DB_PASSWORD` → `Summer2024!#x`) left nothing in that output for the redactor to know
  * it by, which reads a tool's output apart from its command. Every value below is made up.
  */
-
-function kept(...records: Record<string, unknown>[]): string {
-  const { state, turns } = ingestText(jsonl(...records));
-  const r = renderAll(renderInput(transcriptFile(...records)));
-  return [turns.map((t) => t.text).join('\n'), JSON.stringify(state), r.handoffMd, r.summaryJson.toString('utf8'), r.llmJson.toString('utf8')].join('\n');
-}
 
 const bash = (id: string, command: string) => call(id, 'Bash', { command, description: 'run' });
 

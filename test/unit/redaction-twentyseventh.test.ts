@@ -2,12 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { Redactor } from '../../src/core/redact.js';
 import { unsafePatternReason } from '../../src/core/pattern-safety.js';
 import { scanForSecrets } from '../../src/core/secret-scan.js';
-import { renderAll } from '../../src/core/render/index.js';
 import { parseSettings } from '../../src/hooks/settings.js';
 import { parseRequest } from '../../src/control/protocol.js';
-import { ingestText, jsonl } from './ingest-helper.js';
-import { transcriptFile } from './ledger-helper.js';
-import { renderInput } from './render-input.js';
+import { kept } from './kept-helper.js';
 
 /**
  * The twenty-seventh red team (docs/SECURITY.md) went after the paths a secret takes besides a
@@ -26,12 +23,6 @@ const broken = (v: string, at = 12): string => `${v.slice(0, at)}\ufffd${v.slice
 
 const meta = { timestamp: '2026-05-02T10:00:00Z', type: 'session_meta', payload: { id: 'c', cwd: '/w', cli_version: '0.125.0', originator: 'codex_cli_rs' } };
 const event = (payload: Record<string, unknown>) => ({ timestamp: '2026-05-02T10:00:10Z', type: 'event_msg', payload });
-
-function kept(...records: Record<string, unknown>[]): string {
-  const { state, turns } = ingestText(jsonl(...records));
-  const r = renderAll(renderInput(transcriptFile(...records)));
-  return [turns.map((t) => t.text).join('\n'), JSON.stringify(state), r.handoffMd, r.summaryJson.toString('utf8'), r.llmJson.toString('utf8')].join('\n');
-}
 
 describe('a credential with U+FFFD inside (an invalid byte, a cut multibyte sequence, a lone surrogate)', () => {
   it('is redacted as if it were not there, raw and JSON-escaped', () => {

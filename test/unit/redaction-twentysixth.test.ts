@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Redactor } from '../../src/core/redact.js';
-import { renderAll } from '../../src/core/render/index.js';
 import { ingestText, jsonl } from './ingest-helper.js';
-import { transcriptFile } from './ledger-helper.js';
-import { renderInput } from './render-input.js';
+import { kept } from './kept-helper.js';
 
 /**
  * Two leaks the twenty-fourth red team left (docs/SECURITY.md), closed on 2026-12-05: a password
@@ -20,12 +18,6 @@ const event = (payload: Record<string, unknown>) => ({ timestamp: '2026-05-02T10
 const item = (payload: Record<string, unknown>) => ({ timestamp: '2026-05-02T10:00:10Z', type: 'response_item', payload });
 
 /** Everything a build keeps of the records: the timeline's texts, the state, HANDOFF.md and both payloads. */
-function kept(...records: Record<string, unknown>[]): string {
-  const { state, turns } = ingestText(jsonl(...records));
-  const r = renderAll(renderInput(transcriptFile(...records)));
-  return [turns.map((t) => t.text).join('\n'), JSON.stringify(state), r.handoffMd, r.summaryJson.toString('utf8'), r.llmJson.toString('utf8')].join('\n');
-}
-
 const asked = (question: string, answers: string[], options: string[] = ['Read it from 1Password'], extra: Record<string, unknown> = {}) => [
   meta,
   event({ type: 'user_message', message: 'Connect the API to the staging database' }),
