@@ -1320,7 +1320,7 @@ function fixedFailures(l: Ledger): Analysis['fixedFailures'] {
 
 /** Words of a user who says something does not work: not loading, no data, still failing, an error seen. */
 const REPORTS_PROBLEM =
-  /\b(?:(?:does|do|did|is|are|was|were)(?:n'?t|\s+not)\s+(?:work|load|show|render|display|appear|update|fetch|return|save|run|start|compile|build|change)\w*|won'?t (?:work|load|show|render|start|run|build|compile|open)|not (?:working|loading|showing|rendering|displaying|updating|fetching|saving|running)|no \w+(?: or \w+)? (?:is|are) (?:loading|showing|displayed|shown|appearing)|no (?:data|results?|output|network request)(?![-\w])|(?:still|keeps?) (?:fail\w*|broken|crash\w*|empty|blank|show\w*|display\w*|return\w*|get\w*|seeing)|is (?:broken|empty|blank)|(?:it|app|page|server) crash(?:es|ed)\b|same (?:error|problem|issue)|(?:throws|getting|got|see|seeing) (?:an? )?(?:error|exception)|nothing (?:happens|shows|loads|renders|appears)|(?:we|you|it|i)(?:'ve| have)?\s+(?:somehow\s+)?(?:lost|broke)\b|disappeared|no longer (?:works?|shows?|loads?|renders?|appears?))|^\s*(?:Traceback \(most recent call last\)|Uncaught \w+|\w*Error: )/i;
+  /\b(?:(?:does|do|did|is|are|was|were)(?:n'?t|\s+not)\s+(?:work|load|show|render|display|appear|update|fetch|return|save|run|start|compile|build|change)\w*|won'?t (?:work|load|show|render|start|run|build|compile|open)|not (?:working|loading|showing|rendering|displaying|updating|fetching|saving|running)|no \w+(?: or \w+)? (?:is|are) (?:loading|showing|displayed|shown|appearing)|no (?:data|results?|output|network request)(?![-\w])|(?:still|keeps?) (?:fail\w*|broken|crash\w*|empty|blank|show\w*|display\w*|return\w*|get\w*|seeing)|is (?:broken|empty|blank)|(?:it|app|page|server) crash(?:es|ed)\b|same (?:error|problem|issue)|(?:throws|getting|got|see|seeing) (?:an? )?(?:error|exception)|nothing (?:happens|shows|loads|renders|appears))|^\s*(?:Traceback \(most recent call last\)|Uncaught \w+|\w*Error: )/i;
 /** A message that says it works now, or asks for behaviour in those words ("make sure it doesn't load all rows"). */
 const NOT_A_PROBLEM = /\b(?:works? now|working now|(?:is|it's|that) fixed|fixed now|no (?:more )?errors? (?:any ?more|now)|(?:don'?t|do not) see (?:an|any) errors? (?:any ?more|now))\b/i;
 const ASKS_FOR_IT = /\b(?:make sure|ensure|so that|so it|should|must|needs? to|want it to|that says|add an?|show an?|display an?)\b[^.?!\n]{0,40}$/i;
@@ -1370,7 +1370,27 @@ function reportsProblem(text: string): boolean {
   const t = text.slice(0, 1000).replace(/(["'`])[^"'`\n]{0,80}\1/g, ' ').replace(/(^|\n|[.!?]\s|^[ \t]*[-*•]\s|\n[ \t]*[-*•]\s|\bplease\s)\s*(?:do\s+not|don'?t|never)\s+\w+/gi, '$1 ');
   if (NOT_A_PROBLEM.test(t)) return false;
   const m = REPORTS_PROBLEM.exec(t);
-  return m !== null && !ASKS_FOR_IT.test(t.slice(Math.max(0, m.index - 60), m.index));
+  if (m !== null) return !ASKS_FOR_IT.test(t.slice(Math.max(0, m.index - 60), m.index));
+  return saysLost(t);
+}
+
+/**
+ * "We lost the session navigation", "you broke the login page", "the sidebar has disappeared",
+ * "the export no longer works" (37f83ec9 at 294): said of the work as it is now, in a sentence
+ * that is not a question, a condition, a quote of the past that was fixed, a changelog's line or a
+ * request for a test (the skeptic's "Have we lost any orders?", "If you broke the API, revert",
+ * "Fixed: the button disappeared", "you broke the record", "a test for the bug where … disappeared").
+ */
+const LOST = /\b(?:(?:we|you|it|i)(?:'ve| have)?\s+(?:somehow\s+|just\s+)?(?:lost|broke)\s+(?:the|my|our|all|its|this|that)\s+(?!record\b)\w+|(?:has|have|is|are|just)\s+(?:now\s+)?disappeared\b|\bdisappeared\s+(?:after|since|again|from)\b|\bno longer (?:works?|shows?|loads?|renders?|appears?)\b)/i;
+const NOT_LOST = /\?|\b(?:if|whether|when|where|would|could|might|bug|test|fixed|fix(?:es)? for|nothing to fix|changelog|record|you lost!|make sure|ensure|should|must|so that|wrote|said|says)\b|^\s*(?:[-*]\s*)?(?:fixed|added|changed|removed)\s*:|^\s*>/i;
+
+function saysLost(text: string): boolean {
+  // A quoted message (`> …`, "A customer wrote: …") is someone else's word, and "nothing to fix" after it says so.
+  if (/\bnothing to fix\b/i.test(text)) return false;
+  for (const sentence of text.split(/(?<=[.!?])\s+|\n+/)) {
+    if (LOST.test(sentence) && !NOT_LOST.test(sentence)) return true;
+  }
+  return false;
 }
 
 /**
@@ -1929,9 +1949,16 @@ function lastWriteFailed(l: Ledger, end: End): string {
   if (f === undefined) return '';
   // A patch of several files fails whole (edgerunner at 552: `risk.rs`, `engine.rs` and `server.rs`,
   // said "a write of `risk.rs`" beside an error in `server.rs`).
-  const files = [...new Set(failed.map((x) => fileKey(x.path)))].length;
-  const what = files === 1 ? `a write of \`${fileName(f.path)}\`` : `a write of ${files} files (${[...new Set(failed.map((x) => `\`${fileName(x.path)}\``))].slice(0, 4).join(', ')}${files > 4 ? ', …' : ''})`;
-  return `. Its last call, ${what}, failed (line ${at}: ${clip(f.reason ?? 'the write failed', 160)}): that write changed nothing`;
+  const paths = [...new Map(failed.map((x) => [fileKey(x.path), x.path])).values()];
+  // Two files of one name (`net/mod.rs`, `db/mod.rs`) are told apart by their folder.
+  const names = paths.map((x) => fileName(x));
+  const shown = paths.map((x, i) => (names.filter((n) => n === names[i]).length > 1 ? x.split(/[\\/]/).slice(-2).join('/') : (names[i] as string)));
+  const what = paths.length === 1 ? `a write of \`${fileName(f.path)}\`` : `a write of ${paths.length} files (${shown.slice(0, 4).map((x) => `\`${x}\``).join(', ')}${paths.length > 4 ? ', …' : ''})`;
+  // A shell command that failed may have done part of it (`sed -i … a.py b.py c.py` that could not
+  // read the third; `rm` of three, one refused): a patch or an edit tool fails whole.
+  const call = Object.values(l.calls).find((c) => c.resulted === at || c.line === at);
+  const partly = call?.command !== undefined && !/^\s*apply_patch\b/.test(call.command) && call.patchScript !== true;
+  return `. Its last call, ${what}, failed (line ${at}: ${clip(f.reason ?? 'the write failed', 160)}): ${partly ? 'a shell command that fails may have done part of it first (check the files)' : 'that write changed nothing'}`;
 }
 
 function since(l: Ledger): string {

@@ -1590,7 +1590,8 @@ function noteCheckRun(l: Ledger, call: CallRecord, r: ResultInput): void {
   const rows = r.interrupted === true ? null : coverageMissing(r.output ?? '');
   if (rows !== null) {
     const missing = rows.filter((f) => f.spans !== '').slice(0, 60);
-    const full = rows.filter((f) => f.spans === '').map((f) => f.file).slice(0, 100);
+    // Of a report run in another folder (`cd ../fork && pytest --cov`), no file is this project's.
+    const full = changesFolder(call.command ?? '') ? [] : rows.filter((f) => f.spans === '' && f.partial !== true).map((f) => f.file).slice(0, 100);
     l.coverage = full.length === 0 ? { line: r.line, command: run.command, missing } : { line: r.line, command: run.command, missing, full };
     // A claim a report contradicted is settled by a later one that lists its file with nothing missing.
     for (const c of l.contradictions) if (c.covered !== undefined && c.settled === undefined && full.includes(c.covered.file)) c.settled = r.line;

@@ -258,11 +258,11 @@ const COVERAGE_TOTAL = /^(?:[\w@/.-]{1,80} [\w:-]{1,20}: )?(?:TOTAL(?:[ \t]+\d+)
  * missing). Null when the text holds no such table. At most 160 files, each file's spans to 400
  * characters.
  */
-export function coverageMissing(text: string): { file: string; spans: string }[] | null {
+export function coverageMissing(text: string): { file: string; spans: string; partial?: true }[] | null {
   const py = text.indexOf('Missing');
   const js = text.indexOf('Uncovered Line');
   if (py === -1 && js === -1) return null;
-  const out: { file: string; spans: string }[] = [];
+  const out: { file: string; spans: string; partial?: true }[] = [];
   let table = false;
   for (const raw of text.split('\n')) {
     const l = raw.replace(/\x1b\[[0-9;]*m/g, '').trimEnd();
@@ -271,16 +271,19 @@ export function coverageMissing(text: string): { file: string; spans: string }[]
       continue;
     }
     if (!table) continue;
-    const p = /^(\S+)\s+\d+\s+\d+(?:\s+\d+\s+\d+)?\s+\d{1,3}(?:\.\d+)?%(?:\s+(.+))?$/.exec(l);
-    const j = p === null ? /^\s*([^|]+?)\s*\|(?:\s*[\d.]+\s*\|){4}\s*([^|]*?)\s*\|?$/.exec(l) : null;
+    const p = /^(\S+)\s+\d+\s+\d+(?:\s+\d+\s+\d+)?\s+(\d{1,3}(?:\.\d+)?)%(?:\s+(.+))?$/.exec(l);
+    const j = p === null ? /^\s*([^|]+?)\s*\|\s*([\d.]+)\s*\|(?:\s*[\d.]+\s*\|){3}\s*([^|]*?)\s*\|?$/.exec(l) : null;
     const m = p ?? j;
     if (m === null) continue;
     const file = (m[1] as string).trim();
     if (file === 'TOTAL' || file === 'All files') continue;
-    const spans = (m[2] ?? '').split(/,\s*/).filter((x) => /^\d+(?:-\d+)?$/.test(x.trim())).join(', ');
-    // A file with nothing missing is listed too (its spans empty): a later report that lists it so
-    // settles a claim an earlier one contradicted.
-    if (out.length < 160) out.push({ file: file.slice(0, 300), spans: spans.slice(0, 400) });
+    const spans = (m[3] ?? '').split(/,\s*/).filter((x) => /^\d+(?:-\d+)?$/.test(x.trim())).join(', ');
+    // A file with nothing missing is listed too (its spans empty), and one whose only misses are
+    // branches (`41->43`, under 100 %) as such: a later report that lists a file wholly covered
+    // settles a claim an earlier one contradicted; one with a branch missing does not.
+    const row: { file: string; spans: string; partial?: true } = { file: file.slice(0, 300), spans: spans.slice(0, 400) };
+    if (spans === '' && Number(m[2]) < 100) row.partial = true;
+    if (out.length < 160) out.push(row);
   }
   return table ? out : null;
 }

@@ -43,6 +43,7 @@ describe('coverage reports read for the lines no test ran', () => {
     ].join('\n');
     expect(coverageMissing(jest)).toEqual([{ file: 'foo.js', spans: '12-15, 20' }]);
     expect(coverageMissing(`${jest}\n bar.js   |     100 |      100 |     100 |     100 |                   `)).toEqual([{ file: 'foo.js', spans: '12-15, 20' }, { file: 'bar.js', spans: '' }]);
+    expect(coverageMissing('Name    Stmts   Miss Branch BrPart  Cover   Missing\n-----\na.py       10      0      4      1    97%   41->43\nTOTAL 10 0 4 1 97%')).toEqual([{ file: 'a.py', spans: '', partial: true }]);
     expect(spansHold('12-15, 20', 14)).toBe(true);
     expect(spansHold('12-15, 20', 16)).toBe(false);
     expect(coverageMissing('5 passed in 0.1s')).toBeNull();
@@ -82,8 +83,12 @@ describe('a claim that a test covers a line the latest coverage report lists as 
     expect(md).toContain('- claim at line 6, evidence at line 5 (settled in the session: the coverage report at line 10 lists that file with nothing missing): The agent said');
     expect(md).not.toContain('First settle the agent');
     expect(JSON.stringify(summary)).toContain('"settled_line":10');
-    // Without the later report it is still the first thing to settle.
+    // Without the later report it is still the first thing to settle; nor does a report of another
+    // folder's copy settle it, nor one whose file still misses a branch (the second skeptic's C02, C03).
     expect(session(say('a1', 'The same applies to line 169, but the test covers that.')).md).toContain('First settle the agent');
+    const later = (command: string, out: string) => session(say('a1', 'The same applies to line 169, but the test covers that.'), bash('t2', command), result('t2', out)).md;
+    expect(later('cd ../fork && pytest --cov', CLEAN)).toContain('First settle the agent');
+    expect(later('pytest', CLEAN.replace('186      0     62      0   100%', '186      0     62      1    99%   41->43'))).toContain('First settle the agent');
   });
 
   it("is not decided when the sentence speaks of another file, quotes another's word, or something between may have changed the code (the skeptic's c01–c05)", () => {
@@ -364,7 +369,20 @@ describe("a user's word that something was lost (37f83ec9 at 294: «we lost the 
     const { md } = built(user('u0', 'Simplify the navigation'), edit('e1', 'templates/transcript.html'), updated('e1', 'templates/transcript.html'), user('u1', text));
     expect(md).toContain('the user says it does not work');
   });
-  it.each(['Make sure we keep the header when you simplify it', 'Now that the old API is gone, update the docs'])('%s is not', (text) => {
+  it.each([
+    'Make sure we keep the header when you simplify it',
+    'Now that the old API is gone, update the docs',
+    // The second skeptic's: a question, a condition, a changelog, praise, a game's text, a quote, the past that was fixed, a test to write, an order.
+    'Have we lost any orders in the migration?',
+    'If you broke the public API, revert that part',
+    'Fixed: - Export button disappeared on mobile',
+    'Great, you broke the record: the import is 3x faster',
+    'Add a game-over screen that says You lost!',
+    'A customer wrote: > the coupon field no longer works. It was their ad blocker, nothing to fix. Just draft a polite reply.',
+    'Yesterday the banner disappeared but you fixed it, thanks',
+    'Write a test for the bug where the banner disappeared',
+    'Make sure the legacy banner no longer shows on print.',
+  ])('%s is not', (text) => {
     const { md } = built(user('u1', text));
     expect(md).not.toContain('the user says it does not work');
   });
@@ -403,5 +421,16 @@ describe('the last call, a patch of several files that failed (edgerunner at 552
       at({ type: 'custom_tool_call_output', call_id: 'p1', output: JSON.stringify({ output: 'apply_patch verification failed: Failed to find expected lines in crates/service/src/server.rs', metadata: { exit_code: 1 } }) }),
     );
     expect(summary.next_action.text).toContain('Its last call, a write of 3 files (`risk.rs`, `engine.rs`, `server.rs`), failed (line 4: ');
+    expect(summary.next_action.text).toContain('that write changed nothing');
+  });
+
+  it("tells two files of one name apart, and says a failed shell command may have done part of it (the second skeptic's P02, P04)", () => {
+    const { summary } = built<{ next_action: { text: string } }>(
+      user('u1', 'Rename the helper everywhere'),
+      bash('s1', "sed -i 's/old_name/new_name/' src/net/mod.py src/db/mod.py src/c.py"),
+      result('s1', "Exit code 2\nsed: can't read src/c.py: No such file or directory", { is_error: true }),
+    );
+    expect(summary.next_action.text).toContain('Its last call, a write of 3 files (`net/mod.py`, `db/mod.py`, `c.py`), failed (line 3: ');
+    expect(summary.next_action.text).toContain('a shell command that fails may have done part of it first (check the files)');
   });
 });
