@@ -129,6 +129,26 @@ describe("the thirty-second stop's red team of those printers", () => {
     ['cat design/tokens.txt', null],
     ['cat secrets/README', null],
     ['git commit -m "use less tokens"', null],
+    // The second skeptic's: more wrappers, variables printed through a filter or by other languages, a secret's extension.
+    ['docker compose exec api cat /run/secrets/db_password', 'secret'],
+    ['kubectl -n prod exec api -- cat /etc/secrets/token', 'secret'],
+    ['sudo --user=app cat secrets/api_token', 'secret'],
+    ['ssh -p 2222 prod cat secrets/token', 'secret'],
+    ["printenv DB_PASSWORD | tr -d '\\n'", 'secret'],
+    ['node -p process.env.DB_PASSWORD', 'secret'],
+    ["perl -e 'print $ENV{DB_PASSWORD}'", 'secret'],
+    ['cat /etc/app/db.password', 'secret'],
+    // …and configuration values by a name that says no secret.
+    ['heroku config:get APP_VERSION', null],
+    ['heroku config:get DATABASE_PASSWORD', 'secret'],
+    ['pulumi config get imageTag', null],
+    ['pulumi config get dbPassword', 'secret'],
+    ['terraform output -raw instance_id', null],
+    ['terraform output -raw db_password', 'secret'],
+    ["kubectl get secret db -o jsonpath='{.data.password}' | base64 -d", 'secret'],
+    ['cat prompts/token_limits.txt', null],
+    ['cat templates/password_reset.txt', null],
+    ['echo "$DB_PASSWORD" | docker login -u me --password-stdin', null],
   ])('%s prints %s', (command, how) => {
     expect(printsHow(command)).toBe(how);
   });

@@ -16,11 +16,11 @@ import { looksRandom } from './randomness.js';
 const SECRET_FILE_WORD = /(?:^|[._-])(?:tokens?|secrets?|passw(?:or)?ds?|passwd|pwd|pw|credentials?|creds|apikey|api[_-]key|vault[_-](?:pass|token)|cookie)(?:$|[._-])/i;
 const SECRET_FILE_NAME = /^(?:master\.key|\.pgpass|\.netrc|\.erlang\.cookie|keyfile|\.?htpasswd|shadow|gshadow)$/i;
 const SECRET_FOLDER = /(?:^|[/\\])\.?secrets[/\\]/i;
-const NOT_A_SECRET_FILE = /(?:^|[._-])(?:example|sample|template|dist|test|tests|spec|mock|fixture|stub|config|tokenizer|counts?|usage|stats|design|colou?rs?|theme|vocab)(?:$|[._-])|^(?:readme|license|notice|changelog|makefile|dockerfile)(?:\.|$)/i;
+const NOT_A_SECRET_FILE = /(?:^|[._-])(?:example|sample|template|dist|test|tests|spec|mock|fixture|stub|config|tokenizer|counts?|usage|stats|design|colou?rs?|theme|vocab|limits?|reset|policy|policies|rules?|prompts?)(?:$|[._-])|^(?:readme|license|notice|changelog|makefile|dockerfile)(?:\.|$)/i;
 /** Folders of code, scripts and design files: a file in them named for a token is not one (`bin/refresh-token`, `design/tokens.txt`). */
-const NOT_A_SECRET_FOLDER = /(?:^|[/\\])(?:bin|scripts?|src|lib|test|tests|spec|docs?|design|styles?|themes?|node_modules)[/\\]/i;
+const NOT_A_SECRET_FOLDER = /(?:^|[/\\])(?:bin|scripts?|src|lib|test|tests|spec|docs?|design|styles?|themes?|templates?|prompts?|node_modules)[/\\]/i;
 /** Extensions a secret's file may have: none, or one that says what it holds. */
-const SECRET_FILE_EXT = /^(?:txt|key|env|secret|secrets|token|pass|pw|pwd|cred|creds|credentials|cookie)$/i;
+const SECRET_FILE_EXT = /^(?:txt|key|env|secret|secrets|token|pass|pw|pwd|password|passwd|cred|creds|credentials|cookie)$/i;
 
 /** Programs and subcommands that print a secret alone, by words of their command line. */
 const PRINTERS = [
@@ -29,10 +29,8 @@ const PRINTERS = [
   /\baz\s+account\s+get-access-token\b/,
   /\bdoctl\s+auth\s+token\b/,
   /\bfly(?:ctl)?\s+auth\s+token\b/,
-  /\bheroku\s+(?:auth:token|config:get)\b/,
+  /\bheroku\s+auth:token\b/,
   /\baws\s+configure\s+get\s+\S*(?:secret|token|key)/i,
-  /\bterraform\s+output\s+(?:-\S+\s+)*-raw\b/,
-  /\bpulumi\s+config\s+get\b/,
   /\bdoppler\s+secrets\s+get\b/,
   /\bgpg\b[^\n|;&]*\s(?:-d|--decrypt)\b/,
   /\b(?:sops|age)\s+(?:-d|--decrypt)\b/,
@@ -43,7 +41,6 @@ const PRINTERS = [
   /\b(?:vault\s+(?:kv\s+)?(?:get|read)|bw\s+get|lpass\s+show|pass\s+show|gopass\s+show|chamber\s+read|secret-tool\s+lookup)\b/,
   /\bgh\s+auth\s+token\b/,
   /\bnpm\s+token\s+create\b/,
-  /\bkubectl\b[^\n|;&]*jsonpath=[^\n]*\.data\b/,
   /\b(?:rails|rake)\s+secret\b/,
   /\bkey:generate\b/,
   /\b(?:token_urlsafe|token_hex|get_random_secret_key)\b/,
@@ -67,13 +64,20 @@ const PRINTERS = [
  * model names printed so were masked for the rest of the session).
  */
 const NAMED: readonly RegExp[] = [
+  // A configuration value by its name: `heroku config:get DATABASE_PASSWORD`, `pulumi config get
+  // dbPassword`, `terraform output -raw db_password`, a secret's key by jsonpath (`.data.password`).
+  /\bheroku\s+config:get\s+(?:-\S+\s+)*([A-Za-z_][\w-]*)/,
+  /\bpulumi\s+config\s+get\s+(?:-\S+\s+)*(?:[\w-]+:)?([A-Za-z_][\w.-]*)/,
+  /\bterraform\s+output\s+(?:-\S+\s+)*-raw\s+(?:-\S+\s+)*([A-Za-z_]\w*)/,
+  /\bkubectl\b[^\n|;&]*jsonpath=[^\n]*?\.data(?:\.([\w-]+)|\[\\?['"]([\w.-]+))?/,
   // `npx dotenv-cli -p DB_PASSWORD`, `dotenvx get KEY`.
   /\bdotenvx?(?:-cli)?\b[^\n|;&]*?(?:\s-p\s*|\sget\s+)([A-Za-z_]\w*)/,
   // `kubectl view-secret db password` (a key, or every key), a go-template's `.data.<key> | base64decode`.
   /\b(?:kubectl\s+(?:-\S+\s+\S+\s+)*view-secret|\bk\s+view-secret)\s+(?:-\S+\s+\S+\s+)*\S+(?:\s+([\w.-]+))?/,
   /\b(?:kubectl|oc)\b[^\n|;&]*go-template[= ](?:[^\n]*?\.data\.([\w-]+))?[^\n]*\bbase64decode\b/,
-  // The environment filtered, then each value cut from its name: `env | grep TOKEN | cut -d= -f2`.
-  /\b(?:env|printenv|set|export\s+-p)\s*\|(?:\s*grep\s+(?:-\w+\s+)*['"]?\^?([A-Za-z_]\w*)[^|\n]*\|)?[^\n]*?(?:cut\s+(?:-f\s*\d+\s+)?(?:-d\s*['"]?=|--delimiter=?['"]?=)|sed\s+(?:-\w+\s+)*['"]?s(.)[^\n]*=|awk\s+(?:-F\s*['"]?=|['"][^'"]*FS\s*=\s*"=)|grep\s+-\w*o)/,
+  // The environment filtered, then each value cut from its name: `env | grep TOKEN | cut -d= -f2`,
+  // `env | sed -n 's/^GITHUB_TOKEN=//p'`; the name is any upper-case one after the pipe (byEnvNames).
+  /\b(?:env|printenv|set|export\s+-p)\s*\|[^\n]*?(?:cut\s+(?:-f\s*\d+\s+)?(?:-d\s*['"]?=|--delimiter=?['"]?=)|sed\s+(?:-\w+\s+)*['"]?s[/|#,][^\n]*=|awk\s+(?:-F\s*['"]?=|['"][^'"]*FS\s*=\s*"=)|grep\s+-\w*o)()/,
   // A value cut from an env file: `grep '^STRIPE' .env | cut -d= -f2`.
   /\bgrep\s+(?:-\w+\s+)*['"]?\^?([A-Za-z_]\w*)[^|\n]*\.env(?!\.(?:example|sample|template|dist)\b)\S*\s*\|[^\n]*\b(?:cut\s|sed\s|awk\s)/,
   // A constant decoded and printed: `print(base64.b64decode('U3Vt…').decode())`, `console.log(atob('…'))`.
@@ -87,9 +91,9 @@ const NAMED: readonly RegExp[] = [
  * only uses one (`curl -H "Bearer $TOKEN" … | jq .id`, `PGPASSWORD=$DB_PASSWORD psql`) prints
  * something else.
  */
-const REF = `(?:\\$env:|\\$\\{?|%|os\\.environ(?:\\.get)?\\(?\\[?\\s*\\\\?['"]|os\\.getenv\\(\\s*\\\\?['"]|process\\.env\\.|process\\.env\\[\\s*['"]|ENV\\[\\s*['"])`;
+const REF = `(?:\\$ENV\\{\\s*['"]?|\\$env:|\\$\\{?|%|os\\.environ(?:\\.get)?\\(?\\[?\\s*\\\\?['"]|os\\.getenv\\(\\s*\\\\?['"]|process\\.env\\.|process\\.env\\[\\s*['"]|ENV\\[\\s*['"])`;
 const VARIABLE = new RegExp(
-  `(?:\\bprintenv\\s+|(?:^|[;&|("'\\s]\\s*|\\$\\(\\s*)(?:echo(?:\\s+-[neE]+)*|printf\\s+(?:'[^']*'|"[^"]*")|Write-(?:Output|Host)|print\\(|console\\.log\\(|puts|p)\\s*(?:\\\\?["']){0,3}\\s*${REF}|^\\s*["']?${REF}(?=[A-Za-z_][A-Za-z0-9_]*["']?\\s*$)|\\b(?:powershell|pwsh)(?:\\.exe)?\\s+(?:-\\w+\\s+)*-c(?:ommand)?\\s+["']?\\s*${REF}(?=[A-Za-z_][A-Za-z0-9_]*["']?\\s*$))([A-Za-z_][A-Za-z0-9_]{0,80})`,
+  `(?:\\bprintenv\\s+|(?:^|[;&|("'\\s]\\s*|\\$\\(\\s*)(?:echo(?:\\s+-[neE]+)*|printf\\s+(?:'[^']*'|"[^"]*")|Write-(?:Output|Host)|print\\(|print\\s|console\\.log\\(|puts|p|(?:node|deno)\\s+-p)\\s*(?:\\\\?["']){0,3}\\s*${REF}|^\\s*["']?${REF}(?=[A-Za-z_][A-Za-z0-9_]*["']?\\s*$)|\\b(?:powershell|pwsh)(?:\\.exe)?\\s+(?:-\\w+\\s+)*-c(?:ommand)?\\s+["']?\\s*${REF}(?=[A-Za-z_][A-Za-z0-9_]*["']?\\s*$))([A-Za-z_][A-Za-z0-9_]{0,80})`,
   'gm',
 );
 
@@ -102,7 +106,7 @@ const QUERY = /\b(?:jq|yq|gojq)\b[^|;&\n]*?['"]?\.([A-Za-z0-9_.[\]"-]{1,120})/g;
  * elsewhere or as another user (`sudo -u app`, `time`, `ssh prod`, `docker exec -u root api`,
  * `kubectl exec -n prod pod --`, `find … -exec`, `xargs`), its path written whole (`/usr/bin/awk`).
  */
-const STARTS = `(?:^|[;&|(\`'"]\\s*|\\$\\(\\s*|\\b(?:sudo(?:\\s+-[a-zA-Z]+(?:\\s+[\\w.-]+)?)*|time|nice|nohup|env|xargs(?:\\s+-\\S+)*|ssh(?:\\s+-\\S+)*\\s+[\\w@.-]+|(?:docker|podman)\\s+exec(?:\\s+-\\S+(?:\\s+[\\w.-]+)?)*\\s+[\\w.-]+|exec(?:\\s+-\\S+)*\\s+[\\w.-]+\\s+(?:--\\s+)?|(?:kubectl|oc)\\s+exec\\b[^\\n|;&]*?\\s--|-exec)\\s+)(?:/[\\w./-]*/)?`;
+const STARTS = `(?:^|[;&|(\`'"]\\s*|\\$\\(\\s*|\\b(?:sudo(?:\\s+-[a-zA-Z]+(?:\\s+[\\w.-]+)?|\\s+--[\\w-]+(?:=\\S+)?)*|time|nice|nohup|env|xargs(?:\\s+-\\S+)*|ssh(?:\\s+-[a-zA-Z]+(?:\\s+[\\w@.:/-]+)?)*\\s+[\\w@.-]+|(?:docker|podman)(?:[\\s-]compose)?\\s+exec(?:\\s+-\\S+(?:\\s+[\\w.-]+)?)*\\s+[\\w.-]+|exec(?:\\s+-\\S+)*\\s+[\\w.-]+\\s+(?:--\\s+)?|(?:kubectl|oc)\\b[^\\n|;&]*?\\bexec\\b[^\\n|;&]*?\\s--|-exec)\\s+)(?:/[\\w./-]*/)?`;
 const SHOWS_FILE = new RegExp(`${STARTS}(?:cat|head|tail|less|more|bat|type|Get-Content|gc)\\b((?:\\s+-{1,2}[A-Za-z0-9-]+(?:[ =]\\+?\\d+)?)*)(?:\\s*<\\s*|\\s+)['"]?([^\\s'"|;&<>]+)`, 'gm');
 /** A file given first, then the program that reads it: `< secrets/token cat`, `<secrets/t tr -d '\\n'`. */
 const REDIRECT_FIRST = /(?:^|[;&|(]\s*)<\s*['"]?([^\s'"|;&<>]+)['"]?\s+(?:\/[\w./-]*\/)?(?:cat|head|tail|tr|awk|sed|cut|grep|strings|xxd|od|base64)\b/gm;
@@ -123,8 +127,13 @@ export function printsHow(command: string): 'secret' | 'values' | null {
   for (const p of NAMED) {
     const m = p.exec(command);
     if (m === null) continue;
-    const name = m[1];
-    if (name === undefined || name === '') values = true;
+    const name = m[1] ?? m[2];
+    if (name === '' && /^\S*\b(?:env|printenv|set|export)\b/.test(m[0])) {
+      // The environment filtered: by the upper-case names its filters give.
+      const names = (command.slice(command.indexOf('|')).match(/[A-Za-z_][A-Za-z0-9_]{2,}/g) ?? []).filter((n) => !FILTER_WORDS.has(n.toLowerCase()));
+      if (names.some((n) => namesSecret(n.toUpperCase()))) return 'secret';
+      if (names.length === 0) values = true;
+    } else if (name === undefined || name === '') values = true;
     else if (namesSecret(name.replace(/-/g, '_'))) return 'secret';
   }
   const how = printsSecretAlone(command);
@@ -136,7 +145,7 @@ function printsSecretAlone(command: string): 'secret' | 'values' | null {
   for (const m of command.matchAll(VARIABLE)) {
     // `echo "$REGISTRY_PASSWORD" | docker login --password-stdin` hands it on: it is not printed.
     const rest = command.slice((m.index ?? 0) + m[0].length);
-    if (namesSecret(m[1] as string) && !/^[^;&\n]*\|(?!\|)/.test(rest)) return 'secret';
+    if (namesSecret(m[1] as string) && !(/^[^;&\n]*\|(?!\|)/.test(rest) && !FILTER.test(rest.replace(/^[^|]*/, '')))) return 'secret';
   }
   for (const m of command.matchAll(QUERY)) if (namesSecret((m[1] as string).split(/[.[\]"]+/).filter((x) => x !== '').at(-1) ?? '')) return 'secret';
   for (const m of command.matchAll(SHOWS_FILE)) if (readsSecretFile(m[2] as string)) return 'secret';
@@ -161,6 +170,9 @@ const EXTRACTOR = new RegExp(`${STARTS}(awk|gawk|mawk|sed|cut|grep|egrep|rg|tr|s
 const READ_INTO_PRINT = /\b(?:echo|printf\s+(?:'[^']*'|"[^"]*"))\s+["']?\$\(\s*<\s*['"]?([^\s'")]+)|\bprint\(\s*open\(\s*\\?['"]([^'"\\]+)\\?['"][^)]*\)\.read(?:line)?\(\)|console\.log\(\s*(?:[\w$]+\.|require\(\s*\\?['"](?:node:)?fs\\?['"]\s*\)\.)?readFileSync\(\s*\\?['"]([^'"\\]+)/g;
 /** A dotenv file: `.env`, `.env.production.local`, `deploy/prod.env`, `.envrc`; not `.env.example`. */
 const ENV_FILE = /^(?:.*[/\\])?(?:\.env(?:rc)?(?:\.(?!example|sample|template|dist|defaults?\b)[\w-]+)*|[\w-]+\.env)$/i;
+/** The words of a filter's command line that are no variable's name. */
+const FILTER_WORDS = new Set(['env', 'printenv', 'set', 'export', 'grep', 'egrep', 'cut', 'sed', 'awk', 'gawk', 'print', 'head', 'tail', 'sort', 'uniq', 'xargs', 'echo', 'delimiter', 'fields', 'only', 'matching', 'ignore', 'case']);
+
 /** Programs a value may be piped through and still be printed (a filter, not a consumer). */
 const FILTER = /^\s*\|\s*(?:head|tail|tr|cut|sed|awk|grep|xargs\s+echo|base64|sort|uniq|tee\s+\/dev\/(?:stdout|stderr))\b/;
 
