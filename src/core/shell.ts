@@ -1384,8 +1384,10 @@ export function shellWrites(command: string): ShellWrite[] {
       case 'git': {
         const sub = ws[1];
         const gargs = ws.slice(2).filter((a) => !a.startsWith('-'));
-        if (sub === 'rm') for (const a of gargs) add({ path: a, how: 'delete' });
-        if (sub === 'mv' && gargs.length >= 2) for (const a of gargs) add({ path: a, how: 'move' });
+        // `git rm --cached` leaves the file on disk; a dry run (`-n`, `--dry-run`) changes nothing.
+        const dry = ws.some((a) => a === '-n' || a === '--dry-run' || /^-[a-zA-Z]*n[a-zA-Z]*$/.test(a) && sub === 'mv');
+        if (sub === 'rm' && !dry && !ws.includes('--cached')) for (const a of gargs) add({ path: a, how: 'delete' });
+        if (sub === 'mv' && !dry && gargs.length >= 2) for (const a of gargs) add({ path: a, how: 'move' });
         break;
       }
       case 'sed':

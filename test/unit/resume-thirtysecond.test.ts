@@ -434,3 +434,13 @@ describe('the last call, a patch of several files that failed (edgerunner at 552
     expect(summary.next_action.text).toContain('a shell command that fails may have done part of it first (check the files)');
   });
 });
+
+describe("git's removals that leave the file, and dry runs (the second skeptic's D01, D03)", () => {
+  it('are no deletion or move', async () => {
+    const { shellWrites } = await import('../../src/core/shell.js');
+    expect(shellWrites('git rm --cached docs/spec.md')).toEqual([]);
+    expect(shellWrites('git rm -n docs/spec.md')).toEqual([]);
+    expect(shellWrites('git mv -n a.md b.md')).toEqual([]);
+    expect(shellWrites('git rm docs/spec.md')).toEqual([{ path: 'docs/spec.md', how: 'delete' }]);
+  });
+});
