@@ -249,8 +249,12 @@ export interface Ledger {
   claims: Claim[];
   contradictions: Contradiction[];
   last: { event: LastEvent; line: number } | null;
-  /** Calls the user rejected without a word (the last 10): `what` is the command or the tool's name; a write's is its program, and `path` its file. */
-  /** `aborted`: the call was recorded with the abort of its turn (that line): the user may have stopped the turn at the approval prompt rather than refused the call. */
+  /**
+   * Calls the user rejected without a word (the last 10): `what` is the command or the tool's name;
+   * a write's is its program, and `path` its file. `aborted`: the call was recorded with the abort
+   * of its turn (that line): the user may have stopped the turn at the approval prompt rather than
+   * refused the call.
+   */
   rejected?: { line: number; callLine: number; what: string; path?: string; aborted?: number }[];
   /** The user's last `/exit`, `/quit` or `/clear`: the conversation ended there, if nothing came after it. */
   closed?: { line: number; command: string };

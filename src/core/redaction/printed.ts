@@ -76,7 +76,7 @@ const NAMED: readonly RegExp[] = [
   /\b(?:kubectl\s+(?:-\S+\s+\S+\s+)*view-secret|\bk\s+view-secret)\s+(?:-\S+\s+\S+\s+)*\S+(?:\s+([\w.-]+))?/,
   /\b(?:kubectl|oc)\b[^\n|;&]*go-template[= ](?:[^\n]*?\.data\.([\w-]+))?[^\n]*\bbase64decode\b/,
   // The environment filtered, then each value cut from its name: `env | grep TOKEN | cut -d= -f2`,
-  // `env | sed -n 's/^GITHUB_TOKEN=//p'`; the name is any upper-case one after the pipe (byEnvNames).
+  // `env | sed -n 's/^GITHUB_TOKEN=//p'`; the names are those its filters give (printsHow).
   /\b(?:env|printenv|set|export\s+-p)\s*\|[^\n]*?(?:cut\s+(?:-f\s*\d+\s+)?(?:-d\s*['"]?=|--delimiter=?['"]?=)|sed\s+(?:-\w+\s+)*['"]?s[/|#,][^\n]*=|awk\s+(?:-F\s*['"]?=|['"][^'"]*FS\s*=\s*"=)|grep\s+-\w*o)()/,
   // A value cut from an env file: `grep '^STRIPE' .env | cut -d= -f2`.
   /\bgrep\s+(?:-\w+\s+)*['"]?\^?([A-Za-z_]\w*)[^|\n]*\.env(?!\.(?:example|sample|template|dist)\b)\S*\s*\|[^\n]*\b(?:cut\s|sed\s|awk\s)/,
@@ -129,7 +129,7 @@ export function printsHow(command: string): 'secret' | 'values' | null {
     if (m === null) continue;
     const name = m[1] ?? m[2];
     if (name === '' && /^\S*\b(?:env|printenv|set|export)\b/.test(m[0])) {
-      // The environment filtered: by the upper-case names its filters give.
+      // The environment filtered: by the names its filters give (`grep TOKEN`, `grep -i pass`, `s/^GITHUB_TOKEN=//p`).
       const names = (command.slice(command.indexOf('|')).match(/[A-Za-z_][A-Za-z0-9_]{2,}/g) ?? []).filter((n) => !FILTER_WORDS.has(n.toLowerCase()));
       if (names.some((n) => namesSecret(n.toUpperCase()))) return 'secret';
       if (names.length === 0) values = true;
@@ -214,6 +214,7 @@ function extractsSecret(program: string, args: string, rest: string): 'secret' |
   return null;
 }
 
+/** Whether a program, so invoked, prints the values of a dotenv file's lines without their names. */
 function cutsValues(program: string, args: string): boolean {
   switch (program) {
     case 'awk':
