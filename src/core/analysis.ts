@@ -158,7 +158,8 @@ export interface Analysis {
   filesChanged: FileChange[];
   filesChangedTotal: number;
   /** `earlier`: the line of an earlier write of the file that succeeded (the failed one came after it, and was not made again). */
-  filesNotChanged: { path: string; line: number; reason: string; earlier?: number }[];
+  /** `maybe`: the failed command, a shell command of several files, may have written this one (said apart, not verified). */
+  filesNotChanged: { path: string; line: number; reason: string; earlier?: number; maybe?: true }[];
   /** Writes that failed and whose file was written after them (a patch that failed, then applied): each with its later write's line. */
   filesRedone: { path: string; line: number; at: number }[];
   unreadableWrites: number;
@@ -1705,7 +1706,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     openLoops,
     filesChanged,
     filesChangedTotal: l.changedTotal,
-    filesNotChanged: [...Object.entries(l.notChanged).map(([path, f]) => ({ path, line: f.line, reason: f.reason })), ...failedAfterWrite(l)].sort((x, y) => x.line - y.line),
+    filesNotChanged: [...Object.entries(l.notChanged).map(([path, f]) => (f.maybe === true ? { path, line: f.line, reason: f.reason, maybe: true as const } : { path, line: f.line, reason: f.reason })), ...failedAfterWrite(l)].sort((x, y) => x.line - y.line),
     filesRedone: redone(l),
     unreadableWrites: l.unreadableWrites,
     unreadableWritesAt: l.unreadableWritesAt ?? null,

@@ -202,7 +202,8 @@ export interface Ledger {
   /** `first` and `writes` when a file was written more than once: its first write's line, and how many. */
   changed: Record<string, { line: number; how: WriteHow; tool: string; subagent?: boolean; what?: string[]; first?: number; writes?: number; event?: true; made?: true; existed?: number; again?: number; named?: number }>;
   changedTotal: number;
-  notChanged: Record<string, { line: number; reason: string }>;
+  /** `maybe`: a shell command of several files that failed, which may have written some of them first. */
+  notChanged: Record<string, { line: number; reason: string; maybe?: true }>;
   /** The latest writes that failed, whether or not the file was written later (the handoff says which were). */
   /** `redoneAt`: the line of the first write of the same file that succeeded after it. */
   writeFailures?: { path: string; line: number; redoneAt?: number; reason?: string }[];
@@ -1295,12 +1296,16 @@ export function noteJobText(l: Ledger, text: string, line: number): void {
 }
 
 function noteWrites(l: Ledger, call: CallRecord, r: ResultInput, failed: boolean): void {
+  // A shell command of several files that ran and failed (`sed -i … a.py b.py c.py` that could not
+  // read the third, `rm` of three with one refused) may have written the others first: a patch,
+  // an edit tool, a refusal or an interruption before it ran writes none.
+  const several = failed && r.denied === undefined && r.interrupted !== true && call.command !== undefined && !/^\s*apply_patch\b/.test(call.command) && call.patchScript !== true && (call.writes?.length ?? 0) > 1;
   for (const w of call.writes ?? []) {
     if (failed) {
       // Code mode's header ("Script failed") says nothing; the patch's error does.
       const said = r.patchFailed ?? (r.output ? firstLine(r.output) : '');
       const reason = r.denied ?? (r.interrupted ? 'interrupted' : `the tool reported an error${said ? `: ${clip(said, 160)}` : ''}`);
-      markNotChanged(l, w.path, r.line, reason);
+      markNotChanged(l, w.path, r.line, reason, several);
       continue;
     }
     if (r.ok === undefined && r.exitCode === undefined) continue; // no verdict recorded: not claimed
@@ -1545,10 +1550,10 @@ function noteFormatting(l: Ledger, call: CallRecord, r: ResultInput, out: string
 const WRITE_FAILURES = 20;
 
 /** A write that did not happen; a later failure does not undo an earlier change. */
-export function markNotChanged(l: Ledger, path: string, line: number, reason: string): void {
+export function markNotChanged(l: Ledger, path: string, line: number, reason: string, maybe = false): void {
   push((l.writeFailures ??= []), { path, line, reason: clip(reason, 240) }, WRITE_FAILURES);
   if (heldKey(l.changed, path) !== undefined) return;
-  l.notChanged[heldKey(l.notChanged, path) ?? path] = { line, reason };
+  l.notChanged[heldKey(l.notChanged, path) ?? path] = maybe ? { line, reason, maybe: true } : { line, reason };
   trim(l.notChanged, LEDGER_LIMITS.FILES);
 }
 

@@ -444,3 +444,21 @@ describe("git's removals that leave the file, and dry runs (the second skeptic's
     expect(shellWrites('git rm docs/spec.md')).toEqual([{ path: 'docs/spec.md', how: 'delete' }]);
   });
 });
+
+describe('a failed shell command of several files under Writes that did not happen (the second skeptic\'s P04, P05)', () => {
+  it('is said apart, as may have written some of them, not as verified unchanged', () => {
+    const { md, summary } = built(
+      user('u1', 'Rename the helper everywhere'),
+      bash('s1', "sed -i 's/old_name/new_name/' src/a.py src/b.py src/c.py"),
+      result('s1', "Exit code 2\nsed: can't read src/c.py: No such file or directory", { is_error: true }),
+      edit('e1', 'src/d.py'),
+      result('e1', '<tool_use_error>String to replace not found in file.</tool_use_error>', { is_error: true }),
+    );
+    const section = md.slice(md.indexOf('### Writes that did not happen'), md.indexOf('### Commits'));
+    expect(section).toContain('*verified* — attempted, never changed afterwards');
+    expect(section).toMatch(/\*verified\*[^*]*`src\/d\.py`/);
+    expect(section).toContain('*unknown* — a shell command of several files that failed, which may have written some of them before it failed');
+    expect(section).toMatch(/\*unknown\*[\s\S]*`src\/a\.py` \(line 3\)[\s\S]*`src\/c\.py` \(line 3\)/);
+    expect(JSON.stringify(summary)).toContain('"maybe_written":true');
+  });
+});

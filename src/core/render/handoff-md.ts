@@ -1183,7 +1183,13 @@ function filesNotChanged(a: Analysis, cwd: string | undefined, withRedone: Redon
   if (fs.length === 0) return `### Writes that did not happen\n\n${redone === '' ? NONE : `None left undone. ${redone}`}`;
   const { shown, from } = shortPaths(fs.map((f) => f.path), cwd);
   const before = (f: (typeof fs)[number]): string => (f.earlier === undefined ? '' : ` — an earlier write of it succeeded (line ${f.earlier}): the file has that write, not this one`);
-  return `### Writes that did not happen\n\n${label('verified')} — attempted, never changed afterwards${from}:\n\n${bullets(fs.map((f, i) => `${path(shown[i] as string)} (line ${f.line}): ${oneLine(f.reason, 200)}${before(f)}`))}${redone === '' ? '' : `\n\n${redone}`}`;
+  const row = (f: (typeof fs)[number], i: number): string => `${path(shown[i] as string)} (line ${f.line}): ${oneLine(f.reason, 200)}${before(f)}`;
+  // A failed shell command of several files may have written some of them: said apart, as not known.
+  const sure = fs.map((f, i) => ({ f, i })).filter((x) => x.f.maybe !== true);
+  const maybe = fs.map((f, i) => ({ f, i })).filter((x) => x.f.maybe === true);
+  const known = sure.length === 0 ? '' : `${label('verified')} — attempted, never changed afterwards${from}:\n\n${bullets(sure.map((x) => row(x.f, x.i)))}`;
+  const unknown = maybe.length === 0 ? '' : `${label('unknown')} — a shell command of several files that failed, which may have written some of them before it failed (\`git status\` or a read says)${known === '' ? from : ''}:\n\n${bullets(maybe.map((x) => row(x.f, x.i)))}`;
+  return `### Writes that did not happen\n\n${[known, unknown].filter((x) => x !== '').join('\n\n')}${redone === '' ? '' : `\n\n${redone}`}`;
 }
 
 /** Writes that failed and whose files were written later: not undone, but a successor retrying the same change should know. */

@@ -104,7 +104,7 @@ export function buildSummary(r: RenderInput, a: Analysis, transferReady: boolean
     state_now: a.stateNow ? textTail(a.stateNow.text, SUMMARY_STATE_CHARS) : null,
     end: { kind: a.end.kind, line: a.end.line, why: a.end.why },
     files_changed: a.filesChanged.map((f) => ({ path: f.path, line: f.line, how: f.how, ...(f.subagent ? { by: 'subagent' } : {}), ...(f.what ? { what: f.what } : {}), ...(f.dirtyBefore === undefined ? {} : { dirty_before_line: f.dirtyBefore }), ...(f.made ? { created_first: true } : {}), ...(f.existed === undefined ? {} : { existed_line: f.existed }), ...(f.again === undefined ? {} : { reappeared_line: f.again }), ...(f.named === undefined ? {} : { named_again_line: f.named }) })),
-    files_not_changed: a.filesNotChanged.map((f) => ({ path: f.path, line: f.line, reason: f.reason, ...(f.earlier === undefined ? {} : { earlier_line: f.earlier }) })),
+    files_not_changed: a.filesNotChanged.map((f) => ({ path: f.path, line: f.line, reason: f.reason, ...(f.earlier === undefined ? {} : { earlier_line: f.earlier }), ...(f.maybe === true ? { maybe_written: true as const } : {}) })),
     files_redone: a.filesRedone.map((f) => ({ path: f.path, line: f.line, redone_line: f.at })),
     unreadable_writes: a.unreadableWrites,
     checks: a.checks.map((c) => ({ line: c.line, command: c.command, outcome: c.outcome, summary: c.summary, exit_code: c.exit_code, ...(c.by === undefined ? {} : { by: c.by }) })),
