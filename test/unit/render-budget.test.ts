@@ -140,4 +140,23 @@ describe("HANDOFF.md's budget", () => {
     expect(md).toContain('module-20.ts` |');
     expect(md).not.toContain('module-19.ts` |');
   });
+
+  it('keeps the latest two failures fixed during the session when the latest five files still leave it too long', () => {
+    // agentcmd's Codex rollout at a CI runner's paths: six fixed failures of long commands took the room.
+    const path = crowded(3);
+    const at = '2026-04-26T11:00:00Z';
+    const lines: unknown[] = [];
+    for (let i = 0; i < 8; i += 1) {
+      const cmd = `pnpm --filter @repo/${'a-long-package-name-'.repeat(4)}${i} check-types`;
+      for (const [id, out, err] of [[`f${i}`, `Exit code 2\nsrc/app/api/teams/[id]/route.ts(20,5): error TS2322: ${'Type mismatch in the handler. '.repeat(4)}`, true], [`p${i}`, 'Done in 4.1s', false]] as const) {
+        lines.push({ type: 'assistant', uuid: `c${id}`, sessionId: 's', cwd: '/w', timestamp: at, message: { role: 'assistant', content: [{ type: 'tool_use', id, name: 'Bash', input: { command: cmd } }] } });
+        lines.push({ type: 'user', uuid: `r${id}`, sessionId: 's', cwd: '/w', timestamp: at, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: out, is_error: err }] } });
+      }
+    }
+    writeFileSync(path, readFileSync(path, 'utf8') + jsonl(...lines));
+    // Paths some 2,600 characters long: 16,248 bytes with the five fixed failures a tight level keeps.
+    const { md } = deep(path, 88);
+    expect(Buffer.byteLength(md)).toBeLessThanOrEqual(16000);
+    expect(md).toContain("- … and 6 earlier, each in HANDOFF.summary.json's `fixed_failures`");
+  });
 });

@@ -46,7 +46,7 @@ export const SECTION_TITLES = [
 /** Bounds that keep the largest handoff readable in one sitting (the payloads carry the rest). */
 /** The requests' last steps past every level: how many of the latest are shown, and how long each is. */
 const REQUESTS_LAST_STEPS: readonly (readonly [number, number])[] = [[10, 240], [8, 200], [6, 160], [4, 120], [3, 100], [2, 80], [1, 60]];
-const MD = { DOC_CHARS: 2000, DOC_LINE_CHARS: 110, TASK_DETAIL_CHARS: 140, JOBS_ENDED: 3, PASSED_OVER: 3, REQUESTS_HEAD: 5, REQUESTS_TAIL: 25, REQUESTS_TAIL_SHORT: 12, REQUEST_CHARS_SHORT: 300, REQUEST_CHARS: 600, AGENT_MESSAGES: 6, AGENT_MESSAGES_SHORT: 3, AGENT_CHARS: 180, FIXED: 8, FIXED_SHORT: 5, FILES: 20, FILES_SHORT: 10, FILES_LAST: 5, CHECK_TARGETS: 10, TIMELINE: 15, TIMELINE_SHORT: 8, TIMELINE_LAST: 5, TIMELINE_CHARS: 100, LISTED: 12, DESTROYED: 5 } as const;
+const MD = { DOC_CHARS: 2000, DOC_LINE_CHARS: 110, TASK_DETAIL_CHARS: 140, JOBS_ENDED: 3, PASSED_OVER: 3, REQUESTS_HEAD: 5, REQUESTS_TAIL: 25, REQUESTS_TAIL_SHORT: 12, REQUEST_CHARS_SHORT: 300, REQUEST_CHARS: 600, AGENT_MESSAGES: 6, AGENT_MESSAGES_SHORT: 3, AGENT_CHARS: 180, FIXED: 8, FIXED_SHORT: 5, FIXED_LAST: 2, FILES: 20, FILES_SHORT: 10, FILES_LAST: 5, CHECK_TARGETS: 10, TIMELINE: 15, TIMELINE_SHORT: 8, TIMELINE_LAST: 5, TIMELINE_CHARS: 100, LISTED: 12, DESTROYED: 5 } as const;
 
 const NONE = 'None';
 const label = (l: string): string => `*${l}*`;
@@ -1384,7 +1384,7 @@ const REFIXED: Record<Analysis['fixedFailures'][number]['rerun'], (line: number)
   read: (n) => `the file it could not find was read at line ${n} (a wrong path, or one the shell misread)`,
 };
 
-function failures(a: Analysis, level: Level): string {
+function failures(a: Analysis, level: Level, fixedLast?: number): string {
   const lines = a.openFailures.map((f) => `${label('verified')} line ${f.line}: ${oneLine(f.text, 400)}${writtenSinceFailure(f.changedSince)}`);
   for (const f of a.incidents) lines.push(`${label(f.label)} ${f.kind === 'interrupted' ? 'interrupted' : 'API error'}${at(f.seq)}: ${oneLine(f.text, 300)}`);
   const up = a.userProblem;
@@ -1401,7 +1401,7 @@ function failures(a: Analysis, level: Level): string {
   // The last level keeps less of the fixing command (the payloads quote it whole: how a failure
   // was got past is what a successor hitting it again needs) and of the failure, and gives up the
   // oldest of the fixed failures (the summary lists every one).
-  const fixedShown = level >= 3 ? MD.FIXED_SHORT : MD.FIXED;
+  const fixedShown = fixedLast ?? (level >= 3 ? MD.FIXED_SHORT : MD.FIXED);
   const fixedMore = a.fixedFailures.length > fixedShown ? `\n- … and ${a.fixedFailures.length - fixedShown} earlier, each in HANDOFF.summary.json's \`fixed_failures\`` : '';
   const by = (f: Analysis['fixedFailures'][number]): string => (f.fixed_by === undefined ? '' : ` (${code(f.fixed_by, level >= 3 ? 80 : 120)}${envAdded(f.fixed_by, f.text)})`);
   const fixedList = a.fixedFailures.length === 0 ? '' : `\n\n### Fixed during the session\n\n${label('verified')} — failures a later run of the same target resolved (not open): a check that passed, or a command that is not a check and ran again without an error (which says it ran, not that it found what it looked for)${a.fixedFailures.some((f) => f.rerun === 'formatted') ? ', or a format check whose formatter then rewrote the files' : ''}${a.fixedFailures.some((f) => f.rerun === 'read') ? ', or a read of a file that was not there whose file a later call read' : ''}:\n\n${bullets(a.fixedFailures.slice(-fixedShown).map((f) => `line ${f.line}, ${REFIXED[f.rerun](f.fixed_line)}${by(f)}${how(f)}: ${oneLine(f.text, level >= 3 ? 100 : 240)}`))}${fixedMore}`;
@@ -1738,6 +1738,10 @@ export function renderHandoffMd(r: RenderInput, a: Analysis): string {
       fixed.tail[1] = section('Repository Evidence', repoEvidence(r, a, MD.FILES_LAST, true));
       shortFiles = true;
       lastFiles = true;
+    }
+    // And the failures fixed during the session keep their latest two (the summary lists every one).
+    if (Buffer.byteLength(renderAt(fixed, parts)) > MD_BYTES && a.fixedFailures.length > MD.FIXED_LAST) {
+      parts = [parts[0], parts[1], parts[2], section('Failures And Blockers', failures(a, 3, MD.FIXED_LAST))];
     }
   }
   // What room is left takes, in turn, the writes that failed and were made after, and the names
