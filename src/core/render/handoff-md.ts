@@ -770,8 +770,8 @@ export function jobs(a: Analysis, level: Level): string {
   const listed = new Set([...running, ...unheard, ...ended]);
   const tally = new Map<string, number>();
   for (const j of a.jobs) if (!listed.has(j)) tally.set(j.status, (tally.get(j.status) ?? 0) + 1);
-  const how2 = [...tally].sort((x, y) => y[1] - x[1]).map(([st, n]) => `${n} ${st}`).join(', ');
-  return `\n\n### Background jobs\n\n${label('verified')} — ${how} (running first; whether one still runs now is not known: check before starting it again):\n\n${bullets(rows)}${more > 0 ? `\n\n${more} more job(s) in HANDOFF.summary.json (${how2}).` : ''}`;
+  const endings = [...tally].sort((x, y) => y[1] - x[1]).map(([st, n]) => `${n} ${st}`).join(', ');
+  return `\n\n### Background jobs\n\n${label('verified')} — ${how} (running first; whether one still runs now is not known: check before starting it again):\n\n${bullets(rows)}${more > 0 ? `\n\n${more} more job(s) in HANDOFF.summary.json (${endings}).` : ''}`;
 }
 
 /**
@@ -1417,7 +1417,7 @@ function failures(a: Analysis, level: Level, fixedLast?: number): string {
 /** Files written after a failed check that did not run again: a fix may be in them, not yet checked. */
 function writtenSinceFailure(c: Analysis['openFailures'][number]['changedSince']): string {
   if (c === undefined) return '';
-  const name = c.path.split(/[\\/]/).pop() ?? c.path;
+  const name = fileName(c.path);
   const gone = c.deleted === undefined ? '' : c.files === 1 ? ' (deleted)' : ` (${c.deleted} of them deleted)`;
   const what = c.files === 1 ? `${code(name)} was changed after it (line ${c.line})${gone}` : `${c.files} files were changed after it${gone} (the latest, ${code(name)}, at line ${c.line})`;
   const later = c.later === undefined ? '' : ` (${code(oneLine(c.later.command, 80), 160)}, of the same tool, ran after it: line ${c.later.line}, ${c.later.outcome === 'pass' ? 'passed' : 'failed'})`;
