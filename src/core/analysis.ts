@@ -1,6 +1,6 @@
 import type { GitEvidence } from './evidence.js';
 import type { Pressure } from './pressure.js';
-import { IMAGE_PLACEHOLDERS, IMPLIES, isDocumentation, isScratch, listingAfterLastCommit, openFailures, publisherRedacted } from './ledger.js';
+import { changesBetween, IMAGE_PLACEHOLDERS, IMPLIES, isDocumentation, isScratch, listingAfterLastCommit, openFailures, publisherRedacted } from './ledger.js';
 import { notWritten } from './plan-files.js';
 import { unmark } from './what-changed.js';
 import { splitName } from './redaction/names.js';
@@ -1501,19 +1501,10 @@ function withChangesSince(l: Ledger, f: FailureEntry): Analysis['openFailures'][
   if (run === undefined || l.checks.some((c) => c.line > f.line && c.command === run.command)) return out;
   // Run again in the background (a job of the same command started after it) is run again.
   if (Object.values(l.jobs ?? {}).some((j) => j.line > f.line && j.command.trim() === run.command.trim())) return out;
-  let files = 0;
-  let deleted = 0;
-  let latest: { path: string; line: number } | null = null;
-  for (const path in l.changed) {
-    const c = l.changed[path] as Ledger['changed'][string];
-    if (c.line <= f.line || isDocumentation(path) || isScratch(path)) continue;
-    files += 1;
-    if (c.how === 'delete') deleted += 1;
-    if (latest === null || c.line > latest.line) latest = { path, line: c.line };
-  }
-  if (latest === null) return out;
-  out.changedSince = { files, path: latest.path, line: latest.line, command: run.command };
-  if (deleted > 0) out.changedSince.deleted = deleted;
+  const since = changesBetween(l, f.line, Number.POSITIVE_INFINITY, isDocumentation);
+  if (since === null) return out;
+  out.changedSince = { files: since.files, path: since.path, line: since.line, command: run.command };
+  if (since.deleted > 0) out.changedSince.deleted = since.deleted;
   // Another run of a check of the same target since (the failing test alone, say): what it said.
   const tool = (k: string): string => k.split(' ')[0] ?? k;
   const tools = new Set(run.keys.map(tool));

@@ -683,15 +683,25 @@ const DOC_FILE = /\.(?:md|mdx|markdown|txt|rst|adoc|org)$/i;
 
 /** The latest change, between two lines, of a file that is not a document; null when none. */
 function changedAfter(l: Ledger, from: number, to: number): { path: string; line: number; files: number } | null {
+  return changesBetween(l, from, to, (path) => DOC_FILE.test(path));
+}
+
+/**
+ * The files changed between two lines (neither counted), but those `skip` leaves out and scratch
+ * files: how many, how many of them were deleted, and the latest with its line; null when none.
+ */
+export function changesBetween(l: Ledger, from: number, to: number, skip: (path: string) => boolean): { path: string; line: number; files: number; deleted: number } | null {
   let latest: { path: string; line: number } | null = null;
   let files = 0;
+  let deleted = 0;
   for (const path in l.changed) {
     const c = l.changed[path] as Ledger['changed'][string];
-    if (c.line <= from || c.line >= to || DOC_FILE.test(path) || isScratch(path)) continue;
+    if (c.line <= from || c.line >= to || skip(path) || isScratch(path)) continue;
     files += 1;
+    if (c.how === 'delete') deleted += 1;
     if (latest === null || c.line > latest.line) latest = { path, line: c.line };
   }
-  return latest === null ? null : { ...latest, files };
+  return latest === null ? null : { ...latest, files, deleted };
 }
 
 /** A start time the agent gives for the session's work, earlier than the session's first message. */

@@ -1096,7 +1096,7 @@ function filesChanged(a: Analysis, cwd: string | undefined, max: number, names: 
   const rows = listed.map((f, i) => [inCell(path(shown[i] as string)), cell(`${howOf(f)}${f.subagent ? ' (by a subagent)' : ''}${f.merged ? ' (by the session\'s git merge or pull: work it brought in)' : ''}${against(f, shown[i] as string)}`), lineOf(f), cell((f.what ?? []).join('; '), 100)]);
   const more = a.filesChangedTotal > rows.length ? `\n\n${moreFiles(fs.slice(0, -max).reverse(), a.filesChangedTotal - rows.length, cwd, names)}` : '';
   const unreadable = a.unreadableWrites > 0 ? `\n\n${label('unknown')} — and ${a.unreadableWrites} apply_patch call(s) whose paths are unreadable.` : '';
-  const bySub = `${pendingSaid(a, cwd)}${a.unseenWriters.subagents === undefined ? '' : `\n\n${label('unknown')} — ${subagentsApart(a.unseenWriters.subagents)} may have written others, which this transcript does not show (\`git status\` in the repository says).`}`;
+  const bySub = `${pendingSaid(a, cwd)}${a.unseenWriters.subagents === undefined ? '' : `\n\n${label('unknown')} — ${subagentsApart(a.unseenWriters.subagents)}, may have written others, which this transcript does not show (\`git status\` in the repository says).`}`;
   return `### Files changed in this session\n\n${label('verified')} — writes whose result succeeded (edits, patches, and shell commands that plainly write), latest first${from}:\n\n${table(['file', 'how (over the session)', 'line (latest write)', 'what the writes define'], rows)}${more}${unreadable}${bySub}`;
 }
 
@@ -1109,7 +1109,7 @@ function unseenWriters(a: Analysis): string {
   const parts = [
     shell === undefined ? '' : shell.count === 1 ? `1 shell call whose command is unreadable (line ${shell.first})` : `${shell.count} shell calls whose commands are unreadable (the first at line ${shell.first})`,
     unnamed === undefined ? '' : unnamed.count === 1 ? `1 call of a tool whose name is unreadable (line ${unnamed.first})` : `${unnamed.count} calls of tools whose names are unreadable (the first at line ${unnamed.first})`,
-    subagentsApart(subagents),
+    subagents === undefined ? '' : `${subagentsApart(subagents)},`,
   ].filter((x) => x !== '');
   return parts.join(' and ');
 }
@@ -1126,7 +1126,7 @@ function subagentsApart(s: Analysis['unseenWriters']['subagents']): string {
   if (s === undefined) return '';
   const lines = `line${s.reports.length === 1 ? '' : 's'} ${s.reports.slice(0, 6).join(', ')}${s.reports.length > 6 ? ', …' : ''}`;
   const reports = s.reports.length === 0 ? 'no report came back yet' : s.count === 1 ? `its report: ${lines}` : s.reports.length === s.count ? `their reports: ${lines}` : `${s.reports.length} of their reports came back: ${lines}`;
-  return `${s.count === 1 ? `the subagent the session started (line ${s.first})` : `the ${s.count} subagents the session started (the first at line ${s.first})`}, whose own calls are in ${s.count === 1 ? 'its own transcript' : 'their own transcripts'}, not this one (${reports}),`;
+  return `${s.count === 1 ? `the subagent the session started (line ${s.first})` : `the ${s.count} subagents the session started (the first at line ${s.first})`}, whose own calls are in ${s.count === 1 ? 'its own transcript' : 'their own transcripts'}, not this one (${reports})`;
 }
 
 /** How a file was changed; a file the session created and deleted again is as it was (there was none). */
@@ -1223,11 +1223,11 @@ function runCounts(c: Analysis['checkTargets'][number]): string {
 function subagentCommits(sub: NonNullable<Analysis['unseenWriters']['subagents']>): string {
   const more = sub.commits === undefined ? '' : ' more than their reports name';
   const g = sub.logged;
-  if (g === undefined) return `${label('unknown')} — ${subagentsApart(sub)} may have committed${more}: a commit of theirs would not show here.`;
+  if (g === undefined) return `${label('unknown')} — ${subagentsApart(sub)}, may have committed${more}: a commit of theirs would not show here.`;
   const whose = sub.count === 1 ? 'its report' : 'their reports';
   const which = sub.commits === undefined ? 'which of them are theirs it does not say' : `which of them are theirs, beyond those ${sub.count === 1 ? 'its report names' : 'their reports name'}, it does not say`;
-  if (g.all) return `${label('reported')} — ${subagentsApart(sub).replace(/,$/, '')}: every commit they had made by then is among those the \`git log --all\` at line ${g.line}, run after ${whose}, lists (it shows every branch, within any limit it was given); ${which}.`;
-  return `${label('reported')} — ${subagentsApart(sub).replace(/,$/, '')}: every commit of theirs on the branch checked out is among those the \`git log\` at line ${g.line}, run after ${whose}, lists (HEAD ${code(g.head ?? '')}${g.subject === undefined ? '' : ` «${oneLine(g.subject, 80)}»`}); ${which}, and one on another branch would not show there.`;
+  if (g.all) return `${label('reported')} — ${subagentsApart(sub)}: every commit they had made by then is among those the \`git log --all\` at line ${g.line}, run after ${whose}, lists (it shows every branch, within any limit it was given); ${which}.`;
+  return `${label('reported')} — ${subagentsApart(sub)}: every commit of theirs on the branch checked out is among those the \`git log\` at line ${g.line}, run after ${whose}, lists (HEAD ${code(g.head ?? '')}${g.subject === undefined ? '' : ` «${oneLine(g.subject, 80)}»`}); ${which}, and one on another branch would not show there.`;
 }
 
 /** Commands that destroyed what cannot be read back: said only when there was one. */
