@@ -113,17 +113,21 @@ const REDIRECT_FIRST = /(?:^|[;&|(]\s*)<\s*['"]?([^\s'"|;&<>]+)['"]?\s+(?:\/[\w.
 
 /** Whether a shell command prints a secret alone (its output is then read as one). */
 export function printsSecret(command: string): boolean {
-  return printsHow(command) !== null;
+  const how = printsHow(command);
+  return how === 'secret' || how === 'values';
 }
 
 /**
  * What a shell command prints alone: `secret`, a secret (every secret word of its output is one);
  * `values`, values of which some may be secrets and some not (only the generated-looking words are
- * taken); null, nothing secret.
+ * taken); `mentioned`, what a command that names a secret's source prints in a way no rule reads
+ * (the generated-looking words but digests, mentionsSecret); null, nothing secret.
  */
-export function printsHow(command: string): 'secret' | 'values' | null {
+export function printsHow(command: string): 'secret' | 'values' | 'mentioned' | null {
   if (command.length > 4000) return null;
   let values = false;
+  // A printer given a name that says no secret (`kubectl view-secret db username`) was read.
+  let read = false;
   for (const p of NAMED) {
     const m = p.exec(command);
     if (m === null) continue;
@@ -133,19 +137,63 @@ export function printsHow(command: string): 'secret' | 'values' | null {
       const names = (command.slice(command.indexOf('|')).match(/[A-Za-z_][A-Za-z0-9_]{2,}/g) ?? []).filter((n) => !FILTER_WORDS.has(n.toLowerCase()));
       if (names.some((n) => namesSecret(n.toUpperCase()))) return 'secret';
       if (names.length === 0) values = true;
+      else read = true;
     } else if (name === undefined || name === '') values = true;
     else if (namesSecret(name.replace(/-/g, '_'))) return 'secret';
+    else read = true;
   }
   const how = printsSecretAlone(command);
-  return how !== null ? how : values ? 'values' : null;
+  if (how === 'none' || (how === null && read)) return values ? 'values' : null;
+  return how !== null ? how : values ? 'values' : mentionsSecret(command) ? 'mentioned' : null;
 }
 
-function printsSecretAlone(command: string): 'secret' | 'values' | null {
+/** A secret's file under a suffix a copy or an encoding adds: `api_token.bak`, `token.b64`, `db_password.gpg`. */
+const COPY_SUFFIX = /\.(?:b64|base64|enc|gpg|asc|age|bak|old|orig|save|backup|copy|tmp|\d{1,3})$/i;
+/** The words of a command line a file's or a variable's name may be: quotes, brackets, `$`, `:` and `=` part them. */
+const MENTION_WORD = /[^\s'"`=(),;|&<>{}[\]$:]{3,300}/g;
+/** Programs and calls that decode what they are given: `base64 -di`, `FromBase64String`, `b64decode`, `atob`, `Buffer.from(…, 'base64')`. */
+const DECODES = /\bbase64\b[^|;&\n]*\s(?:-[a-zA-Z]*[dD][a-zA-Z]*\b|--decode\b)|\bFromBase64String\b|\bb64decode\b|\batob\(|\bBuffer\.from\([^)]*\\?['"]base64\\?['"]/;
+
+/**
+ * Whether a command names a secret's source though no rule above reads how it prints it: a secret's
+ * file (also as a copy, `api_token.bak`), a dotenv file, a variable whose upper-case name says it
+ * holds a secret (`GetEnvironmentVariable('DB_PASSWORD')`, `[ "$k" = STRIPE_KEY ]`), or a decoder.
+ * Every way a program, a one-liner or a shell may print what it reads is more than patterns can
+ * list (the red team of the thirty-second stop: `xargs cat`, `find -exec cat {}`, pathlib, `node
+ * -p`, PHP, Ruby, PowerShell, `while read`): of its output, on a few lines (printedSecrets), the
+ * generated-looking words are taken but a git commit's or a sha256 digest's hex (`curl … $GITHUB_TOKEN
+ * … | jq -r .sha`).
+ */
+function mentionsSecret(command: string): boolean {
+  if (DECODES.test(command)) return true;
+  for (const m of command.matchAll(MENTION_WORD)) {
+    const w = m[0];
+    if (/^[A-Z][A-Z0-9_]{2,}$/.test(w)) {
+      if (namesSecret(w)) return true;
+      continue;
+    }
+    // A path, or a name of words (`find secrets -name api_token -exec cat {} \;`), not an option.
+    if (!/[./\\_-]/.test(w) || w.startsWith('-')) continue;
+    const file = w.replace(COPY_SUFFIX, '');
+    if (readsSecretFile(file) || ENV_FILE.test(file) || ENV_FILE.test(w)) return true;
+  }
+  return false;
+}
+
+/**
+ * What a command prints alone, by the rules that read how it prints: as printsHow, or `none` when a
+ * rule read it and found no secret printed (one handed on to a consumer, a dotenv file's names or
+ * another variable's value), null when no rule could read it.
+ */
+function printsSecretAlone(command: string): 'secret' | 'values' | 'none' | null {
   if (PRINTERS.some((p) => p.test(command))) return 'secret';
+  let none = false;
   for (const m of command.matchAll(VARIABLE)) {
+    if (!namesSecret(m[1] as string)) continue;
     // `echo "$REGISTRY_PASSWORD" | docker login --password-stdin` hands it on: it is not printed.
     const rest = command.slice((m.index ?? 0) + m[0].length);
-    if (namesSecret(m[1] as string) && !(/^[^;&\n]*\|(?!\|)/.test(rest) && !FILTER.test(rest.replace(/^[^|]*/, '')))) return 'secret';
+    if (!(/^[^;&\n]*\|(?!\|)/.test(rest) && !FILTER.test(rest.replace(/^[^|]*/, '')))) return 'secret';
+    none = true;
   }
   for (const m of command.matchAll(QUERY)) if (namesSecret((m[1] as string).split(/[.[\]"]+/).filter((x) => x !== '').at(-1) ?? '')) return 'secret';
   for (const m of command.matchAll(SHOWS_FILE)) if (readsSecretFile(m[2] as string)) return 'secret';
@@ -155,9 +203,10 @@ function printsSecretAlone(command: string): 'secret' | 'values' | null {
     const how = extractsSecret(m[1] as string, m[2] as string, command.slice((m.index ?? 0) + m[0].length));
     if (how === 'secret') return how;
     if (how === 'values') values = true;
+    if (how === 'none') none = true;
   }
   for (const m of command.matchAll(READ_INTO_PRINT)) if (readsSecretFile(m[1] ?? m[2] ?? m[3] ?? '')) return 'secret';
-  return values ? 'values' : null;
+  return values ? 'values' : none ? 'none' : null;
 }
 
 /**
@@ -181,9 +230,9 @@ const FILTER = /^\s*\|\s*(?:head|tail|tr|cut|sed|awk|grep|xargs\s+echo|base64|so
  * (`secret` when its pattern names a secret, nothing when it names another variable or prints
  * names only, `values` when it names none), or nothing.
  */
-function extractsSecret(program: string, args: string, rest: string): 'secret' | 'values' | null {
+function extractsSecret(program: string, args: string, rest: string): 'secret' | 'values' | 'none' | null {
   // Handed on to a consumer (`| docker login --password-stdin`), not printed.
-  if (/^\s*\|(?!\|)/.test(rest) && !FILTER.test(rest)) return null;
+  if (/^\s*\|(?!\|)/.test(rest) && !FILTER.test(rest)) return 'none';
   const words = args.match(/'[^']*'|"[^"]*"|<\s*\S+|\S+/g) ?? [];
   // grep's, sed's and awk's first word is a pattern or a script (`grep password src/`); tr's two
   // are sets of characters: their files are the words after (tr reads only what `<` gives it).
@@ -234,13 +283,14 @@ function cutsValues(program: string, args: string): boolean {
 }
 
 /** Of values cut from a dotenv file: by the names its script gives, and whether it prints names only. */
-function byNames(program: string, args: string, script: string): 'secret' | 'values' | null {
+function byNames(program: string, args: string, script: string): 'secret' | 'values' | 'none' {
   // Names only: `cut -d= -f1`, `awk -F= '{print $1}'`, `grep -oE '^[A-Z0-9_]+'`.
-  if (program === 'cut' && /(?:^|\s)(?:-f\s*1|--fields=1)(?:\s|$)/.test(args)) return null;
-  if (/^[gm]?awk$/.test(program) && /print\s+\$1\s*[;}]/.test(script) && !/\$[2-9]/.test(script)) return null;
+  if (program === 'cut' && /(?:^|\s)(?:-f\s*1|--fields=1)(?:\s|$)/.test(args)) return 'none';
+  if (/^[gm]?awk$/.test(program) && /print\s+\$1\s*[;}]/.test(script) && !/\$[2-9]/.test(script)) return 'none';
   const names = script.match(/[A-Za-z_][A-Za-z0-9_]{2,}/g)?.filter((n) => /[A-Z]/.test(n) && n === n.toUpperCase()) ?? [];
   if (names.some((n) => namesSecret(n))) return 'secret';
-  return names.length > 0 ? null : 'values';
+  // A name's part (`/STRIPE/`, `/AWS/`) matches the lines of several variables, secrets among them.
+  return names.some((n) => n.includes('_')) ? 'none' : 'values';
 }
 
 /** A here-document written into a file: `cat > secrets/api_key <<'EOF'` … `EOF`. */
@@ -282,7 +332,8 @@ export function printedSecrets(output: string): string[] {
   const lines = output.split(/\r?\n/).map((l) => l.replace(/^\s*\d+[\t→]/, '').trim()).filter((l) => l !== '' && !HARNESS_LINE.test(l));
   if (lines.length === 0 || lines.length > MAX_LINES) return [];
   // A JSON document (a decoded token's claims, an API's answer) names its values: the redactor's.
-  if (/^[{[]/.test(lines[0] as string)) return [];
+  // (`[sudo] password for dev:` and `[value]` are no JSON.)
+  if (/^(?:\{|\[\s*(?:[{["\d\]-]|true\b|false\b|null\b|$))/.test(lines[0] as string)) return [];
   const out: string[] = [];
   for (const l of lines) {
     // A line that says the command failed names what it could not find, not a secret
@@ -297,8 +348,12 @@ export function printedSecrets(output: string): string[] {
       if (/^\d{4}-\d{2}-\d{2}/.test(w)) continue;
       // A host or a file by its name (`db01.internal`, `secrets-v2.yaml`) is what a label's value
       // may be by mistake, and is named again and again after.
-      if (/\.[a-z]{2,8}(?::\d{1,5})?$/i.test(w) && !/\d$/.test(w)) continue;
-      if (secretWord(w)) out.push(w);
+      // An extension is in one case (`.yaml`, `.JPG`); `k9Xq2LmPzR.vTbnWq` ends in none.
+      if (/\.(?:[a-z]{2,8}|[A-Z]{2,8})(?::\d{1,5})?$/.test(w) && !/\d$/.test(w)) continue;
+      if (!secretWord(w)) continue;
+      out.push(w);
+      // `cat -A` (or `-E`) ends each line with a `$`: the word without it is the secret too.
+      if (w.endsWith('$') && w.length > 8) out.push(w.slice(0, -1));
     }
   }
   return out;
@@ -308,6 +363,9 @@ export function printedSecrets(output: string): string[] {
  * A word that looks generated, not written: what is taken of values some of which may not be
  * secrets (a version `2.14.3-rc1`, a build id `build20260501a`, a model `claude-sonnet-4-5` are not).
  */
+/** A git commit's hash or a sha256 digest, whole: what a command that only names a secret's source prints most (`jq -r .sha`). */
+export const DIGEST = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
 export const generated = (w: string): boolean => looksRandom(w, 12) && !/^v?\d+(?:[.-]\w+)*$/i.test(w) && !/^[a-z]+(?:[-_.][a-z0-9]+)+$/.test(w) && !/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(w);
 
 /** What a secret word is here: a letter and a digit, or generated-looking (a mask checks a word with it before it hashes one). */

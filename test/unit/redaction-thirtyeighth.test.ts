@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { printedSecrets, printsHow } from '../../src/core/redaction/printed.js';
+import { call, result, say, user } from './claude-records.js';
+import { kept } from './kept-helper.js';
+
+/**
+ * The thirty-eighth stop's redaction (docs/SECURITY.md): a command that names a secret's source
+ * prints it in more ways than patterns can list (the thirty-second red team's bypasses that were
+ * left: `xargs cat`, `find -exec cat {}`, pathlib, `node -p`, PHP, Ruby, PowerShell, `while read`,
+ * a decoder); of what it prints, the generated-looking words are taken. Every value is made up.
+ */
+
+const bash = (id: string, command: string) => call(id, 'Bash', { command, description: 'run' });
+const SECRET = 'Zq7vK2mPx9LwR4tYb8Nc';
+
+describe('a command that names a secret source, printing it in a way no rule reads', () => {
+  it.each([
+    'ls secrets/api_token | xargs cat',
+    'find secrets -name api_token -exec cat {} \\;',
+    'echo -n "$(<secrets/api_token)"',
+    'printf %s "$(<secrets/api_token)"',
+    't=$(<secrets/api_token); echo "$t"',
+    `python3 -c "from pathlib import Path; print(Path('secrets/api_token').read_text())"`,
+    `python3 -c "import sys; sys.stdout.write(open('secrets/api_token').read())"`,
+    `node -p "require('fs').readFileSync('secrets/api_token','utf8')"`,
+    `node -e "process.stdout.write(require('fs').readFileSync('secrets/api_token'))"`,
+    `powershell -c "[IO.File]::ReadAllText('secrets\\api_token')"`,
+    `powershell -NoProfile -c "[Environment]::GetEnvironmentVariable('DB_PASSWORD')"`,
+    'pwsh -c "(Get-Item Env:DB_PASSWORD).Value"',
+    'echo WnE3dksyUVB4OUx3UjR0WWI4TmM= | base64 -di',
+    'cat secrets/api_token.bak',
+    `ruby -e "puts File.read('secrets/api_token')"`,
+    `php -r 'echo file_get_contents("secrets/api_token");'`,
+    `perl -ne 'print $1 if /^STRIPE_KEY=(.*)/' .env`,
+    'while IFS== read -r k v; do [ "$k" = STRIPE_KEY ] && echo "$v"; done < .env',
+    'set -a; . ./.env; printf "$STRIPE_KEY"',
+    // A part of a name matches several variables' lines, secrets among them.
+    `awk -F= '/STRIPE/{print $2}' deploy/prod.env`,
+  ])('%s: its generated-looking output is kept nowhere, nor where the agent repeats it', (command) => {
+    expect(printsHow(command)).not.toBeNull();
+    const all = kept(user('u1', 'check the deploy config'), bash('b1', command), result('b1', `${SECRET}\n`), say('a1', `I will use ${SECRET} now.`));
+    expect(all).not.toContain(SECRET);
+    expect(all).toContain('[REDACTED:printed_secret]');
+  });
+
+  it('of what it prints, a written word, a version, a path or a git commit is kept', () => {
+    const sha = 'e83c5163316f89bfbde7d9ab23ca2e25604af290';
+    const all = kept(
+      user('u1', 'is main in sync?'),
+      bash('b1', 'curl -s -H "Authorization: token $GITHUB_TOKEN" https://api.github.com/repos/acme/web/commits/main | jq -r .sha'),
+      result('b1', `${sha}\n`),
+      bash('b2', 'ls -la secrets/'),
+      result('b2', 'api_token\ndb_password\nREADME.md\n'),
+      bash('b3', 'docker compose --env-file .env.production up -d'),
+      result('b3', 'Container app-web-1 Started\nContainer app-db-1 Running 2.14.3-rc1\n'),
+      say('a1', `origin/main is at ${sha}; web runs 2.14.3-rc1 from app-web-1; secrets/ holds db_password.`),
+    );
+    expect(all).toContain(`origin/main is at ${sha}; web runs 2.14.3-rc1 from app-web-1; secrets/ holds db_password.`);
+    expect(all).not.toContain('[REDACTED:printed_secret]');
+  });
+
+  it.each([
+    // Read, and found to print no secret: these stay as they were.
+    ['cut -d= -f1 .env', null],
+    [`awk -F= '{print $1}' .env`, null],
+    [`awk -F= '/APP_VERSION/{print $2}' .env`, null],
+    ['echo "$DB_PASSWORD" | docker login -u me --password-stdin', null],
+    // Names nothing secret.
+    ['cat src/auth/token.ts | head -5', null],
+    ['ls -la', null],
+    ['grep -rn API_KEY_ID src/', null],
+    // Names a secret's source: what it prints is read.
+    ['ls secrets/api_token | xargs cat', 'mentioned'],
+    ['grep -c . .env.local', 'mentioned'],
+  ])('%s prints %s', (command, how) => {
+    expect(printsHow(command)).toBe(how);
+  });
+});
+
+describe('what a secret-printing command prints, read whole', () => {
+  it('a `[sudo]` prompt before it, or brackets around it, is no JSON document', () => {
+    expect(printedSecrets(`[sudo] password for dev: \n${SECRET}`)).toContain(SECRET);
+    expect(printedSecrets(`[${SECRET}]`)).toContain(SECRET);
+    expect(printedSecrets('[{"id": "x"}]')).toEqual([]);
+    expect(printedSecrets('[\n  "a"\n]')).toEqual([]);
+  });
+
+  it("`cat -A`'s `$` at a line's end is no part of the secret", () => {
+    expect(printedSecrets(`${SECRET}$`)).toEqual([`${SECRET}$`, SECRET]);
+    const all = kept(user('u1', 'check the token'), bash('b1', 'cat -A secrets/api_token'), result('b1', `${SECRET}$\n`), say('a1', `It is ${SECRET}.`));
+    expect(all).not.toContain(SECRET);
+  });
+
+  it('a word whose dot is followed by mixed case ends in no extension', () => {
+    expect(printedSecrets('k9Xq2LmPzR.vTbnWq')).toEqual(['k9Xq2LmPzR.vTbnWq']);
+    expect(printedSecrets('secrets-v2.yaml')).toEqual([]);
+    expect(printedSecrets('BACKUP2024.TAR')).toEqual([]);
+  });
+});
