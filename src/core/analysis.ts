@@ -94,6 +94,8 @@ export interface FileChange {
   named?: number;
   /** Its latest write was the session's `git merge` or `git pull`, which brought it in (work made elsewhere: a branch, a teammate's worktree, upstream). */
   merged?: true;
+  /** Its latest write is one a command's output says it made (`Saved … -> data/scores.json`), not one its words show. */
+  said?: true;
 }
 
 export interface CheckRow {
@@ -1543,6 +1545,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     if (f.how === 'delete' && f.again !== undefined) fc.again = f.again;
     else if (f.how === 'delete' && f.named !== undefined) fc.named = f.named;
     if (f.tool === 'git') fc.merged = true;
+    if (f.said !== undefined && f.how === 'write') fc.said = true;
     return fc;
   });
   markDirtyBefore(l, filesChanged);

@@ -200,7 +200,7 @@ export interface Ledger {
   /** Written only through setBounded (bounded.ts): it keeps the keys' order beside the record. */
   calls: Record<string, CallRecord>;
   /** `first` and `writes` when a file was written more than once: its first write's line, and how many. */
-  changed: Record<string, { line: number; how: WriteHow; tool: string; subagent?: boolean; what?: string[]; first?: number; writes?: number; event?: true; made?: true; existed?: number; again?: number; named?: number }>;
+  changed: Record<string, { line: number; how: WriteHow; tool: string; subagent?: boolean; what?: string[]; first?: number; writes?: number; event?: true; made?: true; existed?: number; again?: number; named?: number; said?: number }>;
   changedTotal: number;
   /** `maybe`: a shell command of several files that failed, which may have written some of them first. */
   notChanged: Record<string, { line: number; reason: string; maybe?: true }>;
@@ -1064,6 +1064,7 @@ export function noteResult(l: Ledger, r: ResultInput): void {
     noteGit(l, call.command, out, r.line, failed, r.cwd);
     if (!failed && !r.subagent) noteJobOutputRead(l, call.command, out, r.line);
     if (r.denied === undefined && !r.subagent) noteScriptRun(l, call.command, out, r.line, r.cwd);
+    if (!failed && r.denied === undefined && !r.subagent) noteSaidWritten(l, call, out, r);
     if (!failed && r.denied === undefined && REPO_MAKERS.test(call.command)) l.repoMade = r.line;
     if (!failed && r.denied === undefined && !r.subagent && copyInstall(call.command)) noteCopyInstall(l, call.command, out, r.line);
     else if (!failed && r.denied === undefined && !r.subagent && l.copyInstalled !== undefined && uncopies(call.command)) delete l.copyInstalled;
@@ -1179,6 +1180,43 @@ function noteScriptRun(l: Ledger, command: string, out: string, line: number, cw
     else s.ran = line;
     trim(scripts, 20);
     return;
+  }
+}
+
+/**
+ * A line of a program's output that says it wrote a file, and which: `Saved scores for 183
+ * engineers -> /…/data/scores.json`, `Wrote 12 rows to out/report.csv`, `Results written to
+ * reports/q3.json`, `Created dist/bundle.js`. A file's path has a folder or an extension; a URL, a
+ * count of files in a folder or a write to the clipboard is none.
+ */
+const SAID_WRITTEN =
+  /^[\s✓✔>*-]*(?:\[[\w ]+\]\s*|INFO:?\s*)?(?:saved|wrote|written|writing|created|generated|exported|dumped|output written|results? (?:saved|written))\b(?:[^\n]{0,120}?\s(?:->|→|=>|to|into|in|as|at)\s+|\s*:\s*|\s+)[`'"]?((?:~|\.{1,2})?[\w./\\:@+-]*?[\w-]\.[A-Za-z][A-Za-z0-9]{0,7})[`'"]?\s*[.!]?\s*(?:\(\s*[\d.,]+\s*\w+\s*\))?$/gim;
+
+/** How many files one output may say it wrote before it is read as a listing, not a report. */
+const SAID_FILES = 8;
+
+/**
+ * Files a command that succeeded says it wrote (posthog at 1219: `python src/analyze.py` printed
+ * `Saved scores for 183 engineers -> …/data/scores.json`, which no redirection or write of the
+ * command shows): changed at the result's line, with the output's word for it (`said`).
+ */
+function noteSaidWritten(l: Ledger, call: CallRecord, out: string, r: ResultInput): void {
+  if (out.length === 0 || out.length > 200_000 || !/\b(?:saved|wrote|written|writing|created|generated|exported|dumped)\b/i.test(out)) return;
+  const paths: string[] = [];
+  for (const m of out.matchAll(SAID_WRITTEN)) {
+    const raw = m[1] as string;
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) || /:\/\//.test(raw) || (!/[/\\]/.test(raw) && /^\d/.test(raw))) continue;
+    const path = filePath(raw, r.cwd);
+    if (isScratch(path) || /^(?:~|\$)/.test(path)) continue;
+    if (!paths.includes(path)) paths.push(path);
+    if (paths.length > SAID_FILES) return;
+  }
+  for (const path of paths) {
+    // Written by the command itself (a redirection, `cp`): that write is the record.
+    if (call.writes?.some((w) => fileKey(w.path) === fileKey(path)) === true) continue;
+    markChanged(l, path, 'write', call.name, r.line, false);
+    const key = heldKey(l.changed, path);
+    if (key !== undefined) (l.changed[key] as Ledger['changed'][string]).said = r.line;
   }
 }
 

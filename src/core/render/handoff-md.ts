@@ -1134,6 +1134,7 @@ function howOf(f: FileChange): string {
   if (f.existed !== undefined) return `written over (it was there: git status at line ${f.existed} shows it modified)${f.how === 'write' ? '' : `, then ${f.how}`}`;
   if (f.again !== undefined) return `deleted, then there again (line ${f.again} shows it: something the session ran made it again)`;
   if (f.named !== undefined) return `deleted; a command that succeeded later names it (line ${f.named}): it may be there again (something the session ran, a script or a job, may have made it)`;
+  if (f.said === true) return 'write (the output of a command the session ran says so)';
   return f.made ? 'created, then deleted: no net change' : f.how === 'delete' ? 'deleted' : f.how;
 }
 

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { call, result, user } from './claude-records.js';
+import { built } from './ledger-helper.js';
+
+/**
+ * The thirty-eighth stop's reading (docs/FIDELITY.md): a file a program the session ran says it
+ * wrote (posthog at 1219: `python src/analyze.py` printed `Saved scores for 183 engineers ->
+ * …/data/scores.json`, and the handoff's changed files did not name it).
+ */
+
+const bash = (id: string, command: string) => call(id, 'Bash', { command, description: 'run' });
+type Row = { path: string; line: number; how: string; said_by_output?: true };
+const changed = (...records: Record<string, unknown>[]) => built<{ files_changed: Row[] }>(user('u1', 'rerun the analysis'), ...records);
+
+describe("a file a command's output says it wrote", () => {
+  it('is a changed file, at the result that says so, and the handoff says how it knows', () => {
+    const { md, summary } = changed(
+      bash('b1', 'source .venv/bin/activate && python src/analyze.py 2>&1 | tail -50'),
+      result('b1', 'Filtered PRs: 7982 of 8738\nSaved scores for 183 engineers -> /w/data/scores.json\n\nTop 10 by impact:'),
+    );
+    expect(summary.files_changed).toEqual([{ path: '/w/data/scores.json', line: 3, how: 'write', said_by_output: true }]);
+    expect(md).toContain('write (the output of a command the session ran says so)');
+  });
+
+  it.each([
+    ['Wrote 12 rows to out/report.csv', '/nonexistent/w/out/report.csv'],
+    ['Results written to reports/q3.json.', '/nonexistent/w/reports/q3.json'],
+    ['✔ Created dist/bundle.js (12.4 kB)', '/nonexistent/w/dist/bundle.js'],
+    ['Exported: build/model.onnx', '/nonexistent/w/build/model.onnx'],
+    ['[INFO] Saved checkpoint as ckpt/epoch-3.pt', '/nonexistent/w/ckpt/epoch-3.pt'],
+  ])('«%s» names %s', (line, path) => {
+    const { summary } = changed(bash('b1', 'python run.py'), result('b1', `starting\n${line}\ndone`));
+    expect(summary.files_changed.map((f) => f.path)).toEqual([path]);
+  });
+
+  it.each([
+    ['a URL', 'Created pull request https://github.com/acme/web/pull/12'],
+    ['a folder', 'Created a new Next.js app in /w/my-app.'],
+    ['a file in /tmp', 'Wrote /tmp/scratch.json'],
+    ['a task, not a file', 'Task #9 created successfully: Deploy to Streamlit Cloud'],
+    ['a count', 'Generated 5 files in dist/'],
+    ['words after the path', '✔ Generated Prisma Client (v5.22.0) to ./node_modules/@prisma/client in 60ms'],
+    ['a sentence that only speaks of a write', 'The report will be written to out/report.csv tomorrow'],
+  ])('%s is no file written', (_what, line) => {
+    const { summary } = changed(bash('b1', 'python run.py'), result('b1', line));
+    expect(summary.files_changed).toEqual([]);
+  });
+
+  it('a failed command, or one that writes the file itself, adds no report of its own', () => {
+    const failed = changed(bash('b1', 'python run.py'), result('b1', 'Wrote out/a.json\nTraceback (most recent call last):\nValueError: x', { is_error: true }));
+    expect(failed.summary.files_changed).toEqual([]);
+    const redirected = changed(bash('b1', 'python run.py > out/a.json && echo "Wrote out/a.json"'), result('b1', 'Wrote out/a.json'));
+    expect(redirected.summary.files_changed).toEqual([{ path: '/nonexistent/w/out/a.json', line: 3, how: 'write' }]);
+  });
+
+  it('an output naming more files than a report would is read as a listing', () => {
+    const many = Array.from({ length: 12 }, (_, i) => `Wrote out/part-${i}.json`).join('\n');
+    const { summary } = changed(bash('b1', 'python split.py'), result('b1', many));
+    expect(summary.files_changed).toEqual([]);
+  });
+});
