@@ -1390,6 +1390,16 @@ export function shellWrites(command: string): ShellWrite[] {
         if (sub === 'mv' && !dry && gargs.length >= 2) for (const a of gargs) add({ path: a, how: 'move' });
         break;
       }
+      case 'npm':
+      case 'pnpm':
+      case 'yarn':
+      case 'bun':
+      case 'cargo':
+      case 'uv':
+      case 'poetry':
+      case 'go':
+        for (const w of manifestWrites(cmd, ws)) add(w);
+        break;
       case 'sed':
       case 'perl':
         if (ws.some((a) => /^-[a-zA-Z]*i/.test(a) || a.startsWith('--in-place'))) {
@@ -1426,6 +1436,39 @@ export function shellWrites(command: string): ShellWrite[] {
     }
   }
   return out;
+}
+
+/** Subcommands that add or remove a dependency by name, per program, and the lock file each writes beside its manifest. */
+const DEPENDENCY_CHANGES: Record<string, { subs: ReadonlySet<string>; manifest: string; lock?: string }> = {
+  npm: { subs: new Set(['install', 'i', 'add', 'uninstall', 'un', 'remove', 'rm', 'r']), manifest: 'package.json', lock: 'package-lock.json' },
+  pnpm: { subs: new Set(['add', 'install', 'i', 'remove', 'rm', 'uninstall', 'un']), manifest: 'package.json', lock: 'pnpm-lock.yaml' },
+  yarn: { subs: new Set(['add', 'remove']), manifest: 'package.json', lock: 'yarn.lock' },
+  bun: { subs: new Set(['add', 'install', 'i', 'remove', 'rm']), manifest: 'package.json' },
+  cargo: { subs: new Set(['add', 'remove', 'rm']), manifest: 'Cargo.toml' },
+  uv: { subs: new Set(['add', 'remove']), manifest: 'pyproject.toml', lock: 'uv.lock' },
+  poetry: { subs: new Set(['add', 'remove']), manifest: 'pyproject.toml', lock: 'poetry.lock' },
+  go: { subs: new Set(['get']), manifest: 'go.mod' },
+};
+/** Options that send the change elsewhere (a global install, another package of a workspace, another folder) or make none. */
+const ELSEWHERE = /^(?:-g|--global|--no-save|--dry-run|-w|--workspace(?:=.*)?|--filter(?:=.*)?|-F|--prefix(?:=.*)?|-C|--dir(?:=.*)?|--cwd(?:=.*)?|--manifest-path(?:=.*)?|--package|-p|--project(?:=.*)?|--directory(?:=.*)?|--frozen|--locked|--offline-only)$/;
+
+/**
+ * The manifest (and lock file) a command that adds or removes a dependency by name rewrites in the
+ * folder it runs in: `npm install --save-dev playwright-core` and `npm uninstall playwright-core`
+ * rewrite package.json and package-lock.json (edgerunner at 486 and 528), `cargo add serde` Cargo.toml,
+ * `uv add httpx` pyproject.toml and uv.lock, `go get x@v1` go.mod. An install with no name (`npm
+ * install`, `npm ci`) may leave them as they are; one sent elsewhere (`-g`, `--prefix`, a workspace)
+ * writes another folder's.
+ */
+function manifestWrites(cmd: string, ws: readonly string[]): ShellWrite[] {
+  const pm = DEPENDENCY_CHANGES[cmd];
+  const sub = ws[1];
+  if (pm === undefined || sub === undefined || !pm.subs.has(sub)) return [];
+  const rest = ws.slice(2);
+  if (rest.some((a) => ELSEWHERE.test(a))) return [];
+  // A dependency by name: a word that is no option (`-D`, `--save-dev`) and no option's value.
+  if (!rest.some((a) => !a.startsWith('-') && a.length > 0)) return [];
+  return [{ path: pm.manifest, how: 'edit' }, ...(pm.lock === undefined ? [] : [{ path: pm.lock, how: 'edit' as const }])];
 }
 
 /** The program a command's output was piped into last (`pnpm build 2>&1 | tail -60`: `tail`), unless `pipefail` is set; null when not piped. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { call, result, user } from './claude-records.js';
 import { built } from './ledger-helper.js';
+import { shellWrites } from '../../src/core/shell.js';
 
 /**
  * The thirty-eighth stop's reading (docs/FIDELITY.md): a file a program the session ran says it
@@ -57,5 +58,33 @@ describe("a file a command's output says it wrote", () => {
     const many = Array.from({ length: 12 }, (_, i) => `Wrote out/part-${i}.json`).join('\n');
     const { summary } = changed(bash('b1', 'python split.py'), result('b1', many));
     expect(summary.files_changed).toEqual([]);
+  });
+});
+
+describe('a command that adds or removes a dependency by name', () => {
+  it.each([
+    ['npm install --save-dev playwright-core', ['package.json', 'package-lock.json']],
+    ['npm uninstall playwright-core', ['package.json', 'package-lock.json']],
+    ['cd web && pnpm add -D vitest', ['web/package.json', 'web/pnpm-lock.yaml']],
+    ['yarn add zod', ['package.json', 'yarn.lock']],
+    ['bun add hono', ['package.json']],
+    ['cargo add serde --features derive', ['Cargo.toml']],
+    ['uv add httpx', ['pyproject.toml', 'uv.lock']],
+    ['poetry remove requests', ['pyproject.toml', 'poetry.lock']],
+    ['go get github.com/spf13/cobra@v1.8.0', ['go.mod']],
+  ])('%s rewrites %j', (command, files) => {
+    expect(shellWrites(command).map((w) => w.path)).toEqual(files);
+  });
+
+  it.each(['npm install', 'npm ci', 'npm i -g typescript', 'npm install --no-save left-pad', 'pnpm --filter web add zod', 'pnpm add zod --filter web', 'npm install -w web zod', 'yarn install', 'uv sync', 'cargo build', 'go get', 'npm --prefix web install zod'])('%s rewrites none of the folder it runs in', (command) => {
+    expect(shellWrites(command)).toEqual([]);
+  });
+
+  it('is a change of the session, at its result (edgerunner at 486 and 528)', () => {
+    const { summary } = changed(bash('b1', 'npm install --save-dev playwright-core'), result('b1', 'added 1 package, and audited 120 packages in 2s'));
+    expect(summary.files_changed.map((f) => [f.path, f.how])).toEqual([
+      ['/nonexistent/w/package.json', 'edit'],
+      ['/nonexistent/w/package-lock.json', 'edit'],
+    ]);
   });
 });
