@@ -14,7 +14,7 @@ import type { SessionState } from './state.js';
 import type { Harness, Observation, Turn } from './types.js';
 import { sha256Hex } from './canonical.js';
 import { TYPED_SECRET } from './harness/requests.js';
-import { DIGEST, generated, printedSecrets, printsHow, readsSecretFile, secretWord, writtenSecrets } from './redaction/printed.js';
+import { generated, mentionedSecret, printedSecrets, printsHow, readsSecretFile, secretWord, writtenSecrets } from './redaction/printed.js';
 
 export interface IngestOptions {
   redactor: Redactor;
@@ -204,8 +204,8 @@ function notePrinted(obs: Observation, st: SessionState): void {
   for (const f of obs.facts) {
     if (f.t === 'tool_call') {
       // A call that prints values some of which may be secrets is kept with a mark: of its output,
-      // only the generated-looking words are taken (`v`), and not a digest's hex when the call only
-      // names a secret's source (`m`).
+      // only the generated-looking words are taken (`v`), and not a digest or a public id when the
+      // call only names a secret's source (`m`).
       const how = f.command !== undefined ? printsHow(f.command) : f.read !== undefined && readsSecretFile(f.read) ? 'secret' : null;
       if (how !== null) st.secretCalls = [...(st.secretCalls ?? []), `${callKey(f.id)}${how === 'values' ? 'v' : how === 'mentioned' ? 'm' : ''}`].slice(-SECRET_CALLS);
       // A file whose name says it holds a secret, written by an edit tool: the call's text is its
@@ -219,7 +219,7 @@ function notePrinted(obs: Observation, st: SessionState): void {
       const secret = st.secretCalls.includes(key);
       const mentioned = !secret && st.secretCalls.includes(`${key}m`);
       if (!secret && !mentioned && !st.secretCalls.includes(`${key}v`)) continue;
-      const words = printedSecrets(f.output).filter((w) => secret || (generated(w) && !(mentioned && DIGEST.test(w))));
+      const words = printedSecrets(f.output).filter((w) => secret || (mentioned ? mentionedSecret(w) : generated(w)));
       st.printed = remember(st.printed, words.map(typedDigest), PRINTED_SECRETS);
     }
   }

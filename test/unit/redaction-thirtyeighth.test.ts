@@ -77,12 +77,49 @@ describe('a command that names a secret source, printing it in a way no rule rea
   });
 });
 
+describe("the thirty-eighth red team: a source used is not printed, and ids are not secrets", () => {
+  it.each([
+    ['stripe customers list --api-key $STRIPE_SECRET_KEY --limit 1 | jq -r ".data[0].id"', 'cus_Q2wE3rT4yU5iO6'],
+    ['PGPASSWORD="$DB_PASSWORD" psql -h db.internal -U app -tAc "select id from orders limit 1"', '01HXZ3K9M2Q7R8S4T5V6W7X8Y9'],
+    ['source .env && npm run deploy', 'dpl_7Hq2LmX9vRtB4wZp8KcY'],
+    ['docker compose --env-file .env.prod ps --format "{{.ID}}"', 'f3a9c2e1b7d4K8m2'],
+    ['node --env-file=.env.local scripts/create-admin.mjs', 'user_2aB3cD4eF5gH6iJ7kL8'],
+    ['md5sum secrets/api_token secrets/api_token.bak', '9e107d9d372bb6826bd81d3542a419d6'],
+    ['pwsh -c "(Get-FileHash .\\secrets\\api_token.txt).Hash"', 'E3B0C44298FC1C149AFBF4C8996FB92427AE41E4649B934CA495991B7852B855'],
+    ['GH_TOKEN=$(cat secrets/gh_token) gh api repos/acme/api/releases/latest --jq .node_id', 'RE_kwDOJxYz1M4H2k9Q'],
+    ['export NPM_TOKEN=$(cat secrets/npm_token) && npm publish --access public 2>&1 | tail -1', 'acme-sdk-2.14.3-rc1Xq9'],
+    ['cat secrets/registry_password.txt | docker login ghcr.io -u ci --password-stdin && docker push ghcr.io/acme/api:1.4.2 | tail -1', 'Zx8Kq2Lm9PvR4tYb7NcW'],
+    ['curl -s -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com/user | jq -r .node_id', 'MDQ6VXNlcjE4NzQ2MjM5'],
+  ])('%s: what it prints is kept (%s)', (command, value) => {
+    const all = kept(user('u1', 'deploy it'), bash('b1', command), result('b1', `${value}\n`), say('a1', `Done: ${value} is the one.`));
+    expect(all).toContain(`Done: ${value} is the one.`);
+  });
+
+  it.each([
+    'printenv STRIPE_SECRET_KEY | cat',
+    'printenv STRIPE_SECRET_KEY | tee /dev/tty',
+    'printenv STRIPE_SECRET_KEY | xargs',
+    'pwsh -NoProfile -Command "Get-Content -Raw secrets\\api_token.txt | Write-Output"',
+    `Rscript -e 'print(readLines("secrets/api_token"))'`,
+    `node -e "console.log(JSON.stringify([require('fs').readFileSync('secrets/api_token','utf8').trim()]))"`,
+    't=$(cat secrets/api_token); echo "$t"',
+  ])('%s still prints the secret', (command) => {
+    const out = command.startsWith('Rscript') ? `[1] "${SECRET}"` : command.startsWith('node') ? `["${SECRET}"]` : SECRET;
+    const all = kept(user('u1', 'check the token'), bash('b1', command), result('b1', `${out}\n`), say('a1', `I will use ${SECRET} now.`));
+    expect(all).not.toContain(SECRET);
+  });
+});
+
 describe('what a secret-printing command prints, read whole', () => {
   it('a `[sudo]` prompt before it, or brackets around it, is no JSON document', () => {
     expect(printedSecrets(`[sudo] password for dev: \n${SECRET}`)).toContain(SECRET);
     expect(printedSecrets(`[${SECRET}]`)).toContain(SECRET);
     expect(printedSecrets('[{"id": "x"}]')).toEqual([]);
+    expect(printedSecrets('{"id": "q7Lm2XvR9tBw4KzP8nYc"}')).toEqual([]);
     expect(printedSecrets('[\n  "a"\n]')).toEqual([]);
+    // An array of values, or R's vector, names none.
+    expect(printedSecrets(`["${SECRET}"]`)).toEqual([SECRET]);
+    expect(printedSecrets(`[1] "${SECRET}"`)).toEqual([SECRET]);
   });
 
   it("`cat -A`'s `$` at a line's end is no part of the secret", () => {

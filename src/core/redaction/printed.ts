@@ -157,28 +157,51 @@ const DECODES = /\bbase64\b[^|;&\n]*\s(?:-[a-zA-Z]*[dD][a-zA-Z]*\b|--decode\b)|\
 /**
  * Whether a command names a secret's source though no rule above reads how it prints it: a secret's
  * file (also as a copy, `api_token.bak`), a dotenv file, a variable whose upper-case name says it
- * holds a secret (`GetEnvironmentVariable('DB_PASSWORD')`, `[ "$k" = STRIPE_KEY ]`), or a decoder.
- * Every way a program, a one-liner or a shell may print what it reads is more than patterns can
- * list (the red team of the thirty-second stop: `xargs cat`, `find -exec cat {}`, pathlib, `node
- * -p`, PHP, Ruby, PowerShell, `while read`): of its output, on a few lines (printedSecrets), the
- * generated-looking words are taken but a git commit's or a sha256 digest's hex (`curl … $GITHUB_TOKEN
- * … | jq -r .sha`).
+ * holds a secret (`GetEnvironmentVariable('DB_PASSWORD')`, `[ "$k" = STRIPE_KEY ]`, `printf
+ * "$STRIPE_KEY"`), or a decoder. Every way a program, a one-liner or a shell may print what it
+ * reads is more than patterns can list (the red team of the thirty-second stop: `xargs cat`, `find
+ * -exec cat {}`, pathlib, `node -p`, PHP, Ruby, PowerShell, `while read`): of its output, on a few
+ * lines (printedSecrets), the generated-looking words are taken but digests and public ids
+ * (notePrinted in ingest.ts). A source a command only uses is not named so (the thirty-eighth red
+ * team): a variable handed to another program (`--api-key $STRIPE_SECRET_KEY`,
+ * `PGPASSWORD="$DB_PASSWORD" psql`, `-H "Bearer $GITHUB_TOKEN"`), a dotenv file loaded (`source
+ * .env &&`, `--env-file .env.prod`, `dotenv -e`), a file given as an option's value or uploaded
+ * (`--body secrets/x`, `-F file=@x`), a file a program hashes (`md5sum`, `Get-FileHash`).
  */
 function mentionsSecret(command: string): boolean {
   if (DECODES.test(command)) return true;
-  for (const m of command.matchAll(MENTION_WORD)) {
-    const w = m[0];
-    if (/^[A-Z][A-Z0-9_]{2,}$/.test(w)) {
-      if (namesSecret(w)) return true;
-      continue;
+  for (const seg of command.split(SEGMENT_END)) {
+    const program = /^\s*(?:[A-Za-z_]\w*=(?:"[^"]*"|'[^']*'|\S*)\s+)*(?:(?:sudo|env|time|nohup|exec|command)\s+)*(?:\S*[/\\])?([\w.-]+)/.exec(seg)?.[1]?.toLowerCase() ?? '';
+    if (HASHERS.test(program) || program === 'source' || program === '.') continue;
+    const prints = PRINTS_VALUE.test(program);
+    for (const m of seg.matchAll(MENTION_WORD)) {
+      const w = m[0];
+      const before = seg.slice(Math.max(0, (m.index ?? 0) - 40), m.index);
+      if (/^[A-Z][A-Z0-9_]{2,}$/.test(w)) {
+        // `$NAME`, `${NAME}`, `%NAME%`: a variable's value, printed only by a program that prints;
+        // `NAME=…` sets it (`PGPASSWORD="$DB_PASSWORD" psql`).
+        if ((/(?:\$\{?|%)$/.test(before) && !prints) || seg.charAt((m.index ?? 0) + w.length) === '=') continue;
+        if (namesSecret(w)) return true;
+        continue;
+      }
+      if (w.startsWith('-') || /(?:--[\w-]+[= ]\s*['"]?|@|fileb?:\/\/)$/.test(before)) continue;
+      // A name of words (`api_token`) is a file's only where files are looked for (`find secrets -name api_token -exec cat {} \;`).
+      if (!/[./\\]/.test(w) && !(/[_-]/.test(w) && FINDERS.test(program))) continue;
+      const file = w.replace(COPY_SUFFIX, '');
+      if (readsSecretFile(file) || ENV_FILE.test(file) || ENV_FILE.test(w)) return true;
     }
-    // A path, or a name of words (`find secrets -name api_token -exec cat {} \;`), not an option.
-    if (!/[./\\_-]/.test(w) || w.startsWith('-')) continue;
-    const file = w.replace(COPY_SUFFIX, '');
-    if (readsSecretFile(file) || ENV_FILE.test(file) || ENV_FILE.test(w)) return true;
   }
   return false;
 }
+
+/** Where a simple command ends, roughly: `;`, `&&`, `||`, `|`, a newline. */
+const SEGMENT_END = /\s*(?:&&|\|\||[;|\n])\s*/;
+/** Programs that print what they are given, a variable's value among it. */
+const PRINTS_VALUE = /^(?:echo|printf|print|puts|cat|write-output|write-host|say)$/;
+/** Programs that print a file's digest, not its text. */
+const HASHERS = /^(?:md5sum|md5|sha\d*sum|shasum|b2sum|cksum|get-filehash|certutil)$/;
+/** Programs that look for files by name. */
+const FINDERS = /^(?:find|fd|fdfind|locate|ls)$/;
 
 /**
  * What a command prints alone, by the rules that read how it prints: as printsHow, or `none` when a
@@ -196,7 +219,13 @@ function printsSecretAlone(command: string): 'secret' | 'values' | 'none' | null
     none = true;
   }
   for (const m of command.matchAll(QUERY)) if (namesSecret((m[1] as string).split(/[.[\]"]+/).filter((x) => x !== '').at(-1) ?? '')) return 'secret';
-  for (const m of command.matchAll(SHOWS_FILE)) if (readsSecretFile(m[2] as string)) return 'secret';
+  for (const m of command.matchAll(SHOWS_FILE)) {
+    if (!readsSecretFile(m[2] as string)) continue;
+    // From the program's name on: the match may begin with what runs it (`$(`, `sudo `).
+    const at = (m.index ?? 0) + Math.max(0, m[0].search(/\b(?:cat|head|tail|less|more|bat|type|Get-Content|gc)\b/));
+    if (!handedOn(command, at, (m.index ?? 0) + m[0].length)) return 'secret';
+    none = true;
+  }
   for (const m of command.matchAll(REDIRECT_FIRST)) if (readsSecretFile(m[1] as string)) return 'secret';
   let values = false;
   for (const m of command.matchAll(EXTRACTOR)) {
@@ -223,7 +252,26 @@ const ENV_FILE = /^(?:.*[/\\])?(?:\.env(?:rc)?(?:\.(?!example|sample|template|di
 const FILTER_WORDS = new Set(['env', 'printenv', 'set', 'export', 'grep', 'egrep', 'cut', 'sed', 'awk', 'gawk', 'print', 'head', 'tail', 'sort', 'uniq', 'xargs', 'echo', 'delimiter', 'fields', 'only', 'matching', 'ignore', 'case']);
 
 /** Programs a value may be piped through and still be printed (a filter, not a consumer). */
-const FILTER = /^\s*\|\s*(?:head|tail|tr|cut|sed|awk|grep|xargs\s+echo|base64|sort|uniq|tee\s+\/dev\/(?:stdout|stderr))\b/;
+const FILTER = /^\s*\|\s*(?:head|tail|tr|cut|sed|awk|grep|xargs(?:\s+echo)?\s*(?:$|[|;&)])|xargs\s+echo|base64|sort|uniq|tee|cat|rev|fold|od|jq|write-output|write-host|out-string|out-host|select-object|format-\w+)\b/i;
+
+/**
+ * Whether what a command reads at [start, end) is handed to another program, not printed (the
+ * thirty-eighth red team): piped to a consumer (`cat secrets/registry_password.txt | docker login
+ * --password-stdin`), or substituted into another program's words or environment (`GH_TOKEN=$(cat
+ * secrets/gh_token) gh api …`, `-H "Bearer $(cat secrets/token)"`), unless the variable it is
+ * given to is printed after (`t=$(cat secrets/x); echo "$t"`).
+ */
+function handedOn(command: string, start: number, end: number): boolean {
+  const rest = command.slice(end);
+  if (/^[^;&\n]*\|(?!\|)/.test(rest) && !FILTER.test(rest.replace(/^[^|]*/, ''))) return true;
+  const before = command.slice(Math.max(0, start - 200), start);
+  if (!/\$\(\s*$/.test(before)) return false;
+  const assigned = /(?:^|[\s;&|(])(?:export\s+)?([A-Za-z_]\w*)=["']?\$\(\s*$/.exec(before);
+  if (assigned !== null) return !new RegExp(`\\b(?:echo|printf|print|puts|cat)\\b[^\\n;|&]*\\$\\{?${assigned[1]}\\b`).test(rest);
+  // Substituted into a command's words: printed only by a program that prints.
+  const program = /(?:^|[;&|\n(])\s*(?:[A-Za-z_]\w*=\S*\s+)*([\w.-]+)[^;&|\n(]*$/.exec(before.slice(0, before.lastIndexOf('$(')))?.[1] ?? '';
+  return !PRINTS_VALUE.test(program.toLowerCase());
+}
 
 /**
  * What a program's words print: a secret file's text (`secret`), values cut out of a dotenv file
@@ -332,8 +380,9 @@ export function printedSecrets(output: string): string[] {
   const lines = output.split(/\r?\n/).map((l) => l.replace(/^\s*\d+[\t→]/, '').trim()).filter((l) => l !== '' && !HARNESS_LINE.test(l));
   if (lines.length === 0 || lines.length > MAX_LINES) return [];
   // A JSON document (a decoded token's claims, an API's answer) names its values: the redactor's.
-  // (`[sudo] password for dev:` and `[value]` are no JSON.)
-  if (/^(?:\{|\[\s*(?:[{["\d\]-]|true\b|false\b|null\b|$))/.test(lines[0] as string)) return [];
+  // An array of values names none (`["q7Lm…"]`, R's `[1] "q7Lm…"`), and `[sudo] password for dev:`
+  // or `[value]` is no JSON: only an object, or a list of them, is skipped.
+  if (/^(?:\{|\[\s*(?:\{|$))/.test(lines[0] as string)) return [];
   const out: string[] = [];
   for (const l of lines) {
     // A line that says the command failed names what it could not find, not a secret
@@ -363,8 +412,17 @@ export function printedSecrets(output: string): string[] {
  * A word that looks generated, not written: what is taken of values some of which may not be
  * secrets (a version `2.14.3-rc1`, a build id `build20260501a`, a model `claude-sonnet-4-5` are not).
  */
-/** A git commit's hash or a sha256 digest, whole: what a command that only names a secret's source prints most (`jq -r .sha`). */
-export const DIGEST = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+/**
+ * What a command that only names a secret's source prints most that is none: a digest in hex of
+ * one case (a commit, an md5, a sha256 or sha512: `md5sum secrets/a secrets/a.bak`, `jq -r .sha`),
+ * and an API's public id (`cus_Q2wE3rT4yU5iO6`, `dpl_…`, `msg_…`), never a prefix a secret key has
+ * (`sk_`, `rk_`, `whsec_`, `ghp_`, `xoxb_`, …).
+ */
+const DIGEST = /^(?:[0-9a-f]{32}|[0-9a-f]{40}|[0-9a-f]{64}|[0-9a-f]{128}|[0-9A-F]{32}|[0-9A-F]{40}|[0-9A-F]{64}|[0-9A-F]{128})$/;
+const PUBLIC_ID = /^[a-z]{2,8}_[A-Za-z0-9]{8,40}$/;
+const SECRET_PREFIX = /^(?:sk|rk|whsec|gh[pousr]|github|glpat|xox[abpre]|npm|pypi|pat|key|keys|secret|token|tok|api|apikey|sess|session|auth|pass|pw|pwd|hf|dop|shp(?:at|ss|ca|pa)|sq0csp|sl|sg|live|test|prod|priv|private|access|refresh|bearer|cred|creds)_/;
+/** A word of a command that only names a secret's source that is taken: generated-looking, and no digest or public id. */
+export const mentionedSecret = (w: string): boolean => generated(w) && !DIGEST.test(w) && !(PUBLIC_ID.test(w) && !SECRET_PREFIX.test(w));
 
 export const generated = (w: string): boolean => looksRandom(w, 12) && !/^v?\d+(?:[.-]\w+)*$/i.test(w) && !/^[a-z]+(?:[-_.][a-z0-9]+)+$/.test(w) && !/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(w);
 
