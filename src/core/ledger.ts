@@ -687,8 +687,9 @@ function changedAfter(l: Ledger, from: number, to: number): { path: string; line
 }
 
 /**
- * The files changed between two lines (neither counted), but those `skip` leaves out and scratch
- * files: how many, how many of them were deleted, and the latest with its line; null when none.
+ * The files changed between two lines (neither counted), but those `skip` leaves out, scratch
+ * files and a program's output (`said`): how many, how many of them were deleted, and the latest
+ * with its line; null when none.
  */
 export function changesBetween(l: Ledger, from: number, to: number, skip: (path: string) => boolean): { path: string; line: number; files: number; deleted: number } | null {
   let latest: { path: string; line: number } | null = null;
@@ -696,7 +697,7 @@ export function changesBetween(l: Ledger, from: number, to: number, skip: (path:
   let deleted = 0;
   for (const path in l.changed) {
     const c = l.changed[path] as Ledger['changed'][string];
-    if (c.line <= from || c.line >= to || skip(path) || isScratch(path)) continue;
+    if (c.line <= from || c.line >= to || skip(path) || isScratch(path) || c.said !== undefined) continue;
     files += 1;
     if (c.how === 'delete') deleted += 1;
     if (latest === null || c.line > latest.line) latest = { path, line: c.line };
@@ -1214,7 +1215,10 @@ function noteSaidWritten(l: Ledger, call: CallRecord, out: string, r: ResultInpu
   for (const path of paths) {
     // Written by the command itself (a redirection, `cp`): that write is the record.
     if (call.writes?.some((w) => fileKey(w.path) === fileKey(path)) === true) continue;
+    // What a program made is its output, not a change of the code: no check it ran before is older for it.
+    const code = l.lastChangeLine;
     markChanged(l, path, 'write', call.name, r.line, false);
+    l.lastChangeLine = code;
     const key = heldKey(l.changed, path);
     if (key !== undefined) (l.changed[key] as Ledger['changed'][string]).said = r.line;
   }

@@ -88,3 +88,18 @@ describe('a command that adds or removes a dependency by name', () => {
     ]);
   });
 });
+
+describe("a program's output file is no change of the code", () => {
+  it('a check that passed before it is still the latest after the last change', () => {
+    const { md } = changed(
+      call('e1', 'Edit', { file_path: '/nonexistent/w/src/analyze.py', old_string: 'a', new_string: 'b' }),
+      result('e1', 'The file /nonexistent/w/src/analyze.py has been updated.'),
+      bash('t1', 'pytest -q'),
+      result('t1', '3 passed in 0.2s'),
+      bash('b1', 'python src/analyze.py'),
+      result('b1', 'Saved scores for 183 engineers -> /nonexistent/w/data/scores.json'),
+    );
+    expect(md).toContain('data/scores.json');
+    expect(md).not.toContain('after the last file change (line 7');
+  });
+});
