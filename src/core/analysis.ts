@@ -6,7 +6,7 @@ import { unmark } from './what-changed.js';
 import { splitName } from './redaction/names.js';
 import { fileKey, fileName, heldKey, relativeTo } from './paths.js';
 import { checkTargets, checksNamedIn, commandKey } from './shell.js';
-import type { CheckTarget } from './shell.js';
+import type { CheckKind, CheckTarget } from './shell.js';
 import type { CheckRun, Contradiction, FailureEntry, Ledger, RequestRecord } from './ledger.js';
 import type { DocRead } from './documents.js';
 import type { Job } from './jobs.js';
@@ -368,9 +368,24 @@ function onlyStaticAfter(l: Ledger, changed: number, requests: readonly RequestR
   const asked = req !== undefined && !l.checks.some((c) => c.line > req.line && testOrBuild(c)) ? req : undefined;
   if (asked === undefined && !l.checks.some(testOrBuild)) return null;
   const { said } = latestRuns(after, 3);
-  const why = asked === undefined ? '' : `; the user asked for them at line ${asked.line}: ${quote(asked.text, 120)}`;
+  let why = '';
+  if (asked !== undefined) {
+    // Of the kinds asked for, those no run after the change was (agentcmd at 507: "lint, test and
+    // check-types", and only lint ran: a reader took "static checks" for the type check too).
+    const ran = new Set(after.flatMap((c) => checkTargets(c.command, l.installed ?? []).map((t) => t.kind)));
+    const missing = ASKED_KINDS.filter(([kind, words]) => words.test(asked.text) && !ran.has(kind)).map(([, , name]) => name);
+    why = `; the user asked for them at line ${asked.line}: ${quote(asked.text, 120)}${missing.length > 0 ? ` — of those, no ${missing.join(', no ')} ran` : ''}`;
+  }
   return { text: `No test or build ran after the last file change (line ${changed}${docsAfter(l, changed)}): only static checks did (${said})${why}`, label: 'verified', seq: (after[after.length - 1] as CheckRun).line - 1 };
 }
+
+/** The kinds of check a request may name, by its words, and what each is called. */
+const ASKED_KINDS: readonly [CheckKind, RegExp, string][] = [
+  ['test', /\b(?:tests?|testing)\b/i, 'test'],
+  ['build', /\bbuild\b/i, 'build'],
+  ['typecheck', /\b(?:check-?types|type-?check(?:s|ing)?|tsc|mypy|pyright)\b/i, 'type check'],
+  ['lint', /\b(?:lint|linter|linting|eslint|ruff|clippy)\b/i, 'lint'],
+];
 
 /**
  * What checked the latest write, so that "verify the change" says what is left to verify: none ran

@@ -1187,11 +1187,16 @@ function noteScriptRun(l: Ledger, command: string, out: string, line: number, cw
 /**
  * A line of a program's output that says it wrote a file, and which: `Saved scores for 183
  * engineers -> /…/data/scores.json`, `Wrote 12 rows to out/report.csv`, `Results written to
- * reports/q3.json`, `Created dist/bundle.js`. A file's path has a folder or an extension; a URL, a
- * count of files in a folder or a write to the clipboard is none.
+ * reports/q3.json`, `Created dist/bundle.js`. Past tense only (`Writing config.json…` may fail
+ * after); a file's path has a folder, or an extension files have; a URL, a table (`public.users`),
+ * a host, an address, a link (`Created symlink … → …`) or a write to the clipboard is none.
  */
 const SAID_WRITTEN =
-  /^[\s✓✔>*-]*(?:\[[\w ]+\]\s*|INFO:?\s*)?(?:saved|wrote|written|writing|created|generated|exported|dumped|output written|results? (?:saved|written))\b(?:[^\n]{0,120}?\s(?:->|→|=>|to|into|in|as|at)\s+|\s*:\s*|\s+)[`'"]?((?:~|\.{1,2})?[\w./\\:@+-]*?[\w-]\.[A-Za-z][A-Za-z0-9]{0,7})[`'"]?\s*[.!]?\s*(?:\(\s*[\d.,]+\s*\w+\s*\))?$/gim;
+  /^[\s✓✔>*-]*(?:\[(?:info|ok|done|success)\]\s*|INFO:?\s*)?(?:saved|wrote|written|created|generated|exported|dumped|output written|results? (?:saved|written))\b([^\n]{0,120}?\s(?:->|=>|to|into|in|as|at)\s+|\s*:\s*|\s+)[`'"]?((?:~|\.{1,2})?[\w./\\:+-]*?[\w-]\.[A-Za-z][A-Za-z0-9]{0,7})[`'"]?\s*[.!]?\s*(?:\(\s*[\d.,]+\s*\w+\s*\))?$/gim;
+/** Extensions a file a program reports may have when its path names no folder. */
+const FILE_EXTENSION = /\.(?:json|jsonl|ndjson|csv|tsv|txt|md|html?|m?[jt]sx?|cjs|py|ipynb|pt|pth|onnx|h5|pkl|pickle|parquet|feather|arrow|npy|npz|ckpt|safetensors|png|jpe?g|gif|svg|webp|pdf|xml|ya?ml|toml|ini|cfg|log|sql|db|sqlite3?|zip|tar|gz|tgz|whl|out|bin|css|map|wasm|docx|xlsx|pptx|mp[34]|wav|srt|vtt|pem|crt|lock)$/i;
+/** Programs whose output reports what happened elsewhere or earlier (another machine, a container, a log, git's records). */
+const REPORTS_ELSEWHERE = /^(?:ssh|scp|docker|podman|kubectl|oc|journalctl|git|gh|glab|heroku|fly|flyctl|vercel|railway)$/;
 
 /** How many files one output may say it wrote before it is read as a listing, not a report. */
 const SAID_FILES = 8;
@@ -1199,14 +1204,27 @@ const SAID_FILES = 8;
 /**
  * Files a command that succeeded says it wrote (posthog at 1219: `python src/analyze.py` printed
  * `Saved scores for 183 engineers -> …/data/scores.json`, which no redirection or write of the
- * command shows): changed at the result's line, with the output's word for it (`said`).
+ * command shows): changed at the result's line, with the output's word for it (`said`). Not from a
+ * command that only reads or prints (`tail train.log`), runs elsewhere (`ssh`, `docker logs`),
+ * runs tests (what the code under test prints), is a dry run, or printed an error; a relative path
+ * from a command that moved to another folder first is not placed (it is relative to that folder).
  */
 function noteSaidWritten(l: Ledger, call: CallRecord, out: string, r: ResultInput): void {
-  if (out.length === 0 || out.length > 200_000 || !/\b(?:saved|wrote|written|writing|created|generated|exported|dumped)\b/i.test(out)) return;
+  if (out.length === 0 || out.length > 200_000 || !/\b(?:saved|wrote|written|created|generated|exported|dumped)\b/i.test(out)) return;
+  const command = call.command ?? '';
+  if (call.targets !== undefined || readsOnly(command) || programNames(command).some((p) => REPORTS_ELSEWHERE.test(p))) return;
+  if (/\s--?(?:dry-?run|noop|what-?if)\b/i.test(command) || /\bdry[- ]?run\b|\bwould (?:write|create|save)\b/i.test(out) || crashed(out) || /^npm ERR!|ERR_PNPM_/m.test(out)) return;
+  const moved = changesFolder(command) || /\s(?:--prefix|-C|--cwd|--dir|--directory)[\s=]/.test(command);
   const paths: string[] = [];
   for (const m of out.matchAll(SAID_WRITTEN)) {
-    const raw = m[1] as string;
-    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) || /:\/\//.test(raw) || (!/[/\\]/.test(raw) && /^\d/.test(raw))) continue;
+    const between = m[1] as string;
+    const raw = m[2] as string;
+    // `Saved checkpoint in checkpoints/ as epoch_3.pt`: the folder is in the words skipped.
+    if (/\S\/(?:\s|$)/.test(between) || /\b(?:symlink|link)\b/i.test(m[0])) continue;
+    if (/:\/\//.test(raw) || raw.includes('@') || (!/[/\\]/.test(raw) && (!FILE_EXTENSION.test(raw) || /\sin\s+$/.test(between)))) continue;
+    // `Error: disk quota exceeded while writing out/summary.json`: a later line says the write failed.
+    if (out.split('\n').some((x) => x.includes(raw) && /\b(?:error|failed|exception|denied|cannot|could not)\b/i.test(x))) continue;
+    if (moved && !/^(?:\/|[A-Za-z]:[\\/]|~)/.test(raw)) continue;
     const path = filePath(raw, r.cwd);
     if (isScratch(path) || /^(?:~|\$)/.test(path)) continue;
     if (!paths.includes(path)) paths.push(path);

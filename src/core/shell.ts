@@ -1398,7 +1398,8 @@ export function shellWrites(command: string): ShellWrite[] {
       case 'uv':
       case 'poetry':
       case 'go':
-        for (const w of manifestWrites(cmd, ws)) add(w);
+        // Relative to a folder a `cd` moved to, the manifest may be in a folder above it (a workspace's member): not placed.
+        if (dir === undefined && !/\bGO111MODULE=off\b/.test(seg)) for (const w of manifestWrites(cmd, ws)) add(w);
         break;
       case 'sed':
       case 'perl':
@@ -1449,8 +1450,12 @@ const DEPENDENCY_CHANGES: Record<string, { subs: ReadonlySet<string>; manifest: 
   poetry: { subs: new Set(['add', 'remove']), manifest: 'pyproject.toml', lock: 'poetry.lock' },
   go: { subs: new Set(['get']), manifest: 'go.mod' },
 };
-/** Options that send the change elsewhere (a global install, another package of a workspace, another folder) or make none. */
-const ELSEWHERE = /^(?:-g|--global|--no-save|--dry-run|-w|--workspace(?:=.*)?|--filter(?:=.*)?|-F|--prefix(?:=.*)?|-C|--dir(?:=.*)?|--cwd(?:=.*)?|--manifest-path(?:=.*)?|--package|-p|--project(?:=.*)?|--directory(?:=.*)?|--frozen|--locked|--offline-only)$/;
+/** Options that send the change elsewhere (a global install, another package of a workspace, another folder, a script) or make none. */
+const ELSEWHERE = /^(?:-g|--global|--location(?:=.*)?|--no-save|--save=false|--dry-run|-w|--workspace(?:=.*)?|--filter(?:=.*)?|-F|--prefix(?:=.*)?|-C|--dir(?:=.*)?|--cwd(?:=.*)?|--manifest-path(?:=.*)?|--package|-p|--project(?:=.*)?|--directory(?:=.*)?|--script(?:=.*)?|--frozen|--locked|--offline-only)$/;
+/** Options whose value is the next word, not a dependency's name (`npm install --omit dev`). */
+const VALUED = new Set(['--omit', '--include', '--loglevel', '--registry', '--cache', '--tag', '--userconfig', '--save-prefix', '--before', '--index-url', '--extra-index-url', '--features', '-F', '--rev', '--branch', '--git', '--path', '--group', '-G', '--optional']);
+/** Options that leave the lock file as it is. */
+const NO_LOCK = /^(?:--no-package-lock|--package-lock=false|--no-lockfile|--frozen-lockfile)$/;
 
 /**
  * The manifest (and lock file) a command that adds or removes a dependency by name rewrites in the
@@ -1467,8 +1472,9 @@ function manifestWrites(cmd: string, ws: readonly string[]): ShellWrite[] {
   const rest = ws.slice(2);
   if (rest.some((a) => ELSEWHERE.test(a))) return [];
   // A dependency by name: a word that is no option (`-D`, `--save-dev`) and no option's value.
-  if (!rest.some((a) => !a.startsWith('-') && a.length > 0)) return [];
-  return [{ path: pm.manifest, how: 'edit' }, ...(pm.lock === undefined ? [] : [{ path: pm.lock, how: 'edit' as const }])];
+  if (!rest.some((a, i) => !a.startsWith('-') && a.length > 0 && !VALUED.has(rest[i - 1] ?? ''))) return [];
+  const lock = pm.lock === undefined || rest.some((a) => NO_LOCK.test(a)) ? [] : [{ path: pm.lock, how: 'edit' as const }];
+  return [{ path: pm.manifest, how: 'edit' }, ...lock];
 }
 
 /** The program a command's output was piped into last (`pnpm build 2>&1 | tail -60`: `tail`), unless `pipefail` is set; null when not piped. */

@@ -35,6 +35,25 @@ describe("a file a command's output says it wrote", () => {
   });
 
   it.each([
+    ['a command that only reads a log', 'Saved model to models/best.pt', 'tail -n 20 logs/train.log'],
+    ["git's records", '[main 1a2b3c4] Saved config to settings.json', 'git commit -am "Saved config to settings.json"'],
+    ['another machine', 'Wrote 3 rows to out/report.csv', "ssh prod 'python run.py'"],
+    ['a test run (what the code under test prints)', 'Wrote 3 rows to out/report.csv\n1 passed in 0.1s', 'pytest -s tests/test_report.py'],
+    ['a dry run', '[DRY RUN] Wrote out/report.csv', 'python run.py --dry-run'],
+    ['a link', 'Created symlink /etc/systemd/system/multi-user.target.wants/app.service → /etc/systemd/system/app.service.', 'systemctl enable app'],
+    ['a table', 'Exported 120 rows to public.users', 'python export.py'],
+    ['an address', 'Saved report to ops@example.com', 'python mail.py'],
+    ['a folder named before', 'Saved checkpoint in checkpoints/ as epoch_3.pt', 'python train.py'],
+    ['a path relative to a folder the command moved to', 'Wrote src/api.ts', 'cd web && npm run gen'],
+    ['a write a later line says failed', 'Saved summary to out/summary.json\nError: disk quota exceeded while writing out/summary.json', 'python scripts/export.py || true'],
+    ['a name in a sentence', 'Created in Node.js\nGenerated with love', 'node scripts/banner.js'],
+    ['a run that printed an error after', 'Written build/config.json\nTraceback (most recent call last):\n  File "x.py", line 3\nPermissionError: [Errno 13] Permission denied', 'python x.py 2>&1 | tail -5'],
+  ])('%s is no file written', (_what, line, command) => {
+    const { summary } = changed(bash('b1', command), result('b1', line));
+    expect(summary.files_changed.filter((f) => f.said_by_output)).toEqual([]);
+  });
+
+  it.each([
     ['a URL', 'Created pull request https://github.com/acme/web/pull/12'],
     ['a folder', 'Created a new Next.js app in /w/my-app.'],
     ['a file in /tmp', 'Wrote /tmp/scratch.json'],
@@ -65,7 +84,9 @@ describe('a command that adds or removes a dependency by name', () => {
   it.each([
     ['npm install --save-dev playwright-core', ['package.json', 'package-lock.json']],
     ['npm uninstall playwright-core', ['package.json', 'package-lock.json']],
-    ['cd web && pnpm add -D vitest', ['web/package.json', 'web/pnpm-lock.yaml']],
+    ['pnpm add -D vitest', ['package.json', 'pnpm-lock.yaml']],
+    ['npm install --omit dev zod', ['package.json', 'package-lock.json']],
+    ['npm install --no-package-lock zod', ['package.json']],
     ['yarn add zod', ['package.json', 'yarn.lock']],
     ['bun add hono', ['package.json']],
     ['cargo add serde --features derive', ['Cargo.toml']],
@@ -76,7 +97,9 @@ describe('a command that adds or removes a dependency by name', () => {
     expect(shellWrites(command).map((w) => w.path)).toEqual(files);
   });
 
-  it.each(['npm install', 'npm ci', 'npm i -g typescript', 'npm install --no-save left-pad', 'pnpm --filter web add zod', 'pnpm add zod --filter web', 'npm install -w web zod', 'yarn install', 'uv sync', 'cargo build', 'go get', 'npm --prefix web install zod'])('%s rewrites none of the folder it runs in', (command) => {
+  it.each(['npm install', 'npm ci', 'npm i -g typescript', 'npm install --no-save left-pad', 'pnpm --filter web add zod', 'pnpm add zod --filter web', 'npm install -w web zod', 'yarn install', 'uv sync', 'cargo build', 'go get', 'npm --prefix web install zod', 'npm install --omit dev', 'npm install --loglevel verbose', 'npm i -D tsx --location=global', 'uv add --script s.py httpx', 'GO111MODULE=off go get github.com/x/y',
+    // After a `cd`, the manifest may be in a folder above (a workspace's member): not placed.
+    'cd web && pnpm add -D vitest', 'cd src && cargo add serde'])('%s rewrites none of the folder it runs in', (command) => {
     expect(shellWrites(command)).toEqual([]);
   });
 

@@ -162,7 +162,7 @@ describe('checks not run', () => {
 
   it('say that only static checks ran after the last change, when the user asked for tests', () => {
     const { md } = built(ask('can you run lint, test and check-types'), editCall, edited, bash('l1', 'pnpm lint'), result('l1', '✔ No ESLint warnings or errors'), say('a1', 'Lint passes.'));
-    expect(sub(md, 'Checks Not Run')).toContain('*verified* No test or build ran after the last file change (line 3): only static checks did (`pnpm lint` (line 5, passed)); the user asked for them at line 1: «can you run lint, test and check-types»');
+    expect(sub(md, 'Checks Not Run')).toContain('*verified* No test or build ran after the last file change (line 3): only static checks did (`pnpm lint` (line 5, passed)); the user asked for them at line 1: «can you run lint, test and check-types» — of those, no test, no type check ran');
     const unasked = built(ask('tidy the team code'), editCall, edited, bash('l1', 'pnpm lint'), result('l1', '✔ No ESLint warnings or errors'), say('a1', 'Lint passes.'));
     expect(sub(unasked.md, 'Checks Not Run')).toBe('None');
   });
