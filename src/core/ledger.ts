@@ -1192,7 +1192,7 @@ function noteScriptRun(l: Ledger, command: string, out: string, line: number, cw
  * a host, an address, a link (`Created symlink … → …`) or a write to the clipboard is none.
  */
 const SAID_WRITTEN =
-  /^[\s✓✔>*-]*(?:\[(?:info|ok|done|success)\]\s*|INFO:?\s*)?(?:saved|wrote|written|created|generated|exported|dumped|output written|results? (?:saved|written))\b([^\n]{0,120}?\s(?:->|=>|to|into|in|as|at)\s+|\s*:\s*|\s+)[`'"]?((?:~|\.{1,2})?[\w./\\:+-]*?[\w-]\.[A-Za-z][A-Za-z0-9]{0,7})[`'"]?\s*[.!]?\s*(?:\(\s*[\d.,]+\s*\w+\s*\))?$/gim;
+  /^[\s✓✔>*-]*(?:\[(?:info|ok|done|success)\]\s*|INFO:?\s*)?(?:saved|wrote|written|created|generated|exported|dumped|output written|results? (?:saved|written))\b([^\n]{0,120}?\s(?:->|=>|to|into|in|as|at)\s*:?\s+|\s*:\s*|\s+)[`'"]?((?:~|\.{1,2})?[\w./\\:+-]*?[\w-]\.[A-Za-z][A-Za-z0-9]{0,7})[`'"]?\s*[.!:]?\s*(?:\(\s*[\d.,]+\s*\w+\s*\)|in\s+[\d.]+\s*m?s)?$/gim;
 /** Extensions a file a program reports may have when its path names no folder. */
 const FILE_EXTENSION = /\.(?:json|jsonl|ndjson|csv|tsv|txt|md|html?|m?[jt]sx?|cjs|py|ipynb|pt|pth|onnx|h5|pkl|pickle|parquet|feather|arrow|npy|npz|ckpt|safetensors|png|jpe?g|gif|svg|webp|pdf|xml|ya?ml|toml|ini|cfg|log|sql|db|sqlite3?|zip|tar|gz|tgz|whl|out|bin|css|map|wasm|docx|xlsx|pptx|mp[34]|wav|srt|vtt|pem|crt|lock)$/i;
 /** Programs whose output reports what happened elsewhere or earlier (another machine, a container, a log, git's records). */

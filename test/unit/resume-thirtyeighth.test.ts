@@ -29,6 +29,9 @@ describe("a file a command's output says it wrote", () => {
     ['✔ Created dist/bundle.js (12.4 kB)', '/nonexistent/w/dist/bundle.js'],
     ['Exported: build/model.onnx', '/nonexistent/w/build/model.onnx'],
     ['[INFO] Saved checkpoint as ckpt/epoch-3.pt', '/nonexistent/w/ckpt/epoch-3.pt'],
+    ['Saved the plan to: plan.out', '/nonexistent/w/plan.out'],
+    ['created dist/bundle.js in 120ms', '/nonexistent/w/dist/bundle.js'],
+    ['Wrote to /nonexistent/w/package.json:', '/nonexistent/w/package.json'],
   ])('«%s» names %s', (line, path) => {
     const { summary } = changed(bash('b1', 'python run.py'), result('b1', `starting\n${line}\ndone`));
     expect(summary.files_changed.map((f) => f.path)).toEqual([path]);
