@@ -132,7 +132,8 @@ export interface Analysis {
   /** `chars`: the message's length when `text` is only its tail; `commentary`: the harness marked the message a progress note (Codex's phase), not a final answer. */
   stateNow: { text: string; seq: number; who: 'agent' | 'user'; chars?: number; commentary?: true } | null;
   /** Tool calls the session made after the agent's last message (the message is then not the whole story). */
-  afterStateNow: { calls: number; line: number } | null;
+  /** The calls after the agent's last message, and the files they changed (the latest, and its line): what it says it will do may be done since. */
+  afterStateNow: { calls: number; line: number; changed?: { files: number; path: string; line: number } } | null;
   /** The agent's latest reasoning in words, when it came after its last message: what it was working out when the transcript ends. */
   thoughtSince: { line: number; text: string } | null;
   /**
@@ -348,6 +349,16 @@ function suiteNotRun(l: Ledger, changed: number): Finding | null {
   const wholeAt = l.checks.filter((c) => !ofFilesOnly(c) && !SELECTED_TESTS.test(c.command) && isTest(c)).at(-1);
   const before = wholeAt === undefined ? 'no run of the whole test suite is recorded in this session' : `the whole suite last ran at line ${wholeAt.line}`;
   return { text: `The whole test suite: after the last file change (line ${changed}${docsAfter(l, changed)}) only tests of single files ran (${said}); ${before}`, label: 'verified', seq: (after[after.length - 1] as CheckRun).line - 1 };
+}
+
+/**
+ * The calls after the agent's last message, with the files they changed (rave-era at 208: "I'm
+ * going to patch … remove fake client-side card polling, …", then seven patches that did most of
+ * it; readers took the note for the state).
+ */
+function afterTheState(l: Ledger, since: { calls: number; line: number }, at: number): NonNullable<Analysis['afterStateNow']> {
+  const changed = changesBetween(l, at, Number.POSITIVE_INFINITY, () => false);
+  return changed === null ? { ...since } : { ...since, changed: { files: changed.files, path: changed.path, line: changed.line } };
 }
 
 /** A request that asks for checks to be run, tests or a build among them (`run lint, test and check-types`). */
@@ -1700,7 +1711,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     ...(l.startsAfter === undefined ? {} : { startsAfter: l.startsAfter }),
     requestsTotal: l.requestsTotal,
     stateNow,
-    afterStateNow: stateNow?.who === 'agent' ? (l.since ?? null) : null,
+    afterStateNow: stateNow?.who === 'agent' && l.since !== undefined ? afterTheState(l, l.since, stateNow.seq + 1) : null,
     // A publisher's placeholder is no reasoning to quote (localpush's are all redacted).
     thoughtSince: stateNow?.who === 'agent' && st.lastThought !== undefined && st.lastThought.seq > stateNow.seq && !publisherRedacted(st.lastThought.text) ? { line: st.lastThought.seq + 1, text: st.lastThought.text } : null,
     compaction: compactionOf(st, na),

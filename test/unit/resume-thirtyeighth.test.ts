@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call, result, user } from './claude-records.js';
+import { call, result, say, user } from './claude-records.js';
 import { built } from './ledger-helper.js';
 import { shellWrites } from '../../src/core/shell.js';
 
@@ -127,5 +127,24 @@ describe("a program's output file is no change of the code", () => {
     );
     expect(md).toContain('data/scores.json');
     expect(md).not.toContain('after the last file change (line 7');
+  });
+});
+
+describe("the agent's last message, and the files changed after it", () => {
+  const plan = say('a1', "I'm going to patch the formatting helpers and remove the fake polling now.");
+  it('says how many files the calls after it changed: what it says it will do may be done (rave-era at 208)', () => {
+    const { md } = changed(
+      plan,
+      call('e1', 'Edit', { file_path: '/nonexistent/w/src/format.ts', old_string: 'a', new_string: 'b' }),
+      result('e1', 'The file /nonexistent/w/src/format.ts has been updated.'),
+      call('e2', 'Edit', { file_path: '/nonexistent/w/src/card.tsx', old_string: 'a', new_string: 'b' }),
+      result('e2', 'The file /nonexistent/w/src/card.tsx has been updated.'),
+    );
+    expect(md).toContain('the session went on after it with 2 tool call(s), up to line 5, which changed 2 files (the latest `card.tsx`, line 6): what it says it will do may be done since (see Recent timeline)');
+  });
+
+  it('says nothing of changes when the calls after it changed none', () => {
+    const { md } = changed(plan, bash('b1', 'ls src'), result('b1', 'format.ts\ncard.tsx'));
+    expect(md).toContain('the session went on after it with 1 tool call(s), up to line 3 (see Recent timeline)');
   });
 });

@@ -230,7 +230,9 @@ function stateNow(a: Analysis): string {
   if (!a.stateNow) return NONE;
   const who = a.stateNow.who === 'agent' ? "the agent's last message" : "the user's last message (no agent reply yet)";
   const note = a.stateNow.commentary ? ', a progress note (the harness marked it commentary, not a final answer)' : '';
-  const after = a.afterStateNow === null ? '' : `; the session went on after it with ${a.afterStateNow.calls} tool call(s), up to line ${a.afterStateNow.line} (see Recent timeline)`;
+  const ch = a.afterStateNow?.changed;
+  const changed = ch === undefined ? '' : `, which changed ${ch.files === 1 ? '1 file' : `${ch.files} files`} (${ch.files === 1 ? '' : 'the latest '}${code(fileName(ch.path))}, line ${ch.line}): what it says it will do may be done since`;
+  const after = a.afterStateNow === null ? '' : `; the session went on after it with ${a.afterStateNow.calls} tool call(s), up to line ${a.afterStateNow.line}${changed} (see Recent timeline)`;
   // A long last message (a review, a report) is its tail here: say how much, and where the whole is.
   const part = a.stateNow.chars === undefined ? '' : `; its last ${a.stateNow.text.length - 1} of ${a.stateNow.chars} characters (the whole is that line of the transcript)`;
   return `${fence(a.stateNow.text)}\n\n${label('reported')} — ${who}${at(a.stateNow.seq)}${note}${part}${after}${thoughtSince(a)}\n\n${endLine(a)}`;
