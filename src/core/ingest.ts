@@ -14,7 +14,7 @@ import type { SessionState } from './state.js';
 import type { Harness, Observation, Turn } from './types.js';
 import { sha256Hex } from './canonical.js';
 import { TYPED_SECRET } from './harness/requests.js';
-import { generated, mentionedSecret, printedSecrets, printsHow, readsSecretFile, secretWord, writtenSecrets } from './redaction/printed.js';
+import { generated, mentionedSecret, plainPrinted, printedSecrets, printsHow, readsSecretFile, secretWord, writtenSecrets } from './redaction/printed.js';
 
 export interface IngestOptions {
   redactor: Redactor;
@@ -184,6 +184,8 @@ function remember(list: string[] | undefined, fresh: readonly string[], limit: n
 
 /** How many secrets printed alone a session remembers (SessionState.printed), and how many calls that print one. */
 const PRINTED_SECRETS = 64;
+/** How many printed secrets of plain words a session remembers (SessionState.plain): few, each looked for in every word of its length. */
+const PLAIN_SECRETS = 8;
 const SECRET_CALLS = 16;
 /** What a secret a command printed alone is masked as. */
 const PRINTED_SECRET = '[REDACTED:printed_secret]';
@@ -221,6 +223,7 @@ function notePrinted(obs: Observation, st: SessionState): void {
       if (!secret && !mentioned && !st.secretCalls.includes(`${key}v`)) continue;
       const words = printedSecrets(f.output).filter((w) => secret || (mentioned ? mentionedSecret(w) : generated(w)));
       st.printed = remember(st.printed, words.map(typedDigest), PRINTED_SECRETS);
+      if (secret) st.plain = remember(st.plain, plainPrinted(f.output).map(typedDigest), PLAIN_SECRETS);
     }
   }
 }
@@ -241,10 +244,10 @@ type Masks = { sets: Mask[]; words: RegExp } | null;
 const builtMasks = new WeakMap<SessionState, { from: readonly (string[] | undefined)[]; masks: Masks }>();
 
 function masksOf(st: SessionState): Masks {
-  const from = [st.typed, st.printed, st.labelled];
+  const from = [st.typed, st.printed, st.labelled, st.plain];
   const was = builtMasks.get(st);
   if (was !== undefined && was.from.every((x, i) => x === from[i])) return was.masks;
-  const sets = [...maskSet(st.typed, TYPED_SECRET), ...maskSet(st.printed, PRINTED_SECRET, secretWord), ...maskSet(st.labelled, LABELLED_SECRET, secretWord)];
+  const sets = [...maskSet(st.typed, TYPED_SECRET), ...maskSet(st.printed, PRINTED_SECRET, secretWord), ...maskSet(st.labelled, LABELLED_SECRET, secretWord), ...maskSet(st.plain, PRINTED_SECRET)];
   const lengths = sets.flatMap((t) => [...t.lengths]);
   const masks = sets.length === 0 ? null : { sets, words: wordsBetween(Math.max(TYPED_MIN_CHARS, Math.min(...lengths)), Math.max(...lengths)) };
   builtMasks.set(st, { from, masks });

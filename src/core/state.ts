@@ -208,6 +208,12 @@ export interface SessionState {
    * `typed` is; and the latest calls of such commands (a digest of each id), whose results are read so.
    */
   printed?: string[];
+  /**
+   * Secrets such a command printed that are plain words (`correct-horse-battery-staple`, a
+   * passphrase): kept as `printed` is, and looked for in every word of their length, not only in
+   * those that look like secrets.
+   */
+  plain?: string[];
   secretCalls?: string[];
   /** Secret words only a label gave away (RedactResult.bare), kept as `typed` is: masked where they come again bare. */
   labelled?: string[];

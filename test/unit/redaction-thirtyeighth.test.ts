@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { printedSecrets, printsHow } from '../../src/core/redaction/printed.js';
+import { plainPrinted, printedSecrets, printsHow } from '../../src/core/redaction/printed.js';
 import { call, result, say, user } from './claude-records.js';
 import { kept } from './kept-helper.js';
 
@@ -132,5 +132,28 @@ describe('what a secret-printing command prints, read whole', () => {
     expect(printedSecrets('k9Xq2LmPzR.vTbnWq')).toEqual(['k9Xq2LmPzR.vTbnWq']);
     expect(printedSecrets('secrets-v2.yaml')).toEqual([]);
     expect(printedSecrets('BACKUP2024.TAR')).toEqual([]);
+  });
+});
+
+describe('a secret of plain words printed alone', () => {
+  it.each([
+    ['printenv DB_PASSWORD', 'correct-horse-battery-staple'],
+    ['cat secrets/db_password', 'Tr0ubadour-and-friends'],
+    ['cat secrets/db_password', 'bluemoonrisingslowly'],
+  ])('%s printing %s: kept nowhere, nor where the agent repeats it', (command, secret) => {
+    const all = kept(user('u1', 'connect to the db'), bash('b1', command), result('b1', `${secret}\n`), say('a1', `Password is ${secret}.`));
+    expect(all).not.toContain(secret);
+  });
+
+  it('only a line that is one word, with a sign or a digit or 12 letters, and only in secret mode', () => {
+    expect(plainPrinted('correct-horse-battery-staple')).toEqual(['correct-horse-battery-staple']);
+    expect(plainPrinted('password')).toEqual([]);
+    expect(plainPrinted('production')).toEqual([]);
+    expect(plainPrinted('two words here')).toEqual([]);
+    expect(plainPrinted('/run/secrets/db-pass')).toEqual([]);
+    expect(plainPrinted('first-line\nsecond-line')).toEqual([]);
+    // A command that names a secret's source but prints an ordinary name keeps it.
+    const all = kept(user('u1', 'which env?'), bash('b1', 'ls secrets/api_token | xargs basename'), result('b1', 'deploy-production\n'), say('a1', 'It is deploy-production.'));
+    expect(all).toContain('It is deploy-production.');
   });
 });

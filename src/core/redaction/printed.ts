@@ -408,6 +408,23 @@ export function printedSecrets(output: string): string[] {
   return out;
 }
 
+/** A word as a mask reads one (src/core/ingest.ts TYPED_WORD): nothing that parts words in it. */
+const ONE_WORD = /^[^\s'"`=:;,(){}[\]<>|&\\«»“”‘’]+$/;
+
+/**
+ * Of a secret-printing command's output, a secret of plain words printed alone on its one line
+ * (`correct-horse-battery-staple`, `Tr0ubadour-and-friends`): one that printedSecrets does not take,
+ * for it looks written, not generated. Only a line that is one word, with a sign or a digit in it or
+ * 12 characters long, so that no everyday word is remembered.
+ */
+export function plainPrinted(output: string): string[] {
+  const lines = output.split(/\r?\n/).map((l) => l.replace(/^\s*\d+[\t→]/, '').trim()).filter((l) => l !== '' && !HARNESS_LINE.test(l));
+  if (lines.length !== 1) return [];
+  const w = lines[0] as string;
+  if (w.length < 8 || w.length > 200 || !ONE_WORD.test(w) || secretWord(w) || ERROR_LINE.test(w) || /^(?:[a-z][a-z0-9+.-]*:|\/|~)/i.test(w)) return [];
+  return /[^A-Za-z]/.test(w) || w.length >= 12 ? [w] : [];
+}
+
 /**
  * A word that looks generated, not written: what is taken of values some of which may not be
  * secrets (a version `2.14.3-rc1`, a build id `build20260501a`, a model `claude-sonnet-4-5` are not).
