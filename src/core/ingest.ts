@@ -14,7 +14,8 @@ import type { SessionState } from './state.js';
 import type { Harness, Observation, Turn } from './types.js';
 import { sha256Hex } from './canonical.js';
 import { TYPED_SECRET } from './harness/requests.js';
-import { generated, mentionedSecret, plainPrinted, printedSecrets, printsHow, readsSecretFile, secretWord, writtenSecrets } from './redaction/printed.js';
+import { startedJobId } from './jobs.js';
+import { generated, mentionedSecret, plainPrinted, printedSecrets, printsHow, readsSecretFile, readsSecretOrCopy, secretWord, writtenSecrets } from './redaction/printed.js';
 
 export interface IngestOptions {
   redactor: Redactor;
@@ -118,9 +119,12 @@ function typedDigest(v: string): string {
   return `${t.length}:${sha256Hex(`handoffd typed secret\n${t}`).slice(0, 5)}`;
 }
 
-/** A word a typed secret is looked for as: what stands between spaces, quotes, `=`, `:`, brackets and separators. */
-const TYPED_WORD = /[^\s'"`=:;,(){}[\]<>|&\\«»“”‘’]+/g;
-const WORD_CHAR = `[^\\s'"\`=:;,(){}[\\]<>|&\\\\«»“”‘’]`;
+/**
+ * A word a typed secret is looked for as: what stands between spaces, quotes, `=`, `:`, brackets and
+ * separators, and `→`, which parts the line number Claude Code's Read puts before each line.
+ */
+const TYPED_WORD = /[^\s'"`=:;,(){}[\]<>|&\\«»“”‘’→]+/g;
+const WORD_CHAR = `[^\\s'"\`=:;,(){}[\\]<>|&\\\\«»“”‘’→]`;
 
 /**
  * The words `maskTyped` must look at: those as long as a remembered secret (and a few characters of
@@ -203,13 +207,32 @@ function notePrinted(obs: Observation, st: SessionState): void {
   // A call's id as the state keeps it: a digest, so that no text of the transcript's reaches the
   // state unredacted (an id is the harness's, but a line can say anything).
   const callKey = (id: string): string => sha256Hex(`handoffd call\n${id}`).slice(0, 16);
+  // The mark a remembered call or shell carries (`v`, `m` or none), or null when it is not remembered.
+  const markOf = (key: string): string | null => {
+    for (const k of st.secretCalls ?? []) if (k.startsWith(key) && k.length - key.length <= 1) return k.slice(key.length);
+    return null;
+  };
+  const keep = (key: string, mark: string): void => {
+    st.secretCalls = [...(st.secretCalls ?? []), `${key}${mark}`].slice(-SECRET_CALLS);
+  };
   for (const f of obs.facts) {
+    if (f.t === 'wait') {
+      // A poll of a shell that prints a secret (Claude Code's `BashOutput`, code mode's `wait`): its result is read so too.
+      const mark = markOf(callKey(`shell ${f.cell.replace(/^shell:/, '')}`));
+      if (mark !== null) keep(callKey(f.id), mark);
+      continue;
+    }
     if (f.t === 'tool_call') {
       // A call that prints values some of which may be secrets is kept with a mark: of its output,
       // only the generated-looking words are taken (`v`), and not a digest or a public id when the
       // call only names a secret's source (`m`).
-      const how = f.command !== undefined ? printsHow(f.command) : f.read !== undefined && readsSecretFile(f.read) ? 'secret' : null;
-      if (how !== null) st.secretCalls = [...(st.secretCalls ?? []), `${callKey(f.id)}${how === 'values' ? 'v' : how === 'mentioned' ? 'm' : ''}`].slice(-SECRET_CALLS);
+      const how = f.command !== undefined ? printsHow(f.command) : f.read !== undefined && readsSecretOrCopy(f.read) ? 'secret' : null;
+      if (how !== null) keep(callKey(f.id), how === 'values' ? 'v' : how === 'mentioned' ? 'm' : '');
+      // Codex's `write_stdin` to a running session that prints a secret: its answer is that session's output.
+      else if (f.polls !== undefined) {
+        const mark = markOf(callKey(`shell ${f.polls.session}`));
+        if (mark !== null) keep(callKey(f.id), mark);
+      }
       // A file whose name says it holds a secret, written by an edit tool: the call's text is its
       // input (`Write {"file_path": …, "content": "…"}`), short for such a file.
       // JSON's escapes are undone first: `"content":"a\nSummer2024!#x"` holds the word after the `\n`.
@@ -221,6 +244,9 @@ function notePrinted(obs: Observation, st: SessionState): void {
       const secret = st.secretCalls.includes(key);
       const mentioned = !secret && st.secretCalls.includes(`${key}m`);
       if (!secret && !mentioned && !st.secretCalls.includes(`${key}v`)) continue;
+      // Still running, or moved to the background: what it prints comes by later polls of its shell.
+      const shell = startedJobId(f.output);
+      if (shell !== null) keep(callKey(`shell ${shell}`), secret ? '' : mentioned ? 'm' : 'v');
       const words = printedSecrets(f.output).filter((w) => secret || (mentioned ? mentionedSecret(w) : generated(w)));
       st.printed = remember(st.printed, words.map(typedDigest), PRINTED_SECRETS);
       if (secret) st.plain = remember(st.plain, plainPrinted(f.output).map(typedDigest), PLAIN_SECRETS);

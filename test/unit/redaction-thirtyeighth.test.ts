@@ -157,3 +157,50 @@ describe('a secret of plain words printed alone', () => {
     expect(all).toContain('It is deploy-production.');
   });
 });
+
+describe('a secret that reaches the session by another call', () => {
+  it("a background shell's output, polled by BashOutput, is read as the shell's", () => {
+    const all = kept(
+      user('u1', 'check the token'),
+      call('b1', 'Bash', { command: 'sleep 1; cat secrets/api_token', run_in_background: true, description: 'bg' }),
+      result('b1', 'Command running in background with ID: bash_1'),
+      call('p1', 'BashOutput', { bash_id: 'bash_1' }),
+      result('p1', `<status>completed</status>\n<exit_code>0</exit_code>\n<stdout>\n${SECRET}\n</stdout>`),
+      say('a1', `I will use ${SECRET} now.`),
+    );
+    expect(all).not.toContain(SECRET);
+    // A poll of another shell is not.
+    const other = kept(
+      user('u1', 'check the token'),
+      call('b1', 'Bash', { command: 'sleep 1; cat secrets/api_token', run_in_background: true, description: 'bg' }),
+      result('b1', 'Command running in background with ID: bash_1'),
+      call('p1', 'BashOutput', { bash_id: 'bash_2' }),
+      result('p1', '<status>completed</status>\n<stdout>\nbuild-7f3a9Xq2LmPzR4tY\n</stdout>'),
+      say('a1', 'The build is build-7f3a9Xq2LmPzR4tY.'),
+    );
+    expect(other).toContain('The build is build-7f3a9Xq2LmPzR4tY.');
+  });
+
+  it("a secret file read by Claude Code's Read, its line number before it, and a copy of one", () => {
+    for (const path of ['/w/secrets/api_token', '/w/secrets/api_token.bak']) {
+      const all = kept(user('u1', 'check the token'), call('r1', 'Read', { file_path: path }), result('r1', `     1→${SECRET}\n`), say('a1', `It is ${SECRET}.`));
+      expect(all).not.toContain(SECRET);
+    }
+  });
+});
+
+describe("a Codex command's output that comes by write_stdin", () => {
+  const meta = { timestamp: '2026-02-23T11:48:09Z', type: 'session_meta', payload: { id: 'c', cwd: '/w', cli_version: '0.104.0', originator: 'codex_cli_rs' } };
+  const item = (payload: Record<string, unknown>) => ({ timestamp: '2026-02-23T11:55:00Z', type: 'response_item', payload });
+  const exec = (id: string, cmd: string) => item({ type: 'function_call', name: 'exec_command', arguments: JSON.stringify({ cmd, yield_time_ms: 1000 }), call_id: id });
+  const poll = (id: string, session: number) => item({ type: 'function_call', name: 'write_stdin', arguments: JSON.stringify({ session_id: session, chars: '', yield_time_ms: 3000 }), call_id: id });
+  const out = (id: string, header: string, text: string) => item({ type: 'function_call_output', call_id: id, output: `Chunk ID: 1a2b\nWall time: 1.0 seconds\n${header}\nOriginal token count: 9\nOutput:\n${text}` });
+  const reply = (text: string) => item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] });
+
+  it("is read as the session's command's: a secret it prints is masked", () => {
+    const all = kept(meta, exec('c1', 'sleep 2; cat secrets/api_token'), out('c1', 'Process running with session ID 7', ''), poll('c2', 7), out('c2', 'Process exited with code 0', `${SECRET}\n`), reply(`I will use ${SECRET} now.`));
+    expect(all).not.toContain(SECRET);
+    const other = kept(meta, exec('c1', 'sleep 2; cat secrets/api_token'), out('c1', 'Process running with session ID 7', ''), poll('c2', 8), out('c2', 'Process exited with code 0', 'build-7f3a9Xq2LmPzR4tY\n'), reply('The build is build-7f3a9Xq2LmPzR4tY.'));
+    expect(other).toContain('The build is build-7f3a9Xq2LmPzR4tY.');
+  });
+});

@@ -352,6 +352,11 @@ export function writtenSecrets(command: string): string[] {
   return out;
 }
 
+/** Whether a file's path names a file that holds a secret, or a copy of one (`api_token.bak`, `token.b64`). */
+export function readsSecretOrCopy(path: string): boolean {
+  return readsSecretFile(path) || (COPY_SUFFIX.test(path) && readsSecretFile(path.replace(COPY_SUFFIX, '')));
+}
+
 /** Whether a file's path names a file that holds a secret (a read of it prints one). */
 export function readsSecretFile(path: string): boolean {
   const p = path.replace(/[/\\]+$/, '');
@@ -409,7 +414,7 @@ export function printedSecrets(output: string): string[] {
 }
 
 /** A word as a mask reads one (src/core/ingest.ts TYPED_WORD): nothing that parts words in it. */
-const ONE_WORD = /^[^\s'"`=:;,(){}[\]<>|&\\«»“”‘’]+$/;
+const ONE_WORD = /^[^\s'"`=:;,(){}[\]<>|&\\«»“”‘’→]+$/;
 
 /**
  * Of a secret-printing command's output, a secret of plain words printed alone on its one line
