@@ -131,8 +131,10 @@ export interface Analysis {
   requestsTotal: number;
   /** `chars`: the message's length when `text` is only its tail; `commentary`: the harness marked the message a progress note (Codex's phase), not a final answer. */
   stateNow: { text: string; seq: number; who: 'agent' | 'user'; chars?: number; commentary?: true } | null;
-  /** Tool calls the session made after the agent's last message (the message is then not the whole story). */
-  /** The calls after the agent's last message, and the files they changed (the latest, and its line): what it says it will do may be done since. */
+  /**
+   * Tool calls the session made after the agent's last message (the message is then not the whole
+   * story), and the files they changed (the latest, and its line): what it says it will do may be done since.
+   */
   afterStateNow: { calls: number; line: number; changed?: { files: number; path: string; line: number } } | null;
   /** The agent's latest reasoning in words, when it came after its last message: what it was working out when the transcript ends. */
   thoughtSince: { line: number; text: string } | null;

@@ -217,7 +217,7 @@ function notePrinted(obs: Observation, st: SessionState): void {
   };
   for (const f of obs.facts) {
     if (f.t === 'wait') {
-      // A poll of a shell that prints a secret (Claude Code's `BashOutput`, code mode's `wait`): its result is read so too.
+      // A poll of a shell that prints a secret (Claude Code's `BashOutput`, `TaskOutput`): its result is read so too.
       const mark = markOf(callKey(`shell ${f.cell.replace(/^shell:/, '')}`));
       if (mark !== null) keep(callKey(f.id), mark);
       continue;

@@ -1206,7 +1206,8 @@ const SAID_FILES = 8;
  * `Saved scores for 183 engineers -> …/data/scores.json`, which no redirection or write of the
  * command shows): changed at the result's line, with the output's word for it (`said`). Not from a
  * command that only reads or prints (`tail train.log`), runs elsewhere (`ssh`, `docker logs`),
- * runs tests (what the code under test prints), is a dry run, or printed an error; a relative path
+ * runs a check (what a test prints is the code under test's; what a build makes, its artifacts),
+ * is a dry run, or printed an error; a relative path
  * from a command that moved to another folder first is not placed (it is relative to that folder).
  */
 function noteSaidWritten(l: Ledger, call: CallRecord, out: string, r: ResultInput): void {
@@ -1216,6 +1217,7 @@ function noteSaidWritten(l: Ledger, call: CallRecord, out: string, r: ResultInpu
   if (/\s--?(?:dry-?run|noop|what-?if)\b/i.test(command) || /\bdry[- ]?run\b|\bwould (?:write|create|save)\b/i.test(out) || crashed(out) || /^npm ERR!|ERR_PNPM_/m.test(out)) return;
   const moved = changesFolder(command) || /\s(?:--prefix|-C|--cwd|--dir|--directory)[\s=]/.test(command);
   const paths: string[] = [];
+  let lines: string[] | undefined;
   for (const m of out.matchAll(SAID_WRITTEN)) {
     const between = m[1] as string;
     const raw = m[2] as string;
@@ -1223,7 +1225,7 @@ function noteSaidWritten(l: Ledger, call: CallRecord, out: string, r: ResultInpu
     if (/\S\/(?:\s|$)/.test(between) || /\b(?:symlink|link)\b/i.test(m[0])) continue;
     if (/:\/\//.test(raw) || raw.includes('@') || (!/[/\\]/.test(raw) && (!FILE_EXTENSION.test(raw) || /\sin\s+$/.test(between)))) continue;
     // `Error: disk quota exceeded while writing out/summary.json`: a later line says the write failed.
-    if (out.split('\n').some((x) => x.includes(raw) && /\b(?:error|failed|exception|denied|cannot|could not)\b/i.test(x))) continue;
+    if ((lines ??= out.split('\n')).some((x) => x.includes(raw) && /\b(?:error|failed|exception|denied|cannot|could not)\b/i.test(x))) continue;
     if (moved && !/^(?:\/|[A-Za-z]:[\\/]|~)/.test(raw)) continue;
     const path = filePath(raw, r.cwd);
     if (isScratch(path) || /^(?:~|\$)/.test(path)) continue;

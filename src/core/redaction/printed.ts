@@ -121,7 +121,7 @@ export function printsSecret(command: string): boolean {
  * What a shell command prints alone: `secret`, a secret (every secret word of its output is one);
  * `values`, values of which some may be secrets and some not (only the generated-looking words are
  * taken); `mentioned`, what a command that names a secret's source prints in a way no rule reads
- * (the generated-looking words but digests, mentionsSecret); null, nothing secret.
+ * (the generated-looking words but digests and public ids, mentionedSecret); null, nothing secret.
  */
 export function printsHow(command: string): 'secret' | 'values' | 'mentioned' | null {
   if (command.length > 4000) return null;
@@ -382,7 +382,7 @@ const MAX_LINES = 5;
  * number a read prefixes (`     1\t`) is no part of it.
  */
 export function printedSecrets(output: string): string[] {
-  const lines = output.split(/\r?\n/).map((l) => l.replace(/^\s*\d+[\t→]/, '').trim()).filter((l) => l !== '' && !HARNESS_LINE.test(l));
+  const lines = outputLines(output);
   if (lines.length === 0 || lines.length > MAX_LINES) return [];
   // A JSON document (a decoded token's claims, an API's answer) names its values: the redactor's.
   // An array of values names none (`["q7Lm…"]`, R's `[1] "q7Lm…"`), and `[sudo] password for dev:`
@@ -413,6 +413,14 @@ export function printedSecrets(output: string): string[] {
   return out;
 }
 
+/** An output's lines as a printer's are read: trimmed, without a read's line numbers (`     1\t`, `1→`), the harness's header lines or empty ones. */
+function outputLines(output: string): string[] {
+  return output
+    .split(/\r?\n/)
+    .map((l) => l.replace(/^\s*\d+[\t→]/, '').trim())
+    .filter((l) => l !== '' && !HARNESS_LINE.test(l));
+}
+
 /** A word as a mask reads one (src/core/ingest.ts TYPED_WORD): nothing that parts words in it. */
 const ONE_WORD = /^[^\s'"`=:;,(){}[\]<>|&\\«»“”‘’→]+$/;
 
@@ -423,7 +431,7 @@ const ONE_WORD = /^[^\s'"`=:;,(){}[\]<>|&\\«»“”‘’→]+$/;
  * 12 characters long, so that no everyday word is remembered.
  */
 export function plainPrinted(output: string): string[] {
-  const lines = output.split(/\r?\n/).map((l) => l.replace(/^\s*\d+[\t→]/, '').trim()).filter((l) => l !== '' && !HARNESS_LINE.test(l));
+  const lines = outputLines(output);
   if (lines.length !== 1) return [];
   const w = lines[0] as string;
   if (w.length < 8 || w.length > 200 || !ONE_WORD.test(w) || secretWord(w) || ERROR_LINE.test(w) || /^(?:[a-z][a-z0-9+.-]*:|\/|~)/i.test(w)) return [];
