@@ -928,6 +928,8 @@ const codeModeCell = /^Script running with cell ID (\S+)/;
 /** A program that crashed, whatever the harness's verdict (`python x.py | tail` exits 0): its exception's line, or a traceback's head. */
 const EXCEPTION_LINE = /^[A-Z]\w*(?:Error|Exception): \S.*$/m;
 const TRACEBACK = /^Traceback \(most recent call last\):$/m;
+/** A package manager's own error line: npm's `npm ERR!` (`npm error` since npm 10), pnpm's `ERR_PNPM_…`, yarn's `error …`. */
+const PM_ERROR = /^(?:npm ERR!|npm error |error |\S*ERR_PNPM_)/m;
 const crashed = (out: string): boolean => EXCEPTION_LINE.test(out) || TRACEBACK.test(out);
 
 /** A foreground shell Claude Code moved to the background, and a poll of one that has not ended (or was killed: no outcome). */
@@ -1054,7 +1056,10 @@ export function noteResult(l: Ledger, r: ResultInput): void {
   }
   // A code-mode script that only patches fails as its patch does (edgerunner 161: "Script failed …
   // apply_patch verification failed", five of them, each said nowhere).
-  if (call.writes) noteWrites(l, call, r, failed || (call.patchScript === true && r.patchFailed !== undefined));
+  // A package manager's error that a pipe hid from the exit code (`npm install react@19 2>&1 | tail
+  // -5` printing `npm ERR! ERESOLVE`, exit 0): its manifest and lock may not have been written.
+  const pmFailed = !failed && call.command !== undefined && PM_ERROR.test(out) && /\b(?:npm|pnpm|yarn|bun)\b/.test(call.command) && pipedInto(call.command) !== null;
+  if (call.writes) noteWrites(l, call, r, failed || pmFailed || (call.patchScript === true && r.patchFailed !== undefined));
   if (call.fetches !== undefined && r.denied === undefined && !r.subagent) noteFetch(l, call.fetches, r, failed);
   if (call.command !== undefined && !call.background) {
     // A check the user rejected, or a rule denied, did not run: it is no run, passed or failed

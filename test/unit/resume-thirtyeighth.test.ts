@@ -148,3 +148,18 @@ describe("the agent's last message, and the files changed after it", () => {
     expect(md).toContain('the session went on after it with 1 tool call(s), up to line 3 (see Recent timeline)');
   });
 });
+
+describe("a package manager's error a pipe hid from the exit code", () => {
+  it('leaves the manifest and the lock file not known to be written', () => {
+    const { summary, md } = built<{ files_changed: Row[]; files_not_changed: { path: string }[] }>(
+      user('u1', 'upgrade react'),
+      bash('b1', 'npm install react@19 2>&1 | tail -5'),
+      result('b1', 'npm ERR! code ERESOLVE\nnpm ERR! ERESOLVE unable to resolve dependency tree\nnpm ERR! A complete log of this run can be found in: /home/dev/.npm/_logs/x.log'),
+    );
+    expect(summary.files_changed).toEqual([]);
+    expect(summary.files_not_changed.map((f) => f.path)).toEqual(['/nonexistent/w/package.json', '/nonexistent/w/package-lock.json']);
+    expect(md).toContain('may have done part of it first');
+    const ok = changed(bash('b1', 'npm install zod 2>&1 | tail -3'), result('b1', 'added 1 package, and audited 120 packages in 2s'));
+    expect(ok.summary.files_changed.map((f) => f.path)).toEqual(['/nonexistent/w/package.json', '/nonexistent/w/package-lock.json']);
+  });
+});
