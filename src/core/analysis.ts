@@ -363,8 +363,8 @@ function afterTheState(l: Ledger, since: { calls: number; line: number }, at: nu
   return changed === null ? { ...since } : { ...since, changed: { files: changed.files, path: changed.path, line: changed.line } };
 }
 
-/** A request that asks for checks to be run, tests or a build among them (`run lint, test and check-types`). */
-const ASKS_TESTS = /\b(?:tests?|testing|build|check-?types|type-?check(?:s|ing)?|tsc)\b/i;
+/** A request that asks for checks to be run, tests or a build among them (`run lint, test and check-types`): a kind of ASKED_KINDS but lint. */
+const asksTests = (text: string): boolean => ASKED_KINDS.some(([kind, words]) => kind !== 'lint' && words.test(text));
 const ASKS_RUN = /\b(?:run|lint|check|verify)\b/i;
 
 /**
@@ -377,7 +377,7 @@ function onlyStaticAfter(l: Ledger, changed: number, requests: readonly RequestR
   const after = l.checks.filter((c) => c.line > changed);
   const testOrBuild = (c: CheckRun): boolean => checkTargets(c.command, l.installed ?? []).some((t) => t.kind === 'test' || t.kind === 'build');
   if (after.length === 0 || after.some(testOrBuild)) return null;
-  const req = [...requests].reverse().find((q) => q.kind === 'request' && ASKS_TESTS.test(q.text) && ASKS_RUN.test(q.text));
+  const req = [...requests].reverse().find((q) => q.kind === 'request' && asksTests(q.text) && ASKS_RUN.test(q.text));
   const asked = req !== undefined && !l.checks.some((c) => c.line > req.line && testOrBuild(c)) ? req : undefined;
   if (asked === undefined && !l.checks.some(testOrBuild)) return null;
   const { said } = latestRuns(after, 3);

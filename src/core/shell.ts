@@ -1506,6 +1506,11 @@ export function readsOnly(command: string): boolean {
   });
 }
 
+/** The program one simple command runs, by name, lower-cased: past env assignments and wrappers (`PGPASSWORD=x sudo psql …`: `psql`). */
+export function programOf(segment: string): string {
+  return strip(base(program(withoutRedirects(words(segment)))[0] ?? '')).toLowerCase();
+}
+
 /** Every program a command runs, by name, in order (`git`, `grep`, `test`). */
 export function programNames(command: string): string[] {
   return programs(command).map((ws) => strip(base(ws[0] ?? ''))).filter((n) => n.length > 0);

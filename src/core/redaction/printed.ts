@@ -1,5 +1,6 @@
 import { nameStrength } from './names.js';
 import { looksRandom } from './randomness.js';
+import { programOf, segments } from '../shell.js';
 
 /**
  * Commands whose output is a secret with nothing beside it that says so: `printenv DB_PASSWORD`
@@ -170,8 +171,8 @@ const DECODES = /\bbase64\b[^|;&\n]*\s(?:-[a-zA-Z]*[dD][a-zA-Z]*\b|--decode\b)|\
  */
 function mentionsSecret(command: string): boolean {
   if (DECODES.test(command)) return true;
-  for (const seg of command.split(SEGMENT_END)) {
-    const program = /^\s*(?:[A-Za-z_]\w*=(?:"[^"]*"|'[^']*'|\S*)\s+)*(?:(?:sudo|env|time|nohup|exec|command)\s+)*(?:\S*[/\\])?([\w.-]+)/.exec(seg)?.[1]?.toLowerCase() ?? '';
+  for (const seg of segments(command)) {
+    const program = programOf(seg);
     if (HASHERS.test(program) || program === 'source' || program === '.') continue;
     const prints = PRINTS_VALUE.test(program);
     for (const m of seg.matchAll(MENTION_WORD)) {
@@ -187,15 +188,12 @@ function mentionsSecret(command: string): boolean {
       if (w.startsWith('-') || /(?:--[\w-]+[= ]\s*['"]?|@|fileb?:\/\/)$/.test(before)) continue;
       // A name of words (`api_token`) is a file's only where files are looked for (`find secrets -name api_token -exec cat {} \;`).
       if (!/[./\\]/.test(w) && !(/[_-]/.test(w) && FINDERS.test(program))) continue;
-      const file = w.replace(COPY_SUFFIX, '');
-      if (readsSecretFile(file) || ENV_FILE.test(file) || ENV_FILE.test(w)) return true;
+      if (readsSecretOrCopy(w) || ENV_FILE.test(w) || ENV_FILE.test(w.replace(COPY_SUFFIX, ''))) return true;
     }
   }
   return false;
 }
 
-/** Where a simple command ends, roughly: `;`, `&&`, `||`, `|`, a newline. */
-const SEGMENT_END = /\s*(?:&&|\|\||[;|\n])\s*/;
 /** Programs that print what they are given, a variable's value among it. */
 const PRINTS_VALUE = /^(?:echo|printf|print|puts|cat|write-output|write-host|say)$/;
 /** Programs that print a file's digest, not its text. */
@@ -252,7 +250,7 @@ const ENV_FILE = /^(?:.*[/\\])?(?:\.env(?:rc)?(?:\.(?!example|sample|template|di
 const FILTER_WORDS = new Set(['env', 'printenv', 'set', 'export', 'grep', 'egrep', 'cut', 'sed', 'awk', 'gawk', 'print', 'head', 'tail', 'sort', 'uniq', 'xargs', 'echo', 'delimiter', 'fields', 'only', 'matching', 'ignore', 'case']);
 
 /** Programs a value may be piped through and still be printed (a filter, not a consumer). */
-const FILTER = /^\s*\|\s*(?:head|tail|tr|cut|sed|awk|grep|xargs(?:\s+echo)?\s*(?:$|[|;&)])|xargs\s+echo|base64|sort|uniq|tee|cat|rev|fold|od|jq|write-output|write-host|out-string|out-host|select-object|format-\w+)\b/i;
+const FILTER = /^\s*\|\s*(?:head|tail|tr|cut|sed|awk|grep|xargs(?:\s+echo\b|\s*(?:$|[|;&)]))|base64|sort|uniq|tee|cat|rev|fold|od|jq|write-output|write-host|out-string|out-host|select-object|format-\w+)\b/i;
 
 /**
  * Whether what a command reads at [start, end) is handed to another program, not printed (the
@@ -269,8 +267,7 @@ function handedOn(command: string, start: number, end: number): boolean {
   const assigned = /(?:^|[\s;&|(])(?:export\s+)?([A-Za-z_]\w*)=["']?\$\(\s*$/.exec(before);
   if (assigned !== null) return !new RegExp(`\\b(?:echo|printf|print|puts|cat)\\b[^\\n;|&]*\\$\\{?${assigned[1]}\\b`).test(rest);
   // Substituted into a command's words: printed only by a program that prints.
-  const program = /(?:^|[;&|\n(])\s*(?:[A-Za-z_]\w*=\S*\s+)*([\w.-]+)[^;&|\n(]*$/.exec(before.slice(0, before.lastIndexOf('$(')))?.[1] ?? '';
-  return !PRINTS_VALUE.test(program.toLowerCase());
+  return !PRINTS_VALUE.test(programOf(segments(before.slice(0, before.lastIndexOf('$('))).at(-1) ?? ''));
 }
 
 /**
