@@ -21,6 +21,7 @@ describe("a file a command's output says it wrote", () => {
     );
     expect(summary.files_changed).toEqual([{ path: '/w/data/scores.json', line: 3, how: 'write', said_by_output: true }]);
     expect(md).toContain('write (the output of a command the session ran says so)');
+    expect(md).toContain("writes whose result succeeded (edits, patches, shell commands that plainly write, and files a command's output says it wrote)");
   });
 
   it.each([

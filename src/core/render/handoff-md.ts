@@ -1099,7 +1099,7 @@ function filesChanged(a: Analysis, cwd: string | undefined, max: number, names: 
   const more = a.filesChangedTotal > rows.length ? `\n\n${moreFiles(fs.slice(0, -max).reverse(), a.filesChangedTotal - rows.length, cwd, names)}` : '';
   const unreadable = a.unreadableWrites > 0 ? `\n\n${label('unknown')} — and ${a.unreadableWrites} apply_patch call(s) whose paths are unreadable.` : '';
   const bySub = `${pendingSaid(a, cwd)}${a.unseenWriters.subagents === undefined ? '' : `\n\n${label('unknown')} — ${subagentsApart(a.unseenWriters.subagents)}, may have written others, which this transcript does not show (\`git status\` in the repository says).`}`;
-  return `### Files changed in this session\n\n${label('verified')} — writes whose result succeeded (edits, patches, and shell commands that plainly write), latest first${from}:\n\n${table(['file', 'how (over the session)', 'line (latest write)', 'what the writes define'], rows)}${more}${unreadable}${bySub}`;
+  return `### Files changed in this session\n\n${label('verified')} — writes whose result succeeded (edits, patches${listed.some((f) => f.said === true) ? ", shell commands that plainly write, and files a command's output says it wrote" : ', and shell commands that plainly write'}), latest first${from}:\n\n${table(['file', 'how (over the session)', 'line (latest write)', 'what the writes define'], rows)}${more}${unreadable}${bySub}`;
 }
 
 /**
