@@ -37,11 +37,12 @@ const PIPE = 124;
 const SEMI = 59;
 
 /**
- * Splits a command line into simple commands at `&&`, `||`, `;`, `|` and newlines, outside quotes.
+ * Splits a command line into simple commands at `&&`, `||`, `;`, `|` and newlines, outside quotes
+ * (with `keepPipes`, into pipelines: `|` does not split).
  * Every command of a session is split several times (its writes, its checks, its git steps, its
  * key): the text is read by character code and copied in runs, never a character at a time.
  */
-export function segments(command: string): string[] {
+export function segments(command: string, keepPipes = false): string[] {
   const out: string[] = [];
   const n = command.length;
   let cur = '';
@@ -76,7 +77,7 @@ export function segments(command: string): string[] {
       from = i + 1;
       continue;
     }
-    if (c === SEMI || c === NEWLINE || (c === PIPE && next !== AMP)) {
+    if (c === SEMI || c === NEWLINE || (c === PIPE && next !== AMP && !keepPipes)) {
       out.push(cur + command.slice(from, i));
       cur = '';
       from = i + 1;

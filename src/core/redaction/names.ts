@@ -205,6 +205,11 @@ function judge(name: string): Strength {
   // data or content (EC2's `PasswordData`, Terraform's `secret_data`, netsh's `Key Content`).
   if (prev === 'secret' && (last === 'string' || last === 'binary')) return 'strong';
   if ((last === 'data' || last === 'content') && prev !== undefined && (STRONG_WORDS.has(prev) || (prev === 'key' && words.length === 2))) return 'strong';
+  // A one-time password's or a wallet's seed (`OTP_SEED`, `TOTP_SEED`, `WALLET_SEED`) and a
+  // recovery phrase (`SEED_PHRASE`, `WALLET_MNEMONIC`) give whoever reads them the account: not a
+  // random generator's seed (`RANDOM_SEED`, `--seed`) nor an instruction's mnemonic.
+  if (last === 'seed' && prev !== undefined && SEED_OF.has(prev)) return 'strong';
+  if ((last === 'phrase' && (prev === 'seed' || prev === 'recovery' || prev === 'mnemonic')) || (last === 'mnemonic' && prev !== undefined && (SEED_OF.has(prev) || prev === 'recovery' || prev === 'seed'))) return 'strong';
   if (last === 'key') {
     if (prev !== undefined && STRONG_KEY_PREFIX.has(prev)) return 'strong';
     if (prev !== undefined && NOT_SECRET_KEY_PREFIX.has(prev)) return null;
@@ -212,6 +217,9 @@ function judge(name: string): Strength {
   }
   return WEAK_WORDS.has(last) ? 'weak' : null;
 }
+
+/** Before `seed`, the words of a seed that is a secret: a one-time password's or a wallet's. */
+const SEED_OF = new Set(['otp', 'totp', 'hotp', 'mfa', '2fa', 'wallet', 'bip39']);
 
 /** The word before `token` in the name of a cursor through pages or changes. */
 const CURSOR_WORDS = new Set(['next', 'page', 'starting', 'start', 'continuation', 'sync', 'resume', 'paging', 'pagination', 'cursor', 'prev', 'previous', 'more', 'delta']);

@@ -14,9 +14,9 @@ import { programOf, segments } from '../shell.js';
  * `config/master.key`, `/run/secrets/db`): a word of its name, between separators, or a folder
  * named for secrets; never source code, a template or an example (`token.h`, `secrets.example`).
  */
-const SECRET_FILE_WORD = /(?:^|[._-])(?:tokens?|secrets?|passw(?:or)?ds?|passwd|pwd|pw|credentials?|creds|apikey|api[_-]key|vault[_-](?:pass|token)|cookie)(?:$|[._-])/i;
+const SECRET_FILE_WORD = /(?:^|[._*-])(?:tokens?|secrets?|passw(?:or)?ds?|passwd|passphrase|pwd|pw|credentials?|creds|apikey|api[_-]key|vault[_-](?:pass|token)|cookie|privatekey|private[_-]key|privkey)(?:$|[._*-])/i;
 const SECRET_FILE_NAME = /^(?:master\.key|\.pgpass|\.netrc|\.erlang\.cookie|keyfile|\.?htpasswd|shadow|gshadow)$/i;
-const SECRET_FOLDER = /(?:^|[/\\])\.?secrets[/\\]/i;
+const SECRET_FOLDER = /(?:^|[/\\])(?:[\w.]+[._-])?\.?(?:secrets|creds|credentials|secret(?=\*))\*?[/\\]/i;
 const NOT_A_SECRET_FILE = /(?:^|[._-])(?:example|sample|template|dist|test|tests|spec|mock|fixture|stub|config|tokenizer|counts?|usage|stats|design|colou?rs?|theme|vocab|limits?|reset|policy|policies|rules?|prompts?)(?:$|[._-])|^(?:readme|license|notice|changelog|makefile|dockerfile)(?:\.|$)/i;
 /** Folders of code, scripts and design files: a file in them named for a token is not one (`bin/refresh-token`, `design/tokens.txt`). */
 const NOT_A_SECRET_FOLDER = /(?:^|[/\\])(?:bin|scripts?|src|lib|test|tests|spec|docs?|design|styles?|themes?|templates?|prompts?|node_modules)[/\\]/i;
@@ -68,6 +68,12 @@ const NAMED: readonly RegExp[] = [
   // A configuration value by its name: `heroku config:get DATABASE_PASSWORD`, `pulumi config get
   // dbPassword`, `terraform output -raw db_password`, a secret's key by jsonpath (`.data.password`).
   /\bheroku\s+config:get\s+(?:-\S+\s+)*([A-Za-z_][\w-]*)/,
+  // A hosting platform's variable by its name: `netlify env:get DB_PASSWORD`, `railway variables
+  // get SMTP_PASS`, `dokku config:get app SECRET_KEY`, `convex env get CLERK_SECRET_KEY`.
+  /\bnetlify\s+env:get\s+(?:-\S+\s+)*([A-Za-z_]\w*)/,
+  /\brailway\s+variables?\s+get\s+(?:-\S+\s+)*([A-Za-z_]\w*)/,
+  /\bdokku\s+config:get\s+(?:-\S+\s+)*[\w.-]+\s+([A-Za-z_]\w*)/,
+  /\bconvex\s+env\s+get\s+(?:-\S+\s+)*([A-Za-z_]\w*)/,
   /\bpulumi\s+config\s+get\s+(?:-\S+\s+)*(?:[\w-]+:)?([A-Za-z_][\w.-]*)/,
   /\bterraform\s+output\s+(?:-\S+\s+)*-raw\s+(?:-\S+\s+)*([A-Za-z_]\w*)/,
   /\bkubectl\b[^\n|;&]*jsonpath=[^\n]*?\.data(?:\.([\w-]+)|\[\\?['"]([\w.-]+))?/,
@@ -144,16 +150,30 @@ export function printsHow(command: string): 'secret' | 'values' | 'mentioned' | 
     else read = true;
   }
   const how = printsSecretAlone(command);
-  if (how === 'none' || (how === null && read)) return values ? 'values' : null;
+  if (how === 'none' || (how === null && read)) return values ? 'values' : how === 'none' && mentionedApart(command) ? 'mentioned' : null;
   return how !== null ? how : values ? 'values' : mentionsSecret(command) ? 'mentioned' : null;
+}
+
+/**
+ * Whether a pipeline of a command names a secret's source that no rule reads, though a rule read
+ * another pipeline of it as printing none: what `sort -u .gitignore | wc -l` hands to `wc` says
+ * nothing of what `node -p "…readFileSync('secrets/api_token')…"` before it prints.
+ */
+function mentionedApart(command: string): boolean {
+  const pipelines = segments(command, true);
+  return pipelines.length > 1 && pipelines.some((p) => printsSecretAlone(p) === null && mentionsSecret(p));
 }
 
 /** A secret's file under a suffix a copy or an encoding adds: `api_token.bak`, `token.b64`, `db_password.gpg`. */
 const COPY_SUFFIX = /\.(?:b64|base64|enc|gpg|asc|age|bak|old|orig|save|backup|copy|tmp|\d{1,3})$/i;
 /** The words of a command line a file's or a variable's name may be: quotes, brackets, `$`, `:` and `=` part them. */
 const MENTION_WORD = /[^\s'"`=(),;|&<>{}[\]$:]{3,300}/g;
-/** Programs and calls that decode what they are given: `base64 -di`, `FromBase64String`, `b64decode`, `atob`, `Buffer.from(…, 'base64')`. */
-const DECODES = /\bbase64\b[^|;&\n]*\s(?:-[a-zA-Z]*[dD][a-zA-Z]*\b|--decode\b)|\bFromBase64String\b|\bb64decode\b|\batob\(|\bBuffer\.from\([^)]*\\?['"]base64\\?['"]/;
+/**
+ * Programs and calls that decode what they are given: `base64 -di`, `FromBase64String`,
+ * `b64decode`, `atob`, `Buffer.from(…, 'base64')`, jq's `@base64d` (a Kubernetes secret's
+ * `.data`), `xxd -r -p` (hex back to text), `openssl base64 -d`.
+ */
+const DECODES = /\bbase64\b[^|;&\n]*\s(?:-[a-zA-Z]*[dD][a-zA-Z]*\b|--decode\b)|\bFromBase64String\b|\bb64decode\b|\batob\(|\bBuffer\.from\([^)]*\\?['"]base64\\?['"]|@base64d\b|\bxxd\b[^|;&\n]*\s-[a-zA-Z]*r|\bopenssl\s+(?:base64|enc\b[^|;&\n]*-base64)[^|;&\n]*\s-d\b/;
 
 /**
  * Whether a command names a secret's source though no rule above reads how it prints it: a secret's
@@ -217,6 +237,10 @@ function printsSecretAlone(command: string): 'secret' | 'values' | 'none' | null
     none = true;
   }
   for (const m of command.matchAll(QUERY)) if (namesSecret((m[1] as string).split(/[.[\]"]+/).filter((x) => x !== '').at(-1) ?? '')) return 'secret';
+  if (CREDENTIAL_URL.test(command) && URL_PART.test(command)) return 'secret';
+  for (const m of command.matchAll(READ_INTO)) {
+    if (readsSecretFile(m[2] as string) && new RegExp(`\\b(?:echo|printf|print|puts)\\b[^\\n;|&]*\\$\\{?${m[1]}\\b`).test(command.slice((m.index ?? 0) + m[0].length))) return 'secret';
+  }
   for (const m of command.matchAll(SHOWS_FILE)) {
     if (!readsSecretFile(m[2] as string)) continue;
     // From the program's name on: the match may begin with what runs it (`$(`, `sudo `).
@@ -242,6 +266,16 @@ function printsSecretAlone(command: string): 'secret' | 'values' | 'none' | null
  * ~/.vault-token`: what they print is the value alone, without the label the redactor reads.
  */
 const EXTRACTOR = new RegExp(`${STARTS}(awk|gawk|mawk|sed|cut|grep|egrep|rg|tr|strings|tac|nl|sort|xxd|od|fold)\\b([^|;&\\n]*)`, 'gm');
+/**
+ * A variable that holds a connection's URL, its password in it (`DATABASE_URL`, `REDIS_URL`,
+ * `MONGO_URI`, `CELERY_BROKER_URL`, `SENTRY_DSN`), and a command that takes a part of it out:
+ * printed whole, the URL's rules find the password after its user; cut out (`echo $REDIS_URL | cut
+ * -d: -f3`, `new URL(process.env.DATABASE_URL).password`, `urlparse(…).password`) it stands alone.
+ */
+const CREDENTIAL_URL = /(?:\$\{?|process\.env\.|process\.env\[\s*\\?['"]|os\.environ(?:\.get)?\(?\[?\s*\\?['"]|os\.getenv\(\s*\\?['"]|ENV\[\s*\\?['"]|\$env:)(?:[A-Z0-9]+_)*(?:DATABASE|DB|REDIS|MONGO(?:DB)?|POSTGRES(?:QL)?|PG|MYSQL|MARIADB|AMQP|RABBITMQ|BROKER|CACHE|ELASTIC(?:SEARCH)?|SMTP|MAIL|FTP|SFTP|KAFKA|NATS|MQTT|CLICKHOUSE|NEO4J|CONNECTION)_(?:URL|URI|DSN)\b/;
+const URL_PART = /\|\s*(?:cut|awk|gawk|sed|grep\s+-\w*o)\b|\.password\b|\.(?:netloc|userinfo|auth)\b|\bparse_url\(|\$\{[A-Z0-9_]+[#%]/;
+/** A file read into a variable that is printed after: `read -r t < secrets/db_password.txt; echo "$t"`. */
+const READ_INTO = /\bread\s+(?:-[a-zA-Z]+\s+)*([A-Za-z_]\w*)\s*<\s*['"]?([^\s'"|;&<>]+)/g;
 /** A value read from a file straight into a print: `echo "$(<secrets/token)"`, `print(open('secrets/key').read())`, `console.log(fs.readFileSync('…'))`. */
 const READ_INTO_PRINT = /\b(?:echo|printf\s+(?:'[^']*'|"[^"]*"))\s+["']?\$\(\s*<\s*['"]?([^\s'")]+)|\bprint\(\s*open\(\s*\\?['"]([^'"\\]+)\\?['"][^)]*\)\.read(?:line)?\(\)|console\.log\(\s*(?:[\w$]+\.|require\(\s*\\?['"](?:node:)?fs\\?['"]\s*\)\.)?readFileSync\(\s*\\?['"]([^'"\\]+)/g;
 /** A dotenv file: `.env`, `.env.production.local`, `deploy/prod.env`, `.envrc`; not `.env.example`. */
@@ -372,15 +406,28 @@ const ERROR_LINE = /\b(?:error|not found|no such|denied|forbidden|invalid|usage:
 
 /** Output of more lines than this is a listing, not a secret printed alone: its labelled values are the redactor's. */
 const MAX_LINES = 5;
+/** Nor is an output of more lines than this, though what printed it read a secret. */
+const MAX_SECRET_LINES = 40;
 
 /**
  * The words of a secret-printing command's output that are the secret: on an output of a few lines,
  * each word of 8 characters or more with a letter and a digit, or that looks generated. A line
  * number a read prefixes (`     1\t`) is no part of it.
  */
-export function printedSecrets(output: string): string[] {
-  const lines = outputLines(output);
-  if (lines.length === 0 || lines.length > MAX_LINES) return [];
+export function printedSecrets(output: string, secret = false): string[] {
+  // `tail -n +1 secrets/*`, `head secrets/a secrets/b`: each file under its `==> name <==` is read alone.
+  if (output.includes('==> ') && SECTION.test(output)) return output.split(SECTION).flatMap((part) => printedIn(outputLines(part), secret));
+  return printedIn(outputLines(output), secret);
+}
+
+/** The line `head` and `tail` print before each file's text when given several. */
+const SECTION = /^==> .{1,400} <==$/m;
+
+function printedIn(lines: string[], secret: boolean): string[] {
+  if (lines.length === 0) return [];
+  // What prints a secret and then more (`cat secrets/api_token; ls secrets/`, a loop over a
+  // folder of them): of a longer output, only the words that look generated, but digests and public ids.
+  if (lines.length > MAX_LINES) return secret && lines.length <= MAX_SECRET_LINES ? lines.flatMap((l) => wordsOf(l).filter(mentionedSecret)) : [];
   // A JSON document (a decoded token's claims, an API's answer) names its values: the redactor's.
   // An array of values names none (`["q7Lm…"]`, R's `[1] "q7Lm…"`), and `[sudo] password for dev:`
   // or `[value]` is no JSON: only an object, or a list of them, is skipped.
@@ -388,10 +435,10 @@ export function printedSecrets(output: string): string[] {
   const out: string[] = [];
   for (const l of lines) {
     // A line that says the command failed names what it could not find, not a secret
-    // (`Error from server (NotFound): secrets "db-creds-v2" not found`).
-    if (ERROR_LINE.test(l)) continue;
-    // The words a mask looks for (src/core/ingest.ts TYPED_WORD): quotes of any kind part them.
-    for (const w of l.match(/[^\s'"`=:;,(){}[\]<>|&\\«»“”‘’]+/g) ?? []) {
+    // (`Error from server (NotFound): secrets "db-creds-v2" not found`): of it only a word that
+    // looks generated is taken (a token printed without a newline before an error's JSON).
+    const failed = ERROR_LINE.test(l);
+    for (const w of wordsOf(l)) {
       if (w.length < 8 || w.length > 400 || /^[a-z][a-z0-9+.-]*:\/\//i.test(w) || w.startsWith('/')) continue;
       // A region or a zone (`us-east-1`, `europe-west4-a`) is what `config:get REGION` prints.
       if (w.length <= 16 && /^[a-z]+(?:-[a-z]+){0,2}-\d{1,2}(?:-[a-z])?$|^[a-z]+-[a-z]+\d{1,2}(?:-[a-z])?$/.test(w)) continue;
@@ -401,7 +448,7 @@ export function printedSecrets(output: string): string[] {
       // may be by mistake, and is named again and again after.
       // An extension is in one case (`.yaml`, `.JPG`); `k9Xq2LmPzR.vTbnWq` ends in none.
       if (/\.(?:[a-z]{2,8}|[A-Z]{2,8})(?::\d{1,5})?$/.test(w) && !/\d$/.test(w)) continue;
-      if (!secretWord(w)) continue;
+      if (!secretWord(w) || (failed && !mentionedSecret(w))) continue;
       out.push(w);
       // `cat -A` (or `-E`) ends each line with a `$`: the word without it is the secret too.
       if (w.endsWith('$') && w.length > 8) out.push(w.slice(0, -1));
@@ -409,6 +456,9 @@ export function printedSecrets(output: string): string[] {
   }
   return out;
 }
+
+/** The words a mask looks for (src/core/ingest.ts TYPED_WORD): quotes of any kind part them. */
+const wordsOf = (line: string): string[] => line.match(/[^\s'"`=:;,(){}[\]<>|&\\«»“”‘’]+/g) ?? [];
 
 /** An output's lines as a printer's are read: trimmed, without a read's line numbers (`     1\t`, `1→`), the harness's header lines or empty ones. */
 function outputLines(output: string): string[] {
@@ -431,7 +481,9 @@ export function plainPrinted(output: string): string[] {
   const lines = outputLines(output);
   if (lines.length !== 1) return [];
   const w = lines[0] as string;
-  if (w.length < 8 || w.length > 200 || !ONE_WORD.test(w) || secretWord(w) || ERROR_LINE.test(w) || /^(?:[a-z][a-z0-9+.-]*:|\/|~)/i.test(w)) return [];
+  if (w.length < 6 || w.length > 200 || !ONE_WORD.test(w) || (secretWord(w) && w.length >= 8) || ERROR_LINE.test(w) || /^(?:[a-z][a-z0-9+.-]*:|\/|~)/i.test(w)) return [];
+  // Shorter than 8 (`hunter2`, `Xk9#pQ2`): a letter with a digit or a sign, not a number or a word.
+  if (w.length < 8) return /[A-Za-z]/.test(w) && /[^A-Za-z]/.test(w) && !/^v?\d+(?:\.\d+)*$/.test(w) ? [w] : [];
   return /[^A-Za-z]/.test(w) || w.length >= 12 ? [w] : [];
 }
 
