@@ -1093,7 +1093,11 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
   // The quote is of the words: images the message carried are said in the request itself. A
   // publisher's placeholder is no words: it is said unreadable, not quoted as if it were the request.
   const hidden = req !== null && publisherRedacted(req.text);
-  const reqText = req === null ? '' : hidden ? ` (line ${req.line}, unreadable: the transcript's publisher redacted it)` : ` (line ${req.line}: ${quoteEnds(withoutImages(req.text), REQUEST_QUOTE.chars, REQUEST_QUOTE.head)})`;
+  const reqWords = req === null || hidden ? '' : withoutImages(req.text);
+  // A request cut here is kept whole nowhere in the store (timeline.jsonl keeps a long text's ends):
+  // what it asks between them is on its line of the transcript (rave-era at 480: its phases 2 to 7).
+  const whole = reqWords.length > REQUEST_QUOTE.chars ? `; its middle is cut here: the whole request is line ${req?.line} of the transcript` : '';
+  const reqText = req === null ? '' : hidden ? ` (line ${req.line}, unreadable: the transcript's publisher redacted it)` : ` (line ${req.line}: ${quoteEnds(reqWords, REQUEST_QUOTE.chars, REQUEST_QUOTE.head)}${whole})`;
   const report = parent === null ? null : subagentReport(l, end, parent);
   if (report !== null) return report;
   if (end.kind === 'waiting-on-user') {

@@ -1399,8 +1399,8 @@ export function shellWrites(command: string): ShellWrite[] {
       case 'uv':
       case 'poetry':
       case 'go':
-        // Relative to a folder a `cd` moved to, the manifest may be in a folder above it (a workspace's member): not placed.
-        if (dir === undefined && !/\bGO111MODULE=off\b/.test(seg)) for (const w of manifestWrites(cmd, ws)) add(w);
+        // Relative to a folder a `cd` moved to, the manifest may be in a folder above it (a workspace's member): only an absolute folder an option gives is placed.
+        if (!/\bGO111MODULE=off\b/.test(seg)) for (const w of manifestWrites(cmd, ws, dir !== undefined)) add(w);
         break;
       case 'sed':
       case 'perl':
@@ -1441,15 +1441,21 @@ export function shellWrites(command: string): ShellWrite[] {
 }
 
 /** Subcommands that add or remove a dependency by name, per program, and the lock file each writes beside its manifest. */
-const DEPENDENCY_CHANGES: Record<string, { subs: ReadonlySet<string>; manifest: string; lock?: string }> = {
-  npm: { subs: new Set(['install', 'i', 'add', 'uninstall', 'un', 'remove', 'rm', 'r']), manifest: 'package.json', lock: 'package-lock.json' },
-  pnpm: { subs: new Set(['add', 'install', 'i', 'remove', 'rm', 'uninstall', 'un']), manifest: 'package.json', lock: 'pnpm-lock.yaml' },
-  yarn: { subs: new Set(['add', 'remove']), manifest: 'package.json', lock: 'yarn.lock' },
-  bun: { subs: new Set(['add', 'install', 'i', 'remove', 'rm']), manifest: 'package.json' },
-  cargo: { subs: new Set(['add', 'remove', 'rm']), manifest: 'Cargo.toml' },
-  uv: { subs: new Set(['add', 'remove']), manifest: 'pyproject.toml', lock: 'uv.lock' },
-  poetry: { subs: new Set(['add', 'remove']), manifest: 'pyproject.toml', lock: 'poetry.lock' },
-  go: { subs: new Set(['get']), manifest: 'go.mod' },
+/**
+ * Subcommands that add or remove a dependency by name, per program, the lock file each writes beside
+ * its manifest, and the options that name the folder it works in (`npm --prefix web i x`, `pnpm -C
+ * web add x`, `yarn --cwd web add x`, `uv add --directory api x`, `cargo add --manifest-path
+ * api/Cargo.toml x`, `go -C api get x`). Not bun's lock file: `bun.lock` or, before bun 1.2, `bun.lockb`.
+ */
+const DEPENDENCY_CHANGES: Record<string, { subs: ReadonlySet<string>; manifest: string; lock?: string; folder?: ReadonlySet<string> }> = {
+  npm: { subs: new Set(['install', 'i', 'add', 'uninstall', 'un', 'remove', 'rm', 'r']), manifest: 'package.json', lock: 'package-lock.json', folder: new Set(['--prefix']) },
+  pnpm: { subs: new Set(['add', 'install', 'i', 'remove', 'rm', 'uninstall', 'un']), manifest: 'package.json', lock: 'pnpm-lock.yaml', folder: new Set(['-C', '--dir']) },
+  yarn: { subs: new Set(['add', 'remove']), manifest: 'package.json', lock: 'yarn.lock', folder: new Set(['--cwd']) },
+  bun: { subs: new Set(['add', 'install', 'i', 'remove', 'rm']), manifest: 'package.json', folder: new Set(['--cwd']) },
+  cargo: { subs: new Set(['add', 'remove', 'rm']), manifest: 'Cargo.toml', folder: new Set(['--manifest-path']) },
+  uv: { subs: new Set(['add', 'remove']), manifest: 'pyproject.toml', lock: 'uv.lock', folder: new Set(['--directory', '--project']) },
+  poetry: { subs: new Set(['add', 'remove']), manifest: 'pyproject.toml', lock: 'poetry.lock', folder: new Set(['-C', '--directory', '-P', '--project']) },
+  go: { subs: new Set(['get']), manifest: 'go.mod', lock: 'go.sum', folder: new Set(['-C']) },
 };
 /** Options that send the change elsewhere (a global install, another package of a workspace, another folder, a script) or make none. */
 const ELSEWHERE = /^(?:-g|--global|--location(?:=.*)?|--no-save|--save=false|--dry-run|-w|--workspace(?:=.*)?|--filter(?:=.*)?|-F|--prefix(?:=.*)?|-C|--dir(?:=.*)?|--cwd(?:=.*)?|--manifest-path(?:=.*)?|--package|-p|--project(?:=.*)?|--directory(?:=.*)?|--script(?:=.*)?|--frozen|--locked|--offline-only)$/;
@@ -1466,16 +1472,34 @@ const NO_LOCK = /^(?:--no-package-lock|--package-lock=false|--no-lockfile|--froz
  * install`, `npm ci`) may leave them as they are; one sent elsewhere (`-g`, `--prefix`, a workspace)
  * writes another folder's.
  */
-function manifestWrites(cmd: string, ws: readonly string[]): ShellWrite[] {
+function manifestWrites(cmd: string, all: readonly string[], moved: boolean): ShellWrite[] {
   const pm = DEPENDENCY_CHANGES[cmd];
+  if (pm === undefined) return [];
+  // The folder an option names, wherever it stands (`npm --prefix web install x`, `pnpm add x -C web`).
+  let folder: string | undefined;
+  const ws: string[] = [];
+  for (let i = 0; i < all.length; i += 1) {
+    const a = all[i] as string;
+    const eq = a.startsWith('--') ? a.indexOf('=') : -1;
+    if (i > 0 && pm.folder?.has(eq > 0 ? a.slice(0, eq) : a)) {
+      const v = eq > 0 ? a.slice(eq + 1) : all[(i += 1)];
+      if (v === undefined || v === '' || folder !== undefined) return [];
+      folder = a.startsWith('--manifest-path') ? v.replace(/[/\\]?[^/\\]*$/, '') || '.' : v.replace(/[/\\]+$/, '');
+      continue;
+    }
+    ws.push(a);
+  }
   const sub = ws[1];
-  if (pm === undefined || sub === undefined || !pm.subs.has(sub)) return [];
+  if (sub === undefined || !pm.subs.has(sub)) return [];
+  // After a `cd`, a folder relative to where the session was is not known.
+  if (moved && !(folder !== undefined && /^(?:\/|[A-Za-z]:[/\\])/.test(folder))) return [];
   const rest = ws.slice(2);
   if (rest.some((a) => ELSEWHERE.test(a))) return [];
   // A dependency by name: a word that is no option (`-D`, `--save-dev`) and no option's value.
   if (!rest.some((a, i) => !a.startsWith('-') && a.length > 0 && !VALUED.has(rest[i - 1] ?? ''))) return [];
-  const lock = pm.lock === undefined || rest.some((a) => NO_LOCK.test(a)) ? [] : [{ path: pm.lock, how: 'edit' as const }];
-  return [{ path: pm.manifest, how: 'edit' }, ...lock];
+  const at = (file: string): string => (folder === undefined || folder === '.' ? file : `${folder}/${file}`);
+  const lock = pm.lock === undefined || rest.some((a) => NO_LOCK.test(a)) ? [] : [{ path: at(pm.lock), how: 'edit' as const }];
+  return [{ path: at(pm.manifest), how: 'edit' }, ...lock];
 }
 
 /** The program a command's output was piped into last (`pnpm build 2>&1 | tail -60`: `tail`), unless `pipefail` is set; null when not piped. */

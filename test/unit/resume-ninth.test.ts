@@ -75,7 +75,7 @@ describe('a request the transcript ends on', () => {
     const next = sections(md).get('Next Action') ?? '';
     expect(next).toContain("(line 1: «I think there's some progress: the counts are right");
     expect(next).toContain(" … ");
-    expect(next).toContain("So I'd say it's called too early, before the pairing moves the result back.»)");
+    expect(next).toContain("So I'd say it's called too early, before the pairing moves the result back.»; its middle is cut here: the whole request is line 1 of the transcript)");
   });
 
   it('is continued when the agent had begun on it', () => {

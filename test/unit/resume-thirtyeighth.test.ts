@@ -96,12 +96,12 @@ describe('a command that adds or removes a dependency by name', () => {
     ['cargo add serde --features derive', ['Cargo.toml']],
     ['uv add httpx', ['pyproject.toml', 'uv.lock']],
     ['poetry remove requests', ['pyproject.toml', 'poetry.lock']],
-    ['go get github.com/spf13/cobra@v1.8.0', ['go.mod']],
+    ['go get github.com/spf13/cobra@v1.8.0', ['go.mod', 'go.sum']],
   ])('%s rewrites %j', (command, files) => {
     expect(shellWrites(command).map((w) => w.path)).toEqual(files);
   });
 
-  it.each(['npm install', 'npm ci', 'npm i -g typescript', 'npm install --no-save left-pad', 'pnpm --filter web add zod', 'pnpm add zod --filter web', 'npm install -w web zod', 'yarn install', 'uv sync', 'cargo build', 'go get', 'npm --prefix web install zod', 'npm install --omit dev', 'npm install --loglevel verbose', 'npm i -D tsx --location=global', 'uv add --script s.py httpx', 'GO111MODULE=off go get github.com/x/y',
+  it.each(['npm install', 'npm ci', 'npm i -g typescript', 'npm install --no-save left-pad', 'pnpm --filter web add zod', 'pnpm add zod --filter web', 'npm install -w web zod', 'yarn install', 'uv sync', 'cargo build', 'go get', 'npm install --omit dev', 'npm install --loglevel verbose', 'npm i -D tsx --location=global', 'uv add --script s.py httpx', 'GO111MODULE=off go get github.com/x/y',
     // After a `cd`, the manifest may be in a folder above (a workspace's member): not placed.
     'cd web && pnpm add -D vitest', 'cd src && cargo add serde'])('%s rewrites none of the folder it runs in', (command) => {
     expect(shellWrites(command)).toEqual([]);

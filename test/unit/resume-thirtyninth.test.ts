@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { sections } from '../../src/core/quality.js';
+import { shellWrites } from '../../src/core/shell.js';
+import { call, edit, result, say, updated, user } from './claude-records.js';
+import { built } from './ledger-helper.js';
+
+/**
+ * The thirty-ninth stop's reading (docs/FIDELITY.md): seven readers of handoffs cut where no
+ * earlier reading cut them (posthog at 647, edgerunner at 332, rave-era at 494, agentcmd's Codex
+ * rollout at 421, localpush at 1400, deep-manifest whole, claude-code-log's sample at 202).
+ */
+
+const bash = (id: string, command: string) => call(id, 'Bash', { command, description: 'run' });
+
+describe('a dependency added in a folder an option names', () => {
+  it.each([
+    ['npm --prefix web install zod', ['web/package.json', 'web/package-lock.json']],
+    ['npm install zod --prefix=web/', ['web/package.json', 'web/package-lock.json']],
+    ['pnpm -C web add zod', ['web/package.json', 'web/pnpm-lock.yaml']],
+    ['pnpm add zod --dir=web', ['web/package.json', 'web/pnpm-lock.yaml']],
+    ['yarn --cwd web add zod', ['web/package.json', 'web/yarn.lock']],
+    ['cargo add serde --manifest-path api/Cargo.toml', ['api/Cargo.toml']],
+    ['uv add --directory api httpx', ['api/pyproject.toml', 'api/uv.lock']],
+    ['poetry -C api add httpx', ['api/pyproject.toml', 'api/poetry.lock']],
+    ['go -C svc get example.com/x@v1.2.0', ['svc/go.mod', 'svc/go.sum']],
+    // After a `cd`, only a folder given whole is known.
+    ['cd /tmp && npm --prefix /w/web i zod', ['/w/web/package.json', '/w/web/package-lock.json']],
+  ])('%s rewrites %j', (command, files) => {
+    expect(shellWrites(command).map((w) => w.path)).toEqual(files);
+  });
+
+  it.each(['cd web && npm --prefix sub i zod', 'npm --prefix web install', 'npm --prefix a --prefix b i zod', 'npm i -g zod --prefix x', 'pnpm -C web install'])('%s rewrites no manifest a handoff can name', (command) => {
+    expect(shellWrites(command)).toEqual([]);
+  });
+
+  it('is a changed file of the session, at its result', () => {
+    const { summary } = built<{ files_changed: { path: string; line: number }[] }>(user('u1', 'add zod to the web app'), bash('b1', 'npm --prefix web install zod'), result('b1', 'added 1 package in 2s'));
+    expect(summary.files_changed.map((f) => f.path)).toEqual(['/nonexistent/w/web/package.json', '/nonexistent/w/web/package-lock.json']);
+  });
+});
+
+describe('the Verification table (edgerunner at 332)', () => {
+  const run = (id: string, command: string, out: string) => [call(id, 'Bash', { command }), result(id, out)];
+
+  it('says that a check run after a step that is none counts with the check run alone', () => {
+    const { md } = built(
+      user('u1', 'fix the build'),
+      edit('e1', 'src/lib.rs'),
+      updated('e1', 'src/lib.rs'),
+      ...run('b1', 'cargo test --workspace', 'error: could not compile `core`'),
+      ...run('b2', 'cargo fmt --all && cargo test --workspace', 'test result: ok. 6 passed; 0 failed; 0 ignored'),
+      say('a1', 'Done.'),
+    );
+    const table = sections(md).get('Verification') ?? '';
+    expect(table).toContain("a command that runs one check after steps that are none, as a formatter that rewrites files, counts with that check's other runs");
+    expect(table).toMatch(/`cargo fmt --all && cargo test --workspace` \| passed .*\| 2 \(1 failed\) \|/);
+  });
+
+  it('says nothing of it when no row is such a command', () => {
+    const { md } = built(user('u1', 'fix the build'), ...run('b1', 'cargo test --workspace', 'test result: ok. 6 passed; 0 failed; 0 ignored'), say('a1', 'Done.'));
+    expect(sections(md).get('Verification')).not.toContain('steps that are none');
+  });
+});
+
+describe('a long request the Next Action quotes (rave-era at 480)', () => {
+  it('says where the middle it cuts is', () => {
+    const long = `We are implementing the next core feature: EVENT REGISTRATION. ${'PHASE: show a form with name, email and telegram username. '.repeat(12)}OUTPUT: 1. What was added 2. Files changed`;
+    const { md } = built(user('u1', long), bash('b1', 'ls app/events'), result('b1', 'page.tsx'));
+    const next = sections(md).get('Next Action') ?? '';
+    expect(next).toContain(' … ');
+    expect(next).toContain('OUTPUT: 1. What was added 2. Files changed»; its middle is cut here: the whole request is line 1 of the transcript)');
+  });
+
+  it('says nothing of it when the request is quoted whole', () => {
+    const { md } = built(user('u1', 'Add a Register button to the event page'), bash('b1', 'ls app/events'), result('b1', 'page.tsx'));
+    expect(sections(md).get('Next Action')).not.toContain('its middle is cut');
+  });
+});
