@@ -949,6 +949,11 @@ function askedBefore(l: Ledger, req: RequestRecord): string {
  * agent's final spec, posthog at 47).
  */
 function goAhead(req: RequestRecord): string {
+  const c = req.continues;
+  if (c !== undefined) {
+    const whole = c.chars === undefined ? '' : ` (shortened; the message is ${c.chars} characters, whole at that line of the transcript)`;
+    return `; a go-ahead after a message that asked nothing: what it goes on with is likely the next steps the agent set out at line ${c.line}: ${quote(c.text, 400)}${whole}`;
+  }
   const a = req.approves;
   if (a === undefined) return '';
   const whole = a.chars === undefined ? '' : ` (shortened; the message is ${a.chars} characters, whole at that line of the transcript: read it first)`;

@@ -59,6 +59,12 @@ export interface RequestRecord {
    * head; `chars` when longer). Its words say nothing of the work; that message does (posthog at 47).
    */
   approves?: { line: number; text: string; chars?: number };
+  /**
+   * A go-ahead after a message that put nothing to the user ("ok continue" after "I can't turn on
+   * automatic acceptance"): the agent's latest message before it that set out next steps, when no
+   * request since asked for other work (agentcmd at 277: the next steps of line 186).
+   */
+  continues?: { line: number; text: string; chars?: number };
 }
 
 /** A file a call writes when it succeeds; `ifExists`: a forced delete (ShellWrite). */
@@ -523,6 +529,10 @@ export function noteRequest(l: Ledger, text: string, line: number, kind: Request
     const said = l.said?.at(-1);
     const chars = said !== undefined && said.line === before.line ? (said.chars ?? said.text.length) : flat.length;
     rec.approves = chars <= APPROVED_CHARS ? { line: before.line, text: flat } : { line: before.line, text: clip(flat, APPROVED_CHARS), chars };
+  } else if (kind === 'request' && isGoAhead(t)) {
+    const steps = l.said?.findLast((m) => m.line < line && NEXT_STEPS.test(m.text));
+    // Every request since that message a go-ahead or a question: none asked for other work.
+    if (steps !== undefined && l.requests.every((r) => r.line < steps.line || r.kind !== 'request' || isGoAhead(r.text) || /[?？]\s*$/.test(r.text))) rec.continues = steps;
   }
   push(l.requests, rec, LEDGER_LIMITS.REQUESTS);
   if (kind !== 'answer') l.lastRequestLine = line;
@@ -538,6 +548,9 @@ export function noteRequest(l: Ledger, text: string, line: number, kind: Request
 }
 
 const quote = (s: string): string => `«${clip(s.replace(/\s+/g, ' '), 160)}»`;
+
+/** An agent's message that sets out what comes next: "Next steps: 1) …", "Next, I'll …", "Remaining: …". */
+const NEXT_STEPS = /\bnext steps?\b|\bnext,? I(?:'|’)ll\b|\bremaining (?:steps|work|items)\b|\bstill (?:to do|needed|left)\b/i;
 
 /** How much of the message a go-ahead approves is kept. */
 const APPROVED_CHARS = 400;

@@ -76,3 +76,31 @@ describe('a long request the Next Action quotes (rave-era at 480)', () => {
     expect(sections(md).get('Next Action')).not.toContain('its middle is cut');
   });
 });
+
+describe('a go-ahead after a message that asked nothing (agentcmd at 277)', () => {
+  const NEXT = 'Not yet. The API is in place, but the sheet still loads the whole list. Next steps: 1) add a hook that loads one team 2) drop the broad invalidations.';
+
+  it('points to the next steps the agent set out, when no request since asked for other work', () => {
+    const { md } = built(
+      user('u1', 'Is this done?'),
+      say('a1', NEXT),
+      user('u2', 'continue'),
+      bash('b1', 'ls src/hooks'),
+      result('b1', 'useTeams.ts'),
+      user('u3', 'Can you auto accept all changes for the rest of this session?'),
+      say('a2', "I can't turn on automatic acceptance. I'll keep walking through changes as we go."),
+      user('u4', 'ok continue'),
+      bash('b2', 'ls src/app'),
+      result('b2', 'page.tsx'),
+    );
+    const next = sections(md).get('Next Action') ?? '';
+    expect(next).toContain('(line 8: «ok continue»); a go-ahead after a message that asked nothing: what it goes on with is likely the next steps the agent set out at line 2: «Not yet. The API is in place');
+  });
+
+  it('says nothing of them when a request since asked for other work, or none set out steps', () => {
+    const other = built(user('u1', 'Is this done?'), say('a1', NEXT), user('u2', 'Rename the settings page to Preferences'), say('a2', 'Renamed.'), user('u3', 'ok continue'), bash('b1', 'ls'), result('b1', 'x'));
+    expect(sections(other.md).get('Next Action')).not.toContain('next steps the agent set out');
+    const none = built(user('u1', 'Is this done?'), say('a1', 'Yes, the sheet loads one team now.'), user('u2', 'ok continue'), bash('b1', 'ls'), result('b1', 'x'));
+    expect(sections(none.md).get('Next Action')).not.toContain('next steps the agent set out');
+  });
+});
