@@ -247,7 +247,7 @@ function notePrinted(obs: Observation, st: SessionState): void {
       // Still running, or moved to the background: what it prints comes by later polls of its shell.
       const shell = startedJobId(f.output);
       if (shell !== null) keep(callKey(`shell ${shell}`), secret ? '' : mentioned ? 'm' : 'v');
-      const words = printedSecrets(f.output, secret).filter((w) => secret || (mentioned ? mentionedSecret(w) : generated(w)));
+      const words = printedSecrets(f.output).filter((w) => secret || (mentioned ? mentionedSecret(w) : generated(w)));
       st.printed = remember(st.printed, words.map(typedDigest), PRINTED_SECRETS);
       if (secret) st.plain = remember(st.plain, plainPrinted(f.output).map(typedDigest), PLAIN_SECRETS);
     }

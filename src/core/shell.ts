@@ -26,6 +26,8 @@ export interface ShellWrite {
    * deletion only of a file the session is known to have had (ledger.ts noteWrites).
    */
   ifExists?: true;
+  /** What a redirect writes, when the command is an `echo` of short literal words (`echo "[]" > data/raw/issues.json`: a stub, not data). */
+  text?: string;
 }
 
 const BACKSLASH = 92;
@@ -875,6 +877,20 @@ const NOT_A_FILE = /^(\/dev\/(null|stdout|stderr|tty)|&\d|-)$/;
 /** A redirect target that is plainly a path: no quotes, expansions or operators left in it. */
 const PLAIN_PATH = /^[\w.~\/@+-][\w.~\/@+,:=-]*$/;
 
+/**
+ * The words an `echo` writes, when they are short and literal (no variable, substitution or
+ * escape to expand): `echo "[]" > data/raw/issues.json` writes `[]` (posthog at 457, where the
+ * file looked fetched). Null for any other command.
+ */
+function literalEcho(seg: string): string | null {
+  if (!/^\s*echo\s/.test(seg) || /[$`\\*?]/.test(seg)) return null;
+  const ws = words(seg.replace(/\s[0-9&]?>>?\s*\S+/g, ' '));
+  const args = ws.slice(1);
+  if (args.some((a) => /^-[a-zA-Z]+$/.test(a))) return null;
+  const text = args.join(' ');
+  return text.length <= 60 ? text : null;
+}
+
 function redirects(seg: string): ShellWrite[] {
   const out: ShellWrite[] = [];
   // Every redirect has a `>`: most commands have none, and need no masking.
@@ -1344,7 +1360,8 @@ export function shellWrites(command: string): ShellWrite[] {
   // A heredoc body is data: cut it off before reading the command.
   const body = command.replace(/<<-?\s*['"]?(\w+)['"]?[^\n]*\n[\s\S]*?\n\s*\1\s*(\n|$)/g, (m) => m.slice(0, m.indexOf('\n') + 1));
   for (const seg of segments(body)) {
-    for (const r of redirects(seg)) add(r);
+    const echoed = literalEcho(seg);
+    for (const r of redirects(seg)) add(echoed === null || r.how === 'delete' ? r : { ...r, text: echoed });
     const ws = program(words(seg.replace(/\s[0-9&]?>>?\s*\S+/g, ' ')));
     const cmd = strip(ws[0] ?? '');
     const args = ws.slice(1).filter((a) => !a.startsWith('-'));

@@ -24,20 +24,17 @@ describe('commands that print a secret alone, read now', () => {
   it.each([
     ['sudo cat /etc/wireguard/privatekey', 'yAnz5TF+lXXJte14tji3zlMNq+hd2rYUIgJBgB3fBmk=\n', 'yAnz5TF+lXXJte14tji3zlMNq+hd2rYUIgJBgB3fBmk'],
     ['kubectl exec deploy/api -- cat /etc/app-creds/stripe', `${SECRET}\n`, SECRET],
-    ['cat secret*/*', `${SECRET}\n`, SECRET],
-    ['cat ~/.acme/*password*', 'Summer2024!#x\n', 'Summer2024!#x'],
     ['netlify env:get ADMIN_PASSWORD', 'bluemonkey42\n', 'bluemonkey42'],
     ['railway variables get SMTP_PASS', 'Winter2025!\n', 'Winter2025!'],
     ['dokku config:get api SECRET_KEY', `${SECRET}\n`, SECRET],
     ['convex env get CLERK_SECRET_KEY', `${SECRET}\n`, SECRET],
     ['echo $OTP_SEED', 'JBSWY3DPEHPK3PXP7Q2Z\n', 'JBSWY3DPEHPK3PXP7Q2Z'],
     ['echo $REDIS_URL | cut -d: -f3 | cut -d@ -f1', `${SECRET}\n`, SECRET],
-    [`node -e 'console.log(new URL(process.env.DATABASE_URL).password)'`, 'Tr0ub4dor9x\n', 'Tr0ub4dor9x'],
-    [`python3 -c "import os,urllib.parse as u;print(u.urlparse(os.environ['DATABASE_URL']).password)"`, 'Tr0ub4dor9x\n', 'Tr0ub4dor9x'],
+    [`node -e 'console.log(new URL(process.env.DATABASE_URL).password)'`, `${SECRET}\n`, SECRET],
+    [`python3 -c "import os,urllib.parse as u;print(u.urlparse(os.environ['DATABASE_URL']).password)"`, `${SECRET}\n`, SECRET],
     ['read -r t < secrets/db_password.txt; echo "$t"', 'Summer2024!\n', 'Summer2024!'],
     // Decoders: what they print is read as a secret source's.
     [`kubectl get secret stripe -o json | jq -r '.data.value | @base64d'`, `${SECRET}\n`, SECRET],
-    ['xxd -r -p <<< 5a7137764b326d5078394c775234745962384e63', `${SECRET}\n`, SECRET],
     ['openssl base64 -d -in secrets.b64', `${SECRET}\n`, SECRET],
   ])('%s', (command, out, secret) => {
     expect(printsHow(command)).not.toBeNull();
@@ -46,24 +43,19 @@ describe('commands that print a secret alone, read now', () => {
     expect(all).toContain('[REDACTED:printed_secret]');
   });
 
-  it('a short password printed alone by its name is masked, a number or a word is not', () => {
-    expect(plainPrinted('hunter2\n')).toEqual(['hunter2']);
-    expect(plainPrinted('Xk9#pQ2\n')).toEqual(['Xk9#pQ2']);
-    expect(plainPrinted('1.2.3\n')).toEqual([]);
-    expect(plainPrinted('postgres\n')).toEqual([]);
-    expect(plainPrinted('12345\n')).toEqual([]);
-    const all = keptOf('printenv DB_PASSWORD', 'hunter2\n', 'hunter2');
-    expect(all).not.toContain('hunter2');
+  it('a word shorter than 8 printed alone is not remembered: a name, a version or a key prefix is as likely (the red team of this stop)', () => {
+    for (const w of ['app_dev', 'node20', 'x86_64', 'sk_test', 'hunter2']) expect(plainPrinted(`${w}\n`), w).toEqual([]);
+    const all = kept(user('u1', 'which user?'), bash('b1', 'doppler secrets get DB_NAME --plain'), result('b1', 'app_dev\n'), user('u2', 'grant app_dev read access'), say('a1', 'Granted app_dev read access.'));
+    expect(all).toContain('Granted app_dev read access.');
   });
 });
 
 describe('an output that holds more than the secret', () => {
-  it('a token printed without a newline before an error is taken, the error words are not', () => {
-    expect(printedSecrets(`${SECRET}{"status":"error","db":"down"}`)).toEqual([SECRET]);
-    expect(printedSecrets('Error from server (NotFound): secrets "db-creds-v2" not found')).toEqual([]);
-    const all = keptOf('cat secrets/api_token; curl -s localhost:8080/health', `${SECRET}{"status":"error","db":"down"}`, SECRET);
-    expect(all).not.toContain(SECRET);
-    expect(all).toContain('"status":"error"');
+  it('a line that says something failed gives up no word: its ids are what the successor looks the failure up by', () => {
+    const ulid = '01JD8ZQ7X4K2M9P3R5T6V8W0YB';
+    expect(printedSecrets(`health check failed: db unreachable (request ${ulid})`)).toEqual([]);
+    const all = kept(user('u1', 'is the api up?'), bash('b1', 'test -s secrets/api_token && echo ok; curl -s localhost:8080/healthz'), result('b1', `ok\nhealth check failed: db unreachable (request ${ulid})\n`), say('a1', `Grep the logs for ${ulid}.`));
+    expect(all).toContain(`Grep the logs for ${ulid}.`);
   });
 
   it("head's and tail's files are read one by one, each under its header", () => {
@@ -73,19 +65,12 @@ describe('an output that holds more than the secret', () => {
     for (const s of [SECRET, 'Summer2024!#x', 'Hb4nT9xQw2LkP7zRm5Vd']) expect(all).not.toContain(s);
   });
 
-  it('a secret printed, then a listing: of the longer output the generated-looking words are taken', () => {
-    const out = `${SECRET}\n\napi_token\ndb_password.txt\nnpm_token\nregistry_password.txt\nwebhook_secret\n`;
+  it("of head's and tail's files, only those named for a secret: not a log beside it", () => {
+    const job = '2WfXk9QbZ3mLp7RtY4nVc8';
+    const out = `==> .env <==\nAPP_ENV=prod\n\n==> deploy/last-deploy.log <==\ndeployment ${job} started\n`;
     expect(printedSecrets(out)).toEqual([]);
-    expect(printedSecrets(out, true)).toEqual([SECRET]);
-    const all = keptOf('cat secrets/api_token; echo; ls secrets/', out, SECRET);
-    expect(all).not.toContain(SECRET);
-    expect(all).toContain('registry_password.txt');
-  });
-
-  it('a longer output keeps its digests, and one of more than 40 lines is a listing', () => {
-    const sha = 'e83c5163316f89bfbde7d9ab23ca2e25604af290';
-    expect(printedSecrets(`${sha}\n${'a\n'.repeat(8)}`, true)).toEqual([]);
-    expect(printedSecrets(`${SECRET}\n${'line\n'.repeat(45)}`, true)).toEqual([]);
+    const all = kept(user('u1', 'what was deployed?'), bash('b1', 'head -n 4 .env deploy/last-deploy.log'), result('b1', out), say('a1', `Deployment ${job} is the latest.`));
+    expect(all).toContain(`Deployment ${job} is the latest.`);
   });
 
   it('a rule that reads one pipeline as handing on nothing says nothing of another', () => {
@@ -96,6 +81,20 @@ describe('an output that holds more than the secret', () => {
     expect(printsHow('cat secrets/registry_password.txt | docker login -u me --password-stdin')).toBeNull();
     expect(printsHow('cat secrets/registry_password.txt | docker login -u me --password-stdin; ls')).toBeNull();
     expect(segments('a | b; c && d | e', true)).toEqual(['a | b', 'c', 'd | e']);
+  });
+});
+
+describe("the red team's ordinary sessions: what a successor needs stays", () => {
+  it.each([
+    ['wg pubkey < /etc/wireguard/privatekey', 'xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=', 'xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg'],
+    ['ssh-keygen -y -f ~/.ssh/deploy_private_key', 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGq7xP2mZ9vR4tLw8Nc3bY6kQ1sD5fH7jU0eW2aT9rXy deploy@acme', 'AAAAC3NzaC1lZDI1NTE5AAAAIGq7xP2mZ9vR4tLw8Nc3bY6kQ1sD5fH7jU0eW2aT9rXy'],
+    ['ssh-keygen -lf ./private_key', '256 SHA256:q7Lm2XvR9tBw4KzP8nYc3Hd6Jf1Gs5Ak0Ue9Wo2Ti4E deploy@acme (ED25519)', 'q7Lm2XvR9tBw4KzP8nYc3Hd6Jf1Gs5Ak0Ue9Wo2Ti4E'],
+    ['echo $DATABASE_URL | cut -d@ -f2', 'ep-cool-darkness-123456.us-east-2.aws.neon.tech/neondb?sslmode=require', 'ep-cool-darkness-123456.us-east-2.aws.neon.tech/neondb'],
+    ['cat secrets/registry_password.txt | docker login -u me --password-stdin && docker run -v $PWD/secrets:/run/secrets app migrate', 'Login Succeeded\nmigration batch 01JD8ZQ7X4K2M9P3R5T6V8W0YB applied', '01JD8ZQ7X4K2M9P3R5T6V8W0YB'],
+  ])('%s', (command, out, word) => {
+    expect(out).toContain(word);
+    const all = kept(user('u1', 'set it up'), bash('b1', command), result('b1', `${out}\n`), say('a1', `It printed ${word} here.`));
+    expect(all).toContain(`It printed ${word} here.`);
   });
 });
 
@@ -119,7 +118,8 @@ describe('what stays as it was', () => {
   });
 
   it('files: a private key file and a folder of credentials hold secrets; code and documents do not', () => {
-    for (const p of ['/etc/wireguard/privatekey', 'keys/private_key', 'secrets/passphrase.txt', '/etc/app-creds/stripe', 'deploy/.credentials/db', 'secret*/*', '~/.acme/*password*']) expect(readsSecretFile(p), p).toBe(true);
-    for (const p of ['src/secrets/manager.ts', 'lib/private_key.rb', 'keys/private_key.pem', 'app-creds/README.md', 'docs/credentials/guide']) expect(readsSecretFile(p), p).toBe(false);
+    for (const p of ['/etc/wireguard/privatekey', 'keys/private_key', 'secrets/passphrase.txt', '/etc/app-creds/stripe', 'deploy/.credentials/db']) expect(readsSecretFile(p), p).toBe(true);
+    // Globs match files of any kind (`db/migrations/*password*` holds SQL): not read as a secret's.
+    for (const p of ['src/secrets/manager.ts', 'lib/private_key.rb', 'keys/private_key.pem', 'app-creds/README.md', 'docs/credentials/guide', 'db/migrations/*password*', 'k8s/secret*/*']) expect(readsSecretFile(p), p).toBe(false);
   });
 });

@@ -104,3 +104,22 @@ describe('a go-ahead after a message that asked nothing (agentcmd at 277)', () =
     expect(sections(none.md).get('Next Action')).not.toContain('next steps the agent set out');
   });
 });
+
+describe('a file an echo of literal words wrote (posthog at 457)', () => {
+  it('says the text it holds, so that a stub is not taken for data', () => {
+    const { md } = built(user('u1', 'fetch the data'), bash('b1', 'echo "[]" > data/raw/issues.json && echo "[]" > data/raw/org_members.json'), result('b1', ''));
+    expect(md).toMatch(/\| `data\/raw\/issues\.json` \| write \| 3 \| the text «\[\]» \|/);
+    expect(md).toMatch(/\| `data\/raw\/org_members\.json` \| write \| 3 \| the text «\[\]» \|/);
+  });
+
+  it.each([
+    ['echo "$TOKEN" > out.txt', 'a variable'],
+    ['echo -e "a\\nb" > out.txt', 'an escape'],
+    ['echo $(date) > out.txt', 'a substitution'],
+    ['cat a.txt > out.txt', 'no echo'],
+    [`echo "${'x'.repeat(70)}" > out.txt`, 'a long text'],
+  ])('%s (%s): says nothing of the text', (command) => {
+    const { md } = built(user('u1', 'write it'), bash('b1', command), result('b1', ''));
+    expect(md).toMatch(/\| `out\.txt` \| write \| 3 \|  \|/);
+  });
+});

@@ -14,9 +14,9 @@ import { programOf, segments } from '../shell.js';
  * `config/master.key`, `/run/secrets/db`): a word of its name, between separators, or a folder
  * named for secrets; never source code, a template or an example (`token.h`, `secrets.example`).
  */
-const SECRET_FILE_WORD = /(?:^|[._*-])(?:tokens?|secrets?|passw(?:or)?ds?|passwd|passphrase|pwd|pw|credentials?|creds|apikey|api[_-]key|vault[_-](?:pass|token)|cookie|privatekey|private[_-]key|privkey)(?:$|[._*-])/i;
+const SECRET_FILE_WORD = /(?:^|[._-])(?:tokens?|secrets?|passw(?:or)?ds?|passwd|passphrase|pwd|pw|credentials?|creds|apikey|api[_-]key|vault[_-](?:pass|token)|cookie|privatekey|private[_-]key|privkey)(?:$|[._-])/i;
 const SECRET_FILE_NAME = /^(?:master\.key|\.pgpass|\.netrc|\.erlang\.cookie|keyfile|\.?htpasswd|shadow|gshadow)$/i;
-const SECRET_FOLDER = /(?:^|[/\\])(?:[\w.]+[._-])?\.?(?:secrets|creds|credentials|secret(?=\*))\*?[/\\]/i;
+const SECRET_FOLDER = /(?:^|[/\\])(?:[\w.]+[._-])?\.?(?:secrets|creds|credentials)[/\\]/i;
 const NOT_A_SECRET_FILE = /(?:^|[._-])(?:example|sample|template|dist|test|tests|spec|mock|fixture|stub|config|tokenizer|counts?|usage|stats|design|colou?rs?|theme|vocab|limits?|reset|policy|policies|rules?|prompts?)(?:$|[._-])|^(?:readme|license|notice|changelog|makefile|dockerfile)(?:\.|$)/i;
 /** Folders of code, scripts and design files: a file in them named for a token is not one (`bin/refresh-token`, `design/tokens.txt`). */
 const NOT_A_SECRET_FOLDER = /(?:^|[/\\])(?:bin|scripts?|src|lib|test|tests|spec|docs?|design|styles?|themes?|templates?|prompts?|node_modules)[/\\]/i;
@@ -170,10 +170,10 @@ const COPY_SUFFIX = /\.(?:b64|base64|enc|gpg|asc|age|bak|old|orig|save|backup|co
 const MENTION_WORD = /[^\s'"`=(),;|&<>{}[\]$:]{3,300}/g;
 /**
  * Programs and calls that decode what they are given: `base64 -di`, `FromBase64String`,
- * `b64decode`, `atob`, `Buffer.from(…, 'base64')`, jq's `@base64d` (a Kubernetes secret's
- * `.data`), `xxd -r -p` (hex back to text), `openssl base64 -d`.
+ * `b64decode`, `atob`, `Buffer.from(…, 'base64')`, jq's `@base64d` of a Kubernetes secret's
+ * `.data` (not of a config map's, whose values are ids and builds), `openssl base64 -d`.
  */
-const DECODES = /\bbase64\b[^|;&\n]*\s(?:-[a-zA-Z]*[dD][a-zA-Z]*\b|--decode\b)|\bFromBase64String\b|\bb64decode\b|\batob\(|\bBuffer\.from\([^)]*\\?['"]base64\\?['"]|@base64d\b|\bxxd\b[^|;&\n]*\s-[a-zA-Z]*r|\bopenssl\s+(?:base64|enc\b[^|;&\n]*-base64)[^|;&\n]*\s-d\b/;
+const DECODES = /\bbase64\b[^|;&\n]*\s(?:-[a-zA-Z]*[dD][a-zA-Z]*\b|--decode\b)|\bFromBase64String\b|\bb64decode\b|\batob\(|\bBuffer\.from\([^)]*\\?['"]base64\\?['"]|\bsecrets?\b[^\n]*@base64d\b|\bopenssl\s+(?:base64|enc\b[^|;&\n]*-base64)[^|;&\n]*\s-d\b/;
 
 /**
  * Whether a command names a secret's source though no rule above reads how it prints it: a secret's
@@ -193,7 +193,7 @@ function mentionsSecret(command: string): boolean {
   if (DECODES.test(command)) return true;
   for (const seg of segments(command)) {
     const program = programOf(seg);
-    if (HASHERS.test(program) || program === 'source' || program === '.') continue;
+    if (HASHERS.test(program) || DERIVES_PUBLIC.test(program) || program === 'source' || program === '.') continue;
     const prints = PRINTS_VALUE.test(program);
     for (const m of seg.matchAll(MENTION_WORD)) {
       const w = m[0];
@@ -205,7 +205,8 @@ function mentionsSecret(command: string): boolean {
         if (namesSecret(w)) return true;
         continue;
       }
-      if (w.startsWith('-') || /(?:--[\w-]+[= ]\s*['"]?|@|fileb?:\/\/)$/.test(before)) continue;
+      // An option's value: `--body secrets/x`, `-i secrets/deploy_key`, `-v $PWD/secrets:/run/secrets`.
+      if (w.startsWith('-') || /(?:--[\w-]+[= ]\s*['"]?|(?:^|\s)-[a-zA-Z]\s+['"]?[^\s('"]*|@|fileb?:\/\/)$/.test(before)) continue;
       // A name of words (`api_token`) is a file's only where files are looked for (`find secrets -name api_token -exec cat {} \;`).
       if (!/[./\\]/.test(w) && !(/[_-]/.test(w) && FINDERS.test(program))) continue;
       if (readsSecretOrCopy(w) || ENV_FILE.test(w) || ENV_FILE.test(w.replace(COPY_SUFFIX, ''))) return true;
@@ -216,6 +217,8 @@ function mentionsSecret(command: string): boolean {
 
 /** Programs that print what they are given, a variable's value among it. */
 const PRINTS_VALUE = /^(?:echo|printf|print|puts|cat|write-output|write-host|say)$/;
+/** Programs that print what a private key's public half is (`wg pubkey < privatekey`, `ssh-keygen -y -f id`, `-lf` its fingerprint), not the key. */
+const DERIVES_PUBLIC = /^(?:wg|ssh-keygen|age-keygen|ssh-add)$/;
 /** Programs that print a file's digest, not its text. */
 const HASHERS = /^(?:md5sum|md5|sha\d*sum|shasum|b2sum|cksum|get-filehash|certutil)$/;
 /** Programs that look for files by name. */
@@ -237,7 +240,8 @@ function printsSecretAlone(command: string): 'secret' | 'values' | 'none' | null
     none = true;
   }
   for (const m of command.matchAll(QUERY)) if (namesSecret((m[1] as string).split(/[.[\]"]+/).filter((x) => x !== '').at(-1) ?? '')) return 'secret';
-  if (CREDENTIAL_URL.test(command) && URL_PART.test(command)) return 'secret';
+  // Values: a part cut out may be the password or the host and database (`cut -d@ -f2`, `${X#*@}`).
+  const urlPart = CREDENTIAL_URL.test(command) && URL_PART.test(command);
   for (const m of command.matchAll(READ_INTO)) {
     if (readsSecretFile(m[2] as string) && new RegExp(`\\b(?:echo|printf|print|puts)\\b[^\\n;|&]*\\$\\{?${m[1]}\\b`).test(command.slice((m.index ?? 0) + m[0].length))) return 'secret';
   }
@@ -257,7 +261,7 @@ function printsSecretAlone(command: string): 'secret' | 'values' | 'none' | null
     if (how === 'none') none = true;
   }
   for (const m of command.matchAll(READ_INTO_PRINT)) if (readsSecretFile(m[1] ?? m[2] ?? m[3] ?? '')) return 'secret';
-  return values ? 'values' : none ? 'none' : null;
+  return values || urlPart ? 'values' : none ? 'none' : null;
 }
 
 /**
@@ -406,8 +410,6 @@ const ERROR_LINE = /\b(?:error|not found|no such|denied|forbidden|invalid|usage:
 
 /** Output of more lines than this is a listing, not a secret printed alone: its labelled values are the redactor's. */
 const MAX_LINES = 5;
-/** Nor is an output of more lines than this, though what printed it read a secret. */
-const MAX_SECRET_LINES = 40;
 
 /**
  * The words of a secret-printing command's output that are the secret: on an output of a few lines,
@@ -415,19 +417,20 @@ const MAX_SECRET_LINES = 40;
  * number a read prefixes (`     1\t`) is no part of it.
  */
 export function printedSecrets(output: string, secret = false): string[] {
-  // `tail -n +1 secrets/*`, `head secrets/a secrets/b`: each file under its `==> name <==` is read alone.
-  if (output.includes('==> ') && SECTION.test(output)) return output.split(SECTION).flatMap((part) => printedIn(outputLines(part), secret));
-  return printedIn(outputLines(output), secret);
+  // `tail -n +1 secrets/*`, `head secrets/a secrets/b`: each file under its `==> name <==` is read
+  // alone, and only a file whose name says it holds a secret (not a log beside it).
+  if (output.includes('==> ') && SECTION.test(output)) {
+    return [...output.matchAll(SECTIONS)].filter((m) => readsSecretOrCopy(m[1] as string)).flatMap((m) => printedIn(outputLines(m[2] as string)));
+  }
+  return printedIn(outputLines(output));
 }
 
-/** The line `head` and `tail` print before each file's text when given several. */
+/** The line `head` and `tail` print before each file's text when given several, and the text under it. */
 const SECTION = /^==> .{1,400} <==$/m;
+const SECTIONS = /^==> (.{1,400}) <==$\n([\s\S]*?)(?=^==> .{1,400} <==$|(?![\s\S]))/gm;
 
-function printedIn(lines: string[], secret: boolean): string[] {
-  if (lines.length === 0) return [];
-  // What prints a secret and then more (`cat secrets/api_token; ls secrets/`, a loop over a
-  // folder of them): of a longer output, only the words that look generated, but digests and public ids.
-  if (lines.length > MAX_LINES) return secret && lines.length <= MAX_SECRET_LINES ? lines.flatMap((l) => wordsOf(l).filter(mentionedSecret)) : [];
+function printedIn(lines: string[]): string[] {
+  if (lines.length === 0 || lines.length > MAX_LINES) return [];
   // A JSON document (a decoded token's claims, an API's answer) names its values: the redactor's.
   // An array of values names none (`["q7Lm…"]`, R's `[1] "q7Lm…"`), and `[sudo] password for dev:`
   // or `[value]` is no JSON: only an object, or a list of them, is skipped.
@@ -435,9 +438,8 @@ function printedIn(lines: string[], secret: boolean): string[] {
   const out: string[] = [];
   for (const l of lines) {
     // A line that says the command failed names what it could not find, not a secret
-    // (`Error from server (NotFound): secrets "db-creds-v2" not found`): of it only a word that
-    // looks generated is taken (a token printed without a newline before an error's JSON).
-    const failed = ERROR_LINE.test(l);
+    // (`Error from server (NotFound): secrets "db-creds-v2" not found`), or ids to look it up by.
+    if (ERROR_LINE.test(l)) continue;
     for (const w of wordsOf(l)) {
       if (w.length < 8 || w.length > 400 || /^[a-z][a-z0-9+.-]*:\/\//i.test(w) || w.startsWith('/')) continue;
       // A region or a zone (`us-east-1`, `europe-west4-a`) is what `config:get REGION` prints.
@@ -448,7 +450,7 @@ function printedIn(lines: string[], secret: boolean): string[] {
       // may be by mistake, and is named again and again after.
       // An extension is in one case (`.yaml`, `.JPG`); `k9Xq2LmPzR.vTbnWq` ends in none.
       if (/\.(?:[a-z]{2,8}|[A-Z]{2,8})(?::\d{1,5})?$/.test(w) && !/\d$/.test(w)) continue;
-      if (!secretWord(w) || (failed && !mentionedSecret(w))) continue;
+      if (!secretWord(w)) continue;
       out.push(w);
       // `cat -A` (or `-E`) ends each line with a `$`: the word without it is the secret too.
       if (w.endsWith('$') && w.length > 8) out.push(w.slice(0, -1));
@@ -481,9 +483,7 @@ export function plainPrinted(output: string): string[] {
   const lines = outputLines(output);
   if (lines.length !== 1) return [];
   const w = lines[0] as string;
-  if (w.length < 6 || w.length > 200 || !ONE_WORD.test(w) || (secretWord(w) && w.length >= 8) || ERROR_LINE.test(w) || /^(?:[a-z][a-z0-9+.-]*:|\/|~)/i.test(w)) return [];
-  // Shorter than 8 (`hunter2`, `Xk9#pQ2`): a letter with a digit or a sign, not a number or a word.
-  if (w.length < 8) return /[A-Za-z]/.test(w) && /[^A-Za-z]/.test(w) && !/^v?\d+(?:\.\d+)*$/.test(w) ? [w] : [];
+  if (w.length < 8 || w.length > 200 || !ONE_WORD.test(w) || secretWord(w) || ERROR_LINE.test(w) || /^(?:[a-z][a-z0-9+.-]*:|\/|~)/i.test(w)) return [];
   return /[^A-Za-z]/.test(w) || w.length >= 12 ? [w] : [];
 }
 
