@@ -50,6 +50,61 @@ describe('commands that print a secret alone, read now', () => {
   });
 });
 
+describe("this stop's red team's bypasses: other programs that print a secret alone", () => {
+  it.each([
+    'gopass prod/stripe',
+    'pass prod/db',
+    'aws ssm get-parameter --name /prod/stripe_secret_key --query Parameter.Value --output text',
+    'ntl env:get ADMIN_PASSWORD --context production',
+    'ssh dokku@dokku.acme.io config:get api SMTP_PASSWORD',
+    'op signin --account acme --raw',
+    'bw unlock --raw',
+    'az acr credential show -n acmereg --query "passwords[0].value" -o tsv',
+    'az webapp deployment list-publishing-credentials -n api -g rg-prod --query publishingPassword -o tsv',
+    'keyring get smtp alerts@acme.io',
+    'vault write -f -field=secret_id auth/approle/role/ci/secret-id',
+    `terraform output -json | jq -r '.db_password.value'`,
+    'pulumi stack output dbPassword --show-secrets',
+    'aws sts assume-role --role-arn arn:aws:iam::123456789012:role/ci --role-session-name dbg --query Credentials.SecretAccessKey --output text',
+    'heroku authorizations:create -S -d "github actions"',
+    `sops decrypt --extract '["stripe_key"]' deploy/prod.enc.yaml`,
+    `node -e "console.log(require('crypto').randomBytes(32).toString('hex'))"`,
+    'head -c 32 /dev/urandom | base64',
+    `bin/rails runner 'puts Rails.application.credentials.dig(:mailgun, :api_key)'`,
+    'python manage.py shell -c "from django.conf import settings; print(settings.SECRET_KEY)"',
+    `ruby -e 'puts ENV.fetch("SMTP_PASSWORD")'`,
+    'npm config get //acme.jfrog.io/artifactory/api/npm/npm/:_authToken',
+    'gcloud beta secrets versions access latest --secret=stripe-key',
+    `aws secretsmanager batch-get-secret-value --secret-id-list prod/stripe --query 'SecretValues[0].SecretString' --output text`,
+    't=$(<secrets/db_password.txt); echo "$t"',
+    'echo $DIRECT_URL | cut -d: -f3 | cut -d@ -f1',
+    'echo $POSTGRES_URL_NON_POOLING | cut -d: -f3 | cut -d@ -f1',
+  ])('%s', (command) => {
+    expect(printsHow(command)).not.toBeNull();
+    const all = keptOf(command, `${SECRET}\n`, SECRET);
+    expect(all).not.toContain(SECRET);
+  });
+
+  it.each([
+    'pass ls',
+    'pass insert prod/db',
+    'gopass sync',
+    'aws ssm get-parameter --name /prod/api_base_url --query Parameter.Value --output text',
+    'pulumi stack output apiUrl',
+    'npm config get registry',
+    'aws sts get-caller-identity --query Account --output text',
+    `terraform output -json | jq -r '.api_url.value'`,
+    `node -e "console.log(require('./package.json').version)"`,
+  ])('%s prints no secret alone', (command) => {
+    expect(printsHow(command)).toBeNull();
+  });
+
+  it('an attribute compared is not printed (the mention rule still reads `u.password` as a file name)', () => {
+    expect(printsHow(`python3 -c "import os;from urllib.parse import urlparse;u=urlparse(os.environ['API_BASE']);print(u.hostname, u.password is not None)"`)).toBe('mentioned');
+    expect(printsHow(`python3 -c "import os;from urllib.parse import urlparse;u=urlparse(os.environ['API_BASE']);print(u.hostname, u.password)"`)).toBe('secret');
+  });
+});
+
 describe('an output that holds more than the secret', () => {
   it('a line that says something failed gives up no word: its ids are what the successor looks the failure up by', () => {
     const ulid = '01JD8ZQ7X4K2M9P3R5T6V8W0YB';

@@ -34,7 +34,7 @@ const PRINTERS = [
   /\baws\s+configure\s+get\s+\S*(?:secret|token|key)/i,
   /\bdoppler\s+secrets\s+get\b/,
   /\bgpg\b[^\n|;&]*\s(?:-d|--decrypt)\b/,
-  /\b(?:sops|age)\s+(?:-d|--decrypt)\b/,
+  /\b(?:sops|age)\s+(?:-d|--decrypt)\b|\bsops\s+decrypt\b/,
   /\bansible-vault\s+(?:view|decrypt)\b/,
   /\bopenssl\s+(?:rand|enc\s[^\n|;&]*-d)\b/,
   /\bsecurity\s+find-(?:generic|internet)-password\b/,
@@ -48,12 +48,25 @@ const PRINTERS = [
   /\bpwgen\b/,
   /\bbase64\s+(?:-d|--decode|-D)\b/,
   /\baws\s+ssm\s+get-parameters?\b[^\n]*--with-decryption\b/,
-  /\baws\s+secretsmanager\s+get-secret-value\b/,
-  /\bgcloud\s+secrets\s+versions\s+access\b/,
+  /\baws\s+secretsmanager\s+(?:batch-)?get-secret-value\b/,
+  /\bgcloud\s+(?:alpha\s+|beta\s+)?secrets\s+versions\s+access\b/,
   /\baz\s+keyvault\s+secret\s+show\b/,
   /\baz\s+[^\n|;&]*\bkeys?\s+list\b|\baz\s+[^\n|;&]*\blist-keys\b/,
   /\bgit\s+config\b[^\n|;&]*\s\S*(?:token|password|secret)\b/i,
   /\binfisical\s+secrets\s+get\b/,
+  // A session's or an API's token printed raw: `op signin --raw`, `bw unlock --raw`, `heroku
+  // authorizations:create`; a registry's or an app's deployment password (`az acr credential show`,
+  // `az webapp deployment list-publishing-credentials`); the OS keyring (`keyring get smtp me`); an
+  // AppRole's secret id (`vault write -f -field=secret_id …`).
+  /\b(?:op\s+signin|bw\s+(?:unlock|login))\b[^\n|;&]*\s--raw\b/,
+  /\bheroku\s+authorizations:create\b/,
+  /\baz\s+[^\n|;&]*\b(?:acr\s+credential\s+show|list-publishing-credentials|list-publishing-profiles)\b/,
+  /\bkeyring\s+get\b/,
+  /\bvault\s+write\b[^\n|;&]*\s-field=(?:secret_id|token|client_token|password)\b/,
+  // Random bytes printed: what a generator prints is made to be a secret.
+  /\brandomBytes\(\s*\d+\s*\)\.toString\(|\/dev\/urandom\b[^\n;&]*\|\s*(?:base64|xxd|od|hexdump|tr)\b/,
+  // pass's and gopass's shorthand for `show`: `pass prod/db`, `gopass acme/stripe`.
+  /(?:^|[;&|(]\s*)(?:go)?pass\s+(?!(?:ls|list|insert|add|edit|rm|remove|delete|mv|move|cp|copy|git|init|grep|find|search|help|version|sync|generate|audit|config|setup|otp)\b)(?!-)[\w.@-]+\/[\w./@-]+\s*(?:$|[;&|)])/m,
 ];
 
 /**
@@ -70,9 +83,17 @@ const NAMED: readonly RegExp[] = [
   /\bheroku\s+config:get\s+(?:-\S+\s+)*([A-Za-z_][\w-]*)/,
   // A hosting platform's variable by its name: `netlify env:get DB_PASSWORD`, `railway variables
   // get SMTP_PASS`, `dokku config:get app SECRET_KEY`, `convex env get CLERK_SECRET_KEY`.
-  /\bnetlify\s+env:get\s+(?:-\S+\s+)*([A-Za-z_]\w*)/,
+  /\b(?:netlify|ntl)\s+env:get\s+(?:-\S+\s+)*([A-Za-z_]\w*)/,
   /\brailway\s+variables?\s+get\s+(?:-\S+\s+)*([A-Za-z_]\w*)/,
-  /\bdokku\s+config:get\s+(?:-\S+\s+)*[\w.-]+\s+([A-Za-z_]\w*)/,
+  /\b(?:dokku|ssh\s+dokku@\S+)\s+config:get\s+(?:-\S+\s+)*[\w.-]+\s+([A-Za-z_]\w*)/,
+  // A stack's output by its name (`pulumi stack output dbPassword --show-secrets`), npm's setting
+  // by its key (`npm config get //acme.jfrog.io/…/:_authToken`), an SSM parameter by its path's
+  // last part (`aws ssm get-parameter --name /prod/stripe_secret_key`), and what an AWS or Azure
+  // query picks (`--query Credentials.SecretAccessKey`, `--query publishingPassword`).
+  /\bpulumi\s+stack\s+output\s+(?:-\S+\s+)*([A-Za-z_][\w.-]*)/,
+  /\bnpm\s+config\s+get\s+(?:\S*:)?([\w-]+)/,
+  /\baws\s+ssm\s+get-parameter\s[^\n|;&]*--name[= ]\s*['"]?(?:\S*\/)?([\w.-]+)/,
+  /\b(?:aws|az)\s[^\n|;&]*--query[= ]\s*['"]?(?:[\w\]\[0-9*]*\.)*([A-Za-z_]\w*)\b(?!\.)(?!\s*\|)/,
   /\bconvex\s+env\s+get\s+(?:-\S+\s+)*([A-Za-z_]\w*)/,
   /\bpulumi\s+config\s+get\s+(?:-\S+\s+)*(?:[\w-]+:)?([A-Za-z_][\w.-]*)/,
   /\bterraform\s+output\s+(?:-\S+\s+)*-raw\s+(?:-\S+\s+)*([A-Za-z_]\w*)/,
@@ -98,7 +119,7 @@ const NAMED: readonly RegExp[] = [
  * only uses one (`curl -H "Bearer $TOKEN" … | jq .id`, `PGPASSWORD=$DB_PASSWORD psql`) prints
  * something else.
  */
-const REF = `(?:\\$ENV\\{\\s*['"]?|\\$env:|\\$\\{?|%|os\\.environ(?:\\.get)?\\(?\\[?\\s*\\\\?['"]|os\\.getenv\\(\\s*\\\\?['"]|process\\.env\\.|process\\.env\\[\\s*['"]|ENV\\[\\s*['"])`;
+const REF = `(?:\\$ENV\\{\\s*['"]?|\\$env:|\\$\\{?|%|os\\.environ(?:\\.get)?\\(?\\[?\\s*\\\\?['"]|os\\.getenv\\(\\s*\\\\?['"]|process\\.env\\.|process\\.env\\[\\s*['"]|ENV\\[\\s*['"]|ENV\\.fetch\\(\\s*\\\\?['"])`;
 const VARIABLE = new RegExp(
   `(?:\\bprintenv\\s+|(?:^|[;&|("'\\s]\\s*|\\$\\(\\s*)(?:echo(?:\\s+-[neE]+)*|printf\\s+(?:'[^']*'|"[^"]*")|Write-(?:Output|Host)|print\\(|print\\s|console\\.log\\(|puts|p|(?:node|deno)\\s+-p)\\s*(?:\\\\?["']){0,3}\\s*${REF}|^\\s*["']?${REF}(?=[A-Za-z_][A-Za-z0-9_]*["']?\\s*$)|\\b(?:powershell|pwsh)(?:\\.exe)?\\s+(?:-\\w+\\s+)*-c(?:ommand)?\\s+["']?\\s*${REF}(?=[A-Za-z_][A-Za-z0-9_]*["']?\\s*$))([A-Za-z_][A-Za-z0-9_]{0,80})`,
   'gm',
@@ -239,11 +260,17 @@ function printsSecretAlone(command: string): 'secret' | 'values' | 'none' | null
     if (!(/^[^;&\n]*\|(?!\|)/.test(rest) && !FILTER.test(rest.replace(/^[^|]*/, '')))) return 'secret';
     none = true;
   }
-  for (const m of command.matchAll(QUERY)) if (namesSecret((m[1] as string).split(/[.[\]"]+/).filter((x) => x !== '').at(-1) ?? '')) return 'secret';
+  for (const m of command.matchAll(QUERY)) {
+    // A trailing `.value` names nothing: the key before it does (`terraform output -json | jq -r '.db_password.value'`).
+    const keys = (m[1] as string).split(/[.[\]"]+/).filter((x) => x !== '' && !/^\d+$/.test(x));
+    if (keys.length > 1 && /^(?:value|values|data|raw)$/i.test(keys.at(-1) as string)) keys.pop();
+    if (namesSecret(keys.at(-1) ?? '')) return 'secret';
+  }
+  for (const seg of segments(command)) if (INTERPRETERS.test(programOf(seg)) && printsSecretAttribute(seg)) return 'secret';
   // Values: a part cut out may be the password or the host and database (`cut -d@ -f2`, `${X#*@}`).
   const urlPart = CREDENTIAL_URL.test(command) && URL_PART.test(command);
   for (const m of command.matchAll(READ_INTO)) {
-    if (readsSecretFile(m[2] as string) && new RegExp(`\\b(?:echo|printf|print|puts)\\b[^\\n;|&]*\\$\\{?${m[1]}\\b`).test(command.slice((m.index ?? 0) + m[0].length))) return 'secret';
+    if (readsSecretFile((m[2] ?? m[4]) as string) && new RegExp(`\\b(?:echo|printf|print|puts)\\b[^\\n;|&]*\\$\\{?${m[1] ?? m[3]}\\b`).test(command.slice((m.index ?? 0) + m[0].length))) return 'secret';
   }
   for (const m of command.matchAll(SHOWS_FILE)) {
     if (!readsSecretFile(m[2] as string)) continue;
@@ -276,10 +303,28 @@ const EXTRACTOR = new RegExp(`${STARTS}(awk|gawk|mawk|sed|cut|grep|egrep|rg|tr|s
  * printed whole, the URL's rules find the password after its user; cut out (`echo $REDIS_URL | cut
  * -d: -f3`, `new URL(process.env.DATABASE_URL).password`, `urlparse(…).password`) it stands alone.
  */
-const CREDENTIAL_URL = /(?:\$\{?|process\.env\.|process\.env\[\s*\\?['"]|os\.environ(?:\.get)?\(?\[?\s*\\?['"]|os\.getenv\(\s*\\?['"]|ENV\[\s*\\?['"]|\$env:)(?:[A-Z0-9]+_)*(?:DATABASE|DB|REDIS|MONGO(?:DB)?|POSTGRES(?:QL)?|PG|MYSQL|MARIADB|AMQP|RABBITMQ|BROKER|CACHE|ELASTIC(?:SEARCH)?|SMTP|MAIL|FTP|SFTP|KAFKA|NATS|MQTT|CLICKHOUSE|NEO4J|CONNECTION)_(?:URL|URI|DSN)\b/;
+const CREDENTIAL_URL = /(?:\$\{?|process\.env\.|process\.env\[\s*\\?['"]|os\.environ(?:\.get)?\(?\[?\s*\\?['"]|os\.getenv\(\s*\\?['"]|ENV\[\s*\\?['"]|\$env:)(?:[A-Z0-9]+_)*(?:DATABASE|DB|DIRECT|KV|REDIS|MONGO(?:DB)?|POSTGRES(?:QL)?|PG|MYSQL|MARIADB|AMQP|RABBITMQ|BROKER|CACHE|ELASTIC(?:SEARCH)?|SMTP|MAIL|FTP|SFTP|KAFKA|NATS|MQTT|CLICKHOUSE|NEO4J|CONNECTION)_(?:URL|URI|DSN)(?:_(?:NON_POOLING|UNPOOLED|POOLED|POOLER|DIRECT|PRIMARY|REPLICA|RO|RW|READONLY|PROD|PRODUCTION|STAGING|DEV|TEST|LOCAL))?\b/;
 const URL_PART = /\|\s*(?:cut|awk|gawk|sed|grep\s+-\w*o)\b|\.password\b|\.(?:netloc|userinfo|auth)\b|\bparse_url\(|\$\{[A-Z0-9_]+[#%]/;
-/** A file read into a variable that is printed after: `read -r t < secrets/db_password.txt; echo "$t"`. */
-const READ_INTO = /\bread\s+(?:-[a-zA-Z]+\s+)*([A-Za-z_]\w*)\s*<\s*['"]?([^\s'"|;&<>]+)/g;
+/** A file read into a variable that is printed after: `read -r t < secrets/db_password.txt; echo "$t"`, `t=$(<secrets/x); echo "$t"`. */
+const READ_INTO = /\bread\s+(?:-[a-zA-Z]+\s+)*([A-Za-z_]\w*)\s*<\s*['"]?([^\s'"|;&<>]+)|\b([A-Za-z_]\w*)=["']?\$\(\s*<\s*['"]?([^\s'"|;&<>)]+)/g;
+
+/** Programs that run a one-liner of code, and what of it prints an attribute (`print(settings.SECRET_KEY)`, `puts credentials.dig(:mailgun, :api_key)`). */
+const INTERPRETERS = /^(?:python[\d.]*|py|node|deno|bun|ruby|rails|php|perl|irb)$/;
+const PRINT_CALL = /\b(?:print|puts|pp|p|console\.log|echo|say|var_dump|print_r)\b\s*\(?/;
+const ATTRIBUTE = /\.([A-Za-z_]\w*)\b(?!\s*(?:\(|is\b|[=!]==?|\?|\.))|:([a-z_]\w*)\s*\)|\bfetch\(\s*\\?['"]([A-Za-z_]\w*)/g;
+
+/**
+ * Whether a one-liner prints an attribute, a key or a variable whose name says it holds a secret:
+ * `print(settings.SECRET_KEY)`, `puts Rails.application.credentials.dig(:mailgun, :api_key)`,
+ * `puts ENV.fetch("SMTP_PASSWORD")`. Only what comes after the print call is read, and not an
+ * attribute compared or called (`u.password is not None`, `cfg.token == ''`, `s.secret_key.encode()`).
+ */
+function printsSecretAttribute(seg: string): boolean {
+  const call = PRINT_CALL.exec(seg);
+  if (call === null) return false;
+  for (const m of seg.slice(call.index).matchAll(ATTRIBUTE)) if (namesSecret(m[1] ?? m[2] ?? m[3] ?? '')) return true;
+  return false;
+}
 /** A value read from a file straight into a print: `echo "$(<secrets/token)"`, `print(open('secrets/key').read())`, `console.log(fs.readFileSync('…'))`. */
 const READ_INTO_PRINT = /\b(?:echo|printf\s+(?:'[^']*'|"[^"]*"))\s+["']?\$\(\s*<\s*['"]?([^\s'")]+)|\bprint\(\s*open\(\s*\\?['"]([^'"\\]+)\\?['"][^)]*\)\.read(?:line)?\(\)|console\.log\(\s*(?:[\w$]+\.|require\(\s*\\?['"](?:node:)?fs\\?['"]\s*\)\.)?readFileSync\(\s*\\?['"]([^'"\\]+)/g;
 /** A dotenv file: `.env`, `.env.production.local`, `deploy/prod.env`, `.envrc`; not `.env.example`. */
