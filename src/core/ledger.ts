@@ -2146,6 +2146,11 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
     const t = l.treeListed;
     if ((made.length > 0 || madeUnnamed) && t?.staged !== undefined && t.paths.length > 0 && t.line < line && t.committed === undefined && commitsStagedOnly(command) && !changesFolder(command) && !inAnotherFolder(command, cwd)) {
       const staged = t.staged;
+      // The commit took what was staged, when git counted as many changed: said of the commit too,
+      // which outlives this listing (FundWise: `git add` three files at 222, the commit at 226,
+      // another listing at 250).
+      const one = made.length === 1 ? l.commits.find((x) => x.hash === made[0]?.hash) : undefined;
+      if (one !== undefined && one.took === undefined && one.files === staged.length && staged.length > 0 && staged.length <= 200) one.took = staged.map((p) => filePath(p, cwd));
       // Untracked files are never staged, unless a `git add` named them since (then they went in).
       const left = t.paths.filter((p) => !staged.includes(p));
       const untracked = t.untrackedPaths === undefined ? (t.untracked === undefined ? {} : { untracked: t.untracked }) : { untrackedPaths: t.untrackedPaths.filter((p) => left.includes(p)) };

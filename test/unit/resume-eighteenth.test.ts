@@ -79,7 +79,7 @@ describe("why files the session wrote are not in its latest listing", () => {
     );
     const line = listing(md);
     expect(line).toContain('listed 1 untracked file(s), never added to git: `docs/adr-21.md`.');
-    expect(line).toContain('3 file(s) it wrote before it are not in it: 1 outside the folder the session ran in, which it does not cover; 1 committed at line 7 (staged by name when it was made); 1 changed back, or ignored by git.');
+    expect(line).toContain('3 file(s) it wrote before it are not in it: 1 outside the folder the session ran in, which it does not cover; 1 committed at line 7 (staged by name for it, and git counted as many files changed); 1 changed back, or ignored by git.');
     expect(line).not.toContain('untracked), or');
   });
 

@@ -123,3 +123,25 @@ describe('a file an echo of literal words wrote (posthog at 457)', () => {
     expect(md).toMatch(/\| `out\.txt` \| write \| 3 \|  \|/);
   });
 });
+
+describe('files staged by name, then committed by a later command (FundWise at 222 and 226)', () => {
+  it('are committed at that commit, though another listing came after it', () => {
+    const { md } = built(
+      user('u1', 'ship FW-005'),
+      call('w1', 'Write', { file_path: '/nonexistent/w/scripts/ready.mjs', content: 'x' }),
+      result('w1', 'File created successfully at: /nonexistent/w/scripts/ready.mjs'),
+      call('w2', 'Write', { file_path: '/nonexistent/w/docs/ready.md', content: 'x' }),
+      result('w2', 'File created successfully at: /nonexistent/w/docs/ready.md'),
+      call('w3', 'Write', { file_path: '/nonexistent/w/ROADMAP.md', content: 'x' }),
+      result('w3', 'The file /nonexistent/w/ROADMAP.md has been updated successfully.'),
+      bash('b1', 'git add scripts/ready.mjs docs/ready.md && git status --short'),
+      result('b1', ' M ROADMAP.md\nA  docs/ready.md\nA  scripts/ready.mjs'),
+      bash('b2', 'git commit -m "feat: readiness"'),
+      result('b2', '[main f8e6fe0] feat: readiness\n 2 files changed, 40 insertions(+)\n create mode 100644 docs/ready.md\n create mode 100755 scripts/ready.mjs'),
+      bash('b3', 'git status --short'),
+      result('b3', ' M ROADMAP.md'),
+    );
+    expect(md).toContain('2 committed at line 11 (staged by name for it, and git counted as many files changed)');
+    expect(md).not.toContain('which may have taken them');
+  });
+});

@@ -346,7 +346,7 @@ describe('files a commit surely took are said committed, not "may have taken" (F
       result('c1', '[main f8e6fe0] feat: readiness\n 2 files changed, 388 insertions(+)'),
       say('a1', 'Committed.'),
     );
-    expect(md).toContain('2 committed at line 9 (staged by name when it was made)');
+    expect(md).toContain('2 committed at line 9 (staged by name for it, and git counted as many files changed)');
     expect(md).not.toContain('may have taken them');
   });
 
@@ -364,7 +364,7 @@ describe('files a commit surely took are said committed, not "may have taken" (F
       say('a1', 'Committed.'),
     );
     // The untracked file the commit's own `git add` named went in: what is left is the modified one, not untracked.
-    expect(md).toContain("its commit at line 9 (of what was staged) left uncommitted: `ROADMAP.md`. The session first wrote 1 other file(s) after it (Files changed below). 1 file(s) it wrote before it are not in it: 1 committed at line 9 (staged by name when it was made).");
+    expect(md).toContain("its commit at line 9 (of what was staged) left uncommitted: `ROADMAP.md`. The session first wrote 1 other file(s) after it (Files changed below). 1 file(s) it wrote before it are not in it: 1 committed at line 9 (staged by name for it, and git counted as many files changed).");
     expect(md).not.toContain('all untracked');
   });
 });

@@ -920,7 +920,7 @@ function missingFromListing(a: Analysis, t: NonNullable<ReturnType<typeof listin
   if (outside.length > 0) why.push(`${outside.length} outside the folder the session ran in, which it does not cover`);
   if (took.length > 0) {
     const lines = [...new Set(took.map((f) => tookIt(f) as number))].sort((x, y) => x - y);
-    why.push(`${took.length} committed at line ${lines.join(', ')} (staged by name when it was made)`);
+    why.push(`${took.length} committed at line ${lines.join(', ')} (staged by name for it, and git counted as many files changed)`);
   }
   if (committed.length > 0) {
     const lines = [...new Set(committed.map((f) => commitAfter(f) as number))].sort((x, y) => x - y);
