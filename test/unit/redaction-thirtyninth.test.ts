@@ -68,8 +68,6 @@ describe("this stop's red team's bypasses: other programs that print a secret al
     'aws sts assume-role --role-arn arn:aws:iam::123456789012:role/ci --role-session-name dbg --query Credentials.SecretAccessKey --output text',
     'heroku authorizations:create -S -d "github actions"',
     `sops decrypt --extract '["stripe_key"]' deploy/prod.enc.yaml`,
-    `node -e "console.log(require('crypto').randomBytes(32).toString('hex'))"`,
-    'head -c 32 /dev/urandom | base64',
     `bin/rails runner 'puts Rails.application.credentials.dig(:mailgun, :api_key)'`,
     'python manage.py shell -c "from django.conf import settings; print(settings.SECRET_KEY)"',
     `ruby -e 'puts ENV.fetch("SMTP_PASSWORD")'`,
@@ -101,7 +99,37 @@ describe("this stop's red team's bypasses: other programs that print a secret al
 
   it('an attribute compared is not printed (the mention rule still reads `u.password` as a file name)', () => {
     expect(printsHow(`python3 -c "import os;from urllib.parse import urlparse;u=urlparse(os.environ['API_BASE']);print(u.hostname, u.password is not None)"`)).toBe('mentioned');
-    expect(printsHow(`python3 -c "import os;from urllib.parse import urlparse;u=urlparse(os.environ['API_BASE']);print(u.hostname, u.password)"`)).toBe('secret');
+    expect(printsHow(`python3 -c "import os;from urllib.parse import urlparse;u=urlparse(os.environ['API_BASE']);print(u.password)"`)).toBe('secret');
+  });
+});
+
+describe("the second red team of this stop: what the rules of its first answer took too far", () => {
+  it.each([
+    // A name that says no secret says nothing of the rest of the command.
+    [`node -p "require('fs').readFileSync('secrets/api_token','utf8')" && aws sts get-caller-identity --query Account`, 'mentioned'],
+    // An option's value stands where the name was looked for.
+    ['ntl env:get --context production STRIPE_SECRET_KEY', 'secret'],
+    ['pulumi stack output --stack prod STRIPE_SECRET_KEY', 'secret'],
+    ['heroku config:get -a acme-api DB_PASSWORD', 'secret'],
+    // The query picks what is printed.
+    ['az acr credential show -n acmereg --query username -o tsv', null],
+    // Random bytes are as often a name as a secret.
+    ['head -c 8 /dev/urandom | xxd -p', null],
+    [`node -e "console.log(require('crypto').randomBytes(4).toString('hex'))"`, null],
+    // A one-liner's attribute compared, wrapped or not printed first.
+    [`python3 -c "from app import s; print(bool(s.SECRET_KEY))"`, null],
+    [`python3 -c "from transformers import AutoTokenizer as A; t=A.from_pretrained('Qwen/Qwen2.5-7B-Instruct'); print(t.name_or_path, t.eos_token)"`, null],
+    [`terraform output -json | jq -r '.kms_key.value'`, null],
+  ])('%s prints %s', (command, how) => {
+    expect(printsHow(command)).toBe(how);
+  });
+
+  it('a tree of names (pass on a folder) is a listing', () => {
+    expect(printedSecrets('acme/prod\n├── smtp2024\n└── stripe-live3\n')).toEqual([]);
+  });
+
+  it('pass in a here-document is a line of text, not the program', () => {
+    expect(printsHow("cat > suites.txt <<'EOF'\npass suite/auth_v2\nEOF")).toBeNull();
   });
 });
 

@@ -63,10 +63,8 @@ const PRINTERS = [
   /\baz\s+[^\n|;&]*\b(?:acr\s+credential\s+show|list-publishing-credentials|list-publishing-profiles)\b/,
   /\bkeyring\s+get\b/,
   /\bvault\s+write\b[^\n|;&]*\s-field=(?:secret_id|token|client_token|password)\b/,
-  // Random bytes printed: what a generator prints is made to be a secret.
-  /\brandomBytes\(\s*\d+\s*\)\.toString\(|\/dev\/urandom\b[^\n;&]*\|\s*(?:base64|xxd|od|hexdump|tr)\b/,
   // pass's and gopass's shorthand for `show`: `pass prod/db`, `gopass acme/stripe`.
-  /(?:^|[;&|(]\s*)(?:go)?pass\s+(?!(?:ls|list|insert|add|edit|rm|remove|delete|mv|move|cp|copy|git|init|grep|find|search|help|version|sync|generate|audit|config|setup|otp)\b)(?!-)[\w.@-]+\/[\w./@-]+\s*(?:$|[;&|)])/m,
+  /(?:^|[;&|(]\s*)(?:go)?pass\s+(?!(?:ls|list|insert|add|edit|rm|remove|delete|mv|move|cp|copy|git|init|grep|find|search|help|version|sync|generate|audit|config|setup|otp)\b)(?!-)[\w.@-]+\/[\w./@-]+\s*(?:$|[;&|)])/,
 ];
 
 /**
@@ -86,14 +84,7 @@ const NAMED: readonly RegExp[] = [
   /\b(?:netlify|ntl)\s+env:get\s+(?:-\S+\s+)*([A-Za-z_]\w*)/,
   /\brailway\s+variables?\s+get\s+(?:-\S+\s+)*([A-Za-z_]\w*)/,
   /\b(?:dokku|ssh\s+dokku@\S+)\s+config:get\s+(?:-\S+\s+)*[\w.-]+\s+([A-Za-z_]\w*)/,
-  // A stack's output by its name (`pulumi stack output dbPassword --show-secrets`), npm's setting
-  // by its key (`npm config get //acme.jfrog.io/…/:_authToken`), an SSM parameter by its path's
-  // last part (`aws ssm get-parameter --name /prod/stripe_secret_key`), and what an AWS or Azure
-  // query picks (`--query Credentials.SecretAccessKey`, `--query publishingPassword`).
-  /\bpulumi\s+stack\s+output\s+(?:-\S+\s+)*([A-Za-z_][\w.-]*)/,
-  /\bnpm\s+config\s+get\s+(?:\S*:)?([\w-]+)/,
-  /\baws\s+ssm\s+get-parameter\s[^\n|;&]*--name[= ]\s*['"]?(?:\S*\/)?([\w.-]+)/,
-  /\b(?:aws|az)\s[^\n|;&]*--query[= ]\s*['"]?(?:[\w\]\[0-9*]*\.)*([A-Za-z_]\w*)\b(?!\.)(?!\s*\|)/,
+
   /\bconvex\s+env\s+get\s+(?:-\S+\s+)*([A-Za-z_]\w*)/,
   /\bpulumi\s+config\s+get\s+(?:-\S+\s+)*(?:[\w-]+:)?([A-Za-z_][\w.-]*)/,
   /\bterraform\s+output\s+(?:-\S+\s+)*-raw\s+(?:-\S+\s+)*([A-Za-z_]\w*)/,
@@ -111,6 +102,25 @@ const NAMED: readonly RegExp[] = [
   // A constant decoded and printed: `print(base64.b64decode('U3Vt…').decode())`, `console.log(atob('…'))`.
   /\b(?:print|console\.log)\([^\n]*\b(?:b64decode|atob|Buffer\.from)\(()/,
 ];
+
+/**
+ * Rules that read a printed value by a name and decide only when the name says it is a secret: a
+ * name that does not says nothing of the rest of the command (`aws sts get-caller-identity --query
+ * Account` beside a `node -p` that reads a secret's file). A stack's output by its name (`pulumi
+ * stack output dbPassword --show-secrets`), npm's setting by its key (`npm config get
+ * //acme.jfrog.io/…/:_authToken`), an SSM parameter by its path's last part (`aws ssm get-parameter
+ * --name /prod/stripe_secret_key`), and what an AWS or Azure query picks (`--query
+ * Credentials.SecretAccessKey`, `--query publishingPassword`).
+ */
+const NAMED_SECRET: readonly RegExp[] = [
+  /\bpulumi\s+stack\s+output\s+(?:--?[\w-]+(?:[= ](?!-)\S+)?\s+)*?([A-Za-z_][\w.-]*)(?:\s|$)/,
+  /\bnpm\s+config\s+get\s+(?:--?[\w-]+(?:=\S+)?\s+)*(?:\S*:)?([\w-]+)/,
+  /\baws\s+(?:--?[\w-]+(?:[= ](?!-)\S+)?\s+)*ssm\s+get-parameter\s[^\n|;&]*--name[= ]\s*['"]?(?:\S*\/)?([\w.-]+)/,
+  /\b(?:aws|az)\s[^\n|;&]*--query[= ]\s*['"]?(?:[\w\]\[0-9*]*\.)*([A-Za-z_]\w*)\b(?!\.)(?!\s*\|)/,
+];
+
+/** What an AWS or Azure `--query` picks, by its last name (`Credentials.SecretAccessKey`, `passwords[0].value`), when it names one. */
+const QUERIED = /\b(?:aws|az)\s[^\n|;&]*--query[= ]\s*['"]?(?:[\w\]\[0-9*?=!'"]*\.)*([A-Za-z_]\w*)\b/;
 
 /**
  * A variable whose name says it is a secret, printed: `printenv NAME`, `echo $NAME`, `echo
@@ -168,11 +178,20 @@ export function printsHow(command: string): 'secret' | 'values' | 'mentioned' | 
       else read = true;
     } else if (name === undefined || name === '') values = true;
     else if (namesSecret(name.replace(/-/g, '_'))) return 'secret';
+    // An option's value may stand where the name is looked for (`ntl env:get --context production
+    // STRIPE_SECRET_KEY`, `heroku config:get -a api DB_PASSWORD`): a name among the words after it.
+    else if (wordsAfter(command, (m.index ?? 0) + m[0].length).some((w) => /^[A-Z][A-Z0-9_]{2,}$/.test(w) && namesSecret(w))) return 'secret';
     else read = true;
   }
   const how = printsSecretAlone(command);
   if (how === 'none' || (how === null && read)) return values ? 'values' : how === 'none' && mentionedApart(command) ? 'mentioned' : null;
   return how !== null ? how : values ? 'values' : mentionsSecret(command) ? 'mentioned' : null;
+}
+
+/** The words of the simple command from `at` on, options left out. */
+function wordsAfter(command: string, at: number): string[] {
+  const rest = /^[^|;&\n]*/.exec(command.slice(at))?.[0] ?? '';
+  return rest.split(/\s+/).filter((w) => w !== '' && !w.startsWith('-'));
 }
 
 /**
@@ -251,7 +270,14 @@ const FINDERS = /^(?:find|fd|fdfind|locate|ls)$/;
  * another variable's value), null when no rule could read it.
  */
 function printsSecretAlone(command: string): 'secret' | 'values' | 'none' | null {
-  if (PRINTERS.some((p) => p.test(command))) return 'secret';
+  // `az acr credential show --query username`: the query picks what is printed.
+  const queried = QUERIED.exec(command)?.[1];
+  const picksOther = queried !== undefined && !/^values?$/i.test(queried) && !namesSecret(queried);
+  if (PRINTERS.some((p) => p.test(command)) && !(picksOther && /\b(?:aws|az)\s/.test(command))) return 'secret';
+  for (const p of NAMED_SECRET) {
+    const name = p.exec(command)?.[1];
+    if (name !== undefined && namesSecret(name.replace(/-/g, '_'))) return 'secret';
+  }
   let none = false;
   for (const m of command.matchAll(VARIABLE)) {
     if (!namesSecret(m[1] as string)) continue;
@@ -263,7 +289,12 @@ function printsSecretAlone(command: string): 'secret' | 'values' | 'none' | null
   for (const m of command.matchAll(QUERY)) {
     // A trailing `.value` names nothing: the key before it does (`terraform output -json | jq -r '.db_password.value'`).
     const keys = (m[1] as string).split(/[.[\]"]+/).filter((x) => x !== '' && !/^\d+$/.test(x));
-    if (keys.length > 1 && /^(?:value|values|data|raw)$/i.test(keys.at(-1) as string)) keys.pop();
+    if (keys.length > 1 && /^(?:value|values|data|raw)$/i.test(keys.at(-1) as string)) {
+      keys.pop();
+      // A weak name then says too little (`.kms_key.value` is an ARN).
+      if (nameStrength(keys.at(-1) ?? '') === 'strong') return 'secret';
+      continue;
+    }
     if (namesSecret(keys.at(-1) ?? '')) return 'secret';
   }
   for (const seg of segments(command)) if (INTERPRETERS.test(programOf(seg)) && printsSecretAttribute(seg)) return 'secret';
@@ -310,19 +341,24 @@ const READ_INTO = /\bread\s+(?:-[a-zA-Z]+\s+)*([A-Za-z_]\w*)\s*<\s*['"]?([^\s'"|
 
 /** Programs that run a one-liner of code, and what of it prints an attribute (`print(settings.SECRET_KEY)`, `puts credentials.dig(:mailgun, :api_key)`). */
 const INTERPRETERS = /^(?:python[\d.]*|py|node|deno|bun|ruby|rails|php|perl|irb)$/;
-const PRINT_CALL = /\b(?:print|puts|pp|p|console\.log|echo|say|var_dump|print_r)\b\s*\(?/;
-const ATTRIBUTE = /\.([A-Za-z_]\w*)\b(?!\s*(?:\(|is\b|[=!]==?|\?|\.))|:([a-z_]\w*)\s*\)|\bfetch\(\s*\\?['"]([A-Za-z_]\w*)/g;
+const PRINTED_CHAIN = /\b(?:print|puts|pp|console\.log|say|var_dump|print_r)\b\s*\(?\s*((?:[A-Za-z_$][\w$]*)(?:\.[A-Za-z_$][\w$]*|\.(?:dig|fetch)\([^()]*\))*)\s*(?:\)|$|[;'"])/g;
 
 /**
  * Whether a one-liner prints an attribute, a key or a variable whose name says it holds a secret:
  * `print(settings.SECRET_KEY)`, `puts Rails.application.credentials.dig(:mailgun, :api_key)`,
- * `puts ENV.fetch("SMTP_PASSWORD")`. Only what comes after the print call is read, and not an
- * attribute compared or called (`u.password is not None`, `cfg.token == ''`, `s.secret_key.encode()`).
+ * `puts ENV.fetch("SMTP_PASSWORD")`. Only a print call's own argument, an access chain and nothing
+ * else: not one compared, called or wrapped (`print(u.password is not None)`, `bool(s.SECRET_KEY)`,
+ * `!!u.otp_secret`), by a strong name only (`cfg.kms_key` is weak), and of several arguments only
+ * the first (`print(tok.name_or_path, tok.eos_token)` prints a model's name first).
  */
 function printsSecretAttribute(seg: string): boolean {
-  const call = PRINT_CALL.exec(seg);
-  if (call === null) return false;
-  for (const m of seg.slice(call.index).matchAll(ATTRIBUTE)) if (namesSecret(m[1] ?? m[2] ?? m[3] ?? '')) return true;
+  for (const m of seg.matchAll(PRINTED_CHAIN)) {
+    const chain = m[1] as string;
+    if (!chain.includes('.')) continue;
+    // The last name of the chain: `.SECRET_KEY`, `dig(:mailgun, :api_key)`'s last symbol, `fetch("SMTP_PASSWORD")`'s key.
+    const last = /\.(?:dig|fetch)\(([^()]*)\)$/.exec(chain)?.[1]?.match(/[A-Za-z_]\w*/g)?.at(-1) ?? chain.slice(chain.lastIndexOf('.') + 1);
+    if (nameStrength(last) === 'strong') return true;
+  }
   return false;
 }
 /** A value read from a file straight into a print: `echo "$(<secrets/token)"`, `print(open('secrets/key').read())`, `console.log(fs.readFileSync('…'))`. */
@@ -476,6 +512,8 @@ const SECTIONS = /^==> (.{1,400}) <==$\n([\s\S]*?)(?=^==> .{1,400} <==$|(?![\s\S
 
 function printedIn(lines: string[]): string[] {
   if (lines.length === 0 || lines.length > MAX_LINES) return [];
+  // A tree of names (`pass acme/prod` on a folder prints one): a listing.
+  if (lines.some((l) => /^[│├└]/.test(l))) return [];
   // A JSON document (a decoded token's claims, an API's answer) names its values: the redactor's.
   // An array of values names none (`["q7Lm…"]`, R's `[1] "q7Lm…"`), and `[sudo] password for dev:`
   // or `[value]` is no JSON: only an object, or a list of them, is skipped.
