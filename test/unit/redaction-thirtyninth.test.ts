@@ -206,3 +206,24 @@ describe('what stays as it was', () => {
     for (const p of ['src/secrets/manager.ts', 'lib/private_key.rb', 'keys/private_key.pem', 'app-creds/README.md', 'docs/credentials/guide', 'db/migrations/*password*', 'k8s/secret*/*']) expect(readsSecretFile(p), p).toBe(false);
   });
 });
+
+describe("a cloud CLI's global options before its subcommand (the second red team's bypasses)", () => {
+  it.each([
+    'aws --profile prod secretsmanager get-secret-value --secret-id prod/stripe --query SecretString --output text',
+    'aws --region us-east-1 --no-cli-pager ssm get-parameters-by-path --path /prod --with-decryption',
+    'gcloud --project acme-prod secrets versions access latest --secret=stripe-key',
+    'az --only-show-errors keyvault secret show --vault-name kv --name stripe --query value -o tsv',
+    'gcloud --quiet auth print-access-token',
+  ])('%s', (command) => {
+    expect(printsHow(command)).toBe('secret');
+  });
+
+  it('reads a long run of options (one way only to read each: a pattern that tried every split would not end before the test times out)', () => {
+    expect(printsHow(`aws ${'--a-b '.repeat(600)}x`)).toBeNull();
+    expect(printsHow(`pulumi stack output ${'--x y '.repeat(600)}-`)).toBeNull();
+  });
+
+  it("Azure's keyData is a public key", () => {
+    expect(printsHow(`az vm show -g rg -n build2 --query "osProfile.linuxConfiguration.ssh.publicKeys[0].keyData" -o tsv`)).toBeNull();
+  });
+});

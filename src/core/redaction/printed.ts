@@ -23,11 +23,17 @@ const NOT_A_SECRET_FOLDER = /(?:^|[/\\])(?:bin|scripts?|src|lib|test|tests|spec|
 /** Extensions a secret's file may have: none, or one that says what it holds. */
 const SECRET_FILE_EXT = /^(?:txt|key|env|secret|secrets|token|pass|pw|pwd|password|passwd|cred|creds|credentials|cookie)$/i;
 
+/** Global options a cloud CLI takes before its subcommand (`aws --profile prod ssm …`, `gcloud --project p secrets …`). */
+// One way only to read each option (its first character after the dashes a word's): no backtracking to try.
+const OPTS = String.raw`(?:-{1,2}\w[\w-]*(?:[= ](?!-)\S+)?\s+)*`;
+/** A cloud CLI's subcommand after its global options. */
+const cli = (program: string, rest: string): RegExp => new RegExp(String.raw`\b${program}\s+${OPTS}${rest}`);
+
 /** Programs and subcommands that print a secret alone, by words of their command line. */
 const PRINTERS = [
   /\bwg\s+genkey\b/,
-  /\bgcloud\s+auth\s+print-(?:access|identity)-token\b/,
-  /\baz\s+account\s+get-access-token\b/,
+  cli('gcloud', String.raw`auth\s+print-(?:access|identity)-token\b`),
+  cli('az', String.raw`account\s+get-access-token\b`),
   /\bdoctl\s+auth\s+token\b/,
   /\bfly(?:ctl)?\s+auth\s+token\b/,
   /\bheroku\s+auth:token\b/,
@@ -47,10 +53,10 @@ const PRINTERS = [
   /\b(?:token_urlsafe|token_hex|get_random_secret_key)\b/,
   /\bpwgen\b/,
   /\bbase64\s+(?:-d|--decode|-D)\b/,
-  /\baws\s+ssm\s+get-parameters?\b[^\n]*--with-decryption\b/,
-  /\baws\s+secretsmanager\s+(?:batch-)?get-secret-value\b/,
-  /\bgcloud\s+(?:alpha\s+|beta\s+)?secrets\s+versions\s+access\b/,
-  /\baz\s+keyvault\s+secret\s+show\b/,
+  cli('aws', String.raw`ssm\s+get-parameters?(?:-by-path)?\b[^\n]*--with-decryption\b`),
+  cli('aws', String.raw`secretsmanager\s+(?:batch-)?get-secret-value\b`),
+  cli('gcloud', String.raw`(?:alpha\s+|beta\s+)?secrets\s+versions\s+access\b`),
+  cli('az', String.raw`keyvault\s+secret\s+show\b`),
   /\baz\s+[^\n|;&]*\bkeys?\s+list\b|\baz\s+[^\n|;&]*\blist-keys\b/,
   /\bgit\s+config\b[^\n|;&]*\s\S*(?:token|password|secret)\b/i,
   /\binfisical\s+secrets\s+get\b/,
@@ -113,9 +119,9 @@ const NAMED: readonly RegExp[] = [
  * Credentials.SecretAccessKey`, `--query publishingPassword`).
  */
 const NAMED_SECRET: readonly RegExp[] = [
-  /\bpulumi\s+stack\s+output\s+(?:--?[\w-]+(?:[= ](?!-)\S+)?\s+)*?([A-Za-z_][\w.-]*)(?:\s|$)/,
-  /\bnpm\s+config\s+get\s+(?:--?[\w-]+(?:=\S+)?\s+)*(?:\S*:)?([\w-]+)/,
-  /\baws\s+(?:--?[\w-]+(?:[= ](?!-)\S+)?\s+)*ssm\s+get-parameter\s[^\n|;&]*--name[= ]\s*['"]?(?:\S*\/)?([\w.-]+)/,
+  /\bpulumi\s+stack\s+output\s+(?:-{1,2}\w[\w-]*(?:[= ](?!-)\S+)?\s+)*?([A-Za-z_][\w.-]*)(?:\s|$)/,
+  /\bnpm\s+config\s+get\s+(?:-{1,2}\w[\w-]*(?:=\S+)?\s+)*(?:\S*:)?([\w-]+)/,
+  /\baws\s+(?:-{1,2}\w[\w-]*(?:[= ](?!-)\S+)?\s+)*ssm\s+get-parameter\s[^\n|;&]*--name[= ]\s*['"]?(?:\S*\/)?([\w.-]+)/,
   /\b(?:aws|az)\s[^\n|;&]*--query[= ]\s*['"]?(?:[\w\]\[0-9*]*\.)*([A-Za-z_]\w*)\b(?!\.)(?!\s*\|)/,
 ];
 
@@ -276,7 +282,8 @@ function printsSecretAlone(command: string): 'secret' | 'values' | 'none' | null
   if (PRINTERS.some((p) => p.test(command)) && !(picksOther && /\b(?:aws|az)\s/.test(command))) return 'secret';
   for (const p of NAMED_SECRET) {
     const name = p.exec(command)?.[1];
-    if (name !== undefined && namesSecret(name.replace(/-/g, '_'))) return 'secret';
+    // Azure's `keyData` is a VM's public SSH key.
+    if (name !== undefined && name !== 'keyData' && namesSecret(name.replace(/-/g, '_'))) return 'secret';
   }
   let none = false;
   for (const m of command.matchAll(VARIABLE)) {
