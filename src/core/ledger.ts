@@ -872,7 +872,7 @@ export function noteCall(l: Ledger, c: CallInput): void {
     rec.command = c.command;
     for (const w of shellWrites(c.command)) {
       const path = filePath(w.path, c.cwd);
-      if (!writes.some((x) => x.path === path && x.how === w.how)) writes.push(w.ifExists ? { path, how: w.how, ifExists: true } : w.text !== undefined ? { path, how: w.how, what: [`the text ${quote(w.text === '' ? '(an empty line)' : w.text)}`] } : { path, how: w.how });
+      if (!writes.some((x) => x.path === path && x.how === w.how)) writes.push(w.ifExists ? { path, how: w.how, ifExists: true } : w.text !== undefined ? { path, how: w.how, what: [w.text === '' ? 'an empty line' : `the text ${quote(w.text)}`] } : { path, how: w.how });
     }
     const background = c.background === true || startsInBackground(c.command);
     const targets = background ? [] : checkTargets(c.command, l.installed ?? []);

@@ -883,7 +883,8 @@ const PLAIN_PATH = /^[\w.~\/@+-][\w.~\/@+,:=-]*$/;
  * file looked fetched). Null for any other command.
  */
 function literalEcho(seg: string): string | null {
-  if (!/^\s*echo\s/.test(seg) || /[$`\\*?]/.test(seg)) return null;
+  // A `>` inside quotes is text the redirect-stripping below would cut (`echo "a > b" > f`).
+  if (!/^\s*echo\s/.test(seg) || /[$`\\*?]/.test(seg) || /(["'])[^"']*>[^"']*\1/.test(seg)) return null;
   const ws = words(seg.replace(/\s[0-9&]?>>?\s*\S+/g, ' '));
   const args = ws.slice(1);
   if (args.some((a) => /^-[a-zA-Z]+$/.test(a))) return null;
@@ -1457,7 +1458,6 @@ export function shellWrites(command: string): ShellWrite[] {
   return out;
 }
 
-/** Subcommands that add or remove a dependency by name, per program, and the lock file each writes beside its manifest. */
 /**
  * Subcommands that add or remove a dependency by name, per program, the lock file each writes beside
  * its manifest, and the options that name the folder it works in (`npm --prefix web i x`, `pnpm -C
@@ -1483,11 +1483,12 @@ const NO_LOCK = /^(?:--no-package-lock|--package-lock=false|--no-lockfile|--froz
 
 /**
  * The manifest (and lock file) a command that adds or removes a dependency by name rewrites in the
- * folder it runs in: `npm install --save-dev playwright-core` and `npm uninstall playwright-core`
- * rewrite package.json and package-lock.json (edgerunner at 486 and 528), `cargo add serde` Cargo.toml,
- * `uv add httpx` pyproject.toml and uv.lock, `go get x@v1` go.mod. An install with no name (`npm
- * install`, `npm ci`) may leave them as they are; one sent elsewhere (`-g`, `--prefix`, a workspace)
- * writes another folder's.
+ * folder it runs in, or the folder an option names: `npm install --save-dev playwright-core` and
+ * `npm uninstall playwright-core` rewrite package.json and package-lock.json (edgerunner at 486 and
+ * 528), `cargo add serde` Cargo.toml, `uv add httpx` pyproject.toml and uv.lock, `go get x@v1` go.mod
+ * and go.sum, `npm --prefix web i zod` web/package.json. An install with no name (`npm install`,
+ * `npm ci`) may leave them as they are; one sent elsewhere (`-g`, a workspace, a script) writes
+ * another's; after a `cd` (`moved`), only an absolute folder an option names is known.
  */
 function manifestWrites(cmd: string, all: readonly string[], moved: boolean): ShellWrite[] {
   const pm = DEPENDENCY_CHANGES[cmd];

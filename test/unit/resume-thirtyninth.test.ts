@@ -112,12 +112,18 @@ describe('a file an echo of literal words wrote (posthog at 457)', () => {
     expect(md).toMatch(/\| `data\/raw\/org_members\.json` \| write \| 3 \| the text «\[\]» \|/);
   });
 
+  it('says an echo of nothing wrote an empty line', () => {
+    const { md } = built(user('u1', 'write it'), bash('b1', 'echo > out.txt'), result('b1', ''));
+    expect(md).toMatch(/\| `out\.txt` \| write \| 3 \| an empty line \|/);
+  });
+
   it.each([
     ['echo "$TOKEN" > out.txt', 'a variable'],
     ['echo -e "a\\nb" > out.txt', 'an escape'],
     ['echo $(date) > out.txt', 'a substitution'],
     ['cat a.txt > out.txt', 'no echo'],
     [`echo "${'x'.repeat(70)}" > out.txt`, 'a long text'],
+    ['echo "a > b" > out.txt', 'a `>` inside quotes'],
   ])('%s (%s): says nothing of the text', (command) => {
     const { md } = built(user('u1', 'write it'), bash('b1', command), result('b1', ''));
     expect(md).toMatch(/\| `out\.txt` \| write \| 3 \|  \|/);

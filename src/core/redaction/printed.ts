@@ -90,7 +90,6 @@ const NAMED: readonly RegExp[] = [
   /\b(?:netlify|ntl)\s+env:get\s+(?:-\S+\s+)*([A-Za-z_]\w*)/,
   /\brailway\s+variables?\s+get\s+(?:-\S+\s+)*([A-Za-z_]\w*)/,
   /\b(?:dokku|ssh\s+dokku@\S+)\s+config:get\s+(?:-\S+\s+)*[\w.-]+\s+([A-Za-z_]\w*)/,
-
   /\bconvex\s+env\s+get\s+(?:-\S+\s+)*([A-Za-z_]\w*)/,
   /\bpulumi\s+config\s+get\s+(?:-\S+\s+)*(?:[\w-]+:)?([A-Za-z_][\w.-]*)/,
   /\bterraform\s+output\s+(?:-\S+\s+)*-raw\s+(?:-\S+\s+)*([A-Za-z_]\w*)/,
@@ -504,7 +503,7 @@ const MAX_LINES = 5;
  * each word of 8 characters or more with a letter and a digit, or that looks generated. A line
  * number a read prefixes (`     1\t`) is no part of it.
  */
-export function printedSecrets(output: string, secret = false): string[] {
+export function printedSecrets(output: string): string[] {
   // `tail -n +1 secrets/*`, `head secrets/a secrets/b`: each file under its `==> name <==` is read
   // alone, and only a file whose name says it holds a secret (not a log beside it).
   if (output.includes('==> ') && SECTION.test(output)) {
