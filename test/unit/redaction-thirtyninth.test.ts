@@ -72,6 +72,8 @@ describe("this stop's red team's bypasses: other programs that print a secret al
     'python manage.py shell -c "from django.conf import settings; print(settings.SECRET_KEY)"',
     `ruby -e 'puts ENV.fetch("SMTP_PASSWORD")'`,
     'npm config get //acme.jfrog.io/artifactory/api/npm/npm/:_authToken',
+    'yarn config get npmAuthToken --no-redacted',
+    'pnpm config get //npm.acme.io/:_authToken',
     'gcloud beta secrets versions access latest --secret=stripe-key',
     `aws secretsmanager batch-get-secret-value --secret-id-list prod/stripe --query 'SecretValues[0].SecretString' --output text`,
     't=$(<secrets/db_password.txt); echo "$t"',

@@ -112,14 +112,14 @@ const NAMED: readonly RegExp[] = [
  * Rules that read a printed value by a name and decide only when the name says it is a secret: a
  * name that does not says nothing of the rest of the command (`aws sts get-caller-identity --query
  * Account` beside a `node -p` that reads a secret's file). A stack's output by its name (`pulumi
- * stack output dbPassword --show-secrets`), npm's setting by its key (`npm config get
- * //acme.jfrog.io/…/:_authToken`), an SSM parameter by its path's last part (`aws ssm get-parameter
+ * stack output dbPassword --show-secrets`), a package manager's setting by its key (`npm config get
+ * //acme.jfrog.io/…/:_authToken`, `yarn config get npmAuthToken --no-redacted`), an SSM parameter by its path's last part (`aws ssm get-parameter
  * --name /prod/stripe_secret_key`), and what an AWS or Azure query picks (`--query
  * Credentials.SecretAccessKey`, `--query publishingPassword`).
  */
 const NAMED_SECRET: readonly RegExp[] = [
   /\bpulumi\s+stack\s+output\s+(?:-{1,2}\w[\w-]*(?:[= ](?!-)\S+)?\s+)*?([A-Za-z_][\w.-]*)(?:\s|$)/,
-  /\bnpm\s+config\s+get\s+(?:-{1,2}\w[\w-]*(?:=\S+)?\s+)*(?:\S*:)?([\w-]+)/,
+  /\b(?:npm|pnpm|yarn)\s+config\s+get\s+(?:-{1,2}\w[\w-]*(?:=\S+)?\s+)*(?:\S*:)?([\w-]+)/,
   /\baws\s+(?:-{1,2}\w[\w-]*(?:[= ](?!-)\S+)?\s+)*ssm\s+get-parameter\s[^\n|;&]*--name[= ]\s*['"]?(?:\S*\/)?([\w.-]+)/,
   /\b(?:aws|az)\s[^\n|;&]*--query[= ]\s*['"]?(?:[\w\]\[0-9*]*\.)*([A-Za-z_]\w*)\b(?!\.)(?!\s*\|)/,
 ];
