@@ -15,7 +15,7 @@ import type { Harness, Observation, Turn } from './types.js';
 import { sha256Hex } from './canonical.js';
 import { TYPED_SECRET } from './harness/requests.js';
 import { startedJobId } from './jobs.js';
-import { generated, mentionedSecret, plainPrinted, printedSecrets, printsHow, readsSecretFile, readsSecretOrCopy, secretWord, writtenSecrets } from './redaction/printed.js';
+import { generated, mentionedSecret, plainPrinted, printedSecrets, printsHow, printsPassword, readsSecretFile, readsSecretOrCopy, secretWord, writtenSecrets } from './redaction/printed.js';
 
 export interface IngestOptions {
   redactor: Redactor;
@@ -207,7 +207,7 @@ function notePrinted(obs: Observation, st: SessionState): void {
   // A call's id as the state keeps it: a digest, so that no text of the transcript's reaches the
   // state unredacted (an id is the harness's, but a line can say anything).
   const callKey = (id: string): string => sha256Hex(`handoffd call\n${id}`).slice(0, 16);
-  // The mark a remembered call or shell carries (`v`, `m` or none), or null when it is not remembered.
+  // The mark a remembered call or shell carries (`v`, `m`, `p` or none), or null when it is not remembered.
   const markOf = (key: string): string | null => {
     for (const k of st.secretCalls ?? []) if (k.startsWith(key) && k.length - key.length <= 1) return k.slice(key.length);
     return null;
@@ -227,7 +227,9 @@ function notePrinted(obs: Observation, st: SessionState): void {
       // only the generated-looking words are taken (`v`), and not a digest or a public id when the
       // call only names a secret's source (`m`).
       const how = f.command !== undefined ? printsHow(f.command) : f.read !== undefined && readsSecretOrCopy(f.read) ? 'secret' : null;
-      if (how !== null) keep(callKey(f.id), how === 'values' ? 'v' : how === 'mentioned' ? 'm' : '');
+      // `p`: a secret printed by a name that says password (`printenv DB_PASSWORD`), which a person
+      // may have made up short (`hunter2`): a one-word output of 6 or 7 characters is taken too.
+      if (how !== null) keep(callKey(f.id), how === 'values' ? 'v' : how === 'mentioned' ? 'm' : how === 'secret' && f.command !== undefined && printsPassword(f.command) ? 'p' : '');
       // Codex's `write_stdin` to a running session that prints a secret: its answer is that session's output.
       else if (f.polls !== undefined) {
         const mark = markOf(callKey(`shell ${f.polls.session}`));
@@ -241,15 +243,16 @@ function notePrinted(obs: Observation, st: SessionState): void {
       st.printed = remember(st.printed, written.map(typedDigest), PRINTED_SECRETS);
     } else if (f.t === 'tool_result' && f.output !== undefined && st.secretCalls !== undefined) {
       const key = callKey(f.id);
-      const secret = st.secretCalls.includes(key);
+      const password = st.secretCalls.includes(`${key}p`);
+      const secret = password || st.secretCalls.includes(key);
       const mentioned = !secret && st.secretCalls.includes(`${key}m`);
       if (!secret && !mentioned && !st.secretCalls.includes(`${key}v`)) continue;
       // Still running, or moved to the background: what it prints comes by later polls of its shell.
       const shell = startedJobId(f.output);
-      if (shell !== null) keep(callKey(`shell ${shell}`), secret ? '' : mentioned ? 'm' : 'v');
+      if (shell !== null) keep(callKey(`shell ${shell}`), password ? 'p' : secret ? '' : mentioned ? 'm' : 'v');
       const words = printedSecrets(f.output).filter((w) => secret || (mentioned ? mentionedSecret(w) : generated(w)));
       st.printed = remember(st.printed, words.map(typedDigest), PRINTED_SECRETS);
-      if (secret) st.plain = remember(st.plain, plainPrinted(f.output).map(typedDigest), PLAIN_SECRETS);
+      if (secret) st.plain = remember(st.plain, plainPrinted(f.output, password).map(typedDigest), PLAIN_SECRETS);
     }
   }
 }

@@ -43,6 +43,16 @@ describe('commands that print a secret alone, read now', () => {
     expect(all).toContain('[REDACTED:printed_secret]');
   });
 
+  it('a short password printed alone by a name that says password is remembered; by another name it is not', () => {
+    expect(plainPrinted('hunter2\n', true)).toEqual(['hunter2']);
+    expect(plainPrinted('Xk9#pQ2\n', true)).toEqual(['Xk9#pQ2']);
+    for (const w of ['1.2.3', 'v20.1', 'abcdef', '123456']) expect(plainPrinted(`${w}\n`, true), w).toEqual([]);
+    for (const [command, out] of [['printenv DB_PASSWORD', 'hunter2'], ['cat secrets/db_password.txt', 'Xk9#pQ2'], ['netlify env:get ADMIN_PASSWORD', 'tr0ub4']] as const) {
+      const all = kept(user('u1', 'log in'), bash('b1', command), result('b1', `${out}\n`), say('a1', `Logged in with ${out} now.`));
+      expect(all, command).not.toContain(out);
+    }
+  });
+
   it('a word shorter than 8 printed alone is not remembered: a name, a version or a key prefix is as likely (the red team of this stop)', () => {
     for (const w of ['app_dev', 'node20', 'x86_64', 'sk_test', 'hunter2']) expect(plainPrinted(`${w}\n`), w).toEqual([]);
     const all = kept(user('u1', 'which user?'), bash('b1', 'doppler secrets get DB_NAME --plain'), result('b1', 'app_dev\n'), user('u2', 'grant app_dev read access'), say('a1', 'Granted app_dev read access.'));

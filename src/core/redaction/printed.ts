@@ -1,4 +1,4 @@
-import { nameStrength } from './names.js';
+import { namesPassword, nameStrength } from './names.js';
 import { looksRandom } from './randomness.js';
 import { programOf, segments } from '../shell.js';
 
@@ -207,6 +207,22 @@ function wordsAfter(command: string, at: number): string[] {
 function mentionedApart(command: string): boolean {
   const pipelines = segments(command, true);
   return pipelines.length > 1 && pipelines.some((p) => printsSecretAlone(p) === null && mentionsSecret(p));
+}
+
+/**
+ * Whether a command read as printing a secret names it as a password: a variable (`printenv
+ * DB_PASSWORD`, `echo $ADMIN_PW`), a name a printer is given (`netlify env:get ADMIN_PASSWORD`), or
+ * a file (`cat secrets/db_password.txt`).
+ */
+export function printsPassword(command: string): boolean {
+  if (command.length > 4000) return false;
+  for (const m of command.matchAll(VARIABLE)) if (namesPassword(m[1] as string)) return true;
+  for (const p of NAMED) {
+    const name = p.exec(command)?.[1];
+    if (name !== undefined && name !== '' && namesPassword(name.replace(/-/g, '_'))) return true;
+  }
+  for (const m of command.matchAll(SHOWS_FILE)) if (readsSecretFile(m[2] as string) && /passw|passphrase|pwd/i.test((m[2] as string).replace(/^.*[/\\]/, ''))) return true;
+  return false;
 }
 
 /** A secret's file under a suffix a copy or an encoding adds: `api_token.bak`, `token.b64`, `db_password.gpg`. */
@@ -568,10 +584,14 @@ const ONE_WORD = /^[^\s'"`=:;,(){}[\]<>|&\\«»“”‘’→]+$/;
  * for it looks written, not generated. Only a line that is one word, with a sign or a digit in it or
  * 12 characters long, so that no everyday word is remembered.
  */
-export function plainPrinted(output: string): string[] {
+export function plainPrinted(output: string, password = false): string[] {
   const lines = outputLines(output);
   if (lines.length !== 1) return [];
   const w = lines[0] as string;
+  // A password by its name, made up short (`hunter2`, `Xk9#pQ2`): a letter with a digit or a sign,
+  // not a number or a version. Not by any other name: a user's or a database's (`app_dev`), a
+  // runtime (`node20`), a key's prefix (`sk_test`) are as short (this stop's red team).
+  if (password && (w.length === 6 || w.length === 7) && ONE_WORD.test(w) && /[A-Za-z]/.test(w) && /[^A-Za-z]/.test(w) && !/^v?\d+(?:\.\d+)*$/.test(w) && !ERROR_LINE.test(w)) return [w];
   if (w.length < 8 || w.length > 200 || !ONE_WORD.test(w) || secretWord(w) || ERROR_LINE.test(w) || /^(?:[a-z][a-z0-9+.-]*:|\/|~)/i.test(w)) return [];
   return /[^A-Za-z]/.test(w) || w.length >= 12 ? [w] : [];
 }
