@@ -1294,6 +1294,8 @@ export interface SubagentsApart {
   count: number;
   first: number;
   reports: number[];
+  /** What the reports say they changed, in their words (`Brief added to \`…/ROADMAP.md\``), by the report's line. */
+  said?: { line: number; text: string }[];
   commits?: { hash: string; line: number }[];
   /**
    * A `git log` the session ran after every report came back: `all`, of every branch (`--all`);
@@ -1311,7 +1313,8 @@ function subagentsApart(st: SessionState): { subagents?: SubagentsApart } {
   if (subs.length === 0 || Object.values(st.ledger.changed).some((c) => c.subagent === true)) return {};
   const reports = subs.flatMap((x) => (x.result_seq === undefined ? [] : [x.result_seq + 1])).sort((x, y) => x - y);
   const commits = subs.flatMap((x) => (x.result_seq === undefined ? [] : (x.commits ?? []).map((hash) => ({ hash, line: (x.result_seq as number) + 1 }))));
-  const out: SubagentsApart = { count: subs.length, first: Math.min(...subs.map((x) => x.line ?? x.seq + 1)), reports, ...(commits.length === 0 ? {} : { commits }) };
+  const said = subs.flatMap((x) => (x.result_seq === undefined || x.saidWrote === undefined ? [] : [{ line: x.result_seq + 1, text: x.saidWrote }])).slice(0, 3);
+  const out: SubagentsApart = { count: subs.length, first: Math.min(...subs.map((x) => x.line ?? x.seq + 1)), reports, ...(said.length === 0 ? {} : { said }), ...(commits.length === 0 ? {} : { commits }) };
   // Only when every one came back: one still at work may commit after any log.
   const last = reports.at(-1);
   if (last !== undefined && reports.length === subs.length) {

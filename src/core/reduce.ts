@@ -524,7 +524,14 @@ function subagentReturned(st: SessionState, id: string, seq: number, ok: boolean
     s.result_seq = seq;
     if (ok !== undefined) s.ok = ok;
     // A read-only agent's report names files it read and changes it proposes: it wrote none.
-    if (s.readOnly !== true && REPORTS_WRITES.test(report)) s.wrote = true;
+    const wrote = s.readOnly === true ? null : REPORTS_WRITES.exec(report);
+    if (wrote !== null) {
+      s.wrote = true;
+      // The line that says so, for the successor to read (FundWise at 18: «Brief added to `…/ROADMAP.md` (new …»).
+      const from = report.lastIndexOf('\n', wrote.index) + 1;
+      const to = report.indexOf('\n', wrote.index);
+      s.saidWrote = head(report.slice(from, to === -1 ? undefined : to).replace(/^[\s>*#-]+/, '').replace(/\s+/g, ' ').trim(), 200);
+    }
     // How Claude Code says to reach it again: "use SendMessage with to: 'ab1e6e…' to continue this agent".
     const to = CONTINUE_TO.exec(report)?.[1];
     if (to !== undefined) s.continueTo = to;

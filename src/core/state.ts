@@ -299,7 +299,7 @@ export interface SessionState {
    */
   /** `wrote`: its report says it changed files or committed (reduce.ts REPORTS_WRITES). */
   /** `readOnly`: of a kind given no tool that writes (Claude Code's Explore and Plan agents): never an unseen writer. */
-  subagents: { id: string; description: string; seq: number; background?: true; result_seq?: number; ok?: boolean; prompt?: string; prompt_chars?: number; line?: number; agent?: string; wrote?: true; readOnly?: true; name?: string; continueTo?: string; commits?: string[] }[];
+  subagents: { id: string; description: string; seq: number; background?: true; result_seq?: number; ok?: boolean; prompt?: string; prompt_chars?: number; line?: number; agent?: string; wrote?: true; saidWrote?: string; readOnly?: true; name?: string; continueTo?: string; commits?: string[] }[];
   /**
    * Messages the agent sent to other agents by name (SendMessage), the last LIMITS.SUBAGENTS:
    * where, to whom, and the first line of what the call answered (`result`, once it did).

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sections } from '../../src/core/quality.js';
 import { shellWrites } from '../../src/core/shell.js';
-import { call, edit, result, say, updated, user } from './claude-records.js';
+import { agent, call, edit, result, say, updated, user } from './claude-records.js';
 import { built } from './ledger-helper.js';
 
 /**
@@ -149,5 +149,19 @@ describe('files staged by name, then committed by a later command (FundWise at 2
     );
     expect(md).toContain('2 committed at line 11 (staged by name for it, and git counted as many files changed)');
     expect(md).not.toContain('which may have taken them');
+  });
+});
+
+describe("a subagent's report that says what it changed (FundWise at 18)", () => {
+  const task = agent('a-t1', [{ type: 'tool_use', id: 't1', name: 'Task', input: { description: 'Research partners', prompt: 'Research the card partners and add a brief to ROADMAP.md', subagent_type: 'general-purpose' } }]);
+
+  it('is quoted where the handoff says the subagent may have written files this transcript does not show', () => {
+    const { md } = built(user('u1', 'Research the partners'), task, result('t1', 'Brief added to `ROADMAP.md` (new "Visa Frontier" subsection under Phase 3).\n\nKey findings:\n- KAST: verified.'), say('a1', 'Done.'));
+    expect(md).toContain('(its report: line 3; it says «Brief added to `ROADMAP.md` (new "Visa Frontier" subsection under Phase 3).»), may have written files');
+  });
+
+  it('quotes nothing of a report that says no change', () => {
+    const { md } = built(user('u1', 'Research the partners'), task, result('t1', 'Key findings:\n- KAST: verified.\n- Avici: a Solana neobank.'), say('a1', 'Here is what I found.'));
+    expect(md).not.toContain('it says «');
   });
 });

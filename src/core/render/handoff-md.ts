@@ -1128,7 +1128,9 @@ function subagentsApart(s: Analysis['unseenWriters']['subagents']): string {
   if (s === undefined) return '';
   const lines = `line${s.reports.length === 1 ? '' : 's'} ${s.reports.slice(0, 6).join(', ')}${s.reports.length > 6 ? ', …' : ''}`;
   const reports = s.reports.length === 0 ? 'no report came back yet' : s.count === 1 ? `its report: ${lines}` : s.reports.length === s.count ? `their reports: ${lines}` : `${s.reports.length} of their reports came back: ${lines}`;
-  return `${s.count === 1 ? `the subagent the session started (line ${s.first})` : `the ${s.count} subagents the session started (the first at line ${s.first})`}, whose own calls are in ${s.count === 1 ? 'its own transcript' : 'their own transcripts'}, not this one (${reports})`;
+  // What a report says it changed, in its words: its writes are not this transcript's to list.
+  const said = s.said === undefined ? '' : `; ${s.said.map((x) => `${s.reports.length === 1 ? 'it' : `the one at line ${x.line}`} says «${oneLine(x.text, 160)}»`).join('; ')}`;
+  return `${s.count === 1 ? `the subagent the session started (line ${s.first})` : `the ${s.count} subagents the session started (the first at line ${s.first})`}, whose own calls are in ${s.count === 1 ? 'its own transcript' : 'their own transcripts'}, not this one (${reports}${said})`;
 }
 
 /** How a file was changed; a file the session created and deleted again is as it was (there was none). */

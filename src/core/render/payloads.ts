@@ -273,7 +273,7 @@ export function buildLlm(r: RenderInput, a: Analysis, summary: Record<string, un
       sessions: r.childSessions,
       // The task's text is the subagent's handoff's objective, not repeated here (the call's line says where it is).
       launched: st.subagents.map((sub) => {
-        const { prompt: _p, prompt_chars: _c, wrote: _w, readOnly, continueTo: _t, ...s } = sub;
+        const { prompt: _p, prompt_chars: _c, wrote: _w, saidWrote: _s, readOnly, continueTo: _t, ...s } = sub;
         const ms = subagentMessages(st, sub).map((m) => ({ line: m.line, result: m.result ?? null, ...(m.ok === undefined ? {} : { ok: m.ok }) }));
         return { ...s, ...(readOnly === true ? { read_only: true as const } : {}), ...(ms.length === 0 ? {} : { messages: ms }) };
       }),
