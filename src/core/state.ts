@@ -297,7 +297,7 @@ export interface SessionState {
    * task the call gave, at that line; `agent`: the agent id its result named, whose transcript
    * holds the subagent's own turns (its handoff takes this task as its objective when it holds none).
    */
-  /** `wrote`: its report says it changed files or committed (reduce.ts REPORTS_WRITES). */
+  /** `wrote`: its report says it changed files or committed (reduce.ts REPORTS_WRITES); `saidWrote`: the line of the report that says so, at most 200 characters (quoted by the handoff, kept out of the payloads). */
   /** `readOnly`: of a kind given no tool that writes (Claude Code's Explore and Plan agents): never an unseen writer. */
   subagents: { id: string; description: string; seq: number; background?: true; result_seq?: number; ok?: boolean; prompt?: string; prompt_chars?: number; line?: number; agent?: string; wrote?: true; saidWrote?: string; readOnly?: true; name?: string; continueTo?: string; commits?: string[] }[];
   /**
