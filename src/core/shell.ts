@@ -880,12 +880,11 @@ const PLAIN_PATH = /^[\w.~\/@+-][\w.~\/@+,:=-]*$/;
 /**
  * The words an `echo` writes, when they are short and literal (no variable, substitution or
  * escape to expand): `echo "[]" > data/raw/issues.json` writes `[]` (posthog at 457, where the
- * file looked fetched). Null for any other command.
+ * file looked fetched). `ws`: the command's words, its redirects left out. Null for any other command.
  */
-function literalEcho(seg: string): string | null {
-  // A `>` inside quotes is text the redirect-stripping below would cut (`echo "a > b" > f`).
-  if (!/^\s*echo\s/.test(seg) || /[$`\\*?]/.test(seg) || /(["'])[^"']*>[^"']*\1/.test(seg)) return null;
-  const ws = words(seg.replace(/\s[0-9&]?>>?\s*\S+/g, ' '));
+function literalEcho(seg: string, ws: readonly string[]): string | null {
+  // A `>` inside quotes is text the redirect-stripping would cut (`echo "a > b" > f`).
+  if (ws[0] !== 'echo' || /[$`\\*?]/.test(seg) || /(["'])[^"']*>[^"']*\1/.test(seg)) return null;
   const args = ws.slice(1);
   if (args.some((a) => /^-[a-zA-Z]+$/.test(a))) return null;
   const text = args.join(' ');
@@ -1361,9 +1360,9 @@ export function shellWrites(command: string): ShellWrite[] {
   // A heredoc body is data: cut it off before reading the command.
   const body = command.replace(/<<-?\s*['"]?(\w+)['"]?[^\n]*\n[\s\S]*?\n\s*\1\s*(\n|$)/g, (m) => m.slice(0, m.indexOf('\n') + 1));
   for (const seg of segments(body)) {
-    const echoed = literalEcho(seg);
-    for (const r of redirects(seg)) add(echoed === null || r.how === 'delete' ? r : { ...r, text: echoed });
     const ws = program(words(seg.replace(/\s[0-9&]?>>?\s*\S+/g, ' ')));
+    const echoed = literalEcho(seg, ws);
+    for (const r of redirects(seg)) add(echoed === null || r.how === 'delete' ? r : { ...r, text: echoed });
     const cmd = strip(ws[0] ?? '');
     const args = ws.slice(1).filter((a) => !a.startsWith('-'));
     const chdir = cmd.toLowerCase();

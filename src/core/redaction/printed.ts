@@ -1,6 +1,6 @@
 import { namesPassword, nameStrength } from './names.js';
 import { looksRandom } from './randomness.js';
-import { programOf, segments } from '../shell.js';
+import { programOf, segments, words } from '../shell.js';
 
 /**
  * Commands whose output is a secret with nothing beside it that says so: `printenv DB_PASSWORD`
@@ -25,7 +25,8 @@ const SECRET_FILE_EXT = /^(?:txt|key|env|secret|secrets|token|pass|pw|pwd|passwo
 
 /** Global options a cloud CLI takes before its subcommand (`aws --profile prod ssm …`, `gcloud --project p secrets …`). */
 // One way only to read each option (its first character after the dashes a word's): no backtracking to try.
-const OPTS = String.raw`(?:-{1,2}\w[\w-]*(?:[= ](?!-)\S+)?\s+)*`;
+const OPT = String.raw`(?:-{1,2}\w[\w-]*(?:[= ](?!-)\S+)?\s+)`;
+const OPTS = `${OPT}*`;
 /** A cloud CLI's subcommand after its global options. */
 const cli = (program: string, rest: string): RegExp => new RegExp(String.raw`\b${program}\s+${OPTS}${rest}`);
 
@@ -114,18 +115,21 @@ const NAMED: readonly RegExp[] = [
  * Account` beside a `node -p` that reads a secret's file). A stack's output by its name (`pulumi
  * stack output dbPassword --show-secrets`), a package manager's setting by its key (`npm config get
  * //acme.jfrog.io/…/:_authToken`, `yarn config get npmAuthToken --no-redacted`), an SSM parameter by its path's last part (`aws ssm get-parameter
- * --name /prod/stripe_secret_key`), and what an AWS or Azure query picks (`--query
- * Credentials.SecretAccessKey`, `--query publishingPassword`).
+ * --name /prod/stripe_secret_key`); and what an AWS or Azure query picks (QUERIED).
  */
 const NAMED_SECRET: readonly RegExp[] = [
-  /\bpulumi\s+stack\s+output\s+(?:-{1,2}\w[\w-]*(?:[= ](?!-)\S+)?\s+)*?([A-Za-z_][\w.-]*)(?:\s|$)/,
+  cli('pulumi', String.raw`stack\s+output\s+${OPT}*?([A-Za-z_][\w.-]*)(?:\s|$)`),
+  // Only options without a value here: the word after `get` is the key.
   /\b(?:npm|pnpm|yarn)\s+config\s+get\s+(?:-{1,2}\w[\w-]*(?:=\S+)?\s+)*(?:\S*:)?([\w-]+)/,
-  /\baws\s+(?:-{1,2}\w[\w-]*(?:[= ](?!-)\S+)?\s+)*ssm\s+get-parameter\s[^\n|;&]*--name[= ]\s*['"]?(?:\S*\/)?([\w.-]+)/,
-  /\b(?:aws|az)\s[^\n|;&]*--query[= ]\s*['"]?(?:[\w\]\[0-9*]*\.)*([A-Za-z_]\w*)\b(?!\.)(?!\s*\|)/,
+  cli('aws', String.raw`ssm\s+get-parameter\s[^\n|;&]*--name[= ]\s*['"]?(?:\S*\/)?([\w.-]+)`),
 ];
 
-/** What an AWS or Azure `--query` picks, by its last name (`Credentials.SecretAccessKey`, `passwords[0].value`), when it names one. */
-const QUERIED = /\b(?:aws|az)\s[^\n|;&]*--query[= ]\s*['"]?(?:[\w\]\[0-9*?=!'"]*\.)*([A-Za-z_]\w*)\b/;
+/**
+ * What an AWS or Azure `--query` picks, by its last name (`Credentials.SecretAccessKey`,
+ * `passwords[0].value`), when it names one and its output is not piped on: a secret's name decides a
+ * secret as NAMED_SECRET's do, another name what an AWS or Azure printer prints.
+ */
+const QUERIED = /\b(?:aws|az)\s[^\n|;&]*--query[= ]\s*['"]?(?:[\w\]\[0-9*?=!'"]*\.)*([A-Za-z_]\w*)\b(?!\.)(?!\s*\|)/;
 
 /**
  * A variable whose name says it is a secret, printed: `printenv NAME`, `echo $NAME`, `echo
@@ -195,8 +199,7 @@ export function printsHow(command: string): 'secret' | 'values' | 'mentioned' | 
 
 /** The words of the simple command from `at` on, options left out. */
 function wordsAfter(command: string, at: number): string[] {
-  const rest = /^[^|;&\n]*/.exec(command.slice(at))?.[0] ?? '';
-  return rest.split(/\s+/).filter((w) => w !== '' && !w.startsWith('-'));
+  return words(segments(command.slice(at))[0] ?? '').filter((w) => !w.startsWith('-'));
 }
 
 /**
@@ -295,10 +298,11 @@ function printsSecretAlone(command: string): 'secret' | 'values' | 'none' | null
   const queried = QUERIED.exec(command)?.[1];
   const picksOther = queried !== undefined && !/^values?$/i.test(queried) && !namesSecret(queried);
   if (PRINTERS.some((p) => p.test(command)) && !(picksOther && /\b(?:aws|az)\s/.test(command))) return 'secret';
+  // Azure's `keyData` is a VM's public SSH key.
+  if (queried !== undefined && queried !== 'keyData' && namesSecret(queried)) return 'secret';
   for (const p of NAMED_SECRET) {
     const name = p.exec(command)?.[1];
-    // Azure's `keyData` is a VM's public SSH key.
-    if (name !== undefined && name !== 'keyData' && namesSecret(name.replace(/-/g, '_'))) return 'secret';
+    if (name !== undefined && namesSecret(name.replace(/-/g, '_'))) return 'secret';
   }
   let none = false;
   for (const m of command.matchAll(VARIABLE)) {
@@ -522,14 +526,12 @@ const MAX_LINES = 5;
 export function printedSecrets(output: string): string[] {
   // `tail -n +1 secrets/*`, `head secrets/a secrets/b`: each file under its `==> name <==` is read
   // alone, and only a file whose name says it holds a secret (not a log beside it).
-  if (output.includes('==> ') && SECTION.test(output)) {
-    return [...output.matchAll(SECTIONS)].filter((m) => readsSecretOrCopy(m[1] as string)).flatMap((m) => printedIn(outputLines(m[2] as string)));
-  }
+  const sections = output.includes('==> ') ? [...output.matchAll(SECTIONS)] : [];
+  if (sections.length > 0) return sections.filter((m) => readsSecretOrCopy(m[1] as string)).flatMap((m) => printedIn(outputLines(m[2] as string)));
   return printedIn(outputLines(output));
 }
 
 /** The line `head` and `tail` print before each file's text when given several, and the text under it. */
-const SECTION = /^==> .{1,400} <==$/m;
 const SECTIONS = /^==> (.{1,400}) <==$\n([\s\S]*?)(?=^==> .{1,400} <==$|(?![\s\S]))/gm;
 
 function printedIn(lines: string[]): string[] {
