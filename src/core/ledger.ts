@@ -1232,7 +1232,7 @@ function noteSaidWritten(l: Ledger, call: CallRecord, out: string, r: ResultInpu
   if (out.length === 0 || out.length > 200_000 || !/\b(?:saved|wrote|written|created|generated|exported|dumped)\b/i.test(out)) return;
   const command = call.command ?? '';
   if (call.targets !== undefined || readsOnly(command) || programNames(command).some((p) => REPORTS_ELSEWHERE.test(p))) return;
-  if (/\s--?(?:dry-?run|noop|what-?if)\b/i.test(command) || /\bdry[- ]?run\b|\bwould (?:write|create|save)\b/i.test(out) || crashed(out) || /^npm ERR!|ERR_PNPM_/m.test(out)) return;
+  if (/\s--?(?:dry-?run|noop|what-?if)\b/i.test(command) || /\bdry[- ]?run\b|\bwould (?:write|create|save)\b/i.test(out) || crashed(out) || PM_ERROR.test(out)) return;
   const moved = changesFolder(command) || /\s(?:--prefix|-C|--cwd|--dir|--directory)[\s=]/.test(command);
   const paths: string[] = [];
   let lines: string[] | undefined;
