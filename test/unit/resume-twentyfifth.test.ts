@@ -238,7 +238,7 @@ describe('a session whose subagent works in its own transcript', () => {
   it('says what the subagent wrote or committed is not in it, where it said none', () => {
     const { md } = built(ask('Research the partners'), task, report, say('a1', 'Done: the brief is in ROADMAP.md.'));
     expect(sub(md, 'Files changed in this session')).toBe('None the transcript shows. *unknown* — the subagent the session started (line 2), whose own calls are in its own transcript, not this one (its report: line 3; it says «Brief added to ROADMAP.md under Phase 3.»), may have written files: whether any did is not known (`git status` in the repository says).');
-    expect(sub(md, 'Commits made in this session')).toContain('None seen.\n\n*unknown* — the subagent the session started (line 2), whose own calls are in its own transcript, not this one (its report: line 3; it says «Brief added to ROADMAP.md under Phase 3.»), may have committed: a commit of theirs would not show here.');
+    expect(sub(md, 'Commits made in this session')).toContain('None seen.\n\n*unknown* — the subagent the session started (line 2), whose own calls are in its own transcript, not this one (its report: line 3), may have committed: a commit of theirs would not show here.');
     expect(md).not.toContain('No file changed in this session');
   });
 

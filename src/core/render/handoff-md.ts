@@ -1098,7 +1098,7 @@ function filesChanged(a: Analysis, cwd: string | undefined, max: number, names: 
   const rows = listed.map((f, i) => [inCell(path(shown[i] as string)), cell(`${howOf(f)}${f.subagent ? ' (by a subagent)' : ''}${f.merged ? ' (by the session\'s git merge or pull: work it brought in)' : ''}${against(f, shown[i] as string)}`), lineOf(f), cell((f.what ?? []).join('; '), 100)]);
   const more = a.filesChangedTotal > rows.length ? `\n\n${moreFiles(fs.slice(0, -max).reverse(), a.filesChangedTotal - rows.length, cwd, names)}` : '';
   const unreadable = a.unreadableWrites > 0 ? `\n\n${label('unknown')} — and ${a.unreadableWrites} apply_patch call(s) whose paths are unreadable.` : '';
-  const bySub = `${pendingSaid(a, cwd)}${a.unseenWriters.subagents === undefined ? '' : `\n\n${label('unknown')} — ${subagentsApart(a.unseenWriters.subagents)}, may have written others, which this transcript does not show (\`git status\` in the repository says).`}`;
+  const bySub = `${pendingSaid(a, cwd)}${a.unseenWriters.subagents === undefined ? '' : `\n\n${label('unknown')} — ${subagentsApart(a.unseenWriters.subagents, true)}, may have written others, which this transcript does not show (\`git status\` in the repository says).`}`;
   return `### Files changed in this session\n\n${label('verified')} — writes whose result succeeded (edits, patches${listed.some((f) => f.said === true) ? ", shell commands that plainly write, and files a command's output says it wrote" : ', and shell commands that plainly write'}), latest first${from}:\n\n${table(['file', 'how (over the session)', 'line (latest write)', 'what the writes define'], rows)}${more}${unreadable}${bySub}`;
 }
 
@@ -1111,7 +1111,7 @@ function unseenWriters(a: Analysis): string {
   const parts = [
     shell === undefined ? '' : shell.count === 1 ? `1 shell call whose command is unreadable (line ${shell.first})` : `${shell.count} shell calls whose commands are unreadable (the first at line ${shell.first})`,
     unnamed === undefined ? '' : unnamed.count === 1 ? `1 call of a tool whose name is unreadable (line ${unnamed.first})` : `${unnamed.count} calls of tools whose names are unreadable (the first at line ${unnamed.first})`,
-    subagents === undefined ? '' : `${subagentsApart(subagents)},`,
+    subagents === undefined ? '' : `${subagentsApart(subagents, true)},`,
   ].filter((x) => x !== '');
   return parts.join(' and ');
 }
@@ -1124,12 +1124,13 @@ function pendingSaid(a: Analysis, cwd: string | undefined): string {
 }
 
 /** Subagents whose own calls are in their own transcripts: what they wrote is in their reports. */
-function subagentsApart(s: Analysis['unseenWriters']['subagents']): string {
+/** `quoteWrites`: with the line of each report that says what it changed (said where the files are, not again beside the commits). */
+function subagentsApart(s: Analysis['unseenWriters']['subagents'], quoteWrites = false): string {
   if (s === undefined) return '';
   const lines = `line${s.reports.length === 1 ? '' : 's'} ${s.reports.slice(0, 6).join(', ')}${s.reports.length > 6 ? ', …' : ''}`;
   const reports = s.reports.length === 0 ? 'no report came back yet' : s.count === 1 ? `its report: ${lines}` : s.reports.length === s.count ? `their reports: ${lines}` : `${s.reports.length} of their reports came back: ${lines}`;
   // What a report says it changed, in its words: its writes are not this transcript's to list.
-  const said = s.said === undefined ? '' : `; ${s.said.map((x) => `${s.reports.length === 1 ? 'it' : `the one at line ${x.line}`} says «${oneLine(x.text, 160)}»`).join('; ')}`;
+  const said = s.said === undefined || !quoteWrites ? '' : `; ${s.said.map((x) => `${s.reports.length === 1 ? 'it' : `the one at line ${x.line}`} says «${oneLine(x.text, 160)}»`).join('; ')}`;
   return `${s.count === 1 ? `the subagent the session started (line ${s.first})` : `the ${s.count} subagents the session started (the first at line ${s.first})`}, whose own calls are in ${s.count === 1 ? 'its own transcript' : 'their own transcripts'}, not this one (${reports}${said})`;
 }
 
