@@ -198,6 +198,8 @@ export interface Analysis {
   hookCommands: number;
   /** Of the other commands, the file edits run as shell commands (Codex's `apply_patch`). */
   patchCommands: number;
+  /** Of those, the edits that did not apply. */
+  patchCommandsFailed: number;
   backgroundStarts: number;
   /**
    * `changedSince`: of a failed check, the files (not documents) written after it, the latest
@@ -359,7 +361,9 @@ function suiteNotRun(l: Ledger, changed: number): Finding | null {
  * it; readers took the note for the state).
  */
 function afterTheState(l: Ledger, since: { calls: number; line: number }, at: number): NonNullable<Analysis['afterStateNow']> {
-  const changed = changesBetween(l, at, Number.POSITIVE_INFINITY, () => false);
+  // A file a command's output says it wrote counts too (posthog at 687: `analyze.py` saved
+  // data/scores.json), or "changed 2 files" would leave out one Files changed shows.
+  const changed = changesBetween(l, at, Number.POSITIVE_INFINITY, () => false, true);
   return changed === null ? { ...since } : { ...since, changed: { files: changed.files, path: changed.path, line: changed.line } };
 }
 
@@ -1757,6 +1761,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     otherCommands: l.otherCommands,
     hookCommands: l.hookCommands ?? 0,
     patchCommands: l.patchCommands ?? 0,
+    patchCommandsFailed: l.patchCommandsFailed ?? 0,
     backgroundStarts: l.backgroundStarts,
     openFailures: open,
     fixedFailures: fixedFailures(l),

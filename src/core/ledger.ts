@@ -2,7 +2,7 @@ import { ideShort } from './harness/requests.js';
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
 import { coverageMissing, decideOutcome, lastLine, lastStarted, spansHold } from './outcome.js';
 import type { Outcome } from './outcome.js';
-import { andChain, branchSwitch, changesFolder, programNames, readsOnly, copyInstall, uncopies, statusBranch, lsListing, modifiedInStatus, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, destroys, gitUnstaged, diffedPaths, diffsTheTree, exitMeansNoMatch, formattedFor, gitAdded, gitDir, initBranch, showsFiles, gitListing, branchPullRequest, gitLogAll, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, headMovers, killedByName, logLines, segments, isGitCommit, isGitMergeOrPull, rewritesHead, isGitPush, isGitRebase, noCommitsYet, pipedInto, programsRun, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
+import { andChain, branchSwitch, changesFolder, programNames, readsOnly, copyInstall, uncopies, statusBranch, lsListing, modifiedInStatus, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, destroys, gitUnstaged, diffedPaths, diffsTheTree, exitMeansNoMatch, formattedFor, gitAdded, gitDir, initBranch, showsFiles, gitListing, branchPullRequest, gitLogAll, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, dependenciesChanged, headMovers, killedByName, logLines, segments, isGitCommit, isGitMergeOrPull, rewritesHead, isGitPush, isGitRebase, noCommitsYet, pipedInto, programsRun, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
 import type { CheckTarget } from './shell.js';
 import { fmtClock, fmtOffset, localMinutes, offsetFromDate, startClaim, startsBeforeSession } from './clock.js';
 import { contentLines, DOC_LIMITS, namingRequest, readLines, readSpan } from './documents.js';
@@ -78,6 +78,8 @@ export interface CallWrite {
   added?: string[];
   /** The names of the definitions the write took out (an Edit whose old text defined them and whose new text does not). */
   gone?: string[];
+  /** A manifest or lock file a change of dependencies rewrites (shell.ts ShellWrite.manager). */
+  manager?: true;
 }
 
 export interface CallRecord {
@@ -85,6 +87,8 @@ export interface CallRecord {
   line: number;
   /** A Codex code-mode script whose one tool call is one patch: "Script failed" on the patch's error is the patch failing. */
   patchScript?: true;
+  /** Counted among the other commands as a file edit (Ledger.patchCommands): one that did not apply is counted again (patchCommandsFailed). */
+  patchCommand?: true;
   command?: string;
   writes?: CallWrite[];
   targets?: CheckTarget[];
@@ -246,6 +250,8 @@ export interface Ledger {
   hookCommands?: number;
   /** Of those, the shell calls that were file edits (Codex's `apply_patch` run as a command): their files are under Files changed. */
   patchCommands?: number;
+  /** Of those, the edits that did not apply (rejected, failed): their files are under Writes that did not happen. */
+  patchCommandsFailed?: number;
   backgroundStarts: number;
   failures: FailureEntry[];
   commits: CommitRecord[];
@@ -701,16 +707,16 @@ function changedAfter(l: Ledger, from: number, to: number): { path: string; line
 
 /**
  * The files changed between two lines (neither counted), but those `skip` leaves out, scratch
- * files and a program's output (`said`): how many, how many of them were deleted, and the latest
- * with its line; null when none.
+ * files and, unless `said` counts them, a program's output (the files a command's output says it
+ * wrote): how many, how many of them were deleted, and the latest with its line; null when none.
  */
-export function changesBetween(l: Ledger, from: number, to: number, skip: (path: string) => boolean): { path: string; line: number; files: number; deleted: number } | null {
+export function changesBetween(l: Ledger, from: number, to: number, skip: (path: string) => boolean, said = false): { path: string; line: number; files: number; deleted: number } | null {
   let latest: { path: string; line: number } | null = null;
   let files = 0;
   let deleted = 0;
   for (const path in l.changed) {
     const c = l.changed[path] as Ledger['changed'][string];
-    if (c.line <= from || c.line >= to || skip(path) || isScratch(path) || c.said !== undefined) continue;
+    if (c.line <= from || c.line >= to || skip(path) || isScratch(path) || (c.said !== undefined && !said)) continue;
     files += 1;
     if (c.how === 'delete') deleted += 1;
     if (latest === null || c.line > latest.line) latest = { path, line: c.line };
@@ -872,7 +878,7 @@ export function noteCall(l: Ledger, c: CallInput): void {
     rec.command = c.command;
     for (const w of shellWrites(c.command)) {
       const path = filePath(w.path, c.cwd);
-      if (!writes.some((x) => x.path === path && x.how === w.how)) writes.push(w.ifExists ? { path, how: w.how, ifExists: true } : w.text !== undefined ? { path, how: w.how, what: [w.text === '' ? 'an empty line' : `the text ${quote(w.text)}`] } : { path, how: w.how });
+      if (!writes.some((x) => x.path === path && x.how === w.how)) writes.push(w.ifExists ? { path, how: w.how, ifExists: true } : w.text !== undefined ? { path, how: w.how, what: [w.text === '' ? 'an empty line' : `the text ${quote(w.text)}`] } : w.manager ? { path, how: w.how, manager: true } : { path, how: w.how });
     }
     const background = c.background === true || startsInBackground(c.command);
     const targets = background ? [] : checkTargets(c.command, l.installed ?? []);
@@ -884,7 +890,10 @@ export function noteCall(l: Ledger, c: CallInput): void {
     else {
       l.otherCommands += 1;
       if (c.name === 'hook') l.hookCommands = (l.hookCommands ?? 0) + 1;
-      else if ((c.writes ?? []).length > 0) l.patchCommands = (l.patchCommands ?? 0) + 1;
+      else if ((c.writes ?? []).length > 0) {
+        l.patchCommands = (l.patchCommands ?? 0) + 1;
+        rec.patchCommand = true;
+      }
     }
   }
   if (writes.length > 0) rec.writes = writes;
@@ -1072,7 +1081,9 @@ export function noteResult(l: Ledger, r: ResultInput): void {
   // A package manager's error that a pipe hid from the exit code (`npm install react@19 2>&1 | tail
   // -5` printing `npm ERR! ERESOLVE`, exit 0): its manifest and lock may not have been written.
   const pmFailed = !failed && call.command !== undefined && PM_ERROR.test(out) && /\b(?:npm|pnpm|yarn|bun)\b/.test(call.command) && pipedInto(call.command) !== null;
-  if (call.writes) noteWrites(l, call, r, failed || pmFailed || (call.patchScript === true && r.patchFailed !== undefined));
+  const unwritten = failed || pmFailed || (call.patchScript === true && r.patchFailed !== undefined);
+  if (call.writes) noteWrites(l, call, r, unwritten);
+  if (call.patchCommand === true && unwritten) l.patchCommandsFailed = (l.patchCommandsFailed ?? 0) + 1;
   if (call.fetches !== undefined && r.denied === undefined && !r.subagent) noteFetch(l, call.fetches, r, failed);
   if (call.command !== undefined && !call.background) {
     // A check the user rejected, or a rule denied, did not run: it is no run, passed or failed
@@ -1398,7 +1409,8 @@ function noteWrites(l: Ledger, call: CallRecord, r: ResultInput, failed: boolean
       markNotChanged(l, w.path, r.line, reason, several);
       continue;
     }
-    if (r.ok === undefined && r.exitCode === undefined) continue; // no verdict recorded: not claimed
+    // No verdict recorded: not claimed, unless the package manager's own summary says it changed the dependencies.
+    if (r.ok === undefined && r.exitCode === undefined && !(w.manager === true && dependenciesChanged(r.output ?? '') && !PM_ERROR.test(r.output ?? ''))) continue;
     // `rm -f` succeeds on a file that was never there: a deletion only of one the session had.
     if (w.ifExists === true && heldKey(l.changed, w.path) === undefined && !(l.seen ?? []).some((p) => fileKey(p) === fileKey(w.path))) continue;
     // Claude Code's Write says when the file is new.
@@ -1866,6 +1878,7 @@ function noteCommandResult(l: Ledger, call: CallRecord, r: ResultInput, failed: 
     return;
   }
   if (r.denied !== undefined) return; // listed as a denied call
+  if (lookupPartlyMissed(call.command ?? '', r.output ?? '')) return;
   // `git log` in a repository with no commit fails by saying so: what it says is the repository's
   // state, not a fault of the command; said as a bare failure, it read as one to fix by committing.
   const empty = noCommitsYet(r.output ?? '');
@@ -1874,6 +1887,23 @@ function noteCommandResult(l: Ledger, call: CallRecord, r: ResultInput, failed: 
   const site = tracebackSite(r.output ?? '');
   const missing = onlyGit ? null : missingRead(call.command ?? '', r.output ?? '');
   push(l.failures, { line: r.line, text: `\`${clip(call.command ?? '', 160)}\` failed${r.exitCode !== undefined ? ` (exit ${r.exitCode})` : ''}${what ? `: ${what}` : ''}${site ? ` (in ${site})` : ''}`, keys: [onlyGit ? NO_COMMITS_KEY : commandKey(call.command ?? '')], kind: 'command', ...(missing === null ? {} : { missing }) }, LEDGER_LIMITS.FAILURES);
+}
+
+/** A lookup's report of a path it was given that is not there: `rg: libs/x/embedder: No such file or directory (os error 2)`, `ls: cannot access 'x': …`, `find: 'x': …`. */
+const LOOKUP_MISSED = /^(?:rg|grep|egrep|ls|find|fd|tree|cat|head|tail|sed|nl|wc|stat|file|du): .{1,400}: No such file or directory(?: \(os error 2\))?$|^ls: cannot access .{1,400}: No such file or directory$|^find: .{1,400}: No such file or directory$/;
+
+/**
+ * A search or a listing that only read (`rg --files a b c`, `ls x y`), given some paths that are not
+ * there, and that printed what the others hold: the paths it missed are the whole of its failure
+ * (raze at 17: `rg --files … libs/agno/agno/embedder libs/agno/agno/media` exit 2, with 130 files
+ * listed from the folders that were there; the agent found `knowledge/embedder` and `media.py` at
+ * once). It is no failure to fix or to run again: the failure lists leave it out.
+ */
+function lookupPartlyMissed(command: string, out: string): boolean {
+  if (!readsOnly(command)) return false;
+  const lines = out.split('\n').map((x) => x.trim()).filter((x) => x.length > 0 && !/^(?:Exit code:? \d+|Wall time.*|Output:|Process exited.*|Chunk ID:.*|Original token count:.*|Script completed)$/.test(x));
+  const missed = lines.filter((x) => LOOKUP_MISSED.test(x)).length;
+  return missed > 0 && missed < lines.length && !lines.some((x) => !LOOKUP_MISSED.test(x) && ERROR_WORDS.test(x));
 }
 
 /** What a command that shows a file prints when the file is not there (sed, cat, PowerShell's Get-Content in English and Russian, Node). */

@@ -28,6 +28,8 @@ export interface ShellWrite {
   ifExists?: true;
   /** What a redirect writes, when the command is an `echo` of short literal words (`echo "[]" > data/raw/issues.json`: a stub, not data). */
   text?: string;
+  /** A package manager's manifest or lock file, rewritten by a change of dependencies (manifestWrites): its own summary may prove it (dependenciesChanged). */
+  manager?: true;
 }
 
 const BACKSLASH = 92;
@@ -1515,8 +1517,22 @@ function manifestWrites(cmd: string, all: readonly string[], moved: boolean): Sh
   // A dependency by name: a word that is no option (`-D`, `--save-dev`) and no option's value.
   if (!rest.some((a, i) => !a.startsWith('-') && a.length > 0 && !VALUED.has(rest[i - 1] ?? ''))) return [];
   const at = (file: string): string => (folder === undefined || folder === '.' ? file : `${folder}/${file}`);
-  const lock = pm.lock === undefined || rest.some((a) => NO_LOCK.test(a)) ? [] : [{ path: at(pm.lock), how: 'edit' as const }];
-  return [{ path: at(pm.manifest), how: 'edit' }, ...lock];
+  const lock = pm.lock === undefined || rest.some((a) => NO_LOCK.test(a)) ? [] : [{ path: at(pm.lock), how: 'edit' as const, manager: true as const }];
+  return [{ path: at(pm.manifest), how: 'edit', manager: true }, ...lock];
+}
+
+/**
+ * A package manager's own summary of dependencies it added or removed: npm's `added 2 packages,
+ * and audited 49 packages in 2s` (and `removed`, `changed`), yarn's `success Saved 1 new
+ * dependency.`, pnpm's `devDependencies:` then `+ name version`, cargo's `Adding serde v1.0.219 to
+ * dependencies` (and `Removing … from`). A run whose exit code the transcript does not give (Codex
+ * code mode's `Script completed`, edgerunner at 487) rewrote its manifest when it prints one; npm's
+ * `up to date` changed nothing, and says nothing here.
+ */
+const DEPENDENCIES_CHANGED = /^(?:(?:added|removed|changed) \d+ packages?\b|success Saved \d+ new dependenc|(?:dev|optional|peer)?[dD]ependencies:\n[+-] \S|\s*Adding \S+ v\d\S* to (?:dev-|build-)?dependencies\b|\s*Removing \S+ from (?:dev-|build-)?dependencies\b)/m;
+
+export function dependenciesChanged(output: string): boolean {
+  return DEPENDENCIES_CHANGED.test(output);
 }
 
 /** The program a command's output was piped into last (`pnpm build 2>&1 | tail -60`: `tail`), unless `pipefail` is set; null when not piped. */

@@ -23,11 +23,13 @@ describe('a last message that came while the agent was still on the request befo
 describe('a failed command that printed more than its last error', () => {
   it('names the first error line too, and how many other lines it printed', () => {
     const l = initialLedger();
-    ran(l, 17, 'rg --files lib/knowledge lib/embedder lib/media', 2, 'rg: lib/embedder: No such file or directory (os error 2)\nrg: lib/media: No such file or directory (os error 2)\nlib/knowledge/a.py\nlib/knowledge/b.py\n');
-    expect(l.failures.at(-1)?.text).toBe('`rg --files lib/knowledge lib/embedder lib/media` failed (exit 2): rg: lib/media: No such file or directory (os error 2); 1 more error line before it (the first: «rg: lib/embedder: No such file or directory (os error 2)»); 2 other lines of output as well');
+    // A program that may do more than read (a search that only read and missed some paths is no
+    // failure: resume-fortieth.test.ts).
+    ran(l, 17, './scripts/index.sh lib/knowledge lib/embedder lib/media', 2, 'rg: lib/embedder: No such file or directory (os error 2)\nrg: lib/media: No such file or directory (os error 2)\nlib/knowledge/a.py\nlib/knowledge/b.py\n');
+    expect(l.failures.at(-1)?.text).toBe('`./scripts/index.sh lib/knowledge lib/embedder lib/media` failed (exit 2): rg: lib/media: No such file or directory (os error 2); 1 more error line before it (the first: «rg: lib/embedder: No such file or directory (os error 2)»); 2 other lines of output as well');
     // An output kept as its head and tail (ingest.ts) counts the lines it kept, at least.
-    ran(l, 20, 'rg --files lib/knowledge lib/media', 2, 'rg: lib/media: No such file or directory (os error 2)\nlib/knowledge/a.py\n…\nlib/knowledge/z.py\n');
-    expect(l.failures.at(-1)?.text).toBe('`rg --files lib/knowledge lib/media` failed (exit 2): rg: lib/media: No such file or directory (os error 2); at least 2 other lines of output as well');
+    ran(l, 20, './scripts/index.sh lib/knowledge lib/media', 2, 'rg: lib/media: No such file or directory (os error 2)\nlib/knowledge/a.py\n…\nlib/knowledge/z.py\n');
+    expect(l.failures.at(-1)?.text).toBe('`./scripts/index.sh lib/knowledge lib/media` failed (exit 2): rg: lib/media: No such file or directory (os error 2); at least 2 other lines of output as well');
     ran(l, 30, 'cat missing.txt', 1, 'cat: missing.txt: No such file or directory\n');
     expect(l.failures.at(-1)?.text).toBe('`cat missing.txt` failed (exit 1): cat: missing.txt: No such file or directory');
   });

@@ -7,6 +7,8 @@
 
 export interface CodeModeCalls {
   commands: string[];
+  /** The folder each command runs in (`workdir`), index for index with `commands`; undefined where the call gives none. */
+  workdirs: (string | undefined)[];
   patches: string[];
   plan: unknown[] | null;
   /** `tools.write_stdin({session_id, chars})`: input sent to (or a poll of) a running command's session. */
@@ -84,7 +86,7 @@ export function stdinOf(args: unknown): { session: string; chars: string } | nul
 }
 
 export function codeModeCalls(script: string): CodeModeCalls {
-  const out: CodeModeCalls = { commands: [], patches: [], plan: null, stdin: [] };
+  const out: CodeModeCalls = { commands: [], workdirs: [], patches: [], plan: null, stdin: [] };
   for (const m of script.matchAll(/\btools\.(exec_command|update_plan|write_stdin)\s*\(\s*/g)) {
     const at = (m.index ?? 0) + m[0].length;
     const obj = balanced(script, at);
@@ -94,7 +96,11 @@ export function codeModeCalls(script: string): CodeModeCalls {
     const rec = parsed as Record<string, unknown>;
     if (m[1] === 'exec_command') {
       const cmd = rec.cmd ?? rec.command;
-      if (typeof cmd === 'string') out.commands.push(cmd);
+      if (typeof cmd === 'string') {
+        out.commands.push(cmd);
+        const dir = rec.workdir ?? rec.working_directory;
+        out.workdirs.push(typeof dir === 'string' && dir.length > 0 ? dir : undefined);
+      }
     } else if (m[1] === 'write_stdin') {
       const poll = stdinOf(rec);
       if (poll !== null) out.stdin.push(poll);

@@ -631,10 +631,18 @@ function readEvent(p: Record<string, unknown>, obs: Observation, st: CodexState)
       // Each file by what the patch did to it: `{"type": "add" | "delete" | "update"}`, or an object
       // keyed by that word in older versions.
       const byHow = new Map<WriteHow, string[]>();
+      // A file the patch deleted, then added: one entry of `changes` (an `add`), while its summary
+      // lists both (`A README.md`, `D README.md`): it was there, and is written over, not created
+      // (rave-era at 272).
+      const deleted = [...(str(p.stdout) ?? '').matchAll(/^D (.+)$/gm)].map((m) => (m[1] as string).trim().replace(/\\/g, '/'));
+      const deletedToo = (path: string): boolean => {
+        const p2 = path.replace(/\\/g, '/');
+        return deleted.some((d) => p2 === d || p2.endsWith(`/${d}`));
+      };
       if (isObj(p.changes)) {
         for (const [path, change] of Object.entries(p.changes)) {
           const kind = isObj(change) ? (str(change.type) ?? (change.add !== undefined ? 'add' : change.delete !== undefined ? 'delete' : 'update')) : 'update';
-          const how: WriteHow = kind === 'add' ? 'create' : kind === 'delete' ? 'delete' : 'patch';
+          const how: WriteHow = kind === 'add' ? (deletedToo(path) ? 'write' : 'create') : kind === 'delete' ? 'delete' : 'patch';
           byHow.set(how, [...(byHow.get(how) ?? []), path]);
         }
       }
@@ -817,6 +825,11 @@ function readCodeMode(script: string, call: Fact & { t: 'tool_call' }, facts: Fa
   const inner = codeModeCalls(script);
   if (inner.commands.length > 0) call.command = inner.commands.join('\n');
   else delete call.command;
+  // The folder the commands run in, when they all name the same one and no patch shares the call
+  // (a patch's relative paths are the turn's): `npm install --save-dev playwright-core` with
+  // `workdir` …/web rewrote web/package.json (edgerunner at 486), not the session folder's.
+  const dir = inner.workdirs[0];
+  if (dir !== undefined && inner.patches.length === 0 && inner.workdirs.every((d) => d === dir)) call.cwd = dir;
   const files: string[] = [];
   for (const patch of inner.patches) for (const f of patchFiles(patch)) if (!files.includes(f)) files.push(f);
   if (files.length > 0) {

@@ -562,7 +562,13 @@ function currentState(a: Analysis): (level: Level) => string {
  */
 function doneSince(a: Analysis, runs: () => ReturnType<typeof checkKinds>, text: string, after: number): string {
   if (a.current.seq === null) return '';
-  const files = writtenNamedBy(text, a.filesChanged, after).map((f) => `\`${fileName(f.path)}\` written (line ${f.line})`);
+  // A file an `echo` of literal words wrote says which (posthog's `echo "[]" > data/raw/issues.json`, a stub, not the data an item names).
+  const echoed = (f: FileChange): string => {
+    // Only a file written once: a later write's text is not that one.
+    const t = (f.writes ?? 1) === 1 ? f.what?.[0] : undefined;
+    return t !== undefined && (t.startsWith('the text «') || t === 'an empty line') ? `: ${t}` : '';
+  };
+  const files = writtenNamedBy(text, a.filesChanged, after).map((f) => `\`${fileName(f.path)}\` written (line ${f.line}${echoed(f)})`);
   const checks = checksNamedBy(text, runs, after).map((r) => `${code(r.command, 60)} ${r.outcome === 'pass' ? 'passed' : r.outcome === 'fail' ? 'failed' : 'ran'} (line ${r.line})`);
   const all = [...files, ...checks];
   return all.length === 0 ? '' : ` — since it, what its words name: ${all.join('; ')}`;
@@ -1335,7 +1341,9 @@ function verification(a: Analysis): string {
   const hidden = a.hiddenCommands === '' || rows.length === 0 ? '' : `\n\n${label('unknown')} — and ${a.hiddenCommands}.`;
   // Calls whose command is unreadable are neither checks nor other commands: they are said above.
   const hooks = a.hookCommands === 0 ? '' : `${a.hookCommands === a.otherCommands ? 'all' : a.hookCommands} of them run by a hook, not by the agent; `;
-  const patches = a.patchCommands === 0 ? '' : `${a.patchCommands === a.otherCommands ? 'all' : a.patchCommands} of them file edits (\`apply_patch\`), whose files are under Files changed; `;
+  // An edit that did not apply (a rejected patch) wrote nothing: its files are under Writes that did not happen.
+  const unapplied = a.patchCommandsFailed === 0 ? '' : a.patchCommandsFailed === a.patchCommands ? ' (none applied: see Writes that did not happen)' : ` (${a.patchCommandsFailed} did not apply: see Writes that did not happen)`;
+  const patches = a.patchCommands === 0 ? '' : `${a.patchCommands === a.otherCommands ? 'all' : a.patchCommands} of them file edits (\`apply_patch\`)${a.patchCommandsFailed === a.patchCommands ? '' : ', whose files are under Files changed'}${unapplied}; `;
   const other = `Other shell commands${a.hiddenCommands === '' ? '' : ' whose command can be read'}: ${a.otherCommands} (${hooks}${patches}not checks; the calls of other tools are not counted here; every call is in TOOLS.md)${a.backgroundStarts > 0 ? `; ${a.backgroundStarts} started in the background (never counted as checks)` : ''}.${hidden}`;
   // With commands no one can read, "None" would say every check was run.
   const noneNotRun = a.hiddenCommands === '' ? NONE : `${label('unknown')} — none among the commands that can be read; which checks the unreadable ones ran, or left out, is not known (see above).`;
