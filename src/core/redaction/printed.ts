@@ -33,15 +33,19 @@ const cli = (program: string, rest: string): RegExp => new RegExp(String.raw`\b$
 /** Programs and subcommands that print a secret alone, by words of their command line. */
 const PRINTERS = [
   /\bwg\s+genkey\b/,
-  cli('gcloud', String.raw`auth\s+print-(?:access|identity)-token\b`),
+  cli('gcloud', String.raw`auth\s+(?:application-default\s+)?print-(?:access|identity)-token\b`),
+  // A registry's login password or token: `aws ecr get-login-password`, a deploy token (`fly tokens create deploy`).
+  cli('aws', String.raw`ecr(?:-public)?\s+get-login-password\b`),
+  /\bfly(?:ctl)?\s+tokens?\s+create\b/,
   cli('az', String.raw`account\s+get-access-token\b`),
   /\bdoctl\s+auth\s+token\b/,
   /\bfly(?:ctl)?\s+auth\s+token\b/,
   /\bheroku\s+auth:token\b/,
   /\baws\s+configure\s+get\s+\S*(?:secret|token|key)/i,
   /\bdoppler\s+secrets\s+get\b/,
-  /\bgpg\b[^\n|;&]*\s(?:-d|--decrypt)\b/,
-  /\b(?:sops|age)\s+(?:-d|--decrypt)\b|\bsops\s+decrypt\b/,
+  // Decryption, its flag wherever it stands (`sops --extract '["k"]' -d f`, `age -i keys.txt -d f`) or among others (`gpg -qd f`).
+  /\bgpg\b[^\n|;&]*\s(?:-[a-zA-Z]*d[a-zA-Z]*|--decrypt)\b/,
+  /\bsops\s+(?:--?[\w-]+(?:[= ](?:'[^'\n]*'|"[^"\n]*"|[^\s'"-]\S*))?\s+)*(?:-d|--decrypt)\b|\bsops\s+decrypt\b|\bage\s+(?:-[io]\s+\S+\s+)*(?:-d|--decrypt)\b/,
   /\bansible-vault\s+(?:view|decrypt)\b/,
   /\bopenssl\s+(?:rand|enc\s[^\n|;&]*-d)\b/,
   /\bsecurity\s+find-(?:generic|internet)-password\b/,
@@ -69,9 +73,13 @@ const PRINTERS = [
   /\bheroku\s+authorizations:create\b/,
   /\baz\s+[^\n|;&]*\b(?:acr\s+credential\s+show|list-publishing-credentials|list-publishing-profiles)\b/,
   /\bkeyring\s+get\b/,
-  /\bvault\s+write\b[^\n|;&]*\s-field=(?:secret_id|token|client_token|password)\b/,
+  /\bvault\s+(?:write|token\s+create|login)\b[^\n|;&]*\s-field[= ](?:secret_id|token|client_token|password)\b/,
+  /\bvault\s+print\s+token\b/,
+  // An API Gateway key's value: `aws apigateway get-api-key --api-key k --include-value`.
+  cli('aws', String.raw`apigateway\s+get-api-keys?\b[^\n|;&]*--include-values?\b`),
   // pass's and gopass's shorthand for `show`: `pass prod/db`, `gopass acme/stripe`.
-  /(?:^|[;&|(]\s*)(?:go)?pass\s+(?!(?:ls|list|insert|add|edit|rm|remove|delete|mv|move|cp|copy|git|init|grep|find|search|help|version|sync|generate|audit|config|setup|otp)\b)(?!-)[\w.@-]+\/[\w./@-]+\s*(?:$|[;&|)])/,
+  // A name of one word (`pass github`) or quoted (`pass "acme/prod-db"`), after the store's variables (`PASSWORD_STORE_DIR=… pass acme/smtp`).
+  /(?:^|[;&|(]\s*)(?:[A-Z_][A-Z0-9_]*=\S*\s+)*(?:go)?pass\s+(?!(?:ls|list|show|insert|add|edit|rm|remove|delete|mv|move|cp|copy|git|init|grep|find|search|help|version|sync|generate|audit|config|setup|otp)\b)(?!-)(['"]?)[\w.@-]+(?:\/[\w./@-]+)?\1\s*(?:$|[;&|)])/,
 ];
 
 /**
@@ -90,7 +98,7 @@ const NAMED: readonly RegExp[] = [
   // get SMTP_PASS`, `dokku config:get app SECRET_KEY`, `convex env get CLERK_SECRET_KEY`.
   /\b(?:netlify|ntl)\s+env:get\s+(?:-\S+\s+)*([A-Za-z_]\w*)/,
   /\brailway\s+variables?\s+get\s+(?:-\S+\s+)*([A-Za-z_]\w*)/,
-  /\b(?:dokku|ssh\s+dokku@\S+)\s+config:get\s+(?:-\S+\s+)*[\w.-]+\s+([A-Za-z_]\w*)/,
+  /\b(?:dokku|ssh\s+(?:-\S+\s+)*dokku@\S+)\s+config:get\s+(?:-\S+\s+)*[\w.-]+\s+([A-Za-z_]\w*)/,
   /\bconvex\s+env\s+get\s+(?:-\S+\s+)*([A-Za-z_]\w*)/,
   /\bpulumi\s+config\s+get\s+(?:-\S+\s+)*(?:[\w-]+:)?([A-Za-z_][\w.-]*)/,
   /\bterraform\s+output\s+(?:-\S+\s+)*-raw\s+(?:-\S+\s+)*([A-Za-z_]\w*)/,
@@ -107,6 +115,12 @@ const NAMED: readonly RegExp[] = [
   /\bgrep\s+(?:-\w+\s+)*['"]?\^?([A-Za-z_]\w*)[^|\n]*\.env(?!\.(?:example|sample|template|dist)\b)\S*\s*\|[^\n]*\b(?:cut\s|sed\s|awk\s)/,
   // A constant decoded and printed: `print(base64.b64decode('U3Vt…').decode())`, `console.log(atob('…'))`.
   /\b(?:print|console\.log)\([^\n]*\b(?:b64decode|atob|Buffer\.from)\(()/,
+  // A Workers KV value by its key: `wrangler kv key get API_TOKEN --binding=CONFIG` (`kv:key get` before wrangler 3.60).
+  /\bwrangler\s+kv(?::key|\s+key)\s+get\s+(?:-{1,2}[\w-]+(?:=\S+)?\s+)*['"]?([A-Za-z_][\w.-]*)/,
+  // Redis's setting or key by its name: `redis-cli CONFIG GET requirepass`, `redis-cli -n 2 GET api_token`.
+  /\bredis-cli\b[^\n|;&]*?\s(?:CONFIG\s+GET|GET|HGET\s+\S+)\s+['"]?([A-Za-z_][\w.-]*)/i,
+  // What the clipboard holds: a value copied to paste (`pbpaste`, `xclip -selection clipboard -o`).
+  /(?:^|[;&|(]\s*)(?:pbpaste|wl-paste|Get-Clipboard|xclip\b[^\n|;&]*\s-o(?:ut)?\b|xsel\b[^\n|;&]*\s(?:-o|--output)\b)()/i,
 ];
 
 /**
@@ -130,6 +144,15 @@ const NAMED_SECRET: readonly RegExp[] = [
  * secret as NAMED_SECRET's do, another name what an AWS or Azure printer prints.
  */
 const QUERIED = /\b(?:aws|az)\s[^\n|;&]*--query[= ]\s*['"]?(?:[\w\]\[0-9*?=!'"]*\.)*([A-Za-z_]\w*)\b(?!\.)(?!\s*\|)/;
+
+/**
+ * A value picked from a list by the name beside it: an AWS or Azure query's filter
+ * (`--query "[?name=='DB_PASSWORD'].value"`, `Outputs[?OutputKey=='DbPassword'].OutputValue`), jq's
+ * `select(.name=="DB_PASSWORD") | .value`; and an AWS query's list of names
+ * (`Credentials.[AccessKeyId,SecretAccessKey,SessionToken]`). The name decides, as QUERIED's.
+ */
+const PICKED_BY_NAME = /\[\?\s*\w+\s*==\s*\\?[`'"]([A-Za-z_][\w.-]*)\\?[`'"]\s*\]\s*\.\s*(?:value|Value|OutputValue|ParameterValue|SecretString)\b|\bselect\(\s*\.(?:name|Name|key|Key)\s*==\s*\\?"([A-Za-z_][\w.-]*)\\?"\s*\)\s*\|\s*\.(?:value|Value)\b/g;
+const QUERIED_LIST = /\b(?:aws|az)\s[^\n|;&]*--query[= ]\s*['"]?[\w.[\]0-9*]*\.?\[([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)+)\]/;
 
 /**
  * A variable whose name says it is a secret, printed: `printenv NAME`, `echo $NAME`, `echo
@@ -189,7 +212,8 @@ export function printsHow(command: string): 'secret' | 'values' | 'mentioned' | 
     else if (namesSecret(name.replace(/-/g, '_'))) return 'secret';
     // An option's value may stand where the name is looked for (`ntl env:get --context production
     // STRIPE_SECRET_KEY`, `heroku config:get -a api DB_PASSWORD`): a name among the words after it.
-    else if (wordsAfter(command, (m.index ?? 0) + m[0].length).some((w) => /^[A-Z][A-Z0-9_]{2,}$/.test(w) && namesSecret(w))) return 'secret';
+    // Or a key in another case (`pulumi config get --stack prod dbPassword`), by a strong name.
+    else if (wordsAfter(command, (m.index ?? 0) + m[0].length).some((w) => (/^[A-Z][A-Z0-9_]{2,}$/.test(w) && namesSecret(w)) || (/^[A-Za-z_][\w-]{2,}$/.test(w) && nameStrength(w.replace(/-/g, '_')) === 'strong'))) return 'secret';
     else read = true;
   }
   const how = printsSecretAlone(command);
@@ -300,6 +324,10 @@ function printsSecretAlone(command: string): 'secret' | 'values' | 'none' | null
   if (PRINTERS.some((p) => p.test(command)) && !(picksOther && /\b(?:aws|az)\s/.test(command))) return 'secret';
   // Azure's `keyData` is a VM's public SSH key.
   if (queried !== undefined && queried !== 'keyData' && namesSecret(queried)) return 'secret';
+  for (const m of command.matchAll(PICKED_BY_NAME)) if (namesSecret((m[1] ?? m[2] ?? '').replace(/[-.]/g, '_'))) return 'secret';
+  // Of several names, values: the others (an access key's id) are printed beside the secret.
+  const listed = QUERIED_LIST.exec(command)?.[1]?.split(/\s*,\s*/) ?? [];
+  const queriedValues = listed.some((n) => n !== 'keyData' && namesSecret(n));
   for (const p of NAMED_SECRET) {
     const name = p.exec(command)?.[1];
     if (name !== undefined && namesSecret(name.replace(/-/g, '_'))) return 'secret';
@@ -323,7 +351,9 @@ function printsSecretAlone(command: string): 'secret' | 'values' | 'none' | null
     }
     if (namesSecret(keys.at(-1) ?? '')) return 'secret';
   }
-  for (const seg of segments(command)) if (INTERPRETERS.test(programOf(seg)) && printsSecretAttribute(seg)) return 'secret';
+  for (const seg of segments(command)) if ((INTERPRETERS.test(programOf(seg)) || WRAPPED_INTERPRETER.test(seg)) && printsSecretAttribute(seg)) return 'secret';
+  const sql = selectsSecret(command);
+  if (sql === 'secret') return sql;
   // Values: a part cut out may be the password or the host and database (`cut -d@ -f2`, `${X#*@}`).
   const urlPart = CREDENTIAL_URL.test(command) && URL_PART.test(command);
   for (const m of command.matchAll(READ_INTO)) {
@@ -345,7 +375,41 @@ function printsSecretAlone(command: string): 'secret' | 'values' | 'none' | null
     if (how === 'none') none = true;
   }
   for (const m of command.matchAll(READ_INTO_PRINT)) if (readsSecretFile(m[1] ?? m[2] ?? m[3] ?? '')) return 'secret';
-  return values || urlPart ? 'values' : none ? 'none' : null;
+  return values || urlPart || sql === 'values' || queriedValues ? 'values' : none ? 'none' : null;
+}
+
+/** A database's client given a query (`psql -Atc "…"`, `sqlite3 app.db "…"`, `mysql -e "…"`). */
+const SQL_CLIENT = /\b(?:psql|mysql|mariadb|sqlite3|duckdb|clickhouse(?:-client)?|sqlcmd|cockroach\s+sql|d1\s+execute)\b/;
+const SELECT = /\bselect\s+(?:distinct\s+)?([^;]{1,400}?)\s+from\s+["`]?([\w.]+)/gi;
+/** A table whose rows are secrets by its name (`api_tokens`, `user_credentials`). */
+const SECRET_TABLE = /(?:^|[._])(?:\w+_)?(?:tokens?|secrets?|passwords?|credentials?|api_?keys?)$/i;
+
+/**
+ * What a database client's query prints when it selects a column whose name says it holds a secret
+ * (`select token from api_tokens`, `select id, email, api_key from users`, MySQL's
+ * `authentication_string`), or every column of a table named for them (`select * from api_tokens`):
+ * the column alone is the secret; beside others, or every column, values (only the
+ * generated-looking words are taken). A count, or a column of another name (`token_count`), is not.
+ */
+function selectsSecret(command: string): 'secret' | 'values' | null {
+  if (!SQL_CLIENT.test(command)) return null;
+  let how: 'secret' | 'values' | null = null;
+  for (const m of command.matchAll(SELECT)) {
+    const columns = (m[1] as string).split(',').map((c) => c.trim());
+    if (columns.length === 1 && /^(?:\w+\.)?\*$/.test(columns[0] as string)) {
+      if (SECRET_TABLE.test(m[2] as string)) how = 'values';
+      continue;
+    }
+    // A column by its name and the name it is given (`u.api_key as k`); a call (`count(token)`, `length(password)`) prints no value of it.
+    const secret = columns.filter((c) => !c.includes('(') && c.split(/\s+(?:as\s+)?/i).some((w) => {
+      const name = w.replace(/^[\w]+\./, '').replace(/["`']/g, '');
+      return name === 'authentication_string' || namesSecret(name);
+    }));
+    if (secret.length === 0) continue;
+    if (columns.length === 1) return 'secret';
+    how = 'values';
+  }
+  return how;
 }
 
 /**
@@ -363,11 +427,15 @@ const EXTRACTOR = new RegExp(`${STARTS}(awk|gawk|mawk|sed|cut|grep|egrep|rg|tr|s
 const CREDENTIAL_URL = /(?:\$\{?|process\.env\.|process\.env\[\s*\\?['"]|os\.environ(?:\.get)?\(?\[?\s*\\?['"]|os\.getenv\(\s*\\?['"]|ENV\[\s*\\?['"]|\$env:)(?:[A-Z0-9]+_)*(?:DATABASE|DB|DIRECT|KV|REDIS|MONGO(?:DB)?|POSTGRES(?:QL)?|PG|MYSQL|MARIADB|AMQP|RABBITMQ|BROKER|CACHE|ELASTIC(?:SEARCH)?|SMTP|MAIL|FTP|SFTP|KAFKA|NATS|MQTT|CLICKHOUSE|NEO4J|CONNECTION)_(?:URL|URI|DSN)(?:_(?:NON_POOLING|UNPOOLED|POOLED|POOLER|DIRECT|PRIMARY|REPLICA|RO|RW|READONLY|PROD|PRODUCTION|STAGING|DEV|TEST|LOCAL))?\b/;
 const URL_PART = /\|\s*(?:cut|awk|gawk|sed|grep\s+-\w*o)\b|\.password\b|\.(?:netloc|userinfo|auth)\b|\bparse_url\(|\$\{[A-Z0-9_]+[#%]/;
 /** A file read into a variable that is printed after: `read -r t < secrets/db_password.txt; echo "$t"`, `t=$(<secrets/x); echo "$t"`. */
-const READ_INTO = /\bread\s+(?:-[a-zA-Z]+\s+)*([A-Za-z_]\w*)\s*<\s*['"]?([^\s'"|;&<>]+)|\b([A-Za-z_]\w*)=["']?\$\(\s*<\s*['"]?([^\s'"|;&<>)]+)/g;
+const READ_INTO = /\b(?:read|mapfile|readarray)\s+(?:-[a-zA-Z]+\s+)*([A-Za-z_]\w*)\s*<\s*['"]?([^\s'"|;&<>]+)|\b([A-Za-z_]\w*)=["']?\$\(\s*<\s*['"]?([^\s'"|;&<>)]+)/g;
 
 /** Programs that run a one-liner of code, and what of it prints an attribute (`print(settings.SECRET_KEY)`, `puts credentials.dig(:mailgun, :api_key)`). */
 const INTERPRETERS = /^(?:python[\d.]*|py|node|deno|bun|ruby|rails|php|perl|irb)$/;
-const PRINTED_CHAIN = /\b(?:print|puts|pp|console\.log|say|var_dump|print_r)\b\s*\(?\s*((?:[A-Za-z_$][\w$]*)(?:\.[A-Za-z_$][\w$]*|\.(?:dig|fetch)\([^()]*\))*)\s*(?:\)|$|[;'"])/g;
+const PRINTED_CHAIN = /\b(?:print|puts|pp|console\.log|say|var_dump|print_r)\b\s*\(?\s*((?:[A-Za-z_$][\w$]*)(?:\(\))?(?:\.[A-Za-z_$][\w$]*(?:\(\))?|\.(?:dig|fetch)\([^()]*\)|\[\s*\\?['"][\w.-]{1,80}\\?['"]\s*\])*)\s*(?:\)|$|[;'"])/g;
+/** `print(getattr(settings, 'stripe_secret_key'))`: an attribute by its name as a string. */
+const PRINTED_GETATTR = /\b(?:print|puts|pp)\s*\(\s*getattr\(\s*[\w.]+\s*,\s*\\?['"]([A-Za-z_]\w*)\\?['"]/g;
+/** An interpreter a wrapper runs: `bundle exec rails runner '…'`, `docker compose exec web python -c '…'`. */
+const WRAPPED_INTERPRETER = /\b(?:bundle\s+exec|(?:docker|podman)(?:[\s-]compose)?\s+exec(?:\s+-\S+)*\s+[\w.-]+|kubectl\b[^\n|;&]*?\bexec\b[^\n|;&]*?\s--)\s+(?:python[\d.]*|node|ruby|rails|php|perl)\b/;
 
 /**
  * Whether a one-liner prints an attribute, a key or a variable whose name says it holds a secret:
@@ -380,11 +448,12 @@ const PRINTED_CHAIN = /\b(?:print|puts|pp|console\.log|say|var_dump|print_r)\b\s
 function printsSecretAttribute(seg: string): boolean {
   for (const m of seg.matchAll(PRINTED_CHAIN)) {
     const chain = m[1] as string;
-    if (!chain.includes('.')) continue;
-    // The last name of the chain: `.SECRET_KEY`, `dig(:mailgun, :api_key)`'s last symbol, `fetch("SMTP_PASSWORD")`'s key.
-    const last = /\.(?:dig|fetch)\(([^()]*)\)$/.exec(chain)?.[1]?.match(/[A-Za-z_]\w*/g)?.at(-1) ?? chain.slice(chain.lastIndexOf('.') + 1);
+    if (!chain.includes('.') && !chain.includes('[')) continue;
+    // The last name of the chain: `.SECRET_KEY`, `["SECRET_KEY"]`, `dig(:mailgun, :api_key)`'s last symbol, `fetch("SMTP_PASSWORD")`'s key.
+    const last = /\[\s*\\?['"]([\w.-]+)\\?['"]\s*\]$/.exec(chain)?.[1] ?? /\.(?:dig|fetch)\(([^()]*)\)$/.exec(chain)?.[1]?.match(/[A-Za-z_]\w*/g)?.at(-1) ?? chain.slice(chain.lastIndexOf('.') + 1).replace(/\(\)$/, '');
     if (nameStrength(last) === 'strong') return true;
   }
+  for (const m of seg.matchAll(PRINTED_GETATTR)) if (nameStrength(m[1] as string) === 'strong') return true;
   return false;
 }
 /** A value read from a file straight into a print: `echo "$(<secrets/token)"`, `print(open('secrets/key').read())`, `console.log(fs.readFileSync('…'))`. */
