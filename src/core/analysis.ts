@@ -526,10 +526,20 @@ const FOREIGN: readonly { tools: RegExp; files: RegExp }[] = [
 ];
 
 function changeFor(l: Ledger, command: string, ranAt: number): { path: string; line: number } | null {
+  return changesFor(l, command, ranAt)?.latest ?? null;
+}
+
+/**
+ * The latest change of a file a check's command reads, and how many such files changed after it
+ * ran at `ranAt` (which change came first after the run is not known: a file keeps its first and
+ * its latest write only). Null when no file it reads changed.
+ */
+function changesFor(l: Ledger, command: string, ranAt: number): { files: number; latest: { path: string; line: number } } | null {
   const targets = checkTargets(command, l.installed ?? []);
   const staticOnly = targets.length > 0 && targets.every((t) => t.kind === 'lint' || t.kind === 'typecheck' || t.kind === 'format');
   const foreign = targets.length === 0 ? undefined : FOREIGN.find((f) => targets.every((t) => f.tools.test(t.tool)))?.files;
   let latest: { path: string; line: number } | null = null;
+  let files = 0;
   const readsDocs = DOC_TOOLS.test(command);
   for (const [path, c] of Object.entries(l.changed)) {
     // A README or an ignore list is read by no test, build or code linter (by a prose linter, yes).
@@ -539,8 +549,9 @@ function changeFor(l: Ledger, command: string, ranAt: number): { path: string; l
     // A file the session made after the run and deleted since was never there for it to see (edgerunner's throwaway script).
     if (madeAfter(c, ranAt)) continue;
     if (latest === null || c.line > latest.line) latest = { path, line: c.line };
+    if (c.line > ranAt) files += 1;
   }
-  return latest;
+  return latest === null ? null : { files, latest };
 }
 
 /** A file the session made after a check ran and deleted since: it was never there for that run to see. */
@@ -1634,6 +1645,30 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     const after = lastCheck === undefined ? `in this session (its last file change: line ${lastChange}${docsAfter(l, lastChange)})` : `after the last file change (line ${lastChange}${docsAfter(l, lastChange)})`;
     const text = run === undefined ? `No test, build, type check or lint ran ${after}` : `No test, type check or lint ran ${after}, and no build but \`${clip(run.command.replace(/\s+/g, ' '), 100)}\` (line ${run.line}), which compiles the code to run the program: no check (whether it built and started is in its output)`;
     checksNotRun.push({ text, label: 'verified', seq: lastChange - 1 });
+    // A check that last ran before an earlier change of a file it checks, though other checks ran
+    // after that change (edgerunner at 520: the tests last ran at 361, `engine.rs` changed at 390,
+    // then only `cargo test --no-run` compiled, at 511, before the last change, a script's deletion).
+    // Its run is older than the last check's: the sentence above does not date it (edgerunner at
+    // 620: the tests last ran at 361, before every change of the backend pass since 551).
+    if (lastCheck !== undefined) {
+      const olderThanItsFiles = rows
+        .filter((t) => t.line < lastCheck.line && t.outcome !== 'unknown')
+        .map((t) => ({ t, ch: changesFor(l, t.command, t.line) }))
+        .filter((x): x is { t: CheckTargetRow; ch: NonNullable<typeof x.ch> } => x.ch !== null && x.ch.files > 0)
+        .filter(({ t, ch }) => {
+          const since = new Set(l.checks.filter((c) => c.line > t.line).flatMap((c) => c.keys.flatMap((k) => [k, ...(IMPLIES[k] ?? [])])));
+          const keys = l.checks.find((c) => (c.keys.join(' + ') || c.command) === t.target)?.keys ?? [];
+          return !(keys.length > 0 && keys.every((k) => since.has(k)));
+        })
+        // The oldest first: the staler a run, the more it may have missed.
+        .sort((x, y) => x.t.line - y.t.line)
+        .slice(0, 5);
+      const name = (p: string): string => p.split('/').pop() ?? p;
+      for (const { t, ch } of olderThanItsFiles) {
+        const which = `${ch.files === 1 ? '1 file' : `${ch.files} files`} since, the latest at line ${ch.latest.line}: ${name(ch.latest.path)}`;
+        checksNotRun.push({ text: `\`${t.command.length > 100 ? `${t.command.slice(0, 99)}…` : t.command}\` last ran at line ${t.line}, before files it checks changed (${which})`, label: 'verified', seq: t.line - 1 });
+      }
+    }
   } else if (l.lastChangeLine !== null) {
     // Some checks ran after the last change; the others last ran on older code. A combined run
     // (`ruff check && pytest`) whose every check ran again since, alone or with others, is not stale.

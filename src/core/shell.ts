@@ -767,6 +767,10 @@ export function gitLogAll(command: string, out: string): boolean {
 /** The newest commit a `git log` run printed first (`ecd5389 feat: backend v0`); null when the command holds no such run. */
 export function gitLogTop(command: string, out: string): { hash: string; subject: string } | null {
   if (!command.includes('log') || FILTERED_OUTPUT.test(command) || !runsGit(command, (w) => w[1] === 'log' && logOfHead(w.slice(2)))) return null;
+  // git's own format (`git log -1 --stat`): `commit <hash>`, its headers, then the subject indented
+  // (deep-manifest at 72, read as no log, so an older one at 27 was called the latest).
+  const full = /^commit ([0-9a-f]{7,40})\b[^\n]*\n(?:[A-Z][\w-]*:[^\n]*\n)*\n {4}([^\n]+)/.exec(out.replace(/^\s+/, ''));
+  if (full !== null) return { hash: full[1] as string, subject: (full[2] as string).trim() };
   const first = logLines(out)[0];
   return first === undefined ? null : { hash: first.hash, subject: first.rest };
 }

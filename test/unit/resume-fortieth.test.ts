@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { codeModeCalls } from '../../src/core/harness/code-mode.js';
-import { dependenciesChanged } from '../../src/core/shell.js';
+import { dependenciesChanged, gitLogTop } from '../../src/core/shell.js';
 import { call, result, say, todos, todosDone, user } from './claude-records.js';
 import { built } from './ledger-helper.js';
 
@@ -168,5 +168,38 @@ describe('a search given some paths that are not there (raze at 17: «Failed, th
       const { md } = built(user('u1', 'review the plan'), bash('b1', 'rg --files libs/agno/agno/vectordb libs/agno/agno/embedder libs/agno/agno/media'), result('b1', `Exit code 2\n${out}`, { is_error: true }), say('a1', 'Going on.'));
       expect(md, out).toContain('Failed, then passed over');
     }
+  });
+});
+
+describe("git's own log format (deep-manifest at 72: «its latest `git log` of HEAD (line 27) began with `5db6b2a`»)", () => {
+  it('reads `commit <hash>` and the indented subject as HEAD', () => {
+    expect(gitLogTop('git log -1 --stat', 'commit 1d28f1efd0865ace184f697d2d2e31498a97a7bb\nAuthor: A <a@b.c>\nDate:   Sat Nov 29 16:23:20 2025 +0100\n\n    milestone: project health check status report\n\n README.md | 2 +-\n')).toEqual({ hash: '1d28f1efd0865ace184f697d2d2e31498a97a7bb', subject: 'milestone: project health check status report' });
+    expect(gitLogTop('git log --oneline -3', '5db6b2a docs: reorganize\n1a2b3c4 init\n')).toEqual({ hash: '5db6b2a', subject: 'docs: reorganize' });
+    // Not HEAD's: another ref, or a log cut by a filter.
+    expect(gitLogTop('git log -1 main', 'commit 1d28f1efd0865ace184f697d2d2e31498a97a7bb\nAuthor: A <a@b.c>\n\n    x\n')).toBeNull();
+  });
+});
+
+describe('a check older than the last check run, before files it checks changed (edgerunner at 620: «No test … ran after the last file change (line 621)», the tests last run at 361)', () => {
+  it('is dated, with how many files it checks changed since', () => {
+    const { md } = built(
+      user('u1', 'harden the backend'),
+      call('w1', 'Write', { file_path: '/nonexistent/w/src/engine.rs', content: 'fn a() {}\n' }),
+      result('w1', 'File created successfully at: /nonexistent/w/src/engine.rs'),
+      bash('t1', 'cargo test --workspace'),
+      result('t1', 'test result: ok. 6 passed; 0 failed; 0 ignored'),
+      call('w2', 'Write', { file_path: '/nonexistent/w/src/engine.rs', content: 'fn a() { b() }\n' }),
+      result('w2', 'The file /nonexistent/w/src/engine.rs has been updated.'),
+      call('w3', 'Write', { file_path: '/nonexistent/w/src/risk.rs', content: 'fn r() {}\n' }),
+      result('w3', 'File created successfully at: /nonexistent/w/src/risk.rs'),
+      bash('c1', 'cargo check --workspace'),
+      result('c1', 'Finished `dev` profile [unoptimized + debuginfo] target(s) in 0.90s'),
+      call('w4', 'Write', { file_path: '/nonexistent/w/src/server.rs', content: 'fn s() {}\n' }),
+      result('w4', 'File created successfully at: /nonexistent/w/src/server.rs'),
+    );
+    expect(md).toContain('No test, build, type check or lint ran after the last file change (line 13)');
+    expect(md).toContain('`cargo test --workspace` last ran at line 5, before files it checks changed (3 files since, the latest at line 13: server.rs)');
+    // The last check is dated by the sentence itself.
+    expect(md).not.toContain('`cargo check --workspace` last ran');
   });
 });
