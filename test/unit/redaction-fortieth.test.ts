@@ -26,8 +26,14 @@ describe('commands that print a secret alone, read now', () => {
     ['redis-cli -n 2 GET api_token', `"${SECRET}"\n`, 'secret'],
     ['npx wrangler kv key get --binding=CONFIG API_TOKEN --remote', `${SECRET}\n`, 'secret'],
     ['wrangler kv:key get "STRIPE_SECRET" --namespace-id=4f2a9c', `${SECRET}\n`, 'secret'],
-    ['pbpaste', `${SECRET}\n`, 'values'],
-    ['xclip -selection clipboard -o', `${SECRET}\n`, 'values'],
+    // The clipboard holds a commit's hash or a trace id as often: read as a secret's source (digests and public ids kept).
+    ['pbpaste', `${SECRET}\n`, 'mentioned'],
+    ['xclip -selection clipboard -o', `${SECRET}\n`, 'mentioned'],
+    ['powershell.exe -c Get-Clipboard', `${SECRET}\n`, 'mentioned'],
+    // A function that keeps the value, a client in a container, valkey's.
+    [`psql -Atc "select lower(api_key) from users where id = 1"`, `${SECRET}\n`, 'secret'],
+    [`docker compose exec db psql -U app -Atc "select token from api_tokens limit 1"`, `${SECRET}\n`, 'secret'],
+    ['valkey-cli GET api_token', `${SECRET}\n`, 'secret'],
     ['aws ecr get-login-password --region us-east-1', `eyJwYXlsb2FkIjoi${SECRET}In0=\n`, 'secret'],
     ['gcloud auth application-default print-access-token', `ya29.${SECRET}\n`, 'secret'],
     ['fly tokens create deploy -x 720h', `FlyV1 fm2_${SECRET}\n`, 'secret'],
@@ -46,6 +52,26 @@ describe('what they do not read as a secret', () => {
     `psql -c "SELECT id, token_count FROM usage"`,
     `psql -Atc "select * from users limit 3"`,
     'redis-cli GET page_views',
+    // The fortieth stop's red team: a weak or short column's name, an expression, a table that holds no secret, no client run.
+    `sqlite3 db/development.sqlite3 "select key from flipper_features"`,
+    `psql -Atc "select key, value from ar_internal_metadata"`,
+    `psql -Atc "select id, token is not null as has_token from users"`,
+    `psql -Atc "select id, pass from test_runs"`,
+    `psql -Atc "select * from erc20_tokens"`,
+    `psql -Atc "select * from webauthn_credentials"`,
+    `git log --oneline -S "select token from sessions" -- db/mysql/`,
+    // A key whose last part names no secret, a short field's name.
+    'redis-cli GET auth:jwks:current_kid',
+    'redis-cli HGET session:9f1c auth',
+    'redis-cli GET pass:8812:barcode',
+    // An app's name after the key; a weak name picked; `Key` in a list; a tokenizer's token; an option's value taken for the key.
+    'heroku config:get HEROKU_SLUG_COMMIT -a hall-pass',
+    `aws cloudformation describe-stacks --query "Stacks[0].Outputs[?OutputKey=='KmsKey'].OutputValue" --output text`,
+    `aws s3api list-object-versions --bucket b --query "Versions[].[Key,VersionId,IsLatest]" --output text`,
+    `python -c "import json; c=json.load(open('tokenizer_config.json')); print(c['pad_token'])"`,
+    'wrangler kv key get --binding AUTH build_sha',
+    'gopass fsck',
+    'mapfile -t ids < data/token_ids.txt; echo "${ids[0]}"',
     'npx wrangler kv key get --binding=CONFIG theme',
     'redis-cli CONFIG GET maxmemory',
     'cat notes.txt | pbcopy',
@@ -53,16 +79,20 @@ describe('what they do not read as a secret', () => {
     expect(printsHow(command)).toBeNull();
   });
 
-  it('keeps the words of a clipboard or a table that are not generated-looking', () => {
+  it('keeps the words of a clipboard or a table that are not generated-looking, and a pasted hash or trace id', () => {
     const all = kept(
       user('u1', 'use what I copied'),
       bash('b1', 'pbpaste'),
       result('b1', 'const retries = 3\nexport default retries\n'),
+      bash('b3', 'pbpaste'),
+      result('b3', 'c41e8a2f0b9d7e6c5a4b3f2e1d0c9b8a7f6e5d4c\nreq_7Hq2xLm9PzR4vTk3\n'),
+      say('a2', 'Commit c41e8a2f0b9d7e6c5a4b3f2e1d0c9b8a7f6e5d4c failed on req_7Hq2xLm9PzR4vTk3.'),
       bash('b2', `psql -Atc "select id, email, api_key from users limit 1"`),
       result('b2', `1|ana@acme.io|${SECRET}\n`),
       say('a1', 'The retries constant is 3; ana@acme.io owns the key.'),
     );
     expect(all).toContain('The retries constant is 3; ana@acme.io owns the key.');
+    expect(all).toContain('Commit c41e8a2f0b9d7e6c5a4b3f2e1d0c9b8a7f6e5d4c failed on req_7Hq2xLm9PzR4vTk3.');
     expect(all).not.toContain(SECRET);
   });
 });
@@ -96,6 +126,13 @@ describe("the thirty-ninth stop's second red team's bypasses", () => {
     [`bundle exec rails runner 'puts Rails.application.credentials.secret_key_base'`, 'secret'],
     [`docker compose exec web python -c 'from django.conf import settings; print(settings.SECRET_KEY)'`, 'secret'],
     ['mapfile -t l < secrets/db_password.txt; echo "${l[0]}"', 'secret'],
+    // The red team's of this stop: print's keyword arguments, a container run, jq's select without a pipe, pass's stderr hidden, age's long option.
+    [`python -c "from django.conf import settings; print(settings.SECRET_KEY, end='')"`, 'secret'],
+    [`docker exec -u app web python -c 'from django.conf import settings; print(settings.SECRET_KEY)'`, 'secret'],
+    [`heroku run python -c 'from django.conf import settings; print(settings.SECRET_KEY)'`, 'secret'],
+    [`kubectl get cm x -o json | jq -r '.items[] | select(.name == "DB_PASSWORD").value'`, 'secret'],
+    ['pass acme/stripe 2>/dev/null', 'secret'],
+    ['age --identity k.txt -d deploy/smtp.age', 'secret'],
   ] as const)('%s', (command, how) => {
     expect(printsHow(command)).toBe(how);
     const all = keptOf(command, `${SECRET}\n`, SECRET);

@@ -17,7 +17,7 @@ import { programOf, segments, words } from '../shell.js';
 const SECRET_FILE_WORD = /(?:^|[._-])(?:tokens?|secrets?|passw(?:or)?ds?|passwd|passphrase|pwd|pw|credentials?|creds|apikey|api[_-]key|vault[_-](?:pass|token)|cookie|privatekey|private[_-]key|privkey)(?:$|[._-])/i;
 const SECRET_FILE_NAME = /^(?:master\.key|\.pgpass|\.netrc|\.erlang\.cookie|keyfile|\.?htpasswd|shadow|gshadow)$/i;
 const SECRET_FOLDER = /(?:^|[/\\])(?:[\w.]+[._-])?\.?(?:secrets|creds|credentials)[/\\]/i;
-const NOT_A_SECRET_FILE = /(?:^|[._-])(?:example|sample|template|dist|test|tests|spec|mock|fixture|stub|config|tokenizer|counts?|usage|stats|design|colou?rs?|theme|vocab|limits?|reset|policy|policies|rules?|prompts?)(?:$|[._-])|^(?:readme|license|notice|changelog|makefile|dockerfile)(?:\.|$)/i;
+const NOT_A_SECRET_FILE = /(?:^|[._-])(?:example|sample|template|dist|test|tests|spec|mock|fixture|stub|config|tokenizer|counts?|usage|stats|design|colou?rs?|theme|vocab|special|ids|limits?|reset|policy|policies|rules?|prompts?)(?:$|[._-])|^(?:readme|license|notice|changelog|makefile|dockerfile)(?:\.|$)/i;
 /** Folders of code, scripts and design files: a file in them named for a token is not one (`bin/refresh-token`, `design/tokens.txt`). */
 const NOT_A_SECRET_FOLDER = /(?:^|[/\\])(?:bin|scripts?|src|lib|test|tests|spec|docs?|design|styles?|themes?|templates?|prompts?|node_modules)[/\\]/i;
 /** Extensions a secret's file may have: none, or one that says what it holds. */
@@ -45,7 +45,7 @@ const PRINTERS = [
   /\bdoppler\s+secrets\s+get\b/,
   // Decryption, its flag wherever it stands (`sops --extract '["k"]' -d f`, `age -i keys.txt -d f`) or among others (`gpg -qd f`).
   /\bgpg\b[^\n|;&]*\s(?:-[a-zA-Z]*d[a-zA-Z]*|--decrypt)\b/,
-  /\bsops\s+(?:--?[\w-]+(?:[= ](?:'[^'\n]*'|"[^"\n]*"|[^\s'"-]\S*))?\s+)*(?:-d|--decrypt)\b|\bsops\s+decrypt\b|\bage\s+(?:-[io]\s+\S+\s+)*(?:-d|--decrypt)\b/,
+  /\bsops\s+(?:--?[\w-]+(?:[= ](?:'[^'\n]*'|"[^"\n]*"|[^\s'"-]\S*))?\s+)*(?:-d|--decrypt)\b|\bsops\s+decrypt\b|\br?age\s+(?:(?:-[io]|--identity|--output)[= ]\S+\s+)*(?:-d|--decrypt)\b/,
   /\bansible-vault\s+(?:view|decrypt)\b/,
   /\bopenssl\s+(?:rand|enc\s[^\n|;&]*-d)\b/,
   /\bsecurity\s+find-(?:generic|internet)-password\b/,
@@ -79,7 +79,7 @@ const PRINTERS = [
   cli('aws', String.raw`apigateway\s+get-api-keys?\b[^\n|;&]*--include-values?\b`),
   // pass's and gopass's shorthand for `show`: `pass prod/db`, `gopass acme/stripe`.
   // A name of one word (`pass github`) or quoted (`pass "acme/prod-db"`), after the store's variables (`PASSWORD_STORE_DIR=… pass acme/smtp`).
-  /(?:^|[;&|(]\s*)(?:[A-Z_][A-Z0-9_]*=\S*\s+)*(?:go)?pass\s+(?!(?:ls|list|show|insert|add|edit|rm|remove|delete|mv|move|cp|copy|git|init|grep|find|search|help|version|sync|generate|audit|config|setup|otp)\b)(?!-)(['"]?)[\w.@-]+(?:\/[\w./@-]+)?\1\s*(?:$|[;&|)])/,
+  /(?:^|[;&|(]\s*)(?:[A-Z_][A-Z0-9_]*=\S*\s+)*(?:(?:go)?pass\s+(?!(?:ls|list|show|insert|add|edit|rm|remove|delete|mv|move|cp|copy|git|init|grep|find|search|help|version|sync|generate|audit|config|setup|otp)\b)(?!-)(['"]?)[\w.@-]+\/[\w./@-]+\1|pass\s+(?!(?:ls|list|show|insert|add|edit|rm|remove|delete|mv|move|rename|cp|copy|git|init|grep|find|search|help|version|generate|audit|otp|import|tomb|update)\b)(?!-)(['"]?)[\w.@-]+\2)(?:\s+\d?>\s*\/dev\/null)?\s*(?:$|[;&|)])/,
 ];
 
 /**
@@ -116,12 +116,23 @@ const NAMED: readonly RegExp[] = [
   // A constant decoded and printed: `print(base64.b64decode('U3Vt…').decode())`, `console.log(atob('…'))`.
   /\b(?:print|console\.log)\([^\n]*\b(?:b64decode|atob|Buffer\.from)\(()/,
   // A Workers KV value by its key: `wrangler kv key get API_TOKEN --binding=CONFIG` (`kv:key get` before wrangler 3.60).
-  /\bwrangler\s+kv(?::key|\s+key)\s+get\s+(?:-{1,2}[\w-]+(?:=\S+)?\s+)*['"]?([A-Za-z_][\w.-]*)/,
-  // Redis's setting or key by its name: `redis-cli CONFIG GET requirepass`, `redis-cli -n 2 GET api_token`.
-  /\bredis-cli\b[^\n|;&]*?\s(?:CONFIG\s+GET|GET|HGET\s+\S+)\s+['"]?([A-Za-z_][\w.-]*)/i,
-  // What the clipboard holds: a value copied to paste (`pbpaste`, `xclip -selection clipboard -o`).
-  /(?:^|[;&|(]\s*)(?:pbpaste|wl-paste|Get-Clipboard|xclip\b[^\n|;&]*\s-o(?:ut)?\b|xsel\b[^\n|;&]*\s(?:-o|--output)\b)()/i,
+  /\bwrangler\s+kv(?::key|\s+key)\s+get\s+(?:--(?:binding|namespace-id|env|config|persist-to)[= ]\S+\s+|-{1,2}[\w-]+(?:=\S+)?\s+)*['"]?([A-Za-z_][\w.-]*)/,
 ];
+
+/**
+ * Redis's setting or key by its name (`redis-cli CONFIG GET requirepass`, `redis-cli -n 2 GET
+ * api_token`, valkey's): the key's last part decides, by a strong name of five letters or more
+ * (`auth:config:version` is no secret, nor an `auth` field, nor `pass:8812:barcode`).
+ */
+const REDIS_GET = /\b(?:redis|valkey)-cli\b[^\n|;&]*?\s(?:CONFIG\s+GET|GET|HGET\s+\S+)\s+['"]?([\w.:-]+)/i;
+
+/**
+ * What the clipboard holds (`pbpaste`, `xclip -selection clipboard -o`, `xsel -b`, `wl-paste`,
+ * `Get-Clipboard`, `osascript -e 'the clipboard'`): a secret copied to paste as often as a commit's
+ * hash or an error's trace id, so read as a secret's source is (`mentioned`: the generated-looking
+ * words but digests and public ids; the fortieth stop's red team).
+ */
+const CLIPBOARD = /(?:^|[;&|(]\s*)(?:pbpaste|wl-paste|xclip\b[^\n|;&]*\s-o(?:ut)?\b|xsel\b[^\n|;&]*\s(?:-o|--output|-b|--clipboard)\b)|\bGet-Clipboard\b|\bosascript\b[^\n|;&]*\bthe clipboard\b|\bpyperclip\.paste\(/i;
 
 /**
  * Rules that read a printed value by a name and decide only when the name says it is a secret: a
@@ -151,7 +162,7 @@ const QUERIED = /\b(?:aws|az)\s[^\n|;&]*--query[= ]\s*['"]?(?:[\w\]\[0-9*?=!'"]*
  * `select(.name=="DB_PASSWORD") | .value`; and an AWS query's list of names
  * (`Credentials.[AccessKeyId,SecretAccessKey,SessionToken]`). The name decides, as QUERIED's.
  */
-const PICKED_BY_NAME = /\[\?\s*\w+\s*==\s*\\?[`'"]([A-Za-z_][\w.-]*)\\?[`'"]\s*\]\s*\.\s*(?:value|Value|OutputValue|ParameterValue|SecretString)\b|\bselect\(\s*\.(?:name|Name|key|Key)\s*==\s*\\?"([A-Za-z_][\w.-]*)\\?"\s*\)\s*\|\s*\.(?:value|Value)\b/g;
+const PICKED_BY_NAME = /\[\?\s*\w+\s*==\s*\\?[`'"]([A-Za-z_][\w.-]*)\\?[`'"]\s*\]\s*\.\s*(?:value|Value|OutputValue|ParameterValue|SecretString)\b|\bselect\(\s*\.(?:name|Name|key|Key)\s*==\s*\\?"([A-Za-z_][\w.-]*)\\?"\s*\)\s*(?:\|\s*)?\.(?:value|Value)\b/g;
 const QUERIED_LIST = /\b(?:aws|az)\s[^\n|;&]*--query[= ]\s*['"]?[\w.[\]0-9*]*\.?\[([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)+)\]/;
 
 /**
@@ -213,12 +224,13 @@ export function printsHow(command: string): 'secret' | 'values' | 'mentioned' | 
     // An option's value may stand where the name is looked for (`ntl env:get --context production
     // STRIPE_SECRET_KEY`, `heroku config:get -a api DB_PASSWORD`): a name among the words after it.
     // Or a key in another case (`pulumi config get --stack prod dbPassword`), by a strong name.
-    else if (wordsAfter(command, (m.index ?? 0) + m[0].length).some((w) => (/^[A-Z][A-Z0-9_]{2,}$/.test(w) && namesSecret(w)) || (/^[A-Za-z_][\w-]{2,}$/.test(w) && nameStrength(w.replace(/-/g, '_')) === 'strong'))) return 'secret';
+    // A name in camelCase or snake_case of two parts or more: a word joined by `-` is an app's or a service's (`-a hall-pass`).
+    else if (wordsAfter(command, (m.index ?? 0) + m[0].length).some((w) => (/^[A-Z][A-Z0-9_]{2,}$/.test(w) && namesSecret(w)) || (/^[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+$|^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/.test(w) && nameStrength(w) === 'strong'))) return 'secret';
     else read = true;
   }
   const how = printsSecretAlone(command);
   if (how === 'none' || (how === null && read)) return values ? 'values' : how === 'none' && mentionedApart(command) ? 'mentioned' : null;
-  return how !== null ? how : values ? 'values' : mentionsSecret(command) ? 'mentioned' : null;
+  return how !== null ? how : values ? 'values' : mentionsSecret(command) || CLIPBOARD.test(command) ? 'mentioned' : null;
 }
 
 /** The words of the simple command from `at` on, options left out. */
@@ -324,10 +336,14 @@ function printsSecretAlone(command: string): 'secret' | 'values' | 'none' | null
   if (PRINTERS.some((p) => p.test(command)) && !(picksOther && /\b(?:aws|az)\s/.test(command))) return 'secret';
   // Azure's `keyData` is a VM's public SSH key.
   if (queried !== undefined && queried !== 'keyData' && namesSecret(queried)) return 'secret';
-  for (const m of command.matchAll(PICKED_BY_NAME)) if (namesSecret((m[1] ?? m[2] ?? '').replace(/[-.]/g, '_'))) return 'secret';
-  // Of several names, values: the others (an access key's id) are printed beside the secret.
+  // By a strong name only: a `KmsKey`'s value is an ARN, a `RECAPTCHA_SITE_KEY`'s public.
+  for (const m of command.matchAll(PICKED_BY_NAME)) if (nameStrength((m[1] ?? m[2] ?? '').replace(/[-.]/g, '_')) === 'strong') return 'secret';
+  // Of several names, values: the others (an access key's id) are printed beside the secret. Not
+  // by `Key` (an S3 object's, a tag's).
   const listed = QUERIED_LIST.exec(command)?.[1]?.split(/\s*,\s*/) ?? [];
-  const queriedValues = listed.some((n) => n !== 'keyData' && namesSecret(n));
+  const queriedValues = listed.some((n) => nameStrength(n) === 'strong');
+  const redis = REDIS_GET.exec(command)?.[1]?.split(':').at(-1) ?? '';
+  if (redis.length >= 5 && nameStrength(redis) === 'strong') return 'secret';
   for (const p of NAMED_SECRET) {
     const name = p.exec(command)?.[1];
     if (name !== undefined && namesSecret(name.replace(/-/g, '_'))) return 'secret';
@@ -378,36 +394,44 @@ function printsSecretAlone(command: string): 'secret' | 'values' | 'none' | null
   return values || urlPart || sql === 'values' || queriedValues ? 'values' : none ? 'none' : null;
 }
 
-/** A database's client given a query (`psql -Atc "…"`, `sqlite3 app.db "…"`, `mysql -e "…"`). */
-const SQL_CLIENT = /\b(?:psql|mysql|mariadb|sqlite3|duckdb|clickhouse(?:-client)?|sqlcmd|cockroach\s+sql|d1\s+execute)\b/;
+/** A database's client, run as a program (`psql -Atc "…"`, `sqlite3 app.db "…"`, `mysql -e "…"`), or run in a container. */
+const SQL_CLIENTS = new Set(['psql', 'pgcli', 'mysql', 'mycli', 'mariadb', 'sqlite3', 'litecli', 'duckdb', 'clickhouse', 'clickhouse-client', 'sqlcmd', 'usql']);
+const WRAPPED_SQL_CLIENT = /\b(?:docker|podman|kubectl)\b[^\n|;&]*\s(?:psql|mysql|mariadb|sqlite3|clickhouse-client)\s/;
 const SELECT = /\bselect\s+(?:distinct\s+)?([^;]{1,400}?)\s+from\s+["`]?([\w.]+)/gi;
-/** A table whose rows are secrets by its name (`api_tokens`, `user_credentials`). */
-const SECRET_TABLE = /(?:^|[._])(?:\w+_)?(?:tokens?|secrets?|passwords?|credentials?|api_?keys?)$/i;
+/** A table whose rows are secrets by its whole name (`api_tokens`, `oauth_access_tokens`; not `erc20_tokens`, `design_tokens`, `webauthn_credentials`). */
+const SECRET_TABLE = /(?:^|\.)(?:\w+_)?(?:api|access|refresh|auth|oauth|bearer|session)_(?:tokens|keys)$|(?:^|\.)(?:api_keys|api_tokens|personal_access_tokens|secrets|passwords)$/i;
+/** A column as it is printed: its name (qualified, quoted), or a function of it that keeps its value (`lower(api_key)`, `encode(secret, 'hex')`), and the name it is given. */
+const COLUMN = /^(?:(?:lower|upper|encode|substring|substr|left|right|trim|btrim|ltrim|rtrim|hex|to_base64|base64|cast)\(\s*)?(?:\w+\.)?["`]?(\w+)["`]?(?:\s*(?:,[^()]*|\s+(?:from|as)\s+[^()]*)?\))?(?:\s+(?:as\s+)?["`]?\w+["`]?)?$/i;
 
 /**
- * What a database client's query prints when it selects a column whose name says it holds a secret
- * (`select token from api_tokens`, `select id, email, api_key from users`, MySQL's
+ * What a database client's query prints when it selects a column whose name says, strongly, that it
+ * holds a secret (`select token from api_tokens`, `select id, email, api_key from users`, MySQL's
  * `authentication_string`), or every column of a table named for them (`select * from api_tokens`):
  * the column alone is the secret; beside others, or every column, values (only the
- * generated-looking words are taken). A count, or a column of another name (`token_count`), is not.
+ * generated-looking words are taken). Not a weak name or a short one (`key`, `pass`: a feature
+ * flag's, a test's), nor an expression of it (`count(token)`, `token is not null as has_token`),
+ * nor another name (`token_count`); only in a command that runs a client (`git log -S "select …"`
+ * runs none).
  */
 function selectsSecret(command: string): 'secret' | 'values' | null {
-  if (!SQL_CLIENT.test(command)) return null;
+  if (!/\bselect\b/i.test(command)) return null;
   let how: 'secret' | 'values' | null = null;
-  for (const m of command.matchAll(SELECT)) {
-    const columns = (m[1] as string).split(',').map((c) => c.trim());
-    if (columns.length === 1 && /^(?:\w+\.)?\*$/.test(columns[0] as string)) {
-      if (SECRET_TABLE.test(m[2] as string)) how = 'values';
-      continue;
+  for (const seg of segments(command)) {
+    if (!SQL_CLIENTS.has(programOf(seg)) && !WRAPPED_SQL_CLIENT.test(seg)) continue;
+    for (const m of seg.matchAll(SELECT)) {
+      const columns = (m[1] as string).split(/,(?![^()]*\))/).map((c) => c.trim());
+      if (columns.length === 1 && /^(?:\w+\.)?\*$/.test(columns[0] as string)) {
+        if (SECRET_TABLE.test(m[2] as string)) how = 'values';
+        continue;
+      }
+      const secret = columns.some((c) => {
+        const name = COLUMN.exec(c)?.[1];
+        return name !== undefined && (name.toLowerCase() === 'authentication_string' || (name.length >= 5 && nameStrength(name) === 'strong'));
+      });
+      if (!secret) continue;
+      if (columns.length === 1) return 'secret';
+      how = 'values';
     }
-    // A column by its name and the name it is given (`u.api_key as k`); a call (`count(token)`, `length(password)`) prints no value of it.
-    const secret = columns.filter((c) => !c.includes('(') && c.split(/\s+(?:as\s+)?/i).some((w) => {
-      const name = w.replace(/^[\w]+\./, '').replace(/["`']/g, '');
-      return name === 'authentication_string' || namesSecret(name);
-    }));
-    if (secret.length === 0) continue;
-    if (columns.length === 1) return 'secret';
-    how = 'values';
   }
   return how;
 }
@@ -431,11 +455,13 @@ const READ_INTO = /\b(?:read|mapfile|readarray)\s+(?:-[a-zA-Z]+\s+)*([A-Za-z_]\w
 
 /** Programs that run a one-liner of code, and what of it prints an attribute (`print(settings.SECRET_KEY)`, `puts credentials.dig(:mailgun, :api_key)`). */
 const INTERPRETERS = /^(?:python[\d.]*|py|node|deno|bun|ruby|rails|php|perl|irb)$/;
-const PRINTED_CHAIN = /\b(?:print|puts|pp|console\.log|say|var_dump|print_r)\b\s*\(?\s*((?:[A-Za-z_$][\w$]*)(?:\(\))?(?:\.[A-Za-z_$][\w$]*(?:\(\))?|\.(?:dig|fetch)\([^()]*\)|\[\s*\\?['"][\w.-]{1,80}\\?['"]\s*\])*)\s*(?:\)|$|[;'"])/g;
+const PRINTED_CHAIN = /\b(?:print|puts|pp|console\.log|say|var_dump|print_r)\b\s*\(?\s*((?:[A-Za-z_$][\w$]*)(?:\(\))?(?:\.[A-Za-z_$][\w$]*(?:\(\))?|\.(?:dig|fetch)\([^()]*\)|\[\s*\\?['"][\w.-]{1,80}\\?['"]\s*\])*)\s*(?:\)|$|[;'"]|,\s*(?:end|sep|flush|file)\s*=)/g;
+/** A tokenizer's special tokens (`pad_token`, `eos_token`): words of a model's vocabulary, no secret. */
+const TOKENIZER_TOKEN = /^(?:pad|eos|bos|unk|cls|sep|mask|special|additional_special)_tokens?(?:_id)?$/i;
 /** `print(getattr(settings, 'stripe_secret_key'))`: an attribute by its name as a string. */
 const PRINTED_GETATTR = /\b(?:print|puts|pp)\s*\(\s*getattr\(\s*[\w.]+\s*,\s*\\?['"]([A-Za-z_]\w*)\\?['"]/g;
 /** An interpreter a wrapper runs: `bundle exec rails runner '…'`, `docker compose exec web python -c '…'`. */
-const WRAPPED_INTERPRETER = /\b(?:bundle\s+exec|(?:docker|podman)(?:[\s-]compose)?\s+exec(?:\s+-\S+)*\s+[\w.-]+|kubectl\b[^\n|;&]*?\bexec\b[^\n|;&]*?\s--)\s+(?:python[\d.]*|node|ruby|rails|php|perl)\b/;
+const WRAPPED_INTERPRETER = /\b(?:bundle\s+exec|(?:docker|podman)(?:[\s-]compose)?\s+(?:exec|run)\b(?:\s+[^\s|;&]+){1,8}?|heroku\s+run\b(?:\s+[^\s|;&]+){0,4}?|kubectl\b[^\n|;&]*?\bexec\b[^\n|;&]*?\s--)\s+(?:python[\d.]*|node|ruby|rails|php|perl)\b/;
 
 /**
  * Whether a one-liner prints an attribute, a key or a variable whose name says it holds a secret:
@@ -451,9 +477,9 @@ function printsSecretAttribute(seg: string): boolean {
     if (!chain.includes('.') && !chain.includes('[')) continue;
     // The last name of the chain: `.SECRET_KEY`, `["SECRET_KEY"]`, `dig(:mailgun, :api_key)`'s last symbol, `fetch("SMTP_PASSWORD")`'s key.
     const last = /\[\s*\\?['"]([\w.-]+)\\?['"]\s*\]$/.exec(chain)?.[1] ?? /\.(?:dig|fetch)\(([^()]*)\)$/.exec(chain)?.[1]?.match(/[A-Za-z_]\w*/g)?.at(-1) ?? chain.slice(chain.lastIndexOf('.') + 1).replace(/\(\)$/, '');
-    if (nameStrength(last) === 'strong') return true;
+    if (nameStrength(last) === 'strong' && !TOKENIZER_TOKEN.test(last)) return true;
   }
-  for (const m of seg.matchAll(PRINTED_GETATTR)) if (nameStrength(m[1] as string) === 'strong') return true;
+  for (const m of seg.matchAll(PRINTED_GETATTR)) if (nameStrength(m[1] as string) === 'strong' && !TOKENIZER_TOKEN.test(m[1] as string)) return true;
   return false;
 }
 /** A value read from a file straight into a print: `echo "$(<secrets/token)"`, `print(open('secrets/key').read())`, `console.log(fs.readFileSync('…'))`. */
