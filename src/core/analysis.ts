@@ -1645,11 +1645,9 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     const after = lastCheck === undefined ? `in this session (its last file change: line ${lastChange}${docsAfter(l, lastChange)})` : `after the last file change (line ${lastChange}${docsAfter(l, lastChange)})`;
     const text = run === undefined ? `No test, build, type check or lint ran ${after}` : `No test, type check or lint ran ${after}, and no build but \`${clip(run.command.replace(/\s+/g, ' '), 100)}\` (line ${run.line}), which compiles the code to run the program: no check (whether it built and started is in its output)`;
     checksNotRun.push({ text, label: 'verified', seq: lastChange - 1 });
-    // A check that last ran before an earlier change of a file it checks, though other checks ran
-    // after that change (edgerunner at 520: the tests last ran at 361, `engine.rs` changed at 390,
-    // then only `cargo test --no-run` compiled, at 511, before the last change, a script's deletion).
-    // Its run is older than the last check's: the sentence above does not date it (edgerunner at
-    // 620: the tests last ran at 361, before every change of the backend pass since 551).
+    // A check whose last run is older than the last check's, before files it checks changed: the
+    // sentence above does not date it (edgerunner at 620: the tests last ran at 361, before the
+    // whole backend pass from 551 on, while `cargo check` passed at 589).
     if (lastCheck !== undefined) {
       const olderThanItsFiles = rows
         .filter((t) => t.line < lastCheck.line && t.outcome !== 'unknown')

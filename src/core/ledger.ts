@@ -1889,6 +1889,9 @@ function noteCommandResult(l: Ledger, call: CallRecord, r: ResultInput, failed: 
   push(l.failures, { line: r.line, text: `\`${clip(call.command ?? '', 160)}\` failed${r.exitCode !== undefined ? ` (exit ${r.exitCode})` : ''}${what ? `: ${what}` : ''}${site ? ` (in ${site})` : ''}`, keys: [onlyGit ? NO_COMMITS_KEY : commandKey(call.command ?? '')], kind: 'command', ...(missing === null ? {} : { missing }) }, LEDGER_LIMITS.FAILURES);
 }
 
+/** The lines a harness puts around a command's output (Claude Code's `Exit code 1`, Codex's `Wall time`, `Chunk ID`, `Process exited …`, code mode's `Script completed`): not the command's own. */
+const HARNESS_HEADER = /^(?:Error: )?Exit code:? \d+$|^Wall time|^Output:$|^Process exited|^Chunk ID:|^Original token count:|^Script (?:completed|failed|running)\b/;
+
 /** A lookup's report of a path it was given that is not there: `rg: libs/x/embedder: No such file or directory (os error 2)`, `ls: cannot access 'x': …`, `find: 'x': …`. */
 const LOOKUP_MISSED = /^(?:rg|grep|egrep|ls|find|fd|tree|cat|head|tail|sed|nl|wc|stat|file|du): .{1,400}: No such file or directory(?: \(os error 2\))?$|^ls: cannot access .{1,400}: No such file or directory$|^find: .{1,400}: No such file or directory$/;
 
@@ -1901,7 +1904,7 @@ const LOOKUP_MISSED = /^(?:rg|grep|egrep|ls|find|fd|tree|cat|head|tail|sed|nl|wc
  */
 function lookupPartlyMissed(command: string, out: string): boolean {
   if (!readsOnly(command)) return false;
-  const lines = out.split('\n').map((x) => x.trim()).filter((x) => x.length > 0 && !/^(?:Exit code:? \d+|Wall time.*|Output:|Process exited.*|Chunk ID:.*|Original token count:.*|Script completed)$/.test(x));
+  const lines = out.split('\n').map((x) => x.trim()).filter((x) => x.length > 0 && !HARNESS_HEADER.test(x));
   const missed = lines.filter((x) => LOOKUP_MISSED.test(x)).length;
   return missed > 0 && missed < lines.length && !lines.some((x) => !LOOKUP_MISSED.test(x) && ERROR_WORDS.test(x));
 }
@@ -2032,7 +2035,7 @@ const ERROR_WORDS = /error|fatal|fail|denied|not found|no such|cannot|could not|
  * files of the others: quoted by its last error alone, it read as if nothing was found).
  */
 function failureLine(out: string): string | null {
-  const lines = out.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').split('\n').map((x) => x.trim()).filter((x) => x.length > 0 && !/^(?:Error: )?Exit code:? \d+$|^Wall time|^Output:$|^Process exited|^Chunk ID:|^Original token count:/.test(x));
+  const lines = out.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').split('\n').map((x) => x.trim()).filter((x) => x.length > 0 && !HARNESS_HEADER.test(x));
   const marked = lines.filter((x) => ERROR_WORDS.test(x));
   // With no line that says error, the last printed is where the run stopped (FundWise's `node
   // --version && pnpm --version` printed node's version, then pnpm's refusal).
