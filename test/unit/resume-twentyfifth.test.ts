@@ -138,7 +138,8 @@ describe('background jobs that all ended, at a budget level that lists no ended 
       expect(jobs(a, level).trim()).toBe("### Background jobs\n\n*verified* — none left running: the 1 job(s) started in the background all ended, the latest to end `ff01` (Bash «Fetch», started line 2), completed (line 4) (each in HANDOFF.summary.json's `jobs`).");
     }
     // The last level says it in a line (the twenty-ninth reading: an agent's "the server remains running" stood alone).
-    expect(jobs(a, 3).trim()).toBe("### Background jobs\n\n*verified* — none left running: the 1 job(s) all ended, the last at line 4 (HANDOFF.summary.json's `jobs`).");
+    // By its command and how it ended (the fortieth reading: the last to end was the server the agent had stopped).
+    expect(jobs(a, 3).trim()).toBe("### Background jobs\n\n*verified* — none left running: the 1 job(s) all ended, the last `python src/fetch.py` (started line 2), completed (line 4) (HANDOFF.summary.json's `jobs`).");
   });
 });
 

@@ -749,7 +749,8 @@ export function jobs(a: Analysis, level: Level): string {
   // "the backend server remains running" stood alone, and the server had been killed at 597).
   if (level >= 3 && running.length === 0) {
     const last = a.jobs.reduce((x, y) => ((y.endLine ?? y.line) > (x.endLine ?? x.line) ? y : x));
-    return `\n\n### Background jobs\n\n${label('verified')} — none left running: the ${a.jobs.length} job(s) all ended${last.endLine === undefined || last.endLine === null ? '' : `, the last at line ${last.endLine}`} (HANDOFF.summary.json's \`jobs\`).`;
+    // The last to end by its command and how: a server the agent stopped is that server (edgerunner at 620: `kill` at 597).
+    return `\n\n### Background jobs\n\n${label('verified')} — none left running: the ${a.jobs.length} job(s) all ended, the last ${code(oneLine(last.command, 80), 160)} (started line ${last.line}), ${last.status}${atLine(last.endLine)} (HANDOFF.summary.json's \`jobs\`).`;
   }
   const unheard = level >= 3 ? [] : a.jobs.filter((j) => j.status === 'running' && restarted.get(j) !== undefined);
   const ended = a.jobs.filter((j) => j.status !== 'running').slice(0, level === 0 ? MD.JOBS_ENDED : 0);
