@@ -516,13 +516,14 @@ const DOC_TOOLS = /markdownlint|\bmdl\b|\bremark\b|prettier|\bvale\b|cspell|text
 /**
  * Files a check of one language's tools never reads: a Rust change leaves `npm run build` as it
  * was, a web change leaves `cargo test` (edgerunner's npm checks were said stale from a
- * `Cargo.toml`). Only when every check of the command is of that one kind.
+ * `Cargo.toml`, its cargo checks from a `tsconfig.app.json`). Only when every check of the command
+ * is of that one kind.
  */
 const FOREIGN: readonly { tools: RegExp; files: RegExp }[] = [
   { tools: /^(?:npm|pnpm|yarn|npx|bun|tsc|eslint|vite|next|jest|vitest|prettier|biome)\b/, files: /\.(?:rs|py|go|rb|java|kt|swift)$|(?:^|[\\/])(?:Cargo\.(?:toml|lock)|pyproject\.toml|go\.(?:mod|sum)|Gemfile(?:\.lock)?)$|(?:^|[\\/])(?!(?:wrangler|netlify)\.toml$)[^\\/]+\.toml$/ },
-  { tools: /^cargo\b/, files: /\.(?:ts|tsx|js|jsx|mjs|cjs|css|scss|vue|svelte|py|go|rb)$|(?:^|[\\/])package(?:-lock)?\.json$/ },
-  { tools: /^(?:pytest|ruff|mypy|pyright|tox|python import)\b/, files: /\.(?:rs|ts|tsx|js|jsx|go|rb|css|scss)$|(?:^|[\\/])(?:Cargo\.toml|package(?:-lock)?\.json)$/ },
-  { tools: /^go\b/, files: /\.(?:rs|ts|tsx|js|jsx|py|rb|css)$|(?:^|[\\/])(?:Cargo\.toml|package(?:-lock)?\.json)$/ },
+  { tools: /^cargo\b/, files: /\.(?:ts|tsx|js|jsx|mjs|cjs|css|scss|vue|svelte|html|py|go|rb)$|(?:^|[\\/])(?:package(?:-lock)?\.json|tsconfig[\w.-]*\.json|pnpm-lock\.yaml|yarn\.lock|bun\.lockb?)$/ },
+  { tools: /^(?:pytest|ruff|mypy|pyright|tox|python import)\b/, files: /\.(?:rs|ts|tsx|js|jsx|go|rb|css|scss)$|(?:^|[\\/])(?:Cargo\.toml|package(?:-lock)?\.json|tsconfig[\w.-]*\.json|pnpm-lock\.yaml|yarn\.lock)$/ },
+  { tools: /^go\b/, files: /\.(?:rs|ts|tsx|js|jsx|py|rb|css)$|(?:^|[\\/])(?:Cargo\.toml|package(?:-lock)?\.json|tsconfig[\w.-]*\.json|pnpm-lock\.yaml|yarn\.lock)$/ },
 ];
 
 function changeFor(l: Ledger, command: string, ranAt: number): { path: string; line: number } | null {

@@ -203,3 +203,21 @@ describe('a check older than the last check run, before files it checks changed 
     expect(md).not.toContain('`cargo check --workspace` last ran');
   });
 });
+
+describe("files a check's tools never read (edgerunner at 222: `cargo check` dated by `tsconfig.app.json`)", () => {
+  it('are not counted among the files it checks', () => {
+    const write = (id: string, path: string) => [call(id, 'Write', { file_path: `/nonexistent/w/${path}`, content: 'x\n' }), result(id, `File created successfully at: /nonexistent/w/${path}`)];
+    const { md } = built(
+      user('u1', 'build the engine and its web page'),
+      ...write('w1', 'src/lib.rs'),
+      bash('t1', 'cargo test'),
+      result('t1', 'test result: ok. 2 passed; 0 failed; 0 ignored'),
+      ...write('w2', 'web/tsconfig.app.json'),
+      ...write('w3', 'web/index.html'),
+      bash('c1', 'cargo check'),
+      result('c1', 'Finished `dev` profile [unoptimized + debuginfo] target(s) in 0.90s'),
+      ...write('w4', 'src/main.rs'),
+    );
+    expect(md).toContain('`cargo test` last ran at line 5, before files it checks changed (1 file since, the latest at line 13: main.rs)');
+  });
+});
