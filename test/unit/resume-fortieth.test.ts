@@ -12,6 +12,8 @@ import { built } from './ledger-helper.js';
  */
 
 const bash = (id: string, command: string) => call(id, 'Bash', { command, description: 'run' });
+/** A Write of a file under the session's folder, and its result. */
+const write = (id: string, path: string, content = 'x\n') => [call(id, 'Write', { file_path: `/nonexistent/w/${path}`, content }), result(id, `File created successfully at: /nonexistent/w/${path}`)];
 const meta = { timestamp: '2026-07-10T18:00:00Z', type: 'session_meta', payload: { id: 'c', cwd: '/nonexistent/w', cli_version: '0.144.1', originator: 'codex_cli_rs' } };
 const item = (payload: Record<string, unknown>) => ({ timestamp: '2026-07-10T18:00:10Z', type: 'response_item', payload });
 const event = (payload: Record<string, unknown>) => ({ timestamp: '2026-07-10T18:00:10Z', type: 'event_msg', payload });
@@ -184,18 +186,14 @@ describe('a check older than the last check run, before files it checks changed 
   it('is dated, with how many files it checks changed since', () => {
     const { md } = built(
       user('u1', 'harden the backend'),
-      call('w1', 'Write', { file_path: '/nonexistent/w/src/engine.rs', content: 'fn a() {}\n' }),
-      result('w1', 'File created successfully at: /nonexistent/w/src/engine.rs'),
+      ...write('w1', 'src/engine.rs'),
       bash('t1', 'cargo test --workspace'),
       result('t1', 'test result: ok. 6 passed; 0 failed; 0 ignored'),
-      call('w2', 'Write', { file_path: '/nonexistent/w/src/engine.rs', content: 'fn a() { b() }\n' }),
-      result('w2', 'The file /nonexistent/w/src/engine.rs has been updated.'),
-      call('w3', 'Write', { file_path: '/nonexistent/w/src/risk.rs', content: 'fn r() {}\n' }),
-      result('w3', 'File created successfully at: /nonexistent/w/src/risk.rs'),
+      ...write('w2', 'src/engine.rs', 'fn a() { b() }\n'),
+      ...write('w3', 'src/risk.rs'),
       bash('c1', 'cargo check --workspace'),
       result('c1', 'Finished `dev` profile [unoptimized + debuginfo] target(s) in 0.90s'),
-      call('w4', 'Write', { file_path: '/nonexistent/w/src/server.rs', content: 'fn s() {}\n' }),
-      result('w4', 'File created successfully at: /nonexistent/w/src/server.rs'),
+      ...write('w4', 'src/server.rs'),
     );
     expect(md).toContain('No test, build, type check or lint ran after the last file change (line 13)');
     expect(md).toContain('`cargo test --workspace` last ran at line 5, before files it checks changed (3 files since, the latest at line 13: server.rs)');
@@ -206,7 +204,6 @@ describe('a check older than the last check run, before files it checks changed 
 
 describe("files a check's tools never read (edgerunner at 222: `cargo check` dated by `tsconfig.app.json`)", () => {
   it('are not counted among the files it checks', () => {
-    const write = (id: string, path: string) => [call(id, 'Write', { file_path: `/nonexistent/w/${path}`, content: 'x\n' }), result(id, `File created successfully at: /nonexistent/w/${path}`)];
     const { md } = built(
       user('u1', 'build the engine and its web page'),
       ...write('w1', 'src/lib.rs'),
