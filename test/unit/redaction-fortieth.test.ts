@@ -71,6 +71,7 @@ describe('what they do not read as a secret', () => {
     `python -c "import json; c=json.load(open('tokenizer_config.json')); print(c['pad_token'])"`,
     'wrangler kv key get --binding AUTH build_sha',
     'gopass fsck',
+    'gpg --import < keys/release.asc',
     'mapfile -t ids < data/token_ids.txt; echo "${ids[0]}"',
     'npx wrangler kv key get --binding=CONFIG theme',
     'redis-cli CONFIG GET maxmemory',
@@ -133,6 +134,9 @@ describe("the thirty-ninth stop's second red team's bypasses", () => {
     [`kubectl get cm x -o json | jq -r '.items[] | select(.name == "DB_PASSWORD").value'`, 'secret'],
     ['pass acme/stripe 2>/dev/null', 'secret'],
     ['age --identity k.txt -d deploy/smtp.age', 'secret'],
+    // jq's name given as an argument; gpg decrypting its input, its default.
+    [`jq -r --arg n DB_PASSWORD '.env[] | select(.name==$n) | .value' deploy.json`, 'secret'],
+    ['gpg -q < secrets/db.txt.gpg', 'secret'],
   ] as const)('%s', (command, how) => {
     expect(printsHow(command)).toBe(how);
     const all = keptOf(command, `${SECRET}\n`, SECRET);

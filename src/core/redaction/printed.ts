@@ -45,6 +45,8 @@ const PRINTERS = [
   /\bdoppler\s+secrets\s+get\b/,
   // Decryption, its flag wherever it stands (`sops --extract '["k"]' -d f`, `age -i keys.txt -d f`) or among others (`gpg -qd f`).
   /\bgpg\b[^\n|;&]*\s(?:-[a-zA-Z]*d[a-zA-Z]*|--decrypt)\b/,
+  // gpg given only an encrypted file on its input, whose default is to decrypt it to its output (`gpg -q < secrets/db.txt.gpg`).
+  /\bgpg(?:\s+(?:-q|--quiet|--batch|--yes|--no-tty|--pinentry-mode[= ]\S+|--passphrase-file[= ]\S+))*\s*<\s*['"]?[^\s'"|;&<>]+\.(?:gpg|pgp|asc)\b/,
   /\bsops\s+(?:--?[\w-]+(?:[= ](?:'[^'\n]*'|"[^"\n]*"|[^\s'"-]\S*))?\s+)*(?:-d|--decrypt)\b|\bsops\s+decrypt\b|\br?age\s+(?:(?:-[io]|--identity|--output)[= ]\S+\s+)*(?:-d|--decrypt)\b/,
   /\bansible-vault\s+(?:view|decrypt)\b/,
   /\bopenssl\s+(?:rand|enc\s[^\n|;&]*-d)\b/,
@@ -163,6 +165,8 @@ const QUERIED = /\b(?:aws|az)\s[^\n|;&]*--query[= ]\s*['"]?(?:[\w\]\[0-9*?=!'"]*
  * (`Credentials.[AccessKeyId,SecretAccessKey,SessionToken]`). The name decides, as QUERIED's.
  */
 const PICKED_BY_NAME = /\[\?\s*\w+\s*==\s*\\?[`'"]([A-Za-z_][\w.-]*)\\?[`'"]\s*\]\s*\.\s*(?:value|Value|OutputValue|ParameterValue|SecretString)\b|\bselect\(\s*\.(?:name|Name|key|Key)\s*==\s*\\?"([A-Za-z_][\w.-]*)\\?"\s*\)\s*(?:\|\s*)?\.(?:value|Value)\b/g;
+/** jq's name given as an argument: `jq --arg n DB_PASSWORD '.[] | select(.name==$n) | .value'`. */
+const JQ_ARG_PICKED = /\bjq\b[^\n|;&]*?--arg\s+(\w+)\s+['"]?([A-Za-z_][\w.-]*)['"]?[^\n;&]*?select\(\s*\.(?:name|Name|key|Key)\s*==\s*\$\1\s*\)\s*(?:\|\s*)?\.(?:value|Value)\b/;
 const QUERIED_LIST = /\b(?:aws|az)\s[^\n|;&]*--query[= ]\s*['"]?[\w.[\]0-9*]*\.?\[([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)+)\]/;
 
 /**
@@ -338,6 +342,7 @@ function printsSecretAlone(command: string): 'secret' | 'values' | 'none' | null
   if (queried !== undefined && queried !== 'keyData' && namesSecret(queried)) return 'secret';
   // By a strong name only: a `KmsKey`'s value is an ARN, a `RECAPTCHA_SITE_KEY`'s public.
   for (const m of command.matchAll(PICKED_BY_NAME)) if (nameStrength((m[1] ?? m[2] ?? '').replace(/[-.]/g, '_')) === 'strong') return 'secret';
+  if (nameStrength((JQ_ARG_PICKED.exec(command)?.[2] ?? '').replace(/[-.]/g, '_')) === 'strong') return 'secret';
   // Of several names, values: the others (an access key's id) are printed beside the secret. Not
   // by `Key` (an S3 object's, a tag's).
   const listed = QUERIED_LIST.exec(command)?.[1]?.split(/\s*,\s*/) ?? [];
