@@ -200,6 +200,8 @@ export interface Analysis {
   patchCommands: number;
   /** Of those, the edits that did not apply. */
   patchCommandsFailed: number;
+  /** Whether the session ran a command that names git (its repository was looked at, or changed). */
+  gitRan: boolean;
   backgroundStarts: number;
   /**
    * `changedSince`: of a failed check, the files (not documents) written after it, the latest
@@ -1796,6 +1798,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     hookCommands: l.hookCommands ?? 0,
     patchCommands: l.patchCommands ?? 0,
     patchCommandsFailed: l.patchCommandsFailed ?? 0,
+    gitRan: l.gitRan !== undefined,
     backgroundStarts: l.backgroundStarts,
     openFailures: open,
     fixedFailures: fixedFailures(l),

@@ -218,3 +218,17 @@ describe("files a check's tools never read (edgerunner at 222: `cargo check` dat
     expect(md).toContain('`cargo test` last ran at line 5, before files it checks changed (1 file since, the latest at line 13: main.rs)');
   });
 });
+
+describe('no commit and no git command (FundWise at 136: «Commits made in this session: None seen», eight files changed, the next feature to be committed apart)', () => {
+  it('says the session made none, and why that is known', () => {
+    const { md } = built(user('u1', 'write the ADRs'), ...write('w1', 'docs/adr/0021-gtm.md'), say('a1', 'Wrote ADR 0021.'));
+    expect(md).toContain('### Commits made in this session\n\nNone (the session ran no git command).');
+  });
+
+  it('says only "None seen" when a git command ran, and nothing more when no file changed', () => {
+    const ran = built(user('u1', 'write the ADRs'), ...write('w1', 'docs/adr/0021-gtm.md'), bash('g1', 'git status --short'), result('g1', '?? docs/adr/0021-gtm.md\n'));
+    expect(ran.md).not.toContain('the session ran no git command');
+    const none = built(user('u1', 'what is in the ADRs?'), say('a1', 'Three decisions.'));
+    expect(none.md).not.toContain('the session ran no git command');
+  });
+});

@@ -814,7 +814,7 @@ function repoEvidence(r: RenderInput, a: Analysis, files: number = MD.FILES, sho
     if (seen !== null) out.push(seen);
   }
   const base = pathsBase(r.state.meta);
-  out.push(filesChanged(a, base, files, names), filesNotChanged(a, base, redone), commits(a));
+  out.push(filesChanged(a, base, files, names), filesNotChanged(a, base, redone), commits(a, short));
   if (recorded !== null) out.push(recorded);
   const allowed = permissions(r, short);
   if (allowed !== null) out.push(allowed);
@@ -1254,7 +1254,8 @@ function destroyed(r: RenderInput, short = false): string | null {
   return `### Destructive commands\n\n${label('verified')} — the session ran these, and what they removed or discarded cannot be brought back from the transcript: check before relying on it (a command's output at its line may say how much went):\n\n${bullets(rows)}${more}`;
 }
 
-function commits(a: Analysis): string {
+/** `short`: past the last budget level, a session with no git command says only that none was seen. */
+function commits(a: Analysis, short = false): string {
   const attempt = a.failedCommit === null ? '' : `\n\n${label('verified')} — the last \`git commit\` made no commit (line ${a.failedCommit.line}): ${oneLine(a.failedCommit.text, 160)}`;
   // Subagents working in their own transcripts may have committed, whatever the session's own list says.
   const sub = a.unseenWriters.subagents;
@@ -1267,7 +1268,10 @@ function commits(a: Analysis): string {
   const foreign = f === null ? '' : `\n\n${label('reported')} — its \`git log\` at line ${f.line} begins with ${code(f.hash)} «${oneLine(f.subject, 100)}», a commit the session's own commands did not make: ${f.was === null ? `git said at line ${f.wasLine} that the folder was not a repository` : `HEAD was at ${code(f.was)}${f.wasLine === null ? ' when the session started' : ` in its \`git log\` at line ${f.wasLine}`}`}, and the session's own git commands in between made no commit and moved nothing (no merge, pull, rebase, reset or checkout). Someone or something else committed${f.wasLine === null ? ' after the session started' : ` between lines ${f.wasLine} and ${f.line}`} (another program, the user, or a tool the agent ran, perhaps between turns)${f.staged === null ? '' : ` (the session had staged files with \`git add\` at line ${f.staged}: it may hold them)`}; check what it holds${f.pushed === undefined ? '' : ` before anything else: the push at line ${f.pushed} came after it with HEAD unmoved, so if that push sent HEAD's branch, the commit is on the remote too (and in any pull request of that branch)`}.`;
   const unnamed = unnamedCommits(a);
   if (a.commits.length === 0 && unnamed !== '') return `### Commits made in this session\n\n${unnamed.trimStart()}${hidden}${attempt}${foreign}`;
-  if (a.commits.length === 0) return `### Commits made in this session\n\n${hidden === '' ? NONE : `None seen.${hidden}`}${attempt}${foreign}`;
+  // No git command at all: the changes above were committed by none of the session's own commands
+  // (FundWise at 136: eight changed files, a commit of the next feature asked for apart from them).
+  const noGit = !short && !a.gitRan && a.hiddenCommands === '' && a.filesChanged.length > 0 ? `None (the session ran no git command).${hidden}` : null;
+  if (a.commits.length === 0) return `### Commits made in this session\n\n${noGit ?? (hidden === '' ? NONE : `None seen.${hidden}`)}${attempt}${foreign}`;
   const pushed = (p: boolean | null): string => (p === true ? 'pushed' : p === false ? 'not pushed' : 'push unknown');
   // The line shows the hash `git commit` printed; the hash named here is the one a rebase gave it.
   const rebased = (c: Analysis['commits'][number]): string => (c.rebased_from === undefined ? '' : `, made as ${code(c.rebased_from)}; a rebase gave it this hash${c.push_line === undefined ? '' : `, pushed at line ${c.push_line}`}`);
