@@ -555,6 +555,11 @@ export function noteRequest(l: Ledger, text: string, line: number, kind: Request
 
 const quote = (s: string): string => `«${clip(s.replace(/\s+/g, ' '), 160)}»`;
 
+/** What a write's `what` says of an `echo` of literal words into a file: "the text «[]»", "an empty line". */
+const echoWhat = (text: string): string => (text === '' ? 'an empty line' : `the text ${quote(text)}`);
+/** Whether an entry of a write's `what` is an echo's text (echoWhat), not a definition's name. */
+export const isEchoWhat = (what: string): boolean => what === 'an empty line' || what.startsWith('the text «');
+
 /** An agent's message that sets out what comes next: "Next steps: 1) …", "Next, I'll …", "Remaining: …". */
 const NEXT_STEPS = /\bnext steps?\b|\bnext,? I(?:'|’)ll\b|\bremaining (?:steps|work|items)\b|\bstill (?:to do|needed|left)\b/i;
 
@@ -878,7 +883,7 @@ export function noteCall(l: Ledger, c: CallInput): void {
     rec.command = c.command;
     for (const w of shellWrites(c.command)) {
       const path = filePath(w.path, c.cwd);
-      if (!writes.some((x) => x.path === path && x.how === w.how)) writes.push(w.ifExists ? { path, how: w.how, ifExists: true } : w.text !== undefined ? { path, how: w.how, what: [w.text === '' ? 'an empty line' : `the text ${quote(w.text)}`] } : w.manager ? { path, how: w.how, manager: true } : { path, how: w.how });
+      if (!writes.some((x) => x.path === path && x.how === w.how)) writes.push(w.ifExists ? { path, how: w.how, ifExists: true } : w.text !== undefined ? { path, how: w.how, what: [echoWhat(w.text)] } : w.manager ? { path, how: w.how, manager: true } : { path, how: w.how });
     }
     const background = c.background === true || startsInBackground(c.command);
     const targets = background ? [] : checkTargets(c.command, l.installed ?? []);

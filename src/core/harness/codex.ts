@@ -636,8 +636,8 @@ function readEvent(p: Record<string, unknown>, obs: Observation, st: CodexState)
       // (rave-era at 272).
       const deleted = [...(str(p.stdout) ?? '').matchAll(/^D (.+)$/gm)].map((m) => (m[1] as string).trim().replace(/\\/g, '/'));
       const deletedToo = (path: string): boolean => {
-        const p2 = path.replace(/\\/g, '/');
-        return deleted.some((d) => p2 === d || p2.endsWith(`/${d}`));
+        const slashed = path.replace(/\\/g, '/');
+        return deleted.some((d) => slashed === d || slashed.endsWith(`/${d}`));
       };
       if (isObj(p.changes)) {
         for (const [path, change] of Object.entries(p.changes)) {

@@ -9,7 +9,7 @@ import type { ToolRef } from '../types.js';
 import { documentPasses } from '../documents.js';
 import { jobNotices, noticeJobId } from '../jobs.js';
 import type { Contradiction } from '../ledger.js';
-import { listingAfterLastCommit, publisherRedacted } from '../ledger.js';
+import { isEchoWhat, listingAfterLastCommit, publisherRedacted } from '../ledger.js';
 import { fileKey, fileName, filePath, relativeTo } from '../paths.js';
 import { exitMeansNoMatch, namesFileArg, pipedInto } from '../shell.js';
 import type { ParentTask, RenderInput } from './input.js';
@@ -566,7 +566,7 @@ function doneSince(a: Analysis, runs: () => ReturnType<typeof checkKinds>, text:
   const echoed = (f: FileChange): string => {
     // Only a file written once: a later write's text is not that one.
     const t = (f.writes ?? 1) === 1 ? f.what?.[0] : undefined;
-    return t !== undefined && (t.startsWith('the text «') || t === 'an empty line') ? `: ${t}` : '';
+    return t !== undefined && isEchoWhat(t) ? `: ${t}` : '';
   };
   const files = writtenNamedBy(text, a.filesChanged, after).map((f) => `\`${fileName(f.path)}\` written (line ${f.line}${echoed(f)})`);
   const checks = checksNamedBy(text, runs, after).map((r) => `${code(r.command, 60)} ${r.outcome === 'pass' ? 'passed' : r.outcome === 'fail' ? 'failed' : 'ran'} (line ${r.line})`);
@@ -1254,7 +1254,7 @@ function destroyed(r: RenderInput, short = false): string | null {
   return `### Destructive commands\n\n${label('verified')} — the session ran these, and what they removed or discarded cannot be brought back from the transcript: check before relying on it (a command's output at its line may say how much went):\n\n${bullets(rows)}${more}`;
 }
 
-/** `short`: past the last budget level, a session with no git command says only that none was seen. */
+/** `short`: past the last budget level, a session that ran no git command is not told so here (its Next Action may say it). */
 function commits(a: Analysis, short = false): string {
   const attempt = a.failedCommit === null ? '' : `\n\n${label('verified')} — the last \`git commit\` made no commit (line ${a.failedCommit.line}): ${oneLine(a.failedCommit.text, 160)}`;
   // Subagents working in their own transcripts may have committed, whatever the session's own list says.
