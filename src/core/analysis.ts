@@ -208,7 +208,7 @@ export interface Analysis {
    * with its line, when the same command did not run again after it (edgerunner at 248: `npm run
    * build` failed, then 251–252 wrote the fix, not run yet).
    */
-  openFailures: { line: number; text: string; changedSince?: { files: number; path: string; line: number; command: string; deleted?: number; later?: { command: string; line: number; outcome: string } } }[];
+  openFailures: { line: number; text: string; changedSince?: { files: number; path: string; line: number; command: string; deleted?: number; later?: { command: string; line: number; outcome: string }; untouched?: string[] } }[];
   /** Failures a later run fixed: what broke, where it was fixed, and what was done in between (the last 10). */
   /** `rerun`: how the failure was got past: a later run of the same check passed, or the same command (a script, not a check) ran again without an error, which says it ran, not that it found what it looked for, or (a format check) the formatter rewrote the files, the check not run again, or (a command that could not find a file it showed) a later call read that file. */
   fixedFailures: { line: number; text: string; fixed_line: number; rerun: 'passed' | 'ran_clean' | 'formatted' | 'read'; how: string[]; fixed_by?: string }[];
@@ -1570,6 +1570,13 @@ function withChangesSince(l: Ledger, f: FailureEntry): Analysis['openFailures'][
   const tools = new Set(run.keys.map(tool));
   const later = [...l.checks].reverse().find((c) => c.line > f.line && c.outcome !== 'unknown' && c.keys.some((k) => tools.has(tool(k))));
   if (later !== undefined) out.changedSince.later = { command: later.command, line: later.line, outcome: later.outcome };
+  // The files its errors name that no write touched since: those errors stand (agentcmd at 665:
+  // five files' type errors, four of the files edited after, `route.ts` not).
+  const untouched = (f.errorFiles ?? []).filter((e) => {
+    const key = e.replace(/\\/g, '/').replace(/^\.\//, '');
+    return !Object.entries(l.changed).some(([path, c]) => c.line > f.line && (path.replace(/\\/g, '/') === key || path.replace(/\\/g, '/').endsWith(`/${key}`)));
+  });
+  if (untouched.length > 0 && untouched.length < (f.errorFiles ?? []).length) out.changedSince.untouched = untouched.map((e) => fileName(e)).slice(0, 5);
   return out;
 }
 

@@ -1,6 +1,6 @@
 import { ideShort } from './harness/requests.js';
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
-import { coverageMissing, decideOutcome, lastLine, lastStarted, spansHold } from './outcome.js';
+import { coverageMissing, decideOutcome, lastLine, lastStarted, spansHold, typeErrorFiles } from './outcome.js';
 import type { Outcome } from './outcome.js';
 import { andChain, branchSwitch, changesFolder, programNames, readsOnly, copyInstall, uncopies, statusBranch, lsListing, modifiedInStatus, checkTargets, commandKey, commitMessage, commitsInOutput, copySources, destroys, gitUnstaged, diffedPaths, diffsTheTree, exitMeansNoMatch, formattedFor, gitAdded, gitDir, initBranch, showsFiles, gitListing, branchPullRequest, gitLogAll, gitLogTop, gitRemotes, remoteBranchCount, commitsStagedOnly, dependenciesChanged, headMovers, killedByName, logLines, segments, isGitCommit, isGitMergeOrPull, rewritesHead, isGitPush, isGitRebase, noCommitsYet, pipedInto, programsRun, pullRequestHint, pushesInOutput, reformattedCount, reformattedNamed, rewritingFormatter, shellWrites, startsInBackground, wouldReformat } from './shell.js';
 import type { CheckTarget } from './shell.js';
@@ -141,6 +141,8 @@ export interface FailureEntry {
   missing?: string;
   /** The line of a later call that read a file of that name: the failure was a wrong path, and the file was found. */
   found?: number;
+  /** Of a check's failure, the files its type errors name, as printed (at most 20). */
+  errorFiles?: string[];
 }
 
 export interface CommitRecord {
@@ -1715,7 +1717,8 @@ function noteCheckRun(l: Ledger, call: CallRecord, r: ResultInput): void {
   if (decided.outcome === 'pass') closeFailures(l, targets, r.line);
   else if (decided.outcome === 'fail' && decided.nothingRan !== true) {
     const what = run.summary ? `: ${run.summary}` : '';
-    push(l.failures, { line: r.line, text: `\`${clip(call.command ?? '', 160)}\` failed${r.exitCode !== undefined ? ` (exit ${r.exitCode})` : ''}${what}`, keys: failedTargets.map((t) => t.key), kind: 'check' }, LEDGER_LIMITS.FAILURES);
+    const errorFiles = typeErrorFiles(r.output ?? '');
+    push(l.failures, { line: r.line, text: `\`${clip(call.command ?? '', 160)}\` failed${r.exitCode !== undefined ? ` (exit ${r.exitCode})` : ''}${what}`, keys: failedTargets.map((t) => t.key), kind: 'check', ...(errorFiles.length > 0 ? { errorFiles } : {}) }, LEDGER_LIMITS.FAILURES);
   }
 }
 

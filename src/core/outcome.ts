@@ -134,6 +134,11 @@ const TS_ERROR = /^(?:(\S[^\n]*?)(?:\(\d+,\d+\)|:\d+:\d+)\s*(?::|-)\s*)?error (T
  * manager's closing line (agentcmd at 665: "ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL … `tsc --noEmit`"
  * stood for five errors in five files, one of which no later edit touched).
  */
+/** The files a check's TypeScript errors name, as printed (`src/a.tsx`), each once, at most 20. */
+export function typeErrorFiles(text: string): string[] {
+  return [...new Set([...text.matchAll(TS_ERROR)].map((m) => m[1]).filter((f): f is string => f !== undefined))].slice(0, 20);
+}
+
 function typeErrors(text: string): string | null {
   const found = [...text.matchAll(TS_ERROR)];
   if (found.length === 0) return null;

@@ -232,3 +232,32 @@ describe('no commit and no git command (FundWise at 136: «Commits made in this 
     expect(none.md).not.toContain('the session ran no git command');
   });
 });
+
+describe("a failed type check whose errors name files no write touched since (agentcmd at 665: «whether they fix it is not known», `route.ts` never edited after)", () => {
+  const tsc = 'Exit code 2\nsrc/hooks/useTeam.ts(99,5): error TS2322: Type mismatch.\nsrc/app/api/teams/[id]/route.ts(20,3): error TS2322: Type Err<unknown> is not assignable.\n';
+
+  it('names them beside the files written after it', () => {
+    const { md } = built(user('u1', 'fix the types'), bash('t1', 'pnpm check-types'), result('t1', tsc, { is_error: true }), ...write('w1', 'src/hooks/useTeam.ts'));
+    expect(md).toContain("whether that change fixes it is not known; of the files its errors name, no write touched `route.ts` since");
+  });
+
+  it('says nothing of them when every file it names was written since, or none was', () => {
+    const all = built(user('u1', 'fix the types'), bash('t1', 'pnpm check-types'), result('t1', tsc, { is_error: true }), ...write('w1', 'src/hooks/useTeam.ts'), ...write('w2', 'src/app/api/teams/[id]/route.ts'));
+    expect(all.md).not.toContain('of the files its errors name');
+    const none = built(user('u1', 'fix the types'), bash('t1', 'pnpm check-types'), result('t1', tsc, { is_error: true }), ...write('w1', 'src/lib/other.ts'));
+    expect(none.md).not.toContain('of the files its errors name');
+  });
+});
+
+describe("a file written after a failed check, named apart from another changed file of its name (edgerunner at 781: «`Cargo.toml` was changed after it», not the root's)", () => {
+  it('keeps as many folders as set it apart', () => {
+    const { md } = built(
+      user('u1', 'add the proof worker'),
+      ...write('w1', 'Cargo.toml', '[workspace]\n'),
+      bash('c1', 'cargo check --workspace'),
+      result('c1', 'Exit code 101\nerror[E0433]: failed to resolve: use of undeclared crate or module `uuid`\nerror: could not compile `edgerunner` due to 1 previous error', { is_error: true }),
+      ...write('w2', 'crates/edgerunner-service/Cargo.toml', '[dependencies]\nuuid.workspace = true\n'),
+    );
+    expect(md).toContain('`edgerunner-service/Cargo.toml` was changed after it (line 7)');
+  });
+});

@@ -1404,7 +1404,7 @@ const REFIXED: Record<Analysis['fixedFailures'][number]['rerun'], (line: number)
 };
 
 function failures(a: Analysis, level: Level, fixedLast?: number): string {
-  const lines = a.openFailures.map((f) => `${label('verified')} line ${f.line}: ${oneLine(f.text, 400)}${writtenSinceFailure(f.changedSince)}`);
+  const lines = a.openFailures.map((f) => `${label('verified')} line ${f.line}: ${oneLine(f.text, 400)}${writtenSinceFailure(f.changedSince, a.filesChanged)}`);
   for (const f of a.incidents) lines.push(`${label(f.label)} ${f.kind === 'interrupted' ? 'interrupted' : 'API error'}${at(f.seq)}: ${oneLine(f.text, 300)}`);
   const up = a.userProblem;
   if (up !== null) {
@@ -1433,14 +1433,30 @@ function failures(a: Analysis, level: Level, fixedLast?: number): string {
   return `Open failures only: a failure that a later run of the same check fixed is listed apart.\n\n${bullets(lines)}${fixed}`;
 }
 
+/**
+ * A file's name, with as many of its folders as set it apart from another changed file of that name
+ * (edgerunner at 781: `edgerunner-service/Cargo.toml`, beside the root's `Cargo.toml`).
+ */
+function distinctName(path: string, changed: readonly FileChange[]): string {
+  const parts = path.replace(/\\/g, '/').split('/');
+  const others = changed.map((f) => f.path.replace(/\\/g, '/')).filter((p) => p !== parts.join('/') && fileName(p) === parts.at(-1));
+  for (let n = 1; n <= Math.min(4, parts.length); n += 1) {
+    const tail = parts.slice(-n).join('/');
+    if (!others.some((o) => o === tail || o.endsWith(`/${tail}`))) return tail;
+  }
+  return parts.slice(-4).join('/');
+}
+
 /** Files written after a failed check that did not run again: a fix may be in them, not yet checked. */
-function writtenSinceFailure(c: Analysis['openFailures'][number]['changedSince']): string {
+function writtenSinceFailure(c: Analysis['openFailures'][number]['changedSince'], changed: readonly FileChange[]): string {
   if (c === undefined) return '';
-  const name = fileName(c.path);
+  const name = distinctName(c.path, changed);
   const gone = c.deleted === undefined ? '' : c.files === 1 ? ' (deleted)' : ` (${c.deleted} of them deleted)`;
   const what = c.files === 1 ? `${code(name)} was changed after it (line ${c.line})${gone}` : `${c.files} files were changed after it${gone} (the latest, ${code(name)}, at line ${c.line})`;
   const later = c.later === undefined ? '' : ` (${code(oneLine(c.later.command, 80), 160)}, of the same tool, ran after it: line ${c.later.line}, ${c.later.outcome === 'pass' ? 'passed' : 'failed'})`;
-  return ` — ${what}, and ${code(oneLine(c.command, 80), 160)} did not run again since${later}: whether ${c.files === 1 ? 'that change fixes' : 'they fix'} it is not known`;
+  // Of the files its errors name, those no write touched since: only a change elsewhere can have fixed their errors.
+  const stand = c.untouched === undefined ? '' : `; of the files its errors name, no write touched ${c.untouched.map((f) => code(f)).join(', ')} since`;
+  return ` — ${what}, and ${code(oneLine(c.command, 80), 160)} did not run again since${later}: whether ${c.files === 1 ? 'that change fixes' : 'they fix'} it is not known${stand}`;
 }
 
 /** A line on a branch the user rewound away from (Claude Code's rewind): what it says is no longer the conversation. */
