@@ -1533,7 +1533,7 @@ function manifestWrites(cmd: string, all: readonly string[], moved: boolean): Sh
  * code mode's `Script completed`, edgerunner at 487) rewrote its manifest when it prints one; npm's
  * `up to date` changed nothing, and says nothing here.
  */
-const DEPENDENCIES_CHANGED = /^(?:(?:added|removed|changed) \d+ packages?\b|success Saved \d+ new dependenc|(?:dev|optional|peer)?[dD]ependencies:\n[+-] \S|\s*Adding \S+ v\d\S* to (?:dev-|build-)?dependencies\b|\s*Removing \S+ from (?:dev-|build-)?dependencies\b)/m;
+const DEPENDENCIES_CHANGED = /^(?:(?:added|removed|changed) \d+ packages?\b|success Saved \d+ new dependenc|(?:dev|optional|peer)?[dD]ependencies:\n[+-] \S|[ \t]*Adding \S+ v\d\S* to (?:dev-|build-)?dependencies\b|[ \t]*Removing \S+ from (?:dev-|build-)?dependencies\b)/m;
 
 export function dependenciesChanged(output: string): boolean {
   return DEPENDENCIES_CHANGED.test(output);

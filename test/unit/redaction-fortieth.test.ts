@@ -162,3 +162,18 @@ describe("the thirty-ninth stop's second red team's bypasses", () => {
     expect(printsHow(command)).toBeNull();
   });
 });
+
+describe("this stop's patterns read a long run of options one way only", () => {
+  // Each of these took minutes with a first version of its pattern (two readings of each option:
+  // `-{1,2}[\w-]+` reads `--x` as `-` `-x` and as `--` `x`); the test's timeout catches a runaway.
+  it('ends on hostile commands', () => {
+    expect(printsHow(`wrangler kv key get ${'--binding=x '.repeat(40)}!`)).toBeNull();
+    expect(printsHow(`wrangler kv key get ${'--binding x '.repeat(40)}!`)).toBeNull();
+    expect(printsHow(`sops ${'--a b '.repeat(300)}!`)).toBeNull();
+    expect(printsHow(`sops ${"--extract '[x]' ".repeat(300)}!`)).toBeNull();
+    expect(printsHow(`python -c "print(a${'.dig()'.repeat(40)} + 1)"`)).toBeNull();
+    expect(printsHow(`${'A=1 '.repeat(500)}pass !`)).toBeNull();
+    expect(printsHow(`psql -c "select ${'a, '.repeat(150)}b from t"`)).toBeNull();
+    expect(printsHow(`jq --arg n ${'x '.repeat(500)}`)).toBeNull();
+  });
+});

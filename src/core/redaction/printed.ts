@@ -47,7 +47,7 @@ const PRINTERS = [
   /\bgpg\b[^\n|;&]*\s(?:-[a-zA-Z]*d[a-zA-Z]*|--decrypt)\b/,
   // gpg given only an encrypted file on its input, whose default is to decrypt it to its output (`gpg -q < secrets/db.txt.gpg`).
   /\bgpg(?:\s+(?:-q|--quiet|--batch|--yes|--no-tty|--pinentry-mode[= ]\S+|--passphrase-file[= ]\S+))*\s*<\s*['"]?[^\s'"|;&<>]+\.(?:gpg|pgp|asc)\b/,
-  /\bsops\s+(?:--?[\w-]+(?:[= ](?:'[^'\n]*'|"[^"\n]*"|[^\s'"-]\S*))?\s+)*(?:-d|--decrypt)\b|\bsops\s+decrypt\b|\br?age\s+(?:(?:-[io]|--identity|--output)[= ]\S+\s+)*(?:-d|--decrypt)\b/,
+  /\bsops\s+(?:--?\w[\w-]*(?:[= ](?:'[^'\n]*'|"[^"\n]*"|[^\s'"-]\S*))?\s+)*(?:-d|--decrypt)\b|\bsops\s+decrypt\b|\br?age\s+(?:(?:-[io]|--identity|--output)[= ]\S+\s+)*(?:-d|--decrypt)\b/,
   /\bansible-vault\s+(?:view|decrypt)\b/,
   /\bopenssl\s+(?:rand|enc\s[^\n|;&]*-d)\b/,
   /\bsecurity\s+find-(?:generic|internet)-password\b/,
@@ -118,7 +118,9 @@ const NAMED: readonly RegExp[] = [
   // A constant decoded and printed: `print(base64.b64decode('U3Vt…').decode())`, `console.log(atob('…'))`.
   /\b(?:print|console\.log)\([^\n]*\b(?:b64decode|atob|Buffer\.from)\(()/,
   // A Workers KV value by its key: `wrangler kv key get API_TOKEN --binding=CONFIG` (`kv:key get` before wrangler 3.60).
-  /\bwrangler\s+kv(?::key|\s+key)\s+get\s+(?:--(?:binding|namespace-id|env|config|persist-to)[= ]\S+\s+|-{1,2}[\w-]+(?:=\S+)?\s+)*['"]?([A-Za-z_][\w.-]*)/,
+  // Each option has one reading (its value after a space only in the first form, after `=` only in
+  // the second), so a long run of them does not backtrack.
+  /\bwrangler\s+kv(?::key|\s+key)\s+get\s+(?:--(?:binding|namespace-id|env|config|persist-to)\s+[^\s-]\S*\s+|-{1,2}(?!(?:binding|namespace-id|env|config|persist-to)\s)\w[\w-]*(?:=\S+)?\s+)*['"]?([A-Za-z_][\w.-]*)/,
 ];
 
 /**
@@ -460,7 +462,7 @@ const READ_INTO = /\b(?:read|mapfile|readarray)\s+(?:-[a-zA-Z]+\s+)*([A-Za-z_]\w
 
 /** Programs that run a one-liner of code, and what of it prints an attribute (`print(settings.SECRET_KEY)`, `puts credentials.dig(:mailgun, :api_key)`). */
 const INTERPRETERS = /^(?:python[\d.]*|py|node|deno|bun|ruby|rails|php|perl|irb)$/;
-const PRINTED_CHAIN = /\b(?:print|puts|pp|console\.log|say|var_dump|print_r)\b\s*\(?\s*((?:[A-Za-z_$][\w$]*)(?:\(\))?(?:\.[A-Za-z_$][\w$]*(?:\(\))?|\.(?:dig|fetch)\([^()]*\)|\[\s*\\?['"][\w.-]{1,80}\\?['"]\s*\])*)\s*(?:\)|$|[;'"]|,\s*(?:end|sep|flush|file)\s*=)/g;
+const PRINTED_CHAIN = /\b(?:print|puts|pp|console\.log|say|var_dump|print_r)\b\s*\(?\s*((?:[A-Za-z_$][\w$]*)(?:\(\))?(?:\.[A-Za-z_$][\w$]*(?:\(\))?|\.(?:dig|fetch)\([^()]+\)|\[\s*\\?['"][\w.-]{1,80}\\?['"]\s*\])*)\s*(?:\)|$|[;'"]|,\s*(?:end|sep|flush|file)\s*=)/g;
 /** A tokenizer's special tokens (`pad_token`, `eos_token`): words of a model's vocabulary, no secret. */
 const TOKENIZER_TOKEN = /^(?:pad|eos|bos|unk|cls|sep|mask|special|additional_special)_tokens?(?:_id)?$/i;
 /** `print(getattr(settings, 'stripe_secret_key'))`: an attribute by its name as a string. */
