@@ -528,6 +528,21 @@ const FOREIGN: readonly { tools: RegExp; files: RegExp }[] = [
   { tools: /^go\b/, files: /\.(?:rs|ts|tsx|js|jsx|py|rb|css)$|(?:^|[\\/])(?:Cargo\.toml|package(?:-lock)?\.json|tsconfig[\w.-]*\.json|pnpm-lock\.yaml|yarn\.lock)$/ },
 ];
 
+/**
+ * Whether every check of a target ran again after a line, alone or with others: a run covers what
+ * it implies as well (`cargo clippy` and `cargo test` build what `cargo check` does).
+ */
+function ranAgain(l: Ledger, from: number): (target: string) => boolean {
+  const ran = new Set(l.checks.filter((c) => c.line > from).flatMap((c) => c.keys.flatMap((k) => [k, ...(IMPLIES[k] ?? [])])));
+  return (target) => {
+    const keys = l.checks.find((c) => (c.keys.join(' + ') || c.command) === target)?.keys ?? [];
+    return keys.length > 0 && keys.every((k) => ran.has(k));
+  };
+}
+
+/** "`<command>` last ran at line N", the command cut at 100 characters. */
+const lastRan = (t: CheckTargetRow): string => `\`${t.command.length > 100 ? `${t.command.slice(0, 99)}…` : t.command}\` last ran at line ${t.line}`;
+
 function changeFor(l: Ledger, command: string, ranAt: number): { path: string; line: number } | null {
   return changesFor(l, command, ranAt)?.latest ?? null;
 }
@@ -1663,38 +1678,27 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
         .filter((t) => t.line < lastCheck.line && t.outcome !== 'unknown')
         .map((t) => ({ t, ch: changesFor(l, t.command, t.line) }))
         .filter((x): x is { t: CheckTargetRow; ch: NonNullable<typeof x.ch> } => x.ch !== null && x.ch.files > 0)
-        .filter(({ t, ch }) => {
-          const since = new Set(l.checks.filter((c) => c.line > t.line).flatMap((c) => c.keys.flatMap((k) => [k, ...(IMPLIES[k] ?? [])])));
-          const keys = l.checks.find((c) => (c.keys.join(' + ') || c.command) === t.target)?.keys ?? [];
-          return !(keys.length > 0 && keys.every((k) => since.has(k)));
-        })
+        .filter(({ t }) => !ranAgain(l, t.line)(t.target))
         // The oldest first: the staler a run, the more it may have missed.
         .sort((x, y) => x.t.line - y.t.line)
         .slice(0, 5);
-      const name = (p: string): string => p.split('/').pop() ?? p;
       for (const { t, ch } of olderThanItsFiles) {
-        const which = `${ch.files === 1 ? '1 file' : `${ch.files} files`} since, the latest at line ${ch.latest.line}: ${name(ch.latest.path)}`;
-        checksNotRun.push({ text: `\`${t.command.length > 100 ? `${t.command.slice(0, 99)}…` : t.command}\` last ran at line ${t.line}, before files it checks changed (${which})`, label: 'verified', seq: t.line - 1 });
+        const which = `${ch.files === 1 ? '1 file' : `${ch.files} files`} since, the latest at line ${ch.latest.line}: ${fileName(ch.latest.path)}`;
+        checksNotRun.push({ text: `${lastRan(t)}, before files it checks changed (${which})`, label: 'verified', seq: t.line - 1 });
       }
     }
   } else if (l.lastChangeLine !== null) {
     // Some checks ran after the last change; the others last ran on older code. A combined run
     // (`ruff check && pytest`) whose every check ran again since, alone or with others, is not stale.
     const changed = l.lastChangeLine;
-    // A run covers what it implies as well (`cargo clippy` and `cargo test` build what `cargo check` does).
-    const ranSince = new Set(l.checks.filter((c) => c.line > changed).flatMap((c) => c.keys.flatMap((k) => [k, ...(IMPLIES[k] ?? [])])));
-    const keysOf = new Map(l.checks.map((c) => [c.keys.join(' + ') || c.command, c.keys]));
-    const rerun = (t: CheckTargetRow): boolean => {
-      const keys = keysOf.get(t.target) ?? [];
-      return keys.length > 0 && keys.every((k) => ranSince.has(k));
-    };
+    const rerun = ranAgain(l, changed);
     const stale = rows
       .map((t) => ({ t, at: changeFor(l, t.command, t.line) }))
-      .filter(({ t, at }) => at !== null && t.line < at.line && t.outcome !== 'unknown' && !rerun(t))
+      .filter(({ t, at }) => at !== null && t.line < at.line && t.outcome !== 'unknown' && !rerun(t.target))
       .slice(0, 5);
     for (const { t, at } of stale) {
       const which = at === null || at.line === changed ? `the last file change (line ${changed}${docsAfter(l, changed)})` : `the last change of a file it checks (line ${at.line}: ${at.path.split('/').pop() ?? at.path})`;
-      checksNotRun.push({ text: `\`${t.command.length > 100 ? `${t.command.slice(0, 99)}…` : t.command}\` last ran at line ${t.line}, before ${which}`, label: 'verified', seq: t.line - 1 });
+      checksNotRun.push({ text: `${lastRan(t)}, before ${which}`, label: 'verified', seq: t.line - 1 });
     }
     const suite = suiteNotRun(l, changed);
     if (suite !== null) checksNotRun.push(suite);
