@@ -1160,7 +1160,7 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
     const compacted = compactionStep(st, req.line, end.line);
     // "Implement the plan." says nothing of what the plan is: where it is (edgerunner at 124).
     const approves = plan !== null && plan.latest.approved === true && plan.latest.result_line === req.line ? `; it approves the plan the agent put to the user at line ${plan.latest.line} (under Plan)` : '';
-    return { text: `Continue ${whose}, which the agent ${how}${reqText}${approves}${listSince(current, req.line, changed)}${goAhead(req)}${answeredSince(l, req)}${ask}${askedBefore(l, req)}${lastCallOpen(l, end, st.harness === 'claude')}${lastWriteFailed(l, end)}${announced}${compacted}${staleClause(l)}`, rule: 'unfinished_request', label: 'inferred', line: req.line, ...(compacted === '' ? {} : { quotesCompaction: true as const }) };
+    return { text: `Continue ${whose}, which the agent ${how}${reqText}${approves}${listSince(current, req.line, changed)}${goAhead(req)}${answeredSince(l, req)}${ask}${askedBefore(l, req)}${lastCallOpen(l, end, st.harness === 'claude')}${lastWriteFailed(l, end)}${failedSince(open, req.line)}${announced}${compacted}${staleClause(l)}`, rule: 'unfinished_request', label: 'inferred', line: req.line, ...(compacted === '' ? {} : { quotesCompaction: true as const }) };
   }
   const fail = open[open.length - 1];
   if (fail !== undefined) {
@@ -1494,6 +1494,20 @@ function staleOutput(l: Ledger): Analysis['staleOutput'] {
 }
 
 /** The clause a Next Action adds when the latest run ran code older than an edit (staleOutput). */
+/**
+ * A check that failed since the request, with files written after it and not run again: the work
+ * the request led to is waiting on that run (the `37f83ec9` sample at 250: the request at 194 was
+ * done at 197, the tests failed at 227, a fix was written at 245). The latest such failure.
+ */
+function failedSince(open: Analysis['openFailures'], reqLine: number): string {
+  const f = [...open].reverse().find((x) => x.line > reqLine && x.changedSince !== undefined);
+  const c = f?.changedSince;
+  if (f === undefined || c === undefined) return '';
+  const written = c.files === 1 ? `\`${fileName(c.path)}\` was written after it (line ${c.line})` : `${c.files} files were written after it (the latest, \`${fileName(c.path)}\`, at line ${c.line})`;
+  const later = c.later === undefined ? '' : ` (a check of the same tool since, \`${clip(c.later.command, 80)}\`, line ${c.later.line}: ${c.later.outcome === 'pass' ? 'passed' : c.later.outcome === 'fail' ? 'failed' : c.later.outcome})`;
+  return `. Since the request, \`${clip(c.command, 100)}\` failed (line ${f.line}) and ${written}; it has not run again${later}: whether that fixes it is not known until it does`;
+}
+
 function staleClause(l: Ledger): string {
   const s = l.staleOutput;
   if (s === undefined) return '';

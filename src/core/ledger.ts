@@ -383,9 +383,11 @@ export interface Ledger {
    * their count, in states written before 2026-12-04);
    * `narrower`: the line of a later listing limited to paths it named, which did not replace this
    * whole one (rave-era at 425: `git status --short <4 paths>` stood for the tree that the whole
-   * listing at 321 had shown with 30 files).
+   * listing at 321 had shown with 30 files);
+   * `addedAt`: the line of a later `git add` that staged some of the files the listing showed
+   * unstaged (deep-manifest at 262: "Changes not staged" at 257, then `git add a b c && git commit`).
    */
-  treeListed?: { line: number; paths: string[]; staged?: string[]; committed?: number; untracked?: number; untrackedPaths?: string[]; limited?: true; narrower?: number; took?: string[] };
+  treeListed?: { line: number; paths: string[]; staged?: string[]; committed?: number; untracked?: number; untrackedPaths?: string[]; limited?: true; narrower?: number; took?: string[]; addedAt?: number };
   /**
    * The files the session's latest `git status`, `git diff --name-only` or `git diff` before its
    * first write showed changed (the first 200), and its line: work in the tree that was there
@@ -2179,7 +2181,9 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
       // `-u` stages tracked files only: all of them when the listing showed none untracked.
       const tracked = added.tracked && untrackedIn(lt) === 0;
       const takes = (p: string): boolean => added.all || tracked || added.paths.some((a) => p === a || p.startsWith(`${a.replace(/\/+$/, '')}/`));
+      const before = lt.staged.length;
       lt.staged = [...new Set([...lt.staged, ...lt.paths.filter(takes)])];
+      if (lt.staged.length > before) lt.addedAt = line;
     }
     // What the latest listing showed staged went into this commit; the rest is still uncommitted.
     // A listing of a clean tree gave the commit nothing (`git commit --allow-empty` after "working
@@ -2195,7 +2199,7 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
       // Untracked files are never staged, unless a `git add` named them since (then they went in).
       const left = t.paths.filter((p) => !staged.includes(p));
       const untracked = t.untrackedPaths === undefined ? (t.untracked === undefined ? {} : { untracked: t.untracked }) : { untrackedPaths: t.untrackedPaths.filter((p) => left.includes(p)) };
-      l.treeListed = { line: t.line, paths: left, committed: line, ...untracked, ...(t.limited ? { limited: true as const } : {}), ...(staged.length > 0 ? { took: staged.slice(0, 200) } : {}) };
+      l.treeListed = { line: t.line, paths: left, committed: line, ...untracked, ...(t.limited ? { limited: true as const } : {}), ...(staged.length > 0 ? { took: staged.slice(0, 200) } : {}), ...(t.addedAt === undefined ? {} : { addedAt: t.addedAt }) };
     }
   }
   if (!failed && isGitRebase(command)) l.lastRebaseLine = line;
@@ -2402,14 +2406,14 @@ function untrackedIn(t: NonNullable<Ledger['treeListed']>): number {
  * The latest `git` listing of uncommitted files that still holds after the session's last commit:
  * one made after it, or one whose staged files that commit took (the rest still uncommitted).
  */
-export function listingAfterLastCommit(l: Ledger): { line: number; paths: string[]; committed?: number; untracked?: number; limited?: true; status?: true; narrower?: number; took?: string[] } | null {
+export function listingAfterLastCommit(l: Ledger): { line: number; paths: string[]; committed?: number; untracked?: number; limited?: true; status?: true; narrower?: number; took?: string[]; addedAt?: number } | null {
   const t = l.treeListed;
   if (t === undefined) return null;
   const last = l.lastCommitLine ?? -1;
   // `status`: a `git status` listing (it records what was staged), which shows untracked files; `git diff --name-only` does not.
   const untracked = untrackedIn(t);
   const lim = { ...(untracked > 0 ? { untracked } : {}), ...(t.limited ? { limited: true as const } : {}), ...(t.staged !== undefined || t.committed !== undefined ? { status: true as const } : {}), ...(t.narrower === undefined ? {} : { narrower: t.narrower }) };
-  if (t.committed !== undefined) return t.committed >= last ? { line: t.line, paths: t.paths, committed: t.committed, ...lim, ...(t.took === undefined ? {} : { took: t.took }) } : null;
+  if (t.committed !== undefined) return t.committed >= last ? { line: t.line, paths: t.paths, committed: t.committed, ...lim, ...(t.took === undefined ? {} : { took: t.took }), ...(t.addedAt === undefined ? {} : { addedAt: t.addedAt }) } : null;
   return t.line > last ? { line: t.line, paths: t.paths, ...lim } : null;
 }
 

@@ -566,12 +566,24 @@ function doneSince(a: Analysis, runs: () => ReturnType<typeof checkKinds>, text:
   const echoed = (f: FileChange): string => {
     // Only a file written once: a later write's text is not that one.
     const t = (f.writes ?? 1) === 1 ? f.what?.[0] : undefined;
-    return t !== undefined && isEchoWhat(t) ? `: ${t}` : '';
+    return t !== undefined && isEchoWhat(t) ? `: ${t}${jobRanPast(a, f.line)}` : '';
   };
   const files = writtenNamedBy(text, a.filesChanged, after).map((f) => `\`${fileName(f.path)}\` written (line ${f.line}${echoed(f)})`);
   const checks = checksNamedBy(text, runs, after).map((r) => `${code(r.command, 60)} ${r.outcome === 'pass' ? 'passed' : r.outcome === 'fail' ? 'failed' : 'ran'} (line ${r.line})`);
   const all = [...files, ...checks];
   return all.length === 0 ? '' : ` — since it, what its words name: ${all.join('; ')}`;
+}
+
+/**
+ * An echo's text is what the session wrote then; a background job that ran on past that write may
+ * have written the file since, unseen (posthog at 458: `echo '[]' > data/raw/issues.json` while the
+ * fetcher started at 355 ran, which wrote the real data when it ended at 1212). The job of the
+ * latest start that was still running after the line, or '' when none was.
+ */
+function jobRanPast(a: Analysis, line: number): string {
+  const j = a.jobs.filter((x) => x.status === 'running' || (x.endLine ?? 0) > line).sort((x, y) => y.line - x.line)[0];
+  if (j === undefined) return '';
+  return `, then; the background job of line ${j.line} ${j.status === 'running' ? 'runs on' : `ran on to line ${j.endLine}`} and may have rewritten it`;
 }
 
 /**
@@ -833,7 +845,7 @@ function repoEvidence(r: RenderInput, a: Analysis, files: number = MD.FILES, sho
 function listedBySession(r: RenderInput, a: Analysis): string | null {
   const t = listingAfterLastCommit(r.state.ledger);
   if (t === null) return null;
-  if (t.paths.length === 0) return t.committed === undefined ? null : allCommitted(a, t.line, t.committed, t.took?.length ?? 0);
+  if (t.paths.length === 0) return t.committed === undefined ? null : allCommitted(a, t.line, t.committed, t.took?.length ?? 0, t.addedAt);
   const shown = t.paths.slice(0, MD.LISTED);
   const more = t.paths.length > shown.length ? `, … ${t.paths.length - shown.length} more` : '';
   const afterCommit = r.state.ledger.lastCommitLine === null ? '' : ', after its last commit,';
@@ -859,7 +871,7 @@ function listedBySession(r: RenderInput, a: Analysis): string | null {
  * then; what the session wrote after that commit is uncommitted as far as the transcript shows, and
  * what it wrote between the listing and the commit may not be in it (the commit took what was staged).
  */
-function allCommitted(a: Analysis, listed: number, committed: number, took: number): string {
+function allCommitted(a: Analysis, listed: number, committed: number, took: number, addedAt: number | undefined): string {
   const name = (f: FileChange): string => `${code(fileName(f.path))} (line ${f.line})`;
   const list = (fs: readonly FileChange[]): string => `${fs.slice(0, MD.LISTED).map(name).join(', ')}${fs.length > MD.LISTED ? `, … ${fs.length - MD.LISTED} more` : ''}`;
   const after = a.filesChanged.filter((f) => f.line > committed);
@@ -867,7 +879,13 @@ function allCommitted(a: Analysis, listed: number, committed: number, took: numb
   const between = a.filesChanged.filter((f) => f.line > listed && f.line < committed);
   const since = after.length === 0 ? ' The session wrote no file after that commit.' : ` The session wrote ${after.length} file(s) after that commit, which no later commit in the transcript took: ${list(after)}.`;
   const mid = between.length === 0 ? '' : ` ${between.length} file(s) were written between that listing and the commit (${list(between)}): the commit took what was staged, which may not hold those writes.`;
-  return `${label('reported')} — the session's latest \`git status\` (line ${listed}) showed ${took > 0 ? `${took} file(s), all` : 'every file'} staged, and its commit at line ${committed} took them.${mid}${since}`;
+  // Files the listing showed unstaged that a later `git add` staged: the listing did not show them staged.
+  const shown = took > 0 ? `${took} file(s)` : 'its files';
+  const staged =
+    addedAt === undefined
+      ? `showed ${took > 0 ? `${took} file(s), all` : 'every file'} staged`
+      : `showed ${shown} changed, not all of them staged; the \`git add\` ${addedAt === committed ? "of the commit's own command" : `at line ${addedAt}`} staged the rest`;
+  return `${label('reported')} — the session's latest \`git status\` (line ${listed}) ${staged}, and its commit at line ${committed} took them.${mid}${since}`;
 }
 
 /**
@@ -1102,7 +1120,7 @@ function filesChanged(a: Analysis, cwd: string | undefined, max: number, names: 
     const followed = commitAfter(f.line);
     return ` (already uncommitted before the session: line ${f.dirtyBefore}${followed === undefined ? '' : `; a commit of the session followed, line ${followed}`})`;
   };
-  const rows = listed.map((f, i) => [inCell(path(shown[i] as string)), cell(`${howOf(f)}${f.subagent ? ' (by a subagent)' : ''}${f.merged ? ' (by the session\'s git merge or pull: work it brought in)' : ''}${against(f, shown[i] as string)}`), lineOf(f), cell((f.what ?? []).join('; '), 100)]);
+  const rows = listed.map((f, i) => [inCell(path(shown[i] as string)), cell(`${howOf(f)}${f.subagent ? ' (by a subagent)' : ''}${f.merged ? ' (by the session\'s git merge or pull: work it brought in)' : ''}${against(f, shown[i] as string)}`), lineOf(f), `${cell((f.what ?? []).join('; '), 100)}${(f.writes ?? 1) === 1 && isEchoWhat(f.what?.[0] ?? '') ? jobRanPast(a, f.line) : ''}`]);
   const more = a.filesChangedTotal > rows.length ? `\n\n${moreFiles(fs.slice(0, -max).reverse(), a.filesChangedTotal - rows.length, cwd, names)}` : '';
   const unreadable = a.unreadableWrites > 0 ? `\n\n${label('unknown')} — and ${a.unreadableWrites} apply_patch call(s) whose paths are unreadable.` : '';
   const bySub = `${pendingSaid(a, cwd)}${a.unseenWriters.subagents === undefined ? '' : `\n\n${label('unknown')} — ${subagentsApart(a.unseenWriters.subagents, true)}, may have written others, which this transcript does not show (\`git status\` in the repository says).`}`;
