@@ -9,7 +9,7 @@ import { checkTargets, checksNamedIn, commandKey } from './shell.js';
 import type { CheckKind, CheckTarget } from './shell.js';
 import type { CheckRun, Contradiction, FailureEntry, Ledger, RequestRecord } from './ledger.js';
 import type { DocRead } from './documents.js';
-import type { Job } from './jobs.js';
+import { endedOnError, type Job } from './jobs.js';
 import type { Outcome } from './outcome.js';
 import type { CommandRecord, FailureRecord, PlanRecord, SessionState } from './state.js';
 import type { TodoItem } from './types.js';
@@ -1367,7 +1367,7 @@ function compiledToRun(l: Ledger, after: number): { command: string; line: numbe
   // permitted", and the server that ran was the one started at 402).
   const failedAt = new Set(l.failures.filter((f) => f.kind === 'command').map((f) => f.line));
   // A run left running as a job (Codex's code mode) that ended on an error.
-  const jobFailed = new Set(Object.values(l.jobs ?? {}).filter((j) => j.status === 'ended' && j.lastEvent !== undefined && /^\s*Error\b|\berror(?:\[\w+\])?:/.test(j.lastEvent.text)).map((j) => j.line));
+  const jobFailed = new Set(Object.values(l.jobs ?? {}).filter(endedOnError).map((j) => j.line));
   let first: { command: string; line: number; failed: boolean } | undefined;
   for (const c of Object.values(l.calls)) {
     if (c.line <= after || c.command === undefined || !COMPILES_TO_RUN.test(c.command)) continue;

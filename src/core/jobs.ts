@@ -23,6 +23,11 @@ export interface Job {
   timeoutAt?: string;
 }
 
+/** A job that ended (how is not recorded) on a line of output that is an error: a Codex session's last poll printed it (edgerunner at 399: «Error: Operation not permitted (os error 1)»). */
+export function endedOnError(j: Job): boolean {
+  return j.status === 'ended' && j.lastEvent !== undefined && /^\s*Error\b|\berror(?:\[\w+\])?:/.test(j.lastEvent.text);
+}
+
 /** The id a harness gives a job it started: "running in background with ID: x", "Monitor started (task x". */
 export function startedJobId(output: string): string | null {
   const m = /\bin background with ID:\s*([\w-]{2,64})|\bMonitor started \(task ([\w-]{2,64})/.exec(output);

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { call, edit, result, updated, user } from './claude-records.js';
+import type { Analysis } from '../../src/core/analysis.js';
+import { jobs } from '../../src/core/render/handoff-md.js';
+import { call, edit, result, say, updated, user } from './claude-records.js';
 import { built } from './ledger-helper.js';
 
 /**
@@ -89,5 +91,57 @@ describe('a check that failed since the request, then a write, the session cut b
 
   it('says nothing of it once the check ran again', () => {
     expect(built(...session(true)).md).not.toContain('Since the request,');
+  });
+});
+
+describe('a server started again after its first start ended on an error (edgerunner at 400: «No open failure», job 65 running)', () => {
+  const serve = 'cargo run -p edgerunner -- serve --bind 127.0.0.1:8080';
+  const job = (id: string, line: number, status: Analysis['jobs'][number]['status'], last?: string) => ({ id, tool: 'exec', line, command: serve, status, ...(status === 'running' ? {} : { endLine: line + 5 }), ...(last === undefined ? {} : { lastEvent: { line: line + 5, text: last } }) });
+
+  it('says, beside the running one, how the run before it ended', () => {
+    const a = { jobs: [job('65', 402, 'running'), job('63477', 394, 'ended', 'Error: Operation not permitted (os error 1)')] } as unknown as Analysis;
+    expect(jobs(a, 3)).toContain("`cargo run -p edgerunner -- serve --bind 127.0.0.1:8080`; the same program's run before it, `63477` (started line 394), ended on an error (line 399): «Error: Operation not permitted (os error 1)»");
+    // Where the ended jobs are listed, it is said there, once.
+    const full = jobs(a, 0);
+    expect(full).toContain('- ended (line 399): `63477` (exec, started line 394) — last output (line 399): «Error: Operation not permitted (os error 1)»');
+    expect(full).not.toContain("the same program's run before it");
+  });
+
+  it('says nothing of a run before it that ended without an error', () => {
+    const a = { jobs: [job('65', 402, 'running'), job('63477', 394, 'ended', 'Listening on 127.0.0.1:8080')] } as unknown as Analysis;
+    expect(jobs(a, 0)).not.toContain("the same program's run before it");
+  });
+});
+
+describe('a write that did not happen, and no other failure (FundWise at 200: «No open failure.» beside a failed package.json edit)', () => {
+  it('is named in Failures And Blockers, pointing at the list of writes that did not happen', () => {
+    const { md } = built(
+      user('u1', 'Wire the readiness script into package.json'),
+      edit('e1', 'package.json'),
+      result('e1', '<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>', { is_error: true }),
+      call('r1', 'Read', { file_path: '/nonexistent/w/package.json' }),
+      result('r1', '1\t{ "name": "w" }'),
+    );
+    expect(md).toContain('## Failures And Blockers\n\nNo open failure of a check or command; a write did not happen (`package.json`, line 3): see Writes that did not happen.');
+  });
+});
+
+describe('checks run after the message quoted as the state now (agentcmd at 560: «Not run: project lint/tests», lint passed at 549)', () => {
+  it('are named beside it, the latest of each command', () => {
+    const { md } = built(
+      user('u1', 'Refactor the team sheet'),
+      edit('e1', 'src/sheet.tsx'),
+      updated('e1', 'src/sheet.tsx'),
+      say('a1', 'Done: the sheet loads one team.\n\nNot run: project lint/tests.'),
+      bash('l1', 'pnpm lint'),
+      result('l1', 'src/team.ts\n  12:9  warning  teamLead is assigned a value but never used\n\n✖ 1 problem (0 errors, 1 warning)'),
+      edit('e2', 'src/team.ts'),
+      updated('e2', 'src/team.ts'),
+      bash('l2', 'pnpm lint'),
+      result('l2', '✔ No ESLint warnings or errors'),
+      call('r1', 'Read', { file_path: '/nonexistent/w/src/sheet.tsx' }),
+      result('r1', '1\texport {}'),
+    );
+    expect(md).toContain('; checks ran after it: `pnpm lint` passed (line 10) (see Recent timeline)');
   });
 });

@@ -1,4 +1,4 @@
-import type { Analysis, FileChange, PlanUnwritten } from '../analysis.js';
+import type { Analysis, CheckRow, FileChange, PlanUnwritten } from '../analysis.js';
 import { checkKinds, checksNamedBy, countedFrom, saysOnlyThanks, subagentMessages, writtenNamedBy } from '../analysis.js';
 import { CONTRACT_HEADING } from '../contract.js';
 import { escapeControls } from '../control-chars.js';
@@ -7,7 +7,7 @@ import { headEnd, tailFrom } from '../cut.js';
 import { COMPACTION_PART_CHARS } from '../compaction.js';
 import type { ToolRef } from '../types.js';
 import { documentPasses } from '../documents.js';
-import { jobNotices, noticeJobId } from '../jobs.js';
+import { endedOnError, jobNotices, noticeJobId } from '../jobs.js';
 import type { Contradiction } from '../ledger.js';
 import { isEchoWhat, listingAfterLastCommit, publisherRedacted } from '../ledger.js';
 import { fileKey, fileName, filePath, relativeTo } from '../paths.js';
@@ -226,13 +226,28 @@ function objectiveSource(o: NonNullable<Analysis['objective']>, startsAfter: num
   return `the user's first request${at}`;
 }
 
+/**
+ * The checks the agent ran after the message quoted as the state now, the latest of each command
+ * (two at most): a message that says "Not run: lint" is not the word on lint once it ran (agentcmd
+ * at 560: lint passed at 549, after the message of 505 that suggested running it).
+ */
+function checksAfter(a: Analysis, line: number): string {
+  const latest = new Map<string, CheckRow>();
+  for (const c of a.checks) if (c.line > line && c.by !== 'hook') latest.set(c.command, c);
+  const rows = [...latest.values()].sort((x, y) => y.line - x.line);
+  if (rows.length === 0) return '';
+  const said = (c: CheckRow): string => `${code(oneLine(c.command, 80), 160)} ${c.outcome === 'pass' ? 'passed' : c.outcome === 'fail' ? 'failed' : 'ran'} (line ${c.line})`;
+  const more = rows.length > 2 ? `, and ${rows.length - 2} more (under Verification)` : '';
+  return `; checks ran after it: ${rows.slice(0, 2).map(said).join(', ')}${more}`;
+}
+
 function stateNow(a: Analysis): string {
   if (!a.stateNow) return NONE;
   const who = a.stateNow.who === 'agent' ? "the agent's last message" : "the user's last message (no agent reply yet)";
   const note = a.stateNow.commentary ? ', a progress note (the harness marked it commentary, not a final answer)' : '';
   const ch = a.afterStateNow?.changed;
   const changed = ch === undefined ? '' : `, which changed ${ch.files === 1 ? '1 file' : `${ch.files} files`} (${ch.files === 1 ? '' : 'the latest '}${code(fileName(ch.path))}, line ${ch.line}): what it says it will do may be done since`;
-  const after = a.afterStateNow === null ? '' : `; the session went on after it with ${a.afterStateNow.calls} tool call(s), up to line ${a.afterStateNow.line}${changed} (see Recent timeline)`;
+  const after = a.afterStateNow === null ? '' : `; the session went on after it with ${a.afterStateNow.calls} tool call(s), up to line ${a.afterStateNow.line}${changed}${checksAfter(a, (a.stateNow.seq ?? 0) + 1)} (see Recent timeline)`;
   // A long last message (a review, a report) is its tail here: say how much, and where the whole is.
   const part = a.stateNow.chars === undefined ? '' : `; its last ${a.stateNow.text.length - 1} of ${a.stateNow.chars} characters (the whole is that line of the transcript)`;
   return `${fence(a.stateNow.text)}\n\n${label('reported')} — ${who}${at(a.stateNow.seq)}${note}${part}${after}${thoughtSince(a)}\n\n${endLine(a)}`;
@@ -768,9 +783,18 @@ export function jobs(a: Analysis, level: Level): string {
   const ended = a.jobs.filter((j) => j.status !== 'running').slice(0, level === 0 ? MD.JOBS_ENDED : 0);
   const name = (j: (typeof a.jobs)[number]): string => `${code(j.id)} (${j.tool}${j.description ? ` «${oneLine(j.description, 60)}»` : ''}, started line ${j.line})`;
   const cmdChars = level >= 3 ? 100 : 200;
+  // The same program's run just before a running one, ended on an error: why it was started again,
+  // and what may stop this one too (edgerunner at 402: the server's first start at 394 ended on
+  // «Operation not permitted», the second asked for the sandbox's escalation and had no result).
+  const failedBefore = (j: (typeof a.jobs)[number]): string => {
+    const e = a.jobs.filter((k) => k.line < j.line && sameProgram(k.command, j.command)).sort((x, y) => y.line - x.line)[0];
+    // Listed with the ended ones, its last output is there already.
+    if (e === undefined || !endedOnError(e) || e.lastEvent === undefined || ended.includes(e)) return '';
+    return `; the same program's run before it, ${code(e.id)} (started line ${e.line}), ended on an error (line ${e.lastEvent.line}): «${oneLine(e.lastEvent.text, 120)}»`;
+  };
   const rows = [
     // The transcript's last word on it, not the machine's state now: a server seen up 19 hours before the next turn.
-    ...running.map((j) => `**running, no end recorded** ${name(j)}: ${code(oneLine(j.command, cmdChars), 2 * cmdChars)}${level >= 3 ? '' : j.lastEvent ? ` — last progress (line ${j.lastEvent.line}): «${oneLine(j.lastEvent.text, 160)}»` : ' — no progress reported yet'}`),
+    ...running.map((j) => `**running, no end recorded** ${name(j)}: ${code(oneLine(j.command, cmdChars), 2 * cmdChars)}${level >= 3 ? '' : j.lastEvent ? ` — last progress (line ${j.lastEvent.line}): «${oneLine(j.lastEvent.text, 160)}»` : ' — no progress reported yet'}${failedBefore(j)}`),
     ...unheard.map((j) => `no end recorded: ${name(j)}: ${code(oneLine(j.command, 100), 200)} — started again at line ${restarted.get(j) as number}`),
     ...ended.map((j) => `${j.status}${atLine(j.endLine)}: ${name(j)}${j.lastEvent ? ` — last output (line ${j.lastEvent.line}): «${oneLine(j.lastEvent.text, 100)}»` : ''}`),
   ];
@@ -1447,6 +1471,13 @@ function failures(a: Analysis, level: Level, fixedLast?: number): string {
   // Never None where results could not be read: a failure among them would not show (SPEC §6).
   const hidden = a.hiddenResults === '' ? '' : `${label('unknown')} — ${a.hiddenResults}, are unreadable (the transcript's publisher redacted them): a failure among them would not show here.`;
   if (lines.length === 0 && hidden !== '') return `No failure can be read. ${hidden}${fixed}`;
+  if (lines.length === 0 && a.filesNotChanged.length > 0) {
+    // A write that did not happen is a failure too, listed where the files are (FundWise at 199:
+    // «File has not been read yet», and "No open failure." read as all went through).
+    const last = a.filesNotChanged.reduce((x, y) => (y.line > x.line ? y : x));
+    const n = a.filesNotChanged.length;
+    return `No open failure of a check or command; ${n === 1 ? 'a write did not happen' : `${n} writes did not happen`} (${n === 1 ? '' : 'the latest: '}${code(fileName(last.path))}, line ${last.line}): see Writes that did not happen.${fixed}`;
+  }
   if (lines.length === 0) return fixed.length === 0 ? NONE : `No open failure.${fixed}`;
   return `Open failures only: a failure that a later run of the same check fixed is listed apart.\n\n${bullets(lines)}${fixed}`;
 }
