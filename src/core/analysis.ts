@@ -1,6 +1,6 @@
 import type { GitEvidence } from './evidence.js';
 import type { Pressure } from './pressure.js';
-import { changesBetween, IMAGE_PLACEHOLDERS, IMPLIES, isDocumentation, isScratch, listingAfterLastCommit, openFailures, publisherRedacted } from './ledger.js';
+import { changesBetween, IMAGE_PLACEHOLDERS, IMPLIES, isDocumentation, isScratch, listingAfterLastCommit, NOTHING_RAN, openFailures, publisherRedacted } from './ledger.js';
 import { notWritten } from './plan-files.js';
 import { unmark } from './what-changed.js';
 import { splitName } from './redaction/names.js';
@@ -1689,7 +1689,8 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     // whole backend pass from 551 on, while `cargo check` passed at 589).
     if (lastCheck !== undefined) {
       const olderThanItsFiles = rows
-        .filter((t) => t.line < lastCheck.line && t.outcome !== 'unknown')
+        // A run that selected no test checked nothing: running it again would not either.
+        .filter((t) => t.line < lastCheck.line && t.outcome !== 'unknown' && t.summary?.startsWith(NOTHING_RAN) !== true)
         .map((t) => ({ t, ch: changesFor(l, t.command, t.line) }))
         .filter((x): x is { t: CheckTargetRow; ch: NonNullable<typeof x.ch> } => x.ch !== null && x.ch.files > 0)
         .filter(({ t }) => !ranAgain(l, t.line)(t.target))
@@ -1708,7 +1709,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     const rerun = ranAgain(l, changed);
     const stale = rows
       .map((t) => ({ t, at: changeFor(l, t.command, t.line) }))
-      .filter(({ t, at }) => at !== null && t.line < at.line && t.outcome !== 'unknown' && !rerun(t.target))
+      .filter(({ t, at }) => at !== null && t.line < at.line && t.outcome !== 'unknown' && t.summary?.startsWith(NOTHING_RAN) !== true && !rerun(t.target))
       .slice(0, 5);
     for (const { t, at } of stale) {
       const which = at === null || at.line === changed ? `the last file change (line ${changed}${docsAfter(l, changed)})` : `the last change of a file it checks (line ${at.line}: ${at.path.split('/').pop() ?? at.path})`;

@@ -561,6 +561,8 @@ const quote = (s: string): string => `«${clip(s.replace(/\s+/g, ' '), 160)}»`;
 
 /** What a write's `what` says of an `echo` of literal words into a file: "the text «[]»", "an empty line". */
 const echoWhat = (text: string): string => (text === '' ? 'an empty line' : `the text ${quote(text)}`);
+/** How a check's summary begins when it selected no test (pytest's exit 5, `-m unit` of a suite with no such mark): it checked nothing. */
+export const NOTHING_RAN = 'selected no test: ';
 /** Whether an entry of a write's `what` is an echo's text (echoWhat), not a definition's name. */
 export const isEchoWhat = (what: string): boolean => what === 'an empty line' || what.startsWith('the text «');
 
@@ -1700,7 +1702,7 @@ function noteCheckRun(l: Ledger, call: CallRecord, r: ResultInput): void {
     }
   }
   // A selection that matched no test says so, before the line that shows it.
-  const summary = decided.line === null ? null : decided.nothingRan === true ? `selected no test: ${decided.line}` : decided.line;
+  const summary = decided.line === null ? null : decided.nothingRan === true ? `${NOTHING_RAN}${decided.line}` : decided.line;
   const run: CheckRun = { line: r.line, callLine: call.line, command: clip(checkText(call.command ?? ''), 400), outcome: decided.outcome, keys: targets.map((t) => t.key), summary: summary === null ? null : clip(summary, 240) };
   if (passed !== undefined) run.passed = passed;
   if (r.exitCode !== undefined) run.exitCode = r.exitCode;

@@ -145,3 +145,30 @@ describe('checks run after the message quoted as the state now (agentcmd at 560:
     expect(md).toContain('; checks ran after it: `pnpm lint` passed (line 10) (see Recent timeline)');
   });
 });
+
+describe('a test run that selected no test (`37f83ec9` at 330: «`uv run pytest -m unit -v` last ran at line 46, before files it checks changed»)', () => {
+  const session = (out: string) => [
+    user('u1', 'Fix the link and keep a test for it'),
+    bash('t1', 'uv run pytest -m unit -v'),
+    result('t1', `Exit code 5\n${out}`, { is_error: true }),
+    edit('e1', 'src/render.py'),
+    updated('e1', 'src/render.py'),
+    bash('t2', 'uv run pytest test/test_link.py -v'),
+    result('t2', '============ 6 passed in 0.4s ============'),
+    edit('e2', 'src/render.py'),
+    updated('e2', 'src/render.py'),
+    bash('t3', 'uv run ruff check src'),
+    result('t3', 'All checks passed!'),
+  ];
+
+  it('is not dated as a check to run again: it checked nothing', () => {
+    const { md } = built(...session('=========================== 205 deselected in 0.58s ============================'));
+    expect(md).toContain('| `uv run pytest -m unit -v` | failed | line 3, exit 5: selected no test:');
+    expect(md).not.toContain('`uv run pytest -m unit -v` last ran at line 3');
+  });
+
+  it('but a run that failed its tests is', () => {
+    const { md } = built(...session('=========================== 2 failed, 3 passed in 0.58s ============================').map((r, i) => (i === 2 ? result('t1', 'Exit code 1\n== 2 failed, 3 passed in 0.58s ==', { is_error: true }) : r)));
+    expect(md).toContain('`uv run pytest -m unit -v` last ran at line 3');
+  });
+});

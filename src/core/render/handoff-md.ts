@@ -229,7 +229,8 @@ function objectiveSource(o: NonNullable<Analysis['objective']>, startsAfter: num
 /**
  * The checks the agent ran after the message quoted as the state now, the latest of each command
  * (two at most): a message that says "Not run: lint" is not the word on lint once it ran (agentcmd
- * at 560: lint passed at 549, after the message of 505 that suggested running it).
+ * at 560: lint passed at 549, after the message of 505 that suggested running it). Past the last
+ * budget level it is left to Verification, which lists them all.
  */
 function checksAfter(a: Analysis, line: number): string {
   const latest = new Map<string, CheckRow>();
@@ -241,13 +242,13 @@ function checksAfter(a: Analysis, line: number): string {
   return `; checks ran after it: ${rows.slice(0, 2).map(said).join(', ')}${more}`;
 }
 
-function stateNow(a: Analysis): string {
+function stateNow(a: Analysis, level: Level): string {
   if (!a.stateNow) return NONE;
   const who = a.stateNow.who === 'agent' ? "the agent's last message" : "the user's last message (no agent reply yet)";
   const note = a.stateNow.commentary ? ', a progress note (the harness marked it commentary, not a final answer)' : '';
   const ch = a.afterStateNow?.changed;
   const changed = ch === undefined ? '' : `, which changed ${ch.files === 1 ? '1 file' : `${ch.files} files`} (${ch.files === 1 ? '' : 'the latest '}${code(fileName(ch.path))}, line ${ch.line}): what it says it will do may be done since`;
-  const after = a.afterStateNow === null ? '' : `; the session went on after it with ${a.afterStateNow.calls} tool call(s), up to line ${a.afterStateNow.line}${changed}${checksAfter(a, (a.stateNow.seq ?? 0) + 1)} (see Recent timeline)`;
+  const after = a.afterStateNow === null ? '' : `; the session went on after it with ${a.afterStateNow.calls} tool call(s), up to line ${a.afterStateNow.line}${changed}${level >= 3 ? '' : checksAfter(a, (a.stateNow.seq ?? 0) + 1)} (see Recent timeline)`;
   // A long last message (a review, a report) is its tail here: say how much, and where the whole is.
   const part = a.stateNow.chars === undefined ? '' : `; its last ${a.stateNow.text.length - 1} of ${a.stateNow.chars} characters (the whole is that line of the transcript)`;
   return `${fence(a.stateNow.text)}\n\n${label('reported')} — ${who}${at(a.stateNow.seq)}${note}${part}${after}${thoughtSince(a)}\n\n${endLine(a)}`;
@@ -1892,7 +1893,7 @@ type LevelParts = readonly [string, string, string, string];
 function levelParts(f: FixedParts, a: Analysis, level: Level): LevelParts {
   return [
     section('User requests and corrections', `${f.requests}${f.documents(level)}`),
-    section('State right now (verbatim tail)', `${stateNow(a)}${compacted(a, level)}`),
+    section('State right now (verbatim tail)', `${stateNow(a, level)}${compacted(a, level)}`),
     section('Current State', currentWithPlan(f.currentState(level), plan(a, level), jobs(a, level), a.hiddenPlans)),
     section('Failures And Blockers', failures(a, level)),
   ];
