@@ -47,10 +47,16 @@ const WRAPPING = new RegExp(
   'g',
 );
 
+/**
+ * What parts a body's lines when a key is given as a list of them on one line: a shell's arguments
+ * (`printf '%s\n' '-----BEGIN …' 'MIIE…' 'k3Xq…'`), a JSON or Python list (`"MIIE…", "k3Xq…"`).
+ */
+const ITEMS = /(?:["'],?\s*["']|\s+)/;
+
 function isBodyLine(c: string): boolean {
   if (c.length === 0) return false;
   let chars = 0;
-  for (const t of c.split(/\s+/)) {
+  for (const t of c.split(ITEMS)) {
     if (!BASE64_TOKEN.test(t) || t.length < 4) return false;
     chars += t.length;
   }

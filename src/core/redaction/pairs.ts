@@ -184,6 +184,9 @@ export function registerNames(scanner: LiteralScanner): void {
 
 const REDACTED_TAG = '[REDACTED:';
 
+/** The start of a PEM marker up to a word of its label. */
+const PEM_MARKER_BEFORE = /-----(?:BEGIN|END) (?:[A-Z0-9]{1,12} ){0,4}$/;
+
 const ARN_BEFORE = /(?:^|[\s"'=[(,])arn:[\w-]+:[\w-]*:[^\s"']*:$/;
 
 function readName(text: string, hit: number, hitLength: number): Name | null {
@@ -205,6 +208,9 @@ function readName(text: string, hit: number, hitLength: number): Name | null {
   // The redactor's own mark (`[REDACTED:github_token]`, met again when a text is redacted a second
   // time, as the CLI does to what the daemon answers): a kind, not a label of what follows it.
   if (start >= REDACTED_TAG.length && text[end] === ']' && text.startsWith(REDACTED_TAG, start - REDACTED_TAG.length)) return null;
+  // A PEM marker's word (`-----BEGIN PUBLIC KEY-----`, `'…PRIVATE KEY-----', '…'`, a key given as a
+  // list of its lines): its body is a key's or a certificate's, which keys.ts judges by the label.
+  if (text.startsWith('-----', end) && PEM_MARKER_BEFORE.test(text.slice(Math.max(0, start - 48), start))) return null;
   // A segment of an ARN (`arn:aws:secretsmanager:…:secret:prod/db-Ab12Cd`) names a resource, not a value.
   if (start > 0 && text[start - 1] === ':' && ARN_BEFORE.test(text.slice(Math.max(0, start - 160), start))) return null;
   const judgedAs = nameStrength(label.replace(/\s+/g, '_'));

@@ -59,7 +59,10 @@ const DEFS: readonly Def[] = [
     body: `[${B62}_.-]{20,250}`,
     glued: true,
   },
-  { kind: 'slack_token', prefixes: ['xoxb-', 'xoxp-', 'xoxa-', 'xoxo-', 'xoxs-', 'xoxr-', 'xoxe-', 'xoxe.xoxp-', 'xoxe.xoxb-', 'xapp-'], body: `[${B62}-]{10,250}`, glued: true },
+  // `xoxc-` is the web client's token, `xoxd-` its `d` cookie (percent-encoded base64), both what
+  // a Slack export tool is given (the forty-first red team).
+  { kind: 'slack_token', prefixes: ['xoxb-', 'xoxp-', 'xoxa-', 'xoxo-', 'xoxs-', 'xoxr-', 'xoxe-', 'xoxc-', 'xoxe.xoxp-', 'xoxe.xoxb-', 'xoxe.xoxc-', 'xapp-'], body: `[${B62}-]{10,250}`, glued: true },
+  { kind: 'slack_token', prefixes: ['xoxd-'], body: `[${B62}%+/=_-]{20,600}`, glued: true },
   { kind: 'slack_webhook', prefixes: ['hooks.slack.com/services/', 'hooks.slack.com/workflows/', 'hooks.slack.com/triggers/'], body: `[${B62}_/-]{16,200}` },
   // Webhook URLs whose path is the secret: Jira Automation's, Cloudflare Pages' deploy hooks,
   // Home Assistant's (`/api/webhook/<id>`, only an id that looks generated), Dead Man's Snitch.
@@ -67,7 +70,8 @@ const DEFS: readonly Def[] = [
   { kind: 'webhook_url', prefixes: ['/pages/webhooks/deploy_hooks/'], body: `[${HEX}]{8}-[${HEX}]{4}-[${HEX}]{4}-[${HEX}]{4}-[${HEX}]{12}(?![${HEX}])` },
   { kind: 'webhook_url', prefixes: ['/api/webhook/'], body: `[${B62}_-]{16,120}(?![${B62}_-])`, check: (v) => looksRandom(v.slice(v.lastIndexOf('_') + 1).replace(/^-+/, ''), 12) || looksRandom(v, 16) },
   { kind: 'webhook_url', prefixes: ['nosnch.in/'], body: `[${HEX}]{10}(?![${HEX}])` },
-  { kind: 'stripe_key', prefixes: ['sk_live_', 'sk_test_', 'rk_live_', 'rk_test_'], body: `[${B62}]{16,247}(?![${B62}])`, glued: true },
+  // Also an organization's keys (`sk_org_live_`) and an ephemeral key (`ek_live_`), which acts as its customer while it lasts.
+  { kind: 'stripe_key', prefixes: ['sk_live_', 'sk_test_', 'rk_live_', 'rk_test_', 'sk_org_live_', 'sk_org_test_', 'ek_live_', 'ek_test_'], body: `[${B62}]{16,247}(?![${B62}])`, glued: true },
   { kind: 'stripe_key', prefixes: ['whsec_'], body: `[${B62}+/=]{24,250}` },
   // Cloudflare's and Vercel's prefixed tokens (user and account API tokens, keys; personal, integration, access tokens).
   { kind: 'cloudflare_token', prefixes: ['cfut_', 'cfat_', 'cfk_'], body: `[${B62}]{40,64}(?![${B62}])`, check: hasDigitAndLetter, glued: true },
@@ -95,7 +99,16 @@ const DEFS: readonly Def[] = [
   { kind: 'aws_access_key_id', prefixes: ['AKIA', 'ASIA'], body: exact('A-Z0-9', 16), glued: true },
   { kind: 'aws_access_key_id', prefixes: ['A3T'], body: exact('A-Z0-9', 17) },
   { kind: 'aws_bedrock_key', prefixes: ['ABSK'], body: `[${B62}+/]{100,300}={0,2}` },
-  { kind: 'jwt', prefixes: ['eyJ'], body: `[${B62}_-]{8,4096}\\.eyJ[${B62}_-]{8,8192}\\.[${B62}_-]{0,4096}`, glued: true },
+  // A JWT (`eyJ` is `{"`), also of JSON with spaces (`eyAi` is `{ "`), and an encrypted one (JWE:
+  // five parts, the second empty for a direct key, as NextAuth's session cookie is).
+  {
+    kind: 'jwt',
+    prefixes: ['eyJ', 'eyAi'],
+    body: `[${B62}_-]{8,4096}\\.(?:ey[JA][${B62}_-]{8,8192}\\.[${B62}_-]{0,4096}|[${B62}_-]{0,4096}\\.[${B62}_-]{8,4096}\\.[${B62}_-]{8,65536}\\.[${B62}_-]{8,1024})`,
+    glued: true,
+  },
+  // AWS's temporary session token (STS): base64 whose first bytes are always these.
+  { kind: 'aws_session_token', prefixes: ['IQoJb3JpZ2luX2V', 'FwoGZXIvYXdzE'], body: `[${B62}+/]{40,4096}={0,2}`, glued: true },
   { kind: 'grafana_token', prefixes: ['glc_'], body: `[${B62}+/]{32,400}={0,2}` },
   { kind: 'grafana_token', prefixes: ['glsa_'], body: `[${B62}]{32}_[${HEXI}]{8}` },
   { kind: 'grafana_token', prefixes: ['eyJrIjoi'], body: `[${B62}]{50,120}={0,2}` },
@@ -196,7 +209,10 @@ const DEFS: readonly Def[] = [
   { kind: 'bitbucket_token', prefixes: ['ATBB'], body: `[${B62}]{28,40}(?![${B62}])`, check: mixed },
   // The tenth red team's (2026-12-03): CI, AI, payment, feature-flag and messaging providers' own formats.
   { kind: 'buildkite_token', prefixes: ['bkua_'], body: exact(HEX, 40), glued: true },
-  { kind: 'circleci_token', prefixes: ['CCIPAT_'], body: `[${B62}_]{30,100}(?![${B62}_])`, glued: true },
+  { kind: 'circleci_token', prefixes: ['CCIPAT_', 'CCIPRJ_'], body: `[${B62}_]{30,100}(?![${B62}_])`, glued: true },
+  // OpenAI's session key (the web app's), Backblaze B2's application key (`K00` and its cluster's digit).
+  { kind: 'openai_session_key', prefixes: ['sess-'], body: exact(B62, 40), check: mixed },
+  { kind: 'backblaze_key', prefixes: ['K001', 'K002', 'K003', 'K004', 'K005'], body: exact(`${B62}+/`, 27), check: mixed },
   { kind: 'fireworks_key', prefixes: ['fw_'], body: `[${B62}]{20,60}(?![${B62}])`, check: mixed },
   { kind: 'together_key', prefixes: ['tgp_v1_'], body: `[${B62}_-]{30,100}(?![${B62}_-])`, glued: true },
   { kind: 'cerebras_key', prefixes: ['csk-'], body: `[a-z0-9]{40,64}(?![${B62}])`, check: hasDigitAndLetter },
@@ -330,6 +346,8 @@ interface InfixRule {
   kind: string;
   needle: string;
   re: RegExp;
+  /** How far before its fixed part it may start, when farther than INFIX_BACK_CHARS. */
+  back?: number;
 }
 
 /** Credentials whose fixed part sits inside them: searched only where that part occurs. */
@@ -339,6 +357,8 @@ const INFIX: readonly InfixRule[] = [
   { kind: 'mailchimp_key', needle: '-us', re: /(?<![0-9a-f])[0-9a-f]{32}-us[0-9]{1,2}(?![A-Za-z0-9])/g },
   // New Relic's license and ingest keys: 36 hex, then `NRAL` (`NRII-` keys have their prefix rule).
   { kind: 'newrelic_key', needle: 'NRAL', re: /(?<![0-9a-f])[0-9a-f]{36}NRAL(?![A-Za-z0-9])/g },
+  // Azure DevOps' personal access token since 2024: 84 characters, `AZDO` at the 53rd.
+  { kind: 'azure_devops_token', needle: 'AZDO', re: /(?<![A-Za-z0-9])[A-Za-z0-9]{52}AZDO[A-Za-z0-9]{28}(?![A-Za-z0-9])/g, back: 52 },
   { kind: 'terraform_token', needle: '.atlasv1.', re: /(?<![A-Za-z0-9])[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}(?![A-Za-z0-9_=-])/g },
 ];
 
@@ -348,7 +368,7 @@ const INFIX_AHEAD_CHARS = 80;
 
 function infixHandler(rule: InfixRule): Handler {
   return (text, i, found) => {
-    const from = Math.max(0, i - INFIX_BACK_CHARS);
+    const from = Math.max(0, i - (rule.back ?? INFIX_BACK_CHARS));
     const window = text.slice(from, Math.min(text.length, i + INFIX_AHEAD_CHARS));
     rule.re.lastIndex = 0;
     for (let m = rule.re.exec(window); m !== null; m = rule.re.exec(window)) {
