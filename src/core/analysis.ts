@@ -1791,7 +1791,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     ...(l.startsAfter === undefined ? {} : { startsAfter: l.startsAfter }),
     requestsTotal: l.requestsTotal,
     stateNow,
-    afterStateNow: stateNow?.who === 'agent' && l.since !== undefined ? afterTheState(l, l.since, stateNow.seq + 1) : null,
+    afterStateNow: stateNow !== null && l.since !== undefined && l.since.line > stateNow.seq + 1 ? afterTheState(l, l.since, stateNow.seq + 1) : null,
     // A publisher's placeholder is no reasoning to quote (localpush's are all redacted).
     thoughtSince: stateNow?.who === 'agent' && st.lastThought !== undefined && st.lastThought.seq > stateNow.seq && !publisherRedacted(st.lastThought.text) ? { line: st.lastThought.seq + 1, text: st.lastThought.text } : null,
     compaction: compactionOf(st, na),

@@ -289,7 +289,7 @@ export interface Ledger {
   installed?: string[];
   /** The latest `git commit` that made no commit ("nothing to commit", a hook refused it). */
   failedCommit?: { line: number; text: string };
-  /** Tool calls since the agent's last message, and the line of the latest: the session went on after it. */
+  /** Tool calls since the agent's last message (the user's latest, before the agent wrote any), and the line of the latest: the session went on after it. */
   since?: { calls: number; line: number };
   /**
    * Programs the session created and then ran, by path: how many runs, how many only printed their
@@ -546,6 +546,8 @@ export function noteRequest(l: Ledger, text: string, line: number, kind: Request
   }
   push(l.requests, rec, LEDGER_LIMITS.REQUESTS);
   if (kind !== 'answer') l.lastRequestLine = line;
+  // With no agent text yet, the calls since are counted from the user's latest message, the state now.
+  if (l.lastAgentText === null) delete l.since;
   l.last = { event: 'user', line };
   if (l.pendingQuestion && kind === 'answer') l.pendingQuestion = null;
   // The user's reply contradicts the agent's latest success claim: of checks when the report
@@ -925,7 +927,8 @@ export function noteCall(l: Ledger, c: CallInput): void {
   // A hook runs beside the agent: it never decides where the agent stopped.
   if (!c.subagent && c.name !== 'hook') {
     l.last = { event: 'tool_call', line: c.line };
-    if (l.lastAgentText !== null) l.since = { calls: (l.since?.calls ?? 0) + 1, line: c.line };
+    // Since the agent's last message, or since the user's when the agent has written none (agentcmd at 150: 50 calls, no text).
+    if (l.lastAgentText !== null || l.lastRequestLine !== null) l.since = { calls: (l.since?.calls ?? 0) + 1, line: c.line };
   }
   const early = c.id === '' ? undefined : l.early?.[c.id];
   if (early !== undefined && l.early) {
@@ -1785,7 +1788,9 @@ function checkText(command: string): string {
 
 /** A passing run of the left proves what the right checks: `cargo test` compiles, as `cargo check` does. */
 export const IMPLIES: Readonly<Record<string, readonly string[]>> = {
-  'cargo test': ['cargo check', 'cargo build'],
+  // A run of the tests compiles them first: what `cargo test --no-run` alone does (edgerunner at 702).
+  'cargo test': ['cargo check', 'cargo build', 'cargo test --no-run'],
+  'cargo bench': ['cargo bench --no-run'],
   'cargo clippy': ['cargo check'],
   'cargo build': ['cargo check'],
 };

@@ -21,6 +21,7 @@ describe('credential formats no rule knew', () => {
     ['xoxe.xoxc-1-Mi0yLTYzNjk2NjE4NzgtNzM3MTUyMjc4ODE0Ny0zMjM5ODQ0ODExMzM1', 'slack_token'],
     ['xoxd-ksF7FPdzT3PzabAUt0y%2Fl3TAQhprrfp6rIkNrcUrWYPVHi%2Bsh0zUeeI4WAmYGIHHxtsWNe7UG4W%2BOPl%2BQuT0ShuhsrRIxBIfdXsokWbblU77nZ%3D%3D', 'slack_token'],
     ['eyAiYWxnIjogIkhTMjU2IiwgInR5cCI6ICJKV1QiIH0.eyAic3ViIjogInN2YyIsICJyb2xlIjogInNlcnZpY2Vfcm9sZSIgfQ.vyyDgRnFkR8Jknt85UdYnl9zaMZoCwN99oEz8GiplXd', 'jwt'],
+    ['eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhTWFuMFo3WWhSSWFkQ3AzUGk4WVN1TWtYb01wMU1LQ2NTNXc1VU1KdiIsInNjb3BlIjoiYWxsIn0=.91pOqcvrBlzlb7STKCxHwq6nZBHLLHhaVwRqlLERgE4O2AC5paQ/x+9l6vyyDgRnFkR8Jknt85', 'jwt'],
     ['eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..gHCN-MohrneuqDpr.ca6obqDNX0dBmAj62fPU2qihZpwljdE7WN8kMXyjkVh0nyclxQSGX5gOA7VB2o.Zx8Kq2mP4vLw9RtYb3Nc5H', 'jwt'],
     ['8PzSwIBv5h3zaLJ50sF9XQ98t8urUT6HhJcbSpGqUkZFnZjYGZRmAZDO7LJpd9VHzFL6LZ3tDzEGmrXaM9Kx', 'azure_devops_token'],
     [`IQoJb3JpZ2luX2VjEs3XfAuPyCsq2Zel14tvXfsBIswnrqgdV6xxxTyv0bPO${'k3Xq9Lm2'.repeat(20)}=`, 'aws_session_token'],
@@ -50,6 +51,8 @@ describe('a private key given as a list of its lines on one line', () => {
     ['a JSON list', `["-----BEGIN RSA PRIVATE KEY-----", "${BODY.join('", "')}", "-----END RSA PRIVATE KEY-----"]`],
     ['a Python list', `['-----BEGIN PRIVATE KEY-----', '${BODY.join("', '")}', '-----END PRIVATE KEY-----']`],
     ['a list cut before its END', `['-----BEGIN OPENSSH PRIVATE KEY-----', '${BODY.join("', '")}'`],
+    ['lines joined by pipes', `-----BEGIN RSA PRIVATE KEY-----|${BODY.join('|')}|-----END RSA PRIVATE KEY-----`],
+    ['an HTML page', `<pre>-----BEGIN RSA PRIVATE KEY-----<br>${BODY.join('<br>')}<br>-----END RSA PRIVATE KEY-----</pre>`],
   ])('%s', (_, text) => {
     const out = redact(text);
     for (const line of BODY) expect(out).not.toContain(line.slice(0, 16));

@@ -172,3 +172,45 @@ describe('a test run that selected no test (`37f83ec9` at 330: «`uv run pytest 
     expect(md).toContain('`uv run pytest -m unit -v` last ran at line 3');
   });
 });
+
+describe('the last readers of this stop (agentcmd at 150, edgerunner at 700, posthog at 500)', () => {
+  it("counts the calls after the user's message when the agent has written no text (agentcmd at 150: «no agent reply yet» over 50 calls and a patch)", () => {
+    const { md } = built(
+      user('u1', 'Make the team sheet fast'),
+      call('r1', 'Read', { file_path: '/nonexistent/w/src/team.ts' }),
+      result('r1', '1\texport {}'),
+      edit('e1', 'src/team.ts'),
+      updated('e1', 'src/team.ts'),
+    );
+    expect(md).toContain("the user's last message (the agent has written no text since) (line 1); the session went on after it with 2 tool call(s), up to line 4, which changed 1 file (`team.ts`, line 5): what it asks may be done since");
+    expect(md).not.toContain('no agent reply yet');
+    // With no call after it, it is still the request with no reply.
+    expect(built(user('u1', 'Make the team sheet fast')).md).toContain("the user's last message (no agent reply yet)");
+  });
+
+  it('takes a run of the tests for a run of `cargo test --no-run` (edgerunner at 700: «`cargo test --workspace --no-run` last ran at line 511» after the tests passed at 702)', () => {
+    const { md } = built(
+      user('u1', 'Harden the service'),
+      bash('b1', 'cargo test --workspace --no-run'),
+      result('b1', '    Finished `test` profile [unoptimized + debuginfo] target(s) in 1.63s'),
+      edit('e1', 'src/engine.rs'),
+      updated('e1', 'src/engine.rs'),
+      bash('t1', 'cargo test --workspace'),
+      result('t1', 'test result: ok. 13 passed; 0 failed; 0 ignored'),
+    );
+    expect(md).not.toContain('`cargo test --workspace --no-run` last ran at line 3');
+  });
+
+  it('says of a file deleted while a background job ran on that the job may have made it again (posthog at 500: `prs.json` «deleted» while the fetcher rewrote it)', () => {
+    const { md } = built(
+      user('u1', 'Fetch again from the start'),
+      bash('s1', "echo '[]' > data/raw/prs.json"),
+      result('s1', ''),
+      bash('d1', 'rm -f data/raw/prs.json && date'),
+      result('d1', '15:23:29'),
+      call('m1', 'Bash', { command: 'python -u src/fetch.py', run_in_background: true, description: 'fetch' }),
+      result('m1', 'Command running in background with ID: bf2'),
+    );
+    expect(md).toContain('| `data/raw/prs.json` | deleted | 5 (2 writes, the first at 3) | the text «[]»; the background job of line 6 runs on and may have made it again |');
+  });
+});

@@ -49,14 +49,17 @@ const WRAPPING = new RegExp(
 
 /**
  * What parts a body's lines when a key is given as a list of them on one line: a shell's arguments
- * (`printf '%s\n' '-----BEGIN …' 'MIIE…' 'k3Xq…'`), a JSON or Python list (`"MIIE…", "k3Xq…"`).
+ * (`printf '%s\n' '-----BEGIN …' 'MIIE…' 'k3Xq…'`), a JSON or Python list (`"MIIE…", "k3Xq…"`),
+ * lines joined by a pipe or an HTML line break (`…|MIIE…|k3Xq…|`, `<pre>…<br>MIIE…<br>`).
  */
-const ITEMS = /(?:["'],?\s*["']|\s+)/;
+const ITEMS = /(?:["'],?\s*["']|<br\s*\/?>|\||\s+)/i;
 
 function isBodyLine(c: string): boolean {
   if (c.length === 0) return false;
   let chars = 0;
   for (const t of c.split(ITEMS)) {
+    // A separator at an end (`…<br>` before the END line) leaves nothing there.
+    if (t.length === 0) continue;
     if (!BASE64_TOKEN.test(t) || t.length < 4) return false;
     chars += t.length;
   }

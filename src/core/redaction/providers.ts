@@ -99,12 +99,13 @@ const DEFS: readonly Def[] = [
   { kind: 'aws_access_key_id', prefixes: ['AKIA', 'ASIA'], body: exact('A-Z0-9', 16), glued: true },
   { kind: 'aws_access_key_id', prefixes: ['A3T'], body: exact('A-Z0-9', 17) },
   { kind: 'aws_bedrock_key', prefixes: ['ABSK'], body: `[${B62}+/]{100,300}={0,2}` },
-  // A JWT (`eyJ` is `{"`), also of JSON with spaces (`eyAi` is `{ "`), and an encrypted one (JWE:
-  // five parts, the second empty for a direct key, as NextAuth's session cookie is).
+  // A JWT (`eyJ` is `{"`), also of JSON with spaces (`eyAi` is `{ "`) or in standard base64 (`+`,
+  // `/`, `=`: a hand-made signer's), and an encrypted one (JWE: five parts, the second empty for a
+  // direct key, as NextAuth's session cookie is).
   {
     kind: 'jwt',
     prefixes: ['eyJ', 'eyAi'],
-    body: `[${B62}_-]{8,4096}\\.(?:ey[JA][${B62}_-]{8,8192}\\.[${B62}_-]{0,4096}|[${B62}_-]{0,4096}\\.[${B62}_-]{8,4096}\\.[${B62}_-]{8,65536}\\.[${B62}_-]{8,1024})`,
+    body: `[${B62}_+/-]{8,4096}={0,2}\\.(?:ey[JA][${B62}_+/-]{8,8192}={0,2}\\.[${B62}_+/-]{0,4096}={0,2}|[${B62}_-]{0,4096}\\.[${B62}_-]{8,4096}\\.[${B62}_-]{8,65536}\\.[${B62}_-]{8,1024})`,
     glued: true,
   },
   // AWS's temporary session token (STS): base64 whose first bytes are always these.

@@ -244,10 +244,10 @@ function checksAfter(a: Analysis, line: number): string {
 
 function stateNow(a: Analysis, level: Level): string {
   if (!a.stateNow) return NONE;
-  const who = a.stateNow.who === 'agent' ? "the agent's last message" : "the user's last message (no agent reply yet)";
+  const who = a.stateNow.who === 'agent' ? "the agent's last message" : a.afterStateNow === null ? "the user's last message (no agent reply yet)" : "the user's last message (the agent has written no text since)";
   const note = a.stateNow.commentary ? ', a progress note (the harness marked it commentary, not a final answer)' : '';
   const ch = a.afterStateNow?.changed;
-  const changed = ch === undefined ? '' : `, which changed ${ch.files === 1 ? '1 file' : `${ch.files} files`} (${ch.files === 1 ? '' : 'the latest '}${code(fileName(ch.path))}, line ${ch.line}): what it says it will do may be done since`;
+  const changed = ch === undefined ? '' : `, which changed ${ch.files === 1 ? '1 file' : `${ch.files} files`} (${ch.files === 1 ? '' : 'the latest '}${code(fileName(ch.path))}, line ${ch.line}): ${a.stateNow.who === 'agent' ? 'what it says it will do' : 'what it asks'} may be done since`;
   const after = a.afterStateNow === null ? '' : `; the session went on after it with ${a.afterStateNow.calls} tool call(s), up to line ${a.afterStateNow.line}${changed}${level >= 3 ? '' : checksAfter(a, (a.stateNow.seq ?? 0) + 1)} (see Recent timeline)`;
   // A long last message (a review, a report) is its tail here: say how much, and where the whole is.
   const part = a.stateNow.chars === undefined ? '' : `; its last ${a.stateNow.text.length - 1} of ${a.stateNow.chars} characters (the whole is that line of the transcript)`;
@@ -591,15 +591,27 @@ function doneSince(a: Analysis, runs: () => ReturnType<typeof checkKinds>, text:
 }
 
 /**
+ * Of a file's row: a background job that ran on past the write that left it so (an echo's stub,
+ * or a deletion: posthog at 354, `rm -f data/raw/prs.json`, then the fetcher of 355 wrote it anew).
+ */
+function laterByJob(a: Analysis, f: FileChange): string {
+  if ((f.writes ?? 1) === 1 && isEchoWhat(f.what?.[0] ?? '')) return jobRanPast(a, f.line);
+  const deleted = f.how === 'delete' && !f.made && f.again === undefined && f.named === undefined && f.existed === undefined;
+  if (!deleted) return '';
+  const said = jobRanPast(a, f.line, 'made it again').replace(/^, then; /, '');
+  return said === '' ? '' : `${(f.what ?? []).length === 0 ? '' : '; '}${said}`;
+}
+
+/**
  * An echo's text is what the session wrote then; a background job that ran on past that write may
  * have written the file since, unseen (posthog at 458: `echo '[]' > data/raw/issues.json` while the
  * fetcher started at 355 ran, which wrote the real data when it ended at 1212). The job of the
  * latest start that was still running after the line, or '' when none was.
  */
-function jobRanPast(a: Analysis, line: number): string {
+function jobRanPast(a: Analysis, line: number, did = 'rewritten it'): string {
   const j = a.jobs.filter((x) => x.status === 'running' || (x.endLine ?? 0) > line).sort((x, y) => y.line - x.line)[0];
   if (j === undefined) return '';
-  return `, then; the background job of line ${j.line} ${j.status === 'running' ? 'runs on' : `ran on to line ${j.endLine}`} and may have rewritten it`;
+  return `, then; the background job of line ${j.line} ${j.status === 'running' ? 'runs on' : `ran on to line ${j.endLine}`} and may have ${did}`;
 }
 
 /**
@@ -1145,7 +1157,7 @@ function filesChanged(a: Analysis, cwd: string | undefined, max: number, names: 
     const followed = commitAfter(f.line);
     return ` (already uncommitted before the session: line ${f.dirtyBefore}${followed === undefined ? '' : `; a commit of the session followed, line ${followed}`})`;
   };
-  const rows = listed.map((f, i) => [inCell(path(shown[i] as string)), cell(`${howOf(f)}${f.subagent ? ' (by a subagent)' : ''}${f.merged ? ' (by the session\'s git merge or pull: work it brought in)' : ''}${against(f, shown[i] as string)}`), lineOf(f), `${cell((f.what ?? []).join('; '), 100)}${(f.writes ?? 1) === 1 && isEchoWhat(f.what?.[0] ?? '') ? jobRanPast(a, f.line) : ''}`]);
+  const rows = listed.map((f, i) => [inCell(path(shown[i] as string)), cell(`${howOf(f)}${f.subagent ? ' (by a subagent)' : ''}${f.merged ? ' (by the session\'s git merge or pull: work it brought in)' : ''}${against(f, shown[i] as string)}`), lineOf(f), `${cell((f.what ?? []).join('; '), 100)}${laterByJob(a, f)}`]);
   const more = a.filesChangedTotal > rows.length ? `\n\n${moreFiles(fs.slice(0, -max).reverse(), a.filesChangedTotal - rows.length, cwd, names)}` : '';
   const unreadable = a.unreadableWrites > 0 ? `\n\n${label('unknown')} — and ${a.unreadableWrites} apply_patch call(s) whose paths are unreadable.` : '';
   const bySub = `${pendingSaid(a, cwd)}${a.unseenWriters.subagents === undefined ? '' : `\n\n${label('unknown')} — ${subagentsApart(a.unseenWriters.subagents, true)}, may have written others, which this transcript does not show (\`git status\` in the repository says).`}`;
