@@ -10,7 +10,7 @@ import type { CheckKind, CheckTarget } from './shell.js';
 import type { CheckRun, Contradiction, FailureEntry, Ledger, RequestRecord } from './ledger.js';
 import type { DocRead } from './documents.js';
 import { endedOnError, type Job } from './jobs.js';
-import type { Outcome } from './outcome.js';
+import { outcomeWord, type Outcome } from './outcome.js';
 import type { CommandRecord, FailureRecord, PlanRecord, SessionState } from './state.js';
 import type { TodoItem } from './types.js';
 
@@ -324,7 +324,7 @@ function planFilesLeft(p: Analysis['plan']): string {
 /** A check run as the handoff names it: its command, line, verdict, and what ran it. */
 function saidRun(c: CheckRun): string {
   // As written: a target's key (`pnpm lint @repo/spectora-labs`) reads as a command no one ran.
-  return `\`${clip(c.command.replace(/\s+/g, ' ').trim(), 120)}\` (line ${c.line}, ${c.outcome === 'pass' ? 'passed' : c.outcome === 'fail' ? 'failed' : 'no verdict'}${c.command.includes('::') ? ', one test of it' : ''}${c.by === 'hook' ? ', run by a hook' : ''})`;
+  return `\`${clip(c.command.replace(/\s+/g, ' ').trim(), 120)}\` (line ${c.line}, ${outcomeWord(c.outcome, 'no verdict')}${c.command.includes('::') ? ', one test of it' : ''}${c.by === 'hook' ? ', run by a hook' : ''})`;
 }
 
 /** The latest run of each check among `runs`, and the last `n` of them named (saidRun), with how many more ran. */
@@ -672,7 +672,7 @@ function untestedPlanSteps(l: Ledger, c: CurrentState): Contradiction[] {
   }
   const before = change === null ? [] : l.checks.filter((x) => x.line < change && x.line > first);
   const last = before.at(-1);
-  const ran = last === undefined ? '' : `; ${before.length === 1 ? 'a run' : `${before.length} runs`} before it, the latest \`${clip(last.command, 80)}\` (line ${last.line}, ${last.outcome === 'pass' ? 'passed' : last.outcome === 'fail' ? 'failed' : 'no verdict'}): the step may have been done then`;
+  const ran = last === undefined ? '' : `; ${before.length === 1 ? 'a run' : `${before.length} runs`} before it, the latest \`${clip(last.command, 80)}\` (line ${last.line}, ${outcomeWord(last.outcome, 'no verdict')}): the step may have been done then`;
   return steps.slice(0, 3).map((t) => ({ claim_line: at, evidence_line: change ?? at, text: `the plan marks ${quote(t, 160)} done, but no test, build, type check or lint ran ${since}${ran}`, unproven: true as const }));
 }
 
@@ -1493,7 +1493,6 @@ function staleOutput(l: Ledger): Analysis['staleOutput'] {
   return s === undefined ? null : { line: s.line, command: s.command, path: s.path, edit_line: s.editLine, count: s.count, first: s.first };
 }
 
-/** The clause a Next Action adds when the latest run ran code older than an edit (staleOutput). */
 /**
  * A check that failed since the request, with files written after it and not run again: the work
  * the request led to is waiting on that run (the `37f83ec9` sample at 250: the request at 194 was
@@ -1504,10 +1503,11 @@ function failedSince(open: Analysis['openFailures'], reqLine: number): string {
   const c = f?.changedSince;
   if (f === undefined || c === undefined) return '';
   const written = c.files === 1 ? `\`${fileName(c.path)}\` was written after it (line ${c.line})` : `${c.files} files were written after it (the latest, \`${fileName(c.path)}\`, at line ${c.line})`;
-  const later = c.later === undefined ? '' : ` (a check of the same tool since, \`${clip(c.later.command, 80)}\`, line ${c.later.line}: ${c.later.outcome === 'pass' ? 'passed' : c.later.outcome === 'fail' ? 'failed' : c.later.outcome})`;
+  const later = c.later === undefined ? '' : ` (a check of the same tool since, \`${clip(c.later.command, 80)}\`, line ${c.later.line}: ${outcomeWord(c.later.outcome, c.later.outcome)})`;
   return `. Since the request, \`${clip(c.command, 100)}\` failed (line ${f.line}) and ${written}; it has not run again${later}: whether that fixes it is not known until it does`;
 }
 
+/** The clause a Next Action adds when the latest run ran code older than an edit (staleOutput). */
 function staleClause(l: Ledger): string {
   const s = l.staleOutput;
   if (s === undefined) return '';

@@ -9,6 +9,9 @@ import { fileName } from './paths.js';
 
 export type Outcome = 'pass' | 'fail' | 'unknown';
 
+/** How a handoff says a run's outcome: "passed", "failed", or `none` for a run with no verdict. */
+export const outcomeWord = (o: string, none = 'ran'): string => (o === 'pass' ? 'passed' : o === 'fail' ? 'failed' : none);
+
 /** Lines that say a check failed, strongest first. Each is anchored to a line, so it runs in linear time. */
 const FAIL_LINES: readonly RegExp[] = [
   /^FAIL Required test coverage.*$/gm,

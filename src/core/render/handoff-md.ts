@@ -8,6 +8,7 @@ import { COMPACTION_PART_CHARS } from '../compaction.js';
 import type { ToolRef } from '../types.js';
 import { documentPasses } from '../documents.js';
 import { endedOnError, jobNotices, noticeJobId } from '../jobs.js';
+import { outcomeWord } from '../outcome.js';
 import type { Contradiction } from '../ledger.js';
 import { isEchoWhat, listingAfterLastCommit, publisherRedacted } from '../ledger.js';
 import { fileKey, fileName, filePath, relativeTo } from '../paths.js';
@@ -237,7 +238,7 @@ function checksAfter(a: Analysis, line: number): string {
   for (const c of a.checks) if (c.line > line && c.by !== 'hook') latest.set(c.command, c);
   const rows = [...latest.values()].sort((x, y) => y.line - x.line);
   if (rows.length === 0) return '';
-  const said = (c: CheckRow): string => `${code(oneLine(c.command, 80), 160)} ${c.outcome === 'pass' ? 'passed' : c.outcome === 'fail' ? 'failed' : 'ran'} (line ${c.line})`;
+  const said = (c: CheckRow): string => `${code(oneLine(c.command, 80), 160)} ${outcomeWord(c.outcome)} (line ${c.line})`;
   const more = rows.length > 2 ? `, and ${rows.length - 2} more (under Verification)` : '';
   return `; checks ran after it: ${rows.slice(0, 2).map(said).join(', ')}${more}`;
 }
@@ -585,7 +586,7 @@ function doneSince(a: Analysis, runs: () => ReturnType<typeof checkKinds>, text:
     return t !== undefined && isEchoWhat(t) ? `: ${t}${jobRanPast(a, f.line)}` : '';
   };
   const files = writtenNamedBy(text, a.filesChanged, after).map((f) => `\`${fileName(f.path)}\` written (line ${f.line}${echoed(f)})`);
-  const checks = checksNamedBy(text, runs, after).map((r) => `${code(r.command, 60)} ${r.outcome === 'pass' ? 'passed' : r.outcome === 'fail' ? 'failed' : 'ran'} (line ${r.line})`);
+  const checks = checksNamedBy(text, runs, after).map((r) => `${code(r.command, 60)} ${outcomeWord(r.outcome)} (line ${r.line})`);
   const all = [...files, ...checks];
   return all.length === 0 ? '' : ` — since it, what its words name: ${all.join('; ')}`;
 }
@@ -1484,11 +1485,13 @@ function failures(a: Analysis, level: Level, fixedLast?: number): string {
   // Never None where results could not be read: a failure among them would not show (SPEC §6).
   const hidden = a.hiddenResults === '' ? '' : `${label('unknown')} — ${a.hiddenResults}, are unreadable (the transcript's publisher redacted them): a failure among them would not show here.`;
   if (lines.length === 0 && hidden !== '') return `No failure can be read. ${hidden}${fixed}`;
-  if (lines.length === 0 && a.filesNotChanged.length > 0) {
-    // A write that did not happen is a failure too, listed where the files are (FundWise at 199:
-    // «File has not been read yet», and "No open failure." read as all went through).
-    const last = a.filesNotChanged.reduce((x, y) => (y.line > x.line ? y : x));
-    const n = a.filesNotChanged.length;
+  // A write that did not happen is a failure too, listed where the files are (FundWise at 199:
+  // «File has not been read yet», and "No open failure." read as all went through); not one a
+  // failed command of several files may have made.
+  const notWritten = a.filesNotChanged.filter((f) => f.maybe !== true);
+  if (lines.length === 0 && notWritten.length > 0) {
+    const last = notWritten.reduce((x, y) => (y.line > x.line ? y : x));
+    const n = notWritten.length;
     return `No open failure of a check or command; ${n === 1 ? 'a write did not happen' : `${n} writes did not happen`} (${n === 1 ? '' : 'the latest: '}${code(fileName(last.path))}, line ${last.line}): see Writes that did not happen.${fixed}`;
   }
   if (lines.length === 0) return fixed.length === 0 ? NONE : `No open failure.${fixed}`;
