@@ -1,6 +1,6 @@
 import type { GitEvidence } from './evidence.js';
 import type { Pressure } from './pressure.js';
-import { changesBetween, IMAGE_PLACEHOLDERS, IMPLIES, isDocumentation, isScratch, listingAfterLastCommit, NOTHING_RAN, openFailures, publisherRedacted } from './ledger.js';
+import { changesBetween, formatterAnswers, IMAGE_PLACEHOLDERS, IMPLIES, isDocumentation, isScratch, listingAfterLastCommit, NOTHING_RAN, openFailures, publisherRedacted } from './ledger.js';
 import { notWritten } from './plan-files.js';
 import { unmark } from './what-changed.js';
 import { splitName } from './redaction/names.js';
@@ -534,9 +534,11 @@ const FOREIGN: readonly { tools: RegExp; files: RegExp }[] = [
  */
 function ranAgain(l: Ledger, from: number): (target: string) => boolean {
   const ran = new Set(l.checks.filter((c) => c.line > from).flatMap((c) => c.keys.flatMap((k) => [k, ...(IMPLIES[k] ?? [])])));
+  // A formatter that ran clean since answers a format check of it (the files are as it wants them).
+  const formatted = (l.formatRuns ?? []).filter((f) => f.line > from);
   return (target) => {
     const keys = l.checks.find((c) => (c.keys.join(' + ') || c.command) === target)?.keys ?? [];
-    return keys.length > 0 && keys.every((k) => ran.has(k));
+    return keys.length > 0 && keys.every((k) => ran.has(k) || formatterAnswers(formatted, k));
   };
 }
 

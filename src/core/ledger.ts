@@ -289,6 +289,8 @@ export interface Ledger {
   installed?: string[];
   /** The latest `git commit` that made no commit ("nothing to commit", a hook refused it). */
   failedCommit?: { line: number; text: string };
+  /** The latest formatters that ran clean (`cargo fmt --all`, `prettier --write .`), the tool a format check of them is keyed by, and the line. */
+  formatRuns?: { tool: string; paths: string[]; line: number }[];
   /** Tool calls since the agent's last message (the user's latest, before the agent wrote any), and the line of the latest: the session went on after it. */
   since?: { calls: number; line: number };
   /**
@@ -1764,6 +1766,11 @@ function cover(f: FailureEntry, answered: (key: string) => boolean, line: number
   return true;
 }
 
+/** Whether formatters that ran clean answer a format check's key: the same tool, over all or over the same paths. */
+export function formatterAnswers(ran: readonly { tool: string; paths: readonly string[] }[], k: string): boolean {
+  return ran.some((f) => k === f.tool || (f.paths.length === 0 && k.startsWith(`${f.tool} `)) || (f.paths.length > 0 && k === `${f.tool} ${[...f.paths].sort().join(' ')}`));
+}
+
 /**
  * A formatter that ran clean over what a format check of it failed on answers that check: the
  * files are rewritten as the check wants them. It is said as formatting, not as a passing run
@@ -1772,7 +1779,10 @@ function cover(f: FailureEntry, answered: (key: string) => boolean, line: number
 function closeFormatChecks(l: Ledger, command: string, line: number): void {
   const ran = formattedFor(command);
   if (ran.length === 0) return;
-  const answers = (k: string): boolean => ran.some((f) => k === f.tool || (f.paths.length === 0 && k.startsWith(`${f.tool} `)) || (f.paths.length > 0 && k === `${f.tool} ${[...f.paths].sort().join(' ')}`));
+  // Kept for the checks a later change dates (analysis.ts `ranAgain`): `cargo fmt --all` answers
+  // `cargo fmt -- --check` as a run of it would (edgerunner at 245).
+  l.formatRuns = [...(l.formatRuns ?? []), ...ran.map((f) => ({ ...f, line }))].slice(-10);
+  const answers = (k: string): boolean => formatterAnswers(ran, k);
   for (const f of l.failures) {
     if (f.closedLine !== undefined || f.kind !== 'check' || f.line >= line) continue;
     if (cover(f, answers, line)) f.formatted = line;

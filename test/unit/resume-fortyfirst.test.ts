@@ -214,3 +214,27 @@ describe('the last readers of this stop (agentcmd at 150, edgerunner at 700, pos
     expect(md).toContain('| `data/raw/prs.json` | deleted | 5 (2 writes, the first at 3) | the text «[]»; the background job of line 6 runs on and may have made it again |');
   });
 });
+
+describe('a format check, then the formatter run clean (edgerunner at 250: «`cargo fmt --all -- --check && cargo check` last ran at line 181» after `cargo fmt --all && cargo check` passed at 245)', () => {
+  const session = (then: string) => [
+    user('u1', 'Scaffold the workspace'),
+    edit('e1', 'src/main.rs'),
+    updated('e1', 'src/main.rs'),
+    bash('c1', 'cargo fmt --all -- --check && cargo check --workspace'),
+    result('c1', 'Exit code 1\nDiff in /nonexistent/w/src/main.rs:', { is_error: true }),
+    edit('e2', 'src/main.rs'),
+    updated('e2', 'src/main.rs'),
+    bash('c2', then),
+    result('c2', '    Finished `dev` profile [unoptimized + debuginfo] target(s) in 0.90s'),
+    bash('t1', 'cargo test --workspace'),
+    result('t1', 'test result: ok. 3 passed; 0 failed'),
+  ];
+
+  it('is not dated as stale once the formatter ran clean after the change', () => {
+    expect(built(...session('cargo fmt --all && cargo check --workspace')).md).not.toContain('`cargo fmt --all -- --check && cargo check --workspace` last ran at line');
+  });
+
+  it('is, when only the compiler ran again', () => {
+    expect(built(...session('cargo check --workspace')).md).toContain('`cargo fmt --all -- --check && cargo check --workspace` last ran at line 5');
+  });
+});
