@@ -459,6 +459,8 @@ export interface ForeignHead {
   wasLine: number | null;
   /** The line of a push after that log with HEAD unmoved in between, which sent the commit if it sent HEAD's branch. */
   pushed?: number;
+  /** HEAD's branch, when that push named it (the session's latest branch listing before the push said HEAD was on it). */
+  pushedBranch?: string;
   /** The line of the session's latest `git add` before that log, which the commit may hold. */
   staged: number | null;
 }
@@ -488,7 +490,10 @@ function foreignHead(st: SessionState): ForeignHead | null {
   for (const c of Object.values(l.calls)) if (c.command !== undefined && c.line < top.line && c.line > was.from && /\bgit\s+add\b/.test(c.command) && (staged === null || c.line > staged)) staged = c.line;
   const out: ForeignHead = { line: top.line, hash: top.hash, subject: top.subject, was: was.hash === null ? null : was.hash.slice(0, 12), wasLine: was.line, staged };
   const push = l.lastPushLine;
-  if (push !== undefined && push > top.line && !(l.headMoves ?? []).some((m) => m > top.line && m < push)) out.pushed = push;
+  if (push !== undefined && push > top.line && !(l.headMoves ?? []).some((m) => m > top.line && m < push)) {
+    out.pushed = push;
+    if (l.pushedHeadBranch?.line === push) out.pushedBranch = l.pushedHeadBranch.branch;
+  }
   return out;
 }
 

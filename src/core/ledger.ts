@@ -414,6 +414,13 @@ export interface Ledger {
   switchedTo?: { line: number; branch: string };
   /** The branch the session's latest `git status` said it was on ("On branch x", `## x...`), or its `git branch` (`* x`: `via`). */
   statusBranch?: { line: number; branch: string; via?: 'branch' };
+  /**
+   * The latest push that named the branch HEAD was on (the session's latest `git status` or `git
+   * branch` before it said so, and no checkout or switch came between): its line and the branch
+   * (agentcmd at 799: `git push origin fix/team-optimization-v2` after `## fix/team-optimization-v2`
+   * at 781).
+   */
+  pushedHeadBranch?: { line: number; branch: string };
   /** The remotes the session's own latest `git remote -v` printed (none: an empty list), and where. */
   remotes?: { line: number; list: { name: string; url: string }[] };
   /** Commands that destroyed what the transcript cannot give back (`rm -rf`, `git reset --hard`, …), the last 20. */
@@ -2234,6 +2241,8 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
   const prevPush = l.lastPushLine;
   if (!failed) {
     l.lastPushLine = line;
+    const on = l.statusBranch;
+    if (on !== undefined && on.line < line && (l.switchedTo?.line ?? -1) < on.line && updates.some((u) => u.branch === on.branch)) l.pushedHeadBranch = { line, branch: on.branch };
     // A push of `HEAD` (`* [new branch] HEAD -> main`) sent what the branch held: the commit, when
     // nothing moved HEAD between them (posthog's first commit in a fresh repository, at 519).
     const sentHead = updates.some((u) => u.branch === 'HEAD');

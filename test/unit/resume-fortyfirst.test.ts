@@ -238,3 +238,29 @@ describe('a format check, then the formatter run clean (edgerunner at 250: «`ca
     expect(built(...session('cargo check --workspace')).md).toContain('`cargo fmt --all -- --check && cargo check --workspace` last ran at line 5');
   });
 });
+
+describe("a commit the session did not make, then a push of HEAD's branch (agentcmd at 800: «if that push sent HEAD's branch, the commit is on the remote too»)", () => {
+  const session = (push: string) => [
+    user('u1', 'Commit and push the team work, then open a PR'),
+    bash('g0', 'git log --oneline -1'),
+    result('g0', '9d35684 Previous work'),
+    bash('g1', 'git add -A && git status -sb'),
+    result('g1', '## fix/team-optimization-v2\nM  src/team.ts'),
+    bash('g2', 'git log --oneline -1'),
+    result('g2', 'a7bfa7b optimized team loading'),
+    bash('g3', push),
+    result('g3', 'To github.com:acme/app.git\n * [new branch]      fix/team-optimization-v2 -> fix/team-optimization-v2'),
+  ];
+
+  it('says the commit is on the remote when the push named the branch HEAD was on', () => {
+    const { md, summary } = built<{ session_git: { foreign_head: { pushed_line?: number; pushed_branch?: string } } }>(...session('git push origin fix/team-optimization-v2'));
+    expect(md).toContain("the push at line 9 came after it with HEAD unmoved and sent HEAD's branch (`fix/team-optimization-v2`), so the commit is on the remote too");
+    expect(summary.session_git.foreign_head).toMatchObject({ pushed_line: 9, pushed_branch: 'fix/team-optimization-v2' });
+  });
+
+  it('keeps the hedge when no listing said which branch HEAD was on', () => {
+    const unlisted = session('git push origin fix/team-optimization-v2').map((r, i) => (i === 3 ? bash('g1', 'git add -A') : i === 4 ? result('g1', '') : r));
+    const { md } = built(...unlisted);
+    expect(md).toContain("the push at line 9 came after it with HEAD unmoved, so if that push sent HEAD's branch, the commit is on the remote too");
+  });
+});

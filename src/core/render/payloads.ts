@@ -297,5 +297,6 @@ function foreignHeadOf(f: Analysis['foreignHead']): Record<string, unknown> | nu
   if (f === null) return null;
   const out: Record<string, unknown> = { line: f.line, hash: f.hash, subject: f.subject, was: f.was, was_line: f.wasLine, staged_line: f.staged };
   if (f.pushed !== undefined) out.pushed_line = f.pushed;
+  if (f.pushedBranch !== undefined) out.pushed_branch = f.pushedBranch;
   return out;
 }
