@@ -101,6 +101,8 @@ export interface PlanRecord {
   files?: string[];
   /** Those it names only if they exist, or as optional (`… (if exists)`): counted apart, never work left. */
   maybeFiles?: string[];
+  /** Of a plan cut to its head: the Markdown headings of the part left out (the first 20), whose steps are only in the transcript. */
+  restHeadings?: string[];
 }
 
 export type CommandResult = 'passed' | 'failed' | 'interrupted' | 'unknown';

@@ -264,3 +264,15 @@ describe("a commit the session did not make, then a push of HEAD's branch (agent
     expect(md).toContain("the push at line 9 came after it with HEAD unmoved, so if that push sent HEAD's branch, the commit is on the remote too");
   });
 });
+
+describe('a plan longer than the head kept of it (deep-manifest at 120: step 8, in progress, past the 3,999 characters shown)', () => {
+  const step = (n: number) => `### ${n}. Update \`step_${n}()\`\n\n${'Explain the change in words. '.repeat(8)}\n\n\`\`\`python\n# not a heading: a comment in code\nx = ${n}\n\`\`\`\n`;
+  const PLAN = `# Plan: Add Tar Support\n\n## Implementation\n\n${Array.from({ length: 16 }, (_, i) => step(i + 1)).join('\n')}\n## Files to Modify\n\n- \`app/main.py\`\n`;
+  it('names the headings of the part left out, not the comments of its code', () => {
+    const { md } = built(user('u1', 'Add tar support'), call('p1', 'ExitPlanMode', { plan: PLAN }), result('p1', 'User has approved your plan. You can now start coding.'), edit('e1', 'app/main.py'), updated('e1', 'app/main.py'));
+    expect(PLAN.length).toBeGreaterThan(4000);
+    expect(md).toMatch(/is only in the transcript at line 2; its headings: «### \d+\. Update `step_\d+\(\)`», /);
+    expect(md).toContain('«## Files to Modify»');
+    expect(md).not.toContain('«# not a heading');
+  });
+});

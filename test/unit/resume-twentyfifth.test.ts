@@ -187,7 +187,8 @@ describe('a long plan kept as its head', () => {
     expect(long.length).toBeGreaterThan(6000);
     const planCall = agent('a-p1', [{ type: 'tool_use', id: 'p1', name: 'ExitPlanMode', input: { plan: long } }]);
     const { md } = built(ask('Plan it'), planCall, user('r-p1', [{ type: 'tool_result', tool_use_id: 'p1', content: 'User has approved your plan. You can now start coding.' }]));
-    expect(md).toMatch(new RegExp(`The headings and list items of its first \\d+ characters — the rest, \\d+ more, is only in the transcript at line 2 \\(the plan is ${long.length} characters`));
+    // Since the forty-first stop the headings of the part left out follow (resume-fortyfirst).
+    expect(md).toMatch(new RegExp(`The headings and list items of its first \\d+ characters — the rest, \\d+ more, is only in the transcript at line 2; its headings: «### \\d+\\. Step \\d+».*? \\(the plan is ${long.length} characters`));
     expect(md).not.toContain('Its headings and list items (the plan is');
   });
 });

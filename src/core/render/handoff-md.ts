@@ -765,7 +765,9 @@ function plan(a: Analysis, level: Level): string {
   const { shown, more } = outlineCut(outline, lines);
   // A plan kept as its head: the outline is of that head, and what comes after it (often the files
   // to change and the tests to add) is only in the transcript.
-  const of = latest.chars === undefined ? 'Its headings and list items' : `The headings and list items of its first ${latest.text.length - 1} characters — the rest, ${chars - (latest.text.length - 1)} more, is only in the transcript at line ${latest.line}`;
+  // The headings of the part left out name the steps a successor must read there (deep-manifest at 120).
+  const restHeads = latest.restHeadings === undefined || level >= 2 ? '' : `; its headings: ${latest.restHeadings.slice(0, 12).map((h) => `«${h}»`).join(', ')}${latest.restHeadings.length > 12 ? ', …' : ''}`;
+  const of = latest.chars === undefined ? 'Its headings and list items' : `The headings and list items of its first ${latest.text.length - 1} characters — the rest, ${chars - (latest.text.length - 1)} more, is only in the transcript at line ${latest.line}${restHeads}`;
   return `\n\n### Plan\n\n${intro}\n\n${fence(shown.join('\n'))}\n\n${of}${more} (the plan is ${chars} characters; HANDOFF.llm.json's \`plan\` holds ${held}).${unwritten}`;
 }
 
