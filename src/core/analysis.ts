@@ -547,6 +547,9 @@ function ranAgain(l: Ledger, from: number): (target: string) => boolean {
   };
 }
 
+/** A run that selected no test checked nothing: running it again would not either. */
+const checkedNothing = (t: CheckRow): boolean => t.summary?.startsWith(NOTHING_RAN) === true;
+
 /** "`<command>` last ran at line N", the command cut at 100 characters. */
 const lastRan = (t: CheckTargetRow): string => `\`${t.command.length > 100 ? `${t.command.slice(0, 99)}…` : t.command}\` last ran at line ${t.line}`;
 
@@ -1696,8 +1699,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     // whole backend pass from 551 on, while `cargo check` passed at 589).
     if (lastCheck !== undefined) {
       const olderThanItsFiles = rows
-        // A run that selected no test checked nothing: running it again would not either.
-        .filter((t) => t.line < lastCheck.line && t.outcome !== 'unknown' && t.summary?.startsWith(NOTHING_RAN) !== true)
+        .filter((t) => t.line < lastCheck.line && t.outcome !== 'unknown' && !checkedNothing(t))
         .map((t) => ({ t, ch: changesFor(l, t.command, t.line) }))
         .filter((x): x is { t: CheckTargetRow; ch: NonNullable<typeof x.ch> } => x.ch !== null && x.ch.files > 0)
         .filter(({ t }) => !ranAgain(l, t.line)(t.target))
@@ -1716,7 +1718,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     const rerun = ranAgain(l, changed);
     const stale = rows
       .map((t) => ({ t, at: changeFor(l, t.command, t.line) }))
-      .filter(({ t, at }) => at !== null && t.line < at.line && t.outcome !== 'unknown' && t.summary?.startsWith(NOTHING_RAN) !== true && !rerun(t.target))
+      .filter(({ t, at }) => at !== null && t.line < at.line && t.outcome !== 'unknown' && !checkedNothing(t) && !rerun(t.target))
       .slice(0, 5);
     for (const { t, at } of stale) {
       const which = at === null || at.line === changed ? `the last file change (line ${changed}${docsAfter(l, changed)})` : `the last change of a file it checks (line ${at.line}: ${at.path.split('/').pop() ?? at.path})`;

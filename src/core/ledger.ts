@@ -572,10 +572,10 @@ const quote = (s: string): string => `«${clip(s.replace(/\s+/g, ' '), 160)}»`;
 
 /** What a write's `what` says of an `echo` of literal words into a file: "the text «[]»", "an empty line". */
 const echoWhat = (text: string): string => (text === '' ? 'an empty line' : `the text ${quote(text)}`);
-/** How a check's summary begins when it selected no test (pytest's exit 5, `-m unit` of a suite with no such mark): it checked nothing. */
-export const NOTHING_RAN = 'selected no test: ';
 /** Whether an entry of a write's `what` is an echo's text (echoWhat), not a definition's name. */
 export const isEchoWhat = (what: string): boolean => what === 'an empty line' || what.startsWith('the text «');
+/** How a check's summary begins when it selected no test (pytest's exit 5, `-m unit` of a suite with no such mark): it checked nothing. */
+export const NOTHING_RAN = 'selected no test: ';
 
 /** An agent's message that sets out what comes next: "Next steps: 1) …", "Next, I'll …", "Remaining: …". */
 const NEXT_STEPS = /\bnext steps?\b|\bnext,? I(?:'|’)ll\b|\bremaining (?:steps|work|items)\b|\bstill (?:to do|needed|left)\b/i;

@@ -132,16 +132,16 @@ function causeAfter(text: string, fail: string): string | null {
 /** A TypeScript diagnostic: `src/a.tsx(52,53): error TS2345: …`, `src/a.ts:16:10 - error TS2769: …`, or a file-less `error TS5096: …`. */
 const TS_ERROR = /^(?:(\S[^\n]*?)(?:\(\d+,\d+\)|:\d+:\d+)\s*(?::|-)\s*)?error (TS\d+):.*$/gm;
 
-/**
- * Type errors said by their count, their files and the first of them, not by the package
- * manager's closing line (agentcmd at 665: "ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL … `tsc --noEmit`"
- * stood for five errors in five files, one of which no later edit touched).
- */
 /** The files a check's TypeScript errors name, as printed (`src/a.tsx`), each once, at most 20. */
 export function typeErrorFiles(text: string): string[] {
   return [...new Set([...text.matchAll(TS_ERROR)].map((m) => m[1]).filter((f): f is string => f !== undefined))].slice(0, 20);
 }
 
+/**
+ * Type errors said by their count, their files and the first of them, not by the package
+ * manager's closing line (agentcmd at 665: "ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL … `tsc --noEmit`"
+ * stood for five errors in five files, one of which no later edit touched).
+ */
 function typeErrors(text: string): string | null {
   const found = [...text.matchAll(TS_ERROR)];
   if (found.length === 0) return null;

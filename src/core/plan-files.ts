@@ -6,6 +6,37 @@
  * integration test, and neither was written).
  */
 
+/** A Markdown code fence's line (```` ``` ```` or `~~~`), which opens or closes a block. */
+const FENCE = /^ {0,3}(?:```|~~~)/;
+
+/** A plan's lines outside its code blocks (the fences' own lines left out), each with its offset in the text. */
+export function* linesOutsideFences(text: string): Generator<{ line: string; at: number }> {
+  let fenced = false;
+  let at = 0;
+  for (const line of text.split('\n')) {
+    if (FENCE.test(line)) fenced = !fenced;
+    else if (!fenced) yield { line, at };
+    at += line.length + 1;
+  }
+}
+
+/**
+ * The Markdown headings of a plan from offset `from` on, outside its code blocks (the first 20,
+ * each to 100 characters): of a plan cut to its head, the steps only the transcript holds
+ * (deep-manifest at 120: «### 8. Update `process_input()`», the step in progress). A line begun
+ * before `from` is the head's.
+ */
+export function headingsFrom(text: string, from: number): string[] {
+  const out: string[] = [];
+  for (const { line, at } of linesOutsideFences(text)) {
+    if (at < from || !/^#{1,6}[ \t]+\S/.test(line)) continue;
+    const h = line.trim();
+    out.push(h.length <= 100 ? h : `${h.slice(0, 99)}…`);
+    if (out.length === 20) break;
+  }
+  return out;
+}
+
 /** A heading (`## Files to Modify`, `**Files to change:**`) that opens a list of the files a plan will touch. */
 const FILES_HEADING = /^(?:#{1,6}\s+|\*\*|__)?\s*(?:\d+\.\s*)?(?:(?:critical|key|affected|modified|changed|new)\s+)?files?\b(?:\s+(?:to|that\s+will|we\s+will|I\s+will)\s+(?:be\s+)?(?:modify|modified|change|changed|create|created|edit|edited|update|updated|touch|touched|add|added))?(?:\s*\([^)]*\))?\s*:?\s*(?:\*\*|__)?\s*:?\s*$/i;
 const HEADING = /^(?:#{1,6}\s+\S|\*\*[^*]+\*\*\s*:?\s*$|__[^_]+__\s*:?\s*$)/;
@@ -24,14 +55,8 @@ export function planFiles(text: string): { files: string[]; conditional: string[
   const out: string[] = [];
   const conditional: string[] = [];
   let inFiles = false;
-  let fenced = false;
-  for (const raw of text.split('\n')) {
+  for (const { line: raw } of linesOutsideFences(text)) {
     const line = raw.trimEnd();
-    if (/^ {0,3}(?:```|~~~)/.test(line)) {
-      fenced = !fenced;
-      continue;
-    }
-    if (fenced) continue;
     if (FILES_HEADING.test(line.trim())) {
       inFiles = true;
       continue;

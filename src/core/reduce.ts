@@ -8,7 +8,7 @@ import type { CommandRecord, FailureRecord, PlanRecord, SessionState, TaskRecord
 import type { Fact, Turn } from './types.js';
 import { headEnd, textTail } from './cut.js';
 import { compactionParts } from './compaction.js';
-import { planFiles } from './plan-files.js';
+import { headingsFrom, planFiles } from './plan-files.js';
 
 /**
  * The harness-neutral half of reading: facts and turns folded into bounded accumulators. Every
@@ -307,7 +307,7 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
       const text = f.text.trim();
       const plan: PlanRecord = text.length <= LIMITS.PLAN_CHARS ? { id: f.id, text, line, approved: null } : { id: f.id, text: head(text, LIMITS.PLAN_CHARS), chars: text.length, line, approved: null };
       // The head keeps its characters but the last, given to the ellipsis.
-      const rest = plan.chars === undefined ? [] : restHeadings(text.slice(plan.text.length - 1), fenceOpen(plan.text));
+      const rest = plan.chars === undefined ? [] : headingsFrom(text, plan.text.length - 1);
       if (rest.length > 0) plan.restHeadings = rest;
       const { files, conditional } = planFiles(text);
       if (files.length > 0) plan.files = files;
@@ -631,28 +631,4 @@ export function noteTurn(st: SessionState, turn: Turn, main: boolean, notice: bo
     const thought = turn.text.trim();
     if (thought !== '') st.lastThought = { text: head(thought, LIMITS.THOUGHT_CHARS), seq: turn.seq };
   }
-}
-
-/**
- * The Markdown headings of the part of a plan its head leaves out, outside code fences (the first
- * 20, each to 100 characters): the steps only the transcript holds (deep-manifest at 120: «### 8.
- * Update `process_input()`», the step in progress, past the 3,999 characters kept).
- */
-function restHeadings(rest: string, fencedAtCut: boolean): string[] {
-  const out: string[] = [];
-  let fenced = fencedAtCut;
-  // The first line may be the cut one's end: only whole lines after it.
-  for (const line of rest.split('\n').slice(1)) {
-    if (/^ {0,3}(?:```|~~~)/.test(line)) fenced = !fenced;
-    else if (!fenced && /^#{1,6}[ \t]+\S/.test(line)) out.push(head(line.trim(), 100));
-    if (out.length === 20) break;
-  }
-  return out;
-}
-
-/** Whether a text ends inside a code fence (an odd number of fence lines): where a plan's head was cut. */
-function fenceOpen(text: string): boolean {
-  let open = false;
-  for (const line of text.split('\n')) if (/^ {0,3}(?:```|~~~)/.test(line)) open = !open;
-  return open;
 }

@@ -9,6 +9,7 @@ import type { ToolRef } from '../types.js';
 import { documentPasses } from '../documents.js';
 import { endedOnError, jobNotices, noticeJobId } from '../jobs.js';
 import { outcomeWord } from '../outcome.js';
+import { linesOutsideFences } from '../plan-files.js';
 import type { Contradiction } from '../ledger.js';
 import { isEchoWhat, listingAfterLastCommit, publisherRedacted } from '../ledger.js';
 import { fileKey, fileName, filePath, relativeTo } from '../paths.js';
@@ -249,7 +250,7 @@ function stateNow(a: Analysis, level: Level): string {
   const note = a.stateNow.commentary ? ', a progress note (the harness marked it commentary, not a final answer)' : '';
   const ch = a.afterStateNow?.changed;
   const changed = ch === undefined ? '' : `, which changed ${ch.files === 1 ? '1 file' : `${ch.files} files`} (${ch.files === 1 ? '' : 'the latest '}${code(fileName(ch.path))}, line ${ch.line}): ${a.stateNow.who === 'agent' ? 'what it says it will do' : 'what it asks'} may be done since`;
-  const after = a.afterStateNow === null ? '' : `; the session went on after it with ${a.afterStateNow.calls} tool call(s), up to line ${a.afterStateNow.line}${changed}${level >= 3 ? '' : checksAfter(a, (a.stateNow.seq ?? 0) + 1)} (see Recent timeline)`;
+  const after = a.afterStateNow === null ? '' : `; the session went on after it with ${a.afterStateNow.calls} tool call(s), up to line ${a.afterStateNow.line}${changed}${level >= 3 ? '' : checksAfter(a, a.stateNow.seq + 1)} (see Recent timeline)`;
   // A long last message (a review, a report) is its tail here: say how much, and where the whole is.
   const part = a.stateNow.chars === undefined ? '' : `; its last ${a.stateNow.text.length - 1} of ${a.stateNow.chars} characters (the whole is that line of the transcript)`;
   return `${fence(a.stateNow.text)}\n\n${label('reported')} — ${who}${at(a.stateNow.seq)}${note}${part}${after}${thoughtSince(a)}\n\n${endLine(a)}`;
@@ -581,9 +582,8 @@ function doneSince(a: Analysis, runs: () => ReturnType<typeof checkKinds>, text:
   if (a.current.seq === null) return '';
   // A file an `echo` of literal words wrote says which (posthog's `echo "[]" > data/raw/issues.json`, a stub, not the data an item names).
   const echoed = (f: FileChange): string => {
-    // Only a file written once: a later write's text is not that one.
-    const t = (f.writes ?? 1) === 1 ? f.what?.[0] : undefined;
-    return t !== undefined && isEchoWhat(t) ? `: ${t}${jobRanPast(a, f.line)}` : '';
+    const t = echoText(f);
+    return t === undefined ? '' : `: ${t}${thenJob(a, f.line)}`;
   };
   const files = writtenNamedBy(text, a.filesChanged, after).map((f) => `\`${fileName(f.path)}\` written (line ${f.line}${echoed(f)})`);
   const checks = checksNamedBy(text, runs, after).map((r) => `${code(r.command, 60)} ${outcomeWord(r.outcome)} (line ${r.line})`);
@@ -591,16 +591,27 @@ function doneSince(a: Analysis, runs: () => ReturnType<typeof checkKinds>, text:
   return all.length === 0 ? '' : ` — since it, what its words name: ${all.join('; ')}`;
 }
 
+/** The text an `echo` wrote into a file written once (a later write's text is not that one). */
+function echoText(f: FileChange): string | undefined {
+  const t = (f.writes ?? 1) === 1 ? f.what?.[0] : undefined;
+  return t !== undefined && isEchoWhat(t) ? t : undefined;
+}
+
 /**
  * Of a file's row: a background job that ran on past the write that left it so (an echo's stub,
  * or a deletion: posthog at 354, `rm -f data/raw/prs.json`, then the fetcher of 355 wrote it anew).
  */
 function laterByJob(a: Analysis, f: FileChange): string {
-  if ((f.writes ?? 1) === 1 && isEchoWhat(f.what?.[0] ?? '')) return jobRanPast(a, f.line);
-  const deleted = f.how === 'delete' && !f.made && f.again === undefined && f.named === undefined && f.existed === undefined;
-  if (!deleted) return '';
-  const said = jobRanPast(a, f.line, 'made it again').replace(/^, then; /, '');
-  return said === '' ? '' : `${(f.what ?? []).length === 0 ? '' : '; '}${said}`;
+  if (echoText(f) !== undefined) return thenJob(a, f.line);
+  if (howOf(f) !== 'deleted') return '';
+  const job = jobRanOn(a, f.line, 'made it again');
+  return job === '' ? '' : `${(f.what ?? []).length === 0 ? '' : '; '}${job}`;
+}
+
+/** After an echo's text: that it was the session's then, and the job that ran on past it, if one did. */
+function thenJob(a: Analysis, line: number): string {
+  const job = jobRanOn(a, line, 'rewritten it');
+  return job === '' ? '' : `, then; ${job}`;
 }
 
 /**
@@ -609,10 +620,10 @@ function laterByJob(a: Analysis, f: FileChange): string {
  * fetcher started at 355 ran, which wrote the real data when it ended at 1212). The job of the
  * latest start that was still running after the line, or '' when none was.
  */
-function jobRanPast(a: Analysis, line: number, did = 'rewritten it'): string {
+function jobRanOn(a: Analysis, line: number, did: string): string {
   const j = a.jobs.filter((x) => x.status === 'running' || (x.endLine ?? 0) > line).sort((x, y) => y.line - x.line)[0];
   if (j === undefined) return '';
-  return `, then; the background job of line ${j.line} ${j.status === 'running' ? 'runs on' : `ran on to line ${j.endLine}`} and may have ${did}`;
+  return `the background job of line ${j.line} ${j.status === 'running' ? 'runs on' : `ran on to line ${j.endLine}`} and may have ${did}`;
 }
 
 /**
@@ -658,13 +669,8 @@ const OUTLINE_LINE = /^ {0,6}(?:#{1,6}\s|[-*+]\s|\d{1,3}[.)]\s)/;
 /** The headings and list items of a plan, outside its code blocks, each on one line. */
 export function planOutline(text: string): string[] {
   const out: string[] = [];
-  let fenced = false;
-  for (const line of text.split('\n')) {
-    if (/^ {0,3}(?:```|~~~)/.test(line)) {
-      fenced = !fenced;
-      continue;
-    }
-    if (!fenced && OUTLINE_LINE.test(line)) out.push(line.trimEnd().length > PLAN_LINE_CHARS ? `${line.trimEnd().slice(0, PLAN_LINE_CHARS - 1)}…` : line.trimEnd());
+  for (const { line } of linesOutsideFences(text)) {
+    if (OUTLINE_LINE.test(line)) out.push(line.trimEnd().length > PLAN_LINE_CHARS ? `${line.trimEnd().slice(0, PLAN_LINE_CHARS - 1)}…` : line.trimEnd());
   }
   return out;
 }
