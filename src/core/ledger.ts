@@ -574,6 +574,8 @@ const quote = (s: string): string => `«${clip(s.replace(/\s+/g, ' '), 160)}»`;
 const echoWhat = (text: string): string => (text === '' ? 'an empty line' : `the text ${quote(text)}`);
 /** Whether an entry of a write's `what` is an echo's text (echoWhat), not a definition's name. */
 export const isEchoWhat = (what: string): boolean => what === 'an empty line' || what.startsWith('the text «');
+/** Whether why a call did not run is the user's refusal (with or without a reason typed), not a rule's denial or an error. */
+export const rejectedByUser = (reason: string): boolean => reason.startsWith('rejected by the user');
 /** How a check's summary begins when it selected no test (pytest's exit 5, `-m unit` of a suite with no such mark): it checked nothing. */
 export const NOTHING_RAN = 'selected no test: ';
 
@@ -1140,7 +1142,7 @@ export function noteResult(l: Ledger, r: ResultInput): void {
   // A question the harness refused to put (Codex's `request_user_input is unavailable in Default
   // mode`) was never asked: the agent's question is still open, unlike one the user declined.
   const unasked = call.question !== undefined && r.denied !== undefined && r.modeRefused === true;
-  if (r.denied !== undefined && !call.writes && (call.question === undefined || unasked) && !r.denied.startsWith('rejected by the user')) {
+  if (r.denied !== undefined && !call.writes && (call.question === undefined || unasked) && !rejectedByUser(r.denied)) {
     const what = call.command !== undefined ? `\`${clip(call.command, 120)}\`` : call.name;
     // Not the user's decision but the agent's to get past (ask in words, or decide): passed over once it went on.
     push(l.failures, { line: r.line, text: `${what} did not run: ${clip(r.denied, 200)}`, keys: [`${call.name}:${call.command ?? ''}`], kind: unasked ? 'command' : 'denied' }, LEDGER_LIMITS.FAILURES);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Analysis } from '../../src/core/analysis.js';
 import { jobs } from '../../src/core/render/handoff-md.js';
-import { call, edit, result, say, updated, user } from './claude-records.js';
+import { call, edit, REJECTED, result, say, updated, user } from './claude-records.js';
 import { built } from './ledger-helper.js';
 
 /**
@@ -123,6 +123,17 @@ describe('a write that did not happen, and no other failure (FundWise at 200: «
       result('r1', '1\t{ "name": "w" }'),
     );
     expect(md).toContain('## Failures And Blockers\n\nNo open failure of a check or command; a write did not happen (`package.json`, line 3): see Writes that did not happen.');
+  });
+
+  it('but not a write the user refused: a decision, which User requests lists (the `37f83ec9` sample at 72)', () => {
+    const { md } = built(
+      user('u1', 'Add a test for the link'),
+      call('w1', 'Write', { file_path: '/nonexistent/w/test_link.py', content: 'x\n' }),
+      result('w1', REJECTED, { is_error: true }),
+      user('u2', 'Save it as a permanent unit test instead'),
+    );
+    expect(md).toContain('- `test_link.py` (line 3): rejected by the user');
+    expect(md).not.toContain('a write did not happen');
   });
 });
 

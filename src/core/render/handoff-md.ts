@@ -11,7 +11,7 @@ import { endedOnError, jobNotices, noticeJobId } from '../jobs.js';
 import { outcomeWord } from '../outcome.js';
 import { linesOutsideFences } from '../plan-files.js';
 import type { Contradiction } from '../ledger.js';
-import { isEchoWhat, listingAfterLastCommit, publisherRedacted } from '../ledger.js';
+import { isEchoWhat, listingAfterLastCommit, publisherRedacted, rejectedByUser } from '../ledger.js';
 import { fileKey, fileName, filePath, relativeTo } from '../paths.js';
 import { exitMeansNoMatch, namesFileArg, pipedInto } from '../shell.js';
 import type { ParentTask, RenderInput } from './input.js';
@@ -1495,8 +1495,9 @@ function failures(a: Analysis, level: Level, fixedLast?: number): string {
   if (lines.length === 0 && hidden !== '') return `No failure can be read. ${hidden}${fixed}`;
   // A write that did not happen is a failure too, listed where the files are (FundWise at 199:
   // «File has not been read yet», and "No open failure." read as all went through); not one a
-  // failed command of several files may have made.
-  const notWritten = a.filesNotChanged.filter((f) => f.maybe !== true);
+  // failed command of several files may have made, nor one the user refused (a decision, which
+  // User requests lists: the `37f83ec9` sample's test file, written under another name after).
+  const notWritten = a.filesNotChanged.filter((f) => f.maybe !== true && !rejectedByUser(f.reason));
   if (lines.length === 0 && notWritten.length > 0) {
     const last = notWritten.reduce((x, y) => (y.line > x.line ? y : x));
     const n = notWritten.length;
