@@ -149,6 +149,11 @@ export interface Analysis {
    */
   /** `tool`: a call of a tool other than a shell (a Glob, a Read), named by the tool (and the file it reads). */
   withoutResult: { line: number; command: string; unreadable?: true; tool?: true }[];
+  /**
+   * The output of the shell command the transcript ends on (its result is the last thing, or only
+   * the agent's reasoning came after), head and tail: what the agent last saw, before it replied.
+   */
+  lastOutput: { line: number; callLine: number; command: string; text: string; chars: number } | null;
   /** The files the call the transcript ends on would write (a Write, an Edit, a patch with no result): made or not, unknown. */
   pendingWrites: { path: string; line: number }[];
   /** Shell calls whose result only the harness recorded (`exec_command_end`), never handed to the agent: the lines of call and record. */
@@ -991,11 +996,16 @@ function askedBefore(l: Ledger, req: RequestRecord): string {
  * A go-ahead says nothing of the work: the agent's message it approves does ("ok 開始" after the
  * agent's final spec, posthog at 47).
  */
-function goAhead(req: RequestRecord): string {
+function goAhead(req: RequestRecord, changed: readonly FileChange[] = []): string {
   const c = req.continues;
   if (c !== undefined) {
     const whole = c.chars === undefined ? '' : ` (shortened; the message is ${c.chars} characters, whole at that line of the transcript)`;
-    return `; a go-ahead after a message that asked nothing: what it goes on with is likely the next steps the agent set out at line ${c.line}: ${quote(c.text, 400)}${whole}`;
+    // Writes since the go-ahead may have done those steps (agentcmd at 350: the hook and the
+    // TeamSheet's switch the message of 189 set out were written at 257 and 312).
+    const since = changed.filter((f) => f.line > req.line);
+    const latest = since.reduce<FileChange | undefined>((x, y) => (x === undefined || y.line > x.line ? y : x), undefined);
+    const done = latest === undefined ? '' : `. Since the go-ahead the session wrote ${since.length} file(s) (the latest \`${fileName(latest.path)}\`, line ${latest.line}): some of those steps may be done; see Files changed`;
+    return `; a go-ahead after a message that asked nothing: what it goes on with is likely the next steps the agent set out at line ${c.line}: ${quote(c.text, 400)}${whole}${done}`;
   }
   const a = req.approves;
   if (a === undefined) return '';
@@ -1170,7 +1180,7 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
     const compacted = compactionStep(st, req.line, end.line);
     // "Implement the plan." says nothing of what the plan is: where it is (edgerunner at 124).
     const approves = plan !== null && plan.latest.approved === true && plan.latest.result_line === req.line ? `; it approves the plan the agent put to the user at line ${plan.latest.line} (under Plan)` : '';
-    return { text: `Continue ${whose}, which the agent ${how}${reqText}${approves}${listSince(current, req.line, changed)}${goAhead(req)}${answeredSince(l, req)}${ask}${askedBefore(l, req)}${lastCallOpen(l, end, st.harness === 'claude')}${lastWriteFailed(l, end)}${failedSince(open, req.line)}${announced}${compacted}${staleClause(l)}`, rule: 'unfinished_request', label: 'inferred', line: req.line, ...(compacted === '' ? {} : { quotesCompaction: true as const }) };
+    return { text: `Continue ${whose}, which the agent ${how}${reqText}${approves}${listSince(current, req.line, changed)}${goAhead(req, changed)}${answeredSince(l, req)}${ask}${askedBefore(l, req)}${lastCallOpen(l, end, st.harness === 'claude')}${lastWriteFailed(l, end)}${failedSince(open, req.line)}${announced}${compacted}${staleClause(l)}`, rule: 'unfinished_request', label: 'inferred', line: req.line, ...(compacted === '' ? {} : { quotesCompaction: true as const }) };
   }
   const fail = open[open.length - 1];
   if (fail !== undefined) {
@@ -1372,19 +1382,44 @@ function subagentsApart(st: SessionState): { subagents?: SubagentsApart } {
 const COMPILES_TO_RUN = /(?:^|[\s;&|(])(?:cargo\s+(?:\+\S+\s+)?run|go\s+run|dotnet\s+run|swift\s+run|zig\s+build\s+run)\b/;
 
 /** The first call after line `after` that compiled the code to run it, among the calls the ledger keeps. */
-function compiledToRun(l: Ledger, after: number): { command: string; line: number } | undefined {
+function compiledToRun(l: Ledger, after: number): { command: string; line: number; failedBefore: number[] } | undefined {
   // One that failed is passed over for one that did not (edgerunner at 394: "Operation not
   // permitted", and the server that ran was the one started at 402).
   const failedAt = new Set(l.failures.filter((f) => f.kind === 'command').map((f) => f.line));
   // A run left running as a job (Codex's code mode) that ended on an error.
   const jobFailed = new Set(Object.values(l.jobs ?? {}).filter(endedOnError).map((j) => j.line));
   let first: { command: string; line: number; failed: boolean } | undefined;
+  const failedRuns: number[] = [];
   for (const c of Object.values(l.calls)) {
     if (c.line <= after || c.command === undefined || !COMPILES_TO_RUN.test(c.command)) continue;
     const failed = (c.resulted !== undefined && failedAt.has(c.resulted)) || jobFailed.has(c.line);
+    if (failed) failedRuns.push(c.line);
     if (first === undefined || (first.failed && !failed) || (first.failed === failed && c.line < first.line)) first = { command: c.command, line: c.line, failed };
   }
-  return first === undefined ? undefined : { command: first.command, line: first.line };
+  if (first === undefined) return undefined;
+  // The failed runs passed over that came before the one named, which compiled the code too
+  // (edgerunner at 460: "no build but … (line 402)" while the run at 394 built it and then failed).
+  const line = first.line;
+  return { command: first.command, line, failedBefore: failedRuns.filter((n) => n < line).sort((a, b) => a - b) };
+}
+
+/** The runs before the one named that ended on an error: they compiled the code too. */
+function earlierRuns(lines: readonly number[]): string {
+  if (lines.length === 0) return '';
+  const last = lines[lines.length - 1] as number;
+  return lines.length === 1 ? `; a run before it, at line ${last}, ended on an error` : `; ${lines.length} runs before it ended on an error, the last at line ${last}`;
+}
+
+/**
+ * The last shell output, when the transcript ends mid-work on results the agent has not answered:
+ * no message of the agent's or the user's came after it (a tool loaded after it, as at worktrees
+ * 130, does not hide it).
+ */
+function lastOutput(l: Ledger, end: End): Analysis['lastOutput'] {
+  const o = l.lastShell;
+  if (o === undefined || end.kind !== 'mid-work' || l.last?.event !== 'tool_result' || publisherRedacted(o.text)) return null;
+  if ((l.lastAgentText !== null && l.lastAgentText.line > o.line) || (l.lastRequestLine !== null && l.lastRequestLine > o.line)) return null;
+  return o;
 }
 
 function fixedFailures(l: Ledger): Analysis['fixedFailures'] {
@@ -1692,7 +1727,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     const run = compiledToRun(l, lastChange);
     // None at all is said so: "after the last file change" read as if checks had run before it (rave-era).
     const after = lastCheck === undefined ? `in this session (its last file change: line ${lastChange}${docsAfter(l, lastChange)})` : `after the last file change (line ${lastChange}${docsAfter(l, lastChange)})`;
-    const text = run === undefined ? `No test, build, type check or lint ran ${after}` : `No test, type check or lint ran ${after}, and no build but \`${clip(run.command.replace(/\s+/g, ' '), 100)}\` (line ${run.line}), which compiles the code to run the program: no check (whether it built and started is in its output)`;
+    const text = run === undefined ? `No test, build, type check or lint ran ${after}` : `No test, type check or lint ran ${after}, and no build but \`${clip(run.command.replace(/\s+/g, ' '), 100)}\` (line ${run.line}${earlierRuns(run.failedBefore)}), which compiles the code to run the program: no check (whether it built and started is in its output)`;
     checksNotRun.push({ text, label: 'verified', seq: lastChange - 1 });
     // A check whose last run is older than the last check's, before files it checks changed: the
     // sentence above does not date it (edgerunner at 620: the tests last ran at 361, before the
@@ -1805,6 +1840,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     thoughtSince: stateNow?.who === 'agent' && st.lastThought !== undefined && st.lastThought.seq > stateNow.seq && !publisherRedacted(st.lastThought.text) ? { line: st.lastThought.seq + 1, text: st.lastThought.text } : null,
     compaction: compactionOf(st, na),
     withoutResult: withoutResult(st),
+    lastOutput: lastOutput(l, end),
     pendingWrites: pendingWrites(l),
     unreadResults: st.commands.filter((c) => c.unread === true && c.resultSeq !== undefined).map((c) => ({ line: c.seq + 1, resultLine: (c.resultSeq as number) + 1 })),
     leftTurn: l.leftTurn ?? null,

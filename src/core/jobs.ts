@@ -21,6 +21,11 @@ export interface Job {
   moved?: true;
   /** When a Claude Code Monitor stops on its own: its start's time plus the timeout its result gave ("timeout 900000ms"). */
   timeoutAt?: string;
+  /**
+   * The line of the session's own kill by name of it (`pkill -f fetch.py`) before its end: a job
+   * that "failed with exit code 144" then was stopped, not failed (posthog at 162).
+   */
+  killedAt?: number;
 }
 
 /** A job that ended (how is not recorded) on a line of output that is an error: a Codex session's last poll printed it (edgerunner at 399: «Error: Operation not permitted (os error 1)»). */

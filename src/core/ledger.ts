@@ -1,4 +1,5 @@
 import { ideShort } from './harness/requests.js';
+import { headEnd, textTail, wellFormed } from './cut.js';
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
 import { coverageMissing, decideOutcome, lastLine, lastStarted, spansHold, typeErrorFiles } from './outcome.js';
 import type { Outcome } from './outcome.js';
@@ -20,6 +21,14 @@ import { fileKey, fileName, filePath, heldKey, relativeTo } from './paths.js';
  * the same on the ten-thousandth line as on the tenth. Every entry carries the 1-based line of
  * the transcript that proves it.
  */
+
+/** How much of the latest shell output the ledger keeps (`lastShell`). */
+const LAST_SHELL = { COMMAND_CHARS: 300, HEAD_CHARS: 700, TAIL_CHARS: 300 } as const;
+
+/** A text's head and tail around a `…` when it is longer than both, cut between words (a redaction's tag stays whole). */
+function headAndTail(t: string, head: number, tail: number): string {
+  return t.length <= head + tail + 1 ? t : wellFormed(`${t.slice(0, headEnd(t, head))}${textTail(t, tail)}`);
+}
 
 export const LEDGER_LIMITS = {
   REQUESTS: 200,
@@ -265,6 +274,12 @@ export interface Ledger {
   contradictions: Contradiction[];
   last: { event: LastEvent; line: number } | null;
   /**
+   * The latest shell command's output, its head and tail (`chars`: its whole length): what the
+   * agent last saw, when the transcript ends on it (worktrees at 130: the check the user asked
+   * for had found every worktree still at its first commit, and a timeline row cut that short).
+   */
+  lastShell?: { line: number; callLine: number; command: string; text: string; chars: number };
+  /**
    * Calls the user rejected without a word (the last 10): `what` is the command or the tool's name;
    * a write's is its program, and `path` its file. `aborted`: the call was recorded with the abort
    * of its turn (that line): the user may have stopped the turn at the approval prompt rather than
@@ -387,9 +402,11 @@ export interface Ledger {
    * whole one (rave-era at 425: `git status --short <4 paths>` stood for the tree that the whole
    * listing at 321 had shown with 30 files);
    * `addedAt`: the line of a later `git add` that staged some of the files the listing showed
-   * unstaged (deep-manifest at 262: "Changes not staged" at 257, then `git add a b c && git commit`).
+   * unstaged (deep-manifest at 262: "Changes not staged" at 257, then `git add a b c && git commit`);
+   * `newPaths`: those of `paths` staged as new files, in no commit (rave-era at 321: 47 of 67
+   * entries `A`/`AM` in a repository whose files were added and never committed).
    */
-  treeListed?: { line: number; paths: string[]; staged?: string[]; committed?: number; untracked?: number; untrackedPaths?: string[]; limited?: true; narrower?: number; took?: string[]; addedAt?: number };
+  treeListed?: { line: number; paths: string[]; staged?: string[]; committed?: number; untracked?: number; untrackedPaths?: string[]; newPaths?: string[]; limited?: true; narrower?: number; took?: string[]; addedAt?: number };
   /**
    * The files the session's latest `git status`, `git diff --name-only` or `git diff` before its
    * first write showed changed (the first 200), and its line: work in the tree that was there
@@ -722,7 +739,7 @@ function namedRuns(l: Ledger, claim: string): CheckRun[] {
 }
 
 /** Documents and notes, whose change no test, build or lint checks. */
-const DOC_FILE = /\.(?:md|mdx|markdown|txt|rst|adoc|org)$/i;
+export const DOC_FILE = /\.(?:md|mdx|markdown|txt|rst|adoc|org)$/i;
 
 /** The latest change, between two lines, of a file that is not a document; null when none. */
 function changedAfter(l: Ledger, from: number, to: number): { path: string; line: number; files: number } | null {
@@ -1061,6 +1078,10 @@ export function noteResult(l: Ledger, r: ResultInput): void {
   }
   if (waitOf !== undefined && STILL_RUNNING.test(out)) {
     if (!r.subagent) l.last = { event: 'tool_result', line: r.line };
+    // The poll answered (the job runs on): its own call has its result (coderabbit at 160: "No
+    // result is recorded for the call at line 159 (a `BashOutput` call)" beside that answer).
+    const poll = l.calls[r.id];
+    if (poll !== undefined && poll !== call && poll.resulted === undefined) poll.resulted = r.line;
     return;
   }
   if (movedJob !== undefined) {
@@ -1074,6 +1095,9 @@ export function noteResult(l: Ledger, r: ResultInput): void {
     }
   }
   if (!r.subagent && call?.name !== 'hook') l.last = { event: 'tool_result', line: r.line };
+  if (!r.subagent && call?.command !== undefined && r.denied === undefined && out.trim() !== '') {
+    l.lastShell = { line: r.line, callLine: call.line, command: clip(call.command, LAST_SHELL.COMMAND_CHARS), text: headAndTail(out.trim(), LAST_SHELL.HEAD_CHARS, LAST_SHELL.TAIL_CHARS), chars: out.trim().length };
+  }
   if (l.pendingQuestion?.id === r.id) l.pendingQuestion = null;
   if (!call) {
     // Claude Code may write a result before its call when calls run in parallel: keep it for the call.
@@ -1417,8 +1441,26 @@ export function noteJobText(l: Ledger, text: string, line: number): void {
     if (n.status !== undefined && job.status === 'running') {
       job.status = n.status;
       job.endLine = line;
+      const killed = n.status === 'failed' ? killedBySession(l, job, line) : null;
+      if (killed !== null) {
+        job.status = 'stopped';
+        job.killedAt = killed;
+      }
     }
   }
+}
+
+/**
+ * The line of the session's kill by name (`pkill -f fetch.py`, `killall node`) of a job's program
+ * between its start and its end, or null: a job that ended "failed" after it was stopped.
+ */
+function killedBySession(l: Ledger, job: Job, end: number): number | null {
+  let at: number | null = null;
+  for (const c of Object.values(l.calls)) {
+    if (c.line <= job.line || c.line >= end || c.command === undefined || c.subagent === true) continue;
+    if (killedByName(c.command).some((k) => k.name.length >= 3 && job.command.includes(k.name)) && (at === null || c.line > at)) at = c.line;
+  }
+  return at;
 }
 
 function noteWrites(l: Ledger, call: CallRecord, r: ResultInput, failed: boolean): void {
@@ -2151,6 +2193,8 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
       if (listed.limited) l.treeListed.limited = true;
       const untracked = listed.untracked?.filter((p) => paths.includes(p)) ?? [];
       if (untracked.length > 0) l.treeListed.untrackedPaths = untracked;
+      const added = listed.added?.filter((p) => paths.includes(p)) ?? [];
+      if (added.length > 0) l.treeListed.newPaths = added;
     }
   }
   if (!failed && isGitMergeOrPull(command)) {
@@ -2434,7 +2478,7 @@ function untrackedIn(t: NonNullable<Ledger['treeListed']>): number {
  * The latest `git` listing of uncommitted files that still holds after the session's last commit:
  * one made after it, or one whose staged files that commit took (the rest still uncommitted).
  */
-export function listingAfterLastCommit(l: Ledger): { line: number; paths: string[]; committed?: number; untracked?: number; limited?: true; status?: true; narrower?: number; took?: string[]; addedAt?: number } | null {
+export function listingAfterLastCommit(l: Ledger): { line: number; paths: string[]; committed?: number; untracked?: number; added?: number; limited?: true; status?: true; narrower?: number; took?: string[]; addedAt?: number } | null {
   const t = l.treeListed;
   if (t === undefined) return null;
   const last = l.lastCommitLine ?? -1;
@@ -2442,7 +2486,8 @@ export function listingAfterLastCommit(l: Ledger): { line: number; paths: string
   const untracked = untrackedIn(t);
   const lim = { ...(untracked > 0 ? { untracked } : {}), ...(t.limited ? { limited: true as const } : {}), ...(t.staged !== undefined || t.committed !== undefined ? { status: true as const } : {}), ...(t.narrower === undefined ? {} : { narrower: t.narrower }) };
   if (t.committed !== undefined) return t.committed >= last ? { line: t.line, paths: t.paths, committed: t.committed, ...lim, ...(t.took === undefined ? {} : { took: t.took }), ...(t.addedAt === undefined ? {} : { addedAt: t.addedAt }) } : null;
-  return t.line > last ? { line: t.line, paths: t.paths, ...lim } : null;
+  const added = t.newPaths?.length ?? 0;
+  return t.line > last ? { line: t.line, paths: t.paths, ...lim, ...(added > 0 ? { added } : {}) } : null;
 }
 
 /** Open failures: not closed by a later passing run, once per target (the latest). */

@@ -1050,7 +1050,7 @@ export function diffedPaths(command: string, out: string): string[] | null {
  * the short form, the "Changes to be committed" part of the long one; null when the output shows
  * neither form, or the run was a diff). Null when the command holds no such run.
  */
-export function gitListing(command: string, out: string): { paths: string[]; staged: string[] | null; untracked?: string[]; limited?: true } | null {
+export function gitListing(command: string, out: string): { paths: string[]; staged: string[] | null; untracked?: string[]; added?: string[]; limited?: true } | null {
   // Asked of every command's result: one that never names git is not parsed.
   if (!command.includes('git')) return null;
   let kind: 'status' | 'names' | 'name-status' | null = null;
@@ -1080,6 +1080,9 @@ export function gitListing(command: string, out: string): { paths: string[]; sta
   const staged: string[] = [];
   // Files git does not track (`??`, "Untracked files:"): never added, so in no commit at all.
   const untracked: string[] = [];
+  // New files staged and never committed (the index column's `A`, the long form's "new file:"):
+  // in the index, in no commit.
+  const added: string[] = [];
   for (const m of out.matchAll(STATUS_LONG)) add(paths, m[1] as string);
   let short = false;
   for (const m of out.matchAll(STATUS_SHORT)) {
@@ -1087,6 +1090,7 @@ export function gitListing(command: string, out: string): { paths: string[]; sta
     add(paths, m[3] as string);
     if ('MADRC'.includes(m[1] as string) && m[1] !== ' ') add(staged, m[3] as string);
     if (m[1] === '?' && m[2] === '?') add(untracked, m[3] as string);
+    if (m[1] === 'A') add(added, m[3] as string);
   }
   const notTracked = /^Untracked files:\n(?:\s+\(use .*\n)*((?:\t.+\n?)+)/m.exec(out);
   for (const l of notTracked?.[1]?.split('\n') ?? []) {
@@ -1095,9 +1099,12 @@ export function gitListing(command: string, out: string): { paths: string[]; sta
     add(untracked, l);
   }
   const toCommit = /^Changes to be committed:\n(?:\s+\(use .*\n)*((?:\t.+\n?)+)/m.exec(out);
-  if (toCommit?.[1] !== undefined) for (const m of toCommit[1].matchAll(STATUS_LONG)) add(staged, m[1] as string);
+  if (toCommit?.[1] !== undefined) {
+    for (const m of toCommit[1].matchAll(STATUS_LONG)) add(staged, m[1] as string);
+    for (const m of toCommit[1].matchAll(/^\tnew file:\s+(.+)$/gm)) add(added, m[1] as string);
+  }
   const known = short || toCommit !== null || /^(?:Changes not staged for commit|Untracked files|nothing to commit)/m.test(out);
-  return { paths, staged: known ? staged : null, ...(untracked.length > 0 ? { untracked } : {}), ...lim };
+  return { paths, staged: known ? staged : null, ...(untracked.length > 0 ? { untracked } : {}), ...(added.length > 0 ? { added } : {}), ...lim };
 }
 
 /**

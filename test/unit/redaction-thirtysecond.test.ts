@@ -20,7 +20,7 @@ describe('a program that cuts a value out of a file prints it alone', () => {
     [`sed -n 's/^STRIPE_KEY=//p' .env.local`, 'hN7qL2mX9vRtB4wZp8KcY3sF'],
     ['cut -d= -f2 .env', 'Blue!Moon#Rising88'],
     [`grep -oP '(?<=API_KEY=).*' .env.production`, 'Gr33nT3a&Biscuits'],
-    [`tr -d '\\n' < ~/.vault-token`, 's.Xq4LrT9vKp2ZmW8nYb3cJd7F'],
+    [`tr -d '\\n' < ~/.vault-token`, 'Xq4LrT9vKp2ZmW8nYb3cJd7F'],
     ['echo "$(<secrets/db_password.txt)"', 'Tr0ub4dor&3xyz'],
     [`python3 -c "print(open('secrets/api_key.txt').read())"`, 'Winter#2025secure'],
     [`node -e "console.log(require('fs').readFileSync('./secrets/token','utf8'))"`, 'p@ss-W0rd.2026'],
@@ -29,7 +29,7 @@ describe('a program that cuts a value out of a file prints it alone', () => {
     // The thirtieth red team's bypasses that these programs made.
     ['env | grep TOKEN | cut -d= -f2', 'q7Lm2XvR9tBw4KzP8nYc'],
     ['printenv | grep -i pass | cut -d= -f2', 'Summer2024!#xq'],
-    ['cat < ~/.vault-token', 's.Xq4LrT9vKp2ZmW8nYb3cJd7F'],
+    ['cat < ~/.vault-token', 'Xq4LrT9vKp2ZmW8nYb3cJd7F'],
     ['powershell -c "$env:DB_PASSWORD"', 'Blue!Moon#Rising88'],
     ['npx dotenv-cli -p DB_PASSWORD', 'Winter#2025secure'],
     [`python3 -c "import base64;print(base64.b64decode('U3VtbWVyMjAyNCEjeA==').decode())"`, 'Summer2024!#xq'],

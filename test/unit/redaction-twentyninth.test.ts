@@ -22,7 +22,7 @@ describe('a command that prints a secret alone', () => {
     ['jq -r .password creds.json', 'Tr0ub4dor&3xyz'],
     ["yq '.db.password' config.yml", 'Winter#2025secure'],
     ['wg genkey', 'yAnz5TF+lXXJte14tji3zlMNq+hd2rYUIgJBgB3fBmk='],
-    ['cat ~/.vault-token', 's.Xq4LrT9vKp2ZmW8nYb3cJd7F'],
+    ['cat ~/.vault-token', 'Xq4LrT9vKp2ZmW8nYb3cJd7F'],
     ["kubectl get secret db -o jsonpath='{.data.password}' | base64 -d", 'S3cr3tP@ssw0rd!2026'],
     ['git config --get github.token', '4f9b2c7e1a8d3f6b0e5c9a2d7f1b4e8c3a6d9f2b'],
     ["grep -h '^STRIPE' .env | cut -d= -f2", 'hN7qL2mX9vRtB4wZp8KcY3sF'],

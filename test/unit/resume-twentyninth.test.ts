@@ -412,7 +412,7 @@ describe('the run that compiled the code, when the first failed (edgerunner at 4
       result('r2', 'listening on 127.0.0.1:8081'),
       say('a1', 'Up.'),
     );
-    expect(md).toContain('no build but `cargo run -- serve --bind 127.0.0.1:8081` (line 6)');
+    expect(md).toContain('no build but `cargo run -- serve --bind 127.0.0.1:8081` (line 6; a run before it, at line 4, ended on an error)');
   });
 });
 

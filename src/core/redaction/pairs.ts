@@ -126,9 +126,12 @@ function endsWord(text: string, at: number, word: string): boolean {
 
 /** The handler of one secret word (the scanner found it at `at`, in any letter case). */
 const atKeyword = (word: string): Handler => (text, at, found) => {
-  if (!endsWord(text, at, word)) return at + word.length;
+  // No name here: the scan goes on at the next character, not past the word, which may end in a
+  // provider's prefix glued to it (`stepsk-ant-…`: `psk` is a word of KEYWORDS, `sk-ant-` starts
+  // inside it; the forty-first red team's token glued to a log's word).
+  if (!endsWord(text, at, word)) return -1;
   const name = readName(text, at, word.length);
-  if (!name) return at + word.length;
+  if (!name) return -1;
   // A secret's name that says its value is encoded (`ANTHROPIC_KEY_ENCODED`, `GCP_SA_KEY_B64`): the
   // scan goes on after the name, past the word that would have asked for base64 to be decoded.
   if (!found.base64Hint && ENCODED_NAME.test(name.text)) found.base64Hint = true;

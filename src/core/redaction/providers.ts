@@ -105,7 +105,7 @@ const DEFS: readonly Def[] = [
   {
     kind: 'jwt',
     prefixes: ['eyJ', 'eyAi'],
-    body: `[${B62}_+/-]{8,4096}={0,2}\\.(?:ey[JA][${B62}_+/-]{8,8192}={0,2}\\.[${B62}_+/-]{0,4096}={0,2}|[${B62}_-]{0,4096}\\.[${B62}_-]{8,4096}\\.[${B62}_-]{8,65536}\\.[${B62}_-]{8,1024})`,
+    body: `[${B62}_+/-]{8,4096}={0,2}\\.(?:ey[JA][${B62}_+/-]{8,32768}={0,2}\\.[${B62}_+/-]{0,4096}={0,2}|[${B62}_-]{0,4096}\\.[${B62}_-]{8,4096}\\.[${B62}_-]{8,65536}\\.[${B62}_-]{8,1024})`,
     glued: true,
   },
   // AWS's temporary session token (STS): base64 whose first bytes are always these.
@@ -255,6 +255,25 @@ const DEFS: readonly Def[] = [
   { kind: 'clickup_token', prefixes: ['pk_'], body: `\\d{6,10}_[A-Z0-9]{32}(?![A-Za-z0-9])`, glued: true },
   { kind: 'plex_claim_token', prefixes: ['claim-'], body: `[${B62}_-]{20}(?![${B62}_-])`, glued: true, check: mixed },
   { kind: 'statsig_secret', prefixes: ['secret-'], body: `[${B62}]{40,50}(?![${B62}])`, glued: true, check: mixed },
+  // The forty-first red team's list (2026-12-05), each a format of its own: Asana's personal access
+  // tokens (`1/<user>:<32 hex>`, since 2023 `2/<user>/<app>:<32 hex>`; the user's id is 16 digits),
+  // Okta's API tokens (`00` and 40 base64url, a letter third: no timestamp's `00:` starts one),
+  // Intercom's (base64 of `tok:`), Vault's tokens before 1.10 (`s.` and 24), a Bitwarden Secrets
+  // Manager access token (`0.<uuid>.<secret>:<key>`), Twilio's account SID with its auth token
+  // after a colon (the SID alone is no secret), GitHub's installation tokens before 2021, Modal's
+  // token id and secret. A GCS HMAC access id and a DigitalOcean Spaces key pair with the secret
+  // beside them, as an AWS access key does (`pairedSecret`, below).
+  { kind: 'asana_token', prefixes: ['1/1', '1/2', '1/3', '1/4', '1/5', '1/6', '1/7', '1/8', '1/9'], body: `\\d{12,18}:${exact(HEX, 32)}` },
+  { kind: 'asana_token', prefixes: ['2/1', '2/2', '2/3', '2/4', '2/5', '2/6', '2/7', '2/8', '2/9'], body: `\\d{12,18}/\\d{12,19}:${exact(HEX, 32)}` },
+  { kind: 'okta_token', prefixes: [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'].map((c) => `00${c}`), body: exact(`${B62}_-`, 39), check: mixed },
+  { kind: 'intercom_token', prefixes: ['dG9rOj'], body: `[${B62}+/]{40,200}={0,2}` },
+  { kind: 'vault_token', prefixes: ['s.'], body: `[${B62}]{24}(?![${B62}_(-])`, check: mixed },
+  { kind: 'bitwarden_token', prefixes: ['0.'], body: `[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\.[${B62}]{20,40}:[${B62}+/]{20,30}={0,2}` },
+  { kind: 'twilio_key', prefixes: ['AC'], body: `[0-9a-f]{32}:${exact(HEXI, 32)}` },
+  { kind: 'github_token', prefixes: ['v1.'], body: exact(HEX, 40), check: hasDigitAndLetter },
+  { kind: 'modal_token', prefixes: ['ak-', 'as-'], body: exact(B62, 22), check: mixed },
+  { kind: 'gcs_hmac_access_id', prefixes: ['GOOG1'], body: `[A-Z0-9]{50,60}(?![${B62}])`, glued: true },
+  { kind: 'digitalocean_spaces_key', prefixes: ['DO00'], body: exact('A-Z0-9', 16), glued: true },
   // A Nostr private key in bech32.
   { kind: 'nostr_key', prefixes: ['nsec1'], body: exact('02-9ac-hj-np-z', 58) },
   // Cloudflare's tunnel token: base64 of `{"a": "<account>", "t": "<tunnel>", "s": "<secret>"}`.
@@ -321,25 +340,35 @@ function providerHandler(rule: ProviderRule): Handler {
     if (rule.check && !rule.check(text.slice(i, end))) return afterFailure(text, i);
     if (isDocumentedExample(text.slice(i, end))) return end;
     found.add(rule.keep ? i + rule.prefix.length : i, end, rule.kind, PRIORITY.provider);
-    if (rule.kind === 'aws_access_key_id') findAwsSecretNear(text, i, end, found);
+    const paired = PAIRED_SECRET[rule.kind];
+    if (paired !== undefined) findPairedSecretNear(text, i, end, paired, found);
     return end;
   };
 }
 
 /** How far from an access key id its secret is looked for (a credentials file, an export pair). */
-const AWS_PAIR_WINDOW = 400;
-const AWS_SECRET = /(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g;
+const PAIR_WINDOW = 400;
 
-/** An AWS secret key has no prefix; next to its access key id, a 40-character random run is one. */
-function findAwsSecretNear(text: string, start: number, end: number, found: Findings): void {
-  const from = Math.max(0, start - AWS_PAIR_WINDOW);
-  const window = text.slice(from, Math.min(text.length, end + AWS_PAIR_WINDOW));
-  AWS_SECRET.lastIndex = 0;
-  for (let m = AWS_SECRET.exec(window); m !== null; m = AWS_SECRET.exec(window)) {
-    // 40 lower-case hex digits are a git commit, not a secret key (AWS's are base64: one of 40
-    // characters with no capital, no `/` or `+`, and no letter past f is one chance in 4^40):
-    // `git revert <sha>` near "AKIA…" in an incident's notes (the twenty-fifth red team).
-    if (looksRandom(m[0], 40) && !/^[0-9a-f]{40}$/.test(m[0])) found.add(from + m.index, from + m.index + 40, 'aws_secret_access_key', PRIORITY.provider);
+/**
+ * The secret an access key id is issued with, of a set length and no prefix: next to its id, a
+ * random run of that length is one. AWS's and a GCS HMAC key's secrets are 40 characters of
+ * base64, a DigitalOcean Spaces key's 43.
+ */
+const PAIRED_SECRET: Readonly<Record<string, { kind: string; re: RegExp }>> = {
+  aws_access_key_id: { kind: 'aws_secret_access_key', re: /(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g },
+  gcs_hmac_access_id: { kind: 'gcs_hmac_secret', re: /(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g },
+  digitalocean_spaces_key: { kind: 'digitalocean_spaces_secret', re: /(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{43}(?![A-Za-z0-9/+=])/g },
+};
+
+function findPairedSecretNear(text: string, start: number, end: number, paired: { kind: string; re: RegExp }, found: Findings): void {
+  const from = Math.max(0, start - PAIR_WINDOW);
+  const window = text.slice(from, Math.min(text.length, end + PAIR_WINDOW));
+  paired.re.lastIndex = 0;
+  for (let m = paired.re.exec(window); m !== null; m = paired.re.exec(window)) {
+    // Lower-case hex is a git commit, not a secret key (these are base64: one of 40 characters with
+    // no capital, no `/` or `+`, and no letter past f is one chance in 4^40): `git revert <sha>`
+    // near "AKIA…" in an incident's notes (the twenty-fifth red team).
+    if (looksRandom(m[0], m[0].length) && !/^[0-9a-f]+$/.test(m[0])) found.add(from + m.index, from + m.index + m[0].length, paired.kind, PRIORITY.provider);
   }
 }
 

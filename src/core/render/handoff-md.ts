@@ -11,7 +11,7 @@ import { endedOnError, jobNotices, noticeJobId } from '../jobs.js';
 import { outcomeWord } from '../outcome.js';
 import { linesOutsideFences } from '../plan-files.js';
 import type { Contradiction } from '../ledger.js';
-import { isEchoWhat, listingAfterLastCommit, publisherRedacted, rejectedByUser } from '../ledger.js';
+import { DOC_FILE, isEchoWhat, listingAfterLastCommit, publisherRedacted, rejectedByUser } from '../ledger.js';
 import { fileKey, fileName, filePath, relativeTo } from '../paths.js';
 import { exitMeansNoMatch, namesFileArg, pipedInto } from '../shell.js';
 import type { ParentTask, RenderInput } from './input.js';
@@ -253,7 +253,24 @@ function stateNow(a: Analysis, level: Level): string {
   const after = a.afterStateNow === null ? '' : `; the session went on after it with ${a.afterStateNow.calls} tool call(s), up to line ${a.afterStateNow.line}${changed}${level >= 3 ? '' : checksAfter(a, a.stateNow.seq + 1)} (see Recent timeline)`;
   // A long last message (a review, a report) is its tail here: say how much, and where the whole is.
   const part = a.stateNow.chars === undefined ? '' : `; its last ${a.stateNow.text.length - 1} of ${a.stateNow.chars} characters (the whole is that line of the transcript)`;
-  return `${fence(a.stateNow.text)}\n\n${label('reported')} — ${who}${at(a.stateNow.seq)}${note}${part}${after}${thoughtSince(a)}\n\n${endLine(a)}`;
+  return `${fence(a.stateNow.text)}\n\n${label('reported')} — ${who}${at(a.stateNow.seq)}${note}${part}${after}${thoughtSince(a)}\n\n${endLine(a)}${lastOutput(a, level)}`;
+}
+
+/** How much of the last output each level shows (the last level leaves it to the timeline). */
+const LAST_OUTPUT_MD: Record<Level, number> = { 0: 1000, 1: 600, 2: 300, 3: 0 };
+
+/**
+ * The output the transcript ends on, before the agent replied: what the agent was about to act on
+ * (worktrees at 130: the check the user asked for found every worktree still at its first commit,
+ * which the timeline's row cut after 100 characters).
+ */
+function lastOutput(a: Analysis, level: Level): string {
+  const o = a.lastOutput;
+  const n = LAST_OUTPUT_MD[level];
+  if (o === null || n === 0) return '';
+  const kept = o.text.length <= n ? o.text : `${o.text.slice(0, headEnd(o.text, Math.ceil(n * 0.7)))}…${o.text.slice(tailFrom(o.text, Math.floor(n * 0.3)))}`;
+  const whole = kept.length < o.chars ? `; ${o.chars} characters, its head and tail here (the whole is that line of the transcript)` : '';
+  return `\n\n${label('verified')} — the last output (line ${o.line}), of ${code(oneLine(o.command, 120), 240)} (line ${o.callLine})${whole}:\n\n${fence(kept)}`;
 }
 
 /**
@@ -496,15 +513,25 @@ const NO_CONTRADICTION_HIDDEN_PLAN = 'None the transcript contradicts; whether a
 function claims(a: Analysis): string {
   if (a.contradictions.length === 0) return a.hiddenPlans === '' ? NO_CONTRADICTION : NO_CONTRADICTION_HIDDEN_PLAN;
   const kinds = new Set(a.contradictions.map(claimKind));
+  // The user's word that it does not work, after a claim no run proves, speaks against it
+  // (agentcmd at 620: the plan all done at 408, then "No teams or leads are loading" at 554 and 625).
+  const up = a.userProblem;
+  const userSaid = (c: Contradiction): number | undefined => (up === null ? undefined : [...up.earlier, up.line].find((n) => n > c.claim_line));
+  const denied = a.contradictions.some((c) => claimKind(c) === 'unproven' && userSaid(c) !== undefined);
   const what =
     kinds.size === 1 && kinds.has('unproven')
-      ? 'that no run in the transcript proves (no line contradicts them: they are unverified)'
+      ? denied
+        ? 'that no run in the transcript proves (unverified; the user said after them that it does not work, see each)'
+        : 'that no run in the transcript proves (no line contradicts them: they are unverified)'
       : CLAIM_KINDS.filter(([k]) => kinds.has(k))
           .map(([, words]) => words)
           .join(', or ');
   const bullet = (c: Contradiction): string => {
     const kind = claimKind(c);
-    if (kind === 'unproven') return `claim at line ${c.claim_line}, unproven: ${oneLine(c.text, 400)}`;
+    if (kind === 'unproven') {
+      const said = userSaid(c);
+      return `claim at line ${c.claim_line}, unproven: ${oneLine(c.text, 400)}${said === undefined ? '' : `; after it the user said it does not work (line ${said}${said === up?.line ? '' : `, and again at line ${up?.line}`}; see Failures And Blockers)`}`;
+    }
     const settled = c.settled === undefined ? '' : ` (settled in the session: the coverage report at line ${c.settled} lists that file with nothing missing)`;
     return `claim at line ${c.claim_line}, ${kind === 'stale' ? 'a later change' : 'evidence'} at line ${c.evidence_line}${settled}: ${oneLine(c.text, 400)}`;
   };
@@ -787,6 +814,24 @@ function sameProgram(a: string, b: string): boolean {
 }
 
 /** Background jobs at a budget level (exported for its tests). */
+/**
+ * Background jobs that failed, said where failures are (posthog at 450: "None" there, and "2 failed"
+ * among the jobs): the latest, and the same program's run after it, which is why none is open.
+ */
+function failedJobs(a: Analysis): string | null {
+  const failed = a.jobs.filter((j) => j.status === 'failed' || endedOnError(j));
+  if (failed.length === 0) return null;
+  const last = failed.reduce((x, y) => ((y.endLine ?? y.line) > (x.endLine ?? x.line) ? y : x));
+  const again = a.jobs.filter((k) => k.line > last.line && sameProgram(k.command, last.command)).sort((x, y) => x.line - y.line)[0];
+  const n = failed.length;
+  const which = `${n === 1 ? '' : 'the latest: '}${code(last.id)}, started line ${last.line}${last.endLine === undefined ? '' : `, ended line ${last.endLine}`}`;
+  const rerun = again === undefined ? '' : `, and the same program was started again after it (${code(again.id)}, line ${again.line}, ${again.status === 'running' ? 'no end recorded' : again.status})`;
+  return `${n === 1 ? 'a background job' : `${n} background jobs`} failed (${which})${rerun}: see Background jobs`;
+}
+
+/** Files no program runs: git's and editors' settings, licences (a `.gitignore` written after a server started changes nothing it runs). */
+const NOT_RUN_FILE = /^(?:\.(?:git|docker|npm|prettier|eslint|editor)ignore|\.gitattributes|\.editorconfig|LICEN[CS]E(?:\.\w+)?|CODEOWNERS)$/;
+
 export function jobs(a: Analysis, level: Level): string {
   if (a.jobs.length === 0) return '';
   // A job not heard of again whose program was started again later: it had ended (or the
@@ -814,11 +859,19 @@ export function jobs(a: Analysis, level: Level): string {
     if (e === undefined || !endedOnError(e) || e.lastEvent === undefined || ended.includes(e)) return '';
     return `; the same program's run before it, ${code(e.id)} (started line ${e.line}), ended on an error (line ${e.lastEvent.line}): «${oneLine(e.lastEvent.text, 120)}»`;
   };
+  // Files the session wrote after a running job started: a server or a script started before them
+  // runs the code as it was (edgerunner at 560: the server of 402 ran on past the edits of 556).
+  const writtenSince = (j: (typeof a.jobs)[number]): string => {
+    const since = a.filesChanged.filter((f) => f.line > j.line && !DOC_FILE.test(f.path) && !NOT_RUN_FILE.test(fileName(f.path)));
+    if (since.length === 0) return '';
+    const latest = since.reduce((x, y) => (y.line > x.line ? y : x));
+    return `; the session wrote ${since.length} file(s) after it started (the latest ${code(fileName(latest.path))}, line ${latest.line}): it may run ${level >= 3 ? 'older code' : 'code older than them'}`;
+  };
   const rows = [
     // The transcript's last word on it, not the machine's state now: a server seen up 19 hours before the next turn.
-    ...running.map((j) => `**running, no end recorded** ${name(j)}: ${code(oneLine(j.command, cmdChars), 2 * cmdChars)}${level >= 3 ? '' : j.lastEvent ? ` — last progress (line ${j.lastEvent.line}): «${oneLine(j.lastEvent.text, 160)}»` : ' — no progress reported yet'}${failedBefore(j)}`),
+    ...running.map((j) => `**running, no end recorded** ${name(j)}: ${code(oneLine(j.command, cmdChars), 2 * cmdChars)}${level >= 3 ? '' : j.lastEvent ? ` — last progress (line ${j.lastEvent.line}): «${oneLine(j.lastEvent.text, 160)}»` : ' — no progress reported yet'}${failedBefore(j)}${writtenSince(j)}`),
     ...unheard.map((j) => `no end recorded: ${name(j)}: ${code(oneLine(j.command, 100), 200)} — started again at line ${restarted.get(j) as number}`),
-    ...ended.map((j) => `${j.status}${atLine(j.endLine)}: ${name(j)}${j.lastEvent ? ` — last output (line ${j.lastEvent.line}): «${oneLine(j.lastEvent.text, 100)}»` : ''}`),
+    ...ended.map((j) => `${j.status}${atLine(j.endLine)}${j.killedAt === undefined ? '' : ` (by the session's own kill at line ${j.killedAt})`}: ${name(j)}${j.lastEvent ? ` — last output (line ${j.lastEvent.line}): «${oneLine(j.lastEvent.text, 100)}»` : ''}`),
   ];
   const more = a.jobs.length - running.length - unheard.length - ended.length;
   // A shorter level lists no ended job: what matters, that none was left running, is still said.
@@ -901,7 +954,10 @@ function listedBySession(r: RenderInput, a: Analysis): string | null {
   // git lists an untracked folder as one entry (`?? supabase/`), whatever it holds.
   const folders = t.paths.filter((p) => p.endsWith('/')).length;
   const inFolders = folders === 0 ? '' : `; ${folders} of the entries are untracked folders, each listed once whatever it holds`;
-  const kind = `${t.untracked === t.paths.length ? 'untracked file(s), never added to git' : `uncommitted file(s)${t.untracked === undefined ? '' : `, ${t.untracked} of them untracked (never added to git)`}`}${inFolders}`;
+  // Staged new files are in no commit either: read as changes to committed files, they suggest a
+  // baseline `git diff HEAD` would show against (rave-era at 321: 47 of 67 were `A`/`AM`).
+  const added = t.added === undefined ? '' : t.added === t.paths.length ? ' (all new files staged with `git add`, in no commit)' : `, ${t.added} of them new files staged with \`git add\`, in no commit`;
+  const kind = `${t.untracked === t.paths.length ? 'untracked file(s), never added to git' : `uncommitted file(s)${t.untracked === undefined ? '' : `, ${t.untracked} of them untracked (never added to git)`}${added}`}${inFolders}`;
   const what =
     t.committed === undefined
       ? `the session's latest ${t.narrower === undefined ? '' : 'whole '}\`git status\` or \`git diff --name-only\` (line ${t.line})${afterCommit}${limited} listed ${t.paths.length} ${kind}`
@@ -1498,11 +1554,15 @@ function failures(a: Analysis, level: Level, fixedLast?: number): string {
   // failed command of several files may have made, nor one the user refused (a decision, which
   // User requests lists: the `37f83ec9` sample's test file, written under another name after).
   const notWritten = a.filesNotChanged.filter((f) => f.maybe !== true && !rejectedByUser(f.reason));
-  if (lines.length === 0 && notWritten.length > 0) {
+  const besides: string[] = [];
+  if (notWritten.length > 0) {
     const last = notWritten.reduce((x, y) => (y.line > x.line ? y : x));
     const n = notWritten.length;
-    return `No open failure of a check or command; ${n === 1 ? 'a write did not happen' : `${n} writes did not happen`} (${n === 1 ? '' : 'the latest: '}${code(fileName(last.path))}, line ${last.line}): see Writes that did not happen.${fixed}`;
+    besides.push(`${n === 1 ? 'a write did not happen' : `${n} writes did not happen`} (${n === 1 ? '' : 'the latest: '}${code(fileName(last.path))}, line ${last.line}): see Writes that did not happen`);
   }
+  const jobsFailed = failedJobs(a);
+  if (jobsFailed !== null) besides.push(jobsFailed);
+  if (lines.length === 0 && besides.length > 0) return `No open failure of a check or command; ${besides.join('; ')}.${fixed}`;
   if (lines.length === 0) return fixed.length === 0 ? NONE : `No open failure.${fixed}`;
   return `Open failures only: a failure that a later run of the same check fixed is listed apart.\n\n${bullets(lines)}${fixed}`;
 }

@@ -120,7 +120,7 @@ export function buildSummary(r: RenderInput, a: Analysis, transferReady: boolean
     documents: a.documents.map((d) => ({ path: d.path, line: d.line, request_line: d.requestLine, ...(d.span === undefined ? {} : { read_lines: d.span }), lines: d.lines })),
     tasks: a.current.items.map((i) => ({ text: i.text, status: i.status, line: i.line ?? null, ...(i.detail === undefined ? {} : { detail: i.detail, created_line: i.created ?? null }) })),
     ...(a.compaction === null ? {} : { compaction_summary: { line: a.compaction.line, pending: a.compaction.pending ?? null, current: a.compaction.current ?? null, next_step: a.compaction.next ?? null, request_after_line: a.compaction.requestAfter } }),
-    jobs: a.jobs.map((j) => ({ id: j.id, tool: j.tool, line: j.line, command: j.command, description: j.description ?? null, status: j.status, end_line: j.endLine ?? null, last_event: j.lastEvent ?? null })),
+    jobs: a.jobs.map((j) => ({ id: j.id, tool: j.tool, line: j.line, command: j.command, description: j.description ?? null, status: j.status, end_line: j.endLine ?? null, ...(j.killedAt === undefined ? {} : { killed_at: j.killedAt }), last_event: j.lastEvent ?? null })),
     agent_messages: a.agentMessages,
     commits: a.commits.map((c) => ({ hash: c.hash, subject: c.subject, pushed: c.pushed, line: c.line, ...(c.rebased_from === undefined ? {} : { rebased_from: c.rebased_from }), ...(c.files === undefined ? {} : { files: c.files }), ...(c.hash_line === undefined ? {} : { hash_line: c.hash_line }) })),
     next_action: { text: a.nextAction.text, rule: a.nextAction.rule, label: a.nextAction.label, line: a.nextAction.line },

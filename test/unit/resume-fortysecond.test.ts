@@ -1,0 +1,200 @@
+import { describe, expect, it } from 'vitest';
+import { sections } from '../../src/core/quality.js';
+import { call, edit, result, say, todos, todosDone, updated, user } from './claude-records.js';
+import { built } from './ledger-helper.js';
+
+/**
+ * The forty-second stop's reading (docs/FIDELITY.md): six readers of handoffs cut where no earlier
+ * reading cut them (posthog at 450, edgerunner at 460, rave-era at 320, agentcmd at 620, localpush's
+ * longer rollout at 2300, the worktrees sample at 130).
+ */
+
+const bash = (id: string, command: string) => call(id, 'Bash', { command, description: 'run' });
+
+describe('a `git status` whose entries are new files staged and never committed (rave-era at 321: 47 of 67 entries `A`/`AM`)', () => {
+  const session = (status: string) => [user('u1', 'Audit the app'), edit('e1', 'app/page.tsx'), updated('e1', 'app/page.tsx'), bash('g1', 'git status --short'), result('g1', status), say('a1', 'Audited.')];
+
+  it('says how many are staged as new files, in no commit', () => {
+    const { md } = built(...session('AM app/page.tsx\nA  lib/format.ts\n M README.md\n?? supabase/'));
+    expect(md).toContain('listed 4 uncommitted file(s), 1 of them untracked (never added to git), 2 of them new files staged with `git add`, in no commit; 1 of the entries are untracked folders');
+  });
+
+  it('reads the long form\'s "new file:" too', () => {
+    const long = 'On branch main\n\nNo commits yet\n\nChanges to be committed:\n  (use "git rm --cached <file>..." to unstage)\n\tnew file:   app/page.tsx\n\tnew file:   lib/format.ts\n\tmodified:   README.md\n';
+    const { md } = built(...session(long));
+    expect(md).toContain('2 of them new files staged with `git add`, in no commit');
+  });
+
+  it('says nothing of new files when every entry is a change to a tracked file', () => {
+    const { md } = built(...session(' M app/page.tsx\nM  lib/format.ts'));
+    expect(md).toContain('listed 2 uncommitted file(s)');
+    expect(md).not.toContain('new files staged');
+  });
+});
+
+describe('background jobs that failed, and no open failure (posthog at 450: «None» under Failures And Blockers, «2 failed» among the jobs)', () => {
+  const notice = (id: string, status: string, summary: string) => user(`n-${id}`, `<task-notification>\n<task-id>${id}</task-id>\n<status>${status}</status>\n<summary>${summary}</summary>\n</task-notification>`);
+  const started = (id: string, callId: string, command: string) => [call(callId, 'Bash', { command, run_in_background: true, description: 'fetch' }), result(callId, `Command running in background with ID: ${id}`)];
+
+  it('names the latest in Failures And Blockers, pointing at the jobs', () => {
+    const { md } = built(
+      user('u1', 'Fetch the data'),
+      ...started('bf1', 'b1', 'python src/fetch.py 2>&1 | tail -40'),
+      notice('bf1', 'failed', 'Background command "fetch" failed with exit code 144'),
+      say('a1', 'Looking at the fetcher.'),
+    );
+    expect(sections(md).get('Failures And Blockers')).toContain('No open failure of a check or command; a background job failed (`bf1`, started line 2, ended line 4): see Background jobs.');
+  });
+
+  it('says when the same program was started again after the latest', () => {
+    const { md } = built(
+      user('u1', 'Fetch the data'),
+      ...started('bf1', 'b1', 'python src/fetch.py'),
+      notice('bf1', 'failed', 'Background command "fetch" failed with exit code 1'),
+      ...started('bf2', 'b2', 'python src/fetch.py'),
+      say('a1', 'Started again.'),
+    );
+    expect(sections(md).get('Failures And Blockers')).toContain('a background job failed (`bf1`, started line 2, ended line 4), and the same program was started again after it (`bf2`, line 5, no end recorded): see Background jobs.');
+  });
+
+  it('says "None" still when every job ended well', () => {
+    const { md } = built(
+      user('u1', 'Fetch the data'),
+      ...started('bf1', 'b1', 'python src/fetch.py'),
+      notice('bf1', 'completed', 'Background command "fetch" completed (exit code 0)'),
+      say('a1', 'Fetched.'),
+    );
+    expect(sections(md).get('Failures And Blockers')).not.toContain('background job');
+  });
+});
+
+describe('a plan step marked done with no run behind it, then the user saying it does not work (agentcmd at 620: «no line contradicts them»)', () => {
+  const session = (after: Record<string, unknown>[]) => [
+    user('u1', 'Make the team sheet update optimistically'),
+    edit('e1', 'src/TeamSheet.tsx'),
+    updated('e1', 'src/TeamSheet.tsx'),
+    todos('t1', [['Improve the team update mutations, then validate', 'completed']]),
+    todosDone('t1'),
+    say('a1', 'Done: the sheet updates instantly.'),
+    ...after,
+  ];
+
+  it("says the user's report came after the claim", () => {
+    const { md } = built(...session([user('u2', 'It is still not working. No data is showing up')]));
+    const claims = sections(md).get('Claims to double-check') ?? '';
+    expect(claims).toContain('(unverified; the user said after them that it does not work, see each)');
+    expect(claims).toContain('; after it the user said it does not work (line 7; see Failures And Blockers)');
+    expect(claims).not.toContain('no line contradicts them');
+  });
+
+  it('keeps "no line contradicts them" when the user said nothing of the kind', () => {
+    const { md } = built(...session([user('u2', 'Thanks, now add a test')]));
+    const claims = sections(md).get('Claims to double-check') ?? '';
+    expect(claims).toContain('no line contradicts them: they are unverified');
+    expect(claims).not.toContain('the user said it does not work');
+  });
+});
+
+describe('the output the transcript ends on, before the agent replied (worktrees at 130: the check the user asked for, cut short in the timeline)', () => {
+  const printed = '=== agent-a4ca ===\nad2d134 alice: round 1\n04752c6 Add intent\n-- status --\n=== agent-a528 ===\ne081dab bob: round 1\n04752c6 Add intent\n-- status --';
+
+  it('is quoted under the way the session ended, with its command', () => {
+    const { md } = built(
+      user('u1', 'Dispatch round 2'),
+      say('a1', 'Round 2 dispatched. Waiting for their replies.'),
+      user('u2', 'They seem stuck or done... can you check?'),
+      bash('b1', 'for d in .claude/worktrees/agent-*; do git -C "$d" log --oneline -3; done'),
+      result('b1', printed),
+      call('s1', 'ToolSearch', { query: 'select:TaskOutput' }),
+      result('s1', 'loaded'),
+    );
+    const state = sections(md).get('State right now (verbatim tail)') ?? '';
+    expect(state).toContain('*verified* — the last output (line 5), of `for d in .claude/worktrees/agent-*; do git -C "$d" log --oneline -3; done` (line 4):');
+    expect(state).toContain('e081dab bob: round 1');
+  });
+
+  it('is not quoted when the agent answered it', () => {
+    const { md } = built(user('u1', 'Check the worktrees'), bash('b1', 'git worktree list'), result('b1', printed), say('a1', 'Both are at round 1.'));
+    expect(md).not.toContain('the last output (line');
+  });
+
+  it('keeps its head and tail when it is long, and says how long it was', () => {
+    const long = Array.from({ length: 200 }, (_, i) => `row ${i} of the listing`).join('\n');
+    const { md } = built(user('u1', 'List them'), bash('b1', 'ls -1 data'), result('b1', long));
+    const state = sections(md).get('State right now (verbatim tail)') ?? '';
+    expect(state).toMatch(/the last output \(line 3\), of `ls -1 data` \(line 2\); \d{4} characters, its head and tail here \(the whole is that line of the transcript\):/);
+    expect(state).toContain('row 0 of the listing');
+    expect(state).toContain('row 199 of the listing');
+    expect(state).not.toContain('row 100 of the listing');
+  });
+});
+
+describe('the second six readers (posthog at 800, coderabbit at 160, agentcmd at 350, edgerunner at 560)', () => {
+  const notice = (id: string, status: string, summary: string) => user(`n-${id}`, `<task-notification>\n<task-id>${id}</task-id>\n<status>${status}</status>\n<summary>${summary}</summary>\n</task-notification>`);
+
+  it('calls a job the session killed by name stopped, not failed (posthog at 162: `pkill -f fetch.py`, then «failed with exit code 144»)', () => {
+    const { md, summary } = built<{ jobs: { id: string; status: string; killed_at?: number }[] }>(
+      user('u1', 'Fetch the data'),
+      call('b1', 'Bash', { command: 'python src/fetch.py 2>&1 | tail -40', run_in_background: true, description: 'fetch' }),
+      result('b1', 'Command running in background with ID: bf1'),
+      bash('k1', 'pkill -f fetch.py; sleep 1'),
+      result('k1', ''),
+      notice('bf1', 'failed', 'Background command "fetch" failed with exit code 144'),
+      say('a1', 'Stopped the old fetcher.'),
+    );
+    expect(summary.jobs).toEqual([expect.objectContaining({ id: 'bf1', status: 'stopped', killed_at: 4 })]);
+    expect(md).toContain("- stopped (line 6) (by the session's own kill at line 4): `bf1`");
+    expect(sections(md).get('Failures And Blockers')).not.toContain('background job');
+  });
+
+  it('still calls a job failed when the kill named another program', () => {
+    const { summary } = built<{ jobs: { status: string }[] }>(
+      user('u1', 'Fetch the data'),
+      call('b1', 'Bash', { command: 'python src/fetch.py', run_in_background: true, description: 'fetch' }),
+      result('b1', 'Command running in background with ID: bf1'),
+      bash('k1', 'pkill -f streamlit'),
+      result('k1', ''),
+      notice('bf1', 'failed', 'Background command "fetch" failed with exit code 1'),
+    );
+    expect(summary.jobs.map((j) => j.status)).toEqual(['failed']);
+  });
+
+  it("takes a poll that says the job runs on for the poll's own result (coderabbit at 160: «No result is recorded for the call at line 159»)", () => {
+    const { md } = built(
+      user('u1', 'Reinstall the tool'),
+      say('a1', 'Reinstalling.'),
+      call('b1', 'Bash', { command: 'uv tool uninstall x && uv cache clean && uv tool install .', timeout: 30000 }),
+      { ...result('b1', 'Command running in background with ID: 7d95c5'), toolUseResult: { stdout: '', stderr: '', backgroundTaskId: '7d95c5' } },
+      call('p1', 'BashOutput', { bash_id: '7d95c5' }),
+      result('p1', '<status>running</status>\n\n<stderr>\nUninstalled 1 executable: x\nClearing cache at: /home/u/.cache/uv\n</stderr>'),
+    );
+    expect(md).not.toContain('No result is recorded for the call at line 5');
+  });
+
+  it('says, after a go-ahead, that the session wrote files since (agentcmd at 350: both steps of line 189 written by 313)', () => {
+    const { md } = built(
+      user('u1', 'Is this done?'),
+      say('a1', 'Not yet. Next steps: 1) add a hook that loads one team 2) drop the broad invalidations.'),
+      user('u2', 'ok continue'),
+      edit('e1', 'src/hooks/useTeam.ts'),
+      updated('e1', 'src/hooks/useTeam.ts'),
+      bash('b1', 'ls src'),
+      result('b1', 'hooks'),
+    );
+    expect(sections(md).get('Next Action')).toContain('. Since the go-ahead the session wrote 1 file(s) (the latest `useTeam.ts`, line 5): some of those steps may be done; see Files changed');
+  });
+
+  it('says of a job still running that files were written after it started (edgerunner at 560: the server of 402, the edits of 556)', () => {
+    const { md } = built(
+      user('u1', 'Run the server and fix the risk gate'),
+      call('b1', 'Bash', { command: 'cargo run -- serve', run_in_background: true, description: 'serve' }),
+      result('b1', 'Command running in background with ID: s1'),
+      edit('e1', 'src/risk.rs'),
+      updated('e1', 'src/risk.rs'),
+      edit('e2', 'README.md'),
+      updated('e2', 'README.md'),
+      say('a1', 'Gate fixed.'),
+    );
+    expect(md).toContain('; the session wrote 1 file(s) after it started (the latest `risk.rs`, line 5): it may run code older than them');
+  });
+});
