@@ -197,4 +197,18 @@ describe('the second six readers (posthog at 800, coderabbit at 160, agentcmd at
     );
     expect(md).toContain('; the session wrote 1 file(s) after it started (the latest `risk.rs`, line 5): it may run code older than them');
   });
+
+  it('counts, for a job that runs a script it names, only writes of that script (posthog at 420: `analyze.py` written while `fetch.py` ran)', () => {
+    const session = (path: string) =>
+      built(
+        user('u1', 'Fetch and analyze'),
+        call('b1', 'Bash', { command: 'source .venv/bin/activate && python -u src/fetch.py 2>&1 | grep chunk', run_in_background: true, description: 'fetch' }),
+        result('b1', 'Command running in background with ID: m1'),
+        edit('e1', path),
+        updated('e1', path),
+        say('a1', 'Written.'),
+      ).md;
+    expect(session('src/analyze.py')).not.toContain('after it started');
+    expect(session('src/fetch.py')).toContain('; the session wrote 1 file(s) after it started (the latest `fetch.py`, line 5): it may run code older than them');
+  });
 });
