@@ -153,7 +153,7 @@ export interface Analysis {
    * The output of the shell command the transcript ends on (its result is the last thing, or only
    * the agent's reasoning came after), head and tail: what the agent last saw, before it replied.
    */
-  lastOutput: { line: number; callLine: number; command: string; text: string; chars: number } | null;
+  lastOutput: { line: number; callLine: number; command: string; text: string; chars: number; key?: string[] } | null;
   /** The files the call the transcript ends on would write (a Write, an Edit, a patch with no result): made or not, unknown. */
   pendingWrites: { path: string; line: number }[];
   /** Shell calls whose result only the harness recorded (`exec_command_end`), never handed to the agent: the lines of call and record. */
@@ -712,9 +712,20 @@ function permissionDenied(st: SessionState): Contradiction[] {
   return [{ claim_line: said.line, evidence_line: p.since, text: `the agent said it could not let calls run without asking (${quote(m[0], 120)}), but from line ${p.since} the harness recorded ${p.text}, under which ${lets} run without asking`, ability: true }];
 }
 
-/** `; later changes only to docs or ignore lists` when such a file changed after `line`. */
+/**
+ * What changed after `line` that no check reads: docs or ignore lists, files a program's run wrote
+ * (its output, which the check before it is not older than), scratch files; empty when nothing did
+ * (posthog at 1200: «later changes only to docs or ignore lists» of `scores.json`, written by the
+ * analysis run at 1219).
+ */
 function docsAfter(l: Ledger, line: number): string {
-  return Object.values(l.changed).some((f) => f.line > line) ? '; later changes only to docs or ignore lists' : '';
+  const later = Object.entries(l.changed).filter(([, f]) => f.line > line);
+  if (later.length === 0) return '';
+  const kinds: string[] = [];
+  if (later.some(([p]) => isDocumentation(p))) kinds.push('docs or ignore lists');
+  if (later.some(([p, f]) => f.said !== undefined && !isDocumentation(p))) kinds.push("files a program's run wrote");
+  if (later.some(([p, f]) => f.said === undefined && !isDocumentation(p) && isScratch(p))) kinds.push('scratch files');
+  return kinds.length === 0 ? '' : `; later changes only to ${kinds.join(', ')}`;
 }
 
 /** The agent's last words hand the turn to the user: a question, or an explicit "let me know". */

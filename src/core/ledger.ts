@@ -8,7 +8,7 @@ import type { CheckTarget } from './shell.js';
 import { fmtClock, fmtOffset, localMinutes, offsetFromDate, startClaim, startsBeforeSession } from './clock.js';
 import { contentLines, DOC_LIMITS, namingRequest, readLines, readSpan } from './documents.js';
 import type { DocRead } from './documents.js';
-import { JOB_LIMITS, jobNotices, lastOutputLine, runningSession, sessionExit, shellCell, startedJobId, stoppedJobId } from './jobs.js';
+import { endedOnError, JOB_LIMITS, jobNotices, lastOutputLine, runningSession, sessionExit, shellCell, startedJobId, stoppedJobId } from './jobs.js';
 import type { Job } from './jobs.js';
 import { definitionName, printedDigest, WHAT_LIMITS } from './what-changed.js';
 import { fileKey, fileName, filePath, heldKey, relativeTo } from './paths.js';
@@ -23,7 +23,25 @@ import { fileKey, fileName, filePath, heldKey, relativeTo } from './paths.js';
  */
 
 /** How much of the latest shell output the ledger keeps (`lastShell`). */
-const LAST_SHELL = { COMMAND_CHARS: 300, HEAD_CHARS: 700, TAIL_CHARS: 300 } as const;
+const LAST_SHELL = { COMMAND_CHARS: 300, HEAD_CHARS: 700, TAIL_CHARS: 300, KEY_LINES: 8, KEY_CHARS: 160 } as const;
+
+/**
+ * The lines of an output's middle that say what failed (pytest's `>` and `E` lines and its
+ * `file.py:59: AssertionError`, a panic, an error), which a head and tail leave out (the `37f83ec9`
+ * sample at 123: the three assertions sat between the head and the summary).
+ */
+const KEY_LINE = /^(?:>\s|E\s{2,}|\S+:\d+: \w*(?:Error|Exception)\b|.*\b(?:\w+Error|panicked at|FAILED|error(?:\[\w+\])?:))/;
+
+function keyLines(middle: string): string[] {
+  const out: string[] = [];
+  for (const line of middle.split('\n')) {
+    if (!KEY_LINE.test(line)) continue;
+    const t = line.length <= LAST_SHELL.KEY_CHARS ? line : `${line.slice(0, headEnd(line, LAST_SHELL.KEY_CHARS - 1))}…`;
+    if (!out.includes(t)) out.push(wellFormed(t));
+    if (out.length === LAST_SHELL.KEY_LINES) break;
+  }
+  return out;
+}
 
 /** A text's head and tail around a `…` when it is longer than both, cut between words (a redaction's tag stays whole). */
 function headAndTail(t: string, head: number, tail: number): string {
@@ -96,6 +114,8 @@ export interface CallRecord {
   line: number;
   /** A Codex code-mode script whose one tool call is one patch: "Script failed" on the patch's error is the patch failing. */
   patchScript?: true;
+  /** Codex: it asked to run outside the sandbox. */
+  escalated?: true;
   /** Counted among the other commands as a file edit (Ledger.patchCommands): one that did not apply is counted again (patchCommandsFailed). */
   patchCommand?: true;
   command?: string;
@@ -274,11 +294,18 @@ export interface Ledger {
   contradictions: Contradiction[];
   last: { event: LastEvent; line: number } | null;
   /**
+   * Commands the session asked to run outside the sandbox (Codex's `require_escalated`): how many,
+   * the first's line, and the latest few, each with the line of the failed result of the same
+   * command run inside the sandbox just before it (`after`): what the sandbox stops (edgerunner:
+   * a port's bind at 394, a `curl` of localhost at 411, each run again outside it).
+   */
+  escalated?: { count: number; first: number; runs: { line: number; command: string; after?: number }[] };
+  /**
    * The latest shell command's output, its head and tail (`chars`: its whole length): what the
    * agent last saw, when the transcript ends on it (worktrees at 130: the check the user asked
    * for had found every worktree still at its first commit, and a timeline row cut that short).
    */
-  lastShell?: { line: number; callLine: number; command: string; text: string; chars: number };
+  lastShell?: { line: number; callLine: number; command: string; text: string; chars: number; key?: string[] };
   /**
    * Calls the user rejected without a word (the last 10): `what` is the command or the tool's name;
    * a write's is its program, and `path` its file. `aborted`: the call was recorded with the abort
@@ -881,16 +908,46 @@ export interface CallInput {
   cwd?: string;
   /** A Codex code-mode script whose one tool call is one patch. */
   patchScript?: true;
+  /** Codex: the call asked to run outside the sandbox. */
+  escalated?: true;
+}
+
+/** How many escalated runs the ledger names (the latest). */
+const ESCALATED_RUNS = 5;
+
+/** A command's first two words: `cargo run`, `curl -sS`, `npm audit`. */
+const commandStart = (command: string): string => command.trim().split(/\s+/).slice(0, 2).join(' ');
+
+function noteEscalated(l: Ledger, command: string, line: number): void {
+  // The same command's run just before it, inside the sandbox, that failed: a failure the ledger
+  // recorded for its result, or a job it left that ended on an error.
+  const start = commandStart(command);
+  const failedAt = new Set(l.failures.filter((f) => f.kind === 'command' || f.kind === 'check').map((f) => f.line));
+  const jobs = Object.values(l.jobs ?? {});
+  let after: number | undefined;
+  for (const c of Object.values(l.calls)) {
+    if (c.line >= line || c.escalated === true || c.subagent === true || c.command === undefined || commandStart(c.command) !== start) continue;
+    const failed = (c.resulted !== undefined && failedAt.has(c.resulted)) || jobs.some((j) => j.line === c.line && endedOnError(j));
+    if (failed && (after === undefined || c.line > after)) after = c.resulted ?? jobs.find((j) => j.line === c.line)?.endLine ?? c.line;
+  }
+  // A patch is named by its first file, not by its text.
+  const patched = /^\s*apply_patch\b/.test(command) ? /^\*\*\* (?:Add|Update|Delete) File: (.+)$/m.exec(command)?.[1] : undefined;
+  const shown = patched === undefined ? command.replace(/\s+/g, ' ') : `apply_patch (${fileName(patched.trim())})`;
+  const run = { line, command: clip(shown, 160), ...(after === undefined ? {} : { after }) };
+  const was = l.escalated;
+  l.escalated = { count: (was?.count ?? 0) + 1, first: was?.first ?? line, runs: [...(was?.runs ?? []), run].slice(-ESCALATED_RUNS) };
 }
 
 /** One more of what a count follows, which keeps the line of its first. */
 export const tally = (was: { count: number; first: number } | undefined, line: number): { count: number; first: number } => ({ count: (was?.count ?? 0) + 1, first: was?.first ?? line });
 
 export function noteCall(l: Ledger, c: CallInput): void {
+  if (c.escalated === true && !c.subagent && c.command !== undefined) noteEscalated(l, c.command, c.line);
   const rec: CallRecord = { name: c.name, line: c.line };
   if (l.last?.event === 'turn_aborted' && !c.subagent) rec.afterAbort = l.last.line;
   if (c.subagent) rec.subagent = true;
   if (c.patchScript) rec.patchScript = true;
+  if (c.escalated === true) rec.escalated = true;
   if (c.unreadable) {
     l.unreadableWrites += 1;
     l.unreadableWritesAt = { first: l.unreadableWritesAt?.first ?? c.line, last: c.line };
@@ -1096,7 +1153,9 @@ export function noteResult(l: Ledger, r: ResultInput): void {
   }
   if (!r.subagent && call?.name !== 'hook') l.last = { event: 'tool_result', line: r.line };
   if (!r.subagent && call?.command !== undefined && r.denied === undefined && out.trim() !== '') {
-    l.lastShell = { line: r.line, callLine: call.line, command: clip(call.command, LAST_SHELL.COMMAND_CHARS), text: headAndTail(out.trim(), LAST_SHELL.HEAD_CHARS, LAST_SHELL.TAIL_CHARS), chars: out.trim().length };
+    const whole = out.trim();
+    const key = whole.length > LAST_SHELL.HEAD_CHARS + LAST_SHELL.TAIL_CHARS + 1 ? keyLines(whole.slice(LAST_SHELL.HEAD_CHARS, -LAST_SHELL.TAIL_CHARS)) : [];
+    l.lastShell = { line: r.line, callLine: call.line, command: clip(call.command, LAST_SHELL.COMMAND_CHARS), text: headAndTail(whole, LAST_SHELL.HEAD_CHARS, LAST_SHELL.TAIL_CHARS), chars: whole.length, ...(key.length > 0 ? { key } : {}) };
   }
   if (l.pendingQuestion?.id === r.id) l.pendingQuestion = null;
   if (!call) {

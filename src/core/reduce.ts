@@ -444,6 +444,7 @@ function applyToLedger(st: SessionState, f: Fact, line: number, main: boolean, t
       if (f.stops !== undefined) c.stops = f.stops;
       if (f.polls !== undefined) c.polls = f.polls;
       if (f.patchScript) c.patchScript = true;
+      if (f.escalated === true) c.escalated = true;
       if (!main) c.subagent = true;
       const cwd = callFolder(st, f.cwd);
       if (cwd !== undefined) c.cwd = cwd;

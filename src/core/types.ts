@@ -108,6 +108,8 @@ export type Fact =
       cwd?: string;
       /** A Codex code-mode script whose one tool call is one patch: the script's failure is the patch's. */
       patchScript?: true;
+      /** Codex: the call asks to run outside the sandbox (`sandbox_permissions: "require_escalated"`, 0.40's `with_escalated_permissions`). */
+      escalated?: true;
     }
   | {
       t: 'tool_result';

@@ -212,3 +212,69 @@ describe('the second six readers (posthog at 800, coderabbit at 160, agentcmd at
     expect(session('src/fetch.py')).toContain('; the session wrote 1 file(s) after it started (the latest `fetch.py`, line 5): it may run code older than them');
   });
 });
+
+describe('the third six readers (the `37f83ec9` sample at 120, posthog at 1200)', () => {
+  it("quotes, between the last output's head and tail, the lines of its middle that say what failed (`37f83ec9` at 123: the assertions sat between them)", () => {
+    const passed = Array.from({ length: 40 }, (_, i) => `test/test_a.py::test_ok_${i} PASSED [${i}%]`).join('\n');
+    const out = `${'=== test session starts ===\n'.repeat(30)}${passed}\ntest/test_link.py::test_link FAILED [99%]\n${'    some context line of the traceback\n'.repeat(60)}test/test_link.py:59: AssertionError\n${'x = 1\n'.repeat(200)}=== 1 failed, 40 passed in 0.41s ===`;
+    const { md } = built(user('u1', 'Add the link test'), bash('b1', 'uv run pytest test/test_link.py -v'), result('b1', out, { is_error: true }));
+    const state = sections(md).get('State right now (verbatim tail)') ?? '';
+    expect(state).toContain('its head and tail here and the lines of its middle that say what failed');
+    expect(state).toContain('\ntest/test_link.py::test_link FAILED [99%]\ntest/test_link.py:59: AssertionError\n…\n');
+    expect(state).toContain('=== 1 failed, 40 passed in 0.41s ===');
+  });
+
+  it("names files a program's run wrote, not docs, as the changes after the last check (posthog at 1200: «later changes only to docs or ignore lists» of `scores.json`)", () => {
+    const { md } = built(
+      user('u1', 'Score the data'),
+      bash('t1', 'pytest -q'),
+      result('t1', '3 passed in 0.10s'),
+      edit('e1', 'src/analyze.py'),
+      updated('e1', 'src/analyze.py'),
+      bash('r1', 'python src/analyze.py'),
+      result('r1', 'Saved /nonexistent/w/data/scores.json'),
+    );
+    expect(md).toContain("No test, build, type check or lint ran after the last file change (line 5; later changes only to files a program's run wrote)");
+    expect(md).not.toContain('later changes only to docs or ignore lists');
+  });
+});
+
+describe("commands run outside Codex's sandbox (edgerunner at 460 and 560: a port's bind, a `curl` of localhost, each failed inside it first)", () => {
+  const meta = { timestamp: '2026-07-10T18:00:00Z', type: 'session_meta', payload: { id: 'c', cwd: '/nonexistent/w', cli_version: '0.125.0', originator: 'codex_cli_rs' } };
+  const ctx = { timestamp: '2026-07-10T18:00:01Z', type: 'turn_context', payload: { cwd: '/nonexistent/w', approval_policy: 'on-request', sandbox_policy: { type: 'workspace-write', network_access: false }, model: 'gpt-5' } };
+  const item = (payload: Record<string, unknown>) => ({ timestamp: '2026-07-10T18:00:10Z', type: 'response_item', payload });
+  const say = (text: string) => item({ type: 'message', role: 'user', content: [{ type: 'input_text', text }] });
+  const exec = (id: string, cmd: string, extra: Record<string, unknown> = {}) => item({ type: 'function_call', name: 'exec_command', call_id: id, arguments: JSON.stringify({ cmd, ...extra }) });
+  const out = (id: string, code: number, text: string) => item({ type: 'function_call_output', call_id: id, output: `Process exited with code ${code}\nOutput:\n${text}` });
+
+  it('names them beside the permissions, with the failure inside the sandbox before', () => {
+    const { md, summary } = built<{ escalated?: unknown }>(
+      meta,
+      ctx,
+      say('Check the server'),
+      exec('c1', 'curl -sS http://127.0.0.1:8080/api/health'),
+      out('c1', 7, "curl: (7) Couldn't connect to server"),
+      exec('c2', 'curl -sS http://127.0.0.1:8080/api/health', { sandbox_permissions: 'require_escalated', justification: 'reach the local server' }),
+      out('c2', 0, '{"ok":true}'),
+    );
+    expect(md).toContain("The session asked to run commands outside the sandbox (`require_escalated`: each one the user or a rule had to approve): the one at line 6, `curl -sS http://127.0.0.1:8080/api/health` (line 6; inside the sandbox it had failed, line 5) — *verified*.");
+    expect(summary.escalated).toEqual({ count: 1, first_line: 6, runs: [{ line: 6, command: 'curl -sS http://127.0.0.1:8080/api/health', failed_inside_line: 5 }] });
+  });
+
+  it('reads the older form (`with_escalated_permissions`) and names a patch by its file', () => {
+    const { md } = built(
+      meta,
+      ctx,
+      say('Add the route'),
+      item({ type: 'function_call', name: 'shell', call_id: 'p1', arguments: JSON.stringify({ command: ['bash', '-lc', "apply_patch <<'PATCH'\n*** Begin Patch\n*** Add File: src/route.ts\n+export {};\n*** End Patch\nPATCH"], with_escalated_permissions: true }) }),
+      item({ type: 'function_call_output', call_id: 'p1', output: JSON.stringify({ output: 'Success. Updated the following files:\nA src/route.ts\n', metadata: { exit_code: 0 } }) }),
+    );
+    expect(md).toContain('the one at line 4, `apply_patch (route.ts)` (line 4)');
+  });
+
+  it('says nothing when no command asked', () => {
+    const { md, summary } = built<{ escalated?: unknown }>(meta, ctx, say('Check'), exec('c1', 'ls'), out('c1', 0, 'a'));
+    expect(md).not.toContain('outside the sandbox (`require_escalated`');
+    expect(summary.escalated).toBeUndefined();
+  });
+});

@@ -13,6 +13,15 @@ export interface CodeModeCalls {
   plan: unknown[] | null;
   /** `tools.write_stdin({session_id, chars})`: input sent to (or a poll of) a running command's session. */
   stdin: { session: string; chars: string }[];
+  /** A command asks to run outside the sandbox (`sandbox_permissions: "require_escalated"`). */
+  escalated: boolean;
+}
+
+/** A shell call's arguments ask to run outside the sandbox: `sandbox_permissions: "require_escalated"`, 0.40's `with_escalated_permissions: true`. */
+export function asksEscalation(args: unknown): boolean {
+  if (typeof args !== 'object' || args === null) return false;
+  const rec = args as Record<string, unknown>;
+  return rec.sandbox_permissions === 'require_escalated' || rec.with_escalated_permissions === true;
 }
 
 /** The end of the string literal that opens at `i` (the index just past its closing quote). */
@@ -86,7 +95,7 @@ export function stdinOf(args: unknown): { session: string; chars: string } | nul
 }
 
 export function codeModeCalls(script: string): CodeModeCalls {
-  const out: CodeModeCalls = { commands: [], workdirs: [], patches: [], plan: null, stdin: [] };
+  const out: CodeModeCalls = { commands: [], workdirs: [], patches: [], plan: null, stdin: [], escalated: false };
   for (const m of script.matchAll(/\btools\.(exec_command|update_plan|write_stdin)\s*\(\s*/g)) {
     const at = (m.index ?? 0) + m[0].length;
     const obj = balanced(script, at);
@@ -98,6 +107,7 @@ export function codeModeCalls(script: string): CodeModeCalls {
       const cmd = rec.cmd ?? rec.command;
       if (typeof cmd === 'string') {
         out.commands.push(cmd);
+        if (asksEscalation(rec)) out.escalated = true;
         const dir = rec.workdir ?? rec.working_directory;
         out.workdirs.push(typeof dir === 'string' && dir.length > 0 ? dir : undefined);
       }

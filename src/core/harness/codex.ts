@@ -2,7 +2,7 @@ import { sha256Hex } from '../canonical.js';
 import type { Fact, Observation, TodoItem } from '../types.js';
 import { attachedImages, contentText, formatToolCall, genericText, isObj, num, shellJoin, str } from './extract.js';
 import { parseExitCode } from './exit-code.js';
-import { codeModeCalls, stdinOf } from './code-mode.js';
+import { asksEscalation, codeModeCalls, stdinOf } from './code-mode.js';
 import { patchSides, printedChange, whatChanged } from '../what-changed.js';
 import { asksForSecret, codexAnswers, codexUserRequest, requestFact, TYPED_SECRET } from './requests.js';
 import type { WriteHow } from '../ledger.js';
@@ -410,6 +410,7 @@ function readItem(p: Record<string, unknown>, obs: Observation, st: CodexState):
       const call: Fact & { t: 'tool_call' } = { t: 'tool_call', id, name };
       const command = name === 'exec' && typeof args === 'string' ? args : commandOf(name, args);
       if (command !== undefined) call.command = command;
+      if (command !== undefined && asksEscalation(args)) call.escalated = true;
       // A shell call may run elsewhere than the turn's folder: its relative paths are relative to that.
       const workdir = isObj(args) ? (str(args.workdir) ?? str(args.working_directory)) : undefined;
       if (workdir !== undefined && workdir.length > 0) call.cwd = workdir;
@@ -825,6 +826,7 @@ function readCodeMode(script: string, call: Fact & { t: 'tool_call' }, facts: Fa
   const inner = codeModeCalls(script);
   if (inner.commands.length > 0) call.command = inner.commands.join('\n');
   else delete call.command;
+  if (inner.escalated) call.escalated = true;
   // The folder the commands run in, when they all name the same one and no patch shares the call
   // (a patch's relative paths are the turn's): `npm install --save-dev playwright-core` with
   // `workdir` …/web rewrote web/package.json (edgerunner at 486), not the session folder's.

@@ -258,6 +258,8 @@ function stateNow(a: Analysis, level: Level): string {
 
 /** How much of the last output each level shows (the last level leaves it to the timeline). */
 const LAST_OUTPUT_MD: Record<Level, number> = { 0: 1000, 1: 600, 2: 300, 3: 0 };
+/** How many of its middle's lines that say what failed each level shows. */
+const LAST_OUTPUT_KEY: Record<Level, number> = { 0: 6, 1: 4, 2: 2, 3: 0 };
 
 /**
  * The output the transcript ends on, before the agent replied: what the agent was about to act on
@@ -268,8 +270,15 @@ function lastOutput(a: Analysis, level: Level): string {
   const o = a.lastOutput;
   const n = LAST_OUTPUT_MD[level];
   if (o === null || n === 0) return '';
-  const kept = o.text.length <= n ? o.text : `${o.text.slice(0, headEnd(o.text, Math.ceil(n * 0.7)))}…${o.text.slice(tailFrom(o.text, Math.floor(n * 0.3)))}`;
-  const whole = kept.length < o.chars ? `; ${o.chars} characters, its head and tail here (the whole is that line of the transcript)` : '';
+  // The lines of its middle that say what failed, between its head and its tail.
+  const key = (o.key ?? []).slice(0, LAST_OUTPUT_KEY[level]);
+  const middle = key.length === 0 ? '…' : `…\n${key.join('\n')}\n…\n`;
+  const fits = o.text.length <= n && key.length === 0;
+  const head = key.length === 0 ? 0.7 : 0.45;
+  // The ledger's own cut is a `…` too: one mark, not two.
+  const kept = fits ? o.text : `${o.text.slice(0, headEnd(o.text, Math.ceil(n * head))).replace(/…$/, '')}${middle}${o.text.slice(tailFrom(o.text, Math.floor(n * 0.3))).replace(/^…/, '')}`;
+  const lines = key.length === 0 ? '' : ' and the lines of its middle that say what failed';
+  const whole = kept.length < o.chars ? `; ${o.chars} characters, its head and tail here${lines} (the whole is that line of the transcript)` : '';
   return `\n\n${label('verified')} — the last output (line ${o.line}), of ${code(oneLine(o.command, 120), 240)} (line ${o.callLine})${whole}:\n\n${fence(kept)}`;
 }
 
@@ -406,7 +415,21 @@ function permissions(r: RenderInput, short: boolean): string | null {
   // "Network off" was read as no outside access at all: the harness's own web search is not bound by it.
   const w = r.state.ledger.webSearches;
   const web = w === undefined || !p.text.includes('network off') ? '' : ` The session still searched the web ${w.count} time(s), the first at line ${w.first}: the harness's web search runs outside the sandbox.`;
-  return `Permissions the harness recorded (what the session could run without asking; a successor's own may differ): ${p.text} ${since}${was} — ${label('reported')}.${web}`;
+  return `Permissions the harness recorded (what the session could run without asking; a successor's own may differ): ${p.text} ${since}${was} — ${label('reported')}.${web}${escalated(r, short)}`;
+}
+
+/**
+ * The commands the session asked to run outside the sandbox, and those it asked so after the same
+ * command failed inside it: what the sandbox stops, which a successor will meet again (edgerunner
+ * at 460: the server's bind at 394, then 402 outside; a `curl` of localhost at 411, then 414).
+ */
+function escalated(r: RenderInput, short: boolean): string {
+  const e = r.state.ledger.escalated;
+  // Shortened, the user's words and the work come first: a successor meets the sandbox again and asks.
+  if (e === undefined || short) return '';
+  const run = (x: (typeof e.runs)[number]): string => `${code(oneLine(x.command, 100), 200)} (line ${x.line}${x.after === undefined ? '' : `; inside the sandbox it had failed, line ${x.after}`})`;
+  const which = e.count === 1 ? `the one at line ${e.first}, ${run(e.runs[0] as (typeof e.runs)[number])}` : `${e.count}, the first at line ${e.first}; the latest: ${e.runs.slice(-3).map(run).join(', ')}`;
+  return ` The session asked to run commands outside the sandbox (\`require_escalated\`: each one the user or a rule had to approve): ${which} — ${label('verified')}.`;
 }
 
 /** A file by its end (`…/api/teams/route.ts`), where its name is; the payloads keep the whole path. */
@@ -826,7 +849,9 @@ function failedJobs(a: Analysis): string | null {
   const again = a.jobs.filter((k) => k.line > last.line && sameProgram(k.command, last.command)).sort((x, y) => x.line - y.line || (y.endLine ?? Infinity) - (x.endLine ?? Infinity))[0];
   const n = failed.length;
   const which = `${n === 1 ? '' : 'the latest: '}${code(last.id)}, started line ${last.line}${last.endLine === undefined ? '' : `, ended line ${last.endLine}`}`;
-  const rerun = again === undefined ? '' : `, and the same program was started again after it (${code(again.id)}, line ${again.line}, ${again.status === 'running' ? 'no end recorded' : again.status})`;
+  // Only one still running is said: "started again …, completed" read as the fix (posthog at 1200:
+  // the run of 103 had the code before the fix of 113, and its output was never read).
+  const rerun = again === undefined || again.status !== 'running' ? '' : `, and the same program was started again after it (${code(again.id)}, line ${again.line}, no end recorded)`;
   return `${n === 1 ? 'a background job' : `${n} background jobs`} failed (${which})${rerun}: see Background jobs`;
 }
 

@@ -151,6 +151,7 @@ export function buildSummary(r: RenderInput, a: Analysis, transferReady: boolean
     outside_calls: a.outsideCalls,
     // What the harness let the agent do without asking (HANDOFF.md: Repository Evidence).
     permissions: st.permissions === undefined ? null : { text: st.permissions.text, line: st.permissions.since, before: st.permissions.was === undefined ? null : { text: st.permissions.was.text, line: st.permissions.was.since } },
+    ...(st.ledger.escalated === undefined ? {} : { escalated: { count: st.ledger.escalated.count, first_line: st.ledger.escalated.first, runs: st.ledger.escalated.runs.map((x) => ({ line: x.line, command: x.command, ...(x.after === undefined ? {} : { failed_inside_line: x.after }) })) } }),
     // Each model the session switched to and the line it first answered from, when there was more than one.
     models: (st.meta.models?.length ?? 0) > 1 ? st.meta.models : null,
     counts: {
