@@ -766,7 +766,7 @@ function namedRuns(l: Ledger, claim: string): CheckRun[] {
 }
 
 /** Documents and notes, whose change no test, build or lint checks. */
-export const DOC_FILE = /\.(?:md|mdx|markdown|txt|rst|adoc|org)$/i;
+const DOC_FILE = /\.(?:md|mdx|markdown|txt|rst|adoc|org)$/i;
 
 /** The latest change, between two lines, of a file that is not a document; null when none. */
 function changedAfter(l: Ledger, from: number, to: number): { path: string; line: number; files: number } | null {

@@ -11,7 +11,7 @@ import { endedOnError, jobNotices, noticeJobId } from '../jobs.js';
 import { outcomeWord } from '../outcome.js';
 import { linesOutsideFences } from '../plan-files.js';
 import type { Contradiction } from '../ledger.js';
-import { DOC_FILE, isEchoWhat, listingAfterLastCommit, publisherRedacted, rejectedByUser } from '../ledger.js';
+import { isDocumentation, isEchoWhat, listingAfterLastCommit, publisherRedacted, rejectedByUser } from '../ledger.js';
 import { fileKey, fileName, filePath, relativeTo } from '../paths.js';
 import { exitMeansNoMatch, namesFileArg, pipedInto } from '../shell.js';
 import type { ParentTask, RenderInput } from './input.js';
@@ -845,21 +845,17 @@ function failedJobs(a: Analysis): string | null {
   const failed = a.jobs.filter((j) => j.status === 'failed' || endedOnError(j));
   if (failed.length === 0) return null;
   const last = failed.reduce((x, y) => ((y.endLine ?? y.line) > (x.endLine ?? x.line) ? y : x));
-  // The first started again; of two jobs of one call (a code-mode cell and the session it left running), the one that ran longest.
-  const again = a.jobs.filter((k) => k.line > last.line && sameProgram(k.command, last.command)).sort((x, y) => x.line - y.line || (y.endLine ?? Infinity) - (x.endLine ?? Infinity))[0];
+  // Only a run still going is said: "started again …, completed" read as the fix (posthog at 1200:
+  // the run of 103 had the code before the fix of 113, and its output was never read).
+  const again = a.jobs.find((k) => k.line > last.line && k.status === 'running' && sameProgram(k.command, last.command));
   const n = failed.length;
   const which = `${n === 1 ? '' : 'the latest: '}${code(last.id)}, started line ${last.line}${last.endLine === undefined ? '' : `, ended line ${last.endLine}`}`;
-  // Only one still running is said: "started again …, completed" read as the fix (posthog at 1200:
-  // the run of 103 had the code before the fix of 113, and its output was never read).
-  const rerun = again === undefined || again.status !== 'running' ? '' : `, and the same program was started again after it (${code(again.id)}, line ${again.line}, no end recorded)`;
+  const rerun = again === undefined ? '' : `, and the same program was started again after it (${code(again.id)}, line ${again.line}, no end recorded)`;
   return `${n === 1 ? 'a background job' : `${n} background jobs`} failed (${which})${rerun}: see Background jobs`;
 }
 
 /** A script a command names: a path with a source file's extension, as a word of its own. */
 const SCRIPT_ARG = /(?:^|[\s'"=])((?:[\w.-]+\/)*[\w.-]+\.(?:py|js|mjs|cjs|ts|mts|tsx|rb|sh|pl|php|lua|R))(?=$|[\s'";|&)])/g;
-
-/** Files no program runs: git's and editors' settings, licences (a `.gitignore` written after a server started changes nothing it runs). */
-const NOT_RUN_FILE = /^(?:\.(?:git|docker|npm|prettier|eslint|editor)ignore|\.gitattributes|\.editorconfig|LICEN[CS]E(?:\.\w+)?|CODEOWNERS)$/;
 
 export function jobs(a: Analysis, level: Level): string {
   if (a.jobs.length === 0) return '';
@@ -894,7 +890,8 @@ export function jobs(a: Analysis, level: Level): string {
     // A job that runs a script it names (`python -u src/fetch.py`) runs that script: only a write of
     // it counts (posthog at 420: the fetcher ran on while `analyze.py` and `app.py` were written).
     const scripts = [...j.command.matchAll(SCRIPT_ARG)].map((m) => fileName(m[1] as string));
-    const since = a.filesChanged.filter((f) => f.line > j.line && !DOC_FILE.test(f.path) && !NOT_RUN_FILE.test(fileName(f.path)) && (scripts.length === 0 || scripts.includes(fileName(f.path))));
+    // Docs and ignore lists are no code (a `.gitignore` written after a server started changes nothing it runs).
+    const since = a.filesChanged.filter((f) => f.line > j.line && !isDocumentation(f.path) && (scripts.length === 0 || scripts.includes(fileName(f.path))));
     if (since.length === 0) return '';
     const latest = since.reduce((x, y) => (y.line > x.line ? y : x));
     return `; the session wrote ${since.length} file(s) after it started (the latest ${code(fileName(latest.path))}, line ${latest.line}): it may run ${level >= 3 ? 'older code' : 'code older than them'}`;
