@@ -30,8 +30,15 @@ export interface Job {
 
 /** A job that ended (how is not recorded) on a line of output that is an error: a Codex session's last poll printed it (edgerunner at 399: «Error: Operation not permitted (os error 1)»). */
 export function endedOnError(j: Job): boolean {
-  return j.status === 'ended' && j.lastEvent !== undefined && /^\s*Error\b|\berror(?:\[\w+\])?:/.test(j.lastEvent.text);
+  return j.status === 'ended' && j.lastEvent !== undefined && ERROR_END.test(j.lastEvent.text);
 }
+
+/**
+ * A last line that says the command failed: an error, a build that failed, a host the network could
+ * not resolve (edgerunner at 420: cargo's «warning: build failed, waiting for other jobs to finish»
+ * and curl's «[6] Couldn't resolve host name», beside «Error: Operation not permitted»).
+ */
+const ERROR_END = /^\s*Error\b|\berror(?:\[\w+\])?:|\bbuild failed\b|\bCould(?:n't| not) resolve host\b/;
 
 /** The id a harness gives a job it started: "running in background with ID: x", "Monitor started (task x". */
 export function startedJobId(output: string): string | null {

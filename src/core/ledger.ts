@@ -28,14 +28,20 @@ const LAST_SHELL = { COMMAND_CHARS: 300, HEAD_CHARS: 700, TAIL_CHARS: 300, KEY_L
 /**
  * The lines of an output's middle that say what failed (pytest's `>` and `E` lines and its
  * `file.py:59: AssertionError`, a panic, an error), which a head and tail leave out (the `37f83ec9`
- * sample at 123: the three assertions sat between the head and the summary).
+ * sample at 123: the three assertions sat between the head and the summary), and a coverage
+ * report's rows that list the lines no test ran (deep-manifest at 160: `…  96%   163->165, 169, 217-221`).
  */
-const KEY_LINE = /^(?:>\s|E\s{2,}|\S+:\d+: \w*(?:Error|Exception)\b|.*\b(?:\w+Error|panicked at|FAILED|error(?:\[\w+\])?:))/;
+const KEY_LINE = /^(?:>\s|E\s{2,}|\S+:\d+: \w*(?:Error|Exception)\b|.*\b(?:\w+Error|panicked at|FAILED|error(?:\[\w+\])?:))|\s\d{1,3}(?:\.\d+)?%\s+\d+(?:->\d+)?(?:-\d+)?(?:, \d+(?:->\d+)?(?:-\d+)?)*\s*$/;
 
-function keyLines(middle: string): string[] {
+/** Of the lines of `text` not wholly inside its first `head` or last `tail` characters, those that say what failed. */
+function keyLines(text: string, head: number, tail: number): string[] {
   const out: string[] = [];
-  for (const line of middle.split('\n')) {
-    if (!KEY_LINE.test(line)) continue;
+  let start = 0;
+  for (const line of text.split('\n')) {
+    const end = start + line.length;
+    const shown = end <= head || start >= text.length - tail;
+    start = end + 1;
+    if (shown || !KEY_LINE.test(line)) continue;
     const t = line.length <= LAST_SHELL.KEY_CHARS ? line : `${line.slice(0, headEnd(line, LAST_SHELL.KEY_CHARS - 1))}…`;
     if (!out.includes(t)) out.push(wellFormed(t));
     if (out.length === LAST_SHELL.KEY_LINES) break;
@@ -1154,7 +1160,7 @@ export function noteResult(l: Ledger, r: ResultInput): void {
   if (!r.subagent && call?.name !== 'hook') l.last = { event: 'tool_result', line: r.line };
   if (!r.subagent && call?.command !== undefined && r.denied === undefined && out.trim() !== '') {
     const whole = out.trim();
-    const key = whole.length > LAST_SHELL.HEAD_CHARS + LAST_SHELL.TAIL_CHARS + 1 ? keyLines(whole.slice(LAST_SHELL.HEAD_CHARS, -LAST_SHELL.TAIL_CHARS)) : [];
+    const key = whole.length > LAST_SHELL.HEAD_CHARS + LAST_SHELL.TAIL_CHARS + 1 ? keyLines(whole, LAST_SHELL.HEAD_CHARS, LAST_SHELL.TAIL_CHARS) : [];
     l.lastShell = { line: r.line, callLine: call.line, command: clip(call.command, LAST_SHELL.COMMAND_CHARS), text: headAndTail(whole, LAST_SHELL.HEAD_CHARS, LAST_SHELL.TAIL_CHARS), chars: whole.length, ...(key.length > 0 ? { key } : {}) };
   }
   if (l.pendingQuestion?.id === r.id) l.pendingQuestion = null;

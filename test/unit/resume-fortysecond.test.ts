@@ -278,3 +278,21 @@ describe("commands run outside Codex's sandbox (edgerunner at 460 and 560: a por
     expect(summary.escalated).toBeUndefined();
   });
 });
+
+describe('the last three readers (deep-manifest at 160, edgerunner at 420)', () => {
+  it("quotes a coverage report's row that lists the lines no test ran, from the last output's middle (deep-manifest at 160: «96%   163->165, 166->155, 169, 217-221»)", () => {
+    const head = `${'=== test session starts ===\n'.repeat(20)}collected 58 items\n\ntests/test_unit.py ${'.'.repeat(40)} [100%]\n`;
+    const table = 'Name                             Stmts   Miss Branch BrPart  Cover   Missing\n----------------------------------------------------------------------------\npkg/__init__.py                      2      0      0      0   100%\npkg/core.py                        187      6     64      4    96%   163->165, 166->155, 169, 217-221\n';
+    const out = `${head}${table}${'-'.repeat(76)}\nTOTAL                              190      6     64      4    96%\nCoverage HTML written to dir htmlcov\n${'=== 58 passed in 3.13s ===\n'.repeat(6)}`;
+    const { md } = built(user('u1', 'Add tar support with full coverage'), bash('b1', 'pytest -x'), result('b1', out));
+    expect(sections(md).get('State right now (verbatim tail)')).toContain('\npkg/core.py                        187      6     64      4    96%   163->165, 166->155, 169, 217-221\n');
+  });
+
+  it('counts a job whose last line says its build failed, or that a host could not be resolved, as failed (edgerunner at 420: «2 background jobs failed» of 5)', async () => {
+    const { endedOnError } = await import('../../src/core/jobs.js');
+    const ended = (text: string) => ({ id: '1', line: 1, tool: 'exec', command: 'cargo test', status: 'ended' as const, lastEvent: { line: 2, text } });
+    expect(endedOnError(ended('warning: build failed, waiting for other jobs to finish...'))).toBe(true);
+    expect(endedOnError(ended("[6] Couldn't resolve host name (Could not resolve host: index.crates.io)"))).toBe(true);
+    expect(endedOnError(ended('test result: ok. 6 passed; 0 failed'))).toBe(false);
+  });
+});
