@@ -230,7 +230,8 @@ export interface Analysis {
   /** Files a user request names, as the agent read them. */
   documents: DocRead[];
   /** Background jobs, running ones first. */
-  jobs: Job[];
+  /** `writtenSince`: of a running job, the files the session wrote after it started (writtenSinceStart). */
+  jobs: (Job & { writtenSince?: { files: number; path: string; line: number } })[];
   /** The agent's own messages along the way (the last 20, shortened). */
   agentMessages: { line: number; text: string }[];
   incidents: (FailureRecord & { label: Label })[];
@@ -1007,15 +1008,14 @@ function askedBefore(l: Ledger, req: RequestRecord): string {
  * A go-ahead says nothing of the work: the agent's message it approves does ("ok 開始" after the
  * agent's final spec, posthog at 47).
  */
-function goAhead(req: RequestRecord, changed: readonly FileChange[] = []): string {
+function goAhead(l: Ledger, req: RequestRecord): string {
   const c = req.continues;
   if (c !== undefined) {
     const whole = c.chars === undefined ? '' : ` (shortened; the message is ${c.chars} characters, whole at that line of the transcript)`;
     // Writes since the go-ahead may have done those steps (agentcmd at 350: the hook and the
     // TeamSheet's switch the message of 189 set out were written at 257 and 312).
-    const since = changed.filter((f) => f.line > req.line);
-    const latest = since.reduce<FileChange | undefined>((x, y) => (x === undefined || y.line > x.line ? y : x), undefined);
-    const done = latest === undefined ? '' : `. Since the go-ahead the session wrote ${since.length} file(s) (the latest \`${fileName(latest.path)}\`, line ${latest.line}): some of those steps may be done; see Files changed`;
+    const since = changesBetween(l, req.line, Number.POSITIVE_INFINITY, () => false);
+    const done = since === null ? '' : `. Since the go-ahead the session wrote ${since.files} file(s) (the latest \`${fileName(since.path)}\`, line ${since.line}): some of those steps may be done; see Files changed`;
     return `; a go-ahead after a message that asked nothing: what it goes on with is likely the next steps the agent set out at line ${c.line}: ${quote(c.text, 400)}${whole}${done}`;
   }
   const a = req.approves;
@@ -1181,7 +1181,7 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
     // A transcript that ends on the request itself holds no reply: nothing of it was begun.
     // Its words redacted, no successor can answer it: the user is asked to say it again.
     const restate = hidden ? '; its words are not in the transcript, so ask the user to say it again' : '';
-    if (end.kind === 'mid-work' && end.line === req.line) return { text: `Answer ${whose}: the transcript ends on it, before any reply of the agent${reqText}${goAhead(req)}${restate}${leftBefore(l, req, withoutResult(st))}`, rule: 'unfinished_request', label: 'inferred', line: req.line };
+    if (end.kind === 'mid-work' && end.line === req.line) return { text: `Answer ${whose}: the transcript ends on it, before any reply of the agent${reqText}${goAhead(l, req)}${restate}${leftBefore(l, req, withoutResult(st))}`, rule: 'unfinished_request', label: 'inferred', line: req.line };
     const stop = end.kind === 'failed' ? null : stoppedAtPrompt(st, req.line);
     if (stop !== null) return { text: `Ask the user whether to go on with ${whose}${reqText} before making that call again: the user stopped the agent at its ${stop.what} (line ${stop.line}: ${stop.why}), and nothing came after`, rule: 'unfinished_request', label: 'verified', line: stop.line };
     const how = end.kind === 'mid-work' ? 'was still working on' : end.kind === 'interrupted' ? 'was interrupted while working on' : 'stopped on an error while working on';
@@ -1191,7 +1191,7 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
     const compacted = compactionStep(st, req.line, end.line);
     // "Implement the plan." says nothing of what the plan is: where it is (edgerunner at 124).
     const approves = plan !== null && plan.latest.approved === true && plan.latest.result_line === req.line ? `; it approves the plan the agent put to the user at line ${plan.latest.line} (under Plan)` : '';
-    return { text: `Continue ${whose}, which the agent ${how}${reqText}${approves}${listSince(current, req.line, changed)}${goAhead(req, changed)}${answeredSince(l, req)}${ask}${askedBefore(l, req)}${lastCallOpen(l, end, st.harness === 'claude')}${lastWriteFailed(l, end)}${failedSince(open, req.line)}${announced}${compacted}${staleClause(l)}`, rule: 'unfinished_request', label: 'inferred', line: req.line, ...(compacted === '' ? {} : { quotesCompaction: true as const }) };
+    return { text: `Continue ${whose}, which the agent ${how}${reqText}${approves}${listSince(current, req.line, changed)}${goAhead(l, req)}${answeredSince(l, req)}${ask}${askedBefore(l, req)}${lastCallOpen(l, end, st.harness === 'claude')}${lastWriteFailed(l, end)}${failedSince(open, req.line)}${announced}${compacted}${staleClause(l)}`, rule: 'unfinished_request', label: 'inferred', line: req.line, ...(compacted === '' ? {} : { quotesCompaction: true as const }) };
   }
   const fail = open[open.length - 1];
   if (fail !== undefined) {
@@ -1419,6 +1419,22 @@ function earlierRuns(lines: readonly number[]): string {
   if (lines.length === 0) return '';
   const last = lines[lines.length - 1] as number;
   return lines.length === 1 ? `; a run before it, at line ${last}, ended on an error` : `; ${lines.length} runs before it ended on an error, the last at line ${last}`;
+}
+
+/** A script a command names: a path with a source file's extension, as a word of its own. */
+const SCRIPT_ARG = /(?:^|[\s'"=])((?:[\w.-]+\/)*[\w.-]+\.(?:py|js|mjs|cjs|ts|mts|tsx|rb|sh|pl|php|lua|R))(?=$|[\s'";|&)])/g;
+
+/**
+ * The files the session wrote after a job started, which a server or a script started before them
+ * does not run (edgerunner at 560: the server of 402 ran on past the edits of 556). Docs and ignore
+ * lists are no code; a job that runs a script it names (`python -u src/fetch.py`) runs that script,
+ * and only a write of it counts (posthog at 420: `analyze.py` and `app.py` were written while the
+ * fetcher ran on).
+ */
+function writtenSinceStart(l: Ledger, j: Job): { files: number; path: string; line: number } | null {
+  const scripts = [...j.command.matchAll(SCRIPT_ARG)].map((m) => fileName(m[1] as string));
+  const since = changesBetween(l, j.line, Number.POSITIVE_INFINITY, (p) => isDocumentation(p) || (scripts.length > 0 && !scripts.includes(fileName(p))));
+  return since === null ? null : { files: since.files, path: since.path, line: since.line };
 }
 
 /**
@@ -1888,7 +1904,12 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     staleOutput: staleOutput(l),
     userProblem: userProblem(l),
     documents: l.docs ?? [],
-    jobs: Object.values(l.jobs ?? {}).sort((a, b) => (a.status === 'running' ? 0 : 1) - (b.status === 'running' ? 0 : 1) || b.line - a.line),
+    jobs: Object.values(l.jobs ?? {})
+      .sort((a, b) => (a.status === 'running' ? 0 : 1) - (b.status === 'running' ? 0 : 1) || b.line - a.line)
+      .map((j) => {
+        const since = j.status === 'running' ? writtenSinceStart(l, j) : null;
+        return since === null ? j : { ...j, writtenSince: since };
+      }),
     agentMessages: (l.said ?? []).slice(-20).map((m) => ({ line: m.line, text: m.text })),
     incidents,
     plan,

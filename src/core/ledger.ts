@@ -33,9 +33,13 @@ const LAST_SHELL = { COMMAND_CHARS: 300, HEAD_CHARS: 700, TAIL_CHARS: 300, KEY_L
  */
 const KEY_LINE = /^(?:>\s|E\s{2,}|\S+:\d+: \w*(?:Error|Exception)\b|.*\b(?:\w+Error|panicked at|FAILED|error(?:\[\w+\])?:))|\s\d{1,3}(?:\.\d+)?%\s+\d+(?:->\d+)?(?:-\d+)?(?:, \d+(?:->\d+)?(?:-\d+)?)*\s*$/;
 
+/** A cheap first look for any of KEY_LINE's words: most outputs hold none, and are not split into lines (this runs on every shell result). */
+const KEY_HINT = /rror|Exception|FAIL|panicked|\d%|^[>E]\s/m;
+
 /** Of the lines of `text` not wholly inside its first `head` or last `tail` characters, those that say what failed. */
 function keyLines(text: string, head: number, tail: number): string[] {
   const out: string[] = [];
+  if (!KEY_HINT.test(text)) return out;
   let start = 0;
   for (const line of text.split('\n')) {
     const end = start + line.length;

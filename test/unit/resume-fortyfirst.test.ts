@@ -99,7 +99,7 @@ describe('a server started again after its first start ended on an error (edgeru
   const job = (id: string, line: number, status: Analysis['jobs'][number]['status'], last?: string) => ({ id, tool: 'exec', line, command: serve, status, ...(status === 'running' ? {} : { endLine: line + 5 }), ...(last === undefined ? {} : { lastEvent: { line: line + 5, text: last } }) });
 
   it('says, beside the running one, how the run before it ended', () => {
-    const a = { jobs: [job('65', 402, 'running'), job('63477', 394, 'ended', 'Error: Operation not permitted (os error 1)')], filesChanged: [] } as unknown as Analysis;
+    const a = { jobs: [job('65', 402, 'running'), job('63477', 394, 'ended', 'Error: Operation not permitted (os error 1)')] } as unknown as Analysis;
     expect(jobs(a, 3)).toContain("`cargo run -p edgerunner -- serve --bind 127.0.0.1:8080`; the same program's run before it, `63477` (started line 394), ended on an error (line 399): «Error: Operation not permitted (os error 1)»");
     // Where the ended jobs are listed, it is said there, once.
     const full = jobs(a, 0);
@@ -108,7 +108,7 @@ describe('a server started again after its first start ended on an error (edgeru
   });
 
   it('says nothing of a run before it that ended without an error', () => {
-    const a = { jobs: [job('65', 402, 'running'), job('63477', 394, 'ended', 'Listening on 127.0.0.1:8080')], filesChanged: [] } as unknown as Analysis;
+    const a = { jobs: [job('65', 402, 'running'), job('63477', 394, 'ended', 'Listening on 127.0.0.1:8080')] } as unknown as Analysis;
     expect(jobs(a, 0)).not.toContain("the same program's run before it");
   });
 });

@@ -288,7 +288,7 @@ describe('an open failure of a check, with files written after it (edgerunner at
 describe('background jobs the handoff has no room to list (posthog at 400: «4 more job(s) in HANDOFF.summary.json» hid two failed fetches)', () => {
   it('are counted by how they ended', () => {
     const job = (id: string, line: number, status: Analysis['jobs'][number]['status']) => ({ id, tool: 'Bash', line, command: 'python src/fetch.py', status, ...(status === 'running' ? {} : { endLine: line + 2 }) });
-    const a = { jobs: [job('run1', 355, 'running'), job('f1', 99, 'failed'), job('f2', 115, 'failed'), job('s1', 172, 'stopped'), job('c1', 103, 'completed')], filesChanged: [] } as unknown as Analysis;
+    const a = { jobs: [job('run1', 355, 'running'), job('f1', 99, 'failed'), job('f2', 115, 'failed'), job('s1', 172, 'stopped'), job('c1', 103, 'completed')] } as unknown as Analysis;
     expect(jobs(a, 1)).toContain('4 more job(s) in HANDOFF.summary.json (2 failed, 1 stopped, 1 completed).');
     // At the fullest level the latest that ended are listed; the rest still counted.
     expect(jobs(a, 0)).toContain('1 more job(s) in HANDOFF.summary.json (1 completed).');

@@ -11,7 +11,7 @@ import { endedOnError, jobNotices, noticeJobId } from '../jobs.js';
 import { outcomeWord } from '../outcome.js';
 import { linesOutsideFences } from '../plan-files.js';
 import type { Contradiction } from '../ledger.js';
-import { isDocumentation, isEchoWhat, listingAfterLastCommit, publisherRedacted, rejectedByUser } from '../ledger.js';
+import { isEchoWhat, listingAfterLastCommit, publisherRedacted, rejectedByUser } from '../ledger.js';
 import { fileKey, fileName, filePath, relativeTo } from '../paths.js';
 import { exitMeansNoMatch, namesFileArg, pipedInto } from '../shell.js';
 import type { ParentTask, RenderInput } from './input.js';
@@ -854,9 +854,6 @@ function failedJobs(a: Analysis): string | null {
   return `${n === 1 ? 'a background job' : `${n} background jobs`} failed (${which})${rerun}: see Background jobs`;
 }
 
-/** A script a command names: a path with a source file's extension, as a word of its own. */
-const SCRIPT_ARG = /(?:^|[\s'"=])((?:[\w.-]+\/)*[\w.-]+\.(?:py|js|mjs|cjs|ts|mts|tsx|rb|sh|pl|php|lua|R))(?=$|[\s'";|&)])/g;
-
 export function jobs(a: Analysis, level: Level): string {
   if (a.jobs.length === 0) return '';
   // A job not heard of again whose program was started again later: it had ended (or the
@@ -884,17 +881,10 @@ export function jobs(a: Analysis, level: Level): string {
     if (e === undefined || !endedOnError(e) || e.lastEvent === undefined || ended.includes(e)) return '';
     return `; the same program's run before it, ${code(e.id)} (started line ${e.line}), ended on an error (line ${e.lastEvent.line}): «${oneLine(e.lastEvent.text, 120)}»`;
   };
-  // Files the session wrote after a running job started: a server or a script started before them
-  // runs the code as it was (edgerunner at 560: the server of 402 ran on past the edits of 556).
+  // Files the session wrote after a running job started (analysis.ts writtenSinceStart).
   const writtenSince = (j: (typeof a.jobs)[number]): string => {
-    // A job that runs a script it names (`python -u src/fetch.py`) runs that script: only a write of
-    // it counts (posthog at 420: the fetcher ran on while `analyze.py` and `app.py` were written).
-    const scripts = [...j.command.matchAll(SCRIPT_ARG)].map((m) => fileName(m[1] as string));
-    // Docs and ignore lists are no code (a `.gitignore` written after a server started changes nothing it runs).
-    const since = a.filesChanged.filter((f) => f.line > j.line && !isDocumentation(f.path) && (scripts.length === 0 || scripts.includes(fileName(f.path))));
-    if (since.length === 0) return '';
-    const latest = since.reduce((x, y) => (y.line > x.line ? y : x));
-    return `; the session wrote ${since.length} file(s) after it started (the latest ${code(fileName(latest.path))}, line ${latest.line}): it may run ${level >= 3 ? 'older code' : 'code older than them'}`;
+    const w = j.writtenSince;
+    return w === undefined ? '' : `; the session wrote ${w.files} file(s) after it started (the latest ${code(fileName(w.path))}, line ${w.line}): it may run ${level >= 3 ? 'older code' : 'code older than them'}`;
   };
   const rows = [
     // The transcript's last word on it, not the machine's state now: a server seen up 19 hours before the next turn.
@@ -1414,7 +1404,7 @@ function commits(a: Analysis, short = false): string {
   // Shell calls the transcript does not show may have committed: none seen is not none made.
   const hidden = `${a.hiddenCommands === '' ? '' : `\n\n${label('unknown')} — the transcript hides the commands of some shell calls (see Verification): a commit among them would not show here.`}${bySub}`;
   const f = a.foreignHead;
-  const foreign = f === null ? '' : `\n\n${label('reported')} — its \`git log\` at line ${f.line} begins with ${code(f.hash)} «${oneLine(f.subject, 100)}», a commit the session's own commands did not make: ${f.was === null ? `git said at line ${f.wasLine} that the folder was not a repository` : `HEAD was at ${code(f.was)}${f.wasLine === null ? ' when the session started' : ` in its \`git log\` at line ${f.wasLine}`}`}, and the session's own git commands in between made no commit and moved nothing (no merge, pull, rebase, reset or checkout). Someone or something else committed${f.wasLine === null ? ' after the session started' : ` between lines ${f.wasLine} and ${f.line}`} (another program, the user, or a tool the agent ran, perhaps between turns)${f.staged === null ? '' : ` (the session had staged files with \`git add\` at line ${f.staged}: it may hold them)`}; check what it holds${f.pushed === undefined ? '' : f.pushedBranch !== undefined ? ` before anything else: the push at line ${f.pushed} came after it with HEAD unmoved and sent HEAD's branch (${code(f.pushedBranch)}), so the commit is on the remote too (and in any pull request of that branch)` : ` before anything else: the push at line ${f.pushed} came after it with HEAD unmoved, so if that push sent HEAD's branch, the commit is on the remote too (and in any pull request of that branch)`}.`;
+  const foreign = f === null ? '' : `\n\n${label('reported')} — its \`git log\` at line ${f.line} begins with ${code(f.hash)} «${oneLine(f.subject, 100)}», a commit the session's own commands did not make: ${f.was === null ? `git said at line ${f.wasLine} that the folder was not a repository` : `HEAD was at ${code(f.was)}${f.wasLine === null ? ' when the session started' : ` in its \`git log\` at line ${f.wasLine}`}`}, and the session's own git commands in between made no commit and moved nothing (no merge, pull, rebase, reset or checkout). Someone or something else committed${f.wasLine === null ? ' after the session started' : ` between lines ${f.wasLine} and ${f.line}`} (another program, the user, or a tool the agent ran, perhaps between turns)${f.staged === null ? '' : ` (the session had staged files with \`git add\` at line ${f.staged}: it may hold them)`}; check what it holds${f.pushed === undefined ? '' : ` before anything else: the push at line ${f.pushed} came after it with HEAD unmoved${f.pushedBranch === undefined ? ", so if that push sent HEAD's branch," : ` and sent HEAD's branch (${code(f.pushedBranch)}), so`} the commit is on the remote too (and in any pull request of that branch)`}.`;
   const unnamed = unnamedCommits(a);
   if (a.commits.length === 0 && unnamed !== '') return `### Commits made in this session\n\n${unnamed.trimStart()}${hidden}${attempt}${foreign}`;
   // No git command at all: the changes above were committed by none of the session's own commands
