@@ -54,7 +54,7 @@ describe('background jobs that failed, and no open failure (posthog at 450: «No
       ...started('bf2', 'b2', 'python src/fetch.py'),
       say('a1', 'Started again.'),
     );
-    expect(sections(md).get('Failures And Blockers')).toContain('a background job failed (`bf1`, started line 2, ended line 4), and the same program was started again after it (`bf2`, line 5, no end recorded): see Background jobs.');
+    expect(sections(md).get('Failures And Blockers')).toContain('a background job failed (`bf1`, started line 2, ended line 4); the same program runs again (`bf2`, line 5): see Background jobs.');
   });
 
   it('says "None" still when every job ended well', () => {
@@ -294,5 +294,12 @@ describe('the last three readers (deep-manifest at 160, edgerunner at 420)', () 
     expect(endedOnError(ended('warning: build failed, waiting for other jobs to finish...'))).toBe(true);
     expect(endedOnError(ended("[6] Couldn't resolve host name (Could not resolve host: index.crates.io)"))).toBe(true);
     expect(endedOnError(ended('test result: ok. 6 passed; 0 failed'))).toBe(false);
+  });
+
+  it('counts the jobs not listed that ended on an error apart from those that ended (edgerunner whole: «16 ended» beside «5 background jobs failed»)', async () => {
+    const { jobs } = await import('../../src/core/render/handoff-md.js');
+    const job = (id: string, line: number, status: string, text?: string) => ({ id, tool: 'exec', line, command: 'cargo check', status, endLine: line + 2, ...(text === undefined ? {} : { lastEvent: { line: line + 2, text } }) });
+    const a = { jobs: [{ id: 'r1', tool: 'exec', line: 400, command: 'cargo run -- serve', status: 'running' }, job('s1', 300, 'stopped'), job('e1', 200, 'ended', 'warning: build failed, waiting for other jobs to finish...'), job('e2', 100, 'ended', 'Finished `dev` profile'), job('e3', 50, 'ended', 'error: could not compile `x`')] };
+    expect(jobs(a as never, 1)).toContain('4 more job(s) in HANDOFF.summary.json (2 ended on an error, 1 stopped, 1 ended).');
   });
 });

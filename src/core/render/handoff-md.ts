@@ -850,7 +850,7 @@ function failedJobs(a: Analysis): string | null {
   const again = a.jobs.find((k) => k.line > last.line && k.status === 'running' && sameProgram(k.command, last.command));
   const n = failed.length;
   const which = `${n === 1 ? '' : 'the latest: '}${code(last.id)}, started line ${last.line}${last.endLine === undefined ? '' : `, ended line ${last.endLine}`}`;
-  const rerun = again === undefined ? '' : `, and the same program was started again after it (${code(again.id)}, line ${again.line}, no end recorded)`;
+  const rerun = again === undefined ? '' : `; the same program runs again (${code(again.id)}, line ${again.line})`;
   return `${n === 1 ? 'a background job' : `${n} background jobs`} failed (${which})${rerun}: see Background jobs`;
 }
 
@@ -908,7 +908,13 @@ export function jobs(a: Analysis, level: Level): string {
   // at 400: "4 more job(s)" hid two fetches that failed).
   const listed = new Set([...running, ...unheard, ...ended]);
   const tally = new Map<string, number>();
-  for (const j of a.jobs) if (!listed.has(j)) tally.set(j.status, (tally.get(j.status) ?? 0) + 1);
+  // An `ended` job whose last line is an error's is counted so, as Failures And Blockers counts it
+  // among the failed (edgerunner whole: "16 ended" there beside "5 background jobs failed").
+  for (const j of a.jobs) {
+    if (listed.has(j)) continue;
+    const how = endedOnError(j) ? 'ended on an error' : j.status;
+    tally.set(how, (tally.get(how) ?? 0) + 1);
+  }
   const endings = [...tally].sort((x, y) => y[1] - x[1]).map(([st, n]) => `${n} ${st}`).join(', ');
   return `\n\n### Background jobs\n\n${label('verified')} — ${how} (running first; whether one still runs now is not known: check before starting it again):\n\n${bullets(rows)}${more > 0 ? `\n\n${more} more job(s) in HANDOFF.summary.json (${endings}).` : ''}`;
 }
