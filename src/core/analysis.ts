@@ -172,6 +172,8 @@ export interface Analysis {
   filesNotChanged: { path: string; line: number; reason: string; earlier?: number; maybe?: true }[];
   /** Writes that failed and whose file was written after them (a patch that failed, then applied): each with its later write's line. */
   filesRedone: { path: string; line: number; at: number }[];
+  /** Files whose failed write the ledger's bound let go: counts of failed writes are then a floor. */
+  writeFailuresDropped: number;
   unreadableWrites: number;
   unreadableWritesAt: { first: number; last: number } | null;
   /** Tool results the transcript's publisher redacted whole, when any: "N tool result(s), the first at line X". A failure among them does not show. */
@@ -221,6 +223,8 @@ export interface Analysis {
   passedOver: { line: number; text: string }[];
   /** The latest run that still printed texts an edit had taken out: what ran is older than the edit (ledger.ts noteStaleOutput). */
   staleOutput: { line: number; command: string; path: string; edit_line: number; count: number; first: string } | null;
+  /** The line of an install of the project as a copy that files written since make stale (installedBefore: under Checks Not Run): what the installed command runs is older than those writes. */
+  installedStale: number | null;
   /**
    * The user's latest message, when it says something the session made does not work ("it is still
    * not working either way. No data is showing up": agentcmd at 625, beside "No open failure"):
@@ -1025,6 +1029,21 @@ function goAhead(l: Ledger, req: RequestRecord): string {
 }
 
 /**
+ * The files the session changed after the agent's last message, when that message answered the
+ * request: what it said it would do may be done already (the `37f83ec9` sample at 300: «Let me fix
+ * this:» at 298, the fix written at 299, and the handoff said only "continue"). Not after a go-ahead,
+ * whose clause counts the writes since it, nor when the transcript ends on the message.
+ */
+function sinceLastMessage(l: Ledger, req: RequestRecord, end: End): string {
+  const m = l.lastAgentText;
+  if (m === null || m.line <= req.line || req.continues !== undefined || end.announced !== undefined) return '';
+  const since = changesBetween(l, m.line, Number.POSITIVE_INFINITY, () => false, true);
+  if (since === null) return '';
+  const what = since.files === 1 ? `\`${fileName(since.path)}\` (line ${since.line})` : `${since.files} files (the latest \`${fileName(since.path)}\`, line ${since.line})`;
+  return `. After its last message (line ${m.line}) the session changed ${what}: what the message says it will do may be done; read those changes before doing it again`;
+}
+
+/**
  * The user's answers to the agent's questions since the request: they bear on the work it asks for
  * (deep-manifest at 81: "Yes, both filesystem and embedded", "Also .tgz"), or call it off.
  */
@@ -1191,7 +1210,7 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
     const compacted = compactionStep(st, req.line, end.line);
     // "Implement the plan." says nothing of what the plan is: where it is (edgerunner at 124).
     const approves = plan !== null && plan.latest.approved === true && plan.latest.result_line === req.line ? `; it approves the plan the agent put to the user at line ${plan.latest.line} (under Plan)` : '';
-    return { text: `Continue ${whose}, which the agent ${how}${reqText}${approves}${listSince(current, req.line, changed)}${goAhead(l, req)}${answeredSince(l, req)}${ask}${askedBefore(l, req)}${lastCallOpen(l, end, st.harness === 'claude')}${lastWriteFailed(l, end)}${failedSince(open, req.line)}${announced}${compacted}${staleClause(l)}`, rule: 'unfinished_request', label: 'inferred', line: req.line, ...(compacted === '' ? {} : { quotesCompaction: true as const }) };
+    return { text: `Continue ${whose}, which the agent ${how}${reqText}${approves}${listSince(current, req.line, changed)}${goAhead(l, req)}${answeredSince(l, req)}${ask}${askedBefore(l, req)}${lastCallOpen(l, end, st.harness === 'claude')}${lastWriteFailed(l, end)}${failedSince(open, req.line)}${announced}${sinceLastMessage(l, req, end)}${compacted}${staleClause(l)}`, rule: 'unfinished_request', label: 'inferred', line: req.line, ...(compacted === '' ? {} : { quotesCompaction: true as const }) };
   }
   const fail = open[open.length - 1];
   if (fail !== undefined) {
@@ -1799,6 +1818,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
   if (confirmed !== null) checksNotRun.push(confirmed);
   const copy = installedBefore(l, st.meta.cwd);
   if (copy !== null) checksNotRun.push(copy);
+  const installedStale = copy === null ? null : (l.copyInstalled?.line ?? null);
   // The write the transcript ends on, with no result: no check can have seen it (rave-era at 394:
   // "Checks Not Run: None" beside a build that passed before the request the patch was for).
   const pending = pendingWrites(l)[0];
@@ -1880,6 +1900,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     filesChangedTotal: l.changedTotal,
     filesNotChanged: [...Object.entries(l.notChanged).map(([path, f]) => (f.maybe === true ? { path, line: f.line, reason: f.reason, maybe: true as const } : { path, line: f.line, reason: f.reason })), ...failedAfterWrite(l)].sort((x, y) => x.line - y.line),
     filesRedone: redone(l),
+    writeFailuresDropped: l.writeFailuresDropped ?? 0,
     unreadableWrites: l.unreadableWrites,
     unreadableWritesAt: l.unreadableWritesAt ?? null,
     hiddenResults,
@@ -1902,6 +1923,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     fixedFailures: fixedFailures(l),
     passedOver: passedOver(l, open),
     staleOutput: staleOutput(l),
+    installedStale,
     userProblem: userProblem(l),
     documents: l.docs ?? [],
     jobs: Object.values(l.jobs ?? {})

@@ -258,6 +258,8 @@ export interface Ledger {
   /** The latest writes that failed, whether or not the file was written later (the handoff says which were). */
   /** `redoneAt`: the line of the first write of the same file that succeeded after it. */
   writeFailures?: { path: string; line: number; redoneAt?: number; reason?: string }[];
+  /** Files whose failed write the bound of `writeFailures` let go (their counts are then a floor). */
+  writeFailuresDropped?: number;
   unreadableWrites: number;
   /** The lines of the first and the latest of them (a state from before it was kept has none). */
   unreadableWritesAt?: { first: number; last: number };
@@ -439,11 +441,12 @@ export interface Ledger {
    * whole one (rave-era at 425: `git status --short <4 paths>` stood for the tree that the whole
    * listing at 321 had shown with 30 files);
    * `addedAt`: the line of a later `git add` that staged some of the files the listing showed
-   * unstaged (deep-manifest at 262: "Changes not staged" at 257, then `git add a b c && git commit`);
+   * unstaged (deep-manifest at 262: "Changes not staged" at 257, then `git add a b c && git commit`),
+   * and `stagedBefore` how many the listing showed staged before that first `git add`;
    * `newPaths`: those of `paths` staged as new files, in no commit (rave-era at 321: 47 of 67
    * entries `A`/`AM` in a repository whose files were added and never committed).
    */
-  treeListed?: { line: number; paths: string[]; staged?: string[]; committed?: number; untracked?: number; untrackedPaths?: string[]; newPaths?: string[]; limited?: true; narrower?: number; took?: string[]; addedAt?: number };
+  treeListed?: { line: number; paths: string[]; staged?: string[]; committed?: number; untracked?: number; untrackedPaths?: string[]; newPaths?: string[]; limited?: true; narrower?: number; took?: string[]; addedAt?: number; stagedBefore?: number };
   /**
    * The files the session's latest `git status`, `git diff --name-only` or `git diff` before its
    * first write showed changed (the first 200), and its line: work in the tree that was there
@@ -1789,7 +1792,14 @@ const WRITE_FAILURES = 20;
 
 /** A write that did not happen; a later failure does not undo an earlier change. */
 export function markNotChanged(l: Ledger, path: string, line: number, reason: string, maybe = false): void {
-  push((l.writeFailures ??= []), { path, line, reason: clip(reason, 240) }, WRITE_FAILURES);
+  // One record a file, its latest failure (what files_redone and the writes not made say of it), so
+  // the bound counts files, not attempts: a patch of ten files failed, then three of four, then ...
+  // pushed a file's only failure out (edgerunner at 700: "14 file(s)" of 16).
+  const list = (l.writeFailures ??= []);
+  const was = list.findIndex((f) => fileKey(f.path) === fileKey(path));
+  if (was !== -1) list.splice(was, 1);
+  else if (list.length >= WRITE_FAILURES) l.writeFailuresDropped = (l.writeFailuresDropped ?? 0) + 1;
+  push(list, { path, line, reason: clip(reason, 240) }, WRITE_FAILURES);
   if (heldKey(l.changed, path) !== undefined) return;
   l.notChanged[heldKey(l.notChanged, path) ?? path] = maybe ? { line, reason, maybe: true } : { line, reason };
   trim(l.notChanged, LEDGER_LIMITS.FILES);
@@ -2322,7 +2332,11 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
       const takes = (p: string): boolean => added.all || tracked || added.paths.some((a) => p === a || p.startsWith(`${a.replace(/\/+$/, '')}/`));
       const before = lt.staged.length;
       lt.staged = [...new Set([...lt.staged, ...lt.paths.filter(takes)])];
-      if (lt.staged.length > before) lt.addedAt = line;
+      if (lt.staged.length > before) {
+        // How many the listing itself showed staged, at the first `git add` after it: "none of them" is said so.
+        if (lt.addedAt === undefined) lt.stagedBefore = before;
+        lt.addedAt = line;
+      }
     }
     // What the latest listing showed staged went into this commit; the rest is still uncommitted.
     // A listing of a clean tree gave the commit nothing (`git commit --allow-empty` after "working
@@ -2338,7 +2352,7 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
       // Untracked files are never staged, unless a `git add` named them since (then they went in).
       const left = t.paths.filter((p) => !staged.includes(p));
       const untracked = t.untrackedPaths === undefined ? (t.untracked === undefined ? {} : { untracked: t.untracked }) : { untrackedPaths: t.untrackedPaths.filter((p) => left.includes(p)) };
-      l.treeListed = { line: t.line, paths: left, committed: line, ...untracked, ...(t.limited ? { limited: true as const } : {}), ...(staged.length > 0 ? { took: staged.slice(0, 200) } : {}), ...(t.addedAt === undefined ? {} : { addedAt: t.addedAt }) };
+      l.treeListed = { line: t.line, paths: left, committed: line, ...untracked, ...(t.limited ? { limited: true as const } : {}), ...(staged.length > 0 ? { took: staged.slice(0, 200) } : {}), ...(t.addedAt === undefined ? {} : { addedAt: t.addedAt }), ...(t.stagedBefore === undefined ? {} : { stagedBefore: t.stagedBefore }) };
     }
   }
   if (!failed && isGitRebase(command)) l.lastRebaseLine = line;
@@ -2547,14 +2561,14 @@ function untrackedIn(t: NonNullable<Ledger['treeListed']>): number {
  * The latest `git` listing of uncommitted files that still holds after the session's last commit:
  * one made after it, or one whose staged files that commit took (the rest still uncommitted).
  */
-export function listingAfterLastCommit(l: Ledger): { line: number; paths: string[]; committed?: number; untracked?: number; added?: number; limited?: true; status?: true; narrower?: number; took?: string[]; addedAt?: number } | null {
+export function listingAfterLastCommit(l: Ledger): { line: number; paths: string[]; committed?: number; untracked?: number; added?: number; limited?: true; status?: true; narrower?: number; took?: string[]; addedAt?: number; stagedBefore?: number } | null {
   const t = l.treeListed;
   if (t === undefined) return null;
   const last = l.lastCommitLine ?? -1;
   // `status`: a `git status` listing (it records what was staged), which shows untracked files; `git diff --name-only` does not.
   const untracked = untrackedIn(t);
   const lim = { ...(untracked > 0 ? { untracked } : {}), ...(t.limited ? { limited: true as const } : {}), ...(t.staged !== undefined || t.committed !== undefined ? { status: true as const } : {}), ...(t.narrower === undefined ? {} : { narrower: t.narrower }) };
-  if (t.committed !== undefined) return t.committed >= last ? { line: t.line, paths: t.paths, committed: t.committed, ...lim, ...(t.took === undefined ? {} : { took: t.took }), ...(t.addedAt === undefined ? {} : { addedAt: t.addedAt }) } : null;
+  if (t.committed !== undefined) return t.committed >= last ? { line: t.line, paths: t.paths, committed: t.committed, ...lim, ...(t.took === undefined ? {} : { took: t.took }), ...(t.addedAt === undefined ? {} : { addedAt: t.addedAt }), ...(t.stagedBefore === undefined ? {} : { stagedBefore: t.stagedBefore }) } : null;
   const added = t.newPaths?.length ?? 0;
   return t.line > last ? { line: t.line, paths: t.paths, ...lim, ...(added > 0 ? { added } : {}) } : null;
 }

@@ -158,5 +158,8 @@ describe("HANDOFF.md's budget", () => {
     const { md } = deep(path, 88);
     expect(Buffer.byteLength(md)).toBeLessThanOrEqual(16000);
     expect(md).toContain("- … and 6 earlier, each in HANDOFF.summary.json's `fixed_failures`");
+    // Past every other step, the Next Action keeps its first clauses, and says where the rest is.
+    const action = md.slice(md.indexOf('## Next Action'), md.indexOf('## Claims to double-check'));
+    expect(action).toMatch(/^## Next Action\n\nContinue the user's last request[^\n]* … \(the rest: HANDOFF\.summary\.json's `next_action`\)\n/);
   });
 });

@@ -29,13 +29,13 @@ describe('a `git status` of unstaged files, then a commit whose own `git add` st
 
   it('says the listing showed them changed, not staged, and that the commit’s own command staged them', () => {
     const { md } = built(...session('git add src/a.py tests/test_a.py && git commit -m "feat: tar"'));
-    expect(md).toContain("the session's latest `git status` (line 7) showed 2 file(s) changed, not all of them staged; the `git add` of the commit's own command staged the rest, and its commit at line 9 took them.");
+    expect(md).toContain("the session's latest `git status` (line 7) showed 2 file(s) changed, none of them staged; the `git add` of the commit's own command staged them, and its commit at line 9 took them.");
     expect(md).not.toContain('all staged');
   });
 
   it('names the line of a `git add` run apart from the commit', () => {
     const { md } = built(...session('git commit -m "feat: tar"', [bash('g0', 'git add src/a.py tests/test_a.py'), result('g0', '')]));
-    expect(md).toContain('showed 2 file(s) changed, not all of them staged; the `git add` at line 9 staged the rest, and its commit at line 11 took them.');
+    expect(md).toContain('showed 2 file(s) changed, none of them staged; the `git add` at line 9 staged them, and its commit at line 11 took them.');
   });
 
   it('still says "all staged" of a listing that showed them staged', () => {

@@ -854,6 +854,17 @@ function failedJobs(a: Analysis): string | null {
   return `${n === 1 ? 'a background job' : `${n} background jobs`} failed (${which})${rerun}: see Background jobs`;
 }
 
+/**
+ * How a job ended, in words: "completed" said of an exit code 0 that a pipe gave (`python fetch.py
+ * 2>&1 | tail -60`) is `tail`'s, not the program's (posthog at 1000: `bnyxbxdis` "completed", a run
+ * of the same crashing fetcher as `bkzv7ang6` beside it, whose output was read and ended in a crash).
+ */
+function jobStatus(j: Analysis['jobs'][number]): string {
+  if (j.status !== 'completed') return j.status;
+  const pipe = pipedInto(j.command);
+  return pipe === null ? j.status : `completed (exit code 0 from its pipe's \`${pipe}\`: the program's own is not known)`;
+}
+
 export function jobs(a: Analysis, level: Level): string {
   if (a.jobs.length === 0) return '';
   // A job not heard of again whose program was started again later: it had ended (or the
@@ -866,7 +877,7 @@ export function jobs(a: Analysis, level: Level): string {
   if (level >= 3 && running.length === 0) {
     const last = a.jobs.reduce((x, y) => ((y.endLine ?? y.line) > (x.endLine ?? x.line) ? y : x));
     // The last to end by its command and how: a server the agent stopped is that server (edgerunner at 620: `kill` at 597).
-    return `\n\n### Background jobs\n\n${label('verified')} — none left running: the ${a.jobs.length} job(s) all ended, the last ${code(oneLine(last.command, 80), 160)} (started line ${last.line}), ${last.status}${atLine(last.endLine)} (HANDOFF.summary.json's \`jobs\`).`;
+    return `\n\n### Background jobs\n\n${label('verified')} — none left running: the ${a.jobs.length} job(s) all ended, the last ${code(oneLine(last.command, 80), 160)} (started line ${last.line}), ${jobStatus(last)}${atLine(last.endLine)} (HANDOFF.summary.json's \`jobs\`).`;
   }
   const unheard = level >= 3 ? [] : a.jobs.filter((j) => j.status === 'running' && restarted.get(j) !== undefined);
   const ended = a.jobs.filter((j) => j.status !== 'running').slice(0, level === 0 ? MD.JOBS_ENDED : 0);
@@ -890,13 +901,13 @@ export function jobs(a: Analysis, level: Level): string {
     // The transcript's last word on it, not the machine's state now: a server seen up 19 hours before the next turn.
     ...running.map((j) => `**running, no end recorded** ${name(j)}: ${code(oneLine(j.command, cmdChars), 2 * cmdChars)}${level >= 3 ? '' : j.lastEvent ? ` — last progress (line ${j.lastEvent.line}): «${oneLine(j.lastEvent.text, 160)}»` : ' — no progress reported yet'}${failedBefore(j)}${writtenSince(j)}`),
     ...unheard.map((j) => `no end recorded: ${name(j)}: ${code(oneLine(j.command, 100), 200)} — started again at line ${restarted.get(j) as number}`),
-    ...ended.map((j) => `${j.status}${atLine(j.endLine)}${j.killedAt === undefined ? '' : ` (by the session's own kill at line ${j.killedAt})`}: ${name(j)}${j.lastEvent ? ` — last output (line ${j.lastEvent.line}): «${oneLine(j.lastEvent.text, 100)}»` : ''}`),
+    ...ended.map((j) => `${jobStatus(j)}${atLine(j.endLine)}${j.killedAt === undefined ? '' : ` (by the session's own kill at line ${j.killedAt})`}: ${name(j)}${j.lastEvent ? ` — last output (line ${j.lastEvent.line}): «${oneLine(j.lastEvent.text, 100)}»` : ''}`),
   ];
   const more = a.jobs.length - running.length - unheard.length - ended.length;
   // A shorter level lists no ended job: what matters, that none was left running, is still said.
   if (rows.length === 0) {
     const latest = a.jobs.reduce((x, y) => ((y.endLine ?? y.line) > (x.endLine ?? x.line) ? y : x));
-    return `\n\n### Background jobs\n\n${label('verified')} — none left running: the ${a.jobs.length} job(s) started in the background all ended, the latest to end ${name(latest)}, ${latest.status}${atLine(latest.endLine)} (each in HANDOFF.summary.json's \`jobs\`).`;
+    return `\n\n### Background jobs\n\n${label('verified')} — none left running: the ${a.jobs.length} job(s) started in the background all ended, the latest to end ${name(latest)}, ${jobStatus(latest)}${atLine(latest.endLine)} (each in HANDOFF.summary.json's \`jobs\`).`;
   }
   // A Codex job's id is its command session's, for `write_stdin`: no process id (edgerunner at 526: `85147`, the server's pid 89483).
   const how = a.jobs.some((j) => CODEX_EXEC.has(j.tool))
@@ -912,7 +923,7 @@ export function jobs(a: Analysis, level: Level): string {
   // among the failed (edgerunner whole: "16 ended" there beside "5 background jobs failed").
   for (const j of a.jobs) {
     if (listed.has(j)) continue;
-    const how = endedOnError(j) ? 'ended on an error' : j.status;
+    const how = endedOnError(j) ? 'ended on an error' : jobStatus(j);
     tally.set(how, (tally.get(how) ?? 0) + 1);
   }
   const endings = [...tally].sort((x, y) => y[1] - x[1]).map(([st, n]) => `${n} ${st}`).join(', ');
@@ -969,7 +980,7 @@ function repoEvidence(r: RenderInput, a: Analysis, files: number = MD.FILES, sho
 function listedBySession(r: RenderInput, a: Analysis): string | null {
   const t = listingAfterLastCommit(r.state.ledger);
   if (t === null) return null;
-  if (t.paths.length === 0) return t.committed === undefined ? null : allCommitted(a, t.line, t.committed, t.took?.length ?? 0, t.addedAt);
+  if (t.paths.length === 0) return t.committed === undefined ? null : allCommitted(a, t.line, t.committed, t.took?.length ?? 0, t.addedAt, t.stagedBefore);
   const shown = t.paths.slice(0, MD.LISTED);
   const more = t.paths.length > shown.length ? `, … ${t.paths.length - shown.length} more` : '';
   const afterCommit = r.state.ledger.lastCommitLine === null ? '' : ', after its last commit,';
@@ -998,7 +1009,7 @@ function listedBySession(r: RenderInput, a: Analysis): string | null {
  * then; what the session wrote after that commit is uncommitted as far as the transcript shows, and
  * what it wrote between the listing and the commit may not be in it (the commit took what was staged).
  */
-function allCommitted(a: Analysis, listed: number, committed: number, took: number, addedAt: number | undefined): string {
+function allCommitted(a: Analysis, listed: number, committed: number, took: number, addedAt: number | undefined, stagedBefore: number | undefined): string {
   const name = (f: FileChange): string => `${code(fileName(f.path))} (line ${f.line})`;
   const list = (fs: readonly FileChange[]): string => `${fs.slice(0, MD.LISTED).map(name).join(', ')}${fs.length > MD.LISTED ? `, … ${fs.length - MD.LISTED} more` : ''}`;
   const after = a.filesChanged.filter((f) => f.line > committed);
@@ -1011,7 +1022,7 @@ function allCommitted(a: Analysis, listed: number, committed: number, took: numb
   const staged =
     addedAt === undefined
       ? `showed ${took > 0 ? `${took} file(s), all` : 'every file'} staged`
-      : `showed ${shown} changed, not all of them staged; the \`git add\` ${addedAt === committed ? "of the commit's own command" : `at line ${addedAt}`} staged the rest`;
+      : `showed ${shown} changed, ${stagedBefore === 0 ? 'none' : 'not all'} of them staged; the \`git add\` ${addedAt === committed ? "of the commit's own command" : `at line ${addedAt}`} staged ${stagedBefore === 0 ? 'them' : 'the rest'}`;
   return `${label('reported')} — the session's latest \`git status\` (line ${listed}) ${staged}, and its commit at line ${committed} took them.${mid}${since}`;
 }
 
@@ -1357,14 +1368,14 @@ function redoneWrites(a: Analysis, cwd: string | undefined): string {
   const listed = rs.slice(-REDONE_SHOWN).reverse();
   const { shown } = shortPaths(listed.map((r) => r.path), cwd);
   const more = rs.length > listed.length ? `, and ${rs.length - listed.length} more` : '';
-  return `${label('verified')} — ${rs.length} file(s) had a write that was refused or failed, and each was written successfully after it (the latest refusal's or failure's line → the first write of the file that succeeded after it), latest first: ${listed.map((r, i) => `${path(shown[i] as string)} ${r.line} → ${r.at}`).join(', ')}${more}.`;
+  return `${label('verified')} — ${a.writeFailuresDropped > 0 ? 'at least ' : ''}${rs.length} file(s) had a write that was refused or failed, and each was written successfully after it (the latest refusal's or failure's line → the first write of the file that succeeded after it), latest first: ${listed.map((r, i) => `${path(shown[i] as string)} ${r.line} → ${r.at}`).join(', ')}${more}.`;
 }
 
 function redoneCount(a: Analysis): string {
   const rs = a.filesRedone;
   if (rs.length === 0) return '';
   const latest = Math.max(...rs.map((r) => r.line));
-  return `${label('verified')} — ${rs.length} file(s) had a write that was refused or failed (the latest at line ${latest}), and each was written successfully after it; HANDOFF.summary.json's \`files_redone\` names them.`;
+  return `${label('verified')} — ${a.writeFailuresDropped > 0 ? 'at least ' : ''}${rs.length} file(s) had a write that was refused or failed (the latest at line ${latest}), and each was written successfully after it; HANDOFF.summary.json's \`files_redone\` names them.`;
 }
 
 /** How a target's runs ended besides passing: failed, and without a verdict (a run that is neither). */
@@ -1587,6 +1598,9 @@ function failures(a: Analysis, level: Level, fixedLast?: number): string {
   }
   const jobsFailed = failedJobs(a);
   if (jobsFailed !== null) besides.push(jobsFailed);
+  // A command that ran well may run stale code (coderabbit at 250: the reinstall "passed" and
+  // installed uv's cached build; "No open failure." read as the feature done).
+  if (a.installedStale !== null) besides.push(`the installed command runs code older than files written since its install (line ${a.installedStale}): see Checks Not Run`);
   if (lines.length === 0 && besides.length > 0) return `No open failure of a check or command; ${besides.join('; ')}.${fixed}`;
   if (lines.length === 0) return fixed.length === 0 ? NONE : `No open failure.${fixed}`;
   return `Open failures only: a failure that a later run of the same check fixed is listed apart.\n\n${bullets(lines)}${fixed}`;
@@ -1644,6 +1658,19 @@ function unknowns(a: Analysis): string {
 }
 
 /**
+ * The Next Action cut to `max` characters at the end of one of its sentences or clauses, when
+ * nothing else HANDOFF.md gives up brings it under its bound (the payloads' \`next_action\` holds
+ * it whole): its first clause, what to do, is kept whatever its length.
+ */
+function cutAction(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const room = text.slice(0, Math.max(0, max));
+  const at = Math.max(room.lastIndexOf('. '), room.lastIndexOf('; '));
+  const first = /[.;] /.exec(text)?.index ?? text.length;
+  return `${text.slice(0, Math.max(at, first))} … (the rest: HANDOFF.summary.json's \`next_action\`)`;
+}
+
+/**
  * What the line a rule cites is, where it is not the fact itself: readers took the latest write
  * for proof that nothing was committed, the latest commit for proof that nothing was pushed.
  */
@@ -1653,7 +1680,7 @@ const RULE_LINE: Partial<Record<Analysis['nextAction']['rule'], string>> = {
   open_pull_request: 'the push that offered it',
 };
 
-function nextActionBody(a: Analysis): string {
+function nextActionBody(a: Analysis, maxChars = Infinity): string {
   const n = a.nextAction;
   const what = RULE_LINE[n.rule];
   const why = n.rule === 'unknown' ? 'nothing in the transcript decides it' : `rule: ${n.rule.replace(/_/g, ' ')}${n.line === null || what === undefined ? atLine(n.line) : ` (line ${n.line}: ${what})`}`;
@@ -1661,7 +1688,7 @@ function nextActionBody(a: Analysis): string {
   // advice. Whether the user asked for it is the requests' to say, not this line's.
   const advice = n.label === 'verified' ? ". What the rule rests on is verified; the action is this handoff's advice drawn from it (what the user asked for is under User requests)" : '';
   const first = claimsFirst(a);
-  const text = n.text.replace(/\r?\n/g, ' ');
+  const text = cutAction(n.text.replace(/\r?\n/g, ' '), maxChars);
   // "Nothing is pending … Wait for the user's next request", then "First settle …" read as two
   // answers: with a claim to settle, that comes first and the rest says what is otherwise so.
   if (first !== '' && n.rule === 'nothing_pending') {
@@ -1936,6 +1963,14 @@ export function renderHandoffMd(r: RenderInput, a: Analysis): string {
     // And the failures fixed during the session keep their latest two (the summary lists every one).
     if (Buffer.byteLength(renderAt(fixed, parts)) > MD_BYTES && a.fixedFailures.length > MD.FIXED_LAST) {
       parts = [parts[0], parts[1], parts[2], section('Failures And Blockers', failures(a, 3, MD.FIXED_LAST))];
+    }
+    // Last of all, the Next Action keeps its first clauses (the payloads keep it whole); a byte
+    // over is at most a character less, so a cut by the bytes over is tried once more if short.
+    for (let max = a.nextAction.text.length, tries = 0; tries < 3; tries += 1) {
+      const over = Buffer.byteLength(renderAt(fixed, parts)) - MD_BYTES;
+      if (over <= 0) break;
+      max -= over + 80;
+      fixed.middle[0] = section('Next Action', nextActionBody(a, max));
     }
   }
   // What room is left takes, in turn, the writes that failed and were made after, and the names

@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { markChanged, markNotChanged } from '../../src/core/ledger.js';
+import { sections } from '../../src/core/quality.js';
+import { initialState } from '../../src/core/state.js';
+import { call, edit, result, say, updated, user } from './claude-records.js';
+import { analysed, built } from './ledger-helper.js';
+
+/**
+ * The forty-third stop's reading (docs/FIDELITY.md): six readers of handoffs cut where no earlier
+ * reading cut them (posthog at 1000, edgerunner at 700, rave-era at 560, the `37f83ec9` sample at
+ * 300, deep-manifest at 290, coderabbit at 250).
+ */
+
+const bash = (id: string, command: string) => call(id, 'Bash', { command, description: 'run' });
+
+describe('a `git status` that showed nothing staged, then a commit whose own `git add` staged its files (deep-manifest at 290)', () => {
+  const status = (staged: string) =>
+    `On branch master\n${staged}Changes not staged for commit:\n  (use "git add <file>..." to update what will be committed)\n\tmodified:   src/a.py\n\tmodified:   tests/test_a.py\n`;
+  const session = (listing: string) => [
+    user('u1', 'Commit it'),
+    edit('e1', 'src/a.py'),
+    updated('e1', 'src/a.py'),
+    edit('e2', 'tests/test_a.py'),
+    updated('e2', 'tests/test_a.py'),
+    bash('g1', 'git status'),
+    result('g1', listing),
+    bash('g2', 'git add src/a.py tests/test_a.py lib/b.py && git commit -m "feat"'),
+    result('g2', '[master 70f2781] feat\n 3 files changed, 40 insertions(+)'),
+  ];
+
+  it('says none of them was staged (not "not all"), and that the `git add` staged them', () => {
+    const { md } = built(...session(status('')));
+    expect(md).toContain('showed 2 file(s) changed, none of them staged; the `git add` of the commit\'s own command staged them, and its commit at line 9 took them.');
+    expect(md).not.toContain('not all of them staged');
+  });
+
+  it('says "not all" and "the rest" when the listing showed some staged', () => {
+    const { md } = built(...session(status('Changes to be committed:\n  (use "git restore --staged <file>..." to unstage)\n\tmodified:   lib/b.py\n\n')));
+    expect(md).toContain('changed, not all of them staged; the `git add` of the commit\'s own command staged the rest, and its commit at line 9 took them.');
+  });
+});
+
+describe('files the session changed after the agent\'s last message, while the request is unfinished (the `37f83ec9` sample at 300: «Let me fix this:», then the fix)', () => {
+  it('the Next Action says the step the message announced may be done, naming the file', () => {
+    const { md } = built(user('u1', 'We lost the session list somehow :('), say('a1', 'I removed it by mistake. Let me fix this:'), edit('e1', 'templates/transcript.html'), updated('e1', 'templates/transcript.html'));
+    expect(sections(md).get('Next Action')).toContain('After its last message (line 2) the session changed `transcript.html` (line 4): what the message says it will do may be done; read those changes before doing it again');
+  });
+
+  it('counts several files by the latest', () => {
+    const { md } = built(user('u1', 'Fix both pages'), say('a1', 'Fixing both:'), edit('e1', 'a.html'), updated('e1', 'a.html'), edit('e2', 'b.html'), updated('e2', 'b.html'));
+    expect(sections(md).get('Next Action')).toContain('the session changed 2 files (the latest `b.html`, line 6)');
+  });
+
+  it('says nothing when nothing was written after the message, or when the message came before the request', () => {
+    const quiet = built(user('u1', 'Fix it'), say('a1', 'Looking:'), bash('b1', 'ls'), result('b1', 'a.html')).md;
+    expect(sections(quiet).get('Next Action')).not.toContain('After its last message');
+    const before = built(say('a0', 'Ready.'), user('u1', 'Fix it'), edit('e1', 'a.html'), updated('e1', 'a.html')).md;
+    expect(sections(before).get('Next Action')).not.toContain('After its last message');
+  });
+});
+
+describe('an install that installed a cached build older than the edits, and no open failure (coderabbit at 250: «No open failure.»)', () => {
+  const install = (id: string, built: boolean) => [
+    bash(id, 'uv tool install .'),
+    result(id, `Resolved 4 packages in 2ms\n${built ? '   Building tool @ file:///w\n      Built tool @ file:///w\n' : ''}Installed 4 packages in 5ms\n + tool==0.1.0 (from file:///w)\nInstalled 1 executable: tool`),
+  ];
+
+  it('Failures And Blockers points at Checks Not Run', () => {
+    const { md } = built(user('u1', 'Make the help show the new examples'), ...install('i1', true), edit('e1', 'tool.py'), updated('e1', 'tool.py'), ...install('i2', false), say('a1', 'The installed copy still shows the old help.'));
+    expect(sections(md).get('Failures And Blockers')).toContain('No open failure of a check or command; the installed command runs code older than files written since its install (line 7): see Checks Not Run.');
+    expect(sections(md).get('Verification')).toContain('built nothing (uv printed no `Built …` line)');
+  });
+
+  it('says nothing of it when the last install built the edits', () => {
+    const { md } = built(user('u1', 'Make the help show the new examples'), edit('e1', 'tool.py'), updated('e1', 'tool.py'), ...install('i1', true), say('a1', 'Done.'));
+    expect(sections(md).get('Failures And Blockers')).not.toContain('installed command');
+  });
+});
+
+describe('a background job "completed" whose command pipes its output into `tail` (posthog at 1000: `bnyxbxdis`, the same crashing fetcher as the failed job beside it)', () => {
+  const notice = (id: string) => user(`n-${id}`, `<task-notification>\n<task-id>${id}</task-id>\n<status>completed</status>\n<summary>Background command "fetch" completed (exit code 0)</summary>\n</task-notification>`);
+  const started = (id: string, callId: string, command: string) => [call(callId, 'Bash', { command, run_in_background: true, description: 'fetch' }), result(callId, `Command running in background with ID: ${id}`)];
+
+  it('says the exit code was its pipe\'s', () => {
+    const { md } = built(user('u1', 'Fetch the data'), ...started('bj1', 'b1', 'python src/fetch.py 2>&1 | tail -60'), notice('bj1'), say('a1', 'Fetched.'));
+    expect(sections(md).get('Current State')).toContain("completed (exit code 0 from its pipe's `tail`: the program's own is not known)");
+  });
+
+  it('says "completed" alone of a job with no pipe, or with `pipefail`', () => {
+    for (const command of ['python src/fetch.py', 'set -o pipefail; python src/fetch.py | tail -60']) {
+      const { md } = built(user('u1', 'Fetch the data'), ...started('bj1', 'b1', command), notice('bj1'), say('a1', 'Fetched.'));
+      expect(sections(md).get('Current State')).toContain('completed (line 4)');
+      expect(md).not.toContain("from its pipe's");
+    }
+  });
+});
+
+describe('failed writes of more files than the ledger keeps records of (edgerunner at 700: "14 file(s)" of the 16 its failed patches named)', () => {
+  it('keeps one record a file, its latest failure, so the bound counts files', () => {
+    const st = initialState();
+    const l = st.ledger;
+    const files = Array.from({ length: 16 }, (_, i) => `/w/src/f${i}.rs`);
+    // A patch of ten files fails, then three patches of the same files fail again.
+    for (const f of files.slice(0, 10)) markNotChanged(l, f, 10, 'apply_patch verification failed');
+    for (const f of files.slice(4, 16)) markNotChanged(l, f, 20, 'apply_patch verification failed');
+    for (const f of files.slice(8, 12)) markNotChanged(l, f, 30, 'apply_patch verification failed');
+    for (const f of files) markChanged(l, f, 'edit', 'apply_patch', 40, false);
+    const a = analysed(st);
+    expect(a.filesRedone).toHaveLength(16);
+    expect(a.writeFailuresDropped).toBe(0);
+    expect(a.filesRedone.find((r) => r.path === '/w/src/f9.rs')).toEqual({ path: '/w/src/f9.rs', line: 30, at: 40 });
+  });
+
+  it('says "at least" when files went past the bound', () => {
+    const st = initialState();
+    const l = st.ledger;
+    const files = Array.from({ length: 25 }, (_, i) => `/w/src/f${i}.rs`);
+    for (const f of files) markNotChanged(l, f, 10, 'apply_patch verification failed');
+    for (const f of files) markChanged(l, f, 'edit', 'apply_patch', 20, false);
+    const a = analysed(st);
+    expect(a.writeFailuresDropped).toBe(5);
+    expect(a.filesRedone).toHaveLength(20);
+  });
+
+  it('renders the floor', () => {
+    const patch = (id: string, n: number) => call(id, 'Edit', { file_path: `/nonexistent/w/f${n}.py`, old_string: 'x', new_string: 'y' });
+    const records: Record<string, unknown>[] = [user('u1', 'Rename x')];
+    for (let n = 0; n < 22; n += 1) records.push(patch(`p${n}`, n), result(`p${n}`, 'Error: String to replace not found in file.', { is_error: true }));
+    for (let n = 0; n < 22; n += 1) records.push(edit(`e${n}`, `f${n}.py`), updated(`e${n}`, `f${n}.py`));
+    records.push(say('a1', 'Renamed.'));
+    const { md } = built(...records);
+    expect(md).toMatch(/at least 20 file\(s\) had a write that was refused or failed/);
+  });
+});
