@@ -9,7 +9,7 @@ import { checkTargets, checksNamedIn, commandKey } from './shell.js';
 import type { CheckKind, CheckTarget } from './shell.js';
 import type { CheckRun, Contradiction, FailureEntry, Ledger, RequestRecord } from './ledger.js';
 import type { DocRead } from './documents.js';
-import { endedOnError, type Job } from './jobs.js';
+import { endedOnError, sameProgram, type Job } from './jobs.js';
 import { outcomeWord, type Outcome } from './outcome.js';
 import type { CommandRecord, FailureRecord, PlanRecord, SessionState } from './state.js';
 import type { TodoItem } from './types.js';
@@ -696,6 +696,29 @@ function untestedPlanSteps(l: Ledger, c: CurrentState): Contradiction[] {
   return steps.slice(0, 3).map((t) => ({ claim_line: at, evidence_line: change ?? at, text: `the plan marks ${quote(t, 160)} done, but no test, build, type check or lint ran ${since}${ran}`, unproven: true as const }));
 }
 
+/** A task list's item that says something is kept running: a server, a backend, a watcher. */
+const KEEP_RUNNING = /\b(?:keep|kept|leave|left|stays?|remains?)\b[^.\n]{0,60}\brunning\b/i;
+
+/**
+ * A task list's item marked done that says something is kept running, while the session stopped the
+ * job that ran it after the list was written and started none of it again (edgerunner at 800:
+ * «Keep the local backend running» done at 723, the server's session sent Ctrl-C at 789).
+ */
+function stoppedSinceMarked(l: Ledger, c: CurrentState): Contradiction[] {
+  const at = l.lastPlanLine;
+  if (at === null) return [];
+  const step = c.completed.find((t) => KEEP_RUNNING.test(t));
+  if (step === undefined) return [];
+  const jobs = Object.values(l.jobs ?? {});
+  // Running when the list was written, stopped by the session after it, and not started again.
+  const stopped = jobs
+    .filter((j) => j.status === 'stopped' && j.line < at && (j.endLine ?? 0) > at && !jobs.some((k) => k.status === 'running' && k.line > j.line && sameProgram(k.command, j.command)))
+    .sort((x, y) => (y.endLine ?? 0) - (x.endLine ?? 0))[0];
+  if (stopped === undefined) return [];
+  const end = stopped.endLine as number;
+  return [{ claim_line: at, evidence_line: end, text: `the task list marks ${quote(step, 160)} done, but the session stopped \`${clip(stopped.command, 100)}\` (started line ${stopped.line}) at line ${end}, and did not start it again` }];
+}
+
 /** The agent saying it cannot let calls run without asking ("I can't turn on automatic acceptance"). */
 const CANNOT_AUTO = /\b(?:can(?:'|’)?t|cannot|can not|(?:am|'m|’m) (?:not )?(?:un)?able to|don(?:'|’)?t have (?:a way|the ability) to)\s+(?:turn on|enable|switch (?:on|to)|set|change|grant)\b[^.\n]{0,40}\b(?:auto(?:matic(?:ally)?)?[- ]?(?:accept|approv)\w*|approvals?|permissions?)\b/i;
 /** A harness's record that calls run without asking: Codex's approval `never`, Claude Code's `bypassPermissions` or `acceptEdits`. */
@@ -837,7 +860,13 @@ function endKind(st: SessionState, parent: string | null): End {
     return { kind: 'interrupted', line: last.line, why: thought === null ? 'the user interrupted the agent and nothing came after' : `the user interrupted the agent, and only its reasoning came after (line ${thought})` };
   }
   if (l.pendingQuestion) return { kind: 'waiting-on-user', line: l.pendingQuestion.line, why: `the agent asked the user through a tool and no answer is recorded: ${quote(l.pendingQuestion.text)}` };
-  if (last.event === 'tool_call') return { kind: 'mid-work', line: last.line, why: 'the transcript ends on a tool call with no result' };
+  if (last.event === 'tool_call') {
+    // Claude Code may write a call's result before the call itself (FundWise at 229: the Edit's
+    // result at 227, 13 ms after it, and the call at 229): the call has its result then.
+    const answered = Object.values(l.calls).find((c) => c.line === last.line)?.resulted;
+    if (answered !== undefined && answered < last.line) return { kind: 'mid-work', line: last.line, why: `the transcript ends on a tool call whose result the harness wrote before it (line ${answered}), before the agent replied` };
+    return { kind: 'mid-work', line: last.line, why: 'the transcript ends on a tool call with no result' };
+  }
   if (last.event === 'tool_result') {
     // The agent's reasoning about the result may follow it (Codex's reasoning items): the
     // transcript then ends there, not on the result.
@@ -1894,7 +1923,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
     end,
     current,
     nextAction: na,
-    contradictions: [...l.contradictions, ...untestedPlanSteps(l, current), ...permissionDenied(st)],
+    contradictions: [...l.contradictions, ...untestedPlanSteps(l, current), ...stoppedSinceMarked(l, current), ...permissionDenied(st)],
     openLoops,
     filesChanged,
     filesChangedTotal: l.changedTotal,
@@ -2091,7 +2120,8 @@ function lastCallOpen(l: Ledger, end: End, claude: boolean): string {
   if (end.kind !== 'mid-work' || l.last?.event !== 'tool_call') return '';
   const at = l.last.line;
   const call = Object.values(l.calls).find((c) => c.line === at);
-  if (call === undefined) return '';
+  // Its result written before it (FundWise at 229): not open.
+  if (call === undefined || (call.resulted !== undefined && call.resulted < at)) return '';
   // Claude Code runs calls side by side and gives each a result with a verdict: the calls after the
   // last result and the last message that have none were all left open (a subagent's five Reads at
   // lines 16-20), not only the last. (A Codex result may carry no verdict, so there only the last.)

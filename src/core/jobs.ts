@@ -121,3 +121,9 @@ export function jobNotices(text: string): JobNotice[] {
   }
   return out;
 }
+
+/** Two commands that start one program the same way (their first five words): a restart, whatever flags follow. */
+export function sameProgram(a: string, b: string): boolean {
+  const head = (c: string): string => c.trim().split(/\s+/).slice(0, 5).join(' ');
+  return head(a) === head(b);
+}

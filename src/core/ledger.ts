@@ -2326,7 +2326,8 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
     }
     // What the session staged since the latest listing is staged too (`git add a b && git commit`).
     const lt = l.treeListed;
-    if (added !== null && lt?.staged !== undefined && lt.line < line && lt.committed === undefined) {
+    // Not a `git add` that failed (agentcmd at 769: `(protected)` unquoted, a syntax error).
+    if (!failed && added !== null && lt?.staged !== undefined && lt.line < line && lt.committed === undefined) {
       // `-u` stages tracked files only: all of them when the listing showed none untracked.
       const tracked = added.tracked && untrackedIn(lt) === 0;
       const takes = (p: string): boolean => added.all || tracked || added.paths.some((a) => p === a || p.startsWith(`${a.replace(/\/+$/, '')}/`));
@@ -2561,7 +2562,7 @@ function untrackedIn(t: NonNullable<Ledger['treeListed']>): number {
  * The latest `git` listing of uncommitted files that still holds after the session's last commit:
  * one made after it, or one whose staged files that commit took (the rest still uncommitted).
  */
-export function listingAfterLastCommit(l: Ledger): { line: number; paths: string[]; committed?: number; untracked?: number; added?: number; limited?: true; status?: true; narrower?: number; took?: string[]; addedAt?: number; stagedBefore?: number } | null {
+export function listingAfterLastCommit(l: Ledger): { line: number; paths: string[]; committed?: number; untracked?: number; added?: number; limited?: true; status?: true; narrower?: number; took?: string[]; addedAt?: number; stagedBefore?: number; stagedSince?: number; untrackedStaged?: number } | null {
   const t = l.treeListed;
   if (t === undefined) return null;
   const last = l.lastCommitLine ?? -1;
@@ -2570,7 +2571,11 @@ export function listingAfterLastCommit(l: Ledger): { line: number; paths: string
   const lim = { ...(untracked > 0 ? { untracked } : {}), ...(t.limited ? { limited: true as const } : {}), ...(t.staged !== undefined || t.committed !== undefined ? { status: true as const } : {}), ...(t.narrower === undefined ? {} : { narrower: t.narrower }) };
   if (t.committed !== undefined) return t.committed >= last ? { line: t.line, paths: t.paths, committed: t.committed, ...lim, ...(t.took === undefined ? {} : { took: t.took }), ...(t.addedAt === undefined ? {} : { addedAt: t.addedAt }), ...(t.stagedBefore === undefined ? {} : { stagedBefore: t.stagedBefore }) } : null;
   const added = t.newPaths?.length ?? 0;
-  return t.line > last ? { line: t.line, paths: t.paths, ...lim, ...(added > 0 ? { added } : {}) } : null;
+  // Staged by a `git add` since the listing, with no commit after it (agentcmd at 780: the listing's
+  // untracked hook, staged at 774 with the other seven).
+  const staged = new Set(t.staged ?? []);
+  const since = t.addedAt === undefined ? {} : { addedAt: t.addedAt, stagedSince: staged.size - (t.stagedBefore ?? 0), untrackedStaged: (t.untrackedPaths ?? []).filter((p) => staged.has(p)).length };
+  return t.line > last ? { line: t.line, paths: t.paths, ...lim, ...(added > 0 ? { added } : {}), ...since } : null;
 }
 
 /** Open failures: not closed by a later passing run, once per target (the latest). */

@@ -132,3 +132,48 @@ describe('failed writes of more files than the ledger keeps records of (edgerunn
     expect(md).toMatch(/at least 20 file\(s\) had a write that was refused or failed/);
   });
 });
+
+describe('a call whose result the harness wrote before the call itself (FundWise at 230: the Edit\'s result at 227, the call at 229)', () => {
+  it('is not said to have no result, and How it ended says where its result is', () => {
+    const { md } = built(user('u1', 'Update issues.md'), say('a1', 'Committing first.'), result('e1', 'The file /nonexistent/w/issues.md has been updated successfully.'), say('a2', 'Now update issues.md:'), edit('e1', 'issues.md'));
+    expect(md).toContain('the transcript ends on a tool call whose result the harness wrote before it (line 3), before the agent replied');
+    expect(md).not.toContain('has no result');
+  });
+
+  it('still says a call with no result anywhere has none', () => {
+    const { md } = built(user('u1', 'Update issues.md'), say('a2', 'Now update issues.md:'), edit('e1', 'issues.md'));
+    expect(md).toContain('the transcript ends on a tool call with no result');
+  });
+});
+
+describe('a `git add` after the latest listing, with no commit after it (agentcmd at 780: «1 of them untracked (never added to git)», all eight staged at 774)', () => {
+  const session = (...after: Record<string, unknown>[]) =>
+    built(user('u1', 'Commit and open the PR'), edit('e1', 'src/a.ts'), updated('e1', 'src/a.ts'), bash('g1', 'git status -sb'), result('g1', '## fix/x\n M src/a.ts\n?? src/b.ts'), ...after, say('a1', 'Staged.')).md;
+
+  it('says what it staged, the untracked file among them', () => {
+    const md = session(bash('g2', 'git add src/a.ts src/b.ts'), result('g2', ''));
+    expect(md).toContain('listed 2 uncommitted file(s), 1 of them untracked (not added to git then): `src/a.ts`, `src/b.ts`. Since then the `git add` at line 7 staged 2 of them, the untracked one among them, and no commit came after it.');
+  });
+
+  it('does not count a `git add` that failed', () => {
+    const md = session(bash('g2', 'git add src/(x)/a.ts'), result('g2', "Exit code 2\nbash: -c: line 0: syntax error near unexpected token `('", { is_error: true }));
+    expect(md).toContain('1 of them untracked (never added to git)');
+    expect(md).not.toContain('Since then the `git add`');
+  });
+});
+
+describe('a task list item marked done that says something is kept running, and the session stopped it after (edgerunner at 800)', () => {
+  const notice = (id: string, status: string) => user(`n-${id}`, `<task-notification>\n<task-id>${id}</task-id>\n<status>${status}</status>\n<summary>Background command "serve" ${status}</summary>\n</task-notification>`);
+  const serve = (id: string, callId: string) => [call(callId, 'Bash', { command: 'npm run dev -- --port 3000', run_in_background: true, description: 'serve' }), result(callId, `Command running in background with ID: ${id}`)];
+  const list = call('t1', 'TodoWrite', { todos: [{ content: 'Keep the dev server running for the user', status: 'completed', activeForm: 'Keeping' }] });
+
+  it('is a claim the transcript contradicts', () => {
+    const { md } = built(user('u1', 'Build the page and keep the server up'), ...serve('srv1', 'b1'), list, result('t1', 'Todos have been modified successfully.'), notice('srv1', 'killed'), say('a1', 'Done.'));
+    expect(sections(md).get('Claims to double-check')).toContain('the task list marks «Keep the dev server running for the user» done, but the session stopped `npm run dev -- --port 3000` (started line 2) at line 6, and did not start it again');
+  });
+
+  it('is not when the server was started again', () => {
+    const { md } = built(user('u1', 'Build the page and keep the server up'), ...serve('srv1', 'b1'), list, result('t1', 'Todos have been modified successfully.'), notice('srv1', 'killed'), ...serve('srv2', 'b2'), say('a1', 'Restarted.'));
+    expect(sections(md).get('Claims to double-check')).not.toContain('Keep the dev server running');
+  });
+});

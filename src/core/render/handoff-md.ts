@@ -7,7 +7,7 @@ import { headEnd, tailFrom } from '../cut.js';
 import { COMPACTION_PART_CHARS } from '../compaction.js';
 import type { ToolRef } from '../types.js';
 import { documentPasses } from '../documents.js';
-import { endedOnError, jobNotices, noticeJobId } from '../jobs.js';
+import { endedOnError, jobNotices, noticeJobId, sameProgram } from '../jobs.js';
 import { outcomeWord } from '../outcome.js';
 import { linesOutsideFences } from '../plan-files.js';
 import type { Contradiction } from '../ledger.js';
@@ -830,12 +830,6 @@ function plan(a: Analysis, level: Level): string {
 /** Codex's calls whose command may outlive them, followed through the polls of its session (jobs.ts). */
 const CODEX_EXEC = new Set(['exec_command', 'exec']);
 
-/** Two commands that start one program the same way (their first five words): a restart, whatever flags follow. */
-function sameProgram(a: string, b: string): boolean {
-  const head = (c: string): string => c.trim().split(/\s+/).slice(0, 5).join(' ');
-  return head(a) === head(b);
-}
-
 /** Background jobs at a budget level (exported for its tests). */
 /**
  * Background jobs that failed, said where failures are (posthog at 450: "None" there, and "2 failed"
@@ -993,14 +987,22 @@ function listedBySession(r: RenderInput, a: Analysis): string | null {
   // Staged new files are in no commit either: read as changes to committed files, they suggest a
   // baseline `git diff HEAD` would show against (rave-era at 321: 47 of 67 were `A`/`AM`).
   const added = t.added === undefined ? '' : t.added === t.paths.length ? ' (all new files staged with `git add`, in no commit)' : `, ${t.added} of them new files staged with \`git add\`, in no commit`;
-  const kind = `${t.untracked === t.paths.length ? 'untracked file(s), never added to git' : `uncommitted file(s)${t.untracked === undefined ? '' : `, ${t.untracked} of them untracked (never added to git)`}${added}`}${inFolders}`;
+  // Untracked then, and staged by a `git add` since (said below): "never added" would no longer hold.
+  const never = (t.untrackedStaged ?? 0) > 0 && t.committed === undefined ? 'not added to git then' : 'never added to git';
+  const kind = `${t.untracked === t.paths.length ? `untracked file(s), ${never}` : `uncommitted file(s)${t.untracked === undefined ? '' : `, ${t.untracked} of them untracked (${never})`}${added}`}${inFolders}`;
   const what =
     t.committed === undefined
       ? `the session's latest ${t.narrower === undefined ? '' : 'whole '}\`git status\` or \`git diff --name-only\` (line ${t.line})${afterCommit}${limited} listed ${t.paths.length} ${kind}`
       : `the session's latest \`git status\` (line ${t.line})${limited} showed ${t.paths.length} file(s) unstaged or untracked${t.untracked === undefined ? '' : t.untracked === t.paths.length ? ' (all untracked, never added to git: `git commit -a` would not take them)' : ` (${t.untracked} of them untracked, never added to git: \`git commit -a\` would not take those)`}, which its commit at line ${t.committed} (of what was staged) left uncommitted`;
   const since = missingFromListing(a, t, pathsBase(r.state.meta));
+  // A `git add` since the listing, no commit after it: what it staged is no longer as listed.
+  const u = t.untrackedStaged ?? 0;
+  const addedSince =
+    t.committed !== undefined || t.addedAt === undefined || (t.stagedSince ?? 0) <= 0
+      ? ''
+      : ` Since then the \`git add\` at line ${t.addedAt} staged ${t.stagedSince} of them${u === 0 ? '' : u === t.untracked ? `, the untracked ${u === 1 ? 'one' : 'ones'} among them` : `, ${u} of the untracked among them`}, and no commit came after it.`;
   const narrower = t.narrower === undefined ? '' : ` A later \`git status\` (line ${t.narrower}) named some paths and showed only those: this whole listing stands for the rest.`;
-  return `${label('reported')} — ${what}: ${shown.map((p) => code(p)).join(', ')}${more}.${since}${narrower}`;
+  return `${label('reported')} — ${what}: ${shown.map((p) => code(p)).join(', ')}${more}.${addedSince}${since}${narrower}`;
 }
 
 /**
