@@ -836,7 +836,10 @@ export function endOf(st: SessionState, parent: string | null = null): End {
 /** The line of the agent's reasoning the transcript ends on, when it comes after line `line`; else null. */
 function reasoningAfter(st: SessionState, line: number): number | null {
   const t = st.window.at(-1);
-  return t !== undefined && t.class === 'THOUGHT' && t.seq + 1 > line ? t.seq + 1 : null;
+  if (t !== undefined && t.class === 'THOUGHT' && t.seq + 1 > line) return t.seq + 1;
+  // Codex's reasoning event past the last turn, before the item that carries it (agentcmd at 200).
+  const m = st.lastThought;
+  return m !== undefined && m.seq + 1 > line && (t === undefined || m.seq > t.seq) ? m.seq + 1 : null;
 }
 
 /** The latest word of a background job after `line`: its end or its progress, with the job's id. */
@@ -872,6 +875,11 @@ function endKind(st: SessionState, parent: string | null): End {
     // transcript then ends there, not on the result.
     const thought = reasoningAfter(st, last.line);
     if (thought !== null) return { kind: 'mid-work', line: thought, why: `the transcript ends on the agent's reasoning (line ${thought}) after a tool result (line ${last.line}), before the agent replied` };
+    // A reasoning record with no words (Codex's encrypted reasoning) after the result, and no turn
+    // after it (raze at 140, edgerunner at 250: "ends on a tool result", and a reasoning record after it).
+    const hidden = st.hiddenThought;
+    const lastTurn = st.window.at(-1)?.seq ?? -1;
+    if (hidden !== undefined && hidden + 1 > last.line && hidden > lastTurn) return { kind: 'mid-work', line: hidden + 1, why: `the transcript ends on a record of the agent's reasoning whose words it does not hold (line ${hidden + 1}), after a tool result (line ${last.line}), before the agent replied` };
     // A refusal the harness answered with "STOP … and wait for the user" is the user's turn, not work under way (37f83ec9 at 192).
     const stop = stoppedAtPrompt(st, last.line);
     if (stop !== null && stop.line === last.line) {

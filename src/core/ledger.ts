@@ -471,6 +471,8 @@ export interface Ledger {
   switchedTo?: { line: number; branch: string };
   /** The branch the session's latest `git status` said it was on ("On branch x", `## x...`), or its `git branch` (`* x`: `via`). */
   statusBranch?: { line: number; branch: string; via?: 'branch' };
+  /** A push of `HEAD` (`* [new branch] HEAD -> main`): the remote branch it went to, and the push's line (posthog at 523). */
+  headPushedTo?: { line: number; branch: string };
   /**
    * The latest push that named the branch HEAD was on (the session's latest `git status` or `git
    * branch` before it said so, and no checkout or switch came between): its line and the branch
@@ -2376,6 +2378,8 @@ function noteGit(l: Ledger, command: string, out: string, line: number, failed: 
     // A push of `HEAD` (`* [new branch] HEAD -> main`) sent what the branch held: the commit, when
     // nothing moved HEAD between them (posthog's first commit in a fresh repository, at 519).
     const sentHead = updates.some((u) => u.branch === 'HEAD');
+    const headTo = updates.length === 1 && sentHead ? updates[0]?.dst : undefined;
+    if (headTo !== undefined && headTo !== '') l.headPushedTo = { line, branch: clip(headTo, 200) };
     for (const c of l.unnamedCommits ?? []) {
       if (c.line > line || c.pushLine !== undefined) continue;
       c.pushLine = line;

@@ -202,6 +202,13 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
       }
       return;
     }
+    case 'reasoning_hidden':
+      if (main) st.hiddenThought = seq;
+      return;
+    case 'reasoning_mirror':
+      // The agent's latest reasoning until the item that carries it comes (a turn, which replaces it).
+      if (main && (st.lastThought === undefined || st.lastThought.seq < seq)) st.lastThought = { text: head(f.text, LIMITS.THOUGHT_CHARS), seq };
+      return;
     case 'usage':
       if (!main) return;
       if (f.key !== undefined && st.usage?.key === f.key) return; // same streamed response

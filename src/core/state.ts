@@ -261,6 +261,8 @@ export interface SessionState {
   lastAgent: { text: string; seq: number; chars?: number } | null;
   /** The agent's latest reasoning it wrote as words (Codex's summaries, Claude Code's thinking), its head (states written before it was kept hold none). */
   lastThought?: { text: string; seq: number };
+  /** The seq of the latest reasoning record whose words the transcript does not hold (Codex's encrypted reasoning). */
+  hiddenThought?: number;
   usage: { used: number; limit: number | null; key: string | null; seq: number } | null;
   contextLimit: number | null;
   /** A compaction happened and no usage record came after it. */

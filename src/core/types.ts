@@ -68,6 +68,14 @@ export type Fact =
   | { t: 'compaction'; text?: string }
   /** The agent message of this line is a progress note (Codex `phase: "commentary"`), not its final answer. */
   | { t: 'commentary' }
+  /**
+   * Codex's reasoning as its event (`event_msg agent_reasoning`), which a session with response items
+   * writes before the reasoning item that carries it: no turn, but the agent's latest reasoning when
+   * the transcript ends before that item (a session cut or killed there; agentcmd at 200).
+   */
+  | { t: 'reasoning_mirror'; text: string }
+  /** A reasoning item whose words the transcript does not hold (Codex's `encrypted_content` alone): the agent reasoned here. */
+  | { t: 'reasoning_hidden' }
   /** What the harness let the agent do without asking, as it records it (Claude Code's permission mode, Codex's approval and sandbox policy). */
   | { t: 'permissions'; text: string }
   /** The user closed the harness or cleared the conversation (Claude Code's `/exit`, `/quit`, `/clear`). */

@@ -177,3 +177,48 @@ describe('a task list item marked done that says something is kept running, and 
     expect(sections(md).get('Claims to double-check')).not.toContain('Keep the dev server running');
   });
 });
+
+describe('a Codex rollout that ends on the agent\'s reasoning after a tool result', () => {
+  const at = '2026-04-26T10:00:00Z';
+  const item = (payload: Record<string, unknown>): Record<string, unknown> => ({ timestamp: at, type: 'response_item', payload });
+  const event = (payload: Record<string, unknown>): Record<string, unknown> => ({ timestamp: at, type: 'event_msg', payload });
+  const start = [
+    { timestamp: at, type: 'session_meta', payload: { id: 'c-1', cwd: '/nonexistent/w', cli_version: '0.40.0' } },
+    item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Make the team sheet fast' }] }),
+    item({ type: 'function_call', name: 'shell', call_id: 's1', arguments: JSON.stringify({ command: ['bash', '-lc', 'rg useUpdateTeam -n'] }) }),
+    item({ type: 'function_call_output', call_id: 's1', output: JSON.stringify({ output: 'hooks/useUpdateTeam.ts:66:export function useUpdateTeam() {', metadata: { exit_code: 0 } }) }),
+  ];
+
+  it('its reasoning event before the reasoning item (agentcmd at 200): the agent\'s latest reasoning, where it ended', () => {
+    const { md } = built(...start, event({ type: 'agent_reasoning', text: '**Refining mutation cache updates**\n\nOptimistic update in onMutate, roll back on error.' }));
+    expect(md).toContain("the transcript ends on the agent's reasoning (line 5) after a tool result (line 4), before the agent replied");
+  });
+
+  it('one record of it, when the reasoning item follows its event', () => {
+    const text = '**Refining mutation cache updates**';
+    const { md } = built(...start, event({ type: 'agent_reasoning', text }), item({ type: 'reasoning', summary: [{ type: 'summary_text', text }], content: null }));
+    expect(md).toContain("the transcript ends on the agent's reasoning (line 6) after a tool result (line 4), before the agent replied");
+    // The event is no turn of its own: the timeline holds the reasoning once, at the item's line.
+    expect(md).toMatch(/## Recent timeline \(last \d+ of 4 turns\)/);
+  });
+
+  it('a reasoning item with no words (raze at 140, edgerunner at 250): said so, not "ends on a tool result"', () => {
+    const { md } = built(...start, event({ type: 'token_count', info: null }), item({ type: 'reasoning', summary: [], content: null, encrypted_content: 'gAAAAAB' }));
+    expect(md).toContain("the transcript ends on a record of the agent's reasoning whose words it does not hold (line 6), after a tool result (line 4), before the agent replied");
+    expect(md).not.toContain('the transcript ends on a tool result');
+  });
+});
+
+describe('a push of `HEAD` to a branch, where the harness recorded `HEAD` (posthog at 600: «a detached HEAD, or a repository with no commit yet»)', () => {
+  it('says where the push sent it', () => {
+    const md = built(
+      { ...user('u1', 'Publish it'), gitBranch: 'HEAD' },
+      bash('g1', 'git init -b main && git add -A && git commit -qm "Initial" | tail -1'),
+      result('g1', ' create mode 100644 app.py'),
+      bash('g2', 'gh repo create o/r --public --source=. --push'),
+      result('g2', "https://github.com/o/r\nTo https://github.com/o/r.git\n * [new branch]      HEAD -> main\nbranch 'main' set up to track 'origin/main'."),
+      say('a1', 'Published.'),
+    ).md;
+    expect(md).toContain("not a branch name (what the harness read when it recorded it; the session's own git output says where its work went) — *reported*. The session's `git push` (line 5) sent `HEAD` to `main` on the remote — *verified* from git's output.");
+  });
+});

@@ -395,6 +395,7 @@ function readItem(p: Record<string, unknown>, obs: Observation, st: CodexState):
       }
       obs.text = parts.join('\n\n');
       obs.blocks = ['thinking'];
+      if (obs.text.length === 0) obs.facts.push({ t: 'reasoning_hidden' });
       takeResponseText(obs, st);
       return;
     }
@@ -542,7 +543,12 @@ const REJECTED = /^\s*(?:patch|exec command|command) rejected by (?:the )?user\.
 function takeMirror(obs: Observation, st: CodexState, text: string, role: string | undefined, kind: string): void {
   obs.kind = kind;
   if (role) obs.role = role;
-  if (st.ri) return; // the response item carries this text
+  if (st.ri) {
+    // The response item carries this text; reasoning's comes after it, so until it does the event is
+    // the agent's latest reasoning (a fact, not a turn: the item is the turn).
+    if (kind === 'agent_reasoning' && text.trim().length > 0) obs.facts.push({ t: 'reasoning_mirror', text });
+    return;
+  }
   obs.text = text;
   obs.blocks = kind === 'agent_reasoning' ? ['thinking'] : ['text'];
   if (role === 'user' && NOTICE.test(text)) obs.notice = true;

@@ -1160,13 +1160,15 @@ function recordedBranch(r: RenderInput, a: Analysis): string | null {
   // stamps what it read when the session started): the session's `git status` is said beside it.
   const st = r.state.ledger.statusBranch;
   // Unsaid when the session's last commit already names that branch.
-  const onBranch = st === undefined || (last !== null && last.branch === st.branch) ? '' : ` The session's own \`git ${st.via === 'branch' ? 'branch' : 'status'}\` (line ${st.line}) says it is on branch ${code(st.branch)} — ${label('verified')} from git's output.`;
+  const headPush = r.state.ledger.headPushedTo;
+  const pushedHead = headPush === undefined || st !== undefined || last !== null ? '' : ` The session's \`git push\` (line ${headPush.line}) sent \`HEAD\` to ${code(headPush.branch)} on the remote — ${label('verified')} from git's output.`;
+  const onBranch = st === undefined || (last !== null && last.branch === st.branch) ? pushedHead : ` The session's own \`git ${st.via === 'branch' ? 'branch' : 'status'}\` (line ${st.line}) says it is on branch ${code(st.branch)} — ${label('verified')} from git's output.`;
   // Where the session's own git names the branch, what `HEAD` might have meant when the harness
   // read it is no question a successor needs to ask: the verified branch follows.
-  const gitNamed = st !== undefined || last !== null;
+  const gitNamed = st !== undefined || last !== null || headPush !== undefined;
   const init = r.state.ledger.noCommits?.init === true ? r.state.ledger.noCommits : undefined;
   const why = gitNamed
-    ? 'what the harness read when it recorded it; the session\'s own git output names the branch'
+    ? `what the harness read when it recorded it; the session's own git output ${st === undefined && last === null ? 'says where its work went' : 'names the branch'}`
     : init !== undefined
       ? `a repository with no commit yet: the session's own \`git init\` made it at line ${init.line}${init.branch === null ? '' : `, on ${code(init.branch)}`}, and no commit followed`
       : 'a detached HEAD, or a repository with no commit yet, when it was recorded';
