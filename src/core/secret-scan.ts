@@ -54,6 +54,8 @@ const SHAPES: readonly Shape[] = [
   ...shape('age_secret_key', ['AGE-SECRET-KEY-1'], 74, /^[A-Z0-9-]+$/),
   ...shape('heroku_key', ['HRKU-'], 60, ALNUM_DASH),
   ...shape('doppler_token', ['dp.pt.', 'dp.st.'], 46, /^[A-Za-z0-9.]+$/),
+  ...shape('swarm_join_token', ['SWMTKN-1-'], 85, /^[A-Za-z0-9-]+$/),
+  ...shape('runpod_key', ['rpa_'], 44, ALNUM_),
 ];
 
 /** Separators, and escape sequences read as separators: `\nghp_…` holds the token `ghp_…`. */
@@ -64,7 +66,7 @@ function preview(tok: string): string {
 }
 
 /** Every shape above starts with one of these: text without any of them holds no hit. */
-const PREFIXES = /gh[opsur]_|github_pat_|gl(?:pat|ptt|dt|rt)-|xox[bparse]-|xapp-|[rs]k_(?:live|test)_|whsec_|npm_|sk-|AIza|GOCSPX-|ya29\.|AKIA|ASIA|eyJ|-----BEGIN|:\/\/|hf_|api_org_|pypi-|do[opr]_v1_|SG\.|shp(?:at|ca|pa|ss)_|dapi|hv[sb]\.|sntry[su]_|lin_api_|PMAK-|AGE-SECRET-KEY|HRKU-|dp\.[ps]t\./;
+const PREFIXES = /gh[opsur]_|github_pat_|gl(?:pat|ptt|dt|rt)-|xox[bparse]-|xapp-|[rs]k_(?:live|test)_|whsec_|npm_|sk-|AIza|GOCSPX-|ya29\.|AKIA|ASIA|eyJ|-----BEGIN|:\/\/|hf_|api_org_|pypi-|do[opr]_v1_|SG\.|shp(?:at|ca|pa|ss)_|dapi|hv[sb]\.|sntry[su]_|lin_api_|PMAK-|AGE-SECRET-KEY|HRKU-|dp\.[ps]t\.|SWMTKN-1-|rpa_/;
 
 /**
  * Tokens never hold whitespace and every shape is found within one line, so a text's hits are

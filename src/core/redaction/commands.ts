@@ -161,7 +161,8 @@ const RULES: readonly CommandRule[] = [
   rule('call_secret', ["bcrypt').hash", 'bcrypt").hash'], `bcrypt['"]\\)\\.hash(?:Sync)?\\([ \\t]*${QARG}`),
   // A literal written into a file whose name says it holds a secret: `printf '%s' '…' > ~/.vault-token`,
   // `echo '…' > /run/secrets/db_password`.
-  rule('command_password', ['echo', 'printf'], `(?:echo|printf)[ \\t]+(?:-[a-zA-Z]{1,3}[ \\t]+){0,3}(?:(?:'%s(?:\\n|\\\\n)?'|"%s(?:\\n|\\\\n)?"|%s)[ \\t]+)?${ARG}[ \\t]*(?:>>?|\\|[ \\t]*(?:sudo[ \\t]+)?tee(?:[ \\t]+-a)?)[ \\t]*[^\\s;|&]{0,200}?(?:token|secret|passw(?:or)?d|vault[_-]?pass|credential|api[_-]?key|(?<=[/._-])(?:pw|pass|key|auth)(?![a-z0-9]))[^\\s;|&]{0,100}`, 'dyi'),
+  // Not PHP's `->` (`echo $user->resetPasswordToken()`: the forty-third red team's), which is no redirect.
+  rule('command_password', ['echo', 'printf'], `(?:echo|printf)[ \\t]+(?:-[a-zA-Z]{1,3}[ \\t]+){0,3}(?:(?:'%s(?:\\n|\\\\n)?'|"%s(?:\\n|\\\\n)?"|%s)[ \\t]+)?${ARG}[ \\t]*(?:(?<!-)>>?|\\|[ \\t]*(?:sudo[ \\t]+)?tee(?:[ \\t]+-a)?)[ \\t]*[^\\s;|&]{0,200}?(?:token|secret|passw(?:or)?d|vault[_-]?pass|credential|api[_-]?key|(?<=[/._-])(?:pw|pass|key|auth)(?![a-z0-9]))[^\\s;|&]{0,100}`, 'dyi'),
   // An expect script's answer to a password prompt: `expect "assword:"` then `send "…\\r"`.
   rule('command_password', ['expect'], `expect[ \\t]+(?:-[a-z]+[ \\t]+)?["'{][^"'}\\n]{0,40}(?:assword|assphrase|PIN)[^"'}\\n]{0,20}["'}][ \\t]*\\r?\\n[ \\t]*send[ \\t]+(?:--[ \\t]+)?"([^"\\n]{1,200}?)(?:\\\\r|\\\\n|\\r)?"`),
   // tweepy's OAuth 1 handler: the consumer key, then its secret, the access token and its secret.
@@ -393,7 +394,7 @@ const RULES: readonly CommandRule[] = [
   // PowerShell: ConvertTo-SecureString "…" -AsPlainText (the password in the clear, to be made a secure string).
   rule('command_password', ['ConvertTo-SecureString', 'convertto-securestring'], `ConvertTo-SecureString[ \\t]+(?:-String[ \\t]+)?(?:'([^'\\n]{1,200})'|"([^"\\n]{1,200})")`, 'dyi'),
   rule('basic_auth', ['curl'], `curl${WORD_END}(?:[^\\n|;&]|\\\\\\n){0,400}?[ \\t](?:-u[ \\t]?|--user[ \\t=]|-U[ \\t]?|--proxy-user[ \\t=])(?:'[^':\\n]{0,100}:([^'\\n]{1,200})'|"[^":\\n]{0,100}:([^"\\n]{1,200})"|[^\\s:'"]{0,100}:([^\\s'"\`;&|]{1,200}))`),
-  rule('bearer', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["']?(?:Bearer|Token|Bot|ApiKey|Api-Key|SSWS|Digest|Splunk|GenieKey|Key|sso-key|token|bearer|NTLM|Negotiate)[ \\t]+([A-Za-z0-9._~+/=:-]{8,4096})`, 'dyi'),
+  rule('bearer', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["']?(?:Bearer|Token|Bot|ApiKey|Api-Key|Api-Token|SSWS|Digest|Splunk|GenieKey|Key|sso-key|token|bearer|NTLM|Negotiate|LOW|OAuth|SharedKey|DeepL-Auth-Key|Klaviyo-API-Key|Zoho-oauthtoken|GoogleLogin)[ \\t]+([A-Za-z0-9._~+/=:-]{8,4096})`, 'dyi'),
   // Basic credentials written as they are, not base64-encoded (`Authorization: Basic deploy:pw`): the password.
   rule('basic_auth', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["'\`]?Basic[ \\t]+(?!<)[^\\s:'"\`]{1,100}:([^\\s'"\`]{1,200})`, 'dyi'),
   rule('basic_auth', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["'\`]?Basic[ \\t]+([A-Za-z0-9+/]{8,4096}={0,2})`, 'dyi'),
@@ -408,7 +409,7 @@ const RULES: readonly CommandRule[] = [
   rule('totp_seed', ['oathtool'], `oathtool\\b[^\\n]{0,80}?(?:-b|--base32)\\b[^\\n]{0,40}?[ \\t]["']?([A-Z2-7]{16,128}=*)["']?(?=[ \\t"'\\\\]|$|\\r?\\n)`, 'dy', (v) => v !== 'JBSWY3DPEHPK3PXP'),
   rule('bearer', ['Bearer'], `Bearer[ \\t]+([A-Za-z0-9._~+/-]{20,4096}=*)`),
   // A header that holds the key itself, with no scheme: `Authorization: sk_…`, `Authorization: <key>`.
-  rule('bearer', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["']?(?!(?:Bearer|Basic|Token|Bot|ApiKey|Api-Key|SSWS|Digest|Splunk|GenieKey|Key|Negotiate|NTLM|AWS4-HMAC-SHA256)\\b)([A-Za-z0-9._~+/=:-]{20,4096})`, 'dyi', (v) => looksRandom(v, 20) || looksRandom(v.slice(Math.max(v.lastIndexOf(':'), v.lastIndexOf('.')) + 1), 20)),
+  rule('bearer', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["']?(?!(?:Bearer|Basic|Token|Bot|ApiKey|Api-Key|Api-Token|SSWS|Digest|Splunk|GenieKey|Key|Negotiate|NTLM|AWS4-HMAC-SHA256|LOW|OAuth|SharedKey|DeepL-Auth-Key|Klaviyo-API-Key|Zoho-oauthtoken|GoogleLogin)\\b)([A-Za-z0-9._~+/=:-]{20,4096})`, 'dyi', (v) => looksRandom(v, 20) || looksRandom(v.slice(Math.max(v.lastIndexOf(':'), v.lastIndexOf('.')) + 1), 20)),
   rule('command_password', ['az'], `az[ \\t]+login${WORD_END}${REST}-p[ \\t]+${ARG}`),
   rule('command_password', ['twine'], `twine${WORD_END}${REST}-p[ \\t]+${ARG}`),
   // Publishing and sign-in tools that take a token or a password as a flag's value.

@@ -77,6 +77,12 @@ const PRINTERS = [
   /\bkeyring\s+get\b/,
   /\bvault\s+(?:write|token\s+create|login)\b[^\n|;&]*\s-field[= ](?:secret_id|token|client_token|password)\b/,
   /\bvault\s+print\s+token\b/,
+  // A cluster's join tokens (the forty-third red team): `kubeadm token create` prints one bare,
+  // `kubeadm token list` a table of them, `docker swarm join-token -q worker` one bare (without `-q`,
+  // the `docker swarm join --token …` line to run); Laravel Sanctum's `->plainTextToken` printed.
+  /\bkubeadm\s+token\s+(?:create|generate|list)\b/,
+  /\bdocker\s+swarm\s+join-token\b/,
+  /->\s*plainTextToken\b/,
   // An API Gateway key's value: `aws apigateway get-api-key --api-key k --include-value`.
   cli('aws', String.raw`apigateway\s+get-api-keys?\b[^\n|;&]*--include-values?\b`),
   // pass's and gopass's shorthand for `show`: `pass prod/db`, `gopass acme/stripe`.

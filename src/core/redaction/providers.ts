@@ -290,6 +290,16 @@ const DEFS: readonly Def[] = [
   { kind: 'url_path_key', prefixes: ['events.pagerduty.com/integration/'], body: exact(HEX, 32), keep: true },
   { kind: 'url_path_key', prefixes: ['loggly.com/inputs/'], body: `[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9a-f])`, keep: true },
   { kind: 'url_path_key', prefixes: ['/with/key/'], body: `[${B62}_-]{16,64}(?![${B62}_-])`, check: (t) => hasDigitAndLetter(t.slice(10)), keep: true },
+  // The forty-third red team's list: Docker Swarm's join tokens (`SWMTKN-1-`, 50 and 25 characters of
+  // base36), RunPod's API keys (`rpa_` and 40 capitals and digits), Matrix's access tokens (`syt_`, the
+  // user in base64, 20 characters, a 6-character check), Xata's API keys (`xau_`), and a Rancher API
+  // token's `token-<5>:<54>` (its secret after the colon; `token-` is a word's start, so the whole
+  // shape must hold, with a digit in the secret).
+  { kind: 'swarm_join_token', prefixes: ['SWMTKN-1-'], body: `[a-z0-9]{50}-[a-z0-9]{25}(?![a-z0-9])`, glued: true },
+  { kind: 'runpod_key', prefixes: ['rpa_'], body: exact('A-Z0-9', 40), glued: true, check: hasDigitAndLetter },
+  { kind: 'matrix_token', prefixes: ['syt_'], body: `[A-Za-z0-9+/=-]{2,120}_[${B62}]{20}_[${B62}]{6}(?![${B62}])`, glued: true },
+  { kind: 'xata_key', prefixes: ['xau_'], body: `[${B62}]{30,60}(?![${B62}])`, glued: true, check: mixed },
+  { kind: 'rancher_token', prefixes: ['token-'], body: `[a-z0-9]{5}:[a-z0-9]{54}(?![a-z0-9])`, check: (t) => /[0-9]/.test(t.slice(12)) && /[a-z]/.test(t.slice(12)) },
   // A private key's DER as one line of base64 (PKCS#8 EC P-256, RSA PKCS#1 and PKCS#8), without its PEM lines.
   {
     kind: 'private_key',
@@ -352,12 +362,15 @@ const PAIR_WINDOW = 400;
 /**
  * The secret an access key id is issued with, of a set length and no prefix: next to its id, a
  * random run of that length is one. AWS's and a GCS HMAC key's secrets are 40 characters of
- * base64, a DigitalOcean Spaces key's 43.
+ * base64, a DigitalOcean Spaces key's 43, a Twilio API key's 32 letters and digits.
  */
 const PAIRED_SECRET: Readonly<Record<string, { kind: string; re: RegExp }>> = {
   aws_access_key_id: { kind: 'aws_secret_access_key', re: /(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g },
   gcs_hmac_access_id: { kind: 'gcs_hmac_secret', re: /(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g },
   digitalocean_spaces_key: { kind: 'digitalocean_spaces_secret', re: /(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{43}(?![A-Za-z0-9/+=])/g },
+  // A Twilio API key's secret, 32 letters and digits, printed beside its `SK…` id (`twilio
+  // api:core:keys:create`'s table: the forty-third red team's).
+  twilio_key: { kind: 'twilio_key_secret', re: /(?<![A-Za-z0-9])[A-Za-z0-9]{32}(?![A-Za-z0-9])/g },
 };
 
 function findPairedSecretNear(text: string, start: number, end: number, paired: { kind: string; re: RegExp }, found: Findings): void {

@@ -61,6 +61,9 @@ const PARAM_VALUE = /[^&\s"'#<>`]{16,4096}/y;
 /** The passwords a host takes beside a token given as the user name: none of them is a secret. */
 const TOKEN_AS_USER = /^(?:x-oauth-basic|x-access-token|x-token-auth|oauth2|token|x)$/i;
 
+/** Azure DevOps' hosts, after a URL's `@`: `dev.azure.com`, `<org>.visualstudio.com`. */
+const AZURE_DEVOPS_HOST = /^(?:dev\.azure\.com|[A-Za-z0-9-]{1,63}\.visualstudio\.com|ssh\.dev\.azure\.com)(?![A-Za-z0-9.-])/;
+
 const userinfo: Handler = (text, p, found) => {
   let s = p;
   while (s > 0 && p - s < MAX_SCHEME_CHARS && /[A-Za-z0-9+.-]/.test(text[s - 1] as string)) s -= 1;
@@ -87,6 +90,10 @@ const userinfo: Handler = (text, p, found) => {
     found.add(from + colon + 1, at, 'url_password', PRIORITY.url);
   } else if (/^[0-9a-f]{32}$/.test(info)) {
     found.add(from, at, 'sentry_dsn', PRIORITY.url);
+  } else if (/^[a-z2-7]{52}$/.test(info) && AZURE_DEVOPS_HOST.test(text.slice(at + 1, at + 1 + 80))) {
+    // Azure DevOps' personal access token of 52 base32 characters as the user (its 84-character
+    // form looks generated): lower-case letters and digits, which the generated-looking test can miss.
+    found.add(from, at, 'url_credential', PRIORITY.url);
   } else if (looksRandom(info, 20)) {
     found.add(from, at, 'url_credential', PRIORITY.url);
   } else return -1;
