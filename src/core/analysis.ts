@@ -1203,6 +1203,13 @@ function listSince(current: CurrentState, reqLine: number, changed: readonly Fil
   // Only a step set in progress since the request: a task tool updates one item at a time, and a
   // step begun for an earlier request, which the latest may have set aside, is not its step.
   const since = current.items.filter((t) => t.status === 'in_progress' && (t.line ?? line) > reqLine).map((t) => t.text);
+  // A list written since that marks every item done (agentcmd at 500: the plan of 408 closed, and
+  // the Next Action said only that some of the steps "may be done").
+  const all = current.completed.length;
+  if (since.length === 0 && all > 0 && current.in_progress.length === 0 && current.not_started.length === 0) {
+    const later = changed.filter((f) => f.line > line).length;
+    return `; the agent's task list, written since (line ${line}), marks all ${all} of its item(s) done${later === 0 ? '' : `, and ${later} file(s) were written after it`} (under Current State)`;
+  }
   if (since.length === 0) return '';
   const doing = since.slice(0, 2).map((t) => quote(t, 160)).join(' and ');
   const more = since.length > 2 ? ` (and ${since.length - 2} more)` : '';

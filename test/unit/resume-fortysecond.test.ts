@@ -109,7 +109,8 @@ describe('the output the transcript ends on, before the agent replied (worktrees
       result('s1', 'loaded'),
     );
     const state = sections(md).get('State right now (verbatim tail)') ?? '';
-    expect(state).toContain('*verified* — the last output (line 5), of `for d in .claude/worktrees/agent-*; do git -C "$d" log --oneline -3; done` (line 4):');
+    // A ToolSearch's result came after it (the forty-third stop says so).
+    expect(state).toContain('*verified* — the last shell output (line 5; a later call\'s result, at line 7, ends the transcript), of `for d in .claude/worktrees/agent-*; do git -C "$d" log --oneline -3; done` (line 4):');
     expect(state).toContain('e081dab bob: round 1');
   });
 

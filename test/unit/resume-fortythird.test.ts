@@ -222,3 +222,47 @@ describe('a push of `HEAD` to a branch, where the harness recorded `HEAD` (posth
     expect(md).toContain("not a branch name (what the harness read when it recorded it; the session's own git output says where its work went) — *reported*. The session's `git push` (line 5) sent `HEAD` to `main` on the remote — *verified* from git's output.");
   });
 });
+
+describe('the last shell output, when a later call of another tool has the last result (FundWise at 120: «the last output (line 117)», a Read\'s at 120)', () => {
+  it('is said to be the last shell output, and where the transcript ends', () => {
+    const { md } = built(
+      user('u1', 'Index the ADRs'),
+      bash('g1', 'grep -n "Repo structure" docs/adr/0018.md'),
+      result('g1', '12:## Repo structure'),
+      call('r1', 'Read', { file_path: '/nonexistent/w/docs/adr/0018.md' }),
+      result('r1', '     1→# ADR 0018'),
+    );
+    expect(md).toContain('the last shell output (line 3; a later call\'s result, at line 5, ends the transcript), of `grep -n "Repo structure" docs/adr/0018.md` (line 2)');
+  });
+
+  it('is the last output when the transcript ends on it', () => {
+    const { md } = built(user('u1', 'Index the ADRs'), bash('g1', 'grep -n "Repo structure" docs/adr/0018.md'), result('g1', '12:## Repo structure'));
+    expect(md).toContain('the last output (line 3), of `grep');
+  });
+});
+
+describe('a task list written since the request that marks every item done (agentcmd at 500: the plan of 408 closed)', () => {
+  it('the Next Action says so', () => {
+    const { md } = built(
+      user('u1', 'Make the sheet fast'),
+      edit('e1', 'hooks/useTeam.ts'),
+      updated('e1', 'hooks/useTeam.ts'),
+      call('t1', 'TodoWrite', { todos: [{ content: 'Add a focused hook', status: 'completed', activeForm: 'Adding' }, { content: 'Stop broad invalidations', status: 'completed', activeForm: 'Stopping' }] }),
+      result('t1', 'Todos have been modified successfully.'),
+      bash('b1', 'git diff --stat'),
+      result('b1', ' hooks/useTeam.ts | 4 ++--'),
+    );
+    expect(sections(md).get('Next Action')).toContain("the agent's task list, written since (line 4), marks all 2 of its item(s) done (under Current State)");
+  });
+
+  it('says nothing of it while an item is left', () => {
+    const { md } = built(
+      user('u1', 'Make the sheet fast'),
+      call('t1', 'TodoWrite', { todos: [{ content: 'Add a focused hook', status: 'completed', activeForm: 'Adding' }, { content: 'Stop broad invalidations', status: 'pending', activeForm: 'Stopping' }] }),
+      result('t1', 'Todos have been modified successfully.'),
+      bash('b1', 'git diff --stat'),
+      result('b1', ' hooks/useTeam.ts | 4 ++--'),
+    );
+    expect(sections(md).get('Next Action')).not.toContain('marks all');
+  });
+});

@@ -279,7 +279,10 @@ function lastOutput(a: Analysis, level: Level): string {
   const kept = fits ? o.text : `${o.text.slice(0, headEnd(o.text, Math.ceil(n * head))).replace(/…$/, '')}${middle}${o.text.slice(tailFrom(o.text, Math.floor(n * 0.3))).replace(/^…/, '')}`;
   const lines = key.length === 0 ? '' : ' and the lines of its middle that say what failed';
   const whole = kept.length < o.chars ? `; ${o.chars} characters, its head and tail here${lines} (the whole is that line of the transcript)` : '';
-  return `\n\n${label('verified')} — the last output (line ${o.line}), of ${code(oneLine(o.command, 120), 240)} (line ${o.callLine})${whole}:\n\n${fence(kept)}`;
+  // A later call of another tool (a Read) may have the last result: this is then the last shell
+  // output, not the transcript's (FundWise at 120: "the last output (line 117)", a Read's at 120).
+  const later = a.end.line !== null && a.end.line > o.line ? `the last shell output (line ${o.line}; a later call's result, at line ${a.end.line}, ends the transcript)` : `the last output (line ${o.line})`;
+  return `\n\n${label('verified')} — ${later}, of ${code(oneLine(o.command, 120), 240)} (line ${o.callLine})${whole}:\n\n${fence(kept)}`;
 }
 
 /**
