@@ -108,3 +108,25 @@ describe('ordinary text the red team found damaged', () => {
     expect(redact("echo 'hunter2-Xk9fQ2mZ' > /run/secrets/db_token")).not.toContain('hunter2-Xk9fQ2mZ');
   });
 });
+
+describe('a generated value rich in symbols right after a strong name', () => {
+  it.each([
+    ['the webhook signing secret for staging is x#^wqG!$J:tR^tG?y(x}q^v7ZTN[^~In - wire it into the app', 'x#^wqG!$J:tR^tG?y(x}q^v7ZTN[^~In'],
+    ['Meilisearch was started with the master key iSjh=C5nZ[uqm~.=+{V3-[+Z8@mzumabT4}e*JK7 (from docker-compose.yml)', 'iSjh=C5nZ[uqm~.=+{V3-[+Z8@mzumabT4}e*JK7'],
+  ])('%s', (text, value) => {
+    expect(redact(text)).not.toContain(value.slice(4, 20));
+  });
+
+  it.each([
+    'the API key is `process.env.API_KEY`',
+    'the key is config["apiKey"]?.trim2()',
+    'the token is {{ secrets.GH_TOKEN }}',
+    'the secret is Buffer.from(key,"hex").slice(0,32)',
+    'the token is Array<Map<K2,V>>[]',
+    'the master key is set via MEILI_MASTER_KEY=${KEY:-dev}',
+    'the key is sha256:Ab3$cD4%eF5&gH6*iJ7',
+    'the secret is https://vault.acme.dev/v1/kv/data/app?version=2&x=Y',
+  ])('leaves code, references, digests and URLs: %s', (text) => {
+    expect(redact(text)).toBe(text);
+  });
+});

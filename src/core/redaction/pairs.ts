@@ -951,6 +951,16 @@ function findLabelledValue(text: string, name: Name, found: Findings): number | 
       found.add(pos, stop, 'labelled_secret', PRIORITY.name);
       return stop;
     }
+    // A generated value rich in symbols right after a strong name ("the webhook signing secret is
+    // x#^wqG!$J:tR…", "started with the master key iSjh=C5nZ[uqm~…"): the word up to the next space,
+    // which the token characters above end at its first symbol.
+    if (linked && name.strength === 'strong') {
+      const sym = generatedSymbols(text, pos);
+      if (sym > pos) {
+        found.add(pos, sym, 'labelled_secret', PRIORITY.name);
+        return sym;
+      }
+    }
     if ((near || closed) && (namesPassword(name.text) || (/^(?:Pass|pass)$/.test(name.text) && USER_BEFORE.test(text.slice(Math.max(0, name.start - 60), name.start))))) {
       const human = humanPassword(text, pos);
       if (human > pos) {
@@ -995,6 +1005,26 @@ function humanPassword(text: string, pos: number): number {
   // Where a password is kept, named in prose ("the staging password is in 1Password").
   if (/^1Password$/i.test(v)) return pos;
   return end;
+}
+
+/**
+ * The end of a generated value rich in symbols that starts at `pos` (a password manager's, `pwgen
+ * -sy`, Terraform's `random_password`), or `pos`: the word up to the next space (a sentence's
+ * closing mark left out), 16 to 128 characters, with both cases, a digit and three symbols or more
+ * other than `-_./` (code's punctuation and a path's), as varied as a random run. Code (`a[i]=b(c)`,
+ * `x.y?.z`), a reference, a path or a URL is not one: none holds three such symbols among that mix
+ * of classes with so few repeats.
+ */
+function generatedSymbols(text: string, pos: number): number {
+  let end = pos;
+  while (end < text.length && end - pos <= 128 && text.charCodeAt(end) > 32) end += 1;
+  while (end > pos && /[.,;?)\]"'`]/.test(text[end - 1] as string)) end -= 1;
+  const v = text.slice(pos, end);
+  if (v.length < 16 || v.length > 128 || /^[$%{<`]|:\/\/|[/\\]/.test(v)) return pos;
+  if (!/[a-z]/.test(v) || !/[A-Z]/.test(v) || !/\d/.test(v)) return pos;
+  const symbols = v.replace(/[A-Za-z0-9\-_./]/g, '');
+  if (symbols.length < 3 || new Set(symbols).size < 3) return pos;
+  return entropy(v) >= Math.min(4.2, Math.log2(v.length) - 0.3) ? end : pos;
 }
 
 function isTokenChar(c: number): boolean {
