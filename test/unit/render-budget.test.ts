@@ -161,5 +161,8 @@ describe("HANDOFF.md's budget", () => {
     // Past every other step, the Next Action keeps its first clauses, and says where the rest is.
     const action = md.slice(md.indexOf('## Next Action'), md.indexOf('## Claims to double-check'));
     expect(action).toMatch(/^## Next Action\n\nContinue the user's last request[^\n]* … \(the rest: HANDOFF\.summary\.json's `next_action`\)\n/);
+    // Cut outside the request's quote: every «…» it opens is closed.
+    const kept = action.split('\n')[2] ?? '';
+    expect(kept.split('«').length).toBe(kept.split('»').length);
   });
 });

@@ -1671,10 +1671,18 @@ function unknowns(a: Analysis): string {
  */
 function cutAction(text: string, max: number): string {
   if (text.length <= max) return text;
-  const room = text.slice(0, Math.max(0, max));
-  const at = Math.max(room.lastIndexOf('. '), room.lastIndexOf('; '));
-  const first = /[.;] /.exec(text)?.index ?? text.length;
-  return `${text.slice(0, Math.max(at, first))} … (the rest: HANDOFF.summary.json's \`next_action\`)`;
+  // The ends of its sentences and clauses outside a quote («…»: a request's words are not cut).
+  const ends: number[] = [];
+  let depth = 0;
+  for (let i = 0; i < text.length - 1; i += 1) {
+    const c = text[i];
+    if (c === '«') depth += 1;
+    else if (c === '»') depth = Math.max(0, depth - 1);
+    else if (depth === 0 && (c === '.' || c === ';') && text[i + 1] === ' ') ends.push(i);
+  }
+  const fit = ends.filter((i) => i <= max).at(-1) ?? ends[0];
+  if (fit === undefined) return text;
+  return `${text.slice(0, fit)} … (the rest: HANDOFF.summary.json's \`next_action\`)`;
 }
 
 /**
