@@ -833,6 +833,14 @@ export function endOf(st: SessionState, parent: string | null = null): End {
   return { ...e, why: `${e.why}; then the user ${how} with \`${c.command}\` (line ${c.line})` };
 }
 
+/** Codex's agent message as its event, when no turn came after it (the transcript ends before its item); else null. */
+function trailingMirror(st: SessionState): NonNullable<SessionState['mirrorMessage']> | null {
+  const m = st.mirrorMessage;
+  if (m === undefined) return null;
+  const lastTurn = st.window.at(-1)?.seq ?? -1;
+  return m.seq > lastTurn && m.seq > (st.lastAgent?.seq ?? -1) ? m : null;
+}
+
 /** The line of the agent's reasoning the transcript ends on, when it comes after line `line`; else null. */
 function reasoningAfter(st: SessionState, line: number): number | null {
   const t = st.window.at(-1);
@@ -863,6 +871,17 @@ function endKind(st: SessionState, parent: string | null): End {
     return { kind: 'interrupted', line: last.line, why: thought === null ? 'the user interrupted the agent and nothing came after' : `the user interrupted the agent, and only its reasoning came after (line ${thought})` };
   }
   if (l.pendingQuestion) return { kind: 'waiting-on-user', line: l.pendingQuestion.line, why: `the agent asked the user through a tool and no answer is recorded: ${quote(l.pendingQuestion.text)}` };
+  // The agent's message as Codex's event, with no turn after it: the message item that carries it
+  // is not in the transcript (edgerunner at 150: a progress note 1 ms before its item).
+  const mirror = trailingMirror(st);
+  if (mirror !== null) {
+    const at = mirror.seq + 1;
+    const how = "which Codex wrote as its event; the message item that carries it is not in the transcript";
+    if (mirror.commentary === true) return { kind: 'mid-work', line: at, why: `the transcript ends on the agent's progress note (line ${at}, ${how}; the harness marked it commentary, not a final answer), and its turn recorded no end` };
+    const q = asksUser(mirror.text);
+    if (q !== null && parent === null) return { kind: 'waiting-on-user', line: at, why: `the agent's last message (line ${at}, ${how}) asks the user: ${quote(q)}` };
+    return { kind: 'done', line: at, why: `the agent's last message (line ${at}, ${how}) closes its turn` };
+  }
   if (last.event === 'tool_call') {
     // Claude Code may write a call's result before the call itself (FundWise at 229: the Edit's
     // result at 227, 13 ms after it, and the call at 229): the call has its result then.
@@ -1233,10 +1252,12 @@ function nextAction(st: SessionState, end: End, current: CurrentState, open: Ana
   const report = parent === null ? null : subagentReport(l, end, parent);
   if (report !== null) return report;
   if (end.kind === 'waiting-on-user') {
-    const q = l.pendingQuestion?.text ?? (l.lastAgentText ? asksUser(l.lastAgentText.text) : null) ?? 'its question';
-    const h = l.lastAgentText && !l.pendingQuestion ? headingBefore(l.lastAgentText.text, q) : null;
-    const also = l.lastAgentText && !l.pendingQuestion ? alsoAsks(l.lastAgentText.text, q) : null;
-    const items = l.lastAgentText ? itemsNamed(l.lastAgentText.text, q) : null;
+    // The agent's last words: Codex's message event when no turn came after it (trailingMirror).
+    const said = trailingMirror(st)?.text ?? l.lastAgentText?.text;
+    const q = l.pendingQuestion?.text ?? (said !== undefined ? asksUser(said) : null) ?? 'its question';
+    const h = said !== undefined && !l.pendingQuestion ? headingBefore(said, q) : null;
+    const also = said !== undefined && !l.pendingQuestion ? alsoAsks(said, q) : null;
+    const items = said !== undefined ? itemsNamed(said, q) : null;
     return { text: `Get the user's answer first: the agent asked${h ? ` (under ${quote(h, 100)})` : ''} ${quote(q, 300)}${items === null ? '' : `; the items it names, from the list above it: ${items}`}${also === null ? '' : `; the same message also asked ${quote(also, 240)}`}`, rule: 'pending_question', label: 'reported', line: end.line };
   }
   if ((end.kind === 'mid-work' || end.kind === 'interrupted' || end.kind === 'failed') && req !== null) {
@@ -1916,7 +1937,9 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
   }
 
   let stateNow: Analysis['stateNow'] = null;
-  if (st.lastAgent) stateNow = st.commentaryLine === st.lastAgent.seq + 1 ? { ...st.lastAgent, who: 'agent', commentary: true } : { ...st.lastAgent, who: 'agent' };
+  const mirror = trailingMirror(st);
+  if (mirror !== null) stateNow = mirror.commentary === true ? { ...mirror, who: 'agent', commentary: true } : { text: mirror.text, seq: mirror.seq, ...(mirror.chars === undefined ? {} : { chars: mirror.chars }), who: 'agent' };
+  else if (st.lastAgent) stateNow = st.commentaryLine === st.lastAgent.seq + 1 ? { ...st.lastAgent, who: 'agent', commentary: true } : { ...st.lastAgent, who: 'agent' };
   else if (st.lastUser) stateNow = { text: st.lastUser.text, seq: st.lastUser.seq, who: 'user' };
 
   return {

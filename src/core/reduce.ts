@@ -202,6 +202,13 @@ export function applyFact(st: SessionState, f: Fact, seq: number, main: boolean,
       }
       return;
     }
+    case 'message_mirror': {
+      if (!main) return;
+      const said = f.text.trim();
+      const m: NonNullable<SessionState['mirrorMessage']> = said.length <= LIMITS.STATE_NOW_CHARS ? { text: said, seq } : { text: textTail(said, LIMITS.STATE_NOW_CHARS), seq, chars: said.length };
+      st.mirrorMessage = f.commentary === true ? { ...m, commentary: true } : m;
+      return;
+    }
     case 'reasoning_hidden':
       if (main) st.hiddenThought = seq;
       return;

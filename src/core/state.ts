@@ -263,6 +263,8 @@ export interface SessionState {
   lastThought?: { text: string; seq: number };
   /** The seq of the latest reasoning record whose words the transcript does not hold (Codex's encrypted reasoning). */
   hiddenThought?: number;
+  /** Codex's latest agent message as its event (a fact, no turn): the agent's latest message while no turn comes after it. */
+  mirrorMessage?: { text: string; seq: number; chars?: number; commentary?: true };
   usage: { used: number; limit: number | null; key: string | null; seq: number } | null;
   contextLimit: number | null;
   /** A compaction happened and no usage record came after it. */

@@ -74,6 +74,13 @@ export type Fact =
    * the transcript ends before that item (a session cut or killed there; agentcmd at 200).
    */
   | { t: 'reasoning_mirror'; text: string }
+  /**
+   * Codex's agent message as its event (`event_msg agent_message`), which a rollout with response
+   * items writes just before the message item that carries it (1 ms in 0.144): no turn, but the
+   * agent's latest message when the transcript ends before that item (edgerunner at 150).
+   * `commentary`: the event's phase says a progress note.
+   */
+  | { t: 'message_mirror'; text: string; commentary?: true }
   /** A reasoning item whose words the transcript does not hold (Codex's `encrypted_content` alone): the agent reasoned here. */
   | { t: 'reasoning_hidden' }
   /** What the harness let the agent do without asking, as it records it (Claude Code's permission mode, Codex's approval and sandbox policy). */

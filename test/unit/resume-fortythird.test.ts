@@ -266,3 +266,37 @@ describe('a task list written since the request that marks every item done (agen
     expect(sections(md).get('Next Action')).not.toContain('marks all');
   });
 });
+
+describe("a Codex rollout that ends on the agent's message as its event, before the message item (edgerunner at 150)", () => {
+  const at = '2026-04-26T10:00:00Z';
+  const item = (payload: Record<string, unknown>): Record<string, unknown> => ({ timestamp: at, type: 'response_item', payload });
+  const event = (payload: Record<string, unknown>): Record<string, unknown> => ({ timestamp: at, type: 'event_msg', payload });
+  const start = [
+    { timestamp: at, type: 'session_meta', payload: { id: 'c-1', cwd: '/nonexistent/w', cli_version: '0.144.0' } },
+    item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Implement the plan.' }] }),
+    item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Reading the workspace first.' }] }),
+    item({ type: 'function_call', name: 'shell', call_id: 's1', arguments: JSON.stringify({ command: ['bash', '-lc', 'ls'] }) }),
+    item({ type: 'function_call_output', call_id: 's1', output: JSON.stringify({ output: 'README.md', metadata: { exit_code: 0 } }) }),
+  ];
+
+  it('a progress note: the agent\'s last message, and where it ended', () => {
+    const { md } = built(...start, event({ type: 'agent_message', message: 'I’m creating the backend foundation now: fixed-point prices and replay checksums.', phase: 'commentary' }));
+    const state = sections(md).get('State right now (verbatim tail)') ?? '';
+    expect(state).toContain('I’m creating the backend foundation now');
+    expect(state).toContain("the agent's last message (line 6), a progress note");
+    expect(state).toContain("the transcript ends on the agent's progress note (line 6, which Codex wrote as its event; the message item that carries it is not in the transcript; the harness marked it commentary, not a final answer)");
+  });
+
+  it('a final answer that asks the user: the question is the one the Next Action quotes', () => {
+    const { md } = built(...start, event({ type: 'agent_message', message: 'The scaffold is in place. Should I wire the live feed next?', phase: 'final_answer' }));
+    expect(md).toContain('**How it ended: waiting-on-user** (line 6)');
+    expect(sections(md).get('Next Action')).toContain('Should I wire the live feed next?');
+  });
+
+  it('one message, not two, when the item follows its event', () => {
+    const text = 'I’m creating the backend foundation now.';
+    const { md } = built(...start, event({ type: 'agent_message', message: text, phase: 'commentary' }), item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text }], phase: 'commentary' }));
+    expect(sections(md).get('State right now (verbatim tail)')).toContain("the agent's last message (line 7)");
+    expect(md).not.toContain('which Codex wrote as its event');
+  });
+});

@@ -580,12 +580,16 @@ function readEvent(p: Record<string, unknown>, obs: Observation, st: CodexState)
       if (IMPLEMENT_PLAN.test(message)) obs.facts.push({ t: 'plan_approved' });
       return;
     }
-    case 'agent_message':
-      takeMirror(obs, st, str(p.message) ?? '', 'assistant', 'agent_message');
+    case 'agent_message': {
+      const said = str(p.message) ?? '';
+      // Its item comes after it (or never, when the transcript ends first): the agent's latest message until then.
+      if (st.ri && said.trim().length > 0) obs.facts.push(p.phase === 'commentary' ? { t: 'message_mirror', text: said, commentary: true } : { t: 'message_mirror', text: said });
+      takeMirror(obs, st, said, 'assistant', 'agent_message');
       notePlan(obs);
       // Whichever of the message's two records holds its text, the note of its phase goes with it.
       if (p.phase === 'commentary' && obs.text.length > 0) obs.facts.push({ t: 'commentary' });
       return;
+    }
     case 'agent_reasoning':
       takeMirror(obs, st, str(p.text) ?? '', undefined, 'agent_reasoning');
       return;
