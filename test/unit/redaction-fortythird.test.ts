@@ -130,3 +130,47 @@ describe('a generated value rich in symbols right after a strong name', () => {
     expect(redact(text)).toBe(text);
   });
 });
+
+describe("the second red team's list", () => {
+  it.each([
+    ['ddp_Xk9fQ2mZp7Lw4RtY8bNcVd3sH6jK1qPe5uGa', 'deno_deploy_token'],
+    ['duffel_live_Xk9fQ2mZp7Lw4RtY8bNcVd3sH6jK1qPe5uGa0TiAbCd', 'duffel_token'],
+    ['secret-live-Xk9fQ2mZp7Lw4RtY8bNcVd3sH6jK1qPe5uGa=', 'stytch_secret'],
+    ['ck_9f3b2c1d0e8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c', 'woocommerce_key'],
+    ['KEY0123456789ABCDEF0123456789_Xk9fQ2mZp7Lw4RtY8bNcVd', 'telnyx_key'],
+    ['secret_ml-box_0123456789abcdef0123456789abcdef.Xk9fQ2mZp7Lw4RtY8bNcVd3sH6jK1qPe', 'lambda_cloud_key'],
+    [`gAAAAABm${'Xk9fQ2mZp7Lw4RtY8bNc_d3sH6jK1qPe5uGa0Ti-'.repeat(4)}`, 'fernet_token'],
+  ])('%s', (token, kind) => {
+    expect(redact(`Use ${token} from now on.`)).toBe(`Use [REDACTED:${kind}] from now on.`);
+  });
+
+  it.each([
+    ["mollie.setApiKey('live_xTwtQ2mZp7Lw4RtY8bNcVd3sH6jK1q');", 'live_xTwtQ2mZp7Lw4RtY8bNcVd3sH6jK1q'],
+    ['client.setAccessToken("WvWMq2mZp7Lw4RtY8bNcVd3sH6jK1qPe");', 'WvWMq2mZp7Lw4RtY8bNcVd3sH6jK1qPe'],
+    ['.withCredentials("svc_search", "aAAdW2ZPaC8QYvuk")', 'aAAdW2ZPaC8QYvuk'],
+    ['$p = (ConvertTo-SecureString -AsPlainText "ox84gf76gwAdQu" -Force)', 'ox84gf76gwAdQu'],
+    ['wifi passkey: Lab9Guest9F7EnTQ', 'Lab9Guest9F7EnTQ'],
+    ['"What is the Wi-Fi passkey for the lab network?"="Lab04-fPxAp6!Orchid"', 'Lab04-fPxAp6!Orchid'],
+  ])('%s', (text, value) => {
+    expect(redact(text)).not.toContain(value);
+  });
+
+  it("takes `consul keygen`'s key", () => {
+    const key = 'pUqJrVyVRj5jsiYEkM/tFQYfWyJIv4s3XkvDwy7Cu5s=';
+    expect(kept(user('u1', 'gossip key'), bash('b1', 'consul keygen'), result('b1', `${key}\n`))).not.toContain(key.slice(0, 20));
+  });
+
+  it.each([
+    'NPM_TOKEN\t2026-02-01T10:00:00Z',
+    'jdbc:sqlserver://h:1433;database=reports;user=reporting@acme-sql;authentication=ActiveDirectoryDefault',
+    'net use Z: \\\\fs01\\backup 67eW7V52YohFMm /user:ACME\\svc /persistent:yes'.replace('67eW7V52YohFMm ', ''),
+    'Passkeys replace passwords in WebAuthn; the passkey prompt appeared on the phone',
+    'ck_editor_config and cs_theme_dark',
+  ])('leaves: %s', (text) => {
+    expect(redact(text)).toBe(text);
+  });
+
+  it("still takes SQL Server's password property", () => {
+    expect(redact('jdbc:sqlserver://db:1433;databaseName=app;user=sa;password=Xk9fQ2mZp7Lw4RtY')).not.toContain('Xk9fQ2mZp7Lw4RtY');
+  });
+});

@@ -80,6 +80,11 @@ const PLACED: readonly (readonly [readonly string[], number, string?])[] = [
   // Google's option, Azure's and OpenAI's credentials, HTTP clients' bearer tokens, HMAC and JWT keys.
   [['WithAPIKey(', 'AzureKeyCredential(', 'ApiKeyCredential(', 'AzureSasCredential(', '.apiKey(', '.withApiKey(', 'SetAuthToken(', '.setAuthToken(', 'withToken(', 'bearer_auth(', '.bearerAuth(', 'Algorithm.HMAC256(', 'Algorithm.HMAC384(', 'Algorithm.HMAC512(', 'hmacShaKeyFor(', 'SecretKeySpec(', 'EncodingKey::from_secret(', 'DecodingKey::from_secret(', 'SecretStr(', 'Fernet(', 'ethers.Wallet(', 'new Wallet(', 'hmac.new(', 'SignedString(', '->withApiKey(', 'new_from_slice(', 'Account.from_key(', 'privateKeyToAccount(', 'Ably.Realtime(', 'Ably.Rest(', 'URLSafeTimedSerializer(', 'URLSafeSerializer(', 'TimestampSigner('], 0],
   [['withBasicAuth('], 1],
+  // An SDK's key or token set from a literal (the forty-third stop's second red team): Mollie's
+  // `setApiKey`, Google's and others' `setAccessToken`, `setToken`, `setApiToken`, `setSecret`; a
+  // builder's `.withCredentials(user, password)`.
+  [['.setApiKey(', '.setAccessToken(', '.setToken(', '.setApiToken(', '.setSecret(', '.setSecretKey(', '.setBearerToken('], 0],
+  [['.withCredentials('], 1],
   // Checkout.com's SDK (its secret key), Weaviate's API key, RestSharp's basic authenticator (Mailjet's key and secret).
   [['new Checkout(', 'Auth.api_key('], 0],
   [['HttpBasicAuthenticator('], 1],
@@ -392,7 +397,8 @@ const RULES: readonly CommandRule[] = [
   rule('command_password', ['gpg', 'gpg2', 'sshfs', 'openssl', 'vncpasswd', 'smbpasswd'], `(?:gpg2?[^\\n<|]{0,300}?--passphrase-(?:fd[ \\t=]+0|file[ \\t=]+/dev/stdin)|sshfs[^\\n<|]{0,300}?password_stdin|openssl[^\\n<|]{0,300}?-pass(?:in|out)?[ \\t]+stdin|vncpasswd[^\\n<|]{0,100}?-f|smbpasswd[^\\n<|]{0,100}?-s)[^\\n<|]{0,200}<<<[ \\t]*${ARG}`),
   rule('bearer', ['curl'], `curl${WORD_END}${REST}--oauth2-bearer[ \\t=]+${ARG}`),
   // PowerShell: ConvertTo-SecureString "…" -AsPlainText (the password in the clear, to be made a secure string).
-  rule('command_password', ['ConvertTo-SecureString', 'convertto-securestring'], `ConvertTo-SecureString[ \\t]+(?:-String[ \\t]+)?(?:'([^'\\n]{1,200})'|"([^"\\n]{1,200})")`, 'dyi'),
+  // Its switches may come first (`ConvertTo-SecureString -AsPlainText "…" -Force`: the forty-third stop's second red team).
+  rule('command_password', ['ConvertTo-SecureString', 'convertto-securestring'], `ConvertTo-SecureString[ \\t]+(?:-(?:AsPlainText|Force)[ \\t]+)*(?:-String[ \\t]+)?(?:'([^'\\n]{1,200})'|"([^"\\n]{1,200})")`, 'dyi'),
   rule('basic_auth', ['curl'], `curl${WORD_END}(?:[^\\n|;&]|\\\\\\n){0,400}?[ \\t](?:-u[ \\t]?|--user[ \\t=]|-U[ \\t]?|--proxy-user[ \\t=])(?:'[^':\\n]{0,100}:([^'\\n]{1,200})'|"[^":\\n]{0,100}:([^"\\n]{1,200})"|[^\\s:'"]{0,100}:([^\\s'"\`;&|]{1,200}))`),
   rule('bearer', AUTHORIZATION, `(?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["']?(?:Bearer|Token|Bot|ApiKey|Api-Key|Api-Token|SSWS|Digest|Splunk|GenieKey|Key|sso-key|token|bearer|NTLM|Negotiate|LOW|OAuth|SharedKey|DeepL-Auth-Key|Klaviyo-API-Key|Zoho-oauthtoken|GoogleLogin)[ \\t]+([A-Za-z0-9._~+/=:-]{8,4096})`, 'dyi'),
   // Basic credentials written as they are, not base64-encoded (`Authorization: Basic deploy:pw`): the password.
@@ -471,7 +477,8 @@ const RULES: readonly CommandRule[] = [
   rule('command_password', ['oc', 'cqlsh', 'cypher-shell', 'rabbitmqadmin', 'influx'], `(?:oc[ \\t]+login|cqlsh|cypher-shell|rabbitmqadmin|influx[ \\t]+(?:setup|auth|user|v1))${WORD_END}${REST}(?:-p|--password)[ \\t=]+${ARG}`),
   rule('command_password', ['az'], `az[ \\t]+(?:sql|postgres|mysql|cosmosdb|vm)[ \\t]${REST}(?:-p|--admin-password)[ \\t=]+${ARG}`),
   // Windows: net use … /user:NAME PASSWORD, schtasks … /rp PASSWORD.
-  rule('command_password', ['net', 'NET'], `net[ \\t]+use${WORD_END}${REST}/user:[^\\s]{1,120}[ \\t]+${ARG}`, 'dyi'),
+  // Not an option after the name (`/persistent:yes`): the password is a word of its own.
+  rule('command_password', ['net', 'NET'], `net[ \\t]+use${WORD_END}${REST}/user:[^\\s]{1,120}[ \\t]+(?!/)${ARG}`, 'dyi'),
   rule('command_password', ['schtasks', 'SCHTASKS'], `schtasks${WORD_END}${REST}/rp[ \\t]+${ARG}`, 'dyi'),
   // openssl passwd [options] PASSWORD: the password to hash, in the clear.
   rule('command_password', ['openssl'], `openssl[ \\t]+passwd(?:[ \\t]+-(?:1|5|6|apr1|crypt|aixmd5|noverify|quiet|table|reverse)|[ \\t]+-salt[ \\t]+\\S+)*[ \\t]+${ARG}`),

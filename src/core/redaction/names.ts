@@ -13,7 +13,7 @@ import { looksRandom, wordy } from './randomness.js';
 export type Strength = 'strong' | 'weak' | null;
 
 const STRONG_WORDS = new Set([
-  'password', 'passwd', 'passwort', 'pwd', 'pw', 'pass', 'passphrase', 'passcode', 'secret', 'token',
+  'password', 'passwd', 'passwort', 'pwd', 'pw', 'pass', 'passphrase', 'passcode', 'passkey', 'secret', 'token',
   'apikey', 'secretkey', 'accesskey', 'privatekey', 'authkey', 'authtoken', 'accesstoken', 'refreshtoken', 'clientsecret',
   'requirepass', 'masterauth', 'storepass', 'keypass', 'srcstorepass', 'deststorepass',
   // sssd's and nslcd's bind password (`ldap_default_authtok = …`); Devise's pepper.
@@ -428,6 +428,8 @@ export function keptBecause(v: string, strength: Exclude<Strength, null>, ctx: V
   if (v.length < 4 || v.length > 4096 || isPlaceholder(v)) return 'placeholder';
   // A version or a range (`"jsonwebtoken": "^9.0.2"`, `tiktoken = "^0.7.0"`), an artifact and its version (`jjwt-api:0.12.5`).
   if (VERSION.test(v)) return 'number';
+  // A date or a time (`gh secret list`'s «NPM_TOKEN<TAB>2026-02-01T10:00:00Z»: when it was updated).
+  if (/^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/.test(v)) return 'number';
   // A form's label under the field's own name, in any language (`"password": "Passwort"`).
   if (UI_LABELS.has(v.toLowerCase()) || (ctx.quoted && sameWords(v, ctx.name))) return 'prose';
   // A file under a project's folders (Jest's ` PASS  src/auth/token.test.ts`).

@@ -92,7 +92,8 @@ const KEYWORDS = ['pass', 'pw', 'secret', 'token', 'key', 'cred', 'auth', 'salt'
 const isNameLetter = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
 
 const GOES_ON: Readonly<Record<string, readonly string[]>> = {
-  pass: ['word', 'wd', 'wort', 'phrase', 'code'],
+  // A Wi-Fi passkey (the forty-third stop's second red team); not `passkeys`' list, nor WebAuthn's own word (a passkey holds no value to print).
+  pass: ['word', 'wd', 'wort', 'phrase', 'code', 'key'],
   pw: ['d'],
   secret: [],
   token: [],

@@ -82,6 +82,8 @@ const PRINTERS = [
   // the `docker swarm join --token …` line to run); Laravel Sanctum's `->plainTextToken` printed.
   /\bkubeadm\s+token\s+(?:create|generate|list)\b/,
   /\bdocker\s+swarm\s+join-token\b/,
+  // Consul's gossip encryption key, printed bare.
+  /\bconsul\s+keygen\b/,
   /->\s*plainTextToken\b/,
   // An API Gateway key's value: `aws apigateway get-api-key --api-key k --include-value`.
   cli('aws', String.raw`apigateway\s+get-api-keys?\b[^\n|;&]*--include-values?\b`),

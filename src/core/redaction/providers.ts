@@ -299,6 +299,18 @@ const DEFS: readonly Def[] = [
   { kind: 'runpod_key', prefixes: ['rpa_'], body: exact('A-Z0-9', 40), glued: true, check: hasDigitAndLetter },
   { kind: 'matrix_token', prefixes: ['syt_'], body: `[A-Za-z0-9+/=-]{2,120}_[${B62}]{20}_[${B62}]{6}(?![${B62}])`, glued: true },
   { kind: 'xata_key', prefixes: ['xau_'], body: `[${B62}]{30,60}(?![${B62}])`, glued: true, check: mixed },
+  // The same team's second wave: Deno Deploy's tokens (`ddp_` and 36), Duffel's (`duffel_live_`,
+  // `duffel_test_`), Stytch's secrets (`secret-live-`, `secret-test-`), WooCommerce's key and secret
+  // (`ck_`, `cs_` and 40 hex), Telnyx's API keys (`KEY`, 26 hex digits and letters in capitals, `_`,
+  // 22), Lambda Cloud's (`secret_<name>_<32 hex>.<32>`), and a Fernet token as OpenStack Keystone
+  // issues it (`gAAAAA` and base64url: a version byte and a time, then at least 100 more).
+  { kind: 'deno_deploy_token', prefixes: ['ddp_'], body: exact(B62, 36), glued: true, check: hasDigitAndLetter },
+  { kind: 'duffel_token', prefixes: ['duffel_live_', 'duffel_test_'], body: `[${B62}_-]{40,50}(?![${B62}_-])`, glued: true },
+  { kind: 'stytch_secret', prefixes: ['secret-live-', 'secret-test-'], body: `[${B62}_=-]{30,60}(?![${B62}_=-])`, glued: true, check: hasDigitAndLetter },
+  { kind: 'woocommerce_key', prefixes: ['ck_', 'cs_'], body: exact(HEX, 40), check: hasDigitAndLetter },
+  { kind: 'telnyx_key', prefixes: ['KEY'], body: `[0-9A-F]{26}_[${B62}]{22}(?![${B62}])` },
+  { kind: 'lambda_cloud_key', prefixes: ['secret_'], body: `[a-z0-9-]{1,64}_[0-9a-f]{32}\\.[${B62}]{32}(?![${B62}])` },
+  { kind: 'fernet_token', prefixes: ['gAAAAA'], body: `[${B62}_-]{100,4000}={0,2}(?![${B62}_=-])`, check: mixed },
   { kind: 'rancher_token', prefixes: ['token-'], body: `[a-z0-9]{5}:[a-z0-9]{54}(?![a-z0-9])`, check: (t) => /[0-9]/.test(t.slice(12)) && /[a-z]/.test(t.slice(12)) },
   // A private key's DER as one line of base64 (PKCS#8 EC P-256, RSA PKCS#1 and PKCS#8), without its PEM lines.
   {

@@ -70,6 +70,9 @@ const userinfo: Handler = (text, p, found) => {
   // A scheme starts with a letter: `+postgres://` is a diff line's `+` before one.
   while (s < p && !/[A-Za-z]/.test(text[s] as string)) s += 1;
   if (s === p) return -1;
+  // SQL Server's JDBC URL gives its properties after `;` (`jdbc:sqlserver://h:1433;database=x;user=a@b`):
+  // no userinfo; a `password=` property has its own rule.
+  if (/sqlserver$/i.test(text.slice(s, p))) return -1;
   const from = p + 3;
   let end = from;
   while (end < text.length && end - from < MAX_USERINFO_CHARS && isUserinfoChar(text.charCodeAt(end))) end += 1;
