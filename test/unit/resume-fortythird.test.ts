@@ -300,3 +300,19 @@ describe("a Codex rollout that ends on the agent's message as its event, before 
     expect(md).not.toContain('which Codex wrote as its event');
   });
 });
+
+describe('a write that did not happen, retried by a write the transcript has no result for (coderabbit at 200)', () => {
+  it('says the later write has no result', () => {
+    const { md } = built(
+      user('u1', 'Document it in the README'),
+      edit('e0', 'README.md'),
+      updated('e0', 'README.md'),
+      edit('e1', 'README.md'),
+      result('e1', '<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>', { is_error: true }),
+      call('r1', 'Read', { file_path: '/nonexistent/w/README.md' }),
+      result('r1', '     1→# Tool'),
+      edit('e2', 'README.md'),
+    );
+    expect(md).toContain('a later write of it (line 8) has no result: whether it applied is not known');
+  });
+});

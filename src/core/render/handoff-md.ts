@@ -1359,7 +1359,13 @@ function filesNotChanged(a: Analysis, cwd: string | undefined, withRedone: Redon
   if (fs.length === 0) return `### Writes that did not happen\n\n${redone === '' ? NONE : `None left undone. ${redone}`}`;
   const { shown, from } = shortPaths(fs.map((f) => f.path), cwd);
   const before = (f: (typeof fs)[number]): string => (f.earlier === undefined ? '' : ` — an earlier write of it succeeded (line ${f.earlier}): the file has that write, not this one`);
-  const row = (f: (typeof fs)[number], i: number): string => `${path(shown[i] as string)} (line ${f.line}): ${oneLine(f.reason, 200)}${before(f)}`;
+  // A write of it after the failure with no result (coderabbit at 200: the Edit retried once the
+  // file was read): "never changed afterwards" holds only as far as the transcript goes.
+  const retried = (f: (typeof fs)[number]): string => {
+    const p = a.pendingWrites.find((w) => w.line > f.line && fileKey(w.path) === fileKey(f.path));
+    return p === undefined ? '' : `; a later write of it (line ${p.line}) has no result: whether it applied is not known`;
+  };
+  const row = (f: (typeof fs)[number], i: number): string => `${path(shown[i] as string)} (line ${f.line}): ${oneLine(f.reason, 200)}${before(f)}${retried(f)}`;
   // A failed shell command of several files may have written some of them: said apart, as not known.
   const sure = fs.map((f, i) => ({ f, i })).filter((x) => x.f.maybe !== true);
   const maybe = fs.map((f, i) => ({ f, i })).filter((x) => x.f.maybe === true);
