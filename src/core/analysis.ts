@@ -757,7 +757,13 @@ function docsAfter(l: Ledger, line: number): string {
 }
 
 /** The agent's last words hand the turn to the user: a question, or an explicit "let me know". */
-const ASKS_USER = /\?\s*$|\b(?:would you like|do you want|want me to|should I|shall I|which (?:one|option) (?:do|would|should)|please (?:confirm|choose|pick)|call it\.?$)/im;
+const ASKS_USER = /\?\s*$|\b(?:would you like|do you want|want me to|should I|shall I|which (?:one|option) (?:do|would|should)|please (?:confirm|choose|pick)|call it\.?$)|^(?:then|once (?:that's |it's |this is )?(?:done|saved|set)|when (?:that's |it's )?(?:done|saved|set))\b(?:(?!\bI\b|\bI'|\bI’|\bwe\b)[^\n]){0,40}?\b(?:re-?)?(?:paste|send|share|post|tell me|let me know|ping me|reply)\b[^\n]{0,160}?\b(?:and|so) I(?:'ll|’ll| will| can)\b/im;
+
+/*
+ * ASKS_USER's last form: a step handed to the user, after which the agent goes on ("Then re-paste the
+ * URL and I'll smoke-test it again", posthog at 1250: the app private, the user to make it public):
+ * the session waits on the user, though no question mark says so.
+ */
 
 /** The sentences of a message's closing part (its last three paragraphs, code blocks left out), latest first. */
 function closingSentences(text: string): string[] {

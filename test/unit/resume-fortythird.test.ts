@@ -316,3 +316,17 @@ describe('a write that did not happen, retried by a write the transcript has no 
     expect(md).toContain('a later write of it (line 8) has no result: whether it applied is not known');
   });
 });
+
+describe('a last message that hands the user a step and says what the agent does after it (posthog at 1250)', () => {
+  it('is waiting on the user, with that sentence', () => {
+    const { md } = built(user('u1', 'Deploy it'), say('a1', 'The app is private.\n\n1. Open its settings\n2. Set it public\n\nThen re-paste the URL and I\'ll smoke-test it again before stopping the timer.'));
+    expect(md).toContain("**How it ended: waiting-on-user** (line 2) — *inferred*: the agent's last message asks the user: «Then re-paste the URL and I'll smoke-test it again before stopping the timer.»");
+  });
+
+  it('is not when the agent only says what it will do next', () => {
+    for (const said of ['Deployed. Then I will send the report and close the ticket.', "Deployed. Then I'll send the PR and I'll ping the team."]) {
+      const { md } = built(user('u1', 'Deploy it'), say('a1', said));
+      expect(md).not.toContain('waiting-on-user');
+    }
+  });
+});
