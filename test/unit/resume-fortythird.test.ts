@@ -12,6 +12,11 @@ import { analysed, built } from './ledger-helper.js';
  */
 
 const bash = (id: string, command: string) => call(id, 'Bash', { command, description: 'run' });
+/** Codex rollout records, all at one time. */
+const at = '2026-04-26T10:00:00Z';
+const item = (payload: Record<string, unknown>): Record<string, unknown> => ({ timestamp: at, type: 'response_item', payload });
+const event = (payload: Record<string, unknown>): Record<string, unknown> => ({ timestamp: at, type: 'event_msg', payload });
+const codexMeta = (version: string): Record<string, unknown> => ({ timestamp: at, type: 'session_meta', payload: { id: 'c-1', cwd: '/nonexistent/w', cli_version: version } });
 
 describe('a `git status` that showed nothing staged, then a commit whose own `git add` staged its files (deep-manifest at 290)', () => {
   const status = (staged: string) =>
@@ -179,11 +184,8 @@ describe('a task list item marked done that says something is kept running, and 
 });
 
 describe('a Codex rollout that ends on the agent\'s reasoning after a tool result', () => {
-  const at = '2026-04-26T10:00:00Z';
-  const item = (payload: Record<string, unknown>): Record<string, unknown> => ({ timestamp: at, type: 'response_item', payload });
-  const event = (payload: Record<string, unknown>): Record<string, unknown> => ({ timestamp: at, type: 'event_msg', payload });
   const start = [
-    { timestamp: at, type: 'session_meta', payload: { id: 'c-1', cwd: '/nonexistent/w', cli_version: '0.40.0' } },
+    codexMeta('0.40.0'),
     item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Make the team sheet fast' }] }),
     item({ type: 'function_call', name: 'shell', call_id: 's1', arguments: JSON.stringify({ command: ['bash', '-lc', 'rg useUpdateTeam -n'] }) }),
     item({ type: 'function_call_output', call_id: 's1', output: JSON.stringify({ output: 'hooks/useUpdateTeam.ts:66:export function useUpdateTeam() {', metadata: { exit_code: 0 } }) }),
@@ -268,11 +270,8 @@ describe('a task list written since the request that marks every item done (agen
 });
 
 describe("a Codex rollout that ends on the agent's message as its event, before the message item (edgerunner at 150)", () => {
-  const at = '2026-04-26T10:00:00Z';
-  const item = (payload: Record<string, unknown>): Record<string, unknown> => ({ timestamp: at, type: 'response_item', payload });
-  const event = (payload: Record<string, unknown>): Record<string, unknown> => ({ timestamp: at, type: 'event_msg', payload });
   const start = [
-    { timestamp: at, type: 'session_meta', payload: { id: 'c-1', cwd: '/nonexistent/w', cli_version: '0.144.0' } },
+    codexMeta('0.144.0'),
     item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Implement the plan.' }] }),
     item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Reading the workspace first.' }] }),
     item({ type: 'function_call', name: 'shell', call_id: 's1', arguments: JSON.stringify({ command: ['bash', '-lc', 'ls'] }) }),
