@@ -844,6 +844,9 @@ function trailingMirror(st: SessionState): NonNullable<SessionState['mirrorMessa
   const m = st.mirrorMessage;
   if (m === undefined) return null;
   const lastTurn = st.window.at(-1)?.seq ?? -1;
+  // Some versions write the event after its item (agent-sessions' stage0 fixture): then it repeats
+  // the agent's last message, which is in the transcript.
+  if (st.lastAgent !== null && st.lastAgent.text.trim() === m.text.trim()) return null;
   return m.seq > lastTurn && m.seq > (st.lastAgent?.seq ?? -1) ? m : null;
 }
 

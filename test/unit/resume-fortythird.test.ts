@@ -292,6 +292,13 @@ describe("a Codex rollout that ends on the agent's message as its event, before 
     expect(sections(md).get('Next Action')).toContain('Should I wire the live feed next?');
   });
 
+  it('nothing of it when the event comes after its item (as some versions write them)', () => {
+    const text = 'The scaffold is in place.';
+    const { md } = built(...start, item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] }), event({ type: 'agent_message', message: text }));
+    expect(sections(md).get('State right now (verbatim tail)')).toContain("the agent's last message (line 6)");
+    expect(md).not.toContain('which Codex wrote as its event');
+  });
+
   it('one message, not two, when the item follows its event', () => {
     const text = 'I’m creating the backend foundation now.';
     const { md } = built(...start, event({ type: 'agent_message', message: text, phase: 'commentary' }), item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text }], phase: 'commentary' }));
