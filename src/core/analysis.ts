@@ -1947,7 +1947,7 @@ export function analyze(st: SessionState, git: GitEvidence, pressure: Pressure, 
 
   let stateNow: Analysis['stateNow'] = null;
   const mirror = trailingMirror(st);
-  if (mirror !== null) stateNow = mirror.commentary === true ? { ...mirror, who: 'agent', commentary: true } : { text: mirror.text, seq: mirror.seq, ...(mirror.chars === undefined ? {} : { chars: mirror.chars }), who: 'agent' };
+  if (mirror !== null) stateNow = { ...mirror, who: 'agent' };
   else if (st.lastAgent) stateNow = st.commentaryLine === st.lastAgent.seq + 1 ? { ...st.lastAgent, who: 'agent', commentary: true } : { ...st.lastAgent, who: 'agent' };
   else if (st.lastUser) stateNow = { text: st.lastUser.text, seq: st.lastUser.seq, who: 'user' };
 

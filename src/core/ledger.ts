@@ -1,5 +1,5 @@
 import { ideShort } from './harness/requests.js';
-import { headEnd, textTail, wellFormed } from './cut.js';
+import { cutBeforeRedaction, headEnd, textTail, wellFormed } from './cut.js';
 import { pushBounded, setBounded, trimRecord } from './bounded.js';
 import { coverageMissing, decideOutcome, lastLine, lastStarted, spansHold, typeErrorFiles } from './outcome.js';
 import type { Outcome } from './outcome.js';
@@ -46,7 +46,7 @@ function keyLines(text: string, head: number, tail: number): string[] {
     const shown = end <= head || start >= text.length - tail;
     start = end + 1;
     if (shown || !KEY_LINE.test(line)) continue;
-    const t = line.length <= LAST_SHELL.KEY_CHARS ? line : `${line.slice(0, headEnd(line, LAST_SHELL.KEY_CHARS - 1))}…`;
+    const t = cutBeforeRedaction(line, LAST_SHELL.KEY_CHARS);
     if (!out.includes(t)) out.push(wellFormed(t));
     if (out.length === LAST_SHELL.KEY_LINES) break;
   }

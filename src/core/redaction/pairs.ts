@@ -4,7 +4,7 @@ import { PRIORITY } from './findings.js';
 import { LINE_NUMBER } from './keys.js';
 import type { Strength, ValueContext } from './names.js';
 import { BASE58_ADDRESS, CHAIN_NAME, isPlaceholder, keptBecause, nameWords, namesPassword, namesPin, namesSecretList, nameStrength } from './names.js';
-import { entropy, looksRandom, UUID } from './randomness.js';
+import { entropy, looksGeneratedLower, looksRandom, UUID } from './randomness.js';
 import { findPipeColumns, lineBounds, yamlLine } from './records.js';
 
 /**
@@ -853,25 +853,6 @@ const STRUCT_TAG = /^[a-z][\w-]{0,30}:"/;
  * A generated-looking value among the first few words after a label on its line: "the secret
  * is …", `aws configure set aws_secret_access_key …`, "wallet private key 0x…".
  */
-/**
- * Lower-case letters and digits as a generator makes them (a Twitch OAuth token, a base36 key), of
- * 20 characters or more, for a value right after a strong name ("my oauth token is thxca4wp…"):
- * random such runs switch between letters and digits too seldom for looksRandom, in about a third
- * of them (the forty-third red team measured 31 to 42 %). Three digits or more, eight letters or
- * more, letters not as words have them (few vowels, or four consonants in a row), and as varied
- * as a random run.
- */
-function generatedLower(v: string): boolean {
-  if (v.length < 20 || v.length > 128 || !/^[a-z0-9]+$/.test(v)) return false;
-  const digits = v.replace(/[a-z]/g, '').length;
-  if (digits < 3 || v.length - digits < 8 || /^[0-9a-f]+$/.test(v)) return false;
-  // Words have vowels, about two letters in five, and seldom four consonants in a row; a random run
-  // of a 36-letter alphabet has about one in five, and such runs often.
-  const letters = v.replace(/[0-9]/g, '');
-  const vowels = letters.replace(/[^aeiou]/g, '').length;
-  return (vowels / letters.length < 0.3 || /[bcdfghjklmnpqrstvwxz]{4}/.test(letters)) && entropy(v) >= 3.6;
-}
-
 function findLabelledValue(text: string, name: Name, found: Findings): number | null {
   // A folder of a path (`/tmp/private-key/01ab…/HANDOFF.md`) labels nothing; nor does a function's
   // name (`generate_password(length=20)`).
@@ -917,7 +898,7 @@ function findLabelledValue(text: string, name: Name, found: Findings): number | 
     if (text[end] === '(' || (/^[a-z][a-z_]{1,30}=/.test(v) && (text[pos - 1] === ' ' || text[pos - 1] === '\t'))) return null;
     // A token that is a UUID (Railway's, Heroku's API keys, npm's of old) after a token's or key's own
     // name, with only small words or a closing `:` between (a request's id further on is none).
-    if (looksRandom(v, name.strength === 'strong' ? 16 : 20) || (tokenName && (linked || closed) && UUID.test(v)) || (linked && name.strength === 'strong' && generatedLower(v))) {
+    if (looksRandom(v, name.strength === 'strong' ? 16 : 20) || (tokenName && (linked || closed) && UUID.test(v)) || (linked && name.strength === 'strong' && looksGeneratedLower(v))) {
       if (!linked && BASE58_ADDRESS.test(v) && between.some((w) => CHAIN_NAME.test(w))) return null;
       // Hex that a word right before it names as an id, further on in the sentence than the label's
       // own words ("the token refresh bug was fixed in commit 901ef91…", "job id d4b7…",

@@ -1374,6 +1374,11 @@ function filesNotChanged(a: Analysis, cwd: string | undefined, withRedone: Redon
   return `### Writes that did not happen\n\n${[known, unknown].filter((x) => x !== '').join('\n\n')}${redone === '' ? '' : `\n\n${redone}`}`;
 }
 
+/** How many files had a failed write, a floor when the ledger's bound let some go. */
+function failedFiles(a: Analysis): string {
+  return `${a.writeFailuresDropped > 0 ? 'at least ' : ''}${a.filesRedone.length} file(s) had a write that was refused or failed`;
+}
+
 /** Writes that failed and whose files were written later: not undone, but a successor retrying the same change should know. */
 function redoneWrites(a: Analysis, cwd: string | undefined): string {
   const rs = a.filesRedone;
@@ -1381,14 +1386,14 @@ function redoneWrites(a: Analysis, cwd: string | undefined): string {
   const listed = rs.slice(-REDONE_SHOWN).reverse();
   const { shown } = shortPaths(listed.map((r) => r.path), cwd);
   const more = rs.length > listed.length ? `, and ${rs.length - listed.length} more` : '';
-  return `${label('verified')} — ${a.writeFailuresDropped > 0 ? 'at least ' : ''}${rs.length} file(s) had a write that was refused or failed, and each was written successfully after it (the latest refusal's or failure's line → the first write of the file that succeeded after it), latest first: ${listed.map((r, i) => `${path(shown[i] as string)} ${r.line} → ${r.at}`).join(', ')}${more}.`;
+  return `${label('verified')} — ${failedFiles(a)}, and each was written successfully after it (the latest refusal's or failure's line → the first write of the file that succeeded after it), latest first: ${listed.map((r, i) => `${path(shown[i] as string)} ${r.line} → ${r.at}`).join(', ')}${more}.`;
 }
 
 function redoneCount(a: Analysis): string {
   const rs = a.filesRedone;
   if (rs.length === 0) return '';
   const latest = Math.max(...rs.map((r) => r.line));
-  return `${label('verified')} — ${a.writeFailuresDropped > 0 ? 'at least ' : ''}${rs.length} file(s) had a write that was refused or failed (the latest at line ${latest}), and each was written successfully after it; HANDOFF.summary.json's \`files_redone\` names them.`;
+  return `${label('verified')} — ${failedFiles(a)} (the latest at line ${latest}), and each was written successfully after it; HANDOFF.summary.json's \`files_redone\` names them.`;
 }
 
 /** How a target's runs ended besides passing: failed, and without a verdict (a run that is neither). */
